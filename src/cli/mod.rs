@@ -1,0 +1,185 @@
+//! The command line: the clap definition, dispatch, and the one place where
+//! results are rendered and written.
+//!
+//! Each leaf command is one file with its clap `Args` and a thin `run` that
+//! calls the library and returns an [`Outcome`] (or a [`CliError`] for an
+//! operational failure). Rendering happens once, here.
+
+mod completions;
+mod error;
+mod output;
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+
+use aigent::report::{ColorChoice, Outcome, OutputFormat, Style, resolve_color, resolve_format};
+
+pub use error::CliError;
+
+const ABOUT: &str = "Validate Agent Skills and guard the command lines that AI agents drive";
+
+#[derive(Debug, Parser)]
+#[command(name = "aigent", version, about = ABOUT, propagate_version = true)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Args)]
+pub struct GlobalArgs {
+    /// Output format [default: text on a terminal, json otherwise]
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        env = "AIGENT_FORMAT",
+        value_name = "FORMAT"
+    )]
+    pub format: Option<FormatArg>,
+
+    /// When to colour text output (NO_COLOR is honoured under auto)
+    #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
+    pub color: ColorArg,
+
+    /// Print only problems: no `ok` lines, no summaries
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+
+    /// The registry of command declarations [default: the built-in examples]
+    #[arg(long, global = true, env = "AIGENT_COMMANDS", value_name = "DIR")]
+    pub commands: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    Text,
+    Json,
+    /// `schema show` only: the bare JSON Schema
+    JsonSchema,
+    /// `skill validate` only: GitHub Actions annotations
+    Github,
+}
+
+impl From<FormatArg> for OutputFormat {
+    fn from(arg: FormatArg) -> Self {
+        match arg {
+            FormatArg::Text => OutputFormat::Text,
+            FormatArg::Json => OutputFormat::Json,
+            FormatArg::JsonSchema => OutputFormat::JsonSchema,
+            FormatArg::Github => OutputFormat::Github,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorArg {
+    Auto,
+    Always,
+    Never,
+}
+
+impl From<ColorArg> for ColorChoice {
+    fn from(arg: ColorArg) -> Self {
+        match arg {
+            ColorArg::Auto => ColorChoice::Auto,
+            ColorArg::Always => ColorChoice::Always,
+            ColorArg::Never => ColorChoice::Never,
+        }
+    }
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print a shell completion script
+    Completions(completions::CompletionsArgs),
+}
+
+/// What every leaf command gets besides its own arguments.
+#[derive(Debug, Clone)]
+pub struct Context {
+    pub format: OutputFormat,
+    /// Styling for stdout.
+    pub style: Style,
+    /// Styling for stderr, which may be a terminal when stdout is not.
+    pub stderr_style: Style,
+    pub quiet: bool,
+    pub commands_dir: Option<PathBuf>,
+}
+
+impl Context {
+    /// Fails when a leaf does not support the chosen format (json-schema and
+    /// github are each meaningful for one command only).
+    pub fn require_format(
+        &self,
+        supported: &[OutputFormat],
+        command: &str,
+    ) -> Result<(), CliError> {
+        if self.format == OutputFormat::Text
+            || self.format == OutputFormat::Json
+            || supported.contains(&self.format)
+        {
+            return Ok(());
+        }
+        Err(CliError::usage(format!(
+            "--format {} is not supported by `aigent {command}`",
+            self.format.as_str()
+        )))
+    }
+}
+
+pub fn main() -> i32 {
+    let started = Instant::now();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => return output::write_usage_error(&err, started),
+    };
+    let ctx = context(&cli.global);
+    let result = dispatch(&cli.command, &ctx);
+    output::write_result(result, &ctx, started)
+}
+
+fn context(global: &GlobalArgs) -> Context {
+    use std::io::IsTerminal;
+    let stdout_is_terminal = std::io::stdout().is_terminal();
+    let no_color = std::env::var("NO_COLOR").ok();
+    let color_for = |is_terminal| {
+        Style::new(resolve_color(
+            global.color.into(),
+            no_color.as_deref(),
+            is_terminal,
+        ))
+    };
+    Context {
+        format: resolve_format(global.format.map(Into::into), stdout_is_terminal),
+        style: color_for(stdout_is_terminal),
+        stderr_style: color_for(std::io::stderr().is_terminal()),
+        quiet: global.quiet,
+        commands_dir: global.commands.clone(),
+    }
+}
+
+fn dispatch(command: &Command, ctx: &Context) -> Result<Outcome, CliError> {
+    match command {
+        Command::Completions(args) => completions::run(args, ctx),
+    }
+}
+
+/// The clap definition, for completions, man pages and the manifest.
+pub fn command() -> clap::Command {
+    Cli::command()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,155 @@
+//! Writing results: the envelope in json mode, text otherwise, prose to
+//! stderr. A closed pipe (`aigent ... | head`) ends output quietly.
+
+use std::io::{self, Write};
+use std::time::Instant;
+
+use aigent::report::{EnvelopeTarget, ErrorBody, Outcome, OutputFormat, Style, exit};
+
+use super::{CliError, Context};
+
+pub fn write_result(result: Result<Outcome, CliError>, ctx: &Context, started: Instant) -> i32 {
+    let outcome = match result {
+        Ok(outcome) => outcome,
+        Err(err) => error_outcome(err),
+    };
+    let written = if outcome.verbatim {
+        write_stdout(&outcome.text)
+    } else if ctx.format == OutputFormat::Json {
+        write_envelope(&outcome, elapsed_ms(started))
+    } else {
+        write_text(&outcome, ctx)
+    };
+    match written {
+        Ok(()) => outcome.exit_code,
+        // The reader went away; what it wanted it already has.
+        Err(err) if err.kind() == io::ErrorKind::BrokenPipe => outcome.exit_code,
+        Err(err) => {
+            let _ = writeln!(io::stderr(), "error: cannot write output: {err}");
+            exit::GENERAL_ERROR
+        }
+    }
+}
+
+fn error_outcome(err: CliError) -> Outcome {
+    Outcome::failure(
+        err.exit_code,
+        serde_json::Value::Null,
+        err.body,
+        String::new(),
+    )
+}
+
+fn elapsed_ms(started: Instant) -> u64 {
+    u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX)
+}
+
+fn write_stdout(text: &str) -> io::Result<()> {
+    let mut stdout = io::stdout().lock();
+    stdout.write_all(text.as_bytes())?;
+    stdout.flush()
+}
+
+fn write_envelope(outcome: &Outcome, duration_ms: u64) -> io::Result<()> {
+    let mut document =
+        serde_json::to_string_pretty(&outcome.envelope(duration_ms)).map_err(io::Error::other)?;
+    document.push('\n');
+    match &outcome.envelope_target {
+        EnvelopeTarget::Stdout => write_stdout(&document),
+        EnvelopeTarget::Stderr => {
+            let mut stderr = io::stderr().lock();
+            stderr.write_all(document.as_bytes())?;
+            stderr.flush()
+        }
+        EnvelopeTarget::File(path) => aigent::fsutil::write_atomic(path, document.as_bytes()),
+    }
+}
+
+fn write_text(outcome: &Outcome, ctx: &Context) -> io::Result<()> {
+    write_stdout(&outcome.text)?;
+    let stderr_style = ctx.stderr_style;
+    let mut stderr = io::stderr().lock();
+    for warning in &outcome.warnings {
+        writeln!(stderr, "{}: {warning}", stderr_style.warning("warning"))?;
+    }
+    if let Some(error) = &outcome.error {
+        write_error_prose(&mut stderr, error, stderr_style)?;
+    }
+    Ok(())
+}
+
+fn write_error_prose(out: &mut impl Write, error: &ErrorBody, style: Style) -> io::Result<()> {
+    writeln!(out, "{}: {}", style.error("error"), error.message)?;
+    for problem in &error.errors {
+        match &problem.field {
+            Some(field) => writeln!(out, "  - {field}: {}", problem.message)?,
+            None => writeln!(out, "  - {}", problem.message)?,
+        }
+    }
+    for hint in &error.hints {
+        writeln!(out, "  {}: {hint}", style.emphasis("hint"))?;
+    }
+    Ok(())
+}
+
+/// A clap error: help and version go to stdout with exit 0; real usage
+/// errors keep clap's rendering on stderr and, in json mode, also get an
+/// envelope on stdout so an agent never has to parse prose.
+pub fn write_usage_error(err: &clap::Error, started: Instant) -> i32 {
+    use clap::error::ErrorKind;
+    if matches!(
+        err.kind(),
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
+    ) {
+        return match err.print() {
+            Ok(()) => exit::SUCCESS,
+            Err(io_err) if io_err.kind() == io::ErrorKind::BrokenPipe => exit::SUCCESS,
+            Err(_) => exit::GENERAL_ERROR,
+        };
+    }
+    let _ = err.print();
+    if json_requested_before_parse() {
+        let rendered = err.render().to_string();
+        let mut lines = rendered
+            .lines()
+            .map(str::trim)
+            .filter(|line| !line.is_empty());
+        let message = lines.next().unwrap_or("invalid usage");
+        let message = message.strip_prefix("error: ").unwrap_or(message);
+        let mut body = ErrorBody::new("ARG_ERROR", message);
+        body.hints = lines.map(str::to_owned).collect();
+        let outcome = Outcome::failure(
+            exit::ARG_ERROR,
+            serde_json::Value::Null,
+            body,
+            String::new(),
+        );
+        let _ = write_envelope(&outcome, elapsed_ms(started));
+    }
+    exit::ARG_ERROR
+}
+
+/// Parsing failed, so the format flag was never read; look for it by hand
+/// with the same precedence as the parser (flag, then environment, then
+/// the terminal test).
+fn json_requested_before_parse() -> bool {
+    use std::io::IsTerminal;
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut explicit = None;
+    for (index, arg) in args.iter().enumerate() {
+        if arg == "--" {
+            break;
+        }
+        if let Some(value) = arg.strip_prefix("--format=") {
+            explicit = Some(value.to_owned());
+        } else if arg == "--format" {
+            explicit = args.get(index + 1).cloned();
+        }
+    }
+    let explicit = explicit.or_else(|| std::env::var("AIGENT_FORMAT").ok());
+    match explicit.as_deref() {
+        Some("json") => true,
+        Some(_) => false,
+        None => !io::stdout().is_terminal(),
+    }
+}

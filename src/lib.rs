@@ -1,0 +1,10 @@
+//! aigent: validation for Agent Skills and for the command lines that AI
+//! agents drive.
+//!
+//! The library holds every rule and every check; the `aigent` binary only
+//! parses flags, calls in here and renders. Nothing below this module knows
+//! about clap or about terminals: text rendering takes a [`report::Style`]
+//! and returns a `String`, and the caller decides where it goes.
+
+pub mod fsutil;
+pub mod report;

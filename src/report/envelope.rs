@@ -1,0 +1,220 @@
+//! The JSON envelope (CLI Agent Spec): every json response has exactly the
+//! keys `ok`, `data`, `error`, `warnings` and `meta`.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::exit;
+
+/// One problem in a list of problems (`error.errors`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct FieldError {
+    pub field: Option<String>,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input_value: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rejected_pattern: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suggestion: Option<String>,
+}
+
+/// `error` in the envelope. `code` is UPPER_SNAKE and stable; the optional
+/// fields appear only where they apply, so an agent can branch on presence.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct ErrorBody {
+    pub code: String,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub phase: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input_value: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rejected_pattern: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suggestion: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<FieldError>,
+    /// Next steps for a person or an agent ("run `aigent schema list`").
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hints: Vec<String>,
+    /// Command-specific keys (for example `child_exit_code`).
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl ErrorBody {
+    pub fn new(code: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            code: code.into(),
+            message: message.into(),
+            ..Self::default()
+        }
+    }
+
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hints.push(hint.into());
+        self
+    }
+
+    pub fn with_extra(mut self, key: &str, value: impl Into<Value>) -> Self {
+        self.extra.insert(key.to_owned(), value.into());
+        self
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Meta {
+    pub duration_ms: u64,
+    pub tool_version: &'static str,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Envelope {
+    pub ok: bool,
+    pub data: Value,
+    pub error: Option<ErrorBody>,
+    pub warnings: Vec<String>,
+    pub meta: Meta,
+}
+
+/// Where the json envelope is written. `run` sends it to stderr because the
+/// child owns stdout.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum EnvelopeTarget {
+    #[default]
+    Stdout,
+    Stderr,
+    File(std::path::PathBuf),
+}
+
+/// What a subcommand produced, before rendering. Every subcommand returns
+/// one of these (or an operational error), and the binary renders it once.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    pub exit_code: i32,
+    pub data: Value,
+    pub error: Option<ErrorBody>,
+    pub warnings: Vec<String>,
+    /// The rendering for text-like formats, written to stdout as is.
+    pub text: String,
+    pub envelope_target: EnvelopeTarget,
+    pub meta: Map<String, Value>,
+    /// The output is itself the artifact (a completion script, a bare JSON
+    /// Schema): `text` is printed as is whatever the format, since wrapping
+    /// it in an envelope would break `aigent completions zsh > _aigent`.
+    pub verbatim: bool,
+}
+
+impl Outcome {
+    /// A successful result with its json data and its text rendering.
+    pub fn success(data: Value, text: impl Into<String>) -> Self {
+        Self {
+            exit_code: exit::SUCCESS,
+            data,
+            error: None,
+            warnings: Vec::new(),
+            text: text.into(),
+            envelope_target: EnvelopeTarget::Stdout,
+            meta: Map::new(),
+            verbatim: false,
+        }
+    }
+
+    /// An artifact printed as is in every format.
+    pub fn verbatim(text: impl Into<String>) -> Self {
+        Self {
+            verbatim: true,
+            ..Self::success(Value::Null, text)
+        }
+    }
+
+    /// A failure that still carries data (for example a validation report).
+    pub fn failure(exit_code: i32, data: Value, error: ErrorBody, text: impl Into<String>) -> Self {
+        Self {
+            exit_code,
+            data,
+            error: Some(error),
+            warnings: Vec::new(),
+            text: text.into(),
+            envelope_target: EnvelopeTarget::Stdout,
+            meta: Map::new(),
+            verbatim: false,
+        }
+    }
+
+    pub fn with_warnings(mut self, warnings: Vec<String>) -> Self {
+        self.warnings = warnings;
+        self
+    }
+
+    pub fn envelope(&self, duration_ms: u64) -> Envelope {
+        Envelope {
+            ok: self.exit_code == exit::SUCCESS,
+            data: self.data.clone(),
+            error: self.error.clone(),
+            warnings: self.warnings.clone(),
+            meta: Meta {
+                duration_ms,
+                tool_version: super::TOOL_VERSION,
+                extra: self.meta.clone(),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn envelope_always_has_the_five_keys() {
+        let outcome = Outcome::success(json!({"x": 1}), "x");
+        let value = serde_json::to_value(outcome.envelope(3)).unwrap();
+        let keys: Vec<&str> = value
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(keys, ["ok", "data", "error", "warnings", "meta"]);
+        assert_eq!(value["error"], Value::Null);
+        assert_eq!(value["meta"]["duration_ms"], 3);
+        assert_eq!(value["meta"]["tool_version"], crate::report::TOOL_VERSION);
+    }
+
+    #[test]
+    fn ok_follows_the_exit_code() {
+        let failed = Outcome::failure(
+            exit::VALIDATION_FAILED,
+            Value::Null,
+            ErrorBody::new("VALIDATION_FAILED", "1 skill has errors"),
+            "",
+        );
+        let value = serde_json::to_value(failed.envelope(0)).unwrap();
+        assert_eq!(value["ok"], false);
+        assert_eq!(value["error"]["code"], "VALIDATION_FAILED");
+        assert!(
+            value["error"].get("phase").is_none(),
+            "absent fields are left out"
+        );
+    }
+
+    #[test]
+    fn extra_error_keys_are_flattened() {
+        let body = ErrorBody::new("CHILD_FAILED", "exit 3").with_extra("child_exit_code", 3);
+        let value = serde_json::to_value(body).unwrap();
+        assert_eq!(value["child_exit_code"], 3);
+    }
+}

@@ -1,0 +1,75 @@
+//! Exit codes, defined once (DESIGN.md §2).
+//!
+//! `run` passes a child's own status through once execution has started, so
+//! aigent's own codes stay few and far from the common child codes.
+
+pub const SUCCESS: i32 = 0;
+/// An unexpected operational failure.
+pub const GENERAL_ERROR: i32 = 1;
+/// `skill validate` found at least one invalid skill (same value as
+/// [`GENERAL_ERROR`], as linters and the peers do).
+pub const VALIDATION_FAILED: i32 = 1;
+/// Bad usage, and every Phase 1 rejection: nothing was executed.
+pub const ARG_ERROR: i32 = 2;
+/// The registry or a declaration is itself invalid, or the audit log cannot
+/// be written, or the environment lacks what the command needs (a git
+/// repository for `--changed`).
+pub const PRECONDITION: i32 = 4;
+/// Unknown command name, missing path, unknown git revision.
+pub const NOT_FOUND: i32 = 5;
+/// The target of `skill new` already exists.
+pub const CONFLICT: i32 = 6;
+/// `run --timeout` expired and the child was killed.
+pub const TIMEOUT: i32 = 10;
+/// Interrupted by Ctrl-C (128 + SIGINT), as shells report it.
+pub const INTERRUPTED: i32 = 130;
+
+/// Every code aigent itself can return, with its name, for docs and for the
+/// `--schema` manifest.
+pub const TABLE: &[(i32, &str, &str)] = &[
+    (SUCCESS, "SUCCESS", "the command did what was asked"),
+    (
+        GENERAL_ERROR,
+        "GENERAL_ERROR / VALIDATION_FAILED",
+        "a skill has errors; otherwise an unexpected failure",
+    ),
+    (
+        ARG_ERROR,
+        "ARG_ERROR",
+        "bad usage or a Phase 1 rejection; nothing was executed",
+    ),
+    (
+        PRECONDITION,
+        "PRECONDITION",
+        "the registry or a declaration is invalid, the audit log cannot be written, or no git repository",
+    ),
+    (
+        NOT_FOUND,
+        "NOT_FOUND",
+        "unknown command name, missing path or unknown revision",
+    ),
+    (CONFLICT, "CONFLICT", "the skill new target already exists"),
+    (
+        TIMEOUT,
+        "TIMEOUT",
+        "run --timeout expired; the child was killed",
+    ),
+    (
+        INTERRUPTED,
+        "INTERRUPTED",
+        "interrupted by Ctrl-C; the child was stopped",
+    ),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_in_the_table_are_unique() {
+        let mut codes: Vec<i32> = TABLE.iter().map(|(code, _, _)| *code).collect();
+        codes.sort_unstable();
+        codes.dedup();
+        assert_eq!(codes.len(), TABLE.len());
+    }
+}

@@ -1,0 +1,123 @@
+//! Shared helpers for the integration tests: a sandbox directory that
+//! stands in for the user's home, state and audit log, and a runner that
+//! shows exit code, stdout and stderr together so a failing assertion reads
+//! like a terminal session.
+#![allow(dead_code)]
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+use tempfile::TempDir;
+
+pub struct Sandbox {
+    dir: TempDir,
+}
+
+impl Sandbox {
+    pub fn new() -> Self {
+        let dir = tempfile::Builder::new()
+            .prefix("aigent-test-")
+            .tempdir()
+            .expect("create temp dir");
+        Self { dir }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn join(&self, relative: impl AsRef<Path>) -> PathBuf {
+        self.dir.path().join(relative)
+    }
+
+    /// Writes a file below the sandbox, creating parent directories.
+    pub fn write(&self, relative: impl AsRef<Path>, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.join(relative);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("create parent dirs");
+        std::fs::write(&path, contents).expect("write fixture");
+        path
+    }
+
+    pub fn audit_log(&self) -> PathBuf {
+        self.join("state/audit.jsonl")
+    }
+
+    /// The binary, run inside the sandbox, with nothing inherited that
+    /// could reach the real home, the real audit log or change the format.
+    pub fn cmd(&self) -> Command {
+        let mut cmd = Command::cargo_bin("aigent").expect("binary built");
+        cmd.current_dir(self.path())
+            .env("HOME", self.join("home"))
+            .env("XDG_STATE_HOME", self.join("state"))
+            .env("XDG_CONFIG_HOME", self.join("config"))
+            .env("AIGENT_AUDIT_LOG", self.audit_log())
+            .env_remove("AIGENT_FORMAT")
+            .env_remove("AIGENT_COMMANDS")
+            .env_remove("NO_COLOR")
+            .env_remove("GIT_DIR")
+            .env_remove("GIT_WORK_TREE");
+        cmd
+    }
+
+    pub fn run(&self, args: &[&str]) -> Run {
+        Run::of(self.cmd().args(args))
+    }
+
+    /// Runs with `--format json` and parses the envelope.
+    pub fn json(&self, args: &[&str]) -> (Run, Value) {
+        let run = Run::of(self.cmd().arg("--format").arg("json").args(args));
+        let value = run.envelope();
+        (run, value)
+    }
+}
+
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    pub fn of(cmd: &mut Command) -> Self {
+        let output = cmd.output().expect("run aigent");
+        Self {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+
+    /// Parses stdout as exactly one JSON document holding the five
+    /// envelope keys.
+    pub fn envelope(&self) -> Value {
+        let value: Value = serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|err| panic!("stdout is not one JSON document ({err}):\n{self}"));
+        for key in ["ok", "data", "error", "warnings", "meta"] {
+            assert!(value.get(key).is_some(), "envelope lacks `{key}`:\n{self}");
+        }
+        assert_eq!(
+            value["ok"] == Value::Bool(true),
+            self.code == 0,
+            "ok must match the exit code:\n{self}"
+        );
+        value
+    }
+
+    #[track_caller]
+    pub fn assert_code(&self, expected: i32) -> &Self {
+        assert_eq!(self.code, expected, "unexpected exit code:\n{self}");
+        self
+    }
+}
+
+impl fmt::Display for Run {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "exit_code: {}\n----- stdout -----\n{}\n----- stderr -----\n{}",
+            self.code, self.stdout, self.stderr
+        )
+    }
+}
