@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Once;
 
 use aigent::vcs::{
-    self, BaseSource, ChangeOptions, ChangeStatus, ChangedFile, Repo, SelectedUnit, UnitState,
-    VcsError, VcsErrorKind,
+    self, BaseSource, ChangeOptions, ChangeStatus, ChangedFile, CompareTo, Repo, SelectedUnit,
+    UnitState, VcsError, VcsErrorKind,
 };
 use git2::{BranchType, IndexAddOption, Oid, Repository, RepositoryInitOptions, Signature, Time};
 use tempfile::TempDir;
@@ -218,7 +218,7 @@ fn feature_branch_fixture() -> Fixture {
 #[test]
 fn exactly_the_touched_skills_are_selected_with_their_reasons() {
     let fx = feature_branch_fixture();
-    let changed = vcs::changed_skills(fx.path(), None).unwrap();
+    let changed = vcs::changed_skills(fx.path(), None, &ChangeOptions::default()).unwrap();
 
     assert_eq!(changed.base.source, BaseSource::Main);
     assert_eq!(changed.base.revision.as_deref(), Some("main"));
@@ -304,7 +304,7 @@ fn exactly_the_touched_skills_are_selected_with_their_reasons() {
 #[test]
 fn the_report_serializes_base_units_and_reasons() {
     let fx = feature_branch_fixture();
-    let changed = vcs::changed_skills(fx.path(), None).unwrap();
+    let changed = vcs::changed_skills(fx.path(), None, &ChangeOptions::default()).unwrap();
     let json = serde_json::to_value(&changed).unwrap();
     assert_eq!(json["base"]["source"], "main");
     assert_eq!(json["base"]["revision"], "main");
@@ -327,7 +327,7 @@ fn detached_head_falls_back_to_the_default_base() {
     let head = fx.repo.head().unwrap().peel_to_commit().unwrap().id();
     fx.repo.set_head_detached(head).unwrap();
 
-    let changed = vcs::changed_skills(fx.path(), None).unwrap();
+    let changed = vcs::changed_skills(fx.path(), None, &ChangeOptions::default()).unwrap();
     assert_eq!(changed.base.source, BaseSource::Main);
     assert_eq!(changed.base.head_branch, None);
     assert_eq!(
@@ -373,7 +373,7 @@ fn an_upstream_is_preferred_when_set() {
         .set_upstream(Some("origin/feature"))
         .unwrap();
 
-    let changed = vcs::changed_skills(fx.path(), None).unwrap();
+    let changed = vcs::changed_skills(fx.path(), None, &ChangeOptions::default()).unwrap();
     assert_eq!(changed.base.source, BaseSource::Upstream);
     assert_eq!(changed.base.revision.as_deref(), Some("origin/feature"));
     assert_eq!(
@@ -403,7 +403,7 @@ fn origin_head_comes_before_local_main() {
         )
         .unwrap();
 
-    let changed = vcs::changed_skills(fx.path(), None).unwrap();
+    let changed = vcs::changed_skills(fx.path(), None, &ChangeOptions::default()).unwrap();
     assert_eq!(changed.base.source, BaseSource::OriginHead);
     assert_eq!(changed.base.revision.as_deref(), Some("origin/HEAD"));
     assert_eq!(unit_paths(&changed.units), ["skills/two"]);
@@ -463,7 +463,7 @@ fn on_the_base_branch_itself_only_uncommitted_work_counts() {
     let head = fx.commit_all("first");
     fx.write("skills/two/SKILL.md", &skill_md("two", "Edited."));
 
-    let changed = vcs::changed_skills(fx.path(), None).unwrap();
+    let changed = vcs::changed_skills(fx.path(), None, &ChangeOptions::default()).unwrap();
     assert_eq!(changed.base.source, BaseSource::Main);
     assert_eq!(changed.base.merge_base, Some(head.to_string()));
     assert_eq!(unit_paths(&changed.units), ["skills/two"]);
@@ -471,7 +471,8 @@ fn on_the_base_branch_itself_only_uncommitted_work_counts() {
     let clean = Fixture::new("main");
     clean.write("skills/one/SKILL.md", &skill_md("one", ""));
     clean.commit_all("first");
-    let changed = vcs::changed_skills(clean.path(), Some("HEAD")).unwrap();
+    let changed =
+        vcs::changed_skills(clean.path(), Some("HEAD"), &ChangeOptions::default()).unwrap();
     assert!(changed.changes.is_empty());
     assert!(changed.units.is_empty());
 }
@@ -542,7 +543,7 @@ fn outside_a_repository_is_a_typed_precondition_error() {
     // The temp dir must not itself sit inside some repository.
     assert!(Repository::discover(dir.path()).is_err());
 
-    let error = vcs::changed_skills(dir.path(), None).unwrap_err();
+    let error = vcs::changed_skills(dir.path(), None, &ChangeOptions::default()).unwrap_err();
     assert!(
         matches!(error, VcsError::NotARepository { .. }),
         "{error:?}"
@@ -600,7 +601,7 @@ fn a_repository_with_no_commits_counts_every_file_as_new() {
     fx.write("skills/loose/SKILL.md", &skill_md("loose", ""));
     fx.write("skills/loose/trace.log", "ignored\n");
 
-    let changed = vcs::changed_skills(fx.path(), None).unwrap();
+    let changed = vcs::changed_skills(fx.path(), None, &ChangeOptions::default()).unwrap();
     assert_eq!(changed.base.source, BaseSource::Unborn);
     assert_eq!(changed.base.revision, None);
     assert_eq!(changed.base.merge_base, None);
@@ -682,7 +683,7 @@ fn an_unstaged_directory_move_is_followed_as_a_rename() {
     fx.commit_all("first");
     fx.rename("skills/wander", "skills/wandered");
 
-    let changed = vcs::changed_skills(fx.path(), None).unwrap();
+    let changed = vcs::changed_skills(fx.path(), None, &ChangeOptions::default()).unwrap();
     assert_eq!(
         changed.changes,
         [
@@ -708,7 +709,7 @@ fn a_deleted_skill_file_with_leftovers_is_a_deleted_skill() {
     fx.commit_all("first");
     fx.remove("skills/husk/SKILL.md");
 
-    let changed = vcs::changed_skills(fx.path(), None).unwrap();
+    let changed = vcs::changed_skills(fx.path(), None, &ChangeOptions::default()).unwrap();
     assert_eq!(unit_paths(&changed.units), ["skills/husk"]);
     assert_eq!(changed.units[0].state, UnitState::Deleted);
     assert_eq!(changed.present().count(), 0);
@@ -724,6 +725,7 @@ fn change_options_limit_collection_to_paths() {
             &base,
             &ChangeOptions {
                 paths: vec![PathBuf::from("skills/beta"), PathBuf::from("skills/fresh")],
+                ..ChangeOptions::default()
             },
         )
         .unwrap();
@@ -735,6 +737,122 @@ fn change_options_limit_collection_to_paths() {
             file("skills/fresh/scripts/a.sh", ChangeStatus::Untracked),
         ]
     );
+}
+
+#[test]
+fn compared_to_the_index_only_committed_and_staged_work_counts() {
+    let fx = feature_branch_fixture();
+    let options = ChangeOptions {
+        compare_to: CompareTo::Index,
+        ..ChangeOptions::default()
+    };
+    let changed = vcs::changed_skills(fx.path(), None, &options).unwrap();
+    assert_eq!(
+        unit_paths(&changed.units),
+        [
+            "skills/alpha",
+            "skills/beta",
+            "skills/doomed",
+            "skills/moved"
+        ]
+    );
+    assert!(
+        changed
+            .changes
+            .iter()
+            .all(|change| change.status != ChangeStatus::Untracked)
+    );
+    assert_eq!(
+        unit(&changed.units, "skills/moved").renamed_from,
+        Some(PathBuf::from("skills/mover"))
+    );
+}
+
+#[test]
+fn compared_to_head_only_committed_work_counts() {
+    let fx = feature_branch_fixture();
+    let options = ChangeOptions {
+        compare_to: CompareTo::Head,
+        ..ChangeOptions::default()
+    };
+    let changed = vcs::changed_skills(fx.path(), None, &options).unwrap();
+    assert_eq!(
+        changed.changes,
+        [
+            file("skills/alpha/scripts/run.sh", ChangeStatus::Modified),
+            file("skills/doomed/SKILL.md", ChangeStatus::Deleted),
+            file("skills/doomed/scripts/x.sh", ChangeStatus::Deleted),
+            renamed("skills/mover/SKILL.md", "skills/moved/SKILL.md"),
+            renamed(
+                "skills/mover/references/a.md",
+                "skills/moved/references/a.md"
+            ),
+        ]
+    );
+    assert_eq!(
+        unit_paths(&changed.units),
+        ["skills/alpha", "skills/doomed", "skills/moved"]
+    );
+
+    let scoped = ChangeOptions {
+        compare_to: CompareTo::Head,
+        paths: vec![PathBuf::from("skills/alpha")],
+    };
+    let changed = vcs::changed_skills(fx.path(), None, &scoped).unwrap();
+    assert_eq!(unit_paths(&changed.units), ["skills/alpha"]);
+}
+
+#[test]
+fn compared_to_head_follows_trees_that_become_files_and_back() {
+    let fx = Fixture::new("main");
+    fx.write("skills/one/SKILL.md", &skill_md("one", ""));
+    fx.write("skills/one/extra/deep/a.md", "a\n");
+    fx.write("skills/one/extra/deep/b.md", "b\n");
+    fx.write("notes", "a file that becomes a directory\n");
+    fx.commit_all("first");
+    fx.switch_new_branch("feature");
+    fx.remove("skills/one/extra");
+    fx.write("skills/one/extra", "now a file\n");
+    fx.remove("notes");
+    fx.write("notes/inside.md", "now a directory\n");
+    fx.commit_all("swap");
+
+    let repo = fx.open();
+    let base = repo.resolve_base(Some("main")).unwrap();
+    let head = ChangeOptions {
+        compare_to: CompareTo::Head,
+        ..ChangeOptions::default()
+    };
+    let from_trees = repo.changed_files(&base, &head).unwrap();
+    // The work tree is clean, so all three comparisons agree.
+    let from_workdir = repo
+        .changed_files(&base, &ChangeOptions::default())
+        .unwrap();
+    assert_eq!(from_trees, from_workdir);
+    assert_eq!(
+        from_trees,
+        [
+            file("notes", ChangeStatus::Deleted),
+            file("notes/inside.md", ChangeStatus::Added),
+            file("skills/one/extra", ChangeStatus::Added),
+            file("skills/one/extra/deep/a.md", ChangeStatus::Deleted),
+            file("skills/one/extra/deep/b.md", ChangeStatus::Deleted),
+        ]
+    );
+}
+
+#[test]
+fn compared_to_head_an_unborn_branch_has_no_committed_work() {
+    let fx = Fixture::new("main");
+    fx.write("skills/one/SKILL.md", &skill_md("one", ""));
+    fx.stage("skills/one/SKILL.md");
+    let options = ChangeOptions {
+        compare_to: CompareTo::Head,
+        ..ChangeOptions::default()
+    };
+    let changed = vcs::changed_skills(fx.path(), None, &options).unwrap();
+    assert_eq!(changed.base.source, BaseSource::Unborn);
+    assert!(changed.changes.is_empty());
 }
 
 #[test]
@@ -757,7 +875,9 @@ fn declarations_changed_in_a_registry() {
     fx.write("commands/README.txt", "edited\n");
     fx.write("skills/one/notes.md", "not a declaration\n");
 
-    let changed = vcs::changed_declarations(&fx.path().join("commands"), None).unwrap();
+    let changed =
+        vcs::changed_declarations(&fx.path().join("commands"), None, &ChangeOptions::default())
+            .unwrap();
     assert_eq!(
         unit_paths(&changed.units),
         [

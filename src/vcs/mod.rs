@@ -6,7 +6,9 @@
 //! 2. [`Repo::resolve_base`] picks the base (`--base`, else the upstream,
 //!    `origin/HEAD`, `main`, `master`) and its merge base with HEAD.
 //! 3. [`Repo::changed_files`] lists what differs between the merge base and
-//!    the work tree: committed, staged, unstaged and untracked work.
+//!    the work tree: committed, staged, unstaged and untracked work
+//!    ([`CompareTo`] narrows it to committed, or committed and staged, work
+//!    at a fraction of the cost).
 //! 4. [`select_skills`] and [`select_declarations`] map those files to the
 //!    units that own them, with the reasons.
 //!
@@ -23,7 +25,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 pub use base::{Base, BaseSource};
-pub use changes::{ChangeOptions, ChangeStatus, ChangedFile};
+pub use changes::{ChangeOptions, ChangeStatus, ChangedFile, CompareTo};
 pub use error::{VcsError, VcsErrorKind};
 pub use owners::{
     DECLARATION_EXTENSIONS, RepoSkillDirs, SKILL_FILE_NAMES, SelectedUnit, SkillDirs, UnitState,
@@ -59,10 +61,14 @@ impl ChangedUnits {
 /// The skills changed between the merge base and the work tree of the
 /// repository holding `start`. `base` is an explicit revision, or `None` for
 /// the default order.
-pub fn changed_skills(start: &Path, base: Option<&str>) -> Result<ChangedUnits, VcsError> {
+pub fn changed_skills(
+    start: &Path,
+    base: Option<&str>,
+    options: &ChangeOptions,
+) -> Result<ChangedUnits, VcsError> {
     let repo = Repo::discover(start)?;
     let base = repo.resolve_base(base)?;
-    let changes = repo.changed_files(&base, &ChangeOptions::default())?;
+    let changes = repo.changed_files(&base, options)?;
     let units = select_skills(&changes, repo.workdir(), &repo.skill_dirs(&base)?);
     Ok(ChangedUnits {
         workdir: repo.workdir().to_owned(),
@@ -74,8 +80,13 @@ pub fn changed_skills(start: &Path, base: Option<&str>) -> Result<ChangedUnits, 
 
 /// The declaration files changed in the command registry `registry` (a
 /// directory inside the repository; absolute or relative to the current
-/// directory). Only changes under the registry are collected.
-pub fn changed_declarations(registry: &Path, base: Option<&str>) -> Result<ChangedUnits, VcsError> {
+/// directory). Only changes under the registry are collected, whatever
+/// `options.paths` says; `options.compare_to` applies.
+pub fn changed_declarations(
+    registry: &Path,
+    base: Option<&str>,
+    options: &ChangeOptions,
+) -> Result<ChangedUnits, VcsError> {
     let repo = Repo::discover(registry)?;
     let registry = repo.relative_path(registry)?;
     let base = repo.resolve_base(base)?;
@@ -83,6 +94,7 @@ pub fn changed_declarations(registry: &Path, base: Option<&str>) -> Result<Chang
         &base,
         &ChangeOptions {
             paths: vec![registry.clone()],
+            compare_to: options.compare_to,
         },
     )?;
     let units = select_declarations(&changes, repo.workdir(), &registry);
