@@ -376,6 +376,12 @@ fn an_upstream_is_preferred_when_set() {
     let changed = vcs::changed_skills(fx.path(), None, &ChangeOptions::default()).unwrap();
     assert_eq!(changed.base.source, BaseSource::Upstream);
     assert_eq!(changed.base.revision.as_deref(), Some("origin/feature"));
+    assert!(
+        changed
+            .base
+            .describe()
+            .starts_with("origin/feature (upstream of feature), merge base ")
+    );
     assert_eq!(
         changed.base.merge_base.as_deref(),
         Some(pushed.to_string().as_str())

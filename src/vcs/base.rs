@@ -67,16 +67,25 @@ pub struct Base {
 }
 
 impl Base {
-    /// One line for people: `main (merge base 1a2b3c4d5e6f)`.
+    /// One line for people: `main (fallback: no upstream or origin/HEAD),
+    /// merge base 1a2b3c4d5e6f`.
     pub fn describe(&self) -> String {
-        match (&self.revision, &self.merge_base) {
-            (Some(revision), Some(merge_base)) => format!(
-                "{revision} ({}; merge base {})",
-                self.source,
-                short(merge_base)
-            ),
-            _ => "no commits yet: every file in the work tree is new".to_owned(),
-        }
+        let (Some(revision), Some(merge_base)) = (&self.revision, &self.merge_base) else {
+            return "no commits yet: every file in the work tree is new".to_owned();
+        };
+        let why = match self.source {
+            BaseSource::Explicit => "--base".to_owned(),
+            BaseSource::Upstream => match &self.head_branch {
+                Some(branch) => format!("upstream of {branch}"),
+                None => "upstream".to_owned(),
+            },
+            BaseSource::OriginHead => "the remote's default branch".to_owned(),
+            BaseSource::Main | BaseSource::Master => {
+                "fallback: no upstream or origin/HEAD".to_owned()
+            }
+            BaseSource::Unborn => "unborn".to_owned(),
+        };
+        format!("{revision} ({why}), merge base {}", short(merge_base))
     }
 }
 

@@ -123,8 +123,9 @@ impl Repo {
     /// `options.compare_to` can narrow this to committed (and staged) work.
     ///
     /// Unchanged files are only stat'ed against the index, never read or
-    /// hashed; only changed files are read, for rename detection. The index
-    /// on disk is not rewritten.
+    /// hashed (except entries written in the same instant as the index,
+    /// which git too must re-read); only changed files are read, for rename
+    /// detection. The index on disk is not rewritten.
     pub fn changed_files(
         &self,
         base: &Base,

@@ -147,25 +147,33 @@ struct Selection {
 }
 
 impl Selection {
+    /// Records that `reason` touched the unit at `path`. A unit that any
+    /// change leaves present is present (a declaration renamed away and
+    /// another renamed onto its name).
     fn add(&mut self, path: &Path, state: UnitState, reason: &ChangedFile) {
         let entry = self
             .units
             .entry(path.to_owned())
             .or_insert_with(|| (state, None, BTreeSet::new()));
+        if state == UnitState::Present {
+            entry.0 = UnitState::Present;
+        }
         entry.2.insert(reason.clone());
     }
 
-    /// `old` moved whole to `new`: report it once, at `new`.
+    /// `old` moved whole to `new`: `new` reports where it came from, and
+    /// `old`, when nothing took its place, is reported only there.
     fn merge_move(&mut self, old: &Path, new: &Path) {
-        let old_is_gone = matches!(self.units.get(old), Some((UnitState::Deleted, _, _)));
-        if !old_is_gone || !self.units.contains_key(new) {
+        if !self.units.contains_key(new) {
             return;
         }
-        let Some((_, _, old_reasons)) = self.units.remove(old) else {
-            return;
+        let old_is_gone = matches!(self.units.get(old), Some((UnitState::Deleted, _, _)));
+        let old_reasons = match old_is_gone {
+            true => self.units.remove(old).map(|(_, _, reasons)| reasons),
+            false => None,
         };
         if let Some((_, renamed_from, reasons)) = self.units.get_mut(new) {
-            reasons.extend(old_reasons);
+            reasons.extend(old_reasons.into_iter().flatten());
             renamed_from.get_or_insert_with(|| display_dir(old));
         }
     }
@@ -260,7 +268,7 @@ fn is_declaration(path: &Path, registry: &Path) -> bool {
 /// files `NAME.json`, `NAME.yaml` or `NAME.yml` directly inside `registry`
 /// (relative to the work tree). A declaration renamed inside the registry is
 /// reported at its new name with `renamed_from`; one moved out of it is
-/// reported deleted.
+/// reported deleted, and one moved into it is new.
 pub fn select_declarations(
     changes: &[ChangedFile],
     workdir: &Path,
@@ -482,6 +490,30 @@ mod tests {
         );
         assert_eq!(units[0].renamed_from, Some(PathBuf::from("commands/a.yml")));
         assert_eq!(units[3].renamed_from, None);
+    }
+
+    #[test]
+    fn a_declaration_name_reused_by_a_rename_stays_present() {
+        let changes = [
+            renamed("commands/a.json", "commands/b.json"),
+            renamed("commands/c.json", "commands/a.json"),
+        ];
+        let units = select_declarations(&changes, Path::new("/repo"), Path::new("commands"));
+        assert_eq!(
+            paths(&units),
+            [
+                ("commands/a.json".into(), UnitState::Present),
+                ("commands/b.json".into(), UnitState::Present),
+            ]
+        );
+        assert_eq!(
+            units[0].renamed_from,
+            Some(PathBuf::from("commands/c.json"))
+        );
+        assert_eq!(
+            units[1].renamed_from,
+            Some(PathBuf::from("commands/a.json"))
+        );
     }
 
     #[test]
