@@ -1,0 +1,543 @@
+//! From changed files to the units that own them: skill directories and
+//! command declaration files.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+
+use git2::{ObjectType, Tree};
+use serde::Serialize;
+
+use super::base::Base;
+use super::changes::{ChangeStatus, ChangedFile, serialize_optional_path, serialize_path};
+use super::error::VcsError;
+use super::repo::{Repo, absolute_in};
+
+/// The files whose presence makes a directory a skill, in the order they
+/// are looked for (DESIGN.md §3).
+pub const SKILL_FILE_NAMES: [&str; 2] = ["SKILL.md", "skill.md"];
+
+/// The extensions of declaration files in a command registry.
+pub const DECLARATION_EXTENSIONS: [&str; 3] = ["json", "yaml", "yml"];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnitState {
+    /// Still there: validate it.
+    Present,
+    /// Gone from the work tree: report it, do not validate it.
+    Deleted,
+}
+
+/// A skill directory or a declaration file that a change touched, and the
+/// changes that selected it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SelectedUnit {
+    /// Relative to the work tree; `.` for the work tree itself.
+    #[serde(serialize_with = "serialize_path")]
+    pub path: PathBuf,
+    #[serde(serialize_with = "serialize_path")]
+    pub absolute: PathBuf,
+    pub state: UnitState,
+    /// Where the unit was in the merge base, when it was moved whole.
+    #[serde(serialize_with = "serialize_optional_path")]
+    pub renamed_from: Option<PathBuf>,
+    /// The changed files that selected it, sorted by path.
+    pub reasons: Vec<ChangedFile>,
+}
+
+impl SelectedUnit {
+    pub fn is_present(&self) -> bool {
+        self.state == UnitState::Present
+    }
+}
+
+/// Answers "is this directory a skill?" for work-tree-relative directories
+/// (`""` is the work tree itself).
+pub trait SkillDirs {
+    /// The directory holds a skill file in the work tree now.
+    fn is_skill_dir(&self, dir: &Path) -> bool;
+    /// The directory held a skill file in the merge base (for deletions).
+    fn was_skill_dir(&self, dir: &Path) -> bool;
+}
+
+/// [`SkillDirs`] over a real checkout: the work tree on disk and the merge
+/// base's tree.
+pub struct RepoSkillDirs<'r> {
+    workdir: &'r Path,
+    base_tree: Option<Tree<'r>>,
+}
+
+impl Repo {
+    /// The skill-directory probe for this repository and base.
+    pub fn skill_dirs(&self, base: &Base) -> Result<RepoSkillDirs<'_>, VcsError> {
+        Ok(RepoSkillDirs {
+            workdir: self.workdir(),
+            base_tree: self.base_tree(base)?,
+        })
+    }
+}
+
+impl SkillDirs for RepoSkillDirs<'_> {
+    fn is_skill_dir(&self, dir: &Path) -> bool {
+        let dir = absolute_in(self.workdir, dir);
+        SKILL_FILE_NAMES.iter().any(|name| dir.join(name).is_file())
+    }
+
+    fn was_skill_dir(&self, dir: &Path) -> bool {
+        let Some(tree) = &self.base_tree else {
+            return false;
+        };
+        SKILL_FILE_NAMES.iter().any(|name| {
+            tree.get_path(&dir.join(name))
+                .is_ok_and(|entry| entry.kind() == Some(ObjectType::Blob))
+        })
+    }
+}
+
+/// Who owns a directory: the nearest ancestor-or-self that is, or was, a
+/// skill.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Owner {
+    dir: PathBuf,
+    state: UnitState,
+}
+
+/// Memoized ownership lookups, so that a thousand files in one new
+/// directory cost one walk up the tree.
+struct Owners<'d, D: SkillDirs + ?Sized> {
+    dirs: &'d D,
+    memo: HashMap<PathBuf, Option<Owner>>,
+}
+
+impl<D: SkillDirs + ?Sized> Owners<'_, D> {
+    fn of_file(&mut self, file: &Path) -> Option<Owner> {
+        self.of_dir(file.parent().unwrap_or(Path::new("")))
+    }
+
+    fn of_dir(&mut self, dir: &Path) -> Option<Owner> {
+        if let Some(known) = self.memo.get(dir) {
+            return known.clone();
+        }
+        let owner = if self.dirs.is_skill_dir(dir) {
+            Some(Owner {
+                dir: dir.to_owned(),
+                state: UnitState::Present,
+            })
+        } else if self.dirs.was_skill_dir(dir) {
+            Some(Owner {
+                dir: dir.to_owned(),
+                state: UnitState::Deleted,
+            })
+        } else {
+            match dir.parent() {
+                Some(parent) => self.of_dir(parent),
+                None => None,
+            }
+        };
+        self.memo.insert(dir.to_owned(), owner.clone());
+        owner
+    }
+}
+
+/// Accumulates units keyed by their relative path.
+#[derive(Default)]
+struct Selection {
+    units: BTreeMap<PathBuf, (UnitState, Option<PathBuf>, BTreeSet<ChangedFile>)>,
+}
+
+impl Selection {
+    /// Records that `reason` touched the unit at `path`. A unit that any
+    /// change leaves present is present (a declaration renamed away and
+    /// another renamed onto its name).
+    fn add(&mut self, path: &Path, state: UnitState, reason: &ChangedFile) {
+        let entry = self
+            .units
+            .entry(path.to_owned())
+            .or_insert_with(|| (state, None, BTreeSet::new()));
+        if state == UnitState::Present {
+            entry.0 = UnitState::Present;
+        }
+        entry.2.insert(reason.clone());
+    }
+
+    /// `old` moved whole to `new`: `new` reports where it came from, and
+    /// `old`, when nothing took its place, is reported only there.
+    fn merge_move(&mut self, old: &Path, new: &Path) {
+        if !self.units.contains_key(new) {
+            return;
+        }
+        let old_is_gone = matches!(self.units.get(old), Some((UnitState::Deleted, _, _)));
+        let old_reasons = match old_is_gone {
+            true => self.units.remove(old).map(|(_, _, reasons)| reasons),
+            false => None,
+        };
+        if let Some((_, renamed_from, reasons)) = self.units.get_mut(new) {
+            reasons.extend(old_reasons.into_iter().flatten());
+            renamed_from.get_or_insert_with(|| display_dir(old));
+        }
+    }
+
+    fn finish(self, workdir: &Path) -> Vec<SelectedUnit> {
+        self.units
+            .into_iter()
+            .map(|(path, (state, renamed_from, reasons))| SelectedUnit {
+                absolute: absolute_in(workdir, &path),
+                path: display_dir(&path),
+                state,
+                renamed_from,
+                reasons: reasons.into_iter().collect(),
+            })
+            .collect()
+    }
+}
+
+fn display_dir(dir: &Path) -> PathBuf {
+    if dir.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        dir.to_owned()
+    }
+}
+
+fn is_skill_file(path: &Path) -> bool {
+    path.file_name().is_some_and(|name| {
+        SKILL_FILE_NAMES
+            .iter()
+            .any(|skill| OsStr::new(skill) == name)
+    })
+}
+
+/// The skills the changes touched: each changed file selects the nearest
+/// ancestor directory that holds a skill file (or held one in the merge
+/// base, which makes it a deleted skill). A rename selects the skills on
+/// both sides; a skill directory moved whole is reported once, at its new
+/// place, with `renamed_from`. Files owned by no skill select nothing.
+pub fn select_skills(
+    changes: &[ChangedFile],
+    workdir: &Path,
+    dirs: &(impl SkillDirs + ?Sized),
+) -> Vec<SelectedUnit> {
+    let mut owners = Owners {
+        dirs,
+        memo: HashMap::new(),
+    };
+    let mut selection = Selection::default();
+    let mut moves = Vec::new();
+    for change in changes {
+        let new_owner = owners.of_file(&change.path);
+        if let Some(owner) = &new_owner {
+            selection.add(&owner.dir, owner.state, change);
+        }
+        let ChangeStatus::Renamed { from } = &change.status else {
+            continue;
+        };
+        let Some(old_owner) = owners.of_file(from) else {
+            continue;
+        };
+        if new_owner.as_ref() == Some(&old_owner) {
+            continue;
+        }
+        // The file left its old skill too, which may now be gone.
+        selection.add(&old_owner.dir, old_owner.state, change);
+        if let Some(new_owner) = new_owner
+            && is_skill_file(from)
+            && is_skill_file(&change.path)
+            && from.parent() == Some(old_owner.dir.as_path())
+            && change.path.parent() == Some(new_owner.dir.as_path())
+            && old_owner.state == UnitState::Deleted
+        {
+            moves.push((old_owner.dir, new_owner.dir));
+        }
+    }
+    for (old, new) in moves {
+        selection.merge_move(&old, &new);
+    }
+    selection.finish(workdir)
+}
+
+fn is_declaration(path: &Path, registry: &Path) -> bool {
+    path.parent() == Some(registry)
+        && path
+            .extension()
+            .and_then(OsStr::to_str)
+            .is_some_and(|extension| DECLARATION_EXTENSIONS.contains(&extension))
+}
+
+/// The declaration files the changes touched in a command registry: the
+/// files `NAME.json`, `NAME.yaml` or `NAME.yml` directly inside `registry`
+/// (relative to the work tree). A declaration renamed inside the registry is
+/// reported at its new name with `renamed_from`; one moved out of it is
+/// reported deleted, and one moved into it is new.
+pub fn select_declarations(
+    changes: &[ChangedFile],
+    workdir: &Path,
+    registry: &Path,
+) -> Vec<SelectedUnit> {
+    let mut selection = Selection::default();
+    let mut moves = Vec::new();
+    for change in changes {
+        let renamed_from = match &change.status {
+            ChangeStatus::Renamed { from } => Some(from),
+            _ => None,
+        };
+        if is_declaration(&change.path, registry) {
+            let state = match change.status {
+                ChangeStatus::Deleted => UnitState::Deleted,
+                _ => UnitState::Present,
+            };
+            selection.add(&change.path, state, change);
+        }
+        if let Some(from) = renamed_from
+            && is_declaration(from, registry)
+        {
+            selection.add(from, UnitState::Deleted, change);
+            if is_declaration(&change.path, registry) {
+                moves.push((from.clone(), change.path.clone()));
+            }
+        }
+    }
+    for (old, new) in moves {
+        selection.merge_move(&old, &new);
+    }
+    selection.finish(workdir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    /// Skill directories given as sets instead of a disk and a tree.
+    struct FakeDirs {
+        now: HashSet<PathBuf>,
+        before: HashSet<PathBuf>,
+    }
+
+    impl FakeDirs {
+        fn new(now: &[&str], before: &[&str]) -> Self {
+            Self {
+                now: now.iter().map(PathBuf::from).collect(),
+                before: before.iter().map(PathBuf::from).collect(),
+            }
+        }
+    }
+
+    impl SkillDirs for FakeDirs {
+        fn is_skill_dir(&self, dir: &Path) -> bool {
+            self.now.contains(dir)
+        }
+        fn was_skill_dir(&self, dir: &Path) -> bool {
+            self.before.contains(dir)
+        }
+    }
+
+    fn change(path: &str, status: ChangeStatus) -> ChangedFile {
+        ChangedFile {
+            path: PathBuf::from(path),
+            status,
+        }
+    }
+
+    fn renamed(from: &str, to: &str) -> ChangedFile {
+        change(
+            to,
+            ChangeStatus::Renamed {
+                from: PathBuf::from(from),
+            },
+        )
+    }
+
+    fn paths(units: &[SelectedUnit]) -> Vec<(String, UnitState)> {
+        units
+            .iter()
+            .map(|unit| (unit.path.to_string_lossy().into_owned(), unit.state))
+            .collect()
+    }
+
+    #[test]
+    fn any_file_inside_a_skill_selects_the_nearest_skill() {
+        let dirs = FakeDirs::new(&["skills/outer", "skills/outer/inner"], &[]);
+        let changes = [
+            change("skills/outer/inner/scripts/run.sh", ChangeStatus::Modified),
+            change("skills/outer/README.md", ChangeStatus::Untracked),
+            change("docs/guide.md", ChangeStatus::Modified),
+        ];
+        let units = select_skills(&changes, Path::new("/repo"), &dirs);
+        assert_eq!(
+            paths(&units),
+            [
+                ("skills/outer".into(), UnitState::Present),
+                ("skills/outer/inner".into(), UnitState::Present),
+            ]
+        );
+        assert_eq!(units[1].absolute, Path::new("/repo/skills/outer/inner"));
+        assert_eq!(units[1].reasons, [changes[0].clone()]);
+    }
+
+    #[test]
+    fn a_skill_at_the_root_of_the_work_tree_is_dot() {
+        let dirs = FakeDirs::new(&[""], &[]);
+        let units = select_skills(
+            &[change("SKILL.md", ChangeStatus::Modified)],
+            Path::new("/repo"),
+            &dirs,
+        );
+        assert_eq!(paths(&units), [(".".into(), UnitState::Present)]);
+        assert_eq!(units[0].absolute, Path::new("/repo"));
+    }
+
+    #[test]
+    fn a_skill_whose_skill_file_is_gone_is_deleted() {
+        let dirs = FakeDirs::new(&[], &["skills/old"]);
+        let changes = [
+            change("skills/old/SKILL.md", ChangeStatus::Deleted),
+            change("skills/old/scripts/x.sh", ChangeStatus::Deleted),
+        ];
+        let units = select_skills(&changes, Path::new("/repo"), &dirs);
+        assert_eq!(paths(&units), [("skills/old".into(), UnitState::Deleted)]);
+        assert_eq!(units[0].reasons.len(), 2);
+    }
+
+    #[test]
+    fn deleting_a_file_inside_a_surviving_skill_selects_it_present() {
+        let dirs = FakeDirs::new(&["skills/a"], &["skills/a"]);
+        let units = select_skills(
+            &[change("skills/a/references/old.md", ChangeStatus::Deleted)],
+            Path::new("/repo"),
+            &dirs,
+        );
+        assert_eq!(paths(&units), [("skills/a".into(), UnitState::Present)]);
+    }
+
+    #[test]
+    fn a_skill_moved_whole_is_reported_once_at_its_new_place() {
+        let dirs = FakeDirs::new(&["skills/new"], &["skills/old"]);
+        let changes = [
+            renamed("skills/old/SKILL.md", "skills/new/SKILL.md"),
+            renamed("skills/old/scripts/x.sh", "skills/new/scripts/x.sh"),
+        ];
+        let units = select_skills(&changes, Path::new("/repo"), &dirs);
+        assert_eq!(paths(&units), [("skills/new".into(), UnitState::Present)]);
+        assert_eq!(units[0].renamed_from, Some(PathBuf::from("skills/old")));
+        assert_eq!(units[0].reasons.len(), 2);
+    }
+
+    #[test]
+    fn a_file_moved_between_skills_selects_both() {
+        let dirs = FakeDirs::new(&["skills/a", "skills/b"], &["skills/a", "skills/b"]);
+        let units = select_skills(
+            &[renamed("skills/a/notes.md", "skills/b/notes.md")],
+            Path::new("/repo"),
+            &dirs,
+        );
+        assert_eq!(
+            paths(&units),
+            [
+                ("skills/a".into(), UnitState::Present),
+                ("skills/b".into(), UnitState::Present),
+            ]
+        );
+        assert!(units.iter().all(|unit| unit.renamed_from.is_none()));
+    }
+
+    #[test]
+    fn a_skill_file_moved_out_of_a_surviving_skill_is_not_a_move() {
+        // skills/a still has a skill.md, so it is present; the SKILL.md that
+        // left it founded skills/b.
+        let dirs = FakeDirs::new(&["skills/a", "skills/b"], &["skills/a"]);
+        let units = select_skills(
+            &[renamed("skills/a/SKILL.md", "skills/b/SKILL.md")],
+            Path::new("/repo"),
+            &dirs,
+        );
+        assert_eq!(units.len(), 2);
+        assert!(units.iter().all(|unit| unit.renamed_from.is_none()));
+    }
+
+    #[test]
+    fn unowned_files_select_nothing() {
+        let dirs = FakeDirs::new(&["skills/a"], &[]);
+        let units = select_skills(
+            &[change("src/main.rs", ChangeStatus::Modified)],
+            Path::new("/repo"),
+            &dirs,
+        );
+        assert!(units.is_empty());
+    }
+
+    #[test]
+    fn declarations_are_files_directly_in_the_registry() {
+        let changes = [
+            change("commands/deploy.json", ChangeStatus::Modified),
+            change("commands/notes.txt", ChangeStatus::Modified),
+            change("commands/nested/x.json", ChangeStatus::Added),
+            change("commands/old.yaml", ChangeStatus::Deleted),
+            renamed("commands/a.yml", "commands/b.yml"),
+            renamed("commands/gone.json", "archive/gone.json"),
+            renamed("drafts/new.json", "commands/new.json"),
+        ];
+        let units = select_declarations(&changes, Path::new("/repo"), Path::new("commands"));
+        assert_eq!(
+            paths(&units),
+            [
+                ("commands/b.yml".into(), UnitState::Present),
+                ("commands/deploy.json".into(), UnitState::Present),
+                ("commands/gone.json".into(), UnitState::Deleted),
+                ("commands/new.json".into(), UnitState::Present),
+                ("commands/old.yaml".into(), UnitState::Deleted),
+            ]
+        );
+        assert_eq!(units[0].renamed_from, Some(PathBuf::from("commands/a.yml")));
+        assert_eq!(units[3].renamed_from, None);
+    }
+
+    #[test]
+    fn a_declaration_name_reused_by_a_rename_stays_present() {
+        let changes = [
+            renamed("commands/a.json", "commands/b.json"),
+            renamed("commands/c.json", "commands/a.json"),
+        ];
+        let units = select_declarations(&changes, Path::new("/repo"), Path::new("commands"));
+        assert_eq!(
+            paths(&units),
+            [
+                ("commands/a.json".into(), UnitState::Present),
+                ("commands/b.json".into(), UnitState::Present),
+            ]
+        );
+        assert_eq!(
+            units[0].renamed_from,
+            Some(PathBuf::from("commands/c.json"))
+        );
+        assert_eq!(
+            units[1].renamed_from,
+            Some(PathBuf::from("commands/a.json"))
+        );
+    }
+
+    #[test]
+    fn selected_units_serialize_with_their_reasons() {
+        let dirs = FakeDirs::new(&["skills/new"], &["skills/old"]);
+        let units = select_skills(
+            &[renamed("skills/old/SKILL.md", "skills/new/SKILL.md")],
+            Path::new("/repo"),
+            &dirs,
+        );
+        let json = serde_json::to_value(&units).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!([{
+                "path": "skills/new",
+                "absolute": "/repo/skills/new",
+                "state": "present",
+                "renamed_from": "skills/old",
+                "reasons": [{
+                    "path": "skills/new/SKILL.md",
+                    "status": "renamed",
+                    "from": "skills/old/SKILL.md"
+                }]
+            }])
+        );
+    }
+}
