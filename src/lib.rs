@@ -8,3 +8,4 @@
 
 pub mod fsutil;
 pub mod report;
+pub mod skill;
