@@ -7,7 +7,10 @@ use common::Sandbox;
 use serde_json::json;
 
 fn write_skill(sandbox: &Sandbox, dir: &str, frontmatter: &str) {
-    sandbox.write(format!("{dir}/SKILL.md"), format!("---\n{frontmatter}\n---\nBody.\n"));
+    sandbox.write(
+        format!("{dir}/SKILL.md"),
+        format!("---\n{frontmatter}\n---\nBody.\n"),
+    );
 }
 
 #[test]
@@ -33,7 +36,17 @@ fn read_properties_prints_the_reference_keys_in_order() {
         })
     );
     let keys: Vec<&String> = data.as_object().unwrap().keys().collect();
-    assert_eq!(keys, ["name", "description", "license", "compatibility", "allowed-tools", "metadata"]);
+    assert_eq!(
+        keys,
+        [
+            "name",
+            "description",
+            "license",
+            "compatibility",
+            "allowed-tools",
+            "metadata"
+        ]
+    );
 }
 
 #[test]
@@ -42,7 +55,10 @@ fn read_properties_leaves_out_absent_keys_and_prints_json_text() {
     write_skill(&sandbox, "a", "name: a\ndescription: d\nmetadata: {}");
     let run = sandbox.run(&["--format", "text", "skill", "read-properties", "a/SKILL.md"]);
     run.assert_code(0);
-    assert_eq!(run.stdout, "{\n  \"name\": \"a\",\n  \"description\": \"d\"\n}\n");
+    assert_eq!(
+        run.stdout,
+        "{\n  \"name\": \"a\",\n  \"description\": \"d\"\n}\n"
+    );
 }
 
 #[test]
@@ -81,7 +97,11 @@ fn read_properties_failures() {
 #[test]
 fn to_prompt_matches_the_reference_layout() {
     let sandbox = Sandbox::new();
-    write_skill(&sandbox, "a", "name: a\ndescription: Use <b> & \"quotes\" 'here'");
+    write_skill(
+        &sandbox,
+        "a",
+        "name: a\ndescription: Use <b> & \"quotes\" 'here'",
+    );
     write_skill(&sandbox, "b", "name: b\ndescription: Second.");
     let root = std::fs::canonicalize(sandbox.path()).unwrap();
     let run = sandbox.run(&["--format", "text", "skill", "to-prompt", "a", "b/SKILL.md"]);

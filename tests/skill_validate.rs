@@ -20,7 +20,10 @@ fn fixture(relative: &str) -> String {
 /// Writes `dir/SKILL.md` with `name` and `description`, plus `extra`
 /// frontmatter lines and a body.
 fn skill(sandbox: &Sandbox, dir: &str, frontmatter: &str, body: &str) -> PathBuf {
-    sandbox.write(format!("{dir}/SKILL.md"), format!("---\n{frontmatter}\n---\n{body}"));
+    sandbox.write(
+        format!("{dir}/SKILL.md"),
+        format!("---\n{frontmatter}\n---\n{body}"),
+    );
     sandbox.join(dir)
 }
 
@@ -89,7 +92,11 @@ fn valid_fixtures_pass_including_i18n_names() {
         .iter()
         .map(|s| s["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["claudette", "pdf-forms", "инструмент", "数据-工具"], "{run}");
+    assert_eq!(
+        names,
+        ["claudette", "pdf-forms", "инструмент", "数据-工具"],
+        "{run}"
+    );
 }
 
 #[test]
@@ -105,7 +112,9 @@ fn invalid_fixtures_each_report_their_rule() {
         ("Инструмент", &["E003"]),
         (
             "many-problems",
-            &["E003", "E005", "E008", "E009", "E012", "E014", "W001", "W005"],
+            &[
+                "E003", "E005", "E008", "E009", "E012", "E014", "W001", "W005",
+            ],
         ),
     ];
     let sandbox = Sandbox::new();
@@ -136,7 +145,10 @@ fn name_length_boundary_is_64() {
     let ok = "a".repeat(64);
     assert!(codes_for(&format!("name: {ok}\ndescription: d"), "", &ok).is_empty());
     let long = "a".repeat(65);
-    assert_eq!(codes_for(&format!("name: {long}\ndescription: d"), "", &long), ["E004"]);
+    assert_eq!(
+        codes_for(&format!("name: {long}\ndescription: d"), "", &long),
+        ["E004"]
+    );
 }
 
 #[test]
@@ -149,11 +161,20 @@ fn description_length_boundary_is_1024() {
 
 #[test]
 fn compatibility_length_boundary_is_500() {
-    let at = format!("name: s\ndescription: d\ncompatibility: {}", "c".repeat(500));
+    let at = format!(
+        "name: s\ndescription: d\ncompatibility: {}",
+        "c".repeat(500)
+    );
     assert!(codes_for(&at, "", "s").is_empty());
-    let over = format!("name: s\ndescription: d\ncompatibility: {}", "c".repeat(501));
+    let over = format!(
+        "name: s\ndescription: d\ncompatibility: {}",
+        "c".repeat(501)
+    );
     assert_eq!(codes_for(&over, "", "s"), ["E013"]);
-    assert_eq!(codes_for("name: s\ndescription: d\ncompatibility: 7", "", "s"), ["E012"]);
+    assert_eq!(
+        codes_for("name: s\ndescription: d\ncompatibility: 7", "", "s"),
+        ["E012"]
+    );
 }
 
 #[test]
@@ -167,7 +188,10 @@ fn body_length_boundary_is_500_lines() {
     assert_eq!(codes(&envelope), ["W002"]);
     let diagnostic = first_diagnostic(&envelope);
     assert_eq!(diagnostic["severity"], "warning");
-    assert!(diagnostic["message"].as_str().unwrap().contains("501"), "{run}");
+    assert!(
+        diagnostic["message"].as_str().unwrap().contains("501"),
+        "{run}"
+    );
 }
 
 #[test]
@@ -199,8 +223,14 @@ fn every_name_rule() {
 
 #[test]
 fn description_xml_tags_against_comparisons() {
-    assert_eq!(codes_for("name: s\ndescription: a <tag> here", "", "s"), ["E011"]);
-    assert_eq!(codes_for("name: s\ndescription: a </close> here", "", "s"), ["E011"]);
+    assert_eq!(
+        codes_for("name: s\ndescription: a <tag> here", "", "s"),
+        ["E011"]
+    );
+    assert_eq!(
+        codes_for("name: s\ndescription: a </close> here", "", "s"),
+        ["E011"]
+    );
     assert!(codes_for("name: s\ndescription: 'when a < b and b > c'", "", "s").is_empty());
     assert_eq!(codes_for("name: s", "", "s"), ["E009"]);
     assert_eq!(codes_for("name: s\ndescription: 12", "", "s"), ["E009"]);
@@ -228,16 +258,31 @@ fn nfkc_names_and_directories() {
     assert!(codes_for("name: café\ndescription: d", "", "cafe\u{301}").is_empty());
     assert!(codes_for("name: 数据\ndescription: d", "", "数据").is_empty());
     assert!(codes_for("name: данные\ndescription: d", "", "данные").is_empty());
-    assert_eq!(codes_for("name: Данные\ndescription: d", "", "Данные"), ["E003"]);
+    assert_eq!(
+        codes_for("name: Данные\ndescription: d", "", "Данные"),
+        ["E003"]
+    );
 }
 
 #[test]
 fn metadata_and_allowed_tools() {
     let base = "name: s\ndescription: d";
-    assert_eq!(codes_for(&format!("{base}\nmetadata: [a]"), "", "s"), ["E014"]);
-    assert_eq!(codes_for(&format!("{base}\nmetadata:\n  n: 1"), "", "s"), ["W003"]);
-    assert_eq!(codes_for(&format!("{base}\nallowed-tools: [Read]"), "", "s"), ["W004"]);
-    assert_eq!(codes_for(&format!("{base}\nlicense: [MIT]"), "", "s"), ["W006"]);
+    assert_eq!(
+        codes_for(&format!("{base}\nmetadata: [a]"), "", "s"),
+        ["E014"]
+    );
+    assert_eq!(
+        codes_for(&format!("{base}\nmetadata:\n  n: 1"), "", "s"),
+        ["W003"]
+    );
+    assert_eq!(
+        codes_for(&format!("{base}\nallowed-tools: [Read]"), "", "s"),
+        ["W004"]
+    );
+    assert_eq!(
+        codes_for(&format!("{base}\nlicense: [MIT]"), "", "s"),
+        ["W006"]
+    );
 }
 
 #[test]
@@ -325,7 +370,10 @@ fn skill_file_paths_and_lowercase_skill_md() {
     simple(&sandbox, "upper");
     sandbox.write("lower/skill.md", "---\nname: lower\ndescription: d\n---\n");
     sandbox.write("empty/README.md", "not a skill");
-    let (run, envelope) = validate(&sandbox, &["upper/SKILL.md", "lower", "empty", "empty/README.md"]);
+    let (run, envelope) = validate(
+        &sandbox,
+        &["upper/SKILL.md", "lower", "empty", "empty/README.md"],
+    );
     run.assert_code(1);
     let reported: Vec<(&str, Vec<&str>)> = envelope["data"]["skills"]
         .as_array()
@@ -417,7 +465,10 @@ fn recursive_over_several_roots() {
     let (run, envelope) = validate(&sandbox, &["-r", "one", "two", "three"]);
     run.assert_code(0);
     assert_eq!(envelope["data"]["summary"]["checked"], 2);
-    assert_eq!(envelope["warnings"][0], "no skills found below three", "{run}");
+    assert_eq!(
+        envelope["warnings"][0], "no skills found below three",
+        "{run}"
+    );
 }
 
 #[cfg(unix)]
@@ -434,7 +485,9 @@ fn symlink_loops_do_not_hang() {
 
 #[test]
 fn billion_laughs_fails_with_a_budget_diagnostic() {
-    let mut frontmatter = String::from("name: s\ndescription: d\na: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+    let mut frontmatter = String::from(
+        "name: s\ndescription: d\na: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n",
+    );
     let names = ["b", "c", "d", "e", "f", "g", "h", "i", "j"];
     let mut previous = "a";
     for name in names {
@@ -455,7 +508,10 @@ fn billion_laughs_fails_with_a_budget_diagnostic() {
 fn deeply_nested_brackets_fail_cleanly() {
     let sandbox = Sandbox::new();
     for (dir, opener) in [("flow-seq", "["), ("flow-map", "{a: ")] {
-        let frontmatter = format!("name: {dir}\ndescription: d\ndeep: {}", opener.repeat(100_000));
+        let frontmatter = format!(
+            "name: {dir}\ndescription: d\ndeep: {}",
+            opener.repeat(100_000)
+        );
         skill(&sandbox, dir, &frontmatter, "");
     }
     let (run, envelope) = validate(&sandbox, &["flow-seq", "flow-map"]);
@@ -477,7 +533,10 @@ fn oversized_and_non_utf8_files_are_diagnostics() {
     let mut exact = b"---\nname: exact\ndescription: d\n---\n".to_vec();
     exact.resize(1024 * 1024, b'x');
     sandbox.write("exact/SKILL.md", &exact);
-    sandbox.write("latin1/SKILL.md", b"---\nname: latin1\ndescription: caf\xe9\n---\n");
+    sandbox.write(
+        "latin1/SKILL.md",
+        b"---\nname: latin1\ndescription: caf\xe9\n---\n",
+    );
     let (run, envelope) = validate(&sandbox, &["big", "exact", "latin1"]);
     run.assert_code(1);
     let skills = envelope["data"]["skills"].as_array().unwrap();
@@ -494,6 +553,14 @@ fn special_files_are_not_read() {
     std::fs::create_dir(sandbox.join("dev")).unwrap();
     std::os::unix::fs::symlink("/dev/zero", sandbox.join("dev/SKILL.md")).unwrap();
     let (run, envelope) = validate(&sandbox, &["dev"]);
+    run.assert_code(1);
+    assert_eq!(codes(&envelope), ["E025"]);
+
+    // A FIFO would block a plain open until a writer came along.
+    std::fs::create_dir(sandbox.join("fifo")).unwrap();
+    let fifo = std::ffi::CString::new(sandbox.join("fifo/SKILL.md").to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+    let (run, envelope) = validate(&sandbox, &["fifo"]);
     run.assert_code(1);
     assert_eq!(codes(&envelope), ["E025"]);
 }
@@ -541,7 +608,10 @@ fn text_summary_and_quiet() {
     skill(&sandbox, "c", "name: c\ndescription: d\nextra: 1", "");
     let run = sandbox.run(&["--format", "text", "skill", "validate", "a", "b", "c"]);
     run.assert_code(0);
-    assert!(run.stdout.contains("ok: a/SKILL.md\nok: b/SKILL.md\n"), "{run}");
+    assert!(
+        run.stdout.contains("ok: a/SKILL.md\nok: b/SKILL.md\n"),
+        "{run}"
+    );
     assert!(run.stdout.contains("warning[W001]"), "{run}");
     assert!(run.stdout.contains("checked"), "{run}");
     let quiet = sandbox.run(&["--format", "text", "-q", "skill", "validate", "a", "b", "c"]);
@@ -570,7 +640,11 @@ fn json_is_one_document_with_the_documented_shape() {
             "line": 2
         })
     );
-    let summary_keys: Vec<&String> = envelope["data"]["summary"].as_object().unwrap().keys().collect();
+    let summary_keys: Vec<&String> = envelope["data"]["summary"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
     assert_eq!(summary_keys, ["checked", "valid", "invalid", "warnings"]);
 }
 

@@ -146,16 +146,23 @@ pub fn discover(paths: &[PathBuf], recursive: bool) -> Discovery {
 /// overflow), visiting each physical directory once.
 fn walk(root: &Path, discovery: &mut Discovery) {
     let mut visited: HashSet<DirectoryId> = HashSet::new();
-    let mut stack: Vec<(PathBuf, usize)> = vec![(root.to_owned(), 0)];
+    let Some(root_id) = directory_id(root) else {
+        return;
+    };
+    let mut stack: Vec<Pending> = vec![Pending {
+        path: root.to_owned(),
+        depth: 0,
+        id: root_id,
+    }];
     let mut depth_noted = false;
-    while let Some((directory, depth)) = stack.pop() {
-        match directory_id(&directory) {
-            Some(id) => {
-                if !visited.insert(id) {
-                    continue;
-                }
-            }
-            None => continue,
+    while let Some(Pending {
+        path: directory,
+        depth,
+        id,
+    }) = stack.pop()
+    {
+        if !visited.insert(id) {
+            continue;
         }
         let entries = match fs::read_dir(&directory) {
             Ok(entries) => entries,
@@ -168,25 +175,21 @@ fn walk(root: &Path, discovery: &mut Discovery) {
             }
         };
         let mut skill_files: Vec<String> = Vec::new();
-        let mut subdirectories: Vec<PathBuf> = Vec::new();
+        let mut subdirectories: Vec<(PathBuf, DirectoryId)> = Vec::new();
         for entry in entries.flatten() {
             let name = entry.file_name();
-            let Some(name_text) = name.to_str() else {
-                // Non-UTF-8 names are never skill files; still search below.
-                if entry_is_directory(&entry) {
-                    subdirectories.push(entry.path());
+            let name_text = name.to_str();
+            if let Some(name_text) = name_text {
+                if SKILL_FILE_NAMES.contains(&name_text) {
+                    skill_files.push(name_text.to_owned());
+                    continue;
                 }
-                continue;
-            };
-            if SKILL_FILE_NAMES.contains(&name_text) {
-                skill_files.push(name_text.to_owned());
-                continue;
+                if SKIPPED_DIRECTORIES.contains(&name_text) {
+                    continue;
+                }
             }
-            if SKIPPED_DIRECTORIES.contains(&name_text) {
-                continue;
-            }
-            if entry_is_directory(&entry) {
-                subdirectories.push(entry.path());
+            if let Some(child_id) = subdirectory_id(&entry, id) {
+                subdirectories.push((entry.path(), child_id));
             }
         }
         if let Some(name) = SKILL_FILE_NAMES
@@ -209,21 +212,39 @@ fn walk(root: &Path, discovery: &mut Discovery) {
             continue;
         }
         // Reverse so the stack pops them in name order.
-        subdirectories.sort();
-        for subdirectory in subdirectories.into_iter().rev() {
-            stack.push((subdirectory, depth + 1));
+        subdirectories.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        for (path, id) in subdirectories.into_iter().rev() {
+            stack.push(Pending {
+                path,
+                depth: depth + 1,
+                id,
+            });
         }
     }
 }
 
-fn entry_is_directory(entry: &fs::DirEntry) -> bool {
-    match entry.file_type() {
-        Ok(kind) if kind.is_dir() => true,
-        // Follow a symlink only to see whether it leads to a directory;
-        // the visited set keeps a loop from being walked twice.
-        Ok(kind) if kind.is_symlink() => fs::metadata(entry.path()).is_ok_and(|m| m.is_dir()),
-        _ => false,
+struct Pending {
+    path: PathBuf,
+    depth: usize,
+    id: DirectoryId,
+}
+
+/// The identity of `entry` if it is a directory (or a symlink to one).
+/// A real subdirectory shares its parent's device and its inode number
+/// comes with the directory entry, so only symlinks cost a `stat`; the
+/// visited set then keeps a symlink loop from being walked twice.
+fn subdirectory_id(entry: &fs::DirEntry, parent: DirectoryId) -> Option<DirectoryId> {
+    let kind = entry.file_type().ok()?;
+    if kind.is_dir() {
+        return Some(child_id(entry, parent));
     }
+    if kind.is_symlink() {
+        let target = entry.path();
+        if fs::metadata(&target).is_ok_and(|m| m.is_dir()) {
+            return directory_id(&target);
+        }
+    }
+    None
 }
 
 #[cfg(unix)]
@@ -235,12 +256,23 @@ fn directory_id(path: &Path) -> Option<DirectoryId> {
     fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
 }
 
+#[cfg(unix)]
+fn child_id(entry: &fs::DirEntry, parent: DirectoryId) -> DirectoryId {
+    use std::os::unix::fs::DirEntryExt;
+    (parent.0, entry.ino())
+}
+
 #[cfg(not(unix))]
 type DirectoryId = PathBuf;
 
 #[cfg(not(unix))]
 fn directory_id(path: &Path) -> Option<DirectoryId> {
     fs::canonicalize(path).ok()
+}
+
+#[cfg(not(unix))]
+fn child_id(entry: &fs::DirEntry, _parent: DirectoryId) -> DirectoryId {
+    fs::canonicalize(entry.path()).unwrap_or_else(|_| entry.path())
 }
 
 #[cfg(test)]

@@ -234,7 +234,8 @@ pub fn directory_name(directory: &Path) -> Option<String> {
 
 /// Reads a skill file, refusing what is not a regular file or is larger
 /// than [`MAX_FILE_BYTES`] (checked before reading, and enforced while
-/// reading in case the file grows).
+/// reading in case the file grows). The file is opened without blocking,
+/// so a FIFO named `SKILL.md` cannot hang the run.
 pub fn read_skill_file(file: &Path) -> Result<Vec<u8>, Diagnostic> {
     let unreadable = |err: io::Error| {
         Diagnostic::error(
@@ -242,7 +243,8 @@ pub fn read_skill_file(file: &Path) -> Result<Vec<u8>, Diagnostic> {
             format!("cannot read {}: {err}", file.display()),
         )
     };
-    let metadata = fs::metadata(file).map_err(unreadable)?;
+    let handle = open_nonblocking(file).map_err(unreadable)?;
+    let metadata = handle.metadata().map_err(unreadable)?;
     if !metadata.is_file() {
         return Err(Diagnostic::error(
             codes::FILE_UNREADABLE,
@@ -254,13 +256,28 @@ pub fn read_skill_file(file: &Path) -> Result<Vec<u8>, Diagnostic> {
     }
     let capacity = usize::try_from(metadata.len()).unwrap_or(0);
     let mut bytes = Vec::with_capacity(capacity.saturating_add(1));
-    File::open(file)
-        .and_then(|handle| handle.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+    handle
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
         .map_err(unreadable)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(too_large(bytes.len() as u64));
     }
     Ok(bytes)
+}
+
+#[cfg(unix)]
+fn open_nonblocking(file: &Path) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(file)
+}
+
+#[cfg(not(unix))]
+fn open_nonblocking(file: &Path) -> io::Result<File> {
+    File::open(file)
 }
 
 fn too_large(size: u64) -> Diagnostic {
