@@ -201,6 +201,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_readme_table_lists_every_code() {
+        let readme = include_str!("../../README.md");
+        for (code, severity, _) in TABLE {
+            let row = format!("| `{code}` | {severity} |");
+            assert!(readme.contains(&row), "README lacks the row for {code}");
+        }
+        let rows = readme
+            .lines()
+            .filter(|line| line.starts_with("| `E0") || line.starts_with("| `W0"))
+            .count();
+        assert_eq!(rows, TABLE.len(), "README lists codes that do not exist");
+    }
+
+    #[test]
     fn codes_are_unique_and_prefixed_by_severity() {
         let mut seen = std::collections::HashSet::new();
         for (code, severity, _) in TABLE {

@@ -123,10 +123,11 @@ fn outcome(run: &ValidationRun, args: &ValidateArgs, ctx: &Context) -> Outcome {
             ErrorBody::new(
                 "VALIDATION_FAILED",
                 format!(
-                    "{} of {} skill{} invalid",
+                    "{} of {} skill{} {} invalid",
                     summary.invalid,
                     summary.checked,
-                    if summary.checked == 1 { " is" } else { "s are" }
+                    if summary.checked == 1 { "" } else { "s" },
+                    if summary.invalid == 1 { "is" } else { "are" }
                 ),
             ),
             text,
