@@ -206,10 +206,11 @@ pub fn parse(document: &Document<'_>) -> Result<Frontmatter, ParseError> {
     }
 }
 
-fn collect_entries(raw: Vec<(Spanned<String>, Value)>, line_offset: usize) -> Frontmatter {
+fn collect_entries(raw: Vec<(Spanned<KeyText>, Value)>, line_offset: usize) -> Frontmatter {
     let mut frontmatter = Frontmatter::default();
     for (key, value) in raw {
         let line = file_line(key.referenced.line(), line_offset);
+        let key = Spanned::new(key.value.0, key.referenced, key.defined);
         if let Some(first) = frontmatter.get(&key.value) {
             frontmatter.duplicates.push(DuplicateKey {
                 key: key.value,
@@ -240,7 +241,7 @@ fn yaml_error(err: &serde_saphyr::Error, line_offset: usize) -> ParseError {
     let line = err
         .location()
         .and_then(|location| file_line(location.line(), line_offset));
-    let message = first_line_of(&err.to_string());
+    let message = without_position(&first_line_of(&err.to_string()));
     if let serde_saphyr::Error::Budget { breach, .. } = err {
         return ParseError::Budget {
             message: format!(
@@ -296,14 +297,82 @@ fn describe_breach(breach: &serde_saphyr::budget::BudgetBreach) -> String {
     }
 }
 
+/// The parser's messages end in a position inside the YAML block; the
+/// diagnostic carries the file line instead.
+fn without_position(message: &str) -> String {
+    match message.find(" at line ") {
+        Some(index) => message[..index].to_owned(),
+        None => message.to_owned(),
+    }
+}
+
 fn first_line_of(message: &str) -> String {
     message.lines().next().unwrap_or(message).trim().to_owned()
+}
+
+/// A mapping key as text, whatever its YAML type: `1: x` has key `1`,
+/// `~: x` has key `null`, and a list or mapping used as a key is named by
+/// its kind (it is never a known key, so it only gets an unknown-key note).
+struct KeyText(String);
+
+impl<'de> Deserialize<'de> for KeyText {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(KeyTextVisitor)
+    }
+}
+
+struct KeyTextVisitor;
+
+impl<'de> Visitor<'de> for KeyTextVisitor {
+    type Value = KeyText;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a mapping key")
+    }
+
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<KeyText, E> {
+        Ok(KeyText(text.to_owned()))
+    }
+
+    fn visit_bool<E: de::Error>(self, value: bool) -> Result<KeyText, E> {
+        Ok(KeyText(value.to_string()))
+    }
+
+    fn visit_i64<E: de::Error>(self, value: i64) -> Result<KeyText, E> {
+        Ok(KeyText(value.to_string()))
+    }
+
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<KeyText, E> {
+        Ok(KeyText(value.to_string()))
+    }
+
+    fn visit_f64<E: de::Error>(self, value: f64) -> Result<KeyText, E> {
+        Ok(KeyText(value.to_string()))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<KeyText, E> {
+        Ok(KeyText("null".to_owned()))
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<KeyText, E> {
+        Ok(KeyText("null".to_owned()))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<KeyText, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(KeyText("<list>".to_owned()))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<KeyText, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(KeyText("<mapping>".to_owned()))
+    }
 }
 
 /// The top-level YAML node: a mapping (with key spans), or the kind of
 /// whatever else it was.
 enum TopLevel {
-    Mapping(Vec<(Spanned<String>, Value)>),
+    Mapping(Vec<(Spanned<KeyText>, Value)>),
     Null,
     Other(&'static str),
 }
@@ -325,7 +394,7 @@ impl<'de> Visitor<'de> for TopLevelVisitor {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TopLevel, A::Error> {
         let mut entries = Vec::new();
-        while let Some(key) = map.next_key::<Spanned<String>>()? {
+        while let Some(key) = map.next_key::<Spanned<KeyText>>()? {
             let value = map.next_value::<Value>()?;
             entries.push((key, value));
         }
@@ -432,6 +501,24 @@ mod tests {
                 first_line: Some(2)
             }]
         );
+    }
+
+    #[test]
+    fn keys_of_any_type_become_text() {
+        let fm = parse_text("---\n1: a\n~: b\ntrue: c\n[x]: d\n? {k: v}\n: e\n---\n").unwrap();
+        let keys: Vec<_> = fm.entries.iter().map(|e| e.key.as_str()).collect();
+        assert_eq!(keys, ["1", "null", "true", "<list>", "<mapping>"]);
+    }
+
+    #[test]
+    fn syntax_messages_leave_the_position_to_the_line_field() {
+        match parse_text("---\nname: a\ndescription: \"\\ud800\"\n---\n").unwrap_err() {
+            ParseError::Syntax { message, line } => {
+                assert!(!message.contains(" at line "), "{message}");
+                assert_eq!(line, Some(3));
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
