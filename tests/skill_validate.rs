@@ -622,6 +622,22 @@ fn text_summary_and_quiet() {
 }
 
 #[test]
+fn colour_is_applied_on_request_and_never_otherwise() {
+    let sandbox = Sandbox::new();
+    skill(&sandbox, "Bad", "name: Bad\ndescription: d", "");
+    let coloured = sandbox.run(&[
+        "--format", "text", "--color", "always", "skill", "validate", "Bad",
+    ]);
+    coloured.assert_code(1);
+    assert!(
+        coloured.stdout.contains("\u{1b}[1;31merror[E003]\u{1b}[0m"),
+        "{coloured}"
+    );
+    let plain = sandbox.run(&["--format", "text", "skill", "validate", "Bad"]);
+    assert!(!plain.stdout.contains('\u{1b}'), "{plain}");
+}
+
+#[test]
 fn json_is_one_document_with_the_documented_shape() {
     let sandbox = Sandbox::new();
     skill(&sandbox, "Bad", "name: Bad\ndescription: d", "");

@@ -117,8 +117,18 @@ impl Discovery {
 }
 
 /// Resolves `paths` into targets, in the order given (and, below each
-/// path, in file-name order).
+/// path, in file-name order). A skill reached twice (the same path given
+/// twice, or nested roots) is listed once.
 pub fn discover(paths: &[PathBuf], recursive: bool) -> Discovery {
+    let mut discovery = discover_all(paths, recursive);
+    let mut seen = HashSet::new();
+    discovery
+        .targets
+        .retain(|target| seen.insert(target.display_path().to_owned()));
+    discovery
+}
+
+fn discover_all(paths: &[PathBuf], recursive: bool) -> Discovery {
     let mut discovery = Discovery::default();
     for path in paths {
         let target = Target::for_path(path);
@@ -351,6 +361,17 @@ mod tests {
                 .notes
                 .iter()
                 .any(|n| n.contains("stopped searching"))
+        );
+    }
+
+    #[test]
+    fn overlapping_paths_list_each_skill_once() {
+        let dir = tree(&["a/SKILL.md", "a/b/SKILL.md"]);
+        let root = dir.path().to_owned();
+        let discovery = discover(&[root.clone(), root.join("a"), root.join("a/b")], true);
+        assert_eq!(
+            found(&discovery, dir.path()),
+            ["a/SKILL.md", "a/b/SKILL.md"]
         );
     }
 
