@@ -6,9 +6,10 @@
 #
 #   scripts/bench-validate.sh [COUNT...]     default: 10000 20000
 #
-# Environment: RUNS (timed runs per measurement, default 5; the median is
-# reported), KEEP=1 keeps the generated trees, AIGENT (binary to time,
-# default: a fresh release build).
+# Environment: RUNS (timed runs per measurement, default 5), KEEP=1 keeps
+# the generated trees, AIGENT (binary to time, default: a fresh release
+# build). Each figure is the fastest of RUNS warm runs (the least disturbed
+# by other load on the machine), with the median beside it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -60,29 +61,33 @@ generate() {
     }'
 }
 
-now() { date +%s.%N; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
-# Median wall time of `runs` runs of a command, after one warm-up run.
-time_median() {
-    local samples=() start end
+# "min_wall median_wall median_cpu" seconds over `runs` runs of a command,
+# after one warm-up run. CPU time (user + sys) is the figure least moved by
+# other load on the machine.
+time_runs() {
+    local walls=() cpus=() line
     "$@" > /dev/null 2>&1 || true
     for _ in $(seq "$runs"); do
-        start=$(now)
-        "$@" > /dev/null 2>&1 || true
-        end=$(now)
-        samples+=("$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.4f", b - a }')")
+        line=$( { TIMEFORMAT='%R %U %S'; time "$@" > /dev/null 2>&1 || true; } 2>&1 )
+        walls+=("$(echo "$line" | awk '{ print $1 }')")
+        cpus+=("$(echo "$line" | awk '{ print $2 + $3 }')")
     done
-    printf '%s\n' "${samples[@]}" | sort -g | awk '{ a[NR] = $1 } END { printf "%.3f", a[int((NR + 1) / 2)] }'
+    local min_wall median_wall median_cpu
+    min_wall=$(printf '%s\n' "${walls[@]}" | sort -g | head -1)
+    median_wall=$(printf '%s\n' "${walls[@]}" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+    median_cpu=$(printf '%s\n' "${cpus[@]}" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+    echo "$min_wall $median_wall $median_cpu"
 }
 
 floor() { find "$1" -name SKILL.md -print0 | xargs -0 cat > /dev/null; }
 validate() { "$AIGENT" --format json skill validate --recursive "$1"; }
 
 echo "aigent: $AIGENT"
-echo "cores: $(nproc), runs per measurement: $runs (median)"
-printf '%-8s %-10s %-10s %-10s %-8s\n' skills avg_KB floor_s aigent_s ratio
-declare -A aigent_times
+echo "cores: $(nproc), runs per measurement: $runs, load: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || true)"
+printf '%-7s %-7s %-22s %-22s %-6s\n' skills avg_KB "floor wall min/med cpu" "aigent wall min/med cpu" ratio
+declare -A aigent_times aigent_cpu
 for count in "${counts[@]}"; do
     root="$work/skills-$count"
     generate "$root" "$count"
@@ -95,14 +100,15 @@ for count in "${counts[@]}"; do
         head -c 2000 "$work/out.json" >&2
         exit 1
     fi
-    f=$(time_median floor "$root")
-    a=$(time_median validate "$root")
-    aigent_times[$count]=$a
-    printf '%-8s %-10s %-10s %-10s %-8s\n' "$count" "$average_kb" "$f" "$a" \
-        "$(ratio "$a" "$f")"
+    read -r f_min f_median f_cpu < <(time_runs floor "$root")
+    read -r a_min a_median a_cpu < <(time_runs validate "$root")
+    aigent_times[$count]=$a_min
+    aigent_cpu[$count]=$a_cpu
+    printf '%-7s %-7s %-22s %-22s %-6s\n' "$count" "$average_kb" "$f_min/$f_median $f_cpu" \
+        "$a_min/$a_median $a_cpu" "$(ratio "$a_min" "$f_min")"
 done
 
 if [ ${#counts[@]} -ge 2 ]; then
     first=${counts[0]} last=${counts[${#counts[@]}-1]}
-    echo "scaling: ${last} vs ${first} skills = $(ratio "${aigent_times[$last]}" "${aigent_times[$first]}")x"
+    echo "scaling ${last} vs ${first} skills: wall (fastest runs) $(ratio "${aigent_times[$last]}" "${aigent_times[$first]}")x, cpu $(ratio "${aigent_cpu[$last]}" "${aigent_cpu[$first]}")x"
 fi
