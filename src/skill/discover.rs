@@ -155,7 +155,7 @@ fn discover_all(paths: &[PathBuf], recursive: bool) -> Discovery {
 /// Depth-first walk with an explicit stack (no recursion, so no stack to
 /// overflow), visiting each physical directory once.
 fn walk(root: &Path, discovery: &mut Discovery) {
-    let mut visited: HashSet<DirectoryId> = HashSet::new();
+    let mut visited = Visited::default();
     let Some(root_id) = directory_id(root) else {
         return;
     };
@@ -171,7 +171,7 @@ fn walk(root: &Path, discovery: &mut Discovery) {
         id,
     }) = stack.pop()
     {
-        if !visited.insert(id) {
+        if !visited.first_visit(id, &directory) {
             continue;
         }
         let entries = match fs::read_dir(&directory) {
@@ -239,10 +239,41 @@ struct Pending {
     id: DirectoryId,
 }
 
+/// The directories already walked. Ids of real subdirectories are derived
+/// from their parent's device and the entry's inode number, which can be
+/// wrong across a mount point; so when an id repeats, both directories are
+/// looked up for real before one is skipped. Repeats are rare (a symlink
+/// back into the tree), so the extra lookups cost nothing in practice.
+#[derive(Default)]
+struct Visited {
+    seen: std::collections::HashMap<DirectoryId, PathBuf>,
+}
+
+impl Visited {
+    fn first_visit(&mut self, id: DirectoryId, path: &Path) -> bool {
+        let Some(earlier) = self.seen.get(&id) else {
+            self.seen.insert(id, path.to_owned());
+            return true;
+        };
+        let same = match (directory_id(earlier), directory_id(path)) {
+            (Some(a), Some(b)) => a == b,
+            _ => true,
+        };
+        if same {
+            return false;
+        }
+        if let Some(real) = directory_id(path) {
+            self.seen.entry(real).or_insert_with(|| path.to_owned());
+        }
+        true
+    }
+}
+
 /// The identity of `entry` if it is a directory (or a symlink to one).
-/// A real subdirectory shares its parent's device and its inode number
-/// comes with the directory entry, so only symlinks cost a `stat`; the
-/// visited set then keeps a symlink loop from being walked twice.
+/// A real subdirectory (short of a mount point) shares its parent's device
+/// and its inode number comes with the directory entry, so only symlinks
+/// cost a `stat`; the visited set keeps a symlink loop from being walked
+/// twice.
 fn subdirectory_id(entry: &fs::DirEntry, parent: DirectoryId) -> Option<DirectoryId> {
     let kind = entry.file_type().ok()?;
     if kind.is_dir() {
@@ -348,6 +379,16 @@ mod tests {
         std::os::unix::fs::symlink("self", dir.path().join("self")).unwrap();
         let discovery = discover(&[dir.path().to_owned()], true);
         assert_eq!(found(&discovery, dir.path()), ["s/a/SKILL.md"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_directory_reached_by_a_symlink_and_directly_is_walked_once() {
+        let dir = tree(&["skills/a/SKILL.md"]);
+        fs::create_dir_all(dir.path().join(".claude/skills")).unwrap();
+        std::os::unix::fs::symlink("../../skills/a", dir.path().join(".claude/skills/a")).unwrap();
+        let discovery = discover(&[dir.path().to_owned()], true);
+        assert_eq!(found(&discovery, dir.path()), [".claude/skills/a/SKILL.md"]);
     }
 
     #[test]
