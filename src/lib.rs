@@ -8,4 +8,5 @@
 
 pub mod fsutil;
 pub mod report;
+pub mod skill;
 pub mod vcs;

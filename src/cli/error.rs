@@ -6,14 +6,15 @@ use aigent::report::{ErrorBody, exit};
 #[derive(Debug, Clone)]
 pub struct CliError {
     pub exit_code: i32,
-    pub body: ErrorBody,
+    /// Boxed so `Result<Outcome, CliError>` stays small on the happy path.
+    pub body: Box<ErrorBody>,
 }
 
 impl CliError {
     pub fn new(exit_code: i32, code: &str, message: impl Into<String>) -> Self {
         Self {
             exit_code,
-            body: ErrorBody::new(code, message),
+            body: Box::new(ErrorBody::new(code, message)),
         }
     }
 
@@ -25,6 +26,7 @@ impl CliError {
         Self::new(exit::NOT_FOUND, "NOT_FOUND", message)
     }
 
+    #[allow(dead_code)] // for the command-contract subcommands
     pub fn precondition(message: impl Into<String>) -> Self {
         Self::new(exit::PRECONDITION, "PRECONDITION", message)
     }
@@ -33,6 +35,7 @@ impl CliError {
         Self::new(exit::GENERAL_ERROR, "GENERAL_ERROR", message)
     }
 
+    #[allow(dead_code)] // for the command-contract subcommands
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.body.hints.push(hint.into());
         self

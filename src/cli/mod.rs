@@ -8,6 +8,7 @@
 mod completions;
 mod error;
 mod output;
+mod skill;
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -95,6 +96,8 @@ impl From<ColorArg> for ColorChoice {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Validate, inspect and render Agent Skills
+    Skill(skill::SkillArgs),
     /// Print a shell completion script
     Completions(completions::CompletionsArgs),
 }
@@ -108,6 +111,7 @@ pub struct Context {
     /// Styling for stderr, which may be a terminal when stdout is not.
     pub stderr_style: Style,
     pub quiet: bool,
+    #[allow(dead_code)] // read by the command-contract subcommands
     pub commands_dir: Option<PathBuf>,
 }
 
@@ -165,6 +169,7 @@ fn context(global: &GlobalArgs) -> Context {
 
 fn dispatch(command: &Command, ctx: &Context) -> Result<Outcome, CliError> {
     match command {
+        Command::Skill(args) => skill::run(args, ctx),
         Command::Completions(args) => completions::run(args, ctx),
     }
 }

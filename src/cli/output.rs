@@ -35,7 +35,7 @@ fn error_outcome(err: CliError) -> Outcome {
     Outcome::failure(
         err.exit_code,
         serde_json::Value::Null,
-        err.body,
+        *err.body,
         String::new(),
     )
 }

@@ -1,0 +1,63 @@
+//! `aigent skill ...`: validate, inspect and render Agent Skills.
+
+mod read_properties;
+mod to_prompt;
+mod validate;
+
+use clap::{Args, Subcommand};
+
+use aigent::report::{ErrorBody, FieldError, Outcome, exit};
+use aigent::skill::properties::PropertiesError;
+
+use super::{CliError, Context};
+
+#[derive(Debug, Args)]
+pub struct SkillArgs {
+    #[command(subcommand)]
+    pub command: SkillCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SkillCommand {
+    /// Check skill directories against the Agent Skills rules
+    Validate(validate::ValidateArgs),
+    /// Print a skill's frontmatter properties as JSON
+    ReadProperties(read_properties::ReadPropertiesArgs),
+    /// Print the <available_skills> XML block that agents load
+    ToPrompt(to_prompt::ToPromptArgs),
+}
+
+pub fn run(args: &SkillArgs, ctx: &Context) -> Result<Outcome, CliError> {
+    match &args.command {
+        SkillCommand::Validate(args) => validate::run(args, ctx),
+        SkillCommand::ReadProperties(args) => read_properties::run(args, ctx),
+        SkillCommand::ToPrompt(args) => to_prompt::run(args, ctx),
+    }
+}
+
+/// A skill that could not be read: a missing path is NOT_FOUND (exit 5),
+/// anything else is an invalid skill (exit 1) with every problem listed.
+fn properties_failure(err: PropertiesError) -> Result<Outcome, CliError> {
+    match err {
+        PropertiesError::NotFound(_) => Err(CliError::not_found(err.to_string())),
+        PropertiesError::Invalid { ref problems, .. } => {
+            let mut body = ErrorBody::new("INVALID_SKILL", err.to_string())
+                .with_hint("run `aigent skill validate PATH` for every problem");
+            body.errors = problems
+                .iter()
+                .map(|problem| FieldError {
+                    field: problem.field.clone(),
+                    message: problem.message.clone(),
+                    code: Some(problem.code.to_owned()),
+                    ..FieldError::default()
+                })
+                .collect();
+            Ok(Outcome::failure(
+                exit::VALIDATION_FAILED,
+                serde_json::Value::Null,
+                body,
+                String::new(),
+            ))
+        }
+    }
+}

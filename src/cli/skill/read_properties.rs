@@ -1,0 +1,38 @@
+//! `aigent skill read-properties PATH`
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use aigent::report::Outcome;
+use aigent::skill::properties::read_properties;
+
+use super::{CliError, Context};
+
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  aigent skill read-properties examples/skills/release-notes
+  aigent skill read-properties path/to/SKILL.md --format json
+
+Prints the keys name, description, license, compatibility, allowed-tools
+and metadata (absent ones left out), as the reference skills-ref does.")]
+pub struct ReadPropertiesArgs {
+    /// A skill directory or its SKILL.md file
+    #[arg(value_name = "PATH")]
+    pub path: PathBuf,
+}
+
+pub fn run(args: &ReadPropertiesArgs, ctx: &Context) -> Result<Outcome, CliError> {
+    ctx.require_format(&[], "skill read-properties")?;
+    let skill = match read_properties(&args.path) {
+        Ok(skill) => skill,
+        Err(err) => return super::properties_failure(err),
+    };
+    let data = skill.properties.to_json();
+    // The reference prints `json.dumps(..., indent=2)`; we keep non-ASCII
+    // text as it is rather than as \u escapes.
+    let mut text =
+        serde_json::to_string_pretty(&data).map_err(|err| CliError::general(err.to_string()))?;
+    text.push('\n');
+    Ok(Outcome::success(data, text))
+}

@@ -1,0 +1,137 @@
+//! `aigent skill validate [PATH...]`
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+use aigent::report::{ErrorBody, Outcome, exit};
+use aigent::skill::render::{TextOptions, validation_json, validation_text};
+use aigent::skill::validate::validate_discovered;
+use aigent::skill::{Profile, ValidateOptions, ValidationRun, Verdict, discover};
+
+use super::{CliError, Context};
+
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  aigent skill validate ./my-skill
+  aigent skill validate --recursive examples/skills
+  aigent skill validate --strict --profile claude-code .claude/skills/*/
+
+Exit codes: 0 all valid (warnings allowed unless --strict), 1 a skill has
+errors, 2 usage, 5 a path does not exist or --recursive found no skill.
+Every path that exists is validated even when another does not.")]
+pub struct ValidateArgs {
+    /// Skill directories or SKILL.md files
+    #[arg(value_name = "PATH", default_value = ".")]
+    pub paths: Vec<PathBuf>,
+
+    /// Validate every skill below each PATH (hidden directories included;
+    /// .git, node_modules and target skipped)
+    #[arg(short, long)]
+    pub recursive: bool,
+
+    /// Treat warnings as errors
+    #[arg(long)]
+    pub strict: bool,
+
+    /// Which extra frontmatter keys count as known
+    #[arg(long, value_enum, default_value_t = ProfileArg::Standard)]
+    pub profile: ProfileArg,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ProfileArg {
+    /// The Agent Skills spec keys only
+    Standard,
+    /// The spec keys plus Claude Code's own (model, context, hooks, ...)
+    ClaudeCode,
+    /// Every key is known
+    Permissive,
+}
+
+impl From<ProfileArg> for Profile {
+    fn from(arg: ProfileArg) -> Self {
+        match arg {
+            ProfileArg::Standard => Profile::Standard,
+            ProfileArg::ClaudeCode => Profile::ClaudeCode,
+            ProfileArg::Permissive => Profile::Permissive,
+        }
+    }
+}
+
+pub fn run(args: &ValidateArgs, ctx: &Context) -> Result<Outcome, CliError> {
+    ctx.require_format(&[], "skill validate")?;
+    let options = ValidateOptions {
+        profile: args.profile.into(),
+        strict: args.strict,
+    };
+    let discovery = discover(&args.paths, args.recursive);
+    let run = validate_discovered(discovery, args.recursive, options);
+    Ok(outcome(&run, args, ctx))
+}
+
+fn outcome(run: &ValidationRun, args: &ValidateArgs, ctx: &Context) -> Outcome {
+    let data = validation_json(run);
+    let text = validation_text(
+        run,
+        TextOptions {
+            style: ctx.style,
+            quiet: ctx.quiet,
+        },
+    );
+    let warnings = run.notes.clone();
+    let summary = run.summary();
+    let outcome = match run.verdict() {
+        Verdict::Valid => return Outcome::success(data, text).with_warnings(warnings),
+        Verdict::PathMissing => {
+            let missing: Vec<String> = run
+                .missing_paths()
+                .map(|skill| skill.path.display().to_string())
+                .collect();
+            let message = match missing.as_slice() {
+                [one] => format!("{one} does not exist"),
+                many => format!("{} paths do not exist: {}", many.len(), many.join(", ")),
+            };
+            Outcome::failure(
+                exit::NOT_FOUND,
+                data,
+                ErrorBody::new("NOT_FOUND", message)
+                    .with_hint("the other paths were still validated"),
+                text,
+            )
+        }
+        Verdict::NothingFound => {
+            let places: Vec<String> = args
+                .paths
+                .iter()
+                .map(|path| path.display().to_string())
+                .collect();
+            Outcome::failure(
+                exit::NOT_FOUND,
+                data,
+                ErrorBody::new(
+                    "NO_SKILLS_FOUND",
+                    format!("no SKILL.md found below {}", places.join(", ")),
+                )
+                .with_hint("a skill is a directory holding a SKILL.md file"),
+                text,
+            )
+        }
+        Verdict::Invalid => Outcome::failure(
+            exit::VALIDATION_FAILED,
+            data,
+            ErrorBody::new(
+                "VALIDATION_FAILED",
+                format!(
+                    "{} of {} skill{} {} invalid",
+                    summary.invalid,
+                    summary.checked,
+                    if summary.checked == 1 { "" } else { "s" },
+                    if summary.invalid == 1 { "is" } else { "are" }
+                ),
+            ),
+            text,
+        ),
+    };
+    outcome.with_warnings(warnings)
+}

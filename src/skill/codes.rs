@@ -1,0 +1,229 @@
+//! Stable diagnostic codes for skill validation. Codes never change
+//! meaning; messages may be reworded. The README's table is checked
+//! against [`TABLE`] by a test.
+
+use crate::report::Severity;
+
+pub const SKILL_FILE_MISSING: &str = "E001";
+pub const NAME_MISSING: &str = "E002";
+pub const NAME_CHARACTERS: &str = "E003";
+pub const NAME_TOO_LONG: &str = "E004";
+pub const NAME_HYPHENS: &str = "E005";
+pub const NAME_RESERVED: &str = "E006";
+pub const NAME_XML_TAG: &str = "E007";
+pub const NAME_DIRECTORY_MISMATCH: &str = "E008";
+pub const DESCRIPTION_MISSING: &str = "E009";
+pub const DESCRIPTION_TOO_LONG: &str = "E010";
+pub const DESCRIPTION_XML_TAG: &str = "E011";
+pub const COMPATIBILITY_NOT_STRING: &str = "E012";
+pub const COMPATIBILITY_TOO_LONG: &str = "E013";
+pub const METADATA_NOT_MAPPING: &str = "E014";
+pub const FRONTMATTER_MISSING: &str = "E015";
+pub const FRONTMATTER_UNCLOSED: &str = "E016";
+pub const YAML_INVALID: &str = "E017";
+pub const YAML_BUDGET: &str = "E018";
+pub const FRONTMATTER_NOT_MAPPING: &str = "E019";
+pub const DUPLICATE_KEY: &str = "E020";
+pub const FILE_TOO_LARGE: &str = "E021";
+pub const FILE_NOT_UTF8: &str = "E022";
+pub const PATH_MISSING: &str = "E023";
+pub const PATH_NOT_A_SKILL: &str = "E024";
+pub const FILE_UNREADABLE: &str = "E025";
+
+pub const UNKNOWN_KEY: &str = "W001";
+pub const BODY_TOO_LONG: &str = "W002";
+pub const METADATA_VALUE_NOT_STRING: &str = "W003";
+pub const ALLOWED_TOOLS_LIST: &str = "W004";
+pub const LINK_TARGET_MISSING: &str = "W005";
+pub const FIELD_NOT_STRING: &str = "W006";
+
+/// Every code with its default severity and what it catches.
+pub const TABLE: &[(&str, Severity, &str)] = &[
+    (
+        SKILL_FILE_MISSING,
+        Severity::Error,
+        "the directory has no `SKILL.md` (or `skill.md`)",
+    ),
+    (
+        NAME_MISSING,
+        Severity::Error,
+        "`name` is missing, not a string, or empty",
+    ),
+    (
+        NAME_CHARACTERS,
+        Severity::Error,
+        "`name` has an uppercase letter or a character outside `a-z`, `0-9`, `-` and lowercase letters of any script",
+    ),
+    (
+        NAME_TOO_LONG,
+        Severity::Error,
+        "`name` is longer than 64 characters (after NFKC)",
+    ),
+    (
+        NAME_HYPHENS,
+        Severity::Error,
+        "`name` starts or ends with `-`, or contains `--`",
+    ),
+    (
+        NAME_RESERVED,
+        Severity::Error,
+        "a hyphen-separated segment of `name` is a reserved word (`anthropic`, `claude`)",
+    ),
+    (
+        NAME_XML_TAG,
+        Severity::Error,
+        "`name` contains an XML/HTML tag",
+    ),
+    (
+        NAME_DIRECTORY_MISMATCH,
+        Severity::Error,
+        "`name` differs from the directory name (both NFKC)",
+    ),
+    (
+        DESCRIPTION_MISSING,
+        Severity::Error,
+        "`description` is missing, not a string, or empty",
+    ),
+    (
+        DESCRIPTION_TOO_LONG,
+        Severity::Error,
+        "`description` is longer than 1024 characters",
+    ),
+    (
+        DESCRIPTION_XML_TAG,
+        Severity::Error,
+        "`description` contains an XML/HTML tag (`a < b` is fine)",
+    ),
+    (
+        COMPATIBILITY_NOT_STRING,
+        Severity::Error,
+        "`compatibility` is present but not a string",
+    ),
+    (
+        COMPATIBILITY_TOO_LONG,
+        Severity::Error,
+        "`compatibility` is longer than 500 characters",
+    ),
+    (
+        METADATA_NOT_MAPPING,
+        Severity::Error,
+        "`metadata` is present but not a mapping",
+    ),
+    (
+        FRONTMATTER_MISSING,
+        Severity::Error,
+        "the first line is not `---`: no frontmatter",
+    ),
+    (
+        FRONTMATTER_UNCLOSED,
+        Severity::Error,
+        "no closing `---` line after the frontmatter",
+    ),
+    (
+        YAML_INVALID,
+        Severity::Error,
+        "the frontmatter is not valid YAML",
+    ),
+    (
+        YAML_BUDGET,
+        Severity::Error,
+        "the frontmatter exceeds the parsing budget (depth, aliases, size): a YAML bomb",
+    ),
+    (
+        FRONTMATTER_NOT_MAPPING,
+        Severity::Error,
+        "the frontmatter is not a YAML mapping",
+    ),
+    (
+        DUPLICATE_KEY,
+        Severity::Error,
+        "a frontmatter key appears twice",
+    ),
+    (
+        FILE_TOO_LARGE,
+        Severity::Error,
+        "the skill file is over 1 MiB",
+    ),
+    (
+        FILE_NOT_UTF8,
+        Severity::Error,
+        "the skill file is not UTF-8",
+    ),
+    (
+        PATH_MISSING,
+        Severity::Error,
+        "the path does not exist (exit code 5)",
+    ),
+    (
+        PATH_NOT_A_SKILL,
+        Severity::Error,
+        "the path is neither a directory nor a `SKILL.md`/`skill.md` file",
+    ),
+    (
+        FILE_UNREADABLE,
+        Severity::Error,
+        "the skill file cannot be read (permissions, not a regular file)",
+    ),
+    (
+        UNKNOWN_KEY,
+        Severity::Warning,
+        "a frontmatter key the chosen profile does not know",
+    ),
+    (
+        BODY_TOO_LONG,
+        Severity::Warning,
+        "the body is longer than 500 lines",
+    ),
+    (
+        METADATA_VALUE_NOT_STRING,
+        Severity::Warning,
+        "a `metadata` value is not a string",
+    ),
+    (
+        ALLOWED_TOOLS_LIST,
+        Severity::Warning,
+        "`allowed-tools` is a YAML list, not the spec's space-separated string",
+    ),
+    (
+        LINK_TARGET_MISSING,
+        Severity::Warning,
+        "a file the body links to by a relative path does not exist",
+    ),
+    (
+        FIELD_NOT_STRING,
+        Severity::Warning,
+        "`license` or `allowed-tools` has a type the spec does not allow",
+    ),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_readme_table_lists_every_code() {
+        let readme = include_str!("../../README.md");
+        for (code, severity, _) in TABLE {
+            let row = format!("| `{code}` | {severity} |");
+            assert!(readme.contains(&row), "README lacks the row for {code}");
+        }
+        let rows = readme
+            .lines()
+            .filter(|line| line.starts_with("| `E0") || line.starts_with("| `W0"))
+            .count();
+        assert_eq!(rows, TABLE.len(), "README lists codes that do not exist");
+    }
+
+    #[test]
+    fn codes_are_unique_and_prefixed_by_severity() {
+        let mut seen = std::collections::HashSet::new();
+        for (code, severity, _) in TABLE {
+            assert!(seen.insert(*code), "{code} twice");
+            let prefix = match severity {
+                Severity::Error => 'E',
+                Severity::Warning => 'W',
+            };
+            assert!(code.starts_with(prefix), "{code}");
+        }
+    }
+}

@@ -1,0 +1,603 @@
+//! Splitting a `SKILL.md` into frontmatter and body, and parsing the
+//! frontmatter YAML under tight budgets.
+//!
+//! The split is by lines, not by searching for `---`: the frontmatter opens
+//! with a first line that is exactly `---` and closes at the next line that
+//! is exactly `---`, so a `---` inside a value never ends it. A UTF-8 BOM
+//! and CRLF line endings are tolerated.
+
+use std::fmt;
+
+use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::Value;
+use serde_saphyr::Spanned;
+use serde_saphyr::options::{DuplicateKeyPolicy, MergeKeyPolicy, NonFiniteFloatPolicy};
+
+/// A skill file cut into its two parts. Line numbers are 1-based lines of
+/// the whole file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Document<'a> {
+    pub yaml: &'a str,
+    /// The file line holding the first line of `yaml`.
+    pub yaml_first_line: usize,
+    pub body: &'a str,
+    /// The file line holding the first line of `body`.
+    pub body_first_line: usize,
+}
+
+/// Why a file has no usable frontmatter block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SplitError {
+    /// The first line is not exactly `---`.
+    Missing,
+    /// No later line is exactly `---`.
+    Unclosed,
+}
+
+const BOM: char = '\u{feff}';
+
+/// Cuts `text` into frontmatter and body.
+pub fn split(text: &str) -> Result<Document<'_>, SplitError> {
+    let text = text.strip_prefix(BOM).unwrap_or(text);
+    let mut lines = LineSpans::new(text);
+    if !matches!(lines.next(), Some((_, "---"))) {
+        return Err(SplitError::Missing);
+    }
+    let yaml_start = lines.offset;
+    let mut line_number = 1;
+    while let Some((start, line)) = lines.next() {
+        line_number += 1;
+        if line == "---" {
+            return Ok(Document {
+                yaml: &text[yaml_start..start],
+                yaml_first_line: 2,
+                body: &text[lines.offset..],
+                body_first_line: line_number + 1,
+            });
+        }
+    }
+    Err(SplitError::Unclosed)
+}
+
+/// Lines of a text with their start offsets, without the `\n` or `\r\n`.
+struct LineSpans<'a> {
+    text: &'a str,
+    offset: usize,
+}
+
+impl<'a> LineSpans<'a> {
+    fn new(text: &'a str) -> Self {
+        Self { text, offset: 0 }
+    }
+}
+
+impl<'a> Iterator for LineSpans<'a> {
+    type Item = (usize, &'a str);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.offset >= self.text.len() {
+            return None;
+        }
+        let start = self.offset;
+        let rest = &self.text[start..];
+        let (line, advance) = match rest.find('\n') {
+            Some(end) => (&rest[..end], end + 1),
+            None => (rest, rest.len()),
+        };
+        self.offset += advance;
+        Some((start, line.strip_suffix('\r').unwrap_or(line)))
+    }
+}
+
+/// One top-level frontmatter key, in file order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub key: String,
+    /// The file line of the key, where known.
+    pub line: Option<usize>,
+    pub value: Value,
+}
+
+/// A key that appears more than once. The first occurrence is kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DuplicateKey {
+    pub key: String,
+    pub line: Option<usize>,
+    pub first_line: Option<usize>,
+}
+
+/// The parsed frontmatter mapping.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Frontmatter {
+    pub entries: Vec<Entry>,
+    pub duplicates: Vec<DuplicateKey>,
+}
+
+impl Frontmatter {
+    pub fn get(&self, key: &str) -> Option<&Entry> {
+        self.entries.iter().find(|entry| entry.key == key)
+    }
+}
+
+/// Why the frontmatter YAML could not be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ParseError {
+    /// Not valid YAML.
+    Syntax {
+        message: String,
+        line: Option<usize>,
+    },
+    /// Valid YAML, perhaps, but beyond the parsing budget (too deep, too
+    /// many aliases, too big): the shape of a YAML bomb.
+    Budget {
+        message: String,
+        line: Option<usize>,
+    },
+    /// A document that is not a mapping (a list, a string, ...).
+    NotMapping { found: &'static str },
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseError::Syntax { message, .. } => write!(f, "invalid YAML: {message}"),
+            ParseError::Budget { message, .. } => write!(f, "{message}"),
+            ParseError::NotMapping { found } => {
+                write!(f, "frontmatter must be a YAML mapping, found {found}")
+            }
+        }
+    }
+}
+
+/// Limits far above any real frontmatter and far below what would hurt:
+/// a billion-laughs file or 100,000 nested brackets fails on the first
+/// breach, in microseconds, before any deep recursion.
+pub mod limits {
+    pub const MAX_DEPTH: usize = 32;
+    pub const MAX_FLOW_NESTING: usize = 32;
+    pub const MAX_EVENTS: usize = 100_000;
+    pub const MAX_NODES: usize = 50_000;
+    pub const MAX_ALIASES: usize = 100;
+    pub const MAX_ANCHORS: usize = 100;
+    pub const MAX_REPLAYED_EVENTS: usize = 10_000;
+    pub const MAX_SCALAR_BYTES: usize = 1024 * 1024;
+}
+
+fn options() -> serde_saphyr::Options {
+    serde_saphyr::options! {
+        budget: serde_saphyr::budget! {
+            max_depth: limits::MAX_DEPTH,
+            flow_nesting_limit: limits::MAX_FLOW_NESTING,
+            max_events: limits::MAX_EVENTS,
+            max_nodes: limits::MAX_NODES,
+            max_aliases: limits::MAX_ALIASES,
+            max_anchors: limits::MAX_ANCHORS,
+            max_total_scalar_bytes: limits::MAX_SCALAR_BYTES,
+            max_documents: 1,
+            max_merge_keys: 16,
+        },
+        alias_limits: serde_saphyr::alias_limits! {
+            max_total_replayed_events: limits::MAX_REPLAYED_EVENTS,
+            max_replay_stack_depth: 8,
+        },
+        // Duplicates reach our visitor, which reports them as a finding
+        // instead of failing the whole parse.
+        duplicate_keys: DuplicateKeyPolicy::PassThrough,
+        merge_keys: MergeKeyPolicy::AsOrdinary,
+        // YAML 1.2 booleans only: `name: yes` stays a string.
+        strict_booleans: true,
+        non_finite_float_policy: NonFiniteFloatPolicy::AsString,
+        with_snippet: false,
+    }
+}
+
+/// Parses the frontmatter YAML of `document`.
+pub fn parse(document: &Document<'_>) -> Result<Frontmatter, ParseError> {
+    if document.yaml.trim().is_empty() {
+        return Ok(Frontmatter::default());
+    }
+    let line_offset = document.yaml_first_line - 1;
+    let top: TopLevel = serde_saphyr::from_str_with_options(document.yaml, options())
+        .map_err(|err| yaml_error(&err, line_offset))?;
+    match top {
+        TopLevel::Null => Ok(Frontmatter::default()),
+        TopLevel::Other(found) => Err(ParseError::NotMapping { found }),
+        TopLevel::Mapping(raw) => Ok(collect_entries(raw, line_offset)),
+    }
+}
+
+fn collect_entries(raw: Vec<(Spanned<KeyText>, Value)>, line_offset: usize) -> Frontmatter {
+    let mut frontmatter = Frontmatter::default();
+    for (key, value) in raw {
+        let line = file_line(key.referenced.line(), line_offset);
+        let key = Spanned::new(key.value.0, key.referenced, key.defined);
+        if let Some(first) = frontmatter.get(&key.value) {
+            frontmatter.duplicates.push(DuplicateKey {
+                key: key.value,
+                line,
+                first_line: first.line,
+            });
+            continue;
+        }
+        frontmatter.entries.push(Entry {
+            key: key.value,
+            line,
+            value,
+        });
+    }
+    frontmatter
+}
+
+fn file_line(yaml_line: u64, line_offset: usize) -> Option<usize> {
+    if yaml_line == 0 {
+        return None;
+    }
+    usize::try_from(yaml_line)
+        .ok()
+        .map(|line| line + line_offset)
+}
+
+fn yaml_error(err: &serde_saphyr::Error, line_offset: usize) -> ParseError {
+    let line = err
+        .location()
+        .and_then(|location| file_line(location.line(), line_offset));
+    let message = without_position(&first_line_of(&err.to_string()));
+    if let serde_saphyr::Error::Budget { breach, .. } = err {
+        return ParseError::Budget {
+            message: format!(
+                "frontmatter exceeds the YAML parsing budget: {}",
+                describe_breach(breach)
+            ),
+            line,
+        };
+    }
+    let alias_bomb = matches!(
+        err,
+        serde_saphyr::Error::AliasReplayCounterOverflow { .. }
+            | serde_saphyr::Error::AliasReplayLimitExceeded { .. }
+            | serde_saphyr::Error::AliasExpansionLimitExceeded { .. }
+            | serde_saphyr::Error::AliasReplayStackDepthExceeded { .. }
+    );
+    if alias_bomb {
+        return ParseError::Budget {
+            message: format!(
+                "frontmatter exceeds the YAML parsing budget: aliases expand to more than {} nodes (a YAML bomb?)",
+                limits::MAX_REPLAYED_EVENTS
+            ),
+            line,
+        };
+    }
+    // Alias-replay errors arrive wrapped (with their use site), and the
+    // scanner's nesting limit is a plain message: classify by wording.
+    let over_a_limit = ["limit", "nesting", "recursion", "budget"]
+        .iter()
+        .any(|word| message.contains(word));
+    if over_a_limit {
+        return ParseError::Budget {
+            message: format!("frontmatter exceeds the YAML parsing budget: {message}"),
+            line,
+        };
+    }
+    ParseError::Syntax { message, line }
+}
+
+fn describe_breach(breach: &serde_saphyr::budget::BudgetBreach) -> String {
+    use serde_saphyr::budget::BudgetBreach as B;
+    match breach {
+        B::Depth { .. } => format!("nested deeper than {} levels", limits::MAX_DEPTH),
+        B::Aliases { .. } | B::AliasAnchorRatio { .. } => {
+            format!("more than {} aliases (a YAML bomb?)", limits::MAX_ALIASES)
+        }
+        B::Anchors { .. } => format!("more than {} anchors", limits::MAX_ANCHORS),
+        B::Events { .. } => format!("more than {} YAML events", limits::MAX_EVENTS),
+        B::Nodes { .. } => format!("more than {} YAML nodes", limits::MAX_NODES),
+        B::ScalarBytes { .. } => format!("more than {} bytes of text", limits::MAX_SCALAR_BYTES),
+        B::Documents { .. } => "more than one YAML document".to_owned(),
+        other => format!("{other:?}"),
+    }
+}
+
+/// The parser's messages end in a position inside the YAML block; the
+/// diagnostic carries the file line instead.
+fn without_position(message: &str) -> String {
+    match message.find(" at line ") {
+        Some(index) => message[..index].to_owned(),
+        None => message.to_owned(),
+    }
+}
+
+fn first_line_of(message: &str) -> String {
+    message.lines().next().unwrap_or(message).trim().to_owned()
+}
+
+/// A mapping key as text, whatever its YAML type: `1: x` has key `1`,
+/// `~: x` has key `null`, and a list or mapping used as a key is named by
+/// its kind (it is never a known key, so it only gets an unknown-key note).
+struct KeyText(String);
+
+impl<'de> Deserialize<'de> for KeyText {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(KeyTextVisitor)
+    }
+}
+
+struct KeyTextVisitor;
+
+impl<'de> Visitor<'de> for KeyTextVisitor {
+    type Value = KeyText;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a mapping key")
+    }
+
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<KeyText, E> {
+        Ok(KeyText(text.to_owned()))
+    }
+
+    fn visit_bool<E: de::Error>(self, value: bool) -> Result<KeyText, E> {
+        Ok(KeyText(value.to_string()))
+    }
+
+    fn visit_i64<E: de::Error>(self, value: i64) -> Result<KeyText, E> {
+        Ok(KeyText(value.to_string()))
+    }
+
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<KeyText, E> {
+        Ok(KeyText(value.to_string()))
+    }
+
+    fn visit_f64<E: de::Error>(self, value: f64) -> Result<KeyText, E> {
+        Ok(KeyText(value.to_string()))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<KeyText, E> {
+        Ok(KeyText("null".to_owned()))
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<KeyText, E> {
+        Ok(KeyText("null".to_owned()))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<KeyText, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(KeyText("<list>".to_owned()))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<KeyText, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(KeyText("<mapping>".to_owned()))
+    }
+}
+
+/// The top-level YAML node: a mapping (with key spans), or the kind of
+/// whatever else it was.
+enum TopLevel {
+    Mapping(Vec<(Spanned<KeyText>, Value)>),
+    Null,
+    Other(&'static str),
+}
+
+impl<'de> Deserialize<'de> for TopLevel {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(TopLevelVisitor)
+    }
+}
+
+struct TopLevelVisitor;
+
+impl<'de> Visitor<'de> for TopLevelVisitor {
+    type Value = TopLevel;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a YAML mapping")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TopLevel, A::Error> {
+        let mut entries = Vec::new();
+        while let Some(key) = map.next_key::<Spanned<KeyText>>()? {
+            let value = map.next_value::<Value>()?;
+            entries.push((key, value));
+        }
+        Ok(TopLevel::Mapping(entries))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<TopLevel, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(TopLevel::Other("a list"))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<TopLevel, E> {
+        Ok(TopLevel::Null)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<TopLevel, E> {
+        Ok(TopLevel::Null)
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<TopLevel, E> {
+        Ok(TopLevel::Other("a boolean"))
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<TopLevel, E> {
+        Ok(TopLevel::Other("a number"))
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<TopLevel, E> {
+        Ok(TopLevel::Other("a number"))
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<TopLevel, E> {
+        Ok(TopLevel::Other("a number"))
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<TopLevel, E> {
+        Ok(TopLevel::Other("a string"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_text(text: &str) -> Result<Frontmatter, ParseError> {
+        parse(&split(text).expect("split"))
+    }
+
+    #[test]
+    fn splits_by_whole_lines() {
+        let doc = split("---\nname: a\ndescription: x --- y\n---\n# Body\n").unwrap();
+        assert_eq!(doc.yaml, "name: a\ndescription: x --- y\n");
+        assert_eq!(doc.body, "# Body\n");
+        assert_eq!(doc.body_first_line, 5);
+    }
+
+    #[test]
+    fn tolerates_bom_and_crlf() {
+        let doc = split("\u{feff}---\r\nname: a\r\n---\r\nbody\r\n").unwrap();
+        assert_eq!(doc.yaml, "name: a\r\n");
+        assert_eq!(doc.body, "body\r\n");
+        let fm = parse(&doc).unwrap();
+        assert_eq!(fm.get("name").unwrap().value, "a");
+        assert_eq!(fm.get("name").unwrap().line, Some(2));
+    }
+
+    #[test]
+    fn missing_and_unclosed() {
+        assert_eq!(split("name: a\n"), Err(SplitError::Missing));
+        assert_eq!(split("--- \nname: a\n---\n"), Err(SplitError::Missing));
+        assert_eq!(split(""), Err(SplitError::Missing));
+        assert_eq!(split("---\nname: a\n"), Err(SplitError::Unclosed));
+        assert_eq!(split("---\nname: a\n----\n"), Err(SplitError::Unclosed));
+    }
+
+    #[test]
+    fn keeps_key_lines_and_order() {
+        let fm = parse_text("---\nname: a\n\ndescription: |\n  long\n  text\nlicense: MIT\n---\n")
+            .unwrap();
+        let keys: Vec<_> = fm
+            .entries
+            .iter()
+            .map(|e| (e.key.as_str(), e.line))
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                ("name", Some(2)),
+                ("description", Some(4)),
+                ("license", Some(7))
+            ]
+        );
+    }
+
+    #[test]
+    fn duplicate_keys_are_recorded_and_the_first_kept() {
+        let fm = parse_text("---\nname: a\nname: b\n---\n").unwrap();
+        assert_eq!(fm.get("name").unwrap().value, "a");
+        assert_eq!(
+            fm.duplicates,
+            [DuplicateKey {
+                key: "name".into(),
+                line: Some(3),
+                first_line: Some(2)
+            }]
+        );
+    }
+
+    #[test]
+    fn keys_of_any_type_become_text() {
+        let fm = parse_text("---\n1: a\n~: b\ntrue: c\n[x]: d\n? {k: v}\n: e\n---\n").unwrap();
+        let keys: Vec<_> = fm.entries.iter().map(|e| e.key.as_str()).collect();
+        assert_eq!(keys, ["1", "null", "true", "<list>", "<mapping>"]);
+    }
+
+    #[test]
+    fn syntax_messages_leave_the_position_to_the_line_field() {
+        match parse_text("---\nname: a\ndescription: \"\\ud800\"\n---\n").unwrap_err() {
+            ParseError::Syntax { message, line } => {
+                assert!(!message.contains(" at line "), "{message}");
+                assert_eq!(line, Some(3));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn non_mapping_documents_are_named() {
+        assert_eq!(
+            parse_text("---\n- a\n- b\n---\n"),
+            Err(ParseError::NotMapping { found: "a list" })
+        );
+        assert_eq!(
+            parse_text("---\njust text\n---\n"),
+            Err(ParseError::NotMapping { found: "a string" })
+        );
+        assert_eq!(
+            parse_text("---\n42\n---\n"),
+            Err(ParseError::NotMapping { found: "a number" })
+        );
+    }
+
+    #[test]
+    fn empty_frontmatter_is_an_empty_mapping() {
+        assert_eq!(parse_text("---\n---\n").unwrap(), Frontmatter::default());
+        assert_eq!(parse_text("---\n~\n---\n").unwrap(), Frontmatter::default());
+    }
+
+    #[test]
+    fn invalid_yaml_has_a_line() {
+        let err = parse_text("---\nname: a\ndescription: [unclosed\n---\n").unwrap_err();
+        match err {
+            ParseError::Syntax { line, .. } => assert!(line.is_some()),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn yes_stays_a_string_and_numbers_stay_numbers() {
+        let fm = parse_text("---\nname: yes\nversion: 1.5\n---\n").unwrap();
+        assert_eq!(fm.get("name").unwrap().value, "yes");
+        assert!(fm.get("version").unwrap().value.is_number());
+    }
+
+    #[test]
+    fn billion_laughs_hits_the_budget() {
+        let mut yaml = String::from(
+            "---\na: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n",
+        );
+        let mut previous = 'a';
+        for name in 'b'..='j' {
+            yaml.push_str(&format!("{name}: &{name} [*{previous},*{previous},*{previous},*{previous},*{previous},*{previous},*{previous},*{previous},*{previous}]\n"));
+            previous = name;
+        }
+        yaml.push_str("---\n");
+        match parse_text(&yaml) {
+            Err(ParseError::Budget { .. }) => {}
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn deep_brackets_hit_the_budget_without_overflowing() {
+        let text = format!("---\nname: {}\n---\n", "[".repeat(100_000));
+        match parse_text(&text) {
+            Err(ParseError::Budget { .. }) => {}
+            other => panic!("{other:?}"),
+        }
+        let text = format!("---\nname: {}\n---\n", "{a: ".repeat(100_000));
+        assert!(parse_text(&text).is_err());
+    }
+
+    #[test]
+    fn deep_block_nesting_hits_the_budget() {
+        let mut yaml = String::from("---\n");
+        for depth in 0..200 {
+            yaml.push_str(&" ".repeat(depth));
+            yaml.push_str("k:\n");
+        }
+        yaml.push_str("---\n");
+        match parse_text(&yaml) {
+            Err(ParseError::Budget { .. }) => {}
+            other => panic!("{other:?}"),
+        }
+    }
+}

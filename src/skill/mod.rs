@@ -1,0 +1,23 @@
+//! Agent Skills: directories holding a `SKILL.md` (YAML frontmatter and a
+//! Markdown body), as agentskills.io defines them.
+//!
+//! - [`frontmatter`]: splitting the file and parsing the YAML under budgets;
+//! - [`rules`]: every rule, as pure functions returning diagnostics;
+//! - [`codes`]: the stable diagnostic codes;
+//! - [`discover`]: from the paths a user gave to skill files;
+//! - [`validate`]: reading files safely and validating many in parallel;
+//! - [`render`]: the json data and the text of a validation run;
+//! - [`properties`] and [`prompt`]: `read-properties` and `to-prompt`.
+
+pub mod codes;
+pub mod discover;
+pub mod frontmatter;
+pub mod prompt;
+pub mod properties;
+pub mod render;
+pub mod rules;
+pub mod validate;
+
+pub use discover::{Discovery, Target, discover};
+pub use rules::Profile;
+pub use validate::{SkillReport, Summary, ValidateOptions, ValidationRun, Verdict};

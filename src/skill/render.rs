@@ -1,0 +1,209 @@
+//! Rendering validation results: the json `data` object and compiler-style
+//! text. Each output format is one function over a [`ValidationRun`], so a
+//! new format (GitHub annotations, say) is one more function here.
+
+use std::fmt::Write as _;
+
+use comfy_table::{Cell, CellAlignment, ContentArrangement, Table, presets};
+use serde_json::{Value, json};
+
+use super::validate::{SkillReport, ValidationRun};
+use crate::report::{Diagnostic, Severity, Style};
+
+/// How many invalid skills the text summary names before it stops.
+pub const SUMMARY_INVALID_ROWS: usize = 20;
+
+/// The json `data` of `skill validate`:
+/// `{"skills": [{"path", "name", "valid", "diagnostics"}], "summary": {...}}`.
+pub fn validation_json(run: &ValidationRun) -> Value {
+    json!({
+        "skills": run.skills,
+        "summary": run.summary(),
+    })
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TextOptions {
+    pub style: Style,
+    /// Problems only: no `ok` lines, no summary table.
+    pub quiet: bool,
+}
+
+/// Compiler-style text: each finding as `error[E003]: message` with a
+/// `--> path:line` pointer, a short `ok: path` line per clean skill, and a
+/// summary table when more than one skill was checked.
+pub fn validation_text(run: &ValidationRun, options: TextOptions) -> String {
+    let style = options.style;
+    let mut out = String::new();
+    for skill in &run.skills {
+        if skill.diagnostics.is_empty() {
+            if !options.quiet {
+                let _ = writeln!(out, "{}: {}", style.success("ok"), skill.path.display());
+            }
+            continue;
+        }
+        for diagnostic in &skill.diagnostics {
+            write_diagnostic(&mut out, skill, diagnostic, style);
+        }
+    }
+    if !options.quiet && run.skills.len() > 1 {
+        out.push('\n');
+        out.push_str(&summary_table(run));
+        out.push('\n');
+    }
+    out
+}
+
+fn write_diagnostic(out: &mut String, skill: &SkillReport, diagnostic: &Diagnostic, style: Style) {
+    let label = format!("{}[{}]", diagnostic.severity, diagnostic.code);
+    let label = match diagnostic.severity {
+        Severity::Error => style.error(&label),
+        Severity::Warning => style.warning(&label),
+    };
+    let location = match diagnostic.line {
+        Some(line) => format!("{}:{line}", skill.path.display()),
+        None => skill.path.display().to_string(),
+    };
+    let _ = writeln!(
+        out,
+        "{label}: {}\n  {} {location}",
+        style.emphasis(&diagnostic.message),
+        style.location("-->"),
+    );
+}
+
+/// Counts, plus the first invalid skills: bounded whatever the run's size.
+fn summary_table(run: &ValidationRun) -> String {
+    let summary = run.summary();
+    let mut table = new_table();
+    table.set_header(["checked", "valid", "invalid", "warnings"]);
+    table.add_row(
+        [
+            summary.checked,
+            summary.valid,
+            summary.invalid,
+            summary.warnings,
+        ]
+        .map(|count| Cell::new(count).set_alignment(CellAlignment::Right)),
+    );
+    let mut text = table.to_string();
+    let invalid: Vec<&SkillReport> = run.skills.iter().filter(|skill| !skill.valid).collect();
+    if !invalid.is_empty() {
+        let mut listing = new_table();
+        listing.set_header(["invalid skill", "errors"]);
+        for skill in invalid.iter().take(SUMMARY_INVALID_ROWS) {
+            let errors = skill.diagnostics.iter().filter(|d| d.is_error()).count();
+            let label = match &skill.name {
+                Some(name) => format!("{} ({name})", skill.path.display()),
+                None => skill.path.display().to_string(),
+            };
+            listing.add_row([Cell::new(label), Cell::new(errors)]);
+        }
+        if invalid.len() > SUMMARY_INVALID_ROWS {
+            listing.add_row([
+                Cell::new(format!(
+                    "... and {} more",
+                    invalid.len() - SUMMARY_INVALID_ROWS
+                )),
+                Cell::new(""),
+            ]);
+        }
+        text.push_str("\n\n");
+        text.push_str(&listing.to_string());
+    }
+    text
+}
+
+fn new_table() -> Table {
+    let mut table = Table::new();
+    table
+        .load_style(presets::UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Disabled)
+        .force_no_tty();
+    table
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::skill::validate::{CheckContext, check_text};
+
+    fn report(path: &str, text: &str) -> SkillReport {
+        let checked = check_text(text, CheckContext::default());
+        let valid = !checked.diagnostics.iter().any(Diagnostic::is_error);
+        SkillReport {
+            path: path.into(),
+            name: checked.name,
+            valid,
+            diagnostics: checked.diagnostics,
+        }
+    }
+
+    #[test]
+    fn compiler_style_lines_and_short_ok_lines() {
+        let run = ValidationRun {
+            skills: vec![
+                report("bad/SKILL.md", "---\nname: Bad\ndescription: d\n---\n"),
+                report("good/SKILL.md", "---\nname: good\ndescription: d\n---\n"),
+            ],
+            ..ValidationRun::default()
+        };
+        let text = validation_text(&run, TextOptions::default());
+        assert!(
+            text.starts_with(
+                "error[E003]: name 'Bad' must be lowercase\n  --> bad/SKILL.md:2\nok: good/SKILL.md\n"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("checked"), "{text}");
+        assert!(text.contains("bad/SKILL.md (Bad)"), "{text}");
+
+        let quiet = validation_text(
+            &run,
+            TextOptions {
+                quiet: true,
+                ..TextOptions::default()
+            },
+        );
+        assert_eq!(
+            quiet,
+            "error[E003]: name 'Bad' must be lowercase\n  --> bad/SKILL.md:2\n"
+        );
+    }
+
+    #[test]
+    fn the_summary_stays_bounded() {
+        let skills: Vec<_> = (0..100)
+            .map(|i| report(&format!("s{i}/SKILL.md"), "---\nname: X\n---\n"))
+            .collect();
+        let run = ValidationRun {
+            skills,
+            ..ValidationRun::default()
+        };
+        let table = summary_table(&run);
+        assert!(table.contains("... and 80 more"), "{table}");
+        assert!(table.lines().count() < SUMMARY_INVALID_ROWS + 15);
+    }
+
+    #[test]
+    fn json_shape() {
+        let run = ValidationRun {
+            skills: vec![report(
+                "bad/SKILL.md",
+                "---\nname: Bad\ndescription: d\n---\n",
+            )],
+            ..ValidationRun::default()
+        };
+        let data = validation_json(&run);
+        let skill = &data["skills"][0];
+        let keys: Vec<_> = skill.as_object().unwrap().keys().cloned().collect();
+        assert_eq!(keys, ["path", "name", "valid", "diagnostics"]);
+        let diagnostic = skill["diagnostics"][0].as_object().unwrap();
+        let keys: Vec<_> = diagnostic.keys().cloned().collect();
+        assert_eq!(keys, ["severity", "code", "field", "message", "line"]);
+        assert_eq!(
+            data["summary"],
+            json!({"checked": 1, "valid": 0, "invalid": 1, "warnings": 0})
+        );
+    }
+}

@@ -1,0 +1,905 @@
+//! The skill rules of DESIGN.md §3, as pure functions from parsed
+//! frontmatter (and body) to diagnostics. Nothing here touches the file
+//! system; the caller supplies the directory name and checks link targets.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+use serde_json::Value;
+use unicode_normalization::UnicodeNormalization;
+
+use super::codes;
+use super::frontmatter::{Entry, Frontmatter};
+use crate::report::Diagnostic;
+
+pub const MAX_NAME_CHARS: usize = 64;
+pub const MAX_DESCRIPTION_CHARS: usize = 1024;
+pub const MAX_COMPATIBILITY_CHARS: usize = 500;
+pub const MAX_BODY_LINES: usize = 500;
+pub const RESERVED_WORDS: &[&str] = &["anthropic", "claude"];
+
+/// The keys the Agent Skills specification defines.
+pub const SPEC_KEYS: &[&str] = &[
+    "name",
+    "description",
+    "license",
+    "compatibility",
+    "metadata",
+    "allowed-tools",
+];
+
+/// Claude Code's own SKILL.md keys, from its skills documentation.
+pub const CLAUDE_CODE_KEYS: &[&str] = &[
+    "when_to_use",
+    "argument-hint",
+    "arguments",
+    "disable-model-invocation",
+    "user-invocable",
+    "model",
+    "effort",
+    "context",
+    "agent",
+    "hooks",
+    "paths",
+    "shell",
+];
+
+/// Which frontmatter keys count as known (anything else is a warning).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Profile {
+    /// The specification's keys only.
+    #[default]
+    Standard,
+    /// The specification's keys plus Claude Code's documented extras.
+    ClaudeCode,
+    /// Every key is known.
+    Permissive,
+}
+
+impl Profile {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Profile::Standard => "standard",
+            Profile::ClaudeCode => "claude-code",
+            Profile::Permissive => "permissive",
+        }
+    }
+
+    pub fn knows(self, key: &str) -> bool {
+        match self {
+            Profile::Standard => SPEC_KEYS.contains(&key),
+            Profile::ClaudeCode => SPEC_KEYS.contains(&key) || CLAUDE_CODE_KEYS.contains(&key),
+            Profile::Permissive => true,
+        }
+    }
+}
+
+/// What the frontmatter rules need besides the frontmatter.
+#[derive(Debug, Clone, Copy)]
+pub struct RuleContext<'a> {
+    /// The name of the directory holding the skill file, if it has one.
+    pub directory_name: Option<&'a str>,
+    pub profile: Profile,
+}
+
+static XML_TAG: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"<[a-zA-Z/][^>]*>").expect("valid tag regex"));
+
+pub fn contains_xml_tag(text: &str) -> bool {
+    // Cheap pre-check: most descriptions have no '<' at all.
+    text.contains('<') && XML_TAG.is_match(text)
+}
+
+/// Runs every frontmatter rule. Returns the skill's name when it is a
+/// string, for reports.
+pub fn check_frontmatter(
+    frontmatter: &Frontmatter,
+    context: RuleContext<'_>,
+    out: &mut Vec<Diagnostic>,
+) {
+    for duplicate in &frontmatter.duplicates {
+        let first = duplicate
+            .first_line
+            .map(|line| format!(" (first at line {line})"))
+            .unwrap_or_default();
+        out.push(
+            Diagnostic::error(
+                codes::DUPLICATE_KEY,
+                format!("duplicate key '{}'{first}", duplicate.key),
+            )
+            .with_field(duplicate.key.clone())
+            .with_line(duplicate.line),
+        );
+    }
+    check_name(frontmatter.get("name"), context.directory_name, out);
+    check_description(frontmatter.get("description"), out);
+    check_compatibility(frontmatter.get("compatibility"), out);
+    check_metadata(frontmatter.get("metadata"), out);
+    check_allowed_tools(frontmatter.get("allowed-tools"), out);
+    check_license(frontmatter.get("license"), out);
+    check_unknown_keys(frontmatter, context.profile, out);
+}
+
+fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "a mapping",
+    }
+}
+
+fn at(diagnostic: Diagnostic, field: &str, entry: Option<&Entry>) -> Diagnostic {
+    diagnostic
+        .with_field(field)
+        .with_line(entry.and_then(|entry| entry.line))
+}
+
+/// A required string field: its text, or a diagnostic saying why not.
+fn required_string<'a>(
+    entry: Option<&'a Entry>,
+    field: &str,
+    code: &'static str,
+    out: &mut Vec<Diagnostic>,
+) -> Option<&'a str> {
+    let Some(found) = entry else {
+        out.push(at(
+            Diagnostic::error(code, format!("{field} is missing")),
+            field,
+            None,
+        ));
+        return None;
+    };
+    match &found.value {
+        Value::String(text) if text.trim().is_empty() => {
+            out.push(at(
+                Diagnostic::error(code, format!("{field} is empty")),
+                field,
+                entry,
+            ));
+            None
+        }
+        Value::String(text) => Some(text),
+        other => {
+            out.push(at(
+                Diagnostic::error(
+                    code,
+                    format!("{field} must be a string, found {}", type_name(other)),
+                ),
+                field,
+                entry,
+            ));
+            None
+        }
+    }
+}
+
+pub fn nfkc(text: &str) -> String {
+    if text.is_ascii() {
+        return text.to_owned();
+    }
+    text.nfkc().collect()
+}
+
+/// A name character: ASCII lowercase letters and digits, `-`, and any
+/// alphabetic character that lowercasing leaves unchanged (so CJK and
+/// lowercase Cyrillic pass, while uppercase and titlecase letters fail).
+fn is_name_char(c: char) -> bool {
+    c.is_ascii_lowercase()
+        || c.is_ascii_digit()
+        || c == '-'
+        || (!c.is_ascii() && c.is_alphabetic() && is_lowercase_invariant(c))
+}
+
+fn is_lowercase_invariant(c: char) -> bool {
+    let mut lower = c.to_lowercase();
+    lower.next() == Some(c) && lower.next().is_none()
+}
+
+fn check_name(entry: Option<&Entry>, directory_name: Option<&str>, out: &mut Vec<Diagnostic>) {
+    let Some(raw) = required_string(entry, "name", codes::NAME_MISSING, out) else {
+        return;
+    };
+    let name = nfkc(raw);
+    let push = |out: &mut Vec<Diagnostic>, code, message: String| {
+        out.push(at(Diagnostic::error(code, message), "name", entry));
+    };
+
+    let length = name.chars().count();
+    if length > MAX_NAME_CHARS {
+        push(
+            out,
+            codes::NAME_TOO_LONG,
+            format!("name is {length} characters long; the limit is {MAX_NAME_CHARS}"),
+        );
+    }
+
+    if name
+        .chars()
+        .any(|c| c.is_alphabetic() && !is_lowercase_invariant(c))
+    {
+        push(
+            out,
+            codes::NAME_CHARACTERS,
+            format!("name '{raw}' must be lowercase"),
+        );
+    } else {
+        let mut bad: Vec<char> = name.chars().filter(|&c| !is_name_char(c)).collect();
+        bad.dedup();
+        if !bad.is_empty() {
+            let listed: Vec<String> = bad.iter().take(5).map(|c| format!("{c:?}")).collect();
+            push(
+                out,
+                codes::NAME_CHARACTERS,
+                format!(
+                    "name '{raw}' contains {}; only lowercase letters, digits and '-' are allowed",
+                    listed.join(", ")
+                ),
+            );
+        }
+    }
+
+    if name.starts_with('-') || name.ends_with('-') {
+        push(
+            out,
+            codes::NAME_HYPHENS,
+            format!("name '{raw}' must not start or end with '-'"),
+        );
+    }
+    if name.contains("--") {
+        push(
+            out,
+            codes::NAME_HYPHENS,
+            format!("name '{raw}' must not contain '--'"),
+        );
+    }
+
+    if let Some(word) = name
+        .split('-')
+        .map(str::to_lowercase)
+        .find(|segment| RESERVED_WORDS.contains(&segment.as_str()))
+    {
+        push(
+            out,
+            codes::NAME_RESERVED,
+            format!("name '{raw}' uses the reserved word '{word}'"),
+        );
+    }
+
+    if contains_xml_tag(&name) {
+        push(
+            out,
+            codes::NAME_XML_TAG,
+            format!("name '{raw}' contains an XML tag"),
+        );
+    }
+
+    if let Some(directory) = directory_name
+        && nfkc(directory) != name
+    {
+        push(
+            out,
+            codes::NAME_DIRECTORY_MISMATCH,
+            format!("name '{raw}' does not match the directory name '{directory}'"),
+        );
+    }
+}
+
+fn check_description(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
+    let Some(description) = required_string(entry, "description", codes::DESCRIPTION_MISSING, out)
+    else {
+        return;
+    };
+    let length = description.chars().count();
+    if length > MAX_DESCRIPTION_CHARS {
+        out.push(at(
+            Diagnostic::error(
+                codes::DESCRIPTION_TOO_LONG,
+                format!(
+                    "description is {length} characters long; the limit is {MAX_DESCRIPTION_CHARS}"
+                ),
+            ),
+            "description",
+            entry,
+        ));
+    }
+    if contains_xml_tag(description) {
+        out.push(at(
+            Diagnostic::error(
+                codes::DESCRIPTION_XML_TAG,
+                "description contains an XML tag",
+            ),
+            "description",
+            entry,
+        ));
+    }
+}
+
+fn check_compatibility(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
+    let Some(found) = entry else { return };
+    match &found.value {
+        Value::String(text) => {
+            let length = text.chars().count();
+            if length > MAX_COMPATIBILITY_CHARS {
+                out.push(at(
+                    Diagnostic::error(
+                        codes::COMPATIBILITY_TOO_LONG,
+                        format!(
+                            "compatibility is {length} characters long; the limit is {MAX_COMPATIBILITY_CHARS}"
+                        ),
+                    ),
+                    "compatibility",
+                    entry,
+                ));
+            }
+        }
+        other => out.push(at(
+            Diagnostic::error(
+                codes::COMPATIBILITY_NOT_STRING,
+                format!("compatibility must be a string, found {}", type_name(other)),
+            ),
+            "compatibility",
+            entry,
+        )),
+    }
+}
+
+fn check_metadata(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
+    let Some(found) = entry else { return };
+    match &found.value {
+        Value::Object(map) => {
+            for (key, value) in map {
+                if !value.is_string() {
+                    out.push(at(
+                        Diagnostic::warning(
+                            codes::METADATA_VALUE_NOT_STRING,
+                            format!(
+                                "metadata value '{key}' should be a string, found {}",
+                                type_name(value)
+                            ),
+                        ),
+                        &format!("metadata.{key}"),
+                        entry,
+                    ));
+                }
+            }
+        }
+        other => out.push(at(
+            Diagnostic::error(
+                codes::METADATA_NOT_MAPPING,
+                format!("metadata must be a mapping, found {}", type_name(other)),
+            ),
+            "metadata",
+            entry,
+        )),
+    }
+}
+
+fn check_allowed_tools(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
+    let Some(found) = entry else { return };
+    match &found.value {
+        Value::String(_) => {}
+        Value::Array(items) if items.iter().all(Value::is_string) => out.push(at(
+            Diagnostic::warning(
+                codes::ALLOWED_TOOLS_LIST,
+                "allowed-tools is a list; the spec asks for a space-separated string",
+            ),
+            "allowed-tools",
+            entry,
+        )),
+        other => out.push(at(
+            Diagnostic::warning(
+                codes::FIELD_NOT_STRING,
+                format!(
+                    "allowed-tools should be a space-separated string, found {}",
+                    type_name(other)
+                ),
+            ),
+            "allowed-tools",
+            entry,
+        )),
+    }
+}
+
+fn check_license(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
+    let Some(found) = entry else { return };
+    if !found.value.is_string() {
+        out.push(at(
+            Diagnostic::warning(
+                codes::FIELD_NOT_STRING,
+                format!(
+                    "license should be a string, found {}",
+                    type_name(&found.value)
+                ),
+            ),
+            "license",
+            entry,
+        ));
+    }
+}
+
+fn check_unknown_keys(frontmatter: &Frontmatter, profile: Profile, out: &mut Vec<Diagnostic>) {
+    for entry in &frontmatter.entries {
+        if !profile.knows(&entry.key) {
+            out.push(
+                Diagnostic::warning(
+                    codes::UNKNOWN_KEY,
+                    format!(
+                        "unknown frontmatter key '{}' (profile {})",
+                        entry.key,
+                        profile.as_str()
+                    ),
+                )
+                .with_field(entry.key.clone())
+                .with_line(entry.line),
+            );
+        }
+    }
+}
+
+/// Number of lines in the body. A final newline ends the last line rather
+/// than starting an empty one.
+pub fn body_line_count(body: &str) -> usize {
+    if body.is_empty() {
+        return 0;
+    }
+    let newlines = count_newlines(body.as_bytes());
+    if body.ends_with('\n') {
+        newlines
+    } else {
+        newlines + 1
+    }
+}
+
+/// Counts `\n` bytes a word at a time: this runs over every byte of every
+/// body, so it is worth more than the naive loop.
+fn count_newlines(bytes: &[u8]) -> usize {
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    const NEWLINES: u64 = u64::from_ne_bytes([b'\n'; 8]);
+    let mut chunks = bytes.chunks_exact(8);
+    let mut count = 0usize;
+    for chunk in &mut chunks {
+        let word = u64::from_ne_bytes(chunk.try_into().expect("8 bytes"));
+        // Zero bytes of `x` become 0x80 bytes; exact for every byte value
+        // when the high bit is cleared first.
+        let x = word ^ NEWLINES;
+        let zero_bytes = !(((x & !HIGHS).wrapping_add(!HIGHS)) | x) & HIGHS;
+        count += zero_bytes.count_ones() as usize;
+    }
+    count + chunks.remainder().iter().filter(|&&b| b == b'\n').count()
+}
+
+pub fn check_body_length(body: &str, body_first_line: usize, out: &mut Vec<Diagnostic>) {
+    let lines = body_line_count(body);
+    if lines > MAX_BODY_LINES {
+        out.push(
+            Diagnostic::warning(
+                codes::BODY_TOO_LONG,
+                format!(
+                    "body is {lines} lines long; keep it under {MAX_BODY_LINES} and move detail into referenced files"
+                ),
+            )
+            .with_line(Some(body_first_line)),
+        );
+    }
+}
+
+/// A relative link in the body: its target path (fragment and query
+/// removed) and its file line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BodyLink<'a> {
+    pub target: &'a str,
+    pub line: usize,
+}
+
+/// The relative link targets of a Markdown body: inline links and images
+/// (`[text](target)`) and reference definitions (`[id]: target`). Fenced
+/// code blocks and inline code are skipped; URLs, absolute paths and
+/// in-page anchors are not relative links.
+pub fn relative_links(body: &str, body_first_line: usize) -> Vec<BodyLink<'_>> {
+    let mut links = Vec::new();
+    if !body.contains("](") && !body.contains("]:") {
+        return links;
+    }
+    let mut fence: Option<(u8, usize)> = None;
+    for (index, raw_line) in body.split('\n').enumerate() {
+        let line = raw_line.strip_suffix('\r').unwrap_or(raw_line);
+        let trimmed = line.trim_start();
+        if let Some((marker, length)) = fence_marker(trimmed) {
+            match fence {
+                None => fence = Some((marker, length)),
+                Some((open, open_length)) if open == marker && length >= open_length => {
+                    fence = None
+                }
+                Some(_) => {}
+            }
+            continue;
+        }
+        if fence.is_some() {
+            continue;
+        }
+        let line_number = body_first_line + index;
+        if let Some(target) = reference_definition(trimmed) {
+            push_if_relative(&mut links, target, line_number);
+            continue;
+        }
+        for target in inline_link_targets(line) {
+            push_if_relative(&mut links, target, line_number);
+        }
+    }
+    links
+}
+
+fn fence_marker(trimmed: &str) -> Option<(u8, usize)> {
+    let first = *trimmed.as_bytes().first()?;
+    if first != b'`' && first != b'~' {
+        return None;
+    }
+    let length = trimmed.bytes().take_while(|&b| b == first).count();
+    (length >= 3).then_some((first, length))
+}
+
+fn reference_definition(trimmed: &str) -> Option<&str> {
+    let rest = trimmed.strip_prefix('[')?;
+    let close = rest.find("]:")?;
+    if close == 0 || rest[..close].contains(']') {
+        return None;
+    }
+    let target = rest[close + 2..].trim_start();
+    let target = target.split_whitespace().next()?;
+    Some(strip_angle(target))
+}
+
+fn inline_link_targets(line: &str) -> Vec<&str> {
+    let mut targets = Vec::new();
+    let bytes = line.as_bytes();
+    let mut in_code = false;
+    let mut index = 0;
+    while index < bytes.len() {
+        match bytes[index] {
+            b'`' => in_code = !in_code,
+            b']' if !in_code && bytes.get(index + 1) == Some(&b'(') => {
+                let start = index + 2;
+                if let Some(length) = line[start..].find(')') {
+                    let inside = line[start..start + length].trim();
+                    let target = if let Some(angled) = inside.strip_prefix('<') {
+                        angled.split('>').next().unwrap_or("")
+                    } else {
+                        inside.split_whitespace().next().unwrap_or("")
+                    };
+                    targets.push(target);
+                    index = start + length;
+                }
+            }
+            _ => {}
+        }
+        index += 1;
+    }
+    targets
+}
+
+fn strip_angle(target: &str) -> &str {
+    target
+        .strip_prefix('<')
+        .and_then(|inner| inner.strip_suffix('>'))
+        .unwrap_or(target)
+}
+
+fn push_if_relative<'a>(links: &mut Vec<BodyLink<'a>>, target: &'a str, line: usize) {
+    let path = target.split(['#', '?']).next().unwrap_or_default().trim();
+    if path.is_empty() || path.starts_with('/') || path.starts_with('\\') || has_scheme(path) {
+        return;
+    }
+    links.push(BodyLink { target: path, line });
+}
+
+/// `https:`, `mailto:`, `file:`... A Windows drive (`C:`) counts too: it is
+/// not a relative path either.
+fn has_scheme(target: &str) -> bool {
+    match target.find(':') {
+        Some(colon) => {
+            let scheme = &target[..colon];
+            !scheme.is_empty()
+                && scheme
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+        }
+        None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::skill::frontmatter::{parse, split};
+
+    fn diagnose_with(yaml: &str, directory: Option<&str>, profile: Profile) -> Vec<Diagnostic> {
+        let text = format!("---\n{yaml}\n---\nbody\n");
+        let frontmatter = parse(&split(&text).unwrap()).unwrap();
+        let mut out = Vec::new();
+        check_frontmatter(
+            &frontmatter,
+            RuleContext {
+                directory_name: directory,
+                profile,
+            },
+            &mut out,
+        );
+        out
+    }
+
+    fn codes_for(yaml: &str) -> Vec<&'static str> {
+        diagnose_with(yaml, None, Profile::Standard)
+            .iter()
+            .map(|d| d.code)
+            .collect()
+    }
+
+    fn named(name: &str) -> Vec<&'static str> {
+        codes_for(&format!("name: {name}\ndescription: d"))
+    }
+
+    #[test]
+    fn a_good_skill_has_no_findings() {
+        assert!(codes_for("name: pdf-tools\ndescription: Reads PDFs.\nlicense: MIT").is_empty());
+    }
+
+    #[test]
+    fn name_presence_and_type() {
+        assert_eq!(codes_for("description: d"), [codes::NAME_MISSING]);
+        assert_eq!(named("''"), [codes::NAME_MISSING]);
+        assert_eq!(named("123"), [codes::NAME_MISSING]);
+        assert_eq!(named("[a, b]"), [codes::NAME_MISSING]);
+        assert_eq!(named("~"), [codes::NAME_MISSING]);
+    }
+
+    #[test]
+    fn name_length_boundary() {
+        assert!(named(&"a".repeat(64)).is_empty());
+        assert_eq!(named(&"a".repeat(65)), [codes::NAME_TOO_LONG]);
+        // NFKC first: the ligature "ﬀ" is two characters after folding.
+        assert_eq!(
+            named(&format!("{}ﬀ", "a".repeat(63))),
+            [codes::NAME_TOO_LONG]
+        );
+        assert!(named(&format!("{}ﬀ", "a".repeat(62))).is_empty());
+    }
+
+    #[test]
+    fn name_characters() {
+        let diagnostics = diagnose_with("name: Bad\ndescription: d", None, Profile::Standard);
+        assert_eq!(diagnostics[0].code, codes::NAME_CHARACTERS);
+        assert_eq!(diagnostics[0].message, "name 'Bad' must be lowercase");
+        assert_eq!(diagnostics[0].line, Some(2));
+        assert_eq!(named("a_b"), [codes::NAME_CHARACTERS]);
+        assert_eq!(named("a.b"), [codes::NAME_CHARACTERS]);
+        assert_eq!(named("'a b'"), [codes::NAME_CHARACTERS]);
+        assert!(named("v2-tools").is_empty());
+    }
+
+    #[test]
+    fn name_i18n() {
+        assert!(named("数据-工具").is_empty(), "CJK passes");
+        assert!(named("инструмент").is_empty(), "lowercase Cyrillic passes");
+        assert_eq!(named("Инструмент"), [codes::NAME_CHARACTERS]);
+        assert!(
+            named("ｐｄｆ").is_empty(),
+            "fullwidth folds to ASCII under NFKC"
+        );
+        assert_eq!(named("ǅx"), [codes::NAME_CHARACTERS], "titlecase fails");
+    }
+
+    #[test]
+    fn name_hyphens() {
+        assert_eq!(named("-a"), [codes::NAME_HYPHENS]);
+        assert_eq!(named("a-"), [codes::NAME_HYPHENS]);
+        assert_eq!(named("a--b"), [codes::NAME_HYPHENS]);
+        assert!(named("a-b-c").is_empty());
+    }
+
+    #[test]
+    fn reserved_words_are_whole_segments() {
+        assert_eq!(named("claude-tools"), [codes::NAME_RESERVED]);
+        assert_eq!(named("my-anthropic"), [codes::NAME_RESERVED]);
+        assert_eq!(named("claude"), [codes::NAME_RESERVED]);
+        assert!(named("claudette").is_empty());
+        assert!(named("anthropics-fan").is_empty());
+    }
+
+    #[test]
+    fn xml_tags() {
+        assert_eq!(
+            named("'<b>'"),
+            [codes::NAME_CHARACTERS, codes::NAME_XML_TAG]
+        );
+        assert_eq!(
+            codes_for("name: a\ndescription: Use <script> here"),
+            [codes::DESCRIPTION_XML_TAG]
+        );
+        assert_eq!(
+            codes_for("name: a\ndescription: ends </b> here"),
+            [codes::DESCRIPTION_XML_TAG]
+        );
+        assert!(codes_for("name: a\ndescription: 'when a < b and c > d'").is_empty());
+        assert!(codes_for("name: a\ndescription: '1 <2 and <= 3'").is_empty());
+    }
+
+    #[test]
+    fn directory_name_must_match_after_nfkc() {
+        let mismatch = diagnose_with("name: a\ndescription: d", Some("b"), Profile::Standard);
+        assert_eq!(mismatch[0].code, codes::NAME_DIRECTORY_MISMATCH);
+        assert!(
+            diagnose_with(
+                "name: pdf\ndescription: d",
+                Some("ｐｄｆ"),
+                Profile::Standard
+            )
+            .is_empty()
+        );
+        assert!(
+            diagnose_with(
+                "name: café\ndescription: d",
+                Some("cafe\u{301}"),
+                Profile::Standard
+            )
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn description_rules() {
+        assert_eq!(codes_for("name: a"), [codes::DESCRIPTION_MISSING]);
+        assert_eq!(
+            codes_for("name: a\ndescription: '  '"),
+            [codes::DESCRIPTION_MISSING]
+        );
+        assert_eq!(
+            codes_for("name: a\ndescription: 5"),
+            [codes::DESCRIPTION_MISSING]
+        );
+        let at_limit = format!("name: a\ndescription: {}", "d".repeat(1024));
+        assert!(codes_for(&at_limit).is_empty());
+        let over = format!("name: a\ndescription: {}", "d".repeat(1025));
+        assert_eq!(codes_for(&over), [codes::DESCRIPTION_TOO_LONG]);
+    }
+
+    #[test]
+    fn compatibility_rules() {
+        let base = "name: a\ndescription: d\ncompatibility: ";
+        assert!(codes_for(&format!("{base}{}", "c".repeat(500))).is_empty());
+        assert_eq!(
+            codes_for(&format!("{base}{}", "c".repeat(501))),
+            [codes::COMPATIBILITY_TOO_LONG]
+        );
+        assert_eq!(
+            codes_for(&format!("{base}[x]")),
+            [codes::COMPATIBILITY_NOT_STRING]
+        );
+        assert_eq!(
+            codes_for(&format!("{base}3")),
+            [codes::COMPATIBILITY_NOT_STRING]
+        );
+    }
+
+    #[test]
+    fn metadata_rules() {
+        let base = "name: a\ndescription: d\nmetadata:";
+        assert!(codes_for(&format!("{base}\n  author: me")).is_empty());
+        assert_eq!(
+            codes_for(&format!("{base} text")),
+            [codes::METADATA_NOT_MAPPING]
+        );
+        assert_eq!(
+            codes_for(&format!("{base}\n  version: 1.0\n  ok: 'x'")),
+            [codes::METADATA_VALUE_NOT_STRING]
+        );
+    }
+
+    #[test]
+    fn allowed_tools_and_license() {
+        let base = "name: a\ndescription: d\n";
+        assert!(codes_for(&format!("{base}allowed-tools: Read Bash(git:*)")).is_empty());
+        assert_eq!(
+            codes_for(&format!("{base}allowed-tools: [Read, Write]")),
+            [codes::ALLOWED_TOOLS_LIST]
+        );
+        assert_eq!(
+            codes_for(&format!("{base}allowed-tools: 3")),
+            [codes::FIELD_NOT_STRING]
+        );
+        assert_eq!(
+            codes_for(&format!("{base}license: 2")),
+            [codes::FIELD_NOT_STRING]
+        );
+    }
+
+    #[test]
+    fn duplicate_keys_are_errors() {
+        let diagnostics =
+            diagnose_with("name: a\ndescription: d\nname: b", None, Profile::Standard);
+        assert_eq!(diagnostics.len(), 1);
+        assert_eq!(diagnostics[0].code, codes::DUPLICATE_KEY);
+        assert_eq!(diagnostics[0].line, Some(4));
+    }
+
+    #[test]
+    fn unknown_keys_follow_the_profile() {
+        let yaml = "name: a\ndescription: d\nmodel: sonnet\nx-custom: 1";
+        let standard: Vec<_> = diagnose_with(yaml, None, Profile::Standard)
+            .into_iter()
+            .map(|d| (d.code, d.field.unwrap()))
+            .collect();
+        assert_eq!(
+            standard,
+            [
+                (codes::UNKNOWN_KEY, "model".to_owned()),
+                (codes::UNKNOWN_KEY, "x-custom".to_owned())
+            ]
+        );
+        assert_eq!(diagnose_with(yaml, None, Profile::ClaudeCode).len(), 1);
+        assert!(diagnose_with(yaml, None, Profile::Permissive).is_empty());
+        for key in [
+            "disable-model-invocation",
+            "argument-hint",
+            "user-invocable",
+            "model",
+            "context",
+        ] {
+            assert!(Profile::ClaudeCode.knows(key), "{key}");
+            assert!(!Profile::Standard.knows(key), "{key}");
+        }
+    }
+
+    #[test]
+    fn body_length_boundary() {
+        let mut out = Vec::new();
+        check_body_length(&"line\n".repeat(500), 5, &mut out);
+        assert!(out.is_empty());
+        check_body_length(&"line\n".repeat(501), 5, &mut out);
+        assert_eq!(out[0].code, codes::BODY_TOO_LONG);
+        assert!(out[0].message.contains("501"));
+        assert_eq!(body_line_count(""), 0);
+        assert_eq!(body_line_count("a"), 1);
+        assert_eq!(body_line_count("a\nb"), 2);
+    }
+
+    #[test]
+    fn newline_counting_matches_the_naive_count() {
+        let samples: Vec<Vec<u8>> = vec![
+            b"".to_vec(),
+            b"\n".to_vec(),
+            b"a\nb\n\n\ncdefghijklmnop\nq".to_vec(),
+            (0u8..=255).cycle().take(1000).collect(),
+            vec![b'\n'; 77],
+            "é\n数\n\u{0a}x".as_bytes().to_vec(),
+        ];
+        for sample in samples {
+            let naive = sample.iter().filter(|&&b| b == b'\n').count();
+            assert_eq!(count_newlines(&sample), naive, "{sample:?}");
+        }
+    }
+
+    #[test]
+    fn finds_relative_links_only() {
+        let body = "See [the guide](references/guide.md#intro) and ![img](assets/a.png \"t\").\n\
+                    Web: [x](https://example.com) [y](mailto:a@b) [z](#top) [abs](/etc/passwd)\n\
+                    ```\n[in code](nope.md)\n```\n\
+                    `[inline](nope2.md)` [spaced](<docs/a b.md>)\n\
+                    [ref]: scripts/run.py\n";
+        let targets: Vec<_> = relative_links(body, 10)
+            .into_iter()
+            .map(|link| (link.target, link.line))
+            .collect();
+        assert_eq!(
+            targets,
+            [
+                ("references/guide.md", 10),
+                ("assets/a.png", 10),
+                ("docs/a b.md", 15),
+                ("scripts/run.py", 16)
+            ]
+        );
+    }
+}

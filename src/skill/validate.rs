@@ -1,0 +1,573 @@
+//! Validating skills: reading each skill file safely, running every rule,
+//! and doing it for many skills in parallel. Each skill is checked on its
+//! own (no cross-skill work), so the cost grows linearly.
+
+use std::borrow::Cow;
+use std::fs::{self, File};
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::codes;
+use super::discover::{Discovery, Target};
+use super::frontmatter::{self, ParseError, SplitError};
+use super::rules::{self, Profile, RuleContext};
+use crate::report::{Diagnostic, Severity};
+
+/// Skill files larger than this are refused before they are read.
+pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ValidateOptions {
+    pub profile: Profile,
+    /// Warnings count as errors.
+    pub strict: bool,
+}
+
+/// The findings for one skill.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SkillReport {
+    /// The skill file, or the path given when there is no skill file.
+    pub path: PathBuf,
+    /// The frontmatter `name`, when it is a string.
+    pub name: Option<String>,
+    pub valid: bool,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl SkillReport {
+    fn new(path: PathBuf, name: Option<String>, mut diagnostics: Vec<Diagnostic>) -> Self {
+        // Stable: findings without a line (file-level, missing keys) first,
+        // then in file order.
+        diagnostics.sort_by_key(|diagnostic| diagnostic.line.unwrap_or(0));
+        let valid = !diagnostics.iter().any(Diagnostic::is_error);
+        Self {
+            path,
+            name,
+            valid,
+            diagnostics,
+        }
+    }
+
+    pub fn warning_count(&self) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|diagnostic| diagnostic.severity == Severity::Warning)
+            .count()
+    }
+
+    pub fn has_code(&self, code: &str) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|diagnostic| diagnostic.code == code)
+    }
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    pub checked: usize,
+    pub valid: usize,
+    pub invalid: usize,
+    pub warnings: usize,
+}
+
+/// The result of validating a set of targets.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ValidationRun {
+    pub skills: Vec<SkillReport>,
+    /// Notes from discovery (depth cut off, unreadable directories).
+    pub notes: Vec<String>,
+    /// A recursive search was asked for and found no skill file.
+    pub found_nothing: bool,
+}
+
+/// How a run went overall, most serious first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// A given path does not exist.
+    PathMissing,
+    /// A recursive search found no skill at all.
+    NothingFound,
+    /// At least one skill has an error.
+    Invalid,
+    /// Every skill is valid (warnings allowed).
+    Valid,
+}
+
+impl ValidationRun {
+    pub fn summary(&self) -> Summary {
+        let valid = self.skills.iter().filter(|skill| skill.valid).count();
+        Summary {
+            checked: self.skills.len(),
+            valid,
+            invalid: self.skills.len() - valid,
+            warnings: self.skills.iter().map(SkillReport::warning_count).sum(),
+        }
+    }
+
+    pub fn missing_paths(&self) -> impl Iterator<Item = &SkillReport> {
+        self.skills
+            .iter()
+            .filter(|skill| skill.has_code(codes::PATH_MISSING))
+    }
+
+    pub fn verdict(&self) -> Verdict {
+        if self.missing_paths().next().is_some() {
+            Verdict::PathMissing
+        } else if self.found_nothing {
+            Verdict::NothingFound
+        } else if self.skills.iter().any(|skill| !skill.valid) {
+            Verdict::Invalid
+        } else {
+            Verdict::Valid
+        }
+    }
+}
+
+/// Validates what discovery found, in parallel, keeping discovery's order.
+pub fn validate_discovered(
+    discovery: Discovery,
+    recursive: bool,
+    options: ValidateOptions,
+) -> ValidationRun {
+    let found_nothing = recursive && discovery.found_no_skill();
+    ValidationRun {
+        skills: validate_targets(&discovery.targets, options),
+        notes: discovery.notes,
+        found_nothing,
+    }
+}
+
+pub fn validate_targets(targets: &[Target], options: ValidateOptions) -> Vec<SkillReport> {
+    targets
+        .par_iter()
+        .map(|target| validate_target(target, options))
+        .collect()
+}
+
+pub fn validate_target(target: &Target, options: ValidateOptions) -> SkillReport {
+    let (path, name, diagnostics) = match target {
+        Target::SkillFile { file, directory } => {
+            let (name, diagnostics) = validate_file(file, directory, options);
+            (file.clone(), name, diagnostics)
+        }
+        Target::MissingSkillFile { directory } => (
+            directory.clone(),
+            None,
+            vec![Diagnostic::error(
+                codes::SKILL_FILE_MISSING,
+                format!("no SKILL.md (or skill.md) in {}", directory.display()),
+            )],
+        ),
+        Target::Missing { path } => (
+            path.clone(),
+            None,
+            vec![Diagnostic::error(
+                codes::PATH_MISSING,
+                format!("{} does not exist", path.display()),
+            )],
+        ),
+        Target::NotASkill { path } => (
+            path.clone(),
+            None,
+            vec![Diagnostic::error(
+                codes::PATH_NOT_A_SKILL,
+                format!(
+                    "{} is neither a skill directory nor a SKILL.md file",
+                    path.display()
+                ),
+            )],
+        ),
+    };
+    let diagnostics = if options.strict {
+        diagnostics.into_iter().map(promote_warning).collect()
+    } else {
+        diagnostics
+    };
+    SkillReport::new(path, name, diagnostics)
+}
+
+fn promote_warning(mut diagnostic: Diagnostic) -> Diagnostic {
+    diagnostic.severity = Severity::Error;
+    diagnostic
+}
+
+fn validate_file(
+    file: &Path,
+    directory: &Path,
+    options: ValidateOptions,
+) -> (Option<String>, Vec<Diagnostic>) {
+    let bytes = match read_skill_file(file) {
+        Ok(bytes) => bytes,
+        Err(problem) => return (None, vec![problem]),
+    };
+    let directory_name = directory_name(directory);
+    let checked = check_contents(
+        &bytes,
+        CheckContext {
+            directory_name: directory_name.as_deref(),
+            directory: Some(directory),
+            profile: options.profile,
+        },
+    );
+    (checked.name, checked.diagnostics)
+}
+
+/// The name a directory is known by: its last component, or for `.`-like
+/// paths the last component of where it really is.
+pub fn directory_name(directory: &Path) -> Option<String> {
+    if let Some(name) = directory.file_name() {
+        return Some(name.to_string_lossy().into_owned());
+    }
+    let directory = if directory.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        directory
+    };
+    fs::canonicalize(directory)
+        .ok()?
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+}
+
+/// Reads a skill file, refusing what is not a regular file or is larger
+/// than [`MAX_FILE_BYTES`] (checked before reading, and enforced while
+/// reading in case the file grows). The file is opened without blocking,
+/// so a FIFO named `SKILL.md` cannot hang the run.
+pub fn read_skill_file(file: &Path) -> Result<Vec<u8>, Diagnostic> {
+    let unreadable = |err: io::Error| {
+        Diagnostic::error(
+            codes::FILE_UNREADABLE,
+            format!("cannot read {}: {err}", file.display()),
+        )
+    };
+    let handle = open_nonblocking(file).map_err(unreadable)?;
+    let metadata = handle.metadata().map_err(unreadable)?;
+    if !metadata.is_file() {
+        return Err(Diagnostic::error(
+            codes::FILE_UNREADABLE,
+            format!("{} is not a regular file", file.display()),
+        ));
+    }
+    if metadata.len() > MAX_FILE_BYTES {
+        return Err(too_large(metadata.len()));
+    }
+    let capacity = usize::try_from(metadata.len()).unwrap_or(0);
+    let mut bytes = Vec::with_capacity(capacity.saturating_add(1));
+    handle
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(unreadable)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_large(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+#[cfg(unix)]
+fn open_nonblocking(file: &Path) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(file)
+}
+
+#[cfg(not(unix))]
+fn open_nonblocking(file: &Path) -> io::Result<File> {
+    File::open(file)
+}
+
+fn too_large(size: u64) -> Diagnostic {
+    Diagnostic::error(
+        codes::FILE_TOO_LARGE,
+        format!("skill file is {size} bytes; the limit is {MAX_FILE_BYTES} (1 MiB)"),
+    )
+}
+
+/// What the content checks need to know about where the file lives.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CheckContext<'a> {
+    /// Compared with `name`; `None` skips that rule.
+    pub directory_name: Option<&'a str>,
+    /// Where relative links are resolved; `None` skips the link check.
+    pub directory: Option<&'a Path>,
+    pub profile: Profile,
+}
+
+/// The findings for a skill file's contents.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Checked {
+    pub name: Option<String>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Checks the raw bytes of a skill file. Total: any input gives a result.
+pub fn check_contents(bytes: &[u8], context: CheckContext<'_>) -> Checked {
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Checked {
+            name: None,
+            diagnostics: vec![too_large(bytes.len() as u64)],
+        };
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(text) => check_text(text, context),
+        Err(err) => {
+            let valid = &bytes[..err.valid_up_to()];
+            let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
+            Checked {
+                name: None,
+                diagnostics: vec![
+                    Diagnostic::error(
+                        codes::FILE_NOT_UTF8,
+                        format!(
+                            "skill file is not UTF-8 (invalid byte at offset {})",
+                            err.valid_up_to()
+                        ),
+                    )
+                    .with_line(Some(line)),
+                ],
+            }
+        }
+    }
+}
+
+/// Checks the text of a skill file.
+pub fn check_text(text: &str, context: CheckContext<'_>) -> Checked {
+    let mut diagnostics = Vec::new();
+    let document = match frontmatter::split(text) {
+        Ok(document) => document,
+        Err(SplitError::Missing) => {
+            diagnostics.push(
+                Diagnostic::error(
+                    codes::FRONTMATTER_MISSING,
+                    "no frontmatter: the first line must be exactly '---'",
+                )
+                .with_line(Some(1)),
+            );
+            return Checked {
+                name: None,
+                diagnostics,
+            };
+        }
+        Err(SplitError::Unclosed) => {
+            diagnostics.push(
+                Diagnostic::error(
+                    codes::FRONTMATTER_UNCLOSED,
+                    "frontmatter is not closed: no later line is exactly '---'",
+                )
+                .with_line(Some(1)),
+            );
+            return Checked {
+                name: None,
+                diagnostics,
+            };
+        }
+    };
+
+    rules::check_body_length(document.body, document.body_first_line, &mut diagnostics);
+    if let Some(directory) = context.directory {
+        check_links(
+            document.body,
+            document.body_first_line,
+            directory,
+            &mut diagnostics,
+        );
+    }
+
+    let parsed = match frontmatter::parse(&document) {
+        Ok(parsed) => parsed,
+        Err(err) => {
+            let (code, line) = match &err {
+                ParseError::Syntax { line, .. } => (codes::YAML_INVALID, *line),
+                ParseError::Budget { line, .. } => (codes::YAML_BUDGET, *line),
+                ParseError::NotMapping { .. } => (
+                    codes::FRONTMATTER_NOT_MAPPING,
+                    Some(document.yaml_first_line),
+                ),
+            };
+            diagnostics.push(Diagnostic::error(code, err.to_string()).with_line(line));
+            return Checked {
+                name: None,
+                diagnostics,
+            };
+        }
+    };
+    rules::check_frontmatter(
+        &parsed,
+        RuleContext {
+            directory_name: context.directory_name,
+            profile: context.profile,
+        },
+        &mut diagnostics,
+    );
+    let name = parsed
+        .get("name")
+        .and_then(|entry| entry.value.as_str())
+        .map(str::to_owned);
+    Checked { name, diagnostics }
+}
+
+fn check_links(body: &str, body_first_line: usize, directory: &Path, out: &mut Vec<Diagnostic>) {
+    for link in rules::relative_links(body, body_first_line) {
+        let target = percent_decode(link.target);
+        if !directory.join(target.as_ref()).exists() {
+            out.push(
+                Diagnostic::warning(
+                    codes::LINK_TARGET_MISSING,
+                    format!("linked file '{}' does not exist", link.target),
+                )
+                .with_line(Some(link.line)),
+            );
+        }
+    }
+}
+
+/// Decodes `%20`-style escapes that Markdown links use for spaces and other
+/// characters; anything malformed is left as it is.
+fn percent_decode(text: &str) -> Cow<'_, str> {
+    if !text.contains('%') {
+        return Cow::Borrowed(text);
+    }
+    let bytes = text.as_bytes();
+    let mut decoded = Vec::with_capacity(bytes.len());
+    let mut index = 0;
+    while index < bytes.len() {
+        if bytes[index] == b'%'
+            && let Some(value) = text
+                .get(index + 1..index + 3)
+                .and_then(|hex| u8::from_str_radix(hex, 16).ok())
+        {
+            decoded.push(value);
+            index += 3;
+            continue;
+        }
+        decoded.push(bytes[index]);
+        index += 1;
+    }
+    match String::from_utf8(decoded) {
+        Ok(text) => Cow::Owned(text),
+        Err(_) => Cow::Borrowed(text),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(text: &str) -> Checked {
+        check_text(text, CheckContext::default())
+    }
+
+    fn codes_of(checked: &Checked) -> Vec<&'static str> {
+        checked.diagnostics.iter().map(|d| d.code).collect()
+    }
+
+    #[test]
+    fn frontmatter_problems_have_their_own_codes() {
+        assert_eq!(
+            codes_of(&check("# no frontmatter\n")),
+            [codes::FRONTMATTER_MISSING]
+        );
+        assert_eq!(
+            codes_of(&check("---\nname: a\n")),
+            [codes::FRONTMATTER_UNCLOSED]
+        );
+        assert_eq!(
+            codes_of(&check("---\n- a\n---\n")),
+            [codes::FRONTMATTER_NOT_MAPPING]
+        );
+        assert_eq!(
+            codes_of(&check("---\nname: [a\n---\n")),
+            [codes::YAML_INVALID]
+        );
+        let bomb = format!("---\nname: {}\n---\n", "[".repeat(100_000));
+        assert_eq!(codes_of(&check(&bomb)), [codes::YAML_BUDGET]);
+    }
+
+    #[test]
+    fn every_problem_is_reported_in_one_pass() {
+        let text = format!(
+            "---\nname: Claude--Tools\ndescription: <b>x</b>\nmetadata: 3\nextra: 1\n---\n{}",
+            "l\n".repeat(501)
+        );
+        let checked = check(&text);
+        let found = codes_of(&checked);
+        for code in [
+            codes::NAME_CHARACTERS,
+            codes::NAME_HYPHENS,
+            codes::NAME_RESERVED,
+            codes::DESCRIPTION_XML_TAG,
+            codes::METADATA_NOT_MAPPING,
+            codes::UNKNOWN_KEY,
+            codes::BODY_TOO_LONG,
+        ] {
+            assert!(found.contains(&code), "{code} missing from {found:?}");
+        }
+        assert_eq!(checked.name.as_deref(), Some("Claude--Tools"));
+    }
+
+    #[test]
+    fn non_utf8_and_oversized_contents() {
+        let checked = check_contents(b"---\nname: a\xff\n---\n", CheckContext::default());
+        assert_eq!(codes_of(&checked), [codes::FILE_NOT_UTF8]);
+        assert_eq!(checked.diagnostics[0].line, Some(2));
+        let big = vec![b'a'; MAX_FILE_BYTES as usize + 1];
+        assert_eq!(
+            codes_of(&check_contents(&big, CheckContext::default())),
+            [codes::FILE_TOO_LARGE]
+        );
+    }
+
+    #[test]
+    fn links_resolve_against_the_skill_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir(dir.path().join("references")).unwrap();
+        fs::write(dir.path().join("references/guide.md"), "x").unwrap();
+        fs::write(dir.path().join("a b.md"), "x").unwrap();
+        let text = "---\nname: a\ndescription: d\n---\n[ok](references/guide.md) [sp](a%20b.md)\n[missing](references/nope.md)\n";
+        let checked = check_text(
+            text,
+            CheckContext {
+                directory: Some(dir.path()),
+                ..CheckContext::default()
+            },
+        );
+        assert_eq!(codes_of(&checked), [codes::LINK_TARGET_MISSING]);
+        assert_eq!(checked.diagnostics[0].line, Some(6));
+    }
+
+    #[test]
+    fn strict_promotes_warnings() {
+        let dir = tempfile::tempdir().unwrap();
+        let skill = dir.path().join("a");
+        fs::create_dir(&skill).unwrap();
+        fs::write(
+            skill.join("SKILL.md"),
+            "---\nname: a\ndescription: d\nx: 1\n---\n",
+        )
+        .unwrap();
+        let target = Target::for_path(&skill);
+        let lenient = validate_target(&target, ValidateOptions::default());
+        assert!(lenient.valid);
+        assert_eq!(lenient.warning_count(), 1);
+        let strict = validate_target(
+            &target,
+            ValidateOptions {
+                strict: true,
+                ..ValidateOptions::default()
+            },
+        );
+        assert!(!strict.valid);
+        assert_eq!(strict.warning_count(), 0);
+    }
+
+    #[test]
+    fn percent_decoding_is_lenient() {
+        assert_eq!(percent_decode("a%20b"), "a b");
+        assert_eq!(percent_decode("100%"), "100%");
+        assert_eq!(percent_decode("%zz"), "%zz");
+    }
+}

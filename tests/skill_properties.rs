@@ -1,0 +1,147 @@
+//! `aigent skill read-properties` and `aigent skill to-prompt`: the same
+//! content as the reference implementation.
+
+mod common;
+
+use common::Sandbox;
+use serde_json::json;
+
+fn write_skill(sandbox: &Sandbox, dir: &str, frontmatter: &str) {
+    sandbox.write(
+        format!("{dir}/SKILL.md"),
+        format!("---\n{frontmatter}\n---\nBody.\n"),
+    );
+}
+
+#[test]
+fn read_properties_prints_the_reference_keys_in_order() {
+    let sandbox = Sandbox::new();
+    write_skill(
+        &sandbox,
+        "pdf",
+        "metadata:\n  version: 1.0\n  author: me\nallowed-tools: [Read, Bash(git:*)]\ncompatibility: Linux\nlicense: MIT\ndescription: '  Reads PDFs.  '\nname: pdf\nmodel: opus",
+    );
+    let (run, envelope) = sandbox.json(&["skill", "read-properties", "pdf"]);
+    run.assert_code(0);
+    let data = &envelope["data"];
+    assert_eq!(
+        *data,
+        json!({
+            "name": "pdf",
+            "description": "Reads PDFs.",
+            "license": "MIT",
+            "compatibility": "Linux",
+            "allowed-tools": "Read Bash(git:*)",
+            "metadata": {"version": "1.0", "author": "me"}
+        })
+    );
+    let keys: Vec<&String> = data.as_object().unwrap().keys().collect();
+    assert_eq!(
+        keys,
+        [
+            "name",
+            "description",
+            "license",
+            "compatibility",
+            "allowed-tools",
+            "metadata"
+        ]
+    );
+}
+
+#[test]
+fn read_properties_leaves_out_absent_keys_and_prints_json_text() {
+    let sandbox = Sandbox::new();
+    write_skill(&sandbox, "a", "name: a\ndescription: d\nmetadata: {}");
+    let run = sandbox.run(&["--format", "text", "skill", "read-properties", "a/SKILL.md"]);
+    run.assert_code(0);
+    assert_eq!(
+        run.stdout,
+        "{\n  \"name\": \"a\",\n  \"description\": \"d\"\n}\n"
+    );
+}
+
+#[test]
+fn read_properties_accepts_lowercase_skill_md() {
+    let sandbox = Sandbox::new();
+    sandbox.write("b/skill.md", "---\nname: b\ndescription: d\n---\n");
+    let (run, envelope) = sandbox.json(&["skill", "read-properties", "b"]);
+    run.assert_code(0);
+    assert_eq!(envelope["data"]["name"], "b");
+}
+
+#[test]
+fn read_properties_failures() {
+    let sandbox = Sandbox::new();
+    let (run, envelope) = sandbox.json(&["skill", "read-properties", "missing"]);
+    run.assert_code(5);
+    assert_eq!(envelope["error"]["code"], "NOT_FOUND");
+
+    sandbox.write("plain/SKILL.md", "no frontmatter\n");
+    let (run, envelope) = sandbox.json(&["skill", "read-properties", "plain"]);
+    run.assert_code(1);
+    assert_eq!(envelope["error"]["code"], "INVALID_SKILL");
+    assert_eq!(envelope["error"]["errors"][0]["code"], "E015");
+
+    write_skill(&sandbox, "noname", "description: d");
+    let (run, envelope) = sandbox.json(&["skill", "read-properties", "noname"]);
+    run.assert_code(1);
+    assert_eq!(envelope["error"]["errors"][0]["field"], "name");
+
+    let run = sandbox.run(&["--format", "text", "skill", "read-properties", "noname"]);
+    run.assert_code(1);
+    assert!(run.stdout.is_empty(), "{run}");
+    assert!(run.stderr.contains("name is missing"), "{run}");
+}
+
+#[test]
+fn to_prompt_matches_the_reference_layout() {
+    let sandbox = Sandbox::new();
+    write_skill(
+        &sandbox,
+        "a",
+        "name: a\ndescription: Use <b> & \"quotes\" 'here'",
+    );
+    write_skill(&sandbox, "b", "name: b\ndescription: Second.");
+    let root = std::fs::canonicalize(sandbox.path()).unwrap();
+    let run = sandbox.run(&["--format", "text", "skill", "to-prompt", "a", "b/SKILL.md"]);
+    run.assert_code(0);
+    let expected = format!(
+        "<available_skills>\n<skill>\n<name>\na\n</name>\n<description>\nUse &lt;b&gt; &amp; &quot;quotes&quot; &#x27;here&#x27;\n</description>\n<location>\n{a}\n</location>\n</skill>\n<skill>\n<name>\nb\n</name>\n<description>\nSecond.\n</description>\n<location>\n{b}\n</location>\n</skill>\n</available_skills>\n",
+        a = root.join("a/SKILL.md").display(),
+        b = root.join("b/SKILL.md").display(),
+    );
+    assert_eq!(run.stdout, expected);
+}
+
+#[test]
+fn to_prompt_escapes_the_location_too() {
+    let sandbox = Sandbox::new();
+    write_skill(&sandbox, "r&d", "name: r&d\ndescription: d");
+    let run = sandbox.run(&["--format", "text", "skill", "to-prompt", "r&d"]);
+    run.assert_code(0);
+    assert!(run.stdout.contains("/r&amp;d/SKILL.md\n"), "{run}");
+}
+
+#[test]
+fn to_prompt_json_carries_the_xml_and_the_skills() {
+    let sandbox = Sandbox::new();
+    write_skill(&sandbox, "a", "name: a\ndescription: d");
+    let (run, envelope) = sandbox.json(&["skill", "to-prompt", "a"]);
+    run.assert_code(0);
+    let xml = envelope["data"]["xml"].as_str().unwrap();
+    assert!(xml.starts_with("<available_skills>\n<skill>\n<name>\na\n</name>"));
+    assert_eq!(envelope["data"]["skills"][0]["name"], "a");
+    let location = envelope["data"]["skills"][0]["location"].as_str().unwrap();
+    assert!(std::path::Path::new(location).is_absolute());
+}
+
+#[test]
+fn to_prompt_fails_on_the_first_unreadable_skill() {
+    let sandbox = Sandbox::new();
+    write_skill(&sandbox, "a", "name: a\ndescription: d");
+    let (run, _) = sandbox.json(&["skill", "to-prompt", "a", "nope"]);
+    run.assert_code(5);
+    let (run, _) = sandbox.json(&["skill", "to-prompt"]);
+    run.assert_code(2);
+}
