@@ -6,5 +6,8 @@
 //! about clap or about terminals: text rendering takes a [`report::Style`]
 //! and returns a `String`, and the caller decides where it goes.
 
+pub mod contract;
+pub mod exec;
 pub mod fsutil;
+pub mod guard;
 pub mod report;

@@ -5,9 +5,11 @@
 //! calls the library and returns an [`Outcome`] (or a [`CliError`] for an
 //! operational failure). Rendering happens once, here.
 
+mod args;
 mod completions;
 mod error;
 mod output;
+mod schema;
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -95,6 +97,12 @@ impl From<ColorArg> for ColorChoice {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// The registry of declared commands: list, show, lint
+    #[command(subcommand)]
+    Schema(schema::SchemaCommand),
+    /// Check an agent's arguments against a declared command
+    #[command(subcommand)]
+    Args(args::ArgsCommand),
     /// Print a shell completion script
     Completions(completions::CompletionsArgs),
 }
@@ -165,6 +173,8 @@ fn context(global: &GlobalArgs) -> Context {
 
 fn dispatch(command: &Command, ctx: &Context) -> Result<Outcome, CliError> {
     match command {
+        Command::Schema(command) => schema::run(command, ctx),
+        Command::Args(command) => args::run(command, ctx),
         Command::Completions(args) => completions::run(args, ctx),
     }
 }
