@@ -141,3 +141,26 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
         "a required parameter has a `default`, which can never apply",
     ),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique() {
+        let mut codes: Vec<&str> = TABLE.iter().map(|(code, _, _)| *code).collect();
+        codes.sort_unstable();
+        codes.dedup();
+        assert_eq!(codes.len(), TABLE.len());
+    }
+
+    #[test]
+    fn the_readme_table_matches() {
+        let readme =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+        for (code, severity, catches) in TABLE {
+            let row = format!("| {code} | {severity} | {catches} |");
+            assert!(readme.contains(&row), "README.md lacks the row:\n{row}");
+        }
+    }
+}

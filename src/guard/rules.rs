@@ -358,15 +358,20 @@ pub fn expected_for(profile: &ValueProfile<'_>) -> String {
     }
     let mut text = match profile.class {
         ValueClass::Typed(pattern_type) => syntax::expected(pattern_type).to_owned(),
-        ValueClass::ResourceId => "resource_id: an opaque identifier, not empty, with no path separators followed by '..', percent-escapes, '?', '&', '#', control characters, shell metacharacters or placeholders".to_owned(),
+        ValueClass::ResourceId => "resource_id: a non-empty opaque identifier without '..' path segments, percent-escapes, '?', '&', '#', control characters, shell metacharacters or placeholders".to_owned(),
         ValueClass::FreeText | ValueClass::Patterned => "a string".to_owned(),
     };
-    if profile.user_controlled {
-        text.push_str(if profile.allow_leading_dash {
-            "; no shell metacharacters"
-        } else {
-            "; no shell metacharacters and no leading '-'"
-        });
+    let shell_covered = profile.class == ValueClass::ResourceId;
+    match (
+        profile.user_controlled,
+        profile.allow_leading_dash,
+        shell_covered,
+    ) {
+        (false, _, _) => {}
+        (true, true, true) => {}
+        (true, false, true) => text.push_str("; no leading '-'"),
+        (true, true, false) => text.push_str("; no shell metacharacters"),
+        (true, false, false) => text.push_str("; no shell metacharacters and no leading '-'"),
     }
     text
 }
