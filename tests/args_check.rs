@@ -434,3 +434,31 @@ fn an_unwritable_audit_log_keeps_the_result_and_warns() {
         "{run}"
     );
 }
+
+#[test]
+fn quiet_passes_print_nothing_and_other_formats_are_refused() {
+    let sandbox = Sandbox::new();
+    let run = sandbox.run(&[
+        "--format",
+        "text",
+        "--quiet",
+        "args",
+        "check",
+        "files-get",
+        "--file-id",
+        "f-1",
+    ]);
+    run.assert_code(0);
+    assert!(run.stdout.is_empty() && run.stderr.is_empty(), "{run}");
+    sandbox
+        .run(&[
+            "--format",
+            "json-schema",
+            "args",
+            "check",
+            "files-get",
+            "--file-id",
+            "f-1",
+        ])
+        .assert_code(2);
+}

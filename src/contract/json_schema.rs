@@ -120,3 +120,98 @@ fn parameter_schema(parameter: &Parameter) -> Value {
     }
     Value::Object(schema)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contract::{Origin, parse_value};
+    use crate::guard::{self, RawArguments};
+
+    /// Every type and pattern type, exported and loaded back as an MCP
+    /// `input_schema`, accepts and refuses what the original does.
+    #[test]
+    fn the_export_guards_like_the_original() {
+        let original = parse_value(
+            &json!({
+                "name": "all", "description": "every kind",
+                "parameters": {
+                    "a-id": {"type": "string", "pattern_type": "alphanumeric_id", "required": true},
+                    "uuid": {"type": "string", "pattern_type": "uuid"},
+                    "version": {"type": "string", "pattern_type": "semver"},
+                    "path": {"type": "string", "pattern_type": "filepath"},
+                    "link": {"type": "string", "pattern_type": "url"},
+                    "res": {"type": "resource_id"},
+                    "ticket": {"type": "string", "pattern": "^[A-Z]+-[0-9]+$"},
+                    "count": {"type": "integer", "default": 1},
+                    "ratio": {"type": "number"},
+                    "dry": {"type": "boolean"},
+                    "mode": {"type": "enum", "enum_values": ["a", "b"]},
+                    "tags": {"type": "array", "pattern_type": "alphanumeric_id"},
+                    "token": {"type": "string", "sensitive": true}
+                },
+                "subprocess": {"binary": "x", "user_controlled_args": ["path"]}
+            }),
+            &Origin::default(),
+        );
+        assert!(
+            !parsed_errors(&original.diagnostics),
+            "{:?}",
+            original.diagnostics
+        );
+        let original = original.declaration.unwrap();
+        let schema = to_json_schema(&original);
+        let reloaded = parse_value(
+            &json!({"name": "all", "description": "every kind", "input_schema": schema,
+                    "subprocess": {"binary": "x", "user_controlled_args": ["path"]}}),
+            &Origin::default(),
+        );
+        assert!(
+            reloaded.diagnostics.is_empty(),
+            "{:?}",
+            reloaded.diagnostics
+        );
+        let reloaded = reloaded.declaration.unwrap();
+
+        let good = r#"{"a-id": "prod-1", "uuid": "123e4567-e89b-12d3-a456-426614174000", "version": "1.2.3-rc.1+b.5",
+            "path": "/home/user/file.txt", "link": "https://example.com/a?b=c#d", "res": "users/42", "ticket": "OPS-12",
+            "count": 3, "ratio": 0.5, "dry": true, "mode": "b", "tags": ["x", "y"], "token": "s3cret"}"#;
+        for declaration in [&original, &reloaded] {
+            let validated = guard::check(declaration, &RawArguments::Json(good));
+            assert!(validated.is_ok(), "{:?}", validated.unwrap_err().violations);
+        }
+        for bad in [
+            r#"{"a-id": "../x"}"#,
+            r#"{"a-id": "x", "uuid": "123"}"#,
+            r#"{"a-id": "x", "version": "v1.2.3"}"#,
+            r#"{"a-id": "x", "path": "%2e%2e/etc"}"#,
+            r#"{"a-id": "x", "path": "-rf"}"#,
+            r#"{"a-id": "x", "link": "https://u@example.com/"}"#,
+            r#"{"a-id": "x", "res": "a?b"}"#,
+            r#"{"a-id": "x", "res": "{{id}}"}"#,
+            r#"{"a-id": "x", "ticket": "ops-1"}"#,
+            r#"{"a-id": "x", "count": 1.5}"#,
+            r#"{"a-id": "x", "mode": "c"}"#,
+            r#"{"a-id": "x", "tags": ["a/b"]}"#,
+            r#"{"a-id": "x", "extra": 1}"#,
+            r#"{}"#,
+        ] {
+            for declaration in [&original, &reloaded] {
+                assert!(
+                    guard::check(declaration, &RawArguments::Json(bad)).is_err(),
+                    "{} accepted {bad}",
+                    if std::ptr::eq(declaration, &original) {
+                        "original"
+                    } else {
+                        "export"
+                    }
+                );
+            }
+        }
+        let secret = guard::check(&reloaded, &RawArguments::Json(good)).unwrap();
+        assert_eq!(secret.to_redacted_json()["token"], crate::guard::REDACTED);
+    }
+
+    fn parsed_errors(diagnostics: &[crate::report::Diagnostic]) -> bool {
+        diagnostics.iter().any(crate::report::Diagnostic::is_error)
+    }
+}

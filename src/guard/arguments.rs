@@ -70,6 +70,13 @@ pub fn parse_flags(
             Some((name, value)) => (name, Some(value.to_owned())),
             None => (flag, None),
         };
+        if name == "json" {
+            violations.push(misplaced_json());
+            if inline_value.is_none() && index < tokens.len() {
+                index += 1;
+            }
+            continue;
+        }
         let Some(parameter) = declared(name) else {
             violations.push(unknown_parameter(name, None, parameters));
             // Skip the unknown flag's value, so it is not reported again as
@@ -123,6 +130,17 @@ pub fn parse_flags(
         }
     }
     (given, violations)
+}
+
+/// `--json` mixed with flags, or without its object.
+pub fn misplaced_json() -> Violation {
+    Violation::new(
+        "",
+        Rule::Json,
+        None,
+        "--json '{...}' as the only argument after the command name",
+        "`--json` takes one JSON object and must be the only argument after the command name",
+    )
 }
 
 fn unexpected_argument(token: &str, parameters: &[Parameter]) -> Violation {

@@ -166,13 +166,20 @@ fn check_parameters(
                     source: ValueSource::Default,
                     sensitive: parameter.sensitive,
                 }),
-                None if parameter.required => violations.push(Violation::new(
-                    parameter.name.clone(),
-                    Rule::Required,
-                    None,
-                    expected_for_parameter(parameter, &profile),
-                    format!("`{}` is required", parameter.name),
-                )),
+                // A flag given without its value is already reported.
+                None if parameter.required
+                    && !violations
+                        .iter()
+                        .any(|violation| violation.field == parameter.name) =>
+                {
+                    violations.push(Violation::new(
+                        parameter.name.clone(),
+                        Rule::Required,
+                        None,
+                        expected_for_parameter(parameter, &profile),
+                        format!("`{}` is required", parameter.name),
+                    ));
+                }
                 None => {}
             },
         }

@@ -253,20 +253,21 @@ fn findings(value: &str, profile: &ValueProfile<'_>) -> Vec<(Rule, String, Optio
                     Some(normalize::percent_decode(value)),
                 );
             }
+            // The part before the delimiter is the likely intended ID; only
+            // offered from the raw form, where it is a prefix of the input.
+            let prefix = |at: usize| (!*decoded && at > 0).then(|| form[..at].to_owned());
             if let Some(at) = form.find(['?', '&']) {
                 found.add(
                     Rule::QueryParameter,
                     format!("has a query string ('?' or '&'){note}"),
-                    Some(value[..value.find(['?', '&']).unwrap_or(value.len())].to_owned())
-                        .filter(|_| !*decoded && at > 0),
+                    prefix(at),
                 );
             }
             if let Some(at) = form.find('#') {
                 found.add(
                     Rule::FragmentIdentifier,
                     format!("has a fragment ('#'){note}"),
-                    Some(value[..value.find('#').unwrap_or(value.len())].to_owned())
-                        .filter(|_| !*decoded && at > 0),
+                    prefix(at),
                 );
             }
         }

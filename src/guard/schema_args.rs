@@ -270,6 +270,13 @@ fn flags_to_object(
             Some((name, value)) => (name.to_owned(), Some(value.to_owned())),
             None => (flag.to_owned(), None),
         };
+        if name == "json" {
+            violations.push(super::arguments::misplaced_json());
+            if inline.is_none() && index < tokens.len() {
+                index += 1;
+            }
+            continue;
+        }
         let kind = input_schema
             .property(&name)
             .map(schema::primary_type)

@@ -34,12 +34,17 @@ pub struct CheckArgs {
 }
 
 pub fn run(args: &CheckArgs, ctx: &Context) -> Result<Outcome, CliError> {
+    ctx.require_format(&[], "args check")?;
     let loaded = crate::cli::schema::registry(ctx).load(&args.name)?;
     let mut warnings = super::super::error::diagnostic_warnings(&loaded.file, &loaded.warnings);
     let raw = RawArguments::from_tail(&args.arguments);
     match guard::check(&loaded.declaration, &raw) {
         Ok(validated) => {
-            let text = guard::render::render_accepted(&validated, ctx.style);
+            let text = if ctx.quiet {
+                String::new()
+            } else {
+                guard::render::render_accepted(&validated, ctx.style)
+            };
             let data =
                 json!({"command": validated.command, "arguments": validated.to_redacted_json()});
             Ok(Outcome::success(data, text).with_warnings(warnings))
