@@ -41,15 +41,40 @@ names=(
   "args check, 1,000 declarations, reject + audit"
   "args check, built-in registry (deploy), pass"
 )
-run_case() {
+# Sets `argv` to case $1.
+set_case() {
   case "$1" in
-    0) "$bin" --version ;;
-    1) "$bin" --commands "$work/r10" args check cmd-0005 --item-id prod-east-1 --version 1.2.3 --path /home/user/file.txt ;;
-    2) "$bin" --commands "$work/r1000" args check cmd-0999 --item-id prod-east-1 --version 1.2.3 --path /home/user/file.txt ;;
-    3) "$bin" --commands "$work/r1000" args check cmd-0999 --item-id %2e%2e --version v1 --path ../x ;;
-    4) "$bin" args check deploy --cluster-id prod-east-1 --version 1.2.3 ;;
+    0) argv=("$bin" --version) ;;
+    1) argv=("$bin" --commands "$work/r10" args check cmd-0005 --item-id prod-east-1 --version 1.2.3 --path /home/user/file.txt) ;;
+    2) argv=("$bin" --commands "$work/r1000" args check cmd-0999 --item-id prod-east-1 --version 1.2.3 --path /home/user/file.txt) ;;
+    3) argv=("$bin" --commands "$work/r1000" args check cmd-0999 --item-id %2e%2e --version v1 --path ../x) ;;
+    4) argv=("$bin" args check deploy --cluster-id prod-east-1 --version 1.2.3) ;;
   esac
 }
+run_case() {
+  set_case "$1"
+  "${argv[@]}"
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+
+# With perf, each case is `perf stat -r RUNS` (mean wall time, with its
+# spread); without it, a shell loop.
+if command -v perf >/dev/null && perf stat -r 1 true >/dev/null 2>&1; then
+  printf 'perf stat -r %s per case (release build, %s)\n' "$runs" "$(uname -sm)"
+  printf '%-50s %9s %9s %7s\n' case ms/run "+-%" xfloor
+  floor=""
+  for ((c = 0; c < ${#names[@]}; c++)); do
+    for ((i = 0; i < 20; i++)); do run_case "$c" >/dev/null 2>&1 || true; done
+    set_case "$c"
+    line=$(perf stat -r "$runs" -- "${argv[@]}" 2>&1 >/dev/null | grep 'seconds time elapsed' || true)
+    ms=$(awk '{ printf "%.3f", $1 * 1000 }' <<<"$line")
+    spread=$(grep -o '+- *[0-9.]*%' <<<"$line" | tr -d '+ -')
+    floor=${floor:-$ms}
+    printf '%-50s %9s %9s %7s\n' "${names[c]}" "$ms" "$spread" "$(ratio "$ms" "$floor")"
+  done
+  exit 0
+fi
 
 # The cases take turns in rounds, so that load from other processes on the
 # machine falls on all of them alike. Nanoseconds accumulate per case.
