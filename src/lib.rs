@@ -6,7 +6,10 @@
 //! about clap or about terminals: text rendering takes a [`report::Style`]
 //! and returns a `String`, and the caller decides where it goes.
 
+pub mod contract;
+pub mod exec;
 pub mod fsutil;
+pub mod guard;
 pub mod report;
 pub mod skill;
 pub mod vcs;

@@ -1,7 +1,7 @@
 //! Operational failures at the binary's edge, each with its exit code and
 //! an envelope-ready body.
 
-use aigent::report::{ErrorBody, exit};
+use aigent::report::{ErrorBody, FieldError, exit};
 
 #[derive(Debug, Clone)]
 pub struct CliError {
@@ -26,7 +26,6 @@ impl CliError {
         Self::new(exit::NOT_FOUND, "NOT_FOUND", message)
     }
 
-    #[allow(dead_code)] // for the command-contract subcommands
     pub fn precondition(message: impl Into<String>) -> Self {
         Self::new(exit::PRECONDITION, "PRECONDITION", message)
     }
@@ -35,9 +34,67 @@ impl CliError {
         Self::new(exit::GENERAL_ERROR, "GENERAL_ERROR", message)
     }
 
-    #[allow(dead_code)] // for the command-contract subcommands
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.body.hints.push(hint.into());
         self
     }
+}
+
+impl From<aigent::contract::LoadError> for CliError {
+    fn from(err: aigent::contract::LoadError) -> Self {
+        use aigent::contract::LoadError;
+        let message = err.to_string();
+        match err {
+            LoadError::NotFound { closest, .. } => {
+                let mut error = Self::not_found(message);
+                if let Some(closest) = closest {
+                    error = error.with_hint(format!("did you mean `{closest}`?"));
+                }
+                error.with_hint("run `aigent schema list` to see the declared commands")
+            }
+            LoadError::InvalidName { .. } => Self::not_found(message)
+                .with_hint("run `aigent schema list` to see the declared commands"),
+            LoadError::MissingRegistry { .. } => Self::not_found(message)
+                .with_hint("point --commands (or AIGENT_COMMANDS) at a directory of declarations"),
+            LoadError::Invalid {
+                file, diagnostics, ..
+            } => {
+                let mut error = Self::new(exit::PRECONDITION, "INVALID_DECLARATION", message);
+                error.body.errors = diagnostics
+                    .iter()
+                    .filter(|diagnostic| diagnostic.is_error())
+                    .map(|diagnostic| FieldError {
+                        field: diagnostic.field.clone(),
+                        message: diagnostic.message.clone(),
+                        code: Some(diagnostic.code.to_owned()),
+                        ..FieldError::default()
+                    })
+                    .collect();
+                error.body.extra.insert("file".to_owned(), file.into());
+                error.with_hint("run `aigent schema lint` for every problem in the registry")
+            }
+            LoadError::Duplicate { files, .. } => {
+                let mut error = Self::new(exit::PRECONDITION, "DUPLICATE_COMMAND", message);
+                error.body.extra.insert("files".to_owned(), files.into());
+                error.with_hint("keep one declaration file per command name")
+            }
+            LoadError::Unreadable { .. } | LoadError::RegistryUnreadable { .. } => {
+                Self::precondition(message)
+            }
+        }
+    }
+}
+
+/// Lint warnings of a loaded declaration, as envelope warnings.
+pub fn diagnostic_warnings(file: &str, diagnostics: &[aigent::report::Diagnostic]) -> Vec<String> {
+    diagnostics
+        .iter()
+        .map(|diagnostic| {
+            aigent::contract::render::render_diagnostic(
+                file,
+                diagnostic,
+                aigent::report::Style::PLAIN,
+            )
+        })
+        .collect()
 }

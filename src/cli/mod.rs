@@ -5,9 +5,11 @@
 //! calls the library and returns an [`Outcome`] (or a [`CliError`] for an
 //! operational failure). Rendering happens once, here.
 
+mod args;
 mod completions;
 mod error;
 mod output;
+mod schema;
 mod skill;
 
 use std::path::PathBuf;
@@ -98,6 +100,12 @@ impl From<ColorArg> for ColorChoice {
 pub enum Command {
     /// Validate, inspect and render Agent Skills
     Skill(skill::SkillArgs),
+    /// The registry of declared commands: list, show, lint
+    #[command(subcommand)]
+    Schema(schema::SchemaCommand),
+    /// Check an agent's arguments against a declared command
+    #[command(subcommand)]
+    Args(args::ArgsCommand),
     /// Print a shell completion script
     Completions(completions::CompletionsArgs),
 }
@@ -111,7 +119,6 @@ pub struct Context {
     /// Styling for stderr, which may be a terminal when stdout is not.
     pub stderr_style: Style,
     pub quiet: bool,
-    #[allow(dead_code)] // read by the command-contract subcommands
     pub commands_dir: Option<PathBuf>,
 }
 
@@ -170,6 +177,8 @@ fn context(global: &GlobalArgs) -> Context {
 fn dispatch(command: &Command, ctx: &Context) -> Result<Outcome, CliError> {
     match command {
         Command::Skill(args) => skill::run(args, ctx),
+        Command::Schema(command) => schema::run(command, ctx),
+        Command::Args(command) => args::run(command, ctx),
         Command::Completions(args) => completions::run(args, ctx),
     }
 }

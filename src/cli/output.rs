@@ -82,8 +82,14 @@ fn write_error_prose(out: &mut impl Write, error: &ErrorBody, style: Style) -> i
     writeln!(out, "{}: {}", style.error("error"), error.message)?;
     for problem in &error.errors {
         match &problem.field {
-            Some(field) => writeln!(out, "  - {field}: {}", problem.message)?,
-            None => writeln!(out, "  - {}", problem.message)?,
+            Some(field) if !field.is_empty() => writeln!(out, "  - {field}: {}", problem.message)?,
+            _ => writeln!(out, "  - {}", problem.message)?,
+        }
+        if let Some(expected) = &problem.expected {
+            writeln!(out, "      expected: {expected}")?;
+        }
+        if let Some(suggestion) = &problem.suggestion {
+            writeln!(out, "      suggestion: {suggestion}")?;
         }
     }
     for hint in &error.hints {

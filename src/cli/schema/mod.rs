@@ -1,0 +1,35 @@
+//! `aigent schema ...`: the registry of declared commands.
+
+pub mod lint;
+pub mod list;
+pub mod show;
+
+use clap::Subcommand;
+
+use aigent::contract::Registry;
+use aigent::report::Outcome;
+
+use super::{CliError, Context};
+
+#[derive(Debug, Subcommand)]
+pub enum SchemaCommand {
+    /// List the declared commands
+    List(list::ListArgs),
+    /// Show one command's declaration or JSON Schema
+    Show(show::ShowArgs),
+    /// Lint every declaration in the registry
+    Lint(lint::LintArgs),
+}
+
+pub fn run(command: &SchemaCommand, ctx: &Context) -> Result<Outcome, CliError> {
+    match command {
+        SchemaCommand::List(args) => list::run(args, ctx),
+        SchemaCommand::Show(args) => show::run(args, ctx),
+        SchemaCommand::Lint(args) => lint::run(args, ctx),
+    }
+}
+
+/// The registry the global `--commands` / `AIGENT_COMMANDS` names.
+pub fn registry(ctx: &Context) -> Registry {
+    Registry::new(ctx.commands_dir.clone())
+}

@@ -1,0 +1,37 @@
+//! `aigent schema show NAME`
+
+use clap::Args;
+
+use aigent::contract::render::render_show;
+use aigent::contract::{to_json_schema, to_wire};
+use aigent::report::{Outcome, OutputFormat};
+
+use super::super::{CliError, Context};
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Formats:\n  text         a readable summary (the default on a terminal)\n  json         the declaration's wire format in the envelope's `data`\n  json-schema  the bare JSON Schema (draft 2020-12), usable as an MCP inputSchema\n\nExamples:\n  aigent schema show deploy\n  aigent schema show deploy --format json\n  aigent schema show deploy --format json-schema > deploy.schema.json"
+)]
+pub struct ShowArgs {
+    /// The declared command
+    pub name: String,
+}
+
+pub fn run(args: &ShowArgs, ctx: &Context) -> Result<Outcome, CliError> {
+    ctx.require_format(&[OutputFormat::JsonSchema], "schema show")?;
+    let loaded = super::registry(ctx).load(&args.name)?;
+    let warnings = super::super::error::diagnostic_warnings(&loaded.file, &loaded.warnings);
+    if ctx.format == OutputFormat::JsonSchema {
+        let schema = to_json_schema(&loaded.declaration);
+        let text = serde_json::to_string_pretty(&schema)
+            .map_err(|err| CliError::general(err.to_string()))?;
+        return Ok(Outcome::verbatim(format!("{text}\n")));
+    }
+    let mut outcome = Outcome::success(
+        to_wire(&loaded.declaration),
+        render_show(&loaded.declaration, &loaded.file, ctx.style),
+    )
+    .with_warnings(warnings);
+    outcome.meta.insert("file".to_owned(), loaded.file.into());
+    Ok(outcome)
+}

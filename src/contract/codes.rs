@@ -1,0 +1,166 @@
+//! Stable diagnostic codes for the registration lint. Codes never change
+//! meaning; messages may be reworded. The README's table is checked against
+//! [`TABLE`] by a test. Skill codes use E0xx/W0xx; contract codes E1xx/W1xx.
+
+use crate::report::Severity;
+
+pub const FILE_UNREADABLE: &str = "E101";
+pub const SYNTAX: &str = "E102";
+pub const SHAPE: &str = "E103";
+pub const UNKNOWN_FIELD: &str = "E104";
+pub const NAME_INVALID: &str = "E105";
+pub const PATTERN_INVALID: &str = "E106";
+pub const PATTERN_UNANCHORED: &str = "E107";
+pub const PATTERN_CONFLICT: &str = "E108";
+pub const PATTERN_MISPLACED: &str = "E109";
+pub const ENUM_INVALID: &str = "E110";
+pub const DEFAULT_INVALID: &str = "E111";
+pub const PARAMETER_NAME_INVALID: &str = "E112";
+pub const INPUTS_CONFLICT: &str = "E113";
+pub const USER_ARG_UNKNOWN: &str = "E114";
+pub const SHELL_COMMAND_STRING: &str = "E115";
+pub const EXIT_CODES_INCOMPLETE: &str = "E116";
+pub const EXIT_CODE_INVALID: &str = "E117";
+pub const DUPLICATE_NAME: &str = "E118";
+pub const SCHEMA_UNKNOWN_KEYWORD: &str = "E119";
+pub const SCHEMA_INVALID: &str = "E120";
+
+pub const IDENTIFIER_UNPATTERNED: &str = "W101";
+pub const REQUIRED_WITH_DEFAULT: &str = "W102";
+
+/// Every code with its severity and what it catches.
+pub const TABLE: &[(&str, Severity, &str)] = &[
+    (
+        FILE_UNREADABLE,
+        Severity::Error,
+        "the declaration file cannot be read, is over 1 MiB, or is not UTF-8",
+    ),
+    (
+        SYNTAX,
+        Severity::Error,
+        "invalid JSON or YAML (including a duplicate key or a YAML budget breach)",
+    ),
+    (
+        SHAPE,
+        Severity::Error,
+        "a field is missing or has the wrong type or value",
+    ),
+    (
+        UNKNOWN_FIELD,
+        Severity::Error,
+        "a field aigent does not know (a typo such as `patern`)",
+    ),
+    (
+        NAME_INVALID,
+        Severity::Error,
+        "`name` is not letters, digits, `-` and `_`, or differs from the file name",
+    ),
+    (
+        PATTERN_INVALID,
+        Severity::Error,
+        "`pattern` is not a valid regular expression",
+    ),
+    (
+        PATTERN_UNANCHORED,
+        Severity::Error,
+        "`pattern` does not start with `^` and end with `$`",
+    ),
+    (
+        PATTERN_CONFLICT,
+        Severity::Error,
+        "both `pattern` and `pattern_type` are given",
+    ),
+    (
+        PATTERN_MISPLACED,
+        Severity::Error,
+        "`pattern` or `pattern_type` on a type that has no string to match",
+    ),
+    (
+        ENUM_INVALID,
+        Severity::Error,
+        "an `enum` without `enum_values`, or `enum_values` on another type",
+    ),
+    (
+        DEFAULT_INVALID,
+        Severity::Error,
+        "`default` does not pass the parameter's own checks",
+    ),
+    (
+        PARAMETER_NAME_INVALID,
+        Severity::Error,
+        "a parameter name that cannot be a `--flag` or is reserved (`json`, `__proto__`, `constructor`, `prototype`)",
+    ),
+    (
+        INPUTS_CONFLICT,
+        Severity::Error,
+        "both `parameters` and `input_schema`, or neither",
+    ),
+    (
+        USER_ARG_UNKNOWN,
+        Severity::Error,
+        "a `user_controlled_args` entry names no parameter",
+    ),
+    (
+        SHELL_COMMAND_STRING,
+        Severity::Error,
+        "the subprocess runs a shell with `-c` (or `/c`, `-Command`)",
+    ),
+    (
+        EXIT_CODES_INCOMPLETE,
+        Severity::Error,
+        "an `exit_codes` map leaves out 0 or 2",
+    ),
+    (
+        EXIT_CODE_INVALID,
+        Severity::Error,
+        "an exit code that is not an integer from 0 to 255",
+    ),
+    (
+        DUPLICATE_NAME,
+        Severity::Error,
+        "two files declare the same command name",
+    ),
+    (
+        SCHEMA_UNKNOWN_KEYWORD,
+        Severity::Error,
+        "`input_schema` uses a keyword that is not JSON Schema 2020-12 (or an allowed `x-aigent-*`)",
+    ),
+    (
+        SCHEMA_INVALID,
+        Severity::Error,
+        "`input_schema` is not a valid object schema (meta-schema, remote `$ref`, root type)",
+    ),
+    (
+        IDENTIFIER_UNPATTERNED,
+        Severity::Warning,
+        "a string parameter named like an identifier (`id`, `*-id`, `*_id`, `slug`, `*-name`, `key`, `*-key`) has no pattern, pattern_type or enum",
+    ),
+    (
+        REQUIRED_WITH_DEFAULT,
+        Severity::Warning,
+        "a required parameter has a `default`, which can never apply",
+    ),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique() {
+        let mut codes: Vec<&str> = TABLE.iter().map(|(code, _, _)| *code).collect();
+        codes.sort_unstable();
+        codes.dedup();
+        assert_eq!(codes.len(), TABLE.len());
+    }
+
+    #[test]
+    fn the_readme_table_matches() {
+        let readme =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+        for (code, severity, catches) in TABLE {
+            let row = format!("| {code} | {severity} | {catches} |");
+            assert!(readme.contains(&row), "README.md lacks the row:\n{row}");
+        }
+    }
+}

@@ -1,0 +1,528 @@
+//! A declared command, as the rest of aigent sees it once its file has been
+//! read and linted.
+
+use std::fmt;
+use std::sync::Arc;
+
+use regex::Regex;
+use serde::ser::{SerializeMap, SerializeStruct};
+use serde::{Serialize, Serializer};
+use serde_json::{Map, Value};
+
+/// One command: what it takes and what it runs. Built by
+/// [`super::parse_declaration`]; every field has passed the registration
+/// lint, so the guard can rely on it (patterns compile, names are unique).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Declaration {
+    pub name: String,
+    pub description: String,
+    pub danger_level: Option<DangerLevel>,
+    pub inputs: Inputs,
+    pub subprocess: Option<Subprocess>,
+    /// Always filled: a file without a map gets [`ExitCode::standard_table`].
+    pub exit_codes: Vec<ExitCode>,
+}
+
+/// How a command declares what it takes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Inputs {
+    /// aigent's own format, in declared order.
+    Parameters(Vec<Parameter>),
+    /// An MCP-style raw JSON Schema.
+    InputSchema(InputSchema),
+}
+
+impl Declaration {
+    /// The declared parameters, empty for an `input_schema` command.
+    pub fn parameters(&self) -> &[Parameter] {
+        match &self.inputs {
+            Inputs::Parameters(parameters) => parameters,
+            Inputs::InputSchema(_) => &[],
+        }
+    }
+
+    pub fn parameter(&self, name: &str) -> Option<&Parameter> {
+        self.parameters()
+            .iter()
+            .find(|parameter| parameter.name == name)
+    }
+
+    /// Whether `name` is passed to the subprocess, where shell
+    /// metacharacters and leading dashes are dangerous.
+    pub fn is_user_controlled(&self, name: &str) -> bool {
+        self.subprocess.as_ref().is_some_and(|subprocess| {
+            subprocess
+                .user_controlled_args
+                .iter()
+                .any(|arg| arg == name)
+        })
+    }
+
+    /// Every input name, in declared order (properties for `input_schema`).
+    pub fn input_names(&self) -> Vec<&str> {
+        match &self.inputs {
+            Inputs::Parameters(parameters) => parameters
+                .iter()
+                .map(|parameter| parameter.name.as_str())
+                .collect(),
+            Inputs::InputSchema(schema) => schema.property_names().collect(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DangerLevel {
+    /// Reads only; safe to retry.
+    ReadOnly,
+    /// Changes state.
+    Mutating,
+    /// Deletes or overwrites; hard to undo.
+    Destructive,
+}
+
+impl DangerLevel {
+    pub const ALL: &[DangerLevel] = &[Self::ReadOnly, Self::Mutating, Self::Destructive];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::ReadOnly => "read_only",
+            Self::Mutating => "mutating",
+            Self::Destructive => "destructive",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|level| level.as_str() == text)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Parameter {
+    pub name: String,
+    pub kind: ParamType,
+    pub required: bool,
+    pub description: Option<String>,
+    pub pattern: Option<AnchoredPattern>,
+    pub pattern_type: Option<PatternType>,
+    /// Non-empty exactly when `kind` is [`ParamType::Enum`].
+    pub enum_values: Vec<String>,
+    pub default: Option<Value>,
+    /// Redacted in output and in the audit log.
+    pub sensitive: bool,
+    /// Lets a user-controlled value start with `-`.
+    pub allow_leading_dash: bool,
+}
+
+impl Parameter {
+    /// A fresh parameter of `kind` with every option at its default.
+    pub fn new(name: impl Into<String>, kind: ParamType) -> Self {
+        Self {
+            name: name.into(),
+            kind,
+            required: false,
+            description: None,
+            pattern: None,
+            pattern_type: None,
+            enum_values: Vec::new(),
+            default: None,
+            sensitive: false,
+            allow_leading_dash: false,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ParamType {
+    String,
+    Integer,
+    Number,
+    Boolean,
+    /// An array of strings.
+    Array,
+    Enum,
+    /// An opaque identifier: a string that always gets the hallucination
+    /// checks.
+    ResourceId,
+}
+
+impl ParamType {
+    pub const ALL: &[ParamType] = &[
+        Self::String,
+        Self::Integer,
+        Self::Number,
+        Self::Boolean,
+        Self::Array,
+        Self::Enum,
+        Self::ResourceId,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::String => "string",
+            Self::Integer => "integer",
+            Self::Number => "number",
+            Self::Boolean => "boolean",
+            Self::Array => "array",
+            Self::Enum => "enum",
+            Self::ResourceId => "resource_id",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|kind| kind.as_str() == text)
+    }
+
+    /// Whether `pattern` and `pattern_type` mean something for this type
+    /// (for an array they apply to each item).
+    pub fn takes_pattern(self) -> bool {
+        matches!(self, Self::String | Self::ResourceId | Self::Array)
+    }
+}
+
+impl fmt::Display for ParamType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The built-in syntaxes a string can be held to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PatternType {
+    AlphanumericId,
+    Uuid,
+    Semver,
+    Filepath,
+    Url,
+}
+
+impl PatternType {
+    pub const ALL: &[PatternType] = &[
+        Self::AlphanumericId,
+        Self::Uuid,
+        Self::Semver,
+        Self::Filepath,
+        Self::Url,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::AlphanumericId => "alphanumeric_id",
+            Self::Uuid => "uuid",
+            Self::Semver => "semver",
+            Self::Filepath => "filepath",
+            Self::Url => "url",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|kind| kind.as_str() == text)
+    }
+}
+
+impl fmt::Display for PatternType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A custom `pattern`, compiled once when the declaration loads. Equality is
+/// on the source text.
+#[derive(Clone)]
+pub struct AnchoredPattern {
+    source: String,
+    regex: Regex,
+}
+
+impl AnchoredPattern {
+    /// Compiles `source`. The anchoring rule is the lint's business; this
+    /// only refuses what the regex engine refuses.
+    pub fn compile(source: &str) -> Result<Self, regex::Error> {
+        let regex = regex::RegexBuilder::new(source)
+            .size_limit(1 << 20)
+            .dfa_size_limit(1 << 20)
+            .build()?;
+        Ok(Self {
+            source: source.to_owned(),
+            regex,
+        })
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.source
+    }
+
+    pub fn is_match(&self, value: &str) -> bool {
+        self.regex.is_match(value)
+    }
+}
+
+impl PartialEq for AnchoredPattern {
+    fn eq(&self, other: &Self) -> bool {
+        self.source == other.source
+    }
+}
+
+impl fmt::Debug for AnchoredPattern {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("AnchoredPattern")
+            .field(&self.source)
+            .finish()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Subprocess {
+    pub binary: String,
+    pub hardcoded_args: Vec<String>,
+    /// Parameter names, in the order their values are appended to the argv.
+    pub user_controlled_args: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExitCode {
+    pub code: u8,
+    pub name: String,
+    pub description: Option<String>,
+    pub retryable: bool,
+    pub side_effects: SideEffects,
+}
+
+impl ExitCode {
+    fn standard(
+        code: u8,
+        name: &str,
+        description: &str,
+        retryable: bool,
+        side_effects: SideEffects,
+    ) -> Self {
+        Self {
+            code,
+            name: name.to_owned(),
+            description: Some(description.to_owned()),
+            retryable,
+            side_effects,
+        }
+    }
+
+    /// What a declaration without an `exit_codes` map gets.
+    pub fn standard_table() -> Vec<ExitCode> {
+        vec![
+            Self::standard(
+                0,
+                "SUCCESS",
+                "The command succeeded",
+                false,
+                SideEffects::Complete,
+            ),
+            Self::standard(
+                1,
+                "GENERAL_ERROR",
+                "The command failed",
+                false,
+                SideEffects::Unknown,
+            ),
+            Self::standard(
+                2,
+                "ARG_ERROR",
+                "An argument failed validation; nothing ran",
+                true,
+                SideEffects::None,
+            ),
+        ]
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SideEffects {
+    None,
+    Partial,
+    Complete,
+    Unknown,
+}
+
+impl SideEffects {
+    pub const ALL: &[SideEffects] = &[Self::None, Self::Partial, Self::Complete, Self::Unknown];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::None => "none",
+            Self::Partial => "partial",
+            Self::Complete => "complete",
+            Self::Unknown => "unknown",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|kind| kind.as_str() == text)
+    }
+}
+
+/// An MCP-style `input_schema`: the schema as written, the schema the
+/// validator uses (with `additionalProperties: false` filled in), and the
+/// compiled validator.
+#[derive(Clone)]
+pub struct InputSchema {
+    pub written: Value,
+    pub effective: Value,
+    pub validator: Arc<jsonschema::Validator>,
+}
+
+impl InputSchema {
+    /// The top-level property names, in the order written.
+    pub fn property_names(&self) -> impl Iterator<Item = &str> {
+        self.properties().map(|(name, _)| name)
+    }
+
+    /// The top-level properties with their (effective) schemas.
+    pub fn properties(&self) -> impl Iterator<Item = (&str, &Value)> {
+        self.effective
+            .get("properties")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flat_map(|properties| {
+                properties
+                    .iter()
+                    .map(|(name, schema)| (name.as_str(), schema))
+            })
+    }
+
+    pub fn property(&self, name: &str) -> Option<&Value> {
+        self.effective.get("properties")?.get(name)
+    }
+
+    pub fn required(&self) -> impl Iterator<Item = &str> {
+        self.effective
+            .get("required")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+    }
+}
+
+impl PartialEq for InputSchema {
+    fn eq(&self, other: &Self) -> bool {
+        self.written == other.written
+    }
+}
+
+impl fmt::Debug for InputSchema {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("InputSchema")
+            .field("written", &self.written)
+            .finish_non_exhaustive()
+    }
+}
+
+// The wire format (DESIGN.md §4): what `schema show --format json` prints,
+// and what loads back into an equal declaration.
+
+impl Serialize for Declaration {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(None)?;
+        out.serialize_entry("name", &self.name)?;
+        out.serialize_entry("description", &self.description)?;
+        if let Some(level) = self.danger_level {
+            out.serialize_entry("danger_level", &level)?;
+        }
+        match &self.inputs {
+            Inputs::Parameters(parameters) => {
+                out.serialize_entry("parameters", &ParameterMap(parameters))?;
+            }
+            Inputs::InputSchema(schema) => out.serialize_entry("input_schema", &schema.written)?,
+        }
+        if let Some(subprocess) = &self.subprocess {
+            out.serialize_entry("subprocess", subprocess)?;
+        }
+        out.serialize_entry("exit_codes", &ExitCodeMap(&self.exit_codes))?;
+        out.end()
+    }
+}
+
+struct ParameterMap<'a>(&'a [Parameter]);
+
+impl Serialize for ParameterMap<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(Some(self.0.len()))?;
+        for parameter in self.0 {
+            out.serialize_entry(&parameter.name, &ParameterBody(parameter))?;
+        }
+        out.end()
+    }
+}
+
+struct ParameterBody<'a>(&'a Parameter);
+
+impl Serialize for ParameterBody<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let parameter = self.0;
+        let mut out = serializer.serialize_map(None)?;
+        out.serialize_entry("type", parameter.kind.as_str())?;
+        out.serialize_entry("required", &parameter.required)?;
+        if let Some(description) = &parameter.description {
+            out.serialize_entry("description", description)?;
+        }
+        if let Some(pattern) = &parameter.pattern {
+            out.serialize_entry("pattern", pattern.as_str())?;
+        }
+        if let Some(pattern_type) = parameter.pattern_type {
+            out.serialize_entry("pattern_type", pattern_type.as_str())?;
+        }
+        if !parameter.enum_values.is_empty() {
+            out.serialize_entry("enum_values", &parameter.enum_values)?;
+        }
+        if let Some(default) = &parameter.default {
+            out.serialize_entry("default", default)?;
+        }
+        if parameter.sensitive {
+            out.serialize_entry("sensitive", &true)?;
+        }
+        if parameter.allow_leading_dash {
+            out.serialize_entry("allow_leading_dash", &true)?;
+        }
+        out.end()
+    }
+}
+
+struct ExitCodeMap<'a>(&'a [ExitCode]);
+
+impl Serialize for ExitCodeMap<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(Some(self.0.len()))?;
+        for exit_code in self.0 {
+            out.serialize_entry(&exit_code.code.to_string(), &ExitCodeBody(exit_code))?;
+        }
+        out.end()
+    }
+}
+
+struct ExitCodeBody<'a>(&'a ExitCode);
+
+impl Serialize for ExitCodeBody<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let exit_code = self.0;
+        let fields = if exit_code.description.is_some() {
+            4
+        } else {
+            3
+        };
+        let mut out = serializer.serialize_struct("ExitCode", fields)?;
+        out.serialize_field("name", &exit_code.name)?;
+        if let Some(description) = &exit_code.description {
+            out.serialize_field("description", description)?;
+        }
+        out.serialize_field("retryable", &exit_code.retryable)?;
+        out.serialize_field("side_effects", &exit_code.side_effects)?;
+        out.end()
+    }
+}
+
+/// The wire format as a JSON value.
+pub fn to_wire(declaration: &Declaration) -> Value {
+    serde_json::to_value(declaration).unwrap_or_else(|_| Value::Object(Map::new()))
+}

@@ -1,0 +1,560 @@
+//! MCP-style `input_schema` declarations: a raw JSON Schema (draft 2020-12)
+//! checked in strict mode.
+//!
+//! - Every keyword must be a draft 2020-12 keyword or one of aigent's own
+//!   `x-aigent-*` keywords below; anything else (a typo such as `minLenght`,
+//!   `definitions` from older drafts) is a registration error, because a
+//!   validator silently ignores keywords it does not know.
+//! - `$ref` must be local (`#...`); the validator is built offline, so no
+//!   remote reference is ever fetched. Unknown `format`s are errors.
+//! - An object schema that says nothing about extra properties gets
+//!   `additionalProperties: false`. This is filled in at the root and in
+//!   schemas reached through `properties`, `items`, `prefixItems`,
+//!   `additionalProperties`, `patternProperties` and `$defs`; not inside
+//!   `allOf`/`anyOf`/`oneOf`/`if`/`not`, nor where the schema itself
+//!   composes (`allOf`, `$ref`, ...), since closing a part of a composition
+//!   would reject what another part allows.
+//!
+//! aigent's keywords, on a top-level property (or its `items`):
+//! - `x-aigent-pattern-type`: `alphanumeric_id`, `uuid`, `semver`,
+//!   `filepath`, `url` or `resource_id`. The guard then applies that type's
+//!   syntax and named rules, exactly as for a `parameters` declaration.
+//! - `x-aigent-sensitive: true`: the value is redacted in output and in the
+//!   audit log.
+//! - `x-aigent-allow-leading-dash: true`: a user-controlled value may start
+//!   with `-`.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use super::codes;
+use super::declaration::{InputSchema, PatternType};
+use super::parse::pattern_anchoring_problem;
+use crate::guard::ValueClass;
+use crate::report::Diagnostic;
+
+pub const X_PATTERN_TYPE: &str = "x-aigent-pattern-type";
+pub const X_SENSITIVE: &str = "x-aigent-sensitive";
+pub const X_ALLOW_LEADING_DASH: &str = "x-aigent-allow-leading-dash";
+
+/// The meta-schema URI accepted in `$schema`.
+pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
+
+/// Draft 2020-12 keywords, by vocabulary.
+const KEYWORDS: &[&str] = &[
+    // core
+    "$schema",
+    "$id",
+    "$ref",
+    "$anchor",
+    "$dynamicRef",
+    "$dynamicAnchor",
+    "$vocabulary",
+    "$comment",
+    "$defs",
+    // applicator
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentSchemas",
+    "prefixItems",
+    "items",
+    "contains",
+    "properties",
+    "patternProperties",
+    "additionalProperties",
+    "propertyNames",
+    // unevaluated
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    // validation
+    "type",
+    "enum",
+    "const",
+    "multipleOf",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "maxLength",
+    "minLength",
+    "pattern",
+    "maxItems",
+    "minItems",
+    "uniqueItems",
+    "maxContains",
+    "minContains",
+    "maxProperties",
+    "minProperties",
+    "required",
+    "dependentRequired",
+    // format, content, meta-data
+    "format",
+    "contentEncoding",
+    "contentMediaType",
+    "contentSchema",
+    "title",
+    "description",
+    "default",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "examples",
+    // aigent
+    X_PATTERN_TYPE,
+    X_SENSITIVE,
+    X_ALLOW_LEADING_DASH,
+];
+
+/// Keywords whose value is one subschema.
+const SINGLE_SUBSCHEMA: &[&str] = &[
+    "not",
+    "if",
+    "then",
+    "else",
+    "items",
+    "contains",
+    "additionalProperties",
+    "propertyNames",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "contentSchema",
+];
+/// Keywords whose value maps names to subschemas.
+const SUBSCHEMA_MAP: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "$defs",
+    "dependentSchemas",
+];
+/// Keywords whose value is a list of subschemas.
+const SUBSCHEMA_LIST: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
+/// Keywords that make a schema a composition, which must not be closed.
+const COMPOSING: &[&str] = &[
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "$ref",
+    "$dynamicRef",
+    "if",
+    "dependentSchemas",
+];
+
+/// How the guard treats one property of an `input_schema`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PropertyGuard {
+    pub class: ValueClass,
+    pub sensitive: bool,
+    pub allow_leading_dash: bool,
+}
+
+impl PropertyGuard {
+    pub fn of(property: &Value) -> Self {
+        let class = match property.get(X_PATTERN_TYPE).and_then(Value::as_str) {
+            Some("resource_id") => ValueClass::ResourceId,
+            Some(name) => PatternType::parse(name).map_or(ValueClass::FreeText, ValueClass::Typed),
+            None if property.get("pattern").is_some() => ValueClass::Patterned,
+            None => ValueClass::FreeText,
+        };
+        Self {
+            class,
+            sensitive: property.get(X_SENSITIVE) == Some(&Value::Bool(true)),
+            allow_leading_dash: property.get(X_ALLOW_LEADING_DASH) == Some(&Value::Bool(true)),
+        }
+    }
+}
+
+/// The first non-null `type` of a property schema (`"string"` when none is
+/// given), for typing `--name value` flags.
+pub fn primary_type(schema: &Value) -> &str {
+    match schema.get("type") {
+        Some(Value::String(kind)) => kind,
+        Some(Value::Array(kinds)) => kinds
+            .iter()
+            .filter_map(Value::as_str)
+            .find(|kind| *kind != "null")
+            .unwrap_or("string"),
+        _ => "string",
+    }
+}
+
+/// Checks and compiles an `input_schema`. `field` is where it sits in the
+/// declaration (`input_schema`), for diagnostics.
+pub fn compile(written: &Value, field: &str) -> (Option<InputSchema>, Vec<Diagnostic>) {
+    let mut diagnostics = Vec::new();
+    let Some(root) = written.as_object() else {
+        diagnostics.push(
+            Diagnostic::error(
+                codes::SCHEMA_INVALID,
+                "`input_schema` must be a JSON Schema object",
+            )
+            .with_field(field),
+        );
+        return (None, diagnostics);
+    };
+    if root.get("type") != Some(&Value::String("object".to_owned())) {
+        diagnostics.push(
+            Diagnostic::error(
+                codes::SCHEMA_INVALID,
+                "an `input_schema` must have `\"type\": \"object\"` at its root (arguments are an object)",
+            )
+            .with_field(format!("{field}.type")),
+        );
+    }
+    if let Some(declared) = root.get("$schema")
+        && declared.as_str().map(|uri| uri.trim_end_matches('#')) != Some(DRAFT_2020_12)
+    {
+        diagnostics.push(
+            Diagnostic::error(
+                codes::SCHEMA_INVALID,
+                format!("`$schema` must be {DRAFT_2020_12} (strict mode knows draft 2020-12 only)"),
+            )
+            .with_field(format!("{field}.$schema")),
+        );
+    }
+    walk(written, field, &mut diagnostics);
+    if let Some(properties) = root.get("properties").and_then(Value::as_object) {
+        check_top_level_properties(properties, field, &mut diagnostics);
+    }
+    if diagnostics.iter().any(Diagnostic::is_error) {
+        return (None, diagnostics);
+    }
+    let mut effective = written.clone();
+    close_objects(&mut effective);
+    let built = jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .offline()
+        .with_pattern_options(jsonschema::PatternOptions::regex())
+        .should_validate_formats(true)
+        .should_ignore_unknown_formats(false)
+        .build(&effective);
+    match built {
+        Ok(validator) => (
+            Some(InputSchema {
+                written: written.clone(),
+                effective,
+                validator: Arc::new(validator),
+            }),
+            diagnostics,
+        ),
+        Err(err) => {
+            let location = err.schema_path().as_str().replace('/', ".");
+            diagnostics.push(
+                Diagnostic::error(
+                    codes::SCHEMA_INVALID,
+                    format!("`input_schema` is not valid: {}", err.masked()),
+                )
+                .with_field(format!("{field}{location}")),
+            );
+            (None, diagnostics)
+        }
+    }
+}
+
+fn walk(schema: &Value, path: &str, diagnostics: &mut Vec<Diagnostic>) {
+    let object = match schema {
+        Value::Bool(_) => return,
+        Value::Object(object) => object,
+        _ => {
+            diagnostics.push(
+                Diagnostic::error(
+                    codes::SCHEMA_INVALID,
+                    "a schema must be an object or a boolean",
+                )
+                .with_field(path),
+            );
+            return;
+        }
+    };
+    for (keyword, value) in object {
+        let here = format!("{path}.{keyword}");
+        if !KEYWORDS.contains(&keyword.as_str()) {
+            let hint = match keyword.as_str() {
+                "definitions" => " (draft 2020-12 calls it `$defs`)",
+                "dependencies" => {
+                    " (draft 2020-12 splits it into `dependentRequired` and `dependentSchemas`)"
+                }
+                "additionalItems" => " (draft 2020-12 uses `items` after `prefixItems`)",
+                _ => "",
+            };
+            diagnostics.push(
+                Diagnostic::error(
+                    codes::SCHEMA_UNKNOWN_KEYWORD,
+                    format!("`{keyword}` is not a JSON Schema 2020-12 keyword{hint}; a validator would ignore it"),
+                )
+                .with_field(&here),
+            );
+            continue;
+        }
+        match keyword.as_str() {
+            "$ref" | "$dynamicRef"
+                if !value.as_str().is_some_and(|target| target.starts_with('#')) =>
+            {
+                diagnostics.push(
+                    Diagnostic::error(
+                        codes::SCHEMA_INVALID,
+                        "only local references (`#/$defs/...`) are allowed; remote schemas are never fetched",
+                    )
+                    .with_field(&here),
+                );
+            }
+            "pattern" => {
+                if let Some(pattern) = value.as_str()
+                    && let Some(problem) = pattern_anchoring_problem(pattern)
+                {
+                    diagnostics.push(
+                        Diagnostic::error(codes::PATTERN_UNANCHORED, problem).with_field(&here),
+                    );
+                }
+            }
+            X_PATTERN_TYPE => {
+                let known = value.as_str().is_some_and(|name| {
+                    name == "resource_id" || PatternType::parse(name).is_some()
+                });
+                if !known {
+                    diagnostics.push(
+                        Diagnostic::error(
+                            codes::SHAPE,
+                            format!(
+                                "`{X_PATTERN_TYPE}` must be one of alphanumeric_id, uuid, semver, filepath, url, resource_id"
+                            ),
+                        )
+                        .with_field(&here),
+                    );
+                } else if object.get("type").is_some_and(|kind| kind != "string") {
+                    diagnostics.push(
+                        Diagnostic::error(
+                            codes::PATTERN_MISPLACED,
+                            format!("`{X_PATTERN_TYPE}` applies to `\"type\": \"string\"` schemas"),
+                        )
+                        .with_field(&here),
+                    );
+                }
+            }
+            X_SENSITIVE | X_ALLOW_LEADING_DASH if !value.is_boolean() => {
+                diagnostics.push(
+                    Diagnostic::error(codes::SHAPE, format!("`{keyword}` must be true or false"))
+                        .with_field(&here),
+                );
+            }
+            _ => {}
+        }
+        if SINGLE_SUBSCHEMA.contains(&keyword.as_str()) {
+            walk(value, &here, diagnostics);
+        } else if SUBSCHEMA_MAP.contains(&keyword.as_str()) {
+            if let Some(map) = value.as_object() {
+                for (name, child) in map {
+                    walk(child, &format!("{here}.{name}"), diagnostics);
+                }
+            }
+        } else if SUBSCHEMA_LIST.contains(&keyword.as_str())
+            && let Some(list) = value.as_array()
+        {
+            for (index, child) in list.iter().enumerate() {
+                walk(child, &format!("{here}[{index}]"), diagnostics);
+            }
+        }
+    }
+}
+
+/// The checks a top-level property gets as an argument: a usable name, and
+/// the warning for an identifier without a pattern.
+fn check_top_level_properties(
+    properties: &Map<String, Value>,
+    field: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    for (name, property) in properties {
+        let here = format!("{field}.properties.{name}");
+        if let Some(problem) = super::parse::parameter_name_problem(name) {
+            diagnostics
+                .push(Diagnostic::error(codes::PARAMETER_NAME_INVALID, problem).with_field(&here));
+        }
+        let is_string = primary_type(property) == "string" && property.get("type").is_some();
+        let constrained = ["pattern", "format", "enum", "const", X_PATTERN_TYPE]
+            .iter()
+            .any(|keyword| property.get(*keyword).is_some());
+        if is_string && !constrained && super::lint::looks_like_identifier(name) {
+            diagnostics.push(
+                Diagnostic::warning(
+                    codes::IDENTIFIER_UNPATTERNED,
+                    format!(
+                        "`{name}` looks like an identifier but has no `pattern`, `format`, `enum` or `{X_PATTERN_TYPE}`; any string will pass"
+                    ),
+                )
+                .with_field(&here),
+            );
+        }
+    }
+}
+
+/// Fills in `additionalProperties: false` (see the module docs).
+fn close_objects(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    let is_object_schema = object.contains_key("properties")
+        || object.get("type") == Some(&Value::String("object".to_owned()));
+    let says_already =
+        object.contains_key("additionalProperties") || object.contains_key("unevaluatedProperties");
+    let composes = COMPOSING
+        .iter()
+        .any(|keyword| object.contains_key(*keyword));
+    if is_object_schema && !says_already && !composes {
+        object.insert("additionalProperties".to_owned(), Value::Bool(false));
+    }
+    for keyword in ["items", "additionalProperties"] {
+        if let Some(child) = object.get_mut(keyword) {
+            close_objects(child);
+        }
+    }
+    for keyword in ["properties", "patternProperties", "$defs"] {
+        if let Some(Value::Object(map)) = object.get_mut(keyword) {
+            for child in map.values_mut() {
+                close_objects(child);
+            }
+        }
+    }
+    if let Some(Value::Array(list)) = object.get_mut("prefixItems") {
+        for child in list {
+            close_objects(child);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn codes_of(schema: Value) -> Vec<&'static str> {
+        compile(&schema, "input_schema")
+            .1
+            .iter()
+            .map(|d| d.code)
+            .collect()
+    }
+
+    #[test]
+    fn a_clean_schema_compiles_and_is_closed() {
+        let (compiled, diagnostics) = compile(
+            &json!({
+                "type": "object",
+                "properties": {
+                    "path": {"type": "string", "x-aigent-pattern-type": "filepath"},
+                    "opts": {"type": "object", "properties": {"depth": {"type": "integer"}}}
+                },
+                "required": ["path"]
+            }),
+            "input_schema",
+        );
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        let compiled = compiled.unwrap();
+        assert_eq!(compiled.effective["additionalProperties"], false);
+        assert_eq!(
+            compiled.effective["properties"]["opts"]["additionalProperties"],
+            false
+        );
+        assert_eq!(compiled.written.get("additionalProperties"), None);
+        assert!(
+            !compiled
+                .validator
+                .is_valid(&json!({"path": "/x", "extra": 1}))
+        );
+        assert!(compiled.validator.is_valid(&json!({"path": "/x"})));
+    }
+
+    #[test]
+    fn unknown_keywords_are_errors() {
+        assert_eq!(
+            codes_of(
+                json!({"type": "object", "properties": {"a": {"type": "string", "minLenght": 1}}})
+            ),
+            [codes::SCHEMA_UNKNOWN_KEYWORD]
+        );
+        assert_eq!(
+            codes_of(json!({"type": "object", "definitions": {}})),
+            [codes::SCHEMA_UNKNOWN_KEYWORD]
+        );
+        assert_eq!(
+            codes_of(json!({"type": "object", "x-vendor": true})),
+            [codes::SCHEMA_UNKNOWN_KEYWORD]
+        );
+    }
+
+    #[test]
+    fn remote_refs_wrong_roots_and_bad_formats_are_errors() {
+        assert_eq!(
+            codes_of(
+                json!({"type": "object", "properties": {"a": {"$ref": "https://example.com/s.json"}}})
+            ),
+            [codes::SCHEMA_INVALID]
+        );
+        assert_eq!(codes_of(json!({"type": "array"})), [codes::SCHEMA_INVALID]);
+        assert_eq!(codes_of(json!([1])), [codes::SCHEMA_INVALID]);
+        assert_eq!(
+            codes_of(
+                json!({"type": "object", "properties": {"a": {"type": "string", "format": "no-such-format"}}})
+            ),
+            [codes::SCHEMA_INVALID]
+        );
+        assert_eq!(
+            codes_of(json!({"type": "object", "properties": {"a": {"type": "strin"}}})),
+            [codes::SCHEMA_INVALID]
+        );
+        assert_eq!(
+            codes_of(
+                json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"})
+            ),
+            [codes::SCHEMA_INVALID]
+        );
+    }
+
+    #[test]
+    fn unanchored_patterns_and_bad_aigent_keywords() {
+        assert_eq!(
+            codes_of(
+                json!({"type": "object", "properties": {"a": {"type": "string", "pattern": "[a-z]+"}}})
+            ),
+            [codes::PATTERN_UNANCHORED]
+        );
+        assert_eq!(
+            codes_of(
+                json!({"type": "object", "properties": {"a": {"type": "string", "x-aigent-pattern-type": "ipv4"}}})
+            ),
+            [codes::SHAPE]
+        );
+        assert_eq!(
+            codes_of(
+                json!({"type": "object", "properties": {"a": {"type": "integer", "x-aigent-pattern-type": "uuid"}}})
+            ),
+            [codes::PATTERN_MISPLACED]
+        );
+    }
+
+    #[test]
+    fn identifier_properties_without_constraints_warn() {
+        assert_eq!(
+            codes_of(json!({"type": "object", "properties": {"user_id": {"type": "string"}}})),
+            [codes::IDENTIFIER_UNPATTERNED]
+        );
+        assert!(codes_of(json!({"type": "object", "properties": {"user_id": {"type": "string", "format": "uuid"}}})).is_empty());
+    }
+
+    #[test]
+    fn compositions_are_not_closed() {
+        let (compiled, _) = compile(
+            &json!({"type": "object", "allOf": [{"properties": {"a": {"type": "string"}}}]}),
+            "input_schema",
+        );
+        assert_eq!(
+            compiled.unwrap().effective.get("additionalProperties"),
+            None
+        );
+    }
+}

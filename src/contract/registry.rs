@@ -1,0 +1,452 @@
+//! The registry: a directory of declaration files, one command each
+//! (`NAME.json`, `NAME.yaml` or `NAME.yml`), or the built-in examples.
+//!
+//! Looking up one command opens `DIR/NAME.{json,yaml,yml}` directly and
+//! parses only that file, so a registry of a thousand declarations answers
+//! as fast as one of ten, and a broken declaration breaks only itself.
+//! Listing and linting read everything.
+
+use std::fs::{self, File};
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+use super::codes;
+use super::declaration::Declaration;
+use super::embedded::EMBEDDED;
+use super::parse::{Origin, SourceFormat, parse_declaration};
+use super::value::MAX_DOCUMENT_BYTES;
+use crate::report::Diagnostic;
+
+/// Where declarations come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Registry {
+    Directory(PathBuf),
+    /// The examples compiled into the binary (`commands/`).
+    Embedded,
+}
+
+/// A command that loaded: its declaration, where it came from, and the
+/// lint's warnings (errors would have refused it).
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub declaration: Declaration,
+    pub file: String,
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// One declaration file as `schema list` and `schema lint` see it.
+#[derive(Debug, Clone)]
+pub struct FileReport {
+    /// The command name from the file name.
+    pub name: String,
+    pub file: String,
+    /// Present when the file has no errors.
+    pub declaration: Option<Declaration>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl FileReport {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// A declaration file found in the registry, not yet read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RegistryEntry {
+    pub name: String,
+    pub file_name: String,
+    pub format: SourceFormat,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("no command named `{name}` in {registry}")]
+    NotFound {
+        name: String,
+        registry: String,
+        closest: Option<String>,
+    },
+    #[error("no command named `{name}`: {problem}")]
+    InvalidName { name: String, problem: String },
+    #[error("`{name}` is declared more than once: {}", files.join(", "))]
+    Duplicate { name: String, files: Vec<String> },
+    #[error("the declaration of `{name}` in {file} is invalid")]
+    Invalid {
+        name: String,
+        file: String,
+        diagnostics: Vec<Diagnostic>,
+    },
+    #[error("cannot read {file}: {source}")]
+    Unreadable { file: String, source: io::Error },
+    #[error("the registry {dir} does not exist or is not a directory")]
+    MissingRegistry { dir: String },
+    #[error("cannot read the registry {dir}: {source}")]
+    RegistryUnreadable { dir: String, source: io::Error },
+}
+
+impl Registry {
+    /// `--commands DIR` / `AIGENT_COMMANDS`, else the built-in examples.
+    pub fn new(dir: Option<PathBuf>) -> Self {
+        dir.map_or(Self::Embedded, Self::Directory)
+    }
+
+    /// How to name this registry in messages.
+    pub fn describe(&self) -> String {
+        match self {
+            Self::Directory(dir) => dir.display().to_string(),
+            Self::Embedded => "the built-in examples".to_owned(),
+        }
+    }
+
+    fn file_label(&self, file_name: &str) -> String {
+        match self {
+            Self::Directory(dir) => dir.join(file_name).display().to_string(),
+            Self::Embedded => format!("commands/{file_name}"),
+        }
+    }
+
+    /// Loads one command, reading only its own file.
+    pub fn load(&self, name: &str) -> Result<Loaded, LoadError> {
+        if let Some(problem) = super::command_name_problem(name) {
+            return Err(LoadError::InvalidName {
+                name: name.to_owned(),
+                problem,
+            });
+        }
+        let candidates: Vec<(String, SourceFormat)> = match self {
+            Self::Embedded => EMBEDDED
+                .iter()
+                .filter_map(|(file_name, _)| split_file_name(file_name))
+                .filter(|(stem, _, _)| *stem == name)
+                .map(|(_, file_name, format)| (file_name.to_owned(), format))
+                .collect(),
+            Self::Directory(dir) => {
+                self.require_directory(dir)?;
+                let mut found = Vec::new();
+                for (extension, format) in SourceFormat::EXTENSIONS {
+                    let file_name = format!("{name}.{extension}");
+                    match fs::metadata(dir.join(&file_name)) {
+                        Ok(_) => found.push((file_name, *format)),
+                        Err(err) if err.kind() == io::ErrorKind::NotFound => {}
+                        Err(source) => {
+                            return Err(LoadError::Unreadable {
+                                file: self.file_label(&file_name),
+                                source,
+                            });
+                        }
+                    }
+                }
+                found
+            }
+        };
+        match candidates.as_slice() {
+            [] => Err(LoadError::NotFound {
+                name: name.to_owned(),
+                registry: self.describe(),
+                closest: self.closest_name(name),
+            }),
+            [(file_name, format)] => self.load_file(name, file_name, *format),
+            several => Err(LoadError::Duplicate {
+                name: name.to_owned(),
+                files: several
+                    .iter()
+                    .map(|(file_name, _)| self.file_label(file_name))
+                    .collect(),
+            }),
+        }
+    }
+
+    fn load_file(
+        &self,
+        name: &str,
+        file_name: &str,
+        format: SourceFormat,
+    ) -> Result<Loaded, LoadError> {
+        let file = self.file_label(file_name);
+        let text = self
+            .read(file_name)
+            .map_err(|source| LoadError::Unreadable {
+                file: file.clone(),
+                source,
+            })?;
+        let path = self.path_of(file_name);
+        let origin = Origin {
+            file_stem: Some(name),
+            file: path.as_deref(),
+        };
+        let parsed = match text {
+            Ok(text) => parse_declaration(&text, format, &origin),
+            Err(problem) => {
+                return Err(LoadError::Invalid {
+                    name: name.to_owned(),
+                    file,
+                    diagnostics: vec![problem],
+                });
+            }
+        };
+        match parsed.declaration {
+            Some(declaration) if !parsed.diagnostics.iter().any(Diagnostic::is_error) => {
+                Ok(Loaded {
+                    declaration,
+                    file,
+                    warnings: parsed.diagnostics,
+                })
+            }
+            _ => Err(LoadError::Invalid {
+                name: name.to_owned(),
+                file,
+                diagnostics: parsed.diagnostics,
+            }),
+        }
+    }
+
+    fn path_of(&self, file_name: &str) -> Option<PathBuf> {
+        match self {
+            Self::Directory(dir) => Some(dir.join(file_name)),
+            Self::Embedded => None,
+        }
+    }
+
+    /// The text of a declaration file; the inner `Err` is a finding about
+    /// the file (too large, not UTF-8, not a regular file), the outer one an
+    /// I/O failure.
+    fn read(&self, file_name: &str) -> io::Result<Result<String, Diagnostic>> {
+        let dir = match self {
+            Self::Embedded => {
+                let text = EMBEDDED
+                    .iter()
+                    .find(|(name, _)| *name == file_name)
+                    .map(|(_, text)| (*text).to_owned())
+                    .unwrap_or_default();
+                return Ok(Ok(text));
+            }
+            Self::Directory(dir) => dir,
+        };
+        let path = dir.join(file_name);
+        // Following a symlink is fine; a FIFO or a device would block or
+        // never end, so only regular files are read.
+        if !fs::metadata(&path)?.is_file() {
+            return Ok(Err(Diagnostic::error(
+                codes::FILE_UNREADABLE,
+                "not a regular file",
+            )));
+        }
+        let mut bytes = Vec::new();
+        File::open(&path)?
+            .take(u64::try_from(MAX_DOCUMENT_BYTES).unwrap_or(u64::MAX) + 1)
+            .read_to_end(&mut bytes)?;
+        if bytes.len() > MAX_DOCUMENT_BYTES {
+            return Ok(Err(Diagnostic::error(
+                codes::FILE_UNREADABLE,
+                "the file is larger than 1 MiB",
+            )));
+        }
+        Ok(String::from_utf8(bytes).map_err(|err| {
+            Diagnostic::error(
+                codes::FILE_UNREADABLE,
+                format!(
+                    "the file is not UTF-8 (invalid byte at offset {})",
+                    err.utf8_error().valid_up_to()
+                ),
+            )
+        }))
+    }
+
+    fn require_directory(&self, dir: &Path) -> Result<(), LoadError> {
+        match fs::metadata(dir) {
+            Ok(metadata) if metadata.is_dir() => Ok(()),
+            Ok(_) => Err(LoadError::MissingRegistry {
+                dir: dir.display().to_string(),
+            }),
+            Err(err) if err.kind() == io::ErrorKind::NotFound => Err(LoadError::MissingRegistry {
+                dir: dir.display().to_string(),
+            }),
+            Err(source) => Err(LoadError::RegistryUnreadable {
+                dir: dir.display().to_string(),
+                source,
+            }),
+        }
+    }
+
+    /// Every declaration file, sorted by command name then file name, with
+    /// no file read. Files whose name is not a valid command name are
+    /// included (the lint reports them); dotfiles and other extensions are
+    /// not declarations and are skipped.
+    pub fn entries(&self) -> Result<Vec<RegistryEntry>, LoadError> {
+        let mut entries: Vec<RegistryEntry> = match self {
+            Self::Embedded => EMBEDDED
+                .iter()
+                .filter_map(|(file_name, _)| split_file_name(file_name))
+                .map(|(name, file_name, format)| RegistryEntry {
+                    name: name.to_owned(),
+                    file_name: file_name.to_owned(),
+                    format,
+                })
+                .collect(),
+            Self::Directory(dir) => {
+                self.require_directory(dir)?;
+                let unreadable = |source| LoadError::RegistryUnreadable {
+                    dir: dir.display().to_string(),
+                    source,
+                };
+                let mut entries = Vec::new();
+                for entry in fs::read_dir(dir).map_err(unreadable)? {
+                    let entry = entry.map_err(unreadable)?;
+                    let Ok(file_name) = entry.file_name().into_string() else {
+                        continue;
+                    };
+                    if let Some((name, file_name, format)) = split_file_name(&file_name) {
+                        entries.push(RegistryEntry {
+                            name: name.to_owned(),
+                            file_name: file_name.to_owned(),
+                            format,
+                        });
+                    }
+                }
+                entries
+            }
+        };
+        entries.sort_by(|a, b| (&a.name, &a.file_name).cmp(&(&b.name, &b.file_name)));
+        Ok(entries)
+    }
+
+    /// Reads and lints every declaration: what `schema list` and `schema
+    /// lint` report. One broken file never hides the others.
+    pub fn reports(&self) -> Result<Vec<FileReport>, LoadError> {
+        let entries = self.entries()?;
+        let mut reports = Vec::with_capacity(entries.len());
+        for (index, entry) in entries.iter().enumerate() {
+            let file = self.file_label(&entry.file_name);
+            let twins: Vec<String> = entries
+                .iter()
+                .enumerate()
+                .filter(|(other, candidate)| *other != index && candidate.name == entry.name)
+                .map(|(_, candidate)| self.file_label(&candidate.file_name))
+                .collect();
+            let mut report = match super::command_name_problem(&entry.name) {
+                Some(problem) => FileReport {
+                    name: entry.name.clone(),
+                    file: file.clone(),
+                    declaration: None,
+                    diagnostics: vec![Diagnostic::error(
+                        codes::NAME_INVALID,
+                        format!("the file name does not give a valid command name: {problem}"),
+                    )],
+                },
+                None => match self.load_file(&entry.name, &entry.file_name, entry.format) {
+                    Ok(loaded) => FileReport {
+                        name: entry.name.clone(),
+                        file: loaded.file,
+                        declaration: Some(loaded.declaration),
+                        diagnostics: loaded.warnings,
+                    },
+                    Err(LoadError::Invalid { diagnostics, .. }) => FileReport {
+                        name: entry.name.clone(),
+                        file: file.clone(),
+                        declaration: None,
+                        diagnostics,
+                    },
+                    Err(err) => FileReport {
+                        name: entry.name.clone(),
+                        file: file.clone(),
+                        declaration: None,
+                        diagnostics: vec![Diagnostic::error(
+                            codes::FILE_UNREADABLE,
+                            err.to_string(),
+                        )],
+                    },
+                },
+            };
+            if !twins.is_empty() {
+                report.declaration = None;
+                report.diagnostics.insert(
+                    0,
+                    Diagnostic::error(
+                        codes::DUPLICATE_NAME,
+                        format!("`{}` is also declared in {}", entry.name, twins.join(", ")),
+                    )
+                    .with_field("name"),
+                );
+            }
+            reports.push(report);
+        }
+        Ok(reports)
+    }
+
+    fn closest_name(&self, name: &str) -> Option<String> {
+        let entries = self.entries().ok()?;
+        super::closest(name, entries.iter().map(|entry| entry.name.as_str())).map(str::to_owned)
+    }
+}
+
+/// `deploy.json` → (`deploy`, `deploy.json`, JSON); `None` for dotfiles and
+/// other extensions.
+fn split_file_name(file_name: &str) -> Option<(&str, &str, SourceFormat)> {
+    if file_name.starts_with('.') {
+        return None;
+    }
+    let (stem, extension) = file_name.rsplit_once('.')?;
+    let format = SourceFormat::from_extension(extension)?;
+    Some((stem, file_name, format))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_embedded_example_loads_cleanly() {
+        let registry = Registry::Embedded;
+        let reports = registry.reports().unwrap();
+        let names: Vec<&str> = reports.iter().map(|report| report.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "deploy",
+                "files-get",
+                "read_file",
+                "run-script",
+                "shell_exec"
+            ]
+        );
+        for report in &reports {
+            assert!(
+                report.diagnostics.is_empty(),
+                "{}: {:?}",
+                report.file,
+                report.diagnostics
+            );
+            assert!(registry.load(&report.name).is_ok());
+        }
+    }
+
+    #[test]
+    fn hostile_and_unknown_names() {
+        let registry = Registry::Embedded;
+        assert!(matches!(
+            registry.load("../deploy"),
+            Err(LoadError::InvalidName { .. })
+        ));
+        match registry.load("deplyo") {
+            Err(LoadError::NotFound { closest, .. }) => {
+                assert_eq!(closest.as_deref(), Some("deploy"))
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn file_names_split() {
+        assert_eq!(
+            split_file_name("a.yml"),
+            Some(("a", "a.yml", SourceFormat::Yaml))
+        );
+        assert_eq!(split_file_name(".a.json"), None);
+        assert_eq!(split_file_name("README.md"), None);
+        assert_eq!(
+            split_file_name("a.b.json"),
+            Some(("a.b", "a.b.json", SourceFormat::Json))
+        );
+    }
+}

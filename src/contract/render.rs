@@ -1,0 +1,285 @@
+//! Text renderings of the registry for people: `schema list`, `schema show`
+//! and `schema lint`. Each takes a [`Style`] and returns a `String`.
+
+use comfy_table::{Table, presets};
+use serde_json::Value;
+
+use super::declaration::{Declaration, Inputs, ParamType, Parameter};
+use super::input_schema::{self, PropertyGuard};
+use super::registry::FileReport;
+use crate::report::{Diagnostic, Style};
+
+fn table(header: &[&str]) -> Table {
+    let mut table = Table::new();
+    table
+        .load_style(presets::UTF8_FULL_CONDENSED)
+        .force_no_tty();
+    table.set_header(header.to_vec());
+    table
+}
+
+/// `schema list`: one row per declaration file.
+pub fn render_list(reports: &[FileReport], style: Style) -> String {
+    if reports.is_empty() {
+        return "no declarations in this registry\n".to_owned();
+    }
+    let mut rows = table(&["NAME", "DANGER", "DESCRIPTION"]);
+    for report in reports {
+        match &report.declaration {
+            Some(declaration) => rows.add_row(vec![
+                declaration.name.clone(),
+                declaration
+                    .danger_level
+                    .map_or("-", |level| level.as_str())
+                    .to_owned(),
+                declaration.description.clone(),
+            ]),
+            None => rows.add_row(vec![
+                report.name.clone(),
+                "-".to_owned(),
+                format!(
+                    "invalid declaration: run `aigent schema lint` ({})",
+                    report.file
+                ),
+            ]),
+        };
+    }
+    let broken = reports
+        .iter()
+        .filter(|report| report.declaration.is_none())
+        .count();
+    let mut out = format!("{rows}\n");
+    if broken > 0 {
+        out.push_str(&format!(
+            "{}: {broken} declaration{} cannot be used\n",
+            style.warning("warning"),
+            if broken == 1 { "" } else { "s" }
+        ));
+    }
+    out
+}
+
+/// `schema show --format text`.
+pub fn render_show(declaration: &Declaration, file: &str, style: Style) -> String {
+    let mut out = format!(
+        "{} — {}\n",
+        style.emphasis(&declaration.name),
+        declaration.description
+    );
+    if let Some(level) = declaration.danger_level {
+        out.push_str(&format!("danger level: {}\n", level.as_str()));
+    }
+    out.push_str(&format!("declared in:  {}\n", style.location(file)));
+    if let Some(subprocess) = &declaration.subprocess {
+        let mut argv = vec![subprocess.binary.clone()];
+        argv.extend(subprocess.hardcoded_args.iter().cloned());
+        argv.extend(
+            subprocess
+                .user_controlled_args
+                .iter()
+                .map(|name| format!("<{name}>")),
+        );
+        out.push_str(&format!("runs:         {}\n", argv.join(" ")));
+    }
+    out.push('\n');
+    match &declaration.inputs {
+        Inputs::Parameters(parameters) if parameters.is_empty() => out.push_str("no parameters\n"),
+        Inputs::Parameters(parameters) => {
+            let mut rows = table(&[
+                "PARAMETER",
+                "TYPE",
+                "REQUIRED",
+                "CHECK",
+                "DEFAULT",
+                "DESCRIPTION",
+            ]);
+            for parameter in parameters {
+                rows.add_row(vec![
+                    flag_name(declaration, parameter),
+                    parameter.kind.as_str().to_owned(),
+                    yes_no(parameter.required),
+                    parameter_check(parameter),
+                    parameter
+                        .default
+                        .as_ref()
+                        .map_or_else(String::new, Value::to_string),
+                    parameter.description.clone().unwrap_or_default(),
+                ]);
+            }
+            out.push_str(&format!("{rows}\n"));
+        }
+        Inputs::InputSchema(schema) => {
+            out.push_str("input_schema (MCP), validated by JSON Schema 2020-12 in strict mode\n");
+            let required: Vec<&str> = schema.required().collect();
+            let mut rows = table(&["PROPERTY", "TYPE", "REQUIRED", "CHECK", "DESCRIPTION"]);
+            for (name, property) in schema.properties() {
+                let mut shown = format!("--{name}");
+                if declaration.is_user_controlled(name) {
+                    shown.push_str(" (to subprocess)");
+                }
+                rows.add_row(vec![
+                    shown,
+                    input_schema::primary_type(property).to_owned(),
+                    yes_no(required.contains(&name)),
+                    property_check(property),
+                    property
+                        .get("description")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_owned(),
+                ]);
+            }
+            out.push_str(&format!("{rows}\n"));
+        }
+    }
+    out.push('\n');
+    let mut codes = table(&["EXIT", "NAME", "RETRYABLE", "SIDE EFFECTS", "DESCRIPTION"]);
+    for exit_code in &declaration.exit_codes {
+        codes.add_row(vec![
+            exit_code.code.to_string(),
+            exit_code.name.clone(),
+            yes_no(exit_code.retryable),
+            exit_code.side_effects.as_str().to_owned(),
+            exit_code.description.clone().unwrap_or_default(),
+        ]);
+    }
+    out.push_str(&format!("{codes}\n"));
+    out
+}
+
+fn flag_name(declaration: &Declaration, parameter: &Parameter) -> String {
+    let mut shown = format!("--{}", parameter.name);
+    if declaration.is_user_controlled(&parameter.name) {
+        shown.push_str(" (to subprocess)");
+    }
+    shown
+}
+
+fn yes_no(flag: bool) -> String {
+    if flag { "yes" } else { "no" }.to_owned()
+}
+
+fn parameter_check(parameter: &Parameter) -> String {
+    let mut parts = Vec::new();
+    if let Some(pattern_type) = parameter.pattern_type {
+        parts.push(pattern_type.as_str().to_owned());
+    }
+    if let Some(pattern) = &parameter.pattern {
+        parts.push(pattern.as_str().to_owned());
+    }
+    if parameter.kind == ParamType::Enum {
+        parts.push(parameter.enum_values.join(" | "));
+    }
+    if parameter.kind == ParamType::ResourceId {
+        parts.push("every ID rule".to_owned());
+    }
+    if parameter.sensitive {
+        parts.push("sensitive".to_owned());
+    }
+    if parameter.allow_leading_dash {
+        parts.push("may start with '-'".to_owned());
+    }
+    parts.join(", ")
+}
+
+fn property_check(property: &Value) -> String {
+    let mut parts = Vec::new();
+    let guard = PropertyGuard::of(property);
+    if let Some(kind) = property
+        .get(input_schema::X_PATTERN_TYPE)
+        .and_then(Value::as_str)
+    {
+        parts.push(kind.to_owned());
+    }
+    for keyword in [
+        "pattern",
+        "format",
+        "enum",
+        "minItems",
+        "maxItems",
+        "minLength",
+        "maxLength",
+    ] {
+        if let Some(value) = property.get(keyword) {
+            let shown = value
+                .as_str()
+                .map_or_else(|| value.to_string(), str::to_owned);
+            parts.push(format!("{keyword} {shown}"));
+        }
+    }
+    if guard.sensitive {
+        parts.push("sensitive".to_owned());
+    }
+    if guard.allow_leading_dash {
+        parts.push("may start with '-'".to_owned());
+    }
+    parts.join(", ")
+}
+
+/// One diagnostic as a compiler-style line: `file: error[E107] field: message`.
+pub fn render_diagnostic(file: &str, diagnostic: &Diagnostic, style: Style) -> String {
+    let severity = if diagnostic.is_error() {
+        style.error(&format!("error[{}]", diagnostic.code))
+    } else {
+        style.warning(&format!("warning[{}]", diagnostic.code))
+    };
+    let location = match diagnostic.line {
+        Some(line) => format!("{file}:{line}"),
+        None => file.to_owned(),
+    };
+    let field = diagnostic
+        .field
+        .as_deref()
+        .map(|field| format!("{}: ", style.emphasis(field)))
+        .unwrap_or_default();
+    format!(
+        "{}: {severity} {field}{}",
+        style.location(&location),
+        diagnostic.message
+    )
+}
+
+/// `schema lint`: every finding, then a summary line.
+pub fn render_lint(reports: &[FileReport], quiet: bool, style: Style) -> String {
+    let mut out = String::new();
+    for report in reports {
+        for diagnostic in &report.diagnostics {
+            out.push_str(&render_diagnostic(&report.file, diagnostic, style));
+            out.push('\n');
+        }
+    }
+    let errors = count(reports, true);
+    let warnings = count(reports, false);
+    if !quiet || errors + warnings > 0 {
+        let summary = format!(
+            "{} declaration{}: {errors} error{}, {warnings} warning{}",
+            reports.len(),
+            plural(reports.len()),
+            plural(errors),
+            plural(warnings)
+        );
+        let summary = if errors > 0 {
+            style.error(&summary)
+        } else if warnings > 0 {
+            style.warning(&summary)
+        } else {
+            style.success(&summary)
+        };
+        out.push_str(&summary);
+        out.push('\n');
+    }
+    out
+}
+
+/// Errors (`true`) or warnings (`false`) across the reports.
+pub fn count(reports: &[FileReport], errors: bool) -> usize {
+    reports
+        .iter()
+        .flat_map(|report| &report.diagnostics)
+        .filter(|diagnostic| diagnostic.is_error() == errors)
+        .count()
+}
+
+fn plural(count: usize) -> &'static str {
+    if count == 1 { "" } else { "s" }
+}

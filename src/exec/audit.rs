@@ -1,0 +1,443 @@
+//! The audit log: one JSON object per line (JSONL), appended by every Phase 1
+//! rejection (`TOOL_ARG_VALIDATION_FAILURE`) and, with `run`, by every
+//! execution.
+//!
+//! - Each record is written with a single `write(2)` on a descriptor opened
+//!   with `O_APPEND`, so concurrent writers never interleave or overwrite
+//!   each other's lines.
+//! - The file is created with mode 0600 (its parent directories with 0700),
+//!   is never followed through a symlink, and has its mode tightened to 0600
+//!   if something loosened it.
+//! - Values of parameters declared `sensitive` are redacted before a
+//!   record is built; long values are cut so a record stays small.
+//!
+//! Location: an explicit path (`--audit-log`), else `AIGENT_AUDIT_LOG`,
+//! else `$XDG_STATE_HOME/aigent/audit.jsonl`, else
+//! `~/.local/state/aigent/audit.jsonl`.
+
+use std::ffi::OsString;
+use std::fs::{self, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde_json::{Map, Value, json};
+
+use crate::guard::Rejection;
+
+pub const EVENT_VALIDATION_FAILURE: &str = "TOOL_ARG_VALIDATION_FAILURE";
+
+/// Values longer than this are cut in records (with a marker), so that one
+/// hostile argument cannot make a multi-megabyte line.
+pub const MAX_LOGGED_VALUE_CHARS: usize = 1024;
+
+#[derive(Debug, thiserror::Error)]
+pub enum AuditError {
+    #[error("no audit log location: set AIGENT_AUDIT_LOG, XDG_STATE_HOME or HOME")]
+    NoLocation,
+    #[error("cannot write the audit log {path}: {source}")]
+    Io { path: PathBuf, source: io::Error },
+}
+
+/// Where audit records go.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuditLog {
+    path: PathBuf,
+}
+
+impl AuditLog {
+    pub fn at(path: impl Into<PathBuf>) -> Self {
+        Self { path: path.into() }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The log location from an explicit path and the environment, as
+    /// `lookup` reports it (a function, so tests need not touch the real
+    /// environment). Empty variables count as unset; a relative
+    /// `XDG_STATE_HOME` is ignored, as the XDG spec says.
+    pub fn locate(
+        explicit: Option<&Path>,
+        lookup: impl Fn(&str) -> Option<OsString>,
+    ) -> Result<Self, AuditError> {
+        let set = |name: &str| {
+            lookup(name)
+                .filter(|value| !value.is_empty())
+                .map(PathBuf::from)
+        };
+        if let Some(path) = explicit {
+            return Ok(Self::at(path));
+        }
+        if let Some(path) = set("AIGENT_AUDIT_LOG") {
+            return Ok(Self::at(path));
+        }
+        if let Some(state) = set("XDG_STATE_HOME").filter(|path| path.is_absolute()) {
+            return Ok(Self::at(state.join("aigent").join("audit.jsonl")));
+        }
+        if let Some(home) = set("HOME") {
+            return Ok(Self::at(home.join(".local/state/aigent/audit.jsonl")));
+        }
+        Err(AuditError::NoLocation)
+    }
+
+    /// [`Self::locate`] with the process environment.
+    pub fn from_env(explicit: Option<&Path>) -> Result<Self, AuditError> {
+        Self::locate(explicit, |name| std::env::var_os(name))
+    }
+
+    /// Appends one record as one line with one `write`.
+    pub fn append(&self, record: &AuditRecord) -> Result<(), AuditError> {
+        let io_error = |source| AuditError::Io {
+            path: self.path.clone(),
+            source,
+        };
+        let mut line =
+            serde_json::to_vec(&record.to_json()).map_err(|err| io_error(io::Error::other(err)))?;
+        line.push(b'\n');
+        if let Some(parent) = self
+            .path
+            .parent()
+            .filter(|parent| !parent.as_os_str().is_empty())
+        {
+            create_private_dirs(parent).map_err(io_error)?;
+        }
+        let mut file = open_for_append(&self.path).map_err(io_error)?;
+        let written = file.write(&line).map_err(io_error)?;
+        if written != line.len() {
+            return Err(io_error(io::Error::new(
+                io::ErrorKind::WriteZero,
+                format!(
+                    "short write ({written} of {} bytes); the disk may be full",
+                    line.len()
+                ),
+            )));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(unix)]
+fn create_private_dirs(dir: &Path) -> io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+}
+
+#[cfg(not(unix))]
+fn create_private_dirs(dir: &Path) -> io::Result<()> {
+    fs::create_dir_all(dir)
+}
+
+#[cfg(unix)]
+fn open_for_append(path: &Path) -> io::Result<fs::File> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let file = OpenOptions::new()
+        .append(true)
+        .create(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+        .open(path)?;
+    let metadata = file.metadata()?;
+    if !metadata.is_file() {
+        return Err(io::Error::other("the audit log is not a regular file"));
+    }
+    if metadata.permissions().mode() & 0o077 != 0 {
+        file.set_permissions(fs::Permissions::from_mode(0o600))?;
+    }
+    Ok(file)
+}
+
+#[cfg(not(unix))]
+fn open_for_append(path: &Path) -> io::Result<fs::File> {
+    OpenOptions::new().append(true).create(true).open(path)
+}
+
+/// One line of the log. Every record has `timestamp` (RFC 3339, UTC),
+/// `event`, `command` and `pid`; the rest depends on the event.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AuditRecord {
+    pub timestamp: String,
+    pub event: &'static str,
+    pub command: String,
+    pub pid: u32,
+    pub details: Map<String, Value>,
+}
+
+impl AuditRecord {
+    /// A record of `event` for `command`, stamped now, by this process.
+    pub fn new(event: &'static str, command: impl Into<String>) -> Self {
+        Self {
+            timestamp: rfc3339_utc(SystemTime::now()),
+            event,
+            command: command.into(),
+            pid: std::process::id(),
+            details: Map::new(),
+        }
+    }
+
+    pub fn with(mut self, key: &str, value: impl Into<Value>) -> Self {
+        self.details.insert(key.to_owned(), value.into());
+        self
+    }
+
+    /// `TOOL_ARG_VALIDATION_FAILURE`: every violation, sensitive values
+    /// redacted and long values cut.
+    pub fn validation_failure(rejection: &Rejection) -> Self {
+        let violations: Vec<Value> = rejection
+            .violations
+            .iter()
+            .map(|violation| {
+                let shown = violation.redacted();
+                json!({
+                    "field": shown.field,
+                    "rejected_pattern": shown.rule.as_str(),
+                    "input_value": shown.input_value.as_deref().map(cut),
+                    "expected": shown.expected,
+                    "message": cut(&shown.message),
+                })
+            })
+            .collect();
+        Self::new(EVENT_VALIDATION_FAILURE, rejection.command.clone())
+            .with("error_code", rejection.error_code())
+            .with("violations", violations)
+    }
+
+    pub fn to_json(&self) -> Value {
+        let mut object = Map::new();
+        object.insert("timestamp".to_owned(), Value::from(self.timestamp.clone()));
+        object.insert("event".to_owned(), Value::from(self.event));
+        object.insert("command".to_owned(), Value::from(self.command.clone()));
+        object.insert("pid".to_owned(), Value::from(self.pid));
+        for (key, value) in &self.details {
+            object.insert(key.clone(), value.clone());
+        }
+        Value::Object(object)
+    }
+}
+
+fn cut(text: &str) -> String {
+    match text.char_indices().nth(MAX_LOGGED_VALUE_CHARS) {
+        None => text.to_owned(),
+        Some((end, _)) => format!("{}…[cut: {} bytes in all]", &text[..end], text.len()),
+    }
+}
+
+/// `2024-05-01T12:34:56.789Z`. Dates before 1970 cannot occur for `now`
+/// and are clamped to the epoch.
+pub fn rfc3339_utc(time: SystemTime) -> String {
+    let since_epoch = time.duration_since(UNIX_EPOCH).unwrap_or_default();
+    let seconds = since_epoch.as_secs();
+    let millis = since_epoch.subsec_millis();
+    let days = i64::try_from(seconds / 86_400).unwrap_or(i64::MAX / 2);
+    let (year, month, day) = civil_from_days(days);
+    let second_of_day = seconds % 86_400;
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{millis:03}Z",
+        second_of_day / 3600,
+        second_of_day / 60 % 60,
+        second_of_day % 60,
+    )
+}
+
+/// The proleptic Gregorian date of a day count since 1970-01-01, by
+/// counting 400-year eras (146,097 days each) from 0000-03-01, so that the
+/// leap day falls at the end of each counted year.
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let shifted = days + 719_468; // days from 0000-03-01 to 1970-01-01
+    let era = shifted.div_euclid(146_097);
+    let day_of_era = shifted.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_from_march = (5 * day_of_year + 2) / 153;
+    let day = u32::try_from(day_of_year - (153 * month_from_march + 2) / 5 + 1).unwrap_or(1);
+    let month = u32::try_from(if month_from_march < 10 {
+        month_from_march + 3
+    } else {
+        month_from_march - 9
+    })
+    .unwrap_or(1);
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::guard::{Rule, Violation};
+    use std::time::Duration;
+
+    #[test]
+    fn timestamps() {
+        assert_eq!(rfc3339_utc(UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
+        let at = |secs| rfc3339_utc(UNIX_EPOCH + Duration::from_millis(secs));
+        assert_eq!(at(951_782_400_000), "2000-02-29T00:00:00.000Z");
+        assert_eq!(at(951_868_799_999), "2000-02-29T23:59:59.999Z");
+        assert_eq!(at(1_709_251_199_000), "2024-02-29T23:59:59.000Z");
+        assert_eq!(at(4_102_444_800_000), "2100-01-01T00:00:00.000Z");
+        assert_eq!(at(1_735_689_599_000), "2024-12-31T23:59:59.000Z");
+    }
+
+    #[test]
+    fn location_precedence() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(key, _)| *key == name)
+                    .map(|(_, value)| OsString::from(value))
+            }
+        };
+        let all = env(&[
+            ("AIGENT_AUDIT_LOG", "/a/log"),
+            ("XDG_STATE_HOME", "/state"),
+            ("HOME", "/home/u"),
+        ]);
+        assert_eq!(
+            AuditLog::locate(Some(Path::new("/x")), all).unwrap().path(),
+            Path::new("/x")
+        );
+        assert_eq!(
+            AuditLog::locate(None, all).unwrap().path(),
+            Path::new("/a/log")
+        );
+        let xdg = env(&[
+            ("AIGENT_AUDIT_LOG", ""),
+            ("XDG_STATE_HOME", "/state"),
+            ("HOME", "/home/u"),
+        ]);
+        assert_eq!(
+            AuditLog::locate(None, xdg).unwrap().path(),
+            Path::new("/state/aigent/audit.jsonl")
+        );
+        let home = env(&[("XDG_STATE_HOME", "relative"), ("HOME", "/home/u")]);
+        assert_eq!(
+            AuditLog::locate(None, home).unwrap().path(),
+            Path::new("/home/u/.local/state/aigent/audit.jsonl")
+        );
+        assert!(AuditLog::locate(None, env(&[])).is_err());
+    }
+
+    fn rejection() -> Rejection {
+        let mut secret = Violation::new(
+            "token",
+            Rule::ControlCharacter,
+            Some("hunter2\u{7}".into()),
+            "a string",
+            "`token` has a bell",
+        );
+        secret.sensitive = true;
+        Rejection {
+            command: "login".into(),
+            violations: vec![
+                Violation::new(
+                    "user",
+                    Rule::PathTraversal,
+                    Some("../root".into()),
+                    "an id",
+                    "`user` has '..'",
+                ),
+                secret,
+            ],
+        }
+    }
+
+    #[test]
+    fn records_are_appended_privately_and_redacted() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = AuditLog::at(dir.path().join("nested/dir/audit.jsonl"));
+        log.append(&AuditRecord::validation_failure(&rejection()))
+            .unwrap();
+        log.append(&AuditRecord::validation_failure(&rejection()))
+            .unwrap();
+        let text = fs::read_to_string(log.path()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 2);
+        assert!(!text.contains("hunter2"), "{text}");
+        let record: Value = serde_json::from_str(lines[0]).unwrap();
+        assert_eq!(record["event"], EVENT_VALIDATION_FAILURE);
+        assert_eq!(record["command"], "login");
+        assert_eq!(record["pid"], std::process::id());
+        assert_eq!(record["violations"][0]["input_value"], "../root");
+        assert_eq!(
+            record["violations"][1]["input_value"],
+            crate::guard::REDACTED
+        );
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            assert_eq!(
+                fs::metadata(log.path()).unwrap().permissions().mode() & 0o777,
+                0o600
+            );
+            let parent = log.path().parent().unwrap();
+            assert_eq!(
+                fs::metadata(parent).unwrap().permissions().mode() & 0o777,
+                0o700
+            );
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symlinked_log_is_refused_and_a_loose_mode_is_tightened() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("elsewhere");
+        fs::write(&target, "").unwrap();
+        let link = dir.path().join("audit.jsonl");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        assert!(
+            AuditLog::at(&link)
+                .append(&AuditRecord::new("X", "c"))
+                .is_err()
+        );
+
+        let loose = dir.path().join("loose.jsonl");
+        fs::write(&loose, "").unwrap();
+        fs::set_permissions(&loose, fs::Permissions::from_mode(0o644)).unwrap();
+        AuditLog::at(&loose)
+            .append(&AuditRecord::new("X", "c"))
+            .unwrap();
+        assert_eq!(
+            fs::metadata(&loose).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+    }
+
+    #[test]
+    fn long_values_are_cut() {
+        let long = "x".repeat(5000);
+        let cut_value = cut(&long);
+        assert!(cut_value.chars().count() < 1100);
+        assert!(cut_value.contains("5000 bytes"));
+        assert_eq!(cut("short"), "short");
+    }
+
+    #[test]
+    fn concurrent_writers_do_not_interleave() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = AuditLog::at(dir.path().join("audit.jsonl"));
+        std::thread::scope(|scope| {
+            for thread in 0..8 {
+                let log = &log;
+                scope.spawn(move || {
+                    for index in 0..50 {
+                        let record = AuditRecord::new("X", format!("c{thread}"))
+                            .with("payload", "y".repeat(2000 + index));
+                        log.append(&record).unwrap();
+                    }
+                });
+            }
+        });
+        let text = fs::read_to_string(log.path()).unwrap();
+        assert_eq!(text.lines().count(), 400);
+        for line in text.lines() {
+            serde_json::from_str::<Value>(line).unwrap();
+        }
+    }
+}

@@ -1,0 +1,506 @@
+//! Phase 1 (DESIGN.md §5): one pure function of a declaration and the raw
+//! arguments, [`check`], which returns either the validated, typed
+//! arguments in declared order or every violation. `args check` reports its
+//! result; `run` builds the argv from it.
+//!
+//! The guard rejects; it never rewrites. A value that passes is handed on
+//! exactly as given, and a correction is only ever offered as a
+//! `suggestion`.
+
+mod arguments;
+mod json_args;
+pub mod normalize;
+pub mod render;
+pub mod rules;
+mod schema_args;
+pub mod syntax;
+mod violation;
+
+use serde_json::{Map, Value};
+
+pub use arguments::RawArguments;
+pub use rules::{Rule, ValueClass, ValueProfile, check_string};
+pub use violation::{REDACTED, Rejection, Violation};
+
+use crate::contract::{Declaration, Inputs, ParamType, Parameter};
+use arguments::Given;
+
+/// A validated argument value, typed by its declaration.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ArgValue {
+    String(String),
+    Integer(i64),
+    Number(f64),
+    Boolean(bool),
+    /// An array of strings, in the order given.
+    Array(Vec<String>),
+    /// Anything else an `input_schema` allows (objects, mixed arrays).
+    Json(Value),
+}
+
+impl ArgValue {
+    pub fn to_json(&self) -> Value {
+        match self {
+            Self::String(text) => Value::String(text.clone()),
+            Self::Integer(number) => Value::from(*number),
+            Self::Number(number) => Value::from(*number),
+            Self::Boolean(flag) => Value::Bool(*flag),
+            Self::Array(items) => Value::from(items.clone()),
+            Self::Json(value) => value.clone(),
+        }
+    }
+
+    /// Types a JSON value that has passed validation.
+    fn from_json(value: &Value) -> Self {
+        match value {
+            Value::String(text) => Self::String(text.clone()),
+            Value::Bool(flag) => Self::Boolean(*flag),
+            Value::Number(number) => match number.as_i64() {
+                Some(integer) => Self::Integer(integer),
+                None => Self::Number(number.as_f64().unwrap_or(f64::NAN)),
+            },
+            Value::Array(items) if items.iter().all(Value::is_string) => Self::Array(
+                items
+                    .iter()
+                    .filter_map(|item| item.as_str().map(str::to_owned))
+                    .collect(),
+            ),
+            other => Self::Json(other.clone()),
+        }
+    }
+}
+
+/// Where a value came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueSource {
+    Given,
+    Default,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Argument {
+    pub name: String,
+    pub value: ArgValue,
+    pub source: ValueSource,
+    pub sensitive: bool,
+}
+
+/// Phase 1 passed: the arguments, in declared order (the order of
+/// `parameters`, or of `input_schema.properties`), given or defaulted.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ValidatedArguments {
+    pub command: String,
+    pub arguments: Vec<Argument>,
+}
+
+impl ValidatedArguments {
+    pub fn get(&self, name: &str) -> Option<&ArgValue> {
+        self.arguments
+            .iter()
+            .find(|argument| argument.name == name)
+            .map(|argument| &argument.value)
+    }
+
+    /// The arguments as a JSON object in declared order, with sensitive
+    /// values replaced by [`REDACTED`].
+    pub fn to_redacted_json(&self) -> Value {
+        let mut object = Map::new();
+        for argument in &self.arguments {
+            let value = if argument.sensitive {
+                Value::String(REDACTED.to_owned())
+            } else {
+                argument.value.to_json()
+            };
+            object.insert(argument.name.clone(), value);
+        }
+        Value::Object(object)
+    }
+}
+
+/// Phase 1: every argument checked against `declaration`, every violation
+/// collected. Pure: no I/O, no environment, no clock.
+pub fn check(
+    declaration: &Declaration,
+    raw: &RawArguments<'_>,
+) -> Result<ValidatedArguments, Rejection> {
+    let result = match &declaration.inputs {
+        Inputs::Parameters(parameters) => check_parameters(declaration, parameters, raw),
+        Inputs::InputSchema(_) => schema_args::check(declaration, raw),
+    };
+    result.map_err(|violations| Rejection {
+        command: declaration.name.clone(),
+        violations,
+    })
+}
+
+fn check_parameters(
+    declaration: &Declaration,
+    parameters: &[Parameter],
+    raw: &RawArguments<'_>,
+) -> Result<ValidatedArguments, Vec<Violation>> {
+    let (mut given, mut violations) = match raw {
+        RawArguments::Flags(tokens) => arguments::parse_flags(tokens, parameters),
+        RawArguments::Json(text) => json_args::parse_for_parameters(text, parameters)?,
+    };
+    let mut validated = Vec::new();
+    for parameter in parameters {
+        let profile = profile_for(declaration, parameter);
+        match given.remove(&parameter.name) {
+            Some(value) => {
+                let (checked, mut found) = check_given(parameter, &profile, value);
+                mark_sensitive(&mut found, parameter.sensitive);
+                violations.extend(found);
+                if let Some(value) = checked {
+                    validated.push(Argument {
+                        name: parameter.name.clone(),
+                        value,
+                        source: ValueSource::Given,
+                        sensitive: parameter.sensitive,
+                    });
+                }
+            }
+            None => match &parameter.default {
+                Some(default) => validated.push(Argument {
+                    name: parameter.name.clone(),
+                    value: ArgValue::from_json(default),
+                    source: ValueSource::Default,
+                    sensitive: parameter.sensitive,
+                }),
+                // A flag given without its value is already reported.
+                None if parameter.required
+                    && !violations
+                        .iter()
+                        .any(|violation| violation.field == parameter.name) =>
+                {
+                    violations.push(Violation::new(
+                        parameter.name.clone(),
+                        Rule::Required,
+                        None,
+                        expected_for_parameter(parameter, &profile),
+                        format!("`{}` is required", parameter.name),
+                    ));
+                }
+                None => {}
+            },
+        }
+    }
+    if violations.is_empty() {
+        Ok(ValidatedArguments {
+            command: declaration.name.clone(),
+            arguments: validated,
+        })
+    } else {
+        Err(violations)
+    }
+}
+
+fn mark_sensitive(violations: &mut [Violation], sensitive: bool) {
+    for violation in violations {
+        violation.sensitive |= sensitive;
+    }
+}
+
+/// The rules a parameter's values get.
+pub fn profile_for<'a>(declaration: &Declaration, parameter: &'a Parameter) -> ValueProfile<'a> {
+    let class = match (parameter.kind, parameter.pattern_type, &parameter.pattern) {
+        (ParamType::ResourceId, _, _) => ValueClass::ResourceId,
+        (_, Some(pattern_type), _) => ValueClass::Typed(pattern_type),
+        (_, None, Some(_)) => ValueClass::Patterned,
+        (_, None, None) => ValueClass::FreeText,
+    };
+    ValueProfile {
+        class,
+        pattern: parameter.pattern.as_ref(),
+        user_controlled: declaration.is_user_controlled(&parameter.name),
+        allow_leading_dash: parameter.allow_leading_dash,
+    }
+}
+
+/// What a parameter accepts, in words, for `expected`.
+pub fn expected_for_parameter(parameter: &Parameter, profile: &ValueProfile<'_>) -> String {
+    match parameter.kind {
+        ParamType::String | ParamType::ResourceId => rules::expected_for(profile),
+        ParamType::Array => format!("an array of strings, each {}", rules::expected_for(profile)),
+        ParamType::Integer => "an integer".to_owned(),
+        ParamType::Number => "a number".to_owned(),
+        ParamType::Boolean => "true or false".to_owned(),
+        ParamType::Enum => format!("one of: {}", parameter.enum_values.join(", ")),
+    }
+}
+
+/// Checks one given value against its parameter; the typed value when it
+/// passes.
+fn check_given(
+    parameter: &Parameter,
+    profile: &ValueProfile<'_>,
+    given: Given,
+) -> (Option<ArgValue>, Vec<Violation>) {
+    let name = parameter.name.as_str();
+    let expected = || expected_for_parameter(parameter, profile);
+    let type_error = |shown: String, why: &str| {
+        Violation::new(
+            name,
+            Rule::Type,
+            Some(shown),
+            expected(),
+            format!("`{name}` {why}"),
+        )
+    };
+    match (parameter.kind, given) {
+        (ParamType::Array, Given::Texts(items)) => check_items(name, profile, items),
+        (ParamType::Array, Given::Json(Value::Array(items))) => {
+            let mut texts = Vec::new();
+            for (index, item) in items.iter().enumerate() {
+                match item.as_str() {
+                    Some(text) => texts.push(text.to_owned()),
+                    None => {
+                        return (
+                            None,
+                            vec![Violation::new(
+                                format!("{name}[{index}]"),
+                                Rule::Type,
+                                Some(item.to_string()),
+                                expected(),
+                                format!("`{name}[{index}]` is {}, not a string", json_kind(item)),
+                            )],
+                        );
+                    }
+                }
+            }
+            check_items(name, profile, texts)
+        }
+        (ParamType::Array, Given::Json(other)) => (
+            None,
+            vec![type_error(
+                other.to_string(),
+                &format!("is {}, not an array of strings", json_kind(&other)),
+            )],
+        ),
+        (kind, Given::Texts(texts)) => {
+            if texts.len() > 1 {
+                return (
+                    None,
+                    vec![Violation::new(
+                        name,
+                        Rule::Repeated,
+                        texts.last().cloned(),
+                        expected(),
+                        format!(
+                            "`{name}` is given {} times; it takes one value",
+                            texts.len()
+                        ),
+                    )],
+                );
+            }
+            let text = texts.into_iter().next().unwrap_or_default();
+            check_text(parameter, profile, kind, text)
+        }
+        (kind, Given::Json(value)) => check_json(parameter, profile, kind, value),
+    }
+}
+
+fn check_items(
+    name: &str,
+    profile: &ValueProfile<'_>,
+    items: Vec<String>,
+) -> (Option<ArgValue>, Vec<Violation>) {
+    let violations: Vec<Violation> = items
+        .iter()
+        .enumerate()
+        .flat_map(|(index, item)| check_string(&format!("{name}[{index}]"), item, profile))
+        .collect();
+    if violations.is_empty() {
+        (Some(ArgValue::Array(items)), violations)
+    } else {
+        (None, violations)
+    }
+}
+
+/// A value given as text (`--name value`), parsed by the declared type.
+fn check_text(
+    parameter: &Parameter,
+    profile: &ValueProfile<'_>,
+    kind: ParamType,
+    text: String,
+) -> (Option<ArgValue>, Vec<Violation>) {
+    let name = parameter.name.as_str();
+    let type_error = |why: String| {
+        vec![Violation::new(
+            name,
+            Rule::Type,
+            Some(text.clone()),
+            expected_for_parameter(parameter, profile),
+            format!("`{name}` {why}"),
+        )]
+    };
+    let value = match kind {
+        ParamType::String | ParamType::ResourceId => {
+            let violations = check_string(name, &text, profile);
+            return if violations.is_empty() {
+                (Some(ArgValue::String(text)), violations)
+            } else {
+                (None, violations)
+            };
+        }
+        ParamType::Enum => return check_enum(parameter, profile, text),
+        ParamType::Integer => match parse_integer(&text) {
+            Some(number) => ArgValue::Integer(number),
+            None => return (None, type_error("is not an integer".to_owned())),
+        },
+        ParamType::Number => match parse_number(&text) {
+            Some(number) => ArgValue::Number(number),
+            None => return (None, type_error("is not a finite number".to_owned())),
+        },
+        ParamType::Boolean => match text.as_str() {
+            "true" => ArgValue::Boolean(true),
+            "false" => ArgValue::Boolean(false),
+            _ => return (None, type_error("is not `true` or `false`".to_owned())),
+        },
+        ParamType::Array => return check_items(name, profile, vec![text]),
+    };
+    (Some(value), numeric_option_injection(name, &text, profile))
+}
+
+/// A value given in `--json`, which must already have the declared type.
+fn check_json(
+    parameter: &Parameter,
+    profile: &ValueProfile<'_>,
+    kind: ParamType,
+    value: Value,
+) -> (Option<ArgValue>, Vec<Violation>) {
+    let name = parameter.name.as_str();
+    let type_error = |why: &str| {
+        vec![Violation::new(
+            name,
+            Rule::Type,
+            Some(value.to_string()),
+            expected_for_parameter(parameter, profile),
+            format!("`{name}` is {}, {why}", json_kind(&value)),
+        )]
+    };
+    match (kind, &value) {
+        (ParamType::String | ParamType::ResourceId, Value::String(text)) => {
+            let violations = check_string(name, text, profile);
+            if violations.is_empty() {
+                (Some(ArgValue::String(text.clone())), violations)
+            } else {
+                (None, violations)
+            }
+        }
+        (ParamType::Enum, Value::String(text)) => check_enum(parameter, profile, text.clone()),
+        (ParamType::Integer, Value::Number(number)) => {
+            let integer = number.as_i64().or_else(|| {
+                number
+                    .as_f64()
+                    .filter(|float| float.fract() == 0.0 && float.abs() < 9.0e15)
+                    .map(|float| float as i64)
+            });
+            match integer {
+                Some(integer) => (
+                    Some(ArgValue::Integer(integer)),
+                    numeric_option_injection(name, &integer.to_string(), profile),
+                ),
+                None => (None, type_error("not an integer")),
+            }
+        }
+        (ParamType::Number, Value::Number(number)) => match number.as_f64() {
+            Some(float) => (
+                Some(ArgValue::Number(float)),
+                numeric_option_injection(name, &number.to_string(), profile),
+            ),
+            None => (None, type_error("not a finite number")),
+        },
+        (ParamType::Boolean, Value::Bool(flag)) => (Some(ArgValue::Boolean(*flag)), Vec::new()),
+        (ParamType::Integer, _) => (None, type_error("not an integer")),
+        (ParamType::Number, _) => (None, type_error("not a number")),
+        (ParamType::Boolean, _) => (None, type_error("not true or false")),
+        (ParamType::String | ParamType::ResourceId | ParamType::Enum, _) => {
+            (None, type_error("not a string"))
+        }
+        (ParamType::Array, _) => (None, type_error("not an array of strings")),
+    }
+}
+
+fn check_enum(
+    parameter: &Parameter,
+    profile: &ValueProfile<'_>,
+    text: String,
+) -> (Option<ArgValue>, Vec<Violation>) {
+    if parameter.enum_values.contains(&text) {
+        return (Some(ArgValue::String(text)), Vec::new());
+    }
+    let name = parameter.name.as_str();
+    let mut violation = Violation::new(
+        name,
+        Rule::Enum,
+        Some(text.clone()),
+        expected_for_parameter(parameter, profile),
+        format!("`{name}` is not one of the declared values"),
+    );
+    if let Some(closest) =
+        crate::contract::closest(&text, parameter.enum_values.iter().map(String::as_str))
+    {
+        violation = violation.with_suggestion(closest);
+    }
+    (None, vec![violation])
+}
+
+/// A negative number handed to a subprocess reads as an option too.
+fn numeric_option_injection(name: &str, text: &str, profile: &ValueProfile<'_>) -> Vec<Violation> {
+    if profile.user_controlled && !profile.allow_leading_dash && text.starts_with('-') {
+        vec![Violation::new(
+            name,
+            Rule::OptionInjection,
+            Some(text.to_owned()),
+            "a value that does not start with '-' (the parameter does not allow_leading_dash)",
+            format!("`{name}` starts with '-', so the command would read it as an option"),
+        )]
+    } else {
+        Vec::new()
+    }
+}
+
+/// A JSON integer: an optional `-`, digits, no leading zeros, no `+`, no
+/// spaces; so the text is exactly the number that is passed on.
+fn parse_integer(text: &str) -> Option<i64> {
+    if text.is_empty() || text.trim() != text {
+        return None;
+    }
+    serde_json::from_str::<i64>(text).ok()
+}
+
+/// A JSON-style number (so no `inf`, `NaN`, `+1` or `.5`) that is finite.
+fn parse_number(text: &str) -> Option<f64> {
+    if text.is_empty() || text.trim() != text {
+        return None;
+    }
+    serde_json::from_str::<serde_json::Number>(text)
+        .ok()
+        .and_then(|number| number.as_f64())
+        .filter(|number| number.is_finite())
+}
+
+pub fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Checks a parameter's `default` against the parameter itself, for the
+/// registration lint: the violations a default would cause if given.
+pub fn check_default(
+    declaration: &Declaration,
+    parameter: &Parameter,
+    default: &Value,
+) -> Vec<Violation> {
+    let profile = profile_for(declaration, parameter);
+    check_given(parameter, &profile, Given::Json(default.clone())).1
+}
+
+#[cfg(test)]
+mod tests;

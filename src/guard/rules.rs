@@ -1,0 +1,665 @@
+//! The named hallucination rules, and which of them apply to which kind of
+//! value (DESIGN.md §5). Each rule is a small predicate; [`check_string`]
+//! runs the applicable ones on the raw and the normalized value.
+
+use serde::Serialize;
+
+use super::normalize::{self, Normalized};
+use super::syntax;
+use super::violation::Violation;
+use crate::contract::{AnchoredPattern, PatternType};
+
+/// What rejected a value. The snake_case name is `rejected_pattern` in the
+/// envelope and the audit log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rule {
+    // The named rules: a hit is a hallucinated or smuggled input
+    // (INVALID_AGENT_INPUT).
+    PathTraversal,
+    PercentEncoded,
+    QueryParameter,
+    FragmentIdentifier,
+    ControlCharacter,
+    ShellMetacharacter,
+    PlaceholderLiteral,
+    OptionInjection,
+    EmptyValue,
+    PrototypeKey,
+    DuplicateKey,
+    // Contract checks: the value does not fit the declaration (ARG_ERROR).
+    Pattern,
+    AlphanumericId,
+    Uuid,
+    Semver,
+    Filepath,
+    Url,
+    Type,
+    Enum,
+    Required,
+    UnknownParameter,
+    UnexpectedArgument,
+    Repeated,
+    MissingValue,
+    Json,
+    Schema,
+}
+
+impl Rule {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::PathTraversal => "path_traversal",
+            Self::PercentEncoded => "percent_encoded",
+            Self::QueryParameter => "query_parameter",
+            Self::FragmentIdentifier => "fragment_identifier",
+            Self::ControlCharacter => "control_character",
+            Self::ShellMetacharacter => "shell_metacharacter",
+            Self::PlaceholderLiteral => "placeholder_literal",
+            Self::OptionInjection => "option_injection",
+            Self::EmptyValue => "empty_value",
+            Self::PrototypeKey => "prototype_key",
+            Self::DuplicateKey => "duplicate_key",
+            Self::Pattern => "pattern",
+            Self::AlphanumericId => "alphanumeric_id",
+            Self::Uuid => "uuid",
+            Self::Semver => "semver",
+            Self::Filepath => "filepath",
+            Self::Url => "url",
+            Self::Type => "type",
+            Self::Enum => "enum",
+            Self::Required => "required",
+            Self::UnknownParameter => "unknown_parameter",
+            Self::UnexpectedArgument => "unexpected_argument",
+            Self::Repeated => "repeated",
+            Self::MissingValue => "missing_value",
+            Self::Json => "json",
+            Self::Schema => "schema",
+        }
+    }
+
+    /// Whether a hit means the input was hallucinated or hostile, as opposed
+    /// to merely not fitting the declaration.
+    pub fn is_named(self) -> bool {
+        matches!(
+            self,
+            Self::PathTraversal
+                | Self::PercentEncoded
+                | Self::QueryParameter
+                | Self::FragmentIdentifier
+                | Self::ControlCharacter
+                | Self::ShellMetacharacter
+                | Self::PlaceholderLiteral
+                | Self::OptionInjection
+                | Self::EmptyValue
+                | Self::PrototypeKey
+                | Self::DuplicateKey
+        )
+    }
+
+    pub fn for_pattern_type(pattern_type: PatternType) -> Self {
+        match pattern_type {
+            PatternType::AlphanumericId => Self::AlphanumericId,
+            PatternType::Uuid => Self::Uuid,
+            PatternType::Semver => Self::Semver,
+            PatternType::Filepath => Self::Filepath,
+            PatternType::Url => Self::Url,
+        }
+    }
+}
+
+/// What kind of string a value is, which decides the rules it gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueClass {
+    /// A string with no pattern: free text. Only control characters that
+    /// hide or reorder text are refused (tab, newline, ZWJ and ZWNJ pass).
+    FreeText,
+    /// A string held to a custom `pattern`.
+    Patterned,
+    /// `resource_id`: every rule.
+    ResourceId,
+    Typed(PatternType),
+}
+
+/// Everything the rules need to know about one value.
+#[derive(Debug, Clone, Copy)]
+pub struct ValueProfile<'a> {
+    pub class: ValueClass,
+    pub pattern: Option<&'a AnchoredPattern>,
+    /// Passed to the subprocess: shell metacharacters and a leading dash
+    /// are refused.
+    pub user_controlled: bool,
+    pub allow_leading_dash: bool,
+}
+
+impl ValueProfile<'_> {
+    pub fn free_text() -> Self {
+        Self {
+            class: ValueClass::FreeText,
+            pattern: None,
+            user_controlled: false,
+            allow_leading_dash: false,
+        }
+    }
+}
+
+/// Which rules a class gets, besides the user-controlled ones.
+struct RuleSet {
+    path_traversal: bool,
+    id_characters: bool,
+    strict_controls: bool,
+    placeholder: bool,
+    empty: bool,
+    shell: bool,
+}
+
+fn rule_set(class: ValueClass) -> RuleSet {
+    let none = RuleSet {
+        path_traversal: false,
+        id_characters: false,
+        strict_controls: false,
+        placeholder: false,
+        empty: false,
+        shell: false,
+    };
+    match class {
+        ValueClass::FreeText => none,
+        ValueClass::Patterned => RuleSet {
+            strict_controls: true,
+            ..none
+        },
+        ValueClass::ResourceId => RuleSet {
+            path_traversal: true,
+            id_characters: true,
+            strict_controls: true,
+            placeholder: true,
+            empty: true,
+            shell: true,
+        },
+        ValueClass::Typed(
+            PatternType::AlphanumericId | PatternType::Uuid | PatternType::Semver,
+        ) => RuleSet {
+            path_traversal: true,
+            id_characters: true,
+            strict_controls: true,
+            placeholder: true,
+            empty: true,
+            shell: false,
+        },
+        ValueClass::Typed(PatternType::Filepath | PatternType::Url) => RuleSet {
+            path_traversal: true,
+            id_characters: false,
+            strict_controls: true,
+            placeholder: true,
+            empty: true,
+            shell: false,
+        },
+    }
+}
+
+/// Every violation of `value` under `profile`, named rules first. `field`
+/// names the argument in each violation.
+pub fn check_string(field: &str, value: &str, profile: &ValueProfile<'_>) -> Vec<Violation> {
+    let expected = expected_for(profile);
+    findings(value, profile)
+        .into_iter()
+        .map(|(rule, why, suggestion)| {
+            let suggestion = suggestion
+                .filter(|candidate| candidate != value && findings(candidate, profile).is_empty());
+            Violation {
+                field: field.to_owned(),
+                rule,
+                input_value: Some(value.to_owned()),
+                expected: expected.clone(),
+                message: format!("`{field}` {why}"),
+                suggestion,
+                sensitive: false,
+            }
+        })
+        .collect()
+}
+
+/// Each broken rule with why and a candidate correction.
+fn findings(value: &str, profile: &ValueProfile<'_>) -> Vec<(Rule, String, Option<String>)> {
+    let normalized = normalize::normalize(value);
+    let mut found = Findings::default();
+    let rules = rule_set(profile.class);
+    let url_mode = profile.class == ValueClass::Typed(PatternType::Url);
+    let forms = forms(value, &normalized);
+
+    if rules.empty && value.is_empty() {
+        found.add(Rule::EmptyValue, "is empty".to_owned(), None);
+    }
+    for (form, decoded) in &forms {
+        let note = if *decoded { " after decoding" } else { "" };
+        if rules.path_traversal {
+            let subject = if url_mode {
+                url_path(form)
+            } else {
+                Some(form.as_str())
+            };
+            if subject.is_some_and(has_path_traversal) {
+                found.add(
+                    Rule::PathTraversal,
+                    format!("has a '..' path segment{note}"),
+                    None,
+                );
+            }
+        }
+        if rules.id_characters {
+            if has_percent_escape(form) {
+                found.add(
+                    Rule::PercentEncoded,
+                    "is percent-encoded; send the plain value".to_owned(),
+                    Some(normalize::percent_decode(value)),
+                );
+            }
+            // The part before the delimiter is the likely intended ID; only
+            // offered from the raw form, where it is a prefix of the input.
+            let prefix = |at: usize| (!*decoded && at > 0).then(|| form[..at].to_owned());
+            if let Some(at) = form.find(['?', '&']) {
+                found.add(
+                    Rule::QueryParameter,
+                    format!("has a query string ('?' or '&'){note}"),
+                    prefix(at),
+                );
+            }
+            if let Some(at) = form.find('#') {
+                found.add(
+                    Rule::FragmentIdentifier,
+                    format!("has a fragment ('#'){note}"),
+                    prefix(at),
+                );
+            }
+        }
+        if let Some(ch) = control_character(form, rules.strict_controls) {
+            let stripped: String = value
+                .chars()
+                .filter(|ch| !is_control(*ch, rules.strict_controls))
+                .collect();
+            found.add(
+                Rule::ControlCharacter,
+                format!(
+                    "contains the control or invisible character U+{:04X}{note}",
+                    u32::from(ch)
+                ),
+                Some(stripped).filter(|stripped| stripped != value && !stripped.is_empty()),
+            );
+        }
+        if (rules.shell || profile.user_controlled)
+            && let Some(ch) = shell_metacharacter(form, url_mode)
+        {
+            found.add(
+                Rule::ShellMetacharacter,
+                format!("contains the shell metacharacter {ch:?}{note}"),
+                None,
+            );
+        }
+        if rules.placeholder && is_placeholder(form) {
+            found.add(
+                Rule::PlaceholderLiteral,
+                format!("is a placeholder, not a real value{note}"),
+                None,
+            );
+        }
+        if profile.user_controlled && !profile.allow_leading_dash && form.starts_with('-') {
+            found.add(
+                Rule::OptionInjection,
+                format!("starts with '-'{note}, so the command would read it as an option"),
+                None,
+            );
+        }
+    }
+    if !normalized.settled && (rules.id_characters || rules.path_traversal) {
+        found.add(
+            Rule::PercentEncoded,
+            format!(
+                "is still changing after {} rounds of decoding",
+                normalize::MAX_ROUNDS
+            ),
+            None,
+        );
+    }
+
+    let named_hit = !found.items.is_empty();
+    if let ValueClass::Typed(pattern_type) = profile.class
+        && let Some(why) = syntax::syntax_error(pattern_type, value)
+        && !named_hit
+    {
+        found.add(Rule::for_pattern_type(pattern_type), why, None);
+    }
+    if let Some(pattern) = profile.pattern
+        && !pattern.is_match(value)
+        && !named_hit
+    {
+        found.add(
+            Rule::Pattern,
+            format!("does not match {}", pattern.as_str()),
+            None,
+        );
+    }
+    let mut items = found.items;
+    // Report in the rules' own order, whichever form found them first.
+    items.sort_by_key(|(rule, _, _)| *rule);
+    items
+}
+
+/// The raw value, then the normalized one when it differs.
+fn forms(value: &str, normalized: &Normalized) -> Vec<(String, bool)> {
+    let mut forms = vec![(value.to_owned(), false)];
+    if normalized.value != value {
+        forms.push((normalized.value.clone(), true));
+    }
+    forms
+}
+
+/// What a valid value looks like, for `expected`.
+pub fn expected_for(profile: &ValueProfile<'_>) -> String {
+    if let Some(pattern) = profile.pattern {
+        return format!("a string matching {}", pattern.as_str());
+    }
+    let mut text = match profile.class {
+        ValueClass::Typed(pattern_type) => syntax::expected(pattern_type).to_owned(),
+        ValueClass::ResourceId => "resource_id: a non-empty opaque identifier without '..' path segments, percent-escapes, '?', '&', '#', control characters, shell metacharacters or placeholders".to_owned(),
+        ValueClass::FreeText | ValueClass::Patterned => "a string".to_owned(),
+    };
+    let shell_covered = profile.class == ValueClass::ResourceId;
+    match (
+        profile.user_controlled,
+        profile.allow_leading_dash,
+        shell_covered,
+    ) {
+        (false, _, _) => {}
+        (true, true, true) => {}
+        (true, false, true) => text.push_str("; no leading '-'"),
+        (true, true, false) => text.push_str("; no shell metacharacters"),
+        (true, false, false) => text.push_str("; no shell metacharacters and no leading '-'"),
+    }
+    text
+}
+
+#[derive(Default)]
+struct Findings {
+    items: Vec<(Rule, String, Option<String>)>,
+}
+
+impl Findings {
+    /// Keeps the first finding of each rule (the raw form's, when both
+    /// forms break it).
+    fn add(&mut self, rule: Rule, why: String, suggestion: Option<String>) {
+        if !self.items.iter().any(|(seen, _, _)| *seen == rule) {
+            self.items.push((rule, why, suggestion));
+        }
+    }
+}
+
+/// Path separators, including the Unicode look-alikes that some file
+/// systems or later normalization turn into real ones.
+const SEPARATORS: [char; 7] = [
+    '/', '\\', '\u{2215}', '\u{2044}', '\u{29F8}', '\u{FF0F}', '\u{FF3C}',
+];
+
+/// A segment made only of two or more dots (`..`, and `...`/`....`, the
+/// leftovers of naive `../` stripping).
+pub fn has_path_traversal(value: &str) -> bool {
+    value.split(SEPARATORS).any(|segment| {
+        segment.len() >= 2 && segment.chars().all(|ch| ch == '.' || ch == '\u{FF0E}')
+    })
+}
+
+/// The path of an http(s) URL, percent-decoded by the caller's form.
+fn url_path(form: &str) -> Option<&str> {
+    match syntax::url_parts(form) {
+        Some(parts) => Some(parts.path),
+        // Not a URL at all: the syntax check reports that; look at all of it.
+        None => Some(form),
+    }
+}
+
+fn has_percent_escape(value: &str) -> bool {
+    let bytes = value.as_bytes();
+    bytes.iter().enumerate().any(|(index, byte)| {
+        *byte == b'%'
+            && (bytes
+                .get(index + 1..index + 3)
+                .is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit))
+                || (matches!(bytes.get(index + 1), Some(b'u' | b'U'))
+                    && bytes
+                        .get(index + 2..index + 6)
+                        .is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit))))
+    })
+}
+
+fn control_character(value: &str, strict: bool) -> Option<char> {
+    value.chars().find(|ch| is_control(*ch, strict))
+}
+
+/// C0, DEL, C1, line and paragraph separators, and the format characters
+/// that hide or reorder text (zero-width, bidi controls, BOM, tags). Free
+/// text keeps tab, newline, CR, ZWNJ and ZWJ, which real text uses.
+pub fn is_control(ch: char, strict: bool) -> bool {
+    if !strict && matches!(ch, '\t' | '\n' | '\r' | '\u{200C}' | '\u{200D}') {
+        return false;
+    }
+    let code = u32::from(ch);
+    matches!(code,
+        0x00..=0x1F
+        | 0x7F..=0x9F
+        | 0xAD
+        | 0x0600..=0x0605
+        | 0x061C
+        | 0x06DD
+        | 0x070F
+        | 0x0890..=0x0891
+        | 0x08E2
+        | 0x180E
+        | 0x200B..=0x200F
+        | 0x2028..=0x202E
+        | 0x2060..=0x2064
+        | 0x2066..=0x206F
+        | 0xFEFF
+        | 0xFFF9..=0xFFFB
+        | 0x110BD
+        | 0x110CD
+        | 0x13430..=0x1343F
+        | 0x1BCA0..=0x1BCA3
+        | 0x1D173..=0x1D17A
+        | 0xE0001
+        | 0xE0020..=0xE007F)
+}
+
+/// The characters a shell gives meaning to. In a URL, `& $ ( ) ;` are
+/// RFC 3986 sub-delimiters and part of the syntax; the others are invalid in
+/// a URL anyway.
+fn shell_metacharacter(value: &str, url_mode: bool) -> Option<char> {
+    value.chars().find(|ch| match ch {
+        '|' | '<' | '>' | '`' | '\n' | '\r' => true,
+        ';' | '&' | '$' | '(' | ')' => !url_mode,
+        _ => false,
+    })
+}
+
+/// Words and templates that stand for a value rather than being one.
+pub fn is_placeholder(value: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "null",
+        "undefined",
+        "none",
+        "nan",
+        "nil",
+        "todo",
+        "tbd",
+        "fixme",
+        "changeme",
+        "placeholder",
+        "[object object]",
+    ];
+    let trimmed = value.trim();
+    if WORDS.iter().any(|word| trimmed.eq_ignore_ascii_case(word)) {
+        return true;
+    }
+    has_template(trimmed, "{{", "}}")
+        || has_template(trimmed, "${", "}")
+        || has_angle_placeholder(trimmed)
+}
+
+fn has_template(value: &str, open: &str, close: &str) -> bool {
+    value
+        .find(open)
+        .is_some_and(|start| value[start + open.len()..].contains(close))
+}
+
+/// `<name>`, `<cluster id>`: an angle-bracketed word, as in usage texts.
+fn has_angle_placeholder(value: &str) -> bool {
+    let mut rest = value;
+    while let Some(start) = rest.find('<') {
+        let after = &rest[start + 1..];
+        if let Some(end) = after.find('>') {
+            let inner = &after[..end];
+            let looks_like_name = inner
+                .chars()
+                .next()
+                .is_some_and(|ch| ch.is_alphabetic() || ch == '_')
+                && inner
+                    .chars()
+                    .all(|ch| ch.is_alphanumeric() || matches!(ch, '_' | '-' | ' ' | '.'));
+            if looks_like_name {
+                return true;
+            }
+        }
+        rest = after;
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules_of(value: &str, profile: &ValueProfile<'_>) -> Vec<&'static str> {
+        check_string("x", value, profile)
+            .iter()
+            .map(|violation| violation.rule.as_str())
+            .collect()
+    }
+
+    fn typed(pattern_type: PatternType) -> ValueProfile<'static> {
+        ValueProfile {
+            class: ValueClass::Typed(pattern_type),
+            ..ValueProfile::free_text()
+        }
+    }
+
+    #[test]
+    fn traversal_segments() {
+        for hit in [
+            "..",
+            "../x",
+            "a/../b",
+            "a\\..\\b",
+            "....//x",
+            "a/...",
+            "a∕..∕b",
+            "a⁄..",
+            "..⧸x",
+            "..／x",
+            "..＼x",
+        ] {
+            assert!(has_path_traversal(hit), "{hit}");
+        }
+        for miss in ["a..b", "file..txt", "./x", ".hidden", "a/.b", "v1.2.3"] {
+            assert!(!has_path_traversal(miss), "{miss}");
+        }
+    }
+
+    #[test]
+    fn placeholders() {
+        for hit in [
+            "null",
+            "NULL",
+            "undefined",
+            "None",
+            "NaN",
+            "{{cluster}}",
+            "${CLUSTER_ID}",
+            "<cluster-id>",
+            "prod-<region>",
+            "[object Object]",
+        ] {
+            assert!(is_placeholder(hit), "{hit}");
+        }
+        for miss in [
+            "nullable",
+            "nonesuch",
+            "a<b",
+            "x > y",
+            "{x}",
+            "$HOME",
+            "5 < 6 > 4",
+        ] {
+            assert!(!is_placeholder(miss), "{miss}");
+        }
+    }
+
+    #[test]
+    fn free_text_keeps_newlines_and_joiners_but_not_bidi() {
+        let free = ValueProfile::free_text();
+        assert!(rules_of("line one\nline two\tend", &free).is_empty());
+        assert!(rules_of("family 👨\u{200D}👩\u{200D}👧", &free).is_empty());
+        assert_eq!(rules_of("abc\u{202E}cba", &free), ["control_character"]);
+        assert_eq!(rules_of("a\u{0}b", &free), ["control_character"]);
+    }
+
+    #[test]
+    fn user_controlled_rules() {
+        let profile = ValueProfile {
+            user_controlled: true,
+            ..typed(PatternType::Filepath)
+        };
+        assert_eq!(rules_of("-rf", &profile), ["option_injection"]);
+        assert_eq!(rules_of("a;b", &profile), ["shell_metacharacter"]);
+        assert_eq!(rules_of("a%3Bb", &profile), ["shell_metacharacter"]);
+        assert_eq!(rules_of("%2d%2dall", &profile), ["option_injection"]);
+        let allowed = ValueProfile {
+            allow_leading_dash: true,
+            ..profile
+        };
+        assert!(rules_of("-v", &allowed).is_empty());
+    }
+
+    #[test]
+    fn url_sub_delimiters_are_not_shell_metacharacters() {
+        let profile = ValueProfile {
+            user_controlled: true,
+            ..typed(PatternType::Url)
+        };
+        assert!(rules_of("https://example.com/a?x=1&y=$(z);w", &profile).is_empty());
+        assert_eq!(
+            rules_of("https://example.com/a|b", &profile),
+            ["shell_metacharacter"]
+        );
+    }
+
+    #[test]
+    fn suggestions_are_offered_only_when_they_pass() {
+        let profile = typed(PatternType::AlphanumericId);
+        let violations = check_string("id", "prod%2Deast", &profile);
+        assert_eq!(violations[0].rule, Rule::PercentEncoded);
+        assert_eq!(violations[0].suggestion.as_deref(), Some("prod-east"));
+        let violations = check_string("id", "prod?region=1", &profile);
+        assert_eq!(violations[0].rule, Rule::QueryParameter);
+        assert_eq!(violations[0].suggestion.as_deref(), Some("prod"));
+        let violations = check_string("id", "%2e%2e", &profile);
+        assert!(
+            violations
+                .iter()
+                .all(|violation| violation.suggestion.is_none())
+        );
+    }
+
+    #[test]
+    fn syntax_is_reported_when_no_named_rule_explains_it() {
+        let profile = typed(PatternType::AlphanumericId);
+        assert_eq!(rules_of("a.b", &profile), ["alphanumeric_id"]);
+        assert_eq!(rules_of("../a", &profile), ["path_traversal"]);
+    }
+}

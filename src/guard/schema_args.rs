@@ -1,0 +1,393 @@
+//! Phase 1 for MCP-style commands declared with `input_schema`: the
+//! JSON-argument checks, then the JSON Schema validator, then the guard's
+//! named rules on the top-level properties that carry a pattern type
+//! (`x-aigent-pattern-type`) or are passed to the subprocess.
+
+use serde_json::{Map, Value};
+
+use super::arguments::RawArguments;
+use super::json_args;
+use super::rules::{Rule, ValueClass, ValueProfile, check_string};
+use super::violation::Violation;
+use super::{ArgValue, Argument, ValidatedArguments, ValueSource};
+use crate::contract::input_schema::{self as schema, PropertyGuard};
+use crate::contract::{Declaration, InputSchema, Inputs};
+
+pub fn check(
+    declaration: &Declaration,
+    raw: &RawArguments<'_>,
+) -> Result<ValidatedArguments, Vec<Violation>> {
+    let Inputs::InputSchema(input_schema) = &declaration.inputs else {
+        return Err(Vec::new());
+    };
+    let instance = match raw {
+        RawArguments::Json(text) => json_args::parse_object(text)?,
+        RawArguments::Flags(tokens) => flags_to_object(tokens, input_schema)?,
+    };
+    let mut violations = unknown_properties(&instance, input_schema);
+    let instance = Value::Object(instance);
+    violations.extend(schema_violations(input_schema, &instance));
+    violations.extend(rule_violations(declaration, input_schema, &instance));
+    for violation in &mut violations {
+        let top = top_level_name(&violation.field);
+        violation.sensitive |= input_schema
+            .property(top)
+            .is_some_and(|property| PropertyGuard::of(property).sensitive);
+    }
+    if !violations.is_empty() {
+        return Err(violations);
+    }
+    Ok(ValidatedArguments {
+        command: declaration.name.clone(),
+        arguments: validated(input_schema, &instance),
+    })
+}
+
+fn top_level_name(field: &str) -> &str {
+    let end = field.find(['.', '[']).unwrap_or(field.len());
+    &field[..end]
+}
+
+/// Top-level keys the schema does not declare, when it closes the object
+/// (it does by default), with the closest declared name.
+fn unknown_properties(instance: &Map<String, Value>, input_schema: &InputSchema) -> Vec<Violation> {
+    if input_schema.effective.get("additionalProperties") != Some(&Value::Bool(false)) {
+        return Vec::new();
+    }
+    let declared: Vec<&str> = input_schema.property_names().collect();
+    instance
+        .iter()
+        .filter(|(key, _)| !declared.contains(&key.as_str()))
+        .map(|(key, value)| {
+            let mut violation = Violation::new(
+                key.clone(),
+                Rule::UnknownParameter,
+                Some(value.to_string()),
+                format!("one of the properties: {}", declared.join(", ")),
+                format!("`{key}` is not a declared property"),
+            );
+            if let Some(closest) = crate::contract::closest(key, declared.iter().copied()) {
+                violation = violation.with_suggestion(closest);
+            }
+            violation
+        })
+        .collect()
+}
+
+/// What the JSON Schema validator finds, minus the unknown top-level
+/// properties that [`unknown_properties`] already named.
+fn schema_violations(input_schema: &InputSchema, instance: &Value) -> Vec<Violation> {
+    use jsonschema::error::ValidationErrorKind as Kind;
+    input_schema
+        .validator
+        .iter_errors(instance)
+        .filter(|error| {
+            !(error.instance_path().as_str().is_empty()
+                && matches!(error.kind(), Kind::AdditionalProperties { .. }))
+        })
+        .map(|error| {
+            let pointer = error.instance_path().as_str().to_owned();
+            let (rule, field) = match error.kind() {
+                Kind::Required { property } => (
+                    Rule::Required,
+                    join_field(
+                        &pointer_to_field(&pointer, instance),
+                        property.as_str().unwrap_or(""),
+                    ),
+                ),
+                Kind::Type { .. } => (Rule::Type, pointer_to_field(&pointer, instance)),
+                Kind::Enum { .. } | Kind::Constant { .. } => {
+                    (Rule::Enum, pointer_to_field(&pointer, instance))
+                }
+                Kind::Pattern { .. } => (Rule::Pattern, pointer_to_field(&pointer, instance)),
+                Kind::AdditionalProperties { .. } | Kind::UnevaluatedProperties { .. } => {
+                    (Rule::UnknownParameter, pointer_to_field(&pointer, instance))
+                }
+                _ => (Rule::Schema, pointer_to_field(&pointer, instance)),
+            };
+            let found = error.instance();
+            let input_value = match (rule, found.as_ref()) {
+                (Rule::Required, _) => None,
+                (_, Value::String(text)) => Some(text.clone()),
+                (_, other) => Some(other.to_string()),
+            };
+            let shown = if field.is_empty() {
+                "the arguments".to_owned()
+            } else {
+                format!("`{field}`")
+            };
+            Violation::new(
+                field,
+                rule,
+                input_value,
+                expected_from_kind(error.kind()),
+                format!("{shown}: {}", error.masked()),
+            )
+        })
+        .collect()
+}
+
+fn expected_from_kind(kind: &jsonschema::error::ValidationErrorKind) -> String {
+    use jsonschema::error::ValidationErrorKind as Kind;
+    match kind {
+        Kind::Pattern { pattern } => format!("a string matching {pattern}"),
+        Kind::Enum { options } => format!("one of {options}"),
+        Kind::Constant { expected_value } => format!("exactly {expected_value}"),
+        Kind::Required { property } => format!("the property {property}"),
+        Kind::MinItems { limit } => format!("at least {limit} items"),
+        Kind::MaxItems { limit } => format!("at most {limit} items"),
+        Kind::MinLength { limit } => format!("at least {limit} characters"),
+        Kind::MaxLength { limit } => format!("at most {limit} characters"),
+        Kind::Minimum { limit } => format!("at least {limit}"),
+        Kind::Maximum { limit } => format!("at most {limit}"),
+        Kind::Format { format } => format!("a valid {format}"),
+        other => format!(
+            "what the input_schema's `{}` keyword allows",
+            other.keyword()
+        ),
+    }
+}
+
+/// `/argv/0` → `argv[0]`, `/options/depth` → `options.depth`.
+fn pointer_to_field(pointer: &str, instance: &Value) -> String {
+    let mut field = String::new();
+    let mut current = Some(instance);
+    for raw in pointer.split('/').skip(1) {
+        let segment = raw.replace("~1", "/").replace("~0", "~");
+        match current {
+            Some(Value::Array(items)) => {
+                field.push_str(&format!("[{segment}]"));
+                current = segment
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|index| items.get(index));
+            }
+            other => {
+                field = join_field(&field, &segment);
+                current = other.and_then(|value| value.get(&segment));
+            }
+        }
+    }
+    field
+}
+
+fn join_field(prefix: &str, name: &str) -> String {
+    if prefix.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{prefix}.{name}")
+    }
+}
+
+/// The named rules on top-level string properties (and string items of
+/// array properties) that carry a pattern type or go to the subprocess.
+fn rule_violations(
+    declaration: &Declaration,
+    input_schema: &InputSchema,
+    instance: &Value,
+) -> Vec<Violation> {
+    let mut violations = Vec::new();
+    for (name, property) in input_schema.properties() {
+        let Some(value) = instance.get(name) else {
+            continue;
+        };
+        let guard = PropertyGuard::of(property);
+        let profile = ValueProfile {
+            class: guard.class,
+            pattern: None,
+            user_controlled: declaration.is_user_controlled(name),
+            allow_leading_dash: guard.allow_leading_dash,
+        };
+        match value {
+            Value::String(text) => violations.extend(check_string(name, text, &profile)),
+            Value::Array(items) => {
+                let item_guard = property.get("items").map(PropertyGuard::of);
+                let item_profile = ValueProfile {
+                    class: item_guard.map_or(guard.class, |item| {
+                        if item.class == ValueClass::FreeText {
+                            guard.class
+                        } else {
+                            item.class
+                        }
+                    }),
+                    allow_leading_dash: guard.allow_leading_dash
+                        || item_guard.is_some_and(|item| item.allow_leading_dash),
+                    ..profile
+                };
+                for (index, item) in items.iter().enumerate() {
+                    if let Value::String(text) = item {
+                        violations.extend(check_string(
+                            &format!("{name}[{index}]"),
+                            text,
+                            &item_profile,
+                        ));
+                    }
+                }
+            }
+            Value::Number(number)
+                if profile.user_controlled
+                    && !profile.allow_leading_dash
+                    && number.to_string().starts_with('-') =>
+            {
+                violations.push(Violation::new(
+                    name,
+                    Rule::OptionInjection,
+                    Some(number.to_string()),
+                    "a value that does not start with '-'",
+                    format!("`{name}` starts with '-', so the command would read it as an option"),
+                ));
+            }
+            _ => {}
+        }
+    }
+    violations
+}
+
+/// Converts `--name value` flags into the object the schema validates,
+/// typing each value by its property's declared `type`.
+fn flags_to_object(
+    tokens: &[String],
+    input_schema: &InputSchema,
+) -> Result<Map<String, Value>, Vec<Violation>> {
+    let mut object = Map::new();
+    let mut violations = Vec::new();
+    let declared: Vec<&str> = input_schema.property_names().collect();
+    let mut index = 0;
+    while index < tokens.len() {
+        let token = &tokens[index];
+        index += 1;
+        let Some(flag) = token.strip_prefix("--").filter(|flag| !flag.is_empty()) else {
+            violations.push(Violation::new(
+                "",
+                Rule::UnexpectedArgument,
+                Some(token.clone()),
+                "--name value for a declared property",
+                format!("`{token}` is not a `--name value` argument"),
+            ));
+            continue;
+        };
+        let (name, inline) = match flag.split_once('=') {
+            Some((name, value)) => (name.to_owned(), Some(value.to_owned())),
+            None => (flag.to_owned(), None),
+        };
+        if name == "json" {
+            violations.push(super::arguments::misplaced_json());
+            if inline.is_none() && index < tokens.len() {
+                index += 1;
+            }
+            continue;
+        }
+        let kind = input_schema
+            .property(&name)
+            .map(schema::primary_type)
+            .unwrap_or("string");
+        let text = match inline {
+            Some(text) => text,
+            None if kind == "boolean" => match tokens.get(index).map(String::as_str) {
+                Some(word @ ("true" | "false")) => {
+                    index += 1;
+                    word.to_owned()
+                }
+                _ => "true".to_owned(),
+            },
+            None => match tokens.get(index) {
+                Some(next) if !is_declared_flag(next, &declared) => {
+                    index += 1;
+                    next.clone()
+                }
+                _ => {
+                    violations.push(Violation::new(
+                        name.clone(),
+                        Rule::MissingValue,
+                        None,
+                        format!("--{name} VALUE"),
+                        format!("`--{name}` has no value"),
+                    ));
+                    continue;
+                }
+            },
+        };
+        let item_kind = input_schema
+            .property(&name)
+            .and_then(|property| property.get("items"))
+            .map_or("string", schema::primary_type);
+        if kind == "array" {
+            let item = typed_text(&text, item_kind);
+            match object
+                .entry(name.clone())
+                .or_insert_with(|| Value::Array(Vec::new()))
+            {
+                Value::Array(items) => items.push(item),
+                other => *other = Value::Array(vec![item]),
+            }
+        } else if object.contains_key(&name) {
+            violations.push(Violation::new(
+                name.clone(),
+                Rule::Repeated,
+                Some(text),
+                "one value",
+                format!("`{name}` is given more than once; it takes one value"),
+            ));
+        } else {
+            object.insert(name, typed_text(&text, kind));
+        }
+    }
+    if violations.is_empty() {
+        Ok(object)
+    } else {
+        Err(violations)
+    }
+}
+
+fn is_declared_flag(token: &str, declared: &[&str]) -> bool {
+    token
+        .strip_prefix("--")
+        .map(|rest| rest.split_once('=').map_or(rest, |(name, _)| name))
+        .is_some_and(|name| declared.contains(&name))
+}
+
+/// The JSON value a flag's text stands for; text that does not parse as
+/// the declared type stays a string, so the schema reports the type error.
+fn typed_text(text: &str, kind: &str) -> Value {
+    let parsed = match kind {
+        "integer" | "number" | "boolean" | "object" | "null" if text.trim() == text => {
+            crate::contract::value::from_json(text).ok()
+        }
+        _ => None,
+    };
+    match parsed {
+        Some(value) if kind_matches(&value, kind) => value,
+        _ => Value::String(text.to_owned()),
+    }
+}
+
+fn kind_matches(value: &Value, kind: &str) -> bool {
+    match kind {
+        "integer" => value.is_i64() || value.is_u64(),
+        "number" => value.is_number(),
+        "boolean" => value.is_boolean(),
+        "object" => value.is_object(),
+        "null" => value.is_null(),
+        _ => false,
+    }
+}
+
+/// The accepted properties in declared order; defaults fill absent ones.
+fn validated(input_schema: &InputSchema, instance: &Value) -> Vec<Argument> {
+    input_schema
+        .properties()
+        .filter_map(|(name, property)| {
+            let sensitive = PropertyGuard::of(property).sensitive;
+            let (value, source) = match instance.get(name) {
+                Some(value) => (value, ValueSource::Given),
+                None => (property.get("default")?, ValueSource::Default),
+            };
+            Some(Argument {
+                name: name.to_owned(),
+                value: ArgValue::from_json(value),
+                source,
+                sensitive,
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,714 @@
+//! Phase 1 against declarations, end to end through [`check`]: the
+//! acceptance points of DESIGN.md §5, the encoded-variant table, the benign
+//! table, and property tests.
+
+use proptest::prelude::*;
+use serde_json::json;
+
+use super::*;
+use crate::contract::{Origin, parse_value};
+
+fn declaration(document: Value) -> Declaration {
+    let parsed = parse_value(&document, &Origin::default());
+    assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
+    parsed.declaration.unwrap()
+}
+
+/// One parameter named `value` of the given shape, passed to a subprocess
+/// or not.
+fn single(parameter: Value, user_controlled: bool) -> Declaration {
+    let users: Vec<&str> = if user_controlled {
+        vec!["value"]
+    } else {
+        vec![]
+    };
+    declaration(json!({
+        "name": "probe",
+        "description": "probe",
+        "parameters": {"value": parameter},
+        "subprocess": {"binary": "probe", "user_controlled_args": users}
+    }))
+}
+
+fn deploy() -> Declaration {
+    let text = crate::contract::EMBEDDED
+        .iter()
+        .find(|(name, _)| *name == "deploy.json")
+        .unwrap()
+        .1;
+    declaration(serde_json::from_str(text).unwrap())
+}
+
+fn flags(declaration: &Declaration, words: &[&str]) -> Result<ValidatedArguments, Rejection> {
+    let tokens: Vec<String> = words.iter().map(|word| (*word).to_owned()).collect();
+    check(declaration, &RawArguments::Flags(&tokens))
+}
+
+fn one(declaration: &Declaration, value: &str) -> Result<ValidatedArguments, Rejection> {
+    let tokens = vec!["--value".to_owned(), value.to_owned()];
+    check(declaration, &RawArguments::Flags(&tokens))
+}
+
+fn rules(result: &Result<ValidatedArguments, Rejection>) -> Vec<&'static str> {
+    match result {
+        Ok(_) => Vec::new(),
+        Err(rejection) => rejection
+            .violations
+            .iter()
+            .map(|violation| violation.rule.as_str())
+            .collect(),
+    }
+}
+
+fn resource_id() -> Declaration {
+    single(json!({"type": "resource_id", "required": true}), false)
+}
+
+fn typed(pattern_type: &str) -> Declaration {
+    single(
+        json!({"type": "string", "required": true, "pattern_type": pattern_type}),
+        false,
+    )
+}
+
+#[test]
+fn alphanumeric_id_rejects_path_query_fragment_and_percent_characters() {
+    let id = typed("alphanumeric_id");
+    for (value, rule) in [
+        ("prod/east", "alphanumeric_id"),
+        ("prod.east", "alphanumeric_id"),
+        ("prod?x=1", "query_parameter"),
+        ("prod#frag", "fragment_identifier"),
+        ("prod%2Feast", "percent_encoded"),
+        ("prod%", "alphanumeric_id"),
+        ("../prod", "path_traversal"),
+    ] {
+        let result = one(&id, value);
+        assert!(
+            rules(&result).contains(&rule),
+            "{value}: {:?}",
+            rules(&result)
+        );
+    }
+    assert!(one(&id, "prod-east-1").is_ok());
+}
+
+#[test]
+fn anchored_custom_regex_matches_the_whole_value() {
+    let declaration = deploy();
+    let base = ["--cluster-id", "prod", "--version", "1.2.3", "--ticket-ref"];
+    let with_ticket = |ticket: &str| {
+        let mut words = base.to_vec();
+        words.push(ticket);
+        flags(&declaration, &words)
+    };
+    assert!(with_ticket("OPS-1234").is_ok());
+    for bad in ["OPS-1234x", "xOPS-1234", "ops-1234", "OPS-1234\n", "OPS-"] {
+        let result = with_ticket(bad);
+        let rejection = result.as_ref().unwrap_err();
+        assert_eq!(rejection.violations[0].field, "ticket-ref", "{bad}");
+        assert_eq!(
+            rejection.violations[0].expected,
+            "a string matching ^[A-Z]{2,8}-[0-9]{1,6}$"
+        );
+    }
+}
+
+#[test]
+fn rejection_names_the_argument_and_the_expected_pattern() {
+    let result = flags(
+        &deploy(),
+        &["--cluster-id", "../etc", "--version", "v1.2.3"],
+    );
+    let rejection = result.unwrap_err();
+    let fields: Vec<(&str, &str)> = rejection
+        .violations
+        .iter()
+        .map(|violation| (violation.field.as_str(), violation.rule.as_str()))
+        .collect();
+    assert_eq!(
+        fields,
+        [("cluster-id", "path_traversal"), ("version", "semver")]
+    );
+    assert!(
+        rejection.violations[0]
+            .expected
+            .contains("^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$")
+    );
+    assert_eq!(rejection.error_code(), "INVALID_AGENT_INPUT");
+    let body = rejection.to_error_body();
+    assert_eq!(body.field.as_deref(), Some("cluster-id"));
+    assert_eq!(body.input_value.as_deref(), Some("../etc"));
+    assert_eq!(body.rejected_pattern.as_deref(), Some("path_traversal"));
+    assert_eq!(body.errors.len(), 2);
+}
+
+#[test]
+fn traversal_encoding_and_query_are_rejected_with_suggestions() {
+    let id = resource_id();
+    assert_eq!(rules(&one(&id, "../secrets")), ["path_traversal"]);
+    let encoded = one(&id, "%2e%2e").unwrap_err();
+    assert_eq!(
+        encoded
+            .violations
+            .iter()
+            .map(|v| v.rule.as_str())
+            .collect::<Vec<_>>(),
+        ["path_traversal", "percent_encoded"]
+    );
+    let query = one(&id, "file-123?foo=bar").unwrap_err();
+    assert_eq!(query.violations[0].rule, Rule::QueryParameter);
+    assert_eq!(query.violations[0].suggestion.as_deref(), Some("file-123"));
+    let decoded = one(&id, "file%2D123").unwrap_err();
+    assert_eq!(
+        decoded.violations[0].suggestion.as_deref(),
+        Some("file-123")
+    );
+}
+
+#[test]
+fn absolute_path_passes_unchanged() {
+    let path = typed("filepath");
+    for value in [
+        "/home/user/file.txt",
+        "./a b/c.txt",
+        "relative/dir/",
+        "C:\\Users\\me\\notes.md",
+        "~/x",
+    ] {
+        let validated = one(&path, value).unwrap();
+        assert_eq!(
+            validated.get("value"),
+            Some(&ArgValue::String(value.to_owned())),
+            "{value}"
+        );
+    }
+}
+
+/// Every way of spelling a traversal, a separator or a hidden character
+/// that we know of; each must be rejected as a resource_id.
+const ENCODED_VARIANTS: &[&str] = &[
+    // plain and backslash forms
+    "../etc/passwd",
+    "..\\windows\\win.ini",
+    "a/../../b",
+    "....//....//etc",
+    ".../x",
+    "..",
+    // single, double and triple percent-encoding
+    "%2e%2e%2fetc",
+    "%2E%2E/etc",
+    "..%2fetc",
+    "..%5cwindows",
+    "%252e%252e%252fetc",
+    "%25252e%25252e/etc",
+    // %u and overlong UTF-8
+    "%u002e%u002e/etc",
+    "%c0%ae%c0%ae/etc",
+    "..%c0%afetc",
+    "%e0%80%ae%e0%80%ae/x",
+    "..%c1%9cwin",
+    // fullwidth and look-alike separators
+    "．．／etc",
+    "．．＼win",
+    "..∕etc",
+    "..⁄etc",
+    "..⧸etc",
+    "\u{2025}/etc",
+    // NUL, encoded NUL, control characters
+    "file\u{0}.txt",
+    "file%00.txt",
+    "file%2500.txt",
+    "file\u{7}",
+    "file\u{85}x",
+    // zero-width and bidi
+    "file\u{200B}id",
+    "file\u{200D}id",
+    "file\u{FEFF}id",
+    "abc\u{202E}fdp.exe",
+    "abc\u{2066}x\u{2069}",
+    "file%E2%80%8Bid",
+    // query, fragment, shell and placeholders
+    "id?x=1",
+    "id&x=1",
+    "id#frag",
+    "id%3Fx%3D1",
+    "id;rm -rf",
+    "id|cat",
+    "$(id)",
+    "`id`",
+    "null",
+    "undefined",
+    "None",
+    "NaN",
+    "{{file_id}}",
+    "${FILE_ID}",
+    "<file-id>",
+    "",
+];
+
+#[test]
+fn encoded_variants_are_all_rejected() {
+    let id = resource_id();
+    let path = typed("filepath");
+    for variant in ENCODED_VARIANTS {
+        assert!(
+            one(&id, variant).is_err(),
+            "resource_id accepted {variant:?}"
+        );
+    }
+    // The path rules (traversal, NUL, control characters) hold for
+    // filepath too, in every encoding.
+    for variant in ENCODED_VARIANTS.iter().filter(|variant| {
+        let normalized = normalize::normalize(variant).value;
+        rules::has_path_traversal(&normalized)
+            || normalized.chars().any(|ch| rules::is_control(ch, true))
+    }) {
+        assert!(
+            one(&path, variant).is_err(),
+            "filepath accepted {variant:?}"
+        );
+    }
+}
+
+#[test]
+fn benign_values_are_all_accepted() {
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "resource_id",
+            &[
+                "file-123",
+                "f_9a8b7c",
+                "prod-east-1",
+                "arn:aws:s3:::my-bucket",
+                "gid://shopify/Product/10079785100",
+                "users/42",
+                "v1.2.3",
+                "2024-05-01T12:00:00Z",
+                "a.b.c",
+                "ÄÖÜ-東京",
+                "x",
+            ],
+        ),
+        (
+            "alphanumeric_id",
+            &["prod-east-1", "A", "9lives", "snake_case_id", "x-1_2-3"],
+        ),
+        (
+            "uuid",
+            &[
+                "123e4567-e89b-12d3-a456-426614174000",
+                "00000000-0000-0000-0000-000000000000",
+                "A987FBC9-4BED-3078-CF07-9141BA07C9F3",
+            ],
+        ),
+        (
+            "semver",
+            &[
+                "1.2.3",
+                "0.0.1",
+                "10.20.30",
+                "1.0.0-alpha",
+                "1.0.0-alpha.1",
+                "1.0.0-0.3.7",
+                "1.0.0-x.7.z.92",
+                "1.0.0-alpha+001",
+                "1.0.0+20130313144700",
+                "1.0.0-beta+exp.sha.5114f85",
+                "1.0.0+21AF26D3----117B344092BD",
+            ],
+        ),
+        (
+            "filepath",
+            &[
+                "/home/user/file.txt",
+                "./a b/c.txt",
+                "../../../not-rejected?no",
+                "/tmp/x..y/z",
+                "/srv/.hidden/file",
+                "data/2024-05-01.csv",
+                "C:\\Users\\me\\file.txt",
+                "/opt/app/v1.2.3/bin",
+                "café/naïve.txt",
+                "/tmp/100%",
+                "/tmp/report#1.txt",
+            ],
+        ),
+        (
+            "url",
+            &[
+                "https://example.com",
+                "https://example.com/search?q=rust+lang&page=2",
+                "http://localhost:8080/api/v1/items?id=5#details",
+                "https://api.example.com/v1/files/abc%20def",
+                "https://example.com/a/./b",
+                "https://[::1]:8443/health",
+                "https://example.com/path?next=../x",
+            ],
+        ),
+    ];
+    for (kind, values) in cases {
+        let declaration = if *kind == "resource_id" {
+            resource_id()
+        } else {
+            typed(kind)
+        };
+        for value in *values {
+            if *kind == "filepath" && value.starts_with("../") {
+                continue;
+            }
+            let result = one(&declaration, value);
+            assert!(
+                result.is_ok(),
+                "{kind} rejected {value:?}: {:?}",
+                result.unwrap_err().violations
+            );
+            assert_eq!(
+                result.unwrap().get("value"),
+                Some(&ArgValue::String((*value).to_owned()))
+            );
+        }
+    }
+    // free text keeps its newlines, tabs and emoji
+    let text = single(json!({"type": "string"}), false);
+    assert!(
+        one(
+            &text,
+            "Fix the bug\n\n- item\twith tab 👩‍💻; and (parens) & $dollars"
+        )
+        .is_ok()
+    );
+}
+
+#[test]
+fn a_filepath_with_a_traversal_is_rejected() {
+    assert_eq!(
+        rules(&one(&typed("filepath"), "../../../etc/passwd")),
+        ["path_traversal"]
+    );
+}
+
+#[test]
+fn url_rules() {
+    let url = typed("url");
+    assert_eq!(
+        rules(&one(&url, "https://example.com/a/../b")),
+        ["path_traversal"]
+    );
+    assert_eq!(
+        rules(&one(&url, "https://example.com/a/%2e%2e/b")),
+        ["path_traversal"]
+    );
+    assert_eq!(rules(&one(&url, "https://user:pw@example.com/")), ["url"]);
+    assert_eq!(rules(&one(&url, "https://example.com/a b")), ["url"]);
+    assert_eq!(
+        rules(&one(&url, "https://example.com/\u{7}")),
+        ["control_character"]
+    );
+    assert_eq!(rules(&one(&url, "ftp://example.com/")), ["url"]);
+}
+
+#[test]
+fn semver_is_exact() {
+    let version = typed("semver");
+    for bad in ["v1.2.3", "01.2.3", "1.2", "1.2.3.4", "1.2.3-01", " 1.2.3"] {
+        assert!(one(&version, bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn user_controlled_arguments_refuse_shell_and_option_injection() {
+    let passed = single(json!({"type": "string"}), true);
+    assert_eq!(rules(&one(&passed, "--help")), ["option_injection"]);
+    assert_eq!(rules(&one(&passed, "a; rm -rf /")), ["shell_metacharacter"]);
+    assert_eq!(rules(&one(&passed, "a%7Cb")), ["shell_metacharacter"]);
+    assert_eq!(rules(&one(&passed, "line\nbreak")), ["shell_metacharacter"]);
+    let not_passed = single(json!({"type": "string"}), false);
+    assert!(one(&not_passed, "--help").is_ok());
+    let allowed = single(json!({"type": "string", "allow_leading_dash": true}), true);
+    assert!(one(&allowed, "--verbose").is_ok());
+    let number = single(json!({"type": "integer"}), true);
+    assert_eq!(rules(&one(&number, "-1")), ["option_injection"]);
+}
+
+#[test]
+fn types_required_enums_and_unknown_flags() {
+    let declaration = declaration(json!({
+        "name": "t", "description": "t",
+        "parameters": {
+            "count": {"type": "integer", "required": true},
+            "ratio": {"type": "number"},
+            "force": {"type": "boolean"},
+            "mode": {"type": "enum", "enum_values": ["fast", "safe"], "default": "safe"},
+            "tags": {"type": "array", "pattern_type": "alphanumeric_id"}
+        }
+    }));
+    let ok = flags(
+        &declaration,
+        &[
+            "--count",
+            "3",
+            "--ratio=0.5",
+            "--force",
+            "--tags",
+            "a",
+            "--tags",
+            "b",
+        ],
+    )
+    .unwrap();
+    assert_eq!(ok.get("count"), Some(&ArgValue::Integer(3)));
+    assert_eq!(ok.get("ratio"), Some(&ArgValue::Number(0.5)));
+    assert_eq!(ok.get("force"), Some(&ArgValue::Boolean(true)));
+    assert_eq!(ok.get("mode"), Some(&ArgValue::String("safe".into())));
+    assert_eq!(
+        ok.get("tags"),
+        Some(&ArgValue::Array(vec!["a".into(), "b".into()]))
+    );
+    assert_eq!(
+        ok.arguments
+            .iter()
+            .map(|argument| argument.name.as_str())
+            .collect::<Vec<_>>(),
+        ["count", "ratio", "force", "mode", "tags"],
+        "declared order"
+    );
+    assert_eq!(ok.arguments[3].source, ValueSource::Default);
+
+    let bad = flags(
+        &declaration,
+        &[
+            "--ratio", "inf", "--mode", "fsat", "--tags", "a/b", "--count", "007", "--cuont", "1",
+        ],
+    )
+    .unwrap_err();
+    let found: Vec<(&str, &str)> = bad
+        .violations
+        .iter()
+        .map(|v| (v.field.as_str(), v.rule.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("cuont", "unknown_parameter"),
+            ("count", "type"),
+            ("ratio", "type"),
+            ("mode", "enum"),
+            ("tags[0]", "alphanumeric_id")
+        ]
+    );
+    assert_eq!(bad.violations[0].suggestion.as_deref(), Some("count"));
+    assert_eq!(bad.violations[3].suggestion.as_deref(), Some("fast"));
+    assert_eq!(bad.error_code(), "ARG_ERROR");
+
+    let missing = flags(&declaration, &[]).unwrap_err();
+    assert_eq!(missing.violations[0].rule, Rule::Required);
+    assert_eq!(missing.violations[0].field, "count");
+}
+
+#[test]
+fn json_arguments() {
+    let declaration = deploy();
+    let json_check = |text: &str| check(&declaration, &RawArguments::Json(text));
+    let ok =
+        json_check(r#"{"cluster-id": "prod", "version": "1.2.3", "ticket-ref": null}"#).unwrap();
+    assert_eq!(ok.get("ticket-ref"), None);
+    assert_eq!(rules(&json_check("[1, 2]")), ["json"]);
+    assert_eq!(rules(&json_check("\"deploy\"")), ["json"]);
+    assert_eq!(rules(&json_check("{nope")), ["json"]);
+    assert_eq!(
+        rules(&json_check(
+            r#"{"cluster-id": "a", "cluster-id": "b", "version": "1.2.3"}"#
+        )),
+        ["duplicate_key"]
+    );
+    let polluted = json_check(
+        r#"{"cluster-id": "prod", "version": "1.2.3", "extra": {"deep": [{"__proto__": {"admin": true}}]}}"#,
+    );
+    let rejection = polluted.unwrap_err();
+    assert_eq!(rejection.violations.len(), 1, "stops before schema checks");
+    assert_eq!(rejection.violations[0].rule, Rule::PrototypeKey);
+    assert_eq!(rejection.violations[0].field, "extra.deep[0].__proto__");
+    assert_eq!(
+        rules(&json_check(
+            r#"{"cluster-id": "prod", "version": "1.2.3", "region": "eu"}"#
+        )),
+        ["unknown_parameter"]
+    );
+    assert_eq!(
+        rules(&json_check(r#"{"cluster-id": 7, "version": "1.2.3"}"#)),
+        ["type"]
+    );
+}
+
+fn mcp(name: &str) -> Declaration {
+    let text = crate::contract::EMBEDDED
+        .iter()
+        .find(|(file, _)| *file == format!("{name}.json"))
+        .unwrap()
+        .1;
+    declaration(serde_json::from_str(text).unwrap())
+}
+
+#[test]
+fn mcp_input_schema_is_validated_and_guarded() {
+    let shell = mcp("shell_exec");
+    let json_check = |text: &str| check(&shell, &RawArguments::Json(text));
+    let ok = json_check(r#"{"argv": ["ls", "-la", "/tmp"]}"#).unwrap();
+    assert_eq!(
+        ok.get("argv"),
+        Some(&ArgValue::Array(vec![
+            "ls".into(),
+            "-la".into(),
+            "/tmp".into()
+        ]))
+    );
+    assert_eq!(rules(&json_check(r#"{"argv": []}"#)), ["schema"]);
+    assert_eq!(
+        rules(&json_check(r#"{"cmd": "ls -la"}"#)),
+        ["unknown_parameter", "required"]
+    );
+    assert_eq!(rules(&json_check(r#"{"argv": "ls -la"}"#)), ["type"]);
+    assert_eq!(rules(&json_check(r#"{"argv": ["ls", 3]}"#)), ["type"]);
+    assert_eq!(
+        rules(&json_check(r#"{"argv": ["PATH=/x", "ls"]}"#)),
+        ["pattern"]
+    );
+    assert_eq!(
+        rules(&json_check(r#"{"argv": ["sh", "x; rm -rf /"]}"#)),
+        ["shell_metacharacter"]
+    );
+    assert_eq!(
+        rules(&json_check(r#"{"argv": ["ls"], "__proto__": {}}"#)),
+        ["prototype_key"]
+    );
+    let field = json_check(r#"{"argv": ["ls", 3]}"#).unwrap_err().violations[0]
+        .field
+        .clone();
+    assert_eq!(field, "argv[1]");
+
+    let read = mcp("read_file");
+    assert!(
+        check(
+            &read,
+            &RawArguments::Json(r#"{"path": "/home/user/file.txt"}"#)
+        )
+        .is_ok()
+    );
+    let tokens = vec!["--path".to_owned(), "../../etc/shadow".to_owned()];
+    assert_eq!(
+        rules(&check(&read, &RawArguments::Flags(&tokens))),
+        ["path_traversal"]
+    );
+    let tokens = vec!["--path".to_owned(), "%2e%2e/%2e%2e/etc/shadow".to_owned()];
+    assert_eq!(
+        rules(&check(&read, &RawArguments::Flags(&tokens))),
+        ["path_traversal"]
+    );
+    let tokens = vec!["--path".to_owned(), "-n".to_owned()];
+    assert_eq!(
+        rules(&check(&read, &RawArguments::Flags(&tokens))),
+        ["option_injection"]
+    );
+}
+
+#[test]
+fn sensitive_values_are_flagged_for_redaction() {
+    let secret = single(
+        json!({"type": "string", "pattern": "^[a-z]+$", "sensitive": true}),
+        false,
+    );
+    let rejection = one(&secret, "Hunter2").unwrap_err();
+    assert!(rejection.violations[0].sensitive);
+    let body = serde_json::to_string(&rejection.to_error_body()).unwrap();
+    assert!(!body.contains("Hunter2"), "{body}");
+    let ok = one(&secret, "hunter").unwrap();
+    assert_eq!(ok.to_redacted_json(), json!({"value": REDACTED}));
+    assert_eq!(ok.get("value"), Some(&ArgValue::String("hunter".into())));
+}
+
+#[test]
+fn defaults_are_checked_by_the_lint() {
+    let parsed = parse_value(
+        &json!({"name": "d", "description": "d", "parameters": {"id": {"type": "string", "pattern_type": "uuid", "default": "not-a-uuid"}}}),
+        &Origin::default(),
+    );
+    assert!(
+        parsed
+            .diagnostics
+            .iter()
+            .any(|d| d.code == crate::contract::codes::DEFAULT_INVALID)
+    );
+}
+
+/// A `..` segment in some encoding, with a separator on each side that
+/// has a neighbour (`/../` inside an ID, `../` at its start, `/..` at its
+/// end).
+fn traversal() -> impl Strategy<Value = (String, String, String)> {
+    let dot = prop::sample::select(vec![
+        ".", "%2e", "%2E", "%252e", "%u002e", "%c0%ae", "．", "%25252e",
+    ]);
+    let slash = prop::sample::select(vec![
+        "/", "\\", "%2f", "%5c", "%252f", "%c0%af", "／", "＼", "∕", "⁄", "⧸",
+    ]);
+    (dot.clone(), dot, slash).prop_map(|(first, second, slash)| {
+        (
+            slash.to_owned(),
+            format!("{first}{second}"),
+            slash.to_owned(),
+        )
+    })
+}
+
+fn benign_id() -> impl Strategy<Value = String> {
+    "[A-Za-z0-9][A-Za-z0-9_-]{0,40}"
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_guard_never_panics(value in any::<String>(), json_text in ".{0,64}") {
+        for declaration in [resource_id(), typed("url"), typed("semver"), typed("filepath"), single(json!({"type": "integer"}), true)] {
+            let _ = one(&declaration, &value);
+            let _ = check(&declaration, &RawArguments::Json(&json_text));
+        }
+        let _ = check(&mcp("shell_exec"), &RawArguments::Json(&json_text));
+    }
+
+    #[test]
+    fn a_traversal_inserted_anywhere_in_a_benign_id_is_rejected(
+        id in benign_id(),
+        at in any::<prop::sample::Index>(),
+        inserted in traversal(),
+    ) {
+        let split = at.index(id.len() + 1);
+        let (before, dots, after) = inserted;
+        let (head, tail) = (&id[..split], &id[split..]);
+        let value = format!(
+            "{head}{}{dots}{}{tail}",
+            if head.is_empty() { "" } else { before.as_str() },
+            if tail.is_empty() { "" } else { after.as_str() },
+        );
+        let declaration = resource_id();
+        prop_assert!(one(&declaration, &value).is_err(), "resource_id accepted {value:?}");
+        prop_assert!(one(&typed("alphanumeric_id"), &value).is_err());
+    }
+
+    #[test]
+    fn benign_generated_ids_are_accepted(id in benign_id()) {
+        prop_assume!(!rules::is_placeholder(&id));
+        for declaration in [resource_id(), typed("alphanumeric_id")] {
+            let result = one(&declaration, &id);
+            prop_assert!(result.is_ok(), "{id:?}: {:?}", result.unwrap_err().violations);
+        }
+    }
+
+    #[test]
+    fn benign_paths_are_accepted(segments in prop::collection::vec("[A-Za-z0-9_][A-Za-z0-9_ .-]{0,12}", 1..6), absolute in any::<bool>()) {
+        let path = format!("{}{}", if absolute { "/" } else { "./" }, segments.join("/"));
+        prop_assume!(!rules::has_path_traversal(&path) && !rules::is_placeholder(&path));
+        let result = one(&typed("filepath"), &path);
+        prop_assert!(result.is_ok(), "{path:?}: {:?}", result.unwrap_err().violations);
+    }
+}

@@ -1,0 +1,199 @@
+//! What Phase 1 reports: every violation, each naming its field and rule.
+
+use serde::Serialize;
+
+use super::rules::Rule;
+use crate::report::{ErrorBody, FieldError};
+
+/// Shown instead of the value of a parameter declared `sensitive`.
+pub const REDACTED: &str = "[REDACTED]";
+
+/// One problem with one argument.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Violation {
+    /// The argument: a parameter name, then `[i]` for an array item or
+    /// `.key` inside an object (`args[1]`, `options.depth`).
+    pub field: String,
+    pub rule: Rule,
+    /// The value as given (absent for a missing argument).
+    pub input_value: Option<String>,
+    /// What would have been accepted.
+    pub expected: String,
+    pub message: String,
+    /// A corrected value, where one follows from the input (the decoded
+    /// form of a percent-encoded ID, the ID without its `?query`). Offered,
+    /// never applied.
+    pub suggestion: Option<String>,
+    /// The argument is declared `sensitive`: its value must not be shown.
+    #[serde(skip)]
+    pub sensitive: bool,
+}
+
+impl Violation {
+    /// A violation about an argument as a whole (missing, unknown, wrong
+    /// type), with no rule-specific suggestion.
+    pub fn new(
+        field: impl Into<String>,
+        rule: Rule,
+        input_value: Option<String>,
+        expected: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        Self {
+            field: field.into(),
+            rule,
+            input_value,
+            expected: expected.into(),
+            message: message.into(),
+            suggestion: None,
+            sensitive: false,
+        }
+    }
+
+    pub fn with_suggestion(mut self, suggestion: impl Into<String>) -> Self {
+        self.suggestion = Some(suggestion.into());
+        self
+    }
+
+    /// The same violation with the value hidden when the argument is
+    /// sensitive: the value, the suggestion and the message (which may
+    /// quote a character of the value) are replaced.
+    pub fn redacted(&self) -> Violation {
+        if !self.sensitive {
+            return self.clone();
+        }
+        Violation {
+            input_value: self.input_value.as_ref().map(|_| REDACTED.to_owned()),
+            suggestion: self.suggestion.as_ref().map(|_| REDACTED.to_owned()),
+            message: format!(
+                "`{}` was rejected by the {} rule (value redacted: the parameter is sensitive)",
+                self.field,
+                self.rule.as_str()
+            ),
+            ..self.clone()
+        }
+    }
+
+    pub fn to_field_error(&self) -> FieldError {
+        let shown = self.redacted();
+        FieldError {
+            field: Some(shown.field),
+            message: shown.message,
+            code: None,
+            input_value: shown.input_value,
+            rejected_pattern: Some(shown.rule.as_str().to_owned()),
+            expected: Some(shown.expected),
+            suggestion: shown.suggestion,
+        }
+    }
+}
+
+/// Phase 1 refused the arguments; nothing may run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rejection {
+    pub command: String,
+    /// Never empty; in argument order, named-rule hits first per argument.
+    pub violations: Vec<Violation>,
+}
+
+impl Rejection {
+    /// `INVALID_AGENT_INPUT` when a named rule fired (the input was
+    /// hallucinated or hostile), else `ARG_ERROR`.
+    pub fn error_code(&self) -> &'static str {
+        if self
+            .violations
+            .iter()
+            .any(|violation| violation.rule.is_named())
+        {
+            "INVALID_AGENT_INPUT"
+        } else {
+            "ARG_ERROR"
+        }
+    }
+
+    /// The violation the envelope's top-level fields describe: the first
+    /// named-rule hit, else the first violation.
+    pub fn primary(&self) -> Option<&Violation> {
+        self.violations
+            .iter()
+            .find(|violation| violation.rule.is_named())
+            .or_else(|| self.violations.first())
+    }
+
+    /// The envelope's `error`, sensitive values redacted.
+    pub fn to_error_body(&self) -> ErrorBody {
+        let count = self.violations.len();
+        let primary = self.primary().map(Violation::redacted);
+        let message = match &primary {
+            Some(primary) if count == 1 => primary.message.clone(),
+            Some(primary) => format!("{} (and {} more)", primary.message, count - 1),
+            None => format!("`{}`: the arguments were rejected", self.command),
+        };
+        let mut body = ErrorBody::new(self.error_code(), message);
+        body.phase = Some("validation".to_owned());
+        if let Some(shown) = primary {
+            body.field = Some(shown.field);
+            body.input_value = shown.input_value;
+            body.rejected_pattern = Some(shown.rule.as_str().to_owned());
+            body.expected = Some(shown.expected);
+            body.suggestion = shown.suggestion;
+        }
+        body.errors = self
+            .violations
+            .iter()
+            .map(Violation::to_field_error)
+            .collect();
+        body.hints.push(format!(
+            "run `aigent schema show {}` for the declared parameters",
+            self.command
+        ));
+        body
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn violation(rule: Rule) -> Violation {
+        Violation::new(
+            "token",
+            rule,
+            Some("s3cret".to_owned()),
+            "a string",
+            "`token` is bad",
+        )
+    }
+
+    #[test]
+    fn named_rules_make_invalid_agent_input() {
+        let rejection = Rejection {
+            command: "deploy".to_owned(),
+            violations: vec![violation(Rule::Type), violation(Rule::PathTraversal)],
+        };
+        assert_eq!(rejection.error_code(), "INVALID_AGENT_INPUT");
+        assert_eq!(rejection.primary().unwrap().rule, Rule::PathTraversal);
+        let rejection = Rejection {
+            command: "deploy".to_owned(),
+            violations: vec![violation(Rule::Required)],
+        };
+        assert_eq!(rejection.error_code(), "ARG_ERROR");
+    }
+
+    #[test]
+    fn sensitive_values_are_redacted_in_the_body() {
+        let mut secret = violation(Rule::ControlCharacter).with_suggestion("s3cret2");
+        secret.sensitive = true;
+        let body = Rejection {
+            command: "login".to_owned(),
+            violations: vec![secret],
+        }
+        .to_error_body();
+        assert_eq!(body.input_value.as_deref(), Some(REDACTED));
+        assert_eq!(body.suggestion.as_deref(), Some(REDACTED));
+        assert_eq!(body.errors[0].input_value.as_deref(), Some(REDACTED));
+        assert_eq!(body.phase.as_deref(), Some("validation"));
+        let text = serde_json::to_string(&body).unwrap();
+        assert!(!text.contains("s3cret"), "{text}");
+    }
+}

@@ -1,0 +1,464 @@
+//! `aigent args check`: Phase 1 from outside, with the audit log.
+
+mod common;
+
+use common::Sandbox;
+use serde_json::{Value, json};
+
+fn rules(envelope: &Value) -> Vec<String> {
+    envelope["error"]["errors"]
+        .as_array()
+        .map(|errors| {
+            errors
+                .iter()
+                .map(|error| error["rejected_pattern"].as_str().unwrap_or("").to_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn audit_lines(sandbox: &Sandbox) -> Vec<Value> {
+    match std::fs::read_to_string(sandbox.audit_log()) {
+        Ok(text) => text
+            .lines()
+            .map(|line| serde_json::from_str(line).expect("JSONL"))
+            .collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+#[test]
+fn valid_arguments_exit_0_with_the_typed_arguments() {
+    let sandbox = Sandbox::new();
+    let (run, envelope) = sandbox.json(&[
+        "args",
+        "check",
+        "deploy",
+        "--cluster-id",
+        "prod-east-1",
+        "--version=1.2.3-rc.1+build.5",
+    ]);
+    run.assert_code(0);
+    assert_eq!(
+        envelope["data"],
+        json!({"command": "deploy", "arguments": {"cluster-id": "prod-east-1", "version": "1.2.3-rc.1+build.5"}})
+    );
+    assert!(
+        audit_lines(&sandbox).is_empty(),
+        "a pass writes no audit record"
+    );
+}
+
+#[test]
+fn a_rejection_exits_2_naming_the_argument_and_the_expected_pattern() {
+    let sandbox = Sandbox::new();
+    let (run, envelope) = sandbox.json(&[
+        "args",
+        "check",
+        "deploy",
+        "--cluster-id",
+        "prod.east",
+        "--version",
+        "1.2.3",
+    ]);
+    run.assert_code(2);
+    let error = &envelope["error"];
+    assert_eq!(error["code"], "ARG_ERROR");
+    assert_eq!(error["phase"], "validation");
+    assert_eq!(error["field"], "cluster-id");
+    assert_eq!(error["input_value"], "prod.east");
+    assert_eq!(error["rejected_pattern"], "alphanumeric_id");
+    assert!(
+        error["expected"]
+            .as_str()
+            .unwrap()
+            .contains("^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$"),
+        "{run}"
+    );
+    assert_eq!(error["errors"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn traversal_encoding_and_query_strings() {
+    let sandbox = Sandbox::new();
+    let cases: [(&str, &str, Option<&str>); 4] = [
+        ("../../etc/passwd", "path_traversal", None),
+        ("%2e%2e%2fetc", "path_traversal", None),
+        ("f-123?foo=bar", "query_parameter", Some("f-123")),
+        ("f%2D123", "percent_encoded", Some("f-123")),
+    ];
+    for (value, rule, suggestion) in cases {
+        let (run, envelope) = sandbox.json(&["args", "check", "files-get", "--file-id", value]);
+        run.assert_code(2);
+        assert_eq!(envelope["error"]["code"], "INVALID_AGENT_INPUT", "{run}");
+        assert_eq!(envelope["error"]["rejected_pattern"], rule, "{run}");
+        assert_eq!(envelope["error"]["input_value"], value);
+        assert_eq!(
+            envelope["error"]["suggestion"].as_str(),
+            suggestion,
+            "{run}"
+        );
+    }
+}
+
+#[test]
+fn every_violation_is_listed() {
+    let sandbox = Sandbox::new();
+    let (run, envelope) = sandbox.json(&[
+        "args",
+        "check",
+        "deploy",
+        "--cluster-id",
+        "null",
+        "--version",
+        "v1.2.3",
+        "--ticket-ref",
+        "ops-1",
+        "--region",
+        "eu",
+    ]);
+    run.assert_code(2);
+    assert_eq!(
+        rules(&envelope),
+        [
+            "unknown_parameter",
+            "placeholder_literal",
+            "semver",
+            "pattern"
+        ],
+        "{run}"
+    );
+    assert_eq!(
+        envelope["error"]["rejected_pattern"], "placeholder_literal",
+        "the named rule leads"
+    );
+    let (missing, envelope) = sandbox.json(&["args", "check", "deploy"]);
+    missing.assert_code(2);
+    assert_eq!(rules(&envelope), ["required", "required"]);
+    assert_eq!(envelope["error"]["code"], "ARG_ERROR");
+}
+
+#[test]
+fn a_path_passes_unchanged() {
+    let sandbox = Sandbox::new();
+    let (run, envelope) = sandbox.json(&[
+        "args",
+        "check",
+        "read_file",
+        "--path",
+        "/home/user/file.txt",
+    ]);
+    run.assert_code(0);
+    assert_eq!(envelope["data"]["arguments"]["path"], "/home/user/file.txt");
+    let (run, envelope) = sandbox.json(&[
+        "args",
+        "check",
+        "run-script",
+        "--script",
+        "./a b/c.sh",
+        "--args",
+        "--verbose",
+        "--args",
+        "x y",
+    ]);
+    run.assert_code(0);
+    assert_eq!(
+        envelope["data"]["arguments"],
+        json!({"script": "./a b/c.sh", "args": ["--verbose", "x y"]})
+    );
+}
+
+#[test]
+fn json_arguments_must_be_an_object_without_prototype_keys() {
+    let sandbox = Sandbox::new();
+    for text in ["[]", "\"x\"", "42", "{"] {
+        let (run, envelope) = sandbox.json(&["args", "check", "deploy", "--json", text]);
+        run.assert_code(2);
+        assert_eq!(rules(&envelope), ["json"], "{text}: {run}");
+    }
+    let (run, envelope) = sandbox.json(&[
+        "args", "check", "deploy", "--json",
+        r#"{"cluster-id": "prod", "version": "1.2.3", "x": {"y": [{"constructor": {"prototype": 1}}]}}"#,
+    ]);
+    run.assert_code(2);
+    assert_eq!(
+        rules(&envelope),
+        ["prototype_key", "prototype_key"],
+        "{run}"
+    );
+    assert_eq!(envelope["error"]["field"], "x.y[0].constructor");
+    let (run, envelope) = sandbox.json(&[
+        "args",
+        "check",
+        "deploy",
+        "--json={\"cluster-id\": \"prod\", \"version\": \"1.2.3\", \"clusterid\": \"x\"}",
+    ]);
+    run.assert_code(2);
+    assert_eq!(rules(&envelope), ["unknown_parameter"]);
+    let (run, envelope) = sandbox.json(&[
+        "args",
+        "check",
+        "deploy",
+        "--json",
+        r#"{"cluster-id": "prod", "version": "1.2.3"}"#,
+    ]);
+    run.assert_code(0);
+    assert_eq!(envelope["data"]["arguments"]["version"], "1.2.3");
+}
+
+#[test]
+fn mcp_tools_are_validated_by_their_input_schema() {
+    let sandbox = Sandbox::new();
+    let (run, envelope) = sandbox.json(&[
+        "args",
+        "check",
+        "shell_exec",
+        "--json",
+        r#"{"argv": ["git", "log", "--oneline"]}"#,
+    ]);
+    run.assert_code(0);
+    assert_eq!(
+        envelope["data"]["arguments"]["argv"],
+        json!(["git", "log", "--oneline"])
+    );
+    let (run, envelope) = sandbox.json(&[
+        "args",
+        "check",
+        "shell_exec",
+        "--argv",
+        "ls",
+        "--argv",
+        "-la",
+    ]);
+    run.assert_code(0);
+    assert_eq!(envelope["data"]["arguments"]["argv"], json!(["ls", "-la"]));
+    for (text, expected) in [
+        (r#"{"argv": []}"#, vec!["schema"]),
+        (
+            r#"{"cmd": "rm -rf /"}"#,
+            vec!["unknown_parameter", "required"],
+        ),
+        (r#"{"argv": "ls -la"}"#, vec!["type"]),
+        (
+            r#"{"argv": ["sh", "echo hi; rm -rf /"]}"#,
+            vec!["shell_metacharacter"],
+        ),
+    ] {
+        let (run, envelope) = sandbox.json(&["args", "check", "shell_exec", "--json", text]);
+        run.assert_code(2);
+        assert_eq!(rules(&envelope), expected, "{text}: {run}");
+    }
+    let (run, envelope) = sandbox.json(&[
+        "args",
+        "check",
+        "read_file",
+        "--json",
+        r#"{"path": "．．／．．／etc/passwd"}"#,
+    ]);
+    run.assert_code(2);
+    assert_eq!(rules(&envelope), ["path_traversal"], "{run}");
+}
+
+#[test]
+fn unknown_commands_exit_5() {
+    let sandbox = Sandbox::new();
+    let (run, envelope) = sandbox.json(&["args", "check", "delpoy", "--x", "y"]);
+    run.assert_code(5);
+    assert!(
+        envelope["error"]["hints"].to_string().contains("deploy"),
+        "{run}"
+    );
+}
+
+#[test]
+fn text_mode_explains_on_stderr() {
+    let sandbox = Sandbox::new();
+    let run = sandbox.run(&[
+        "--format",
+        "text",
+        "args",
+        "check",
+        "files-get",
+        "--file-id",
+        "f-1?x=1",
+    ]);
+    run.assert_code(2);
+    assert!(run.stdout.is_empty(), "{run}");
+    for needle in ["error:", "file-id", "expected:", "suggestion: f-1"] {
+        assert!(run.stderr.contains(needle), "missing {needle}:\n{run}");
+    }
+    let ok = sandbox.run(&[
+        "--format",
+        "text",
+        "args",
+        "check",
+        "files-get",
+        "--file-id",
+        "f-1",
+    ]);
+    ok.assert_code(0);
+    assert!(ok.stdout.contains("pass"), "{ok}");
+}
+
+fn secret_registry(sandbox: &Sandbox) -> String {
+    sandbox.write(
+        "registry/login.json",
+        serde_json::to_string(&json!({
+            "name": "login",
+            "description": "Log in",
+            "parameters": {
+                "user": {"type": "string", "required": true, "pattern_type": "alphanumeric_id"},
+                "token": {"type": "string", "required": true, "pattern": "^[a-z0-9]{8,64}$", "sensitive": true}
+            }
+        }))
+        .unwrap(),
+    );
+    sandbox.join("registry").to_str().unwrap().to_owned()
+}
+
+#[test]
+fn rejections_are_audited_privately_with_sensitive_values_redacted() {
+    let sandbox = Sandbox::new();
+    let dir = secret_registry(&sandbox);
+    let (run, envelope) = sandbox.json(&[
+        "--commands",
+        &dir,
+        "args",
+        "check",
+        "login",
+        "--user",
+        "../admin",
+        "--token",
+        "TOPSECRET-Value",
+    ]);
+    run.assert_code(2);
+    assert!(
+        !run.stdout.contains("TOPSECRET"),
+        "the envelope hides sensitive values:\n{run}"
+    );
+    assert_eq!(envelope["error"]["errors"][1]["input_value"], "[REDACTED]");
+    sandbox
+        .json(&[
+            "args",
+            "check",
+            "deploy",
+            "--cluster-id",
+            "x;y",
+            "--version",
+            "1.2.3",
+        ])
+        .0
+        .assert_code(2);
+
+    let records = audit_lines(&sandbox);
+    assert_eq!(records.len(), 2, "one line per rejection");
+    let first = &records[0];
+    assert_eq!(first["event"], "TOOL_ARG_VALIDATION_FAILURE");
+    assert_eq!(first["command"], "login");
+    assert!(first["pid"].as_u64().is_some());
+    let timestamp = first["timestamp"].as_str().unwrap();
+    assert!(
+        timestamp.ends_with('Z') && timestamp.len() == 24,
+        "{timestamp}"
+    );
+    assert_eq!(first["violations"][0]["input_value"], "../admin");
+    assert_eq!(first["violations"][1]["input_value"], "[REDACTED]");
+    let raw = std::fs::read_to_string(sandbox.audit_log()).unwrap();
+    assert!(!raw.contains("TOPSECRET"), "{raw}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(sandbox.audit_log())
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+}
+
+#[test]
+fn audit_log_flag_overrides_the_environment() {
+    let sandbox = Sandbox::new();
+    let custom = sandbox.join("custom/audit.jsonl");
+    let (run, _) = sandbox.json(&[
+        "args",
+        "check",
+        "--audit-log",
+        custom.to_str().unwrap(),
+        "files-get",
+        "--file-id",
+        "../x",
+    ]);
+    run.assert_code(2);
+    assert_eq!(std::fs::read_to_string(&custom).unwrap().lines().count(), 1);
+    assert!(audit_lines(&sandbox).is_empty());
+}
+
+#[test]
+fn xdg_state_home_is_the_fallback_location() {
+    let sandbox = Sandbox::new();
+    let run = common::Run::of(sandbox.cmd().env_remove("AIGENT_AUDIT_LOG").args([
+        "--format",
+        "json",
+        "args",
+        "check",
+        "files-get",
+        "--file-id",
+        "null",
+    ]));
+    run.assert_code(2);
+    let text = std::fs::read_to_string(sandbox.join("state/aigent/audit.jsonl")).unwrap();
+    assert!(text.contains("placeholder_literal"), "{text}");
+}
+
+#[test]
+fn an_unwritable_audit_log_keeps_the_result_and_warns() {
+    let sandbox = Sandbox::new();
+    std::fs::create_dir_all(sandbox.join("a-directory")).unwrap();
+    let (run, envelope) = sandbox.json(&[
+        "args",
+        "check",
+        "--audit-log",
+        sandbox.join("a-directory").to_str().unwrap(),
+        "files-get",
+        "--file-id",
+        "../x",
+    ]);
+    run.assert_code(2);
+    assert_eq!(envelope["error"]["rejected_pattern"], "path_traversal");
+    assert!(
+        envelope["warnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("audit record was not written"),
+        "{run}"
+    );
+}
+
+#[test]
+fn quiet_passes_print_nothing_and_other_formats_are_refused() {
+    let sandbox = Sandbox::new();
+    let run = sandbox.run(&[
+        "--format",
+        "text",
+        "--quiet",
+        "args",
+        "check",
+        "files-get",
+        "--file-id",
+        "f-1",
+    ]);
+    run.assert_code(0);
+    assert!(run.stdout.is_empty() && run.stderr.is_empty(), "{run}");
+    sandbox
+        .run(&[
+            "--format",
+            "json-schema",
+            "args",
+            "check",
+            "files-get",
+            "--file-id",
+            "f-1",
+        ])
+        .assert_code(2);
+}
