@@ -73,8 +73,9 @@ impl Declaration {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DangerLevel {
-    /// Reads only; safe to retry.
-    ReadOnly,
+    /// Reads only; safe to retry. Spelled `safe` as in the CLI Agent Spec's
+    /// manifest; `read_only` is accepted as an alias.
+    Safe,
     /// Changes state.
     Mutating,
     /// Deletes or overwrites; hard to undo.
@@ -82,17 +83,20 @@ pub enum DangerLevel {
 }
 
 impl DangerLevel {
-    pub const ALL: &[DangerLevel] = &[Self::ReadOnly, Self::Mutating, Self::Destructive];
+    pub const ALL: &[DangerLevel] = &[Self::Safe, Self::Mutating, Self::Destructive];
 
     pub fn as_str(self) -> &'static str {
         match self {
-            Self::ReadOnly => "read_only",
+            Self::Safe => "safe",
             Self::Mutating => "mutating",
             Self::Destructive => "destructive",
         }
     }
 
     pub fn parse(text: &str) -> Option<Self> {
+        if text == "read_only" {
+            return Some(Self::Safe);
+        }
         Self::ALL
             .iter()
             .copied()
@@ -173,6 +177,9 @@ impl ParamType {
     }
 
     pub fn parse(text: &str) -> Option<Self> {
+        if text == "read_only" {
+            return Some(Self::Safe);
+        }
         Self::ALL.iter().copied().find(|kind| kind.as_str() == text)
     }
 
@@ -219,6 +226,9 @@ impl PatternType {
     }
 
     pub fn parse(text: &str) -> Option<Self> {
+        if text == "read_only" {
+            return Some(Self::Safe);
+        }
         Self::ALL.iter().copied().find(|kind| kind.as_str() == text)
     }
 }
@@ -358,6 +368,9 @@ impl SideEffects {
     }
 
     pub fn parse(text: &str) -> Option<Self> {
+        if text == "read_only" {
+            return Some(Self::Safe);
+        }
         Self::ALL.iter().copied().find(|kind| kind.as_str() == text)
     }
 }

@@ -139,7 +139,7 @@ pub fn parse_value(document: &Value, origin: &Origin<'_>) -> Parsed {
             reader.error(
                 codes::SHAPE,
                 "danger_level",
-                format!("`danger_level` must be one of read_only, mutating, destructive, not `{text}`"),
+                format!("`danger_level` must be one of safe, mutating, destructive, not `{text}`"),
             );
         }
         level
