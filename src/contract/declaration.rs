@@ -177,9 +177,6 @@ impl ParamType {
     }
 
     pub fn parse(text: &str) -> Option<Self> {
-        if text == "read_only" {
-            return Some(Self::Safe);
-        }
         Self::ALL.iter().copied().find(|kind| kind.as_str() == text)
     }
 
@@ -226,9 +223,6 @@ impl PatternType {
     }
 
     pub fn parse(text: &str) -> Option<Self> {
-        if text == "read_only" {
-            return Some(Self::Safe);
-        }
         Self::ALL.iter().copied().find(|kind| kind.as_str() == text)
     }
 }
@@ -368,9 +362,6 @@ impl SideEffects {
     }
 
     pub fn parse(text: &str) -> Option<Self> {
-        if text == "read_only" {
-            return Some(Self::Safe);
-        }
         Self::ALL.iter().copied().find(|kind| kind.as_str() == text)
     }
 }
