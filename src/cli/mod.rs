@@ -6,8 +6,11 @@
 //! operational failure). Rendering happens once, here.
 
 mod args;
+mod complete;
 mod completions;
 mod error;
+mod generate;
+mod manifest;
 mod output;
 mod schema;
 mod skill;
@@ -15,7 +18,9 @@ mod skill;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+use std::sync::LazyLock;
+
+use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use aigent::report::{ColorChoice, Outcome, OutputFormat, Style, resolve_color, resolve_format};
 
@@ -23,8 +28,21 @@ pub use error::CliError;
 
 const ABOUT: &str = "Validate Agent Skills and guard the command lines that AI agents drive";
 
+/// `--version` shows the commit too, where the build knew it.
+static LONG_VERSION: LazyLock<String> = LazyLock::new(|| match option_env!("AIGENT_GIT_HASH") {
+    Some(hash) => format!("{} ({hash})", env!("CARGO_PKG_VERSION")),
+    None => env!("CARGO_PKG_VERSION").to_owned(),
+});
+
 #[derive(Debug, Parser)]
-#[command(name = "aigent", version, about = ABOUT, propagate_version = true)]
+#[command(
+    name = "aigent",
+    version,
+    long_version = LONG_VERSION.as_str(),
+    about = ABOUT,
+    propagate_version = true,
+    after_help = "Examples:\n  aigent skill validate --recursive skills/\n  aigent schema show deploy\n  aigent args check deploy --cluster-id prod-east-1 --version 1.2.3\n  aigent run --dry-run deploy --cluster-id prod-east-1 --version 1.2.3\n  aigent --schema"
+)]
 pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
@@ -54,8 +72,12 @@ pub struct GlobalArgs {
     pub quiet: bool,
 
     /// The registry of command declarations [default: the built-in examples]
-    #[arg(long, global = true, env = "AIGENT_COMMANDS", value_name = "DIR")]
+    #[arg(long, global = true, env = "AIGENT_COMMANDS", value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
     pub commands: Option<PathBuf>,
+
+    /// Print this command's manifest entry (CLI Agent Spec) as JSON instead of running it
+    #[arg(long, global = true)]
+    pub schema: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -108,6 +130,9 @@ pub enum Command {
     Args(args::ArgsCommand),
     /// Print a shell completion script
     Completions(completions::CompletionsArgs),
+    /// Write man pages or static completion scripts (for packagers)
+    #[command(hide = true)]
+    Generate(generate::GenerateArgs),
 }
 
 /// What every leaf command gets besides its own arguments.
@@ -144,14 +169,62 @@ impl Context {
 }
 
 pub fn main() -> i32 {
+    // A shell asking for completions (`COMPLETE=bash aigent -- ...`) is
+    // answered here, and the process exits.
+    clap_complete::CompleteEnv::with_factory(command)
+        .var(completions::COMPLETE_VAR)
+        .complete();
     let started = Instant::now();
-    let cli = match Cli::try_parse() {
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let matches = match command().try_get_matches_from(&argv) {
+        Ok(matches) => matches,
+        Err(err) => return manifest_despite(err, &argv, started),
+    };
+    let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(err) => return output::write_usage_error(&err, started),
     };
     let ctx = context(&cli.global);
-    let result = dispatch(&cli.command, &ctx);
+    let result = if cli.global.schema {
+        manifest::outcome(&subcommand_path(&matches))
+    } else {
+        dispatch(&cli.command, &ctx)
+    };
     output::write_result(result, &ctx, started)
+}
+
+/// `aigent --schema` and `aigent args check --schema` leave out what clap
+/// requires (a subcommand, NAME); they still get their manifest. Anything
+/// else that failed to parse is a usage error.
+fn manifest_despite(err: clap::Error, argv: &[std::ffi::OsString], started: Instant) -> i32 {
+    let words: Vec<String> = argv
+        .iter()
+        .skip(1)
+        .map(|word| word.to_string_lossy().into_owned())
+        .collect();
+    let Some(path) = manifest::requested_path(&command(), &words) else {
+        return output::write_usage_error(&err, started);
+    };
+    let lenient = command().ignore_errors(true).try_get_matches_from(argv);
+    let global = lenient
+        .ok()
+        .and_then(|matches| GlobalArgs::from_arg_matches(&matches).ok());
+    let ctx = match global {
+        Some(global) => context(&global),
+        None => return output::write_usage_error(&err, started),
+    };
+    output::write_result(manifest::outcome(&path), &ctx, started)
+}
+
+/// The names of the subcommands a parse went through (`["skill", "validate"]`).
+fn subcommand_path(matches: &ArgMatches) -> Vec<String> {
+    let mut path = Vec::new();
+    let mut current = matches;
+    while let Some((name, sub)) = current.subcommand() {
+        path.push(name.to_owned());
+        current = sub;
+    }
+    path
 }
 
 fn context(global: &GlobalArgs) -> Context {
@@ -180,6 +253,7 @@ fn dispatch(command: &Command, ctx: &Context) -> Result<Outcome, CliError> {
         Command::Schema(command) => schema::run(command, ctx),
         Command::Args(command) => args::run(command, ctx),
         Command::Completions(args) => completions::run(args, ctx),
+        Command::Generate(args) => generate::run(args, ctx),
     }
 }
 

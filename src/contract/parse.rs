@@ -133,17 +133,20 @@ pub fn parse_value(document: &Value, origin: &Origin<'_>) -> Parsed {
         }
     }
     let description = reader.required_string(root, "description", "");
-    let danger_level = reader.optional_string(root, "danger_level", "").and_then(|text| {
-        let level = DangerLevel::parse(&text);
-        if level.is_none() {
-            reader.error(
+    let danger_level =
+        reader
+            .optional_string(root, "danger_level", "")
+            .and_then(|text| {
+                let level = DangerLevel::parse(&text);
+                if level.is_none() {
+                    reader.error(
                 codes::SHAPE,
                 "danger_level",
                 format!("`danger_level` must be one of safe, mutating, destructive, not `{text}`"),
             );
-        }
-        level
-    });
+                }
+                level
+            });
     let inputs = match (root.get("parameters"), root.get("input_schema")) {
         (Some(_), Some(_)) => {
             reader.error(

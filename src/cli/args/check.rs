@@ -21,6 +21,7 @@ pub struct CheckArgs {
     pub audit_log: Option<PathBuf>,
 
     /// The declared command
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::cli::complete::command_names))]
     pub name: String,
 
     /// The command's arguments: `--param value`, `--param=value`, or `--json '{...}'`
@@ -28,7 +29,8 @@ pub struct CheckArgs {
         trailing_var_arg = true,
         allow_hyphen_values = true,
         num_args = 0..,
-        value_name = "ARGUMENTS"
+        value_name = "ARGUMENTS",
+        add = clap_complete::ArgValueCompleter::new(crate::cli::complete::declared_parameters)
     )]
     pub arguments: Vec<String>,
 }

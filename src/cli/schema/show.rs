@@ -14,6 +14,7 @@ use super::super::{CliError, Context};
 )]
 pub struct ShowArgs {
     /// The declared command
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::cli::complete::command_names))]
     pub name: String,
 }
 

@@ -1,0 +1,323 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[aigent] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'aigent'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'aigent'= {
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand skill 'Validate, inspect and render Agent Skills'
+            cand schema 'The registry of declared commands: list, show, lint'
+            cand args 'Check an agent''s arguments against a declared command'
+            cand completions 'Print a shell completion script'
+            cand generate 'Write man pages or static completion scripts (for packagers)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;skill'= {
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand validate 'Check skill directories against the Agent Skills rules'
+            cand read-properties 'Print a skill''s frontmatter properties as JSON'
+            cand to-prompt 'Print the <available_skills> XML block that agents load'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;skill;validate'= {
+            cand --profile 'Which extra frontmatter keys count as known'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -r 'Validate every skill below each PATH (hidden directories included; .git, node_modules and target skipped)'
+            cand --recursive 'Validate every skill below each PATH (hidden directories included; .git, node_modules and target skipped)'
+            cand --strict 'Treat warnings as errors'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;skill;read-properties'= {
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;skill;to-prompt'= {
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;skill;help'= {
+            cand validate 'Check skill directories against the Agent Skills rules'
+            cand read-properties 'Print a skill''s frontmatter properties as JSON'
+            cand to-prompt 'Print the <available_skills> XML block that agents load'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;skill;help;validate'= {
+        }
+        &'aigent;skill;help;read-properties'= {
+        }
+        &'aigent;skill;help;to-prompt'= {
+        }
+        &'aigent;skill;help;help'= {
+        }
+        &'aigent;schema'= {
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'List the declared commands'
+            cand show 'Show one command''s declaration or JSON Schema'
+            cand lint 'Lint every declaration in the registry'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;schema;list'= {
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;schema;show'= {
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;schema;lint'= {
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;schema;help'= {
+            cand list 'List the declared commands'
+            cand show 'Show one command''s declaration or JSON Schema'
+            cand lint 'Lint every declaration in the registry'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;schema;help;list'= {
+        }
+        &'aigent;schema;help;show'= {
+        }
+        &'aigent;schema;help;lint'= {
+        }
+        &'aigent;schema;help;help'= {
+        }
+        &'aigent;args'= {
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand check 'Validate arguments for a declared command (Phase 1 only; runs nothing)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;args;check'= {
+            cand --audit-log 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;args;help'= {
+            cand check 'Validate arguments for a declared command (Phase 1 only; runs nothing)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;args;help;check'= {
+        }
+        &'aigent;args;help;help'= {
+        }
+        &'aigent;completions'= {
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --static 'A self-contained script that never calls aigent back'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;generate'= {
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand man 'Man pages: aigent.1 and one page per subcommand'
+            cand completions 'Static completion scripts for every supported shell'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;generate;man'= {
+            cand --out-dir 'The directory to write into (created if missing)'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;generate;completions'= {
+            cand --out-dir 'The directory to write into (created if missing)'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;generate;help'= {
+            cand man 'Man pages: aigent.1 and one page per subcommand'
+            cand completions 'Static completion scripts for every supported shell'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;generate;help;man'= {
+        }
+        &'aigent;generate;help;completions'= {
+        }
+        &'aigent;generate;help;help'= {
+        }
+        &'aigent;help'= {
+            cand skill 'Validate, inspect and render Agent Skills'
+            cand schema 'The registry of declared commands: list, show, lint'
+            cand args 'Check an agent''s arguments against a declared command'
+            cand completions 'Print a shell completion script'
+            cand generate 'Write man pages or static completion scripts (for packagers)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;help;skill'= {
+            cand validate 'Check skill directories against the Agent Skills rules'
+            cand read-properties 'Print a skill''s frontmatter properties as JSON'
+            cand to-prompt 'Print the <available_skills> XML block that agents load'
+        }
+        &'aigent;help;skill;validate'= {
+        }
+        &'aigent;help;skill;read-properties'= {
+        }
+        &'aigent;help;skill;to-prompt'= {
+        }
+        &'aigent;help;schema'= {
+            cand list 'List the declared commands'
+            cand show 'Show one command''s declaration or JSON Schema'
+            cand lint 'Lint every declaration in the registry'
+        }
+        &'aigent;help;schema;list'= {
+        }
+        &'aigent;help;schema;show'= {
+        }
+        &'aigent;help;schema;lint'= {
+        }
+        &'aigent;help;args'= {
+            cand check 'Validate arguments for a declared command (Phase 1 only; runs nothing)'
+        }
+        &'aigent;help;args;check'= {
+        }
+        &'aigent;help;completions'= {
+        }
+        &'aigent;help;generate'= {
+            cand man 'Man pages: aigent.1 and one page per subcommand'
+            cand completions 'Static completion scripts for every supported shell'
+        }
+        &'aigent;help;generate;man'= {
+        }
+        &'aigent;help;generate;completions'= {
+        }
+        &'aigent;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

@@ -1,0 +1,262 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_aigent_global_optspecs
+    string join \n format= color= q/quiet commands= schema h/help V/version
+end
+
+function __fish_aigent_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_aigent_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_aigent_using_subcommand
+    set -l cmd (__fish_aigent_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c aigent -n "__fish_aigent_needs_command" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate` only: GitHub Actions annotations'"
+complete -c aigent -n "__fish_aigent_needs_command" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_needs_command" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_needs_command" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_needs_command" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_needs_command" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_needs_command" -f -a "skill" -d 'Validate, inspect and render Agent Skills'
+complete -c aigent -n "__fish_aigent_needs_command" -f -a "schema" -d 'The registry of declared commands: list, show, lint'
+complete -c aigent -n "__fish_aigent_needs_command" -f -a "args" -d 'Check an agent\'s arguments against a declared command'
+complete -c aigent -n "__fish_aigent_needs_command" -f -a "completions" -d 'Print a shell completion script'
+complete -c aigent -n "__fish_aigent_needs_command" -f -a "generate" -d 'Write man pages or static completion scripts (for packagers)'
+complete -c aigent -n "__fish_aigent_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate read-properties to-prompt help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate` only: GitHub Actions annotations'"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate read-properties to-prompt help" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate read-properties to-prompt help" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate read-properties to-prompt help" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate read-properties to-prompt help" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate read-properties to-prompt help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate read-properties to-prompt help" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate read-properties to-prompt help" -f -a "validate" -d 'Check skill directories against the Agent Skills rules'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate read-properties to-prompt help" -f -a "read-properties" -d 'Print a skill\'s frontmatter properties as JSON'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate read-properties to-prompt help" -f -a "to-prompt" -d 'Print the <available_skills> XML block that agents load'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate read-properties to-prompt help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l profile -d 'Which extra frontmatter keys count as known' -r -f -a "standard\t'The Agent Skills spec keys only'
+claude-code\t'The spec keys plus Claude Code\'s own (model, context, hooks, ...)'
+permissive\t'Every key is known'"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate` only: GitHub Actions annotations'"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -s r -l recursive -d 'Validate every skill below each PATH (hidden directories included; .git, node_modules and target skipped)'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l strict -d 'Treat warnings as errors'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate` only: GitHub Actions annotations'"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate` only: GitHub Actions annotations'"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "validate" -d 'Check skill directories against the Agent Skills rules'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "read-properties" -d 'Print a skill\'s frontmatter properties as JSON'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "to-prompt" -d 'Print the <available_skills> XML block that agents load'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate` only: GitHub Actions annotations'"
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint help" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint help" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint help" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint help" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint help" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint help" -f -a "list" -d 'List the declared commands'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint help" -f -a "show" -d 'Show one command\'s declaration or JSON Schema'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint help" -f -a "lint" -d 'Lint every declaration in the registry'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate` only: GitHub Actions annotations'"
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from show" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate` only: GitHub Actions annotations'"
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from show" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from show" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from show" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from lint" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate` only: GitHub Actions annotations'"
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from lint" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from lint" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from lint" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from lint" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from lint" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from lint" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the declared commands'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show one command\'s declaration or JSON Schema'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from help" -f -a "lint" -d 'Lint every declaration in the registry'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_subcommand_from check help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate` only: GitHub Actions annotations'"
+complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_subcommand_from check help" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_subcommand_from check help" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_subcommand_from check help" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_subcommand_from check help" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_subcommand_from check help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_subcommand_from check help" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_subcommand_from check help" -f -a "check" -d 'Validate arguments for a declared command (Phase 1 only; runs nothing)'
+complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_subcommand_from check help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l audit-log -d 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]' -r -F
+complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate` only: GitHub Actions annotations'"
+complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from help" -f -a "check" -d 'Validate arguments for a declared command (Phase 1 only; runs nothing)'
+complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aigent -n "__fish_aigent_using_subcommand completions" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate` only: GitHub Actions annotations'"
+complete -c aigent -n "__fish_aigent_using_subcommand completions" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand completions" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand completions" -l static -d 'A self-contained script that never calls aigent back'
+complete -c aigent -n "__fish_aigent_using_subcommand completions" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand completions" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate` only: GitHub Actions annotations'"
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions help" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions help" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions help" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions help" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions help" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions help" -f -a "man" -d 'Man pages: aigent.1 and one page per subcommand'
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions help" -f -a "completions" -d 'Static completion scripts for every supported shell'
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -l out-dir -d 'The directory to write into (created if missing)' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate` only: GitHub Actions annotations'"
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -l out-dir -d 'The directory to write into (created if missing)' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate` only: GitHub Actions annotations'"
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from help" -f -a "man" -d 'Man pages: aigent.1 and one page per subcommand'
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from help" -f -a "completions" -d 'Static completion scripts for every supported shell'
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from skill schema args completions generate help" -f -a "skill" -d 'Validate, inspect and render Agent Skills'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from skill schema args completions generate help" -f -a "schema" -d 'The registry of declared commands: list, show, lint'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from skill schema args completions generate help" -f -a "args" -d 'Check an agent\'s arguments against a declared command'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from skill schema args completions generate help" -f -a "completions" -d 'Print a shell completion script'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from skill schema args completions generate help" -f -a "generate" -d 'Write man pages or static completion scripts (for packagers)'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from skill schema args completions generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from skill" -f -a "validate" -d 'Check skill directories against the Agent Skills rules'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from skill" -f -a "read-properties" -d 'Print a skill\'s frontmatter properties as JSON'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from skill" -f -a "to-prompt" -d 'Print the <available_skills> XML block that agents load'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from schema" -f -a "list" -d 'List the declared commands'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from schema" -f -a "show" -d 'Show one command\'s declaration or JSON Schema'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from schema" -f -a "lint" -d 'Lint every declaration in the registry'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from args" -f -a "check" -d 'Validate arguments for a declared command (Phase 1 only; runs nothing)'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from generate" -f -a "man" -d 'Man pages: aigent.1 and one page per subcommand'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from generate" -f -a "completions" -d 'Static completion scripts for every supported shell'

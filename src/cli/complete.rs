@@ -1,0 +1,104 @@
+//! Candidates for dynamic shell completion (`aigent completions SHELL`):
+//! the names in the active registry, and the `--param` flags of the command
+//! being typed. Completion must never fail loudly, so every problem here
+//! just means "no candidates".
+
+use std::ffi::{OsStr, OsString};
+use std::path::PathBuf;
+
+use clap_complete::engine::CompletionCandidate;
+
+use aigent::contract::Registry;
+
+/// Declared command names, with their descriptions as help.
+pub fn command_names() -> Vec<CompletionCandidate> {
+    let registry = Registry::new(registry_dir(&typed_words()));
+    let Ok(entries) = registry.entries() else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries.into_iter().map(|entry| entry.name).collect();
+    names.dedup();
+    names.into_iter().map(CompletionCandidate::new).collect()
+}
+
+/// `--param` flags of the declared command named on the line, for the
+/// arguments after NAME in `args check` and `run`.
+pub fn declared_parameters(current: &OsStr) -> Vec<CompletionCandidate> {
+    let current = current.to_string_lossy();
+    if !current.is_empty() && !current.starts_with('-') {
+        return Vec::new();
+    }
+    let words = typed_words();
+    let Some(name) = declared_name(&words) else {
+        return Vec::new();
+    };
+    let Ok(loaded) = Registry::new(registry_dir(&words)).load(&name) else {
+        return Vec::new();
+    };
+    let mut flags: Vec<String> = loaded
+        .declaration
+        .input_names()
+        .into_iter()
+        .map(|input| format!("--{input}"))
+        .collect();
+    flags.push("--json".to_owned());
+    flags
+        .into_iter()
+        .filter(|flag| flag.starts_with(current.as_ref()))
+        .map(|flag| {
+            let help = loaded
+                .declaration
+                .parameter(flag.trim_start_matches("--"))
+                .and_then(|parameter| parameter.description.clone());
+            CompletionCandidate::new(flag).help(help.map(Into::into))
+        })
+        .collect()
+}
+
+/// The words on the line before the one being completed. The shell runs
+/// `COMPLETE=bash aigent -- aigent word...`; bash also says which word is
+/// current.
+fn typed_words() -> Vec<OsString> {
+    let args: Vec<OsString> = std::env::args_os().collect();
+    let Some(separator) = args.iter().position(|arg| arg == "--") else {
+        return Vec::new();
+    };
+    let mut words = args[separator + 1..].to_vec();
+    let current = std::env::var("_CLAP_COMPLETE_INDEX")
+        .ok()
+        .and_then(|index| index.parse::<usize>().ok())
+        .unwrap_or(words.len().saturating_sub(1));
+    words.truncate(current);
+    words
+}
+
+/// `--commands DIR` from the line, else `AIGENT_COMMANDS`.
+fn registry_dir(words: &[OsString]) -> Option<PathBuf> {
+    let matches = super::command()
+        .ignore_errors(true)
+        .try_get_matches_from(words)
+        .ok()?;
+    matches
+        .try_get_one::<PathBuf>("commands")
+        .ok()
+        .flatten()
+        .cloned()
+        .or_else(|| std::env::var_os("AIGENT_COMMANDS").map(PathBuf::from))
+}
+
+/// NAME of `args check NAME` or `run NAME`, once it has been typed.
+fn declared_name(words: &[OsString]) -> Option<String> {
+    let matches = super::command()
+        .ignore_errors(true)
+        .try_get_matches_from(words)
+        .ok()?;
+    let mut current = &matches;
+    while let Some((_, sub)) = current.subcommand() {
+        current = sub;
+    }
+    current
+        .try_get_one::<String>("name")
+        .ok()
+        .flatten()
+        .cloned()
+}

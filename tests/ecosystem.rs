@@ -1,0 +1,236 @@
+//! Completions and aigent's own manifest, as a shell or an agent sees them.
+
+mod common;
+
+use common::{Run, Sandbox};
+use serde_json::Value;
+
+const SHELLS: [&str; 5] = ["bash", "zsh", "fish", "powershell", "elvish"];
+
+#[test]
+fn every_shell_gets_a_non_trivial_script_both_ways() {
+    let sandbox = Sandbox::new();
+    for shell in SHELLS {
+        for extra in [None, Some("--static")] {
+            let mut args = vec!["completions"];
+            args.extend(extra);
+            args.push(shell);
+            let run = sandbox.run(&args);
+            run.assert_code(0);
+            assert!(
+                run.stdout.len() > 200,
+                "{shell} {extra:?} script is too short:\n{run}"
+            );
+            assert!(run.stdout.contains("aigent"), "{run}");
+        }
+    }
+    let static_bash = sandbox.run(&["completions", "--static", "bash"]);
+    assert!(
+        static_bash.stdout.contains("validate"),
+        "static scripts know the subcommands"
+    );
+}
+
+fn bash_available() -> bool {
+    std::process::Command::new("bash")
+        .arg("--version")
+        .output()
+        .is_ok()
+}
+
+#[test]
+fn bash_loads_both_scripts() {
+    if !bash_available() {
+        eprintln!("bash is not installed; nothing to load the script into");
+        return;
+    }
+    let binary = assert_cmd::cargo::cargo_bin("aigent");
+    for flag in ["", "--static"] {
+        let script = format!(
+            "source <('{bin}' completions {flag} bash) && complete -p aigent",
+            bin = binary.display()
+        );
+        let output = std::process::Command::new("bash")
+            .args(["--norc", "--noprofile", "-c", &script])
+            .output()
+            .expect("run bash");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success(),
+            "bash failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert!(
+            stdout.contains("complete") && stdout.contains("aigent"),
+            "{stdout}"
+        );
+    }
+}
+
+/// What the registration script runs at each TAB, for the word at `index`.
+fn complete(sandbox: &Sandbox, words: &[&str], registry: Option<&std::path::Path>) -> Vec<String> {
+    let mut cmd = sandbox.cmd();
+    cmd.env("COMPLETE", "bash")
+        .env("_CLAP_COMPLETE_INDEX", (words.len() - 1).to_string())
+        .env("_CLAP_IFS", "\n")
+        .arg("--")
+        .args(words);
+    if let Some(registry) = registry {
+        cmd.env("AIGENT_COMMANDS", registry);
+    }
+    let run = Run::of(&mut cmd);
+    run.assert_code(0);
+    run.stdout.lines().map(str::to_owned).collect()
+}
+
+#[test]
+fn dynamic_completion_offers_declared_names_from_the_active_registry() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "registry/frobnicate-widgets.json",
+        r#"{"name": "frobnicate-widgets", "description": "Frobnicate", "parameters": {
+            "widget-id": {"type": "string", "required": true, "description": "Which widget", "pattern_type": "alphanumeric_id"}}}"#,
+    );
+    let registry = sandbox.join("registry");
+    let names = complete(&sandbox, &["aigent", "schema", "show", ""], Some(&registry));
+    assert!(
+        names.contains(&"frobnicate-widgets".to_owned()),
+        "{names:?}"
+    );
+    assert!(
+        !names.contains(&"deploy".to_owned()),
+        "only the active registry: {names:?}"
+    );
+
+    let names = complete(
+        &sandbox,
+        &["aigent", "args", "check", "frob"],
+        Some(&registry),
+    );
+    assert_eq!(names, ["frobnicate-widgets"]);
+
+    let flags = complete(
+        &sandbox,
+        &["aigent", "args", "check", "frobnicate-widgets", "--wid"],
+        Some(&registry),
+    );
+    assert_eq!(flags, ["--widget-id"]);
+}
+
+#[test]
+fn dynamic_completion_reads_the_built_in_registry_by_default() {
+    let sandbox = Sandbox::new();
+    let names = complete(&sandbox, &["aigent", "schema", "show", "dep"], None);
+    assert_eq!(names, ["deploy"]);
+    let flags = complete(
+        &sandbox,
+        &["aigent", "args", "check", "deploy", "--clu"],
+        None,
+    );
+    assert_eq!(flags, ["--cluster-id"]);
+}
+
+fn manifest(sandbox: &Sandbox, args: &[&str]) -> Value {
+    let (run, envelope) = sandbox.json(args);
+    run.assert_code(0);
+    envelope["data"].clone()
+}
+
+#[test]
+fn the_manifest_lists_every_subcommand_with_flags_exit_codes_and_an_etag() {
+    let sandbox = Sandbox::new();
+    let data = manifest(&sandbox, &["--schema"]);
+    assert_eq!(data["schema_version"], "1.0");
+    assert_eq!(data["tool_version"], env!("CARGO_PKG_VERSION"));
+    let etag = data["etag"].as_str().expect("etag");
+    assert!(
+        etag.starts_with("sha256:") && etag.len() == 7 + 64,
+        "{etag}"
+    );
+    let commands = data["commands"].as_object().expect("commands map");
+    // Every subcommand `--help` lists is in the manifest, and no hidden one.
+    let help = sandbox.run(&["--help"]);
+    for group in ["skill", "schema", "args", "completions"] {
+        assert!(help.stdout.contains(group), "{help}");
+        assert!(commands.contains_key(group), "manifest lacks `{group}`");
+    }
+    assert!(!commands.contains_key("generate"));
+    for leaf in [
+        "skill.validate",
+        "skill.read-properties",
+        "skill.to-prompt",
+        "schema.list",
+        "schema.show",
+        "schema.lint",
+        "args.check",
+    ] {
+        let entry = &commands[leaf];
+        assert!(
+            entry["description"]
+                .as_str()
+                .is_some_and(|text| !text.is_empty()),
+            "{leaf}"
+        );
+        assert!(
+            ["safe", "mutating", "destructive"].contains(&entry["danger_level"].as_str().unwrap()),
+            "{leaf}"
+        );
+        assert!(entry["exit_codes"]["0"]["name"] == "SUCCESS", "{leaf}");
+        assert!(entry["exit_codes"]["2"]["retryable"] == true, "{leaf}");
+        assert!(entry["flags"]["format"]["type"] == "enum", "{leaf}");
+    }
+    let validate = &commands["skill.validate"]["flags"];
+    assert_eq!(validate["recursive"]["type"], "boolean");
+    assert_eq!(validate["recursive"]["required"], false);
+    assert_eq!(validate["profile"]["default"], "standard");
+    assert_eq!(
+        commands["args.check"]["arguments"]["NAME"]["required"],
+        true
+    );
+}
+
+#[test]
+fn a_subcommand_schema_prints_one_entry_even_without_its_required_arguments() {
+    let sandbox = Sandbox::new();
+    let whole = manifest(&sandbox, &["--schema"]);
+    for (args, key) in [
+        (vec!["skill", "validate", "--schema"], "skill.validate"),
+        (vec!["args", "check", "--schema"], "args.check"),
+        (vec!["schema", "--schema"], "schema"),
+    ] {
+        let data = manifest(&sandbox, &args);
+        let commands = data["commands"].as_object().unwrap();
+        assert_eq!(commands.keys().collect::<Vec<_>>(), [key]);
+        assert_eq!(commands[key], whole["commands"][key]);
+        assert_eq!(
+            data["etag"], whole["etag"],
+            "the etag names the whole manifest"
+        );
+    }
+}
+
+#[test]
+fn the_manifest_is_deterministic() {
+    let sandbox = Sandbox::new();
+    let first = manifest(&sandbox, &["--schema"]);
+    let second = manifest(&sandbox, &["--schema"]);
+    assert_eq!(first, second);
+}
+
+#[test]
+fn version_names_the_commit_when_built_from_git() {
+    let sandbox = Sandbox::new();
+    let short = sandbox.run(&["-V"]);
+    short.assert_code(0);
+    assert_eq!(
+        short.stdout.trim(),
+        format!("aigent {}", env!("CARGO_PKG_VERSION"))
+    );
+    let long = sandbox.run(&["--version"]);
+    long.assert_code(0);
+    assert!(
+        long.stdout
+            .starts_with(&format!("aigent {}", env!("CARGO_PKG_VERSION"))),
+        "{long}"
+    );
+}

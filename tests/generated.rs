@@ -1,0 +1,74 @@
+//! The committed man pages and completion scripts must be exactly what the
+//! clap definition generates today.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use common::Sandbox;
+
+fn read_dir(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap_or_else(|err| panic!("cannot read {}: {err}", dir.display()))
+        .map(|entry| {
+            let entry = entry.expect("directory entry");
+            let name = entry.file_name().to_string_lossy().into_owned();
+            (
+                name,
+                std::fs::read(entry.path()).expect("read generated file"),
+            )
+        })
+        .collect()
+}
+
+fn assert_no_drift(artifact: &str, committed_dir: &str) {
+    let sandbox = Sandbox::new();
+    let out = sandbox.join(artifact);
+    let run = sandbox.run(&["generate", artifact, "--out-dir", out.to_str().unwrap()]);
+    run.assert_code(0);
+    let fresh = read_dir(&out);
+    let committed = read_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join(committed_dir));
+    let refresh =
+        format!("refresh with: cargo run -- generate {artifact} --out-dir {committed_dir}");
+    let fresh_names: Vec<&String> = fresh.keys().collect();
+    let committed_names: Vec<&String> = committed.keys().collect();
+    assert_eq!(
+        fresh_names, committed_names,
+        "{committed_dir}/ holds other files than generated; {refresh}"
+    );
+    for (name, bytes) in &fresh {
+        assert!(
+            committed[name] == *bytes,
+            "{committed_dir}/{name} differs from what the clap definition generates; {refresh}"
+        );
+    }
+}
+
+#[test]
+fn committed_man_pages_match_the_clap_definition() {
+    assert_no_drift("man", "man");
+}
+
+#[test]
+fn committed_completion_scripts_match_the_clap_definition() {
+    assert_no_drift("completions", "completions");
+}
+
+#[test]
+fn every_visible_subcommand_has_a_man_page() {
+    let pages = read_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("man"));
+    for page in [
+        "aigent.1",
+        "aigent-skill-validate.1",
+        "aigent-schema-show.1",
+        "aigent-args-check.1",
+        "aigent-completions.1",
+    ] {
+        assert!(pages.contains_key(page), "man/{page} is missing");
+    }
+    assert!(
+        !pages.keys().any(|page| page.contains("generate")),
+        "hidden commands get no page"
+    );
+}
