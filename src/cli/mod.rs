@@ -7,6 +7,7 @@
 
 mod completions;
 mod error;
+mod interactive;
 mod output;
 mod skill;
 
@@ -96,7 +97,7 @@ impl From<ColorArg> for ColorChoice {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Validate, inspect and render Agent Skills
+    /// Validate, scaffold, inspect and render Agent Skills
     Skill(skill::SkillArgs),
     /// Print a shell completion script
     Completions(completions::CompletionsArgs),

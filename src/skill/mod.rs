@@ -7,7 +7,8 @@
 //! - [`discover`]: from the paths a user gave to skill files;
 //! - [`validate`]: reading files safely and validating many in parallel;
 //! - [`render`]: the json data and the text of a validation run;
-//! - [`properties`] and [`prompt`]: `read-properties` and `to-prompt`.
+//! - [`properties`] and [`prompt`]: `read-properties` and `to-prompt`;
+//! - [`scaffold`]: `skill new`, from answers to files, written safely.
 
 pub mod codes;
 pub mod discover;
@@ -16,6 +17,7 @@ pub mod prompt;
 pub mod properties;
 pub mod render;
 pub mod rules;
+pub mod scaffold;
 pub mod validate;
 
 pub use discover::{Discovery, Target, discover};
