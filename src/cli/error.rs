@@ -35,7 +35,6 @@ impl CliError {
         Self::new(exit::GENERAL_ERROR, "GENERAL_ERROR", message)
     }
 
-    #[allow(dead_code)] // for the command-contract subcommands
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.body.hints.push(hint.into());
         self
