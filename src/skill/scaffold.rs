@@ -178,10 +178,18 @@ pub fn skill_md(answers: &Answers) -> String {
 
 fn body(answers: &Answers) -> String {
     let title = title(answers.name.trim());
+    let description = answers.description.trim();
+    // The description is echoed only when Markdown cannot read links or
+    // code in it: a `](x)` in it would be a link to a missing file.
+    let summary = if is_inert_markdown(description) {
+        description.to_owned()
+    } else {
+        "What this skill does, and when, is in the description above.".to_owned()
+    };
     let mut body = format!(
         "# {title}
 
-{description}
+{summary}
 
 ## When to use this skill
 
@@ -201,14 +209,18 @@ tasks belong to other skills, so the agent does not load this one by mistake.
    and file paths, and say what to do when one of them fails.
 3. Check the result before reporting it: say what must be true when the task
    is done, and how to verify it.
-",
-        description = answers.description.trim(),
+"
     );
     if let Some(tools) = answers.allowed_tools() {
+        let listed = if is_inert_markdown(tools) {
+            format!(": {tools}")
+        } else {
+            " listed in `allowed-tools` above".to_owned()
+        };
         let _ = write!(
             body,
             "
-The tools this skill may use without asking: `{tools}`.
+This skill may use the tools{listed}.
 "
         );
     }
@@ -244,6 +256,12 @@ comes out.
         }
     }
     body
+}
+
+/// Text that reads as plain words in Markdown: one line, with nothing that
+/// opens a link, a code span or a fence.
+fn is_inert_markdown(text: &str) -> bool {
+    !text.contains(['[', ']', '`', '~', '<', '>', '\\', '\n', '\r'])
 }
 
 /// A heading from a skill name: `release-notes` becomes `Release notes`.
@@ -1020,8 +1038,62 @@ mod tests {
         parsed.get("key").expect("key present").value.clone()
     }
 
+    fn answers_strategy() -> impl Strategy<Value = Answers> {
+        let name = "[a-z][a-z0-9]{0,12}(-[a-z0-9]{1,8}){0,3}|[数据工具инструмент]{1,6}"
+            .prop_filter("not reserved", |name| {
+                rules::name_problems(name, None).is_empty()
+            });
+        let description = "[^<\\p{Cc}]{1,300}|\\PC{1,100}".prop_filter("valid", |text| {
+            rules::description_problems(text.trim()).is_empty()
+        });
+        let optional = proptest::option::of("\\PC{0,60}|[ -~\n\t]{0,30}");
+        let resources = proptest::sample::subsequence(Resource::ALL.to_vec(), 0..=3);
+        (
+            name,
+            description,
+            optional.clone(),
+            optional.clone(),
+            optional,
+            resources,
+        )
+            .prop_map(
+                |(name, description, license, compatibility, allowed_tools, resources)| Answers {
+                    name,
+                    description,
+                    license,
+                    compatibility,
+                    allowed_tools,
+                    resources: resources.into_iter().collect(),
+                },
+            )
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// Whatever the (valid) answers, the planned SKILL.md has no finding
+        /// at all, and links only to planned files.
+        #[test]
+        fn planned_skills_always_validate(answers in answers_strategy()) {
+            let files = plan_files(&answers).unwrap();
+            let skill = &files[0].contents;
+            let checked = crate::skill::validate::check_text(
+                skill,
+                crate::skill::validate::CheckContext {
+                    directory_name: Some(answers.name.trim()),
+                    ..Default::default()
+                },
+            );
+            prop_assert!(checked.diagnostics.is_empty(), "{:?}\n{}", checked.diagnostics, skill);
+            prop_assert_eq!(checked.name.as_deref(), Some(answers.name.trim()));
+            let document = split(skill).unwrap();
+            for link in rules::relative_links(document.body, document.body_first_line) {
+                prop_assert!(
+                    files.iter().any(|file| file.path == Path::new(link.target)),
+                    "{} is linked but not planned", link.target
+                );
+            }
+        }
 
         #[test]
         fn any_string_reads_back_unchanged(value in "\\PC{0,40}|[\\x00-\\x7f\u{85}\u{2028}\u{feff}]{0,20}") {

@@ -22,7 +22,7 @@ use crate::cli::output;
 #[command(after_help = "Examples:
   aigent skill new                          # asks every question on a terminal
   aigent skill new skills/release-notes     # the name is the directory's name
-  aigent skill new --name pdf-tools --description 'Fills PDF forms. Use when a form must be filled.' \\
+  aigent skill new pdf-tools --description 'Fills PDF forms. Use when asked to.' \\
       --license MIT --with scripts,references --yes
 
 On a terminal (stdin and stdout), without --yes, it asks for what the flags
@@ -34,8 +34,9 @@ they must agree. It never overwrites: PATH must not exist or be an empty
 directory. The skill is built in a temporary directory and renamed into
 place, so an interrupted run leaves nothing behind.
 
-Exit codes: 0 created, 2 a bad answer or no terminal without --yes,
-6 PATH already holds a skill or is not empty, 130 interrupted (Ctrl-C).")]
+Exit codes: 0 created, 1 not confirmed, 2 a bad answer or no terminal
+without --yes, 6 PATH already holds a skill or is not empty, 130
+interrupted (Ctrl-C). Nothing is created unless the exit code is 0.")]
 pub struct NewArgs {
     /// The skill directory to create [default: ./NAME]
     #[arg(value_name = "PATH")]
