@@ -35,6 +35,7 @@ static EXIT_OUTPUT: OnceLock<(Vec<u8>, Vec<u8>)> = OnceLock::new();
 #[cfg(unix)]
 static SAVED_TERMIOS: OnceLock<libc::termios> = OnceLock::new();
 
+#[cfg(unix)]
 const SHOW_CURSOR: &[u8] = b"\x1b[?25h";
 
 /// Whether Ctrl-C was pressed since the handler was installed.

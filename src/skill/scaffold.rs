@@ -465,7 +465,9 @@ impl ScaffoldError {
             ScaffoldError::NotEmpty { .. } | ScaffoldError::NotADirectory { .. } => {
                 Some("skill new only creates a new directory or fills an empty one".to_owned())
             }
-            ScaffoldError::NoName { .. } => Some("pass --name NAME".to_owned()),
+            ScaffoldError::NoName { .. } => {
+                Some("give a directory that has a name, such as ./my-skill".to_owned())
+            }
             ScaffoldError::Invalid { problems } => {
                 let mismatch = problems
                     .iter()
