@@ -104,10 +104,37 @@ impl Answers {
 /// report. `directory_name` is the name of the directory the skill will
 /// live in; `None` leaves out the rule that the two must match.
 pub fn answer_problems(answers: &Answers, directory_name: Option<&str>) -> Vec<Diagnostic> {
-    let mut problems = rules::name_problems(answers.name.trim(), directory_name);
-    problems.extend(rules::description_problems(answers.description.trim()));
-    if let Some(compatibility) = answers.compatibility() {
-        problems.extend(rules::compatibility_problems(compatibility));
+    known_answer_problems(&KnownAnswers {
+        name: Some(&answers.name),
+        directory_name,
+        description: Some(&answers.description),
+        compatibility: answers.compatibility(),
+    })
+}
+
+/// The answers known so far (from flags, before any question is asked).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct KnownAnswers<'a> {
+    pub name: Option<&'a str>,
+    /// The directory the skill will live in, when known: the name must
+    /// match it.
+    pub directory_name: Option<&'a str>,
+    pub description: Option<&'a str>,
+    pub compatibility: Option<&'a str>,
+}
+
+/// Every rule the known answers break, all at once; what is not known yet
+/// is not checked.
+pub fn known_answer_problems(known: &KnownAnswers<'_>) -> Vec<Diagnostic> {
+    let mut problems = Vec::new();
+    if let Some(name) = known.name {
+        problems.extend(rules::name_problems(name.trim(), known.directory_name));
+    }
+    if let Some(description) = known.description {
+        problems.extend(rules::description_problems(description.trim()));
+    }
+    if let Some(compatibility) = known.compatibility {
+        problems.extend(rules::compatibility_problems(compatibility.trim()));
     }
     problems
 }

@@ -11,7 +11,7 @@ use serde_json::json;
 use aigent::report::{Diagnostic, ErrorBody, FieldError, Outcome, exit};
 use aigent::skill::discover::Target;
 use aigent::skill::rules;
-use aigent::skill::scaffold::{self, Answers, Resource, ScaffoldError};
+use aigent::skill::scaffold::{self, Answers, KnownAnswers, Resource, ScaffoldError};
 use aigent::skill::validate::{ValidateOptions, validate_target};
 
 use super::{CliError, Context};
@@ -171,20 +171,16 @@ fn declined() -> CliError {
 
 /// Every rule the answers given as flags break, all at once (exit 2).
 fn check_flags(args: &NewArgs, name: Option<&str>) -> Result<(), CliError> {
-    let mut problems = Vec::new();
-    if let Some(name) = name {
-        let directory_name = match &args.path {
-            Some(path) => Some(scaffold::name_for_directory(path).map_err(scaffold_error)?),
-            None => None,
-        };
-        problems.extend(rules::name_problems(name, directory_name.as_deref()));
-    }
-    if let Some(description) = &args.description {
-        problems.extend(rules::description_problems(description.trim()));
-    }
-    if let Some(compatibility) = &args.compatibility {
-        problems.extend(rules::compatibility_problems(compatibility.trim()));
-    }
+    let directory_name = match &args.path {
+        Some(path) => Some(scaffold::name_for_directory(path).map_err(scaffold_error)?),
+        None => None,
+    };
+    let problems = scaffold::known_answer_problems(&KnownAnswers {
+        name,
+        directory_name: directory_name.as_deref(),
+        description: args.description.as_deref(),
+        compatibility: args.compatibility.as_deref(),
+    });
     if problems.is_empty() {
         Ok(())
     } else {
