@@ -17,8 +17,8 @@ use serde_json::Value;
 fn isolate_git_config() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
-        let empty =
-            std::env::temp_dir().join(format!("aigent-changed-noconfig-{}", std::process::id()));
+        // Under target/, so repeated runs leave nothing in the system temp dir.
+        let empty = Path::new(env!("CARGO_TARGET_TMPDIR")).join("git-noconfig");
         fs::create_dir_all(&empty).expect("create empty config dir");
         for level in [
             git2::ConfigLevel::Global,
