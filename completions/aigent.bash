@@ -100,6 +100,9 @@ _aigent() {
             aigent__subcmd__help__subcmd__schema,show)
                 cmd="aigent__subcmd__help__subcmd__schema__subcmd__show"
                 ;;
+            aigent__subcmd__help__subcmd__skill,new)
+                cmd="aigent__subcmd__help__subcmd__skill__subcmd__new"
+                ;;
             aigent__subcmd__help__subcmd__skill,read-properties)
                 cmd="aigent__subcmd__help__subcmd__skill__subcmd__read__subcmd__properties"
                 ;;
@@ -136,6 +139,9 @@ _aigent() {
             aigent__subcmd__skill,help)
                 cmd="aigent__subcmd__skill__subcmd__help"
                 ;;
+            aigent__subcmd__skill,new)
+                cmd="aigent__subcmd__skill__subcmd__new"
+                ;;
             aigent__subcmd__skill,read-properties)
                 cmd="aigent__subcmd__skill__subcmd__read__subcmd__properties"
                 ;;
@@ -147,6 +153,9 @@ _aigent() {
                 ;;
             aigent__subcmd__skill__subcmd__help,help)
                 cmd="aigent__subcmd__skill__subcmd__help__subcmd__help"
+                ;;
+            aigent__subcmd__skill__subcmd__help,new)
+                cmd="aigent__subcmd__skill__subcmd__help__subcmd__new"
                 ;;
             aigent__subcmd__skill__subcmd__help,read-properties)
                 cmd="aigent__subcmd__skill__subcmd__help__subcmd__read__subcmd__properties"
@@ -651,8 +660,22 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__help__subcmd__skill)
-            opts="validate read-properties to-prompt"
+            opts="validate new read-properties to-prompt"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__help__subcmd__skill__subcmd__new)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -893,7 +916,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version validate read-properties to-prompt help"
+            opts="-q -h -V --format --color --quiet --commands --schema --help --version validate new read-properties to-prompt help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -922,7 +945,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__help)
-            opts="validate read-properties to-prompt help"
+            opts="validate new read-properties to-prompt help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -936,6 +959,20 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__skill__subcmd__help__subcmd__new)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -984,6 +1021,59 @@ _aigent() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__skill__subcmd__new)
+            opts="-y -q -h -V --name --description --license --compatibility --allowed-tools --with --yes --format --color --quiet --commands --schema --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --description)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --license)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --compatibility)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allowed-tools)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --with)
+                    COMPREPLY=($(compgen -W "scripts references assets" -- "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1050,7 +1140,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__validate)
-            opts="-r -q -h -V --recursive --strict --profile --format --color --quiet --commands --schema --help --version"
+            opts="-r -q -h -V --recursive --strict --profile --changed --base --compare-to --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1058,6 +1148,14 @@ _aigent() {
             case "${prev}" in
                 --profile)
                     COMPREPLY=($(compgen -W "standard claude-code permissive" -- "${cur}"))
+                    return 0
+                    ;;
+                --base)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --compare-to)
+                    COMPREPLY=($(compgen -W "work-tree index head" -- "${cur}"))
                     return 0
                     ;;
                 --format)

@@ -28,7 +28,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand skill 'Validate, inspect and render Agent Skills'
+            cand skill 'Validate, scaffold, inspect and render Agent Skills'
             cand schema 'The registry of declared commands: list, show, lint'
             cand args 'Check an agent''s arguments against a declared command'
             cand completions 'Print a shell completion script'
@@ -47,18 +47,42 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand validate 'Check skill directories against the Agent Skills rules'
+            cand new 'Create a new skill: prompts on a terminal, flags everywhere else'
             cand read-properties 'Print a skill''s frontmatter properties as JSON'
             cand to-prompt 'Print the <available_skills> XML block that agents load'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;skill;validate'= {
             cand --profile 'Which extra frontmatter keys count as known'
+            cand --base 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]'
+            cand --compare-to 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand -r 'Validate every skill below each PATH (hidden directories included; .git, node_modules and target skipped)'
             cand --recursive 'Validate every skill below each PATH (hidden directories included; .git, node_modules and target skipped)'
             cand --strict 'Treat warnings as errors'
+            cand --changed 'Validate only the skills changed on this branch (git): since the merge base with the base revision, below the PATHs'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;skill;new'= {
+            cand --name 'The skill''s name [default: PATH''s last component]'
+            cand --description 'What the skill does and when to use it (at most 1024 characters)'
+            cand --license 'A license: an SPDX id (MIT, Apache-2.0) or a short text'
+            cand --compatibility 'Environment requirements, e.g. "Needs git and network access"'
+            cand --allowed-tools 'Tools the skill may use, space-separated, e.g. "Read Bash(git:*)"'
+            cand --with 'Subdirectories to create, each with a starter file the body links to (a comma list, or repeat the flag)'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -y 'Do not ask anything: take every answer from the flags'
+            cand --yes 'Do not ask anything: take every answer from the flags'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -93,11 +117,14 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;skill;help'= {
             cand validate 'Check skill directories against the Agent Skills rules'
+            cand new 'Create a new skill: prompts on a terminal, flags everywhere else'
             cand read-properties 'Print a skill''s frontmatter properties as JSON'
             cand to-prompt 'Print the <available_skills> XML block that agents load'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;skill;help;validate'= {
+        }
+        &'aigent;skill;help;new'= {
         }
         &'aigent;skill;help;read-properties'= {
         }
@@ -272,7 +299,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;generate;help;help'= {
         }
         &'aigent;help'= {
-            cand skill 'Validate, inspect and render Agent Skills'
+            cand skill 'Validate, scaffold, inspect and render Agent Skills'
             cand schema 'The registry of declared commands: list, show, lint'
             cand args 'Check an agent''s arguments against a declared command'
             cand completions 'Print a shell completion script'
@@ -281,10 +308,13 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;help;skill'= {
             cand validate 'Check skill directories against the Agent Skills rules'
+            cand new 'Create a new skill: prompts on a terminal, flags everywhere else'
             cand read-properties 'Print a skill''s frontmatter properties as JSON'
             cand to-prompt 'Print the <available_skills> XML block that agents load'
         }
         &'aigent;help;skill;validate'= {
+        }
+        &'aigent;help;skill;new'= {
         }
         &'aigent;help;skill;read-properties'= {
         }

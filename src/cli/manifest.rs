@@ -21,7 +21,7 @@ pub const SCHEMA_VERSION: &str = "1.0";
 
 /// How much of the world a code says was changed (CLI Agent Spec).
 #[derive(Clone, Copy)]
-#[allow(dead_code)] // Partial and Complete arrive with `run` and `skill new`.
+#[allow(dead_code)] // Partial arrives with `run`.
 enum SideEffects {
     None,
     Partial,
@@ -46,7 +46,7 @@ struct Contract {
     exit_codes: &'static [(i32, SideEffects)],
 }
 
-use SideEffects::None as NoEffects;
+use SideEffects::{Complete, None as NoEffects};
 
 const READ_ONLY: &[(i32, SideEffects)] = &[
     (exit::SUCCESS, NoEffects),
@@ -64,6 +64,17 @@ const CONTRACTS: &[Contract] = &[
             (exit::ARG_ERROR, NoEffects),
             (exit::PRECONDITION, NoEffects),
             (exit::NOT_FOUND, NoEffects),
+        ],
+    },
+    Contract {
+        path: "skill.new",
+        danger_level: "mutating",
+        exit_codes: &[
+            (exit::SUCCESS, Complete),
+            (exit::GENERAL_ERROR, NoEffects),
+            (exit::ARG_ERROR, NoEffects),
+            (exit::CONFLICT, NoEffects),
+            (exit::INTERRUPTED, NoEffects),
         ],
     },
     Contract {

@@ -10,6 +10,7 @@ mod complete;
 mod completions;
 mod error;
 mod generate;
+mod interactive;
 mod manifest;
 mod output;
 mod schema;
@@ -120,7 +121,7 @@ impl From<ColorArg> for ColorChoice {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Validate, inspect and render Agent Skills
+    /// Validate, scaffold, inspect and render Agent Skills
     Skill(skill::SkillArgs),
     /// The registry of declared commands: list, show, lint
     #[command(subcommand)]

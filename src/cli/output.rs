@@ -31,6 +31,23 @@ pub fn write_result(result: Result<Outcome, CliError>, ctx: &Context, started: I
     }
 }
 
+/// What [`write_result`] would print for `err`, as (stdout, stderr), for a
+/// caller that must print it later without rendering anything (a signal
+/// handler). `meta.duration_ms` is 0: the moment of printing is unknown.
+pub fn render_failure(err: CliError, ctx: &Context) -> (String, String) {
+    let outcome = error_outcome(err);
+    if ctx.format == OutputFormat::Json {
+        let mut document = serde_json::to_string_pretty(&outcome.envelope(0)).unwrap_or_default();
+        document.push('\n');
+        return (document, String::new());
+    }
+    let mut stderr = Vec::new();
+    if let Some(error) = &outcome.error {
+        let _ = write_error_prose(&mut stderr, error, ctx.stderr_style);
+    }
+    (String::new(), String::from_utf8_lossy(&stderr).into_owned())
+}
+
 fn error_outcome(err: CliError) -> Outcome {
     Outcome::failure(
         err.exit_code,

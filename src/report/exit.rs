@@ -17,11 +17,12 @@ pub const ARG_ERROR: i32 = 2;
 pub const PRECONDITION: i32 = 4;
 /// Unknown command name, missing path, unknown git revision.
 pub const NOT_FOUND: i32 = 5;
-/// The target of `skill new` already exists.
+/// The target of `skill new` already holds a skill or is not empty.
 pub const CONFLICT: i32 = 6;
 /// `run --timeout` expired and the child was killed.
 pub const TIMEOUT: i32 = 10;
-/// Interrupted by Ctrl-C (128 + SIGINT), as shells report it.
+/// Interrupted by Ctrl-C (128 + SIGINT), as shells report it: `run`
+/// stopped its child, `skill new` created nothing.
 pub const INTERRUPTED: i32 = 130;
 
 /// Every code aigent itself can return, with its name, for docs and for the
@@ -48,7 +49,11 @@ pub const TABLE: &[(i32, &str, &str)] = &[
         "NOT_FOUND",
         "unknown command name, missing path or unknown revision",
     ),
-    (CONFLICT, "CONFLICT", "the skill new target already exists"),
+    (
+        CONFLICT,
+        "CONFLICT",
+        "the skill new target already holds a skill or is not empty",
+    ),
     (
         TIMEOUT,
         "TIMEOUT",
@@ -57,7 +62,7 @@ pub const TABLE: &[(i32, &str, &str)] = &[
     (
         INTERRUPTED,
         "INTERRUPTED",
-        "interrupted by Ctrl-C; the child was stopped",
+        "interrupted by Ctrl-C: run stopped the child; skill new created nothing",
     ),
 ];
 

@@ -6,9 +6,12 @@
 //! - [`codes`]: the stable diagnostic codes;
 //! - [`discover`]: from the paths a user gave to skill files;
 //! - [`validate`]: reading files safely and validating many in parallel;
+//! - [`changed`]: `--changed`, only the skills a branch touched;
 //! - [`render`]: the json data and the text of a validation run;
-//! - [`properties`] and [`prompt`]: `read-properties` and `to-prompt`.
+//! - [`properties`] and [`prompt`]: `read-properties` and `to-prompt`;
+//! - [`scaffold`]: `skill new`, from answers to files, written safely.
 
+pub mod changed;
 pub mod codes;
 pub mod discover;
 pub mod frontmatter;
@@ -16,8 +19,12 @@ pub mod prompt;
 pub mod properties;
 pub mod render;
 pub mod rules;
+pub mod scaffold;
 pub mod validate;
 
+pub use changed::{ChangedReport, ChangedScope};
 pub use discover::{Discovery, Target, discover};
 pub use rules::Profile;
-pub use validate::{SkillReport, Summary, ValidateOptions, ValidationRun, Verdict};
+pub use validate::{
+    RunOptions, SkillReport, Summary, ValidateOptions, ValidationRun, Verdict, validate_paths,
+};

@@ -7,19 +7,28 @@ use std::fmt::Write as _;
 use comfy_table::{Cell, CellAlignment, ContentArrangement, Table, presets};
 use serde_json::{Value, json};
 
+use super::changed::ChangedReport;
 use super::validate::{SkillReport, ValidationRun};
 use crate::report::{Diagnostic, Severity, Style};
+use crate::vcs::{CompareTo, SelectedUnit};
 
 /// How many invalid skills the text summary names before it stops.
 pub const SUMMARY_INVALID_ROWS: usize = 20;
 
 /// The json `data` of `skill validate`:
 /// `{"skills": [{"path", "name", "valid", "diagnostics"}], "summary": {...}}`.
+/// With `--changed`, each skill also has `selected` (its directory and the
+/// changed files that selected it) and `data` has `changed` (the base, the
+/// comparison, the scope and the deleted skills).
 pub fn validation_json(run: &ValidationRun) -> Value {
-    json!({
+    let mut data = json!({
         "skills": run.skills,
         "summary": run.summary(),
-    })
+    });
+    if let Some(changed) = &run.changed {
+        data["changed"] = json!(changed);
+    }
+    data
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -35,10 +44,19 @@ pub struct TextOptions {
 pub fn validation_text(run: &ValidationRun, options: TextOptions) -> String {
     let style = options.style;
     let mut out = String::new();
+    if let Some(changed) = &run.changed
+        && !options.quiet
+    {
+        write_changed_header(&mut out, run, changed, style);
+    }
     for skill in &run.skills {
         if skill.diagnostics.is_empty() {
             if !options.quiet {
-                let _ = writeln!(out, "{}: {}", style.success("ok"), skill.path.display());
+                let _ = write!(out, "{}: {}", style.success("ok"), skill.path.display());
+                if let Some(unit) = &skill.selected {
+                    let _ = write!(out, " {}", style.dim(&selection_note(unit)));
+                }
+                out.push('\n');
             }
             continue;
         }
@@ -52,6 +70,61 @@ pub fn validation_text(run: &ValidationRun, options: TextOptions) -> String {
         out.push('\n');
     }
     out
+}
+
+/// Where the comparison starts, what is deleted, and whether anything
+/// changed at all.
+fn write_changed_header(
+    out: &mut String,
+    run: &ValidationRun,
+    changed: &ChangedReport,
+    style: Style,
+) {
+    let compared = match changed.compare_to {
+        CompareTo::WorkTree => "the work tree",
+        CompareTo::Index => "the index (staged work)",
+        CompareTo::Head => "HEAD (committed work)",
+    };
+    let _ = writeln!(
+        out,
+        "{} {}; compared with {compared}",
+        style.emphasis("changed since"),
+        changed.base.describe()
+    );
+    for unit in &changed.deleted {
+        let _ = writeln!(
+            out,
+            "{}: {} (not validated)",
+            style.dim("deleted"),
+            unit.path.display()
+        );
+    }
+    if run.skills.is_empty() {
+        let scope = match changed.scope.as_slice() {
+            [] => String::new(),
+            limits => format!(
+                " under {}",
+                limits
+                    .iter()
+                    .map(|limit| limit.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        let _ = writeln!(out, "no changed skills{scope}: nothing to validate");
+    }
+}
+
+/// `(modified scripts/run.sh)`, `(3 changed files)`: why a skill was
+/// selected, in a few words.
+fn selection_note(unit: &SelectedUnit) -> String {
+    match unit.reasons.as_slice() {
+        [one] => {
+            let path = one.path.strip_prefix(&unit.path).unwrap_or(&one.path);
+            format!("({} {})", one.status.as_str(), path.display())
+        }
+        many => format!("({} changed files)", many.len()),
+    }
 }
 
 fn write_diagnostic(out: &mut String, skill: &SkillReport, diagnostic: &Diagnostic, style: Style) {
@@ -136,6 +209,7 @@ mod tests {
             name: checked.name,
             valid,
             diagnostics: checked.diagnostics,
+            selected: None,
         }
     }
 

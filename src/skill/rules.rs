@@ -137,45 +137,6 @@ fn at(diagnostic: Diagnostic, field: &str, entry: Option<&Entry>) -> Diagnostic 
         .with_line(entry.and_then(|entry| entry.line))
 }
 
-/// A required string field: its text, or a diagnostic saying why not.
-fn required_string<'a>(
-    entry: Option<&'a Entry>,
-    field: &str,
-    code: &'static str,
-    out: &mut Vec<Diagnostic>,
-) -> Option<&'a str> {
-    let Some(found) = entry else {
-        out.push(at(
-            Diagnostic::error(code, format!("{field} is missing")),
-            field,
-            None,
-        ));
-        return None;
-    };
-    match &found.value {
-        Value::String(text) if text.trim().is_empty() => {
-            out.push(at(
-                Diagnostic::error(code, format!("{field} is empty")),
-                field,
-                entry,
-            ));
-            None
-        }
-        Value::String(text) => Some(text),
-        other => {
-            out.push(at(
-                Diagnostic::error(
-                    code,
-                    format!("{field} must be a string, found {}", type_name(other)),
-                ),
-                field,
-                entry,
-            ));
-            None
-        }
-    }
-}
-
 pub fn nfkc(text: &str) -> String {
     if text.is_ascii() {
         return text.to_owned();
@@ -198,19 +159,73 @@ fn is_lowercase_invariant(c: char) -> bool {
     lower.next() == Some(c) && lower.next().is_none()
 }
 
+/// A field that must be a string: its text (perhaps empty), or a
+/// diagnostic saying it is missing or of another type.
+fn string_entry<'a>(
+    entry: Option<&'a Entry>,
+    field: &str,
+    code: &'static str,
+    out: &mut Vec<Diagnostic>,
+) -> Option<&'a str> {
+    let Some(found) = entry else {
+        out.push(at(
+            Diagnostic::error(code, format!("{field} is missing")),
+            field,
+            None,
+        ));
+        return None;
+    };
+    match &found.value {
+        Value::String(text) => Some(text),
+        other => {
+            out.push(at(
+                Diagnostic::error(
+                    code,
+                    format!("{field} must be a string, found {}", type_name(other)),
+                ),
+                field,
+                entry,
+            ));
+            None
+        }
+    }
+}
+
+/// Gives each value-level finding the line of its frontmatter entry.
+fn located(found: Vec<Diagnostic>, entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
+    let line = entry.and_then(|entry| entry.line);
+    out.extend(
+        found
+            .into_iter()
+            .map(|diagnostic| diagnostic.with_line(line)),
+    );
+}
+
 fn check_name(entry: Option<&Entry>, directory_name: Option<&str>, out: &mut Vec<Diagnostic>) {
-    let Some(raw) = required_string(entry, "name", codes::NAME_MISSING, out) else {
-        return;
-    };
-    let name = nfkc(raw);
+    if let Some(raw) = string_entry(entry, "name", codes::NAME_MISSING, out) {
+        located(name_problems(raw, directory_name), entry, out);
+    }
+}
+
+/// Every rule a `name` value breaks (E002 empty, E003 to E008), as
+/// `skill validate` reports them but without a line. `directory_name`
+/// `None` skips the directory-match rule. `skill new` uses this to check a
+/// name before anything is written.
+pub fn name_problems(raw: &str, directory_name: Option<&str>) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
     let push = |out: &mut Vec<Diagnostic>, code, message: String| {
-        out.push(at(Diagnostic::error(code, message), "name", entry));
+        out.push(Diagnostic::error(code, message).with_field("name"));
     };
+    if raw.trim().is_empty() {
+        push(&mut out, codes::NAME_MISSING, "name is empty".to_owned());
+        return out;
+    }
+    let name = nfkc(raw);
 
     let length = name.chars().count();
     if length > MAX_NAME_CHARS {
         push(
-            out,
+            &mut out,
             codes::NAME_TOO_LONG,
             format!("name is {length} characters long; the limit is {MAX_NAME_CHARS}"),
         );
@@ -221,7 +236,7 @@ fn check_name(entry: Option<&Entry>, directory_name: Option<&str>, out: &mut Vec
         .any(|c| c.is_alphabetic() && !is_lowercase_invariant(c))
     {
         push(
-            out,
+            &mut out,
             codes::NAME_CHARACTERS,
             format!("name '{raw}' must be lowercase"),
         );
@@ -231,7 +246,7 @@ fn check_name(entry: Option<&Entry>, directory_name: Option<&str>, out: &mut Vec
         if !bad.is_empty() {
             let listed: Vec<String> = bad.iter().take(5).map(|c| format!("{c:?}")).collect();
             push(
-                out,
+                &mut out,
                 codes::NAME_CHARACTERS,
                 format!(
                     "name '{raw}' contains {}; only lowercase letters, digits and '-' are allowed",
@@ -243,14 +258,14 @@ fn check_name(entry: Option<&Entry>, directory_name: Option<&str>, out: &mut Vec
 
     if name.starts_with('-') || name.ends_with('-') {
         push(
-            out,
+            &mut out,
             codes::NAME_HYPHENS,
             format!("name '{raw}' must not start or end with '-'"),
         );
     }
     if name.contains("--") {
         push(
-            out,
+            &mut out,
             codes::NAME_HYPHENS,
             format!("name '{raw}' must not contain '--'"),
         );
@@ -262,7 +277,7 @@ fn check_name(entry: Option<&Entry>, directory_name: Option<&str>, out: &mut Vec
         .find(|segment| RESERVED_WORDS.contains(&segment.as_str()))
     {
         push(
-            out,
+            &mut out,
             codes::NAME_RESERVED,
             format!("name '{raw}' uses the reserved word '{word}'"),
         );
@@ -270,7 +285,7 @@ fn check_name(entry: Option<&Entry>, directory_name: Option<&str>, out: &mut Vec
 
     if contains_xml_tag(&name) {
         push(
-            out,
+            &mut out,
             codes::NAME_XML_TAG,
             format!("name '{raw}' contains an XML tag"),
         );
@@ -280,61 +295,59 @@ fn check_name(entry: Option<&Entry>, directory_name: Option<&str>, out: &mut Vec
         && nfkc(directory) != name
     {
         push(
-            out,
+            &mut out,
             codes::NAME_DIRECTORY_MISMATCH,
             format!("name '{raw}' does not match the directory name '{directory}'"),
         );
     }
+    out
 }
 
 fn check_description(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
-    let Some(description) = required_string(entry, "description", codes::DESCRIPTION_MISSING, out)
-    else {
-        return;
+    if let Some(text) = string_entry(entry, "description", codes::DESCRIPTION_MISSING, out) {
+        located(description_problems(text), entry, out);
+    }
+}
+
+/// Every rule a `description` value breaks (E009 empty, E010, E011), as
+/// `skill validate` reports them but without a line.
+pub fn description_problems(description: &str) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let push = |out: &mut Vec<Diagnostic>, code, message: String| {
+        out.push(Diagnostic::error(code, message).with_field("description"));
     };
+    if description.trim().is_empty() {
+        push(
+            &mut out,
+            codes::DESCRIPTION_MISSING,
+            "description is empty".to_owned(),
+        );
+        return out;
+    }
     let length = description.chars().count();
     if length > MAX_DESCRIPTION_CHARS {
-        out.push(at(
-            Diagnostic::error(
-                codes::DESCRIPTION_TOO_LONG,
-                format!(
-                    "description is {length} characters long; the limit is {MAX_DESCRIPTION_CHARS}"
-                ),
+        push(
+            &mut out,
+            codes::DESCRIPTION_TOO_LONG,
+            format!(
+                "description is {length} characters long; the limit is {MAX_DESCRIPTION_CHARS}"
             ),
-            "description",
-            entry,
-        ));
+        );
     }
     if contains_xml_tag(description) {
-        out.push(at(
-            Diagnostic::error(
-                codes::DESCRIPTION_XML_TAG,
-                "description contains an XML tag",
-            ),
-            "description",
-            entry,
-        ));
+        push(
+            &mut out,
+            codes::DESCRIPTION_XML_TAG,
+            "description contains an XML tag".to_owned(),
+        );
     }
+    out
 }
 
 fn check_compatibility(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
     let Some(found) = entry else { return };
     match &found.value {
-        Value::String(text) => {
-            let length = text.chars().count();
-            if length > MAX_COMPATIBILITY_CHARS {
-                out.push(at(
-                    Diagnostic::error(
-                        codes::COMPATIBILITY_TOO_LONG,
-                        format!(
-                            "compatibility is {length} characters long; the limit is {MAX_COMPATIBILITY_CHARS}"
-                        ),
-                    ),
-                    "compatibility",
-                    entry,
-                ));
-            }
-        }
+        Value::String(text) => located(compatibility_problems(text), entry, out),
         other => out.push(at(
             Diagnostic::error(
                 codes::COMPATIBILITY_NOT_STRING,
@@ -344,6 +357,23 @@ fn check_compatibility(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
             entry,
         )),
     }
+}
+
+/// Every rule a `compatibility` string breaks (E013), without a line.
+pub fn compatibility_problems(text: &str) -> Vec<Diagnostic> {
+    let length = text.chars().count();
+    if length <= MAX_COMPATIBILITY_CHARS {
+        return Vec::new();
+    }
+    vec![
+        Diagnostic::error(
+            codes::COMPATIBILITY_TOO_LONG,
+            format!(
+                "compatibility is {length} characters long; the limit is {MAX_COMPATIBILITY_CHARS}"
+            ),
+        )
+        .with_field("compatibility"),
+    ]
 }
 
 fn check_metadata(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {

@@ -10,11 +10,13 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde::Serialize;
 
+use super::changed::{ChangedReport, ChangedScope, validate_changed};
 use super::codes;
-use super::discover::{Discovery, Target};
+use super::discover::{Discovery, Target, discover};
 use super::frontmatter::{self, ParseError, SplitError};
 use super::rules::{self, Profile, RuleContext};
 use crate::report::{Diagnostic, Severity};
+use crate::vcs::{SelectedUnit, VcsError};
 
 /// Skill files larger than this are refused before they are read.
 pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
@@ -35,6 +37,10 @@ pub struct SkillReport {
     pub name: Option<String>,
     pub valid: bool,
     pub diagnostics: Vec<Diagnostic>,
+    /// With `--changed`: the skill directory and the changed files that
+    /// selected it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub selected: Option<SelectedUnit>,
 }
 
 impl SkillReport {
@@ -48,6 +54,7 @@ impl SkillReport {
             name,
             valid,
             diagnostics,
+            selected: None,
         }
     }
 
@@ -81,6 +88,8 @@ pub struct ValidationRun {
     pub notes: Vec<String>,
     /// A recursive search was asked for and found no skill file.
     pub found_nothing: bool,
+    /// With `--changed`: the base, the scope and the deleted skills.
+    pub changed: Option<ChangedReport>,
 }
 
 /// How a run went overall, most serious first.
@@ -126,6 +135,30 @@ impl ValidationRun {
     }
 }
 
+/// Which skills a run covers, and how they are checked.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RunOptions {
+    /// Every skill below each path, not just the paths themselves.
+    pub recursive: bool,
+    /// Only the skills the branch changed, below the paths (`--changed`).
+    /// This already covers whole subtrees, so `recursive` adds nothing.
+    pub changed: Option<ChangedScope>,
+    pub validate: ValidateOptions,
+}
+
+/// Validates the skills that `paths` and `options` select. Fails only when
+/// `--changed` cannot find out what changed (no repository, unknown base).
+pub fn validate_paths(paths: &[PathBuf], options: &RunOptions) -> Result<ValidationRun, VcsError> {
+    match &options.changed {
+        Some(scope) => validate_changed(paths, scope, options.validate),
+        None => Ok(validate_discovered(
+            discover(paths, options.recursive),
+            options.recursive,
+            options.validate,
+        )),
+    }
+}
+
 /// Validates what discovery found, in parallel, keeping discovery's order.
 pub fn validate_discovered(
     discovery: Discovery,
@@ -137,6 +170,7 @@ pub fn validate_discovered(
         skills: validate_targets(&discovery.targets, options),
         notes: discovery.notes,
         found_nothing,
+        changed: None,
     }
 }
 

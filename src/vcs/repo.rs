@@ -29,6 +29,7 @@ impl Repo {
     /// Environment variables such as `GIT_DIR` are not consulted: the path
     /// alone decides, so the answer does not depend on how aigent was started.
     pub fn discover(path: &Path) -> Result<Self, VcsError> {
+        read_objects_without_rehashing();
         let metadata = fs::metadata(path).map_err(|source| VcsError::PathNotFound {
             path: path.to_owned(),
             source,
@@ -93,6 +94,15 @@ impl Repo {
     pub fn absolute_path(&self, relative: &Path) -> PathBuf {
         absolute_in(&self.workdir, relative)
     }
+}
+
+/// libgit2 hashes every object it reads again to check it against its id;
+/// git does that only in `fsck`. Comparing trees reads thousands of them, so
+/// this is a tenth of a `--changed` run on a large repository. Turned off
+/// once per process: aigent only reads objects, to compare them.
+fn read_objects_without_rehashing() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| git2::opts::strict_hash_verification(false));
 }
 
 /// `workdir` joined with a relative path, without a trailing `.` for the

@@ -1,5 +1,6 @@
-//! `aigent skill ...`: validate, inspect and render Agent Skills.
+//! `aigent skill ...`: validate, scaffold, inspect and render Agent Skills.
 
+mod new;
 mod read_properties;
 mod to_prompt;
 mod validate;
@@ -21,6 +22,8 @@ pub struct SkillArgs {
 pub enum SkillCommand {
     /// Check skill directories against the Agent Skills rules
     Validate(validate::ValidateArgs),
+    /// Create a new skill: prompts on a terminal, flags everywhere else
+    New(new::NewArgs),
     /// Print a skill's frontmatter properties as JSON
     ReadProperties(read_properties::ReadPropertiesArgs),
     /// Print the <available_skills> XML block that agents load
@@ -30,6 +33,7 @@ pub enum SkillCommand {
 pub fn run(args: &SkillArgs, ctx: &Context) -> Result<Outcome, CliError> {
     match &args.command {
         SkillCommand::Validate(args) => validate::run(args, ctx),
+        SkillCommand::New(args) => new::run(args, ctx),
         SkillCommand::ReadProperties(args) => read_properties::run(args, ctx),
         SkillCommand::ToPrompt(args) => to_prompt::run(args, ctx),
     }

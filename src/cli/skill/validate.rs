@@ -6,8 +6,10 @@ use clap::{Args, ValueEnum};
 
 use aigent::report::{ErrorBody, Outcome, exit};
 use aigent::skill::render::{TextOptions, validation_json, validation_text};
-use aigent::skill::validate::validate_discovered;
-use aigent::skill::{Profile, ValidateOptions, ValidationRun, Verdict, discover};
+use aigent::skill::{
+    ChangedScope, Profile, RunOptions, ValidateOptions, ValidationRun, Verdict, validate_paths,
+};
+use aigent::vcs::{CompareTo, VcsError};
 
 use super::{CliError, Context};
 
@@ -16,10 +18,21 @@ use super::{CliError, Context};
   aigent skill validate ./my-skill
   aigent skill validate --recursive examples/skills
   aigent skill validate --strict --profile claude-code .claude/skills/*/
+  aigent skill validate --changed                      # skills this branch touched
+  aigent skill validate --changed --base origin/main --compare-to head   # CI
 
 Exit codes: 0 all valid (warnings allowed unless --strict), 1 a skill has
-errors, 2 usage, 5 a path does not exist or --recursive found no skill.
-Every path that exists is validated even when another does not.")]
+errors, 2 usage, 4 --changed outside a git work tree (or no shared history
+with the base), 5 a path does not exist, --recursive found no skill, or
+--base names no commit. Every path that exists is validated even when
+another does not.
+
+--changed validates the skills touched between the merge base of the base
+and HEAD, and the work tree (or the index, or HEAD: --compare-to), below
+the PATHs, which must be in one repository. The default base is the
+upstream, then origin/HEAD, main, master; the one used is reported.
+Deleted skills are reported, not validated. --recursive adds nothing to
+--changed, which already covers whole subtrees.")]
 pub struct ValidateArgs {
     /// Skill directories or SKILL.md files
     #[arg(value_name = "PATH", default_value = ".")]
@@ -37,6 +50,49 @@ pub struct ValidateArgs {
     /// Which extra frontmatter keys count as known
     #[arg(long, value_enum, default_value_t = ProfileArg::Standard)]
     pub profile: ProfileArg,
+
+    /// Validate only the skills changed on this branch (git): since the
+    /// merge base with the base revision, below the PATHs
+    #[arg(long)]
+    pub changed: bool,
+
+    /// The revision to compare with [default: the upstream, else
+    /// origin/HEAD, main, master]
+    #[arg(long, value_name = "REV", requires = "changed")]
+    pub base: Option<String>,
+
+    /// What counts as changed: committed, staged, unstaged and untracked
+    /// work (work-tree), committed and staged (index), or committed only
+    /// (head, the fastest)
+    #[arg(
+        long,
+        value_enum,
+        value_name = "WHAT",
+        default_value_t = CompareToArg::WorkTree,
+        requires = "changed"
+    )]
+    pub compare_to: CompareToArg,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CompareToArg {
+    /// Everything not yet in the base: committed, staged, unstaged,
+    /// untracked (stats every tracked file, like `git status`)
+    WorkTree,
+    /// Committed and staged work: for a pre-commit hook
+    Index,
+    /// Committed work only: for CI on a clean checkout
+    Head,
+}
+
+impl From<CompareToArg> for CompareTo {
+    fn from(arg: CompareToArg) -> Self {
+        match arg {
+            CompareToArg::WorkTree => CompareTo::WorkTree,
+            CompareToArg::Index => CompareTo::Index,
+            CompareToArg::Head => CompareTo::Head,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -61,13 +117,30 @@ impl From<ProfileArg> for Profile {
 
 pub fn run(args: &ValidateArgs, ctx: &Context) -> Result<Outcome, CliError> {
     ctx.require_format(&[], "skill validate")?;
-    let options = ValidateOptions {
-        profile: args.profile.into(),
-        strict: args.strict,
+    let options = RunOptions {
+        recursive: args.recursive,
+        changed: args.changed.then(|| ChangedScope {
+            base: args.base.clone(),
+            compare_to: args.compare_to.into(),
+        }),
+        validate: ValidateOptions {
+            profile: args.profile.into(),
+            strict: args.strict,
+        },
     };
-    let discovery = discover(&args.paths, args.recursive);
-    let run = validate_discovered(discovery, args.recursive, options);
+    let run = validate_paths(&args.paths, &options).map_err(vcs_error)?;
     Ok(outcome(&run, args, ctx))
+}
+
+/// `--changed` could not tell what changed: the exit code and the envelope
+/// code follow the error's kind (4 no repository, 5 unknown base).
+fn vcs_error(err: VcsError) -> CliError {
+    let kind = err.kind();
+    let error = CliError::new(kind.exit_code(), kind.code(), err.to_string());
+    match err.hint() {
+        Some(hint) => error.with_hint(hint),
+        None => error,
+    }
 }
 
 fn outcome(run: &ValidationRun, args: &ValidateArgs, ctx: &Context) -> Outcome {

@@ -1,0 +1,144 @@
+//! What interactive commands need from the terminal: knowing whether there
+//! is one, ending cleanly on Ctrl-C, and putting the cursor back however a
+//! prompt ends.
+//!
+//! Ctrl-C has two meanings. While questions are asked nothing is on disk,
+//! so it ends the process at once: the handler restores the terminal,
+//! prints the prepared error and exits 130 (see [`Prompting`]). Afterwards,
+//! while files are written, it only raises a flag ([`interrupted`]) that
+//! the writer checks between steps, so it can remove what it made first.
+//!
+//! Why not leave it to dialoguer: on Ctrl-C it raises SIGINT against its
+//! own process, which by default dies with the cursor hidden; and a flag
+//! alone is not enough while prompting, since a SIGINT that arrives between
+//! two prompts (the terminal briefly back in cooked mode) would leave the
+//! next prompt waiting for a key.
+
+use std::io::IsTerminal;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use dialoguer::console::Term;
+
+/// Prompts are possible: stdin and stdout are terminals, and so is stderr,
+/// where dialoguer draws them.
+pub fn terminals_available() -> bool {
+    std::io::stdin().is_terminal() && std::io::stdout().is_terminal() && Term::stderr().is_term()
+}
+
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+static EXIT_ON_INTERRUPT: AtomicBool = AtomicBool::new(false);
+
+/// What the handler prints before exiting: (stdout, stderr).
+static EXIT_OUTPUT: OnceLock<(Vec<u8>, Vec<u8>)> = OnceLock::new();
+
+#[cfg(unix)]
+static SAVED_TERMIOS: OnceLock<libc::termios> = OnceLock::new();
+
+#[cfg(unix)]
+const SHOW_CURSOR: &[u8] = b"\x1b[?25h";
+
+/// Whether Ctrl-C was pressed since the handler was installed.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// While alive, Ctrl-C (SIGINT) ends the process with exit 130 after
+/// restoring the terminal and printing the prepared output. When dropped,
+/// the cursor is shown again and Ctrl-C only sets [`interrupted`].
+pub struct Prompting {
+    _private: (),
+}
+
+impl Prompting {
+    /// `stdout` and `stderr` are what to print on Ctrl-C (the rendered
+    /// INTERRUPTED error).
+    pub fn begin(stdout: String, stderr: String) -> Self {
+        let _ = EXIT_OUTPUT.set((stdout.into_bytes(), stderr.into_bytes()));
+        #[cfg(unix)]
+        save_terminal_state();
+        EXIT_ON_INTERRUPT.store(true, Ordering::SeqCst);
+        install_handler();
+        Self { _private: () }
+    }
+}
+
+impl Drop for Prompting {
+    fn drop(&mut self) {
+        EXIT_ON_INTERRUPT.store(false, Ordering::SeqCst);
+        // A select prompt hides the cursor and does not show it again when
+        // it fails.
+        let _ = Term::stderr().show_cursor();
+    }
+}
+
+#[cfg(unix)]
+fn save_terminal_state() {
+    // SAFETY: tcgetattr fills the struct it is given; it is only kept when
+    // the call succeeds.
+    unsafe {
+        let mut termios: libc::termios = std::mem::zeroed();
+        if libc::tcgetattr(libc::STDIN_FILENO, &mut termios) == 0 {
+            let _ = SAVED_TERMIOS.set(termios);
+        }
+    }
+}
+
+#[cfg(unix)]
+fn install_handler() {
+    static INSTALLED: OnceLock<()> = OnceLock::new();
+    INSTALLED.get_or_init(|| {
+        // SAFETY: the handler only uses async-signal-safe calls (atomic
+        // loads and stores, tcsetattr, write, _exit) and data set before it
+        // was installed.
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            libc::sigemptyset(&mut action.sa_mask);
+            // No SA_RESTART: a blocked read returns EINTR.
+            action.sa_flags = 0;
+            libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
+        }
+    });
+}
+
+#[cfg(not(unix))]
+fn install_handler() {}
+
+#[cfg(unix)]
+extern "C" fn on_sigint(_signal: libc::c_int) {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+    if !EXIT_ON_INTERRUPT.load(Ordering::SeqCst) {
+        return;
+    }
+    // SAFETY: async-signal-safe calls on plain bytes prepared beforehand.
+    unsafe {
+        if let Some(termios) = SAVED_TERMIOS.get() {
+            libc::tcsetattr(libc::STDIN_FILENO, libc::TCSANOW, termios);
+        }
+        let write_all = |fd: libc::c_int, bytes: &[u8]| {
+            let mut rest = bytes;
+            while !rest.is_empty() {
+                let written = libc::write(fd, rest.as_ptr().cast(), rest.len());
+                if written <= 0 {
+                    break;
+                }
+                rest = &rest[written as usize..];
+            }
+        };
+        write_all(libc::STDERR_FILENO, SHOW_CURSOR);
+        write_all(libc::STDERR_FILENO, b"\n");
+        if let Some((stdout, stderr)) = EXIT_OUTPUT.get() {
+            write_all(libc::STDOUT_FILENO, stdout);
+            write_all(libc::STDERR_FILENO, stderr);
+        }
+        libc::_exit(aigent::report::exit::INTERRUPTED);
+    }
+}
+
+/// Whether a prompt failed because of Ctrl-C (or a signal that interrupted
+/// its read).
+pub fn is_interruption(err: &dialoguer::Error) -> bool {
+    let dialoguer::Error::IO(io) = err;
+    io.kind() == std::io::ErrorKind::Interrupted || interrupted()
+}

@@ -1,0 +1,653 @@
+//! `aigent skill validate --changed` through the binary, over real git
+//! repositories built with libgit2 in temp dirs (no `git` program, no user
+//! git config).
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::Once;
+
+use common::{Run, Sandbox};
+use git2::{IndexAddOption, Oid, Repository, RepositoryInitOptions, Signature, Time};
+use serde_json::Value;
+
+/// Keeps this test process's libgit2 away from the developer's config.
+fn isolate_git_config() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // Under target/, so repeated runs leave nothing in the system temp dir.
+        let empty = Path::new(env!("CARGO_TARGET_TMPDIR")).join("git-noconfig");
+        fs::create_dir_all(&empty).expect("create empty config dir");
+        for level in [
+            git2::ConfigLevel::Global,
+            git2::ConfigLevel::XDG,
+            git2::ConfigLevel::System,
+        ] {
+            // SAFETY: runs once, before this process opens any repository.
+            unsafe { git2::opts::set_search_path(level, &empty) }.expect("set search path");
+        }
+    });
+}
+
+fn skill_md(name: &str) -> String {
+    format!(
+        "---\nname: {name}\ndescription: Does {name} things. Use it for {name}.\n---\n\n# {name}\n"
+    )
+}
+
+/// A repository inside a sandbox; the binary runs with the sandbox's HOME.
+struct Fixture {
+    sandbox: Sandbox,
+    repo: Repository,
+}
+
+impl Fixture {
+    fn new() -> Self {
+        isolate_git_config();
+        let sandbox = Sandbox::new();
+        let repo = Repository::init_opts(
+            sandbox.join("repo"),
+            RepositoryInitOptions::new().initial_head("main"),
+        )
+        .unwrap();
+        Self { sandbox, repo }
+    }
+
+    fn root(&self) -> PathBuf {
+        self.sandbox.join("repo")
+    }
+
+    fn write(&self, relative: &str, contents: &str) {
+        self.sandbox
+            .write(Path::new("repo").join(relative), contents);
+    }
+
+    fn remove_dir(&self, relative: &str) {
+        fs::remove_dir_all(self.root().join(relative)).unwrap();
+    }
+
+    fn stage_all(&self) {
+        let mut index = self.repo.index().unwrap();
+        index.add_all(["*"], IndexAddOption::DEFAULT, None).unwrap();
+        index.update_all(["*"], None).unwrap();
+        index.write().unwrap();
+    }
+
+    fn stage(&self, relative: &str) {
+        let mut index = self.repo.index().unwrap();
+        index.add_path(Path::new(relative)).unwrap();
+        index.write().unwrap();
+    }
+
+    fn commit_all(&self, message: &str) -> Oid {
+        self.stage_all();
+        let mut index = self.repo.index().unwrap();
+        let tree = self.repo.find_tree(index.write_tree().unwrap()).unwrap();
+        let parent = self
+            .repo
+            .head()
+            .ok()
+            .map(|head| head.peel_to_commit().unwrap());
+        let parents: Vec<_> = parent.iter().collect();
+        let signature =
+            Signature::new("Test", "test@example.invalid", &Time::new(1_700_000_000, 0)).unwrap();
+        self.repo
+            .commit(
+                Some("HEAD"),
+                &signature,
+                &signature,
+                message,
+                &tree,
+                &parents,
+            )
+            .unwrap()
+    }
+
+    fn switch_new_branch(&self, name: &str) {
+        let head = self.repo.head().unwrap().peel_to_commit().unwrap();
+        self.repo.branch(name, &head, false).unwrap();
+        self.repo.set_head(&format!("refs/heads/{name}")).unwrap();
+    }
+
+    /// Runs the binary in `dir` (relative to the repository) with json
+    /// output.
+    fn json_in(&self, dir: &str, args: &[&str]) -> (Run, Value) {
+        let run = Run::of(
+            self.sandbox
+                .cmd()
+                .current_dir(self.root().join(dir))
+                .args(["--format", "json"])
+                .args(args),
+        );
+        let envelope = run.envelope();
+        (run, envelope)
+    }
+
+    fn json(&self, args: &[&str]) -> (Run, Value) {
+        self.json_in("", args)
+    }
+
+    fn text(&self, args: &[&str]) -> Run {
+        Run::of(
+            self.sandbox
+                .cmd()
+                .current_dir(self.root())
+                .args(["--format", "text"])
+                .args(args),
+        )
+    }
+}
+
+/// `main`: six skills, `broken` already invalid. `feature`: a committed
+/// change inside alpha, a staged change inside beta, an unstaged edit of
+/// gamma's SKILL.md, an untracked new skill and a deleted skill; epsilon
+/// and broken untouched; an ignored file and a README that no skill owns.
+fn feature_branch() -> Fixture {
+    let fx = Fixture::new();
+    fx.write(".gitignore", "*.log\n");
+    fx.write("README.md", "# skills\n");
+    fx.write("skills/alpha/SKILL.md", &skill_md("alpha"));
+    fx.write("skills/alpha/scripts/run.sh", "echo alpha\n");
+    fx.write("skills/beta/SKILL.md", &skill_md("beta"));
+    fx.write("skills/beta/references/guide.md", "beta guide\n");
+    fx.write("skills/gamma/SKILL.md", &skill_md("gamma"));
+    fx.write(
+        "skills/broken/SKILL.md",
+        "---\nname: Broken_Name\ndescription: Already broken on main.\n---\n",
+    );
+    fx.write("skills/doomed/SKILL.md", &skill_md("doomed"));
+    fx.write("skills/epsilon/SKILL.md", &skill_md("epsilon"));
+    fx.commit_all("base");
+
+    fx.switch_new_branch("feature");
+    fx.write("skills/alpha/scripts/run.sh", "echo alpha, improved\n");
+    fx.remove_dir("skills/doomed");
+    fx.commit_all("improve alpha, drop doomed");
+    fx.write("skills/beta/references/guide.md", "beta guide, staged\n");
+    fx.stage("skills/beta/references/guide.md");
+    fx.write(
+        "skills/gamma/SKILL.md",
+        &format!("{}\nAn unstaged edit.\n", skill_md("gamma")),
+    );
+    fx.write("README.md", "# skills, edited\n");
+    fx.write("skills/fresh/SKILL.md", &skill_md("fresh"));
+    fx.write("skills/epsilon/debug.log", "ignored\n");
+    fx
+}
+
+/// Skill directory (from `selected.path`) to the statuses that selected it.
+fn selected(envelope: &Value) -> BTreeMap<String, Vec<String>> {
+    envelope["data"]["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|skill| {
+            let unit = &skill["selected"];
+            let statuses = unit["reasons"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|reason| {
+                    format!(
+                        "{} {}",
+                        reason["status"].as_str().unwrap(),
+                        reason["path"].as_str().unwrap()
+                    )
+                })
+                .collect();
+            (unit["path"].as_str().unwrap().to_owned(), statuses)
+        })
+        .collect()
+}
+
+fn skill_dirs(envelope: &Value) -> Vec<String> {
+    selected(envelope).into_keys().collect()
+}
+
+#[test]
+fn exactly_the_touched_skills_are_validated_with_their_reasons() {
+    let fx = feature_branch();
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed"]);
+    run.assert_code(0);
+
+    let expected: BTreeMap<String, Vec<String>> = [
+        ("skills/alpha", vec!["modified skills/alpha/scripts/run.sh"]),
+        (
+            "skills/beta",
+            vec!["modified skills/beta/references/guide.md"],
+        ),
+        ("skills/fresh", vec!["untracked skills/fresh/SKILL.md"]),
+        ("skills/gamma", vec!["modified skills/gamma/SKILL.md"]),
+    ]
+    .into_iter()
+    .map(|(dir, reasons)| {
+        (
+            dir.to_owned(),
+            reasons.into_iter().map(str::to_owned).collect(),
+        )
+    })
+    .collect();
+    assert_eq!(selected(&envelope), expected, "{run}");
+
+    let data = &envelope["data"];
+    let paths: Vec<&str> = data["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|skill| skill["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "skills/alpha/SKILL.md",
+            "skills/beta/SKILL.md",
+            "skills/fresh/SKILL.md",
+            "skills/gamma/SKILL.md"
+        ]
+    );
+    assert!(
+        data["skills"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["valid"] == true)
+    );
+    assert_eq!(data["summary"]["checked"], 4);
+
+    let deleted = data["changed"]["deleted"].as_array().unwrap();
+    assert_eq!(deleted.len(), 1, "{run}");
+    assert_eq!(deleted[0]["path"], "skills/doomed");
+    assert_eq!(deleted[0]["state"], "deleted");
+    assert_eq!(deleted[0]["reasons"][0]["status"], "deleted");
+
+    // The broken skill on main was not touched, so it is not checked; a
+    // full run would fail on it.
+    fx.json(&["skill", "validate", "--recursive", "."])
+        .0
+        .assert_code(1);
+}
+
+#[test]
+fn the_json_reports_the_base_and_why_it_was_chosen() {
+    let fx = feature_branch();
+    let main = fx.repo.revparse_single("main").unwrap().id().to_string();
+    let head = fx.repo.head().unwrap().target().unwrap().to_string();
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed"]);
+    run.assert_code(0);
+    let changed = &envelope["data"]["changed"];
+    let base = &changed["base"];
+    assert_eq!(base["source"], "main", "{run}");
+    assert_eq!(base["revision"], "main");
+    assert_eq!(base["commit"], main.as_str());
+    assert_eq!(base["merge_base"], main.as_str());
+    assert_eq!(base["head"], head.as_str());
+    assert_eq!(base["head_branch"], "feature");
+    assert!(
+        base["description"]
+            .as_str()
+            .unwrap()
+            .starts_with("main (fallback: no upstream or origin/HEAD), merge base "),
+        "{run}"
+    );
+    assert_eq!(changed["compare_to"], "work-tree");
+    assert_eq!(changed["scope"], Value::Array(vec![]));
+    assert_eq!(
+        changed["workdir"],
+        fs::canonicalize(fx.root()).unwrap().to_str().unwrap()
+    );
+    // alpha, beta, gamma, fresh, doomed (one file) and the README.
+    assert_eq!(changed["changed_files"], 6, "{run}");
+}
+
+#[test]
+fn a_touched_skill_that_breaks_fails_the_run_alone() {
+    let fx = feature_branch();
+    fx.write(
+        "skills/gamma/SKILL.md",
+        "---\nname: gamma\ndescription: Now has <b>a tag</b>.\n---\n",
+    );
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed"]);
+    run.assert_code(1);
+    let invalid: Vec<&str> = envelope["data"]["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|skill| skill["valid"] == false)
+        .map(|skill| skill["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(invalid, ["skills/gamma/SKILL.md"], "{run}");
+    assert_eq!(envelope["error"]["code"], "VALIDATION_FAILED");
+}
+
+#[test]
+fn text_output_names_the_base_the_reasons_and_the_deleted() {
+    let fx = feature_branch();
+    let run = fx.text(&["skill", "validate", "--changed"]);
+    run.assert_code(0);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert!(
+        lines[0]
+            .starts_with("changed since main (fallback: no upstream or origin/HEAD), merge base "),
+        "{run}"
+    );
+    assert!(lines[0].ends_with("; compared with the work tree"), "{run}");
+    assert_eq!(lines[1], "deleted: skills/doomed (not validated)");
+    assert_eq!(
+        lines[2],
+        "ok: skills/alpha/SKILL.md (modified scripts/run.sh)"
+    );
+    assert_eq!(lines[4], "ok: skills/fresh/SKILL.md (untracked SKILL.md)");
+}
+
+#[test]
+fn compare_to_narrows_what_counts() {
+    let fx = feature_branch();
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed", "--compare-to", "index"]);
+    run.assert_code(0);
+    assert_eq!(
+        skill_dirs(&envelope),
+        ["skills/alpha", "skills/beta"],
+        "{run}"
+    );
+    assert_eq!(envelope["data"]["changed"]["compare_to"], "index");
+
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed", "--compare-to", "head"]);
+    run.assert_code(0);
+    assert_eq!(skill_dirs(&envelope), ["skills/alpha"], "{run}");
+    // The deletion was committed, so every mode reports it.
+    assert_eq!(
+        envelope["data"]["changed"]["deleted"][0]["path"],
+        "skills/doomed"
+    );
+}
+
+#[test]
+fn paths_limit_the_selection_and_recursive_changes_nothing() {
+    let fx = feature_branch();
+    let (run, envelope) = fx.json(&[
+        "skill",
+        "validate",
+        "--changed",
+        "skills/alpha",
+        "skills/fresh",
+    ]);
+    run.assert_code(0);
+    assert_eq!(
+        skill_dirs(&envelope),
+        ["skills/alpha", "skills/fresh"],
+        "{run}"
+    );
+    assert_eq!(
+        envelope["data"]["changed"]["scope"],
+        serde_json::json!(["skills/alpha", "skills/fresh"])
+    );
+    assert_eq!(envelope["data"]["changed"]["deleted"], Value::Array(vec![]));
+
+    let (run, recursive) = fx.json(&[
+        "skill",
+        "validate",
+        "--changed",
+        "--recursive",
+        "skills/alpha",
+        "skills/fresh",
+    ]);
+    run.assert_code(0);
+    assert_eq!(recursive["data"]["skills"], envelope["data"]["skills"]);
+}
+
+#[test]
+fn from_a_subdirectory_paths_are_shown_relative_to_it() {
+    let fx = feature_branch();
+    let (run, envelope) = fx.json_in("skills", &["skill", "validate", "--changed"]);
+    run.assert_code(0);
+    let paths: Vec<&str> = envelope["data"]["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|skill| skill["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "alpha/SKILL.md",
+            "beta/SKILL.md",
+            "fresh/SKILL.md",
+            "gamma/SKILL.md"
+        ],
+        "{run}"
+    );
+    // `.` is the subdirectory, so the README change is out of scope.
+    assert_eq!(
+        envelope["data"]["changed"]["scope"],
+        serde_json::json!(["skills"])
+    );
+    assert_eq!(envelope["data"]["changed"]["changed_files"], 5, "{run}");
+}
+
+#[test]
+fn detached_head_falls_back_to_main() {
+    let fx = feature_branch();
+    let head = fx.repo.head().unwrap().target().unwrap();
+    fx.repo.set_head_detached(head).unwrap();
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed"]);
+    run.assert_code(0);
+    let base = &envelope["data"]["changed"]["base"];
+    assert_eq!(base["source"], "main", "{run}");
+    assert_eq!(base["head_branch"], Value::Null);
+    assert_eq!(
+        skill_dirs(&envelope),
+        [
+            "skills/alpha",
+            "skills/beta",
+            "skills/fresh",
+            "skills/gamma"
+        ]
+    );
+}
+
+#[test]
+fn an_upstream_is_preferred_to_main_and_no_upstream_falls_back() {
+    let fx = feature_branch();
+    // origin/feature at HEAD: the committed work is pushed already, so only
+    // the uncommitted work is the branch's own.
+    let head = fx.repo.head().unwrap().peel_to_commit().unwrap();
+    fx.repo
+        .remote("origin", "https://example.invalid/skills.git")
+        .unwrap();
+    fx.repo
+        .reference("refs/remotes/origin/feature", head.id(), false, "test")
+        .unwrap();
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed"]);
+    run.assert_code(0);
+    assert_eq!(
+        envelope["data"]["changed"]["base"]["source"], "main",
+        "no upstream configured yet:\n{run}"
+    );
+
+    fx.repo
+        .find_branch("feature", git2::BranchType::Local)
+        .unwrap()
+        .set_upstream(Some("origin/feature"))
+        .unwrap();
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed"]);
+    run.assert_code(0);
+    let base = &envelope["data"]["changed"]["base"];
+    assert_eq!(base["source"], "upstream", "{run}");
+    assert_eq!(base["revision"], "origin/feature");
+    // Committed work is in the upstream already: alpha is not selected,
+    // and doomed's deletion is not the branch's own any more.
+    assert_eq!(
+        skill_dirs(&envelope),
+        ["skills/beta", "skills/fresh", "skills/gamma"],
+        "{run}"
+    );
+    assert_eq!(envelope["data"]["changed"]["deleted"], Value::Array(vec![]));
+}
+
+#[test]
+fn an_explicit_base_is_reported_as_such() {
+    let fx = feature_branch();
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed", "--base", "HEAD"]);
+    run.assert_code(0);
+    let base = &envelope["data"]["changed"]["base"];
+    assert_eq!(base["source"], "explicit", "{run}");
+    assert_eq!(base["revision"], "HEAD");
+    assert_eq!(
+        skill_dirs(&envelope),
+        ["skills/beta", "skills/fresh", "skills/gamma"]
+    );
+}
+
+#[test]
+fn a_repository_without_commits_treats_every_skill_as_new() {
+    let fx = Fixture::new();
+    fx.write("skills/one/SKILL.md", &skill_md("one"));
+    fx.write("skills/two/SKILL.md", &skill_md("two"));
+    fx.write("skills/two/notes.md", "notes\n");
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed"]);
+    run.assert_code(0);
+    assert_eq!(skill_dirs(&envelope), ["skills/one", "skills/two"], "{run}");
+    let base = &envelope["data"]["changed"]["base"];
+    assert_eq!(base["source"], "unborn");
+    assert_eq!(base["merge_base"], Value::Null);
+    assert_eq!(
+        base["description"],
+        "no commits yet: every file in the work tree is new"
+    );
+}
+
+#[test]
+fn nothing_changed_is_success_with_a_clear_message() {
+    let fx = Fixture::new();
+    fx.write("skills/one/SKILL.md", &skill_md("one"));
+    fx.write(
+        "skills/bad/SKILL.md",
+        "---\nname: Bad\ndescription: broken and untouched\n---\n",
+    );
+    fx.commit_all("base");
+    let run = fx.text(&["skill", "validate", "--changed"]);
+    run.assert_code(0);
+    assert!(
+        run.stdout
+            .contains("no changed skills: nothing to validate"),
+        "{run}"
+    );
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed"]);
+    run.assert_code(0);
+    assert_eq!(envelope["data"]["skills"], Value::Array(vec![]));
+    assert_eq!(envelope["data"]["changed"]["base"]["source"], "main");
+    let quiet = fx.text(&["--quiet", "skill", "validate", "--changed"]);
+    quiet.assert_code(0);
+    assert!(quiet.stdout.is_empty(), "{quiet}");
+}
+
+#[test]
+fn outside_a_repository_exits_4_with_a_hint() {
+    let sandbox = Sandbox::new();
+    fs::create_dir(sandbox.join("plain")).unwrap();
+    let run = Run::of(
+        sandbox
+            .cmd()
+            .current_dir(sandbox.join("plain"))
+            .args(["--format", "json", "skill", "validate", "--changed"])
+            // Keep libgit2's upward search inside the sandbox.
+            .env("GIT_CEILING_DIRECTORIES", sandbox.path()),
+    );
+    run.assert_code(4);
+    let envelope = run.envelope();
+    assert_eq!(envelope["error"]["code"], "PRECONDITION");
+    assert!(
+        envelope["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not inside a git repository"),
+        "{run}"
+    );
+    assert!(
+        envelope["error"]["hints"][0]
+            .as_str()
+            .unwrap()
+            .contains("without --changed"),
+        "{run}"
+    );
+}
+
+#[test]
+fn an_unknown_base_exits_5_with_a_hint() {
+    let fx = feature_branch();
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed", "--base", "no-such-branch"]);
+    run.assert_code(5);
+    assert_eq!(envelope["error"]["code"], "NOT_FOUND");
+    assert_eq!(
+        envelope["error"]["message"],
+        "unknown revision `no-such-branch`"
+    );
+    assert!(
+        envelope["error"]["hints"][0]
+            .as_str()
+            .unwrap()
+            .contains("--base"),
+        "{run}"
+    );
+}
+
+#[test]
+fn no_default_base_exits_5_and_asks_for_one() {
+    let fx = Fixture::new();
+    fx.write("skills/one/SKILL.md", &skill_md("one"));
+    fx.commit_all("base");
+    fx.switch_new_branch("topic");
+    fx.repo
+        .find_branch("main", git2::BranchType::Local)
+        .unwrap()
+        .delete()
+        .unwrap();
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed"]);
+    run.assert_code(5);
+    assert!(
+        envelope["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("no base revision found"),
+        "{run}"
+    );
+}
+
+#[test]
+fn a_missing_path_exits_5_and_a_path_in_another_repository_exits_4() {
+    let fx = feature_branch();
+    let (run, _) = fx.json(&["skill", "validate", "--changed", "skills/nope"]);
+    run.assert_code(5);
+    fs::create_dir(fx.sandbox.join("elsewhere")).unwrap();
+    let elsewhere = fx.sandbox.join("elsewhere");
+    let (run, envelope) = fx.json(&[
+        "skill",
+        "validate",
+        "--changed",
+        ".",
+        elsewhere.to_str().unwrap(),
+    ]);
+    run.assert_code(4);
+    assert!(
+        envelope["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("outside the repository work tree"),
+        "{run}"
+    );
+}
+
+#[test]
+fn base_and_compare_to_need_changed() {
+    let fx = feature_branch();
+    for args in [
+        ["skill", "validate", "--base", "main"],
+        ["skill", "validate", "--compare-to", "head"],
+    ] {
+        let run = fx.text(&args);
+        run.assert_code(2);
+        assert!(run.stderr.contains("--changed"), "{run}");
+    }
+}
