@@ -234,3 +234,70 @@ fn version_names_the_commit_when_built_from_git() {
         "{long}"
     );
 }
+
+#[test]
+fn github_format_prints_workflow_commands_for_each_finding() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "skills/Bad-Skill/SKILL.md",
+        "---\nname: Bad-Skill\ndescription: Uses <b>tags</b>, 100% sure\nextra-key: 1\n---\nbody\n",
+    );
+    sandbox.write(
+        "skills/good/SKILL.md",
+        "---\nname: good\ndescription: Does good things. Use it for good.\n---\nbody\n",
+    );
+    let run = sandbox.run(&[
+        "--format",
+        "github",
+        "skill",
+        "validate",
+        "--recursive",
+        "skills",
+    ]);
+    run.assert_code(1);
+    let pattern = regex::Regex::new(
+        r"^::(error|warning) file=[^,:]+(,line=[0-9]+)?,title=[EW][0-9]{3}::[^\r\n]+$",
+    )
+    .unwrap();
+    let annotations: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|line| line.starts_with("::"))
+        .collect();
+    assert!(annotations.len() >= 3, "{run}");
+    for line in &annotations {
+        assert!(pattern.is_match(line), "not a workflow command: {line}");
+        assert!(line.contains("file=skills/Bad-Skill/SKILL.md"), "{line}");
+    }
+    assert!(annotations.iter().any(|line| line.starts_with("::error")
+        && line.contains("title=E003")
+        && line.contains(",line=2,")));
+    assert!(
+        annotations
+            .iter()
+            .any(|line| line.starts_with("::warning") && line.contains("title=W001"))
+    );
+    assert!(
+        run.stdout.contains("XML tag '<b>'"),
+        "the tag is quoted:\n{run}"
+    );
+    assert!(
+        run.stdout
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("aigent: 2 checked"),
+        "{run}"
+    );
+}
+
+#[test]
+fn github_and_json_schema_formats_are_refused_where_they_mean_nothing() {
+    let sandbox = Sandbox::new();
+    sandbox
+        .run(&["--format", "github", "schema", "list"])
+        .assert_code(2);
+    sandbox
+        .run(&["--format", "json-schema", "skill", "validate"])
+        .assert_code(2);
+}

@@ -651,3 +651,73 @@ fn base_and_compare_to_need_changed() {
         assert!(run.stderr.contains("--changed"), "{run}");
     }
 }
+
+/// The hooks in `.pre-commit-hooks.yaml` run as written: the staged broken
+/// skill fails them, and once fixed they pass; nothing outside the staged
+/// change is looked at.
+#[test]
+fn pre_commit_hook_entries_validate_the_staged_change() {
+    let hooks_file = Path::new(env!("CARGO_MANIFEST_DIR")).join(".pre-commit-hooks.yaml");
+    let hooks: Value =
+        serde_saphyr::from_str(&fs::read_to_string(hooks_file).unwrap()).expect("hooks parse");
+    let hooks = hooks.as_array().expect("a list of hooks");
+    assert!(!hooks.is_empty());
+    for hook in hooks {
+        assert_eq!(hook["pass_filenames"], false, "{hook}");
+        let entry = hook["entry"].as_str().expect("entry");
+        let words: Vec<&str> = entry.split_whitespace().collect();
+        assert_eq!(words[0], "aigent", "{entry}");
+
+        let fx = Fixture::new();
+        fx.write("skills/steady/SKILL.md", &skill_md("steady"));
+        fx.write("skills/untouched/SKILL.md", "---\nname: Broken\n---\n");
+        fx.commit_all("base");
+        fx.switch_new_branch("topic");
+        fx.write("skills/steady/SKILL.md", "---\nname: steady\n---\n");
+        fx.stage("skills/steady/SKILL.md");
+        let run = Run::of(fx.sandbox.cmd().current_dir(fx.root()).args(&words[1..]));
+        run.assert_code(1);
+        assert!(
+            run.stdout.contains("E009"),
+            "the staged break is reported:\n{run}"
+        );
+        assert!(
+            !run.stdout.contains("untouched"),
+            "untouched skills are skipped:\n{run}"
+        );
+
+        fx.write("skills/steady/SKILL.md", &skill_md("steady"));
+        fx.stage("skills/steady/SKILL.md");
+        let run = Run::of(fx.sandbox.cmd().current_dir(fx.root()).args(&words[1..]));
+        run.assert_code(0);
+    }
+}
+
+#[test]
+fn github_format_annotates_the_changed_skills() {
+    let fx = feature_branch();
+    fx.write(
+        "skills/fresh/SKILL.md",
+        "---\nname: Fresh\ndescription: x\n---\n",
+    );
+    let run = Run::of(fx.sandbox.cmd().current_dir(fx.root()).args([
+        "--format",
+        "github",
+        "skill",
+        "validate",
+        "--changed",
+    ]));
+    run.assert_code(1);
+    let annotations: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|line| line.starts_with("::"))
+        .collect();
+    assert!(!annotations.is_empty(), "{run}");
+    for line in &annotations {
+        assert!(
+            line.starts_with("::error file=skills/fresh/SKILL.md,line="),
+            "{line}"
+        );
+    }
+}

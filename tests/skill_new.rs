@@ -429,7 +429,7 @@ mod interactive {
         pty.expect("Say what the skill does and when to use it");
         pty.expect("Description");
         pty.answer("Has <b>tags</b>");
-        pty.expect("error: description contains an XML tag");
+        pty.expect("error: description contains the XML tag");
         pty.answer(DESCRIPTION);
         pty.expect("License");
         pty.send(ENTER);

@@ -5,6 +5,7 @@ pub mod diagnostic;
 pub mod envelope;
 pub mod exit;
 pub mod format;
+pub mod github;
 pub mod style;
 
 pub use diagnostic::{Diagnostic, Severity};

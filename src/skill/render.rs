@@ -72,6 +72,27 @@ pub fn validation_text(run: &ValidationRun, options: TextOptions) -> String {
     out
 }
 
+/// GitHub Actions workflow commands: one `::error`/`::warning` line per
+/// finding, pointing at the skill file and line, then a plain summary line
+/// for the job log.
+pub fn validation_github(run: &ValidationRun) -> String {
+    let mut out = String::new();
+    for skill in &run.skills {
+        let file = skill.path.display().to_string();
+        for diagnostic in &skill.diagnostics {
+            out.push_str(&crate::report::github::annotation(&file, diagnostic));
+            out.push('\n');
+        }
+    }
+    let summary = run.summary();
+    let _ = writeln!(
+        out,
+        "aigent: {} checked, {} valid, {} invalid, {} warnings",
+        summary.checked, summary.valid, summary.invalid, summary.warnings
+    );
+    out
+}
+
 /// Where the comparison starts, what is deleted, and whether anything
 /// changed at all.
 fn write_changed_header(

@@ -86,8 +86,26 @@ static XML_TAG: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"<[a-zA-Z/][^>]*>").expect("valid tag regex"));
 
 pub fn contains_xml_tag(text: &str) -> bool {
+    first_xml_tag(text).is_some()
+}
+
+/// A quoted fragment, cut so a huge tag cannot flood the output.
+fn truncate_for_message(text: &str) -> String {
+    const LIMIT: usize = 40;
+    match text.char_indices().nth(LIMIT) {
+        Some((cut, _)) => format!("{}...", &text[..cut]),
+        None => text.to_owned(),
+    }
+}
+
+/// The first XML/HTML tag in `text`, quoted in messages so the author sees
+/// what to remove.
+pub fn first_xml_tag(text: &str) -> Option<&str> {
     // Cheap pre-check: most descriptions have no '<' at all.
-    text.contains('<') && XML_TAG.is_match(text)
+    if !text.contains('<') {
+        return None;
+    }
+    XML_TAG.find(text).map(|found| found.as_str())
 }
 
 /// Runs every frontmatter rule. Returns the skill's name when it is a
@@ -283,11 +301,14 @@ pub fn name_problems(raw: &str, directory_name: Option<&str>) -> Vec<Diagnostic>
         );
     }
 
-    if contains_xml_tag(&name) {
+    if let Some(tag) = first_xml_tag(&name) {
         push(
             &mut out,
             codes::NAME_XML_TAG,
-            format!("name '{raw}' contains an XML tag"),
+            format!(
+                "name '{raw}' contains the XML tag '{}'",
+                truncate_for_message(tag)
+            ),
         );
     }
 
@@ -334,11 +355,14 @@ pub fn description_problems(description: &str) -> Vec<Diagnostic> {
             ),
         );
     }
-    if contains_xml_tag(description) {
+    if let Some(tag) = first_xml_tag(description) {
         push(
             &mut out,
             codes::DESCRIPTION_XML_TAG,
-            "description contains an XML tag".to_owned(),
+            format!(
+                "description contains the XML tag '{}'",
+                truncate_for_message(tag)
+            ),
         );
     }
     out

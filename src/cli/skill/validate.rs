@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use aigent::report::{ErrorBody, Outcome, exit};
-use aigent::skill::render::{TextOptions, validation_json, validation_text};
+use aigent::report::{ErrorBody, Outcome, OutputFormat, exit};
+use aigent::skill::render::{TextOptions, validation_github, validation_json, validation_text};
 use aigent::skill::{
     ChangedScope, Profile, RunOptions, ValidateOptions, ValidationRun, Verdict, validate_paths,
 };
@@ -116,7 +116,7 @@ impl From<ProfileArg> for Profile {
 }
 
 pub fn run(args: &ValidateArgs, ctx: &Context) -> Result<Outcome, CliError> {
-    ctx.require_format(&[], "skill validate")?;
+    ctx.require_format(&[OutputFormat::Github], "skill validate")?;
     let options = RunOptions {
         recursive: args.recursive,
         changed: args.changed.then(|| ChangedScope {
@@ -145,13 +145,17 @@ fn vcs_error(err: VcsError) -> CliError {
 
 fn outcome(run: &ValidationRun, args: &ValidateArgs, ctx: &Context) -> Outcome {
     let data = validation_json(run);
-    let text = validation_text(
-        run,
-        TextOptions {
-            style: ctx.style,
-            quiet: ctx.quiet,
-        },
-    );
+    let text = if ctx.format == OutputFormat::Github {
+        validation_github(run)
+    } else {
+        validation_text(
+            run,
+            TextOptions {
+                style: ctx.style,
+                quiet: ctx.quiet,
+            },
+        )
+    };
     let warnings = run.notes.clone();
     let summary = run.summary();
     let outcome = match run.verdict() {
