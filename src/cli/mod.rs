@@ -9,6 +9,7 @@ mod args;
 mod completions;
 mod error;
 mod output;
+mod run;
 mod schema;
 mod skill;
 
@@ -106,6 +107,8 @@ pub enum Command {
     /// Check an agent's arguments against a declared command
     #[command(subcommand)]
     Args(args::ArgsCommand),
+    /// Check the arguments, then run the declared command as an argv (never a shell)
+    Run(run::RunArgs),
     /// Print a shell completion script
     Completions(completions::CompletionsArgs),
 }
@@ -179,6 +182,7 @@ fn dispatch(command: &Command, ctx: &Context) -> Result<Outcome, CliError> {
         Command::Skill(args) => skill::run(args, ctx),
         Command::Schema(command) => schema::run(command, ctx),
         Command::Args(command) => args::run(command, ctx),
+        Command::Run(args) => run::run(args, ctx),
         Command::Completions(args) => completions::run(args, ctx),
     }
 }

@@ -1,12 +1,13 @@
 //! `aigent args check NAME [--param value ...]` / `... NAME --json '{...}'`
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use serde_json::json;
 
+use aigent::contract::Declaration;
 use aigent::exec::audit::{AuditLog, AuditRecord};
-use aigent::guard::{self, RawArguments};
+use aigent::guard::{self, RawArguments, ValidatedArguments};
 use aigent::report::{Outcome, exit};
 
 use super::super::{CliError, Context};
@@ -20,6 +21,13 @@ pub struct CheckArgs {
     #[arg(long, value_name = "PATH")]
     pub audit_log: Option<PathBuf>,
 
+    #[command(flatten)]
+    pub invocation: Invocation,
+}
+
+/// `NAME` and everything after it, as `args check` and `run` both read it.
+#[derive(Debug, Args)]
+pub struct Invocation {
     /// The declared command
     pub name: String,
 
@@ -35,10 +43,13 @@ pub struct CheckArgs {
 
 pub fn run(args: &CheckArgs, ctx: &Context) -> Result<Outcome, CliError> {
     ctx.require_format(&[], "args check")?;
-    let loaded = crate::cli::schema::registry(ctx).load(&args.name)?;
-    let mut warnings = super::super::error::diagnostic_warnings(&loaded.file, &loaded.warnings);
-    let raw = RawArguments::from_tail(&args.arguments);
-    match guard::check(&loaded.declaration, &raw) {
+    let loaded = crate::cli::schema::registry(ctx).load(&args.invocation.name)?;
+    let warnings = super::super::error::diagnostic_warnings(&loaded.file, &loaded.warnings);
+    match phase_one(
+        &loaded.declaration,
+        &args.invocation.arguments,
+        args.audit_log.as_deref(),
+    ) {
         Ok(validated) => {
             let text = if ctx.quiet {
                 String::new()
@@ -49,22 +60,45 @@ pub fn run(args: &CheckArgs, ctx: &Context) -> Result<Outcome, CliError> {
                 json!({"command": validated.command, "arguments": validated.to_redacted_json()});
             Ok(Outcome::success(data, text).with_warnings(warnings))
         }
-        Err(rejection) => {
-            // The check's answer does not depend on the log; a log that
-            // cannot be written is reported, not fatal (`run` fails closed).
-            let audited = AuditLog::from_env(args.audit_log.as_deref())
-                .and_then(|log| log.append(&AuditRecord::validation_failure(&rejection)));
-            if let Err(err) = audited {
-                warnings.push(format!("the audit record was not written: {err}"));
-            }
-            let data = json!({"command": rejection.command});
-            Ok(Outcome::failure(
-                exit::ARG_ERROR,
-                data,
-                rejection.to_error_body(),
-                String::new(),
-            )
-            .with_warnings(warnings))
-        }
+        Err(rejected) => Ok(with_warnings_first(*rejected, warnings)),
     }
+}
+
+/// Phase 1 as `args check` and `run` share it: the validated arguments, or
+/// the rejection as an outcome (exit 2, the same envelope from both) with
+/// its `TOOL_ARG_VALIDATION_FAILURE` record appended to the audit log. A
+/// record that cannot be written becomes a warning: nothing runs after a
+/// rejection, so there is nothing to fail closed on.
+pub fn phase_one(
+    declaration: &Declaration,
+    arguments: &[String],
+    audit_log: Option<&Path>,
+) -> Result<ValidatedArguments, Box<Outcome>> {
+    let rejection = match guard::check(declaration, &RawArguments::from_tail(arguments)) {
+        Ok(validated) => return Ok(validated),
+        Err(rejection) => rejection,
+    };
+    let audited = AuditLog::from_env(audit_log)
+        .and_then(|log| log.append(&AuditRecord::validation_failure(&rejection)));
+    let warnings = match audited {
+        Ok(()) => Vec::new(),
+        Err(err) => vec![format!("the audit record was not written: {err}")],
+    };
+    let data = json!({"command": rejection.command});
+    Err(Box::new(
+        Outcome::failure(
+            exit::ARG_ERROR,
+            data,
+            rejection.to_error_body(),
+            String::new(),
+        )
+        .with_warnings(warnings),
+    ))
+}
+
+/// `outcome` with `first` ahead of the warnings it already carries.
+pub fn with_warnings_first(mut outcome: Outcome, mut first: Vec<String>) -> Outcome {
+    first.append(&mut outcome.warnings);
+    outcome.warnings = first;
+    outcome
 }
