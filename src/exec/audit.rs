@@ -528,6 +528,82 @@ mod tests {
         assert_eq!(cut("short"), "short");
     }
 
+    fn finished() -> Finished {
+        Finished {
+            pid: 7,
+            ending: crate::exec::Ending::Signaled(15),
+            duration: Duration::from_millis(1234),
+            timed_out: true,
+            interrupted_by: None,
+        }
+    }
+
+    #[test]
+    fn execution_records_hold_the_redacted_argv_and_the_ending() {
+        let declaration = crate::contract::parse_declaration(
+            "name: t\ndescription: d\nparameters:\n  token: {type: string, sensitive: true}\nsubprocess: {binary: tool, hardcoded_args: [go], user_controlled_args: [token]}\n",
+            crate::contract::SourceFormat::Yaml,
+            &crate::contract::Origin::default(),
+        )
+        .declaration
+        .unwrap();
+        let tail = vec!["--token".to_owned(), "hunter2".to_owned()];
+        let validated =
+            crate::guard::check(&declaration, &crate::guard::RawArguments::from_tail(&tail))
+                .unwrap();
+        let argv = Argv::build(&declaration, &validated).unwrap();
+        let record = AuditRecord::command_executed("t", &argv, &finished()).to_json();
+        assert_eq!(record["event"], EVENT_COMMAND_EXECUTED);
+        assert_eq!(
+            record["argv"],
+            json!(["tool", "go", crate::guard::REDACTED])
+        );
+        assert_eq!(record["exit_code"], Value::Null);
+        assert_eq!(record["signal"], 15);
+        assert_eq!(record["timed_out"], true);
+        assert_eq!(record["duration_ms"], 1234);
+        assert_eq!(record["child_pid"], 7);
+        assert!(record.get("argv_omitted").is_none());
+        assert!(!record.to_string().contains("hunter2"));
+    }
+
+    #[test]
+    fn a_huge_argv_makes_a_bounded_record() {
+        let words: Vec<String> = (0..5000)
+            .map(|index| format!("{index}-{}", "\u{1b}".repeat(2000)))
+            .collect();
+        let argv = Argv::from_words(words);
+        let record = AuditRecord::command_executed("t", &argv, &finished()).to_json();
+        let line = serde_json::to_vec(&record).unwrap();
+        assert!(line.len() < 72 * 1024, "{} bytes", line.len());
+        let shown = record["argv"].as_array().unwrap().len();
+        assert!(shown > 0);
+        assert_eq!(record["argv_omitted"], 5000 - shown);
+        let failure = AuditRecord::spawn_failure(
+            "t",
+            &argv,
+            &SpawnError::NotFound {
+                program: "x".into(),
+            },
+        )
+        .to_json();
+        assert!(serde_json::to_vec(&failure).unwrap().len() < 72 * 1024);
+        assert_eq!(failure["event"], EVENT_SPAWN_FAILURE);
+    }
+
+    #[test]
+    fn an_open_log_is_written_through_the_same_descriptor() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("audit.jsonl");
+        let open = AuditLog::at(&path).open().unwrap();
+        // Renaming the file away does not redirect the record.
+        let moved = dir.path().join("moved.jsonl");
+        fs::rename(&path, &moved).unwrap();
+        open.append(&AuditRecord::new("X", "c")).unwrap();
+        assert_eq!(fs::read_to_string(&moved).unwrap().lines().count(), 1);
+        assert!(!path.exists());
+    }
+
     #[test]
     fn concurrent_writers_do_not_interleave() {
         let dir = tempfile::tempdir().unwrap();
