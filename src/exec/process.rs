@@ -24,6 +24,7 @@
 //!   job, which `fg` resumes (handing the terminal back to the child).
 
 use std::io;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use super::argv::Argv;
@@ -108,6 +109,9 @@ impl Finished {
 pub enum SpawnError {
     #[error("`{program}` was not found{}", not_found_where(program))]
     NotFound { program: String },
+    /// The file exists, but the interpreter its `#!` line names does not.
+    #[error("`{program}` exists, but the interpreter on its `#!` line was not found")]
+    InterpreterNotFound { program: String },
     #[error("`{program}` cannot be executed: permission denied")]
     PermissionDenied { program: String },
     #[error("`{program}` could not be started: {source}")]
@@ -126,6 +130,9 @@ impl SpawnError {
     fn from_io(program: &str, source: io::Error) -> Self {
         let program = program.to_owned();
         match source.kind() {
+            io::ErrorKind::NotFound if program.contains('/') && Path::new(&program).is_file() => {
+                Self::InterpreterNotFound { program }
+            }
             io::ErrorKind::NotFound => Self::NotFound { program },
             io::ErrorKind::PermissionDenied => Self::PermissionDenied { program },
             _ => Self::Other { program, source },
@@ -252,25 +259,34 @@ mod unix {
         })
     }
 
-    /// Gives the terminal to the child's group, then continues the group in
-    /// case the child touched the terminal before it was its own and was
-    /// stopped for it.
+    /// Gives the terminal to the child's group if it is aigent's to give
+    /// (never taking it from the shell while aigent is in the background),
+    /// then continues the group, in case the child touched the terminal
+    /// before it was its own and was stopped for it.
     fn hand_over(terminal: libc::c_int, group: i32) {
-        if sys::set_foreground(terminal, group) {
-            sys::signal_group(group, libc::SIGCONT);
+        if sys::foreground_group(terminal) == Some(sys::own_group()) {
+            sys::set_foreground(terminal, group);
         }
+        sys::signal_group(group, libc::SIGCONT);
     }
 
-    /// Waits until the child ends. With a terminal, a Ctrl-Z stop of the
-    /// child stops aigent's job too, and `fg` brings both back.
+    /// Waits until the child ends. With a terminal, the child's stops are
+    /// the job's: Ctrl-Z, or a read of the terminal while the job is in
+    /// the background, stop aigent's job too (taking the terminal back for
+    /// the shell); `fg` brings both back and `bg` continues both.
     fn wait_for_end(pid: i32, terminal: Option<libc::c_int>) -> io::Result<()> {
         loop {
             match sys::wait_event(pid, terminal.is_some())? {
                 ChildEvent::Ended => return Ok(()),
                 ChildEvent::Stopped(signal) => {
                     let Some(terminal) = terminal else { continue };
-                    if signal == libc::SIGTSTP {
-                        sys::set_foreground(terminal, sys::own_group());
+                    let own = sys::own_group();
+                    let foreground = sys::foreground_group(terminal);
+                    let in_foreground = foreground == Some(own) || foreground == Some(pid);
+                    if signal == libc::SIGTSTP || !in_foreground {
+                        if foreground == Some(pid) {
+                            sys::set_foreground(terminal, own);
+                        }
                         sys::suspend_own_job();
                     }
                     hand_over(terminal, pid);
@@ -417,6 +433,23 @@ mod tests {
         assert!(
             matches!(denied, Err(SpawnError::PermissionDenied { .. })),
             "{denied:?}"
+        );
+        let orphan = dir.path().join("orphan.sh");
+        std::fs::write(&orphan, "#!/nonexistent/interpreter\n").unwrap();
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&orphan, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        let missing_interpreter = run(
+            &Argv::from_words([orphan.display().to_string()]),
+            &RunOptions::default(),
+        );
+        assert!(
+            matches!(
+                missing_interpreter,
+                Err(SpawnError::InterpreterNotFound { .. })
+            ),
+            "{missing_interpreter:?}"
         );
     }
 

@@ -84,6 +84,13 @@ pub fn spawn_error(error: &SpawnError) -> (i32, ErrorBody) {
                 "install `{program}`, or give its full path in the declaration's `subprocess.binary`"
             ),
         ),
+        SpawnError::InterpreterNotFound { program } => (
+            exit::NOT_FOUND,
+            "INTERPRETER_NOT_FOUND",
+            format!(
+                "fix the `#!` line of `{program}`, or run it through an interpreter that exists"
+            ),
+        ),
         SpawnError::PermissionDenied { program } => (
             exit::PRECONDITION,
             "BINARY_NOT_EXECUTABLE",

@@ -175,6 +175,13 @@ pub fn set_foreground(terminal: c_int, group: i32) -> bool {
     }
 }
 
+/// The terminal's foreground process group, if it can be read.
+pub fn foreground_group(terminal: c_int) -> Option<i32> {
+    // SAFETY: tcgetpgrp takes a descriptor number and fails cleanly.
+    let group = unsafe { libc::tcgetpgrp(terminal) };
+    (group > 0).then_some(group)
+}
+
 /// aigent's own process group.
 pub fn own_group() -> i32 {
     // SAFETY: getpgrp takes nothing and cannot fail.
