@@ -422,6 +422,7 @@ fn ctrl_c_is_forwarded_and_aigent_exits_130() {
         // Its own group, so the test's SIGINT reaches aigent alone, as a
         // `kill -INT` would.
         .process_group(0)
+        .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -693,7 +694,8 @@ subprocess: {binary: 'true', hardcoded_args: [], user_controlled_args: [words]}
             cmd.arg("--words").arg("$(reject me)");
         }
         children.push(
-            cmd.stdout(Stdio::null())
+            cmd.stdin(Stdio::null())
+                .stdout(Stdio::null())
                 .stderr(Stdio::null())
                 .spawn()
                 .unwrap(),
