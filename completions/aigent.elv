@@ -31,6 +31,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand skill 'Validate, scaffold, inspect and render Agent Skills'
             cand schema 'The registry of declared commands: list, show, lint'
             cand args 'Check an agent''s arguments against a declared command'
+            cand run 'Check the arguments, then run the declared command as an argv (never a shell)'
             cand completions 'Print a shell completion script'
             cand generate 'Write man pages or static completion scripts (for packagers)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -233,6 +234,22 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;args;help;help'= {
         }
+        &'aigent;run'= {
+            cand --timeout 'Kill the command''s whole process group after SECS seconds (fractions allowed) and exit 10'
+            cand --audit-log 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
+            cand --result 'Write the json envelope to PATH (atomically, in any format) instead of stderr'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --dry-run 'Print the argv that would run, and run nothing'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'aigent;completions'= {
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
@@ -302,6 +319,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand skill 'Validate, scaffold, inspect and render Agent Skills'
             cand schema 'The registry of declared commands: list, show, lint'
             cand args 'Check an agent''s arguments against a declared command'
+            cand run 'Check the arguments, then run the declared command as an argv (never a shell)'
             cand completions 'Print a shell completion script'
             cand generate 'Write man pages or static completion scripts (for packagers)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -335,6 +353,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand check 'Validate arguments for a declared command (Phase 1 only; runs nothing)'
         }
         &'aigent;help;args;check'= {
+        }
+        &'aigent;help;run'= {
         }
         &'aigent;help;completions'= {
         }

@@ -462,3 +462,64 @@ fn quiet_passes_print_nothing_and_other_formats_are_refused() {
         ])
         .assert_code(2);
 }
+
+/// After NAME every word belongs to the declared command, even one that
+/// spells an aigent option, wherever it stands; the error says so.
+#[test]
+fn aigent_options_after_name_belong_to_the_declared_command() {
+    let sandbox = Sandbox::new();
+    for args in [
+        [
+            "args",
+            "check",
+            "deploy",
+            "--quiet",
+            "--cluster-id",
+            "a",
+            "--version",
+            "1.2.3",
+        ],
+        [
+            "args",
+            "check",
+            "deploy",
+            "--cluster-id",
+            "a",
+            "--quiet",
+            "--version",
+            "1.2.3",
+        ],
+    ] {
+        let (run, envelope) = sandbox.json(&args);
+        run.assert_code(2);
+        assert_eq!(envelope["error"]["field"], "quiet", "{run}");
+        let hints = envelope["error"]["hints"].to_string();
+        assert!(hints.contains("only before NAME"), "{run}");
+    }
+    let (run, _) = sandbox.json(&[
+        "--quiet",
+        "args",
+        "check",
+        "deploy",
+        "--cluster-id",
+        "a",
+        "--version",
+        "1.2.3",
+    ]);
+    run.assert_code(0);
+}
+
+#[test]
+fn an_unknown_option_where_name_belongs_is_a_usage_error() {
+    let sandbox = Sandbox::new();
+    let (run, envelope) = sandbox.json(&["args", "check", "--bogus", "deploy"]);
+    run.assert_code(2);
+    assert_eq!(envelope["error"]["code"], "ARG_ERROR");
+    assert!(
+        envelope["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("--bogus"),
+        "{run}"
+    );
+}

@@ -301,3 +301,15 @@ fn github_and_json_schema_formats_are_refused_where_they_mean_nothing() {
         .run(&["--format", "json-schema", "skill", "validate"])
         .assert_code(2);
 }
+
+#[test]
+fn dynamic_completion_covers_run_too() {
+    let sandbox = Sandbox::new();
+    let names = complete(&sandbox, &["aigent", "run", "--dry-run", "files"], None);
+    assert_eq!(names, ["files-get"]);
+    // aigent's own `--version` may be offered as well; the shells drop
+    // duplicates.
+    let mut flags = complete(&sandbox, &["aigent", "run", "deploy", "--ver"], None);
+    flags.dedup();
+    assert_eq!(flags, ["--version"]);
+}

@@ -21,18 +21,30 @@ pub fn command_names() -> Vec<CompletionCandidate> {
     names.into_iter().map(CompletionCandidate::new).collect()
 }
 
-/// `--param` flags of the declared command named on the line, for the
-/// arguments after NAME in `args check` and `run`.
-pub fn declared_parameters(current: &OsStr) -> Vec<CompletionCandidate> {
-    let current = current.to_string_lossy();
+/// The words after `args check` / `run`: declared names until NAME has
+/// been typed, then NAME's `--param` flags.
+pub fn invocation_words(current: &OsStr) -> Vec<CompletionCandidate> {
+    let words = typed_words();
+    let prefix = current.to_string_lossy();
+    match declared_name(&words) {
+        None => command_names()
+            .into_iter()
+            .filter(|candidate| {
+                candidate
+                    .get_value()
+                    .to_string_lossy()
+                    .starts_with(prefix.as_ref())
+            })
+            .collect(),
+        Some(name) => declared_parameters(&words, &name, &prefix),
+    }
+}
+
+fn declared_parameters(words: &[OsString], name: &str, current: &str) -> Vec<CompletionCandidate> {
     if !current.is_empty() && !current.starts_with('-') {
         return Vec::new();
     }
-    let words = typed_words();
-    let Some(name) = declared_name(&words) else {
-        return Vec::new();
-    };
-    let Ok(loaded) = Registry::new(registry_dir(&words)).load(&name) else {
+    let Ok(loaded) = Registry::new(registry_dir(words)).load(name) else {
         return Vec::new();
     };
     let mut flags: Vec<String> = loaded
@@ -44,7 +56,7 @@ pub fn declared_parameters(current: &OsStr) -> Vec<CompletionCandidate> {
     flags.push("--json".to_owned());
     flags
         .into_iter()
-        .filter(|flag| flag.starts_with(current.as_ref()))
+        .filter(|flag| flag.starts_with(current))
         .map(|flag| {
             let help = loaded
                 .declaration
@@ -96,9 +108,6 @@ fn declared_name(words: &[OsString]) -> Option<String> {
     while let Some((_, sub)) = current.subcommand() {
         current = sub;
     }
-    current
-        .try_get_one::<String>("name")
-        .ok()
-        .flatten()
-        .cloned()
+    let mut invocation = current.try_get_many::<String>("words").ok().flatten()?;
+    invocation.next().cloned()
 }

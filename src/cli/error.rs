@@ -1,7 +1,7 @@
 //! Operational failures at the binary's edge, each with its exit code and
 //! an envelope-ready body.
 
-use aigent::report::{ErrorBody, FieldError, exit};
+use aigent::report::{ErrorBody, FieldError, Outcome, exit};
 
 #[derive(Debug, Clone)]
 pub struct CliError {
@@ -37,6 +37,17 @@ impl CliError {
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.body.hints.push(hint.into());
         self
+    }
+
+    /// The failure as an outcome with no data, for a command that needs to
+    /// adjust it (where its envelope goes) before it is rendered.
+    pub fn into_outcome(self) -> Outcome {
+        Outcome::failure(
+            self.exit_code,
+            serde_json::Value::Null,
+            *self.body,
+            String::new(),
+        )
     }
 }
 

@@ -21,7 +21,6 @@ pub const SCHEMA_VERSION: &str = "1.0";
 
 /// How much of the world a code says was changed (CLI Agent Spec).
 #[derive(Clone, Copy)]
-#[allow(dead_code)] // Partial arrives with `run`.
 enum SideEffects {
     None,
     Partial,
@@ -46,7 +45,7 @@ struct Contract {
     exit_codes: &'static [(i32, SideEffects)],
 }
 
-use SideEffects::{Complete, None as NoEffects};
+use SideEffects::{Complete, None as NoEffects, Partial};
 
 const READ_ONLY: &[(i32, SideEffects)] = &[
     (exit::SUCCESS, NoEffects),
@@ -135,6 +134,19 @@ const CONTRACTS: &[Contract] = &[
             (exit::ARG_ERROR, NoEffects),
             (exit::PRECONDITION, NoEffects),
             (exit::NOT_FOUND, NoEffects),
+        ],
+    },
+    Contract {
+        path: "run",
+        danger_level: "destructive",
+        exit_codes: &[
+            (exit::SUCCESS, Complete),
+            (exit::GENERAL_ERROR, Partial),
+            (exit::ARG_ERROR, NoEffects),
+            (exit::PRECONDITION, NoEffects),
+            (exit::NOT_FOUND, NoEffects),
+            (exit::TIMEOUT, Partial),
+            (exit::INTERRUPTED, Partial),
         ],
     },
     Contract {

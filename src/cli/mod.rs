@@ -13,6 +13,7 @@ mod generate;
 mod interactive;
 mod manifest;
 mod output;
+mod run;
 mod schema;
 mod skill;
 
@@ -129,6 +130,8 @@ pub enum Command {
     /// Check an agent's arguments against a declared command
     #[command(subcommand)]
     Args(args::ArgsCommand),
+    /// Check the arguments, then run the declared command as an argv (never a shell)
+    Run(run::RunArgs),
     /// Print a shell completion script
     Completions(completions::CompletionsArgs),
     /// Write man pages or static completion scripts (for packagers)
@@ -253,6 +256,7 @@ fn dispatch(command: &Command, ctx: &Context) -> Result<Outcome, CliError> {
         Command::Skill(args) => skill::run(args, ctx),
         Command::Schema(command) => schema::run(command, ctx),
         Command::Args(command) => args::run(command, ctx),
+        Command::Run(args) => run::run(args, ctx),
         Command::Completions(args) => completions::run(args, ctx),
         Command::Generate(args) => generate::run(args, ctx),
     }

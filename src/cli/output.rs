@@ -9,14 +9,14 @@ use aigent::report::{EnvelopeTarget, ErrorBody, Outcome, OutputFormat, Style, ex
 use super::{CliError, Context};
 
 pub fn write_result(result: Result<Outcome, CliError>, ctx: &Context, started: Instant) -> i32 {
-    let outcome = match result {
-        Ok(outcome) => outcome,
-        Err(err) => error_outcome(err),
-    };
+    let outcome = result.unwrap_or_else(CliError::into_outcome);
     let written = if outcome.verbatim {
         write_stdout(&outcome.text)
     } else if ctx.format == OutputFormat::Json {
         write_envelope(&outcome, elapsed_ms(started))
+    } else if matches!(outcome.envelope_target, EnvelopeTarget::File(_)) {
+        // A result file asked for by name gets the envelope in any format.
+        write_text(&outcome, ctx).and_then(|()| write_envelope(&outcome, elapsed_ms(started)))
     } else {
         write_text(&outcome, ctx)
     };
@@ -35,7 +35,7 @@ pub fn write_result(result: Result<Outcome, CliError>, ctx: &Context, started: I
 /// caller that must print it later without rendering anything (a signal
 /// handler). `meta.duration_ms` is 0: the moment of printing is unknown.
 pub fn render_failure(err: CliError, ctx: &Context) -> (String, String) {
-    let outcome = error_outcome(err);
+    let outcome = err.into_outcome();
     if ctx.format == OutputFormat::Json {
         let mut document = serde_json::to_string_pretty(&outcome.envelope(0)).unwrap_or_default();
         document.push('\n');
@@ -46,15 +46,6 @@ pub fn render_failure(err: CliError, ctx: &Context) -> (String, String) {
         let _ = write_error_prose(&mut stderr, error, ctx.stderr_style);
     }
     (String::new(), String::from_utf8_lossy(&stderr).into_owned())
-}
-
-fn error_outcome(err: CliError) -> Outcome {
-    Outcome::failure(
-        err.exit_code,
-        serde_json::Value::Null,
-        *err.body,
-        String::new(),
-    )
 }
 
 fn elapsed_ms(started: Instant) -> u64 {
@@ -131,7 +122,8 @@ pub fn write_usage_error(err: &clap::Error, started: Instant) -> i32 {
         };
     }
     let _ = err.print();
-    if json_requested_before_parse() {
+    let (json, subcommand) = scan_before_parse();
+    if json {
         let rendered = err.render().to_string();
         let mut lines = rendered
             .lines()
@@ -141,38 +133,53 @@ pub fn write_usage_error(err: &clap::Error, started: Instant) -> i32 {
         let message = message.strip_prefix("error: ").unwrap_or(message);
         let mut body = ErrorBody::new("ARG_ERROR", message);
         body.hints = lines.map(str::to_owned).collect();
-        let outcome = Outcome::failure(
+        let mut outcome = Outcome::failure(
             exit::ARG_ERROR,
             serde_json::Value::Null,
             body,
             String::new(),
         );
+        // `run` never puts its envelope on stdout, which is the child's.
+        if subcommand.as_deref() == Some("run") {
+            outcome.envelope_target = EnvelopeTarget::Stderr;
+        }
         let _ = write_envelope(&outcome, elapsed_ms(started));
     }
     exit::ARG_ERROR
 }
 
-/// Parsing failed, so the format flag was never read; look for it by hand
-/// with the same precedence as the parser (flag, then environment, then
-/// the terminal test).
-fn json_requested_before_parse() -> bool {
+/// Parsing failed, so the flags were never read; look for them by hand.
+/// Returns whether json output is wanted (with the parser's precedence:
+/// flag, then environment, then the terminal test) and the subcommand
+/// named, if any.
+fn scan_before_parse() -> (bool, Option<String>) {
     use std::io::IsTerminal;
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut explicit = None;
-    for (index, arg) in args.iter().enumerate() {
+    let mut subcommand = None;
+    let mut index = 0;
+    while index < args.len() {
+        let arg = &args[index];
+        index += 1;
         if arg == "--" {
             break;
         }
         if let Some(value) = arg.strip_prefix("--format=") {
             explicit = Some(value.to_owned());
         } else if arg == "--format" {
-            explicit = args.get(index + 1).cloned();
+            explicit = args.get(index).cloned();
+            index += 1;
+        } else if arg == "--color" || arg == "--commands" {
+            index += 1;
+        } else if subcommand.is_none() && !arg.starts_with('-') {
+            subcommand = Some(arg.clone());
         }
     }
     let explicit = explicit.or_else(|| std::env::var("AIGENT_FORMAT").ok());
-    match explicit.as_deref() {
+    let json = match explicit.as_deref() {
         Some("json") => true,
         Some(_) => false,
         None => !io::stdout().is_terminal(),
-    }
+    };
+    (json, subcommand)
 }

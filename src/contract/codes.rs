@@ -27,6 +27,7 @@ pub const SCHEMA_INVALID: &str = "E120";
 
 pub const IDENTIFIER_UNPATTERNED: &str = "W101";
 pub const REQUIRED_WITH_DEFAULT: &str = "W102";
+pub const RAW_SHELL_IN_SCRIPT: &str = "W103";
 
 /// Every code with its severity and what it catches.
 pub const TABLE: &[(&str, Severity, &str)] = &[
@@ -139,6 +140,11 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
         REQUIRED_WITH_DEFAULT,
         Severity::Warning,
         "a required parameter has a `default`, which can never apply",
+    ),
+    (
+        RAW_SHELL_IN_SCRIPT,
+        Severity::Warning,
+        "a script the command runs (named by `binary`, `hardcoded_args` or a `default`, inside the registry directory) hands a command string to a shell: `os.system(`, `os.popen(`, `shell=True`, `child_process.exec(`/`execSync(`, `sh -c` with an expanded variable, `eval`, backticks",
     ),
 ];
 

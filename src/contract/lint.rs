@@ -20,15 +20,14 @@ pub struct LintContext<'a> {
 /// One registration check.
 pub type Check = fn(&Declaration, &LintContext<'_>) -> Vec<Diagnostic>;
 
-/// Every check, in report order. This list is the extension point: a scan
-/// of the scripts a command runs for raw shell use (`os.system`,
-/// `shell=True`, ...) belongs here as one more entry.
+/// Every check, in report order. This list is the extension point.
 pub const CHECKS: &[Check] = &[
     user_controlled_args_exist,
     no_shell_command_string,
     defaults_pass_their_own_checks,
     required_has_no_default,
     identifiers_have_patterns,
+    super::raw_shell::raw_shell_in_scripts,
 ];
 
 pub fn lint_declaration(declaration: &Declaration, context: &LintContext<'_>) -> Vec<Diagnostic> {

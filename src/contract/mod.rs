@@ -13,6 +13,7 @@ pub mod input_schema;
 mod json_schema;
 pub mod lint;
 mod parse;
+pub mod raw_shell;
 mod registry;
 pub mod render;
 pub mod value;

@@ -216,13 +216,15 @@ fn property_check(property: &Value) -> String {
     parts.join(", ")
 }
 
-/// One diagnostic as a compiler-style line: `file: error[E107] field: message`.
+/// One diagnostic as a compiler-style line: `file: error[E107] field: message`,
+/// where `file` is the diagnostic's own file (a script) when it has one.
 pub fn render_diagnostic(file: &str, diagnostic: &Diagnostic, style: Style) -> String {
     let severity = if diagnostic.is_error() {
         style.error(&format!("error[{}]", diagnostic.code))
     } else {
         style.warning(&format!("warning[{}]", diagnostic.code))
     };
+    let file = diagnostic.file.as_deref().unwrap_or(file);
     let location = match diagnostic.line {
         Some(line) => format!("{file}:{line}"),
         None => file.to_owned(),

@@ -9,7 +9,14 @@
 //!   is never followed through a symlink, and has its mode tightened to 0600
 //!   if something loosened it.
 //! - Values of parameters declared `sensitive` are redacted before a
-//!   record is built; long values are cut so a record stays small.
+//!   record is built; long values are cut so a record stays small: each
+//!   value at [`MAX_LOGGED_VALUE_CHARS`] characters, and an argv after
+//!   [`MAX_LOGGED_ARGV_BYTES`] bytes of JSON (the words that do not fit are
+//!   counted, not shown). A record is therefore at most about 70 KiB, one
+//!   `write` however long the command line was.
+//! - `run` opens the log before it spawns anything ([`AuditLog::open`]) and
+//!   writes the record of the execution through that same descriptor when
+//!   the child has ended: if the log cannot be opened, nothing runs.
 //!
 //! Location: an explicit path (`--audit-log`), else `AIGENT_AUDIT_LOG`,
 //! else `$XDG_STATE_HOME/aigent/audit.jsonl`, else
@@ -23,13 +30,22 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::{Map, Value, json};
 
+use super::argv::Argv;
+use super::process::{Finished, SpawnError};
 use crate::guard::Rejection;
 
 pub const EVENT_VALIDATION_FAILURE: &str = "TOOL_ARG_VALIDATION_FAILURE";
+/// A declared command ran (whatever its exit status).
+pub const EVENT_COMMAND_EXECUTED: &str = "COMMAND_EXECUTED";
+/// A declared command passed Phase 1 but its program could not be started.
+pub const EVENT_SPAWN_FAILURE: &str = "COMMAND_SPAWN_FAILURE";
 
 /// Values longer than this are cut in records (with a marker), so that one
 /// hostile argument cannot make a multi-megabyte line.
 pub const MAX_LOGGED_VALUE_CHARS: usize = 1024;
+
+/// The argv in a record is cut after this many bytes of JSON.
+pub const MAX_LOGGED_ARGV_BYTES: usize = 64 * 1024;
 
 #[derive(Debug, thiserror::Error)]
 pub enum AuditError {
@@ -89,13 +105,17 @@ impl AuditLog {
 
     /// Appends one record as one line with one `write`.
     pub fn append(&self, record: &AuditRecord) -> Result<(), AuditError> {
+        self.open()?.append(record)
+    }
+
+    /// Opens the log for appending (creating it and its directories), so
+    /// that a caller can find out before acting whether its record can be
+    /// written, and write it later through the same descriptor.
+    pub fn open(&self) -> Result<OpenAuditLog, AuditError> {
         let io_error = |source| AuditError::Io {
             path: self.path.clone(),
             source,
         };
-        let mut line =
-            serde_json::to_vec(&record.to_json()).map_err(|err| io_error(io::Error::other(err)))?;
-        line.push(b'\n');
         if let Some(parent) = self
             .path
             .parent()
@@ -103,8 +123,36 @@ impl AuditLog {
         {
             create_private_dirs(parent).map_err(io_error)?;
         }
-        let mut file = open_for_append(&self.path).map_err(io_error)?;
-        let written = file.write(&line).map_err(io_error)?;
+        let file = open_for_append(&self.path).map_err(io_error)?;
+        Ok(OpenAuditLog {
+            path: self.path.clone(),
+            file,
+        })
+    }
+}
+
+/// The log, open for appending.
+#[derive(Debug)]
+pub struct OpenAuditLog {
+    path: PathBuf,
+    file: fs::File,
+}
+
+impl OpenAuditLog {
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends one record as one line with one `write`.
+    pub fn append(&self, record: &AuditRecord) -> Result<(), AuditError> {
+        let io_error = |source| AuditError::Io {
+            path: self.path.clone(),
+            source,
+        };
+        let mut line =
+            serde_json::to_vec(&record.to_json()).map_err(|err| io_error(io::Error::other(err)))?;
+        line.push(b'\n');
+        let written = (&self.file).write(&line).map_err(io_error)?;
         if written != line.len() {
             return Err(io_error(io::Error::new(
                 io::ErrorKind::WriteZero,
@@ -206,6 +254,45 @@ impl AuditRecord {
             .with("violations", violations)
     }
 
+    /// `COMMAND_EXECUTED`: the argv (sensitive values redacted, bounded),
+    /// how the child ended, how long it ran, and its pid.
+    pub fn command_executed(command: &str, argv: &Argv, finished: &Finished) -> Self {
+        let mut record = Self::new(EVENT_COMMAND_EXECUTED, command).with_argv(argv);
+        record = record
+            .with("child_pid", finished.pid)
+            .with("exit_code", finished.exit_code())
+            .with("duration_ms", millis(finished.duration));
+        if let Some(signal) = finished.signal() {
+            record = record.with("signal", signal);
+        }
+        if finished.timed_out {
+            record = record.with("timed_out", true);
+        }
+        if let Some(signal) = finished.interrupted_by {
+            record = record.with("interrupted_by", signal);
+        }
+        record
+    }
+
+    /// `COMMAND_SPAWN_FAILURE`: the argv and why it could not start.
+    pub fn spawn_failure(command: &str, argv: &Argv, error: &SpawnError) -> Self {
+        Self::new(EVENT_SPAWN_FAILURE, command)
+            .with_argv(argv)
+            .with("error", cut(&error.to_string()))
+    }
+
+    /// Adds `argv`, redacted and bounded; when words had to be left out,
+    /// `argv_omitted` counts them.
+    fn with_argv(self, argv: &Argv) -> Self {
+        let (shown, omitted) = bounded_words(&argv.redacted());
+        let record = self.with("argv", shown);
+        if omitted > 0 {
+            record.with("argv_omitted", omitted)
+        } else {
+            record
+        }
+    }
+
     pub fn to_json(&self) -> Value {
         let mut object = Map::new();
         object.insert("timestamp".to_owned(), Value::from(self.timestamp.clone()));
@@ -217,6 +304,29 @@ impl AuditRecord {
         }
         Value::Object(object)
     }
+}
+
+/// The words that fit in [`MAX_LOGGED_ARGV_BYTES`] (each cut), and how
+/// many were left out.
+fn bounded_words(words: &[String]) -> (Vec<String>, usize) {
+    let mut shown = Vec::new();
+    let mut bytes = 2;
+    for word in words {
+        let word = cut(word);
+        // Escaping can grow a character to six bytes (`\u001b`).
+        let cost = serde_json::to_string(&word).map_or(word.len() * 6, |json| json.len()) + 1;
+        if bytes + cost > MAX_LOGGED_ARGV_BYTES {
+            break;
+        }
+        bytes += cost;
+        shown.push(word);
+    }
+    let omitted = words.len() - shown.len();
+    (shown, omitted)
+}
+
+fn millis(duration: std::time::Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
 fn cut(text: &str) -> String {
@@ -416,6 +526,82 @@ mod tests {
         assert!(cut_value.chars().count() < 1100);
         assert!(cut_value.contains("5000 bytes"));
         assert_eq!(cut("short"), "short");
+    }
+
+    fn finished() -> Finished {
+        Finished {
+            pid: 7,
+            ending: crate::exec::Ending::Signaled(15),
+            duration: Duration::from_millis(1234),
+            timed_out: true,
+            interrupted_by: None,
+        }
+    }
+
+    #[test]
+    fn execution_records_hold_the_redacted_argv_and_the_ending() {
+        let declaration = crate::contract::parse_declaration(
+            "name: t\ndescription: d\nparameters:\n  token: {type: string, sensitive: true}\nsubprocess: {binary: tool, hardcoded_args: [go], user_controlled_args: [token]}\n",
+            crate::contract::SourceFormat::Yaml,
+            &crate::contract::Origin::default(),
+        )
+        .declaration
+        .unwrap();
+        let tail = vec!["--token".to_owned(), "hunter2".to_owned()];
+        let validated =
+            crate::guard::check(&declaration, &crate::guard::RawArguments::from_tail(&tail))
+                .unwrap();
+        let argv = Argv::build(&declaration, &validated).unwrap();
+        let record = AuditRecord::command_executed("t", &argv, &finished()).to_json();
+        assert_eq!(record["event"], EVENT_COMMAND_EXECUTED);
+        assert_eq!(
+            record["argv"],
+            json!(["tool", "go", crate::guard::REDACTED])
+        );
+        assert_eq!(record["exit_code"], Value::Null);
+        assert_eq!(record["signal"], 15);
+        assert_eq!(record["timed_out"], true);
+        assert_eq!(record["duration_ms"], 1234);
+        assert_eq!(record["child_pid"], 7);
+        assert!(record.get("argv_omitted").is_none());
+        assert!(!record.to_string().contains("hunter2"));
+    }
+
+    #[test]
+    fn a_huge_argv_makes_a_bounded_record() {
+        let words: Vec<String> = (0..5000)
+            .map(|index| format!("{index}-{}", "\u{1b}".repeat(2000)))
+            .collect();
+        let argv = Argv::from_words(words);
+        let record = AuditRecord::command_executed("t", &argv, &finished()).to_json();
+        let line = serde_json::to_vec(&record).unwrap();
+        assert!(line.len() < 72 * 1024, "{} bytes", line.len());
+        let shown = record["argv"].as_array().unwrap().len();
+        assert!(shown > 0);
+        assert_eq!(record["argv_omitted"], 5000 - shown);
+        let failure = AuditRecord::spawn_failure(
+            "t",
+            &argv,
+            &SpawnError::NotFound {
+                program: "x".into(),
+            },
+        )
+        .to_json();
+        assert!(serde_json::to_vec(&failure).unwrap().len() < 72 * 1024);
+        assert_eq!(failure["event"], EVENT_SPAWN_FAILURE);
+    }
+
+    #[test]
+    fn an_open_log_is_written_through_the_same_descriptor() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("audit.jsonl");
+        let open = AuditLog::at(&path).open().unwrap();
+        // Renaming the file away does not redirect the record.
+        let moved = dir.path().join("moved.jsonl");
+        fs::rename(&path, &moved).unwrap();
+        open.append(&AuditRecord::new("X", "c")).unwrap();
+        assert_eq!(fs::read_to_string(&moved).unwrap().lines().count(), 1);
+        assert!(!path.exists());
     }
 
     #[test]

@@ -1,5 +1,14 @@
-//! Running declared commands (DESIGN.md §6). For now this holds the audit
-//! log that Phase 1 rejections are written to; argv building and spawning
-//! join it with `run`.
+//! Running declared commands (DESIGN.md §6): the argv a declaration and its
+//! validated arguments make, spawning it without a shell and seeing it to
+//! its end (timeout, forwarded signals), and the audit log that records
+//! every rejection and every execution.
 
+pub mod argv;
 pub mod audit;
+pub mod process;
+pub mod report;
+#[cfg(unix)]
+mod sys;
+
+pub use argv::{Argv, ArgvError};
+pub use process::{Ending, Finished, RunOptions, SpawnError};

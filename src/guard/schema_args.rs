@@ -215,12 +215,25 @@ fn rule_violations(
                     ..profile
                 };
                 for (index, item) in items.iter().enumerate() {
-                    if let Value::String(text) = item {
-                        violations.extend(check_string(
+                    match item {
+                        Value::String(text) => violations.extend(check_string(
                             &format!("{name}[{index}]"),
                             text,
                             &item_profile,
-                        ));
+                        )),
+                        // Each item becomes an argv word, so a negative
+                        // number reads as an option too.
+                        Value::Number(number)
+                            if item_profile.user_controlled
+                                && !item_profile.allow_leading_dash
+                                && number.to_string().starts_with('-') =>
+                        {
+                            violations.push(numeric_option_injection(
+                                &format!("{name}[{index}]"),
+                                number,
+                            ));
+                        }
+                        _ => {}
                     }
                 }
             }
@@ -229,18 +242,22 @@ fn rule_violations(
                     && !profile.allow_leading_dash
                     && number.to_string().starts_with('-') =>
             {
-                violations.push(Violation::new(
-                    name,
-                    Rule::OptionInjection,
-                    Some(number.to_string()),
-                    "a value that does not start with '-'",
-                    format!("`{name}` starts with '-', so the command would read it as an option"),
-                ));
+                violations.push(numeric_option_injection(name, number));
             }
             _ => {}
         }
     }
     violations
+}
+
+fn numeric_option_injection(field: &str, number: &serde_json::Number) -> Violation {
+    Violation::new(
+        field,
+        Rule::OptionInjection,
+        Some(number.to_string()),
+        "a value that does not start with '-'",
+        format!("`{field}` starts with '-', so the command would read it as an option"),
+    )
 }
 
 /// Converts `--name value` flags into the object the schema validates,

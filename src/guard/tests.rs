@@ -613,6 +613,28 @@ fn mcp_input_schema_is_validated_and_guarded() {
 }
 
 #[test]
+fn negative_numbers_in_an_input_schema_array_are_option_injection() {
+    let sizes = declaration(json!({
+        "name": "sizes", "description": "d",
+        "input_schema": {"type": "object", "properties": {
+            "sizes": {"type": "array", "items": {"type": "integer"}},
+            "offsets": {"type": "array", "items": {"type": "integer"}, "x-aigent-allow-leading-dash": true}
+        }},
+        "subprocess": {"binary": "t", "hardcoded_args": [], "user_controlled_args": ["sizes", "offsets"]}
+    }));
+    let json_check = |text: &str| check(&sizes, &RawArguments::Json(text));
+    assert_eq!(
+        rules(&json_check(r#"{"sizes": [1, -2]}"#)),
+        ["option_injection"]
+    );
+    assert_eq!(
+        json_check(r#"{"sizes": [1, -2]}"#).unwrap_err().violations[0].field,
+        "sizes[1]"
+    );
+    assert!(json_check(r#"{"sizes": [1, 2], "offsets": [-5]}"#).is_ok());
+}
+
+#[test]
 fn sensitive_values_are_flagged_for_redaction() {
     let secret = single(
         json!({"type": "string", "pattern": "^[a-z]+$", "sensitive": true}),

@@ -35,6 +35,10 @@ pub struct Diagnostic {
     pub message: String,
     /// 1-based line in the file the diagnostic is about, where known.
     pub line: Option<usize>,
+    /// The file that `line` counts in, when it is not the file being
+    /// reported on (a script that a declaration runs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
 }
 
 impl Diagnostic {
@@ -53,6 +57,7 @@ impl Diagnostic {
             field: None,
             message: message.into(),
             line: None,
+            file: None,
         }
     }
 
@@ -63,6 +68,13 @@ impl Diagnostic {
 
     pub fn with_line(mut self, line: Option<usize>) -> Self {
         self.line = line;
+        self
+    }
+
+    /// Places the diagnostic at `line` of another file.
+    pub fn in_file(mut self, file: impl Into<String>, line: usize) -> Self {
+        self.file = Some(file.into());
+        self.line = Some(line);
         self
     }
 

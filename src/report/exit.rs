@@ -25,6 +25,13 @@ pub const TIMEOUT: i32 = 10;
 /// stopped its child, `skill new` created nothing.
 pub const INTERRUPTED: i32 = 130;
 
+/// The status for a process ended by `signal`, as shells report it:
+/// 128 + the signal number ([`INTERRUPTED`] for SIGINT). `run` uses it when
+/// it was interrupted, and when a signal killed the child.
+pub const fn killed_by_signal(signal: i32) -> i32 {
+    128 + signal
+}
+
 /// Every code aigent itself can return, with its name, for docs and for the
 /// `--schema` manifest.
 pub const TABLE: &[(i32, &str, &str)] = &[
@@ -76,5 +83,10 @@ mod tests {
         codes.sort_unstable();
         codes.dedup();
         assert_eq!(codes.len(), TABLE.len());
+    }
+
+    #[test]
+    fn ctrl_c_is_130() {
+        assert_eq!(killed_by_signal(2), INTERRUPTED);
     }
 }

@@ -61,6 +61,24 @@ impl Sandbox {
         cmd
     }
 
+    /// The binary as a plain `std::process::Command`, with the same
+    /// environment as [`Self::cmd`], for tests that need to spawn it and
+    /// signal it while it runs.
+    pub fn std_cmd(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_aigent"));
+        cmd.current_dir(self.path())
+            .env("HOME", self.join("home"))
+            .env("XDG_STATE_HOME", self.join("state"))
+            .env("XDG_CONFIG_HOME", self.join("config"))
+            .env("AIGENT_AUDIT_LOG", self.audit_log())
+            .env_remove("AIGENT_FORMAT")
+            .env_remove("AIGENT_COMMANDS")
+            .env_remove("NO_COLOR")
+            .env_remove("GIT_DIR")
+            .env_remove("GIT_WORK_TREE");
+        cmd
+    }
+
     pub fn run(&self, args: &[&str]) -> Run {
         Run::of(self.cmd().args(args))
     }

@@ -1,12 +1,13 @@
 //! `aigent args check NAME [--param value ...]` / `... NAME --json '{...}'`
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use serde_json::json;
 
+use aigent::contract::Declaration;
 use aigent::exec::audit::{AuditLog, AuditRecord};
-use aigent::guard::{self, RawArguments};
+use aigent::guard::{self, RawArguments, ValidatedArguments};
 use aigent::report::{Outcome, exit};
 
 use super::super::{CliError, Context};
@@ -20,27 +21,61 @@ pub struct CheckArgs {
     #[arg(long, value_name = "PATH")]
     pub audit_log: Option<PathBuf>,
 
-    /// The declared command
-    #[arg(add = clap_complete::ArgValueCandidates::new(crate::cli::complete::command_names))]
-    pub name: String,
+    #[command(flatten)]
+    pub invocation: Invocation,
+}
 
-    /// The command's arguments: `--param value`, `--param=value`, or `--json '{...}'`
+/// `NAME` and everything after it, as `args check` and `run` both read it.
+///
+/// One clap argument on purpose: NAME, the first word, already starts the
+/// trailing capture, so a word after NAME that looks like one of aigent's
+/// flags (`--quiet`, `--format`) reaches the declared command like any
+/// other, instead of being taken by aigent only when it happens to come
+/// right after NAME.
+#[derive(Debug, Args)]
+pub struct Invocation {
+    /// NAME, the declared command, then its arguments: `--param value`,
+    /// `--param=value`, or `--json '{...}'`
     #[arg(
+        required = true,
+        num_args = 1..,
         trailing_var_arg = true,
         allow_hyphen_values = true,
-        num_args = 0..,
-        value_name = "ARGUMENTS",
-        add = clap_complete::ArgValueCompleter::new(crate::cli::complete::declared_parameters)
+        value_names = ["NAME", "ARGUMENTS"],
+        add = clap_complete::ArgValueCompleter::new(crate::cli::complete::invocation_words)
     )]
-    pub arguments: Vec<String>,
+    words: Vec<String>,
+}
+
+impl Invocation {
+    /// The declared command's name. A leading dash means an option aigent
+    /// does not know was given where NAME belongs.
+    pub fn name(&self) -> Result<&str, CliError> {
+        let name = self.words.first().map(String::as_str).unwrap_or_default();
+        if name.starts_with('-') {
+            return Err(CliError::usage(format!(
+                "unexpected option `{name}` before NAME; see --help for this command's options"
+            ))
+            .with_hint("the declared command's own arguments go after NAME"));
+        }
+        Ok(name)
+    }
+
+    /// Everything after NAME.
+    pub fn arguments(&self) -> &[String] {
+        self.words.get(1..).unwrap_or_default()
+    }
 }
 
 pub fn run(args: &CheckArgs, ctx: &Context) -> Result<Outcome, CliError> {
     ctx.require_format(&[], "args check")?;
-    let loaded = crate::cli::schema::registry(ctx).load(&args.name)?;
-    let mut warnings = super::super::error::diagnostic_warnings(&loaded.file, &loaded.warnings);
-    let raw = RawArguments::from_tail(&args.arguments);
-    match guard::check(&loaded.declaration, &raw) {
+    let loaded = crate::cli::schema::registry(ctx).load(args.invocation.name()?)?;
+    let warnings = super::super::error::diagnostic_warnings(&loaded.file, &loaded.warnings);
+    match phase_one(
+        &loaded.declaration,
+        args.invocation.arguments(),
+        args.audit_log.as_deref(),
+    ) {
         Ok(validated) => {
             let text = if ctx.quiet {
                 String::new()
@@ -51,22 +86,73 @@ pub fn run(args: &CheckArgs, ctx: &Context) -> Result<Outcome, CliError> {
                 json!({"command": validated.command, "arguments": validated.to_redacted_json()});
             Ok(Outcome::success(data, text).with_warnings(warnings))
         }
-        Err(rejection) => {
-            // The check's answer does not depend on the log; a log that
-            // cannot be written is reported, not fatal (`run` fails closed).
-            let audited = AuditLog::from_env(args.audit_log.as_deref())
-                .and_then(|log| log.append(&AuditRecord::validation_failure(&rejection)));
-            if let Err(err) = audited {
-                warnings.push(format!("the audit record was not written: {err}"));
-            }
-            let data = json!({"command": rejection.command});
-            Ok(Outcome::failure(
-                exit::ARG_ERROR,
-                data,
-                rejection.to_error_body(),
-                String::new(),
-            )
-            .with_warnings(warnings))
-        }
+        Err(rejected) => Ok(with_warnings_first(*rejected, warnings)),
     }
+}
+
+/// Phase 1 as `args check` and `run` share it: the validated arguments, or
+/// the rejection as an outcome (exit 2, the same envelope from both) with
+/// its `TOOL_ARG_VALIDATION_FAILURE` record appended to the audit log. A
+/// record that cannot be written becomes a warning: nothing runs after a
+/// rejection, so there is nothing to fail closed on.
+pub fn phase_one(
+    declaration: &Declaration,
+    arguments: &[String],
+    audit_log: Option<&Path>,
+) -> Result<ValidatedArguments, Box<Outcome>> {
+    let rejection = match guard::check(declaration, &RawArguments::from_tail(arguments)) {
+        Ok(validated) => return Ok(validated),
+        Err(rejection) => rejection,
+    };
+    let audited = AuditLog::from_env(audit_log)
+        .and_then(|log| log.append(&AuditRecord::validation_failure(&rejection)));
+    let warnings = match audited {
+        Ok(()) => Vec::new(),
+        Err(err) => vec![format!("the audit record was not written: {err}")],
+    };
+    let data = json!({"command": rejection.command});
+    let mut body = rejection.to_error_body();
+    if let Some(flag) = misplaced_aigent_flag(&rejection) {
+        body.hints.push(format!(
+            "`--{flag}` is an aigent option only before NAME; after NAME every word belongs to `{}`",
+            rejection.command
+        ));
+    }
+    Err(Box::new(
+        Outcome::failure(exit::ARG_ERROR, data, body, String::new()).with_warnings(warnings),
+    ))
+}
+
+/// An unknown parameter that is really one of aigent's own options typed
+/// after NAME (`args check deploy --quiet ...`), for a hint that says so.
+fn misplaced_aigent_flag(rejection: &guard::Rejection) -> Option<String> {
+    let mut root = crate::cli::command();
+    root.build();
+    let aigent_flags: Vec<String> = root
+        .get_arguments()
+        .chain(
+            ["args", "run"]
+                .iter()
+                .filter_map(|name| root.find_subcommand(name))
+                .flat_map(|sub| {
+                    sub.get_subcommands()
+                        .flat_map(|leaf| leaf.get_arguments())
+                        .chain(sub.get_arguments())
+                }),
+        )
+        .filter_map(|arg| arg.get_long().map(str::to_owned))
+        .collect();
+    rejection
+        .violations
+        .iter()
+        .filter(|violation| violation.rule == guard::Rule::UnknownParameter)
+        .map(|violation| violation.field.clone())
+        .find(|field| aigent_flags.contains(field))
+}
+
+/// `outcome` with `first` ahead of the warnings it already carries.
+pub fn with_warnings_first(mut outcome: Outcome, mut first: Vec<String>) -> Outcome {
+    first.append(&mut outcome.warnings);
+    outcome.warnings = first;
+    outcome
 }

@@ -1,0 +1,196 @@
+//! `aigent run [OPTIONS] NAME [--param value ... | --json '{...}']`
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use clap::Args;
+use serde_json::json;
+
+use aigent::exec::audit::{AuditLog, AuditRecord};
+use aigent::exec::{self, Argv, RunOptions};
+use aigent::report::{EnvelopeTarget, Outcome};
+
+use super::args::check::{Invocation, phase_one, with_warnings_first};
+use super::{CliError, Context};
+
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Phase 1 first: nothing runs unless every argument passes (exit 2 otherwise, \
+with the same envelope as `args check`). Then the declared argv runs \
+directly, without a shell; the child keeps stdin, stdout and stderr, and \
+its exit status becomes aigent's. aigent's own flags go before NAME; \
+everything after NAME belongs to the declared command.
+
+In json mode the envelope goes to stderr (or to --result PATH), never to \
+stdout, which is the child's.
+
+Examples:
+  aigent run deploy --cluster-id prod-east-1 --version 1.2.3
+  aigent run --dry-run deploy --json '{\"cluster-id\": \"prod-east-1\", \"version\": \"1.2.3\"}'
+  aigent --format json run --timeout 30 --result ./result.json files-get --file-id f-123")]
+pub struct RunArgs {
+    /// Print the argv that would run, and run nothing
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// Kill the command's whole process group after SECS seconds (fractions allowed) and exit 10
+    #[arg(long, value_name = "SECS", value_parser = parse_timeout)]
+    pub timeout: Option<Duration>,
+
+    /// Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]
+    #[arg(long, value_name = "PATH")]
+    pub audit_log: Option<PathBuf>,
+
+    /// Write the json envelope to PATH (atomically, in any format) instead of stderr
+    #[arg(long, value_name = "PATH")]
+    pub result: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub invocation: Invocation,
+}
+
+pub fn run(args: &RunArgs, ctx: &Context) -> Result<Outcome, CliError> {
+    let mut target = match &args.result {
+        Some(path) => EnvelopeTarget::File(path.clone()),
+        None => EnvelopeTarget::Stderr,
+    };
+    let outcome = match &args.result {
+        Some(path) => probe_writable(path).and_then(|()| execute(args, ctx)),
+        None => execute(args, ctx),
+    };
+    let mut outcome = outcome.unwrap_or_else(|err| {
+        if err.body.code == RESULT_UNWRITABLE {
+            target = EnvelopeTarget::Stderr;
+        }
+        err.into_outcome()
+    });
+    outcome.envelope_target = target;
+    Ok(outcome)
+}
+
+const RESULT_UNWRITABLE: &str = "RESULT_UNWRITABLE";
+
+fn execute(args: &RunArgs, ctx: &Context) -> Result<Outcome, CliError> {
+    ctx.require_format(&[], "run")?;
+    let name = args.invocation.name()?;
+    let loaded = super::schema::registry(ctx).load(name)?;
+    let warnings = super::error::diagnostic_warnings(&loaded.file, &loaded.warnings);
+    let declaration = &loaded.declaration;
+    if declaration.subprocess.is_none() {
+        return Err(CliError::precondition(format!(
+            "`{name}` declares no subprocess, so there is nothing to run"
+        ))
+        .with_hint(format!(
+            "`aigent args check {name} ...` validates its arguments"
+        )));
+    }
+    let validated = match phase_one(
+        declaration,
+        args.invocation.arguments(),
+        args.audit_log.as_deref(),
+    ) {
+        Ok(validated) => validated,
+        Err(rejected) => return Ok(with_warnings_first(*rejected, warnings)),
+    };
+    let argv = Argv::build(declaration, &validated).map_err(|err| {
+        CliError::new(
+            aigent::report::exit::PRECONDITION,
+            "ARGV_UNSUPPORTED",
+            err.to_string(),
+        )
+    })?;
+
+    if args.dry_run {
+        let data = json!({"command": name, "argv": argv.redacted(), "dry_run": true});
+        let text = exec::report::render_dry_run(name, &argv, ctx.quiet, ctx.style);
+        return Ok(Outcome::success(data, text).with_warnings(warnings));
+    }
+
+    // Fail closed: the log is opened before anything is spawned, and the
+    // record is written through that descriptor when the child has ended.
+    let audit = AuditLog::from_env(args.audit_log.as_deref())
+        .and_then(|log| log.open())
+        .map_err(|err| {
+            CliError::new(
+                aigent::report::exit::PRECONDITION,
+                "AUDIT_LOG_UNWRITABLE",
+                format!("{err}; nothing was run"),
+            )
+            .with_hint("fix the path or its permissions, or choose another with --audit-log or AIGENT_AUDIT_LOG")
+        })?;
+    let options = RunOptions {
+        timeout: args.timeout,
+        ..RunOptions::default()
+    };
+    let mut warnings = warnings;
+    let finished = match exec::process::run(&argv, &options) {
+        Ok(finished) => finished,
+        Err(spawn_error) => {
+            if let Err(err) = audit.append(&AuditRecord::spawn_failure(name, &argv, &spawn_error)) {
+                warnings.push(format!("the audit record was not written: {err}"));
+            }
+            let (exit_code, body) = exec::report::spawn_error(&spawn_error);
+            let data = json!({"command": name, "argv": argv.redacted(), "phase": "execution"});
+            return Ok(
+                Outcome::failure(exit_code, data, body, String::new()).with_warnings(warnings)
+            );
+        }
+    };
+    if let Err(err) = audit.append(&AuditRecord::command_executed(name, &argv, &finished)) {
+        warnings.push(format!(
+            "the command ran, but its audit record was not written: {err}"
+        ));
+    }
+    let data = exec::report::execution_data(name, &argv, &finished);
+    let outcome = match exec::report::execution_error(name, &finished, args.timeout) {
+        None => Outcome::success(data, String::new()),
+        Some(body) => Outcome::failure(finished.aigent_exit_code(), data, body, String::new()),
+    };
+    Ok(outcome.with_warnings(warnings))
+}
+
+/// `--result` must be writable before anything runs: creates and removes a
+/// temporary sibling, as the final atomic write will.
+fn probe_writable(path: &Path) -> Result<(), CliError> {
+    let probe = aigent::fsutil::temporary_sibling(path);
+    match std::fs::File::create_new(&probe) {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+            Ok(())
+        }
+        Err(err) => Err(CliError::new(
+            aigent::report::exit::PRECONDITION,
+            RESULT_UNWRITABLE,
+            format!(
+                "--result {} cannot be written ({err}); nothing was run",
+                path.display()
+            ),
+        )),
+    }
+}
+
+/// A positive, finite number of seconds.
+fn parse_timeout(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if !seconds.is_finite() || seconds <= 0.0 {
+        return Err(format!("`{text}`: the timeout must be more than 0 seconds"));
+    }
+    Duration::try_from_secs_f64(seconds).map_err(|err| format!("`{text}`: {err}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timeouts() {
+        assert_eq!(parse_timeout("1"), Ok(Duration::from_secs(1)));
+        assert_eq!(parse_timeout("0.25"), Ok(Duration::from_millis(250)));
+        for bad in ["0", "-1", "inf", "NaN", "x", "", "1e400"] {
+            assert!(parse_timeout(bad).is_err(), "{bad}");
+        }
+    }
+}

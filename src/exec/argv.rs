@@ -1,0 +1,363 @@
+//! The argv a declared command runs (DESIGN.md §6): `binary`, then
+//! `hardcoded_args`, then the value of each `user_controlled_args` entry in
+//! that order. It is handed to the operating system as a list; no shell ever
+//! sees it, so nothing in it is split, globbed or expanded.
+//!
+//! How a validated value becomes argv words:
+//! - a string (and an `enum` or `resource_id`) is passed exactly as given;
+//! - an array expands to one word per item, in order;
+//! - an integer is its decimal text (`42`, `-3`);
+//! - a number is the shortest decimal text that reads back as the same
+//!   value, never in exponent form (`1.5`, `2` for `2.0`, `0.0001`);
+//! - a boolean is the word `true` or `false` (a declaration that wants a
+//!   bare flag declares an `enum` with the flag as its one value);
+//! - an optional argument that was left out (and has no default) adds no
+//!   word; a default is passed like a given value;
+//! - an object, or an array holding objects, arrays or nulls, has no argv
+//!   form and is refused.
+
+use std::fmt::Write as _;
+
+use serde_json::Value;
+
+use crate::contract::Declaration;
+use crate::guard::{ArgValue, REDACTED, ValidatedArguments};
+
+/// The words of a command line, with which of them hold sensitive values.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Argv {
+    words: Vec<String>,
+    sensitive: Vec<bool>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ArgvError {
+    #[error("`{command}` declares no subprocess, so there is nothing to run")]
+    NoSubprocess { command: String },
+    #[error(
+        "`{name}` is {kind}, which has no argv form; only strings, numbers, booleans and arrays of them can be passed"
+    )]
+    Unsupported { name: String, kind: &'static str },
+    #[error("{field} contains a NUL byte, which cannot be passed in an argv")]
+    NulByte { field: String },
+}
+
+impl Argv {
+    /// The argv for `validated`, which must have passed Phase 1 for
+    /// `declaration`.
+    pub fn build(
+        declaration: &Declaration,
+        validated: &ValidatedArguments,
+    ) -> Result<Self, ArgvError> {
+        let subprocess =
+            declaration
+                .subprocess
+                .as_ref()
+                .ok_or_else(|| ArgvError::NoSubprocess {
+                    command: declaration.name.clone(),
+                })?;
+        let mut argv = Self {
+            words: Vec::with_capacity(1 + subprocess.hardcoded_args.len()),
+            sensitive: Vec::new(),
+        };
+        argv.push("subprocess.binary", subprocess.binary.clone(), false)?;
+        for (index, arg) in subprocess.hardcoded_args.iter().enumerate() {
+            argv.push(
+                &format!("subprocess.hardcoded_args[{index}]"),
+                arg.clone(),
+                false,
+            )?;
+        }
+        for name in &subprocess.user_controlled_args {
+            let Some(argument) = validated
+                .arguments
+                .iter()
+                .find(|argument| &argument.name == name)
+            else {
+                continue;
+            };
+            for word in words_of(name, &argument.value)? {
+                argv.push(&format!("`{name}`"), word, argument.sensitive)?;
+            }
+        }
+        Ok(argv)
+    }
+
+    /// An argv from literal words, none of them sensitive.
+    pub fn from_words(words: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        let words: Vec<String> = words.into_iter().map(Into::into).collect();
+        let sensitive = vec![false; words.len()];
+        Self { words, sensitive }
+    }
+
+    fn push(&mut self, field: &str, word: String, sensitive: bool) -> Result<(), ArgvError> {
+        if word.contains('\0') {
+            return Err(ArgvError::NulByte {
+                field: field.to_owned(),
+            });
+        }
+        self.words.push(word);
+        self.sensitive.push(sensitive);
+        Ok(())
+    }
+
+    /// The program: the declaration's `binary`.
+    pub fn program(&self) -> &str {
+        self.words.first().map_or("", String::as_str)
+    }
+
+    /// Everything after the program.
+    pub fn args(&self) -> &[String] {
+        self.words.get(1..).unwrap_or(&[])
+    }
+
+    /// Every word, the program first. These are the real values: use
+    /// [`Self::redacted`] for anything that is shown or stored.
+    pub fn words(&self) -> &[String] {
+        &self.words
+    }
+
+    pub fn len(&self) -> usize {
+        self.words.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+
+    /// The words with each sensitive value replaced by `[REDACTED]`.
+    pub fn redacted(&self) -> Vec<String> {
+        self.words
+            .iter()
+            .zip(&self.sensitive)
+            .map(|(word, sensitive)| {
+                if *sensitive {
+                    REDACTED.to_owned()
+                } else {
+                    word.clone()
+                }
+            })
+            .collect()
+    }
+
+    /// The redacted words quoted the way a POSIX shell would read them back,
+    /// for people to look at. It is never run: aigent passes the words
+    /// themselves.
+    pub fn display(&self) -> String {
+        let mut out = String::new();
+        for (index, word) in self.redacted().iter().enumerate() {
+            if index > 0 {
+                out.push(' ');
+            }
+            out.push_str(&shell_quote(word));
+        }
+        out
+    }
+}
+
+/// The argv words of one validated value.
+fn words_of(name: &str, value: &ArgValue) -> Result<Vec<String>, ArgvError> {
+    match value {
+        ArgValue::String(text) => Ok(vec![text.clone()]),
+        ArgValue::Integer(number) => Ok(vec![number.to_string()]),
+        ArgValue::Number(number) => Ok(vec![number_text(*number)]),
+        ArgValue::Boolean(flag) => Ok(vec![flag.to_string()]),
+        ArgValue::Array(items) => Ok(items.clone()),
+        ArgValue::Json(Value::Array(items)) => items
+            .iter()
+            .map(|item| {
+                scalar_text(item).ok_or_else(|| ArgvError::Unsupported {
+                    name: name.to_owned(),
+                    kind: "an array holding objects, arrays or nulls",
+                })
+            })
+            .collect(),
+        ArgValue::Json(other) => match scalar_text(other) {
+            Some(text) => Ok(vec![text]),
+            None => Err(ArgvError::Unsupported {
+                name: name.to_owned(),
+                kind: crate::guard::json_kind(other),
+            }),
+        },
+    }
+}
+
+fn scalar_text(value: &Value) -> Option<String> {
+    match value {
+        Value::String(text) => Some(text.clone()),
+        Value::Bool(flag) => Some(flag.to_string()),
+        Value::Number(number) => Some(match number.as_i64() {
+            Some(integer) => integer.to_string(),
+            None => match number.as_u64() {
+                Some(unsigned) => unsigned.to_string(),
+                None => number_text(number.as_f64().unwrap_or(f64::NAN)),
+            },
+        }),
+        Value::Null | Value::Array(_) | Value::Object(_) => None,
+    }
+}
+
+/// Rust's `Display` for floats: the shortest text that parses back to the
+/// same value, without an exponent.
+fn number_text(number: f64) -> String {
+    number.to_string()
+}
+
+/// POSIX shell quoting for display: plain words as they are, words with
+/// control characters in `$'...'` form (so one argv is one line), anything
+/// else in single quotes.
+pub fn shell_quote(word: &str) -> String {
+    let plain = |ch: char| ch.is_ascii_alphanumeric() || "_-./:=@%+,^".contains(ch);
+    if !word.is_empty() && word.chars().all(plain) {
+        return word.to_owned();
+    }
+    if word.chars().any(char::is_control) {
+        let mut out = String::from("$'");
+        for ch in word.chars() {
+            match ch {
+                '\n' => out.push_str("\\n"),
+                '\t' => out.push_str("\\t"),
+                '\r' => out.push_str("\\r"),
+                '\\' => out.push_str("\\\\"),
+                '\'' => out.push_str("\\'"),
+                ch if ch.is_control() => {
+                    let _ = write!(out, "\\u{:04x}", u32::from(ch));
+                }
+                ch => out.push(ch),
+            }
+        }
+        out.push('\'');
+        return out;
+    }
+    format!("'{}'", word.replace('\'', r"'\''"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contract::{Origin, SourceFormat, parse_declaration};
+    use crate::guard::{self, RawArguments};
+
+    fn declaration(text: &str) -> Declaration {
+        let parsed = parse_declaration(text, SourceFormat::Yaml, &Origin::default());
+        assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
+        parsed.declaration.unwrap()
+    }
+
+    fn argv_for(declaration: &Declaration, tail: &[&str]) -> Result<Argv, ArgvError> {
+        let tail: Vec<String> = tail.iter().map(|word| (*word).to_owned()).collect();
+        let validated = guard::check(declaration, &RawArguments::from_tail(&tail)).unwrap();
+        Argv::build(declaration, &validated)
+    }
+
+    const TOOL: &str = r"
+name: tool
+description: A test tool
+parameters:
+  first: {type: string, required: true}
+  count: {type: integer}
+  ratio: {type: number}
+  force: {type: boolean}
+  tags: {type: array}
+  mode: {type: enum, enum_values: [fast, slow], default: slow}
+  token: {type: string, sensitive: true}
+subprocess:
+  binary: tool
+  hardcoded_args: [run, --]
+  user_controlled_args: [tags, first, count, ratio, force, mode, token]
+";
+
+    #[test]
+    fn binary_then_hardcoded_then_user_arguments_in_declared_order() {
+        let tool = declaration(TOOL);
+        let argv = argv_for(
+            &tool,
+            &[
+                "--first", "a b", "--tags", "x", "--tags", "y*", "--count", "7", "--ratio", "2.0",
+                "--force",
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            argv.words(),
+            [
+                "tool", "run", "--", "x", "y*", "a b", "7", "2", "true", "slow"
+            ]
+        );
+        assert_eq!(argv.program(), "tool");
+        assert_eq!(argv.args()[0], "run");
+    }
+
+    #[test]
+    fn absent_optional_arguments_add_nothing() {
+        let tool = declaration(TOOL);
+        let argv = argv_for(&tool, &["--first", "a"]).unwrap();
+        assert_eq!(argv.words(), ["tool", "run", "--", "a", "slow"]);
+    }
+
+    #[test]
+    fn numbers_render_as_plain_decimals() {
+        assert_eq!(number_text(1.5), "1.5");
+        assert_eq!(number_text(2.0), "2");
+        assert_eq!(number_text(1e-4), "0.0001");
+        assert_eq!(number_text(1e21), "1000000000000000000000");
+        assert_eq!(number_text(0.1 + 0.2), "0.30000000000000004");
+    }
+
+    #[test]
+    fn sensitive_words_are_redacted_for_display() {
+        let tool = declaration(TOOL);
+        let argv = argv_for(&tool, &["--first", "it's", "--token", "hunter2"]).unwrap();
+        assert_eq!(argv.words().last().unwrap(), "hunter2");
+        assert_eq!(argv.redacted().last().unwrap(), REDACTED);
+        assert_eq!(argv.display(), r"tool run -- 'it'\''s' slow '[REDACTED]'");
+        assert!(!argv.display().contains("hunter2"));
+    }
+
+    #[test]
+    fn display_quoting() {
+        assert_eq!(shell_quote(""), "''");
+        assert_eq!(shell_quote("plain-1.2/x"), "plain-1.2/x");
+        assert_eq!(shell_quote("$(touch x)"), "'$(touch x)'");
+        assert_eq!(shell_quote("a\nb'"), r"$'a\nb\''");
+        assert_eq!(shell_quote("bell\u{7}"), r"$'bell\u0007'");
+    }
+
+    #[test]
+    fn input_schema_values() {
+        let schema_tool = declaration(
+            r#"
+name: mcp
+description: An MCP tool
+input_schema:
+  type: object
+  properties:
+    sizes: {type: array, items: {type: integer}}
+    options: {type: object, properties: {a: {type: string}}}
+    flag: {type: boolean}
+subprocess: {binary: t, hardcoded_args: [], user_controlled_args: [sizes, flag, options]}
+"#,
+        );
+        let argv = argv_for(
+            &schema_tool,
+            &["--json", r#"{"sizes": [1, 20], "flag": false}"#],
+        )
+        .unwrap();
+        assert_eq!(argv.words(), ["t", "1", "20", "false"]);
+        let refused = argv_for(&schema_tool, &["--json", r#"{"options": {"a": "b"}}"#]);
+        assert!(
+            matches!(refused, Err(ArgvError::Unsupported { .. })),
+            "{refused:?}"
+        );
+    }
+
+    #[test]
+    fn no_subprocess_is_an_error() {
+        let bare = declaration("name: bare\ndescription: d\nparameters: {}\n");
+        let validated = guard::check(&bare, &RawArguments::Flags(&[])).unwrap();
+        assert!(matches!(
+            Argv::build(&bare, &validated),
+            Err(ArgvError::NoSubprocess { .. })
+        ));
+    }
+}

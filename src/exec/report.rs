@@ -1,0 +1,236 @@
+//! What `run` reports: the envelope's `data` and `error` for an execution,
+//! the error for a child that could not start, and the dry-run text.
+
+use serde_json::{Value, json};
+
+use super::argv::Argv;
+use super::process::{Finished, SpawnError};
+use crate::report::{ErrorBody, Style, exit};
+
+/// `data` for an execution: the same keys whatever the outcome, so that a
+/// caller can read them without looking at `error` first.
+pub fn execution_data(command: &str, argv: &Argv, finished: &Finished) -> Value {
+    json!({
+        "command": command,
+        "argv": argv.redacted(),
+        "phase": "execution",
+        "child_pid": finished.pid,
+        "child_exit_code": finished.exit_code(),
+        "child_signal": finished.signal(),
+        "duration_ms": millis(finished),
+        "timed_out": finished.timed_out,
+        "interrupted_by": finished.interrupted_by,
+    })
+}
+
+/// `error` for an execution that did not end in exit status 0, with
+/// `phase: "execution"` and the child's own status in `child_exit_code`
+/// (null when a signal ended it, which `child_signal` then names).
+pub fn execution_error(
+    command: &str,
+    finished: &Finished,
+    timeout: Option<std::time::Duration>,
+) -> Option<ErrorBody> {
+    if finished.aigent_exit_code() == exit::SUCCESS {
+        return None;
+    }
+    let (code, message) = if finished.timed_out {
+        let limit = timeout.map_or_else(String::new, |limit| {
+            format!(" within {}", seconds(limit.as_secs_f64()))
+        });
+        (
+            "TIMEOUT",
+            format!("`{command}` did not finish{limit}; its process group was killed"),
+        )
+    } else if let Some(signal) = finished.interrupted_by {
+        (
+            "INTERRUPTED",
+            format!(
+                "interrupted by {}; it was passed on to `{command}`, which then ended",
+                signal_name(signal)
+            ),
+        )
+    } else {
+        match (finished.exit_code(), finished.signal()) {
+            (Some(status), _) => (
+                "COMMAND_FAILED",
+                format!("`{command}` exited with status {status}"),
+            ),
+            (None, Some(signal)) => (
+                "COMMAND_KILLED",
+                format!("`{command}` was killed by {}", signal_name(signal)),
+            ),
+            (None, None) => ("COMMAND_FAILED", format!("`{command}` failed")),
+        }
+    };
+    let mut body = ErrorBody::new(code, message);
+    body.phase = Some("execution".to_owned());
+    Some(
+        body.with_extra("child_exit_code", finished.exit_code())
+            .with_extra("child_signal", finished.signal())
+            .with_extra("duration_ms", millis(finished)),
+    )
+}
+
+/// The error for a program that could not be started, and aigent's exit
+/// code for it: 5 when it does not exist, 4 when it cannot be executed,
+/// 1 otherwise. Nothing ran.
+pub fn spawn_error(error: &SpawnError) -> (i32, ErrorBody) {
+    let (exit_code, code, hint) = match error {
+        SpawnError::NotFound { program } => (
+            exit::NOT_FOUND,
+            "BINARY_NOT_FOUND",
+            format!(
+                "install `{program}`, or give its full path in the declaration's `subprocess.binary`"
+            ),
+        ),
+        SpawnError::InterpreterNotFound { program } => (
+            exit::NOT_FOUND,
+            "INTERPRETER_NOT_FOUND",
+            format!(
+                "fix the `#!` line of `{program}`, or run it through an interpreter that exists"
+            ),
+        ),
+        SpawnError::PermissionDenied { program } => (
+            exit::PRECONDITION,
+            "BINARY_NOT_EXECUTABLE",
+            format!("make `{program}` executable (chmod +x), or run it through its interpreter"),
+        ),
+        SpawnError::Other { .. } => (
+            exit::GENERAL_ERROR,
+            "SPAWN_FAILED",
+            "nothing was executed".to_owned(),
+        ),
+    };
+    let mut body = ErrorBody::new(code, error.to_string()).with_hint(hint);
+    body.phase = Some("execution".to_owned());
+    (exit_code, body)
+}
+
+/// `run --dry-run` as text: a label, then the argv shell-quoted on a line
+/// of its own.
+pub fn render_dry_run(command: &str, argv: &Argv, quiet: bool, style: Style) -> String {
+    let line = argv.display();
+    if quiet {
+        return format!("{line}\n");
+    }
+    format!(
+        "{} `{command}` would run this argv (nothing was executed; quoted for display only, no shell ever reads it):\n{line}\n",
+        style.emphasis("dry run:")
+    )
+}
+
+fn millis(finished: &Finished) -> u64 {
+    u64::try_from(finished.duration.as_millis()).unwrap_or(u64::MAX)
+}
+
+fn seconds(value: f64) -> String {
+    if value.fract() == 0.0 {
+        format!("{value:.0}s")
+    } else {
+        format!("{value}s")
+    }
+}
+
+/// `SIGINT (2)`, or `signal 42` for one without a common name.
+pub fn signal_name(signal: i32) -> String {
+    const NAMES: &[(i32, &str)] = &[
+        (1, "SIGHUP"),
+        (2, "SIGINT"),
+        (3, "SIGQUIT"),
+        (4, "SIGILL"),
+        (5, "SIGTRAP"),
+        (6, "SIGABRT"),
+        (8, "SIGFPE"),
+        (9, "SIGKILL"),
+        (11, "SIGSEGV"),
+        (13, "SIGPIPE"),
+        (14, "SIGALRM"),
+        (15, "SIGTERM"),
+    ];
+    match NAMES.iter().find(|(number, _)| *number == signal) {
+        Some((_, name)) => format!("{name} ({signal})"),
+        None => format!("signal {signal}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exec::process::Ending;
+    use std::time::Duration;
+
+    fn finished(ending: Ending) -> Finished {
+        Finished {
+            pid: 42,
+            ending,
+            duration: Duration::from_millis(1500),
+            timed_out: false,
+            interrupted_by: None,
+        }
+    }
+
+    #[test]
+    fn success_has_no_error_and_full_data() {
+        let argv = Argv::from_words(["echo", "hi"]);
+        let done = finished(Ending::Exited(0));
+        assert!(execution_error("greet", &done, None).is_none());
+        let data = execution_data("greet", &argv, &done);
+        assert_eq!(data["argv"], json!(["echo", "hi"]));
+        assert_eq!(data["phase"], "execution");
+        assert_eq!(data["child_exit_code"], 0);
+        assert_eq!(data["child_signal"], Value::Null);
+        assert_eq!(data["duration_ms"], 1500);
+    }
+
+    #[test]
+    fn failures_name_their_cause() {
+        let body = execution_error("t", &finished(Ending::Exited(3)), None).unwrap();
+        assert_eq!(body.code, "COMMAND_FAILED");
+        assert_eq!(body.phase.as_deref(), Some("execution"));
+        assert_eq!(body.extra["child_exit_code"], 3);
+
+        let body = execution_error("t", &finished(Ending::Signaled(9)), None).unwrap();
+        assert_eq!(body.code, "COMMAND_KILLED");
+        assert!(body.message.contains("SIGKILL (9)"), "{}", body.message);
+        assert_eq!(body.extra["child_exit_code"], Value::Null);
+
+        let mut timed_out = finished(Ending::Signaled(15));
+        timed_out.timed_out = true;
+        let body = execution_error("t", &timed_out, Some(Duration::from_secs(1))).unwrap();
+        assert_eq!(body.code, "TIMEOUT");
+        assert!(body.message.contains("within 1s"), "{}", body.message);
+
+        let mut interrupted = finished(Ending::Exited(0));
+        interrupted.interrupted_by = Some(2);
+        let body = execution_error("t", &interrupted, None).unwrap();
+        assert_eq!(body.code, "INTERRUPTED");
+        assert_eq!(body.extra["child_exit_code"], 0);
+    }
+
+    #[test]
+    fn spawn_errors_map_to_exit_codes() {
+        let (code, body) = spawn_error(&SpawnError::NotFound {
+            program: "nope".into(),
+        });
+        assert_eq!(code, exit::NOT_FOUND);
+        assert_eq!(body.code, "BINARY_NOT_FOUND");
+        assert!(body.message.contains("`nope` was not found on PATH"));
+        let (code, _) = spawn_error(&SpawnError::PermissionDenied {
+            program: "./x".into(),
+        });
+        assert_eq!(code, exit::PRECONDITION);
+    }
+
+    #[test]
+    fn dry_run_text_is_labelled() {
+        let argv = Argv::from_words(["echo", "a b"]);
+        let text = render_dry_run("greet", &argv, false, Style::PLAIN);
+        assert!(text.contains("nothing was executed"));
+        assert!(text.ends_with("\necho 'a b'\n"), "{text}");
+        assert_eq!(
+            render_dry_run("greet", &argv, true, Style::PLAIN),
+            "echo 'a b'\n"
+        );
+    }
+}

@@ -1,0 +1,881 @@
+//! `aigent run`: real processes, in temp directories, with temp registries.
+
+#![cfg(unix)]
+
+mod common;
+
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use common::{Run, Sandbox};
+use serde_json::{Value, json};
+
+/// A registry directory in the sandbox holding `files` (name, contents).
+fn registry(sandbox: &Sandbox, files: &[(&str, &str)]) -> PathBuf {
+    for (name, contents) in files {
+        sandbox.write(Path::new("commands").join(name), contents);
+    }
+    sandbox.join("commands")
+}
+
+const GREET: &str = r"
+name: greet
+description: Print a greeting
+parameters:
+  who: {type: string, required: true}
+subprocess: {binary: echo, hardcoded_args: [hello], user_controlled_args: [who]}
+";
+
+/// Runs `aigent --commands DIR [--format FORMAT] run ARGS...`.
+fn run_in(sandbox: &Sandbox, format: Option<&str>, args: &[&str]) -> Run {
+    let mut cmd = sandbox.cmd();
+    cmd.arg("--commands").arg(sandbox.join("commands"));
+    if let Some(format) = format {
+        cmd.arg("--format").arg(format);
+    }
+    Run::of(cmd.arg("run").args(args))
+}
+
+/// The envelope `run` wrote to stderr (the whole of stderr, in these tests,
+/// whose children write nothing there).
+fn stderr_envelope(run: &Run) -> Value {
+    let value: Value = serde_json::from_str(&run.stderr)
+        .unwrap_or_else(|err| panic!("stderr is not one JSON document ({err}):\n{run}"));
+    assert_eq!(
+        value["ok"] == Value::Bool(true),
+        run.code == 0,
+        "ok must match the exit code:\n{run}"
+    );
+    value
+}
+
+fn audit_records(sandbox: &Sandbox) -> Vec<Value> {
+    match std::fs::read_to_string(sandbox.audit_log()) {
+        Ok(text) => text
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap_or_else(|err| panic!("{err}: {line}")))
+            .collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+fn events(sandbox: &Sandbox) -> Vec<String> {
+    audit_records(sandbox)
+        .iter()
+        .map(|record| record["event"].as_str().unwrap_or("").to_owned())
+        .collect()
+}
+
+#[test]
+fn echo_with_a_hardcoded_prefix_prints_the_expected_line() {
+    let sandbox = Sandbox::new();
+    registry(&sandbox, &[("greet.yaml", GREET)]);
+    let run = run_in(&sandbox, Some("text"), &["greet", "--who", "world"]);
+    run.assert_code(0);
+    assert_eq!(run.stdout, "hello world\n", "{run}");
+    assert_eq!(run.stderr, "", "{run}");
+
+    let records = audit_records(&sandbox);
+    assert_eq!(records.len(), 1);
+    let record = &records[0];
+    assert_eq!(record["event"], "COMMAND_EXECUTED");
+    assert_eq!(record["command"], "greet");
+    assert_eq!(record["argv"], json!(["echo", "hello", "world"]));
+    assert_eq!(record["exit_code"], 0);
+    assert!(record["duration_ms"].is_u64());
+    assert!(record["timestamp"].as_str().unwrap().ends_with('Z'));
+    assert!(record["pid"].is_u64() && record["child_pid"].is_u64());
+}
+
+#[test]
+fn json_mode_keeps_stdout_for_the_child_and_puts_the_envelope_on_stderr() {
+    let sandbox = Sandbox::new();
+    registry(&sandbox, &[("greet.yaml", GREET)]);
+    let run = run_in(&sandbox, Some("json"), &["greet", "--who", "world"]);
+    run.assert_code(0);
+    assert_eq!(run.stdout, "hello world\n", "{run}");
+    let envelope = stderr_envelope(&run);
+    assert_eq!(envelope["error"], Value::Null);
+    let data = &envelope["data"];
+    assert_eq!(data["command"], "greet");
+    assert_eq!(data["phase"], "execution");
+    assert_eq!(data["argv"], json!(["echo", "hello", "world"]));
+    assert_eq!(data["child_exit_code"], 0);
+    assert!(data["duration_ms"].is_u64());
+    assert!(envelope["meta"]["duration_ms"].is_u64());
+}
+
+#[test]
+fn result_file_gets_the_envelope_and_the_streams_stay_the_childs() {
+    let sandbox = Sandbox::new();
+    registry(&sandbox, &[("greet.yaml", GREET)]);
+    let result = sandbox.join("out/result.json");
+    std::fs::create_dir_all(result.parent().unwrap()).unwrap();
+    let result_arg = result.display().to_string();
+    for format in ["json", "text"] {
+        let run = run_in(
+            &sandbox,
+            Some(format),
+            &["--result", &result_arg, "greet", "--who", "world"],
+        );
+        run.assert_code(0);
+        assert_eq!(run.stdout, "hello world\n", "{run}");
+        assert_eq!(run.stderr, "", "{run}");
+        let envelope: Value =
+            serde_json::from_str(&std::fs::read_to_string(&result).unwrap()).unwrap();
+        assert_eq!(envelope["ok"], true);
+        assert_eq!(envelope["data"]["child_exit_code"], 0);
+        std::fs::remove_file(&result).unwrap();
+    }
+    let leftovers: Vec<_> = std::fs::read_dir(result.parent().unwrap())
+        .unwrap()
+        .collect();
+    assert!(leftovers.is_empty(), "no temporary files are left behind");
+
+    let nowhere = sandbox
+        .join("missing-dir/result.json")
+        .display()
+        .to_string();
+    let run = run_in(
+        &sandbox,
+        Some("json"),
+        &["--result", &nowhere, "greet", "--who", "x"],
+    );
+    run.assert_code(4);
+    assert_eq!(run.stdout, "", "nothing ran:\n{run}");
+    assert_eq!(stderr_envelope(&run)["error"]["code"], "RESULT_UNWRITABLE");
+}
+
+#[test]
+fn injection_attempts_are_rejected_and_nothing_runs() {
+    let sandbox = Sandbox::new();
+    registry(&sandbox, &[("greet.yaml", GREET)]);
+    let attempts = [
+        "x; touch FILE",
+        "$(touch FILE)",
+        "`touch FILE`",
+        "x && touch FILE",
+    ];
+    for attempt in attempts {
+        let run = run_in(&sandbox, Some("json"), &["greet", "--who", attempt]);
+        run.assert_code(2);
+        assert_eq!(run.stdout, "", "{run}");
+        let envelope = stderr_envelope(&run);
+        assert_eq!(envelope["error"]["code"], "INVALID_AGENT_INPUT", "{run}");
+        assert_eq!(envelope["error"]["phase"], "validation");
+        assert_eq!(envelope["error"]["rejected_pattern"], "shell_metacharacter");
+        assert_eq!(envelope["error"]["input_value"], attempt);
+
+        // The same envelope as `args check` (apart from the timing).
+        let check = Run::of(
+            sandbox
+                .cmd()
+                .args([
+                    "--commands",
+                    "commands",
+                    "--format",
+                    "json",
+                    "args",
+                    "check",
+                ])
+                .args(["greet", "--who", attempt]),
+        );
+        check.assert_code(2);
+        let mut checked = check.envelope();
+        let mut ran = envelope.clone();
+        checked["meta"]["duration_ms"] = json!(0);
+        ran["meta"]["duration_ms"] = json!(0);
+        assert_eq!(ran, checked);
+    }
+    assert!(!sandbox.join("FILE").exists());
+    assert!(!sandbox.join("commands/FILE").exists());
+    let events = events(&sandbox);
+    assert_eq!(events.len(), attempts.len() * 2, "one record per rejection");
+    assert!(
+        events
+            .iter()
+            .all(|event| event == "TOOL_ARG_VALIDATION_FAILURE"),
+        "{events:?}"
+    );
+}
+
+#[test]
+fn no_shell_reads_the_argv() {
+    let sandbox = Sandbox::new();
+    registry(
+        &sandbox,
+        &[(
+            "literal.yaml",
+            r"
+name: literal
+description: Metacharacters in hardcoded arguments reach the program as they are
+parameters: {}
+subprocess: {binary: echo, hardcoded_args: ['$(touch FILE)', '; touch FILE', '`touch FILE`', '*', '$HOME'], user_controlled_args: []}
+",
+        )],
+    );
+    sandbox.write("a.txt", "");
+    let run = run_in(&sandbox, Some("text"), &["literal"]);
+    run.assert_code(0);
+    assert_eq!(
+        run.stdout, "$(touch FILE) ; touch FILE `touch FILE` * $HOME\n",
+        "{run}"
+    );
+    assert!(!sandbox.join("FILE").exists());
+}
+
+#[test]
+fn a_leading_dash_is_option_injection_unless_allowed() {
+    let sandbox = Sandbox::new();
+    registry(
+        &sandbox,
+        &[
+            ("greet.yaml", GREET),
+            (
+                "flagged.yaml",
+                r"
+name: flagged
+description: Echo with a flag the caller may choose
+parameters:
+  flag: {type: string, required: true, allow_leading_dash: true}
+  word: {type: string, required: true}
+subprocess: {binary: echo, hardcoded_args: [], user_controlled_args: [flag, word]}
+",
+            ),
+        ],
+    );
+    let run = run_in(&sandbox, Some("json"), &["greet", "--who", "-n"]);
+    run.assert_code(2);
+    assert_eq!(run.stdout, "");
+    let envelope = stderr_envelope(&run);
+    assert_eq!(envelope["error"]["rejected_pattern"], "option_injection");
+    assert_eq!(envelope["error"]["field"], "who");
+
+    let run = run_in(
+        &sandbox,
+        Some("text"),
+        &["flagged", "--flag", "-n", "--word", "hi"],
+    );
+    run.assert_code(0);
+    assert_eq!(run.stdout, "hi", "echo read -n as its option:\n{run}");
+}
+
+#[test]
+fn a_childs_exit_status_comes_back() {
+    let sandbox = Sandbox::new();
+    let script = sandbox.write("commands/exit3.sh", "exit 3\n");
+    registry(
+        &sandbox,
+        &[(
+            "fail.yaml",
+            &format!(
+                "name: fail\ndescription: Exit 3\nparameters: {{}}\nsubprocess: {{binary: sh, hardcoded_args: ['{}'], user_controlled_args: []}}\n",
+                script.display()
+            ),
+        )],
+    );
+    let run = run_in(&sandbox, Some("json"), &["fail"]);
+    run.assert_code(3);
+    let envelope = stderr_envelope(&run);
+    let error = &envelope["error"];
+    assert_eq!(error["code"], "COMMAND_FAILED");
+    assert_eq!(error["phase"], "execution");
+    assert_eq!(error["child_exit_code"], 3);
+    assert_eq!(envelope["data"]["child_exit_code"], 3);
+    assert_eq!(audit_records(&sandbox)[0]["exit_code"], 3);
+
+    let run = run_in(&sandbox, Some("text"), &["fail"]);
+    run.assert_code(3);
+    assert!(run.stderr.contains("`fail` exited with status 3"), "{run}");
+}
+
+/// A declaration `NAME` that runs `sh SCRIPT`, with SCRIPT in the registry.
+fn script_command(sandbox: &Sandbox, name: &str, script: &str) {
+    let path = sandbox.write(format!("commands/{name}.sh"), script);
+    sandbox.write(
+        format!("commands/{name}.yaml"),
+        format!(
+            "name: {name}\ndescription: Runs a script\nparameters: {{}}\nsubprocess: {{binary: sh, hardcoded_args: ['{}'], user_controlled_args: []}}\n",
+            path.display()
+        ),
+    );
+}
+
+/// Waits until `path` holds one pid per line, `count` of them.
+fn read_pids(path: &Path, count: usize) -> Vec<i32> {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Ok(text) = std::fs::read_to_string(path) {
+            let pids: Vec<i32> = text
+                .lines()
+                .filter_map(|line| line.trim().parse().ok())
+                .collect();
+            if pids.len() >= count {
+                return pids;
+            }
+        }
+        assert!(Instant::now() < deadline, "{} never filled", path.display());
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Whether `pid` is gone. A killed process whose parent died is reaped by
+/// init, which may take a moment; a zombie counts as gone.
+fn gone(pid: i32) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        // SAFETY: kill(2) with signal 0 only checks for existence.
+        let exists = unsafe { libc::kill(pid, 0) } == 0;
+        let zombie = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|stat| {
+                stat.rsplit_once(')')
+                    .map(|(_, rest)| rest.trim_start().starts_with('Z'))
+            })
+            .unwrap_or(false);
+        if !exists || zombie {
+            return true;
+        }
+        if Instant::now() > deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn timeout_kills_sleep_and_exits_10() {
+    let sandbox = Sandbox::new();
+    registry(
+        &sandbox,
+        &[(
+            "nap.yaml",
+            r"
+name: nap
+description: Sleep
+parameters:
+  seconds: {type: integer, required: true}
+subprocess: {binary: sleep, hardcoded_args: [], user_controlled_args: [seconds]}
+",
+        )],
+    );
+    let started = Instant::now();
+    let run = run_in(
+        &sandbox,
+        Some("json"),
+        &["--timeout", "1", "nap", "--seconds", "10"],
+    );
+    let took = started.elapsed();
+    run.assert_code(10);
+    eprintln!("--timeout 1 on sleep 10 took {took:?}");
+    let envelope = stderr_envelope(&run);
+    assert_eq!(envelope["error"]["code"], "TIMEOUT");
+    assert_eq!(envelope["error"]["phase"], "execution");
+    assert_eq!(envelope["data"]["timed_out"], true);
+    assert_eq!(envelope["data"]["child_signal"], 15);
+    let record = &audit_records(&sandbox)[0];
+    assert_eq!(record["timed_out"], true);
+    assert_eq!(record["signal"], 15);
+    let child = i32::try_from(record["child_pid"].as_u64().unwrap()).unwrap();
+    assert!(gone(child), "sleep ({child}) survived");
+}
+
+#[test]
+fn timeout_leaves_no_orphan_in_the_group() {
+    let sandbox = Sandbox::new();
+    let pids = sandbox.join("pids");
+    registry(&sandbox, &[]);
+    // The script ignores SIGTERM, and so does its background sleep: only
+    // the SIGKILL to the whole group ends them.
+    script_command(
+        &sandbox,
+        "family",
+        &format!(
+            "trap '' TERM\nsleep 30 &\necho $! >> '{0}'\necho $$ >> '{0}'\nwait\n",
+            pids.display()
+        ),
+    );
+    let run = run_in(&sandbox, Some("json"), &["--timeout", "0.5", "family"]);
+    run.assert_code(10);
+    assert_eq!(stderr_envelope(&run)["data"]["child_signal"], 9);
+    for pid in read_pids(&pids, 2) {
+        assert!(gone(pid), "process {pid} of the group survived the timeout");
+    }
+}
+
+#[test]
+fn ctrl_c_is_forwarded_and_aigent_exits_130() {
+    let sandbox = Sandbox::new();
+    let pid_file = sandbox.join("child.pid");
+    registry(&sandbox, &[]);
+    script_command(
+        &sandbox,
+        "long",
+        &format!("echo $$ > '{}'\nexec sleep 30\n", pid_file.display()),
+    );
+    let aigent = sandbox
+        .std_cmd()
+        .args(["--commands", "commands", "--format", "json", "run", "long"])
+        // Its own group, so the test's SIGINT reaches aigent alone, as a
+        // `kill -INT` would.
+        .process_group(0)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let child = read_pids(&pid_file, 1)[0];
+    let started = Instant::now();
+    // SAFETY: kill(2) on the pid of a process this test spawned.
+    assert_eq!(
+        unsafe { libc::kill(i32::try_from(aigent.id()).unwrap(), libc::SIGINT) },
+        0
+    );
+    let output = aigent.wait_with_output().unwrap();
+    eprintln!("aigent ended {:?} after SIGINT", started.elapsed());
+    let run = Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    };
+    run.assert_code(130);
+    let envelope = stderr_envelope(&run);
+    assert_eq!(envelope["error"]["code"], "INTERRUPTED");
+    assert_eq!(envelope["data"]["interrupted_by"], 2);
+    assert_eq!(envelope["data"]["child_signal"], 2);
+    assert!(gone(child), "the child ({child}) is still running");
+    assert_eq!(audit_records(&sandbox)[0]["interrupted_by"], 2);
+}
+
+#[test]
+fn on_a_terminal_the_child_gets_it_and_ctrl_c_reaches_it() {
+    use expectrl::{ControlCode, Expect, Session};
+
+    let sandbox = Sandbox::new();
+    registry(
+        &sandbox,
+        &[
+            (
+                "readline.yaml",
+                "name: readline\ndescription: Read one line\nparameters: {}\nsubprocess: {binary: head, hardcoded_args: ['-n1'], user_controlled_args: []}\n",
+            ),
+            (
+                "nap.yaml",
+                "name: nap\ndescription: Sleep\nparameters: {}\nsubprocess: {binary: sleep, hardcoded_args: ['30'], user_controlled_args: []}\n",
+            ),
+        ],
+    );
+    let session = |name: &str| {
+        let mut cmd = sandbox.std_cmd();
+        cmd.args([
+            "--commands",
+            "commands",
+            "--format",
+            "text",
+            "--color",
+            "never",
+            "run",
+            name,
+        ]);
+        let mut session = Session::spawn(cmd).unwrap();
+        session.set_expect_timeout(Some(Duration::from_secs(10)));
+        session
+    };
+
+    // The child reads the terminal: without the hand-over it would be
+    // stopped by SIGTTIN and this would hang. (The pty does not echo, so
+    // the line comes back from `head` alone.)
+    let mut reading = session("readline");
+    reading.send_line("typed by a person").unwrap();
+    reading.expect("typed by a person").unwrap();
+    let status = reading.get_process().wait().unwrap();
+    assert!(format!("{status:?}").ends_with(", 0)"), "{status:?}");
+
+    let mut napping = session("nap");
+    std::thread::sleep(Duration::from_millis(300));
+    napping.send(ControlCode::EndOfText).unwrap();
+    napping.expect("killed by SIGINT").unwrap();
+    let status = napping.get_process().wait().unwrap();
+    assert!(format!("{status:?}").ends_with(", 130)"), "{status:?}");
+}
+
+#[test]
+fn dry_run_prints_the_argv_and_runs_nothing() {
+    let sandbox = Sandbox::new();
+    registry(
+        &sandbox,
+        &[(
+            "make.yaml",
+            r"
+name: make
+description: Create a file
+parameters:
+  path: {type: string, required: true, pattern_type: filepath}
+  token: {type: string, sensitive: true}
+subprocess: {binary: touch, hardcoded_args: ['--'], user_controlled_args: [path, token]}
+",
+        )],
+    );
+    let run = run_in(
+        &sandbox,
+        Some("text"),
+        &[
+            "--dry-run",
+            "make",
+            "--path",
+            "made by me.txt",
+            "--token",
+            "t0ken",
+        ],
+    );
+    run.assert_code(0);
+    assert!(
+        run.stdout
+            .ends_with("\ntouch -- 'made by me.txt' '[REDACTED]'\n"),
+        "{run}"
+    );
+    assert!(run.stdout.contains("nothing was executed"), "{run}");
+
+    let run = run_in(
+        &sandbox,
+        Some("json"),
+        &["--dry-run", "make", "--path", "made.txt"],
+    );
+    run.assert_code(0);
+    assert_eq!(run.stdout, "", "{run}");
+    let envelope = stderr_envelope(&run);
+    assert_eq!(
+        envelope["data"],
+        json!({"command": "make", "argv": ["touch", "--", "made.txt"], "dry_run": true})
+    );
+    assert!(!sandbox.join("made.txt").exists());
+    assert!(!sandbox.join("made by me.txt").exists());
+    assert!(
+        !sandbox.audit_log().exists(),
+        "a dry run writes no COMMAND_EXECUTED record"
+    );
+}
+
+#[test]
+fn an_unwritable_audit_log_means_exit_4_and_nothing_runs() {
+    let sandbox = Sandbox::new();
+    registry(
+        &sandbox,
+        &[(
+            "make.yaml",
+            "name: make\ndescription: Create a file\nparameters: {}\nsubprocess: {binary: touch, hardcoded_args: [made.txt], user_controlled_args: []}\n",
+        )],
+    );
+    // A path below a regular file cannot be created, even by root.
+    sandbox.write("not-a-dir", "");
+    sandbox.write("state/a-dir/x", "");
+    for log in ["not-a-dir/audit.jsonl", "state/a-dir"] {
+        let log = sandbox.join(log).display().to_string();
+        let run = run_in(&sandbox, Some("json"), &["--audit-log", &log, "make"]);
+        run.assert_code(4);
+        assert_eq!(
+            stderr_envelope(&run)["error"]["code"],
+            "AUDIT_LOG_UNWRITABLE"
+        );
+        assert!(!sandbox.join("made.txt").exists(), "it ran:\n{run}");
+        // The same through the environment.
+        let run = Run::of(sandbox.cmd().env("AIGENT_AUDIT_LOG", &log).args([
+            "--commands",
+            "commands",
+            "--format",
+            "text",
+            "run",
+            "make",
+        ]));
+        run.assert_code(4);
+        assert!(run.stderr.contains("nothing was run"), "{run}");
+        assert!(!sandbox.join("made.txt").exists(), "it ran:\n{run}");
+    }
+    // And with a good log it does run.
+    run_in(&sandbox, Some("json"), &["make"]).assert_code(0);
+    assert!(sandbox.join("made.txt").exists());
+}
+
+#[test]
+fn a_sensitive_value_never_reaches_the_log_and_the_log_is_private() {
+    let sandbox = Sandbox::new();
+    registry(
+        &sandbox,
+        &[(
+            "login.yaml",
+            r"
+name: login
+description: Log in
+parameters:
+  user: {type: string, required: true, pattern_type: alphanumeric_id}
+  token: {type: string, required: true, sensitive: true, pattern: '^[a-z0-9-]+$'}
+subprocess: {binary: echo, hardcoded_args: [login], user_controlled_args: [user, token]}
+",
+        )],
+    );
+    let secret = "s3cr3t-t0ken-value";
+    let run = run_in(
+        &sandbox,
+        Some("json"),
+        &["login", "--user", "ada", "--token", secret],
+    );
+    run.assert_code(0);
+    assert_eq!(
+        run.stdout,
+        format!("login ada {secret}\n"),
+        "the child gets it"
+    );
+    assert!(!run.stderr.contains(secret), "{run}");
+    let envelope = stderr_envelope(&run);
+    assert_eq!(
+        envelope["data"]["argv"],
+        json!(["echo", "login", "ada", "[REDACTED]"])
+    );
+
+    let rejected = "S3CRET-UPPER";
+    run_in(
+        &sandbox,
+        Some("json"),
+        &["login", "--user", "ada", "--token", rejected],
+    )
+    .assert_code(2);
+    run_in(
+        &sandbox,
+        Some("json"),
+        &["--dry-run", "login", "--user", "ada", "--token", secret],
+    )
+    .assert_code(0);
+
+    let log = std::fs::read_to_string(sandbox.audit_log()).unwrap();
+    assert!(!log.contains(secret), "{log}");
+    assert!(!log.contains(rejected), "{log}");
+    assert!(!log.contains("s3cr3t"), "{log}");
+    assert_eq!(
+        events(&sandbox),
+        ["COMMAND_EXECUTED", "TOOL_ARG_VALIDATION_FAILURE"]
+    );
+    let mode = std::fs::metadata(sandbox.audit_log())
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600);
+}
+
+#[test]
+fn forty_concurrent_runs_leave_forty_whole_lines() {
+    let sandbox = Sandbox::new();
+    registry(
+        &sandbox,
+        &[(
+            "bulk.yaml",
+            r"
+name: bulk
+description: A long argv, so that records are larger than a pipe buffer
+parameters:
+  words: {type: array, required: true}
+subprocess: {binary: 'true', hardcoded_args: [], user_controlled_args: [words]}
+",
+        )],
+    );
+    const RUNS: usize = 40;
+    const REJECTIONS: usize = 10;
+    let mut children = Vec::new();
+    for index in 0..RUNS + REJECTIONS {
+        let mut cmd = sandbox.std_cmd();
+        cmd.args(["--commands", "commands", "--format", "json", "run", "bulk"]);
+        for item in 0..8 {
+            let word = format!("{index:02}-{item}-{}", "w".repeat(900));
+            cmd.arg("--words").arg(word);
+        }
+        if index >= RUNS {
+            cmd.arg("--words").arg("$(reject me)");
+        }
+        children.push(
+            cmd.stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap(),
+        );
+    }
+    let mut codes: Vec<i32> = children
+        .into_iter()
+        .map(|mut child| child.wait().unwrap().code().unwrap_or(-1))
+        .collect();
+    codes.sort_unstable();
+    assert_eq!(codes, [vec![0; RUNS], vec![2; REJECTIONS]].concat());
+
+    let text = std::fs::read_to_string(sandbox.audit_log()).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), RUNS + REJECTIONS);
+    let mut executed = 0;
+    for line in &lines {
+        let record: Value = serde_json::from_str(line)
+            .unwrap_or_else(|err| panic!("a torn line ({err}): {line:.200}"));
+        if record["event"] == "COMMAND_EXECUTED" {
+            executed += 1;
+            assert_eq!(record["argv"].as_array().unwrap().len(), 9);
+        }
+    }
+    assert_eq!(executed, RUNS);
+    assert!(
+        lines.iter().any(|line| line.len() > 4096),
+        "records exceed PIPE_BUF"
+    );
+}
+
+#[test]
+fn a_binary_that_is_not_found_exits_5() {
+    let sandbox = Sandbox::new();
+    registry(
+        &sandbox,
+        &[(
+            "ghost.yaml",
+            "name: ghost\ndescription: Missing\nparameters: {}\nsubprocess: {binary: aigent-no-such-binary, hardcoded_args: [], user_controlled_args: []}\n",
+        )],
+    );
+    let run = run_in(&sandbox, Some("json"), &["ghost"]);
+    run.assert_code(5);
+    let envelope = stderr_envelope(&run);
+    assert_eq!(envelope["error"]["code"], "BINARY_NOT_FOUND");
+    assert_eq!(envelope["error"]["phase"], "execution");
+    assert!(
+        envelope["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`aigent-no-such-binary` was not found on PATH")
+    );
+    assert_eq!(events(&sandbox), ["COMMAND_SPAWN_FAILURE"]);
+
+    let run = run_in(&sandbox, Some("text"), &["ghost"]);
+    run.assert_code(5);
+    assert!(run.stderr.contains("was not found on PATH"), "{run}");
+}
+
+#[test]
+fn a_file_that_is_not_executable_exits_4() {
+    let sandbox = Sandbox::new();
+    let plain = sandbox.write("commands/plain.txt", "just text\n");
+    registry(
+        &sandbox,
+        &[(
+            "plain.yaml",
+            &format!(
+                "name: plain\ndescription: Not executable\nparameters: {{}}\nsubprocess: {{binary: '{}', hardcoded_args: [], user_controlled_args: []}}\n",
+                plain.display()
+            ),
+        )],
+    );
+    let run = run_in(&sandbox, Some("json"), &["plain"]);
+    run.assert_code(4);
+    assert_eq!(
+        stderr_envelope(&run)["error"]["code"],
+        "BINARY_NOT_EXECUTABLE"
+    );
+}
+
+#[test]
+fn a_shell_with_dash_c_is_refused_at_load_and_nothing_runs() {
+    let sandbox = Sandbox::new();
+    let cases = [
+        ("sh", "-c"),
+        ("bash", "-c"),
+        ("/usr/bin/zsh", "-c"),
+        ("dash", "-ec"),
+        ("fish", "--command"),
+        ("cmd.exe", "/C"),
+        ("powershell", "-Command"),
+        ("pwsh", "-c"),
+    ];
+    for (index, (shell, flag)) in cases.iter().enumerate() {
+        let name = format!("shell-{index}");
+        sandbox.write(
+            format!("commands/{name}.yaml"),
+            format!(
+                "name: {name}\ndescription: A shell\nparameters: {{}}\nsubprocess: {{binary: '{shell}', hardcoded_args: ['{flag}', 'touch FILE'], user_controlled_args: []}}\n"
+            ),
+        );
+        let run = run_in(&sandbox, Some("json"), &[&name]);
+        run.assert_code(4);
+        let envelope = stderr_envelope(&run);
+        assert_eq!(envelope["error"]["code"], "INVALID_DECLARATION", "{run}");
+        assert_eq!(envelope["error"]["errors"][0]["code"], "E115", "{run}");
+    }
+    // `env` in front does not hide it.
+    sandbox.write(
+        "commands/wrapped.yaml",
+        "name: wrapped\ndescription: A shell behind env\nparameters: {}\nsubprocess: {binary: env, hardcoded_args: [bash, -c, 'touch FILE'], user_controlled_args: []}\n",
+    );
+    run_in(&sandbox, Some("json"), &["wrapped"]).assert_code(4);
+    assert!(!sandbox.join("FILE").exists());
+    assert!(events(&sandbox).is_empty());
+}
+
+#[test]
+fn a_declaration_without_a_subprocess_has_nothing_to_run() {
+    let sandbox = Sandbox::new();
+    registry(
+        &sandbox,
+        &[(
+            "bare.yaml",
+            "name: bare\ndescription: Nothing to run\nparameters: {}\n",
+        )],
+    );
+    let run = run_in(&sandbox, Some("json"), &["bare"]);
+    run.assert_code(4);
+    assert!(
+        stderr_envelope(&run)["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("declares no subprocess")
+    );
+}
+
+#[test]
+fn json_arguments_and_an_input_schema_command() {
+    let sandbox = Sandbox::new();
+    sandbox.write("notes.txt", "from the file\n");
+    // The built-in `read_file` example: `cat -- PATH`.
+    let run = Run::of(sandbox.cmd().args([
+        "--format",
+        "json",
+        "run",
+        "read_file",
+        "--json",
+        r#"{"path": "notes.txt"}"#,
+    ]));
+    run.assert_code(0);
+    assert_eq!(run.stdout, "from the file\n", "{run}");
+    assert_eq!(
+        stderr_envelope(&run)["data"]["argv"],
+        json!(["cat", "--", "notes.txt"])
+    );
+}
+
+#[test]
+fn usage_errors_of_run_put_the_envelope_on_stderr() {
+    let sandbox = Sandbox::new();
+    let run = Run::of(
+        sandbox
+            .cmd()
+            .args(["--format", "json", "run", "--timeout", "0", "x"]),
+    );
+    run.assert_code(2);
+    assert_eq!(run.stdout, "", "{run}");
+    let json_start = run.stderr.find("{\n").expect("an envelope on stderr");
+    let envelope: Value = serde_json::from_str(&run.stderr[json_start..]).unwrap();
+    assert_eq!(envelope["error"]["code"], "ARG_ERROR");
+}
+
+#[test]
+fn unknown_commands_exit_5() {
+    let sandbox = Sandbox::new();
+    registry(&sandbox, &[("greet.yaml", GREET)]);
+    let run = run_in(&sandbox, Some("json"), &["greeet", "--who", "x"]);
+    run.assert_code(5);
+    assert_eq!(run.stdout, "");
+    assert_eq!(stderr_envelope(&run)["error"]["code"], "NOT_FOUND");
+}
