@@ -523,3 +523,31 @@ fn an_unknown_option_where_name_belongs_is_a_usage_error() {
         "{run}"
     );
 }
+
+/// `NAME --help` shows the declaration (as `schema show` does), exits 0
+/// and leaves nothing in the audit log, for `args check` and `run` alike.
+#[test]
+fn help_after_name_shows_the_declaration() {
+    let sandbox = Sandbox::new();
+    let (shown, expected) = sandbox.json(&["schema", "show", "deploy"]);
+    shown.assert_code(0);
+    for args in [
+        vec!["args", "check", "deploy", "--help"],
+        vec!["args", "check", "deploy", "-h"],
+    ] {
+        let (run, envelope) = sandbox.json(&args);
+        run.assert_code(0);
+        assert_eq!(envelope["data"], expected["data"], "{run}");
+    }
+    let run = common::Run::of(
+        sandbox
+            .cmd()
+            .args(["--format", "text", "run", "deploy", "--help"]),
+    );
+    run.assert_code(0);
+    assert!(run.stdout.contains("kubectl rollout restart"), "{run}");
+    assert!(
+        !sandbox.audit_log().exists(),
+        "asking for help is not a rejection"
+    );
+}

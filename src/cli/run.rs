@@ -74,6 +74,9 @@ fn execute(args: &RunArgs, ctx: &Context) -> Result<Outcome, CliError> {
     ctx.require_format(&[], "run")?;
     let name = args.invocation.name()?;
     let loaded = super::schema::registry(ctx).load(name)?;
+    if args.invocation.asks_for_help(&loaded.declaration) {
+        return Ok(super::schema::show::declaration_outcome(loaded, ctx));
+    }
     let warnings = super::error::diagnostic_warnings(&loaded.file, &loaded.warnings);
     let declaration = &loaded.declaration;
     if declaration.subprocess.is_none() {

@@ -65,11 +65,22 @@ impl Invocation {
     pub fn arguments(&self) -> &[String] {
         self.words.get(1..).unwrap_or_default()
     }
+
+    /// `NAME --help` (or `-h`) alone, for a command that declares no `help`
+    /// input of its own: show the declaration instead of rejecting the
+    /// word (and filling the audit log with it).
+    pub fn asks_for_help(&self, declaration: &Declaration) -> bool {
+        matches!(self.arguments(), [word] if word == "--help" || word == "-h")
+            && !declaration.input_names().contains(&"help")
+    }
 }
 
 pub fn run(args: &CheckArgs, ctx: &Context) -> Result<Outcome, CliError> {
     ctx.require_format(&[], "args check")?;
     let loaded = crate::cli::schema::registry(ctx).load(args.invocation.name()?)?;
+    if args.invocation.asks_for_help(&loaded.declaration) {
+        return Ok(crate::cli::schema::show::declaration_outcome(loaded, ctx));
+    }
     let warnings = super::super::error::diagnostic_warnings(&loaded.file, &loaded.warnings);
     match phase_one(
         &loaded.declaration,

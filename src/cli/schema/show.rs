@@ -3,7 +3,7 @@
 use clap::Args;
 
 use aigent::contract::render::render_show;
-use aigent::contract::{to_json_schema, to_wire};
+use aigent::contract::{Loaded, to_json_schema, to_wire};
 use aigent::report::{Outcome, OutputFormat};
 
 use super::super::{CliError, Context};
@@ -21,18 +21,24 @@ pub struct ShowArgs {
 pub fn run(args: &ShowArgs, ctx: &Context) -> Result<Outcome, CliError> {
     ctx.require_format(&[OutputFormat::JsonSchema], "schema show")?;
     let loaded = super::registry(ctx).load(&args.name)?;
-    let warnings = super::super::error::diagnostic_warnings(&loaded.file, &loaded.warnings);
     if ctx.format == OutputFormat::JsonSchema {
         let schema = to_json_schema(&loaded.declaration);
         let text = serde_json::to_string_pretty(&schema)
             .map_err(|err| CliError::general(err.to_string()))?;
         return Ok(Outcome::verbatim(format!("{text}\n")));
     }
+    Ok(declaration_outcome(loaded, ctx))
+}
+
+/// The declaration as `schema show` prints it in text and json; also the
+/// answer to `args check NAME --help` and `run NAME --help`.
+pub fn declaration_outcome(loaded: Loaded, ctx: &Context) -> Outcome {
+    let warnings = super::super::error::diagnostic_warnings(&loaded.file, &loaded.warnings);
     let mut outcome = Outcome::success(
         to_wire(&loaded.declaration),
         render_show(&loaded.declaration, &loaded.file, ctx.style),
     )
     .with_warnings(warnings);
     outcome.meta.insert("file".to_owned(), loaded.file.into());
-    Ok(outcome)
+    outcome
 }
