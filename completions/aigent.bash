@@ -890,12 +890,20 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__schema__subcmd__lint)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --changed --base --compare-to --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --base)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --compare-to)
+                    COMPREPLY=($(compgen -W "work-tree index head" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
                     return 0

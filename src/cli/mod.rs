@@ -6,6 +6,7 @@
 //! operational failure). Rendering happens once, here.
 
 mod args;
+mod changed;
 mod complete;
 mod completions;
 mod error;

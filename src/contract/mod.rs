@@ -6,6 +6,7 @@
 //! and are anchored, `user_controlled_args` name real parameters, no shell
 //! runs a command string.
 
+pub mod changed;
 pub mod codes;
 mod declaration;
 mod embedded;

@@ -273,6 +273,24 @@ pub fn render_lint(reports: &[FileReport], quiet: bool, style: Style) -> String 
     out
 }
 
+/// GitHub Actions workflow commands, one per finding, then a summary line.
+pub fn render_lint_github(reports: &[FileReport]) -> String {
+    let mut out = String::new();
+    for report in reports {
+        for diagnostic in &report.diagnostics {
+            out.push_str(&crate::report::github::annotation(&report.file, diagnostic));
+            out.push('\n');
+        }
+    }
+    out.push_str(&format!(
+        "aigent: {} declarations, {} errors, {} warnings\n",
+        reports.len(),
+        count(reports, true),
+        count(reports, false)
+    ));
+    out
+}
+
 /// Errors (`true`) or warnings (`false`) across the reports.
 pub fn count(reports: &[FileReport], errors: bool) -> usize {
     reports

@@ -3,8 +3,10 @@
 
 use super::{Diagnostic, Severity};
 
-/// One annotation line for a diagnostic about `file`.
+/// One annotation line for a diagnostic about `file` (or about the file the
+/// diagnostic names itself, such as a script a declaration runs).
 pub fn annotation(file: &str, diagnostic: &Diagnostic) -> String {
+    let file = diagnostic.file.as_deref().unwrap_or(file);
     let command = match diagnostic.severity {
         Severity::Error => "error",
         Severity::Warning => "warning",

@@ -7,17 +7,8 @@ use serde::{Serialize, Serializer};
 
 use super::discover::Target;
 use super::validate::{ValidateOptions, ValidationRun, validate_target};
+pub use crate::vcs::ChangedScope;
 use crate::vcs::{Base, ChangeOptions, CompareTo, Repo, SelectedUnit, VcsError, select_skills};
-
-/// What `--changed` compares.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ChangedScope {
-    /// `--base REV`; `None` for the default order (upstream, `origin/HEAD`,
-    /// `main`, `master`).
-    pub base: Option<String>,
-    /// How much of the branch's work counts as changed.
-    pub compare_to: CompareTo,
-}
 
 /// How the changed skills were found: reported with the run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -118,7 +118,7 @@ impl VcsError {
     pub fn hint(&self) -> Option<String> {
         match self {
             VcsError::NotARepository { .. } => Some(
-                "run inside a git work tree, or validate explicit paths without --changed".into(),
+                "run inside a git work tree, or drop --changed to check everything".into(),
             ),
             VcsError::BareRepository { .. } => {
                 Some("run inside a checkout (a work tree) of the repository".into())

@@ -33,6 +33,16 @@ pub use owners::{
 };
 pub use repo::Repo;
 
+/// What `--changed` compares, for skills and declarations alike.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChangedScope {
+    /// `--base REV`; `None` for the default order (upstream, `origin/HEAD`,
+    /// `main`, `master`).
+    pub base: Option<String>,
+    /// How much of the branch's work counts as changed.
+    pub compare_to: CompareTo,
+}
+
 /// What a branch changed, mapped to units.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ChangedUnits {

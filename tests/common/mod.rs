@@ -4,6 +4,8 @@
 //! like a terminal session.
 #![allow(dead_code)]
 
+pub mod git;
+
 use std::fmt;
 use std::path::{Path, PathBuf};
 

@@ -3,33 +3,70 @@
 use clap::Args;
 use serde_json::{Value, json};
 
-use aigent::contract::render::{count, render_lint};
-use aigent::report::{ErrorBody, Outcome, exit};
+use aigent::contract::changed::{ChangedLintError, lint_changed};
+use aigent::contract::render::{count, render_lint, render_lint_github};
+use aigent::contract::{FileReport, Registry};
+use aigent::report::{ErrorBody, Outcome, OutputFormat, exit};
 
 use super::super::{CliError, Context};
+use crate::cli::changed::{ChangedArgs, vcs_error};
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Exits 4 when any declaration has an error, 0 when there are only warnings.\n\nExamples:\n  aigent schema lint\n  aigent --commands ./commands schema lint --format json"
+    after_help = "Exits 4 when any declaration has an error, 0 when there are only warnings.\n\n--changed lints only the declarations this branch touched in the --commands directory (which must be in a git work tree); a change to any other file there, such as a script a command runs, lints them all. Deleted declarations are reported, not linted.\n\nExamples:\n  aigent schema lint\n  aigent --commands ./commands schema lint --format json\n  aigent --commands ./commands schema lint --changed --compare-to index\n  aigent --commands ./commands --format github schema lint"
 )]
-pub struct LintArgs {}
+pub struct LintArgs {
+    #[command(flatten)]
+    pub changed: ChangedArgs,
+}
 
-pub fn run(_args: &LintArgs, ctx: &Context) -> Result<Outcome, CliError> {
-    ctx.require_format(&[], "schema lint")?;
+pub fn run(args: &LintArgs, ctx: &Context) -> Result<Outcome, CliError> {
+    ctx.require_format(&[OutputFormat::Github], "schema lint")?;
     let registry = super::registry(ctx);
-    let reports = registry.reports()?;
+    let (reports, selection) = match args.changed.scope() {
+        None => (registry.reports()?, None),
+        Some(scope) => {
+            let Some(dir) = &ctx.commands_dir else {
+                return Err(CliError::usage(
+                    "--changed needs a registry directory in a git work tree: pass --commands DIR (or set AIGENT_COMMANDS)",
+                ));
+            };
+            let changed = lint_changed(dir, &scope).map_err(|err| match err {
+                ChangedLintError::Vcs(err) => vcs_error(err),
+                ChangedLintError::Registry(err) => err.into(),
+            })?;
+            (changed.reports, Some(changed.selection))
+        }
+    };
+    let mut data = lint_data(&registry, &reports);
+    let mut text = match ctx.format {
+        OutputFormat::Github => render_lint_github(&reports),
+        _ => render_lint(&reports, ctx.quiet, ctx.style),
+    };
+    if let Some(selection) = selection {
+        if ctx.format == OutputFormat::Text && !ctx.quiet {
+            let mut header = format!(
+                "changed since {}: {} declaration{} selected",
+                selection.base["description"].as_str().unwrap_or("the base"),
+                selection.selected.len(),
+                if selection.selected.len() == 1 {
+                    ""
+                } else {
+                    "s"
+                },
+            );
+            if selection.whole_registry {
+                header.push_str(" (another file in the registry changed: linting all)");
+            }
+            header.push('\n');
+            for deleted in &selection.deleted {
+                header.push_str(&format!("deleted: {}\n", deleted.path.display()));
+            }
+            text.insert_str(0, &header);
+        }
+        data["changed"] = json!(selection);
+    }
     let errors = count(&reports, true);
-    let warnings = count(&reports, false);
-    let files: Vec<Value> = reports
-        .iter()
-        .map(|report| json!({"file": report.file, "name": report.name, "diagnostics": report.diagnostics}))
-        .collect();
-    let data = json!({
-        "registry": registry.describe(),
-        "files": files,
-        "summary": {"declarations": reports.len(), "errors": errors, "warnings": warnings},
-    });
-    let text = render_lint(&reports, ctx.quiet, ctx.style);
     if errors == 0 {
         return Ok(Outcome::success(data, text));
     }
@@ -43,4 +80,20 @@ pub fn run(_args: &LintArgs, ctx: &Context) -> Result<Outcome, CliError> {
         ),
     );
     Ok(Outcome::failure(exit::PRECONDITION, data, body, text))
+}
+
+fn lint_data(registry: &Registry, reports: &[FileReport]) -> Value {
+    let files: Vec<Value> = reports
+        .iter()
+        .map(|report| json!({"file": report.file, "name": report.name, "diagnostics": report.diagnostics}))
+        .collect();
+    json!({
+        "registry": registry.describe(),
+        "files": files,
+        "summary": {
+            "declarations": reports.len(),
+            "errors": count(reports, true),
+            "warnings": count(reports, false),
+        },
+    })
 }

@@ -6,12 +6,10 @@ use clap::{Args, ValueEnum};
 
 use aigent::report::{ErrorBody, Outcome, OutputFormat, exit};
 use aigent::skill::render::{TextOptions, validation_github, validation_json, validation_text};
-use aigent::skill::{
-    ChangedScope, Profile, RunOptions, ValidateOptions, ValidationRun, Verdict, validate_paths,
-};
-use aigent::vcs::{CompareTo, VcsError};
+use aigent::skill::{Profile, RunOptions, ValidateOptions, ValidationRun, Verdict, validate_paths};
 
 use super::{CliError, Context};
+use crate::cli::changed::{ChangedArgs, vcs_error};
 
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
@@ -51,48 +49,8 @@ pub struct ValidateArgs {
     #[arg(long, value_enum, default_value_t = ProfileArg::Standard)]
     pub profile: ProfileArg,
 
-    /// Validate only the skills changed on this branch (git): since the
-    /// merge base with the base revision, below the PATHs
-    #[arg(long)]
-    pub changed: bool,
-
-    /// The revision to compare with [default: the upstream, else
-    /// origin/HEAD, main, master]
-    #[arg(long, value_name = "REV", requires = "changed")]
-    pub base: Option<String>,
-
-    /// What counts as changed: committed, staged, unstaged and untracked
-    /// work (work-tree), committed and staged (index), or committed only
-    /// (head, the fastest)
-    #[arg(
-        long,
-        value_enum,
-        value_name = "WHAT",
-        default_value_t = CompareToArg::WorkTree,
-        requires = "changed"
-    )]
-    pub compare_to: CompareToArg,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum CompareToArg {
-    /// Everything not yet in the base: committed, staged, unstaged,
-    /// untracked (stats every tracked file, like `git status`)
-    WorkTree,
-    /// Committed and staged work: for a pre-commit hook
-    Index,
-    /// Committed work only: for CI on a clean checkout
-    Head,
-}
-
-impl From<CompareToArg> for CompareTo {
-    fn from(arg: CompareToArg) -> Self {
-        match arg {
-            CompareToArg::WorkTree => CompareTo::WorkTree,
-            CompareToArg::Index => CompareTo::Index,
-            CompareToArg::Head => CompareTo::Head,
-        }
-    }
+    #[command(flatten)]
+    pub changed: ChangedArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -119,10 +77,7 @@ pub fn run(args: &ValidateArgs, ctx: &Context) -> Result<Outcome, CliError> {
     ctx.require_format(&[OutputFormat::Github], "skill validate")?;
     let options = RunOptions {
         recursive: args.recursive,
-        changed: args.changed.then(|| ChangedScope {
-            base: args.base.clone(),
-            compare_to: args.compare_to.into(),
-        }),
+        changed: args.changed.scope(),
         validate: ValidateOptions {
             profile: args.profile.into(),
             strict: args.strict,
@@ -130,17 +85,6 @@ pub fn run(args: &ValidateArgs, ctx: &Context) -> Result<Outcome, CliError> {
     };
     let run = validate_paths(&args.paths, &options).map_err(vcs_error)?;
     Ok(outcome(&run, args, ctx))
-}
-
-/// `--changed` could not tell what changed: the exit code and the envelope
-/// code follow the error's kind (4 no repository, 5 unknown base).
-fn vcs_error(err: VcsError) -> CliError {
-    let kind = err.kind();
-    let error = CliError::new(kind.exit_code(), kind.code(), err.to_string());
-    match err.hint() {
-        Some(hint) => error.with_hint(hint),
-        None => error,
-    }
 }
 
 fn outcome(run: &ValidationRun, args: &ValidateArgs, ctx: &Context) -> Outcome {

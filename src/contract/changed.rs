@@ -1,0 +1,100 @@
+//! `schema lint --changed`: lint only the declarations a branch touched
+//! ([`crate::vcs`]).
+
+use std::path::Path;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::registry::{FileReport, LoadError, Registry};
+use crate::vcs::{ChangeOptions, ChangedScope, SelectedUnit, VcsError, changed_declarations};
+
+/// What changed in a registry directory, and the lint of what changed.
+#[derive(Debug)]
+pub struct ChangedLint {
+    /// Lint reports of the declarations to check, sorted as the registry
+    /// lists them.
+    pub reports: Vec<FileReport>,
+    pub selection: ChangedSelection,
+}
+
+/// How the declarations were chosen: reported with the lint.
+#[derive(Debug, Clone, Serialize)]
+pub struct ChangedSelection {
+    /// The base, why it was chosen and the merge base.
+    pub base: Value,
+    pub compare_to: crate::vcs::CompareTo,
+    /// Changed files in the registry, declarations or not.
+    pub changed_files: usize,
+    /// A file other than a declaration changed (a script a command runs),
+    /// so every declaration was linted: any of them may run it.
+    pub whole_registry: bool,
+    /// Declaration files that changed and are still there.
+    pub selected: Vec<SelectedUnit>,
+    /// Declaration files that are gone: reported, not linted.
+    pub deleted: Vec<SelectedUnit>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ChangedLintError {
+    #[error(transparent)]
+    Vcs(#[from] VcsError),
+    #[error(transparent)]
+    Registry(#[from] LoadError),
+}
+
+/// Lints the declarations in `registry_dir` changed between the merge base
+/// of `scope.base` and HEAD, and the work tree (or index, or HEAD).
+pub fn lint_changed(
+    registry_dir: &Path,
+    scope: &ChangedScope,
+) -> Result<ChangedLint, ChangedLintError> {
+    let units = changed_declarations(
+        registry_dir,
+        scope.base.as_deref(),
+        &ChangeOptions {
+            paths: Vec::new(),
+            compare_to: scope.compare_to,
+        },
+    )?;
+    let (selected, deleted): (Vec<SelectedUnit>, Vec<SelectedUnit>) = units
+        .units
+        .iter()
+        .cloned()
+        .partition(SelectedUnit::is_present);
+    let declaration_files: Vec<&Path> = units
+        .units
+        .iter()
+        .flat_map(|unit| unit.reasons.iter().map(|reason| reason.path.as_path()))
+        .collect();
+    let whole_registry = units
+        .changes
+        .iter()
+        .any(|change| !declaration_files.contains(&change.path.as_path()));
+    let names: Vec<String> = selected
+        .iter()
+        .filter_map(|unit| unit.path.file_stem())
+        .map(|stem| stem.to_string_lossy().into_owned())
+        .collect();
+    let registry = Registry::new(Some(registry_dir.to_owned()));
+    let reports = if whole_registry {
+        registry.reports()?
+    } else {
+        registry.reports_where(|name| names.iter().any(|selected| selected == name))?
+    };
+    let mut base = serde_json::to_value(&units.base).unwrap_or(Value::Null);
+    if let Some(object) = base.as_object_mut() {
+        object.insert("description".to_owned(), units.base.describe().into());
+    }
+    Ok(ChangedLint {
+        reports,
+        selection: ChangedSelection {
+            base,
+            compare_to: scope.compare_to,
+            changed_files: units.changes.len(),
+            whole_registry,
+            selected,
+            deleted,
+        },
+    })
+}
