@@ -441,7 +441,7 @@ fn outside_a_repository_exits_4_with_a_hint() {
         envelope["error"]["hints"][0]
             .as_str()
             .unwrap()
-            .contains("without --changed"),
+            .contains("--changed"),
         "{run}"
     );
 }

@@ -59,7 +59,9 @@ impl Sandbox {
             .env_remove("AIGENT_COMMANDS")
             .env_remove("NO_COLOR")
             .env_remove("GIT_DIR")
-            .env_remove("GIT_WORK_TREE");
+            .env_remove("GIT_WORK_TREE")
+            // A repository around the temp dir must never be found.
+            .env("GIT_CEILING_DIRECTORIES", self.path());
         cmd
     }
 
@@ -77,7 +79,9 @@ impl Sandbox {
             .env_remove("AIGENT_COMMANDS")
             .env_remove("NO_COLOR")
             .env_remove("GIT_DIR")
-            .env_remove("GIT_WORK_TREE");
+            .env_remove("GIT_WORK_TREE")
+            // A repository around the temp dir must never be found.
+            .env("GIT_CEILING_DIRECTORIES", self.path());
         cmd
     }
 
