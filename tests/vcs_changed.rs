@@ -1,37 +1,18 @@
 //! `aigent::vcs` over real git repositories, built with libgit2 in temp
 //! dirs so that no global git config, HOME or `git` program is involved.
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::Once;
 
 use aigent::vcs::{
     self, BaseSource, ChangeOptions, ChangeStatus, ChangedFile, CompareTo, Repo, SelectedUnit,
     UnitState, VcsError, VcsErrorKind,
 };
+use common::git::isolate_git_config;
 use git2::{BranchType, IndexAddOption, Oid, Repository, RepositoryInitOptions, Signature, Time};
 use tempfile::TempDir;
-
-/// Points libgit2's global, XDG and system config lookups at an empty
-/// directory, once per process, so the developer's `~/.gitconfig` and
-/// global excludes cannot change what the tests see.
-fn isolate_git_config() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        let empty =
-            std::env::temp_dir().join(format!("aigent-vcs-noconfig-{}", std::process::id()));
-        fs::create_dir_all(&empty).expect("create empty config dir");
-        for level in [
-            git2::ConfigLevel::Global,
-            git2::ConfigLevel::XDG,
-            git2::ConfigLevel::System,
-        ] {
-            // SAFETY: runs once, before any test in this binary opens a
-            // repository (every test comes through here first).
-            unsafe { git2::opts::set_search_path(level, &empty) }.expect("set search path");
-        }
-    });
-}
 
 struct Fixture {
     dir: TempDir,

@@ -74,12 +74,7 @@ impl From<aigent::contract::LoadError> for CliError {
                 error.body.errors = diagnostics
                     .iter()
                     .filter(|diagnostic| diagnostic.is_error())
-                    .map(|diagnostic| FieldError {
-                        field: diagnostic.field.clone(),
-                        message: diagnostic.message.clone(),
-                        code: Some(diagnostic.code.to_owned()),
-                        ..FieldError::default()
-                    })
+                    .map(FieldError::from)
                     .collect();
                 error.body.extra.insert("file".to_owned(), file.into());
                 error.with_hint("run `aigent schema lint` for every problem in the registry")

@@ -53,93 +53,67 @@ const READ_ONLY: &[(i32, SideEffects)] = &[
     (exit::NOT_FOUND, NoEffects),
 ];
 
-const CONTRACTS: &[Contract] = &[
+/// Commands that read a skill and report on it.
+const SKILL_READER: &[(i32, SideEffects)] = &[
+    (exit::SUCCESS, NoEffects),
+    (exit::VALIDATION_FAILED, NoEffects),
+    (exit::ARG_ERROR, NoEffects),
+    (exit::NOT_FOUND, NoEffects),
+];
+
+/// Commands that read the registry of declarations.
+const REGISTRY_READER: &[(i32, SideEffects)] = &[
+    (exit::SUCCESS, NoEffects),
+    (exit::ARG_ERROR, NoEffects),
+    (exit::PRECONDITION, NoEffects),
+    (exit::NOT_FOUND, NoEffects),
+];
+
+const fn contract(
+    path: &'static str,
+    danger_level: &'static str,
+    exit_codes: &'static [(i32, SideEffects)],
+) -> Contract {
     Contract {
-        path: "skill.validate",
-        danger_level: "safe",
-        exit_codes: &[
+        path,
+        danger_level,
+        exit_codes,
+    }
+}
+
+const CONTRACTS: &[Contract] = &[
+    contract(
+        "skill.validate",
+        "safe",
+        &[
             (exit::SUCCESS, NoEffects),
             (exit::VALIDATION_FAILED, NoEffects),
             (exit::ARG_ERROR, NoEffects),
             (exit::PRECONDITION, NoEffects),
             (exit::NOT_FOUND, NoEffects),
         ],
-    },
-    Contract {
-        path: "skill.new",
-        danger_level: "mutating",
-        exit_codes: &[
+    ),
+    contract(
+        "skill.new",
+        "mutating",
+        &[
             (exit::SUCCESS, Complete),
             (exit::GENERAL_ERROR, NoEffects),
             (exit::ARG_ERROR, NoEffects),
             (exit::CONFLICT, NoEffects),
             (exit::INTERRUPTED, NoEffects),
         ],
-    },
-    Contract {
-        path: "skill.read-properties",
-        danger_level: "safe",
-        exit_codes: &[
-            (exit::SUCCESS, NoEffects),
-            (exit::VALIDATION_FAILED, NoEffects),
-            (exit::ARG_ERROR, NoEffects),
-            (exit::NOT_FOUND, NoEffects),
-        ],
-    },
-    Contract {
-        path: "skill.to-prompt",
-        danger_level: "safe",
-        exit_codes: &[
-            (exit::SUCCESS, NoEffects),
-            (exit::VALIDATION_FAILED, NoEffects),
-            (exit::ARG_ERROR, NoEffects),
-            (exit::NOT_FOUND, NoEffects),
-        ],
-    },
-    Contract {
-        path: "schema.list",
-        danger_level: "safe",
-        exit_codes: &[
-            (exit::SUCCESS, NoEffects),
-            (exit::ARG_ERROR, NoEffects),
-            (exit::PRECONDITION, NoEffects),
-            (exit::NOT_FOUND, NoEffects),
-        ],
-    },
-    Contract {
-        path: "schema.show",
-        danger_level: "safe",
-        exit_codes: &[
-            (exit::SUCCESS, NoEffects),
-            (exit::ARG_ERROR, NoEffects),
-            (exit::PRECONDITION, NoEffects),
-            (exit::NOT_FOUND, NoEffects),
-        ],
-    },
-    Contract {
-        path: "schema.lint",
-        danger_level: "safe",
-        exit_codes: &[
-            (exit::SUCCESS, NoEffects),
-            (exit::ARG_ERROR, NoEffects),
-            (exit::PRECONDITION, NoEffects),
-            (exit::NOT_FOUND, NoEffects),
-        ],
-    },
-    Contract {
-        path: "args.check",
-        danger_level: "safe",
-        exit_codes: &[
-            (exit::SUCCESS, NoEffects),
-            (exit::ARG_ERROR, NoEffects),
-            (exit::PRECONDITION, NoEffects),
-            (exit::NOT_FOUND, NoEffects),
-        ],
-    },
-    Contract {
-        path: "run",
-        danger_level: "destructive",
-        exit_codes: &[
+    ),
+    contract("skill.read-properties", "safe", SKILL_READER),
+    contract("skill.to-prompt", "safe", SKILL_READER),
+    contract("schema.list", "safe", REGISTRY_READER),
+    contract("schema.show", "safe", REGISTRY_READER),
+    contract("schema.lint", "safe", REGISTRY_READER),
+    contract("args.check", "safe", REGISTRY_READER),
+    contract(
+        "run",
+        "destructive",
+        &[
             (exit::SUCCESS, Complete),
             (exit::GENERAL_ERROR, Partial),
             (exit::ARG_ERROR, NoEffects),
@@ -148,12 +122,8 @@ const CONTRACTS: &[Contract] = &[
             (exit::TIMEOUT, Partial),
             (exit::INTERRUPTED, Partial),
         ],
-    },
-    Contract {
-        path: "completions",
-        danger_level: "safe",
-        exit_codes: READ_ONLY,
-    },
+    ),
+    contract("completions", "safe", READ_ONLY),
 ];
 
 /// Codes whose entry says the same call may simply be retried once the
@@ -218,7 +188,7 @@ fn collect(command: &clap::Command, parents: &[&str], out: &mut Map<String, Valu
     entry.insert("description".into(), about(command).into());
     let (flags, arguments) = flags_and_arguments(command);
     if children.is_empty() {
-        let contract = contract(&key);
+        let contract = contract_of(&key);
         entry.insert(
             "danger_level".into(),
             contract.map_or("safe", |c| c.danger_level).into(),
@@ -251,7 +221,7 @@ fn collect(command: &clap::Command, parents: &[&str], out: &mut Map<String, Valu
     }
 }
 
-fn contract(path: &str) -> Option<&'static Contract> {
+fn contract_of(path: &str) -> Option<&'static Contract> {
     CONTRACTS.iter().find(|contract| contract.path == path)
 }
 
@@ -492,7 +462,7 @@ mod tests {
         leaf_paths(&root, &[], &mut leaves);
         for leaf in &leaves {
             assert!(
-                contract(leaf).is_some(),
+                contract_of(leaf).is_some(),
                 "add `{leaf}` to CONTRACTS in manifest.rs"
             );
         }

@@ -23,6 +23,18 @@ pub struct FieldError {
     pub suggestion: Option<String>,
 }
 
+impl From<&super::Diagnostic> for FieldError {
+    /// A finding listed in `error.errors`, keeping its stable code.
+    fn from(diagnostic: &super::Diagnostic) -> Self {
+        Self {
+            field: diagnostic.field.clone(),
+            message: diagnostic.message.clone(),
+            code: Some(diagnostic.code.to_owned()),
+            ..Self::default()
+        }
+    }
+}
+
 /// `error` in the envelope. `code` is UPPER_SNAKE and stable; the optional
 /// fields appear only where they apply, so an agent can branch on presence.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]

@@ -47,15 +47,7 @@ fn properties_failure(err: PropertiesError) -> Result<Outcome, CliError> {
         PropertiesError::Invalid { ref problems, .. } => {
             let mut body = ErrorBody::new("INVALID_SKILL", err.to_string())
                 .with_hint("run `aigent skill validate PATH` for every problem");
-            body.errors = problems
-                .iter()
-                .map(|problem| FieldError {
-                    field: problem.field.clone(),
-                    message: problem.message.clone(),
-                    code: Some(problem.code.to_owned()),
-                    ..FieldError::default()
-                })
-                .collect();
+            body.errors = problems.iter().map(FieldError::from).collect();
             Ok(Outcome::failure(
                 exit::VALIDATION_FAILED,
                 serde_json::Value::Null,

@@ -407,15 +407,7 @@ fn scaffold_error(err: ScaffoldError) -> CliError {
         if let [one] = problems.as_slice() {
             body.field.clone_from(&one.field);
         }
-        body.errors = problems
-            .iter()
-            .map(|problem| FieldError {
-                field: problem.field.clone(),
-                message: problem.message.clone(),
-                code: Some(problem.code.to_owned()),
-                ..FieldError::default()
-            })
-            .collect();
+        body.errors = problems.iter().map(FieldError::from).collect();
     }
     error
 }
