@@ -55,3 +55,64 @@ fn completions_are_printed_verbatim_even_when_piped() {
     assert!(run.stdout.contains("complete"), "{run}");
     assert!(serde_json::from_str::<serde_json::Value>(&run.stdout).is_err());
 }
+
+#[test]
+fn usage_errors_in_json_name_the_argument_and_keep_the_message_whole() {
+    let sandbox = Sandbox::new();
+    let (run, envelope) = sandbox.json(&["args", "check"]);
+    run.assert_code(2);
+    let message = envelope["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("<NAME>"),
+        "the missing argument is in the message: {message}"
+    );
+    assert!(
+        envelope["error"]["field"]
+            .as_str()
+            .unwrap()
+            .contains("NAME")
+    );
+    let (run, envelope) = sandbox.json(&["skill", "validate", "--bogus"]);
+    run.assert_code(2);
+    assert_eq!(envelope["error"]["field"], "--bogus");
+    assert!(
+        !envelope["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("tip:")
+    );
+}
+
+#[test]
+fn an_unsupported_format_from_the_environment_falls_back_but_a_flag_is_refused() {
+    let sandbox = Sandbox::new();
+    let from_env = common::Run::of(
+        sandbox
+            .cmd()
+            .env("AIGENT_FORMAT", "github")
+            .args(["schema", "show", "deploy"]),
+    );
+    from_env.assert_code(0);
+    from_env.envelope();
+    let flag = sandbox.run(&["--format", "github", "schema", "show", "deploy"]);
+    flag.assert_code(2);
+    assert!(
+        flag.stderr.contains("skill validate"),
+        "the error names who speaks it:\n{flag}"
+    );
+}
+
+#[test]
+fn non_utf8_arguments_are_a_usage_error_not_a_panic() {
+    use std::os::unix::ffi::OsStrExt;
+    let sandbox = Sandbox::new();
+    let run = common::Run::of(
+        sandbox
+            .cmd()
+            .args(["--format", "json"])
+            .arg(std::ffi::OsStr::from_bytes(b"\xff\xfe")),
+    );
+    run.assert_code(2);
+    assert!(!run.stderr.contains("panicked"), "{run}");
+    run.envelope();
+}

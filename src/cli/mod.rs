@@ -152,25 +152,42 @@ pub struct Context {
     pub commands_dir: Option<PathBuf>,
 }
 
-impl Context {
-    /// Fails when a leaf does not support the chosen format (json-schema and
-    /// github are each meaningful for one command only).
-    pub fn require_format(
-        &self,
-        supported: &[OutputFormat],
-        command: &str,
-    ) -> Result<(), CliError> {
-        if self.format == OutputFormat::Text
-            || self.format == OutputFormat::Json
-            || supported.contains(&self.format)
-        {
-            return Ok(());
-        }
-        Err(CliError::usage(format!(
-            "--format {} is not supported by `aigent {command}`",
-            self.format.as_str()
-        )))
+/// The formats beyond text and json, and the commands that speak them.
+/// Artifacts (completions, the man pages) ignore the format altogether.
+const EXTRA_FORMATS: &[(OutputFormat, &[&str])] = &[
+    (OutputFormat::Github, &["skill validate", "schema lint"]),
+    (OutputFormat::JsonSchema, &["schema show"]),
+];
+
+/// The format a command will use. An unsupported `--format` is a usage
+/// error; an unsupported `AIGENT_FORMAT` (say `github`, set for a whole CI
+/// job) is a preference, so the command falls back to its default.
+fn effective_format(
+    format: OutputFormat,
+    from_environment: bool,
+    command: &str,
+    stdout_is_terminal: bool,
+) -> Result<OutputFormat, CliError> {
+    let supported = match EXTRA_FORMATS.iter().find(|(extra, _)| *extra == format) {
+        None => true,
+        Some((_, commands)) => commands.contains(&command),
+    };
+    if supported || command.starts_with("completions") || command.starts_with("generate") {
+        return Ok(format);
     }
+    if from_environment {
+        return Ok(resolve_format(None, stdout_is_terminal));
+    }
+    let speakers: Vec<String> = EXTRA_FORMATS
+        .iter()
+        .filter(|(extra, _)| *extra == format)
+        .flat_map(|(_, commands)| commands.iter().map(|command| format!("`aigent {command}`")))
+        .collect();
+    Err(CliError::usage(format!(
+        "--format {} is not supported by `aigent {command}`",
+        format.as_str()
+    ))
+    .with_hint(format!("only {} speak it", speakers.join(" and "))))
 }
 
 pub fn main() -> i32 {
@@ -189,11 +206,26 @@ pub fn main() -> i32 {
         Ok(cli) => cli,
         Err(err) => return output::write_usage_error(&err, started),
     };
-    let ctx = context(&cli.global);
+    let mut ctx = context(&cli.global);
+    let path = subcommand_path(&matches);
     let result = if cli.global.schema {
-        manifest::outcome(&subcommand_path(&matches))
+        manifest::outcome(&path)
     } else {
-        dispatch(&cli.command, &ctx)
+        let from_environment =
+            matches.value_source("format") == Some(clap::parser::ValueSource::EnvVariable);
+        use std::io::IsTerminal;
+        match effective_format(
+            ctx.format,
+            from_environment,
+            &path.join(" "),
+            std::io::stdout().is_terminal(),
+        ) {
+            Ok(format) => {
+                ctx.format = format;
+                dispatch(&cli.command, &ctx)
+            }
+            Err(err) => Err(err),
+        }
     };
     output::write_result(result, &ctx, started)
 }

@@ -124,15 +124,7 @@ pub fn write_usage_error(err: &clap::Error, started: Instant) -> i32 {
     let _ = err.print();
     let (json, subcommand) = scan_before_parse();
     if json {
-        let rendered = err.render().to_string();
-        let mut lines = rendered
-            .lines()
-            .map(str::trim)
-            .filter(|line| !line.is_empty());
-        let message = lines.next().unwrap_or("invalid usage");
-        let message = message.strip_prefix("error: ").unwrap_or(message);
-        let mut body = ErrorBody::new("ARG_ERROR", message);
-        body.hints = lines.map(str::to_owned).collect();
+        let body = usage_error_body(err);
         let mut outcome = Outcome::failure(
             exit::ARG_ERROR,
             serde_json::Value::Null,
@@ -148,13 +140,54 @@ pub fn write_usage_error(err: &clap::Error, started: Instant) -> i32 {
     exit::ARG_ERROR
 }
 
+/// clap's message as an envelope error: the message is everything before
+/// the usage line (clap puts the missing arguments on their own lines), the
+/// usage and the `--help` pointer become hints, and the offending argument,
+/// where clap names one, becomes `field`.
+fn usage_error_body(err: &clap::Error) -> ErrorBody {
+    use clap::error::{ContextKind, ContextValue};
+    let rendered = err.render().to_string();
+    let mut message_lines = Vec::new();
+    let mut hints = Vec::new();
+    for line in rendered
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+    {
+        let is_hint = line.starts_with("Usage:")
+            || line.starts_with("tip:")
+            || line.starts_with("For more information");
+        if hints.is_empty() && !is_hint {
+            message_lines.push(line.strip_prefix("error: ").unwrap_or(line));
+        } else {
+            hints.push(line.to_owned());
+        }
+    }
+    let message = if message_lines.is_empty() {
+        "invalid usage".to_owned()
+    } else {
+        message_lines.join(" ")
+    };
+    let mut body = ErrorBody::new("ARG_ERROR", message);
+    body.hints = hints;
+    body.field = match err.get(ContextKind::InvalidArg) {
+        Some(ContextValue::String(arg)) => Some(arg.clone()),
+        Some(ContextValue::Strings(args)) => args.first().cloned(),
+        _ => None,
+    };
+    body
+}
+
 /// Parsing failed, so the flags were never read; look for them by hand.
 /// Returns whether json output is wanted (with the parser's precedence:
 /// flag, then environment, then the terminal test) and the subcommand
 /// named, if any.
 fn scan_before_parse() -> (bool, Option<String>) {
     use std::io::IsTerminal;
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|arg| arg.to_string_lossy().into_owned())
+        .collect();
     let mut explicit = None;
     let mut subcommand = None;
     let mut index = 0;

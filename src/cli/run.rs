@@ -71,7 +71,6 @@ pub fn run(args: &RunArgs, ctx: &Context) -> Result<Outcome, CliError> {
 const RESULT_UNWRITABLE: &str = "RESULT_UNWRITABLE";
 
 fn execute(args: &RunArgs, ctx: &Context) -> Result<Outcome, CliError> {
-    ctx.require_format(&[], "run")?;
     let name = args.invocation.name()?;
     let loaded = super::schema::registry(ctx).load(name)?;
     if args.invocation.asks_for_help(&loaded.declaration) {

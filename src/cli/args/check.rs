@@ -76,7 +76,6 @@ impl Invocation {
 }
 
 pub fn run(args: &CheckArgs, ctx: &Context) -> Result<Outcome, CliError> {
-    ctx.require_format(&[], "args check")?;
     let loaded = crate::cli::schema::registry(ctx).load(args.invocation.name()?)?;
     if args.invocation.asks_for_help(&loaded.declaration) {
         return Ok(crate::cli::schema::show::declaration_outcome(loaded, ctx));

@@ -21,7 +21,6 @@ pub struct LintArgs {
 }
 
 pub fn run(args: &LintArgs, ctx: &Context) -> Result<Outcome, CliError> {
-    ctx.require_format(&[OutputFormat::Github], "schema lint")?;
     let registry = super::registry(ctx);
     let (reports, selection) = match args.changed.scope() {
         None => (registry.reports()?, None),

@@ -15,7 +15,6 @@ use super::super::{CliError, Context};
 pub struct ListArgs {}
 
 pub fn run(_args: &ListArgs, ctx: &Context) -> Result<Outcome, CliError> {
-    ctx.require_format(&[], "schema list")?;
     let registry = super::registry(ctx);
     let reports = registry.reports()?;
     let commands: Vec<Value> = reports

@@ -19,7 +19,6 @@ pub struct ShowArgs {
 }
 
 pub fn run(args: &ShowArgs, ctx: &Context) -> Result<Outcome, CliError> {
-    ctx.require_format(&[OutputFormat::JsonSchema], "schema show")?;
     let loaded = super::registry(ctx).load(&args.name)?;
     if ctx.format == OutputFormat::JsonSchema {
         let schema = to_json_schema(&loaded.declaration);

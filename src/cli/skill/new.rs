@@ -104,7 +104,6 @@ const COMMON_LICENSES: [&str; 7] = [
 ];
 
 pub fn run(args: &NewArgs, ctx: &Context) -> Result<Outcome, CliError> {
-    ctx.require_format(&[], "skill new")?;
     let interactive = !args.yes && interactive::terminals_available();
     if !args.yes && !interactive {
         return Err(no_terminal());

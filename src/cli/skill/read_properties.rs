@@ -22,8 +22,7 @@ pub struct ReadPropertiesArgs {
     pub path: PathBuf,
 }
 
-pub fn run(args: &ReadPropertiesArgs, ctx: &Context) -> Result<Outcome, CliError> {
-    ctx.require_format(&[], "skill read-properties")?;
+pub fn run(args: &ReadPropertiesArgs, _ctx: &Context) -> Result<Outcome, CliError> {
     let skill = match read_properties(&args.path) {
         Ok(skill) => skill,
         Err(err) => return super::properties_failure(err),

@@ -22,8 +22,7 @@ pub struct ToPromptArgs {
     pub paths: Vec<PathBuf>,
 }
 
-pub fn run(args: &ToPromptArgs, ctx: &Context) -> Result<Outcome, CliError> {
-    ctx.require_format(&[], "skill to-prompt")?;
+pub fn run(args: &ToPromptArgs, _ctx: &Context) -> Result<Outcome, CliError> {
     let skills = match prompt_skills(&args.paths) {
         Ok(skills) => skills,
         Err(err) => return super::properties_failure(err),

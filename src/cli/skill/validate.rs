@@ -74,7 +74,6 @@ impl From<ProfileArg> for Profile {
 }
 
 pub fn run(args: &ValidateArgs, ctx: &Context) -> Result<Outcome, CliError> {
-    ctx.require_format(&[OutputFormat::Github], "skill validate")?;
     let options = RunOptions {
         recursive: args.recursive,
         changed: args.changed.scope(),
