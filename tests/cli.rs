@@ -116,3 +116,103 @@ fn non_utf8_arguments_are_a_usage_error_not_a_panic() {
     assert!(!run.stderr.contains("panicked"), "{run}");
     run.envelope();
 }
+
+#[test]
+fn an_empty_aigent_commands_means_the_built_in_registry() {
+    let sandbox = Sandbox::new();
+    let run = common::Run::of(
+        sandbox
+            .cmd()
+            .env("AIGENT_COMMANDS", "")
+            .args(["--format", "json", "schema", "show", "deploy"]),
+    );
+    run.assert_code(0);
+}
+
+#[test]
+fn an_invalid_aigent_format_still_gets_an_envelope_in_a_pipe() {
+    let sandbox = Sandbox::new();
+    let run = common::Run::of(
+        sandbox
+            .cmd()
+            .env("AIGENT_FORMAT", "yaml")
+            .args(["schema", "list"]),
+    );
+    run.assert_code(2);
+    let envelope = run.envelope();
+    assert_eq!(envelope["error"]["code"], "ARG_ERROR");
+}
+
+#[test]
+fn terminal_escapes_in_what_the_caller_sent_are_shown_escaped() {
+    let sandbox = Sandbox::new();
+    let run = sandbox.run(&[
+        "--format",
+        "text",
+        "args",
+        "check",
+        "deploy",
+        "--\u{1b}]0;PWNED\u{7}\u{1b}[2J",
+        "x",
+    ]);
+    run.assert_code(2);
+    assert!(
+        !run.stderr.contains('\u{1b}'),
+        "raw escape reached the terminal:\n{run}"
+    );
+    assert!(run.stderr.contains("\\u{1b}"), "{run}");
+}
+
+#[test]
+fn run_usage_errors_go_to_the_result_file_when_one_is_named() {
+    let sandbox = Sandbox::new();
+    let result = sandbox.join("result.json");
+    let run = sandbox.run(&[
+        "run",
+        "--result",
+        result.to_str().unwrap(),
+        "--timeout",
+        "0",
+        "deploy",
+    ]);
+    run.assert_code(2);
+    assert!(run.stdout.is_empty(), "stdout is the child's:\n{run}");
+    let envelope: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&result).expect("result file written"))
+            .expect("one JSON document");
+    assert_eq!(envelope["error"]["code"], "ARG_ERROR");
+}
+
+/// The child removes the directory the result file was to go in: its exit
+/// status still comes back, and the envelope falls back to stderr.
+#[test]
+fn a_result_file_that_cannot_be_written_keeps_the_childs_status() {
+    let sandbox = Sandbox::new();
+    let doomed = sandbox.join("doomed");
+    std::fs::create_dir_all(&doomed).unwrap();
+    sandbox.write(
+        "registry/wipe.json",
+        format!(
+            r#"{{"name": "wipe", "description": "Remove a directory", "parameters": {{}},
+                "subprocess": {{"binary": "rm", "hardcoded_args": ["-rf", "{}"], "user_controlled_args": []}}}}"#,
+            doomed.display()
+        ),
+    );
+    let result = doomed.join("result.json");
+    let run = sandbox.run(&[
+        "--commands",
+        "registry",
+        "--format",
+        "json",
+        "run",
+        "--result",
+        result.to_str().unwrap(),
+        "wipe",
+    ]);
+    run.assert_code(0);
+    assert!(!doomed.exists());
+    assert!(run.stderr.contains("result file"), "{run}");
+    let start = run.stderr.find('{').expect("envelope on stderr");
+    let envelope: serde_json::Value = serde_json::from_str(&run.stderr[start..]).expect("envelope");
+    assert_eq!(envelope["ok"], true);
+}

@@ -313,3 +313,56 @@ fn dynamic_completion_covers_run_too() {
     flags.dedup();
     assert_eq!(flags, ["--version"]);
 }
+
+#[test]
+fn the_bash_script_works_from_a_path_with_a_space_and_a_quote() {
+    if !bash_available() {
+        eprintln!("bash is not installed; nothing to load the script into");
+        return;
+    }
+    let sandbox = Sandbox::new();
+    let dir = sandbox.join("odd dir'q");
+    std::fs::create_dir_all(&dir).unwrap();
+    let binary = dir.join("aigent");
+    std::fs::copy(assert_cmd::cargo::cargo_bin("aigent"), &binary).unwrap();
+    let script = std::process::Command::new(&binary)
+        .args(["completions", "bash"])
+        .output()
+        .expect("generate the script");
+    let script_path = sandbox.write("aigent.bash", &script.stdout);
+    let probe = format!(
+        "source '{}' && COMP_WORDS=(aigent sch) && COMP_CWORD=1 && _clap_complete_aigent aigent sch aigent && echo \"${{COMPREPLY[@]}}\"",
+        script_path.display()
+    );
+    let output = std::process::Command::new("bash")
+        .args(["--norc", "--noprofile", "-c", &probe])
+        .env("HOME", sandbox.join("home"))
+        .output()
+        .expect("run bash");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.trim() == "schema",
+        "stdout: {stdout}\nstderr: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[test]
+fn the_manifest_has_no_help_pseudo_commands_and_types_the_timeout() {
+    let sandbox = Sandbox::new();
+    let data = manifest(&sandbox, &["--schema"]);
+    let commands = data["commands"].as_object().unwrap();
+    assert!(
+        !commands
+            .keys()
+            .any(|key| key == "help" || key.starts_with("help."))
+    );
+    let run = &commands["run"];
+    assert_eq!(run["flags"]["timeout"]["type"], "number");
+    for code in ["10", "129", "130", "131", "143"] {
+        assert!(
+            run["exit_codes"].get(code).is_some(),
+            "run lacks exit code {code}"
+        );
+    }
+}

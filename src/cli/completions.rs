@@ -53,17 +53,33 @@ fn registration_script(shell: Shell) -> Result<Vec<u8>, CliError> {
     let completer = shells
         .completer(&name)
         .ok_or_else(|| CliError::usage(format!("no dynamic completion for {name}")))?;
+    let path = completer_path();
+    // clap's bash template puts the (already quoted) path inside double
+    // quotes, which breaks a path holding a space or a quote; write a
+    // placeholder there and put the path in single quotes ourselves.
+    let written = if shell == Shell::Bash {
+        PLACEHOLDER
+    } else {
+        path.as_str()
+    };
     let mut script = Vec::new();
     completer
-        .write_registration(
-            COMPLETE_VAR,
-            "aigent",
-            "aigent",
-            &completer_path(),
-            &mut script,
-        )
+        .write_registration(COMPLETE_VAR, "aigent", "aigent", written, &mut script)
         .map_err(|err| CliError::general(err.to_string()))?;
-    Ok(script)
+    if shell != Shell::Bash {
+        return Ok(script);
+    }
+    let text = String::from_utf8_lossy(&script)
+        .replace(&format!("\"{PLACEHOLDER}\""), &single_quoted(&path));
+    Ok(text.into_bytes())
+}
+
+const PLACEHOLDER: &str = "__AIGENT_COMPLETER__";
+
+/// `text` as one POSIX shell word: in single quotes, each `'` written as
+/// `'\''`.
+fn single_quoted(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
 }
 
 /// How the script calls aigent back: by name when it was run from PATH, by

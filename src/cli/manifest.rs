@@ -120,7 +120,10 @@ const CONTRACTS: &[Contract] = &[
             (exit::PRECONDITION, NoEffects),
             (exit::NOT_FOUND, NoEffects),
             (exit::TIMEOUT, Partial),
+            (exit::HUNG_UP, Partial),
             (exit::INTERRUPTED, Partial),
+            (exit::QUIT, Partial),
+            (exit::TERMINATED, Partial),
         ],
     ),
     contract("completions", "safe", READ_ONLY),
@@ -159,7 +162,10 @@ pub fn manifest(root: &clap::Command) -> Value {
     let mut root = root.clone();
     root.build();
     let mut commands = Map::new();
-    for sub in root.get_subcommands().filter(|sub| !sub.is_hide_set()) {
+    for sub in root
+        .get_subcommands()
+        .filter(|sub| !sub.is_hide_set() && sub.get_name() != "help")
+    {
         collect(sub, &[], &mut commands);
     }
     let mut manifest = json!({
@@ -316,7 +322,10 @@ fn value_type(arg: &Arg) -> &'static str {
     ];
     if integers.iter().any(|id| parsed == *id) {
         "integer"
-    } else if parsed == TypeId::of::<f64>() || parsed == TypeId::of::<f32>() {
+    } else if parsed == TypeId::of::<f64>()
+        || parsed == TypeId::of::<f32>()
+        || parsed == TypeId::of::<std::time::Duration>()
+    {
         "number"
     } else {
         "string"

@@ -75,8 +75,15 @@ pub struct GlobalArgs {
     pub quiet: bool,
 
     /// The registry of command declarations [default: the built-in examples]
-    #[arg(long, global = true, env = "AIGENT_COMMANDS", value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
-    pub commands: Option<PathBuf>,
+    #[arg(
+        long,
+        global = true,
+        env = "AIGENT_COMMANDS",
+        value_name = "DIR",
+        value_hint = clap::ValueHint::DirPath,
+        value_parser = clap::value_parser!(std::ffi::OsString)
+    )]
+    pub commands: Option<std::ffi::OsString>,
 
     /// Print this command's manifest entry (CLI Agent Spec) as JSON instead of running it
     #[arg(long, global = true)]
@@ -280,7 +287,12 @@ fn context(global: &GlobalArgs) -> Context {
         style: color_for(stdout_is_terminal),
         stderr_style: color_for(std::io::stderr().is_terminal()),
         quiet: global.quiet,
-        commands_dir: global.commands.clone(),
+        // An empty AIGENT_COMMANDS means "not set", as shells leave it.
+        commands_dir: global
+            .commands
+            .clone()
+            .filter(|dir| !dir.is_empty())
+            .map(PathBuf::from),
     }
 }
 

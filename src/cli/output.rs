@@ -4,7 +4,9 @@
 use std::io::{self, Write};
 use std::time::Instant;
 
-use aigent::report::{EnvelopeTarget, ErrorBody, Outcome, OutputFormat, Style, exit};
+use aigent::report::{
+    EnvelopeTarget, ErrorBody, Outcome, OutputFormat, Style, escape_controls, exit,
+};
 
 use super::{CliError, Context};
 
@@ -24,6 +26,18 @@ pub fn write_result(result: Result<Outcome, CliError>, ctx: &Context, started: I
         Ok(()) => outcome.exit_code,
         // The reader went away; what it wanted it already has.
         Err(err) if err.kind() == io::ErrorKind::BrokenPipe => outcome.exit_code,
+        // `run --result FILE` failed to write after the child ran: the
+        // child's status must not be lost, so the envelope goes to stderr.
+        Err(err) if matches!(outcome.envelope_target, EnvelopeTarget::File(_)) => {
+            let _ = writeln!(io::stderr(), "error: cannot write the result file: {err}");
+            let mut fallback = outcome.clone();
+            fallback.envelope_target = EnvelopeTarget::Stderr;
+            fallback
+                .warnings
+                .push(format!("the result file could not be written: {err}"));
+            let _ = write_envelope(&fallback, elapsed_ms(started));
+            outcome.exit_code
+        }
         Err(err) => {
             let _ = writeln!(io::stderr(), "error: cannot write output: {err}");
             exit::GENERAL_ERROR
@@ -78,6 +92,7 @@ fn write_text(outcome: &Outcome, ctx: &Context) -> io::Result<()> {
     let stderr_style = ctx.stderr_style;
     let mut stderr = io::stderr().lock();
     for warning in &outcome.warnings {
+        let warning = escape_controls(warning);
         writeln!(stderr, "{}: {warning}", stderr_style.warning("warning"))?;
     }
     if let Some(error) = &outcome.error {
@@ -86,22 +101,27 @@ fn write_text(outcome: &Outcome, ctx: &Context) -> io::Result<()> {
     Ok(())
 }
 
+/// Error prose quotes what the caller sent (flag names, values), which may
+/// hold terminal escapes; they are shown escaped, never interpreted.
 fn write_error_prose(out: &mut impl Write, error: &ErrorBody, style: Style) -> io::Result<()> {
-    writeln!(out, "{}: {}", style.error("error"), error.message)?;
+    let clean = |text: &str| escape_controls(text).into_owned();
+    writeln!(out, "{}: {}", style.error("error"), clean(&error.message))?;
     for problem in &error.errors {
         match &problem.field {
-            Some(field) if !field.is_empty() => writeln!(out, "  - {field}: {}", problem.message)?,
-            _ => writeln!(out, "  - {}", problem.message)?,
+            Some(field) if !field.is_empty() => {
+                writeln!(out, "  - {}: {}", clean(field), clean(&problem.message))?
+            }
+            _ => writeln!(out, "  - {}", clean(&problem.message))?,
         }
         if let Some(expected) = &problem.expected {
-            writeln!(out, "      expected: {expected}")?;
+            writeln!(out, "      expected: {}", clean(expected))?;
         }
         if let Some(suggestion) = &problem.suggestion {
-            writeln!(out, "      suggestion: {suggestion}")?;
+            writeln!(out, "      suggestion: {}", clean(suggestion))?;
         }
     }
     for hint in &error.hints {
-        writeln!(out, "  {}: {hint}", style.emphasis("hint"))?;
+        writeln!(out, "  {}: {}", style.emphasis("hint"), clean(hint))?;
     }
     Ok(())
 }
@@ -122,8 +142,9 @@ pub fn write_usage_error(err: &clap::Error, started: Instant) -> i32 {
         };
     }
     let _ = err.print();
-    let (json, subcommand) = scan_before_parse();
-    if json {
+    let scanned = scan_before_parse();
+    let is_run = scanned.subcommand.as_deref() == Some("run");
+    if scanned.json || (is_run && scanned.result_file.is_some()) {
         let body = usage_error_body(err);
         let mut outcome = Outcome::failure(
             exit::ARG_ERROR,
@@ -131,9 +152,13 @@ pub fn write_usage_error(err: &clap::Error, started: Instant) -> i32 {
             body,
             String::new(),
         );
-        // `run` never puts its envelope on stdout, which is the child's.
-        if subcommand.as_deref() == Some("run") {
-            outcome.envelope_target = EnvelopeTarget::Stderr;
+        // `run` never puts its envelope on stdout, which is the child's;
+        // `--result PATH` gets it even for a usage error.
+        if is_run {
+            outcome.envelope_target = match scanned.result_file {
+                Some(path) => EnvelopeTarget::File(path),
+                None => EnvelopeTarget::Stderr,
+            };
         }
         let _ = write_envelope(&outcome, elapsed_ms(started));
     }
@@ -179,10 +204,9 @@ fn usage_error_body(err: &clap::Error) -> ErrorBody {
 }
 
 /// Parsing failed, so the flags were never read; look for them by hand.
-/// Returns whether json output is wanted (with the parser's precedence:
-/// flag, then environment, then the terminal test) and the subcommand
-/// named, if any.
-fn scan_before_parse() -> (bool, Option<String>) {
+/// Whether json output is wanted follows the parser's precedence (flag,
+/// then environment, then the terminal test).
+fn scan_before_parse() -> ScannedArgs {
     use std::io::IsTerminal;
     let args: Vec<String> = std::env::args_os()
         .skip(1)
@@ -190,6 +214,7 @@ fn scan_before_parse() -> (bool, Option<String>) {
         .collect();
     let mut explicit = None;
     let mut subcommand = None;
+    let mut result = None;
     let mut index = 0;
     while index < args.len() {
         let arg = &args[index];
@@ -202,6 +227,11 @@ fn scan_before_parse() -> (bool, Option<String>) {
         } else if arg == "--format" {
             explicit = args.get(index).cloned();
             index += 1;
+        } else if let Some(path) = arg.strip_prefix("--result=") {
+            result = Some(path.to_owned());
+        } else if arg == "--result" && subcommand.as_deref() == Some("run") {
+            result = args.get(index).cloned();
+            index += 1;
         } else if arg == "--color" || arg == "--commands" {
             index += 1;
         } else if subcommand.is_none() && !arg.starts_with('-') {
@@ -209,10 +239,24 @@ fn scan_before_parse() -> (bool, Option<String>) {
         }
     }
     let explicit = explicit.or_else(|| std::env::var("AIGENT_FORMAT").ok());
+    // A value the parser refused (AIGENT_FORMAT=yaml) says nothing; fall
+    // back to the terminal test so a pipe still gets its envelope.
     let json = match explicit.as_deref() {
         Some("json") => true,
-        Some(_) => false,
-        None => !io::stdout().is_terminal(),
+        Some("text" | "github" | "json-schema") => false,
+        _ => !io::stdout().is_terminal(),
     };
-    (json, subcommand)
+    ScannedArgs {
+        json,
+        subcommand,
+        result_file: result.map(std::path::PathBuf::from),
+    }
+}
+
+/// What the command line says about output before it could be parsed.
+struct ScannedArgs {
+    json: bool,
+    subcommand: Option<String>,
+    /// `run --result PATH`: where that run wants its envelope.
+    result_file: Option<std::path::PathBuf>,
 }

@@ -24,6 +24,12 @@ pub const TIMEOUT: i32 = 10;
 /// Interrupted by Ctrl-C (128 + SIGINT), as shells report it: `run`
 /// stopped its child, `skill new` created nothing.
 pub const INTERRUPTED: i32 = 130;
+/// `run` passed on a hangup (128 + SIGHUP) to the child and stopped.
+pub const HUNG_UP: i32 = 129;
+/// `run` passed on SIGQUIT (128 + 3) to the child and stopped.
+pub const QUIT: i32 = 131;
+/// `run` passed on SIGTERM (128 + 15) to the child and stopped.
+pub const TERMINATED: i32 = 143;
 
 /// The status for a process ended by `signal`, as shells report it:
 /// 128 + the signal number ([`INTERRUPTED`] for SIGINT). `run` uses it when
@@ -70,6 +76,21 @@ pub const TABLE: &[(i32, &str, &str)] = &[
         INTERRUPTED,
         "INTERRUPTED",
         "interrupted by Ctrl-C: run stopped the child; skill new created nothing",
+    ),
+    (
+        HUNG_UP,
+        "HUNG_UP",
+        "run received SIGHUP, passed it to the child and stopped",
+    ),
+    (
+        QUIT,
+        "QUIT",
+        "run received SIGQUIT, passed it to the child and stopped",
+    ),
+    (
+        TERMINATED,
+        "TERMINATED",
+        "run received SIGTERM, passed it to the child and stopped",
     ),
 ];
 

@@ -11,7 +11,7 @@ pub mod style;
 pub use diagnostic::{Diagnostic, Severity};
 pub use envelope::{Envelope, EnvelopeTarget, ErrorBody, FieldError, Meta, Outcome};
 pub use format::{ColorChoice, OutputFormat, resolve_color, resolve_format};
-pub use style::Style;
+pub use style::{Style, escape_controls};
 
 /// The version that `meta.tool_version` reports.
 pub const TOOL_VERSION: &str = env!("CARGO_PKG_VERSION");
