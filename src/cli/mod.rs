@@ -131,12 +131,21 @@ impl From<ColorArg> for ColorChoice {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Validate, scaffold, inspect and render Agent Skills
+    #[command(
+        after_help = "Examples:\n  aigent skill validate --recursive skills/\n  aigent skill new my-skill\n  aigent skill read-properties skills/my-skill\n  aigent skill to-prompt skills/*/"
+    )]
     Skill(skill::SkillArgs),
     /// The registry of declared commands: list, show, lint
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  aigent schema list\n  aigent schema show deploy --format json-schema\n  aigent --commands ./commands schema lint"
+    )]
     Schema(schema::SchemaCommand),
     /// Check an agent's arguments against a declared command
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  aigent args check deploy --cluster-id prod-east-1 --version 1.2.3\n  aigent args check deploy --json '{\"cluster-id\": \"prod-east-1\", \"version\": \"1.2.3\"}'"
+    )]
     Args(args::ArgsCommand),
     /// Check the arguments, then run the declared command as an argv (never a shell)
     Run(run::RunArgs),
@@ -319,5 +328,28 @@ mod tests {
     #[test]
     fn clap_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn every_visible_command_shows_examples_in_its_help() {
+        fn check(command: &clap::Command, path: &str) {
+            let after_help = command
+                .get_after_help()
+                .map(|help| help.to_string())
+                .unwrap_or_default();
+            assert!(
+                after_help.contains("Examples:\n  aigent "),
+                "`{path}` --help has no examples"
+            );
+            for sub in command
+                .get_subcommands()
+                .filter(|sub| !sub.is_hide_set() && sub.get_name() != "help")
+            {
+                check(sub, &format!("{path} {}", sub.get_name()));
+            }
+        }
+        let mut root = Cli::command();
+        root.build();
+        check(&root, "aigent");
     }
 }
