@@ -58,9 +58,17 @@ pub fn command_string_diagnostics(
     subprocess: &Subprocess,
     users: UserArguments<'_>,
 ) -> Vec<Diagnostic> {
-    let words = expand_env(program_words(subprocess));
+    let (words, dangling_split) = expand_env(program_words(subprocess));
     let positions = program_positions(&words);
     let mut findings: Vec<(String, String)> = Vec::new();
+    if let Some(field) = dangling_split
+        && users.any
+    {
+        findings.push((
+            field,
+            "`env -S` ends the hardcoded words, so `env` would split the first user-controlled argument into a command line of its own (`bash -c ...`), which undoes argv safety; drop `-S`".to_owned(),
+        ));
+    }
     let mut open_at_end: Option<String> = None;
     for (index, word) in words.iter().enumerate() {
         let Some((name, kind)) = program_kind(&word.text) else {
@@ -111,10 +119,12 @@ struct Wrapper {
 }
 
 const WRAPPERS: &[Wrapper] = &[
+    // `-S` takes no value here: `expand_env` has replaced its string by the
+    // words it splits into.
     Wrapper {
         names: &["env"],
-        value_short: "uCaS",
-        value_long: &["unset", "chdir", "argv0", "split-string"],
+        value_short: "uCa",
+        value_long: &["unset", "chdir", "argv0"],
         positionals: 0,
         assignments: true,
     },
@@ -320,10 +330,12 @@ fn program_words(subprocess: &Subprocess) -> Vec<Word> {
 /// A bound on the words `env -S` may produce, against pathological input.
 const MAX_WORDS: usize = 4096;
 
-/// The words with each `env -S STRING` replaced by the words of STRING.
-fn expand_env(words: Vec<Word>) -> Vec<Word> {
+/// The words with each `env -S STRING` replaced by the words of STRING,
+/// and the field of an `-S` left without its string at the end (whose
+/// string would then be the first user-controlled argument).
+fn expand_env(words: Vec<Word>) -> (Vec<Word>, Option<String>) {
     let mut queue: VecDeque<Word> = words.into();
-    let mut out = Vec::new();
+    let mut out: Vec<Word> = Vec::new();
     let mut in_env = false;
     let mut takes_value = false;
     let mut splits_next = false;
@@ -400,7 +412,10 @@ fn expand_env(words: Vec<Word>) -> Vec<Word> {
         }
         out.push(word);
     }
-    out
+    let dangling_split = splits_next
+        .then(|| out.last().map(|word| word.field.clone()))
+        .flatten();
+    (out, dangling_split)
 }
 
 /// Puts the words of an `env -S` string at the front of `queue`.
@@ -1061,24 +1076,15 @@ fn read_ssh(program: &str, after: &[Word], users: UserArguments<'_>) -> Region {
 /// `env`'s own options were expanded already; what is left is whether it
 /// still reads options when the program words end.
 fn read_env(after: &[Word]) -> Region {
-    let mut region = Region::default();
-    let mut index = 0;
-    while index < after.len() {
-        let text = after[index].text.as_str();
-        if text == "--" {
-            return region;
-        }
-        if text.starts_with('-') || is_assignment(text) {
-            let takes_value =
-                matches!(text, "-u" | "-C" | "-a" | "--unset" | "--chdir" | "--argv0")
-                    || (text.len() == 2 && text.starts_with('-') && text.ends_with('S'));
-            index += if takes_value { 2 } else { 1 };
-            continue;
-        }
-        return region;
+    let env = WRAPPERS
+        .iter()
+        .find(|wrapper| wrapper.names.contains(&"env"))
+        .unwrap_or(&WRAPPERS[0]);
+    Region {
+        findings: Vec::new(),
+        open_at_end: wrapped_program(env, after).is_none()
+            && !after.iter().any(|word| word.text == "--"),
     }
-    region.open_at_end = true;
-    region
 }
 
 /// Whether an awk program hands strings to `/bin/sh`.
@@ -1302,6 +1308,10 @@ mod tests {
             assert!(flagged(binary, args), "{binary} {args:?}");
         }
         assert!(!flagged("env", &["-S", "kubectl get"]));
+        assert!(!findings("env", &["-S"], WITH_USERS).is_empty());
+        assert!(!findings("env", &["-S", "watch ls"], UserArguments::default()).is_empty());
+        assert!(!findings("env", &["-S", "-i ssh host"], WITH_USERS).is_empty());
+        assert!(!findings("env", &["-i", "--split-string"], WITH_USERS).is_empty());
         assert!(!flagged("env", &["-u", "-c", "ls"]));
         assert_eq!(
             split_env_string(r#"a 'b c' "d\_e" f\_g # comment"#),

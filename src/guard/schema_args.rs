@@ -37,7 +37,12 @@ pub fn check(
     let mut violations = unknown_properties(&instance, input_schema);
     let instance = Value::Object(instance);
     violations.extend(schema_violations(input_schema, &instance));
-    violations.extend(rule_violations(declaration, input_schema, &instance));
+    violations.extend(rule_violations(
+        declaration,
+        input_schema,
+        &instance,
+        &texts,
+    ));
     mark_sensitive(&mut violations, input_schema);
     if !violations.is_empty() {
         return Err(violations);
@@ -89,9 +94,14 @@ pub fn check_default(declaration: &Declaration, name: &str, default: &Value) -> 
         .filter(|violation| top_level_name(&violation.field) == name)
         .collect();
     violations.extend(
-        rule_violations(declaration, input_schema, &instance)
-            .into_iter()
-            .filter(|violation| top_level_name(&violation.field) == name),
+        rule_violations(
+            declaration,
+            input_schema,
+            &instance,
+            &NumberTexts::default(),
+        )
+        .into_iter()
+        .filter(|violation| top_level_name(&violation.field) == name),
     );
     violations
 }
@@ -238,7 +248,14 @@ fn rule_violations(
     declaration: &Declaration,
     input_schema: &InputSchema,
     instance: &Value,
+    texts: &NumberTexts,
 ) -> Vec<Violation> {
+    // A number as given (its exact text), else as serde_json prints it.
+    let number_text = |pointer: &str, number: &serde_json::Number| {
+        texts
+            .get(pointer)
+            .map_or_else(|| number.to_string(), str::to_owned)
+    };
     let mut violations = Vec::new();
     for property in &input_schema.guarded {
         let name = property.name.as_str();
@@ -276,9 +293,10 @@ fn rule_violations(
                                 && !item_profile.allow_leading_dash
                                 && number.to_string().starts_with('-') =>
                         {
+                            let pointer = format!("{}/{index}", number::pointer_child("", name));
                             violations.push(numeric_option_injection(
                                 &format!("{name}[{index}]"),
-                                number,
+                                number_text(&pointer, number),
                             ));
                         }
                         _ => {}
@@ -290,7 +308,11 @@ fn rule_violations(
                     && !profile.allow_leading_dash
                     && number.to_string().starts_with('-') =>
             {
-                violations.push(numeric_option_injection(name, number));
+                let pointer = number::pointer_child("", name);
+                violations.push(numeric_option_injection(
+                    name,
+                    number_text(&pointer, number),
+                ));
             }
             _ => {}
         }
@@ -298,11 +320,11 @@ fn rule_violations(
     violations
 }
 
-fn numeric_option_injection(field: &str, number: &serde_json::Number) -> Violation {
+fn numeric_option_injection(field: &str, text: String) -> Violation {
     Violation::new(
         field,
         Rule::OptionInjection,
-        Some(number.to_string()),
+        Some(text),
         "a value that does not start with '-'",
         format!("`{field}` starts with '-', so the command would read it as an option"),
     )
@@ -321,19 +343,24 @@ fn flags_to_object(
     let mut violations = Vec::new();
     let declared: Vec<&str> = input_schema.property_names().collect();
     let mut index = 0;
+    // A stray word right after a sensitive value is likely more of it.
+    let mut after_sensitive = false;
     while index < tokens.len() {
         let token = &tokens[index];
         index += 1;
         let Some(flag) = token.strip_prefix("--").filter(|flag| !flag.is_empty()) else {
-            violations.push(Violation::new(
+            let mut violation = Violation::new(
                 "",
                 Rule::UnexpectedArgument,
                 Some(token.clone()),
                 "--name value for a declared property",
                 format!("`{token}` is not a `--name value` argument"),
-            ));
+            );
+            violation.sensitive = after_sensitive;
+            violations.push(violation);
             continue;
         };
+        after_sensitive = false;
         let (name, inline) = match flag.split_once('=') {
             Some((name, value)) => (name.to_owned(), Some(value.to_owned())),
             None => (flag.to_owned(), None),
@@ -373,6 +400,7 @@ fn flags_to_object(
                 }
             },
         };
+        after_sensitive = guarded.is_some_and(|property| property.item_guard().sensitive);
         let item_kind = guarded.map_or("string", |property| property.items_type.as_str());
         let pointer = number::pointer_child("", &name);
         if kind == "array" {

@@ -793,6 +793,10 @@ fn sensitive_values_never_leak_from_failed_documents() {
         let body = serde_json::to_string(&rejection.to_error_body()).unwrap();
         assert!(!body.contains("hunter"), "{text}: {body}");
     }
+    let rejection = flags(&token, &["--value", "hunter2", "hunter3"]).unwrap_err();
+    assert_eq!(rejection.violations[0].rule, Rule::UnexpectedArgument);
+    let body = serde_json::to_string(&rejection.to_error_body()).unwrap();
+    assert!(!body.contains("hunter"), "{body}");
     let schema = declaration(json!({
         "name": "m", "description": "d",
         "input_schema": {"type": "object", "properties": {
@@ -803,6 +807,7 @@ fn sensitive_values_never_leak_from_failed_documents() {
         &["--token", "s3cret", "--token", "s3cret2"][..],
         &["--tokn", "s3cret"],
         &["--token"],
+        &["--token", "s3cret", "s3cret2"],
     ] {
         let rejection = flags(&schema, words).unwrap_err();
         let body = serde_json::to_string(&rejection.to_error_body()).unwrap();
