@@ -6,11 +6,14 @@
 //! - `env` options are understood: `-i`, `-u NAME`, `-C DIR`, `NAME=VALUE`,
 //!   `--`, and `-S`/`--split-string`, whose string is split into more words
 //!   as `env` splits it (so `env -S 'bash -c'` is `env bash -c`);
-//! - every word that names a known program starts that program's options,
+//! - a word that names a known program starts that program's options,
 //!   which are read until `--`, the first positional word (for a shell or
-//!   an interpreter: its script) or the end. Wrappers (`sudo`, `nice`,
-//!   `xargs`, `find -exec`, `kubectl exec --`) need no list: the program
-//!   they run is found as a word of its own.
+//!   an interpreter: its script) or the end. Shells and interpreters are
+//!   recognised anywhere among the words, so whatever wraps them (`nice`,
+//!   `find -exec`, `kubectl exec pod --`) needs no list; `watch`, `ssh`,
+//!   `awk` and `env`, which are also common words, only where a program
+//!   runs: the binary, the word after `--`, or the program of a known
+//!   wrapper (`sudo -u root watch ...`, `timeout 5 ssh ...`).
 //!
 //! What counts as handing over a command string:
 //! - a shell with `-c` (in any short-option cluster: `-ec`, `-lc`), fish's
