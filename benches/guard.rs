@@ -116,6 +116,26 @@ fn bench_phase1(c: &mut Criterion) {
             ))
         });
     });
+    // A declaration near the 1 MiB limit whose cost is its enum list (the
+    // duplicate check was quadratic in it).
+    let values: Vec<String> = (0..100_000).map(|index| index.to_string()).collect();
+    let big_enum = serde_json::json!({
+        "name": "pick", "description": "Pick one",
+        "parameters": {"choice": {"type": "enum", "enum_values": values}}
+    })
+    .to_string();
+    let mut group = c.benchmark_group("parse_declaration");
+    group.sample_size(10);
+    group.bench_function("enum_100k", |b| {
+        b.iter(|| {
+            black_box(parse_declaration(
+                black_box(&big_enum),
+                SourceFormat::Json,
+                &Origin::default(),
+            ))
+        });
+    });
+    group.finish();
 }
 
 criterion_group!(benches, bench_values, bench_phase1);

@@ -551,3 +551,302 @@ fn help_after_name_shows_the_declaration() {
         "asking for help is not a rejection"
     );
 }
+
+/// Writes one declaration into `registry/` and returns the directory.
+fn registry_with(sandbox: &Sandbox, declaration: &Value) -> String {
+    let name = declaration["name"].as_str().unwrap();
+    sandbox.write(
+        format!("registry/{name}.json"),
+        serde_json::to_string(declaration).unwrap(),
+    );
+    sandbox.join("registry").to_str().unwrap().to_owned()
+}
+
+#[test]
+fn prototype_keys_are_refused_in_flags_as_in_json() {
+    let sandbox = Sandbox::new();
+    let dir = registry_with(
+        &sandbox,
+        &json!({"name": "m", "description": "x", "input_schema": {"type": "object",
+            "additionalProperties": true,
+            "properties": {"opts": {"type": "object", "additionalProperties": true}}}}),
+    );
+    for words in [
+        &[
+            "--opts",
+            r#"{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"x":1}}}"#,
+        ][..],
+        &["--__proto__", "x", "--constructor", "y"],
+        &["--json", r#"{"opts":{"__proto__":{}}}"#],
+    ] {
+        let mut args = vec!["--commands", &dir, "args", "check", "m"];
+        args.extend_from_slice(words);
+        let (run, envelope) = sandbox.json(&args);
+        run.assert_code(2);
+        assert_eq!(
+            envelope["error"]["rejected_pattern"], "prototype_key",
+            "{run}"
+        );
+    }
+}
+
+#[test]
+fn sensitive_values_stay_out_of_the_envelope_and_the_audit_log() {
+    let sandbox = Sandbox::new();
+    let dir = registry_with(
+        &sandbox,
+        &json!({"name": "t", "description": "x",
+            "parameters": {"tok": {"type": "string", "sensitive": true}}}),
+    );
+    registry_with(
+        &sandbox,
+        &json!({"name": "m", "description": "x", "input_schema": {"type": "object",
+            "properties": {"token": {"type": "string", "x-aigent-sensitive": true}}}}),
+    );
+    for (command, words) in [
+        ("t", &["--json", r#"{"tok":"hunter2","tok":"hunter3"}"#][..]),
+        ("t", &["--json", r#"{"tok":"hunter2",}"#]),
+        ("t", &["--json", r#"{"tko":"hunter2"}"#]),
+        ("m", &["--token", "hunter2", "--token", "hunter3"]),
+        ("m", &["--json", r#"["hunter2"]"#]),
+    ] {
+        let mut args = vec!["--commands", &dir, "args", "check", command];
+        args.extend_from_slice(words);
+        let (run, _) = sandbox.json(&args);
+        run.assert_code(2);
+        assert!(!run.stdout.contains("hunter"), "{words:?}:\n{run}");
+    }
+    let log = std::fs::read_to_string(sandbox.audit_log()).unwrap();
+    assert_eq!(log.lines().count(), 5);
+    assert!(!log.contains("hunter"), "{log}");
+}
+
+#[test]
+fn aigent_keywords_reached_through_refs_are_applied() {
+    let sandbox = Sandbox::new();
+    let dir = registry_with(
+        &sandbox,
+        &json!({"name": "r", "description": "x", "input_schema": {"type": "object",
+            "$defs": {"secret": {"type": "string", "x-aigent-sensitive": true},
+                      "rid": {"type": "string", "x-aigent-pattern-type": "resource_id"}},
+            "properties": {"token": {"$ref": "#/$defs/secret"}, "id": {"$ref": "#/$defs/rid"},
+                "id2": {"allOf": [{"type": "string", "x-aigent-pattern-type": "resource_id"}]}}},
+            "subprocess": {"binary": "echo", "hardcoded_args": [], "user_controlled_args": ["token", "id", "id2"]}}),
+    );
+    let (lint, _) = sandbox.json(&["--commands", &dir, "schema", "lint"]);
+    lint.assert_code(0);
+    let (run, envelope) = sandbox.json(&[
+        "--commands",
+        &dir,
+        "args",
+        "check",
+        "r",
+        "--token",
+        "hunter2",
+        "--id",
+        "../../etc/passwd",
+        "--id2",
+        "x?y=%2e%2e",
+    ]);
+    run.assert_code(2);
+    let found = rules(&envelope);
+    assert!(found.contains(&"path_traversal".to_owned()), "{run}");
+    assert!(found.contains(&"query_parameter".to_owned()), "{run}");
+    let (ok, envelope) = sandbox.json(&[
+        "--commands",
+        &dir,
+        "args",
+        "check",
+        "r",
+        "--token",
+        "hunter2",
+        "--id",
+        "users-42",
+    ]);
+    ok.assert_code(0);
+    assert_eq!(envelope["data"]["arguments"]["token"], "[REDACTED]");
+    assert!(!ok.stdout.contains("hunter2"), "{ok}");
+}
+
+#[test]
+fn url_paths_are_split_before_decoding() {
+    let sandbox = Sandbox::new();
+    let dir = registry_with(
+        &sandbox,
+        &json!({"name": "u", "description": "x",
+            "parameters": {"u": {"type": "string", "pattern_type": "url"}}}),
+    );
+    for url in [
+        "https://h/api/v1/files%3F/%2e%2e/%2e%2e/admin/users",
+        "https://h/a%23/%2e%2e/admin",
+        "https://h/a/..;/b",
+        "https://h/a/%2e%2e;/b",
+    ] {
+        let (run, envelope) = sandbox.json(&["--commands", &dir, "args", "check", "u", "--u", url]);
+        run.assert_code(2);
+        assert_eq!(
+            envelope["error"]["rejected_pattern"], "path_traversal",
+            "{run}"
+        );
+    }
+    for url in [
+        "https://h/x?filter[name]=x",
+        "https://h/search?next=../x",
+        "https://h/a/．/b",
+    ] {
+        sandbox
+            .json(&["--commands", &dir, "args", "check", "u", "--u", url])
+            .0
+            .assert_code(0);
+    }
+}
+
+#[test]
+fn numbers_are_refused_or_kept_as_written_never_rewritten() {
+    let sandbox = Sandbox::new();
+    let dir = registry_with(
+        &sandbox,
+        &json!({"name": "n", "description": "x",
+            "parameters": {"int": {"type": "integer"}, "num": {"type": "number"}},
+            "subprocess": {"binary": "echo", "hardcoded_args": [], "user_controlled_args": ["int", "num"]}}),
+    );
+    registry_with(
+        &sandbox,
+        &json!({"name": "s", "description": "x",
+            "input_schema": {"type": "object", "properties": {"n": {"type": "integer"}}},
+            "subprocess": {"binary": "echo", "hardcoded_args": [], "user_controlled_args": ["n"]}}),
+    );
+    for text in [
+        r#"{"int":1e3}"#,
+        r#"{"int":1.0}"#,
+        r#"{"int":4503599627370497.5}"#,
+        r#"{"num":1e-400}"#,
+    ] {
+        let (run, envelope) =
+            sandbox.json(&["--commands", &dir, "args", "check", "n", "--json", text]);
+        run.assert_code(2);
+        assert_eq!(envelope["error"]["rejected_pattern"], "type", "{run}");
+    }
+    let dry = |args: &[&str]| {
+        let mut all = vec!["--commands", &dir, "--format", "json", "run", "--dry-run"];
+        all.extend_from_slice(args);
+        let run = common::Run::of(sandbox.cmd().args(&all));
+        run.assert_code(0);
+        let envelope: Value = serde_json::from_str(&run.stderr).unwrap();
+        envelope["data"]["argv"].clone()
+    };
+    assert_eq!(
+        dry(&["n", "--json", r#"{"int": 7, "num": 2.50}"#]),
+        json!(["echo", "7", "2.50"])
+    );
+    assert_eq!(
+        dry(&["n", "--num", "4503599627370497.5"]),
+        json!(["echo", "4503599627370497.5"])
+    );
+    assert_eq!(
+        dry(&["s", "--n", "18446744073709551615"]),
+        json!(["echo", "18446744073709551615"])
+    );
+}
+
+#[test]
+fn cjk_text_passed_to_a_subprocess_is_not_a_shell_metacharacter() {
+    let sandbox = Sandbox::new();
+    let dir = registry_with(
+        &sandbox,
+        &json!({"name": "note", "description": "x",
+            "parameters": {"text": {"type": "string"}, "path": {"type": "string", "pattern_type": "filepath"}},
+            "subprocess": {"binary": "echo", "hardcoded_args": [], "user_controlled_args": ["text", "path"]}}),
+    );
+    for value in [
+        "テスト（仮）",
+        "注意；確認",
+        "Ｑ＆Ａ",
+        "㈱トヨタ",
+        "⑴ first",
+        "写真/㈱.jpg",
+    ] {
+        let (run, envelope) = sandbox.json(&[
+            "--commands",
+            &dir,
+            "args",
+            "check",
+            "note",
+            "--text",
+            value,
+            "--path",
+            value,
+        ]);
+        run.assert_code(0);
+        assert_eq!(envelope["data"]["arguments"]["text"], value);
+    }
+    // The ASCII characters themselves, and their percent-encodings, are
+    // still refused.
+    for value in ["テスト(仮)", "注意%3B確認"] {
+        let (run, envelope) =
+            sandbox.json(&["--commands", &dir, "args", "check", "note", "--text", value]);
+        run.assert_code(2);
+        assert_eq!(envelope["error"]["rejected_pattern"], "shell_metacharacter");
+    }
+}
+
+#[test]
+fn null_for_an_optional_input_schema_property_counts_as_absent() {
+    let sandbox = Sandbox::new();
+    let dir = registry_with(
+        &sandbox,
+        &json!({"name": "nul", "description": "x",
+            "input_schema": {"type": "object", "properties": {
+                "a": {"type": "string"}, "b": {"type": "boolean"}, "c": {"type": ["string", "null"]}},
+                "required": ["a"]},
+            "subprocess": {"binary": "echo", "hardcoded_args": [], "user_controlled_args": ["a", "b", "c"]}}),
+    );
+    let (run, envelope) = sandbox.json(&[
+        "--commands",
+        &dir,
+        "args",
+        "check",
+        "nul",
+        "--json",
+        r#"{"a": "x", "b": null, "c": null}"#,
+    ]);
+    run.assert_code(0);
+    assert_eq!(envelope["data"]["arguments"], json!({"a": "x"}));
+    let dry = common::Run::of(sandbox.cmd().args([
+        "--commands",
+        &dir,
+        "--format",
+        "json",
+        "run",
+        "--dry-run",
+        "nul",
+        "--json",
+        r#"{"a": "x", "c": null}"#,
+    ]));
+    dry.assert_code(0);
+}
+
+#[test]
+fn invisible_characters_and_look_alike_separators() {
+    let sandbox = Sandbox::new();
+    for value in ["file\u{34F}id", "\u{115F}", "\u{3164}", "id\u{2800}"] {
+        let (run, envelope) = sandbox.json(&["args", "check", "files-get", "--file-id", value]);
+        run.assert_code(2);
+        assert_eq!(
+            envelope["error"]["rejected_pattern"], "control_character",
+            "{run}"
+        );
+    }
+    for path in ["a∖..∖b", "a⧹..⧹b"] {
+        let (run, envelope) = sandbox.json(&["args", "check", "read_file", "--path", path]);
+        run.assert_code(2);
+        assert_eq!(
+            envelope["error"]["rejected_pattern"], "path_traversal",
+            "{run}"
+        );
+    }
+    sandbox
+        .json(&["args", "check", "read_file", "--path", "a/．/b"])
+        .0
+        .assert_code(0);
+}

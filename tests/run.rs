@@ -599,6 +599,132 @@ fn an_unwritable_audit_log_means_exit_4_and_nothing_runs() {
     assert!(sandbox.join("made.txt").exists());
 }
 
+fn mkfifo(path: &Path) {
+    let status = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo");
+    assert!(status.success());
+}
+
+/// Runs with a bound on the wait, so that a regression (an open that
+/// blocks on a FIFO) fails instead of hanging the suite.
+fn bounded(cmd: &mut assert_cmd::Command) -> Run {
+    Run::of(cmd.timeout(Duration::from_secs(60)))
+}
+
+#[test]
+fn a_fifo_or_a_hard_linked_audit_log_is_refused_without_hanging() {
+    let sandbox = Sandbox::new();
+    registry(
+        &sandbox,
+        &[(
+            "make.yaml",
+            "name: make\ndescription: Create a file\nparameters: {}\nsubprocess: {binary: touch, hardcoded_args: [made.txt], user_controlled_args: []}\n",
+        )],
+    );
+    let fifo = sandbox.join("audit.fifo");
+    mkfifo(&fifo);
+    let other = sandbox.write("elsewhere.txt", "keep\n");
+    let linked = sandbox.join("linked.jsonl");
+    std::fs::hard_link(&other, &linked).unwrap();
+    for log in [&fifo, &linked] {
+        let log = log.display().to_string();
+        let mut cmd = sandbox.cmd();
+        cmd.args([
+            "--commands",
+            "commands",
+            "--format",
+            "json",
+            "run",
+            "--audit-log",
+            &log,
+            "make",
+        ]);
+        let run = bounded(&mut cmd);
+        run.assert_code(4);
+        assert_eq!(
+            stderr_envelope(&run)["error"]["code"],
+            "AUDIT_LOG_UNWRITABLE"
+        );
+        assert!(!sandbox.join("made.txt").exists(), "it ran:\n{run}");
+
+        // `args check` keeps its result and warns.
+        let mut cmd = sandbox.cmd();
+        cmd.args([
+            "--format",
+            "json",
+            "args",
+            "check",
+            "--audit-log",
+            &log,
+            "files-get",
+            "--file-id",
+            "../x",
+        ]);
+        let run = bounded(&mut cmd);
+        run.assert_code(2);
+        let envelope = run.envelope();
+        assert!(
+            envelope["warnings"][0]
+                .as_str()
+                .unwrap()
+                .contains("audit record was not written"),
+            "{run}"
+        );
+    }
+    assert_eq!(std::fs::read_to_string(&other).unwrap(), "keep\n");
+}
+
+#[test]
+fn a_command_string_smuggled_through_env_split_string_never_runs() {
+    let sandbox = Sandbox::new();
+    registry(
+        &sandbox,
+        &[
+            (
+                "s1.json",
+                r#"{"name":"s1","description":"x","parameters":{"cmd":{"type":"string"}},
+                    "subprocess":{"binary":"/usr/bin/env","hardcoded_args":["-S","bash -c"],"user_controlled_args":["cmd"]}}"#,
+            ),
+            (
+                "s2.json",
+                r#"{"name":"s2","description":"x","parameters":{"cmd":{"type":"string"}},
+                    "subprocess":{"binary":"env","hardcoded_args":["--split-string=sh -c"],"user_controlled_args":["cmd"]}}"#,
+            ),
+        ],
+    );
+    for name in ["s1", "s2"] {
+        let run = run_in(&sandbox, Some("json"), &[name, "--cmd", "touch pwned"]);
+        run.assert_code(4);
+        assert_eq!(
+            stderr_envelope(&run)["error"]["code"],
+            "INVALID_DECLARATION"
+        );
+        assert!(!sandbox.join("pwned").exists(), "it ran:\n{run}");
+    }
+}
+
+#[test]
+fn an_input_schema_default_that_breaks_its_own_rules_never_reaches_the_argv() {
+    let sandbox = Sandbox::new();
+    registry(
+        &sandbox,
+        &[(
+            "d.json",
+            r#"{"name":"d","description":"x","input_schema":{"type":"object","properties":{
+                "p":{"type":"string","x-aigent-pattern-type":"resource_id","default":"../etc;rm"},
+                "q":{"type":"string","default":"-rf"},"n":{"type":"integer","default":"notanint"}}},
+                "subprocess":{"binary":"echo","hardcoded_args":[],"user_controlled_args":["p","q","n"]}}"#,
+        )],
+    );
+    let run = run_in(&sandbox, Some("json"), &["--dry-run", "d"]);
+    run.assert_code(4);
+    let envelope = stderr_envelope(&run);
+    assert_eq!(envelope["error"]["code"], "INVALID_DECLARATION");
+    assert!(!run.stderr.contains("\"argv\""), "{run}");
+}
+
 #[test]
 fn a_sensitive_value_never_reaches_the_log_and_the_log_is_private() {
     let sandbox = Sandbox::new();

@@ -342,6 +342,74 @@ fn lint_reports_every_registration_error_with_file_and_field() {
             "E115",
             "subprocess.hardcoded_args[1]",
         ),
+        // `env -S` splits its string into more words: a shell `-c` in it
+        // is still a shell `-c`.
+        (
+            "env-split",
+            json!({"parameters": {"cmd": {"type": "string"}}, "subprocess": {"binary": "/usr/bin/env", "hardcoded_args": ["-S", "bash -c"], "user_controlled_args": ["cmd"]}}),
+            "E115",
+            "subprocess.hardcoded_args[1]",
+        ),
+        (
+            "env-split-long",
+            json!({"parameters": {}, "subprocess": {"binary": "env", "hardcoded_args": ["--split-string=sh -c"]}}),
+            "E115",
+            "subprocess.hardcoded_args[0]",
+        ),
+        (
+            "python-c",
+            json!({"parameters": {}, "subprocess": {"binary": "python3", "hardcoded_args": ["-c"]}}),
+            "E115",
+            "subprocess.hardcoded_args[0]",
+        ),
+        (
+            "perl-e",
+            json!({"parameters": {}, "subprocess": {"binary": "/usr/bin/perl", "hardcoded_args": ["-e", "system @ARGV"]}}),
+            "E115",
+            "subprocess.hardcoded_args[0]",
+        ),
+        (
+            "su-c",
+            json!({"parameters": {}, "subprocess": {"binary": "su", "hardcoded_args": ["root", "-c"]}}),
+            "E115",
+            "subprocess.hardcoded_args[1]",
+        ),
+        (
+            "versioned-shell",
+            json!({"parameters": {}, "subprocess": {"binary": "/opt/bin/bash5.2", "hardcoded_args": ["-c"]}}),
+            "E115",
+            "subprocess.hardcoded_args[0]",
+        ),
+        (
+            "awk-system",
+            json!({"parameters": {}, "subprocess": {"binary": "awk", "hardcoded_args": ["BEGIN { system(ARGV[1]) }"]}}),
+            "E115",
+            "subprocess.hardcoded_args[0]",
+        ),
+        (
+            "dash-to-shell",
+            json!({"parameters": {"args": {"type": "array", "allow_leading_dash": true}}, "subprocess": {"binary": "bash", "hardcoded_args": ["--norc"], "user_controlled_args": ["args"]}}),
+            "E115",
+            "subprocess.hardcoded_args",
+        ),
+        (
+            "nested-keyword",
+            json!({"input_schema": {"type": "object", "properties": {"opts": {"type": "object", "properties": {"token": {"type": "string", "x-aigent-sensitive": true}}}}}}),
+            "E121",
+            "input_schema.properties.opts.properties.token.x-aigent-sensitive",
+        ),
+        (
+            "schema-default",
+            json!({"input_schema": {"type": "object", "properties": {"q": {"type": "string", "default": "-rf"}}}, "subprocess": {"binary": "echo", "user_controlled_args": ["q"]}}),
+            "E111",
+            "input_schema.properties.q.default",
+        ),
+        (
+            "verbose-pattern",
+            json!({"parameters": {"p": {"type": "string", "pattern": "^(?x)[a-z]+ #[\n|.*$"}}}),
+            "E107",
+            "parameters.p.pattern",
+        ),
         (
             "no-zero",
             json!({"parameters": {}, "exit_codes": {"2": {"name": "ARG_ERROR"}}}),
@@ -548,4 +616,95 @@ fn a_registry_of_a_thousand_declarations_works() {
             .contains("cmd-"),
         "{missing}"
     );
+}
+
+/// The JSON Schema export of a `url` parameter accepts what the declaration
+/// accepts (no `format: uri`, which refuses IRIs and `[` `]` in a query).
+#[test]
+fn an_exported_url_accepts_what_the_declaration_accepts() {
+    let sandbox = Sandbox::new();
+    write_json(
+        &sandbox,
+        "registry/fetch.json",
+        &json!({"name": "fetch", "description": "Fetch a URL",
+            "parameters": {"link": {"type": "string", "required": true, "pattern_type": "url"}}}),
+    );
+    let dir = sandbox.join("registry");
+    let dir = dir.to_str().unwrap();
+    let run = sandbox.run(&[
+        "--commands",
+        dir,
+        "schema",
+        "show",
+        "fetch",
+        "--format",
+        "json-schema",
+    ]);
+    run.assert_code(0);
+    let schema: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(schema["properties"]["link"].get("format"), None, "{run}");
+    write_json(
+        &sandbox,
+        "exported/fetch-tool.json",
+        &json!({"name": "fetch-tool", "description": "Fetch via MCP", "input_schema": schema}),
+    );
+    let exported = sandbox.join("exported");
+    let exported = exported.to_str().unwrap();
+    for link in [
+        "https://example.com/Straße",
+        "https://example.com/items?filter[name]=x",
+    ] {
+        for (registry, name) in [(dir, "fetch"), (exported, "fetch-tool")] {
+            let (check, _) = sandbox.json(&[
+                "--commands",
+                registry,
+                "args",
+                "check",
+                name,
+                "--link",
+                link,
+            ]);
+            check.assert_code(0);
+        }
+    }
+}
+
+/// A long `enum_values` list is checked for duplicates in linear time (it
+/// was quadratic: 100,000 values took seconds per `args check`).
+#[test]
+fn a_long_enum_loads_and_reports_a_duplicate_once() {
+    let sandbox = Sandbox::new();
+    let mut values: Vec<String> = (0..100_000).map(|index| index.to_string()).collect();
+    let write = |values: &[String]| {
+        sandbox.write(
+            "registry/pick.json",
+            serde_json::to_string(&json!({"name": "pick", "description": "Pick one",
+                "parameters": {"choice": {"type": "enum", "enum_values": values}}}))
+            .unwrap(),
+        );
+    };
+    write(&values);
+    let dir = sandbox.join("registry");
+    let dir = dir.to_str().unwrap();
+    let (ok, envelope) = sandbox.json(&[
+        "--commands",
+        dir,
+        "args",
+        "check",
+        "pick",
+        "--choice",
+        "99999",
+    ]);
+    ok.assert_code(0);
+    assert_eq!(envelope["data"]["arguments"]["choice"], "99999");
+    values.push("7".to_owned());
+    write(&values);
+    let (lint, envelope) = sandbox.json(&["--commands", dir, "schema", "lint"]);
+    lint.assert_code(4);
+    let diagnostics = envelope["data"]["files"][0]["diagnostics"]
+        .as_array()
+        .unwrap();
+    assert_eq!(diagnostics.len(), 1, "{lint}");
+    assert_eq!(diagnostics[0]["code"], "E110");
+    assert!(diagnostics[0]["message"].as_str().unwrap().contains("`7`"));
 }

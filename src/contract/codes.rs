@@ -24,6 +24,7 @@ pub const EXIT_CODE_INVALID: &str = "E117";
 pub const DUPLICATE_NAME: &str = "E118";
 pub const SCHEMA_UNKNOWN_KEYWORD: &str = "E119";
 pub const SCHEMA_INVALID: &str = "E120";
+pub const AIGENT_KEYWORD_IGNORED: &str = "E121";
 
 pub const IDENTIFIER_UNPATTERNED: &str = "W101";
 pub const REQUIRED_WITH_DEFAULT: &str = "W102";
@@ -64,7 +65,7 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
     (
         PATTERN_UNANCHORED,
         Severity::Error,
-        "`pattern` does not start with `^` and end with `$`",
+        "`pattern` is not anchored at both ends for every match (`^...$`; no top-level `\\|` that anchors only some alternatives, no multi-line flag)",
     ),
     (
         PATTERN_CONFLICT,
@@ -104,7 +105,7 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
     (
         SHELL_COMMAND_STRING,
         Severity::Error,
-        "the subprocess runs a shell with `-c` (or `/c`, `-Command`)",
+        "the subprocess hands a command string to a shell or an interpreter (`sh -c`, `env -S 'sh -c'`, `python -c`, `su -c`, `sudo -s`, `watch`, `ssh`, an `awk` program calling `system`), or lets an agent's `-`-leading value reach one that still reads options",
     ),
     (
         EXIT_CODES_INCOMPLETE,
@@ -130,6 +131,11 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
         SCHEMA_INVALID,
         Severity::Error,
         "`input_schema` is not a valid object schema (meta-schema, remote `$ref`, root type)",
+    ),
+    (
+        AIGENT_KEYWORD_IGNORED,
+        Severity::Error,
+        "an `x-aigent-*` keyword where the guard never reads it (not a top-level property, its `items`, or a schema they reach through `$ref`/`allOf`), or two pattern types for one property",
     ),
     (
         IDENTIFIER_UNPATTERNED,

@@ -58,6 +58,32 @@ impl Declaration {
         })
     }
 
+    /// Whether the value of `name` may start with `-` (for an array, any
+    /// of its items).
+    pub fn allows_leading_dash(&self, name: &str) -> bool {
+        match &self.inputs {
+            Inputs::Parameters(_) => self
+                .parameter(name)
+                .is_some_and(|parameter| parameter.allow_leading_dash),
+            Inputs::InputSchema(schema) => schema
+                .guarded(name)
+                .is_some_and(|property| property.item_guard().allow_leading_dash),
+        }
+    }
+
+    /// Whether any input is declared sensitive.
+    pub fn has_sensitive_input(&self) -> bool {
+        match &self.inputs {
+            Inputs::Parameters(parameters) => {
+                parameters.iter().any(|parameter| parameter.sensitive)
+            }
+            Inputs::InputSchema(schema) => schema
+                .guarded
+                .iter()
+                .any(|property| property.item_guard().sensitive),
+        }
+    }
+
     /// Every input name, in declared order (properties for `input_schema`).
     pub fn input_names(&self) -> Vec<&str> {
         match &self.inputs {
@@ -374,9 +400,17 @@ pub struct InputSchema {
     pub written: Value,
     pub effective: Value,
     pub validator: Arc<jsonschema::Validator>,
+    /// Each top-level property's guard, `$ref` and `allOf` followed, in
+    /// the order written.
+    pub guarded: Vec<super::input_schema::GuardedProperty>,
 }
 
 impl InputSchema {
+    /// How the guard treats the top-level property `name`.
+    pub fn guarded(&self, name: &str) -> Option<&super::input_schema::GuardedProperty> {
+        self.guarded.iter().find(|property| property.name == name)
+    }
+
     /// The top-level property names, in the order written.
     pub fn property_names(&self) -> impl Iterator<Item = &str> {
         self.properties().map(|(name, _)| name)

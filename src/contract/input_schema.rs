@@ -154,17 +154,294 @@ pub struct PropertyGuard {
 }
 
 impl PropertyGuard {
+    /// The guard one schema object asks for by itself, without following
+    /// `$ref` or `allOf` (see [`GuardedProperty`] for that).
     pub fn of(property: &Value) -> Self {
-        let class = match property.get(X_PATTERN_TYPE).and_then(Value::as_str) {
+        Self::merged(std::iter::once(property))
+    }
+
+    /// The guard a set of facets asks for together: the pattern type any
+    /// of them names (else `Patterned` when one has a `pattern`), and
+    /// `sensitive`/`allow-leading-dash` when any of them says so.
+    fn merged<'a>(facets: impl Iterator<Item = &'a Value> + Clone) -> Self {
+        let named = facets
+            .clone()
+            .find_map(|facet| facet.get(X_PATTERN_TYPE).and_then(Value::as_str));
+        let class = match named {
             Some("resource_id") => ValueClass::ResourceId,
             Some(name) => PatternType::parse(name).map_or(ValueClass::FreeText, ValueClass::Typed),
-            None if property.get("pattern").is_some() => ValueClass::Patterned,
+            None if facets.clone().any(|facet| facet.get("pattern").is_some()) => {
+                ValueClass::Patterned
+            }
             None => ValueClass::FreeText,
+        };
+        let flag = |keyword: &str| {
+            facets
+                .clone()
+                .any(|facet| facet.get(keyword) == Some(&Value::Bool(true)))
         };
         Self {
             class,
-            sensitive: property.get(X_SENSITIVE) == Some(&Value::Bool(true)),
-            allow_leading_dash: property.get(X_ALLOW_LEADING_DASH) == Some(&Value::Bool(true)),
+            sensitive: flag(X_SENSITIVE),
+            allow_leading_dash: flag(X_ALLOW_LEADING_DASH),
+        }
+    }
+}
+
+/// A top-level property as the guard sees it: its own schema together
+/// with every schema it reaches through a local `$ref` or `allOf` (all of
+/// which apply to the value), and the same for its `items`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GuardedProperty {
+    pub name: String,
+    pub guard: PropertyGuard,
+    /// For an array property: the guard of its items (`items`, through
+    /// `$ref` and `allOf` too); `None` when no facet has `items`.
+    pub items: Option<PropertyGuard>,
+    /// The first non-null `type` among the facets (`"string"` when none
+    /// says), for typing `--name value` flags.
+    pub primary_type: String,
+    /// The first non-null `type` of the items, likewise.
+    pub items_type: String,
+}
+
+impl GuardedProperty {
+    /// The guard for one item of this property's array value.
+    pub fn item_guard(&self) -> PropertyGuard {
+        match self.items {
+            None => self.guard,
+            Some(items) => PropertyGuard {
+                class: if items.class == ValueClass::FreeText {
+                    self.guard.class
+                } else {
+                    items.class
+                },
+                sensitive: self.guard.sensitive || items.sensitive,
+                allow_leading_dash: self.guard.allow_leading_dash || items.allow_leading_dash,
+            },
+        }
+    }
+}
+
+/// How deep `$ref`/`allOf` chains are followed (cycles stop earlier).
+const MAX_FACET_DEPTH: usize = 32;
+
+/// The schemas that apply together to a value that `schema` (at
+/// `pointer`) describes: itself, and what it reaches through local `$ref`s
+/// and `allOf`. Each comes with its JSON pointer. `follow_refs` is false
+/// when a nested `$id` would change what `#...` refers to.
+fn facets<'a>(
+    root: &'a Value,
+    schema: &'a Value,
+    pointer: String,
+    follow_refs: bool,
+) -> Vec<(String, &'a Value)> {
+    let mut found: Vec<(String, &'a Value)> = Vec::new();
+    let mut stack = vec![(pointer, schema, 0usize)];
+    while let Some((pointer, schema, depth)) = stack.pop() {
+        if found.iter().any(|(seen, _)| *seen == pointer) || depth > MAX_FACET_DEPTH {
+            continue;
+        }
+        let Value::Object(object) = schema else {
+            continue;
+        };
+        found.push((pointer.clone(), schema));
+        if let Some(Value::Array(members)) = object.get("allOf") {
+            for (index, member) in members.iter().enumerate().rev() {
+                stack.push((format!("{pointer}/allOf/{index}"), member, depth + 1));
+            }
+        }
+        if follow_refs
+            && let Some(reference) = object.get("$ref").and_then(Value::as_str)
+            && let Some((target_pointer, target)) = resolve_local(root, reference)
+        {
+            stack.push((target_pointer, target, depth + 1));
+        }
+    }
+    found
+}
+
+/// The schema a local `$ref` (`#`, `#/$defs/x`) points at, with its JSON
+/// pointer. Anchors (`#name`) and anything remote give `None`.
+fn resolve_local<'a>(root: &'a Value, reference: &str) -> Option<(String, &'a Value)> {
+    let fragment = reference.strip_prefix('#')?;
+    let pointer = crate::guard::normalize::percent_decode(fragment);
+    if !pointer.is_empty() && !pointer.starts_with('/') {
+        return None;
+    }
+    root.pointer(&pointer).map(|target| (pointer, target))
+}
+
+fn escape_pointer_token(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+/// Whether a subschema below the root has an `$id`, which would make
+/// `#...` references inside it relative to that subschema.
+fn has_nested_id(schema: &Value) -> bool {
+    let mut nested = false;
+    each_subschema(schema, "", &mut |pointer, object| {
+        nested |= !pointer.is_empty() && object.contains_key("$id");
+    });
+    nested
+}
+
+/// Calls `visit` with every schema object (and its JSON pointer) below
+/// and including `schema`, through the applicator keywords.
+fn each_subschema(schema: &Value, pointer: &str, visit: &mut dyn FnMut(&str, &Map<String, Value>)) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    visit(pointer, object);
+    for (keyword, value) in object {
+        let here = format!("{pointer}/{}", escape_pointer_token(keyword));
+        if SINGLE_SUBSCHEMA.contains(&keyword.as_str()) {
+            each_subschema(value, &here, visit);
+        } else if SUBSCHEMA_MAP.contains(&keyword.as_str()) {
+            if let Some(map) = value.as_object() {
+                for (name, child) in map {
+                    each_subschema(
+                        child,
+                        &format!("{here}/{}", escape_pointer_token(name)),
+                        visit,
+                    );
+                }
+            }
+        } else if SUBSCHEMA_LIST.contains(&keyword.as_str())
+            && let Some(list) = value.as_array()
+        {
+            for (index, child) in list.iter().enumerate() {
+                each_subschema(child, &format!("{here}/{index}"), visit);
+            }
+        }
+    }
+}
+
+/// The first non-null `type` among `facets`, or `"string"`.
+fn first_type<'a>(facets: impl Iterator<Item = &'a Value>) -> String {
+    facets
+        .filter(|facet| facet.get("type").is_some())
+        .map(primary_type)
+        .next()
+        .unwrap_or("string")
+        .to_owned()
+}
+
+/// Every top-level property with its guard, and the pointers of every
+/// facet the guard reads (where `x-aigent-*` keywords take effect).
+fn guarded_properties(root: &Value) -> (Vec<GuardedProperty>, Vec<String>) {
+    let follow_refs = !has_nested_id(root);
+    let mut guarded = Vec::new();
+    let mut effective = Vec::new();
+    let Some(properties) = root.get("properties").and_then(Value::as_object) else {
+        return (guarded, effective);
+    };
+    for (name, property) in properties {
+        let pointer = format!("/properties/{}", escape_pointer_token(name));
+        let own = facets(root, property, pointer, follow_refs);
+        let mut items = Vec::new();
+        for (facet_pointer, facet) in &own {
+            if let Some(item_schema) = facet.get("items") {
+                for item in facets(
+                    root,
+                    item_schema,
+                    format!("{facet_pointer}/items"),
+                    follow_refs,
+                ) {
+                    if !items
+                        .iter()
+                        .any(|(seen, _): &(String, &Value)| *seen == item.0)
+                    {
+                        items.push(item);
+                    }
+                }
+            }
+        }
+        effective.extend(own.iter().map(|(pointer, _)| pointer.clone()));
+        effective.extend(items.iter().map(|(pointer, _)| pointer.clone()));
+        let own_values: Vec<&Value> = own.iter().map(|(_, facet)| *facet).collect();
+        let item_values: Vec<&Value> = items.iter().map(|(_, facet)| *facet).collect();
+        guarded.push(GuardedProperty {
+            name: name.clone(),
+            guard: PropertyGuard::merged(own_values.iter().copied()),
+            items: (!item_values.is_empty())
+                .then(|| PropertyGuard::merged(item_values.iter().copied())),
+            primary_type: first_type(own_values.iter().copied()),
+            items_type: first_type(item_values.iter().copied()),
+        });
+    }
+    (guarded, effective)
+}
+
+/// E121: `x-aigent-*` keywords the guard would never read, and facets
+/// that disagree on the pattern type.
+fn check_aigent_keywords(
+    root: &Value,
+    effective: &[String],
+    field: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let follow_refs = !has_nested_id(root);
+    let is_aigent = |key: &String| key.starts_with("x-aigent-");
+    each_subschema(root, "", &mut |pointer, object| {
+        let here = format!("{field}{}", pointer.replace('/', "."));
+        if !effective.iter().any(|seen| seen == pointer) {
+            if let Some(keyword) = object.keys().find(|key| is_aigent(key)) {
+                diagnostics.push(
+                    Diagnostic::error(
+                        codes::AIGENT_KEYWORD_IGNORED,
+                        format!(
+                            "`{keyword}` here would be ignored: aigent reads its keywords on a top-level property, on its `items`, and on the schemas those reach through a local `$ref` or `allOf`"
+                        ),
+                    )
+                    .with_field(format!("{here}.{keyword}")),
+                );
+            } else if let Some(Value::String(reference)) = object.get("$ref") {
+                let reaches_keywords = follow_refs
+                    && resolve_local(root, reference).is_some_and(|(target_pointer, target)| {
+                        facets(root, target, target_pointer, true)
+                            .iter()
+                            .any(|(_, facet)| {
+                                facet
+                                    .as_object()
+                                    .is_some_and(|facet| facet.keys().any(is_aigent))
+                            })
+                    });
+                if reaches_keywords {
+                    diagnostics.push(
+                        Diagnostic::error(
+                            codes::AIGENT_KEYWORD_IGNORED,
+                            format!(
+                                "`$ref` to `{reference}` reaches `x-aigent-*` keywords, which do not apply here: aigent reads them only for a top-level property and its `items`"
+                            ),
+                        )
+                        .with_field(format!("{here}.$ref")),
+                    );
+                }
+            }
+        }
+    });
+    if let Some(properties) = root.get("properties").and_then(Value::as_object) {
+        for (name, property) in properties {
+            let pointer = format!("/properties/{}", escape_pointer_token(name));
+            let mut named: Vec<&str> = facets(root, property, pointer, follow_refs)
+                .iter()
+                .filter_map(|(_, facet)| facet.get(X_PATTERN_TYPE).and_then(Value::as_str))
+                .collect();
+            named.sort_unstable();
+            named.dedup();
+            if named.len() > 1 {
+                diagnostics.push(
+                    Diagnostic::error(
+                        codes::AIGENT_KEYWORD_IGNORED,
+                        format!(
+                            "`{name}` is given the pattern types {} (through `$ref`/`allOf`); only one can apply",
+                            named.join(" and ")
+                        ),
+                    )
+                    .with_field(format!("{field}.properties.{name}")),
+                );
+            }
         }
     }
 }
@@ -221,6 +498,8 @@ pub fn compile(written: &Value, field: &str) -> (Option<InputSchema>, Vec<Diagno
     if let Some(properties) = root.get("properties").and_then(Value::as_object) {
         check_top_level_properties(properties, field, &mut diagnostics);
     }
+    let (guarded, effective) = guarded_properties(written);
+    check_aigent_keywords(written, &effective, field, &mut diagnostics);
     if diagnostics.iter().any(Diagnostic::is_error) {
         return (None, diagnostics);
     }
@@ -239,6 +518,7 @@ pub fn compile(written: &Value, field: &str) -> (Option<InputSchema>, Vec<Diagno
                 written: written.clone(),
                 effective,
                 validator: Arc::new(validator),
+                guarded,
             }),
             diagnostics,
         ),
@@ -555,6 +835,77 @@ mod tests {
         assert_eq!(
             compiled.unwrap().effective.get("additionalProperties"),
             None
+        );
+    }
+
+    #[test]
+    fn aigent_keywords_where_the_guard_never_reads_them_are_errors() {
+        for schema in [
+            // nested inside an object property
+            json!({"type": "object", "properties": {"opts": {"type": "object", "properties": {
+                "token": {"type": "string", "x-aigent-sensitive": true}}}}}),
+            // in a branch that may not apply
+            json!({"type": "object", "properties": {"id": {"anyOf": [
+                {"type": "string", "x-aigent-pattern-type": "resource_id"}, {"type": "integer"}]}}}),
+            json!({"type": "object", "properties": {"id": {"not": {"x-aigent-sensitive": true}}}}),
+            // on prefixItems, which the guard does not read
+            json!({"type": "object", "properties": {"argv": {"type": "array", "prefixItems": [
+                {"type": "string", "x-aigent-pattern-type": "filepath"}]}}}),
+            // in a definition nobody at the top level reaches
+            json!({"type": "object", "$defs": {"secret": {"type": "string", "x-aigent-sensitive": true}},
+                "properties": {"a": {"type": "string"}}}),
+            // a definition that is used at the top level and nested
+            json!({"type": "object", "$defs": {"secret": {"type": "string", "x-aigent-sensitive": true}},
+                "properties": {"token": {"$ref": "#/$defs/secret"},
+                    "opts": {"type": "object", "properties": {"token": {"$ref": "#/$defs/secret"}}}}}),
+            // at the root
+            json!({"type": "object", "x-aigent-sensitive": true}),
+            // two pattern types for one property
+            json!({"type": "object", "properties": {"id": {"type": "string", "x-aigent-pattern-type": "uuid",
+                "allOf": [{"x-aigent-pattern-type": "semver"}]}}}),
+        ] {
+            assert_eq!(
+                codes_of(schema.clone()),
+                [codes::AIGENT_KEYWORD_IGNORED],
+                "{schema}"
+            );
+        }
+    }
+
+    #[test]
+    fn aigent_keywords_through_refs_and_all_of_take_effect() {
+        let (compiled, diagnostics) = compile(
+            &json!({"type": "object",
+            "$defs": {
+                "secret": {"type": "string", "x-aigent-sensitive": true},
+                "rid": {"allOf": [{"$ref": "#/$defs/plain"}, {"x-aigent-pattern-type": "resource_id"}]},
+                "plain": {"type": "string"},
+                "loop": {"$ref": "#/$defs/loop"}
+            },
+            "properties": {
+                "token": {"$ref": "#/$defs/secret"},
+                "id": {"$ref": "#/$defs/rid"},
+                "ids": {"type": "array", "items": {"$ref": "#/$defs/rid"}, "x-aigent-allow-leading-dash": true},
+                "odd": {"$ref": "#/$defs/loop"}
+            }}),
+            "input_schema",
+        );
+        let compiled = compiled.unwrap_or_else(|| panic!("{diagnostics:?}"));
+        let token = compiled.guarded("token").unwrap();
+        assert!(token.guard.sensitive);
+        assert_eq!(
+            compiled.guarded("id").unwrap().guard.class,
+            ValueClass::ResourceId
+        );
+        assert_eq!(compiled.guarded("id").unwrap().primary_type, "string");
+        let ids = compiled.guarded("ids").unwrap();
+        assert_eq!(ids.item_guard().class, ValueClass::ResourceId);
+        assert!(ids.item_guard().allow_leading_dash);
+        assert_eq!(ids.primary_type, "array");
+        assert_eq!(ids.items_type, "string");
+        assert_eq!(
+            compiled.guarded("odd").unwrap().guard.class,
+            ValueClass::FreeText
         );
     }
 }

@@ -173,7 +173,7 @@ mod tests {
         let reloaded = reloaded.declaration.unwrap();
 
         let good = r#"{"a-id": "prod-1", "uuid": "123e4567-e89b-12d3-a456-426614174000", "version": "1.2.3-rc.1+b.5",
-            "path": "/home/user/file.txt", "link": "https://example.com/a?b=c#d", "res": "users/42", "ticket": "OPS-12",
+            "path": "/home/user/file.txt", "link": "https://example.com/Straße?filter[name]=c#d", "res": "users/42", "ticket": "OPS-12",
             "count": 3, "ratio": 0.5, "dry": true, "mode": "b", "tags": ["x", "y"], "token": "s3cret"}"#;
         for declaration in [&original, &reloaded] {
             let validated = guard::check(declaration, &RawArguments::Json(good));
@@ -186,6 +186,7 @@ mod tests {
             r#"{"a-id": "x", "path": "%2e%2e/etc"}"#,
             r#"{"a-id": "x", "path": "-rf"}"#,
             r#"{"a-id": "x", "link": "https://u@example.com/"}"#,
+            r#"{"a-id": "x", "link": "https://example.com/a/%2e%2e;/b"}"#,
             r#"{"a-id": "x", "res": "a?b"}"#,
             r#"{"a-id": "x", "res": "{{id}}"}"#,
             r#"{"a-id": "x", "ticket": "ops-1"}"#,
@@ -207,6 +208,7 @@ mod tests {
                 );
             }
         }
+        assert_eq!(schema["properties"]["link"].get("format"), None);
         let secret = guard::check(&reloaded, &RawArguments::Json(good)).unwrap();
         assert_eq!(secret.to_redacted_json()["token"], crate::guard::REDACTED);
     }

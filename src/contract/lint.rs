@@ -6,7 +6,8 @@
 use std::path::Path;
 
 use super::codes;
-use super::declaration::{Declaration, ParamType};
+use super::command_string::{UserArguments, command_string_diagnostics};
+use super::declaration::{Declaration, Inputs, ParamType};
 use crate::report::Diagnostic;
 
 /// What a check may know besides the declaration.
@@ -60,112 +61,60 @@ fn user_controlled_args_exist(declaration: &Declaration, _: &LintContext<'_>) ->
         .collect()
 }
 
-/// Shells, by the basename of the binary (a `.exe` suffix ignored).
-const SHELLS: &[&str] = &[
-    "sh",
-    "bash",
-    "zsh",
-    "dash",
-    "ksh",
-    "mksh",
-    "ash",
-    "csh",
-    "tcsh",
-    "fish",
-    "cmd",
-    "powershell",
-    "pwsh",
-];
-
-fn shell_name(program: &str) -> Option<String> {
-    let base = program
-        .rsplit(['/', '\\'])
-        .next()
-        .unwrap_or(program)
-        .to_ascii_lowercase();
-    let base = base.strip_suffix(".exe").unwrap_or(&base).to_owned();
-    SHELLS.contains(&base.as_str()).then_some(base)
-}
-
-/// Whether `arg` makes `shell` run its next argument as a command string.
-fn is_command_string_flag(shell: &str, arg: &str) -> bool {
-    let lower = arg.to_ascii_lowercase();
-    match shell {
-        "cmd" => matches!(lower.as_str(), "/c" | "/k" | "/r"),
-        "powershell" | "pwsh" => {
-            let Some(name) = lower.strip_prefix('-').or_else(|| lower.strip_prefix('/')) else {
-                return false;
-            };
-            let name = name.trim_start_matches('-');
-            // PowerShell takes any unambiguous prefix of a parameter name.
-            matches!(name, "c" | "e" | "ec")
-                || (name.len() >= 3
-                    && ("command".starts_with(name) || "encodedcommand".starts_with(name)))
-        }
-        // A short-option cluster holding `c` (`-c`, `-ec`, `-lc`), or
-        // fish's `--command`.
-        _ => {
-            lower == "--command"
-                || lower.strip_prefix('-').is_some_and(|cluster| {
-                    !cluster.starts_with('-')
-                        && !cluster.is_empty()
-                        && cluster.chars().all(|ch| ch.is_ascii_alphabetic())
-                        && cluster.contains('c')
-                })
-        }
-    }
-}
-
-/// A shell run with `-c` turns the argv back into a command string, undoing
-/// everything the guard does. Looks through wrappers too (`env bash -c`).
+/// A shell or an interpreter handed a command string turns the argv back
+/// into code, undoing everything the guard does (see `command_string`).
 fn no_shell_command_string(declaration: &Declaration, _: &LintContext<'_>) -> Vec<Diagnostic> {
     let Some(subprocess) = &declaration.subprocess else {
         return Vec::new();
     };
-    let program = std::iter::once(("subprocess.binary".to_owned(), subprocess.binary.as_str()))
-        .chain(
-            subprocess
-                .hardcoded_args
-                .iter()
-                .enumerate()
-                .map(|(index, arg)| (format!("subprocess.hardcoded_args[{index}]"), arg.as_str())),
-        );
-    let mut shell = None;
-    let mut diagnostics = Vec::new();
-    for (field, word) in program {
-        if let Some(found) = shell_name(word) {
-            shell = Some(found);
-            continue;
-        }
-        if let Some(shell) = &shell
-            && is_command_string_flag(shell, word)
-        {
-            diagnostics.push(
-                Diagnostic::error(
-                    codes::SHELL_COMMAND_STRING,
-                    format!(
-                        "`{shell} {word}` runs a command string through a shell, which undoes argv safety; run the program directly, or a script file (`{shell} --norc --noprofile -- script`)"
-                    ),
-                )
-                .with_field(field),
-            );
-        }
-    }
-    diagnostics
+    let leading_dash = subprocess
+        .user_controlled_args
+        .iter()
+        .find(|name| declaration.allows_leading_dash(name))
+        .map(String::as_str);
+    let users = UserArguments {
+        any: !subprocess.user_controlled_args.is_empty(),
+        leading_dash,
+    };
+    command_string_diagnostics(subprocess, users)
 }
 
 fn defaults_pass_their_own_checks(
     declaration: &Declaration,
     _: &LintContext<'_>,
 ) -> Vec<Diagnostic> {
-    let mut diagnostics = Vec::new();
-    for parameter in declaration.parameters() {
-        let Some(default) = &parameter.default else {
-            continue;
-        };
-        let violations = crate::guard::check_default(declaration, parameter, default);
-        if let Some(first) = violations.first() {
-            diagnostics.push(
+    let mut found: Vec<(String, &serde_json::Value, Vec<crate::guard::Violation>)> = Vec::new();
+    match &declaration.inputs {
+        Inputs::Parameters(parameters) => {
+            for parameter in parameters {
+                if let Some(default) = &parameter.default {
+                    found.push((
+                        format!("parameters.{}.default", parameter.name),
+                        default,
+                        crate::guard::check_default(declaration, parameter, default),
+                    ));
+                }
+            }
+        }
+        // A default fills in for an absent property and reaches the argv,
+        // so it gets the schema's checks and the guard's rules too.
+        Inputs::InputSchema(schema) => {
+            for (name, property) in schema.properties() {
+                if let Some(default) = property.get("default").filter(|value| !value.is_null()) {
+                    found.push((
+                        format!("input_schema.properties.{name}.default"),
+                        default,
+                        crate::guard::check_schema_default(declaration, name, default),
+                    ));
+                }
+            }
+        }
+    }
+    found
+        .into_iter()
+        .filter_map(|(field, default, violations)| {
+            let first = violations.into_iter().next()?;
+            Some(
                 Diagnostic::error(
                     codes::DEFAULT_INVALID,
                     format!(
@@ -174,11 +123,10 @@ fn defaults_pass_their_own_checks(
                         first.message
                     ),
                 )
-                .with_field(format!("parameters.{}.default", parameter.name)),
-            );
-        }
-    }
-    diagnostics
+                .with_field(field),
+            )
+        })
+        .collect()
 }
 
 fn required_has_no_default(declaration: &Declaration, _: &LintContext<'_>) -> Vec<Diagnostic> {
@@ -254,46 +202,5 @@ mod tests {
         for name in ["message", "idle", "keyboard", "version", "name", "video"] {
             assert!(!looks_like_identifier(name), "{name}");
         }
-    }
-
-    #[test]
-    fn command_string_flags() {
-        for (shell, arg) in [
-            ("bash", "-c"),
-            ("sh", "-ec"),
-            ("bash", "-lc"),
-            ("fish", "--command"),
-            ("cmd", "/C"),
-            ("pwsh", "-Command"),
-            ("powershell", "-c"),
-            ("pwsh", "-EncodedCommand"),
-            ("pwsh", "-e"),
-        ] {
-            assert!(is_command_string_flag(shell, arg), "{shell} {arg}");
-        }
-        for (shell, arg) in [
-            ("bash", "--norc"),
-            ("bash", "--noprofile"),
-            ("bash", "-e"),
-            ("bash", "--"),
-            ("sh", "script.sh"),
-            ("pwsh", "-File"),
-            ("pwsh", "-NoProfile"),
-            ("cmd", "/q"),
-        ] {
-            assert!(!is_command_string_flag(shell, arg), "{shell} {arg}");
-        }
-    }
-
-    #[test]
-    fn shells_by_basename() {
-        assert_eq!(shell_name("/bin/bash").as_deref(), Some("bash"));
-        assert_eq!(
-            shell_name("C:\\Windows\\System32\\cmd.exe").as_deref(),
-            Some("cmd")
-        );
-        assert_eq!(shell_name("PowerShell.exe").as_deref(), Some("powershell"));
-        assert_eq!(shell_name("kubectl"), None);
-        assert_eq!(shell_name("bashful"), None);
     }
 }

@@ -8,6 +8,7 @@
 
 pub mod changed;
 pub mod codes;
+mod command_string;
 mod declaration;
 mod embedded;
 pub mod input_schema;

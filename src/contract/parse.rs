@@ -202,62 +202,44 @@ pub fn parse_value(document: &Value, origin: &Origin<'_>) -> Parsed {
     }
 }
 
-/// Why a custom pattern is not anchored at both ends, if it is not: it must
-/// start with `^`, end with an unescaped `$`, have no top-level `|` (which
-/// would anchor only the first and last alternatives), and not turn on
-/// multi-line mode (which makes `^`/`$` match at every line).
+/// Why a custom pattern is not anchored at both ends, if it is not: every
+/// match must start at the start of the value (`^`, `\A`) and end at its
+/// end (`$`, `\z`). This is read from the parsed pattern, so verbose mode
+/// (`(?x)`, where `#` starts a comment), nested classes, a top-level `|`
+/// that anchors only some alternatives, and the multi-line flag (where `^`
+/// and `$` match at every line) are all seen as the regex engine sees them.
+/// A pattern that does not parse gets `None`: compiling it reports that.
 pub fn pattern_anchoring_problem(pattern: &str) -> Option<String> {
-    let unanchored = || {
-        Some(format!(
-            "`{pattern}` is not anchored: a pattern must match the whole value, as `^...$`"
-        ))
-    };
-    let Some(body) = pattern.strip_prefix('^') else {
-        return unanchored();
-    };
-    let Some(body) = body.strip_suffix('$') else {
-        return unanchored();
-    };
-    let trailing_backslashes = body.chars().rev().take_while(|ch| *ch == '\\').count();
-    if trailing_backslashes % 2 == 1 {
-        return unanchored();
+    use regex_syntax::hir::Look;
+    let hir = regex_syntax::ParserBuilder::new()
+        .nest_limit(250)
+        .build()
+        .parse(pattern)
+        .ok()?;
+    let properties = hir.properties();
+    let start = properties.look_set_prefix().contains(Look::Start);
+    let end = properties.look_set_suffix().contains(Look::End);
+    if start && end {
+        return None;
     }
-    let mut depth = 0usize;
-    let mut in_class = false;
-    let mut chars = body.chars().peekable();
-    while let Some(ch) = chars.next() {
-        match ch {
-            '\\' => {
-                chars.next();
-            }
-            '[' if !in_class => in_class = true,
-            ']' if in_class => in_class = false,
-            '(' if !in_class => {
-                depth += 1;
-                if chars.peek() == Some(&'?') {
-                    let flags: String = chars
-                        .clone()
-                        .skip(1)
-                        .take_while(|ch| ch.is_ascii_alphabetic() || *ch == '-')
-                        .collect();
-                    let enabled = flags.split('-').next().unwrap_or("");
-                    if enabled.contains('m') {
-                        return Some(format!(
-                            "`{pattern}` turns on multi-line mode, where `^` and `$` match at every line; remove the `m` flag"
-                        ));
-                    }
-                }
-            }
-            ')' if !in_class => depth = depth.saturating_sub(1),
-            '|' if !in_class && depth == 0 => {
-                return Some(format!(
-                    "`{pattern}` has a top-level `|`, so only its first alternative is anchored at the start and only its last at the end; write `^(?:...|...)$`"
-                ));
-            }
-            _ => {}
-        }
+    let multi_line = [Look::StartLF, Look::EndLF, Look::StartCRLF, Look::EndCRLF]
+        .iter()
+        .any(|look| properties.look_set().contains(*look));
+    if multi_line {
+        return Some(format!(
+            "`{pattern}` turns on multi-line mode, where `^` and `$` match at every line; remove the `m` flag"
+        ));
     }
-    None
+    let has_anchors =
+        properties.look_set().contains(Look::Start) && properties.look_set().contains(Look::End);
+    if has_anchors {
+        return Some(format!(
+            "`{pattern}` is not anchored at both ends for every match (a top-level `|` anchors only its first alternative at the start and only its last at the end); write `^(?:...|...)$`"
+        ));
+    }
+    Some(format!(
+        "`{pattern}` is not anchored: a pattern must match the whole value, as `^...$`"
+    ))
 }
 
 /// Why `name` cannot be a parameter (a `--flag` and a JSON key), if so.
@@ -604,16 +586,15 @@ impl Reader {
             }
             _ => {}
         }
-        let mut seen = Vec::new();
+        let mut seen = std::collections::HashSet::with_capacity(enum_values.len());
         for value in enum_values {
-            if seen.contains(&value) {
+            if !seen.insert(value.as_str()) {
                 self.error(
                     codes::ENUM_INVALID,
                     join(prefix, "enum_values"),
                     format!("`{value}` is listed twice"),
                 );
             }
-            seen.push(value);
         }
     }
 
@@ -768,14 +749,33 @@ mod tests {
             "^\\\\$",
             "^(?i)abc$",
             "^(?-m)x$",
+            "^[[a-z]|b]$",
+            "^a$|^b$",
+            "\\A[a-z]+\\z",
+            "^(?x) [a-z]+ # a comment\n$",
         ] {
             assert_eq!(pattern_anchoring_problem(ok), None, "{ok}");
         }
         for bad in [
-            "[a-z]+", "^[a-z]+", "[a-z]+$", "^a|b$", "^a\\$", "^(?m)a$", "^(?im)a$", "",
+            "[a-z]+",
+            "^[a-z]+",
+            "[a-z]+$",
+            "^a|b$",
+            "^a\\$",
+            "^(?m)a$",
+            "^(?im)a$",
+            "",
+            "^(?x)[a-z]+ #[\n|.*$",
+            "^*a$",
+            "(?:^)?a$",
         ] {
             assert!(pattern_anchoring_problem(bad).is_some(), "{bad}");
         }
+        assert!(
+            pattern_anchoring_problem("^(?m)a$")
+                .unwrap()
+                .contains("multi-line")
+        );
     }
 
     #[test]

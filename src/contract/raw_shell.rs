@@ -5,7 +5,8 @@
 //! registry, that script is scanned for the constructs that run a command
 //! string through a shell:
 //!
-//! - Python (`.py`): `os.system(`, `os.popen(`, `shell=True`,
+//! - Python (`.py`): `os.system(`, `os.popen(`, `shell=True` (or `=1`),
+//!   `subprocess.getoutput(`/`getstatusoutput(`,
 //!   `asyncio.create_subprocess_shell(`;
 //! - JavaScript and TypeScript (`.js`, `.mjs`, `.cjs`, `.ts`, `.mts`,
 //!   `.cts`): `exec(` and `execSync(` of `child_process` (through the module,
@@ -292,7 +293,10 @@ fn regex(pattern: &str) -> Regex {
 
 static PY_OS_SYSTEM: LazyLock<Regex> = LazyLock::new(|| regex(r"\bos\s*\.\s*system\s*\("));
 static PY_OS_POPEN: LazyLock<Regex> = LazyLock::new(|| regex(r"\bos\s*\.\s*popen\s*\("));
-static PY_SHELL_TRUE: LazyLock<Regex> = LazyLock::new(|| regex(r"\bshell\s*=\s*True\b"));
+static PY_SHELL_TRUE: LazyLock<Regex> = LazyLock::new(|| regex(r"\bshell\s*=\s*(?:True|1)\b"));
+/// `subprocess.getoutput` and `getstatusoutput` (and Python 2's
+/// `commands.*`) run their one string argument through `/bin/sh`.
+static PY_GETOUTPUT: LazyLock<Regex> = LazyLock::new(|| regex(r"\bget(?:status)?output\s*\("));
 static PY_SUBPROCESS_SHELL: LazyLock<Regex> =
     LazyLock::new(|| regex(r"\bcreate_subprocess_shell\s*\("));
 
@@ -309,10 +313,24 @@ fn python_line(line: &str, found: &mut impl FnMut(&'static str, &'static str)) {
             "use subprocess.run([...], capture_output=True) with an argument list",
         );
     }
-    if PY_SHELL_TRUE.is_match(line) {
+    if let Some(found_at) = PY_SHELL_TRUE.find(line) {
         found(
-            "shell=True",
+            if found_at.as_str().ends_with('1') {
+                "shell=1"
+            } else {
+                "shell=True"
+            },
             "pass an argument list and leave shell at its default (False)",
+        );
+    }
+    if let Some(found_at) = PY_GETOUTPUT.find(line) {
+        found(
+            if found_at.as_str().starts_with("getstatus") {
+                "subprocess.getstatusoutput("
+            } else {
+                "subprocess.getoutput("
+            },
+            "use subprocess.run([...], capture_output=True, text=True) with an argument list",
         );
     }
     if PY_SUBPROCESS_SHELL.is_match(line) {
@@ -653,6 +671,10 @@ subprocess.run(['ls'], shell=False)
 \"\"\"
 os.system('in a docstring')
 \"\"\"
+out = subprocess.getoutput('ls ' + path)
+status, out = subprocess.getstatusoutput(cmd)
+subprocess.call(cmd, shell=1)
+subprocess.call(cmd, shell=10)
 ";
         assert_eq!(
             constructs(text, Language::Python),
@@ -660,7 +682,10 @@ os.system('in a docstring')
                 (3, "os.system("),
                 (4, "os.popen("),
                 (5, "shell=True"),
-                (8, "shell=True")
+                (8, "shell=True"),
+                (15, "subprocess.getoutput("),
+                (16, "subprocess.getstatusoutput("),
+                (17, "shell=1"),
             ]
         );
     }

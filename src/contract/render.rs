@@ -5,8 +5,9 @@ use comfy_table::{Table, presets};
 use serde_json::Value;
 
 use super::declaration::{Declaration, Inputs, ParamType, Parameter};
-use super::input_schema::{self, PropertyGuard};
+use super::input_schema::{self, GuardedProperty, PropertyGuard};
 use super::registry::FileReport;
+use crate::guard::ValueClass;
 use crate::report::{Diagnostic, Style};
 
 fn table(header: &[&str]) -> Table {
@@ -119,9 +120,12 @@ pub fn render_show(declaration: &Declaration, file: &str, style: Style) -> Strin
                 }
                 rows.add_row(vec![
                     shown,
-                    input_schema::primary_type(property).to_owned(),
+                    schema.guarded(name).map_or_else(
+                        || input_schema::primary_type(property).to_owned(),
+                        |guarded| guarded.primary_type.clone(),
+                    ),
                     yes_no(required.contains(&name)),
-                    property_check(property),
+                    property_check(property, schema.guarded(name)),
                     property
                         .get("description")
                         .and_then(Value::as_str)
@@ -182,14 +186,13 @@ fn parameter_check(parameter: &Parameter) -> String {
     parts.join(", ")
 }
 
-fn property_check(property: &Value) -> String {
+fn property_check(property: &Value, guarded: Option<&GuardedProperty>) -> String {
     let mut parts = Vec::new();
-    let guard = PropertyGuard::of(property);
-    if let Some(kind) = property
-        .get(input_schema::X_PATTERN_TYPE)
-        .and_then(Value::as_str)
-    {
-        parts.push(kind.to_owned());
+    let guard = guarded.map_or_else(|| PropertyGuard::of(property), GuardedProperty::item_guard);
+    match guard.class {
+        ValueClass::ResourceId => parts.push("resource_id".to_owned()),
+        ValueClass::Typed(pattern_type) => parts.push(pattern_type.as_str().to_owned()),
+        ValueClass::FreeText | ValueClass::Patterned => {}
     }
     for keyword in [
         "pattern",

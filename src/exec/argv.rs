@@ -6,13 +6,14 @@
 //! How a validated value becomes argv words:
 //! - a string (and an `enum` or `resource_id`) is passed exactly as given;
 //! - an array expands to one word per item, in order;
-//! - an integer is its decimal text (`42`, `-3`);
-//! - a number is the shortest decimal text that reads back as the same
-//!   value, never in exponent form (`1.5`, `2` for `2.0`, `0.0001`);
+//! - a number is exactly the text it was given in (`42`, `-3`, `1.50`,
+//!   `1e3`, `18446744073709551615`); a default read from the declaration
+//!   is its shortest decimal text, never in exponent form;
 //! - a boolean is the word `true` or `false` (a declaration that wants a
 //!   bare flag declares an `enum` with the flag as its one value);
 //! - an optional argument that was left out (and has no default) adds no
 //!   word; a default is passed like a given value;
+//! - `null`, which an `input_schema` may allow, adds no word;
 //! - an object, or an array holding objects, arrays or nulls, has no argv
 //!   form and is refused.
 
@@ -160,47 +161,27 @@ fn words_of(name: &str, value: &ArgValue) -> Result<Vec<String>, ArgvError> {
     match value {
         ArgValue::String(text) => Ok(vec![text.clone()]),
         ArgValue::Integer(number) => Ok(vec![number.to_string()]),
-        ArgValue::Number(number) => Ok(vec![number_text(*number)]),
+        ArgValue::Number(number) => Ok(vec![number.as_str().to_owned()]),
         ArgValue::Boolean(flag) => Ok(vec![flag.to_string()]),
         ArgValue::Array(items) => Ok(items.clone()),
-        ArgValue::Json(Value::Array(items)) => items
-            .iter()
-            .map(|item| {
-                scalar_text(item).ok_or_else(|| ArgvError::Unsupported {
-                    name: name.to_owned(),
-                    kind: "an array holding objects, arrays or nulls",
-                })
-            })
-            .collect(),
-        ArgValue::Json(other) => match scalar_text(other) {
-            Some(text) => Ok(vec![text]),
-            None => Err(ArgvError::Unsupported {
-                name: name.to_owned(),
-                kind: crate::guard::json_kind(other),
-            }),
-        },
-    }
-}
-
-fn scalar_text(value: &Value) -> Option<String> {
-    match value {
-        Value::String(text) => Some(text.clone()),
-        Value::Bool(flag) => Some(flag.to_string()),
-        Value::Number(number) => Some(match number.as_i64() {
-            Some(integer) => integer.to_string(),
-            None => match number.as_u64() {
-                Some(unsigned) => unsigned.to_string(),
-                None => number_text(number.as_f64().unwrap_or(f64::NAN)),
-            },
+        ArgValue::List(items) => {
+            let mut words = Vec::with_capacity(items.len());
+            for item in items {
+                words.extend(words_of(name, item)?);
+            }
+            Ok(words)
+        }
+        // A null (allowed by the schema) is no value at all.
+        ArgValue::Json(Value::Null) => Ok(Vec::new()),
+        ArgValue::Json(Value::Array(_)) => Err(ArgvError::Unsupported {
+            name: name.to_owned(),
+            kind: "an array holding objects, arrays or nulls",
         }),
-        Value::Null | Value::Array(_) | Value::Object(_) => None,
+        ArgValue::Json(other) => Err(ArgvError::Unsupported {
+            name: name.to_owned(),
+            kind: crate::guard::json_kind(other),
+        }),
     }
-}
-
-/// Rust's `Display` for floats: the shortest text that parses back to the
-/// same value, without an exponent.
-fn number_text(number: f64) -> String {
-    number.to_string()
 }
 
 /// POSIX shell quoting for display: plain words as they are, words with
@@ -269,6 +250,7 @@ subprocess:
 
     #[test]
     fn binary_then_hardcoded_then_user_arguments_in_declared_order() {
+        // A number keeps the text it was given in: `2.0` stays `2.0`.
         let tool = declaration(TOOL);
         let argv = argv_for(
             &tool,
@@ -281,7 +263,7 @@ subprocess:
         assert_eq!(
             argv.words(),
             [
-                "tool", "run", "--", "x", "y*", "a b", "7", "2", "true", "slow"
+                "tool", "run", "--", "x", "y*", "a b", "7", "2.0", "true", "slow"
             ]
         );
         assert_eq!(argv.program(), "tool");
@@ -296,12 +278,33 @@ subprocess:
     }
 
     #[test]
-    fn numbers_render_as_plain_decimals() {
-        assert_eq!(number_text(1.5), "1.5");
-        assert_eq!(number_text(2.0), "2");
-        assert_eq!(number_text(1e-4), "0.0001");
-        assert_eq!(number_text(1e21), "1000000000000000000000");
-        assert_eq!(number_text(0.1 + 0.2), "0.30000000000000004");
+    fn defaults_render_as_plain_decimals() {
+        let text = |value: f64| crate::guard::Decimal::from_f64(value).as_str().to_owned();
+        assert_eq!(text(1.5), "1.5");
+        assert_eq!(text(2.0), "2");
+        assert_eq!(text(1e-4), "0.0001");
+        assert_eq!(text(1e21), "1000000000000000000000");
+        assert_eq!(text(0.1 + 0.2), "0.30000000000000004");
+    }
+
+    #[test]
+    fn given_numbers_keep_their_text() {
+        let tool = declaration(TOOL);
+        for (flag, value, word) in [
+            ("--ratio", "2.50", "2.50"),
+            ("--ratio", "1e3", "1e3"),
+            ("--ratio", "4503599627370497.5", "4503599627370497.5"),
+            ("--count", "9007199254740993", "9007199254740993"),
+        ] {
+            let argv = argv_for(&tool, &["--first", "a", flag, value]).unwrap();
+            assert!(argv.words().contains(&word.to_owned()), "{value}: {argv:?}");
+        }
+        let argv = argv_for(
+            &tool,
+            &["--json", r#"{"first": "a", "ratio": 2.50, "count": 7}"#],
+        )
+        .unwrap();
+        assert_eq!(argv.words()[3..6], ["a", "7", "2.50"]);
     }
 
     #[test]
@@ -335,16 +338,41 @@ input_schema:
     sizes: {type: array, items: {type: integer}}
     options: {type: object, properties: {a: {type: string}}}
     flag: {type: boolean}
-subprocess: {binary: t, hardcoded_args: [], user_controlled_args: [sizes, flag, options]}
+    ratio: {type: number}
+    note: {type: [string, "null"]}
+  required: [note]
+subprocess: {binary: t, hardcoded_args: [], user_controlled_args: [sizes, flag, ratio, note, options]}
 "#,
         );
         let argv = argv_for(
             &schema_tool,
-            &["--json", r#"{"sizes": [1, 20], "flag": false}"#],
+            &[
+                "--json",
+                r#"{"sizes": [1, 20], "flag": false, "note": "x"}"#,
+            ],
         )
         .unwrap();
-        assert_eq!(argv.words(), ["t", "1", "20", "false"]);
-        let refused = argv_for(&schema_tool, &["--json", r#"{"options": {"a": "b"}}"#]);
+        assert_eq!(argv.words(), ["t", "1", "20", "false", "x"]);
+        // Numbers keep their text; a null the schema allows adds no word.
+        let argv = argv_for(
+            &schema_tool,
+            &[
+                "--json",
+                r#"{"sizes": [18446744073709551615, 1e3], "ratio": 1.50, "note": null}"#,
+            ],
+        )
+        .unwrap();
+        assert_eq!(argv.words(), ["t", "18446744073709551615", "1e3", "1.50"]);
+        let argv = argv_for(
+            &schema_tool,
+            &["--sizes", "18446744073709551615", "--note", "y"],
+        )
+        .unwrap();
+        assert_eq!(argv.words(), ["t", "18446744073709551615", "y"]);
+        let refused = argv_for(
+            &schema_tool,
+            &["--json", r#"{"options": {"a": "b"}, "note": "x"}"#],
+        );
         assert!(
             matches!(refused, Err(ArgvError::Unsupported { .. })),
             "{refused:?}"

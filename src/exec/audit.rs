@@ -7,7 +7,9 @@
 //!   each other's lines.
 //! - The file is created with mode 0600 (its parent directories with 0700),
 //!   is never followed through a symlink, and has its mode tightened to 0600
-//!   if something loosened it.
+//!   if something loosened it. Anything but a regular file with one link
+//!   (a FIFO, a device, a hard link to another file) is refused, without
+//!   blocking.
 //! - Values of parameters declared `sensitive` are redacted before a
 //!   record is built; long values are cut so a record stays small: each
 //!   value at [`MAX_LOGGED_VALUE_CHARS`] characters, and an argv after
@@ -180,19 +182,38 @@ fn create_private_dirs(dir: &Path) -> io::Result<()> {
     fs::create_dir_all(dir)
 }
 
+/// Opens the log for appending. It is opened non-blocking, so that a FIFO
+/// (or a device) in its place fails at once instead of hanging until a
+/// reader appears, then checked to be a regular file with no other hard
+/// link (tightening the mode of a file that is also reachable elsewhere
+/// would change that file, and the records would land in it), and only
+/// then set back to blocking writes.
 #[cfg(unix)]
 fn open_for_append(path: &Path) -> io::Result<fs::File> {
-    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    use std::os::fd::AsRawFd;
+    use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
     let file = OpenOptions::new()
         .append(true)
         .create(true)
         .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
-        .open(path)?;
+        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC | libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|err| match err.raw_os_error() {
+            // A FIFO without a reader.
+            Some(libc::ENXIO) => io::Error::other("the audit log is not a regular file (a FIFO)"),
+            _ => err,
+        })?;
     let metadata = file.metadata()?;
     if !metadata.is_file() {
         return Err(io::Error::other("the audit log is not a regular file"));
     }
+    if metadata.nlink() > 1 {
+        return Err(io::Error::other(format!(
+            "the audit log has {} hard links; refusing to append to a file that is also reachable under another name",
+            metadata.nlink()
+        )));
+    }
+    super::sys::clear_nonblocking(file.as_raw_fd())?;
     if metadata.permissions().mode() & 0o077 != 0 {
         file.set_permissions(fs::Permissions::from_mode(0o600))?;
     }
@@ -625,5 +646,76 @@ mod tests {
         for line in text.lines() {
             serde_json::from_str::<Value>(line).unwrap();
         }
+    }
+
+    /// Runs `open` on another thread, so that a regression (an open that
+    /// blocks) fails the test instead of hanging it.
+    #[cfg(unix)]
+    fn open_without_hanging(log: AuditLog) -> Result<OpenAuditLog, AuditError> {
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = sender.send(log.open());
+        });
+        receiver
+            .recv_timeout(Duration::from_secs(60))
+            .expect("opening the audit log blocked")
+    }
+
+    #[cfg(unix)]
+    fn mkfifo(path: &Path) {
+        use std::os::unix::ffi::OsStrExt;
+        let name = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_refused_without_blocking() {
+        use std::os::unix::fs::OpenOptionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("audit.jsonl");
+        mkfifo(&path);
+        let err = open_without_hanging(AuditLog::at(&path)).unwrap_err();
+        assert!(err.to_string().contains("not a regular file"), "{err}");
+        // With a reader waiting, the open succeeds; the type check refuses.
+        let _reader = OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(&path)
+            .unwrap();
+        let err = open_without_hanging(AuditLog::at(&path)).unwrap_err();
+        assert!(err.to_string().contains("not a regular file"), "{err}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_hard_linked_log_is_refused_and_left_alone() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let other = dir.path().join("other-file");
+        fs::write(&other, "keep\n").unwrap();
+        fs::set_permissions(&other, fs::Permissions::from_mode(0o644)).unwrap();
+        let path = dir.path().join("audit.jsonl");
+        fs::hard_link(&other, &path).unwrap();
+        let err = AuditLog::at(&path).open().unwrap_err();
+        assert!(err.to_string().contains("hard links"), "{err}");
+        assert_eq!(fs::read_to_string(&other).unwrap(), "keep\n");
+        let mode = fs::metadata(&other).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o644, "the other link's mode is untouched");
+    }
+
+    #[test]
+    fn an_open_log_still_blocks_on_writes() {
+        let dir = tempfile::tempdir().unwrap();
+        let open = AuditLog::at(dir.path().join("audit.jsonl")).open().unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::fd::AsRawFd;
+            // SAFETY: F_GETFL on an open descriptor.
+            let flags = unsafe { libc::fcntl(open.file.as_raw_fd(), libc::F_GETFL) };
+            assert_eq!(flags & libc::O_NONBLOCK, 0);
+        }
+        open.append(&AuditRecord::new("X", "c")).unwrap();
     }
 }

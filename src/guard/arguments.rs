@@ -59,13 +59,19 @@ pub fn parse_flags(
             .is_some_and(|name| declared(name).is_some())
     };
     let mut index = 0;
+    // A stray word right after a sensitive value is likely more of it
+    // (`--token abc def`), so it is not shown either.
+    let mut after_sensitive = false;
     while index < tokens.len() {
         let token = &tokens[index];
         index += 1;
         let Some(flag) = token.strip_prefix("--").filter(|flag| !flag.is_empty()) else {
-            violations.push(unexpected_argument(token, parameters));
+            let mut violation = unexpected_argument(token, parameters);
+            violation.sensitive = after_sensitive;
+            violations.push(violation);
             continue;
         };
+        after_sensitive = false;
         let (name, inline_value) = match flag.split_once('=') {
             Some((name, value)) => (name, Some(value.to_owned())),
             None => (flag, None),
@@ -121,6 +127,7 @@ pub fn parse_flags(
                 }
             },
         };
+        after_sensitive = parameter.sensitive;
         match given
             .entry(name.to_owned())
             .or_insert_with(|| Given::Texts(Vec::new()))

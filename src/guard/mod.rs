@@ -10,6 +10,7 @@
 mod arguments;
 mod json_args;
 pub mod normalize;
+pub mod number;
 pub mod render;
 pub mod rules;
 mod schema_args;
@@ -19,22 +20,29 @@ mod violation;
 use serde_json::{Map, Value};
 
 pub use arguments::RawArguments;
+pub use number::{Decimal, DecimalError};
 pub use rules::{Rule, ValueClass, ValueProfile, check_string};
 pub use violation::{REDACTED, Rejection, Violation};
 
 use crate::contract::{Declaration, Inputs, ParamType, Parameter};
 use arguments::Given;
+use number::NumberTexts;
 
 /// A validated argument value, typed by its declaration.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ArgValue {
     String(String),
     Integer(i64),
-    Number(f64),
+    /// Any other number, kept as the exact text it was given in.
+    Number(Decimal),
     Boolean(bool),
     /// An array of strings, in the order given.
     Array(Vec<String>),
-    /// Anything else an `input_schema` allows (objects, mixed arrays).
+    /// An array of strings, numbers and booleans (`input_schema`), each
+    /// item typed like a value of its own.
+    List(Vec<ArgValue>),
+    /// Anything else an `input_schema` allows (objects, nested arrays,
+    /// `null`).
     Json(Value),
 }
 
@@ -43,29 +51,65 @@ impl ArgValue {
         match self {
             Self::String(text) => Value::String(text.clone()),
             Self::Integer(number) => Value::from(*number),
-            Self::Number(number) => Value::from(*number),
+            Self::Number(number) => number.to_json(),
             Self::Boolean(flag) => Value::Bool(*flag),
             Self::Array(items) => Value::from(items.clone()),
+            Self::List(items) => Value::Array(items.iter().map(Self::to_json).collect()),
             Self::Json(value) => value.clone(),
         }
     }
 
-    /// Types a JSON value that has passed validation.
-    fn from_json(value: &Value) -> Self {
+    /// Types a JSON value that has passed validation. `texts` holds the
+    /// exact text of its numbers by JSON pointer, `pointer` is where the
+    /// value sits; a number without a text (a default from a declaration)
+    /// gets its shortest decimal form.
+    fn from_json(value: &Value, texts: &NumberTexts, pointer: &str) -> Self {
         match value {
             Value::String(text) => Self::String(text.clone()),
             Value::Bool(flag) => Self::Boolean(*flag),
-            Value::Number(number) => match number.as_i64() {
-                Some(integer) => Self::Integer(integer),
-                None => Self::Number(number.as_f64().unwrap_or(f64::NAN)),
-            },
+            Value::Number(number) => Self::from_number(number, texts.get(pointer)),
             Value::Array(items) if items.iter().all(Value::is_string) => Self::Array(
                 items
                     .iter()
                     .filter_map(|item| item.as_str().map(str::to_owned))
                     .collect(),
             ),
+            Value::Array(items)
+                if items
+                    .iter()
+                    .all(|item| item.is_string() || item.is_number() || item.is_boolean()) =>
+            {
+                Self::List(
+                    items
+                        .iter()
+                        .enumerate()
+                        .map(|(index, item)| {
+                            Self::from_json(item, texts, &format!("{pointer}/{index}"))
+                        })
+                        .collect(),
+                )
+            }
             other => Self::Json(other.clone()),
+        }
+    }
+
+    fn from_number(number: &serde_json::Number, text: Option<&str>) -> Self {
+        let text = match text {
+            Some(text) => text.to_owned(),
+            None => match (number.as_i64(), number.as_u64()) {
+                (Some(integer), _) => integer.to_string(),
+                (None, Some(unsigned)) => unsigned.to_string(),
+                (None, None) => {
+                    return Self::Number(Decimal::from_f64(number.as_f64().unwrap_or(f64::NAN)));
+                }
+            },
+        };
+        match text.parse::<i64>() {
+            Ok(integer) if integer.to_string() == text => Self::Integer(integer),
+            _ => Self::Number(
+                Decimal::parse(&text)
+                    .unwrap_or_else(|_| Decimal::from_f64(number.as_f64().unwrap_or(f64::NAN))),
+            ),
         }
     }
 }
@@ -138,16 +182,22 @@ fn check_parameters(
     parameters: &[Parameter],
     raw: &RawArguments<'_>,
 ) -> Result<ValidatedArguments, Vec<Violation>> {
-    let (mut given, mut violations) = match raw {
-        RawArguments::Flags(tokens) => arguments::parse_flags(tokens, parameters),
-        RawArguments::Json(text) => json_args::parse_for_parameters(text, parameters)?,
+    let (mut given, texts, mut violations) = match raw {
+        RawArguments::Flags(tokens) => {
+            let (given, violations) = arguments::parse_flags(tokens, parameters);
+            (given, NumberTexts::default(), violations)
+        }
+        RawArguments::Json(text) => {
+            json_args::parse_for_parameters(text, parameters, !declaration.has_sensitive_input())?
+        }
     };
     let mut validated = Vec::new();
     for parameter in parameters {
         let profile = profile_for(declaration, parameter);
         match given.remove(&parameter.name) {
             Some(value) => {
-                let (checked, mut found) = check_given(parameter, &profile, value);
+                let literal = texts.get(&number::pointer_child("", &parameter.name));
+                let (checked, mut found) = check_given(parameter, &profile, value, literal);
                 mark_sensitive(&mut found, parameter.sensitive);
                 violations.extend(found);
                 if let Some(value) = checked {
@@ -162,7 +212,7 @@ fn check_parameters(
             None => match &parameter.default {
                 Some(default) => validated.push(Argument {
                     name: parameter.name.clone(),
-                    value: ArgValue::from_json(default),
+                    value: ArgValue::from_json(default, &NumberTexts::default(), ""),
                     source: ValueSource::Default,
                     sensitive: parameter.sensitive,
                 }),
@@ -234,6 +284,7 @@ fn check_given(
     parameter: &Parameter,
     profile: &ValueProfile<'_>,
     given: Given,
+    literal: Option<&str>,
 ) -> (Option<ArgValue>, Vec<Violation>) {
     let name = parameter.name.as_str();
     let expected = || expected_for_parameter(parameter, profile);
@@ -295,7 +346,7 @@ fn check_given(
             let text = texts.into_iter().next().unwrap_or_default();
             check_text(parameter, profile, kind, text)
         }
-        (kind, Given::Json(value)) => check_json(parameter, profile, kind, value),
+        (kind, Given::Json(value)) => check_json(parameter, profile, kind, value, literal),
     }
 }
 
@@ -344,12 +395,15 @@ fn check_text(
         }
         ParamType::Enum => return check_enum(parameter, profile, text),
         ParamType::Integer => match parse_integer(&text) {
-            Some(number) => ArgValue::Integer(number),
-            None => return (None, type_error("is not an integer".to_owned())),
+            Ok(number) => ArgValue::Integer(number),
+            Err(why) => return (None, type_error(why)),
         },
-        ParamType::Number => match parse_number(&text) {
-            Some(number) => ArgValue::Number(number),
-            None => return (None, type_error("is not a finite number".to_owned())),
+        ParamType::Number => match Decimal::parse(&text) {
+            Ok(number) => ArgValue::Number(number),
+            Err(DecimalError::Syntax) => {
+                return (None, type_error("is not a finite number".to_owned()));
+            }
+            Err(why) => return (None, type_error(why.describe().to_owned())),
         },
         ParamType::Boolean => match text.as_str() {
             "true" => ArgValue::Boolean(true),
@@ -362,18 +416,24 @@ fn check_text(
 }
 
 /// A value given in `--json`, which must already have the declared type.
+/// `literal` is the exact text of a number.
 fn check_json(
     parameter: &Parameter,
     profile: &ValueProfile<'_>,
     kind: ParamType,
     value: Value,
+    literal: Option<&str>,
 ) -> (Option<ArgValue>, Vec<Violation>) {
     let name = parameter.name.as_str();
+    let shown = match (&value, literal) {
+        (Value::Number(_), Some(text)) => text.to_owned(),
+        _ => value.to_string(),
+    };
     let type_error = |why: &str| {
         vec![Violation::new(
             name,
             Rule::Type,
-            Some(value.to_string()),
+            Some(shown.clone()),
             expected_for_parameter(parameter, profile),
             format!("`{name}` is {}, {why}", json_kind(&value)),
         )]
@@ -388,27 +448,33 @@ fn check_json(
             }
         }
         (ParamType::Enum, Value::String(text)) => check_enum(parameter, profile, text.clone()),
-        (ParamType::Integer, Value::Number(number)) => {
-            let integer = number.as_i64().or_else(|| {
-                number
-                    .as_f64()
-                    .filter(|float| float.fract() == 0.0 && float.abs() < 9.0e15)
-                    .map(|float| float as i64)
-            });
-            match integer {
-                Some(integer) => (
-                    Some(ArgValue::Integer(integer)),
-                    numeric_option_injection(name, &integer.to_string(), profile),
-                ),
-                None => (None, type_error("not an integer")),
-            }
-        }
-        (ParamType::Number, Value::Number(number)) => match number.as_f64() {
-            Some(float) => (
-                Some(ArgValue::Number(float)),
-                numeric_option_injection(name, &number.to_string(), profile),
+        // Only an integer written as one: `1.0` and `1e3` are refused (with
+        // the integer as a suggestion), not rewritten.
+        (ParamType::Integer, Value::Number(_)) => match parse_integer(&shown) {
+            Ok(integer) => (
+                Some(ArgValue::Integer(integer)),
+                numeric_option_injection(name, &shown, profile),
             ),
-            None => (None, type_error("not a finite number")),
+            Err(why) => {
+                let mut violations = vec![Violation::new(
+                    name,
+                    Rule::Type,
+                    Some(shown.clone()),
+                    expected_for_parameter(parameter, profile),
+                    format!("`{name}` {why}"),
+                )];
+                if let Some(integer) = whole_number(&shown) {
+                    violations[0].suggestion = Some(integer);
+                }
+                (None, violations)
+            }
+        },
+        (ParamType::Number, Value::Number(_)) => match Decimal::parse(&shown) {
+            Ok(number) => (
+                Some(ArgValue::Number(number)),
+                numeric_option_injection(name, &shown, profile),
+            ),
+            Err(why) => (None, type_error(why.describe())),
         },
         (ParamType::Boolean, Value::Bool(flag)) => (Some(ArgValue::Boolean(*flag)), Vec::new()),
         (ParamType::Integer, _) => (None, type_error("not an integer")),
@@ -461,23 +527,27 @@ fn numeric_option_injection(name: &str, text: &str, profile: &ValueProfile<'_>) 
 }
 
 /// A JSON integer: an optional `-`, digits, no leading zeros, no `+`, no
-/// spaces; so the text is exactly the number that is passed on.
-fn parse_integer(text: &str) -> Option<i64> {
-    if text.is_empty() || text.trim() != text {
-        return None;
+/// spaces, no `-0`; so the text is exactly the number that is passed on.
+fn parse_integer(text: &str) -> Result<i64, String> {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    let integer_syntax = !digits.is_empty()
+        && digits.bytes().all(|byte| byte.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0'));
+    if !integer_syntax {
+        return Err("is not an integer".to_owned());
     }
-    serde_json::from_str::<i64>(text).ok()
+    match text.parse::<i64>() {
+        Ok(integer) if integer.to_string() == text => Ok(integer),
+        Ok(_) => Err("is not an integer as written (`-0`); write 0".to_owned()),
+        Err(_) => Err("is out of range (a 64-bit signed integer)".to_owned()),
+    }
 }
 
-/// A JSON-style number (so no `inf`, `NaN`, `+1` or `.5`) that is finite.
-fn parse_number(text: &str) -> Option<f64> {
-    if text.is_empty() || text.trim() != text {
-        return None;
-    }
-    serde_json::from_str::<serde_json::Number>(text)
-        .ok()
-        .and_then(|number| number.as_f64())
-        .filter(|number| number.is_finite())
+/// The integer a number's text denotes, when it is one written another way
+/// (`1.0`, `1e3`), as a suggestion.
+fn whole_number(text: &str) -> Option<String> {
+    let value: f64 = text.parse().ok()?;
+    (value.fract() == 0.0 && value.abs() < 9.0e15).then(|| format!("{}", value as i64))
 }
 
 pub fn json_kind(value: &Value) -> &'static str {
@@ -499,7 +569,17 @@ pub fn check_default(
     default: &Value,
 ) -> Vec<Violation> {
     let profile = profile_for(declaration, parameter);
-    check_given(parameter, &profile, Given::Json(default.clone())).1
+    check_given(parameter, &profile, Given::Json(default.clone()), None).1
+}
+
+/// Checks an `input_schema` property's `default` against the property
+/// (its schema and the guard's rules), for the registration lint.
+pub fn check_schema_default(
+    declaration: &Declaration,
+    name: &str,
+    default: &Value,
+) -> Vec<Violation> {
+    schema_args::check_default(declaration, name, default)
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Text rendering of a Phase 1 result for people.
 
-use super::{REDACTED, ValidatedArguments, ValueSource};
+use super::{ArgValue, REDACTED, ValidatedArguments, ValueSource};
 use crate::report::Style;
 
 /// `args check` when the arguments pass: one line per argument, sensitive
@@ -18,10 +18,11 @@ pub fn render_accepted(validated: &ValidatedArguments, style: Style) -> String {
         .max()
         .unwrap_or(0);
     for argument in &validated.arguments {
-        let shown = if argument.sensitive {
-            REDACTED.to_owned()
-        } else {
-            argument.value.to_json().to_string()
+        let shown = match &argument.value {
+            _ if argument.sensitive => REDACTED.to_owned(),
+            // The digits as given, not as a float would print them.
+            ArgValue::Number(number) => number.as_str().to_owned(),
+            value => value.to_json().to_string(),
         };
         let note = match argument.source {
             ValueSource::Given => String::new(),

@@ -229,21 +229,29 @@ fn findings(value: &str, profile: &ValueProfile<'_>) -> Vec<(Rule, String, Optio
     if rules.empty && value.is_empty() {
         found.add(Rule::EmptyValue, "is empty".to_owned(), None);
     }
-    for (form, decoded) in &forms {
-        let note = if *decoded { " after decoding" } else { "" };
-        if rules.path_traversal {
-            let subject = if url_mode {
-                url_path(form)
-            } else {
-                Some(form.as_str())
-            };
-            if subject.is_some_and(has_path_traversal) {
+    if rules.path_traversal && url_mode {
+        // The path is split off the raw value first, so that an encoded
+        // `?` or `#` cannot end it early once decoded.
+        let path = url_path(value);
+        let decoded = normalize::normalize(path).value;
+        for (form, note) in [(path, ""), (decoded.as_str(), " after decoding")] {
+            if has_url_path_traversal(form) {
                 found.add(
                     Rule::PathTraversal,
                     format!("has a '..' path segment{note}"),
                     None,
                 );
             }
+        }
+    }
+    for (form, decoded) in &forms {
+        let note = if *decoded { " after decoding" } else { "" };
+        if rules.path_traversal && !url_mode && has_path_traversal(form) {
+            found.add(
+                Rule::PathTraversal,
+                format!("has a '..' path segment{note}"),
+                None,
+            );
         }
         if rules.id_characters {
             if has_percent_escape(form) {
@@ -285,15 +293,6 @@ fn findings(value: &str, profile: &ValueProfile<'_>) -> Vec<(Rule, String, Optio
                 Some(stripped).filter(|stripped| stripped != value && !stripped.is_empty()),
             );
         }
-        if (rules.shell || profile.user_controlled)
-            && let Some(ch) = shell_metacharacter(form, url_mode)
-        {
-            found.add(
-                Rule::ShellMetacharacter,
-                format!("contains the shell metacharacter {ch:?}{note}"),
-                None,
-            );
-        }
         if rules.placeholder && is_placeholder(form) {
             found.add(
                 Rule::PlaceholderLiteral,
@@ -307,6 +306,21 @@ fn findings(value: &str, profile: &ValueProfile<'_>) -> Vec<(Rule, String, Optio
                 format!("starts with '-'{note}, so the command would read it as an option"),
                 None,
             );
+        }
+    }
+    // Shell metacharacters are looked for literally and percent-decoded,
+    // not after NFKC: no shell reads the fullwidth `（` or `；` of Japanese
+    // text as `(` or `;`.
+    if rules.shell || profile.user_controlled {
+        let decoded = normalize::percent_decode(value);
+        for (form, note) in [(value, ""), (decoded.as_str(), " after decoding")] {
+            if let Some(ch) = shell_metacharacter(form, url_mode) {
+                found.add(
+                    Rule::ShellMetacharacter,
+                    format!("contains the shell metacharacter {ch:?}{note}"),
+                    None,
+                );
+            }
         }
     }
     if !normalized.settled && (rules.id_characters || rules.path_traversal) {
@@ -393,26 +407,37 @@ impl Findings {
 }
 
 /// Path separators, including the Unicode look-alikes that some file
-/// systems or later normalization turn into real ones.
-const SEPARATORS: [char; 7] = [
-    '/', '\\', '\u{2215}', '\u{2044}', '\u{29F8}', '\u{FF0F}', '\u{FF3C}',
+/// systems or later normalization turn into real ones (`∕ ⁄ ⧸ ／` for `/`,
+/// `＼ ∖ ⧹ ﹨` for `\`).
+const SEPARATORS: [char; 10] = [
+    '/', '\\', '\u{2215}', '\u{2044}', '\u{29F8}', '\u{FF0F}', '\u{FF3C}', '\u{2216}', '\u{29F9}',
+    '\u{FE68}',
 ];
 
 /// A segment made only of two or more dots (`..`, and `...`/`....`, the
 /// leftovers of naive `../` stripping).
 pub fn has_path_traversal(value: &str) -> bool {
-    value.split(SEPARATORS).any(|segment| {
-        segment.len() >= 2 && segment.chars().all(|ch| ch == '.' || ch == '\u{FF0E}')
-    })
+    value.split(SEPARATORS).any(is_dot_segment)
 }
 
-/// The path of an http(s) URL, percent-decoded by the caller's form.
-fn url_path(form: &str) -> Option<&str> {
-    match syntax::url_parts(form) {
-        Some(parts) => Some(parts.path),
-        // Not a URL at all: the syntax check reports that; look at all of it.
-        None => Some(form),
-    }
+fn is_dot_segment(segment: &str) -> bool {
+    segment.chars().count() >= 2 && segment.chars().all(|ch| ch == '.' || ch == '\u{FF0E}')
+}
+
+/// [`has_path_traversal`] for a URL path, where a segment may carry
+/// parameters after `;` that servers strip (`/..;/` is `/../` to them),
+/// and where, once decoded, a `?` or `#` ends the path for whoever parses
+/// it again (`..%3F` is `..` then a query).
+fn has_url_path_traversal(path: &str) -> bool {
+    path.split(SEPARATORS)
+        .any(|segment| is_dot_segment(segment.split([';', '?', '#']).next().unwrap_or(segment)))
+}
+
+/// The path of an http(s) URL as written, up to the first literal `?` or
+/// `#`; all of the value when it is not a URL (the syntax check reports
+/// that).
+fn url_path(value: &str) -> &str {
+    syntax::url_parts(value).map_or(value, |parts| parts.path)
 }
 
 fn has_percent_escape(value: &str) -> bool {
@@ -436,9 +461,16 @@ fn control_character(value: &str, strict: bool) -> Option<char> {
 /// C0, DEL, C1, line and paragraph separators, and the format characters
 /// that hide or reorder text (zero-width, bidi controls, BOM, tags). Free
 /// text keeps tab, newline, CR, ZWNJ and ZWJ, which real text uses.
+/// Everything else (identifiers, paths, URLs, patterned strings) also
+/// refuses the characters that render as nothing: the combining grapheme
+/// joiner, the Hangul fillers, the Khmer inherent vowels and the blank
+/// Braille pattern.
 pub fn is_control(ch: char, strict: bool) -> bool {
     if !strict && matches!(ch, '\t' | '\n' | '\r' | '\u{200C}' | '\u{200D}') {
         return false;
+    }
+    if strict && is_invisible(ch) {
+        return true;
     }
     let code = u32::from(ch);
     matches!(code,
@@ -465,6 +497,16 @@ pub fn is_control(ch: char, strict: bool) -> bool {
         | 0x1D173..=0x1D17A
         | 0xE0001
         | 0xE0020..=0xE007F)
+}
+
+/// Characters that are not format characters but show as nothing.
+/// Variation selectors are not among them: emoji (`❤️`) and Japanese names
+/// (ideographic variation sequences) need them.
+fn is_invisible(ch: char) -> bool {
+    matches!(
+        u32::from(ch),
+        0x034F | 0x115F..=0x1160 | 0x17B4..=0x17B5 | 0x2800 | 0x3164 | 0xFFA0
+    )
 }
 
 /// The characters a shell gives meaning to. In a URL, `& $ ( ) ;` are

@@ -7,10 +7,10 @@ use serde_json::{Map, Value};
 
 use super::arguments::RawArguments;
 use super::json_args;
-use super::rules::{Rule, ValueClass, ValueProfile, check_string};
+use super::number::{self, NumberTexts};
+use super::rules::{Rule, ValueProfile, check_string};
 use super::violation::Violation;
 use super::{ArgValue, Argument, ValidatedArguments, ValueSource};
-use crate::contract::input_schema::{self as schema, PropertyGuard};
 use crate::contract::{Declaration, InputSchema, Inputs};
 
 pub fn check(
@@ -20,27 +20,90 @@ pub fn check(
     let Inputs::InputSchema(input_schema) = &declaration.inputs else {
         return Err(Vec::new());
     };
-    let instance = match raw {
-        RawArguments::Json(text) => json_args::parse_object(text)?,
-        RawArguments::Flags(tokens) => flags_to_object(tokens, input_schema)?,
+    let parsed = match raw {
+        RawArguments::Json(text) => {
+            json_args::parse_object(text, !declaration.has_sensitive_input())
+        }
+        RawArguments::Flags(tokens) => flags_to_object(tokens, input_schema),
     };
+    let (mut instance, texts) = match parsed {
+        Ok(parsed) => parsed,
+        Err(mut violations) => {
+            mark_sensitive(&mut violations, input_schema);
+            return Err(violations);
+        }
+    };
+    drop_optional_nulls(&mut instance, input_schema);
     let mut violations = unknown_properties(&instance, input_schema);
     let instance = Value::Object(instance);
     violations.extend(schema_violations(input_schema, &instance));
-    violations.extend(rule_violations(declaration, input_schema, &instance));
-    for violation in &mut violations {
-        let top = top_level_name(&violation.field);
-        violation.sensitive |= input_schema
-            .property(top)
-            .is_some_and(|property| PropertyGuard::of(property).sensitive);
-    }
+    violations.extend(rule_violations(
+        declaration,
+        input_schema,
+        &instance,
+        &texts,
+    ));
+    mark_sensitive(&mut violations, input_schema);
     if !violations.is_empty() {
         return Err(violations);
     }
     Ok(ValidatedArguments {
         command: declaration.name.clone(),
-        arguments: validated(input_schema, &instance),
+        arguments: validated(input_schema, &instance, &texts),
     })
+}
+
+/// Marks the violations of sensitive properties, and of unknown ones whose
+/// closest declared name is sensitive (a misspelt secret is still one).
+fn mark_sensitive(violations: &mut [Violation], input_schema: &InputSchema) {
+    let sensitive = |name: &str| {
+        input_schema
+            .guarded(name)
+            .is_some_and(|property| property.item_guard().sensitive)
+    };
+    for violation in violations {
+        violation.sensitive |= sensitive(top_level_name(&violation.field))
+            || (violation.rule == Rule::UnknownParameter
+                && violation.suggestion.as_deref().is_some_and(sensitive));
+    }
+}
+
+/// A `null` for an optional property counts as absent, as it does for a
+/// `parameters` command (strict tool-calling modes send one for every
+/// optional field left out).
+fn drop_optional_nulls(instance: &mut Map<String, Value>, input_schema: &InputSchema) {
+    let required: Vec<&str> = input_schema.required().collect();
+    instance.retain(|name, value| {
+        !value.is_null()
+            || required.contains(&name.as_str())
+            || input_schema.property(name).is_none()
+    });
+}
+
+/// The violations an `input_schema` property's `default` would cause if
+/// it were given: the schema's, and the guard's named rules.
+pub fn check_default(declaration: &Declaration, name: &str, default: &Value) -> Vec<Violation> {
+    let Inputs::InputSchema(input_schema) = &declaration.inputs else {
+        return Vec::new();
+    };
+    let mut instance = Map::new();
+    instance.insert(name.to_owned(), default.clone());
+    let instance = Value::Object(instance);
+    let mut violations: Vec<Violation> = schema_violations(input_schema, &instance)
+        .into_iter()
+        .filter(|violation| top_level_name(&violation.field) == name)
+        .collect();
+    violations.extend(
+        rule_violations(
+            declaration,
+            input_schema,
+            &instance,
+            &NumberTexts::default(),
+        )
+        .into_iter()
+        .filter(|violation| top_level_name(&violation.field) == name),
+    );
+    violations
 }
 
 fn top_level_name(field: &str) -> &str {
@@ -185,34 +248,36 @@ fn rule_violations(
     declaration: &Declaration,
     input_schema: &InputSchema,
     instance: &Value,
+    texts: &NumberTexts,
 ) -> Vec<Violation> {
+    // A number as given (its exact text), else as serde_json prints it.
+    let number_text = |pointer: &str, number: &serde_json::Number| {
+        texts
+            .get(pointer)
+            .map_or_else(|| number.to_string(), str::to_owned)
+    };
     let mut violations = Vec::new();
-    for (name, property) in input_schema.properties() {
+    for property in &input_schema.guarded {
+        let name = property.name.as_str();
         let Some(value) = instance.get(name) else {
             continue;
         };
-        let guard = PropertyGuard::of(property);
+        let user_controlled = declaration.is_user_controlled(name);
         let profile = ValueProfile {
-            class: guard.class,
+            class: property.guard.class,
             pattern: None,
-            user_controlled: declaration.is_user_controlled(name),
-            allow_leading_dash: guard.allow_leading_dash,
+            user_controlled,
+            allow_leading_dash: property.guard.allow_leading_dash,
         };
         match value {
             Value::String(text) => violations.extend(check_string(name, text, &profile)),
             Value::Array(items) => {
-                let item_guard = property.get("items").map(PropertyGuard::of);
+                let item = property.item_guard();
                 let item_profile = ValueProfile {
-                    class: item_guard.map_or(guard.class, |item| {
-                        if item.class == ValueClass::FreeText {
-                            guard.class
-                        } else {
-                            item.class
-                        }
-                    }),
-                    allow_leading_dash: guard.allow_leading_dash
-                        || item_guard.is_some_and(|item| item.allow_leading_dash),
-                    ..profile
+                    class: item.class,
+                    pattern: None,
+                    user_controlled,
+                    allow_leading_dash: item.allow_leading_dash,
                 };
                 for (index, item) in items.iter().enumerate() {
                     match item {
@@ -228,9 +293,10 @@ fn rule_violations(
                                 && !item_profile.allow_leading_dash
                                 && number.to_string().starts_with('-') =>
                         {
+                            let pointer = format!("{}/{index}", number::pointer_child("", name));
                             violations.push(numeric_option_injection(
                                 &format!("{name}[{index}]"),
-                                number,
+                                number_text(&pointer, number),
                             ));
                         }
                         _ => {}
@@ -242,7 +308,11 @@ fn rule_violations(
                     && !profile.allow_leading_dash
                     && number.to_string().starts_with('-') =>
             {
-                violations.push(numeric_option_injection(name, number));
+                let pointer = number::pointer_child("", name);
+                violations.push(numeric_option_injection(
+                    name,
+                    number_text(&pointer, number),
+                ));
             }
             _ => {}
         }
@@ -250,39 +320,47 @@ fn rule_violations(
     violations
 }
 
-fn numeric_option_injection(field: &str, number: &serde_json::Number) -> Violation {
+fn numeric_option_injection(field: &str, text: String) -> Violation {
     Violation::new(
         field,
         Rule::OptionInjection,
-        Some(number.to_string()),
+        Some(text),
         "a value that does not start with '-'",
         format!("`{field}` starts with '-', so the command would read it as an option"),
     )
 }
 
 /// Converts `--name value` flags into the object the schema validates,
-/// typing each value by its property's declared `type`.
+/// typing each value by its property's declared `type` (through `$ref` and
+/// `allOf`), with the exact text of each number. Prototype keys are
+/// refused here as in `--json`, in flag names and in object values alike.
 fn flags_to_object(
     tokens: &[String],
     input_schema: &InputSchema,
-) -> Result<Map<String, Value>, Vec<Violation>> {
+) -> Result<(Map<String, Value>, NumberTexts), Vec<Violation>> {
     let mut object = Map::new();
+    let mut texts = NumberTexts::default();
     let mut violations = Vec::new();
     let declared: Vec<&str> = input_schema.property_names().collect();
     let mut index = 0;
+    // A stray word right after a sensitive value is likely more of it.
+    let mut after_sensitive = false;
     while index < tokens.len() {
         let token = &tokens[index];
         index += 1;
         let Some(flag) = token.strip_prefix("--").filter(|flag| !flag.is_empty()) else {
-            violations.push(Violation::new(
+            let mut violation = Violation::new(
                 "",
                 Rule::UnexpectedArgument,
                 Some(token.clone()),
                 "--name value for a declared property",
                 format!("`{token}` is not a `--name value` argument"),
-            ));
+            );
+            violation.sensitive = after_sensitive;
+            violations.push(violation);
             continue;
         };
+        after_sensitive = false;
         let (name, inline) = match flag.split_once('=') {
             Some((name, value)) => (name.to_owned(), Some(value.to_owned())),
             None => (flag.to_owned(), None),
@@ -294,10 +372,8 @@ fn flags_to_object(
             }
             continue;
         }
-        let kind = input_schema
-            .property(&name)
-            .map(schema::primary_type)
-            .unwrap_or("string");
+        let guarded = input_schema.guarded(&name);
+        let kind = guarded.map_or("string", |property| property.primary_type.as_str());
         let text = match inline {
             Some(text) => text,
             None if kind == "boolean" => match tokens.get(index).map(String::as_str) {
@@ -324,18 +400,17 @@ fn flags_to_object(
                 }
             },
         };
-        let item_kind = input_schema
-            .property(&name)
-            .and_then(|property| property.get("items"))
-            .map_or("string", schema::primary_type);
+        after_sensitive = guarded.is_some_and(|property| property.item_guard().sensitive);
+        let item_kind = guarded.map_or("string", |property| property.items_type.as_str());
+        let pointer = number::pointer_child("", &name);
         if kind == "array" {
             let item = typed_text(&text, item_kind);
-            match object
+            let entry = object
                 .entry(name.clone())
-                .or_insert_with(|| Value::Array(Vec::new()))
-            {
-                Value::Array(items) => items.push(item),
-                other => *other = Value::Array(vec![item]),
+                .or_insert_with(|| Value::Array(Vec::new()));
+            if let Value::Array(items) = entry {
+                texts.record(&text, &item, &format!("{pointer}/{}", items.len()));
+                items.push(item);
             }
         } else if object.contains_key(&name) {
             violations.push(Violation::new(
@@ -346,11 +421,14 @@ fn flags_to_object(
                 format!("`{name}` is given more than once; it takes one value"),
             ));
         } else {
-            object.insert(name, typed_text(&text, kind));
+            let value = typed_text(&text, kind);
+            texts.record(&text, &value, &pointer);
+            object.insert(name, value);
         }
     }
+    violations.extend(json_args::prototype_violations(&object));
     if violations.is_empty() {
-        Ok(object)
+        Ok((object, texts))
     } else {
         Err(violations)
     }
@@ -390,18 +468,26 @@ fn kind_matches(value: &Value, kind: &str) -> bool {
 }
 
 /// The accepted properties in declared order; defaults fill absent ones.
-fn validated(input_schema: &InputSchema, instance: &Value) -> Vec<Argument> {
+/// A `null` (for a property that allows it) stands for no value.
+fn validated(input_schema: &InputSchema, instance: &Value, texts: &NumberTexts) -> Vec<Argument> {
     input_schema
         .properties()
         .filter_map(|(name, property)| {
-            let sensitive = PropertyGuard::of(property).sensitive;
-            let (value, source) = match instance.get(name) {
-                Some(value) => (value, ValueSource::Given),
-                None => (property.get("default")?, ValueSource::Default),
+            let sensitive = input_schema
+                .guarded(name)
+                .is_some_and(|guarded| guarded.item_guard().sensitive);
+            let (value, source, texts) = match instance.get(name) {
+                Some(Value::Null) => return None,
+                Some(value) => (value, ValueSource::Given, texts),
+                None => (
+                    property.get("default").filter(|value| !value.is_null())?,
+                    ValueSource::Default,
+                    &NumberTexts::default(),
+                ),
             };
             Some(Argument {
                 name: name.to_owned(),
-                value: ArgValue::from_json(value),
+                value: ArgValue::from_json(value, texts, &number::pointer_child("", name)),
                 source,
                 sensitive,
             })

@@ -58,11 +58,13 @@ const SEMVER_PATTERN: &str = concat!(
     "(\\+([0-9A-Za-z-]+(\\.[0-9A-Za-z-]+)*))?$"
 );
 
-/// The JSON Schema `format` that matches a pattern type, if one does.
+/// The JSON Schema `format` that matches a pattern type, if one does. A
+/// `url` gets none: `uri` refuses what the `url` type allows (`Straße`,
+/// `?filter[name]=x`), and the export must accept what the declaration
+/// accepts.
 pub fn json_schema_format(pattern_type: PatternType) -> Option<&'static str> {
     match pattern_type {
         PatternType::Uuid => Some("uuid"),
-        PatternType::Url => Some("uri"),
         _ => None,
     }
 }
@@ -158,9 +160,14 @@ fn url(value: &str) -> Result<(), String> {
     let after_authority =
         &value[value.find("://").map_or(0, |at| at + 3) + parts.authority.len()..];
     let mut seen_fragment = false;
+    let mut seen_query = false;
     for (index, ch) in after_authority.char_indices() {
         match ch {
             ' ' => return Err("contains a space; encode it as %20".to_owned()),
+            '?' => seen_query = true,
+            // Common in queries (`?filter[name]=x`), though RFC 3986 wants
+            // them encoded there; never in the path.
+            '[' | ']' if seen_query || seen_fragment => {}
             '%' => {
                 let escape = after_authority.get(index + 1..index + 3).unwrap_or("");
                 if escape.len() != 2 || !escape.bytes().all(|b| b.is_ascii_hexdigit()) {
@@ -171,7 +178,7 @@ fn url(value: &str) -> Result<(), String> {
             '#' => seen_fragment = true,
             'A'..='Z' | 'a'..='z' | '0'..='9' => {}
             '-' | '.' | '_' | '~' | '!' | '$' | '&' | '\'' | '(' | ')' | '*' | '+' | ',' | ';'
-            | '=' | ':' | '@' | '/' | '?' => {}
+            | '=' | ':' | '@' | '/' => {}
             ch if !ch.is_ascii() && !ch.is_whitespace() && !ch.is_control() => {}
             ch => return Err(format!("contains {ch:?}, which a URL must percent-encode")),
         }
@@ -316,6 +323,8 @@ mod tests {
             "HTTPS://Example.COM/Straße",
             "https://example.com/a/./b",
             "https://example.com/search?next=../x",
+            "https://example.com/items?filter[name]=x&page[size]=10",
+            "https://example.com/a#section[2]",
         ] {
             assert_eq!(url(ok), Ok(()), "{ok}");
         }
@@ -330,6 +339,7 @@ mod tests {
             "https://example.com:99999/",
             "https://example.com/<x>",
             "https://example.com/a\\b",
+            "https://example.com/a[0]/b",
         ] {
             assert!(url(bad).is_err(), "{bad}");
         }

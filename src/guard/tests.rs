@@ -332,6 +332,9 @@ fn benign_values_are_all_accepted() {
                 "café/naïve.txt",
                 "/tmp/100%",
                 "/tmp/report#1.txt",
+                "a/．/b",
+                "写真/㈱.jpg",
+                "資料/テスト（仮）.txt",
             ],
         ),
         (
@@ -344,6 +347,9 @@ fn benign_values_are_all_accepted() {
                 "https://example.com/a/./b",
                 "https://[::1]:8443/health",
                 "https://example.com/path?next=../x",
+                "https://example.com/items?filter[name]=x&page[size]=10",
+                "HTTPS://example.com/Straße",
+                "https://example.com/a/..b/c..",
             ],
         ),
     ];
@@ -378,6 +384,67 @@ fn benign_values_are_all_accepted() {
         )
         .is_ok()
     );
+    // Text in CJK scripts, passed to a subprocess: its fullwidth and
+    // enclosed forms fold to ASCII metacharacters under NFKC, but no shell
+    // or program reads them as such.
+    let passed_text = single(json!({"type": "string"}), true);
+    let passed_path = single(json!({"type": "string", "pattern_type": "filepath"}), true);
+    for value in [
+        "テスト（仮）",
+        "注意；確認",
+        "Ｑ＆Ａ",
+        "㈱トヨタ",
+        "⑴ first",
+        "写真/㈱.jpg",
+        "＄１００",
+        "ａ｜ｂ",
+        "❤️ emoji with a variation selector",
+        "葛󠄀城市",
+    ] {
+        for declaration in [&passed_text, &passed_path] {
+            let result = one(declaration, value);
+            assert!(
+                result.is_ok(),
+                "rejected {value:?}: {:?}",
+                result.unwrap_err().violations
+            );
+            assert_eq!(
+                result.unwrap().get("value"),
+                Some(&ArgValue::String(value.to_owned()))
+            );
+        }
+    }
+}
+
+#[test]
+fn invisible_characters_and_backslash_look_alikes_are_refused() {
+    for value in [
+        "file\u{34F}id",
+        "\u{115F}id",
+        "id\u{1160}",
+        "\u{3164}",
+        "id\u{2800}",
+        "id\u{FFA0}",
+        "id\u{17B4}",
+    ] {
+        assert_eq!(
+            rules(&one(&resource_id(), value)),
+            ["control_character"],
+            "{value:?}"
+        );
+        assert!(one(&typed("filepath"), value).is_err(), "{value:?}");
+    }
+    for value in ["a∖..∖b", "a⧹..⧹b", "..﹨x"] {
+        assert_eq!(
+            rules(&one(&typed("filepath"), value)),
+            ["path_traversal"],
+            "{value}"
+        );
+        assert!(one(&resource_id(), value).is_err(), "{value}");
+    }
+    // One fullwidth dot is not a traversal, however many bytes it takes.
+    assert!(one(&typed("filepath"), "a/．/b").is_ok());
+    assert!(one(&typed("filepath"), "a/．．/b").is_err());
 }
 
 #[test]
@@ -406,6 +473,32 @@ fn url_rules() {
         ["control_character"]
     );
     assert_eq!(rules(&one(&url, "ftp://example.com/")), ["url"]);
+}
+
+/// The path is split off the raw URL before decoding, so an encoded `?` or
+/// `#` cannot end it early; `..;` is a traversal to servers that strip
+/// segment parameters.
+#[test]
+fn url_traversal_behind_encoded_delimiters_and_segment_parameters() {
+    let url = typed("url");
+    for value in [
+        "https://h/api/v1/files%3F/%2e%2e/%2e%2e/admin/users",
+        "https://h/a%23/%2e%2e/admin",
+        "https://h/a/..;/b",
+        "https://h/a/%2e%2e;/b",
+        "https://h/a/..;jsessionid=1/b",
+        "https://h/a/%252e%252e%253f/b",
+    ] {
+        assert_eq!(rules(&one(&url, value)), ["path_traversal"], "{value}");
+    }
+    for value in [
+        "https://h/a;b/c",
+        "https://h/a/.;/b",
+        "https://h/search?q=..;x",
+        "https://h/a#..;/b",
+    ] {
+        assert!(one(&url, value).is_ok(), "{value}");
+    }
 }
 
 #[test]
@@ -458,7 +551,10 @@ fn types_required_enums_and_unknown_flags() {
     )
     .unwrap();
     assert_eq!(ok.get("count"), Some(&ArgValue::Integer(3)));
-    assert_eq!(ok.get("ratio"), Some(&ArgValue::Number(0.5)));
+    assert_eq!(
+        ok.get("ratio"),
+        Some(&ArgValue::Number(Decimal::parse("0.5").unwrap()))
+    );
     assert_eq!(ok.get("force"), Some(&ArgValue::Boolean(true)));
     assert_eq!(ok.get("mode"), Some(&ArgValue::String("safe".into())));
     assert_eq!(
@@ -504,6 +600,49 @@ fn types_required_enums_and_unknown_flags() {
     let missing = flags(&declaration, &[]).unwrap_err();
     assert_eq!(missing.violations[0].rule, Rule::Required);
     assert_eq!(missing.violations[0].field, "count");
+}
+
+#[test]
+fn numbers_are_never_rewritten() {
+    let declaration = declaration(json!({
+        "name": "n", "description": "n",
+        "parameters": {"int": {"type": "integer"}, "num": {"type": "number"}}
+    }));
+    let json_check = |text: &str| check(&declaration, &RawArguments::Json(text));
+    for refused in [
+        r#"{"int": 1e3}"#,
+        r#"{"int": 1.0}"#,
+        r#"{"int": 4503599627370497.5}"#,
+        r#"{"int": -0}"#,
+        r#"{"int": 18446744073709551615}"#,
+        r#"{"num": 1e-400}"#,
+    ] {
+        assert_eq!(rules(&json_check(refused)), ["type"], "{refused}");
+    }
+    let thousand = json_check(r#"{"int": 1e3}"#).unwrap_err();
+    assert_eq!(thousand.violations[0].input_value.as_deref(), Some("1e3"));
+    assert_eq!(thousand.violations[0].suggestion.as_deref(), Some("1000"));
+    for (text, kept) in [
+        (r#"{"num": 4503599627370497.5}"#, "4503599627370497.5"),
+        (r#"{"num": 1e3}"#, "1e3"),
+        (r#"{"num": 2.50}"#, "2.50"),
+    ] {
+        let validated = json_check(text).unwrap();
+        assert_eq!(
+            validated.get("num"),
+            Some(&ArgValue::Number(Decimal::parse(kept).unwrap())),
+            "{text}"
+        );
+    }
+    assert_eq!(
+        flags(&declaration, &["--int", "18446744073709551615"])
+            .unwrap_err()
+            .violations[0]
+            .message,
+        "`int` is out of range (a 64-bit signed integer)"
+    );
+    assert!(flags(&declaration, &["--num", "1e-400"]).is_err());
+    assert!(flags(&declaration, &["--int", "-0"]).is_err());
 }
 
 #[test]
@@ -613,6 +752,146 @@ fn mcp_input_schema_is_validated_and_guarded() {
 }
 
 #[test]
+fn prototype_keys_are_refused_in_flags_too() {
+    let open = declaration(json!({
+        "name": "m", "description": "d",
+        "input_schema": {"type": "object", "additionalProperties": true, "properties": {
+            "opts": {"type": "object", "additionalProperties": true},
+            "list": {"type": "array", "items": {"type": "object"}}
+        }}
+    }));
+    for words in [
+        &["--opts", r#"{"__proto__": {"isAdmin": true}}"#][..],
+        &[
+            "--opts",
+            r#"{"a": {"constructor": {"prototype": {"x": 1}}}}"#,
+        ],
+        &["--__proto__", "x"],
+        &["--constructor", "y"],
+        &["--list", r#"{"prototype": 1}"#],
+    ] {
+        let result = flags(&open, words);
+        assert!(
+            rules(&result).contains(&"prototype_key"),
+            "{words:?}: {:?}",
+            rules(&result)
+        );
+    }
+    assert!(flags(&open, &["--opts", r#"{"a": 1}"#]).is_ok());
+}
+
+#[test]
+fn sensitive_values_never_leak_from_failed_documents() {
+    let token = single(json!({"type": "string", "sensitive": true}), false);
+    for text in [
+        r#"{"value": "hunter2", "value": "hunter3"}"#,
+        r#"{"value": "hunter2",}"#,
+        r#"["hunter2"]"#,
+        r#"{"valeu": "hunter2"}"#,
+    ] {
+        let rejection = check(&token, &RawArguments::Json(text)).unwrap_err();
+        let body = serde_json::to_string(&rejection.to_error_body()).unwrap();
+        assert!(!body.contains("hunter"), "{text}: {body}");
+    }
+    let rejection = flags(&token, &["--value", "hunter2", "hunter3"]).unwrap_err();
+    assert_eq!(rejection.violations[0].rule, Rule::UnexpectedArgument);
+    let body = serde_json::to_string(&rejection.to_error_body()).unwrap();
+    assert!(!body.contains("hunter"), "{body}");
+    let schema = declaration(json!({
+        "name": "m", "description": "d",
+        "input_schema": {"type": "object", "properties": {
+            "token": {"type": "string", "x-aigent-sensitive": true}
+        }}
+    }));
+    for words in [
+        &["--token", "s3cret", "--token", "s3cret2"][..],
+        &["--tokn", "s3cret"],
+        &["--token"],
+        &["--token", "s3cret", "s3cret2"],
+    ] {
+        let rejection = flags(&schema, words).unwrap_err();
+        let body = serde_json::to_string(&rejection.to_error_body()).unwrap();
+        assert!(!body.contains("s3cret"), "{words:?}: {body}");
+    }
+    let rejection = check(&schema, &RawArguments::Json(r#"{"token": "s3cret",}"#)).unwrap_err();
+    let body = serde_json::to_string(&rejection.to_error_body()).unwrap();
+    assert!(!body.contains("s3cret"), "{body}");
+}
+
+#[test]
+fn aigent_keywords_apply_through_refs_and_all_of() {
+    let schema = declaration(json!({
+        "name": "r", "description": "d",
+        "input_schema": {"type": "object",
+            "$defs": {
+                "secret": {"type": "string", "x-aigent-sensitive": true},
+                "rid": {"type": "string", "x-aigent-pattern-type": "resource_id"},
+                "ids": {"type": "array", "items": {"$ref": "#/$defs/rid"}}
+            },
+            "properties": {
+                "token": {"$ref": "#/$defs/secret"},
+                "id": {"$ref": "#/$defs/rid"},
+                "id2": {"allOf": [{"type": "string", "x-aigent-pattern-type": "resource_id"}]},
+                "many": {"$ref": "#/$defs/ids"}
+            }},
+        "subprocess": {"binary": "echo", "hardcoded_args": [], "user_controlled_args": ["token", "id", "id2", "many"]}
+    }));
+    let found = flags(
+        &schema,
+        &[
+            "--token",
+            "hunter2\u{7}",
+            "--id",
+            "../../etc/passwd",
+            "--id2",
+            "x?y=%2e%2e",
+            "--many",
+            "a#b",
+        ],
+    )
+    .unwrap_err();
+    let fields: Vec<(&str, &str)> = found
+        .violations
+        .iter()
+        .map(|violation| (violation.field.as_str(), violation.rule.as_str()))
+        .collect();
+    for expected in [
+        ("token", "control_character"),
+        ("id", "path_traversal"),
+        ("id2", "query_parameter"),
+        ("many[0]", "fragment_identifier"),
+    ] {
+        assert!(fields.contains(&expected), "{expected:?} in {fields:?}");
+    }
+    let body = serde_json::to_string(&found.to_error_body()).unwrap();
+    assert!(!body.contains("hunter2"), "{body}");
+    let ok = flags(&schema, &["--token", "hunter2", "--id", "users-42"]).unwrap();
+    assert_eq!(ok.to_redacted_json()["token"], REDACTED);
+}
+
+#[test]
+fn null_for_an_optional_property_is_absent() {
+    let schema = declaration(json!({
+        "name": "n", "description": "d",
+        "input_schema": {"type": "object", "properties": {
+            "a": {"type": "string"},
+            "b": {"type": "boolean", "default": true},
+            "c": {"type": ["string", "null"]}
+        }, "required": ["a", "c"]},
+        "subprocess": {"binary": "t", "hardcoded_args": [], "user_controlled_args": ["a", "b", "c"]}
+    }));
+    let json_check = |text: &str| check(&schema, &RawArguments::Json(text));
+    let ok = json_check(r#"{"a": "x", "b": null, "c": null}"#).unwrap();
+    assert_eq!(
+        ok.get("b"),
+        Some(&ArgValue::Boolean(true)),
+        "the default fills in"
+    );
+    assert_eq!(ok.get("c"), None, "a null the schema allows is no value");
+    assert_eq!(rules(&json_check(r#"{"a": null, "c": "y"}"#)), ["type"]);
+}
+
+#[test]
 fn negative_numbers_in_an_input_schema_array_are_option_injection() {
     let sizes = declaration(json!({
         "name": "sizes", "description": "d",
@@ -661,6 +940,39 @@ fn defaults_are_checked_by_the_lint() {
             .iter()
             .any(|d| d.code == crate::contract::codes::DEFAULT_INVALID)
     );
+}
+
+#[test]
+fn input_schema_defaults_are_checked_by_the_lint() {
+    let parsed = parse_value(
+        &json!({"name": "d", "description": "d",
+            "input_schema": {"type": "object", "properties": {
+                "p": {"type": "string", "x-aigent-pattern-type": "resource_id", "default": "../etc;rm"},
+                "q": {"type": "string", "default": "-rf"},
+                "n": {"type": "integer", "default": "notanint"},
+                "m": {"type": "string", "maxLength": 2, "default": "abc"},
+                "ok": {"type": "string", "default": "fine"},
+                "off": {"type": ["string", "null"], "default": null}
+            }},
+            "subprocess": {"binary": "echo", "hardcoded_args": [], "user_controlled_args": ["p", "q", "n", "ok"]}}),
+        &Origin::default(),
+    );
+    let fields: Vec<&str> = parsed
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == crate::contract::codes::DEFAULT_INVALID)
+        .filter_map(|d| d.field.as_deref())
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            "input_schema.properties.p.default",
+            "input_schema.properties.q.default",
+            "input_schema.properties.n.default",
+            "input_schema.properties.m.default"
+        ]
+    );
+    assert!(parsed.declaration.is_none());
 }
 
 /// A `..` segment in some encoding, with a separator on each side that

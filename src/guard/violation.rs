@@ -65,11 +65,18 @@ impl Violation {
         Violation {
             input_value: self.input_value.as_ref().map(|_| REDACTED.to_owned()),
             suggestion: self.suggestion.as_ref().map(|_| REDACTED.to_owned()),
-            message: format!(
-                "`{}` was rejected by the {} rule (value redacted: the parameter is sensitive)",
-                self.field,
-                self.rule.as_str()
-            ),
+            message: if self.field.is_empty() {
+                format!(
+                    "an argument was rejected by the {} rule (value redacted: it may hold a sensitive value)",
+                    self.rule.as_str()
+                )
+            } else {
+                format!(
+                    "`{}` was rejected by the {} rule (value redacted: the parameter is sensitive)",
+                    self.field,
+                    self.rule.as_str()
+                )
+            },
             ..self.clone()
         }
     }

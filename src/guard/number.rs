@@ -1,0 +1,263 @@
+//! Numbers keep the exact text they were given in. serde_json reads every
+//! number that is not a 64-bit integer into an `f64`, which would turn
+//! `1.50` into `1.5`, `18446744073709551615` into `18446744073709552000`
+//! and `1e-400` into `0`; the guard rejects, it never rewrites, so the argv
+//! gets the digits as written (or the value is refused).
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+/// A number as given: its exact JSON text, which denotes a finite `f64`
+/// that is not an underflow to zero.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decimal(String);
+
+/// Why a number's text is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DecimalError {
+    /// Not a JSON number (`+1`, `.5`, `1.`, `0x10`, `inf`, ` 1`).
+    Syntax,
+    /// Beyond the range of a 64-bit float.
+    TooLarge,
+    /// Not zero, but too small for a 64-bit float: it would read as 0.
+    TooSmall,
+}
+
+impl DecimalError {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Self::Syntax => "is not a JSON number",
+            Self::TooLarge => "is too large for a 64-bit float",
+            Self::TooSmall => "is too small for a 64-bit float (it would read as 0)",
+        }
+    }
+}
+
+impl Decimal {
+    /// `text` when it is one JSON number, exactly, that a 64-bit float can
+    /// hold without overflowing or underflowing to zero.
+    pub fn parse(text: &str) -> Result<Self, DecimalError> {
+        if !is_json_number(text) {
+            return Err(DecimalError::Syntax);
+        }
+        let value: f64 = text.parse().map_err(|_| DecimalError::Syntax)?;
+        if !value.is_finite() {
+            return Err(DecimalError::TooLarge);
+        }
+        if value == 0.0 && mantissa_has_nonzero_digit(text) {
+            return Err(DecimalError::TooSmall);
+        }
+        Ok(Self(text.to_owned()))
+    }
+
+    /// The shortest decimal text that reads back as `value`, without an
+    /// exponent (Rust's `Display`), for values that never had a text (a
+    /// declaration's default read from YAML).
+    pub fn from_f64(value: f64) -> Self {
+        Self(value.to_string())
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    pub fn to_f64(&self) -> f64 {
+        self.0.parse().unwrap_or(f64::NAN)
+    }
+
+    /// The number as a JSON value (for display; the digits may be rounded
+    /// to what JSON output can hold).
+    pub fn to_json(&self) -> Value {
+        serde_json::from_str::<serde_json::Number>(&self.0)
+            .map(Value::Number)
+            .unwrap_or(Value::Null)
+    }
+}
+
+/// JSON's number grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+pub fn is_json_number(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut index = 0;
+    let digits = |index: &mut usize| {
+        let start = *index;
+        while bytes.get(*index).is_some_and(u8::is_ascii_digit) {
+            *index += 1;
+        }
+        *index > start
+    };
+    if bytes.get(index) == Some(&b'-') {
+        index += 1;
+    }
+    match bytes.get(index) {
+        Some(b'0') => index += 1,
+        Some(b'1'..=b'9') => {
+            digits(&mut index);
+        }
+        _ => return false,
+    }
+    if bytes.get(index) == Some(&b'.') {
+        index += 1;
+        if !digits(&mut index) {
+            return false;
+        }
+    }
+    if matches!(bytes.get(index), Some(b'e' | b'E')) {
+        index += 1;
+        if matches!(bytes.get(index), Some(b'+' | b'-')) {
+            index += 1;
+        }
+        if !digits(&mut index) {
+            return false;
+        }
+    }
+    index == bytes.len()
+}
+
+fn mantissa_has_nonzero_digit(text: &str) -> bool {
+    text.split(['e', 'E'])
+        .next()
+        .is_some_and(|mantissa| mantissa.bytes().any(|byte| matches!(byte, b'1'..=b'9')))
+}
+
+/// The exact text of each number in a parsed JSON document, by JSON
+/// pointer (`/count`, `/sizes/1`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NumberTexts(HashMap<String, String>);
+
+impl NumberTexts {
+    /// Records the numbers of `value`, parsed from `text`, under `prefix`
+    /// (`""` for a whole document). The number literals of the text and the
+    /// numbers of the value are matched in document order, which
+    /// `preserve_order` and the refusal of duplicate keys keep the same.
+    pub fn record(&mut self, text: &str, value: &Value, prefix: &str) {
+        let literals = number_literals(text);
+        let mut pointers = Vec::new();
+        number_pointers(value, prefix.to_owned(), &mut pointers);
+        if literals.len() == pointers.len() {
+            for (pointer, literal) in pointers.into_iter().zip(literals) {
+                self.0.insert(pointer, literal.to_owned());
+            }
+        }
+    }
+
+    /// [`Self::record`] for a whole document that is an object.
+    pub fn record_object(&mut self, text: &str, object: &serde_json::Map<String, Value>) {
+        let literals = number_literals(text);
+        let mut pointers = Vec::new();
+        for (key, item) in object {
+            number_pointers(item, pointer_child("", key), &mut pointers);
+        }
+        if literals.len() == pointers.len() {
+            for (pointer, literal) in pointers.into_iter().zip(literals) {
+                self.0.insert(pointer, literal.to_owned());
+            }
+        }
+    }
+
+    pub fn get(&self, pointer: &str) -> Option<&str> {
+        self.0.get(pointer).map(String::as_str)
+    }
+}
+
+/// Appends `/token` to a JSON pointer.
+pub fn pointer_child(pointer: &str, token: &str) -> String {
+    format!("{pointer}/{}", token.replace('~', "~0").replace('/', "~1"))
+}
+
+fn number_pointers(value: &Value, pointer: String, out: &mut Vec<String>) {
+    match value {
+        Value::Number(_) => out.push(pointer),
+        Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                number_pointers(item, format!("{pointer}/{index}"), out);
+            }
+        }
+        Value::Object(object) => {
+            for (key, item) in object {
+                number_pointers(item, pointer_child(&pointer, key), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The number literals of a JSON text, in order (strings skipped).
+fn number_literals(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut literals = Vec::new();
+    let mut index = 0;
+    while index < bytes.len() {
+        match bytes[index] {
+            b'"' => {
+                index += 1;
+                while index < bytes.len() && bytes[index] != b'"' {
+                    index += if bytes[index] == b'\\' { 2 } else { 1 };
+                }
+                index += 1;
+            }
+            b'-' | b'0'..=b'9' => {
+                let start = index;
+                while index < bytes.len()
+                    && matches!(bytes[index], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+                {
+                    index += 1;
+                }
+                literals.push(&text[start..index]);
+            }
+            _ => index += 1,
+        }
+    }
+    literals
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimals_keep_their_text_or_are_refused() {
+        for ok in [
+            "0",
+            "-1",
+            "1.50",
+            "1e3",
+            "1E+2",
+            "18446744073709551615",
+            "4503599627370497.5",
+            "0.0",
+            "-0",
+            "0e5",
+        ] {
+            assert_eq!(Decimal::parse(ok).map(|d| d.0), Ok(ok.to_owned()), "{ok}");
+        }
+        for (bad, why) in [
+            ("+1", DecimalError::Syntax),
+            (".5", DecimalError::Syntax),
+            ("1.", DecimalError::Syntax),
+            ("01", DecimalError::Syntax),
+            (" 1", DecimalError::Syntax),
+            ("NaN", DecimalError::Syntax),
+            ("0x10", DecimalError::Syntax),
+            ("1e400", DecimalError::TooLarge),
+            ("1e-400", DecimalError::TooSmall),
+            ("-2.5e-999", DecimalError::TooSmall),
+        ] {
+            assert_eq!(Decimal::parse(bad), Err(why), "{bad}");
+        }
+    }
+
+    #[test]
+    fn number_texts_follow_document_order() {
+        let text =
+            r#"{"a": 1.50, "s": "x 2 \" 3", "b": [1e3, {"c": -0.0}], "d": 18446744073709551615}"#;
+        let value: Value = crate::contract::value::from_json(text).unwrap();
+        let mut texts = NumberTexts::default();
+        texts.record(text, &value, "");
+        assert_eq!(texts.get("/a"), Some("1.50"));
+        assert_eq!(texts.get("/b/0"), Some("1e3"));
+        assert_eq!(texts.get("/b/1/c"), Some("-0.0"));
+        assert_eq!(texts.get("/d"), Some("18446744073709551615"));
+        assert_eq!(texts.get("/s"), None);
+    }
+}
