@@ -593,3 +593,162 @@ fn github_format_annotates_the_changed_skills() {
         );
     }
 }
+
+/// The codes of every skill in the envelope, by skill file path.
+fn codes_by_path(envelope: &Value) -> BTreeMap<String, Vec<String>> {
+    envelope["data"]["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|skill| {
+            let codes = skill["diagnostics"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|d| d["code"].as_str().unwrap().to_owned())
+                .collect();
+            (skill["path"].as_str().unwrap().to_owned(), codes)
+        })
+        .collect()
+}
+
+/// `main` holds skill `a`; the branch `topic` starts there.
+fn one_skill_on_a_branch() -> Fixture {
+    let fx = Fixture::new();
+    fx.write("s/a/SKILL.md", &skill_md("a"));
+    fx.commit_all("base");
+    fx.switch_new_branch("topic");
+    fx
+}
+
+const BAD_A: &str = "---\nname: BAD\ndescription: Staged, broken.\n---\n";
+
+/// A pre-commit hook must judge what is about to be committed: a broken
+/// staged file fails even when the work tree has been fixed since, and a
+/// good staged file passes even when the work tree is broken since.
+#[test]
+fn compare_to_index_validates_the_staged_file() {
+    let fx = one_skill_on_a_branch();
+    fx.write("s/a/SKILL.md", BAD_A);
+    fx.stage("s/a/SKILL.md");
+    fx.write("s/a/SKILL.md", &skill_md("a"));
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed", "--compare-to", "index"]);
+    run.assert_code(1);
+    assert_eq!(
+        codes_by_path(&envelope)["s/a/SKILL.md"],
+        ["E003", "E008"],
+        "{run}"
+    );
+    // The work tree itself is fine.
+    fx.json(&["skill", "validate", "--changed"])
+        .0
+        .assert_code(0);
+
+    // The other way round: good staged, broken since.
+    fx.write("s/a/SKILL.md", &format!("{}staged\n", skill_md("a")));
+    fx.stage("s/a/SKILL.md");
+    fx.write("s/a/SKILL.md", BAD_A);
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed", "--compare-to", "index"]);
+    run.assert_code(0);
+    assert_eq!(
+        codes_by_path(&envelope)["s/a/SKILL.md"],
+        Vec::<String>::new()
+    );
+}
+
+/// CI judges what is committed, whatever the checkout holds.
+#[test]
+fn compare_to_head_validates_the_committed_file() {
+    let fx = one_skill_on_a_branch();
+    fx.write("s/a/SKILL.md", BAD_A);
+    fx.stage("s/a/SKILL.md");
+    fx.commit_staged("break a");
+    fx.write("s/a/SKILL.md", &skill_md("a"));
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed", "--compare-to", "head"]);
+    run.assert_code(1);
+    assert_eq!(
+        codes_by_path(&envelope)["s/a/SKILL.md"],
+        ["E003", "E008"],
+        "{run}"
+    );
+    let run = fx.text(&["skill", "validate", "--changed", "--compare-to", "head"]);
+    run.assert_code(1);
+    assert!(
+        run.stdout
+            .contains("error[E003]: name 'BAD' must be lowercase"),
+        "{run}"
+    );
+}
+
+/// Links are looked up where the skill file was read from.
+#[test]
+fn links_are_checked_in_the_same_snapshot() {
+    let fx = one_skill_on_a_branch();
+    let linked = format!("{}\nSee [the guide](references/guide.md).\n", skill_md("a"));
+    fx.write("s/a/SKILL.md", &linked);
+    fx.write("s/a/references/guide.md", "# Guide\n");
+    fx.stage("s/a/SKILL.md");
+    // Not staged: the commit would lack it.
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed", "--compare-to", "index"]);
+    run.assert_code(0);
+    assert_eq!(codes_by_path(&envelope)["s/a/SKILL.md"], ["W005"], "{run}");
+    let (_, envelope) = fx.json(&["skill", "validate", "--changed"]);
+    assert_eq!(
+        codes_by_path(&envelope)["s/a/SKILL.md"],
+        Vec::<String>::new()
+    );
+
+    // Staged, then deleted from the work tree: the commit has it.
+    fx.stage("s/a/references/guide.md");
+    fx.remove_dir("s/a/references");
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed", "--compare-to", "index"]);
+    run.assert_code(0);
+    assert_eq!(
+        codes_by_path(&envelope)["s/a/SKILL.md"],
+        Vec::<String>::new(),
+        "{run}"
+    );
+    let (_, envelope) = fx.json(&["skill", "validate", "--changed"]);
+    assert_eq!(codes_by_path(&envelope)["s/a/SKILL.md"], ["W005"]);
+}
+
+/// A new skill that is staged and then removed from the work tree is in
+/// the commit the hook guards, so the index mode validates it; the work
+/// tree has no trace of it, and neither has the base.
+#[test]
+fn a_staged_skill_gone_from_the_work_tree_is_validated_from_the_index() {
+    let fx = one_skill_on_a_branch();
+    fx.write(
+        "s/b/SKILL.md",
+        "---\nname: b\ndescription: <b>staged</b>\n---\n",
+    );
+    fx.stage("s/b/SKILL.md");
+    fx.remove_dir("s/b");
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed", "--compare-to", "index"]);
+    run.assert_code(1);
+    assert_eq!(codes_by_path(&envelope)["s/b/SKILL.md"], ["E011"], "{run}");
+    assert_eq!(selected(&envelope)["s/b"], ["added s/b/SKILL.md"], "{run}");
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed"]);
+    run.assert_code(0);
+    assert!(skill_dirs(&envelope).is_empty(), "{run}");
+    assert_eq!(envelope["data"]["changed"]["deleted"], Value::Array(vec![]));
+
+    // A staged deletion whose file is still in the work tree: the commit
+    // deletes the skill, the work tree does not.
+    let mut index = fx.repo.index().unwrap();
+    index.remove_path(Path::new("s/a/SKILL.md")).unwrap();
+    index.write().unwrap();
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed", "--compare-to", "index"]);
+    run.assert_code(1);
+    assert_eq!(
+        envelope["data"]["changed"]["deleted"][0]["path"], "s/a",
+        "{run}"
+    );
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed"]);
+    run.assert_code(0);
+    assert_eq!(
+        envelope["data"]["changed"]["deleted"],
+        Value::Array(vec![]),
+        "{run}"
+    );
+}

@@ -689,3 +689,77 @@ fn a_closed_pipe_ends_output_quietly() {
     assert!(!stderr.contains("Broken pipe"), "{stderr}");
     assert!(output.status.code().is_some(), "killed by a signal");
 }
+
+/// A hostile body full of link openers is read once, not once per opener
+/// (a 1 MiB file of `](` took seconds with the old scanner).
+#[test]
+fn a_megabyte_of_link_openers_is_validated() {
+    let sandbox = Sandbox::new();
+    let head = "---\nname: w\ndescription: d\n---\n";
+    let body = "](".repeat((1024 * 1024 - head.len() - 2) / 2);
+    sandbox.write("w/SKILL.md", format!("{head}{body}\n"));
+    let (run, envelope) = validate(&sandbox, &["w"]);
+    run.assert_code(0);
+    assert_eq!(codes(&envelope), Vec::<String>::new(), "{run}");
+}
+
+/// What CommonMark does not render as a link is not checked as one.
+#[test]
+fn markdown_that_is_not_a_link_gets_no_link_warning() {
+    let body = "[p](file(1).md)\n\n<!-- [c](commented.md) -->\n\n``[d](double `x`.md)``\n\n\
+                \\[e](escaped.md)\n\n[r]: <a b.md>\n\n    [i](indented.md)\n\n\
+                ````\n```sh\n[f](fenced.md)\n````\n";
+    let sandbox = Sandbox::new();
+    let dir = skill(&sandbox, "s", "name: s\ndescription: d", body);
+    sandbox.write("s/file(1).md", "x");
+    sandbox.write("s/a b.md", "x");
+    let (run, envelope) = validate(&sandbox, &["--strict", dir.to_str().unwrap()]);
+    run.assert_code(0);
+    assert_eq!(codes(&envelope), Vec::<String>::new(), "{run}");
+}
+
+/// A path that exists but cannot be looked at is unreadable (E025, exit
+/// 1), not missing (E023, exit 5): a symlink loop named as the PATH.
+#[cfg(unix)]
+#[test]
+fn a_symlink_loop_given_as_the_path_is_unreadable_not_missing() {
+    let sandbox = Sandbox::new();
+    std::os::unix::fs::symlink("loop", sandbox.join("loop")).unwrap();
+    let (run, envelope) = validate(&sandbox, &["loop"]);
+    run.assert_code(1);
+    assert_eq!(codes(&envelope), ["E025"], "{run}");
+    let message = first_diagnostic(&envelope)["message"].as_str().unwrap();
+    assert!(message.starts_with("cannot read loop: "), "{message}");
+}
+
+/// Each physical skill is validated once, however it is named.
+#[cfg(unix)]
+#[test]
+fn the_same_skill_named_several_ways_is_validated_once() {
+    let sandbox = Sandbox::new();
+    simple(&sandbox, "ok");
+    std::os::unix::fs::symlink("ok", sandbox.join("okl")).unwrap();
+    let absolute = sandbox.join("ok");
+    let (run, envelope) = validate(&sandbox, &["ok", "./ok", absolute.to_str().unwrap()]);
+    run.assert_code(0);
+    assert_eq!(envelope["data"]["summary"]["checked"], 1, "{run}");
+    assert_eq!(envelope["data"]["skills"][0]["path"], "ok/SKILL.md");
+
+    let (run, envelope) = validate(&sandbox, &["-r", "ok", "okl"]);
+    run.assert_code(0);
+    assert_eq!(envelope["data"]["summary"]["checked"], 1, "{run}");
+    let (run, envelope) = validate(&sandbox, &["okl/SKILL.md", "-r", "."]);
+    run.assert_code(1);
+    assert_eq!(envelope["data"]["summary"]["checked"], 1, "{run}");
+    assert_eq!(codes(&envelope), ["E008"], "the first name reached is kept");
+}
+
+/// Only `SKILL.md` and `skill.md` are skill files, as the README says.
+#[test]
+fn other_spellings_of_skill_md_are_not_skill_files() {
+    let sandbox = Sandbox::new();
+    sandbox.write("a/Skill.md", "---\nname: a\ndescription: d\n---\n");
+    let (run, envelope) = validate(&sandbox, &["a/Skill.md"]);
+    run.assert_code(1);
+    assert_eq!(codes(&envelope), ["E024"], "{run}");
+}

@@ -9,7 +9,6 @@
 use std::fmt;
 
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde_json::Value;
 use serde_saphyr::Spanned;
 use serde_saphyr::options::{DuplicateKeyPolicy, MergeKeyPolicy, NonFiniteFloatPolicy};
 
@@ -90,12 +89,93 @@ impl<'a> Iterator for LineSpans<'a> {
 }
 
 /// One top-level frontmatter key, in file order.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
     pub key: String,
     /// The file line of the key, where known.
     pub line: Option<usize>,
-    pub value: Value,
+    pub value: YamlValue,
+}
+
+/// A frontmatter value: the YAML 1.2 core types, each scalar that is not a
+/// string kept as written (`1.10`, `012`, `True`, `~`, `.NaN`). The rules
+/// only need the type; `read-properties` prints scalars as written, as the
+/// reference implementation (which reads every scalar as text) does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum YamlValue {
+    /// `~`, `null`, or nothing at all.
+    Null {
+        written: String,
+    },
+    /// `true` or `false` in any of YAML 1.2's spellings.
+    Bool {
+        written: String,
+    },
+    /// Any number, including `.inf`, `.nan` and ones too large for a float.
+    Number {
+        written: String,
+    },
+    String(String),
+    List(Vec<YamlValue>),
+    /// Entries in file order; a repeated key keeps its first value.
+    Mapping(Vec<(String, YamlValue)>),
+}
+
+impl YamlValue {
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            YamlValue::String(text) => Some(text),
+            _ => None,
+        }
+    }
+
+    pub fn is_string(&self) -> bool {
+        matches!(self, YamlValue::String(_))
+    }
+
+    /// The type, as messages name it: `a number`, `a list`...
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            YamlValue::Null { .. } => "null",
+            YamlValue::Bool { .. } => "a boolean",
+            YamlValue::Number { .. } => "a number",
+            YamlValue::String(_) => "a string",
+            YamlValue::List(_) => "a list",
+            YamlValue::Mapping(_) => "a mapping",
+        }
+    }
+
+    /// A scalar as text: a string as it is, anything else as written.
+    /// `None` for a list or a mapping.
+    pub fn scalar_text(&self) -> Option<&str> {
+        match self {
+            YamlValue::String(text)
+            | YamlValue::Null { written: text }
+            | YamlValue::Bool { written: text }
+            | YamlValue::Number { written: text } => Some(text),
+            YamlValue::List(_) | YamlValue::Mapping(_) => None,
+        }
+    }
+
+    /// The value as the reference implementation's data: every scalar a
+    /// string (as written), lists and mappings as JSON arrays and objects.
+    pub fn to_text_json(&self) -> serde_json::Value {
+        match self {
+            YamlValue::List(items) => items.iter().map(YamlValue::to_text_json).collect(),
+            YamlValue::Mapping(entries) => {
+                let mut object = serde_json::Map::new();
+                for (key, value) in entries {
+                    object
+                        .entry(key.clone())
+                        .or_insert_with(|| value.to_text_json());
+                }
+                serde_json::Value::Object(object)
+            }
+            scalar => {
+                serde_json::Value::String(scalar.scalar_text().unwrap_or_default().to_owned())
+            }
+        }
+    }
 }
 
 /// A key that appears more than once. The first occurrence is kept.
@@ -186,7 +266,10 @@ fn options() -> serde_saphyr::Options {
         merge_keys: MergeKeyPolicy::AsOrdinary,
         // YAML 1.2 booleans only: `name: yes` stays a string.
         strict_booleans: true,
-        non_finite_float_policy: NonFiniteFloatPolicy::AsString,
+        // YAML 1.2 has no `1_000`: it is a string, as in the core schema.
+        underscored_numbers_as_strings: true,
+        // `.nan` and `1e400` are numbers like any other (kept as written).
+        non_finite_float_policy: NonFiniteFloatPolicy::PassThrough,
         with_snippet: false,
     }
 }
@@ -202,27 +285,34 @@ pub fn parse(document: &Document<'_>) -> Result<Frontmatter, ParseError> {
     match top {
         TopLevel::Null => Ok(Frontmatter::default()),
         TopLevel::Other(found) => Err(ParseError::NotMapping { found }),
-        TopLevel::Mapping(raw) => Ok(collect_entries(raw, line_offset)),
+        TopLevel::Mapping(raw) => Ok(collect_entries(raw, document.yaml, line_offset)),
     }
 }
 
-fn collect_entries(raw: Vec<(Spanned<KeyText>, Value)>, line_offset: usize) -> Frontmatter {
+fn collect_entries(
+    raw: Vec<(Spanned<KeyText>, Spanned<RawNode>)>,
+    yaml: &str,
+    line_offset: usize,
+) -> Frontmatter {
     let mut frontmatter = Frontmatter::default();
+    // Key to its line, so that a thousand keys cost a thousand lookups.
+    let mut seen: std::collections::HashMap<String, Option<usize>> = Default::default();
     for (key, value) in raw {
         let line = file_line(key.referenced.line(), line_offset);
-        let key = Spanned::new(key.value.0, key.referenced, key.defined);
-        if let Some(first) = frontmatter.get(&key.value) {
+        let key = key.value.0;
+        if let Some(first_line) = seen.get(&key) {
             frontmatter.duplicates.push(DuplicateKey {
-                key: key.value,
+                key,
                 line,
-                first_line: first.line,
+                first_line: *first_line,
             });
             continue;
         }
+        seen.insert(key.clone(), line);
         frontmatter.entries.push(Entry {
-            key: key.value,
+            key,
             line,
-            value,
+            value: value_of(value, yaml),
         });
     }
     frontmatter
@@ -310,6 +400,129 @@ fn first_line_of(message: &str) -> String {
     message.lines().next().unwrap_or(message).trim().to_owned()
 }
 
+/// A YAML node as parsed, with the spans that give each scalar's text as
+/// written.
+enum RawNode {
+    Null,
+    Bool(bool),
+    /// The number as the parser read it: used only when the source text
+    /// cannot be found.
+    Number(String),
+    String(String),
+    List(Vec<Spanned<RawNode>>),
+    Mapping(Vec<(KeyText, Spanned<RawNode>)>),
+}
+
+/// The value of a node, non-string scalars as written in `yaml` (found by
+/// the node's span; an alias gives the text of what it refers to).
+fn value_of(node: Spanned<RawNode>, yaml: &str) -> YamlValue {
+    let span = node.defined.span();
+    let written = || {
+        let start = usize::try_from(span.byte_offset()?).ok()?;
+        let length = usize::try_from(span.byte_len()?).ok()?;
+        yaml.get(start..start.checked_add(length)?)
+            .map(|text| text.trim().to_owned())
+    };
+    match node.value {
+        RawNode::Null => YamlValue::Null {
+            written: written().unwrap_or_default(),
+        },
+        RawNode::Bool(value) => YamlValue::Bool {
+            written: written().unwrap_or_else(|| value.to_string()),
+        },
+        RawNode::Number(parsed) => YamlValue::Number {
+            written: written().unwrap_or(parsed),
+        },
+        RawNode::String(text) => YamlValue::String(text),
+        RawNode::List(items) => {
+            YamlValue::List(items.into_iter().map(|item| value_of(item, yaml)).collect())
+        }
+        RawNode::Mapping(entries) => YamlValue::Mapping(
+            entries
+                .into_iter()
+                .map(|(key, value)| (key.0, value_of(value, yaml)))
+                .collect(),
+        ),
+    }
+}
+
+impl<'de> Deserialize<'de> for RawNode {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(RawNodeVisitor)
+    }
+}
+
+struct RawNodeVisitor;
+
+impl<'de> Visitor<'de> for RawNodeVisitor {
+    type Value = RawNode;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a YAML value")
+    }
+
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<RawNode, E> {
+        Ok(RawNode::String(text.to_owned()))
+    }
+
+    fn visit_string<E: de::Error>(self, text: String) -> Result<RawNode, E> {
+        Ok(RawNode::String(text))
+    }
+
+    fn visit_bool<E: de::Error>(self, value: bool) -> Result<RawNode, E> {
+        Ok(RawNode::Bool(value))
+    }
+
+    fn visit_i64<E: de::Error>(self, value: i64) -> Result<RawNode, E> {
+        Ok(RawNode::Number(value.to_string()))
+    }
+
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<RawNode, E> {
+        Ok(RawNode::Number(value.to_string()))
+    }
+
+    fn visit_i128<E: de::Error>(self, value: i128) -> Result<RawNode, E> {
+        Ok(RawNode::Number(value.to_string()))
+    }
+
+    fn visit_u128<E: de::Error>(self, value: u128) -> Result<RawNode, E> {
+        Ok(RawNode::Number(value.to_string()))
+    }
+
+    fn visit_f64<E: de::Error>(self, value: f64) -> Result<RawNode, E> {
+        Ok(RawNode::Number(value.to_string()))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<RawNode, E> {
+        Ok(RawNode::Null)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<RawNode, E> {
+        Ok(RawNode::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<RawNode, D::Error> {
+        RawNode::deserialize(deserializer)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<RawNode, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element::<Spanned<RawNode>>()? {
+            items.push(item);
+        }
+        Ok(RawNode::List(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawNode, A::Error> {
+        let mut entries = Vec::new();
+        while let Some(key) = map.next_key::<KeyText>()? {
+            let value = map.next_value::<Spanned<RawNode>>()?;
+            entries.push((key, value));
+        }
+        Ok(RawNode::Mapping(entries))
+    }
+}
+
 /// A mapping key as text, whatever its YAML type: `1: x` has key `1`,
 /// `~: x` has key `null`, and a list or mapping used as a key is named by
 /// its kind (it is never a known key, so it only gets an unknown-key note).
@@ -372,7 +585,7 @@ impl<'de> Visitor<'de> for KeyTextVisitor {
 /// The top-level YAML node: a mapping (with key spans), or the kind of
 /// whatever else it was.
 enum TopLevel {
-    Mapping(Vec<(Spanned<KeyText>, Value)>),
+    Mapping(Vec<(Spanned<KeyText>, Spanned<RawNode>)>),
     Null,
     Other(&'static str),
 }
@@ -395,7 +608,7 @@ impl<'de> Visitor<'de> for TopLevelVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TopLevel, A::Error> {
         let mut entries = Vec::new();
         while let Some(key) = map.next_key::<Spanned<KeyText>>()? {
-            let value = map.next_value::<Value>()?;
+            let value = map.next_value::<Spanned<RawNode>>()?;
             entries.push((key, value));
         }
         Ok(TopLevel::Mapping(entries))
@@ -457,7 +670,7 @@ mod tests {
         assert_eq!(doc.yaml, "name: a\r\n");
         assert_eq!(doc.body, "body\r\n");
         let fm = parse(&doc).unwrap();
-        assert_eq!(fm.get("name").unwrap().value, "a");
+        assert_eq!(fm.get("name").unwrap().value.as_str(), Some("a"));
         assert_eq!(fm.get("name").unwrap().line, Some(2));
     }
 
@@ -492,7 +705,7 @@ mod tests {
     #[test]
     fn duplicate_keys_are_recorded_and_the_first_kept() {
         let fm = parse_text("---\nname: a\nname: b\n---\n").unwrap();
-        assert_eq!(fm.get("name").unwrap().value, "a");
+        assert_eq!(fm.get("name").unwrap().value.as_str(), Some("a"));
         assert_eq!(
             fm.duplicates,
             [DuplicateKey {
@@ -555,8 +768,45 @@ mod tests {
     #[test]
     fn yes_stays_a_string_and_numbers_stay_numbers() {
         let fm = parse_text("---\nname: yes\nversion: 1.5\n---\n").unwrap();
-        assert_eq!(fm.get("name").unwrap().value, "yes");
-        assert!(fm.get("version").unwrap().value.is_number());
+        assert_eq!(fm.get("name").unwrap().value.as_str(), Some("yes"));
+        assert_eq!(fm.get("version").unwrap().value.type_name(), "a number");
+    }
+
+    #[test]
+    fn scalars_keep_their_text_as_written() {
+        let fm = parse_text(
+            "---\na: 1.10\nb: 012\nc: 123456789012345678901234567890\nd: 1e400\ne: .NaN\n\
+             f: True\ng:\nh: ~\ni: 0x1F\nj: *x\nk: \"1.10\"\nl: 1_000\nm: [1.50, &x -0.0]\n\
+             n:\n  v: 1.0  # a comment\n---\n",
+        );
+        // `j` names an anchor defined later: invalid, so parse separately.
+        assert!(fm.is_err());
+        let fm = parse_text(
+            "---\na: 1.10\nb: 012\nc: 123456789012345678901234567890\nd: 1e400\ne: .NaN\n\
+             f: True\ng:\nh: ~\ni: &x 0x1F\nj: *x\nk: \"1.10\"\nl: 1_000\nm: [1.50, -0.0]\n\
+             n:\n  v: 1.0  # a comment\n---\n",
+        )
+        .unwrap();
+        let text = |key: &str| fm.get(key).unwrap().value.to_text_json();
+        for (key, written, type_name) in [
+            ("a", "1.10", "a number"),
+            ("b", "012", "a number"),
+            ("c", "123456789012345678901234567890", "a number"),
+            ("d", "1e400", "a number"),
+            ("e", ".NaN", "a number"),
+            ("f", "True", "a boolean"),
+            ("g", "", "null"),
+            ("h", "~", "null"),
+            ("i", "0x1F", "a number"),
+            ("j", "0x1F", "a number"),
+            ("k", "1.10", "a string"),
+            ("l", "1_000", "a string"),
+        ] {
+            assert_eq!(text(key), written, "{key}");
+            assert_eq!(fm.get(key).unwrap().value.type_name(), type_name, "{key}");
+        }
+        assert_eq!(text("m"), serde_json::json!(["1.50", "-0.0"]));
+        assert_eq!(text("n"), serde_json::json!({"v": "1.0"}));
     }
 
     #[test]

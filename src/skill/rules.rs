@@ -5,11 +5,10 @@
 use std::sync::LazyLock;
 
 use regex::Regex;
-use serde_json::Value;
 use unicode_normalization::UnicodeNormalization;
 
 use super::codes;
-use super::frontmatter::{Entry, Frontmatter};
+use super::frontmatter::{Entry, Frontmatter, YamlValue};
 use crate::report::Diagnostic;
 
 pub const MAX_NAME_CHARS: usize = 64;
@@ -138,17 +137,6 @@ pub fn check_frontmatter(
     check_unknown_keys(frontmatter, context.profile, out);
 }
 
-fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "a mapping",
-    }
-}
-
 fn at(diagnostic: Diagnostic, field: &str, entry: Option<&Entry>) -> Diagnostic {
     diagnostic
         .with_field(field)
@@ -194,12 +182,12 @@ fn string_entry<'a>(
         return None;
     };
     match &found.value {
-        Value::String(text) => Some(text),
+        YamlValue::String(text) => Some(text),
         other => {
             out.push(at(
                 Diagnostic::error(
                     code,
-                    format!("{field} must be a string, found {}", type_name(other)),
+                    format!("{field} must be a string, found {}", other.type_name()),
                 ),
                 field,
                 entry,
@@ -371,11 +359,14 @@ pub fn description_problems(description: &str) -> Vec<Diagnostic> {
 fn check_compatibility(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
     let Some(found) = entry else { return };
     match &found.value {
-        Value::String(text) => located(compatibility_problems(text), entry, out),
+        YamlValue::String(text) => located(compatibility_problems(text), entry, out),
         other => out.push(at(
             Diagnostic::error(
                 codes::COMPATIBILITY_NOT_STRING,
-                format!("compatibility must be a string, found {}", type_name(other)),
+                format!(
+                    "compatibility must be a string, found {}",
+                    other.type_name()
+                ),
             ),
             "compatibility",
             entry,
@@ -403,7 +394,7 @@ pub fn compatibility_problems(text: &str) -> Vec<Diagnostic> {
 fn check_metadata(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
     let Some(found) = entry else { return };
     match &found.value {
-        Value::Object(map) => {
+        YamlValue::Mapping(map) => {
             for (key, value) in map {
                 if !value.is_string() {
                     out.push(at(
@@ -411,7 +402,7 @@ fn check_metadata(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
                             codes::METADATA_VALUE_NOT_STRING,
                             format!(
                                 "metadata value '{key}' should be a string, found {}",
-                                type_name(value)
+                                value.type_name()
                             ),
                         ),
                         &format!("metadata.{key}"),
@@ -423,7 +414,7 @@ fn check_metadata(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
         other => out.push(at(
             Diagnostic::error(
                 codes::METADATA_NOT_MAPPING,
-                format!("metadata must be a mapping, found {}", type_name(other)),
+                format!("metadata must be a mapping, found {}", other.type_name()),
             ),
             "metadata",
             entry,
@@ -434,8 +425,8 @@ fn check_metadata(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
 fn check_allowed_tools(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
     let Some(found) = entry else { return };
     match &found.value {
-        Value::String(_) => {}
-        Value::Array(items) if items.iter().all(Value::is_string) => out.push(at(
+        YamlValue::String(_) => {}
+        YamlValue::List(items) if items.iter().all(YamlValue::is_string) => out.push(at(
             Diagnostic::warning(
                 codes::ALLOWED_TOOLS_LIST,
                 "allowed-tools is a list; the spec asks for a space-separated string",
@@ -448,7 +439,7 @@ fn check_allowed_tools(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
                 codes::FIELD_NOT_STRING,
                 format!(
                     "allowed-tools should be a space-separated string, found {}",
-                    type_name(other)
+                    other.type_name()
                 ),
             ),
             "allowed-tools",
@@ -465,7 +456,7 @@ fn check_license(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
                 codes::FIELD_NOT_STRING,
                 format!(
                     "license should be a string, found {}",
-                    type_name(&found.value)
+                    found.value.type_name()
                 ),
             ),
             "license",
@@ -537,130 +528,6 @@ pub fn check_body_length(body: &str, body_first_line: usize, out: &mut Vec<Diagn
             )
             .with_line(Some(body_first_line)),
         );
-    }
-}
-
-/// A relative link in the body: its target path (fragment and query
-/// removed) and its file line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BodyLink<'a> {
-    pub target: &'a str,
-    pub line: usize,
-}
-
-/// The relative link targets of a Markdown body: inline links and images
-/// (`[text](target)`) and reference definitions (`[id]: target`). Fenced
-/// code blocks and inline code are skipped; URLs, absolute paths and
-/// in-page anchors are not relative links.
-pub fn relative_links(body: &str, body_first_line: usize) -> Vec<BodyLink<'_>> {
-    let mut links = Vec::new();
-    if !body.contains("](") && !body.contains("]:") {
-        return links;
-    }
-    let mut fence: Option<(u8, usize)> = None;
-    for (index, raw_line) in body.split('\n').enumerate() {
-        let line = raw_line.strip_suffix('\r').unwrap_or(raw_line);
-        let trimmed = line.trim_start();
-        if let Some((marker, length)) = fence_marker(trimmed) {
-            match fence {
-                None => fence = Some((marker, length)),
-                Some((open, open_length)) if open == marker && length >= open_length => {
-                    fence = None
-                }
-                Some(_) => {}
-            }
-            continue;
-        }
-        if fence.is_some() {
-            continue;
-        }
-        let line_number = body_first_line + index;
-        if let Some(target) = reference_definition(trimmed) {
-            push_if_relative(&mut links, target, line_number);
-            continue;
-        }
-        for target in inline_link_targets(line) {
-            push_if_relative(&mut links, target, line_number);
-        }
-    }
-    links
-}
-
-fn fence_marker(trimmed: &str) -> Option<(u8, usize)> {
-    let first = *trimmed.as_bytes().first()?;
-    if first != b'`' && first != b'~' {
-        return None;
-    }
-    let length = trimmed.bytes().take_while(|&b| b == first).count();
-    (length >= 3).then_some((first, length))
-}
-
-fn reference_definition(trimmed: &str) -> Option<&str> {
-    let rest = trimmed.strip_prefix('[')?;
-    let close = rest.find("]:")?;
-    if close == 0 || rest[..close].contains(']') {
-        return None;
-    }
-    let target = rest[close + 2..].trim_start();
-    let target = target.split_whitespace().next()?;
-    Some(strip_angle(target))
-}
-
-fn inline_link_targets(line: &str) -> Vec<&str> {
-    let mut targets = Vec::new();
-    let bytes = line.as_bytes();
-    let mut in_code = false;
-    let mut index = 0;
-    while index < bytes.len() {
-        match bytes[index] {
-            b'`' => in_code = !in_code,
-            b']' if !in_code && bytes.get(index + 1) == Some(&b'(') => {
-                let start = index + 2;
-                if let Some(length) = line[start..].find(')') {
-                    let inside = line[start..start + length].trim();
-                    let target = if let Some(angled) = inside.strip_prefix('<') {
-                        angled.split('>').next().unwrap_or("")
-                    } else {
-                        inside.split_whitespace().next().unwrap_or("")
-                    };
-                    targets.push(target);
-                    index = start + length;
-                }
-            }
-            _ => {}
-        }
-        index += 1;
-    }
-    targets
-}
-
-fn strip_angle(target: &str) -> &str {
-    target
-        .strip_prefix('<')
-        .and_then(|inner| inner.strip_suffix('>'))
-        .unwrap_or(target)
-}
-
-fn push_if_relative<'a>(links: &mut Vec<BodyLink<'a>>, target: &'a str, line: usize) {
-    let path = target.split(['#', '?']).next().unwrap_or_default().trim();
-    if path.is_empty() || path.starts_with('/') || path.starts_with('\\') || has_scheme(path) {
-        return;
-    }
-    links.push(BodyLink { target: path, line });
-}
-
-/// `https:`, `mailto:`, `file:`... A Windows drive (`C:`) counts too: it is
-/// not a relative path either.
-fn has_scheme(target: &str) -> bool {
-    match target.find(':') {
-        Some(colon) => {
-            let scheme = &target[..colon];
-            !scheme.is_empty()
-                && scheme
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
-        }
-        None => false,
     }
 }
 
@@ -933,27 +800,5 @@ mod tests {
             let naive = sample.iter().filter(|&&b| b == b'\n').count();
             assert_eq!(count_newlines(&sample), naive, "{sample:?}");
         }
-    }
-
-    #[test]
-    fn finds_relative_links_only() {
-        let body = "See [the guide](references/guide.md#intro) and ![img](assets/a.png \"t\").\n\
-                    Web: [x](https://example.com) [y](mailto:a@b) [z](#top) [abs](/etc/passwd)\n\
-                    ```\n[in code](nope.md)\n```\n\
-                    `[inline](nope2.md)` [spaced](<docs/a b.md>)\n\
-                    [ref]: scripts/run.py\n";
-        let targets: Vec<_> = relative_links(body, 10)
-            .into_iter()
-            .map(|link| (link.target, link.line))
-            .collect();
-        assert_eq!(
-            targets,
-            [
-                ("references/guide.md", 10),
-                ("assets/a.png", 10),
-                ("docs/a b.md", 15),
-                ("scripts/run.py", 16)
-            ]
-        );
     }
 }

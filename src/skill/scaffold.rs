@@ -563,7 +563,7 @@ pub fn check_target(directory: &Path) -> Result<TargetState, ScaffoldError> {
             path: directory.to_owned(),
         });
     }
-    if let Some(file) = skill_file_in(directory) {
+    if let Some(file) = skill_file_in(directory).map_err(io_error(directory))? {
         return Err(ScaffoldError::SkillExists {
             directory: directory.to_owned(),
             file,
@@ -1060,7 +1060,7 @@ mod tests {
         assert_eq!(yaml_string("bell\u{7}"), "\"bell\\x07\"");
     }
 
-    fn round_trip(value: &str) -> serde_json::Value {
+    fn round_trip(value: &str) -> crate::skill::frontmatter::YamlValue {
         let text = format!("---\nkey: {}\n---\n", yaml_string(value));
         let document = split(&text).expect("frontmatter splits");
         let parsed = parse(&document).unwrap_or_else(|err| panic!("{err}: {text:?}"));
@@ -1116,9 +1116,9 @@ mod tests {
             prop_assert!(checked.diagnostics.is_empty(), "{:?}\n{}", checked.diagnostics, skill);
             prop_assert_eq!(checked.name.as_deref(), Some(answers.name.trim()));
             let document = split(skill).unwrap();
-            for link in rules::relative_links(document.body, document.body_first_line) {
+            for link in crate::skill::links::relative_links(document.body, document.body_first_line) {
                 prop_assert!(
-                    files.iter().any(|file| file.path == Path::new(link.target)),
+                    files.iter().any(|file| file.path == Path::new(link.target.as_ref())),
                     "{} is linked but not planned", link.target
                 );
             }
@@ -1126,7 +1126,7 @@ mod tests {
 
         #[test]
         fn any_string_reads_back_unchanged(value in "\\PC{0,40}|[\\x00-\\x7f\u{85}\u{2028}\u{feff}]{0,20}") {
-            prop_assert_eq!(round_trip(&value), serde_json::Value::String(value.clone()));
+            prop_assert_eq!(round_trip(&value), crate::skill::frontmatter::YamlValue::String(value.clone()));
         }
     }
 }

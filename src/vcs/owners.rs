@@ -12,6 +12,7 @@ use super::base::Base;
 use super::changes::{ChangeStatus, ChangedFile, serialize_optional_path, serialize_path};
 use super::error::VcsError;
 use super::repo::{Repo, absolute_in};
+use super::snapshot::Snapshot;
 
 /// The files whose presence makes a directory a skill, in the order they
 /// are looked for (DESIGN.md §3).
@@ -55,33 +56,39 @@ impl SelectedUnit {
 /// Answers "is this directory a skill?" for work-tree-relative directories
 /// (`""` is the work tree itself).
 pub trait SkillDirs {
-    /// The directory holds a skill file in the work tree now.
+    /// The directory holds a skill file now: in the work tree, the index or
+    /// HEAD, whichever is compared.
     fn is_skill_dir(&self, dir: &Path) -> bool;
     /// The directory held a skill file in the merge base (for deletions).
     fn was_skill_dir(&self, dir: &Path) -> bool;
 }
 
-/// [`SkillDirs`] over a real checkout: the work tree on disk and the merge
-/// base's tree.
-pub struct RepoSkillDirs<'r> {
-    workdir: &'r Path,
+/// [`SkillDirs`] over a real checkout: what is compared (the work tree,
+/// the index or HEAD: a [`Snapshot`]) and the merge base's tree.
+pub struct RepoSkillDirs<'s, 'r> {
+    snapshot: &'s Snapshot<'r>,
     base_tree: Option<Tree<'r>>,
 }
 
 impl Repo {
-    /// The skill-directory probe for this repository and base.
-    pub fn skill_dirs(&self, base: &Base) -> Result<RepoSkillDirs<'_>, VcsError> {
+    /// The skill-directory probe for this repository, base and snapshot.
+    pub fn skill_dirs<'s, 'r>(
+        &'r self,
+        base: &Base,
+        snapshot: &'s Snapshot<'r>,
+    ) -> Result<RepoSkillDirs<'s, 'r>, VcsError> {
         Ok(RepoSkillDirs {
-            workdir: self.workdir(),
+            snapshot,
             base_tree: self.base_tree(base)?,
         })
     }
 }
 
-impl SkillDirs for RepoSkillDirs<'_> {
+impl SkillDirs for RepoSkillDirs<'_, '_> {
     fn is_skill_dir(&self, dir: &Path) -> bool {
-        let dir = absolute_in(self.workdir, dir);
-        SKILL_FILE_NAMES.iter().any(|name| dir.join(name).is_file())
+        SKILL_FILE_NAMES
+            .iter()
+            .any(|name| self.snapshot.is_file(&dir.join(name)))
     }
 
     fn was_skill_dir(&self, dir: &Path) -> bool {
