@@ -236,3 +236,34 @@ fn read_properties_refuses_duplicate_keys() {
     run.assert_code(1);
     assert_eq!(envelope["error"]["errors"][0]["code"], "E020", "{run}");
 }
+
+/// Characters a terminal acts on are escaped in text output; the JSON
+/// value stays the same.
+#[test]
+fn terminal_controls_are_escaped_in_text_output() {
+    let sandbox = Sandbox::new();
+    write_skill(
+        &sandbox,
+        "t",
+        "name: t\ndescription: \"del\\x7f csi\\x9b rlo\\u202Eevil esc\\e[2J\"",
+    );
+    let run = sandbox.run(&["--format", "text", "skill", "read-properties", "t"]);
+    run.assert_code(0);
+    let unsafe_char =
+        |c: char| (c.is_control() && c != '\n') || ('\u{202a}'..='\u{202e}').contains(&c);
+    assert!(!run.stdout.chars().any(unsafe_char), "{run}");
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(
+        value["description"],
+        "del\u{7f} csi\u{9b} rlo\u{202e}evil esc\u{1b}[2J"
+    );
+
+    let run = sandbox.run(&["--format", "text", "skill", "to-prompt", "t"]);
+    run.assert_code(0);
+    assert!(!run.stdout.chars().any(unsafe_char), "{run}");
+    assert!(
+        run.stdout
+            .contains("del&#x7f; csi&#x9b; rlo&#x202e;evil esc&#x1b;[2J"),
+        "{run}"
+    );
+}

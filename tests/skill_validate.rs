@@ -763,3 +763,176 @@ fn other_spellings_of_skill_md_are_not_skill_files() {
     run.assert_code(1);
     assert_eq!(codes(&envelope), ["E024"], "{run}");
 }
+
+/// Escape sequences and line breaks in values and paths reach the
+/// terminal as escapes, one finding per line; JSON keeps the real text.
+#[test]
+fn control_characters_from_files_are_escaped_in_text_and_github_output() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "e/SKILL.md",
+        "---\nname: \"esc\\e[2J\\e]0;PWNED\\a\"\ndescription: \"hi <x\\e[8m> \\u202Eevil\"\n---\n",
+    );
+    sandbox.write(
+        "odd\ndir\u{1b}[31m/SKILL.md",
+        "---\nname: odd\ndescription: d\n---\n",
+    );
+    let raw = |text: &str| {
+        text.chars()
+            .any(|c| c.is_control() && c != '\n' || c == '\u{202e}')
+    };
+
+    let text = sandbox.run(&[
+        "--format",
+        "text",
+        "skill",
+        "validate",
+        "e",
+        "odd\ndir\u{1b}[31m",
+    ]);
+    text.assert_code(1);
+    assert!(!raw(&text.stdout), "{text}");
+    assert!(
+        text.stdout
+            .contains("error[E003]: name 'esc\\u{1b}[2J\\u{1b}]0;PWNED\\u{7}' must be lowercase"),
+        "{text}"
+    );
+    assert!(
+        text.stdout
+            .contains("error[E026]: description contains the control character"),
+        "{text}"
+    );
+    assert!(
+        text.stdout
+            .contains("  --> odd\\ndir\\u{1b}[31m/SKILL.md:2"),
+        "{text}"
+    );
+    for line in text.stdout.lines().take_while(|line| !line.is_empty()) {
+        assert!(
+            line.starts_with("error[") || line.starts_with("  --> "),
+            "{line:?}\n{text}"
+        );
+    }
+
+    let github = sandbox.run(&[
+        "--format",
+        "github",
+        "skill",
+        "validate",
+        "e",
+        "odd\ndir\u{1b}[31m",
+    ]);
+    github.assert_code(1);
+    assert!(!raw(&github.stdout), "{github}");
+    for line in github.stdout.lines() {
+        assert!(
+            line.starts_with("::error ") || line.starts_with("aigent: "),
+            "{line:?}"
+        );
+    }
+
+    let (_, envelope) = validate(&sandbox, &["e"]);
+    assert_eq!(
+        envelope["data"]["skills"][0]["name"],
+        "esc\u{1b}[2J\u{1b}]0;PWNED\u{7}"
+    );
+}
+
+/// Messages on stderr quote paths: escaped there too.
+#[test]
+fn control_characters_in_error_messages_are_escaped() {
+    let sandbox = Sandbox::new();
+    let run = sandbox.run(&[
+        "--format",
+        "text",
+        "skill",
+        "read-properties",
+        "gone\u{1b}]0;x\u{7}",
+    ]);
+    run.assert_code(5);
+    assert!(run.stderr.contains("gone\\u{1b}]0;x\\u{7}"), "{run}");
+    assert!(
+        !run.stderr.chars().any(|c| c.is_control() && c != '\n'),
+        "{run}"
+    );
+}
+
+/// A closing `--- ` (trailing space) is named, and a real `---` after it
+/// is a second document, not a YAML bomb.
+#[test]
+fn a_padded_closing_line_gets_a_hint() {
+    let (_, envelope) = {
+        let sandbox = Sandbox::new();
+        sandbox.write("a/SKILL.md", "---\nname: a\ndescription: d\n--- \nBody.\n");
+        validate(&sandbox, &["a"])
+    };
+    let diagnostic = first_diagnostic(&envelope);
+    assert_eq!(diagnostic["code"], "E016");
+    assert!(
+        diagnostic["message"]
+            .as_str()
+            .unwrap()
+            .contains("line 4 has whitespace after the dashes"),
+        "{envelope:#}"
+    );
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "a/SKILL.md",
+        "---\nname: a\ndescription: d\n--- \nBody.\n---\n",
+    );
+    let (_, envelope) = validate(&sandbox, &["a"]);
+    let diagnostic = first_diagnostic(&envelope);
+    assert_eq!(diagnostic["code"], "E017", "{envelope:#}");
+    assert!(!diagnostic["message"].as_str().unwrap().contains("budget"));
+}
+
+/// The hint about other paths appears only when there were other paths;
+/// a missing path is no skill in the counts or in the summary table.
+#[test]
+fn a_missing_path_is_not_counted_as_a_skill() {
+    let sandbox = Sandbox::new();
+    let (run, envelope) = validate(&sandbox, &["nope"]);
+    run.assert_code(5);
+    assert!(
+        envelope["error"]["hints"]
+            .as_array()
+            .is_none_or(Vec::is_empty),
+        "{run}"
+    );
+    assert_eq!(envelope["data"]["summary"]["checked"], 0);
+
+    simple(&sandbox, "ok");
+    simple(&sandbox, "ok2");
+    let (run, envelope) = validate(&sandbox, &["-r", "nope", "ok", "ok2"]);
+    run.assert_code(5);
+    assert_eq!(
+        envelope["error"]["hints"][0],
+        "the other paths were still validated"
+    );
+    assert_eq!(
+        envelope["data"]["summary"],
+        serde_json::json!({"checked": 2, "valid": 2, "invalid": 0, "warnings": 0})
+    );
+    let text = sandbox.run(&["--format", "text", "skill", "validate", "nope", "ok", "ok2"]);
+    text.assert_code(5);
+    assert!(!text.stdout.contains("invalid skill"), "{text}");
+}
+
+/// Search notes go to the GitHub log as `::warning` lines, not as prose.
+#[test]
+fn github_format_reports_search_notes_as_warnings() {
+    let sandbox = Sandbox::new();
+    simple(&sandbox, "skills/a");
+    std::fs::create_dir_all(sandbox.join("empty")).unwrap();
+    let run = sandbox.run(&[
+        "--format", "github", "skill", "validate", "-r", "skills", "empty",
+    ]);
+    run.assert_code(0);
+    assert!(
+        run.stdout
+            .lines()
+            .any(|line| line.starts_with("::warning::no skills found below empty")),
+        "{run}"
+    );
+    assert!(run.stderr.is_empty(), "{run}");
+}

@@ -235,6 +235,7 @@ fn exactly_the_touched_skills_are_selected_with_their_reasons() {
             "skills/fresh",
             "skills/gamma",
             "skills/moved",
+            "skills/mover",
         ]
     );
     let present: Vec<_> = changed.present().map(|unit| unit.path.clone()).collect();
@@ -264,7 +265,7 @@ fn exactly_the_touched_skills_are_selected_with_their_reasons() {
     assert_eq!(doomed.reasons.len(), 2);
     assert_eq!(
         changed.deleted().map(|unit| &unit.path).collect::<Vec<_>>(),
-        [Path::new("skills/doomed")]
+        [Path::new("skills/doomed"), Path::new("skills/mover")]
     );
 
     let fresh = unit(&changed.units, "skills/fresh");
@@ -681,9 +682,13 @@ fn an_unstaged_directory_move_is_followed_as_a_rename() {
             ),
         ]
     );
-    assert_eq!(unit_paths(&changed.units), ["skills/wandered"]);
     assert_eq!(
-        changed.units[0].renamed_from,
+        unit_paths(&changed.units),
+        ["skills/wander", "skills/wandered"]
+    );
+    assert_eq!(changed.units[0].state, UnitState::Deleted);
+    assert_eq!(
+        changed.units[1].renamed_from,
         Some(PathBuf::from("skills/wander"))
     );
 }
@@ -740,7 +745,8 @@ fn compared_to_the_index_only_committed_and_staged_work_counts() {
             "skills/alpha",
             "skills/beta",
             "skills/doomed",
-            "skills/moved"
+            "skills/moved",
+            "skills/mover"
         ]
     );
     assert!(
@@ -778,7 +784,12 @@ fn compared_to_head_only_committed_work_counts() {
     );
     assert_eq!(
         unit_paths(&changed.units),
-        ["skills/alpha", "skills/doomed", "skills/moved"]
+        [
+            "skills/alpha",
+            "skills/doomed",
+            "skills/moved",
+            "skills/mover"
+        ]
     );
 
     let scoped = ChangeOptions {

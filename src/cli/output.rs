@@ -4,6 +4,7 @@
 use std::io::{self, Write};
 use std::time::Instant;
 
+use aigent::report::escape::escape_controls;
 use aigent::report::{EnvelopeTarget, ErrorBody, Outcome, OutputFormat, Style, exit};
 
 use super::{CliError, Context};
@@ -78,6 +79,7 @@ fn write_text(outcome: &Outcome, ctx: &Context) -> io::Result<()> {
     let stderr_style = ctx.stderr_style;
     let mut stderr = io::stderr().lock();
     for warning in &outcome.warnings {
+        let warning = escape_controls(warning);
         writeln!(stderr, "{}: {warning}", stderr_style.warning("warning"))?;
     }
     if let Some(error) = &outcome.error {
@@ -86,22 +88,33 @@ fn write_text(outcome: &Outcome, ctx: &Context) -> io::Result<()> {
     Ok(())
 }
 
+/// Messages may quote values from files or arguments: control characters
+/// are shown as escapes ([`escape_controls`]).
 fn write_error_prose(out: &mut impl Write, error: &ErrorBody, style: Style) -> io::Result<()> {
-    writeln!(out, "{}: {}", style.error("error"), error.message)?;
+    let message = escape_controls(&error.message);
+    writeln!(out, "{}: {message}", style.error("error"))?;
     for problem in &error.errors {
+        let message = escape_controls(&problem.message);
         match &problem.field {
-            Some(field) if !field.is_empty() => writeln!(out, "  - {field}: {}", problem.message)?,
-            _ => writeln!(out, "  - {}", problem.message)?,
+            Some(field) if !field.is_empty() => {
+                writeln!(out, "  - {}: {message}", escape_controls(field))?
+            }
+            _ => writeln!(out, "  - {message}")?,
         }
         if let Some(expected) = &problem.expected {
-            writeln!(out, "      expected: {expected}")?;
+            writeln!(out, "      expected: {}", escape_controls(expected))?;
         }
         if let Some(suggestion) = &problem.suggestion {
-            writeln!(out, "      suggestion: {suggestion}")?;
+            writeln!(out, "      suggestion: {}", escape_controls(suggestion))?;
         }
     }
     for hint in &error.hints {
-        writeln!(out, "  {}: {hint}", style.emphasis("hint"))?;
+        writeln!(
+            out,
+            "  {}: {}",
+            style.emphasis("hint"),
+            escape_controls(hint)
+        )?;
     }
     Ok(())
 }

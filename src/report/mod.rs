@@ -3,6 +3,7 @@
 
 pub mod diagnostic;
 pub mod envelope;
+pub mod escape;
 pub mod exit;
 pub mod format;
 pub mod github;

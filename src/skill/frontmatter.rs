@@ -27,23 +27,61 @@ pub struct Document<'a> {
 /// Why a file has no usable frontmatter block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SplitError {
-    /// The first line is not exactly `---`.
-    Missing,
-    /// No later line is exactly `---`.
-    Unclosed,
+    /// The first line is not exactly `---`; `padded` when it is `---`
+    /// followed by whitespace.
+    Missing { padded: bool },
+    /// No later line is exactly `---`; `padded_line` is the first later
+    /// line that is `---` followed by whitespace, if any.
+    Unclosed { padded_line: Option<usize> },
+}
+
+impl fmt::Display for SplitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SplitError::Missing { padded } => {
+                f.write_str("no frontmatter: the first line must be exactly '---'")?;
+                if *padded {
+                    f.write_str(" (it has whitespace after the dashes)")?;
+                }
+                Ok(())
+            }
+            SplitError::Unclosed { padded_line } => {
+                f.write_str("frontmatter is not closed: no later line is exactly '---'")?;
+                if let Some(line) = padded_line {
+                    write!(
+                        f,
+                        " (line {line} has whitespace after the dashes, so it does not close it)"
+                    )?;
+                }
+                Ok(())
+            }
+        }
+    }
 }
 
 const BOM: char = '\u{feff}';
+
+/// `---` with trailing whitespace: what an editor leaves, and what does
+/// not count as a delimiter.
+fn is_padded_delimiter(line: &str) -> bool {
+    line != "---" && line.trim_end() == "---"
+}
 
 /// Cuts `text` into frontmatter and body.
 pub fn split(text: &str) -> Result<Document<'_>, SplitError> {
     let text = text.strip_prefix(BOM).unwrap_or(text);
     let mut lines = LineSpans::new(text);
-    if !matches!(lines.next(), Some((_, "---"))) {
-        return Err(SplitError::Missing);
+    match lines.next() {
+        Some((_, "---")) => {}
+        first => {
+            return Err(SplitError::Missing {
+                padded: first.is_some_and(|(_, line)| is_padded_delimiter(line)),
+            });
+        }
     }
     let yaml_start = lines.offset;
     let mut line_number = 1;
+    let mut padded_line = None;
     while let Some((start, line)) = lines.next() {
         line_number += 1;
         if line == "---" {
@@ -54,8 +92,11 @@ pub fn split(text: &str) -> Result<Document<'_>, SplitError> {
                 body_first_line: line_number + 1,
             });
         }
+        if padded_line.is_none() && is_padded_delimiter(line) {
+            padded_line = Some(line_number);
+        }
     }
-    Err(SplitError::Unclosed)
+    Err(SplitError::Unclosed { padded_line })
 }
 
 /// Lines of a text with their start offsets, without the `\n` or `\r\n`.
@@ -332,6 +373,18 @@ fn yaml_error(err: &serde_saphyr::Error, line_offset: usize) -> ParseError {
         .location()
         .and_then(|location| file_line(location.line(), line_offset));
     let message = without_position(&first_line_of(&err.to_string()));
+    if let serde_saphyr::Error::Budget {
+        breach: serde_saphyr::budget::BudgetBreach::Documents { .. },
+        ..
+    } = err
+    {
+        // A `---` (or `...`) line inside the block, usually a closing line
+        // with trailing whitespace: a mistake, not a bomb.
+        return ParseError::Syntax {
+            message: "a second YAML document starts inside the frontmatter (a '---' or '...' line with something after it?)".to_owned(),
+            line,
+        };
+    }
     if let serde_saphyr::Error::Budget { breach, .. } = err {
         return ParseError::Budget {
             message: format!(
@@ -676,11 +729,41 @@ mod tests {
 
     #[test]
     fn missing_and_unclosed() {
-        assert_eq!(split("name: a\n"), Err(SplitError::Missing));
-        assert_eq!(split("--- \nname: a\n---\n"), Err(SplitError::Missing));
-        assert_eq!(split(""), Err(SplitError::Missing));
-        assert_eq!(split("---\nname: a\n"), Err(SplitError::Unclosed));
-        assert_eq!(split("---\nname: a\n----\n"), Err(SplitError::Unclosed));
+        let missing = Err(SplitError::Missing { padded: false });
+        let unclosed = Err(SplitError::Unclosed { padded_line: None });
+        assert_eq!(split("name: a\n"), missing);
+        assert_eq!(
+            split("--- \nname: a\n---\n"),
+            Err(SplitError::Missing { padded: true })
+        );
+        assert_eq!(split(""), missing);
+        assert_eq!(split("---\nname: a\n"), unclosed);
+        assert_eq!(split("---\nname: a\n----\n"), unclosed);
+    }
+
+    #[test]
+    fn a_closing_line_with_trailing_whitespace_gets_a_hint() {
+        let err = split("---\nname: a\n---  \nbody\n").unwrap_err();
+        assert_eq!(
+            err,
+            SplitError::Unclosed {
+                padded_line: Some(3)
+            }
+        );
+        assert!(
+            err.to_string()
+                .contains("line 3 has whitespace after the dashes"),
+            "{err}"
+        );
+        // A real `---` later closes the block around the padded one: the
+        // YAML then holds a second document, which is no budget breach.
+        match parse_text("---\nname: a\n--- \nbody\n---\n") {
+            Err(ParseError::Syntax { message, line }) => {
+                assert!(message.contains("second YAML document"), "{message}");
+                assert_eq!(line, Some(3));
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -143,15 +143,12 @@ pub fn read_properties(path: &Path) -> Result<ReadSkill, PropertiesError> {
 
 fn parse_frontmatter(text: &str) -> Result<Frontmatter, Diagnostic> {
     use super::codes;
-    let document = frontmatter::split(text).map_err(|err| match err {
-        SplitError::Missing => Diagnostic::error(
-            codes::FRONTMATTER_MISSING,
-            "no frontmatter: the first line must be exactly '---'",
-        ),
-        SplitError::Unclosed => Diagnostic::error(
-            codes::FRONTMATTER_UNCLOSED,
-            "frontmatter is not closed: no later line is exactly '---'",
-        ),
+    let document = frontmatter::split(text).map_err(|err| {
+        let code = match err {
+            SplitError::Missing { .. } => codes::FRONTMATTER_MISSING,
+            SplitError::Unclosed { .. } => codes::FRONTMATTER_UNCLOSED,
+        };
+        Diagnostic::error(code, err.to_string())
     })?;
     frontmatter::parse(&document).map_err(|err| {
         let code = match err {

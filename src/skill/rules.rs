@@ -10,6 +10,7 @@ use unicode_normalization::UnicodeNormalization;
 use super::codes;
 use super::frontmatter::{Entry, Frontmatter, YamlValue};
 use crate::report::Diagnostic;
+use crate::report::escape::{is_bidi_control, is_control};
 
 pub const MAX_NAME_CHARS: usize = 64;
 pub const MAX_DESCRIPTION_CHARS: usize = 1024;
@@ -71,6 +72,47 @@ impl Profile {
             Profile::Permissive => true,
         }
     }
+
+    /// The known key that an unknown one most likely meant: the same but
+    /// for case and `_`/`-` (`allowed_tools`, `Description`), else one at
+    /// most two edits away (`descripton`).
+    pub fn likely_key(self, key: &str) -> Option<&'static str> {
+        let known: &[&[&'static str]] = match self {
+            Profile::Standard => &[SPEC_KEYS],
+            Profile::ClaudeCode => &[SPEC_KEYS, CLAUDE_CODE_KEYS],
+            Profile::Permissive => return None,
+        };
+        // Keys are short; a long one is no typo of them.
+        if key.chars().count() > 40 {
+            return None;
+        }
+        let normal = |text: &str| text.trim().to_lowercase().replace('_', "-");
+        let wanted = normal(key);
+        let candidates = known.iter().flat_map(|keys| keys.iter().copied());
+        if let Some(exact) = candidates.clone().find(|known| normal(known) == wanted) {
+            return Some(exact);
+        }
+        candidates
+            .map(|known| (edit_distance(&normal(known), &wanted), known))
+            .filter(|&(distance, known)| distance <= 2 && distance < known.len() / 2)
+            .min_by_key(|&(distance, _)| distance)
+            .map(|(_, known)| known)
+    }
+}
+
+/// Levenshtein distance, by characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut current = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != *cb);
+            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
+        }
+        previous = current;
+    }
+    previous[b.len()]
 }
 
 /// What the frontmatter rules need besides the frontmatter.
@@ -237,29 +279,8 @@ pub fn name_problems(raw: &str, directory_name: Option<&str>) -> Vec<Diagnostic>
         );
     }
 
-    if name
-        .chars()
-        .any(|c| c.is_alphabetic() && !is_lowercase_invariant(c))
-    {
-        push(
-            &mut out,
-            codes::NAME_CHARACTERS,
-            format!("name '{raw}' must be lowercase"),
-        );
-    } else {
-        let mut bad: Vec<char> = name.chars().filter(|&c| !is_name_char(c)).collect();
-        bad.dedup();
-        if !bad.is_empty() {
-            let listed: Vec<String> = bad.iter().take(5).map(|c| format!("{c:?}")).collect();
-            push(
-                &mut out,
-                codes::NAME_CHARACTERS,
-                format!(
-                    "name '{raw}' contains {}; only lowercase letters, digits and '-' are allowed",
-                    listed.join(", ")
-                ),
-            );
-        }
+    if let Some(message) = character_problem(raw, &name) {
+        push(&mut out, codes::NAME_CHARACTERS, message);
     }
 
     if name.starts_with('-') || name.ends_with('-') {
@@ -312,6 +333,46 @@ pub fn name_problems(raw: &str, directory_name: Option<&str>) -> Vec<Diagnostic>
     out
 }
 
+/// How many distinct bad characters an `E003` message lists.
+const LISTED_CHARACTERS: usize = 5;
+
+/// The `E003` message for a name: uppercase letters, and the other
+/// characters a name may not hold (each listed once), both in one message
+/// so that one round of fixes is enough.
+fn character_problem(raw: &str, name: &str) -> Option<String> {
+    let is_uppercase = |c: char| c.is_alphabetic() && !is_lowercase_invariant(c);
+    let uppercase = name.chars().any(is_uppercase);
+    let mut seen = std::collections::HashSet::new();
+    let mut listed = Vec::new();
+    let mut more = false;
+    for c in name
+        .chars()
+        .filter(|&c| !is_name_char(c) && !is_uppercase(c))
+    {
+        if seen.insert(c) {
+            if listed.len() == LISTED_CHARACTERS {
+                more = true;
+                break;
+            }
+            listed.push(format!("{c:?}"));
+        }
+    }
+    let others = match (listed.is_empty(), more) {
+        (true, _) => None,
+        (false, false) => Some(listed.join(", ")),
+        (false, true) => Some(format!("{} and more", listed.join(", "))),
+    };
+    let allowed = "only lowercase letters, digits and '-' are allowed";
+    match (uppercase, others) {
+        (false, None) => None,
+        (true, None) => Some(format!("name '{raw}' must be lowercase")),
+        (false, Some(others)) => Some(format!("name '{raw}' contains {others}; {allowed}")),
+        (true, Some(others)) => Some(format!(
+            "name '{raw}' must be lowercase, and contains {others}; {allowed}"
+        )),
+    }
+}
+
 fn check_description(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
     if let Some(text) = string_entry(entry, "description", codes::DESCRIPTION_MISSING, out) {
         located(description_problems(text), entry, out);
@@ -353,7 +414,24 @@ pub fn description_problems(description: &str) -> Vec<Diagnostic> {
             ),
         );
     }
+    if let Some(c) = description.chars().find(|&c| is_forbidden_in_text(c)) {
+        push(
+            &mut out,
+            codes::DESCRIPTION_CONTROL_CHARACTER,
+            format!(
+                "description contains the control character {c:?}; agents read it as it is (only tabs and line breaks are allowed)"
+            ),
+        );
+    }
     out
+}
+
+/// A character no description should hold: a control character other
+/// than a tab or a line feed (an escape sequence, a carriage return that
+/// overwrites a line, a bell) or a bidirectional-text control, which can
+/// make text read differently from what it says.
+pub fn is_forbidden_in_text(c: char) -> bool {
+    (is_control(c) && c != '\t' && c != '\n') || is_bidi_control(c)
 }
 
 fn check_compatibility(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
@@ -468,11 +546,15 @@ fn check_license(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
 fn check_unknown_keys(frontmatter: &Frontmatter, profile: Profile, out: &mut Vec<Diagnostic>) {
     for entry in &frontmatter.entries {
         if !profile.knows(&entry.key) {
+            let suggestion = match profile.likely_key(&entry.key) {
+                Some(known) => format!("; did you mean '{known}'?"),
+                None => String::new(),
+            };
             out.push(
                 Diagnostic::warning(
                     codes::UNKNOWN_KEY,
                     format!(
-                        "unknown frontmatter key '{}' (profile {})",
+                        "unknown frontmatter key '{}' (profile {}){suggestion}",
                         entry.key,
                         profile.as_str()
                     ),
@@ -598,6 +680,88 @@ mod tests {
         assert_eq!(named("a.b"), [codes::NAME_CHARACTERS]);
         assert_eq!(named("'a b'"), [codes::NAME_CHARACTERS]);
         assert!(named("v2-tools").is_empty());
+    }
+
+    #[test]
+    fn name_characters_are_listed_once_with_the_case_problem() {
+        let message = |yaml_name: &str| {
+            diagnose_with(
+                &format!("name: {yaml_name}\ndescription: d"),
+                None,
+                Profile::Standard,
+            )
+            .into_iter()
+            .find(|d| d.code == codes::NAME_CHARACTERS)
+            .map(|d| d.message)
+            .unwrap()
+        };
+        assert_eq!(
+            message("'<a></a>'"),
+            "name '<a></a>' contains '<', '>', '/'; only lowercase letters, digits and '-' are allowed"
+        );
+        assert_eq!(
+            message("Bad_Name"),
+            "name 'Bad_Name' must be lowercase, and contains '_'; only lowercase letters, digits and '-' are allowed"
+        );
+        assert_eq!(
+            message("'a.b_c d!e@f#g'"),
+            "name 'a.b_c d!e@f#g' contains '.', '_', ' ', '!', '@' and more; only lowercase letters, digits and '-' are allowed"
+        );
+    }
+
+    #[test]
+    fn control_characters_in_a_description_are_errors() {
+        assert_eq!(
+            codes_for("name: a\ndescription: \"hi\\e[8m there\""),
+            [codes::DESCRIPTION_CONTROL_CHARACTER]
+        );
+        assert_eq!(
+            codes_for("name: a\ndescription: \"abc\\u202Efed\""),
+            [codes::DESCRIPTION_CONTROL_CHARACTER]
+        );
+        assert_eq!(
+            codes_for("name: a\ndescription: \"bell\\x07\\x7f\\x9b\""),
+            [codes::DESCRIPTION_CONTROL_CHARACTER]
+        );
+        assert!(codes_for("name: a\ndescription: \"tab\\there\\nand lines\"").is_empty());
+        assert!(codes_for("name: a\ndescription: \"emoji 👨\\u200D👩\"").is_empty());
+    }
+
+    #[test]
+    fn unknown_keys_suggest_the_likely_one() {
+        let message = |key: &str, profile: Profile| {
+            diagnose_with(&format!("name: a\ndescription: d\n{key}: x"), None, profile)
+                .into_iter()
+                .find(|d| d.code == codes::UNKNOWN_KEY)
+                .map(|d| d.message)
+        };
+        assert_eq!(
+            message("allowed_tools", Profile::Standard).unwrap(),
+            "unknown frontmatter key 'allowed_tools' (profile standard); did you mean 'allowed-tools'?"
+        );
+        assert!(
+            message("Description", Profile::Standard)
+                .unwrap()
+                .ends_with("did you mean 'description'?")
+        );
+        assert!(
+            message("licence", Profile::Standard)
+                .unwrap()
+                .ends_with("did you mean 'license'?")
+        );
+        assert!(
+            message("when-to-use", Profile::ClaudeCode)
+                .unwrap()
+                .ends_with("did you mean 'when_to_use'?")
+        );
+        assert_eq!(
+            message("model", Profile::Standard).unwrap(),
+            "unknown frontmatter key 'model' (profile standard)"
+        );
+        assert_eq!(
+            message("x-custom", Profile::Standard).unwrap(),
+            "unknown frontmatter key 'x-custom' (profile standard)"
+        );
     }
 
     #[test]

@@ -525,8 +525,35 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> ScaffoldError + '_ {
 /// Where a new skill goes: `directory` when given, else `./NAME`.
 pub fn skill_directory(directory: Option<&Path>, name: &str) -> PathBuf {
     match directory {
-        Some(directory) => directory.to_owned(),
+        Some(directory) => without_steps_back_into_nothing(directory),
         None => PathBuf::from(name.trim()),
+    }
+}
+
+/// `x/../y` is `y` when `x` does not exist. The system resolves `x/..`
+/// only through an existing `x`, and making `x` just to step back out of
+/// it would leave an empty `x/` behind. A component that does not exist
+/// cannot be a symbolic link, so dropping it with the `..` that follows
+/// is exact; `..` after existing components is left to the system.
+fn without_steps_back_into_nothing(path: &Path) -> PathBuf {
+    let mut settled = PathBuf::new();
+    // How many components at the end of `settled` do not exist.
+    let mut missing = 0;
+    for component in path.components() {
+        if component == std::path::Component::ParentDir && missing > 0 {
+            settled.pop();
+            missing -= 1;
+            continue;
+        }
+        settled.push(component);
+        if missing > 0 || fs::symlink_metadata(&settled).is_err() {
+            missing += 1;
+        }
+    }
+    if settled.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        settled
     }
 }
 
@@ -933,6 +960,24 @@ mod tests {
     }
 
     #[cfg(unix)]
+    #[test]
+    fn steps_back_out_of_missing_directories_are_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir(dir.path().join("real")).unwrap();
+        let root = dir.path();
+        let settled = |path: &str| {
+            skill_directory(Some(&root.join(path)), "ignored")
+                .strip_prefix(root)
+                .unwrap()
+                .to_owned()
+        };
+        assert_eq!(settled("x/../y"), Path::new("y"));
+        assert_eq!(settled("x/z/../../y"), Path::new("y"));
+        assert_eq!(settled("x/../real/y"), Path::new("real/y"));
+        assert_eq!(settled("real/../y"), Path::new("real/../y"));
+        assert_eq!(settled("a/b"), Path::new("a/b"));
+    }
+
     #[test]
     fn the_script_is_executable() {
         use std::os::unix::fs::PermissionsExt;

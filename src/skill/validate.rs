@@ -107,14 +107,24 @@ pub enum Verdict {
 }
 
 impl ValidationRun {
+    /// The counts. A PATH that does not exist is no skill: it is reported
+    /// (`E023`) but neither checked nor invalid.
     pub fn summary(&self) -> Summary {
-        let valid = self.skills.iter().filter(|skill| skill.valid).count();
+        let checked: Vec<&SkillReport> = self.checked().collect();
+        let valid = checked.iter().filter(|skill| skill.valid).count();
         Summary {
-            checked: self.skills.len(),
+            checked: checked.len(),
             valid,
-            invalid: self.skills.len() - valid,
-            warnings: self.skills.iter().map(SkillReport::warning_count).sum(),
+            invalid: checked.len() - valid,
+            warnings: checked.iter().map(|skill| skill.warning_count()).sum(),
         }
+    }
+
+    /// The reports of what was checked: every one but the missing paths.
+    pub fn checked(&self) -> impl Iterator<Item = &SkillReport> {
+        self.skills
+            .iter()
+            .filter(|skill| !skill.has_code(codes::PATH_MISSING))
     }
 
     pub fn missing_paths(&self) -> impl Iterator<Item = &SkillReport> {
@@ -434,27 +444,12 @@ pub fn check_text(text: &str, context: CheckContext<'_>) -> Checked {
     let mut diagnostics = Vec::new();
     let document = match frontmatter::split(text) {
         Ok(document) => document,
-        Err(SplitError::Missing) => {
-            diagnostics.push(
-                Diagnostic::error(
-                    codes::FRONTMATTER_MISSING,
-                    "no frontmatter: the first line must be exactly '---'",
-                )
-                .with_line(Some(1)),
-            );
-            return Checked {
-                name: None,
-                diagnostics,
+        Err(err) => {
+            let code = match err {
+                SplitError::Missing { .. } => codes::FRONTMATTER_MISSING,
+                SplitError::Unclosed { .. } => codes::FRONTMATTER_UNCLOSED,
             };
-        }
-        Err(SplitError::Unclosed) => {
-            diagnostics.push(
-                Diagnostic::error(
-                    codes::FRONTMATTER_UNCLOSED,
-                    "frontmatter is not closed: no later line is exactly '---'",
-                )
-                .with_line(Some(1)),
-            );
+            diagnostics.push(Diagnostic::error(code, err.to_string()).with_line(Some(1)));
             return Checked {
                 name: None,
                 diagnostics,

@@ -179,8 +179,15 @@ impl Selection {
             true => self.units.remove(old).map(|(_, _, reasons)| reasons),
             false => None,
         };
-        if let Some((_, renamed_from, reasons)) = self.units.get_mut(new) {
+        self.mark_move(old, new);
+        if let Some((_, _, reasons)) = self.units.get_mut(new) {
             reasons.extend(old_reasons.into_iter().flatten());
+        }
+    }
+
+    /// `new` reports that it came from `old`; `old` stays as it is.
+    fn mark_move(&mut self, old: &Path, new: &Path) {
+        if let Some((_, renamed_from, _)) = self.units.get_mut(new) {
             renamed_from.get_or_insert_with(|| display_dir(old));
         }
     }
@@ -218,8 +225,12 @@ fn is_skill_file(path: &Path) -> bool {
 /// The skills the changes touched: each changed file selects the nearest
 /// ancestor directory that holds a skill file (or held one in the merge
 /// base, which makes it a deleted skill). A rename selects the skills on
-/// both sides; a skill directory moved whole is reported once, at its new
-/// place, with `renamed_from`. Files owned by no skill select nothing.
+/// both sides; a skill file moved to another skill directory gives the new
+/// one `renamed_from`. The old one, when no skill file is left there, is
+/// deleted all the same: git pairs a deleted file with an added one by
+/// similarity alone, and two skills made from one template look alike, so
+/// a pairing must never hide a deletion. Files owned by no skill select
+/// nothing.
 pub fn select_skills(
     changes: &[ChangedFile],
     workdir: &Path,
@@ -258,7 +269,7 @@ pub fn select_skills(
         }
     }
     for (old, new) in moves {
-        selection.merge_move(&old, &new);
+        selection.mark_move(&old, &new);
     }
     selection.finish(workdir)
 }
@@ -418,16 +429,23 @@ mod tests {
     }
 
     #[test]
-    fn a_skill_moved_whole_is_reported_once_at_its_new_place() {
+    fn a_skill_moved_whole_is_checked_at_its_new_place_and_deleted_at_the_old() {
         let dirs = FakeDirs::new(&["skills/new"], &["skills/old"]);
         let changes = [
             renamed("skills/old/SKILL.md", "skills/new/SKILL.md"),
             renamed("skills/old/scripts/x.sh", "skills/new/scripts/x.sh"),
         ];
         let units = select_skills(&changes, Path::new("/repo"), &dirs);
-        assert_eq!(paths(&units), [("skills/new".into(), UnitState::Present)]);
+        assert_eq!(
+            paths(&units),
+            [
+                ("skills/new".into(), UnitState::Present),
+                ("skills/old".into(), UnitState::Deleted),
+            ]
+        );
         assert_eq!(units[0].renamed_from, Some(PathBuf::from("skills/old")));
         assert_eq!(units[0].reasons.len(), 2);
+        assert_eq!(units[1].reasons.len(), 2);
     }
 
     #[test]
@@ -539,6 +557,16 @@ mod tests {
                 "absolute": "/repo/skills/new",
                 "state": "present",
                 "renamed_from": "skills/old",
+                "reasons": [{
+                    "path": "skills/new/SKILL.md",
+                    "status": "renamed",
+                    "from": "skills/old/SKILL.md"
+                }]
+            }, {
+                "path": "skills/old",
+                "absolute": "/repo/skills/old",
+                "state": "deleted",
+                "renamed_from": null,
                 "reasons": [{
                     "path": "skills/new/SKILL.md",
                     "status": "renamed",
