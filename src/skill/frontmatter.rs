@@ -315,23 +315,35 @@ fn options() -> serde_saphyr::Options {
     }
 }
 
-/// Parses the frontmatter YAML of `document`.
+/// Parses the frontmatter YAML of `document`, for the rules: a scalar
+/// that is not a string carries the text the parser read it as (`1.1` for
+/// `1.10`). [`parse_as_written`] keeps the text as written, at a cost.
 pub fn parse(document: &Document<'_>) -> Result<Frontmatter, ParseError> {
+    parse_with::<Plain>(document)
+}
+
+/// Parses the frontmatter YAML of `document`, each scalar that is not a
+/// string with its text as written (`1.10`, `True`), for printing.
+pub fn parse_as_written(document: &Document<'_>) -> Result<Frontmatter, ParseError> {
+    parse_with::<AsWritten>(document)
+}
+
+fn parse_with<C: Capture>(document: &Document<'_>) -> Result<Frontmatter, ParseError> {
     if document.yaml.trim().is_empty() {
         return Ok(Frontmatter::default());
     }
     let line_offset = document.yaml_first_line - 1;
-    let top: TopLevel = serde_saphyr::from_str_with_options(document.yaml, options())
+    let top: TopLevel<C> = serde_saphyr::from_str_with_options(document.yaml, options())
         .map_err(|err| yaml_error(&err, line_offset))?;
     match top {
         TopLevel::Null => Ok(Frontmatter::default()),
         TopLevel::Other(found) => Err(ParseError::NotMapping { found }),
-        TopLevel::Mapping(raw) => Ok(collect_entries(raw, document.yaml, line_offset)),
+        TopLevel::Mapping(raw) => Ok(collect_entries::<C>(raw, document.yaml, line_offset)),
     }
 }
 
-fn collect_entries(
-    raw: Vec<(Spanned<KeyText>, Spanned<RawNode>)>,
+fn collect_entries<C: Capture>(
+    raw: Vec<(Spanned<KeyText>, C::Child)>,
     yaml: &str,
     line_offset: usize,
 ) -> Frontmatter {
@@ -353,7 +365,7 @@ fn collect_entries(
         frontmatter.entries.push(Entry {
             key,
             line,
-            value: value_of(value, yaml),
+            value: value_of::<C>(value, yaml),
         });
     }
     frontmatter
@@ -453,123 +465,157 @@ fn first_line_of(message: &str) -> String {
     message.lines().next().unwrap_or(message).trim().to_owned()
 }
 
-/// A YAML node as parsed, with the spans that give each scalar's text as
-/// written.
-enum RawNode {
+/// A YAML node as parsed; its children are [`Capture::Child`]ren.
+enum RawNode<C: Capture> {
     Null,
     Bool(bool),
-    /// The number as the parser read it: used only when the source text
-    /// cannot be found.
+    /// The number as the parser read it, for when the source text is not
+    /// kept or cannot be found.
     Number(String),
     String(String),
-    List(Vec<Spanned<RawNode>>),
-    Mapping(Vec<(KeyText, Spanned<RawNode>)>),
+    List(Vec<C::Child>),
+    Mapping(Vec<(KeyText, C::Child)>),
 }
 
-/// The value of a node, non-string scalars as written in `yaml` (found by
-/// the node's span; an alias gives the text of what it refers to).
-fn value_of(node: Spanned<RawNode>, yaml: &str) -> YamlValue {
-    let span = node.defined.span();
-    let written = || {
-        let start = usize::try_from(span.byte_offset()?).ok()?;
-        let length = usize::try_from(span.byte_len()?).ok()?;
-        yaml.get(start..start.checked_add(length)?)
-            .map(|text| text.trim().to_owned())
-    };
-    match node.value {
+/// Whether nodes are read with their spans, which give each scalar's text
+/// as written. Spans cost a tenth of the parse, and only `read-properties`
+/// prints scalars, so the rules go without.
+trait Capture: Sized {
+    type Child: for<'de> Deserialize<'de>;
+    /// The node and, when kept, the text it was written as.
+    fn open(child: Self::Child, yaml: &str) -> (RawNode<Self>, Option<&str>);
+}
+
+/// Without spans: non-string scalars as the parser read them.
+struct Plain;
+
+impl Capture for Plain {
+    type Child = RawNode<Plain>;
+
+    fn open(child: Self::Child, _yaml: &str) -> (RawNode<Self>, Option<&str>) {
+        (child, None)
+    }
+}
+
+/// With spans: non-string scalars as written (an alias gives the text of
+/// what it refers to).
+struct AsWritten;
+
+impl Capture for AsWritten {
+    type Child = Spanned<RawNode<AsWritten>>;
+
+    fn open(child: Self::Child, yaml: &str) -> (RawNode<Self>, Option<&str>) {
+        let span = child.defined.span();
+        let written = (|| {
+            let start = usize::try_from(span.byte_offset()?).ok()?;
+            let length = usize::try_from(span.byte_len()?).ok()?;
+            yaml.get(start..start.checked_add(length)?).map(str::trim)
+        })();
+        (child.value, written)
+    }
+}
+
+/// The value of a node.
+fn value_of<C: Capture>(child: C::Child, yaml: &str) -> YamlValue {
+    let (node, written) = C::open(child, yaml);
+    let written = |parsed: String| written.map_or(parsed, str::to_owned);
+    match node {
         RawNode::Null => YamlValue::Null {
-            written: written().unwrap_or_default(),
+            written: written(String::new()),
         },
         RawNode::Bool(value) => YamlValue::Bool {
-            written: written().unwrap_or_else(|| value.to_string()),
+            written: written(value.to_string()),
         },
         RawNode::Number(parsed) => YamlValue::Number {
-            written: written().unwrap_or(parsed),
+            written: written(parsed),
         },
         RawNode::String(text) => YamlValue::String(text),
-        RawNode::List(items) => {
-            YamlValue::List(items.into_iter().map(|item| value_of(item, yaml)).collect())
-        }
+        RawNode::List(items) => YamlValue::List(
+            items
+                .into_iter()
+                .map(|item| value_of::<C>(item, yaml))
+                .collect(),
+        ),
         RawNode::Mapping(entries) => YamlValue::Mapping(
             entries
                 .into_iter()
-                .map(|(key, value)| (key.0, value_of(value, yaml)))
+                .map(|(key, value)| (key.0, value_of::<C>(value, yaml)))
                 .collect(),
         ),
     }
 }
 
-impl<'de> Deserialize<'de> for RawNode {
+impl<'de, C: Capture> Deserialize<'de> for RawNode<C> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(RawNodeVisitor)
+        deserializer.deserialize_any(RawNodeVisitor(std::marker::PhantomData))
     }
 }
 
-struct RawNodeVisitor;
+struct RawNodeVisitor<C>(std::marker::PhantomData<C>);
 
-impl<'de> Visitor<'de> for RawNodeVisitor {
-    type Value = RawNode;
+impl<'de, C: Capture> Visitor<'de> for RawNodeVisitor<C> {
+    type Value = RawNode<C>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a YAML value")
     }
 
-    fn visit_str<E: de::Error>(self, text: &str) -> Result<RawNode, E> {
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<RawNode<C>, E> {
         Ok(RawNode::String(text.to_owned()))
     }
 
-    fn visit_string<E: de::Error>(self, text: String) -> Result<RawNode, E> {
+    fn visit_string<E: de::Error>(self, text: String) -> Result<RawNode<C>, E> {
         Ok(RawNode::String(text))
     }
 
-    fn visit_bool<E: de::Error>(self, value: bool) -> Result<RawNode, E> {
+    fn visit_bool<E: de::Error>(self, value: bool) -> Result<RawNode<C>, E> {
         Ok(RawNode::Bool(value))
     }
 
-    fn visit_i64<E: de::Error>(self, value: i64) -> Result<RawNode, E> {
+    fn visit_i64<E: de::Error>(self, value: i64) -> Result<RawNode<C>, E> {
         Ok(RawNode::Number(value.to_string()))
     }
 
-    fn visit_u64<E: de::Error>(self, value: u64) -> Result<RawNode, E> {
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<RawNode<C>, E> {
         Ok(RawNode::Number(value.to_string()))
     }
 
-    fn visit_i128<E: de::Error>(self, value: i128) -> Result<RawNode, E> {
+    fn visit_i128<E: de::Error>(self, value: i128) -> Result<RawNode<C>, E> {
         Ok(RawNode::Number(value.to_string()))
     }
 
-    fn visit_u128<E: de::Error>(self, value: u128) -> Result<RawNode, E> {
+    fn visit_u128<E: de::Error>(self, value: u128) -> Result<RawNode<C>, E> {
         Ok(RawNode::Number(value.to_string()))
     }
 
-    fn visit_f64<E: de::Error>(self, value: f64) -> Result<RawNode, E> {
+    fn visit_f64<E: de::Error>(self, value: f64) -> Result<RawNode<C>, E> {
         Ok(RawNode::Number(value.to_string()))
     }
 
-    fn visit_unit<E: de::Error>(self) -> Result<RawNode, E> {
+    fn visit_unit<E: de::Error>(self) -> Result<RawNode<C>, E> {
         Ok(RawNode::Null)
     }
 
-    fn visit_none<E: de::Error>(self) -> Result<RawNode, E> {
+    fn visit_none<E: de::Error>(self) -> Result<RawNode<C>, E> {
         Ok(RawNode::Null)
     }
 
-    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<RawNode, D::Error> {
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<RawNode<C>, D::Error> {
         RawNode::deserialize(deserializer)
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<RawNode, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<RawNode<C>, A::Error> {
         let mut items = Vec::new();
-        while let Some(item) = seq.next_element::<Spanned<RawNode>>()? {
+        while let Some(item) = seq.next_element::<C::Child>()? {
             items.push(item);
         }
         Ok(RawNode::List(items))
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawNode, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawNode<C>, A::Error> {
         let mut entries = Vec::new();
         while let Some(key) = map.next_key::<KeyText>()? {
-            let value = map.next_value::<Spanned<RawNode>>()?;
+            let value = map.next_value::<C::Child>()?;
             entries.push((key, value));
         }
         Ok(RawNode::Mapping(entries))
@@ -637,66 +683,66 @@ impl<'de> Visitor<'de> for KeyTextVisitor {
 
 /// The top-level YAML node: a mapping (with key spans), or the kind of
 /// whatever else it was.
-enum TopLevel {
-    Mapping(Vec<(Spanned<KeyText>, Spanned<RawNode>)>),
+enum TopLevel<C: Capture> {
+    Mapping(Vec<(Spanned<KeyText>, C::Child)>),
     Null,
     Other(&'static str),
 }
 
-impl<'de> Deserialize<'de> for TopLevel {
+impl<'de, C: Capture> Deserialize<'de> for TopLevel<C> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(TopLevelVisitor)
+        deserializer.deserialize_any(TopLevelVisitor(std::marker::PhantomData))
     }
 }
 
-struct TopLevelVisitor;
+struct TopLevelVisitor<C>(std::marker::PhantomData<C>);
 
-impl<'de> Visitor<'de> for TopLevelVisitor {
-    type Value = TopLevel;
+impl<'de, C: Capture> Visitor<'de> for TopLevelVisitor<C> {
+    type Value = TopLevel<C>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a YAML mapping")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TopLevel, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TopLevel<C>, A::Error> {
         let mut entries = Vec::new();
         while let Some(key) = map.next_key::<Spanned<KeyText>>()? {
-            let value = map.next_value::<Spanned<RawNode>>()?;
+            let value = map.next_value::<C::Child>()?;
             entries.push((key, value));
         }
         Ok(TopLevel::Mapping(entries))
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<TopLevel, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<TopLevel<C>, A::Error> {
         while seq.next_element::<IgnoredAny>()?.is_some() {}
         Ok(TopLevel::Other("a list"))
     }
 
-    fn visit_unit<E: de::Error>(self) -> Result<TopLevel, E> {
+    fn visit_unit<E: de::Error>(self) -> Result<TopLevel<C>, E> {
         Ok(TopLevel::Null)
     }
 
-    fn visit_none<E: de::Error>(self) -> Result<TopLevel, E> {
+    fn visit_none<E: de::Error>(self) -> Result<TopLevel<C>, E> {
         Ok(TopLevel::Null)
     }
 
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<TopLevel, E> {
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<TopLevel<C>, E> {
         Ok(TopLevel::Other("a boolean"))
     }
 
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<TopLevel, E> {
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<TopLevel<C>, E> {
         Ok(TopLevel::Other("a number"))
     }
 
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<TopLevel, E> {
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<TopLevel<C>, E> {
         Ok(TopLevel::Other("a number"))
     }
 
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<TopLevel, E> {
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<TopLevel<C>, E> {
         Ok(TopLevel::Other("a number"))
     }
 
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<TopLevel, E> {
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<TopLevel<C>, E> {
         Ok(TopLevel::Other("a string"))
     }
 }
@@ -857,6 +903,7 @@ mod tests {
 
     #[test]
     fn scalars_keep_their_text_as_written() {
+        let parse_text = |text: &str| parse_as_written(&split(text).expect("split"));
         let fm = parse_text(
             "---\na: 1.10\nb: 012\nc: 123456789012345678901234567890\nd: 1e400\ne: .NaN\n\
              f: True\ng:\nh: ~\ni: 0x1F\nj: *x\nk: \"1.10\"\nl: 1_000\nm: [1.50, &x -0.0]\n\
@@ -890,6 +937,15 @@ mod tests {
         }
         assert_eq!(text("m"), serde_json::json!(["1.50", "-0.0"]));
         assert_eq!(text("n"), serde_json::json!({"v": "1.0"}));
+        // The rules' parse keeps the types and the parser's reading.
+        let plain = parse(&split("---\na: 1.10\nb: True\n---\n").unwrap()).unwrap();
+        assert_eq!(
+            plain.get("a").unwrap().value,
+            YamlValue::Number {
+                written: "1.1".into()
+            }
+        );
+        assert_eq!(plain.get("b").unwrap().value.type_name(), "a boolean");
     }
 
     #[test]

@@ -12,6 +12,8 @@ use std::borrow::Cow;
 
 use pulldown_cmark::{CowStr, Event, LinkType, Options, Parser, Tag};
 
+use super::rules::count_newlines;
+
 /// A relative link in the body: its target path, with the fragment and
 /// query removed and `%` escapes decoded, and its file line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,9 +28,7 @@ pub struct BodyLink<'a> {
 /// relative links. `body_first_line` is the file line of the body's first
 /// line.
 pub fn relative_links(body: &str, body_first_line: usize) -> Vec<BodyLink<'_>> {
-    // Every inline link has `](` and every definition `]:`; most bodies
-    // have neither and skip the parser.
-    if !body.contains("](") && !body.contains("]:") {
+    if !may_hold_a_link(body) {
         return Vec::new();
     }
     let parser = Parser::new_ext(body, Options::ENABLE_TABLES | Options::ENABLE_FOOTNOTES);
@@ -65,16 +65,26 @@ pub fn relative_links(body: &str, body_first_line: usize) -> Vec<BodyLink<'_>> {
         return Vec::new();
     }
     found.sort_by_key(|(offset, _)| *offset);
-    let lines = LineIndex::new(body);
+    // Offsets ascend, so counting the newlines between neighbours reads
+    // the body once.
+    let mut line = body_first_line;
+    let mut counted_to = 0;
     found
         .into_iter()
         .filter_map(|(offset, target)| {
-            relative_path(target).map(|target| BodyLink {
-                target,
-                line: body_first_line + lines.line_of(offset),
-            })
+            line += count_newlines(&body.as_bytes()[counted_to..offset]);
+            counted_to = offset;
+            relative_path(target).map(|target| BodyLink { target, line })
         })
         .collect()
+}
+
+/// Every inline link has `](` and every definition `]:`; most bodies have
+/// neither and skip the parser. One pass: `]` is rare in prose, and
+/// finding it is a fast byte search.
+fn may_hold_a_link(body: &str) -> bool {
+    let bytes = body.as_bytes();
+    memchr::memchr_iter(b']', bytes).any(|at| matches!(bytes.get(at + 1), Some(b'(' | b':')))
 }
 
 /// The path part of a link target when it is a relative path.
@@ -140,29 +150,6 @@ pub fn percent_decode(text: &str) -> Cow<'_, str> {
     }
 }
 
-/// Byte offset to 0-based line, by binary search over the newlines: one
-/// pass over the body however many links it has.
-struct LineIndex {
-    newlines: Vec<usize>,
-}
-
-impl LineIndex {
-    fn new(text: &str) -> Self {
-        Self {
-            newlines: text
-                .bytes()
-                .enumerate()
-                .filter(|&(_, byte)| byte == b'\n')
-                .map(|(offset, _)| offset)
-                .collect(),
-        }
-    }
-
-    fn line_of(&self, offset: usize) -> usize {
-        self.newlines.partition_point(|&newline| newline < offset)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -225,6 +212,10 @@ mod tests {
     #[test]
     fn bodies_without_links_skip_the_parser() {
         assert!(relative_links("# Title\n\nplain [text] here\n", 1).is_empty());
+        assert!(!may_hold_a_link("a] b ]] c]"));
+        assert!(may_hold_a_link("x] [a](b)"));
+        assert!(may_hold_a_link("[a]: b"));
+        assert!(!may_hold_a_link(""));
     }
 
     #[test]

@@ -150,7 +150,7 @@ fn parse_frontmatter(text: &str) -> Result<Frontmatter, Diagnostic> {
         };
         Diagnostic::error(code, err.to_string())
     })?;
-    frontmatter::parse(&document).map_err(|err| {
+    frontmatter::parse_as_written(&document).map_err(|err| {
         let code = match err {
             frontmatter::ParseError::Syntax { .. } => codes::YAML_INVALID,
             frontmatter::ParseError::Budget { .. } => codes::YAML_BUDGET,
@@ -254,7 +254,7 @@ mod tests {
 
     fn properties(yaml: &str) -> Result<SkillProperties, Vec<Diagnostic>> {
         let text = format!("---\n{yaml}\n---\n");
-        properties_of(&frontmatter::parse(&frontmatter::split(&text).unwrap()).unwrap())
+        properties_of(&frontmatter::parse_as_written(&frontmatter::split(&text).unwrap()).unwrap())
     }
 
     #[test]
