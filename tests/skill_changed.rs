@@ -922,3 +922,19 @@ fn a_nested_repository_is_checked_through_a_path_inside_it() {
     );
     assert_eq!(envelope["data"]["skills"][0]["path"], "sub/s/a/SKILL.md");
 }
+
+/// The size limit holds for a skill file read from git too: checked
+/// before the blob is read.
+#[test]
+fn an_oversized_staged_skill_file_is_refused_unread() {
+    let fx = one_skill_on_a_branch();
+    fx.write(
+        "s/a/SKILL.md",
+        &format!("{}{}", skill_md("a"), "x".repeat(2 * 1024 * 1024)),
+    );
+    fx.stage("s/a/SKILL.md");
+    fx.write("s/a/SKILL.md", &skill_md("a"));
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed", "--compare-to", "index"]);
+    run.assert_code(1);
+    assert_eq!(codes_by_path(&envelope)["s/a/SKILL.md"], ["E021"], "{run}");
+}

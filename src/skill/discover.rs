@@ -259,7 +259,7 @@ impl Search {
                 }
             };
             let mut skill_files: Vec<String> = Vec::new();
-            let mut subdirectories: Vec<(PathBuf, DirectoryId)> = Vec::new();
+            let mut subdirectories: Vec<(std::ffi::OsString, DirectoryId)> = Vec::new();
             for entry in entries.flatten() {
                 let name = entry.file_name();
                 let name_text = name.to_str();
@@ -273,7 +273,7 @@ impl Search {
                     }
                 }
                 if let Some(child_id) = subdirectory_id(&entry, id) {
-                    subdirectories.push((entry.path(), child_id));
+                    subdirectories.push((name, child_id));
                 }
             }
             if let Some(name) = SKILL_FILE_NAMES
@@ -299,11 +299,12 @@ impl Search {
                 }
                 continue;
             }
-            // Reverse so the stack pops them in name order.
+            // Reverse so the stack pops them in name order (siblings' paths
+            // sort as their names do).
             subdirectories.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-            for (path, id) in subdirectories.into_iter().rev() {
+            for (name, id) in subdirectories.into_iter().rev() {
                 stack.push(Pending {
-                    path,
+                    path: directory.join(name),
                     depth: depth + 1,
                     id,
                     checked: false,
