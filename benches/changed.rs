@@ -134,7 +134,8 @@ fn bench_changed(c: &mut Criterion) {
         b.iter(|| repo.changed_files(black_box(&base), &one_group).unwrap())
     });
     let changes = repo.changed_files(&base, &everything).unwrap();
-    let dirs = repo.skill_dirs(&base).unwrap();
+    let snapshot = repo.snapshot(CompareTo::WorkTree).unwrap();
+    let dirs = repo.skill_dirs(&base, &snapshot).unwrap();
     group.bench_function("select_skills", |b| {
         b.iter(|| select_skills(black_box(&changes), repo.workdir(), &dirs))
     });

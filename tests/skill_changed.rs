@@ -583,7 +583,7 @@ fn github_format_annotates_the_changed_skills() {
     let annotations: Vec<&str> = run
         .stdout
         .lines()
-        .filter(|line| line.starts_with("::"))
+        .filter(|line| line.starts_with("::") && !line.starts_with("::notice::"))
         .collect();
     assert!(!annotations.is_empty(), "{run}");
     for line in &annotations {
@@ -592,4 +592,349 @@ fn github_format_annotates_the_changed_skills() {
             "{line}"
         );
     }
+}
+
+/// The codes of every skill in the envelope, by skill file path.
+fn codes_by_path(envelope: &Value) -> BTreeMap<String, Vec<String>> {
+    envelope["data"]["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|skill| {
+            let codes = skill["diagnostics"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|d| d["code"].as_str().unwrap().to_owned())
+                .collect();
+            (skill["path"].as_str().unwrap().to_owned(), codes)
+        })
+        .collect()
+}
+
+/// `main` holds skill `a`; the branch `topic` starts there.
+fn one_skill_on_a_branch() -> Fixture {
+    let fx = Fixture::new();
+    fx.write("s/a/SKILL.md", &skill_md("a"));
+    fx.commit_all("base");
+    fx.switch_new_branch("topic");
+    fx
+}
+
+const BAD_A: &str = "---\nname: BAD\ndescription: Staged, broken.\n---\n";
+
+/// A pre-commit hook must judge what is about to be committed: a broken
+/// staged file fails even when the work tree has been fixed since, and a
+/// good staged file passes even when the work tree is broken since.
+#[test]
+fn compare_to_index_validates_the_staged_file() {
+    let fx = one_skill_on_a_branch();
+    fx.write("s/a/SKILL.md", BAD_A);
+    fx.stage("s/a/SKILL.md");
+    fx.write("s/a/SKILL.md", &skill_md("a"));
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed", "--compare-to", "index"]);
+    run.assert_code(1);
+    assert_eq!(
+        codes_by_path(&envelope)["s/a/SKILL.md"],
+        ["E003", "E008"],
+        "{run}"
+    );
+    // The work tree itself is fine.
+    fx.json(&["skill", "validate", "--changed"])
+        .0
+        .assert_code(0);
+
+    // The other way round: good staged, broken since.
+    fx.write("s/a/SKILL.md", &format!("{}staged\n", skill_md("a")));
+    fx.stage("s/a/SKILL.md");
+    fx.write("s/a/SKILL.md", BAD_A);
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed", "--compare-to", "index"]);
+    run.assert_code(0);
+    assert_eq!(
+        codes_by_path(&envelope)["s/a/SKILL.md"],
+        Vec::<String>::new()
+    );
+}
+
+/// CI judges what is committed, whatever the checkout holds.
+#[test]
+fn compare_to_head_validates_the_committed_file() {
+    let fx = one_skill_on_a_branch();
+    fx.write("s/a/SKILL.md", BAD_A);
+    fx.stage("s/a/SKILL.md");
+    fx.commit_staged("break a");
+    fx.write("s/a/SKILL.md", &skill_md("a"));
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed", "--compare-to", "head"]);
+    run.assert_code(1);
+    assert_eq!(
+        codes_by_path(&envelope)["s/a/SKILL.md"],
+        ["E003", "E008"],
+        "{run}"
+    );
+    let run = fx.text(&["skill", "validate", "--changed", "--compare-to", "head"]);
+    run.assert_code(1);
+    assert!(
+        run.stdout
+            .contains("error[E003]: name 'BAD' must be lowercase"),
+        "{run}"
+    );
+}
+
+/// Links are looked up where the skill file was read from.
+#[test]
+fn links_are_checked_in_the_same_snapshot() {
+    let fx = one_skill_on_a_branch();
+    let linked = format!("{}\nSee [the guide](references/guide.md).\n", skill_md("a"));
+    fx.write("s/a/SKILL.md", &linked);
+    fx.write("s/a/references/guide.md", "# Guide\n");
+    fx.stage("s/a/SKILL.md");
+    // Not staged: the commit would lack it.
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed", "--compare-to", "index"]);
+    run.assert_code(0);
+    assert_eq!(codes_by_path(&envelope)["s/a/SKILL.md"], ["W005"], "{run}");
+    let (_, envelope) = fx.json(&["skill", "validate", "--changed"]);
+    assert_eq!(
+        codes_by_path(&envelope)["s/a/SKILL.md"],
+        Vec::<String>::new()
+    );
+
+    // Staged, then deleted from the work tree: the commit has it.
+    fx.stage("s/a/references/guide.md");
+    fx.remove_dir("s/a/references");
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed", "--compare-to", "index"]);
+    run.assert_code(0);
+    assert_eq!(
+        codes_by_path(&envelope)["s/a/SKILL.md"],
+        Vec::<String>::new(),
+        "{run}"
+    );
+    let (_, envelope) = fx.json(&["skill", "validate", "--changed"]);
+    assert_eq!(codes_by_path(&envelope)["s/a/SKILL.md"], ["W005"]);
+}
+
+/// A new skill that is staged and then removed from the work tree is in
+/// the commit the hook guards, so the index mode validates it; the work
+/// tree has no trace of it, and neither has the base.
+#[test]
+fn a_staged_skill_gone_from_the_work_tree_is_validated_from_the_index() {
+    let fx = one_skill_on_a_branch();
+    fx.write(
+        "s/b/SKILL.md",
+        "---\nname: b\ndescription: <b>staged</b>\n---\n",
+    );
+    fx.stage("s/b/SKILL.md");
+    fx.remove_dir("s/b");
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed", "--compare-to", "index"]);
+    run.assert_code(1);
+    assert_eq!(codes_by_path(&envelope)["s/b/SKILL.md"], ["E011"], "{run}");
+    assert_eq!(selected(&envelope)["s/b"], ["added s/b/SKILL.md"], "{run}");
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed"]);
+    run.assert_code(0);
+    assert!(skill_dirs(&envelope).is_empty(), "{run}");
+    assert_eq!(envelope["data"]["changed"]["deleted"], Value::Array(vec![]));
+
+    // A staged deletion whose file is still in the work tree: the commit
+    // deletes the skill, the work tree does not.
+    let mut index = fx.repo.index().unwrap();
+    index.remove_path(Path::new("s/a/SKILL.md")).unwrap();
+    index.write().unwrap();
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed", "--compare-to", "index"]);
+    run.assert_code(1);
+    assert_eq!(
+        envelope["data"]["changed"]["deleted"][0]["path"], "s/a",
+        "{run}"
+    );
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed"]);
+    run.assert_code(0);
+    assert_eq!(
+        envelope["data"]["changed"]["deleted"],
+        Value::Array(vec![]),
+        "{run}"
+    );
+}
+
+/// Two skills made by `skill new` look alike, so git pairs the deleted
+/// one with the new one as a rename: the deletion is reported all the
+/// same, and the rename says where from.
+#[test]
+fn a_deleted_skill_stays_deleted_when_git_pairs_it_with_a_new_one() {
+    let fx = Fixture::new();
+    let new_skill = |path: &str, description: &str| {
+        Run::of(fx.sandbox.cmd().current_dir(fx.root()).args([
+            "skill",
+            "new",
+            path,
+            "--description",
+            description,
+            "--yes",
+        ]))
+        .assert_code(0);
+    };
+    new_skill("skills/old-one", "Does old things.");
+    fx.commit_all("base");
+    fx.switch_new_branch("topic");
+    fx.remove_dir("skills/old-one");
+    new_skill("skills/brand-new", "Does new things.");
+
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed"]);
+    run.assert_code(0);
+    let deleted = envelope["data"]["changed"]["deleted"].as_array().unwrap();
+    assert_eq!(deleted.len(), 1, "{run}");
+    assert_eq!(deleted[0]["path"], "skills/old-one");
+    assert_eq!(skill_dirs(&envelope), ["skills/brand-new"]);
+
+    let run = fx.text(&["skill", "validate", "--changed"]);
+    run.assert_code(0);
+    assert!(
+        run.stdout
+            .contains("deleted: skills/old-one (not validated)"),
+        "{run}"
+    );
+    // git did pair them (the premise of this test); the note says so.
+    assert_eq!(
+        envelope["data"]["skills"][0]["selected"]["renamed_from"],
+        "skills/old-one"
+    );
+    assert!(
+        run.stdout.contains(
+            "ok: skills/brand-new/SKILL.md (renamed skills/old-one/SKILL.md to skills/brand-new/SKILL.md)"
+        ),
+        "{run}"
+    );
+}
+
+/// From a subdirectory, skills elsewhere in the work tree are shown with
+/// `..`, in text and in json alike.
+#[test]
+fn from_a_subdirectory_other_skills_are_shown_with_dot_dot() {
+    let fx = feature_branch();
+    fx.write("docs/notes.md", "notes\n");
+    let run = Run::of(fx.sandbox.cmd().current_dir(fx.root().join("docs")).args([
+        "--format",
+        "text",
+        "skill",
+        "validate",
+        "--changed",
+        "..",
+    ]));
+    run.assert_code(0);
+    assert!(
+        run.stdout
+            .contains("ok: ../skills/alpha/SKILL.md (modified scripts/run.sh)"),
+        "{run}"
+    );
+    assert!(
+        run.stdout
+            .contains("deleted: ../skills/doomed (not validated)"),
+        "{run}"
+    );
+    let (run, envelope) = fx.json_in("docs", &["skill", "validate", "--changed", ".."]);
+    run.assert_code(0);
+    assert_eq!(
+        envelope["data"]["skills"][0]["path"], "../skills/alpha/SKILL.md",
+        "{run}"
+    );
+    // The unit's own path stays relative to the work tree.
+    assert_eq!(
+        envelope["data"]["changed"]["deleted"][0]["path"],
+        "skills/doomed"
+    );
+}
+
+#[test]
+fn a_repository_without_commits_says_so_plainly() {
+    let fx = Fixture::new();
+    fx.write("skills/one/SKILL.md", &skill_md("one"));
+    let run = fx.text(&["skill", "validate", "--changed"]);
+    run.assert_code(0);
+    assert_eq!(
+        run.stdout.lines().next().unwrap(),
+        "no commits yet: every file in the work tree counts as new",
+        "{run}"
+    );
+}
+
+/// GitHub's log gets the base and the deleted skills as notices, and the
+/// search notes as warnings, in the workflow-command syntax.
+#[test]
+fn github_format_notes_the_base_and_the_deleted_skills() {
+    let fx = feature_branch();
+    let run = Run::of(fx.sandbox.cmd().current_dir(fx.root()).args([
+        "--format",
+        "github",
+        "skill",
+        "validate",
+        "--changed",
+    ]));
+    run.assert_code(0);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert!(
+        lines[0].starts_with(
+            "::notice::changed since main (fallback: no upstream or origin/HEAD), merge base "
+        ),
+        "{run}"
+    );
+    assert_eq!(lines[1], "::notice::deleted: skills/doomed (not validated)");
+    assert!(run.stderr.is_empty(), "{run}");
+}
+
+/// A repository inside the work tree (a submodule's checkout, say) is its
+/// own repository: the outer `--changed` does not look into it, and a
+/// PATH inside it is checked against its own history.
+#[test]
+fn a_nested_repository_is_checked_through_a_path_inside_it() {
+    let fx = Fixture::new();
+    fx.write("skills/top/SKILL.md", &skill_md("top"));
+    fx.commit_all("outer");
+    let inner_dir = fx.root().join("sub");
+    let inner = git2::Repository::init_opts(
+        &inner_dir,
+        git2::RepositoryInitOptions::new().initial_head("main"),
+    )
+    .unwrap();
+    fx.write("sub/s/a/SKILL.md", &skill_md("a"));
+    let mut index = inner.index().unwrap();
+    index
+        .add_all(["*"], git2::IndexAddOption::DEFAULT, None)
+        .unwrap();
+    index.write().unwrap();
+    let tree = inner.find_tree(index.write_tree().unwrap()).unwrap();
+    let signature = git2::Signature::new(
+        "Test",
+        "test@example.invalid",
+        &git2::Time::new(1_700_000_000, 0),
+    )
+    .unwrap();
+    inner
+        .commit(Some("HEAD"), &signature, &signature, "inner", &tree, &[])
+        .unwrap();
+    let head = inner.head().unwrap().peel_to_commit().unwrap();
+    inner.branch("topic", &head, false).unwrap();
+    inner.set_head("refs/heads/topic").unwrap();
+    fx.write("sub/s/a/SKILL.md", "---\nname: BAD\ndescription: d\n---\n");
+
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed", "sub"]);
+    run.assert_code(1);
+    assert_eq!(skill_dirs(&envelope), ["s/a"], "{run}");
+    assert_eq!(
+        envelope["data"]["changed"]["workdir"],
+        fs::canonicalize(&inner_dir).unwrap().to_str().unwrap()
+    );
+    assert_eq!(envelope["data"]["skills"][0]["path"], "sub/s/a/SKILL.md");
+}
+
+/// The size limit holds for a skill file read from git too: checked
+/// before the blob is read.
+#[test]
+fn an_oversized_staged_skill_file_is_refused_unread() {
+    let fx = one_skill_on_a_branch();
+    fx.write(
+        "s/a/SKILL.md",
+        &format!("{}{}", skill_md("a"), "x".repeat(2 * 1024 * 1024)),
+    );
+    fx.stage("s/a/SKILL.md");
+    fx.write("s/a/SKILL.md", &skill_md("a"));
+    let (run, envelope) = fx.json(&["skill", "validate", "--changed", "--compare-to", "index"]);
+    run.assert_code(1);
+    assert_eq!(codes_by_path(&envelope)["s/a/SKILL.md"], ["E021"], "{run}");
 }

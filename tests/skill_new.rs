@@ -295,6 +295,42 @@ fn yes_without_a_name_or_description_says_which_flag_is_missing() {
     assert_eq!(tree(sandbox.path()), Vec::<PathBuf>::new());
 }
 
+/// A control character in the description would reach every agent that
+/// loads the skill: refused with the validator's code, nothing created.
+#[test]
+fn a_control_character_in_the_description_is_refused() {
+    let sandbox = Sandbox::new();
+    let (run, envelope) = sandbox.json(&[
+        "skill",
+        "new",
+        "ctl",
+        "--description",
+        "Does \u{1}things.",
+        "--yes",
+    ]);
+    run.assert_code(2);
+    assert_eq!(envelope["error"]["errors"][0]["code"], "E026", "{run}");
+    assert!(!sandbox.join("ctl").exists());
+}
+
+/// `x/../y` with no `x` creates `y` and nothing else.
+#[test]
+fn a_step_back_out_of_a_missing_directory_leaves_nothing_behind() {
+    let sandbox = Sandbox::new();
+    let (run, envelope) = sandbox.json(&[
+        "skill",
+        "new",
+        "x/../y",
+        "--description",
+        DESCRIPTION,
+        "--yes",
+    ]);
+    run.assert_code(0);
+    assert_eq!(envelope["data"]["path"], "y", "{run}");
+    assert!(sandbox.join("y/SKILL.md").is_file());
+    assert!(!sandbox.join("x").exists(), "{run}");
+}
+
 #[test]
 fn an_unknown_with_value_is_a_usage_error() {
     let sandbox = Sandbox::new();

@@ -145,3 +145,125 @@ fn to_prompt_fails_on_the_first_unreadable_skill() {
     let (run, _) = sandbox.json(&["skill", "to-prompt"]);
     run.assert_code(2);
 }
+
+/// `allowed-tools` of a type the spec does not allow is a warning for
+/// `validate` (W006), so `read-properties` and `to-prompt` print it rather
+/// than fail, as the reference does.
+#[test]
+fn allowed_tools_of_another_type_are_printed() {
+    let sandbox = Sandbox::new();
+    for (dir, yaml, printed) in [
+        ("n", "5", "5"),
+        ("l", "[Read, 5]", "Read 5"),
+        ("b", "true", "true"),
+    ] {
+        write_skill(
+            &sandbox,
+            dir,
+            &format!("name: {dir}\ndescription: d\nallowed-tools: {yaml}"),
+        );
+        let (run, envelope) = sandbox.json(&["skill", "read-properties", dir]);
+        run.assert_code(0);
+        assert_eq!(envelope["data"]["allowed-tools"], printed, "{run}");
+        sandbox.json(&["skill", "to-prompt", dir]).0.assert_code(0);
+        let (run, envelope) = sandbox.json(&["skill", "validate", dir]);
+        run.assert_code(0);
+        assert_eq!(
+            envelope["data"]["skills"][0]["diagnostics"][0]["code"], "W006",
+            "{run}"
+        );
+    }
+}
+
+/// Scalars print as written, as the reference (strictyaml) prints them.
+#[test]
+fn read_properties_prints_scalars_as_written() {
+    let sandbox = Sandbox::new();
+    write_skill(
+        &sandbox,
+        "s",
+        "name: s\ndescription: d\nlicense: 1.10\ncompatibility:\nmetadata:\n  build: 012\n  big: 123456789012345678901234567890\n  huge: 1e400\n  nan: .NaN\n  n: 1_000\n  yes: True",
+    );
+    let (run, envelope) = sandbox.json(&["skill", "read-properties", "s"]);
+    run.assert_code(0);
+    assert_eq!(
+        envelope["data"],
+        json!({
+            "name": "s",
+            "description": "d",
+            "license": "1.10",
+            "compatibility": "",
+            "metadata": {
+                "build": "012",
+                "big": "123456789012345678901234567890",
+                "huge": "1e400",
+                "nan": ".NaN",
+                "n": "1_000",
+                "yes": "True"
+            }
+        }),
+        "{run}"
+    );
+}
+
+/// Non-finite floats are numbers like `1e3`: a description of `.nan` is
+/// not a string.
+#[test]
+fn a_non_finite_description_is_a_number() {
+    let sandbox = Sandbox::new();
+    for (dir, description) in [("a", ".nan"), ("b", ".inf"), ("c", "1e3")] {
+        write_skill(
+            &sandbox,
+            dir,
+            &format!("name: {dir}\ndescription: {description}"),
+        );
+        let (run, envelope) = sandbox.json(&["skill", "validate", dir]);
+        run.assert_code(1);
+        assert_eq!(
+            envelope["data"]["skills"][0]["diagnostics"][0]["message"],
+            "description must be a string, found a number",
+            "{run}"
+        );
+    }
+}
+
+/// A repeated key makes the reference's reader fail; so does ours.
+#[test]
+fn read_properties_refuses_duplicate_keys() {
+    let sandbox = Sandbox::new();
+    write_skill(&sandbox, "d", "name: d\ndescription: one\ndescription: two");
+    let (run, envelope) = sandbox.json(&["skill", "read-properties", "d"]);
+    run.assert_code(1);
+    assert_eq!(envelope["error"]["errors"][0]["code"], "E020", "{run}");
+}
+
+/// Characters a terminal acts on are escaped in text output; the JSON
+/// value stays the same.
+#[test]
+fn terminal_controls_are_escaped_in_text_output() {
+    let sandbox = Sandbox::new();
+    write_skill(
+        &sandbox,
+        "t",
+        "name: t\ndescription: \"del\\x7f csi\\x9b rlo\\u202Eevil esc\\e[2J\"",
+    );
+    let run = sandbox.run(&["--format", "text", "skill", "read-properties", "t"]);
+    run.assert_code(0);
+    let unsafe_char =
+        |c: char| (c.is_control() && c != '\n') || ('\u{202a}'..='\u{202e}').contains(&c);
+    assert!(!run.stdout.chars().any(unsafe_char), "{run}");
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(
+        value["description"],
+        "del\u{7f} csi\u{9b} rlo\u{202e}evil esc\u{1b}[2J"
+    );
+
+    let run = sandbox.run(&["--format", "text", "skill", "to-prompt", "t"]);
+    run.assert_code(0);
+    assert!(!run.stdout.chars().any(unsafe_char), "{run}");
+    assert!(
+        run.stdout
+            .contains("del&#x7f; csi&#x9b; rlo&#x202e;evil esc&#x1b;[2J"),
+        "{run}"
+    );
+}

@@ -689,3 +689,250 @@ fn a_closed_pipe_ends_output_quietly() {
     assert!(!stderr.contains("Broken pipe"), "{stderr}");
     assert!(output.status.code().is_some(), "killed by a signal");
 }
+
+/// A hostile body full of link openers is read once, not once per opener
+/// (a 1 MiB file of `](` took seconds with the old scanner).
+#[test]
+fn a_megabyte_of_link_openers_is_validated() {
+    let sandbox = Sandbox::new();
+    let head = "---\nname: w\ndescription: d\n---\n";
+    let body = "](".repeat((1024 * 1024 - head.len() - 2) / 2);
+    sandbox.write("w/SKILL.md", format!("{head}{body}\n"));
+    let (run, envelope) = validate(&sandbox, &["w"]);
+    run.assert_code(0);
+    assert_eq!(codes(&envelope), Vec::<String>::new(), "{run}");
+}
+
+/// What CommonMark does not render as a link is not checked as one.
+#[test]
+fn markdown_that_is_not_a_link_gets_no_link_warning() {
+    let body = "[p](file(1).md)\n\n<!-- [c](commented.md) -->\n\n``[d](double `x`.md)``\n\n\
+                \\[e](escaped.md)\n\n[r]: <a b.md>\n\n    [i](indented.md)\n\n\
+                ````\n```sh\n[f](fenced.md)\n````\n";
+    let sandbox = Sandbox::new();
+    let dir = skill(&sandbox, "s", "name: s\ndescription: d", body);
+    sandbox.write("s/file(1).md", "x");
+    sandbox.write("s/a b.md", "x");
+    let (run, envelope) = validate(&sandbox, &["--strict", dir.to_str().unwrap()]);
+    run.assert_code(0);
+    assert_eq!(codes(&envelope), Vec::<String>::new(), "{run}");
+}
+
+/// A path that exists but cannot be looked at is unreadable (E025, exit
+/// 1), not missing (E023, exit 5): a symlink loop named as the PATH.
+#[cfg(unix)]
+#[test]
+fn a_symlink_loop_given_as_the_path_is_unreadable_not_missing() {
+    let sandbox = Sandbox::new();
+    std::os::unix::fs::symlink("loop", sandbox.join("loop")).unwrap();
+    let (run, envelope) = validate(&sandbox, &["loop"]);
+    run.assert_code(1);
+    assert_eq!(codes(&envelope), ["E025"], "{run}");
+    let message = first_diagnostic(&envelope)["message"].as_str().unwrap();
+    assert!(message.starts_with("cannot read loop: "), "{message}");
+}
+
+/// Each physical skill is validated once, however it is named.
+#[cfg(unix)]
+#[test]
+fn the_same_skill_named_several_ways_is_validated_once() {
+    let sandbox = Sandbox::new();
+    simple(&sandbox, "ok");
+    std::os::unix::fs::symlink("ok", sandbox.join("okl")).unwrap();
+    let absolute = sandbox.join("ok");
+    let (run, envelope) = validate(&sandbox, &["ok", "./ok", absolute.to_str().unwrap()]);
+    run.assert_code(0);
+    assert_eq!(envelope["data"]["summary"]["checked"], 1, "{run}");
+    assert_eq!(envelope["data"]["skills"][0]["path"], "ok/SKILL.md");
+
+    let (run, envelope) = validate(&sandbox, &["-r", "ok", "okl"]);
+    run.assert_code(0);
+    assert_eq!(envelope["data"]["summary"]["checked"], 1, "{run}");
+    let (run, envelope) = validate(&sandbox, &["okl/SKILL.md", "-r", "."]);
+    run.assert_code(1);
+    assert_eq!(envelope["data"]["summary"]["checked"], 1, "{run}");
+    assert_eq!(codes(&envelope), ["E008"], "the first name reached is kept");
+}
+
+/// Only `SKILL.md` and `skill.md` are skill files, as the README says.
+#[test]
+fn other_spellings_of_skill_md_are_not_skill_files() {
+    let sandbox = Sandbox::new();
+    sandbox.write("a/Skill.md", "---\nname: a\ndescription: d\n---\n");
+    let (run, envelope) = validate(&sandbox, &["a/Skill.md"]);
+    run.assert_code(1);
+    assert_eq!(codes(&envelope), ["E024"], "{run}");
+}
+
+/// Escape sequences and line breaks in values and paths reach the
+/// terminal as escapes, one finding per line; JSON keeps the real text.
+#[test]
+fn control_characters_from_files_are_escaped_in_text_and_github_output() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "e/SKILL.md",
+        "---\nname: \"esc\\e[2J\\e]0;PWNED\\a\"\ndescription: \"hi <x\\e[8m> \\u202Eevil\"\n---\n",
+    );
+    sandbox.write(
+        "odd\ndir\u{1b}[31m/SKILL.md",
+        "---\nname: odd\ndescription: d\n---\n",
+    );
+    let raw = |text: &str| {
+        text.chars()
+            .any(|c| c.is_control() && c != '\n' || c == '\u{202e}')
+    };
+
+    let text = sandbox.run(&[
+        "--format",
+        "text",
+        "skill",
+        "validate",
+        "e",
+        "odd\ndir\u{1b}[31m",
+    ]);
+    text.assert_code(1);
+    assert!(!raw(&text.stdout), "{text}");
+    assert!(
+        text.stdout
+            .contains("error[E003]: name 'esc\\u{1b}[2J\\u{1b}]0;PWNED\\u{7}' must be lowercase"),
+        "{text}"
+    );
+    assert!(
+        text.stdout
+            .contains("error[E026]: description contains the control character"),
+        "{text}"
+    );
+    assert!(
+        text.stdout
+            .contains("  --> odd\\ndir\\u{1b}[31m/SKILL.md:2"),
+        "{text}"
+    );
+    for line in text.stdout.lines().take_while(|line| !line.is_empty()) {
+        assert!(
+            line.starts_with("error[") || line.starts_with("  --> "),
+            "{line:?}\n{text}"
+        );
+    }
+
+    let github = sandbox.run(&[
+        "--format",
+        "github",
+        "skill",
+        "validate",
+        "e",
+        "odd\ndir\u{1b}[31m",
+    ]);
+    github.assert_code(1);
+    assert!(!raw(&github.stdout), "{github}");
+    for line in github.stdout.lines() {
+        assert!(
+            line.starts_with("::error ") || line.starts_with("aigent: "),
+            "{line:?}"
+        );
+    }
+
+    let (_, envelope) = validate(&sandbox, &["e"]);
+    assert_eq!(
+        envelope["data"]["skills"][0]["name"],
+        "esc\u{1b}[2J\u{1b}]0;PWNED\u{7}"
+    );
+}
+
+/// Messages on stderr quote paths: escaped there too.
+#[test]
+fn control_characters_in_error_messages_are_escaped() {
+    let sandbox = Sandbox::new();
+    let run = sandbox.run(&[
+        "--format",
+        "text",
+        "skill",
+        "read-properties",
+        "gone\u{1b}]0;x\u{7}",
+    ]);
+    run.assert_code(5);
+    assert!(run.stderr.contains("gone\\u{1b}]0;x\\u{7}"), "{run}");
+    assert!(
+        !run.stderr.chars().any(|c| c.is_control() && c != '\n'),
+        "{run}"
+    );
+}
+
+/// A closing `--- ` (trailing space) is named, and a real `---` after it
+/// is a second document, not a YAML bomb.
+#[test]
+fn a_padded_closing_line_gets_a_hint() {
+    let (_, envelope) = {
+        let sandbox = Sandbox::new();
+        sandbox.write("a/SKILL.md", "---\nname: a\ndescription: d\n--- \nBody.\n");
+        validate(&sandbox, &["a"])
+    };
+    let diagnostic = first_diagnostic(&envelope);
+    assert_eq!(diagnostic["code"], "E016");
+    assert!(
+        diagnostic["message"]
+            .as_str()
+            .unwrap()
+            .contains("line 4 has whitespace after the dashes"),
+        "{envelope:#}"
+    );
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "a/SKILL.md",
+        "---\nname: a\ndescription: d\n--- \nBody.\n---\n",
+    );
+    let (_, envelope) = validate(&sandbox, &["a"]);
+    let diagnostic = first_diagnostic(&envelope);
+    assert_eq!(diagnostic["code"], "E017", "{envelope:#}");
+    assert!(!diagnostic["message"].as_str().unwrap().contains("budget"));
+}
+
+/// The hint about other paths appears only when there were other paths;
+/// a missing path is no skill in the counts or in the summary table.
+#[test]
+fn a_missing_path_is_not_counted_as_a_skill() {
+    let sandbox = Sandbox::new();
+    let (run, envelope) = validate(&sandbox, &["nope"]);
+    run.assert_code(5);
+    assert!(
+        envelope["error"]["hints"]
+            .as_array()
+            .is_none_or(Vec::is_empty),
+        "{run}"
+    );
+    assert_eq!(envelope["data"]["summary"]["checked"], 0);
+
+    simple(&sandbox, "ok");
+    simple(&sandbox, "ok2");
+    let (run, envelope) = validate(&sandbox, &["-r", "nope", "ok", "ok2"]);
+    run.assert_code(5);
+    assert_eq!(
+        envelope["error"]["hints"][0],
+        "the other paths were still validated"
+    );
+    assert_eq!(
+        envelope["data"]["summary"],
+        serde_json::json!({"checked": 2, "valid": 2, "invalid": 0, "warnings": 0})
+    );
+    let text = sandbox.run(&["--format", "text", "skill", "validate", "nope", "ok", "ok2"]);
+    text.assert_code(5);
+    assert!(!text.stdout.contains("invalid skill"), "{text}");
+}
+
+/// Search notes go to the GitHub log as `::warning` lines, not as prose.
+#[test]
+fn github_format_reports_search_notes_as_warnings() {
+    let sandbox = Sandbox::new();
+    simple(&sandbox, "skills/a");
+    std::fs::create_dir_all(sandbox.join("empty")).unwrap();
+    let run = sandbox.run(&[
+        "--format", "github", "skill", "validate", "-r", "skills", "empty",
+    ]);
+    run.assert_code(0);
+    assert!(
+        run.stdout
+            .lines()
+            .any(|line| line.starts_with("::warning::no skills found below empty")),
+        "{run}"
+    );
+    assert!(run.stderr.is_empty(), "{run}");
+}

@@ -235,6 +235,7 @@ fn exactly_the_touched_skills_are_selected_with_their_reasons() {
             "skills/fresh",
             "skills/gamma",
             "skills/moved",
+            "skills/mover",
         ]
     );
     let present: Vec<_> = changed.present().map(|unit| unit.path.clone()).collect();
@@ -264,7 +265,7 @@ fn exactly_the_touched_skills_are_selected_with_their_reasons() {
     assert_eq!(doomed.reasons.len(), 2);
     assert_eq!(
         changed.deleted().map(|unit| &unit.path).collect::<Vec<_>>(),
-        [Path::new("skills/doomed")]
+        [Path::new("skills/doomed"), Path::new("skills/mover")]
     );
 
     let fresh = unit(&changed.units, "skills/fresh");
@@ -681,9 +682,13 @@ fn an_unstaged_directory_move_is_followed_as_a_rename() {
             ),
         ]
     );
-    assert_eq!(unit_paths(&changed.units), ["skills/wandered"]);
     assert_eq!(
-        changed.units[0].renamed_from,
+        unit_paths(&changed.units),
+        ["skills/wander", "skills/wandered"]
+    );
+    assert_eq!(changed.units[0].state, UnitState::Deleted);
+    assert_eq!(
+        changed.units[1].renamed_from,
         Some(PathBuf::from("skills/wander"))
     );
 }
@@ -740,7 +745,8 @@ fn compared_to_the_index_only_committed_and_staged_work_counts() {
             "skills/alpha",
             "skills/beta",
             "skills/doomed",
-            "skills/moved"
+            "skills/moved",
+            "skills/mover"
         ]
     );
     assert!(
@@ -778,7 +784,12 @@ fn compared_to_head_only_committed_work_counts() {
     );
     assert_eq!(
         unit_paths(&changed.units),
-        ["skills/alpha", "skills/doomed", "skills/moved"]
+        [
+            "skills/alpha",
+            "skills/doomed",
+            "skills/moved",
+            "skills/mover"
+        ]
     );
 
     let scoped = ChangeOptions {
@@ -890,4 +901,58 @@ fn declarations_changed_in_a_registry() {
             .iter()
             .all(|change| change.path.starts_with("commands"))
     );
+}
+
+/// A snapshot of the index or of HEAD answers from git's own records:
+/// `..` and symbolic links are followed inside it, a file only in the work
+/// tree is not there, and a path leaving the work tree is looked up on
+/// disk.
+#[cfg(unix)]
+#[test]
+fn snapshots_resolve_paths_as_git_stores_them() {
+    let fx = Fixture::new("main");
+    fx.write("skills/a/SKILL.md", &skill_md("a", ""));
+    fx.write("docs/guide.md", "# Guide\n");
+    std::os::unix::fs::symlink("../../docs", fx.path().join("skills/a/docs")).unwrap();
+    std::os::unix::fs::symlink("loop", fx.path().join("skills/a/loop")).unwrap();
+    fx.commit_all("base");
+    fx.write("skills/a/untracked.md", "only on disk\n");
+    fx.remove("docs/guide.md");
+
+    let repo = fx.open();
+    for compare_to in [CompareTo::Index, CompareTo::Head] {
+        let snapshot = repo.snapshot(compare_to).unwrap();
+        assert!(!snapshot.is_work_tree());
+        let exists = |path: &str| snapshot.exists(Path::new(path));
+        assert!(exists("skills/a/SKILL.md"), "{compare_to:?}");
+        assert!(snapshot.is_file(Path::new("skills/a/SKILL.md")));
+        assert!(exists("skills/a"));
+        assert!(!snapshot.is_file(Path::new("skills/a")));
+        assert!(exists("skills/a/../../docs/guide.md"), "{compare_to:?}");
+        assert!(exists("skills/a/docs/guide.md"), "through a symlink");
+        assert!(snapshot.is_file(Path::new("skills/a/docs/guide.md")));
+        assert!(!exists("skills/a/untracked.md"), "not in git");
+        assert!(!exists("skills/a/loop"), "a symlink loop ends");
+        assert!(!exists("skills/a/SKILL.md/x"), "not through a file");
+        assert!(!exists("skills/a/bad\0name"));
+        // Out of the work tree: the disk decides.
+        let name = fx.dir.path().file_name().unwrap().to_str().unwrap();
+        assert!(exists(&format!("../{name}")));
+        assert!(!exists("../no-such-directory-here"));
+
+        let read = snapshot
+            .read(Path::new("skills/a/docs/guide.md"), 1024)
+            .unwrap();
+        assert_eq!(read, b"# Guide\n");
+        assert!(
+            snapshot
+                .read(Path::new("skills/a/docs/guide.md"), 3)
+                .is_err()
+        );
+        assert!(snapshot.read(Path::new("skills/a"), 1024).is_err());
+    }
+    let work_tree = repo.snapshot(CompareTo::WorkTree).unwrap();
+    assert!(work_tree.is_work_tree());
+    assert!(work_tree.exists(Path::new("skills/a/untracked.md")));
+    assert!(!work_tree.exists(Path::new("docs/guide.md")));
 }

@@ -4,9 +4,8 @@
 use std::io::{self, Write};
 use std::time::Instant;
 
-use aigent::report::{
-    EnvelopeTarget, ErrorBody, Outcome, OutputFormat, Style, escape_controls, exit,
-};
+use aigent::report::escape::escape_controls;
+use aigent::report::{EnvelopeTarget, ErrorBody, Outcome, OutputFormat, Style, exit};
 
 use super::{CliError, Context};
 
@@ -101,27 +100,33 @@ fn write_text(outcome: &Outcome, ctx: &Context) -> io::Result<()> {
     Ok(())
 }
 
-/// Error prose quotes what the caller sent (flag names, values), which may
-/// hold terminal escapes; they are shown escaped, never interpreted.
+/// Messages may quote values from files or arguments: control characters
+/// are shown as escapes ([`escape_controls`]).
 fn write_error_prose(out: &mut impl Write, error: &ErrorBody, style: Style) -> io::Result<()> {
-    let clean = |text: &str| escape_controls(text).into_owned();
-    writeln!(out, "{}: {}", style.error("error"), clean(&error.message))?;
+    let message = escape_controls(&error.message);
+    writeln!(out, "{}: {message}", style.error("error"))?;
     for problem in &error.errors {
+        let message = escape_controls(&problem.message);
         match &problem.field {
             Some(field) if !field.is_empty() => {
-                writeln!(out, "  - {}: {}", clean(field), clean(&problem.message))?
+                writeln!(out, "  - {}: {message}", escape_controls(field))?
             }
-            _ => writeln!(out, "  - {}", clean(&problem.message))?,
+            _ => writeln!(out, "  - {message}")?,
         }
         if let Some(expected) = &problem.expected {
-            writeln!(out, "      expected: {}", clean(expected))?;
+            writeln!(out, "      expected: {}", escape_controls(expected))?;
         }
         if let Some(suggestion) = &problem.suggestion {
-            writeln!(out, "      suggestion: {}", clean(suggestion))?;
+            writeln!(out, "      suggestion: {}", escape_controls(suggestion))?;
         }
     }
     for hint in &error.hints {
-        writeln!(out, "  {}: {}", style.emphasis("hint"), clean(hint))?;
+        writeln!(
+            out,
+            "  {}: {}",
+            style.emphasis("hint"),
+            escape_controls(hint)
+        )?;
     }
     Ok(())
 }

@@ -46,49 +46,9 @@ impl Style {
     }
 }
 
-/// `text` with every character that a terminal would act on instead of
-/// showing (C0 and C1 controls, DEL, and the invisible Unicode format
-/// characters: bidi overrides, zero-width ones, the BOM) written as an
-/// escape such as `\u{1b}`, so a hostile file name or value cannot clear
-/// the screen, retitle the window or split one finding over two lines.
-pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.chars().any(needs_escape) {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let mut escaped = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        if needs_escape(c) {
-            escaped.extend(c.escape_unicode());
-        } else {
-            escaped.push(c);
-        }
-    }
-    std::borrow::Cow::Owned(escaped)
-}
-
-fn needs_escape(c: char) -> bool {
-    c.is_control()
-        || matches!(
-            c,
-            '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}'
-        )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn controls_are_escaped_and_plain_text_is_borrowed() {
-        assert!(matches!(
-            escape_controls("plain ü text"),
-            std::borrow::Cow::Borrowed(_)
-        ));
-        assert_eq!(escape_controls("a\x1b[2Jb"), "a\\u{1b}[2Jb");
-        assert_eq!(escape_controls("line\nbreak"), "line\\u{a}break");
-        assert_eq!(escape_controls("rtl\u{202E}x"), "rtl\\u{202e}x");
-        assert_eq!(escape_controls("c1\u{9b}"), "c1\\u{9b}");
-    }
 
     #[test]
     fn plain_style_adds_no_escapes() {

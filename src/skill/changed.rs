@@ -5,10 +5,16 @@ use std::path::{Path, PathBuf};
 
 use serde::{Serialize, Serializer};
 
-use super::discover::Target;
-use super::validate::{ValidateOptions, ValidationRun, validate_target};
+use super::discover::{SKILL_FILE_NAMES, Target};
+use super::validate::{
+    SkillLocation, SkillReport, ValidateOptions, ValidationRun, directory_name, finish_report,
+    validate_skill_file, validate_target,
+};
+use crate::report::Diagnostic;
 pub use crate::vcs::ChangedScope;
-use crate::vcs::{Base, ChangeOptions, CompareTo, Repo, SelectedUnit, VcsError, select_skills};
+use crate::vcs::{
+    Base, ChangeOptions, CompareTo, Repo, SelectedUnit, Snapshot, VcsError, select_skills,
+};
 
 /// How the changed skills were found: reported with the run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -28,6 +34,10 @@ pub struct ChangedReport {
     pub changed_files: usize,
     /// Skills that are gone: reported here, not validated.
     pub deleted: Vec<SelectedUnit>,
+    /// The current directory, canonical: text output shows paths relative
+    /// to it.
+    #[serde(skip)]
+    pub current_dir: Option<PathBuf>,
 }
 
 fn lossy_path<S: Serializer>(path: &Path, serializer: S) -> Result<S::Ok, S::Error> {
@@ -52,6 +62,10 @@ fn base_with_description<S: Serializer>(base: &Base, serializer: S) -> Result<S:
 /// (or the index, or HEAD: `scope.compare_to`) of the repository holding
 /// `paths[0]`, limited to changes under `paths` (all in that repository;
 /// empty means the current directory).
+///
+/// What is compared is also what is read: with the index or HEAD, which
+/// directories are skills, the skill files and the files they link to are
+/// taken from there, not from the work tree.
 ///
 /// Each skill report carries the unit that selected it
 /// ([`super::SkillReport::selected`]); deleted skills are listed in
@@ -87,24 +101,34 @@ pub fn validate_changed(
             compare_to: scope.compare_to,
         },
     )?;
-    let units = select_skills(&changes, repo.workdir(), &repo.skill_dirs(&base)?);
+    let snapshot = repo.snapshot(scope.compare_to)?;
+    let units = select_skills(
+        &changes,
+        repo.workdir(),
+        &repo.skill_dirs(&base, &snapshot)?,
+    );
 
     let here = std::env::current_dir().and_then(std::fs::canonicalize).ok();
     let (present, deleted): (Vec<SelectedUnit>, Vec<SelectedUnit>) =
         units.into_iter().partition(SelectedUnit::is_present);
-    let targets: Vec<(Target, SelectedUnit)> = present
-        .into_iter()
-        .map(|unit| {
-            let shown = shown_path(&unit.absolute, here.as_deref());
-            (Target::for_path(&shown), unit)
-        })
-        .collect();
-    let skills = {
+    let skills = if snapshot.is_work_tree() {
         use rayon::prelude::*;
-        targets
+        present
             .into_par_iter()
-            .map(|(target, unit)| {
+            .map(|unit| {
+                let target = Target::for_path(&shown_path(&unit.absolute, here.as_deref()));
                 let mut report = validate_target(&target, options);
+                report.selected = Some(unit);
+                report
+            })
+            .collect()
+    } else {
+        // libgit2's handles cannot be shared between threads; the changed
+        // skills are few.
+        present
+            .into_iter()
+            .map(|unit| {
+                let mut report = validate_in_snapshot(&snapshot, &unit, here.as_deref(), options);
                 report.selected = Some(unit);
                 report
             })
@@ -121,17 +145,79 @@ pub fn validate_changed(
             scope: limits,
             changed_files: changes.len(),
             deleted,
+            current_dir: here,
         }),
     })
 }
 
-/// A path as people should see it: relative to the current directory when
-/// it is below it, absolute otherwise.
-fn shown_path(absolute: &Path, here: Option<&Path>) -> PathBuf {
-    match here.and_then(|here| absolute.strip_prefix(here).ok()) {
-        Some(relative) if relative.as_os_str().is_empty() => PathBuf::from("."),
-        Some(relative) => relative.to_owned(),
-        None => absolute.to_owned(),
+/// Validates a selected skill as the snapshot (the index or HEAD) holds
+/// it. The report shows where the file is in the work tree.
+fn validate_in_snapshot(
+    snapshot: &Snapshot<'_>,
+    unit: &SelectedUnit,
+    here: Option<&Path>,
+    options: ValidateOptions,
+) -> SkillReport {
+    let directory = unit
+        .absolute
+        .strip_prefix(snapshot.workdir())
+        .unwrap_or(Path::new(""))
+        .to_owned();
+    let shown_directory = shown_path(&unit.absolute, here);
+    let file_name = SKILL_FILE_NAMES
+        .iter()
+        .find(|name| snapshot.is_file(&directory.join(name)));
+    let Some(file_name) = file_name else {
+        // Selected as present, so the snapshot had a skill file a moment ago.
+        let missing = Diagnostic::error(
+            super::codes::SKILL_FILE_MISSING,
+            format!(
+                "no SKILL.md (or skill.md) in {} in {}",
+                shown_directory.display(),
+                snapshot.describe()
+            ),
+        );
+        return finish_report(shown_directory, None, vec![missing], options);
+    };
+    let directory_name = directory_name(&unit.absolute);
+    let (name, diagnostics) = validate_skill_file(
+        snapshot,
+        SkillLocation {
+            file: &directory.join(file_name),
+            directory: &directory,
+            directory_name: directory_name.as_deref(),
+        },
+        options,
+    );
+    finish_report(shown_directory.join(file_name), name, diagnostics, options)
+}
+
+/// A path as people should see it: relative to the current directory
+/// (with `..` where it is not below it), absolute when there is no current
+/// directory or the two share no root.
+pub fn shown_path(absolute: &Path, here: Option<&Path>) -> PathBuf {
+    let Some(here) = here else {
+        return absolute.to_owned();
+    };
+    let mut target = absolute.components().peekable();
+    let mut from = here.components().peekable();
+    // Different roots (Windows drives): no relative path joins them.
+    if target.peek() != from.peek() {
+        return absolute.to_owned();
+    }
+    while let (Some(a), Some(b)) = (target.peek(), from.peek()) {
+        if a != b {
+            break;
+        }
+        target.next();
+        from.next();
+    }
+    let mut relative: PathBuf = from.map(|_| std::path::Component::ParentDir).collect();
+    relative.extend(target);
+    if relative.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        relative
     }
 }
 
@@ -140,7 +226,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn paths_below_the_current_directory_are_shown_relative() {
+    fn paths_are_shown_relative_to_the_current_directory() {
         let here = Path::new("/repo/skills");
         assert_eq!(
             shown_path(Path::new("/repo/skills/a"), Some(here)),
@@ -151,8 +237,13 @@ mod tests {
             Path::new(".")
         );
         assert_eq!(
-            shown_path(Path::new("/repo/other"), Some(here)),
-            Path::new("/repo/other")
+            shown_path(Path::new("/repo/other/b"), Some(here)),
+            Path::new("../other/b")
+        );
+        assert_eq!(shown_path(Path::new("/repo"), Some(here)), Path::new(".."));
+        assert_eq!(
+            shown_path(Path::new("/x"), Some(Path::new("/repo/deep/down"))),
+            Path::new("../../../x")
         );
         assert_eq!(shown_path(Path::new("/x"), None), Path::new("/x"));
     }

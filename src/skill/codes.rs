@@ -29,6 +29,7 @@ pub const FILE_NOT_UTF8: &str = "E022";
 pub const PATH_MISSING: &str = "E023";
 pub const PATH_NOT_A_SKILL: &str = "E024";
 pub const FILE_UNREADABLE: &str = "E025";
+pub const DESCRIPTION_CONTROL_CHARACTER: &str = "E026";
 
 pub const UNKNOWN_KEY: &str = "W001";
 pub const BODY_TOO_LONG: &str = "W002";
@@ -162,7 +163,12 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
     (
         FILE_UNREADABLE,
         Severity::Error,
-        "the skill file cannot be read (permissions, not a regular file)",
+        "the path or the skill file cannot be read (permissions, a symlink loop, not a regular file)",
+    ),
+    (
+        DESCRIPTION_CONTROL_CHARACTER,
+        Severity::Error,
+        "`description` holds a control character (other than a tab or line break) or a bidirectional-text control",
     ),
     (
         UNKNOWN_KEY,

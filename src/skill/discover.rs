@@ -9,6 +9,7 @@
 use std::collections::HashSet;
 use std::ffi::OsStr;
 use std::fs;
+use std::io;
 use std::path::{Path, PathBuf};
 
 /// The names a skill file may have, in order of preference.
@@ -32,6 +33,9 @@ pub enum Target {
     Missing { path: PathBuf },
     /// A path that is neither a directory nor a skill file.
     NotASkill { path: PathBuf },
+    /// A path that exists but cannot be looked at: no permission, a
+    /// symlink loop, a name too long.
+    Unreadable { path: PathBuf, reason: String },
 }
 
 impl Target {
@@ -40,31 +44,46 @@ impl Target {
         match self {
             Target::SkillFile { file, .. } => file,
             Target::MissingSkillFile { directory } => directory,
-            Target::Missing { path } | Target::NotASkill { path } => path,
+            Target::Missing { path }
+            | Target::NotASkill { path }
+            | Target::Unreadable { path, .. } => path,
         }
     }
 
     /// A skill file or directory for `path`, without searching below it.
     pub fn for_path(path: &Path) -> Target {
-        let Ok(metadata) = fs::metadata(path) else {
-            return match fs::symlink_metadata(path) {
-                // A dangling symlink exists as a link but not as a target.
-                Ok(_) => Target::NotASkill {
-                    path: path.to_owned(),
-                },
-                Err(_) => Target::Missing {
-                    path: path.to_owned(),
-                },
-            };
+        let metadata = match fs::metadata(path) {
+            Ok(metadata) => metadata,
+            Err(err) => {
+                return match lookup_failure(err.kind()) {
+                    // A dangling symlink exists as a link but not as a target.
+                    LookupFailure::Absent if fs::symlink_metadata(path).is_ok() => {
+                        Target::NotASkill {
+                            path: path.to_owned(),
+                        }
+                    }
+                    LookupFailure::Absent => Target::Missing {
+                        path: path.to_owned(),
+                    },
+                    LookupFailure::Unreadable => Target::Unreadable {
+                        path: path.to_owned(),
+                        reason: err.to_string(),
+                    },
+                };
+            }
         };
         if metadata.is_dir() {
             return match skill_file_in(path) {
-                Some(file) => Target::SkillFile {
+                Ok(Some(file)) => Target::SkillFile {
                     file,
                     directory: path.to_owned(),
                 },
-                None => Target::MissingSkillFile {
+                Ok(None) => Target::MissingSkillFile {
                     directory: path.to_owned(),
+                },
+                Err(err) => Target::Unreadable {
+                    path: path.to_owned(),
+                    reason: err.to_string(),
                 },
             };
         }
@@ -84,18 +103,44 @@ impl Target {
     }
 }
 
-/// Whether a file name is `SKILL.md` in any letter case.
-pub fn is_skill_file_name(name: Option<&OsStr>) -> bool {
-    name.and_then(OsStr::to_str)
-        .is_some_and(|name| name.eq_ignore_ascii_case("skill.md"))
+/// What a failed lookup of a path means for the person who named it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LookupFailure {
+    /// Nothing is there (or a component on the way is a file).
+    Absent,
+    /// Something may be there, but it cannot be looked at: permission
+    /// denied, a symlink loop, a name too long, an I/O error.
+    Unreadable,
 }
 
-/// The skill file of a directory: `SKILL.md`, else `skill.md`.
-pub fn skill_file_in(directory: &Path) -> Option<PathBuf> {
-    SKILL_FILE_NAMES
-        .iter()
-        .map(|name| directory.join(name))
-        .find(|candidate| fs::metadata(candidate).is_ok())
+/// Only "not found" means absent: reporting a permission problem as a
+/// missing file sends people looking in the wrong place.
+pub fn lookup_failure(kind: io::ErrorKind) -> LookupFailure {
+    match kind {
+        io::ErrorKind::NotFound | io::ErrorKind::NotADirectory => LookupFailure::Absent,
+        _ => LookupFailure::Unreadable,
+    }
+}
+
+/// Whether a file name is one a skill file may have: `SKILL.md` or
+/// `skill.md`, exactly.
+pub fn is_skill_file_name(name: Option<&OsStr>) -> bool {
+    name.and_then(OsStr::to_str)
+        .is_some_and(|name| SKILL_FILE_NAMES.contains(&name))
+}
+
+/// The skill file of a directory: `SKILL.md`, else `skill.md`; an error
+/// when the directory cannot be looked into.
+pub fn skill_file_in(directory: &Path) -> io::Result<Option<PathBuf>> {
+    for name in SKILL_FILE_NAMES {
+        let candidate = directory.join(name);
+        match fs::metadata(&candidate) {
+            Ok(_) => return Ok(Some(candidate)),
+            Err(err) if lookup_failure(err.kind()) == LookupFailure::Absent => {}
+            Err(err) => return Err(err),
+        }
+    }
+    Ok(None)
 }
 
 /// What discovery found, plus notes for the person running it (depth cut
@@ -118,18 +163,10 @@ impl Discovery {
 
 /// Resolves `paths` into targets, in the order given (and, below each
 /// path, in file-name order). A skill reached twice (the same path given
-/// twice, or nested roots) is listed once.
+/// twice, spelled differently, through a symlink, or below nested roots)
+/// is listed once, where it was first reached.
 pub fn discover(paths: &[PathBuf], recursive: bool) -> Discovery {
-    let mut discovery = discover_all(paths, recursive);
-    let mut seen = HashSet::new();
-    discovery
-        .targets
-        .retain(|target| seen.insert(target.display_path().to_owned()));
-    discovery
-}
-
-fn discover_all(paths: &[PathBuf], recursive: bool) -> Discovery {
-    let mut discovery = Discovery::default();
+    let mut search = Search::default();
     for path in paths {
         let target = Target::for_path(path);
         let is_directory = matches!(
@@ -137,99 +174,144 @@ fn discover_all(paths: &[PathBuf], recursive: bool) -> Discovery {
             Target::SkillFile { .. } | Target::MissingSkillFile { .. }
         ) && fs::metadata(path).is_ok_and(|m| m.is_dir());
         if recursive && is_directory {
-            let before = discovery.targets.len();
-            walk(path, &mut discovery);
+            let reached_a_skill = search.walk(path);
             // With one path the caller reports an empty search itself.
-            if discovery.targets.len() == before && paths.len() > 1 {
-                discovery
+            if !reached_a_skill && paths.len() > 1 {
+                search
+                    .discovery
                     .notes
                     .push(format!("no skills found below {}", path.display()));
             }
         } else {
-            discovery.targets.push(target);
+            let identity = match &target {
+                Target::SkillFile { file, directory } => directory_id(directory)
+                    .zip(file.file_name())
+                    .map(|(id, name)| (id, name.to_owned())),
+                _ => None,
+            };
+            search.push(target, identity);
         }
     }
-    discovery
+    search.discovery
 }
 
-/// Depth-first walk with an explicit stack (no recursion, so no stack to
-/// overflow), visiting each physical directory once.
-fn walk(root: &Path, discovery: &mut Discovery) {
-    let mut visited = Visited::default();
-    let Some(root_id) = directory_id(root) else {
-        return;
-    };
-    let mut stack: Vec<Pending> = vec![Pending {
-        path: root.to_owned(),
-        depth: 0,
-        id: root_id,
-    }];
-    let mut depth_noted = false;
-    while let Some(Pending {
-        path: directory,
-        depth,
-        id,
-    }) = stack.pop()
-    {
-        if !visited.first_visit(id, &directory) {
-            continue;
+/// One discovery over every given path: the directories walked, and the
+/// skills found, so nothing is walked or listed twice.
+#[derive(Default)]
+struct Search {
+    discovery: Discovery,
+    visited: Visited,
+    /// Skill files found: the physical directory and the file's name.
+    skills: HashSet<(DirectoryId, std::ffi::OsString)>,
+    /// Other targets, by the path given.
+    others: HashSet<PathBuf>,
+}
+
+impl Search {
+    fn push(&mut self, target: Target, identity: Option<(DirectoryId, std::ffi::OsString)>) {
+        let first = match identity {
+            Some(identity) => self.skills.insert(identity),
+            None => self.others.insert(target.display_path().to_owned()),
+        };
+        if first {
+            self.discovery.targets.push(target);
         }
-        let entries = match fs::read_dir(&directory) {
-            Ok(entries) => entries,
-            Err(err) => {
-                discovery.notes.push(format!(
-                    "cannot read directory {}: {err}",
-                    directory.display()
-                ));
+    }
+
+    /// Depth-first walk with an explicit stack (no recursion, so no stack
+    /// to overflow), visiting each physical directory once. Whether a
+    /// skill is below `root`, listed now or by an earlier walk.
+    fn walk(&mut self, root: &Path) -> bool {
+        let Some(root_id) = directory_id(root) else {
+            return false;
+        };
+        if !self.visited.first_visit(root_id, root) {
+            return true;
+        }
+        let mut reached_a_skill = false;
+        let mut stack: Vec<Pending> = vec![Pending {
+            path: root.to_owned(),
+            depth: 0,
+            id: root_id,
+            checked: true,
+        }];
+        let mut depth_noted = false;
+        while let Some(Pending {
+            path: directory,
+            depth,
+            id,
+            checked,
+        }) = stack.pop()
+        {
+            if !checked && !self.visited.first_visit(id, &directory) {
+                // Walked from an earlier root: what it holds is listed.
+                reached_a_skill = true;
                 continue;
             }
-        };
-        let mut skill_files: Vec<String> = Vec::new();
-        let mut subdirectories: Vec<(PathBuf, DirectoryId)> = Vec::new();
-        for entry in entries.flatten() {
-            let name = entry.file_name();
-            let name_text = name.to_str();
-            if let Some(name_text) = name_text {
-                if SKILL_FILE_NAMES.contains(&name_text) {
-                    skill_files.push(name_text.to_owned());
+            let entries = match fs::read_dir(&directory) {
+                Ok(entries) => entries,
+                Err(err) => {
+                    self.discovery.notes.push(format!(
+                        "cannot read directory {}: {err}",
+                        directory.display()
+                    ));
                     continue;
                 }
-                if SKIPPED_DIRECTORIES.contains(&name_text) {
-                    continue;
+            };
+            let mut skill_files: Vec<String> = Vec::new();
+            let mut subdirectories: Vec<(std::ffi::OsString, DirectoryId)> = Vec::new();
+            for entry in entries.flatten() {
+                let name = entry.file_name();
+                let name_text = name.to_str();
+                if let Some(name_text) = name_text {
+                    if SKILL_FILE_NAMES.contains(&name_text) {
+                        skill_files.push(name_text.to_owned());
+                        continue;
+                    }
+                    if SKIPPED_DIRECTORIES.contains(&name_text) {
+                        continue;
+                    }
+                }
+                if let Some(child_id) = subdirectory_id(&entry, id) {
+                    subdirectories.push((name, child_id));
                 }
             }
-            if let Some(child_id) = subdirectory_id(&entry, id) {
-                subdirectories.push((entry.path(), child_id));
+            if let Some(name) = SKILL_FILE_NAMES
+                .iter()
+                .find(|name| skill_files.iter().any(|found| found == *name))
+            {
+                reached_a_skill = true;
+                self.push(
+                    Target::SkillFile {
+                        file: directory.join(name),
+                        directory: directory.clone(),
+                    },
+                    Some((id, (*name).into())),
+                );
+            }
+            if depth >= MAX_DEPTH {
+                if !subdirectories.is_empty() && !depth_noted {
+                    depth_noted = true;
+                    self.discovery.notes.push(format!(
+                        "stopped searching {MAX_DEPTH} levels below {}",
+                        root.display()
+                    ));
+                }
+                continue;
+            }
+            // Reverse so the stack pops them in name order (siblings' paths
+            // sort as their names do).
+            subdirectories.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            for (name, id) in subdirectories.into_iter().rev() {
+                stack.push(Pending {
+                    path: directory.join(name),
+                    depth: depth + 1,
+                    id,
+                    checked: false,
+                });
             }
         }
-        if let Some(name) = SKILL_FILE_NAMES
-            .iter()
-            .find(|name| skill_files.iter().any(|found| found == *name))
-        {
-            discovery.targets.push(Target::SkillFile {
-                file: directory.join(name),
-                directory: directory.clone(),
-            });
-        }
-        if depth >= MAX_DEPTH {
-            if !subdirectories.is_empty() && !depth_noted {
-                depth_noted = true;
-                discovery.notes.push(format!(
-                    "stopped searching {MAX_DEPTH} levels below {}",
-                    root.display()
-                ));
-            }
-            continue;
-        }
-        // Reverse so the stack pops them in name order.
-        subdirectories.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        for (path, id) in subdirectories.into_iter().rev() {
-            stack.push(Pending {
-                path,
-                depth: depth + 1,
-                id,
-            });
-        }
+        reached_a_skill
     }
 }
 
@@ -237,6 +319,8 @@ struct Pending {
     path: PathBuf,
     depth: usize,
     id: DirectoryId,
+    /// Already recorded as visited (the root).
+    checked: bool,
 }
 
 /// The directories already walked. Ids of real subdirectories are derived
@@ -414,6 +498,57 @@ mod tests {
             found(&discovery, dir.path()),
             ["a/SKILL.md", "a/b/SKILL.md"]
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn only_not_found_means_absent() {
+        let kind = |errno| io::Error::from_raw_os_error(errno).kind();
+        for errno in [libc::ENOENT, libc::ENOTDIR] {
+            assert_eq!(
+                lookup_failure(kind(errno)),
+                LookupFailure::Absent,
+                "{errno}"
+            );
+        }
+        for errno in [libc::EACCES, libc::ELOOP, libc::ENAMETOOLONG, libc::EIO] {
+            assert_eq!(
+                lookup_failure(kind(errno)),
+                LookupFailure::Unreadable,
+                "{errno}"
+            );
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_unreadable_path_is_not_a_missing_one() {
+        let dir = tree(&[]);
+        std::os::unix::fs::symlink("loop", dir.path().join("loop")).unwrap();
+        assert!(matches!(
+            Target::for_path(&dir.path().join("loop")),
+            Target::Unreadable { .. }
+        ));
+        assert!(matches!(
+            Target::for_path(&dir.path().join("x".repeat(300))),
+            Target::Unreadable { .. }
+        ));
+        assert!(matches!(
+            Target::for_path(&dir.path().join("loop/SKILL.md")),
+            Target::Unreadable { .. }
+        ));
+    }
+
+    #[test]
+    fn nested_and_repeated_roots_are_walked_once_without_a_note() {
+        let dir = tree(&["a/SKILL.md", "a/b/SKILL.md", "c/x.txt"]);
+        let root = dir.path().to_owned();
+        let discovery = discover(&[root.join("a"), root.clone(), root.join("a")], true);
+        assert_eq!(
+            found(&discovery, dir.path()),
+            ["a/SKILL.md", "a/b/SKILL.md"]
+        );
+        assert!(discovery.notes.is_empty(), "{:?}", discovery.notes);
     }
 
     #[test]

@@ -9,7 +9,6 @@
 use std::fmt;
 
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde_json::Value;
 use serde_saphyr::Spanned;
 use serde_saphyr::options::{DuplicateKeyPolicy, MergeKeyPolicy, NonFiniteFloatPolicy};
 
@@ -28,23 +27,61 @@ pub struct Document<'a> {
 /// Why a file has no usable frontmatter block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SplitError {
-    /// The first line is not exactly `---`.
-    Missing,
-    /// No later line is exactly `---`.
-    Unclosed,
+    /// The first line is not exactly `---`; `padded` when it is `---`
+    /// followed by whitespace.
+    Missing { padded: bool },
+    /// No later line is exactly `---`; `padded_line` is the first later
+    /// line that is `---` followed by whitespace, if any.
+    Unclosed { padded_line: Option<usize> },
+}
+
+impl fmt::Display for SplitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SplitError::Missing { padded } => {
+                f.write_str("no frontmatter: the first line must be exactly '---'")?;
+                if *padded {
+                    f.write_str(" (it has whitespace after the dashes)")?;
+                }
+                Ok(())
+            }
+            SplitError::Unclosed { padded_line } => {
+                f.write_str("frontmatter is not closed: no later line is exactly '---'")?;
+                if let Some(line) = padded_line {
+                    write!(
+                        f,
+                        " (line {line} has whitespace after the dashes, so it does not close it)"
+                    )?;
+                }
+                Ok(())
+            }
+        }
+    }
 }
 
 const BOM: char = '\u{feff}';
+
+/// `---` with trailing whitespace: what an editor leaves, and what does
+/// not count as a delimiter.
+fn is_padded_delimiter(line: &str) -> bool {
+    line != "---" && line.trim_end() == "---"
+}
 
 /// Cuts `text` into frontmatter and body.
 pub fn split(text: &str) -> Result<Document<'_>, SplitError> {
     let text = text.strip_prefix(BOM).unwrap_or(text);
     let mut lines = LineSpans::new(text);
-    if !matches!(lines.next(), Some((_, "---"))) {
-        return Err(SplitError::Missing);
+    match lines.next() {
+        Some((_, "---")) => {}
+        first => {
+            return Err(SplitError::Missing {
+                padded: first.is_some_and(|(_, line)| is_padded_delimiter(line)),
+            });
+        }
     }
     let yaml_start = lines.offset;
     let mut line_number = 1;
+    let mut padded_line = None;
     while let Some((start, line)) = lines.next() {
         line_number += 1;
         if line == "---" {
@@ -55,8 +92,11 @@ pub fn split(text: &str) -> Result<Document<'_>, SplitError> {
                 body_first_line: line_number + 1,
             });
         }
+        if padded_line.is_none() && is_padded_delimiter(line) {
+            padded_line = Some(line_number);
+        }
     }
-    Err(SplitError::Unclosed)
+    Err(SplitError::Unclosed { padded_line })
 }
 
 /// Lines of a text with their start offsets, without the `\n` or `\r\n`.
@@ -90,12 +130,93 @@ impl<'a> Iterator for LineSpans<'a> {
 }
 
 /// One top-level frontmatter key, in file order.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
     pub key: String,
     /// The file line of the key, where known.
     pub line: Option<usize>,
-    pub value: Value,
+    pub value: YamlValue,
+}
+
+/// A frontmatter value: the YAML 1.2 core types, each scalar that is not a
+/// string kept as written (`1.10`, `012`, `True`, `~`, `.NaN`). The rules
+/// only need the type; `read-properties` prints scalars as written, as the
+/// reference implementation (which reads every scalar as text) does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum YamlValue {
+    /// `~`, `null`, or nothing at all.
+    Null {
+        written: String,
+    },
+    /// `true` or `false` in any of YAML 1.2's spellings.
+    Bool {
+        written: String,
+    },
+    /// Any number, including `.inf`, `.nan` and ones too large for a float.
+    Number {
+        written: String,
+    },
+    String(String),
+    List(Vec<YamlValue>),
+    /// Entries in file order; a repeated key keeps its first value.
+    Mapping(Vec<(String, YamlValue)>),
+}
+
+impl YamlValue {
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            YamlValue::String(text) => Some(text),
+            _ => None,
+        }
+    }
+
+    pub fn is_string(&self) -> bool {
+        matches!(self, YamlValue::String(_))
+    }
+
+    /// The type, as messages name it: `a number`, `a list`...
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            YamlValue::Null { .. } => "null",
+            YamlValue::Bool { .. } => "a boolean",
+            YamlValue::Number { .. } => "a number",
+            YamlValue::String(_) => "a string",
+            YamlValue::List(_) => "a list",
+            YamlValue::Mapping(_) => "a mapping",
+        }
+    }
+
+    /// A scalar as text: a string as it is, anything else as written.
+    /// `None` for a list or a mapping.
+    pub fn scalar_text(&self) -> Option<&str> {
+        match self {
+            YamlValue::String(text)
+            | YamlValue::Null { written: text }
+            | YamlValue::Bool { written: text }
+            | YamlValue::Number { written: text } => Some(text),
+            YamlValue::List(_) | YamlValue::Mapping(_) => None,
+        }
+    }
+
+    /// The value as the reference implementation's data: every scalar a
+    /// string (as written), lists and mappings as JSON arrays and objects.
+    pub fn to_text_json(&self) -> serde_json::Value {
+        match self {
+            YamlValue::List(items) => items.iter().map(YamlValue::to_text_json).collect(),
+            YamlValue::Mapping(entries) => {
+                let mut object = serde_json::Map::new();
+                for (key, value) in entries {
+                    object
+                        .entry(key.clone())
+                        .or_insert_with(|| value.to_text_json());
+                }
+                serde_json::Value::Object(object)
+            }
+            scalar => {
+                serde_json::Value::String(scalar.scalar_text().unwrap_or_default().to_owned())
+            }
+        }
+    }
 }
 
 /// A key that appears more than once. The first occurrence is kept.
@@ -186,43 +307,65 @@ fn options() -> serde_saphyr::Options {
         merge_keys: MergeKeyPolicy::AsOrdinary,
         // YAML 1.2 booleans only: `name: yes` stays a string.
         strict_booleans: true,
-        non_finite_float_policy: NonFiniteFloatPolicy::AsString,
+        // YAML 1.2 has no `1_000`: it is a string, as in the core schema.
+        underscored_numbers_as_strings: true,
+        // `.nan` and `1e400` are numbers like any other (kept as written).
+        non_finite_float_policy: NonFiniteFloatPolicy::PassThrough,
         with_snippet: false,
     }
 }
 
-/// Parses the frontmatter YAML of `document`.
+/// Parses the frontmatter YAML of `document`, for the rules: a scalar
+/// that is not a string carries the text the parser read it as (`1.1` for
+/// `1.10`). [`parse_as_written`] keeps the text as written, at a cost.
 pub fn parse(document: &Document<'_>) -> Result<Frontmatter, ParseError> {
+    parse_with::<Plain>(document)
+}
+
+/// Parses the frontmatter YAML of `document`, each scalar that is not a
+/// string with its text as written (`1.10`, `True`), for printing.
+pub fn parse_as_written(document: &Document<'_>) -> Result<Frontmatter, ParseError> {
+    parse_with::<AsWritten>(document)
+}
+
+fn parse_with<C: Capture>(document: &Document<'_>) -> Result<Frontmatter, ParseError> {
     if document.yaml.trim().is_empty() {
         return Ok(Frontmatter::default());
     }
     let line_offset = document.yaml_first_line - 1;
-    let top: TopLevel = serde_saphyr::from_str_with_options(document.yaml, options())
+    let top: TopLevel<C> = serde_saphyr::from_str_with_options(document.yaml, options())
         .map_err(|err| yaml_error(&err, line_offset))?;
     match top {
         TopLevel::Null => Ok(Frontmatter::default()),
         TopLevel::Other(found) => Err(ParseError::NotMapping { found }),
-        TopLevel::Mapping(raw) => Ok(collect_entries(raw, line_offset)),
+        TopLevel::Mapping(raw) => Ok(collect_entries::<C>(raw, document.yaml, line_offset)),
     }
 }
 
-fn collect_entries(raw: Vec<(Spanned<KeyText>, Value)>, line_offset: usize) -> Frontmatter {
+fn collect_entries<C: Capture>(
+    raw: Vec<(Spanned<KeyText>, C::Child)>,
+    yaml: &str,
+    line_offset: usize,
+) -> Frontmatter {
     let mut frontmatter = Frontmatter::default();
+    // Key to its line, so that a thousand keys cost a thousand lookups.
+    let mut seen: std::collections::HashMap<String, Option<usize>> = Default::default();
     for (key, value) in raw {
         let line = file_line(key.referenced.line(), line_offset);
-        let key = Spanned::new(key.value.0, key.referenced, key.defined);
-        if let Some(first) = frontmatter.get(&key.value) {
+        let key = key.value.0;
+        if let Some(first_line) = seen.get(&key) {
             frontmatter.duplicates.push(DuplicateKey {
-                key: key.value,
+                key,
                 line,
-                first_line: first.line,
+                first_line: *first_line,
             });
             continue;
         }
+        seen.insert(key.clone(), line);
         frontmatter.entries.push(Entry {
-            key: key.value,
+            key,
             line,
-            value,
+            value: value_of::<C>(value, yaml),
         });
     }
     frontmatter
@@ -242,6 +385,18 @@ fn yaml_error(err: &serde_saphyr::Error, line_offset: usize) -> ParseError {
         .location()
         .and_then(|location| file_line(location.line(), line_offset));
     let message = without_position(&first_line_of(&err.to_string()));
+    if let serde_saphyr::Error::Budget {
+        breach: serde_saphyr::budget::BudgetBreach::Documents { .. },
+        ..
+    } = err
+    {
+        // A `---` (or `...`) line inside the block, usually a closing line
+        // with trailing whitespace: a mistake, not a bomb.
+        return ParseError::Syntax {
+            message: "a second YAML document starts inside the frontmatter (a '---' or '...' line with something after it?)".to_owned(),
+            line,
+        };
+    }
     if let serde_saphyr::Error::Budget { breach, .. } = err {
         return ParseError::Budget {
             message: format!(
@@ -310,6 +465,163 @@ fn first_line_of(message: &str) -> String {
     message.lines().next().unwrap_or(message).trim().to_owned()
 }
 
+/// A YAML node as parsed; its children are [`Capture::Child`]ren.
+enum RawNode<C: Capture> {
+    Null,
+    Bool(bool),
+    /// The number as the parser read it, for when the source text is not
+    /// kept or cannot be found.
+    Number(String),
+    String(String),
+    List(Vec<C::Child>),
+    Mapping(Vec<(KeyText, C::Child)>),
+}
+
+/// Whether nodes are read with their spans, which give each scalar's text
+/// as written. Spans cost a tenth of the parse, and only `read-properties`
+/// prints scalars, so the rules go without.
+trait Capture: Sized {
+    type Child: for<'de> Deserialize<'de>;
+    /// The node and, when kept, the text it was written as.
+    fn open(child: Self::Child, yaml: &str) -> (RawNode<Self>, Option<&str>);
+}
+
+/// Without spans: non-string scalars as the parser read them.
+struct Plain;
+
+impl Capture for Plain {
+    type Child = RawNode<Plain>;
+
+    fn open(child: Self::Child, _yaml: &str) -> (RawNode<Self>, Option<&str>) {
+        (child, None)
+    }
+}
+
+/// With spans: non-string scalars as written (an alias gives the text of
+/// what it refers to).
+struct AsWritten;
+
+impl Capture for AsWritten {
+    type Child = Spanned<RawNode<AsWritten>>;
+
+    fn open(child: Self::Child, yaml: &str) -> (RawNode<Self>, Option<&str>) {
+        let span = child.defined.span();
+        let written = (|| {
+            let start = usize::try_from(span.byte_offset()?).ok()?;
+            let length = usize::try_from(span.byte_len()?).ok()?;
+            yaml.get(start..start.checked_add(length)?).map(str::trim)
+        })();
+        (child.value, written)
+    }
+}
+
+/// The value of a node.
+fn value_of<C: Capture>(child: C::Child, yaml: &str) -> YamlValue {
+    let (node, written) = C::open(child, yaml);
+    let written = |parsed: String| written.map_or(parsed, str::to_owned);
+    match node {
+        RawNode::Null => YamlValue::Null {
+            written: written(String::new()),
+        },
+        RawNode::Bool(value) => YamlValue::Bool {
+            written: written(value.to_string()),
+        },
+        RawNode::Number(parsed) => YamlValue::Number {
+            written: written(parsed),
+        },
+        RawNode::String(text) => YamlValue::String(text),
+        RawNode::List(items) => YamlValue::List(
+            items
+                .into_iter()
+                .map(|item| value_of::<C>(item, yaml))
+                .collect(),
+        ),
+        RawNode::Mapping(entries) => YamlValue::Mapping(
+            entries
+                .into_iter()
+                .map(|(key, value)| (key.0, value_of::<C>(value, yaml)))
+                .collect(),
+        ),
+    }
+}
+
+impl<'de, C: Capture> Deserialize<'de> for RawNode<C> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(RawNodeVisitor(std::marker::PhantomData))
+    }
+}
+
+struct RawNodeVisitor<C>(std::marker::PhantomData<C>);
+
+impl<'de, C: Capture> Visitor<'de> for RawNodeVisitor<C> {
+    type Value = RawNode<C>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a YAML value")
+    }
+
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<RawNode<C>, E> {
+        Ok(RawNode::String(text.to_owned()))
+    }
+
+    fn visit_string<E: de::Error>(self, text: String) -> Result<RawNode<C>, E> {
+        Ok(RawNode::String(text))
+    }
+
+    fn visit_bool<E: de::Error>(self, value: bool) -> Result<RawNode<C>, E> {
+        Ok(RawNode::Bool(value))
+    }
+
+    fn visit_i64<E: de::Error>(self, value: i64) -> Result<RawNode<C>, E> {
+        Ok(RawNode::Number(value.to_string()))
+    }
+
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<RawNode<C>, E> {
+        Ok(RawNode::Number(value.to_string()))
+    }
+
+    fn visit_i128<E: de::Error>(self, value: i128) -> Result<RawNode<C>, E> {
+        Ok(RawNode::Number(value.to_string()))
+    }
+
+    fn visit_u128<E: de::Error>(self, value: u128) -> Result<RawNode<C>, E> {
+        Ok(RawNode::Number(value.to_string()))
+    }
+
+    fn visit_f64<E: de::Error>(self, value: f64) -> Result<RawNode<C>, E> {
+        Ok(RawNode::Number(value.to_string()))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<RawNode<C>, E> {
+        Ok(RawNode::Null)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<RawNode<C>, E> {
+        Ok(RawNode::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<RawNode<C>, D::Error> {
+        RawNode::deserialize(deserializer)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<RawNode<C>, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element::<C::Child>()? {
+            items.push(item);
+        }
+        Ok(RawNode::List(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawNode<C>, A::Error> {
+        let mut entries = Vec::new();
+        while let Some(key) = map.next_key::<KeyText>()? {
+            let value = map.next_value::<C::Child>()?;
+            entries.push((key, value));
+        }
+        Ok(RawNode::Mapping(entries))
+    }
+}
+
 /// A mapping key as text, whatever its YAML type: `1: x` has key `1`,
 /// `~: x` has key `null`, and a list or mapping used as a key is named by
 /// its kind (it is never a known key, so it only gets an unknown-key note).
@@ -371,66 +683,66 @@ impl<'de> Visitor<'de> for KeyTextVisitor {
 
 /// The top-level YAML node: a mapping (with key spans), or the kind of
 /// whatever else it was.
-enum TopLevel {
-    Mapping(Vec<(Spanned<KeyText>, Value)>),
+enum TopLevel<C: Capture> {
+    Mapping(Vec<(Spanned<KeyText>, C::Child)>),
     Null,
     Other(&'static str),
 }
 
-impl<'de> Deserialize<'de> for TopLevel {
+impl<'de, C: Capture> Deserialize<'de> for TopLevel<C> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(TopLevelVisitor)
+        deserializer.deserialize_any(TopLevelVisitor(std::marker::PhantomData))
     }
 }
 
-struct TopLevelVisitor;
+struct TopLevelVisitor<C>(std::marker::PhantomData<C>);
 
-impl<'de> Visitor<'de> for TopLevelVisitor {
-    type Value = TopLevel;
+impl<'de, C: Capture> Visitor<'de> for TopLevelVisitor<C> {
+    type Value = TopLevel<C>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a YAML mapping")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TopLevel, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TopLevel<C>, A::Error> {
         let mut entries = Vec::new();
         while let Some(key) = map.next_key::<Spanned<KeyText>>()? {
-            let value = map.next_value::<Value>()?;
+            let value = map.next_value::<C::Child>()?;
             entries.push((key, value));
         }
         Ok(TopLevel::Mapping(entries))
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<TopLevel, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<TopLevel<C>, A::Error> {
         while seq.next_element::<IgnoredAny>()?.is_some() {}
         Ok(TopLevel::Other("a list"))
     }
 
-    fn visit_unit<E: de::Error>(self) -> Result<TopLevel, E> {
+    fn visit_unit<E: de::Error>(self) -> Result<TopLevel<C>, E> {
         Ok(TopLevel::Null)
     }
 
-    fn visit_none<E: de::Error>(self) -> Result<TopLevel, E> {
+    fn visit_none<E: de::Error>(self) -> Result<TopLevel<C>, E> {
         Ok(TopLevel::Null)
     }
 
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<TopLevel, E> {
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<TopLevel<C>, E> {
         Ok(TopLevel::Other("a boolean"))
     }
 
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<TopLevel, E> {
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<TopLevel<C>, E> {
         Ok(TopLevel::Other("a number"))
     }
 
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<TopLevel, E> {
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<TopLevel<C>, E> {
         Ok(TopLevel::Other("a number"))
     }
 
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<TopLevel, E> {
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<TopLevel<C>, E> {
         Ok(TopLevel::Other("a number"))
     }
 
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<TopLevel, E> {
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<TopLevel<C>, E> {
         Ok(TopLevel::Other("a string"))
     }
 }
@@ -457,17 +769,47 @@ mod tests {
         assert_eq!(doc.yaml, "name: a\r\n");
         assert_eq!(doc.body, "body\r\n");
         let fm = parse(&doc).unwrap();
-        assert_eq!(fm.get("name").unwrap().value, "a");
+        assert_eq!(fm.get("name").unwrap().value.as_str(), Some("a"));
         assert_eq!(fm.get("name").unwrap().line, Some(2));
     }
 
     #[test]
     fn missing_and_unclosed() {
-        assert_eq!(split("name: a\n"), Err(SplitError::Missing));
-        assert_eq!(split("--- \nname: a\n---\n"), Err(SplitError::Missing));
-        assert_eq!(split(""), Err(SplitError::Missing));
-        assert_eq!(split("---\nname: a\n"), Err(SplitError::Unclosed));
-        assert_eq!(split("---\nname: a\n----\n"), Err(SplitError::Unclosed));
+        let missing = Err(SplitError::Missing { padded: false });
+        let unclosed = Err(SplitError::Unclosed { padded_line: None });
+        assert_eq!(split("name: a\n"), missing);
+        assert_eq!(
+            split("--- \nname: a\n---\n"),
+            Err(SplitError::Missing { padded: true })
+        );
+        assert_eq!(split(""), missing);
+        assert_eq!(split("---\nname: a\n"), unclosed);
+        assert_eq!(split("---\nname: a\n----\n"), unclosed);
+    }
+
+    #[test]
+    fn a_closing_line_with_trailing_whitespace_gets_a_hint() {
+        let err = split("---\nname: a\n---  \nbody\n").unwrap_err();
+        assert_eq!(
+            err,
+            SplitError::Unclosed {
+                padded_line: Some(3)
+            }
+        );
+        assert!(
+            err.to_string()
+                .contains("line 3 has whitespace after the dashes"),
+            "{err}"
+        );
+        // A real `---` later closes the block around the padded one: the
+        // YAML then holds a second document, which is no budget breach.
+        match parse_text("---\nname: a\n--- \nbody\n---\n") {
+            Err(ParseError::Syntax { message, line }) => {
+                assert!(message.contains("second YAML document"), "{message}");
+                assert_eq!(line, Some(3));
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
@@ -492,7 +834,7 @@ mod tests {
     #[test]
     fn duplicate_keys_are_recorded_and_the_first_kept() {
         let fm = parse_text("---\nname: a\nname: b\n---\n").unwrap();
-        assert_eq!(fm.get("name").unwrap().value, "a");
+        assert_eq!(fm.get("name").unwrap().value.as_str(), Some("a"));
         assert_eq!(
             fm.duplicates,
             [DuplicateKey {
@@ -555,8 +897,55 @@ mod tests {
     #[test]
     fn yes_stays_a_string_and_numbers_stay_numbers() {
         let fm = parse_text("---\nname: yes\nversion: 1.5\n---\n").unwrap();
-        assert_eq!(fm.get("name").unwrap().value, "yes");
-        assert!(fm.get("version").unwrap().value.is_number());
+        assert_eq!(fm.get("name").unwrap().value.as_str(), Some("yes"));
+        assert_eq!(fm.get("version").unwrap().value.type_name(), "a number");
+    }
+
+    #[test]
+    fn scalars_keep_their_text_as_written() {
+        let parse_text = |text: &str| parse_as_written(&split(text).expect("split"));
+        let fm = parse_text(
+            "---\na: 1.10\nb: 012\nc: 123456789012345678901234567890\nd: 1e400\ne: .NaN\n\
+             f: True\ng:\nh: ~\ni: 0x1F\nj: *x\nk: \"1.10\"\nl: 1_000\nm: [1.50, &x -0.0]\n\
+             n:\n  v: 1.0  # a comment\n---\n",
+        );
+        // `j` names an anchor defined later: invalid, so parse separately.
+        assert!(fm.is_err());
+        let fm = parse_text(
+            "---\na: 1.10\nb: 012\nc: 123456789012345678901234567890\nd: 1e400\ne: .NaN\n\
+             f: True\ng:\nh: ~\ni: &x 0x1F\nj: *x\nk: \"1.10\"\nl: 1_000\nm: [1.50, -0.0]\n\
+             n:\n  v: 1.0  # a comment\n---\n",
+        )
+        .unwrap();
+        let text = |key: &str| fm.get(key).unwrap().value.to_text_json();
+        for (key, written, type_name) in [
+            ("a", "1.10", "a number"),
+            ("b", "012", "a number"),
+            ("c", "123456789012345678901234567890", "a number"),
+            ("d", "1e400", "a number"),
+            ("e", ".NaN", "a number"),
+            ("f", "True", "a boolean"),
+            ("g", "", "null"),
+            ("h", "~", "null"),
+            ("i", "0x1F", "a number"),
+            ("j", "0x1F", "a number"),
+            ("k", "1.10", "a string"),
+            ("l", "1_000", "a string"),
+        ] {
+            assert_eq!(text(key), written, "{key}");
+            assert_eq!(fm.get(key).unwrap().value.type_name(), type_name, "{key}");
+        }
+        assert_eq!(text("m"), serde_json::json!(["1.50", "-0.0"]));
+        assert_eq!(text("n"), serde_json::json!({"v": "1.0"}));
+        // The rules' parse keeps the types and the parser's reading.
+        let plain = parse(&split("---\na: 1.10\nb: True\n---\n").unwrap()).unwrap();
+        assert_eq!(
+            plain.get("a").unwrap().value,
+            YamlValue::Number {
+                written: "1.1".into()
+            }
+        );
+        assert_eq!(plain.get("b").unwrap().value.type_name(), "a boolean");
     }
 
     #[test]

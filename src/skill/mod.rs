@@ -3,9 +3,12 @@
 //!
 //! - [`frontmatter`]: splitting the file and parsing the YAML under budgets;
 //! - [`rules`]: every rule, as pure functions returning diagnostics;
+//! - [`links`]: the relative links of a Markdown body, for the link check;
 //! - [`codes`]: the stable diagnostic codes;
 //! - [`discover`]: from the paths a user gave to skill files;
 //! - [`validate`]: reading files safely and validating many in parallel;
+//! - [`source`]: where skills are read from: the file system, or a git
+//!   snapshot (the index, HEAD) for `--changed`;
 //! - [`changed`]: `--changed`, only the skills a branch touched;
 //! - [`render`]: the json data and the text of a validation run;
 //! - [`properties`] and [`prompt`]: `read-properties` and `to-prompt`;
@@ -15,11 +18,13 @@ pub mod changed;
 pub mod codes;
 pub mod discover;
 pub mod frontmatter;
+pub mod links;
 pub mod prompt;
 pub mod properties;
 pub mod render;
 pub mod rules;
 pub mod scaffold;
+pub mod source;
 pub mod validate;
 
 pub use changed::{ChangedReport, ChangedScope};

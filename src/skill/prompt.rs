@@ -12,6 +12,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use super::properties::{PropertiesError, ReadSkill, read_properties};
+use crate::report::escape::is_unsafe_for_terminal;
 
 /// One `<skill>` element.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -71,9 +72,13 @@ pub fn render_prompt(skills: &[PromptSkill]) -> String {
 }
 
 /// Escapes the five characters Python's `html.escape` escapes, the same
-/// way, so the output matches the reference byte for byte.
+/// way, so the output matches the reference byte for byte; and, unlike
+/// the reference, control, bidirectional and invisible characters other
+/// than tabs and line breaks as character references (`&#x1b;`), so that
+/// the block cannot act on the terminal it is printed to.
 pub fn escape_xml(text: &str) -> Cow<'_, str> {
-    if !text.contains(['&', '<', '>', '"', '\'']) {
+    let hidden = |c: char| c != '\n' && c != '\t' && is_unsafe_for_terminal(c);
+    if !text.contains(['&', '<', '>', '"', '\'']) && !text.chars().any(hidden) {
         return Cow::Borrowed(text);
     }
     let mut escaped = String::with_capacity(text.len() + 16);
@@ -84,6 +89,7 @@ pub fn escape_xml(text: &str) -> Cow<'_, str> {
             '>' => escaped.push_str("&gt;"),
             '"' => escaped.push_str("&quot;"),
             '\'' => escaped.push_str("&#x27;"),
+            c if hidden(c) => escaped.push_str(&format!("&#x{:x};", u32::from(c))),
             other => escaped.push(other),
         }
     }
@@ -108,6 +114,14 @@ mod tests {
         assert_eq!(
             render_prompt(&[]),
             "<available_skills>\n</available_skills>"
+        );
+    }
+
+    #[test]
+    fn terminal_controls_become_character_references() {
+        assert_eq!(
+            escape_xml("a\u{1b}[2J\u{202e}b\n\tc"),
+            "a&#x1b;[2J&#x202e;b\n\tc"
         );
     }
 }

@@ -6,18 +6,21 @@
 //! empty). `name` and `description` are trimmed, a list of allowed tools is
 //! joined with spaces, and metadata values become strings.
 //!
-//! Where we deliberately differ: the reference reads YAML with strictyaml,
-//! which turns every scalar into the text as written. We parse real YAML
-//! types, so a non-string `name` or `description` is refused (the validator
-//! calls that an error too), and a non-string scalar elsewhere is printed
-//! in its YAML 1.2 core form (`true`, `1.5`) rather than as written.
+//! The reference reads YAML with strictyaml, which keeps every scalar as
+//! the text written. So does this: `license: 1.10` prints `1.10`, `True`
+//! prints `True`, and an empty `license:` prints `""`. Where we
+//! deliberately differ: a `name` or `description` that YAML reads as
+//! something other than a string (`name: 123`) is refused (the validator
+//! calls that an error too); a list or mapping nested in `metadata` prints
+//! as JSON text rather than as Python's `str()` of it; and an
+//! `allowed-tools` mapping prints as JSON text rather than failing.
 
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
 use super::discover::Target;
-use super::frontmatter::{self, Frontmatter, SplitError};
+use super::frontmatter::{self, Frontmatter, SplitError, YamlValue};
 use super::validate::read_skill_file;
 use crate::report::Diagnostic;
 
@@ -25,8 +28,9 @@ use crate::report::Diagnostic;
 pub struct SkillProperties {
     pub name: String,
     pub description: String,
-    pub license: Option<String>,
-    pub compatibility: Option<String>,
+    /// Scalars as written; a list or mapping as the reference keeps it.
+    pub license: Option<Value>,
+    pub compatibility: Option<Value>,
     pub allowed_tools: Option<String>,
     /// A mapping's entries as strings; another shape is kept as it is.
     pub metadata: Option<Value>,
@@ -38,19 +42,28 @@ impl SkillProperties {
         let mut object = Map::new();
         object.insert("name".into(), self.name.clone().into());
         object.insert("description".into(), self.description.clone().into());
-        let optional = [
+        for (key, value) in [
             ("license", &self.license),
             ("compatibility", &self.compatibility),
-            ("allowed-tools", &self.allowed_tools),
-        ];
-        for (key, value) in optional {
+        ] {
             if let Some(value) = value {
-                object.insert(key.into(), value.clone().into());
+                object.insert(key.into(), value.clone());
             }
         }
+        if let Some(tools) = &self.allowed_tools {
+            object.insert("allowed-tools".into(), tools.clone().into());
+        }
+        // The reference leaves out metadata that Python finds false: `{}`,
+        // `[]`, `""`.
         if let Some(metadata) = &self.metadata {
-            let empty = metadata.as_object().is_some_and(Map::is_empty);
-            if !empty && !metadata.is_null() {
+            let empty = match metadata {
+                Value::Object(map) => map.is_empty(),
+                Value::Array(items) => items.is_empty(),
+                Value::String(text) => text.is_empty(),
+                Value::Null => true,
+                _ => false,
+            };
+            if !empty {
                 object.insert("metadata".into(), metadata.clone());
             }
         }
@@ -130,17 +143,14 @@ pub fn read_properties(path: &Path) -> Result<ReadSkill, PropertiesError> {
 
 fn parse_frontmatter(text: &str) -> Result<Frontmatter, Diagnostic> {
     use super::codes;
-    let document = frontmatter::split(text).map_err(|err| match err {
-        SplitError::Missing => Diagnostic::error(
-            codes::FRONTMATTER_MISSING,
-            "no frontmatter: the first line must be exactly '---'",
-        ),
-        SplitError::Unclosed => Diagnostic::error(
-            codes::FRONTMATTER_UNCLOSED,
-            "frontmatter is not closed: no later line is exactly '---'",
-        ),
+    let document = frontmatter::split(text).map_err(|err| {
+        let code = match err {
+            SplitError::Missing { .. } => codes::FRONTMATTER_MISSING,
+            SplitError::Unclosed { .. } => codes::FRONTMATTER_UNCLOSED,
+        };
+        Diagnostic::error(code, err.to_string())
     })?;
-    frontmatter::parse(&document).map_err(|err| {
+    frontmatter::parse_as_written(&document).map_err(|err| {
         let code = match err {
             frontmatter::ParseError::Syntax { .. } => codes::YAML_INVALID,
             frontmatter::ParseError::Budget { .. } => codes::YAML_BUDGET,
@@ -152,12 +162,27 @@ fn parse_frontmatter(text: &str) -> Result<Frontmatter, Diagnostic> {
 
 fn properties_of(parsed: &Frontmatter) -> Result<SkillProperties, Vec<Diagnostic>> {
     use super::codes;
-    let mut problems = Vec::new();
+    // The reference's YAML reader refuses a repeated key: which value is
+    // meant cannot be told.
+    let mut problems: Vec<Diagnostic> = parsed
+        .duplicates
+        .iter()
+        .map(|duplicate| {
+            Diagnostic::error(
+                codes::DUPLICATE_KEY,
+                format!("duplicate key '{}'", duplicate.key),
+            )
+            .with_field(duplicate.key.clone())
+            .with_line(duplicate.line)
+        })
+        .collect();
     let mut required = |key: &str, code: &'static str| -> Option<String> {
         let entry = parsed.get(key);
         let line = entry.and_then(|entry| entry.line);
         match entry.map(|entry| &entry.value) {
-            Some(Value::String(text)) if !text.trim().is_empty() => Some(text.trim().to_owned()),
+            Some(YamlValue::String(text)) if !text.trim().is_empty() => {
+                Some(text.trim().to_owned())
+            }
             Some(_) => {
                 problems.push(
                     Diagnostic::error(code, format!("{key} must be a non-empty string"))
@@ -174,63 +199,51 @@ fn properties_of(parsed: &Frontmatter) -> Result<SkillProperties, Vec<Diagnostic
     };
     let name = required("name", codes::NAME_MISSING);
     let description = required("description", codes::DESCRIPTION_MISSING);
-
-    let allowed_tools = match parsed.get("allowed-tools").map(|entry| &entry.value) {
-        None | Some(Value::Null) => None,
-        Some(Value::String(text)) => Some(text.clone()),
-        Some(Value::Array(items)) if items.iter().all(Value::is_string) => Some(
-            items
-                .iter()
-                .filter_map(Value::as_str)
-                .collect::<Vec<_>>()
-                .join(" "),
-        ),
-        Some(_) => {
-            problems.push(
-                Diagnostic::error(
-                    codes::FIELD_NOT_STRING,
-                    "allowed-tools must be a string or a list of strings",
-                )
-                .with_field("allowed-tools"),
-            );
-            None
-        }
-    };
-
     let (Some(name), Some(description)) = (name, description) else {
         return Err(problems);
     };
     if !problems.is_empty() {
         return Err(problems);
     }
+    let value = |key: &str| parsed.get(key).map(|entry| &entry.value);
     Ok(SkillProperties {
         name,
         description,
-        license: scalar_text(parsed, "license"),
-        compatibility: scalar_text(parsed, "compatibility"),
-        allowed_tools,
-        metadata: parsed.get("metadata").map(|entry| match &entry.value {
-            Value::Object(map) => Value::Object(
-                map.iter()
-                    .map(|(key, value)| (key.clone(), Value::String(value_text(value))))
-                    .collect(),
-            ),
-            other => other.clone(),
-        }),
+        license: value("license").map(YamlValue::to_text_json),
+        compatibility: value("compatibility").map(YamlValue::to_text_json),
+        allowed_tools: value("allowed-tools").map(allowed_tools_text),
+        metadata: value("metadata")
+            .map(YamlValue::to_text_json)
+            .map(|metadata| match metadata {
+                // The reference makes each value a string.
+                Value::Object(map) => Value::Object(
+                    map.into_iter()
+                        .map(|(key, value)| (key, Value::String(json_text(value))))
+                        .collect(),
+                ),
+                other => other,
+            }),
     })
 }
 
-fn scalar_text(parsed: &Frontmatter, key: &str) -> Option<String> {
-    match &parsed.get(key)?.value {
-        Value::Null => None,
-        value => Some(value_text(value)),
+/// `allowed-tools` as one string: a scalar as written, a list's items
+/// joined with spaces. It never fails: the validator reports the type
+/// (`W004`, `W006`), this only prints.
+fn allowed_tools_text(value: &YamlValue) -> String {
+    match value {
+        YamlValue::List(items) => items
+            .iter()
+            .map(|item| json_text(item.to_text_json()))
+            .collect::<Vec<_>>()
+            .join(" "),
+        other => json_text(other.to_text_json()),
     }
 }
 
-/// A value as text: strings as they are, anything else in JSON form.
-fn value_text(value: &Value) -> String {
+/// A string as it is, anything else as JSON text.
+fn json_text(value: Value) -> String {
     match value {
-        Value::String(text) => text.clone(),
+        Value::String(text) => text,
         other => other.to_string(),
     }
 }
@@ -241,7 +254,7 @@ mod tests {
 
     fn properties(yaml: &str) -> Result<SkillProperties, Vec<Diagnostic>> {
         let text = format!("---\n{yaml}\n---\n");
-        properties_of(&frontmatter::parse(&frontmatter::split(&text).unwrap()).unwrap())
+        properties_of(&frontmatter::parse_as_written(&frontmatter::split(&text).unwrap()).unwrap())
     }
 
     #[test]
@@ -266,6 +279,58 @@ mod tests {
     fn name_and_description_are_required_strings() {
         assert_eq!(properties("description: d").unwrap_err().len(), 1);
         assert_eq!(properties("name: 1\ndescription: ''").unwrap_err().len(), 2);
-        assert!(properties("name: a\ndescription: d\nallowed-tools: {x: 1}").is_err());
+    }
+
+    fn json_of(yaml: &str) -> Value {
+        properties(&format!("name: a\ndescription: d\n{yaml}"))
+            .unwrap()
+            .to_json()
+    }
+
+    #[test]
+    fn allowed_tools_of_any_type_are_printed_not_refused() {
+        for (yaml, printed) in [
+            ("allowed-tools: 5", "5"),
+            ("allowed-tools: true", "true"),
+            ("allowed-tools: [Read, 5]", "Read 5"),
+            ("allowed-tools: [Read, [x]]", "Read [\"x\"]"),
+            ("allowed-tools: {x: 1}", "{\"x\":\"1\"}"),
+            ("allowed-tools:", ""),
+        ] {
+            assert_eq!(json_of(yaml)["allowed-tools"], printed, "{yaml}");
+        }
+    }
+
+    #[test]
+    fn scalars_print_as_written() {
+        let json = json_of(
+            "license: 1.10\ncompatibility: 012\nmetadata:\n  build: 123456789012345678901234567890\n  big: 1e400\n  nan: .NaN\n  n: 1_000\n  ok: True\n  empty:\n  list: [1.50, x]",
+        );
+        assert_eq!(json["license"], "1.10");
+        assert_eq!(json["compatibility"], "012");
+        assert_eq!(
+            json["metadata"],
+            serde_json::json!({
+                "build": "123456789012345678901234567890",
+                "big": "1e400",
+                "nan": ".NaN",
+                "n": "1_000",
+                "ok": "True",
+                "empty": "",
+                "list": "[\"1.50\",\"x\"]"
+            })
+        );
+        // An empty license is kept as "", as the reference keeps it.
+        assert_eq!(json_of("license:")["license"], "");
+        assert_eq!(json_of("license: ~")["license"], "~");
+        assert!(json_of("metadata:").get("metadata").is_none());
+    }
+
+    #[test]
+    fn duplicate_keys_are_refused_as_the_reference_does() {
+        let problems =
+            properties("name: a\ndescription: d\nlicense: MIT\nlicense: GPL").unwrap_err();
+        assert_eq!(problems.len(), 1);
+        assert_eq!(problems[0].code, crate::skill::codes::DUPLICATE_KEY);
     }
 }

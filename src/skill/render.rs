@@ -3,14 +3,16 @@
 //! new format (GitHub annotations, say) is one more function here.
 
 use std::fmt::Write as _;
+use std::path::Path;
 
 use comfy_table::{Cell, CellAlignment, ContentArrangement, Table, presets};
 use serde_json::{Value, json};
 
-use super::changed::ChangedReport;
+use super::changed::{ChangedReport, shown_path};
 use super::validate::{SkillReport, ValidationRun};
+use crate::report::escape::escape_controls;
 use crate::report::{Diagnostic, Severity, Style};
-use crate::vcs::{CompareTo, SelectedUnit};
+use crate::vcs::{BaseSource, ChangeStatus, CompareTo, SelectedUnit};
 
 /// How many invalid skills the text summary names before it stops.
 pub const SUMMARY_INVALID_ROWS: usize = 20;
@@ -40,7 +42,8 @@ pub struct TextOptions {
 
 /// Compiler-style text: each finding as `error[E003]: message` with a
 /// `--> path:line` pointer, a short `ok: path` line per clean skill, and a
-/// summary table when more than one skill was checked.
+/// summary table when more than one skill was checked. Values and paths
+/// from files have their control characters escaped.
 pub fn validation_text(run: &ValidationRun, options: TextOptions) -> String {
     let style = options.style;
     let mut out = String::new();
@@ -52,7 +55,7 @@ pub fn validation_text(run: &ValidationRun, options: TextOptions) -> String {
     for skill in &run.skills {
         if skill.diagnostics.is_empty() {
             if !options.quiet {
-                let _ = write!(out, "{}: {}", style.success("ok"), skill.path.display());
+                let _ = write!(out, "{}: {}", style.success("ok"), shown(&skill.path));
                 if let Some(unit) = &skill.selected {
                     let _ = write!(out, " {}", style.dim(&selection_note(unit)));
                 }
@@ -64,7 +67,7 @@ pub fn validation_text(run: &ValidationRun, options: TextOptions) -> String {
             write_diagnostic(&mut out, skill, diagnostic, style);
         }
     }
-    if !options.quiet && run.skills.len() > 1 {
+    if !options.quiet && run.summary().checked > 1 {
         out.push('\n');
         out.push_str(&summary_table(run));
         out.push('\n');
@@ -72,15 +75,39 @@ pub fn validation_text(run: &ValidationRun, options: TextOptions) -> String {
     out
 }
 
-/// GitHub Actions workflow commands: one `::error`/`::warning` line per
-/// finding, pointing at the skill file and line, then a plain summary line
-/// for the job log.
+/// GitHub Actions workflow commands: with `--changed`, `::notice` lines for
+/// the base and the deleted skills; a `::warning` line per search note; one
+/// `::error`/`::warning` line per finding, pointing at the skill file and
+/// line; then a plain summary line for the job log.
 pub fn validation_github(run: &ValidationRun) -> String {
     let mut out = String::new();
+    let notice = |out: &mut String, (label, rest): (&str, String)| {
+        let text = format!("{label}{rest}");
+        let _ = writeln!(
+            out,
+            "::notice::{}",
+            crate::report::github::escape_data(&text)
+        );
+    };
+    if let Some(changed) = &run.changed {
+        notice(&mut out, changed_since(changed));
+        for unit in &changed.deleted {
+            notice(&mut out, deleted_line(changed, unit));
+        }
+    }
+    for note in &run.notes {
+        let _ = writeln!(
+            out,
+            "::warning::{}",
+            crate::report::github::escape_data(&escape_controls(note))
+        );
+    }
     for skill in &run.skills {
-        let file = skill.path.display().to_string();
+        let file = shown(&skill.path);
         for diagnostic in &skill.diagnostics {
-            out.push_str(&crate::report::github::annotation(&file, diagnostic));
+            let mut diagnostic = diagnostic.clone();
+            diagnostic.message = escape_controls(&diagnostic.message).into_owned();
+            out.push_str(&crate::report::github::annotation(&file, &diagnostic));
             out.push('\n');
         }
     }
@@ -93,6 +120,37 @@ pub fn validation_github(run: &ValidationRun) -> String {
     out
 }
 
+/// A path from the file system as text that is safe to print.
+fn shown(path: &Path) -> String {
+    escape_controls(&path.display().to_string()).into_owned()
+}
+
+/// `changed since main (...), merge base 1a2b...; compared with the work
+/// tree`, or for a repository without commits, what counts instead: the
+/// label and the rest, apart so that text output can style the label.
+fn changed_since(changed: &ChangedReport) -> (&'static str, String) {
+    let compared = match changed.compare_to {
+        CompareTo::WorkTree => "the work tree",
+        CompareTo::Index => "the index (staged work)",
+        CompareTo::Head => "HEAD (committed work)",
+    };
+    if changed.base.source == BaseSource::Unborn {
+        return (
+            "no commits yet",
+            format!(": every file in {compared} counts as new"),
+        );
+    }
+    let rest = format!(" {}; compared with {compared}", changed.base.describe());
+    ("changed since", escape_controls(&rest).into_owned())
+}
+
+/// `deleted: skills/doomed (not validated)`, the path relative to the
+/// current directory: the label and the rest.
+fn deleted_line(changed: &ChangedReport, unit: &SelectedUnit) -> (&'static str, String) {
+    let path = shown_path(&unit.absolute, changed.current_dir.as_deref());
+    ("deleted", format!(": {} (not validated)", shown(&path)))
+}
+
 /// Where the comparison starts, what is deleted, and whether anything
 /// changed at all.
 fn write_changed_header(
@@ -101,24 +159,11 @@ fn write_changed_header(
     changed: &ChangedReport,
     style: Style,
 ) {
-    let compared = match changed.compare_to {
-        CompareTo::WorkTree => "the work tree",
-        CompareTo::Index => "the index (staged work)",
-        CompareTo::Head => "HEAD (committed work)",
-    };
-    let _ = writeln!(
-        out,
-        "{} {}; compared with {compared}",
-        style.emphasis("changed since"),
-        changed.base.describe()
-    );
+    let (label, rest) = changed_since(changed);
+    let _ = writeln!(out, "{}{rest}", style.emphasis(label));
     for unit in &changed.deleted {
-        let _ = writeln!(
-            out,
-            "{}: {} (not validated)",
-            style.dim("deleted"),
-            unit.path.display()
-        );
+        let (label, rest) = deleted_line(changed, unit);
+        let _ = writeln!(out, "{}{rest}", style.dim(label));
     }
     if run.skills.is_empty() {
         let scope = match changed.scope.as_slice() {
@@ -127,7 +172,7 @@ fn write_changed_header(
                 " under {}",
                 limits
                     .iter()
-                    .map(|limit| limit.display().to_string())
+                    .map(|limit| shown(limit))
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
@@ -136,16 +181,32 @@ fn write_changed_header(
     }
 }
 
-/// `(modified scripts/run.sh)`, `(3 changed files)`: why a skill was
-/// selected, in a few words.
+/// Why a skill was selected, in a few words: `(modified scripts/run.sh)`,
+/// `(renamed skills/a/SKILL.md to skills/b/SKILL.md)`, `(3 changed
+/// files)`, `(moved from skills/a, 3 changed files)`. A file inside the
+/// skill is named relative to it; a rename names both ends relative to
+/// the work tree, so that it says where from.
 fn selection_note(unit: &SelectedUnit) -> String {
-    match unit.reasons.as_slice() {
-        [one] => {
-            let path = one.path.strip_prefix(&unit.path).unwrap_or(&one.path);
-            format!("({} {})", one.status.as_str(), path.display())
-        }
-        many => format!("({} changed files)", many.len()),
-    }
+    let note = match unit.reasons.as_slice() {
+        [one] => match &one.status {
+            ChangeStatus::Renamed { from } => {
+                format!("(renamed {} to {})", from.display(), one.path.display())
+            }
+            status => {
+                let path = one.path.strip_prefix(&unit.path).unwrap_or(&one.path);
+                format!("({} {})", status.as_str(), path.display())
+            }
+        },
+        many => match &unit.renamed_from {
+            Some(from) => format!(
+                "(moved from {}, {} changed files)",
+                from.display(),
+                many.len()
+            ),
+            None => format!("({} changed files)", many.len()),
+        },
+    };
+    escape_controls(&note).into_owned()
 }
 
 fn write_diagnostic(out: &mut String, skill: &SkillReport, diagnostic: &Diagnostic, style: Style) {
@@ -155,13 +216,13 @@ fn write_diagnostic(out: &mut String, skill: &SkillReport, diagnostic: &Diagnost
         Severity::Warning => style.warning(&label),
     };
     let location = match diagnostic.line {
-        Some(line) => format!("{}:{line}", skill.path.display()),
-        None => skill.path.display().to_string(),
+        Some(line) => format!("{}:{line}", shown(&skill.path)),
+        None => shown(&skill.path),
     };
     let _ = writeln!(
         out,
         "{label}: {}\n  {} {location}",
-        style.emphasis(&diagnostic.message),
+        style.emphasis(&escape_controls(&diagnostic.message)),
         style.location("-->"),
     );
 }
@@ -181,15 +242,15 @@ fn summary_table(run: &ValidationRun) -> String {
         .map(|count| Cell::new(count).set_alignment(CellAlignment::Right)),
     );
     let mut text = table.to_string();
-    let invalid: Vec<&SkillReport> = run.skills.iter().filter(|skill| !skill.valid).collect();
+    let invalid: Vec<&SkillReport> = run.checked().filter(|skill| !skill.valid).collect();
     if !invalid.is_empty() {
         let mut listing = new_table();
         listing.set_header(["invalid skill", "errors"]);
         for skill in invalid.iter().take(SUMMARY_INVALID_ROWS) {
             let errors = skill.diagnostics.iter().filter(|d| d.is_error()).count();
             let label = match &skill.name {
-                Some(name) => format!("{} ({name})", skill.path.display()),
-                None => skill.path.display().to_string(),
+                Some(name) => format!("{} ({})", shown(&skill.path), escape_controls(name)),
+                None => shown(&skill.path),
             };
             listing.add_row([Cell::new(label), Cell::new(errors)]);
         }

@@ -5,12 +5,12 @@
 use std::sync::LazyLock;
 
 use regex::Regex;
-use serde_json::Value;
 use unicode_normalization::UnicodeNormalization;
 
 use super::codes;
-use super::frontmatter::{Entry, Frontmatter};
+use super::frontmatter::{Entry, Frontmatter, YamlValue};
 use crate::report::Diagnostic;
+use crate::report::escape::{is_bidi_control, is_control};
 
 pub const MAX_NAME_CHARS: usize = 64;
 pub const MAX_DESCRIPTION_CHARS: usize = 1024;
@@ -72,6 +72,47 @@ impl Profile {
             Profile::Permissive => true,
         }
     }
+
+    /// The known key that an unknown one most likely meant: the same but
+    /// for case and `_`/`-` (`allowed_tools`, `Description`), else one at
+    /// most two edits away (`descripton`).
+    pub fn likely_key(self, key: &str) -> Option<&'static str> {
+        let known: &[&[&'static str]] = match self {
+            Profile::Standard => &[SPEC_KEYS],
+            Profile::ClaudeCode => &[SPEC_KEYS, CLAUDE_CODE_KEYS],
+            Profile::Permissive => return None,
+        };
+        // Keys are short; a long one is no typo of them.
+        if key.chars().count() > 40 {
+            return None;
+        }
+        let normal = |text: &str| text.trim().to_lowercase().replace('_', "-");
+        let wanted = normal(key);
+        let candidates = known.iter().flat_map(|keys| keys.iter().copied());
+        if let Some(exact) = candidates.clone().find(|known| normal(known) == wanted) {
+            return Some(exact);
+        }
+        candidates
+            .map(|known| (edit_distance(&normal(known), &wanted), known))
+            .filter(|&(distance, known)| distance <= 2 && distance < known.len() / 2)
+            .min_by_key(|&(distance, _)| distance)
+            .map(|(_, known)| known)
+    }
+}
+
+/// Levenshtein distance, by characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut current = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != *cb);
+            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
+        }
+        previous = current;
+    }
+    previous[b.len()]
 }
 
 /// What the frontmatter rules need besides the frontmatter.
@@ -138,17 +179,6 @@ pub fn check_frontmatter(
     check_unknown_keys(frontmatter, context.profile, out);
 }
 
-fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "a mapping",
-    }
-}
-
 fn at(diagnostic: Diagnostic, field: &str, entry: Option<&Entry>) -> Diagnostic {
     diagnostic
         .with_field(field)
@@ -194,12 +224,12 @@ fn string_entry<'a>(
         return None;
     };
     match &found.value {
-        Value::String(text) => Some(text),
+        YamlValue::String(text) => Some(text),
         other => {
             out.push(at(
                 Diagnostic::error(
                     code,
-                    format!("{field} must be a string, found {}", type_name(other)),
+                    format!("{field} must be a string, found {}", other.type_name()),
                 ),
                 field,
                 entry,
@@ -249,29 +279,8 @@ pub fn name_problems(raw: &str, directory_name: Option<&str>) -> Vec<Diagnostic>
         );
     }
 
-    if name
-        .chars()
-        .any(|c| c.is_alphabetic() && !is_lowercase_invariant(c))
-    {
-        push(
-            &mut out,
-            codes::NAME_CHARACTERS,
-            format!("name '{raw}' must be lowercase"),
-        );
-    } else {
-        let mut bad: Vec<char> = name.chars().filter(|&c| !is_name_char(c)).collect();
-        bad.dedup();
-        if !bad.is_empty() {
-            let listed: Vec<String> = bad.iter().take(5).map(|c| format!("{c:?}")).collect();
-            push(
-                &mut out,
-                codes::NAME_CHARACTERS,
-                format!(
-                    "name '{raw}' contains {}; only lowercase letters, digits and '-' are allowed",
-                    listed.join(", ")
-                ),
-            );
-        }
+    if let Some(message) = character_problem(raw, &name) {
+        push(&mut out, codes::NAME_CHARACTERS, message);
     }
 
     if name.starts_with('-') || name.ends_with('-') {
@@ -324,6 +333,46 @@ pub fn name_problems(raw: &str, directory_name: Option<&str>) -> Vec<Diagnostic>
     out
 }
 
+/// How many distinct bad characters an `E003` message lists.
+const LISTED_CHARACTERS: usize = 5;
+
+/// The `E003` message for a name: uppercase letters, and the other
+/// characters a name may not hold (each listed once), both in one message
+/// so that one round of fixes is enough.
+fn character_problem(raw: &str, name: &str) -> Option<String> {
+    let is_uppercase = |c: char| c.is_alphabetic() && !is_lowercase_invariant(c);
+    let uppercase = name.chars().any(is_uppercase);
+    let mut seen = std::collections::HashSet::new();
+    let mut listed = Vec::new();
+    let mut more = false;
+    for c in name
+        .chars()
+        .filter(|&c| !is_name_char(c) && !is_uppercase(c))
+    {
+        if seen.insert(c) {
+            if listed.len() == LISTED_CHARACTERS {
+                more = true;
+                break;
+            }
+            listed.push(format!("{c:?}"));
+        }
+    }
+    let others = match (listed.is_empty(), more) {
+        (true, _) => None,
+        (false, false) => Some(listed.join(", ")),
+        (false, true) => Some(format!("{} and more", listed.join(", "))),
+    };
+    let allowed = "only lowercase letters, digits and '-' are allowed";
+    match (uppercase, others) {
+        (false, None) => None,
+        (true, None) => Some(format!("name '{raw}' must be lowercase")),
+        (false, Some(others)) => Some(format!("name '{raw}' contains {others}; {allowed}")),
+        (true, Some(others)) => Some(format!(
+            "name '{raw}' must be lowercase, and contains {others}; {allowed}"
+        )),
+    }
+}
+
 fn check_description(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
     if let Some(text) = string_entry(entry, "description", codes::DESCRIPTION_MISSING, out) {
         located(description_problems(text), entry, out);
@@ -365,17 +414,37 @@ pub fn description_problems(description: &str) -> Vec<Diagnostic> {
             ),
         );
     }
+    if let Some(c) = description.chars().find(|&c| is_forbidden_in_text(c)) {
+        push(
+            &mut out,
+            codes::DESCRIPTION_CONTROL_CHARACTER,
+            format!(
+                "description contains the control character {c:?}; agents read it as it is (only tabs and line breaks are allowed)"
+            ),
+        );
+    }
     out
+}
+
+/// A character no description should hold: a control character other
+/// than a tab or a line feed (an escape sequence, a carriage return that
+/// overwrites a line, a bell) or a bidirectional-text control, which can
+/// make text read differently from what it says.
+pub fn is_forbidden_in_text(c: char) -> bool {
+    (is_control(c) && c != '\t' && c != '\n') || is_bidi_control(c)
 }
 
 fn check_compatibility(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
     let Some(found) = entry else { return };
     match &found.value {
-        Value::String(text) => located(compatibility_problems(text), entry, out),
+        YamlValue::String(text) => located(compatibility_problems(text), entry, out),
         other => out.push(at(
             Diagnostic::error(
                 codes::COMPATIBILITY_NOT_STRING,
-                format!("compatibility must be a string, found {}", type_name(other)),
+                format!(
+                    "compatibility must be a string, found {}",
+                    other.type_name()
+                ),
             ),
             "compatibility",
             entry,
@@ -403,7 +472,7 @@ pub fn compatibility_problems(text: &str) -> Vec<Diagnostic> {
 fn check_metadata(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
     let Some(found) = entry else { return };
     match &found.value {
-        Value::Object(map) => {
+        YamlValue::Mapping(map) => {
             for (key, value) in map {
                 if !value.is_string() {
                     out.push(at(
@@ -411,7 +480,7 @@ fn check_metadata(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
                             codes::METADATA_VALUE_NOT_STRING,
                             format!(
                                 "metadata value '{key}' should be a string, found {}",
-                                type_name(value)
+                                value.type_name()
                             ),
                         ),
                         &format!("metadata.{key}"),
@@ -423,7 +492,7 @@ fn check_metadata(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
         other => out.push(at(
             Diagnostic::error(
                 codes::METADATA_NOT_MAPPING,
-                format!("metadata must be a mapping, found {}", type_name(other)),
+                format!("metadata must be a mapping, found {}", other.type_name()),
             ),
             "metadata",
             entry,
@@ -434,8 +503,8 @@ fn check_metadata(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
 fn check_allowed_tools(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
     let Some(found) = entry else { return };
     match &found.value {
-        Value::String(_) => {}
-        Value::Array(items) if items.iter().all(Value::is_string) => out.push(at(
+        YamlValue::String(_) => {}
+        YamlValue::List(items) if items.iter().all(YamlValue::is_string) => out.push(at(
             Diagnostic::warning(
                 codes::ALLOWED_TOOLS_LIST,
                 "allowed-tools is a list; the spec asks for a space-separated string",
@@ -448,7 +517,7 @@ fn check_allowed_tools(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
                 codes::FIELD_NOT_STRING,
                 format!(
                     "allowed-tools should be a space-separated string, found {}",
-                    type_name(other)
+                    other.type_name()
                 ),
             ),
             "allowed-tools",
@@ -465,7 +534,7 @@ fn check_license(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
                 codes::FIELD_NOT_STRING,
                 format!(
                     "license should be a string, found {}",
-                    type_name(&found.value)
+                    found.value.type_name()
                 ),
             ),
             "license",
@@ -477,11 +546,15 @@ fn check_license(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
 fn check_unknown_keys(frontmatter: &Frontmatter, profile: Profile, out: &mut Vec<Diagnostic>) {
     for entry in &frontmatter.entries {
         if !profile.knows(&entry.key) {
+            let suggestion = match profile.likely_key(&entry.key) {
+                Some(known) => format!("; did you mean '{known}'?"),
+                None => String::new(),
+            };
             out.push(
                 Diagnostic::warning(
                     codes::UNKNOWN_KEY,
                     format!(
-                        "unknown frontmatter key '{}' (profile {})",
+                        "unknown frontmatter key '{}' (profile {}){suggestion}",
                         entry.key,
                         profile.as_str()
                     ),
@@ -507,22 +580,9 @@ pub fn body_line_count(body: &str) -> usize {
     }
 }
 
-/// Counts `\n` bytes a word at a time: this runs over every byte of every
-/// body, so it is worth more than the naive loop.
-fn count_newlines(bytes: &[u8]) -> usize {
-    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
-    const NEWLINES: u64 = u64::from_ne_bytes([b'\n'; 8]);
-    let mut chunks = bytes.chunks_exact(8);
-    let mut count = 0usize;
-    for chunk in &mut chunks {
-        let word = u64::from_ne_bytes(chunk.try_into().expect("8 bytes"));
-        // Zero bytes of `x` become 0x80 bytes; exact for every byte value
-        // when the high bit is cleared first.
-        let x = word ^ NEWLINES;
-        let zero_bytes = !(((x & !HIGHS).wrapping_add(!HIGHS)) | x) & HIGHS;
-        count += zero_bytes.count_ones() as usize;
-    }
-    count + chunks.remainder().iter().filter(|&&b| b == b'\n').count()
+/// Counts `\n` bytes with SIMD: this runs over every byte of every body.
+pub(crate) fn count_newlines(bytes: &[u8]) -> usize {
+    memchr::memchr_iter(b'\n', bytes).count()
 }
 
 pub fn check_body_length(body: &str, body_first_line: usize, out: &mut Vec<Diagnostic>) {
@@ -537,130 +597,6 @@ pub fn check_body_length(body: &str, body_first_line: usize, out: &mut Vec<Diagn
             )
             .with_line(Some(body_first_line)),
         );
-    }
-}
-
-/// A relative link in the body: its target path (fragment and query
-/// removed) and its file line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BodyLink<'a> {
-    pub target: &'a str,
-    pub line: usize,
-}
-
-/// The relative link targets of a Markdown body: inline links and images
-/// (`[text](target)`) and reference definitions (`[id]: target`). Fenced
-/// code blocks and inline code are skipped; URLs, absolute paths and
-/// in-page anchors are not relative links.
-pub fn relative_links(body: &str, body_first_line: usize) -> Vec<BodyLink<'_>> {
-    let mut links = Vec::new();
-    if !body.contains("](") && !body.contains("]:") {
-        return links;
-    }
-    let mut fence: Option<(u8, usize)> = None;
-    for (index, raw_line) in body.split('\n').enumerate() {
-        let line = raw_line.strip_suffix('\r').unwrap_or(raw_line);
-        let trimmed = line.trim_start();
-        if let Some((marker, length)) = fence_marker(trimmed) {
-            match fence {
-                None => fence = Some((marker, length)),
-                Some((open, open_length)) if open == marker && length >= open_length => {
-                    fence = None
-                }
-                Some(_) => {}
-            }
-            continue;
-        }
-        if fence.is_some() {
-            continue;
-        }
-        let line_number = body_first_line + index;
-        if let Some(target) = reference_definition(trimmed) {
-            push_if_relative(&mut links, target, line_number);
-            continue;
-        }
-        for target in inline_link_targets(line) {
-            push_if_relative(&mut links, target, line_number);
-        }
-    }
-    links
-}
-
-fn fence_marker(trimmed: &str) -> Option<(u8, usize)> {
-    let first = *trimmed.as_bytes().first()?;
-    if first != b'`' && first != b'~' {
-        return None;
-    }
-    let length = trimmed.bytes().take_while(|&b| b == first).count();
-    (length >= 3).then_some((first, length))
-}
-
-fn reference_definition(trimmed: &str) -> Option<&str> {
-    let rest = trimmed.strip_prefix('[')?;
-    let close = rest.find("]:")?;
-    if close == 0 || rest[..close].contains(']') {
-        return None;
-    }
-    let target = rest[close + 2..].trim_start();
-    let target = target.split_whitespace().next()?;
-    Some(strip_angle(target))
-}
-
-fn inline_link_targets(line: &str) -> Vec<&str> {
-    let mut targets = Vec::new();
-    let bytes = line.as_bytes();
-    let mut in_code = false;
-    let mut index = 0;
-    while index < bytes.len() {
-        match bytes[index] {
-            b'`' => in_code = !in_code,
-            b']' if !in_code && bytes.get(index + 1) == Some(&b'(') => {
-                let start = index + 2;
-                if let Some(length) = line[start..].find(')') {
-                    let inside = line[start..start + length].trim();
-                    let target = if let Some(angled) = inside.strip_prefix('<') {
-                        angled.split('>').next().unwrap_or("")
-                    } else {
-                        inside.split_whitespace().next().unwrap_or("")
-                    };
-                    targets.push(target);
-                    index = start + length;
-                }
-            }
-            _ => {}
-        }
-        index += 1;
-    }
-    targets
-}
-
-fn strip_angle(target: &str) -> &str {
-    target
-        .strip_prefix('<')
-        .and_then(|inner| inner.strip_suffix('>'))
-        .unwrap_or(target)
-}
-
-fn push_if_relative<'a>(links: &mut Vec<BodyLink<'a>>, target: &'a str, line: usize) {
-    let path = target.split(['#', '?']).next().unwrap_or_default().trim();
-    if path.is_empty() || path.starts_with('/') || path.starts_with('\\') || has_scheme(path) {
-        return;
-    }
-    links.push(BodyLink { target: path, line });
-}
-
-/// `https:`, `mailto:`, `file:`... A Windows drive (`C:`) counts too: it is
-/// not a relative path either.
-fn has_scheme(target: &str) -> bool {
-    match target.find(':') {
-        Some(colon) => {
-            let scheme = &target[..colon];
-            !scheme.is_empty()
-                && scheme
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
-        }
-        None => false,
     }
 }
 
@@ -731,6 +667,88 @@ mod tests {
         assert_eq!(named("a.b"), [codes::NAME_CHARACTERS]);
         assert_eq!(named("'a b'"), [codes::NAME_CHARACTERS]);
         assert!(named("v2-tools").is_empty());
+    }
+
+    #[test]
+    fn name_characters_are_listed_once_with_the_case_problem() {
+        let message = |yaml_name: &str| {
+            diagnose_with(
+                &format!("name: {yaml_name}\ndescription: d"),
+                None,
+                Profile::Standard,
+            )
+            .into_iter()
+            .find(|d| d.code == codes::NAME_CHARACTERS)
+            .map(|d| d.message)
+            .unwrap()
+        };
+        assert_eq!(
+            message("'<a></a>'"),
+            "name '<a></a>' contains '<', '>', '/'; only lowercase letters, digits and '-' are allowed"
+        );
+        assert_eq!(
+            message("Bad_Name"),
+            "name 'Bad_Name' must be lowercase, and contains '_'; only lowercase letters, digits and '-' are allowed"
+        );
+        assert_eq!(
+            message("'a.b_c d!e@f#g'"),
+            "name 'a.b_c d!e@f#g' contains '.', '_', ' ', '!', '@' and more; only lowercase letters, digits and '-' are allowed"
+        );
+    }
+
+    #[test]
+    fn control_characters_in_a_description_are_errors() {
+        assert_eq!(
+            codes_for("name: a\ndescription: \"hi\\e[8m there\""),
+            [codes::DESCRIPTION_CONTROL_CHARACTER]
+        );
+        assert_eq!(
+            codes_for("name: a\ndescription: \"abc\\u202Efed\""),
+            [codes::DESCRIPTION_CONTROL_CHARACTER]
+        );
+        assert_eq!(
+            codes_for("name: a\ndescription: \"bell\\x07\\x7f\\x9b\""),
+            [codes::DESCRIPTION_CONTROL_CHARACTER]
+        );
+        assert!(codes_for("name: a\ndescription: \"tab\\there\\nand lines\"").is_empty());
+        assert!(codes_for("name: a\ndescription: \"emoji 👨\\u200D👩\"").is_empty());
+    }
+
+    #[test]
+    fn unknown_keys_suggest_the_likely_one() {
+        let message = |key: &str, profile: Profile| {
+            diagnose_with(&format!("name: a\ndescription: d\n{key}: x"), None, profile)
+                .into_iter()
+                .find(|d| d.code == codes::UNKNOWN_KEY)
+                .map(|d| d.message)
+        };
+        assert_eq!(
+            message("allowed_tools", Profile::Standard).unwrap(),
+            "unknown frontmatter key 'allowed_tools' (profile standard); did you mean 'allowed-tools'?"
+        );
+        assert!(
+            message("Description", Profile::Standard)
+                .unwrap()
+                .ends_with("did you mean 'description'?")
+        );
+        assert!(
+            message("licence", Profile::Standard)
+                .unwrap()
+                .ends_with("did you mean 'license'?")
+        );
+        assert!(
+            message("when-to-use", Profile::ClaudeCode)
+                .unwrap()
+                .ends_with("did you mean 'when_to_use'?")
+        );
+        assert_eq!(
+            message("model", Profile::Standard).unwrap(),
+            "unknown frontmatter key 'model' (profile standard)"
+        );
+        assert_eq!(
+            message("x-custom", Profile::Standard).unwrap(),
+            "unknown frontmatter key 'x-custom' (profile standard)"
+        );
     }
 
     #[test]
@@ -933,27 +951,5 @@ mod tests {
             let naive = sample.iter().filter(|&&b| b == b'\n').count();
             assert_eq!(count_newlines(&sample), naive, "{sample:?}");
         }
-    }
-
-    #[test]
-    fn finds_relative_links_only() {
-        let body = "See [the guide](references/guide.md#intro) and ![img](assets/a.png \"t\").\n\
-                    Web: [x](https://example.com) [y](mailto:a@b) [z](#top) [abs](/etc/passwd)\n\
-                    ```\n[in code](nope.md)\n```\n\
-                    `[inline](nope2.md)` [spaced](<docs/a b.md>)\n\
-                    [ref]: scripts/run.py\n";
-        let targets: Vec<_> = relative_links(body, 10)
-            .into_iter()
-            .map(|link| (link.target, link.line))
-            .collect();
-        assert_eq!(
-            targets,
-            [
-                ("references/guide.md", 10),
-                ("assets/a.png", 10),
-                ("docs/a b.md", 15),
-                ("scripts/run.py", 16)
-            ]
-        );
     }
 }

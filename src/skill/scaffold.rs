@@ -525,8 +525,35 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> ScaffoldError + '_ {
 /// Where a new skill goes: `directory` when given, else `./NAME`.
 pub fn skill_directory(directory: Option<&Path>, name: &str) -> PathBuf {
     match directory {
-        Some(directory) => directory.to_owned(),
+        Some(directory) => without_steps_back_into_nothing(directory),
         None => PathBuf::from(name.trim()),
+    }
+}
+
+/// `x/../y` is `y` when `x` does not exist. The system resolves `x/..`
+/// only through an existing `x`, and making `x` just to step back out of
+/// it would leave an empty `x/` behind. A component that does not exist
+/// cannot be a symbolic link, so dropping it with the `..` that follows
+/// is exact; `..` after existing components is left to the system.
+fn without_steps_back_into_nothing(path: &Path) -> PathBuf {
+    let mut settled = PathBuf::new();
+    // How many components at the end of `settled` do not exist.
+    let mut missing = 0;
+    for component in path.components() {
+        if component == std::path::Component::ParentDir && missing > 0 {
+            settled.pop();
+            missing -= 1;
+            continue;
+        }
+        settled.push(component);
+        if missing > 0 || fs::symlink_metadata(&settled).is_err() {
+            missing += 1;
+        }
+    }
+    if settled.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        settled
     }
 }
 
@@ -563,7 +590,7 @@ pub fn check_target(directory: &Path) -> Result<TargetState, ScaffoldError> {
             path: directory.to_owned(),
         });
     }
-    if let Some(file) = skill_file_in(directory) {
+    if let Some(file) = skill_file_in(directory).map_err(io_error(directory))? {
         return Err(ScaffoldError::SkillExists {
             directory: directory.to_owned(),
             file,
@@ -934,6 +961,24 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
+    fn steps_back_out_of_missing_directories_are_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir(dir.path().join("real")).unwrap();
+        let root = dir.path();
+        let settled = |path: &str| {
+            skill_directory(Some(&root.join(path)), "ignored")
+                .strip_prefix(root)
+                .unwrap()
+                .to_owned()
+        };
+        assert_eq!(settled("x/../y"), Path::new("y"));
+        assert_eq!(settled("x/z/../../y"), Path::new("y"));
+        assert_eq!(settled("x/../real/y"), Path::new("real/y"));
+        assert_eq!(settled("real/../y"), Path::new("real/../y"));
+        assert_eq!(settled("a/b"), Path::new("a/b"));
+    }
+
+    #[test]
     fn the_script_is_executable() {
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
@@ -1060,7 +1105,7 @@ mod tests {
         assert_eq!(yaml_string("bell\u{7}"), "\"bell\\x07\"");
     }
 
-    fn round_trip(value: &str) -> serde_json::Value {
+    fn round_trip(value: &str) -> crate::skill::frontmatter::YamlValue {
         let text = format!("---\nkey: {}\n---\n", yaml_string(value));
         let document = split(&text).expect("frontmatter splits");
         let parsed = parse(&document).unwrap_or_else(|err| panic!("{err}: {text:?}"));
@@ -1116,9 +1161,9 @@ mod tests {
             prop_assert!(checked.diagnostics.is_empty(), "{:?}\n{}", checked.diagnostics, skill);
             prop_assert_eq!(checked.name.as_deref(), Some(answers.name.trim()));
             let document = split(skill).unwrap();
-            for link in rules::relative_links(document.body, document.body_first_line) {
+            for link in crate::skill::links::relative_links(document.body, document.body_first_line) {
                 prop_assert!(
-                    files.iter().any(|file| file.path == Path::new(link.target)),
+                    files.iter().any(|file| file.path == Path::new(link.target.as_ref())),
                     "{} is linked but not planned", link.target
                 );
             }
@@ -1126,7 +1171,7 @@ mod tests {
 
         #[test]
         fn any_string_reads_back_unchanged(value in "\\PC{0,40}|[\\x00-\\x7f\u{85}\u{2028}\u{feff}]{0,20}") {
-            prop_assert_eq!(round_trip(&value), serde_json::Value::String(value.clone()));
+            prop_assert_eq!(round_trip(&value), crate::skill::frontmatter::YamlValue::String(value.clone()));
         }
     }
 }

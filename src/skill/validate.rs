@@ -2,7 +2,6 @@
 //! and doing it for many skills in parallel. Each skill is checked on its
 //! own (no cross-skill work), so the cost grows linearly.
 
-use std::borrow::Cow;
 use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
@@ -14,7 +13,9 @@ use super::changed::{ChangedReport, ChangedScope, validate_changed};
 use super::codes;
 use super::discover::{Discovery, Target, discover};
 use super::frontmatter::{self, ParseError, SplitError};
+use super::links;
 use super::rules::{self, Profile, RuleContext};
+use super::source::{FileSystem, SkillSource};
 use crate::report::{Diagnostic, Severity};
 use crate::vcs::{SelectedUnit, VcsError};
 
@@ -106,14 +107,24 @@ pub enum Verdict {
 }
 
 impl ValidationRun {
+    /// The counts. A PATH that does not exist is no skill: it is reported
+    /// (`E023`) but neither checked nor invalid.
     pub fn summary(&self) -> Summary {
-        let valid = self.skills.iter().filter(|skill| skill.valid).count();
+        let checked: Vec<&SkillReport> = self.checked().collect();
+        let valid = checked.iter().filter(|skill| skill.valid).count();
         Summary {
-            checked: self.skills.len(),
+            checked: checked.len(),
             valid,
-            invalid: self.skills.len() - valid,
-            warnings: self.skills.iter().map(SkillReport::warning_count).sum(),
+            invalid: checked.len() - valid,
+            warnings: checked.iter().map(|skill| skill.warning_count()).sum(),
         }
+    }
+
+    /// The reports of what was checked: every one but the missing paths.
+    pub fn checked(&self) -> impl Iterator<Item = &SkillReport> {
+        self.skills
+            .iter()
+            .filter(|skill| !skill.has_code(codes::PATH_MISSING))
     }
 
     pub fn missing_paths(&self) -> impl Iterator<Item = &SkillReport> {
@@ -184,7 +195,16 @@ pub fn validate_targets(targets: &[Target], options: ValidateOptions) -> Vec<Ski
 pub fn validate_target(target: &Target, options: ValidateOptions) -> SkillReport {
     let (path, name, diagnostics) = match target {
         Target::SkillFile { file, directory } => {
-            let (name, diagnostics) = validate_file(file, directory, options);
+            let directory_name = directory_name(directory);
+            let (name, diagnostics) = validate_skill_file(
+                &FileSystem,
+                SkillLocation {
+                    file,
+                    directory,
+                    directory_name: directory_name.as_deref(),
+                },
+                options,
+            );
             (file.clone(), name, diagnostics)
         }
         Target::MissingSkillFile { directory } => (
@@ -214,7 +234,26 @@ pub fn validate_target(target: &Target, options: ValidateOptions) -> SkillReport
                 ),
             )],
         ),
+        Target::Unreadable { path, reason } => (
+            path.clone(),
+            None,
+            vec![Diagnostic::error(
+                codes::FILE_UNREADABLE,
+                format!("cannot read {}: {reason}", path.display()),
+            )],
+        ),
     };
+    finish_report(path, name, diagnostics, options)
+}
+
+/// The report for a skill whose findings are in: warnings become errors
+/// under `strict`.
+pub fn finish_report(
+    path: PathBuf,
+    name: Option<String>,
+    diagnostics: Vec<Diagnostic>,
+    options: ValidateOptions,
+) -> SkillReport {
     let diagnostics = if options.strict {
         diagnostics.into_iter().map(promote_warning).collect()
     } else {
@@ -228,21 +267,37 @@ fn promote_warning(mut diagnostic: Diagnostic) -> Diagnostic {
     diagnostic
 }
 
-fn validate_file(
-    file: &Path,
-    directory: &Path,
+/// A skill file as its [`SkillSource`] knows it.
+#[derive(Debug, Clone, Copy)]
+pub struct SkillLocation<'a> {
+    /// The skill file.
+    pub file: &'a Path,
+    /// Its directory: relative links are resolved against it.
+    pub directory: &'a Path,
+    /// Compared with `name`; `None` skips that rule.
+    pub directory_name: Option<&'a str>,
+}
+
+/// Reads a skill file from `source` and runs every rule on it; links are
+/// looked up in the same source. Returns the name (when it is a string)
+/// and the findings.
+pub fn validate_skill_file(
+    source: &dyn SkillSource,
+    skill: SkillLocation<'_>,
     options: ValidateOptions,
 ) -> (Option<String>, Vec<Diagnostic>) {
-    let bytes = match read_skill_file(file) {
+    let bytes = match source.read_skill_file(skill.file) {
         Ok(bytes) => bytes,
         Err(problem) => return (None, vec![problem]),
     };
-    let directory_name = directory_name(directory);
     let checked = check_contents(
         &bytes,
         CheckContext {
-            directory_name: directory_name.as_deref(),
-            directory: Some(directory),
+            directory_name: skill.directory_name,
+            links: Some(LinkRoot {
+                source,
+                directory: skill.directory,
+            }),
             profile: options.profile,
         },
     );
@@ -314,7 +369,7 @@ fn open_nonblocking(file: &Path) -> io::Result<File> {
     File::open(file)
 }
 
-fn too_large(size: u64) -> Diagnostic {
+pub(super) fn too_large(size: u64) -> Diagnostic {
     Diagnostic::error(
         codes::FILE_TOO_LARGE,
         format!("skill file is {size} bytes; the limit is {MAX_FILE_BYTES} (1 MiB)"),
@@ -326,9 +381,25 @@ fn too_large(size: u64) -> Diagnostic {
 pub struct CheckContext<'a> {
     /// Compared with `name`; `None` skips that rule.
     pub directory_name: Option<&'a str>,
-    /// Where relative links are resolved; `None` skips the link check.
-    pub directory: Option<&'a Path>,
+    /// Where relative links are looked up; `None` skips the link check.
+    pub links: Option<LinkRoot<'a>>,
     pub profile: Profile,
+}
+
+/// Where the files a body links to are looked for: a directory in a
+/// source.
+#[derive(Clone, Copy)]
+pub struct LinkRoot<'a> {
+    pub source: &'a dyn SkillSource,
+    pub directory: &'a Path,
+}
+
+impl std::fmt::Debug for LinkRoot<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LinkRoot")
+            .field("directory", &self.directory)
+            .finish_non_exhaustive()
+    }
 }
 
 /// The findings for a skill file's contents.
@@ -373,27 +444,12 @@ pub fn check_text(text: &str, context: CheckContext<'_>) -> Checked {
     let mut diagnostics = Vec::new();
     let document = match frontmatter::split(text) {
         Ok(document) => document,
-        Err(SplitError::Missing) => {
-            diagnostics.push(
-                Diagnostic::error(
-                    codes::FRONTMATTER_MISSING,
-                    "no frontmatter: the first line must be exactly '---'",
-                )
-                .with_line(Some(1)),
-            );
-            return Checked {
-                name: None,
-                diagnostics,
+        Err(err) => {
+            let code = match err {
+                SplitError::Missing { .. } => codes::FRONTMATTER_MISSING,
+                SplitError::Unclosed { .. } => codes::FRONTMATTER_UNCLOSED,
             };
-        }
-        Err(SplitError::Unclosed) => {
-            diagnostics.push(
-                Diagnostic::error(
-                    codes::FRONTMATTER_UNCLOSED,
-                    "frontmatter is not closed: no later line is exactly '---'",
-                )
-                .with_line(Some(1)),
-            );
+            diagnostics.push(Diagnostic::error(code, err.to_string()).with_line(Some(1)));
             return Checked {
                 name: None,
                 diagnostics,
@@ -402,11 +458,11 @@ pub fn check_text(text: &str, context: CheckContext<'_>) -> Checked {
     };
 
     rules::check_body_length(document.body, document.body_first_line, &mut diagnostics);
-    if let Some(directory) = context.directory {
+    if let Some(root) = context.links {
         check_links(
             document.body,
             document.body_first_line,
-            directory,
+            root,
             &mut diagnostics,
         );
     }
@@ -444,10 +500,12 @@ pub fn check_text(text: &str, context: CheckContext<'_>) -> Checked {
     Checked { name, diagnostics }
 }
 
-fn check_links(body: &str, body_first_line: usize, directory: &Path, out: &mut Vec<Diagnostic>) {
-    for link in rules::relative_links(body, body_first_line) {
-        let target = percent_decode(link.target);
-        if !directory.join(target.as_ref()).exists() {
+fn check_links(body: &str, body_first_line: usize, root: LinkRoot<'_>, out: &mut Vec<Diagnostic>) {
+    for link in links::relative_links(body, body_first_line) {
+        if !root
+            .source
+            .exists(&root.directory.join(link.target.as_ref()))
+        {
             out.push(
                 Diagnostic::warning(
                     codes::LINK_TARGET_MISSING,
@@ -456,34 +514,6 @@ fn check_links(body: &str, body_first_line: usize, directory: &Path, out: &mut V
                 .with_line(Some(link.line)),
             );
         }
-    }
-}
-
-/// Decodes `%20`-style escapes that Markdown links use for spaces and other
-/// characters; anything malformed is left as it is.
-fn percent_decode(text: &str) -> Cow<'_, str> {
-    if !text.contains('%') {
-        return Cow::Borrowed(text);
-    }
-    let bytes = text.as_bytes();
-    let mut decoded = Vec::with_capacity(bytes.len());
-    let mut index = 0;
-    while index < bytes.len() {
-        if bytes[index] == b'%'
-            && let Some(value) = text
-                .get(index + 1..index + 3)
-                .and_then(|hex| u8::from_str_radix(hex, 16).ok())
-        {
-            decoded.push(value);
-            index += 3;
-            continue;
-        }
-        decoded.push(bytes[index]);
-        index += 1;
-    }
-    match String::from_utf8(decoded) {
-        Ok(text) => Cow::Owned(text),
-        Err(_) => Cow::Borrowed(text),
     }
 }
 
@@ -565,7 +595,10 @@ mod tests {
         let checked = check_text(
             text,
             CheckContext {
-                directory: Some(dir.path()),
+                links: Some(LinkRoot {
+                    source: &FileSystem,
+                    directory: dir.path(),
+                }),
                 ..CheckContext::default()
             },
         );
@@ -596,12 +629,5 @@ mod tests {
         );
         assert!(!strict.valid);
         assert_eq!(strict.warning_count(), 0);
-    }
-
-    #[test]
-    fn percent_decoding_is_lenient() {
-        assert_eq!(percent_decode("a%20b"), "a b");
-        assert_eq!(percent_decode("100%"), "100%");
-        assert_eq!(percent_decode("%zz"), "%zz");
     }
 }

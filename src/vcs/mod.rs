@@ -10,7 +10,9 @@
 //!    ([`CompareTo`] narrows it to committed, or committed and staged, work
 //!    at a fraction of the cost).
 //! 4. [`select_skills`] and [`select_declarations`] map those files to the
-//!    units that own them, with the reasons.
+//!    units that own them, with the reasons. A [`Snapshot`] of what is
+//!    compared (the work tree, the index or HEAD) says which directories
+//!    are skills now, and is where their files are read from.
 //!
 //! [`changed_skills`] and [`changed_declarations`] run all four.
 
@@ -19,6 +21,7 @@ mod changes;
 mod error;
 mod owners;
 mod repo;
+mod snapshot;
 
 use std::path::{Path, PathBuf};
 
@@ -32,6 +35,7 @@ pub use owners::{
     select_declarations, select_skills,
 };
 pub use repo::Repo;
+pub use snapshot::{Snapshot, SnapshotReadError};
 
 /// What `--changed` compares, for skills and declarations alike.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -68,9 +72,10 @@ impl ChangedUnits {
     }
 }
 
-/// The skills changed between the merge base and the work tree of the
-/// repository holding `start`. `base` is an explicit revision, or `None` for
-/// the default order.
+/// The skills changed between the merge base and the work tree (or the
+/// index, or HEAD: `options.compare_to`, which also decides where skill
+/// directories are looked for) of the repository holding `start`. `base`
+/// is an explicit revision, or `None` for the default order.
 pub fn changed_skills(
     start: &Path,
     base: Option<&str>,
@@ -79,7 +84,12 @@ pub fn changed_skills(
     let repo = Repo::discover(start)?;
     let base = repo.resolve_base(base)?;
     let changes = repo.changed_files(&base, options)?;
-    let units = select_skills(&changes, repo.workdir(), &repo.skill_dirs(&base)?);
+    let snapshot = repo.snapshot(options.compare_to)?;
+    let units = select_skills(
+        &changes,
+        repo.workdir(),
+        &repo.skill_dirs(&base, &snapshot)?,
+    );
     Ok(ChangedUnits {
         workdir: repo.workdir().to_owned(),
         base,

@@ -12,6 +12,7 @@ use super::base::Base;
 use super::changes::{ChangeStatus, ChangedFile, serialize_optional_path, serialize_path};
 use super::error::VcsError;
 use super::repo::{Repo, absolute_in};
+use super::snapshot::Snapshot;
 
 /// The files whose presence makes a directory a skill, in the order they
 /// are looked for (DESIGN.md §3).
@@ -55,33 +56,39 @@ impl SelectedUnit {
 /// Answers "is this directory a skill?" for work-tree-relative directories
 /// (`""` is the work tree itself).
 pub trait SkillDirs {
-    /// The directory holds a skill file in the work tree now.
+    /// The directory holds a skill file now: in the work tree, the index or
+    /// HEAD, whichever is compared.
     fn is_skill_dir(&self, dir: &Path) -> bool;
     /// The directory held a skill file in the merge base (for deletions).
     fn was_skill_dir(&self, dir: &Path) -> bool;
 }
 
-/// [`SkillDirs`] over a real checkout: the work tree on disk and the merge
-/// base's tree.
-pub struct RepoSkillDirs<'r> {
-    workdir: &'r Path,
+/// [`SkillDirs`] over a real checkout: what is compared (the work tree,
+/// the index or HEAD: a [`Snapshot`]) and the merge base's tree.
+pub struct RepoSkillDirs<'s, 'r> {
+    snapshot: &'s Snapshot<'r>,
     base_tree: Option<Tree<'r>>,
 }
 
 impl Repo {
-    /// The skill-directory probe for this repository and base.
-    pub fn skill_dirs(&self, base: &Base) -> Result<RepoSkillDirs<'_>, VcsError> {
+    /// The skill-directory probe for this repository, base and snapshot.
+    pub fn skill_dirs<'s, 'r>(
+        &'r self,
+        base: &Base,
+        snapshot: &'s Snapshot<'r>,
+    ) -> Result<RepoSkillDirs<'s, 'r>, VcsError> {
         Ok(RepoSkillDirs {
-            workdir: self.workdir(),
+            snapshot,
             base_tree: self.base_tree(base)?,
         })
     }
 }
 
-impl SkillDirs for RepoSkillDirs<'_> {
+impl SkillDirs for RepoSkillDirs<'_, '_> {
     fn is_skill_dir(&self, dir: &Path) -> bool {
-        let dir = absolute_in(self.workdir, dir);
-        SKILL_FILE_NAMES.iter().any(|name| dir.join(name).is_file())
+        SKILL_FILE_NAMES
+            .iter()
+            .any(|name| self.snapshot.is_file(&dir.join(name)))
     }
 
     fn was_skill_dir(&self, dir: &Path) -> bool {
@@ -172,8 +179,15 @@ impl Selection {
             true => self.units.remove(old).map(|(_, _, reasons)| reasons),
             false => None,
         };
-        if let Some((_, renamed_from, reasons)) = self.units.get_mut(new) {
+        self.mark_move(old, new);
+        if let Some((_, _, reasons)) = self.units.get_mut(new) {
             reasons.extend(old_reasons.into_iter().flatten());
+        }
+    }
+
+    /// `new` reports that it came from `old`; `old` stays as it is.
+    fn mark_move(&mut self, old: &Path, new: &Path) {
+        if let Some((_, renamed_from, _)) = self.units.get_mut(new) {
             renamed_from.get_or_insert_with(|| display_dir(old));
         }
     }
@@ -211,8 +225,12 @@ fn is_skill_file(path: &Path) -> bool {
 /// The skills the changes touched: each changed file selects the nearest
 /// ancestor directory that holds a skill file (or held one in the merge
 /// base, which makes it a deleted skill). A rename selects the skills on
-/// both sides; a skill directory moved whole is reported once, at its new
-/// place, with `renamed_from`. Files owned by no skill select nothing.
+/// both sides; a skill file moved to another skill directory gives the new
+/// one `renamed_from`. The old one, when no skill file is left there, is
+/// deleted all the same: git pairs a deleted file with an added one by
+/// similarity alone, and two skills made from one template look alike, so
+/// a pairing must never hide a deletion. Files owned by no skill select
+/// nothing.
 pub fn select_skills(
     changes: &[ChangedFile],
     workdir: &Path,
@@ -251,7 +269,7 @@ pub fn select_skills(
         }
     }
     for (old, new) in moves {
-        selection.merge_move(&old, &new);
+        selection.mark_move(&old, &new);
     }
     selection.finish(workdir)
 }
@@ -411,16 +429,23 @@ mod tests {
     }
 
     #[test]
-    fn a_skill_moved_whole_is_reported_once_at_its_new_place() {
+    fn a_skill_moved_whole_is_checked_at_its_new_place_and_deleted_at_the_old() {
         let dirs = FakeDirs::new(&["skills/new"], &["skills/old"]);
         let changes = [
             renamed("skills/old/SKILL.md", "skills/new/SKILL.md"),
             renamed("skills/old/scripts/x.sh", "skills/new/scripts/x.sh"),
         ];
         let units = select_skills(&changes, Path::new("/repo"), &dirs);
-        assert_eq!(paths(&units), [("skills/new".into(), UnitState::Present)]);
+        assert_eq!(
+            paths(&units),
+            [
+                ("skills/new".into(), UnitState::Present),
+                ("skills/old".into(), UnitState::Deleted),
+            ]
+        );
         assert_eq!(units[0].renamed_from, Some(PathBuf::from("skills/old")));
         assert_eq!(units[0].reasons.len(), 2);
+        assert_eq!(units[1].reasons.len(), 2);
     }
 
     #[test]
@@ -532,6 +557,16 @@ mod tests {
                 "absolute": "/repo/skills/new",
                 "state": "present",
                 "renamed_from": "skills/old",
+                "reasons": [{
+                    "path": "skills/new/SKILL.md",
+                    "status": "renamed",
+                    "from": "skills/old/SKILL.md"
+                }]
+            }, {
+                "path": "skills/old",
+                "absolute": "/repo/skills/old",
+                "state": "deleted",
+                "renamed_from": null,
                 "reasons": [{
                     "path": "skills/new/SKILL.md",
                     "status": "renamed",

@@ -65,6 +65,17 @@ impl Fixture {
         fs::remove_dir_all(self.root().join(relative)).unwrap();
     }
 
+    pub fn remove_file(&self, relative: &str) {
+        fs::remove_file(self.root().join(relative)).unwrap();
+    }
+
+    /// Commits what is staged, leaving the work tree as it is.
+    pub fn commit_staged(&self, message: &str) -> Oid {
+        let mut index = self.repo.index().unwrap();
+        let tree = self.repo.find_tree(index.write_tree().unwrap()).unwrap();
+        self.commit_tree(&tree, message)
+    }
+
     pub fn stage_all(&self) {
         let mut index = self.repo.index().unwrap();
         index.add_all(["*"], IndexAddOption::DEFAULT, None).unwrap();
@@ -80,8 +91,10 @@ impl Fixture {
 
     pub fn commit_all(&self, message: &str) -> Oid {
         self.stage_all();
-        let mut index = self.repo.index().unwrap();
-        let tree = self.repo.find_tree(index.write_tree().unwrap()).unwrap();
+        self.commit_staged(message)
+    }
+
+    fn commit_tree(&self, tree: &git2::Tree<'_>, message: &str) -> Oid {
         let parent = self
             .repo
             .head()
@@ -96,7 +109,7 @@ impl Fixture {
                 &signature,
                 &signature,
                 message,
-                &tree,
+                tree,
                 &parents,
             )
             .unwrap()

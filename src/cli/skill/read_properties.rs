@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use aigent::report::Outcome;
+use aigent::report::escape::escape_json_text;
 use aigent::skill::properties::read_properties;
 
 use super::{CliError, Context};
@@ -29,9 +30,11 @@ pub fn run(args: &ReadPropertiesArgs, _ctx: &Context) -> Result<Outcome, CliErro
     };
     let data = skill.properties.to_json();
     // The reference prints `json.dumps(..., indent=2)`; we keep non-ASCII
-    // text as it is rather than as \u escapes.
-    let mut text =
+    // text as it is rather than as \u escapes, except the characters a
+    // terminal would act on.
+    let text =
         serde_json::to_string_pretty(&data).map_err(|err| CliError::general(err.to_string()))?;
+    let mut text = escape_json_text(&text).into_owned();
     text.push('\n');
     Ok(Outcome::success(data, text))
 }

@@ -88,18 +88,19 @@ pub fn run(args: &ValidateArgs, ctx: &Context) -> Result<Outcome, CliError> {
 
 fn outcome(run: &ValidationRun, args: &ValidateArgs, ctx: &Context) -> Outcome {
     let data = validation_json(run);
-    let text = if ctx.format == OutputFormat::Github {
-        validation_github(run)
+    // GitHub's log shows the notes as `::warning` lines, in the text.
+    let (text, warnings) = if ctx.format == OutputFormat::Github {
+        (validation_github(run), Vec::new())
     } else {
-        validation_text(
+        let text = validation_text(
             run,
             TextOptions {
                 style: ctx.style,
                 quiet: ctx.quiet,
             },
-        )
+        );
+        (text, run.notes.clone())
     };
-    let warnings = run.notes.clone();
     let summary = run.summary();
     let outcome = match run.verdict() {
         Verdict::Valid => return Outcome::success(data, text).with_warnings(warnings),
@@ -112,13 +113,11 @@ fn outcome(run: &ValidationRun, args: &ValidateArgs, ctx: &Context) -> Outcome {
                 [one] => format!("{one} does not exist"),
                 many => format!("{} paths do not exist: {}", many.len(), many.join(", ")),
             };
-            Outcome::failure(
-                exit::NOT_FOUND,
-                data,
-                ErrorBody::new("NOT_FOUND", message)
-                    .with_hint("the other paths were still validated"),
-                text,
-            )
+            let mut error = ErrorBody::new("NOT_FOUND", message);
+            if summary.checked > 0 {
+                error = error.with_hint("the other paths were still validated");
+            }
+            Outcome::failure(exit::NOT_FOUND, data, error, text)
         }
         Verdict::NothingFound => {
             let places: Vec<String> = args

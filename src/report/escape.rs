@@ -1,0 +1,135 @@
+//! Text that comes from files (skill names, descriptions, paths) shown on a
+//! terminal or in a CI log: control characters appear as escapes, so that a
+//! value cannot move the cursor, clear the screen, set the window title,
+//! hide or reorder text, or split one finding over several lines. JSON
+//! output keeps the real text (serde escapes what JSON requires).
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+/// A control character: C0 (tab and line feed included), DEL or C1.
+pub fn is_control(c: char) -> bool {
+    c.is_control()
+}
+
+/// A character that reorders the text around it: the bidirectional
+/// embeddings, overrides, isolates and marks ("Trojan Source").
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(
+        c,
+        '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
+    )
+}
+
+/// An invisible character that hides text or breaks a line: zero-width
+/// spaces and joiners that carry no meaning in a line of output, the line
+/// and paragraph separators, and the byte order mark. (The zero-width
+/// joiner and non-joiner, which emoji and several scripts need, are left.)
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200B}' | '\u{2028}' | '\u{2029}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}'
+    )
+}
+
+/// Whether `c` must not reach a terminal as it is.
+pub fn is_unsafe_for_terminal(c: char) -> bool {
+    is_control(c) || is_bidi_control(c) || is_invisible(c)
+}
+
+/// `text` with each character that is unsafe on a terminal written as an
+/// escape: `\n`, `\r`, `\t`, and `\u{1b}`-style for the rest.
+pub fn escape_controls(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_unsafe_for_terminal) {
+        return Cow::Borrowed(text);
+    }
+    let mut escaped = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        match c {
+            '\n' => escaped.push_str("\\n"),
+            '\r' => escaped.push_str("\\r"),
+            '\t' => escaped.push_str("\\t"),
+            c if is_unsafe_for_terminal(c) => {
+                let _ = write!(escaped, "\\u{{{:x}}}", u32::from(c));
+            }
+            c => escaped.push(c),
+        }
+    }
+    Cow::Owned(escaped)
+}
+
+/// JSON text (as serde writes it) with each character that is unsafe on
+/// a terminal and that serde leaves as it is (DEL, C1 controls, bidi and
+/// invisible characters) written as a `\u` escape. The result is the same
+/// JSON value; serde already escapes the C0 controls inside strings, and
+/// the line feeds left are the layout's.
+pub fn escape_json_text(json: &str) -> Cow<'_, str> {
+    let unsafe_char = |c: char| c != '\n' && is_unsafe_for_terminal(c);
+    if !json.chars().any(unsafe_char) {
+        return Cow::Borrowed(json);
+    }
+    let mut escaped = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if unsafe_char(c) {
+            // Every such character is in the Basic Multilingual Plane.
+            let _ = write!(escaped, "\\u{:04x}", u32::from(c));
+        } else {
+            escaped.push(c);
+        }
+    }
+    Cow::Owned(escaped)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terminal_controls_become_escapes() {
+        assert_eq!(
+            escape_controls("esc\u{1b}[2J\u{1b}]0;PWNED\u{7}"),
+            "esc\\u{1b}[2J\\u{1b}]0;PWNED\\u{7}"
+        );
+        assert_eq!(escape_controls("a\nb\r\tc"), "a\\nb\\r\\tc");
+        assert_eq!(
+            escape_controls("del\u{7f} csi\u{9b}"),
+            "del\\u{7f} csi\\u{9b}"
+        );
+        assert_eq!(
+            escape_controls("abc\u{202e}fed\u{2066}\u{200b}\u{2028}\u{feff}"),
+            "abc\\u{202e}fed\\u{2066}\\u{200b}\\u{2028}\\u{feff}"
+        );
+    }
+
+    #[test]
+    fn json_text_keeps_its_value() {
+        let value = serde_json::json!({"d": "del\u{7f} csi\u{9b} rlo\u{202e} esc\u{1b}\nx"});
+        let text = serde_json::to_string_pretty(&value).unwrap();
+        let escaped = escape_json_text(&text);
+        assert!(
+            !escaped
+                .chars()
+                .any(|c| c != '\n' && is_unsafe_for_terminal(c)),
+            "{escaped}"
+        );
+        assert!(
+            escaped.contains("\\u007f") && escaped.contains("\\u202e"),
+            "{escaped}"
+        );
+        let back: serde_json::Value = serde_json::from_str(&escaped).unwrap();
+        assert_eq!(back, value);
+    }
+
+    #[test]
+    fn ordinary_text_is_left_alone() {
+        for text in [
+            "plain",
+            "数据-工具 é",
+            "👨\u{200d}👩\u{200d}👧",
+            "a < b & c",
+            "",
+        ] {
+            assert!(matches!(escape_controls(text), Cow::Borrowed(_)), "{text}");
+        }
+    }
+}
