@@ -1,12 +1,10 @@
 //! `aigent skill new`: flag mode through the binary, and the interactive
 //! prompts in a real pseudo-terminal.
 
-mod common;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::Sandbox;
+use crate::common::Sandbox;
 use serde_json::Value;
 
 const DESCRIPTION: &str =

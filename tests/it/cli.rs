@@ -1,9 +1,7 @@
 //! The output contract as seen from outside: envelope, formats, usage
 //! errors and help.
 
-mod common;
-
-use common::Sandbox;
+use crate::common::Sandbox;
 
 #[test]
 fn version_prints_and_exits_zero() {
@@ -37,7 +35,7 @@ fn usage_error_in_text_mode_leaves_stdout_empty() {
 #[test]
 fn aigent_format_environment_variable_selects_the_format() {
     let sandbox = Sandbox::new();
-    let run = common::Run::of(
+    let run = crate::common::Run::of(
         sandbox
             .cmd()
             .env("AIGENT_FORMAT", "json")
@@ -86,7 +84,7 @@ fn usage_errors_in_json_name_the_argument_and_keep_the_message_whole() {
 #[test]
 fn an_unsupported_format_from_the_environment_falls_back_but_a_flag_is_refused() {
     let sandbox = Sandbox::new();
-    let from_env = common::Run::of(
+    let from_env = crate::common::Run::of(
         sandbox
             .cmd()
             .env("AIGENT_FORMAT", "github")
@@ -106,7 +104,7 @@ fn an_unsupported_format_from_the_environment_falls_back_but_a_flag_is_refused()
 fn non_utf8_arguments_are_a_usage_error_not_a_panic() {
     use std::os::unix::ffi::OsStrExt;
     let sandbox = Sandbox::new();
-    let run = common::Run::of(
+    let run = crate::common::Run::of(
         sandbox
             .cmd()
             .args(["--format", "json"])
@@ -120,7 +118,7 @@ fn non_utf8_arguments_are_a_usage_error_not_a_panic() {
 #[test]
 fn an_empty_aigent_commands_means_the_built_in_registry() {
     let sandbox = Sandbox::new();
-    let run = common::Run::of(
+    let run = crate::common::Run::of(
         sandbox
             .cmd()
             .env("AIGENT_COMMANDS", "")
@@ -132,7 +130,7 @@ fn an_empty_aigent_commands_means_the_built_in_registry() {
 #[test]
 fn an_invalid_aigent_format_still_gets_an_envelope_in_a_pipe() {
     let sandbox = Sandbox::new();
-    let run = common::Run::of(
+    let run = crate::common::Run::of(
         sandbox
             .cmd()
             .env("AIGENT_FORMAT", "yaml")

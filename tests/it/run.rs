@@ -1,16 +1,12 @@
 //! `aigent run`: real processes, in temp directories, with temp registries.
 
-#![cfg(unix)]
-
-mod common;
-
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use common::{Run, Sandbox};
+use crate::common::{Run, Sandbox};
 use serde_json::{Value, json};
 
 /// A registry directory in the sandbox holding `files` (name, contents).

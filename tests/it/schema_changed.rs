@@ -1,10 +1,8 @@
 //! `aigent schema lint --changed` and `--format github`, over real git
 //! repositories.
 
-mod common;
-
-use common::Sandbox;
-use common::git::Fixture;
+use crate::common::Sandbox;
+use crate::common::git::Fixture;
 use serde_json::Value;
 
 fn declaration(name: &str, pattern_type: &str) -> String {
@@ -155,7 +153,7 @@ fn changed_needs_a_registry_directory_inside_a_repository() {
 fn lint_speaks_github_annotations() {
     let sandbox = Sandbox::new();
     sandbox.write("commands/alpha.json", declaration("alpha", "not-a-type"));
-    let run = common::Run::of(sandbox.cmd().args([
+    let run = crate::common::Run::of(sandbox.cmd().args([
         "--format",
         "github",
         "--commands",

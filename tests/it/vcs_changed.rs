@@ -1,16 +1,14 @@
 //! `aigent::vcs` over real git repositories, built with libgit2 in temp
 //! dirs so that no global git config, HOME or `git` program is involved.
 
-mod common;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use crate::common::git::isolate_git_config;
 use aigent::vcs::{
     self, BaseSource, ChangeOptions, ChangeStatus, ChangedFile, CompareTo, Repo, SelectedUnit,
     UnitState, VcsError, VcsErrorKind,
 };
-use common::git::isolate_git_config;
 use git2::{BranchType, IndexAddOption, Oid, Repository, RepositoryInitOptions, Signature, Time};
 use tempfile::TempDir;
 

@@ -2,11 +2,9 @@
 //! boundary, i18n names, nested layouts, hostile input, both output
 //! formats and every exit code.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::{Run, Sandbox};
+use crate::common::{Run, Sandbox};
 use serde_json::Value;
 
 fn fixtures() -> PathBuf {

@@ -1,8 +1,6 @@
 //! `aigent schema list|show|lint` and the registry, from outside.
 
-mod common;
-
-use common::Sandbox;
+use crate::common::Sandbox;
 use serde_json::{Value, json};
 
 fn write_json(sandbox: &Sandbox, relative: &str, value: &Value) {
@@ -556,7 +554,7 @@ fn a_missing_registry_directory_exits_5() {
 fn the_registry_comes_from_aigent_commands_too() {
     let sandbox = Sandbox::new();
     write_json(&sandbox, "registry/only.json", &minimal("only"));
-    let run = common::Run::of(
+    let run = crate::common::Run::of(
         sandbox
             .cmd()
             .env("AIGENT_COMMANDS", sandbox.join("registry"))

@@ -1,11 +1,9 @@
 //! `schema lint` scanning the scripts a declaration runs for raw shell use
 //! (W103), with file and line.
 
-mod common;
-
 use std::path::Path;
 
-use common::{Run, Sandbox};
+use crate::common::{Run, Sandbox};
 use serde_json::Value;
 
 /// Every W103 in `schema lint` as (declaration name, field, script file

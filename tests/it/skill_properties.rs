@@ -1,9 +1,7 @@
 //! `aigent skill read-properties` and `aigent skill to-prompt`: the same
 //! content as the reference implementation.
 
-mod common;
-
-use common::Sandbox;
+use crate::common::Sandbox;
 use serde_json::json;
 
 fn write_skill(sandbox: &Sandbox, dir: &str, frontmatter: &str) {

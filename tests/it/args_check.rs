@@ -1,8 +1,6 @@
 //! `aigent args check`: Phase 1 from outside, with the audit log.
 
-mod common;
-
-use common::Sandbox;
+use crate::common::Sandbox;
 use serde_json::{Value, json};
 
 fn rules(envelope: &Value) -> Vec<String> {
@@ -397,7 +395,7 @@ fn audit_log_flag_overrides_the_environment() {
 #[test]
 fn xdg_state_home_is_the_fallback_location() {
     let sandbox = Sandbox::new();
-    let run = common::Run::of(sandbox.cmd().env_remove("AIGENT_AUDIT_LOG").args([
+    let run = crate::common::Run::of(sandbox.cmd().env_remove("AIGENT_AUDIT_LOG").args([
         "--format",
         "json",
         "args",
@@ -539,7 +537,7 @@ fn help_after_name_shows_the_declaration() {
         run.assert_code(0);
         assert_eq!(envelope["data"], expected["data"], "{run}");
     }
-    let run = common::Run::of(
+    let run = crate::common::Run::of(
         sandbox
             .cmd()
             .args(["--format", "text", "run", "deploy", "--help"]),
@@ -730,7 +728,7 @@ fn numbers_are_refused_or_kept_as_written_never_rewritten() {
     let dry = |args: &[&str]| {
         let mut all = vec!["--commands", &dir, "--format", "json", "run", "--dry-run"];
         all.extend_from_slice(args);
-        let run = common::Run::of(sandbox.cmd().args(&all));
+        let run = crate::common::Run::of(sandbox.cmd().args(&all));
         run.assert_code(0);
         let envelope: Value = serde_json::from_str(&run.stderr).unwrap();
         envelope["data"]["argv"].clone()
@@ -812,7 +810,7 @@ fn null_for_an_optional_input_schema_property_counts_as_absent() {
     ]);
     run.assert_code(0);
     assert_eq!(envelope["data"]["arguments"], json!({"a": "x"}));
-    let dry = common::Run::of(sandbox.cmd().args([
+    let dry = crate::common::Run::of(sandbox.cmd().args([
         "--commands",
         &dir,
         "--format",

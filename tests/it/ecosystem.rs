@@ -1,8 +1,6 @@
 //! Completions and aigent's own manifest, as a shell or an agent sees them.
 
-mod common;
-
-use common::{Run, Sandbox};
+use crate::common::{Run, Sandbox};
 use serde_json::Value;
 
 const SHELLS: [&str; 5] = ["bash", "zsh", "fish", "powershell", "elvish"];

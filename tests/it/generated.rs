@@ -1,12 +1,10 @@
 //! The committed man pages and completion scripts must be exactly what the
 //! clap definition generates today.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use common::Sandbox;
+use crate::common::Sandbox;
 
 fn read_dir(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     std::fs::read_dir(dir)

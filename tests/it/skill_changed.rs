@@ -2,14 +2,12 @@
 //! repositories built with libgit2 in temp dirs (no `git` program, no user
 //! git config).
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
-use common::git::{Fixture, skill_md};
-use common::{Run, Sandbox};
+use crate::common::git::{Fixture, skill_md};
+use crate::common::{Run, Sandbox};
 use serde_json::Value;
 
 /// `main`: six skills, `broken` already invalid. `feature`: a committed

@@ -1,0 +1,20 @@
+//! The integration tests: one binary, one module per area, so the
+//! dependencies (libgit2 among them) are linked once.
+
+mod common;
+
+mod args_check;
+mod cli;
+mod ecosystem;
+mod generated;
+mod raw_shell_lint;
+#[cfg(unix)]
+mod run;
+mod schema;
+mod schema_changed;
+mod skill_changed;
+mod skill_new;
+mod skill_properties;
+mod skill_proptest;
+mod skill_validate;
+mod vcs_changed;
