@@ -22,8 +22,13 @@ declared commands and their --param flags come from the active registry. --stati
 self-contained script instead (subcommands, flags and paths only).
 
 Examples:
+  # bash (the bash-completion package must be loaded by your shell):
+  mkdir -p ~/.local/share/bash-completion/completions
   aigent completions bash > ~/.local/share/bash-completion/completions/aigent
-  aigent completions zsh > ~/.zfunc/_aigent
+  # zsh (then `fpath+=~/.zfunc` before `compinit` in ~/.zshrc):
+  mkdir -p ~/.zfunc && aigent completions zsh > ~/.zfunc/_aigent
+  # fish:
+  mkdir -p ~/.config/fish/completions
   aigent completions fish > ~/.config/fish/completions/aigent.fish
   aigent completions --static bash > aigent.bash"
 )]
