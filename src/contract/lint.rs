@@ -7,7 +7,7 @@ use std::path::Path;
 
 use super::codes;
 use super::command_string::{UserArguments, command_string_diagnostics};
-use super::declaration::{Declaration, Inputs, ParamType};
+use super::declaration::{Declaration, ParamType};
 use crate::report::Diagnostic;
 
 /// What a check may know besides the declaration.
@@ -25,10 +25,9 @@ pub type Check = fn(&Declaration, &LintContext<'_>) -> Vec<Diagnostic>;
 pub const CHECKS: &[Check] = &[
     user_controlled_args_exist,
     no_shell_command_string,
-    defaults_pass_their_own_checks,
     required_has_no_default,
     identifiers_have_patterns,
-    super::raw_shell::raw_shell_in_scripts,
+    raw_shell_in_scripts,
 ];
 
 pub fn lint_declaration(declaration: &Declaration, context: &LintContext<'_>) -> Vec<Diagnostic> {
@@ -49,7 +48,7 @@ fn user_controlled_args_exist(declaration: &Declaration, _: &LintContext<'_>) ->
         .enumerate()
         .filter(|(_, name)| !inputs.contains(&name.as_str()))
         .map(|(index, name)| {
-            let hint = super::closest(name, inputs.iter().copied())
+            let hint = super::naming::closest(name, inputs.iter().copied())
                 .map(|closest| format!("; did you mean `{closest}`?"))
                 .unwrap_or_default();
             Diagnostic::error(
@@ -59,6 +58,12 @@ fn user_controlled_args_exist(declaration: &Declaration, _: &LintContext<'_>) ->
             .with_field(format!("subprocess.user_controlled_args[{index}]"))
         })
         .collect()
+}
+
+/// An interpreter running a script file that itself runs a shell (see
+/// `raw_shell`).
+fn raw_shell_in_scripts(declaration: &Declaration, context: &LintContext<'_>) -> Vec<Diagnostic> {
+    super::raw_shell::raw_shell_in_scripts(declaration, context.file)
 }
 
 /// A shell or an interpreter handed a command string turns the argv back
@@ -77,56 +82,6 @@ fn no_shell_command_string(declaration: &Declaration, _: &LintContext<'_>) -> Ve
         leading_dash,
     };
     command_string_diagnostics(subprocess, users)
-}
-
-fn defaults_pass_their_own_checks(
-    declaration: &Declaration,
-    _: &LintContext<'_>,
-) -> Vec<Diagnostic> {
-    let mut found: Vec<(String, &serde_json::Value, Vec<crate::guard::Violation>)> = Vec::new();
-    match &declaration.inputs {
-        Inputs::Parameters(parameters) => {
-            for parameter in parameters {
-                if let Some(default) = &parameter.default {
-                    found.push((
-                        format!("parameters.{}.default", parameter.name),
-                        default,
-                        crate::guard::check_default(declaration, parameter, default),
-                    ));
-                }
-            }
-        }
-        // A default fills in for an absent property and reaches the argv,
-        // so it gets the schema's checks and the guard's rules too.
-        Inputs::InputSchema(schema) => {
-            for (name, property) in schema.properties() {
-                if let Some(default) = property.get("default").filter(|value| !value.is_null()) {
-                    found.push((
-                        format!("input_schema.properties.{name}.default"),
-                        default,
-                        crate::guard::check_schema_default(declaration, name, default),
-                    ));
-                }
-            }
-        }
-    }
-    found
-        .into_iter()
-        .filter_map(|(field, default, violations)| {
-            let first = violations.into_iter().next()?;
-            Some(
-                Diagnostic::error(
-                    codes::DEFAULT_INVALID,
-                    format!(
-                        "the default {default} is rejected by the parameter's own checks ({}): {}",
-                        first.rule.as_str(),
-                        first.message
-                    ),
-                )
-                .with_field(field),
-            )
-        })
-        .collect()
 }
 
 fn required_has_no_default(declaration: &Declaration, _: &LintContext<'_>) -> Vec<Diagnostic> {
@@ -155,7 +110,7 @@ fn identifiers_have_patterns(declaration: &Declaration, _: &LintContext<'_>) -> 
             matches!(parameter.kind, ParamType::String | ParamType::Array)
                 && parameter.pattern.is_none()
                 && parameter.pattern_type.is_none()
-                && looks_like_identifier(&parameter.name)
+                && super::naming::looks_like_identifier(&parameter.name)
         })
         .map(|parameter| {
             Diagnostic::warning(
@@ -168,39 +123,4 @@ fn identifiers_have_patterns(declaration: &Declaration, _: &LintContext<'_>) -> 
             .with_field(format!("parameters.{}", parameter.name))
         })
         .collect()
-}
-
-/// `id`, `*-id`, `*_id`, `slug`, `*-name`, `*_name`, `key`, `*-key`, `*_key`.
-pub fn looks_like_identifier(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    matches!(lower.as_str(), "id" | "slug" | "key")
-        || [
-            "-id", "_id", "-name", "_name", "-key", "_key", "-slug", "_slug",
-        ]
-        .iter()
-        .any(|suffix| lower.ends_with(suffix))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn identifier_names() {
-        for name in [
-            "id",
-            "cluster-id",
-            "user_id",
-            "slug",
-            "branch-name",
-            "key",
-            "api-key",
-            "ID",
-        ] {
-            assert!(looks_like_identifier(name), "{name}");
-        }
-        for name in ["message", "idle", "keyboard", "version", "name", "video"] {
-            assert!(!looks_like_identifier(name), "{name}");
-        }
-    }
 }
