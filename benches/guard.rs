@@ -7,8 +7,9 @@
 use std::hint::black_box;
 
 use aigent::contract::PatternType;
-use aigent::contract::{EMBEDDED, Origin, SourceFormat, parse_declaration};
+use aigent::contract::{Origin, SourceFormat};
 use aigent::guard::{self, RawArguments, ValueClass, ValueProfile};
+use aigent::registry::{EMBEDDED, parse_declaration};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 const BENIGN: &[&str] = &[

@@ -10,6 +10,8 @@ pub mod contract;
 pub mod exec;
 pub mod fsutil;
 pub mod guard;
+pub mod normalize;
+pub mod registry;
 pub mod report;
 pub mod skill;
 pub mod vcs;

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use clap_complete::engine::CompletionCandidate;
 
-use aigent::contract::Registry;
+use aigent::registry::Registry;
 
 /// Declared command names, with their descriptions as help.
 pub fn command_names() -> Vec<CompletionCandidate> {

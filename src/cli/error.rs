@@ -51,9 +51,9 @@ impl CliError {
     }
 }
 
-impl From<aigent::contract::LoadError> for CliError {
-    fn from(err: aigent::contract::LoadError) -> Self {
-        use aigent::contract::LoadError;
+impl From<aigent::registry::LoadError> for CliError {
+    fn from(err: aigent::registry::LoadError) -> Self {
+        use aigent::registry::LoadError;
         let message = err.to_string();
         match err {
             LoadError::NotFound { closest, .. } => {
@@ -96,7 +96,7 @@ pub fn diagnostic_warnings(file: &str, diagnostics: &[aigent::report::Diagnostic
     diagnostics
         .iter()
         .map(|diagnostic| {
-            aigent::contract::render::render_diagnostic(
+            aigent::registry::render::render_diagnostic(
                 file,
                 diagnostic,
                 aigent::report::Style::PLAIN,

@@ -573,12 +573,12 @@ pub struct InputSchema {
     pub validator: Arc<jsonschema::Validator>,
     /// Each top-level property's guard, `$ref` and `allOf` followed, in
     /// the order written.
-    pub guarded: Vec<super::input_schema::GuardedProperty>,
+    pub guarded: Vec<GuardedProperty>,
 }
 
 impl InputSchema {
     /// How the guard treats the top-level property `name`.
-    pub fn guarded(&self, name: &str) -> Option<&super::input_schema::GuardedProperty> {
+    pub fn guarded(&self, name: &str) -> Option<&GuardedProperty> {
         self.guarded.iter().find(|property| property.name == name)
     }
 
@@ -734,4 +734,139 @@ impl Serialize for ExitCodeBody<'_> {
 /// The wire format as a JSON value.
 pub fn to_wire(declaration: &Declaration) -> Value {
     serde_json::to_value(declaration).unwrap_or_else(|_| Value::Object(Map::new()))
+}
+
+/// What kind of string a value is, which decides the rules it gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueClass {
+    /// A string with no pattern: free text. Only control characters that
+    /// hide or reorder text are refused (tab, newline, ZWJ and ZWNJ pass).
+    FreeText,
+    /// A string held to a custom `pattern`.
+    Patterned,
+    /// `resource_id`: every rule.
+    ResourceId,
+    Typed(PatternType),
+}
+
+pub const X_PATTERN_TYPE: &str = "x-aigent-pattern-type";
+pub const X_SENSITIVE: &str = "x-aigent-sensitive";
+pub const X_ALLOW_LEADING_DASH: &str = "x-aigent-allow-leading-dash";
+
+/// How the guard treats one property of an `input_schema`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PropertyGuard {
+    pub class: ValueClass,
+    pub sensitive: bool,
+    pub allow_leading_dash: bool,
+}
+
+impl PropertyGuard {
+    /// The guard one schema object asks for by itself, without following
+    /// `$ref` or `allOf` (see [`GuardedProperty`] for that).
+    pub fn of(property: &Value) -> Self {
+        Self::merged(std::iter::once(property))
+    }
+
+    /// The guard a set of facets asks for together: the pattern type any
+    /// of them names (else `Patterned` when one has a `pattern`), and
+    /// `sensitive`/`allow-leading-dash` when any of them says so.
+    pub(super) fn merged<'a>(facets: impl Iterator<Item = &'a Value> + Clone) -> Self {
+        let named = facets
+            .clone()
+            .find_map(|facet| facet.get(X_PATTERN_TYPE).and_then(Value::as_str));
+        let class = match named {
+            Some("resource_id") => ValueClass::ResourceId,
+            Some(name) => PatternType::parse(name).map_or(ValueClass::FreeText, ValueClass::Typed),
+            None if facets.clone().any(|facet| facet.get("pattern").is_some()) => {
+                ValueClass::Patterned
+            }
+            None => ValueClass::FreeText,
+        };
+        let flag = |keyword: &str| {
+            facets
+                .clone()
+                .any(|facet| facet.get(keyword) == Some(&Value::Bool(true)))
+        };
+        Self {
+            class,
+            sensitive: flag(X_SENSITIVE),
+            allow_leading_dash: flag(X_ALLOW_LEADING_DASH),
+        }
+    }
+}
+
+/// A top-level property as the guard sees it: its own schema together
+/// with every schema it reaches through a local `$ref` or `allOf` (all of
+/// which apply to the value), and the same for its `items`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GuardedProperty {
+    pub name: String,
+    pub guard: PropertyGuard,
+    /// For an array property: the guard of its items (`items`, through
+    /// `$ref` and `allOf` too); `None` when no facet has `items`.
+    pub items: Option<PropertyGuard>,
+    /// The first non-null `type` among the facets (`"string"` when none
+    /// says), for typing `--name value` flags.
+    pub primary_type: String,
+    /// The first non-null `type` of the items, likewise.
+    pub items_type: String,
+}
+
+impl GuardedProperty {
+    /// The guard for one item of this property's array value.
+    pub fn item_guard(&self) -> PropertyGuard {
+        match self.items {
+            None => self.guard,
+            Some(items) => PropertyGuard {
+                class: if items.class == ValueClass::FreeText {
+                    self.guard.class
+                } else {
+                    items.class
+                },
+                sensitive: self.guard.sensitive || items.sensitive,
+                allow_leading_dash: self.guard.allow_leading_dash || items.allow_leading_dash,
+            },
+        }
+    }
+}
+
+/// Why a custom pattern is not anchored at both ends, if it is not: every
+/// match must start at the start of the value (`^`, `\A`) and end at its
+/// end (`$`, `\z`). This is read from the parsed pattern, so verbose mode
+/// (`(?x)`, where `#` starts a comment), nested classes, a top-level `|`
+/// that anchors only some alternatives, and the multi-line flag (where `^`
+/// and `$` match at every line) are all seen as the regex engine sees them.
+/// A pattern that does not parse gets `None`: compiling it reports that.
+pub fn pattern_anchoring_problem(pattern: &str) -> Option<String> {
+    use regex_syntax::hir::Look;
+    let hir = regex_syntax::ParserBuilder::new()
+        .nest_limit(250)
+        .build()
+        .parse(pattern)
+        .ok()?;
+    let properties = hir.properties();
+    let start = properties.look_set_prefix().contains(Look::Start);
+    let end = properties.look_set_suffix().contains(Look::End);
+    if start && end {
+        return None;
+    }
+    let multi_line = [Look::StartLF, Look::EndLF, Look::StartCRLF, Look::EndCRLF]
+        .iter()
+        .any(|look| properties.look_set().contains(*look));
+    if multi_line {
+        return Some(format!(
+            "`{pattern}` turns on multi-line mode, where `^` and `$` match at every line; remove the `m` flag"
+        ));
+    }
+    let has_anchors =
+        properties.look_set().contains(Look::Start) && properties.look_set().contains(Look::End);
+    if has_anchors {
+        return Some(format!(
+            "`{pattern}` is not anchored at both ends for every match (a top-level `|` anchors only its first alternative at the start and only its last at the end); write `^(?:...|...)$`"
+        ));
+    }
+    Some(format!(
+        "`{pattern}` is not anchored: a pattern must match the whole value, as `^...$`"
+    ))
 }

@@ -29,14 +29,12 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::codes;
+use super::declaration::pattern_anchoring_problem;
+pub use super::declaration::{
+    GuardedProperty, PropertyGuard, X_ALLOW_LEADING_DASH, X_PATTERN_TYPE, X_SENSITIVE,
+};
 use super::declaration::{InputSchema, PatternType};
-use super::parse::pattern_anchoring_problem;
-use crate::guard::ValueClass;
 use crate::report::Diagnostic;
-
-pub const X_PATTERN_TYPE: &str = "x-aigent-pattern-type";
-pub const X_SENSITIVE: &str = "x-aigent-sensitive";
-pub const X_ALLOW_LEADING_DASH: &str = "x-aigent-allow-leading-dash";
 
 /// The meta-schema URI accepted in `$schema`.
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -145,84 +143,6 @@ const COMPOSING: &[&str] = &[
     "dependentSchemas",
 ];
 
-/// How the guard treats one property of an `input_schema`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PropertyGuard {
-    pub class: ValueClass,
-    pub sensitive: bool,
-    pub allow_leading_dash: bool,
-}
-
-impl PropertyGuard {
-    /// The guard one schema object asks for by itself, without following
-    /// `$ref` or `allOf` (see [`GuardedProperty`] for that).
-    pub fn of(property: &Value) -> Self {
-        Self::merged(std::iter::once(property))
-    }
-
-    /// The guard a set of facets asks for together: the pattern type any
-    /// of them names (else `Patterned` when one has a `pattern`), and
-    /// `sensitive`/`allow-leading-dash` when any of them says so.
-    fn merged<'a>(facets: impl Iterator<Item = &'a Value> + Clone) -> Self {
-        let named = facets
-            .clone()
-            .find_map(|facet| facet.get(X_PATTERN_TYPE).and_then(Value::as_str));
-        let class = match named {
-            Some("resource_id") => ValueClass::ResourceId,
-            Some(name) => PatternType::parse(name).map_or(ValueClass::FreeText, ValueClass::Typed),
-            None if facets.clone().any(|facet| facet.get("pattern").is_some()) => {
-                ValueClass::Patterned
-            }
-            None => ValueClass::FreeText,
-        };
-        let flag = |keyword: &str| {
-            facets
-                .clone()
-                .any(|facet| facet.get(keyword) == Some(&Value::Bool(true)))
-        };
-        Self {
-            class,
-            sensitive: flag(X_SENSITIVE),
-            allow_leading_dash: flag(X_ALLOW_LEADING_DASH),
-        }
-    }
-}
-
-/// A top-level property as the guard sees it: its own schema together
-/// with every schema it reaches through a local `$ref` or `allOf` (all of
-/// which apply to the value), and the same for its `items`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GuardedProperty {
-    pub name: String,
-    pub guard: PropertyGuard,
-    /// For an array property: the guard of its items (`items`, through
-    /// `$ref` and `allOf` too); `None` when no facet has `items`.
-    pub items: Option<PropertyGuard>,
-    /// The first non-null `type` among the facets (`"string"` when none
-    /// says), for typing `--name value` flags.
-    pub primary_type: String,
-    /// The first non-null `type` of the items, likewise.
-    pub items_type: String,
-}
-
-impl GuardedProperty {
-    /// The guard for one item of this property's array value.
-    pub fn item_guard(&self) -> PropertyGuard {
-        match self.items {
-            None => self.guard,
-            Some(items) => PropertyGuard {
-                class: if items.class == ValueClass::FreeText {
-                    self.guard.class
-                } else {
-                    items.class
-                },
-                sensitive: self.guard.sensitive || items.sensitive,
-                allow_leading_dash: self.guard.allow_leading_dash || items.allow_leading_dash,
-            },
-        }
-    }
-}
-
 /// How deep `$ref`/`allOf` chains are followed (cycles stop earlier).
 const MAX_FACET_DEPTH: usize = 32;
 
@@ -265,7 +185,7 @@ fn facets<'a>(
 /// pointer. Anchors (`#name`) and anything remote give `None`.
 fn resolve_local<'a>(root: &'a Value, reference: &str) -> Option<(String, &'a Value)> {
     let fragment = reference.strip_prefix('#')?;
-    let pointer = crate::guard::normalize::percent_decode(fragment);
+    let pointer = crate::normalize::percent_decode(fragment);
     if !pointer.is_empty() && !pointer.starts_with('/') {
         return None;
     }
@@ -651,7 +571,7 @@ fn check_top_level_properties(
 ) {
     for (name, property) in properties {
         let here = format!("{field}.properties.{name}");
-        if let Some(problem) = super::parse::parameter_name_problem(name) {
+        if let Some(problem) = super::naming::parameter_name_problem(name) {
             diagnostics
                 .push(Diagnostic::error(codes::PARAMETER_NAME_INVALID, problem).with_field(&here));
         }
@@ -659,7 +579,7 @@ fn check_top_level_properties(
         let constrained = ["pattern", "format", "enum", "const", X_PATTERN_TYPE]
             .iter()
             .any(|keyword| property.get(*keyword).is_some());
-        if is_string && !constrained && super::lint::looks_like_identifier(name) {
+        if is_string && !constrained && super::naming::looks_like_identifier(name) {
             diagnostics.push(
                 Diagnostic::warning(
                     codes::IDENTIFIER_UNPATTERNED,
@@ -710,6 +630,7 @@ fn close_objects(schema: &mut Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::contract::ValueClass;
     use serde_json::json;
 
     fn codes_of(schema: Value) -> Vec<&'static str> {

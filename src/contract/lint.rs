@@ -27,10 +27,9 @@ pub const CHECKS: &[Check] = &[
     every_parameter_reaches_the_subprocess,
     argv_slots_fit_their_types,
     no_shell_command_string,
-    defaults_pass_their_own_checks,
     required_has_no_default,
     identifiers_have_patterns,
-    super::raw_shell::raw_shell_in_scripts,
+    raw_shell_in_scripts,
 ];
 
 pub fn lint_declaration(declaration: &Declaration, context: &LintContext<'_>) -> Vec<Diagnostic> {
@@ -46,7 +45,7 @@ fn user_controlled_args_exist(declaration: &Declaration, _: &LintContext<'_>) ->
     };
     let inputs = declaration.input_names();
     let unknown = |name: &str, field: String| {
-        let hint = super::closest(name, inputs.iter().copied())
+        let hint = super::naming::closest(name, inputs.iter().copied())
             .map(|closest| format!("; did you mean `{closest}`?"))
             .unwrap_or_default();
         Diagnostic::error(
@@ -163,6 +162,12 @@ fn input_kind<'a>(declaration: &'a Declaration, name: &str) -> Option<&'a str> {
     }
 }
 
+/// An interpreter running a script file that itself runs a shell (see
+/// `raw_shell`).
+fn raw_shell_in_scripts(declaration: &Declaration, context: &LintContext<'_>) -> Vec<Diagnostic> {
+    super::raw_shell::raw_shell_in_scripts(declaration, context.file)
+}
+
 /// A shell or an interpreter handed a command string turns the argv back
 /// into code, undoing everything the guard does (see `command_string`).
 fn no_shell_command_string(declaration: &Declaration, _: &LintContext<'_>) -> Vec<Diagnostic> {
@@ -179,56 +184,6 @@ fn no_shell_command_string(declaration: &Declaration, _: &LintContext<'_>) -> Ve
         leading_dash,
     };
     command_string_diagnostics(subprocess, users)
-}
-
-fn defaults_pass_their_own_checks(
-    declaration: &Declaration,
-    _: &LintContext<'_>,
-) -> Vec<Diagnostic> {
-    let mut found: Vec<(String, &serde_json::Value, Vec<crate::guard::Violation>)> = Vec::new();
-    match &declaration.inputs {
-        Inputs::Parameters(parameters) => {
-            for parameter in parameters {
-                if let Some(default) = &parameter.default {
-                    found.push((
-                        format!("parameters.{}.default", parameter.name),
-                        default,
-                        crate::guard::check_default(declaration, parameter, default),
-                    ));
-                }
-            }
-        }
-        // A default fills in for an absent property and reaches the argv,
-        // so it gets the schema's checks and the guard's rules too.
-        Inputs::InputSchema(schema) => {
-            for (name, property) in schema.properties() {
-                if let Some(default) = property.get("default").filter(|value| !value.is_null()) {
-                    found.push((
-                        format!("input_schema.properties.{name}.default"),
-                        default,
-                        crate::guard::check_schema_default(declaration, name, default),
-                    ));
-                }
-            }
-        }
-    }
-    found
-        .into_iter()
-        .filter_map(|(field, default, violations)| {
-            let first = violations.into_iter().next()?;
-            Some(
-                Diagnostic::error(
-                    codes::DEFAULT_INVALID,
-                    format!(
-                        "the default {default} is rejected by the parameter's own checks ({}): {}",
-                        first.rule.as_str(),
-                        first.message
-                    ),
-                )
-                .with_field(field),
-            )
-        })
-        .collect()
 }
 
 fn required_has_no_default(declaration: &Declaration, _: &LintContext<'_>) -> Vec<Diagnostic> {
@@ -257,7 +212,7 @@ fn identifiers_have_patterns(declaration: &Declaration, _: &LintContext<'_>) -> 
             matches!(parameter.kind, ParamType::String | ParamType::Array)
                 && parameter.pattern.is_none()
                 && parameter.pattern_type.is_none()
-                && looks_like_identifier(&parameter.name)
+                && super::naming::looks_like_identifier(&parameter.name)
         })
         .map(|parameter| {
             Diagnostic::warning(
@@ -272,49 +227,22 @@ fn identifiers_have_patterns(declaration: &Declaration, _: &LintContext<'_>) -> 
         .collect()
 }
 
-/// `id`, `*-id`, `*_id`, `slug`, `*-name`, `*_name`, `key`, `*-key`, `*_key`.
-pub fn looks_like_identifier(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    matches!(lower.as_str(), "id" | "slug" | "key")
-        || [
-            "-id", "_id", "-name", "_name", "-key", "_key", "-slug", "_slug",
-        ]
-        .iter()
-        .any(|suffix| lower.ends_with(suffix))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn identifier_names() {
-        for name in [
-            "id",
-            "cluster-id",
-            "user_id",
-            "slug",
-            "branch-name",
-            "key",
-            "api-key",
-            "ID",
-        ] {
-            assert!(looks_like_identifier(name), "{name}");
-        }
-        for name in ["message", "idle", "keyboard", "version", "name", "video"] {
-            assert!(!looks_like_identifier(name), "{name}");
-        }
-    }
-
     /// The codes of every diagnostic for a YAML declaration, with fields.
     fn findings(text: &str) -> Vec<(String, String)> {
-        let parsed = crate::contract::parse_declaration(
+        let parsed = crate::contract::read_declaration(
             text,
             crate::contract::SourceFormat::Yaml,
             &crate::contract::Origin::default(),
         );
-        parsed
-            .diagnostics
+        let mut diagnostics = parsed.diagnostics.clone();
+        if let Some(declaration) = &parsed.declaration {
+            diagnostics.extend(lint_declaration(declaration, &LintContext::default()));
+        }
+        diagnostics
             .iter()
             .map(|d| (d.code.to_string(), d.field.clone().unwrap_or_default()))
             .collect()

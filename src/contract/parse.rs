@@ -1,6 +1,7 @@
 //! Reading a declaration: text → JSON value → [`Declaration`], with every
 //! problem reported as a diagnostic naming its field. Nothing stops at the
-//! first problem; the cross-field rules live in `lint`.
+//! first problem. The cross-field rules live in `lint`, and the loader
+//! runs both (`crate::registry::parse_declaration`).
 
 use serde_json::{Map, Value};
 
@@ -9,7 +10,7 @@ use super::declaration::{
     AnchoredPattern, ArgvPart, DangerLevel, Declaration, ExitCode, FlagForm, Inputs, ParamSlot,
     ParamType, Parameter, PatternType, SideEffects, Subprocess,
 };
-use super::{input_schema, lint, value};
+use super::{input_schema, value};
 use crate::report::Diagnostic;
 
 /// Which syntax a declaration file is written in.
@@ -35,7 +36,10 @@ impl SourceFormat {
 }
 
 /// A parsed file: the declaration when it has no errors, and every finding
-/// (warnings included) either way.
+/// (warnings included) either way. Straight from [`read_declaration`] or
+/// [`read_value`] the declaration is there whenever its fields could be
+/// built, so that the lint can still look at it; [`Parsed::settle`] then
+/// drops it if anything was an error.
 #[derive(Debug, Clone)]
 pub struct Parsed {
     pub declaration: Option<Declaration>,
@@ -47,6 +51,14 @@ impl Parsed {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
 
+    /// Keeps the declaration only if no finding is an error.
+    pub fn settle(mut self) -> Self {
+        if self.has_errors() {
+            self.declaration = None;
+        }
+        self
+    }
+
     fn failed(diagnostic: Diagnostic) -> Self {
         Self {
             declaration: None,
@@ -55,8 +67,9 @@ impl Parsed {
     }
 }
 
-/// Parses and lints one declaration.
-pub fn parse_declaration(text: &str, format: SourceFormat, origin: &Origin<'_>) -> Parsed {
+/// Reads one declaration's fields, without the cross-field lint (see
+/// [`Parsed`]).
+pub fn read_declaration(text: &str, format: SourceFormat, origin: &Origin<'_>) -> Parsed {
     if text.len() > value::MAX_DOCUMENT_BYTES {
         return Parsed::failed(Diagnostic::error(
             codes::FILE_UNREADABLE,
@@ -68,7 +81,7 @@ pub fn parse_declaration(text: &str, format: SourceFormat, origin: &Origin<'_>) 
         SourceFormat::Yaml => value::from_yaml(text),
     };
     match parsed {
-        Ok(document) => parse_value(&document, origin),
+        Ok(document) => read_value(&document, origin),
         Err(err) => Parsed::failed(
             Diagnostic::error(
                 codes::SYNTAX,
@@ -95,8 +108,9 @@ pub struct Origin<'a> {
     pub file: Option<&'a std::path::Path>,
 }
 
-/// Builds a declaration from an already-parsed document.
-pub fn parse_value(document: &Value, origin: &Origin<'_>) -> Parsed {
+/// Builds a declaration from an already-parsed document, without the
+/// cross-field lint (see [`Parsed`]).
+pub fn read_value(document: &Value, origin: &Origin<'_>) -> Parsed {
     let file_stem = origin.file_stem;
     let Some(root) = document.as_object() else {
         return Parsed::failed(Diagnostic::error(
@@ -120,7 +134,7 @@ pub fn parse_value(document: &Value, origin: &Origin<'_>) -> Parsed {
     );
     let name = reader.required_string(root, "name", "");
     if let Some(name) = &name {
-        if let Some(problem) = super::command_name_problem(name) {
+        if let Some(problem) = super::naming::command_name_problem(name) {
             reader.error(codes::NAME_INVALID, "name", problem);
         } else if let Some(stem) = file_stem
             && stem != name
@@ -179,7 +193,7 @@ pub fn parse_value(document: &Value, origin: &Origin<'_>) -> Parsed {
         Some(value) => reader.exit_codes(value),
     };
 
-    let mut diagnostics = reader.diagnostics;
+    let diagnostics = reader.diagnostics;
     let declaration = match (name, description, inputs, exit_codes) {
         (Some(name), Some(description), Some(inputs), Some(exit_codes)) => Some(Declaration {
             name,
@@ -191,66 +205,10 @@ pub fn parse_value(document: &Value, origin: &Origin<'_>) -> Parsed {
         }),
         _ => None,
     };
-    if let Some(declaration) = &declaration {
-        let context = lint::LintContext { file: origin.file };
-        diagnostics.extend(lint::lint_declaration(declaration, &context));
-    }
-    let has_errors = diagnostics.iter().any(Diagnostic::is_error);
     Parsed {
-        declaration: declaration.filter(|_| !has_errors),
+        declaration,
         diagnostics,
     }
-}
-
-/// Why a custom pattern is not anchored at both ends, if it is not: every
-/// match must start at the start of the value (`^`, `\A`) and end at its
-/// end (`$`, `\z`). This is read from the parsed pattern, so verbose mode
-/// (`(?x)`, where `#` starts a comment), nested classes, a top-level `|`
-/// that anchors only some alternatives, and the multi-line flag (where `^`
-/// and `$` match at every line) are all seen as the regex engine sees them.
-/// A pattern that does not parse gets `None`: compiling it reports that.
-pub fn pattern_anchoring_problem(pattern: &str) -> Option<String> {
-    use regex_syntax::hir::Look;
-    let hir = regex_syntax::ParserBuilder::new()
-        .nest_limit(250)
-        .build()
-        .parse(pattern)
-        .ok()?;
-    let properties = hir.properties();
-    let start = properties.look_set_prefix().contains(Look::Start);
-    let end = properties.look_set_suffix().contains(Look::End);
-    if start && end {
-        return None;
-    }
-    let multi_line = [Look::StartLF, Look::EndLF, Look::StartCRLF, Look::EndCRLF]
-        .iter()
-        .any(|look| properties.look_set().contains(*look));
-    if multi_line {
-        return Some(format!(
-            "`{pattern}` turns on multi-line mode, where `^` and `$` match at every line; remove the `m` flag"
-        ));
-    }
-    let has_anchors =
-        properties.look_set().contains(Look::Start) && properties.look_set().contains(Look::End);
-    if has_anchors {
-        return Some(format!(
-            "`{pattern}` is not anchored at both ends for every match (a top-level `|` anchors only its first alternative at the start and only its last at the end); write `^(?:...|...)$`"
-        ));
-    }
-    Some(format!(
-        "`{pattern}` is not anchored: a pattern must match the whole value, as `^...$`"
-    ))
-}
-
-/// Why `name` cannot be a parameter (a `--flag` and a JSON key), if so.
-pub fn parameter_name_problem(name: &str) -> Option<String> {
-    const RESERVED: [&str; 4] = ["json", "__proto__", "constructor", "prototype"];
-    if RESERVED.contains(&name) {
-        return Some(format!("`{name}` is reserved and cannot name a parameter"));
-    }
-    super::command_name_problem(name).map(|_| {
-        format!("`{name}` cannot be a `--flag`: use 1-128 ASCII letters, digits, '-' and '_', starting with a letter or digit")
-    })
 }
 
 /// Collects diagnostics while reading fields.
@@ -276,7 +234,7 @@ impl Reader {
     fn unknown_fields(&mut self, object: &Map<String, Value>, prefix: &str, known: &[&str]) {
         for key in object.keys() {
             if !known.contains(&key.as_str()) {
-                let hint = super::closest(key, known.iter().copied())
+                let hint = super::naming::closest(key, known.iter().copied())
                     .map(|closest| format!("; did you mean `{closest}`?"))
                     .unwrap_or_default();
                 self.error(
@@ -416,7 +374,7 @@ impl Reader {
     fn parameter(&mut self, name: &str, body: &Value) -> Option<Parameter> {
         let prefix = format!("parameters.{name}");
         let errors_before = self.error_count();
-        if let Some(problem) = parameter_name_problem(name) {
+        if let Some(problem) = super::naming::parameter_name_problem(name) {
             self.error(codes::PARAMETER_NAME_INVALID, &prefix, problem);
         }
         let Some(object) = body.as_object() else {
@@ -492,7 +450,9 @@ impl Reader {
                         None
                     }
                     Ok(compiled) => {
-                        if let Some(problem) = pattern_anchoring_problem(&source) {
+                        if let Some(problem) =
+                            super::declaration::pattern_anchoring_problem(&source)
+                        {
                             self.error(codes::PATTERN_UNANCHORED, field, problem);
                         }
                         Some(compiled)
@@ -839,58 +799,5 @@ impl Reader {
 }
 
 fn kind(value: &Value) -> &'static str {
-    crate::guard::json_kind(value)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn anchoring() {
-        for ok in [
-            "^[a-z]+$",
-            "^(?:a|b)$",
-            "^a\\$b$",
-            "^[|]$",
-            "^\\\\$",
-            "^(?i)abc$",
-            "^(?-m)x$",
-            "^[[a-z]|b]$",
-            "^a$|^b$",
-            "\\A[a-z]+\\z",
-            "^(?x) [a-z]+ # a comment\n$",
-        ] {
-            assert_eq!(pattern_anchoring_problem(ok), None, "{ok}");
-        }
-        for bad in [
-            "[a-z]+",
-            "^[a-z]+",
-            "[a-z]+$",
-            "^a|b$",
-            "^a\\$",
-            "^(?m)a$",
-            "^(?im)a$",
-            "",
-            "^(?x)[a-z]+ #[\n|.*$",
-            "^*a$",
-            "(?:^)?a$",
-        ] {
-            assert!(pattern_anchoring_problem(bad).is_some(), "{bad}");
-        }
-        assert!(
-            pattern_anchoring_problem("^(?m)a$")
-                .unwrap()
-                .contains("multi-line")
-        );
-    }
-
-    #[test]
-    fn parameter_names() {
-        assert_eq!(parameter_name_problem("cluster-id"), None);
-        assert_eq!(parameter_name_problem("read_file"), None);
-        for bad in ["json", "__proto__", "constructor", "a=b", "-x", "a b", ""] {
-            assert!(parameter_name_problem(bad).is_some(), "{bad}");
-        }
-    }
+    super::value::json_kind(value)
 }

@@ -39,7 +39,6 @@ use serde_json::Value;
 
 use super::codes;
 use super::declaration::{Declaration, Inputs};
-use super::lint::LintContext;
 use crate::report::Diagnostic;
 
 /// How much of a script is read.
@@ -81,11 +80,10 @@ pub struct Finding {
 }
 
 /// The registration check: every script the declaration names, scanned.
-pub fn raw_shell_in_scripts(
-    declaration: &Declaration,
-    context: &LintContext<'_>,
-) -> Vec<Diagnostic> {
-    let Some(declaration_file) = context.file else {
+/// Scripts are found relative to the declaration's file; a declaration
+/// without one (the embedded examples) names none.
+pub fn raw_shell_in_scripts(declaration: &Declaration, file: Option<&Path>) -> Vec<Diagnostic> {
+    let Some(declaration_file) = file else {
         return Vec::new();
     };
     let dir = match declaration_file.parent() {

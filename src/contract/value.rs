@@ -237,6 +237,18 @@ impl Visitor<'_> for KeyVisitor {
     }
 }
 
+/// How a JSON value's kind reads in a message ("a string", "null").
+pub fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

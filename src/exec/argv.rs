@@ -283,8 +283,9 @@ pub fn shell_quote(word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contract::{Origin, SourceFormat, parse_declaration};
+    use crate::contract::{Origin, SourceFormat};
     use crate::guard::{self, RawArguments};
+    use crate::registry::parse_declaration;
 
     fn declaration(text: &str) -> Declaration {
         let parsed = parse_declaration(text, SourceFormat::Yaml, &Origin::default());

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::rules::Rule;
+use super::rule::Rule;
 use super::violation::Violation;
 use crate::contract::{ParamType, Parameter};
 

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use super::arguments::{Given, unknown_parameter};
 use super::number::NumberTexts;
-use super::rules::Rule;
+use super::rule::Rule;
 use super::violation::Violation;
 use crate::contract::Parameter;
 

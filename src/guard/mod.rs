@@ -8,10 +8,11 @@
 //! `suggestion`.
 
 mod arguments;
+mod defaults;
 mod json_args;
-pub mod normalize;
 pub mod number;
 pub mod render;
+mod rule;
 pub mod rules;
 mod schema_args;
 pub mod syntax;
@@ -19,9 +20,14 @@ mod violation;
 
 use serde_json::{Map, Value};
 
+pub use crate::contract::ValueClass;
+pub use crate::contract::value::json_kind;
+pub use crate::normalize;
 pub use arguments::RawArguments;
+pub use defaults::default_diagnostics;
 pub use number::{Decimal, DecimalError};
-pub use rules::{Rule, ValueClass, ValueProfile, check_string};
+pub use rule::Rule;
+pub use rules::{ValueProfile, check_string};
 pub use violation::{REDACTED, Rejection, Violation};
 
 use crate::contract::{Declaration, Inputs, ParamType, Parameter};
@@ -549,17 +555,6 @@ fn parse_integer(text: &str) -> Result<i64, String> {
 fn whole_number(text: &str) -> Option<String> {
     let value: f64 = text.parse().ok()?;
     (value.fract() == 0.0 && value.abs() < 9.0e15).then(|| format!("{}", value as i64))
-}
-
-pub fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 /// Checks a parameter's `default` against the parameter itself, for the

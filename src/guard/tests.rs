@@ -6,7 +6,8 @@ use proptest::prelude::*;
 use serde_json::json;
 
 use super::*;
-use crate::contract::{Origin, parse_value};
+use crate::contract::Origin;
+use crate::registry::parse_value;
 
 fn declaration(document: Value) -> Declaration {
     let parsed = parse_value(&document, &Origin::default());
@@ -701,7 +702,7 @@ fn json_arguments() {
 }
 
 fn mcp(name: &str) -> Declaration {
-    let text = crate::contract::EMBEDDED
+    let text = crate::registry::EMBEDDED
         .iter()
         .find(|(file, _)| *file == format!("{name}.json"))
         .unwrap()

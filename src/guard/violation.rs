@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::rules::Rule;
+use super::rule::Rule;
 use crate::report::{ErrorBody, FieldError};
 
 /// Shown instead of the value of a parameter declared `sensitive`.

@@ -3,9 +3,9 @@
 use clap::Args;
 use serde_json::{Value, json};
 
-use aigent::contract::changed::{ChangedLintError, lint_changed};
-use aigent::contract::render::{count, render_lint, render_lint_github};
-use aigent::contract::{FileReport, Registry};
+use aigent::registry::changed::{ChangedLintError, lint_changed};
+use aigent::registry::render::{count, render_lint, render_lint_github};
+use aigent::registry::{FileReport, Registry};
 use aigent::report::{ErrorBody, Outcome, OutputFormat, exit};
 
 use super::super::{CliError, Context};

@@ -3,7 +3,7 @@
 use clap::Args;
 use serde_json::{Value, json};
 
-use aigent::contract::render::render_list;
+use aigent::registry::render::render_list;
 use aigent::report::Outcome;
 
 use super::super::{CliError, Context};

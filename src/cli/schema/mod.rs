@@ -6,7 +6,7 @@ pub mod show;
 
 use clap::Subcommand;
 
-use aigent::contract::Registry;
+use aigent::registry::Registry;
 use aigent::report::Outcome;
 
 use super::{CliError, Context};

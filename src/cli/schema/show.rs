@@ -2,8 +2,9 @@
 
 use clap::Args;
 
-use aigent::contract::render::render_show;
-use aigent::contract::{Loaded, to_json_schema, to_wire};
+use aigent::contract::to_wire;
+use aigent::registry::render::render_show;
+use aigent::registry::{Loaded, to_json_schema};
 use aigent::report::{Outcome, OutputFormat};
 
 use super::super::{CliError, Context};

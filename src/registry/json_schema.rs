@@ -6,8 +6,10 @@
 
 use serde_json::{Map, Value, json};
 
-use super::declaration::{Declaration, Inputs, ParamType, Parameter};
-use super::input_schema::{DRAFT_2020_12, X_ALLOW_LEADING_DASH, X_PATTERN_TYPE, X_SENSITIVE};
+use crate::contract::input_schema::{
+    DRAFT_2020_12, X_ALLOW_LEADING_DASH, X_PATTERN_TYPE, X_SENSITIVE,
+};
+use crate::contract::{Declaration, Inputs, ParamType, Parameter};
 use crate::guard::syntax;
 
 /// What a resource_id may not contain, as a JSON Schema pattern: the
@@ -124,8 +126,9 @@ fn parameter_schema(parameter: &Parameter) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contract::{Origin, parse_value};
+    use crate::contract::Origin;
     use crate::guard::{self, RawArguments};
+    use crate::registry::parse_value;
 
     /// Every type and pattern type, exported and loaded back as an MCP
     /// `input_schema`, accepts and refuses what the original does.

@@ -4,10 +4,9 @@
 use comfy_table::{Table, presets};
 use serde_json::Value;
 
-use super::declaration::{ArgvPart, Declaration, FlagForm, Inputs, ParamType, Parameter};
-use super::input_schema::{self, GuardedProperty, PropertyGuard};
-use super::registry::FileReport;
-use crate::guard::ValueClass;
+use super::load::FileReport;
+use crate::contract::input_schema::{self, GuardedProperty, PropertyGuard};
+use crate::contract::{ArgvPart, Declaration, FlagForm, Inputs, ParamType, Parameter, ValueClass};
 use crate::report::{Diagnostic, Style};
 
 fn table(header: &[&str]) -> Table {

@@ -10,11 +10,10 @@ use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use super::codes;
-use super::declaration::Declaration;
+use super::check::parse_declaration;
 use super::embedded::EMBEDDED;
-use super::parse::{Origin, SourceFormat, parse_declaration};
-use super::value::MAX_DOCUMENT_BYTES;
+use crate::contract::value::MAX_DOCUMENT_BYTES;
+use crate::contract::{Declaration, Origin, SourceFormat, closest, codes, command_name_problem};
 use crate::report::Diagnostic;
 
 /// Where declarations come from.
@@ -108,7 +107,7 @@ impl Registry {
 
     /// Loads one command, reading only its own file.
     pub fn load(&self, name: &str) -> Result<Loaded, LoadError> {
-        if let Some(problem) = super::command_name_problem(name) {
+        if let Some(problem) = command_name_problem(name) {
             return Err(LoadError::InvalidName {
                 name: name.to_owned(),
                 problem,
@@ -333,7 +332,7 @@ impl Registry {
                 .filter(|(other, candidate)| *other != index && candidate.name == entry.name)
                 .map(|(_, candidate)| self.file_label(&candidate.file_name))
                 .collect();
-            let mut report = match super::command_name_problem(&entry.name) {
+            let mut report = match command_name_problem(&entry.name) {
                 Some(problem) => FileReport {
                     name: entry.name.clone(),
                     file: file.clone(),
@@ -385,7 +384,7 @@ impl Registry {
 
     fn closest_name(&self, name: &str) -> Option<String> {
         let entries = self.entries().ok()?;
-        super::closest(name, entries.iter().map(|entry| entry.name.as_str())).map(str::to_owned)
+        closest(name, entries.iter().map(|entry| entry.name.as_str())).map(str::to_owned)
     }
 }
 

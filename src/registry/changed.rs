@@ -6,7 +6,7 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::registry::{FileReport, LoadError, Registry};
+use super::load::{FileReport, LoadError, Registry};
 use crate::vcs::{ChangeOptions, ChangedScope, SelectedUnit, VcsError, changed_declarations};
 
 /// What changed in a registry directory, and the lint of what changed.

@@ -1,0 +1,18 @@
+//! The loader: declarations read from files and from the embedded
+//! examples, fully checked, into a [`Registry`]; and what is shown of them
+//! (`schema list/show/lint`, the JSON Schema export).
+//!
+//! This sits above both `contract` (the vocabulary, parsing and lint) and
+//! `guard` (a declared default must pass its own parameter's checks).
+
+pub mod changed;
+mod check;
+mod embedded;
+mod json_schema;
+mod load;
+pub mod render;
+
+pub use check::{parse_declaration, parse_value};
+pub use embedded::EMBEDDED;
+pub use json_schema::to_json_schema;
+pub use load::{FileReport, LoadError, Loaded, Registry, RegistryEntry};
