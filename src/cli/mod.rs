@@ -14,9 +14,9 @@ mod generate;
 mod interactive;
 mod manifest;
 mod output;
+mod plugin;
 mod run;
 mod schema;
-mod plugin;
 mod skill;
 
 use std::path::PathBuf;
@@ -177,7 +177,10 @@ pub struct Context {
 /// The formats beyond text and json, and the commands that speak them.
 /// Artifacts (completions, the man pages) ignore the format altogether.
 const EXTRA_FORMATS: &[(OutputFormat, &[&str])] = &[
-    (OutputFormat::Github, &["skill validate", "plugin validate", "schema lint"]),
+    (
+        OutputFormat::Github,
+        &["skill validate", "plugin validate", "schema lint"],
+    ),
     (OutputFormat::JsonSchema, &["schema show"]),
 ];
 

@@ -250,11 +250,10 @@ impl<'a> Fields<'a> {
         match self.object.get(key) {
             None => {}
             Some(Value::Array(items)) if items.iter().all(Value::is_string) => {}
-            Some(other) => self.diagnostics.push(wrong_type(
-                &self.field(key),
-                "an array of strings",
-                other,
-            )),
+            Some(other) => {
+                self.diagnostics
+                    .push(wrong_type(&self.field(key), "an array of strings", other))
+            }
         }
     }
 
@@ -331,7 +330,7 @@ impl<'a> Fields<'a> {
                 self.diagnostics.push(
                     Diagnostic::warning(
                         codes::UNKNOWN_FIELD,
-                        format!("`{}` is not a field Claude Code documents", quoted(&field)),
+                        format!("{} is not a field Claude Code documents", quoted(&field)),
                     )
                     .with_field(field),
                 );

@@ -111,7 +111,8 @@ impl Walk {
             Err(problem) => return self.report(file, None, vec![problem]),
         };
         let Some(object) = value.as_object() else {
-            let finding = Diagnostic::error(codes::NOT_AN_OBJECT, "the marketplace is not a JSON object");
+            let finding =
+                Diagnostic::error(codes::NOT_AN_OBJECT, "the marketplace is not a JSON object");
             return self.report(file, None, vec![finding]);
         };
         let mut fields = Fields::new(object, "");
@@ -137,8 +138,11 @@ impl Walk {
                     let prefix = format!("plugins[{index}].");
                     let Some(entry) = entry.as_object() else {
                         diagnostics.push(
-                            Diagnostic::error(codes::NOT_AN_OBJECT, format!("`plugins[{index}]` is not a JSON object"))
-                                .with_field(format!("plugins[{index}]")),
+                            Diagnostic::error(
+                                codes::NOT_AN_OBJECT,
+                                format!("`plugins[{index}]` is not a JSON object"),
+                            )
+                            .with_field(format!("plugins[{index}]")),
                         );
                         continue;
                     };
@@ -150,7 +154,10 @@ impl Walk {
                         fields.diagnostics.push(
                             Diagnostic::error(
                                 codes::PLUGIN_NAME_DUPLICATE,
-                                format!("`{prefix}name` {} is also the name of plugins[{first}]", quoted(entry_name)),
+                                format!(
+                                    "`{prefix}name` {} is also the name of plugins[{first}]",
+                                    quoted(entry_name)
+                                ),
                             )
                             .with_field(format!("{prefix}name")),
                         );
@@ -168,17 +175,24 @@ impl Walk {
                 }
             }
             Some(_) => diagnostics.push(
-                Diagnostic::error(codes::FIELD_TYPE, "`plugins` must be an array of plugin entries")
-                    .with_field("plugins"),
+                Diagnostic::error(
+                    codes::FIELD_TYPE,
+                    "`plugins` must be an array of plugin entries",
+                )
+                .with_field("plugins"),
             ),
             None => diagnostics.push(
-                Diagnostic::error(codes::FIELD_MISSING, "`plugins` is required").with_field("plugins"),
+                Diagnostic::error(codes::FIELD_MISSING, "`plugins` is required")
+                    .with_field("plugins"),
             ),
         }
         let report_at = self.reports.len();
         self.report(file, name, Vec::new());
         for (index, directory, object, entry_name) in plugins {
-            let entry = Entry { name: entry_name, object };
+            let entry = Entry {
+                name: entry_name,
+                object,
+            };
             if let Some(problem) = self.plugin(&directory, Some(&entry)) {
                 diagnostics.push(problem.with_field(format!("plugins[{index}]")));
             }
@@ -194,7 +208,12 @@ impl Walk {
 
     /// The local directory an entry's `source` names, after checking it;
     /// `None` for a remote source (checked for shape only) or a bad one.
-    fn entry_source(&self, fields: &mut Fields<'_>, root: &Path, plugin_root: Option<&str>) -> Option<PathBuf> {
+    fn entry_source(
+        &self,
+        fields: &mut Fields<'_>,
+        root: &Path,
+        plugin_root: Option<&str>,
+    ) -> Option<PathBuf> {
         let prefix = fields.prefix.clone();
         let source = match fields.object.get("source") {
             None => {
@@ -210,8 +229,11 @@ impl Walk {
             Some(Value::String(source)) => source.as_str(),
             Some(_) => {
                 fields.diagnostics.push(
-                    Diagnostic::error(codes::FIELD_TYPE, format!("`{prefix}source` must be a path or a source object"))
-                        .with_field(format!("{prefix}source")),
+                    Diagnostic::error(
+                        codes::FIELD_TYPE,
+                        format!("`{prefix}source` must be a path or a source object"),
+                    )
+                    .with_field(format!("{prefix}source")),
                 );
                 return None;
             }
@@ -231,10 +253,21 @@ impl Walk {
         }
         let directory = join_relative(root, source);
         if !directory.is_dir() {
-            let what = if directory.exists() { "is not a directory" } else { "does not exist" };
+            let what = if directory.exists() {
+                "is not a directory"
+            } else {
+                "does not exist"
+            };
             fields.diagnostics.push(
-                Diagnostic::error(codes::SOURCE_MISSING, format!("`{prefix}source` {}: {} {what}", quoted(source), directory.display()))
-                    .with_field(format!("{prefix}source")),
+                Diagnostic::error(
+                    codes::SOURCE_MISSING,
+                    format!(
+                        "`{prefix}source` {}: {} {what}",
+                        quoted(source),
+                        directory.display()
+                    ),
+                )
+                .with_field(format!("{prefix}source")),
             );
             return None;
         }
@@ -264,7 +297,10 @@ impl Walk {
                 fields.unknown(&[PLUGIN_FIELDS]);
                 diagnostics.append(&mut fields.diagnostics);
             }
-            Some(Ok(_)) => diagnostics.push(Diagnostic::error(codes::NOT_AN_OBJECT, "plugin.json is not a JSON object")),
+            Some(Ok(_)) => diagnostics.push(Diagnostic::error(
+                codes::NOT_AN_OBJECT,
+                "plugin.json is not a JSON object",
+            )),
             None => {}
         }
         let mut entry_problem = None;
@@ -281,14 +317,24 @@ impl Walk {
             {
                 entry_problem = Some(Diagnostic::error(
                     codes::PLUGIN_NAME_MISMATCH,
-                    format!("the marketplace lists {} but {} names itself {}", quoted(listed), manifest_file.display(), quoted(own)),
+                    format!(
+                        "the marketplace lists {} but {} names itself {}",
+                        quoted(listed),
+                        manifest_file.display(),
+                        quoted(own)
+                    ),
                 ));
             }
-            let declares = manifest::PATH_FIELDS.iter().any(|key| entry.object.contains_key(*key));
+            let declares = manifest::PATH_FIELDS
+                .iter()
+                .any(|key| entry.object.contains_key(*key));
             if entry_problem.is_none() && !has_manifest && !has_components(directory) && !declares {
                 entry_problem = Some(Diagnostic::error(
                     codes::SOURCE_NOT_A_PLUGIN,
-                    format!("{} holds no .claude-plugin/plugin.json and no skills, commands, agents or hooks", directory.display()),
+                    format!(
+                        "{} holds no .claude-plugin/plugin.json and no skills, commands, agents or hooks",
+                        directory.display()
+                    ),
                 ));
             }
         }
@@ -303,8 +349,11 @@ impl Walk {
             let full = join_relative(directory, path);
             if !full.exists() {
                 diagnostics.push(
-                    Diagnostic::error(codes::COMPONENT_MISSING, format!("`{field}` names {}, which does not exist", full.display()))
-                        .with_field(field.clone()),
+                    Diagnostic::error(
+                        codes::COMPONENT_MISSING,
+                        format!("`{field}` names {}, which does not exist", full.display()),
+                    )
+                    .with_field(field.clone()),
                 );
                 continue;
             }
@@ -333,7 +382,11 @@ impl Walk {
         }
         let name = own_name.or_else(|| entry.and_then(|entry| entry.name.map(str::to_owned)));
         if first_visit || !diagnostics.is_empty() {
-            let path = if has_manifest { manifest_file } else { directory.to_path_buf() };
+            let path = if has_manifest {
+                manifest_file
+            } else {
+                directory.to_path_buf()
+            };
             self.report(path, name, diagnostics);
         }
         self.skills(&skills);
@@ -383,7 +436,9 @@ fn manifest_root(path: &Path) -> PathBuf {
         .is_some_and(|name| name == PLUGIN_MANIFEST || name == MARKETPLACE_MANIFEST);
     let parent = path.parent();
     if is_manifest
-        && parent.and_then(Path::file_name).is_some_and(|name| name == MANIFEST_DIRECTORY)
+        && parent
+            .and_then(Path::file_name)
+            .is_some_and(|name| name == MANIFEST_DIRECTORY)
         && let Some(root) = parent.and_then(Path::parent)
     {
         if root.as_os_str().is_empty() {
@@ -396,9 +451,14 @@ fn manifest_root(path: &Path) -> PathBuf {
 
 /// Whether a directory holds any component in its default place.
 fn has_components(directory: &Path) -> bool {
-    [DEFAULT_SKILLS, DEFAULT_COMMANDS, DEFAULT_AGENTS, DEFAULT_HOOKS]
-        .iter()
-        .any(|component| directory.join(component).exists())
+    [
+        DEFAULT_SKILLS,
+        DEFAULT_COMMANDS,
+        DEFAULT_AGENTS,
+        DEFAULT_HOOKS,
+    ]
+    .iter()
+    .any(|component| directory.join(component).exists())
 }
 
 /// Checks the Markdown files of a commands or agents path (a file or a
@@ -409,13 +469,18 @@ fn markdown_components(path: &Path, frontmatter_required: bool, diagnostics: &mu
     collect_markdown(path, 0, &mut files);
     for file in files {
         if let Some(problem) = markdown_problem(&file, frontmatter_required) {
-            diagnostics.push(Diagnostic::error(codes::COMPONENT_BROKEN, format!("{}: {problem}", file.display())));
+            diagnostics.push(Diagnostic::error(
+                codes::COMPONENT_BROKEN,
+                format!("{}: {problem}", file.display()),
+            ));
         }
     }
 }
 
 fn collect_markdown(path: &Path, depth: usize, files: &mut Vec<PathBuf>) {
-    let Ok(metadata) = fs::symlink_metadata(path) else { return };
+    let Ok(metadata) = fs::symlink_metadata(path) else {
+        return;
+    };
     if metadata.is_file() {
         if path.extension().is_some_and(|extension| extension == "md") {
             files.push(path.to_path_buf());
@@ -425,8 +490,12 @@ fn collect_markdown(path: &Path, depth: usize, files: &mut Vec<PathBuf>) {
     if !metadata.is_dir() || depth > MAX_COMPONENT_DEPTH {
         return;
     }
-    let Ok(entries) = fs::read_dir(path) else { return };
-    let mut children: Vec<PathBuf> = entries.filter_map(|entry| entry.ok().map(|entry| entry.path())).collect();
+    let Ok(entries) = fs::read_dir(path) else {
+        return;
+    };
+    let mut children: Vec<PathBuf> = entries
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .collect();
     children.sort();
     for child in children {
         collect_markdown(&child, depth + 1, files);
@@ -443,11 +512,14 @@ fn markdown_problem(file: &Path, frontmatter_required: bool) -> Option<String> {
     };
     let has_frontmatter = text.starts_with("---");
     if !has_frontmatter {
-        return frontmatter_required.then(|| "no YAML frontmatter (an agent needs `name` and `description`)".to_owned());
+        return frontmatter_required
+            .then(|| "no YAML frontmatter (an agent needs `name` and `description`)".to_owned());
     }
     // Claude Code reads this frontmatter leniently (its own agents have
     // unquoted `: ` in descriptions), so only an unclosed block is broken.
-    frontmatter::split(text).err().map(|problem| problem.to_string())
+    frontmatter::split(text)
+        .err()
+        .map(|problem| problem.to_string())
 }
 
 fn check_hooks(path: &Path, diagnostics: &mut Vec<Diagnostic>) {
@@ -456,7 +528,10 @@ fn check_hooks(path: &Path, diagnostics: &mut Vec<Diagnostic>) {
         Err(problem) => diagnostics.push(problem),
         Ok(Value::Object(object)) => match object.get("hooks") {
             Some(Value::Object(_)) => {}
-            _ => diagnostics.push(broken(format!("{}: needs a `hooks` object", path.display()))),
+            _ => diagnostics.push(broken(format!(
+                "{}: needs a `hooks` object",
+                path.display()
+            ))),
         },
         Ok(_) => diagnostics.push(broken(format!("{}: not a JSON object", path.display()))),
     }
@@ -468,8 +543,17 @@ mod tests {
 
     #[test]
     fn a_manifest_file_stands_for_its_root() {
-        assert_eq!(manifest_root(Path::new("m/.claude-plugin/marketplace.json")), Path::new("m"));
-        assert_eq!(manifest_root(Path::new(".claude-plugin/plugin.json")), Path::new("."));
-        assert_eq!(manifest_root(Path::new("m/plugin.json")), Path::new("m/plugin.json"));
+        assert_eq!(
+            manifest_root(Path::new("m/.claude-plugin/marketplace.json")),
+            Path::new("m")
+        );
+        assert_eq!(
+            manifest_root(Path::new(".claude-plugin/plugin.json")),
+            Path::new(".")
+        );
+        assert_eq!(
+            manifest_root(Path::new("m/plugin.json")),
+            Path::new("m/plugin.json")
+        );
     }
 }

@@ -73,7 +73,10 @@ fn outcome(run: &ValidationRun, ctx: &Context) -> Outcome {
             Outcome::failure(
                 exit::NOT_FOUND,
                 data,
-                ErrorBody::new("NOT_FOUND", format!("does not exist: {}", missing.join(", "))),
+                ErrorBody::new(
+                    "NOT_FOUND",
+                    format!("does not exist: {}", missing.join(", ")),
+                ),
                 text,
             )
         }
@@ -82,7 +85,10 @@ fn outcome(run: &ValidationRun, ctx: &Context) -> Outcome {
             data,
             ErrorBody::new(
                 "VALIDATION_FAILED",
-                format!("{} of {} checked files are invalid", summary.invalid, summary.checked),
+                format!(
+                    "{} of {} checked files are invalid",
+                    summary.invalid, summary.checked
+                ),
             ),
             text,
         ),
