@@ -29,6 +29,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand skill 'Validate, scaffold, inspect and render Agent Skills'
+            cand plugin 'Validate Claude Code plugins and marketplaces'
             cand schema 'The registry of declared commands: list, show, lint'
             cand args 'Check an agent''s arguments against a declared command'
             cand run 'Check the arguments, then run the declared command as an argv (never a shell)'
@@ -132,6 +133,42 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;skill;help;to-prompt'= {
         }
         &'aigent;skill;help;help'= {
+        }
+        &'aigent;plugin'= {
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand validate 'Check plugins and marketplaces: manifests, sources, skills, components'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;plugin;validate'= {
+            cand --profile 'Which extra frontmatter keys count as known in the plugins'' skills'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --strict 'Treat warnings as errors'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;plugin;help'= {
+            cand validate 'Check plugins and marketplaces: manifests, sources, skills, components'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;plugin;help;validate'= {
+        }
+        &'aigent;plugin;help;help'= {
         }
         &'aigent;schema'= {
             cand --format 'Output format [default: text on a terminal, json otherwise]'
@@ -320,6 +357,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;help'= {
             cand skill 'Validate, scaffold, inspect and render Agent Skills'
+            cand plugin 'Validate Claude Code plugins and marketplaces'
             cand schema 'The registry of declared commands: list, show, lint'
             cand args 'Check an agent''s arguments against a declared command'
             cand run 'Check the arguments, then run the declared command as an argv (never a shell)'
@@ -340,6 +378,11 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;help;skill;read-properties'= {
         }
         &'aigent;help;skill;to-prompt'= {
+        }
+        &'aigent;help;plugin'= {
+            cand validate 'Check plugins and marketplaces: manifests, sources, skills, components'
+        }
+        &'aigent;help;plugin;validate'= {
         }
         &'aigent;help;schema'= {
             cand list 'List the declared commands'

@@ -11,6 +11,7 @@ pub mod exec;
 pub mod fsutil;
 pub mod guard;
 pub mod normalize;
+pub mod plugin;
 pub mod registry;
 pub mod report;
 pub mod skill;

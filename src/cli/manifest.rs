@@ -106,6 +106,7 @@ const CONTRACTS: &[Contract] = &[
     ),
     contract("skill.read-properties", "safe", SKILL_READER),
     contract("skill.to-prompt", "safe", SKILL_READER),
+    contract("plugin.validate", "safe", SKILL_READER),
     contract("schema.list", "safe", REGISTRY_READER),
     contract("schema.show", "safe", REGISTRY_READER),
     contract("schema.lint", "safe", REGISTRY_READER),

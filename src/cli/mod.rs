@@ -14,6 +14,7 @@ mod generate;
 mod interactive;
 mod manifest;
 mod output;
+mod plugin;
 mod run;
 mod schema;
 mod skill;
@@ -135,6 +136,11 @@ pub enum Command {
         after_help = "Examples:\n  aigent skill validate --recursive skills/\n  aigent skill new my-skill\n  aigent skill read-properties skills/my-skill\n  aigent skill to-prompt skills/*/"
     )]
     Skill(skill::SkillArgs),
+    /// Validate Claude Code plugins and marketplaces
+    #[command(
+        after_help = "Examples:\n  aigent plugin validate .\n  aigent plugin validate plugins/formatter"
+    )]
+    Plugin(plugin::PluginArgs),
     /// The registry of declared commands: list, show, lint
     #[command(
         subcommand,
@@ -171,7 +177,10 @@ pub struct Context {
 /// The formats beyond text and json, and the commands that speak them.
 /// Artifacts (completions, the man pages) ignore the format altogether.
 const EXTRA_FORMATS: &[(OutputFormat, &[&str])] = &[
-    (OutputFormat::Github, &["skill validate", "schema lint"]),
+    (
+        OutputFormat::Github,
+        &["skill validate", "plugin validate", "schema lint"],
+    ),
     (OutputFormat::JsonSchema, &["schema show"]),
 ];
 
@@ -308,6 +317,7 @@ fn context(global: &GlobalArgs) -> Context {
 fn dispatch(command: &Command, ctx: &Context) -> Result<Outcome, CliError> {
     match command {
         Command::Skill(args) => skill::run(args, ctx),
+        Command::Plugin(args) => plugin::run(args, ctx),
         Command::Schema(command) => schema::run(command, ctx),
         Command::Args(command) => args::run(command, ctx),
         Command::Run(args) => run::run(args, ctx),

@@ -3,7 +3,8 @@
 mod new;
 mod read_properties;
 mod to_prompt;
-mod validate;
+pub(crate) mod validate;
+pub(crate) use validate::ProfileArg;
 
 use clap::{Args, Subcommand};
 

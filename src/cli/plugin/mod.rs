@@ -1,0 +1,27 @@
+//! `aigent plugin ...`: Claude Code plugins and marketplaces.
+
+mod validate;
+
+use clap::{Args, Subcommand};
+
+use aigent::report::Outcome;
+
+use super::{CliError, Context};
+
+#[derive(Debug, Args)]
+pub struct PluginArgs {
+    #[command(subcommand)]
+    pub command: PluginCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PluginCommand {
+    /// Check plugins and marketplaces: manifests, sources, skills, components
+    Validate(validate::ValidateArgs),
+}
+
+pub fn run(args: &PluginArgs, ctx: &Context) -> Result<Outcome, CliError> {
+    match &args.command {
+        PluginCommand::Validate(args) => validate::run(args, ctx),
+    }
+}

@@ -1,0 +1,96 @@
+//! `aigent plugin validate [PATH...]`
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use aigent::plugin::validate_plugin_paths;
+use aigent::report::{ErrorBody, Outcome, OutputFormat, exit};
+use aigent::skill::render::{TextOptions, validation_github, validation_json, validation_text};
+use aigent::skill::{ValidateOptions, ValidationRun, Verdict};
+
+use super::{CliError, Context};
+use crate::cli::skill::ProfileArg;
+
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  aigent plugin validate .                       # a marketplace root or a plugin
+  aigent plugin validate plugins/formatter
+  aigent plugin validate --strict --format json my-marketplace
+
+A PATH holding .claude-plugin/marketplace.json is a marketplace: its
+manifest is checked, then every plugin whose source is a local path.
+Otherwise a PATH is a plugin: .claude-plugin/plugin.json (optional) and
+its skills/, commands/, agents/ and hooks/hooks.json. Skills get every
+skill rule (codes E/W); plugin findings have P codes.
+
+Exit codes: 0 all valid (warnings allowed unless --strict), 1 a manifest,
+plugin or skill has errors, 2 usage, 5 a path does not exist.")]
+pub struct ValidateArgs {
+    /// Plugin directories or marketplace roots
+    #[arg(value_name = "PATH", default_value = ".")]
+    pub paths: Vec<PathBuf>,
+
+    /// Treat warnings as errors
+    #[arg(long)]
+    pub strict: bool,
+
+    /// Which extra frontmatter keys count as known in the plugins' skills
+    #[arg(long, value_enum, default_value_t = ProfileArg::ClaudeCode)]
+    pub profile: ProfileArg,
+}
+
+pub fn run(args: &ValidateArgs, ctx: &Context) -> Result<Outcome, CliError> {
+    let options = ValidateOptions {
+        profile: args.profile.into(),
+        strict: args.strict,
+    };
+    let run = validate_plugin_paths(&args.paths, options);
+    Ok(outcome(&run, ctx))
+}
+
+fn outcome(run: &ValidationRun, ctx: &Context) -> Outcome {
+    let data = validation_json(run);
+    let text = if ctx.format == OutputFormat::Github {
+        validation_github(run)
+    } else {
+        validation_text(
+            run,
+            TextOptions {
+                style: ctx.style,
+                quiet: ctx.quiet,
+            },
+        )
+    };
+    let summary = run.summary();
+    match run.verdict() {
+        Verdict::Valid | Verdict::NothingFound => Outcome::success(data, text),
+        Verdict::PathMissing => {
+            let missing: Vec<String> = run
+                .missing_paths()
+                .map(|report| report.path.display().to_string())
+                .collect();
+            Outcome::failure(
+                exit::NOT_FOUND,
+                data,
+                ErrorBody::new(
+                    "NOT_FOUND",
+                    format!("does not exist: {}", missing.join(", ")),
+                ),
+                text,
+            )
+        }
+        Verdict::Invalid => Outcome::failure(
+            exit::VALIDATION_FAILED,
+            data,
+            ErrorBody::new(
+                "VALIDATION_FAILED",
+                format!(
+                    "{} of {} checked files are invalid",
+                    summary.invalid, summary.checked
+                ),
+            ),
+            text,
+        ),
+    }
+}

@@ -1,0 +1,559 @@
+//! Claude Code plugins and marketplaces: a plugin is a directory with an
+//! optional `.claude-plugin/plugin.json` and component directories
+//! (`skills/`, `commands/`, `agents/`, `hooks/hooks.json`); a marketplace
+//! is a directory whose `.claude-plugin/marketplace.json` lists plugins.
+//!
+//! - [`codes`]: the stable `P` diagnostic codes;
+//! - [`manifest`]: reading JSON and the field checks;
+//! - this module: walking a marketplace to its plugins and a plugin to its
+//!   components, producing the same [`ValidationRun`] as skill validation
+//!   (one report per manifest, one per skill).
+
+pub mod codes;
+pub mod manifest;
+
+use std::collections::{HashMap, HashSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+use crate::report::Diagnostic;
+use crate::skill::codes as skill_codes;
+use crate::skill::discover::discover;
+use crate::skill::frontmatter;
+use crate::skill::validate::{
+    SkillReport, ValidateOptions, ValidationRun, finish_report, read_skill_file, validate_targets,
+};
+use manifest::{ENTRY_FIELDS, Fields, MARKETPLACE_FIELDS, PLUGIN_FIELDS, quoted, read_json};
+
+/// Where Claude Code looks for the manifests, below a plugin or
+/// marketplace root.
+pub const MANIFEST_DIRECTORY: &str = ".claude-plugin";
+pub const PLUGIN_MANIFEST: &str = "plugin.json";
+pub const MARKETPLACE_MANIFEST: &str = "marketplace.json";
+
+/// The component locations Claude Code uses when a manifest names none.
+const DEFAULT_SKILLS: &str = "skills";
+const DEFAULT_COMMANDS: &str = "commands";
+const DEFAULT_AGENTS: &str = "agents";
+const DEFAULT_HOOKS: &str = "hooks/hooks.json";
+
+/// Command and agent files are looked for this deep below their directory.
+const MAX_COMPONENT_DEPTH: usize = 8;
+
+/// Validates each path as a marketplace (when it holds
+/// `.claude-plugin/marketplace.json`) or a plugin. Skills inside plugins
+/// are checked with every skill rule under `options`.
+pub fn validate_plugin_paths(paths: &[PathBuf], options: ValidateOptions) -> ValidationRun {
+    let mut walk = Walk {
+        options,
+        reports: Vec::new(),
+        seen_plugins: HashSet::new(),
+        seen_skills: HashSet::new(),
+    };
+    for path in paths {
+        walk.path(path);
+    }
+    ValidationRun {
+        skills: walk.reports,
+        ..ValidationRun::default()
+    }
+}
+
+struct Walk {
+    options: ValidateOptions,
+    reports: Vec<SkillReport>,
+    /// Plugin directories already checked (two entries may share one).
+    seen_plugins: HashSet<PathBuf>,
+    seen_skills: HashSet<PathBuf>,
+}
+
+/// What a marketplace entry says about the plugin it points at.
+struct Entry<'a> {
+    name: Option<&'a str>,
+    object: &'a Map<String, Value>,
+}
+
+impl Walk {
+    fn report(&mut self, path: PathBuf, name: Option<String>, diagnostics: Vec<Diagnostic>) {
+        self.reports
+            .push(finish_report(path, name, diagnostics, self.options));
+    }
+
+    fn path(&mut self, path: &Path) {
+        if fs::symlink_metadata(path).is_err() {
+            let message = format!("{} does not exist", path.display());
+            let missing = Diagnostic::error(skill_codes::PATH_MISSING, message);
+            self.report(path.to_path_buf(), None, vec![missing]);
+            return;
+        }
+        let root = manifest_root(path);
+        let manifests = root.join(MANIFEST_DIRECTORY);
+        if manifests.join(MARKETPLACE_MANIFEST).exists() {
+            self.marketplace(&root);
+        } else if manifests.join(PLUGIN_MANIFEST).exists() || has_components(&root) {
+            self.plugin(&root, None);
+        } else {
+            let message = format!(
+                "{} is neither a plugin (.claude-plugin/plugin.json) nor a marketplace (.claude-plugin/marketplace.json)",
+                path.display()
+            );
+            let finding = Diagnostic::error(codes::NOT_A_PLUGIN, message);
+            self.report(path.to_path_buf(), None, vec![finding]);
+        }
+    }
+
+    fn marketplace(&mut self, root: &Path) {
+        let file = root.join(MANIFEST_DIRECTORY).join(MARKETPLACE_MANIFEST);
+        let value = match read_json(&file) {
+            Ok(value) => value,
+            Err(problem) => return self.report(file, None, vec![problem]),
+        };
+        let Some(object) = value.as_object() else {
+            let finding =
+                Diagnostic::error(codes::NOT_AN_OBJECT, "the marketplace is not a JSON object");
+            return self.report(file, None, vec![finding]);
+        };
+        let mut fields = Fields::new(object, "");
+        let name = fields.name(true).map(str::to_owned);
+        fields.person("owner", true);
+        fields.string("description", false);
+        fields.version();
+        let mut plugin_root = None;
+        if let Some(metadata) = fields.object_field("metadata", false) {
+            let mut inner = Fields::new(metadata, "metadata.");
+            inner.version();
+            inner.string("description", false);
+            plugin_root = inner.string("pluginRoot", false);
+            fields.diagnostics.append(&mut inner.diagnostics);
+        }
+        fields.unknown(&[MARKETPLACE_FIELDS]);
+        let mut diagnostics = std::mem::take(&mut fields.diagnostics);
+        let mut plugins = Vec::new();
+        match object.get("plugins") {
+            Some(Value::Array(entries)) => {
+                let mut first_index: HashMap<&str, usize> = HashMap::new();
+                for (index, entry) in entries.iter().enumerate() {
+                    let prefix = format!("plugins[{index}].");
+                    let Some(entry) = entry.as_object() else {
+                        diagnostics.push(
+                            Diagnostic::error(
+                                codes::NOT_AN_OBJECT,
+                                format!("`plugins[{index}]` is not a JSON object"),
+                            )
+                            .with_field(format!("plugins[{index}]")),
+                        );
+                        continue;
+                    };
+                    let mut fields = Fields::new(entry, prefix.clone());
+                    let entry_name = fields.name(true);
+                    if let Some(entry_name) = entry_name
+                        && let Some(first) = first_index.insert(entry_name, index)
+                    {
+                        fields.diagnostics.push(
+                            Diagnostic::error(
+                                codes::PLUGIN_NAME_DUPLICATE,
+                                format!(
+                                    "`{prefix}name` {} is also the name of plugins[{first}]",
+                                    quoted(entry_name)
+                                ),
+                            )
+                            .with_field(format!("{prefix}name")),
+                        );
+                    }
+                    fields.plugin_metadata();
+                    fields.string("category", false);
+                    fields.string_list("tags");
+                    fields.boolean("strict");
+                    fields.unknown(&[PLUGIN_FIELDS, ENTRY_FIELDS]);
+                    let source = self.entry_source(&mut fields, root, plugin_root);
+                    diagnostics.append(&mut fields.diagnostics);
+                    if let Some(directory) = source {
+                        plugins.push((index, directory, entry, entry_name));
+                    }
+                }
+            }
+            Some(_) => diagnostics.push(
+                Diagnostic::error(
+                    codes::FIELD_TYPE,
+                    "`plugins` must be an array of plugin entries",
+                )
+                .with_field("plugins"),
+            ),
+            None => diagnostics.push(
+                Diagnostic::error(codes::FIELD_MISSING, "`plugins` is required")
+                    .with_field("plugins"),
+            ),
+        }
+        let report_at = self.reports.len();
+        self.report(file, name, Vec::new());
+        for (index, directory, object, entry_name) in plugins {
+            let entry = Entry {
+                name: entry_name,
+                object,
+            };
+            if let Some(problem) = self.plugin(&directory, Some(&entry)) {
+                diagnostics.push(problem.with_field(format!("plugins[{index}]")));
+            }
+        }
+        let marketplace = &mut self.reports[report_at];
+        *marketplace = finish_report(
+            marketplace.path.clone(),
+            marketplace.name.clone(),
+            diagnostics,
+            self.options,
+        );
+    }
+
+    /// The local directory an entry's `source` names, after checking it;
+    /// `None` for a remote source (checked for shape only) or a bad one.
+    fn entry_source(
+        &self,
+        fields: &mut Fields<'_>,
+        root: &Path,
+        plugin_root: Option<&str>,
+    ) -> Option<PathBuf> {
+        let prefix = fields.prefix.clone();
+        let source = match fields.object.get("source") {
+            None => {
+                fields.missing("source");
+                return None;
+            }
+            Some(Value::Object(remote)) => {
+                let mut inner = Fields::new(remote, format!("{prefix}source."));
+                inner.string("source", true);
+                fields.diagnostics.append(&mut inner.diagnostics);
+                return None;
+            }
+            Some(Value::String(source)) => source.as_str(),
+            Some(_) => {
+                fields.diagnostics.push(
+                    Diagnostic::error(
+                        codes::FIELD_TYPE,
+                        format!("`{prefix}source` must be a path or a source object"),
+                    )
+                    .with_field(format!("{prefix}source")),
+                );
+                return None;
+            }
+        };
+        // `metadata.pluginRoot` is prepended to bare names (`formatter`).
+        let joined;
+        let source = match plugin_root {
+            Some(base) if !source.starts_with("./") && !source.contains('/') => {
+                joined = format!("{}/{source}", base.trim_end_matches('/'));
+                joined.as_str()
+            }
+            _ => source,
+        };
+        if let Some(problem) = manifest::check_relative_path(source, &format!("{prefix}source")) {
+            fields.diagnostics.push(problem);
+            return None;
+        }
+        let directory = join_relative(root, source);
+        if !directory.is_dir() {
+            let what = if directory.exists() {
+                "is not a directory"
+            } else {
+                "does not exist"
+            };
+            fields.diagnostics.push(
+                Diagnostic::error(
+                    codes::SOURCE_MISSING,
+                    format!(
+                        "`{prefix}source` {}: {} {what}",
+                        quoted(source),
+                        directory.display()
+                    ),
+                )
+                .with_field(format!("{prefix}source")),
+            );
+            return None;
+        }
+        Some(directory)
+    }
+
+    /// Checks one plugin directory. Its own findings become a report; a
+    /// finding about the entry that pointed here is returned.
+    fn plugin(&mut self, directory: &Path, entry: Option<&Entry<'_>>) -> Option<Diagnostic> {
+        let manifest_file = directory.join(MANIFEST_DIRECTORY).join(PLUGIN_MANIFEST);
+        let mut diagnostics = Vec::new();
+        let mut own_name = None;
+        let mut component_paths: Vec<(String, String)> = Vec::new();
+        let has_manifest = manifest_file.exists();
+        let manifest_value = has_manifest.then(|| read_json(&manifest_file));
+        match &manifest_value {
+            Some(Err(problem)) => diagnostics.push(problem.clone()),
+            Some(Ok(Value::Object(object))) => {
+                let mut fields = Fields::new(object, "");
+                own_name = fields.name(true).map(str::to_owned);
+                fields.plugin_metadata();
+                for key in manifest::PATH_FIELDS {
+                    for path in fields.paths(key) {
+                        component_paths.push(((*key).to_owned(), path.to_owned()));
+                    }
+                }
+                fields.unknown(&[PLUGIN_FIELDS]);
+                diagnostics.append(&mut fields.diagnostics);
+            }
+            Some(Ok(_)) => diagnostics.push(Diagnostic::error(
+                codes::NOT_AN_OBJECT,
+                "plugin.json is not a JSON object",
+            )),
+            None => {}
+        }
+        let mut entry_problem = None;
+        if let Some(entry) = entry {
+            // The entry's component paths are relative to the plugin too.
+            let mut fields = Fields::new(entry.object, "");
+            for key in manifest::PATH_FIELDS {
+                for path in fields.paths(key) {
+                    component_paths.push(((*key).to_owned(), path.to_owned()));
+                }
+            }
+            if let (Some(listed), Some(own)) = (entry.name, own_name.as_deref())
+                && listed != own
+            {
+                entry_problem = Some(Diagnostic::error(
+                    codes::PLUGIN_NAME_MISMATCH,
+                    format!(
+                        "the marketplace lists {} but {} names itself {}",
+                        quoted(listed),
+                        manifest_file.display(),
+                        quoted(own)
+                    ),
+                ));
+            }
+            let declares = manifest::PATH_FIELDS
+                .iter()
+                .any(|key| entry.object.contains_key(*key));
+            if entry_problem.is_none() && !has_manifest && !has_components(directory) && !declares {
+                entry_problem = Some(Diagnostic::error(
+                    codes::SOURCE_NOT_A_PLUGIN,
+                    format!(
+                        "{} holds no .claude-plugin/plugin.json and no skills, commands, agents or hooks",
+                        directory.display()
+                    ),
+                ));
+            }
+        }
+        let key = fs::canonicalize(directory).unwrap_or_else(|_| directory.to_path_buf());
+        let first_visit = self.seen_plugins.insert(key);
+        // Paths named in a manifest must exist; the defaults may be absent.
+        let mut skills = Vec::new();
+        let mut commands = Vec::new();
+        let mut agents = Vec::new();
+        let mut hooks = Vec::new();
+        for (field, path) in &component_paths {
+            let full = join_relative(directory, path);
+            if !full.exists() {
+                diagnostics.push(
+                    Diagnostic::error(
+                        codes::COMPONENT_MISSING,
+                        format!("`{field}` names {}, which does not exist", full.display()),
+                    )
+                    .with_field(field.clone()),
+                );
+                continue;
+            }
+            match field.as_str() {
+                "skills" => skills.push(full),
+                "commands" => commands.push(full),
+                "agents" => agents.push(full),
+                "hooks" => hooks.push(full),
+                _ => {}
+            }
+        }
+        if first_visit {
+            push_default(&mut skills, directory.join(DEFAULT_SKILLS));
+            push_default(&mut commands, directory.join(DEFAULT_COMMANDS));
+            push_default(&mut agents, directory.join(DEFAULT_AGENTS));
+            push_default(&mut hooks, directory.join(DEFAULT_HOOKS));
+        }
+        for path in &commands {
+            markdown_components(path, false, &mut diagnostics);
+        }
+        for path in &agents {
+            markdown_components(path, true, &mut diagnostics);
+        }
+        for path in &hooks {
+            check_hooks(path, &mut diagnostics);
+        }
+        let name = own_name.or_else(|| entry.and_then(|entry| entry.name.map(str::to_owned)));
+        if first_visit || !diagnostics.is_empty() {
+            let path = if has_manifest {
+                manifest_file
+            } else {
+                directory.to_path_buf()
+            };
+            self.report(path, name, diagnostics);
+        }
+        self.skills(&skills);
+        entry_problem
+    }
+
+    fn skills(&mut self, roots: &[PathBuf]) {
+        if roots.is_empty() {
+            return;
+        }
+        let discovery = discover(roots, true);
+        let targets: Vec<_> = discovery
+            .targets
+            .into_iter()
+            .filter(|target| {
+                let path = target.display_path();
+                let key = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+                self.seen_skills.insert(key)
+            })
+            .collect();
+        let reports = validate_targets(&targets, self.options);
+        self.reports.extend(reports);
+    }
+}
+
+/// `root` joined with a `./`-relative path, without the `./` noise.
+fn join_relative(root: &Path, relative: &str) -> PathBuf {
+    let rest = relative.trim_start_matches("./").trim_end_matches('/');
+    if rest.is_empty() {
+        root.to_path_buf()
+    } else {
+        root.join(rest)
+    }
+}
+
+fn push_default(paths: &mut Vec<PathBuf>, default: PathBuf) {
+    if default.exists() && !paths.contains(&default) {
+        paths.push(default);
+    }
+}
+
+/// The root a path stands for: a manifest file given directly stands for
+/// the directory holding `.claude-plugin/`.
+fn manifest_root(path: &Path) -> PathBuf {
+    let is_manifest = path
+        .file_name()
+        .is_some_and(|name| name == PLUGIN_MANIFEST || name == MARKETPLACE_MANIFEST);
+    let parent = path.parent();
+    if is_manifest
+        && parent
+            .and_then(Path::file_name)
+            .is_some_and(|name| name == MANIFEST_DIRECTORY)
+        && let Some(root) = parent.and_then(Path::parent)
+    {
+        if root.as_os_str().is_empty() {
+            return PathBuf::from(".");
+        }
+        return root.to_path_buf();
+    }
+    path.to_path_buf()
+}
+
+/// Whether a directory holds any component in its default place.
+fn has_components(directory: &Path) -> bool {
+    [
+        DEFAULT_SKILLS,
+        DEFAULT_COMMANDS,
+        DEFAULT_AGENTS,
+        DEFAULT_HOOKS,
+    ]
+    .iter()
+    .any(|component| directory.join(component).exists())
+}
+
+/// Checks the Markdown files of a commands or agents path (a file or a
+/// directory): readable UTF-8, and frontmatter that parses. Agents need
+/// frontmatter; for commands it is optional.
+fn markdown_components(path: &Path, frontmatter_required: bool, diagnostics: &mut Vec<Diagnostic>) {
+    let mut files = Vec::new();
+    collect_markdown(path, 0, &mut files);
+    for file in files {
+        if let Some(problem) = markdown_problem(&file, frontmatter_required) {
+            diagnostics.push(Diagnostic::error(
+                codes::COMPONENT_BROKEN,
+                format!("{}: {problem}", file.display()),
+            ));
+        }
+    }
+}
+
+fn collect_markdown(path: &Path, depth: usize, files: &mut Vec<PathBuf>) {
+    let Ok(metadata) = fs::symlink_metadata(path) else {
+        return;
+    };
+    if metadata.is_file() {
+        if path.extension().is_some_and(|extension| extension == "md") {
+            files.push(path.to_path_buf());
+        }
+        return;
+    }
+    if !metadata.is_dir() || depth > MAX_COMPONENT_DEPTH {
+        return;
+    }
+    let Ok(entries) = fs::read_dir(path) else {
+        return;
+    };
+    let mut children: Vec<PathBuf> = entries
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .collect();
+    children.sort();
+    for child in children {
+        collect_markdown(&child, depth + 1, files);
+    }
+}
+
+fn markdown_problem(file: &Path, frontmatter_required: bool) -> Option<String> {
+    let bytes = match read_skill_file(file) {
+        Ok(bytes) => bytes,
+        Err(problem) => return Some(problem.message),
+    };
+    let Ok(text) = std::str::from_utf8(&bytes) else {
+        return Some("not UTF-8".to_owned());
+    };
+    let has_frontmatter = text.starts_with("---");
+    if !has_frontmatter {
+        return frontmatter_required
+            .then(|| "no YAML frontmatter (an agent needs `name` and `description`)".to_owned());
+    }
+    // Claude Code reads this frontmatter leniently (its own agents have
+    // unquoted `: ` in descriptions), so only an unclosed block is broken.
+    frontmatter::split(text)
+        .err()
+        .map(|problem| problem.to_string())
+}
+
+fn check_hooks(path: &Path, diagnostics: &mut Vec<Diagnostic>) {
+    let broken = |message: String| Diagnostic::error(codes::COMPONENT_BROKEN, message);
+    match read_json(path) {
+        Err(problem) => diagnostics.push(problem),
+        Ok(Value::Object(object)) => match object.get("hooks") {
+            Some(Value::Object(_)) => {}
+            _ => diagnostics.push(broken(format!(
+                "{}: needs a `hooks` object",
+                path.display()
+            ))),
+        },
+        Ok(_) => diagnostics.push(broken(format!("{}: not a JSON object", path.display()))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_manifest_file_stands_for_its_root() {
+        assert_eq!(
+            manifest_root(Path::new("m/.claude-plugin/marketplace.json")),
+            Path::new("m")
+        );
+        assert_eq!(
+            manifest_root(Path::new(".claude-plugin/plugin.json")),
+            Path::new(".")
+        );
+        assert_eq!(
+            manifest_root(Path::new("m/plugin.json")),
+            Path::new("m/plugin.json")
+        );
+    }
+}
