@@ -233,13 +233,16 @@ mod tests {
 
     /// The codes of every diagnostic for a YAML declaration, with fields.
     fn findings(text: &str) -> Vec<(String, String)> {
-        let parsed = crate::registry::parse_declaration(
+        let parsed = crate::contract::read_declaration(
             text,
             crate::contract::SourceFormat::Yaml,
             &crate::contract::Origin::default(),
         );
-        parsed
-            .diagnostics
+        let mut diagnostics = parsed.diagnostics.clone();
+        if let Some(declaration) = &parsed.declaration {
+            diagnostics.extend(lint_declaration(declaration, &LintContext::default()));
+        }
+        diagnostics
             .iter()
             .map(|d| (d.code.to_string(), d.field.clone().unwrap_or_default()))
             .collect()
