@@ -10,6 +10,7 @@ pub mod contract;
 pub mod exec;
 pub mod fsutil;
 pub mod guard;
+pub mod invoke;
 pub mod normalize;
 pub mod plugin;
 pub mod registry;

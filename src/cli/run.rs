@@ -6,11 +6,12 @@ use std::time::Duration;
 use clap::Args;
 use serde_json::json;
 
-use aigent::exec::audit::{AuditLog, AuditRecord};
-use aigent::exec::{self, Argv, RunOptions};
+use aigent::exec;
+use aigent::guard::RawArguments;
+use aigent::invoke::{InvokeError, InvokeOptions, Invoked, Mode, invoke};
 use aigent::report::{EnvelopeTarget, Outcome};
 
-use super::args::check::{Invocation, phase_one, with_warnings_first};
+use super::args::check::{Invocation, rejected_outcome, with_warnings_first};
 use super::{CliError, Context};
 
 #[derive(Debug, Args)]
@@ -78,78 +79,88 @@ fn execute(args: &RunArgs, ctx: &Context) -> Result<Outcome, CliError> {
         return Ok(super::schema::show::declaration_outcome(loaded, ctx));
     }
     let warnings = super::error::diagnostic_warnings(&loaded.file, &loaded.warnings);
-    let declaration = &loaded.declaration;
-    if declaration.subprocess.is_none() {
-        return Err(CliError::precondition(format!(
-            "`{name}` declares no subprocess, so there is nothing to run"
-        ))
-        .with_hint(format!(
-            "`aigent args check {name} ...` validates its arguments"
-        )));
-    }
-    let validated = match phase_one(
-        declaration,
-        args.invocation.arguments(),
-        args.audit_log.as_deref(),
-    ) {
-        Ok(validated) => validated,
-        Err(rejected) => return Ok(with_warnings_first(*rejected, warnings)),
+    let options = InvokeOptions {
+        mode: if args.dry_run {
+            Mode::DryRun
+        } else {
+            Mode::Run
+        },
+        audit_log: args.audit_log.as_deref(),
+        timeout: args.timeout,
     };
-    let argv = Argv::build(declaration, &validated).map_err(|err| {
-        CliError::new(
+    let arguments = RawArguments::from_tail(args.invocation.arguments());
+    let invoked =
+        invoke(&loaded.declaration, &arguments, &options).map_err(|err| invoke_error(name, err))?;
+    Ok(render(name, invoked, args.timeout, warnings, ctx))
+}
+
+fn render(
+    name: &str,
+    invoked: Invoked,
+    timeout: Option<Duration>,
+    mut warnings: Vec<String>,
+    ctx: &Context,
+) -> Outcome {
+    match invoked {
+        Invoked::Rejected {
+            rejection,
+            audit_warning,
+        } => with_warnings_first(rejected_outcome(&rejection, audit_warning), warnings),
+        Invoked::Planned { argv, .. } => {
+            let data = json!({"command": name, "argv": argv.redacted(), "dry_run": true});
+            let text = exec::report::render_dry_run(name, &argv, ctx.quiet, ctx.style);
+            Outcome::success(data, text).with_warnings(warnings)
+        }
+        // Only `Mode::Check` stops here; `run` never asks for it.
+        Invoked::Accepted(validated) => {
+            let data = json!({"command": name, "arguments": validated.to_redacted_json()});
+            Outcome::success(data, String::new()).with_warnings(warnings)
+        }
+        Invoked::SpawnFailed {
+            argv,
+            error,
+            audit_warning,
+        } => {
+            warnings.extend(audit_warning);
+            let (exit_code, body) = exec::report::spawn_error(&error);
+            let data = json!({"command": name, "argv": argv.redacted(), "phase": "execution"});
+            Outcome::failure(exit_code, data, body, String::new()).with_warnings(warnings)
+        }
+        Invoked::Finished {
+            argv,
+            finished,
+            audit_warning,
+        } => {
+            warnings.extend(audit_warning);
+            let data = exec::report::execution_data(name, &argv, &finished);
+            let outcome = match exec::report::execution_error(name, &finished, timeout) {
+                None => Outcome::success(data, String::new()),
+                Some(body) => {
+                    Outcome::failure(finished.aigent_exit_code(), data, body, String::new())
+                }
+            };
+            outcome.with_warnings(warnings)
+        }
+    }
+}
+
+fn invoke_error(name: &str, err: InvokeError) -> CliError {
+    match err {
+        InvokeError::NoSubprocess { .. } => CliError::precondition(err.to_string()).with_hint(
+            format!("`aigent args check {name} ...` validates its arguments"),
+        ),
+        InvokeError::Argv(_) => CliError::new(
             aigent::report::exit::PRECONDITION,
             "ARGV_UNSUPPORTED",
             err.to_string(),
+        ),
+        InvokeError::AuditUnwritable(_) => CliError::new(
+            aigent::report::exit::PRECONDITION,
+            "AUDIT_LOG_UNWRITABLE",
+            err.to_string(),
         )
-    })?;
-
-    if args.dry_run {
-        let data = json!({"command": name, "argv": argv.redacted(), "dry_run": true});
-        let text = exec::report::render_dry_run(name, &argv, ctx.quiet, ctx.style);
-        return Ok(Outcome::success(data, text).with_warnings(warnings));
+        .with_hint("fix the path or its permissions, or choose another with --audit-log or AIGENT_AUDIT_LOG"),
     }
-
-    // Fail closed: the log is opened before anything is spawned, and the
-    // record is written through that descriptor when the child has ended.
-    let audit = AuditLog::from_env(args.audit_log.as_deref())
-        .and_then(|log| log.open())
-        .map_err(|err| {
-            CliError::new(
-                aigent::report::exit::PRECONDITION,
-                "AUDIT_LOG_UNWRITABLE",
-                format!("{err}; nothing was run"),
-            )
-            .with_hint("fix the path or its permissions, or choose another with --audit-log or AIGENT_AUDIT_LOG")
-        })?;
-    let options = RunOptions {
-        timeout: args.timeout,
-        ..RunOptions::default()
-    };
-    let mut warnings = warnings;
-    let finished = match exec::process::run(&argv, &options) {
-        Ok(finished) => finished,
-        Err(spawn_error) => {
-            if let Err(err) = audit.append(&AuditRecord::spawn_failure(name, &argv, &spawn_error)) {
-                warnings.push(format!("the audit record was not written: {err}"));
-            }
-            let (exit_code, body) = exec::report::spawn_error(&spawn_error);
-            let data = json!({"command": name, "argv": argv.redacted(), "phase": "execution"});
-            return Ok(
-                Outcome::failure(exit_code, data, body, String::new()).with_warnings(warnings)
-            );
-        }
-    };
-    if let Err(err) = audit.append(&AuditRecord::command_executed(name, &argv, &finished)) {
-        warnings.push(format!(
-            "the command ran, but its audit record was not written: {err}"
-        ));
-    }
-    let data = exec::report::execution_data(name, &argv, &finished);
-    let outcome = match exec::report::execution_error(name, &finished, args.timeout) {
-        None => Outcome::success(data, String::new()),
-        Some(body) => Outcome::failure(finished.aigent_exit_code(), data, body, String::new()),
-    };
-    Ok(outcome.with_warnings(warnings))
 }
 
 /// `--result` must be writable before anything runs: creates and removes a

@@ -143,14 +143,14 @@ impl SpawnError {
 /// Runs `argv` to its end. On unix this also installs the signal forwarding
 /// for the child's lifetime (the previous handlers are restored after).
 #[cfg(unix)]
-pub fn run(argv: &Argv, options: &RunOptions) -> Result<Finished, SpawnError> {
+pub(crate) fn run(argv: &Argv, options: &RunOptions) -> Result<Finished, SpawnError> {
     unix::run(argv, options)
 }
 
 /// Runs `argv` to its end. Without process groups, the timeout kills the
 /// child only.
 #[cfg(not(unix))]
-pub fn run(argv: &Argv, options: &RunOptions) -> Result<Finished, SpawnError> {
+pub(crate) fn run(argv: &Argv, options: &RunOptions) -> Result<Finished, SpawnError> {
     let started = Instant::now();
     let mut child = std::process::Command::new(argv.program())
         .args(argv.args())

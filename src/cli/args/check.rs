@@ -1,13 +1,13 @@
 //! `aigent args check NAME [--param value ...]` / `... NAME --json '{...}'`
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
 use serde_json::json;
 
 use aigent::contract::Declaration;
-use aigent::exec::audit::{AuditLog, AuditRecord};
-use aigent::guard::{self, RawArguments, ValidatedArguments};
+use aigent::guard::{self, RawArguments};
+use aigent::invoke::{InvokeOptions, Invoked, Mode, invoke};
 use aigent::report::{Outcome, exit};
 
 use super::super::{CliError, Context};
@@ -81,12 +81,16 @@ pub fn run(args: &CheckArgs, ctx: &Context) -> Result<Outcome, CliError> {
         return Ok(crate::cli::schema::show::declaration_outcome(loaded, ctx));
     }
     let warnings = super::super::error::diagnostic_warnings(&loaded.file, &loaded.warnings);
-    match phase_one(
-        &loaded.declaration,
-        args.invocation.arguments(),
-        args.audit_log.as_deref(),
-    ) {
-        Ok(validated) => {
+    let options = InvokeOptions {
+        mode: Mode::Check,
+        audit_log: args.audit_log.as_deref(),
+        timeout: None,
+    };
+    let arguments = RawArguments::from_tail(args.invocation.arguments());
+    match invoke(&loaded.declaration, &arguments, &options)
+        .map_err(|err| CliError::precondition(err.to_string()))?
+    {
+        Invoked::Accepted(validated) => {
             let text = if ctx.quiet {
                 String::new()
             } else {
@@ -96,45 +100,45 @@ pub fn run(args: &CheckArgs, ctx: &Context) -> Result<Outcome, CliError> {
                 json!({"command": validated.command, "arguments": validated.to_redacted_json()});
             Ok(Outcome::success(data, text).with_warnings(warnings))
         }
-        Err(rejected) => Ok(with_warnings_first(*rejected, warnings)),
+        Invoked::Rejected {
+            rejection,
+            audit_warning,
+        } => Ok(with_warnings_first(
+            rejected_outcome(&rejection, audit_warning),
+            warnings,
+        )),
+        other => unreachable_mode(other),
     }
 }
 
-/// Phase 1 as `args check` and `run` share it: the validated arguments, or
-/// the rejection as an outcome (exit 2, the same envelope from both) with
-/// its `TOOL_ARG_VALIDATION_FAILURE` record appended to the audit log. A
-/// record that cannot be written becomes a warning: nothing runs after a
-/// rejection, so there is nothing to fail closed on.
-pub fn phase_one(
-    declaration: &Declaration,
-    arguments: &[String],
-    audit_log: Option<&Path>,
-) -> Result<ValidatedArguments, Box<Outcome>> {
-    let rejection = match guard::check(declaration, &RawArguments::from_tail(arguments)) {
-        Ok(validated) => return Ok(validated),
-        Err(rejection) => rejection,
-    };
-    let audited = AuditLog::from_env(audit_log)
-        .and_then(|log| log.append(&AuditRecord::validation_failure(&rejection)));
-    let warnings = match audited {
-        Ok(()) => Vec::new(),
-        Err(err) => vec![format!("the audit record was not written: {err}")],
-    };
+/// `Mode::Check` stops after Phase 1; anything further is a bug in the
+/// library, reported rather than panicking.
+fn unreachable_mode(invoked: Invoked) -> Result<Outcome, CliError> {
+    Err(CliError::new(
+        exit::GENERAL_ERROR,
+        "INTERNAL",
+        format!("args check went past Phase 1: {invoked:?}"),
+    ))
+}
+
+/// A Phase 1 rejection as `args check` and `run` both render it: exit 2,
+/// the same envelope from both. The library has already tried to append
+/// its `TOOL_ARG_VALIDATION_FAILURE` record; a record that could not be
+/// written is a warning (nothing runs after a rejection, so there is
+/// nothing to fail closed on).
+pub fn rejected_outcome(rejection: &guard::Rejection, audit_warning: Option<String>) -> Outcome {
     let data = json!({"command": rejection.command});
     let mut body = rejection.to_error_body();
-    if let Some(flag) = misplaced_aigent_flag(&rejection) {
+    if let Some(flag) = misplaced_aigent_flag(rejection) {
         body.hints.push(format!(
             "`--{flag}` is an aigent option only before NAME; after NAME every word belongs to `{}`",
             rejection.command
         ));
     }
-    Err(Box::new(
-        Outcome::failure(exit::ARG_ERROR, data, body, String::new()).with_warnings(warnings),
-    ))
+    Outcome::failure(exit::ARG_ERROR, data, body, String::new())
+        .with_warnings(audit_warning.into_iter().collect())
 }
 
-/// An unknown parameter that is really one of aigent's own options typed
-/// after NAME (`args check deploy --quiet ...`), for a hint that says so.
 fn misplaced_aigent_flag(rejection: &guard::Rejection) -> Option<String> {
     let mut root = crate::cli::command();
     root.build();
