@@ -8,7 +8,7 @@ use super::declaration::{Declaration, Inputs, ParamType, Parameter};
 use super::input_schema::{self, GuardedProperty, PropertyGuard};
 use super::registry::FileReport;
 use crate::guard::ValueClass;
-use crate::report::{Diagnostic, Style};
+use crate::report::{Diagnostic, Style, escape_controls};
 
 fn table(header: &[&str]) -> Table {
     let mut table = Table::new();
@@ -227,20 +227,22 @@ pub fn render_diagnostic(file: &str, diagnostic: &Diagnostic, style: Style) -> S
     } else {
         style.warning(&format!("warning[{}]", diagnostic.code))
     };
-    let file = diagnostic.file.as_deref().unwrap_or(file);
+    // File names, fields and messages quote declaration files: their
+    // control characters are shown as escapes, never sent to the terminal.
+    let file = escape_controls(diagnostic.file.as_deref().unwrap_or(file));
     let location = match diagnostic.line {
         Some(line) => format!("{file}:{line}"),
-        None => file.to_owned(),
+        None => file.into_owned(),
     };
     let field = diagnostic
         .field
         .as_deref()
-        .map(|field| format!("{}: ", style.emphasis(field)))
+        .map(|field| format!("{}: ", style.emphasis(&escape_controls(field))))
         .unwrap_or_default();
     format!(
         "{}: {severity} {field}{}",
         style.location(&location),
-        diagnostic.message
+        escape_controls(&diagnostic.message)
     )
 }
 
