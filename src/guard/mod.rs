@@ -171,10 +171,7 @@ pub fn check(
         Inputs::Parameters(parameters) => check_parameters(declaration, parameters, raw),
         Inputs::InputSchema(_) => schema_args::check(declaration, raw),
     };
-    result.map_err(|violations| Rejection {
-        command: declaration.name.clone(),
-        violations,
-    })
+    result.map_err(|violations| Rejection::bounded(declaration.name.clone(), violations))
 }
 
 fn check_parameters(
