@@ -22,6 +22,7 @@ declared commands and their --param flags come from the active registry. --stati
 self-contained script instead (subcommands, flags and paths only).
 
 Examples:
+  aigent completions --static bash > aigent.bash
   # bash (the bash-completion package must be loaded by your shell):
   mkdir -p ~/.local/share/bash-completion/completions
   aigent completions bash > ~/.local/share/bash-completion/completions/aigent
@@ -29,8 +30,7 @@ Examples:
   mkdir -p ~/.zfunc && aigent completions zsh > ~/.zfunc/_aigent
   # fish:
   mkdir -p ~/.config/fish/completions
-  aigent completions fish > ~/.config/fish/completions/aigent.fish
-  aigent completions --static bash > aigent.bash"
+  aigent completions fish > ~/.config/fish/completions/aigent.fish"
 )]
 pub struct CompletionsArgs {
     /// The shell to generate a script for

@@ -422,6 +422,7 @@ mod tests {
             [
                 "deploy",
                 "files-get",
+                "git-log",
                 "read_file",
                 "run-script",
                 "shell_exec"
