@@ -131,10 +131,17 @@ pub fn render_show(declaration: &Declaration, file: &str, style: Style) -> Strin
                     parameter.kind.as_str().to_owned(),
                     yes_no(parameter.required),
                     parameter_check(parameter),
+                    // A sensitive parameter's default is a secret too.
                     parameter
                         .default
                         .as_ref()
-                        .map_or_else(String::new, Value::to_string),
+                        .map_or_else(String::new, |default| {
+                            if parameter.sensitive {
+                                crate::guard::REDACTED.to_owned()
+                            } else {
+                                default.to_string()
+                            }
+                        }),
                     parameter.description.clone().unwrap_or_default(),
                 ]);
             }
