@@ -87,6 +87,20 @@ pub fn read_regular_file(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> 
     Ok(bytes)
 }
 
+/// The first `limit` bytes of the regular file at `path`, opened and
+/// checked as [`read_regular_file`] does; a longer file is cut, not
+/// refused (a scan of a script's head).
+pub fn read_regular_file_prefix(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    use std::io::Read;
+    let file = open_nonblocking(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(ReadError::NotRegular);
+    }
+    let mut bytes = Vec::new();
+    file.take(limit).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 #[cfg(unix)]
 fn open_nonblocking(path: &Path) -> io::Result<File> {
     use std::os::unix::fs::OpenOptionsExt;

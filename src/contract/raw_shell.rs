@@ -192,10 +192,10 @@ fn inside(root: &Path, path: &Path) -> Option<PathBuf> {
 }
 
 /// The script's text, or `None` when it is not a regular file (a FIFO
-/// swapped in after [`inside`] checked must not block) or is larger than
-/// [`MAX_SCRIPT_BYTES`].
+/// swapped in after [`inside`] checked must not block); only its first
+/// [`MAX_SCRIPT_BYTES`] are read.
 fn read_bounded(path: &Path) -> Option<String> {
-    let bytes = crate::fsutil::read_regular_file(path, MAX_SCRIPT_BYTES).ok()?;
+    let bytes = crate::fsutil::read_regular_file_prefix(path, MAX_SCRIPT_BYTES).ok()?;
     Some(String::from_utf8_lossy(&bytes).into_owned())
 }
 

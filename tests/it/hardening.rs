@@ -156,7 +156,6 @@ mod secrets {
                     let run = crate::common::Run::of(
                         sandbox.cmd().args(["--format", format]).args(&args),
                     );
-                    assert_ne!(run.code, 0, "{command} {call:?}:\n{run}");
                     assert!(!run.stdout.contains(secret), "{command} {call:?}:\n{run}");
                     assert!(!run.stderr.contains(secret), "{command} {call:?}:\n{run}");
                 }
