@@ -36,6 +36,85 @@ pub fn temporary_sibling(path: &Path) -> PathBuf {
     ))
 }
 
+/// Why [`read_regular_file`] refused a file.
+#[derive(Debug)]
+pub enum ReadError {
+    Io(io::Error),
+    /// A FIFO, socket, device or directory: reading it could block forever
+    /// or never end.
+    NotRegular,
+    /// Larger than the limit; the size seen.
+    TooLarge(u64),
+}
+
+impl From<io::Error> for ReadError {
+    fn from(err: io::Error) -> Self {
+        Self::Io(err)
+    }
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Io(err) => write!(f, "{err}"),
+            Self::NotRegular => f.write_str("not a regular file"),
+            Self::TooLarge(size) => write!(f, "the file is {size} bytes, over the limit"),
+        }
+    }
+}
+
+/// Reads at most `limit` bytes of the regular file at `path` (symlinks
+/// followed). The file is opened non-blocking and the check is made on the
+/// opened handle, so a file swapped for a FIFO between a caller's own check
+/// and the open cannot hang the read, and a file that grows past `limit`
+/// while being read is refused rather than read whole.
+pub fn read_regular_file(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    use std::io::Read;
+    let file = open_nonblocking(path)?;
+    let metadata = file.metadata()?;
+    if !metadata.is_file() {
+        return Err(ReadError::NotRegular);
+    }
+    if metadata.len() > limit {
+        return Err(ReadError::TooLarge(metadata.len()));
+    }
+    let capacity = usize::try_from(metadata.len()).unwrap_or(0);
+    let mut bytes = Vec::with_capacity(capacity.saturating_add(1));
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(ReadError::TooLarge(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+/// The first `limit` bytes of the regular file at `path`, opened and
+/// checked as [`read_regular_file`] does; a longer file is cut, not
+/// refused (a scan of a script's head).
+pub fn read_regular_file_prefix(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    use std::io::Read;
+    let file = open_nonblocking(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(ReadError::NotRegular);
+    }
+    let mut bytes = Vec::new();
+    file.take(limit).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+#[cfg(unix)]
+fn open_nonblocking(path: &Path) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+}
+
+#[cfg(not(unix))]
+fn open_nonblocking(path: &Path) -> io::Result<File> {
+    File::open(path)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -57,5 +136,32 @@ mod tests {
     fn a_missing_directory_is_an_error_not_a_panic() {
         let target = Path::new("/nonexistent-aigent-dir/x/out.json");
         assert!(write_atomic(target, b"x").is_err());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn fifos_and_directories_are_refused_without_blocking() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        let status = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        assert!(matches!(
+            read_regular_file(&fifo, 10),
+            Err(ReadError::NotRegular)
+        ));
+        assert!(matches!(
+            read_regular_file(dir.path(), 10),
+            Err(ReadError::NotRegular)
+        ));
+        let file = dir.path().join("f");
+        fs::write(&file, "hello").unwrap();
+        assert_eq!(read_regular_file(&file, 5).unwrap(), b"hello");
+        assert!(matches!(
+            read_regular_file(&file, 4),
+            Err(ReadError::TooLarge(5))
+        ));
     }
 }

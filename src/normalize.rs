@@ -4,6 +4,10 @@
 //!
 //! One round decodes `%XX` and `%uXXXX`, folds overlong UTF-8 byte sequences
 //! (`%c0%ae` is `.`) and applies NFKC (fullwidth `．／＼` become `./\`).
+//! [`backslash_decode_once`] and [`html_decode_once`] undo the escapes other
+//! consumers apply (`printf %b`, `echo -e`, an HTML page); the rules add
+//! those forms only for the classes where a backslash or `&` is never part
+//! of a plain value (a Windows path keeps `\2024\`).
 //! Rounds repeat until nothing changes (`%252e` → `%2e` → `.`), at most
 //! [`MAX_ROUNDS`] times.
 
@@ -44,6 +48,137 @@ pub fn normalize(raw: &str) -> Normalized {
 fn normalize_once(value: &str) -> String {
     let decoded = percent_decode_once(value);
     decoded.nfkc().collect()
+}
+
+/// Decodes one layer of `\NNN` / `\0NNN` (octal), `\xHH`, `\uHHHH` and
+/// `\UHHHHHHHH`, as `printf %b`, `echo -e` and most string literals do.
+/// Other backslashes are kept. Linear: each byte is looked at a bounded
+/// number of times.
+pub fn backslash_decode_once(value: &str) -> String {
+    if !value.contains('\\') {
+        return value.to_owned();
+    }
+    let mut out = String::with_capacity(value.len());
+    let mut rest = value;
+    while let Some(at) = rest.find('\\') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        match backslash_escape(after) {
+            Some((ch, length)) => {
+                out.push(ch);
+                rest = &after[length..];
+            }
+            None => {
+                out.push('\\');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The character a backslash escape spells and how many bytes after the
+/// backslash it takes.
+fn backslash_escape(after: &str) -> Option<(char, usize)> {
+    let bytes = after.as_bytes();
+    let (radix, skip, max_digits) = match bytes.first()? {
+        b'x' => (16, 1, 2),
+        b'u' => (16, 1, 4),
+        b'U' => (16, 1, 8),
+        b'0' => (8, 1, 3),
+        b'1'..=b'7' => (8, 0, 3),
+        _ => return None,
+    };
+    let digits = bytes[skip..]
+        .iter()
+        .take(max_digits)
+        .take_while(|byte| char::from(**byte).is_digit(radix))
+        .count();
+    if digits == 0 {
+        // A lone `\0` is NUL.
+        return (bytes[0] == b'0').then_some(('\0', 1));
+    }
+    let text = &after[skip..skip + digits];
+    let code = u32::from_str_radix(text, radix).ok()?;
+    Some((
+        char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER),
+        skip + digits,
+    ))
+}
+
+/// Decodes one layer of HTML character references: `&#NN;`, `&#xHH;`
+/// (the `;` is optional, as browsers accept) and the few named ones that
+/// spell path or shell syntax.
+pub fn html_decode_once(value: &str) -> String {
+    const NAMED: &[(&str, char)] = &[
+        ("period;", '.'),
+        ("sol;", '/'),
+        ("bsol;", '\\'),
+        ("colon;", ':'),
+        ("amp;", '&'),
+        ("lt;", '<'),
+        ("gt;", '>'),
+        ("quot;", '"'),
+        ("apos;", '\''),
+        ("semi;", ';'),
+        ("num;", '#'),
+        ("quest;", '?'),
+        ("percnt;", '%'),
+        ("Tab;", '\t'),
+        ("NewLine;", '\n'),
+    ];
+    if !value.contains('&') {
+        return value.to_owned();
+    }
+    let mut out = String::with_capacity(value.len());
+    let mut rest = value;
+    while let Some(at) = rest.find('&') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        if let Some((ch, length)) = numeric_reference(after) {
+            out.push(ch);
+            rest = &after[length..];
+        } else if let Some((name, ch)) = NAMED.iter().find(|(name, _)| after.starts_with(name)) {
+            out.push(*ch);
+            rest = &after[name.len()..];
+        } else {
+            out.push('&');
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `#NN` or `#xHH` (at most 8 digits), with an optional `;`.
+fn numeric_reference(after: &str) -> Option<(char, usize)> {
+    let bytes = after.as_bytes();
+    if bytes.first() != Some(&b'#') {
+        return None;
+    }
+    let (radix, skip) = match bytes.get(1) {
+        Some(b'x' | b'X') => (16, 2),
+        _ => (10, 1),
+    };
+    let digits = bytes
+        .get(skip..)?
+        .iter()
+        .take(8)
+        .take_while(|byte| char::from(**byte).is_digit(radix))
+        .count();
+    if digits == 0 {
+        return None;
+    }
+    let code = u32::from_str_radix(&after[skip..skip + digits], radix).ok()?;
+    let mut length = skip + digits;
+    if bytes.get(length) == Some(&b';') {
+        length += 1;
+    }
+    Some((
+        char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER),
+        length,
+    ))
 }
 
 /// Only percent-decoding, repeated like [`normalize`] but without NFKC: the
@@ -182,6 +317,10 @@ mod tests {
         normalize(raw).value
     }
 
+    fn unescape(raw: &str) -> String {
+        normalize(&html_decode_once(&backslash_decode_once(raw))).value
+    }
+
     #[test]
     fn repeated_percent_decoding() {
         assert_eq!(norm("%2e%2e%2f"), "../");
@@ -226,6 +365,27 @@ mod tests {
         }
         let normalized = normalize(&value);
         assert!(!normalized.settled);
+    }
+
+    #[test]
+    fn backslash_escapes_decode() {
+        assert_eq!(unescape("\\056\\056/"), "../");
+        assert_eq!(unescape("\\0056\\x2e/"), "../");
+        assert_eq!(unescape(".\\u002e/"), "../");
+        assert_eq!(unescape("\\U0000002e"), ".");
+        assert_eq!(unescape("a\\b\\"), "a\\b\\");
+        assert_eq!(unescape("\\x"), "\\x");
+        assert_eq!(unescape("\\0"), "\0");
+    }
+
+    #[test]
+    fn html_references_decode() {
+        assert_eq!(unescape("&#46;&#46;/"), "../");
+        assert_eq!(unescape("&#x2E;&#x2e&sol;"), "../");
+        assert_eq!(unescape("&period;&period;&bsol;"), "..\\");
+        assert_eq!(unescape("a&b"), "a&b");
+        assert_eq!(unescape("&#;"), "&#;");
+        assert_eq!(unescape("&#99999999999;"), "\u{FFFD}999;");
     }
 
     #[test]

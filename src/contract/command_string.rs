@@ -641,6 +641,108 @@ const ELIXIR: Interpreter = Interpreter {
     ends_short: "",
 };
 
+/// Programs that are not interpreters but take code or a command line in
+/// an option: `expect -c`, `gdb -ex`, `vim -c`, `emacs --eval`, `npx -c`,
+/// `psql -c` (`\\!` runs a shell), `mysql -e`, `make --eval`, `rsync -e`,
+/// `tar --to-command`/`--checkpoint-action`/`-I`, `zip -T`/`-TT`.
+const EXPECT: Interpreter = Interpreter {
+    code_short: "c",
+    code_long: &[],
+    code_word: None,
+    value_short: "f",
+    value_long: &[],
+    ends_short: "",
+};
+const GDB: Interpreter = Interpreter {
+    code_short: "e",
+    code_long: &["ex", "eval-command", "init-eval-command", "iex"],
+    code_word: None,
+    value_short: "xpcd",
+    value_long: &["command", "directory", "pid", "core"],
+    ends_short: "",
+};
+const VIM: Interpreter = Interpreter {
+    code_short: "cS",
+    code_long: &["cmd"],
+    code_word: None,
+    value_short: "iTuUwWrq",
+    value_long: &[],
+    ends_short: "",
+};
+const EMACS: Interpreter = Interpreter {
+    code_short: "",
+    code_long: &["eval", "execute", "funcall", "load"],
+    code_word: None,
+    value_short: "lfL",
+    value_long: &["directory", "file", "visit", "insert"],
+    ends_short: "",
+};
+const NPX: Interpreter = Interpreter {
+    code_short: "c",
+    code_long: &["call"],
+    code_word: None,
+    value_short: "p",
+    value_long: &["package"],
+    ends_short: "",
+};
+const PSQL: Interpreter = Interpreter {
+    code_short: "c",
+    code_long: &["command"],
+    code_word: None,
+    value_short: "dfhpUvoLPT",
+    value_long: &[
+        "dbname", "file", "host", "port", "username", "set", "variable",
+    ],
+    ends_short: "",
+};
+const MYSQL: Interpreter = Interpreter {
+    code_short: "e",
+    code_long: &["execute", "init-command", "pager"],
+    code_word: None,
+    value_short: "hPuDS",
+    value_long: &["host", "port", "user", "database", "socket"],
+    ends_short: "",
+};
+const MAKE: Interpreter = Interpreter {
+    code_short: "",
+    code_long: &["eval"],
+    code_word: None,
+    value_short: "CfIjloW",
+    value_long: &["directory", "file", "makefile", "include-dir", "jobs"],
+    ends_short: "",
+};
+const RSYNC: Interpreter = Interpreter {
+    code_short: "e",
+    code_long: &["rsh", "rsync-path"],
+    code_word: None,
+    value_short: "fBT",
+    value_long: &["filter", "exclude", "include", "temp-dir"],
+    ends_short: "",
+};
+const TAR: Interpreter = Interpreter {
+    code_short: "IF",
+    code_long: &[
+        "to-command",
+        "checkpoint-action",
+        "use-compress-program",
+        "rsh-command",
+        "info-script",
+        "new-volume-script",
+    ],
+    code_word: None,
+    value_short: "fCbHKLNTgV",
+    value_long: &["file", "directory", "exclude"],
+    ends_short: "",
+};
+const ZIP: Interpreter = Interpreter {
+    code_short: "T",
+    code_long: &["unzip-command", "test"],
+    code_word: None,
+    value_short: "bnstxi",
+    value_long: &[],
+    ends_short: "",
+};
+
 /// The program a word names, normalized (see the module docs).
 fn program_name(word: &str) -> Option<String> {
     if word.starts_with('-') || word.is_empty() {
@@ -670,14 +772,25 @@ fn program_kind(word: &str) -> Option<(String, Kind)> {
         "fish" => Kind::Fish,
         "cmd" => Kind::Cmd,
         "powershell" | "pwsh" => Kind::PowerShell,
-        "python" | "pypy" | "jython" => Kind::Interpreter(&PYTHON),
+        "python" | "pythonw" | "py" | "pypy" | "jython" => Kind::Interpreter(&PYTHON),
         "perl" => Kind::Interpreter(&PERL),
         "ruby" | "jruby" => Kind::Interpreter(&RUBY),
         "node" | "nodejs" | "bun" => Kind::Interpreter(&NODE),
         "deno" => Kind::Interpreter(&DENO),
         "php" => Kind::Interpreter(&PHP),
         "lua" | "luajit" => Kind::Interpreter(&LUA),
-        "rscript" | "osascript" => Kind::Interpreter(&RSCRIPT),
+        "rscript" | "osascript" | "r" => Kind::Interpreter(&RSCRIPT),
+        "expect" => Kind::Interpreter(&EXPECT),
+        "gdb" => Kind::Interpreter(&GDB),
+        "vim" | "vi" | "nvim" | "gvim" | "ex" | "view" => Kind::Interpreter(&VIM),
+        "emacs" => Kind::Interpreter(&EMACS),
+        "npx" => Kind::Interpreter(&NPX),
+        "psql" => Kind::Interpreter(&PSQL),
+        "mysql" | "mariadb" => Kind::Interpreter(&MYSQL),
+        "make" | "gmake" => Kind::Interpreter(&MAKE),
+        "rsync" => Kind::Interpreter(&RSYNC),
+        "tar" | "gtar" | "bsdtar" => Kind::Interpreter(&TAR),
+        "zip" => Kind::Interpreter(&ZIP),
         "julia" => Kind::Interpreter(&JULIA),
         "elixir" => Kind::Interpreter(&ELIXIR),
         "su" | "runuser" | "script" | "flock" => Kind::Runner,
@@ -1356,6 +1469,34 @@ mod tests {
         ] {
             assert!(!flagged(binary, args), "{binary} {args:?}");
         }
+    }
+
+    #[test]
+    fn programs_that_take_code_in_an_option() {
+        for (binary, args) in [
+            ("expect", &["-c", "spawn sh"][..]),
+            ("gdb", &["-ex", "shell id", "--batch"]),
+            ("gdb", &["--eval-command=shell id"]),
+            ("vim", &["-es", "-c", "!id", "f"]),
+            ("emacs", &["--batch", "--eval", "(shell-command \"id\")"]),
+            ("npx", &["-c", "id"]),
+            ("psql", &["-c", "\\! id"]),
+            ("mysql", &["-e", "\\! id"]),
+            ("R", &["-e", "system('id')"]),
+            ("make", &["--eval", "x:;id"]),
+            ("rsync", &["-e", "sh -c id", "a", "b"]),
+            ("tar", &["--checkpoint-action=exec=id", "-cf", "a.tar", "x"]),
+            ("tar", &["-xf", "a.tar", "--to-command=id"]),
+            ("zip", &["-TT", "id", "a.zip", "x"]),
+            ("py", &["-c", "print(1)"]),
+            ("pythonw", &["-c", "print(1)"]),
+        ] {
+            assert!(flagged(binary, args), "{binary} {args:?}");
+        }
+        assert!(!flagged("tar", &["-czf", "a.tgz", "dir"]));
+        assert!(!flagged("rsync", &["-avz", "a", "b"]));
+        assert!(!flagged("make", &["-C", "dir", "all"]));
+        assert!(!flagged("psql", &["-d", "db", "-f", "q.sql"]));
     }
 
     #[test]

@@ -29,8 +29,6 @@
 //! built-in registry has no directory and is not scanned.
 
 use std::collections::HashSet;
-use std::fs::File;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
@@ -191,13 +189,11 @@ fn inside(root: &Path, path: &Path) -> Option<PathBuf> {
     (real.starts_with(root) && real.metadata().ok()?.is_file()).then_some(real)
 }
 
+/// The script's text, or `None` when it is not a regular file (a FIFO
+/// swapped in after [`inside`] checked must not block); only its first
+/// [`MAX_SCRIPT_BYTES`] are read.
 fn read_bounded(path: &Path) -> Option<String> {
-    let mut bytes = Vec::new();
-    File::open(path)
-        .ok()?
-        .take(MAX_SCRIPT_BYTES)
-        .read_to_end(&mut bytes)
-        .ok()?;
+    let bytes = crate::fsutil::read_regular_file_prefix(path, MAX_SCRIPT_BYTES).ok()?;
     Some(String::from_utf8_lossy(&bytes).into_owned())
 }
 

@@ -62,32 +62,64 @@ pub fn parse_object(
 }
 
 /// `__proto__`, `constructor` and `prototype` used as a key anywhere in
-/// `object`, its own keys included.
+/// `object`, its own keys included. The path of a hit is built only for
+/// the hit (from a stack of segments), so a long key over many values
+/// costs nothing extra.
 pub fn prototype_violations(object: &Map<String, Value>) -> Vec<Violation> {
     let mut violations = Vec::new();
+    let mut path = Vec::new();
     for (key, child) in object {
+        path.push(Segment::Key(key));
         if PROTOTYPE_KEYS.contains(&key.as_str()) {
-            violations.push(prototype_violation(key.clone(), key));
+            violations.push(prototype_violation(render_path(&path), key));
         }
-        find_prototype_keys(key, child, &mut violations);
+        find_prototype_keys(child, &mut path, &mut violations);
+        path.pop();
     }
     violations
 }
 
-fn find_prototype_keys(path: &str, value: &Value, violations: &mut Vec<Violation>) {
+enum Segment<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+fn render_path(path: &[Segment<'_>]) -> String {
+    let mut out = String::new();
+    for (position, segment) in path.iter().enumerate() {
+        match segment {
+            Segment::Key(key) if position == 0 => out.push_str(key),
+            Segment::Key(key) => {
+                out.push('.');
+                out.push_str(key);
+            }
+            Segment::Index(index) => out.push_str(&format!("[{index}]")),
+        }
+    }
+    out
+}
+
+fn find_prototype_keys<'a>(
+    value: &'a Value,
+    path: &mut Vec<Segment<'a>>,
+    violations: &mut Vec<Violation>,
+) {
     match value {
         Value::Object(object) => {
             for (key, child) in object {
-                let child_path = format!("{path}.{key}");
+                path.push(Segment::Key(key));
                 if PROTOTYPE_KEYS.contains(&key.as_str()) {
-                    violations.push(prototype_violation(child_path.clone(), key));
+                    violations.push(prototype_violation(render_path(path), key));
                 }
-                find_prototype_keys(&child_path, child, violations);
+                find_prototype_keys(child, path, violations);
+                path.pop();
             }
         }
         Value::Array(items) => {
             for (index, item) in items.iter().enumerate() {
-                find_prototype_keys(&format!("{path}[{index}]"), item, violations);
+                path.push(Segment::Index(index));
+                find_prototype_keys(item, path, violations);
+                path.pop();
             }
         }
         _ => {}

@@ -177,10 +177,43 @@ pub fn check(
         Inputs::Parameters(parameters) => check_parameters(declaration, parameters, raw),
         Inputs::InputSchema(_) => schema_args::check(declaration, raw),
     };
-    result.map_err(|violations| Rejection {
-        command: declaration.name.clone(),
-        violations,
+    result.map_err(|mut violations| {
+        hide_possible_secrets(declaration, &mut violations);
+        Rejection::bounded(declaration.name.clone(), violations)
     })
+}
+
+/// For a command with any sensitive input, every violation whose value
+/// might be a secret is marked sensitive (so its value, suggestion and
+/// message are redacted in the envelope and the audit log): all but those
+/// about a declared, non-sensitive input. That covers a secret under an
+/// unknown or wrapping key (`{"arguments": {...}}`, `api_key` for
+/// `token`), a stray word, an unknown `--flag` and its value, and a
+/// root-level schema keyword (`oneOf`, `not`, `minProperties`, ...) that
+/// would otherwise quote the whole argument object.
+fn hide_possible_secrets(declaration: &Declaration, violations: &mut [Violation]) {
+    if !declaration.has_sensitive_input() {
+        return;
+    }
+    let declared_plain = |name: &str| match &declaration.inputs {
+        Inputs::Parameters(parameters) => parameters
+            .iter()
+            .any(|parameter| parameter.name == name && !parameter.sensitive),
+        Inputs::InputSchema(schema) => schema
+            .guarded(name)
+            .is_some_and(|property| !property.item_guard().sensitive),
+    };
+    for violation in violations {
+        let name = top_level_name(&violation.field);
+        violation.sensitive |= name.is_empty() || !declared_plain(name);
+    }
+}
+
+/// The parameter or property a violation's field is about (`options` of
+/// `options.depth`, `args` of `args[1]`).
+fn top_level_name(field: &str) -> &str {
+    let end = field.find(['.', '[']).unwrap_or(field.len());
+    &field[..end]
 }
 
 fn check_parameters(

@@ -120,10 +120,19 @@ fn mantissa_has_nonzero_digit(text: &str) -> bool {
         .is_some_and(|mantissa| mantissa.bytes().any(|byte| matches!(byte, b'1'..=b'9')))
 }
 
-/// The exact text of each number in a parsed JSON document, by JSON
-/// pointer (`/count`, `/sizes/1`).
+/// The exact text of each number in a parsed JSON document, looked up by
+/// JSON pointer (`/count`, `/sizes/1`). Stored as a tree that mirrors the
+/// document, so each key is held once: memory stays linear in the input
+/// however long the keys or deep the nesting (a pointer string per number
+/// would copy a long key once per number below it).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct NumberTexts(HashMap<String, String>);
+pub struct NumberTexts(NumberNode);
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct NumberNode {
+    text: Option<String>,
+    children: HashMap<String, NumberNode>,
+}
 
 impl NumberTexts {
     /// Records the numbers of `value`, parsed from `text`, under `prefix`
@@ -132,54 +141,88 @@ impl NumberTexts {
     /// `preserve_order` and the refusal of duplicate keys keep the same.
     pub fn record(&mut self, text: &str, value: &Value, prefix: &str) {
         let literals = number_literals(text);
-        let mut pointers = Vec::new();
-        number_pointers(value, prefix.to_owned(), &mut pointers);
-        if literals.len() == pointers.len() {
-            for (pointer, literal) in pointers.into_iter().zip(literals) {
-                self.0.insert(pointer, literal.to_owned());
-            }
+        if literals.len() != count_numbers(value) {
+            return;
         }
+        let mut node = &mut self.0;
+        for token in pointer_tokens(prefix) {
+            node = node.children.entry(token).or_default();
+        }
+        let mut literals = literals.into_iter();
+        fill(node, value, &mut literals);
     }
 
     /// [`Self::record`] for a whole document that is an object.
     pub fn record_object(&mut self, text: &str, object: &serde_json::Map<String, Value>) {
         let literals = number_literals(text);
-        let mut pointers = Vec::new();
-        for (key, item) in object {
-            number_pointers(item, pointer_child("", key), &mut pointers);
+        if literals.len() != object.values().map(count_numbers).sum::<usize>() {
+            return;
         }
-        if literals.len() == pointers.len() {
-            for (pointer, literal) in pointers.into_iter().zip(literals) {
-                self.0.insert(pointer, literal.to_owned());
-            }
+        let mut literals = literals.into_iter();
+        for (key, item) in object {
+            fill(
+                self.0.children.entry(key.clone()).or_default(),
+                item,
+                &mut literals,
+            );
         }
     }
 
     pub fn get(&self, pointer: &str) -> Option<&str> {
-        self.0.get(pointer).map(String::as_str)
+        let mut node = &self.0;
+        for token in pointer_tokens(pointer) {
+            node = node.children.get(&token)?;
+        }
+        node.text.as_deref()
+    }
+}
+
+/// The unescaped tokens of a JSON pointer (`/a~1b/0` is `a/b`, `0`).
+fn pointer_tokens(pointer: &str) -> impl Iterator<Item = String> + '_ {
+    pointer
+        .split('/')
+        .skip(1)
+        .map(|token| token.replace("~1", "/").replace("~0", "~"))
+}
+
+fn count_numbers(value: &Value) -> usize {
+    match value {
+        Value::Number(_) => 1,
+        Value::Array(items) => items.iter().map(count_numbers).sum(),
+        Value::Object(object) => object.values().map(count_numbers).sum(),
+        _ => 0,
+    }
+}
+
+/// Gives each number under `value` its literal, in document order.
+fn fill<'a>(node: &mut NumberNode, value: &Value, literals: &mut impl Iterator<Item = &'a str>) {
+    match value {
+        Value::Number(_) => node.text = literals.next().map(str::to_owned),
+        Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                fill(
+                    node.children.entry(index.to_string()).or_default(),
+                    item,
+                    literals,
+                );
+            }
+        }
+        Value::Object(object) => {
+            for (key, item) in object {
+                fill(
+                    node.children.entry(key.clone()).or_default(),
+                    item,
+                    literals,
+                );
+            }
+        }
+        _ => {}
     }
 }
 
 /// Appends `/token` to a JSON pointer.
 pub fn pointer_child(pointer: &str, token: &str) -> String {
     format!("{pointer}/{}", token.replace('~', "~0").replace('/', "~1"))
-}
-
-fn number_pointers(value: &Value, pointer: String, out: &mut Vec<String>) {
-    match value {
-        Value::Number(_) => out.push(pointer),
-        Value::Array(items) => {
-            for (index, item) in items.iter().enumerate() {
-                number_pointers(item, format!("{pointer}/{index}"), out);
-            }
-        }
-        Value::Object(object) => {
-            for (key, item) in object {
-                number_pointers(item, pointer_child(&pointer, key), out);
-            }
-        }
-        _ => {}
-    }
 }
 
 /// The number literals of a JSON text, in order (strings skipped).
@@ -259,5 +302,20 @@ mod tests {
         assert_eq!(texts.get("/b/1/c"), Some("-0.0"));
         assert_eq!(texts.get("/d"), Some("18446744073709551615"));
         assert_eq!(texts.get("/s"), None);
+    }
+
+    #[test]
+    fn long_keys_are_stored_once() {
+        // A 100 KB key over 10k numbers: pointer strings would hold 1 GB.
+        let key = "k".repeat(100_000);
+        let numbers = vec!["1"; 10_000].join(",");
+        let text = format!(r#"{{"{key}": [{numbers}], "a/b~": 2.50}}"#);
+        let value: Value = crate::contract::value::from_json(&text).unwrap();
+        let mut texts = NumberTexts::default();
+        texts.record_object(&text, value.as_object().unwrap());
+        assert_eq!(texts.get(&format!("/{key}/9999")), Some("1"));
+        assert_eq!(texts.get("/a~1b~0"), Some("2.50"));
+        assert_eq!(texts.0.children.len(), 2);
+        assert_eq!(texts.0.children[&key].children.len(), 10_000);
     }
 }

@@ -112,7 +112,7 @@ fn findings(value: &str, profile: &ValueProfile<'_>) -> Vec<(Rule, String, Optio
     let mut found = Findings::default();
     let rules = rule_set(profile.class);
     let url_mode = profile.class == ValueClass::Typed(PatternType::Url);
-    let forms = forms(value, &normalized);
+    let forms = forms(value, &normalized, &rules);
 
     if rules.empty && value.is_empty() {
         found.add(Rule::EmptyValue, "is empty".to_owned(), None);
@@ -245,11 +245,27 @@ fn findings(value: &str, profile: &ValueProfile<'_>) -> Vec<(Rule, String, Optio
     items
 }
 
-/// The raw value, then the normalized one when it differs.
-fn forms(value: &str, normalized: &Normalized) -> Vec<(String, bool)> {
+/// The raw value, then the normalized one when it differs, then the one
+/// a `printf %b` or an HTML page would make of it. Backslash escapes are
+/// decoded only for identifiers (a Windows path keeps `\\2024\\`); HTML
+/// references wherever paths are checked.
+fn forms(value: &str, normalized: &Normalized, rules: &RuleSet) -> Vec<(String, bool)> {
     let mut forms = vec![(value.to_owned(), false)];
     if normalized.value != value {
         forms.push((normalized.value.clone(), true));
+    }
+    if rules.path_traversal {
+        let mut unescaped = normalize::html_decode_once(value);
+        if rules.id_characters {
+            unescaped = normalize::backslash_decode_once(&unescaped);
+            unescaped = normalize::html_decode_once(&unescaped);
+        }
+        if unescaped != value {
+            let unescaped = normalize::normalize(&unescaped).value;
+            if forms.iter().all(|(form, _)| *form != unescaped) {
+                forms.push((unescaped, true));
+            }
+        }
     }
     forms
 }
@@ -296,10 +312,11 @@ impl Findings {
 
 /// Path separators, including the Unicode look-alikes that some file
 /// systems or later normalization turn into real ones (`∕ ⁄ ⧸ ／` for `/`,
-/// `＼ ∖ ⧹ ﹨` for `\`).
-const SEPARATORS: [char; 10] = [
+/// `＼ ∖ ⧹ ﹨` for `\\`), and `¥ ₩` (and their fullwidth forms), which
+/// Windows best-fit code pages (Japanese, Korean) turn into `\\`.
+const SEPARATORS: [char; 14] = [
     '/', '\\', '\u{2215}', '\u{2044}', '\u{29F8}', '\u{FF0F}', '\u{FF3C}', '\u{2216}', '\u{29F9}',
-    '\u{FE68}',
+    '\u{FE68}', '\u{00A5}', '\u{20A9}', '\u{FFE5}', '\u{FFE6}',
 ];
 
 /// A segment made only of two or more dots (`..`, and `...`/`....`, the
@@ -308,8 +325,20 @@ pub fn has_path_traversal(value: &str) -> bool {
     value.split(SEPARATORS).any(is_dot_segment)
 }
 
+/// Windows reads `C:..` as `..` relative to drive C's current directory,
+/// and drops trailing spaces from a name (`.. ` is `..`), so a drive prefix
+/// and trailing white space (an ideographic space too) are ignored.
 fn is_dot_segment(segment: &str) -> bool {
+    let segment = strip_drive_prefix(segment).trim_end_matches(char::is_whitespace);
     segment.chars().count() >= 2 && segment.chars().all(|ch| ch == '.' || ch == '\u{FF0E}')
+}
+
+fn strip_drive_prefix(segment: &str) -> &str {
+    let mut chars = segment.chars();
+    match (chars.next(), chars.next()) {
+        (Some(letter), Some(':' | '\u{FF1A}')) if letter.is_ascii_alphabetic() => chars.as_str(),
+        _ => segment,
+    }
 }
 
 /// [`has_path_traversal`] for a URL path, where a segment may carry
@@ -346,8 +375,11 @@ fn control_character(value: &str, strict: bool) -> Option<char> {
     value.chars().find(|ch| is_control(*ch, strict))
 }
 
-/// C0, DEL, C1, line and paragraph separators, and the format characters
-/// that hide or reorder text (zero-width, bidi controls, BOM, tags). Free
+/// C0, DEL, C1, line and paragraph separators, the format characters
+/// that hide or reorder text (zero-width, bidi controls, BOM, tags,
+/// Mongolian selectors), the unassigned specials U+FFF0–FFF8 and plane 14
+/// except its variation selectors (U+E0100–E01EF, which ideographic
+/// variation sequences in Japanese names need). Free
 /// text keeps tab, newline, CR, ZWNJ and ZWJ, which real text uses.
 /// Everything else (identifiers, paths, URLs, patterned strings) also
 /// refuses the characters that render as nothing: the combining grapheme
@@ -371,20 +403,20 @@ pub fn is_control(ch: char, strict: bool) -> bool {
         | 0x070F
         | 0x0890..=0x0891
         | 0x08E2
-        | 0x180E
+        | 0x180B..=0x180F
         | 0x200B..=0x200F
         | 0x2028..=0x202E
         | 0x2060..=0x2064
-        | 0x2066..=0x206F
+        | 0x2065..=0x206F
         | 0xFEFF
-        | 0xFFF9..=0xFFFB
+        | 0xFFF0..=0xFFFB
         | 0x110BD
         | 0x110CD
         | 0x13430..=0x1343F
         | 0x1BCA0..=0x1BCA3
         | 0x1D173..=0x1D17A
-        | 0xE0001
-        | 0xE0020..=0xE007F)
+        | 0xE0000..=0xE00FF
+        | 0xE01F0..=0xE0FFF)
 }
 
 /// Characters that are not format characters but show as nothing.
@@ -439,26 +471,34 @@ fn has_template(value: &str, open: &str, close: &str) -> bool {
 }
 
 /// `<name>`, `<cluster id>`: an angle-bracketed word, as in usage texts.
+/// One pass: only the last `<` before a `>` can open a name (a name holds
+/// no `<`), so each character is looked at a bounded number of times.
 fn has_angle_placeholder(value: &str) -> bool {
-    let mut rest = value;
-    while let Some(start) = rest.find('<') {
-        let after = &rest[start + 1..];
-        if let Some(end) = after.find('>') {
-            let inner = &after[..end];
-            let looks_like_name = inner
-                .chars()
-                .next()
-                .is_some_and(|ch| ch.is_alphabetic() || ch == '_')
-                && inner
-                    .chars()
-                    .all(|ch| ch.is_alphanumeric() || matches!(ch, '_' | '-' | ' ' | '.'));
-            if looks_like_name {
-                return true;
+    let mut open: Option<usize> = None;
+    for (index, ch) in value.char_indices() {
+        match ch {
+            '<' => open = Some(index + 1),
+            '>' => {
+                if let Some(start) = open.take()
+                    && looks_like_name(&value[start..index])
+                {
+                    return true;
+                }
             }
+            _ => {}
         }
-        rest = after;
     }
     false
+}
+
+fn looks_like_name(inner: &str) -> bool {
+    inner
+        .chars()
+        .next()
+        .is_some_and(|ch| ch.is_alphabetic() || ch == '_')
+        && inner
+            .chars()
+            .all(|ch| ch.is_alphanumeric() || matches!(ch, '_' | '-' | ' ' | '.'))
 }
 
 #[cfg(test)]
@@ -499,6 +539,85 @@ mod tests {
         for miss in ["a..b", "file..txt", "./x", ".hidden", "a/.b", "v1.2.3"] {
             assert!(!has_path_traversal(miss), "{miss}");
         }
+    }
+
+    fn resource_id() -> ValueProfile<'static> {
+        ValueProfile {
+            class: ValueClass::ResourceId,
+            ..ValueProfile::free_text()
+        }
+    }
+
+    #[test]
+    fn windows_look_alikes_are_traversal() {
+        for hit in [
+            "..\u{00A5}x",
+            "a\u{20A9}..\u{20A9}b",
+            "..\u{FFE5}x",
+            "C:..\\x",
+            "c:../x",
+            ".. /x",
+            "..\u{3000}/x",
+            "a/.. ",
+        ] {
+            for profile in [resource_id(), typed(PatternType::Filepath)] {
+                assert!(
+                    rules_of(hit, &profile).contains(&"path_traversal"),
+                    "{hit:?}"
+                );
+            }
+        }
+        for pass in ["C:\\x\\y.txt", "yen\u{00A5}100", ". /x", "a..b/c"] {
+            assert!(
+                !rules_of(pass, &typed(PatternType::Filepath)).contains(&"path_traversal"),
+                "{pass:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn escaped_dots_are_traversal() {
+        for hit in ["\\056\\056/x", "\\x2e\\x2e/x", ".\\u002e/x", "&#46;&#46;/x"] {
+            assert!(
+                rules_of(hit, &resource_id()).contains(&"path_traversal"),
+                "{hit:?}"
+            );
+        }
+        for hit in ["&#46;&#46;/x", "&#x2e;&#x2e;&sol;x", "&period;&period;/x"] {
+            assert!(
+                rules_of(hit, &typed(PatternType::Filepath)).contains(&"path_traversal"),
+                "{hit:?}"
+            );
+        }
+        // A Windows path is not read as escapes.
+        assert_eq!(
+            rules_of("logs\\2024\\x.txt", &typed(PatternType::Filepath)),
+            Vec::<&str>::new()
+        );
+    }
+
+    #[test]
+    fn invisible_code_points_are_controls() {
+        for code in (0x180B..=0x180F)
+            .chain([0x2065])
+            .chain(0xFFF0..=0xFFF8)
+            .chain((0xE0000..=0xE0FFF).filter(|code| !(0xE0100..=0xE01EF).contains(code)))
+        {
+            let ch = char::from_u32(code).unwrap();
+            assert!(is_control(ch, true), "U+{code:04X}");
+            assert!(is_control(ch, false), "U+{code:04X}");
+        }
+        // Ideographic variation selectors stay allowed.
+        assert!(!is_control('\u{E0100}', false));
+    }
+
+    #[test]
+    fn angle_placeholder_scan_is_linear() {
+        // 200k `<` with no `>`, and `<a` repeated: both finish in one pass.
+        assert!(!has_angle_placeholder(&"<".repeat(200_000)));
+        assert!(has_angle_placeholder(&format!("{}>", "<a".repeat(100_000))));
+        assert!(!has_angle_placeholder("a < b > c"));
+        assert!(has_angle_placeholder("x <cluster id> y"));
     }
 
     #[test]

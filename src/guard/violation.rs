@@ -50,6 +50,18 @@ impl Violation {
         }
     }
 
+    /// Each text cut to [`MAX_VIOLATION_TEXT_CHARS`] characters.
+    fn cut(self) -> Self {
+        Self {
+            field: cut_text(self.field),
+            input_value: self.input_value.map(cut_text),
+            expected: cut_text(self.expected),
+            message: cut_text(self.message),
+            suggestion: self.suggestion.map(cut_text),
+            ..self
+        }
+    }
+
     pub fn with_suggestion(mut self, suggestion: impl Into<String>) -> Self {
         self.suggestion = Some(suggestion.into());
         self
@@ -95,6 +107,15 @@ impl Violation {
     }
 }
 
+/// `text` cut after [`MAX_VIOLATION_TEXT_CHARS`] characters, marked with
+/// `…`.
+fn cut_text(text: String) -> String {
+    match text.char_indices().nth(MAX_VIOLATION_TEXT_CHARS) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text,
+    }
+}
+
 /// Phase 1 refused the arguments; nothing may run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rejection {
@@ -103,7 +124,70 @@ pub struct Rejection {
     pub violations: Vec<Violation>,
 }
 
+/// At most this many violations are kept in a rejection ...
+pub const MAX_REPORTED_VIOLATIONS: usize = 64;
+/// ... and at most this many bytes of them as JSON, so the envelope and
+/// the audit record stay small whatever the agent sent.
+pub const MAX_REPORTED_BYTES: usize = 32 * 1024;
+/// Each text of a violation (field, value, message, suggestion, expected)
+/// is cut to this many characters.
+pub const MAX_VIOLATION_TEXT_CHARS: usize = 1024;
+
 impl Rejection {
+    /// A rejection holding a bounded report of `violations`: each text
+    /// cut, at most [`MAX_REPORTED_VIOLATIONS`] and [`MAX_REPORTED_BYTES`]
+    /// of them, the primary one always among them, and a last entry that
+    /// counts the ones left out. Every record and envelope built from it
+    /// therefore has a hard size bound.
+    pub fn bounded(command: String, violations: Vec<Violation>) -> Self {
+        let total = violations.len();
+        let primary_index = violations
+            .iter()
+            .position(|violation| violation.rule.is_named())
+            .unwrap_or(0);
+        let mut kept: Vec<Violation> = Vec::new();
+        let mut bytes = 0;
+        let mut primary_kept = false;
+        let mut omitted_rule = None;
+        for (index, violation) in violations.into_iter().enumerate() {
+            let violation = violation.cut();
+            let cost = serde_json::to_string(&violation).map_or(0, |json| json.len());
+            let room =
+                kept.len() + 1 < MAX_REPORTED_VIOLATIONS && bytes + cost <= MAX_REPORTED_BYTES;
+            // The primary violation is kept even past the budget, in place
+            // of the last one kept.
+            if room || (index == primary_index && !primary_kept) {
+                if !room && let Some(dropped) = kept.pop() {
+                    omitted_rule.get_or_insert(dropped.rule);
+                }
+                primary_kept |= index == primary_index;
+                bytes += cost;
+                kept.push(violation);
+            } else {
+                omitted_rule.get_or_insert(violation.rule);
+            }
+        }
+        let omitted = total - kept.len();
+        if let Some(rule) = omitted_rule
+            && omitted > 0
+        {
+            kept.push(Violation::new(
+                "",
+                rule,
+                None,
+                "fewer problems in one call",
+                format!(
+                    "{omitted} more violation{} not shown",
+                    if omitted == 1 { "" } else { "s" }
+                ),
+            ));
+        }
+        Self {
+            command,
+            violations: kept,
+        }
+    }
+
     /// `INVALID_AGENT_INPUT` when a named rule fired (the input was
     /// hallucinated or hostile), else `ARG_ERROR`.
     pub fn error_code(&self) -> &'static str {
@@ -170,6 +254,45 @@ mod tests {
             "a string",
             "`token` is bad",
         )
+    }
+
+    #[test]
+    fn a_rejection_report_is_bounded_whatever_the_input() {
+        for (count, length) in [
+            (1, 1),
+            (1, 100_000),
+            (100, 2_000),
+            (5_000, 10),
+            (500, 1_100),
+        ] {
+            {
+                let mut violations: Vec<Violation> = (0..count)
+                    .map(|index| {
+                        Violation::new(
+                            "w".repeat(length),
+                            Rule::UnexpectedArgument,
+                            Some(format!("{index}{}", "\u{1}".repeat(length))),
+                            "nothing",
+                            "x".repeat(length),
+                        )
+                    })
+                    .collect();
+                violations.push(violation(Rule::PathTraversal));
+                let rejection = Rejection::bounded("c".to_owned(), violations);
+                let json = serde_json::to_string(&rejection.violations).unwrap();
+                // Byte budget plus the primary and the summary entries.
+                assert!(
+                    json.len() <= MAX_REPORTED_BYTES + 2 * 8 * 1024,
+                    "{count} x {length}: {}",
+                    json.len()
+                );
+                assert!(rejection.violations.len() <= MAX_REPORTED_VIOLATIONS);
+                assert_eq!(rejection.error_code(), "INVALID_AGENT_INPUT");
+                assert_eq!(rejection.primary().unwrap().rule, Rule::PathTraversal);
+            }
+        }
+        let small = Rejection::bounded("c".to_owned(), vec![violation(Rule::Type)]);
+        assert_eq!(small.violations, vec![violation(Rule::Type)]);
     }
 
     #[test]

@@ -6,8 +6,8 @@
 //! as fast as one of ten, and a broken declaration breaks only itself.
 //! Listing and linting read everything.
 
-use std::fs::{self, File};
-use std::io::{self, Read};
+use std::fs;
+use std::io;
 use std::path::{Path, PathBuf};
 
 use super::check::parse_declaration;
@@ -224,17 +224,25 @@ impl Registry {
         };
         let path = dir.join(file_name);
         // Following a symlink is fine; a FIFO or a device would block or
-        // never end, so only regular files are read.
-        if !fs::metadata(&path)?.is_file() {
-            return Ok(Err(Diagnostic::error(
-                codes::FILE_UNREADABLE,
-                "not a regular file",
-            )));
-        }
-        let mut bytes = Vec::new();
-        File::open(&path)?
-            .take(u64::try_from(MAX_DOCUMENT_BYTES).unwrap_or(u64::MAX) + 1)
-            .read_to_end(&mut bytes)?;
+        // never end, so only regular files are read, checked on the opened
+        // handle (a check before the open could be raced).
+        let limit = u64::try_from(MAX_DOCUMENT_BYTES).unwrap_or(u64::MAX);
+        let bytes = match crate::fsutil::read_regular_file(&path, limit) {
+            Ok(bytes) => bytes,
+            Err(crate::fsutil::ReadError::Io(err)) => return Err(err),
+            Err(crate::fsutil::ReadError::NotRegular) => {
+                return Ok(Err(Diagnostic::error(
+                    codes::FILE_UNREADABLE,
+                    "not a regular file",
+                )));
+            }
+            Err(crate::fsutil::ReadError::TooLarge(_)) => {
+                return Ok(Err(Diagnostic::error(
+                    codes::FILE_UNREADABLE,
+                    "the file is larger than 1 MiB",
+                )));
+            }
+        };
         if bytes.len() > MAX_DOCUMENT_BYTES {
             return Ok(Err(Diagnostic::error(
                 codes::FILE_UNREADABLE,

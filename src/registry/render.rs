@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::load::FileReport;
 use crate::contract::input_schema::{self, GuardedProperty, PropertyGuard};
 use crate::contract::{ArgvPart, Declaration, FlagForm, Inputs, ParamType, Parameter, ValueClass};
-use crate::report::{Diagnostic, Style};
+use crate::report::{Diagnostic, Style, escape_controls};
 
 fn table(header: &[&str]) -> Table {
     let mut table = Table::new();
@@ -130,10 +130,17 @@ pub fn render_show(declaration: &Declaration, file: &str, style: Style) -> Strin
                     parameter.kind.as_str().to_owned(),
                     yes_no(parameter.required),
                     parameter_check(parameter),
+                    // A sensitive parameter's default is a secret too.
                     parameter
                         .default
                         .as_ref()
-                        .map_or_else(String::new, Value::to_string),
+                        .map_or_else(String::new, |default| {
+                            if parameter.sensitive {
+                                crate::guard::REDACTED.to_owned()
+                            } else {
+                                default.to_string()
+                            }
+                        }),
                     parameter.description.clone().unwrap_or_default(),
                 ]);
             }
@@ -257,20 +264,22 @@ pub fn render_diagnostic(file: &str, diagnostic: &Diagnostic, style: Style) -> S
     } else {
         style.warning(&format!("warning[{}]", diagnostic.code))
     };
-    let file = diagnostic.file.as_deref().unwrap_or(file);
+    // File names, fields and messages quote declaration files: their
+    // control characters are shown as escapes, never sent to the terminal.
+    let file = escape_controls(diagnostic.file.as_deref().unwrap_or(file));
     let location = match diagnostic.line {
         Some(line) => format!("{file}:{line}"),
-        None => file.to_owned(),
+        None => file.into_owned(),
     };
     let field = diagnostic
         .field
         .as_deref()
-        .map(|field| format!("{}: ", style.emphasis(field)))
+        .map(|field| format!("{}: ", style.emphasis(&escape_controls(field))))
         .unwrap_or_default();
     format!(
         "{}: {severity} {field}{}",
         style.location(&location),
-        diagnostic.message
+        escape_controls(&diagnostic.message)
     )
 }
 

@@ -25,11 +25,15 @@ pub fn annotation(file: &str, diagnostic: &Diagnostic) -> String {
     )
 }
 
-/// The message part: `%`, CR and LF would end or corrupt the command.
+/// The message part: `%`, CR and LF would end or corrupt the command; the
+/// other characters unsafe on a terminal (ESC, BEL, bidi controls) are
+/// shown as escapes, since CI logs are read on terminals too.
 pub fn escape_data(text: &str) -> String {
-    text.replace('%', "%25")
+    let text = text
+        .replace('%', "%25")
         .replace('\r', "%0D")
-        .replace('\n', "%0A")
+        .replace('\n', "%0A");
+    super::escape::escape_controls(&text).into_owned()
 }
 
 /// A property value: additionally `:` and `,`, which separate properties.
@@ -49,6 +53,14 @@ mod tests {
             annotation("skills/Bad/SKILL.md", &diagnostic),
             "::error file=skills/Bad/SKILL.md,line=2,title=E003::name 'Bad' must be lowercase"
         );
+    }
+
+    #[test]
+    fn terminal_controls_are_escaped() {
+        let diagnostic = Diagnostic::error("E1", "a\u{1b}]0;title\u{7}b\nc");
+        let line = annotation("x\u{1b}[2J.json", &diagnostic);
+        assert!(!line.contains(['\u{1b}', '\u{7}', '\n']), "{line:?}");
+        assert!(line.contains("%0A"), "{line:?}");
     }
 
     #[test]

@@ -40,11 +40,16 @@ pub struct ChangedReport {
     pub current_dir: Option<PathBuf>,
 }
 
-fn lossy_path<S: Serializer>(path: &Path, serializer: S) -> Result<S::Ok, S::Error> {
+/// Paths serialize as (lossy) UTF-8 text: a non-UTF-8 name must not
+/// make serialization fail (serde's own `Path` impl errors on one).
+pub(crate) fn lossy_path<S: Serializer>(path: &Path, serializer: S) -> Result<S::Ok, S::Error> {
     serializer.serialize_str(&path.to_string_lossy())
 }
 
-fn lossy_paths<S: Serializer>(paths: &[PathBuf], serializer: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn lossy_paths<S: Serializer>(
+    paths: &[PathBuf],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
     serializer.collect_seq(paths.iter().map(|path| path.to_string_lossy()))
 }
 

@@ -19,6 +19,7 @@ use crate::report::escape::is_unsafe_for_terminal;
 pub struct PromptSkill {
     pub name: String,
     pub description: String,
+    #[serde(serialize_with = "super::changed::lossy_path")]
     pub location: PathBuf,
 }
 

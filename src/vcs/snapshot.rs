@@ -162,11 +162,16 @@ impl Snapshot<'_> {
             Resolved::Missing => return Err(SnapshotReadError::Missing(self.describe())),
             Resolved::Elsewhere => {
                 let path = self.workdir().join(relative);
-                let size = std::fs::metadata(&path)?.len();
-                if size > limit {
-                    return Err(SnapshotReadError::TooLarge { size });
-                }
-                return Ok(std::fs::read(path)?);
+                return match crate::fsutil::read_regular_file(&path, limit) {
+                    Ok(bytes) => Ok(bytes),
+                    Err(crate::fsutil::ReadError::TooLarge(size)) => {
+                        Err(SnapshotReadError::TooLarge { size })
+                    }
+                    Err(crate::fsutil::ReadError::NotRegular) => {
+                        Err(SnapshotReadError::NotAFile(self.describe()))
+                    }
+                    Err(crate::fsutil::ReadError::Io(err)) => Err(err.into()),
+                };
             }
         };
         let (size, _) = self.repo.git.odb()?.read_header(oid)?;

@@ -7,6 +7,7 @@ mod args_check;
 mod cli;
 mod ecosystem;
 mod generated;
+mod hardening;
 #[cfg(unix)]
 mod invoke;
 mod plugin;
