@@ -9,7 +9,8 @@ use comfy_table::{Cell, CellAlignment, ContentArrangement, Table, presets};
 use serde_json::{Value, json};
 
 use super::changed::{ChangedReport, shown_path};
-use super::validate::{SkillReport, ValidationRun};
+use super::check::SkillReport;
+use super::validate::ValidationRun;
 use crate::report::escape::escape_controls;
 use crate::report::{Diagnostic, Severity, Style};
 use crate::vcs::{BaseSource, ChangeStatus, CompareTo, SelectedUnit};
@@ -281,7 +282,7 @@ fn new_table() -> Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::skill::validate::{CheckContext, check_text};
+    use crate::skill::check::{CheckContext, check_text};
 
     fn report(path: &str, text: &str) -> SkillReport {
         let checked = check_text(text, CheckContext::default());
