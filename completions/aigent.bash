@@ -186,7 +186,7 @@ _aigent() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -215,7 +215,7 @@ _aigent() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -248,7 +248,7 @@ _aigent() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -319,7 +319,7 @@ _aigent() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -348,7 +348,7 @@ _aigent() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -384,7 +384,7 @@ _aigent() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -476,7 +476,7 @@ _aigent() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -769,7 +769,7 @@ _aigent() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -798,7 +798,7 @@ _aigent() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -905,7 +905,7 @@ _aigent() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -934,7 +934,7 @@ _aigent() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -963,7 +963,7 @@ _aigent() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -992,7 +992,7 @@ _aigent() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1129,7 +1129,7 @@ _aigent() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1158,7 +1158,7 @@ _aigent() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1187,7 +1187,7 @@ _aigent() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1228,7 +1228,7 @@ _aigent() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -27,7 +27,8 @@ end
 complete -c aigent -n "__fish_aigent_needs_command" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_needs_command" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -46,7 +47,8 @@ complete -c aigent -n "__fish_aigent_needs_command" -f -a "help" -d 'Print this 
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new read-properties to-prompt help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new read-properties to-prompt help" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -70,7 +72,8 @@ head\t'Committed work only: for CI on a clean checkout'"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -93,7 +96,8 @@ assets\t'assets/template.md: templates the output is built from'"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -106,7 +110,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -118,7 +123,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -135,7 +141,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint help" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -151,7 +158,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_see
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -163,7 +171,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_su
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from show" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from show" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -179,7 +188,8 @@ head\t'Committed work only: for CI on a clean checkout'"
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from lint" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from lint" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -196,7 +206,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_su
 complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_subcommand_from check help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_subcommand_from check help" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -211,7 +222,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subc
 complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -228,7 +240,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand run" -l result -d 'Write t
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -241,7 +254,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand run" -s V -l version -d 'P
 complete -c aigent -n "__fish_aigent_using_subcommand completions" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand completions" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -254,7 +268,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand completions" -s V -l versi
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions help" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -270,7 +285,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -283,7 +299,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"

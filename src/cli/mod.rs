@@ -15,6 +15,7 @@ mod interactive;
 mod manifest;
 mod output;
 mod run;
+mod sarif;
 mod schema;
 mod skill;
 
@@ -96,8 +97,10 @@ pub enum FormatArg {
     Json,
     /// `schema show` only: the bare JSON Schema
     JsonSchema,
-    /// `skill validate` only: GitHub Actions annotations
+    /// `skill validate` and `schema lint`: GitHub Actions annotations
     Github,
+    /// `skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning
+    Sarif,
 }
 
 impl From<FormatArg> for OutputFormat {
@@ -107,6 +110,7 @@ impl From<FormatArg> for OutputFormat {
             FormatArg::Json => OutputFormat::Json,
             FormatArg::JsonSchema => OutputFormat::JsonSchema,
             FormatArg::Github => OutputFormat::Github,
+            FormatArg::Sarif => OutputFormat::Sarif,
         }
     }
 }
@@ -172,6 +176,7 @@ pub struct Context {
 /// Artifacts (completions, the man pages) ignore the format altogether.
 const EXTRA_FORMATS: &[(OutputFormat, &[&str])] = &[
     (OutputFormat::Github, &["skill validate", "schema lint"]),
+    (OutputFormat::Sarif, &["skill validate", "schema lint"]),
     (OutputFormat::JsonSchema, &["schema show"]),
 ];
 

@@ -248,7 +248,7 @@ fn scan_before_parse() -> ScannedArgs {
     // back to the terminal test so a pipe still gets its envelope.
     let json = match explicit.as_deref() {
         Some("json") => true,
-        Some("text" | "github" | "json-schema") => false,
+        Some("text" | "github" | "sarif" | "json-schema") => false,
         _ => !io::stdout().is_terminal(),
     };
     ScannedArgs {

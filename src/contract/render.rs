@@ -8,7 +8,7 @@ use super::declaration::{Declaration, Inputs, ParamType, Parameter};
 use super::input_schema::{self, GuardedProperty, PropertyGuard};
 use super::registry::FileReport;
 use crate::guard::ValueClass;
-use crate::report::{Diagnostic, Style};
+use crate::report::{DIAGNOSTICS_PAGE, Diagnostic, Style, sarif};
 
 fn table(header: &[&str]) -> Table {
     let mut table = Table::new();
@@ -292,6 +292,24 @@ pub fn render_lint_github(reports: &[FileReport]) -> String {
         count(reports, false)
     ));
     out
+}
+
+/// The SARIF 2.1.0 log of `schema lint`: one result per finding, located
+/// in the declaration file (or the script it runs) relative to
+/// `roots.source_root`.
+pub fn render_lint_sarif(reports: &[FileReport], roots: &sarif::Roots) -> Value {
+    sarif::sarif_log(
+        sarif::ToolInfo {
+            rules: super::codes::TABLE,
+            rules_page: DIAGNOSTICS_PAGE,
+        },
+        roots,
+        reports.iter().map(|report| sarif::FileFindings {
+            path: std::path::Path::new(&report.file),
+            diagnostics: &report.diagnostics,
+        }),
+        &[],
+    )
 }
 
 /// Errors (`true`) or warnings (`false`) across the reports.

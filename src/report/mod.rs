@@ -7,6 +7,7 @@ pub mod escape;
 pub mod exit;
 pub mod format;
 pub mod github;
+pub mod sarif;
 pub mod style;
 
 pub use diagnostic::{Diagnostic, Severity};
@@ -17,3 +18,16 @@ pub use style::Style;
 
 /// The version that `meta.tool_version` reports.
 pub const TOOL_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The page with a section per diagnostic code (anchors `#e001`, ...),
+/// linked from SARIF rule help: under Cargo.toml's `repository`, or the
+/// address the README gives while that is unset. (`concat!` takes literals
+/// only, so the two cases are spelled out.)
+pub const DIAGNOSTICS_PAGE: &str = if env!("CARGO_PKG_REPOSITORY").is_empty() {
+    "https://github.com/your-org/aigent/blob/main/docs/diagnostics.md"
+} else {
+    concat!(
+        env!("CARGO_PKG_REPOSITORY"),
+        "/blob/main/docs/diagnostics.md"
+    )
+};

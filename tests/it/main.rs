@@ -10,6 +10,7 @@ mod generated;
 mod raw_shell_lint;
 #[cfg(unix)]
 mod run;
+mod sarif;
 mod schema;
 mod schema_changed;
 mod skill_changed;

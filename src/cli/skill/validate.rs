@@ -5,7 +5,9 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use aigent::report::{ErrorBody, Outcome, OutputFormat, exit};
-use aigent::skill::render::{TextOptions, validation_github, validation_json, validation_text};
+use aigent::skill::render::{
+    TextOptions, validation_github, validation_json, validation_sarif, validation_text,
+};
 use aigent::skill::{Profile, RunOptions, ValidateOptions, ValidationRun, Verdict, validate_paths};
 
 use super::{CliError, Context};
@@ -18,6 +20,7 @@ use crate::cli::changed::{ChangedArgs, vcs_error};
   aigent skill validate --strict --profile claude-code .claude/skills/*/
   aigent skill validate --changed                      # skills this branch touched
   aigent skill validate --changed --base origin/main --compare-to head   # CI
+  aigent skill validate --recursive --format sarif . > aigent.sarif  # code scanning
 
 Exit codes: 0 all valid (warnings allowed unless --strict), 1 a skill has
 errors, 2 usage, 4 --changed outside a git work tree (or no shared history
@@ -91,6 +94,10 @@ fn outcome(run: &ValidationRun, args: &ValidateArgs, ctx: &Context) -> Outcome {
     // GitHub's log shows the notes as `::warning` lines, in the text.
     let (text, warnings) = if ctx.format == OutputFormat::Github {
         (validation_github(run), Vec::new())
+    } else if ctx.format == OutputFormat::Sarif {
+        // The notes are in the log, as tool notifications.
+        let log = validation_sarif(run, &crate::cli::sarif::roots());
+        (crate::cli::sarif::render(&log), Vec::new())
     } else {
         let text = validation_text(
             run,
