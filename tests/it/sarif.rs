@@ -226,7 +226,7 @@ fn sarif_is_refused_where_it_does_not_apply() {
 /// with `AIGENT_UPDATE_DOCS=1` to rewrite it after changing a table.
 #[test]
 fn the_diagnostics_page_matches_the_code_tables() {
-    use aigent::report::Severity;
+    use aigent::report::sarif::RuleRow;
     let mut page = String::from(
         "# Diagnostic codes\n\n\
          <!-- Generated from src/skill/codes.rs and src/contract/codes.rs by\n\
@@ -236,7 +236,7 @@ fn the_diagnostics_page_matches_the_code_tables() {
          messages may be reworded. SARIF output (`--format sarif`) links each\n\
          rule to its section here.\n",
     );
-    let sections: [(&str, &[(&str, Severity, &str)]); 2] = [
+    let sections: [(&str, &[RuleRow]); 2] = [
         (
             "Skills (`aigent skill validate`)",
             aigent::skill::codes::TABLE,
