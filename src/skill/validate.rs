@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::changed::{ChangedReport, ChangedScope, validate_changed};
 use super::check::{SkillReport, ValidateOptions, validate_target};
 use super::codes;
-use super::discover::{Discovery, Target, discover};
+use super::discover::{Discovery, Target, discover, skill_below};
 use crate::vcs::VcsError;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -32,6 +32,9 @@ pub struct ValidationRun {
     pub found_nothing: bool,
     /// With `--changed`: the base, the scope and the deleted skills.
     pub changed: Option<ChangedReport>,
+    /// Directories given without `--recursive` that hold no skill file but
+    /// have skills below them: `--recursive` was probably meant.
+    pub skills_below: Vec<PathBuf>,
 }
 
 /// How a run went overall, most serious first.
@@ -109,6 +112,7 @@ pub fn validate_paths(paths: &[PathBuf], options: &RunOptions) -> Result<Validat
                 notes: Vec::new(),
                 found_nothing: false,
                 changed: Some(changed.report),
+                skills_below: Vec::new(),
             })
         }
         None => Ok(validate_discovered(
@@ -126,11 +130,31 @@ pub fn validate_discovered(
     options: ValidateOptions,
 ) -> ValidationRun {
     let found_nothing = recursive && discovery.found_no_skill();
+    let mut skills = validate_targets(&discovery.targets, options);
+    let mut skills_below = Vec::new();
+    for (target, report) in discovery.targets.iter().zip(&mut skills) {
+        let Target::MissingSkillFile { directory } = target else {
+            continue;
+        };
+        let Some(example) = skill_below(directory) else {
+            continue;
+        };
+        for diagnostic in &mut report.diagnostics {
+            if diagnostic.code == codes::SKILL_FILE_MISSING {
+                diagnostic.message.push_str(&format!(
+                    "; it has skills below it (such as {}): validate them with --recursive",
+                    example.display()
+                ));
+            }
+        }
+        skills_below.push(directory.clone());
+    }
     ValidationRun {
-        skills: validate_targets(&discovery.targets, options),
+        skills,
         notes: discovery.notes,
         found_nothing,
         changed: None,
+        skills_below,
     }
 }
 

@@ -14,6 +14,7 @@ mod sarif;
 mod schema;
 mod schema_changed;
 mod skill_changed;
+mod skill_hints;
 mod skill_new;
 mod skill_properties;
 mod skill_proptest;

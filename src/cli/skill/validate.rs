@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
+use aigent::exec::argv::shell_quote;
 use aigent::report::{ErrorBody, Outcome, OutputFormat, exit};
 use aigent::skill::render::{
     TextOptions, validation_github, validation_json, validation_sarif, validation_text,
@@ -143,10 +144,8 @@ fn outcome(run: &ValidationRun, args: &ValidateArgs, ctx: &Context) -> Outcome {
                 text,
             )
         }
-        Verdict::Invalid => Outcome::failure(
-            exit::VALIDATION_FAILED,
-            data,
-            ErrorBody::new(
+        Verdict::Invalid => {
+            let mut error = ErrorBody::new(
                 "VALIDATION_FAILED",
                 format!(
                     "{} of {} skill{} {} invalid",
@@ -155,9 +154,21 @@ fn outcome(run: &ValidationRun, args: &ValidateArgs, ctx: &Context) -> Outcome {
                     if summary.checked == 1 { "" } else { "s" },
                     if summary.invalid == 1 { "is" } else { "are" }
                 ),
-            ),
-            text,
-        ),
+            );
+            if !run.skills_below.is_empty() {
+                let places: Vec<String> = run
+                    .skills_below
+                    .iter()
+                    .map(|path| shell_quote(&path.to_string_lossy()))
+                    .collect();
+                error = error.with_hint(format!(
+                    "{} holds no SKILL.md but has skills below it; to validate them: aigent skill validate --recursive {}",
+                    places.join(", "),
+                    places.join(" ")
+                ));
+            }
+            Outcome::failure(exit::VALIDATION_FAILED, data, error, text)
+        }
     };
     outcome.with_warnings(warnings)
 }
