@@ -99,6 +99,9 @@ fn outcome(run: &ValidationRun, args: &ValidateArgs, ctx: &Context) -> Outcome {
         // The notes are in the log, as tool notifications.
         let log = validation_sarif(run, &crate::cli::sarif::roots());
         (crate::cli::sarif::render(&log), Vec::new())
+    } else if ctx.format.is_json() {
+        // The envelope is all json mode prints; no text to build.
+        (String::new(), run.notes.clone())
     } else {
         let text = validation_text(
             run,
