@@ -8,7 +8,7 @@ use super::declaration::{Declaration, Inputs, ParamType, Parameter};
 use super::input_schema::{self, GuardedProperty, PropertyGuard};
 use super::registry::FileReport;
 use crate::guard::ValueClass;
-use crate::report::{DIAGNOSTICS_PAGE, Diagnostic, Style, sarif};
+use crate::report::{Diagnostic, SCHEMA_CODES_PAGE, Style, sarif};
 
 fn table(header: &[&str]) -> Table {
     let mut table = Table::new();
@@ -301,7 +301,7 @@ pub fn render_lint_sarif(reports: &[FileReport], roots: &sarif::Roots) -> Value 
     sarif::sarif_log(
         sarif::ToolInfo {
             rules: super::codes::TABLE,
-            rules_page: DIAGNOSTICS_PAGE,
+            rules_page: SCHEMA_CODES_PAGE,
         },
         roots,
         reports.iter().map(|report| sarif::FileFindings {

@@ -19,15 +19,21 @@ pub use style::Style;
 /// The version that `meta.tool_version` reports.
 pub const TOOL_VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// The page with a section per diagnostic code (anchors `#e001`, ...),
-/// linked from SARIF rule help: under Cargo.toml's `repository`, or the
-/// address the README gives while that is unset. (`concat!` takes literals
-/// only, so the two cases are spelled out.)
-pub const DIAGNOSTICS_PAGE: &str = if env!("CARGO_PKG_REPOSITORY").is_empty() {
-    "https://github.com/your-org/aigent/blob/main/docs/diagnostics.md"
-} else {
-    concat!(
-        env!("CARGO_PKG_REPOSITORY"),
-        "/blob/main/docs/diagnostics.md"
-    )
-};
+/// Where the documentation lives, for links in output (SARIF rule help):
+/// under Cargo.toml's `repository`, or the address the README gives while
+/// that is unset. (`concat!` takes literals only, hence the two spellings.)
+macro_rules! docs_page {
+    ($page:literal) => {
+        if env!("CARGO_PKG_REPOSITORY").is_empty() {
+            concat!("https://github.com/your-org/aigent/blob/main/docs/", $page)
+        } else {
+            concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/docs/", $page)
+        }
+    };
+}
+
+/// The reference page of the skill diagnostic codes.
+pub const SKILL_CODES_PAGE: &str = docs_page!("reference/skill-codes.md");
+
+/// The reference page of the registration-lint codes.
+pub const SCHEMA_CODES_PAGE: &str = docs_page!("reference/schema-codes.md");

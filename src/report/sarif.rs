@@ -34,8 +34,8 @@ pub type RuleRow = (&'static str, Severity, &'static str);
 pub struct ToolInfo<'a> {
     /// Every rule the tool can report, in a fixed order.
     pub rules: &'a [RuleRow],
-    /// The documentation page that has a section per code; the code
-    /// (lowercase) is appended as its anchor.
+    /// The documentation page that lists the codes (a table, so no
+    /// per-code anchor).
     pub rules_page: &'a str,
 }
 
@@ -129,7 +129,7 @@ fn level(severity: Severity) -> &'static str {
 }
 
 fn rule(&(code, severity, catches): &RuleRow, rules_page: &str) -> Value {
-    let help_uri = format!("{rules_page}#{}", code.to_ascii_lowercase());
+    let help_uri = rules_page;
     // The table's text uses Markdown backticks; plain text drops them.
     let plain = catches.replace('`', "");
     json!({
@@ -356,7 +356,13 @@ mod tests {
         assert_eq!(rules.as_array().map(Vec::len), Some(2));
         assert_eq!(
             rules[0]["helpUri"],
-            "https://example.com/docs/diagnostics.md#e001"
+            "https://example.com/docs/diagnostics.md"
+        );
+        assert!(
+            rules[0]["help"]["text"]
+                .as_str()
+                .unwrap()
+                .ends_with("See https://example.com/docs/diagnostics.md")
         );
         assert_eq!(rules[0]["shortDescription"]["text"], "the thing is missing");
         assert_eq!(rules[1]["defaultConfiguration"]["level"], "warning");

@@ -13,7 +13,7 @@ use super::check::SkillReport;
 use super::codes;
 use super::validate::ValidationRun;
 use crate::report::escape::escape_controls;
-use crate::report::{DIAGNOSTICS_PAGE, Diagnostic, Severity, Style, sarif};
+use crate::report::{Diagnostic, SKILL_CODES_PAGE, Severity, Style, sarif};
 use crate::vcs::{BaseSource, ChangeStatus, CompareTo, SelectedUnit};
 
 /// How many invalid skills the text summary names before it stops.
@@ -140,7 +140,7 @@ pub fn validation_sarif(run: &ValidationRun, roots: &sarif::Roots) -> Value {
     sarif::sarif_log(
         sarif::ToolInfo {
             rules: codes::TABLE,
-            rules_page: DIAGNOSTICS_PAGE,
+            rules_page: SKILL_CODES_PAGE,
         },
         roots,
         run.skills.iter().map(|skill| sarif::FileFindings {
