@@ -3,12 +3,14 @@
 //! `cargo bench --bench changed` generates (once, then reuses) the
 //! repository of `scripts/gen-big-repo.sh`: 50,000 files, 2,000 skills, 3 of
 //! them changed (committed, staged, unstaged). It measures
-//! - `changed_skills`: the whole pipeline, from discovery to the selected
-//!   skills;
+//! - `validate_changed`: what `aigent skill validate --changed` runs, from
+//!   opening the repository to the validated skills;
+//! - `changed_skills`: the same steps up to the selected skills;
 //! - `changed_skills_committed_and_staged` (`CompareTo::Index`) and
 //!   `changed_skills_committed` (`CompareTo::Head`): the same, leaving out
 //!   the work tree (no stat of every file), and the index too;
-//! - `changed_files` and `select_skills`: the two halves of the first;
+//! - `changed_files` and `select_changed_skills`: the two halves of
+//!   `changed_skills`;
 //! - `changed_files_under_one_group`: collection limited to one directory
 //!   of 100 skills (`ChangeOptions::paths`);
 //! - `find_all_skills`: a plain walk of the work tree that finds every skill
@@ -23,7 +25,11 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use aigent::vcs::{self, ChangeOptions, CompareTo, Repo, select_skills};
+use aigent::skill::ValidateOptions;
+use aigent::skill::changed::{
+    ChangedScope, changed_skills, select_changed_skills, validate_changed,
+};
+use aigent::vcs::{ChangeOptions, CompareTo, Repo};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 struct Size {
@@ -95,10 +101,10 @@ fn bench_changed(c: &mut Criterion) {
         compare_to: CompareTo::Head,
         ..ChangeOptions::default()
     };
-    let changed = vcs::changed_skills(&repo_path, None, &everything).expect("changed_skills");
+    let changed = changed_skills(&repo_path, None, &everything).expect("changed_skills");
     let selected: Vec<_> = changed.present().map(|unit| unit.path.clone()).collect();
     assert_eq!(selected.len(), 3, "expected 3 changed skills: {selected:?}");
-    let changed = vcs::changed_skills(&repo_path, None, &committed_and_staged).unwrap();
+    let changed = changed_skills(&repo_path, None, &committed_and_staged).unwrap();
     assert_eq!(
         changed.units.len(),
         2,
@@ -109,16 +115,35 @@ fn bench_changed(c: &mut Criterion) {
     find_all_skills(&repo_path, &mut all);
     assert_eq!(all.len(), size.skills);
 
+    let scope = ChangedScope::default();
+    let run = validate_changed(
+        std::slice::from_ref(&repo_path),
+        &scope,
+        ValidateOptions::default(),
+    )
+    .expect("validate_changed");
+    assert_eq!(run.skills.len(), 3, "validate_changed: {:?}", run.skills);
+
     let mut group = c.benchmark_group(format!("{}-files-{}-skills", size.files, size.skills));
     group.sample_size(20);
+    group.bench_function("validate_changed", |b| {
+        b.iter(|| {
+            validate_changed(
+                black_box(std::slice::from_ref(&repo_path)),
+                &scope,
+                ValidateOptions::default(),
+            )
+            .unwrap()
+        })
+    });
     group.bench_function("changed_skills", |b| {
-        b.iter(|| vcs::changed_skills(black_box(&repo_path), None, &everything).unwrap())
+        b.iter(|| changed_skills(black_box(&repo_path), None, &everything).unwrap())
     });
     group.bench_function("changed_skills_committed", |b| {
-        b.iter(|| vcs::changed_skills(black_box(&repo_path), None, &committed).unwrap())
+        b.iter(|| changed_skills(black_box(&repo_path), None, &committed).unwrap())
     });
     group.bench_function("changed_skills_committed_and_staged", |b| {
-        b.iter(|| vcs::changed_skills(black_box(&repo_path), None, &committed_and_staged).unwrap())
+        b.iter(|| changed_skills(black_box(&repo_path), None, &committed_and_staged).unwrap())
     });
 
     let repo = Repo::discover(&repo_path).unwrap();
@@ -135,9 +160,8 @@ fn bench_changed(c: &mut Criterion) {
     });
     let changes = repo.changed_files(&base, &everything).unwrap();
     let snapshot = repo.snapshot(CompareTo::WorkTree).unwrap();
-    let dirs = repo.skill_dirs(&base, &snapshot).unwrap();
-    group.bench_function("select_skills", |b| {
-        b.iter(|| select_skills(black_box(&changes), repo.workdir(), &dirs))
+    group.bench_function("select_changed_skills", |b| {
+        b.iter(|| select_changed_skills(&repo, &base, black_box(&changes), &snapshot).unwrap())
     });
     group.bench_function("find_all_skills", |b| {
         b.iter(|| {

@@ -207,7 +207,7 @@ _aigent() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -236,7 +236,7 @@ _aigent() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -269,7 +269,7 @@ _aigent() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -340,7 +340,7 @@ _aigent() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -369,7 +369,7 @@ _aigent() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -405,7 +405,7 @@ _aigent() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -497,7 +497,7 @@ _aigent() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -806,7 +806,7 @@ _aigent() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -881,7 +881,7 @@ _aigent() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -922,7 +922,7 @@ _aigent() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -951,7 +951,7 @@ _aigent() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1058,7 +1058,7 @@ _aigent() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1087,7 +1087,7 @@ _aigent() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1116,7 +1116,7 @@ _aigent() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1145,7 +1145,7 @@ _aigent() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1282,7 +1282,7 @@ _aigent() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1311,7 +1311,7 @@ _aigent() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1340,7 +1340,7 @@ _aigent() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1381,7 +1381,7 @@ _aigent() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)

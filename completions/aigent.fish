@@ -27,7 +27,8 @@ end
 complete -c aigent -n "__fish_aigent_needs_command" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_needs_command" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -47,7 +48,8 @@ complete -c aigent -n "__fish_aigent_needs_command" -f -a "help" -d 'Print this 
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new read-properties to-prompt help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new read-properties to-prompt help" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -71,7 +73,8 @@ head\t'Committed work only: for CI on a clean checkout'"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -94,7 +97,8 @@ assets\t'assets/template.md: templates the output is built from'"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -107,7 +111,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -119,7 +124,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -136,7 +142,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_seen_subcommand_from validate help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_seen_subcommand_from validate help" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -153,7 +160,8 @@ permissive\t'Every key is known'"
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -168,7 +176,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_su
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint help" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -184,7 +193,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_see
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -196,7 +206,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_su
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from show" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from show" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -212,7 +223,8 @@ head\t'Committed work only: for CI on a clean checkout'"
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from lint" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from lint" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -229,7 +241,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_su
 complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_subcommand_from check help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_subcommand_from check help" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -244,7 +257,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subc
 complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -261,7 +275,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand run" -l result -d 'Write t
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -274,7 +289,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand run" -s V -l version -d 'P
 complete -c aigent -n "__fish_aigent_using_subcommand completions" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand completions" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -287,7 +303,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand completions" -s V -l versi
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions help" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -303,7 +320,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -316,7 +334,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` only: GitHub Actions annotations'"
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"

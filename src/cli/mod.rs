@@ -16,6 +16,7 @@ mod manifest;
 mod output;
 mod plugin;
 mod run;
+mod sarif;
 mod schema;
 mod skill;
 
@@ -97,8 +98,10 @@ pub enum FormatArg {
     Json,
     /// `schema show` only: the bare JSON Schema
     JsonSchema,
-    /// `skill validate` only: GitHub Actions annotations
+    /// `skill validate` and `schema lint`: GitHub Actions annotations
     Github,
+    /// `skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning
+    Sarif,
 }
 
 impl From<FormatArg> for OutputFormat {
@@ -108,6 +111,7 @@ impl From<FormatArg> for OutputFormat {
             FormatArg::Json => OutputFormat::Json,
             FormatArg::JsonSchema => OutputFormat::JsonSchema,
             FormatArg::Github => OutputFormat::Github,
+            FormatArg::Sarif => OutputFormat::Sarif,
         }
     }
 }
@@ -179,6 +183,10 @@ pub struct Context {
 const EXTRA_FORMATS: &[(OutputFormat, &[&str])] = &[
     (
         OutputFormat::Github,
+        &["skill validate", "plugin validate", "schema lint"],
+    ),
+    (
+        OutputFormat::Sarif,
         &["skill validate", "plugin validate", "schema lint"],
     ),
     (OutputFormat::JsonSchema, &["schema show"]),

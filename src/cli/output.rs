@@ -72,17 +72,20 @@ fn write_stdout(text: &str) -> io::Result<()> {
 }
 
 fn write_envelope(outcome: &Outcome, duration_ms: u64) -> io::Result<()> {
-    let mut document =
-        serde_json::to_string_pretty(&outcome.envelope(duration_ms)).map_err(io::Error::other)?;
-    document.push('\n');
+    // Streamed to the terminal or pipe: a large run's envelope is never
+    // held as one string.
     match &outcome.envelope_target {
-        EnvelopeTarget::Stdout => write_stdout(&document),
-        EnvelopeTarget::Stderr => {
-            let mut stderr = io::stderr().lock();
-            stderr.write_all(document.as_bytes())?;
-            stderr.flush()
+        EnvelopeTarget::Stdout => {
+            outcome.write_envelope(duration_ms, io::BufWriter::new(io::stdout().lock()))
         }
-        EnvelopeTarget::File(path) => aigent::fsutil::write_atomic(path, document.as_bytes()),
+        EnvelopeTarget::Stderr => {
+            outcome.write_envelope(duration_ms, io::BufWriter::new(io::stderr().lock()))
+        }
+        EnvelopeTarget::File(path) => {
+            let mut document = Vec::new();
+            outcome.write_envelope(duration_ms, &mut document)?;
+            aigent::fsutil::write_atomic(path, &document)
+        }
     }
 }
 
@@ -248,7 +251,7 @@ fn scan_before_parse() -> ScannedArgs {
     // back to the terminal test so a pipe still gets its envelope.
     let json = match explicit.as_deref() {
         Some("json") => true,
-        Some("text" | "github" | "json-schema") => false,
+        Some("text" | "github" | "sarif" | "json-schema") => false,
         _ => !io::stdout().is_terminal(),
     };
     ScannedArgs {

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use super::codes;
 use crate::report::Diagnostic;
-use crate::skill::validate::read_skill_file;
+use crate::skill::read::read_skill_file;
 
 /// The fields of `plugin.json` that Claude Code documents. A marketplace
 /// entry may carry all of them too.

@@ -22,9 +22,9 @@ use crate::report::Diagnostic;
 use crate::skill::codes as skill_codes;
 use crate::skill::discover::discover;
 use crate::skill::frontmatter;
-use crate::skill::validate::{
-    SkillReport, ValidateOptions, ValidationRun, finish_report, read_skill_file, validate_targets,
-};
+use crate::skill::check::{SkillReport, ValidateOptions, finish_report};
+use crate::skill::read::read_skill_file;
+use crate::skill::validate::{ValidationRun, validate_targets};
 use manifest::{ENTRY_FIELDS, Fields, MARKETPLACE_FIELDS, PLUGIN_FIELDS, quoted, read_json};
 
 /// Where Claude Code looks for the manifests, below a plugin or

@@ -1,13 +1,19 @@
 //! `schema lint --changed`: lint only the declarations a branch touched
 //! ([`crate::vcs`]).
 
+use std::ffi::OsStr;
 use std::path::Path;
 
 use serde::Serialize;
 use serde_json::Value;
 
 use super::load::{FileReport, LoadError, Registry};
-use crate::vcs::{ChangeOptions, ChangedScope, SelectedUnit, VcsError, changed_declarations};
+use crate::vcs::{
+    ChangeOptions, ChangedScope, ChangedUnits, Repo, SelectedUnit, VcsError, select_unit_files,
+};
+
+/// The extensions of declaration files in a command registry.
+pub const DECLARATION_EXTENSIONS: [&str; 3] = ["json", "yaml", "yml"];
 
 /// What changed in a registry directory, and the lint of what changed.
 #[derive(Debug)]
@@ -41,6 +47,49 @@ pub enum ChangedLintError {
     Vcs(#[from] VcsError),
     #[error(transparent)]
     Registry(#[from] LoadError),
+}
+
+/// Whether `path` (relative to the work tree) is a declaration file of the
+/// registry at `registry`: `NAME.json`, `NAME.yaml` or `NAME.yml` directly
+/// inside it.
+fn is_declaration(path: &Path, registry: &Path) -> bool {
+    path.parent() == Some(registry)
+        && path
+            .extension()
+            .and_then(OsStr::to_str)
+            .is_some_and(|extension| DECLARATION_EXTENSIONS.contains(&extension))
+}
+
+/// The declaration files changed in the command registry `registry` (a
+/// directory inside the repository; absolute or relative to the current
+/// directory). Only changes under the registry are collected, whatever
+/// `options.paths` says; `options.compare_to` applies. A declaration
+/// renamed inside the registry is reported at its new name with
+/// `renamed_from`; one moved out of it is deleted, and one moved in is new.
+pub fn changed_declarations(
+    registry: &Path,
+    base: Option<&str>,
+    options: &ChangeOptions,
+) -> Result<ChangedUnits, VcsError> {
+    let repo = Repo::discover(registry)?;
+    let registry = repo.relative_path(registry)?;
+    let base = repo.resolve_base(base)?;
+    let changes = repo.changed_files(
+        &base,
+        &ChangeOptions {
+            paths: vec![registry.clone()],
+            compare_to: options.compare_to,
+        },
+    )?;
+    let units = select_unit_files(&changes, repo.workdir(), |path| {
+        is_declaration(path, &registry)
+    });
+    Ok(ChangedUnits {
+        workdir: repo.workdir().to_owned(),
+        base,
+        changes,
+        units,
+    })
 }
 
 /// Lints the declarations in `registry_dir` changed between the merge base

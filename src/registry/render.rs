@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::load::FileReport;
 use crate::contract::input_schema::{self, GuardedProperty, PropertyGuard};
 use crate::contract::{ArgvPart, Declaration, FlagForm, Inputs, ParamType, Parameter, ValueClass};
-use crate::report::{Diagnostic, Style, escape_controls};
+use crate::report::{Diagnostic, SCHEMA_CODES_PAGE, Style, escape_controls, sarif};
 
 fn table(header: &[&str]) -> Table {
     let mut table = Table::new();
@@ -331,6 +331,24 @@ pub fn render_lint_github(reports: &[FileReport]) -> String {
         count(reports, false)
     ));
     out
+}
+
+/// The SARIF 2.1.0 log of `schema lint`: one result per finding, located
+/// in the declaration file (or the script it runs) relative to
+/// `roots.source_root`.
+pub fn render_lint_sarif(reports: &[FileReport], roots: &sarif::Roots) -> Value {
+    sarif::sarif_log(
+        sarif::ToolInfo {
+            rules: crate::contract::codes::TABLE,
+            rules_page: SCHEMA_CODES_PAGE,
+        },
+        roots,
+        reports.iter().map(|report| sarif::FileFindings {
+            path: std::path::Path::new(&report.file),
+            diagnostics: &report.diagnostics,
+        }),
+        &[],
+    )
 }
 
 /// Errors (`true`) or warnings (`false`) across the reports.

@@ -13,6 +13,9 @@ pub enum OutputFormat {
     JsonSchema,
     /// `skill validate` only: GitHub Actions workflow commands.
     Github,
+    /// `skill validate` and `schema lint`: a SARIF 2.1.0 log for code
+    /// scanning.
+    Sarif,
 }
 
 impl OutputFormat {
@@ -26,6 +29,7 @@ impl OutputFormat {
             OutputFormat::Json => "json",
             OutputFormat::JsonSchema => "json-schema",
             OutputFormat::Github => "github",
+            OutputFormat::Sarif => "sarif",
         }
     }
 }

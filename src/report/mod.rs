@@ -7,6 +7,7 @@ pub mod escape;
 pub mod exit;
 pub mod format;
 pub mod github;
+pub mod sarif;
 pub mod style;
 
 pub use diagnostic::{Diagnostic, Severity};
@@ -17,3 +18,22 @@ pub use style::Style;
 
 /// The version that `meta.tool_version` reports.
 pub const TOOL_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Where the documentation lives, for links in output (SARIF rule help):
+/// under Cargo.toml's `repository`, or the address the README gives while
+/// that is unset. (`concat!` takes literals only, hence the two spellings.)
+macro_rules! docs_page {
+    ($page:literal) => {
+        if env!("CARGO_PKG_REPOSITORY").is_empty() {
+            concat!("https://github.com/your-org/aigent/blob/main/docs/", $page)
+        } else {
+            concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/docs/", $page)
+        }
+    };
+}
+
+/// The reference page of the skill diagnostic codes.
+pub const SKILL_CODES_PAGE: &str = docs_page!("reference/skill-codes.md");
+
+/// The reference page of the registration-lint codes.
+pub const SCHEMA_CODES_PAGE: &str = docs_page!("reference/schema-codes.md");

@@ -5,15 +5,16 @@ use std::path::{Path, PathBuf};
 
 use serde::{Serialize, Serializer};
 
-use super::discover::{SKILL_FILE_NAMES, Target};
-use super::validate::{
-    SkillLocation, SkillReport, ValidateOptions, ValidationRun, directory_name, finish_report,
+use super::check::{
+    SkillLocation, SkillReport, ValidateOptions, directory_name, finish_report,
     validate_skill_file, validate_target,
 };
+use super::discover::{SKILL_FILE_NAMES, Target};
 use crate::report::Diagnostic;
 pub use crate::vcs::ChangedScope;
 use crate::vcs::{
-    Base, ChangeOptions, CompareTo, Repo, SelectedUnit, Snapshot, VcsError, select_skills,
+    Base, ChangeOptions, ChangedFile, ChangedUnits, CompareTo, Repo, SelectedUnit, Snapshot,
+    VcsError, select_owning_dirs,
 };
 
 /// How the changed skills were found: reported with the run.
@@ -79,7 +80,7 @@ pub fn validate_changed(
     paths: &[PathBuf],
     scope: &ChangedScope,
     options: ValidateOptions,
-) -> Result<ValidationRun, VcsError> {
+) -> Result<ChangedRun, VcsError> {
     let current = [PathBuf::from(".")];
     let paths = if paths.is_empty() {
         &current[..]
@@ -107,11 +108,7 @@ pub fn validate_changed(
         },
     )?;
     let snapshot = repo.snapshot(scope.compare_to)?;
-    let units = select_skills(
-        &changes,
-        repo.workdir(),
-        &repo.skill_dirs(&base, &snapshot)?,
-    );
+    let units = select_changed_skills(&repo, &base, &changes, &snapshot)?;
 
     let here = std::env::current_dir().and_then(std::fs::canonicalize).ok();
     let (present, deleted): (Vec<SelectedUnit>, Vec<SelectedUnit>) =
@@ -139,11 +136,9 @@ pub fn validate_changed(
             })
             .collect()
     };
-    Ok(ValidationRun {
+    Ok(ChangedRun {
         skills,
-        notes: Vec::new(),
-        found_nothing: false,
-        changed: Some(ChangedReport {
+        report: ChangedReport {
             workdir: repo.workdir().to_owned(),
             base,
             compare_to: scope.compare_to,
@@ -151,8 +146,51 @@ pub fn validate_changed(
             changed_files: changes.len(),
             deleted,
             current_dir: here,
-        }),
+        },
     })
+}
+
+/// The reports of the changed skills, and how they were chosen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChangedRun {
+    pub skills: Vec<SkillReport>,
+    pub report: ChangedReport,
+}
+
+/// The skills changed between the merge base and the work tree (or the
+/// index, or HEAD: `options.compare_to`, which also decides where skill
+/// directories are looked for) of the repository holding `start`, without
+/// validating them. `base` is an explicit revision, or `None` for the
+/// default order. [`validate_changed`] takes the same steps.
+pub fn changed_skills(
+    start: &Path,
+    base: Option<&str>,
+    options: &ChangeOptions,
+) -> Result<ChangedUnits, VcsError> {
+    let repo = Repo::discover(start)?;
+    let base = repo.resolve_base(base)?;
+    let changes = repo.changed_files(&base, options)?;
+    let snapshot = repo.snapshot(options.compare_to)?;
+    let units = select_changed_skills(&repo, &base, &changes, &snapshot)?;
+    Ok(ChangedUnits {
+        workdir: repo.workdir().to_owned(),
+        base,
+        changes,
+        units,
+    })
+}
+
+/// The skill directories that `changes` touched: the nearest directory
+/// holding a skill file in `snapshot` (present) or in the merge base
+/// (deleted) above each changed file.
+pub fn select_changed_skills(
+    repo: &Repo,
+    base: &Base,
+    changes: &[ChangedFile],
+    snapshot: &Snapshot<'_>,
+) -> Result<Vec<SelectedUnit>, VcsError> {
+    let skill_dirs = repo.marked_dirs(base, snapshot, &SKILL_FILE_NAMES)?;
+    Ok(select_owning_dirs(changes, repo.workdir(), &skill_dirs))
 }
 
 /// Validates a selected skill as the snapshot (the index or HEAD) holds

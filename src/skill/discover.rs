@@ -143,6 +143,47 @@ pub fn skill_file_in(directory: &Path) -> io::Result<Option<PathBuf>> {
     Ok(None)
 }
 
+/// How many directories [`skill_below`] looks into before it gives up: a
+/// hint is not worth a walk of a whole disk.
+pub const SKILL_BELOW_MAX_DIRECTORIES: usize = 10_000;
+
+/// A skill directory somewhere below `directory` (breadth first, so the
+/// nearest; names in order), for the hint that `--recursive` was meant.
+/// Symlinks are not followed; `.git`, `node_modules` and `target` are
+/// skipped; the search stops after [`SKILL_BELOW_MAX_DIRECTORIES`].
+pub fn skill_below(directory: &Path) -> Option<PathBuf> {
+    let mut queue = std::collections::VecDeque::from([(directory.to_owned(), 0usize)]);
+    let mut visited = 0;
+    while let Some((dir, depth)) = queue.pop_front() {
+        visited += 1;
+        if visited > SKILL_BELOW_MAX_DIRECTORIES {
+            return None;
+        }
+        let Ok(entries) = fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut children: Vec<(std::ffi::OsString, PathBuf)> = entries
+            .flatten()
+            .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_dir()))
+            .filter(|entry| {
+                let name = entry.file_name();
+                !SKIPPED_DIRECTORIES.iter().any(|skipped| name == *skipped)
+            })
+            .map(|entry| (entry.file_name(), entry.path()))
+            .collect();
+        children.sort();
+        for (_, child) in children {
+            if matches!(skill_file_in(&child), Ok(Some(_))) {
+                return Some(child);
+            }
+            if depth + 1 < MAX_DEPTH {
+                queue.push_back((child, depth + 1));
+            }
+        }
+    }
+    None
+}
+
 /// What discovery found, plus notes for the person running it (depth cut
 /// off, unreadable directories, paths holding no skill).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

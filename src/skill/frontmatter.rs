@@ -334,7 +334,7 @@ fn parse_with<C: Capture>(document: &Document<'_>) -> Result<Frontmatter, ParseE
     }
     let line_offset = document.yaml_first_line - 1;
     let top: TopLevel<C> = serde_saphyr::from_str_with_options(document.yaml, options())
-        .map_err(|err| yaml_error(&err, line_offset))?;
+        .map_err(|err| yaml_error(&err, document.yaml, line_offset))?;
     match top {
         TopLevel::Null => Ok(Frontmatter::default()),
         TopLevel::Other(found) => Err(ParseError::NotMapping { found }),
@@ -380,10 +380,25 @@ fn file_line(yaml_line: u64, line_offset: usize) -> Option<usize> {
         .map(|line| line + line_offset)
 }
 
-fn yaml_error(err: &serde_saphyr::Error, line_offset: usize) -> ParseError {
+fn yaml_error(err: &serde_saphyr::Error, yaml: &str, line_offset: usize) -> ParseError {
     let line = err
         .location()
         .and_then(|location| file_line(location.line(), line_offset));
+    let syntax = |message: String| {
+        let yaml_line = err.location().map(|location| location.line()).unwrap_or(0);
+        let column = err
+            .location()
+            .map(|location| location.column())
+            .unwrap_or(0);
+        let source_line = usize::try_from(yaml_line)
+            .ok()
+            .and_then(|number| number.checked_sub(1))
+            .and_then(|index| yaml.lines().nth(index));
+        ParseError::Syntax {
+            message: with_position_and_hint(&message, column, source_line),
+            line,
+        }
+    };
     let message = without_position(&first_line_of(&err.to_string()));
     if let serde_saphyr::Error::Budget {
         breach: serde_saphyr::budget::BudgetBreach::Documents { .. },
@@ -392,10 +407,9 @@ fn yaml_error(err: &serde_saphyr::Error, line_offset: usize) -> ParseError {
     {
         // A `---` (or `...`) line inside the block, usually a closing line
         // with trailing whitespace: a mistake, not a bomb.
-        return ParseError::Syntax {
-            message: "a second YAML document starts inside the frontmatter (a '---' or '...' line with something after it?)".to_owned(),
-            line,
-        };
+        return syntax(
+            "a second YAML document starts inside the frontmatter (a '---' or '...' line with something after it?)".to_owned(),
+        );
     }
     if let serde_saphyr::Error::Budget { breach, .. } = err {
         return ParseError::Budget {
@@ -433,7 +447,64 @@ fn yaml_error(err: &serde_saphyr::Error, line_offset: usize) -> ParseError {
             line,
         };
     }
-    ParseError::Syntax { message, line }
+    syntax(message)
+}
+
+/// A scanner message with its column and, where the cause is a common
+/// one, what to do about it in plain words.
+fn with_position_and_hint(message: &str, column: u64, source_line: Option<&str>) -> String {
+    let mut out = message.to_owned();
+    if column > 0 {
+        out.push_str(&format!(" (column {column})"));
+    }
+    if let Some(hint) = syntax_hint(message, source_line) {
+        out.push_str("; ");
+        out.push_str(&hint);
+    }
+    out
+}
+
+/// Plain-language advice for the YAML mistakes skill authors make.
+fn syntax_hint(message: &str, source_line: Option<&str>) -> Option<String> {
+    if message.contains("mapping values are not allowed") {
+        // `key: text: more`: the second `: ` reads as a nested mapping.
+        let quoted = source_line.and_then(|line| {
+            let (key, value) = line.split_once(": ")?;
+            let key = key.trim_end();
+            let simple_key = !key.is_empty()
+                && !key.starts_with(char::is_whitespace)
+                && key
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || c == '-' || c == '_');
+            simple_key.then(|| {
+                let value = value.trim();
+                let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+                format!("{key}: \"{escaped}\"")
+            })
+        });
+        return Some(match quoted {
+            Some(quoted) => format!(
+                "a value holding ': ' must be quoted, e.g. {}",
+                crate::report::escape_controls(&quoted)
+            ),
+            None => "a value holding ': ' must be quoted (wrap it in double quotes)".to_owned(),
+        });
+    }
+    if message.contains("cannot start any token") || message.contains("unexpected character") {
+        return Some(
+            "a value starting with a character such as @, ` or % must be quoted".to_owned(),
+        );
+    }
+    if message.contains("unclosed bracket") || message.contains("did not find expected ',' or") {
+        return Some(
+            "a value starting with [ or { is read as a list or mapping; quote it if it is text"
+                .to_owned(),
+        );
+    }
+    if message.to_ascii_lowercase().contains("tab") {
+        return Some("indent YAML with spaces, not tabs".to_owned());
+    }
+    None
 }
 
 fn describe_breach(breach: &serde_saphyr::budget::BudgetBreach) -> String {

@@ -6,21 +6,27 @@
 //! - [`links`]: the relative links of a Markdown body, for the link check;
 //! - [`codes`]: the stable diagnostic codes;
 //! - [`discover`]: from the paths a user gave to skill files;
-//! - [`validate`]: reading files safely and validating many in parallel;
-//! - [`source`]: where skills are read from: the file system, or a git
-//!   snapshot (the index, HEAD) for `--changed`;
-//! - [`changed`]: `--changed`, only the skills a branch touched;
+//!
+//! Validation runs in three layers, each using only the ones before it:
+//! 1. [`read`]: reading one skill file safely, and [`source`]: where it is
+//!    read from (the file system, or a git snapshot for `--changed`);
+//! 2. [`check`]: checking one skill, every rule in one pass;
+//! 3. which skills to run ([`discover`] from paths, [`changed`] from what a
+//!    branch touched) and [`validate`]: running a set in parallel.
+//!
 //! - [`render`]: the json data and the text of a validation run;
 //! - [`properties`] and [`prompt`]: `read-properties` and `to-prompt`;
 //! - [`scaffold`]: `skill new`, from answers to files, written safely.
 
 pub mod changed;
+pub mod check;
 pub mod codes;
 pub mod discover;
 pub mod frontmatter;
 pub mod links;
 pub mod prompt;
 pub mod properties;
+pub mod read;
 pub mod render;
 pub mod rules;
 pub mod scaffold;
@@ -28,8 +34,7 @@ pub mod source;
 pub mod validate;
 
 pub use changed::{ChangedReport, ChangedScope};
+pub use check::{SkillReport, ValidateOptions};
 pub use discover::{Discovery, Target, discover};
 pub use rules::Profile;
-pub use validate::{
-    RunOptions, SkillReport, Summary, ValidateOptions, ValidationRun, Verdict, validate_paths,
-};
+pub use validate::{RunOptions, Summary, ValidationRun, Verdict, validate_paths};

@@ -21,7 +21,7 @@ use serde_json::{Map, Value};
 
 use super::discover::Target;
 use super::frontmatter::{self, Frontmatter, SplitError, YamlValue};
-use super::validate::read_skill_file;
+use super::read::read_skill_file;
 use crate::report::Diagnostic;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -110,7 +110,7 @@ pub fn read_properties(path: &Path) -> Result<ReadSkill, PropertiesError> {
         Target::SkillFile { file, directory } => (file, directory),
         Target::Missing { path } => return Err(PropertiesError::NotFound(path)),
         other => {
-            let report = super::validate::validate_target(&other, Default::default());
+            let report = super::check::validate_target(&other, Default::default());
             return Err(PropertiesError::Invalid {
                 path: path.to_owned(),
                 problems: report.diagnostics,
@@ -120,7 +120,7 @@ pub fn read_properties(path: &Path) -> Result<ReadSkill, PropertiesError> {
     let bytes = read_skill_file(&file).map_err(invalid)?;
     let checked_text = std::str::from_utf8(&bytes);
     let Ok(text) = checked_text else {
-        let report = super::validate::check_contents(&bytes, Default::default());
+        let report = super::check::check_contents(&bytes, Default::default());
         return Err(PropertiesError::Invalid {
             path: file,
             problems: report.diagnostics,

@@ -9,9 +9,11 @@ use comfy_table::{Cell, CellAlignment, ContentArrangement, Table, presets};
 use serde_json::{Value, json};
 
 use super::changed::{ChangedReport, shown_path};
-use super::validate::{SkillReport, ValidationRun};
+use super::check::SkillReport;
+use super::codes;
+use super::validate::ValidationRun;
 use crate::report::escape::escape_controls;
-use crate::report::{Diagnostic, Severity, Style};
+use crate::report::{Diagnostic, SKILL_CODES_PAGE, Severity, Style, sarif};
 use crate::vcs::{BaseSource, ChangeStatus, CompareTo, SelectedUnit};
 
 /// How many invalid skills the text summary names before it stops.
@@ -121,6 +123,34 @@ pub fn validation_github(run: &ValidationRun) -> String {
 }
 
 /// A path from the file system as text that is safe to print.
+/// The SARIF 2.1.0 log of a run: one result per finding, located in the
+/// skill file relative to `roots.source_root`. The search notes, the base
+/// of `--changed` and its deleted skills become tool notifications.
+pub fn validation_sarif(run: &ValidationRun, roots: &sarif::Roots) -> Value {
+    let mut notes = Vec::new();
+    if let Some(changed) = &run.changed {
+        let (label, rest) = changed_since(changed);
+        notes.push(format!("{label}{rest}"));
+        for unit in &changed.deleted {
+            let (label, rest) = deleted_line(changed, unit);
+            notes.push(format!("{label}{rest}"));
+        }
+    }
+    notes.extend(run.notes.iter().cloned());
+    sarif::sarif_log(
+        sarif::ToolInfo {
+            rules: codes::TABLE,
+            rules_page: SKILL_CODES_PAGE,
+        },
+        roots,
+        run.skills.iter().map(|skill| sarif::FileFindings {
+            path: &skill.path,
+            diagnostics: &skill.diagnostics,
+        }),
+        &notes,
+    )
+}
+
 fn shown(path: &Path) -> String {
     escape_controls(&path.display().to_string()).into_owned()
 }
@@ -281,7 +311,7 @@ fn new_table() -> Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::skill::validate::{CheckContext, check_text};
+    use crate::skill::check::{CheckContext, check_text};
 
     fn report(path: &str, text: &str) -> SkillReport {
         let checked = check_text(text, CheckContext::default());

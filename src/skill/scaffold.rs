@@ -16,10 +16,10 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use super::check::directory_name;
 use super::codes;
 use super::discover::skill_file_in;
 use super::rules;
-use super::validate::directory_name;
 use crate::fsutil::temporary_sibling;
 use crate::report::{Diagnostic, exit};
 
@@ -810,9 +810,9 @@ fn new_file(path: &Path, _executable: bool) -> io::Result<fs::File> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::skill::check::{ValidateOptions, validate_target};
     use crate::skill::discover::Target;
     use crate::skill::frontmatter::{parse, split};
-    use crate::skill::validate::{ValidateOptions, validate_target};
     use proptest::prelude::*;
     use std::cell::Cell;
 
@@ -1154,9 +1154,9 @@ mod tests {
         fn planned_skills_always_validate(answers in answers_strategy()) {
             let files = plan_files(&answers).unwrap();
             let skill = &files[0].contents;
-            let checked = crate::skill::validate::check_text(
+            let checked = crate::skill::check::check_text(
                 skill,
-                crate::skill::validate::CheckContext {
+                crate::skill::check::CheckContext {
                     directory_name: Some(answers.name.trim()),
                     ..Default::default()
                 },

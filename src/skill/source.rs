@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use super::codes;
-use super::validate::{MAX_FILE_BYTES, read_skill_file, too_large};
+use super::read::{MAX_FILE_BYTES, read_skill_file, too_large};
 use crate::report::Diagnostic;
 use crate::vcs::{Snapshot, SnapshotReadError};
 

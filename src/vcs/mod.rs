@@ -1,5 +1,7 @@
-//! Branch-aware checks: which skills and declarations a branch touched
-//! (DESIGN.md §7), read with libgit2 and never with the `git` program.
+//! Branch-aware plumbing: what a branch changed, read with libgit2 and
+//! never with the `git` program (DESIGN.md §7). It knows repositories,
+//! revisions, paths and changes, and nothing of skills or declarations:
+//! `skill::changed` and `contract::changed` say what their units are.
 //!
 //! The steps, each usable on its own:
 //! 1. [`Repo::discover`] opens the repository holding a path.
@@ -9,12 +11,11 @@
 //!    the work tree: committed, staged, unstaged and untracked work
 //!    ([`CompareTo`] narrows it to committed, or committed and staged, work
 //!    at a fraction of the cost).
-//! 4. [`select_skills`] and [`select_declarations`] map those files to the
-//!    units that own them, with the reasons. A [`Snapshot`] of what is
-//!    compared (the work tree, the index or HEAD) says which directories
-//!    are skills now, and is where their files are read from.
-//!
-//! [`changed_skills`] and [`changed_declarations`] run all four.
+//! 4. [`select_owning_dirs`] and [`select_unit_files`] map those files to
+//!    the units that own them, with the reasons, given what the caller
+//!    calls a unit. A [`Snapshot`] of what is compared (the work tree, the
+//!    index or HEAD) says which directories are units now, and is where
+//!    their files are read from.
 
 mod base;
 mod changes;
@@ -23,7 +24,7 @@ mod owners;
 mod repo;
 mod snapshot;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde::Serialize;
 
@@ -31,8 +32,7 @@ pub use base::{Base, BaseSource};
 pub use changes::{ChangeOptions, ChangeStatus, ChangedFile, CompareTo};
 pub use error::{VcsError, VcsErrorKind};
 pub use owners::{
-    DECLARATION_EXTENSIONS, RepoSkillDirs, SKILL_FILE_NAMES, SelectedUnit, SkillDirs, UnitState,
-    select_declarations, select_skills,
+    MarkedDirs, SelectedUnit, UnitDirs, UnitState, select_owning_dirs, select_unit_files,
 };
 pub use repo::Repo;
 pub use snapshot::{Snapshot, SnapshotReadError};
@@ -70,58 +70,4 @@ impl ChangedUnits {
     pub fn deleted(&self) -> impl Iterator<Item = &SelectedUnit> {
         self.units.iter().filter(|unit| !unit.is_present())
     }
-}
-
-/// The skills changed between the merge base and the work tree (or the
-/// index, or HEAD: `options.compare_to`, which also decides where skill
-/// directories are looked for) of the repository holding `start`. `base`
-/// is an explicit revision, or `None` for the default order.
-pub fn changed_skills(
-    start: &Path,
-    base: Option<&str>,
-    options: &ChangeOptions,
-) -> Result<ChangedUnits, VcsError> {
-    let repo = Repo::discover(start)?;
-    let base = repo.resolve_base(base)?;
-    let changes = repo.changed_files(&base, options)?;
-    let snapshot = repo.snapshot(options.compare_to)?;
-    let units = select_skills(
-        &changes,
-        repo.workdir(),
-        &repo.skill_dirs(&base, &snapshot)?,
-    );
-    Ok(ChangedUnits {
-        workdir: repo.workdir().to_owned(),
-        base,
-        changes,
-        units,
-    })
-}
-
-/// The declaration files changed in the command registry `registry` (a
-/// directory inside the repository; absolute or relative to the current
-/// directory). Only changes under the registry are collected, whatever
-/// `options.paths` says; `options.compare_to` applies.
-pub fn changed_declarations(
-    registry: &Path,
-    base: Option<&str>,
-    options: &ChangeOptions,
-) -> Result<ChangedUnits, VcsError> {
-    let repo = Repo::discover(registry)?;
-    let registry = repo.relative_path(registry)?;
-    let base = repo.resolve_base(base)?;
-    let changes = repo.changed_files(
-        &base,
-        &ChangeOptions {
-            paths: vec![registry.clone()],
-            compare_to: options.compare_to,
-        },
-    )?;
-    let units = select_declarations(&changes, repo.workdir(), &registry);
-    Ok(ChangedUnits {
-        workdir: repo.workdir().to_owned(),
-        base,
-        changes,
-        units,
-    })
 }

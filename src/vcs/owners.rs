@@ -1,5 +1,7 @@
-//! From changed files to the units that own them: skill directories and
-//! command declaration files.
+//! From changed files to the units that own them, whatever a unit is to
+//! the caller: a directory marked by a file it holds (a skill directory and
+//! its `SKILL.md`), or a file of its own (a declaration). What marks a unit
+//! is the caller's knowledge; this module only knows paths and changes.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ffi::OsStr;
@@ -14,13 +16,6 @@ use super::error::VcsError;
 use super::repo::{Repo, absolute_in};
 use super::snapshot::Snapshot;
 
-/// The files whose presence makes a directory a skill, in the order they
-/// are looked for (DESIGN.md §3).
-pub const SKILL_FILE_NAMES: [&str; 2] = ["SKILL.md", "skill.md"];
-
-/// The extensions of declaration files in a command registry.
-pub const DECLARATION_EXTENSIONS: [&str; 3] = ["json", "yaml", "yml"];
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum UnitState {
@@ -30,8 +25,8 @@ pub enum UnitState {
     Deleted,
 }
 
-/// A skill directory or a declaration file that a change touched, and the
-/// changes that selected it.
+/// A unit (a marked directory or a unit file) that a change touched, and
+/// the changes that selected it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SelectedUnit {
     /// Relative to the work tree; `.` for the work tree itself.
@@ -53,57 +48,69 @@ impl SelectedUnit {
     }
 }
 
-/// Answers "is this directory a skill?" for work-tree-relative directories
+/// Answers "is this directory a unit?" for work-tree-relative directories
 /// (`""` is the work tree itself).
-pub trait SkillDirs {
-    /// The directory holds a skill file now: in the work tree, the index or
-    /// HEAD, whichever is compared.
-    fn is_skill_dir(&self, dir: &Path) -> bool;
-    /// The directory held a skill file in the merge base (for deletions).
-    fn was_skill_dir(&self, dir: &Path) -> bool;
+pub trait UnitDirs {
+    /// The directory holds a marker file now: in the work tree, the index
+    /// or HEAD, whichever is compared.
+    fn is_unit_dir(&self, dir: &Path) -> bool;
+    /// The directory held a marker file in the merge base (for deletions).
+    fn was_unit_dir(&self, dir: &Path) -> bool;
+    /// The file is a marker file by its name (wherever it is).
+    fn is_marker_file(&self, file: &Path) -> bool;
 }
 
-/// [`SkillDirs`] over a real checkout: what is compared (the work tree,
-/// the index or HEAD: a [`Snapshot`]) and the merge base's tree.
-pub struct RepoSkillDirs<'s, 'r> {
+/// [`UnitDirs`] over a real checkout: a directory is a unit when it holds a
+/// file named one of `markers`, in what is compared (the work tree, the
+/// index or HEAD: a [`Snapshot`]) or, for deleted units, the merge base.
+pub struct MarkedDirs<'s, 'r> {
     snapshot: &'s Snapshot<'r>,
     base_tree: Option<Tree<'r>>,
+    markers: &'s [&'s str],
 }
 
 impl Repo {
-    /// The skill-directory probe for this repository, base and snapshot.
-    pub fn skill_dirs<'s, 'r>(
+    /// The probe for directories holding one of `markers`, for this
+    /// repository, base and snapshot.
+    pub fn marked_dirs<'s, 'r>(
         &'r self,
         base: &Base,
         snapshot: &'s Snapshot<'r>,
-    ) -> Result<RepoSkillDirs<'s, 'r>, VcsError> {
-        Ok(RepoSkillDirs {
+        markers: &'s [&'s str],
+    ) -> Result<MarkedDirs<'s, 'r>, VcsError> {
+        Ok(MarkedDirs {
             snapshot,
             base_tree: self.base_tree(base)?,
+            markers,
         })
     }
 }
 
-impl SkillDirs for RepoSkillDirs<'_, '_> {
-    fn is_skill_dir(&self, dir: &Path) -> bool {
-        SKILL_FILE_NAMES
+impl UnitDirs for MarkedDirs<'_, '_> {
+    fn is_unit_dir(&self, dir: &Path) -> bool {
+        self.markers
             .iter()
             .any(|name| self.snapshot.is_file(&dir.join(name)))
     }
 
-    fn was_skill_dir(&self, dir: &Path) -> bool {
+    fn was_unit_dir(&self, dir: &Path) -> bool {
         let Some(tree) = &self.base_tree else {
             return false;
         };
-        SKILL_FILE_NAMES.iter().any(|name| {
+        self.markers.iter().any(|name| {
             tree.get_path(&dir.join(name))
                 .is_ok_and(|entry| entry.kind() == Some(ObjectType::Blob))
         })
     }
+
+    fn is_marker_file(&self, file: &Path) -> bool {
+        file.file_name()
+            .is_some_and(|name| self.markers.iter().any(|marker| OsStr::new(marker) == name))
+    }
 }
 
 /// Who owns a directory: the nearest ancestor-or-self that is, or was, a
-/// skill.
+/// unit.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Owner {
     dir: PathBuf,
@@ -112,12 +119,12 @@ struct Owner {
 
 /// Memoized ownership lookups, so that a thousand files in one new
 /// directory cost one walk up the tree.
-struct Owners<'d, D: SkillDirs + ?Sized> {
+struct Owners<'d, D: UnitDirs + ?Sized> {
     dirs: &'d D,
     memo: HashMap<PathBuf, Option<Owner>>,
 }
 
-impl<D: SkillDirs + ?Sized> Owners<'_, D> {
+impl<D: UnitDirs + ?Sized> Owners<'_, D> {
     fn of_file(&mut self, file: &Path) -> Option<Owner> {
         self.of_dir(file.parent().unwrap_or(Path::new("")))
     }
@@ -126,12 +133,12 @@ impl<D: SkillDirs + ?Sized> Owners<'_, D> {
         if let Some(known) = self.memo.get(dir) {
             return known.clone();
         }
-        let owner = if self.dirs.is_skill_dir(dir) {
+        let owner = if self.dirs.is_unit_dir(dir) {
             Some(Owner {
                 dir: dir.to_owned(),
                 state: UnitState::Present,
             })
-        } else if self.dirs.was_skill_dir(dir) {
+        } else if self.dirs.was_unit_dir(dir) {
             Some(Owner {
                 dir: dir.to_owned(),
                 state: UnitState::Deleted,
@@ -214,27 +221,19 @@ fn display_dir(dir: &Path) -> PathBuf {
     }
 }
 
-fn is_skill_file(path: &Path) -> bool {
-    path.file_name().is_some_and(|name| {
-        SKILL_FILE_NAMES
-            .iter()
-            .any(|skill| OsStr::new(skill) == name)
-    })
-}
-
-/// The skills the changes touched: each changed file selects the nearest
-/// ancestor directory that holds a skill file (or held one in the merge
-/// base, which makes it a deleted skill). A rename selects the skills on
-/// both sides; a skill file moved to another skill directory gives the new
-/// one `renamed_from`. The old one, when no skill file is left there, is
-/// deleted all the same: git pairs a deleted file with an added one by
-/// similarity alone, and two skills made from one template look alike, so
-/// a pairing must never hide a deletion. Files owned by no skill select
-/// nothing.
-pub fn select_skills(
+/// The marked directories the changes touched: each changed file selects
+/// the nearest ancestor directory that holds a marker file (or held one in
+/// the merge base, which makes it a deleted unit). A rename selects the
+/// units on both sides; a marker file moved to another unit directory gives
+/// the new one `renamed_from`. The old one, when no marker file is left
+/// there, is deleted all the same: git pairs a deleted file with an added
+/// one by similarity alone, and two units made from one template look
+/// alike, so a pairing must never hide a deletion. Files owned by no unit
+/// select nothing.
+pub fn select_owning_dirs(
     changes: &[ChangedFile],
     workdir: &Path,
-    dirs: &(impl SkillDirs + ?Sized),
+    dirs: &(impl UnitDirs + ?Sized),
 ) -> Vec<SelectedUnit> {
     let mut owners = Owners {
         dirs,
@@ -256,11 +255,11 @@ pub fn select_skills(
         if new_owner.as_ref() == Some(&old_owner) {
             continue;
         }
-        // The file left its old skill too, which may now be gone.
+        // The file left its old unit too, which may now be gone.
         selection.add(&old_owner.dir, old_owner.state, change);
         if let Some(new_owner) = new_owner
-            && is_skill_file(from)
-            && is_skill_file(&change.path)
+            && dirs.is_marker_file(from)
+            && dirs.is_marker_file(&change.path)
             && from.parent() == Some(old_owner.dir.as_path())
             && change.path.parent() == Some(new_owner.dir.as_path())
             && old_owner.state == UnitState::Deleted
@@ -274,23 +273,14 @@ pub fn select_skills(
     selection.finish(workdir)
 }
 
-fn is_declaration(path: &Path, registry: &Path) -> bool {
-    path.parent() == Some(registry)
-        && path
-            .extension()
-            .and_then(OsStr::to_str)
-            .is_some_and(|extension| DECLARATION_EXTENSIONS.contains(&extension))
-}
-
-/// The declaration files the changes touched in a command registry: the
-/// files `NAME.json`, `NAME.yaml` or `NAME.yml` directly inside `registry`
-/// (relative to the work tree). A declaration renamed inside the registry is
-/// reported at its new name with `renamed_from`; one moved out of it is
-/// reported deleted, and one moved into it is new.
-pub fn select_declarations(
+/// The unit files the changes touched, `is_unit_file` saying which paths
+/// (relative to the work tree) are units. A unit file renamed to another
+/// unit path is reported at its new path with `renamed_from`; one moved to
+/// a path that is no unit is reported deleted, and one moved in is new.
+pub fn select_unit_files(
     changes: &[ChangedFile],
     workdir: &Path,
-    registry: &Path,
+    is_unit_file: impl Fn(&Path) -> bool,
 ) -> Vec<SelectedUnit> {
     let mut selection = Selection::default();
     let mut moves = Vec::new();
@@ -299,7 +289,7 @@ pub fn select_declarations(
             ChangeStatus::Renamed { from } => Some(from),
             _ => None,
         };
-        if is_declaration(&change.path, registry) {
+        if is_unit_file(&change.path) {
             let state = match change.status {
                 ChangeStatus::Deleted => UnitState::Deleted,
                 _ => UnitState::Present,
@@ -307,10 +297,10 @@ pub fn select_declarations(
             selection.add(&change.path, state, change);
         }
         if let Some(from) = renamed_from
-            && is_declaration(from, registry)
+            && is_unit_file(from)
         {
             selection.add(from, UnitState::Deleted, change);
-            if is_declaration(&change.path, registry) {
+            if is_unit_file(&change.path) {
                 moves.push((from.clone(), change.path.clone()));
             }
         }
@@ -341,13 +331,24 @@ mod tests {
         }
     }
 
-    impl SkillDirs for FakeDirs {
-        fn is_skill_dir(&self, dir: &Path) -> bool {
+    impl UnitDirs for FakeDirs {
+        fn is_unit_dir(&self, dir: &Path) -> bool {
             self.now.contains(dir)
         }
-        fn was_skill_dir(&self, dir: &Path) -> bool {
+        fn was_unit_dir(&self, dir: &Path) -> bool {
             self.before.contains(dir)
         }
+        fn is_marker_file(&self, file: &Path) -> bool {
+            file.file_name().is_some_and(|name| name == "SKILL.md")
+        }
+    }
+
+    /// A registry's declarations, as the contract side defines them.
+    fn is_declaration(path: &Path) -> bool {
+        path.parent() == Some(Path::new("commands"))
+            && path.extension().is_some_and(|extension| {
+                extension == "json" || extension == "yaml" || extension == "yml"
+            })
     }
 
     fn change(path: &str, status: ChangeStatus) -> ChangedFile {
@@ -381,7 +382,7 @@ mod tests {
             change("skills/outer/README.md", ChangeStatus::Untracked),
             change("docs/guide.md", ChangeStatus::Modified),
         ];
-        let units = select_skills(&changes, Path::new("/repo"), &dirs);
+        let units = select_owning_dirs(&changes, Path::new("/repo"), &dirs);
         assert_eq!(
             paths(&units),
             [
@@ -396,7 +397,7 @@ mod tests {
     #[test]
     fn a_skill_at_the_root_of_the_work_tree_is_dot() {
         let dirs = FakeDirs::new(&[""], &[]);
-        let units = select_skills(
+        let units = select_owning_dirs(
             &[change("SKILL.md", ChangeStatus::Modified)],
             Path::new("/repo"),
             &dirs,
@@ -412,7 +413,7 @@ mod tests {
             change("skills/old/SKILL.md", ChangeStatus::Deleted),
             change("skills/old/scripts/x.sh", ChangeStatus::Deleted),
         ];
-        let units = select_skills(&changes, Path::new("/repo"), &dirs);
+        let units = select_owning_dirs(&changes, Path::new("/repo"), &dirs);
         assert_eq!(paths(&units), [("skills/old".into(), UnitState::Deleted)]);
         assert_eq!(units[0].reasons.len(), 2);
     }
@@ -420,7 +421,7 @@ mod tests {
     #[test]
     fn deleting_a_file_inside_a_surviving_skill_selects_it_present() {
         let dirs = FakeDirs::new(&["skills/a"], &["skills/a"]);
-        let units = select_skills(
+        let units = select_owning_dirs(
             &[change("skills/a/references/old.md", ChangeStatus::Deleted)],
             Path::new("/repo"),
             &dirs,
@@ -435,7 +436,7 @@ mod tests {
             renamed("skills/old/SKILL.md", "skills/new/SKILL.md"),
             renamed("skills/old/scripts/x.sh", "skills/new/scripts/x.sh"),
         ];
-        let units = select_skills(&changes, Path::new("/repo"), &dirs);
+        let units = select_owning_dirs(&changes, Path::new("/repo"), &dirs);
         assert_eq!(
             paths(&units),
             [
@@ -451,7 +452,7 @@ mod tests {
     #[test]
     fn a_file_moved_between_skills_selects_both() {
         let dirs = FakeDirs::new(&["skills/a", "skills/b"], &["skills/a", "skills/b"]);
-        let units = select_skills(
+        let units = select_owning_dirs(
             &[renamed("skills/a/notes.md", "skills/b/notes.md")],
             Path::new("/repo"),
             &dirs,
@@ -471,7 +472,7 @@ mod tests {
         // skills/a still has a skill.md, so it is present; the SKILL.md that
         // left it founded skills/b.
         let dirs = FakeDirs::new(&["skills/a", "skills/b"], &["skills/a"]);
-        let units = select_skills(
+        let units = select_owning_dirs(
             &[renamed("skills/a/SKILL.md", "skills/b/SKILL.md")],
             Path::new("/repo"),
             &dirs,
@@ -483,7 +484,7 @@ mod tests {
     #[test]
     fn unowned_files_select_nothing() {
         let dirs = FakeDirs::new(&["skills/a"], &[]);
-        let units = select_skills(
+        let units = select_owning_dirs(
             &[change("src/main.rs", ChangeStatus::Modified)],
             Path::new("/repo"),
             &dirs,
@@ -502,7 +503,7 @@ mod tests {
             renamed("commands/gone.json", "archive/gone.json"),
             renamed("drafts/new.json", "commands/new.json"),
         ];
-        let units = select_declarations(&changes, Path::new("/repo"), Path::new("commands"));
+        let units = select_unit_files(&changes, Path::new("/repo"), is_declaration);
         assert_eq!(
             paths(&units),
             [
@@ -523,7 +524,7 @@ mod tests {
             renamed("commands/a.json", "commands/b.json"),
             renamed("commands/c.json", "commands/a.json"),
         ];
-        let units = select_declarations(&changes, Path::new("/repo"), Path::new("commands"));
+        let units = select_unit_files(&changes, Path::new("/repo"), is_declaration);
         assert_eq!(
             paths(&units),
             [
@@ -544,7 +545,7 @@ mod tests {
     #[test]
     fn selected_units_serialize_with_their_reasons() {
         let dirs = FakeDirs::new(&["skills/new"], &["skills/old"]);
-        let units = select_skills(
+        let units = select_owning_dirs(
             &[renamed("skills/old/SKILL.md", "skills/new/SKILL.md")],
             Path::new("/repo"),
             &dirs,

@@ -14,9 +14,11 @@ mod plugin;
 mod raw_shell_lint;
 #[cfg(unix)]
 mod run;
+mod sarif;
 mod schema;
 mod schema_changed;
 mod skill_changed;
+mod skill_hints;
 mod skill_new;
 mod skill_properties;
 mod skill_proptest;

@@ -1,8 +1,8 @@
 //! Property tests: the parser and the validator give a result for every
 //! input, never a panic.
 
+use aigent::skill::check::{CheckContext, check_contents, check_text};
 use aigent::skill::frontmatter;
-use aigent::skill::validate::{CheckContext, check_contents, check_text};
 use proptest::prelude::*;
 
 /// Fragments that YAML and the frontmatter splitter treat specially, plus

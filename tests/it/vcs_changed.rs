@@ -5,9 +5,11 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::common::git::isolate_git_config;
+use aigent::registry::changed::changed_declarations;
+use aigent::skill::changed::changed_skills;
 use aigent::vcs::{
-    self, BaseSource, ChangeOptions, ChangeStatus, ChangedFile, CompareTo, Repo, SelectedUnit,
-    UnitState, VcsError, VcsErrorKind,
+    BaseSource, ChangeOptions, ChangeStatus, ChangedFile, CompareTo, Repo, SelectedUnit, UnitState,
+    VcsError, VcsErrorKind,
 };
 use git2::{BranchType, IndexAddOption, Oid, Repository, RepositoryInitOptions, Signature, Time};
 use tempfile::TempDir;
@@ -197,7 +199,7 @@ fn feature_branch_fixture() -> Fixture {
 #[test]
 fn exactly_the_touched_skills_are_selected_with_their_reasons() {
     let fx = feature_branch_fixture();
-    let changed = vcs::changed_skills(fx.path(), None, &ChangeOptions::default()).unwrap();
+    let changed = changed_skills(fx.path(), None, &ChangeOptions::default()).unwrap();
 
     assert_eq!(changed.base.source, BaseSource::Main);
     assert_eq!(changed.base.revision.as_deref(), Some("main"));
@@ -284,7 +286,7 @@ fn exactly_the_touched_skills_are_selected_with_their_reasons() {
 #[test]
 fn the_report_serializes_base_units_and_reasons() {
     let fx = feature_branch_fixture();
-    let changed = vcs::changed_skills(fx.path(), None, &ChangeOptions::default()).unwrap();
+    let changed = changed_skills(fx.path(), None, &ChangeOptions::default()).unwrap();
     let json = serde_json::to_value(&changed).unwrap();
     assert_eq!(json["base"]["source"], "main");
     assert_eq!(json["base"]["revision"], "main");
@@ -307,7 +309,7 @@ fn detached_head_falls_back_to_the_default_base() {
     let head = fx.repo.head().unwrap().peel_to_commit().unwrap().id();
     fx.repo.set_head_detached(head).unwrap();
 
-    let changed = vcs::changed_skills(fx.path(), None, &ChangeOptions::default()).unwrap();
+    let changed = changed_skills(fx.path(), None, &ChangeOptions::default()).unwrap();
     assert_eq!(changed.base.source, BaseSource::Main);
     assert_eq!(changed.base.head_branch, None);
     assert_eq!(
@@ -353,7 +355,7 @@ fn an_upstream_is_preferred_when_set() {
         .set_upstream(Some("origin/feature"))
         .unwrap();
 
-    let changed = vcs::changed_skills(fx.path(), None, &ChangeOptions::default()).unwrap();
+    let changed = changed_skills(fx.path(), None, &ChangeOptions::default()).unwrap();
     assert_eq!(changed.base.source, BaseSource::Upstream);
     assert_eq!(changed.base.revision.as_deref(), Some("origin/feature"));
     assert!(
@@ -389,7 +391,7 @@ fn origin_head_comes_before_local_main() {
         )
         .unwrap();
 
-    let changed = vcs::changed_skills(fx.path(), None, &ChangeOptions::default()).unwrap();
+    let changed = changed_skills(fx.path(), None, &ChangeOptions::default()).unwrap();
     assert_eq!(changed.base.source, BaseSource::OriginHead);
     assert_eq!(changed.base.revision.as_deref(), Some("origin/HEAD"));
     assert_eq!(unit_paths(&changed.units), ["skills/two"]);
@@ -449,7 +451,7 @@ fn on_the_base_branch_itself_only_uncommitted_work_counts() {
     let head = fx.commit_all("first");
     fx.write("skills/two/SKILL.md", &skill_md("two", "Edited."));
 
-    let changed = vcs::changed_skills(fx.path(), None, &ChangeOptions::default()).unwrap();
+    let changed = changed_skills(fx.path(), None, &ChangeOptions::default()).unwrap();
     assert_eq!(changed.base.source, BaseSource::Main);
     assert_eq!(changed.base.merge_base, Some(head.to_string()));
     assert_eq!(unit_paths(&changed.units), ["skills/two"]);
@@ -457,8 +459,7 @@ fn on_the_base_branch_itself_only_uncommitted_work_counts() {
     let clean = Fixture::new("main");
     clean.write("skills/one/SKILL.md", &skill_md("one", ""));
     clean.commit_all("first");
-    let changed =
-        vcs::changed_skills(clean.path(), Some("HEAD"), &ChangeOptions::default()).unwrap();
+    let changed = changed_skills(clean.path(), Some("HEAD"), &ChangeOptions::default()).unwrap();
     assert!(changed.changes.is_empty());
     assert!(changed.units.is_empty());
 }
@@ -529,7 +530,7 @@ fn outside_a_repository_is_a_typed_precondition_error() {
     // The temp dir must not itself sit inside some repository.
     assert!(Repository::discover(dir.path()).is_err());
 
-    let error = vcs::changed_skills(dir.path(), None, &ChangeOptions::default()).unwrap_err();
+    let error = changed_skills(dir.path(), None, &ChangeOptions::default()).unwrap_err();
     assert!(
         matches!(error, VcsError::NotARepository { .. }),
         "{error:?}"
@@ -587,7 +588,7 @@ fn a_repository_with_no_commits_counts_every_file_as_new() {
     fx.write("skills/loose/SKILL.md", &skill_md("loose", ""));
     fx.write("skills/loose/trace.log", "ignored\n");
 
-    let changed = vcs::changed_skills(fx.path(), None, &ChangeOptions::default()).unwrap();
+    let changed = changed_skills(fx.path(), None, &ChangeOptions::default()).unwrap();
     assert_eq!(changed.base.source, BaseSource::Unborn);
     assert_eq!(changed.base.revision, None);
     assert_eq!(changed.base.merge_base, None);
@@ -669,7 +670,7 @@ fn an_unstaged_directory_move_is_followed_as_a_rename() {
     fx.commit_all("first");
     fx.rename("skills/wander", "skills/wandered");
 
-    let changed = vcs::changed_skills(fx.path(), None, &ChangeOptions::default()).unwrap();
+    let changed = changed_skills(fx.path(), None, &ChangeOptions::default()).unwrap();
     assert_eq!(
         changed.changes,
         [
@@ -699,7 +700,7 @@ fn a_deleted_skill_file_with_leftovers_is_a_deleted_skill() {
     fx.commit_all("first");
     fx.remove("skills/husk/SKILL.md");
 
-    let changed = vcs::changed_skills(fx.path(), None, &ChangeOptions::default()).unwrap();
+    let changed = changed_skills(fx.path(), None, &ChangeOptions::default()).unwrap();
     assert_eq!(unit_paths(&changed.units), ["skills/husk"]);
     assert_eq!(changed.units[0].state, UnitState::Deleted);
     assert_eq!(changed.present().count(), 0);
@@ -736,7 +737,7 @@ fn compared_to_the_index_only_committed_and_staged_work_counts() {
         compare_to: CompareTo::Index,
         ..ChangeOptions::default()
     };
-    let changed = vcs::changed_skills(fx.path(), None, &options).unwrap();
+    let changed = changed_skills(fx.path(), None, &options).unwrap();
     assert_eq!(
         unit_paths(&changed.units),
         [
@@ -766,7 +767,7 @@ fn compared_to_head_only_committed_work_counts() {
         compare_to: CompareTo::Head,
         ..ChangeOptions::default()
     };
-    let changed = vcs::changed_skills(fx.path(), None, &options).unwrap();
+    let changed = changed_skills(fx.path(), None, &options).unwrap();
     assert_eq!(
         changed.changes,
         [
@@ -794,7 +795,7 @@ fn compared_to_head_only_committed_work_counts() {
         compare_to: CompareTo::Head,
         paths: vec![PathBuf::from("skills/alpha")],
     };
-    let changed = vcs::changed_skills(fx.path(), None, &scoped).unwrap();
+    let changed = changed_skills(fx.path(), None, &scoped).unwrap();
     assert_eq!(unit_paths(&changed.units), ["skills/alpha"]);
 }
 
@@ -846,7 +847,7 @@ fn compared_to_head_an_unborn_branch_has_no_committed_work() {
         compare_to: CompareTo::Head,
         ..ChangeOptions::default()
     };
-    let changed = vcs::changed_skills(fx.path(), None, &options).unwrap();
+    let changed = changed_skills(fx.path(), None, &options).unwrap();
     assert_eq!(changed.base.source, BaseSource::Unborn);
     assert!(changed.changes.is_empty());
 }
@@ -872,8 +873,7 @@ fn declarations_changed_in_a_registry() {
     fx.write("skills/one/notes.md", "not a declaration\n");
 
     let changed =
-        vcs::changed_declarations(&fx.path().join("commands"), None, &ChangeOptions::default())
-            .unwrap();
+        changed_declarations(&fx.path().join("commands"), None, &ChangeOptions::default()).unwrap();
     assert_eq!(
         unit_paths(&changed.units),
         [

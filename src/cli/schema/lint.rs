@@ -4,7 +4,7 @@ use clap::Args;
 use serde_json::{Value, json};
 
 use aigent::registry::changed::{ChangedLintError, lint_changed};
-use aigent::registry::render::{count, render_lint, render_lint_github};
+use aigent::registry::render::{count, render_lint, render_lint_github, render_lint_sarif};
 use aigent::registry::{FileReport, Registry};
 use aigent::report::{ErrorBody, Outcome, OutputFormat, exit};
 
@@ -13,7 +13,7 @@ use crate::cli::changed::{ChangedArgs, vcs_error};
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Exits 4 when any declaration has an error, 0 when there are only warnings.\n\n--changed lints only the declarations this branch touched in the --commands directory (which must be in a git work tree); a change to any other file there, such as a script a command runs, lints them all. Deleted declarations are reported, not linted.\n\nExamples:\n  aigent schema lint\n  aigent --commands ./commands schema lint --format json\n  aigent --commands ./commands schema lint --changed --compare-to index\n  aigent --commands ./commands --format github schema lint"
+    after_help = "Exits 4 when any declaration has an error, 0 when there are only warnings.\n\n--changed lints only the declarations this branch touched in the --commands directory (which must be in a git work tree); a change to any other file there, such as a script a command runs, lints them all. Deleted declarations are reported, not linted.\n\nExamples:\n  aigent schema lint\n  aigent --commands ./commands schema lint --format json\n  aigent --commands ./commands schema lint --changed --compare-to index\n  aigent --commands ./commands --format github schema lint\n  aigent --commands ./commands --format sarif schema lint > lint.sarif"
 )]
 pub struct LintArgs {
     #[command(flatten)]
@@ -40,6 +40,9 @@ pub fn run(args: &LintArgs, ctx: &Context) -> Result<Outcome, CliError> {
     let mut data = lint_data(&registry, &reports);
     let mut text = match ctx.format {
         OutputFormat::Github => render_lint_github(&reports),
+        OutputFormat::Sarif => {
+            crate::cli::sarif::render(&render_lint_sarif(&reports, &crate::cli::sarif::roots()))
+        }
         _ => render_lint(&reports, ctx.quiet, ctx.style),
     };
     if let Some(selection) = selection {

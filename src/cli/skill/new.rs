@@ -9,10 +9,10 @@ use dialoguer::{Confirm, Input, MultiSelect, Select};
 use serde_json::json;
 
 use aigent::report::{Diagnostic, ErrorBody, FieldError, Outcome, exit};
+use aigent::skill::check::{ValidateOptions, validate_target};
 use aigent::skill::discover::Target;
 use aigent::skill::rules;
 use aigent::skill::scaffold::{self, Answers, KnownAnswers, Resource, ScaffoldError};
-use aigent::skill::validate::{ValidateOptions, validate_target};
 
 use super::{CliError, Context};
 use crate::cli::interactive::{self, Prompting};

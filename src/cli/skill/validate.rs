@@ -4,8 +4,11 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
+use aigent::exec::argv::shell_quote;
 use aigent::report::{ErrorBody, Outcome, OutputFormat, exit};
-use aigent::skill::render::{TextOptions, validation_github, validation_json, validation_text};
+use aigent::skill::render::{
+    TextOptions, validation_github, validation_json, validation_sarif, validation_text,
+};
 use aigent::skill::{Profile, RunOptions, ValidateOptions, ValidationRun, Verdict, validate_paths};
 
 use super::{CliError, Context};
@@ -18,6 +21,7 @@ use crate::cli::changed::{ChangedArgs, vcs_error};
   aigent skill validate --strict --profile claude-code .claude/skills/*/
   aigent skill validate --changed                      # skills this branch touched
   aigent skill validate --changed --base origin/main --compare-to head   # CI
+  aigent skill validate --recursive --format sarif . > aigent.sarif  # code scanning
 
 Exit codes: 0 all valid (warnings allowed unless --strict), 1 a skill has
 errors, 2 usage, 4 --changed outside a git work tree (or no shared history
@@ -91,6 +95,13 @@ fn outcome(run: &ValidationRun, args: &ValidateArgs, ctx: &Context) -> Outcome {
     // GitHub's log shows the notes as `::warning` lines, in the text.
     let (text, warnings) = if ctx.format == OutputFormat::Github {
         (validation_github(run), Vec::new())
+    } else if ctx.format == OutputFormat::Sarif {
+        // The notes are in the log, as tool notifications.
+        let log = validation_sarif(run, &crate::cli::sarif::roots());
+        (crate::cli::sarif::render(&log), Vec::new())
+    } else if ctx.format.is_json() {
+        // The envelope is all json mode prints; no text to build.
+        (String::new(), run.notes.clone())
     } else {
         let text = validation_text(
             run,
@@ -136,10 +147,8 @@ fn outcome(run: &ValidationRun, args: &ValidateArgs, ctx: &Context) -> Outcome {
                 text,
             )
         }
-        Verdict::Invalid => Outcome::failure(
-            exit::VALIDATION_FAILED,
-            data,
-            ErrorBody::new(
+        Verdict::Invalid => {
+            let mut error = ErrorBody::new(
                 "VALIDATION_FAILED",
                 format!(
                     "{} of {} skill{} {} invalid",
@@ -148,9 +157,21 @@ fn outcome(run: &ValidationRun, args: &ValidateArgs, ctx: &Context) -> Outcome {
                     if summary.checked == 1 { "" } else { "s" },
                     if summary.invalid == 1 { "is" } else { "are" }
                 ),
-            ),
-            text,
-        ),
+            );
+            if !run.skills_below.is_empty() {
+                let places: Vec<String> = run
+                    .skills_below
+                    .iter()
+                    .map(|path| shell_quote(&path.to_string_lossy()))
+                    .collect();
+                error = error.with_hint(format!(
+                    "{} holds no SKILL.md but has skills below it; to validate them: aigent skill validate --recursive {}",
+                    places.join(", "),
+                    places.join(" ")
+                ));
+            }
+            Outcome::failure(exit::VALIDATION_FAILED, data, error, text)
+        }
     };
     outcome.with_warnings(warnings)
 }

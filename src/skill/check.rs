@@ -1,0 +1,456 @@
+//! Layer 2 of skill validation: checking one skill. From the bytes of a
+//! skill file (read through a [`SkillSource`]) to its findings, with every
+//! rule run in one pass. Which skills to check, and running many, is
+//! layer 3 ([`super::validate`]).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::codes;
+use super::discover::Target;
+use super::frontmatter::{self, ParseError, SplitError};
+use super::links;
+use super::read::{MAX_FILE_BYTES, too_large};
+use super::rules::{self, Profile, RuleContext};
+use super::source::{FileSystem, SkillSource};
+use crate::report::{Diagnostic, Severity};
+use crate::vcs::SelectedUnit;
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ValidateOptions {
+    pub profile: Profile,
+    /// Warnings count as errors.
+    pub strict: bool,
+}
+
+/// The findings for one skill.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SkillReport {
+    /// The skill file, or the path given when there is no skill file.
+    #[serde(serialize_with = "super::changed::lossy_path")]
+    pub path: PathBuf,
+    /// The frontmatter `name`, when it is a string.
+    pub name: Option<String>,
+    pub valid: bool,
+    pub diagnostics: Vec<Diagnostic>,
+    /// With `--changed`: the skill directory and the changed files that
+    /// selected it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub selected: Option<SelectedUnit>,
+}
+
+impl SkillReport {
+    fn new(path: PathBuf, name: Option<String>, mut diagnostics: Vec<Diagnostic>) -> Self {
+        // Stable: findings without a line (file-level, missing keys) first,
+        // then in file order.
+        diagnostics.sort_by_key(|diagnostic| diagnostic.line.unwrap_or(0));
+        let valid = !diagnostics.iter().any(Diagnostic::is_error);
+        Self {
+            path,
+            name,
+            valid,
+            diagnostics,
+            selected: None,
+        }
+    }
+
+    pub fn warning_count(&self) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|diagnostic| diagnostic.severity == Severity::Warning)
+            .count()
+    }
+
+    pub fn has_code(&self, code: &str) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|diagnostic| diagnostic.code == code)
+    }
+}
+
+pub fn validate_target(target: &Target, options: ValidateOptions) -> SkillReport {
+    let (path, name, diagnostics) = match target {
+        Target::SkillFile { file, directory } => {
+            let directory_name = directory_name(directory);
+            let (name, diagnostics) = validate_skill_file(
+                &FileSystem,
+                SkillLocation {
+                    file,
+                    directory,
+                    directory_name: directory_name.as_deref(),
+                },
+                options,
+            );
+            (file.clone(), name, diagnostics)
+        }
+        Target::MissingSkillFile { directory } => (
+            directory.clone(),
+            None,
+            vec![Diagnostic::error(
+                codes::SKILL_FILE_MISSING,
+                format!("no SKILL.md (or skill.md) in {}", directory.display()),
+            )],
+        ),
+        Target::Missing { path } => (
+            path.clone(),
+            None,
+            vec![Diagnostic::error(
+                codes::PATH_MISSING,
+                format!("{} does not exist", path.display()),
+            )],
+        ),
+        Target::NotASkill { path } => (
+            path.clone(),
+            None,
+            vec![Diagnostic::error(
+                codes::PATH_NOT_A_SKILL,
+                format!(
+                    "{} is neither a skill directory nor a SKILL.md file",
+                    path.display()
+                ),
+            )],
+        ),
+        Target::Unreadable { path, reason } => (
+            path.clone(),
+            None,
+            vec![Diagnostic::error(
+                codes::FILE_UNREADABLE,
+                format!("cannot read {}: {reason}", path.display()),
+            )],
+        ),
+    };
+    finish_report(path, name, diagnostics, options)
+}
+
+/// The report for a skill whose findings are in: warnings become errors
+/// under `strict`.
+pub fn finish_report(
+    path: PathBuf,
+    name: Option<String>,
+    diagnostics: Vec<Diagnostic>,
+    options: ValidateOptions,
+) -> SkillReport {
+    let diagnostics = if options.strict {
+        diagnostics.into_iter().map(promote_warning).collect()
+    } else {
+        diagnostics
+    };
+    SkillReport::new(path, name, diagnostics)
+}
+
+fn promote_warning(mut diagnostic: Diagnostic) -> Diagnostic {
+    diagnostic.severity = Severity::Error;
+    diagnostic
+}
+
+/// A skill file as its [`SkillSource`] knows it.
+#[derive(Debug, Clone, Copy)]
+pub struct SkillLocation<'a> {
+    /// The skill file.
+    pub file: &'a Path,
+    /// Its directory: relative links are resolved against it.
+    pub directory: &'a Path,
+    /// Compared with `name`; `None` skips that rule.
+    pub directory_name: Option<&'a str>,
+}
+
+/// Reads a skill file from `source` and runs every rule on it; links are
+/// looked up in the same source. Returns the name (when it is a string)
+/// and the findings.
+pub fn validate_skill_file(
+    source: &dyn SkillSource,
+    skill: SkillLocation<'_>,
+    options: ValidateOptions,
+) -> (Option<String>, Vec<Diagnostic>) {
+    let bytes = match source.read_skill_file(skill.file) {
+        Ok(bytes) => bytes,
+        Err(problem) => return (None, vec![problem]),
+    };
+    let checked = check_contents(
+        &bytes,
+        CheckContext {
+            directory_name: skill.directory_name,
+            links: Some(LinkRoot {
+                source,
+                directory: skill.directory,
+            }),
+            profile: options.profile,
+        },
+    );
+    (checked.name, checked.diagnostics)
+}
+
+/// The name a directory is known by: its last component, or for `.`-like
+/// paths the last component of where it really is.
+pub fn directory_name(directory: &Path) -> Option<String> {
+    if let Some(name) = directory.file_name() {
+        return Some(name.to_string_lossy().into_owned());
+    }
+    let directory = if directory.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        directory
+    };
+    fs::canonicalize(directory)
+        .ok()?
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+}
+
+/// What the content checks need to know about where the file lives.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CheckContext<'a> {
+    /// Compared with `name`; `None` skips that rule.
+    pub directory_name: Option<&'a str>,
+    /// Where relative links are looked up; `None` skips the link check.
+    pub links: Option<LinkRoot<'a>>,
+    pub profile: Profile,
+}
+
+/// Where the files a body links to are looked for: a directory in a
+/// source.
+#[derive(Clone, Copy)]
+pub struct LinkRoot<'a> {
+    pub source: &'a dyn SkillSource,
+    pub directory: &'a Path,
+}
+
+impl std::fmt::Debug for LinkRoot<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LinkRoot")
+            .field("directory", &self.directory)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The findings for a skill file's contents.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Checked {
+    pub name: Option<String>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Checks the raw bytes of a skill file. Total: any input gives a result.
+pub fn check_contents(bytes: &[u8], context: CheckContext<'_>) -> Checked {
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Checked {
+            name: None,
+            diagnostics: vec![too_large(bytes.len() as u64)],
+        };
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(text) => check_text(text, context),
+        Err(err) => {
+            let valid = &bytes[..err.valid_up_to()];
+            let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
+            Checked {
+                name: None,
+                diagnostics: vec![
+                    Diagnostic::error(
+                        codes::FILE_NOT_UTF8,
+                        format!(
+                            "skill file is not UTF-8 (invalid byte at offset {})",
+                            err.valid_up_to()
+                        ),
+                    )
+                    .with_line(Some(line)),
+                ],
+            }
+        }
+    }
+}
+
+/// Checks the text of a skill file.
+pub fn check_text(text: &str, context: CheckContext<'_>) -> Checked {
+    let mut diagnostics = Vec::new();
+    let document = match frontmatter::split(text) {
+        Ok(document) => document,
+        Err(err) => {
+            let code = match err {
+                SplitError::Missing { .. } => codes::FRONTMATTER_MISSING,
+                SplitError::Unclosed { .. } => codes::FRONTMATTER_UNCLOSED,
+            };
+            diagnostics.push(Diagnostic::error(code, err.to_string()).with_line(Some(1)));
+            return Checked {
+                name: None,
+                diagnostics,
+            };
+        }
+    };
+
+    rules::check_body_length(document.body, document.body_first_line, &mut diagnostics);
+    if let Some(root) = context.links {
+        check_links(
+            document.body,
+            document.body_first_line,
+            root,
+            &mut diagnostics,
+        );
+    }
+
+    let parsed = match frontmatter::parse(&document) {
+        Ok(parsed) => parsed,
+        Err(err) => {
+            let (code, line) = match &err {
+                ParseError::Syntax { line, .. } => (codes::YAML_INVALID, *line),
+                ParseError::Budget { line, .. } => (codes::YAML_BUDGET, *line),
+                ParseError::NotMapping { .. } => (
+                    codes::FRONTMATTER_NOT_MAPPING,
+                    Some(document.yaml_first_line),
+                ),
+            };
+            diagnostics.push(Diagnostic::error(code, err.to_string()).with_line(line));
+            return Checked {
+                name: None,
+                diagnostics,
+            };
+        }
+    };
+    rules::check_frontmatter(
+        &parsed,
+        RuleContext {
+            directory_name: context.directory_name,
+            profile: context.profile,
+        },
+        &mut diagnostics,
+    );
+    let name = parsed
+        .get("name")
+        .and_then(|entry| entry.value.as_str())
+        .map(str::to_owned);
+    Checked { name, diagnostics }
+}
+
+fn check_links(body: &str, body_first_line: usize, root: LinkRoot<'_>, out: &mut Vec<Diagnostic>) {
+    for link in links::relative_links(body, body_first_line) {
+        if !root
+            .source
+            .exists(&root.directory.join(link.target.as_ref()))
+        {
+            out.push(
+                Diagnostic::warning(
+                    codes::LINK_TARGET_MISSING,
+                    format!("linked file '{}' does not exist", link.target),
+                )
+                .with_line(Some(link.line)),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(text: &str) -> Checked {
+        check_text(text, CheckContext::default())
+    }
+
+    fn codes_of(checked: &Checked) -> Vec<&'static str> {
+        checked.diagnostics.iter().map(|d| d.code).collect()
+    }
+
+    #[test]
+    fn frontmatter_problems_have_their_own_codes() {
+        assert_eq!(
+            codes_of(&check("# no frontmatter\n")),
+            [codes::FRONTMATTER_MISSING]
+        );
+        assert_eq!(
+            codes_of(&check("---\nname: a\n")),
+            [codes::FRONTMATTER_UNCLOSED]
+        );
+        assert_eq!(
+            codes_of(&check("---\n- a\n---\n")),
+            [codes::FRONTMATTER_NOT_MAPPING]
+        );
+        assert_eq!(
+            codes_of(&check("---\nname: [a\n---\n")),
+            [codes::YAML_INVALID]
+        );
+        let bomb = format!("---\nname: {}\n---\n", "[".repeat(100_000));
+        assert_eq!(codes_of(&check(&bomb)), [codes::YAML_BUDGET]);
+    }
+
+    #[test]
+    fn every_problem_is_reported_in_one_pass() {
+        let text = format!(
+            "---\nname: Claude--Tools\ndescription: <b>x</b>\nmetadata: 3\nextra: 1\n---\n{}",
+            "l\n".repeat(501)
+        );
+        let checked = check(&text);
+        let found = codes_of(&checked);
+        for code in [
+            codes::NAME_CHARACTERS,
+            codes::NAME_HYPHENS,
+            codes::NAME_RESERVED,
+            codes::DESCRIPTION_XML_TAG,
+            codes::METADATA_NOT_MAPPING,
+            codes::UNKNOWN_KEY,
+            codes::BODY_TOO_LONG,
+        ] {
+            assert!(found.contains(&code), "{code} missing from {found:?}");
+        }
+        assert_eq!(checked.name.as_deref(), Some("Claude--Tools"));
+    }
+
+    #[test]
+    fn non_utf8_and_oversized_contents() {
+        let checked = check_contents(b"---\nname: a\xff\n---\n", CheckContext::default());
+        assert_eq!(codes_of(&checked), [codes::FILE_NOT_UTF8]);
+        assert_eq!(checked.diagnostics[0].line, Some(2));
+        let big = vec![b'a'; MAX_FILE_BYTES as usize + 1];
+        assert_eq!(
+            codes_of(&check_contents(&big, CheckContext::default())),
+            [codes::FILE_TOO_LARGE]
+        );
+    }
+
+    #[test]
+    fn links_resolve_against_the_skill_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir(dir.path().join("references")).unwrap();
+        fs::write(dir.path().join("references/guide.md"), "x").unwrap();
+        fs::write(dir.path().join("a b.md"), "x").unwrap();
+        let text = "---\nname: a\ndescription: d\n---\n[ok](references/guide.md) [sp](a%20b.md)\n[missing](references/nope.md)\n";
+        let checked = check_text(
+            text,
+            CheckContext {
+                links: Some(LinkRoot {
+                    source: &FileSystem,
+                    directory: dir.path(),
+                }),
+                ..CheckContext::default()
+            },
+        );
+        assert_eq!(codes_of(&checked), [codes::LINK_TARGET_MISSING]);
+        assert_eq!(checked.diagnostics[0].line, Some(6));
+    }
+
+    #[test]
+    fn strict_promotes_warnings() {
+        let dir = tempfile::tempdir().unwrap();
+        let skill = dir.path().join("a");
+        fs::create_dir(&skill).unwrap();
+        fs::write(
+            skill.join("SKILL.md"),
+            "---\nname: a\ndescription: d\nx: 1\n---\n",
+        )
+        .unwrap();
+        let target = Target::for_path(&skill);
+        let lenient = validate_target(&target, ValidateOptions::default());
+        assert!(lenient.valid);
+        assert_eq!(lenient.warning_count(), 1);
+        let strict = validate_target(
+            &target,
+            ValidateOptions {
+                strict: true,
+                ..ValidateOptions::default()
+            },
+        );
+        assert!(!strict.valid);
+        assert_eq!(strict.warning_count(), 0);
+    }
+}

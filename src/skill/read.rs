@@ -1,0 +1,67 @@
+//! Layer 1 of skill validation: reading one skill file, safely. Nothing
+//! here knows the rules; [`super::check`] runs them on what is read.
+
+use std::fs::{self, File};
+use std::io::{self, Read};
+use std::path::Path;
+
+use super::codes;
+use crate::report::Diagnostic;
+
+/// Skill files larger than this are refused before they are read.
+pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
+
+/// Reads a skill file, refusing what is not a regular file or is larger
+/// than [`MAX_FILE_BYTES`] (checked before reading, and enforced while
+/// reading in case the file grows). The file is opened without blocking,
+/// so a FIFO named `SKILL.md` cannot hang the run.
+pub fn read_skill_file(file: &Path) -> Result<Vec<u8>, Diagnostic> {
+    let unreadable = |err: io::Error| {
+        Diagnostic::error(
+            codes::FILE_UNREADABLE,
+            format!("cannot read {}: {err}", file.display()),
+        )
+    };
+    let handle = open_nonblocking(file).map_err(unreadable)?;
+    let metadata = handle.metadata().map_err(unreadable)?;
+    if !metadata.is_file() {
+        return Err(Diagnostic::error(
+            codes::FILE_UNREADABLE,
+            format!("{} is not a regular file", file.display()),
+        ));
+    }
+    if metadata.len() > MAX_FILE_BYTES {
+        return Err(too_large(metadata.len()));
+    }
+    let capacity = usize::try_from(metadata.len()).unwrap_or(0);
+    let mut bytes = Vec::with_capacity(capacity.saturating_add(1));
+    handle
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(unreadable)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_large(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+#[cfg(unix)]
+fn open_nonblocking(file: &Path) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(file)
+}
+
+#[cfg(not(unix))]
+fn open_nonblocking(file: &Path) -> io::Result<File> {
+    File::open(file)
+}
+
+pub fn too_large(size: u64) -> Diagnostic {
+    Diagnostic::error(
+        codes::FILE_TOO_LARGE,
+        format!("skill file is {size} bytes; the limit is {MAX_FILE_BYTES} (1 MiB)"),
+    )
+}
