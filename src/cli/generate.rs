@@ -74,6 +74,12 @@ fn collect_pages(
     for sub in visible {
         collect_pages(sub.clone(), pages)?;
     }
+    // Hidden, so no page lists an `aigent-help(1)` that does not exist.
+    let command = if command.find_subcommand("help").is_some() {
+        command.mut_subcommand("help", |help| help.hide(true))
+    } else {
+        command
+    };
     let man = clap_mangen::Man::new(command)
         .source(format!("aigent {}", env!("CARGO_PKG_VERSION")))
         .manual("aigent manual");

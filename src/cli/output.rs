@@ -10,7 +10,10 @@ use aigent::report::{EnvelopeTarget, ErrorBody, Outcome, OutputFormat, Style, ex
 use super::{CliError, Context};
 
 pub fn write_result(result: Result<Outcome, CliError>, ctx: &Context, started: Instant) -> i32 {
-    let outcome = result.unwrap_or_else(CliError::into_outcome);
+    let mut outcome = result.unwrap_or_else(CliError::into_outcome);
+    if let (Some(error), Some(dir)) = (outcome.error.as_mut(), &ctx.commands_dir) {
+        name_the_registry(&mut error.hints, dir);
+    }
     let written = if outcome.verbatim {
         write_stdout(&outcome.text)
     } else if ctx.format == OutputFormat::Json {
@@ -100,10 +103,33 @@ fn write_text(outcome: &Outcome, ctx: &Context) -> io::Result<()> {
     Ok(())
 }
 
+/// Hints that suggest another `aigent schema` command must name the
+/// registry in use, or the suggested command reads a different one.
+fn name_the_registry(hints: &mut [String], dir: &std::path::Path) {
+    const PREFIX: &str = "run `aigent schema ";
+    let dir = aigent::exec::argv::shell_quote(&dir.to_string_lossy());
+    for hint in hints.iter_mut() {
+        if let Some(rest) = hint.strip_prefix(PREFIX) {
+            *hint = format!("run `aigent --commands {dir} schema {rest}");
+        }
+    }
+}
+
 /// Messages may quote values from files or arguments: control characters
 /// are shown as escapes ([`escape_controls`]).
 fn write_error_prose(out: &mut impl Write, error: &ErrorBody, style: Style) -> io::Result<()> {
-    let message = escape_controls(&error.message);
+    // A headline that only repeats the first listed problem (`X` or
+    // `X (and 2 more)`) would print that problem twice: say how many
+    // there are instead, and let the list speak.
+    let repeats_the_list = error
+        .errors
+        .first()
+        .is_some_and(|first| error.message.starts_with(&first.message));
+    let message = match error.errors.len() {
+        count if repeats_the_list && count > 1 => format!("{count} problems:"),
+        _ if repeats_the_list => "1 problem:".to_owned(),
+        _ => escape_controls(&error.message).into_owned(),
+    };
     writeln!(out, "{}: {message}", style.error("error"))?;
     for problem in &error.errors {
         let message = escape_controls(&problem.message);

@@ -291,14 +291,11 @@ fn is_inert_markdown(text: &str) -> bool {
     !text.contains(['[', ']', '`', '~', '<', '>', '\\', '\n', '\r'])
 }
 
-/// A heading from a skill name: `release-notes` becomes `Release notes`.
+/// A heading from a skill name: the name as written. Changing its case
+/// would guess wrong for acronyms (`pdf-tools` is not "Pdf tools"), and the
+/// author replaces the heading anyway.
 fn title(name: &str) -> String {
-    let spaced = name.replace('-', " ");
-    let mut chars = spaced.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => spaced,
-    }
+    name.to_owned()
 }
 
 fn script_template(name: &str) -> String {
@@ -856,13 +853,17 @@ mod tests {
         assert!(!text.contains("## Resources"));
         assert!(!text.contains("]("), "no links without files: {text}");
         for section in [
-            "# Release notes",
+            "\n# release-notes\n",
             "## When to use this skill",
             "## Steps",
             "## Examples",
         ] {
             assert!(text.contains(section), "{section} missing:\n{text}");
         }
+
+        let acronym = plan_files(&answers("pdf-tools")).unwrap();
+        assert!(acronym[0].contents.contains("\n# pdf-tools\n"));
+        assert!(!acronym[0].contents.contains("Pdf"));
 
         let all = plan_files(&full("release-notes")).unwrap();
         let paths: Vec<_> = all.iter().map(|file| file.path.clone()).collect();

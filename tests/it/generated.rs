@@ -70,3 +70,26 @@ fn every_visible_subcommand_has_a_man_page() {
         "hidden commands get no page"
     );
 }
+
+/// Every `aigent-…(1)` a page refers to is a page that exists.
+#[test]
+fn man_pages_refer_only_to_pages_that_exist() {
+    let pages = read_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("man"));
+    for (name, bytes) in &pages {
+        let text = String::from_utf8_lossy(bytes).replace("\\-", "-");
+        for (start, _) in text.match_indices("aigent-") {
+            let rest = &text[start..];
+            let Some(end) = rest.find("(1)") else {
+                continue;
+            };
+            let reference = &rest[..end];
+            if reference.contains(char::is_whitespace) {
+                continue;
+            }
+            assert!(
+                pages.contains_key(&format!("{reference}.1")),
+                "man/{name} refers to {reference}(1), which has no page"
+            );
+        }
+    }
+}

@@ -7,6 +7,7 @@ mod args_check;
 mod cli;
 mod ecosystem;
 mod generated;
+mod newcomer;
 mod raw_shell_lint;
 #[cfg(unix)]
 mod run;
