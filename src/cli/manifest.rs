@@ -410,37 +410,6 @@ fn canonical(value: &Value) -> Value {
     }
 }
 
-/// The subcommand path an argv asks the manifest for, when `--schema` is
-/// given: `aigent --schema` is the whole manifest, `aigent skill validate
-/// --schema` one entry. Read before clap parses, because a leaf's required
-/// arguments (`args check NAME`) would otherwise make clap refuse it.
-/// `None` when `--schema` is absent or sits after a command's own
-/// arguments (after NAME it belongs to the declared command).
-pub fn requested_path(root: &clap::Command, args: &[String]) -> Option<Vec<String>> {
-    let mut current = root;
-    let mut path = Vec::new();
-    let mut tokens = args.iter();
-    while let Some(token) = tokens.next() {
-        if token == "--schema" {
-            return Some(path);
-        }
-        if token.starts_with('-') {
-            // A global option; skip its value when it takes one.
-            let takes_value = ["--format", "--color", "--commands"].contains(&token.as_str());
-            if takes_value && tokens.next().is_none() {
-                return None;
-            }
-            continue;
-        }
-        let sub = current.get_subcommands().find(|sub| {
-            sub.get_name() == token || sub.get_all_aliases().any(|alias| alias == token)
-        })?;
-        path.push(sub.get_name().to_owned());
-        current = sub;
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -502,29 +471,5 @@ mod tests {
         let c = json!({"a": 1, "b": {"c": 2, "d": 4}});
         assert_eq!(etag(&a), etag(&b));
         assert_ne!(etag(&a), etag(&c));
-    }
-
-    #[test]
-    fn schema_request_is_found_only_along_the_command_path() {
-        let root = super::super::command();
-        let args = |line: &str| {
-            line.split_whitespace()
-                .map(str::to_owned)
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(requested_path(&root, &args("--schema")), Some(vec![]));
-        assert_eq!(
-            requested_path(&root, &args("--format json skill validate --schema")),
-            Some(vec!["skill".to_owned(), "validate".to_owned()])
-        );
-        assert_eq!(
-            requested_path(&root, &args("args check --schema")),
-            Some(vec!["args".to_owned(), "check".to_owned()])
-        );
-        assert_eq!(
-            requested_path(&root, &args("args check deploy --schema")),
-            None
-        );
-        assert_eq!(requested_path(&root, &args("skill validate")), None);
     }
 }

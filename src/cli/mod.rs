@@ -6,6 +6,7 @@
 //! operational failure). Rendering happens once, here.
 
 mod args;
+mod argv;
 mod changed;
 mod complete;
 mod completions;
@@ -23,7 +24,7 @@ use std::time::Instant;
 
 use std::sync::LazyLock;
 
-use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use aigent::report::{ColorChoice, Outcome, OutputFormat, Style, resolve_color, resolve_format};
 
@@ -223,7 +224,7 @@ pub fn main() -> i32 {
         Err(err) => return output::write_usage_error(&err, started),
     };
     let mut ctx = context(&cli.global);
-    let path = subcommand_path(&matches);
+    let path = argv::subcommand_path(&matches);
     let result = if cli.global.schema {
         manifest::outcome(&path)
     } else {
@@ -249,35 +250,15 @@ pub fn main() -> i32 {
 /// `aigent --schema` and `aigent args check --schema` leave out what clap
 /// requires (a subcommand, NAME); they still get their manifest. Anything
 /// else that failed to parse is a usage error.
-fn manifest_despite(err: clap::Error, argv: &[std::ffi::OsString], started: Instant) -> i32 {
-    let words: Vec<String> = argv
-        .iter()
-        .skip(1)
-        .map(|word| word.to_string_lossy().into_owned())
-        .collect();
-    let Some(path) = manifest::requested_path(&command(), &words) else {
+fn manifest_despite(err: clap::Error, words: &[std::ffi::OsString], started: Instant) -> i32 {
+    let Some(lenient) = argv::lenient(words).filter(argv::wants_schema) else {
         return output::write_usage_error(&err, started);
     };
-    let lenient = command().ignore_errors(true).try_get_matches_from(argv);
-    let global = lenient
-        .ok()
-        .and_then(|matches| GlobalArgs::from_arg_matches(&matches).ok());
-    let ctx = match global {
-        Some(global) => context(&global),
-        None => return output::write_usage_error(&err, started),
+    let Ok(global) = GlobalArgs::from_arg_matches(&lenient) else {
+        return output::write_usage_error(&err, started);
     };
-    output::write_result(manifest::outcome(&path), &ctx, started)
-}
-
-/// The names of the subcommands a parse went through (`["skill", "validate"]`).
-fn subcommand_path(matches: &ArgMatches) -> Vec<String> {
-    let mut path = Vec::new();
-    let mut current = matches;
-    while let Some((name, sub)) = current.subcommand() {
-        path.push(name.to_owned());
-        current = sub;
-    }
-    path
+    let path = argv::subcommand_path(&lenient);
+    output::write_result(manifest::outcome(&path), &context(&global), started)
 }
 
 fn context(global: &GlobalArgs) -> Context {
@@ -296,12 +277,7 @@ fn context(global: &GlobalArgs) -> Context {
         style: color_for(stdout_is_terminal),
         stderr_style: color_for(std::io::stderr().is_terminal()),
         quiet: global.quiet,
-        // An empty AIGENT_COMMANDS means "not set", as shells leave it.
-        commands_dir: global
-            .commands
-            .clone()
-            .filter(|dir| !dir.is_empty())
-            .map(PathBuf::from),
+        commands_dir: argv::registry_dir(global.commands.as_deref()),
     }
 }
 
