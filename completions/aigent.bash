@@ -179,7 +179,7 @@ _aigent() {
 
     case "${cmd}" in
         aigent)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version skill schema args run completions generate help"
+            opts="-q -h -V --format --color --quiet --commands --schema --help --version generate skill schema args run completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -498,7 +498,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__help)
-            opts="skill schema args run completions generate help"
+            opts="generate skill schema args run completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -38,7 +38,7 @@ impl SideEffects {
 }
 
 /// What clap cannot say about a leaf command.
-struct Contract {
+pub struct Contract {
     /// Dot-separated path, as the manifest keys it (`skill.validate`).
     path: &'static str,
     danger_level: &'static str,
@@ -128,6 +128,62 @@ const CONTRACTS: &[Contract] = &[
     ),
     contract("completions", "safe", READ_ONLY),
 ];
+
+/// Adds each leaf command's danger level and exit codes, from
+/// [`CONTRACTS`], to the end of its `--help`, so help, man pages and the
+/// manifest read one table.
+pub fn with_contracts(mut root: clap::Command) -> clap::Command {
+    for contract in CONTRACTS {
+        let path: Vec<&str> = contract.path.split('.').collect();
+        root = mut_path(root, &path, &|leaf| {
+            let help = leaf
+                .get_after_help()
+                .map(|help| help.to_string())
+                .unwrap_or_default();
+            let block = help_block(contract);
+            leaf.after_help(if help.is_empty() {
+                block
+            } else {
+                format!("{help}\n\n{block}")
+            })
+        });
+    }
+    root
+}
+
+fn mut_path(
+    command: clap::Command,
+    path: &[&str],
+    change: &dyn Fn(clap::Command) -> clap::Command,
+) -> clap::Command {
+    match path {
+        [] => change(command),
+        [first, rest @ ..] => command.mut_subcommand(*first, |sub| mut_path(sub, rest, change)),
+    }
+}
+
+/// `Danger level: safe` and the exit codes by name. What each means in
+/// general is in `aigent --schema` and docs/reference/output.md.
+pub fn help_block(contract: &Contract) -> String {
+    let codes: Vec<String> = contract
+        .exit_codes
+        .iter()
+        .map(|&(code, _)| format!("{code} {}", exit_entry(code).0))
+        .collect();
+    format!(
+        "Danger level: {}\nExit status: {}",
+        contract.danger_level,
+        codes.join(", ")
+    )
+}
+
+fn exit_entry(code: i32) -> (&'static str, &'static str) {
+    exit::TABLE
+        .iter()
+        .find(|(known, _, _)| *known == code)
+        .map(|(_, name, description)| (*name, *description))
+        .unwrap_or(("UNKNOWN", ""))
+}
 
 /// Codes whose entry says the same call may simply be retried once the
 /// input is fixed.
@@ -355,11 +411,7 @@ fn exit_codes(codes: &[(i32, SideEffects)]) -> Map<String, Value> {
     codes
         .iter()
         .map(|&(code, side_effects)| {
-            let (name, description) = exit::TABLE
-                .iter()
-                .find(|(known, _, _)| *known == code)
-                .map(|(_, name, description)| (*name, *description))
-                .unwrap_or(("UNKNOWN", ""));
+            let (name, description) = exit_entry(code);
             let entry = json!({
                 "name": name,
                 "description": description,

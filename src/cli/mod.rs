@@ -56,6 +56,7 @@ pub struct Cli {
 }
 
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Global options")]
 pub struct GlobalArgs {
     /// Output format [default: text on a terminal, json otherwise]
     #[arg(
@@ -294,7 +295,7 @@ fn dispatch(command: &Command, ctx: &Context) -> Result<Outcome, CliError> {
 
 /// The clap definition, for completions, man pages and the manifest.
 pub fn command() -> clap::Command {
-    Cli::command()
+    manifest::with_contracts(Cli::command())
 }
 
 #[cfg(test)]
