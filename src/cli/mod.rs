@@ -170,12 +170,38 @@ pub struct Context {
     pub commands_dir: Option<PathBuf>,
 }
 
-/// The formats beyond text and json, and the commands that speak them.
-/// Artifacts (completions, the man pages) ignore the format altogether.
-const EXTRA_FORMATS: &[(OutputFormat, &[&str])] = &[
-    (OutputFormat::Github, &["skill validate", "schema lint"]),
-    (OutputFormat::JsonSchema, &["schema show"]),
-];
+/// The formats a command speaks beyond text and json. Exhaustive over the
+/// commands, so a new one has to say. `None`: the command prints an
+/// artifact (a script, man pages) and ignores the format altogether.
+fn extra_formats(command: &Command) -> Option<&'static [OutputFormat]> {
+    use OutputFormat::{Github, JsonSchema};
+    use schema::SchemaCommand;
+    use skill::SkillCommand;
+    Some(match command {
+        Command::Skill(skill) => match skill.command {
+            SkillCommand::Validate(_) => &[Github],
+            SkillCommand::New(_) | SkillCommand::ReadProperties(_) | SkillCommand::ToPrompt(_) => {
+                &[]
+            }
+        },
+        Command::Schema(SchemaCommand::List(_)) => &[],
+        Command::Schema(SchemaCommand::Show(_)) => &[JsonSchema],
+        Command::Schema(SchemaCommand::Lint(_)) => &[Github],
+        Command::Args(args::ArgsCommand::Check(_)) => &[],
+        Command::Run(_) => &[],
+        Command::Completions(_) | Command::Generate(_) => return None,
+    })
+}
+
+/// Who speaks an extra format, for the hint when a command does not. A
+/// unit test checks it against [`extra_formats`].
+fn speakers(format: OutputFormat) -> &'static [&'static str] {
+    match format {
+        OutputFormat::Github => &["skill validate", "schema lint"],
+        OutputFormat::JsonSchema => &["schema show"],
+        OutputFormat::Text | OutputFormat::Json => &[],
+    }
+}
 
 /// The format a command will use. An unsupported `--format` is a usage
 /// error; an unsupported `AIGENT_FORMAT` (say `github`, set for a whole CI
@@ -183,26 +209,28 @@ const EXTRA_FORMATS: &[(OutputFormat, &[&str])] = &[
 fn effective_format(
     format: OutputFormat,
     from_environment: bool,
-    command: &str,
+    command: &Command,
+    path: &str,
     stdout_is_terminal: bool,
 ) -> Result<OutputFormat, CliError> {
-    let supported = match EXTRA_FORMATS.iter().find(|(extra, _)| *extra == format) {
+    let supported = match extra_formats(command) {
         None => true,
-        Some((_, commands)) => commands.contains(&command),
+        Some(extras) => {
+            matches!(format, OutputFormat::Text | OutputFormat::Json) || extras.contains(&format)
+        }
     };
-    if supported || command.starts_with("completions") || command.starts_with("generate") {
+    if supported {
         return Ok(format);
     }
     if from_environment {
         return Ok(resolve_format(None, stdout_is_terminal));
     }
-    let speakers: Vec<String> = EXTRA_FORMATS
+    let speakers: Vec<String> = speakers(format)
         .iter()
-        .filter(|(extra, _)| *extra == format)
-        .flat_map(|(_, commands)| commands.iter().map(|command| format!("`aigent {command}`")))
+        .map(|command| format!("`aigent {command}`"))
         .collect();
     Err(CliError::usage(format!(
-        "--format {} is not supported by `aigent {command}`",
+        "--format {} is not supported by `aigent {path}`",
         format.as_str()
     ))
     .with_hint(format!("only {} speak it", speakers.join(" and "))))
@@ -235,6 +263,7 @@ pub fn main() -> i32 {
         match effective_format(
             ctx.format,
             from_environment,
+            &cli.command,
             &path.join(" "),
             std::io::stdout().is_terminal(),
         ) {
@@ -301,6 +330,33 @@ pub fn command() -> clap::Command {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_speakers_of_each_format_are_the_commands_that_speak_it() {
+        let lines = [
+            "skill validate",
+            "skill new",
+            "skill read-properties x",
+            "skill to-prompt x",
+            "schema list",
+            "schema show x",
+            "schema lint",
+            "args check x",
+            "run x",
+        ];
+        for format in [OutputFormat::Github, OutputFormat::JsonSchema] {
+            for line in lines {
+                let words = std::iter::once("aigent").chain(line.split_whitespace());
+                let cli = Cli::try_parse_from(words).expect(line);
+                let speaks = extra_formats(&cli.command).expect(line).contains(&format);
+                assert_eq!(
+                    speaks,
+                    speakers(format).contains(&line.trim_end_matches(" x")),
+                    "{line}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn clap_definition_is_consistent() {
