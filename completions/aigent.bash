@@ -58,6 +58,9 @@ _aigent() {
             aigent__subcmd__generate,man)
                 cmd="aigent__subcmd__generate__subcmd__man"
                 ;;
+            aigent__subcmd__generate,reference)
+                cmd="aigent__subcmd__generate__subcmd__reference"
+                ;;
             aigent__subcmd__generate__subcmd__help,completions)
                 cmd="aigent__subcmd__generate__subcmd__help__subcmd__completions"
                 ;;
@@ -66,6 +69,9 @@ _aigent() {
                 ;;
             aigent__subcmd__generate__subcmd__help,man)
                 cmd="aigent__subcmd__generate__subcmd__help__subcmd__man"
+                ;;
+            aigent__subcmd__generate__subcmd__help,reference)
+                cmd="aigent__subcmd__generate__subcmd__help__subcmd__reference"
                 ;;
             aigent__subcmd__help,args)
                 cmd="aigent__subcmd__help__subcmd__args"
@@ -96,6 +102,9 @@ _aigent() {
                 ;;
             aigent__subcmd__help__subcmd__generate,man)
                 cmd="aigent__subcmd__help__subcmd__generate__subcmd__man"
+                ;;
+            aigent__subcmd__help__subcmd__generate,reference)
+                cmd="aigent__subcmd__help__subcmd__generate__subcmd__reference"
                 ;;
             aigent__subcmd__help__subcmd__schema,lint)
                 cmd="aigent__subcmd__help__subcmd__schema__subcmd__lint"
@@ -341,7 +350,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__generate)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version man completions help"
+            opts="-q -h -V --format --color --quiet --commands --schema --help --version man completions reference help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -406,7 +415,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__generate__subcmd__help)
-            opts="man completions help"
+            opts="man completions reference help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -461,7 +470,57 @@ _aigent() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        aigent__subcmd__generate__subcmd__help__subcmd__reference)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         aigent__subcmd__generate__subcmd__man)
+            opts="-q -h -V --out-dir --format --color --quiet --commands --schema --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --out-dir)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json json-schema github" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__generate__subcmd__reference)
             opts="-q -h -V --out-dir --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -554,7 +613,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__help__subcmd__generate)
-            opts="man completions"
+            opts="man completions reference"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -582,6 +641,20 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__help__subcmd__generate__subcmd__man)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__help__subcmd__generate__subcmd__reference)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

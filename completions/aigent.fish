@@ -43,21 +43,22 @@ complete -c aigent -n "__fish_aigent_needs_command" -f -a "args" -d 'Check an ag
 complete -c aigent -n "__fish_aigent_needs_command" -f -a "run" -d 'Check the arguments, then run the declared command as an argv (never a shell)'
 complete -c aigent -n "__fish_aigent_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c aigent -n "__fish_aigent_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate` only: GitHub Actions annotations'"
-complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions help" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions help" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions help" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
-complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions help" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
-complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions help" -s V -l version -d 'Print version'
-complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions help" -f -a "man" -d 'Man pages: aigent.1 and one page per subcommand'
-complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions help" -f -a "completions" -d 'Static completion scripts for every supported shell'
-complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -f -a "man" -d 'Man pages: aigent.1 and one page per subcommand'
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -f -a "completions" -d 'Static completion scripts for every supported shell'
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -f -a "reference" -d 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, exit codes and each command\'s danger level'
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -l out-dir -d 'The directory to write into (created if missing)' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
@@ -84,8 +85,22 @@ complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from reference" -l out-dir -d 'The directory to write into (created if missing)' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from reference" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate` only: GitHub Actions annotations'"
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from reference" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from reference" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from reference" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from reference" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from reference" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from reference" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from help" -f -a "man" -d 'Man pages: aigent.1 and one page per subcommand'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from help" -f -a "completions" -d 'Static completion scripts for every supported shell'
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from help" -f -a "reference" -d 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, exit codes and each command\'s danger level'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new read-properties to-prompt help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
@@ -304,6 +319,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_
 complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate skill schema args run completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from generate" -f -a "man" -d 'Man pages: aigent.1 and one page per subcommand'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from generate" -f -a "completions" -d 'Static completion scripts for every supported shell'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from generate" -f -a "reference" -d 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, exit codes and each command\'s danger level'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from skill" -f -a "validate" -d 'Check skill directories against the Agent Skills rules'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from skill" -f -a "new" -d 'Create a new skill: prompts on a terminal, flags everywhere else'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from skill" -f -a "read-properties" -d 'Print a skill\'s frontmatter properties as JSON'

@@ -177,6 +177,26 @@ pub fn help_block(contract: &Contract) -> String {
     )
 }
 
+/// One Markdown row per leaf command: path, danger level, exit codes.
+pub fn contracts_rows() -> String {
+    CONTRACTS
+        .iter()
+        .map(|contract| {
+            let codes: Vec<String> = contract
+                .exit_codes
+                .iter()
+                .map(|&(code, _)| format!("{code} {}", exit_entry(code).0))
+                .collect();
+            format!(
+                "| `aigent {}` | {} | {} |\n",
+                contract.path.replace('.', " "),
+                contract.danger_level,
+                codes.join(", ")
+            )
+        })
+        .collect()
+}
+
 fn exit_entry(code: i32) -> (&'static str, &'static str) {
     exit::TABLE
         .iter()

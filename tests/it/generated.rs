@@ -93,3 +93,24 @@ fn man_pages_refer_only_to_pages_that_exist() {
         }
     }
 }
+
+/// The reference pages whose tables live in code (codes, exit codes, each
+/// command's danger level) are exactly what the code generates today.
+#[test]
+fn committed_reference_tables_match_the_code() {
+    let sandbox = Sandbox::new();
+    let out = sandbox.join("reference");
+    let run = sandbox.run(&["generate", "reference", "--out-dir", out.to_str().unwrap()]);
+    run.assert_code(0);
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/reference");
+    let fresh = read_dir(&out);
+    assert!(fresh.contains_key("exit-codes.md"), "{:?}", fresh.keys());
+    for (name, bytes) in &fresh {
+        let on_disk = std::fs::read(committed.join(name)).unwrap_or_default();
+        assert!(
+            on_disk == *bytes,
+            "docs/reference/{name} differs from what the code generates; \
+             refresh with: cargo run -- generate reference --out-dir docs/reference"
+        );
+    }
+}
