@@ -1,25 +1,25 @@
 //! File-system helpers that keep a failure from leaving half-written files.
 
-use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Writes `bytes` to `path` by writing a temporary sibling and renaming it
 /// over `path`, so a reader sees the old file or the new one, never a part.
-/// The temporary file is removed when anything fails (a full disk included).
+/// The temporary file (created 0600) is removed when anything fails, a full
+/// disk included: tempfile deletes it on drop.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let temporary = temporary_sibling(path);
-    let result = (|| {
-        let mut file = File::create_new(&temporary)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        fs::rename(&temporary, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&temporary);
-    }
-    result
+    let parent = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let mut file = tempfile::Builder::new()
+        .prefix(".aigent-tmp-")
+        .tempfile_in(parent)?;
+    file.write_all(bytes)?;
+    file.as_file().sync_all()?;
+    file.persist(path).map_err(|err| err.error)?;
+    Ok(())
 }
 
 /// A name beside `path` that no other writer (thread or process) will pick.
@@ -39,6 +39,7 @@ pub fn temporary_sibling(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     #[test]
     fn replaces_the_file_and_leaves_no_temporary() {

@@ -745,7 +745,27 @@ fn fill_empty_directory(
                     directory: directory.to_owned(),
                 });
             }
-            fs::rename(temporary.join(&top), &destination).map_err(io_error(&destination))?;
+            let source = temporary.join(&top);
+            if source.is_dir() {
+                // A directory rename fails on a non-empty target; what can
+                // appear between the check and here is at most an empty one.
+                fs::rename(&source, &destination).map_err(io_error(&destination))?;
+            } else {
+                // A file could be replaced in that window: persist_noclobber
+                // refuses atomically (renameat2 NOREPLACE, or link+unlink).
+                tempfile::TempPath::try_from_path(&source)
+                    .map_err(io_error(&source))?
+                    .persist_noclobber(&destination)
+                    .map_err(|err| {
+                        if err.error.kind() == io::ErrorKind::AlreadyExists {
+                            ScaffoldError::NotEmpty {
+                                directory: directory.to_owned(),
+                            }
+                        } else {
+                            io_error(&destination)(err.error)
+                        }
+                    })?;
+            }
             moved.push(destination);
         }
         fs::remove_dir(&temporary).map_err(io_error(&temporary))
