@@ -1,25 +1,28 @@
 //! File-system helpers that keep a failure from leaving half-written files.
 
+use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Writes `bytes` to `path` by writing a temporary sibling and renaming it
 /// over `path`, so a reader sees the old file or the new one, never a part.
-/// The temporary file (created 0600) is removed when anything fails, a full
-/// disk included: tempfile deletes it on drop.
+/// The temporary file is removed when anything fails (a full disk included).
+/// Hand-written rather than tempfile's NamedTempFile: tempfile adds its
+/// random temporary name to every error, and the message should name the
+/// target the caller asked for.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let parent = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
-    let mut file = tempfile::Builder::new()
-        .prefix(".aigent-tmp-")
-        .tempfile_in(parent)?;
-    file.write_all(bytes)?;
-    file.as_file().sync_all()?;
-    file.persist(path).map_err(|err| err.error)?;
-    Ok(())
+    let temporary = temporary_sibling(path);
+    let result = (|| {
+        let mut file = File::create_new(&temporary)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        fs::rename(&temporary, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&temporary);
+    }
+    result
 }
 
 /// A name beside `path` that no other writer (thread or process) will pick.
@@ -39,7 +42,6 @@ pub fn temporary_sibling(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::fs;
 
     #[test]
     fn replaces_the_file_and_leaves_no_temporary() {
