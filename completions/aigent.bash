@@ -61,6 +61,9 @@ _aigent() {
             aigent__subcmd__generate,man)
                 cmd="aigent__subcmd__generate__subcmd__man"
                 ;;
+            aigent__subcmd__generate,reference)
+                cmd="aigent__subcmd__generate__subcmd__reference"
+                ;;
             aigent__subcmd__generate__subcmd__help,completions)
                 cmd="aigent__subcmd__generate__subcmd__help__subcmd__completions"
                 ;;
@@ -69,6 +72,9 @@ _aigent() {
                 ;;
             aigent__subcmd__generate__subcmd__help,man)
                 cmd="aigent__subcmd__generate__subcmd__help__subcmd__man"
+                ;;
+            aigent__subcmd__generate__subcmd__help,reference)
+                cmd="aigent__subcmd__generate__subcmd__help__subcmd__reference"
                 ;;
             aigent__subcmd__help,args)
                 cmd="aigent__subcmd__help__subcmd__args"
@@ -102,6 +108,9 @@ _aigent() {
                 ;;
             aigent__subcmd__help__subcmd__generate,man)
                 cmd="aigent__subcmd__help__subcmd__generate__subcmd__man"
+                ;;
+            aigent__subcmd__help__subcmd__generate,reference)
+                cmd="aigent__subcmd__help__subcmd__generate__subcmd__reference"
                 ;;
             aigent__subcmd__help__subcmd__plugin,validate)
                 cmd="aigent__subcmd__help__subcmd__plugin__subcmd__validate"
@@ -200,7 +209,7 @@ _aigent() {
 
     case "${cmd}" in
         aigent)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version skill plugin schema args run completions generate help"
+            opts="-q -h -V --format --color --quiet --commands --schema --help --version generate skill plugin schema args run completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -362,7 +371,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__generate)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version man completions help"
+            opts="-q -h -V --format --color --quiet --commands --schema --help --version man completions reference help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -427,7 +436,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__generate__subcmd__help)
-            opts="man completions help"
+            opts="man completions reference help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -482,6 +491,20 @@ _aigent() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        aigent__subcmd__generate__subcmd__help__subcmd__reference)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         aigent__subcmd__generate__subcmd__man)
             opts="-q -h -V --out-dir --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -518,8 +541,44 @@ _aigent() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        aigent__subcmd__generate__subcmd__reference)
+            opts="-q -h -V --out-dir --format --color --quiet --commands --schema --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --out-dir)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         aigent__subcmd__help)
-            opts="skill plugin schema args run completions generate help"
+            opts="generate skill plugin schema args run completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -575,7 +634,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__help__subcmd__generate)
-            opts="man completions"
+            opts="man completions reference"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -603,6 +662,20 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__help__subcmd__generate__subcmd__man)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__help__subcmd__generate__subcmd__reference)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

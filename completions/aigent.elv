@@ -28,14 +28,83 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
+            cand generate 'Write man pages or static completion scripts (for packagers)'
             cand skill 'Validate, scaffold, inspect and render Agent Skills'
             cand plugin 'Validate Claude Code plugins and marketplaces'
             cand schema 'The registry of declared commands: list, show, lint'
             cand args 'Check an agent''s arguments against a declared command'
             cand run 'Check the arguments, then run the declared command as an argv (never a shell)'
             cand completions 'Print a shell completion script'
-            cand generate 'Write man pages or static completion scripts (for packagers)'
             cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;generate'= {
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand man 'Man pages: aigent.1 and one page per subcommand'
+            cand completions 'Static completion scripts for every supported shell'
+            cand reference 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, exit codes and each command''s danger level'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;generate;man'= {
+            cand --out-dir 'The directory to write into (created if missing)'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;generate;completions'= {
+            cand --out-dir 'The directory to write into (created if missing)'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;generate;reference'= {
+            cand --out-dir 'The directory to write into (created if missing)'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;generate;help'= {
+            cand man 'Man pages: aigent.1 and one page per subcommand'
+            cand completions 'Static completion scripts for every supported shell'
+            cand reference 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, exit codes and each command''s danger level'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;generate;help;man'= {
+        }
+        &'aigent;generate;help;completions'= {
+        }
+        &'aigent;generate;help;reference'= {
+        }
+        &'aigent;generate;help;help'= {
         }
         &'aigent;skill'= {
             cand --format 'Output format [default: text on a terminal, json otherwise]'
@@ -303,67 +372,26 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
-        &'aigent;generate'= {
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-            cand man 'Man pages: aigent.1 and one page per subcommand'
-            cand completions 'Static completion scripts for every supported shell'
-            cand help 'Print this message or the help of the given subcommand(s)'
-        }
-        &'aigent;generate;man'= {
-            cand --out-dir 'The directory to write into (created if missing)'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'aigent;generate;completions'= {
-            cand --out-dir 'The directory to write into (created if missing)'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'aigent;generate;help'= {
-            cand man 'Man pages: aigent.1 and one page per subcommand'
-            cand completions 'Static completion scripts for every supported shell'
-            cand help 'Print this message or the help of the given subcommand(s)'
-        }
-        &'aigent;generate;help;man'= {
-        }
-        &'aigent;generate;help;completions'= {
-        }
-        &'aigent;generate;help;help'= {
-        }
         &'aigent;help'= {
+            cand generate 'Write man pages or static completion scripts (for packagers)'
             cand skill 'Validate, scaffold, inspect and render Agent Skills'
             cand plugin 'Validate Claude Code plugins and marketplaces'
             cand schema 'The registry of declared commands: list, show, lint'
             cand args 'Check an agent''s arguments against a declared command'
             cand run 'Check the arguments, then run the declared command as an argv (never a shell)'
             cand completions 'Print a shell completion script'
-            cand generate 'Write man pages or static completion scripts (for packagers)'
             cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;help;generate'= {
+            cand man 'Man pages: aigent.1 and one page per subcommand'
+            cand completions 'Static completion scripts for every supported shell'
+            cand reference 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, exit codes and each command''s danger level'
+        }
+        &'aigent;help;generate;man'= {
+        }
+        &'aigent;help;generate;completions'= {
+        }
+        &'aigent;help;generate;reference'= {
         }
         &'aigent;help;skill'= {
             cand validate 'Check skill directories against the Agent Skills rules'
@@ -403,14 +431,6 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;help;run'= {
         }
         &'aigent;help;completions'= {
-        }
-        &'aigent;help;generate'= {
-            cand man 'Man pages: aigent.1 and one page per subcommand'
-            cand completions 'Static completion scripts for every supported shell'
-        }
-        &'aigent;help;generate;man'= {
-        }
-        &'aigent;help;generate;completions'= {
         }
         &'aigent;help;help'= {
         }

@@ -8,6 +8,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// Writes `bytes` to `path` by writing a temporary sibling and renaming it
 /// over `path`, so a reader sees the old file or the new one, never a part.
 /// The temporary file is removed when anything fails (a full disk included).
+/// Hand-written rather than tempfile's NamedTempFile: tempfile adds its
+/// random temporary name to every error, and the message should name the
+/// target the caller asked for.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let temporary = temporary_sibling(path);
     let result = (|| {

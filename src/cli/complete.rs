@@ -84,30 +84,20 @@ fn typed_words() -> Vec<OsString> {
     words
 }
 
-/// `--commands DIR` from the line, else `AIGENT_COMMANDS`.
+/// The registry the typed line names, as the command will find it.
 fn registry_dir(words: &[OsString]) -> Option<PathBuf> {
-    let matches = super::command()
-        .ignore_errors(true)
-        .try_get_matches_from(words)
-        .ok()?;
-    matches
-        .try_get_one::<PathBuf>("commands")
-        .ok()
-        .flatten()
-        .cloned()
-        .or_else(|| std::env::var_os("AIGENT_COMMANDS").map(PathBuf::from))
+    match super::argv::lenient(words) {
+        Some(matches) => super::argv::registry_dir_of(&matches),
+        None => super::argv::registry_dir(std::env::var_os("AIGENT_COMMANDS").as_deref()),
+    }
 }
 
 /// NAME of `args check NAME` or `run NAME`, once it has been typed.
 fn declared_name(words: &[OsString]) -> Option<String> {
-    let matches = super::command()
-        .ignore_errors(true)
-        .try_get_matches_from(words)
-        .ok()?;
-    let mut current = &matches;
-    while let Some((_, sub)) = current.subcommand() {
-        current = sub;
-    }
-    let mut invocation = current.try_get_many::<String>("words").ok().flatten()?;
+    let matches = super::argv::lenient(words)?;
+    let mut invocation = super::argv::leaf(&matches)
+        .try_get_many::<String>("words")
+        .ok()
+        .flatten()?;
     invocation.next().cloned()
 }

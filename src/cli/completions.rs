@@ -21,14 +21,15 @@ pub const COMPLETE_VAR: &str = "COMPLETE";
 declared commands and their --param flags come from the active registry. --static prints a \
 self-contained script instead (subcommands, flags and paths only).
 
+bash needs the bash-completion package loaded by your shell (most distributions \
+do); zsh needs `fpath+=~/.zfunc` before `compinit` in ~/.zshrc. The examples \
+create the directories a fresh account lacks.
+
 Examples:
   aigent completions --static bash > aigent.bash
-  # bash (the bash-completion package must be loaded by your shell):
   mkdir -p ~/.local/share/bash-completion/completions
   aigent completions bash > ~/.local/share/bash-completion/completions/aigent
-  # zsh (then `fpath+=~/.zfunc` before `compinit` in ~/.zshrc):
   mkdir -p ~/.zfunc && aigent completions zsh > ~/.zfunc/_aigent
-  # fish:
   mkdir -p ~/.config/fish/completions
   aigent completions fish > ~/.config/fish/completions/aigent.fish"
 )]

@@ -38,7 +38,7 @@ impl SideEffects {
 }
 
 /// What clap cannot say about a leaf command.
-struct Contract {
+pub struct Contract {
     /// Dot-separated path, as the manifest keys it (`skill.validate`).
     path: &'static str,
     danger_level: &'static str,
@@ -129,6 +129,82 @@ const CONTRACTS: &[Contract] = &[
     ),
     contract("completions", "safe", READ_ONLY),
 ];
+
+/// Adds each leaf command's danger level and exit codes, from
+/// [`CONTRACTS`], to the end of its `--help`, so help, man pages and the
+/// manifest read one table.
+pub fn with_contracts(mut root: clap::Command) -> clap::Command {
+    for contract in CONTRACTS {
+        let path: Vec<&str> = contract.path.split('.').collect();
+        root = mut_path(root, &path, &|leaf| {
+            let help = leaf
+                .get_after_help()
+                .map(|help| help.to_string())
+                .unwrap_or_default();
+            let block = help_block(contract);
+            leaf.after_help(if help.is_empty() {
+                block
+            } else {
+                format!("{help}\n\n{block}")
+            })
+        });
+    }
+    root
+}
+
+fn mut_path(
+    command: clap::Command,
+    path: &[&str],
+    change: &dyn Fn(clap::Command) -> clap::Command,
+) -> clap::Command {
+    match path {
+        [] => change(command),
+        [first, rest @ ..] => command.mut_subcommand(*first, |sub| mut_path(sub, rest, change)),
+    }
+}
+
+/// `Danger level: safe` and the exit codes by name. What each means in
+/// general is in `aigent --schema` and docs/reference/output.md.
+pub fn help_block(contract: &Contract) -> String {
+    let codes: Vec<String> = contract
+        .exit_codes
+        .iter()
+        .map(|&(code, _)| format!("{code} {}", exit_entry(code).0))
+        .collect();
+    format!(
+        "Danger level: {}\nExit status: {}",
+        contract.danger_level,
+        codes.join(", ")
+    )
+}
+
+/// One Markdown row per leaf command: path, danger level, exit codes.
+pub fn contracts_rows() -> String {
+    CONTRACTS
+        .iter()
+        .map(|contract| {
+            let codes: Vec<String> = contract
+                .exit_codes
+                .iter()
+                .map(|&(code, _)| format!("{code} {}", exit_entry(code).0))
+                .collect();
+            format!(
+                "| `aigent {}` | {} | {} |\n",
+                contract.path.replace('.', " "),
+                contract.danger_level,
+                codes.join(", ")
+            )
+        })
+        .collect()
+}
+
+fn exit_entry(code: i32) -> (&'static str, &'static str) {
+    exit::TABLE
+        .iter()
+        .find(|(known, _, _)| *known == code)
+        .map(|(_, name, description)| (*name, *description))
+        .unwrap_or(("UNKNOWN", ""))
+}
 
 /// Codes whose entry says the same call may simply be retried once the
 /// input is fixed.
@@ -356,11 +432,7 @@ fn exit_codes(codes: &[(i32, SideEffects)]) -> Map<String, Value> {
     codes
         .iter()
         .map(|&(code, side_effects)| {
-            let (name, description) = exit::TABLE
-                .iter()
-                .find(|(known, _, _)| *known == code)
-                .map(|(_, name, description)| (*name, *description))
-                .unwrap_or(("UNKNOWN", ""));
+            let (name, description) = exit_entry(code);
             let entry = json!({
                 "name": name,
                 "description": description,
@@ -409,37 +481,6 @@ fn canonical(value: &Value) -> Value {
         Value::Array(items) => Value::Array(items.iter().map(canonical).collect()),
         other => other.clone(),
     }
-}
-
-/// The subcommand path an argv asks the manifest for, when `--schema` is
-/// given: `aigent --schema` is the whole manifest, `aigent skill validate
-/// --schema` one entry. Read before clap parses, because a leaf's required
-/// arguments (`args check NAME`) would otherwise make clap refuse it.
-/// `None` when `--schema` is absent or sits after a command's own
-/// arguments (after NAME it belongs to the declared command).
-pub fn requested_path(root: &clap::Command, args: &[String]) -> Option<Vec<String>> {
-    let mut current = root;
-    let mut path = Vec::new();
-    let mut tokens = args.iter();
-    while let Some(token) = tokens.next() {
-        if token == "--schema" {
-            return Some(path);
-        }
-        if token.starts_with('-') {
-            // A global option; skip its value when it takes one.
-            let takes_value = ["--format", "--color", "--commands"].contains(&token.as_str());
-            if takes_value && tokens.next().is_none() {
-                return None;
-            }
-            continue;
-        }
-        let sub = current.get_subcommands().find(|sub| {
-            sub.get_name() == token || sub.get_all_aliases().any(|alias| alias == token)
-        })?;
-        path.push(sub.get_name().to_owned());
-        current = sub;
-    }
-    None
 }
 
 #[cfg(test)]
@@ -503,29 +544,5 @@ mod tests {
         let c = json!({"a": 1, "b": {"c": 2, "d": 4}});
         assert_eq!(etag(&a), etag(&b));
         assert_ne!(etag(&a), etag(&c));
-    }
-
-    #[test]
-    fn schema_request_is_found_only_along_the_command_path() {
-        let root = super::super::command();
-        let args = |line: &str| {
-            line.split_whitespace()
-                .map(str::to_owned)
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(requested_path(&root, &args("--schema")), Some(vec![]));
-        assert_eq!(
-            requested_path(&root, &args("--format json skill validate --schema")),
-            Some(vec!["skill".to_owned(), "validate".to_owned()])
-        );
-        assert_eq!(
-            requested_path(&root, &args("args check --schema")),
-            Some(vec!["args".to_owned(), "check".to_owned()])
-        );
-        assert_eq!(
-            requested_path(&root, &args("args check deploy --schema")),
-            None
-        );
-        assert_eq!(requested_path(&root, &args("skill validate")), None);
     }
 }

@@ -6,6 +6,7 @@
 //! operational failure). Rendering happens once, here.
 
 mod args;
+mod argv;
 mod changed;
 mod complete;
 mod completions;
@@ -25,7 +26,7 @@ use std::time::Instant;
 
 use std::sync::LazyLock;
 
-use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use aigent::report::{ColorChoice, Outcome, OutputFormat, Style, resolve_color, resolve_format};
 
@@ -57,6 +58,7 @@ pub struct Cli {
 }
 
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Global options")]
 pub struct GlobalArgs {
     /// Output format [default: text on a terminal, json otherwise]
     #[arg(
@@ -178,19 +180,43 @@ pub struct Context {
     pub commands_dir: Option<PathBuf>,
 }
 
-/// The formats beyond text and json, and the commands that speak them.
-/// Artifacts (completions, the man pages) ignore the format altogether.
-const EXTRA_FORMATS: &[(OutputFormat, &[&str])] = &[
-    (
-        OutputFormat::Github,
-        &["skill validate", "plugin validate", "schema lint"],
-    ),
-    (
-        OutputFormat::Sarif,
-        &["skill validate", "plugin validate", "schema lint"],
-    ),
-    (OutputFormat::JsonSchema, &["schema show"]),
-];
+/// The formats a command speaks beyond text and json. Exhaustive over the
+/// commands, so a new one has to say. `None`: the command prints an
+/// artifact (a script, man pages) and ignores the format altogether.
+fn extra_formats(command: &Command) -> Option<&'static [OutputFormat]> {
+    use OutputFormat::{Github, JsonSchema, Sarif};
+    use schema::SchemaCommand;
+    use skill::SkillCommand;
+    Some(match command {
+        Command::Skill(skill) => match skill.command {
+            SkillCommand::Validate(_) => &[Github, Sarif],
+            SkillCommand::New(_) | SkillCommand::ReadProperties(_) | SkillCommand::ToPrompt(_) => {
+                &[]
+            }
+        },
+        Command::Plugin(plugin) => match plugin.command {
+            plugin::PluginCommand::Validate(_) => &[Github, Sarif],
+        },
+        Command::Schema(SchemaCommand::List(_)) => &[],
+        Command::Schema(SchemaCommand::Show(_)) => &[JsonSchema],
+        Command::Schema(SchemaCommand::Lint(_)) => &[Github, Sarif],
+        Command::Args(args::ArgsCommand::Check(_)) => &[],
+        Command::Run(_) => &[],
+        Command::Completions(_) | Command::Generate(_) => return None,
+    })
+}
+
+/// Who speaks an extra format, for the hint when a command does not. A
+/// unit test checks it against [`extra_formats`].
+fn speakers(format: OutputFormat) -> &'static [&'static str] {
+    match format {
+        OutputFormat::Github | OutputFormat::Sarif => {
+            &["skill validate", "plugin validate", "schema lint"]
+        }
+        OutputFormat::JsonSchema => &["schema show"],
+        OutputFormat::Text | OutputFormat::Json => &[],
+    }
+}
 
 /// The format a command will use. An unsupported `--format` is a usage
 /// error; an unsupported `AIGENT_FORMAT` (say `github`, set for a whole CI
@@ -198,29 +224,31 @@ const EXTRA_FORMATS: &[(OutputFormat, &[&str])] = &[
 fn effective_format(
     format: OutputFormat,
     from_environment: bool,
-    command: &str,
+    command: &Command,
+    path: &str,
     stdout_is_terminal: bool,
 ) -> Result<OutputFormat, CliError> {
-    let supported = match EXTRA_FORMATS.iter().find(|(extra, _)| *extra == format) {
+    let supported = match extra_formats(command) {
         None => true,
-        Some((_, commands)) => commands.contains(&command),
+        Some(extras) => {
+            matches!(format, OutputFormat::Text | OutputFormat::Json) || extras.contains(&format)
+        }
     };
-    if supported || command.starts_with("completions") || command.starts_with("generate") {
+    if supported {
         return Ok(format);
     }
     if from_environment {
         return Ok(resolve_format(None, stdout_is_terminal));
     }
-    let speakers: Vec<String> = EXTRA_FORMATS
+    let speakers: Vec<String> = speakers(format)
         .iter()
-        .filter(|(extra, _)| *extra == format)
-        .flat_map(|(_, commands)| commands.iter().map(|command| format!("`aigent {command}`")))
+        .map(|command| format!("`aigent {command}`"))
         .collect();
     Err(CliError::usage(format!(
-        "--format {} is not supported by `aigent {command}`",
+        "--format {} is not supported by `aigent {path}`",
         format.as_str()
     ))
-    .with_hint(format!("only {} speak it", speakers.join(" and "))))
+    .with_hint(format!("only {} speak it", speakers.join(", "))))
 }
 
 pub fn main() -> i32 {
@@ -240,7 +268,7 @@ pub fn main() -> i32 {
         Err(err) => return output::write_usage_error(&err, started),
     };
     let mut ctx = context(&cli.global);
-    let path = subcommand_path(&matches);
+    let path = argv::subcommand_path(&matches);
     let result = if cli.global.schema {
         manifest::outcome(&path)
     } else {
@@ -250,6 +278,7 @@ pub fn main() -> i32 {
         match effective_format(
             ctx.format,
             from_environment,
+            &cli.command,
             &path.join(" "),
             std::io::stdout().is_terminal(),
         ) {
@@ -266,35 +295,15 @@ pub fn main() -> i32 {
 /// `aigent --schema` and `aigent args check --schema` leave out what clap
 /// requires (a subcommand, NAME); they still get their manifest. Anything
 /// else that failed to parse is a usage error.
-fn manifest_despite(err: clap::Error, argv: &[std::ffi::OsString], started: Instant) -> i32 {
-    let words: Vec<String> = argv
-        .iter()
-        .skip(1)
-        .map(|word| word.to_string_lossy().into_owned())
-        .collect();
-    let Some(path) = manifest::requested_path(&command(), &words) else {
+fn manifest_despite(err: clap::Error, words: &[std::ffi::OsString], started: Instant) -> i32 {
+    let Some(lenient) = argv::lenient(words).filter(argv::wants_schema) else {
         return output::write_usage_error(&err, started);
     };
-    let lenient = command().ignore_errors(true).try_get_matches_from(argv);
-    let global = lenient
-        .ok()
-        .and_then(|matches| GlobalArgs::from_arg_matches(&matches).ok());
-    let ctx = match global {
-        Some(global) => context(&global),
-        None => return output::write_usage_error(&err, started),
+    let Ok(global) = GlobalArgs::from_arg_matches(&lenient) else {
+        return output::write_usage_error(&err, started);
     };
-    output::write_result(manifest::outcome(&path), &ctx, started)
-}
-
-/// The names of the subcommands a parse went through (`["skill", "validate"]`).
-fn subcommand_path(matches: &ArgMatches) -> Vec<String> {
-    let mut path = Vec::new();
-    let mut current = matches;
-    while let Some((name, sub)) = current.subcommand() {
-        path.push(name.to_owned());
-        current = sub;
-    }
-    path
+    let path = argv::subcommand_path(&lenient);
+    output::write_result(manifest::outcome(&path), &context(&global), started)
 }
 
 fn context(global: &GlobalArgs) -> Context {
@@ -313,12 +322,7 @@ fn context(global: &GlobalArgs) -> Context {
         style: color_for(stdout_is_terminal),
         stderr_style: color_for(std::io::stderr().is_terminal()),
         quiet: global.quiet,
-        // An empty AIGENT_COMMANDS means "not set", as shells leave it.
-        commands_dir: global
-            .commands
-            .clone()
-            .filter(|dir| !dir.is_empty())
-            .map(PathBuf::from),
+        commands_dir: argv::registry_dir(global.commands.as_deref()),
     }
 }
 
@@ -336,12 +340,39 @@ fn dispatch(command: &Command, ctx: &Context) -> Result<Outcome, CliError> {
 
 /// The clap definition, for completions, man pages and the manifest.
 pub fn command() -> clap::Command {
-    Cli::command()
+    manifest::with_contracts(Cli::command())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_speakers_of_each_format_are_the_commands_that_speak_it() {
+        let lines = [
+            "skill validate",
+            "skill new",
+            "skill read-properties x",
+            "skill to-prompt x",
+            "schema list",
+            "schema show x",
+            "schema lint",
+            "args check x",
+            "run x",
+        ];
+        for format in [OutputFormat::Github, OutputFormat::JsonSchema] {
+            for line in lines {
+                let words = std::iter::once("aigent").chain(line.split_whitespace());
+                let cli = Cli::try_parse_from(words).expect(line);
+                let speaks = extra_formats(&cli.command).expect(line).contains(&format);
+                assert_eq!(
+                    speaks,
+                    speakers(format).contains(&line.trim_end_matches(" x")),
+                    "{line}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn clap_definition_is_consistent() {

@@ -7,10 +7,13 @@ use std::time::Instant;
 use aigent::report::escape::escape_controls;
 use aigent::report::{EnvelopeTarget, ErrorBody, Outcome, OutputFormat, Style, exit};
 
-use super::{CliError, Context};
+use super::{CliError, Context, FormatArg};
 
 pub fn write_result(result: Result<Outcome, CliError>, ctx: &Context, started: Instant) -> i32 {
-    let outcome = result.unwrap_or_else(CliError::into_outcome);
+    let mut outcome = result.unwrap_or_else(CliError::into_outcome);
+    if let (Some(error), Some(dir)) = (outcome.error.as_mut(), &ctx.commands_dir) {
+        name_the_registry(&mut error.hints, dir);
+    }
     let written = if outcome.verbatim {
         write_stdout(&outcome.text)
     } else if ctx.format == OutputFormat::Json {
@@ -103,10 +106,33 @@ fn write_text(outcome: &Outcome, ctx: &Context) -> io::Result<()> {
     Ok(())
 }
 
+/// Hints that suggest another `aigent schema` command must name the
+/// registry in use, or the suggested command reads a different one.
+fn name_the_registry(hints: &mut [String], dir: &std::path::Path) {
+    const PREFIX: &str = "run `aigent schema ";
+    let dir = aigent::exec::argv::shell_quote(&dir.to_string_lossy());
+    for hint in hints.iter_mut() {
+        if let Some(rest) = hint.strip_prefix(PREFIX) {
+            *hint = format!("run `aigent --commands {dir} schema {rest}");
+        }
+    }
+}
+
 /// Messages may quote values from files or arguments: control characters
 /// are shown as escapes ([`escape_controls`]).
 fn write_error_prose(out: &mut impl Write, error: &ErrorBody, style: Style) -> io::Result<()> {
-    let message = escape_controls(&error.message);
+    // A headline that only repeats the first listed problem (`X` or
+    // `X (and 2 more)`) would print that problem twice: say how many
+    // there are instead, and let the list speak.
+    let repeats_the_list = error
+        .errors
+        .first()
+        .is_some_and(|first| error.message.starts_with(&first.message));
+    let message = match error.errors.len() {
+        count if repeats_the_list && count > 1 => format!("{count} problems:"),
+        _ if repeats_the_list => "1 problem:".to_owned(),
+        _ => escape_controls(&error.message).into_owned(),
+    };
     writeln!(out, "{}: {message}", style.error("error"))?;
     for problem in &error.errors {
         let message = escape_controls(&problem.message);
@@ -151,7 +177,7 @@ pub fn write_usage_error(err: &clap::Error, started: Instant) -> i32 {
     }
     let _ = err.print();
     let scanned = scan_before_parse();
-    let is_run = scanned.subcommand.as_deref() == Some("run");
+    let is_run = scanned.is_run;
     if scanned.json || (is_run && scanned.result_file.is_some()) {
         let body = usage_error_body(err);
         let mut outcome = Outcome::failure(
@@ -211,60 +237,44 @@ fn usage_error_body(err: &clap::Error) -> ErrorBody {
     body
 }
 
-/// Parsing failed, so the flags were never read; look for them by hand.
-/// Whether json output is wanted follows the parser's precedence (flag,
-/// then environment, then the terminal test).
+/// Parsing failed, so the flags were never read: read what clap could
+/// parse, with the parser's own precedence (flag, then environment, then
+/// the terminal test).
 fn scan_before_parse() -> ScannedArgs {
     use std::io::IsTerminal;
-    let args: Vec<String> = std::env::args_os()
-        .skip(1)
-        .map(|arg| arg.to_string_lossy().into_owned())
-        .collect();
-    let mut explicit = None;
-    let mut subcommand = None;
-    let mut result = None;
-    let mut index = 0;
-    while index < args.len() {
-        let arg = &args[index];
-        index += 1;
-        if arg == "--" {
-            break;
-        }
-        if let Some(value) = arg.strip_prefix("--format=") {
-            explicit = Some(value.to_owned());
-        } else if arg == "--format" {
-            explicit = args.get(index).cloned();
-            index += 1;
-        } else if let Some(path) = arg.strip_prefix("--result=") {
-            result = Some(path.to_owned());
-        } else if arg == "--result" && subcommand.as_deref() == Some("run") {
-            result = args.get(index).cloned();
-            index += 1;
-        } else if arg == "--color" || arg == "--commands" {
-            index += 1;
-        } else if subcommand.is_none() && !arg.starts_with('-') {
-            subcommand = Some(arg.clone());
-        }
-    }
-    let explicit = explicit.or_else(|| std::env::var("AIGENT_FORMAT").ok());
-    // A value the parser refused (AIGENT_FORMAT=yaml) says nothing; fall
-    // back to the terminal test so a pipe still gets its envelope.
-    let json = match explicit.as_deref() {
-        Some("json") => true,
-        Some("text" | "github" | "sarif" | "json-schema") => false,
-        _ => !io::stdout().is_terminal(),
+    let words: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let matches = super::argv::lenient(&words);
+    let format = matches
+        .as_ref()
+        .and_then(|matches| matches.try_get_one::<FormatArg>("format").ok().flatten())
+        .copied();
+    // A value the parser refused (AIGENT_FORMAT=yaml) is absent here, so
+    // a pipe still gets its envelope.
+    let json = match format {
+        Some(format) => format == FormatArg::Json,
+        None => !io::stdout().is_terminal(),
     };
+    let run = matches
+        .as_ref()
+        .and_then(|matches| matches.subcommand_matches("run"));
     ScannedArgs {
         json,
-        subcommand,
-        result_file: result.map(std::path::PathBuf::from),
+        is_run: run.is_some(),
+        result_file: run
+            .and_then(|run| {
+                run.try_get_one::<std::path::PathBuf>("result")
+                    .ok()
+                    .flatten()
+            })
+            .cloned(),
     }
 }
 
 /// What the command line says about output before it could be parsed.
 struct ScannedArgs {
     json: bool,
-    subcommand: Option<String>,
+    /// The command is `run`, whose stdout belongs to the child.
+    is_run: bool,
     /// `run --result PATH`: where that run wants its envelope.
     result_file: Option<std::path::PathBuf>,
 }

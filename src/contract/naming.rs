@@ -25,7 +25,7 @@ pub fn command_name_problem(name: &str) -> Option<String> {
 /// The candidate closest to `wanted` by edit distance (ignoring case and
 /// `-`/`_`), if one is close enough to be what was meant.
 pub fn closest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let fold = |text: &str| -> Vec<char> {
+    let fold = |text: &str| -> String {
         text.chars()
             .map(|ch| {
                 if ch == '_' {
@@ -37,42 +37,25 @@ pub fn closest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) 
             .collect()
     };
     let wanted_folded = fold(wanted);
-    if wanted_folded.len() > 256 {
+    let wanted_chars = wanted_folded.chars().count();
+    // The distance costs length × length: a huge unknown name gets no hint.
+    if wanted_chars > 256 {
         return None;
     }
-    let limit = (wanted_folded.len() / 3).max(1);
+    let limit = (wanted_chars / 3).max(1);
     candidates
         .into_iter()
-        .map(|candidate| (edit_distance(&wanted_folded, &fold(candidate)), candidate))
+        // Optimal string alignment: a swap of neighbours (`cuont` → `count`)
+        // is one edit, as typos usually are.
+        .map(|candidate| {
+            (
+                strsim::osa_distance(&wanted_folded, &fold(candidate)),
+                candidate,
+            )
+        })
         .filter(|(distance, _)| *distance <= limit)
         .min_by_key(|(distance, _)| *distance)
         .map(|(_, candidate)| candidate)
-}
-
-/// Optimal string alignment distance: insertions, deletions, substitutions
-/// and transpositions of neighbours (`cuont` → `count` is one edit).
-fn edit_distance(a: &[char], b: &[char]) -> usize {
-    let width = b.len() + 1;
-    let mut table = vec![0usize; (a.len() + 1) * width];
-    for (i, cell) in table.iter_mut().step_by(width).enumerate() {
-        *cell = i;
-    }
-    for (j, cell) in table.iter_mut().take(width).enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut best = (table[(i - 1) * width + j] + 1)
-                .min(table[i * width + j - 1] + 1)
-                .min(table[(i - 1) * width + j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                best = best.min(table[(i - 2) * width + j - 2] + 1);
-            }
-            table[i * width + j] = best;
-        }
-    }
-    table[a.len() * width + b.len()]
 }
 
 /// Why `name` cannot be a parameter (a `--flag` and a JSON key), if so.

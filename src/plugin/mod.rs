@@ -19,10 +19,10 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use crate::report::Diagnostic;
+use crate::skill::check::{SkillReport, ValidateOptions, finish_report};
 use crate::skill::codes as skill_codes;
 use crate::skill::discover::discover;
 use crate::skill::frontmatter;
-use crate::skill::check::{SkillReport, ValidateOptions, finish_report};
 use crate::skill::read::read_skill_file;
 use crate::skill::validate::{ValidationRun, validate_targets};
 use manifest::{ENTRY_FIELDS, Fields, MARKETPLACE_FIELDS, PLUGIN_FIELDS, quoted, read_json};

@@ -93,26 +93,11 @@ impl Profile {
             return Some(exact);
         }
         candidates
-            .map(|known| (edit_distance(&normal(known), &wanted), known))
+            .map(|known| (strsim::levenshtein(&normal(known), &wanted), known))
             .filter(|&(distance, known)| distance <= 2 && distance < known.len() / 2)
             .min_by_key(|&(distance, _)| distance)
             .map(|(_, known)| known)
     }
-}
-
-/// Levenshtein distance, by characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut current = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != *cb);
-            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
-        }
-        previous = current;
-    }
-    previous[b.len()]
 }
 
 /// What the frontmatter rules need besides the frontmatter.

@@ -292,14 +292,11 @@ fn is_inert_markdown(text: &str) -> bool {
     !text.contains(['[', ']', '`', '~', '<', '>', '\\', '\n', '\r'])
 }
 
-/// A heading from a skill name: `release-notes` becomes `Release notes`.
+/// A heading from a skill name: the name as written. Changing its case
+/// would guess wrong for acronyms (`pdf-tools` is not "Pdf tools"), and the
+/// author replaces the heading anyway.
 fn title(name: &str) -> String {
-    let spaced = name.replace('-', " ");
-    let mut chars = spaced.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => spaced,
-    }
+    name.to_owned()
 }
 
 fn script_template(name: &str) -> String {
@@ -751,7 +748,27 @@ fn fill_empty_directory(
                     directory: directory.to_owned(),
                 });
             }
-            fs::rename(temporary.join(&top), &destination).map_err(io_error(&destination))?;
+            let source = temporary.join(&top);
+            if source.is_dir() {
+                // A directory rename fails on a non-empty target; what can
+                // appear between the check and here is at most an empty one.
+                fs::rename(&source, &destination).map_err(io_error(&destination))?;
+            } else {
+                // A file could be replaced in that window: persist_noclobber
+                // refuses atomically (renameat2 NOREPLACE, or link+unlink).
+                tempfile::TempPath::try_from_path(&source)
+                    .map_err(io_error(&source))?
+                    .persist_noclobber(&destination)
+                    .map_err(|err| {
+                        if err.error.kind() == io::ErrorKind::AlreadyExists {
+                            ScaffoldError::NotEmpty {
+                                directory: directory.to_owned(),
+                            }
+                        } else {
+                            io_error(&destination)(err.error)
+                        }
+                    })?;
+            }
             moved.push(destination);
         }
         fs::remove_dir(&temporary).map_err(io_error(&temporary))
@@ -859,13 +876,17 @@ mod tests {
         assert!(!text.contains("## Resources"));
         assert!(!text.contains("]("), "no links without files: {text}");
         for section in [
-            "# Release notes",
+            "\n# release-notes\n",
             "## When to use this skill",
             "## Steps",
             "## Examples",
         ] {
             assert!(text.contains(section), "{section} missing:\n{text}");
         }
+
+        let acronym = plan_files(&answers("pdf-tools")).unwrap();
+        assert!(acronym[0].contents.contains("\n# pdf-tools\n"));
+        assert!(!acronym[0].contents.contains("Pdf"));
 
         let all = plan_files(&full("release-notes")).unwrap();
         let paths: Vec<_> = all.iter().map(|file| file.path.clone()).collect();

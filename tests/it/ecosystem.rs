@@ -115,6 +115,53 @@ fn dynamic_completion_offers_declared_names_from_the_active_registry() {
     assert_eq!(flags, ["--widget-id"]);
 }
 
+/// `--commands DIR` typed on the line wins over the environment, wherever
+/// it sits, for names and for the declared flags.
+#[test]
+fn dynamic_completion_honours_commands_on_the_line() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "on the line/frobnicate-widgets.json",
+        r#"{"name": "frobnicate-widgets", "description": "Frobnicate", "parameters": {
+            "widget-id": {"type": "string", "required": true, "description": "Which widget", "pattern_type": "alphanumeric_id"}}}"#,
+    );
+    sandbox.write(
+        "from env/other.json",
+        r#"{"name": "other", "description": "Other", "parameters": {}}"#,
+    );
+    let env_registry = sandbox.join("from env");
+    let names = complete(
+        &sandbox,
+        &["aigent", "--commands", "on the line", "schema", "show", ""],
+        Some(&env_registry),
+    );
+    assert!(
+        names.contains(&"frobnicate-widgets".to_owned()),
+        "{names:?}"
+    );
+    assert!(!names.contains(&"other".to_owned()), "{names:?}");
+    let names = complete(
+        &sandbox,
+        &["aigent", "run", "--commands=on the line", "frob"],
+        None,
+    );
+    assert_eq!(names, ["frobnicate-widgets"]);
+    let flags = complete(
+        &sandbox,
+        &[
+            "aigent",
+            "--commands",
+            "on the line",
+            "args",
+            "check",
+            "frobnicate-widgets",
+            "--wid",
+        ],
+        None,
+    );
+    assert_eq!(flags, ["--widget-id"]);
+}
+
 #[test]
 fn dynamic_completion_reads_the_built_in_registry_by_default() {
     let sandbox = Sandbox::new();

@@ -70,3 +70,47 @@ fn every_visible_subcommand_has_a_man_page() {
         "hidden commands get no page"
     );
 }
+
+/// Every `aigent-…(1)` a page refers to is a page that exists.
+#[test]
+fn man_pages_refer_only_to_pages_that_exist() {
+    let pages = read_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("man"));
+    for (name, bytes) in &pages {
+        let text = String::from_utf8_lossy(bytes).replace("\\-", "-");
+        for (start, _) in text.match_indices("aigent-") {
+            let rest = &text[start..];
+            let Some(end) = rest.find("(1)") else {
+                continue;
+            };
+            let reference = &rest[..end];
+            if reference.contains(char::is_whitespace) {
+                continue;
+            }
+            assert!(
+                pages.contains_key(&format!("{reference}.1")),
+                "man/{name} refers to {reference}(1), which has no page"
+            );
+        }
+    }
+}
+
+/// The reference pages whose tables live in code (codes, exit codes, each
+/// command's danger level) are exactly what the code generates today.
+#[test]
+fn committed_reference_tables_match_the_code() {
+    let sandbox = Sandbox::new();
+    let out = sandbox.join("reference");
+    let run = sandbox.run(&["generate", "reference", "--out-dir", out.to_str().unwrap()]);
+    run.assert_code(0);
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/reference");
+    let fresh = read_dir(&out);
+    assert!(fresh.contains_key("exit-codes.md"), "{:?}", fresh.keys());
+    for (name, bytes) in &fresh {
+        let on_disk = std::fs::read(committed.join(name)).unwrap_or_default();
+        assert!(
+            on_disk == *bytes,
+            "docs/reference/{name} differs from what the code generates; \
+             refresh with: cargo run -- generate reference --out-dir docs/reference"
+        );
+    }
+}

@@ -10,6 +10,7 @@ mod generated;
 mod hardening;
 #[cfg(unix)]
 mod invoke;
+mod newcomer;
 mod plugin;
 mod raw_shell_lint;
 #[cfg(unix)]

@@ -165,18 +165,14 @@ fn injection_attempts_are_rejected_and_nothing_runs() {
         assert_eq!(envelope["error"]["rejected_pattern"], "shell_metacharacter");
         assert_eq!(envelope["error"]["input_value"], attempt);
 
-        // The same envelope as `args check` (apart from the timing).
+        // The same envelope as `args check` (apart from the timing), given
+        // the same --commands, which the hints repeat.
         let check = Run::of(
             sandbox
                 .cmd()
-                .args([
-                    "--commands",
-                    "commands",
-                    "--format",
-                    "json",
-                    "args",
-                    "check",
-                ])
+                .arg("--commands")
+                .arg(sandbox.join("commands"))
+                .args(["--format", "json", "args", "check"])
                 .args(["greet", "--who", attempt]),
         );
         check.assert_code(2);

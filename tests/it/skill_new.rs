@@ -453,6 +453,8 @@ mod interactive {
         let sandbox = Sandbox::new();
         let mut pty = Pty::spawn(&sandbox, &[]);
         pty.expect("Name (");
+        pty.answer("");
+        pty.expect("error: name is empty");
         pty.answer("Bad_Name");
         pty.expect("error: name 'Bad_Name' must be lowercase");
         pty.answer("claude-helper");
@@ -462,6 +464,8 @@ mod interactive {
         pty.answer("good-name");
         pty.expect("Say what the skill does and when to use it");
         pty.expect("Description");
+        pty.answer("  ");
+        pty.expect("error: description is empty");
         pty.answer("Has <b>tags</b>");
         pty.expect("error: description contains the XML tag");
         pty.answer(DESCRIPTION);

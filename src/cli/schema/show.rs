@@ -34,9 +34,15 @@ pub fn run(args: &ShowArgs, ctx: &Context) -> Result<Outcome, CliError> {
 /// answer to `args check NAME --help` and `run NAME --help`.
 pub fn declaration_outcome(loaded: Loaded, ctx: &Context) -> Outcome {
     let warnings = super::super::error::diagnostic_warnings(&loaded.file, &loaded.warnings);
+    // The built-in examples have no file on this machine; naming
+    // `commands/deploy.json` would send the reader looking for one.
+    let origin = match ctx.commands_dir {
+        Some(_) => loaded.file.clone(),
+        None => format!("built into aigent (from {} in its source)", loaded.file),
+    };
     let mut outcome = Outcome::success(
         to_wire(&loaded.declaration),
-        render_show(&loaded.declaration, &loaded.file, ctx.style),
+        render_show(&loaded.declaration, &origin, ctx.style),
     )
     .with_warnings(warnings);
     outcome.meta.insert("file".to_owned(), loaded.file.into());

@@ -236,6 +236,9 @@ fn ask(
         Some(name) => name,
         None => Input::<String>::with_theme(theme)
             .with_prompt("Name (lowercase letters, digits and hyphens; also the directory)")
+            // Empty answers reach the validator, which says why they are refused;
+            // without this dialoguer re-asks silently.
+            .allow_empty(true)
             .validate_with(|input: &String| check_new_name(input))
             .interact_text()?
             .trim()
@@ -253,6 +256,7 @@ fn ask(
             );
             Input::<String>::with_theme(theme)
                 .with_prompt("Description")
+                .allow_empty(true)
                 .validate_with(|input: &String| first_problem(rules::description_problems(input)))
                 .interact_text()?
         }

@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 pub mod git;
+pub mod snapshot;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
