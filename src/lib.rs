@@ -10,6 +10,7 @@ pub mod contract;
 pub mod exec;
 pub mod fsutil;
 pub mod guard;
+pub mod mcp;
 pub mod report;
 pub mod skill;
 pub mod vcs;
