@@ -7,6 +7,8 @@ mod args_check;
 mod cli;
 mod ecosystem;
 mod generated;
+#[cfg(unix)]
+mod mcp;
 mod raw_shell_lint;
 #[cfg(unix)]
 mod run;
