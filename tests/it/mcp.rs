@@ -535,3 +535,77 @@ fn nothing_to_serve_is_a_usage_error() {
     run.assert_code(2);
     assert!(run.stdout.contains("nothing to serve") || run.stderr.contains("nothing to serve"), "{run}");
 }
+
+/// A client that counts the notifications it hears.
+#[derive(Clone, Default)]
+struct Listening {
+    tool_list_changed: Arc<AtomicUsize>,
+    resource_list_changed: Arc<AtomicUsize>,
+    progress: Arc<AtomicUsize>,
+}
+
+impl ClientHandler for Listening {
+    async fn on_tool_list_changed(&self, _context: rmcp::service::NotificationContext<RoleClient>) {
+        self.tool_list_changed.fetch_add(1, Ordering::SeqCst);
+    }
+
+    async fn on_resource_list_changed(
+        &self,
+        _context: rmcp::service::NotificationContext<RoleClient>,
+    ) {
+        self.resource_list_changed.fetch_add(1, Ordering::SeqCst);
+    }
+
+    async fn on_progress(
+        &self,
+        _params: rmcp::model::ProgressNotificationParam,
+        _context: rmcp::service::NotificationContext<RoleClient>,
+    ) {
+        self.progress.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+/// Waits (generously: this is not a timing test) until `counter` is non-zero.
+async fn heard(counter: &AtomicUsize) -> bool {
+    for _ in 0..1000 {
+        if counter.load(Ordering::SeqCst) > 0 {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    false
+}
+
+#[tokio::test]
+async fn changes_on_disk_are_notified_as_list_changed() {
+    let sandbox = Sandbox::new();
+    sandbox.write("commands/greet.yaml", GREET);
+    std::fs::create_dir_all(sandbox.join("skills")).unwrap();
+    let listening = Listening::default();
+    let (client, _stderr) =
+        connect_with(&sandbox, &["--skills", "skills"], listening.clone()).await;
+    script_command(&sandbox, "later", "safe", "exit 0\n");
+    assert!(heard(&listening.tool_list_changed).await, "no tools/list_changed");
+    skill(&sandbox, "skills/fresh", "name: fresh\ndescription: New\n", "# New\n");
+    assert!(
+        heard(&listening.resource_list_changed).await,
+        "no resources/list_changed"
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn long_calls_report_progress_when_asked() {
+    let sandbox = Sandbox::new();
+    script_command(&sandbox, "slow", "safe", "sleep 1.5\necho finished\n");
+    let listening = Listening::default();
+    let (client, _stderr) = connect_with(&sandbox, &[], listening.clone()).await;
+    let mut params = CallToolRequestParams::new("slow");
+    params.meta = Some(rmcp::model::RequestMetaObject::with_progress_token(
+        rmcp::model::ProgressToken(rmcp::model::NumberOrString::Number(7)),
+    ));
+    let result = client.call_tool(params).await.unwrap();
+    assert_eq!(structured(&result)["stdout"], "finished\n");
+    assert!(heard(&listening.progress).await, "no progress notification");
+    client.cancel().await.unwrap();
+}
