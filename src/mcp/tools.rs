@@ -39,24 +39,50 @@ pub fn tool_definition(declaration: &Declaration) -> Value {
     })
 }
 
-/// The `structuredContent` of a call that ran the command.
+/// The `structuredContent` of a call: the execution result when the
+/// command ran (whatever its status), else aigent's JSON envelope (a
+/// rejection, a refusal, a command that could not start), as `args check`
+/// and `run` print it.
 pub fn output_schema() -> Value {
     json!({
         "type": "object",
-        "properties": {
-            "command": {"type": "string"},
-            "exit_code": {"type": ["integer", "null"], "description": "null when a signal ended the command"},
-            "signal": {"type": ["integer", "null"]},
-            "timed_out": {"type": "boolean"},
-            "cancelled": {"type": "boolean"},
-            "duration_ms": {"type": "integer", "minimum": 0},
-            "stdout": {"type": "string", "description": "the first bytes of standard output, invalid UTF-8 replaced"},
-            "stderr": {"type": "string"},
-            "stdout_truncated": {"type": "boolean"},
-            "stderr_truncated": {"type": "boolean"},
-        },
-        "required": ["command", "exit_code", "signal", "timed_out", "cancelled", "duration_ms",
-                     "stdout", "stderr", "stdout_truncated", "stderr_truncated"],
+        "oneOf": [
+            {
+                "title": "execution",
+                "type": "object",
+                "properties": {
+                    "command": {"type": "string"},
+                    "exit_code": {"type": ["integer", "null"], "description": "null when a signal ended the command"},
+                    "signal": {"type": ["integer", "null"]},
+                    "timed_out": {"type": "boolean"},
+                    "cancelled": {"type": "boolean"},
+                    "duration_ms": {"type": "integer", "minimum": 0},
+                    "stdout": {"type": "string", "description": "the first bytes of standard output, invalid UTF-8 replaced"},
+                    "stderr": {"type": "string"},
+                    "stdout_truncated": {"type": "boolean"},
+                    "stderr_truncated": {"type": "boolean"},
+                    "warnings": {"type": "array", "items": {"type": "string"}},
+                },
+                "required": ["command", "exit_code", "signal", "timed_out", "cancelled", "duration_ms",
+                             "stdout", "stderr", "stdout_truncated", "stderr_truncated"],
+            },
+            {
+                "title": "envelope",
+                "type": "object",
+                "properties": {
+                    "ok": {"const": false},
+                    "data": {"type": "object"},
+                    "error": {
+                        "type": "object",
+                        "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
+                        "required": ["code", "message"],
+                    },
+                    "warnings": {"type": "array", "items": {"type": "string"}},
+                    "meta": {"type": "object"},
+                },
+                "required": ["ok", "data", "error", "warnings", "meta"],
+            },
+        ],
     })
 }
 
@@ -129,5 +155,26 @@ mod tests {
                 assert_eq!(tool["annotations"]["destructiveHint"], true);
             }
         }
+    }
+
+    /// Every structuredContent a call can return matches the outputSchema.
+    #[test]
+    fn results_and_envelopes_match_the_output_schema() {
+        let validator = jsonschema::validator_for(&output_schema()).unwrap();
+        let execution = json!({
+            "command": "x", "exit_code": 0, "signal": null, "timed_out": false,
+            "cancelled": false, "duration_ms": 3, "stdout": "", "stderr": "",
+            "stdout_truncated": false, "stderr_truncated": false, "warnings": [],
+        });
+        assert!(validator.is_valid(&execution));
+        let outcome = crate::report::Outcome::failure(
+            2,
+            json!({"command": "x"}),
+            crate::report::ErrorBody::new("INVALID_AGENT_INPUT", "bad"),
+            "",
+        );
+        let envelope = serde_json::to_value(outcome.envelope(0)).unwrap();
+        assert!(validator.is_valid(&envelope), "{envelope}");
+        assert!(!validator.is_valid(&json!({"stdout": ""})));
     }
 }
