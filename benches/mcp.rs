@@ -85,13 +85,18 @@ async fn main() {
     }
     let spawn_p50 = report("spawn `true` directly", direct);
 
-    let client = ().serve(TokioChildProcess::new(server(&small, &audit_log)).unwrap())
-        .await
-        .unwrap();
+    let client =
+        ().serve(TokioChildProcess::new(server(&small, &audit_log)).unwrap())
+            .await
+            .unwrap();
     let mut calls = Vec::with_capacity(CALLS);
     for _ in 0..CALLS {
-        let params = CallToolRequestParams::new("noop")
-            .with_arguments(serde_json::json!({"label": "bench1"}).as_object().unwrap().clone());
+        let params = CallToolRequestParams::new("noop").with_arguments(
+            serde_json::json!({"label": "bench1"})
+                .as_object()
+                .unwrap()
+                .clone(),
+        );
         let started = Instant::now();
         let result = client.call_tool(params).await.unwrap();
         calls.push(started.elapsed());
@@ -108,9 +113,10 @@ async fn main() {
     let mut first_lists = Vec::with_capacity(5);
     let mut lists = Vec::with_capacity(LISTS);
     for round in 0..5 {
-        let client = ().serve(TokioChildProcess::new(server(&large, &audit_log)).unwrap())
-            .await
-            .unwrap();
+        let client =
+            ().serve(TokioChildProcess::new(server(&large, &audit_log)).unwrap())
+                .await
+                .unwrap();
         let started = Instant::now();
         let tools = client.list_all_tools().await.unwrap();
         first_lists.push(started.elapsed());
@@ -131,9 +137,10 @@ async fn main() {
     let mut starts = Vec::with_capacity(STARTS);
     for _ in 0..STARTS {
         let started = Instant::now();
-        let client = ().serve(TokioChildProcess::new(server(&small, &audit_log)).unwrap())
-            .await
-            .unwrap();
+        let client =
+            ().serve(TokioChildProcess::new(server(&small, &audit_log)).unwrap())
+                .await
+                .unwrap();
         starts.push(started.elapsed());
         client.cancel().await.unwrap();
     }
@@ -141,9 +148,10 @@ async fn main() {
     let mut large_starts = Vec::with_capacity(10);
     for _ in 0..10 {
         let started = Instant::now();
-        let client = ().serve(TokioChildProcess::new(server(&large, &audit_log)).unwrap())
-            .await
-            .unwrap();
+        let client =
+            ().serve(TokioChildProcess::new(server(&large, &audit_log)).unwrap())
+                .await
+                .unwrap();
         large_starts.push(started.elapsed());
         client.cancel().await.unwrap();
     }

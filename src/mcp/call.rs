@@ -50,7 +50,8 @@ impl ToolOutcome {
     /// aigent's JSON envelope for a failure, as `args check` and `run` print it.
     fn envelope(exit_code: i32, data: Value, body: ErrorBody, warnings: Vec<String>) -> Self {
         let text = summary_text(&body);
-        let outcome = Outcome::failure(exit_code, data, body, String::new()).with_warnings(warnings);
+        let outcome =
+            Outcome::failure(exit_code, data, body, String::new()).with_warnings(warnings);
         let structured = serde_json::to_value(outcome.envelope(0)).unwrap_or(Value::Null);
         Self {
             is_error: true,
@@ -107,7 +108,10 @@ pub fn prepare(
     name: &str,
     arguments: Option<&Map<String, Value>>,
 ) -> Result<Prepared, ToolOutcome> {
-    let loaded = settings.registry.load(name).map_err(|err| load_failure(name, err))?;
+    let loaded = settings
+        .registry
+        .load(name)
+        .map_err(|err| load_failure(name, err))?;
     let declaration: &Declaration = &loaded.declaration;
     if declaration.subprocess.is_none() {
         return Err(ToolOutcome::failure(
@@ -137,13 +141,22 @@ pub fn prepare(
         }
     };
     let argv = Argv::build(declaration, &validated).map_err(|err| {
-        ToolOutcome::failure(exit::PRECONDITION, name, "ARGV_UNSUPPORTED", err.to_string())
+        ToolOutcome::failure(
+            exit::PRECONDITION,
+            name,
+            "ARGV_UNSUPPORTED",
+            err.to_string(),
+        )
     })?;
     Ok(Prepared {
         command: declaration.name.clone(),
         argv,
         danger_level: declaration.danger_level,
-        warnings: loaded.warnings.iter().map(|d| format!("{} {}", d.code, d.message)).collect(),
+        warnings: loaded
+            .warnings
+            .iter()
+            .map(|d| format!("{} {}", d.code, d.message))
+            .collect(),
     })
 }
 
@@ -153,7 +166,9 @@ fn load_failure(name: &str, err: LoadError) -> ToolOutcome {
         LoadError::NotFound { closest, .. } => (
             exit::NOT_FOUND,
             "NOT_FOUND",
-            closest.as_ref().map(|closest| format!("did you mean `{closest}`?")),
+            closest
+                .as_ref()
+                .map(|closest| format!("did you mean `{closest}`?")),
         ),
         LoadError::InvalidName { .. } | LoadError::MissingRegistry { .. } => {
             (exit::NOT_FOUND, "NOT_FOUND", None)
@@ -173,8 +188,11 @@ fn load_failure(name: &str, err: LoadError) -> ToolOutcome {
 
 /// A call when the server has no registry.
 pub fn no_registry(name: &str) -> ToolOutcome {
-    let body = ErrorBody::new("NOT_FOUND", format!("no command named `{name}`: the server has no registry"))
-        .with_hint("start the server with --commands DIR or AIGENT_COMMANDS");
+    let body = ErrorBody::new(
+        "NOT_FOUND",
+        format!("no command named `{name}`: the server has no registry"),
+    )
+    .with_hint("start the server with --commands DIR or AIGENT_COMMANDS");
     ToolOutcome::envelope(exit::NOT_FOUND, json!({"command": name}), body, Vec::new())
 }
 
@@ -270,7 +288,9 @@ where
 
 fn append(audit: &OpenAuditLog, record: AuditRecord, warnings: &mut Vec<String>) {
     if let Err(err) = audit.append(&record) {
-        warnings.push(format!("the command ran, but its audit record was not written: {err}"));
+        warnings.push(format!(
+            "the command ran, but its audit record was not written: {err}"
+        ));
     }
 }
 
@@ -385,7 +405,9 @@ where
         mut progress,
     } = controls;
     tokio::pin!(cancelled);
-    let deadline = settings.timeout.map(|timeout| tokio::time::Instant::now() + timeout);
+    let deadline = settings
+        .timeout
+        .map(|timeout| tokio::time::Instant::now() + timeout);
     let mut ticks = tokio::time::interval_at(
         tokio::time::Instant::now() + Duration::from_secs(1),
         Duration::from_secs(1),

@@ -5,11 +5,11 @@ use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ElicitRequestParams,
-    ElicitationAction, GetSkillRequestParams, GetSkillResult, Implementation,
-    ListResourcesResult, ListSkillsResult, ListToolsResult, PaginatedRequestParams,
-    ProgressNotificationParam, ReadResourceRequestParams, ReadResourceResponse,
-    ReadResourceResult, Resource, ResourceContents, ServerCapabilities, ServerConfig, Skill,
-    SkillFrontmatter, SkillResource, SkillResources, Tool,
+    ElicitationAction, GetSkillRequestParams, GetSkillResult, Implementation, ListResourcesResult,
+    ListSkillsResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
+    ResourceContents, ServerCapabilities, ServerConfig, Skill, SkillFrontmatter, SkillResource,
+    SkillResources, Tool,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData as McpError, Peer, ServerHandler, ServiceExt};
@@ -63,7 +63,9 @@ impl AigentServer {
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     fn registry_fingerprint(&self) -> Option<u64> {
@@ -214,7 +216,11 @@ fn tool_result(outcome: ToolOutcome) -> CallToolResult {
 }
 
 fn skill_entry(skill: &ServedSkill) -> Result<Skill, McpError> {
-    let name = skill.frontmatter.get("name").and_then(Value::as_str).unwrap_or(&skill.name);
+    let name = skill
+        .frontmatter
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or(&skill.name);
     let description = skill
         .frontmatter
         .get("description")
@@ -231,7 +237,11 @@ fn skill_entry(skill: &ServedSkill) -> Result<Skill, McpError> {
         .iter()
         .map(|file| SkillResource::new(file.uri.clone(), file.digest.clone(), file.size))
         .collect();
-    Ok(Skill::new(skill.uri.clone(), frontmatter, SkillResources::Files(files)))
+    Ok(Skill::new(
+        skill.uri.clone(),
+        frontmatter,
+        SkillResources::Files(files),
+    ))
 }
 
 impl ServerHandler for AigentServer {
@@ -265,7 +275,11 @@ impl ServerHandler for AigentServer {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.lock().tools.iter().find(|tool| tool.name == name).cloned()
+        self.lock()
+            .tools
+            .iter()
+            .find(|tool| tool.name == name)
+            .cloned()
     }
 
     async fn call_tool(

@@ -144,8 +144,8 @@ pub fn scan(roots: &[PathBuf]) -> Scan {
 
 fn serve_skill(file: &Path, directory: &Path, name: Option<&str>) -> Result<ServedSkill, String> {
     let name = name.ok_or("the skill has no name")?.to_owned();
-    let directory =
-        fs::canonicalize(directory).map_err(|err| format!("cannot resolve its directory: {err}"))?;
+    let directory = fs::canonicalize(directory)
+        .map_err(|err| format!("cannot resolve its directory: {err}"))?;
     let skill_file = fs::canonicalize(file).map_err(|err| format!("cannot resolve it: {err}"))?;
     if skill_file.parent() != Some(directory.as_path()) {
         return Err("its SKILL.md resolves outside its directory".to_owned());
@@ -154,7 +154,10 @@ fn serve_skill(file: &Path, directory: &Path, name: Option<&str>) -> Result<Serv
     let bytes = read_confined(&skill_file, MAX_RESOURCE_BYTES).map_err(|err| err.to_string())?;
     let text = std::str::from_utf8(&bytes).map_err(|_| "SKILL.md is not UTF-8".to_owned())?;
     let frontmatter = parse_frontmatter(text)?;
-    let skill_md_name = file.file_name().map(|n| n.as_bytes().to_vec()).unwrap_or_default();
+    let skill_md_name = file
+        .file_name()
+        .map(|n| n.as_bytes().to_vec())
+        .unwrap_or_default();
     let uri = format!("{base}{}", encode_segment(&skill_md_name));
     let mut files = vec![SkillFile {
         uri: uri.clone(),
@@ -375,7 +378,11 @@ pub fn base64(bytes: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut text = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
         let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
         for (i, shift) in [18, 12, 6, 0].into_iter().enumerate() {
             if i <= chunk.len() {

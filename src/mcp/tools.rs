@@ -110,7 +110,9 @@ pub fn tools_from_reports(reports: &[FileReport]) -> (Vec<Value>, Vec<Skipped>) 
                 if declaration.subprocess.is_some() {
                     tools.push(tool_definition(declaration));
                 } else {
-                    skipped.push(skip("it declares no subprocess, so there is nothing to run".into()));
+                    skipped.push(skip(
+                        "it declares no subprocess, so there is nothing to run".into(),
+                    ));
                 }
             }
             _ => {
@@ -120,7 +122,10 @@ pub fn tools_from_reports(reports: &[FileReport]) -> (Vec<Value>, Vec<Skipped>) 
                     .filter(|diagnostic| diagnostic.is_error())
                     .map(|diagnostic| format!("{} {}", diagnostic.code, diagnostic.message))
                     .collect();
-                skipped.push(skip(format!("the declaration is invalid: {}", codes.join("; "))));
+                skipped.push(skip(format!(
+                    "the declaration is invalid: {}",
+                    codes.join("; ")
+                )));
             }
         }
     }

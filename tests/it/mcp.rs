@@ -35,7 +35,10 @@ fn script_command(sandbox: &Sandbox, name: &str, danger: &str, script: &str) {
 }
 
 fn skill(sandbox: &Sandbox, dir: &str, frontmatter: &str, body: &str) -> PathBuf {
-    sandbox.write(format!("{dir}/SKILL.md"), format!("---\n{frontmatter}---\n{body}"))
+    sandbox.write(
+        format!("{dir}/SKILL.md"),
+        format!("---\n{frontmatter}---\n{body}"),
+    )
 }
 
 fn server_command(sandbox: &Sandbox, extra: &[&str]) -> tokio::process::Command {
@@ -87,7 +90,10 @@ fn audit_events(sandbox: &Sandbox) -> Vec<Value> {
 }
 
 fn structured(result: &CallToolResult) -> &Value {
-    result.structured_content.as_ref().expect("structuredContent")
+    result
+        .structured_content
+        .as_ref()
+        .expect("structuredContent")
 }
 
 #[tokio::test]
@@ -96,14 +102,20 @@ async fn tools_list_has_one_closed_tool_per_runnable_declaration() {
     sandbox.write("commands/greet.yaml", GREET);
     script_command(&sandbox, "wipe", "destructive", "exit 0\n");
     script_command(&sandbox, "touch-it", "mutating", "exit 0\n");
-    sandbox.write("commands/broken.yaml", "name: broken\ndescription: x\nparameters: 3\n");
+    sandbox.write(
+        "commands/broken.yaml",
+        "name: broken\ndescription: x\nparameters: 3\n",
+    );
     let (client, _stderr) = connect_with(&sandbox, &[], ()).await;
     let tools = client.list_all_tools().await.unwrap();
     let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
     assert_eq!(names, ["greet", "touch-it", "wipe"]);
     for tool in &tools {
         let value = serde_json::to_value(tool).unwrap();
-        assert_eq!(value["inputSchema"]["additionalProperties"], false, "{value}");
+        assert_eq!(
+            value["inputSchema"]["additionalProperties"], false,
+            "{value}"
+        );
         assert_eq!(value["outputSchema"]["type"], "object");
         let annotations = &value["annotations"];
         match tool.name.as_ref() {
@@ -219,7 +231,10 @@ async fn destructive_tools_are_refused_without_confirmation() {
     let client = connect(&sandbox, &[]).await;
     let result = call(&client, "wipe", json!({})).await;
     assert_eq!(result.is_error, Some(true));
-    assert_eq!(structured(&result)["error"]["code"], "CONFIRMATION_REQUIRED");
+    assert_eq!(
+        structured(&result)["error"]["code"],
+        "CONFIRMATION_REQUIRED"
+    );
     assert!(!marker.exists());
     assert_eq!(
         audit_events(&sandbox)[0]["event"],
@@ -324,10 +339,19 @@ async fn cancellation_kills_the_whole_process_group() {
         .send_cancellable_request(request, PeerRequestOptions::no_options())
         .await
         .unwrap();
-    while !pid_file.exists() || std::fs::read_to_string(&pid_file).unwrap().trim().is_empty() {
+    while !pid_file.exists()
+        || std::fs::read_to_string(&pid_file)
+            .unwrap()
+            .trim()
+            .is_empty()
+    {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    let grandchild: i32 = std::fs::read_to_string(&pid_file).unwrap().trim().parse().unwrap();
+    let grandchild: i32 = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
     assert!(alive(grandchild));
     handle.cancel(Some("test".into())).await.unwrap();
     // The audit record is written once the group is gone and the child reaped.
@@ -369,7 +393,9 @@ async fn concurrent_calls_run_side_by_side() {
     client.cancel().await.unwrap();
 }
 
-async fn futures_join_all<F: std::future::Future>(futures: impl Iterator<Item = F>) -> Vec<F::Output> {
+async fn futures_join_all<F: std::future::Future>(
+    futures: impl Iterator<Item = F>,
+) -> Vec<F::Output> {
     let mut set = Vec::new();
     for future in futures {
         set.push(Box::pin(future));
@@ -405,7 +431,13 @@ async fn futures_join_all<F: std::future::Future>(futures: impl Iterator<Item = 
 
 fn sha256(bytes: &[u8]) -> String {
     let digest = Sha256::digest(bytes);
-    format!("sha256:{}", digest.iter().map(|b| format!("{b:02x}")).collect::<String>())
+    format!(
+        "sha256:{}",
+        digest
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
+    )
 }
 
 fn text_of(contents: &[ResourceContents]) -> String {
@@ -425,10 +457,18 @@ async fn validated_skills_are_listed_fetched_and_read() {
         "# PDF tools\n\nSee [the guide](references/guide.md).\n",
     );
     sandbox.write("skills/pdf-tools/references/guide.md", "guide text\n");
-    skill(&sandbox, "skills/Bad_Name", "name: Bad_Name\ndescription: x\n", "body\n");
+    skill(
+        &sandbox,
+        "skills/Bad_Name",
+        "name: Bad_Name\ndescription: x\n",
+        "body\n",
+    );
     let (client, stderr) = connect_with(&sandbox, &["--skills", "skills"], ()).await;
     let skills = client.list_skills(None).await.unwrap().skills;
-    let listed: Vec<Value> = skills.iter().map(|s| serde_json::to_value(s).unwrap()).collect();
+    let listed: Vec<Value> = skills
+        .iter()
+        .map(|s| serde_json::to_value(s).unwrap())
+        .collect();
     assert_eq!(listed.len(), 1, "{listed:?}");
     let entry = &listed[0];
     assert_eq!(entry["uri"], "skill://pdf-tools/SKILL.md");
@@ -452,7 +492,9 @@ async fn validated_skills_are_listed_fetched_and_read() {
     assert_eq!(serde_json::to_value(&got.skill).unwrap(), *entry);
 
     let read = client
-        .read_resource(ReadResourceRequestParams::new("skill://pdf-tools/references/guide.md"))
+        .read_resource(ReadResourceRequestParams::new(
+            "skill://pdf-tools/references/guide.md",
+        ))
         .await
         .unwrap();
     assert_eq!(text_of(&read.contents), "guide text\n");
@@ -462,7 +504,10 @@ async fn validated_skills_are_listed_fetched_and_read() {
     tokio::io::AsyncReadExt::read_to_string(&mut { stderr }, &mut text)
         .await
         .unwrap();
-    assert!(text.contains("Bad_Name") && text.contains("is not served"), "{text}");
+    assert!(
+        text.contains("Bad_Name") && text.contains("is not served"),
+        "{text}"
+    );
 }
 
 #[tokio::test]
@@ -474,7 +519,12 @@ async fn no_byte_outside_a_skill_is_ever_served() {
         "name: notes\ndescription: Notes\n",
         "# Notes\n",
     );
-    skill(&sandbox, "skills/other", "name: other\ndescription: Other\n", "# Other\n");
+    skill(
+        &sandbox,
+        "skills/other",
+        "name: other\ndescription: Other\n",
+        "# Other\n",
+    );
     let secret = sandbox.write("secret.txt", "top secret\n");
     std::os::unix::fs::symlink(&secret, sandbox.join("skills/notes/leak.txt")).unwrap();
     std::os::unix::fs::symlink(sandbox.path(), sandbox.join("skills/notes/up")).unwrap();
@@ -505,7 +555,9 @@ async fn no_byte_outside_a_skill_is_ever_served() {
         assert!(outcome.is_err(), "{uri} was served: {outcome:?}");
     }
     let outcome = client
-        .get_skill(GetSkillRequestParams::new("skill://notes/../other/SKILL.md"))
+        .get_skill(GetSkillRequestParams::new(
+            "skill://notes/../other/SKILL.md",
+        ))
         .await;
     assert!(outcome.is_err());
     client.cancel().await.unwrap();
@@ -520,7 +572,12 @@ async fn registry_and_skill_changes_show_on_the_next_list() {
     assert_eq!(client.list_all_tools().await.unwrap().len(), 1);
     assert!(client.list_skills(None).await.unwrap().skills.is_empty());
     script_command(&sandbox, "later", "safe", "exit 0\n");
-    skill(&sandbox, "skills/fresh", "name: fresh\ndescription: New\n", "# New\n");
+    skill(
+        &sandbox,
+        "skills/fresh",
+        "name: fresh\ndescription: New\n",
+        "# New\n",
+    );
     let tools = client.list_all_tools().await.unwrap();
     let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
     assert_eq!(names, ["greet", "later"]);
@@ -533,7 +590,10 @@ fn nothing_to_serve_is_a_usage_error() {
     let sandbox = Sandbox::new();
     let run = crate::common::Run::of(sandbox.cmd().args(["mcp", "serve"]));
     run.assert_code(2);
-    assert!(run.stdout.contains("nothing to serve") || run.stderr.contains("nothing to serve"), "{run}");
+    assert!(
+        run.stdout.contains("nothing to serve") || run.stderr.contains("nothing to serve"),
+        "{run}"
+    );
 }
 
 /// A client that counts the notifications it hears.
@@ -585,8 +645,16 @@ async fn changes_on_disk_are_notified_as_list_changed() {
     let (client, _stderr) =
         connect_with(&sandbox, &["--skills", "skills"], listening.clone()).await;
     script_command(&sandbox, "later", "safe", "exit 0\n");
-    assert!(heard(&listening.tool_list_changed).await, "no tools/list_changed");
-    skill(&sandbox, "skills/fresh", "name: fresh\ndescription: New\n", "# New\n");
+    assert!(
+        heard(&listening.tool_list_changed).await,
+        "no tools/list_changed"
+    );
+    skill(
+        &sandbox,
+        "skills/fresh",
+        "name: fresh\ndescription: New\n",
+        "# New\n",
+    );
     assert!(
         heard(&listening.resource_list_changed).await,
         "no resources/list_changed"

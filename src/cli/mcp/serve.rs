@@ -81,9 +81,8 @@ pub fn run(args: &ServeArgs, ctx: &Context) -> Result<Outcome, CliError> {
         ..ServeOptions::default()
     };
     let style = ctx.stderr_style;
-    aigent::mcp::serve(options, move |notice| report(notice, style)).map_err(|err| {
-        CliError::new(exit::GENERAL_ERROR, "MCP_SERVER_FAILED", err.to_string())
-    })?;
+    aigent::mcp::serve(options, move |notice| report(notice, style))
+        .map_err(|err| CliError::new(exit::GENERAL_ERROR, "MCP_SERVER_FAILED", err.to_string()))?;
     // stdout belonged to the protocol: nothing more is written to it.
     Ok(Outcome::verbatim(String::new()))
 }
@@ -93,9 +92,7 @@ fn report(notice: Notice<'_>, style: aigent::report::style::Style) {
     let mut text = match notice {
         Notice::ToolSkipped(skipped) => format!(
             "`{}` ({}) is not served as a tool: {}\n",
-            skipped.name,
-            skipped.file,
-            skipped.reason
+            skipped.name, skipped.file, skipped.reason
         ),
         Notice::SkillRefused(refused) => {
             format!("skill {} is not served:\n", refused.path.display())
@@ -111,7 +108,10 @@ fn report(notice: Notice<'_>, style: aigent::report::style::Style) {
         ));
     }
     // Paths and messages come from disk: escaped before they reach a terminal.
-    let lines: Vec<String> = text.lines().map(|line| escape_controls(line).into_owned()).collect();
+    let lines: Vec<String> = text
+        .lines()
+        .map(|line| escape_controls(line).into_owned())
+        .collect();
     let text = format!("{} {}\n", style.warning("warning:"), lines.join("\n"));
     let _ = std::io::stderr().write_all(text.as_bytes());
 }
