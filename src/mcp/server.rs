@@ -111,7 +111,15 @@ impl AigentServer {
         if self.lock().skills_fingerprint == fingerprint {
             return false;
         }
-        let scan = skills::scan(&self.options.skill_roots);
+        let mut scan = skills::scan(&self.options.skill_roots);
+        // An entry the SDK would refuse would fail the whole listing: such a
+        // skill is refused here instead, on its own.
+        let unservable = scan.catalog.retain(|skill| {
+            skill_entry(skill)
+                .validate()
+                .map_err(|err| format!("it cannot be listed over MCP: {err}"))
+        });
+        scan.refused.extend(unservable);
         for refused in &scan.refused {
             (self.reporter)(Notice::SkillRefused(refused));
         }
@@ -215,7 +223,7 @@ fn tool_result(outcome: ToolOutcome) -> CallToolResult {
     result
 }
 
-fn skill_entry(skill: &ServedSkill) -> Result<Skill, McpError> {
+fn skill_entry(skill: &ServedSkill) -> Skill {
     let name = skill
         .frontmatter
         .get("name")
@@ -237,11 +245,7 @@ fn skill_entry(skill: &ServedSkill) -> Result<Skill, McpError> {
         .iter()
         .map(|file| SkillResource::new(file.uri.clone(), file.digest.clone(), file.size))
         .collect();
-    Ok(Skill::new(
-        skill.uri.clone(),
-        frontmatter,
-        SkillResources::Files(files),
-    ))
+    Skill::new(skill.uri.clone(), frontmatter, SkillResources::Files(files))
 }
 
 impl ServerHandler for AigentServer {
@@ -394,12 +398,7 @@ impl ServerHandler for AigentServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListSkillsResult, McpError> {
         let scan = self.scan_blocking().await?;
-        let skills = scan
-            .catalog
-            .skills
-            .iter()
-            .map(skill_entry)
-            .collect::<Result<Vec<_>, _>>()?;
+        let skills = scan.catalog.skills.iter().map(skill_entry).collect();
         Ok(ListSkillsResult::with_all_items(skills))
     }
 
@@ -410,7 +409,7 @@ impl ServerHandler for AigentServer {
     ) -> Result<GetSkillResult, McpError> {
         let scan = self.scan_blocking().await?;
         match scan.catalog.skill(&request.uri) {
-            Some(skill) => Ok(GetSkillResult::new(skill_entry(skill)?)),
+            Some(skill) => Ok(GetSkillResult::new(skill_entry(skill))),
             None => Err(McpError::invalid_params(
                 "no skill is served at that URI",
                 Some(json!({"uri": request.uri})),

@@ -79,6 +79,34 @@ impl Catalog {
         self.skills.iter().find(|skill| skill.uri == uri)
     }
 
+    /// Keeps the skills `keep` accepts; the others come back refused, with
+    /// the reason `keep` gave.
+    pub fn retain(&mut self, keep: impl Fn(&ServedSkill) -> Result<(), String>) -> Vec<Refused> {
+        let mut refused = Vec::new();
+        self.skills.retain(|skill| match keep(skill) {
+            Ok(()) => true,
+            Err(message) => {
+                refused.push(Refused {
+                    path: skill.files[0].path.clone(),
+                    diagnostics: vec![Diagnostic::error("MCP_SKILL_UNSERVABLE", message)],
+                });
+                false
+            }
+        });
+        self.index();
+        refused
+    }
+
+    fn index(&mut self) {
+        self.files.clear();
+        for (skill_index, skill) in self.skills.iter().enumerate() {
+            for (file_index, file) in skill.files.iter().enumerate() {
+                self.files
+                    .insert(file.uri.clone(), (skill_index, file_index));
+            }
+        }
+    }
+
     /// The listed file at exactly this URI.
     pub fn file(&self, uri: &str) -> Option<&SkillFile> {
         let &(skill, file) = self.files.get(uri)?;
@@ -131,14 +159,7 @@ pub fn scan(roots: &[PathBuf]) -> Scan {
             }),
         }
     }
-    for (skill_index, skill) in result.catalog.skills.iter().enumerate() {
-        for (file_index, file) in skill.files.iter().enumerate() {
-            result
-                .catalog
-                .files
-                .insert(file.uri.clone(), (skill_index, file_index));
-        }
-    }
+    result.catalog.index();
     result
 }
 
@@ -405,6 +426,30 @@ mod tests {
         assert_eq!(encode_segment(b"a b/c%"), "a%20b%2Fc%25");
         assert_eq!(encode_segment(b".."), "%2E%2E");
         assert_eq!(encode_segment(&[0xff]), "%FF");
+    }
+
+    proptest::proptest! {
+        /// Whatever the bytes of a name, its encoding is one URI segment
+        /// that decodes back to them and is never a dot-segment.
+        #[test]
+        fn an_encoded_segment_is_one_opaque_segment(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..40)) {
+            let encoded = encode_segment(&bytes);
+            proptest::prop_assert!(encoded.bytes().all(|b| b.is_ascii_alphanumeric() || b"-._~%".contains(&b)));
+            proptest::prop_assert!(encoded != "." && encoded != "..");
+            let mut decoded = Vec::new();
+            let mut rest = encoded.as_bytes();
+            while let Some((&first, tail)) = rest.split_first() {
+                if first == b'%' {
+                    let hex = std::str::from_utf8(&tail[..2]).unwrap();
+                    decoded.push(u8::from_str_radix(hex, 16).unwrap());
+                    rest = &tail[2..];
+                } else {
+                    decoded.push(first);
+                    rest = tail;
+                }
+            }
+            proptest::prop_assert_eq!(decoded, bytes);
+        }
     }
 
     #[test]

@@ -21,7 +21,11 @@ pub fn tool_definition(declaration: &Declaration) -> Value {
         "readOnlyHint".to_owned(),
         Value::Bool(danger == Some(DangerLevel::Safe)),
     );
-    if danger != Some(DangerLevel::Safe) {
+    // Undeclared: no destructiveHint, so MCP's default ("may be") applies.
+    if matches!(
+        danger,
+        Some(DangerLevel::Mutating | DangerLevel::Destructive)
+    ) {
         annotations.insert(
             "destructiveHint".to_owned(),
             Value::Bool(danger == Some(DangerLevel::Destructive)),

@@ -528,6 +528,15 @@ async fn no_byte_outside_a_skill_is_ever_served() {
     let secret = sandbox.write("secret.txt", "top secret\n");
     std::os::unix::fs::symlink(&secret, sandbox.join("skills/notes/leak.txt")).unwrap();
     std::os::unix::fs::symlink(sandbox.path(), sandbox.join("skills/notes/up")).unwrap();
+    // A FIFO would hang a reader that opened it blocking.
+    let fifo = sandbox.join("skills/notes/pipe");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
     let client = connect(&sandbox, &["--skills", "skills"]).await;
     let got = client
         .get_skill(GetSkillRequestParams::new("skill://notes/SKILL.md"))
@@ -538,6 +547,7 @@ async fn no_byte_outside_a_skill_is_ever_served() {
     let secret_path = secret.display().to_string();
     for uri in [
         "skill://notes/leak.txt",
+        "skill://notes/pipe",
         "skill://notes/up/secret.txt",
         "skill://notes/../../secret.txt",
         "skill://notes/%2e%2e/%2e%2e/secret.txt",
@@ -675,5 +685,18 @@ async fn long_calls_report_progress_when_asked() {
     let result = client.call_tool(params).await.unwrap();
     assert_eq!(structured(&result)["stdout"], "finished\n");
     assert!(heard(&listening.progress).await, "no progress notification");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_timeout_kills_a_call_and_says_so() {
+    let sandbox = Sandbox::new();
+    script_command(&sandbox, "hang", "safe", "sleep 300\n");
+    let client = connect(&sandbox, &["--timeout", "0.2"]).await;
+    let result = call(&client, "hang", json!({})).await;
+    assert_eq!(result.is_error, Some(true));
+    let content = structured(&result);
+    assert_eq!(content["timed_out"], true, "{content}");
+    assert_eq!(audit_events(&sandbox)[0]["timed_out"], true);
     client.cancel().await.unwrap();
 }
