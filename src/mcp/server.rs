@@ -308,7 +308,10 @@ impl ServerHandler for AigentServer {
             Err(outcome) => return Ok(tool_result(outcome).into()),
         };
         if prepared.needs_confirmation()
-            && let Err(why) = self.confirm(&context.peer, &prepared).await
+            && let Err(why) = tokio::select! {
+                answer = self.confirm(&context.peer, &prepared) => answer,
+                () = context.ct.cancelled() => Err("the call was cancelled while waiting for confirmation"),
+            }
         {
             return Ok(tool_result(call::refuse_unconfirmed(&settings, &prepared, why)).into());
         }
