@@ -20,9 +20,15 @@ use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
 use rmcp::transport::TokioChildProcess;
 
-const CALLS: usize = 300;
-const LISTS: usize = 50;
-const STARTS: usize = 50;
+/// `cargo bench` passes `--bench`; `cargo test --all-targets` runs this
+/// too, without it, and gets a quick smoke run.
+fn rounds(full: usize) -> usize {
+    if std::env::args().any(|arg| arg == "--bench") {
+        full
+    } else {
+        2
+    }
+}
 
 fn server(registry: &Path, audit_log: &Path) -> tokio::process::Command {
     let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_aigent"));
@@ -57,6 +63,7 @@ fn declaration(name: &str) -> String {
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
+    let (calls_n, lists_n, starts_n) = (rounds(300), rounds(50), rounds(50));
     let dir = tempfile::tempdir().expect("temp dir");
     let audit_log = dir.path().join("audit.jsonl");
     let small = dir.path().join("small");
@@ -70,8 +77,8 @@ async fn main() {
     }
 
     // Spawning `true` directly, as the baseline.
-    let mut direct = Vec::with_capacity(CALLS);
-    for _ in 0..CALLS {
+    let mut direct = Vec::with_capacity(calls_n);
+    for _ in 0..calls_n {
         let started = Instant::now();
         let status = tokio::process::Command::new("true")
             .stdin(Stdio::null())
@@ -89,8 +96,8 @@ async fn main() {
         ().serve(TokioChildProcess::new(server(&small, &audit_log)).unwrap())
             .await
             .unwrap();
-    let mut calls = Vec::with_capacity(CALLS);
-    for _ in 0..CALLS {
+    let mut calls = Vec::with_capacity(calls_n);
+    for _ in 0..calls_n {
         let params = CallToolRequestParams::new("noop").with_arguments(
             serde_json::json!({"label": "bench1"})
                 .as_object()
@@ -111,8 +118,8 @@ async fn main() {
     client.cancel().await.unwrap();
 
     let mut first_lists = Vec::with_capacity(5);
-    let mut lists = Vec::with_capacity(LISTS);
-    for round in 0..5 {
+    let mut lists = Vec::with_capacity(lists_n);
+    for round in 0..rounds(5) {
         let client =
             ().serve(TokioChildProcess::new(server(&large, &audit_log)).unwrap())
                 .await
@@ -122,7 +129,7 @@ async fn main() {
         first_lists.push(started.elapsed());
         assert_eq!(tools.len(), 1000);
         if round == 0 {
-            for _ in 0..LISTS {
+            for _ in 0..lists_n {
                 let started = Instant::now();
                 let tools = client.list_all_tools().await.unwrap();
                 lists.push(started.elapsed());
@@ -134,8 +141,8 @@ async fn main() {
     report("tools/list, 1,000 tools (first in a session)", first_lists);
     report("tools/list, 1,000 tools (repeated)", lists);
 
-    let mut starts = Vec::with_capacity(STARTS);
-    for _ in 0..STARTS {
+    let mut starts = Vec::with_capacity(starts_n);
+    for _ in 0..starts_n {
         let started = Instant::now();
         let client =
             ().serve(TokioChildProcess::new(server(&small, &audit_log)).unwrap())
@@ -146,7 +153,7 @@ async fn main() {
     }
     report("start: spawn to initialize answered", starts);
     let mut large_starts = Vec::with_capacity(10);
-    for _ in 0..10 {
+    for _ in 0..rounds(10) {
         let started = Instant::now();
         let client =
             ().serve(TokioChildProcess::new(server(&large, &audit_log)).unwrap())
