@@ -57,7 +57,7 @@ fn report(label: &str, mut samples: Vec<Duration>) -> Duration {
 
 fn declaration(name: &str) -> String {
     format!(
-        "name: {name}\ndescription: Does nothing, successfully\ndanger_level: safe\nparameters:\n  label: {{type: string, required: false, pattern_type: alphanumeric_id}}\nsubprocess: {{binary: true, hardcoded_args: [], user_controlled_args: [label]}}\n"
+        "name: {name}\ndescription: Does nothing, successfully\ndanger_level: safe\nparameters:\n  label: {{type: string, required: false, pattern_type: alphanumeric_id}}\nsubprocess: {{binary: \"true\", hardcoded_args: [], user_controlled_args: [label]}}\n"
     )
 }
 

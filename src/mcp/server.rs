@@ -35,6 +35,9 @@ pub struct AigentServer {
     options: Arc<ServeOptions>,
     settings: Arc<Option<CallSettings>>,
     state: Arc<Mutex<State>>,
+    /// Held for a whole refresh, so a list waits for one in progress
+    /// instead of parsing everything a second time.
+    refreshing: Arc<Mutex<()>>,
     reporter: Reporter,
 }
 
@@ -46,7 +49,7 @@ impl AigentServer {
             timeout: options.timeout,
             output_limit: options.output_limit,
         });
-        let server = Self {
+        Self {
             options: Arc::new(options),
             settings: Arc::new(settings),
             state: Arc::new(Mutex::new(State {
@@ -55,11 +58,9 @@ impl AigentServer {
                 scan: Arc::new(Scan::default()),
                 skills_fingerprint: None,
             })),
+            refreshing: Arc::new(Mutex::new(())),
             reporter,
-        };
-        server.refresh_tools();
-        server.refresh_skills();
-        server
+        }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
@@ -77,6 +78,7 @@ impl AigentServer {
 
     /// Reloads the registry if it changed on disk; true when it did.
     fn refresh_tools(&self) -> bool {
+        let _refreshing = self.refreshing.lock().unwrap_or_else(|p| p.into_inner());
         let fingerprint = self.registry_fingerprint();
         if fingerprint.is_some() && self.lock().tools_fingerprint == fingerprint {
             return false;
@@ -84,8 +86,8 @@ impl AigentServer {
         let Some(settings) = self.settings.as_ref() else {
             return false;
         };
-        let (definitions, skipped) = match settings.registry.reports() {
-            Ok(reports) => tools::tools_from_reports(&reports),
+        let (definitions, skipped) = match tools::load_tools(&settings.registry) {
+            Ok(loaded) => loaded,
             Err(err) => {
                 (self.reporter)(Notice::RegistryUnreadable(&err.to_string()));
                 (Vec::new(), Vec::new())
@@ -107,6 +109,7 @@ impl AigentServer {
 
     /// Rescans the skill trees if they changed on disk; true when they did.
     fn refresh_skills(&self) -> bool {
+        let _refreshing = self.refreshing.lock().unwrap_or_else(|p| p.into_inner());
         let fingerprint = Some(skills::fingerprint(&self.options.skill_roots));
         if self.lock().skills_fingerprint == fingerprint {
             return false;
@@ -433,9 +436,14 @@ impl AigentServer {
 /// Serves on stdin/stdout until the client goes away.
 pub async fn serve_stdio(options: ServeOptions, reporter: Reporter) -> Result<(), ServeError> {
     let interval = options.poll_interval;
-    let server = tokio::task::spawn_blocking(move || AigentServer::new(options, reporter))
-        .await
-        .map_err(|err| ServeError::Protocol(err.to_string()))?;
+    let server = AigentServer::new(options, reporter);
+    // The registry and the skills load while the client says hello: start
+    // does not wait for a large registry, and the first list waits for it.
+    let warming = server.clone();
+    tokio::task::spawn_blocking(move || {
+        warming.refresh_tools();
+        warming.refresh_skills();
+    });
     let running = server
         .clone()
         .serve(rmcp::transport::stdio())

@@ -3,12 +3,17 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::contract::{DangerLevel, Declaration, FileReport, to_json_schema};
+use crate::contract::{DangerLevel, Declaration, LoadError, Registry, to_json_schema};
 
 /// One declaration as an MCP tool definition (the wire form of `Tool`).
 pub fn tool_definition(declaration: &Declaration) -> Value {
     let mut input_schema = to_json_schema(declaration);
     if let Value::Object(object) = &mut input_schema {
+        // The tool's own name and description already say these.
+        object.remove("title");
+        if object.get("description") == Some(&Value::from(declaration.description.clone())) {
+            object.remove("description");
+        }
         // MCP wants a closed object; the guard refuses unknown names anyway,
         // and saying so up front spares the agent a rejected call.
         object.insert("type".to_owned(), Value::from("object"));
@@ -46,45 +51,26 @@ pub fn tool_definition(declaration: &Declaration) -> Value {
 /// The `structuredContent` of a call: the execution result when the
 /// command ran (whatever its status), else aigent's JSON envelope (a
 /// rejection, a refusal, a command that could not start), as `args check`
-/// and `run` print it.
+/// and `run` print it. Kept terse: every tool repeats it in `tools/list`.
 pub fn output_schema() -> Value {
+    let integer_or_null = json!({"type": ["integer", "null"]});
+    let boolean = json!({"type": "boolean"});
+    let string = json!({"type": "string"});
     json!({
         "type": "object",
         "oneOf": [
             {
-                "title": "execution",
-                "type": "object",
                 "properties": {
-                    "command": {"type": "string"},
-                    "exit_code": {"type": ["integer", "null"], "description": "null when a signal ended the command"},
-                    "signal": {"type": ["integer", "null"]},
-                    "timed_out": {"type": "boolean"},
-                    "cancelled": {"type": "boolean"},
-                    "duration_ms": {"type": "integer", "minimum": 0},
-                    "stdout": {"type": "string", "description": "the first bytes of standard output, invalid UTF-8 replaced"},
-                    "stderr": {"type": "string"},
-                    "stdout_truncated": {"type": "boolean"},
-                    "stderr_truncated": {"type": "boolean"},
-                    "warnings": {"type": "array", "items": {"type": "string"}},
+                    "command": string, "exit_code": integer_or_null, "signal": integer_or_null,
+                    "timed_out": boolean, "cancelled": boolean, "duration_ms": {"type": "integer"},
+                    "stdout": string, "stderr": string,
+                    "stdout_truncated": boolean, "stderr_truncated": boolean,
                 },
-                "required": ["command", "exit_code", "signal", "timed_out", "cancelled", "duration_ms",
-                             "stdout", "stderr", "stdout_truncated", "stderr_truncated"],
+                "required": ["exit_code", "stdout", "stderr", "stdout_truncated", "stderr_truncated"],
             },
             {
-                "title": "envelope",
-                "type": "object",
-                "properties": {
-                    "ok": {"const": false},
-                    "data": {"type": "object"},
-                    "error": {
-                        "type": "object",
-                        "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
-                        "required": ["code", "message"],
-                    },
-                    "warnings": {"type": "array", "items": {"type": "string"}},
-                    "meta": {"type": "object"},
-                },
-                "required": ["ok", "data", "error", "warnings", "meta"],
+                "properties": {"ok": {"const": false}, "error": {"type": "object", "required": ["code", "message"]}},
+                "required": ["ok", "error"],
             },
         ],
     })
@@ -98,48 +84,64 @@ pub struct Skipped {
     pub reason: String,
 }
 
-/// The tools a registry's reports make, and the declarations left out
-/// (invalid, or with nothing to run).
-pub fn tools_from_reports(reports: &[FileReport]) -> (Vec<Value>, Vec<Skipped>) {
-    let mut tools = Vec::with_capacity(reports.len());
-    let mut skipped = Vec::new();
-    for report in reports {
-        let skip = |reason: String| Skipped {
-            name: report.name.clone(),
-            file: report.file.clone(),
-            reason,
-        };
-        match &report.declaration {
-            Some(declaration) if !report.has_errors() => {
-                if declaration.subprocess.is_some() {
-                    tools.push(tool_definition(declaration));
-                } else {
-                    skipped.push(skip(
-                        "it declares no subprocess, so there is nothing to run".into(),
-                    ));
+/// Every tool of a registry, its declarations parsed in parallel through
+/// [`Registry::load`], the path `run` takes; a name declared twice is
+/// refused as `load` refuses it.
+pub fn load_tools(registry: &Registry) -> Result<(Vec<Value>, Vec<Skipped>), LoadError> {
+    use rayon::prelude::*;
+    let mut names: Vec<String> = registry
+        .entries()?
+        .into_iter()
+        .map(|entry| entry.name)
+        .collect();
+    names.dedup();
+    let loaded: Vec<Result<Value, Skipped>> = names
+        .par_iter()
+        .map(|name| {
+            let skip = |reason: String, file: String| Skipped {
+                name: name.clone(),
+                file,
+                reason,
+            };
+            match registry.load(name) {
+                Ok(loaded) if loaded.declaration.subprocess.is_some() => {
+                    Ok(tool_definition(&loaded.declaration))
                 }
+                Ok(loaded) => Err(skip(
+                    "it declares no subprocess, so there is nothing to run".into(),
+                    loaded.file,
+                )),
+                Err(LoadError::Invalid {
+                    file, diagnostics, ..
+                }) => {
+                    let codes: Vec<String> = diagnostics
+                        .iter()
+                        .filter(|diagnostic| diagnostic.is_error())
+                        .map(|diagnostic| format!("{} {}", diagnostic.code, diagnostic.message))
+                        .collect();
+                    Err(skip(
+                        format!("the declaration is invalid: {}", codes.join("; ")),
+                        file,
+                    ))
+                }
+                Err(err) => Err(skip(err.to_string(), registry.describe())),
             }
-            _ => {
-                let codes: Vec<String> = report
-                    .diagnostics
-                    .iter()
-                    .filter(|diagnostic| diagnostic.is_error())
-                    .map(|diagnostic| format!("{} {}", diagnostic.code, diagnostic.message))
-                    .collect();
-                skipped.push(skip(format!(
-                    "the declaration is invalid: {}",
-                    codes.join("; ")
-                )));
-            }
+        })
+        .collect();
+    let mut tools = Vec::with_capacity(loaded.len());
+    let mut skipped = Vec::new();
+    for result in loaded {
+        match result {
+            Ok(tool) => tools.push(tool),
+            Err(skip) => skipped.push(skip),
         }
     }
-    (tools, skipped)
+    Ok((tools, skipped))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contract::Registry;
 
     fn embedded(name: &str) -> Declaration {
         Registry::Embedded.load(name).unwrap().declaration
@@ -147,8 +149,7 @@ mod tests {
 
     #[test]
     fn input_schema_is_closed_and_annotations_follow_danger() {
-        let reports = Registry::Embedded.reports().unwrap();
-        let (tools, _) = tools_from_reports(&reports);
+        let (tools, _) = load_tools(&Registry::Embedded).unwrap();
         assert!(!tools.is_empty());
         for tool in &tools {
             assert_eq!(tool["inputSchema"]["additionalProperties"], false, "{tool}");
