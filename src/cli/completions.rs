@@ -22,10 +22,15 @@ declared commands and their --param flags come from the active registry. --stati
 self-contained script instead (subcommands, flags and paths only).
 
 Examples:
+  aigent completions --static bash > aigent.bash
+  # bash (the bash-completion package must be loaded by your shell):
+  mkdir -p ~/.local/share/bash-completion/completions
   aigent completions bash > ~/.local/share/bash-completion/completions/aigent
-  aigent completions zsh > ~/.zfunc/_aigent
-  aigent completions fish > ~/.config/fish/completions/aigent.fish
-  aigent completions --static bash > aigent.bash"
+  # zsh (then `fpath+=~/.zfunc` before `compinit` in ~/.zshrc):
+  mkdir -p ~/.zfunc && aigent completions zsh > ~/.zfunc/_aigent
+  # fish:
+  mkdir -p ~/.config/fish/completions
+  aigent completions fish > ~/.config/fish/completions/aigent.fish"
 )]
 pub struct CompletionsArgs {
     /// The shell to generate a script for

@@ -1,6 +1,6 @@
 //! Stable diagnostic codes for skill validation. Codes never change
-//! meaning; messages may be reworded. The README's table is checked
-//! against [`TABLE`] by a test.
+//! meaning; messages may be reworded. The table in
+//! docs/reference/skill-codes.md is checked against [`TABLE`] by a test.
 
 use crate::report::Severity;
 
@@ -208,16 +208,23 @@ mod tests {
 
     #[test]
     fn the_readme_table_lists_every_code() {
-        let readme = include_str!("../../README.md");
+        let readme = include_str!("../../docs/reference/skill-codes.md");
         for (code, severity, _) in TABLE {
             let row = format!("| `{code}` | {severity} |");
-            assert!(readme.contains(&row), "README lacks the row for {code}");
+            assert!(
+                readme.contains(&row),
+                "docs/reference/skill-codes.md lacks the row for {code}"
+            );
         }
         let rows = readme
             .lines()
             .filter(|line| line.starts_with("| `E0") || line.starts_with("| `W0"))
             .count();
-        assert_eq!(rows, TABLE.len(), "README lists codes that do not exist");
+        assert_eq!(
+            rows,
+            TABLE.len(),
+            "docs/reference/skill-codes.md lists codes that do not exist"
+        );
     }
 
     #[test]
