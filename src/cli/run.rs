@@ -25,7 +25,8 @@ In json mode the envelope goes to stderr (or to --result PATH), never to \
 stdout, which is the child's.
 
 Examples:
-  aigent run deploy --cluster-id prod-east-1 --version 1.2.3
+  aigent run git-log --author Ann --count 5
+  aigent run --dry-run deploy --cluster-id prod-east-1 --version 1.2.3
   aigent run --dry-run deploy --json '{\"cluster-id\": \"prod-east-1\", \"version\": \"1.2.3\"}'
   aigent --format json run --timeout 30 --result ./result.json files-get --file-id f-123")]
 pub struct RunArgs {

@@ -25,6 +25,8 @@ pub const DUPLICATE_NAME: &str = "E118";
 pub const SCHEMA_UNKNOWN_KEYWORD: &str = "E119";
 pub const SCHEMA_INVALID: &str = "E120";
 pub const AIGENT_KEYWORD_IGNORED: &str = "E121";
+pub const PARAMETER_UNUSED: &str = "E122";
+pub const ARGV_SLOT_INVALID: &str = "E123";
 
 pub const IDENTIFIER_UNPATTERNED: &str = "W101";
 pub const REQUIRED_WITH_DEFAULT: &str = "W102";
@@ -100,7 +102,7 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
     (
         USER_ARG_UNKNOWN,
         Severity::Error,
-        "a `user_controlled_args` entry names no parameter",
+        "a `user_controlled_args` entry or an `argv` slot names no parameter",
     ),
     (
         SHELL_COMMAND_STRING,
@@ -136,6 +138,16 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
         AIGENT_KEYWORD_IGNORED,
         Severity::Error,
         "an `x-aigent-*` keyword where the guard never reads it (not a top-level property, its `items`, or a schema they reach through `$ref`/`allOf`), or two pattern types for one property",
+    ),
+    (
+        PARAMETER_UNUSED,
+        Severity::Error,
+        "a declared parameter reaches no destination of the subprocess (no `argv` slot, no `user_controlled_args` entry), so its value would be validated and then dropped",
+    ),
+    (
+        ARGV_SLOT_INVALID,
+        Severity::Error,
+        "an `argv` slot whose parameter type cannot take its form: a boolean joined to its flag (`--flag=true`), or an object",
     ),
     (
         IDENTIFIER_UNPATTERNED,

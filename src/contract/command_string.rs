@@ -1214,11 +1214,11 @@ mod tests {
     use super::*;
 
     fn findings(binary: &str, hardcoded: &[&str], users: UserArguments<'_>) -> Vec<String> {
-        let subprocess = Subprocess {
-            binary: binary.to_owned(),
-            hardcoded_args: hardcoded.iter().map(|word| (*word).to_owned()).collect(),
-            user_controlled_args: Vec::new(),
-        };
+        let subprocess = Subprocess::from_lists(
+            binary.to_owned(),
+            hardcoded.iter().map(|word| (*word).to_owned()).collect(),
+            Vec::new(),
+        );
         command_string_diagnostics(&subprocess, users)
             .into_iter()
             .map(|diagnostic| {

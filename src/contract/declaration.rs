@@ -58,6 +58,14 @@ impl Declaration {
         })
     }
 
+    /// Whether some argv word is `name`'s value standing alone, where a
+    /// leading `-` would be read as an option (not `--flag=VALUE`).
+    pub fn stands_alone_in_argv(&self, name: &str) -> bool {
+        self.subprocess
+            .as_ref()
+            .is_some_and(|subprocess| subprocess.slots_of(name).any(ParamSlot::value_stands_alone))
+    }
+
     /// Whether the value of `name` may start with `-` (for an array, any
     /// of its items).
     pub fn allows_leading_dash(&self, name: &str) -> bool {
@@ -304,12 +312,175 @@ impl fmt::Debug for AnchoredPattern {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// What a declared command runs: `binary`, then the words of `argv`.
+///
+/// `argv` is the template every caller builds from. A declaration in the
+/// older form (`hardcoded_args` + `user_controlled_args`) is read as the
+/// template "each literal, then each named parameter", and the REQ-C-019
+/// fields are always derived from the template, so both forms print alike.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Subprocess {
     pub binary: String,
+    /// The template, in argv order.
+    pub argv: Vec<ArgvPart>,
+    /// The literal words of the template, in order (REQ-C-019).
     pub hardcoded_args: Vec<String>,
-    /// Parameter names, in the order their values are appended to the argv.
+    /// The parameters the template uses, each once, in the order they
+    /// first appear (REQ-C-019).
     pub user_controlled_args: Vec<String>,
+    /// The declaration gave `argv` (not the older two lists), so `schema
+    /// show` prints the template beside the derived fields.
+    pub templated: bool,
+}
+
+/// One element of an argv template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ArgvPart {
+    /// Passed verbatim.
+    Literal(String),
+    /// A parameter's value; see [`ParamSlot`].
+    Param(ParamSlot),
+}
+
+/// Where a parameter's value goes in the argv:
+/// - no flag: the value itself (an array gives one word per item);
+/// - `flag` with [`FlagForm::Separate`]: `FLAG VALUE` (an array repeats the
+///   pair, a boolean is `FLAG` alone when true and nothing when false);
+/// - `flag` with [`FlagForm::Joined`]: `FLAG=VALUE`, one word.
+///
+/// `prefix` is glued in front of each value (`web=registry/web:` makes
+/// `web=registry/web:1.2.3`), for CLIs that take a value inside a larger
+/// word. An absent parameter (no value, no default) adds nothing, flag
+/// included.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParamSlot {
+    pub param: String,
+    pub flag: Option<String>,
+    pub form: FlagForm,
+    pub prefix: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FlagForm {
+    #[default]
+    Separate,
+    Joined,
+}
+
+impl FlagForm {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Separate => "separate",
+            Self::Joined => "joined",
+        }
+    }
+}
+
+impl ParamSlot {
+    /// The value is a word of its own, where a leading `-` would be read
+    /// as an option. A value glued to its flag (`--author=-x`) is not.
+    pub fn value_stands_alone(&self) -> bool {
+        self.prefix.is_empty() && !(self.flag.is_some() && self.form == FlagForm::Joined)
+    }
+}
+
+impl Subprocess {
+    /// A subprocess from its template, with the REQ-C-019 fields derived.
+    pub fn from_template(binary: String, argv: Vec<ArgvPart>, templated: bool) -> Self {
+        let hardcoded_args = argv
+            .iter()
+            .filter_map(|part| match part {
+                ArgvPart::Literal(word) => Some(word.clone()),
+                ArgvPart::Param(_) => None,
+            })
+            .collect();
+        let mut user_controlled_args: Vec<String> = Vec::new();
+        for slot in argv.iter().filter_map(ArgvPart::slot) {
+            if !user_controlled_args.contains(&slot.param) {
+                user_controlled_args.push(slot.param.clone());
+            }
+        }
+        Self {
+            binary,
+            argv,
+            hardcoded_args,
+            user_controlled_args,
+            templated,
+        }
+    }
+
+    /// The older form: the literals, then each named parameter's value.
+    pub fn from_lists(
+        binary: String,
+        hardcoded_args: Vec<String>,
+        user_controlled_args: Vec<String>,
+    ) -> Self {
+        let argv = hardcoded_args
+            .into_iter()
+            .map(ArgvPart::Literal)
+            .chain(user_controlled_args.into_iter().map(|param| {
+                ArgvPart::Param(ParamSlot {
+                    param,
+                    flag: None,
+                    form: FlagForm::Separate,
+                    prefix: String::new(),
+                })
+            }))
+            .collect();
+        Self::from_template(binary, argv, false)
+    }
+
+    /// Every slot that takes `param`'s value.
+    pub fn slots_of<'a>(&'a self, param: &'a str) -> impl Iterator<Item = &'a ParamSlot> + 'a {
+        self.argv
+            .iter()
+            .filter_map(ArgvPart::slot)
+            .filter(move |slot| slot.param == param)
+    }
+}
+
+impl ArgvPart {
+    pub fn slot(&self) -> Option<&ParamSlot> {
+        match self {
+            Self::Param(slot) => Some(slot),
+            Self::Literal(_) => None,
+        }
+    }
+}
+
+impl Serialize for Subprocess {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(None)?;
+        out.serialize_entry("binary", &self.binary)?;
+        out.serialize_entry("hardcoded_args", &self.hardcoded_args)?;
+        out.serialize_entry("user_controlled_args", &self.user_controlled_args)?;
+        if self.templated {
+            out.serialize_entry("argv", &self.argv)?;
+        }
+        out.end()
+    }
+}
+
+impl Serialize for ArgvPart {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Literal(word) => serializer.serialize_str(word),
+            Self::Param(slot) => {
+                let mut out = serializer.serialize_map(None)?;
+                out.serialize_entry("param", &slot.param)?;
+                if let Some(flag) = &slot.flag {
+                    out.serialize_entry("flag", flag)?;
+                    if slot.form == FlagForm::Joined {
+                        out.serialize_entry("form", slot.form.as_str())?;
+                    }
+                }
+                if !slot.prefix.is_empty() {
+                    out.serialize_entry("prefix", &slot.prefix)?;
+                }
+                out.end()
+            }
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

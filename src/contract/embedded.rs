@@ -9,6 +9,7 @@ pub const EMBEDDED: &[(&str, &str)] = &[
         "files-get.yaml",
         include_str!("../../commands/files-get.yaml"),
     ),
+    ("git-log.json", include_str!("../../commands/git-log.json")),
     (
         "read_file.json",
         include_str!("../../commands/read_file.json"),

@@ -131,6 +131,11 @@ mod tests {
     /// `input_schema`, accepts and refuses what the original does.
     #[test]
     fn the_export_guards_like_the_original() {
+        // Every parameter reaches the subprocess (E122 otherwise).
+        let every_parameter = json!([
+            "a-id", "uuid", "version", "path", "link", "res", "ticket", "count", "ratio", "dry",
+            "mode", "tags", "token"
+        ]);
         let original = parse_value(
             &json!({
                 "name": "all", "description": "every kind",
@@ -149,7 +154,7 @@ mod tests {
                     "tags": {"type": "array", "pattern_type": "alphanumeric_id"},
                     "token": {"type": "string", "sensitive": true}
                 },
-                "subprocess": {"binary": "x", "user_controlled_args": ["path"]}
+                "subprocess": {"binary": "x", "user_controlled_args": every_parameter}
             }),
             &Origin::default(),
         );
@@ -162,7 +167,7 @@ mod tests {
         let schema = to_json_schema(&original);
         let reloaded = parse_value(
             &json!({"name": "all", "description": "every kind", "input_schema": schema,
-                    "subprocess": {"binary": "x", "user_controlled_args": ["path"]}}),
+                    "subprocess": {"binary": "x", "user_controlled_args": every_parameter}}),
             &Origin::default(),
         );
         assert!(

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use super::codes;
 use super::command_string::{UserArguments, command_string_diagnostics};
-use super::declaration::{Declaration, Inputs, ParamType};
+use super::declaration::{Declaration, FlagForm, Inputs, ParamType};
 use crate::report::Diagnostic;
 
 /// What a check may know besides the declaration.
@@ -24,6 +24,8 @@ pub type Check = fn(&Declaration, &LintContext<'_>) -> Vec<Diagnostic>;
 /// Every check, in report order. This list is the extension point.
 pub const CHECKS: &[Check] = &[
     user_controlled_args_exist,
+    every_parameter_reaches_the_subprocess,
+    argv_slots_fit_their_types,
     no_shell_command_string,
     defaults_pass_their_own_checks,
     required_has_no_default,
@@ -43,22 +45,122 @@ fn user_controlled_args_exist(declaration: &Declaration, _: &LintContext<'_>) ->
         return Vec::new();
     };
     let inputs = declaration.input_names();
+    let unknown = |name: &str, field: String| {
+        let hint = super::closest(name, inputs.iter().copied())
+            .map(|closest| format!("; did you mean `{closest}`?"))
+            .unwrap_or_default();
+        Diagnostic::error(
+            codes::USER_ARG_UNKNOWN,
+            format!("`{name}` names no parameter{hint}"),
+        )
+        .with_field(field)
+    };
+    if !subprocess.templated {
+        return subprocess
+            .user_controlled_args
+            .iter()
+            .enumerate()
+            .filter(|(_, name)| !inputs.contains(&name.as_str()))
+            .map(|(index, name)| unknown(name, format!("subprocess.user_controlled_args[{index}]")))
+            .collect();
+    }
     subprocess
-        .user_controlled_args
+        .argv
         .iter()
         .enumerate()
-        .filter(|(_, name)| !inputs.contains(&name.as_str()))
-        .map(|(index, name)| {
-            let hint = super::closest(name, inputs.iter().copied())
-                .map(|closest| format!("; did you mean `{closest}`?"))
-                .unwrap_or_default();
+        .filter_map(|(index, part)| Some((index, part.slot()?)))
+        .filter(|(_, slot)| !inputs.contains(&slot.param.as_str()))
+        .map(|(index, slot)| unknown(&slot.param, format!("subprocess.argv[{index}].param")))
+        .collect()
+}
+
+/// Whether the subprocess receives `name`'s value somewhere. This is the
+/// one list of destinations: a new one (an environment variable, a file)
+/// is added here, and the unused-parameter check follows.
+pub fn reaches_subprocess(declaration: &Declaration, name: &str) -> bool {
+    declaration.subprocess.as_ref().is_some_and(|subprocess| {
+        subprocess
+            .user_controlled_args
+            .iter()
+            .any(|arg| arg == name)
+    })
+}
+
+/// A parameter that is validated, reported as accepted and then dropped
+/// misleads the agent that sent it. A command that runs nothing (no
+/// `subprocess`) only validates, so it has no destinations to miss.
+fn every_parameter_reaches_the_subprocess(
+    declaration: &Declaration,
+    _: &LintContext<'_>,
+) -> Vec<Diagnostic> {
+    if declaration.subprocess.is_none() {
+        return Vec::new();
+    }
+    let prefix = match declaration.inputs {
+        Inputs::Parameters(_) => "parameters",
+        Inputs::InputSchema(_) => "input_schema.properties",
+    };
+    declaration
+        .input_names()
+        .into_iter()
+        .filter(|name| !reaches_subprocess(declaration, name))
+        .map(|name| {
             Diagnostic::error(
-                codes::USER_ARG_UNKNOWN,
-                format!("`{name}` names no parameter{hint}"),
+                codes::PARAMETER_UNUSED,
+                format!(
+                    "`{name}` is declared but never reaches the subprocess, so an agent's value would be checked and then silently dropped; add it to `argv` (or `user_controlled_args`), or remove it"
+                ),
             )
-            .with_field(format!("subprocess.user_controlled_args[{index}]"))
+            .with_field(format!("{prefix}.{name}"))
         })
         .collect()
+}
+
+/// A slot whose parameter type cannot take its form.
+fn argv_slots_fit_their_types(declaration: &Declaration, _: &LintContext<'_>) -> Vec<Diagnostic> {
+    let Some(subprocess) = &declaration.subprocess else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for (index, part) in subprocess.argv.iter().enumerate() {
+        let Some(slot) = part.slot() else { continue };
+        let Some(kind) = input_kind(declaration, &slot.param) else {
+            continue;
+        };
+        let problem = match (kind, &slot.flag, slot.form) {
+            ("boolean", Some(flag), FlagForm::Joined) => Some(format!(
+                "`{}` is a boolean, which is a switch: `{flag}` alone when true; drop \"form\": \"joined\"",
+                slot.param
+            )),
+            ("object", _, _) => Some(format!(
+                "`{}` is an object, which has no argv form",
+                slot.param
+            )),
+            _ => None,
+        };
+        if let Some(message) = problem {
+            found.push(
+                Diagnostic::error(codes::ARGV_SLOT_INVALID, message)
+                    .with_field(format!("subprocess.argv[{index}]")),
+            );
+        }
+    }
+    found
+}
+
+/// The JSON type an input takes, where it has exactly one.
+fn input_kind<'a>(declaration: &'a Declaration, name: &str) -> Option<&'a str> {
+    match &declaration.inputs {
+        Inputs::Parameters(_) => {
+            declaration
+                .parameter(name)
+                .map(|parameter| match parameter.kind {
+                    ParamType::Boolean => "boolean",
+                    _ => "scalar",
+                })
+        }
+        Inputs::InputSchema(schema) => schema.property(name)?.get("type")?.as_str(),
+    }
 }
 
 /// A shell or an interpreter handed a command string turns the argv back
@@ -202,5 +304,102 @@ mod tests {
         for name in ["message", "idle", "keyboard", "version", "name", "video"] {
             assert!(!looks_like_identifier(name), "{name}");
         }
+    }
+
+    /// The codes of every diagnostic for a YAML declaration, with fields.
+    fn findings(text: &str) -> Vec<(String, String)> {
+        let parsed = crate::contract::parse_declaration(
+            text,
+            crate::contract::SourceFormat::Yaml,
+            &crate::contract::Origin::default(),
+        );
+        parsed
+            .diagnostics
+            .iter()
+            .map(|d| (d.code.to_string(), d.field.clone().unwrap_or_default()))
+            .collect()
+    }
+
+    fn pair(code: &str, field: &str) -> (String, String) {
+        (code.to_owned(), field.to_owned())
+    }
+
+    #[test]
+    fn a_parameter_that_reaches_nothing_is_an_error() {
+        let found = findings(
+            "name: t\ndescription: d\nparameters:\n  a: {type: string}\n  b: {type: string}\nsubprocess: {binary: t, argv: [x, {param: a}]}\n",
+        );
+        assert_eq!(found, [pair(codes::PARAMETER_UNUSED, "parameters.b")]);
+        // Legacy form too: the old built-in `deploy` dropped `ticket-ref`.
+        let found = findings(
+            "name: t\ndescription: d\nparameters:\n  a: {type: string}\n  b: {type: string}\nsubprocess: {binary: t, user_controlled_args: [a]}\n",
+        );
+        assert_eq!(found, [pair(codes::PARAMETER_UNUSED, "parameters.b")]);
+        // A command that runs nothing only validates: nothing to miss.
+        assert!(findings("name: t\ndescription: d\nparameters:\n  b: {type: string}\n").is_empty());
+    }
+
+    #[test]
+    fn a_slot_naming_an_undeclared_parameter_is_an_error() {
+        let found = findings(
+            "name: t\ndescription: d\nparameters:\n  author: {type: string}\nsubprocess: {binary: t, argv: [{param: author}, {param: autor, flag: -a}]}\n",
+        );
+        assert_eq!(
+            found,
+            [pair(codes::USER_ARG_UNKNOWN, "subprocess.argv[1].param")]
+        );
+    }
+
+    #[test]
+    fn a_slot_whose_type_cannot_take_its_form_is_an_error() {
+        let found = findings(
+            "name: t\ndescription: d\nparameters:\n  all: {type: boolean}\nsubprocess: {binary: t, argv: [{param: all, flag: --all, form: joined}]}\n",
+        );
+        assert_eq!(
+            found,
+            [pair(codes::ARGV_SLOT_INVALID, "subprocess.argv[0]")]
+        );
+        let found = findings(
+            "name: t\ndescription: d\ninput_schema:\n  type: object\n  properties:\n    o: {type: object}\nsubprocess: {binary: t, argv: [{param: o, flag: --o}]}\n",
+        );
+        assert_eq!(
+            found,
+            [pair(codes::ARGV_SLOT_INVALID, "subprocess.argv[0]")]
+        );
+    }
+
+    #[test]
+    fn template_shape_errors() {
+        let shape = |argv: &str| {
+            findings(&format!(
+                "name: t\ndescription: d\nparameters:\n  a: {{type: string}}\nsubprocess: {{binary: t, argv: {argv}}}\n"
+            ))
+        };
+        assert_eq!(
+            shape("[{param: a, flag: n}]")[0].1,
+            "subprocess.argv[0].flag"
+        );
+        assert_eq!(
+            shape("[{param: a, flag: --a=}]")[0].1,
+            "subprocess.argv[0].flag"
+        );
+        assert_eq!(
+            shape("[{param: a, form: joined}]")[0].1,
+            "subprocess.argv[0].form"
+        );
+        assert_eq!(
+            shape("[{param: a, flag: -a, form: glued}]")[0].1,
+            "subprocess.argv[0].form"
+        );
+        assert_eq!(
+            shape("[{param: a, flg: -a}]")[0].1,
+            "subprocess.argv[0].flg"
+        );
+        assert_eq!(shape("[1]")[0].1, "subprocess.argv[0]");
+        assert_eq!(shape("x")[0].1, "subprocess.argv");
+        let both = findings(
+            "name: t\ndescription: d\nparameters:\n  a: {type: string}\nsubprocess: {binary: t, argv: [{param: a}], hardcoded_args: [x]}\n",
+        );
+        assert_eq!(both, [pair(codes::SHAPE, "subprocess.hardcoded_args")]);
     }
 }

@@ -21,8 +21,8 @@ pub mod render;
 pub mod value;
 
 pub use declaration::{
-    AnchoredPattern, DangerLevel, Declaration, ExitCode, InputSchema, Inputs, ParamType, Parameter,
-    PatternType, SideEffects, Subprocess, to_wire,
+    AnchoredPattern, ArgvPart, DangerLevel, Declaration, ExitCode, FlagForm, InputSchema, Inputs,
+    ParamSlot, ParamType, Parameter, PatternType, SideEffects, Subprocess, to_wire,
 };
 pub use embedded::EMBEDDED;
 pub use json_schema::to_json_schema;

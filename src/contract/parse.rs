@@ -6,8 +6,8 @@ use serde_json::{Map, Value};
 
 use super::codes;
 use super::declaration::{
-    AnchoredPattern, DangerLevel, Declaration, ExitCode, Inputs, ParamType, Parameter, PatternType,
-    SideEffects, Subprocess,
+    AnchoredPattern, ArgvPart, DangerLevel, Declaration, ExitCode, FlagForm, Inputs, ParamSlot,
+    ParamType, Parameter, PatternType, SideEffects, Subprocess,
 };
 use super::{input_schema, lint, value};
 use crate::report::Diagnostic;
@@ -610,9 +610,32 @@ impl Reader {
         self.unknown_fields(
             object,
             "subprocess",
-            &["binary", "hardcoded_args", "user_controlled_args"],
+            &["binary", "argv", "hardcoded_args", "user_controlled_args"],
         );
         let binary = self.required_string(object, "binary", "subprocess");
+        if object.contains_key("argv") {
+            let subprocess =
+                Subprocess::from_template(binary?, self.argv_template(&object["argv"])?, true);
+            // `schema show` prints the derived lists beside the template, so
+            // they may come back; then they must say what the template says.
+            for (older, derived) in [
+                ("hardcoded_args", &subprocess.hardcoded_args),
+                ("user_controlled_args", &subprocess.user_controlled_args),
+            ] {
+                if object.contains_key(older)
+                    && self.string_list(object, older, "subprocess").as_ref() != Some(derived)
+                {
+                    self.error(
+                        codes::SHAPE,
+                        format!("subprocess.{older}"),
+                        format!(
+                            "`{older}` disagrees with `argv`: the template says where each literal and parameter goes, so leave `{older}` out"
+                        ),
+                    );
+                }
+            }
+            return Some(subprocess);
+        }
         let hardcoded_args = self.string_list(object, "hardcoded_args", "subprocess");
         let user_controlled_args = self.string_list(object, "user_controlled_args", "subprocess");
         if let Some(names) = &user_controlled_args {
@@ -626,10 +649,94 @@ impl Reader {
                 }
             }
         }
-        Some(Subprocess {
-            binary: binary?,
-            hardcoded_args: hardcoded_args?,
-            user_controlled_args: user_controlled_args?,
+        Some(Subprocess::from_lists(
+            binary?,
+            hardcoded_args?,
+            user_controlled_args?,
+        ))
+    }
+
+    /// `subprocess.argv`: strings, and `{"param": P, "flag": F, "form":
+    /// "joined", "prefix": X}` slots. Whether P is declared, and whether its type can
+    /// take the flag, is the lint's to say (it knows the inputs).
+    fn argv_template(&mut self, value: &Value) -> Option<Vec<ArgvPart>> {
+        let Some(items) = value.as_array() else {
+            self.error(
+                codes::SHAPE,
+                "subprocess.argv",
+                format!(
+                    "`argv` must be a list of strings and {{\"param\": ...}} slots, not {}",
+                    kind(value)
+                ),
+            );
+            return None;
+        };
+        let errors_before = self.error_count();
+        let mut parts = Vec::with_capacity(items.len());
+        for (index, item) in items.iter().enumerate() {
+            let field = format!("subprocess.argv[{index}]");
+            match item {
+                Value::String(word) => parts.push(ArgvPart::Literal(word.clone())),
+                Value::Object(slot) => {
+                    if let Some(slot) = self.argv_slot(slot, &field) {
+                        parts.push(ArgvPart::Param(slot));
+                    }
+                }
+                other => self.error(
+                    codes::SHAPE,
+                    field,
+                    format!(
+                        "an argv element is a string or a {{\"param\": ...}} slot, not {}",
+                        kind(other)
+                    ),
+                ),
+            }
+        }
+        (self.error_count() == errors_before).then_some(parts)
+    }
+
+    fn argv_slot(&mut self, object: &Map<String, Value>, field: &str) -> Option<ParamSlot> {
+        self.unknown_fields(object, field, &["param", "flag", "form", "prefix"]);
+        let param = self.required_string(object, "param", field);
+        let prefix = self
+            .optional_string(object, "prefix", field)
+            .unwrap_or_default();
+        let flag = self.optional_string(object, "flag", field);
+        if let Some(flag) = &flag
+            && (!flag.starts_with('-') || flag.len() < 2 || flag.contains('='))
+        {
+            self.error(
+                codes::SHAPE,
+                join(field, "flag"),
+                format!(
+                    "`{flag}` is not an option name: a flag starts with `-` and holds no `=` (use \"form\": \"joined\" for `--flag=VALUE`)"
+                ),
+            );
+        }
+        let form = match self.optional_string(object, "form", field).as_deref() {
+            None | Some("separate") => FlagForm::Separate,
+            Some("joined") => FlagForm::Joined,
+            Some(other) => {
+                self.error(
+                    codes::SHAPE,
+                    join(field, "form"),
+                    format!("`form` is \"separate\" or \"joined\", not `{other}`"),
+                );
+                FlagForm::Separate
+            }
+        };
+        if form == FlagForm::Joined && flag.is_none() {
+            self.error(
+                codes::SHAPE,
+                join(field, "form"),
+                "\"form\": \"joined\" needs a `flag` to join the value to",
+            );
+        }
+        Some(ParamSlot {
+            param: param?,
+            flag,
+            form,
+            prefix,
         })
     }
 

@@ -414,6 +414,7 @@ mod tests {
             [
                 "deploy",
                 "files-get",
+                "git-log",
                 "read_file",
                 "run-script",
                 "shell_exec"

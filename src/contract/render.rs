@@ -4,7 +4,7 @@
 use comfy_table::{Table, presets};
 use serde_json::Value;
 
-use super::declaration::{Declaration, Inputs, ParamType, Parameter};
+use super::declaration::{ArgvPart, Declaration, FlagForm, Inputs, ParamType, Parameter};
 use super::input_schema::{self, GuardedProperty, PropertyGuard};
 use super::registry::FileReport;
 use crate::guard::ValueClass;
@@ -60,6 +60,38 @@ pub fn render_list(reports: &[FileReport], style: Style) -> String {
     out
 }
 
+/// One template element as `schema show` prints it: literals as they
+/// are, a slot as `<param>` with its flag and prefix around it, in
+/// brackets when the parameter may be left out.
+fn template_word(declaration: &Declaration, part: &ArgvPart) -> String {
+    let slot = match part {
+        ArgvPart::Literal(word) => return word.clone(),
+        ArgvPart::Param(slot) => slot,
+    };
+    let (required, switch) = match &declaration.inputs {
+        Inputs::Parameters(_) => declaration
+            .parameter(&slot.param)
+            .map_or((false, false), |p| {
+                (p.required, p.kind == ParamType::Boolean)
+            }),
+        Inputs::InputSchema(schema) => (
+            schema.required().any(|name| name == slot.param),
+            schema
+                .property(&slot.param)
+                .and_then(|property| property.get("type"))
+                .is_some_and(|kind| kind == "boolean"),
+        ),
+    };
+    let value = format!("{}<{}>", slot.prefix, slot.param);
+    let word = match (&slot.flag, slot.form) {
+        (Some(flag), _) if switch => flag.clone(),
+        (None, _) => value,
+        (Some(flag), FlagForm::Separate) => format!("{flag} {value}"),
+        (Some(flag), FlagForm::Joined) => format!("{flag}={value}"),
+    };
+    if required { word } else { format!("[{word}]") }
+}
+
 /// `schema show --format text`.
 pub fn render_show(declaration: &Declaration, file: &str, style: Style) -> String {
     let mut out = format!(
@@ -73,12 +105,11 @@ pub fn render_show(declaration: &Declaration, file: &str, style: Style) -> Strin
     out.push_str(&format!("declared in:  {}\n", style.location(file)));
     if let Some(subprocess) = &declaration.subprocess {
         let mut argv = vec![subprocess.binary.clone()];
-        argv.extend(subprocess.hardcoded_args.iter().cloned());
         argv.extend(
             subprocess
-                .user_controlled_args
+                .argv
                 .iter()
-                .map(|name| format!("<{name}>")),
+                .map(|part| template_word(declaration, part)),
         );
         out.push_str(&format!("runs:         {}\n", argv.join(" ")));
     }

@@ -1,6 +1,8 @@
-//! The argv a declared command runs (DESIGN.md §6): `binary`, then
-//! `hardcoded_args`, then the value of each `user_controlled_args` entry in
-//! that order. It is handed to the operating system as a list; no shell ever
+//! The argv a declared command runs (DESIGN.md §6): `binary`, then the
+//! declaration's argv template, each literal as it is and each parameter
+//! slot filled from the validated value (the older `hardcoded_args` +
+//! `user_controlled_args` form is the template "literals, then each
+//! parameter"). It is handed to the operating system as a list; no shell ever
 //! sees it, so nothing in it is split, globbed or expanded.
 //!
 //! How a validated value becomes argv words:
@@ -9,10 +11,14 @@
 //! - a number is exactly the text it was given in (`42`, `-3`, `1.50`,
 //!   `1e3`, `18446744073709551615`); a default read from the declaration
 //!   is its shortest decimal text, never in exponent form;
-//! - a boolean is the word `true` or `false` (a declaration that wants a
-//!   bare flag declares an `enum` with the flag as its one value);
+//! - a boolean in a slot without a flag is the word `true` or `false`; in
+//!   a slot with a flag it is a switch: the flag alone when true, nothing
+//!   when false;
+//! - a slot with a flag puts `FLAG VALUE` (or `FLAG=VALUE` in the joined
+//!   form) per value, so an array repeats the flag;
 //! - an optional argument that was left out (and has no default) adds no
-//!   word; a default is passed like a given value;
+//!   word, and neither does its flag; a default is passed like a given
+//!   value;
 //! - `null`, which an `input_schema` may allow, adds no word;
 //! - an object, or an array holding objects, arrays or nulls, has no argv
 //!   form and is refused.
@@ -21,7 +27,7 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use crate::contract::Declaration;
+use crate::contract::{ArgvPart, Declaration, FlagForm};
 use crate::guard::{ArgValue, REDACTED, ValidatedArguments};
 
 /// The words of a command line, with which of them hold sensitive values.
@@ -29,6 +35,9 @@ use crate::guard::{ArgValue, REDACTED, ValidatedArguments};
 pub struct Argv {
     words: Vec<String>,
     sensitive: Vec<bool>,
+    /// Sensitive `FLAG=VALUE` words: (index, length of FLAG), so that the
+    /// redacted form can still show the flag.
+    joined_flag: Vec<(usize, usize)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -58,18 +67,20 @@ impl Argv {
                     command: declaration.name.clone(),
                 })?;
         let mut argv = Self {
-            words: Vec::with_capacity(1 + subprocess.hardcoded_args.len()),
+            words: Vec::with_capacity(1 + subprocess.argv.len()),
             sensitive: Vec::new(),
+            joined_flag: Vec::new(),
         };
         argv.push("subprocess.binary", subprocess.binary.clone(), false)?;
-        for (index, arg) in subprocess.hardcoded_args.iter().enumerate() {
-            argv.push(
-                &format!("subprocess.hardcoded_args[{index}]"),
-                arg.clone(),
-                false,
-            )?;
-        }
-        for name in &subprocess.user_controlled_args {
+        for (index, part) in subprocess.argv.iter().enumerate() {
+            let slot = match part {
+                ArgvPart::Literal(word) => {
+                    argv.push(&format!("subprocess.argv[{index}]"), word.clone(), false)?;
+                    continue;
+                }
+                ArgvPart::Param(slot) => slot,
+            };
+            let name = &slot.param;
             let Some(argument) = validated
                 .arguments
                 .iter()
@@ -77,8 +88,40 @@ impl Argv {
             else {
                 continue;
             };
-            for word in words_of(name, &argument.value)? {
-                argv.push(&format!("`{name}`"), word, argument.sensitive)?;
+            let field = format!("`{name}`");
+            let sensitive = argument.sensitive;
+            let glue = |word: String| {
+                if slot.prefix.is_empty() {
+                    word
+                } else {
+                    format!("{}{word}", slot.prefix)
+                }
+            };
+            match (&slot.flag, &argument.value) {
+                (None, value) => {
+                    for word in words_of(name, value)? {
+                        argv.push(&field, glue(word), sensitive)?;
+                    }
+                }
+                // A switch: the flag alone when true, nothing when false.
+                (Some(flag), ArgValue::Boolean(on)) => {
+                    if *on {
+                        argv.push(&field, flag.clone(), false)?;
+                    }
+                }
+                (Some(flag), value) => {
+                    for word in words_of(name, value)? {
+                        match slot.form {
+                            FlagForm::Separate => {
+                                argv.push(&field, flag.clone(), false)?;
+                                argv.push(&field, glue(word), sensitive)?;
+                            }
+                            FlagForm::Joined => {
+                                argv.push_joined(&field, flag, glue(word), sensitive)?;
+                            }
+                        }
+                    }
+                }
             }
         }
         Ok(argv)
@@ -88,7 +131,11 @@ impl Argv {
     pub fn from_words(words: impl IntoIterator<Item = impl Into<String>>) -> Self {
         let words: Vec<String> = words.into_iter().map(Into::into).collect();
         let sensitive = vec![false; words.len()];
-        Self { words, sensitive }
+        Self {
+            words,
+            sensitive,
+            joined_flag: Vec::new(),
+        }
     }
 
     fn push(&mut self, field: &str, word: String, sensitive: bool) -> Result<(), ArgvError> {
@@ -99,6 +146,23 @@ impl Argv {
         }
         self.words.push(word);
         self.sensitive.push(sensitive);
+        Ok(())
+    }
+
+    /// `FLAG=VALUE` as one word; redaction keeps the flag readable.
+    fn push_joined(
+        &mut self,
+        field: &str,
+        flag: &str,
+        value: String,
+        sensitive: bool,
+    ) -> Result<(), ArgvError> {
+        self.push(field, format!("{flag}={value}"), false)?;
+        if sensitive {
+            let last = self.words.len() - 1;
+            self.sensitive[last] = true;
+            self.joined_flag.push((last, flag.len()));
+        }
         Ok(())
     }
 
@@ -131,11 +195,14 @@ impl Argv {
         self.words
             .iter()
             .zip(&self.sensitive)
-            .map(|(word, sensitive)| {
-                if *sensitive {
-                    REDACTED.to_owned()
-                } else {
-                    word.clone()
+            .enumerate()
+            .map(|(index, (word, sensitive))| {
+                if !*sensitive {
+                    return word.clone();
+                }
+                match self.joined_flag.iter().find(|(at, _)| *at == index) {
+                    Some((_, flag_len)) => format!("{}={REDACTED}", &word[..*flag_len]),
+                    None => REDACTED.to_owned(),
                 }
             })
             .collect()
@@ -336,7 +403,7 @@ input_schema:
   type: object
   properties:
     sizes: {type: array, items: {type: integer}}
-    options: {type: object, properties: {a: {type: string}}}
+    options: {properties: {a: {type: string}}}
     flag: {type: boolean}
     ratio: {type: number}
     note: {type: [string, "null"]}
@@ -387,5 +454,160 @@ subprocess: {binary: t, hardcoded_args: [], user_controlled_args: [sizes, flag, 
             Argv::build(&bare, &validated),
             Err(ArgvError::NoSubprocess { .. })
         ));
+    }
+
+    const GIT_LOG: &str = r#"
+name: log
+description: git log through a template
+parameters:
+  count: {type: integer}
+  author: {type: string}
+  merges: {type: boolean}
+  paths: {type: array}
+  token: {type: string, sensitive: true}
+subprocess:
+  binary: git
+  argv:
+    - log
+    - --oneline
+    - {param: count, flag: -n}
+    - {param: author, flag: --author, form: joined}
+    - {param: merges, flag: --merges}
+    - {param: token, flag: --token, form: joined}
+    - "--"
+    - {param: paths}
+"#;
+
+    #[test]
+    fn template_slots_expand_by_form() {
+        let log = declaration(GIT_LOG);
+        // Absent parameters add nothing, flags included.
+        let argv = argv_for(&log, &[]).unwrap();
+        assert_eq!(argv.words(), ["git", "log", "--oneline", "--"]);
+        // Present: flag and value, the joined form, a switch, `--` kept.
+        let argv = argv_for(
+            &log,
+            &[
+                "--count", "5", "--author", "-Ann", "--merges", "--paths", "a", "--paths", "b c",
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            argv.words(),
+            [
+                "git",
+                "log",
+                "--oneline",
+                "-n",
+                "5",
+                "--author=-Ann",
+                "--merges",
+                "--",
+                "a",
+                "b c"
+            ]
+        );
+        // Glued to its flag, `-Ann` cannot be read as an option; a value
+        // that stands as its own word still can, `--` or not.
+        let tail: Vec<String> = ["--paths", "-x"].map(str::to_owned).to_vec();
+        let rejection = guard::check(&log, &RawArguments::from_tail(&tail)).unwrap_err();
+        assert_eq!(rejection.violations[0].rule, guard::Rule::OptionInjection);
+        // A false switch adds nothing.
+        let argv = argv_for(&log, &["--merges=false"]).unwrap();
+        assert_eq!(argv.words(), ["git", "log", "--oneline", "--"]);
+    }
+
+    #[test]
+    fn an_array_repeats_its_flag() {
+        let curl = declaration(
+            r#"
+name: fetch
+description: curl with headers
+parameters:
+  header: {type: array}
+  url: {type: string, required: true, pattern_type: url}
+subprocess:
+  binary: curl
+  argv: [-sS, {param: header, flag: -H}, "--", {param: url}]
+"#,
+        );
+        let argv = argv_for(
+            &curl,
+            &[
+                "--header",
+                "A: 1",
+                "--header",
+                "B: 2",
+                "--url",
+                "https://x.test/",
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            argv.words(),
+            [
+                "curl",
+                "-sS",
+                "-H",
+                "A: 1",
+                "-H",
+                "B: 2",
+                "--",
+                "https://x.test/"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_prefix_is_glued_to_each_value() {
+        let set_image = declaration(
+            r#"
+name: set-image
+description: kubectl set image
+parameters:
+  version: {type: string, required: true, pattern_type: semver}
+subprocess:
+  binary: kubectl
+  argv: [set, image, deployment/web, {param: version, prefix: "web=registry.example.com/web:"}]
+"#,
+        );
+        let argv = argv_for(&set_image, &["--version", "1.2.3"]).unwrap();
+        assert_eq!(
+            argv.words(),
+            [
+                "kubectl",
+                "set",
+                "image",
+                "deployment/web",
+                "web=registry.example.com/web:1.2.3"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_sensitive_joined_value_is_redacted_behind_its_flag() {
+        let log = declaration(GIT_LOG);
+        let argv = argv_for(&log, &["--token", "s3cret"]).unwrap();
+        assert_eq!(argv.words()[3], "--token=s3cret");
+        assert_eq!(argv.redacted()[3], "--token=[REDACTED]");
+        assert!(!argv.display().contains("s3cret"));
+    }
+
+    #[test]
+    fn the_legacy_form_is_literals_then_parameters() {
+        let tool = declaration(TOOL);
+        let subprocess = tool.subprocess.as_ref().unwrap();
+        assert!(!subprocess.templated);
+        assert_eq!(subprocess.hardcoded_args, ["run", "--"]);
+        assert_eq!(subprocess.argv.len(), 2 + 7);
+        let log = declaration(GIT_LOG);
+        let subprocess = log.subprocess.as_ref().unwrap();
+        assert!(subprocess.templated);
+        // REQ-C-019 fields are derived from the template.
+        assert_eq!(subprocess.hardcoded_args, ["log", "--oneline", "--"]);
+        assert_eq!(
+            subprocess.user_controlled_args,
+            ["count", "author", "merges", "token", "paths"]
+        );
     }
 }

@@ -262,7 +262,8 @@ pub fn profile_for<'a>(declaration: &Declaration, parameter: &'a Parameter) -> V
         class,
         pattern: parameter.pattern.as_ref(),
         user_controlled: declaration.is_user_controlled(&parameter.name),
-        allow_leading_dash: parameter.allow_leading_dash,
+        allow_leading_dash: parameter.allow_leading_dash
+            || !declaration.stands_alone_in_argv(&parameter.name),
     }
 }
 

@@ -263,11 +263,14 @@ fn rule_violations(
             continue;
         };
         let user_controlled = declaration.is_user_controlled(name);
+        // Glued to its flag in every use (`--author=-x`), a leading dash
+        // cannot be read as an option.
+        let glued = !declaration.stands_alone_in_argv(name);
         let profile = ValueProfile {
             class: property.guard.class,
             pattern: None,
             user_controlled,
-            allow_leading_dash: property.guard.allow_leading_dash,
+            allow_leading_dash: property.guard.allow_leading_dash || glued,
         };
         match value {
             Value::String(text) => violations.extend(check_string(name, text, &profile)),
@@ -277,7 +280,7 @@ fn rule_violations(
                     class: item.class,
                     pattern: None,
                     user_controlled,
-                    allow_leading_dash: item.allow_leading_dash,
+                    allow_leading_dash: item.allow_leading_dash || glued,
                 };
                 for (index, item) in items.iter().enumerate() {
                     match item {

@@ -17,26 +17,46 @@ fn declaration(document: Value) -> Declaration {
 /// One parameter named `value` of the given shape, passed to a subprocess
 /// or not.
 fn single(parameter: Value, user_controlled: bool) -> Declaration {
-    let users: Vec<&str> = if user_controlled {
-        vec!["value"]
+    // A parameter that reaches no subprocess is a lint error (E122), so
+    // "not passed on" means a command that only validates.
+    if user_controlled {
+        declaration(json!({
+            "name": "probe",
+            "description": "probe",
+            "parameters": {"value": parameter},
+            "subprocess": {"binary": "probe", "user_controlled_args": ["value"]}
+        }))
     } else {
-        vec![]
-    };
-    declaration(json!({
-        "name": "probe",
-        "description": "probe",
-        "parameters": {"value": parameter},
-        "subprocess": {"binary": "probe", "user_controlled_args": users}
-    }))
+        declaration(json!({
+            "name": "probe",
+            "description": "probe",
+            "parameters": {"value": parameter}
+        }))
+    }
 }
 
+/// A deploy command with an ID, a semver and an optional custom pattern
+/// (the shape of the built-in `deploy`, plus a `ticket-ref`).
 fn deploy() -> Declaration {
-    let text = crate::contract::EMBEDDED
-        .iter()
-        .find(|(name, _)| *name == "deploy.json")
-        .unwrap()
-        .1;
-    declaration(serde_json::from_str(text).unwrap())
+    declaration(json!({
+        "name": "deploy",
+        "description": "Deploy an artifact version to a cluster",
+        "danger_level": "mutating",
+        "parameters": {
+            "cluster-id": {"type": "string", "required": true, "pattern_type": "alphanumeric_id"},
+            "version": {"type": "string", "required": true, "pattern_type": "semver"},
+            "ticket-ref": {"type": "string", "pattern": "^[A-Z]{2,8}-[0-9]{1,6}$"}
+        },
+        "subprocess": {
+            "binary": "kubectl",
+            "argv": [
+                {"param": "cluster-id", "flag": "--context", "form": "joined"},
+                "set", "image", "deployment/web",
+                {"param": "version", "prefix": "web=registry.example.com/web:"},
+                {"param": "ticket-ref", "flag": "--field-manager", "form": "joined"}
+            ]
+        }
+    }))
 }
 
 fn flags(declaration: &Declaration, words: &[&str]) -> Result<ValidatedArguments, Rejection> {

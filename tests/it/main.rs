@@ -19,4 +19,5 @@ mod skill_new;
 mod skill_properties;
 mod skill_proptest;
 mod skill_validate;
+mod templates;
 mod vcs_changed;

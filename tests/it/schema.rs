@@ -32,6 +32,7 @@ fn list_shows_the_built_in_examples() {
         [
             "deploy",
             "files-get",
+            "git-log",
             "read_file",
             "run-script",
             "shell_exec"
@@ -54,7 +55,7 @@ fn the_built_in_examples_lint_clean() {
     run.assert_code(0);
     assert_eq!(
         envelope["data"]["summary"],
-        json!({"declarations": 5, "errors": 0, "warnings": 0}),
+        json!({"declarations": 6, "errors": 0, "warnings": 0}),
         "{run}"
     );
 }
@@ -83,6 +84,7 @@ fn show_json_prints_the_wire_format_with_subprocess_and_exit_codes() {
 fn show_json_round_trips_through_a_declaration_file() {
     for name in [
         "deploy",
+        "git-log",
         "run-script",
         "files-get",
         "read_file",
@@ -192,8 +194,8 @@ fn show_text_is_a_table() {
         "deploy",
         "--cluster-id",
         "alphanumeric_id",
-        "^[A-Z]{2,8}-[0-9]{1,6}$",
-        "kubectl rollout restart <cluster-id> <version>",
+        "semver",
+        "kubectl --context=<cluster-id> --namespace=web set image deployment/web web=registry.example.com/web:<version>",
         "ARG_ERROR",
     ] {
         assert!(run.stdout.contains(needle), "missing {needle}:\n{run}");
