@@ -28,6 +28,9 @@ _aigent() {
             aigent,help)
                 cmd="aigent__subcmd__help"
                 ;;
+            aigent,mcp)
+                cmd="aigent__subcmd__mcp"
+                ;;
             aigent,plugin)
                 cmd="aigent__subcmd__plugin"
                 ;;
@@ -88,6 +91,9 @@ _aigent() {
             aigent__subcmd__help,help)
                 cmd="aigent__subcmd__help__subcmd__help"
                 ;;
+            aigent__subcmd__help,mcp)
+                cmd="aigent__subcmd__help__subcmd__mcp"
+                ;;
             aigent__subcmd__help,plugin)
                 cmd="aigent__subcmd__help__subcmd__plugin"
                 ;;
@@ -112,6 +118,9 @@ _aigent() {
             aigent__subcmd__help__subcmd__generate,reference)
                 cmd="aigent__subcmd__help__subcmd__generate__subcmd__reference"
                 ;;
+            aigent__subcmd__help__subcmd__mcp,serve)
+                cmd="aigent__subcmd__help__subcmd__mcp__subcmd__serve"
+                ;;
             aigent__subcmd__help__subcmd__plugin,validate)
                 cmd="aigent__subcmd__help__subcmd__plugin__subcmd__validate"
                 ;;
@@ -135,6 +144,18 @@ _aigent() {
                 ;;
             aigent__subcmd__help__subcmd__skill,validate)
                 cmd="aigent__subcmd__help__subcmd__skill__subcmd__validate"
+                ;;
+            aigent__subcmd__mcp,help)
+                cmd="aigent__subcmd__mcp__subcmd__help"
+                ;;
+            aigent__subcmd__mcp,serve)
+                cmd="aigent__subcmd__mcp__subcmd__serve"
+                ;;
+            aigent__subcmd__mcp__subcmd__help,help)
+                cmd="aigent__subcmd__mcp__subcmd__help__subcmd__help"
+                ;;
+            aigent__subcmd__mcp__subcmd__help,serve)
+                cmd="aigent__subcmd__mcp__subcmd__help__subcmd__serve"
                 ;;
             aigent__subcmd__plugin,help)
                 cmd="aigent__subcmd__plugin__subcmd__help"
@@ -209,7 +230,7 @@ _aigent() {
 
     case "${cmd}" in
         aigent)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version generate skill plugin schema args run completions help"
+            opts="-q -h -V --format --color --quiet --commands --schema --help --version generate skill plugin schema args run mcp completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -578,7 +599,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__help)
-            opts="generate skill plugin schema args run completions help"
+            opts="generate skill plugin schema args run mcp completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -692,6 +713,34 @@ _aigent() {
         aigent__subcmd__help__subcmd__help)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__help__subcmd__mcp)
+            opts="serve"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__help__subcmd__mcp__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -864,6 +913,125 @@ _aigent() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__mcp)
+            opts="-q -h -V --format --color --quiet --commands --schema --help --version serve help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__mcp__subcmd__help)
+            opts="serve help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__mcp__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__mcp__subcmd__help__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__mcp__subcmd__serve)
+            opts="-q -h -V --skills --confirm-destructive --timeout --audit-log --max-output --format --color --quiet --commands --schema --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --skills)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -34,6 +34,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand schema 'The registry of declared commands: list, show, lint'
             cand args 'Check an agent''s arguments against a declared command'
             cand run 'Check the arguments, then run the declared command as an argv (never a shell)'
+            cand mcp 'Serve declared commands and skills to MCP clients'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -359,6 +360,45 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'aigent;mcp'= {
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand serve 'Serve declared commands as guarded tools and validated skills over MCP (stdio)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;mcp;serve'= {
+            cand --skills 'Serve the skills found below DIR (repeatable)'
+            cand --timeout 'Kill a call''s whole process group after SECS seconds (fractions allowed)'
+            cand --audit-log 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
+            cand --max-output 'Keep at most BYTES of each of a call''s stdout and stderr'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --confirm-destructive 'Run destructive tools without asking the client first (unattended use)'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;mcp;help'= {
+            cand serve 'Serve declared commands as guarded tools and validated skills over MCP (stdio)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;mcp;help;serve'= {
+        }
+        &'aigent;mcp;help;help'= {
+        }
         &'aigent;completions'= {
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
@@ -379,6 +419,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand schema 'The registry of declared commands: list, show, lint'
             cand args 'Check an agent''s arguments against a declared command'
             cand run 'Check the arguments, then run the declared command as an argv (never a shell)'
+            cand mcp 'Serve declared commands and skills to MCP clients'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -429,6 +470,11 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;help;args;check'= {
         }
         &'aigent;help;run'= {
+        }
+        &'aigent;help;mcp'= {
+            cand serve 'Serve declared commands as guarded tools and validated skills over MCP (stdio)'
+        }
+        &'aigent;help;mcp;serve'= {
         }
         &'aigent;help;completions'= {
         }

@@ -11,6 +11,7 @@ pub mod exec;
 pub mod fsutil;
 pub mod guard;
 pub mod invoke;
+pub mod mcp;
 pub mod normalize;
 pub mod plugin;
 pub mod registry;

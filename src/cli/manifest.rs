@@ -127,6 +127,16 @@ const CONTRACTS: &[Contract] = &[
             (exit::TERMINATED, Partial),
         ],
     ),
+    contract(
+        "mcp.serve",
+        "destructive",
+        &[
+            (exit::SUCCESS, Complete),
+            (exit::GENERAL_ERROR, Partial),
+            (exit::ARG_ERROR, NoEffects),
+            (exit::NOT_FOUND, NoEffects),
+        ],
+    ),
     contract("completions", "safe", READ_ONLY),
 ];
 

@@ -14,6 +14,7 @@ mod error;
 mod generate;
 mod interactive;
 mod manifest;
+mod mcp;
 mod output;
 mod plugin;
 mod run;
@@ -161,6 +162,12 @@ pub enum Command {
     Args(args::ArgsCommand),
     /// Check the arguments, then run the declared command as an argv (never a shell)
     Run(run::RunArgs),
+    /// Serve declared commands and skills to MCP clients
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  aigent mcp serve --commands ./commands --skills ./skills"
+    )]
+    Mcp(mcp::McpCommand),
     /// Print a shell completion script
     Completions(completions::CompletionsArgs),
     /// Write man pages or static completion scripts (for packagers)
@@ -202,6 +209,7 @@ fn extra_formats(command: &Command) -> Option<&'static [OutputFormat]> {
         Command::Schema(SchemaCommand::Lint(_)) => &[Github, Sarif],
         Command::Args(args::ArgsCommand::Check(_)) => &[],
         Command::Run(_) => &[],
+        Command::Mcp(_) => &[],
         Command::Completions(_) | Command::Generate(_) => return None,
     })
 }
@@ -333,6 +341,7 @@ fn dispatch(command: &Command, ctx: &Context) -> Result<Outcome, CliError> {
         Command::Schema(command) => schema::run(command, ctx),
         Command::Args(command) => args::run(command, ctx),
         Command::Run(args) => run::run(args, ctx),
+        Command::Mcp(command) => mcp::run(command, ctx),
         Command::Completions(args) => completions::run(args, ctx),
         Command::Generate(args) => generate::run(args, ctx),
     }

@@ -184,7 +184,7 @@ fn probe_writable(path: &Path) -> Result<(), CliError> {
 }
 
 /// A positive, finite number of seconds.
-fn parse_timeout(text: &str) -> Result<Duration, String> {
+pub(super) fn parse_timeout(text: &str) -> Result<Duration, String> {
     let seconds: f64 = text
         .trim()
         .parse()

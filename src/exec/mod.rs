@@ -8,7 +8,7 @@ pub mod audit;
 pub mod process;
 pub mod report;
 #[cfg(unix)]
-mod sys;
+pub(crate) mod sys;
 
 pub use argv::{Argv, ArgvError};
 pub use process::{Ending, Finished, RunOptions, SpawnError};

@@ -127,7 +127,7 @@ fn not_found_where(program: &str) -> &'static str {
 }
 
 impl SpawnError {
-    fn from_io(program: &str, source: io::Error) -> Self {
+    pub(crate) fn from_io(program: &str, source: io::Error) -> Self {
         let program = program.to_owned();
         match source.kind() {
             io::ErrorKind::NotFound if program.contains('/') && Path::new(&program).is_file() => {

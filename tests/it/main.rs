@@ -10,6 +10,8 @@ mod generated;
 mod hardening;
 #[cfg(unix)]
 mod invoke;
+#[cfg(unix)]
+mod mcp;
 mod newcomer;
 mod plugin;
 mod raw_shell_lint;

@@ -1,0 +1,117 @@
+//! `aigent mcp serve [--skills DIR]... [--confirm-destructive] ...`
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+
+use aigent::mcp::{Notice, ServeOptions};
+use aigent::report::escape::escape_controls;
+use aigent::report::{Outcome, exit};
+
+use super::super::{CliError, Context};
+
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Speaks MCP on stdin/stdout until the client disconnects. Every declaration in \
+the registry (--commands or AIGENT_COMMANDS) with a subprocess is a tool; a \
+tools/call goes through the guard exactly as `aigent run` does, is audited \
+(AIGENT_AUDIT_LOG), and runs the argv without a shell, its output captured. \
+Destructive tools are confirmed through the client (elicitation) or refused \
+with CONFIRMATION_REQUIRED. Skills below each --skills DIR that validate are \
+served through the Skills extension; the others are reported on stderr.
+
+Examples:
+  aigent mcp serve --commands ./commands --skills ./skills
+  AIGENT_COMMANDS=./commands aigent mcp serve --timeout 120
+  claude mcp add aigent -- aigent mcp serve --commands ./commands --skills ./skills")]
+pub struct ServeArgs {
+    /// Serve the skills found below DIR (repeatable)
+    #[arg(long = "skills", value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
+    pub skills: Vec<PathBuf>,
+
+    /// Run destructive tools without asking the client first (unattended use)
+    #[arg(long)]
+    pub confirm_destructive: bool,
+
+    /// Kill a call's whole process group after SECS seconds (fractions allowed)
+    #[arg(long, value_name = "SECS", value_parser = super::super::run::parse_timeout)]
+    pub timeout: Option<Duration>,
+
+    /// Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]
+    #[arg(long, value_name = "PATH")]
+    pub audit_log: Option<PathBuf>,
+
+    /// Keep at most BYTES of each of a call's stdout and stderr
+    #[arg(long, value_name = "BYTES", default_value_t = aigent::mcp::call::OUTPUT_LIMIT)]
+    pub max_output: usize,
+}
+
+pub fn run(args: &ServeArgs, ctx: &Context) -> Result<Outcome, CliError> {
+    if ctx.commands_dir.is_none() && args.skills.is_empty() {
+        return Err(CliError::usage(
+            "nothing to serve: give a registry (--commands DIR or AIGENT_COMMANDS) or --skills DIR",
+        )
+        .with_hint("aigent mcp serve --commands ./commands --skills ./skills"));
+    }
+    if let Some(dir) = &ctx.commands_dir
+        && !dir.is_dir()
+    {
+        return Err(CliError::not_found(format!(
+            "the registry {} does not exist or is not a directory",
+            dir.display()
+        )));
+    }
+    for root in &args.skills {
+        if !root.exists() {
+            return Err(CliError::not_found(format!(
+                "--skills {} does not exist",
+                root.display()
+            )));
+        }
+    }
+    let options = ServeOptions {
+        commands_dir: ctx.commands_dir.clone(),
+        skill_roots: args.skills.clone(),
+        audit_log: args.audit_log.clone(),
+        timeout: args.timeout,
+        confirm_destructive: args.confirm_destructive,
+        output_limit: args.max_output,
+        ..ServeOptions::default()
+    };
+    let style = ctx.stderr_style;
+    aigent::mcp::serve(options, move |notice| report(notice, style))
+        .map_err(|err| CliError::new(exit::GENERAL_ERROR, "MCP_SERVER_FAILED", err.to_string()))?;
+    // stdout belonged to the protocol: nothing more is written to it.
+    Ok(Outcome::verbatim(String::new()))
+}
+
+/// Declarations and skills that are not served, on stderr.
+fn report(notice: Notice<'_>, style: aigent::report::style::Style) {
+    let mut text = match notice {
+        Notice::ToolSkipped(skipped) => format!(
+            "`{}` ({}) is not served as a tool: {}\n",
+            skipped.name, skipped.file, skipped.reason
+        ),
+        Notice::SkillRefused(refused) => {
+            format!("skill {} is not served:\n", refused.path.display())
+        }
+        Notice::RegistryUnreadable(message) => format!("{message}\n"),
+    };
+    for diagnostic in notice.diagnostics() {
+        text.push_str(&format!(
+            "  {} {}: {}\n",
+            diagnostic.severity.as_str(),
+            diagnostic.code,
+            diagnostic.message
+        ));
+    }
+    // Paths and messages come from disk: escaped before they reach a terminal.
+    let lines: Vec<String> = text
+        .lines()
+        .map(|line| escape_controls(line).into_owned())
+        .collect();
+    let text = format!("{} {}\n", style.warning("warning:"), lines.join("\n"));
+    let _ = std::io::stderr().write_all(text.as_bytes());
+}

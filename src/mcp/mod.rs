@@ -1,0 +1,96 @@
+//! `aigent mcp serve`: declared commands as guarded MCP tools, and
+//! validated skills over the MCP Skills extension (SEP-2640), on stdio.
+//!
+//! - `tools.rs` turns declarations into tool definitions (plain JSON).
+//! - `call.rs` runs a `tools/call`: Phase 1, the argv, the audit log, the
+//!   child with captured output, confirmation, cancellation.
+//! - `skills.rs` finds, validates and confines the served skills.
+//! - `server.rs` is the only file that names the rmcp SDK, whose API
+//!   changes between releases.
+
+pub mod call;
+pub mod skills;
+pub mod tools;
+
+mod server;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::report::Diagnostic;
+
+pub use server::AigentServer;
+
+/// How `aigent mcp serve` runs.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    /// The registry; without one, no tools are served.
+    pub commands_dir: Option<PathBuf>,
+    /// Skill trees to serve.
+    pub skill_roots: Vec<PathBuf>,
+    pub audit_log: Option<PathBuf>,
+    /// Kill a call's process group after this long.
+    pub timeout: Option<Duration>,
+    /// Run destructive tools without asking.
+    pub confirm_destructive: bool,
+    /// Bytes kept of each of stdout and stderr.
+    pub output_limit: usize,
+    /// How often the registry and skill trees are checked for changes.
+    pub poll_interval: Duration,
+}
+
+impl Default for ServeOptions {
+    fn default() -> Self {
+        Self {
+            commands_dir: None,
+            skill_roots: Vec::new(),
+            audit_log: None,
+            timeout: None,
+            confirm_destructive: false,
+            output_limit: call::OUTPUT_LIMIT,
+            poll_interval: Duration::from_secs(1),
+        }
+    }
+}
+
+/// Something the person running the server should hear about (on stderr).
+#[derive(Debug, Clone, Copy)]
+pub enum Notice<'a> {
+    /// A declaration that is not served as a tool.
+    ToolSkipped(&'a tools::Skipped),
+    /// A skill that did not validate (or cannot be served).
+    SkillRefused(&'a skills::Refused),
+    RegistryUnreadable(&'a str),
+}
+
+impl Notice<'_> {
+    /// The diagnostics a refused skill carries.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        match self {
+            Notice::SkillRefused(refused) => &refused.diagnostics,
+            _ => &[],
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error("cannot start the async runtime: {0}")]
+    Runtime(std::io::Error),
+    #[error("MCP session failed: {0}")]
+    Protocol(String),
+}
+
+/// Runs the server on stdin/stdout until the client disconnects. `report`
+/// hears about declarations and skills that are not served.
+pub fn serve(
+    options: ServeOptions,
+    report: impl Fn(Notice<'_>) + Send + Sync + 'static,
+) -> Result<(), ServeError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(ServeError::Runtime)?;
+    runtime.block_on(server::serve_stdio(options, std::sync::Arc::new(report)))
+}

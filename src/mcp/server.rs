@@ -1,0 +1,458 @@
+//! The rmcp side: the only file that names the SDK's server API.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ElicitRequestParams,
+    ElicitationAction, GetSkillRequestParams, GetSkillResult, Implementation, ListResourcesResult,
+    ListSkillsResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
+    ResourceContents, ServerCapabilities, ServerConfig, Skill, SkillFrontmatter, SkillResource,
+    SkillResources, Tool,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use rmcp::{ErrorData as McpError, Peer, ServerHandler, ServiceExt};
+use serde_json::{Value, json};
+
+use super::call::{self, CallSettings, Controls, ToolOutcome};
+use super::skills::{self, Scan, ServedSkill};
+use super::tools;
+use super::{Notice, ServeError, ServeOptions};
+
+type Reporter = Arc<dyn Fn(Notice<'_>) + Send + Sync>;
+
+struct State {
+    tools: Arc<Vec<Tool>>,
+    tools_fingerprint: Option<u64>,
+    scan: Arc<Scan>,
+    skills_fingerprint: Option<u64>,
+}
+
+/// The handler: immutable settings plus the cached registry and skills.
+#[derive(Clone)]
+pub struct AigentServer {
+    options: Arc<ServeOptions>,
+    settings: Arc<Option<CallSettings>>,
+    state: Arc<Mutex<State>>,
+    /// Held for a whole refresh, so a list waits for one in progress
+    /// instead of parsing everything a second time.
+    refreshing: Arc<Mutex<()>>,
+    reporter: Reporter,
+}
+
+impl AigentServer {
+    pub fn new(options: ServeOptions, reporter: Reporter) -> Self {
+        let settings = options.commands_dir.clone().map(|dir| CallSettings {
+            registry: crate::registry::Registry::Directory(dir),
+            audit_log: options.audit_log.clone(),
+            timeout: options.timeout,
+            output_limit: options.output_limit,
+        });
+        Self {
+            options: Arc::new(options),
+            settings: Arc::new(settings),
+            state: Arc::new(Mutex::new(State {
+                tools: Arc::new(Vec::new()),
+                tools_fingerprint: None,
+                scan: Arc::new(Scan::default()),
+                skills_fingerprint: None,
+            })),
+            refreshing: Arc::new(Mutex::new(())),
+            reporter,
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn registry_fingerprint(&self) -> Option<u64> {
+        self.options
+            .commands_dir
+            .as_ref()
+            .map(|dir| skills::fingerprint(std::slice::from_ref(dir)))
+    }
+
+    /// Reloads the registry if it changed on disk; true when it did.
+    fn refresh_tools(&self) -> bool {
+        let _refreshing = self.refreshing.lock().unwrap_or_else(|p| p.into_inner());
+        let fingerprint = self.registry_fingerprint();
+        if fingerprint.is_some() && self.lock().tools_fingerprint == fingerprint {
+            return false;
+        }
+        let Some(settings) = self.settings.as_ref() else {
+            return false;
+        };
+        let (definitions, skipped) = match tools::load_tools(&settings.registry) {
+            Ok(loaded) => loaded,
+            Err(err) => {
+                (self.reporter)(Notice::RegistryUnreadable(&err.to_string()));
+                (Vec::new(), Vec::new())
+            }
+        };
+        for skip in &skipped {
+            (self.reporter)(Notice::ToolSkipped(skip));
+        }
+        let tools: Vec<Tool> = definitions
+            .into_iter()
+            .filter_map(|definition| serde_json::from_value(definition).ok())
+            .collect();
+        let mut state = self.lock();
+        let changed = state.tools_fingerprint.is_some();
+        state.tools = Arc::new(tools);
+        state.tools_fingerprint = fingerprint;
+        changed
+    }
+
+    /// Rescans the skill trees if they changed on disk; true when they did.
+    fn refresh_skills(&self) -> bool {
+        let _refreshing = self.refreshing.lock().unwrap_or_else(|p| p.into_inner());
+        let fingerprint = Some(skills::fingerprint(&self.options.skill_roots));
+        if self.lock().skills_fingerprint == fingerprint {
+            return false;
+        }
+        let mut scan = skills::scan(&self.options.skill_roots);
+        // An entry the SDK would refuse would fail the whole listing: such a
+        // skill is refused here instead, on its own.
+        let unservable = scan.catalog.retain(|skill| {
+            skill_entry(skill)
+                .validate()
+                .map_err(|err| format!("it cannot be listed over MCP: {err}"))
+        });
+        scan.refused.extend(unservable);
+        for refused in &scan.refused {
+            (self.reporter)(Notice::SkillRefused(refused));
+        }
+        let mut state = self.lock();
+        let changed = state.skills_fingerprint.is_some();
+        state.scan = Arc::new(scan);
+        state.skills_fingerprint = fingerprint;
+        changed
+    }
+
+    fn tools(&self) -> Arc<Vec<Tool>> {
+        self.refresh_tools();
+        Arc::clone(&self.lock().tools)
+    }
+
+    fn scan(&self) -> Arc<Scan> {
+        self.refresh_skills();
+        Arc::clone(&self.lock().scan)
+    }
+
+    /// Polls the registry and the skill trees, and tells the client when
+    /// either changed.
+    async fn watch(self, peer: Peer<RoleServer>, interval: Duration) {
+        let mut ticks = tokio::time::interval(interval);
+        ticks.tick().await;
+        loop {
+            ticks.tick().await;
+            let server = self.clone();
+            let Ok((tools_changed, skills_changed)) = tokio::task::spawn_blocking(move || {
+                (server.refresh_tools(), server.refresh_skills())
+            })
+            .await
+            else {
+                return;
+            };
+            if tools_changed && peer.notify_tool_list_changed().await.is_err() {
+                return;
+            }
+            if skills_changed && peer.notify_resource_list_changed().await.is_err() {
+                return;
+            }
+        }
+    }
+
+    /// Asks the client to confirm a destructive call. `Err` says why not.
+    async fn confirm(
+        &self,
+        peer: &Peer<RoleServer>,
+        prepared: &call::Prepared,
+    ) -> Result<(), &'static str> {
+        if self.options.confirm_destructive {
+            return Ok(());
+        }
+        if peer.supported_elicitation_modes().is_empty() {
+            return Err("the client does not support elicitation");
+        }
+        let message = format!(
+            "`{}` is destructive. Run it?\n\n{}",
+            prepared.command,
+            prepared.argv.redacted().join(" ")
+        );
+        let params: ElicitRequestParams = serde_json::from_value(json!({
+            "mode": "form",
+            "message": message,
+            "requestedSchema": {
+                "type": "object",
+                "properties": {
+                    "confirm": {"type": "boolean", "title": "Run this destructive command"}
+                },
+                "required": ["confirm"],
+            },
+        }))
+        .map_err(|_| "the confirmation request could not be built")?;
+        match peer.create_elicitation(params).await {
+            Ok(result) if result.action == ElicitationAction::Accept => {
+                let confirmed = result
+                    .content
+                    .as_ref()
+                    .and_then(|content| content.get("confirm"))
+                    .and_then(Value::as_bool);
+                if confirmed == Some(true) {
+                    Ok(())
+                } else {
+                    Err("the user did not confirm")
+                }
+            }
+            Ok(_) => Err("the user declined"),
+            Err(_) => Err("the confirmation request failed"),
+        }
+    }
+}
+
+fn tool_result(outcome: ToolOutcome) -> CallToolResult {
+    let content = vec![ContentBlock::text(outcome.text)];
+    let mut result = if outcome.is_error {
+        CallToolResult::error(content)
+    } else {
+        CallToolResult::success(content)
+    };
+    result.structured_content = Some(outcome.structured);
+    result
+}
+
+fn skill_entry(skill: &ServedSkill) -> Skill {
+    let name = skill
+        .frontmatter
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or(&skill.name);
+    let description = skill
+        .frontmatter
+        .get("description")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let mut frontmatter = SkillFrontmatter::new(name, description);
+    for (key, value) in &skill.frontmatter {
+        if key != "name" && key != "description" {
+            frontmatter = frontmatter.with_field(key.clone(), value.clone());
+        }
+    }
+    let files = skill
+        .files
+        .iter()
+        .map(|file| SkillResource::new(file.uri.clone(), file.digest.clone(), file.size))
+        .collect();
+    Skill::new(skill.uri.clone(), frontmatter, SkillResources::Files(files))
+}
+
+impl ServerHandler for AigentServer {
+    fn get_info(&self) -> ServerConfig {
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .enable_resources()
+            .enable_resources_list_changed()
+            .enable_skills()
+            .build();
+        ServerConfig::new(capabilities)
+            .with_server_info(Implementation::new("aigent", env!("CARGO_PKG_VERSION")))
+            .with_instructions(
+                "Declared commands are tools: arguments are checked by aigent's guard before \
+                 anything runs, and every call is audited. Validated skills are served through \
+                 the skills extension (skills/list, skills/get, resources/read).",
+            )
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        let server = self.clone();
+        let tools = tokio::task::spawn_blocking(move || server.tools())
+            .await
+            .map_err(|err| McpError::internal_error(err.to_string(), None))?;
+        Ok(ListToolsResult::with_all_items(tools.as_ref().clone()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.lock()
+            .tools
+            .iter()
+            .find(|tool| tool.name == name)
+            .cloned()
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let name = request.name.to_string();
+        let Some(settings) = self.settings.as_ref().clone() else {
+            return Ok(tool_result(call::no_registry(&name)).into());
+        };
+        let arguments = request.arguments.clone();
+        let prepare_settings = settings.clone();
+        let prepare_name = name.clone();
+        let prepared = tokio::task::spawn_blocking(move || {
+            call::prepare(&prepare_settings, &prepare_name, arguments.as_ref())
+        })
+        .await
+        .map_err(|err| McpError::internal_error(err.to_string(), None))?;
+        let prepared = match prepared {
+            Ok(prepared) => prepared,
+            Err(outcome) => return Ok(tool_result(outcome).into()),
+        };
+        if prepared.needs_confirmation()
+            && let Err(why) = tokio::select! {
+                answer = self.confirm(&context.peer, &prepared) => answer,
+                () = context.ct.cancelled() => Err("the call was cancelled while waiting for confirmation"),
+            }
+        {
+            return Ok(tool_result(call::refuse_unconfirmed(&settings, &prepared, why)).into());
+        }
+        let peer = context.peer.clone();
+        let token = context.meta.get_progress_token();
+        let progress = token.map(|token| {
+            move |seconds: u64| {
+                let peer = peer.clone();
+                let param = ProgressNotificationParam::new(token.clone(), seconds as f64)
+                    .with_message(format!("running for {seconds} s"));
+                tokio::spawn(async move {
+                    let _ = peer.notify_progress(param).await;
+                });
+            }
+        });
+        let cancelled = context.ct.clone();
+        let controls = Controls {
+            cancelled: async move { cancelled.cancelled().await },
+            progress,
+        };
+        let request_id = serde_json::to_value(&context.id)
+            .map(|id| match id {
+                Value::String(text) => text,
+                other => other.to_string(),
+            })
+            .unwrap_or_default();
+        let outcome = call::execute(&settings, prepared, &request_id, controls).await;
+        Ok(tool_result(outcome).into())
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        let scan = self.scan_blocking().await?;
+        let resources = scan
+            .catalog
+            .skills
+            .iter()
+            .flat_map(|skill| skill.files.iter().map(move |file| (skill, file)))
+            .filter_map(|(skill, file)| {
+                let name = file.uri.rsplit('/').next().unwrap_or(&file.uri);
+                serde_json::from_value::<Resource>(json!({
+                    "uri": file.uri,
+                    "name": format!("{}/{}", skill.name, name),
+                    "size": file.size,
+                }))
+                .ok()
+            })
+            .collect();
+        Ok(ListResourcesResult::with_all_items(resources))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        let scan = self.scan_blocking().await?;
+        let uri = request.uri.clone();
+        let bytes = tokio::task::spawn_blocking(move || skills::read(&scan.catalog, &uri))
+            .await
+            .map_err(|err| McpError::internal_error(err.to_string(), None))?;
+        let bytes = match bytes {
+            Ok(bytes) => bytes,
+            Err(skills::ReadError::NotFound(_)) => {
+                return Err(McpError::resource_not_found(
+                    "no skill file is served at that URI",
+                    Some(json!({"uri": request.uri})),
+                ));
+            }
+            Err(err) => return Err(McpError::internal_error(err.to_string(), None)),
+        };
+        let mime = skills::mime_type(&request.uri, &bytes);
+        let contents = match String::from_utf8(bytes) {
+            Ok(text) => ResourceContents::text(text, request.uri.clone()),
+            Err(err) => ResourceContents::blob(skills::base64(err.as_bytes()), request.uri.clone()),
+        }
+        .with_mime_type(mime);
+        Ok(ReadResourceResult::new(vec![contents]).into())
+    }
+
+    async fn list_skills(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListSkillsResult, McpError> {
+        let scan = self.scan_blocking().await?;
+        let skills = scan.catalog.skills.iter().map(skill_entry).collect();
+        Ok(ListSkillsResult::with_all_items(skills))
+    }
+
+    async fn get_skill(
+        &self,
+        request: GetSkillRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetSkillResult, McpError> {
+        let scan = self.scan_blocking().await?;
+        match scan.catalog.skill(&request.uri) {
+            Some(skill) => Ok(GetSkillResult::new(skill_entry(skill))),
+            None => Err(McpError::invalid_params(
+                "no skill is served at that URI",
+                Some(json!({"uri": request.uri})),
+            )),
+        }
+    }
+}
+
+impl AigentServer {
+    async fn scan_blocking(&self) -> Result<Arc<Scan>, McpError> {
+        let server = self.clone();
+        tokio::task::spawn_blocking(move || server.scan())
+            .await
+            .map_err(|err| McpError::internal_error(err.to_string(), None))
+    }
+}
+
+/// Serves on stdin/stdout until the client goes away.
+pub async fn serve_stdio(options: ServeOptions, reporter: Reporter) -> Result<(), ServeError> {
+    let interval = options.poll_interval;
+    let server = AigentServer::new(options, reporter);
+    // The registry and the skills load while the client says hello: start
+    // does not wait for a large registry, and the first list waits for it.
+    let warming = server.clone();
+    tokio::task::spawn_blocking(move || {
+        warming.refresh_tools();
+        warming.refresh_skills();
+    });
+    let running = server
+        .clone()
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(|err| ServeError::Protocol(err.to_string()))?;
+    let watcher = tokio::spawn(server.watch(running.peer().clone(), interval));
+    let ended = running.waiting().await;
+    watcher.abort();
+    ended
+        .map(|_| ())
+        .map_err(|err| ServeError::Protocol(err.to_string()))
+}

@@ -1,0 +1,191 @@
+//! `tools/list`: one tool per runnable declaration. Kept as plain JSON so
+//! the SDK types appear only in `server.rs`.
+
+use serde_json::{Map, Value, json};
+
+use crate::contract::{DangerLevel, Declaration};
+use crate::registry::{LoadError, Registry, to_json_schema};
+
+/// One declaration as an MCP tool definition (the wire form of `Tool`).
+pub fn tool_definition(declaration: &Declaration) -> Value {
+    let mut input_schema = to_json_schema(declaration);
+    if let Value::Object(object) = &mut input_schema {
+        // The tool's own name and description already say these.
+        object.remove("title");
+        if object.get("description") == Some(&Value::from(declaration.description.clone())) {
+            object.remove("description");
+        }
+        // MCP wants a closed object; the guard refuses unknown names anyway,
+        // and saying so up front spares the agent a rejected call.
+        object.insert("type".to_owned(), Value::from("object"));
+        object.insert("additionalProperties".to_owned(), Value::Bool(false));
+    }
+    let danger = declaration.danger_level;
+    let mut annotations = Map::new();
+    annotations.insert("title".to_owned(), Value::from(declaration.name.clone()));
+    annotations.insert(
+        "readOnlyHint".to_owned(),
+        Value::Bool(danger == Some(DangerLevel::Safe)),
+    );
+    // Undeclared: no destructiveHint, so MCP's default ("may be") applies.
+    if matches!(
+        danger,
+        Some(DangerLevel::Mutating | DangerLevel::Destructive)
+    ) {
+        annotations.insert(
+            "destructiveHint".to_owned(),
+            Value::Bool(danger == Some(DangerLevel::Destructive)),
+        );
+    }
+    // Commands run against the open world (networks, clusters, files).
+    annotations.insert("openWorldHint".to_owned(), Value::Bool(true));
+    json!({
+        "name": declaration.name,
+        "title": declaration.name,
+        "description": declaration.description,
+        "inputSchema": input_schema,
+        "outputSchema": output_schema(),
+        "annotations": annotations,
+    })
+}
+
+/// The `structuredContent` of a call: the execution result when the
+/// command ran (whatever its status), else aigent's JSON envelope (a
+/// rejection, a refusal, a command that could not start), as `args check`
+/// and `run` print it. Kept terse: every tool repeats it in `tools/list`.
+pub fn output_schema() -> Value {
+    let integer_or_null = json!({"type": ["integer", "null"]});
+    let boolean = json!({"type": "boolean"});
+    let string = json!({"type": "string"});
+    json!({
+        "type": "object",
+        "oneOf": [
+            {
+                "properties": {
+                    "command": string, "exit_code": integer_or_null, "signal": integer_or_null,
+                    "timed_out": boolean, "cancelled": boolean, "duration_ms": {"type": "integer"},
+                    "stdout": string, "stderr": string,
+                    "stdout_truncated": boolean, "stderr_truncated": boolean,
+                },
+                "required": ["exit_code", "stdout", "stderr", "stdout_truncated", "stderr_truncated"],
+            },
+            {
+                "properties": {"ok": {"const": false}, "error": {"type": "object", "required": ["code", "message"]}},
+                "required": ["ok", "error"],
+            },
+        ],
+    })
+}
+
+/// Why a declaration in the registry is not served as a tool.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Skipped {
+    pub name: String,
+    pub file: String,
+    pub reason: String,
+}
+
+/// Every tool of a registry, its declarations parsed in parallel through
+/// [`Registry::load`], the path `run` takes; a name declared twice is
+/// refused as `load` refuses it.
+pub fn load_tools(registry: &Registry) -> Result<(Vec<Value>, Vec<Skipped>), LoadError> {
+    use rayon::prelude::*;
+    let mut names: Vec<String> = registry
+        .entries()?
+        .into_iter()
+        .map(|entry| entry.name)
+        .collect();
+    names.dedup();
+    let loaded: Vec<Result<Value, Skipped>> = names
+        .par_iter()
+        .map(|name| {
+            let skip = |reason: String, file: String| Skipped {
+                name: name.clone(),
+                file,
+                reason,
+            };
+            match registry.load(name) {
+                Ok(loaded) if loaded.declaration.subprocess.is_some() => {
+                    Ok(tool_definition(&loaded.declaration))
+                }
+                Ok(loaded) => Err(skip(
+                    "it declares no subprocess, so there is nothing to run".into(),
+                    loaded.file,
+                )),
+                Err(LoadError::Invalid {
+                    file, diagnostics, ..
+                }) => {
+                    let codes: Vec<String> = diagnostics
+                        .iter()
+                        .filter(|diagnostic| diagnostic.is_error())
+                        .map(|diagnostic| format!("{} {}", diagnostic.code, diagnostic.message))
+                        .collect();
+                    Err(skip(
+                        format!("the declaration is invalid: {}", codes.join("; ")),
+                        file,
+                    ))
+                }
+                Err(err) => Err(skip(err.to_string(), registry.describe())),
+            }
+        })
+        .collect();
+    let mut tools = Vec::with_capacity(loaded.len());
+    let mut skipped = Vec::new();
+    for result in loaded {
+        match result {
+            Ok(tool) => tools.push(tool),
+            Err(skip) => skipped.push(skip),
+        }
+    }
+    Ok((tools, skipped))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn embedded(name: &str) -> Declaration {
+        Registry::Embedded.load(name).unwrap().declaration
+    }
+
+    #[test]
+    fn input_schema_is_closed_and_annotations_follow_danger() {
+        let (tools, _) = load_tools(&Registry::Embedded).unwrap();
+        assert!(!tools.is_empty());
+        for tool in &tools {
+            assert_eq!(tool["inputSchema"]["additionalProperties"], false, "{tool}");
+            assert_eq!(tool["inputSchema"]["type"], "object");
+            let name = tool["name"].as_str().unwrap();
+            let danger = embedded(name).danger_level;
+            assert_eq!(
+                tool["annotations"]["readOnlyHint"],
+                danger == Some(DangerLevel::Safe),
+                "{name}"
+            );
+            if danger == Some(DangerLevel::Destructive) {
+                assert_eq!(tool["annotations"]["destructiveHint"], true);
+            }
+        }
+    }
+
+    /// Every structuredContent a call can return matches the outputSchema.
+    #[test]
+    fn results_and_envelopes_match_the_output_schema() {
+        let validator = jsonschema::validator_for(&output_schema()).unwrap();
+        let execution = json!({
+            "command": "x", "exit_code": 0, "signal": null, "timed_out": false,
+            "cancelled": false, "duration_ms": 3, "stdout": "", "stderr": "",
+            "stdout_truncated": false, "stderr_truncated": false, "warnings": [],
+        });
+        assert!(validator.is_valid(&execution));
+        let outcome = crate::report::Outcome::failure(
+            2,
+            json!({"command": "x"}),
+            crate::report::ErrorBody::new("INVALID_AGENT_INPUT", "bad"),
+            "",
+        );
+        let envelope = serde_json::to_value(outcome.envelope(0)).unwrap();
+        assert!(validator.is_valid(&envelope), "{envelope}");
+        assert!(!validator.is_valid(&json!({"stdout": ""})));
+    }
+}
