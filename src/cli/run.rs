@@ -9,7 +9,7 @@ use serde_json::json;
 use aigent::exec;
 use aigent::guard::RawArguments;
 use aigent::invoke::{InvokeError, InvokeOptions, Invoked, Mode, invoke};
-use aigent::report::{EnvelopeTarget, Outcome};
+use aigent::report::{EnvelopeTarget, Outcome, exit};
 
 use super::args::check::{Invocation, rejected_outcome, with_warnings_first};
 use super::{CliError, Context};
@@ -28,6 +28,7 @@ stdout, which is the child's.
 Examples:
   aigent run git-log --author Ann --count 5
   aigent run --dry-run deploy --cluster-id prod-east-1 --version 1.2.3
+  aigent run --confirm-destructive --dry-run deploy --cluster-id prod-east-1 --version 1.2.3
   aigent run --dry-run deploy --json '{\"cluster-id\": \"prod-east-1\", \"version\": \"1.2.3\"}'
   aigent --format json run --timeout 30 --result ./result.json files-get --file-id f-123")]
 pub struct RunArgs {
@@ -35,7 +36,11 @@ pub struct RunArgs {
     #[arg(long)]
     pub dry_run: bool,
 
-    /// Kill the command's whole process group after SECS seconds (fractions allowed) and exit 10
+    /// Run a command declared destructive (refused with exit 2 without this)
+    #[arg(long)]
+    pub confirm_destructive: bool,
+
+    /// Kill the command's whole process group after SECS seconds (fractions allowed) and exit 10 [default: the declaration's timeout_s, else 600]
     #[arg(long, value_name = "SECS", value_parser = parse_timeout)]
     pub timeout: Option<Duration>,
 
@@ -87,29 +92,41 @@ fn execute(args: &RunArgs, ctx: &Context) -> Result<Outcome, CliError> {
         },
         audit_log: args.audit_log.as_deref(),
         timeout: args.timeout,
+        confirmed: args.confirm_destructive,
+        ..InvokeOptions::default()
     };
     let arguments = RawArguments::from_tail(args.invocation.arguments());
     let invoked =
         invoke(&loaded.declaration, &arguments, &options).map_err(|err| invoke_error(name, err))?;
-    Ok(render(name, invoked, args.timeout, warnings, ctx))
+    Ok(render(name, invoked, warnings, ctx))
 }
 
-fn render(
-    name: &str,
-    invoked: Invoked,
-    timeout: Option<Duration>,
-    mut warnings: Vec<String>,
-    ctx: &Context,
-) -> Outcome {
+fn render(name: &str, invoked: Invoked, mut warnings: Vec<String>, ctx: &Context) -> Outcome {
     match invoked {
         Invoked::Rejected {
             rejection,
             audit_warning,
         } => with_warnings_first(rejected_outcome(&rejection, audit_warning), warnings),
-        Invoked::Planned { argv, .. } => {
-            let data = json!({"command": name, "argv": argv.redacted(), "dry_run": true});
+        Invoked::Planned { argv, timeout, .. } => {
+            let data = json!({
+                "command": name,
+                "argv": argv.redacted(),
+                "env": argv.env().redacted(),
+                "timeout_ms": u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX),
+                "dry_run": true,
+            });
             let text = exec::report::render_dry_run(name, &argv, ctx.quiet, ctx.style);
             Outcome::success(data, text).with_warnings(warnings)
+        }
+        Invoked::ConfirmationRequired {
+            argv,
+            audit_warning,
+        } => {
+            warnings.extend(audit_warning);
+            let data =
+                json!({"command": name, "argv": argv.redacted(), "requires_confirmation": true});
+            let body = exec::report::confirmation_required(name, &argv);
+            Outcome::failure(exit::ARG_ERROR, data, body, String::new()).with_warnings(warnings)
         }
         // Only `Mode::Check` stops here; `run` never asks for it.
         Invoked::Accepted(validated) => {
@@ -129,11 +146,12 @@ fn render(
         Invoked::Finished {
             argv,
             finished,
+            timeout,
             audit_warning,
         } => {
             warnings.extend(audit_warning);
             let data = exec::report::execution_data(name, &argv, &finished);
-            let outcome = match exec::report::execution_error(name, &finished, timeout) {
+            let outcome = match exec::report::execution_error(name, &finished, Some(timeout)) {
                 None => Outcome::success(data, String::new()),
                 Some(body) => {
                     Outcome::failure(finished.aigent_exit_code(), data, body, String::new())

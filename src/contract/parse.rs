@@ -7,8 +7,8 @@ use serde_json::{Map, Value};
 
 use super::codes;
 use super::declaration::{
-    AnchoredPattern, ArgvPart, DangerLevel, Declaration, ExitCode, FlagForm, Inputs, ParamSlot,
-    ParamType, Parameter, PatternType, SideEffects, Subprocess,
+    AnchoredPattern, ArgvPart, DangerLevel, Declaration, EnvValue, EnvVar, ExitCode, FlagForm,
+    Inputs, ParamSlot, ParamType, Parameter, PatternType, SideEffects, Subprocess,
 };
 use super::{input_schema, value};
 use crate::report::Diagnostic;
@@ -130,6 +130,8 @@ pub fn read_value(document: &Value, origin: &Origin<'_>) -> Parsed {
             "input_schema",
             "subprocess",
             "exit_codes",
+            "timeout_s",
+            "requires_confirmation",
         ],
     );
     let name = reader.required_string(root, "name", "");
@@ -188,6 +190,23 @@ pub fn read_value(document: &Value, origin: &Origin<'_>) -> Parsed {
     let subprocess = root
         .get("subprocess")
         .and_then(|value| reader.subprocess(value));
+    let timeout = root
+        .get("timeout_s")
+        .and_then(|value| reader.timeout(value));
+    // Derived from the danger level (the wire format prints it); a file
+    // may repeat it, but not contradict it.
+    if let Some(value) = root.get("requires_confirmation") {
+        let derived = danger_level == Some(DangerLevel::Destructive);
+        if value.as_bool() != Some(derived) {
+            reader.error(
+                codes::SHAPE,
+                "requires_confirmation",
+                format!(
+                    "`requires_confirmation` follows from `danger_level` (it is {derived} here); leave it out"
+                ),
+            );
+        }
+    }
     let exit_codes = match root.get("exit_codes") {
         None => Some(ExitCode::standard_table()),
         Some(value) => reader.exit_codes(value),
@@ -201,6 +220,7 @@ pub fn read_value(document: &Value, origin: &Origin<'_>) -> Parsed {
             danger_level,
             inputs,
             subprocess,
+            timeout,
             exit_codes,
         }),
         _ => None,
@@ -209,6 +229,20 @@ pub fn read_value(document: &Value, origin: &Origin<'_>) -> Parsed {
         declaration,
         diagnostics,
     }
+}
+
+/// Why `name` cannot name an environment variable, if it cannot: ASCII
+/// letters, digits and `_`, not starting with a digit, at most 128.
+fn env_name_problem(name: &str) -> Option<String> {
+    let valid = !name.is_empty()
+        && name.len() <= 128
+        && !name.starts_with(|ch: char| ch.is_ascii_digit())
+        && name
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || ch == '_');
+    (!valid).then(|| {
+        format!("`{name}` is not a variable name: use ASCII letters, digits and '_', not starting with a digit")
+    })
 }
 
 /// Collects diagnostics while reading fields.
@@ -570,8 +604,119 @@ impl Reader {
         self.unknown_fields(
             object,
             "subprocess",
-            &["binary", "argv", "hardcoded_args", "user_controlled_args"],
+            &[
+                "binary",
+                "argv",
+                "hardcoded_args",
+                "user_controlled_args",
+                "env",
+                "env_pass",
+            ],
         );
+        let env = object.get("env").map(|value| self.env(value));
+        let env_pass = object.get("env_pass").map(|value| self.env_pass(value));
+        let mut subprocess = self.subprocess_argv(object)?;
+        subprocess.env = env.unwrap_or_default();
+        subprocess.env_pass = env_pass.unwrap_or_default();
+        Some(subprocess)
+    }
+
+    /// `timeout_s`: a positive, finite number of seconds.
+    fn timeout(&mut self, value: &Value) -> Option<std::time::Duration> {
+        let seconds = value
+            .as_f64()
+            .filter(|seconds| seconds.is_finite() && *seconds > 0.0);
+        let duration =
+            seconds.and_then(|seconds| std::time::Duration::try_from_secs_f64(seconds).ok());
+        if duration.is_none() {
+            self.error(
+                codes::SHAPE,
+                "timeout_s",
+                format!("`timeout_s` must be a positive number of seconds, not {value}"),
+            );
+        }
+        duration
+    }
+
+    /// `subprocess.env`: NAME to a string, or to `{"param": P}`.
+    fn env(&mut self, value: &Value) -> Vec<EnvVar> {
+        let Some(object) = value.as_object() else {
+            self.error(
+                codes::SHAPE,
+                "subprocess.env",
+                format!(
+                    "`env` must be a mapping of variable name to value, not {}",
+                    kind(value)
+                ),
+            );
+            return Vec::new();
+        };
+        let mut vars = Vec::with_capacity(object.len());
+        for (name, value) in object {
+            let field = format!("subprocess.env.{name}");
+            if let Some(problem) = env_name_problem(name) {
+                self.error(codes::SHAPE, field, problem);
+                continue;
+            }
+            let value = match value {
+                Value::String(text) if !text.contains('\0') => EnvValue::Literal(text.clone()),
+                Value::Object(slot)
+                    if slot.len() == 1 && slot.get("param").is_some_and(Value::is_string) =>
+                {
+                    EnvValue::Param(slot["param"].as_str().unwrap_or_default().to_owned())
+                }
+                other => {
+                    self.error(
+                        codes::SHAPE,
+                        field,
+                        format!(
+                            "an env value is a string without NUL or {{\"param\": NAME}}, not {}",
+                            kind(other)
+                        ),
+                    );
+                    continue;
+                }
+            };
+            vars.push(EnvVar {
+                name: name.clone(),
+                value,
+            });
+        }
+        vars
+    }
+
+    /// `subprocess.env_pass`: names of variables to inherit.
+    fn env_pass(&mut self, value: &Value) -> Vec<String> {
+        let Some(items) = value.as_array() else {
+            self.error(
+                codes::SHAPE,
+                "subprocess.env_pass",
+                format!(
+                    "`env_pass` must be a list of variable names, not {}",
+                    kind(value)
+                ),
+            );
+            return Vec::new();
+        };
+        let mut names = Vec::with_capacity(items.len());
+        for (index, item) in items.iter().enumerate() {
+            let field = format!("subprocess.env_pass[{index}]");
+            match item.as_str() {
+                Some(name) => match env_name_problem(name) {
+                    Some(problem) => self.error(codes::SHAPE, field, problem),
+                    None => names.push(name.to_owned()),
+                },
+                None => self.error(
+                    codes::SHAPE,
+                    field,
+                    format!("a variable name is a string, not {}", kind(item)),
+                ),
+            }
+        }
+        names
+    }
+
+    fn subprocess_argv(&mut self, object: &Map<String, Value>) -> Option<Subprocess> {
         let binary = self.required_string(object, "binary", "subprocess");
         if object.contains_key("argv") {
             let subprocess =

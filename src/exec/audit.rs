@@ -555,7 +555,10 @@ mod tests {
             ending: crate::exec::Ending::Signaled(15),
             duration: Duration::from_millis(1234),
             timed_out: true,
+            cancelled: false,
             interrupted_by: None,
+            stdout: None,
+            stderr: None,
         }
     }
 

@@ -19,6 +19,7 @@ pub fn execution_data(command: &str, argv: &Argv, finished: &Finished) -> Value 
         "child_signal": finished.signal(),
         "duration_ms": millis(finished),
         "timed_out": finished.timed_out,
+        "cancelled": finished.cancelled,
         "interrupted_by": finished.interrupted_by,
     })
 }
@@ -41,6 +42,11 @@ pub fn execution_error(
         (
             "TIMEOUT",
             format!("`{command}` did not finish{limit}; its process group was killed"),
+        )
+    } else if finished.cancelled {
+        (
+            "CANCELLED",
+            format!("`{command}` was cancelled; its process group was killed"),
         )
     } else if let Some(signal) = finished.interrupted_by {
         (
@@ -107,6 +113,26 @@ pub fn spawn_error(error: &SpawnError) -> (i32, ErrorBody) {
     (exit_code, body)
 }
 
+/// The refusal of a destructive command that the caller did not confirm:
+/// what would have run, and how to confirm it (REQ-O-021).
+pub fn confirmation_required(command: &str, argv: &Argv) -> ErrorBody {
+    let mut body = ErrorBody::new(
+        CONFIRMATION_REQUIRED,
+        format!(
+            "`{command}` is declared destructive and was not confirmed; nothing was run. It would have run: {}",
+            argv.display()
+        ),
+    )
+    .with_hint(format!(
+        "confirm with `aigent run --confirm-destructive {command} ...`, or look first with `aigent run --dry-run {command} ...`"
+    ));
+    body.phase = Some("confirmation".to_owned());
+    body
+}
+
+/// The code of a destructive call that nobody confirmed.
+pub const CONFIRMATION_REQUIRED: &str = "CONFIRMATION_REQUIRED";
+
 /// `run --dry-run` as text: a label, then the argv shell-quoted on a line
 /// of its own.
 pub fn render_dry_run(command: &str, argv: &Argv, quiet: bool, style: Style) -> String {
@@ -114,10 +140,30 @@ pub fn render_dry_run(command: &str, argv: &Argv, quiet: bool, style: Style) -> 
     if quiet {
         return format!("{line}\n");
     }
-    format!(
+    let mut text = format!(
         "{} `{command}` would run this argv (nothing was executed; quoted for display only, no shell ever reads it):\n{line}\n",
         style.emphasis("dry run:")
-    )
+    );
+    let env = argv.env().redacted();
+    if let Some(set) = env["set"].as_object() {
+        let pairs: Vec<String> = set
+            .iter()
+            .map(|(name, value)| {
+                format!(
+                    "{name}={}",
+                    super::argv::shell_quote(value.as_str().unwrap_or_default())
+                )
+            })
+            .collect();
+        if !pairs.is_empty() {
+            text.push_str(&format!(
+                "{} {}\n",
+                style.emphasis("with env:"),
+                pairs.join(" ")
+            ));
+        }
+    }
+    text
 }
 
 fn millis(finished: &Finished) -> u64 {
@@ -166,7 +212,10 @@ mod tests {
             ending,
             duration: Duration::from_millis(1500),
             timed_out: false,
+            cancelled: false,
             interrupted_by: None,
+            stdout: None,
+            stderr: None,
         }
     }
 

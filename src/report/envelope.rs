@@ -5,6 +5,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::exit;
+use crate::request::{ENVELOPE_SCHEMA_VERSION, RequestIds};
 
 /// One problem in a list of problems (`error.errors`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -87,6 +88,9 @@ impl ErrorBody {
 pub struct Meta {
     pub duration_ms: u64,
     pub tool_version: &'static str,
+    pub schema_version: &'static str,
+    #[serde(flatten)]
+    pub request: RequestIds,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -106,6 +110,9 @@ struct EnvelopeRef<'a> {
 struct MetaRef<'a> {
     duration_ms: u64,
     tool_version: &'static str,
+    schema_version: &'static str,
+    #[serde(flatten)]
+    request: &'a RequestIds,
     #[serde(flatten)]
     extra: &'a Map<String, Value>,
 }
@@ -141,6 +148,9 @@ pub struct Outcome {
     pub text: String,
     pub envelope_target: EnvelopeTarget,
     pub meta: Map<String, Value>,
+    /// The request this answers; `None` is this process's
+    /// ([`RequestIds::current`]).
+    pub request: Option<RequestIds>,
     /// The output is itself the artifact (a completion script, a bare JSON
     /// Schema): `text` is printed as is whatever the format, since wrapping
     /// it in an envelope would break `aigent completions zsh > _aigent`.
@@ -158,6 +168,7 @@ impl Outcome {
             text: text.into(),
             envelope_target: EnvelopeTarget::Stdout,
             meta: Map::new(),
+            request: None,
             verbatim: false,
         }
     }
@@ -180,8 +191,15 @@ impl Outcome {
             text: text.into(),
             envelope_target: EnvelopeTarget::Stdout,
             meta: Map::new(),
+            request: None,
             verbatim: false,
         }
+    }
+
+    /// Answers `request` rather than this process's request.
+    pub fn for_request(mut self, request: RequestIds) -> Self {
+        self.request = Some(request);
+        self
     }
 
     pub fn with_warnings(mut self, warnings: Vec<String>) -> Self {
@@ -204,6 +222,11 @@ impl Outcome {
             meta: MetaRef {
                 duration_ms,
                 tool_version: super::TOOL_VERSION,
+                schema_version: ENVELOPE_SCHEMA_VERSION,
+                request: self
+                    .request
+                    .as_ref()
+                    .unwrap_or_else(|| RequestIds::current()),
                 extra: &self.meta,
             },
         };
@@ -221,6 +244,11 @@ impl Outcome {
             meta: Meta {
                 duration_ms,
                 tool_version: super::TOOL_VERSION,
+                schema_version: ENVELOPE_SCHEMA_VERSION,
+                request: self
+                    .request
+                    .clone()
+                    .unwrap_or_else(|| RequestIds::current().clone()),
                 extra: self.meta.clone(),
             },
         }

@@ -84,7 +84,7 @@ pub fn run(args: &CheckArgs, ctx: &Context) -> Result<Outcome, CliError> {
     let options = InvokeOptions {
         mode: Mode::Check,
         audit_log: args.audit_log.as_deref(),
-        timeout: None,
+        ..InvokeOptions::default()
     };
     let arguments = RawArguments::from_tail(args.invocation.arguments());
     match invoke(&loaded.declaration, &arguments, &options)
