@@ -28,7 +28,7 @@ stdout, which is the child's.
 Examples:
   aigent run git-log --author Ann --count 5
   aigent run --dry-run deploy --cluster-id prod-east-1 --version 1.2.3
-  aigent run --confirm-destructive --dry-run deploy --cluster-id prod-east-1 --version 1.2.3
+  aigent run --value-from-env token=GH_TOKEN --dry-run gh-api --endpoint repos/OWNER/REPO/issues
   aigent run --dry-run deploy --json '{\"cluster-id\": \"prod-east-1\", \"version\": \"1.2.3\"}'
   aigent --format json run --timeout 30 --result ./result.json files-get --file-id f-123")]
 pub struct RunArgs {
@@ -51,6 +51,9 @@ pub struct RunArgs {
     /// Write the json envelope to PATH (atomically, in any format) instead of stderr
     #[arg(long, value_name = "PATH")]
     pub result: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub supplied: super::args::supplied::SuppliedValues,
 
     #[command(flatten)]
     pub invocation: Invocation,
@@ -95,7 +98,10 @@ fn execute(args: &RunArgs, ctx: &Context) -> Result<Outcome, CliError> {
         confirmed: args.confirm_destructive,
         ..InvokeOptions::default()
     };
-    let arguments = RawArguments::from_tail(args.invocation.arguments());
+    let tail = args
+        .supplied
+        .merge_into(&loaded.declaration, args.invocation.arguments())?;
+    let arguments = RawArguments::from_tail(&tail);
     let invoked =
         invoke(&loaded.declaration, &arguments, &options).map_err(|err| invoke_error(name, err))?;
     Ok(render(name, invoked, warnings, ctx))

@@ -14,12 +14,15 @@ use super::super::{CliError, Context};
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Everything after NAME belongs to the declared command, so aigent's own flags go before it.\nEvery rejection is appended to the audit log; if that fails, the result stands and a warning says so.\n\nExamples:\n  aigent args check deploy --cluster-id prod-east-1 --version 1.2.3\n  aigent args check deploy --json '{\"cluster-id\": \"prod-east-1\", \"version\": \"1.2.3\"}'\n  aigent --format json args check --audit-log ./audit.jsonl files-get --file-id f-123"
+    after_help = "Everything after NAME belongs to the declared command, so aigent's own flags go before it.\nEvery rejection is appended to the audit log; if that fails, the result stands and a warning says so.\n\nExamples:\n  aigent args check deploy --cluster-id prod-east-1 --version 1.2.3\n  aigent args check deploy --json '{\"cluster-id\": \"prod-east-1\", \"version\": \"1.2.3\"}'\n  aigent --format json args check --audit-log ./audit.jsonl files-get --file-id f-123\n  aigent args check --value-from-env token=GH_TOKEN gh-api --endpoint repos/OWNER/REPO/issues"
 )]
 pub struct CheckArgs {
     /// Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]
     #[arg(long, value_name = "PATH")]
     pub audit_log: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub supplied: super::supplied::SuppliedValues,
 
     #[command(flatten)]
     pub invocation: Invocation,
@@ -86,7 +89,10 @@ pub fn run(args: &CheckArgs, ctx: &Context) -> Result<Outcome, CliError> {
         audit_log: args.audit_log.as_deref(),
         ..InvokeOptions::default()
     };
-    let arguments = RawArguments::from_tail(args.invocation.arguments());
+    let tail = args
+        .supplied
+        .merge_into(&loaded.declaration, args.invocation.arguments())?;
+    let arguments = RawArguments::from_tail(&tail);
     match invoke(&loaded.declaration, &arguments, &options)
         .map_err(|err| CliError::precondition(err.to_string()))?
     {
