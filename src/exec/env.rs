@@ -117,7 +117,7 @@ impl ChildEnv {
                     );
                 }
                 Shown::Redacted => {
-                    set.insert(entry.name.clone(), super::argv::REDACTED.into());
+                    set.insert(entry.name.clone(), crate::guard::REDACTED.into());
                 }
                 Shown::NameOnly => inherited.push(entry.name.clone()),
                 Shown::Aigent => {}
