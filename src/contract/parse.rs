@@ -946,3 +946,121 @@ impl Reader {
 fn kind(value: &Value) -> &'static str {
     super::value::json_kind(value)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    fn env_value() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            "[ -~]{0,12}".prop_map(Value::from),
+            Just(json!({"param": "p"})),
+        ]
+    }
+
+    proptest! {
+        /// What `schema show --format json` prints loads back into an equal
+        /// declaration, whatever its environment, time limit and level.
+        #[test]
+        fn the_wire_format_round_trips(
+            env in proptest::collection::btree_map("[A-Z_][A-Z0-9_]{0,8}", env_value(), 0..5),
+            env_pass in proptest::collection::vec("[A-Z_][A-Z0-9_]{0,8}", 0..4),
+            millis in proptest::option::of(1u64..10_000_000),
+            level in proptest::option::of(prop_oneof![Just("safe"), Just("mutating"), Just("destructive")]),
+        ) {
+            let mut subprocess = json!({"binary": "tool", "argv": [{"param": "p"}], "env": env, "env_pass": env_pass});
+            if subprocess["env"].as_object().is_some_and(serde_json::Map::is_empty) {
+                subprocess.as_object_mut().unwrap().remove("env");
+            }
+            let mut document = json!({
+                "name": "t", "description": "d",
+                "parameters": {"p": {"type": "string"}},
+                "subprocess": subprocess,
+            });
+            if let Some(millis) = millis {
+                document["timeout_s"] = json!(millis as f64 / 1000.0);
+            }
+            if let Some(level) = level {
+                document["danger_level"] = json!(level);
+            }
+            let first = read_value(&document, &Origin::default());
+            let declaration = first.declaration.expect("valid");
+            let wire = crate::contract::to_wire(&declaration);
+            let again = read_value(&wire, &Origin::default());
+            prop_assert!(
+                !again.diagnostics.iter().any(Diagnostic::is_error),
+                "{:?}", again.diagnostics
+            );
+            prop_assert_eq!(again.declaration.as_ref(), Some(&declaration));
+            prop_assert_eq!(
+                wire["requires_confirmation"].as_bool(),
+                Some(level == Some("destructive"))
+            );
+        }
+
+        /// Any JSON under `env`, `env_pass` and `timeout_s` is read without a
+        /// panic, as a declaration or as diagnostics.
+        #[test]
+        fn hostile_policy_fields_never_panic(
+            env in any::<i64>().prop_map(Value::from).boxed().prop_union("\\PC{0,20}".prop_map(Value::from).boxed()),
+            key in "\\PC{0,20}",
+            timeout in prop_oneof![Just(json!(-1)), Just(json!(0)), Just(json!(1e308)), Just(json!("5")), any::<f64>().prop_map(|x| json!(x))],
+        ) {
+            let document = json!({
+                "name": "t", "description": "d", "parameters": {},
+                "timeout_s": timeout,
+                "subprocess": {"binary": "x", "env": {key.clone(): env.clone()}, "env_pass": [key, env]},
+            });
+            let _ = read_value(&document, &Origin::default());
+        }
+    }
+
+    #[test]
+    fn bad_policy_fields_are_diagnosed() {
+        for (document, field) in [
+            (json!({"timeout_s": 0}), "timeout_s"),
+            (json!({"timeout_s": "30"}), "timeout_s"),
+            (
+                json!({"subprocess": {"binary": "x", "env": {"1X": "a"}}}),
+                "subprocess.env.1X",
+            ),
+            (
+                json!({"subprocess": {"binary": "x", "env": {"A=B": "a"}}}),
+                "subprocess.env.A=B",
+            ),
+            (
+                json!({"subprocess": {"binary": "x", "env": {"A": 3}}}),
+                "subprocess.env.A",
+            ),
+            (
+                json!({"subprocess": {"binary": "x", "env_pass": ["ok", "no-dash"]}}),
+                "subprocess.env_pass[1]",
+            ),
+            (
+                json!({"danger_level": "safe", "requires_confirmation": true}),
+                "requires_confirmation",
+            ),
+        ] {
+            let mut full = json!({"name": "t", "description": "d", "parameters": {}});
+            for (key, value) in document.as_object().unwrap() {
+                full[key] = value.clone();
+            }
+            let parsed = read_value(&full, &Origin::default());
+            assert_error_at(&parsed, field);
+        }
+    }
+
+    fn assert_error_at(parsed: &Parsed, field: &str) {
+        assert!(
+            parsed
+                .diagnostics
+                .iter()
+                .any(|diagnostic| diagnostic.is_error()
+                    && diagnostic.field.as_deref() == Some(field)),
+            "{field}: {:?}",
+            parsed.diagnostics
+        );
+    }
+}
