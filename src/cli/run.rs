@@ -60,21 +60,21 @@ pub struct RunArgs {
 }
 
 pub fn run(args: &RunArgs, ctx: &Context) -> Result<Outcome, CliError> {
-    let mut target = match &args.result {
+    // A `--result` that is the audit log or cannot be written is reported
+    // on stderr: the file is not fit to hold the envelope.
+    if let Some(path) = &args.result
+        && let Err(err) = not_the_audit_log(path, args.audit_log.as_deref())
+            .and_then(|()| probe_writable(path))
+    {
+        let mut outcome = err.into_outcome();
+        outcome.envelope_target = EnvelopeTarget::Stderr;
+        return Ok(outcome);
+    }
+    let mut outcome = execute(args, ctx).unwrap_or_else(CliError::into_outcome);
+    outcome.envelope_target = match &args.result {
         Some(path) => EnvelopeTarget::File(path.clone()),
         None => EnvelopeTarget::Stderr,
     };
-    let outcome = match &args.result {
-        Some(path) => probe_writable(path).and_then(|()| execute(args, ctx)),
-        None => execute(args, ctx),
-    };
-    let mut outcome = outcome.unwrap_or_else(|err| {
-        if err.body.code == RESULT_UNWRITABLE {
-            target = EnvelopeTarget::Stderr;
-        }
-        err.into_outcome()
-    });
-    outcome.envelope_target = target;
     Ok(outcome)
 }
 
@@ -184,6 +184,34 @@ fn invoke_error(name: &str, err: InvokeError) -> CliError {
             err.to_string(),
         )
         .with_hint("fix the path or its permissions, or choose another with --audit-log or AIGENT_AUDIT_LOG"),
+    }
+}
+
+/// `--result` replaces its file; pointed at the audit log it would replace
+/// the whole history with one envelope. Compared by directory and name,
+/// after resolving symlinks in the directories: the atomic write renames
+/// over exactly that entry.
+fn not_the_audit_log(result: &Path, audit_log: Option<&Path>) -> Result<(), CliError> {
+    let Ok(log) = aigent::exec::audit::AuditLog::from_env(audit_log) else {
+        return Ok(());
+    };
+    let entry = |path: &Path| -> Option<PathBuf> {
+        let name = path.file_name()?;
+        let parent = match path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        Some(std::fs::canonicalize(parent).ok()?.join(name))
+    };
+    match (entry(result), entry(log.path())) {
+        (Some(result_entry), Some(log_entry)) if result_entry == log_entry => {
+            Err(CliError::usage(format!(
+                "--result {} is the audit log; the envelope would replace its history",
+                result.display()
+            ))
+            .with_hint("write the result somewhere else, or choose another log with --audit-log"))
+        }
+        _ => Ok(()),
     }
 }
 

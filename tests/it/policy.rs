@@ -384,3 +384,36 @@ fn lint_flags_secrets_on_argv_and_agent_code_in_the_environment() {
     }
     assert_eq!(json!(codes.len()), json!(3), "{envelope}");
 }
+
+#[test]
+fn the_result_file_can_never_replace_the_audit_log() {
+    let sandbox = Sandbox::new();
+    declare(
+        &sandbox,
+        "noop",
+        "name: noop\ndescription: Nothing\ndanger_level: safe\nparameters: {}\nsubprocess: {binary: 'true', argv: []}\n",
+    );
+    // One earlier record to lose.
+    Run::of(aigent(&sandbox).args(["run", "noop"])).assert_code(0);
+    let before = std::fs::read_to_string(sandbox.audit_log()).unwrap();
+    std::fs::create_dir_all(sandbox.join("link")).unwrap();
+    std::os::unix::fs::symlink(sandbox.join("state"), sandbox.join("link/state")).unwrap();
+    for result in [
+        sandbox.audit_log(),
+        sandbox.join("state/../state/audit.jsonl"),
+        sandbox.join("link/state/audit.jsonl"),
+    ] {
+        let run = Run::of(
+            aigent(&sandbox)
+                .args(["--format", "json", "run", "--result"])
+                .arg(&result)
+                .arg("noop"),
+        );
+        run.assert_code(2);
+        assert!(run.stderr.contains("is the audit log"), "{run}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(sandbox.audit_log()).unwrap(),
+        before
+    );
+}
