@@ -28,7 +28,7 @@ pub enum Artifact {
     /// Static completion scripts for every supported shell
     Completions(OutDir),
     /// The Markdown reference tables that exist in code: diagnostic codes,
-    /// lint codes, exit codes and each command's danger level
+    /// lint codes, error codes, exit codes and each command's danger level
     Reference(OutDir),
 }
 
@@ -165,7 +165,10 @@ pages and `aigent --schema` give them (source: `src/cli/manifest.rs`).\n\n\
         super::manifest::contracts_rows()
     );
     vec![
-        ("error-codes.md".to_owned(), error_codes_page(GENERATED).into_bytes()),
+        (
+            "error-codes.md".to_owned(),
+            error_codes_page(GENERATED).into_bytes(),
+        ),
         ("exit-codes.md".to_owned(), exit.into_bytes()),
         ("schema-codes.md".to_owned(), schema.into_bytes()),
         ("skill-codes.md".to_owned(), skill.into_bytes()),
@@ -185,7 +188,10 @@ fn error_codes_page(generated: &str) -> String {
                 code.exit_code().to_string()
             };
             let retryable = if code.retryable() { "yes" } else { "no" };
-            format!("| `{code}` | {exit_code} | {retryable} | {} |\n", code.meaning())
+            format!(
+                "| `{code}` | {exit_code} | {retryable} | {} |\n",
+                code.meaning()
+            )
         })
         .collect();
     format!(

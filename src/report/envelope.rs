@@ -321,7 +321,8 @@ mod tests {
 
     #[test]
     fn extra_error_keys_are_flattened() {
-        let body = ErrorBody::new(ErrorCode::CommandFailed, "exit 3").with_extra("child_exit_code", 3);
+        let body =
+            ErrorBody::new(ErrorCode::CommandFailed, "exit 3").with_extra("child_exit_code", 3);
         let value = serde_json::to_value(body).unwrap();
         assert_eq!(value["child_exit_code"], 3);
     }

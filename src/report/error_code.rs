@@ -183,7 +183,9 @@ impl ErrorCode {
             Self::ValidationFailed => "a skill, plugin or file has errors",
             Self::InvalidSkill => "a skill could not be read as a valid skill",
             Self::BinaryNotFound => "the declared program does not exist; nothing was run",
-            Self::InterpreterNotFound => "the interpreter on the program's `#!` line does not exist",
+            Self::InterpreterNotFound => {
+                "the interpreter on the program's `#!` line does not exist"
+            }
             Self::BinaryNotExecutable => "the declared program is not executable",
             Self::SpawnFailed => "the declared program could not be started",
             Self::CommandFailed => "the declared command exited with a non-zero status",

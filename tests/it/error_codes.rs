@@ -24,7 +24,13 @@ fn typed_error(args: &[&str], sandbox: &Sandbox) -> (ErrorCode, Value) {
 fn a_guard_rejection_is_retryable_and_in_the_validation_phase() {
     let sandbox = Sandbox::new();
     let (code, error) = typed_error(
-        &["args", "check", "files-get", "--file-id", "../../etc/passwd"],
+        &[
+            "args",
+            "check",
+            "files-get",
+            "--file-id",
+            "../../etc/passwd",
+        ],
         &sandbox,
     );
     assert_eq!(code, ErrorCode::InvalidAgentInput);

@@ -124,7 +124,10 @@ fn error_code_table_lists_every_code() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/reference/error-codes.md"),
     )
     .expect("docs/reference/error-codes.md");
-    let rows: Vec<&str> = page.lines().filter(|line| line.starts_with("| `")).collect();
+    let rows: Vec<&str> = page
+        .lines()
+        .filter(|line| line.starts_with("| `"))
+        .collect();
     assert_eq!(rows.len(), ErrorCode::ALL.len(), "{page}");
     for (row, code) in rows.iter().zip(ErrorCode::ALL) {
         let cells: Vec<&str> = row.split(" | ").collect();
@@ -132,6 +135,10 @@ fn error_code_table_lists_every_code() {
         if !code.passes_child_status() {
             assert_eq!(cells[1], code.exit_code().to_string(), "{row}");
         }
-        assert_eq!(cells[2], if code.retryable() { "yes" } else { "no" }, "{row}");
+        assert_eq!(
+            cells[2],
+            if code.retryable() { "yes" } else { "no" },
+            "{row}"
+        );
     }
 }
