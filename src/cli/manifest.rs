@@ -61,6 +61,15 @@ const SKILL_READER: &[(i32, SideEffects)] = &[
     (exit::NOT_FOUND, NoEffects),
 ];
 
+/// `skill fmt` and `skill fix`: each file is written whole or not at all,
+/// but a run over many may write some and fail on others.
+const SKILL_REWRITER: &[(i32, SideEffects)] = &[
+    (exit::SUCCESS, Complete),
+    (exit::GENERAL_ERROR, Partial),
+    (exit::ARG_ERROR, NoEffects),
+    (exit::NOT_FOUND, Partial),
+];
+
 /// Commands that read the registry of declarations.
 const REGISTRY_READER: &[(i32, SideEffects)] = &[
     (exit::SUCCESS, NoEffects),
@@ -104,6 +113,8 @@ const CONTRACTS: &[Contract] = &[
             (exit::INTERRUPTED, NoEffects),
         ],
     ),
+    contract("skill.fmt", "mutating", SKILL_REWRITER),
+    contract("skill.fix", "mutating", SKILL_REWRITER),
     contract("skill.read-properties", "safe", SKILL_READER),
     contract("skill.to-prompt", "safe", SKILL_READER),
     contract("plugin.validate", "safe", SKILL_READER),

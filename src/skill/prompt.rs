@@ -49,26 +49,33 @@ fn prompt_skill(path: &Path) -> Result<PromptSkill, PropertiesError> {
 
 /// The XML block, without a final newline (as the reference returns it).
 pub fn render_prompt(skills: &[PromptSkill]) -> String {
-    let mut lines: Vec<Cow<'_, str>> = vec![Cow::Borrowed("<available_skills>")];
+    let mut block = String::from("<available_skills>\n");
     for skill in skills {
-        lines.push(Cow::Borrowed("<skill>"));
-        for (tag, value) in [
-            ("name", escape_xml(&skill.name)),
-            ("description", escape_xml(&skill.description)),
-            (
-                "location",
-                escape_xml(&skill.location.to_string_lossy())
-                    .into_owned()
-                    .into(),
-            ),
-        ] {
-            lines.push(Cow::Owned(format!("<{tag}>")));
-            lines.push(value);
-            lines.push(Cow::Owned(format!("</{tag}>")));
-        }
-        lines.push(Cow::Borrowed("</skill>"));
+        block.push_str(&render_skill_entry(skill));
+        block.push('\n');
     }
-    lines.push(Cow::Borrowed("</available_skills>"));
+    block.push_str("</available_skills>");
+    block
+}
+
+/// One `<skill>` element of the block, without a final newline.
+pub fn render_skill_entry(skill: &PromptSkill) -> String {
+    let mut lines: Vec<Cow<'_, str>> = vec![Cow::Borrowed("<skill>")];
+    for (tag, value) in [
+        ("name", escape_xml(&skill.name)),
+        ("description", escape_xml(&skill.description)),
+        (
+            "location",
+            escape_xml(&skill.location.to_string_lossy())
+                .into_owned()
+                .into(),
+        ),
+    ] {
+        lines.push(Cow::Owned(format!("<{tag}>")));
+        lines.push(value);
+        lines.push(Cow::Owned(format!("</{tag}>")));
+    }
+    lines.push(Cow::Borrowed("</skill>"));
     lines.join("\n")
 }
 
