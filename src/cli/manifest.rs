@@ -297,6 +297,19 @@ fn collect(command: &clap::Command, parents: &[&str], out: &mut Map<String, Valu
             "danger_level".into(),
             contract.map_or("safe", |c| c.danger_level).into(),
         );
+        // aigent's own commands never ask; `run` and `mcp serve` refuse a
+        // declared destructive command unless the caller confirms it.
+        entry.insert("requires_confirmation".into(), false.into());
+        if matches!(key.as_str(), "run" | "mcp.serve") {
+            entry.insert(
+                "confirmation".into(),
+                json!({
+                    "flag": "--confirm-destructive",
+                    "when": "the declared command's danger_level is destructive (see its requires_confirmation in `schema show`)",
+                    "refusal_code": aigent::report::ErrorCode::ConfirmationRequired,
+                }),
+            );
+        }
         entry.insert("required_scopes".into(), json!([]));
         entry.insert("flags".into(), flags.into());
         if !arguments.is_empty() {

@@ -19,6 +19,8 @@ pub struct Declaration {
     pub danger_level: Option<DangerLevel>,
     pub inputs: Inputs,
     pub subprocess: Option<Subprocess>,
+    /// `timeout_s`: the run's default time limit.
+    pub timeout: Option<std::time::Duration>,
     /// Always filled: a file without a map gets [`ExitCode::standard_table`].
     pub exit_codes: Vec<ExitCode>,
 }
@@ -33,6 +35,11 @@ pub enum Inputs {
 }
 
 impl Declaration {
+    /// A destructive command runs only when the caller confirms it.
+    pub fn requires_confirmation(&self) -> bool {
+        self.danger_level == Some(DangerLevel::Destructive)
+    }
+
     /// The declared parameters, empty for an `input_schema` command.
     pub fn parameters(&self) -> &[Parameter] {
         match &self.inputs {
@@ -76,6 +83,18 @@ impl Declaration {
             Inputs::InputSchema(schema) => schema
                 .guarded(name)
                 .is_some_and(|property| property.item_guard().allow_leading_dash),
+        }
+    }
+
+    /// Whether the input `name` is declared sensitive.
+    pub fn is_sensitive(&self, name: &str) -> bool {
+        match &self.inputs {
+            Inputs::Parameters(_) => self
+                .parameter(name)
+                .is_some_and(|parameter| parameter.sensitive),
+            Inputs::InputSchema(schema) => schema
+                .guarded(name)
+                .is_some_and(|property| property.item_guard().sensitive),
         }
     }
 
@@ -331,6 +350,25 @@ pub struct Subprocess {
     /// The declaration gave `argv` (not the older two lists), so `schema
     /// show` prints the template beside the derived fields.
     pub templated: bool,
+    /// Variables set in the child's environment, in declared order.
+    pub env: Vec<EnvVar>,
+    /// Variables inherited from aigent's environment by name, beyond the
+    /// base set (see `exec::env`).
+    pub env_pass: Vec<String>,
+}
+
+/// `subprocess.env.NAME`: a literal, or a parameter's value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EnvVar {
+    pub name: String,
+    pub value: EnvValue,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EnvValue {
+    Literal(String),
+    /// The parameter's value; the variable is unset when it is absent.
+    Param(String),
 }
 
 /// One element of an argv template.
@@ -406,6 +444,8 @@ impl Subprocess {
             hardcoded_args,
             user_controlled_args,
             templated,
+            env: Vec::new(),
+            env_pass: Vec::new(),
         }
     }
 
@@ -456,6 +496,29 @@ impl Serialize for Subprocess {
         out.serialize_entry("user_controlled_args", &self.user_controlled_args)?;
         if self.templated {
             out.serialize_entry("argv", &self.argv)?;
+        }
+        if !self.env.is_empty() {
+            out.serialize_entry("env", &EnvMap(&self.env))?;
+        }
+        if !self.env_pass.is_empty() {
+            out.serialize_entry("env_pass", &self.env_pass)?;
+        }
+        out.end()
+    }
+}
+
+struct EnvMap<'a>(&'a [EnvVar]);
+
+impl Serialize for EnvMap<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(Some(self.0.len()))?;
+        for var in self.0 {
+            match &var.value {
+                EnvValue::Literal(text) => out.serialize_entry(&var.name, text)?,
+                EnvValue::Param(param) => {
+                    out.serialize_entry(&var.name, &serde_json::json!({ "param": param }))?;
+                }
+            }
         }
         out.end()
     }
@@ -638,6 +701,11 @@ impl Serialize for Declaration {
         out.serialize_entry("description", &self.description)?;
         if let Some(level) = self.danger_level {
             out.serialize_entry("danger_level", &level)?;
+        }
+        // Derived, for agents and clients that read the wire format only.
+        out.serialize_entry("requires_confirmation", &self.requires_confirmation())?;
+        if let Some(timeout) = self.timeout {
+            out.serialize_entry("timeout_s", &timeout.as_secs_f64())?;
         }
         match &self.inputs {
             Inputs::Parameters(parameters) => {

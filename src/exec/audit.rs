@@ -271,7 +271,7 @@ impl AuditRecord {
             })
             .collect();
         Self::new(EVENT_VALIDATION_FAILURE, rejection.command.clone())
-            .with("error_code", rejection.error_code())
+            .with("error_code", rejection.error_code().as_str())
             .with("violations", violations)
     }
 
@@ -555,7 +555,10 @@ mod tests {
             ending: crate::exec::Ending::Signaled(15),
             duration: Duration::from_millis(1234),
             timed_out: true,
+            cancelled: false,
             interrupted_by: None,
+            stdout: None,
+            stderr: None,
         }
     }
 
