@@ -12,11 +12,11 @@ use super::codes;
 use super::discover::Target;
 use super::frontmatter::{self, ParseError, SplitError};
 use super::links;
+use super::listing::PromptSkill;
 use super::read::{MAX_FILE_BYTES, too_large};
 use super::rules::{self, Profile, RuleContext};
 use super::source::{FileSystem, SkillSource};
 use super::tokens::{self, TokenCounts};
-use super::prompt::PromptSkill;
 use crate::report::{Diagnostic, Severity};
 use crate::vcs::SelectedUnit;
 

@@ -12,31 +12,12 @@
 //! space, a key already in `metadata`) is listed, not guessed. The body is
 //! never touched, and the caller writes the result only when it validates.
 
-use serde::Serialize;
-
 use super::check::{CheckContext, check_text};
 use super::fmt::{canonical_scalar, double_quoted};
 use super::frontmatter::{self, Frontmatter, ParseError, YamlValue};
 use super::rewrite::Proposal;
+pub use super::rewrite::{Repair, RepairKind};
 use super::rules::Profile;
-
-/// One repair made.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Repair {
-    pub kind: RepairKind,
-    /// The top-level key repaired.
-    pub key: String,
-    pub message: String,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum RepairKind {
-    QuotedValue,
-    JoinedAllowedTools,
-    MovedToMetadata,
-    NameFromDirectory,
-}
 
 /// What the fix needs besides the text.
 #[derive(Debug, Clone, Copy, Default)]
@@ -155,6 +136,16 @@ impl Lines {
         file_line
             .checked_sub(self.first_line)
             .filter(|&index| index < self.yaml.len())
+    }
+
+    /// The first of the comment lines at the margin right above `start`
+    /// (`start` itself when there are none).
+    fn leading_comments(&self, start: usize) -> usize {
+        let mut first = start;
+        while first > 0 && self.yaml[first - 1].starts_with('#') {
+            first -= 1;
+        }
+        first
     }
 
     /// The lines of the top-level entry at `start`: up to the next line at
@@ -425,6 +416,8 @@ impl Fixer {
             }
             return;
         }
+        let existing: std::collections::HashSet<&str> =
+            existing.iter().map(|(key, _)| key.as_str()).collect();
         let mut moving = Vec::new();
         for entry in unknown {
             let Some(text) = entry.value.scalar_text() else {
@@ -441,7 +434,7 @@ impl Fixer {
             if entry.key.starts_with('<') || entry.key.chars().any(char::is_control) {
                 continue;
             }
-            if existing.iter().any(|(key, _)| *key == entry.key) {
+            if existing.contains(entry.key.as_str()) {
                 self.skip(
                     entry.line,
                     format!(
@@ -471,7 +464,12 @@ impl Fixer {
             .unwrap_or_else(|| "  ".to_owned());
         for (start, key, value) in &moving {
             let end = lines.entry_end(*start);
-            for line in &lines.yaml[*start + 1..end] {
+            // The comments just above the key, and those inside its block.
+            let lead = lines.leading_comments(*start);
+            for line in lines.yaml[lead..*start]
+                .iter()
+                .chain(&lines.yaml[*start + 1..end])
+            {
                 if line.trim_start().starts_with('#') {
                     new_lines.push(format!("{indent}{}", line.trim()));
                 }
@@ -493,7 +491,7 @@ impl Fixer {
         // Remove the moved blocks, last first so indices stay right.
         let mut removals: Vec<(usize, usize)> = moving
             .iter()
-            .map(|(start, _, _)| (*start, lines.entry_end(*start)))
+            .map(|(start, _, _)| (lines.leading_comments(*start), lines.entry_end(*start)))
             .collect();
         removals.sort_unstable();
         let metadata_after_removals = metadata.map(|start| {
@@ -504,9 +502,16 @@ impl Fixer {
                     .map(|(at, end)| end - at)
                     .sum::<usize>()
         });
-        for (start, end) in removals.iter().rev() {
-            lines.yaml.drain(*start..*end);
+        // One pass, so that many moved keys cost no more than one.
+        let mut removed = vec![false; lines.yaml.len()];
+        for (start, end) in &removals {
+            removed[*start..*end].fill(true);
         }
+        let mut index = 0;
+        lines.yaml.retain(|_| {
+            index += 1;
+            !removed[index - 1]
+        });
         match metadata_after_removals {
             Some(start) => {
                 let end = lines.entry_end(start);
@@ -554,7 +559,9 @@ impl Fixer {
         if lines.entry_end(index) != index + 1 || lines.yaml[index].contains(" #") {
             self.skip(
                 entry.line,
-                format!("name: not set to '{directory}' since its value spans lines or has a comment"),
+                format!(
+                    "name: not set to '{directory}' since its value spans lines or has a comment"
+                ),
             );
             return;
         }
@@ -659,7 +666,12 @@ mod tests {
             "a",
         );
         assert!(spaced.repairs.is_empty());
-        assert!(spaced.not_fixed.iter().any(|note| note.contains("single word")));
+        assert!(
+            spaced
+                .not_fixed
+                .iter()
+                .any(|note| note.contains("single word"))
+        );
     }
 
     #[test]

@@ -104,8 +104,13 @@ fn same_values(original: &Frontmatter, candidate: &str) -> Result<(), String> {
     if !parsed.duplicates.is_empty() || parsed.entries.len() != original.entries.len() {
         return Err(String::new());
     }
+    let values: std::collections::HashMap<&str, &frontmatter::YamlValue> = parsed
+        .entries
+        .iter()
+        .map(|entry| (entry.key.as_str(), &entry.value))
+        .collect();
     for Entry { key, value, .. } in &original.entries {
-        if parsed.get(key).map(|entry| &entry.value) != Some(value) {
+        if values.get(key.as_str()) != Some(&value) {
             return Err(key.clone());
         }
     }
@@ -127,19 +132,21 @@ impl Layout {
         if yaml.trim().is_empty() {
             return Ok(Layout::default());
         }
-        let top: Top = serde_saphyr::from_str_with_options(yaml, frontmatter::options())
-            .map_err(|err| FormatError::Unsupported(format!("cannot read the frontmatter: {err}")))?;
+        let top: Top =
+            serde_saphyr::from_str_with_options(yaml, frontmatter::options()).map_err(|err| {
+                FormatError::Unsupported(format!("cannot read the frontmatter: {err}"))
+            })?;
         let Top(entries) = top;
         let mut layout = Layout::default();
+        let lines: Vec<&str> = yaml.lines().collect();
         for (key, value) in entries {
             let line = usize::try_from(key.referenced.line()).unwrap_or(0);
-            let column = key.referenced.column();
             let line_text = line
                 .checked_sub(1)
-                .and_then(|index| yaml.lines().nth(index))
+                .and_then(|index| lines.get(index).copied())
                 .unwrap_or("");
             // A block mapping at the left margin, one key per line.
-            if line == 0 || column != 1 || line_text.starts_with(['?', ' ', '{', '\t']) {
+            if line == 0 || line_text.starts_with(['?', ' ', '{', '\t']) {
                 return Err(FormatError::Unsupported(
                     "the frontmatter is not a block mapping at the left margin".to_owned(),
                 ));
@@ -153,6 +160,7 @@ impl Layout {
                 "two top-level keys share a line".to_owned(),
             ));
         }
+        layout.strings.sort_unstable();
         Ok(layout)
     }
 }
@@ -403,10 +411,14 @@ fn shifted(text: &str, shift: isize) -> String {
 /// canonical quoting.
 fn requote(line: &Line<'_>, yaml: &str, layout: &Layout) -> String {
     let line_end = line.start + line.text.len();
+    // Sorted by start: the first string starting on this line, if any.
+    let first = layout
+        .strings
+        .partition_point(|(start, _)| *start < line.start);
     let found = layout
         .strings
-        .iter()
-        .find(|(start, end)| *start >= line.start && *end <= line_end && start < end);
+        .get(first)
+        .filter(|(start, end)| *end <= line_end && start < end);
     let Some(&(start, end)) = found else {
         return line.text.to_owned();
     };
@@ -510,9 +522,7 @@ pub fn is_plain_safe(value: &str) -> bool {
     {
         return false;
     }
-    const SPECIAL: &[&str] = &[
-        "null", "true", "false", "yes", "no", "on", "off", "y", "n",
-    ];
+    const SPECIAL: &[&str] = &["null", "true", "false", "yes", "no", "on", "off", "y", "n"];
     !SPECIAL.contains(&value.to_ascii_lowercase().as_str())
 }
 
@@ -844,6 +854,164 @@ mod tests {
         ] {
             assert!(!is_plain_safe(quoted), "{quoted}");
         }
-        assert_eq!(double_quoted("a\"b\\c\u{1b}\u{202e}"), "\"a\\\"b\\\\c\\x1b\\u202e\"");
+        assert_eq!(
+            double_quoted("a\"b\\c\u{1b}\u{202e}"),
+            "\"a\\\"b\\\\c\\x1b\\u202e\""
+        );
+    }
+
+    mod generated {
+        use super::super::*;
+        use proptest::prelude::*;
+
+        /// One generated top-level value, as YAML lines after `key:`.
+        #[derive(Debug, Clone)]
+        enum Value {
+            Plain(String),
+            Single(String),
+            Double(String),
+            Block(Vec<String>),
+            List(usize, Vec<String>),
+            Mapping(usize, Vec<(String, String)>),
+        }
+
+        fn word() -> impl Strategy<Value = String> {
+            "[a-z][a-z0-9 .,()'-]{0,12}[a-z0-9]"
+        }
+
+        fn value() -> impl Strategy<Value = Value> {
+            prop_oneof![
+                word().prop_map(Value::Plain),
+                "[a-zA-Z :#'\"-]{1,16}".prop_map(Value::Single),
+                "[a-zA-Z :#'\"\\-]{1,16}".prop_map(Value::Double),
+                prop::collection::vec("[a-z][a-z ]{0,9}", 1..4).prop_map(Value::Block),
+                (0usize..4, prop::collection::vec(word(), 1..4))
+                    .prop_map(|(indent, items)| Value::List(indent, items)),
+                (
+                    2usize..6,
+                    prop::collection::vec(("[a-z]{1,6}", word()), 1..4)
+                )
+                    .prop_map(|(indent, entries)| Value::Mapping(indent, entries)),
+            ]
+        }
+
+        const KEYS: &[&str] = &[
+            "name",
+            "description",
+            "license",
+            "compatibility",
+            "allowed-tools",
+            "metadata",
+            "version",
+            "author",
+            "x-extra",
+        ];
+
+        /// Frontmatter text and the comment tags it holds.
+        fn frontmatter() -> impl Strategy<Value = (String, Vec<String>)> {
+            (
+                Just(KEYS.to_vec()).prop_shuffle(),
+                prop::collection::vec(
+                    (
+                        value(),
+                        any::<bool>(),
+                        any::<bool>(),
+                        0usize..3,
+                        any::<bool>(),
+                    ),
+                    1..KEYS.len(),
+                ),
+            )
+                .prop_map(|(keys, entries)| {
+                    let mut text = String::from("---\n");
+                    let mut tags = Vec::new();
+                    for (number, (key, (value, comment_above, comment_inline, spaces, blank))) in
+                        keys.iter().zip(entries).enumerate()
+                    {
+                        let trailing = " ".repeat(spaces);
+                        if blank {
+                            text.push('\n');
+                        }
+                        if comment_above {
+                            tags.push(format!("above-{number}"));
+                            text.push_str(&format!("# above-{number}{trailing}\n"));
+                        }
+                        let inline = if comment_inline {
+                            tags.push(format!("inline-{number}"));
+                            format!(" # inline-{number}")
+                        } else {
+                            String::new()
+                        };
+                        match value {
+                            Value::Plain(word) => {
+                                text.push_str(&format!("{key}: {word}{inline}{trailing}\n"))
+                            }
+                            Value::Single(raw) => text.push_str(&format!(
+                                "{key}: '{}'{inline}{trailing}\n",
+                                raw.replace('\'', "''")
+                            )),
+                            Value::Double(raw) => text.push_str(&format!(
+                                "{key}: \"{}\"{inline}{trailing}\n",
+                                raw.replace('\\', "\\\\").replace('"', "\\\"")
+                            )),
+                            Value::Block(lines) => {
+                                text.push_str(&format!("{key}: |{inline}\n"));
+                                for line in lines {
+                                    text.push_str(&format!("    {line}\n"));
+                                }
+                            }
+                            Value::List(indent, items) => {
+                                text.push_str(&format!("{key}:{inline}\n"));
+                                for item in items {
+                                    text.push_str(&format!(
+                                        "{}- {item}{trailing}\n",
+                                        " ".repeat(indent)
+                                    ));
+                                }
+                            }
+                            Value::Mapping(indent, entries) => {
+                                text.push_str(&format!("{key}:{inline}\n"));
+                                let mut seen = HashSet::new();
+                                for (nested, word) in entries {
+                                    if seen.insert(nested.clone()) {
+                                        text.push_str(&format!(
+                                            "{}{nested}: {word}{trailing}\n",
+                                            " ".repeat(indent)
+                                        ));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    text.push_str("---\n# Body  \n\n  text: kept \n");
+                    (text, tags)
+                })
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(256))]
+
+            /// Formatting keeps every value, every comment and the body,
+            /// and formatting again changes nothing.
+            #[test]
+            fn idempotent_and_lossless((text, tags) in frontmatter()) {
+                let original = frontmatter::parse_as_written(
+                    &frontmatter::split(&text).unwrap(),
+                ).expect("generated YAML parses");
+                let once = format_text(&text)
+                    .unwrap_or_else(|err| panic!("{err}\n{text}"));
+                prop_assert_eq!(&format_text(&once).unwrap(), &once, "not idempotent:\n{}", text);
+                prop_assert!(same_values(&original, &once).is_ok(), "{}\n{}", text, once);
+                for tag in &tags {
+                    prop_assert!(once.contains(tag.as_str()), "lost {}:\n{}\n{}", tag, text, once);
+                }
+                prop_assert!(once.ends_with("---\n# Body  \n\n  text: kept \n"));
+                let yaml = frontmatter::split(&once).unwrap().yaml;
+                prop_assert!(
+                    yaml.lines().all(|line| line == line.trim_end() || line.starts_with("    ")),
+                    "trailing whitespace outside a block scalar:\n{}", once
+                );
+            }
+        }
     }
 }

@@ -15,7 +15,8 @@
 //!    branch touched) and [`validate`]: running a set in parallel.
 //!
 //! - [`render`]: the json data and the text of a validation run;
-//! - [`properties`] and [`prompt`]: `read-properties` and `to-prompt`;
+//! - [`properties`] and [`prompt`]: `read-properties` and `to-prompt`
+//!   ([`listing`] renders the block);
 //! - [`scaffold`]: `skill new`, from answers to files, written safely;
 //! - [`tokens`]: what a skill costs in context (o200k token counts);
 //! - [`fmt`] and [`fix`]: canonical frontmatter and mechanical repairs,
@@ -29,6 +30,7 @@ pub mod fix;
 pub mod fmt;
 pub mod frontmatter;
 pub mod links;
+pub mod listing;
 pub mod prompt;
 pub mod properties;
 pub mod read;

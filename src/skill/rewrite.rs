@@ -11,6 +11,24 @@ use super::discover::{Discovery, Target, discover};
 use super::read::read_skill_file;
 use crate::report::Diagnostic;
 
+/// One repair made.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Repair {
+    pub kind: RepairKind,
+    /// The top-level key repaired.
+    pub key: String,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RepairKind {
+    QuotedValue,
+    JoinedAllowedTools,
+    MovedToMetadata,
+    NameFromDirectory,
+}
+
 /// What happened to one skill file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -44,7 +62,7 @@ pub struct FileResult {
     pub diff: Option<String>,
     /// What `fix` repaired.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub repairs: Vec<super::fix::Repair>,
+    pub repairs: Vec<Repair>,
     /// What `fix` left for a person: the findings of the result.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub left: Vec<Diagnostic>,
@@ -81,7 +99,7 @@ pub struct Proposal {
     pub text: String,
     /// Not safe to write, and why (the file is left alone).
     pub refused: Option<String>,
-    pub repairs: Vec<super::fix::Repair>,
+    pub repairs: Vec<Repair>,
     pub left: Vec<Diagnostic>,
     pub not_fixed: Vec<String>,
 }
@@ -141,7 +159,10 @@ pub fn rewrite_paths(
 ) -> RewriteRun {
     use rayon::prelude::*;
     let Discovery { targets, notes } = discover(paths, recursive);
-    let found_nothing = recursive && !targets.iter().any(|t| matches!(t, Target::SkillFile { .. }));
+    let found_nothing = recursive
+        && !targets
+            .iter()
+            .any(|t| matches!(t, Target::SkillFile { .. }));
     let files = targets
         .par_iter()
         .map(|target| rewrite_target(target, write, propose))

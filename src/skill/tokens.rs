@@ -14,7 +14,7 @@
 use serde::Serialize;
 
 use super::codes;
-use super::prompt::{PromptSkill, render_skill_entry};
+use super::listing::{PromptSkill, render_skill_entry};
 use crate::report::Diagnostic;
 
 /// The body budget the Agent Skills specification recommends ("under

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use aigent::report::escape::escape_controls;
-use aigent::report::{ErrorBody, Outcome, exit};
+use aigent::report::{ErrorBody, ErrorCode, Outcome, exit};
 use aigent::skill::check::{LinkRoot, directory_name};
 use aigent::skill::fix::{FixContext, fix_text};
 use aigent::skill::rewrite::{FileResult, Status, rewrite_paths};
@@ -84,7 +84,11 @@ pub fn run(args: &FixArgs, ctx: &Context) -> Result<Outcome, CliError> {
             write_file(&mut text, file, ctx);
         }
         if !ctx.quiet && summary.checked > 0 {
-            let verb = if args.dry_run { "would be fixed" } else { "fixed" };
+            let verb = if args.dry_run {
+                "would be fixed"
+            } else {
+                "fixed"
+            };
             let _ = writeln!(
                 text,
                 "{} {verb}, {} unchanged, {} still invalid",
@@ -105,11 +109,15 @@ pub fn run(args: &FixArgs, ctx: &Context) -> Result<Outcome, CliError> {
             exit::VALIDATION_FAILED,
             data(&run),
             ErrorBody::new(
-                "FIX_INCOMPLETE",
+                ErrorCode::FixIncomplete,
                 format!(
                     "{} still invalid after fixing; nothing was written to {}",
                     plural(still_invalid.len(), "skill is", "skills are"),
-                    if still_invalid.len() == 1 { "it" } else { "them" }
+                    if still_invalid.len() == 1 {
+                        "it"
+                    } else {
+                        "them"
+                    }
                 ),
             )
             .with_hint("each file lists what is left; fix those by hand"),

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use aigent::report::escape::escape_controls;
-use aigent::report::{ErrorBody, Outcome, exit};
+use aigent::report::{ErrorBody, ErrorCode, Outcome, exit};
 use aigent::skill::fmt::format_text;
 use aigent::skill::rewrite::{Proposal, Status, rewrite_paths};
 
@@ -82,7 +82,11 @@ pub fn run(args: &FmtArgs, ctx: &Context) -> Result<Outcome, CliError> {
             }
         }
         if !ctx.quiet && summary.checked > 0 {
-            let verb = if check { "would be formatted" } else { "formatted" };
+            let verb = if check {
+                "would be formatted"
+            } else {
+                "formatted"
+            };
             let _ = writeln!(
                 text,
                 "{} {verb}, {} already formatted{}",
@@ -105,7 +109,7 @@ pub fn run(args: &FmtArgs, ctx: &Context) -> Result<Outcome, CliError> {
             exit::GENERAL_ERROR,
             data(&run),
             ErrorBody::new(
-                "FORMAT_FAILED",
+                ErrorCode::FormatFailed,
                 format!(
                     "{} could not be formatted",
                     plural(summary.failed, "skill file", "skill files")
@@ -119,7 +123,7 @@ pub fn run(args: &FmtArgs, ctx: &Context) -> Result<Outcome, CliError> {
             exit::GENERAL_ERROR,
             data(&run),
             ErrorBody::new(
-                "FORMAT_CHECK_FAILED",
+                ErrorCode::FormatCheckFailed,
                 format!(
                     "{} of {} would be reformatted",
                     summary.changed,

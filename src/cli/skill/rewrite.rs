@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use serde_json::json;
 
 use aigent::report::escape::escape_controls;
-use aigent::report::{ErrorBody, Outcome, Style, exit};
+use aigent::report::{ErrorBody, ErrorCode, Outcome, Style, exit};
 use aigent::skill::rewrite::{FileResult, RewriteRun, Status};
 
 /// The json `data`: every file and the counts.
@@ -17,11 +17,7 @@ pub fn data(run: &RewriteRun) -> serde_json::Value {
 
 /// The failure for paths that do not exist, or a recursive search that
 /// found nothing; `None` when every path held something.
-pub fn missing_failure(
-    run: &RewriteRun,
-    paths: &[PathBuf],
-    text: &str,
-) -> Option<Outcome> {
+pub fn missing_failure(run: &RewriteRun, paths: &[PathBuf], text: &str) -> Option<Outcome> {
     let missing: Vec<String> = run
         .missing()
         .map(|file| file.path.display().to_string())
@@ -31,7 +27,7 @@ pub fn missing_failure(
             [one] => format!("{one} does not exist"),
             many => format!("{} paths do not exist: {}", many.len(), many.join(", ")),
         };
-        let mut error = ErrorBody::new("NOT_FOUND", message);
+        let mut error = ErrorBody::new(ErrorCode::NotFound, message);
         if run.summary().checked > 0 {
             error = error.with_hint("the other paths were still processed");
         }
@@ -40,7 +36,7 @@ pub fn missing_failure(
     if run.found_nothing {
         let places: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
         let error = ErrorBody::new(
-            "NO_SKILLS_FOUND",
+            ErrorCode::NoSkillsFound,
             format!("no SKILL.md found below {}", places.join(", ")),
         )
         .with_hint("a skill is a directory holding a SKILL.md file");

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 use serde_json::json;
 
-use aigent::report::{ErrorBody, FieldError, Outcome, exit};
+use aigent::report::{ErrorBody, ErrorCode, FieldError, Outcome, exit};
 use aigent::skill::prompt::{prompt_skills, render_prompt};
 use aigent::skill::tokens::{count_tokens, entry_tokens};
 
@@ -68,7 +68,7 @@ pub fn run(args: &ToPromptArgs, ctx: &Context) -> Result<Outcome, CliError> {
     // Largest first; ties in the order given.
     entries.sort_by(|a, b| b.1.cmp(&a.1));
     let mut error = ErrorBody::new(
-        "TOKEN_BUDGET_EXCEEDED",
+        ErrorCode::TokenBudgetExceeded,
         format!(
             "the listing of {} is {total} tokens, over --max-tokens {limit}",
             if skills.len() == 1 {
@@ -90,5 +90,10 @@ pub fn run(args: &ToPromptArgs, ctx: &Context) -> Result<Outcome, CliError> {
             ..FieldError::default()
         })
         .collect();
-    Ok(Outcome::failure(exit::GENERAL_ERROR, data, error, String::new()))
+    Ok(Outcome::failure(
+        exit::GENERAL_ERROR,
+        data,
+        error,
+        String::new(),
+    ))
 }
