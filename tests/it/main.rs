@@ -23,6 +23,7 @@ mod run;
 mod sarif;
 mod schema;
 mod schema_changed;
+mod skill_authoring;
 mod skill_changed;
 mod skill_hints;
 mod skill_new;
