@@ -230,7 +230,7 @@ _aigent() {
 
     case "${cmd}" in
         aigent)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version generate skill plugin schema args run mcp completions help"
+            opts="-q -h -V --format --color --quiet --commands --schema --help --version generate schema args run mcp skill plugin completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -371,25 +371,25 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__completions)
-            opts="-q -h -V --static --format --color --quiet --commands --schema --help --version bash elvish fish powershell zsh"
+            opts="-q -h -V --static --commands --format --color --quiet --schema --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
-                --commands)
-                    COMPREPLY=()
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o plusdirs
-                    fi
                     return 0
                     ;;
                 *)
@@ -607,7 +607,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__help)
-            opts="generate skill plugin schema args run mcp completions help"
+            opts="generate schema args run mcp skill plugin completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1048,25 +1048,25 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__plugin)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version validate help"
+            opts="-q -h -V --commands --format --color --quiet --schema --help --version validate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
-                --commands)
-                    COMPREPLY=()
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o plusdirs
-                    fi
                     return 0
                     ;;
                 *)
@@ -1119,7 +1119,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__plugin__subcmd__validate)
-            opts="-q -h -V --strict --profile --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --strict --profile --commands --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1129,19 +1129,19 @@ _aigent() {
                     COMPREPLY=($(compgen -W "standard claude-code permissive" -- "${cur}"))
                     return 0
                     ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
-                --commands)
-                    COMPREPLY=()
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o plusdirs
-                    fi
                     return 0
                     ;;
                 *)
@@ -1395,25 +1395,25 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version validate new read-properties to-prompt help"
+            opts="-q -h -V --commands --format --color --quiet --schema --help --version validate new read-properties to-prompt help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
-                --commands)
-                    COMPREPLY=()
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o plusdirs
-                    fi
                     return 0
                     ;;
                 *)
@@ -1508,7 +1508,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__new)
-            opts="-y -q -h -V --name --description --license --compatibility --allowed-tools --with --yes --format --color --quiet --commands --schema --help --version"
+            opts="-y -q -h -V --name --description --license --compatibility --allowed-tools --with --yes --commands --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1538,19 +1538,19 @@ _aigent() {
                     COMPREPLY=($(compgen -W "scripts references assets" -- "${cur}"))
                     return 0
                     ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
-                --commands)
-                    COMPREPLY=()
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o plusdirs
-                    fi
                     return 0
                     ;;
                 *)
@@ -1561,25 +1561,25 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__read__subcmd__properties)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --commands --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
-                --commands)
-                    COMPREPLY=()
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o plusdirs
-                    fi
                     return 0
                     ;;
                 *)
@@ -1590,25 +1590,25 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__to__subcmd__prompt)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --commands --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
-                --commands)
-                    COMPREPLY=()
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o plusdirs
-                    fi
                     return 0
                     ;;
                 *)
@@ -1619,7 +1619,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__validate)
-            opts="-r -q -h -V --recursive --strict --profile --changed --base --compare-to --format --color --quiet --commands --schema --help --version"
+            opts="-r -q -h -V --recursive --strict --profile --changed --base --compare-to --commands --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1637,19 +1637,19 @@ _aigent() {
                     COMPREPLY=($(compgen -W "work-tree index head" -- "${cur}"))
                     return 0
                     ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
-                --commands)
-                    COMPREPLY=()
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o plusdirs
-                    fi
                     return 0
                     ;;
                 *)
