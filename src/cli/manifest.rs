@@ -441,7 +441,7 @@ fn collect(command: &clap::Command, parents: &[&str], out: &mut Map<String, Valu
                 json!({
                     "flag": "--confirm-destructive",
                     "when": "the declared command's danger_level is destructive (see its requires_confirmation in `schema show`)",
-                    "refusal_code": "CONFIRMATION_REQUIRED",
+                    "refusal_code": aigent::report::ErrorCode::ConfirmationRequired,
                 }),
             );
         }

@@ -271,7 +271,7 @@ impl AuditRecord {
             })
             .collect();
         Self::new(EVENT_VALIDATION_FAILURE, rejection.command.clone())
-            .with("error_code", rejection.error_code())
+            .with("error_code", rejection.error_code().as_str())
             .with("violations", violations)
     }
 

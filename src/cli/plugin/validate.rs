@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use aigent::plugin::validate_plugin_paths;
-use aigent::report::{ErrorBody, Outcome, OutputFormat, exit};
+use aigent::report::{ErrorBody, ErrorCode, Outcome, OutputFormat, exit};
 use aigent::skill::render::{TextOptions, validation_github, validation_json, validation_text};
 use aigent::skill::{ValidateOptions, ValidationRun, Verdict};
 
@@ -71,7 +71,7 @@ fn outcome(run: &ValidationRun, ctx: &Context) -> Outcome {
                 exit::NOT_FOUND,
                 data,
                 ErrorBody::new(
-                    "NOT_FOUND",
+                    ErrorCode::NotFound,
                     format!("does not exist: {}", missing.join(", ")),
                 ),
                 text,
@@ -81,7 +81,7 @@ fn outcome(run: &ValidationRun, ctx: &Context) -> Outcome {
             exit::VALIDATION_FAILED,
             data,
             ErrorBody::new(
-                "VALIDATION_FAILED",
+                ErrorCode::ValidationFailed,
                 format!(
                     "{} of {} checked files are invalid",
                     summary.invalid, summary.checked

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use aigent::registry::changed::{ChangedLintError, lint_changed};
 use aigent::registry::render::{count, render_lint, render_lint_github, render_lint_sarif};
 use aigent::registry::{FileReport, Registry};
-use aigent::report::{ErrorBody, Outcome, OutputFormat, exit};
+use aigent::report::{ErrorBody, ErrorCode, Outcome, OutputFormat, exit};
 
 use super::super::{CliError, Context};
 use crate::cli::changed::{ChangedArgs, vcs_error};
@@ -74,7 +74,7 @@ pub fn run(args: &LintArgs, ctx: &Context) -> Result<Outcome, CliError> {
     }
     let broken = reports.iter().filter(|report| report.has_errors()).count();
     let body = ErrorBody::new(
-        "INVALID_DECLARATION",
+        ErrorCode::InvalidDeclaration,
         format!(
             "{errors} error{} in {broken} declaration{}",
             if errors == 1 { "" } else { "s" },

@@ -8,7 +8,7 @@ use dialoguer::theme::{ColorfulTheme, SimpleTheme, Theme};
 use dialoguer::{Confirm, Input, MultiSelect, Select};
 use serde_json::json;
 
-use aigent::report::{Diagnostic, ErrorBody, FieldError, Outcome, exit};
+use aigent::report::{Diagnostic, ErrorBody, ErrorCode, FieldError, Outcome, exit};
 use aigent::skill::check::{ValidateOptions, validate_target};
 use aigent::skill::discover::Target;
 use aigent::skill::rules;
@@ -161,7 +161,7 @@ fn no_terminal() -> CliError {
 fn declined() -> CliError {
     CliError::new(
         exit::GENERAL_ERROR,
-        "CANCELLED",
+        ErrorCode::Cancelled,
         "not confirmed; nothing was created",
     )
 }
