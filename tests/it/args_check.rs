@@ -29,7 +29,7 @@ fn audit_lines(sandbox: &Sandbox) -> Vec<Value> {
 #[test]
 fn valid_arguments_exit_0_with_the_typed_arguments() {
     let sandbox = Sandbox::new();
-    let (run, envelope) = sandbox.json(&[
+    let (run, _) = sandbox.json(&[
         "args",
         "check",
         "deploy",
@@ -47,7 +47,7 @@ fn valid_arguments_exit_0_with_the_typed_arguments() {
 #[test]
 fn a_rejection_exits_2_naming_the_argument_and_the_expected_pattern() {
     let sandbox = Sandbox::new();
-    let (run, envelope) = sandbox.json(&[
+    let (run, _) = sandbox.json(&[
         "args",
         "check",
         "deploy",
