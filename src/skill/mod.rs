@@ -16,7 +16,8 @@
 //!
 //! - [`render`]: the json data and the text of a validation run;
 //! - [`properties`] and [`prompt`]: `read-properties` and `to-prompt`;
-//! - [`scaffold`]: `skill new`, from answers to files, written safely.
+//! - [`scaffold`]: `skill new`, from answers to files, written safely;
+//! - [`paths`]: how every layer's reports write a path.
 
 pub mod changed;
 pub mod check;
@@ -24,6 +25,7 @@ pub mod codes;
 pub mod discover;
 pub mod frontmatter;
 pub mod links;
+pub mod paths;
 pub mod prompt;
 pub mod properties;
 pub mod read;

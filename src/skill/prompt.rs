@@ -19,7 +19,7 @@ use crate::report::escape::is_unsafe_for_terminal;
 pub struct PromptSkill {
     pub name: String,
     pub description: String,
-    #[serde(serialize_with = "super::changed::lossy_path")]
+    #[serde(serialize_with = "super::paths::lossy_path")]
     pub location: PathBuf,
 }
 
