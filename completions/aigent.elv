@@ -51,7 +51,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --version 'Print version'
             cand man 'Man pages: aigent.1 and one page per subcommand'
             cand completions 'Static completion scripts for every supported shell'
-            cand reference 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, exit codes and each command''s danger level'
+            cand reference 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, error codes, exit codes and each command''s danger level'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;generate;man'= {
@@ -96,7 +96,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;generate;help'= {
             cand man 'Man pages: aigent.1 and one page per subcommand'
             cand completions 'Static completion scripts for every supported shell'
-            cand reference 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, exit codes and each command''s danger level'
+            cand reference 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, error codes, exit codes and each command''s danger level'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;generate;help;man'= {
@@ -472,7 +472,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;help;generate'= {
             cand man 'Man pages: aigent.1 and one page per subcommand'
             cand completions 'Static completion scripts for every supported shell'
-            cand reference 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, exit codes and each command''s danger level'
+            cand reference 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, error codes, exit codes and each command''s danger level'
         }
         &'aigent;help;generate;man'= {
         }

@@ -6,6 +6,7 @@ mod common;
 mod args_check;
 mod cli;
 mod ecosystem;
+mod error_codes;
 mod generated;
 mod hardening;
 #[cfg(unix)]

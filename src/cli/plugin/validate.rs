@@ -22,10 +22,7 @@ A PATH holding .claude-plugin/marketplace.json is a marketplace: its
 manifest is checked, then every plugin whose source is a local path.
 Otherwise a PATH is a plugin: .claude-plugin/plugin.json (optional) and
 its skills/, commands/, agents/ and hooks/hooks.json. Skills get every
-skill rule (codes E/W); plugin findings have P codes.
-
-Exit codes: 0 all valid (warnings allowed unless --strict), 1 a manifest,
-plugin or skill has errors, 2 usage, 5 a path does not exist.")]
+skill rule (codes E/W); plugin findings have P codes.")]
 pub struct ValidateArgs {
     /// Plugin directories or marketplace roots
     #[arg(value_name = "PATH", default_value = ".")]

@@ -13,7 +13,7 @@ use crate::cli::changed::{ChangedArgs, vcs_error};
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Exits 4 when any declaration has an error, 0 when there are only warnings.\n\n--changed lints only the declarations this branch touched in the --commands directory (which must be in a git work tree); a change to any other file there, such as a script a command runs, lints them all. Deleted declarations are reported, not linted.\n\nExamples:\n  aigent schema lint\n  aigent --commands ./commands schema lint --format json\n  aigent --commands ./commands schema lint --changed --compare-to index\n  aigent --commands ./commands --format github schema lint\n  aigent --commands ./commands --format sarif schema lint > lint.sarif"
+    after_help = "--changed lints only the declarations this branch touched in the --commands directory (which must be in a git work tree); a change to any other file there, such as a script a command runs, lints them all. Deleted declarations are reported, not linted.\n\nExamples:\n  aigent schema lint\n  aigent --commands ./commands schema lint --format json\n  aigent --commands ./commands schema lint --changed --compare-to index\n  aigent --commands ./commands --format github schema lint\n  aigent --commands ./commands --format sarif schema lint > lint.sarif"
 )]
 pub struct LintArgs {
     #[command(flatten)]

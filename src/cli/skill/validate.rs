@@ -23,11 +23,7 @@ use crate::cli::changed::{ChangedArgs, vcs_error};
   aigent skill validate --changed --base origin/main --compare-to head   # CI
   aigent skill validate --recursive --format sarif . > aigent.sarif  # code scanning
 
-Exit codes: 0 all valid (warnings allowed unless --strict), 1 a skill has
-errors, 2 usage, 4 --changed outside a git work tree (or no shared history
-with the base), 5 a path does not exist, --recursive found no skill, or
---base names no commit. Every path that exists is validated even when
-another does not.
+Every path that exists is validated even when another does not.
 
 --changed validates the skills touched between the merge base of the base
 and HEAD, and the work tree (or the index, or HEAD: --compare-to), below
