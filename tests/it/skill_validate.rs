@@ -617,7 +617,7 @@ fn json_is_one_document_with_the_documented_shape() {
     run.assert_code(1);
     let skill = &envelope["data"]["skills"][0];
     let keys: Vec<&String> = skill.as_object().unwrap().keys().collect();
-    assert_eq!(keys, ["path", "name", "valid", "diagnostics"]);
+    assert_eq!(keys, ["path", "name", "valid", "diagnostics", "tokens"]);
     assert_eq!(
         *first_diagnostic(&envelope),
         serde_json::json!({
@@ -672,7 +672,8 @@ fn a_megabyte_of_link_openers_is_validated() {
     sandbox.write("w/SKILL.md", format!("{head}{body}\n"));
     let (run, envelope) = validate(&sandbox, &["w"]);
     run.assert_code(0);
-    assert_eq!(codes(&envelope), Vec::<String>::new(), "{run}");
+    // Only the token budget (W007) speaks: no link finding.
+    assert_eq!(codes(&envelope), ["W007"], "{run}");
 }
 
 /// What CommonMark does not render as a link is not checked as one.
