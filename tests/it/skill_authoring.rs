@@ -275,10 +275,11 @@ fn reports_carry_token_counts_and_a_long_body_warns() {
     run.assert_code(0);
     let short = &envelope["data"]["skills"][0];
     assert_eq!(short["tokens"]["body"], 2);
+    // Counted without the location, which differs from machine to machine.
     let entry = aigent::skill::prompt::PromptSkill {
         name: "short".into(),
         description: "Says hello.".into(),
-        location: sandbox.join("short/SKILL.md"),
+        location: std::path::PathBuf::new(),
     };
     assert_eq!(
         short["tokens"]["metadata"],
