@@ -19,6 +19,10 @@ use super::CliError;
 /// Version of the manifest's own shape.
 pub const SCHEMA_VERSION: &str = "1.0";
 
+/// The CLI Agent Spec revision aigent follows, and whose requirement ids
+/// (REQ-...) the docs cite.
+pub const SPEC_REVISION: &str = "cli-agent-spec v1.6";
+
 /// How much of the world a code says was changed (CLI Agent Spec).
 #[derive(Clone, Copy)]
 enum SideEffects {
@@ -257,6 +261,7 @@ pub fn manifest(root: &clap::Command) -> Value {
     }
     let mut manifest = json!({
         "schema_version": SCHEMA_VERSION,
+        "spec": SPEC_REVISION,
         "tool_version": aigent::report::TOOL_VERSION,
         "framework_version": aigent::report::TOOL_VERSION,
         "commands": commands,

@@ -15,6 +15,7 @@ pub mod render;
 mod rule;
 pub mod rules;
 mod schema_args;
+mod suggest;
 pub mod syntax;
 mod violation;
 
@@ -415,14 +416,27 @@ fn check_text(
     text: String,
 ) -> (Option<ArgValue>, Vec<Violation>) {
     let name = parameter.name.as_str();
+    // The value the text meant, when it is one written another way and
+    // would pass (a negative number may not, as an option).
+    let respelled = match kind {
+        ParamType::Integer => suggest::integer(&text),
+        ParamType::Number => suggest::number(&text),
+        ParamType::Boolean => suggest::boolean(&text).map(str::to_owned),
+        _ => None,
+    }
+    .filter(|fixed| *fixed != text && numeric_option_injection(name, fixed, profile).is_empty());
     let type_error = |why: String| {
-        vec![Violation::new(
+        let violation = Violation::new(
             name,
             Rule::Type,
             Some(text.clone()),
             expected_for_parameter(parameter, profile),
             format!("`{name}` {why}"),
-        )]
+        );
+        vec![match &respelled {
+            Some(fixed) => violation.with_suggestion(fixed.clone()),
+            None => violation,
+        }]
     };
     let value = match kind {
         ParamType::String | ParamType::ResourceId => {
@@ -469,14 +483,26 @@ fn check_json(
         (Value::Number(_), Some(text)) => text.to_owned(),
         _ => value.to_string(),
     };
+    // A scalar sent as a string (`"5"`, `"true"`): the value it meant.
+    let respelled = match (kind, &value) {
+        (ParamType::Integer, Value::String(text)) => suggest::integer(text),
+        (ParamType::Number, Value::String(text)) => suggest::number(text),
+        (ParamType::Boolean, Value::String(text)) => suggest::boolean(text).map(str::to_owned),
+        _ => None,
+    }
+    .filter(|fixed| numeric_option_injection(name, fixed, profile).is_empty());
     let type_error = |why: &str| {
-        vec![Violation::new(
+        let violation = Violation::new(
             name,
             Rule::Type,
             Some(shown.clone()),
             expected_for_parameter(parameter, profile),
             format!("`{name}` is {}, {why}", json_kind(&value)),
-        )]
+        );
+        vec![match &respelled {
+            Some(fixed) => violation.with_suggestion(fixed.clone()),
+            None => violation,
+        }]
     };
     match (kind, &value) {
         (ParamType::String | ParamType::ResourceId, Value::String(text)) => {
@@ -543,8 +569,9 @@ fn check_enum(
         expected_for_parameter(parameter, profile),
         format!("`{name}` is not one of the declared values"),
     );
+    let values = || parameter.enum_values.iter().map(String::as_str);
     if let Some(closest) =
-        crate::contract::closest(&text, parameter.enum_values.iter().map(String::as_str))
+        suggest::enum_value(&text, values()).or_else(|| crate::contract::closest(&text, values()))
     {
         violation = violation.with_suggestion(closest);
     }
