@@ -11,6 +11,7 @@ mod changed;
 mod complete;
 mod completions;
 mod error;
+mod fix_command;
 mod generate;
 mod interactive;
 mod manifest;
@@ -297,7 +298,10 @@ pub fn main() -> i32 {
         ) {
             Ok(format) => {
                 ctx.format = format;
-                dispatch(&cli.command, &ctx)
+                dispatch(&cli.command, &ctx).map(|mut outcome| {
+                    fix_command::add(&mut outcome, &cli.command, &argv);
+                    outcome
+                })
             }
             Err(err) => Err(err),
         }

@@ -474,6 +474,7 @@ mod tests {
                 ),
                 secret,
             ],
+            fix: None,
         }
     }
 

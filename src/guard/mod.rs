@@ -9,6 +9,7 @@
 
 mod arguments;
 mod defaults;
+mod fix;
 mod json_args;
 pub mod number;
 pub mod render;
@@ -29,7 +30,7 @@ pub use defaults::default_diagnostics;
 pub use number::{Decimal, DecimalError};
 pub use rule::Rule;
 pub use rules::{ValueProfile, check_string};
-pub use violation::{REDACTED, Rejection, Violation};
+pub use violation::{FIX_ARGUMENTS, REDACTED, Rejection, Violation};
 
 use crate::contract::{Declaration, Inputs, ParamType, Parameter};
 use arguments::Given;
@@ -174,13 +175,27 @@ pub fn check(
     declaration: &Declaration,
     raw: &RawArguments<'_>,
 ) -> Result<ValidatedArguments, Rejection> {
+    check_arguments(declaration, raw).map_err(|violations| {
+        let mut rejection = Rejection::bounded(declaration.name.clone(), violations);
+        rejection.fix = fix::corrected_words(declaration, raw, &rejection.violations, |fixed| {
+            check_arguments(declaration, fixed).is_ok()
+        });
+        rejection
+    })
+}
+
+/// [`check`] without the corrected call.
+fn check_arguments(
+    declaration: &Declaration,
+    raw: &RawArguments<'_>,
+) -> Result<ValidatedArguments, Vec<Violation>> {
     let result = match &declaration.inputs {
         Inputs::Parameters(parameters) => check_parameters(declaration, parameters, raw),
         Inputs::InputSchema(_) => schema_args::check(declaration, raw),
     };
     result.map_err(|mut violations| {
         hide_possible_secrets(declaration, &mut violations);
-        Rejection::bounded(declaration.name.clone(), violations)
+        violations
     })
 }
 

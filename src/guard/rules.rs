@@ -232,25 +232,37 @@ fn findings(
     }
 
     let named_hit = !found.items.is_empty();
-    // The first re-spelling of the value that passes every check.
-    let correction = |pattern_type: Option<PatternType>| {
-        with_suggestions
-            .then(|| {
-                suggest::candidates(value, pattern_type)
-                    .into_iter()
-                    .find(|candidate| findings(candidate, profile, false).is_empty())
-            })
-            .flatten()
+    // The first re-spelling of the value that passes every check. Case is
+    // changed only to fit a declared pattern, where the other case can
+    // never pass; an opaque ID may be case-sensitive.
+    let correction = || {
+        if !with_suggestions {
+            return None;
+        }
+        let candidates = match profile.class {
+            ValueClass::Typed(pattern_type) => suggest::candidates(value, Some(pattern_type)),
+            ValueClass::Patterned => suggest::candidates(value, None),
+            ValueClass::ResourceId | ValueClass::FreeText => vec![suggest::unwrapped(value)],
+        };
+        candidates
+            .into_iter()
+            .find(|candidate| candidate != value && findings(candidate, profile, false).is_empty())
     };
+    // A named rule broken only by what surrounds the value (`<…>`, quotes
+    // or backticks around it) still has a correction.
+    if named_hit {
+        let mut fallback = None;
+        for (_, _, suggestion) in &mut found.items {
+            if suggestion.is_none() {
+                *suggestion = fallback.get_or_insert_with(correction).clone();
+            }
+        }
+    }
     if let ValueClass::Typed(pattern_type) = profile.class
         && let Some(why) = syntax::syntax_error(pattern_type, value)
         && !named_hit
     {
-        found.add(
-            Rule::for_pattern_type(pattern_type),
-            why,
-            correction(Some(pattern_type)),
-        );
+        found.add(Rule::for_pattern_type(pattern_type), why, correction());
     }
     if let Some(pattern) = profile.pattern
         && !pattern.is_match(value)
@@ -259,7 +271,7 @@ fn findings(
         found.add(
             Rule::Pattern,
             format!("does not match {}", pattern.as_str()),
-            correction(None),
+            correction(),
         );
     }
     let mut items = found.items;

@@ -49,9 +49,9 @@ pub fn candidates(value: &str, pattern_type: Option<PatternType>) -> Vec<String>
         None => {
             let trimmed = without_trailing_marks(&base).unwrap_or_else(|| base.clone());
             for form in [base.clone(), trimmed] {
+                found.push(form.clone());
                 found.push(form.to_ascii_uppercase());
                 found.push(form.to_ascii_lowercase());
-                found.push(form.clone());
             }
             found.extend(semver(&base));
         }
