@@ -38,7 +38,7 @@ pub fn add(outcome: &mut Outcome, command: &Command, argv: &[OsString]) {
     else {
         return;
     };
-    error.hints.push(format!("corrected: {line}"));
+    error.hints.push(format!("corrected command: {line}"));
     error
         .extra
         .insert(FIX_COMMAND.to_owned(), Value::String(line));
