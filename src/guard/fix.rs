@@ -367,6 +367,20 @@ mod tests {
     }
 
     #[test]
+    fn a_command_substitution_in_free_text_is_not_unwrapped() {
+        let greet = declaration(json!({
+            "name": "greet", "description": "greet", "danger_level": "safe",
+            "parameters": {"who": {"type": "string"}, "id": {"type": "resource_id"}},
+            "subprocess": {"binary": "echo", "user_controlled_args": ["who", "id"]}
+        }));
+        for words in [&["--who", "`touch FILE`"][..], &["--id", "`f-1`"][..]] {
+            let rejection = flags(&greet, words).unwrap_err();
+            assert_eq!(rejection.violations[0].suggestion, None, "{words:?}");
+            assert_eq!(rejection.fix, None, "{words:?}");
+        }
+    }
+
+    #[test]
     fn the_envelope_carries_the_corrected_words() {
         let rejection = flags(&every_kind(), &["--version", "v1.2.3"]).unwrap_err();
         let body = serde_json::to_value(rejection.to_error_body()).unwrap();

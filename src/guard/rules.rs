@@ -234,7 +234,8 @@ fn findings(
     let named_hit = !found.items.is_empty();
     // The first re-spelling of the value that passes every check. Case is
     // changed only to fit a declared pattern, where the other case can
-    // never pass; an opaque ID may be case-sensitive.
+    // never pass. Free text and opaque IDs get none: without a syntax to
+    // fit, `` `touch x` `` is a command substitution, not a quoted value.
     let correction = || {
         if !with_suggestions {
             return None;
@@ -242,7 +243,7 @@ fn findings(
         let candidates = match profile.class {
             ValueClass::Typed(pattern_type) => suggest::candidates(value, Some(pattern_type)),
             ValueClass::Patterned => suggest::candidates(value, None),
-            ValueClass::ResourceId | ValueClass::FreeText => vec![suggest::unwrapped(value)],
+            ValueClass::ResourceId | ValueClass::FreeText => Vec::new(),
         };
         candidates
             .into_iter()
