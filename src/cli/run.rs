@@ -9,7 +9,7 @@ use serde_json::json;
 use aigent::exec;
 use aigent::guard::RawArguments;
 use aigent::invoke::{InvokeError, InvokeOptions, Invoked, Mode, invoke};
-use aigent::report::{EnvelopeTarget, Outcome, exit};
+use aigent::report::{EnvelopeTarget, ErrorCode, Outcome, exit};
 
 use super::args::check::{Invocation, rejected_outcome, with_warnings_first};
 use super::{CliError, Context};
@@ -77,8 +77,6 @@ pub fn run(args: &RunArgs, ctx: &Context) -> Result<Outcome, CliError> {
     };
     Ok(outcome)
 }
-
-const RESULT_UNWRITABLE: &str = "RESULT_UNWRITABLE";
 
 fn execute(args: &RunArgs, ctx: &Context) -> Result<Outcome, CliError> {
     let name = args.invocation.name()?;
@@ -175,12 +173,12 @@ fn invoke_error(name: &str, err: InvokeError) -> CliError {
         ),
         InvokeError::Argv(_) => CliError::new(
             aigent::report::exit::PRECONDITION,
-            "ARGV_UNSUPPORTED",
+            ErrorCode::ArgvUnsupported,
             err.to_string(),
         ),
         InvokeError::AuditUnwritable(_) => CliError::new(
             aigent::report::exit::PRECONDITION,
-            "AUDIT_LOG_UNWRITABLE",
+            ErrorCode::AuditLogUnwritable,
             err.to_string(),
         )
         .with_hint("fix the path or its permissions, or choose another with --audit-log or AIGENT_AUDIT_LOG"),
@@ -226,7 +224,7 @@ fn probe_writable(path: &Path) -> Result<(), CliError> {
         }
         Err(err) => Err(CliError::new(
             aigent::report::exit::PRECONDITION,
-            RESULT_UNWRITABLE,
+            ErrorCode::ResultUnwritable,
             format!(
                 "--result {} cannot be written ({err}); nothing was run",
                 path.display()

@@ -8,6 +8,7 @@ use regex::Regex;
 use serde::ser::{SerializeMap, SerializeStruct};
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
+use strum::{EnumString, IntoStaticStr, VariantArray};
 
 /// One command: what it takes and what it runs. Built by
 /// [`super::parse_declaration`]; every field has passed the registration
@@ -123,11 +124,13 @@ impl Declaration {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, IntoStaticStr, EnumString, VariantArray)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum DangerLevel {
     /// Reads only; safe to retry. Spelled `safe` as in the CLI Agent Spec's
     /// manifest; `read_only` is accepted as an alias.
+    #[strum(to_string = "safe", serialize = "read_only")]
     Safe,
     /// Changes state.
     Mutating,
@@ -136,24 +139,12 @@ pub enum DangerLevel {
 }
 
 impl DangerLevel {
-    pub const ALL: &[DangerLevel] = &[Self::Safe, Self::Mutating, Self::Destructive];
-
     pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Safe => "safe",
-            Self::Mutating => "mutating",
-            Self::Destructive => "destructive",
-        }
+        self.into()
     }
 
     pub fn parse(text: &str) -> Option<Self> {
-        if text == "read_only" {
-            return Some(Self::Safe);
-        }
-        Self::ALL
-            .iter()
-            .copied()
-            .find(|level| level.as_str() == text)
+        text.parse().ok()
     }
 }
 
@@ -192,7 +183,8 @@ impl Parameter {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, IntoStaticStr, EnumString, VariantArray)]
+#[strum(serialize_all = "snake_case")]
 pub enum ParamType {
     String,
     Integer,
@@ -207,30 +199,12 @@ pub enum ParamType {
 }
 
 impl ParamType {
-    pub const ALL: &[ParamType] = &[
-        Self::String,
-        Self::Integer,
-        Self::Number,
-        Self::Boolean,
-        Self::Array,
-        Self::Enum,
-        Self::ResourceId,
-    ];
-
     pub fn as_str(self) -> &'static str {
-        match self {
-            Self::String => "string",
-            Self::Integer => "integer",
-            Self::Number => "number",
-            Self::Boolean => "boolean",
-            Self::Array => "array",
-            Self::Enum => "enum",
-            Self::ResourceId => "resource_id",
-        }
+        self.into()
     }
 
     pub fn parse(text: &str) -> Option<Self> {
-        Self::ALL.iter().copied().find(|kind| kind.as_str() == text)
+        text.parse().ok()
     }
 
     /// Whether `pattern` and `pattern_type` mean something for this type
@@ -247,7 +221,8 @@ impl fmt::Display for ParamType {
 }
 
 /// The built-in syntaxes a string can be held to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, IntoStaticStr, EnumString, VariantArray)]
+#[strum(serialize_all = "snake_case")]
 pub enum PatternType {
     AlphanumericId,
     Uuid,
@@ -257,26 +232,12 @@ pub enum PatternType {
 }
 
 impl PatternType {
-    pub const ALL: &[PatternType] = &[
-        Self::AlphanumericId,
-        Self::Uuid,
-        Self::Semver,
-        Self::Filepath,
-        Self::Url,
-    ];
-
     pub fn as_str(self) -> &'static str {
-        match self {
-            Self::AlphanumericId => "alphanumeric_id",
-            Self::Uuid => "uuid",
-            Self::Semver => "semver",
-            Self::Filepath => "filepath",
-            Self::Url => "url",
-        }
+        self.into()
     }
 
     pub fn parse(text: &str) -> Option<Self> {
-        Self::ALL.iter().copied().find(|kind| kind.as_str() == text)
+        text.parse().ok()
     }
 }
 
@@ -398,7 +359,8 @@ pub struct ParamSlot {
     pub prefix: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 pub enum FlagForm {
     #[default]
     Separate,
@@ -407,10 +369,7 @@ pub enum FlagForm {
 
 impl FlagForm {
     pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Separate => "separate",
-            Self::Joined => "joined",
-        }
+        self.into()
     }
 }
 
@@ -600,8 +559,9 @@ impl ExitCode {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, IntoStaticStr, EnumString, VariantArray)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum SideEffects {
     None,
     Partial,
@@ -610,19 +570,12 @@ pub enum SideEffects {
 }
 
 impl SideEffects {
-    pub const ALL: &[SideEffects] = &[Self::None, Self::Partial, Self::Complete, Self::Unknown];
-
     pub fn as_str(self) -> &'static str {
-        match self {
-            Self::None => "none",
-            Self::Partial => "partial",
-            Self::Complete => "complete",
-            Self::Unknown => "unknown",
-        }
+        self.into()
     }
 
     pub fn parse(text: &str) -> Option<Self> {
-        Self::ALL.iter().copied().find(|kind| kind.as_str() == text)
+        text.parse().ok()
     }
 }
 
@@ -937,4 +890,40 @@ pub fn pattern_anchoring_problem(pattern: &str) -> Option<String> {
     Some(format!(
         "`{pattern}` is not anchored: a pattern must match the whole value, as `^...$`"
     ))
+}
+
+#[cfg(test)]
+mod name_tests {
+    use super::*;
+
+    #[test]
+    fn each_name_parses_back_and_serde_agrees() {
+        for &level in DangerLevel::VARIANTS {
+            assert_eq!(DangerLevel::parse(level.as_str()), Some(level));
+            assert_eq!(
+                serde_json::to_value(level).unwrap(),
+                Value::from(level.as_str())
+            );
+        }
+        assert_eq!(DangerLevel::parse("read_only"), Some(DangerLevel::Safe));
+        assert_eq!(DangerLevel::Safe.as_str(), "safe");
+        assert_eq!(DangerLevel::parse("Safe"), None);
+        for &kind in ParamType::VARIANTS {
+            assert_eq!(ParamType::parse(kind.as_str()), Some(kind));
+        }
+        assert_eq!(ParamType::ResourceId.as_str(), "resource_id");
+        for &kind in PatternType::VARIANTS {
+            assert_eq!(PatternType::parse(kind.as_str()), Some(kind));
+        }
+        assert_eq!(PatternType::AlphanumericId.as_str(), "alphanumeric_id");
+        for &effects in SideEffects::VARIANTS {
+            assert_eq!(SideEffects::parse(effects.as_str()), Some(effects));
+            assert_eq!(
+                serde_json::to_value(effects).unwrap(),
+                Value::from(effects.as_str())
+            );
+        }
+        assert_eq!(ParamType::parse("String"), None);
+        assert_eq!(FlagForm::Joined.as_str(), "joined");
+    }
 }

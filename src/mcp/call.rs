@@ -14,12 +14,11 @@ use serde_json::{Map, Value, json};
 
 use crate::contract::Declaration;
 use crate::exec::process::{Cancel, Ending, Output};
-use crate::exec::report::CONFIRMATION_REQUIRED;
 use crate::exec::{Argv, Finished};
 use crate::guard::RawArguments;
 use crate::invoke::{InvokeError, InvokeOptions, Invoked, Mode, invoke};
 use crate::registry::{LoadError, Registry};
-use crate::report::{ErrorBody, Outcome, exit};
+use crate::report::{ErrorBody, ErrorCode, Outcome, exit};
 use crate::request::RequestIds;
 
 /// Each of stdout and stderr is kept up to this many bytes; the rest is
@@ -68,7 +67,7 @@ impl ToolOutcome {
     fn failure(
         exit_code: i32,
         command: &str,
-        code: &str,
+        code: ErrorCode,
         message: String,
         request: &RequestIds,
     ) -> Self {
@@ -163,7 +162,7 @@ pub fn prepare(
         Ok(other) => Err(ToolOutcome::failure(
             exit::GENERAL_ERROR,
             name,
-            "INTERNAL",
+            ErrorCode::Internal,
             format!("a dry run ended unexpectedly: {other:?}"),
             request,
         )),
@@ -178,10 +177,10 @@ fn invoke_failure(
     request: &RequestIds,
 ) -> ToolOutcome {
     let (code, hint) = match err {
-        InvokeError::NoSubprocess { .. } => ("PRECONDITION", None),
-        InvokeError::Argv(_) => ("ARGV_UNSUPPORTED", None),
+        InvokeError::NoSubprocess { .. } => (ErrorCode::Precondition, None),
+        InvokeError::Argv(_) => (ErrorCode::ArgvUnsupported, None),
         InvokeError::AuditUnwritable(_) => (
-            "AUDIT_LOG_UNWRITABLE",
+            ErrorCode::AuditLogUnwritable,
             Some(
                 "fix the path or its permissions, or choose another with AIGENT_AUDIT_LOG or --audit-log",
             ),
@@ -192,7 +191,7 @@ fn invoke_failure(
         body = body.with_hint(hint);
     }
     ToolOutcome::envelope(
-        exit::PRECONDITION,
+        code.exit_code(),
         json!({"command": name}),
         body,
         warnings,
@@ -202,21 +201,20 @@ fn invoke_failure(
 
 fn load_failure(name: &str, err: LoadError, request: &RequestIds) -> ToolOutcome {
     let message = err.to_string();
-    let (exit_code, code, hint) = match &err {
+    let (code, hint) = match &err {
         LoadError::NotFound { closest, .. } => (
-            exit::NOT_FOUND,
-            "NOT_FOUND",
+            ErrorCode::NotFound,
             closest
                 .as_ref()
                 .map(|closest| format!("did you mean `{closest}`?")),
         ),
         LoadError::InvalidName { .. } | LoadError::MissingRegistry { .. } => {
-            (exit::NOT_FOUND, "NOT_FOUND", None)
+            (ErrorCode::NotFound, None)
         }
-        LoadError::Invalid { .. } => (exit::PRECONDITION, "INVALID_DECLARATION", None),
-        LoadError::Duplicate { .. } => (exit::PRECONDITION, "DUPLICATE_COMMAND", None),
+        LoadError::Invalid { .. } => (ErrorCode::InvalidDeclaration, None),
+        LoadError::Duplicate { .. } => (ErrorCode::DuplicateCommand, None),
         LoadError::Unreadable { .. } | LoadError::RegistryUnreadable { .. } => {
-            (exit::PRECONDITION, "PRECONDITION", None)
+            (ErrorCode::Precondition, None)
         }
     };
     let mut body = ErrorBody::new(code, message);
@@ -224,7 +222,7 @@ fn load_failure(name: &str, err: LoadError, request: &RequestIds) -> ToolOutcome
         body = body.with_hint(hint);
     }
     ToolOutcome::envelope(
-        exit_code,
+        code.exit_code(),
         json!({"command": name}),
         body,
         Vec::new(),
@@ -235,7 +233,7 @@ fn load_failure(name: &str, err: LoadError, request: &RequestIds) -> ToolOutcome
 /// A call when the server has no registry.
 pub fn no_registry(name: &str) -> ToolOutcome {
     let body = ErrorBody::new(
-        "NOT_FOUND",
+        ErrorCode::NotFound,
         format!("no command named `{name}`: the server has no registry"),
     )
     .with_hint("start the server with --commands DIR or AIGENT_COMMANDS");
@@ -341,7 +339,7 @@ where
             return ToolOutcome::failure(
                 exit::GENERAL_ERROR,
                 command,
-                "INTERNAL",
+                ErrorCode::Internal,
                 format!("the call's thread failed: {join}"),
                 request,
             );
@@ -391,7 +389,7 @@ fn outcome_of(
                 Confirmation::Given => "not confirmed",
             };
             let body = ErrorBody::new(
-                CONFIRMATION_REQUIRED,
+                ErrorCode::ConfirmationRequired,
                 format!("`{command}` is destructive and was not confirmed ({why}); nothing was run"),
             )
             .with_hint("a client that supports elicitation is asked first; `aigent mcp serve --confirm-destructive` pre-approves for unattended use");
@@ -416,7 +414,7 @@ fn outcome_of(
         other @ (Invoked::Accepted(_) | Invoked::Planned { .. }) => ToolOutcome::failure(
             exit::GENERAL_ERROR,
             command,
-            "INTERNAL",
+            ErrorCode::Internal,
             format!("a run ended before it ran: {other:?}"),
             request,
         ),

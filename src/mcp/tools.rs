@@ -183,7 +183,7 @@ mod tests {
         let outcome = crate::report::Outcome::failure(
             2,
             json!({"command": "x"}),
-            crate::report::ErrorBody::new("INVALID_AGENT_INPUT", "bad"),
+            crate::report::ErrorBody::new(crate::report::ErrorCode::InvalidAgentInput, "bad"),
             "",
         );
         let envelope = serde_json::to_value(outcome.envelope(0)).unwrap();

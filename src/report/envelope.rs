@@ -4,6 +4,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use super::error_code::{ErrorCode, Phase};
 use super::exit;
 use crate::request::{ENVELOPE_SCHEMA_VERSION, RequestIds};
 
@@ -38,12 +39,15 @@ impl From<&super::Diagnostic> for FieldError {
 
 /// `error` in the envelope. `code` is UPPER_SNAKE and stable; the optional
 /// fields appear only where they apply, so an agent can branch on presence.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ErrorBody {
-    pub code: String,
+    pub code: ErrorCode,
     pub message: String,
+    /// Whether the same call with other arguments can succeed (the code's
+    /// default unless a caller knows better).
+    pub retryable: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub phase: Option<String>,
+    pub phase: Option<Phase>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -65,11 +69,20 @@ pub struct ErrorBody {
 }
 
 impl ErrorBody {
-    pub fn new(code: impl Into<String>, message: impl Into<String>) -> Self {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
         Self {
-            code: code.into(),
+            code,
             message: message.into(),
-            ..Self::default()
+            retryable: code.retryable(),
+            phase: None,
+            field: None,
+            input_value: None,
+            rejected_pattern: None,
+            expected: None,
+            suggestion: None,
+            errors: Vec::new(),
+            hints: Vec::new(),
+            extra: Map::new(),
         }
     }
 
@@ -293,12 +306,13 @@ mod tests {
         let failed = Outcome::failure(
             exit::VALIDATION_FAILED,
             Value::Null,
-            ErrorBody::new("VALIDATION_FAILED", "1 skill has errors"),
+            ErrorBody::new(ErrorCode::ValidationFailed, "1 skill has errors"),
             "",
         );
         let value = serde_json::to_value(failed.envelope(0)).unwrap();
         assert_eq!(value["ok"], false);
         assert_eq!(value["error"]["code"], "VALIDATION_FAILED");
+        assert_eq!(value["error"]["retryable"], false);
         assert!(
             value["error"].get("phase").is_none(),
             "absent fields are left out"
@@ -307,7 +321,8 @@ mod tests {
 
     #[test]
     fn extra_error_keys_are_flattened() {
-        let body = ErrorBody::new("CHILD_FAILED", "exit 3").with_extra("child_exit_code", 3);
+        let body =
+            ErrorBody::new(ErrorCode::CommandFailed, "exit 3").with_extra("child_exit_code", 3);
         let value = serde_json::to_value(body).unwrap();
         assert_eq!(value["child_exit_code"], 3);
     }

@@ -8,7 +8,7 @@ use serde_json::json;
 use aigent::contract::Declaration;
 use aigent::guard::{self, RawArguments};
 use aigent::invoke::{InvokeOptions, Invoked, Mode, invoke};
-use aigent::report::{Outcome, exit};
+use aigent::report::{ErrorCode, Outcome, exit};
 
 use super::super::{CliError, Context};
 
@@ -122,7 +122,7 @@ pub fn run(args: &CheckArgs, ctx: &Context) -> Result<Outcome, CliError> {
 fn unreachable_mode(invoked: Invoked) -> Result<Outcome, CliError> {
     Err(CliError::new(
         exit::GENERAL_ERROR,
-        "INTERNAL",
+        ErrorCode::Internal,
         format!("args check went past Phase 1: {invoked:?}"),
     ))
 }
