@@ -8,6 +8,7 @@ mod agent_errors;
 mod args_check;
 mod cli;
 mod ecosystem;
+mod error_codes;
 mod generated;
 mod hardening;
 #[cfg(unix)]
@@ -24,6 +25,7 @@ mod run;
 mod sarif;
 mod schema;
 mod schema_changed;
+mod skill_authoring;
 mod skill_changed;
 mod skill_hints;
 mod skill_new;
