@@ -325,7 +325,7 @@ mod tests {
                 ..Proposal::default()
             })
         };
-        let run = rewrite_paths(&[file.clone()], false, true, &refuse);
+        let run = rewrite_paths(std::slice::from_ref(&file), false, true, &refuse);
         assert_eq!(run.files[0].status, Status::Refused);
         assert_eq!(fs::read_to_string(&file).unwrap(), "old\n");
         let missing = rewrite_paths(&[dir.path().join("nope")], false, true, &refuse);
