@@ -20,6 +20,10 @@ use super::CliError;
 /// Version of the manifest's own shape.
 pub const SCHEMA_VERSION: &str = "1.0";
 
+/// The CLI Agent Spec revision aigent follows, and whose requirement ids
+/// (REQ-...) the docs cite.
+pub const SPEC_REVISION: &str = "cli-agent-spec v1.6";
+
 /// What clap cannot say about a leaf command.
 pub struct Contract {
     /// Dot-separated path, as the manifest keys it (`skill.validate`).
@@ -418,6 +422,7 @@ pub fn manifest(root: &clap::Command) -> Value {
     }
     let mut manifest = json!({
         "schema_version": SCHEMA_VERSION,
+        "spec": SPEC_REVISION,
         "tool_version": aigent::report::TOOL_VERSION,
         "framework_version": aigent::report::TOOL_VERSION,
         "commands": commands,

@@ -11,6 +11,7 @@ mod changed;
 mod complete;
 mod completions;
 mod error;
+mod fix_command;
 mod generate;
 mod interactive;
 mod manifest;
@@ -268,7 +269,12 @@ pub fn main() -> i32 {
         .var(completions::COMPLETE_VAR)
         .complete();
     let started = Instant::now();
-    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let mut argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // A bare `aigent` is a request for help, answered exactly as `--help`
+    // is: on stdout, exit 0 (REQ-F-068).
+    if argv.len() == 1 {
+        argv.push("--help".into());
+    }
     let matches = match command().try_get_matches_from(&argv) {
         Ok(matches) => matches,
         Err(err) => return manifest_despite(err, &argv, started),
@@ -294,7 +300,10 @@ pub fn main() -> i32 {
         ) {
             Ok(format) => {
                 ctx.format = format;
-                dispatch(&cli.command, &ctx)
+                dispatch(&cli.command, &ctx).map(|mut outcome| {
+                    fix_command::add(&mut outcome, &cli.command, &argv);
+                    outcome
+                })
             }
             Err(err) => Err(err),
         }

@@ -29,6 +29,7 @@ pub const PARAMETER_UNUSED: &str = "E122";
 pub const ARGV_SLOT_INVALID: &str = "E123";
 pub const ENV_PARAM_UNKNOWN: &str = "E124";
 pub const ENV_RUNS_CODE: &str = "E125";
+pub const DANGER_LEVEL_MISSING: &str = "E126";
 
 pub const IDENTIFIER_UNPATTERNED: &str = "W101";
 pub const REQUIRED_WITH_DEFAULT: &str = "W102";
@@ -161,6 +162,11 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
         ENV_RUNS_CODE,
         Severity::Error,
         "`subprocess.env` sets, from a parameter, a variable that programs read as code or as a program to run (`LD_PRELOAD`, `BASH_ENV`, `PYTHONSTARTUP`, `NODE_OPTIONS`, `GIT_SSH_COMMAND`, `PAGER`, ...), so an agent's value would run",
+    ),
+    (
+        DANGER_LEVEL_MISSING,
+        Severity::Error,
+        "`danger_level` (`safe`, `mutating` or `destructive`) is missing; the message suggests one from the command's name, program and fixed arguments",
     ),
     (
         IDENTIFIER_UNPATTERNED,

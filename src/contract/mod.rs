@@ -11,6 +11,7 @@
 
 pub mod codes;
 mod command_string;
+mod danger;
 mod declaration;
 pub mod input_schema;
 pub mod lint;
@@ -19,6 +20,7 @@ mod parse;
 pub mod raw_shell;
 pub mod value;
 
+pub use danger::suggest_danger_level;
 pub use declaration::{
     AnchoredPattern, ArgvPart, DangerLevel, Declaration, EnvValue, EnvVar, ExitCode, FlagForm,
     InputSchema, Inputs, ParamSlot, ParamType, Parameter, PatternType, SideEffects, Subprocess,

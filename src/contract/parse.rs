@@ -190,6 +190,20 @@ pub fn read_value(document: &Value, origin: &Origin<'_>) -> Parsed {
     let subprocess = root
         .get("subprocess")
         .and_then(|value| reader.subprocess(value));
+    if danger_level.is_none() && !root.contains_key("danger_level") {
+        let (level, why) = super::danger::suggest_danger_level(
+            name.as_deref().unwrap_or_default(),
+            subprocess.as_ref(),
+        );
+        reader.error(
+            codes::DANGER_LEVEL_MISSING,
+            "danger_level",
+            format!(
+                "`danger_level` is required (safe, mutating or destructive): it decides whether a run needs confirmation; {why}: set `danger_level` to `{}`",
+                level.as_str()
+            ),
+        );
+    }
     let timeout = root
         .get("timeout_s")
         .and_then(|value| reader.timeout(value));
@@ -968,7 +982,7 @@ mod tests {
             env in proptest::collection::btree_map("[A-Z_][A-Z0-9_]{0,8}", env_value(), 0..5),
             env_pass in proptest::collection::vec("[A-Z_][A-Z0-9_]{0,8}", 0..4),
             millis in proptest::option::of(1u64..10_000_000),
-            level in proptest::option::of(prop_oneof![Just("safe"), Just("mutating"), Just("destructive")]),
+            level in prop_oneof![Just("safe"), Just("mutating"), Just("destructive")],
         ) {
             let mut subprocess = json!({"binary": "tool", "argv": [{"param": "p"}], "env": env, "env_pass": env_pass});
             if subprocess["env"].as_object().is_some_and(serde_json::Map::is_empty) {
@@ -982,9 +996,7 @@ mod tests {
             if let Some(millis) = millis {
                 document["timeout_s"] = json!(millis as f64 / 1000.0);
             }
-            if let Some(level) = level {
-                document["danger_level"] = json!(level);
-            }
+            document["danger_level"] = json!(level);
             let first = read_value(&document, &Origin::default());
             let declaration = first.declaration.expect("valid");
             let wire = crate::contract::to_wire(&declaration);
@@ -996,7 +1008,7 @@ mod tests {
             prop_assert_eq!(again.declaration.as_ref(), Some(&declaration));
             prop_assert_eq!(
                 wire["requires_confirmation"].as_bool(),
-                Some(level == Some("destructive"))
+                Some(level == "destructive")
             );
         }
 
@@ -1050,6 +1062,53 @@ mod tests {
             let parsed = read_value(&full, &Origin::default());
             assert_error_at(&parsed, field);
         }
+    }
+
+    #[test]
+    fn a_missing_danger_level_is_an_error_that_suggests_one() {
+        for (subprocess, level) in [
+            (
+                json!({"binary": "rm", "hardcoded_args": ["-f", "x"]}),
+                "destructive",
+            ),
+            (json!({"binary": "git", "hardcoded_args": ["log"]}), "safe"),
+            (
+                json!({"binary": "kubectl", "hardcoded_args": ["apply"]}),
+                "mutating",
+            ),
+        ] {
+            let document = json!({"name": "t", "description": "d", "parameters": {}, "subprocess": subprocess});
+            let parsed = read_value(&document, &Origin::default());
+            let found: Vec<&Diagnostic> = parsed
+                .diagnostics
+                .iter()
+                .filter(|diagnostic| diagnostic.code == codes::DANGER_LEVEL_MISSING)
+                .collect();
+            assert_eq!(found.len(), 1, "{:?}", parsed.diagnostics);
+            assert!(found[0].is_error());
+            assert_eq!(found[0].field.as_deref(), Some("danger_level"));
+            assert!(
+                found[0]
+                    .message
+                    .contains(&format!("set `danger_level` to `{level}`")),
+                "{}",
+                found[0].message
+            );
+            // The rest of the declaration is still read and linted.
+            assert!(parsed.declaration.is_some());
+        }
+        // A level that is present but wrong is a shape error, not E126.
+        let parsed = read_value(
+            &json!({"name": "t", "description": "d", "danger_level": "risky", "parameters": {}}),
+            &Origin::default(),
+        );
+        assert!(
+            parsed
+                .diagnostics
+                .iter()
+                .all(|diagnostic| diagnostic.code != codes::DANGER_LEVEL_MISSING)
+        );
+        assert_error_at(&parsed, "danger_level");
     }
 
     fn assert_error_at(parsed: &Parsed, field: &str) {

@@ -451,6 +451,7 @@ mod tests {
                 ),
                 secret,
             ],
+            fix: None,
         }
     }
 
@@ -542,7 +543,7 @@ mod tests {
     #[test]
     fn execution_records_hold_the_redacted_argv_and_the_ending() {
         let declaration = crate::registry::parse_declaration(
-            "name: t\ndescription: d\nparameters:\n  token: {type: string, sensitive: true}\nsubprocess: {binary: tool, hardcoded_args: [go], user_controlled_args: [token]}\n",
+            "name: t\ndescription: d\ndanger_level: mutating\nparameters:\n  token: {type: string, sensitive: true}\nsubprocess: {binary: tool, hardcoded_args: [go], user_controlled_args: [token]}\n",
             crate::contract::SourceFormat::Yaml,
             &crate::contract::Origin::default(),
         )

@@ -9,12 +9,14 @@
 
 mod arguments;
 mod defaults;
+mod fix;
 mod json_args;
 pub mod number;
 pub mod render;
 mod rule;
 pub mod rules;
 mod schema_args;
+mod suggest;
 pub mod syntax;
 mod violation;
 
@@ -28,7 +30,7 @@ pub use defaults::default_diagnostics;
 pub use number::{Decimal, DecimalError};
 pub use rule::Rule;
 pub use rules::{ValueProfile, check_string};
-pub use violation::{REDACTED, Rejection, Violation};
+pub use violation::{FIX_ARGUMENTS, REDACTED, Rejection, Violation};
 
 use crate::contract::{Declaration, Inputs, ParamType, Parameter};
 use arguments::Given;
@@ -173,13 +175,27 @@ pub fn check(
     declaration: &Declaration,
     raw: &RawArguments<'_>,
 ) -> Result<ValidatedArguments, Rejection> {
+    check_arguments(declaration, raw).map_err(|violations| {
+        let mut rejection = Rejection::bounded(declaration.name.clone(), violations);
+        rejection.fix = fix::corrected_words(declaration, raw, &rejection.violations, |fixed| {
+            check_arguments(declaration, fixed).is_ok()
+        });
+        rejection
+    })
+}
+
+/// [`check`] without the corrected call.
+fn check_arguments(
+    declaration: &Declaration,
+    raw: &RawArguments<'_>,
+) -> Result<ValidatedArguments, Vec<Violation>> {
     let result = match &declaration.inputs {
         Inputs::Parameters(parameters) => check_parameters(declaration, parameters, raw),
         Inputs::InputSchema(_) => schema_args::check(declaration, raw),
     };
     result.map_err(|mut violations| {
         hide_possible_secrets(declaration, &mut violations);
-        Rejection::bounded(declaration.name.clone(), violations)
+        violations
     })
 }
 
@@ -415,14 +431,27 @@ fn check_text(
     text: String,
 ) -> (Option<ArgValue>, Vec<Violation>) {
     let name = parameter.name.as_str();
+    // The value the text meant, when it is one written another way and
+    // would pass (a negative number may not, as an option).
+    let respelled = match kind {
+        ParamType::Integer => suggest::integer(&text),
+        ParamType::Number => suggest::number(&text),
+        ParamType::Boolean => suggest::boolean(&text).map(str::to_owned),
+        _ => None,
+    }
+    .filter(|fixed| *fixed != text && numeric_option_injection(name, fixed, profile).is_empty());
     let type_error = |why: String| {
-        vec![Violation::new(
+        let violation = Violation::new(
             name,
             Rule::Type,
             Some(text.clone()),
             expected_for_parameter(parameter, profile),
             format!("`{name}` {why}"),
-        )]
+        );
+        vec![match &respelled {
+            Some(fixed) => violation.with_suggestion(fixed.clone()),
+            None => violation,
+        }]
     };
     let value = match kind {
         ParamType::String | ParamType::ResourceId => {
@@ -469,14 +498,26 @@ fn check_json(
         (Value::Number(_), Some(text)) => text.to_owned(),
         _ => value.to_string(),
     };
+    // A scalar sent as a string (`"5"`, `"true"`): the value it meant.
+    let respelled = match (kind, &value) {
+        (ParamType::Integer, Value::String(text)) => suggest::integer(text),
+        (ParamType::Number, Value::String(text)) => suggest::number(text),
+        (ParamType::Boolean, Value::String(text)) => suggest::boolean(text).map(str::to_owned),
+        _ => None,
+    }
+    .filter(|fixed| numeric_option_injection(name, fixed, profile).is_empty());
     let type_error = |why: &str| {
-        vec![Violation::new(
+        let violation = Violation::new(
             name,
             Rule::Type,
             Some(shown.clone()),
             expected_for_parameter(parameter, profile),
             format!("`{name}` is {}, {why}", json_kind(&value)),
-        )]
+        );
+        vec![match &respelled {
+            Some(fixed) => violation.with_suggestion(fixed.clone()),
+            None => violation,
+        }]
     };
     match (kind, &value) {
         (ParamType::String | ParamType::ResourceId, Value::String(text)) => {
@@ -543,8 +584,9 @@ fn check_enum(
         expected_for_parameter(parameter, profile),
         format!("`{name}` is not one of the declared values"),
     );
+    let values = || parameter.enum_values.iter().map(String::as_str);
     if let Some(closest) =
-        crate::contract::closest(&text, parameter.enum_values.iter().map(String::as_str))
+        suggest::enum_value(&text, values()).or_else(|| crate::contract::closest(&text, values()))
     {
         violation = violation.with_suggestion(closest);
     }

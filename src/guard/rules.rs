@@ -4,6 +4,7 @@
 
 use super::normalize::{self, Normalized};
 use super::rule::Rule;
+use super::suggest;
 use super::syntax;
 use super::violation::Violation;
 use crate::contract::{AnchoredPattern, PatternType, ValueClass};
@@ -88,11 +89,12 @@ fn rule_set(class: ValueClass) -> RuleSet {
 /// names the argument in each violation.
 pub fn check_string(field: &str, value: &str, profile: &ValueProfile<'_>) -> Vec<Violation> {
     let expected = expected_for(profile);
-    findings(value, profile)
+    findings(value, profile, true)
         .into_iter()
         .map(|(rule, why, suggestion)| {
-            let suggestion = suggestion
-                .filter(|candidate| candidate != value && findings(candidate, profile).is_empty());
+            let suggestion = suggestion.filter(|candidate| {
+                candidate != value && findings(candidate, profile, false).is_empty()
+            });
             Violation {
                 field: field.to_owned(),
                 rule,
@@ -106,8 +108,15 @@ pub fn check_string(field: &str, value: &str, profile: &ValueProfile<'_>) -> Vec
         .collect()
 }
 
-/// Each broken rule with why and a candidate correction.
-fn findings(value: &str, profile: &ValueProfile<'_>) -> Vec<(Rule, String, Option<String>)> {
+/// Each broken rule with why and a candidate correction. A syntax or
+/// pattern failure looks for a correction (see `suggest`) only when
+/// `with_suggestions`, so that checking a candidate never looks for one
+/// in turn.
+fn findings(
+    value: &str,
+    profile: &ValueProfile<'_>,
+    with_suggestions: bool,
+) -> Vec<(Rule, String, Option<String>)> {
     let normalized = normalize::normalize(value);
     let mut found = Findings::default();
     let rules = rule_set(profile.class);
@@ -223,11 +232,38 @@ fn findings(value: &str, profile: &ValueProfile<'_>) -> Vec<(Rule, String, Optio
     }
 
     let named_hit = !found.items.is_empty();
+    // The first re-spelling of the value that passes every check. Case is
+    // changed only to fit a declared pattern, where the other case can
+    // never pass. Free text and opaque IDs get none: without a syntax to
+    // fit, `` `touch x` `` is a command substitution, not a quoted value.
+    let correction = || {
+        if !with_suggestions {
+            return None;
+        }
+        let candidates = match profile.class {
+            ValueClass::Typed(pattern_type) => suggest::candidates(value, Some(pattern_type)),
+            ValueClass::Patterned => suggest::candidates(value, None),
+            ValueClass::ResourceId | ValueClass::FreeText => Vec::new(),
+        };
+        candidates
+            .into_iter()
+            .find(|candidate| candidate != value && findings(candidate, profile, false).is_empty())
+    };
+    // A named rule broken only by what surrounds the value (`<…>`, quotes
+    // or backticks around it) still has a correction.
+    if named_hit {
+        let mut fallback = None;
+        for (_, _, suggestion) in &mut found.items {
+            if suggestion.is_none() {
+                *suggestion = fallback.get_or_insert_with(correction).clone();
+            }
+        }
+    }
     if let ValueClass::Typed(pattern_type) = profile.class
         && let Some(why) = syntax::syntax_error(pattern_type, value)
         && !named_hit
     {
-        found.add(Rule::for_pattern_type(pattern_type), why, None);
+        found.add(Rule::for_pattern_type(pattern_type), why, correction());
     }
     if let Some(pattern) = profile.pattern
         && !pattern.is_match(value)
@@ -236,7 +272,7 @@ fn findings(value: &str, profile: &ValueProfile<'_>) -> Vec<(Rule, String, Optio
         found.add(
             Rule::Pattern,
             format!("does not match {}", pattern.as_str()),
-            None,
+            correction(),
         );
     }
     let mut items = found.items;

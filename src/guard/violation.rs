@@ -5,6 +5,9 @@ use serde::Serialize;
 use super::rule::Rule;
 use crate::report::{ErrorBody, ErrorCode, FieldError, Phase};
 
+/// The envelope key of the corrected words after NAME.
+pub const FIX_ARGUMENTS: &str = "fix_arguments";
+
 /// Shown instead of the value of a parameter declared `sensitive`.
 pub const REDACTED: &str = "[REDACTED]";
 
@@ -122,6 +125,9 @@ pub struct Rejection {
     pub command: String,
     /// Never empty; in argument order, named-rule hits first per argument.
     pub violations: Vec<Violation>,
+    /// The words after NAME that pass, when every violation has an exact
+    /// correction and no input is sensitive (see `guard::fix`).
+    pub fix: Option<Vec<String>>,
 }
 
 /// At most this many violations are kept in a rejection ...
@@ -185,6 +191,7 @@ impl Rejection {
         Self {
             command,
             violations: kept,
+            fix: None,
         }
     }
 
@@ -238,7 +245,10 @@ impl Rejection {
             "run `aigent schema show {}` for the declared parameters",
             self.command
         ));
-        body
+        match &self.fix {
+            Some(words) => body.with_extra(FIX_ARGUMENTS, words.clone()),
+            None => body,
+        }
     }
 }
 
@@ -300,12 +310,14 @@ mod tests {
         let rejection = Rejection {
             command: "deploy".to_owned(),
             violations: vec![violation(Rule::Type), violation(Rule::PathTraversal)],
+            fix: None,
         };
         assert_eq!(rejection.error_code(), "INVALID_AGENT_INPUT");
         assert_eq!(rejection.primary().unwrap().rule, Rule::PathTraversal);
         let rejection = Rejection {
             command: "deploy".to_owned(),
             violations: vec![violation(Rule::Required)],
+            fix: None,
         };
         assert_eq!(rejection.error_code(), "ARG_ERROR");
     }
@@ -317,6 +329,7 @@ mod tests {
         let body = Rejection {
             command: "login".to_owned(),
             violations: vec![secret],
+            fix: None,
         }
         .to_error_body();
         assert_eq!(body.input_value.as_deref(), Some(REDACTED));

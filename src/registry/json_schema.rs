@@ -141,7 +141,7 @@ mod tests {
         ]);
         let original = parse_value(
             &json!({
-                "name": "all", "description": "every kind",
+                "name": "all", "description": "every kind", "danger_level": "safe",
                 "parameters": {
                     "a-id": {"type": "string", "pattern_type": "alphanumeric_id", "required": true},
                     "uuid": {"type": "string", "pattern_type": "uuid"},
@@ -169,7 +169,7 @@ mod tests {
         let original = original.declaration.unwrap();
         let schema = to_json_schema(&original);
         let reloaded = parse_value(
-            &json!({"name": "all", "description": "every kind", "input_schema": schema,
+            &json!({"name": "all", "description": "every kind", "danger_level": "safe", "input_schema": schema,
                     "subprocess": {"binary": "x", "user_controlled_args": every_parameter}}),
             &Origin::default(),
         );

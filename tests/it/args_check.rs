@@ -265,6 +265,7 @@ fn secret_registry(sandbox: &Sandbox) -> String {
         serde_json::to_string(&json!({
             "name": "login",
             "description": "Log in",
+            "danger_level": "mutating",
             "parameters": {
                 "user": {"type": "string", "required": true, "pattern_type": "alphanumeric_id"},
                 "token": {"type": "string", "required": true, "pattern": "^[a-z0-9]{8,64}$", "sensitive": true}
@@ -529,7 +530,7 @@ fn prototype_keys_are_refused_in_flags_as_in_json() {
     let sandbox = Sandbox::new();
     let dir = registry_with(
         &sandbox,
-        &json!({"name": "m", "description": "x", "input_schema": {"type": "object",
+        &json!({"name": "m", "description": "x", "danger_level": "mutating", "input_schema": {"type": "object",
             "additionalProperties": true,
             "properties": {"opts": {"type": "object", "additionalProperties": true}}}}),
     );
@@ -557,12 +558,12 @@ fn sensitive_values_stay_out_of_the_envelope_and_the_audit_log() {
     let sandbox = Sandbox::new();
     let dir = registry_with(
         &sandbox,
-        &json!({"name": "t", "description": "x",
+        &json!({"name": "t", "description": "x", "danger_level": "mutating",
             "parameters": {"tok": {"type": "string", "sensitive": true}}}),
     );
     registry_with(
         &sandbox,
-        &json!({"name": "m", "description": "x", "input_schema": {"type": "object",
+        &json!({"name": "m", "description": "x", "danger_level": "mutating", "input_schema": {"type": "object",
             "properties": {"token": {"type": "string", "x-aigent-sensitive": true}}}}),
     );
     for (command, words) in [
@@ -588,7 +589,7 @@ fn aigent_keywords_reached_through_refs_are_applied() {
     let sandbox = Sandbox::new();
     let dir = registry_with(
         &sandbox,
-        &json!({"name": "r", "description": "x", "input_schema": {"type": "object",
+        &json!({"name": "r", "description": "x", "danger_level": "mutating", "input_schema": {"type": "object",
             "$defs": {"secret": {"type": "string", "x-aigent-sensitive": true},
                       "rid": {"type": "string", "x-aigent-pattern-type": "resource_id"}},
             "properties": {"token": {"$ref": "#/$defs/secret"}, "id": {"$ref": "#/$defs/rid"},
@@ -635,7 +636,7 @@ fn url_paths_are_split_before_decoding() {
     let sandbox = Sandbox::new();
     let dir = registry_with(
         &sandbox,
-        &json!({"name": "u", "description": "x",
+        &json!({"name": "u", "description": "x", "danger_level": "mutating",
             "parameters": {"u": {"type": "string", "pattern_type": "url"}}}),
     );
     for url in [
@@ -668,13 +669,13 @@ fn numbers_are_refused_or_kept_as_written_never_rewritten() {
     let sandbox = Sandbox::new();
     let dir = registry_with(
         &sandbox,
-        &json!({"name": "n", "description": "x",
+        &json!({"name": "n", "description": "x", "danger_level": "mutating",
             "parameters": {"int": {"type": "integer"}, "num": {"type": "number"}},
             "subprocess": {"binary": "echo", "hardcoded_args": [], "user_controlled_args": ["int", "num"]}}),
     );
     registry_with(
         &sandbox,
-        &json!({"name": "s", "description": "x",
+        &json!({"name": "s", "description": "x", "danger_level": "mutating",
             "input_schema": {"type": "object", "properties": {"n": {"type": "integer"}}},
             "subprocess": {"binary": "echo", "hardcoded_args": [], "user_controlled_args": ["n"]}}),
     );
@@ -716,7 +717,7 @@ fn cjk_text_passed_to_a_subprocess_is_not_a_shell_metacharacter() {
     let sandbox = Sandbox::new();
     let dir = registry_with(
         &sandbox,
-        &json!({"name": "note", "description": "x",
+        &json!({"name": "note", "description": "x", "danger_level": "mutating",
             "parameters": {"text": {"type": "string"}, "path": {"type": "string", "pattern_type": "filepath"}},
             "subprocess": {"binary": "echo", "hardcoded_args": [], "user_controlled_args": ["text", "path"]}}),
     );
@@ -757,7 +758,7 @@ fn null_for_an_optional_input_schema_property_counts_as_absent() {
     let sandbox = Sandbox::new();
     let dir = registry_with(
         &sandbox,
-        &json!({"name": "nul", "description": "x",
+        &json!({"name": "nul", "description": "x", "danger_level": "mutating",
             "input_schema": {"type": "object", "properties": {
                 "a": {"type": "string"}, "b": {"type": "boolean"}, "c": {"type": ["string", "null"]}},
                 "required": ["a"]},

@@ -162,7 +162,7 @@ fn a_result_file_that_cannot_be_written_keeps_the_childs_status() {
     sandbox.write(
         "registry/wipe.json",
         format!(
-            r#"{{"name": "wipe", "description": "Remove a directory", "parameters": {{}},
+            r#"{{"name": "wipe", "description": "Remove a directory", "danger_level": "destructive", "parameters": {{}},
                 "subprocess": {{"binary": "rm", "hardcoded_args": ["-rf", "{}"], "user_controlled_args": []}}}}"#,
             doomed.display()
         ),
@@ -174,6 +174,7 @@ fn a_result_file_that_cannot_be_written_keeps_the_childs_status() {
         "--format",
         "json",
         "run",
+        "--confirm-destructive",
         "--result",
         result.to_str().unwrap(),
         "wipe",

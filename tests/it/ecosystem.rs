@@ -86,7 +86,7 @@ fn dynamic_completion_offers_declared_names_from_the_active_registry() {
     let sandbox = Sandbox::new();
     sandbox.write(
         "registry/frobnicate-widgets.json",
-        r#"{"name": "frobnicate-widgets", "description": "Frobnicate", "parameters": {
+        r#"{"name": "frobnicate-widgets", "description": "Frobnicate", "danger_level": "mutating", "parameters": {
             "widget-id": {"type": "string", "required": true, "description": "Which widget", "pattern_type": "alphanumeric_id"}}}"#,
     );
     let registry = sandbox.join("registry");
@@ -122,12 +122,12 @@ fn dynamic_completion_honours_commands_on_the_line() {
     let sandbox = Sandbox::new();
     sandbox.write(
         "on the line/frobnicate-widgets.json",
-        r#"{"name": "frobnicate-widgets", "description": "Frobnicate", "parameters": {
+        r#"{"name": "frobnicate-widgets", "description": "Frobnicate", "danger_level": "mutating", "parameters": {
             "widget-id": {"type": "string", "required": true, "description": "Which widget", "pattern_type": "alphanumeric_id"}}}"#,
     );
     sandbox.write(
         "from env/other.json",
-        r#"{"name": "other", "description": "Other", "parameters": {}}"#,
+        r#"{"name": "other", "description": "Other", "danger_level": "mutating", "parameters": {}}"#,
     );
     let env_registry = sandbox.join("from env");
     let names = complete(

@@ -112,7 +112,7 @@ mod secrets {
         }
         sandbox.write(
             "registry/params.json",
-            json!({"name": "params", "description": "x",
+            json!({"name": "params", "description": "x", "danger_level": "mutating",
                 "parameters": {"tok": {"type": "string", "sensitive": true},
                     "a": {"type": "string"}}})
             .to_string(),

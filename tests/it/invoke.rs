@@ -11,6 +11,7 @@ use crate::common::Sandbox;
 const ECHO: &str = r#"{
   "name": "say",
   "description": "Prints a word",
+  "danger_level": "mutating",
   "parameters": {"word": {"type": "string", "pattern": "^[a-z]+$", "required": true}},
   "subprocess": {"binary": "true", "hardcoded_args": [], "user_controlled_args": ["word"]}
 }"#;

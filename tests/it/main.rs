@@ -3,6 +3,8 @@
 
 mod common;
 
+#[cfg(unix)]
+mod agent_errors;
 mod args_check;
 mod cli;
 mod ecosystem;

@@ -37,7 +37,7 @@ fn lint(sandbox: &Sandbox) -> (Run, Value) {
 fn declaration(sandbox: &Sandbox, name: &str, subprocess: &str, parameters: &str) {
     sandbox.write(
         format!("commands/{name}.yaml"),
-        format!("name: {name}\ndescription: Runs a script\nparameters: {parameters}\nsubprocess: {subprocess}\n"),
+        format!("name: {name}\ndescription: Runs a script\ndanger_level: mutating\nparameters: {parameters}\nsubprocess: {subprocess}\n"),
     );
 }
 

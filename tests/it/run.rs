@@ -20,6 +20,7 @@ fn registry(sandbox: &Sandbox, files: &[(&str, &str)]) -> PathBuf {
 const GREET: &str = r"
 name: greet
 description: Print a greeting
+danger_level: safe
 parameters:
   who: {type: string, required: true}
 subprocess: {binary: echo, hardcoded_args: [hello], user_controlled_args: [who]}
@@ -220,6 +221,7 @@ fn no_shell_reads_the_argv() {
             r"
 name: literal
 description: Metacharacters in hardcoded arguments reach the program as they are
+danger_level: safe
 parameters: {}
 subprocess: {binary: echo, hardcoded_args: ['$(touch FILE)', '; touch FILE', '`touch FILE`', '*', '$HOME'], user_controlled_args: []}
 ",
@@ -247,6 +249,7 @@ fn a_leading_dash_is_option_injection_unless_allowed() {
                 r"
 name: flagged
 description: Echo with a flag the caller may choose
+danger_level: safe
 parameters:
   flag: {type: string, required: true, allow_leading_dash: true}
   word: {type: string, required: true}
@@ -280,7 +283,7 @@ fn a_childs_exit_status_comes_back() {
         &[(
             "fail.yaml",
             &format!(
-                "name: fail\ndescription: Exit 3\nparameters: {{}}\nsubprocess: {{binary: sh, hardcoded_args: ['{}'], user_controlled_args: []}}\n",
+                "name: fail\ndescription: Exit 3\ndanger_level: mutating\nparameters: {{}}\nsubprocess: {{binary: sh, hardcoded_args: ['{}'], user_controlled_args: []}}\n",
                 script.display()
             ),
         )],
@@ -306,7 +309,7 @@ fn script_command(sandbox: &Sandbox, name: &str, script: &str) {
     sandbox.write(
         format!("commands/{name}.yaml"),
         format!(
-            "name: {name}\ndescription: Runs a script\nparameters: {{}}\nsubprocess: {{binary: sh, hardcoded_args: ['{}'], user_controlled_args: []}}\n",
+            "name: {name}\ndescription: Runs a script\ndanger_level: mutating\nparameters: {{}}\nsubprocess: {{binary: sh, hardcoded_args: ['{}'], user_controlled_args: []}}\n",
             path.display()
         ),
     );
@@ -364,6 +367,7 @@ fn timeout_kills_sleep_and_exits_10() {
             r"
 name: nap
 description: Sleep
+danger_level: safe
 parameters:
   seconds: {type: integer, required: true}
 subprocess: {binary: sleep, hardcoded_args: [], user_controlled_args: [seconds]}
@@ -468,11 +472,11 @@ fn on_a_terminal_the_child_gets_it_and_ctrl_c_reaches_it() {
         &[
             (
                 "readline.yaml",
-                "name: readline\ndescription: Read one line\nparameters: {}\nsubprocess: {binary: head, hardcoded_args: ['-n1'], user_controlled_args: []}\n",
+                "name: readline\ndescription: Read one line\ndanger_level: safe\nparameters: {}\nsubprocess: {binary: head, hardcoded_args: ['-n1'], user_controlled_args: []}\n",
             ),
             (
                 "nap.yaml",
-                "name: nap\ndescription: Sleep\nparameters: {}\nsubprocess: {binary: sleep, hardcoded_args: ['30'], user_controlled_args: []}\n",
+                "name: nap\ndescription: Sleep\ndanger_level: safe\nparameters: {}\nsubprocess: {binary: sleep, hardcoded_args: ['30'], user_controlled_args: []}\n",
             ),
         ],
     );
@@ -520,6 +524,7 @@ fn dry_run_prints_the_argv_and_runs_nothing() {
             r"
 name: make
 description: Create a file
+danger_level: mutating
 parameters:
   path: {type: string, required: true, pattern_type: filepath}
   token: {type: string, sensitive: true}
@@ -586,7 +591,7 @@ fn an_unwritable_audit_log_means_exit_4_and_nothing_runs() {
         &sandbox,
         &[(
             "make.yaml",
-            "name: make\ndescription: Create a file\nparameters: {}\nsubprocess: {binary: touch, hardcoded_args: [made.txt], user_controlled_args: []}\n",
+            "name: make\ndescription: Create a file\ndanger_level: mutating\nparameters: {}\nsubprocess: {binary: touch, hardcoded_args: [made.txt], user_controlled_args: []}\n",
         )],
     );
     // A path below a regular file cannot be created, even by root.
@@ -640,7 +645,7 @@ fn a_fifo_or_a_hard_linked_audit_log_is_refused_without_hanging() {
         &sandbox,
         &[(
             "make.yaml",
-            "name: make\ndescription: Create a file\nparameters: {}\nsubprocess: {binary: touch, hardcoded_args: [made.txt], user_controlled_args: []}\n",
+            "name: make\ndescription: Create a file\ndanger_level: mutating\nparameters: {}\nsubprocess: {binary: touch, hardcoded_args: [made.txt], user_controlled_args: []}\n",
         )],
     );
     let fifo = sandbox.join("audit.fifo");
@@ -704,12 +709,12 @@ fn a_command_string_smuggled_through_env_split_string_never_runs() {
         &[
             (
                 "s1.json",
-                r#"{"name":"s1","description":"x","parameters":{"cmd":{"type":"string"}},
+                r#"{"name":"s1","description":"x","danger_level":"mutating","parameters":{"cmd":{"type":"string"}},
                     "subprocess":{"binary":"/usr/bin/env","hardcoded_args":["-S","bash -c"],"user_controlled_args":["cmd"]}}"#,
             ),
             (
                 "s2.json",
-                r#"{"name":"s2","description":"x","parameters":{"cmd":{"type":"string"}},
+                r#"{"name":"s2","description":"x","danger_level":"mutating","parameters":{"cmd":{"type":"string"}},
                     "subprocess":{"binary":"env","hardcoded_args":["--split-string=sh -c"],"user_controlled_args":["cmd"]}}"#,
             ),
         ],
@@ -732,7 +737,7 @@ fn an_input_schema_default_that_breaks_its_own_rules_never_reaches_the_argv() {
         &sandbox,
         &[(
             "d.json",
-            r#"{"name":"d","description":"x","input_schema":{"type":"object","properties":{
+            r#"{"name":"d","description":"x","danger_level":"mutating","input_schema":{"type":"object","properties":{
                 "p":{"type":"string","x-aigent-pattern-type":"resource_id","default":"../etc;rm"},
                 "q":{"type":"string","default":"-rf"},"n":{"type":"integer","default":"notanint"}}},
                 "subprocess":{"binary":"echo","hardcoded_args":[],"user_controlled_args":["p","q","n"]}}"#,
@@ -755,6 +760,7 @@ fn a_sensitive_value_never_reaches_the_log_and_the_log_is_private() {
             r"
 name: login
 description: Log in
+danger_level: safe
 parameters:
   user: {type: string, required: true, pattern_type: alphanumeric_id}
   token: {type: string, required: true, sensitive: true, pattern: '^[a-z0-9-]+$'}
@@ -824,6 +830,7 @@ fn forty_concurrent_runs_leave_forty_whole_lines() {
             r"
 name: bulk
 description: A long argv, so that records are larger than a pipe buffer
+danger_level: safe
 parameters:
   words: {type: array, required: true}
 subprocess: {binary: 'true', hardcoded_args: [], user_controlled_args: [words]}
@@ -885,7 +892,7 @@ fn a_binary_that_is_not_found_exits_5() {
         &sandbox,
         &[(
             "ghost.yaml",
-            "name: ghost\ndescription: Missing\nparameters: {}\nsubprocess: {binary: aigent-no-such-binary, hardcoded_args: [], user_controlled_args: []}\n",
+            "name: ghost\ndescription: Missing\ndanger_level: mutating\nparameters: {}\nsubprocess: {binary: aigent-no-such-binary, hardcoded_args: [], user_controlled_args: []}\n",
         )],
     );
     let run = run_in(&sandbox, Some("json"), &["ghost"]);
@@ -918,7 +925,7 @@ fn a_file_that_is_not_executable_exits_4() {
         &[(
             "plain.yaml",
             &format!(
-                "name: plain\ndescription: Not executable\nparameters: {{}}\nsubprocess: {{binary: '{}', hardcoded_args: [], user_controlled_args: []}}\n",
+                "name: plain\ndescription: Not executable\ndanger_level: mutating\nparameters: {{}}\nsubprocess: {{binary: '{}', hardcoded_args: [], user_controlled_args: []}}\n",
                 plain.display()
             ),
         )],
@@ -949,7 +956,7 @@ fn a_shell_with_dash_c_is_refused_at_load_and_nothing_runs() {
         sandbox.write(
             format!("commands/{name}.yaml"),
             format!(
-                "name: {name}\ndescription: A shell\nparameters: {{}}\nsubprocess: {{binary: '{shell}', hardcoded_args: ['{flag}', 'touch FILE'], user_controlled_args: []}}\n"
+                "name: {name}\ndescription: A shell\ndanger_level: mutating\nparameters: {{}}\nsubprocess: {{binary: '{shell}', hardcoded_args: ['{flag}', 'touch FILE'], user_controlled_args: []}}\n"
             ),
         );
         let run = run_in(&sandbox, Some("json"), &[&name]);
@@ -961,7 +968,7 @@ fn a_shell_with_dash_c_is_refused_at_load_and_nothing_runs() {
     // `env` in front does not hide it.
     sandbox.write(
         "commands/wrapped.yaml",
-        "name: wrapped\ndescription: A shell behind env\nparameters: {}\nsubprocess: {binary: env, hardcoded_args: [bash, -c, 'touch FILE'], user_controlled_args: []}\n",
+        "name: wrapped\ndescription: A shell behind env\ndanger_level: mutating\nparameters: {}\nsubprocess: {binary: env, hardcoded_args: [bash, -c, 'touch FILE'], user_controlled_args: []}\n",
     );
     run_in(&sandbox, Some("json"), &["wrapped"]).assert_code(4);
     assert!(!sandbox.join("FILE").exists());
@@ -975,7 +982,7 @@ fn a_declaration_without_a_subprocess_has_nothing_to_run() {
         &sandbox,
         &[(
             "bare.yaml",
-            "name: bare\ndescription: Nothing to run\nparameters: {}\n",
+            "name: bare\ndescription: Nothing to run\ndanger_level: mutating\nparameters: {}\n",
         )],
     );
     let run = run_in(&sandbox, Some("json"), &["bare"]);

@@ -12,6 +12,7 @@ fn minimal(name: &str) -> Value {
     json!({
         "name": name,
         "description": format!("The {name} command"),
+        "danger_level": "safe",
         "parameters": {"item-id": {"type": "string", "required": true, "pattern_type": "alphanumeric_id"}},
         "subprocess": {"binary": "echo", "user_controlled_args": ["item-id"]}
     })
@@ -94,7 +95,7 @@ fn show_json_schema_is_bare_and_usable_as_an_mcp_input_schema() {
     write_json(
         &sandbox,
         "mcp/deploy-tool.json",
-        &json!({"name": "deploy-tool", "description": "deploy via MCP", "input_schema": schema,
+        &json!({"name": "deploy-tool", "description": "deploy via MCP", "danger_level": "mutating", "input_schema": schema,
                 "subprocess": {"binary": "kubectl", "user_controlled_args": ["cluster-id", "version"]}}),
     );
     let dir = sandbox.join("mcp");
@@ -357,7 +358,7 @@ fn lint_reports_every_registration_error_with_file_and_field() {
         ),
     ];
     for (name, body, _, _) in &cases {
-        let mut document = json!({"name": name, "description": "a case"});
+        let mut document = json!({"name": name, "description": "a case", "danger_level": "safe"});
         for (key, value) in body.as_object().unwrap() {
             document[key] = value.clone();
         }
@@ -367,7 +368,7 @@ fn lint_reports_every_registration_error_with_file_and_field() {
     write_json(&sandbox, "registry/twin.json", &minimal("twin"));
     sandbox.write(
         "registry/twin.yaml",
-        "name: twin\ndescription: again\nparameters: {}\n",
+        "name: twin\ndescription: again\ndanger_level: mutating\nparameters: {}\n",
     );
     let dir = sandbox.join("registry");
     let dir = dir.to_str().unwrap();
@@ -414,7 +415,7 @@ fn warnings_alone_exit_0() {
     write_json(
         &sandbox,
         "registry/lookup.json",
-        &json!({"name": "lookup", "description": "look up", "parameters": {"user-id": {"type": "string", "required": true}}}),
+        &json!({"name": "lookup", "description": "look up", "danger_level": "mutating", "parameters": {"user-id": {"type": "string", "required": true}}}),
     );
     let dir = sandbox.join("registry");
     let dir = dir.to_str().unwrap();
@@ -446,7 +447,7 @@ fn yaml_declarations_and_yaml_bombs() {
     let sandbox = Sandbox::new();
     sandbox.write(
         "registry/hello.yml",
-        "name: hello\ndescription: Say hello\nparameters:\n  who:\n    type: enum\n    enum_values: [world, moon]\n    default: world\n",
+        "name: hello\ndescription: Say hello\ndanger_level: mutating\nparameters:\n  who:\n    type: enum\n    enum_values: [world, moon]\n    default: world\n",
     );
     let bomb = "name: bomb\ndescription: &a [x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c]\ne: [*d, *d, *d, *d, *d, *d, *d, *d]\n";
     sandbox.write("registry/bomb.yaml", bomb);
@@ -547,7 +548,7 @@ fn an_exported_url_accepts_what_the_declaration_accepts() {
     write_json(
         &sandbox,
         "registry/fetch.json",
-        &json!({"name": "fetch", "description": "Fetch a URL",
+        &json!({"name": "fetch", "description": "Fetch a URL", "danger_level": "mutating",
             "parameters": {"link": {"type": "string", "required": true, "pattern_type": "url"}}}),
     );
     let dir = sandbox.join("registry");
@@ -567,7 +568,7 @@ fn an_exported_url_accepts_what_the_declaration_accepts() {
     write_json(
         &sandbox,
         "exported/fetch-tool.json",
-        &json!({"name": "fetch-tool", "description": "Fetch via MCP", "input_schema": schema}),
+        &json!({"name": "fetch-tool", "description": "Fetch via MCP", "danger_level": "mutating", "input_schema": schema}),
     );
     let exported = sandbox.join("exported");
     let exported = exported.to_str().unwrap();
@@ -599,8 +600,10 @@ fn a_long_enum_loads_and_reports_a_duplicate_once() {
     let write = |values: &[String]| {
         sandbox.write(
             "registry/pick.json",
-            serde_json::to_string(&json!({"name": "pick", "description": "Pick one",
-                "parameters": {"choice": {"type": "enum", "enum_values": values}}}))
+            serde_json::to_string(
+                &json!({"name": "pick", "description": "Pick one", "danger_level": "mutating",
+                "parameters": {"choice": {"type": "enum", "enum_values": values}}}),
+            )
             .unwrap(),
         );
     };

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 fn declaration(name: &str, pattern_type: &str) -> String {
     format!(
-        r#"{{"name": "{name}", "description": "Does {name}", "parameters": {{
+        r#"{{"name": "{name}", "description": "Does {name}", "danger_level": "mutating", "parameters": {{
             "item-id": {{"type": "string", "required": true, "description": "Which item", "pattern_type": "{pattern_type}"}}}}}}"#
     )
 }
