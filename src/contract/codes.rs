@@ -27,10 +27,12 @@ pub const SCHEMA_INVALID: &str = "E120";
 pub const AIGENT_KEYWORD_IGNORED: &str = "E121";
 pub const PARAMETER_UNUSED: &str = "E122";
 pub const ARGV_SLOT_INVALID: &str = "E123";
+pub const AGENT_VALUE_IS_CODE: &str = "E124";
 
 pub const IDENTIFIER_UNPATTERNED: &str = "W101";
 pub const REQUIRED_WITH_DEFAULT: &str = "W102";
 pub const RAW_SHELL_IN_SCRIPT: &str = "W103";
+pub const AGENT_CHOOSES_PROGRAM: &str = "W104";
 
 /// Every code with its severity and what it catches.
 pub const TABLE: &[(&str, Severity, &str)] = &[
@@ -107,7 +109,7 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
     (
         SHELL_COMMAND_STRING,
         Severity::Error,
-        "the subprocess hands a command string to a shell or an interpreter (`sh -c`, `env -S 'sh -c'`, `python -c`, `su -c`, `sudo -s`, `watch`, `ssh`, an `awk` program calling `system`), or lets an agent's `-`-leading value reach one that still reads options",
+        "the subprocess hands a command string to a shell or an interpreter (`sh -c`, `env -S 'sh -c'`, `python -c`, `su -c`, `sudo -s`, `watch`, `ssh`, an `awk` program calling `system`), runs hardcoded code another way (a `sed` script with `e`, `sqlite3 .shell`, `vim +!CMD`, `git -c alias.x=!...`/`core.sshCommand`, `env LD_PRELOAD=`/`BASH_ENV=`), is such a program under another name (a symlink or the same file), or lets an agent's `-`-leading value reach one that still reads options",
     ),
     (
         EXIT_CODES_INCOMPLETE,
@@ -150,6 +152,11 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
         "an `argv` slot whose parameter type cannot take its form: a boolean joined to its flag (`--flag=true`), or an object",
     ),
     (
+        AGENT_VALUE_IS_CODE,
+        Severity::Error,
+        "an agent's value reaches a place the program reads as code: the `sed` script, `sqlite3` SQL or `-cmd`, a `vim` file argument not after `--` (`+!CMD`), a `git -c` setting",
+    ),
+    (
         IDENTIFIER_UNPATTERNED,
         Severity::Warning,
         "a string parameter named like an identifier (`id`, `*-id`, `*_id`, `slug`, `*-name`, `key`, `*-key`) has no pattern, pattern_type or enum",
@@ -163,6 +170,11 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
         RAW_SHELL_IN_SCRIPT,
         Severity::Warning,
         "a script the command runs (named by `binary`, `hardcoded_args` or a `default`, inside the registry directory) hands a command string to a shell: `os.system(`, `os.popen(`, `shell=True`, `child_process.exec(`/`execSync(`, `sh -c` with an expanded variable, `eval`, backticks",
+    ),
+    (
+        AGENT_CHOOSES_PROGRAM,
+        Severity::Warning,
+        "an agent's value is in program position (`env -- {prog}`), so the agent chooses what runs, in a command not marked `danger_level: destructive`; the guard refuses a call whose words hand over a command string, but cannot know what an arbitrary program does",
     ),
 ];
 

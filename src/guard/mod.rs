@@ -11,6 +11,7 @@ mod arguments;
 mod defaults;
 mod json_args;
 pub mod number;
+mod proposed_program;
 pub mod render;
 mod rule;
 pub mod rules;
@@ -176,7 +177,13 @@ pub fn check(
     let result = match &declaration.inputs {
         Inputs::Parameters(parameters) => check_parameters(declaration, parameters, raw),
         Inputs::InputSchema(_) => schema_args::check(declaration, raw),
-    };
+    }
+    .and_then(
+        |validated| match proposed_program::check(declaration, &validated) {
+            Some(violation) => Err(vec![violation]),
+            None => Ok(validated),
+        },
+    );
     result.map_err(|mut violations| {
         hide_possible_secrets(declaration, &mut violations);
         Rejection::bounded(declaration.name.clone(), violations)

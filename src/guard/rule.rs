@@ -23,6 +23,7 @@ pub enum Rule {
     EmptyValue,
     PrototypeKey,
     DuplicateKey,
+    CommandString,
     // Contract checks: the value does not fit the declaration (ARG_ERROR).
     Pattern,
     AlphanumericId,
@@ -55,6 +56,7 @@ impl Rule {
             Self::EmptyValue => "empty_value",
             Self::PrototypeKey => "prototype_key",
             Self::DuplicateKey => "duplicate_key",
+            Self::CommandString => "command_string",
             Self::Pattern => "pattern",
             Self::AlphanumericId => "alphanumeric_id",
             Self::Uuid => "uuid",
@@ -89,6 +91,7 @@ impl Rule {
                 | Self::EmptyValue
                 | Self::PrototypeKey
                 | Self::DuplicateKey
+                | Self::CommandString
         )
     }
 
