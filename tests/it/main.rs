@@ -6,6 +6,7 @@ mod common;
 mod args_check;
 mod cli;
 mod ecosystem;
+mod fuzz;
 mod generated;
 mod hardening;
 #[cfg(unix)]
