@@ -364,6 +364,8 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         }
         'aigent;args;check' {
             [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]')
+            [CompletionResult]::new('--value-from-env', '--value-from-env', [CompletionResultType]::ParameterName, 'Take the sensitive parameter PARAM''s value from the environment variable VAR (repeatable)')
+            [CompletionResult]::new('--value-from-file', '--value-from-file', [CompletionResultType]::ParameterName, 'Take the sensitive parameter PARAM''s value from the file PATH, without its final newline (repeatable)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
@@ -388,13 +390,16 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;run' {
-            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Kill the command''s whole process group after SECS seconds (fractions allowed) and exit 10')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Kill the command''s whole process group after SECS seconds (fractions allowed) and exit 10 [default: the declaration''s timeout_s, else 600]')
             [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]')
             [CompletionResult]::new('--result', '--result', [CompletionResultType]::ParameterName, 'Write the json envelope to PATH (atomically, in any format) instead of stderr')
+            [CompletionResult]::new('--value-from-env', '--value-from-env', [CompletionResultType]::ParameterName, 'Take the sensitive parameter PARAM''s value from the environment variable VAR (repeatable)')
+            [CompletionResult]::new('--value-from-file', '--value-from-file', [CompletionResultType]::ParameterName, 'Take the sensitive parameter PARAM''s value from the file PATH, without its final newline (repeatable)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the argv that would run, and run nothing')
+            [CompletionResult]::new('--confirm-destructive', '--confirm-destructive', [CompletionResultType]::ParameterName, 'Run a command declared destructive (refused with exit 2 without this)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')

@@ -288,13 +288,21 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__args__subcmd__check)
-            opts="-q -h -V --audit-log --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --audit-log --value-from-env --value-from-file --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --value-from-env)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --value-from-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1144,7 +1152,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__run)
-            opts="-q -h -V --dry-run --timeout --audit-log --result --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --dry-run --confirm-destructive --timeout --audit-log --result --value-from-env --value-from-file --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1159,6 +1167,14 @@ _aigent() {
                     return 0
                     ;;
                 --result)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --value-from-env)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --value-from-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -325,6 +325,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;args;check'= {
             cand --audit-log 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
+            cand --value-from-env 'Take the sensitive parameter PARAM''s value from the environment variable VAR (repeatable)'
+            cand --value-from-file 'Take the sensitive parameter PARAM''s value from the file PATH, without its final newline (repeatable)'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
@@ -345,13 +347,16 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;args;help;help'= {
         }
         &'aigent;run'= {
-            cand --timeout 'Kill the command''s whole process group after SECS seconds (fractions allowed) and exit 10'
+            cand --timeout 'Kill the command''s whole process group after SECS seconds (fractions allowed) and exit 10 [default: the declaration''s timeout_s, else 600]'
             cand --audit-log 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
             cand --result 'Write the json envelope to PATH (atomically, in any format) instead of stderr'
+            cand --value-from-env 'Take the sensitive parameter PARAM''s value from the environment variable VAR (repeatable)'
+            cand --value-from-file 'Take the sensitive parameter PARAM''s value from the file PATH, without its final newline (repeatable)'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --dry-run 'Print the argv that would run, and run nothing'
+            cand --confirm-destructive 'Run a command declared destructive (refused with exit 2 without this)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'

@@ -318,6 +318,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_
 complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_subcommand_from check help" -f -a "check" -d 'Validate arguments for a declared command (Phase 1 only; runs nothing)'
 complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_subcommand_from check help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l audit-log -d 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]' -r -F
+complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l value-from-env -d 'Take the sensitive parameter PARAM\'s value from the environment variable VAR (repeatable)' -r
+complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l value-from-file -d 'Take the sensitive parameter PARAM\'s value from the file PATH, without its final newline (repeatable)' -r
 complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
@@ -333,9 +335,11 @@ complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subc
 complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from help" -f -a "check" -d 'Validate arguments for a declared command (Phase 1 only; runs nothing)'
 complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c aigent -n "__fish_aigent_using_subcommand run" -l timeout -d 'Kill the command\'s whole process group after SECS seconds (fractions allowed) and exit 10' -r
+complete -c aigent -n "__fish_aigent_using_subcommand run" -l timeout -d 'Kill the command\'s whole process group after SECS seconds (fractions allowed) and exit 10 [default: the declaration\'s timeout_s, else 600]' -r
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l audit-log -d 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]' -r -F
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l result -d 'Write the json envelope to PATH (atomically, in any format) instead of stderr' -r -F
+complete -c aigent -n "__fish_aigent_using_subcommand run" -l value-from-env -d 'Take the sensitive parameter PARAM\'s value from the environment variable VAR (repeatable)' -r
+complete -c aigent -n "__fish_aigent_using_subcommand run" -l value-from-file -d 'Take the sensitive parameter PARAM\'s value from the file PATH, without its final newline (repeatable)' -r
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
@@ -346,6 +350,7 @@ always\t''
 never\t''"
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l dry-run -d 'Print the argv that would run, and run nothing'
+complete -c aigent -n "__fish_aigent_using_subcommand run" -l confirm-destructive -d 'Run a command declared destructive (refused with exit 2 without this)'
 complete -c aigent -n "__fish_aigent_using_subcommand run" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand run" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -165,10 +165,47 @@ pages and `aigent --schema` give them (source: `src/cli/manifest.rs`).\n\n\
         super::manifest::contracts_rows()
     );
     vec![
+        (
+            "error-codes.md".to_owned(),
+            error_codes_page(GENERATED).into_bytes(),
+        ),
         ("exit-codes.md".to_owned(), exit.into_bytes()),
         ("schema-codes.md".to_owned(), schema.into_bytes()),
         ("skill-codes.md".to_owned(), skill.into_bytes()),
     ]
+}
+
+/// docs/reference/error-codes.md: every `error.code`, from
+/// [`aigent::report::ErrorCode`].
+fn error_codes_page(generated: &str) -> String {
+    use aigent::report::ErrorCode;
+    let rows: String = ErrorCode::ALL
+        .iter()
+        .map(|code| {
+            let exit_code = if code.passes_child_status() {
+                "the child's status".to_owned()
+            } else {
+                code.exit_code().to_string()
+            };
+            let retryable = if code.retryable() { "yes" } else { "no" };
+            format!(
+                "| `{code}` | {exit_code} | {retryable} | {} |\n",
+                code.meaning()
+            )
+        })
+        .collect();
+    format!(
+        "{generated}\n\n# Error codes\n\n\
+`error.code` in the json envelope ([output](output.md)) is the value to branch on: \
+codes are stable, messages may be reworded. `error.retryable` says whether the same \
+call with other arguments can succeed; `false` means the environment, the registry, \
+the files or the child must change first. `error.phase`, where present, says how far \
+the call got: `validation` (the guard rejected the arguments), `confirmation` (a \
+destructive command was not confirmed) or `execution` (the child was started, or \
+starting it failed). Each code's [exit code](exit-codes.md) is fixed, except where \
+noted. Source: `src/report/error_code.rs`.\n\n\
+| code | exit | retryable | meaning |\n|---|---|---|---|\n{rows}"
+    )
 }
 
 pub fn static_script(shell: Shell) -> Vec<u8> {

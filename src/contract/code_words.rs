@@ -7,10 +7,10 @@
 //!   (`alias.x=!...`, `core.sshCommand`, `core.pager`, ...) or a git option
 //!   that names a program (`--upload-pack`), and `env`/`sudo` setting a
 //!   variable that loads code (`LD_PRELOAD`, `BASH_ENV`, `NODE_OPTIONS`, ...);
-//! - E124, user-controlled: an agent's value where the program reads code
+//! - E126, user-controlled: an agent's value where the program reads code
 //!   (the `sed` script, `sqlite3` SQL or `-cmd`, a `vim` file argument not
 //!   after `--`, which may be `+!CMD`, the value of `git -c`);
-//! - W104: an agent's value in program position (`env -- {prog}`): the agent
+//! - W105: an agent's value in program position (`env -- {prog}`): the agent
 //!   chooses what runs (not reported for a `destructive` command, which
 //!   says so already). The guard then checks each call's words with these
 //!   same rules ([`proposed_command_problems`]), but cannot know what an
@@ -24,7 +24,7 @@ use super::codes;
 use super::command_string::{
     UserArguments, command_string_diagnostics, is_known_program, program_name, program_positions_of,
 };
-use super::declaration::{ArgvPart, FlagForm, Subprocess};
+use super::declaration::{ArgvPart, EnvValue, FlagForm, Subprocess};
 use crate::report::Diagnostic;
 
 /// One word of the command line as the declaration fixes it.
@@ -135,7 +135,7 @@ fn positions(pieces: &[Piece]) -> Vec<usize> {
 }
 
 /// The parameter whose value is in program position, if an agent chooses
-/// the program (W104).
+/// the program (W105).
 pub fn agent_program_parameter(subprocess: &Subprocess) -> Option<String> {
     let pieces = pieces(subprocess);
     positions(&pieces)
@@ -148,11 +148,26 @@ pub fn agent_program_parameter(subprocess: &Subprocess) -> Option<String> {
         })
 }
 
-/// Every E115, E124 and W104 finding of this module for `subprocess`.
+/// Every E115, E126 and W105 finding of this module for `subprocess`.
 pub fn code_word_diagnostics(subprocess: &Subprocess) -> Vec<Diagnostic> {
     let pieces = pieces(subprocess);
     let positions = positions(&pieces);
-    let mut found = Vec::new();
+    let mut found: Vec<Diagnostic> = subprocess
+        .env
+        .iter()
+        .filter(|variable| {
+            matches!(variable.value, EnvValue::Literal(_)) && variable_loads_code(&variable.name)
+        })
+        .map(|variable| {
+            hardcoded(
+                &format!("subprocess.env.{}", variable.name),
+                format!(
+                    "`{}` makes the program load or run code from its value before it does what it was asked, which undoes argv safety; leave it out",
+                    variable.name
+                ),
+            )
+        })
+        .collect();
     for &position in &positions {
         match &pieces[position] {
             Piece::User {
@@ -177,7 +192,7 @@ pub fn code_word_diagnostics(subprocess: &Subprocess) -> Vec<Diagnostic> {
 }
 
 /// What is wrong with a concrete command line an agent proposed (a
-/// declaration whose program the agent chooses): the E115 and E124
+/// declaration whose program the agent chooses): the E115 and E126
 /// findings of it as though every word were hardcoded, as messages.
 pub fn proposed_command_problems(words: &[String]) -> Vec<String> {
     let Some((binary, rest)) = words.split_first() else {
@@ -189,6 +204,8 @@ pub fn proposed_command_problems(words: &[String]) -> Vec<String> {
         hardcoded_args: rest.to_vec(),
         user_controlled_args: Vec::new(),
         templated: false,
+        env: Vec::new(),
+        env_pass: Vec::new(),
     };
     command_string_diagnostics(&subprocess, UserArguments::default())
         .into_iter()
@@ -606,8 +623,11 @@ fn environment(program: &str, after: &[Piece], found: &mut Vec<Diagnostic>) {
     }
 }
 
-/// Environment variables that make a program (the dynamic loader, a shell,
-/// an interpreter, git) load or run code named by their value.
+/// Environment variables that make the next program load or run code
+/// before it does what it was asked: the dynamic loader, shell startup,
+/// interpreter options. Narrower than `lint::env_runs_code` (for an
+/// agent's value in `subprocess.env`): a hardcoded `PAGER=cat` or
+/// `PATH=...` is the author's choice, not an agent's code.
 pub fn variable_loads_code(name: &str) -> bool {
     const NAMES: &[&str] = &[
         "BASH_ENV",
@@ -617,39 +637,23 @@ pub fn variable_loads_code(name: &str) -> bool {
         "PS4",
         "PROMPT_COMMAND",
         "PERL5OPT",
-        "PERL5LIB",
-        "PERLLIB",
         "PYTHONSTARTUP",
-        "PYTHONPATH",
-        "PYTHONHOME",
+        "PYTHONINSPECT",
         "NODE_OPTIONS",
-        "NODE_PATH",
         "RUBYOPT",
-        "RUBYLIB",
-        "GIT_SSH",
-        "GIT_SSH_COMMAND",
-        "GIT_EXTERNAL_DIFF",
-        "GIT_PAGER",
-        "GIT_EDITOR",
-        "GIT_ASKPASS",
-        "GIT_PROXY_COMMAND",
-        "GIT_EXEC_PATH",
-        "GIT_CONFIG_GLOBAL",
-        "GIT_CONFIG_SYSTEM",
-        "SSH_ASKPASS",
-        "PAGER",
-        "EDITOR",
-        "VISUAL",
         "JAVA_TOOL_OPTIONS",
         "_JAVA_OPTIONS",
+        "JDK_JAVA_OPTIONS",
+        "GIT_SSH_COMMAND",
+        "GIT_EXTERNAL_DIFF",
+        "GIT_PROXY_COMMAND",
         "GCONV_PATH",
-        "IFS",
     ];
-    NAMES.contains(&name)
-        || name.starts_with("LD_")
-        || name.starts_with("DYLD_")
-        || name.starts_with("BASH_FUNC_")
-        || name.starts_with("GIT_CONFIG_")
+    let upper = name.to_ascii_uppercase();
+    NAMES.contains(&upper.as_str())
+        || ["LD_", "DYLD_", "BASH_FUNC_", "GIT_CONFIG_"]
+            .iter()
+            .any(|prefix| upper.starts_with(prefix))
 }
 
 /// Whether `binary` is, on this machine, a shell or interpreter under
@@ -756,9 +760,9 @@ mod tests {
             codes_of("gsed", r#"["--expression=$e date", {param: a}]"#),
             ["E115"]
         );
-        assert_eq!(codes_of("sed", r#"[{param: a}, {param: b}]"#), ["E124"]);
-        assert_eq!(codes_of("sed", r#"[-e, {param: a}, {param: b}]"#), ["E124"]);
-        assert_eq!(codes_of("sed", r#"[-i.bak, {param: a}]"#), ["E124"]);
+        assert_eq!(codes_of("sed", r#"[{param: a}, {param: b}]"#), ["E126"]);
+        assert_eq!(codes_of("sed", r#"[-e, {param: a}, {param: b}]"#), ["E126"]);
+        assert_eq!(codes_of("sed", r#"[-i.bak, {param: a}]"#), ["E126"]);
         // Harmless scripts, a script file, and the sandbox are fine.
         assert!(codes_of("sed", r#"[-n, "s/e/E/g", {param: a}]"#).is_empty());
         assert!(codes_of("sed", r#"["s/x/y/w out", {param: a}]"#).is_empty());
@@ -771,10 +775,10 @@ mod tests {
         assert_eq!(codes_of("sqlite3", r#"[db.sqlite, ".shell id"]"#), ["E115"]);
         assert_eq!(
             codes_of("sqlite3", r#"[-cmd, ".system id", db, {param: a}]"#),
-            ["E115", "E124"]
+            ["E115", "E126"]
         );
-        assert_eq!(codes_of("sqlite3", r#"[db.sqlite, {param: a}]"#), ["E124"]);
-        assert_eq!(codes_of("sqlite3", r#"[-cmd, {param: a}, db]"#), ["E124"]);
+        assert_eq!(codes_of("sqlite3", r#"[db.sqlite, {param: a}]"#), ["E126"]);
+        assert_eq!(codes_of("sqlite3", r#"[-cmd, {param: a}, db]"#), ["E126"]);
         assert_eq!(
             codes_of("sqlite3", r#"[db, ".output '|id'", "select 1"]"#),
             ["E115"]
@@ -786,7 +790,7 @@ mod tests {
 
     #[test]
     fn vim_file_arguments() {
-        assert_eq!(codes_of("vim", r#"[-es, {param: a}]"#), ["E124"]);
+        assert_eq!(codes_of("vim", r#"[-es, {param: a}]"#), ["E126"]);
         assert_eq!(codes_of("nvim", r#"["+!id", file]"#), ["E115"]);
         assert!(codes_of("vim", r#"[-es, --, {param: a}]"#).is_empty());
         assert!(codes_of("vim", r#"["+42", --, {param: a}]"#).is_empty());
@@ -814,7 +818,7 @@ mod tests {
             codes_of("git", r#"[clone, "--upload-pack=id", {param: a}]"#),
             ["E115"]
         );
-        assert_eq!(codes_of("git", r#"[-c, {param: a}, log]"#), ["E124"]);
+        assert_eq!(codes_of("git", r#"[-c, {param: a}, log]"#), ["E126"]);
         assert!(
             codes_of(
                 "git",
@@ -850,10 +854,10 @@ mod tests {
     fn an_agent_value_in_program_position() {
         assert_eq!(
             findings("env", r#"[--, {param: a}, {param: b}]"#),
-            [("W104".to_owned(), "subprocess.argv[1]".to_owned())]
+            [("W105".to_owned(), "subprocess.argv[1]".to_owned())]
         );
-        assert_eq!(codes_of("nice", r#"[-n, "5", {param: b}]"#), ["W104"]);
-        assert_eq!(codes_of("sudo", r#"[-u, bob, {param: a}]"#), ["W104"]);
+        assert_eq!(codes_of("nice", r#"[-n, "5", {param: b}]"#), ["W105"]);
+        assert_eq!(codes_of("sudo", r#"[-u, bob, {param: a}]"#), ["W105"]);
         // A flagged or prefixed value is not a program.
         assert!(codes_of("env", r#"[ls, {param: a}]"#).is_empty());
         assert!(codes_of("ls", r#"[{param: a, flag: --color, form: joined}]"#).is_empty());

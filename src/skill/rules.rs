@@ -45,7 +45,8 @@ pub const CLAUDE_CODE_KEYS: &[&str] = &[
 ];
 
 /// Which frontmatter keys count as known (anything else is a warning).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
 pub enum Profile {
     /// The specification's keys only.
     #[default]
@@ -58,11 +59,7 @@ pub enum Profile {
 
 impl Profile {
     pub fn as_str(self) -> &'static str {
-        match self {
-            Profile::Standard => "standard",
-            Profile::ClaudeCode => "claude-code",
-            Profile::Permissive => "permissive",
-        }
+        self.into()
     }
 
     pub fn knows(self, key: &str) -> bool {

@@ -244,7 +244,7 @@ mod declared_programs {
                 "sed_agent_script",
                 "sed",
                 r#"[{param: a}, {param: b}]"#,
-                "E124",
+                "E126",
             ),
             // sqlite3: dot-commands run a shell.
             (
@@ -253,15 +253,15 @@ mod declared_programs {
                 r#"[db, ".shell id", {param: a}]"#,
                 "E115",
             ),
-            ("sqlite_agent_sql", "sqlite3", r#"[db, {param: a}]"#, "E124"),
+            ("sqlite_agent_sql", "sqlite3", r#"[db, {param: a}]"#, "E126"),
             // vim -es FILE: a file named `+!CMD` is an Ex command.
-            ("vim_file", "vim", r#"[-es, {param: a}]"#, "E124"),
+            ("vim_file", "vim", r#"[-es, {param: a}]"#, "E126"),
             // env -- PROG ARGS: the agent chooses the program.
             (
                 "env_program",
                 "env",
                 r#"[--, {param: a}, {param: b}]"#,
-                "W104",
+                "W105",
             ),
             // Hardcoded command strings.
             (
@@ -464,7 +464,7 @@ mod declared_programs {
         assert_eq!(envelope["ok"], Value::Bool(true), "{run}");
         // The built-in says it can do anything (`destructive`), so its lint is clean.
         let run = Run::of(sandbox.cmd().args(["--format", "json", "schema", "lint"]));
-        assert!(!run.stdout.contains("W104"), "{run}");
+        assert!(!run.stdout.contains("W105"), "{run}");
     }
 }
 

@@ -15,6 +15,8 @@ mod invoke;
 mod mcp;
 mod newcomer;
 mod plugin;
+#[cfg(unix)]
+mod policy;
 mod raw_shell_lint;
 #[cfg(unix)]
 mod run;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use aigent::plugin::validate_plugin_paths;
-use aigent::report::{ErrorBody, Outcome, OutputFormat, exit};
+use aigent::report::{ErrorBody, ErrorCode, Outcome, OutputFormat, exit};
 use aigent::skill::render::{TextOptions, validation_github, validation_json, validation_text};
 use aigent::skill::{ValidateOptions, ValidationRun, Verdict};
 
@@ -22,10 +22,7 @@ A PATH holding .claude-plugin/marketplace.json is a marketplace: its
 manifest is checked, then every plugin whose source is a local path.
 Otherwise a PATH is a plugin: .claude-plugin/plugin.json (optional) and
 its skills/, commands/, agents/ and hooks/hooks.json. Skills get every
-skill rule (codes E/W); plugin findings have P codes.
-
-Exit codes: 0 all valid (warnings allowed unless --strict), 1 a manifest,
-plugin or skill has errors, 2 usage, 5 a path does not exist.")]
+skill rule (codes E/W); plugin findings have P codes.")]
 pub struct ValidateArgs {
     /// Plugin directories or marketplace roots
     #[arg(value_name = "PATH", default_value = ".")]
@@ -74,7 +71,7 @@ fn outcome(run: &ValidationRun, ctx: &Context) -> Outcome {
                 exit::NOT_FOUND,
                 data,
                 ErrorBody::new(
-                    "NOT_FOUND",
+                    ErrorCode::NotFound,
                     format!("does not exist: {}", missing.join(", ")),
                 ),
                 text,
@@ -84,7 +81,7 @@ fn outcome(run: &ValidationRun, ctx: &Context) -> Outcome {
             exit::VALIDATION_FAILED,
             data,
             ErrorBody::new(
-                "VALIDATION_FAILED",
+                ErrorCode::ValidationFailed,
                 format!(
                     "{} of {} checked files are invalid",
                     summary.invalid, summary.checked

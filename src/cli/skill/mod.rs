@@ -8,7 +8,7 @@ pub(crate) use validate::ProfileArg;
 
 use clap::{Args, Subcommand};
 
-use aigent::report::{ErrorBody, FieldError, Outcome, exit};
+use aigent::report::{ErrorBody, ErrorCode, FieldError, Outcome, exit};
 use aigent::skill::properties::PropertiesError;
 
 use super::{CliError, Context};
@@ -46,7 +46,7 @@ fn properties_failure(err: PropertiesError) -> Result<Outcome, CliError> {
     match err {
         PropertiesError::NotFound(_) => Err(CliError::not_found(err.to_string())),
         PropertiesError::Invalid { ref problems, .. } => {
-            let mut body = ErrorBody::new("INVALID_SKILL", err.to_string())
+            let mut body = ErrorBody::new(ErrorCode::InvalidSkill, err.to_string())
                 .with_hint("run `aigent skill validate PATH` for every problem");
             body.errors = problems.iter().map(FieldError::from).collect();
             Ok(Outcome::failure(
