@@ -1,4 +1,4 @@
-//! A declaration whose program an agent chooses (W104, `env -- {argv}` as
+//! A declaration whose program an agent chooses (W105, `env -- {argv}` as
 //! the built-in `shell_exec`): the lint cannot see the command line, so
 //! each call's words are checked here with the lint's own rules, and one
 //! that hands a command string to a shell or an interpreter (`sh -c`,
