@@ -28,7 +28,7 @@ pub enum Artifact {
     /// Static completion scripts for every supported shell
     Completions(OutDir),
     /// The Markdown reference tables that exist in code: diagnostic codes,
-    /// lint codes, exit codes and each command's danger level
+    /// lint codes, error codes, exit codes and each command's danger level
     Reference(OutDir),
 }
 

@@ -81,6 +81,19 @@ const SKILL_READER: &[ExitCode] = &[
     code_when(exit::NOT_FOUND, NoEffects, "a path does not exist"),
 ];
 
+/// `skill fmt` and `skill fix`: each file is written whole or not at all,
+/// but a run over many may write some and fail on others.
+const SKILL_REWRITER: &[ExitCode] = &[
+    code_when(exit::SUCCESS, Complete, "every file is (now) canonical"),
+    code_when(
+        exit::GENERAL_ERROR,
+        Partial,
+        "--check found a file to change, or a fix could not be made",
+    ),
+    USAGE,
+    code_when(exit::NOT_FOUND, NoEffects, "a path does not exist"),
+];
+
 /// Commands that read the registry of declarations.
 const REGISTRY_READER: &[ExitCode] = &[
     code(exit::SUCCESS, NoEffects),
@@ -158,6 +171,8 @@ const CONTRACTS: &[Contract] = &[
             code_when(exit::INTERRUPTED, NoEffects, "interrupted (Ctrl-C)"),
         ],
     ),
+    contract("skill.fmt", Mutating, SKILL_REWRITER),
+    contract("skill.fix", Mutating, SKILL_REWRITER),
     contract("skill.read-properties", Safe, SKILL_READER),
     contract("skill.to-prompt", Safe, SKILL_READER),
     contract(

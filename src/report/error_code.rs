@@ -24,6 +24,10 @@ pub enum ErrorCode {
     Conflict,
     ValidationFailed,
     InvalidSkill,
+    FormatFailed,
+    FormatCheckFailed,
+    FixIncomplete,
+    TokenBudgetExceeded,
     BinaryNotFound,
     InterpreterNotFound,
     BinaryNotExecutable,
@@ -55,6 +59,10 @@ impl ErrorCode {
         Self::Conflict,
         Self::ValidationFailed,
         Self::InvalidSkill,
+        Self::FormatFailed,
+        Self::FormatCheckFailed,
+        Self::FixIncomplete,
+        Self::TokenBudgetExceeded,
         Self::BinaryNotFound,
         Self::InterpreterNotFound,
         Self::BinaryNotExecutable,
@@ -86,6 +94,10 @@ impl ErrorCode {
             Self::Conflict => "CONFLICT",
             Self::ValidationFailed => "VALIDATION_FAILED",
             Self::InvalidSkill => "INVALID_SKILL",
+            Self::FormatFailed => "FORMAT_FAILED",
+            Self::FormatCheckFailed => "FORMAT_CHECK_FAILED",
+            Self::FixIncomplete => "FIX_INCOMPLETE",
+            Self::TokenBudgetExceeded => "TOKEN_BUDGET_EXCEEDED",
             Self::BinaryNotFound => "BINARY_NOT_FOUND",
             Self::InterpreterNotFound => "INTERPRETER_NOT_FOUND",
             Self::BinaryNotExecutable => "BINARY_NOT_EXECUTABLE",
@@ -121,7 +133,12 @@ impl ErrorCode {
             | Self::ArgvUnsupported
             | Self::BinaryNotExecutable => exit::PRECONDITION,
             Self::Conflict => exit::CONFLICT,
-            Self::ValidationFailed | Self::InvalidSkill => exit::VALIDATION_FAILED,
+            Self::ValidationFailed
+            | Self::InvalidSkill
+            | Self::FormatFailed
+            | Self::FormatCheckFailed
+            | Self::FixIncomplete
+            | Self::TokenBudgetExceeded => exit::VALIDATION_FAILED,
             Self::Timeout => exit::TIMEOUT,
             Self::Cancelled | Self::Interrupted => exit::INTERRUPTED,
             Self::SpawnFailed
@@ -182,6 +199,16 @@ impl ErrorCode {
             Self::Conflict => "the `skill new` target already holds a skill or is not empty",
             Self::ValidationFailed => "a skill, plugin or file has errors",
             Self::InvalidSkill => "a skill could not be read as a valid skill",
+            Self::FormatFailed => {
+                "`skill fmt` could not format a skill file (unreadable YAML, or a rewrite would change a value)"
+            }
+            Self::FormatCheckFailed => "`skill fmt --check`: a skill file is not in canonical form",
+            Self::FixIncomplete => {
+                "`skill fix`: a skill still has errors after the repairs; its fixes were not written"
+            }
+            Self::TokenBudgetExceeded => {
+                "`skill to-prompt --max-tokens`: the listing is over the budget"
+            }
             Self::BinaryNotFound => "the declared program does not exist; nothing was run",
             Self::InterpreterNotFound => {
                 "the interpreter on the program's `#!` line does not exist"
@@ -311,6 +338,10 @@ mod tests {
                 | ErrorCode::Conflict
                 | ErrorCode::ValidationFailed
                 | ErrorCode::InvalidSkill
+                | ErrorCode::FormatFailed
+                | ErrorCode::FormatCheckFailed
+                | ErrorCode::FixIncomplete
+                | ErrorCode::TokenBudgetExceeded
                 | ErrorCode::BinaryNotFound
                 | ErrorCode::InterpreterNotFound
                 | ErrorCode::BinaryNotExecutable
@@ -325,7 +356,7 @@ mod tests {
                 | ErrorCode::GeneralError => {}
             }
         }
-        assert_eq!(ErrorCode::ALL.len(), 26);
+        assert_eq!(ErrorCode::ALL.len(), 30);
     }
 
     #[test]

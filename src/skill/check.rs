@@ -12,9 +12,11 @@ use super::codes;
 use super::discover::Target;
 use super::frontmatter::{self, ParseError, SplitError};
 use super::links;
+use super::listing::PromptSkill;
 use super::read::{MAX_FILE_BYTES, too_large};
 use super::rules::{self, Profile, RuleContext};
 use super::source::{FileSystem, SkillSource};
+use super::tokens::{self, TokenCounts};
 use crate::report::{Diagnostic, Severity};
 use crate::vcs::SelectedUnit;
 
@@ -35,6 +37,9 @@ pub struct SkillReport {
     pub name: Option<String>,
     pub valid: bool,
     pub diagnostics: Vec<Diagnostic>,
+    /// What the skill costs in context; `null` when its frontmatter could
+    /// not be read.
+    pub tokens: Option<TokenCounts>,
     /// With `--changed`: the skill directory and the changed files that
     /// selected it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -52,8 +57,14 @@ impl SkillReport {
             name,
             valid,
             diagnostics,
+            tokens: None,
             selected: None,
         }
+    }
+
+    pub fn with_tokens(mut self, tokens: Option<TokenCounts>) -> Self {
+        self.tokens = tokens;
+        self
     }
 
     pub fn warning_count(&self) -> usize {
@@ -71,10 +82,11 @@ impl SkillReport {
 }
 
 pub fn validate_target(target: &Target, options: ValidateOptions) -> SkillReport {
+    let mut tokens = None;
     let (path, name, diagnostics) = match target {
         Target::SkillFile { file, directory } => {
             let directory_name = directory_name(directory);
-            let (name, diagnostics) = validate_skill_file(
+            let checked = validate_skill_file(
                 &FileSystem,
                 SkillLocation {
                     file,
@@ -83,7 +95,8 @@ pub fn validate_target(target: &Target, options: ValidateOptions) -> SkillReport
                 },
                 options,
             );
-            (file.clone(), name, diagnostics)
+            tokens = checked.tokens;
+            (file.clone(), checked.name, checked.diagnostics)
         }
         Target::MissingSkillFile { directory } => (
             directory.clone(),
@@ -121,7 +134,7 @@ pub fn validate_target(target: &Target, options: ValidateOptions) -> SkillReport
             )],
         ),
     };
-    finish_report(path, name, diagnostics, options)
+    finish_report(path, name, diagnostics, options).with_tokens(tokens)
 }
 
 /// The report for a skill whose findings are in: warnings become errors
@@ -157,18 +170,25 @@ pub struct SkillLocation<'a> {
 }
 
 /// Reads a skill file from `source` and runs every rule on it; links are
-/// looked up in the same source. Returns the name (when it is a string)
-/// and the findings.
+/// looked up in the same source. Returns the name (when it is a string),
+/// the findings and the token counts.
 pub fn validate_skill_file(
     source: &dyn SkillSource,
     skill: SkillLocation<'_>,
     options: ValidateOptions,
-) -> (Option<String>, Vec<Diagnostic>) {
+) -> Checked {
     let bytes = match source.read_skill_file(skill.file) {
         Ok(bytes) => bytes,
-        Err(problem) => return (None, vec![problem]),
+        Err(problem) => {
+            return Checked {
+                diagnostics: vec![problem],
+                ..Checked::default()
+            };
+        }
     };
-    let checked = check_contents(
+    // The listing names the skill file by its absolute path.
+    let location = std::path::absolute(skill.file).unwrap_or_else(|_| skill.file.to_owned());
+    check_contents(
         &bytes,
         CheckContext {
             directory_name: skill.directory_name,
@@ -177,9 +197,9 @@ pub fn validate_skill_file(
                 directory: skill.directory,
             }),
             profile: options.profile,
+            location: Some(&location),
         },
-    );
-    (checked.name, checked.diagnostics)
+    )
 }
 
 /// The name a directory is known by: its last component, or for `.`-like
@@ -207,6 +227,9 @@ pub struct CheckContext<'a> {
     /// Where relative links are looked up; `None` skips the link check.
     pub links: Option<LinkRoot<'a>>,
     pub profile: Profile,
+    /// The skill file's absolute path, as the listing shows it; `None`
+    /// counts the listing entry with an empty location.
+    pub location: Option<&'a Path>,
 }
 
 /// Where the files a body links to are looked for: a directory in a
@@ -230,14 +253,16 @@ impl std::fmt::Debug for LinkRoot<'_> {
 pub struct Checked {
     pub name: Option<String>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Counted when the frontmatter parses.
+    pub tokens: Option<TokenCounts>,
 }
 
 /// Checks the raw bytes of a skill file. Total: any input gives a result.
 pub fn check_contents(bytes: &[u8], context: CheckContext<'_>) -> Checked {
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Checked {
-            name: None,
             diagnostics: vec![too_large(bytes.len() as u64)],
+            ..Checked::default()
         };
     }
     match std::str::from_utf8(bytes) {
@@ -246,6 +271,7 @@ pub fn check_contents(bytes: &[u8], context: CheckContext<'_>) -> Checked {
             let valid = &bytes[..err.valid_up_to()];
             let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
             Checked {
+                tokens: None,
                 name: None,
                 diagnostics: vec![
                     Diagnostic::error(
@@ -274,8 +300,8 @@ pub fn check_text(text: &str, context: CheckContext<'_>) -> Checked {
             };
             diagnostics.push(Diagnostic::error(code, err.to_string()).with_line(Some(1)));
             return Checked {
-                name: None,
                 diagnostics,
+                ..Checked::default()
             };
         }
     };
@@ -303,8 +329,8 @@ pub fn check_text(text: &str, context: CheckContext<'_>) -> Checked {
             };
             diagnostics.push(Diagnostic::error(code, err.to_string()).with_line(line));
             return Checked {
-                name: None,
                 diagnostics,
+                ..Checked::default()
             };
         }
     };
@@ -320,7 +346,29 @@ pub fn check_text(text: &str, context: CheckContext<'_>) -> Checked {
         .get("name")
         .and_then(|entry| entry.value.as_str())
         .map(str::to_owned);
-    Checked { name, diagnostics }
+    let text_of = |key: &str| {
+        parsed
+            .get(key)
+            .and_then(|entry| entry.value.as_str())
+            .map_or("", str::trim)
+            .to_owned()
+    };
+    let body_tokens = tokens::count_tokens(document.body);
+    tokens::check_body_tokens(body_tokens, document.body_first_line, &mut diagnostics);
+    let entry = PromptSkill {
+        name: text_of("name"),
+        description: text_of("description"),
+        location: context.location.map(Path::to_owned).unwrap_or_default(),
+    };
+    let tokens = Some(TokenCounts {
+        metadata: tokens::entry_tokens(&entry),
+        body: body_tokens,
+    });
+    Checked {
+        name,
+        diagnostics,
+        tokens,
+    }
 }
 
 /// The most missing-link warnings one file gets; the rest are counted in

@@ -37,6 +37,7 @@ pub const METADATA_VALUE_NOT_STRING: &str = "W003";
 pub const ALLOWED_TOOLS_LIST: &str = "W004";
 pub const LINK_TARGET_MISSING: &str = "W005";
 pub const FIELD_NOT_STRING: &str = "W006";
+pub const BODY_OVER_TOKEN_BUDGET: &str = "W007";
 
 /// Every code with its default severity and what it catches.
 pub const TABLE: &[(&str, Severity, &str)] = &[
@@ -199,6 +200,11 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
         FIELD_NOT_STRING,
         Severity::Warning,
         "`license` or `allowed-tools` has a type the spec does not allow",
+    ),
+    (
+        BODY_OVER_TOKEN_BUDGET,
+        Severity::Warning,
+        "the body is over the spec's recommended 5000 tokens (counted with o200k_base)",
     ),
 ];
 

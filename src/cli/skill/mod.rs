@@ -1,7 +1,10 @@
 //! `aigent skill ...`: validate, scaffold, inspect and render Agent Skills.
 
+mod fix;
+mod fmt;
 mod new;
 mod read_properties;
+mod rewrite;
 mod to_prompt;
 pub(crate) mod validate;
 pub(crate) use validate::ProfileArg;
@@ -29,6 +32,10 @@ pub enum SkillCommand {
     ReadProperties(read_properties::ReadPropertiesArgs),
     /// Print the <available_skills> XML block that agents load
     ToPrompt(to_prompt::ToPromptArgs),
+    /// Put frontmatter into canonical form (key order, quoting, indentation)
+    Fmt(fmt::FmtArgs),
+    /// Make the mechanical repairs (quoting, allowed-tools, metadata, name)
+    Fix(fix::FixArgs),
 }
 
 pub fn run(args: &SkillArgs, ctx: &Context) -> Result<Outcome, CliError> {
@@ -37,6 +44,8 @@ pub fn run(args: &SkillArgs, ctx: &Context) -> Result<Outcome, CliError> {
         SkillCommand::New(args) => new::run(args, ctx),
         SkillCommand::ReadProperties(args) => read_properties::run(args, ctx),
         SkillCommand::ToPrompt(args) => to_prompt::run(args, ctx),
+        SkillCommand::Fmt(args) => fmt::run(args, ctx),
+        SkillCommand::Fix(args) => fix::run(args, ctx),
     }
 }
 
