@@ -30,11 +30,13 @@ pub const ARGV_SLOT_INVALID: &str = "E123";
 pub const ENV_PARAM_UNKNOWN: &str = "E124";
 pub const ENV_RUNS_CODE: &str = "E125";
 pub const DANGER_LEVEL_MISSING: &str = "E126";
+pub const AGENT_VALUE_IS_CODE: &str = "E127";
 
 pub const IDENTIFIER_UNPATTERNED: &str = "W101";
 pub const REQUIRED_WITH_DEFAULT: &str = "W102";
 pub const RAW_SHELL_IN_SCRIPT: &str = "W103";
 pub const SENSITIVE_ON_ARGV: &str = "W104";
+pub const AGENT_CHOOSES_PROGRAM: &str = "W105";
 
 /// Every code with its severity and what it catches.
 pub const TABLE: &[(&str, Severity, &str)] = &[
@@ -111,7 +113,7 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
     (
         SHELL_COMMAND_STRING,
         Severity::Error,
-        "the subprocess hands a command string to a shell or an interpreter (`sh -c`, `env -S 'sh -c'`, `python -c`, `su -c`, `sudo -s`, `watch`, `ssh`, an `awk` program calling `system`), or lets an agent's `-`-leading value reach one that still reads options",
+        "the subprocess hands a command string to a shell or an interpreter (`sh -c`, `env -S 'sh -c'`, `python -c`, `su -c`, `sudo -s`, `watch`, `ssh`, an `awk` program calling `system`), runs hardcoded code another way (a `sed` script with `e`, `sqlite3 .shell`, `vim +!CMD`, `git -c alias.x=!...`/`core.sshCommand`, `env LD_PRELOAD=`/`BASH_ENV=`), is such a program under another name (a symlink or the same file), or lets an agent's `-`-leading value reach one that still reads options",
     ),
     (
         EXIT_CODES_INCOMPLETE,
@@ -169,6 +171,11 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
         "`danger_level` (`safe`, `mutating` or `destructive`) is missing; the message suggests one from the command's name, program and fixed arguments",
     ),
     (
+        AGENT_VALUE_IS_CODE,
+        Severity::Error,
+        "an agent's value reaches a place the program reads as code: the `sed` script, `sqlite3` SQL or `-cmd`, a `vim` file argument not after `--` (`+!CMD`), a `git -c` setting",
+    ),
+    (
         IDENTIFIER_UNPATTERNED,
         Severity::Warning,
         "a string parameter named like an identifier (`id`, `*-id`, `*_id`, `slug`, `*-name`, `key`, `*-key`) has no pattern, pattern_type or enum",
@@ -187,6 +194,11 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
         SENSITIVE_ON_ARGV,
         Severity::Warning,
         "a `sensitive` parameter goes on the argv, where any local user can read it in `/proc/PID/cmdline` or `ps`; deliver it through `subprocess.env` instead",
+    ),
+    (
+        AGENT_CHOOSES_PROGRAM,
+        Severity::Warning,
+        "an agent's value is in program position (`env -- {prog}`), so the agent chooses what runs, in a command not marked `danger_level: destructive`; the guard refuses a call whose words hand over a command string, but cannot know what an arbitrary program does",
     ),
 ];
 

@@ -62,7 +62,7 @@ pub fn command_string_diagnostics(
     users: UserArguments<'_>,
 ) -> Vec<Diagnostic> {
     let (words, dangling_split) = expand_env(program_words(subprocess));
-    let positions = program_positions(&words);
+    let positions = program_positions(&words, true);
     let mut findings: Vec<(String, String)> = Vec::new();
     if let Some(field) = dangling_split
         && users.any
@@ -244,9 +244,9 @@ const WRAPPERS: &[Wrapper] = &[
 /// The indices of the words that are run as programs: the binary, the
 /// word after a `--` (`kubectl exec pod -- cmd`), and the program a known
 /// wrapper runs (`sudo -u root cmd`, `timeout 5 cmd`).
-fn program_positions(words: &[Word]) -> Vec<usize> {
+fn program_positions(words: &[Word], after_double_dash: bool) -> Vec<usize> {
     let mut positions: Vec<usize> = (0..words.len())
-        .filter(|index| *index == 0 || words[index - 1].text == "--")
+        .filter(|index| *index == 0 || (after_double_dash && words[index - 1].text == "--"))
         .collect();
     let mut queue = positions.clone();
     while let Some(position) = queue.pop() {
@@ -743,8 +743,28 @@ const ZIP: Interpreter = Interpreter {
     ends_short: "",
 };
 
+/// The indices of `texts` that run as programs (see `program_positions`);
+/// without `after_double_dash`, a word after `--` counts only where a known
+/// wrapper runs it (`env -- prog`, not `git log -- path`).
+pub(super) fn program_positions_of(texts: &[&str], after_double_dash: bool) -> Vec<usize> {
+    let words: Vec<Word> = texts
+        .iter()
+        .map(|text| Word {
+            field: String::new(),
+            text: (*text).to_owned(),
+        })
+        .collect();
+    program_positions(&words, after_double_dash)
+}
+
+/// Whether `word` names a shell, an interpreter or another program this
+/// check knows to take a command string.
+pub(super) fn is_known_program(word: &str) -> bool {
+    program_kind(word).is_some()
+}
+
 /// The program a word names, normalized (see the module docs).
-fn program_name(word: &str) -> Option<String> {
+pub(super) fn program_name(word: &str) -> Option<String> {
     if word.starts_with('-') || word.is_empty() {
         return None;
     }

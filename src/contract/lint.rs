@@ -7,7 +7,9 @@ use std::path::Path;
 
 use super::codes;
 use super::command_string::{UserArguments, command_string_diagnostics};
-use super::declaration::{Declaration, EnvValue, FlagForm, Inputs, ParamType, Subprocess};
+use super::declaration::{
+    DangerLevel, Declaration, EnvValue, FlagForm, Inputs, ParamType, Subprocess,
+};
 use crate::report::Diagnostic;
 
 /// What a check may know besides the declaration.
@@ -311,10 +313,32 @@ fn raw_shell_in_scripts(declaration: &Declaration, context: &LintContext<'_>) ->
 
 /// A shell or an interpreter handed a command string turns the argv back
 /// into code, undoing everything the guard does (see `command_string`).
-fn no_shell_command_string(declaration: &Declaration, _: &LintContext<'_>) -> Vec<Diagnostic> {
+fn no_shell_command_string(
+    declaration: &Declaration,
+    context: &LintContext<'_>,
+) -> Vec<Diagnostic> {
     let Some(subprocess) = &declaration.subprocess else {
         return Vec::new();
     };
+    // A program is what its file is, not what it is called: a symlink
+    // `grep` to bash is read as bash.
+    let base = context.file.and_then(Path::parent);
+    if let Some(real) = super::code_words::disguised_program(&subprocess.binary, base) {
+        let mut resolved = subprocess.clone();
+        resolved.binary.clone_from(&real);
+        let note = format!(" (`{}` is `{real}`)", subprocess.binary);
+        return command_strings(declaration, &resolved)
+            .into_iter()
+            .map(|mut diagnostic| {
+                diagnostic.message.push_str(&note);
+                diagnostic
+            })
+            .collect();
+    }
+    command_strings(declaration, subprocess)
+}
+
+fn command_strings(declaration: &Declaration, subprocess: &Subprocess) -> Vec<Diagnostic> {
     let leading_dash = subprocess
         .user_controlled_args
         .iter()
@@ -324,7 +348,19 @@ fn no_shell_command_string(declaration: &Declaration, _: &LintContext<'_>) -> Ve
         any: !subprocess.user_controlled_args.is_empty(),
         leading_dash,
     };
-    command_string_diagnostics(subprocess, users)
+    let mut found = command_string_diagnostics(subprocess, users);
+    // A command that lets the agent choose the program and says it can do
+    // anything (`destructive`, as the built-in `shell_exec`) has been
+    // warned enough; the guard still checks each call.
+    let acknowledged = declaration.danger_level == Some(DangerLevel::Destructive);
+    found.extend(
+        super::code_words::code_word_diagnostics(subprocess)
+            .into_iter()
+            .filter(|diagnostic| {
+                !(acknowledged && diagnostic.code == codes::AGENT_CHOOSES_PROGRAM)
+            }),
+    );
+    found
 }
 
 fn required_has_no_default(declaration: &Declaration, _: &LintContext<'_>) -> Vec<Diagnostic> {

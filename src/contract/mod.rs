@@ -1,7 +1,7 @@
 //! Command contracts (DESIGN.md §4): the vocabulary of a declaration
 //! (`declaration`, `naming`, `codes`, `value`), reading one (`parse`,
 //! `input_schema`) and the cross-field lint (`lint`, `command_string`,
-//! `raw_shell`). Imports run in that order. The guard sits above this
+//! `code_words`, `raw_shell`). Imports run in that order. The guard sits above this
 //! module, and the loader (`crate::registry`) above both.
 //!
 //! A declaration is read from JSON or YAML into a [`Declaration`] that has
@@ -9,6 +9,7 @@
 //! and are anchored, `user_controlled_args` name real parameters, no shell
 //! runs a command string.
 
+pub mod code_words;
 pub mod codes;
 mod command_string;
 mod danger;

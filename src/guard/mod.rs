@@ -12,6 +12,7 @@ mod defaults;
 mod fix;
 mod json_args;
 pub mod number;
+mod proposed_program;
 pub mod render;
 mod rule;
 pub mod rules;
@@ -192,7 +193,13 @@ fn check_arguments(
     let result = match &declaration.inputs {
         Inputs::Parameters(parameters) => check_parameters(declaration, parameters, raw),
         Inputs::InputSchema(_) => schema_args::check(declaration, raw),
-    };
+    }
+    .and_then(
+        |validated| match proposed_program::check(declaration, &validated) {
+            Some(violation) => Err(vec![violation]),
+            None => Ok(validated),
+        },
+    );
     result.map_err(|mut violations| {
         hide_possible_secrets(declaration, &mut violations);
         violations

@@ -27,6 +27,9 @@ pub enum Rule {
     EmptyValue,
     PrototypeKey,
     DuplicateKey,
+    /// An agent-chosen command line that hands a command string to a
+    /// shell or an interpreter (`sh -c`, `sed 1e`).
+    CommandString,
     // Contract checks: the value does not fit the declaration (ARG_ERROR).
     Pattern,
     AlphanumericId,
@@ -66,6 +69,7 @@ impl Rule {
                 | Self::EmptyValue
                 | Self::PrototypeKey
                 | Self::DuplicateKey
+                | Self::CommandString
         )
     }
 

@@ -372,12 +372,32 @@ pub fn check_text(text: &str, context: CheckContext<'_>) -> Checked {
     }
 }
 
+/// The most missing-link warnings one file gets; the rest are counted in
+/// one summary warning, so a body of a million broken links stays a
+/// bounded report.
+pub const MAX_LINK_FINDINGS: usize = 50;
+
 fn check_links(body: &str, body_first_line: usize, root: LinkRoot<'_>, out: &mut Vec<Diagnostic>) {
-    for link in links::relative_links(body, body_first_line) {
-        if !root
-            .source
-            .exists(&root.directory.join(link.target.as_ref()))
-        {
+    let mut missing = 0usize;
+    // Each distinct target is looked up once, however often it is linked.
+    let mut seen: std::collections::HashMap<&str, bool> = std::collections::HashMap::new();
+    let links = links::relative_links(body, body_first_line);
+    for link in &links {
+        let exists = match seen.get(link.target.as_ref()) {
+            Some(exists) => *exists,
+            None => {
+                let exists = root
+                    .source
+                    .exists(&root.directory.join(link.target.as_ref()));
+                seen.insert(link.target.as_ref(), exists);
+                exists
+            }
+        };
+        if exists {
+            continue;
+        }
+        missing += 1;
+        if missing <= MAX_LINK_FINDINGS {
             out.push(
                 Diagnostic::warning(
                     codes::LINK_TARGET_MISSING,
@@ -386,6 +406,15 @@ fn check_links(body: &str, body_first_line: usize, root: LinkRoot<'_>, out: &mut
                 .with_line(Some(link.line)),
             );
         }
+    }
+    if missing > MAX_LINK_FINDINGS {
+        out.push(Diagnostic::warning(
+            codes::LINK_TARGET_MISSING,
+            format!(
+                "{} more links to missing files are not listed (at most {MAX_LINK_FINDINGS} per file)",
+                missing - MAX_LINK_FINDINGS
+            ),
+        ));
     }
 }
 

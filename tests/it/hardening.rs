@@ -184,3 +184,322 @@ mod secrets {
         }
     }
 }
+
+/// "What an agent can make a declared program do": one declaration per
+/// class from the review, each of which passed `schema lint` before.
+mod declared_programs {
+    use serde_json::Value;
+
+    use crate::common::{Run, Sandbox};
+
+    /// Writes `commands/NAME.yaml` with two string parameters `a` and `b`.
+    fn declare(sandbox: &Sandbox, name: &str, binary: &str, argv: &str) {
+        sandbox.write(
+            format!("commands/{name}.yaml"),
+            format!(
+                "name: {name}\ndescription: d\ndanger_level: mutating\nparameters:\n  a: {{type: string, pattern: '^[a-z]+$'}}\n  b: {{type: array}}\nsubprocess: {{binary: '{binary}', argv: {argv}}}\n"
+            ),
+        );
+    }
+
+    /// (command, code, field) of every schema-lint finding.
+    fn lint(sandbox: &Sandbox) -> Vec<(String, String, String)> {
+        let (_, envelope) = sandbox.json(&["--commands", "commands", "schema", "lint"]);
+        let mut found = Vec::new();
+        for file in envelope["data"]["files"].as_array().unwrap() {
+            for diagnostic in file["diagnostics"].as_array().unwrap() {
+                found.push((
+                    file["name"].as_str().unwrap().to_owned(),
+                    diagnostic["code"].as_str().unwrap().to_owned(),
+                    diagnostic["field"].as_str().unwrap_or("").to_owned(),
+                ));
+            }
+        }
+        found
+    }
+
+    /// The codes for one command, leaving out E122 (a parameter the
+    /// fixture does not use).
+    fn codes_for(found: &[(String, String, String)], name: &str) -> Vec<String> {
+        found
+            .iter()
+            .filter(|(command, code, _)| command == name && code != "E122")
+            .map(|(_, code, _)| code.clone())
+            .collect()
+    }
+
+    #[test]
+    fn each_class_from_the_review_fails_the_lint() {
+        let sandbox = Sandbox::new();
+        let classes = [
+            // GNU sed: a script with `e`, or a script the agent writes.
+            ("sed_e_command", "sed", r#"["1e id", {param: a}]"#, "E115"),
+            (
+                "sed_e_flag",
+                "sed",
+                r#"[-e, "s/x/y/e", {param: a}]"#,
+                "E115",
+            ),
+            (
+                "sed_agent_script",
+                "sed",
+                r#"[{param: a}, {param: b}]"#,
+                "E127",
+            ),
+            // sqlite3: dot-commands run a shell.
+            (
+                "sqlite_shell",
+                "sqlite3",
+                r#"[db, ".shell id", {param: a}]"#,
+                "E115",
+            ),
+            ("sqlite_agent_sql", "sqlite3", r#"[db, {param: a}]"#, "E127"),
+            // vim -es FILE: a file named `+!CMD` is an Ex command.
+            ("vim_file", "vim", r#"[-es, {param: a}]"#, "E127"),
+            // env -- PROG ARGS: the agent chooses the program.
+            (
+                "env_program",
+                "env",
+                r#"[--, {param: a}, {param: b}]"#,
+                "W105",
+            ),
+            // Hardcoded command strings.
+            (
+                "git_alias",
+                "git",
+                r#"[-c, "alias.x=!id", x, {param: a}]"#,
+                "E115",
+            ),
+            (
+                "git_ssh",
+                "git",
+                r#"[-c, "core.sshCommand=id", fetch, {param: a}]"#,
+                "E115",
+            ),
+            (
+                "tar_checkpoint",
+                "tar",
+                r#"["--checkpoint-action=exec=id", -cf, x.tar, {param: a}]"#,
+                "E115",
+            ),
+            (
+                "tar_to_command",
+                "tar",
+                r#"[-x, "--to-command=id", {param: a}]"#,
+                "E115",
+            ),
+            ("zip_tt", "zip", r#"[-TT, id, x.zip, {param: a}]"#, "E115"),
+            (
+                "rsync_e",
+                "rsync",
+                r#"[-e, "ssh -oProxyCommand=id", {param: a}]"#,
+                "E115",
+            ),
+            (
+                "expect_c",
+                "expect",
+                r#"[-c, "spawn id", {param: a}]"#,
+                "E115",
+            ),
+            ("gdb_ex", "gdb", r#"[-ex, "shell id", {param: a}]"#, "E115"),
+            ("vim_c", "vim", r#"[-c, "!id", --, {param: a}]"#, "E115"),
+            (
+                "emacs_eval",
+                "emacs",
+                r#"[--eval, "(shell-command \"id\")", {param: a}]"#,
+                "E115",
+            ),
+            ("npx_c", "npx", r#"[-c, id, {param: a}]"#, "E115"),
+            ("psql_bang", "psql", r#"[-c, "\\! id", {param: a}]"#, "E115"),
+            (
+                "mysql_bang",
+                "mysql",
+                r#"[-e, "\\! id", {param: a}]"#,
+                "E115",
+            ),
+            ("r_e", "R", r#"[-e, "system('id')", {param: a}]"#, "E115"),
+            (
+                "make_eval",
+                "make",
+                r#"["--eval=x: ; id", {param: a}]"#,
+                "E115",
+            ),
+            (
+                "env_ld_preload",
+                "env",
+                r#"["LD_PRELOAD=/tmp/x.so", ls, {param: a}]"#,
+                "E115",
+            ),
+            (
+                "env_bash_env",
+                "env",
+                r#"["BASH_ENV=/tmp/x", bash, script.sh, {param: a}]"#,
+                "E115",
+            ),
+            ("py_c", "py", r#"[-c, "import os", {param: a}]"#, "E115"),
+            (
+                "pythonw_c",
+                "pythonw",
+                r#"[-c, "import os", {param: a}]"#,
+                "E115",
+            ),
+        ];
+        for (name, binary, argv, _) in classes {
+            declare(&sandbox, name, binary, argv);
+        }
+        // Near misses that must stay clean.
+        declare(
+            &sandbox,
+            "sed_plain",
+            "sed",
+            r#"[-n, "s/e/E/gp", {param: a}]"#,
+        );
+        declare(
+            &sandbox,
+            "sed_sandboxed",
+            "sed",
+            r#"[--sandbox, {param: a}, {param: b}]"#,
+        );
+        declare(
+            &sandbox,
+            "vim_after_dashes",
+            "vim",
+            r#"[-es, --, {param: a}]"#,
+        );
+        declare(
+            &sandbox,
+            "git_plain",
+            "git",
+            r#"[-c, color.ui=never, log, --, {param: a}]"#,
+        );
+        declare(&sandbox, "env_plain", "env", r#"[LANG=C, ls, {param: a}]"#);
+        let found = lint(&sandbox);
+        for (name, _, _, code) in classes {
+            let codes = codes_for(&found, name);
+            assert!(codes.iter().any(|c| c == code), "{name}: {codes:?}");
+        }
+        for name in [
+            "sed_plain",
+            "sed_sandboxed",
+            "vim_after_dashes",
+            "git_plain",
+            "env_plain",
+        ] {
+            assert_eq!(codes_for(&found, name), Vec::<String>::new(), "{name}");
+        }
+    }
+
+    /// A symlink named `grep` that is bash is read as bash.
+    #[cfg(unix)]
+    #[test]
+    fn a_shell_under_another_name_is_identified_by_its_file() {
+        let sandbox = Sandbox::new();
+        let Ok(shell) = std::fs::canonicalize("/bin/sh") else {
+            return;
+        };
+        std::fs::create_dir_all(sandbox.join("commands")).unwrap();
+        std::os::unix::fs::symlink(&shell, sandbox.join("commands/grep")).unwrap();
+        declare(&sandbox, "fake_grep", "./grep", r#"[-c, id, {param: a}]"#);
+        declare(
+            &sandbox,
+            "fake_grep_abs",
+            sandbox.join("commands/grep").to_str().unwrap(),
+            r#"[-c, id, {param: a}]"#,
+        );
+        let found = lint(&sandbox);
+        for name in ["fake_grep", "fake_grep_abs"] {
+            assert_eq!(codes_for(&found, name), ["E115"], "{name}: {found:?}");
+        }
+    }
+
+    /// The built-in `shell_exec` lets the agent choose the program: each
+    /// call's words are checked, and a command string is refused before
+    /// anything runs.
+    #[cfg(unix)]
+    #[test]
+    fn shell_exec_refuses_a_command_string_and_runs_nothing() {
+        let sandbox = Sandbox::new();
+        let marker = sandbox.join("ran");
+        let marker_text = marker.to_str().unwrap();
+        let refused: Vec<Vec<&str>> = vec![
+            vec!["sh", "-c", "touch ran"],
+            vec!["env", "--", "bash", "-c", "touch ran"],
+            vec!["nice", "python3", "-c", "import os"],
+            vec!["sed", "-n", "1e touch ran", "/etc/hostname"],
+            vec!["env", "BASH_ENV=x", "ls"],
+            vec!["git", "-c", "alias.x=!touch ran", "x"],
+        ];
+        for argv in refused {
+            let json = serde_json::json!({ "argv": argv }).to_string();
+            for verb in ["check", "run"] {
+                let args: Vec<&str> = if verb == "check" {
+                    vec!["args", "check", "shell_exec", "--json", &json]
+                } else {
+                    vec!["run", "shell_exec", "--json", &json]
+                };
+                let run = Run::of(sandbox.cmd().args(["--format", "json"]).args(&args));
+                // `run` keeps stdout for the child: its envelope is on stderr.
+                let text = if run.stdout.is_empty() {
+                    &run.stderr
+                } else {
+                    &run.stdout
+                };
+                let envelope: Value =
+                    serde_json::from_str(text).unwrap_or_else(|_| panic!("{run}"));
+                assert_eq!(run.code, 2, "{argv:?} {verb}:\n{run}");
+                assert_eq!(
+                    envelope["error"]["rejected_pattern"], "command_string",
+                    "{run}"
+                );
+                assert!(!marker.exists(), "{argv:?} ran: {marker_text}");
+            }
+        }
+        let (run, envelope) = sandbox.json(&[
+            "args",
+            "check",
+            "shell_exec",
+            "--json",
+            r#"{"argv": ["ls", "-la"]}"#,
+        ]);
+        assert_eq!(envelope["ok"], Value::Bool(true), "{run}");
+        // The built-in says it can do anything (`destructive`), so its lint is clean.
+        let run = Run::of(sandbox.cmd().args(["--format", "json", "schema", "lint"]));
+        assert!(!run.stdout.contains("W105"), "{run}");
+    }
+}
+
+/// Missing-link warnings are capped per file, with a summary line.
+mod link_findings {
+    use crate::common::Sandbox;
+
+    #[test]
+    fn a_body_of_broken_links_gives_a_bounded_report() {
+        let sandbox = Sandbox::new();
+        let mut body = String::new();
+        for index in 0..5000 {
+            body.push_str(&format!("[l](missing-{index}.md) "));
+        }
+        sandbox.write(
+            "links/SKILL.md",
+            format!(
+                "---\nname: links\ndescription: Links to files. Use when testing.\n---\n{body}\n"
+            ),
+        );
+        let (run, envelope) = sandbox.json(&["skill", "validate", "links"]);
+        let diagnostics = envelope["data"]["skills"][0]["diagnostics"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{run}"));
+        let links: Vec<&str> = diagnostics
+            .iter()
+            .filter(|d| d["code"] == "W005")
+            .map(|d| d["message"].as_str().unwrap())
+            .collect();
+        assert_eq!(links.len(), 51, "{run}");
+        let summaries: Vec<&&str> = links
+            .iter()
+            .filter(|message| message.starts_with("4950 more links to missing files"))
+            .collect();
+        assert_eq!(summaries.len(), 1, "{links:?}");
+        assert!(run.stdout.len() < 64 * 1024, "{} bytes", run.stdout.len());
+    }
+}

@@ -9,6 +9,7 @@ mod args_check;
 mod cli;
 mod ecosystem;
 mod error_codes;
+mod fuzz;
 mod generated;
 mod hardening;
 #[cfg(unix)]

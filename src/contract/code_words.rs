@@ -1,0 +1,916 @@
+//! Words a declared program reads as code, beyond the inline-code options
+//! of shells and interpreters (`command_string`), and words an agent would
+//! choose the program with:
+//! - E115, hardcoded: a GNU `sed` script that runs commands (`1e CMD`,
+//!   `s/x/y/e`), `sqlite3` SQL with `.shell`/`.system` or a pipe, a `vim`
+//!   `+!CMD` argument, `git -c` setting a key whose value git runs
+//!   (`alias.x=!...`, `core.sshCommand`, `core.pager`, ...) or a git option
+//!   that names a program (`--upload-pack`), and `env`/`sudo` setting a
+//!   variable that loads code (`LD_PRELOAD`, `BASH_ENV`, `NODE_OPTIONS`, ...);
+//! - E126, user-controlled: an agent's value where the program reads code
+//!   (the `sed` script, `sqlite3` SQL or `-cmd`, a `vim` file argument not
+//!   after `--`, which may be `+!CMD`, the value of `git -c`);
+//! - W105: an agent's value in program position (`env -- {prog}`): the agent
+//!   chooses what runs (not reported for a `destructive` command, which
+//!   says so already). The guard then checks each call's words with these
+//!   same rules ([`proposed_command_problems`]), but cannot know what an
+//!   arbitrary program does.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::codes;
+use super::command_string::{
+    UserArguments, command_string_diagnostics, is_known_program, program_name, program_positions_of,
+};
+use super::declaration::{ArgvPart, EnvValue, FlagForm, Subprocess};
+use crate::report::Diagnostic;
+
+/// One word of the command line as the declaration fixes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Piece {
+    Literal {
+        field: String,
+        text: String,
+    },
+    /// An agent's value; `whole` when the value is the entire word (no flag
+    /// joined to it, no prefix).
+    User {
+        field: String,
+        param: String,
+        whole: bool,
+    },
+}
+
+impl Piece {
+    fn field(&self) -> &str {
+        match self {
+            Self::Literal { field, .. } | Self::User { field, .. } => field,
+        }
+    }
+
+    fn literal(&self) -> Option<&str> {
+        match self {
+            Self::Literal { text, .. } => Some(text),
+            Self::User { .. } => None,
+        }
+    }
+}
+
+/// Stands for an agent's word when finding program positions: not an
+/// option, not an assignment, not `--`.
+const USER_WORD: &str = "\u{1}agent-value";
+
+fn pieces(subprocess: &Subprocess) -> Vec<Piece> {
+    let mut out = vec![Piece::Literal {
+        field: "subprocess.binary".to_owned(),
+        text: subprocess.binary.clone(),
+    }];
+    if !subprocess.templated {
+        out.extend(
+            subprocess
+                .hardcoded_args
+                .iter()
+                .enumerate()
+                .map(|(index, text)| Piece::Literal {
+                    field: format!("subprocess.hardcoded_args[{index}]"),
+                    text: text.clone(),
+                }),
+        );
+        out.extend(
+            subprocess
+                .user_controlled_args
+                .iter()
+                .enumerate()
+                .map(|(index, param)| Piece::User {
+                    field: format!("subprocess.user_controlled_args[{index}]"),
+                    param: param.clone(),
+                    whole: true,
+                }),
+        );
+        return out;
+    }
+    for (index, part) in subprocess.argv.iter().enumerate() {
+        let field = format!("subprocess.argv[{index}]");
+        match part {
+            ArgvPart::Literal(text) => out.push(Piece::Literal {
+                field,
+                text: text.clone(),
+            }),
+            ArgvPart::Param(slot) => match (&slot.flag, slot.form) {
+                (Some(flag), FlagForm::Separate) => {
+                    out.push(Piece::Literal {
+                        field: field.clone(),
+                        text: flag.clone(),
+                    });
+                    out.push(Piece::User {
+                        field,
+                        param: slot.param.clone(),
+                        whole: slot.prefix.is_empty(),
+                    });
+                }
+                (Some(_), FlagForm::Joined) => out.push(Piece::User {
+                    field,
+                    param: slot.param.clone(),
+                    whole: false,
+                }),
+                (None, _) => out.push(Piece::User {
+                    field,
+                    param: slot.param.clone(),
+                    whole: slot.prefix.is_empty(),
+                }),
+            },
+        }
+    }
+    out
+}
+
+fn positions(pieces: &[Piece]) -> Vec<usize> {
+    let texts: Vec<&str> = pieces
+        .iter()
+        .map(|piece| piece.literal().unwrap_or(USER_WORD))
+        .collect();
+    program_positions_of(&texts, false)
+}
+
+/// The parameter whose value is in program position, if an agent chooses
+/// the program (W105).
+pub fn agent_program_parameter(subprocess: &Subprocess) -> Option<String> {
+    let pieces = pieces(subprocess);
+    positions(&pieces)
+        .into_iter()
+        .find_map(|position| match &pieces[position] {
+            Piece::User {
+                param, whole: true, ..
+            } => Some(param.clone()),
+            _ => None,
+        })
+}
+
+/// Every E115, E126 and W105 finding of this module for `subprocess`.
+pub fn code_word_diagnostics(subprocess: &Subprocess) -> Vec<Diagnostic> {
+    let pieces = pieces(subprocess);
+    let positions = positions(&pieces);
+    let mut found: Vec<Diagnostic> = subprocess
+        .env
+        .iter()
+        .filter(|variable| {
+            matches!(variable.value, EnvValue::Literal(_)) && variable_loads_code(&variable.name)
+        })
+        .map(|variable| {
+            hardcoded(
+                &format!("subprocess.env.{}", variable.name),
+                format!(
+                    "`{}` makes the program load or run code from its value before it does what it was asked, which undoes argv safety; leave it out",
+                    variable.name
+                ),
+            )
+        })
+        .collect();
+    for &position in &positions {
+        match &pieces[position] {
+            Piece::User {
+                field, whole: true, ..
+            } => found.push(
+                Diagnostic::warning(
+                    codes::AGENT_CHOOSES_PROGRAM,
+                    "an agent's value is in program position, so the agent chooses what runs; each call is checked for command strings (`sh -c`, `python -c`, `sed 1e`, ...), but aigent cannot know what an arbitrary program does with its arguments; prefer one declaration per program, or say that this one can do anything with `danger_level: destructive`",
+                )
+                .with_field(field.clone()),
+            ),
+            Piece::User { .. } => {}
+            Piece::Literal { text, .. } => {
+                let Some(name) = program_name(text) else {
+                    continue;
+                };
+                program_rules(&name, &pieces[position + 1..], &mut found);
+            }
+        }
+    }
+    found
+}
+
+/// What is wrong with a concrete command line an agent proposed (a
+/// declaration whose program the agent chooses): the E115 and E126
+/// findings of it as though every word were hardcoded, as messages.
+pub fn proposed_command_problems(words: &[String]) -> Vec<String> {
+    let Some((binary, rest)) = words.split_first() else {
+        return Vec::new();
+    };
+    let subprocess = Subprocess {
+        binary: binary.clone(),
+        argv: rest.iter().cloned().map(ArgvPart::Literal).collect(),
+        hardcoded_args: rest.to_vec(),
+        user_controlled_args: Vec::new(),
+        templated: false,
+        env: Vec::new(),
+        env_pass: Vec::new(),
+    };
+    command_string_diagnostics(&subprocess, UserArguments::default())
+        .into_iter()
+        .chain(code_word_diagnostics(&subprocess))
+        .filter(|diagnostic| diagnostic.code != codes::AGENT_CHOOSES_PROGRAM)
+        .map(|diagnostic| diagnostic.message)
+        .collect()
+}
+
+fn hardcoded(field: &str, message: String) -> Diagnostic {
+    Diagnostic::error(codes::SHELL_COMMAND_STRING, message).with_field(field)
+}
+
+fn agent_code(field: &str, message: String) -> Diagnostic {
+    Diagnostic::error(codes::AGENT_VALUE_IS_CODE, message).with_field(field)
+}
+
+fn program_rules(name: &str, after: &[Piece], found: &mut Vec<Diagnostic>) {
+    match name {
+        "sed" | "gsed" => sed(name, after, found),
+        "sqlite" => sqlite(name, after, found),
+        "vim" | "vi" | "nvim" | "gvim" | "ex" | "view" | "vimdiff" | "gvimdiff" | "nvi" => {
+            vim(name, after, found);
+        }
+        "git" => git(after, found),
+        "env" | "sudo" => environment(name, after, found),
+        _ => {}
+    }
+}
+
+/// GNU `sed`: `-e SCRIPT`, `--expression=SCRIPT`, else the first positional
+/// word is the script. `e` runs a command; `--sandbox` refuses it.
+fn sed(program: &str, after: &[Piece], found: &mut Vec<Diagnostic>) {
+    if after
+        .iter()
+        .any(|piece| piece.literal() == Some("--sandbox"))
+    {
+        return;
+    }
+    let mut scripts: Vec<&Piece> = Vec::new();
+    let mut from_file = false;
+    let mut index = 0;
+    while index < after.len() {
+        let piece = &after[index];
+        let Some(text) = piece.literal() else {
+            if scripts.is_empty() && !from_file {
+                scripts.push(piece);
+            }
+            break;
+        };
+        if text == "--" {
+            if scripts.is_empty()
+                && !from_file
+                && let Some(next) = after.get(index + 1)
+            {
+                scripts.push(next);
+            }
+            break;
+        }
+        if let Some(long) = text.strip_prefix("--") {
+            match long.split_once('=') {
+                Some(("expression", _)) => scripts.push(piece),
+                Some(("file", _)) => from_file = true,
+                None if long == "expression" || long == "file" || long == "line-length" => {
+                    if long == "expression" {
+                        scripts.extend(after.get(index + 1));
+                    }
+                    from_file |= long == "file";
+                    index += 1;
+                }
+                _ => {}
+            }
+            index += 1;
+            continue;
+        }
+        if let Some(cluster) = text.strip_prefix('-').filter(|rest| !rest.is_empty()) {
+            let mut step = 1;
+            for (at, ch) in cluster.char_indices() {
+                let rest = &cluster[at + ch.len_utf8()..];
+                match ch {
+                    'e' | 'f' | 'l' => {
+                        if rest.is_empty() {
+                            if ch == 'e' {
+                                scripts.extend(after.get(index + 1));
+                            }
+                            step = 2;
+                        } else if ch == 'e' {
+                            scripts.push(piece);
+                        }
+                        from_file |= ch == 'f';
+                        break;
+                    }
+                    // `-i[SUFFIX]`, `-s`, `-n`, `-E`, ...: the rest is not a script.
+                    'i' => break,
+                    _ => {}
+                }
+            }
+            index += step;
+            continue;
+        }
+        if scripts.is_empty() && !from_file {
+            scripts.push(piece);
+        }
+        break;
+    }
+    for script in scripts {
+        match script {
+            Piece::User { field, .. } => found.push(agent_code(
+                field,
+                format!(
+                    "an agent's value is the `{program}` script, and a script can run commands (`1e CMD`, `s/x/y/e`) and write files (`w FILE`); hardcode the script and pass values as data, or add `--sandbox`"
+                ),
+            )),
+            Piece::Literal { field, text } => {
+                if sed_script_runs_commands(text) {
+                    found.push(hardcoded(
+                        field,
+                        format!(
+                            "the `{program}` script `{}` runs a command (the `e` command or the `s///e` flag), which undoes argv safety; add `--sandbox` or drop the `e`",
+                            text.escape_debug()
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// A sed script with an `e` command (after an address or a separator) or
+/// an `s` command with the `e` flag. Over-approximates rather than parse.
+fn sed_script_runs_commands(script: &str) -> bool {
+    static E_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?:^|[;{}\n0-9$/!,~])\s*e(?:\s|;|}|$)")
+            .unwrap_or_else(|err| panic!("built-in pattern: {err}"))
+    });
+    E_COMMAND.is_match(script) || s_command_with_e_flag(script)
+}
+
+/// Whether some `s` command in `script` carries the `e` flag: each `sD...D...D`
+/// with any delimiter D, then its flags.
+fn s_command_with_e_flag(script: &str) -> bool {
+    let chars: Vec<char> = script.chars().collect();
+    let mut index = 0;
+    while index < chars.len() {
+        if chars[index] != 's' || index + 1 >= chars.len() {
+            index += 1;
+            continue;
+        }
+        let delimiter = chars[index + 1];
+        if delimiter.is_alphanumeric() || delimiter.is_whitespace() || delimiter == '\\' {
+            index += 1;
+            continue;
+        }
+        let mut at = index + 2;
+        let mut seen = 0;
+        while at < chars.len() && seen < 2 {
+            match chars[at] {
+                '\\' => at += 1,
+                ch if ch == delimiter => seen += 1,
+                _ => {}
+            }
+            at += 1;
+        }
+        if seen < 2 {
+            return false;
+        }
+        while at < chars.len() && (chars[at].is_ascii_alphanumeric()) {
+            if chars[at] == 'e' {
+                return true;
+            }
+            if chars[at] == 'w' {
+                break;
+            }
+            at += 1;
+        }
+        index = at.max(index + 1);
+    }
+    false
+}
+
+/// `sqlite3 [OPTIONS] DATABASE [SQL...]`: each SQL word (and `-cmd`'s
+/// value) may be a dot-command; `.shell` and `.system` run commands.
+/// `-safe` refuses them.
+fn sqlite(program: &str, after: &[Piece], found: &mut Vec<Diagnostic>) {
+    if after.iter().any(|piece| {
+        piece
+            .literal()
+            .is_some_and(|text| matches!(text, "-safe" | "--safe"))
+    }) {
+        return;
+    }
+    let mut code: Vec<&Piece> = Vec::new();
+    let mut database_seen = false;
+    let mut options_open = true;
+    let mut index = 0;
+    while index < after.len() {
+        let piece = &after[index];
+        match piece.literal() {
+            Some("--") if options_open => options_open = false,
+            Some(text) if options_open && text.starts_with('-') && text.len() > 1 => {
+                let option = text.trim_start_matches('-');
+                match option {
+                    "cmd" => {
+                        code.extend(after.get(index + 1));
+                        index += 1;
+                    }
+                    "init" | "separator" | "nullvalue" | "newline" | "vfs" | "mmap" | "heap"
+                    | "maxsize" | "pagecache" | "escape" | "lookaside" => index += 1,
+                    _ => {}
+                }
+            }
+            _ if !database_seen => database_seen = true,
+            _ => code.push(piece),
+        }
+        index += 1;
+    }
+    for piece in code {
+        match piece {
+            Piece::User { field, .. } => found.push(agent_code(
+                field,
+                format!(
+                    "an agent's value reaches `{program}` as SQL, where a dot-command (`.shell CMD`, `.system CMD`) runs commands; pass `-safe`, or hardcode the SQL and pass values as parameters"
+                ),
+            )),
+            Piece::Literal { field, text } => {
+                if sqlite_runs_commands(text) {
+                    found.push(hardcoded(
+                        field,
+                        format!(
+                            "`{program}` runs `{}` as a dot-command that starts a shell, which undoes argv safety; add `-safe` or drop it",
+                            text.escape_debug()
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+fn sqlite_runs_commands(sql: &str) -> bool {
+    static DOT_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?mi)^\s*\.(?:sh|she|shel|shell|sy|sys|syst|syste|system|(?:output|once|import|read|open|excel)\s+['\x22]?\|)")
+            .unwrap_or_else(|err| panic!("built-in pattern: {err}"))
+    });
+    DOT_COMMAND.is_match(sql)
+}
+
+/// `vim FILE...` runs a file argument that starts with `+` as an Ex command
+/// (`+!CMD`) unless it follows `--`.
+fn vim(program: &str, after: &[Piece], found: &mut Vec<Diagnostic>) {
+    for piece in after {
+        match piece {
+            Piece::Literal { text, .. } if text == "--" => return,
+            Piece::Literal { field, text } => {
+                if text.starts_with('+') && (text.contains('!') || text.contains("system")) {
+                    found.push(hardcoded(
+                        field,
+                        format!(
+                            "`{program} {}` runs an Ex command that starts a program, which undoes argv safety",
+                            text.escape_debug()
+                        ),
+                    ));
+                }
+            }
+            Piece::User { field, .. } => {
+                found.push(agent_code(
+                    field,
+                    format!(
+                        "`{program}` reads a file argument that starts with `+` as an Ex command (`+!CMD` runs a shell), and this agent's value comes before any `--`; put `--` in front of the agent's file arguments"
+                    ),
+                ));
+                return;
+            }
+        }
+    }
+}
+
+/// `git -c KEY=VALUE` (also `--config-env`, and `clone -c`): keys whose
+/// value git runs. And options that name a program to run.
+fn git(after: &[Piece], found: &mut Vec<Diagnostic>) {
+    let mut index = 0;
+    while index < after.len() {
+        let piece = &after[index];
+        let Some(text) = piece.literal() else {
+            index += 1;
+            continue;
+        };
+        if text == "--" {
+            return;
+        }
+        let setting: Option<&Piece> = match text {
+            "-c" | "--config" | "--config-env" => {
+                index += 1;
+                after.get(index)
+            }
+            _ if text.starts_with("--config=") || text.starts_with("--config-env=") => Some(piece),
+            _ if text.starts_with("-c") && text.len() > 2 && !text.starts_with("--") => Some(piece),
+            _ => None,
+        };
+        match setting {
+            Some(Piece::User { field, .. }) => found.push(agent_code(
+                field,
+                "an agent's value is a `git -c` setting, and git runs the value of many keys (`alias.x=!CMD`, `core.sshCommand`, `core.pager`); hardcode the setting".to_owned(),
+            )),
+            Some(Piece::Literal { field, text }) => {
+                let setting = text
+                    .strip_prefix("--config-env=")
+                    .or_else(|| text.strip_prefix("--config="))
+                    .or_else(|| text.strip_prefix("-c").filter(|_| !text.starts_with("--")))
+                    .unwrap_or(text);
+                if git_setting_runs_code(setting) {
+                    found.push(hardcoded(
+                        field,
+                        format!(
+                            "`git -c {}` sets a key whose value git runs as a command, which undoes argv safety; drop it",
+                            setting.escape_debug()
+                        ),
+                    ));
+                }
+            }
+            None => {
+                let name = text.split_once('=').map_or(text, |(name, _)| name);
+                if matches!(
+                    name,
+                    "--upload-pack" | "--receive-pack" | "--exec" | "--extcmd" | "--open-files-in-pager"
+                ) {
+                    found.push(hardcoded(
+                        piece.field(),
+                        format!(
+                            "`git {}` names a program for git to run, which undoes argv safety; drop it",
+                            text.escape_debug()
+                        ),
+                    ));
+                }
+            }
+        }
+        index += 1;
+    }
+}
+
+/// Whether git runs (or loads code from) the value of `KEY=VALUE`.
+fn git_setting_runs_code(setting: &str) -> bool {
+    let (key, value) = setting.split_once('=').unwrap_or((setting, ""));
+    let key = key.to_ascii_lowercase();
+    if key.starts_with("alias.") {
+        return value.trim_start().starts_with('!');
+    }
+    const KEYS: &[&str] = &[
+        "core.sshcommand",
+        "core.pager",
+        "core.editor",
+        "core.fsmonitor",
+        "core.hookspath",
+        "core.gitproxy",
+        "core.askpass",
+        "sequence.editor",
+        "diff.external",
+        "credential.helper",
+        "gpg.program",
+        "protocol.allow",
+        "protocol.ext.allow",
+        "uploadpack.packobjectshook",
+        "web.browser",
+        "include.path",
+        "init.templatedir",
+    ];
+    const SUFFIXES: &[&str] = &[
+        ".cmd",
+        ".command",
+        ".program",
+        ".driver",
+        ".textconv",
+        ".clean",
+        ".smudge",
+        ".process",
+        ".uploadpack",
+        ".receivepack",
+        ".proxy",
+        ".helper",
+        ".path",
+    ];
+    KEYS.contains(&key.as_str())
+        || key.starts_with("pager.")
+        || key.starts_with("includeif.")
+        || SUFFIXES.iter().any(|suffix| key.ends_with(suffix))
+}
+
+/// `env NAME=VALUE` and `sudo NAME=VALUE` before the program: variables
+/// that make the next program load or run code.
+fn environment(program: &str, after: &[Piece], found: &mut Vec<Diagnostic>) {
+    for piece in after {
+        let Some(text) = piece.literal() else {
+            return;
+        };
+        if text == "--" {
+            continue;
+        }
+        let Some((name, _)) = text.split_once('=') else {
+            if text.starts_with('-') {
+                continue;
+            }
+            return;
+        };
+        if text.starts_with('-') {
+            continue;
+        }
+        if variable_loads_code(name) {
+            found.push(hardcoded(
+                piece.field(),
+                format!(
+                    "`{program} {name}=...` makes the program it runs load or run code from that value, which undoes argv safety; drop it"
+                ),
+            ));
+        }
+    }
+}
+
+/// Environment variables that make the next program load or run code
+/// before it does what it was asked: the dynamic loader, shell startup,
+/// interpreter options. Narrower than `lint::env_runs_code` (for an
+/// agent's value in `subprocess.env`): a hardcoded `PAGER=cat` or
+/// `PATH=...` is the author's choice, not an agent's code.
+pub fn variable_loads_code(name: &str) -> bool {
+    const NAMES: &[&str] = &[
+        "BASH_ENV",
+        "ENV",
+        "SHELLOPTS",
+        "BASHOPTS",
+        "PS4",
+        "PROMPT_COMMAND",
+        "PERL5OPT",
+        "PYTHONSTARTUP",
+        "PYTHONINSPECT",
+        "NODE_OPTIONS",
+        "RUBYOPT",
+        "JAVA_TOOL_OPTIONS",
+        "_JAVA_OPTIONS",
+        "JDK_JAVA_OPTIONS",
+        "GIT_SSH_COMMAND",
+        "GIT_EXTERNAL_DIFF",
+        "GIT_PROXY_COMMAND",
+        "GCONV_PATH",
+    ];
+    let upper = name.to_ascii_uppercase();
+    NAMES.contains(&upper.as_str())
+        || ["LD_", "DYLD_", "BASH_FUNC_", "GIT_CONFIG_"]
+            .iter()
+            .any(|prefix| upper.starts_with(prefix))
+}
+
+/// Whether `binary` is, on this machine, a shell or interpreter under
+/// another name: a symlink whose target has a known name, or the same file
+/// (device and inode) as a known program found on `PATH`. Returns the real
+/// program's path. `base` is where a relative path is resolved.
+#[cfg(unix)]
+pub fn disguised_program(binary: &str, base: Option<&std::path::Path>) -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    use std::path::{Path, PathBuf};
+
+    if is_known_program(binary) {
+        return None;
+    }
+    // The same program under its own name (`git` found as
+    // `/usr/local/bin/git`) is not disguised.
+    let disguise = |real: String| -> Option<String> {
+        (program_name(&real) != program_name(binary)).then_some(real)
+    };
+    let search_path: Vec<PathBuf> = std::env::var_os("PATH")
+        .map(|path| std::env::split_paths(&path).collect())
+        .unwrap_or_default();
+    let locate = |name: &str| -> Option<PathBuf> {
+        if name.contains('/') {
+            let path = Path::new(name);
+            return Some(match base {
+                Some(base) if path.is_relative() => base.join(path),
+                _ => path.to_path_buf(),
+            });
+        }
+        search_path
+            .iter()
+            .map(|dir| dir.join(name))
+            .find(|candidate| std::fs::metadata(candidate).is_ok_and(|meta| meta.is_file()))
+    };
+    let path = locate(binary)?;
+    let real = std::fs::canonicalize(&path).ok()?;
+    let real_text = real.to_string_lossy().into_owned();
+    if is_known_program(&real_text) {
+        return disguise(real_text);
+    }
+    let identity = std::fs::metadata(&real).ok()?;
+    const KNOWN: &[&str] = &[
+        "sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "busybox", "python3", "python", "perl",
+        "ruby", "node", "php", "sed", "sqlite3", "vim", "git", "env",
+    ];
+    KNOWN.iter().find_map(|name| {
+        let candidate = locate(name)?;
+        let meta = std::fs::metadata(&candidate).ok()?;
+        (meta.dev() == identity.dev() && meta.ino() == identity.ino())
+            .then(|| candidate.to_string_lossy().into_owned())
+            .and_then(disguise)
+    })
+}
+
+/// Without Unix file identities, only symlinks are followed.
+#[cfg(not(unix))]
+pub fn disguised_program(binary: &str, base: Option<&std::path::Path>) -> Option<String> {
+    if is_known_program(binary) || !binary.contains(['/', '\\']) {
+        return None;
+    }
+    let path = std::path::Path::new(binary);
+    let path = match base {
+        Some(base) if path.is_relative() => base.join(path),
+        _ => path.to_path_buf(),
+    };
+    let real = std::fs::canonicalize(path).ok()?;
+    let real_text = real.to_string_lossy().into_owned();
+    is_known_program(&real_text).then_some(real_text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contract::{Origin, SourceFormat, read_declaration};
+
+    /// (code, field) of each finding for a templated `argv` (YAML flow list).
+    fn findings(binary: &str, argv: &str) -> Vec<(String, String)> {
+        let text = format!(
+            "name: t\ndescription: d\nparameters:\n  a: {{type: string}}\n  b: {{type: array}}\nsubprocess: {{binary: {binary}, argv: {argv}}}\n"
+        );
+        let parsed = read_declaration(&text, SourceFormat::Yaml, &Origin::default());
+        let declaration = parsed.declaration.expect("parses");
+        let subprocess = declaration.subprocess.expect("has a subprocess");
+        code_word_diagnostics(&subprocess)
+            .into_iter()
+            .map(|d| (d.code.to_owned(), d.field.unwrap_or_default()))
+            .collect()
+    }
+
+    fn codes_of(binary: &str, argv: &str) -> Vec<String> {
+        findings(binary, argv)
+            .into_iter()
+            .map(|(code, _)| code)
+            .collect()
+    }
+
+    #[test]
+    fn sed_scripts() {
+        assert_eq!(codes_of("sed", r#"["1e id", {param: a}]"#), ["E115"]);
+        assert_eq!(codes_of("sed", r#"[-n, "s/x/y/e", {param: a}]"#), ["E115"]);
+        assert_eq!(codes_of("sed", r#"[-e, "s|x|y|ge", {param: a}]"#), ["E115"]);
+        assert_eq!(
+            codes_of("gsed", r#"["--expression=$e date", {param: a}]"#),
+            ["E115"]
+        );
+        assert_eq!(codes_of("sed", r#"[{param: a}, {param: b}]"#), ["E127"]);
+        assert_eq!(codes_of("sed", r#"[-e, {param: a}, {param: b}]"#), ["E127"]);
+        assert_eq!(codes_of("sed", r#"[-i.bak, {param: a}]"#), ["E127"]);
+        // Harmless scripts, a script file, and the sandbox are fine.
+        assert!(codes_of("sed", r#"[-n, "s/e/E/g", {param: a}]"#).is_empty());
+        assert!(codes_of("sed", r#"["s/x/y/w out", {param: a}]"#).is_empty());
+        assert!(codes_of("sed", r#"[-f, script.sed, {param: a}]"#).is_empty());
+        assert!(codes_of("sed", r#"[--sandbox, {param: a}, {param: b}]"#).is_empty());
+    }
+
+    #[test]
+    fn sqlite_sql_and_dot_commands() {
+        assert_eq!(codes_of("sqlite3", r#"[db.sqlite, ".shell id"]"#), ["E115"]);
+        assert_eq!(
+            codes_of("sqlite3", r#"[-cmd, ".system id", db, {param: a}]"#),
+            ["E115", "E127"]
+        );
+        assert_eq!(codes_of("sqlite3", r#"[db.sqlite, {param: a}]"#), ["E127"]);
+        assert_eq!(codes_of("sqlite3", r#"[-cmd, {param: a}, db]"#), ["E127"]);
+        assert_eq!(
+            codes_of("sqlite3", r#"[db, ".output '|id'", "select 1"]"#),
+            ["E115"]
+        );
+        // The database name is not code; `-safe` refuses dot-commands.
+        assert!(codes_of("sqlite3", r#"[{param: a}, "select 1"]"#).is_empty());
+        assert!(codes_of("sqlite3", r#"[-safe, db, {param: a}]"#).is_empty());
+    }
+
+    #[test]
+    fn vim_file_arguments() {
+        assert_eq!(codes_of("vim", r#"[-es, {param: a}]"#), ["E127"]);
+        assert_eq!(codes_of("nvim", r#"["+!id", file]"#), ["E115"]);
+        assert!(codes_of("vim", r#"[-es, --, {param: a}]"#).is_empty());
+        assert!(codes_of("vim", r#"["+42", --, {param: a}]"#).is_empty());
+    }
+
+    #[test]
+    fn git_settings_and_program_options() {
+        for setting in [
+            "alias.x=!id",
+            "core.sshCommand=id",
+            "core.pager=id",
+            "diff.foo.textconv=id",
+            "filter.x.smudge=id",
+            "protocol.ext.allow=always",
+            "credential.helper=!id",
+        ] {
+            assert_eq!(
+                codes_of("git", &format!(r#"[-c, "{setting}", log, {{param: a}}]"#)),
+                ["E115"],
+                "{setting}"
+            );
+        }
+        assert_eq!(codes_of("git", r#"["-calias.x=!id", x]"#), ["E115"]);
+        assert_eq!(
+            codes_of("git", r#"[clone, "--upload-pack=id", {param: a}]"#),
+            ["E115"]
+        );
+        assert_eq!(codes_of("git", r#"[-c, {param: a}, log]"#), ["E127"]);
+        assert!(
+            codes_of(
+                "git",
+                r#"[-c, alias.lg=log, -c, color.ui=never, log, {param: a}]"#
+            )
+            .is_empty()
+        );
+        assert!(codes_of("git", r#"[log, --, {param: a}]"#).is_empty());
+    }
+
+    #[test]
+    fn env_variables_that_load_code() {
+        for name in [
+            "LD_PRELOAD",
+            "BASH_ENV",
+            "NODE_OPTIONS",
+            "GIT_SSH_COMMAND",
+            "BASH_FUNC_x%%",
+        ] {
+            assert_eq!(
+                codes_of("env", &format!(r#"["{name}=x", ls, {{param: a}}]"#)),
+                ["E115"],
+                "{name}"
+            );
+        }
+        assert_eq!(codes_of("sudo", r#"["LD_PRELOAD=x.so", ls]"#), ["E115"]);
+        assert!(codes_of("env", r#"[LANG=C, ls, {param: a}]"#).is_empty());
+        // A program's own `NAME=VALUE` arguments are not env's.
+        assert!(codes_of("env", r#"[make, "LD_PRELOAD=x"]"#).is_empty());
+    }
+
+    #[test]
+    fn an_agent_value_in_program_position() {
+        assert_eq!(
+            findings("env", r#"[--, {param: a}, {param: b}]"#),
+            [("W105".to_owned(), "subprocess.argv[1]".to_owned())]
+        );
+        assert_eq!(codes_of("nice", r#"[-n, "5", {param: b}]"#), ["W105"]);
+        assert_eq!(codes_of("sudo", r#"[-u, bob, {param: a}]"#), ["W105"]);
+        // A flagged or prefixed value is not a program.
+        assert!(codes_of("env", r#"[ls, {param: a}]"#).is_empty());
+        assert!(codes_of("ls", r#"[{param: a, flag: --color, form: joined}]"#).is_empty());
+    }
+
+    #[test]
+    fn proposed_command_lines() {
+        let words = |list: &[&str]| list.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
+        for bad in [
+            &["env", "--", "sh", "-c", "id"][..],
+            &["sh", "-c", "id"],
+            &["python3", "-c", "print(1)"],
+            &["sed", "1e id", "f"],
+            &["sqlite3", "db", ".shell id"],
+            &["vim", "+!id"],
+            &["git", "-c", "alias.x=!id", "x"],
+            &["env", "BASH_ENV=/tmp/x", "ls"],
+            &["nice", "bash", "-lc", "id"],
+        ] {
+            assert!(
+                !proposed_command_problems(&words(bad)).is_empty(),
+                "{bad:?}"
+            );
+        }
+        for good in [
+            &["ls", "-la", "/tmp"][..],
+            &["git", "log", "-n", "3"],
+            &["sed", "s/a/b/", "f"],
+        ] {
+            assert!(
+                proposed_command_problems(&words(good)).is_empty(),
+                "{good:?}"
+            );
+        }
+        assert!(proposed_command_problems(&[]).is_empty());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_program_under_another_name_is_found() {
+        let dir = tempfile::tempdir().unwrap();
+        let Ok(bash) = std::fs::canonicalize("/bin/sh") else {
+            return;
+        };
+        let alias = dir.path().join("grep");
+        std::os::unix::fs::symlink(&bash, &alias).unwrap();
+        let found = disguised_program(alias.to_str().unwrap(), None);
+        assert_eq!(found.as_deref(), bash.to_str());
+        // Relative to the declaration's directory.
+        let found = disguised_program("./grep", Some(dir.path()));
+        assert_eq!(found.as_deref(), bash.to_str());
+        // A plain name that is what it says, and a missing file, are not.
+        assert_eq!(disguised_program("sh", None), None);
+        assert_eq!(disguised_program("/nonexistent/grep", None), None);
+    }
+}
