@@ -22,6 +22,7 @@ use crate::report::Diagnostic;
 use crate::skill::check::{SkillReport, ValidateOptions, finish_report};
 use crate::skill::codes as skill_codes;
 use crate::skill::discover::discover;
+use crate::skill::duplicates::check_duplicates;
 use crate::skill::frontmatter;
 use crate::skill::read::read_skill_file;
 use crate::skill::validate::{ValidationRun, validate_targets};
@@ -55,6 +56,8 @@ pub fn validate_plugin_paths(paths: &[PathBuf], options: ValidateOptions) -> Val
     for path in paths {
         walk.path(path);
     }
+    // Two plugins (or two skills of one plugin) with one skill name.
+    check_duplicates(&mut walk.reports, options);
     ValidationRun {
         skills: walk.reports,
         ..ValidationRun::default()

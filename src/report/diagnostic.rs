@@ -8,6 +8,8 @@ use std::fmt;
 pub enum Severity {
     Error,
     Warning,
+    /// Worth a look, never a failure (not even with `--strict`).
+    Note,
 }
 
 impl Severity {
@@ -15,6 +17,7 @@ impl Severity {
         match self {
             Severity::Error => "error",
             Severity::Warning => "warning",
+            Severity::Note => "note",
         }
     }
 }
@@ -48,6 +51,10 @@ impl Diagnostic {
 
     pub fn warning(code: &'static str, message: impl Into<String>) -> Self {
         Self::new(Severity::Warning, code, message)
+    }
+
+    pub fn note(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(Severity::Note, code, message)
     }
 
     fn new(severity: Severity, code: &'static str, message: impl Into<String>) -> Self {

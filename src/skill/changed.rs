@@ -223,7 +223,7 @@ fn validate_in_snapshot(
         return finish_report(shown_directory, None, vec![missing], options);
     };
     let directory_name = directory_name(&unit.absolute);
-    let (name, diagnostics) = validate_skill_file(
+    let checked = validate_skill_file(
         snapshot,
         SkillLocation {
             file: &directory.join(file_name),
@@ -232,7 +232,14 @@ fn validate_in_snapshot(
         },
         options,
     );
-    finish_report(shown_directory.join(file_name), name, diagnostics, options)
+    let mut report = finish_report(
+        shown_directory.join(file_name),
+        checked.name,
+        checked.diagnostics,
+        options,
+    );
+    report.description = checked.description;
+    report
 }
 
 /// A path as people should see it: relative to the current directory

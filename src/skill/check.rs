@@ -10,9 +10,11 @@ use serde::Serialize;
 
 use super::codes;
 use super::discover::Target;
+use super::evals;
 use super::frontmatter::{self, ParseError, SplitError};
 use super::links;
 use super::read::{MAX_FILE_BYTES, too_large};
+use super::clients::ClientRule;
 use super::rules::{self, Profile, RuleContext};
 use super::source::{FileSystem, SkillSource};
 use crate::report::{Diagnostic, Severity};
@@ -39,6 +41,10 @@ pub struct SkillReport {
     /// selected it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub selected: Option<SelectedUnit>,
+    /// The frontmatter `description`, when it is a string: for the
+    /// cross-skill checks, not the output.
+    #[serde(skip)]
+    pub description: Option<String>,
 }
 
 impl SkillReport {
@@ -53,7 +59,20 @@ impl SkillReport {
             valid,
             diagnostics,
             selected: None,
+            description: None,
         }
+    }
+
+    /// Adds a finding made after the skill was checked (a cross-skill
+    /// one), with `--strict` applied.
+    pub fn add_finding(&mut self, diagnostic: Diagnostic, options: ValidateOptions) {
+        let diagnostic = if options.strict {
+            promote_warning(diagnostic)
+        } else {
+            diagnostic
+        };
+        self.valid &= !diagnostic.is_error();
+        self.diagnostics.push(diagnostic);
     }
 
     pub fn warning_count(&self) -> usize {
@@ -71,10 +90,11 @@ impl SkillReport {
 }
 
 pub fn validate_target(target: &Target, options: ValidateOptions) -> SkillReport {
+    let mut description = None;
     let (path, name, diagnostics) = match target {
         Target::SkillFile { file, directory } => {
             let directory_name = directory_name(directory);
-            let (name, diagnostics) = validate_skill_file(
+            let checked = validate_skill_file(
                 &FileSystem,
                 SkillLocation {
                     file,
@@ -83,7 +103,8 @@ pub fn validate_target(target: &Target, options: ValidateOptions) -> SkillReport
                 },
                 options,
             );
-            (file.clone(), name, diagnostics)
+            description = checked.description;
+            (file.clone(), checked.name, checked.diagnostics)
         }
         Target::MissingSkillFile { directory } => (
             directory.clone(),
@@ -121,7 +142,9 @@ pub fn validate_target(target: &Target, options: ValidateOptions) -> SkillReport
             )],
         ),
     };
-    finish_report(path, name, diagnostics, options)
+    let mut report = finish_report(path, name, diagnostics, options);
+    report.description = description;
+    report
 }
 
 /// The report for a skill whose findings are in: warnings become errors
@@ -140,8 +163,11 @@ pub fn finish_report(
     SkillReport::new(path, name, diagnostics)
 }
 
+/// A note stays a note: it flags something worth a look, not a fault.
 fn promote_warning(mut diagnostic: Diagnostic) -> Diagnostic {
-    diagnostic.severity = Severity::Error;
+    if diagnostic.severity == Severity::Warning {
+        diagnostic.severity = Severity::Error;
+    }
     diagnostic
 }
 
@@ -156,19 +182,24 @@ pub struct SkillLocation<'a> {
     pub directory_name: Option<&'a str>,
 }
 
-/// Reads a skill file from `source` and runs every rule on it; links are
-/// looked up in the same source. Returns the name (when it is a string)
-/// and the findings.
+/// Reads a skill file from `source` and runs every rule on it; links and
+/// evals files are looked up in the same source. Returns the name and
+/// description (when they are strings) and the findings.
 pub fn validate_skill_file(
     source: &dyn SkillSource,
     skill: SkillLocation<'_>,
     options: ValidateOptions,
-) -> (Option<String>, Vec<Diagnostic>) {
+) -> Checked {
     let bytes = match source.read_skill_file(skill.file) {
         Ok(bytes) => bytes,
-        Err(problem) => return (None, vec![problem]),
+        Err(problem) => {
+            return Checked {
+                diagnostics: vec![problem],
+                ..Checked::default()
+            };
+        }
     };
-    let checked = check_contents(
+    let mut checked = check_contents(
         &bytes,
         CheckContext {
             directory_name: skill.directory_name,
@@ -179,7 +210,13 @@ pub fn validate_skill_file(
             profile: options.profile,
         },
     );
-    (checked.name, checked.diagnostics)
+    evals::check_evals(
+        source,
+        skill.directory,
+        checked.name.as_deref(),
+        &mut checked.diagnostics,
+    );
+    checked
 }
 
 /// The name a directory is known by: its last component, or for `.`-like
@@ -229,6 +266,7 @@ impl std::fmt::Debug for LinkRoot<'_> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Checked {
     pub name: Option<String>,
+    pub description: Option<String>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -236,8 +274,8 @@ pub struct Checked {
 pub fn check_contents(bytes: &[u8], context: CheckContext<'_>) -> Checked {
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Checked {
-            name: None,
             diagnostics: vec![too_large(bytes.len() as u64)],
+            ..Checked::default()
         };
     }
     match std::str::from_utf8(bytes) {
@@ -246,7 +284,6 @@ pub fn check_contents(bytes: &[u8], context: CheckContext<'_>) -> Checked {
             let valid = &bytes[..err.valid_up_to()];
             let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
             Checked {
-                name: None,
                 diagnostics: vec![
                     Diagnostic::error(
                         codes::FILE_NOT_UTF8,
@@ -257,6 +294,7 @@ pub fn check_contents(bytes: &[u8], context: CheckContext<'_>) -> Checked {
                     )
                     .with_line(Some(line)),
                 ],
+                ..Checked::default()
             }
         }
     }
@@ -274,12 +312,15 @@ pub fn check_text(text: &str, context: CheckContext<'_>) -> Checked {
             };
             diagnostics.push(Diagnostic::error(code, err.to_string()).with_line(Some(1)));
             return Checked {
-                name: None,
                 diagnostics,
+                ..Checked::default()
             };
         }
     };
 
+    if context.profile.rules().contains(&ClientRule::StrictFences) {
+        check_strict_fences(text, &document, &mut diagnostics);
+    }
     rules::check_body_length(document.body, document.body_first_line, &mut diagnostics);
     if let Some(root) = context.links {
         check_links(
@@ -303,8 +344,8 @@ pub fn check_text(text: &str, context: CheckContext<'_>) -> Checked {
             };
             diagnostics.push(Diagnostic::error(code, err.to_string()).with_line(line));
             return Checked {
-                name: None,
                 diagnostics,
+                ..Checked::default()
             };
         }
     };
@@ -320,7 +361,40 @@ pub fn check_text(text: &str, context: CheckContext<'_>) -> Checked {
         .get("name")
         .and_then(|entry| entry.value.as_str())
         .map(str::to_owned);
-    Checked { name, diagnostics }
+    let description = parsed
+        .get("description")
+        .and_then(|entry| entry.value.as_str())
+        .map(str::to_owned);
+    Checked {
+        name,
+        description,
+        diagnostics,
+    }
+}
+
+/// Gemini CLI finds the frontmatter with `^---\r?\n(...)\r?\n---\r?\n`:
+/// a byte-order mark, or a closing `---` that ends the file without a line
+/// break, and it skips the skill.
+fn check_strict_fences(text: &str, document: &frontmatter::Document<'_>, out: &mut Vec<Diagnostic>) {
+    let clients = rules::enforced_by(ClientRule::StrictFences);
+    if text.starts_with('\u{feff}') {
+        out.push(
+            Diagnostic::error(
+                codes::FENCES_NOT_STRICT,
+                format!("the file starts with a byte-order mark; {clients} needs '---' as its first bytes"),
+            )
+            .with_line(Some(1)),
+        );
+    }
+    if document.body.is_empty() && !text.ends_with('\n') {
+        out.push(
+            Diagnostic::error(
+                codes::FENCES_NOT_STRICT,
+                format!("the closing '---' ends the file without a line break; {clients} needs one"),
+            )
+            .with_line(Some(document.body_first_line - 1)),
+        );
+    }
 }
 
 fn check_links(body: &str, body_first_line: usize, root: LinkRoot<'_>, out: &mut Vec<Diagnostic>) {

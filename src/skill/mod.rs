@@ -19,9 +19,12 @@
 //! - [`scaffold`]: `skill new`, from answers to files, written safely.
 
 pub mod changed;
+pub mod clients;
 pub mod check;
 pub mod codes;
 pub mod discover;
+pub mod duplicates;
+pub mod evals;
 pub mod frontmatter;
 pub mod links;
 pub mod prompt;

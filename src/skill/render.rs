@@ -244,6 +244,7 @@ fn write_diagnostic(out: &mut String, skill: &SkillReport, diagnostic: &Diagnost
     let label = match diagnostic.severity {
         Severity::Error => style.error(&label),
         Severity::Warning => style.warning(&label),
+        Severity::Note => style.dim(&label),
     };
     let location = match diagnostic.line {
         Some(line) => format!("{}:{line}", shown(&skill.path)),
@@ -322,6 +323,7 @@ mod tests {
             valid,
             diagnostics: checked.diagnostics,
             selected: None,
+            description: None,
         }
     }
 

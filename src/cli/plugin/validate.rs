@@ -10,7 +10,7 @@ use aigent::skill::render::{TextOptions, validation_github, validation_json, val
 use aigent::skill::{ValidateOptions, ValidationRun, Verdict};
 
 use super::{CliError, Context};
-use crate::cli::skill::ProfileArg;
+use crate::cli::profile::ProfileArg;
 
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
@@ -36,7 +36,7 @@ pub struct ValidateArgs {
     pub strict: bool,
 
     /// Which extra frontmatter keys count as known in the plugins' skills
-    #[arg(long, value_enum, default_value_t = ProfileArg::ClaudeCode)]
+    #[arg(long, value_enum, value_name = "PROFILE", default_value = "claude-code")]
     pub profile: ProfileArg,
 }
 

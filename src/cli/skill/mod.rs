@@ -4,7 +4,7 @@ mod new;
 mod read_properties;
 mod to_prompt;
 pub(crate) mod validate;
-pub(crate) use validate::ProfileArg;
+
 
 use clap::{Args, Subcommand};
 
