@@ -1118,7 +1118,7 @@ _aigent() {
             fi
             case "${prev}" in
                 --profile)
-                    COMPREPLY=($(compgen -W "standard claude-code permissive" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "standard claude-code codex copilot cursor opencode gemini strictest permissive" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -1610,7 +1610,7 @@ _aigent() {
             fi
             case "${prev}" in
                 --profile)
-                    COMPREPLY=($(compgen -W "standard claude-code permissive" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "standard claude-code codex copilot cursor opencode gemini strictest permissive" -- "${cur}"))
                     return 0
                     ;;
                 --base)

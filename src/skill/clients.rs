@@ -75,6 +75,9 @@ pub struct ClientProfile {
     /// Fails wherever any other profile's client would: every client's
     /// rules apply, and only the specification's keys are known.
     pub strictest: bool,
+    /// Where each key, rule and lookup path comes from: the client's
+    /// documentation or code. Listed in docs/reference/client-profiles.md.
+    pub sources: &'static [&'static str],
 }
 
 use KeyKind::{Any, Boolean, Text};
@@ -105,6 +108,7 @@ pub const PROFILES: &[ClientProfile] = &[
         rules: &[],
         lookup_paths: &[],
         strictest: false,
+        sources: &["https://agentskills.io/specification"],
     },
     ClientProfile {
         id: "claude-code",
@@ -114,6 +118,7 @@ pub const PROFILES: &[ClientProfile] = &[
         rules: &[],
         lookup_paths: &[".claude/skills"],
         strictest: false,
+        sources: &["https://code.claude.com/docs/en/skills (frontmatter reference; skill locations)"],
     },
     ClientProfile {
         id: "codex",
@@ -123,6 +128,10 @@ pub const PROFILES: &[ClientProfile] = &[
         rules: &[ClientRule::ShortDescription],
         lookup_paths: &[".agents/skills", ".codex/skills"],
         strictest: false,
+        sources: &[
+            "https://developers.openai.com/codex/skills (locations: .agents/skills)",
+            "openai/codex codex-rs/core/src/skills/loader.rs: name and description are strings of at most 64 and 1024 characters after whitespace folding; metadata.short-description at most 1024; the project layer's skills directory (.codex/skills); a failing file is reported and skipped",
+        ],
     },
     ClientProfile {
         id: "copilot",
@@ -136,6 +145,10 @@ pub const PROFILES: &[ClientProfile] = &[
         rules: &[],
         lookup_paths: &[".github/skills", ".claude/skills", ".agents/skills"],
         strictest: false,
+        sources: &[
+            "https://code.visualstudio.com/docs/agent-customization/agent-skills",
+            "microsoft/vscode extensions/copilot/assets/prompts/skills/agent-customization/references/skills.md: locations .github/skills, .agents/skills, .claude/skills; name must match the folder; argument-hint, user-invocable (boolean), disable-model-invocation (boolean)",
+        ],
     },
     ClientProfile {
         id: "cursor",
@@ -150,6 +163,9 @@ pub const PROFILES: &[ClientProfile] = &[
             ".agents/skills",
         ],
         strictest: false,
+        sources: &[
+            "https://cursor.com/docs/context/skills: locations .cursor/skills, .claude/skills, .codex/skills (and .agents/skills); fields name, description, license, compatibility, metadata, disable-model-invocation (boolean)",
+        ],
     },
     ClientProfile {
         id: "opencode",
@@ -159,6 +175,10 @@ pub const PROFILES: &[ClientProfile] = &[
         rules: &[ClientRule::AsciiName],
         lookup_paths: &[".opencode/skills", ".claude/skills", ".agents/skills"],
         strictest: false,
+        sources: &[
+            "https://opencode.ai/docs/skills: locations .opencode/skills, .claude/skills, .agents/skills; name must match ^[a-z0-9]+(-[a-z0-9]+)*$ and the directory; only name, description, license, compatibility and metadata are read, unknown fields ignored",
+            "anomalyco/opencode issue #9294: the loader once skipped the documented name check; aigent follows the documented contract",
+        ],
     },
     ClientProfile {
         id: "gemini",
@@ -168,6 +188,10 @@ pub const PROFILES: &[ClientProfile] = &[
         rules: &[ClientRule::StrictFences],
         lookup_paths: &[".gemini/skills", ".agents/skills"],
         strictest: false,
+        sources: &[
+            "https://geminicli.com/docs/cli/skills and https://geminicli.com/docs/cli/using-agent-skills: locations .gemini/skills and the .agents/skills alias",
+            "google-gemini/gemini-cli packages/core/src/skills/skillLoader.ts: FRONTMATTER_REGEX ^---\\r?\\n([\\s\\S]*?)\\r?\\n---\\r?\\n; name and description must be strings; a file that does not match is skipped",
+        ],
     },
     ClientProfile {
         id: "strictest",
@@ -177,6 +201,7 @@ pub const PROFILES: &[ClientProfile] = &[
         rules: &[],
         lookup_paths: &[],
         strictest: true,
+        sources: &[],
     },
     ClientProfile {
         id: "permissive",
@@ -186,6 +211,7 @@ pub const PROFILES: &[ClientProfile] = &[
         rules: &[],
         lookup_paths: &[],
         strictest: false,
+        sources: &[],
     },
 ];
 

@@ -256,7 +256,7 @@ fn check_ascii_name(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
         Diagnostic::error(
             codes::NAME_NOT_ASCII,
             format!(
-                "name '{name}' has non-ASCII characters; {} loads only names of a-z, 0-9 and '-'",
+                "name '{name}' has non-ASCII characters; {} documents names of a-z, 0-9 and '-' only",
                 enforced_by(ClientRule::AsciiName)
             ),
         ),
