@@ -165,7 +165,10 @@ pages and `aigent --schema` give them (source: `src/cli/manifest.rs`).\n\n\
         super::manifest::contracts_rows()
     );
     vec![
-        ("client-profiles.md".to_owned(), client_profiles(GENERATED).into_bytes()),
+        (
+            "client-profiles.md".to_owned(),
+            client_profiles(GENERATED).into_bytes(),
+        ),
         ("exit-codes.md".to_owned(), exit.into_bytes()),
         ("schema-codes.md".to_owned(), schema.into_bytes()),
         ("skill-codes.md".to_owned(), skill.into_bytes()),
@@ -207,7 +210,13 @@ fn client_profiles(generated: &str) -> String {
         let rules = if profile.strictest {
             "every rule above".to_owned()
         } else {
-            list(profile.rules.iter().map(|rule| format!("`{}`", rule_code(rule))).collect())
+            list(
+                profile
+                    .rules
+                    .iter()
+                    .map(|rule| format!("`{}`", rule_code(rule)))
+                    .collect(),
+            )
         };
         let paths = list(
             profile

@@ -8,13 +8,13 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use super::clients::ClientRule;
 use super::codes;
 use super::discover::Target;
 use super::evals;
 use super::frontmatter::{self, ParseError, SplitError};
 use super::links;
 use super::read::{MAX_FILE_BYTES, too_large};
-use super::clients::ClientRule;
 use super::rules::{self, Profile, RuleContext};
 use super::source::{FileSystem, SkillSource};
 use crate::report::{Diagnostic, Severity};
@@ -375,7 +375,11 @@ pub fn check_text(text: &str, context: CheckContext<'_>) -> Checked {
 /// Gemini CLI finds the frontmatter with `^---\r?\n(...)\r?\n---\r?\n`:
 /// a byte-order mark, or a closing `---` that ends the file without a line
 /// break, and it skips the skill.
-fn check_strict_fences(text: &str, document: &frontmatter::Document<'_>, out: &mut Vec<Diagnostic>) {
+fn check_strict_fences(
+    text: &str,
+    document: &frontmatter::Document<'_>,
+    out: &mut Vec<Diagnostic>,
+) {
     let clients = rules::enforced_by(ClientRule::StrictFences);
     if text.starts_with('\u{feff}') {
         out.push(
@@ -390,7 +394,9 @@ fn check_strict_fences(text: &str, document: &frontmatter::Document<'_>, out: &m
         out.push(
             Diagnostic::error(
                 codes::FENCES_NOT_STRICT,
-                format!("the closing '---' ends the file without a line break; {clients} needs one"),
+                format!(
+                    "the closing '---' ends the file without a line break; {clients} needs one"
+                ),
             )
             .with_line(Some(document.body_first_line - 1)),
         );

@@ -118,7 +118,9 @@ pub const PROFILES: &[ClientProfile] = &[
         rules: &[],
         lookup_paths: &[".claude/skills"],
         strictest: false,
-        sources: &["https://code.claude.com/docs/en/skills (frontmatter reference; skill locations)"],
+        sources: &[
+            "https://code.claude.com/docs/en/skills (frontmatter reference; skill locations)",
+        ],
     },
     ClientProfile {
         id: "codex",

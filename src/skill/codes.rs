@@ -273,7 +273,9 @@ mod tests {
         }
         let rows = readme
             .lines()
-            .filter(|line| line.starts_with("| `E0") || line.starts_with("| `W0") || line.starts_with("| `N0"))
+            .filter(|line| {
+                line.starts_with("| `E0") || line.starts_with("| `W0") || line.starts_with("| `N0")
+            })
             .count();
         assert_eq!(
             rows,

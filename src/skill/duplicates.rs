@@ -60,12 +60,12 @@ pub fn check_duplicates(skills: &mut [SkillReport], options: ValidateOptions) {
                 }
             }
             let name = skills[index].name.clone().unwrap_or_default();
-            let diagnostic = if let Some(&(other, client)) = shadowing.first() {
+            let diagnostic = if let Some((other, client)) = shadowing.first() {
                 Diagnostic::error(
                     codes::DUPLICATE_NAME_SHADOWED,
                     format!(
                         "skill name '{name}' is also the name of {}; {client} loads both from this project, and one shadows the other",
-                        listed(skills, &[other], 0)
+                        listed(skills, &[*other], 0)
                     ),
                 )
             } else {
@@ -170,14 +170,16 @@ fn lookup_root(skill_file: &Path) -> Option<LookupRoot> {
     None
 }
 
-/// A client that reads both roots in one project, by name.
-fn shared_client(mine: &LookupRoot, theirs: &LookupRoot) -> Option<&'static str> {
+/// The clients that read both roots in one project, by name.
+fn shared_client(mine: &LookupRoot, theirs: &LookupRoot) -> Option<String> {
     if mine.project != theirs.project {
         return None;
     }
-    clients::clients_reading(mine.lookup_path)
-        .find(|client| client.lookup_paths.contains(&theirs.lookup_path))
+    let names: Vec<&str> = clients::clients_reading(mine.lookup_path)
+        .filter(|client| client.lookup_paths.contains(&theirs.lookup_path))
         .map(|client| client.client)
+        .collect();
+    (!names.is_empty()).then(|| names.join(", "))
 }
 
 #[cfg(test)]
@@ -222,8 +224,8 @@ mod tests {
             lookup_path: ".gemini/skills",
         };
         assert_eq!(
-            shared_client(&claude, &agents),
-            Some("GitHub Copilot in VS Code")
+            shared_client(&claude, &agents).as_deref(),
+            Some("GitHub Copilot in VS Code, Cursor, OpenCode")
         );
         assert_eq!(shared_client(&claude, &gemini), None);
         let elsewhere = LookupRoot {

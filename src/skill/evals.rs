@@ -243,21 +243,23 @@ fn required_text(object: &Map<String, Value>, field: &str, at: &str) -> Option<S
 
 /// The problem with an optional list of strings, if any; `non_empty`
 /// when the list must hold at least one.
-fn text_list(object: &Map<String, Value>, field: &str, at: &str, non_empty: bool) -> Option<String> {
+fn text_list(
+    object: &Map<String, Value>,
+    field: &str,
+    at: &str,
+    non_empty: bool,
+) -> Option<String> {
     match object.get(field)? {
         Value::Array(items) => {
             if non_empty && items.is_empty() {
                 return Some(format!("`{at}.{field}` is an empty list"));
             }
-            items
-                .iter()
-                .position(|item| !item.is_string())
-                .map(|bad| {
-                    format!(
-                        "`{at}.{field}[{bad}]` must be a string, found {}",
-                        type_name(&items[bad])
-                    )
-                })
+            items.iter().position(|item| !item.is_string()).map(|bad| {
+                format!(
+                    "`{at}.{field}[{bad}]` must be a string, found {}",
+                    type_name(&items[bad])
+                )
+            })
         }
         other => Some(format!(
             "`{at}.{field}` must be a list of strings, found {}",

@@ -19,8 +19,8 @@
 //! - [`scaffold`]: `skill new`, from answers to files, written safely.
 
 pub mod changed;
-pub mod clients;
 pub mod check;
+pub mod clients;
 pub mod codes;
 pub mod discover;
 pub mod duplicates;

@@ -279,11 +279,14 @@ fn check_short_description(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
     };
     let problem = match value {
         YamlValue::String(text) => {
-            let length = text.split_whitespace().collect::<Vec<_>>().join(" ").chars().count();
+            let length = text
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .chars()
+                .count();
             (length > MAX_SHORT_DESCRIPTION_CHARS).then(|| {
-                format!(
-                    "is {length} characters long; the limit is {MAX_SHORT_DESCRIPTION_CHARS}"
-                )
+                format!("is {length} characters long; the limit is {MAX_SHORT_DESCRIPTION_CHARS}")
             })
         }
         other => Some(format!("must be a string, found {}", other.type_name())),

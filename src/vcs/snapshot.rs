@@ -193,7 +193,9 @@ impl Snapshot<'_> {
                 let Ok(entry) = tree.get_path(dir) else {
                     return Vec::new();
                 };
-                let Ok(subtree) = entry.to_object(&self.repo.git).and_then(|o| o.peel_to_tree())
+                let Ok(subtree) = entry
+                    .to_object(&self.repo.git)
+                    .and_then(|o| o.peel_to_tree())
                 else {
                     return Vec::new();
                 };

@@ -14,6 +14,8 @@ mod invoke;
 mod mcp;
 mod newcomer;
 mod plugin;
+mod plugin_changed;
+mod profiles;
 mod raw_shell_lint;
 #[cfg(unix)]
 mod run;

@@ -4,12 +4,13 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use aigent::plugin::validate_plugin_paths;
+use aigent::plugin::{validate_changed_plugins, validate_plugin_paths};
 use aigent::report::{ErrorBody, Outcome, OutputFormat, exit};
 use aigent::skill::render::{TextOptions, validation_github, validation_json, validation_text};
 use aigent::skill::{ValidateOptions, ValidationRun, Verdict};
 
 use super::{CliError, Context};
+use crate::cli::changed::{ChangedArgs, vcs_error};
 use crate::cli::profile::ProfileArg;
 
 #[derive(Debug, Args)]
@@ -17,6 +18,7 @@ use crate::cli::profile::ProfileArg;
   aigent plugin validate .                       # a marketplace root or a plugin
   aigent plugin validate plugins/formatter
   aigent plugin validate --strict --format json my-marketplace
+  aigent plugin validate --changed --base origin/main   # what this branch touched
 
 A PATH holding .claude-plugin/marketplace.json is a marketplace: its
 manifest is checked, then every plugin whose source is a local path.
@@ -24,8 +26,15 @@ Otherwise a PATH is a plugin: .claude-plugin/plugin.json (optional) and
 its skills/, commands/, agents/ and hooks/hooks.json. Skills get every
 skill rule (codes E/W); plugin findings have P codes.
 
+--changed validates only the plugins and marketplaces whose files changed
+between the merge base and the work tree (or --compare-to index|head): a
+changed file selects the nearest directory above it holding
+.claude-plugin/plugin.json or marketplace.json. Their files are read from
+the work tree. Deleted plugins are reported, not validated.
+
 Exit codes: 0 all valid (warnings allowed unless --strict), 1 a manifest,
-plugin or skill has errors, 2 usage, 5 a path does not exist.")]
+plugin or skill has errors, 2 usage, 4 --changed outside a git work tree,
+5 a path does not exist or --base names no commit.")]
 pub struct ValidateArgs {
     /// Plugin directories or marketplace roots
     #[arg(value_name = "PATH", default_value = ".")]
@@ -36,8 +45,16 @@ pub struct ValidateArgs {
     pub strict: bool,
 
     /// Which extra frontmatter keys count as known in the plugins' skills
-    #[arg(long, value_enum, value_name = "PROFILE", default_value = "claude-code")]
+    #[arg(
+        long,
+        value_enum,
+        value_name = "PROFILE",
+        default_value = "claude-code"
+    )]
     pub profile: ProfileArg,
+
+    #[command(flatten)]
+    pub changed: ChangedArgs,
 }
 
 pub fn run(args: &ValidateArgs, ctx: &Context) -> Result<Outcome, CliError> {
@@ -45,7 +62,10 @@ pub fn run(args: &ValidateArgs, ctx: &Context) -> Result<Outcome, CliError> {
         profile: args.profile.into(),
         strict: args.strict,
     };
-    let run = validate_plugin_paths(&args.paths, options);
+    let run = match args.changed.scope() {
+        Some(scope) => validate_changed_plugins(&args.paths, &scope, options).map_err(vcs_error)?,
+        None => validate_plugin_paths(&args.paths, options),
+    };
     Ok(outcome(&run, ctx))
 }
 

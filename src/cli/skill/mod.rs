@@ -5,7 +5,6 @@ mod read_properties;
 mod to_prompt;
 pub(crate) mod validate;
 
-
 use clap::{Args, Subcommand};
 
 use aigent::report::{ErrorBody, FieldError, Outcome, exit};
