@@ -1111,7 +1111,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__plugin__subcmd__validate)
-            opts="-q -h -V --strict --profile --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --strict --profile --changed --base --compare-to --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1119,6 +1119,14 @@ _aigent() {
             case "${prev}" in
                 --profile)
                     COMPREPLY=($(compgen -W "standard claude-code codex copilot cursor opencode gemini strictest permissive" -- "${cur}"))
+                    return 0
+                    ;;
+                --base)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --compare-to)
+                    COMPREPLY=($(compgen -W "work-tree index head" -- "${cur}"))
                     return 0
                     ;;
                 --format)
