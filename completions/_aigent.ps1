@@ -55,7 +55,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Man pages: aigent.1 and one page per subcommand')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Static completion scripts for every supported shell')
-            [CompletionResult]::new('reference', 'reference', [CompletionResultType]::ParameterValue, 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, exit codes and each command''s danger level')
+            [CompletionResult]::new('reference', 'reference', [CompletionResultType]::ParameterValue, 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, error codes, exit codes and each command''s danger level')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -104,7 +104,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         'aigent;generate;help' {
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Man pages: aigent.1 and one page per subcommand')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Static completion scripts for every supported shell')
-            [CompletionResult]::new('reference', 'reference', [CompletionResultType]::ParameterValue, 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, exit codes and each command''s danger level')
+            [CompletionResult]::new('reference', 'reference', [CompletionResultType]::ParameterValue, 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, error codes, exit codes and each command''s danger level')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -133,6 +133,8 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check skill directories against the Agent Skills rules')
             [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Create a new skill: prompts on a terminal, flags everywhere else')
+            [CompletionResult]::new('fmt', 'fmt', [CompletionResultType]::ParameterValue, 'Put frontmatter into canonical form (key order, quoting, indentation)')
+            [CompletionResult]::new('fix', 'fix', [CompletionResultType]::ParameterValue, 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)')
             [CompletionResult]::new('read-properties', 'read-properties', [CompletionResultType]::ParameterValue, 'Print a skill''s frontmatter properties as JSON')
             [CompletionResult]::new('to-prompt', 'to-prompt', [CompletionResultType]::ParameterValue, 'Print the <available_skills> XML block that agents load')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -179,6 +181,40 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'aigent;skill;fmt' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
+            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
+            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Format every skill below each PATH')
+            [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Format every skill below each PATH')
+            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Write nothing; exit 1 if any file would change')
+            [CompletionResult]::new('--diff', '--diff', [CompletionResultType]::ParameterName, 'Write nothing; print the change as a unified diff (implies --check)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'aigent;skill;fix' {
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Which frontmatter keys count as known (the others move to metadata)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
+            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
+            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Fix every skill below each PATH')
+            [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Fix every skill below each PATH')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the diffs; write nothing')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'aigent;skill;read-properties' {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
@@ -193,6 +229,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;skill;to-prompt' {
+            [CompletionResult]::new('--max-tokens', '--max-tokens', [CompletionResultType]::ParameterName, 'Fail (exit 1) when the listing is over N tokens (o200k_base)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
@@ -208,6 +245,8 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         'aigent;skill;help' {
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check skill directories against the Agent Skills rules')
             [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Create a new skill: prompts on a terminal, flags everywhere else')
+            [CompletionResult]::new('fmt', 'fmt', [CompletionResultType]::ParameterValue, 'Put frontmatter into canonical form (key order, quoting, indentation)')
+            [CompletionResult]::new('fix', 'fix', [CompletionResultType]::ParameterValue, 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)')
             [CompletionResult]::new('read-properties', 'read-properties', [CompletionResultType]::ParameterValue, 'Print a skill''s frontmatter properties as JSON')
             [CompletionResult]::new('to-prompt', 'to-prompt', [CompletionResultType]::ParameterValue, 'Print the <available_skills> XML block that agents load')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -217,6 +256,12 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;skill;help;new' {
+            break
+        }
+        'aigent;skill;help;fmt' {
+            break
+        }
+        'aigent;skill;help;fix' {
             break
         }
         'aigent;skill;help;read-properties' {
@@ -367,6 +412,8 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         }
         'aigent;args;check' {
             [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]')
+            [CompletionResult]::new('--value-from-env', '--value-from-env', [CompletionResultType]::ParameterName, 'Take the sensitive parameter PARAM''s value from the environment variable VAR (repeatable)')
+            [CompletionResult]::new('--value-from-file', '--value-from-file', [CompletionResultType]::ParameterName, 'Take the sensitive parameter PARAM''s value from the file PATH, without its final newline (repeatable)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
@@ -391,13 +438,16 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;run' {
-            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Kill the command''s whole process group after SECS seconds (fractions allowed) and exit 10')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Kill the command''s whole process group after SECS seconds (fractions allowed) and exit 10 [default: the declaration''s timeout_s, else 600]')
             [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]')
             [CompletionResult]::new('--result', '--result', [CompletionResultType]::ParameterName, 'Write the json envelope to PATH (atomically, in any format) instead of stderr')
+            [CompletionResult]::new('--value-from-env', '--value-from-env', [CompletionResultType]::ParameterName, 'Take the sensitive parameter PARAM''s value from the environment variable VAR (repeatable)')
+            [CompletionResult]::new('--value-from-file', '--value-from-file', [CompletionResultType]::ParameterName, 'Take the sensitive parameter PARAM''s value from the file PATH, without its final newline (repeatable)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the argv that would run, and run nothing')
+            [CompletionResult]::new('--confirm-destructive', '--confirm-destructive', [CompletionResultType]::ParameterName, 'Run a command declared destructive (refused with exit 2 without this)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
@@ -480,7 +530,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         'aigent;help;generate' {
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Man pages: aigent.1 and one page per subcommand')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Static completion scripts for every supported shell')
-            [CompletionResult]::new('reference', 'reference', [CompletionResultType]::ParameterValue, 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, exit codes and each command''s danger level')
+            [CompletionResult]::new('reference', 'reference', [CompletionResultType]::ParameterValue, 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, error codes, exit codes and each command''s danger level')
             break
         }
         'aigent;help;generate;man' {
@@ -495,6 +545,8 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         'aigent;help;skill' {
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check skill directories against the Agent Skills rules')
             [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Create a new skill: prompts on a terminal, flags everywhere else')
+            [CompletionResult]::new('fmt', 'fmt', [CompletionResultType]::ParameterValue, 'Put frontmatter into canonical form (key order, quoting, indentation)')
+            [CompletionResult]::new('fix', 'fix', [CompletionResultType]::ParameterValue, 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)')
             [CompletionResult]::new('read-properties', 'read-properties', [CompletionResultType]::ParameterValue, 'Print a skill''s frontmatter properties as JSON')
             [CompletionResult]::new('to-prompt', 'to-prompt', [CompletionResultType]::ParameterValue, 'Print the <available_skills> XML block that agents load')
             break
@@ -503,6 +555,12 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;help;skill;new' {
+            break
+        }
+        'aigent;help;skill;fmt' {
+            break
+        }
+        'aigent;help;skill;fix' {
             break
         }
         'aigent;help;skill;read-properties' {

@@ -133,6 +133,12 @@ _aigent() {
             aigent__subcmd__help__subcmd__schema,show)
                 cmd="aigent__subcmd__help__subcmd__schema__subcmd__show"
                 ;;
+            aigent__subcmd__help__subcmd__skill,fix)
+                cmd="aigent__subcmd__help__subcmd__skill__subcmd__fix"
+                ;;
+            aigent__subcmd__help__subcmd__skill,fmt)
+                cmd="aigent__subcmd__help__subcmd__skill__subcmd__fmt"
+                ;;
             aigent__subcmd__help__subcmd__skill,new)
                 cmd="aigent__subcmd__help__subcmd__skill__subcmd__new"
                 ;;
@@ -193,6 +199,12 @@ _aigent() {
             aigent__subcmd__schema__subcmd__help,show)
                 cmd="aigent__subcmd__schema__subcmd__help__subcmd__show"
                 ;;
+            aigent__subcmd__skill,fix)
+                cmd="aigent__subcmd__skill__subcmd__fix"
+                ;;
+            aigent__subcmd__skill,fmt)
+                cmd="aigent__subcmd__skill__subcmd__fmt"
+                ;;
             aigent__subcmd__skill,help)
                 cmd="aigent__subcmd__skill__subcmd__help"
                 ;;
@@ -207,6 +219,12 @@ _aigent() {
                 ;;
             aigent__subcmd__skill,validate)
                 cmd="aigent__subcmd__skill__subcmd__validate"
+                ;;
+            aigent__subcmd__skill__subcmd__help,fix)
+                cmd="aigent__subcmd__skill__subcmd__help__subcmd__fix"
+                ;;
+            aigent__subcmd__skill__subcmd__help,fmt)
+                cmd="aigent__subcmd__skill__subcmd__help__subcmd__fmt"
                 ;;
             aigent__subcmd__skill__subcmd__help,help)
                 cmd="aigent__subcmd__skill__subcmd__help__subcmd__help"
@@ -288,13 +306,21 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__args__subcmd__check)
-            opts="-q -h -V --audit-log --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --audit-log --value-from-env --value-from-file --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --value-from-env)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --value-from-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -851,8 +877,36 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__help__subcmd__skill)
-            opts="validate new read-properties to-prompt"
+            opts="validate new fmt fix read-properties to-prompt"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__help__subcmd__skill__subcmd__fix)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__help__subcmd__skill__subcmd__fmt)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1152,7 +1206,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__run)
-            opts="-q -h -V --dry-run --timeout --audit-log --result --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --dry-run --confirm-destructive --timeout --audit-log --result --value-from-env --value-from-file --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1167,6 +1221,14 @@ _aigent() {
                     return 0
                     ;;
                 --result)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --value-from-env)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --value-from-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1387,7 +1449,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version validate new read-properties to-prompt help"
+            opts="-q -h -V --format --color --quiet --commands --schema --help --version validate new fmt fix read-properties to-prompt help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1415,9 +1477,99 @@ _aigent() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        aigent__subcmd__skill__subcmd__help)
-            opts="validate new read-properties to-prompt help"
+        aigent__subcmd__skill__subcmd__fix)
+            opts="-r -q -h -V --recursive --dry-run --profile --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --profile)
+                    COMPREPLY=($(compgen -W "standard claude-code codex copilot cursor opencode gemini strictest permissive" -- "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__skill__subcmd__fmt)
+            opts="-r -q -h -V --recursive --check --diff --format --color --quiet --commands --schema --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__skill__subcmd__help)
+            opts="validate new fmt fix read-properties to-prompt help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__skill__subcmd__help__subcmd__fix)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__skill__subcmd__help__subcmd__fmt)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1582,12 +1734,16 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__to__subcmd__prompt)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --max-tokens --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --max-tokens)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0

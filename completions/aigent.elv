@@ -51,7 +51,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --version 'Print version'
             cand man 'Man pages: aigent.1 and one page per subcommand'
             cand completions 'Static completion scripts for every supported shell'
-            cand reference 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, exit codes and each command''s danger level'
+            cand reference 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, error codes, exit codes and each command''s danger level'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;generate;man'= {
@@ -96,7 +96,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;generate;help'= {
             cand man 'Man pages: aigent.1 and one page per subcommand'
             cand completions 'Static completion scripts for every supported shell'
-            cand reference 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, exit codes and each command''s danger level'
+            cand reference 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, error codes, exit codes and each command''s danger level'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;generate;help;man'= {
@@ -120,6 +120,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --version 'Print version'
             cand validate 'Check skill directories against the Agent Skills rules'
             cand new 'Create a new skill: prompts on a terminal, flags everywhere else'
+            cand fmt 'Put frontmatter into canonical form (key order, quoting, indentation)'
+            cand fix 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)'
             cand read-properties 'Print a skill''s frontmatter properties as JSON'
             cand to-prompt 'Print the <available_skills> XML block that agents load'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -163,6 +165,38 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'aigent;skill;fmt'= {
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -r 'Format every skill below each PATH'
+            cand --recursive 'Format every skill below each PATH'
+            cand --check 'Write nothing; exit 1 if any file would change'
+            cand --diff 'Write nothing; print the change as a unified diff (implies --check)'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;skill;fix'= {
+            cand --profile 'Which frontmatter keys count as known (the others move to metadata)'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -r 'Fix every skill below each PATH'
+            cand --recursive 'Fix every skill below each PATH'
+            cand --dry-run 'Show the diffs; write nothing'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'aigent;skill;read-properties'= {
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
@@ -176,6 +210,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --version 'Print version'
         }
         &'aigent;skill;to-prompt'= {
+            cand --max-tokens 'Fail (exit 1) when the listing is over N tokens (o200k_base)'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
@@ -190,6 +225,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;skill;help'= {
             cand validate 'Check skill directories against the Agent Skills rules'
             cand new 'Create a new skill: prompts on a terminal, flags everywhere else'
+            cand fmt 'Put frontmatter into canonical form (key order, quoting, indentation)'
+            cand fix 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)'
             cand read-properties 'Print a skill''s frontmatter properties as JSON'
             cand to-prompt 'Print the <available_skills> XML block that agents load'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -197,6 +234,10 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;skill;help;validate'= {
         }
         &'aigent;skill;help;new'= {
+        }
+        &'aigent;skill;help;fmt'= {
+        }
+        &'aigent;skill;help;fix'= {
         }
         &'aigent;skill;help;read-properties'= {
         }
@@ -328,6 +369,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;args;check'= {
             cand --audit-log 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
+            cand --value-from-env 'Take the sensitive parameter PARAM''s value from the environment variable VAR (repeatable)'
+            cand --value-from-file 'Take the sensitive parameter PARAM''s value from the file PATH, without its final newline (repeatable)'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
@@ -348,13 +391,16 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;args;help;help'= {
         }
         &'aigent;run'= {
-            cand --timeout 'Kill the command''s whole process group after SECS seconds (fractions allowed) and exit 10'
+            cand --timeout 'Kill the command''s whole process group after SECS seconds (fractions allowed) and exit 10 [default: the declaration''s timeout_s, else 600]'
             cand --audit-log 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
             cand --result 'Write the json envelope to PATH (atomically, in any format) instead of stderr'
+            cand --value-from-env 'Take the sensitive parameter PARAM''s value from the environment variable VAR (repeatable)'
+            cand --value-from-file 'Take the sensitive parameter PARAM''s value from the file PATH, without its final newline (repeatable)'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --dry-run 'Print the argv that would run, and run nothing'
+            cand --confirm-destructive 'Run a command declared destructive (refused with exit 2 without this)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -429,7 +475,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;help;generate'= {
             cand man 'Man pages: aigent.1 and one page per subcommand'
             cand completions 'Static completion scripts for every supported shell'
-            cand reference 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, exit codes and each command''s danger level'
+            cand reference 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, error codes, exit codes and each command''s danger level'
         }
         &'aigent;help;generate;man'= {
         }
@@ -440,12 +486,18 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;help;skill'= {
             cand validate 'Check skill directories against the Agent Skills rules'
             cand new 'Create a new skill: prompts on a terminal, flags everywhere else'
+            cand fmt 'Put frontmatter into canonical form (key order, quoting, indentation)'
+            cand fix 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)'
             cand read-properties 'Print a skill''s frontmatter properties as JSON'
             cand to-prompt 'Print the <available_skills> XML block that agents load'
         }
         &'aigent;help;skill;validate'= {
         }
         &'aigent;help;skill;new'= {
+        }
+        &'aigent;help;skill;fmt'= {
+        }
+        &'aigent;help;skill;fix'= {
         }
         &'aigent;help;skill;read-properties'= {
         }

@@ -61,7 +61,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_s
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -f -a "man" -d 'Man pages: aigent.1 and one page per subcommand'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -f -a "completions" -d 'Static completion scripts for every supported shell'
-complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -f -a "reference" -d 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, exit codes and each command\'s danger level'
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -f -a "reference" -d 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, error codes, exit codes and each command\'s danger level'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -l out-dir -d 'The directory to write into (created if missing)' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
@@ -107,26 +107,28 @@ complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from reference" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from help" -f -a "man" -d 'Man pages: aigent.1 and one page per subcommand'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from help" -f -a "completions" -d 'Static completion scripts for every supported shell'
-complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from help" -f -a "reference" -d 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, exit codes and each command\'s danger level'
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from help" -f -a "reference" -d 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, error codes, exit codes and each command\'s danger level'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new read-properties to-prompt help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new read-properties to-prompt help" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt help" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new read-properties to-prompt help" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new read-properties to-prompt help" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new read-properties to-prompt help" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new read-properties to-prompt help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new read-properties to-prompt help" -s V -l version -d 'Print version'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new read-properties to-prompt help" -f -a "validate" -d 'Check skill directories against the Agent Skills rules'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new read-properties to-prompt help" -f -a "new" -d 'Create a new skill: prompts on a terminal, flags everywhere else'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new read-properties to-prompt help" -f -a "read-properties" -d 'Print a skill\'s frontmatter properties as JSON'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new read-properties to-prompt help" -f -a "to-prompt" -d 'Print the <available_skills> XML block that agents load'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new read-properties to-prompt help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt help" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt help" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt help" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt help" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt help" -f -a "validate" -d 'Check skill directories against the Agent Skills rules'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt help" -f -a "new" -d 'Create a new skill: prompts on a terminal, flags everywhere else'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt help" -f -a "fmt" -d 'Put frontmatter into canonical form (key order, quoting, indentation)'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt help" -f -a "fix" -d 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt help" -f -a "read-properties" -d 'Print a skill\'s frontmatter properties as JSON'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt help" -f -a "to-prompt" -d 'Print the <available_skills> XML block that agents load'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l profile -d 'Which client\'s view to take: its frontmatter keys count as known, and its stricter rules apply (docs/reference/client-profiles.md)' -r -f -a "standard\t'The Agent Skills spec keys only'
 claude-code\t'The spec keys plus Claude Code\'s own (model, context, hooks, ...)'
 codex\t'OpenAI Codex: metadata.short-description is checked'
@@ -178,6 +180,46 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -s r -l recursive -d 'Format every skill below each PATH'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l check -d 'Write nothing; exit 1 if any file would change'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l diff -d 'Write nothing; print the change as a unified diff (implies --check)'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l profile -d 'Which frontmatter keys count as known (the others move to metadata)' -r -f -a "standard\t'The Agent Skills spec keys only'
+claude-code\t'The spec keys plus Claude Code\'s own (model, context, hooks, ...)'
+codex\t'OpenAI Codex: metadata.short-description is checked'
+copilot\t'GitHub Copilot in VS Code: argument-hint, user-invocable, disable-model-invocation'
+cursor\t'Cursor: disable-model-invocation'
+opencode\t'OpenCode: names must be ASCII'
+gemini\t'Gemini CLI: no byte-order mark, a line break after the closing ---'
+strictest\t'Fails wherever any known client would: every client rule, spec keys only'
+permissive\t'Every key is known'"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -s r -l recursive -d 'Fix every skill below each PATH'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l dry-run -d 'Show the diffs; write nothing'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
@@ -191,6 +233,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l max-tokens -d 'Fail (exit 1) when the listing is over N tokens (o200k_base)' -r
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
@@ -206,6 +249,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "validate" -d 'Check skill directories against the Agent Skills rules'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "new" -d 'Create a new skill: prompts on a terminal, flags everywhere else'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "fmt" -d 'Put frontmatter into canonical form (key order, quoting, indentation)'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "fix" -d 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "read-properties" -d 'Print a skill\'s frontmatter properties as JSON'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "to-prompt" -d 'Print the <available_skills> XML block that agents load'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -335,6 +380,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_
 complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_subcommand_from check help" -f -a "check" -d 'Validate arguments for a declared command (Phase 1 only; runs nothing)'
 complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_subcommand_from check help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l audit-log -d 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]' -r -F
+complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l value-from-env -d 'Take the sensitive parameter PARAM\'s value from the environment variable VAR (repeatable)' -r
+complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l value-from-file -d 'Take the sensitive parameter PARAM\'s value from the file PATH, without its final newline (repeatable)' -r
 complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
@@ -350,9 +397,11 @@ complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subc
 complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from help" -f -a "check" -d 'Validate arguments for a declared command (Phase 1 only; runs nothing)'
 complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c aigent -n "__fish_aigent_using_subcommand run" -l timeout -d 'Kill the command\'s whole process group after SECS seconds (fractions allowed) and exit 10' -r
+complete -c aigent -n "__fish_aigent_using_subcommand run" -l timeout -d 'Kill the command\'s whole process group after SECS seconds (fractions allowed) and exit 10 [default: the declaration\'s timeout_s, else 600]' -r
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l audit-log -d 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]' -r -F
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l result -d 'Write the json envelope to PATH (atomically, in any format) instead of stderr' -r -F
+complete -c aigent -n "__fish_aigent_using_subcommand run" -l value-from-env -d 'Take the sensitive parameter PARAM\'s value from the environment variable VAR (repeatable)' -r
+complete -c aigent -n "__fish_aigent_using_subcommand run" -l value-from-file -d 'Take the sensitive parameter PARAM\'s value from the file PATH, without its final newline (repeatable)' -r
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
@@ -363,6 +412,7 @@ always\t''
 never\t''"
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l dry-run -d 'Print the argv that would run, and run nothing'
+complete -c aigent -n "__fish_aigent_using_subcommand run" -l confirm-destructive -d 'Run a command declared destructive (refused with exit 2 without this)'
 complete -c aigent -n "__fish_aigent_using_subcommand run" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand run" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -427,9 +477,11 @@ complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_
 complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate skill plugin schema args run mcp completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from generate" -f -a "man" -d 'Man pages: aigent.1 and one page per subcommand'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from generate" -f -a "completions" -d 'Static completion scripts for every supported shell'
-complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from generate" -f -a "reference" -d 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, exit codes and each command\'s danger level'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from generate" -f -a "reference" -d 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, error codes, exit codes and each command\'s danger level'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from skill" -f -a "validate" -d 'Check skill directories against the Agent Skills rules'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from skill" -f -a "new" -d 'Create a new skill: prompts on a terminal, flags everywhere else'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from skill" -f -a "fmt" -d 'Put frontmatter into canonical form (key order, quoting, indentation)'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from skill" -f -a "fix" -d 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from skill" -f -a "read-properties" -d 'Print a skill\'s frontmatter properties as JSON'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from skill" -f -a "to-prompt" -d 'Print the <available_skills> XML block that agents load'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from plugin" -f -a "validate" -d 'Check plugins and marketplaces: manifests, sources, skills, components'

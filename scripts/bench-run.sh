@@ -24,11 +24,11 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/commands"
 cat >"$work/commands/noop.json" <<EOF
-{"name": "noop", "description": "Does nothing", "parameters": {},
+{"name": "noop", "description": "Does nothing", "danger_level": "safe", "parameters": {},
  "subprocess": {"binary": "$true_bin", "hardcoded_args": [], "user_controlled_args": []}}
 EOF
 cat >"$work/commands/greet.json" <<EOF
-{"name": "greet", "description": "Print a greeting",
+{"name": "greet", "description": "Print a greeting", "danger_level": "safe",
  "parameters": {"who": {"type": "string", "required": true, "pattern_type": "alphanumeric_id"}},
  "subprocess": {"binary": "$echo_bin", "hardcoded_args": ["hello"], "user_controlled_args": ["who"]}}
 EOF

@@ -12,10 +12,23 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// random temporary name to every error, and the message should name the
 /// target the caller asked for.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_atomic_with_permissions(path, bytes, None)
+}
+
+/// [`write_atomic`], giving the new file `permissions` (those of the file
+/// it replaces, say) before it takes the place of the old one.
+pub fn write_atomic_with_permissions(
+    path: &Path,
+    bytes: &[u8],
+    permissions: Option<fs::Permissions>,
+) -> io::Result<()> {
     let temporary = temporary_sibling(path);
     let result = (|| {
         let mut file = File::create_new(&temporary)?;
         file.write_all(bytes)?;
+        if let Some(permissions) = permissions {
+            file.set_permissions(permissions)?;
+        }
         file.sync_all()?;
         fs::rename(&temporary, path)
     })();

@@ -1,20 +1,33 @@
-//! The invocation protocol (DESIGN.md §6), owned here for every caller (the
-//! CLI's `args check` and `run`, and any library caller such as an MCP
-//! server): Phase 1 → audit record of a rejection → argv → audit log opened
-//! and proven writable → spawn → audit record of the outcome.
+//! The invocation protocol (DESIGN.md §6), owned here for every caller: the
+//! CLI's `args check` and `run`, the MCP server's `tools/call`, and any
+//! library caller.
 //!
-//! This is the only public way to spawn a declared command: the raw spawn in
-//! `exec::process` is crate-private. Results are data ([`Invoked`]); `Err`
-//! ([`InvokeError`]) is kept for what stopped the protocol before anything
-//! ran.
+//! Phase 1 → audit record of a rejection → argv and environment → the
+//! danger level's confirmation → audit log opened and `COMMAND_STARTED`
+//! durably written → spawn → `COMMAND_EXECUTED` (or the spawn failure).
+//!
+//! This is the only public way to spawn a declared command: the raw spawn
+//! in `exec::process` is crate-private. Results are data ([`Invoked`]);
+//! `Err` ([`InvokeError`]) is kept for what stopped the protocol before
+//! anything ran.
 
 use std::path::Path;
 use std::time::Duration;
 
 use crate::contract::Declaration;
 use crate::exec::audit::{AuditError, AuditLog, AuditRecord, OpenAuditLog};
+use crate::exec::process::{Cancel, Output, Progress};
 use crate::exec::{self, Argv, ArgvError, Finished, RunOptions, SpawnError};
 use crate::guard::{self, RawArguments, Rejection, ValidatedArguments};
+use crate::request::{RequestIds, TRACE_VARIABLE};
+
+/// The time limit when neither the caller nor the declaration gives one.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// The audit event of a destructive call refused for want of confirmation.
+pub const EVENT_CONFIRMATION_REFUSED: &str = "COMMAND_CONFIRMATION_REFUSED";
+/// Written, durably, before the child is spawned.
+pub const EVENT_COMMAND_STARTED: &str = "COMMAND_STARTED";
 
 /// How far the protocol goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,21 +35,28 @@ pub enum Mode {
     /// Phase 1 only (`args check`).
     Check,
     /// Phase 1 and the argv; nothing is spawned and nothing is audited
-    /// beyond a rejection (`run --dry-run`).
+    /// beyond a rejection (`run --dry-run`). Needs no confirmation.
     DryRun,
     /// The whole protocol (`run`).
     Run,
 }
 
-/// What a caller may choose. New policy (confirmation, declared timeouts
-/// and environment, request ids) belongs here, so callers keep one shape.
-#[derive(Debug, Clone, Copy)]
+/// What a caller may choose. Every caller gets the same policy; these are
+/// the caller's part of it.
+#[derive(Clone)]
 pub struct InvokeOptions<'a> {
     pub mode: Mode,
     /// The audit log; `None` means `AIGENT_AUDIT_LOG`, else the default.
     pub audit_log: Option<&'a Path>,
-    /// Kill the child's whole process group after this long.
+    /// Overrides the declaration's `timeout_s` and [`DEFAULT_TIMEOUT`].
     pub timeout: Option<Duration>,
+    /// The caller confirmed a destructive command.
+    pub confirmed: bool,
+    /// The ids of this request; `None` is the process's.
+    pub request: Option<RequestIds>,
+    pub output: Output,
+    pub cancel: Option<Cancel>,
+    pub progress: Option<Progress>,
 }
 
 impl Default for InvokeOptions<'_> {
@@ -45,7 +65,28 @@ impl Default for InvokeOptions<'_> {
             mode: Mode::Run,
             audit_log: None,
             timeout: None,
+            confirmed: false,
+            request: None,
+            output: Output::Inherit,
+            cancel: None,
+            progress: None,
         }
+    }
+}
+
+impl InvokeOptions<'_> {
+    fn request(&self) -> RequestIds {
+        self.request
+            .clone()
+            .unwrap_or_else(|| RequestIds::current().clone())
+    }
+
+    /// The limit this run gets: the caller's, the declaration's, or the
+    /// default.
+    pub fn effective_timeout(&self, declaration: &Declaration) -> Duration {
+        self.timeout
+            .or(declaration.timeout)
+            .unwrap_or(DEFAULT_TIMEOUT)
     }
 }
 
@@ -64,12 +105,20 @@ pub enum Invoked {
     Planned {
         validated: ValidatedArguments,
         argv: Argv,
+        timeout: Duration,
     },
-    /// The command ran to its end (its exit status, a signal or the
-    /// timeout are in `finished`).
+    /// The command is destructive and the caller did not confirm it:
+    /// nothing ran. `argv` is what would have run.
+    ConfirmationRequired {
+        argv: Argv,
+        audit_warning: Option<String>,
+    },
+    /// The command ran to its end (its exit status, a signal, the timeout
+    /// or a cancellation are in `finished`).
     Finished {
         argv: Argv,
         finished: Finished,
+        timeout: Duration,
         audit_warning: Option<String>,
     },
     /// The program could not be started.
@@ -87,7 +136,7 @@ pub enum InvokeError {
     NoSubprocess { command: String },
     #[error(transparent)]
     Argv(#[from] ArgvError),
-    /// Fail closed: nothing runs unless its record can be written.
+    /// Fail closed: nothing runs unless its record is written first.
     #[error("{0}; nothing was run")]
     AuditUnwritable(AuditError),
 }
@@ -103,11 +152,13 @@ pub fn invoke(
             command: declaration.name.clone(),
         });
     }
+    let request = options.request();
     let validated = match guard::check(declaration, arguments) {
         Ok(validated) => validated,
         Err(rejection) => {
+            let record = with_ids(AuditRecord::validation_failure(&rejection), &request);
             let audit_warning = AuditLog::from_env(options.audit_log)
-                .and_then(|log| log.append(&AuditRecord::validation_failure(&rejection)))
+                .and_then(|log| log.append(&record))
                 .err()
                 .map(|err| format!("the audit record was not written: {err}"));
             return Ok(Invoked::Rejected {
@@ -119,33 +170,77 @@ pub fn invoke(
     if options.mode == Mode::Check {
         return Ok(Invoked::Accepted(validated));
     }
-    let argv = Argv::build(declaration, &validated)?;
+    let mut argv = Argv::build(declaration, &validated)?;
+    argv.set_env(TRACE_VARIABLE, request.child_trace_id());
+    let timeout = options.effective_timeout(declaration);
     if options.mode == Mode::DryRun {
-        return Ok(Invoked::Planned { validated, argv });
+        return Ok(Invoked::Planned {
+            validated,
+            argv,
+            timeout,
+        });
     }
-    // Opened, and so proven writable, before anything is spawned; the
-    // outcome's record goes through this same descriptor.
+    let name = &declaration.name;
+    if declaration.requires_confirmation() && !options.confirmed {
+        let record = with_ids(
+            AuditRecord::new(EVENT_CONFIRMATION_REFUSED, name.clone())
+                .with("argv", argv.redacted()),
+            &request,
+        );
+        let audit_warning = AuditLog::from_env(options.audit_log)
+            .and_then(|log| log.append(&record))
+            .err()
+            .map(|err| format!("the audit record was not written: {err}"));
+        return Ok(Invoked::ConfirmationRequired {
+            argv,
+            audit_warning,
+        });
+    }
+    // Opened, and so proven writable, and the start recorded before anything
+    // is spawned; the outcome's record goes through this same descriptor.
     let audit = open_audit_log(options.audit_log)?;
+    let started = with_ids(
+        AuditRecord::new(EVENT_COMMAND_STARTED, name.clone())
+            .with("argv", argv.redacted())
+            .with("env", argv.env().redacted())
+            .with("timeout_ms", millis(timeout))
+            .with(
+                "danger_level",
+                declaration.danger_level.map(|level| level.as_str()),
+            ),
+        &request,
+    );
+    audit
+        .append(&started)
+        .map_err(InvokeError::AuditUnwritable)?;
     let run_options = RunOptions {
-        timeout: options.timeout,
+        timeout: Some(timeout),
+        output: options.output,
+        cancel: options.cancel.clone(),
+        progress: options.progress.clone(),
         ..RunOptions::default()
     };
-    let name = &declaration.name;
     Ok(match exec::process::run(&argv, &run_options) {
         Ok(finished) => {
+            let mut record = AuditRecord::command_executed(name, &argv, &finished);
+            if finished.cancelled {
+                record = record.with("cancelled", true);
+            }
             let audit_warning = audit
-                .append(&AuditRecord::command_executed(name, &argv, &finished))
+                .append(&with_ids(record, &request))
                 .err()
                 .map(|err| format!("the command ran, but its audit record was not written: {err}"));
             Invoked::Finished {
                 argv,
                 finished,
+                timeout,
                 audit_warning,
             }
         }
         Err(error) => {
+            let record = with_ids(AuditRecord::spawn_failure(name, &argv, &error), &request);
             let audit_warning = audit
-                .append(&AuditRecord::spawn_failure(name, &argv, &error))
+                .append(&record)
                 .err()
                 .map(|err| format!("the audit record was not written: {err}"));
             Invoked::SpawnFailed {
@@ -155,6 +250,18 @@ pub fn invoke(
             }
         }
     })
+}
+
+fn with_ids(record: AuditRecord, request: &RequestIds) -> AuditRecord {
+    let record = record.with("request_id", request.request_id.clone());
+    match &request.trace_id {
+        Some(trace) => record.with("trace_id", trace.clone()),
+        None => record,
+    }
+}
+
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
 fn open_audit_log(explicit: Option<&Path>) -> Result<OpenAuditLog, InvokeError> {

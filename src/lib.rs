@@ -16,5 +16,6 @@ pub mod normalize;
 pub mod plugin;
 pub mod registry;
 pub mod report;
+pub mod request;
 pub mod skill;
 pub mod vcs;

@@ -1,7 +1,7 @@
 //! Operational failures at the binary's edge, each with its exit code and
 //! an envelope-ready body.
 
-use aigent::report::{ErrorBody, FieldError, Outcome, exit};
+use aigent::report::{ErrorBody, ErrorCode, FieldError, Outcome};
 
 #[derive(Debug, Clone)]
 pub struct CliError {
@@ -11,27 +11,32 @@ pub struct CliError {
 }
 
 impl CliError {
-    pub fn new(exit_code: i32, code: &str, message: impl Into<String>) -> Self {
+    pub fn new(exit_code: i32, code: ErrorCode, message: impl Into<String>) -> Self {
         Self {
             exit_code,
             body: Box::new(ErrorBody::new(code, message)),
         }
     }
 
+    /// A failure that exits with its code's own exit code.
+    pub fn of(code: ErrorCode, message: impl Into<String>) -> Self {
+        Self::new(code.exit_code(), code, message)
+    }
+
     pub fn usage(message: impl Into<String>) -> Self {
-        Self::new(exit::ARG_ERROR, "ARG_ERROR", message)
+        Self::of(ErrorCode::ArgError, message)
     }
 
     pub fn not_found(message: impl Into<String>) -> Self {
-        Self::new(exit::NOT_FOUND, "NOT_FOUND", message)
+        Self::of(ErrorCode::NotFound, message)
     }
 
     pub fn precondition(message: impl Into<String>) -> Self {
-        Self::new(exit::PRECONDITION, "PRECONDITION", message)
+        Self::of(ErrorCode::Precondition, message)
     }
 
     pub fn general(message: impl Into<String>) -> Self {
-        Self::new(exit::GENERAL_ERROR, "GENERAL_ERROR", message)
+        Self::of(ErrorCode::GeneralError, message)
     }
 
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
@@ -70,7 +75,7 @@ impl From<aigent::registry::LoadError> for CliError {
             LoadError::Invalid {
                 file, diagnostics, ..
             } => {
-                let mut error = Self::new(exit::PRECONDITION, "INVALID_DECLARATION", message);
+                let mut error = Self::of(ErrorCode::InvalidDeclaration, message);
                 error.body.errors = diagnostics
                     .iter()
                     .filter(|diagnostic| diagnostic.is_error())
@@ -80,7 +85,7 @@ impl From<aigent::registry::LoadError> for CliError {
                 error.with_hint("run `aigent schema lint` for every problem in the registry")
             }
             LoadError::Duplicate { files, .. } => {
-                let mut error = Self::new(exit::PRECONDITION, "DUPLICATE_COMMAND", message);
+                let mut error = Self::of(ErrorCode::DuplicateCommand, message);
                 error.body.extra.insert("files".to_owned(), files.into());
                 error.with_hint("keep one declaration file per command name")
             }

@@ -28,7 +28,7 @@ pub enum Artifact {
     /// Static completion scripts for every supported shell
     Completions(OutDir),
     /// The Markdown reference tables that exist in code: diagnostic codes,
-    /// lint codes, exit codes and each command's danger level
+    /// lint codes, error codes, exit codes and each command's danger level
     Reference(OutDir),
 }
 
@@ -169,6 +169,10 @@ pages and `aigent --schema` give them (source: `src/cli/manifest.rs`).\n\n\
             "client-profiles.md".to_owned(),
             client_profiles(GENERATED).into_bytes(),
         ),
+        (
+            "error-codes.md".to_owned(),
+            error_codes_page(GENERATED).into_bytes(),
+        ),
         ("exit-codes.md".to_owned(), exit.into_bytes()),
         ("schema-codes.md".to_owned(), schema.into_bytes()),
         ("skill-codes.md".to_owned(), skill.into_bytes()),
@@ -241,7 +245,7 @@ fn client_profiles(generated: &str) -> String {
 `--profile` on `aigent skill validate` and `aigent plugin validate` takes one client's \
 view of a skill ([the guide](../skills.md#client-profiles)). Every profile applies the \
 Agent Skills specification's rules; a client profile adds the frontmatter keys that \
-client reads (others are `W001`, and a known key of the wrong type is `W007`) and the \
+client reads (others are `W001`, and a known key of the wrong type is `W008`) and the \
 rules where the client is stricter than the specification. `strictest` fails wherever \
 any client here would. The lookup paths are where each client loads skills from in a \
 project: two skills with one name under lookup paths of one client are `E030`. \
@@ -249,6 +253,39 @@ Source: `src/skill/clients.rs`; a new client is one entry there.\n\n\
 | profile | client | known keys | stricter rules | lookup paths |\n|---|---|---|---|---|\n{rows}\n\
 ## Sources\n\n\
 Every key, rule and path above comes from these documents and source files.\n{sources}"
+    )
+}
+
+/// docs/reference/error-codes.md: every `error.code`, from
+/// [`aigent::report::ErrorCode`].
+fn error_codes_page(generated: &str) -> String {
+    use aigent::report::ErrorCode;
+    let rows: String = ErrorCode::ALL
+        .iter()
+        .map(|code| {
+            let exit_code = if code.passes_child_status() {
+                "the child's status".to_owned()
+            } else {
+                code.exit_code().to_string()
+            };
+            let retryable = if code.retryable() { "yes" } else { "no" };
+            format!(
+                "| `{code}` | {exit_code} | {retryable} | {} |\n",
+                code.meaning()
+            )
+        })
+        .collect();
+    format!(
+        "{generated}\n\n# Error codes\n\n\
+`error.code` in the json envelope ([output](output.md)) is the value to branch on: \
+codes are stable, messages may be reworded. `error.retryable` says whether the same \
+call with other arguments can succeed; `false` means the environment, the registry, \
+the files or the child must change first. `error.phase`, where present, says how far \
+the call got: `validation` (the guard rejected the arguments), `confirmation` (a \
+destructive command was not confirmed) or `execution` (the child was started, or \
+starting it failed). Each code's [exit code](exit-codes.md) is fixed, except where \
+noted. Source: `src/report/error_code.rs`.\n\n\
+| code | exit | retryable | meaning |\n|---|---|---|---|\n{rows}"
     )
 }
 

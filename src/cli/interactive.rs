@@ -33,7 +33,7 @@ static EXIT_ON_INTERRUPT: AtomicBool = AtomicBool::new(false);
 static EXIT_OUTPUT: OnceLock<(Vec<u8>, Vec<u8>)> = OnceLock::new();
 
 #[cfg(unix)]
-static SAVED_TERMIOS: OnceLock<libc::termios> = OnceLock::new();
+static SAVED_TERMIOS: OnceLock<rustix::termios::Termios> = OnceLock::new();
 
 #[cfg(unix)]
 const SHOW_CURSOR: &[u8] = b"\x1b[?25h";
@@ -74,13 +74,8 @@ impl Drop for Prompting {
 
 #[cfg(unix)]
 fn save_terminal_state() {
-    // SAFETY: tcgetattr fills the struct it is given; it is only kept when
-    // the call succeeds.
-    unsafe {
-        let mut termios: libc::termios = std::mem::zeroed();
-        if libc::tcgetattr(libc::STDIN_FILENO, &mut termios) == 0 {
-            let _ = SAVED_TERMIOS.set(termios);
-        }
+    if let Ok(termios) = rustix::termios::tcgetattr(rustix::stdio::stdin()) {
+        let _ = SAVED_TERMIOS.set(termios);
     }
 }
 
@@ -88,9 +83,11 @@ fn save_terminal_state() {
 fn install_handler() {
     static INSTALLED: OnceLock<()> = OnceLock::new();
     INSTALLED.get_or_init(|| {
-        // SAFETY: the handler only uses async-signal-safe calls (atomic
-        // loads and stores, tcsetattr, write, _exit) and data set before it
-        // was installed.
+        // SAFETY: a zeroed sigaction is valid storage, filled with a handler
+        // of the `extern "C" fn(c_int)` shape that sa_sigaction means
+        // without SA_SIGINFO. The handler only uses async-signal-safe calls
+        // (atomics, tcsetattr, write, _exit) and data set before it was
+        // installed. rustix offers no stable safe way to install a handler.
         unsafe {
             let mut action: libc::sigaction = std::mem::zeroed();
             action.sa_sigaction = on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t;
@@ -107,33 +104,39 @@ fn install_handler() {}
 
 #[cfg(unix)]
 extern "C" fn on_sigint(_signal: libc::c_int) {
+    use rustix::stdio::{stderr, stdout};
     INTERRUPTED.store(true, Ordering::SeqCst);
     if !EXIT_ON_INTERRUPT.load(Ordering::SeqCst) {
         return;
     }
-    // SAFETY: async-signal-safe calls on plain bytes prepared beforehand.
-    unsafe {
-        if let Some(termios) = SAVED_TERMIOS.get() {
-            libc::tcsetattr(libc::STDIN_FILENO, libc::TCSANOW, termios);
-        }
-        let write_all = |fd: libc::c_int, bytes: &[u8]| {
-            let mut rest = bytes;
-            while !rest.is_empty() {
-                let written = libc::write(fd, rest.as_ptr().cast(), rest.len());
-                if written <= 0 {
-                    break;
-                }
-                rest = &rest[written as usize..];
-            }
-        };
-        write_all(libc::STDERR_FILENO, SHOW_CURSOR);
-        write_all(libc::STDERR_FILENO, b"\n");
-        if let Some((stdout, stderr)) = EXIT_OUTPUT.get() {
-            write_all(libc::STDOUT_FILENO, stdout);
-            write_all(libc::STDERR_FILENO, stderr);
-        }
-        libc::_exit(aigent::report::exit::INTERRUPTED);
+    // Only async-signal-safe calls from here on (rustix issues tcsetattr
+    // and write directly), on bytes prepared beforehand.
+    if let Some(termios) = SAVED_TERMIOS.get() {
+        let _ = rustix::termios::tcsetattr(
+            rustix::stdio::stdin(),
+            rustix::termios::OptionalActions::Now,
+            termios,
+        );
     }
+    let write_all = |fd, bytes: &[u8]| {
+        let mut rest = bytes;
+        while !rest.is_empty() {
+            match rustix::io::write(fd, rest) {
+                Ok(written) if written > 0 => rest = &rest[written..],
+                Err(rustix::io::Errno::INTR) => {}
+                _ => break,
+            }
+        }
+    };
+    write_all(stderr(), SHOW_CURSOR);
+    write_all(stderr(), b"\n");
+    if let Some((out, err)) = EXIT_OUTPUT.get() {
+        write_all(stdout(), out);
+        write_all(stderr(), err);
+    }
+    // SAFETY: _exit(2) is async-signal-safe and takes a plain integer; std's
+    // `exit` is not (it runs atexit handlers and flushes locked buffers).
+    unsafe { libc::_exit(aigent::report::exit::INTERRUPTED) }
 }
 
 /// Whether a prompt failed because of Ctrl-C (or a signal that interrupted

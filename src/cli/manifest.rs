@@ -12,6 +12,7 @@ use clap::{Arg, ArgAction};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
+use aigent::contract::{DangerLevel, SideEffects};
 use aigent::report::{Outcome, exit};
 
 use super::CliError;
@@ -19,60 +20,104 @@ use super::CliError;
 /// Version of the manifest's own shape.
 pub const SCHEMA_VERSION: &str = "1.0";
 
-/// How much of the world a code says was changed (CLI Agent Spec).
-#[derive(Clone, Copy)]
-enum SideEffects {
-    None,
-    Partial,
-    Complete,
-}
-
-impl SideEffects {
-    fn as_str(self) -> &'static str {
-        match self {
-            SideEffects::None => "none",
-            SideEffects::Partial => "partial",
-            SideEffects::Complete => "complete",
-        }
-    }
-}
-
 /// What clap cannot say about a leaf command.
 pub struct Contract {
     /// Dot-separated path, as the manifest keys it (`skill.validate`).
     path: &'static str,
-    danger_level: &'static str,
-    exit_codes: &'static [(i32, SideEffects)],
+    danger_level: DangerLevel,
+    exit_codes: &'static [ExitCode],
 }
 
+/// One exit status a command can return: how much of the world it says
+/// was changed (CLI Agent Spec), and what it means for this command
+/// (`None`: the general meaning in [`exit::TABLE`]).
+#[derive(Clone, Copy)]
+pub struct ExitCode {
+    code: i32,
+    side_effects: SideEffects,
+    when: Option<&'static str>,
+}
+
+impl ExitCode {
+    fn when(&self) -> &'static str {
+        self.when.unwrap_or_else(|| exit_entry(self.code).1)
+    }
+}
+
+/// `code` with its general meaning.
+const fn code(code: i32, side_effects: SideEffects) -> ExitCode {
+    ExitCode {
+        code,
+        side_effects,
+        when: None,
+    }
+}
+
+/// `code` with what it means for one command.
+const fn code_when(code: i32, side_effects: SideEffects, when: &'static str) -> ExitCode {
+    ExitCode {
+        code,
+        side_effects,
+        when: Some(when),
+    }
+}
+
+use DangerLevel::{Destructive, Mutating, Safe};
 use SideEffects::{Complete, None as NoEffects, Partial};
 
-const READ_ONLY: &[(i32, SideEffects)] = &[
-    (exit::SUCCESS, NoEffects),
-    (exit::ARG_ERROR, NoEffects),
-    (exit::NOT_FOUND, NoEffects),
+const USAGE: ExitCode = code_when(exit::ARG_ERROR, NoEffects, "bad usage");
+
+const READ_ONLY: &[ExitCode] = &[
+    code(exit::SUCCESS, NoEffects),
+    USAGE,
+    code(exit::NOT_FOUND, NoEffects),
 ];
 
 /// Commands that read a skill and report on it.
-const SKILL_READER: &[(i32, SideEffects)] = &[
-    (exit::SUCCESS, NoEffects),
-    (exit::VALIDATION_FAILED, NoEffects),
-    (exit::ARG_ERROR, NoEffects),
-    (exit::NOT_FOUND, NoEffects),
+const SKILL_READER: &[ExitCode] = &[
+    code(exit::SUCCESS, NoEffects),
+    code_when(exit::VALIDATION_FAILED, NoEffects, "a skill has errors"),
+    USAGE,
+    code_when(exit::NOT_FOUND, NoEffects, "a path does not exist"),
+];
+
+/// `skill fmt` and `skill fix`: each file is written whole or not at all,
+/// but a run over many may write some and fail on others.
+const SKILL_REWRITER: &[ExitCode] = &[
+    code_when(exit::SUCCESS, Complete, "every file is (now) canonical"),
+    code_when(
+        exit::GENERAL_ERROR,
+        Partial,
+        "--check found a file to change, or a fix could not be made",
+    ),
+    USAGE,
+    code_when(exit::NOT_FOUND, NoEffects, "a path does not exist"),
 ];
 
 /// Commands that read the registry of declarations.
-const REGISTRY_READER: &[(i32, SideEffects)] = &[
-    (exit::SUCCESS, NoEffects),
-    (exit::ARG_ERROR, NoEffects),
-    (exit::PRECONDITION, NoEffects),
-    (exit::NOT_FOUND, NoEffects),
+const REGISTRY_READER: &[ExitCode] = &[
+    code(exit::SUCCESS, NoEffects),
+    code_when(
+        exit::ARG_ERROR,
+        NoEffects,
+        "bad usage, or (args check) an argument was rejected",
+    ),
+    code_when(
+        exit::PRECONDITION,
+        NoEffects,
+        "a declaration it needs is invalid",
+    ),
+    code_when(
+        exit::NOT_FOUND,
+        NoEffects,
+        "the registry or the named command does not exist",
+    ),
 ];
 
 const fn contract(
     path: &'static str,
-    danger_level: &'static str,
-    exit_codes: &'static [(i32, SideEffects)],
+    danger_level: DangerLevel,
+    exit_codes: &'static [ExitCode],
 ) -> Contract {
     Contract {
         path,
@@ -81,63 +126,173 @@ const fn contract(
     }
 }
 
+/// The one table that `--help` (hence the man pages), `aigent --schema`
+/// and docs/reference/exit-codes.md read.
 const CONTRACTS: &[Contract] = &[
     contract(
         "skill.validate",
-        "safe",
+        Safe,
         &[
-            (exit::SUCCESS, NoEffects),
-            (exit::VALIDATION_FAILED, NoEffects),
-            (exit::ARG_ERROR, NoEffects),
-            (exit::PRECONDITION, NoEffects),
-            (exit::NOT_FOUND, NoEffects),
+            code_when(
+                exit::SUCCESS,
+                NoEffects,
+                "all valid (warnings allowed unless --strict)",
+            ),
+            code_when(exit::VALIDATION_FAILED, NoEffects, "a skill has errors"),
+            USAGE,
+            code_when(
+                exit::PRECONDITION,
+                NoEffects,
+                "--changed outside a git work tree, or no history shared with the base",
+            ),
+            code_when(
+                exit::NOT_FOUND,
+                NoEffects,
+                "a path does not exist, --recursive found no skill, or --base names no commit",
+            ),
         ],
     ),
     contract(
         "skill.new",
-        "mutating",
+        Mutating,
         &[
-            (exit::SUCCESS, Complete),
-            (exit::GENERAL_ERROR, NoEffects),
-            (exit::ARG_ERROR, NoEffects),
-            (exit::CONFLICT, NoEffects),
-            (exit::INTERRUPTED, NoEffects),
+            code_when(exit::SUCCESS, Complete, "created"),
+            code_when(exit::GENERAL_ERROR, NoEffects, "not confirmed"),
+            code_when(
+                exit::ARG_ERROR,
+                NoEffects,
+                "a bad answer, or no terminal without --yes",
+            ),
+            code_when(
+                exit::CONFLICT,
+                NoEffects,
+                "PATH already holds a skill or is not empty",
+            ),
+            code_when(exit::INTERRUPTED, NoEffects, "interrupted (Ctrl-C)"),
         ],
     ),
-    contract("skill.read-properties", "safe", SKILL_READER),
-    contract("skill.to-prompt", "safe", SKILL_READER),
-    contract("plugin.validate", "safe", SKILL_READER),
-    contract("schema.list", "safe", REGISTRY_READER),
-    contract("schema.show", "safe", REGISTRY_READER),
-    contract("schema.lint", "safe", REGISTRY_READER),
-    contract("args.check", "safe", REGISTRY_READER),
+    contract("skill.fmt", Mutating, SKILL_REWRITER),
+    contract("skill.fix", Mutating, SKILL_REWRITER),
+    contract("skill.read-properties", Safe, SKILL_READER),
+    contract("skill.to-prompt", Safe, SKILL_READER),
+    contract(
+        "plugin.validate",
+        Safe,
+        &[
+            code_when(
+                exit::SUCCESS,
+                NoEffects,
+                "all valid (warnings allowed unless --strict)",
+            ),
+            code_when(
+                exit::VALIDATION_FAILED,
+                NoEffects,
+                "a manifest, plugin or skill has errors",
+            ),
+            USAGE,
+            code_when(exit::NOT_FOUND, NoEffects, "a path does not exist"),
+        ],
+    ),
+    contract("schema.list", Safe, REGISTRY_READER),
+    contract("schema.show", Safe, REGISTRY_READER),
+    contract(
+        "schema.lint",
+        Safe,
+        &[
+            code_when(
+                exit::SUCCESS,
+                NoEffects,
+                "no declaration has an error (warnings allowed)",
+            ),
+            USAGE,
+            code_when(
+                exit::PRECONDITION,
+                NoEffects,
+                "a declaration has an error, or --changed outside a git work tree",
+            ),
+            code_when(
+                exit::NOT_FOUND,
+                NoEffects,
+                "the registry does not exist, or --base names no commit",
+            ),
+        ],
+    ),
+    contract("args.check", Safe, REGISTRY_READER),
     contract(
         "run",
-        "destructive",
+        Destructive,
         &[
-            (exit::SUCCESS, Complete),
-            (exit::GENERAL_ERROR, Partial),
-            (exit::ARG_ERROR, NoEffects),
-            (exit::PRECONDITION, NoEffects),
-            (exit::NOT_FOUND, NoEffects),
-            (exit::TIMEOUT, Partial),
-            (exit::HUNG_UP, Partial),
-            (exit::INTERRUPTED, Partial),
-            (exit::QUIT, Partial),
-            (exit::TERMINATED, Partial),
+            code_when(
+                exit::SUCCESS,
+                Complete,
+                "the command ran and exited 0 (once it runs, its status is aigent's)",
+            ),
+            code_when(
+                exit::GENERAL_ERROR,
+                Partial,
+                "the command could not be started",
+            ),
+            code_when(
+                exit::ARG_ERROR,
+                NoEffects,
+                "bad usage, or an argument failed Phase 1; nothing ran",
+            ),
+            code_when(
+                exit::PRECONDITION,
+                NoEffects,
+                "the registry or declaration is invalid, the program is not executable, or the audit log cannot be written",
+            ),
+            code_when(
+                exit::NOT_FOUND,
+                NoEffects,
+                "no declared command of that name, or its program does not exist",
+            ),
+            code_when(
+                exit::TIMEOUT,
+                Partial,
+                "--timeout expired; the command's process group was killed",
+            ),
+            code_when(
+                exit::HUNG_UP,
+                Partial,
+                "SIGHUP, passed on to the command, which was stopped",
+            ),
+            code_when(
+                exit::INTERRUPTED,
+                Partial,
+                "Ctrl-C (SIGINT), passed on to the command, which was stopped",
+            ),
+            code_when(
+                exit::QUIT,
+                Partial,
+                "SIGQUIT, passed on to the command, which was stopped",
+            ),
+            code_when(
+                exit::TERMINATED,
+                Partial,
+                "SIGTERM, passed on to the command, which was stopped",
+            ),
         ],
     ),
     contract(
         "mcp.serve",
-        "destructive",
+        Destructive,
         &[
-            (exit::SUCCESS, Complete),
-            (exit::GENERAL_ERROR, Partial),
-            (exit::ARG_ERROR, NoEffects),
-            (exit::NOT_FOUND, NoEffects),
+            code_when(exit::SUCCESS, Complete, "the client closed the session"),
+            code_when(exit::GENERAL_ERROR, Partial, "the transport failed"),
+            code_when(
+                exit::ARG_ERROR,
+                NoEffects,
+                "bad usage, or nothing to serve (no registry and no --skills)",
+            ),
+            code_when(
+                exit::NOT_FOUND,
+                NoEffects,
+                "the registry or a --skills directory does not exist",
+            ),
         ],
     ),
-    contract("completions", "safe", READ_ONLY),
+    contract("completions", Safe, READ_ONLY),
 ];
 
 /// Adds each leaf command's danger level and exit codes, from
@@ -173,18 +328,24 @@ fn mut_path(
     }
 }
 
-/// `Danger level: safe` and the exit codes by name. What each means in
-/// general is in `aigent --schema` and docs/reference/output.md.
+/// `Danger level: safe` and what each exit status means for this
+/// command. The names are in `aigent --schema` and
+/// docs/reference/exit-codes.md.
 pub fn help_block(contract: &Contract) -> String {
-    let codes: Vec<String> = contract
+    let width = contract
         .exit_codes
         .iter()
-        .map(|&(code, _)| format!("{code} {}", exit_entry(code).0))
+        .map(|entry| entry.code.to_string().len())
+        .max()
+        .unwrap_or(1);
+    let codes: String = contract
+        .exit_codes
+        .iter()
+        .map(|entry| format!("\n  {:>width$}  {}", entry.code, entry.when()))
         .collect();
     format!(
-        "Danger level: {}\nExit status: {}",
-        contract.danger_level,
-        codes.join(", ")
+        "Danger level: {}\n\nExit status:{codes}",
+        contract.danger_level.as_str()
     )
 }
 
@@ -196,12 +357,12 @@ pub fn contracts_rows() -> String {
             let codes: Vec<String> = contract
                 .exit_codes
                 .iter()
-                .map(|&(code, _)| format!("{code} {}", exit_entry(code).0))
+                .map(|entry| format!("{} {}", entry.code, exit_entry(entry.code).0))
                 .collect();
             format!(
                 "| `aigent {}` | {} | {} |\n",
                 contract.path.replace('.', " "),
-                contract.danger_level,
+                contract.danger_level.as_str(),
                 codes.join(", ")
             )
         })
@@ -284,8 +445,21 @@ fn collect(command: &clap::Command, parents: &[&str], out: &mut Map<String, Valu
         let contract = contract_of(&key);
         entry.insert(
             "danger_level".into(),
-            contract.map_or("safe", |c| c.danger_level).into(),
+            contract.map_or(Safe, |c| c.danger_level).as_str().into(),
         );
+        // aigent's own commands never ask; `run` and `mcp serve` refuse a
+        // declared destructive command unless the caller confirms it.
+        entry.insert("requires_confirmation".into(), false.into());
+        if matches!(key.as_str(), "run" | "mcp.serve") {
+            entry.insert(
+                "confirmation".into(),
+                json!({
+                    "flag": "--confirm-destructive",
+                    "when": "the declared command's danger_level is destructive (see its requires_confirmation in `schema show`)",
+                    "refusal_code": aigent::report::ErrorCode::ConfirmationRequired,
+                }),
+            );
+        }
         entry.insert("required_scopes".into(), json!([]));
         entry.insert("flags".into(), flags.into());
         if !arguments.is_empty() {
@@ -438,18 +612,17 @@ fn default_value(arg: &Arg, kind: &str) -> Option<Value> {
     }
 }
 
-fn exit_codes(codes: &[(i32, SideEffects)]) -> Map<String, Value> {
+fn exit_codes(codes: &[ExitCode]) -> Map<String, Value> {
     codes
         .iter()
-        .map(|&(code, side_effects)| {
-            let (name, description) = exit_entry(code);
-            let entry = json!({
-                "name": name,
-                "description": description,
-                "retryable": retryable(code),
-                "side_effects": side_effects.as_str(),
+        .map(|entry| {
+            let value = json!({
+                "name": exit_entry(entry.code).0,
+                "description": entry.when(),
+                "retryable": retryable(entry.code),
+                "side_effects": entry.side_effects.as_str(),
             });
-            (code.to_string(), entry)
+            (entry.code.to_string(), value)
         })
         .collect()
 }
@@ -536,12 +709,50 @@ mod tests {
         }
     }
 
+    /// `--help`, the manifest and docs/reference/exit-codes.md all read
+    /// CONTRACTS: each leaf's help ends with its block, and its manifest
+    /// entry lists the same codes with the same meanings.
+    #[test]
+    fn help_and_manifest_read_the_one_table() {
+        let root = super::super::command();
+        let manifest = manifest(&root);
+        let docs = contracts_rows();
+        for contract in CONTRACTS {
+            let mut leaf = root.clone();
+            for name in contract.path.split('.') {
+                leaf = leaf.find_subcommand(name).expect("a command").clone();
+            }
+            let help = leaf.get_after_help().expect("after_help").to_string();
+            assert!(help.ends_with(&help_block(contract)), "{}", contract.path);
+            let entry = &manifest["commands"][contract.path];
+            assert_eq!(entry["danger_level"], contract.danger_level.as_str());
+            let listed: Vec<(String, String)> = entry["exit_codes"]
+                .as_object()
+                .expect("exit_codes")
+                .iter()
+                .map(|(code, value)| (code.clone(), value["description"].to_string()))
+                .collect();
+            let table: Vec<(String, String)> = contract
+                .exit_codes
+                .iter()
+                .map(|code| (code.code.to_string(), Value::from(code.when()).to_string()))
+                .collect();
+            assert_eq!(listed, table, "{}", contract.path);
+            let row = format!("| `aigent {}` |", contract.path.replace('.', " "));
+            assert!(docs.contains(&row), "{row}");
+        }
+    }
+
     #[test]
     fn retryable_codes_have_no_side_effects() {
         for contract in CONTRACTS {
-            for &(code, effects) in contract.exit_codes {
-                if retryable(code) {
-                    assert_eq!(effects.as_str(), "none", "{} code {code}", contract.path);
+            for entry in contract.exit_codes {
+                if retryable(entry.code) {
+                    assert_eq!(
+                        entry.side_effects, NoEffects,
+                        "{} code {}",
+                        contract.path, entry.code
+                    );
                 }
             }
         }

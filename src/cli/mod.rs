@@ -198,9 +198,11 @@ fn extra_formats(command: &Command) -> Option<&'static [OutputFormat]> {
     Some(match command {
         Command::Skill(skill) => match skill.command {
             SkillCommand::Validate(_) => &[Github, Sarif],
-            SkillCommand::New(_) | SkillCommand::ReadProperties(_) | SkillCommand::ToPrompt(_) => {
-                &[]
-            }
+            SkillCommand::New(_)
+            | SkillCommand::ReadProperties(_)
+            | SkillCommand::ToPrompt(_)
+            | SkillCommand::Fmt(_)
+            | SkillCommand::Fix(_) => &[],
         },
         Command::Plugin(plugin) => match plugin.command {
             plugin::PluginCommand::Validate(_) => &[Github, Sarif],

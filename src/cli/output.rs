@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use std::time::Instant;
 
 use aigent::report::escape::escape_controls;
-use aigent::report::{EnvelopeTarget, ErrorBody, Outcome, OutputFormat, Style, exit};
+use aigent::report::{EnvelopeTarget, ErrorBody, ErrorCode, Outcome, OutputFormat, Style, exit};
 
 use super::{CliError, Context, FormatArg};
 
@@ -227,7 +227,7 @@ fn usage_error_body(err: &clap::Error) -> ErrorBody {
     } else {
         message_lines.join(" ")
     };
-    let mut body = ErrorBody::new("ARG_ERROR", message);
+    let mut body = ErrorBody::new(ErrorCode::ArgError, message);
     body.hints = hints;
     body.field = match err.get(ContextKind::InvalidArg) {
         Some(ContextValue::String(arg)) => Some(arg.clone()),

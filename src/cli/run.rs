@@ -9,7 +9,7 @@ use serde_json::json;
 use aigent::exec;
 use aigent::guard::RawArguments;
 use aigent::invoke::{InvokeError, InvokeOptions, Invoked, Mode, invoke};
-use aigent::report::{EnvelopeTarget, Outcome};
+use aigent::report::{EnvelopeTarget, ErrorCode, Outcome, exit};
 
 use super::args::check::{Invocation, rejected_outcome, with_warnings_first};
 use super::{CliError, Context};
@@ -28,6 +28,7 @@ stdout, which is the child's.
 Examples:
   aigent run git-log --author Ann --count 5
   aigent run --dry-run deploy --cluster-id prod-east-1 --version 1.2.3
+  aigent run --value-from-env token=GH_TOKEN --dry-run gh-api --endpoint repos/OWNER/REPO/issues
   aigent run --dry-run deploy --json '{\"cluster-id\": \"prod-east-1\", \"version\": \"1.2.3\"}'
   aigent --format json run --timeout 30 --result ./result.json files-get --file-id f-123")]
 pub struct RunArgs {
@@ -35,7 +36,11 @@ pub struct RunArgs {
     #[arg(long)]
     pub dry_run: bool,
 
-    /// Kill the command's whole process group after SECS seconds (fractions allowed) and exit 10
+    /// Run a command declared destructive (refused with exit 2 without this)
+    #[arg(long)]
+    pub confirm_destructive: bool,
+
+    /// Kill the command's whole process group after SECS seconds (fractions allowed) and exit 10 [default: the declaration's timeout_s, else 600]
     #[arg(long, value_name = "SECS", value_parser = parse_timeout)]
     pub timeout: Option<Duration>,
 
@@ -48,29 +53,30 @@ pub struct RunArgs {
     pub result: Option<PathBuf>,
 
     #[command(flatten)]
+    pub supplied: super::args::supplied::SuppliedValues,
+
+    #[command(flatten)]
     pub invocation: Invocation,
 }
 
 pub fn run(args: &RunArgs, ctx: &Context) -> Result<Outcome, CliError> {
-    let mut target = match &args.result {
+    // A `--result` that is the audit log or cannot be written is reported
+    // on stderr: the file is not fit to hold the envelope.
+    if let Some(path) = &args.result
+        && let Err(err) =
+            not_the_audit_log(path, args.audit_log.as_deref()).and_then(|()| probe_writable(path))
+    {
+        let mut outcome = err.into_outcome();
+        outcome.envelope_target = EnvelopeTarget::Stderr;
+        return Ok(outcome);
+    }
+    let mut outcome = execute(args, ctx).unwrap_or_else(CliError::into_outcome);
+    outcome.envelope_target = match &args.result {
         Some(path) => EnvelopeTarget::File(path.clone()),
         None => EnvelopeTarget::Stderr,
     };
-    let outcome = match &args.result {
-        Some(path) => probe_writable(path).and_then(|()| execute(args, ctx)),
-        None => execute(args, ctx),
-    };
-    let mut outcome = outcome.unwrap_or_else(|err| {
-        if err.body.code == RESULT_UNWRITABLE {
-            target = EnvelopeTarget::Stderr;
-        }
-        err.into_outcome()
-    });
-    outcome.envelope_target = target;
     Ok(outcome)
 }
-
-const RESULT_UNWRITABLE: &str = "RESULT_UNWRITABLE";
 
 fn execute(args: &RunArgs, ctx: &Context) -> Result<Outcome, CliError> {
     let name = args.invocation.name()?;
@@ -87,29 +93,44 @@ fn execute(args: &RunArgs, ctx: &Context) -> Result<Outcome, CliError> {
         },
         audit_log: args.audit_log.as_deref(),
         timeout: args.timeout,
+        confirmed: args.confirm_destructive,
+        ..InvokeOptions::default()
     };
-    let arguments = RawArguments::from_tail(args.invocation.arguments());
+    let tail = args
+        .supplied
+        .merge_into(&loaded.declaration, args.invocation.arguments())?;
+    let arguments = RawArguments::from_tail(&tail);
     let invoked =
         invoke(&loaded.declaration, &arguments, &options).map_err(|err| invoke_error(name, err))?;
-    Ok(render(name, invoked, args.timeout, warnings, ctx))
+    Ok(render(name, invoked, warnings, ctx))
 }
 
-fn render(
-    name: &str,
-    invoked: Invoked,
-    timeout: Option<Duration>,
-    mut warnings: Vec<String>,
-    ctx: &Context,
-) -> Outcome {
+fn render(name: &str, invoked: Invoked, mut warnings: Vec<String>, ctx: &Context) -> Outcome {
     match invoked {
         Invoked::Rejected {
             rejection,
             audit_warning,
         } => with_warnings_first(rejected_outcome(&rejection, audit_warning), warnings),
-        Invoked::Planned { argv, .. } => {
-            let data = json!({"command": name, "argv": argv.redacted(), "dry_run": true});
+        Invoked::Planned { argv, timeout, .. } => {
+            let data = json!({
+                "command": name,
+                "argv": argv.redacted(),
+                "env": argv.env().redacted(),
+                "timeout_ms": u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX),
+                "dry_run": true,
+            });
             let text = exec::report::render_dry_run(name, &argv, ctx.quiet, ctx.style);
             Outcome::success(data, text).with_warnings(warnings)
+        }
+        Invoked::ConfirmationRequired {
+            argv,
+            audit_warning,
+        } => {
+            warnings.extend(audit_warning);
+            let data =
+                json!({"command": name, "argv": argv.redacted(), "requires_confirmation": true});
+            let body = exec::report::confirmation_required(name, &argv);
+            Outcome::failure(exit::ARG_ERROR, data, body, String::new()).with_warnings(warnings)
         }
         // Only `Mode::Check` stops here; `run` never asks for it.
         Invoked::Accepted(validated) => {
@@ -129,11 +150,12 @@ fn render(
         Invoked::Finished {
             argv,
             finished,
+            timeout,
             audit_warning,
         } => {
             warnings.extend(audit_warning);
             let data = exec::report::execution_data(name, &argv, &finished);
-            let outcome = match exec::report::execution_error(name, &finished, timeout) {
+            let outcome = match exec::report::execution_error(name, &finished, Some(timeout)) {
                 None => Outcome::success(data, String::new()),
                 Some(body) => {
                     Outcome::failure(finished.aigent_exit_code(), data, body, String::new())
@@ -151,15 +173,43 @@ fn invoke_error(name: &str, err: InvokeError) -> CliError {
         ),
         InvokeError::Argv(_) => CliError::new(
             aigent::report::exit::PRECONDITION,
-            "ARGV_UNSUPPORTED",
+            ErrorCode::ArgvUnsupported,
             err.to_string(),
         ),
         InvokeError::AuditUnwritable(_) => CliError::new(
             aigent::report::exit::PRECONDITION,
-            "AUDIT_LOG_UNWRITABLE",
+            ErrorCode::AuditLogUnwritable,
             err.to_string(),
         )
         .with_hint("fix the path or its permissions, or choose another with --audit-log or AIGENT_AUDIT_LOG"),
+    }
+}
+
+/// `--result` replaces its file; pointed at the audit log it would replace
+/// the whole history with one envelope. Compared by directory and name,
+/// after resolving symlinks in the directories: the atomic write renames
+/// over exactly that entry.
+fn not_the_audit_log(result: &Path, audit_log: Option<&Path>) -> Result<(), CliError> {
+    let Ok(log) = aigent::exec::audit::AuditLog::from_env(audit_log) else {
+        return Ok(());
+    };
+    let entry = |path: &Path| -> Option<PathBuf> {
+        let name = path.file_name()?;
+        let parent = match path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        Some(std::fs::canonicalize(parent).ok()?.join(name))
+    };
+    match (entry(result), entry(log.path())) {
+        (Some(result_entry), Some(log_entry)) if result_entry == log_entry => {
+            Err(CliError::usage(format!(
+                "--result {} is the audit log; the envelope would replace its history",
+                result.display()
+            ))
+            .with_hint("write the result somewhere else, or choose another log with --audit-log"))
+        }
+        _ => Ok(()),
     }
 }
 
@@ -174,7 +224,7 @@ fn probe_writable(path: &Path) -> Result<(), CliError> {
         }
         Err(err) => Err(CliError::new(
             aigent::report::exit::PRECONDITION,
-            RESULT_UNWRITABLE,
+            ErrorCode::ResultUnwritable,
             format!(
                 "--result {} cannot be written ({err}); nothing was run",
                 path.display()

@@ -27,10 +27,13 @@ pub const SCHEMA_INVALID: &str = "E120";
 pub const AIGENT_KEYWORD_IGNORED: &str = "E121";
 pub const PARAMETER_UNUSED: &str = "E122";
 pub const ARGV_SLOT_INVALID: &str = "E123";
+pub const ENV_PARAM_UNKNOWN: &str = "E124";
+pub const ENV_RUNS_CODE: &str = "E125";
 
 pub const IDENTIFIER_UNPATTERNED: &str = "W101";
 pub const REQUIRED_WITH_DEFAULT: &str = "W102";
 pub const RAW_SHELL_IN_SCRIPT: &str = "W103";
+pub const SENSITIVE_ON_ARGV: &str = "W104";
 
 /// Every code with its severity and what it catches.
 pub const TABLE: &[(&str, Severity, &str)] = &[
@@ -150,6 +153,16 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
         "an `argv` slot whose parameter type cannot take its form: a boolean joined to its flag (`--flag=true`), or an object",
     ),
     (
+        ENV_PARAM_UNKNOWN,
+        Severity::Error,
+        "a `subprocess.env` value names a parameter that is not declared",
+    ),
+    (
+        ENV_RUNS_CODE,
+        Severity::Error,
+        "`subprocess.env` sets, from a parameter, a variable that programs read as code or as a program to run (`LD_PRELOAD`, `BASH_ENV`, `PYTHONSTARTUP`, `NODE_OPTIONS`, `GIT_SSH_COMMAND`, `PAGER`, ...), so an agent's value would run",
+    ),
+    (
         IDENTIFIER_UNPATTERNED,
         Severity::Warning,
         "a string parameter named like an identifier (`id`, `*-id`, `*_id`, `slug`, `*-name`, `key`, `*-key`) has no pattern, pattern_type or enum",
@@ -163,6 +176,11 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
         RAW_SHELL_IN_SCRIPT,
         Severity::Warning,
         "a script the command runs (named by `binary`, `hardcoded_args` or a `default`, inside the registry directory) hands a command string to a shell: `os.system(`, `os.popen(`, `shell=True`, `child_process.exec(`/`execSync(`, `sh -c` with an expanded variable, `eval`, backticks",
+    ),
+    (
+        SENSITIVE_ON_ARGV,
+        Severity::Warning,
+        "a `sensitive` parameter goes on the argv, where any local user can read it in `/proc/PID/cmdline` or `ps`; deliver it through `subprocess.env` instead",
     ),
 ];
 

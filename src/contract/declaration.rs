@@ -8,6 +8,7 @@ use regex::Regex;
 use serde::ser::{SerializeMap, SerializeStruct};
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
+use strum::{EnumString, IntoStaticStr, VariantArray};
 
 /// One command: what it takes and what it runs. Built by
 /// [`super::parse_declaration`]; every field has passed the registration
@@ -19,6 +20,8 @@ pub struct Declaration {
     pub danger_level: Option<DangerLevel>,
     pub inputs: Inputs,
     pub subprocess: Option<Subprocess>,
+    /// `timeout_s`: the run's default time limit.
+    pub timeout: Option<std::time::Duration>,
     /// Always filled: a file without a map gets [`ExitCode::standard_table`].
     pub exit_codes: Vec<ExitCode>,
 }
@@ -33,6 +36,11 @@ pub enum Inputs {
 }
 
 impl Declaration {
+    /// A destructive command runs only when the caller confirms it.
+    pub fn requires_confirmation(&self) -> bool {
+        self.danger_level == Some(DangerLevel::Destructive)
+    }
+
     /// The declared parameters, empty for an `input_schema` command.
     pub fn parameters(&self) -> &[Parameter] {
         match &self.inputs {
@@ -79,6 +87,18 @@ impl Declaration {
         }
     }
 
+    /// Whether the input `name` is declared sensitive.
+    pub fn is_sensitive(&self, name: &str) -> bool {
+        match &self.inputs {
+            Inputs::Parameters(_) => self
+                .parameter(name)
+                .is_some_and(|parameter| parameter.sensitive),
+            Inputs::InputSchema(schema) => schema
+                .guarded(name)
+                .is_some_and(|property| property.item_guard().sensitive),
+        }
+    }
+
     /// Whether any input is declared sensitive.
     pub fn has_sensitive_input(&self) -> bool {
         match &self.inputs {
@@ -104,11 +124,13 @@ impl Declaration {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, IntoStaticStr, EnumString, VariantArray)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum DangerLevel {
     /// Reads only; safe to retry. Spelled `safe` as in the CLI Agent Spec's
     /// manifest; `read_only` is accepted as an alias.
+    #[strum(to_string = "safe", serialize = "read_only")]
     Safe,
     /// Changes state.
     Mutating,
@@ -117,24 +139,12 @@ pub enum DangerLevel {
 }
 
 impl DangerLevel {
-    pub const ALL: &[DangerLevel] = &[Self::Safe, Self::Mutating, Self::Destructive];
-
     pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Safe => "safe",
-            Self::Mutating => "mutating",
-            Self::Destructive => "destructive",
-        }
+        self.into()
     }
 
     pub fn parse(text: &str) -> Option<Self> {
-        if text == "read_only" {
-            return Some(Self::Safe);
-        }
-        Self::ALL
-            .iter()
-            .copied()
-            .find(|level| level.as_str() == text)
+        text.parse().ok()
     }
 }
 
@@ -173,7 +183,8 @@ impl Parameter {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, IntoStaticStr, EnumString, VariantArray)]
+#[strum(serialize_all = "snake_case")]
 pub enum ParamType {
     String,
     Integer,
@@ -188,30 +199,12 @@ pub enum ParamType {
 }
 
 impl ParamType {
-    pub const ALL: &[ParamType] = &[
-        Self::String,
-        Self::Integer,
-        Self::Number,
-        Self::Boolean,
-        Self::Array,
-        Self::Enum,
-        Self::ResourceId,
-    ];
-
     pub fn as_str(self) -> &'static str {
-        match self {
-            Self::String => "string",
-            Self::Integer => "integer",
-            Self::Number => "number",
-            Self::Boolean => "boolean",
-            Self::Array => "array",
-            Self::Enum => "enum",
-            Self::ResourceId => "resource_id",
-        }
+        self.into()
     }
 
     pub fn parse(text: &str) -> Option<Self> {
-        Self::ALL.iter().copied().find(|kind| kind.as_str() == text)
+        text.parse().ok()
     }
 
     /// Whether `pattern` and `pattern_type` mean something for this type
@@ -228,7 +221,8 @@ impl fmt::Display for ParamType {
 }
 
 /// The built-in syntaxes a string can be held to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, IntoStaticStr, EnumString, VariantArray)]
+#[strum(serialize_all = "snake_case")]
 pub enum PatternType {
     AlphanumericId,
     Uuid,
@@ -238,26 +232,12 @@ pub enum PatternType {
 }
 
 impl PatternType {
-    pub const ALL: &[PatternType] = &[
-        Self::AlphanumericId,
-        Self::Uuid,
-        Self::Semver,
-        Self::Filepath,
-        Self::Url,
-    ];
-
     pub fn as_str(self) -> &'static str {
-        match self {
-            Self::AlphanumericId => "alphanumeric_id",
-            Self::Uuid => "uuid",
-            Self::Semver => "semver",
-            Self::Filepath => "filepath",
-            Self::Url => "url",
-        }
+        self.into()
     }
 
     pub fn parse(text: &str) -> Option<Self> {
-        Self::ALL.iter().copied().find(|kind| kind.as_str() == text)
+        text.parse().ok()
     }
 }
 
@@ -331,6 +311,25 @@ pub struct Subprocess {
     /// The declaration gave `argv` (not the older two lists), so `schema
     /// show` prints the template beside the derived fields.
     pub templated: bool,
+    /// Variables set in the child's environment, in declared order.
+    pub env: Vec<EnvVar>,
+    /// Variables inherited from aigent's environment by name, beyond the
+    /// base set (see `exec::env`).
+    pub env_pass: Vec<String>,
+}
+
+/// `subprocess.env.NAME`: a literal, or a parameter's value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EnvVar {
+    pub name: String,
+    pub value: EnvValue,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EnvValue {
+    Literal(String),
+    /// The parameter's value; the variable is unset when it is absent.
+    Param(String),
 }
 
 /// One element of an argv template.
@@ -360,7 +359,8 @@ pub struct ParamSlot {
     pub prefix: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 pub enum FlagForm {
     #[default]
     Separate,
@@ -369,10 +369,7 @@ pub enum FlagForm {
 
 impl FlagForm {
     pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Separate => "separate",
-            Self::Joined => "joined",
-        }
+        self.into()
     }
 }
 
@@ -406,6 +403,8 @@ impl Subprocess {
             hardcoded_args,
             user_controlled_args,
             templated,
+            env: Vec::new(),
+            env_pass: Vec::new(),
         }
     }
 
@@ -456,6 +455,29 @@ impl Serialize for Subprocess {
         out.serialize_entry("user_controlled_args", &self.user_controlled_args)?;
         if self.templated {
             out.serialize_entry("argv", &self.argv)?;
+        }
+        if !self.env.is_empty() {
+            out.serialize_entry("env", &EnvMap(&self.env))?;
+        }
+        if !self.env_pass.is_empty() {
+            out.serialize_entry("env_pass", &self.env_pass)?;
+        }
+        out.end()
+    }
+}
+
+struct EnvMap<'a>(&'a [EnvVar]);
+
+impl Serialize for EnvMap<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(Some(self.0.len()))?;
+        for var in self.0 {
+            match &var.value {
+                EnvValue::Literal(text) => out.serialize_entry(&var.name, text)?,
+                EnvValue::Param(param) => {
+                    out.serialize_entry(&var.name, &serde_json::json!({ "param": param }))?;
+                }
+            }
         }
         out.end()
     }
@@ -537,8 +559,9 @@ impl ExitCode {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, IntoStaticStr, EnumString, VariantArray)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum SideEffects {
     None,
     Partial,
@@ -547,19 +570,12 @@ pub enum SideEffects {
 }
 
 impl SideEffects {
-    pub const ALL: &[SideEffects] = &[Self::None, Self::Partial, Self::Complete, Self::Unknown];
-
     pub fn as_str(self) -> &'static str {
-        match self {
-            Self::None => "none",
-            Self::Partial => "partial",
-            Self::Complete => "complete",
-            Self::Unknown => "unknown",
-        }
+        self.into()
     }
 
     pub fn parse(text: &str) -> Option<Self> {
-        Self::ALL.iter().copied().find(|kind| kind.as_str() == text)
+        text.parse().ok()
     }
 }
 
@@ -638,6 +654,11 @@ impl Serialize for Declaration {
         out.serialize_entry("description", &self.description)?;
         if let Some(level) = self.danger_level {
             out.serialize_entry("danger_level", &level)?;
+        }
+        // Derived, for agents and clients that read the wire format only.
+        out.serialize_entry("requires_confirmation", &self.requires_confirmation())?;
+        if let Some(timeout) = self.timeout {
+            out.serialize_entry("timeout_s", &timeout.as_secs_f64())?;
         }
         match &self.inputs {
             Inputs::Parameters(parameters) => {
@@ -869,4 +890,40 @@ pub fn pattern_anchoring_problem(pattern: &str) -> Option<String> {
     Some(format!(
         "`{pattern}` is not anchored: a pattern must match the whole value, as `^...$`"
     ))
+}
+
+#[cfg(test)]
+mod name_tests {
+    use super::*;
+
+    #[test]
+    fn each_name_parses_back_and_serde_agrees() {
+        for &level in DangerLevel::VARIANTS {
+            assert_eq!(DangerLevel::parse(level.as_str()), Some(level));
+            assert_eq!(
+                serde_json::to_value(level).unwrap(),
+                Value::from(level.as_str())
+            );
+        }
+        assert_eq!(DangerLevel::parse("read_only"), Some(DangerLevel::Safe));
+        assert_eq!(DangerLevel::Safe.as_str(), "safe");
+        assert_eq!(DangerLevel::parse("Safe"), None);
+        for &kind in ParamType::VARIANTS {
+            assert_eq!(ParamType::parse(kind.as_str()), Some(kind));
+        }
+        assert_eq!(ParamType::ResourceId.as_str(), "resource_id");
+        for &kind in PatternType::VARIANTS {
+            assert_eq!(PatternType::parse(kind.as_str()), Some(kind));
+        }
+        assert_eq!(PatternType::AlphanumericId.as_str(), "alphanumeric_id");
+        for &effects in SideEffects::VARIANTS {
+            assert_eq!(SideEffects::parse(effects.as_str()), Some(effects));
+            assert_eq!(
+                serde_json::to_value(effects).unwrap(),
+                Value::from(effects.as_str())
+            );
+        }
+        assert_eq!(ParamType::parse("String"), None);
+        assert_eq!(FlagForm::Joined.as_str(), "joined");
+    }
 }

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use super::codes;
 use super::command_string::{UserArguments, command_string_diagnostics};
-use super::declaration::{Declaration, FlagForm, Inputs, ParamType};
+use super::declaration::{Declaration, EnvValue, FlagForm, Inputs, ParamType, Subprocess};
 use crate::report::Diagnostic;
 
 /// What a check may know besides the declaration.
@@ -26,6 +26,9 @@ pub const CHECKS: &[Check] = &[
     user_controlled_args_exist,
     every_parameter_reaches_the_subprocess,
     argv_slots_fit_their_types,
+    env_params_exist,
+    env_runs_no_agent_code,
+    sensitive_values_stay_off_argv,
     no_shell_command_string,
     required_has_no_default,
     identifiers_have_patterns,
@@ -82,7 +85,145 @@ pub fn reaches_subprocess(declaration: &Declaration, name: &str) -> bool {
             .user_controlled_args
             .iter()
             .any(|arg| arg == name)
+            || env_params(subprocess).any(|(_, param)| param == name)
     })
+}
+
+/// The environment variables set from a parameter: (variable, parameter).
+fn env_params(subprocess: &Subprocess) -> impl Iterator<Item = (&str, &str)> {
+    subprocess.env.iter().filter_map(|var| match &var.value {
+        EnvValue::Param(param) => Some((var.name.as_str(), param.as_str())),
+        EnvValue::Literal(_) => None,
+    })
+}
+
+fn env_params_exist(declaration: &Declaration, _: &LintContext<'_>) -> Vec<Diagnostic> {
+    let Some(subprocess) = &declaration.subprocess else {
+        return Vec::new();
+    };
+    let inputs = declaration.input_names();
+    env_params(subprocess)
+        .filter(|(_, param)| !inputs.contains(param))
+        .map(|(variable, param)| {
+            let hint = super::naming::closest(param, inputs.iter().copied())
+                .map(|closest| format!("; did you mean `{closest}`?"))
+                .unwrap_or_default();
+            Diagnostic::error(
+                codes::ENV_PARAM_UNKNOWN,
+                format!("`{param}` names no parameter{hint}"),
+            )
+            .with_field(format!("subprocess.env.{variable}"))
+        })
+        .collect()
+}
+
+/// Whether programs read the variable `name` as code, as a program to run
+/// or as a library to load. Checked case-insensitively: Windows folds case.
+pub fn env_runs_code(name: &str) -> bool {
+    let upper = name.to_ascii_uppercase();
+    const EXACT: &[&str] = &[
+        "BASH_ENV",
+        "ENV",
+        "PROMPT_COMMAND",
+        "PS4",
+        "SHELLOPTS",
+        "BASHOPTS",
+        "IFS",
+        "PATH",
+        "PYTHONSTARTUP",
+        "PYTHONPATH",
+        "PYTHONHOME",
+        "PYTHONINSPECT",
+        "PERL5OPT",
+        "PERL5LIB",
+        "PERLLIB",
+        "RUBYOPT",
+        "RUBYLIB",
+        "NODE_OPTIONS",
+        "NODE_PATH",
+        "JAVA_TOOL_OPTIONS",
+        "_JAVA_OPTIONS",
+        "JDK_JAVA_OPTIONS",
+        "GIT_SSH",
+        "GIT_SSH_COMMAND",
+        "GIT_EXTERNAL_DIFF",
+        "GIT_PAGER",
+        "GIT_EDITOR",
+        "GIT_ASKPASS",
+        "GIT_EXEC_PATH",
+        "GIT_CONFIG_GLOBAL",
+        "GIT_CONFIG_SYSTEM",
+        "SSH_ASKPASS",
+        "PAGER",
+        "MANPAGER",
+        "EDITOR",
+        "VISUAL",
+        "BROWSER",
+        "LESSOPEN",
+        "LESSCLOSE",
+        "SHELL",
+        "SUDO_ASKPASS",
+        "PROMPT",
+        "ZDOTDIR",
+        "HISTFILE",
+    ];
+    const PREFIXES: &[&str] = &["LD_", "DYLD_", "BASH_FUNC_", "GIT_CONFIG_"];
+    EXACT.contains(&upper.as_str()) || PREFIXES.iter().any(|prefix| upper.starts_with(prefix))
+}
+
+/// An agent's value in `LD_PRELOAD` or `BASH_ENV` is code that runs, which
+/// no pattern on the value can make safe.
+fn env_runs_no_agent_code(declaration: &Declaration, _: &LintContext<'_>) -> Vec<Diagnostic> {
+    let Some(subprocess) = &declaration.subprocess else {
+        return Vec::new();
+    };
+    env_params(subprocess)
+        .filter(|(variable, _)| env_runs_code(variable))
+        .map(|(variable, param)| {
+            Diagnostic::error(
+                codes::ENV_RUNS_CODE,
+                format!(
+                    "`{variable}` is read as code or as a program to run, so an agent's `{param}` would run; set it to a literal, or leave it out"
+                ),
+            )
+            .with_field(format!("subprocess.env.{variable}"))
+        })
+        .collect()
+}
+
+/// A sensitive value on the argv is readable by every local user.
+fn sensitive_values_stay_off_argv(
+    declaration: &Declaration,
+    _: &LintContext<'_>,
+) -> Vec<Diagnostic> {
+    let Some(subprocess) = &declaration.subprocess else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for (index, name) in subprocess.user_controlled_args.iter().enumerate() {
+        if declaration.is_sensitive(name) {
+            let field = if subprocess.templated {
+                let slot = subprocess
+                    .argv
+                    .iter()
+                    .position(|part| part.slot().is_some_and(|slot| &slot.param == name))
+                    .unwrap_or(index);
+                format!("subprocess.argv[{slot}]")
+            } else {
+                format!("subprocess.user_controlled_args[{index}]")
+            };
+            found.push(
+                Diagnostic::warning(
+                    codes::SENSITIVE_ON_ARGV,
+                    format!(
+                        "`{name}` is sensitive but goes on the argv, where other local users can read it (`ps`, /proc/PID/cmdline); pass it as `\"env\": {{\"VAR\": {{\"param\": \"{name}\"}}}}` if the program reads it from the environment"
+                    ),
+                )
+                .with_field(field),
+            );
+        }
+    }
+    found
 }
 
 /// A parameter that is validated, reported as accepted and then dropped

@@ -20,9 +20,9 @@ pub mod raw_shell;
 pub mod value;
 
 pub use declaration::{
-    AnchoredPattern, ArgvPart, DangerLevel, Declaration, ExitCode, FlagForm, InputSchema, Inputs,
-    ParamSlot, ParamType, Parameter, PatternType, SideEffects, Subprocess, ValueClass,
-    pattern_anchoring_problem, to_wire,
+    AnchoredPattern, ArgvPart, DangerLevel, Declaration, EnvValue, EnvVar, ExitCode, FlagForm,
+    InputSchema, Inputs, ParamSlot, ParamType, Parameter, PatternType, SideEffects, Subprocess,
+    ValueClass, pattern_anchoring_problem, to_wire,
 };
 pub use naming::{closest, command_name_problem, looks_like_identifier, parameter_name_problem};
 pub use parse::{Origin, Parsed, SourceFormat, read_declaration, read_value};

@@ -7,8 +7,8 @@ use serde_json::{Map, Value};
 
 use super::codes;
 use super::declaration::{
-    AnchoredPattern, ArgvPart, DangerLevel, Declaration, ExitCode, FlagForm, Inputs, ParamSlot,
-    ParamType, Parameter, PatternType, SideEffects, Subprocess,
+    AnchoredPattern, ArgvPart, DangerLevel, Declaration, EnvValue, EnvVar, ExitCode, FlagForm,
+    Inputs, ParamSlot, ParamType, Parameter, PatternType, SideEffects, Subprocess,
 };
 use super::{input_schema, value};
 use crate::report::Diagnostic;
@@ -130,6 +130,8 @@ pub fn read_value(document: &Value, origin: &Origin<'_>) -> Parsed {
             "input_schema",
             "subprocess",
             "exit_codes",
+            "timeout_s",
+            "requires_confirmation",
         ],
     );
     let name = reader.required_string(root, "name", "");
@@ -188,6 +190,23 @@ pub fn read_value(document: &Value, origin: &Origin<'_>) -> Parsed {
     let subprocess = root
         .get("subprocess")
         .and_then(|value| reader.subprocess(value));
+    let timeout = root
+        .get("timeout_s")
+        .and_then(|value| reader.timeout(value));
+    // Derived from the danger level (the wire format prints it); a file
+    // may repeat it, but not contradict it.
+    if let Some(value) = root.get("requires_confirmation") {
+        let derived = danger_level == Some(DangerLevel::Destructive);
+        if value.as_bool() != Some(derived) {
+            reader.error(
+                codes::SHAPE,
+                "requires_confirmation",
+                format!(
+                    "`requires_confirmation` follows from `danger_level` (it is {derived} here); leave it out"
+                ),
+            );
+        }
+    }
     let exit_codes = match root.get("exit_codes") {
         None => Some(ExitCode::standard_table()),
         Some(value) => reader.exit_codes(value),
@@ -201,6 +220,7 @@ pub fn read_value(document: &Value, origin: &Origin<'_>) -> Parsed {
             danger_level,
             inputs,
             subprocess,
+            timeout,
             exit_codes,
         }),
         _ => None,
@@ -209,6 +229,20 @@ pub fn read_value(document: &Value, origin: &Origin<'_>) -> Parsed {
         declaration,
         diagnostics,
     }
+}
+
+/// Why `name` cannot name an environment variable, if it cannot: ASCII
+/// letters, digits and `_`, not starting with a digit, at most 128.
+fn env_name_problem(name: &str) -> Option<String> {
+    let valid = !name.is_empty()
+        && name.len() <= 128
+        && !name.starts_with(|ch: char| ch.is_ascii_digit())
+        && name
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || ch == '_');
+    (!valid).then(|| {
+        format!("`{name}` is not a variable name: use ASCII letters, digits and '_', not starting with a digit")
+    })
 }
 
 /// Collects diagnostics while reading fields.
@@ -570,8 +604,119 @@ impl Reader {
         self.unknown_fields(
             object,
             "subprocess",
-            &["binary", "argv", "hardcoded_args", "user_controlled_args"],
+            &[
+                "binary",
+                "argv",
+                "hardcoded_args",
+                "user_controlled_args",
+                "env",
+                "env_pass",
+            ],
         );
+        let env = object.get("env").map(|value| self.env(value));
+        let env_pass = object.get("env_pass").map(|value| self.env_pass(value));
+        let mut subprocess = self.subprocess_argv(object)?;
+        subprocess.env = env.unwrap_or_default();
+        subprocess.env_pass = env_pass.unwrap_or_default();
+        Some(subprocess)
+    }
+
+    /// `timeout_s`: a positive, finite number of seconds.
+    fn timeout(&mut self, value: &Value) -> Option<std::time::Duration> {
+        let seconds = value
+            .as_f64()
+            .filter(|seconds| seconds.is_finite() && *seconds > 0.0);
+        let duration =
+            seconds.and_then(|seconds| std::time::Duration::try_from_secs_f64(seconds).ok());
+        if duration.is_none() {
+            self.error(
+                codes::SHAPE,
+                "timeout_s",
+                format!("`timeout_s` must be a positive number of seconds, not {value}"),
+            );
+        }
+        duration
+    }
+
+    /// `subprocess.env`: NAME to a string, or to `{"param": P}`.
+    fn env(&mut self, value: &Value) -> Vec<EnvVar> {
+        let Some(object) = value.as_object() else {
+            self.error(
+                codes::SHAPE,
+                "subprocess.env",
+                format!(
+                    "`env` must be a mapping of variable name to value, not {}",
+                    kind(value)
+                ),
+            );
+            return Vec::new();
+        };
+        let mut vars = Vec::with_capacity(object.len());
+        for (name, value) in object {
+            let field = format!("subprocess.env.{name}");
+            if let Some(problem) = env_name_problem(name) {
+                self.error(codes::SHAPE, field, problem);
+                continue;
+            }
+            let value = match value {
+                Value::String(text) if !text.contains('\0') => EnvValue::Literal(text.clone()),
+                Value::Object(slot)
+                    if slot.len() == 1 && slot.get("param").is_some_and(Value::is_string) =>
+                {
+                    EnvValue::Param(slot["param"].as_str().unwrap_or_default().to_owned())
+                }
+                other => {
+                    self.error(
+                        codes::SHAPE,
+                        field,
+                        format!(
+                            "an env value is a string without NUL or {{\"param\": NAME}}, not {}",
+                            kind(other)
+                        ),
+                    );
+                    continue;
+                }
+            };
+            vars.push(EnvVar {
+                name: name.clone(),
+                value,
+            });
+        }
+        vars
+    }
+
+    /// `subprocess.env_pass`: names of variables to inherit.
+    fn env_pass(&mut self, value: &Value) -> Vec<String> {
+        let Some(items) = value.as_array() else {
+            self.error(
+                codes::SHAPE,
+                "subprocess.env_pass",
+                format!(
+                    "`env_pass` must be a list of variable names, not {}",
+                    kind(value)
+                ),
+            );
+            return Vec::new();
+        };
+        let mut names = Vec::with_capacity(items.len());
+        for (index, item) in items.iter().enumerate() {
+            let field = format!("subprocess.env_pass[{index}]");
+            match item.as_str() {
+                Some(name) => match env_name_problem(name) {
+                    Some(problem) => self.error(codes::SHAPE, field, problem),
+                    None => names.push(name.to_owned()),
+                },
+                None => self.error(
+                    codes::SHAPE,
+                    field,
+                    format!("a variable name is a string, not {}", kind(item)),
+                ),
+            }
+        }
+        names
+    }
+
+    fn subprocess_argv(&mut self, object: &Map<String, Value>) -> Option<Subprocess> {
         let binary = self.required_string(object, "binary", "subprocess");
         if object.contains_key("argv") {
             let subprocess =
@@ -800,4 +945,122 @@ impl Reader {
 
 fn kind(value: &Value) -> &'static str {
     super::value::json_kind(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    fn env_value() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            "[ -~]{0,12}".prop_map(Value::from),
+            Just(json!({"param": "p"})),
+        ]
+    }
+
+    proptest! {
+        /// What `schema show --format json` prints loads back into an equal
+        /// declaration, whatever its environment, time limit and level.
+        #[test]
+        fn the_wire_format_round_trips(
+            env in proptest::collection::btree_map("[A-Z_][A-Z0-9_]{0,8}", env_value(), 0..5),
+            env_pass in proptest::collection::vec("[A-Z_][A-Z0-9_]{0,8}", 0..4),
+            millis in proptest::option::of(1u64..10_000_000),
+            level in proptest::option::of(prop_oneof![Just("safe"), Just("mutating"), Just("destructive")]),
+        ) {
+            let mut subprocess = json!({"binary": "tool", "argv": [{"param": "p"}], "env": env, "env_pass": env_pass});
+            if subprocess["env"].as_object().is_some_and(serde_json::Map::is_empty) {
+                subprocess.as_object_mut().unwrap().remove("env");
+            }
+            let mut document = json!({
+                "name": "t", "description": "d",
+                "parameters": {"p": {"type": "string"}},
+                "subprocess": subprocess,
+            });
+            if let Some(millis) = millis {
+                document["timeout_s"] = json!(millis as f64 / 1000.0);
+            }
+            if let Some(level) = level {
+                document["danger_level"] = json!(level);
+            }
+            let first = read_value(&document, &Origin::default());
+            let declaration = first.declaration.expect("valid");
+            let wire = crate::contract::to_wire(&declaration);
+            let again = read_value(&wire, &Origin::default());
+            prop_assert!(
+                !again.diagnostics.iter().any(Diagnostic::is_error),
+                "{:?}", again.diagnostics
+            );
+            prop_assert_eq!(again.declaration.as_ref(), Some(&declaration));
+            prop_assert_eq!(
+                wire["requires_confirmation"].as_bool(),
+                Some(level == Some("destructive"))
+            );
+        }
+
+        /// Any JSON under `env`, `env_pass` and `timeout_s` is read without a
+        /// panic, as a declaration or as diagnostics.
+        #[test]
+        fn hostile_policy_fields_never_panic(
+            env in any::<i64>().prop_map(Value::from).boxed().prop_union("\\PC{0,20}".prop_map(Value::from).boxed()),
+            key in "\\PC{0,20}",
+            timeout in prop_oneof![Just(json!(-1)), Just(json!(0)), Just(json!(1e308)), Just(json!("5")), any::<f64>().prop_map(|x| json!(x))],
+        ) {
+            let document = json!({
+                "name": "t", "description": "d", "parameters": {},
+                "timeout_s": timeout,
+                "subprocess": {"binary": "x", "env": {key.clone(): env.clone()}, "env_pass": [key, env]},
+            });
+            let _ = read_value(&document, &Origin::default());
+        }
+    }
+
+    #[test]
+    fn bad_policy_fields_are_diagnosed() {
+        for (document, field) in [
+            (json!({"timeout_s": 0}), "timeout_s"),
+            (json!({"timeout_s": "30"}), "timeout_s"),
+            (
+                json!({"subprocess": {"binary": "x", "env": {"1X": "a"}}}),
+                "subprocess.env.1X",
+            ),
+            (
+                json!({"subprocess": {"binary": "x", "env": {"A=B": "a"}}}),
+                "subprocess.env.A=B",
+            ),
+            (
+                json!({"subprocess": {"binary": "x", "env": {"A": 3}}}),
+                "subprocess.env.A",
+            ),
+            (
+                json!({"subprocess": {"binary": "x", "env_pass": ["ok", "no-dash"]}}),
+                "subprocess.env_pass[1]",
+            ),
+            (
+                json!({"danger_level": "safe", "requires_confirmation": true}),
+                "requires_confirmation",
+            ),
+        ] {
+            let mut full = json!({"name": "t", "description": "d", "parameters": {}});
+            for (key, value) in document.as_object().unwrap() {
+                full[key] = value.clone();
+            }
+            let parsed = read_value(&full, &Origin::default());
+            assert_error_at(&parsed, field);
+        }
+    }
+
+    fn assert_error_at(parsed: &Parsed, field: &str) {
+        assert!(
+            parsed
+                .diagnostics
+                .iter()
+                .any(|diagnostic| diagnostic.is_error()
+                    && diagnostic.field.as_deref() == Some(field)),
+            "{field}: {:?}",
+            parsed.diagnostics
+        );
+    }
 }

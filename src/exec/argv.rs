@@ -27,8 +27,10 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use crate::contract::{ArgvPart, Declaration, FlagForm};
-use crate::guard::{ArgValue, REDACTED, ValidatedArguments};
+use super::env::{ChildEnv, Shown};
+use crate::contract::{ArgvPart, Declaration, EnvValue, FlagForm};
+pub use crate::guard::REDACTED;
+use crate::guard::{ArgValue, ValidatedArguments};
 
 /// The words of a command line, with which of them hold sensitive values.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,6 +40,8 @@ pub struct Argv {
     /// Sensitive `FLAG=VALUE` words: (index, length of FLAG), so that the
     /// redacted form can still show the flag.
     joined_flag: Vec<(usize, usize)>,
+    /// The child's environment (see [`super::env`]).
+    env: ChildEnv,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -50,6 +54,12 @@ pub enum ArgvError {
     Unsupported { name: String, kind: &'static str },
     #[error("{field} contains a NUL byte, which cannot be passed in an argv")]
     NulByte { field: String },
+    #[error("`{name}` gives {count} values, but the environment variable `{variable}` holds one")]
+    EnvNotScalar {
+        name: String,
+        variable: String,
+        count: usize,
+    },
 }
 
 impl Argv {
@@ -70,7 +80,9 @@ impl Argv {
             words: Vec::with_capacity(1 + subprocess.argv.len()),
             sensitive: Vec::new(),
             joined_flag: Vec::new(),
+            env: ChildEnv::inherited(subprocess, |name| std::env::var_os(name)),
         };
+        argv.set_declared_env(declaration, validated)?;
         argv.push("subprocess.binary", subprocess.binary.clone(), false)?;
         for (index, part) in subprocess.argv.iter().enumerate() {
             let slot = match part {
@@ -127,14 +139,81 @@ impl Argv {
         Ok(argv)
     }
 
-    /// An argv from literal words, none of them sensitive.
+    /// `subprocess.env`: literals as given, parameters from their validated
+    /// value (left unset when the parameter is absent).
+    fn set_declared_env(
+        &mut self,
+        declaration: &Declaration,
+        validated: &ValidatedArguments,
+    ) -> Result<(), ArgvError> {
+        let Some(subprocess) = &declaration.subprocess else {
+            return Ok(());
+        };
+        for var in &subprocess.env {
+            let field = format!("subprocess.env.{}", var.name);
+            match &var.value {
+                EnvValue::Literal(text) => {
+                    if text.contains('\0') {
+                        return Err(ArgvError::NulByte { field });
+                    }
+                    self.env.set(&var.name, text, Shown::Value);
+                }
+                EnvValue::Param(param) => {
+                    let Some(argument) = validated
+                        .arguments
+                        .iter()
+                        .find(|argument| &argument.name == param)
+                    else {
+                        continue;
+                    };
+                    let mut words = words_of(param, &argument.value)?;
+                    if words.len() > 1 {
+                        return Err(ArgvError::EnvNotScalar {
+                            name: param.clone(),
+                            variable: var.name.clone(),
+                            count: words.len(),
+                        });
+                    }
+                    let Some(value) = words.pop() else { continue };
+                    if value.contains('\0') {
+                        return Err(ArgvError::NulByte {
+                            field: format!("`{param}`"),
+                        });
+                    }
+                    let shown = if argument.sensitive {
+                        Shown::Redacted
+                    } else {
+                        Shown::Value
+                    };
+                    self.env.set(&var.name, value, shown);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The child's environment.
+    pub fn env(&self) -> &ChildEnv {
+        &self.env
+    }
+
+    /// Sets a variable aigent itself gives the child (the trace id).
+    pub fn set_env(&mut self, name: &str, value: &str) {
+        self.env.set(name, value, Shown::Aigent);
+    }
+
+    /// An argv from literal words, none of them sensitive, with the base
+    /// environment.
     pub fn from_words(words: impl IntoIterator<Item = impl Into<String>>) -> Self {
         let words: Vec<String> = words.into_iter().map(Into::into).collect();
         let sensitive = vec![false; words.len()];
+        let program = words.first().cloned().unwrap_or_default();
+        let bare = crate::contract::Subprocess::from_lists(program, Vec::new(), Vec::new());
         Self {
             words,
             sensitive,
             joined_flag: Vec::new(),
+            env: ChildEnv::inherited(&bare, |name| std::env::var_os(name)),
         }
     }
 

@@ -271,7 +271,7 @@ impl AuditRecord {
             })
             .collect();
         Self::new(EVENT_VALIDATION_FAILURE, rejection.command.clone())
-            .with("error_code", rejection.error_code())
+            .with("error_code", rejection.error_code().as_str())
             .with("violations", violations)
     }
 
@@ -357,43 +357,12 @@ fn cut(text: &str) -> String {
     }
 }
 
-/// `2024-05-01T12:34:56.789Z`. Dates before 1970 cannot occur for `now`
-/// and are clamped to the epoch.
+/// `2024-05-01T12:34:56.789Z`. Dates before 1970 or after 9999 cannot
+/// occur for `now`; they are clamped, since humantime panics on the first
+/// and fails on the second.
 pub fn rfc3339_utc(time: SystemTime) -> String {
-    let since_epoch = time.duration_since(UNIX_EPOCH).unwrap_or_default();
-    let seconds = since_epoch.as_secs();
-    let millis = since_epoch.subsec_millis();
-    let days = i64::try_from(seconds / 86_400).unwrap_or(i64::MAX / 2);
-    let (year, month, day) = civil_from_days(days);
-    let second_of_day = seconds % 86_400;
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{millis:03}Z",
-        second_of_day / 3600,
-        second_of_day / 60 % 60,
-        second_of_day % 60,
-    )
-}
-
-/// The proleptic Gregorian date of a day count since 1970-01-01, by
-/// counting 400-year eras (146,097 days each) from 0000-03-01, so that the
-/// leap day falls at the end of each counted year.
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let shifted = days + 719_468; // days from 0000-03-01 to 1970-01-01
-    let era = shifted.div_euclid(146_097);
-    let day_of_era = shifted.rem_euclid(146_097);
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_from_march = (5 * day_of_year + 2) / 153;
-    let day = u32::try_from(day_of_year - (153 * month_from_march + 2) / 5 + 1).unwrap_or(1);
-    let month = u32::try_from(if month_from_march < 10 {
-        month_from_march + 3
-    } else {
-        month_from_march - 9
-    })
-    .unwrap_or(1);
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    (year, month, day)
+    let last = UNIX_EPOCH + std::time::Duration::from_millis(253_402_300_799_999);
+    humantime::format_rfc3339_millis(time.clamp(UNIX_EPOCH, last)).to_string()
 }
 
 #[cfg(test)]
@@ -411,6 +380,14 @@ mod tests {
         assert_eq!(at(1_709_251_199_000), "2024-02-29T23:59:59.000Z");
         assert_eq!(at(4_102_444_800_000), "2100-01-01T00:00:00.000Z");
         assert_eq!(at(1_735_689_599_000), "2024-12-31T23:59:59.000Z");
+        assert_eq!(
+            rfc3339_utc(UNIX_EPOCH - Duration::from_secs(1)),
+            "1970-01-01T00:00:00.000Z"
+        );
+        assert_eq!(
+            rfc3339_utc(UNIX_EPOCH + Duration::from_secs(300_000_000_000)),
+            "9999-12-31T23:59:59.999Z"
+        );
     }
 
     #[test]
@@ -555,7 +532,10 @@ mod tests {
             ending: crate::exec::Ending::Signaled(15),
             duration: Duration::from_millis(1234),
             timed_out: true,
+            cancelled: false,
             interrupted_by: None,
+            stdout: None,
+            stderr: None,
         }
     }
 

@@ -5,6 +5,7 @@
 
 pub mod argv;
 pub mod audit;
+pub mod env;
 pub mod process;
 pub mod report;
 #[cfg(unix)]

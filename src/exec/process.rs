@@ -3,8 +3,13 @@
 //! - The argv goes to `std::process::Command` as a list: no shell, no glob
 //!   expansion, no word splitting. `PATH` lookup of a bare program name is
 //!   the operating system's (`execvp`), as for any program.
-//! - The child inherits stdin, stdout and stderr, so its output streams live
-//!   and aigent never buffers it.
+//! - The child's environment is the declared one (see [`super::env`]), never
+//!   aigent's whole environment.
+//! - With [`Output::Inherit`] (the CLI) the child inherits stdin, stdout and
+//!   stderr, so its output streams live and aigent never buffers it. With
+//!   [`Output::Capture`] (a server, whose stdout is its protocol channel)
+//!   stdin is closed and each of stdout and stderr is kept up to a limit,
+//!   the rest read and dropped.
 //! - The child leads a process group of its own, so that everything it
 //!   starts can be signalled at once.
 //! - **Timeout.** When it expires, the whole group gets SIGTERM (and
@@ -13,6 +18,10 @@
 //!   is left of the group gets SIGKILL. The child is reaped only after that,
 //!   so its group id cannot have been reused by then. A process that left
 //!   the group on purpose (a daemon calling `setsid`) is out of reach.
+//! - **The child's end is its group's end.** Whatever the child left
+//!   running in its group gets SIGKILL once the child has exited, before it
+//!   is reaped, so no background process outlives the call.
+//! - **Cancellation** ([`Cancel`]) ends the group as the timeout does.
 //! - **Signals.** SIGINT, SIGQUIT, SIGTERM and SIGHUP sent to aigent are
 //!   passed on to the child's group; aigent then waits for the child and
 //!   reports that it was interrupted (exit 128 + the signal, 130 for
@@ -25,6 +34,8 @@
 
 use std::io;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError, mpsc};
 use std::time::{Duration, Instant};
 
 use super::argv::Argv;
@@ -34,21 +45,77 @@ use crate::report::exit;
 /// expires.
 pub const DEFAULT_GRACE: Duration = Duration::from_secs(2);
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct RunOptions {
     /// Kill the child's group after this long.
     pub timeout: Option<Duration>,
     /// Between SIGTERM and SIGKILL, once the timeout expired.
     pub grace: Duration,
+    pub output: Output,
+    /// Set from another thread to end the group as the timeout would.
+    pub cancel: Option<Cancel>,
+    /// Called about once a second while the child runs, with the time so far.
+    pub progress: Option<Progress>,
 }
+
+pub type Progress = Arc<dyn Fn(Duration) + Send + Sync>;
 
 impl Default for RunOptions {
     fn default() -> Self {
         Self {
             timeout: None,
             grace: DEFAULT_GRACE,
+            output: Output::Inherit,
+            cancel: None,
+            progress: None,
         }
     }
+}
+
+impl std::fmt::Debug for RunOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RunOptions")
+            .field("timeout", &self.timeout)
+            .field("grace", &self.grace)
+            .field("output", &self.output)
+            .field("cancel", &self.cancel)
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
+}
+
+/// Where the child's output goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    /// The child inherits aigent's stdin, stdout and stderr.
+    Inherit,
+    /// stdin is closed; stdout and stderr are kept up to `limit` bytes each.
+    Capture { limit: usize },
+}
+
+/// A request to stop a running child, shared with whoever may make it.
+#[derive(Debug, Clone, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+/// The first bytes of a captured stream, and whether more came.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Captured {
+    pub bytes: Vec<u8>,
+    pub truncated: bool,
 }
 
 /// How the child ended.
@@ -60,7 +127,7 @@ pub enum Ending {
 }
 
 /// A child that ran to its end.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finished {
     pub pid: u32,
     pub ending: Ending,
@@ -68,8 +135,13 @@ pub struct Finished {
     pub duration: Duration,
     /// The timeout expired and the group was killed.
     pub timed_out: bool,
+    /// The run was cancelled and the group was killed.
+    pub cancelled: bool,
     /// aigent received this signal and passed it on.
     pub interrupted_by: Option<i32>,
+    /// With [`Output::Capture`]: what the child wrote.
+    pub stdout: Option<Captured>,
+    pub stderr: Option<Captured>,
 }
 
 impl Finished {
@@ -88,11 +160,15 @@ impl Finished {
     }
 
     /// aigent's own exit status: TIMEOUT after a timeout, 128 + the signal
-    /// after an interruption, otherwise the child's status passed through
-    /// (128 + the signal when a signal killed it, as shells report it).
+    /// after an interruption (or 130 after a cancellation), otherwise the
+    /// child's status passed through (128 + the signal when a signal killed
+    /// it, as shells report it).
     pub fn aigent_exit_code(&self) -> i32 {
         if self.timed_out {
             return exit::TIMEOUT;
+        }
+        if self.cancelled {
+            return exit::INTERRUPTED;
         }
         if let Some(signal) = self.interrupted_by {
             return exit::killed_by_signal(signal);
@@ -147,16 +223,24 @@ pub(crate) fn run(argv: &Argv, options: &RunOptions) -> Result<Finished, SpawnEr
     unix::run(argv, options)
 }
 
-/// Runs `argv` to its end. Without process groups, the timeout kills the
-/// child only.
+/// Runs `argv` to its end. Without process groups, the timeout and a
+/// cancellation kill the child only.
 #[cfg(not(unix))]
 pub(crate) fn run(argv: &Argv, options: &RunOptions) -> Result<Finished, SpawnError> {
     let started = Instant::now();
-    let mut child = std::process::Command::new(argv.program())
-        .args(argv.args())
+    let mut command = command_for(argv);
+    if let Output::Capture { .. } = options.output {
+        command
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+    }
+    let mut child = command
         .spawn()
         .map_err(|err| SpawnError::from_io(argv.program(), err))?;
+    let readers = Readers::start(&mut child, options.output);
     let mut timed_out = false;
+    let mut cancelled = false;
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break status,
@@ -168,22 +252,134 @@ pub(crate) fn run(argv: &Argv, options: &RunOptions) -> Result<Finished, SpawnEr
                 });
             }
         }
-        if let Some(timeout) = options.timeout
-            && !timed_out
-            && started.elapsed() >= timeout
-        {
-            timed_out = true;
+        let expired = options
+            .timeout
+            .is_some_and(|timeout| started.elapsed() >= timeout);
+        let asked = options.cancel.as_ref().is_some_and(Cancel::is_cancelled);
+        if !(timed_out || cancelled) && (expired || asked) {
+            timed_out = expired;
+            cancelled = !expired;
             let _ = child.kill();
         }
         std::thread::sleep(Duration::from_millis(5));
     };
+    let (stdout, stderr) = readers.finish(options.grace);
     Ok(Finished {
         pid: child.id(),
         ending: Ending::Exited(status.code().unwrap_or(1)),
         duration: started.elapsed(),
         timed_out,
+        cancelled,
         interrupted_by: None,
+        stdout,
+        stderr,
     })
+}
+
+/// The command for `argv`: no shell, and the declared environment only.
+fn command_for(argv: &Argv) -> std::process::Command {
+    let mut command = std::process::Command::new(argv.program());
+    command.args(argv.args()).env_clear().envs(
+        argv.env()
+            .entries()
+            .iter()
+            .map(|entry| (&entry.name, &entry.value)),
+    );
+    command
+}
+
+/// The threads that drain a captured child's stdout and stderr.
+struct Readers {
+    streams: Vec<(Arc<Mutex<Captured>>, bool)>,
+    done: mpsc::Receiver<()>,
+    capturing: bool,
+}
+
+impl Readers {
+    fn start(child: &mut std::process::Child, output: Output) -> Self {
+        let (sender, done) = mpsc::channel();
+        let Output::Capture { limit } = output else {
+            return Self {
+                streams: Vec::new(),
+                done,
+                capturing: false,
+            };
+        };
+        let mut streams = Vec::new();
+        let pipes: [Option<Box<dyn io::Read + Send>>; 2] = [
+            child
+                .stdout
+                .take()
+                .map(|pipe| Box::new(pipe) as Box<dyn io::Read + Send>),
+            child
+                .stderr
+                .take()
+                .map(|pipe| Box::new(pipe) as Box<dyn io::Read + Send>),
+        ];
+        for pipe in pipes {
+            let captured = Arc::new(Mutex::new(Captured::default()));
+            let present = pipe.is_some();
+            if let Some(pipe) = pipe {
+                let into = Arc::clone(&captured);
+                let sender = sender.clone();
+                std::thread::spawn(move || drain(pipe, limit, &into, &sender));
+            }
+            streams.push((captured, present));
+        }
+        Self {
+            streams,
+            done,
+            capturing: true,
+        }
+    }
+
+    /// What each stream held. A pipe that a process outside the group
+    /// (one that called `setsid`) keeps open is given up after `grace`:
+    /// its reader ends with the pipe, and the result keeps what came so far,
+    /// marked truncated.
+    fn finish(self, grace: Duration) -> (Option<Captured>, Option<Captured>) {
+        if !self.capturing {
+            return (None, None);
+        }
+        let deadline = Instant::now() + grace;
+        let expected = self.streams.iter().filter(|(_, present)| *present).count();
+        let mut ended = 0;
+        let mut complete = true;
+        while ended < expected {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if self.done.recv_timeout(left).is_err() {
+                complete = false;
+                break;
+            }
+            ended += 1;
+        }
+        let mut taken = self.streams.into_iter().map(|(captured, _)| {
+            let mut captured =
+                std::mem::take(&mut *captured.lock().unwrap_or_else(PoisonError::into_inner));
+            captured.truncated |= !complete;
+            captured
+        });
+        (taken.next(), taken.next())
+    }
+}
+
+/// Reads `pipe` to its end, keeping at most `limit` bytes in `into`.
+fn drain(mut pipe: impl io::Read, limit: usize, into: &Mutex<Captured>, done: &mpsc::Sender<()>) {
+    let mut buffer = vec![0u8; 16 * 1024];
+    loop {
+        match pipe.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(read) => {
+                let mut captured = into.lock().unwrap_or_else(PoisonError::into_inner);
+                let room = limit.saturating_sub(captured.bytes.len());
+                captured.bytes.extend_from_slice(&buffer[..read.min(room)]);
+                captured.truncated |= read > room;
+            }
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => break,
+        }
+    }
+    let _ = done.send(());
 }
 
 #[cfg(unix)]
@@ -200,6 +396,14 @@ mod unix {
     static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
     pub fn run(argv: &Argv, options: &RunOptions) -> Result<Finished, SpawnError> {
+        match options.output {
+            Output::Inherit => run_attached(argv, options),
+            Output::Capture { .. } => run_detached(argv, options),
+        }
+    }
+
+    /// The CLI's run: the child shares aigent's terminal and signals.
+    fn run_attached(argv: &Argv, options: &RunOptions) -> Result<Finished, SpawnError> {
         let _one = ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner);
         let program = argv.program();
         let forwarding = Forwarding::install().map_err(|source| SpawnError::Other {
@@ -208,8 +412,7 @@ mod unix {
         })?;
         let terminal = sys::foreground_terminal();
         let started = Instant::now();
-        let child = std::process::Command::new(program)
-            .args(argv.args())
+        let child = command_for(argv)
             .process_group(0)
             .spawn()
             .map_err(|err| SpawnError::from_io(program, err))?;
@@ -227,13 +430,12 @@ mod unix {
         if let Some(signal) = forwarding.received() {
             sys::signal_group(pid, signal);
         }
-        let watchdog = options
-            .timeout
-            .map(|timeout| Watchdog::start(pid, timeout, options.grace));
+        let watchdog = Watchdog::start(pid, options);
 
         let waited = wait_for_end(pid, terminal);
         forwarding.untarget();
-        let timed_out = watchdog.is_some_and(Watchdog::finish);
+        let stopped = watchdog.finish();
+        end_leftovers(pid);
         let status = waited.and_then(|()| sys::reap(pid));
         let duration = started.elapsed();
         if let Some(terminal) = terminal {
@@ -245,18 +447,71 @@ mod unix {
             program: program.to_owned(),
             source,
         })?;
-        let ending = match (status.code(), status.signal()) {
+        Ok(Finished {
+            pid: pid_number,
+            ending: ending_of(status),
+            duration,
+            timed_out: stopped == Some(Stop::Timeout),
+            cancelled: stopped == Some(Stop::Cancel),
+            interrupted_by,
+            stdout: None,
+            stderr: None,
+        })
+    }
+
+    /// A server's run: no terminal, no signal handlers (the server owns its
+    /// own), so several can run at once; output captured.
+    fn run_detached(argv: &Argv, options: &RunOptions) -> Result<Finished, SpawnError> {
+        let program = argv.program();
+        let started = Instant::now();
+        let mut child = command_for(argv)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .process_group(0)
+            .spawn()
+            .map_err(|err| SpawnError::from_io(program, err))?;
+        let readers = Readers::start(&mut child, options.output);
+        let pid_number = child.id();
+        drop(child);
+        let pid = i32::try_from(pid_number).unwrap_or(i32::MAX);
+        let watchdog = Watchdog::start(pid, options);
+        let waited = wait_for_end(pid, None);
+        let stopped = watchdog.finish();
+        // Before the pipes are drained: a grandchild holding them open would
+        // otherwise keep the readers waiting.
+        end_leftovers(pid);
+        let status = waited.and_then(|()| sys::reap(pid));
+        let duration = started.elapsed();
+        let (stdout, stderr) = readers.finish(options.grace);
+        let status = status.map_err(|source| SpawnError::Other {
+            program: program.to_owned(),
+            source,
+        })?;
+        Ok(Finished {
+            pid: pid_number,
+            ending: ending_of(status),
+            duration,
+            timed_out: stopped == Some(Stop::Timeout),
+            cancelled: stopped == Some(Stop::Cancel),
+            interrupted_by: None,
+            stdout,
+            stderr,
+        })
+    }
+
+    /// The child has exited but is not reaped, so its group id is still
+    /// its own: whatever it left running goes with it.
+    fn end_leftovers(group: i32) {
+        sys::signal_group(group, libc::SIGKILL);
+    }
+
+    fn ending_of(status: std::process::ExitStatus) -> Ending {
+        match (status.code(), status.signal()) {
             (Some(code), _) => Ending::Exited(code),
             (None, Some(signal)) => Ending::Signaled(signal),
             (None, None) => Ending::Exited(exit::GENERAL_ERROR),
-        };
-        Ok(Finished {
-            pid: pid_number,
-            ending,
-            duration,
-            timed_out,
-            interrupted_by,
-        })
+        }
     }
 
     /// Gives the terminal to the child's group if it is aigent's to give
@@ -295,35 +550,48 @@ mod unix {
         }
     }
 
+    /// Why the watchdog ended the group.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    enum Stop {
+        Timeout,
+        Cancel,
+    }
+
     #[derive(Default)]
     struct WatchState {
         child_ended: bool,
-        timed_out: bool,
+        stopped: Option<Stop>,
     }
 
-    /// The timeout: a thread that sleeps until the deadline or the child's
-    /// end, whichever comes first.
+    /// The timeout, cancellation and progress: a thread that wakes at most
+    /// every tick until the child's end.
     struct Watchdog {
         shared: Arc<(Mutex<WatchState>, Condvar)>,
         thread: JoinHandle<()>,
     }
 
+    /// How often the watchdog looks at a cancellation; progress is reported
+    /// every [`PROGRESS_EVERY`].
+    const TICK: Duration = Duration::from_millis(50);
+    const PROGRESS_EVERY: Duration = Duration::from_secs(1);
+
     impl Watchdog {
-        fn start(group: i32, timeout: Duration, grace: Duration) -> Self {
+        fn start(group: i32, options: &RunOptions) -> Self {
             let shared = Arc::new((Mutex::new(WatchState::default()), Condvar::new()));
             let watched = Arc::clone(&shared);
+            let options = options.clone();
             // Forwarded signals stay on the waiting thread: there the
             // handler cannot run between untargeting and reaping.
             let thread = sys::with_forwarded_signals_blocked(|| {
-                std::thread::spawn(move || watch(&watched, group, timeout, grace))
+                std::thread::spawn(move || watch(&watched, group, &options))
             });
             Self { shared, thread }
         }
 
         /// Tells the watchdog that the child ended (it is not reaped yet)
         /// and waits for it, so that any kill happens before the reaping.
-        /// Returns whether the timeout expired.
-        fn finish(self) -> bool {
+        /// Returns why the group was stopped, if it was.
+        fn finish(self) -> Option<Stop> {
             let (state, wake) = &*self.shared;
             state
                 .lock()
@@ -331,32 +599,50 @@ mod unix {
                 .child_ended = true;
             wake.notify_all();
             let _ = self.thread.join();
-            state
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .timed_out
+            state.lock().unwrap_or_else(PoisonError::into_inner).stopped
         }
     }
 
-    fn watch(
-        shared: &(Mutex<WatchState>, Condvar),
-        group: i32,
-        timeout: Duration,
-        grace: Duration,
-    ) {
+    fn watch(shared: &(Mutex<WatchState>, Condvar), group: i32, options: &RunOptions) {
         let (state, wake) = shared;
-        let guard = state.lock().unwrap_or_else(PoisonError::into_inner);
-        let (mut guard, _) = wake
-            .wait_timeout_while(guard, timeout, |state| !state.child_ended)
-            .unwrap_or_else(PoisonError::into_inner);
-        if guard.child_ended {
-            return;
-        }
-        guard.timed_out = true;
+        let started = Instant::now();
+        let deadline = options.timeout.map(|timeout| started + timeout);
+        let mut next_progress = started + PROGRESS_EVERY;
+        let mut guard = state.lock().unwrap_or_else(PoisonError::into_inner);
+        let stop = loop {
+            if guard.child_ended {
+                return;
+            }
+            let now = Instant::now();
+            if deadline.is_some_and(|deadline| now >= deadline) {
+                break Stop::Timeout;
+            }
+            if options.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
+                break Stop::Cancel;
+            }
+            if let Some(progress) = &options.progress
+                && now >= next_progress
+            {
+                drop(guard);
+                progress(started.elapsed());
+                next_progress += PROGRESS_EVERY;
+                guard = state.lock().unwrap_or_else(PoisonError::into_inner);
+                continue;
+            }
+            let mut wait = TICK;
+            if let Some(deadline) = deadline {
+                wait = wait.min(deadline.saturating_duration_since(now));
+            }
+            guard = wake
+                .wait_timeout(guard, wait)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+        };
+        guard.stopped = Some(stop);
         sys::signal_group(group, libc::SIGTERM);
         sys::signal_group(group, libc::SIGCONT);
         let (_guard, _) = wake
-            .wait_timeout_while(guard, grace, |state| !state.child_ended)
+            .wait_timeout_while(guard, options.grace, |state| !state.child_ended)
             .unwrap_or_else(PoisonError::into_inner);
         // The child is not reaped before this thread ends, so the group id
         // is still the child's.
@@ -400,6 +686,7 @@ mod tests {
         let options = RunOptions {
             timeout: Some(Duration::from_millis(300)),
             grace: Duration::from_millis(200),
+            ..RunOptions::default()
         };
         let finished = run(&sh(&script), &options).unwrap();
         assert!(finished.timed_out);
@@ -410,6 +697,101 @@ mod tests {
         for pid in text.lines() {
             let pid: i32 = pid.trim().parse().unwrap();
             assert!(gone_soon(pid), "process {pid} survived the timeout");
+        }
+    }
+
+    #[test]
+    fn what_the_child_leaves_running_ends_with_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let pids = dir.path().join("pids");
+        let script = format!("sleep 30 & echo $! > {0}; exit 0", pids.display());
+        for output in [Output::Inherit, Output::Capture { limit: 1024 }] {
+            let options = RunOptions {
+                output,
+                ..RunOptions::default()
+            };
+            let finished = run(&sh(&script), &options).unwrap();
+            assert_eq!(finished.ending, Ending::Exited(0));
+            let pid: i32 = std::fs::read_to_string(&pids)
+                .unwrap()
+                .trim()
+                .parse()
+                .unwrap();
+            assert!(
+                gone_soon(pid),
+                "{output:?}: background process {pid} outlived the child"
+            );
+        }
+    }
+
+    #[test]
+    fn captured_output_is_bounded_and_says_so() {
+        let options = RunOptions {
+            output: Output::Capture { limit: 10 },
+            ..RunOptions::default()
+        };
+        let finished = run(&sh("printf 0123456789ABCDEF; printf err >&2"), &options).unwrap();
+        let stdout = finished.stdout.unwrap();
+        assert_eq!(stdout.bytes, b"0123456789");
+        assert!(stdout.truncated);
+        let stderr = finished.stderr.unwrap();
+        assert_eq!(stderr.bytes, b"err");
+        assert!(!stderr.truncated);
+    }
+
+    #[test]
+    fn a_cancellation_ends_the_group() {
+        let cancel = Cancel::new();
+        let options = RunOptions {
+            output: Output::Capture { limit: 1024 },
+            cancel: Some(cancel.clone()),
+            grace: Duration::from_millis(200),
+            ..RunOptions::default()
+        };
+        let canceller = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            cancel.cancel();
+        });
+        let finished = run(&sh("sleep 30"), &options).unwrap();
+        canceller.join().unwrap();
+        assert!(finished.cancelled);
+        assert!(!finished.timed_out);
+        assert_eq!(finished.aigent_exit_code(), exit::INTERRUPTED);
+    }
+
+    #[test]
+    fn progress_is_reported_while_the_child_runs() {
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let into = Arc::clone(&seen);
+        let options = RunOptions {
+            output: Output::Capture { limit: 16 },
+            progress: Some(Arc::new(move |elapsed: Duration| {
+                into.lock().unwrap().push(elapsed);
+            })),
+            ..RunOptions::default()
+        };
+        run(&sh("sleep 2.3"), &options).unwrap();
+        let seen = seen.lock().unwrap();
+        assert!(seen.len() >= 2, "{seen:?}");
+        assert!(seen.windows(2).all(|pair| pair[0] <= pair[1]), "{seen:?}");
+    }
+
+    #[test]
+    fn the_child_gets_the_declared_environment_only() {
+        // SAFETY-free: a variable set in this test process must not reach
+        // the child, whose environment is the argv's.
+        let options = RunOptions {
+            output: Output::Capture { limit: 4096 },
+            ..RunOptions::default()
+        };
+        let finished = run(&Argv::from_words(["env"]), &options).unwrap();
+        let text = String::from_utf8(finished.stdout.unwrap().bytes).unwrap();
+        for line in text.lines() {
+            let name = line.split('=').next().unwrap_or_default();
+            assert!(
+                crate::exec::env::BASE.contains(&name),
+                "`{name}` is not in the base set:\n{text}"
+            );
         }
     }
 

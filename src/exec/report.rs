@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 
 use super::argv::Argv;
 use super::process::{Finished, SpawnError};
-use crate::report::{ErrorBody, Style, exit};
+use crate::report::{ErrorBody, ErrorCode, Phase, Style, exit};
 
 /// `data` for an execution: the same keys whatever the outcome, so that a
 /// caller can read them without looking at `error` first.
@@ -13,12 +13,13 @@ pub fn execution_data(command: &str, argv: &Argv, finished: &Finished) -> Value 
     json!({
         "command": command,
         "argv": argv.redacted(),
-        "phase": "execution",
+        "phase": Phase::Execution,
         "child_pid": finished.pid,
         "child_exit_code": finished.exit_code(),
         "child_signal": finished.signal(),
         "duration_ms": millis(finished),
         "timed_out": finished.timed_out,
+        "cancelled": finished.cancelled,
         "interrupted_by": finished.interrupted_by,
     })
 }
@@ -39,12 +40,17 @@ pub fn execution_error(
             format!(" within {}", seconds(limit.as_secs_f64()))
         });
         (
-            "TIMEOUT",
+            ErrorCode::Timeout,
             format!("`{command}` did not finish{limit}; its process group was killed"),
+        )
+    } else if finished.cancelled {
+        (
+            ErrorCode::Cancelled,
+            format!("`{command}` was cancelled; its process group was killed"),
         )
     } else if let Some(signal) = finished.interrupted_by {
         (
-            "INTERRUPTED",
+            ErrorCode::Interrupted,
             format!(
                 "interrupted by {}; it was passed on to `{command}`, which then ended",
                 signal_name(signal)
@@ -53,18 +59,18 @@ pub fn execution_error(
     } else {
         match (finished.exit_code(), finished.signal()) {
             (Some(status), _) => (
-                "COMMAND_FAILED",
+                ErrorCode::CommandFailed,
                 format!("`{command}` exited with status {status}"),
             ),
             (None, Some(signal)) => (
-                "COMMAND_KILLED",
+                ErrorCode::CommandKilled,
                 format!("`{command}` was killed by {}", signal_name(signal)),
             ),
-            (None, None) => ("COMMAND_FAILED", format!("`{command}` failed")),
+            (None, None) => (ErrorCode::CommandFailed, format!("`{command}` failed")),
         }
     };
     let mut body = ErrorBody::new(code, message);
-    body.phase = Some("execution".to_owned());
+    body.phase = Some(Phase::Execution);
     Some(
         body.with_extra("child_exit_code", finished.exit_code())
             .with_extra("child_signal", finished.signal())
@@ -76,35 +82,45 @@ pub fn execution_error(
 /// code for it: 5 when it does not exist, 4 when it cannot be executed,
 /// 1 otherwise. Nothing ran.
 pub fn spawn_error(error: &SpawnError) -> (i32, ErrorBody) {
-    let (exit_code, code, hint) = match error {
+    let (code, hint) = match error {
         SpawnError::NotFound { program } => (
-            exit::NOT_FOUND,
-            "BINARY_NOT_FOUND",
+            ErrorCode::BinaryNotFound,
             format!(
                 "install `{program}`, or give its full path in the declaration's `subprocess.binary`"
             ),
         ),
         SpawnError::InterpreterNotFound { program } => (
-            exit::NOT_FOUND,
-            "INTERPRETER_NOT_FOUND",
+            ErrorCode::InterpreterNotFound,
             format!(
                 "fix the `#!` line of `{program}`, or run it through an interpreter that exists"
             ),
         ),
         SpawnError::PermissionDenied { program } => (
-            exit::PRECONDITION,
-            "BINARY_NOT_EXECUTABLE",
+            ErrorCode::BinaryNotExecutable,
             format!("make `{program}` executable (chmod +x), or run it through its interpreter"),
         ),
-        SpawnError::Other { .. } => (
-            exit::GENERAL_ERROR,
-            "SPAWN_FAILED",
-            "nothing was executed".to_owned(),
-        ),
+        SpawnError::Other { .. } => (ErrorCode::SpawnFailed, "nothing was executed".to_owned()),
     };
     let mut body = ErrorBody::new(code, error.to_string()).with_hint(hint);
-    body.phase = Some("execution".to_owned());
-    (exit_code, body)
+    body.phase = Some(Phase::Execution);
+    (code.exit_code(), body)
+}
+
+/// The refusal of a destructive command that the caller did not confirm:
+/// what would have run, and how to confirm it (REQ-O-021).
+pub fn confirmation_required(command: &str, argv: &Argv) -> ErrorBody {
+    let mut body = ErrorBody::new(
+        ErrorCode::ConfirmationRequired,
+        format!(
+            "`{command}` is declared destructive and was not confirmed; nothing was run. It would have run: {}",
+            argv.display()
+        ),
+    )
+    .with_hint(format!(
+        "confirm with `aigent run --confirm-destructive {command} ...`, or look first with `aigent run --dry-run {command} ...`"
+    ));
+    body.phase = Some(Phase::Confirmation);
+    body
 }
 
 /// `run --dry-run` as text: a label, then the argv shell-quoted on a line
@@ -114,10 +130,30 @@ pub fn render_dry_run(command: &str, argv: &Argv, quiet: bool, style: Style) -> 
     if quiet {
         return format!("{line}\n");
     }
-    format!(
+    let mut text = format!(
         "{} `{command}` would run this argv (nothing was executed; quoted for display only, no shell ever reads it):\n{line}\n",
         style.emphasis("dry run:")
-    )
+    );
+    let env = argv.env().redacted();
+    if let Some(set) = env["set"].as_object() {
+        let pairs: Vec<String> = set
+            .iter()
+            .map(|(name, value)| {
+                format!(
+                    "{name}={}",
+                    super::argv::shell_quote(value.as_str().unwrap_or_default())
+                )
+            })
+            .collect();
+        if !pairs.is_empty() {
+            text.push_str(&format!(
+                "{} {}\n",
+                style.emphasis("with env:"),
+                pairs.join(" ")
+            ));
+        }
+    }
+    text
 }
 
 fn millis(finished: &Finished) -> u64 {
@@ -166,7 +202,10 @@ mod tests {
             ending,
             duration: Duration::from_millis(1500),
             timed_out: false,
+            cancelled: false,
             interrupted_by: None,
+            stdout: None,
+            stderr: None,
         }
     }
 
@@ -187,7 +226,7 @@ mod tests {
     fn failures_name_their_cause() {
         let body = execution_error("t", &finished(Ending::Exited(3)), None).unwrap();
         assert_eq!(body.code, "COMMAND_FAILED");
-        assert_eq!(body.phase.as_deref(), Some("execution"));
+        assert_eq!(body.phase, Some(Phase::Execution));
         assert_eq!(body.extra["child_exit_code"], 3);
 
         let body = execution_error("t", &finished(Ending::Signaled(9)), None).unwrap();

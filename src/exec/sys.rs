@@ -2,29 +2,31 @@
 //! offer: forwarding signals to the child's process group, handing the
 //! terminal to that group, and waiting without reaping; and clearing
 //! `O_NONBLOCK` on the audit log once it is known to be a regular file.
-//! Every `unsafe` block of `run` is in this file, each one a plain libc call whose arguments are
-//! valid by construction (initialized structures, owned pointers, numeric
-//! ids); no memory is shared with C beyond the call.
+//!
+//! rustix makes the signalling, terminal and wait calls safe. What is left
+//! on libc, each with its `SAFETY:` note, is what rustix has no stable safe
+//! wrapper for: installing a signal handler (`sigaction`), the thread's
+//! signal mask (`pthread_sigmask`), `errno` inside the handler, and
+//! borrowing the audit log's descriptor by number.
 
 use std::io;
+use std::os::fd::BorrowedFd;
 use std::os::unix::process::ExitStatusExt;
 use std::process::ExitStatus;
 use std::sync::atomic::{AtomicI32, Ordering};
 
 use libc::c_int;
+use rustix::fs::OFlags;
+use rustix::process::{Pid, Signal, WaitId, WaitIdOptions, WaitOptions};
 
 /// Makes writes to `fd` blocking again (the audit log is opened with
 /// `O_NONBLOCK` so that a FIFO cannot hang the open).
 pub fn clear_nonblocking(fd: c_int) -> io::Result<()> {
-    // SAFETY: fcntl(2) with F_GETFL/F_SETFL takes plain integers.
-    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
-    if flags == -1 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: as above.
-    if unsafe { libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) } == -1 {
-        return Err(io::Error::last_os_error());
-    }
+    // SAFETY: the caller passes the descriptor of a file it holds open for
+    // the whole call (the audit log); fcntl only reads and sets its flags.
+    let fd = unsafe { BorrowedFd::borrow_raw(fd) };
+    let flags = rustix::fs::fcntl_getfl(fd)?;
+    rustix::fs::fcntl_setfl(fd, flags - OFlags::NONBLOCK)?;
     Ok(())
 }
 
@@ -38,20 +40,57 @@ static CHILD_GROUP: AtomicI32 = AtomicI32::new(0);
 /// The first forwarded signal that arrived, else 0.
 static RECEIVED: AtomicI32 = AtomicI32::new(0);
 
+/// A process or group id, if `id` can be one: 0 and negative numbers mean
+/// "my own group" or "every process" to kill(2), never a target here.
+fn positive_pid(id: i32) -> Option<Pid> {
+    if id > 0 { Pid::from_raw(id) } else { None }
+}
+
 /// The handler: note the signal and pass it on. Only async-signal-safe work
 /// happens here (atomics, `kill`), and `errno` is kept as it was, since the
 /// handler may interrupt code that is about to read it.
 extern "C" fn forward(signal: c_int) {
     let saved = errno::get();
     let _ = RECEIVED.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);
-    let group = CHILD_GROUP.load(Ordering::SeqCst);
-    if group > 0 {
-        // SAFETY: kill(2) takes plain integers and is async-signal-safe.
-        unsafe {
-            libc::kill(-group, signal);
-        }
+    if let (Some(group), Some(signal)) = (
+        positive_pid(CHILD_GROUP.load(Ordering::SeqCst)),
+        Signal::from_named_raw(signal),
+    ) {
+        let _ = rustix::process::kill_process_group(group, signal);
     }
     errno::set(saved);
+}
+
+/// An empty signal set with `signals` added.
+fn signal_set(signals: &[c_int]) -> libc::sigset_t {
+    // SAFETY: a zeroed sigset_t is valid storage, and sigemptyset and
+    // sigaddset only write into the set we own; the signal numbers are
+    // libc's own constants, so they cannot fail.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&raw mut set);
+        for &signal in signals {
+            libc::sigaddset(&raw mut set, signal);
+        }
+        set
+    }
+}
+
+/// Runs `f` with `signals` blocked in this thread, then restores the mask.
+fn with_signals_blocked<T>(signals: &[c_int], f: impl FnOnce() -> T) -> T {
+    let blocked = signal_set(signals);
+    // SAFETY: a zeroed sigset_t is valid storage for the previous mask;
+    // pthread_sigmask only reads `blocked` and writes `previous`.
+    let mut previous: libc::sigset_t = unsafe { std::mem::zeroed() };
+    unsafe {
+        libc::pthread_sigmask(libc::SIG_BLOCK, &raw const blocked, &raw mut previous);
+    }
+    let result = f();
+    // SAFETY: restores the mask read above.
+    unsafe {
+        libc::pthread_sigmask(libc::SIG_SETMASK, &raw const previous, std::ptr::null_mut());
+    }
+    result
 }
 
 /// Forwarding handlers, installed for the life of this value; the previous
@@ -70,8 +109,8 @@ impl Forwarding {
             previous: Vec::new(),
         };
         for signal in FORWARDED {
-            // SAFETY: sigaction(2) with a null new action only reads the
-            // current one into `current`, a zeroed (valid) sigaction.
+            // SAFETY: a zeroed sigaction is valid storage; sigaction(2) with
+            // a null new action only reads the current one into it.
             let mut current: libc::sigaction = unsafe { std::mem::zeroed() };
             if unsafe { libc::sigaction(signal, std::ptr::null(), &raw mut current) } != 0 {
                 return Err(io::Error::last_os_error());
@@ -79,18 +118,13 @@ impl Forwarding {
             if current.sa_sigaction == libc::SIG_IGN {
                 continue;
             }
-            // SAFETY: `action` is zeroed, then given a handler of the
-            // `extern "C" fn(c_int)` shape that sa_sigaction means without
-            // SA_SIGINFO, and a mask built by sigemptyset/sigaddset.
+            // SAFETY: as above; the handler has the `extern "C" fn(c_int)`
+            // shape that sa_sigaction means without SA_SIGINFO, and does
+            // only async-signal-safe work.
             let mut action: libc::sigaction = unsafe { std::mem::zeroed() };
             action.sa_sigaction = forward as extern "C" fn(c_int) as libc::sighandler_t;
             action.sa_flags = libc::SA_RESTART;
-            unsafe {
-                libc::sigemptyset(&raw mut action.sa_mask);
-                for other in FORWARDED {
-                    libc::sigaddset(&raw mut action.sa_mask, other);
-                }
-            }
+            action.sa_mask = signal_set(&FORWARDED);
             if unsafe { libc::sigaction(signal, &raw const action, std::ptr::null_mut()) } != 0 {
                 return Err(io::Error::last_os_error());
             }
@@ -123,7 +157,7 @@ impl Drop for Forwarding {
     fn drop(&mut self) {
         CHILD_GROUP.store(0, Ordering::SeqCst);
         for (signal, previous) in &self.previous {
-            // SAFETY: restores the action read by `install`.
+            // SAFETY: restores the action that `install` read.
             unsafe {
                 libc::sigaction(*signal, previous, std::ptr::null_mut());
             }
@@ -132,85 +166,74 @@ impl Drop for Forwarding {
 }
 
 /// Sends `signal` to every process in `group`. False when the group is
-/// gone (or not ours to signal).
+/// gone (or not ours to signal), or when `group` or `signal` is not a
+/// valid one.
 pub fn signal_group(group: i32, signal: c_int) -> bool {
-    // SAFETY: kill(2) takes plain integers.
-    unsafe { libc::kill(-group, signal) == 0 }
+    match (positive_pid(group), Signal::from_named_raw(signal)) {
+        (Some(group), Some(signal)) => rustix::process::kill_process_group(group, signal).is_ok(),
+        _ => false,
+    }
 }
 
 /// Runs `f` with the forwarded signals blocked in this thread, so that a
 /// thread it spawns starts (and stays) with them blocked and the handler
 /// only ever runs on the thread that waits for the child.
 pub fn with_forwarded_signals_blocked<T>(f: impl FnOnce() -> T) -> T {
-    // SAFETY: the sets are zeroed then initialized by sigemptyset before
-    // use; pthread_sigmask only reads `blocked` and writes `previous`.
-    let mut blocked: libc::sigset_t = unsafe { std::mem::zeroed() };
-    let mut previous: libc::sigset_t = unsafe { std::mem::zeroed() };
-    unsafe {
-        libc::sigemptyset(&raw mut blocked);
-        for signal in FORWARDED {
-            libc::sigaddset(&raw mut blocked, signal);
-        }
-        libc::pthread_sigmask(libc::SIG_BLOCK, &raw const blocked, &raw mut previous);
+    with_signals_blocked(&FORWARDED, f)
+}
+
+/// Standard descriptor `fd` (0, 1 or 2), which stays open for the life of
+/// the process.
+fn standard_stream(fd: c_int) -> Option<BorrowedFd<'static>> {
+    match fd {
+        libc::STDIN_FILENO => Some(rustix::stdio::stdin()),
+        libc::STDOUT_FILENO => Some(rustix::stdio::stdout()),
+        libc::STDERR_FILENO => Some(rustix::stdio::stderr()),
+        _ => None,
     }
-    let result = f();
-    // SAFETY: restores the mask read above.
-    unsafe {
-        libc::pthread_sigmask(libc::SIG_SETMASK, &raw const previous, std::ptr::null_mut());
-    }
-    result
 }
 
 /// A terminal (stdin, stdout or stderr) whose foreground process group is
 /// aigent's own: the child's group must take it over, or the child would be
 /// stopped (SIGTTIN) the moment it reads from it.
 pub fn foreground_terminal() -> Option<c_int> {
-    // SAFETY: getpgrp takes nothing; isatty and tcgetpgrp take a descriptor
-    // number and fail cleanly on a bad one.
-    let own_group = unsafe { libc::getpgrp() };
+    let own_group = rustix::process::getpgrp();
     [libc::STDIN_FILENO, libc::STDOUT_FILENO, libc::STDERR_FILENO]
         .into_iter()
-        .find(|fd| unsafe { libc::isatty(*fd) == 1 && libc::tcgetpgrp(*fd) == own_group })
+        .find(|&number| {
+            standard_stream(number).is_some_and(|fd| {
+                rustix::termios::isatty(fd) && rustix::termios::tcgetpgrp(fd) == Ok(own_group)
+            })
+        })
 }
 
 /// Makes `group` the terminal's foreground group. SIGTTOU is blocked around
 /// the call, since aigent may itself be in the background by then (taking
 /// the terminal back), and POSIX lets a process that blocks SIGTTOU do so.
 pub fn set_foreground(terminal: c_int, group: i32) -> bool {
-    // SAFETY: as in `with_forwarded_signals_blocked`; tcsetpgrp takes plain
-    // integers.
-    unsafe {
-        let mut blocked: libc::sigset_t = std::mem::zeroed();
-        let mut previous: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&raw mut blocked);
-        libc::sigaddset(&raw mut blocked, libc::SIGTTOU);
-        libc::pthread_sigmask(libc::SIG_BLOCK, &raw const blocked, &raw mut previous);
-        let done = libc::tcsetpgrp(terminal, group) == 0;
-        libc::pthread_sigmask(libc::SIG_SETMASK, &raw const previous, std::ptr::null_mut());
-        done
-    }
+    let (Some(fd), Some(group)) = (standard_stream(terminal), positive_pid(group)) else {
+        return false;
+    };
+    with_signals_blocked(&[libc::SIGTTOU], || {
+        rustix::termios::tcsetpgrp(fd, group).is_ok()
+    })
 }
 
 /// The terminal's foreground process group, if it can be read.
 pub fn foreground_group(terminal: c_int) -> Option<i32> {
-    // SAFETY: tcgetpgrp takes a descriptor number and fails cleanly.
-    let group = unsafe { libc::tcgetpgrp(terminal) };
-    (group > 0).then_some(group)
+    let group = rustix::termios::tcgetpgrp(standard_stream(terminal)?).ok()?;
+    Some(group.as_raw_nonzero().get())
 }
 
 /// aigent's own process group.
 pub fn own_group() -> i32 {
-    // SAFETY: getpgrp takes nothing and cannot fail.
-    unsafe { libc::getpgrp() }
+    rustix::process::getpgrp().as_raw_nonzero().get()
 }
 
 /// Stops aigent's job (as Ctrl-Z would have, had the terminal still been
 /// aigent's): returns once the shell continues it.
 pub fn suspend_own_job() {
-    // SAFETY: kill(2) with pid 0 signals our own process group.
-    unsafe {
-        libc::kill(0, libc::SIGTSTP);
-    }
+    let _ = rustix::process::kill_current_process_group(Signal::TSTP);
 }
 
 /// What happened to a child that is not yet reaped.
@@ -223,64 +246,57 @@ pub enum ChildEvent {
     Stopped(c_int),
 }
 
+fn not_a_pid(pid: i32) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("{pid} is not a process id"),
+    )
+}
+
 /// Waits until `pid` ends (or stops, when `stops` is set) without reaping it.
 pub fn wait_event(pid: i32, stops: bool) -> io::Result<ChildEvent> {
-    let id = libc::id_t::try_from(pid).map_err(io::Error::other)?;
-    let mut flags = libc::WEXITED | libc::WNOWAIT;
+    let child = positive_pid(pid).ok_or_else(|| not_a_pid(pid))?;
+    let mut options = WaitIdOptions::EXITED | WaitIdOptions::NOWAIT;
     if stops {
-        flags |= libc::WSTOPPED;
+        options |= WaitIdOptions::STOPPED;
     }
     loop {
-        // SAFETY: waitid(2) writes into `info`, a zeroed siginfo_t we own.
-        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-        if unsafe { libc::waitid(libc::P_PID, id, &raw mut info, flags) } == -1 {
-            let err = io::Error::last_os_error();
-            if err.kind() == io::ErrorKind::Interrupted {
-                continue;
-            }
-            return Err(err);
-        }
-        if info.si_code != libc::CLD_STOPPED {
+        let status = match rustix::process::waitid(WaitId::Pid(child), options) {
+            Ok(status) => status,
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(err) => return Err(err.into()),
+        };
+        let Some(signal) = status.as_ref().and_then(|status| status.stopping_signal()) else {
             return Ok(ChildEvent::Ended);
-        }
-        // SAFETY: for a CLD_STOPPED report, si_status holds the signal.
-        let signal = unsafe { info.si_status() };
-        // WNOWAIT left the stop report pending; take it, so the next wait
-        // does not see it again. WNOHANG: it is there already.
-        let mut taken: libc::siginfo_t = unsafe { std::mem::zeroed() };
-        unsafe {
-            libc::waitid(
-                libc::P_PID,
-                id,
-                &raw mut taken,
-                libc::WSTOPPED | libc::WNOHANG,
-            );
-        }
+        };
+        // NOWAIT left the stop report pending; take it, so the next wait
+        // does not see it again. NOHANG: it is there already.
+        let _ = rustix::process::waitid(
+            WaitId::Pid(child),
+            WaitIdOptions::STOPPED | WaitIdOptions::NOHANG,
+        );
         return Ok(ChildEvent::Stopped(signal));
     }
 }
 
 /// Reaps `pid`, which has ended, and returns its status.
 pub fn reap(pid: i32) -> io::Result<ExitStatus> {
+    let child = positive_pid(pid).ok_or_else(|| not_a_pid(pid))?;
     loop {
-        let mut status: c_int = 0;
-        // SAFETY: waitpid(2) writes into `status`, which we own.
-        if unsafe { libc::waitpid(pid, &raw mut status, 0) } == -1 {
-            let err = io::Error::last_os_error();
-            if err.kind() == io::ErrorKind::Interrupted {
-                continue;
-            }
-            return Err(err);
+        match rustix::process::waitpid(Some(child), WaitOptions::empty()) {
+            Ok(Some((_, status))) => return Ok(ExitStatus::from_raw(status.as_raw())),
+            // Only possible with NOHANG, which is not asked for.
+            Ok(None) => return Err(io::Error::other(format!("process {pid} did not end"))),
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(err) => return Err(err.into()),
         }
-        return Ok(ExitStatus::from_raw(status));
     }
 }
 
 /// Whether a process with this pid exists (a zombie counts).
 #[cfg(test)]
 pub fn process_exists(pid: i32) -> bool {
-    // SAFETY: kill(2) with signal 0 only checks.
-    unsafe { libc::kill(pid, 0) == 0 }
+    positive_pid(pid).is_some_and(|pid| rustix::process::test_kill_process(pid).is_ok())
 }
 
 /// Saving and restoring `errno` in the signal handler.

@@ -2,13 +2,17 @@
 //! and the audit log spell it.
 
 use serde::Serialize;
+use strum::{IntoStaticStr, VariantArray};
 
 use crate::contract::PatternType;
 
 /// What rejected a value. The snake_case name is `rejected_pattern` in the
 /// envelope and the audit log.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, IntoStaticStr, VariantArray,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Rule {
     // The named rules: a hit is a hallucinated or smuggled input
     // (INVALID_AGENT_INPUT).
@@ -43,34 +47,7 @@ pub enum Rule {
 
 impl Rule {
     pub fn as_str(self) -> &'static str {
-        match self {
-            Self::PathTraversal => "path_traversal",
-            Self::PercentEncoded => "percent_encoded",
-            Self::QueryParameter => "query_parameter",
-            Self::FragmentIdentifier => "fragment_identifier",
-            Self::ControlCharacter => "control_character",
-            Self::ShellMetacharacter => "shell_metacharacter",
-            Self::PlaceholderLiteral => "placeholder_literal",
-            Self::OptionInjection => "option_injection",
-            Self::EmptyValue => "empty_value",
-            Self::PrototypeKey => "prototype_key",
-            Self::DuplicateKey => "duplicate_key",
-            Self::Pattern => "pattern",
-            Self::AlphanumericId => "alphanumeric_id",
-            Self::Uuid => "uuid",
-            Self::Semver => "semver",
-            Self::Filepath => "filepath",
-            Self::Url => "url",
-            Self::Type => "type",
-            Self::Enum => "enum",
-            Self::Required => "required",
-            Self::UnknownParameter => "unknown_parameter",
-            Self::UnexpectedArgument => "unexpected_argument",
-            Self::Repeated => "repeated",
-            Self::MissingValue => "missing_value",
-            Self::Json => "json",
-            Self::Schema => "schema",
-        }
+        self.into()
     }
 
     /// Whether a hit means the input was hallucinated or hostile, as opposed
@@ -100,5 +77,23 @@ impl Rule {
             PatternType::Filepath => Self::Filepath,
             PatternType::Url => Self::Url,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// strum names the rules for text and the audit log, serde for the
+    /// envelope: they must spell each one alike.
+    #[test]
+    fn every_rule_is_spelled_alike_by_strum_and_serde() {
+        for rule in Rule::VARIANTS {
+            assert_eq!(
+                serde_json::to_value(rule).unwrap(),
+                serde_json::Value::from(rule.as_str())
+            );
+        }
+        assert_eq!(Rule::PathTraversal.as_str(), "path_traversal");
     }
 }

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::rule::Rule;
-use crate::report::{ErrorBody, FieldError};
+use crate::report::{ErrorBody, ErrorCode, FieldError, Phase};
 
 /// Shown instead of the value of a parameter declared `sensitive`.
 pub const REDACTED: &str = "[REDACTED]";
@@ -190,15 +190,15 @@ impl Rejection {
 
     /// `INVALID_AGENT_INPUT` when a named rule fired (the input was
     /// hallucinated or hostile), else `ARG_ERROR`.
-    pub fn error_code(&self) -> &'static str {
+    pub fn error_code(&self) -> ErrorCode {
         if self
             .violations
             .iter()
             .any(|violation| violation.rule.is_named())
         {
-            "INVALID_AGENT_INPUT"
+            ErrorCode::InvalidAgentInput
         } else {
-            "ARG_ERROR"
+            ErrorCode::ArgError
         }
     }
 
@@ -221,7 +221,7 @@ impl Rejection {
             None => format!("`{}`: the arguments were rejected", self.command),
         };
         let mut body = ErrorBody::new(self.error_code(), message);
-        body.phase = Some("validation".to_owned());
+        body.phase = Some(Phase::Validation);
         if let Some(shown) = primary {
             body.field = Some(shown.field);
             body.input_value = shown.input_value;
@@ -322,7 +322,7 @@ mod tests {
         assert_eq!(body.input_value.as_deref(), Some(REDACTED));
         assert_eq!(body.suggestion.as_deref(), Some(REDACTED));
         assert_eq!(body.errors[0].input_value.as_deref(), Some(REDACTED));
-        assert_eq!(body.phase.as_deref(), Some("validation"));
+        assert_eq!(body.phase, Some(Phase::Validation));
         let text = serde_json::to_string(&body).unwrap();
         assert!(!text.contains("s3cret"), "{text}");
     }

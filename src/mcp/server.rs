@@ -15,10 +15,11 @@ use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData as McpError, Peer, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 
-use super::call::{self, CallSettings, Controls, ToolOutcome};
+use super::call::{self, CallSettings, Confirmation, Controls, ToolOutcome};
 use super::skills::{self, Scan, ServedSkill};
 use super::tools;
 use super::{Notice, ServeError, ServeOptions};
+use crate::request::RequestIds;
 
 type Reporter = Arc<dyn Fn(Notice<'_>) + Send + Sync>;
 
@@ -299,10 +300,17 @@ impl ServerHandler for AigentServer {
             return Ok(tool_result(call::no_registry(&name)).into());
         };
         let arguments = request.arguments.clone();
+        let ids = RequestIds::new();
         let prepare_settings = settings.clone();
         let prepare_name = name.clone();
+        let prepare_ids = ids.clone();
         let prepared = tokio::task::spawn_blocking(move || {
-            call::prepare(&prepare_settings, &prepare_name, arguments.as_ref())
+            call::prepare(
+                &prepare_settings,
+                &prepare_name,
+                arguments.as_ref(),
+                &prepare_ids,
+            )
         })
         .await
         .map_err(|err| McpError::internal_error(err.to_string(), None))?;
@@ -310,13 +318,14 @@ impl ServerHandler for AigentServer {
             Ok(prepared) => prepared,
             Err(outcome) => return Ok(tool_result(outcome).into()),
         };
+        let mut confirmation = Confirmation::Given;
         if prepared.needs_confirmation()
             && let Err(why) = tokio::select! {
                 answer = self.confirm(&context.peer, &prepared) => answer,
                 () = context.ct.cancelled() => Err("the call was cancelled while waiting for confirmation"),
             }
         {
-            return Ok(tool_result(call::refuse_unconfirmed(&settings, &prepared, why)).into());
+            confirmation = Confirmation::Refused(why);
         }
         let peer = context.peer.clone();
         let token = context.meta.get_progress_token();
@@ -335,13 +344,7 @@ impl ServerHandler for AigentServer {
             cancelled: async move { cancelled.cancelled().await },
             progress,
         };
-        let request_id = serde_json::to_value(&context.id)
-            .map(|id| match id {
-                Value::String(text) => text,
-                other => other.to_string(),
-            })
-            .unwrap_or_default();
-        let outcome = call::execute(&settings, prepared, &request_id, controls).await;
+        let outcome = call::execute(&settings, prepared, confirmation, &ids, controls).await;
         Ok(tool_result(outcome).into())
     }
 

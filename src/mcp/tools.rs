@@ -66,8 +66,9 @@ pub fn output_schema() -> Value {
                     "timed_out": boolean, "cancelled": boolean, "duration_ms": {"type": "integer"},
                     "stdout": string, "stderr": string,
                     "stdout_truncated": boolean, "stderr_truncated": boolean,
+                    "request_id": string,
                 },
-                "required": ["exit_code", "stdout", "stderr", "stdout_truncated", "stderr_truncated"],
+                "required": ["exit_code", "stdout", "stderr", "stdout_truncated", "stderr_truncated", "request_id"],
             },
             {
                 "properties": {"ok": {"const": false}, "error": {"type": "object", "required": ["code", "message"]}},
@@ -176,12 +177,13 @@ mod tests {
             "command": "x", "exit_code": 0, "signal": null, "timed_out": false,
             "cancelled": false, "duration_ms": 3, "stdout": "", "stderr": "",
             "stdout_truncated": false, "stderr_truncated": false, "warnings": [],
+            "request_id": "6f1c7f5e-2f0b-4c4e-9a57-0c1f0c8d2b1a",
         });
         assert!(validator.is_valid(&execution));
         let outcome = crate::report::Outcome::failure(
             2,
             json!({"command": "x"}),
-            crate::report::ErrorBody::new("INVALID_AGENT_INPUT", "bad"),
+            crate::report::ErrorBody::new(crate::report::ErrorCode::InvalidAgentInput, "bad"),
             "",
         );
         let envelope = serde_json::to_value(outcome.envelope(0)).unwrap();

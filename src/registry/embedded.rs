@@ -9,6 +9,7 @@ pub const EMBEDDED: &[(&str, &str)] = &[
         "files-get.yaml",
         include_str!("../../commands/files-get.yaml"),
     ),
+    ("gh-api.json", include_str!("../../commands/gh-api.json")),
     ("git-log.json", include_str!("../../commands/git-log.json")),
     (
         "read_file.json",

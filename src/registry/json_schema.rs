@@ -174,7 +174,7 @@ mod tests {
             &Origin::default(),
         );
         assert!(
-            reloaded.diagnostics.is_empty(),
+            !parsed_errors(&reloaded.diagnostics),
             "{:?}",
             reloaded.diagnostics
         );

@@ -421,6 +421,7 @@ mod tests {
             [
                 "deploy",
                 "files-get",
+                "gh-api",
                 "git-log",
                 "read_file",
                 "run-script",

@@ -2,9 +2,11 @@
 
 use serde::Serialize;
 use std::fmt;
+use strum::IntoStaticStr;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, IntoStaticStr)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum Severity {
     Error,
     Warning,
@@ -14,11 +16,7 @@ pub enum Severity {
 
 impl Severity {
     pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Note => "note",
-        }
+        self.into()
     }
 }
 

@@ -4,7 +4,9 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use super::error_code::{ErrorCode, Phase};
 use super::exit;
+use crate::request::{ENVELOPE_SCHEMA_VERSION, RequestIds};
 
 /// One problem in a list of problems (`error.errors`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -37,12 +39,15 @@ impl From<&super::Diagnostic> for FieldError {
 
 /// `error` in the envelope. `code` is UPPER_SNAKE and stable; the optional
 /// fields appear only where they apply, so an agent can branch on presence.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ErrorBody {
-    pub code: String,
+    pub code: ErrorCode,
     pub message: String,
+    /// Whether the same call with other arguments can succeed (the code's
+    /// default unless a caller knows better).
+    pub retryable: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub phase: Option<String>,
+    pub phase: Option<Phase>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -64,11 +69,20 @@ pub struct ErrorBody {
 }
 
 impl ErrorBody {
-    pub fn new(code: impl Into<String>, message: impl Into<String>) -> Self {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
         Self {
-            code: code.into(),
+            code,
             message: message.into(),
-            ..Self::default()
+            retryable: code.retryable(),
+            phase: None,
+            field: None,
+            input_value: None,
+            rejected_pattern: None,
+            expected: None,
+            suggestion: None,
+            errors: Vec::new(),
+            hints: Vec::new(),
+            extra: Map::new(),
         }
     }
 
@@ -87,6 +101,9 @@ impl ErrorBody {
 pub struct Meta {
     pub duration_ms: u64,
     pub tool_version: &'static str,
+    pub schema_version: &'static str,
+    #[serde(flatten)]
+    pub request: RequestIds,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -106,6 +123,9 @@ struct EnvelopeRef<'a> {
 struct MetaRef<'a> {
     duration_ms: u64,
     tool_version: &'static str,
+    schema_version: &'static str,
+    #[serde(flatten)]
+    request: &'a RequestIds,
     #[serde(flatten)]
     extra: &'a Map<String, Value>,
 }
@@ -141,6 +161,9 @@ pub struct Outcome {
     pub text: String,
     pub envelope_target: EnvelopeTarget,
     pub meta: Map<String, Value>,
+    /// The request this answers; `None` is this process's
+    /// ([`RequestIds::current`]).
+    pub request: Option<RequestIds>,
     /// The output is itself the artifact (a completion script, a bare JSON
     /// Schema): `text` is printed as is whatever the format, since wrapping
     /// it in an envelope would break `aigent completions zsh > _aigent`.
@@ -158,6 +181,7 @@ impl Outcome {
             text: text.into(),
             envelope_target: EnvelopeTarget::Stdout,
             meta: Map::new(),
+            request: None,
             verbatim: false,
         }
     }
@@ -180,8 +204,15 @@ impl Outcome {
             text: text.into(),
             envelope_target: EnvelopeTarget::Stdout,
             meta: Map::new(),
+            request: None,
             verbatim: false,
         }
+    }
+
+    /// Answers `request` rather than this process's request.
+    pub fn for_request(mut self, request: RequestIds) -> Self {
+        self.request = Some(request);
+        self
     }
 
     pub fn with_warnings(mut self, warnings: Vec<String>) -> Self {
@@ -204,6 +235,11 @@ impl Outcome {
             meta: MetaRef {
                 duration_ms,
                 tool_version: super::TOOL_VERSION,
+                schema_version: ENVELOPE_SCHEMA_VERSION,
+                request: self
+                    .request
+                    .as_ref()
+                    .unwrap_or_else(|| RequestIds::current()),
                 extra: &self.meta,
             },
         };
@@ -221,6 +257,11 @@ impl Outcome {
             meta: Meta {
                 duration_ms,
                 tool_version: super::TOOL_VERSION,
+                schema_version: ENVELOPE_SCHEMA_VERSION,
+                request: self
+                    .request
+                    .clone()
+                    .unwrap_or_else(|| RequestIds::current().clone()),
                 extra: self.meta.clone(),
             },
         }
@@ -265,12 +306,13 @@ mod tests {
         let failed = Outcome::failure(
             exit::VALIDATION_FAILED,
             Value::Null,
-            ErrorBody::new("VALIDATION_FAILED", "1 skill has errors"),
+            ErrorBody::new(ErrorCode::ValidationFailed, "1 skill has errors"),
             "",
         );
         let value = serde_json::to_value(failed.envelope(0)).unwrap();
         assert_eq!(value["ok"], false);
         assert_eq!(value["error"]["code"], "VALIDATION_FAILED");
+        assert_eq!(value["error"]["retryable"], false);
         assert!(
             value["error"].get("phase").is_none(),
             "absent fields are left out"
@@ -279,7 +321,8 @@ mod tests {
 
     #[test]
     fn extra_error_keys_are_flattened() {
-        let body = ErrorBody::new("CHILD_FAILED", "exit 3").with_extra("child_exit_code", 3);
+        let body =
+            ErrorBody::new(ErrorCode::CommandFailed, "exit 3").with_extra("child_exit_code", 3);
         let value = serde_json::to_value(body).unwrap();
         assert_eq!(value["child_exit_code"], 3);
     }

@@ -2,7 +2,8 @@
 //! the binary's terminal checks stay at the edge.
 
 /// How a command renders its result.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
 pub enum OutputFormat {
     /// For people: compiler-style lines and tables.
     Text,
@@ -24,13 +25,7 @@ impl OutputFormat {
     }
 
     pub fn as_str(self) -> &'static str {
-        match self {
-            OutputFormat::Text => "text",
-            OutputFormat::Json => "json",
-            OutputFormat::JsonSchema => "json-schema",
-            OutputFormat::Github => "github",
-            OutputFormat::Sarif => "sarif",
-        }
+        self.into()
     }
 }
 

@@ -3,6 +3,7 @@
 
 pub mod diagnostic;
 pub mod envelope;
+pub mod error_code;
 pub mod escape;
 pub mod exit;
 pub mod format;
@@ -12,6 +13,7 @@ pub mod style;
 
 pub use diagnostic::{Diagnostic, Severity};
 pub use envelope::{Envelope, EnvelopeTarget, ErrorBody, FieldError, Meta, Outcome};
+pub use error_code::{ErrorCode, Phase};
 pub use escape::escape_controls;
 pub use format::{ColorChoice, OutputFormat, resolve_color, resolve_format};
 pub use style::Style;

@@ -237,7 +237,8 @@ fn validate_in_snapshot(
         checked.name,
         checked.diagnostics,
         options,
-    );
+    )
+    .with_tokens(checked.tokens);
     report.description = checked.description;
     report
 }

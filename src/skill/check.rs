@@ -14,9 +14,11 @@ use super::discover::Target;
 use super::evals;
 use super::frontmatter::{self, ParseError, SplitError};
 use super::links;
+use super::listing::PromptSkill;
 use super::read::{MAX_FILE_BYTES, too_large};
 use super::rules::{self, Profile, RuleContext};
 use super::source::{FileSystem, SkillSource};
+use super::tokens::{self, TokenCounts};
 use crate::report::{Diagnostic, Severity};
 use crate::vcs::SelectedUnit;
 
@@ -37,6 +39,9 @@ pub struct SkillReport {
     pub name: Option<String>,
     pub valid: bool,
     pub diagnostics: Vec<Diagnostic>,
+    /// What the skill costs in context; `null` when its frontmatter could
+    /// not be read.
+    pub tokens: Option<TokenCounts>,
     /// With `--changed`: the skill directory and the changed files that
     /// selected it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -58,6 +63,7 @@ impl SkillReport {
             name,
             valid,
             diagnostics,
+            tokens: None,
             selected: None,
             description: None,
         }
@@ -73,6 +79,11 @@ impl SkillReport {
         };
         self.valid &= !diagnostic.is_error();
         self.diagnostics.push(diagnostic);
+    }
+
+    pub fn with_tokens(mut self, tokens: Option<TokenCounts>) -> Self {
+        self.tokens = tokens;
+        self
     }
 
     pub fn warning_count(&self) -> usize {
@@ -91,6 +102,7 @@ impl SkillReport {
 
 pub fn validate_target(target: &Target, options: ValidateOptions) -> SkillReport {
     let mut description = None;
+    let mut tokens = None;
     let (path, name, diagnostics) = match target {
         Target::SkillFile { file, directory } => {
             let directory_name = directory_name(directory);
@@ -104,6 +116,7 @@ pub fn validate_target(target: &Target, options: ValidateOptions) -> SkillReport
                 options,
             );
             description = checked.description;
+            tokens = checked.tokens;
             (file.clone(), checked.name, checked.diagnostics)
         }
         Target::MissingSkillFile { directory } => (
@@ -142,7 +155,7 @@ pub fn validate_target(target: &Target, options: ValidateOptions) -> SkillReport
             )],
         ),
     };
-    let mut report = finish_report(path, name, diagnostics, options);
+    let mut report = finish_report(path, name, diagnostics, options).with_tokens(tokens);
     report.description = description;
     report
 }
@@ -184,7 +197,7 @@ pub struct SkillLocation<'a> {
 
 /// Reads a skill file from `source` and runs every rule on it; links and
 /// evals files are looked up in the same source. Returns the name and
-/// description (when they are strings) and the findings.
+/// description (when they are strings), the findings and the token counts.
 pub fn validate_skill_file(
     source: &dyn SkillSource,
     skill: SkillLocation<'_>,
@@ -199,6 +212,8 @@ pub fn validate_skill_file(
             };
         }
     };
+    // The listing names the skill file by its absolute path.
+    let location = std::path::absolute(skill.file).unwrap_or_else(|_| skill.file.to_owned());
     let mut checked = check_contents(
         &bytes,
         CheckContext {
@@ -208,6 +223,7 @@ pub fn validate_skill_file(
                 directory: skill.directory,
             }),
             profile: options.profile,
+            location: Some(&location),
         },
     );
     evals::check_evals(
@@ -244,6 +260,9 @@ pub struct CheckContext<'a> {
     /// Where relative links are looked up; `None` skips the link check.
     pub links: Option<LinkRoot<'a>>,
     pub profile: Profile,
+    /// The skill file's absolute path, as the listing shows it; `None`
+    /// counts the listing entry with an empty location.
+    pub location: Option<&'a Path>,
 }
 
 /// Where the files a body links to are looked for: a directory in a
@@ -268,6 +287,8 @@ pub struct Checked {
     pub name: Option<String>,
     pub description: Option<String>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Counted when the frontmatter parses.
+    pub tokens: Option<TokenCounts>,
 }
 
 /// Checks the raw bytes of a skill file. Total: any input gives a result.
@@ -365,10 +386,29 @@ pub fn check_text(text: &str, context: CheckContext<'_>) -> Checked {
         .get("description")
         .and_then(|entry| entry.value.as_str())
         .map(str::to_owned);
+    let text_of = |key: &str| {
+        parsed
+            .get(key)
+            .and_then(|entry| entry.value.as_str())
+            .map_or("", str::trim)
+            .to_owned()
+    };
+    let body_tokens = tokens::count_tokens(document.body);
+    tokens::check_body_tokens(body_tokens, document.body_first_line, &mut diagnostics);
+    let entry = PromptSkill {
+        name: text_of("name"),
+        description: text_of("description"),
+        location: context.location.map(Path::to_owned).unwrap_or_default(),
+    };
+    let tokens = Some(TokenCounts {
+        metadata: tokens::entry_tokens(&entry),
+        body: body_tokens,
+    });
     Checked {
         name,
         description,
         diagnostics,
+        tokens,
     }
 }
 

@@ -43,8 +43,9 @@ pub const METADATA_VALUE_NOT_STRING: &str = "W003";
 pub const ALLOWED_TOOLS_LIST: &str = "W004";
 pub const LINK_TARGET_MISSING: &str = "W005";
 pub const FIELD_NOT_STRING: &str = "W006";
-pub const CLIENT_KEY_TYPE: &str = "W007";
-pub const DUPLICATE_NAME: &str = "W008";
+pub const BODY_OVER_TOKEN_BUDGET: &str = "W007";
+pub const CLIENT_KEY_TYPE: &str = "W008";
+pub const DUPLICATE_NAME: &str = "W009";
 
 pub const DESCRIPTION_NEAR_DUPLICATE: &str = "N001";
 
@@ -239,6 +240,11 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
         FIELD_NOT_STRING,
         Severity::Warning,
         "`license` or `allowed-tools` has a type the spec does not allow",
+    ),
+    (
+        BODY_OVER_TOKEN_BUDGET,
+        Severity::Warning,
+        "the body is over the spec's recommended 5000 tokens (counted with o200k_base)",
     ),
     (
         CLIENT_KEY_TYPE,

@@ -1,5 +1,5 @@
 //! Findings across the skills of one run, after each was checked alone:
-//! two skills with one `name` (`W008`, or `E030` when one client would
+//! two skills with one `name` (`W009`, or `E030` when one client would
 //! load both from one project), and near-duplicate descriptions (`N001`).
 //! Names and description fingerprints are hashed into groups, never
 //! compared pair by pair, so the cost stays linear in the number of skills

@@ -284,7 +284,7 @@ pub mod limits {
     pub const MAX_SCALAR_BYTES: usize = 1024 * 1024;
 }
 
-fn options() -> serde_saphyr::Options {
+pub(crate) fn options() -> serde_saphyr::Options {
     serde_saphyr::options! {
         budget: serde_saphyr::budget! {
             max_depth: limits::MAX_DEPTH,

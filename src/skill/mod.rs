@@ -15,8 +15,12 @@
 //!    branch touched) and [`validate`]: running a set in parallel.
 //!
 //! - [`render`]: the json data and the text of a validation run;
-//! - [`properties`] and [`prompt`]: `read-properties` and `to-prompt`;
-//! - [`scaffold`]: `skill new`, from answers to files, written safely.
+//! - [`properties`] and [`prompt`]: `read-properties` and `to-prompt`
+//!   ([`listing`] renders the block);
+//! - [`scaffold`]: `skill new`, from answers to files, written safely;
+//! - [`tokens`]: what a skill costs in context (o200k token counts);
+//! - [`fmt`] and [`fix`]: canonical frontmatter and mechanical repairs,
+//!   run over files by [`rewrite`] (diffs, atomic writes).
 
 pub mod changed;
 pub mod check;
@@ -25,15 +29,20 @@ pub mod codes;
 pub mod discover;
 pub mod duplicates;
 pub mod evals;
+pub mod fix;
+pub mod fmt;
 pub mod frontmatter;
 pub mod links;
+pub mod listing;
 pub mod prompt;
 pub mod properties;
 pub mod read;
 pub mod render;
+pub mod rewrite;
 pub mod rules;
 pub mod scaffold;
 pub mod source;
+pub mod tokens;
 pub mod validate;
 
 pub use changed::{ChangedReport, ChangedScope};

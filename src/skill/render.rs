@@ -20,7 +20,7 @@ use crate::vcs::{BaseSource, ChangeStatus, CompareTo, SelectedUnit};
 pub const SUMMARY_INVALID_ROWS: usize = 20;
 
 /// The json `data` of `skill validate`:
-/// `{"skills": [{"path", "name", "valid", "diagnostics"}], "summary": {...}}`.
+/// `{"skills": [{"path", "name", "valid", "diagnostics", "tokens"}], "summary": {...}}`.
 /// With `--changed`, each skill also has `selected` (its directory and the
 /// changed files that selected it) and `data` has `changed` (the base, the
 /// comparison, the scope and the deleted skills).
@@ -322,6 +322,7 @@ mod tests {
             name: checked.name,
             valid,
             diagnostics: checked.diagnostics,
+            tokens: checked.tokens,
             selected: None,
             description: None,
         }
@@ -385,7 +386,7 @@ mod tests {
         let data = validation_json(&run);
         let skill = &data["skills"][0];
         let keys: Vec<_> = skill.as_object().unwrap().keys().cloned().collect();
-        assert_eq!(keys, ["path", "name", "valid", "diagnostics"]);
+        assert_eq!(keys, ["path", "name", "valid", "diagnostics", "tokens"]);
         let diagnostic = skill["diagnostics"][0].as_object().unwrap();
         let keys: Vec<_> = diagnostic.keys().cloned().collect();
         assert_eq!(keys, ["severity", "code", "field", "message", "line"]);

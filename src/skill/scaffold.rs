@@ -21,7 +21,7 @@ use super::codes;
 use super::discover::skill_file_in;
 use super::rules;
 use crate::fsutil::temporary_sibling;
-use crate::report::{Diagnostic, exit};
+use crate::report::{Diagnostic, ErrorCode};
 
 /// The optional subdirectories of a skill (agentskills.io).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -463,21 +463,16 @@ impl ScaffoldError {
     }
 
     pub fn exit_code(&self) -> i32 {
-        match self.kind() {
-            ScaffoldErrorKind::Invalid => exit::ARG_ERROR,
-            ScaffoldErrorKind::Conflict => exit::CONFLICT,
-            ScaffoldErrorKind::Interrupted => exit::INTERRUPTED,
-            ScaffoldErrorKind::Io => exit::GENERAL_ERROR,
-        }
+        self.code().exit_code()
     }
 
     /// The envelope's `error.code`.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         match self.kind() {
-            ScaffoldErrorKind::Invalid => "ARG_ERROR",
-            ScaffoldErrorKind::Conflict => "CONFLICT",
-            ScaffoldErrorKind::Interrupted => "INTERRUPTED",
-            ScaffoldErrorKind::Io => "GENERAL_ERROR",
+            ScaffoldErrorKind::Invalid => ErrorCode::ArgError,
+            ScaffoldErrorKind::Conflict => ErrorCode::Conflict,
+            ScaffoldErrorKind::Interrupted => ErrorCode::Interrupted,
+            ScaffoldErrorKind::Io => ErrorCode::GeneralError,
         }
     }
 
@@ -827,6 +822,7 @@ fn new_file(path: &Path, _executable: bool) -> io::Result<fs::File> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::exit;
     use crate::skill::check::{ValidateOptions, validate_target};
     use crate::skill::discover::Target;
     use crate::skill::frontmatter::{parse, split};

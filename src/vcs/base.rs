@@ -9,8 +9,9 @@ use super::error::VcsError;
 use super::repo::Repo;
 
 /// Why a base was chosen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, strum::IntoStaticStr)]
 #[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
 pub enum BaseSource {
     /// `--base REV` was given.
     Explicit,
@@ -28,14 +29,7 @@ pub enum BaseSource {
 
 impl BaseSource {
     pub fn as_str(self) -> &'static str {
-        match self {
-            BaseSource::Explicit => "explicit",
-            BaseSource::Upstream => "upstream",
-            BaseSource::OriginHead => "origin-head",
-            BaseSource::Main => "main",
-            BaseSource::Master => "master",
-            BaseSource::Unborn => "unborn",
-        }
+        self.into()
     }
 }
 

@@ -11,8 +11,9 @@ use super::error::VcsError;
 use super::repo::Repo;
 
 /// How a file differs from the merge base.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, strum::IntoStaticStr)]
 #[serde(tag = "status", rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum ChangeStatus {
     /// New in the index (staged) or in a commit on the branch.
     Added,
@@ -33,15 +34,7 @@ pub enum ChangeStatus {
 
 impl ChangeStatus {
     pub fn as_str(&self) -> &'static str {
-        match self {
-            ChangeStatus::Added => "added",
-            ChangeStatus::Modified => "modified",
-            ChangeStatus::Deleted => "deleted",
-            ChangeStatus::Renamed { .. } => "renamed",
-            ChangeStatus::TypeChanged => "type_changed",
-            ChangeStatus::Untracked => "untracked",
-            ChangeStatus::Conflicted => "conflicted",
-        }
+        self.into()
     }
 }
 

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use crate::report::exit;
+use crate::report::ErrorCode;
 
 /// What went wrong, coarsely: what a caller branches on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -22,19 +22,15 @@ pub enum VcsErrorKind {
 impl VcsErrorKind {
     /// The process exit code for this kind ([`crate::report::exit`]).
     pub fn exit_code(self) -> i32 {
-        match self {
-            VcsErrorKind::Precondition => exit::PRECONDITION,
-            VcsErrorKind::NotFound => exit::NOT_FOUND,
-            VcsErrorKind::Internal => exit::GENERAL_ERROR,
-        }
+        self.code().exit_code()
     }
 
     /// The envelope's `error.code`.
-    pub fn code(self) -> &'static str {
+    pub fn code(self) -> ErrorCode {
         match self {
-            VcsErrorKind::Precondition => "PRECONDITION",
-            VcsErrorKind::NotFound => "NOT_FOUND",
-            VcsErrorKind::Internal => "GENERAL_ERROR",
+            VcsErrorKind::Precondition => ErrorCode::Precondition,
+            VcsErrorKind::NotFound => ErrorCode::NotFound,
+            VcsErrorKind::Internal => ErrorCode::GeneralError,
         }
     }
 }

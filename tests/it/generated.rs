@@ -114,3 +114,31 @@ fn committed_reference_tables_match_the_code() {
         );
     }
 }
+
+/// docs/reference/error-codes.md has one row per `ErrorCode`, in order, with
+/// its exit code and retryable default.
+#[test]
+fn error_code_table_lists_every_code() {
+    use aigent::report::ErrorCode;
+    let page = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/reference/error-codes.md"),
+    )
+    .expect("docs/reference/error-codes.md");
+    let rows: Vec<&str> = page
+        .lines()
+        .filter(|line| line.starts_with("| `"))
+        .collect();
+    assert_eq!(rows.len(), ErrorCode::ALL.len(), "{page}");
+    for (row, code) in rows.iter().zip(ErrorCode::ALL) {
+        let cells: Vec<&str> = row.split(" | ").collect();
+        assert_eq!(cells[0], format!("| `{code}`"), "{row}");
+        if !code.passes_child_status() {
+            assert_eq!(cells[1], code.exit_code().to_string(), "{row}");
+        }
+        assert_eq!(
+            cells[2],
+            if code.retryable() { "yes" } else { "no" },
+            "{row}"
+        );
+    }
+}

@@ -6,6 +6,7 @@ mod common;
 mod args_check;
 mod cli;
 mod ecosystem;
+mod error_codes;
 mod generated;
 mod hardening;
 #[cfg(unix)]
@@ -15,6 +16,8 @@ mod mcp;
 mod newcomer;
 mod plugin;
 mod plugin_changed;
+#[cfg(unix)]
+mod policy;
 mod profiles;
 mod raw_shell_lint;
 #[cfg(unix)]
@@ -22,6 +25,7 @@ mod run;
 mod sarif;
 mod schema;
 mod schema_changed;
+mod skill_authoring;
 mod skill_changed;
 mod skill_hints;
 mod skill_new;

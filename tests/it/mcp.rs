@@ -145,10 +145,13 @@ async fn a_good_call_runs_captures_output_and_is_audited() {
     assert_eq!(content["stdout"], "hello world\n");
     assert_eq!(content["stdout_truncated"], false);
     let records = audit_events(&sandbox);
-    assert_eq!(records.len(), 1);
-    assert_eq!(records[0]["event"], "COMMAND_EXECUTED");
-    assert_eq!(records[0]["argv"], json!(["echo", "hello", "world"]));
-    assert!(records[0]["mcp_request_id"].is_string());
+    assert_eq!(records.len(), 2);
+    assert_eq!(records[0]["event"], "COMMAND_STARTED");
+    assert_eq!(records[1]["event"], "COMMAND_EXECUTED");
+    assert_eq!(records[1]["argv"], json!(["echo", "hello", "world"]));
+    // The result names the request its audit records carry.
+    assert!(records[1]["request_id"].is_string());
+    assert_eq!(records[1]["request_id"], content["request_id"]);
     client.cancel().await.unwrap();
 }
 
@@ -369,7 +372,10 @@ async fn cancellation_kills_the_whole_process_group() {
     handle.cancel(Some("test".into())).await.unwrap();
     // The audit record is written once the group is gone and the child reaped.
     let record = loop {
-        if let Some(record) = audit_events(&sandbox).pop() {
+        if let Some(record) = audit_events(&sandbox)
+            .into_iter()
+            .find(|record| record["event"] == "COMMAND_EXECUTED")
+        {
             break record;
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
@@ -710,6 +716,6 @@ async fn the_timeout_kills_a_call_and_says_so() {
     assert_eq!(result.is_error, Some(true));
     let content = structured(&result);
     assert_eq!(content["timed_out"], true, "{content}");
-    assert_eq!(audit_events(&sandbox)[0]["timed_out"], true);
+    assert_eq!(audit_events(&sandbox)[1]["timed_out"], true);
     client.cancel().await.unwrap();
 }

@@ -132,7 +132,7 @@ fn client_keys_are_known_and_typed() {
     // Copilot and Claude Code read user-invocable as a boolean.
     for profile in ["copilot", "claude-code"] {
         let (exit, found, envelope) = validate(&sandbox, profile, &path);
-        assert_eq!((exit, found), (0, vec!["W007".to_owned()]), "{profile}");
+        assert_eq!((exit, found), (0, vec!["W008".to_owned()]), "{profile}");
         assert!(
             messages(&envelope)[0].starts_with("user-invocable must be a boolean for "),
             "{envelope:#}"
@@ -204,7 +204,7 @@ fn one_name_twice_is_a_warning_naming_the_other_path() {
     );
     let (run, envelope) = sandbox.json(&["skill", "validate", "--recursive", "."]);
     run.assert_code(0);
-    assert_eq!(codes(&envelope), ["W008", "W008"]);
+    assert_eq!(codes(&envelope), ["W009", "W009"]);
     let found = messages(&envelope);
     assert!(found[0].contains("team-b/pdf/SKILL.md"), "{found:?}");
     assert!(found[1].contains("team-a/pdf/SKILL.md"), "{found:?}");
@@ -262,7 +262,7 @@ fn one_name_in_two_lookup_paths_of_one_client_is_an_error() {
     );
     let other = by_path("other/.claude/skills/pdf/SKILL.md");
     assert_eq!(other.len(), 1);
-    assert_eq!(other[0].0, "W008", "{other:?}");
+    assert_eq!(other[0].0, "W009", "{other:?}");
     assert!(
         other[0].1.contains("project/.agents/skills/pdf/SKILL.md")
             && other[0].1.contains("project/.claude/skills/pdf/SKILL.md"),

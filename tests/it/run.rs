@@ -48,6 +48,16 @@ fn stderr_envelope(run: &Run) -> Value {
     value
 }
 
+/// The one `COMMAND_EXECUTED` record.
+fn executed_record(sandbox: &Sandbox) -> Value {
+    let mut executed: Vec<Value> = audit_records(sandbox)
+        .into_iter()
+        .filter(|record| record["event"] == "COMMAND_EXECUTED")
+        .collect();
+    assert_eq!(executed.len(), 1, "{executed:?}");
+    executed.remove(0)
+}
+
 fn audit_records(sandbox: &Sandbox) -> Vec<Value> {
     match std::fs::read_to_string(sandbox.audit_log()) {
         Ok(text) => text
@@ -75,8 +85,12 @@ fn echo_with_a_hardcoded_prefix_prints_the_expected_line() {
     assert_eq!(run.stderr, "", "{run}");
 
     let records = audit_records(&sandbox);
-    assert_eq!(records.len(), 1);
-    let record = &records[0];
+    assert_eq!(records.len(), 2);
+    // Written, durably, before the child started; then its outcome.
+    assert_eq!(records[0]["event"], "COMMAND_STARTED");
+    assert_eq!(records[0]["argv"], json!(["echo", "hello", "world"]));
+    assert_eq!(records[0]["request_id"], records[1]["request_id"]);
+    let record = &records[1];
     assert_eq!(record["event"], "COMMAND_EXECUTED");
     assert_eq!(record["command"], "greet");
     assert_eq!(record["argv"], json!(["echo", "hello", "world"]));
@@ -178,8 +192,10 @@ fn injection_attempts_are_rejected_and_nothing_runs() {
         check.assert_code(2);
         let mut checked = check.envelope();
         let mut ran = envelope.clone();
-        checked["meta"]["duration_ms"] = json!(0);
-        ran["meta"]["duration_ms"] = json!(0);
+        for envelope in [&mut checked, &mut ran] {
+            envelope["meta"]["duration_ms"] = json!(0);
+            envelope["meta"]["request_id"] = json!("(differs per process)");
+        }
         assert_eq!(ran, checked);
     }
     assert!(!sandbox.join("FILE").exists());
@@ -277,7 +293,7 @@ fn a_childs_exit_status_comes_back() {
     assert_eq!(error["phase"], "execution");
     assert_eq!(error["child_exit_code"], 3);
     assert_eq!(envelope["data"]["child_exit_code"], 3);
-    assert_eq!(audit_records(&sandbox)[0]["exit_code"], 3);
+    assert_eq!(executed_record(&sandbox)["exit_code"], 3);
 
     let run = run_in(&sandbox, Some("text"), &["fail"]);
     run.assert_code(3);
@@ -368,7 +384,7 @@ subprocess: {binary: sleep, hardcoded_args: [], user_controlled_args: [seconds]}
     assert_eq!(envelope["error"]["phase"], "execution");
     assert_eq!(envelope["data"]["timed_out"], true);
     assert_eq!(envelope["data"]["child_signal"], 15);
-    let record = &audit_records(&sandbox)[0];
+    let record = &executed_record(&sandbox);
     assert_eq!(record["timed_out"], true);
     assert_eq!(record["signal"], 15);
     let child = i32::try_from(record["child_pid"].as_u64().unwrap()).unwrap();
@@ -439,7 +455,7 @@ fn ctrl_c_is_forwarded_and_aigent_exits_130() {
     assert_eq!(envelope["data"]["interrupted_by"], 2);
     assert_eq!(envelope["data"]["child_signal"], 2);
     assert!(gone(child), "the child ({child}) is still running");
-    assert_eq!(audit_records(&sandbox)[0]["interrupted_by"], 2);
+    assert_eq!(executed_record(&sandbox)["interrupted_by"], 2);
 }
 
 #[test]
@@ -538,10 +554,22 @@ subprocess: {binary: touch, hardcoded_args: ['--'], user_controlled_args: [path,
     );
     run.assert_code(0);
     assert_eq!(run.stdout, "", "{run}");
-    let envelope = stderr_envelope(&run);
+    let mut envelope = stderr_envelope(&run);
+    // What is inherited depends on the machine: names only, never values.
+    let inherited = envelope["data"]["env"]["inherited"].take();
+    assert!(
+        inherited.as_array().unwrap().contains(&json!("PATH")),
+        "{inherited}"
+    );
     assert_eq!(
         envelope["data"],
-        json!({"command": "make", "argv": ["touch", "--", "made.txt"], "dry_run": true})
+        json!({
+            "command": "make",
+            "argv": ["touch", "--", "made.txt"],
+            "env": {"set": {}, "inherited": null},
+            "timeout_ms": 600_000,
+            "dry_run": true,
+        })
     );
     assert!(!sandbox.join("made.txt").exists());
     assert!(!sandbox.join("made by me.txt").exists());
@@ -773,7 +801,11 @@ subprocess: {binary: echo, hardcoded_args: [login], user_controlled_args: [user,
     assert!(!log.contains("s3cr3t"), "{log}");
     assert_eq!(
         events(&sandbox),
-        ["COMMAND_EXECUTED", "TOOL_ARG_VALIDATION_FAILURE"]
+        [
+            "COMMAND_STARTED",
+            "COMMAND_EXECUTED",
+            "TOOL_ARG_VALIDATION_FAILURE"
+        ]
     );
     let mode = std::fs::metadata(sandbox.audit_log())
         .unwrap()
@@ -828,7 +860,8 @@ subprocess: {binary: 'true', hardcoded_args: [], user_controlled_args: [words]}
 
     let text = std::fs::read_to_string(sandbox.audit_log()).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), RUNS + REJECTIONS);
+    // Two records per run (started, executed), one per rejection.
+    assert_eq!(lines.len(), 2 * RUNS + REJECTIONS);
     let mut executed = 0;
     for line in &lines {
         let record: Value = serde_json::from_str(line)
@@ -866,7 +899,10 @@ fn a_binary_that_is_not_found_exits_5() {
             .unwrap()
             .contains("`aigent-no-such-binary` was not found on PATH")
     );
-    assert_eq!(events(&sandbox), ["COMMAND_SPAWN_FAILURE"]);
+    assert_eq!(
+        events(&sandbox),
+        ["COMMAND_STARTED", "COMMAND_SPAWN_FAILURE"]
+    );
 
     let run = run_in(&sandbox, Some("text"), &["ghost"]);
     run.assert_code(5);

@@ -32,6 +32,7 @@ fn list_shows_the_built_in_examples() {
         [
             "deploy",
             "files-get",
+            "gh-api",
             "git-log",
             "read_file",
             "run-script",
@@ -55,7 +56,7 @@ fn the_built_in_examples_lint_clean() {
     run.assert_code(0);
     assert_eq!(
         envelope["data"]["summary"],
-        json!({"declarations": 6, "errors": 0, "warnings": 0}),
+        json!({"declarations": 7, "errors": 0, "warnings": 0}),
         "{run}"
     );
 }

@@ -8,18 +8,21 @@ use serde_json::json;
 use aigent::contract::Declaration;
 use aigent::guard::{self, RawArguments};
 use aigent::invoke::{InvokeOptions, Invoked, Mode, invoke};
-use aigent::report::{Outcome, exit};
+use aigent::report::{ErrorCode, Outcome, exit};
 
 use super::super::{CliError, Context};
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Everything after NAME belongs to the declared command, so aigent's own flags go before it.\nEvery rejection is appended to the audit log; if that fails, the result stands and a warning says so.\n\nExamples:\n  aigent args check deploy --cluster-id prod-east-1 --version 1.2.3\n  aigent args check deploy --json '{\"cluster-id\": \"prod-east-1\", \"version\": \"1.2.3\"}'\n  aigent --format json args check --audit-log ./audit.jsonl files-get --file-id f-123"
+    after_help = "Everything after NAME belongs to the declared command, so aigent's own flags go before it.\nEvery rejection is appended to the audit log; if that fails, the result stands and a warning says so.\n\nExamples:\n  aigent args check deploy --cluster-id prod-east-1 --version 1.2.3\n  aigent args check deploy --json '{\"cluster-id\": \"prod-east-1\", \"version\": \"1.2.3\"}'\n  aigent --format json args check --audit-log ./audit.jsonl files-get --file-id f-123\n  aigent args check --value-from-env token=GH_TOKEN gh-api --endpoint repos/OWNER/REPO/issues"
 )]
 pub struct CheckArgs {
     /// Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]
     #[arg(long, value_name = "PATH")]
     pub audit_log: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub supplied: super::supplied::SuppliedValues,
 
     #[command(flatten)]
     pub invocation: Invocation,
@@ -84,9 +87,12 @@ pub fn run(args: &CheckArgs, ctx: &Context) -> Result<Outcome, CliError> {
     let options = InvokeOptions {
         mode: Mode::Check,
         audit_log: args.audit_log.as_deref(),
-        timeout: None,
+        ..InvokeOptions::default()
     };
-    let arguments = RawArguments::from_tail(args.invocation.arguments());
+    let tail = args
+        .supplied
+        .merge_into(&loaded.declaration, args.invocation.arguments())?;
+    let arguments = RawArguments::from_tail(&tail);
     match invoke(&loaded.declaration, &arguments, &options)
         .map_err(|err| CliError::precondition(err.to_string()))?
     {
@@ -116,7 +122,7 @@ pub fn run(args: &CheckArgs, ctx: &Context) -> Result<Outcome, CliError> {
 fn unreachable_mode(invoked: Invoked) -> Result<Outcome, CliError> {
     Err(CliError::new(
         exit::GENERAL_ERROR,
-        "INTERNAL",
+        ErrorCode::Internal,
         format!("args check went past Phase 1: {invoked:?}"),
     ))
 }

@@ -1,6 +1,7 @@
 //! `aigent args ...`: Phase 1 on its own.
 
 pub mod check;
+pub mod supplied;
 
 use clap::Subcommand;
 

@@ -8,7 +8,7 @@ use clap::Args;
 
 use aigent::mcp::{Notice, ServeOptions};
 use aigent::report::escape::escape_controls;
-use aigent::report::{Outcome, exit};
+use aigent::report::{ErrorCode, Outcome, exit};
 
 use super::super::{CliError, Context};
 
@@ -81,8 +81,13 @@ pub fn run(args: &ServeArgs, ctx: &Context) -> Result<Outcome, CliError> {
         ..ServeOptions::default()
     };
     let style = ctx.stderr_style;
-    aigent::mcp::serve(options, move |notice| report(notice, style))
-        .map_err(|err| CliError::new(exit::GENERAL_ERROR, "MCP_SERVER_FAILED", err.to_string()))?;
+    aigent::mcp::serve(options, move |notice| report(notice, style)).map_err(|err| {
+        CliError::new(
+            exit::GENERAL_ERROR,
+            ErrorCode::McpServerFailed,
+            err.to_string(),
+        )
+    })?;
     // stdout belonged to the protocol: nothing more is written to it.
     Ok(Outcome::verbatim(String::new()))
 }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use aigent::plugin::{validate_changed_plugins, validate_plugin_paths};
-use aigent::report::{ErrorBody, Outcome, OutputFormat, exit};
+use aigent::report::{ErrorBody, ErrorCode, Outcome, OutputFormat, exit};
 use aigent::skill::render::{TextOptions, validation_github, validation_json, validation_text};
 use aigent::skill::{ValidateOptions, ValidationRun, Verdict};
 
@@ -30,11 +30,7 @@ skill rule (codes E/W); plugin findings have P codes.
 between the merge base and the work tree (or --compare-to index|head): a
 changed file selects the nearest directory above it holding
 .claude-plugin/plugin.json or marketplace.json. Their files are read from
-the work tree. Deleted plugins are reported, not validated.
-
-Exit codes: 0 all valid (warnings allowed unless --strict), 1 a manifest,
-plugin or skill has errors, 2 usage, 4 --changed outside a git work tree,
-5 a path does not exist or --base names no commit.")]
+the work tree. Deleted plugins are reported, not validated.")]
 pub struct ValidateArgs {
     /// Plugin directories or marketplace roots
     #[arg(value_name = "PATH", default_value = ".")]
@@ -94,7 +90,7 @@ fn outcome(run: &ValidationRun, ctx: &Context) -> Outcome {
                 exit::NOT_FOUND,
                 data,
                 ErrorBody::new(
-                    "NOT_FOUND",
+                    ErrorCode::NotFound,
                     format!("does not exist: {}", missing.join(", ")),
                 ),
                 text,
@@ -104,7 +100,7 @@ fn outcome(run: &ValidationRun, ctx: &Context) -> Outcome {
             exit::VALIDATION_FAILED,
             data,
             ErrorBody::new(
-                "VALIDATION_FAILED",
+                ErrorCode::ValidationFailed,
                 format!(
                     "{} of {} checked files are invalid",
                     summary.invalid, summary.checked

@@ -6,14 +6,14 @@ use serde_json::{Value, json};
 use aigent::registry::changed::{ChangedLintError, lint_changed};
 use aigent::registry::render::{count, render_lint, render_lint_github, render_lint_sarif};
 use aigent::registry::{FileReport, Registry};
-use aigent::report::{ErrorBody, Outcome, OutputFormat, exit};
+use aigent::report::{ErrorBody, ErrorCode, Outcome, OutputFormat, exit};
 
 use super::super::{CliError, Context};
 use crate::cli::changed::{ChangedArgs, vcs_error};
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Exits 4 when any declaration has an error, 0 when there are only warnings.\n\n--changed lints only the declarations this branch touched in the --commands directory (which must be in a git work tree); a change to any other file there, such as a script a command runs, lints them all. Deleted declarations are reported, not linted.\n\nExamples:\n  aigent schema lint\n  aigent --commands ./commands schema lint --format json\n  aigent --commands ./commands schema lint --changed --compare-to index\n  aigent --commands ./commands --format github schema lint\n  aigent --commands ./commands --format sarif schema lint > lint.sarif"
+    after_help = "--changed lints only the declarations this branch touched in the --commands directory (which must be in a git work tree); a change to any other file there, such as a script a command runs, lints them all. Deleted declarations are reported, not linted.\n\nExamples:\n  aigent schema lint\n  aigent --commands ./commands schema lint --format json\n  aigent --commands ./commands schema lint --changed --compare-to index\n  aigent --commands ./commands --format github schema lint\n  aigent --commands ./commands --format sarif schema lint > lint.sarif"
 )]
 pub struct LintArgs {
     #[command(flatten)]
@@ -74,7 +74,7 @@ pub fn run(args: &LintArgs, ctx: &Context) -> Result<Outcome, CliError> {
     }
     let broken = reports.iter().filter(|report| report.has_errors()).count();
     let body = ErrorBody::new(
-        "INVALID_DECLARATION",
+        ErrorCode::InvalidDeclaration,
         format!(
             "{errors} error{} in {broken} declaration{}",
             if errors == 1 { "" } else { "s" },

@@ -1,13 +1,16 @@
 //! `aigent skill ...`: validate, scaffold, inspect and render Agent Skills.
 
+mod fix;
+mod fmt;
 mod new;
 mod read_properties;
+mod rewrite;
 mod to_prompt;
 pub(crate) mod validate;
 
 use clap::{Args, Subcommand};
 
-use aigent::report::{ErrorBody, FieldError, Outcome, exit};
+use aigent::report::{ErrorBody, ErrorCode, FieldError, Outcome, exit};
 use aigent::skill::properties::PropertiesError;
 
 use super::{CliError, Context};
@@ -28,6 +31,10 @@ pub enum SkillCommand {
     ReadProperties(read_properties::ReadPropertiesArgs),
     /// Print the <available_skills> XML block that agents load
     ToPrompt(to_prompt::ToPromptArgs),
+    /// Put frontmatter into canonical form (key order, quoting, indentation)
+    Fmt(fmt::FmtArgs),
+    /// Make the mechanical repairs (quoting, allowed-tools, metadata, name)
+    Fix(fix::FixArgs),
 }
 
 pub fn run(args: &SkillArgs, ctx: &Context) -> Result<Outcome, CliError> {
@@ -36,6 +43,8 @@ pub fn run(args: &SkillArgs, ctx: &Context) -> Result<Outcome, CliError> {
         SkillCommand::New(args) => new::run(args, ctx),
         SkillCommand::ReadProperties(args) => read_properties::run(args, ctx),
         SkillCommand::ToPrompt(args) => to_prompt::run(args, ctx),
+        SkillCommand::Fmt(args) => fmt::run(args, ctx),
+        SkillCommand::Fix(args) => fix::run(args, ctx),
     }
 }
 
@@ -45,7 +54,7 @@ fn properties_failure(err: PropertiesError) -> Result<Outcome, CliError> {
     match err {
         PropertiesError::NotFound(_) => Err(CliError::not_found(err.to_string())),
         PropertiesError::Invalid { ref problems, .. } => {
-            let mut body = ErrorBody::new("INVALID_SKILL", err.to_string())
+            let mut body = ErrorBody::new(ErrorCode::InvalidSkill, err.to_string())
                 .with_hint("run `aigent skill validate PATH` for every problem");
             body.errors = problems.iter().map(FieldError::from).collect();
             Ok(Outcome::failure(

@@ -8,7 +8,7 @@ use dialoguer::theme::{ColorfulTheme, SimpleTheme, Theme};
 use dialoguer::{Confirm, Input, MultiSelect, Select};
 use serde_json::json;
 
-use aigent::report::{Diagnostic, ErrorBody, FieldError, Outcome, exit};
+use aigent::report::{Diagnostic, ErrorBody, ErrorCode, FieldError, Outcome, exit};
 use aigent::skill::check::{ValidateOptions, validate_target};
 use aigent::skill::discover::Target;
 use aigent::skill::rules;
@@ -34,9 +34,7 @@ they must agree. It never overwrites: PATH must not exist or be an empty
 directory. The skill is built in a temporary directory and renamed into
 place, so an interrupted run leaves nothing behind.
 
-Exit codes: 0 created, 1 not confirmed, 2 a bad answer or no terminal
-without --yes, 6 PATH already holds a skill or is not empty, 130
-interrupted (Ctrl-C). Nothing is created unless the exit code is 0.")]
+Nothing is created unless the exit status is 0.")]
 pub struct NewArgs {
     /// The skill directory to create [default: ./NAME]
     #[arg(value_name = "PATH")]
@@ -163,7 +161,7 @@ fn no_terminal() -> CliError {
 fn declined() -> CliError {
     CliError::new(
         exit::GENERAL_ERROR,
-        "CANCELLED",
+        ErrorCode::Cancelled,
         "not confirmed; nothing was created",
     )
 }

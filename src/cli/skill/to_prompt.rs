@@ -5,29 +5,95 @@ use std::path::PathBuf;
 use clap::Args;
 use serde_json::json;
 
-use aigent::report::Outcome;
+use aigent::report::{ErrorBody, ErrorCode, FieldError, Outcome, exit};
 use aigent::skill::prompt::{prompt_skills, render_prompt};
+use aigent::skill::tokens::{count_tokens, entry_tokens};
 
 use super::{CliError, Context};
+
+/// How many of the largest entries an over-budget error names.
+const LARGEST_SHOWN: usize = 5;
 
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   aigent skill to-prompt examples/skills/*/
   aigent skill to-prompt --format text skills/pdf skills/xlsx >> system-prompt.md
+  aigent skill to-prompt --max-tokens 2000 skills/*/   # fail when the listing is too big
 
-In json mode, data holds the XML (`xml`) and the skills it lists (`skills`).")]
+In json mode, data holds the XML (`xml`), the skills it lists (`skills`)
+and the token counts (`tokens`: the total and each skill's entry, counted
+with o200k_base).
+
+Exit codes: 0 printed, 1 a skill cannot be read or the listing is over
+--max-tokens (nothing is printed; the error names the total and the
+largest entries), 5 a path does not exist.")]
 pub struct ToPromptArgs {
     /// Skill directories or SKILL.md files
     #[arg(value_name = "PATH", required = true)]
     pub paths: Vec<PathBuf>,
+
+    /// Fail (exit 1) when the listing is over N tokens (o200k_base)
+    #[arg(long, value_name = "N")]
+    pub max_tokens: Option<usize>,
 }
 
-pub fn run(args: &ToPromptArgs, _ctx: &Context) -> Result<Outcome, CliError> {
+pub fn run(args: &ToPromptArgs, ctx: &Context) -> Result<Outcome, CliError> {
     let skills = match prompt_skills(&args.paths) {
         Ok(skills) => skills,
         Err(err) => return super::properties_failure(err),
     };
     let xml = render_prompt(&skills);
-    let data = json!({ "xml": xml, "skills": skills });
-    Ok(Outcome::success(data, format!("{xml}\n")))
+    if args.max_tokens.is_none() && !ctx.format.is_json() {
+        return Ok(Outcome::success(json!(null), format!("{xml}\n")));
+    }
+    let total = count_tokens(&xml);
+    let mut entries: Vec<(&str, usize)> = skills
+        .iter()
+        .map(|skill| (skill.name.as_str(), entry_tokens(skill)))
+        .collect();
+    let data = json!({
+        "xml": xml,
+        "skills": skills,
+        "tokens": {
+            "total": total,
+            "skills": entries
+                .iter()
+                .map(|(name, tokens)| json!({"name": name, "tokens": tokens}))
+                .collect::<Vec<_>>(),
+        },
+    });
+    let Some(limit) = args.max_tokens.filter(|limit| total > *limit) else {
+        return Ok(Outcome::success(data, format!("{xml}\n")));
+    };
+    // Largest first; ties in the order given.
+    entries.sort_by(|a, b| b.1.cmp(&a.1));
+    let mut error = ErrorBody::new(
+        ErrorCode::TokenBudgetExceeded,
+        format!(
+            "the listing of {} is {total} tokens, over --max-tokens {limit}",
+            if skills.len() == 1 {
+                "1 skill".to_owned()
+            } else {
+                format!("{} skills", skills.len())
+            }
+        ),
+    )
+    .with_extra("total_tokens", total)
+    .with_extra("max_tokens", limit)
+    .with_hint("shorten the largest descriptions, or list fewer skills");
+    error.errors = entries
+        .iter()
+        .take(LARGEST_SHOWN)
+        .map(|(name, tokens)| FieldError {
+            field: Some((*name).to_owned()),
+            message: format!("{tokens} tokens"),
+            ..FieldError::default()
+        })
+        .collect();
+    Ok(Outcome::failure(
+        exit::GENERAL_ERROR,
+        data,
+        error,
+        String::new(),
+    ))
 }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use aigent::exec::argv::shell_quote;
-use aigent::report::{ErrorBody, Outcome, OutputFormat, exit};
+use aigent::report::{ErrorBody, ErrorCode, Outcome, OutputFormat, exit};
 use aigent::skill::render::{
     TextOptions, validation_github, validation_json, validation_sarif, validation_text,
 };
@@ -24,11 +24,7 @@ use crate::cli::changed::{ChangedArgs, vcs_error};
   aigent skill validate --changed --base origin/main --compare-to head   # CI
   aigent skill validate --recursive --format sarif . > aigent.sarif  # code scanning
 
-Exit codes: 0 all valid (warnings allowed unless --strict), 1 a skill has
-errors, 2 usage, 4 --changed outside a git work tree (or no shared history
-with the base), 5 a path does not exist, --recursive found no skill, or
---base names no commit. Every path that exists is validated even when
-another does not.
+Every path that exists is validated even when another does not.
 
 --changed validates the skills touched between the merge base of the base
 and HEAD, and the work tree (or the index, or HEAD: --compare-to), below
@@ -108,7 +104,7 @@ fn outcome(run: &ValidationRun, args: &ValidateArgs, ctx: &Context) -> Outcome {
                 [one] => format!("{one} does not exist"),
                 many => format!("{} paths do not exist: {}", many.len(), many.join(", ")),
             };
-            let mut error = ErrorBody::new("NOT_FOUND", message);
+            let mut error = ErrorBody::new(ErrorCode::NotFound, message);
             if summary.checked > 0 {
                 error = error.with_hint("the other paths were still validated");
             }
@@ -124,7 +120,7 @@ fn outcome(run: &ValidationRun, args: &ValidateArgs, ctx: &Context) -> Outcome {
                 exit::NOT_FOUND,
                 data,
                 ErrorBody::new(
-                    "NO_SKILLS_FOUND",
+                    ErrorCode::NoSkillsFound,
                     format!("no SKILL.md found below {}", places.join(", ")),
                 )
                 .with_hint("a skill is a directory holding a SKILL.md file"),
@@ -133,7 +129,7 @@ fn outcome(run: &ValidationRun, args: &ValidateArgs, ctx: &Context) -> Outcome {
         }
         Verdict::Invalid => {
             let mut error = ErrorBody::new(
-                "VALIDATION_FAILED",
+                ErrorCode::ValidationFailed,
                 format!(
                     "{} of {} skill{} {} invalid",
                     summary.invalid,

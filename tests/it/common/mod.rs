@@ -43,6 +43,16 @@ impl Sandbox {
         path
     }
 
+    /// Writes an executable script below the sandbox.
+    #[cfg(unix)]
+    pub fn script(&self, relative: impl AsRef<Path>, contents: &str) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let path = self.write(relative, contents);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+            .expect("make the script executable");
+        path
+    }
+
     pub fn audit_log(&self) -> PathBuf {
         self.join("state/audit.jsonl")
     }

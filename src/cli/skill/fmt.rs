@@ -1,0 +1,140 @@
+//! `aigent skill fmt [--check] [--diff] [--recursive] PATH...`
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use aigent::report::escape::escape_controls;
+use aigent::report::{ErrorBody, ErrorCode, Outcome, exit};
+use aigent::skill::fmt::format_text;
+use aigent::skill::rewrite::{Proposal, Status, rewrite_paths};
+
+use super::rewrite::{data, missing_failure, plural, write_diff, write_failure};
+use super::{CliError, Context};
+
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  aigent skill fmt ./my-skill
+  aigent skill fmt --recursive skills/
+  aigent skill fmt --check --recursive .        # CI: exit 1 if anything would change
+  aigent skill fmt --diff skills/pdf            # show the change, write nothing
+
+Canonical frontmatter: keys in the spec's order (name, description,
+license, compatibility, allowed-tools, metadata, then the rest as found),
+strings plain where YAML reads them back unchanged and double-quoted
+otherwise, two-space indentation under each key, no trailing whitespace.
+Comments and every value are kept, the body is left byte for byte, and
+each file is replaced atomically. A file whose values a rewrite would
+change is left alone and reported.
+
+Exit codes: 0 done (or, with --check/--diff, nothing would change), 1 a
+file would change (--check/--diff) or cannot be formatted, 5 a path does
+not exist or --recursive found no skill.")]
+pub struct FmtArgs {
+    /// Skill directories or SKILL.md files
+    #[arg(value_name = "PATH", default_value = ".")]
+    pub paths: Vec<PathBuf>,
+
+    /// Format every skill below each PATH
+    #[arg(short, long)]
+    pub recursive: bool,
+
+    /// Write nothing; exit 1 if any file would change
+    #[arg(long)]
+    pub check: bool,
+
+    /// Write nothing; print the change as a unified diff (implies --check)
+    #[arg(long)]
+    pub diff: bool,
+}
+
+pub fn run(args: &FmtArgs, ctx: &Context) -> Result<Outcome, CliError> {
+    let check = args.check || args.diff;
+    let propose = |text: &str, _: &Path| {
+        format_text(text)
+            .map(|text| Proposal {
+                text,
+                ..Proposal::default()
+            })
+            .map_err(|err| err.to_string())
+    };
+    let mut run = rewrite_paths(&args.paths, args.recursive, !check, &propose);
+    if !args.diff {
+        for file in &mut run.files {
+            file.diff = None;
+        }
+    }
+    let summary = run.summary();
+    let mut text = String::new();
+    if !ctx.format.is_json() {
+        for file in &run.files {
+            let path = escape_controls(&file.path.display().to_string()).into_owned();
+            match file.status {
+                Status::Written => {
+                    let _ = writeln!(text, "{}: {path}", ctx.style.success("formatted"));
+                }
+                Status::WouldWrite => {
+                    let _ = writeln!(text, "{}: {path}", ctx.style.warning("would format"));
+                    write_diff(&mut text, file, ctx.style);
+                }
+                _ => write_failure(&mut text, file, ctx.style),
+            }
+        }
+        if !ctx.quiet && summary.checked > 0 {
+            let verb = if check {
+                "would be formatted"
+            } else {
+                "formatted"
+            };
+            let _ = writeln!(
+                text,
+                "{} {verb}, {} already formatted{}",
+                plural(summary.changed, "file", "files"),
+                summary.unchanged,
+                if summary.failed > 0 {
+                    format!(", {} failed", summary.failed)
+                } else {
+                    String::new()
+                }
+            );
+        }
+    }
+    let warnings = run.notes.clone();
+    if let Some(outcome) = missing_failure(&run, &args.paths, &text) {
+        return Ok(outcome.with_warnings(warnings));
+    }
+    let outcome = if summary.failed > 0 {
+        Outcome::failure(
+            exit::GENERAL_ERROR,
+            data(&run),
+            ErrorBody::new(
+                ErrorCode::FormatFailed,
+                format!(
+                    "{} could not be formatted",
+                    plural(summary.failed, "skill file", "skill files")
+                ),
+            )
+            .with_hint("run `aigent skill validate` on them for the problems"),
+            text,
+        )
+    } else if check && summary.changed > 0 {
+        Outcome::failure(
+            exit::GENERAL_ERROR,
+            data(&run),
+            ErrorBody::new(
+                ErrorCode::FormatCheckFailed,
+                format!(
+                    "{} of {} would be reformatted",
+                    summary.changed,
+                    plural(summary.checked, "skill file", "skill files")
+                ),
+            )
+            .with_hint("run `aigent skill fmt` on the same paths to format them"),
+            text,
+        )
+    } else {
+        Outcome::success(data(&run), text)
+    };
+    Ok(outcome.with_warnings(warnings))
+}

@@ -1,0 +1,368 @@
+//! `error.code`, the value agents branch on: one enum that owns each code's
+//! spelling, exit code, `retryable` default and meaning, so no call site
+//! can invent a code or pair it with the wrong exit status.
+
+use serde::{Deserialize, Serialize};
+
+use super::exit;
+
+/// Every `error.code` aigent emits. Serialized as SCREAMING_SNAKE_CASE.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ErrorCode {
+    ArgError,
+    InvalidAgentInput,
+    ConfirmationRequired,
+    NotFound,
+    NoSkillsFound,
+    Precondition,
+    InvalidDeclaration,
+    DuplicateCommand,
+    AuditLogUnwritable,
+    ResultUnwritable,
+    ArgvUnsupported,
+    Conflict,
+    ValidationFailed,
+    InvalidSkill,
+    FormatFailed,
+    FormatCheckFailed,
+    FixIncomplete,
+    TokenBudgetExceeded,
+    BinaryNotFound,
+    InterpreterNotFound,
+    BinaryNotExecutable,
+    SpawnFailed,
+    CommandFailed,
+    CommandKilled,
+    Timeout,
+    Cancelled,
+    Interrupted,
+    McpServerFailed,
+    Internal,
+    GeneralError,
+}
+
+impl ErrorCode {
+    /// Every code, in the order the reference table lists them.
+    pub const ALL: &'static [ErrorCode] = &[
+        Self::ArgError,
+        Self::InvalidAgentInput,
+        Self::ConfirmationRequired,
+        Self::NotFound,
+        Self::NoSkillsFound,
+        Self::Precondition,
+        Self::InvalidDeclaration,
+        Self::DuplicateCommand,
+        Self::AuditLogUnwritable,
+        Self::ResultUnwritable,
+        Self::ArgvUnsupported,
+        Self::Conflict,
+        Self::ValidationFailed,
+        Self::InvalidSkill,
+        Self::FormatFailed,
+        Self::FormatCheckFailed,
+        Self::FixIncomplete,
+        Self::TokenBudgetExceeded,
+        Self::BinaryNotFound,
+        Self::InterpreterNotFound,
+        Self::BinaryNotExecutable,
+        Self::SpawnFailed,
+        Self::CommandFailed,
+        Self::CommandKilled,
+        Self::Timeout,
+        Self::Cancelled,
+        Self::Interrupted,
+        Self::McpServerFailed,
+        Self::Internal,
+        Self::GeneralError,
+    ];
+
+    /// The code as it appears in `error.code`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::ArgError => "ARG_ERROR",
+            Self::InvalidAgentInput => "INVALID_AGENT_INPUT",
+            Self::ConfirmationRequired => "CONFIRMATION_REQUIRED",
+            Self::NotFound => "NOT_FOUND",
+            Self::NoSkillsFound => "NO_SKILLS_FOUND",
+            Self::Precondition => "PRECONDITION",
+            Self::InvalidDeclaration => "INVALID_DECLARATION",
+            Self::DuplicateCommand => "DUPLICATE_COMMAND",
+            Self::AuditLogUnwritable => "AUDIT_LOG_UNWRITABLE",
+            Self::ResultUnwritable => "RESULT_UNWRITABLE",
+            Self::ArgvUnsupported => "ARGV_UNSUPPORTED",
+            Self::Conflict => "CONFLICT",
+            Self::ValidationFailed => "VALIDATION_FAILED",
+            Self::InvalidSkill => "INVALID_SKILL",
+            Self::FormatFailed => "FORMAT_FAILED",
+            Self::FormatCheckFailed => "FORMAT_CHECK_FAILED",
+            Self::FixIncomplete => "FIX_INCOMPLETE",
+            Self::TokenBudgetExceeded => "TOKEN_BUDGET_EXCEEDED",
+            Self::BinaryNotFound => "BINARY_NOT_FOUND",
+            Self::InterpreterNotFound => "INTERPRETER_NOT_FOUND",
+            Self::BinaryNotExecutable => "BINARY_NOT_EXECUTABLE",
+            Self::SpawnFailed => "SPAWN_FAILED",
+            Self::CommandFailed => "COMMAND_FAILED",
+            Self::CommandKilled => "COMMAND_KILLED",
+            Self::Timeout => "TIMEOUT",
+            Self::Cancelled => "CANCELLED",
+            Self::Interrupted => "INTERRUPTED",
+            Self::McpServerFailed => "MCP_SERVER_FAILED",
+            Self::Internal => "INTERNAL",
+            Self::GeneralError => "GENERAL_ERROR",
+        }
+    }
+
+    /// aigent's exit code for this error ([`exit`]). For
+    /// [`Self::passes_child_status`] codes it is only the fallback: `run`
+    /// exits with the child's own status.
+    pub const fn exit_code(self) -> i32 {
+        match self {
+            Self::ArgError | Self::InvalidAgentInput | Self::ConfirmationRequired => {
+                exit::ARG_ERROR
+            }
+            Self::NotFound
+            | Self::NoSkillsFound
+            | Self::BinaryNotFound
+            | Self::InterpreterNotFound => exit::NOT_FOUND,
+            Self::Precondition
+            | Self::InvalidDeclaration
+            | Self::DuplicateCommand
+            | Self::AuditLogUnwritable
+            | Self::ResultUnwritable
+            | Self::ArgvUnsupported
+            | Self::BinaryNotExecutable => exit::PRECONDITION,
+            Self::Conflict => exit::CONFLICT,
+            Self::ValidationFailed
+            | Self::InvalidSkill
+            | Self::FormatFailed
+            | Self::FormatCheckFailed
+            | Self::FixIncomplete
+            | Self::TokenBudgetExceeded => exit::VALIDATION_FAILED,
+            Self::Timeout => exit::TIMEOUT,
+            Self::Cancelled | Self::Interrupted => exit::INTERRUPTED,
+            Self::SpawnFailed
+            | Self::CommandFailed
+            | Self::CommandKilled
+            | Self::McpServerFailed
+            | Self::Internal
+            | Self::GeneralError => exit::GENERAL_ERROR,
+        }
+    }
+
+    /// The declared command ran and its own exit status (or 128 + the
+    /// signal that killed it) is passed through as aigent's.
+    pub const fn passes_child_status(self) -> bool {
+        matches!(self, Self::CommandFailed | Self::CommandKilled)
+    }
+
+    /// Whether the same call with other arguments can succeed: the fault
+    /// lies in what the caller passed. `false` means the environment, the
+    /// registry, the files or the child must change first.
+    pub const fn retryable(self) -> bool {
+        matches!(
+            self,
+            Self::ArgError
+                | Self::InvalidAgentInput
+                | Self::ConfirmationRequired
+                | Self::NotFound
+                | Self::NoSkillsFound
+                | Self::ResultUnwritable
+                | Self::ArgvUnsupported
+                | Self::Conflict
+                | Self::Timeout
+        )
+    }
+
+    /// What the code means, in one line (the reference table's column).
+    pub const fn meaning(self) -> &'static str {
+        match self {
+            Self::ArgError => "bad usage, or arguments that break a declared rule; nothing was run",
+            Self::InvalidAgentInput => {
+                "an argument matched a named guard rule (hallucinated or hostile input); nothing was run"
+            }
+            Self::ConfirmationRequired => {
+                "a destructive command was not confirmed (`--confirm-destructive`); nothing was run"
+            }
+            Self::NotFound => "unknown command name, missing path or unknown git revision",
+            Self::NoSkillsFound => "the paths given hold no SKILL.md",
+            Self::Precondition => {
+                "the environment lacks what the command needs (a readable registry, a git repository, a subprocess)"
+            }
+            Self::InvalidDeclaration => "a command declaration is invalid",
+            Self::DuplicateCommand => "two declaration files declare the same command name",
+            Self::AuditLogUnwritable => "the audit log cannot be written; nothing was run",
+            Self::ResultUnwritable => "the `--result` file cannot be written; nothing was run",
+            Self::ArgvUnsupported => {
+                "an accepted value has no argv form (an object, a NUL byte, several values for one variable); nothing was run"
+            }
+            Self::Conflict => "the `skill new` target already holds a skill or is not empty",
+            Self::ValidationFailed => "a skill, plugin or file has errors",
+            Self::InvalidSkill => "a skill could not be read as a valid skill",
+            Self::FormatFailed => {
+                "`skill fmt` could not format a skill file (unreadable YAML, or a rewrite would change a value)"
+            }
+            Self::FormatCheckFailed => "`skill fmt --check`: a skill file is not in canonical form",
+            Self::FixIncomplete => {
+                "`skill fix`: a skill still has errors after the repairs; its fixes were not written"
+            }
+            Self::TokenBudgetExceeded => {
+                "`skill to-prompt --max-tokens`: the listing is over the budget"
+            }
+            Self::BinaryNotFound => "the declared program does not exist; nothing was run",
+            Self::InterpreterNotFound => {
+                "the interpreter on the program's `#!` line does not exist"
+            }
+            Self::BinaryNotExecutable => "the declared program is not executable",
+            Self::SpawnFailed => "the declared program could not be started",
+            Self::CommandFailed => "the declared command exited with a non-zero status",
+            Self::CommandKilled => "a signal killed the declared command (exit 128 + the signal)",
+            Self::Timeout => "`run --timeout` expired; the child's process group was killed",
+            Self::Cancelled => {
+                "the call was cancelled and its child killed (`skill new` declined at its prompt exits 1)"
+            }
+            Self::Interrupted => {
+                "interrupted by a signal, passed on to the child (129, 131, 143 for SIGHUP, SIGQUIT, SIGTERM)"
+            }
+            Self::McpServerFailed => "the MCP server could not start or stopped on an error",
+            Self::Internal => "a bug in aigent: a state it should never reach",
+            Self::GeneralError => "an unexpected operational failure",
+        }
+    }
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Tests and callers compare a code with its spelling: `code == "NOT_FOUND"`.
+impl PartialEq<str> for ErrorCode {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for ErrorCode {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+/// Where in a call an error happened (`error.phase`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Phase {
+    /// Phase 1: the guard checked the arguments; nothing ran.
+    Validation,
+    /// A destructive command waited for a confirmation that did not come.
+    Confirmation,
+    /// The child was started (or starting it failed).
+    Execution,
+}
+
+impl Phase {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Validation => "validation",
+            Self::Confirmation => "confirmation",
+            Self::Execution => "execution",
+        }
+    }
+}
+
+impl std::fmt::Display for Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_round_trips_through_serde_as_its_string() {
+        for &code in ErrorCode::ALL {
+            let json = serde_json::to_value(code).unwrap();
+            assert_eq!(json, code.as_str(), "{code:?}");
+            let back: ErrorCode = serde_json::from_value(json).unwrap();
+            assert_eq!(back, code);
+        }
+    }
+
+    #[test]
+    fn every_exit_code_is_in_the_exit_table() {
+        for &code in ErrorCode::ALL {
+            assert!(
+                exit::TABLE
+                    .iter()
+                    .any(|(known, _, _)| *known == code.exit_code()),
+                "{code}: exit {} is not in exit::TABLE",
+                code.exit_code()
+            );
+            assert_ne!(code.exit_code(), exit::SUCCESS, "{code}");
+        }
+    }
+
+    #[test]
+    fn all_lists_each_code_once_and_spellings_are_upper_snake() {
+        let mut names: Vec<&str> = ErrorCode::ALL.iter().map(|code| code.as_str()).collect();
+        assert!(names.iter().all(|name| {
+            name.bytes()
+                .all(|byte| byte.is_ascii_uppercase() || byte == b'_')
+        }));
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), ErrorCode::ALL.len());
+    }
+
+    #[test]
+    fn every_variant_is_in_all() {
+        // A new variant breaks this exhaustive match: add it here, to ALL
+        // and to the count below.
+        for &code in ErrorCode::ALL {
+            match code {
+                ErrorCode::ArgError
+                | ErrorCode::InvalidAgentInput
+                | ErrorCode::ConfirmationRequired
+                | ErrorCode::NotFound
+                | ErrorCode::NoSkillsFound
+                | ErrorCode::Precondition
+                | ErrorCode::InvalidDeclaration
+                | ErrorCode::DuplicateCommand
+                | ErrorCode::AuditLogUnwritable
+                | ErrorCode::ResultUnwritable
+                | ErrorCode::ArgvUnsupported
+                | ErrorCode::Conflict
+                | ErrorCode::ValidationFailed
+                | ErrorCode::InvalidSkill
+                | ErrorCode::FormatFailed
+                | ErrorCode::FormatCheckFailed
+                | ErrorCode::FixIncomplete
+                | ErrorCode::TokenBudgetExceeded
+                | ErrorCode::BinaryNotFound
+                | ErrorCode::InterpreterNotFound
+                | ErrorCode::BinaryNotExecutable
+                | ErrorCode::SpawnFailed
+                | ErrorCode::CommandFailed
+                | ErrorCode::CommandKilled
+                | ErrorCode::Timeout
+                | ErrorCode::Cancelled
+                | ErrorCode::Interrupted
+                | ErrorCode::McpServerFailed
+                | ErrorCode::Internal
+                | ErrorCode::GeneralError => {}
+            }
+        }
+        assert_eq!(ErrorCode::ALL.len(), 30);
+    }
+
+    #[test]
+    fn phases_serialize_lowercase() {
+        for phase in [Phase::Validation, Phase::Confirmation, Phase::Execution] {
+            assert_eq!(serde_json::to_value(phase).unwrap(), phase.as_str());
+        }
+    }
+}

@@ -1,0 +1,719 @@
+//! `skill fix`: the mechanical repairs, each one that loses nothing.
+//!
+//! 1. A single-line value that YAML misreads (`description: Use when: x`,
+//!    `license: 2.0`) is double-quoted, keeping its text exactly.
+//! 2. An `allowed-tools` list becomes the spec's space-separated string.
+//! 3. An unknown top-level key with a scalar value moves under `metadata`,
+//!    its value kept as the string it was written as.
+//! 4. A `name` that is a title of the directory's name (`PDF Tools` in
+//!    `pdf-tools/`) becomes the directory's name.
+//!
+//! Anything else (a list under an unknown key, a tool name holding a
+//! space, a key already in `metadata`) is listed, not guessed. The body is
+//! never touched, and the caller writes the result only when it validates.
+
+use super::check::{CheckContext, check_text};
+use super::fmt::{canonical_scalar, double_quoted};
+use super::frontmatter::{self, Frontmatter, ParseError, YamlValue};
+use super::rewrite::Proposal;
+pub use super::rewrite::{Repair, RepairKind};
+use super::rules::Profile;
+
+/// What the fix needs besides the text.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FixContext<'a> {
+    /// The skill directory's name, for the `name` repair and the check.
+    pub directory_name: Option<&'a str>,
+    pub profile: Profile,
+    /// Where the body's links are checked; `None` skips that check.
+    pub links: Option<super::check::LinkRoot<'a>>,
+}
+
+/// Keys whose value must be a string: a misread scalar is quoted.
+const STRING_KEYS: &[&str] = &["name", "description", "license", "compatibility"];
+
+/// Repairs `text`. The proposal is refused (not to be written) when the
+/// result still has an error; `left` lists its findings either way.
+pub fn fix_text(text: &str, context: FixContext<'_>) -> Proposal {
+    let mut fixer = Fixer {
+        text: text.to_owned(),
+        repairs: Vec::new(),
+        not_fixed: Vec::new(),
+    };
+    fixer.quote_misread_lines();
+    if let Some(parsed) = fixer.parse() {
+        fixer.quote_misread_types(&parsed);
+    }
+    if let Some(parsed) = fixer.parse() {
+        fixer.join_allowed_tools(&parsed);
+    }
+    if let Some(parsed) = fixer.parse() {
+        fixer.move_unknown_keys(&parsed, context.profile);
+    }
+    if let Some(parsed) = fixer.parse() {
+        fixer.name_from_directory(&parsed, context.directory_name);
+    }
+    let checked = check_text(
+        &fixer.text,
+        CheckContext {
+            directory_name: context.directory_name,
+            links: context.links,
+            profile: context.profile,
+            location: None,
+        },
+    );
+    let left = checked.diagnostics;
+    let errors = left.iter().filter(|d| d.is_error()).count();
+    let refused = (errors > 0 && fixer.text != text).then(|| {
+        format!(
+            "the fixed skill would still have {errors} error{}; nothing written",
+            if errors == 1 { "" } else { "s" }
+        )
+    });
+    Proposal {
+        text: fixer.text,
+        refused,
+        repairs: fixer.repairs,
+        left,
+        not_fixed: fixer.not_fixed,
+    }
+}
+
+struct Fixer {
+    text: String,
+    repairs: Vec<Repair>,
+    /// Repairs not made, and why.
+    not_fixed: Vec<String>,
+}
+
+/// The frontmatter's lines as the fixer edits them.
+struct Lines {
+    /// Everything before the YAML (the BOM and the opening `---` line).
+    before: String,
+    yaml: Vec<String>,
+    eol: &'static str,
+    /// The closing `---` line and the body, byte for byte.
+    after: String,
+    /// The file line of `yaml[0]`.
+    first_line: usize,
+}
+
+impl Lines {
+    fn of(text: &str) -> Option<Lines> {
+        let document = frontmatter::split(text).ok()?;
+        let yaml_start = document.yaml.as_ptr() as usize - text.as_ptr() as usize;
+        let yaml_end = yaml_start + document.yaml.len();
+        let eol = if document.yaml.contains("\r\n") || text[..yaml_start].ends_with("\r\n") {
+            "\r\n"
+        } else {
+            "\n"
+        };
+        Some(Lines {
+            before: text[..yaml_start].to_owned(),
+            yaml: document
+                .yaml
+                .lines()
+                .map(|line| line.strip_suffix('\r').unwrap_or(line).to_owned())
+                .collect(),
+            eol,
+            after: text[yaml_end..].to_owned(),
+            first_line: document.yaml_first_line,
+        })
+    }
+
+    fn join(&self) -> String {
+        let mut out = self.before.clone();
+        for line in &self.yaml {
+            out.push_str(line);
+            out.push_str(self.eol);
+        }
+        out.push_str(&self.after);
+        out
+    }
+
+    /// The index in `yaml` of a file line.
+    fn index(&self, file_line: usize) -> Option<usize> {
+        file_line
+            .checked_sub(self.first_line)
+            .filter(|&index| index < self.yaml.len())
+    }
+
+    /// The first of the comment lines at the margin right above `start`
+    /// (`start` itself when there are none).
+    fn leading_comments(&self, start: usize) -> usize {
+        let mut first = start;
+        while first > 0 && self.yaml[first - 1].starts_with('#') {
+            first -= 1;
+        }
+        first
+    }
+
+    /// The lines of the top-level entry at `start`: up to the next line at
+    /// the margin that is not a comment or blank, without trailing comments
+    /// and blank lines.
+    fn entry_end(&self, start: usize) -> usize {
+        let mut end = start + 1;
+        while end < self.yaml.len() {
+            let line = &self.yaml[end];
+            let at_margin = !line.starts_with([' ', '\t']) && !line.trim().is_empty();
+            if at_margin && !line.starts_with('#') {
+                break;
+            }
+            end += 1;
+        }
+        while end > start + 1 {
+            let line = &self.yaml[end - 1];
+            if line.trim().is_empty() || line.starts_with('#') {
+                end -= 1;
+            } else {
+                break;
+            }
+        }
+        end
+    }
+}
+
+/// `key: value` on one line, the key simple, the value plain (not quoted,
+/// not a block scalar, no comment): (indent, key, value).
+fn simple_pair(line: &str) -> Option<(&str, &str, &str)> {
+    let trimmed = line.trim_start_matches(' ');
+    let indent = &line[..line.len() - trimmed.len()];
+    let (key, value) = trimmed.split_once(": ")?;
+    let simple_key = !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    let value = value.trim();
+    let plain = !value.is_empty()
+        && !value.starts_with(['"', '\'', '|', '>', '&', '*', '!', '#'])
+        && !value.contains(" #");
+    (simple_key && plain).then_some((indent, key, value))
+}
+
+impl Fixer {
+    fn parse(&self) -> Option<Frontmatter> {
+        let document = frontmatter::split(&self.text).ok()?;
+        let parsed = frontmatter::parse_as_written(&document).ok()?;
+        parsed.duplicates.is_empty().then_some(parsed)
+    }
+
+    fn repaired(&mut self, kind: RepairKind, key: &str, message: String) {
+        self.repairs.push(Repair {
+            kind,
+            key: key.to_owned(),
+            message,
+        });
+    }
+
+    fn skip(&mut self, line: Option<usize>, message: String) {
+        self.not_fixed.push(match line {
+            Some(line) => format!("line {line}: {message}"),
+            None => message,
+        });
+    }
+
+    /// Repair 1a: a line YAML cannot read because its value holds `: `
+    /// or starts with a character YAML reserves is quoted, as often as
+    /// the parser points at such a line.
+    fn quote_misread_lines(&mut self) {
+        // Each pass fixes one line; a file has finitely many.
+        for _ in 0..256 {
+            let Some(document) = frontmatter::split(&self.text).ok() else {
+                return;
+            };
+            let line = match frontmatter::parse_as_written(&document) {
+                Err(ParseError::Syntax {
+                    line: Some(line), ..
+                }) => line,
+                _ => return,
+            };
+            let Some(mut lines) = Lines::of(&self.text) else {
+                return;
+            };
+            let Some(index) = lines.index(line) else {
+                return;
+            };
+            let Some((indent, key, value)) = simple_pair(&lines.yaml[index]) else {
+                return;
+            };
+            // Only a key of the top-level mapping, or of a mapping nested
+            // right under one, so a continuation line is never taken for a
+            // key of its own.
+            if !indent.is_empty() && !is_nested_key_line(&lines.yaml, index) {
+                return;
+            }
+            let (key, value) = (key.to_owned(), value.to_owned());
+            lines.yaml[index] = format!("{indent}{key}: {}", double_quoted(&value));
+            let fixed = lines.join();
+            // Only keep the edit if the parser moved on past this line.
+            let moved_on = frontmatter::split(&fixed)
+                .ok()
+                .map(|document| match frontmatter::parse_as_written(&document) {
+                    Err(ParseError::Syntax {
+                        line: Some(next), ..
+                    }) => next != line,
+                    Err(_) => false,
+                    Ok(_) => true,
+                })
+                .unwrap_or(false);
+            if !moved_on {
+                return;
+            }
+            self.text = fixed;
+            self.repaired(
+                RepairKind::QuotedValue,
+                &key,
+                format!("quoted the value of '{key}', which YAML could not read as written"),
+            );
+        }
+    }
+
+    /// Repair 1b: a spec string key whose plain value YAML reads as a
+    /// number, a boolean or a one-line list (`license: 2.0`) is quoted.
+    fn quote_misread_types(&mut self, parsed: &Frontmatter) {
+        let Some(mut lines) = Lines::of(&self.text) else {
+            return;
+        };
+        let mut changed = Vec::new();
+        for entry in &parsed.entries {
+            if !STRING_KEYS.contains(&entry.key.as_str())
+                || matches!(entry.value, YamlValue::String(_) | YamlValue::Null { .. })
+            {
+                continue;
+            }
+            let Some(index) = entry.line.and_then(|line| lines.index(line)) else {
+                continue;
+            };
+            if lines.entry_end(index) != index + 1 {
+                continue;
+            }
+            let Some((indent, key, value)) = simple_pair(&lines.yaml[index]) else {
+                continue;
+            };
+            if !indent.is_empty() || key != entry.key {
+                continue;
+            }
+            let value = value.to_owned();
+            lines.yaml[index] = format!("{key}: {}", double_quoted(&value));
+            changed.push((entry.key.clone(), entry.value.type_name()));
+        }
+        if changed.is_empty() {
+            return;
+        }
+        self.text = lines.join();
+        for (key, type_name) in changed {
+            self.repaired(
+                RepairKind::QuotedValue,
+                &key,
+                format!("quoted the value of '{key}', which YAML read as {type_name}"),
+            );
+        }
+    }
+
+    /// Repair 2: `allowed-tools` as a list of names becomes one string.
+    fn join_allowed_tools(&mut self, parsed: &Frontmatter) {
+        let Some(entry) = parsed.get("allowed-tools") else {
+            return;
+        };
+        let YamlValue::List(items) = &entry.value else {
+            return;
+        };
+        let names: Option<Vec<&str>> = items.iter().map(YamlValue::as_str).collect();
+        let usable = names.as_ref().is_some_and(|names| {
+            names
+                .iter()
+                .all(|name| !name.is_empty() && !name.chars().any(char::is_whitespace))
+        });
+        let (Some(names), true) = (names, usable) else {
+            self.skip(
+                entry.line,
+                "allowed-tools: not joined into a string, since an item is not a single word (a space would split it); write the string by hand".to_owned(),
+            );
+            return;
+        };
+        let Some(mut lines) = Lines::of(&self.text) else {
+            return;
+        };
+        let Some(start) = entry.line.and_then(|line| lines.index(line)) else {
+            return;
+        };
+        let end = lines.entry_end(start);
+        // Comments inside the list stay, above the key.
+        let comments: Vec<String> = lines.yaml[start + 1..end]
+            .iter()
+            .filter(|line| line.trim_start().starts_with('#'))
+            .map(|line| line.trim().to_owned())
+            .collect();
+        let key_line = &lines.yaml[start];
+        let trailing_comment = key_line
+            .find(" #")
+            .filter(|&at| !key_line[..at].contains(['"', '\'']))
+            .map(|at| key_line[at..].trim().to_owned());
+        let mut replacement = comments;
+        replacement.extend(trailing_comment);
+        replacement.push(format!(
+            "allowed-tools: {}",
+            canonical_scalar(&names.join(" "))
+        ));
+        lines.yaml.splice(start..end, replacement);
+        self.text = lines.join();
+        self.repaired(
+            RepairKind::JoinedAllowedTools,
+            "allowed-tools",
+            format!(
+                "joined the allowed-tools list into the spec's string '{}'",
+                names.join(" ")
+            ),
+        );
+    }
+
+    /// Repair 3: unknown top-level keys with scalar values move under
+    /// `metadata`, each value as the text it was written as.
+    fn move_unknown_keys(&mut self, parsed: &Frontmatter, profile: Profile) {
+        let unknown: Vec<_> = parsed
+            .entries
+            .iter()
+            .filter(|entry| !profile.knows(&entry.key))
+            .collect();
+        if unknown.is_empty() {
+            return;
+        }
+        let existing: Vec<(String, YamlValue)> = match parsed.get("metadata").map(|e| &e.value) {
+            None | Some(YamlValue::Null { .. }) => Vec::new(),
+            Some(YamlValue::Mapping(entries)) => entries.clone(),
+            Some(_) => {
+                for entry in &unknown {
+                    self.skip(
+                        entry.line,
+                        format!(
+                            "'{}': not moved under metadata, since metadata is not a mapping",
+                            entry.key
+                        ),
+                    );
+                }
+                return;
+            }
+        };
+        let Some(mut lines) = Lines::of(&self.text) else {
+            return;
+        };
+        let metadata = parsed
+            .get("metadata")
+            .and_then(|entry| entry.line)
+            .and_then(|line| lines.index(line));
+        if let Some(start) = metadata
+            && !existing.is_empty()
+            && lines.entry_end(start) == start + 1
+        {
+            for entry in &unknown {
+                self.skip(
+                    entry.line,
+                    format!(
+                        "'{}': not moved under metadata, which is written on one line; make it a block first",
+                        entry.key
+                    ),
+                );
+            }
+            return;
+        }
+        let existing: std::collections::HashSet<&str> =
+            existing.iter().map(|(key, _)| key.as_str()).collect();
+        let mut moving = Vec::new();
+        for entry in unknown {
+            let Some(text) = entry.value.scalar_text() else {
+                self.skip(
+                    entry.line,
+                    format!(
+                        "'{}': not moved under metadata, since its value is {} and metadata holds strings; move or remove it by hand",
+                        entry.key,
+                        entry.value.type_name()
+                    ),
+                );
+                continue;
+            };
+            if entry.key.starts_with('<') || entry.key.chars().any(char::is_control) {
+                continue;
+            }
+            if existing.contains(entry.key.as_str()) {
+                self.skip(
+                    entry.line,
+                    format!(
+                        "'{}': not moved under metadata, which already has that key",
+                        entry.key
+                    ),
+                );
+                continue;
+            }
+            let Some(start) = entry.line.and_then(|line| lines.index(line)) else {
+                continue;
+            };
+            moving.push((start, entry.key.clone(), text.to_owned()));
+        }
+        if moving.is_empty() {
+            return;
+        }
+        // The metadata block: where new entries go, and how far in.
+        let mut new_lines = Vec::new();
+        let indent = metadata
+            .and_then(|start| {
+                lines.yaml[start + 1..lines.entry_end(start)]
+                    .iter()
+                    .find(|line| !line.trim().is_empty() && !line.trim_start().starts_with('#'))
+                    .map(|line| " ".repeat(line.len() - line.trim_start().len()))
+            })
+            .unwrap_or_else(|| "  ".to_owned());
+        for (start, key, value) in &moving {
+            let end = lines.entry_end(*start);
+            // The comments just above the key, and those inside its block.
+            let lead = lines.leading_comments(*start);
+            for line in lines.yaml[lead..*start]
+                .iter()
+                .chain(&lines.yaml[*start + 1..end])
+            {
+                if line.trim_start().starts_with('#') {
+                    new_lines.push(format!("{indent}{}", line.trim()));
+                }
+            }
+            if let Some(at) = lines.yaml[*start].find(" #") {
+                // A trailing comment on a scalar line is a comment only when
+                // the value is plain: keep it as its own line.
+                let comment = lines.yaml[*start][at..].trim();
+                if comment.starts_with('#') && !value.contains('#') {
+                    new_lines.push(format!("{indent}{comment}"));
+                }
+            }
+            new_lines.push(format!(
+                "{indent}{}: {}",
+                canonical_scalar(key),
+                double_quoted(value)
+            ));
+        }
+        // Remove the moved blocks, last first so indices stay right.
+        let mut removals: Vec<(usize, usize)> = moving
+            .iter()
+            .map(|(start, _, _)| (lines.leading_comments(*start), lines.entry_end(*start)))
+            .collect();
+        removals.sort_unstable();
+        let metadata_after_removals = metadata.map(|start| {
+            start
+                - removals
+                    .iter()
+                    .filter(|(at, _)| *at < start)
+                    .map(|(at, end)| end - at)
+                    .sum::<usize>()
+        });
+        // One pass, so that many moved keys cost no more than one.
+        let mut removed = vec![false; lines.yaml.len()];
+        for (start, end) in &removals {
+            removed[*start..*end].fill(true);
+        }
+        let mut index = 0;
+        lines.yaml.retain(|_| {
+            index += 1;
+            !removed[index - 1]
+        });
+        match metadata_after_removals {
+            Some(start) => {
+                let end = lines.entry_end(start);
+                let key_line = lines.yaml[start].trim_end();
+                if end == start + 1 && key_line != "metadata:" {
+                    // `metadata: {}` or `metadata: ~`: an empty value on the
+                    // key line becomes a block.
+                    lines.yaml[start] = "metadata:".to_owned();
+                }
+                lines.yaml.splice(end..end, new_lines);
+            }
+            None => {
+                lines.yaml.push("metadata:".to_owned());
+                lines.yaml.extend(new_lines);
+            }
+        }
+        self.text = lines.join();
+        for (_, key, _) in moving {
+            self.repaired(
+                RepairKind::MovedToMetadata,
+                &key,
+                format!("moved '{key}' under metadata, keeping its value as a string"),
+            );
+        }
+    }
+
+    /// Repair 4: a title-case `name` whose kebab-case form is the
+    /// directory's name becomes that name.
+    fn name_from_directory(&mut self, parsed: &Frontmatter, directory_name: Option<&str>) {
+        let (Some(directory), Some(entry)) = (directory_name, parsed.get("name")) else {
+            return;
+        };
+        let Some(name) = entry.value.as_str() else {
+            return;
+        };
+        if name == directory || kebab_case(name) != directory {
+            return;
+        }
+        let Some(mut lines) = Lines::of(&self.text) else {
+            return;
+        };
+        let Some(index) = entry.line.and_then(|line| lines.index(line)) else {
+            return;
+        };
+        if lines.entry_end(index) != index + 1 || lines.yaml[index].contains(" #") {
+            self.skip(
+                entry.line,
+                format!(
+                    "name: not set to '{directory}' since its value spans lines or has a comment"
+                ),
+            );
+            return;
+        }
+        lines.yaml[index] = format!("name: {}", canonical_scalar(directory));
+        self.text = lines.join();
+        self.repaired(
+            RepairKind::NameFromDirectory,
+            "name",
+            format!("set name '{name}' to the directory's name '{directory}'"),
+        );
+    }
+}
+
+/// Whether the indented line at `index` is a key of a block mapping: the
+/// nearest line above with less indentation ends with `:` (its parent
+/// key), and every line between is a key line at the same indentation.
+fn is_nested_key_line(lines: &[String], index: usize) -> bool {
+    let indent_of = |line: &str| line.len() - line.trim_start_matches(' ').len();
+    let own = indent_of(&lines[index]);
+    for line in lines[..index].iter().rev() {
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        let indent = indent_of(line);
+        if indent < own {
+            return line.trim_end().ends_with(':');
+        }
+        if indent > own || !line.trim_start().contains(": ") && !line.trim_end().ends_with(':') {
+            return false;
+        }
+    }
+    false
+}
+
+/// A title in kebab case: lowercase, each run of other characters one
+/// hyphen (`PDF Tools!` is `pdf-tools`).
+pub fn kebab_case(title: &str) -> String {
+    let mut out = String::with_capacity(title.len());
+    for c in title.trim().chars() {
+        if c.is_alphanumeric() {
+            out.extend(c.to_lowercase());
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    while out.ends_with('-') {
+        out.pop();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::Diagnostic;
+
+    fn fix(text: &str, directory: &str) -> Proposal {
+        fix_text(
+            text,
+            FixContext {
+                directory_name: Some(directory),
+                ..FixContext::default()
+            },
+        )
+    }
+
+    #[test]
+    fn quotes_a_value_holding_colon_space() {
+        let fixed = fix(
+            "---\nname: a\ndescription: Use when: the user asks\n---\nbody\n",
+            "a",
+        );
+        assert_eq!(
+            fixed.text,
+            "---\nname: a\ndescription: \"Use when: the user asks\"\n---\nbody\n"
+        );
+        assert_eq!(fixed.repairs[0].kind, RepairKind::QuotedValue);
+        assert!(fixed.refused.is_none(), "{:?}", fixed.left);
+    }
+
+    #[test]
+    fn quotes_a_misread_number() {
+        let fixed = fix("---\nname: a\ndescription: d\nlicense: 2.0\n---\n", "a");
+        assert_eq!(
+            fixed.text,
+            "---\nname: a\ndescription: d\nlicense: \"2.0\"\n---\n"
+        );
+    }
+
+    #[test]
+    fn joins_allowed_tools() {
+        let fixed = fix(
+            "---\nname: a\ndescription: d\nallowed-tools:\n  # read only\n  - Read\n  - Bash(git:*)\nlicense: MIT\n---\n",
+            "a",
+        );
+        assert_eq!(
+            fixed.text,
+            "---\nname: a\ndescription: d\n# read only\nallowed-tools: Read Bash(git:*)\nlicense: MIT\n---\n"
+        );
+        let spaced = fix(
+            "---\nname: a\ndescription: d\nallowed-tools: [Read, Bash(git status)]\n---\n",
+            "a",
+        );
+        assert!(spaced.repairs.is_empty());
+        assert!(
+            spaced
+                .not_fixed
+                .iter()
+                .any(|note| note.contains("single word"))
+        );
+    }
+
+    #[test]
+    fn moves_unknown_keys_under_metadata() {
+        let fixed = fix(
+            "---\nname: a\ndescription: d\nversion: 1.10\nmetadata:\n  author: me\n# the owner\nowner: team-x\ntags: [a, b]\n---\n",
+            "a",
+        );
+        assert_eq!(
+            fixed.text,
+            "---\nname: a\ndescription: d\nmetadata:\n  author: me\n  version: \"1.10\"\n  # the owner\n  owner: \"team-x\"\ntags: [a, b]\n---\n",
+        );
+        assert_eq!(fixed.repairs.len(), 2);
+        assert!(fixed.not_fixed.iter().any(|note| note.contains("'tags'")));
+        // No metadata yet: one is made.
+        let fresh = fix("---\nname: a\ndescription: d\nversion: 2\n---\n", "a");
+        assert_eq!(
+            fresh.text,
+            "---\nname: a\ndescription: d\nmetadata:\n  version: \"2\"\n---\n"
+        );
+    }
+
+    #[test]
+    fn names_a_titled_skill_after_its_directory() {
+        let fixed = fix("---\nname: PDF Tools\ndescription: d\n---\n", "pdf-tools");
+        assert_eq!(fixed.text, "---\nname: pdf-tools\ndescription: d\n---\n");
+        let other = fix("---\nname: Other Thing\ndescription: d\n---\n", "pdf-tools");
+        assert!(other.repairs.is_empty());
+        assert!(other.refused.is_none(), "nothing changed, nothing refused");
+        assert!(other.left.iter().any(Diagnostic::is_error));
+    }
+
+    #[test]
+    fn a_result_that_still_fails_is_refused() {
+        let fixed = fix("---\nname: a\nlicense: 2.0\n---\n", "a");
+        assert!(fixed.refused.is_some());
+    }
+
+    #[test]
+    fn kebab_case_of_titles() {
+        assert_eq!(kebab_case("PDF Tools"), "pdf-tools");
+        assert_eq!(kebab_case("  Data -- Analysis! "), "data-analysis");
+        assert_eq!(kebab_case("Ünïcode Name"), "ünïcode-name");
+    }
+}

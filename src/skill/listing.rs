@@ -1,0 +1,81 @@
+//! The `<available_skills>` listing as text: one `<skill>` element per
+//! skill, each value escaped. Pure rendering, with no file access, so that
+//! validation can count what a skill adds to the listing ([`super::tokens`])
+//! and `to-prompt` ([`super::prompt`]) can print it.
+
+use std::borrow::Cow;
+use std::path::PathBuf;
+
+use serde::Serializer;
+
+use crate::report::escape::is_unsafe_for_terminal;
+
+/// One `<skill>` element.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct PromptSkill {
+    pub name: String,
+    pub description: String,
+    #[serde(serialize_with = "lossy_path")]
+    pub location: PathBuf,
+}
+
+fn lossy_path<S: Serializer>(path: &std::path::Path, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&path.to_string_lossy())
+}
+
+/// The XML block, without a final newline (as the reference returns it).
+pub fn render_prompt(skills: &[PromptSkill]) -> String {
+    let mut block = String::from("<available_skills>\n");
+    for skill in skills {
+        block.push_str(&render_skill_entry(skill));
+        block.push('\n');
+    }
+    block.push_str("</available_skills>");
+    block
+}
+
+/// One `<skill>` element of the block, without a final newline.
+pub fn render_skill_entry(skill: &PromptSkill) -> String {
+    let mut lines: Vec<Cow<'_, str>> = vec![Cow::Borrowed("<skill>")];
+    for (tag, value) in [
+        ("name", escape_xml(&skill.name)),
+        ("description", escape_xml(&skill.description)),
+        (
+            "location",
+            escape_xml(&skill.location.to_string_lossy())
+                .into_owned()
+                .into(),
+        ),
+    ] {
+        lines.push(Cow::Owned(format!("<{tag}>")));
+        lines.push(value);
+        lines.push(Cow::Owned(format!("</{tag}>")));
+    }
+    lines.push(Cow::Borrowed("</skill>"));
+    lines.join("\n")
+}
+
+/// Escapes the five characters Python's `html.escape` escapes, the same
+/// way, so the output matches the reference byte for byte; and, unlike
+/// the reference, control, bidirectional and invisible characters other
+/// than tabs and line breaks as character references (`&#x1b;`), so that
+/// the block cannot act on the terminal it is printed to.
+pub fn escape_xml(text: &str) -> Cow<'_, str> {
+    let hidden = |c: char| c != '\n' && c != '\t' && is_unsafe_for_terminal(c);
+    if !text.contains(['&', '<', '>', '"', '\'']) && !text.chars().any(hidden) {
+        return Cow::Borrowed(text);
+    }
+    let mut escaped = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        match c {
+            '&' => escaped.push_str("&amp;"),
+            '<' => escaped.push_str("&lt;"),
+            '>' => escaped.push_str("&gt;"),
+            '"' => escaped.push_str("&quot;"),
+            '\'' => escaped.push_str("&#x27;"),
+            c if hidden(c) => escaped.push_str(&format!("&#x{:x};", u32::from(c))),
+            other => escaped.push(other),
+        }
+    }
+    Cow::Owned(escaped)
+}

@@ -1,0 +1,103 @@
+//! Token budgets: what a skill costs in an agent's context.
+//!
+//! Counts come from a real byte-pair encoder, OpenAI's `o200k_base` (the
+//! GPT-4o family's vocabulary), as shipped by the `bpe-openai` crate: the
+//! vocabulary is compiled into the binary, so counting never touches the
+//! network. Other models' tokenizers differ (Claude's and Gemini's are not
+//! public); for English prose and Markdown they land within roughly 10-20%
+//! of these counts, which is close enough for a budget.
+//!
+//! A skill costs tokens twice: its `<skill>` entry in the
+//! `<available_skills>` listing is loaded for every conversation
+//! (`metadata`), and its Markdown body when the skill is used (`body`).
+
+use serde::Serialize;
+
+use super::codes;
+use super::listing::{PromptSkill, render_skill_entry};
+use crate::report::Diagnostic;
+
+/// The body budget the Agent Skills specification recommends ("under
+/// 5000 tokens"); a longer body is a warning.
+pub const BODY_TOKEN_BUDGET: usize = 5000;
+
+/// The tokens a skill adds to an agent's context.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct TokenCounts {
+    /// Its `<skill>` entry in the `<available_skills>` listing.
+    pub metadata: usize,
+    /// Its Markdown body.
+    pub body: usize,
+}
+
+/// The number of `o200k_base` tokens in `text`. Linear in the text.
+pub fn count_tokens(text: &str) -> usize {
+    if text.is_empty() {
+        return 0;
+    }
+    bpe_openai::o200k_base().count(text)
+}
+
+/// The tokens of a skill's entry in the listing: the `<skill>` element
+/// as `to-prompt` renders it, with the line break that separates it.
+pub fn entry_tokens(skill: &PromptSkill) -> usize {
+    let mut entry = render_skill_entry(skill);
+    entry.push('\n');
+    count_tokens(&entry)
+}
+
+/// A warning when the body is over [`BODY_TOKEN_BUDGET`].
+pub fn check_body_tokens(body_tokens: usize, body_first_line: usize, out: &mut Vec<Diagnostic>) {
+    if body_tokens > BODY_TOKEN_BUDGET {
+        out.push(
+            Diagnostic::warning(
+                codes::BODY_OVER_TOKEN_BUDGET,
+                format!(
+                    "body is {body_tokens} tokens (o200k); keep it under {BODY_TOKEN_BUDGET} and move detail into referenced files"
+                ),
+            )
+            .with_line(Some(body_first_line)),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    #[test]
+    fn counts_match_known_o200k_counts() {
+        // Reference counts from OpenAI's tiktoken, o200k_base.
+        assert_eq!(count_tokens(""), 0);
+        assert_eq!(count_tokens("hello world"), 2);
+        assert_eq!(count_tokens("Hello, world!"), 4);
+        assert_eq!(
+            count_tokens("The quick brown fox jumps over the lazy dog."),
+            10
+        );
+    }
+
+    #[test]
+    fn an_entry_costs_its_element() {
+        let skill = PromptSkill {
+            name: "pdf".into(),
+            description: "Extract text from PDF files.".into(),
+            location: PathBuf::from("/s/pdf/SKILL.md"),
+        };
+        let entry = entry_tokens(&skill);
+        assert!(entry > count_tokens("Extract text from PDF files."));
+        assert_eq!(entry, count_tokens(&(render_skill_entry(&skill) + "\n")));
+    }
+
+    #[test]
+    fn only_a_body_over_the_budget_warns() {
+        let mut out = Vec::new();
+        check_body_tokens(BODY_TOKEN_BUDGET, 5, &mut out);
+        assert!(out.is_empty());
+        check_body_tokens(BODY_TOKEN_BUDGET + 1, 5, &mut out);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].code, codes::BODY_OVER_TOKEN_BUDGET);
+        assert_eq!(out[0].line, Some(5));
+    }
+}
