@@ -293,13 +293,13 @@ mod tests {
                 ..Proposal::default()
             })
         };
-        let dry = rewrite_paths(&[skill.clone()], false, false, &upper);
+        let dry = rewrite_paths(std::slice::from_ref(&skill), false, false, &upper);
         assert_eq!(dry.files[0].status, Status::WouldWrite);
         assert_eq!(fs::read_to_string(&file).unwrap(), "old\n");
         let diff = dry.files[0].diff.as_deref().unwrap();
         assert!(diff.contains("-old\n+OLD\n"), "{diff}");
 
-        let run = rewrite_paths(&[skill.clone()], false, true, &upper);
+        let run = rewrite_paths(std::slice::from_ref(&skill), false, true, &upper);
         assert_eq!(run.files[0].status, Status::Written);
         assert_eq!(fs::read_to_string(&file).unwrap(), "OLD\n");
         #[cfg(unix)]
@@ -308,7 +308,7 @@ mod tests {
             let mode = fs::metadata(&file).unwrap().permissions().mode() & 0o777;
             assert_eq!(mode, 0o600);
         }
-        let again = rewrite_paths(&[skill.clone()], false, true, &upper);
+        let again = rewrite_paths(std::slice::from_ref(&skill), false, true, &upper);
         assert_eq!(again.files[0].status, Status::Unchanged);
         assert_eq!(again.summary().unchanged, 1);
     }
@@ -325,7 +325,7 @@ mod tests {
                 ..Proposal::default()
             })
         };
-        let run = rewrite_paths(&[file.clone()], false, true, &refuse);
+        let run = rewrite_paths(std::slice::from_ref(&file), false, true, &refuse);
         assert_eq!(run.files[0].status, Status::Refused);
         assert_eq!(fs::read_to_string(&file).unwrap(), "old\n");
         let missing = rewrite_paths(&[dir.path().join("nope")], false, true, &refuse);

@@ -317,7 +317,7 @@ fn near_duplicate_descriptions_are_notes_that_never_fail() {
 }
 
 fn evals_skill(sandbox: &Sandbox, evals: &str) {
-    skill(&sandbox, "pdf", "pdf", "Fills PDF forms.");
+    skill(sandbox, "pdf", "pdf", "Fills PDF forms.");
     sandbox.write("pdf/evals/evals.json", evals);
 }
 

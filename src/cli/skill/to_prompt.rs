@@ -66,7 +66,7 @@ pub fn run(args: &ToPromptArgs, ctx: &Context) -> Result<Outcome, CliError> {
         return Ok(Outcome::success(data, format!("{xml}\n")));
     };
     // Largest first; ties in the order given.
-    entries.sort_by(|a, b| b.1.cmp(&a.1));
+    entries.sort_by_key(|entry| std::cmp::Reverse(entry.1));
     let mut error = ErrorBody::new(
         ErrorCode::TokenBudgetExceeded,
         format!(
