@@ -29,12 +29,12 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand generate 'Write man pages or static completion scripts (for packagers)'
-            cand skill 'Validate, scaffold, inspect and render Agent Skills'
-            cand plugin 'Validate Claude Code plugins and marketplaces'
             cand schema 'The registry of declared commands: list, show, lint'
             cand args 'Check an agent''s arguments against a declared command'
             cand run 'Check the arguments, then run the declared command as an argv (never a shell)'
             cand mcp 'Serve declared commands and skills to MCP clients'
+            cand skill 'Validate, scaffold, inspect and render Agent Skills'
+            cand plugin 'Validate Claude Code plugins and marketplaces'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -106,183 +106,6 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;generate;help;reference'= {
         }
         &'aigent;generate;help;help'= {
-        }
-        &'aigent;skill'= {
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-            cand validate 'Check skill directories against the Agent Skills rules'
-            cand new 'Create a new skill: prompts on a terminal, flags everywhere else'
-            cand fmt 'Put frontmatter into canonical form (key order, quoting, indentation)'
-            cand fix 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)'
-            cand read-properties 'Print a skill''s frontmatter properties as JSON'
-            cand to-prompt 'Print the <available_skills> XML block that agents load'
-            cand help 'Print this message or the help of the given subcommand(s)'
-        }
-        &'aigent;skill;validate'= {
-            cand --profile 'Which client''s view to take: its frontmatter keys count as known, and its stricter rules apply (docs/reference/client-profiles.md)'
-            cand --base 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]'
-            cand --compare-to 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand -r 'Validate every skill below each PATH (hidden directories included; .git, node_modules and target skipped)'
-            cand --recursive 'Validate every skill below each PATH (hidden directories included; .git, node_modules and target skipped)'
-            cand --strict 'Treat warnings as errors'
-            cand --changed 'Check only what this branch changed (git): since the merge base with the base revision'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'aigent;skill;new'= {
-            cand --name 'The skill''s name [default: PATH''s last component]'
-            cand --description 'What the skill does and when to use it (at most 1024 characters)'
-            cand --license 'A license: an SPDX id (MIT, Apache-2.0) or a short text'
-            cand --compatibility 'Environment requirements, e.g. "Needs git and network access"'
-            cand --allowed-tools 'Tools the skill may use, space-separated, e.g. "Read Bash(git:*)"'
-            cand --with 'Subdirectories to create, each with a starter file the body links to (a comma list, or repeat the flag)'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand -y 'Do not ask anything: take every answer from the flags'
-            cand --yes 'Do not ask anything: take every answer from the flags'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'aigent;skill;fmt'= {
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand -r 'Format every skill below each PATH'
-            cand --recursive 'Format every skill below each PATH'
-            cand --check 'Write nothing; exit 1 if any file would change'
-            cand --diff 'Write nothing; print the change as a unified diff (implies --check)'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'aigent;skill;fix'= {
-            cand --profile 'Which frontmatter keys count as known (the others move to metadata)'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand -r 'Fix every skill below each PATH'
-            cand --recursive 'Fix every skill below each PATH'
-            cand --dry-run 'Show the diffs; write nothing'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'aigent;skill;read-properties'= {
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'aigent;skill;to-prompt'= {
-            cand --max-tokens 'Fail (exit 1) when the listing is over N tokens (o200k_base)'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'aigent;skill;help'= {
-            cand validate 'Check skill directories against the Agent Skills rules'
-            cand new 'Create a new skill: prompts on a terminal, flags everywhere else'
-            cand fmt 'Put frontmatter into canonical form (key order, quoting, indentation)'
-            cand fix 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)'
-            cand read-properties 'Print a skill''s frontmatter properties as JSON'
-            cand to-prompt 'Print the <available_skills> XML block that agents load'
-            cand help 'Print this message or the help of the given subcommand(s)'
-        }
-        &'aigent;skill;help;validate'= {
-        }
-        &'aigent;skill;help;new'= {
-        }
-        &'aigent;skill;help;fmt'= {
-        }
-        &'aigent;skill;help;fix'= {
-        }
-        &'aigent;skill;help;read-properties'= {
-        }
-        &'aigent;skill;help;to-prompt'= {
-        }
-        &'aigent;skill;help;help'= {
-        }
-        &'aigent;plugin'= {
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-            cand validate 'Check plugins and marketplaces: manifests, sources, skills, components'
-            cand help 'Print this message or the help of the given subcommand(s)'
-        }
-        &'aigent;plugin;validate'= {
-            cand --profile 'Which extra frontmatter keys count as known in the plugins'' skills'
-            cand --base 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]'
-            cand --compare-to 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --strict 'Treat warnings as errors'
-            cand --changed 'Check only what this branch changed (git): since the merge base with the base revision'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'aigent;plugin;help'= {
-            cand validate 'Check plugins and marketplaces: manifests, sources, skills, components'
-            cand help 'Print this message or the help of the given subcommand(s)'
-        }
-        &'aigent;plugin;help;validate'= {
-        }
-        &'aigent;plugin;help;help'= {
         }
         &'aigent;schema'= {
             cand --format 'Output format [default: text on a terminal, json otherwise]'
@@ -448,10 +271,187 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;mcp;help;help'= {
         }
-        &'aigent;completions'= {
+        &'aigent;skill'= {
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand validate 'Check skill directories against the Agent Skills rules'
+            cand new 'Create a new skill: prompts on a terminal, flags everywhere else'
+            cand fmt 'Put frontmatter into canonical form (key order, quoting, indentation)'
+            cand fix 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)'
+            cand read-properties 'Print a skill''s frontmatter properties as JSON'
+            cand to-prompt 'Print the <available_skills> XML block that agents load'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;skill;validate'= {
+            cand --profile 'Which client''s view to take: its frontmatter keys count as known, and its stricter rules apply (docs/reference/client-profiles.md)'
+            cand --base 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]'
+            cand --compare-to 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand -r 'Validate every skill below each PATH (hidden directories included; .git, node_modules and target skipped)'
+            cand --recursive 'Validate every skill below each PATH (hidden directories included; .git, node_modules and target skipped)'
+            cand --strict 'Treat warnings as errors'
+            cand --changed 'Check only what this branch changed (git): since the merge base with the base revision'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;skill;new'= {
+            cand --name 'The skill''s name [default: PATH''s last component]'
+            cand --description 'What the skill does and when to use it (at most 1024 characters)'
+            cand --license 'A license: an SPDX id (MIT, Apache-2.0) or a short text'
+            cand --compatibility 'Environment requirements, e.g. "Needs git and network access"'
+            cand --allowed-tools 'Tools the skill may use, space-separated, e.g. "Read Bash(git:*)"'
+            cand --with 'Subdirectories to create, each with a starter file the body links to (a comma list, or repeat the flag)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand -y 'Do not ask anything: take every answer from the flags'
+            cand --yes 'Do not ask anything: take every answer from the flags'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;skill;fmt'= {
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand -r 'Format every skill below each PATH'
+            cand --recursive 'Format every skill below each PATH'
+            cand --check 'Write nothing; exit 1 if any file would change'
+            cand --diff 'Write nothing; print the change as a unified diff (implies --check)'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;skill;fix'= {
+            cand --profile 'Which frontmatter keys count as known (the others move to metadata)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand -r 'Fix every skill below each PATH'
+            cand --recursive 'Fix every skill below each PATH'
+            cand --dry-run 'Show the diffs; write nothing'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;skill;read-properties'= {
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;skill;to-prompt'= {
+            cand --max-tokens 'Fail (exit 1) when the listing is over N tokens (o200k_base)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;skill;help'= {
+            cand validate 'Check skill directories against the Agent Skills rules'
+            cand new 'Create a new skill: prompts on a terminal, flags everywhere else'
+            cand fmt 'Put frontmatter into canonical form (key order, quoting, indentation)'
+            cand fix 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)'
+            cand read-properties 'Print a skill''s frontmatter properties as JSON'
+            cand to-prompt 'Print the <available_skills> XML block that agents load'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;skill;help;validate'= {
+        }
+        &'aigent;skill;help;new'= {
+        }
+        &'aigent;skill;help;fmt'= {
+        }
+        &'aigent;skill;help;fix'= {
+        }
+        &'aigent;skill;help;read-properties'= {
+        }
+        &'aigent;skill;help;to-prompt'= {
+        }
+        &'aigent;skill;help;help'= {
+        }
+        &'aigent;plugin'= {
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand validate 'Check plugins and marketplaces: manifests, sources, skills, components'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;plugin;validate'= {
+            cand --profile 'Which extra frontmatter keys count as known in the plugins'' skills'
+            cand --base 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]'
+            cand --compare-to 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --strict 'Treat warnings as errors'
+            cand --changed 'Check only what this branch changed (git): since the merge base with the base revision'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;plugin;help'= {
+            cand validate 'Check plugins and marketplaces: manifests, sources, skills, components'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;plugin;help;validate'= {
+        }
+        &'aigent;plugin;help;help'= {
+        }
+        &'aigent;completions'= {
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
             cand --static 'A self-contained script that never calls aigent back'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
@@ -463,12 +463,12 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;help'= {
             cand generate 'Write man pages or static completion scripts (for packagers)'
-            cand skill 'Validate, scaffold, inspect and render Agent Skills'
-            cand plugin 'Validate Claude Code plugins and marketplaces'
             cand schema 'The registry of declared commands: list, show, lint'
             cand args 'Check an agent''s arguments against a declared command'
             cand run 'Check the arguments, then run the declared command as an argv (never a shell)'
             cand mcp 'Serve declared commands and skills to MCP clients'
+            cand skill 'Validate, scaffold, inspect and render Agent Skills'
+            cand plugin 'Validate Claude Code plugins and marketplaces'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -482,6 +482,29 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;help;generate;completions'= {
         }
         &'aigent;help;generate;reference'= {
+        }
+        &'aigent;help;schema'= {
+            cand list 'List the declared commands'
+            cand show 'Show one command''s declaration or JSON Schema'
+            cand lint 'Lint every declaration in the registry'
+        }
+        &'aigent;help;schema;list'= {
+        }
+        &'aigent;help;schema;show'= {
+        }
+        &'aigent;help;schema;lint'= {
+        }
+        &'aigent;help;args'= {
+            cand check 'Validate arguments for a declared command (Phase 1 only; runs nothing)'
+        }
+        &'aigent;help;args;check'= {
+        }
+        &'aigent;help;run'= {
+        }
+        &'aigent;help;mcp'= {
+            cand serve 'Serve declared commands as guarded tools and validated skills over MCP (stdio)'
+        }
+        &'aigent;help;mcp;serve'= {
         }
         &'aigent;help;skill'= {
             cand validate 'Check skill directories against the Agent Skills rules'
@@ -507,29 +530,6 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand validate 'Check plugins and marketplaces: manifests, sources, skills, components'
         }
         &'aigent;help;plugin;validate'= {
-        }
-        &'aigent;help;schema'= {
-            cand list 'List the declared commands'
-            cand show 'Show one command''s declaration or JSON Schema'
-            cand lint 'Lint every declaration in the registry'
-        }
-        &'aigent;help;schema;list'= {
-        }
-        &'aigent;help;schema;show'= {
-        }
-        &'aigent;help;schema;lint'= {
-        }
-        &'aigent;help;args'= {
-            cand check 'Validate arguments for a declared command (Phase 1 only; runs nothing)'
-        }
-        &'aigent;help;args;check'= {
-        }
-        &'aigent;help;run'= {
-        }
-        &'aigent;help;mcp'= {
-            cand serve 'Serve declared commands as guarded tools and validated skills over MCP (stdio)'
-        }
-        &'aigent;help;mcp;serve'= {
         }
         &'aigent;help;completions'= {
         }

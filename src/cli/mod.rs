@@ -352,7 +352,28 @@ fn dispatch(command: &Command, ctx: &Context) -> Result<Outcome, CliError> {
 
 /// The clap definition, for completions, man pages and the manifest.
 pub fn command() -> clap::Command {
-    manifest::with_contracts(Cli::command())
+    hide_unused_registry_flag(manifest::with_contracts(Cli::command()))
+}
+
+/// Commands that never read the registry of declarations. `--commands` is
+/// global, so they still accept it, but their help, man pages, completions
+/// and manifest entries leave it out: it does nothing there.
+const WITHOUT_REGISTRY: &[&str] = &["skill", "plugin", "completions"];
+
+fn hide_unused_registry_flag(root: clap::Command) -> clap::Command {
+    // A subcommand that already has a global flag's id keeps its own copy
+    // when clap propagates globals (and passes it on to its children), so a
+    // hidden copy there hides it from that whole subtree.
+    let Some(hidden) = root
+        .get_arguments()
+        .find(|arg| arg.get_id() == "commands")
+        .map(|arg| arg.clone().hide(true))
+    else {
+        return root;
+    };
+    WITHOUT_REGISTRY.iter().fold(root, |root, name| {
+        root.mut_subcommand(name, |sub| sub.arg(hidden.clone()))
+    })
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ use crate::vcs::{
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ChangedReport {
     /// The work tree's root, canonical.
-    #[serde(serialize_with = "lossy_path")]
+    #[serde(serialize_with = "super::paths::lossy_path")]
     pub workdir: PathBuf,
     /// The base, why it was chosen and the merge base.
     #[serde(serialize_with = "base_with_description")]
@@ -29,7 +29,7 @@ pub struct ChangedReport {
     pub compare_to: CompareTo,
     /// The work-tree-relative paths the changes were limited to; empty for
     /// the whole work tree.
-    #[serde(serialize_with = "lossy_paths")]
+    #[serde(serialize_with = "super::paths::lossy_paths")]
     pub scope: Vec<PathBuf>,
     /// Changed files under the scope, whether a skill owns them or not.
     pub changed_files: usize,
@@ -39,19 +39,6 @@ pub struct ChangedReport {
     /// to it.
     #[serde(skip)]
     pub current_dir: Option<PathBuf>,
-}
-
-/// Paths serialize as (lossy) UTF-8 text: a non-UTF-8 name must not
-/// make serialization fail (serde's own `Path` impl errors on one).
-pub(crate) fn lossy_path<S: Serializer>(path: &Path, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.serialize_str(&path.to_string_lossy())
-}
-
-pub(crate) fn lossy_paths<S: Serializer>(
-    paths: &[PathBuf],
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    serializer.collect_seq(paths.iter().map(|path| path.to_string_lossy()))
 }
 
 /// The base's fields plus `description`, its one-line explanation.

@@ -33,7 +33,7 @@ pub struct ValidateOptions {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SkillReport {
     /// The skill file, or the path given when there is no skill file.
-    #[serde(serialize_with = "super::changed::lossy_path")]
+    #[serde(serialize_with = "super::paths::lossy_path")]
     pub path: PathBuf,
     /// The frontmatter `name`, when it is a string.
     pub name: Option<String>,

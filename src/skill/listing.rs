@@ -6,8 +6,6 @@
 use std::borrow::Cow;
 use std::path::PathBuf;
 
-use serde::Serializer;
-
 use crate::report::escape::is_unsafe_for_terminal;
 
 /// One `<skill>` element.
@@ -15,12 +13,8 @@ use crate::report::escape::is_unsafe_for_terminal;
 pub struct PromptSkill {
     pub name: String,
     pub description: String,
-    #[serde(serialize_with = "lossy_path")]
+    #[serde(serialize_with = "super::paths::lossy_path")]
     pub location: PathBuf,
-}
-
-fn lossy_path<S: Serializer>(path: &std::path::Path, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.serialize_str(&path.to_string_lossy())
 }
 
 /// The XML block, without a final newline (as the reference returns it).

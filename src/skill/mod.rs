@@ -21,6 +21,7 @@
 //! - [`tokens`]: what a skill costs in context (o200k token counts);
 //! - [`fmt`] and [`fix`]: canonical frontmatter and mechanical repairs,
 //!   run over files by [`rewrite`] (diffs, atomic writes).
+//! - [`paths`]: how every layer's reports write a path.
 
 pub mod changed;
 pub mod check;
@@ -34,6 +35,7 @@ pub mod fmt;
 pub mod frontmatter;
 pub mod links;
 pub mod listing;
+pub mod paths;
 pub mod prompt;
 pub mod properties;
 pub mod read;

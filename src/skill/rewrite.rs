@@ -51,7 +51,7 @@ pub enum Status {
 /// The result for one skill file (or one path that holds none).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FileResult {
-    #[serde(serialize_with = "super::changed::lossy_path")]
+    #[serde(serialize_with = "super::paths::lossy_path")]
     pub path: PathBuf,
     pub status: Status,
     /// Why it failed or was refused.

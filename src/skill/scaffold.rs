@@ -143,7 +143,7 @@ pub fn known_answer_problems(known: &KnownAnswers<'_>) -> Vec<Diagnostic> {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PlannedFile {
     /// Relative to the skill directory.
-    #[serde(serialize_with = "super::changed::lossy_path")]
+    #[serde(serialize_with = "super::paths::lossy_path")]
     pub path: PathBuf,
     pub contents: String,
     /// Made executable (a script).
@@ -602,11 +602,11 @@ pub fn check_target(directory: &Path) -> Result<TargetState, ScaffoldError> {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Created {
     /// The skill directory, as given.
-    #[serde(serialize_with = "super::changed::lossy_path")]
+    #[serde(serialize_with = "super::paths::lossy_path")]
     pub directory: PathBuf,
     pub name: String,
     /// Relative to the directory, in creation order (`SKILL.md` first).
-    #[serde(serialize_with = "super::changed::lossy_paths")]
+    #[serde(serialize_with = "super::paths::lossy_paths")]
     pub files: Vec<PathBuf>,
 }
 

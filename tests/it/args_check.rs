@@ -1,6 +1,7 @@
 //! `aigent args check`: Phase 1 from outside, with the audit log.
 
 use crate::common::Sandbox;
+use crate::{assert_envelope, assert_session};
 use serde_json::{Value, json};
 
 fn rules(envelope: &Value) -> Vec<String> {
@@ -28,7 +29,7 @@ fn audit_lines(sandbox: &Sandbox) -> Vec<Value> {
 #[test]
 fn valid_arguments_exit_0_with_the_typed_arguments() {
     let sandbox = Sandbox::new();
-    let (run, envelope) = sandbox.json(&[
+    let (run, _) = sandbox.json(&[
         "args",
         "check",
         "deploy",
@@ -36,11 +37,7 @@ fn valid_arguments_exit_0_with_the_typed_arguments() {
         "prod-east-1",
         "--version=1.2.3-rc.1+build.5",
     ]);
-    run.assert_code(0);
-    assert_eq!(
-        envelope["data"],
-        json!({"command": "deploy", "arguments": {"cluster-id": "prod-east-1", "version": "1.2.3-rc.1+build.5"}})
-    );
+    assert_envelope!(&sandbox, &run);
     assert!(
         audit_lines(&sandbox).is_empty(),
         "a pass writes no audit record"
@@ -50,7 +47,7 @@ fn valid_arguments_exit_0_with_the_typed_arguments() {
 #[test]
 fn a_rejection_exits_2_naming_the_argument_and_the_expected_pattern() {
     let sandbox = Sandbox::new();
-    let (run, envelope) = sandbox.json(&[
+    let (run, _) = sandbox.json(&[
         "args",
         "check",
         "deploy",
@@ -59,21 +56,7 @@ fn a_rejection_exits_2_naming_the_argument_and_the_expected_pattern() {
         "--version",
         "1.2.3",
     ]);
-    run.assert_code(2);
-    let error = &envelope["error"];
-    assert_eq!(error["code"], "ARG_ERROR");
-    assert_eq!(error["phase"], "validation");
-    assert_eq!(error["field"], "cluster-id");
-    assert_eq!(error["input_value"], "prod.east");
-    assert_eq!(error["rejected_pattern"], "alphanumeric_id");
-    assert!(
-        error["expected"]
-            .as_str()
-            .unwrap()
-            .contains("^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$"),
-        "{run}"
-    );
-    assert_eq!(error["errors"].as_array().unwrap().len(), 1);
+    assert_envelope!(&sandbox, &run);
 }
 
 #[test]
@@ -85,7 +68,7 @@ fn traversal_encoding_and_query_strings() {
         ("f-123?foo=bar", "query_parameter", Some("f-123")),
         ("f%2D123", "percent_encoded", Some("f-123")),
     ];
-    for (value, rule, suggestion) in cases {
+    for (index, (value, rule, suggestion)) in cases.into_iter().enumerate() {
         let (run, envelope) = sandbox.json(&["args", "check", "files-get", "--file-id", value]);
         run.assert_code(2);
         assert_eq!(envelope["error"]["code"], "INVALID_AGENT_INPUT", "{run}");
@@ -96,6 +79,7 @@ fn traversal_encoding_and_query_strings() {
             suggestion,
             "{run}"
         );
+        assert_envelope!(format!("traversal_{index}"), &sandbox, &run);
     }
 }
 
@@ -113,20 +97,14 @@ fn every_violation_is_listed() {
         "--region",
         "eu",
     ]);
-    run.assert_code(2);
     assert_eq!(
         rules(&envelope),
         ["unknown_parameter", "placeholder_literal", "semver"],
         "{run}"
     );
-    assert_eq!(
-        envelope["error"]["rejected_pattern"], "placeholder_literal",
-        "the named rule leads"
-    );
-    let (missing, envelope) = sandbox.json(&["args", "check", "deploy"]);
-    missing.assert_code(2);
-    assert_eq!(rules(&envelope), ["required", "required"]);
-    assert_eq!(envelope["error"]["code"], "ARG_ERROR");
+    assert_envelope!(&sandbox, &run);
+    let (missing, _) = sandbox.json(&["args", "check", "deploy"]);
+    assert_envelope!("all_required_missing", &sandbox, &missing);
 }
 
 #[test]
@@ -171,13 +149,12 @@ fn json_arguments_must_be_an_object_without_prototype_keys() {
         "args", "check", "deploy", "--json",
         r#"{"cluster-id": "prod", "version": "1.2.3", "x": {"y": [{"constructor": {"prototype": 1}}]}}"#,
     ]);
-    run.assert_code(2);
     assert_eq!(
         rules(&envelope),
         ["prototype_key", "prototype_key"],
         "{run}"
     );
-    assert_eq!(envelope["error"]["field"], "x.y[0].constructor");
+    assert_envelope!("prototype_keys", &sandbox, &run);
     let (run, envelope) = sandbox.json(&[
         "args",
         "check",
@@ -253,12 +230,8 @@ fn mcp_tools_are_validated_by_their_input_schema() {
 #[test]
 fn unknown_commands_exit_5() {
     let sandbox = Sandbox::new();
-    let (run, envelope) = sandbox.json(&["args", "check", "delpoy", "--x", "y"]);
-    run.assert_code(5);
-    assert!(
-        envelope["error"]["hints"].to_string().contains("deploy"),
-        "{run}"
-    );
+    let (run, _) = sandbox.json(&["args", "check", "delpoy", "--x", "y"]);
+    assert_envelope!(&sandbox, &run);
 }
 
 #[test]
@@ -273,11 +246,7 @@ fn text_mode_explains_on_stderr() {
         "--file-id",
         "f-1?x=1",
     ]);
-    run.assert_code(2);
-    assert!(run.stdout.is_empty(), "{run}");
-    for needle in ["error:", "file-id", "expected:", "suggestion: f-1"] {
-        assert!(run.stderr.contains(needle), "missing {needle}:\n{run}");
-    }
+    assert_session!(&sandbox, &run);
     let ok = sandbox.run(&[
         "--format",
         "text",
@@ -287,8 +256,7 @@ fn text_mode_explains_on_stderr() {
         "--file-id",
         "f-1",
     ]);
-    ok.assert_code(0);
-    assert!(ok.stdout.contains("pass"), "{ok}");
+    assert_session!("text_mode_pass", &sandbox, &ok);
 }
 
 fn secret_registry(sandbox: &Sandbox) -> String {

@@ -1,6 +1,7 @@
 //! `aigent schema list|show|lint` and the registry, from outside.
 
 use crate::common::Sandbox;
+use crate::{assert_envelope, assert_session};
 use serde_json::{Value, json};
 
 fn write_json(sandbox: &Sandbox, relative: &str, value: &Value) {
@@ -19,66 +20,22 @@ fn minimal(name: &str) -> Value {
 #[test]
 fn list_shows_the_built_in_examples() {
     let sandbox = Sandbox::new();
-    let (run, envelope) = sandbox.json(&["schema", "list"]);
-    run.assert_code(0);
-    let names: Vec<&str> = envelope["data"]["commands"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|command| command["name"].as_str().unwrap())
-        .collect();
-    assert_eq!(
-        names,
-        [
-            "deploy",
-            "files-get",
-            "gh-api",
-            "git-log",
-            "read_file",
-            "run-script",
-            "shell_exec"
-        ],
-        "{run}"
-    );
-    assert!(
-        envelope["data"]["commands"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|c| c["valid"] == true)
-    );
+    let (run, _) = sandbox.json(&["schema", "list"]);
+    assert_envelope!(&sandbox, &run);
 }
 
 #[test]
 fn the_built_in_examples_lint_clean() {
     let sandbox = Sandbox::new();
-    let (run, envelope) = sandbox.json(&["schema", "lint"]);
-    run.assert_code(0);
-    assert_eq!(
-        envelope["data"]["summary"],
-        json!({"declarations": 7, "errors": 0, "warnings": 0}),
-        "{run}"
-    );
+    let (run, _) = sandbox.json(&["schema", "lint"]);
+    assert_envelope!(&sandbox, &run);
 }
 
 #[test]
 fn show_json_prints_the_wire_format_with_subprocess_and_exit_codes() {
     let sandbox = Sandbox::new();
-    let (run, envelope) = sandbox.json(&["schema", "show", "deploy"]);
-    run.assert_code(0);
-    let data = &envelope["data"];
-    assert_eq!(data["name"], "deploy");
-    assert_eq!(
-        data["parameters"]["cluster-id"]["pattern_type"],
-        "alphanumeric_id"
-    );
-    assert_eq!(data["subprocess"]["binary"], "kubectl");
-    assert_eq!(
-        data["subprocess"]["user_controlled_args"],
-        json!(["cluster-id", "version"])
-    );
-    assert_eq!(data["exit_codes"]["2"]["name"], "ARG_ERROR");
-    assert_eq!(envelope["meta"]["file"], "commands/deploy.json");
+    let (run, _) = sandbox.json(&["schema", "show", "deploy"]);
+    assert_envelope!(&sandbox, &run);
 }
 
 #[test]
@@ -190,30 +147,14 @@ fn json_schema_format_is_refused_by_other_commands() {
 fn show_text_is_a_table() {
     let sandbox = Sandbox::new();
     let run = sandbox.run(&["--format", "text", "schema", "show", "deploy"]);
-    run.assert_code(0);
-    for needle in [
-        "deploy",
-        "--cluster-id",
-        "alphanumeric_id",
-        "semver",
-        "kubectl --context=<cluster-id> --namespace=web set image deployment/web web=registry.example.com/web:<version>",
-        "ARG_ERROR",
-    ] {
-        assert!(run.stdout.contains(needle), "missing {needle}:\n{run}");
-    }
+    assert_session!(&sandbox, &run);
 }
 
 #[test]
 fn unknown_and_hostile_names_exit_5_with_a_hint() {
     let sandbox = Sandbox::new();
-    let (run, envelope) = sandbox.json(&["schema", "show", "deplyo"]);
-    run.assert_code(5);
-    assert_eq!(envelope["error"]["code"], "NOT_FOUND");
-    let hints = envelope["error"]["hints"].to_string();
-    assert!(
-        hints.contains("deploy") && hints.contains("aigent schema list"),
-        "{run}"
-    );
+    let (run, _) = sandbox.json(&["schema", "show", "deplyo"]);
+    assert_envelope!(&sandbox, &run);
     for hostile in [
         "../commands/deploy",
         "/etc/passwd",
@@ -237,21 +178,8 @@ fn a_broken_declaration_only_breaks_itself() {
     let dir = sandbox.join("registry");
     let dir = dir.to_str().unwrap();
 
-    let (show_bad, envelope) = sandbox.json(&["--commands", dir, "schema", "show", "bad"]);
-    show_bad.assert_code(4);
-    assert_eq!(envelope["error"]["code"], "INVALID_DECLARATION");
-    assert!(
-        envelope["error"]["file"]
-            .as_str()
-            .unwrap()
-            .ends_with("bad.json"),
-        "{show_bad}"
-    );
-    assert_eq!(
-        envelope["error"]["errors"][0]["field"],
-        "parameters.item-id.pattern"
-    );
-    assert_eq!(envelope["error"]["errors"][0]["code"], "E107");
+    let (show_bad, _) = sandbox.json(&["--commands", dir, "schema", "show", "bad"]);
+    assert_envelope!("show_bad", &sandbox, &show_bad);
     let (check_bad, _) =
         sandbox.json(&["--commands", dir, "args", "check", "bad", "--item-id", "x"]);
     check_bad.assert_code(4);
@@ -273,21 +201,13 @@ fn a_broken_declaration_only_breaks_itself() {
         .0
         .assert_code(0);
 
-    let (list, listed) = sandbox.json(&["--commands", dir, "schema", "list"]);
-    list.assert_code(0);
-    assert_eq!(listed["data"]["commands"].as_array().unwrap().len(), 2);
-    assert_eq!(listed["warnings"].as_array().unwrap().len(), 1, "{list}");
+    let (list, _) = sandbox.json(&["--commands", dir, "schema", "list"]);
+    assert_envelope!("list_with_a_broken_one", &sandbox, &list);
 
-    let (lint, linted) = sandbox.json(&["--commands", dir, "schema", "lint"]);
-    lint.assert_code(4);
-    assert_eq!(linted["data"]["summary"]["errors"], 1, "{lint}");
+    let (lint, _) = sandbox.json(&["--commands", dir, "schema", "lint"]);
+    assert_envelope!("lint_with_a_broken_one", &sandbox, &lint);
     let text = sandbox.run(&["--format", "text", "--commands", dir, "schema", "lint"]);
-    text.assert_code(4);
-    assert!(
-        text.stdout
-            .contains("bad.json: error[E107] parameters.item-id.pattern:"),
-        "{text}"
-    );
+    assert_session!("lint_text_with_a_broken_one", &sandbox, &text);
 }
 
 /// A registry with one broken declaration of each kind the lint knows.
