@@ -1165,14 +1165,22 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__plugin__subcmd__validate)
-            opts="-q -h -V --strict --profile --commands --format --color --quiet --schema --help --version"
+            opts="-q -h -V --strict --profile --changed --base --compare-to --commands --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --profile)
-                    COMPREPLY=($(compgen -W "standard claude-code permissive" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "standard claude-code codex copilot cursor opencode gemini strictest permissive" -- "${cur}"))
+                    return 0
+                    ;;
+                --base)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --compare-to)
+                    COMPREPLY=($(compgen -W "work-tree index head" -- "${cur}"))
                     return 0
                     ;;
                 --commands)
@@ -1477,7 +1485,7 @@ _aigent() {
             fi
             case "${prev}" in
                 --profile)
-                    COMPREPLY=($(compgen -W "standard claude-code permissive" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "standard claude-code codex copilot cursor opencode gemini strictest permissive" -- "${cur}"))
                     return 0
                     ;;
                 --commands)
@@ -1766,7 +1774,7 @@ _aigent() {
             fi
             case "${prev}" in
                 --profile)
-                    COMPREPLY=($(compgen -W "standard claude-code permissive" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "standard claude-code codex copilot cursor opencode gemini strictest permissive" -- "${cur}"))
                     return 0
                     ;;
                 --base)

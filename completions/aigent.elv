@@ -291,7 +291,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;skill;validate'= {
-            cand --profile 'Which extra frontmatter keys count as known'
+            cand --profile 'Which client''s view to take: its frontmatter keys count as known, and its stricter rules apply (docs/reference/client-profiles.md)'
             cand --base 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]'
             cand --compare-to 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
@@ -425,10 +425,13 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;plugin;validate'= {
             cand --profile 'Which extra frontmatter keys count as known in the plugins'' skills'
+            cand --base 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]'
+            cand --compare-to 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
             cand --strict 'Treat warnings as errors'
+            cand --changed 'Check only what this branch changed (git): since the merge base with the base revision'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'

@@ -282,8 +282,14 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt help" -f -a "read-properties" -d 'Print a skill\'s frontmatter properties as JSON'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt help" -f -a "to-prompt" -d 'Print the <available_skills> XML block that agents load'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l profile -d 'Which extra frontmatter keys count as known' -r -f -a "standard\t'The Agent Skills spec keys only'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l profile -d 'Which client\'s view to take: its frontmatter keys count as known, and its stricter rules apply (docs/reference/client-profiles.md)' -r -f -a "standard\t'The Agent Skills spec keys only'
 claude-code\t'The spec keys plus Claude Code\'s own (model, context, hooks, ...)'
+codex\t'OpenAI Codex: metadata.short-description is checked'
+copilot\t'GitHub Copilot in VS Code: argument-hint, user-invocable, disable-model-invocation'
+cursor\t'Cursor: disable-model-invocation'
+opencode\t'OpenCode: names must be ASCII'
+gemini\t'Gemini CLI: no byte-order mark, a line break after the closing ---'
+strictest\t'Fails wherever any known client would: every client rule, spec keys only'
 permissive\t'Every key is known'"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l base -d 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]' -r
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l compare-to -d 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)' -r -f -a "work-tree\t'Everything not yet in the base: committed, staged, unstaged, untracked (stats every tracked file, like `git status`)'
@@ -345,6 +351,12 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l profile -d 'Which frontmatter keys count as known (the others move to metadata)' -r -f -a "standard\t'The Agent Skills spec keys only'
 claude-code\t'The spec keys plus Claude Code\'s own (model, context, hooks, ...)'
+codex\t'OpenAI Codex: metadata.short-description is checked'
+copilot\t'GitHub Copilot in VS Code: argument-hint, user-invocable, disable-model-invocation'
+cursor\t'Cursor: disable-model-invocation'
+opencode\t'OpenCode: names must be ASCII'
+gemini\t'Gemini CLI: no byte-order mark, a line break after the closing ---'
+strictest\t'Fails wherever any known client would: every client rule, spec keys only'
 permissive\t'Every key is known'"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
@@ -412,7 +424,17 @@ complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_see
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_seen_subcommand_from validate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l profile -d 'Which extra frontmatter keys count as known in the plugins\' skills' -r -f -a "standard\t'The Agent Skills spec keys only'
 claude-code\t'The spec keys plus Claude Code\'s own (model, context, hooks, ...)'
+codex\t'OpenAI Codex: metadata.short-description is checked'
+copilot\t'GitHub Copilot in VS Code: argument-hint, user-invocable, disable-model-invocation'
+cursor\t'Cursor: disable-model-invocation'
+opencode\t'OpenCode: names must be ASCII'
+gemini\t'Gemini CLI: no byte-order mark, a line break after the closing ---'
+strictest\t'Fails wherever any known client would: every client rule, spec keys only'
 permissive\t'Every key is known'"
+complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l base -d 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]' -r
+complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l compare-to -d 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)' -r -f -a "work-tree\t'Everything not yet in the base: committed, staged, unstaged, untracked (stats every tracked file, like `git status`)'
+index\t'Committed and staged work: for a pre-commit hook'
+head\t'Committed work only: for CI on a clean checkout'"
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
@@ -423,6 +445,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_su
 always\t''
 never\t''"
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l strict -d 'Treat warnings as errors'
+complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l changed -d 'Check only what this branch changed (git): since the merge base with the base revision'
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -s h -l help -d 'Print help (see more with \'--help\')'

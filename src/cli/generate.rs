@@ -166,6 +166,10 @@ pages and `aigent --schema` give them (source: `src/cli/manifest.rs`).\n\n\
     );
     vec![
         (
+            "client-profiles.md".to_owned(),
+            client_profiles(GENERATED).into_bytes(),
+        ),
+        (
             "error-codes.md".to_owned(),
             error_codes_page(GENERATED).into_bytes(),
         ),
@@ -173,6 +177,83 @@ pages and `aigent --schema` give them (source: `src/cli/manifest.rs`).\n\n\
         ("schema-codes.md".to_owned(), schema.into_bytes()),
         ("skill-codes.md".to_owned(), skill.into_bytes()),
     ]
+}
+
+/// The client matrix: one row per `--profile`, from the client table
+/// (`src/skill/clients.rs`), with each client's sources.
+fn client_profiles(generated: &str) -> String {
+    use aigent::skill::clients::{ClientRule, KnownKeys, PROFILES};
+    use aigent::skill::codes;
+    let rule_code = |rule: &ClientRule| match rule {
+        ClientRule::AsciiName => codes::NAME_NOT_ASCII,
+        ClientRule::ShortDescription => codes::SHORT_DESCRIPTION_INVALID,
+        ClientRule::StrictFences => codes::FENCES_NOT_STRICT,
+    };
+    let list = |items: Vec<String>| {
+        if items.is_empty() {
+            "-".to_owned()
+        } else {
+            items.join(", ")
+        }
+    };
+    let mut rows = String::new();
+    let mut sources = String::new();
+    for profile in PROFILES {
+        let keys = match profile.keys {
+            KnownKeys::All => "every key".to_owned(),
+            KnownKeys::SpecAnd([]) => "spec keys only".to_owned(),
+            KnownKeys::SpecAnd(extra) => format!(
+                "spec keys + {}",
+                extra
+                    .iter()
+                    .map(|key| format!("`{}` ({})", key.name, key.kind.as_str()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        let rules = if profile.strictest {
+            "every rule above".to_owned()
+        } else {
+            list(
+                profile
+                    .rules
+                    .iter()
+                    .map(|rule| format!("`{}`", rule_code(rule)))
+                    .collect(),
+            )
+        };
+        let paths = list(
+            profile
+                .lookup_paths
+                .iter()
+                .map(|path| format!("`{path}`"))
+                .collect(),
+        );
+        rows.push_str(&format!(
+            "| `{}` | {} | {keys} | {rules} | {paths} |\n",
+            profile.id, profile.client
+        ));
+        if !profile.sources.is_empty() {
+            sources.push_str(&format!("\n### `{}`: {}\n\n", profile.id, profile.client));
+            for source in profile.sources {
+                sources.push_str(&format!("- {source}\n"));
+            }
+        }
+    }
+    format!(
+        "{generated}\n\n# Client profiles\n\n\
+`--profile` on `aigent skill validate` and `aigent plugin validate` takes one client's \
+view of a skill ([the guide](../skills.md#client-profiles)). Every profile applies the \
+Agent Skills specification's rules; a client profile adds the frontmatter keys that \
+client reads (others are `W001`, and a known key of the wrong type is `W008`) and the \
+rules where the client is stricter than the specification. `strictest` fails wherever \
+any client here would. The lookup paths are where each client loads skills from in a \
+project: two skills with one name under lookup paths of one client are `E030`. \
+Source: `src/skill/clients.rs`; a new client is one entry there.\n\n\
+| profile | client | known keys | stricter rules | lookup paths |\n|---|---|---|---|---|\n{rows}\n\
+## Sources\n\n\
+Every key, rule and path above comes from these documents and source files.\n{sources}"
+    )
 }
 
 /// docs/reference/error-codes.md: every `error.code`, from

@@ -194,7 +194,16 @@ const CONTRACTS: &[Contract] = &[
                 "a manifest, plugin or skill has errors",
             ),
             USAGE,
-            code_when(exit::NOT_FOUND, NoEffects, "a path does not exist"),
+            code_when(
+                exit::PRECONDITION,
+                NoEffects,
+                "--changed outside a git work tree, or no history shared with the base",
+            ),
+            code_when(
+                exit::NOT_FOUND,
+                NoEffects,
+                "a path does not exist, or --base names no commit",
+            ),
         ],
     ),
     contract("schema.list", Safe, REGISTRY_READER),

@@ -18,6 +18,7 @@ mod manifest;
 mod mcp;
 mod output;
 mod plugin;
+mod profile;
 mod run;
 mod sarif;
 mod schema;

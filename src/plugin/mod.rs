@@ -19,12 +19,15 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use crate::report::Diagnostic;
+use crate::skill::changed::{ChangedReport, shown_path};
 use crate::skill::check::{SkillReport, ValidateOptions, finish_report};
 use crate::skill::codes as skill_codes;
 use crate::skill::discover::discover;
+use crate::skill::duplicates::check_duplicates;
 use crate::skill::frontmatter;
 use crate::skill::read::read_skill_file;
 use crate::skill::validate::{ValidationRun, validate_targets};
+use crate::vcs::{ChangeOptions, ChangedScope, Repo, SelectedUnit, VcsError, select_owning_dirs};
 use manifest::{ENTRY_FIELDS, Fields, MARKETPLACE_FIELDS, PLUGIN_FIELDS, quoted, read_json};
 
 /// Where Claude Code looks for the manifests, below a plugin or
@@ -46,6 +49,17 @@ const MAX_COMPONENT_DEPTH: usize = 8;
 /// `.claude-plugin/marketplace.json`) or a plugin. Skills inside plugins
 /// are checked with every skill rule under `options`.
 pub fn validate_plugin_paths(paths: &[PathBuf], options: ValidateOptions) -> ValidationRun {
+    let mut skills = walk_paths(paths, options);
+    // Two plugins (or two skills of one plugin) with one skill name.
+    check_duplicates(&mut skills, options);
+    ValidationRun {
+        skills,
+        ..ValidationRun::default()
+    }
+}
+
+/// The reports for `paths`, each skill checked on its own.
+fn walk_paths(paths: &[PathBuf], options: ValidateOptions) -> Vec<SkillReport> {
     let mut walk = Walk {
         options,
         reports: Vec::new(),
@@ -55,10 +69,84 @@ pub fn validate_plugin_paths(paths: &[PathBuf], options: ValidateOptions) -> Val
     for path in paths {
         walk.path(path);
     }
-    ValidationRun {
-        skills: walk.reports,
-        ..ValidationRun::default()
+    walk.reports
+}
+
+/// The files that make a directory a unit for `plugin validate --changed`:
+/// a plugin's or a marketplace's manifest.
+pub const UNIT_MARKERS: [&str; 2] = [
+    ".claude-plugin/plugin.json",
+    ".claude-plugin/marketplace.json",
+];
+
+/// `plugin validate --changed`: validates the plugins and marketplaces the
+/// branch touched below `paths` (all in one repository; empty means the
+/// current directory). A changed file selects the nearest directory above
+/// it holding `.claude-plugin/plugin.json` or `marketplace.json`, in the
+/// compared snapshot (or, for a deleted one, in the merge base). The
+/// selected directories are read from the work tree. The first report of
+/// each carries the unit that selected it.
+pub fn validate_changed_plugins(
+    paths: &[PathBuf],
+    scope: &ChangedScope,
+    options: ValidateOptions,
+) -> Result<ValidationRun, VcsError> {
+    let current = [PathBuf::from(".")];
+    let paths = if paths.is_empty() {
+        &current[..]
+    } else {
+        paths
+    };
+    let repo = Repo::discover(&paths[0])?;
+    let mut limits = Vec::with_capacity(paths.len());
+    for path in paths {
+        limits.push(repo.relative_path(path)?);
     }
+    if limits.iter().any(|limit| limit.as_os_str().is_empty()) {
+        limits.clear();
+    }
+    limits.sort();
+    limits.dedup();
+    let base = repo.resolve_base(scope.base.as_deref())?;
+    let changes = repo.changed_files(
+        &base,
+        &ChangeOptions {
+            paths: limits.clone(),
+            compare_to: scope.compare_to,
+        },
+    )?;
+    let snapshot = repo.snapshot(scope.compare_to)?;
+    let units = select_owning_dirs(
+        &changes,
+        repo.workdir(),
+        &repo.marked_dirs(&base, &snapshot, &UNIT_MARKERS)?,
+    );
+    let here = std::env::current_dir().and_then(fs::canonicalize).ok();
+    let (present, deleted): (Vec<SelectedUnit>, Vec<SelectedUnit>) =
+        units.into_iter().partition(SelectedUnit::is_present);
+    let mut skills = Vec::new();
+    for unit in present {
+        let shown = shown_path(&unit.absolute, here.as_deref());
+        let mut reports = walk_paths(&[shown], options);
+        if let Some(first) = reports.first_mut() {
+            first.selected = Some(unit);
+        }
+        skills.append(&mut reports);
+    }
+    check_duplicates(&mut skills, options);
+    Ok(ValidationRun {
+        skills,
+        changed: Some(ChangedReport {
+            workdir: repo.workdir().to_owned(),
+            base,
+            compare_to: scope.compare_to,
+            scope: limits,
+            changed_files: changes.len(),
+            deleted,
+            current_dir: here,
+        }),
+        ..ValidationRun::default()
+    })
 }
 
 struct Walk {

@@ -10,6 +10,8 @@ use strum::IntoStaticStr;
 pub enum Severity {
     Error,
     Warning,
+    /// Worth a look, never a failure (not even with `--strict`).
+    Note,
 }
 
 impl Severity {
@@ -47,6 +49,10 @@ impl Diagnostic {
 
     pub fn warning(code: &'static str, message: impl Into<String>) -> Self {
         Self::new(Severity::Warning, code, message)
+    }
+
+    pub fn note(code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(Severity::Note, code, message)
     }
 
     fn new(severity: Severity, code: &'static str, message: impl Into<String>) -> Self {

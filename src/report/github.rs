@@ -10,6 +10,7 @@ pub fn annotation(file: &str, diagnostic: &Diagnostic) -> String {
     let command = match diagnostic.severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
+        Severity::Note => "notice",
     };
     // GitHub resolves `file` against the workspace; `./x` gains nothing.
     let file = file.strip_prefix("./").unwrap_or(file);

@@ -219,13 +219,15 @@ fn validate_in_snapshot(
         },
         options,
     );
-    finish_report(
+    let mut report = finish_report(
         shown_directory.join(file_name),
         checked.name,
         checked.diagnostics,
         options,
     )
-    .with_tokens(checked.tokens)
+    .with_tokens(checked.tokens);
+    report.description = checked.description;
+    report
 }
 
 /// A path as people should see it: relative to the current directory

@@ -8,8 +8,10 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use super::clients::ClientRule;
 use super::codes;
 use super::discover::Target;
+use super::evals;
 use super::frontmatter::{self, ParseError, SplitError};
 use super::links;
 use super::listing::PromptSkill;
@@ -44,6 +46,10 @@ pub struct SkillReport {
     /// selected it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub selected: Option<SelectedUnit>,
+    /// The frontmatter `description`, when it is a string: for the
+    /// cross-skill checks, not the output.
+    #[serde(skip)]
+    pub description: Option<String>,
 }
 
 impl SkillReport {
@@ -59,7 +65,20 @@ impl SkillReport {
             diagnostics,
             tokens: None,
             selected: None,
+            description: None,
         }
+    }
+
+    /// Adds a finding made after the skill was checked (a cross-skill
+    /// one), with `--strict` applied.
+    pub fn add_finding(&mut self, diagnostic: Diagnostic, options: ValidateOptions) {
+        let diagnostic = if options.strict {
+            promote_warning(diagnostic)
+        } else {
+            diagnostic
+        };
+        self.valid &= !diagnostic.is_error();
+        self.diagnostics.push(diagnostic);
     }
 
     pub fn with_tokens(mut self, tokens: Option<TokenCounts>) -> Self {
@@ -82,6 +101,7 @@ impl SkillReport {
 }
 
 pub fn validate_target(target: &Target, options: ValidateOptions) -> SkillReport {
+    let mut description = None;
     let mut tokens = None;
     let (path, name, diagnostics) = match target {
         Target::SkillFile { file, directory } => {
@@ -95,6 +115,7 @@ pub fn validate_target(target: &Target, options: ValidateOptions) -> SkillReport
                 },
                 options,
             );
+            description = checked.description;
             tokens = checked.tokens;
             (file.clone(), checked.name, checked.diagnostics)
         }
@@ -134,7 +155,9 @@ pub fn validate_target(target: &Target, options: ValidateOptions) -> SkillReport
             )],
         ),
     };
-    finish_report(path, name, diagnostics, options).with_tokens(tokens)
+    let mut report = finish_report(path, name, diagnostics, options).with_tokens(tokens);
+    report.description = description;
+    report
 }
 
 /// The report for a skill whose findings are in: warnings become errors
@@ -153,8 +176,11 @@ pub fn finish_report(
     SkillReport::new(path, name, diagnostics)
 }
 
+/// A note stays a note: it flags something worth a look, not a fault.
 fn promote_warning(mut diagnostic: Diagnostic) -> Diagnostic {
-    diagnostic.severity = Severity::Error;
+    if diagnostic.severity == Severity::Warning {
+        diagnostic.severity = Severity::Error;
+    }
     diagnostic
 }
 
@@ -169,9 +195,9 @@ pub struct SkillLocation<'a> {
     pub directory_name: Option<&'a str>,
 }
 
-/// Reads a skill file from `source` and runs every rule on it; links are
-/// looked up in the same source. Returns the name (when it is a string),
-/// the findings and the token counts.
+/// Reads a skill file from `source` and runs every rule on it; links and
+/// evals files are looked up in the same source. Returns the name and
+/// description (when they are strings), the findings and the token counts.
 pub fn validate_skill_file(
     source: &dyn SkillSource,
     skill: SkillLocation<'_>,
@@ -186,7 +212,7 @@ pub fn validate_skill_file(
             };
         }
     };
-    check_contents(
+    let mut checked = check_contents(
         &bytes,
         CheckContext {
             directory_name: skill.directory_name,
@@ -200,7 +226,14 @@ pub fn validate_skill_file(
             // the same on every machine.
             location: None,
         },
-    )
+    );
+    evals::check_evals(
+        source,
+        skill.directory,
+        checked.name.as_deref(),
+        &mut checked.diagnostics,
+    );
+    checked
 }
 
 /// The name a directory is known by: its last component, or for `.`-like
@@ -253,6 +286,7 @@ impl std::fmt::Debug for LinkRoot<'_> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Checked {
     pub name: Option<String>,
+    pub description: Option<String>,
     pub diagnostics: Vec<Diagnostic>,
     /// Counted when the frontmatter parses.
     pub tokens: Option<TokenCounts>,
@@ -272,8 +306,6 @@ pub fn check_contents(bytes: &[u8], context: CheckContext<'_>) -> Checked {
             let valid = &bytes[..err.valid_up_to()];
             let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
             Checked {
-                tokens: None,
-                name: None,
                 diagnostics: vec![
                     Diagnostic::error(
                         codes::FILE_NOT_UTF8,
@@ -284,6 +316,7 @@ pub fn check_contents(bytes: &[u8], context: CheckContext<'_>) -> Checked {
                     )
                     .with_line(Some(line)),
                 ],
+                ..Checked::default()
             }
         }
     }
@@ -307,6 +340,9 @@ pub fn check_text(text: &str, context: CheckContext<'_>) -> Checked {
         }
     };
 
+    if context.profile.rules().contains(&ClientRule::StrictFences) {
+        check_strict_fences(text, &document, &mut diagnostics);
+    }
     rules::check_body_length(document.body, document.body_first_line, &mut diagnostics);
     if let Some(root) = context.links {
         check_links(
@@ -347,6 +383,10 @@ pub fn check_text(text: &str, context: CheckContext<'_>) -> Checked {
         .get("name")
         .and_then(|entry| entry.value.as_str())
         .map(str::to_owned);
+    let description = parsed
+        .get("description")
+        .and_then(|entry| entry.value.as_str())
+        .map(str::to_owned);
     let text_of = |key: &str| {
         parsed
             .get(key)
@@ -367,6 +407,7 @@ pub fn check_text(text: &str, context: CheckContext<'_>) -> Checked {
     });
     Checked {
         name,
+        description,
         diagnostics,
         tokens,
     }
@@ -376,6 +417,37 @@ pub fn check_text(text: &str, context: CheckContext<'_>) -> Checked {
 /// one summary warning, so a body of a million broken links stays a
 /// bounded report.
 pub const MAX_LINK_FINDINGS: usize = 50;
+
+/// Gemini CLI finds the frontmatter with `^---\r?\n(...)\r?\n---\r?\n`:
+/// a byte-order mark, or a closing `---` that ends the file without a line
+/// break, and it skips the skill.
+fn check_strict_fences(
+    text: &str,
+    document: &frontmatter::Document<'_>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let clients = rules::enforced_by(ClientRule::StrictFences);
+    if text.starts_with('\u{feff}') {
+        out.push(
+            Diagnostic::error(
+                codes::FENCES_NOT_STRICT,
+                format!("the file starts with a byte-order mark; {clients} needs '---' as its first bytes"),
+            )
+            .with_line(Some(1)),
+        );
+    }
+    if document.body.is_empty() && !text.ends_with('\n') {
+        out.push(
+            Diagnostic::error(
+                codes::FENCES_NOT_STRICT,
+                format!(
+                    "the closing '---' ends the file without a line break; {clients} needs one"
+                ),
+            )
+            .with_line(Some(document.body_first_line - 1)),
+        );
+    }
+}
 
 fn check_links(body: &str, body_first_line: usize, root: LinkRoot<'_>, out: &mut Vec<Diagnostic>) {
     let mut missing = 0usize;

@@ -30,6 +30,12 @@ pub const PATH_MISSING: &str = "E023";
 pub const PATH_NOT_A_SKILL: &str = "E024";
 pub const FILE_UNREADABLE: &str = "E025";
 pub const DESCRIPTION_CONTROL_CHARACTER: &str = "E026";
+pub const NAME_NOT_ASCII: &str = "E027";
+pub const SHORT_DESCRIPTION_INVALID: &str = "E028";
+pub const FENCES_NOT_STRICT: &str = "E029";
+pub const DUPLICATE_NAME_SHADOWED: &str = "E030";
+pub const EVALS_INVALID: &str = "E031";
+pub const TRIGGER_QUERIES_INVALID: &str = "E032";
 
 pub const UNKNOWN_KEY: &str = "W001";
 pub const BODY_TOO_LONG: &str = "W002";
@@ -38,6 +44,10 @@ pub const ALLOWED_TOOLS_LIST: &str = "W004";
 pub const LINK_TARGET_MISSING: &str = "W005";
 pub const FIELD_NOT_STRING: &str = "W006";
 pub const BODY_OVER_TOKEN_BUDGET: &str = "W007";
+pub const CLIENT_KEY_TYPE: &str = "W008";
+pub const DUPLICATE_NAME: &str = "W009";
+
+pub const DESCRIPTION_NEAR_DUPLICATE: &str = "N001";
 
 /// Every code with its default severity and what it catches.
 pub const TABLE: &[(&str, Severity, &str)] = &[
@@ -172,6 +182,36 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
         "`description` holds a control character (other than a tab or line break) or a bidirectional-text control",
     ),
     (
+        NAME_NOT_ASCII,
+        Severity::Error,
+        "profiles `opencode`, `strictest`: `name` has a non-ASCII letter, which OpenCode's name pattern rejects",
+    ),
+    (
+        SHORT_DESCRIPTION_INVALID,
+        Severity::Error,
+        "profiles `codex`, `strictest`: `metadata.short-description` is not a string or is over 1024 characters, so Codex drops the skill",
+    ),
+    (
+        FENCES_NOT_STRICT,
+        Severity::Error,
+        "profiles `gemini`, `strictest`: a byte-order mark before the first `---`, or no line break after the closing `---`, so Gemini CLI drops the skill",
+    ),
+    (
+        DUPLICATE_NAME_SHADOWED,
+        Severity::Error,
+        "two skills of one run share a `name` and sit in lookup directories of one client in one project (`.claude/skills` and `.agents/skills`, say): one shadows the other",
+    ),
+    (
+        EVALS_INVALID,
+        Severity::Error,
+        "`evals/evals.json` is not the agentskills.io shape: `skill_name` differs from `name`, or an eval lacks an `id`, a `prompt`, or an `expected_output` or `assertions`",
+    ),
+    (
+        TRIGGER_QUERIES_INVALID,
+        Severity::Error,
+        "a trigger-query file in `evals/` is not a list of `{query, should_trigger}` objects",
+    ),
+    (
         UNKNOWN_KEY,
         Severity::Warning,
         "a frontmatter key the chosen profile does not know",
@@ -206,6 +246,21 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
         Severity::Warning,
         "the body is over the spec's recommended 5000 tokens (counted with o200k_base)",
     ),
+    (
+        CLIENT_KEY_TYPE,
+        Severity::Warning,
+        "a key of the chosen client has another type than the client reads (`user-invocable: \"yes\"`)",
+    ),
+    (
+        DUPLICATE_NAME,
+        Severity::Warning,
+        "another skill of the same run has the same `name` (its path is named)",
+    ),
+    (
+        DESCRIPTION_NEAR_DUPLICATE,
+        Severity::Note,
+        "another skill of the same run has nearly the same `description` (the same words, ignoring case, punctuation and order): an agent cannot tell them apart",
+    ),
 ];
 
 #[cfg(test)]
@@ -224,7 +279,9 @@ mod tests {
         }
         let rows = readme
             .lines()
-            .filter(|line| line.starts_with("| `E0") || line.starts_with("| `W0"))
+            .filter(|line| {
+                line.starts_with("| `E0") || line.starts_with("| `W0") || line.starts_with("| `N0")
+            })
             .count();
         assert_eq!(
             rows,
@@ -241,6 +298,7 @@ mod tests {
             let prefix = match severity {
                 Severity::Error => 'E',
                 Severity::Warning => 'W',
+                Severity::Note => 'N',
             };
             assert!(code.starts_with(prefix), "{code}");
         }

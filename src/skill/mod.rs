@@ -25,8 +25,11 @@
 
 pub mod changed;
 pub mod check;
+pub mod clients;
 pub mod codes;
 pub mod discover;
+pub mod duplicates;
+pub mod evals;
 pub mod fix;
 pub mod fmt;
 pub mod frontmatter;

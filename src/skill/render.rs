@@ -244,6 +244,7 @@ fn write_diagnostic(out: &mut String, skill: &SkillReport, diagnostic: &Diagnost
     let label = match diagnostic.severity {
         Severity::Error => style.error(&label),
         Severity::Warning => style.warning(&label),
+        Severity::Note => style.dim(&label),
     };
     let location = match diagnostic.line {
         Some(line) => format!("{}:{line}", shown(&skill.path)),
@@ -323,6 +324,7 @@ mod tests {
             diagnostics: checked.diagnostics,
             tokens: checked.tokens,
             selected: None,
+            description: None,
         }
     }
 

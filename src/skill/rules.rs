@@ -7,6 +7,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use unicode_normalization::UnicodeNormalization;
 
+use super::clients::{self, ClientKey, ClientProfile, ClientRule, KeyKind, KnownKeys};
 use super::codes;
 use super::frontmatter::{Entry, Frontmatter, YamlValue};
 use crate::report::Diagnostic;
@@ -28,45 +29,76 @@ pub const SPEC_KEYS: &[&str] = &[
     "allowed-tools",
 ];
 
-/// Claude Code's own SKILL.md keys, from its skills documentation.
-pub const CLAUDE_CODE_KEYS: &[&str] = &[
-    "when_to_use",
-    "argument-hint",
-    "arguments",
-    "disable-model-invocation",
-    "user-invocable",
-    "model",
-    "effort",
-    "context",
-    "agent",
-    "hooks",
-    "paths",
-    "shell",
-];
+/// A `--profile`: which client's view of a skill to take. One row of
+/// [`clients::PROFILES`]; the default is `standard`.
+#[derive(Debug, Clone, Copy)]
+pub struct Profile(&'static ClientProfile);
 
-/// Which frontmatter keys count as known (anything else is a warning).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, strum::IntoStaticStr)]
-#[strum(serialize_all = "kebab-case")]
-pub enum Profile {
-    /// The specification's keys only.
-    #[default]
-    Standard,
-    /// The specification's keys plus Claude Code's documented extras.
-    ClaudeCode,
-    /// Every key is known.
-    Permissive,
+impl PartialEq for Profile {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.id == other.0.id
+    }
+}
+
+impl Eq for Profile {}
+
+impl Default for Profile {
+    fn default() -> Self {
+        Self::STANDARD
+    }
 }
 
 impl Profile {
+    pub const STANDARD: Profile = Profile(&clients::PROFILES[0]);
+
+    /// The profile with this `--profile` value.
+    pub fn named(id: &str) -> Option<Profile> {
+        clients::PROFILES
+            .iter()
+            .find(|profile| profile.id == id)
+            .map(Profile)
+    }
+
+    /// Every profile, in table order.
+    pub fn all() -> impl Iterator<Item = Profile> {
+        clients::PROFILES.iter().map(Profile)
+    }
+
     pub fn as_str(self) -> &'static str {
-        self.into()
+        self.0.id
+    }
+
+    pub fn client(self) -> &'static ClientProfile {
+        self.0
+    }
+
+    /// The client rules that apply: the profile's own, or with
+    /// `strictest` every client's.
+    pub fn rules(self) -> Vec<ClientRule> {
+        if !self.0.strictest {
+            return self.0.rules.to_vec();
+        }
+        let mut rules: Vec<ClientRule> = clients::clients()
+            .flat_map(|client| client.rules.iter().copied())
+            .collect();
+        rules.dedup();
+        rules
+    }
+
+    /// The client's own keys (beyond the spec's) with their types.
+    pub fn client_keys(self) -> &'static [ClientKey] {
+        match self.0.keys {
+            KnownKeys::SpecAnd(keys) => keys,
+            KnownKeys::All => &[],
+        }
     }
 
     pub fn knows(self, key: &str) -> bool {
-        match self {
-            Profile::Standard => SPEC_KEYS.contains(&key),
-            Profile::ClaudeCode => SPEC_KEYS.contains(&key) || CLAUDE_CODE_KEYS.contains(&key),
-            Profile::Permissive => true,
+        match self.0.keys {
+            KnownKeys::All => true,
+            KnownKeys::SpecAnd(extra) => {
+                SPEC_KEYS.contains(&key) || extra.iter().any(|known| known.name == key)
+            }
         }
     }
 
@@ -74,10 +106,8 @@ impl Profile {
     /// for case and `_`/`-` (`allowed_tools`, `Description`), else one at
     /// most two edits away (`descripton`).
     pub fn likely_key(self, key: &str) -> Option<&'static str> {
-        let known: &[&[&'static str]] = match self {
-            Profile::Standard => &[SPEC_KEYS],
-            Profile::ClaudeCode => &[SPEC_KEYS, CLAUDE_CODE_KEYS],
-            Profile::Permissive => return None,
+        let KnownKeys::SpecAnd(extra) = self.0.keys else {
+            return None;
         };
         // Keys are short; a long one is no typo of them.
         if key.chars().count() > 40 {
@@ -85,7 +115,10 @@ impl Profile {
         }
         let normal = |text: &str| text.trim().to_lowercase().replace('_', "-");
         let wanted = normal(key);
-        let candidates = known.iter().flat_map(|keys| keys.iter().copied());
+        let candidates = SPEC_KEYS
+            .iter()
+            .copied()
+            .chain(extra.iter().map(|known| known.name));
         if let Some(exact) = candidates.clone().find(|known| normal(known) == wanted) {
             return Some(exact);
         }
@@ -159,6 +192,118 @@ pub fn check_frontmatter(
     check_allowed_tools(frontmatter.get("allowed-tools"), out);
     check_license(frontmatter.get("license"), out);
     check_unknown_keys(frontmatter, context.profile, out);
+    check_client_keys(frontmatter, context.profile, out);
+    for rule in context.profile.rules() {
+        match rule {
+            ClientRule::AsciiName => check_ascii_name(frontmatter.get("name"), out),
+            ClientRule::ShortDescription => {
+                check_short_description(frontmatter.get("metadata"), out)
+            }
+            // Needs the raw text: the caller checks it.
+            ClientRule::StrictFences => {}
+        }
+    }
+}
+
+/// The clients that enforce `rule`, for messages ("OpenCode", "Gemini CLI").
+pub fn enforced_by(rule: ClientRule) -> String {
+    let names: Vec<&str> = clients::clients()
+        .filter(|client| client.rules.contains(&rule))
+        .map(|client| client.client)
+        .collect();
+    names.join(", ")
+}
+
+/// A client's own key with a value of another type than the client reads.
+fn check_client_keys(frontmatter: &Frontmatter, profile: Profile, out: &mut Vec<Diagnostic>) {
+    for known in profile.client_keys() {
+        let Some(entry) = frontmatter.get(known.name) else {
+            continue;
+        };
+        let fits = match known.kind {
+            KeyKind::Text => entry.value.is_string(),
+            KeyKind::Boolean => matches!(entry.value, YamlValue::Bool { .. }),
+            KeyKind::Any => true,
+        };
+        if !fits {
+            out.push(at(
+                Diagnostic::warning(
+                    codes::CLIENT_KEY_TYPE,
+                    format!(
+                        "{} must be {} for {}, found {}",
+                        known.name,
+                        known.kind.as_str(),
+                        profile.client().client,
+                        entry.value.type_name()
+                    ),
+                ),
+                known.name,
+                Some(entry),
+            ));
+        }
+    }
+}
+
+/// OpenCode's name pattern, `^[a-z0-9]+(-[a-z0-9]+)*$`, is ASCII only.
+fn check_ascii_name(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
+    let Some(YamlValue::String(name)) = entry.map(|entry| &entry.value) else {
+        return;
+    };
+    if name.is_empty() || name.is_ascii() {
+        return;
+    }
+    out.push(at(
+        Diagnostic::error(
+            codes::NAME_NOT_ASCII,
+            format!(
+                "name '{name}' has non-ASCII characters; {} documents names of a-z, 0-9 and '-' only",
+                enforced_by(ClientRule::AsciiName)
+            ),
+        ),
+        "name",
+        entry,
+    ));
+}
+
+/// The most characters Codex takes in `metadata.short-description`.
+pub const MAX_SHORT_DESCRIPTION_CHARS: usize = 1024;
+
+/// Codex reads `metadata.short-description` as a string and drops the
+/// skill when it is another type or too long (whitespace runs folded).
+fn check_short_description(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
+    let Some(YamlValue::Mapping(map)) = entry.map(|entry| &entry.value) else {
+        return;
+    };
+    let Some((_, value)) = map.iter().find(|(key, _)| key == "short-description") else {
+        return;
+    };
+    let problem = match value {
+        YamlValue::String(text) => {
+            let length = text
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .chars()
+                .count();
+            (length > MAX_SHORT_DESCRIPTION_CHARS).then(|| {
+                format!("is {length} characters long; the limit is {MAX_SHORT_DESCRIPTION_CHARS}")
+            })
+        }
+        other => Some(format!("must be a string, found {}", other.type_name())),
+    };
+    if let Some(problem) = problem {
+        out.push(at(
+            Diagnostic::error(
+                codes::SHORT_DESCRIPTION_INVALID,
+                format!(
+                    "metadata.short-description {problem}; {} does not load the skill",
+                    enforced_by(ClientRule::ShortDescription)
+                ),
+            ),
+            "metadata.short-description",
+            entry,
+        ));
+    }
 }
 
 fn at(diagnostic: Diagnostic, field: &str, entry: Option<&Entry>) -> Diagnostic {
@@ -602,8 +747,12 @@ mod tests {
         out
     }
 
+    fn profile(id: &str) -> Profile {
+        Profile::named(id).unwrap()
+    }
+
     fn codes_for(yaml: &str) -> Vec<&'static str> {
-        diagnose_with(yaml, None, Profile::Standard)
+        diagnose_with(yaml, None, Profile::STANDARD)
             .iter()
             .map(|d| d.code)
             .collect()
@@ -641,7 +790,7 @@ mod tests {
 
     #[test]
     fn name_characters() {
-        let diagnostics = diagnose_with("name: Bad\ndescription: d", None, Profile::Standard);
+        let diagnostics = diagnose_with("name: Bad\ndescription: d", None, Profile::STANDARD);
         assert_eq!(diagnostics[0].code, codes::NAME_CHARACTERS);
         assert_eq!(diagnostics[0].message, "name 'Bad' must be lowercase");
         assert_eq!(diagnostics[0].line, Some(2));
@@ -657,7 +806,7 @@ mod tests {
             diagnose_with(
                 &format!("name: {yaml_name}\ndescription: d"),
                 None,
-                Profile::Standard,
+                Profile::STANDARD,
             )
             .into_iter()
             .find(|d| d.code == codes::NAME_CHARACTERS)
@@ -705,30 +854,30 @@ mod tests {
                 .map(|d| d.message)
         };
         assert_eq!(
-            message("allowed_tools", Profile::Standard).unwrap(),
+            message("allowed_tools", Profile::STANDARD).unwrap(),
             "unknown frontmatter key 'allowed_tools' (profile standard); did you mean 'allowed-tools'?"
         );
         assert!(
-            message("Description", Profile::Standard)
+            message("Description", Profile::STANDARD)
                 .unwrap()
                 .ends_with("did you mean 'description'?")
         );
         assert!(
-            message("licence", Profile::Standard)
+            message("licence", Profile::STANDARD)
                 .unwrap()
                 .ends_with("did you mean 'license'?")
         );
         assert!(
-            message("when-to-use", Profile::ClaudeCode)
+            message("when-to-use", profile("claude-code"))
                 .unwrap()
                 .ends_with("did you mean 'when_to_use'?")
         );
         assert_eq!(
-            message("model", Profile::Standard).unwrap(),
+            message("model", Profile::STANDARD).unwrap(),
             "unknown frontmatter key 'model' (profile standard)"
         );
         assert_eq!(
-            message("x-custom", Profile::Standard).unwrap(),
+            message("x-custom", Profile::STANDARD).unwrap(),
             "unknown frontmatter key 'x-custom' (profile standard)"
         );
     }
@@ -782,13 +931,13 @@ mod tests {
 
     #[test]
     fn directory_name_must_match_after_nfkc() {
-        let mismatch = diagnose_with("name: a\ndescription: d", Some("b"), Profile::Standard);
+        let mismatch = diagnose_with("name: a\ndescription: d", Some("b"), Profile::STANDARD);
         assert_eq!(mismatch[0].code, codes::NAME_DIRECTORY_MISMATCH);
         assert!(
             diagnose_with(
                 "name: pdf\ndescription: d",
                 Some("ｐｄｆ"),
-                Profile::Standard
+                Profile::STANDARD
             )
             .is_empty()
         );
@@ -796,7 +945,7 @@ mod tests {
             diagnose_with(
                 "name: café\ndescription: d",
                 Some("cafe\u{301}"),
-                Profile::Standard
+                Profile::STANDARD
             )
             .is_empty()
         );
@@ -872,7 +1021,7 @@ mod tests {
     #[test]
     fn duplicate_keys_are_errors() {
         let diagnostics =
-            diagnose_with("name: a\ndescription: d\nname: b", None, Profile::Standard);
+            diagnose_with("name: a\ndescription: d\nname: b", None, Profile::STANDARD);
         assert_eq!(diagnostics.len(), 1);
         assert_eq!(diagnostics[0].code, codes::DUPLICATE_KEY);
         assert_eq!(diagnostics[0].line, Some(4));
@@ -881,7 +1030,7 @@ mod tests {
     #[test]
     fn unknown_keys_follow_the_profile() {
         let yaml = "name: a\ndescription: d\nmodel: sonnet\nx-custom: 1";
-        let standard: Vec<_> = diagnose_with(yaml, None, Profile::Standard)
+        let standard: Vec<_> = diagnose_with(yaml, None, Profile::STANDARD)
             .into_iter()
             .map(|d| (d.code, d.field.unwrap()))
             .collect();
@@ -892,8 +1041,8 @@ mod tests {
                 (codes::UNKNOWN_KEY, "x-custom".to_owned())
             ]
         );
-        assert_eq!(diagnose_with(yaml, None, Profile::ClaudeCode).len(), 1);
-        assert!(diagnose_with(yaml, None, Profile::Permissive).is_empty());
+        assert_eq!(diagnose_with(yaml, None, profile("claude-code")).len(), 1);
+        assert!(diagnose_with(yaml, None, profile("permissive")).is_empty());
         for key in [
             "disable-model-invocation",
             "argument-hint",
@@ -901,8 +1050,8 @@ mod tests {
             "model",
             "context",
         ] {
-            assert!(Profile::ClaudeCode.knows(key), "{key}");
-            assert!(!Profile::Standard.knows(key), "{key}");
+            assert!(profile("claude-code").knows(key), "{key}");
+            assert!(!Profile::STANDARD.knows(key), "{key}");
         }
     }
 

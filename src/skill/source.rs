@@ -20,6 +20,28 @@ pub trait SkillSource {
 
     /// Whether a path the body links to names a file or a directory.
     fn exists(&self, path: &Path) -> bool;
+
+    /// The names of the regular files directly in `dir` (UTF-8 names only,
+    /// at most [`MAX_LISTED_FILES`], sorted); none when it is no directory.
+    fn file_names(&self, dir: &Path) -> Vec<String>;
+}
+
+/// A directory listing stops here: an evals directory holds a few files.
+pub const MAX_LISTED_FILES: usize = 256;
+
+/// The regular files directly in `dir` on disk, as [`SkillSource::file_names`].
+fn file_names_on_disk(dir: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .flatten()
+        .take(MAX_LISTED_FILES)
+        .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_file()))
+        .filter_map(|entry| entry.file_name().into_string().ok())
+        .collect();
+    names.sort();
+    names
 }
 
 /// The file system, as it is now.
@@ -33,6 +55,10 @@ impl SkillSource for FileSystem {
 
     fn exists(&self, path: &Path) -> bool {
         path.exists()
+    }
+
+    fn file_names(&self, dir: &Path) -> Vec<String> {
+        file_names_on_disk(dir)
     }
 }
 
@@ -58,5 +84,12 @@ impl SkillSource for Snapshot<'_> {
 
     fn exists(&self, path: &Path) -> bool {
         Snapshot::exists(self, path)
+    }
+
+    fn file_names(&self, dir: &Path) -> Vec<String> {
+        if self.is_work_tree() {
+            return file_names_on_disk(&self.workdir().join(dir));
+        }
+        Snapshot::file_names(self, dir, MAX_LISTED_FILES)
     }
 }

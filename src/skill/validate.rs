@@ -1,7 +1,9 @@
 //! Layer 3 of skill validation: running a set. From the paths a user gave
 //! (or the skills a branch changed) to one [`ValidationRun`], checking the
 //! skills in parallel with layer 2 ([`super::check`]). Each skill is
-//! checked on its own (no cross-skill work), so the cost grows linearly.
+//! checked on its own; the cross-skill findings (duplicate names and
+//! descriptions, [`super::duplicates`]) hash the results afterwards, so
+//! the cost grows linearly.
 
 use std::path::PathBuf;
 
@@ -12,6 +14,7 @@ use super::changed::{ChangedReport, ChangedScope, validate_changed};
 use super::check::{SkillReport, ValidateOptions, validate_target};
 use super::codes;
 use super::discover::{Discovery, Target, discover, skill_below};
+use super::duplicates::check_duplicates;
 use crate::vcs::VcsError;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -104,6 +107,12 @@ pub struct RunOptions {
 /// Validates the skills that `paths` and `options` select. Fails only when
 /// `--changed` cannot find out what changed (no repository, unknown base).
 pub fn validate_paths(paths: &[PathBuf], options: &RunOptions) -> Result<ValidationRun, VcsError> {
+    let mut run = validate_selected(paths, options)?;
+    check_duplicates(&mut run.skills, options.validate);
+    Ok(run)
+}
+
+fn validate_selected(paths: &[PathBuf], options: &RunOptions) -> Result<ValidationRun, VcsError> {
     match &options.changed {
         Some(scope) => {
             let changed = validate_changed(paths, scope, options.validate)?;

@@ -182,6 +182,58 @@ impl Snapshot<'_> {
         Ok(self.repo.git.find_blob(oid)?.content().to_vec())
     }
 
+    /// The names of the regular files directly in the work-tree-relative
+    /// directory `dir` of a git snapshot (the index or HEAD), at most
+    /// `limit`, sorted; UTF-8 names only. Symbolic links in `dir` itself
+    /// are not followed. For the work tree, list the directory on disk.
+    pub fn file_names(&self, dir: &Path, limit: usize) -> Vec<String> {
+        let mut names: Vec<String> = match &self.state {
+            State::WorkTree | State::Tree(None) => Vec::new(),
+            State::Tree(Some(tree)) => {
+                let Ok(entry) = tree.get_path(dir) else {
+                    return Vec::new();
+                };
+                let Ok(subtree) = entry
+                    .to_object(&self.repo.git)
+                    .and_then(|o| o.peel_to_tree())
+                else {
+                    return Vec::new();
+                };
+                subtree
+                    .iter()
+                    .filter(|entry| {
+                        entry.kind() == Some(ObjectType::Blob)
+                            && entry.filemode() as u32 != MODE_SYMLINK
+                    })
+                    .filter_map(|entry| entry.name().ok().map(str::to_owned))
+                    .take(limit)
+                    .collect()
+            }
+            State::Index(index) => {
+                let mut prefix = dir.as_os_str().as_encoded_bytes().to_vec();
+                prefix.push(b'/');
+                let Ok(start) = index.find_prefix(prefix.as_slice()) else {
+                    return Vec::new();
+                };
+                (start..index.len())
+                    .map_while(|position| index.get(position))
+                    .take_while(|entry| entry.path.starts_with(&prefix))
+                    .filter(|entry| entry.mode != MODE_SYMLINK && entry.mode != MODE_SUBMODULE)
+                    .filter_map(|entry| {
+                        let rest = &entry.path[prefix.len()..];
+                        (!rest.contains(&b'/'))
+                            .then(|| String::from_utf8(rest.to_vec()).ok())
+                            .flatten()
+                    })
+                    .take(limit)
+                    .collect()
+            }
+        };
+        names.sort();
+        names.dedup();
+        names
+    }
+
     /// Follows `relative` component by component through the snapshot,
     /// resolving `..` and symbolic links as the file system would.
     fn resolve(&self, relative: &Path) -> Resolved {

@@ -18,8 +18,10 @@ mod invoke;
 mod mcp;
 mod newcomer;
 mod plugin;
+mod plugin_changed;
 #[cfg(unix)]
 mod policy;
+mod profiles;
 mod raw_shell_lint;
 #[cfg(unix)]
 mod run;

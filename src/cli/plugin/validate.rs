@@ -4,25 +4,33 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use aigent::plugin::validate_plugin_paths;
+use aigent::plugin::{validate_changed_plugins, validate_plugin_paths};
 use aigent::report::{ErrorBody, ErrorCode, Outcome, OutputFormat, exit};
 use aigent::skill::render::{TextOptions, validation_github, validation_json, validation_text};
 use aigent::skill::{ValidateOptions, ValidationRun, Verdict};
 
 use super::{CliError, Context};
-use crate::cli::skill::ProfileArg;
+use crate::cli::changed::{ChangedArgs, vcs_error};
+use crate::cli::profile::ProfileArg;
 
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   aigent plugin validate .                       # a marketplace root or a plugin
   aigent plugin validate plugins/formatter
   aigent plugin validate --strict --format json my-marketplace
+  aigent plugin validate --changed --base origin/main   # what this branch touched
 
 A PATH holding .claude-plugin/marketplace.json is a marketplace: its
 manifest is checked, then every plugin whose source is a local path.
 Otherwise a PATH is a plugin: .claude-plugin/plugin.json (optional) and
 its skills/, commands/, agents/ and hooks/hooks.json. Skills get every
-skill rule (codes E/W); plugin findings have P codes.")]
+skill rule (codes E/W); plugin findings have P codes.
+
+--changed validates only the plugins and marketplaces whose files changed
+between the merge base and the work tree (or --compare-to index|head): a
+changed file selects the nearest directory above it holding
+.claude-plugin/plugin.json or marketplace.json. Their files are read from
+the work tree. Deleted plugins are reported, not validated.")]
 pub struct ValidateArgs {
     /// Plugin directories or marketplace roots
     #[arg(value_name = "PATH", default_value = ".")]
@@ -33,8 +41,16 @@ pub struct ValidateArgs {
     pub strict: bool,
 
     /// Which extra frontmatter keys count as known in the plugins' skills
-    #[arg(long, value_enum, default_value_t = ProfileArg::ClaudeCode)]
+    #[arg(
+        long,
+        value_enum,
+        value_name = "PROFILE",
+        default_value = "claude-code"
+    )]
     pub profile: ProfileArg,
+
+    #[command(flatten)]
+    pub changed: ChangedArgs,
 }
 
 pub fn run(args: &ValidateArgs, ctx: &Context) -> Result<Outcome, CliError> {
@@ -42,7 +58,10 @@ pub fn run(args: &ValidateArgs, ctx: &Context) -> Result<Outcome, CliError> {
         profile: args.profile.into(),
         strict: args.strict,
     };
-    let run = validate_plugin_paths(&args.paths, options);
+    let run = match args.changed.scope() {
+        Some(scope) => validate_changed_plugins(&args.paths, &scope, options).map_err(vcs_error)?,
+        None => validate_plugin_paths(&args.paths, options),
+    };
     Ok(outcome(&run, ctx))
 }
 

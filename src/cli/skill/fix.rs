@@ -48,7 +48,7 @@ pub struct FixArgs {
     pub dry_run: bool,
 
     /// Which frontmatter keys count as known (the others move to metadata)
-    #[arg(long, value_enum, default_value_t = ProfileArg::Standard)]
+    #[arg(long, value_enum, value_name = "PROFILE", default_value = "standard")]
     pub profile: ProfileArg,
 }
 

@@ -7,7 +7,6 @@ mod read_properties;
 mod rewrite;
 mod to_prompt;
 pub(crate) mod validate;
-pub(crate) use validate::ProfileArg;
 
 use clap::{Args, Subcommand};
 

@@ -2,14 +2,14 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 
 use aigent::exec::argv::shell_quote;
 use aigent::report::{ErrorBody, ErrorCode, Outcome, OutputFormat, exit};
 use aigent::skill::render::{
     TextOptions, validation_github, validation_json, validation_sarif, validation_text,
 };
-use aigent::skill::{Profile, RunOptions, ValidateOptions, ValidationRun, Verdict, validate_paths};
+use aigent::skill::{RunOptions, ValidateOptions, ValidationRun, Verdict, validate_paths};
 
 use super::{CliError, Context};
 use crate::cli::changed::{ChangedArgs, vcs_error};
@@ -19,6 +19,7 @@ use crate::cli::changed::{ChangedArgs, vcs_error};
   aigent skill validate ./my-skill
   aigent skill validate --recursive examples/skills
   aigent skill validate --strict --profile claude-code .claude/skills/*/
+  aigent skill validate --recursive --profile strictest .   # every client loads it
   aigent skill validate --changed                      # skills this branch touched
   aigent skill validate --changed --base origin/main --compare-to head   # CI
   aigent skill validate --recursive --format sarif . > aigent.sarif  # code scanning
@@ -45,33 +46,16 @@ pub struct ValidateArgs {
     #[arg(long)]
     pub strict: bool,
 
-    /// Which extra frontmatter keys count as known
-    #[arg(long, value_enum, default_value_t = ProfileArg::Standard)]
+    /// Which client's view to take: its frontmatter keys count as known,
+    /// and its stricter rules apply (docs/reference/client-profiles.md)
+    #[arg(long, value_enum, value_name = "PROFILE", default_value = "standard")]
     pub profile: ProfileArg,
 
     #[command(flatten)]
     pub changed: ChangedArgs,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ProfileArg {
-    /// The Agent Skills spec keys only
-    Standard,
-    /// The spec keys plus Claude Code's own (model, context, hooks, ...)
-    ClaudeCode,
-    /// Every key is known
-    Permissive,
-}
-
-impl From<ProfileArg> for Profile {
-    fn from(arg: ProfileArg) -> Self {
-        match arg {
-            ProfileArg::Standard => Profile::Standard,
-            ProfileArg::ClaudeCode => Profile::ClaudeCode,
-            ProfileArg::Permissive => Profile::Permissive,
-        }
-    }
-}
+pub use crate::cli::profile::ProfileArg;
 
 pub fn run(args: &ValidateArgs, ctx: &Context) -> Result<Outcome, CliError> {
     let options = RunOptions {
