@@ -128,6 +128,27 @@ const CONTRACTS: &[Contract] = &[
         ],
     ),
     contract(
+        "audit.show",
+        "safe",
+        &[
+            (exit::SUCCESS, NoEffects),
+            (exit::ARG_ERROR, NoEffects),
+            (exit::PRECONDITION, NoEffects),
+            (exit::NOT_FOUND, NoEffects),
+        ],
+    ),
+    contract(
+        "audit.verify",
+        "safe",
+        &[
+            (exit::SUCCESS, NoEffects),
+            (exit::VALIDATION_FAILED, NoEffects),
+            (exit::ARG_ERROR, NoEffects),
+            (exit::PRECONDITION, NoEffects),
+            (exit::NOT_FOUND, NoEffects),
+        ],
+    ),
+    contract(
         "mcp.serve",
         "destructive",
         &[

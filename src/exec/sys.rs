@@ -1,7 +1,6 @@
 //! The few system calls that supervising a child needs and std does not
 //! offer: forwarding signals to the child's process group, handing the
-//! terminal to that group, and waiting without reaping; and clearing
-//! `O_NONBLOCK` on the audit log once it is known to be a regular file.
+//! terminal to that group, and waiting without reaping.
 //! Every `unsafe` block of `run` is in this file, each one a plain libc call whose arguments are
 //! valid by construction (initialized structures, owned pointers, numeric
 //! ids); no memory is shared with C beyond the call.
@@ -12,21 +11,6 @@ use std::process::ExitStatus;
 use std::sync::atomic::{AtomicI32, Ordering};
 
 use libc::c_int;
-
-/// Makes writes to `fd` blocking again (the audit log is opened with
-/// `O_NONBLOCK` so that a FIFO cannot hang the open).
-pub fn clear_nonblocking(fd: c_int) -> io::Result<()> {
-    // SAFETY: fcntl(2) with F_GETFL/F_SETFL takes plain integers.
-    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
-    if flags == -1 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: as above.
-    if unsafe { libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) } == -1 {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(())
-}
 
 /// The signals that stop aigent's own job and are passed on to the child's
 /// process group while it runs (Ctrl-C, Ctrl-\, `kill`, a closed terminal).
