@@ -63,8 +63,8 @@ pub fn run(args: &RunArgs, ctx: &Context) -> Result<Outcome, CliError> {
     // A `--result` that is the audit log or cannot be written is reported
     // on stderr: the file is not fit to hold the envelope.
     if let Some(path) = &args.result
-        && let Err(err) = not_the_audit_log(path, args.audit_log.as_deref())
-            .and_then(|()| probe_writable(path))
+        && let Err(err) =
+            not_the_audit_log(path, args.audit_log.as_deref()).and_then(|()| probe_writable(path))
     {
         let mut outcome = err.into_outcome();
         outcome.envelope_target = EnvelopeTarget::Stderr;

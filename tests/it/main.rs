@@ -4,6 +4,8 @@
 mod common;
 
 mod args_check;
+#[cfg(unix)]
+mod audit;
 mod cli;
 mod ecosystem;
 mod generated;

@@ -94,7 +94,10 @@ fn render_record(record: &Map<String, Value>) -> String {
     let mut line = format!(
         "{}  #{}  {}  {}",
         field("timestamp"),
-        record.get("seq").and_then(Value::as_u64).map_or_else(|| "-".to_owned(), |seq| seq.to_string()),
+        record
+            .get("seq")
+            .and_then(Value::as_u64)
+            .map_or_else(|| "-".to_owned(), |seq| seq.to_string()),
         field("event"),
         field("command"),
     );

@@ -76,6 +76,11 @@ pub fn run(args: &VerifyArgs, ctx: &Context) -> Result<Outcome, CliError> {
         .with_extra("file", problem.at.file.display().to_string())
         .with_extra("line", problem.at.line)
         .with_extra("problem", problem.kind)
-        .with_hint("the lines before it are intact; compare with a backup or a head hash kept elsewhere");
-    Ok(Outcome::failure(exit::VALIDATION_FAILED, data, body, String::new()).with_warnings(warnings))
+        .with_hint(
+            "the lines before it are intact; compare with a backup or a head hash kept elsewhere",
+        );
+    Ok(
+        Outcome::failure(exit::VALIDATION_FAILED, data, body, String::new())
+            .with_warnings(warnings),
+    )
 }

@@ -30,10 +30,12 @@ pub fn line_hash(line: &[u8]) -> String {
 
 fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write as _;
-    bytes.iter().fold(String::with_capacity(64), |mut text, byte| {
-        let _ = write!(text, "{byte:02x}");
-        text
-    })
+    bytes
+        .iter()
+        .fold(String::with_capacity(64), |mut text, byte| {
+            let _ = write!(text, "{byte:02x}");
+            text
+        })
 }
 
 /// A record's place in the chain.
@@ -110,7 +112,14 @@ mod tests {
         let prev = line_hash(b"x");
         assert!(matches!(
             parse(format!(r#"{{"seq":3,"prev":"{prev}","torn":1}}"#).as_bytes()),
-            Line::Record(Link { seq: 3, torn: 1, .. }, _)
+            Line::Record(
+                Link {
+                    seq: 3,
+                    torn: 1,
+                    ..
+                },
+                _
+            )
         ));
         assert!(matches!(parse(br#"{"event":"X"}"#), Line::Unchained(_)));
         for junk in [

@@ -68,10 +68,9 @@ impl Dir {
         let shown = || self.path.join(name).display().to_string();
         let fd = rustix::fs::openat(&self.fd, name, flags, Mode::from_raw_mode(0o600)).map_err(
             |errno| match errno {
-                rustix::io::Errno::NXIO => io::Error::other(format!(
-                    "{} is not a regular file (a FIFO)",
-                    shown()
-                )),
+                rustix::io::Errno::NXIO => {
+                    io::Error::other(format!("{} is not a regular file (a FIFO)", shown()))
+                }
                 rustix::io::Errno::LOOP => {
                     io::Error::other(format!("{} is a symlink; refusing to follow it", shown()))
                 }
@@ -125,8 +124,14 @@ impl Dir {
     pub fn rename_noreplace(&self, from: &OsStr, to: &OsStr) -> io::Result<()> {
         #[cfg(any(target_os = "linux", target_os = "android", target_vendor = "apple"))]
         {
-            rustix::fs::renameat_with(&self.fd, from, &self.fd, to, rustix::fs::RenameFlags::NOREPLACE)
-                .map_err(io::Error::from)
+            rustix::fs::renameat_with(
+                &self.fd,
+                from,
+                &self.fd,
+                to,
+                rustix::fs::RenameFlags::NOREPLACE,
+            )
+            .map_err(io::Error::from)
         }
         #[cfg(not(any(target_os = "linux", target_os = "android", target_vendor = "apple")))]
         {
@@ -202,12 +207,12 @@ fn open_dir(path: &Path, create: bool, follow: bool) -> io::Result<std::os::fd::
         Ok(()) | Err(rustix::io::Errno::EXIST) => {}
         Err(errno) => return Err(errno.into()),
     }
-    rustix::fs::openat(&parent_fd, name, flags | OFlags::NOFOLLOW, Mode::empty()).map_err(
-        |errno| match errno {
+    rustix::fs::openat(&parent_fd, name, flags | OFlags::NOFOLLOW, Mode::empty()).map_err(|errno| {
+        match errno {
             rustix::io::Errno::LOOP | rustix::io::Errno::NOTDIR => refused(),
             other => other.into(),
-        },
-    )
+        }
+    })
 }
 
 #[cfg(not(unix))]

@@ -48,7 +48,9 @@ pub const DEFAULT_MAX_BYTES: u64 = 64 * 1024 * 1024;
 pub enum AuditError {
     #[error("no audit log location: set AIGENT_AUDIT_LOG, XDG_STATE_HOME or HOME")]
     NoLocation,
-    #[error("{MAX_BYTES_VARIABLE}={value:?} is not a size: give bytes, or a number with K, M or G (0 never rotates)")]
+    #[error(
+        "{MAX_BYTES_VARIABLE}={value:?} is not a size: give bytes, or a number with K, M or G (0 never rotates)"
+    )]
     BadMaxBytes { value: String },
     #[error("cannot write the audit log {path}: {source}")]
     Io { path: PathBuf, source: io::Error },
@@ -201,9 +203,9 @@ impl AuditLog {
             let ours = name == log_name
                 || name == store::lock_name(log_name)
                 || store::rotation_number(log_name, &name).is_some();
-            ours && entry
-                .metadata()
-                .is_ok_and(|metadata| metadata.dev() == target.dev() && metadata.ino() == target.ino())
+            ours && entry.metadata().is_ok_and(|metadata| {
+                metadata.dev() == target.dev() && metadata.ino() == target.ino()
+            })
         })
     }
 

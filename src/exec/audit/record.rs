@@ -207,8 +207,7 @@ impl AuditRecord {
     /// [`MAX_RECORD_BYTES`].
     pub fn to_line(&self, seq: u64, prev: &str, torn: u64) -> Vec<u8> {
         let chain = Some((seq, prev, torn));
-        let line = serde_json::to_vec(&Value::Object(self.object(chain, true)))
-            .unwrap_or_default();
+        let line = serde_json::to_vec(&Value::Object(self.object(chain, true))).unwrap_or_default();
         if line.len() <= MAX_RECORD_BYTES {
             return line;
         }
@@ -265,7 +264,9 @@ fn bounded_env(env: Value) -> Value {
                                 .map(|(name, value)| (cut(name), cut_strings(value)))
                                 .collect(),
                         ),
-                        Value::Array(items) => Value::Array(items.iter().map(cut_strings).collect()),
+                        Value::Array(items) => {
+                            Value::Array(items.iter().map(cut_strings).collect())
+                        }
                         other => other,
                     };
                     (key, value)
@@ -358,7 +359,8 @@ fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
     let era = year.div_euclid(400);
     let year_of_era = year.rem_euclid(400);
     let month = i64::from(month);
-    let day_of_year = (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + i64::from(day) - 1;
+    let day_of_year =
+        (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + i64::from(day) - 1;
     let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
     era * 146_097 + day_of_era - 719_468
 }
@@ -492,7 +494,6 @@ pub(super) mod tests {
         assert_eq!(at(1_735_689_599_000), "2024-12-31T23:59:59.000Z");
     }
 
-
     pub(crate) fn rejection() -> Rejection {
         let mut secret = Violation::new(
             "token",
@@ -516,7 +517,6 @@ pub(super) mod tests {
             ],
         }
     }
-
 
     #[test]
     fn long_values_are_cut() {
@@ -603,14 +603,20 @@ pub(super) mod tests {
             .with("argv", json!(["kubectl"]));
         let line = record.to_line(7, "ab", 2);
         let text = String::from_utf8(line).unwrap();
-        assert!(text.starts_with(r#"{"seq":7,"prev":"ab","torn":2,"timestamp":"#), "{text}");
+        assert!(
+            text.starts_with(r#"{"seq":7,"prev":"ab","torn":2,"timestamp":"#),
+            "{text}"
+        );
         let value: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(value["event"], EVENT_COMMAND_STARTED);
         assert_eq!(value["request_id"], "r-1");
         assert_eq!(value["trace_id"], "t-1");
         assert_eq!(value["argv"], json!(["kubectl"]));
         let plain = String::from_utf8(AuditRecord::new("X", "c").to_line(1, "ab", 0)).unwrap();
-        assert!(!plain.contains("torn") && !plain.contains("request_id"), "{plain}");
+        assert!(
+            !plain.contains("torn") && !plain.contains("request_id"),
+            "{plain}"
+        );
     }
 
     #[test]
@@ -627,7 +633,9 @@ pub(super) mod tests {
 
     #[test]
     fn started_and_refused_records_bound_the_argv_and_the_environment() {
-        let words: Vec<String> = (0..5000).map(|index| format!("{index}-{}", "y".repeat(500))).collect();
+        let words: Vec<String> = (0..5000)
+            .map(|index| format!("{index}-{}", "y".repeat(500)))
+            .collect();
         let argv = Argv::from_words(words);
         let started = AuditRecord::command_started("t", &argv).to_json();
         assert_eq!(started["event"], EVENT_COMMAND_STARTED);
@@ -637,8 +645,9 @@ pub(super) mod tests {
         let shown = env["set"]["A"].as_str().unwrap();
         assert!(shown.contains("cut: 5000 bytes"), "{shown}");
         assert_eq!(env["inherited"], json!(["B"]));
-        let names: serde_json::Map<String, Value> =
-            (0..100).map(|index| (format!("V{index}"), Value::from("y".repeat(1000)))).collect();
+        let names: serde_json::Map<String, Value> = (0..100)
+            .map(|index| (format!("V{index}"), Value::from("y".repeat(1000))))
+            .collect();
         let huge = bounded_env(json!({"set": names, "inherited": []}));
         assert!(huge["omitted_bytes"].as_u64().unwrap() > 100_000);
         let refused = AuditRecord::confirmation_refused("t", &argv).to_json();
@@ -649,7 +658,10 @@ pub(super) mod tests {
     #[test]
     fn since_takes_times_dates_and_ages() {
         let now = UNIX_EPOCH + Duration::from_secs(1_700_000_000);
-        assert_eq!(parse_since("2026-11-23", now).unwrap(), "2026-11-23T00:00:00.000Z");
+        assert_eq!(
+            parse_since("2026-11-23", now).unwrap(),
+            "2026-11-23T00:00:00.000Z"
+        );
         assert_eq!(
             parse_since("2026-11-23T09:30:00Z", now).unwrap(),
             "2026-11-23T09:30:00.000Z"
@@ -662,9 +674,24 @@ pub(super) mod tests {
             parse_since("2026-11-23 09:30", now).unwrap(),
             "2026-11-23T09:30:00.000Z"
         );
-        assert_eq!(parse_since("1h", now).unwrap(), rfc3339_utc(now - Duration::from_secs(3600)));
-        assert_eq!(parse_since("2d", now).unwrap(), rfc3339_utc(now - Duration::from_secs(172_800)));
-        for bad in ["", "yesterday", "2026-13-01", "2026-02-30", "2026-11-23T25:00", "5y", "2026-11-23T09:30+2", "99999999999999999999d"] {
+        assert_eq!(
+            parse_since("1h", now).unwrap(),
+            rfc3339_utc(now - Duration::from_secs(3600))
+        );
+        assert_eq!(
+            parse_since("2d", now).unwrap(),
+            rfc3339_utc(now - Duration::from_secs(172_800))
+        );
+        for bad in [
+            "",
+            "yesterday",
+            "2026-13-01",
+            "2026-02-30",
+            "2026-11-23T25:00",
+            "5y",
+            "2026-11-23T09:30+2",
+            "99999999999999999999d",
+        ] {
             assert!(parse_since(bad, now).is_err(), "{bad}");
         }
     }

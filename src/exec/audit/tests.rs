@@ -18,7 +18,8 @@ fn lines(path: &Path) -> Vec<String> {
 }
 
 fn record(index: usize) -> AuditRecord {
-    AuditRecord::new(EVENT_COMMAND_EXECUTED, format!("c{index}")).with_request_id(format!("r{index}"))
+    AuditRecord::new(EVENT_COMMAND_EXECUTED, format!("c{index}"))
+        .with_request_id(format!("r{index}"))
 }
 
 fn intact(log: &AuditLog) -> Verification {
@@ -76,7 +77,15 @@ fn sizes() {
     assert_eq!(parse_size("64K"), Some(64 << 10));
     assert_eq!(parse_size("16 MiB"), Some(16 << 20));
     assert_eq!(parse_size("1g"), Some(1 << 30));
-    for bad in ["", "M", "-1", "1.5M", "1T", "99999999999999999999", "18446744073709551615G"] {
+    for bad in [
+        "",
+        "M",
+        "-1",
+        "1.5M",
+        "1T",
+        "99999999999999999999",
+        "18446744073709551615G",
+    ] {
         assert_eq!(parse_size(bad), None, "{bad}");
     }
 }
@@ -86,8 +95,10 @@ fn records_are_appended_privately_chained_and_redacted() {
     let dir = tempfile::tempdir().unwrap();
     let log = AuditLog::at(dir.path().join("nested/dir/audit.jsonl"));
     let rejection = record::tests::rejection();
-    log.append(&AuditRecord::validation_failure(&rejection)).unwrap();
-    log.append(&AuditRecord::validation_failure(&rejection)).unwrap();
+    log.append(&AuditRecord::validation_failure(&rejection))
+        .unwrap();
+    log.append(&AuditRecord::validation_failure(&rejection))
+        .unwrap();
     let text = fs::read_to_string(log.path()).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 2);
@@ -102,7 +113,10 @@ fn records_are_appended_privately_chained_and_redacted() {
     assert_eq!(first["command"], "login");
     assert_eq!(first["pid"], std::process::id());
     assert_eq!(first["violations"][0]["input_value"], "../root");
-    assert_eq!(first["violations"][1]["input_value"], crate::guard::REDACTED);
+    assert_eq!(
+        first["violations"][1]["input_value"],
+        crate::guard::REDACTED
+    );
     let report = intact(&log);
     assert_eq!(report.records, 2);
     assert_eq!(
@@ -256,10 +270,17 @@ fn rotation_keeps_one_chain_across_files() {
     let rotated = &report.files[report.files.len() - 2].file;
     let last_rotated = lines(rotated).pop().unwrap();
     let first_live: Value = serde_json::from_str(&lines(&path)[0]).unwrap();
-    assert_eq!(first_live["prev"], chain::line_hash(last_rotated.as_bytes()));
+    assert_eq!(
+        first_live["prev"],
+        chain::line_hash(last_rotated.as_bytes())
+    );
     // Everything can be read back in order.
     let all = log.records(&Filter::default()).unwrap();
-    let seqs: Vec<u64> = all.records.iter().map(|r| r["seq"].as_u64().unwrap()).collect();
+    let seqs: Vec<u64> = all
+        .records
+        .iter()
+        .map(|r| r["seq"].as_u64().unwrap())
+        .collect();
     assert_eq!(seqs, (1..=100).collect::<Vec<_>>());
     // A removed rotated file is a gap.
     fs::remove_file(&report.files[1].file).unwrap();
@@ -368,7 +389,12 @@ fn tampering_is_found_at_the_first_bad_line() {
     let check = |lines: &[String], kind: &str, line: u64| {
         fs::write(&path, lines.join("\n") + "\n").unwrap();
         let problem = log.verify().unwrap().problem.expect(kind);
-        assert_eq!((problem.kind, problem.at.line), (kind, line), "{}", problem.message);
+        assert_eq!(
+            (problem.kind, problem.at.line),
+            (kind, line),
+            "{}",
+            problem.message
+        );
     };
     let mut edited = original.clone();
     edited[2] = edited[2].replace("\"c2\"", "\"c9\"");
@@ -397,7 +423,11 @@ fn tampering_is_found_at_the_first_bad_line() {
 fn a_log_from_before_the_chain_is_continued_not_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("audit.jsonl");
-    fs::write(&path, "{\"event\":\"OLD\",\"command\":\"x\"}\n{\"event\":\"OLD\"}").unwrap();
+    fs::write(
+        &path,
+        "{\"event\":\"OLD\",\"command\":\"x\"}\n{\"event\":\"OLD\"}",
+    )
+    .unwrap();
     let log = AuditLog::at(&path);
     log.append(&record(1)).unwrap();
     log.append(&record(2)).unwrap();
@@ -425,17 +455,55 @@ fn a_tail_without_any_record_is_refused() {
 fn show_filters_records() {
     let dir = tempfile::tempdir().unwrap();
     let log = AuditLog::at(dir.path().join("audit.jsonl"));
-    log.append(&AuditRecord::new(EVENT_COMMAND_STARTED, "deploy").with_request_id("a")).unwrap();
-    log.append(&AuditRecord::new(EVENT_COMMAND_EXECUTED, "deploy").with_request_id("a")).unwrap();
-    log.append(&AuditRecord::new(EVENT_COMMAND_STARTED, "other").with_request_id("b")).unwrap();
+    log.append(&AuditRecord::new(EVENT_COMMAND_STARTED, "deploy").with_request_id("a"))
+        .unwrap();
+    log.append(&AuditRecord::new(EVENT_COMMAND_EXECUTED, "deploy").with_request_id("a"))
+        .unwrap();
+    log.append(&AuditRecord::new(EVENT_COMMAND_STARTED, "other").with_request_id("b"))
+        .unwrap();
     let count = |filter: Filter| log.records(&filter).unwrap().records.len();
     assert_eq!(count(Filter::default()), 3);
-    assert_eq!(count(Filter { command: Some("deploy".into()), ..Filter::default() }), 2);
-    assert_eq!(count(Filter { event: Some("command_started".into()), ..Filter::default() }), 2);
-    assert_eq!(count(Filter { request_id: Some("b".into()), ..Filter::default() }), 1);
-    assert_eq!(count(Filter { since: Some("9999".into()), ..Filter::default() }), 0);
-    assert_eq!(count(Filter { since: Some("1970".into()), ..Filter::default() }), 3);
-    let last = log.records(&Filter { last: Some(1), ..Filter::default() }).unwrap();
+    assert_eq!(
+        count(Filter {
+            command: Some("deploy".into()),
+            ..Filter::default()
+        }),
+        2
+    );
+    assert_eq!(
+        count(Filter {
+            event: Some("command_started".into()),
+            ..Filter::default()
+        }),
+        2
+    );
+    assert_eq!(
+        count(Filter {
+            request_id: Some("b".into()),
+            ..Filter::default()
+        }),
+        1
+    );
+    assert_eq!(
+        count(Filter {
+            since: Some("9999".into()),
+            ..Filter::default()
+        }),
+        0
+    );
+    assert_eq!(
+        count(Filter {
+            since: Some("1970".into()),
+            ..Filter::default()
+        }),
+        3
+    );
+    let last = log
+        .records(&Filter {
+            last: Some(1),
+            ..Filter::default()
+        })
+        .unwrap();
     assert_eq!(last.records[0]["command"], "other");
     let missing = AuditLog::at(dir.path().join("none/audit.jsonl")).records(&Filter::default());
     assert!(missing.unwrap_err().is_not_found());
@@ -479,7 +547,12 @@ fn open_without_hanging(log: AuditLog) -> Result<OpenAuditLog, AuditError> {
 
 #[cfg(unix)]
 fn mkfifo(path: &Path) {
-    rustix::fs::mkfifoat(rustix::fs::CWD, path, rustix::fs::Mode::from_raw_mode(0o600)).unwrap();
+    rustix::fs::mkfifoat(
+        rustix::fs::CWD,
+        path,
+        rustix::fs::Mode::from_raw_mode(0o600),
+    )
+    .unwrap();
 }
 
 #[cfg(unix)]
