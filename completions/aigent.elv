@@ -32,6 +32,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand schema 'The registry of declared commands: list, show, lint'
             cand args 'Check an agent''s arguments against a declared command'
             cand run 'Check the arguments, then run the declared command as an argv (never a shell)'
+            cand audit 'Read and check the audit log: show records, verify the hash chain'
             cand mcp 'Serve declared commands and skills to MCP clients'
             cand skill 'Validate, scaffold, inspect and render Agent Skills'
             cand plugin 'Validate Claude Code plugins and marketplaces'
@@ -231,6 +232,63 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
+        }
+        &'aigent;audit'= {
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand show 'Print audit records, oldest first, filtered by command, event, time or request'
+            cand verify 'Check the hash chain of the audit log and its rotated files'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;audit;show'= {
+            cand --command 'Only records of this declared command'
+            cand --event 'Only records of this event (COMMAND_STARTED, COMMAND_EXECUTED, TOOL_ARG_VALIDATION_FAILURE, ...)'
+            cand --since 'Only records at or after TIME: RFC 3339 (2026-11-23T09:00:00Z), a date, or an age (30m, 2h, 7d)'
+            cand --request-id 'Only records of this request (the `request_id` in every envelope''s meta)'
+            cand --last 'Only the last N matching records'
+            cand --audit-log 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;audit;verify'= {
+            cand --audit-log 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;audit;help'= {
+            cand show 'Print audit records, oldest first, filtered by command, event, time or request'
+            cand verify 'Check the hash chain of the audit log and its rotated files'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;audit;help;show'= {
+        }
+        &'aigent;audit;help;verify'= {
+        }
+        &'aigent;audit;help;help'= {
         }
         &'aigent;mcp'= {
             cand --format 'Output format [default: text on a terminal, json otherwise]'
@@ -466,6 +524,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand schema 'The registry of declared commands: list, show, lint'
             cand args 'Check an agent''s arguments against a declared command'
             cand run 'Check the arguments, then run the declared command as an argv (never a shell)'
+            cand audit 'Read and check the audit log: show records, verify the hash chain'
             cand mcp 'Serve declared commands and skills to MCP clients'
             cand skill 'Validate, scaffold, inspect and render Agent Skills'
             cand plugin 'Validate Claude Code plugins and marketplaces'
@@ -500,6 +559,14 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;help;args;check'= {
         }
         &'aigent;help;run'= {
+        }
+        &'aigent;help;audit'= {
+            cand show 'Print audit records, oldest first, filtered by command, event, time or request'
+            cand verify 'Check the hash chain of the audit log and its rotated files'
+        }
+        &'aigent;help;audit;show'= {
+        }
+        &'aigent;help;audit;verify'= {
         }
         &'aigent;help;mcp'= {
             cand serve 'Serve declared commands as guarded tools and validated skills over MCP (stdio)'

@@ -41,6 +41,7 @@ complete -c aigent -n "__fish_aigent_needs_command" -f -a "generate" -d 'Write m
 complete -c aigent -n "__fish_aigent_needs_command" -f -a "schema" -d 'The registry of declared commands: list, show, lint'
 complete -c aigent -n "__fish_aigent_needs_command" -f -a "args" -d 'Check an agent\'s arguments against a declared command'
 complete -c aigent -n "__fish_aigent_needs_command" -f -a "run" -d 'Check the arguments, then run the declared command as an argv (never a shell)'
+complete -c aigent -n "__fish_aigent_needs_command" -f -a "audit" -d 'Read and check the audit log: show records, verify the hash chain'
 complete -c aigent -n "__fish_aigent_needs_command" -f -a "mcp" -d 'Serve declared commands and skills to MCP clients'
 complete -c aigent -n "__fish_aigent_needs_command" -f -a "skill" -d 'Validate, scaffold, inspect and render Agent Skills'
 complete -c aigent -n "__fish_aigent_needs_command" -f -a "plugin" -d 'Validate Claude Code plugins and marketplaces'
@@ -227,6 +228,58 @@ complete -c aigent -n "__fish_aigent_using_subcommand run" -s q -l quiet -d 'Pri
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand run" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand run" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify help" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify help" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify help" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify help" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify help" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify help" -f -a "show" -d 'Print audit records, oldest first, filtered by command, event, time or request'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify help" -f -a "verify" -d 'Check the hash chain of the audit log and its rotated files'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l command -d 'Only records of this declared command' -r
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l event -d 'Only records of this event (COMMAND_STARTED, COMMAND_EXECUTED, TOOL_ARG_VALIDATION_FAILURE, ...)' -r
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l since -d 'Only records at or after TIME: RFC 3339 (2026-11-23T09:00:00Z), a date, or an age (30m, 2h, 7d)' -r
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l request-id -d 'Only records of this request (the `request_id` in every envelope\'s meta)' -r
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l last -d 'Only the last N matching records' -r
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l audit-log -d 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]' -r -F
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l audit-log -d 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]' -r -F
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print audit records, oldest first, filtered by command, event, time or request'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Check the hash chain of the audit log and its rotated files'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and not __fish_seen_subcommand_from serve help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
@@ -466,15 +519,16 @@ complete -c aigent -n "__fish_aigent_using_subcommand completions" -s q -l quiet
 complete -c aigent -n "__fish_aigent_using_subcommand completions" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate schema args run mcp skill plugin completions help" -f -a "generate" -d 'Write man pages or static completion scripts (for packagers)'
-complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate schema args run mcp skill plugin completions help" -f -a "schema" -d 'The registry of declared commands: list, show, lint'
-complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate schema args run mcp skill plugin completions help" -f -a "args" -d 'Check an agent\'s arguments against a declared command'
-complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate schema args run mcp skill plugin completions help" -f -a "run" -d 'Check the arguments, then run the declared command as an argv (never a shell)'
-complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate schema args run mcp skill plugin completions help" -f -a "mcp" -d 'Serve declared commands and skills to MCP clients'
-complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate schema args run mcp skill plugin completions help" -f -a "skill" -d 'Validate, scaffold, inspect and render Agent Skills'
-complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate schema args run mcp skill plugin completions help" -f -a "plugin" -d 'Validate Claude Code plugins and marketplaces'
-complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate schema args run mcp skill plugin completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate schema args run mcp skill plugin completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate schema args run audit mcp skill plugin completions help" -f -a "generate" -d 'Write man pages or static completion scripts (for packagers)'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate schema args run audit mcp skill plugin completions help" -f -a "schema" -d 'The registry of declared commands: list, show, lint'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate schema args run audit mcp skill plugin completions help" -f -a "args" -d 'Check an agent\'s arguments against a declared command'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate schema args run audit mcp skill plugin completions help" -f -a "run" -d 'Check the arguments, then run the declared command as an argv (never a shell)'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate schema args run audit mcp skill plugin completions help" -f -a "audit" -d 'Read and check the audit log: show records, verify the hash chain'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate schema args run audit mcp skill plugin completions help" -f -a "mcp" -d 'Serve declared commands and skills to MCP clients'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate schema args run audit mcp skill plugin completions help" -f -a "skill" -d 'Validate, scaffold, inspect and render Agent Skills'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate schema args run audit mcp skill plugin completions help" -f -a "plugin" -d 'Validate Claude Code plugins and marketplaces'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate schema args run audit mcp skill plugin completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate schema args run audit mcp skill plugin completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from generate" -f -a "man" -d 'Man pages: aigent.1 and one page per subcommand'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from generate" -f -a "completions" -d 'Static completion scripts for every supported shell'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from generate" -f -a "reference" -d 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, error codes, exit codes and each command\'s danger level'
@@ -482,6 +536,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subc
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from schema" -f -a "show" -d 'Show one command\'s declaration or JSON Schema'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from schema" -f -a "lint" -d 'Lint every declaration in the registry'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from args" -f -a "check" -d 'Validate arguments for a declared command (Phase 1 only; runs nothing)'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from audit" -f -a "show" -d 'Print audit records, oldest first, filtered by command, event, time or request'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from audit" -f -a "verify" -d 'Check the hash chain of the audit log and its rotated files'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "serve" -d 'Serve declared commands as guarded tools and validated skills over MCP (stdio)'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from skill" -f -a "validate" -d 'Check skill directories against the Agent Skills rules'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from skill" -f -a "new" -d 'Create a new skill: prompts on a terminal, flags everywhere else'

@@ -24,11 +24,6 @@ use crate::request::{RequestIds, TRACE_VARIABLE};
 /// The time limit when neither the caller nor the declaration gives one.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(600);
 
-/// The audit event of a destructive call refused for want of confirmation.
-pub const EVENT_CONFIRMATION_REFUSED: &str = "COMMAND_CONFIRMATION_REFUSED";
-/// Written, durably, before the child is spawned.
-pub const EVENT_COMMAND_STARTED: &str = "COMMAND_STARTED";
-
 /// How far the protocol goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
@@ -156,7 +151,7 @@ pub fn invoke(
     let validated = match guard::check(declaration, arguments) {
         Ok(validated) => validated,
         Err(rejection) => {
-            let record = with_ids(AuditRecord::validation_failure(&rejection), &request);
+            let record = AuditRecord::validation_failure(&rejection).with_request(&request);
             let audit_warning = AuditLog::from_env(options.audit_log)
                 .and_then(|log| log.append(&record))
                 .err()
@@ -182,11 +177,7 @@ pub fn invoke(
     }
     let name = &declaration.name;
     if declaration.requires_confirmation() && !options.confirmed {
-        let record = with_ids(
-            AuditRecord::new(EVENT_CONFIRMATION_REFUSED, name.clone())
-                .with("argv", argv.redacted()),
-            &request,
-        );
+        let record = AuditRecord::confirmation_refused(name, &argv).with_request(&request);
         let audit_warning = AuditLog::from_env(options.audit_log)
             .and_then(|log| log.append(&record))
             .err()
@@ -199,17 +190,13 @@ pub fn invoke(
     // Opened, and so proven writable, and the start recorded before anything
     // is spawned; the outcome's record goes through this same descriptor.
     let audit = open_audit_log(options.audit_log)?;
-    let started = with_ids(
-        AuditRecord::new(EVENT_COMMAND_STARTED, name.clone())
-            .with("argv", argv.redacted())
-            .with("env", argv.env().redacted())
-            .with("timeout_ms", millis(timeout))
-            .with(
-                "danger_level",
-                declaration.danger_level.map(|level| level.as_str()),
-            ),
-        &request,
-    );
+    let started = AuditRecord::command_started(name, &argv)
+        .with("timeout_ms", millis(timeout))
+        .with(
+            "danger_level",
+            declaration.danger_level.map(|level| level.as_str()),
+        )
+        .with_request(&request);
     audit
         .append(&started)
         .map_err(InvokeError::AuditUnwritable)?;
@@ -227,7 +214,7 @@ pub fn invoke(
                 record = record.with("cancelled", true);
             }
             let audit_warning = audit
-                .append(&with_ids(record, &request))
+                .append(&record.with_request(&request))
                 .err()
                 .map(|err| format!("the command ran, but its audit record was not written: {err}"));
             Invoked::Finished {
@@ -238,7 +225,7 @@ pub fn invoke(
             }
         }
         Err(error) => {
-            let record = with_ids(AuditRecord::spawn_failure(name, &argv, &error), &request);
+            let record = AuditRecord::spawn_failure(name, &argv, &error).with_request(&request);
             let audit_warning = audit
                 .append(&record)
                 .err()
@@ -250,14 +237,6 @@ pub fn invoke(
             }
         }
     })
-}
-
-fn with_ids(record: AuditRecord, request: &RequestIds) -> AuditRecord {
-    let record = record.with("request_id", request.request_id.clone());
-    match &request.trace_id {
-        Some(trace) => record.with("trace_id", trace.clone()),
-        None => record,
-    }
 }
 
 fn millis(duration: Duration) -> u64 {

@@ -288,6 +288,31 @@ const CONTRACTS: &[Contract] = &[
         ],
     ),
     contract(
+        "audit.show",
+        Safe,
+        &[
+            code(exit::SUCCESS, NoEffects),
+            USAGE,
+            code_when(exit::PRECONDITION, NoEffects, "the log cannot be read"),
+            code_when(exit::NOT_FOUND, NoEffects, "there is no audit log"),
+        ],
+    ),
+    contract(
+        "audit.verify",
+        Safe,
+        &[
+            code_when(exit::SUCCESS, NoEffects, "the chain is intact"),
+            code_when(
+                exit::VALIDATION_FAILED,
+                NoEffects,
+                "a record was edited, deleted, reordered or cut off: the first bad line is named",
+            ),
+            USAGE,
+            code_when(exit::PRECONDITION, NoEffects, "the log cannot be read"),
+            code_when(exit::NOT_FOUND, NoEffects, "there is no audit log"),
+        ],
+    ),
+    contract(
         "mcp.serve",
         Destructive,
         &[

@@ -7,6 +7,7 @@
 
 mod args;
 mod argv;
+mod audit;
 mod changed;
 mod complete;
 mod completions;
@@ -164,6 +165,12 @@ pub enum Command {
     Args(args::ArgsCommand),
     /// Check the arguments, then run the declared command as an argv (never a shell)
     Run(run::RunArgs),
+    /// Read and check the audit log: show records, verify the hash chain
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  aigent audit show --command deploy --since 2h\n  aigent audit verify"
+    )]
+    Audit(audit::AuditCommand),
     /// Serve declared commands and skills to MCP clients
     #[command(
         subcommand,
@@ -213,6 +220,7 @@ fn extra_formats(command: &Command) -> Option<&'static [OutputFormat]> {
         Command::Schema(SchemaCommand::Lint(_)) => &[Github, Sarif],
         Command::Args(args::ArgsCommand::Check(_)) => &[],
         Command::Run(_) => &[],
+        Command::Audit(_) => &[],
         Command::Mcp(_) => &[],
         Command::Completions(_) | Command::Generate(_) => return None,
     })
@@ -353,6 +361,7 @@ fn dispatch(command: &Command, ctx: &Context) -> Result<Outcome, CliError> {
         Command::Schema(command) => schema::run(command, ctx),
         Command::Args(command) => args::run(command, ctx),
         Command::Run(args) => run::run(args, ctx),
+        Command::Audit(command) => audit::run(command, ctx),
         Command::Mcp(command) => mcp::run(command, ctx),
         Command::Completions(args) => completions::run(args, ctx),
         Command::Generate(args) => generate::run(args, ctx),

@@ -185,32 +185,21 @@ fn invoke_error(name: &str, err: InvokeError) -> CliError {
     }
 }
 
-/// `--result` replaces its file; pointed at the audit log it would replace
-/// the whole history with one envelope. Compared by directory and name,
-/// after resolving symlinks in the directories: the atomic write renames
-/// over exactly that entry.
+/// `--result` replaces its file; pointed at the audit log (or its lock,
+/// a rotated file or a hard link to one) it would replace the history
+/// with one envelope.
 fn not_the_audit_log(result: &Path, audit_log: Option<&Path>) -> Result<(), CliError> {
     let Ok(log) = aigent::exec::audit::AuditLog::from_env(audit_log) else {
         return Ok(());
     };
-    let entry = |path: &Path| -> Option<PathBuf> {
-        let name = path.file_name()?;
-        let parent = match path.parent() {
-            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        Some(std::fs::canonicalize(parent).ok()?.join(name))
-    };
-    match (entry(result), entry(log.path())) {
-        (Some(result_entry), Some(log_entry)) if result_entry == log_entry => {
-            Err(CliError::usage(format!(
-                "--result {} is the audit log; the envelope would replace its history",
-                result.display()
-            ))
-            .with_hint("write the result somewhere else, or choose another log with --audit-log"))
-        }
-        _ => Ok(()),
+    if log.is_log_file(result) {
+        return Err(CliError::usage(format!(
+            "--result {} is the audit log; the envelope would replace its history",
+            result.display()
+        ))
+        .with_hint("write the result somewhere else, or choose another log with --audit-log"));
     }
+    Ok(())
 }
 
 /// `--result` must be writable before anything runs: creates and removes a

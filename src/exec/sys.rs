@@ -1,13 +1,11 @@
 //! The few system calls that supervising a child needs and std does not
 //! offer: forwarding signals to the child's process group, handing the
-//! terminal to that group, and waiting without reaping; and clearing
-//! `O_NONBLOCK` on the audit log once it is known to be a regular file.
+//! terminal to that group, and waiting without reaping.
 //!
 //! rustix makes the signalling, terminal and wait calls safe. What is left
 //! on libc, each with its `SAFETY:` note, is what rustix has no stable safe
 //! wrapper for: installing a signal handler (`sigaction`), the thread's
-//! signal mask (`pthread_sigmask`), `errno` inside the handler, and
-//! borrowing the audit log's descriptor by number.
+//! signal mask (`pthread_sigmask`), and `errno` inside the handler.
 
 use std::io;
 use std::os::fd::BorrowedFd;
@@ -16,19 +14,7 @@ use std::process::ExitStatus;
 use std::sync::atomic::{AtomicI32, Ordering};
 
 use libc::c_int;
-use rustix::fs::OFlags;
 use rustix::process::{Pid, Signal, WaitId, WaitIdOptions, WaitOptions};
-
-/// Makes writes to `fd` blocking again (the audit log is opened with
-/// `O_NONBLOCK` so that a FIFO cannot hang the open).
-pub fn clear_nonblocking(fd: c_int) -> io::Result<()> {
-    // SAFETY: the caller passes the descriptor of a file it holds open for
-    // the whole call (the audit log); fcntl only reads and sets its flags.
-    let fd = unsafe { BorrowedFd::borrow_raw(fd) };
-    let flags = rustix::fs::fcntl_getfl(fd)?;
-    rustix::fs::fcntl_setfl(fd, flags - OFlags::NONBLOCK)?;
-    Ok(())
-}
 
 /// The signals that stop aigent's own job and are passed on to the child's
 /// process group while it runs (Ctrl-C, Ctrl-\, `kill`, a closed terminal).

@@ -28,6 +28,7 @@ pub enum ErrorCode {
     FormatCheckFailed,
     FixIncomplete,
     TokenBudgetExceeded,
+    AuditChainBroken,
     BinaryNotFound,
     InterpreterNotFound,
     BinaryNotExecutable,
@@ -63,6 +64,7 @@ impl ErrorCode {
         Self::FormatCheckFailed,
         Self::FixIncomplete,
         Self::TokenBudgetExceeded,
+        Self::AuditChainBroken,
         Self::BinaryNotFound,
         Self::InterpreterNotFound,
         Self::BinaryNotExecutable,
@@ -98,6 +100,7 @@ impl ErrorCode {
             Self::FormatCheckFailed => "FORMAT_CHECK_FAILED",
             Self::FixIncomplete => "FIX_INCOMPLETE",
             Self::TokenBudgetExceeded => "TOKEN_BUDGET_EXCEEDED",
+            Self::AuditChainBroken => "AUDIT_CHAIN_BROKEN",
             Self::BinaryNotFound => "BINARY_NOT_FOUND",
             Self::InterpreterNotFound => "INTERPRETER_NOT_FOUND",
             Self::BinaryNotExecutable => "BINARY_NOT_EXECUTABLE",
@@ -138,7 +141,8 @@ impl ErrorCode {
             | Self::FormatFailed
             | Self::FormatCheckFailed
             | Self::FixIncomplete
-            | Self::TokenBudgetExceeded => exit::VALIDATION_FAILED,
+            | Self::TokenBudgetExceeded
+            | Self::AuditChainBroken => exit::VALIDATION_FAILED,
             Self::Timeout => exit::TIMEOUT,
             Self::Cancelled | Self::Interrupted => exit::INTERRUPTED,
             Self::SpawnFailed
@@ -208,6 +212,9 @@ impl ErrorCode {
             }
             Self::TokenBudgetExceeded => {
                 "`skill to-prompt --max-tokens`: the listing is over the budget"
+            }
+            Self::AuditChainBroken => {
+                "the audit log fails verification: a record was edited, deleted, reordered or cut off"
             }
             Self::BinaryNotFound => "the declared program does not exist; nothing was run",
             Self::InterpreterNotFound => {
@@ -342,6 +349,7 @@ mod tests {
                 | ErrorCode::FormatCheckFailed
                 | ErrorCode::FixIncomplete
                 | ErrorCode::TokenBudgetExceeded
+                | ErrorCode::AuditChainBroken
                 | ErrorCode::BinaryNotFound
                 | ErrorCode::InterpreterNotFound
                 | ErrorCode::BinaryNotExecutable
@@ -356,7 +364,7 @@ mod tests {
                 | ErrorCode::GeneralError => {}
             }
         }
-        assert_eq!(ErrorCode::ALL.len(), 30);
+        assert_eq!(ErrorCode::ALL.len(), 31);
     }
 
     #[test]

@@ -6,6 +6,8 @@ mod common;
 #[cfg(unix)]
 mod agent_errors;
 mod args_check;
+#[cfg(unix)]
+mod audit;
 mod cli;
 mod ecosystem;
 mod error_codes;

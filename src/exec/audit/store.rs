@@ -1,0 +1,385 @@
+//! Appending to the log, so that a record is either whole, durable and
+//! chained, or reported as not written.
+//!
+//! - Writers take an exclusive `flock` on a lock file beside the log
+//!   (`audit.jsonl.lock`, never rotated), read the tail for `seq` and
+//!   `prev`, rotate if the record would pass the size limit, write the
+//!   line with one `write` on an `O_APPEND` descriptor, and `fdatasync`.
+//! - A write that comes back short or failed is an error; the torn line it
+//!   may leave is ended and accounted for by the next writer.
+//! - A record that would pass the file size limit (`ulimit -f`) is refused
+//!   before anything is written, and SIGXFSZ is held off around the write,
+//!   so the limit is an error, never the end of aigent.
+//! - The log's directory is opened without following a symlink, and the
+//!   log is opened relative to it: a symlinked directory or file, a FIFO, a
+//!   hard-linked file and a file another user owns are refused, and only a
+//!   file of our own has its mode tightened to 0600.
+
+use std::ffi::{OsStr, OsString};
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+use super::chain::{self, Line};
+use super::dir::{Access, Dir};
+use super::record::AuditRecord;
+
+/// The first look at the tail; it grows fourfold while no record is found.
+const FIRST_TAIL_WINDOW: u64 = 16 * 1024;
+/// Past this, a tail without a record is refused rather than read on.
+pub const MAX_TAIL_WINDOW: u64 = 4 * 1024 * 1024;
+
+/// What an append asks of the disk: one write and a flush to stable
+/// storage. Tests substitute it with a disk that fills up or writes short.
+pub trait Disk: Send + Sync + std::fmt::Debug {
+    /// Writes once; returns how much was written, like `write(2)`.
+    fn write(&self, file: &File, bytes: &[u8]) -> io::Result<usize>;
+    /// `fdatasync(2)`.
+    fn sync(&self, file: &File) -> io::Result<()>;
+}
+
+/// The real disk.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct RealDisk;
+
+impl Disk for RealDisk {
+    fn write(&self, file: &File, bytes: &[u8]) -> io::Result<usize> {
+        use std::io::Write;
+        #[cfg(unix)]
+        {
+            super::sys::without_file_size_signal(|| (&*file).write(bytes))
+        }
+        #[cfg(not(unix))]
+        {
+            (&*file).write(bytes)
+        }
+    }
+
+    fn sync(&self, file: &File) -> io::Result<()> {
+        file.sync_data()
+    }
+}
+
+/// The name of the lock file beside the log.
+pub fn lock_name(name: &OsStr) -> OsString {
+    let mut lock = name.to_os_string();
+    lock.push(".lock");
+    lock
+}
+
+/// The name of the `number`th rotated file.
+pub fn rotated_name(name: &OsStr, number: u64) -> OsString {
+    let mut rotated = name.to_os_string();
+    rotated.push(format!(".{number}"));
+    rotated
+}
+
+/// The number of a rotated file of the log `name`, if `candidate` is one.
+pub fn rotation_number(name: &OsStr, candidate: &OsStr) -> Option<u64> {
+    let name = name.as_encoded_bytes();
+    let rest = candidate.as_encoded_bytes().strip_prefix(name)?;
+    let digits = rest.strip_prefix(b".")?;
+    if digits.is_empty() || digits.len() > 18 || digits[0] == b'0' {
+        return None;
+    }
+    std::str::from_utf8(digits).ok()?.parse().ok()
+}
+
+/// The rotated files of `name` in `dir`, oldest first.
+pub fn rotated_numbers(dir: &Dir, name: &OsStr) -> io::Result<Vec<u64>> {
+    let mut numbers: Vec<u64> = dir
+        .names()?
+        .iter()
+        .filter_map(|candidate| rotation_number(name, candidate))
+        .collect();
+    numbers.sort_unstable();
+    Ok(numbers)
+}
+
+/// The directory and file name of a log path.
+pub fn split(path: &Path) -> io::Result<(PathBuf, OsString)> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::other("the audit log path names no file"))?;
+    let parent = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    Ok((parent, name.to_os_string()))
+}
+
+/// Where the chain stands at the end of the log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tail {
+    /// The file ends with a newline (or is empty).
+    pub terminated: bool,
+    pub next_seq: u64,
+    pub prev: String,
+    /// Torn lines after the last record.
+    pub torn: u64,
+}
+
+impl Tail {
+    fn genesis() -> Self {
+        Self {
+            terminated: true,
+            next_seq: 1,
+            prev: chain::genesis(),
+            torn: 0,
+        }
+    }
+}
+
+/// The tail of `file` (of `size` bytes): the last record's `seq`, the hash
+/// of the last line, and the lines after the last record. A log with no
+/// record at all (new, or written before the chain existed) starts the
+/// chain; a tail whose last [`MAX_TAIL_WINDOW`] bytes hold no record is
+/// refused.
+pub fn read_tail(mut file: &File, size: u64) -> io::Result<Tail> {
+    if size == 0 {
+        return Ok(Tail::genesis());
+    }
+    let mut window = FIRST_TAIL_WINDOW;
+    loop {
+        let start = size.saturating_sub(window);
+        let length = usize::try_from(size - start).map_err(io::Error::other)?;
+        let mut bytes = vec![0; length];
+        file.seek(SeekFrom::Start(start))?;
+        file.read_exact(&mut bytes)?;
+        if let Some(tail) = scan_tail(&bytes, start == 0) {
+            return Ok(tail);
+        }
+        if window >= MAX_TAIL_WINDOW {
+            return Err(io::Error::other(format!(
+                "the last {} MiB of the audit log hold no record; run `aigent audit verify` and move the log aside",
+                MAX_TAIL_WINDOW / (1024 * 1024)
+            )));
+        }
+        window *= 4;
+    }
+}
+
+/// The tail within `bytes`, the end of the file; `from_start` when they
+/// are the whole file. `None`: look further back.
+fn scan_tail(bytes: &[u8], from_start: bool) -> Option<Tail> {
+    let terminated = bytes.last() == Some(&b'\n');
+    let body = if terminated {
+        &bytes[..bytes.len() - 1]
+    } else {
+        bytes
+    };
+    let mut lines: Vec<&[u8]> = body.split(|byte| *byte == b'\n').collect();
+    if !from_start {
+        // The first piece may be the end of a longer line.
+        lines.remove(0);
+    }
+    let last = *lines.last()?;
+    let prev = chain::line_hash(last);
+    for (torn, (index, line)) in lines.iter().enumerate().rev().enumerate() {
+        let unterminated_last = index + 1 == lines.len() && !terminated;
+        if !unterminated_last && let Line::Record(link, _) = chain::parse(line) {
+            return Some(Tail {
+                terminated,
+                next_seq: link.seq + 1,
+                prev,
+                torn: u64::try_from(torn).unwrap_or(u64::MAX),
+            });
+        }
+    }
+    // No record in the whole file: the chain starts here.
+    from_start.then(|| Tail {
+        terminated,
+        ..Tail::genesis()
+    })
+}
+
+/// The log open for appending.
+#[derive(Debug)]
+pub struct Store {
+    lock: File,
+    log: LiveFile,
+}
+
+/// The live file of the log and what it takes to write and rotate it.
+#[derive(Debug)]
+struct LiveFile {
+    dir: Dir,
+    name: OsString,
+    file: File,
+    max_bytes: u64,
+    disk: Box<dyn Disk>,
+}
+
+impl Store {
+    pub fn open(path: &Path, max_bytes: u64, disk: Box<dyn Disk>) -> io::Result<Self> {
+        let (parent, name) = split(path)?;
+        let dir = Dir::open(&parent, true)?;
+        let lock = dir.open_file(&lock_name(&name), Access::Lock)?;
+        let file = dir.open_file(&name, Access::Append)?;
+        Ok(Self {
+            lock,
+            log: LiveFile {
+                dir,
+                name,
+                file,
+                max_bytes,
+                disk,
+            },
+        })
+    }
+
+    /// Appends `record` as the next link of the chain, under the lock.
+    pub fn append(&mut self, record: &AuditRecord) -> io::Result<()> {
+        let _locked = Locked::exclusive(&self.lock)?;
+        self.log.append(record)
+    }
+
+    #[cfg(test)]
+    pub fn file(&self) -> &File {
+        &self.log.file
+    }
+}
+
+impl LiveFile {
+    fn append(&mut self, record: &AuditRecord) -> io::Result<()> {
+        self.follow_rotation()?;
+        let mut size = self.file.metadata()?.len();
+        let tail = if size == 0 {
+            self.predecessor_tail()?
+        } else {
+            read_tail(&self.file, size)?
+        };
+        let line = record.to_line(tail.next_seq, &tail.prev, tail.torn);
+        let mut repair = !tail.terminated;
+        let needed = u64::from(repair) + line.len() as u64 + 1;
+        if size > 0 && self.max_bytes > 0 && size.saturating_add(needed) > self.max_bytes {
+            self.rotate(size, repair)?;
+            size = 0;
+            repair = false;
+        }
+        let mut bytes = Vec::with_capacity(line.len() + 2);
+        if repair {
+            bytes.push(b'\n');
+        }
+        bytes.extend_from_slice(&line);
+        bytes.push(b'\n');
+        write_durably(self.disk.as_ref(), &self.file, size, &bytes)
+    }
+
+    /// Another writer may have rotated the log since it was opened: append
+    /// to the file that now has the log's name.
+    fn follow_rotation(&mut self) -> io::Result<()> {
+        if self.dir.identity(&self.name)? != Some(super::dir::identity(&self.file)?) {
+            self.file = self.dir.open_file(&self.name, Access::Append)?;
+        }
+        Ok(())
+    }
+
+    /// An empty log continues the chain of the newest rotated file, if any.
+    fn predecessor_tail(&self) -> io::Result<Tail> {
+        let Some(newest) = rotated_numbers(&self.dir, &self.name)?.pop() else {
+            return Ok(Tail::genesis());
+        };
+        let file = self
+            .dir
+            .open_file(&rotated_name(&self.name, newest), Access::Read)?;
+        let size = file.metadata()?.len();
+        let mut tail = read_tail(&file, size)?;
+        // A rotated file is never written again: its last line stays as it is.
+        tail.terminated = true;
+        Ok(tail)
+    }
+
+    /// Renames the log to the next free `NAME.N` and starts an empty one.
+    fn rotate(&mut self, size: u64, repair: bool) -> io::Result<()> {
+        if repair {
+            write_durably(self.disk.as_ref(), &self.file, size, b"\n")?;
+        }
+        let mut number = rotated_numbers(&self.dir, &self.name)?
+            .last()
+            .map_or(1, |newest| newest + 1);
+        loop {
+            match self
+                .dir
+                .rename_noreplace(&self.name, &rotated_name(&self.name, number))
+            {
+                Ok(()) => break,
+                Err(err) if err.kind() == io::ErrorKind::AlreadyExists => number += 1,
+                Err(err) => return Err(err),
+            }
+        }
+        self.file = self.dir.open_file(&self.name, Access::Append)?;
+        if self.file.metadata()?.len() != 0 {
+            return Err(io::Error::other(
+                "the audit log was written during rotation by a writer that does not lock it",
+            ));
+        }
+        self.dir.sync()
+    }
+}
+
+/// One write of `bytes` to `file` (now `size` bytes long), then a flush to
+/// stable storage. A short write is an error.
+fn write_durably(disk: &dyn Disk, file: &File, size: u64, bytes: &[u8]) -> io::Result<()> {
+    check_file_size_limit(size, bytes.len())?;
+    let written = disk.write(file, bytes)?;
+    if written != bytes.len() {
+        return Err(io::Error::new(
+            io::ErrorKind::WriteZero,
+            format!(
+                "short write ({written} of {} bytes); the disk may be full",
+                bytes.len()
+            ),
+        ));
+    }
+    disk.sync(file)
+}
+
+/// A write past the file size limit would raise SIGXFSZ (or be cut short):
+/// refuse it before writing anything.
+#[cfg(unix)]
+fn check_file_size_limit(size: u64, length: usize) -> io::Result<()> {
+    let limit = rustix::process::getrlimit(rustix::process::Resource::Fsize).current;
+    match limit {
+        Some(limit) if size.saturating_add(length as u64) > limit => Err(io::Error::new(
+            io::ErrorKind::FileTooLarge,
+            format!("the record would pass the file size limit (ulimit -f) of {limit} bytes"),
+        )),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(not(unix))]
+fn check_file_size_limit(_size: u64, _length: usize) -> io::Result<()> {
+    Ok(())
+}
+
+/// An advisory lock on the lock file, released when dropped.
+pub struct Locked<'a>(&'a File);
+
+impl<'a> Locked<'a> {
+    pub fn exclusive(file: &'a File) -> io::Result<Self> {
+        retry_interrupted(|| file.lock())?;
+        Ok(Self(file))
+    }
+
+    pub fn shared(file: &'a File) -> io::Result<Self> {
+        retry_interrupted(|| file.lock_shared())?;
+        Ok(Self(file))
+    }
+}
+
+impl Drop for Locked<'_> {
+    fn drop(&mut self) {
+        let _ = self.0.unlock();
+    }
+}
+
+fn retry_interrupted(mut call: impl FnMut() -> io::Result<()>) -> io::Result<()> {
+    loop {
+        match call() {
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            result => return result,
+        }
+    }
+}
