@@ -67,10 +67,11 @@ fn with_signals_blocked<T>(signals: &[c_int], f: impl FnOnce() -> T) -> T {
     let blocked = signal_set(signals);
     // SAFETY: a zeroed sigset_t is valid storage for the previous mask;
     // pthread_sigmask only reads `blocked` and writes `previous`.
-    let mut previous: libc::sigset_t = unsafe { std::mem::zeroed() };
-    unsafe {
+    let previous = unsafe {
+        let mut previous: libc::sigset_t = std::mem::zeroed();
         libc::pthread_sigmask(libc::SIG_BLOCK, &raw const blocked, &raw mut previous);
-    }
+        previous
+    };
     let result = f();
     // SAFETY: restores the mask read above.
     unsafe {
@@ -97,8 +98,12 @@ impl Forwarding {
         for signal in FORWARDED {
             // SAFETY: a zeroed sigaction is valid storage; sigaction(2) with
             // a null new action only reads the current one into it.
-            let mut current: libc::sigaction = unsafe { std::mem::zeroed() };
-            if unsafe { libc::sigaction(signal, std::ptr::null(), &raw mut current) } != 0 {
+            let (read, current) = unsafe {
+                let mut current: libc::sigaction = std::mem::zeroed();
+                let read = libc::sigaction(signal, std::ptr::null(), &raw mut current);
+                (read, current)
+            };
+            if read != 0 {
                 return Err(io::Error::last_os_error());
             }
             if current.sa_sigaction == libc::SIG_IGN {
@@ -107,11 +112,14 @@ impl Forwarding {
             // SAFETY: as above; the handler has the `extern "C" fn(c_int)`
             // shape that sa_sigaction means without SA_SIGINFO, and does
             // only async-signal-safe work.
-            let mut action: libc::sigaction = unsafe { std::mem::zeroed() };
-            action.sa_sigaction = forward as extern "C" fn(c_int) as libc::sighandler_t;
-            action.sa_flags = libc::SA_RESTART;
-            action.sa_mask = signal_set(&FORWARDED);
-            if unsafe { libc::sigaction(signal, &raw const action, std::ptr::null_mut()) } != 0 {
+            let installed = unsafe {
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction = forward as extern "C" fn(c_int) as libc::sighandler_t;
+                action.sa_flags = libc::SA_RESTART;
+                action.sa_mask = signal_set(&FORWARDED);
+                libc::sigaction(signal, &raw const action, std::ptr::null_mut())
+            };
+            if installed != 0 {
                 return Err(io::Error::last_os_error());
             }
             forwarding.previous.push((signal, current));

@@ -8,14 +8,17 @@
 use libc::c_int;
 
 pub fn without_file_size_signal<T>(write: impl FnOnce() -> T) -> T {
-    // SAFETY: both sets are zeroed, then initialized by sigemptyset before
-    // use; pthread_sigmask reads `blocked` and writes `previous`.
-    let mut blocked: libc::sigset_t = unsafe { std::mem::zeroed() };
-    let mut previous: libc::sigset_t = unsafe { std::mem::zeroed() };
-    let masked = unsafe {
+    // SAFETY: both sets are zeroed storage, `blocked` initialized by
+    // sigemptyset before use; pthread_sigmask reads `blocked` and writes
+    // `previous`.
+    let (blocked, previous, masked) = unsafe {
+        let mut blocked: libc::sigset_t = std::mem::zeroed();
+        let mut previous: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&raw mut blocked);
         libc::sigaddset(&raw mut blocked, libc::SIGXFSZ);
-        libc::pthread_sigmask(libc::SIG_BLOCK, &raw const blocked, &raw mut previous) == 0
+        let masked =
+            libc::pthread_sigmask(libc::SIG_BLOCK, &raw const blocked, &raw mut previous) == 0;
+        (blocked, previous, masked)
     };
     let result = write();
     if !masked {
