@@ -22,7 +22,7 @@ use regex::Regex;
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_saphyr::Spanned;
 
-use super::frontmatter::{self, Entry, Frontmatter, ParseError, SplitError};
+use super::frontmatter::{self, Entry, Frontmatter, KeyText, ParseError, SplitError};
 use crate::report::escape::{is_bidi_control, is_control};
 
 /// The spec's keys, in the order `fmt` puts them.
@@ -587,59 +587,6 @@ impl<'de> Visitor<'de> for TopVisitor {
 
     fn visit_unit<E: de::Error>(self) -> Result<Top, E> {
         Ok(Top(Vec::new()))
-    }
-}
-
-/// A key as text (any YAML type; a list or mapping key is named by kind).
-struct KeyText(String);
-
-impl<'de> Deserialize<'de> for KeyText {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(KeyVisitor)
-    }
-}
-
-struct KeyVisitor;
-
-impl<'de> Visitor<'de> for KeyVisitor {
-    type Value = KeyText;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a mapping key")
-    }
-
-    fn visit_str<E: de::Error>(self, text: &str) -> Result<KeyText, E> {
-        Ok(KeyText(text.to_owned()))
-    }
-
-    fn visit_bool<E: de::Error>(self, value: bool) -> Result<KeyText, E> {
-        Ok(KeyText(value.to_string()))
-    }
-
-    fn visit_i64<E: de::Error>(self, value: i64) -> Result<KeyText, E> {
-        Ok(KeyText(value.to_string()))
-    }
-
-    fn visit_u64<E: de::Error>(self, value: u64) -> Result<KeyText, E> {
-        Ok(KeyText(value.to_string()))
-    }
-
-    fn visit_f64<E: de::Error>(self, value: f64) -> Result<KeyText, E> {
-        Ok(KeyText(value.to_string()))
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<KeyText, E> {
-        Ok(KeyText("null".to_owned()))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<KeyText, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(KeyText("<list>".to_owned()))
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<KeyText, A::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(KeyText("<mapping>".to_owned()))
     }
 }
 

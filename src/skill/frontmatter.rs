@@ -696,7 +696,7 @@ impl<'de, C: Capture> Visitor<'de> for RawNodeVisitor<C> {
 /// A mapping key as text, whatever its YAML type: `1: x` has key `1`,
 /// `~: x` has key `null`, and a list or mapping used as a key is named by
 /// its kind (it is never a known key, so it only gets an unknown-key note).
-struct KeyText(String);
+pub(crate) struct KeyText(pub(crate) String);
 
 impl<'de> Deserialize<'de> for KeyText {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
