@@ -91,22 +91,7 @@ pub fn validate_changed_plugins(
     scope: &ChangedScope,
     options: ValidateOptions,
 ) -> Result<ValidationRun, VcsError> {
-    let current = [PathBuf::from(".")];
-    let paths = if paths.is_empty() {
-        &current[..]
-    } else {
-        paths
-    };
-    let repo = Repo::discover(&paths[0])?;
-    let mut limits = Vec::with_capacity(paths.len());
-    for path in paths {
-        limits.push(repo.relative_path(path)?);
-    }
-    if limits.iter().any(|limit| limit.as_os_str().is_empty()) {
-        limits.clear();
-    }
-    limits.sort();
-    limits.dedup();
+    let (repo, limits) = Repo::open_scope(paths)?;
     let base = repo.resolve_base(scope.base.as_deref())?;
     let changes = repo.changed_files(
         &base,

@@ -68,23 +68,7 @@ pub fn validate_changed(
     scope: &ChangedScope,
     options: ValidateOptions,
 ) -> Result<ChangedRun, VcsError> {
-    let current = [PathBuf::from(".")];
-    let paths = if paths.is_empty() {
-        &current[..]
-    } else {
-        paths
-    };
-    let repo = Repo::discover(&paths[0])?;
-    let mut limits = Vec::with_capacity(paths.len());
-    for path in paths {
-        limits.push(repo.relative_path(path)?);
-    }
-    // The work tree itself covers everything; an empty list means that.
-    if limits.iter().any(|limit| limit.as_os_str().is_empty()) {
-        limits.clear();
-    }
-    limits.sort();
-    limits.dedup();
+    let (repo, limits) = Repo::open_scope(paths)?;
 
     let base = repo.resolve_base(scope.base.as_deref())?;
     let changes = repo.changed_files(

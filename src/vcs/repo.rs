@@ -90,6 +90,30 @@ impl Repo {
             })
     }
 
+    /// The repository holding the first of `paths` (the current directory
+    /// when there are none), and `paths` as sorted, deduplicated
+    /// work-tree-relative limits; empty when one of them is the work tree
+    /// itself, which covers everything.
+    pub fn open_scope(paths: &[PathBuf]) -> Result<(Self, Vec<PathBuf>), VcsError> {
+        let current = [PathBuf::from(".")];
+        let paths = if paths.is_empty() {
+            &current[..]
+        } else {
+            paths
+        };
+        let repo = Self::discover(&paths[0])?;
+        let mut limits = paths
+            .iter()
+            .map(|path| repo.relative_path(path))
+            .collect::<Result<Vec<_>, _>>()?;
+        if limits.iter().any(|limit| limit.as_os_str().is_empty()) {
+            limits.clear();
+        }
+        limits.sort();
+        limits.dedup();
+        Ok((repo, limits))
+    }
+
     /// A work-tree-relative path made absolute.
     pub fn absolute_path(&self, relative: &Path) -> PathBuf {
         absolute_in(&self.workdir, relative)
