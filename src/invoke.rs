@@ -19,6 +19,7 @@ use crate::exec::audit::{AuditError, AuditLog, AuditRecord, OpenAuditLog};
 use crate::exec::process::{Cancel, Output, Progress};
 use crate::exec::{self, Argv, ArgvError, Finished, RunOptions, SpawnError};
 use crate::guard::{self, RawArguments, Rejection, ValidatedArguments};
+use crate::report::{ErrorBody, ErrorCode};
 use crate::request::{RequestIds, TRACE_VARIABLE};
 
 /// The time limit when neither the caller nor the declaration gives one.
@@ -134,6 +135,29 @@ pub enum InvokeError {
     /// Fail closed: nothing runs unless its record is written first.
     #[error("{0}; nothing was run")]
     AuditUnwritable(AuditError),
+}
+
+impl InvokeError {
+    /// The error every caller reports, with its code and a hint naming the
+    /// command `name`.
+    pub fn error_body(&self, name: &str) -> ErrorBody {
+        let (code, hint) = match self {
+            Self::NoSubprocess { .. } => (
+                ErrorCode::Precondition,
+                Some(format!("`aigent args check {name} ...` validates its arguments")),
+            ),
+            Self::Argv(_) => (ErrorCode::ArgvUnsupported, None),
+            Self::AuditUnwritable(_) => (
+                ErrorCode::AuditLogUnwritable,
+                Some("fix the path or its permissions, or choose another with --audit-log or AIGENT_AUDIT_LOG".to_owned()),
+            ),
+        };
+        let body = ErrorBody::new(code, self.to_string());
+        match hint {
+            Some(hint) => body.with_hint(hint),
+            None => body,
+        }
+    }
 }
 
 /// Runs the protocol for `declaration` with the agent's `arguments`.

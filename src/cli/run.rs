@@ -167,21 +167,10 @@ fn render(name: &str, invoked: Invoked, mut warnings: Vec<String>, ctx: &Context
 }
 
 fn invoke_error(name: &str, err: InvokeError) -> CliError {
-    match err {
-        InvokeError::NoSubprocess { .. } => CliError::precondition(err.to_string()).with_hint(
-            format!("`aigent args check {name} ...` validates its arguments"),
-        ),
-        InvokeError::Argv(_) => CliError::new(
-            aigent::report::exit::PRECONDITION,
-            ErrorCode::ArgvUnsupported,
-            err.to_string(),
-        ),
-        InvokeError::AuditUnwritable(_) => CliError::new(
-            aigent::report::exit::PRECONDITION,
-            ErrorCode::AuditLogUnwritable,
-            err.to_string(),
-        )
-        .with_hint("fix the path or its permissions, or choose another with --audit-log or AIGENT_AUDIT_LOG"),
+    let body = err.error_body(name);
+    CliError {
+        exit_code: body.code.exit_code(),
+        body: Box::new(body),
     }
 }
 

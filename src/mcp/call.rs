@@ -176,22 +176,9 @@ fn invoke_failure(
     warnings: Vec<String>,
     request: &RequestIds,
 ) -> ToolOutcome {
-    let (code, hint) = match err {
-        InvokeError::NoSubprocess { .. } => (ErrorCode::Precondition, None),
-        InvokeError::Argv(_) => (ErrorCode::ArgvUnsupported, None),
-        InvokeError::AuditUnwritable(_) => (
-            ErrorCode::AuditLogUnwritable,
-            Some(
-                "fix the path or its permissions, or choose another with AIGENT_AUDIT_LOG or --audit-log",
-            ),
-        ),
-    };
-    let mut body = ErrorBody::new(code, err.to_string());
-    if let Some(hint) = hint {
-        body = body.with_hint(hint);
-    }
+    let body = err.error_body(name);
     ToolOutcome::envelope(
-        code.exit_code(),
+        body.code.exit_code(),
         json!({"command": name}),
         body,
         warnings,
