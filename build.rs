@@ -1,10 +1,20 @@
-//! Records the git commit aigent was built from, for `aigent --version`.
-//! Nothing else is generated here: man pages and completions come from the
-//! hidden `aigent generate` subcommand and are committed.
+//! Two things are generated here:
+//!
+//! - the git commit aigent was built from, for `aigent --version`;
+//! - the `o200k_base` vocabulary as flat tables (see `write_vocabulary`).
+//!
+//! Man pages and completions come from the hidden `aigent generate`
+//! subcommand and are committed.
 
+use std::path::Path;
 use std::process::Command;
 
+#[path = "src/tokenizer/vocab_hash.rs"]
+mod vocab_hash;
+
 fn main() {
+    let out_dir = std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR for build scripts");
+    write_vocabulary(Path::new(&out_dir));
     println!("cargo:rerun-if-env-changed=AIGENT_GIT_HASH");
     if let Some(git_dir) = git_output(&["rev-parse", "--git-dir"]) {
         // Rebuild when HEAD moves (a commit, a checkout), not on every build.
@@ -29,4 +39,54 @@ fn git_output(args: &[&str]) -> Option<String> {
     let text = String::from_utf8(output.stdout).ok()?;
     let text = text.trim();
     (!text.is_empty()).then(|| text.to_owned())
+}
+
+/// Slots in the vocabulary's hash index: a power of two, at least twice the
+/// number of tokens, so probes stay short.
+const INDEX_SLOTS: usize = 1 << 19;
+
+/// Lays out OpenAI's `o200k_base` vocabulary, which the `bpe-openai` crate
+/// ships, as three little-endian tables that `src/tokenizer/vocab.rs`
+/// includes in the binary and reads in place:
+///
+/// - `o200k_tokens.bin`: every token's bytes, in rank order, back to back;
+/// - `o200k_starts.bin`: `u32` offsets into it, one per token plus the end;
+/// - `o200k_index.bin`: an open-addressing hash index of `u32` ranks
+///   (`u32::MAX` for an empty slot), probed linearly from `vocab_hash`.
+///
+/// Reading these costs nothing at startup. Loading the crate's own encoder
+/// instead took 55 ms and 70 MB on every run, for a feature that counts.
+/// The tables depend only on the pinned crate, so an existing set is kept.
+fn write_vocabulary(out_dir: &Path) {
+    let names = ["o200k_tokens.bin", "o200k_starts.bin", "o200k_index.bin"];
+    if names.iter().all(|name| out_dir.join(name).is_file()) {
+        return;
+    }
+    let bpe = &bpe_openai::o200k_base().bpe;
+    let count = bpe.num_tokens();
+    assert!(count * 2 <= INDEX_SLOTS, "the index needs more slots");
+
+    let mut tokens = Vec::new();
+    let mut starts = Vec::with_capacity((count + 1) * 4);
+    let mut index = vec![u32::MAX; INDEX_SLOTS];
+    for rank in 0..count as u32 {
+        let bytes = bpe.token_bytes(rank);
+        starts.extend_from_slice(&(tokens.len() as u32).to_le_bytes());
+        tokens.extend_from_slice(bytes);
+        let mut slot = vocab_hash::vocab_hash(bytes) as usize & (INDEX_SLOTS - 1);
+        while index[slot] != u32::MAX {
+            slot = (slot + 1) & (INDEX_SLOTS - 1);
+        }
+        index[slot] = rank;
+    }
+    starts.extend_from_slice(&(tokens.len() as u32).to_le_bytes());
+    let index: Vec<u8> = index.iter().flat_map(|rank| rank.to_le_bytes()).collect();
+
+    // Written under temporary names and renamed, so an interrupted build
+    // never leaves a table that the existence check above would keep.
+    for (name, bytes) in names.iter().zip([&tokens, &starts, &index]) {
+        let partial = out_dir.join(format!("{name}.partial"));
+        std::fs::write(&partial, bytes).expect("write a vocabulary table");
+        std::fs::rename(&partial, out_dir.join(name)).expect("rename a vocabulary table");
+    }
 }

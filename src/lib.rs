@@ -18,4 +18,5 @@ pub mod registry;
 pub mod report;
 pub mod request;
 pub mod skill;
+pub mod tokenizer;
 pub mod vcs;

@@ -1,9 +1,9 @@
 //! Token budgets: what a skill costs in an agent's context.
 //!
 //! Counts come from a real byte-pair encoder, OpenAI's `o200k_base` (the
-//! GPT-4o family's vocabulary), as shipped by the `bpe-openai` crate: the
-//! vocabulary is compiled into the binary, so counting never touches the
-//! network. Other models' tokenizers differ (Claude's and Gemini's are not
+//! GPT-4o family's vocabulary; see [`crate::tokenizer`]): the vocabulary is
+//! compiled into the binary, so counting never touches the network. Other
+//! models' tokenizers differ (Claude's and Gemini's are not
 //! public); for English prose and Markdown they land within roughly 10-20%
 //! of these counts, which is close enough for a budget.
 //!
@@ -30,13 +30,7 @@ pub struct TokenCounts {
     pub body: usize,
 }
 
-/// The number of `o200k_base` tokens in `text`. Linear in the text.
-pub fn count_tokens(text: &str) -> usize {
-    if text.is_empty() {
-        return 0;
-    }
-    bpe_openai::o200k_base().count(text)
-}
+pub use crate::tokenizer::count_tokens;
 
 /// The tokens of a skill's entry in the listing: the `<skill>` element
 /// as `to-prompt` renders it, with the line break that separates it.
