@@ -6,12 +6,13 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use comfy_table::{Cell, CellAlignment, ContentArrangement, Table, presets};
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
 use super::changed::{ChangedReport, shown_path};
 use super::check::SkillReport;
 use super::codes;
-use super::validate::ValidationRun;
+use super::validate::{Summary, ValidationRun};
 use crate::report::escape::escape_controls;
 use crate::report::{Diagnostic, SKILL_CODES_PAGE, Severity, Style, sarif};
 use crate::vcs::{BaseSource, ChangeStatus, CompareTo, SelectedUnit};
@@ -25,14 +26,25 @@ pub const SUMMARY_INVALID_ROWS: usize = 20;
 /// changed files that selected it) and `data` has `changed` (the base, the
 /// comparison, the scope and the deleted skills).
 pub fn validation_json(run: &ValidationRun) -> Value {
-    let mut data = json!({
-        "skills": run.skills,
-        "summary": run.summary(),
-    });
-    if let Some(changed) = &run.changed {
-        data["changed"] = json!(changed);
+    serde_json::to_value(validation_data(run)).unwrap_or(Value::Null)
+}
+
+/// [`validation_json`] borrowed from the run, to serialize without
+/// building the tree.
+pub fn validation_data(run: &ValidationRun) -> ValidationData<'_> {
+    ValidationData {
+        skills: &run.skills,
+        summary: run.summary(),
+        changed: run.changed.as_ref(),
     }
-    data
+}
+
+#[derive(Debug, Serialize)]
+pub struct ValidationData<'a> {
+    skills: &'a [SkillReport],
+    summary: Summary,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    changed: Option<&'a ChangedReport>,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -392,7 +404,7 @@ mod tests {
         assert_eq!(keys, ["severity", "code", "field", "message", "line"]);
         assert_eq!(
             data["summary"],
-            json!({"checked": 1, "valid": 0, "invalid": 1, "warnings": 0})
+            serde_json::json!({"checked": 1, "valid": 0, "invalid": 1, "warnings": 0})
         );
     }
 }

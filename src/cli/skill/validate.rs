@@ -5,9 +5,11 @@ use std::path::PathBuf;
 use clap::Args;
 
 use aigent::exec::argv::shell_quote;
+use serde_json::Value;
+
 use aigent::report::{ErrorBody, ErrorCode, Outcome, OutputFormat, exit};
 use aigent::skill::render::{
-    TextOptions, validation_github, validation_json, validation_sarif, validation_text,
+    TextOptions, validation_data, validation_github, validation_sarif, validation_text,
 };
 use aigent::skill::{RunOptions, ValidateOptions, ValidationRun, Verdict, validate_paths};
 
@@ -71,7 +73,25 @@ pub fn run(args: &ValidateArgs, ctx: &Context) -> Result<Outcome, CliError> {
 }
 
 fn outcome(run: &ValidationRun, args: &ValidateArgs, ctx: &Context) -> Outcome {
-    let data = validation_json(run);
+    let outcome = verdict_outcome(run, args, ctx);
+    if !ctx.format.is_json() {
+        // Text, GitHub and SARIF output print `text` only.
+        return outcome;
+    }
+    // Serialized from the reports as they are: a JSON tree of a large run
+    // would hold every report a second time, four times over.
+    match outcome.with_rendered_data(&validation_data(run)) {
+        Ok(outcome) => outcome,
+        Err(err) => CliError::of(
+            ErrorCode::Internal,
+            format!("cannot serialize the reports: {err}"),
+        )
+        .into_outcome(),
+    }
+}
+
+fn verdict_outcome(run: &ValidationRun, args: &ValidateArgs, ctx: &Context) -> Outcome {
+    let data = Value::Null;
     // GitHub's log shows the notes as `::warning` lines, in the text.
     let (text, warnings) = if ctx.format == OutputFormat::Github {
         (validation_github(run), Vec::new())
