@@ -34,22 +34,27 @@ thread_local! {
     static PIECE_COUNTS: RefCell<PieceCounts> = RefCell::new(PieceCounts::new());
 }
 
-/// A direct-mapped cache from a short piece to its token count. A slot's
-/// key packs up to 15 bytes with the length in the 16th, so a key is never
-/// zero and an empty slot never matches. A collision simply replaces the
-/// slot: the cache is a shortcut, never the source of a count.
+/// A direct-mapped cache from a short piece to its token count. A slot
+/// packs the piece's bytes (up to 15), its length (4 bits) and its count (at
+/// most its length, 4 bits) into one `u128`, so a lookup is one 16-byte
+/// load. The length is never zero, so an empty slot never matches. A
+/// collision simply replaces the slot: the cache is a shortcut, never the
+/// source of a count.
 struct PieceCounts {
-    slots: Box<[(u128, u32)]>,
+    slots: Box<[u128]>,
 }
 
 impl PieceCounts {
-    /// 16,384 slots: 512 KiB per thread, enough for a skill's vocabulary.
-    const SLOTS: usize = 1 << 14;
+    /// 65,536 slots: 1 MiB per thread, enough for a skill collection's
+    /// everyday words.
+    const SLOT_BITS: u32 = 16;
     const MAX_KEY_BYTES: usize = 15;
+    /// Where the count sits: the top four bits.
+    const COUNT_SHIFT: u32 = 124;
 
     fn new() -> Self {
         Self {
-            slots: vec![(0, 0); Self::SLOTS].into_boxed_slice(),
+            slots: vec![0; 1 << Self::SLOT_BITS].into_boxed_slice(),
         }
     }
 
@@ -61,18 +66,48 @@ impl PieceCounts {
         if piece.len() > Self::MAX_KEY_BYTES {
             return merge::count_piece(piece);
         }
-        let mut key = [0u8; 16];
-        key[..piece.len()].copy_from_slice(piece);
-        key[15] = piece.len() as u8;
-        let key = u128::from_le_bytes(key);
+        let key = pack(piece);
         let folded = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
-        let slot = (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 50) as usize;
-        let (slot_key, slot_count) = &mut self.slots[slot];
-        if *slot_key != key {
-            *slot_key = key;
-            *slot_count = merge::count_piece(piece) as u32;
+        let slot = (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - Self::SLOT_BITS)) as usize;
+        let entry = &mut self.slots[slot];
+        let count_mask = 0xF << Self::COUNT_SHIFT;
+        if *entry & !count_mask == key {
+            return (*entry >> Self::COUNT_SHIFT) as usize;
         }
-        *slot_count as usize
+        let count = merge::count_piece(piece);
+        *entry = key | (count as u128) << Self::COUNT_SHIFT;
+        count
+    }
+}
+
+/// Up to 15 bytes, little-endian, with the length in the top byte's low
+/// four bits. Loads
+/// that overlap (the first and the last four bytes, say) put each byte in
+/// its place without a byte-by-byte copy.
+fn pack(piece: &[u8]) -> u128 {
+    let low = piece.len().min(8);
+    let high = if piece.len() > 8 {
+        load(&piece[8..])
+    } else {
+        0
+    };
+    u128::from(load(&piece[..low])) | u128::from(high) << 64 | (piece.len() as u128) << 120
+}
+
+/// Up to 8 bytes as a little-endian integer.
+fn load(bytes: &[u8]) -> u64 {
+    let len = bytes.len();
+    let word = |at: usize, width: usize| {
+        let mut buffer = [0u8; 8];
+        buffer[..width].copy_from_slice(&bytes[at..at + width]);
+        u64::from_le_bytes(buffer)
+    };
+    match len {
+        0 => 0,
+        1 => u64::from(bytes[0]),
+        2..=3 => word(0, 2) | u64::from(bytes[len - 1]) << ((len - 1) * 8),
+        4..=7 => word(0, 4) | word(len - 4, 4) << ((len - 4) * 8),
+        _ => word(0, 8),
     }
 }
 

@@ -34,8 +34,15 @@ pub(super) fn for_each_piece(text: &str, mut piece: impl FnMut(&[u8])) {
     let bytes = text.as_bytes();
     let mut start = 0;
     while start < bytes.len() {
-        let Some(offset) = bytes[start..].iter().position(|byte| !byte.is_ascii()) else {
-            ascii_pieces(&bytes[start..], &mut piece);
+        let rest = &bytes[start..];
+        // Checked a word at a time first: nearly every text is all ASCII.
+        let found = if rest.is_ascii() {
+            None
+        } else {
+            rest.iter().position(|byte| !byte.is_ascii())
+        };
+        let Some(offset) = found else {
+            ascii_pieces(rest, &mut piece);
             return;
         };
         let first_other = start + offset;
@@ -71,20 +78,56 @@ fn next_safe_point(bytes: &[u8], from: usize) -> Option<usize> {
         .find(|&at| is_safe_point(bytes, at))
 }
 
-/// `\s` on ASCII: tab, line feed, vertical tab, form feed, carriage return
-/// and space. (Unicode's White_Space leaves out 0x1C-0x1F.)
-fn is_space(byte: u8) -> bool {
-    matches!(byte, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ')
-}
-
-fn is_line_break(byte: u8) -> bool {
-    matches!(byte, b'\r' | b'\n')
-}
-
+/// ASCII's character classes, as the expression sees them, one bit each.
+const UPPER: u8 = 1;
+const LOWER: u8 = 1 << 1;
+const DIGIT: u8 = 1 << 2;
+/// `\s`: tab, line feed, vertical tab, form feed, carriage return, space.
+/// (Unicode's White_Space leaves out 0x1C-0x1F.)
+const SPACE: u8 = 1 << 3;
+/// `\r` and `\n` (also [`SPACE`]).
+const LINE_BREAK: u8 = 1 << 4;
 /// Neither whitespace, a letter nor a digit: punctuation, symbols and
 /// control characters.
-fn is_other(byte: u8) -> bool {
-    !is_space(byte) && !byte.is_ascii_alphanumeric()
+const OTHER: u8 = 1 << 5;
+/// What alternative 4 takes after its run: `\r`, `\n` and `/`.
+const RUN_TAIL: u8 = 1 << 6;
+
+/// The classes of each byte; bytes outside ASCII never reach the table.
+static CLASSES: [u8; 128] = {
+    let mut classes = [0u8; 128];
+    let mut byte = 0;
+    while byte < 128 {
+        let b = byte as u8;
+        classes[byte] = match b {
+            b'A'..=b'Z' => UPPER,
+            b'a'..=b'z' => LOWER,
+            b'0'..=b'9' => DIGIT,
+            b'\r' | b'\n' => SPACE | LINE_BREAK | RUN_TAIL,
+            b'\t' | 0x0B | 0x0C | b' ' => SPACE,
+            b'/' => OTHER | RUN_TAIL,
+            _ => OTHER,
+        };
+        byte += 1;
+    }
+    classes
+};
+
+fn class(byte: u8) -> u8 {
+    CLASSES[usize::from(byte & 0x7F)]
+}
+
+fn is_space(byte: u8) -> bool {
+    class(byte) & SPACE != 0
+}
+
+/// The end of the run of bytes from `from` whose class is in `classes`.
+fn run_end(bytes: &[u8], from: usize, classes: u8) -> usize {
+    let mut end = from;
+    while end < bytes.len() && class(bytes[end]) & classes != 0 {
+        end += 1;
+    }
+    end
 }
 
 fn ascii_pieces(bytes: &[u8], piece: &mut impl FnMut(&[u8])) {
@@ -98,68 +141,40 @@ fn ascii_pieces(bytes: &[u8], piece: &mut impl FnMut(&[u8])) {
 
 /// Where the piece that starts at `start` ends, in ASCII text.
 fn ascii_piece_end(bytes: &[u8], start: usize) -> usize {
-    let first = bytes[start];
-    if first.is_ascii_alphabetic() {
-        return letters_end(bytes, start).unwrap_or(start + 1);
+    let first = class(bytes[start]);
+    if first & (UPPER | LOWER) != 0 {
+        return letters_end(bytes, start);
     }
-    if first.is_ascii_digit() {
-        let run = bytes[start..]
-            .iter()
-            .take(3)
-            .take_while(|byte| byte.is_ascii_digit());
-        return start + run.count();
+    if first & DIGIT != 0 {
+        return run_end(&bytes[..bytes.len().min(start + 3)], start, DIGIT);
     }
+    let second = bytes.get(start + 1).map_or(0, |&byte| class(byte));
     // Alternatives 1 and 2, with the optional prefix taken.
-    if !is_line_break(first)
-        && let Some(end) = letters_end(bytes, start + 1)
-    {
-        return end;
+    if first & LINE_BREAK == 0 && second & (UPPER | LOWER) != 0 {
+        return letters_end(bytes, start + 1);
     }
     // Alternative 4.
-    let spaced_other = first == b' ' && bytes.get(start + 1).is_some_and(|&byte| is_other(byte));
-    if is_other(first) || spaced_other {
-        let mut end = start + 1;
-        while end < bytes.len() && is_other(bytes[end]) {
-            end += 1;
-        }
-        while end < bytes.len() && matches!(bytes[end], b'\r' | b'\n' | b'/') {
-            end += 1;
-        }
-        return end;
+    if first & OTHER != 0 || (bytes[start] == b' ' && second & OTHER != 0) {
+        let run = run_end(bytes, start + 1, OTHER);
+        return run_end(bytes, run, RUN_TAIL);
     }
     // Alternatives 5 and 6: a run of whitespace.
-    let mut end = start;
-    let mut last_line_break = None;
-    while end < bytes.len() && is_space(bytes[end]) {
-        if is_line_break(bytes[end]) {
-            last_line_break = Some(end);
-        }
-        end += 1;
-    }
-    match last_line_break {
-        Some(line_break) => line_break + 1,
+    let end = run_end(bytes, start, SPACE);
+    match bytes[start..end]
+        .iter()
+        .rposition(|&byte| class(byte) & LINE_BREAK != 0)
+    {
+        Some(line_break) => start + line_break + 1,
         None if end == bytes.len() || end - start == 1 => end,
         None => end - 1,
     }
 }
 
-/// The end of alternative 1 or 2 from `start` without a prefix: upper case,
-/// then lower case (one of the two runs not empty), then a contraction.
-/// `None` when `start` holds no letter.
-fn letters_end(bytes: &[u8], start: usize) -> Option<usize> {
-    let upper = bytes[start.min(bytes.len())..]
-        .iter()
-        .take_while(|byte| byte.is_ascii_uppercase())
-        .count();
-    let lower = bytes[start + upper..]
-        .iter()
-        .take_while(|byte| byte.is_ascii_lowercase())
-        .count();
-    if upper + lower == 0 {
-        return None;
-    }
-    let end = start + upper + lower;
-    Some(end + contraction_len(&bytes[end..]))
+/// The end of alternative 1 or 2 from `start`, which holds a letter, with
+/// no prefix: upper case, then lower case, then a contraction.
+fn letters_end(bytes: &[u8], start: usize) -> usize {
+    let end = run_end(bytes, run_end(bytes, start, UPPER), LOWER);
+    end + contraction_len(&bytes[end..])
 }
 
 /// The length of a contraction at the start of `bytes`, or 0.

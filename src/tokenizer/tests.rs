@@ -118,6 +118,14 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
     #[test]
+    fn packing_keeps_every_byte_in_its_place(piece in prop::collection::vec(any::<u8>(), 0..16)) {
+        let mut expected = [0u8; 16];
+        expected[..piece.len()].copy_from_slice(&piece);
+        expected[15] = piece.len() as u8;
+        prop_assert_eq!(pack(&piece), u128::from_le_bytes(expected));
+    }
+
+    #[test]
     fn pieces_are_the_reference_pieces(text in tricky_text()) {
         prop_assert_eq!(pieces(&text), reference_pieces(&text));
     }
