@@ -84,9 +84,20 @@ time_runs() {
 floor() { find "$1" -name SKILL.md -print0 | xargs -0 cat > /dev/null; }
 validate() { "$AIGENT" --format json skill validate --recursive "$1"; }
 
+# Peak resident memory of one validation in MB, with GNU time when the
+# machine has it.
+peak_mb() {
+    if [ -x /usr/bin/time ] && /usr/bin/time -f %M true > /dev/null 2>&1; then
+        /usr/bin/time -f %M "$AIGENT" --format json skill validate --recursive "$1" 2>&1 > /dev/null \
+            | tail -1 | awk '{ printf "%.1f", $1 / 1024 }'
+    else
+        echo n/a
+    fi
+}
+
 echo "aigent: $AIGENT"
 echo "cores: $(nproc), runs per measurement: $runs, load: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || true)"
-printf '%-7s %-7s %-22s %-22s %-6s\n' skills avg_KB "floor wall min/med cpu" "aigent wall min/med cpu" ratio
+printf '%-7s %-7s %-22s %-22s %-6s %-8s\n' skills avg_KB "floor wall min/med cpu" "aigent wall min/med cpu" ratio peak_MB
 declare -A aigent_times aigent_cpu
 for count in "${counts[@]}"; do
     root="$work/skills-$count"
@@ -104,8 +115,8 @@ for count in "${counts[@]}"; do
     read -r a_min a_median a_cpu < <(time_runs validate "$root")
     aigent_times[$count]=$a_min
     aigent_cpu[$count]=$a_cpu
-    printf '%-7s %-7s %-22s %-22s %-6s\n' "$count" "$average_kb" "$f_min/$f_median $f_cpu" \
-        "$a_min/$a_median $a_cpu" "$(ratio "$a_min" "$f_min")"
+    printf '%-7s %-7s %-22s %-22s %-6s %-8s\n' "$count" "$average_kb" "$f_min/$f_median $f_cpu" \
+        "$a_min/$a_median $a_cpu" "$(ratio "$a_min" "$f_min")" "$(peak_mb "$root")"
 done
 
 if [ ${#counts[@]} -ge 2 ]; then

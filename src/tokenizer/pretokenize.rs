@@ -29,8 +29,35 @@ use std::sync::LazyLock;
 use regex_automata::meta::Regex;
 use regex_automata::{Anchored, Input};
 
+/// One piece: `stretch[start..end]`. The stretch of text around it lets a
+/// reader load a whole word of bytes at once.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Piece<'a> {
+    stretch: &'a [u8],
+    start: usize,
+    end: usize,
+}
+
+impl<'a> Piece<'a> {
+    pub(super) fn bytes(&self) -> &'a [u8] {
+        &self.stretch[self.start..self.end]
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.end - self.start
+    }
+
+    /// The 16 bytes from the piece's start, when the stretch has them.
+    pub(super) fn window(&self) -> Option<[u8; 16]> {
+        let bytes = self.stretch.get(self.start..self.start + 16)?;
+        let mut window = [0u8; 16];
+        window.copy_from_slice(bytes);
+        Some(window)
+    }
+}
+
 /// Calls `piece` with each piece of `text`, in order.
-pub(super) fn for_each_piece(text: &str, mut piece: impl FnMut(&[u8])) {
+pub(super) fn for_each_piece<'a>(text: &'a str, mut piece: impl FnMut(Piece<'a>)) {
     let bytes = text.as_bytes();
     let mut start = 0;
     while start < bytes.len() {
@@ -130,11 +157,15 @@ fn run_end(bytes: &[u8], from: usize, classes: u8) -> usize {
     end
 }
 
-fn ascii_pieces(bytes: &[u8], piece: &mut impl FnMut(&[u8])) {
+fn ascii_pieces<'a>(bytes: &'a [u8], piece: &mut impl FnMut(Piece<'a>)) {
     let mut start = 0;
     while start < bytes.len() {
         let end = ascii_piece_end(bytes, start);
-        piece(&bytes[start..end]);
+        piece(Piece {
+            stretch: bytes,
+            start,
+            end,
+        });
         start = end;
     }
 }
@@ -210,7 +241,7 @@ static PATTERNS: LazyLock<Regex> = LazyLock::new(|| {
 /// The pattern whose last character is handed back.
 const LOOKAHEAD_PATTERN: usize = 1;
 
-fn unicode_pieces(text: &str, piece: &mut impl FnMut(&[u8])) {
+fn unicode_pieces<'a>(text: &'a str, piece: &mut impl FnMut(Piece<'a>)) {
     let mut start = 0;
     while start < text.len() {
         let input = Input::new(text).range(start..).anchored(Anchored::Yes);
@@ -226,7 +257,11 @@ fn unicode_pieces(text: &str, piece: &mut impl FnMut(&[u8])) {
             None => text.len(),
         };
         let end = if end > start { end } else { text.len() };
-        piece(&text.as_bytes()[start..end]);
+        piece(Piece {
+            stretch: text.as_bytes(),
+            start,
+            end,
+        });
         start = end;
     }
 }

@@ -12,7 +12,8 @@ fn reference() -> &'static bpe_openai::Tokenizer {
 fn pieces(text: &str) -> Vec<String> {
     let mut pieces = Vec::new();
     pretokenize::for_each_piece(text, |piece| {
-        pieces.push(String::from_utf8(piece.to_vec()).expect("pieces are whole characters"));
+        pieces
+            .push(String::from_utf8(piece.bytes().to_vec()).expect("pieces are whole characters"));
     });
     pieces
 }
@@ -128,6 +129,19 @@ proptest! {
     #[test]
     fn pieces_are_the_reference_pieces(text in tricky_text()) {
         prop_assert_eq!(pieces(&text), reference_pieces(&text));
+    }
+
+    #[test]
+    fn a_piece_packs_the_same_through_its_window(text in tricky_text()) {
+        let mut packed = Vec::new();
+        pretokenize::for_each_piece(&text, |piece| {
+            if piece.len() <= 15 {
+                packed.push((pack_piece(piece), pack(piece.bytes())));
+            }
+        });
+        for (through_window, from_bytes) in packed {
+            prop_assert_eq!(through_window, from_bytes);
+        }
     }
 
     #[test]
