@@ -23,6 +23,12 @@ fn token_bytes(rank: u32) -> &'static [u8] {
     &TOKENS[read_u32(STARTS, rank) as usize..read_u32(STARTS, rank + 1) as usize]
 }
 
+/// The length in bytes of the token of rank `rank`.
+#[cfg(test)]
+pub(super) fn token_len(rank: u32) -> usize {
+    token_bytes(rank).len()
+}
+
 /// The merge rank of `bytes` when they are one token of the vocabulary.
 /// A lower rank was learned earlier and merges first.
 pub(super) fn rank(bytes: &[u8]) -> Option<u32> {
