@@ -23,7 +23,7 @@ pub fn roots() -> Roots {
 }
 
 /// A SARIF log as the text a command prints.
-pub fn render(log: &serde_json::Value) -> String {
+pub fn render(log: &impl serde::Serialize) -> String {
     let mut text = serde_json::to_string_pretty(log).unwrap_or_else(|_| "{}".to_owned());
     text.push('\n');
     text

@@ -336,7 +336,10 @@ pub fn render_lint_github(reports: &[FileReport]) -> String {
 /// The SARIF 2.1.0 log of `schema lint`: one result per finding, located
 /// in the declaration file (or the script it runs) relative to
 /// `roots.source_root`.
-pub fn render_lint_sarif(reports: &[FileReport], roots: &sarif::Roots) -> Value {
+pub fn render_lint_sarif<'a>(
+    reports: &'a [FileReport],
+    roots: &sarif::Roots,
+) -> sarif::SarifLog<'a> {
     sarif::sarif_log(
         sarif::ToolInfo {
             rules: crate::contract::codes::TABLE,

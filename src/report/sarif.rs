@@ -10,6 +10,7 @@
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
+use serde::Serialize;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
@@ -62,7 +63,7 @@ pub fn sarif_log<'a>(
     roots: &Roots,
     files: impl IntoIterator<Item = FileFindings<'a>>,
     notes: &[String],
-) -> Value {
+) -> SarifLog<'a> {
     let rule_index: HashMap<&str, usize> = tool
         .rules
         .iter()
@@ -97,28 +98,108 @@ pub fn sarif_log<'a>(
         .iter()
         .map(|note| json!({"level": "warning", "message": {"text": note}}))
         .collect();
-    json!({
-        "$schema": SCHEMA_URI,
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
+    SarifLog {
+        schema: SCHEMA_URI,
+        version: "2.1.0",
+        runs: [SarifRun {
+            tool: json!({"driver": {
                 "name": "aigent",
                 "semanticVersion": TOOL_VERSION,
                 "version": TOOL_VERSION,
                 "informationUri": tool.rules_page,
                 "rules": tool.rules.iter().map(|row| rule(row, tool.rules_page)).collect::<Vec<_>>(),
-            }},
-            "originalUriBaseIds": {
+            }}),
+            original_uri_base_ids: json!({
                 SOURCE_ROOT_ID: {"uri": directory_uri(&roots.source_root)},
-            },
-            "invocations": [{
+            }),
+            invocations: json!([{
                 "executionSuccessful": true,
                 "toolExecutionNotifications": notifications,
-            }],
-            "columnKind": "unicodeCodePoints",
-            "results": results,
+            }]),
+            column_kind: "unicodeCodePoints",
+            results,
         }],
-    })
+    }
+}
+
+/// A SARIF log, serialized straight from these structures. The parts of a
+/// fixed size (the tool and its rules) are JSON trees; the results, one per
+/// finding and so as many as a large run has, are typed and borrow their
+/// messages: as trees they cost about 3 KB each.
+#[derive(Debug, Serialize)]
+pub struct SarifLog<'a> {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    version: &'static str,
+    runs: [SarifRun<'a>; 1],
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifRun<'a> {
+    tool: Value,
+    original_uri_base_ids: Value,
+    invocations: Value,
+    column_kind: &'static str,
+    results: Vec<SarifResult<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifResult<'a> {
+    rule_id: &'static str,
+    level: &'static str,
+    message: Text<'a>,
+    locations: [ResultLocation; 1],
+    partial_fingerprints: Fingerprints,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rule_index: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    properties: Option<FieldProperty<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+struct Text<'a> {
+    text: &'a str,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ResultLocation {
+    physical_location: PhysicalLocation,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PhysicalLocation {
+    artifact_location: ArtifactLocation,
+    region: Region,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ArtifactLocation {
+    uri: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uri_base_id: Option<&'static str>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Region {
+    start_line: usize,
+}
+
+/// `partialFingerprints`, whose one key is [`FINGERPRINT_KEY`].
+#[derive(Debug, Serialize)]
+struct Fingerprints {
+    #[serde(rename = "aigentFinding/v1")]
+    finding: String,
+}
+
+#[derive(Debug, Serialize)]
+struct FieldProperty<'a> {
+    field: &'a str,
 }
 
 fn level(severity: Severity) -> &'static str {
@@ -150,28 +231,36 @@ fn rule(&(code, severity, catches): &RuleRow, rules_page: &str) -> Value {
 
 /// A result: the diagnostic at its file, and at its line (line 1 for
 /// findings about the whole file, which code scanning needs a line for).
-fn result(diagnostic: &Diagnostic, uri: &Location, index: Option<usize>, print: String) -> Value {
-    let mut artifact = json!({"uri": uri.uri});
-    if uri.under_root {
-        artifact["uriBaseId"] = json!(SOURCE_ROOT_ID);
+fn result<'a>(
+    diagnostic: &'a Diagnostic,
+    uri: &Location,
+    index: Option<usize>,
+    print: String,
+) -> SarifResult<'a> {
+    SarifResult {
+        rule_id: diagnostic.code,
+        level: level(diagnostic.severity),
+        message: Text {
+            text: &diagnostic.message,
+        },
+        locations: [ResultLocation {
+            physical_location: PhysicalLocation {
+                artifact_location: ArtifactLocation {
+                    uri: uri.uri.clone(),
+                    uri_base_id: uri.under_root.then_some(SOURCE_ROOT_ID),
+                },
+                region: Region {
+                    start_line: diagnostic.line.unwrap_or(1).max(1),
+                },
+            },
+        }],
+        partial_fingerprints: Fingerprints { finding: print },
+        rule_index: index,
+        properties: diagnostic
+            .field
+            .as_deref()
+            .map(|field| FieldProperty { field }),
     }
-    let mut value = json!({
-        "ruleId": diagnostic.code,
-        "level": level(diagnostic.severity),
-        "message": {"text": diagnostic.message},
-        "locations": [{"physicalLocation": {
-            "artifactLocation": artifact,
-            "region": {"startLine": diagnostic.line.unwrap_or(1).max(1)},
-        }}],
-        "partialFingerprints": {FINGERPRINT_KEY: print},
-    });
-    if let Some(index) = index {
-        value["ruleIndex"] = json!(index);
-    }
-    if let Some(field) = &diagnostic.field {
-        value["properties"] = json!({"field": field});
-    }
-    value
 }
 
 /// Where a file is, as a URI: relative to the source root when it is
@@ -286,7 +375,7 @@ mod tests {
     }
 
     fn log(files: &[(&str, Vec<Diagnostic>)]) -> Value {
-        sarif_log(
+        let log = sarif_log(
             ToolInfo {
                 rules: RULES,
                 rules_page: "https://example.com/docs/diagnostics.md",
@@ -297,7 +386,15 @@ mod tests {
                 diagnostics,
             }),
             &[],
-        )
+        );
+        serde_json::to_value(log).unwrap()
+    }
+
+    #[test]
+    fn the_fingerprint_key_is_the_documented_one() {
+        let value = log(&[("s/SKILL.md", vec![Diagnostic::error("E001", "x")])]);
+        let prints = &value["runs"][0]["results"][0]["partialFingerprints"];
+        assert!(prints[FINGERPRINT_KEY].is_string(), "{prints}");
     }
 
     #[test]

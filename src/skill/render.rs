@@ -138,7 +138,7 @@ pub fn validation_github(run: &ValidationRun) -> String {
 /// The SARIF 2.1.0 log of a run: one result per finding, located in the
 /// skill file relative to `roots.source_root`. The search notes, the base
 /// of `--changed` and its deleted skills become tool notifications.
-pub fn validation_sarif(run: &ValidationRun, roots: &sarif::Roots) -> Value {
+pub fn validation_sarif<'a>(run: &'a ValidationRun, roots: &sarif::Roots) -> sarif::SarifLog<'a> {
     let mut notes = Vec::new();
     if let Some(changed) = &run.changed {
         let (label, rest) = changed_since(changed);
