@@ -368,6 +368,29 @@ mod resources {
         assert_linear("missing links", run("tiny"), run("small"), run("large"));
     }
 
+    /// Token counting on bodies that are one long piece, which byte-pair
+    /// merging cannot take word by word: a run of `=`, letters that are no
+    /// token, a whitespace run. tiktoken's own merge loop is quadratic here.
+    #[test]
+    fn token_counting_stays_linear() {
+        let sandbox = Sandbox::new();
+        for (what, unit) in [("a run of =", "="), ("letters", "qz"), ("spaces", " ")] {
+            let write_skill = |name: &str, bytes: usize| {
+                let body = unit.repeat(bytes / unit.len());
+                sandbox.write(
+                    format!("{name}/SKILL.md"),
+                    format!("---\nname: {name}\ndescription: One long piece. Use when testing.\n---\n{body}x\n"),
+                );
+            };
+            write_skill("tiny", 8);
+            write_skill("small", 100_000);
+            write_skill("large", 800_000);
+            let run =
+                |name: &str| measure(&sandbox, &["--format", "json", "skill", "validate", name]);
+            assert_linear(what, run("tiny"), run("small"), run("large"));
+        }
+    }
+
     /// `schema lint` on long declarations (hardcoded words, descriptions).
     #[test]
     fn declarations_stay_linear() {
