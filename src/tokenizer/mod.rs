@@ -88,8 +88,7 @@ fn pack_piece(piece: Piece<'_>) -> u128 {
     match piece.window() {
         Some(window) => {
             let len = piece.len();
-            let bytes = u128::from_le_bytes(window) & ((1u128 << (len * 8)) - 1);
-            bytes | (len as u128) << 120
+            window & ((1u128 << (len * 8)) - 1) | (len as u128) << 120
         }
         None => pack(piece.bytes()),
     }

@@ -47,12 +47,11 @@ impl<'a> Piece<'a> {
         self.end - self.start
     }
 
-    /// The 16 bytes from the piece's start, when the stretch has them.
-    pub(super) fn window(&self) -> Option<[u8; 16]> {
+    /// The 16 bytes from the piece's start, little-endian, when the
+    /// stretch has them.
+    pub(super) fn window(&self) -> Option<u128> {
         let bytes = self.stretch.get(self.start..self.start + 16)?;
-        let mut window = [0u8; 16];
-        window.copy_from_slice(bytes);
-        Some(window)
+        bytes.try_into().ok().map(u128::from_le_bytes)
     }
 }
 
