@@ -1,8 +1,10 @@
 //! The JSON envelope (CLI Agent Spec): every json response has exactly the
 //! keys `ok`, `data`, `error`, `warnings` and `meta`.
 
+use std::io::Write;
+use std::sync::Arc;
+
 use serde::Serialize;
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::error_code::{ErrorCode, Phase};
@@ -109,35 +111,37 @@ pub struct Meta {
     pub extra: Map<String, Value>,
 }
 
-/// [`Envelope`] borrowed from an [`Outcome`]: the same document, written
-/// without copying `data` (tens of megabytes for a large validation run).
-#[derive(Serialize)]
-struct EnvelopeRef<'a> {
-    ok: bool,
-    data: DataRef<'a>,
-    error: &'a Option<ErrorBody>,
-    warnings: &'a [String],
-    meta: MetaRef<'a>,
+/// `data` that writes itself, pretty-printed, straight into the output: a
+/// result too large to hold twice (a validation of thousands of skills) is
+/// serialized from its own structures while the envelope is written,
+/// never as a JSON tree or a string of the whole document.
+pub trait DataWriter: std::fmt::Debug + Send + Sync {
+    fn write_pretty(&self, out: &mut dyn std::io::Write) -> serde_json::Result<()>;
 }
 
-/// `data` as a tree, or as the text [`Outcome::with_rendered_data`] wrote.
-#[derive(Serialize)]
-#[serde(untagged)]
-enum DataRef<'a> {
-    Tree(&'a Value),
-    Rendered(&'a RawValue),
-}
-
-/// `data` serialized ahead of time: pretty-printed and indented as the
-/// envelope nests it, so the envelope writes it as is. A JSON tree of a
-/// 20,000-skill validation costs about 1 KB a skill; this text, a quarter.
-#[derive(Debug, Clone)]
-pub struct RenderedData(Box<RawValue>);
-
-impl PartialEq for RenderedData {
-    fn eq(&self, other: &Self) -> bool {
-        self.0.get() == other.0.get()
+impl<T: Serialize + std::fmt::Debug + Send + Sync> DataWriter for T {
+    fn write_pretty(&self, out: &mut dyn std::io::Write) -> serde_json::Result<()> {
+        serde_json::to_writer_pretty(out, self)
     }
+}
+
+/// The `data` an [`Outcome`] writes when the envelope is written; see
+/// [`Outcome::with_deferred_data`].
+#[derive(Debug, Clone)]
+pub struct DeferredData(Arc<dyn DataWriter>);
+
+impl PartialEq for DeferredData {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// Writes `,\n  "key": value` as the envelope's pretty printing nests it.
+fn write_field(writer: &mut impl Write, key: &str, value: &impl Serialize) -> std::io::Result<()> {
+    writer.write_all(b",\n  ")?;
+    serde_json::to_writer(&mut *writer, key).map_err(std::io::Error::other)?;
+    writer.write_all(b": ")?;
+    serde_json::to_writer_pretty(Nested { inner: writer }, value).map_err(std::io::Error::other)
 }
 
 /// Indents every line after the first by one level of the envelope's
@@ -147,7 +151,7 @@ struct Nested<W> {
     inner: W,
 }
 
-impl<W: std::io::Write> std::io::Write for Nested<W> {
+impl<W: Write> Write for Nested<W> {
     fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
         for (index, line) in bytes.split(|&byte| byte == b'\n').enumerate() {
             if index > 0 {
@@ -212,9 +216,9 @@ pub struct Outcome {
     /// Schema): `text` is printed as is whatever the format, since wrapping
     /// it in an envelope would break `aigent completions zsh > _aigent`.
     pub verbatim: bool,
-    /// `data` already serialized; when set, it is what the envelope holds
-    /// and `data` is null.
-    pub rendered_data: Option<RenderedData>,
+    /// `data` written straight from the command's own structures; when
+    /// set, it is what the envelope holds and `data` is null.
+    pub deferred_data: Option<DeferredData>,
 }
 
 impl Outcome {
@@ -230,7 +234,7 @@ impl Outcome {
             meta: Map::new(),
             request: None,
             verbatim: false,
-            rendered_data: None,
+            deferred_data: None,
         }
     }
 
@@ -254,7 +258,7 @@ impl Outcome {
             meta: Map::new(),
             request: None,
             verbatim: false,
-            rendered_data: None,
+            deferred_data: None,
         }
     }
 
@@ -264,22 +268,23 @@ impl Outcome {
         self
     }
 
-    /// Serializes `data` now, straight from the caller's structures, rather
-    /// than as a JSON tree: for results too large to hold twice.
-    pub fn with_rendered_data(mut self, data: &impl Serialize) -> serde_json::Result<Self> {
-        let mut text = Vec::new();
-        serde_json::to_writer_pretty(Nested { inner: &mut text }, data)?;
-        let text = String::from_utf8(text).map_err(serde::ser::Error::custom)?;
-        self.rendered_data = Some(RenderedData(RawValue::from_string(text)?));
+    /// Takes `data` as the command's own structures, serialized only when
+    /// the envelope is written, and straight into the output.
+    pub fn with_deferred_data(mut self, data: impl DataWriter + 'static) -> Self {
+        self.deferred_data = Some(DeferredData(Arc::new(data)));
         self.data = Value::Null;
-        Ok(self)
+        self
     }
 
     /// `data` as a JSON tree, whichever way it is held.
     pub fn data_value(&self) -> Value {
-        match &self.rendered_data {
-            Some(RenderedData(raw)) => serde_json::from_str(raw.get()).unwrap_or(Value::Null),
-            None => self.data.clone(),
+        let Some(DeferredData(data)) = &self.deferred_data else {
+            return self.data.clone();
+        };
+        let mut text = Vec::new();
+        match data.write_pretty(&mut text) {
+            Ok(()) => serde_json::from_slice(&text).unwrap_or(Value::Null),
+            Err(_) => Value::Null,
         }
     }
 
@@ -290,33 +295,37 @@ impl Outcome {
 
     /// Writes the envelope, pretty-printed and ending in a newline, straight
     /// to `writer`: no copy of `data`, no string of the whole document.
-    pub fn write_envelope(
-        &self,
-        duration_ms: u64,
-        mut writer: impl std::io::Write,
-    ) -> std::io::Result<()> {
-        let data = match &self.rendered_data {
-            Some(RenderedData(raw)) => DataRef::Rendered(raw),
-            None => DataRef::Tree(&self.data),
+    /// Each field is written on its own, nested one level (the bytes are
+    /// those of serializing [`Envelope`] whole), so that deferred `data`
+    /// can write itself in place.
+    pub fn write_envelope(&self, duration_ms: u64, mut writer: impl Write) -> std::io::Result<()> {
+        let meta = MetaRef {
+            duration_ms,
+            tool_version: super::TOOL_VERSION,
+            schema_version: ENVELOPE_SCHEMA_VERSION,
+            request: self
+                .request
+                .as_ref()
+                .unwrap_or_else(|| RequestIds::current()),
+            extra: &self.meta,
         };
-        let envelope = EnvelopeRef {
-            ok: self.exit_code == exit::SUCCESS,
-            data,
-            error: &self.error,
-            warnings: &self.warnings,
-            meta: MetaRef {
-                duration_ms,
-                tool_version: super::TOOL_VERSION,
-                schema_version: ENVELOPE_SCHEMA_VERSION,
-                request: self
-                    .request
-                    .as_ref()
-                    .unwrap_or_else(|| RequestIds::current()),
-                extra: &self.meta,
-            },
-        };
-        serde_json::to_writer_pretty(&mut writer, &envelope).map_err(std::io::Error::other)?;
-        writer.write_all(b"\n")?;
+        let ok = self.exit_code == exit::SUCCESS;
+        writer.write_all(if ok {
+            b"{\n  \"ok\": true"
+        } else {
+            b"{\n  \"ok\": false"
+        })?;
+        writer.write_all(b",\n  \"data\": ")?;
+        let mut nested = Nested { inner: &mut writer };
+        match &self.deferred_data {
+            Some(DeferredData(data)) => data.write_pretty(&mut nested),
+            None => serde_json::to_writer_pretty(&mut nested, &self.data),
+        }
+        .map_err(std::io::Error::other)?;
+        write_field(&mut writer, "error", &self.error)?;
+        write_field(&mut writer, "warnings", &self.warnings)?;
+        write_field(&mut writer, "meta", &meta)?;
+        writer.write_all(b"\n}\n")?;
         writer.flush()
     }
 
@@ -345,26 +354,49 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// The written bytes are those of serializing the whole envelope.
+    fn assert_written_as_serialized(outcome: &Outcome) {
+        let mut written = Vec::new();
+        outcome.write_envelope(5, &mut written).unwrap();
+        let mut serialized = serde_json::to_string_pretty(&outcome.envelope(5)).unwrap();
+        serialized.push('\n');
+        assert_eq!(String::from_utf8(written).unwrap(), serialized);
+    }
+
     #[test]
-    fn rendered_data_writes_the_same_bytes_as_its_tree() {
+    fn deferred_data_writes_the_same_bytes_as_its_tree() {
         let data = json!({
             "skills": [{"path": "a\nb", "tokens": {"body": 3}, "diagnostics": []}],
             "summary": {"checked": 1, "empty": {}},
         });
         let tree = Outcome::success(data.clone(), "");
-        let rendered = Outcome::success(Value::Null, "")
-            .with_rendered_data(&data)
-            .unwrap();
-        assert_eq!(rendered.data, Value::Null);
-        assert_eq!(rendered.data_value(), data);
-        let (mut from_tree, mut from_rendered) = (Vec::new(), Vec::new());
+        let deferred = Outcome::success(Value::Null, "").with_deferred_data(data.clone());
+        assert_eq!(deferred.data, Value::Null);
+        assert_eq!(deferred.data_value(), data);
+        let (mut from_tree, mut from_deferred) = (Vec::new(), Vec::new());
         tree.write_envelope(1, &mut from_tree).unwrap();
-        rendered.write_envelope(1, &mut from_rendered).unwrap();
+        deferred.write_envelope(1, &mut from_deferred).unwrap();
         assert_eq!(
-            String::from_utf8(from_rendered).unwrap(),
+            String::from_utf8(from_deferred).unwrap(),
             String::from_utf8(from_tree).unwrap()
         );
-        assert_eq!(rendered.envelope(1).data, data);
+        assert_written_as_serialized(&deferred);
+    }
+
+    #[test]
+    fn every_field_is_written_as_the_whole_envelope_serializes() {
+        assert_written_as_serialized(&Outcome::success(json!(null), ""));
+        assert_written_as_serialized(
+            &Outcome::success(json!([]), "").with_warnings(vec!["w\n1".into()]),
+        );
+        let mut failed = Outcome::failure(
+            1,
+            json!({"nested": {"deep": [1, {"x": "y"}]}}),
+            ErrorBody::new(ErrorCode::ValidationFailed, "bad").with_hint("fix it"),
+            "",
+        );
+        failed.meta.insert("extra".into(), json!({"k": [true]}));
+        assert_written_as_serialized(&failed);
     }
 
     #[test]

@@ -39,6 +39,17 @@ pub fn validation_data(run: &ValidationRun) -> ValidationData<'_> {
     }
 }
 
+/// [`validation_data`] of a run it owns, for output written after the
+/// command has returned.
+#[derive(Debug)]
+pub struct ValidationJson(pub ValidationRun);
+
+impl Serialize for ValidationJson {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        validation_data(&self.0).serialize(serializer)
+    }
+}
+
 #[derive(Debug, Serialize)]
 pub struct ValidationData<'a> {
     skills: &'a [SkillReport],

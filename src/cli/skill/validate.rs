@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use aigent::report::{ErrorBody, ErrorCode, Outcome, OutputFormat, exit};
 use aigent::skill::render::{
-    TextOptions, validation_data, validation_github, validation_sarif, validation_text,
+    TextOptions, ValidationJson, validation_github, validation_sarif, validation_text,
 };
 use aigent::skill::{RunOptions, ValidateOptions, ValidationRun, Verdict, validate_paths};
 
@@ -69,25 +69,14 @@ pub fn run(args: &ValidateArgs, ctx: &Context) -> Result<Outcome, CliError> {
         },
     };
     let run = validate_paths(&args.paths, &options).map_err(vcs_error)?;
-    Ok(outcome(&run, args, ctx))
-}
-
-fn outcome(run: &ValidationRun, args: &ValidateArgs, ctx: &Context) -> Outcome {
-    let outcome = verdict_outcome(run, args, ctx);
+    let outcome = verdict_outcome(&run, args, ctx);
     if !ctx.format.is_json() {
         // Text, GitHub and SARIF output print `text` only.
-        return outcome;
+        return Ok(outcome);
     }
-    // Serialized from the reports as they are: a JSON tree of a large run
-    // would hold every report a second time, four times over.
-    match outcome.with_rendered_data(&validation_data(run)) {
-        Ok(outcome) => outcome,
-        Err(err) => CliError::of(
-            ErrorCode::Internal,
-            format!("cannot serialize the reports: {err}"),
-        )
-        .into_outcome(),
-    }
+    // Written from the reports as the envelope is written: a JSON tree or
+    // a string of a large run would hold every report a second time.
+    Ok(outcome.with_deferred_data(ValidationJson(run)))
 }
 
 fn verdict_outcome(run: &ValidationRun, args: &ValidateArgs, ctx: &Context) -> Outcome {
