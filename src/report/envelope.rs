@@ -116,11 +116,11 @@ pub struct Meta {
 /// serialized from its own structures while the envelope is written,
 /// never as a JSON tree or a string of the whole document.
 pub trait DataWriter: std::fmt::Debug + Send + Sync {
-    fn write_pretty(&self, out: &mut dyn std::io::Write) -> serde_json::Result<()>;
+    fn write_pretty(&self, out: &mut dyn Write) -> serde_json::Result<()>;
 }
 
 impl<T: Serialize + std::fmt::Debug + Send + Sync> DataWriter for T {
-    fn write_pretty(&self, out: &mut dyn std::io::Write) -> serde_json::Result<()> {
+    fn write_pretty(&self, out: &mut dyn Write) -> serde_json::Result<()> {
         serde_json::to_writer_pretty(out, self)
     }
 }

@@ -3,10 +3,9 @@
 use std::path::PathBuf;
 
 use clap::Args;
-
-use aigent::exec::argv::shell_quote;
 use serde_json::Value;
 
+use aigent::exec::argv::shell_quote;
 use aigent::report::{ErrorBody, ErrorCode, Outcome, OutputFormat, exit};
 use aigent::skill::render::{
     TextOptions, ValidationJson, validation_github, validation_sarif, validation_text,
@@ -79,6 +78,8 @@ pub fn run(args: &ValidateArgs, ctx: &Context) -> Result<Outcome, CliError> {
     Ok(outcome.with_deferred_data(ValidationJson(run)))
 }
 
+/// The exit code, error and text of a run. `data` is left null: only json
+/// output has it, and [`run`] adds it there as deferred data.
 fn verdict_outcome(run: &ValidationRun, args: &ValidateArgs, ctx: &Context) -> Outcome {
     let data = Value::Null;
     // GitHub's log shows the notes as `::warning` lines, in the text.
