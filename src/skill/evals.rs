@@ -29,6 +29,10 @@ pub fn check_evals(
     out: &mut Vec<Diagnostic>,
 ) {
     let evals_directory = directory.join(EVALS_DIRECTORY);
+    // Most skills have no evals: one lookup answers for both checks.
+    if !source.exists(&evals_directory) {
+        return;
+    }
     let evals_file = evals_directory.join(EVALS_FILE);
     if source.exists(&evals_file) {
         let shown = format!("{EVALS_DIRECTORY}/{EVALS_FILE}");
