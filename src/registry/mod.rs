@@ -11,8 +11,10 @@ mod embedded;
 mod json_schema;
 mod load;
 pub mod render;
+pub mod settings;
 
 pub use check::{parse_declaration, parse_value};
 pub use embedded::EMBEDDED;
 pub use json_schema::to_json_schema;
 pub use load::{FileReport, LoadError, Loaded, Registry, RegistryEntry};
+pub use settings::{SETTINGS_FILE, Settings, SettingsError};

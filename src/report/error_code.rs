@@ -17,6 +17,7 @@ pub enum ErrorCode {
     NoSkillsFound,
     Precondition,
     InvalidDeclaration,
+    InvalidSettings,
     DuplicateCommand,
     AuditLogUnwritable,
     ResultUnwritable,
@@ -53,6 +54,7 @@ impl ErrorCode {
         Self::NoSkillsFound,
         Self::Precondition,
         Self::InvalidDeclaration,
+        Self::InvalidSettings,
         Self::DuplicateCommand,
         Self::AuditLogUnwritable,
         Self::ResultUnwritable,
@@ -89,6 +91,7 @@ impl ErrorCode {
             Self::NoSkillsFound => "NO_SKILLS_FOUND",
             Self::Precondition => "PRECONDITION",
             Self::InvalidDeclaration => "INVALID_DECLARATION",
+            Self::InvalidSettings => "INVALID_SETTINGS",
             Self::DuplicateCommand => "DUPLICATE_COMMAND",
             Self::AuditLogUnwritable => "AUDIT_LOG_UNWRITABLE",
             Self::ResultUnwritable => "RESULT_UNWRITABLE",
@@ -130,6 +133,7 @@ impl ErrorCode {
             | Self::InterpreterNotFound => exit::NOT_FOUND,
             Self::Precondition
             | Self::InvalidDeclaration
+            | Self::InvalidSettings
             | Self::DuplicateCommand
             | Self::AuditLogUnwritable
             | Self::ResultUnwritable
@@ -194,6 +198,9 @@ impl ErrorCode {
                 "the environment lacks what the command needs (a readable registry, a git repository, a subprocess)"
             }
             Self::InvalidDeclaration => "a command declaration is invalid",
+            Self::InvalidSettings => {
+                "the registry's settings file (`aigent.toml`) cannot be read or is invalid"
+            }
             Self::DuplicateCommand => "two declaration files declare the same command name",
             Self::AuditLogUnwritable => "the audit log cannot be written; nothing was run",
             Self::ResultUnwritable => "the `--result` file cannot be written; nothing was run",
@@ -338,6 +345,7 @@ mod tests {
                 | ErrorCode::NoSkillsFound
                 | ErrorCode::Precondition
                 | ErrorCode::InvalidDeclaration
+                | ErrorCode::InvalidSettings
                 | ErrorCode::DuplicateCommand
                 | ErrorCode::AuditLogUnwritable
                 | ErrorCode::ResultUnwritable
@@ -364,7 +372,7 @@ mod tests {
                 | ErrorCode::GeneralError => {}
             }
         }
-        assert_eq!(ErrorCode::ALL.len(), 31);
+        assert_eq!(ErrorCode::ALL.len(), 32);
     }
 
     #[test]

@@ -1,0 +1,192 @@
+//! Registry settings: `aigent.toml` in the registry directory, beside the
+//! declarations. It holds the policy that belongs to a registry as a whole
+//! rather than to one command: one table per feature (`[hook]`,
+//! `[sandbox]`, `[audit]`, ...), each typed here as plain data and
+//! interpreted by the module that owns the feature.
+//!
+//! The file is optional: without it (and for the built-in examples) every
+//! section takes its defaults, which are the safe ones. A file that exists
+//! but cannot be read, is not TOML, or holds a key this version does not
+//! know is an error, never ignored: a misspelt key in a security policy
+//! must not silently fall back to something the author did not write.
+//!
+//! `aigent.toml` cannot be mistaken for a declaration: declarations are
+//! `NAME.json`, `NAME.yaml` or `NAME.yml`.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::load::Registry;
+use crate::contract::value::MAX_DOCUMENT_BYTES;
+
+/// The settings file's name inside a registry directory.
+pub const SETTINGS_FILE: &str = "aigent.toml";
+
+/// Everything `aigent.toml` can say. Each section defaults to its safe
+/// value when absent.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Settings {}
+
+/// Why the settings could not be read. Always fatal to the command that
+/// needs them (exit 4, `INVALID_SETTINGS`).
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    #[error("cannot read {file}: {source}")]
+    Unreadable { file: String, source: io::Error },
+    #[error("{file} is not a regular file")]
+    NotRegular { file: String },
+    #[error("{file} is larger than 1 MiB")]
+    TooLarge { file: String },
+    #[error("{file} is not UTF-8")]
+    NotUtf8 { file: String },
+    /// Invalid TOML, a value of the wrong type, or an unknown key.
+    #[error("{file}:{line}:{column}: {message}")]
+    Invalid {
+        file: String,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+}
+
+impl SettingsError {
+    /// The settings file the error is about.
+    pub fn file(&self) -> &str {
+        match self {
+            Self::Unreadable { file, .. }
+            | Self::NotRegular { file }
+            | Self::TooLarge { file }
+            | Self::NotUtf8 { file }
+            | Self::Invalid { file, .. } => file,
+        }
+    }
+}
+
+impl Settings {
+    /// The settings of `registry`: its `aigent.toml`, or the defaults when
+    /// there is none (always for the built-in examples).
+    pub fn load(registry: &Registry) -> Result<Self, SettingsError> {
+        match registry {
+            Registry::Embedded => Ok(Self::default()),
+            Registry::Directory(dir) => Self::load_file(&settings_path(dir)),
+        }
+    }
+
+    /// The settings in `path`; a missing file gives the defaults.
+    pub fn load_file(path: &Path) -> Result<Self, SettingsError> {
+        let file = path.display().to_string();
+        let limit = u64::try_from(MAX_DOCUMENT_BYTES).unwrap_or(u64::MAX);
+        // Opened without blocking and checked on the handle: a FIFO named
+        // aigent.toml cannot hang the command.
+        let bytes = match crate::fsutil::read_regular_file(path, limit) {
+            Ok(bytes) => bytes,
+            Err(crate::fsutil::ReadError::Io(err)) if err.kind() == io::ErrorKind::NotFound => {
+                return Ok(Self::default());
+            }
+            Err(crate::fsutil::ReadError::Io(source)) => {
+                return Err(SettingsError::Unreadable { file, source });
+            }
+            Err(crate::fsutil::ReadError::NotRegular) => {
+                return Err(SettingsError::NotRegular { file });
+            }
+            Err(crate::fsutil::ReadError::TooLarge(_)) => {
+                return Err(SettingsError::TooLarge { file });
+            }
+        };
+        let text =
+            String::from_utf8(bytes).map_err(|_| SettingsError::NotUtf8 { file: file.clone() })?;
+        Self::parse(&text, &file)
+    }
+
+    /// Parses settings text; `file` names it in errors.
+    pub fn parse(text: &str, file: &str) -> Result<Self, SettingsError> {
+        toml::from_str(text).map_err(|err| {
+            let (line, column) = err
+                .span()
+                .map_or((1, 1), |span| line_and_column(text, span.start));
+            SettingsError::Invalid {
+                file: file.to_owned(),
+                line,
+                column,
+                message: err.message().to_owned(),
+            }
+        })
+    }
+}
+
+/// Where a registry directory's settings live.
+pub fn settings_path(dir: &Path) -> PathBuf {
+    dir.join(SETTINGS_FILE)
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+fn line_and_column(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = text.get(..offset).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |at| at + 1);
+    let column = before[line_start..].chars().count() + 1;
+    (line, column)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_and_missing_files_give_the_defaults() {
+        assert_eq!(
+            Settings::parse("", "aigent.toml").unwrap(),
+            Settings::default()
+        );
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(
+            Settings::load(&Registry::Directory(dir.path().to_owned())).unwrap(),
+            Settings::default()
+        );
+        assert_eq!(
+            Settings::load(&Registry::Embedded).unwrap(),
+            Settings::default()
+        );
+    }
+
+    #[test]
+    fn unknown_keys_and_bad_toml_are_errors_with_a_location() {
+        let err = Settings::parse("\n[hok]\nunmatched = \"ask\"\n", "aigent.toml").unwrap_err();
+        let SettingsError::Invalid { line, .. } = &err else {
+            panic!("{err:?}")
+        };
+        assert_eq!(*line, 2);
+        assert!(err.to_string().starts_with("aigent.toml:2:"), "{err}");
+
+        let err = Settings::parse("a = ", "x.toml").unwrap_err();
+        assert!(
+            matches!(err, SettingsError::Invalid { line: 1, .. }),
+            "{err:?}"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_refused_without_blocking() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = settings_path(dir.path());
+        rustix::fs::mkfifoat(
+            rustix::fs::CWD,
+            &path,
+            rustix::fs::Mode::from_raw_mode(0o600),
+        )
+        .unwrap();
+        let err = Settings::load_file(&path).unwrap_err();
+        assert!(matches!(err, SettingsError::NotRegular { .. }), "{err:?}");
+    }
+
+    #[test]
+    fn columns_count_characters() {
+        assert_eq!(line_and_column("ab\ncé=", 6), (2, 3));
+        assert_eq!(line_and_column("x", 99), (1, 2));
+    }
+}
