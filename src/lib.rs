@@ -10,6 +10,7 @@ pub mod contract;
 pub mod exec;
 pub mod fsutil;
 pub mod guard;
+pub mod hook;
 pub mod invoke;
 pub mod mcp;
 pub mod normalize;
