@@ -31,6 +31,9 @@ _aigent() {
             aigent,help)
                 cmd="aigent__subcmd__help"
                 ;;
+            aigent,hook)
+                cmd="aigent__subcmd__hook"
+                ;;
             aigent,mcp)
                 cmd="aigent__subcmd__mcp"
                 ;;
@@ -115,6 +118,9 @@ _aigent() {
             aigent__subcmd__help,help)
                 cmd="aigent__subcmd__help__subcmd__help"
                 ;;
+            aigent__subcmd__help,hook)
+                cmd="aigent__subcmd__help__subcmd__hook"
+                ;;
             aigent__subcmd__help,mcp)
                 cmd="aigent__subcmd__help__subcmd__mcp"
                 ;;
@@ -148,6 +154,12 @@ _aigent() {
             aigent__subcmd__help__subcmd__generate,reference)
                 cmd="aigent__subcmd__help__subcmd__generate__subcmd__reference"
                 ;;
+            aigent__subcmd__help__subcmd__hook,install)
+                cmd="aigent__subcmd__help__subcmd__hook__subcmd__install"
+                ;;
+            aigent__subcmd__help__subcmd__hook,uninstall)
+                cmd="aigent__subcmd__help__subcmd__hook__subcmd__uninstall"
+                ;;
             aigent__subcmd__help__subcmd__mcp,serve)
                 cmd="aigent__subcmd__help__subcmd__mcp__subcmd__serve"
                 ;;
@@ -180,6 +192,24 @@ _aigent() {
                 ;;
             aigent__subcmd__help__subcmd__skill,validate)
                 cmd="aigent__subcmd__help__subcmd__skill__subcmd__validate"
+                ;;
+            aigent__subcmd__hook,help)
+                cmd="aigent__subcmd__hook__subcmd__help"
+                ;;
+            aigent__subcmd__hook,install)
+                cmd="aigent__subcmd__hook__subcmd__install"
+                ;;
+            aigent__subcmd__hook,uninstall)
+                cmd="aigent__subcmd__hook__subcmd__uninstall"
+                ;;
+            aigent__subcmd__hook__subcmd__help,help)
+                cmd="aigent__subcmd__hook__subcmd__help__subcmd__help"
+                ;;
+            aigent__subcmd__hook__subcmd__help,install)
+                cmd="aigent__subcmd__hook__subcmd__help__subcmd__install"
+                ;;
+            aigent__subcmd__hook__subcmd__help,uninstall)
+                cmd="aigent__subcmd__hook__subcmd__help__subcmd__uninstall"
                 ;;
             aigent__subcmd__mcp,help)
                 cmd="aigent__subcmd__mcp__subcmd__help"
@@ -278,7 +308,7 @@ _aigent() {
 
     case "${cmd}" in
         aigent)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version generate schema args run audit mcp skill plugin completions help"
+            opts="-q -h -V --format --color --quiet --commands --schema --help --version generate schema args run audit hook mcp skill plugin completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -826,7 +856,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__help)
-            opts="generate schema args run audit mcp skill plugin completions help"
+            opts="generate schema args run audit hook mcp skill plugin completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -982,6 +1012,48 @@ _aigent() {
         aigent__subcmd__help__subcmd__help)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__help__subcmd__hook)
+            opts="install uninstall"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__help__subcmd__hook__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__help__subcmd__hook__subcmd__uninstall)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1210,6 +1282,183 @@ _aigent() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__hook)
+            opts="-q -h -V --format --color --quiet --commands --schema --help --version install uninstall help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__hook__subcmd__help)
+            opts="install uninstall help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__hook__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__hook__subcmd__help__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__hook__subcmd__help__subcmd__uninstall)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__hook__subcmd__install)
+            opts="-q -h -V --client --scope --project --dry-run --force --replace --program --format --color --quiet --commands --schema --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --client)
+                    COMPREPLY=($(compgen -W "claude-code codex gemini cursor" -- "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -W "project user" -- "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --program)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__hook__subcmd__uninstall)
+            opts="-q -h -V --client --scope --project --dry-run --force --format --color --quiet --commands --schema --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --client)
+                    COMPREPLY=($(compgen -W "claude-code codex gemini cursor" -- "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -W "project user" -- "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -33,6 +33,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand args 'Check an agent''s arguments against a declared command'
             cand run 'Check the arguments, then run the declared command as an argv (never a shell)'
             cand audit 'Read and check the audit log: show records, verify the hash chain'
+            cand hook 'Guard the agents'' own shell tools: install aigent''s hook into a client'
             cand mcp 'Serve declared commands and skills to MCP clients'
             cand skill 'Validate, scaffold, inspect and render Agent Skills'
             cand plugin 'Validate Claude Code plugins and marketplaces'
@@ -290,6 +291,68 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;audit;help;help'= {
         }
+        &'aigent;hook'= {
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand install 'Add aigent''s hook to a client''s settings file (runs before each shell command)'
+            cand uninstall 'Take aigent''s hook out of a client''s settings file'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;hook;install'= {
+            cand --client 'The client whose settings file to edit'
+            cand --scope 'Whose settings: the project''s (shared through the repository) or yours (every project)'
+            cand --project 'The project''s root directory, for --scope project [default: the current directory]'
+            cand --program 'The aigent the entry runs [default: this aigent, by absolute path]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --dry-run 'Print the change as a unified diff and write nothing'
+            cand --force 'Edit a settings file that has other names (hard links); the others keep the old content'
+            cand --replace 'Rewrite an aigent entry that runs another command (another path or registry)'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;hook;uninstall'= {
+            cand --client 'The client whose settings file to edit'
+            cand --scope 'Whose settings: the project''s (shared through the repository) or yours (every project)'
+            cand --project 'The project''s root directory, for --scope project [default: the current directory]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --dry-run 'Print the change as a unified diff and write nothing'
+            cand --force 'Edit a settings file that has other names (hard links); the others keep the old content'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;hook;help'= {
+            cand install 'Add aigent''s hook to a client''s settings file (runs before each shell command)'
+            cand uninstall 'Take aigent''s hook out of a client''s settings file'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;hook;help;install'= {
+        }
+        &'aigent;hook;help;uninstall'= {
+        }
+        &'aigent;hook;help;help'= {
+        }
         &'aigent;mcp'= {
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
@@ -525,6 +588,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand args 'Check an agent''s arguments against a declared command'
             cand run 'Check the arguments, then run the declared command as an argv (never a shell)'
             cand audit 'Read and check the audit log: show records, verify the hash chain'
+            cand hook 'Guard the agents'' own shell tools: install aigent''s hook into a client'
             cand mcp 'Serve declared commands and skills to MCP clients'
             cand skill 'Validate, scaffold, inspect and render Agent Skills'
             cand plugin 'Validate Claude Code plugins and marketplaces'
@@ -567,6 +631,14 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;help;audit;show'= {
         }
         &'aigent;help;audit;verify'= {
+        }
+        &'aigent;help;hook'= {
+            cand install 'Add aigent''s hook to a client''s settings file (runs before each shell command)'
+            cand uninstall 'Take aigent''s hook out of a client''s settings file'
+        }
+        &'aigent;help;hook;install'= {
+        }
+        &'aigent;help;hook;uninstall'= {
         }
         &'aigent;help;mcp'= {
             cand serve 'Serve declared commands as guarded tools and validated skills over MCP (stdio)'

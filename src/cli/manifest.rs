@@ -118,6 +118,32 @@ const REGISTRY_READER: &[ExitCode] = &[
     ),
 ];
 
+/// `hook install` and `hook uninstall`: one settings file, written whole
+/// (with a backup) or not at all.
+const HOOK_INSTALLER: &[ExitCode] = &[
+    code_when(
+        exit::SUCCESS,
+        Complete,
+        "the settings file holds (or no longer holds) aigent's hook; --dry-run wrote nothing",
+    ),
+    USAGE,
+    code_when(
+        exit::PRECONDITION,
+        NoEffects,
+        "the settings file is malformed, or unsafe to write (a symlink out of the project, a hard link)",
+    ),
+    code_when(
+        exit::NOT_FOUND,
+        NoEffects,
+        "the project or registry directory does not exist",
+    ),
+    code_when(
+        exit::CONFLICT,
+        NoEffects,
+        "an aigent entry runs another command (install without --replace), or the file changed meanwhile",
+    ),
+];
+
 const fn contract(
     path: &'static str,
     danger_level: DangerLevel,
@@ -312,6 +338,8 @@ const CONTRACTS: &[Contract] = &[
             code_when(exit::NOT_FOUND, NoEffects, "there is no audit log"),
         ],
     ),
+    contract("hook.install", Mutating, HOOK_INSTALLER),
+    contract("hook.uninstall", Mutating, HOOK_INSTALLER),
     contract(
         "mcp.serve",
         Destructive,

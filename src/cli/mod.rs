@@ -14,6 +14,7 @@ mod completions;
 mod error;
 mod fix_command;
 mod generate;
+mod hook;
 mod interactive;
 mod manifest;
 mod mcp;
@@ -171,6 +172,12 @@ pub enum Command {
         after_help = "Examples:\n  aigent audit show --command deploy --since 2h\n  aigent audit verify"
     )]
     Audit(audit::AuditCommand),
+    /// Guard the agents' own shell tools: install aigent's hook into a client
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  aigent hook install --client claude-code\n  aigent hook install --client codex --scope user --dry-run\n  aigent hook uninstall --client claude-code"
+    )]
+    Hook(hook::HookCommand),
     /// Serve declared commands and skills to MCP clients
     #[command(
         subcommand,
@@ -221,6 +228,7 @@ fn extra_formats(command: &Command) -> Option<&'static [OutputFormat]> {
         Command::Args(args::ArgsCommand::Check(_)) => &[],
         Command::Run(_) => &[],
         Command::Audit(_) => &[],
+        Command::Hook(_) => &[],
         Command::Mcp(_) => &[],
         Command::Completions(_) | Command::Generate(_) => return None,
     })
@@ -362,6 +370,7 @@ fn dispatch(command: &Command, ctx: &Context) -> Result<Outcome, CliError> {
         Command::Args(command) => args::run(command, ctx),
         Command::Run(args) => run::run(args, ctx),
         Command::Audit(command) => audit::run(command, ctx),
+        Command::Hook(command) => hook::run(command, ctx),
         Command::Mcp(command) => mcp::run(command, ctx),
         Command::Completions(args) => completions::run(args, ctx),
         Command::Generate(args) => generate::run(args, ctx),

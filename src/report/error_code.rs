@@ -23,6 +23,8 @@ pub enum ErrorCode {
     ResultUnwritable,
     ArgvUnsupported,
     Conflict,
+    ClientSettingsInvalid,
+    UnsafeWrite,
     ValidationFailed,
     InvalidSkill,
     FormatFailed,
@@ -60,6 +62,8 @@ impl ErrorCode {
         Self::ResultUnwritable,
         Self::ArgvUnsupported,
         Self::Conflict,
+        Self::ClientSettingsInvalid,
+        Self::UnsafeWrite,
         Self::ValidationFailed,
         Self::InvalidSkill,
         Self::FormatFailed,
@@ -97,6 +101,8 @@ impl ErrorCode {
             Self::ResultUnwritable => "RESULT_UNWRITABLE",
             Self::ArgvUnsupported => "ARGV_UNSUPPORTED",
             Self::Conflict => "CONFLICT",
+            Self::ClientSettingsInvalid => "CLIENT_SETTINGS_INVALID",
+            Self::UnsafeWrite => "UNSAFE_WRITE",
             Self::ValidationFailed => "VALIDATION_FAILED",
             Self::InvalidSkill => "INVALID_SKILL",
             Self::FormatFailed => "FORMAT_FAILED",
@@ -138,6 +144,8 @@ impl ErrorCode {
             | Self::AuditLogUnwritable
             | Self::ResultUnwritable
             | Self::ArgvUnsupported
+            | Self::ClientSettingsInvalid
+            | Self::UnsafeWrite
             | Self::BinaryNotExecutable => exit::PRECONDITION,
             Self::Conflict => exit::CONFLICT,
             Self::ValidationFailed
@@ -207,7 +215,15 @@ impl ErrorCode {
             Self::ArgvUnsupported => {
                 "an accepted value has no argv form (an object, a NUL byte, several values for one variable); nothing was run"
             }
-            Self::Conflict => "the `skill new` target already holds a skill or is not empty",
+            Self::Conflict => {
+                "the `skill new` target already holds a skill or is not empty; `hook install`: an aigent entry runs another command, or the settings file changed meanwhile"
+            }
+            Self::ClientSettingsInvalid => {
+                "`hook install`/`uninstall`: the client's settings file is not valid JSON or TOML, or holds the wrong type where aigent's entry goes; nothing was written"
+            }
+            Self::UnsafeWrite => {
+                "a file to write is a symlink leading out of the project, a hard link or not a regular file; nothing was written"
+            }
             Self::ValidationFailed => "a skill, plugin or file has errors",
             Self::InvalidSkill => "a skill could not be read as a valid skill",
             Self::FormatFailed => {
@@ -351,6 +367,8 @@ mod tests {
                 | ErrorCode::ResultUnwritable
                 | ErrorCode::ArgvUnsupported
                 | ErrorCode::Conflict
+                | ErrorCode::ClientSettingsInvalid
+                | ErrorCode::UnsafeWrite
                 | ErrorCode::ValidationFailed
                 | ErrorCode::InvalidSkill
                 | ErrorCode::FormatFailed
@@ -372,7 +390,7 @@ mod tests {
                 | ErrorCode::GeneralError => {}
             }
         }
-        assert_eq!(ErrorCode::ALL.len(), 32);
+        assert_eq!(ErrorCode::ALL.len(), 34);
     }
 
     #[test]

@@ -183,6 +183,33 @@ impl Client {
         }
     }
 
+    /// What the user still has to do for the client to run a newly
+    /// installed hook, from the client's docs.
+    pub fn next_steps(self, scope: Scope) -> Vec<&'static str> {
+        let mut steps = Vec::new();
+        match self {
+            Self::ClaudeCode => steps.push(
+                "Claude Code reads hooks when a session starts: restart running sessions; /hooks shows what it loaded",
+            ),
+            Self::Codex => {
+                steps.push("Codex runs a new command hook only once you trust it: review it in /hooks");
+                if scope == Scope::Project {
+                    steps.push("Codex loads a project's .codex/ only when the project is trusted");
+                }
+            }
+            Self::Gemini => {
+                steps.push("Gemini CLI reads hooks when it starts: restart running sessions; /hooks panel lists them");
+                if scope == Scope::Project {
+                    steps.push("Gemini CLI reads a project's .gemini/settings.json only in a trusted folder");
+                }
+            }
+            Self::Cursor => steps.push(
+                "Cursor reloads hooks.json when it changes; Cursor Settings > Hooks shows what it loaded",
+            ),
+        }
+        steps
+    }
+
     /// The top-level keys a file this client reads needs besides `hooks`
     /// (Cursor refuses a hooks.json without `"version": 1`).
     pub fn skeleton(self) -> serde_json::Map<String, Value> {

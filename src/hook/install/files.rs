@@ -54,7 +54,9 @@ pub struct Report {
     pub action: Action,
     /// The copy of the old content, when the file was changed.
     pub backup: Option<PathBuf>,
-    /// The change as a unified diff (empty when nothing changes).
+    /// The change as a unified diff (empty when nothing changes), its
+    /// headers relative to the project root, or to the home directory for
+    /// user scope.
     pub diff: String,
     pub dry_run: bool,
     pub warnings: Vec<String>,
@@ -192,7 +194,14 @@ fn run(
     if !edit.action.changes() {
         return Ok(report);
     }
-    report.diff = super::unified_diff(before.as_deref(), edit.after.as_deref(), &file);
+    // Headers name the file relative to the project (or the home
+    // directory), so `patch -p1` applies the diff from there.
+    let base = project.as_deref().unwrap_or(&request.homes.home);
+    let name = file
+        .strip_prefix(base)
+        .or_else(|_| file.strip_prefix("/"))
+        .unwrap_or(&file);
+    report.diff = super::unified_diff(before.as_deref(), edit.after.as_deref(), name);
     if request.dry_run {
         return Ok(report);
     }

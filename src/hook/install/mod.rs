@@ -14,13 +14,15 @@ mod command;
 mod files;
 mod json;
 pub mod jsonc;
+mod program;
 mod toml;
-
-use std::path::PathBuf;
 
 pub use client::{Client, FileFormat, GEMINI_HOOK_NAME, HOOK_DESCRIPTION, Homes, Scope};
 pub use command::{CommandError, entry_command, is_aigent_hook, shell_quote};
-pub use files::{InstallError, Report, Request, backup_name, install, uninstall};
+pub use files::{
+    InstallError, MAX_SETTINGS_BYTES, Report, Request, backup_name, install, uninstall,
+};
+pub use program::default_program;
 
 /// What an edit did, or would do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -150,10 +152,4 @@ pub fn unified_diff(before: Option<&str>, after: Option<&str>, path: &std::path:
         .context_radius(3)
         .header(&old_header, &new_header)
         .to_string()
-}
-
-/// The paths a report names, relative to `base` where they lie under it.
-pub fn display_path(path: &std::path::Path, base: &std::path::Path) -> PathBuf {
-    path.strip_prefix(base)
-        .map_or_else(|_| path.to_owned(), std::path::Path::to_path_buf)
 }
