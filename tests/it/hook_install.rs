@@ -699,3 +699,13 @@ fn the_installed_entry_runs_this_binarys_hook() {
         assert!(Path::new(aigent()).is_absolute());
     }
 }
+
+#[test]
+fn codex_warns_when_the_layer_also_has_a_hooks_json() {
+    let sandbox = Sandbox::new();
+    sandbox.write("proj/.codex/hooks.json", "{\"hooks\": {}}\n");
+    let (run, envelope) = json(&sandbox, &["hook", "install", "--client", "codex"]);
+    run.assert_code(0);
+    let warnings = envelope["warnings"].to_string();
+    assert!(warnings.contains("hooks.json exists too"), "{run}");
+}

@@ -191,6 +191,13 @@ fn run(
         warnings: edit.warnings,
         replaced: edit.replaced,
     };
+    let codex_json = located.target.with_file_name("hooks.json");
+    if request.client == Client::Codex && fs::symlink_metadata(&codex_json).is_ok() {
+        report.warnings.push(format!(
+            "{} exists too: Codex loads hooks from both files and warns; keep them in one",
+            codex_json.display()
+        ));
+    }
     if !edit.action.changes() {
         return Ok(report);
     }
@@ -213,7 +220,12 @@ fn run(
             request.now,
         )?);
     }
-    let result = commit(&located, before.as_deref(), edit.after.as_deref());
+    let result = commit(
+        &located,
+        project.as_deref(),
+        before.as_deref(),
+        edit.after.as_deref(),
+    );
     if result.is_err()
         && let Some(backup) = report.backup.take()
     {
@@ -416,13 +428,29 @@ fn write_backup(
 }
 
 /// Replaces the file's content with `after` (or removes it for `None`),
-/// unless it no longer holds `before`.
+/// unless it no longer holds `before`, or its directory no longer lies
+/// inside `project` (checked again just before the write, so that a
+/// directory swapped for a symlink since [`locate`] is caught).
 fn commit(
     located: &Located,
+    project: Option<&Path>,
     before: Option<&str>,
     after: Option<&str>,
 ) -> Result<(), InstallError> {
     let target = &located.target;
+    let still_inside = |dir: &Path| -> Result<(), InstallError> {
+        let Some(root) = project else { return Ok(()) };
+        let real = fs::canonicalize(dir).map_err(|err| io_error("resolve", dir, err))?;
+        if real.starts_with(root) {
+            Ok(())
+        } else {
+            Err(InstallError::OutsideProject {
+                path: dir.to_owned(),
+                target: real,
+                project: root.to_owned(),
+            })
+        }
+    };
     if let Some(before) = before {
         let now = read(target)?;
         if now != before {
@@ -442,6 +470,9 @@ fn commit(
             {
                 fs::create_dir_all(dir).map_err(|err| io_error("create", dir, err))?;
             }
+            if let Some(dir) = target.parent() {
+                still_inside(dir)?;
+            }
             let permissions = located
                 .existing
                 .as_ref()
@@ -449,7 +480,12 @@ fn commit(
             fsutil::write_atomic_with_permissions(target, after.as_bytes(), permissions)
                 .map_err(|err| io_error("write", target, err))
         }
-        None => fs::remove_file(target).map_err(|err| io_error("remove", target, err)),
+        None => {
+            if let Some(dir) = target.parent() {
+                still_inside(dir)?;
+            }
+            fs::remove_file(target).map_err(|err| io_error("remove", target, err))
+        }
     }
 }
 

@@ -35,6 +35,16 @@ pub fn install(
             replaced: None,
         });
     };
+    if text.trim().is_empty() {
+        // An empty file (`touch`ed) holds no settings: it gets what a new
+        // file would.
+        return Ok(Edit {
+            after: Some(new_file(client, command)),
+            action: Action::Added,
+            warnings: Vec::new(),
+            replaced: None,
+        });
+    }
     let doc = parse(client, text)?;
     let warnings = warnings(client, text, &doc.root);
     let path = locate(client, text, &doc)?;
@@ -114,6 +124,14 @@ pub fn install(
 /// containers they leave empty. When nothing but the skeleton install
 /// would have created remains, the file itself goes (`after` is `None`).
 pub fn uninstall(client: Client, text: &str) -> Result<Edit, EditError> {
+    if text.trim().is_empty() {
+        return Ok(Edit {
+            after: Some(text.to_owned()),
+            action: Action::NotInstalled,
+            warnings: Vec::new(),
+            replaced: None,
+        });
+    }
     let mut current = text.to_owned();
     let mut removed = 0;
     loop {
@@ -122,13 +140,14 @@ pub fn uninstall(client: Client, text: &str) -> Result<Edit, EditError> {
         let Some(event) = path.event else { break };
         let found = find(client, event);
         let Some(first) = found.first() else { break };
+        // One entry per pass (each pass re-reads the file); a bound keeps a
+        // hostile file from making that quadratic.
+        if removed == 0 && found.len() > MAX_ENTRIES {
+            return Err(too_many(&current, first.command, found.len()));
+        }
         let splices = removal(&current, &doc, &path, event, first);
         current = splice(&current, splices);
         removed += 1;
-        // Each pass removes one entry; a file holds finitely many.
-        if removed > text.len() {
-            break;
-        }
     }
     if removed == 0 {
         return Ok(Edit {
@@ -160,6 +179,20 @@ pub fn uninstall(client: Client, text: &str) -> Result<Edit, EditError> {
         warnings: Vec::new(),
         replaced: None,
     })
+}
+
+/// More aigent entries than this for one client is not a file a person
+/// wrote; uninstall refuses it rather than work through it.
+pub(super) const MAX_ENTRIES: usize = 32;
+
+fn too_many(text: &str, first: &Node, count: usize) -> EditError {
+    let (line, column) = line_column(text, first.span.start);
+    EditError::TooManyEntries {
+        count,
+        limit: MAX_ENTRIES,
+        line,
+        column,
+    }
 }
 
 /// The content of a file install creates.

@@ -98,6 +98,15 @@ pub enum EditError {
         line: usize,
         column: usize,
     },
+    #[error(
+        "{line}:{column}: {count} aigent entries for this client, more than the {limit} uninstall takes out; edit the file by hand"
+    )]
+    TooManyEntries {
+        count: usize,
+        limit: usize,
+        line: usize,
+        column: usize,
+    },
     #[error("{line}:{column}: an aigent entry already runs `{existing}`")]
     Conflict {
         existing: String,
@@ -113,6 +122,7 @@ impl EditError {
             Self::Malformed { line, column, .. }
             | Self::WrongType { line, column, .. }
             | Self::DuplicateKey { line, column, .. }
+            | Self::TooManyEntries { line, column, .. }
             | Self::Conflict { line, column, .. } => (*line, *column),
         }
     }

@@ -112,6 +112,16 @@ pub fn uninstall(client: Client, text: &str) -> Result<Edit, EditError> {
             replaced: None,
         });
     }
+    // Each removal shifts a list; a bound keeps a hostile file linear.
+    if found.len() > super::json::MAX_ENTRIES {
+        let (line, column) = at(text, found[0].span.clone());
+        return Err(EditError::TooManyEntries {
+            count: found.len(),
+            limit: super::json::MAX_ENTRIES,
+            line,
+            column,
+        });
+    }
     // Last first, so that earlier indices stay valid.
     for found in found.iter().rev() {
         remove(client, &mut doc, found);

@@ -259,14 +259,11 @@ fn malformed_files_and_wrong_types_name_the_place() {
             "{\"hooks\": {\"PreToolUse\": [], \"PreToolUse\": []}}",
             "1:30: `hooks.PreToolUse` appears twice",
         ),
-        ("", "1:1: the file is empty"),
     ];
     for (text, expected) in cases {
         let err = install(Client::ClaudeCode, Some(text), AIGENT, false).unwrap_err();
         assert!(err.to_string().starts_with(expected), "{text}: {err}");
-        if !text.is_empty() {
-            assert!(uninstall(Client::ClaudeCode, text).is_err(), "{text}");
-        }
+        assert!(uninstall(Client::ClaudeCode, text).is_err(), "{text}");
     }
 }
 
@@ -433,6 +430,44 @@ fn strings_are_escaped_in_the_entry() {
             .unwrap()
             .action,
         Action::Unchanged
+    );
+}
+
+#[test]
+fn an_empty_file_is_treated_as_no_settings() {
+    for empty in ["", "\n", "  \n"] {
+        let edit = install(Client::ClaudeCode, Some(empty), AIGENT, false).unwrap();
+        assert_eq!(edit.action, Action::Added);
+        assert_eq!(
+            edit.after,
+            install(Client::ClaudeCode, None, AIGENT, false)
+                .unwrap()
+                .after
+        );
+        assert_eq!(
+            uninstall(Client::ClaudeCode, empty).unwrap().action,
+            Action::NotInstalled
+        );
+    }
+}
+
+#[test]
+fn uninstall_refuses_a_flood_of_entries_instead_of_working_through_it() {
+    let entry = format!(
+        r#"{{"matcher": "Bash", "hooks": [{{"type": "command", "command": "{AIGENT}"}}]}}"#
+    );
+    let many = vec![entry.as_str(); 33].join(",");
+    let text = format!("{{\"hooks\": {{\"PreToolUse\": [{many}]}}}}");
+    let err = uninstall(Client::ClaudeCode, &text).unwrap_err();
+    assert!(
+        matches!(err, EditError::TooManyEntries { count: 33, .. }),
+        "{err:?}"
+    );
+    let fewer = vec![entry.as_str(); 32].join(",");
+    let text = format!("{{\"hooks\": {{\"PreToolUse\": [{fewer}]}}}}");
+    assert_eq!(
+        uninstall(Client::ClaudeCode, &text).unwrap().action,
+        Action::FileRemoved
     );
 }
 
