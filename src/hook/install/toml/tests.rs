@@ -141,3 +141,102 @@ fn a_missing_final_newline_comes_back_as_one() {
     let removed = uninstall(Client::Codex, &after).unwrap();
     assert_eq!(removed.after.as_deref(), Some("model = \"gpt-5\"\n"));
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn scalar() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            any::<i64>().prop_map(Value::from),
+            any::<bool>().prop_map(Value::from),
+            "[ -~é]{0,12}".prop_map(Value::from),
+            prop::collection::vec(any::<i32>().prop_map(|n| Value::from(i64::from(n))), 0..4)
+                .prop_map(|values| Value::Array(values.into_iter().collect())),
+        ]
+    }
+
+    /// A config as people write them: top-level keys, then tables (some
+    /// nested, some with comments), never a `hooks` table of its own.
+    fn config() -> impl Strategy<Value = String> {
+        let keys = prop::collection::vec(("[a-z_]{1,8}", scalar()), 0..5);
+        let tables = prop::collection::vec(
+            (
+                "[a-z]{1,6}",
+                prop::option::of("[a-z]{1,6}"),
+                prop::collection::vec(("[a-z_]{1,8}", scalar()), 0..4),
+                any::<bool>(),
+            ),
+            0..4,
+        );
+        (keys, tables).prop_map(|(keys, tables)| {
+            let mut doc = DocumentMut::new();
+            for (key, value) in keys {
+                if key != "hooks" {
+                    doc[&key] = Item::Value(value);
+                }
+            }
+            for (name, child, entries, commented) in tables {
+                if name == "hooks" || doc.contains_key(&name) {
+                    continue;
+                }
+                let mut table = Table::new();
+                for (key, value) in entries {
+                    table[&key] = Item::Value(value);
+                }
+                if commented {
+                    table
+                        .decor_mut()
+                        .set_prefix("\n# settings for this table\n");
+                }
+                match child {
+                    Some(child) => {
+                        let mut outer = Table::new();
+                        outer.set_implicit(true);
+                        outer.insert(&child, Item::Table(table));
+                        doc.insert(&name, Item::Table(outer));
+                    }
+                    None => {
+                        doc.insert(&name, Item::Table(table));
+                    }
+                }
+            }
+            doc.to_string()
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+        #[test]
+        fn install_then_uninstall_restores_the_bytes(text in config()) {
+            let installed = install(Client::Codex, Some(&text), AIGENT, false).unwrap();
+            let after = installed.after.unwrap();
+            let doc: DocumentMut = after.parse().unwrap();
+            let groups = doc["hooks"]["PreToolUse"].as_array_of_tables().unwrap();
+            prop_assert_eq!(groups.len(), 1);
+            prop_assert_eq!(
+                groups.get(0).unwrap()["hooks"][0]["command"].as_str(),
+                Some(AIGENT)
+            );
+            prop_assert!(after.starts_with(text.trim_end()), "{}", after);
+            prop_assert_eq!(
+                install(Client::Codex, Some(&after), AIGENT, false).unwrap().action,
+                Action::Unchanged
+            );
+            let removed = uninstall(Client::Codex, &after).unwrap();
+            if text.trim().is_empty() {
+                prop_assert_eq!(removed.action, Action::FileRemoved);
+            } else {
+                prop_assert_eq!(removed.after.as_deref(), Some(text.as_str()));
+            }
+        }
+
+        #[test]
+        fn any_bytes_give_an_answer_not_a_panic(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
+            let text = String::from_utf8_lossy(&bytes);
+            let _ = install(Client::Codex, Some(&text), AIGENT, false);
+            let _ = uninstall(Client::Codex, &text);
+        }
+    }
+}
