@@ -6,3 +6,7 @@
 //! protocol.
 
 pub mod install;
+pub mod verdict;
+
+pub use install::Client;
+pub use verdict::{Decision, Verdict};
