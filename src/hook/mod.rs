@@ -6,6 +6,7 @@
 //! protocol.
 
 pub mod install;
+pub mod protocol;
 pub mod verdict;
 
 pub use install::Client;
