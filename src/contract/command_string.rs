@@ -794,7 +794,9 @@ pub fn is_language(word: &str) -> bool {
     ];
     match program_kind(word) {
         Some((_, Kind::Shell | Kind::Fish | Kind::Cmd | Kind::PowerShell | Kind::Awk)) => true,
-        Some((_, Kind::Interpreter(spec))) => LANGUAGES.iter().any(|language| std::ptr::eq(*language, spec)),
+        Some((_, Kind::Interpreter(spec))) => LANGUAGES
+            .iter()
+            .any(|language| std::ptr::eq(*language, spec)),
         _ => false,
     }
 }
@@ -806,10 +808,15 @@ pub fn is_language(word: &str) -> bool {
 /// `-ok` or `-okdir`.
 pub fn runs_another_program(words: &[&str]) -> Option<String> {
     let name = program_name(words.first()?)?;
-    let wrapper = WRAPPERS.iter().any(|wrapper| wrapper.names.contains(&name.as_str()));
+    let wrapper = WRAPPERS
+        .iter()
+        .any(|wrapper| wrapper.names.contains(&name.as_str()));
     let runner = matches!(
         program_kind(&name),
-        Some((_, Kind::Runner | Kind::Sudo | Kind::Watch | Kind::Ssh | Kind::Env))
+        Some((
+            _,
+            Kind::Runner | Kind::Sudo | Kind::Watch | Kind::Ssh | Kind::Env
+        ))
     );
     let find_exec = name == "find"
         && words[1..]

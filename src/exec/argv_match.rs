@@ -196,7 +196,11 @@ impl Search<'_> {
                     .collect()
             }
             (shape, Some(_)) => {
-                let used = if slot.form == FlagForm::Separate { 2 } else { 1 };
+                let used = if slot.form == FlagForm::Separate {
+                    2
+                } else {
+                    1
+                };
                 self.one_value(slot, shape, rest)
                     .map(|value| vec![(value, used)])
                     .unwrap_or_default()
@@ -219,7 +223,10 @@ impl Search<'_> {
                 }
                 *rest.get(1)?
             }
-            (Some(flag), FlagForm::Joined) => rest.first()?.strip_prefix(flag.as_str())?.strip_prefix('=')?,
+            (Some(flag), FlagForm::Joined) => rest
+                .first()?
+                .strip_prefix(flag.as_str())?
+                .strip_prefix('=')?,
         };
         let text = text.strip_prefix(slot.prefix.as_str())?;
         match shape {

@@ -19,4 +19,6 @@ pub use embedded::EMBEDDED;
 pub use json_schema::to_json_schema;
 pub use load::{FileReport, LoadError, Loaded, Registry, RegistryEntry};
 pub use programs::{ProgramIndex, program_key};
-pub use settings::{SETTINGS_FILE, Settings, SettingsError};
+pub use settings::{
+    HookSettings, NotStaticPolicy, SETTINGS_FILE, Settings, SettingsError, UnmatchedPolicy,
+};

@@ -150,7 +150,10 @@ fn write_cache(path: &Path, index: &ProgramIndex) -> std::io::Result<()> {
     if let Some(dir) = path.parent() {
         fs::create_dir_all(dir)?;
     }
-    write_atomic(path, &serde_json::to_vec(index).map_err(std::io::Error::other)?)
+    write_atomic(
+        path,
+        &serde_json::to_vec(index).map_err(std::io::Error::other)?,
+    )
 }
 
 #[cfg(test)]
@@ -188,7 +191,12 @@ mod tests {
         assert_eq!(index.commands_for("exa"), ["ls-here"]);
 
         // A corrupt cache file is rebuilt.
-        let file = fs::read_dir(cache.path()).unwrap().next().unwrap().unwrap().path();
+        let file = fs::read_dir(cache.path())
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap()
+            .path();
         fs::write(&file, "not json").unwrap();
         let index = registry.program_index(Some(cache.path())).unwrap();
         assert_eq!(index.commands_for("exa"), ["ls-here"]);

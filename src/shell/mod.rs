@@ -140,10 +140,16 @@ impl NotStatic {
     /// What it is, for messages.
     pub const fn describe(self) -> &'static str {
         match self {
-            Self::ParameterExpansion => "a parameter expansion ($NAME), whose value is known only when the line runs",
-            Self::CommandSubstitution => "a command substitution, which runs a command and uses its output",
+            Self::ParameterExpansion => {
+                "a parameter expansion ($NAME), whose value is known only when the line runs"
+            }
+            Self::CommandSubstitution => {
+                "a command substitution, which runs a command and uses its output"
+            }
             Self::ProcessSubstitution => "a process substitution, which runs a command",
-            Self::ArithmeticExpansion => "an arithmetic expansion, which can read and assign variables",
+            Self::ArithmeticExpansion => {
+                "an arithmetic expansion, which can read and assign variables"
+            }
             Self::Glob => "an unquoted glob, which expands to whatever files exist",
             Self::BraceExpansion => "a brace expansion, which turns one word into several",
             Self::TildeExpansion => "a tilde expansion, which depends on the user's home",
@@ -211,6 +217,8 @@ pub struct Construct {
     pub kind: ConstructKind,
     /// Its name where it has one (a function's).
     pub name: Option<String>,
+    /// For `[[ ... ]]`: why one of its words is not static, if one is not.
+    pub why_not_static: Option<NotStatic>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -245,7 +253,9 @@ pub enum ParseError {
     TooLong { bytes: usize },
     #[error("the command holds a NUL byte, which no shell command can")]
     NulByte,
-    #[error("the command nests more than {MAX_NESTING} levels deep, or its substitutions are too large")]
+    #[error(
+        "the command nests more than {MAX_NESTING} levels deep, or its substitutions are too large"
+    )]
     TooDeep,
     #[error("the command is not valid shell syntax: {0}")]
     Syntax(String),

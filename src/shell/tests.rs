@@ -30,7 +30,12 @@ fn why(line: &str) -> Vec<NotStatic> {
             command
                 .words
                 .iter()
-                .chain(command.assignments.iter().map(|assignment| &assignment.value))
+                .chain(
+                    command
+                        .assignments
+                        .iter()
+                        .map(|assignment| &assignment.value),
+                )
                 .chain(command.redirects.iter().map(|redirect| &redirect.target))
                 .filter_map(|word| match word {
                     Word::Dynamic { why, .. } => Some(*why),
@@ -52,9 +57,18 @@ fn quote_removal_gives_the_argv_bash_passes() {
         ["grep", "-E", "(foo|bar)$", "src"]
     );
     assert_eq!(static_argv(r"echo a\ b c\\d"), ["echo", "a b", r"c\d"]);
-    assert_eq!(static_argv(r#"echo "a\b" "\"q\"""#), ["echo", r"a\b", "\"q\""]);
-    assert_eq!(static_argv(r"echo $'a\nb\x41\'' 'it'\''s'"), ["echo", "a\nbA'", "it's"]);
-    assert_eq!(static_argv("git log HEAD~3 -- {}"), ["git", "log", "HEAD~3", "--", "{}"]);
+    assert_eq!(
+        static_argv(r#"echo "a\b" "\"q\"""#),
+        ["echo", r"a\b", "\"q\""]
+    );
+    assert_eq!(
+        static_argv(r"echo $'a\nb\x41\'' 'it'\''s'"),
+        ["echo", "a\nbA'", "it's"]
+    );
+    assert_eq!(
+        static_argv("git log HEAD~3 -- {}"),
+        ["git", "log", "HEAD~3", "--", "{}"]
+    );
     assert_eq!(static_argv("ls a\\\nb"), ["ls", "ab"]);
 }
 
@@ -67,12 +81,19 @@ fn every_command_of_every_construct_is_found() {
         .unwrap()
         .commands
         .iter()
-        .filter_map(|command| command.argv().and_then(|argv| argv.first().map(|p| (*p).to_owned())))
+        .filter_map(|command| {
+            command
+                .argv()
+                .and_then(|argv| argv.first().map(|p| (*p).to_owned()))
+        })
         .collect();
     for expected in [
         "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "m", "n", "o", "r", "s", "t", "v",
     ] {
-        assert!(programs.iter().any(|program| program == expected), "{expected} in {programs:?}");
+        assert!(
+            programs.iter().any(|program| program == expected),
+            "{expected} in {programs:?}"
+        );
     }
     let script = parse(line).unwrap();
     assert!(script.constructs.iter().any(|construct| construct.kind
@@ -91,9 +112,17 @@ fn substitutions_are_walked_and_their_words_are_not_static() {
     assert!(programs.contains(&"rm"), "{programs:?}");
     assert!(programs.contains(&"id"));
     assert!(programs.contains(&"curl"));
-    let echo = script.commands.iter().find(|command| command.words.first().and_then(Word::as_static) == Some("echo")).unwrap();
+    let echo = script
+        .commands
+        .iter()
+        .find(|command| command.words.first().and_then(Word::as_static) == Some("echo"))
+        .unwrap();
     assert_eq!(echo.within, None);
-    let rm = script.commands.iter().find(|command| command.words.first().and_then(Word::as_static) == Some("rm")).unwrap();
+    let rm = script
+        .commands
+        .iter()
+        .find(|command| command.words.first().and_then(Word::as_static) == Some("rm"))
+        .unwrap();
     assert_eq!(rm.within, Some("command substitution"));
 }
 
@@ -122,8 +151,19 @@ fn redirections_and_assignments_are_kept() {
     assert_eq!(command.assignments.len(), 2);
     assert_eq!(command.assignments[0].name, "FOO");
     assert_eq!(command.argv().unwrap(), ["git", "status"]);
-    let kinds: Vec<RedirectKind> = command.redirects.iter().map(|redirect| redirect.kind).collect();
-    assert_eq!(kinds, [RedirectKind::Write, RedirectKind::DuplicateOutput, RedirectKind::Read]);
+    let kinds: Vec<RedirectKind> = command
+        .redirects
+        .iter()
+        .map(|redirect| redirect.kind)
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            RedirectKind::Write,
+            RedirectKind::DuplicateOutput,
+            RedirectKind::Read
+        ]
+    );
     assert_eq!(command.redirects[0].target.as_static(), Some("out.txt"));
     let export = parse("export PATH=/tmp").unwrap();
     assert_eq!(export.commands[0].argv().unwrap(), ["export", "PATH=/tmp"]);
@@ -131,11 +171,19 @@ fn redirections_and_assignments_are_kept() {
 
 #[test]
 fn bad_lines_are_errors_not_panics() {
-    assert!(matches!(parse("echo 'unterminated"), Err(ParseError::Syntax(_))));
+    assert!(matches!(
+        parse("echo 'unterminated"),
+        Err(ParseError::Syntax(_))
+    ));
     assert!(matches!(parse("if true; then"), Err(ParseError::Syntax(_))));
     assert_eq!(parse("a\0b"), Err(ParseError::NulByte));
     let long = "a".repeat(MAX_COMMAND_BYTES + 1);
-    assert_eq!(parse(&long), Err(ParseError::TooLong { bytes: MAX_COMMAND_BYTES + 1 }));
+    assert_eq!(
+        parse(&long),
+        Err(ParseError::TooLong {
+            bytes: MAX_COMMAND_BYTES + 1
+        })
+    );
     let deep = format!("{}true{}", "{ ".repeat(10_000), "; }".repeat(10_000));
     assert_eq!(parse(&deep), Err(ParseError::TooDeep));
     let deep_substitution = format!("echo {}x{}", "$(echo ".repeat(5_000), ")".repeat(5_000));
@@ -144,7 +192,19 @@ fn bad_lines_are_errors_not_panics() {
 
 #[test]
 fn quoting_is_read_back_exactly() {
-    for word in ["", "plain", "it's", "~user", "=x", "a b", "tab\there", "new\nline", "\u{1}", "$HOME", "*"] {
+    for word in [
+        "",
+        "plain",
+        "it's",
+        "~user",
+        "=x",
+        "a b",
+        "tab\there",
+        "new\nline",
+        "\u{1}",
+        "$HOME",
+        "*",
+    ] {
         let line = format!("cmd {}", quote_word(word));
         assert_eq!(static_argv(&line), ["cmd", word], "{line}");
     }

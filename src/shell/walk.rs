@@ -60,7 +60,8 @@ fn walk_line(line: &str) -> Result<Script, ParseError> {
 }
 
 fn parse_here(line: &str) -> Result<ast::Program, ParseError> {
-    let mut parser = brush_parser::Parser::new(std::io::BufReader::new(line.as_bytes()), &options());
+    let mut parser =
+        brush_parser::Parser::new(std::io::BufReader::new(line.as_bytes()), &options());
     parser
         .parse_program()
         .map_err(|error| ParseError::Syntax(one_line(&error.to_string())))
@@ -108,7 +109,11 @@ impl<'a> Walker<'a> {
         result
     }
 
-    pub(super) fn program(&mut self, program: &ast::Program, depth: usize) -> Result<(), ParseError> {
+    pub(super) fn program(
+        &mut self,
+        program: &ast::Program,
+        depth: usize,
+    ) -> Result<(), ParseError> {
         for list in &program.complete_commands {
             self.compound_list(list, depth)?;
         }
@@ -144,6 +149,7 @@ impl<'a> Walker<'a> {
                 self.script.constructs.push(Construct {
                     kind: ConstructKind::FunctionDefinition,
                     name: Some(function.fname.value.clone()),
+                    why_not_static: None,
                 });
                 let ast::FunctionBody(body, redirects) = &function.body;
                 self.nested("function body", depth, |walker, depth| {
@@ -152,22 +158,29 @@ impl<'a> Walker<'a> {
                 })
             }
             ast::Command::ExtendedTest(test, redirects) => {
+                let mut why_not_static = None;
+                self.extended_test(&test.expr, depth, &mut why_not_static)?;
                 self.script.constructs.push(Construct {
                     kind: ConstructKind::ExtendedTest,
                     name: None,
+                    why_not_static,
                 });
-                self.extended_test(&test.expr, depth)?;
                 self.trailing_redirects(redirects.as_ref(), depth)
             }
         }
     }
 
-    fn compound(&mut self, compound: &ast::CompoundCommand, depth: usize) -> Result<(), ParseError> {
+    fn compound(
+        &mut self,
+        compound: &ast::CompoundCommand,
+        depth: usize,
+    ) -> Result<(), ParseError> {
         match compound {
             ast::CompoundCommand::Arithmetic(_) | ast::CompoundCommand::ArithmeticForClause(_) => {
                 self.script.constructs.push(Construct {
                     kind: ConstructKind::Arithmetic,
                     name: None,
+                    why_not_static: None,
                 });
                 if let ast::CompoundCommand::ArithmeticForClause(clause) = compound {
                     self.nested("for loop", depth, |walker, depth| {
@@ -176,32 +189,38 @@ impl<'a> Walker<'a> {
                 }
                 Ok(())
             }
-            ast::CompoundCommand::BraceGroup(group) => self.nested("group", depth, |walker, depth| {
-                walker.compound_list(&group.list, depth)
-            }),
+            ast::CompoundCommand::BraceGroup(group) => {
+                self.nested("group", depth, |walker, depth| {
+                    walker.compound_list(&group.list, depth)
+                })
+            }
             ast::CompoundCommand::Subshell(subshell) => {
                 self.nested("subshell", depth, |walker, depth| {
                     walker.compound_list(&subshell.list, depth)
                 })
             }
-            ast::CompoundCommand::ForClause(clause) => self.nested("for loop", depth, |walker, depth| {
-                for word in clause.values.iter().flatten() {
-                    walker.word(&word.value, depth)?;
-                }
-                walker.compound_list(&clause.body.list, depth)
-            }),
-            ast::CompoundCommand::CaseClause(clause) => self.nested("case", depth, |walker, depth| {
-                walker.word(&clause.value.value, depth)?;
-                for item in &clause.cases {
-                    for pattern in &item.patterns {
-                        walker.word(&pattern.value, depth)?;
+            ast::CompoundCommand::ForClause(clause) => {
+                self.nested("for loop", depth, |walker, depth| {
+                    for word in clause.values.iter().flatten() {
+                        walker.word(&word.value, depth)?;
                     }
-                    if let Some(list) = &item.cmd {
-                        walker.compound_list(list, depth)?;
+                    walker.compound_list(&clause.body.list, depth)
+                })
+            }
+            ast::CompoundCommand::CaseClause(clause) => {
+                self.nested("case", depth, |walker, depth| {
+                    walker.word(&clause.value.value, depth)?;
+                    for item in &clause.cases {
+                        for pattern in &item.patterns {
+                            walker.word(&pattern.value, depth)?;
+                        }
+                        if let Some(list) = &item.cmd {
+                            walker.compound_list(list, depth)?;
+                        }
                     }
-                }
-                Ok(())
-            }),
+                    Ok(())
+                })
+            }
             ast::CompoundCommand::IfClause(clause) => self.nested("if", depth, |walker, depth| {
                 walker.compound_list(&clause.condition, depth)?;
                 walker.compound_list(&clause.then, depth)?;
@@ -213,7 +232,8 @@ impl<'a> Walker<'a> {
                 }
                 Ok(())
             }),
-            ast::CompoundCommand::WhileClause(clause) | ast::CompoundCommand::UntilClause(clause) => {
+            ast::CompoundCommand::WhileClause(clause)
+            | ast::CompoundCommand::UntilClause(clause) => {
                 self.nested("loop", depth, |walker, depth| {
                     let ast::WhileOrUntilClauseCommand(condition, body, _) = clause;
                     walker.compound_list(condition, depth)?;
@@ -224,6 +244,7 @@ impl<'a> Walker<'a> {
                 self.script.constructs.push(Construct {
                     kind: ConstructKind::Coprocess,
                     name: coprocess.name.as_ref().map(|name| name.value.clone()),
+                    why_not_static: None,
                 });
                 self.nested("coprocess", depth, |walker, depth| {
                     walker.command(&coprocess.body, depth)
@@ -232,22 +253,33 @@ impl<'a> Walker<'a> {
         }
     }
 
-    fn extended_test(&mut self, expr: &ast::ExtendedTestExpr, depth: usize) -> Result<(), ParseError> {
+    fn extended_test(
+        &mut self,
+        expr: &ast::ExtendedTestExpr,
+        depth: usize,
+        why_not_static: &mut Option<NotStatic>,
+    ) -> Result<(), ParseError> {
         if depth >= MAX_NESTING {
             return Err(ParseError::TooDeep);
         }
+        let mut operand = |walker: &mut Self, word: &ast::Word| -> Result<(), ParseError> {
+            if let Word::Dynamic { why, .. } = walker.word(&word.value, depth)? {
+                why_not_static.get_or_insert(why);
+            }
+            Ok(())
+        };
         match expr {
             ast::ExtendedTestExpr::And(left, right) | ast::ExtendedTestExpr::Or(left, right) => {
-                self.extended_test(left, depth + 1)?;
-                self.extended_test(right, depth + 1)
+                self.extended_test(left, depth + 1, why_not_static)?;
+                self.extended_test(right, depth + 1, why_not_static)
             }
             ast::ExtendedTestExpr::Not(inner) | ast::ExtendedTestExpr::Parenthesized(inner) => {
-                self.extended_test(inner, depth + 1)
+                self.extended_test(inner, depth + 1, why_not_static)
             }
-            ast::ExtendedTestExpr::UnaryTest(_, word) => self.word(&word.value, depth).map(drop),
+            ast::ExtendedTestExpr::UnaryTest(_, word) => operand(self, word),
             ast::ExtendedTestExpr::BinaryTest(_, left, right) => {
-                self.word(&left.value, depth)?;
-                self.word(&right.value, depth).map(drop)
+                operand(self, left)?;
+                operand(self, right)
             }
         }
     }
@@ -346,7 +378,11 @@ impl<'a> Walker<'a> {
         Ok(())
     }
 
-    fn assignment(&mut self, assignment: &ast::Assignment, depth: usize) -> Result<Assignment, ParseError> {
+    fn assignment(
+        &mut self,
+        assignment: &ast::Assignment,
+        depth: usize,
+    ) -> Result<Assignment, ParseError> {
         let name = match &assignment.name {
             ast::AssignmentName::VariableName(name) => name.clone(),
             ast::AssignmentName::ArrayElementName(name, index) => format!("{name}[{index}]"),
@@ -369,8 +405,12 @@ impl<'a> Walker<'a> {
         Ok(Assignment { name, value })
     }
 
-    fn redirect(&mut self, redirect: &ast::IoRedirect, depth: usize) -> Result<Redirect, ParseError> {
-        let fd = |fd: &Option<ast::IoFd>| fd.as_ref().map(|fd| *fd as i32);
+    fn redirect(
+        &mut self,
+        redirect: &ast::IoRedirect,
+        depth: usize,
+    ) -> Result<Redirect, ParseError> {
+        let fd = |fd: &Option<ast::IoFd>| fd.as_ref().copied();
         Ok(match redirect {
             ast::IoRedirect::File(io_fd, kind, target) => {
                 let kind = match kind {
@@ -384,7 +424,9 @@ impl<'a> Walker<'a> {
                 };
                 let target = match target {
                     ast::IoFileRedirectTarget::Filename(word)
-                    | ast::IoFileRedirectTarget::Duplicate(word) => self.word(&word.value, depth)?,
+                    | ast::IoFileRedirectTarget::Duplicate(word) => {
+                        self.word(&word.value, depth)?
+                    }
                     ast::IoFileRedirectTarget::Fd(fd) => Word::Static {
                         text: fd.to_string(),
                     },

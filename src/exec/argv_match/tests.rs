@@ -56,7 +56,16 @@ fn flags_joined_forms_switches_and_positionals_are_recovered() {
     let git = declaration(GIT_LOG);
     let found = candidate_arguments(
         &git,
-        &["--no-pager", "log", "-n", "5", "--author=Ada Lovelace", "--merges", "--", "src/lib.rs"],
+        &[
+            "--no-pager",
+            "log",
+            "-n",
+            "5",
+            "--author=Ada Lovelace",
+            "--merges",
+            "--",
+            "src/lib.rs",
+        ],
     );
     assert_eq!(
         found[0],
@@ -88,11 +97,23 @@ fn repeated_flags_make_an_array_and_prefixes_are_taken_off() {
     let tagger = declaration(TAGGER);
     let found = candidate_arguments(
         &tagger,
-        &["--tag", "a", "--tag", "b", "registry/web:1.2", "--", "x", "y"],
+        &[
+            "--tag",
+            "a",
+            "--tag",
+            "b",
+            "registry/web:1.2",
+            "--",
+            "x",
+            "y",
+        ],
     );
     assert_eq!(
         found[0],
-        json!({"tags": ["a", "b"], "image": "1.2", "files": ["x", "y"]}).as_object().unwrap().clone()
+        json!({"tags": ["a", "b"], "image": "1.2", "files": ["x", "y"]})
+            .as_object()
+            .unwrap()
+            .clone()
     );
 }
 
