@@ -7,6 +7,7 @@
 
 pub mod install;
 pub mod judge;
+pub mod protocol;
 pub mod verdict;
 
 pub use install::Client;
