@@ -6,6 +6,8 @@
 //! protocol.
 
 pub mod install;
+pub mod judge;
+pub mod protocol;
 pub mod verdict;
 
 pub use install::Client;
