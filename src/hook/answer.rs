@@ -8,10 +8,10 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
+use super::Client;
 use super::judge::{Context, Judgement, judge};
 use super::protocol::{EventError, Reply, ShellEvent, read_event, reply};
 use super::verdict::{Decision, Verdict};
-use super::Client;
 use crate::exec::audit::{AuditLog, AuditRecord, EVENT_HOOK_DECISION};
 use crate::registry::{Registry, Settings};
 use crate::shell::quote;
@@ -68,7 +68,10 @@ pub fn answer(input: Result<Vec<u8>, EventError>, options: &HookOptions<'_>) -> 
             let decision = decide(&judgement, options);
             (Some(judgement), decision)
         }
-        Err(problem) => (None, Decision::new(Verdict::Deny, format!("aigent: {problem}; refusing"))),
+        Err(problem) => (
+            None,
+            Decision::new(Verdict::Deny, format!("aigent: {problem}; refusing")),
+        ),
     };
     let record = decision_record(&event, &decision, judgement.as_ref());
     finish(options, Some(&event), decision, judgement, record)
@@ -139,7 +142,10 @@ pub fn reason(judgement: &Judgement) -> String {
         .count()
         - 1;
     if others > 0 {
-        text.push_str(&format!(" ({others} more segment(s) also {})", judgement.verdict.as_str()));
+        text.push_str(&format!(
+            " ({others} more segment(s) also {})",
+            judgement.verdict.as_str()
+        ));
     }
     text
 }
@@ -151,23 +157,35 @@ fn base_record(client: Client, event: Option<&ShellEvent>, decision: &Decision) 
         .with("verdict", decision.verdict.as_str());
     if let Some(event) = event {
         record = record
-            .with("session_id", event.session_id.clone().map_or(Value::Null, Value::String))
-            .with("tool", event.tool_name.clone().map_or(Value::Null, Value::String));
+            .with(
+                "session_id",
+                event.session_id.clone().map_or(Value::Null, Value::String),
+            )
+            .with(
+                "tool",
+                event.tool_name.clone().map_or(Value::Null, Value::String),
+            );
     }
     record
 }
 
-fn decision_record(event: &ShellEvent, decision: &Decision, judgement: Option<&Judgement>) -> AuditRecord {
+fn decision_record(
+    event: &ShellEvent,
+    decision: &Decision,
+    judgement: Option<&Judgement>,
+) -> AuditRecord {
     let mut record = base_record(event.client, Some(event), decision);
-    let redacted = judgement.is_some_and(|judgement| judgement.segments.iter().any(|segment| segment.redacted));
+    let redacted = judgement
+        .is_some_and(|judgement| judgement.segments.iter().any(|segment| segment.redacted));
     // The line as written holds sensitive values where a segment had them
     // redacted; then only the segments (redacted) are kept.
     if !redacted && event.command.len() <= MAX_AUDITED_COMMAND_BYTES {
         record = record.with("command_line", event.command.clone());
     } else {
-        record = record
-            .with("command_line", Value::Null)
-            .with("command_line_left_out", if redacted { "sensitive" } else { "long" });
+        record = record.with("command_line", Value::Null).with(
+            "command_line_left_out",
+            if redacted { "sensitive" } else { "long" },
+        );
     }
     if let Some(judgement) = judgement {
         let segments: Vec<Value> = judgement
@@ -204,7 +222,9 @@ fn finish(
     if let Err(problem) = written {
         decision = Decision::new(
             Verdict::Deny,
-            format!("aigent: the audit log cannot be written ({problem}); every command is refused until it can"),
+            format!(
+                "aigent: the audit log cannot be written ({problem}); every command is refused until it can"
+            ),
         );
     }
     Answer {
@@ -219,20 +239,27 @@ fn finish(
 /// skipped (they depend on where the shell is).
 pub fn which_on(path_var: Option<OsString>) -> impl Fn(&str) -> Option<PathBuf> {
     let dirs: Vec<PathBuf> = path_var
-        .map(|path| std::env::split_paths(&path).filter(|dir| dir.is_absolute()).collect())
+        .map(|path| {
+            std::env::split_paths(&path)
+                .filter(|dir| dir.is_absolute())
+                .collect()
+        })
         .unwrap_or_default();
     move |name: &str| {
         if name.is_empty() || name.contains('/') {
             return None;
         }
-        dirs.iter().map(|dir| dir.join(name)).find(|candidate| is_executable(candidate))
+        dirs.iter()
+            .map(|dir| dir.join(name))
+            .find(|candidate| is_executable(candidate))
     }
 }
 
 #[cfg(unix)]
 fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).is_ok_and(|metadata| metadata.is_file() && metadata.permissions().mode() & 0o111 != 0)
+    std::fs::metadata(path)
+        .is_ok_and(|metadata| metadata.is_file() && metadata.permissions().mode() & 0o111 != 0)
 }
 
 #[cfg(not(unix))]

@@ -5,6 +5,7 @@
 //! out again; the hook itself reads the client's event and answers in its
 //! protocol.
 
+pub mod answer;
 pub mod install;
 pub mod judge;
 pub mod protocol;

@@ -22,8 +22,9 @@ pub fn run(client: Client, route: bool, ctx: &Context) -> Result<Outcome, CliErr
             client.display_name()
         )));
     }
-    let input = read_input(stdin.lock())
-        .map_err(|error| CliError::general(format!("cannot read the hook event on stdin: {error}")))?;
+    let input = read_input(stdin.lock()).map_err(|error| {
+        CliError::general(format!("cannot read the hook event on stdin: {error}"))
+    })?;
     let registry = Registry::new(ctx.commands_dir.clone());
     let which = which_on(std::env::var_os("PATH"));
     let options = HookOptions {
@@ -60,7 +61,11 @@ fn aigent_words(ctx: &Context) -> Vec<String> {
 
 /// `$XDG_CACHE_HOME/aigent`, else `~/.cache/aigent`.
 pub fn cache_dir() -> Option<PathBuf> {
-    let set = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty()).map(PathBuf::from);
+    let set = |name: &str| {
+        std::env::var_os(name)
+            .filter(|value| !value.is_empty())
+            .map(PathBuf::from)
+    };
     set("XDG_CACHE_HOME")
         .filter(|path| path.is_absolute())
         .or_else(|| set("HOME").map(|home| home.join(".cache")))

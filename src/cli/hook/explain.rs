@@ -74,7 +74,11 @@ fn render(judgement: &aigent::hook::judge::Judgement, told: &str, style: Style) 
             aigent::hook::Verdict::Deny => style.error(verdict),
             _ => style.warning(verdict),
         };
-        let shown = if segment.shown.is_empty() { "(the line)" } else { &segment.shown };
+        let shown = if segment.shown.is_empty() {
+            "(the line)"
+        } else {
+            &segment.shown
+        };
         let _ = write!(out, "{:>2}. {verdict}  {shown}", index + 1);
         if let Some(within) = segment.within {
             let _ = write!(out, "  (in a {within})");
