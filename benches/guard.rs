@@ -35,6 +35,7 @@ fn profile(class: ValueClass) -> ValueProfile<'static> {
     ValueProfile {
         class,
         pattern: None,
+        regex_dialect: None,
         user_controlled: true,
         allow_leading_dash: false,
     }

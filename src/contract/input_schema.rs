@@ -17,8 +17,11 @@
 //!
 //! aigent's keywords, on a top-level property (or its `items`):
 //! - `x-aigent-pattern-type`: `alphanumeric_id`, `uuid`, `semver`,
-//!   `filepath`, `url` or `resource_id`. The guard then applies that type's
-//!   syntax and named rules, exactly as for a `parameters` declaration.
+//!   `filepath`, `url`, `free_text`, `regex` or `resource_id`. The guard
+//!   then applies that type's syntax and named rules, exactly as for a
+//!   `parameters` declaration.
+//! - `x-aigent-regex-dialect`: `ere`, `pcre` or `rust`, required with
+//!   `x-aigent-pattern-type: regex`.
 //! - `x-aigent-sensitive: true`: the value is redacted in output and in the
 //!   audit log.
 //! - `x-aigent-allow-leading-dash: true`: a user-controlled value may start
@@ -31,10 +34,12 @@ use serde_json::{Map, Value};
 use super::codes;
 use super::declaration::pattern_anchoring_problem;
 pub use super::declaration::{
-    GuardedProperty, PropertyGuard, X_ALLOW_LEADING_DASH, X_PATTERN_TYPE, X_SENSITIVE,
+    GuardedProperty, PropertyGuard, X_ALLOW_LEADING_DASH, X_PATTERN_TYPE, X_REGEX_DIALECT,
+    X_SENSITIVE,
 };
-use super::declaration::{InputSchema, PatternType};
+use super::declaration::{InputSchema, PatternType, RegexDialect, ValueClass};
 use crate::report::Diagnostic;
+use strum::VariantArray;
 
 /// The meta-schema URI accepted in `$schema`.
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -105,6 +110,7 @@ const KEYWORDS: &[&str] = &[
     "examples",
     // aigent
     X_PATTERN_TYPE,
+    X_REGEX_DIALECT,
     X_SENSITIVE,
     X_ALLOW_LEADING_DASH,
 ];
@@ -414,12 +420,13 @@ pub fn compile(written: &Value, field: &str) -> (Option<InputSchema>, Vec<Diagno
             .with_field(format!("{field}.$schema")),
         );
     }
-    walk(written, field, &mut diagnostics);
+    walk(written, field, false, &mut diagnostics);
     if let Some(properties) = root.get("properties").and_then(Value::as_object) {
         check_top_level_properties(properties, field, &mut diagnostics);
     }
     let (guarded, effective) = guarded_properties(written);
     check_aigent_keywords(written, &effective, field, &mut diagnostics);
+    check_regex_dialects(&guarded, field, &mut diagnostics);
     if diagnostics.iter().any(Diagnostic::is_error) {
         return (None, diagnostics);
     }
@@ -456,7 +463,10 @@ pub fn compile(written: &Value, field: &str) -> (Option<InputSchema>, Vec<Diagno
     }
 }
 
-fn walk(schema: &Value, path: &str, diagnostics: &mut Vec<Diagnostic>) {
+/// `negated`: the schema sits under an odd number of `not`s, where a
+/// `pattern` forbids what it matches, so it need not be anchored (an
+/// unanchored one forbids more, not less).
+fn walk(schema: &Value, path: &str, negated: bool, diagnostics: &mut Vec<Diagnostic>) {
     let object = match schema {
         Value::Bool(_) => return,
         Value::Object(object) => object,
@@ -503,7 +513,7 @@ fn walk(schema: &Value, path: &str, diagnostics: &mut Vec<Diagnostic>) {
                     .with_field(&here),
                 );
             }
-            "pattern" => {
+            "pattern" if !negated => {
                 if let Some(pattern) = value.as_str()
                     && let Some(problem) = pattern_anchoring_problem(pattern)
                 {
@@ -517,12 +527,15 @@ fn walk(schema: &Value, path: &str, diagnostics: &mut Vec<Diagnostic>) {
                     name == "resource_id" || PatternType::parse(name).is_some()
                 });
                 if !known {
+                    let names: Vec<&str> = PatternType::VARIANTS
+                        .iter()
+                        .map(|pattern_type| pattern_type.as_str())
+                        .chain(["resource_id"])
+                        .collect();
                     diagnostics.push(
                         Diagnostic::error(
                             codes::SHAPE,
-                            format!(
-                                "`{X_PATTERN_TYPE}` must be one of alphanumeric_id, uuid, semver, filepath, url, resource_id"
-                            ),
+                            format!("`{X_PATTERN_TYPE}` must be one of {}", names.join(", ")),
                         )
                         .with_field(&here),
                     );
@@ -536,6 +549,19 @@ fn walk(schema: &Value, path: &str, diagnostics: &mut Vec<Diagnostic>) {
                     );
                 }
             }
+            X_REGEX_DIALECT if value.as_str().and_then(RegexDialect::parse).is_none() => {
+                let names: Vec<&str> = RegexDialect::VARIANTS
+                    .iter()
+                    .map(|dialect| dialect.as_str())
+                    .collect();
+                diagnostics.push(
+                    Diagnostic::error(
+                        codes::SHAPE,
+                        format!("`{X_REGEX_DIALECT}` must be one of {}", names.join(", ")),
+                    )
+                    .with_field(&here),
+                );
+            }
             X_SENSITIVE | X_ALLOW_LEADING_DASH if !value.is_boolean() => {
                 diagnostics.push(
                     Diagnostic::error(codes::SHAPE, format!("`{keyword}` must be true or false"))
@@ -545,18 +571,18 @@ fn walk(schema: &Value, path: &str, diagnostics: &mut Vec<Diagnostic>) {
             _ => {}
         }
         if SINGLE_SUBSCHEMA.contains(&keyword.as_str()) {
-            walk(value, &here, diagnostics);
+            walk(value, &here, negated ^ (keyword == "not"), diagnostics);
         } else if SUBSCHEMA_MAP.contains(&keyword.as_str()) {
             if let Some(map) = value.as_object() {
                 for (name, child) in map {
-                    walk(child, &format!("{here}.{name}"), diagnostics);
+                    walk(child, &format!("{here}.{name}"), negated, diagnostics);
                 }
             }
         } else if SUBSCHEMA_LIST.contains(&keyword.as_str())
             && let Some(list) = value.as_array()
         {
             for (index, child) in list.iter().enumerate() {
-                walk(child, &format!("{here}[{index}]"), diagnostics);
+                walk(child, &format!("{here}[{index}]"), negated, diagnostics);
             }
         }
     }
@@ -589,6 +615,51 @@ fn check_top_level_properties(
                 )
                 .with_field(&here),
             );
+        }
+    }
+}
+
+/// A `regex` property needs its dialect (`x-aigent-regex-dialect`), and a
+/// dialect means nothing on any other property.
+fn check_regex_dialects(
+    guarded: &[GuardedProperty],
+    field: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    for property in guarded {
+        let here = format!("{field}.properties.{}", property.name);
+        // A dialect that is not one is reported where it is written.
+        let reported = diagnostics.iter().any(|diagnostic| {
+            diagnostic
+                .field
+                .as_deref()
+                .is_some_and(|field| field.starts_with(&here))
+        });
+        if reported {
+            continue;
+        }
+        let guards = std::iter::once(property.guard).chain(property.items);
+        for guard in guards {
+            let is_regex = guard.class == ValueClass::Typed(PatternType::Regex);
+            match (is_regex, guard.regex_dialect) {
+                (true, None) => diagnostics.push(
+                    Diagnostic::error(
+                        codes::SHAPE,
+                        format!(
+                            "`{X_PATTERN_TYPE}: regex` needs `{X_REGEX_DIALECT}` (ere, pcre or rust), the language the program reads"
+                        ),
+                    )
+                    .with_field(&here),
+                ),
+                (false, Some(_)) => diagnostics.push(
+                    Diagnostic::error(
+                        codes::PATTERN_MISPLACED,
+                        format!("`{X_REGEX_DIALECT}` applies to `{X_PATTERN_TYPE}: regex` only"),
+                    )
+                    .with_field(&here),
+                ),
+                _ => {}
+            }
         }
     }
 }
@@ -736,6 +807,45 @@ mod tests {
             ),
             [codes::PATTERN_MISPLACED]
         );
+        // Under `not` a pattern names what is refused: unanchored is fine,
+        // and under two `not`s it is a plain pattern again.
+        assert!(
+            codes_of(
+                json!({"type": "object", "properties": {"a": {"type": "string", "not": {"anyOf": [{"pattern": "[;|]"}]}}}})
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            codes_of(
+                json!({"type": "object", "properties": {"a": {"type": "string", "not": {"not": {"pattern": "[a-z]+"}}}}})
+            ),
+            [codes::PATTERN_UNANCHORED]
+        );
+        // A regex needs its dialect, and only a regex takes one.
+        assert_eq!(
+            codes_of(
+                json!({"type": "object", "properties": {"a": {"type": "string", "x-aigent-pattern-type": "regex"}}})
+            ),
+            [codes::SHAPE]
+        );
+        assert_eq!(
+            codes_of(
+                json!({"type": "object", "properties": {"a": {"type": "string", "x-aigent-pattern-type": "regex", "x-aigent-regex-dialect": "posix"}}})
+            ),
+            [codes::SHAPE]
+        );
+        assert_eq!(
+            codes_of(
+                json!({"type": "object", "properties": {"a": {"type": "string", "x-aigent-pattern-type": "free_text", "x-aigent-regex-dialect": "ere"}}})
+            ),
+            [codes::PATTERN_MISPLACED]
+        );
+        assert!(
+            codes_of(
+                json!({"type": "object", "properties": {"a": {"type": "string", "x-aigent-pattern-type": "regex", "x-aigent-regex-dialect": "pcre"}}})
+            )
+            .is_empty()
+        );
     }
 
     #[test]
@@ -826,7 +936,7 @@ mod tests {
         assert_eq!(ids.items_type, "string");
         assert_eq!(
             compiled.guarded("odd").unwrap().guard.class,
-            ValueClass::FreeText
+            ValueClass::Plain
         );
     }
 }

@@ -4,11 +4,12 @@
 //! runs both (`crate::registry::parse_declaration`).
 
 use serde_json::{Map, Value};
+use strum::VariantArray;
 
 use super::codes;
 use super::declaration::{
     AnchoredPattern, ArgvPart, DangerLevel, Declaration, EnvValue, EnvVar, ExitCode, FlagForm,
-    Inputs, ParamSlot, ParamType, Parameter, PatternType, SideEffects, Subprocess,
+    Inputs, ParamSlot, ParamType, Parameter, PatternType, RegexDialect, SideEffects, Subprocess,
 };
 use super::{input_schema, value};
 use crate::report::Diagnostic;
@@ -454,6 +455,7 @@ impl Reader {
                 "description",
                 "pattern",
                 "pattern_type",
+                "regex_dialect",
                 "enum_values",
                 "default",
                 "sensitive",
@@ -519,24 +521,23 @@ impl Reader {
                     }
                 }
             });
-        let pattern_type = self.optional_string(object, "pattern_type", &prefix).and_then(|text| {
-            let parsed = PatternType::parse(&text);
-            if parsed.is_none() {
-                self.error(
-                    codes::SHAPE,
-                    join(&prefix, "pattern_type"),
-                    format!("`pattern_type` must be one of alphanumeric_id, uuid, semver, filepath, url, not `{text}`"),
-                );
-            }
-            parsed
-        });
-        if object.contains_key("pattern") && object.contains_key("pattern_type") {
-            self.error(
-                codes::PATTERN_CONFLICT,
-                join(&prefix, "pattern_type"),
-                "`pattern` and `pattern_type` are mutually exclusive; keep one",
-            );
-        }
+        let pattern_type = self
+            .optional_string(object, "pattern_type", &prefix)
+            .and_then(|text| {
+                let parsed = PatternType::parse(&text);
+                if parsed.is_none() {
+                    self.error(
+                        codes::SHAPE,
+                        join(&prefix, "pattern_type"),
+                        format!(
+                            "`pattern_type` must be one of {}, not `{text}`",
+                            pattern_type_names()
+                        ),
+                    );
+                }
+                parsed
+            });
+        let regex_dialect = self.regex_dialect(object, &prefix, pattern_type);
         let enum_values = self
             .string_list(object, "enum_values", &prefix)
             .unwrap_or_default();
@@ -557,11 +558,60 @@ impl Reader {
             description,
             pattern,
             pattern_type,
+            regex_dialect,
             enum_values,
             default,
             sensitive,
             allow_leading_dash,
         })
+    }
+
+    /// `regex_dialect`: required with `pattern_type: regex` (which
+    /// language the program reads matters: `grep -E` is ERE, `grep -P`
+    /// PCRE, ripgrep Rust), and meaningless without it.
+    fn regex_dialect(
+        &mut self,
+        object: &Map<String, Value>,
+        prefix: &str,
+        pattern_type: Option<PatternType>,
+    ) -> Option<RegexDialect> {
+        let field = join(prefix, "regex_dialect");
+        let names = RegexDialect::VARIANTS
+            .iter()
+            .map(|dialect| dialect.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let given = self.optional_string(object, "regex_dialect", prefix);
+        match (pattern_type, given) {
+            (Some(PatternType::Regex), None) => {
+                self.error(
+                    codes::SHAPE,
+                    field,
+                    format!("`pattern_type: regex` needs `regex_dialect`, the language the program reads: one of {names} (`grep -E` reads ere, `grep -P` pcre, ripgrep rust)"),
+                );
+                None
+            }
+            (Some(PatternType::Regex), Some(text)) => {
+                let dialect = RegexDialect::parse(&text);
+                if dialect.is_none() {
+                    self.error(
+                        codes::SHAPE,
+                        field,
+                        format!("`regex_dialect` must be one of {names}, not `{text}`"),
+                    );
+                }
+                dialect
+            }
+            (_, Some(_)) => {
+                self.error(
+                    codes::PATTERN_MISPLACED,
+                    field,
+                    "`regex_dialect` applies to `pattern_type: regex` only",
+                );
+                None
+            }
+            (_, None) => None,
+        }
     }
 
     fn type_specific(
@@ -1019,6 +1069,15 @@ impl Reader {
             .filter(|diagnostic| diagnostic.is_error())
             .count()
     }
+}
+
+/// Every `pattern_type`, for messages.
+fn pattern_type_names() -> String {
+    PatternType::VARIANTS
+        .iter()
+        .map(|pattern_type| pattern_type.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn kind(value: &Value) -> &'static str {

@@ -9,6 +9,7 @@
 
 mod arguments;
 mod defaults;
+pub mod dialect;
 mod fix;
 mod json_args;
 pub mod number;
@@ -318,11 +319,12 @@ pub fn profile_for<'a>(declaration: &Declaration, parameter: &'a Parameter) -> V
         (ParamType::ResourceId, _, _) => ValueClass::ResourceId,
         (_, Some(pattern_type), _) => ValueClass::Typed(pattern_type),
         (_, None, Some(_)) => ValueClass::Patterned,
-        (_, None, None) => ValueClass::FreeText,
+        (_, None, None) => ValueClass::Plain,
     };
     ValueProfile {
         class,
         pattern: parameter.pattern.as_ref(),
+        regex_dialect: parameter.regex_dialect,
         user_controlled: declaration.is_user_controlled(&parameter.name),
         allow_leading_dash: parameter.allow_leading_dash
             || !declaration.stands_alone_in_argv(&parameter.name),
@@ -661,4 +663,4 @@ pub fn check_schema_default(
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

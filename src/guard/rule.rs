@@ -37,6 +37,10 @@ pub enum Rule {
     Semver,
     Filepath,
     Url,
+    /// A `free_text` value too long for one argv word.
+    FreeText,
+    /// A `regex` value that does not compile in its dialect.
+    Regex,
     Type,
     Enum,
     Required,
@@ -80,6 +84,8 @@ impl Rule {
             PatternType::Semver => Self::Semver,
             PatternType::Filepath => Self::Filepath,
             PatternType::Url => Self::Url,
+            PatternType::FreeText => Self::FreeText,
+            PatternType::Regex => Self::Regex,
         }
     }
 }

@@ -270,6 +270,7 @@ fn rule_violations(
         let profile = ValueProfile {
             class: property.guard.class,
             pattern: None,
+            regex_dialect: property.guard.regex_dialect,
             user_controlled,
             allow_leading_dash: property.guard.allow_leading_dash || glued,
         };
@@ -280,6 +281,7 @@ fn rule_violations(
                 let item_profile = ValueProfile {
                     class: item.class,
                     pattern: None,
+                    regex_dialect: item.regex_dialect,
                     user_controlled,
                     allow_leading_dash: item.allow_leading_dash || glued,
                 };

@@ -212,7 +212,10 @@ fn yes_no(flag: bool) -> String {
 fn parameter_check(parameter: &Parameter) -> String {
     let mut parts = Vec::new();
     if let Some(pattern_type) = parameter.pattern_type {
-        parts.push(pattern_type.as_str().to_owned());
+        parts.push(match parameter.regex_dialect {
+            Some(dialect) => format!("{pattern_type} ({dialect})"),
+            None => pattern_type.as_str().to_owned(),
+        });
     }
     if let Some(pattern) = &parameter.pattern {
         parts.push(pattern.as_str().to_owned());
@@ -237,8 +240,11 @@ fn property_check(property: &Value, guarded: Option<&GuardedProperty>) -> String
     let guard = guarded.map_or_else(|| PropertyGuard::of(property), GuardedProperty::item_guard);
     match guard.class {
         ValueClass::ResourceId => parts.push("resource_id".to_owned()),
-        ValueClass::Typed(pattern_type) => parts.push(pattern_type.as_str().to_owned()),
-        ValueClass::FreeText | ValueClass::Patterned => {}
+        ValueClass::Typed(pattern_type) => parts.push(match guard.regex_dialect {
+            Some(dialect) => format!("{pattern_type} ({dialect})"),
+            None => pattern_type.as_str().to_owned(),
+        }),
+        ValueClass::Plain | ValueClass::Patterned => {}
     }
     for keyword in [
         "pattern",

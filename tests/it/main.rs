@@ -40,4 +40,5 @@ mod skill_properties;
 mod skill_proptest;
 mod skill_validate;
 mod templates;
+mod text_values;
 mod vcs_changed;
