@@ -460,7 +460,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;skill;validate' {
-            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Which client''s view to take: its frontmatter keys count as known, and its stricter rules apply (docs/reference/client-profiles.md)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Which client''s view to take: its frontmatter keys count as known, and its stricter rules apply (docs/reference/client-profiles.md). Without it, a skill inside a .claude/ directory or a Claude Code plugin gets claude-code, any other standard')
             [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]')
             [CompletionResult]::new('--compare-to', '--compare-to', [CompletionResultType]::ParameterName, 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
@@ -518,7 +518,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;skill;fix' {
-            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Which frontmatter keys count as known (the others move to metadata)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Which frontmatter keys count as known (the others move to metadata, except a key some client reads, which never moves). Without it, a skill inside a .claude/ directory or a Claude Code plugin gets claude-code, any other standard')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')

@@ -412,7 +412,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;skill;validate'= {
-            cand --profile 'Which client''s view to take: its frontmatter keys count as known, and its stricter rules apply (docs/reference/client-profiles.md)'
+            cand --profile 'Which client''s view to take: its frontmatter keys count as known, and its stricter rules apply (docs/reference/client-profiles.md). Without it, a skill inside a .claude/ directory or a Claude Code plugin gets claude-code, any other standard'
             cand --base 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]'
             cand --compare-to 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
@@ -467,7 +467,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --version 'Print version'
         }
         &'aigent;skill;fix'= {
-            cand --profile 'Which frontmatter keys count as known (the others move to metadata)'
+            cand --profile 'Which frontmatter keys count as known (the others move to metadata, except a key some client reads, which never moves). Without it, a skill inside a .claude/ directory or a Claude Code plugin gets claude-code, any other standard'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'

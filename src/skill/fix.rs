@@ -13,6 +13,7 @@
 //! never touched, and the caller writes the result only when it validates.
 
 use super::check::{CheckContext, check_text};
+use super::clients;
 use super::fmt::{canonical_scalar, double_quoted};
 use super::frontmatter::{self, Frontmatter, ParseError, YamlValue};
 use super::rewrite::Proposal;
@@ -76,6 +77,7 @@ pub fn fix_text(text: &str, context: FixContext<'_>) -> Proposal {
         repairs: fixer.repairs,
         left,
         not_fixed: fixer.not_fixed,
+        profile: None,
     }
 }
 
@@ -370,11 +372,17 @@ impl Fixer {
     /// Repair 3: unknown top-level keys with scalar values move under
     /// `metadata`, each value as the text it was written as.
     fn move_unknown_keys(&mut self, parsed: &Frontmatter, profile: Profile) {
-        let unknown: Vec<_> = parsed
-            .entries
-            .iter()
-            .filter(|entry| !profile.knows(&entry.key))
-            .collect();
+        let mut unknown = Vec::new();
+        for entry in &parsed.entries {
+            if profile.knows(&entry.key) {
+                continue;
+            }
+            if let Some(reason) = behaviour_kept(&entry.key) {
+                self.skip(entry.line, reason);
+                continue;
+            }
+            unknown.push(entry);
+        }
         if unknown.is_empty() {
             return;
         }
@@ -575,6 +583,31 @@ impl Fixer {
     }
 }
 
+/// Why an unknown key must stay where it is: a client reads it at the top
+/// level (under `metadata` that client would no longer see it, so a skill
+/// kept from the model, say, would become one the model invokes), or a
+/// client reads a `metadata` key of that name (moving it would give it a
+/// meaning). `None` when moving it changes nothing any client does.
+fn behaviour_kept(key: &str) -> Option<String> {
+    let readers: Vec<_> = clients::clients_knowing(key).collect();
+    if !readers.is_empty() {
+        let verb = if readers.len() == 1 { "reads" } else { "read" };
+        return Some(format!(
+            "'{key}': left in place, since {} {verb} it as a top-level key; under metadata it would change what the skill does (validate with that --profile to stop the warning)",
+            clients::describe_clients(readers.into_iter()),
+        ));
+    }
+    let readers: Vec<_> = clients::clients_reading_metadata(key).collect();
+    if !readers.is_empty() {
+        let verb = if readers.len() == 1 { "reads" } else { "read" };
+        return Some(format!(
+            "'{key}': not moved under metadata, since {} {verb} metadata.{key}; moving it would change what the skill does",
+            clients::describe_clients(readers.into_iter()),
+        ));
+    }
+    None
+}
+
 /// Whether the indented line at `index` is a key of a block mapping: the
 /// nearest line above with less indentation ends with `:` (its parent
 /// key), and every line between is a key line at the same indentation.
@@ -691,6 +724,59 @@ mod tests {
         assert_eq!(
             fresh.text,
             "---\nname: a\ndescription: d\nmetadata:\n  version: \"2\"\n---\n"
+        );
+    }
+
+    #[test]
+    fn a_key_any_client_reads_never_moves_whatever_the_profile() {
+        use crate::skill::clients::{KnownKeys, PROFILES};
+        let client_keys: Vec<&str> = PROFILES
+            .iter()
+            .filter_map(|profile| match profile.keys {
+                KnownKeys::SpecAnd(keys) => Some(keys),
+                KnownKeys::All => None,
+            })
+            .flatten()
+            .map(|key| key.name)
+            .chain(["short-description"])
+            .collect();
+        assert!(client_keys.contains(&"disable-model-invocation"));
+        for profile in Profile::all() {
+            for key in &client_keys {
+                let text = format!("---\nname: a\ndescription: d\n{key}: true\n---\nbody\n");
+                let fixed = fix_text(
+                    &text,
+                    FixContext {
+                        directory_name: Some("a"),
+                        profile,
+                        links: None,
+                    },
+                );
+                assert_eq!(fixed.text, text, "{key} moved under {}", profile.as_str());
+                assert!(fixed.repairs.is_empty());
+                if !profile.knows(key) {
+                    assert!(
+                        fixed.not_fixed.iter().any(|note| note.contains(key)),
+                        "{key} under {}: {:?}",
+                        profile.as_str(),
+                        fixed.not_fixed
+                    );
+                }
+            }
+        }
+        // An unknown key beside them still moves.
+        let fixed = fix(
+            "---\nname: a\ndescription: d\ndisable-model-invocation: true\nversion: 2\n---\n",
+            "a",
+        );
+        assert_eq!(
+            fixed.text,
+            "---\nname: a\ndescription: d\ndisable-model-invocation: true\nmetadata:\n  version: \"2\"\n---\n"
+        );
+        assert!(
+            fixed.not_fixed[0].contains("Claude Code (--profile claude-code)"),
+            "{:?}",
+            fixed.not_fixed
         );
     }
 

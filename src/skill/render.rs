@@ -92,6 +92,14 @@ pub fn validation_text(run: &ValidationRun, options: TextOptions) -> String {
             write_diagnostic(&mut out, skill, diagnostic, style);
         }
     }
+    if !options.quiet
+        && let Some(note) = super::place::profile_note(
+            run.checked()
+                .map(|skill| (skill.profile.as_str(), skill.profile_source)),
+        )
+    {
+        let _ = writeln!(out, "{}: {note}", style.dim("note"));
+    }
     if !options.quiet && run.summary().checked > 1 {
         out.push('\n');
         out.push_str(&summary_table(run));
@@ -346,6 +354,8 @@ mod tests {
             valid,
             diagnostics: checked.diagnostics,
             tokens: checked.tokens,
+            profile: crate::skill::Profile::STANDARD,
+            profile_source: crate::skill::place::ProfileSource::Given,
             selected: None,
             description: None,
         }
@@ -409,7 +419,20 @@ mod tests {
         let data = validation_json(&run);
         let skill = &data["skills"][0];
         let keys: Vec<_> = skill.as_object().unwrap().keys().cloned().collect();
-        assert_eq!(keys, ["path", "name", "valid", "diagnostics", "tokens"]);
+        assert_eq!(
+            keys,
+            [
+                "path",
+                "name",
+                "valid",
+                "diagnostics",
+                "tokens",
+                "profile",
+                "profile_source"
+            ]
+        );
+        assert_eq!(skill["profile"], "standard");
+        assert_eq!(skill["profile_source"], "given");
         let diagnostic = skill["diagnostics"][0].as_object().unwrap();
         let keys: Vec<_> = diagnostic.keys().cloned().collect();
         assert_eq!(keys, ["severity", "code", "field", "message", "line"]);

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::discover::{Discovery, Target, discover};
+use super::place::{Places, ProfileChoice, ProfileSource};
 use super::read::read_skill_file;
 use crate::report::Diagnostic;
 
@@ -69,6 +70,12 @@ pub struct FileResult {
     /// Repairs `fix` did not make, and why.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub not_fixed: Vec<String>,
+    /// The profile `fix` used (its `--profile` value).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub profile: Option<&'static str>,
+    /// Where that profile came from ([`ProfileSource`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub profile_source: Option<ProfileSource>,
 }
 
 impl FileResult {
@@ -81,6 +88,8 @@ impl FileResult {
             repairs: Vec::new(),
             left: Vec::new(),
             not_fixed: Vec::new(),
+            profile: None,
+            profile_source: None,
         }
     }
 
@@ -102,6 +111,8 @@ pub struct Proposal {
     pub repairs: Vec<Repair>,
     pub left: Vec<Diagnostic>,
     pub not_fixed: Vec<String>,
+    /// The profile the proposal was made with, when one was used.
+    pub profile: Option<ProfileChoice>,
 }
 
 /// A whole run over many paths.
@@ -148,6 +159,10 @@ impl RewriteRun {
     }
 }
 
+/// Makes a [`Proposal`] from a skill file's text, its directory and what
+/// is known of the places of the run's skills.
+pub type Propose<'a> = dyn Fn(&str, &Path, &Places) -> Result<Proposal, String> + Sync + 'a;
+
 /// Runs `propose` over every skill file that `paths` name (every one below
 /// them with `recursive`). With `write`, each changed file is replaced
 /// atomically; without, nothing on disk changes.
@@ -155,17 +170,23 @@ pub fn rewrite_paths(
     paths: &[PathBuf],
     recursive: bool,
     write: bool,
-    propose: &(dyn Fn(&str, &Path) -> Result<Proposal, String> + Sync),
+    propose: &Propose<'_>,
 ) -> RewriteRun {
     use rayon::prelude::*;
-    let Discovery { targets, notes } = discover(paths, recursive);
+    let Discovery {
+        targets,
+        notes,
+        walked_roots,
+        claude_plugin_dirs,
+    } = discover(paths, recursive);
+    let places = Places::walked(&walked_roots, &claude_plugin_dirs);
     let found_nothing = recursive
         && !targets
             .iter()
             .any(|t| matches!(t, Target::SkillFile { .. }));
     let files = targets
         .par_iter()
-        .map(|target| rewrite_target(target, write, propose))
+        .map(|target| rewrite_target(target, write, propose, &places))
         .collect();
     RewriteRun {
         files,
@@ -177,7 +198,8 @@ pub fn rewrite_paths(
 fn rewrite_target(
     target: &Target,
     write: bool,
-    propose: &(dyn Fn(&str, &Path) -> Result<Proposal, String> + Sync),
+    propose: &Propose<'_>,
+    places: &Places,
 ) -> FileResult {
     let (file, directory) = match target {
         Target::SkillFile { file, directory } => (file, directory),
@@ -216,7 +238,7 @@ fn rewrite_target(
     let Ok(text) = std::str::from_utf8(&bytes) else {
         return FileResult::failed(file.clone(), "the skill file is not UTF-8".to_owned());
     };
-    let proposal = match propose(text, directory) {
+    let proposal = match propose(text, directory, places) {
         Ok(proposal) => proposal,
         Err(message) => return FileResult::failed(file.clone(), message),
     };
@@ -224,6 +246,8 @@ fn rewrite_target(
         repairs: proposal.repairs,
         left: proposal.left,
         not_fixed: proposal.not_fixed,
+        profile: proposal.profile.map(|choice| choice.profile.as_str()),
+        profile_source: proposal.profile.map(|choice| choice.source),
         ..FileResult::new(file.clone(), Status::Unchanged)
     };
     if proposal.text == text {
@@ -287,7 +311,7 @@ mod tests {
             use std::os::unix::fs::PermissionsExt;
             fs::set_permissions(&file, fs::Permissions::from_mode(0o600)).unwrap();
         }
-        let upper = |text: &str, _: &Path| {
+        let upper = |text: &str, _: &Path, _: &Places| {
             Ok(Proposal {
                 text: text.to_uppercase(),
                 ..Proposal::default()
@@ -318,7 +342,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("SKILL.md");
         fs::write(&file, "old\n").unwrap();
-        let refuse = |_: &str, _: &Path| {
+        let refuse = |_: &str, _: &Path, _: &Places| {
             Ok(Proposal {
                 text: "new\n".into(),
                 refused: Some("no".into()),

@@ -33,6 +33,7 @@ mod schema;
 mod schema_changed;
 mod skill_authoring;
 mod skill_changed;
+mod skill_fix;
 mod skill_hints;
 mod skill_new;
 mod skill_properties;

@@ -57,6 +57,7 @@ pub fn run(args: &ValidateArgs, ctx: &Context) -> Result<Outcome, CliError> {
     let options = ValidateOptions {
         profile: args.profile.into(),
         strict: args.strict,
+        profile_from_context: false,
     };
     let run = match args.changed.scope() {
         Some(scope) => validate_changed_plugins(&args.paths, &scope, options).map_err(vcs_error)?,

@@ -9,8 +9,10 @@ use aigent::report::escape::escape_controls;
 use aigent::report::{ErrorBody, ErrorCode, Outcome, exit};
 use aigent::skill::check::{LinkRoot, directory_name};
 use aigent::skill::fix::{FixContext, fix_text};
+use aigent::skill::place::{Places, profile_note};
 use aigent::skill::rewrite::{FileResult, Status, rewrite_paths};
 use aigent::skill::source::FileSystem;
+use aigent::skill::{Profile, ValidateOptions};
 
 use super::rewrite::{data, missing_failure, plural, write_diff, write_failure};
 use super::validate::ProfileArg;
@@ -20,12 +22,14 @@ use super::{CliError, Context};
 #[command(after_help = "Examples:
   aigent skill fix ./my-skill
   aigent skill fix --dry-run --recursive skills/     # show the diffs, write nothing
-  aigent skill fix --profile claude-code .claude/skills/*/
+  aigent skill fix --profile codex .agents/skills/*/
 
 Repairs, each of which keeps every value:
   - a one-line value YAML misreads (`description: Use when: x`, `license: 2.0`) is quoted
   - an allowed-tools list becomes the spec's space-separated string
-  - unknown top-level keys with a single value move under metadata, as strings
+  - unknown top-level keys with a single value move under metadata, as strings;
+    a key that any client reads (disable-model-invocation, effort, ...) never
+    moves, whatever --profile says: that would change what the skill does
   - a name that is a title of the directory's name (`PDF Tools` in pdf-tools/)
     becomes the directory's name
 What it cannot repair safely is listed, not guessed. A fixed skill is
@@ -47,26 +51,36 @@ pub struct FixArgs {
     #[arg(long)]
     pub dry_run: bool,
 
-    /// Which frontmatter keys count as known (the others move to metadata)
-    #[arg(long, value_enum, value_name = "PROFILE", default_value = "standard")]
-    pub profile: ProfileArg,
+    /// Which frontmatter keys count as known (the others move to metadata,
+    /// except a key some client reads, which never moves). Without it, a
+    /// skill inside a .claude/ directory or a Claude Code plugin gets
+    /// claude-code, any other standard
+    #[arg(long, value_enum, value_name = "PROFILE")]
+    pub profile: Option<ProfileArg>,
 }
 
 pub fn run(args: &FixArgs, ctx: &Context) -> Result<Outcome, CliError> {
-    let profile = args.profile.into();
-    let propose = |text: &str, directory: &Path| {
+    let options = ValidateOptions {
+        profile: args.profile.map_or(Profile::STANDARD, Into::into),
+        strict: false,
+        profile_from_context: args.profile.is_none(),
+    };
+    let propose = |text: &str, directory: &Path, places: &Places| {
         let name = directory_name(directory);
-        Ok(fix_text(
+        let choice = options.choose_profile(directory, places);
+        let mut proposal = fix_text(
             text,
             FixContext {
                 directory_name: name.as_deref(),
-                profile,
+                profile: choice.profile,
                 links: Some(LinkRoot {
                     source: &FileSystem,
                     directory,
                 }),
             },
-        ))
+        );
+        proposal.profile = Some(choice);
+        Ok(proposal)
     };
     let run = rewrite_paths(&args.paths, args.recursive, !args.dry_run, &propose);
     let summary = run.summary();
@@ -82,6 +96,15 @@ pub fn run(args: &FixArgs, ctx: &Context) -> Result<Outcome, CliError> {
     if !ctx.format.is_json() {
         for file in &run.files {
             write_file(&mut text, file, ctx);
+        }
+        let choices = run
+            .files
+            .iter()
+            .filter_map(|file| file.profile.zip(file.profile_source));
+        if !ctx.quiet
+            && let Some(note) = profile_note(choices)
+        {
+            let _ = writeln!(text, "{}: {note}", ctx.style.dim("note"));
         }
         if !ctx.quiet && summary.checked > 0 {
             let verb = if args.dry_run {

@@ -8,6 +8,7 @@ use clap::Args;
 use aigent::report::escape::escape_controls;
 use aigent::report::{ErrorBody, ErrorCode, Outcome, exit};
 use aigent::skill::fmt::format_text;
+use aigent::skill::place::Places;
 use aigent::skill::rewrite::{Proposal, Status, rewrite_paths};
 
 use super::rewrite::{data, missing_failure, plural, write_diff, write_failure};
@@ -51,7 +52,7 @@ pub struct FmtArgs {
 
 pub fn run(args: &FmtArgs, ctx: &Context) -> Result<Outcome, CliError> {
     let check = args.check || args.diff;
-    let propose = |text: &str, _: &Path| {
+    let propose = |text: &str, _: &Path, _: &Places| {
         format_text(text)
             .map(|text| Proposal {
                 text,
