@@ -18,6 +18,7 @@ pub mod plugin;
 pub mod registry;
 pub mod report;
 pub mod request;
+pub mod shell;
 pub mod skill;
 pub mod tokenizer;
 pub mod vcs;

@@ -783,6 +783,48 @@ pub(super) fn program_name(word: &str) -> Option<String> {
     (!unversioned.is_empty()).then(|| unversioned.to_owned())
 }
 
+/// Whether `word` names a language that runs whatever code it is given,
+/// from an option, a file or standard input: a shell, a scripting
+/// interpreter, `awk`. (`tar`, `make` or `psql` take code only in certain
+/// options; [`crate::contract::code_words::proposed_command_problems`]
+/// finds those.)
+pub fn is_language(word: &str) -> bool {
+    const LANGUAGES: [&Interpreter; 10] = [
+        &PYTHON, &PERL, &RUBY, &NODE, &DENO, &PHP, &LUA, &RSCRIPT, &JULIA, &ELIXIR,
+    ];
+    match program_kind(word) {
+        Some((_, Kind::Shell | Kind::Fish | Kind::Cmd | Kind::PowerShell | Kind::Awk)) => true,
+        Some((_, Kind::Interpreter(spec))) => LANGUAGES
+            .iter()
+            .any(|language| std::ptr::eq(*language, spec)),
+        _ => false,
+    }
+}
+
+/// The program among `words` that runs another program named by a later
+/// word, if the first word is one: a wrapper (`env`, `sudo`, `timeout`,
+/// `nice`, `xargs`, `nohup`, `exec`, ...), a command runner (`su`,
+/// `flock`, `script`, `watch`, `ssh`), or `find` with `-exec`, `-execdir`,
+/// `-ok` or `-okdir`.
+pub fn runs_another_program(words: &[&str]) -> Option<String> {
+    let name = program_name(words.first()?)?;
+    let wrapper = WRAPPERS
+        .iter()
+        .any(|wrapper| wrapper.names.contains(&name.as_str()));
+    let runner = matches!(
+        program_kind(&name),
+        Some((
+            _,
+            Kind::Runner | Kind::Sudo | Kind::Watch | Kind::Ssh | Kind::Env
+        ))
+    );
+    let find_exec = name == "find"
+        && words[1..]
+            .iter()
+            .any(|word| matches!(*word, "-exec" | "-execdir" | "-ok" | "-okdir"));
+    (wrapper || runner || find_exec).then_some(name)
+}
+
 fn program_kind(word: &str) -> Option<(String, Kind)> {
     let name = program_name(word)?;
     let kind = match name.as_str() {

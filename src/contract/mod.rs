@@ -21,6 +21,7 @@ mod parse;
 pub mod raw_shell;
 pub mod value;
 
+pub use command_string::{is_language, runs_another_program};
 pub use danger::suggest_danger_level;
 pub use declaration::{
     AnchoredPattern, ArgvPart, DangerLevel, Declaration, EnvValue, EnvVar, ExitCode, FlagForm,

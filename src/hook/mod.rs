@@ -6,6 +6,7 @@
 //! protocol.
 
 pub mod install;
+pub mod judge;
 pub mod verdict;
 
 pub use install::Client;

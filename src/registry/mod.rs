@@ -10,6 +10,7 @@ mod check;
 mod embedded;
 mod json_schema;
 mod load;
+pub mod programs;
 pub mod render;
 pub mod settings;
 
@@ -17,4 +18,7 @@ pub use check::{parse_declaration, parse_value};
 pub use embedded::EMBEDDED;
 pub use json_schema::to_json_schema;
 pub use load::{FileReport, LoadError, Loaded, Registry, RegistryEntry};
-pub use settings::{SETTINGS_FILE, Settings, SettingsError};
+pub use programs::{ProgramIndex, program_key};
+pub use settings::{
+    HookSettings, NotStaticPolicy, SETTINGS_FILE, Settings, SettingsError, UnmatchedPolicy,
+};

@@ -28,7 +28,61 @@ pub const SETTINGS_FILE: &str = "aigent.toml";
 /// value when absent.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
-pub struct Settings {}
+pub struct Settings {
+    /// `[hook]`: what `aigent hook` does with what no declaration covers.
+    pub hook: HookSettings,
+}
+
+/// `[hook]`, interpreted by `crate::hook`. The defaults are the safe ones
+/// docs/hooks.md describes.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct HookSettings {
+    /// A command no declaration matches (and `allow` does not name).
+    pub unmatched: UnmatchedPolicy,
+    /// A word known only when the line runs (`$VAR`, `$(...)`, a glob).
+    pub not_static: NotStaticPolicy,
+    /// Programs run without a declaration, by bare name (`ls`, not
+    /// `/bin/ls`); a path that resolves to the same file on `PATH` counts.
+    /// Replaces the default list when given.
+    pub allow: Vec<String>,
+    /// Files, or directories ending in `/`, that output redirection may
+    /// write without asking; relative ones are under the command's working
+    /// directory.
+    pub write_paths: Vec<String>,
+}
+
+impl Default for HookSettings {
+    fn default() -> Self {
+        Self {
+            unmatched: UnmatchedPolicy::Ask,
+            not_static: NotStaticPolicy::Deny,
+            allow: ["cd", "pwd", "echo", "true", "false", ":", "test", "["]
+                .into_iter()
+                .map(str::to_owned)
+                .collect(),
+            write_paths: Vec::new(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UnmatchedPolicy {
+    /// The person decides.
+    Ask,
+    /// Refused.
+    Deny,
+    /// No opinion: the client's own rules decide.
+    Defer,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum NotStaticPolicy {
+    Deny,
+    Ask,
+}
 
 /// Why the settings could not be read. Always fatal to the command that
 /// needs them (exit 4, `INVALID_SETTINGS`).

@@ -1,0 +1,753 @@
+//! The hook's judgement of one command line: every simple command in it
+//! (a *segment*) gets a verdict and the named rule that gave it; the line
+//! gets the strictest.
+//!
+//! A segment is allowed only when it matches a declaration (its program,
+//! then its argv template run in reverse) and the recovered arguments pass
+//! Phase 1 and build exactly the same argv, or when its program is on the
+//! policy's allow list. Anything not static is judged by a named rule and
+//! never waved through; see docs/hooks.md for the rules.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::verdict::Verdict;
+use crate::contract::code_words::{proposed_command_problems, variable_loads_code};
+use crate::contract::{Declaration, Inputs, is_language, runs_another_program};
+use crate::exec::Argv;
+use crate::exec::argv_match::candidate_arguments;
+use crate::guard::{self, RawArguments, Rejection};
+use crate::registry::{
+    HookSettings, NotStaticPolicy, ProgramIndex, Registry, UnmatchedPolicy, program_key,
+};
+use crate::shell::{
+    self, ConstructKind, NotStatic, Redirect, RedirectKind, SimpleCommand, Word, quote, quote_word,
+};
+
+/// Longest shown text of a segment or word in a message.
+const MAX_SHOWN_CHARS: usize = 200;
+
+/// Shell builtins that run code they are given or change what a later name
+/// runs.
+const CODE_BUILTINS: &[&str] = &[
+    "eval",
+    "source",
+    ".",
+    "alias",
+    "trap",
+    "enable",
+    "hash",
+    "fc",
+    "bind",
+    "mapfile",
+    "readarray",
+    "let",
+    "complete",
+    "compgen",
+];
+
+/// Builtins whose arguments assign variables (`export NAME=VALUE`).
+const ASSIGNING_BUILTINS: &[&str] = &["export", "declare", "typeset", "local", "readonly"];
+
+/// Variables that change which program a name runs or how the shell reads
+/// what follows; setting them is refused as well as the ones that load code.
+const SHELL_CONTROL_VARIABLES: &[&str] =
+    &["PATH", "IFS", "CDPATH", "GLOBIGNORE", "BASH_ENV", "ENV"];
+
+/// Files any redirection may write: they are not files.
+const HARMLESS_TARGETS: &[&str] = &["/dev/null", "/dev/stdout", "/dev/stderr"];
+
+/// What the judgement needs besides the line.
+pub struct Context<'a> {
+    pub registry: &'a Registry,
+    pub index: &'a ProgramIndex,
+    pub settings: &'a HookSettings,
+    /// Finds a bare program name on `PATH` (the environment the agent's
+    /// shell runs with).
+    pub which: &'a dyn Fn(&str) -> Option<PathBuf>,
+    /// The agent's working directory, for relative `write_paths`.
+    pub cwd: Option<&'a Path>,
+}
+
+/// The verdict on a whole line.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Judgement {
+    pub verdict: Verdict,
+    pub segments: Vec<Segment>,
+    /// The `aigent run NAME ...` words (after `aigent`) that run the line
+    /// through aigent, when it is one command matching a declaration. Not
+    /// serialized: it holds the values as given, sensitive ones included.
+    #[serde(skip)]
+    pub route: Option<Vec<String>>,
+}
+
+/// One segment's verdict.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Segment {
+    /// The segment as a shell would read it, sensitive values redacted;
+    /// empty when the line could not be read.
+    pub shown: String,
+    /// Where it sits ("command substitution", "function body", ...).
+    pub within: Option<&'static str>,
+    pub verdict: Verdict,
+    /// The named rule that gave the verdict.
+    pub rule: &'static str,
+    pub message: String,
+    /// The declaration it matched or was checked against.
+    pub declaration: Option<String>,
+    /// A command that would pass, where one exists.
+    pub corrected: Option<String>,
+    /// Whether `shown` had values redacted.
+    pub redacted: bool,
+}
+
+impl Segment {
+    fn new(shown: String, verdict: Verdict, rule: &'static str, message: String) -> Self {
+        Self {
+            shown,
+            within: None,
+            verdict,
+            rule,
+            message,
+            declaration: None,
+            corrected: None,
+            redacted: false,
+        }
+    }
+}
+
+/// Judges `line`.
+pub fn judge(line: &str, context: &Context<'_>) -> Judgement {
+    let script = match shell::parse(line) {
+        Ok(script) => script,
+        Err(error) => {
+            return Judgement {
+                verdict: Verdict::Deny,
+                segments: vec![Segment::new(
+                    String::new(),
+                    Verdict::Deny,
+                    "unparsable",
+                    format!("{error}; the hook refuses what it cannot read"),
+                )],
+                route: None,
+            };
+        }
+    };
+    let functions: Vec<&str> = script
+        .constructs
+        .iter()
+        .filter(|construct| construct.kind == ConstructKind::FunctionDefinition)
+        .filter_map(|construct| construct.name.as_deref())
+        .collect();
+    let mut segments = Vec::new();
+    for construct in &script.constructs {
+        let name = construct.name.as_deref().map(cut).unwrap_or_default();
+        let (verdict, message) = match (construct.kind, construct.why_not_static) {
+            (ConstructKind::ExtendedTest, None) => continue,
+            (ConstructKind::ExtendedTest, Some(why)) => {
+                segments.push(not_static_segment("[[ ... ]]".to_owned(), "[[ ... ]]", why, context));
+                continue;
+            }
+            (ConstructKind::FunctionDefinition, _) => (
+                Verdict::Deny,
+                format!("defines a function `{name}`, which runs in place of any program of that name; run the commands directly"),
+            ),
+            (ConstructKind::Coprocess, _) => (
+                Verdict::Deny,
+                "`coproc` runs a command in the background with pipes to the shell; run it directly".to_owned(),
+            ),
+            (ConstructKind::Arithmetic, _) => (
+                Verdict::Deny,
+                "`(( ... ))` arithmetic can assign variables and run commands through array subscripts (the hook also reads `( (` written without a space as `((`); write the commands without it".to_owned(),
+            ),
+        };
+        segments.push(Segment::new(
+            String::new(),
+            verdict,
+            construct.kind.rule(),
+            message,
+        ));
+    }
+    let mut routes = Vec::new();
+    for command in &script.commands {
+        let (mut segment, route) = judge_command(command, &functions, context);
+        segment.within = command.within;
+        routes.push(route);
+        segments.push(segment);
+    }
+    let verdict = segments
+        .iter()
+        .map(|segment| segment.verdict)
+        .max()
+        .unwrap_or(Verdict::Allow);
+    let route = match (routes.as_slice(), script.constructs.is_empty()) {
+        ([Some(route)], true) if verdict != Verdict::Deny => Some(route.clone()),
+        _ => None,
+    };
+    Judgement {
+        verdict,
+        segments,
+        route,
+    }
+}
+
+fn cut(text: &str) -> String {
+    if text.chars().count() <= MAX_SHOWN_CHARS {
+        return text.to_owned();
+    }
+    let mut shown: String = text.chars().take(MAX_SHOWN_CHARS).collect();
+    shown.push('…');
+    shown
+}
+
+fn not_static_segment(shown: String, word: &str, why: NotStatic, context: &Context<'_>) -> Segment {
+    let verdict = match context.settings.not_static {
+        NotStaticPolicy::Deny => Verdict::Deny,
+        NotStaticPolicy::Ask => Verdict::Ask,
+    };
+    let advice = match why {
+        NotStatic::Glob | NotStatic::BraceExpansion | NotStatic::TildeExpansion => {
+            "quote it, or write out the words it stands for"
+        }
+        _ => "write the value out literally, as its own command if it comes from another command",
+    };
+    Segment::new(
+        shown,
+        verdict,
+        why.rule(),
+        format!("`{}` is {}; {advice}", cut(word), why.describe()),
+    )
+}
+
+/// The first word of `command` that is not static, wherever it is.
+fn first_dynamic(command: &SimpleCommand) -> Option<(&str, NotStatic)> {
+    command
+        .assignments
+        .iter()
+        .map(|assignment| &assignment.value)
+        .chain(&command.words)
+        .chain(command.redirects.iter().map(|redirect| &redirect.target))
+        .find_map(|word| match word {
+            Word::Dynamic { source, why } => Some((source.as_str(), *why)),
+            Word::Static { .. } => None,
+        })
+}
+
+fn judge_command(
+    command: &SimpleCommand,
+    functions: &[&str],
+    context: &Context<'_>,
+) -> (Segment, Option<Vec<String>>) {
+    let source = cut(&command.source);
+    if let Some((word, why)) = first_dynamic(command) {
+        return (not_static_segment(source, word, why, context), None);
+    }
+    let argv: Vec<&str> = command.argv().unwrap_or_default();
+    let redirect = redirect_verdict(&command.redirects, context);
+    let Some((&program, _)) = argv.split_first() else {
+        // Only assignments and redirections.
+        let mut segment = assignments_segment(source.clone(), command, context);
+        if let Some(redirect) = redirect {
+            segment = stricter(segment, redirect);
+        }
+        return (segment, None);
+    };
+    let shown = quote(&argv);
+    let mut segment = if !command.assignments.is_empty() {
+        let names: Vec<&str> = command
+            .assignments
+            .iter()
+            .map(|assignment| assignment.name.as_str())
+            .collect();
+        Segment::new(
+            shown.clone(),
+            Verdict::Deny,
+            "assignment_prefix",
+            format!(
+                "`{}=...` changes the environment `{}` runs with, which its declaration does not allow; drop the assignment",
+                names.join("=... "),
+                cut(program)
+            ),
+        )
+    } else if functions.contains(&program) {
+        Segment::new(
+            shown.clone(),
+            Verdict::Deny,
+            "function_call",
+            format!(
+                "`{}` is a function defined in this command line, not the program of that name",
+                cut(program)
+            ),
+        )
+    } else if CODE_BUILTINS.contains(&program) {
+        Segment::new(
+            shown.clone(),
+            Verdict::Deny,
+            "shell_builtin",
+            format!(
+                "the shell builtin `{program}` runs code it is given or changes what a later name runs; run the commands directly"
+            ),
+        )
+    } else if ASSIGNING_BUILTINS.contains(&program) {
+        environment_segment(shown.clone(), program, &argv[1..])
+    } else {
+        match match_declarations(program, &argv, context) {
+            Matched::Allowed { segment, route } => {
+                let segment = match redirect {
+                    Some(redirect) => stricter(segment, redirect),
+                    None => segment,
+                };
+                let route = route.filter(|_| command.redirects.is_empty());
+                return (segment, route);
+            }
+            Matched::Refused(segment) => segment,
+            Matched::Nothing { declared } => {
+                unmatched(program, &argv, shown.clone(), declared, context)
+            }
+        }
+    };
+    if let Some(redirect) = redirect {
+        segment = stricter(segment, redirect);
+    }
+    (segment, None)
+}
+
+/// The stricter of a segment's verdict and its redirections'.
+fn stricter(segment: Segment, redirect: Segment) -> Segment {
+    if redirect.verdict > segment.verdict {
+        Segment {
+            shown: segment.shown,
+            declaration: segment.declaration,
+            redacted: segment.redacted,
+            ..redirect
+        }
+    } else {
+        segment
+    }
+}
+
+fn shell_control(name: &str) -> bool {
+    SHELL_CONTROL_VARIABLES.contains(&name) || variable_loads_code(name)
+}
+
+/// `NAME=VALUE` alone sets a shell variable; refused for the variables that
+/// change what runs.
+fn assignments_segment(shown: String, command: &SimpleCommand, _context: &Context<'_>) -> Segment {
+    match command
+        .assignments
+        .iter()
+        .find(|assignment| shell_control(&assignment.name))
+    {
+        Some(assignment) => Segment::new(
+            shown,
+            Verdict::Deny,
+            "environment",
+            format!(
+                "setting `{}` changes which program a name runs or loads code into programs",
+                cut(&assignment.name)
+            ),
+        ),
+        None => Segment::new(
+            shown,
+            Verdict::Allow,
+            "assignment",
+            "sets shell variables only".to_owned(),
+        ),
+    }
+}
+
+fn environment_segment(shown: String, builtin: &str, arguments: &[&str]) -> Segment {
+    let assigned = arguments
+        .iter()
+        .filter(|argument| !argument.starts_with(['-', '+']))
+        .map(|argument| argument.split_once('=').map_or(*argument, |(name, _)| name))
+        .find(|name| shell_control(name));
+    match assigned {
+        Some(name) => Segment::new(
+            shown,
+            Verdict::Deny,
+            "environment",
+            format!(
+                "`{builtin} {}` changes which program a name runs or loads code into programs",
+                cut(name)
+            ),
+        ),
+        None => Segment::new(
+            shown,
+            Verdict::Allow,
+            "assignment",
+            format!("`{builtin}` sets shell variables only"),
+        ),
+    }
+}
+
+/// The strictest verdict the redirections need, if any needs one.
+fn redirect_verdict(redirects: &[Redirect], context: &Context<'_>) -> Option<Segment> {
+    for redirect in redirects {
+        let Some(target) = redirect.target.as_static() else {
+            continue;
+        };
+        let writes_file = match redirect.kind {
+            kind if kind.writes() => true,
+            // `>&FILE` (not a descriptor number, not `-`) writes a file.
+            RedirectKind::DuplicateOutput => {
+                !target.bytes().all(|byte| byte.is_ascii_digit()) && target != "-"
+            }
+            _ => false,
+        };
+        if !writes_file || HARMLESS_TARGETS.contains(&target) || write_allowed(target, context) {
+            continue;
+        }
+        return Some(Segment::new(
+            String::new(),
+            Verdict::Ask,
+            "redirect_write",
+            format!(
+                "writes the file `{}` through a redirection; the person decides (or add it to write_paths in aigent.toml)",
+                cut(target)
+            ),
+        ));
+    }
+    None
+}
+
+fn write_allowed(target: &str, context: &Context<'_>) -> bool {
+    let absolute = |path: &str| -> Option<PathBuf> {
+        let path = Path::new(path);
+        if path.is_absolute() {
+            Some(path.to_path_buf())
+        } else {
+            context.cwd.map(|cwd| cwd.join(path))
+        }
+    };
+    let Some(target_path) = absolute(target) else {
+        return false;
+    };
+    if target_path
+        .components()
+        .any(|component| component == std::path::Component::ParentDir)
+    {
+        return false;
+    }
+    context.settings.write_paths.iter().any(|allowed| {
+        let Some(allowed_path) = absolute(allowed) else {
+            return false;
+        };
+        if allowed.ends_with('/') {
+            target_path.starts_with(&allowed_path) && target_path != allowed_path
+        } else {
+            target_path == allowed_path
+        }
+    })
+}
+
+enum Matched {
+    Allowed {
+        segment: Segment,
+        route: Option<Vec<String>>,
+    },
+    /// Matched a declaration's program, but not its contract.
+    Refused(Segment),
+    /// No declaration for this program; `declared` names those for the
+    /// same base name whose program is another file.
+    Nothing { declared: Vec<String> },
+}
+
+/// Whether `proposed` (the word as written) runs the declared `binary`.
+fn same_program(binary: &str, proposed: &str, context: &Context<'_>) -> bool {
+    if binary == proposed {
+        return true;
+    }
+    let resolve = |word: &str| -> Option<PathBuf> {
+        let path = if word.contains('/') {
+            Path::new(word).is_absolute().then(|| PathBuf::from(word))?
+        } else {
+            (context.which)(word)?
+        };
+        std::fs::canonicalize(&path).ok().or(Some(path))
+    };
+    // A relative path (`./git`) names whatever is in the directory the
+    // agent is in, never the declared program.
+    if proposed.contains('/') && !Path::new(proposed).is_absolute() {
+        return false;
+    }
+    matches!((resolve(binary), resolve(proposed)), (Some(a), Some(b)) if a == b)
+}
+
+fn match_declarations(program: &str, argv: &[&str], context: &Context<'_>) -> Matched {
+    let names = context.index.commands_for(program_key(program));
+    // A refusal by a declaration whose form matched says more than one
+    // whose form did not.
+    let mut first_refusal: Option<Segment> = None;
+    let mut no_form: Option<Segment> = None;
+    let mut declared = Vec::new();
+    for name in names {
+        let Ok(loaded) = context.registry.load(name) else {
+            continue;
+        };
+        let declaration = loaded.declaration;
+        let Some(subprocess) = &declaration.subprocess else {
+            continue;
+        };
+        if !same_program(&subprocess.binary, program, context) {
+            declared.push(name.clone());
+            continue;
+        }
+        match match_one(&declaration, argv) {
+            One::Allowed { segment, route } => return Matched::Allowed { segment, route },
+            One::Refused(segment) => {
+                first_refusal.get_or_insert(segment);
+            }
+            One::NoShape => {
+                no_form.get_or_insert_with(|| {
+                    let mut segment = Segment::new(
+                        quote(argv),
+                        Verdict::Deny,
+                        "not_declared_form",
+                        format!(
+                            "`{}` is declared as `{}`, but not with these arguments; see `aigent schema show {}` for the form it takes",
+                            cut(program),
+                            declaration.name,
+                            declaration.name
+                        ),
+                    );
+                    segment.declaration = Some(declaration.name.clone());
+                    segment
+                });
+            }
+        }
+    }
+    match first_refusal.or(no_form) {
+        Some(segment) => Matched::Refused(segment),
+        None => Matched::Nothing { declared },
+    }
+}
+
+enum One {
+    Allowed {
+        segment: Segment,
+        route: Option<Vec<String>>,
+    },
+    Refused(Segment),
+    NoShape,
+}
+
+fn match_one(declaration: &Declaration, argv: &[&str]) -> One {
+    let candidates = candidate_arguments(declaration, &argv[1..]);
+    if candidates.is_empty() {
+        return One::NoShape;
+    }
+    let mut refusal: Option<Segment> = None;
+    for candidate in &candidates {
+        let text = Value::Object(candidate.clone()).to_string();
+        let validated = match guard::check(declaration, &RawArguments::Json(&text)) {
+            Ok(validated) => validated,
+            Err(rejection) => {
+                refusal.get_or_insert_with(|| phase1_refusal(declaration, argv, &rejection));
+                continue;
+            }
+        };
+        let Ok(built) = Argv::build(declaration, &validated) else {
+            continue;
+        };
+        let redacted_words = built.redacted();
+        let redacted = redacted_words
+            .iter()
+            .zip(built.words())
+            .any(|(shown, word)| shown != word);
+        if built.words()[1..]
+            .iter()
+            .map(String::as_str)
+            .ne(argv[1..].iter().copied())
+        {
+            // Phase 1 filled in a declared default the line leaves out.
+            refusal.get_or_insert_with(|| {
+                let mut segment = Segment::new(
+                    quote(&redacted_words),
+                    Verdict::Deny,
+                    "not_as_declared",
+                    format!(
+                        "`{}` declares values this command leaves out (its defaults); run it as declared",
+                        declaration.name
+                    ),
+                );
+                segment.declaration = Some(declaration.name.clone());
+                segment.corrected = (!redacted).then(|| quote(built.words()));
+                segment.redacted = redacted;
+                segment
+            });
+            continue;
+        }
+        let (verdict, rule, message) = if declaration.requires_confirmation() {
+            (
+                Verdict::Ask,
+                "destructive",
+                format!(
+                    "matches `{}`, which is declared destructive: the person decides",
+                    declaration.name
+                ),
+            )
+        } else {
+            (
+                Verdict::Allow,
+                "declared",
+                format!("matches `{}` and passes its contract", declaration.name),
+            )
+        };
+        let mut segment = Segment::new(quote(&redacted_words), verdict, rule, message);
+        segment.declaration = Some(declaration.name.clone());
+        segment.redacted = redacted;
+        let route = route_words(declaration, candidate);
+        return One::Allowed { segment, route };
+    }
+    refusal.map_or(One::NoShape, One::Refused)
+}
+
+fn phase1_refusal(declaration: &Declaration, argv: &[&str], rejection: &Rejection) -> Segment {
+    let primary = rejection.primary().map(|violation| violation.redacted());
+    let (rule, message) = match &primary {
+        Some(violation) => (violation.rule.as_str(), violation.message.clone()),
+        None => ("phase1", "the arguments fail Phase 1".to_owned()),
+    };
+    let sensitive = rejection
+        .violations
+        .iter()
+        .any(|violation| violation.sensitive);
+    let mut segment = Segment::new(
+        if sensitive {
+            format!("{} …", quote_word(argv[0]))
+        } else {
+            quote(argv)
+        },
+        Verdict::Deny,
+        rule,
+        format!("`{}`: {}", declaration.name, cut(&message)),
+    );
+    segment.declaration = Some(declaration.name.clone());
+    segment.redacted = sensitive;
+    segment.corrected = rejection.fix.as_ref().map(|fix| {
+        let mut words = vec![
+            "aigent".to_owned(),
+            "run".to_owned(),
+            declaration.name.clone(),
+        ];
+        words.extend(fix.iter().cloned());
+        quote(&words)
+    });
+    segment
+}
+
+/// `run NAME --param=value ...` for the recovered arguments.
+fn route_words(declaration: &Declaration, arguments: &Map<String, Value>) -> Option<Vec<String>> {
+    let mut words = vec!["run".to_owned(), declaration.name.clone()];
+    if declaration.requires_confirmation() {
+        // The client asked the person before it runs the rewrite.
+        words.insert(1, "--confirm-destructive".to_owned());
+    }
+    if matches!(declaration.inputs, Inputs::InputSchema(_)) {
+        if !arguments.is_empty() {
+            words.push("--json".to_owned());
+            words.push(Value::Object(arguments.clone()).to_string());
+        }
+        return Some(words);
+    }
+    for (name, value) in arguments {
+        let scalar = |value: &Value| match value {
+            Value::String(text) => Some(text.clone()),
+            Value::Number(number) => Some(number.to_string()),
+            Value::Bool(on) => Some(on.to_string()),
+            _ => None,
+        };
+        match value {
+            Value::Array(items) => {
+                for item in items {
+                    words.push(format!("--{name}={}", scalar(item)?));
+                }
+            }
+            other => words.push(format!("--{name}={}", scalar(other)?)),
+        }
+    }
+    Some(words)
+}
+
+fn unmatched(
+    program: &str,
+    argv: &[&str],
+    shown: String,
+    declared: Vec<String>,
+    context: &Context<'_>,
+) -> Segment {
+    if let Some(wrapper) = runs_another_program(argv) {
+        return Segment::new(
+            shown,
+            Verdict::Deny,
+            "wrapper",
+            format!(
+                "`{wrapper}` runs another program, which the hook cannot judge through it; run that program directly"
+            ),
+        );
+    }
+    if is_language(program) {
+        return Segment::new(
+            shown,
+            Verdict::Deny,
+            "interpreter",
+            format!(
+                "`{}` runs whatever code it is given; declare the script as a command (`aigent schema new`) instead",
+                cut(program)
+            ),
+        );
+    }
+    let owned: Vec<String> = argv.iter().map(|word| (*word).to_owned()).collect();
+    if let Some(problem) = proposed_command_problems(&owned).into_iter().next() {
+        return Segment::new(shown, Verdict::Deny, "code_string", cut(&problem));
+    }
+    if allowed_program(program, context) {
+        return Segment::new(
+            shown,
+            Verdict::Allow,
+            "allowed_program",
+            format!("`{}` is on the hook's allow list", cut(program)),
+        );
+    }
+    let (verdict, tail) = match context.settings.unmatched {
+        UnmatchedPolicy::Ask => (Verdict::Ask, "the person decides"),
+        UnmatchedPolicy::Deny => (
+            Verdict::Deny,
+            "refused by the policy (unmatched = \"deny\")",
+        ),
+        UnmatchedPolicy::Defer => (Verdict::Defer, "left to the client's own rules"),
+    };
+    let also = if declared.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " (`{}` is declared for another `{}`)",
+            declared.join("`, `"),
+            cut(program_key(program))
+        )
+    };
+    Segment::new(
+        shown,
+        verdict,
+        "unmatched",
+        format!("no declaration matches `{}`{also}; {tail}", cut(program)),
+    )
+}
+
+fn allowed_program(program: &str, context: &Context<'_>) -> bool {
+    let allow = &context.settings.allow;
+    if !program.contains('/') {
+        return allow.iter().any(|name| name == program);
+    }
+    if !Path::new(program).is_absolute() {
+        return false;
+    }
+    let key = program_key(program);
+    allow.iter().any(|name| name == key) && same_program(key, program, context)
+}
+
+#[cfg(test)]
+mod tests;

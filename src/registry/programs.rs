@@ -1,0 +1,210 @@
+//! Which declarations run which program, for `aigent hook`: a command line
+//! names a program, not a command, and the hook must find the few
+//! declarations for it without reading a thousand files on every call.
+//!
+//! The index is kept in a cache file (under `$XDG_CACHE_HOME/aigent/`),
+//! valid while the registry directory holds the same files with the same
+//! size, modification time and inode; any change rebuilds it from the
+//! declarations. A lookup then reads the directory listing, the cache file
+//! and only the declarations of the program in question. A stale or missing
+//! cache can only cost time: every declaration found is loaded and checked
+//! afresh, so the index never decides anything by itself.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::load::{LoadError, Registry};
+use crate::fsutil::{read_regular_file, write_atomic};
+
+/// Cache files larger than this are not read (a registry of many thousands
+/// of declarations stays far below it).
+const MAX_CACHE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Declaration names by the program they run (the base name of
+/// `subprocess.binary`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProgramIndex {
+    fingerprint: String,
+    programs: BTreeMap<String, Vec<String>>,
+}
+
+impl ProgramIndex {
+    /// The commands whose program has base name `program`.
+    pub fn commands_for(&self, program: &str) -> &[String] {
+        self.programs.get(program).map_or(&[], Vec::as_slice)
+    }
+
+    /// How many programs the index knows.
+    pub fn len(&self) -> usize {
+        self.programs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.programs.is_empty()
+    }
+}
+
+/// The base name a program is indexed and looked up by: the last path
+/// component (`/usr/bin/git` and `git` are both `git`).
+pub fn program_key(program: &str) -> &str {
+    program.rsplit('/').next().unwrap_or(program)
+}
+
+impl Registry {
+    /// The program index, from `cache_dir` when it is current there, else
+    /// built and (best effort) saved there.
+    pub fn program_index(&self, cache_dir: Option<&Path>) -> Result<ProgramIndex, LoadError> {
+        let fingerprint = self.fingerprint()?;
+        let cache = match (self, cache_dir) {
+            (Self::Directory(dir), Some(cache_dir)) => Some(cache_file(cache_dir, dir)),
+            _ => None,
+        };
+        if let Some(index) = cache.as_deref().and_then(read_cache)
+            && index.fingerprint == fingerprint
+        {
+            return Ok(index);
+        }
+        let mut programs: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for report in self.reports()? {
+            let Some(subprocess) = report
+                .declaration
+                .as_ref()
+                .and_then(|declaration| declaration.subprocess.as_ref())
+            else {
+                continue;
+            };
+            programs
+                .entry(program_key(&subprocess.binary).to_owned())
+                .or_default()
+                .push(report.name.clone());
+        }
+        for names in programs.values_mut() {
+            names.sort();
+            names.dedup();
+        }
+        let index = ProgramIndex {
+            fingerprint,
+            programs,
+        };
+        if let Some(cache) = cache {
+            // A cache that cannot be written only costs the next call time.
+            let _ = write_cache(&cache, &index);
+        }
+        Ok(index)
+    }
+
+    /// What the index depends on: each declaration file's name, size,
+    /// modification time and inode.
+    fn fingerprint(&self) -> Result<String, LoadError> {
+        let mut hasher = Sha256::new();
+        match self {
+            Self::Embedded => hasher.update(b"embedded"),
+            Self::Directory(dir) => {
+                for entry in self.entries()? {
+                    hasher.update(entry.file_name.as_bytes());
+                    hasher.update([0]);
+                    if let Ok(metadata) = fs::metadata(dir.join(&entry.file_name)) {
+                        hasher.update(metadata.len().to_le_bytes());
+                        let modified = metadata
+                            .modified()
+                            .ok()
+                            .and_then(|time| time.duration_since(std::time::UNIX_EPOCH).ok())
+                            .map_or(0, |since| since.as_nanos());
+                        hasher.update(modified.to_le_bytes());
+                        #[cfg(unix)]
+                        {
+                            use std::os::unix::fs::MetadataExt;
+                            hasher.update(metadata.ino().to_le_bytes());
+                            hasher.update(metadata.ctime_nsec().to_le_bytes());
+                        }
+                    }
+                    hasher.update([0xff]);
+                }
+            }
+        }
+        Ok(hex(&hasher.finalize()))
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+/// One cache file per registry directory.
+fn cache_file(cache_dir: &Path, registry: &Path) -> PathBuf {
+    let absolute = std::path::absolute(registry).unwrap_or_else(|_| registry.to_path_buf());
+    let digest = Sha256::digest(absolute.as_os_str().as_encoded_bytes());
+    cache_dir.join(format!("programs-{}.json", &hex(&digest)[..16]))
+}
+
+fn read_cache(path: &Path) -> Option<ProgramIndex> {
+    let text = read_regular_file(path, MAX_CACHE_BYTES).ok()?;
+    serde_json::from_slice(&text).ok()
+}
+
+fn write_cache(path: &Path, index: &ProgramIndex) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir)?;
+    }
+    write_atomic(
+        path,
+        &serde_json::to_vec(index).map_err(std::io::Error::other)?,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, name: &str, binary: &str) {
+        fs::write(
+            dir.join(format!("{name}.yaml")),
+            format!(
+                "name: {name}\ndescription: Test\ndanger_level: safe\nparameters: {{}}\nsubprocess:\n  binary: {binary}\n  argv: [status]\n"
+            ),
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn programs_find_their_declarations_and_the_cache_follows_edits() {
+        let registry_dir = tempfile::tempdir().unwrap();
+        let cache = tempfile::tempdir().unwrap();
+        write(registry_dir.path(), "git-status", "git");
+        write(registry_dir.path(), "other-git", "/usr/bin/git");
+        write(registry_dir.path(), "ls-here", "ls");
+        let registry = Registry::Directory(registry_dir.path().to_path_buf());
+        let index = registry.program_index(Some(cache.path())).unwrap();
+        assert_eq!(index.commands_for("git"), ["git-status", "other-git"]);
+        assert_eq!(index.commands_for("ls"), ["ls-here"]);
+        assert!(index.commands_for("rm").is_empty());
+        assert_eq!(fs::read_dir(cache.path()).unwrap().count(), 1);
+
+        // Rewritten in place with another program: the cache is not used.
+        write(registry_dir.path(), "ls-here", "exa");
+        let index = registry.program_index(Some(cache.path())).unwrap();
+        assert!(index.commands_for("ls").is_empty());
+        assert_eq!(index.commands_for("exa"), ["ls-here"]);
+
+        // A corrupt cache file is rebuilt.
+        let file = fs::read_dir(cache.path())
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap()
+            .path();
+        fs::write(&file, "not json").unwrap();
+        let index = registry.program_index(Some(cache.path())).unwrap();
+        assert_eq!(index.commands_for("exa"), ["ls-here"]);
+    }
+
+    #[test]
+    fn the_embedded_examples_are_indexed() {
+        let index = Registry::Embedded.program_index(None).unwrap();
+        assert_eq!(index.commands_for("git"), ["git-log"]);
+    }
+}

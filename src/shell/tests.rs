@@ -1,0 +1,236 @@
+use proptest::prelude::*;
+
+use super::*;
+
+fn argvs(line: &str) -> Vec<Option<Vec<String>>> {
+    parse(line)
+        .unwrap()
+        .commands
+        .iter()
+        .map(|command| {
+            command
+                .argv()
+                .map(|argv| argv.into_iter().map(str::to_owned).collect())
+        })
+        .collect()
+}
+
+fn static_argv(line: &str) -> Vec<String> {
+    let all = argvs(line);
+    assert_eq!(all.len(), 1, "{line}: {all:?}");
+    all.into_iter().next().unwrap().expect("static")
+}
+
+fn why(line: &str) -> Vec<NotStatic> {
+    parse(line)
+        .unwrap()
+        .commands
+        .iter()
+        .flat_map(|command| {
+            command
+                .words
+                .iter()
+                .chain(
+                    command
+                        .assignments
+                        .iter()
+                        .map(|assignment| &assignment.value),
+                )
+                .chain(command.redirects.iter().map(|redirect| &redirect.target))
+                .filter_map(|word| match word {
+                    Word::Dynamic { why, .. } => Some(*why),
+                    Word::Static { .. } => None,
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+#[test]
+fn quote_removal_gives_the_argv_bash_passes() {
+    assert_eq!(
+        static_argv(r#"git commit -m 'Fix parser (again) & add tests'"#),
+        ["git", "commit", "-m", "Fix parser (again) & add tests"]
+    );
+    assert_eq!(
+        static_argv(r#"grep -E "(foo|bar)\$" src"#),
+        ["grep", "-E", "(foo|bar)$", "src"]
+    );
+    assert_eq!(static_argv(r"echo a\ b c\\d"), ["echo", "a b", r"c\d"]);
+    assert_eq!(
+        static_argv(r#"echo "a\b" "\"q\"""#),
+        ["echo", r"a\b", "\"q\""]
+    );
+    assert_eq!(
+        static_argv(r"echo $'a\nb\x41\'' 'it'\''s'"),
+        ["echo", "a\nbA'", "it's"]
+    );
+    assert_eq!(
+        static_argv("git log HEAD~3 -- {}"),
+        ["git", "log", "HEAD~3", "--", "{}"]
+    );
+    assert_eq!(static_argv("ls a\\\nb"), ["ls", "ab"]);
+}
+
+#[test]
+fn every_command_of_every_construct_is_found() {
+    let line = "a; b && c || d | e & f\nif g; then h; elif i; then j; else k; fi; \
+                for x in l; do m; done; while n; do o; done; case p in q) r;; esac; \
+                { s; }; (t); u() { v; }";
+    let programs: Vec<String> = parse(line)
+        .unwrap()
+        .commands
+        .iter()
+        .filter_map(|command| {
+            command
+                .argv()
+                .and_then(|argv| argv.first().map(|p| (*p).to_owned()))
+        })
+        .collect();
+    for expected in [
+        "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "m", "n", "o", "r", "s", "t", "v",
+    ] {
+        assert!(
+            programs.iter().any(|program| program == expected),
+            "{expected} in {programs:?}"
+        );
+    }
+    let script = parse(line).unwrap();
+    assert!(script.constructs.iter().any(|construct| construct.kind
+        == ConstructKind::FunctionDefinition
+        && construct.name.as_deref() == Some("u")));
+}
+
+#[test]
+fn substitutions_are_walked_and_their_words_are_not_static() {
+    let script = parse("echo \"$(rm -rf /tmp/x)\" `id` <(curl x)").unwrap();
+    let programs: Vec<&str> = script
+        .commands
+        .iter()
+        .filter_map(|command| command.words.first().and_then(Word::as_static))
+        .collect();
+    assert!(programs.contains(&"rm"), "{programs:?}");
+    assert!(programs.contains(&"id"));
+    assert!(programs.contains(&"curl"));
+    let echo = script
+        .commands
+        .iter()
+        .find(|command| command.words.first().and_then(Word::as_static) == Some("echo"))
+        .unwrap();
+    assert_eq!(echo.within, None);
+    let rm = script
+        .commands
+        .iter()
+        .find(|command| command.words.first().and_then(Word::as_static) == Some("rm"))
+        .unwrap();
+    assert_eq!(rm.within, Some("command substitution"));
+}
+
+#[test]
+fn expansions_are_named() {
+    assert_eq!(why("echo $HOME"), [NotStatic::ParameterExpansion]);
+    assert_eq!(why("echo \"${x:-y}\""), [NotStatic::ParameterExpansion]);
+    assert_eq!(why("ls *.rs"), [NotStatic::Glob]);
+    assert_eq!(why("ls a?"), [NotStatic::Glob]);
+    assert_eq!(why("echo {a,b}"), [NotStatic::BraceExpansion]);
+    assert_eq!(why("echo {1..3}"), [NotStatic::BraceExpansion]);
+    assert_eq!(why("cat ~/x"), [NotStatic::TildeExpansion]);
+    assert_eq!(why("echo x=~/y"), [NotStatic::TildeExpansion]);
+    assert_eq!(why("echo $((1+2))"), [NotStatic::ArithmeticExpansion]);
+    assert_eq!(why("X=$(id) true"), [NotStatic::CommandSubstitution]);
+    assert_eq!(why("$cmd arg"), [NotStatic::ParameterExpansion]);
+    assert_eq!(why("cat <<EOF\n$(id)\nEOF"), [NotStatic::HereDocExpansion]);
+    assert!(why("cat <<'EOF'\n$(id)\nEOF").is_empty());
+    assert!(why("echo '$HOME' \"*\" '{a,b}'").is_empty());
+}
+
+#[test]
+fn redirections_and_assignments_are_kept() {
+    let script = parse("FOO=1 BAR=two git status > out.txt 2>&1 < in").unwrap();
+    let command = &script.commands[0];
+    assert_eq!(command.assignments.len(), 2);
+    assert_eq!(command.assignments[0].name, "FOO");
+    assert_eq!(command.argv().unwrap(), ["git", "status"]);
+    let kinds: Vec<RedirectKind> = command
+        .redirects
+        .iter()
+        .map(|redirect| redirect.kind)
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            RedirectKind::Write,
+            RedirectKind::DuplicateOutput,
+            RedirectKind::Read
+        ]
+    );
+    assert_eq!(command.redirects[0].target.as_static(), Some("out.txt"));
+    let export = parse("export PATH=/tmp").unwrap();
+    assert_eq!(export.commands[0].argv().unwrap(), ["export", "PATH=/tmp"]);
+}
+
+#[test]
+fn bad_lines_are_errors_not_panics() {
+    assert!(matches!(
+        parse("echo 'unterminated"),
+        Err(ParseError::Syntax(_))
+    ));
+    assert!(matches!(parse("if true; then"), Err(ParseError::Syntax(_))));
+    assert_eq!(parse("a\0b"), Err(ParseError::NulByte));
+    let long = "a".repeat(MAX_COMMAND_BYTES + 1);
+    assert_eq!(
+        parse(&long),
+        Err(ParseError::TooLong {
+            bytes: MAX_COMMAND_BYTES + 1
+        })
+    );
+    let deep = format!("{}true{}", "{ ".repeat(10_000), "; }".repeat(10_000));
+    assert_eq!(parse(&deep), Err(ParseError::TooDeep));
+    let deep_substitution = format!("echo {}x{}", "$(echo ".repeat(5_000), ")".repeat(5_000));
+    assert_eq!(parse(&deep_substitution), Err(ParseError::TooDeep));
+}
+
+#[test]
+fn quoting_is_read_back_exactly() {
+    for word in [
+        "",
+        "plain",
+        "it's",
+        "~user",
+        "=x",
+        "a b",
+        "tab\there",
+        "new\nline",
+        "\u{1}",
+        "$HOME",
+        "*",
+    ] {
+        let line = format!("cmd {}", quote_word(word));
+        assert_eq!(static_argv(&line), ["cmd", word], "{line}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn parse_never_panics(line in "\\PC{0,200}") {
+        let _ = parse(&line);
+    }
+
+    #[test]
+    fn shell_syntax_soup_never_panics(line in "[a-z$`'\"(){};&|<>!*?\\[\\]~=\\\\ \n#-]{0,120}") {
+        let _ = parse(&line);
+    }
+
+    #[test]
+    fn quoted_words_read_back_as_themselves(words in prop::collection::vec("[^\u{0}]{0,12}", 1..6)) {
+        let mut all = vec!["cmd".to_owned()];
+        all.extend(words);
+        let line = quote(&all);
+        let script = parse(&line).unwrap();
+        prop_assert_eq!(script.commands.len(), 1);
+        let argv: Vec<String> = script.commands[0].argv().unwrap().into_iter().map(str::to_owned).collect();
+        prop_assert_eq!(argv, all);
+    }
+}
