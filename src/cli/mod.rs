@@ -172,12 +172,8 @@ pub enum Command {
         after_help = "Examples:\n  aigent audit show --command deploy --since 2h\n  aigent audit verify"
     )]
     Audit(audit::AuditCommand),
-    /// Guard the agents' own shell tools: install aigent's hook into a client
-    #[command(
-        subcommand,
-        after_help = "Examples:\n  aigent hook install --client claude-code\n  aigent hook install --client codex --scope user --dry-run\n  aigent hook uninstall --client claude-code"
-    )]
-    Hook(hook::HookCommand),
+    /// Guard the agents' own shell tools: the hook itself, install, explain
+    Hook(hook::HookArgs),
     /// Serve declared commands and skills to MCP clients
     #[command(
         subcommand,
@@ -370,7 +366,7 @@ fn dispatch(command: &Command, ctx: &Context) -> Result<Outcome, CliError> {
         Command::Args(command) => args::run(command, ctx),
         Command::Run(args) => run::run(args, ctx),
         Command::Audit(command) => audit::run(command, ctx),
-        Command::Hook(command) => hook::run(command, ctx),
+        Command::Hook(args) => hook::run(args, ctx),
         Command::Mcp(command) => mcp::run(command, ctx),
         Command::Completions(args) => completions::run(args, ctx),
         Command::Generate(args) => generate::run(args, ctx),

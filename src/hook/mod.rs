@@ -5,8 +5,10 @@
 //! out again; the hook itself reads the client's event and answers in its
 //! protocol.
 
+pub mod answer;
 pub mod install;
 pub mod judge;
+pub mod protocol;
 pub mod verdict;
 
 pub use install::Client;

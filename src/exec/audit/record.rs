@@ -25,13 +25,17 @@ pub const EVENT_SPAWN_FAILURE: &str = "COMMAND_SPAWN_FAILURE";
 /// A destructive command was refused for want of confirmation.
 pub const EVENT_CONFIRMATION_REFUSED: &str = "COMMAND_CONFIRMATION_REFUSED";
 
+/// `aigent hook` answered a client about one shell command line.
+pub const EVENT_HOOK_DECISION: &str = "HOOK_DECISION";
+
 /// Every event aigent writes, for `audit show --event` and the docs.
-pub const EVENTS: [&str; 5] = [
+pub const EVENTS: [&str; 6] = [
     EVENT_VALIDATION_FAILURE,
     EVENT_COMMAND_STARTED,
     EVENT_COMMAND_EXECUTED,
     EVENT_SPAWN_FAILURE,
     EVENT_CONFIRMATION_REFUSED,
+    EVENT_HOOK_DECISION,
 ];
 
 /// Values longer than this are cut in records (with a marker), so that one

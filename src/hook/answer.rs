@@ -1,0 +1,268 @@
+//! One hook call from end to end: the event read, the policy and the
+//! registry loaded, the command judged, the decision written to the audit
+//! log, and the reply in the client's protocol. Every failure on the way is
+//! a deny that says why: the hook fails closed.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use super::Client;
+use super::judge::{Context, Judgement, judge};
+use super::protocol::{EventError, Reply, ShellEvent, read_event, reply};
+use super::verdict::{Decision, Verdict};
+use crate::exec::audit::{AuditLog, AuditRecord, EVENT_HOOK_DECISION};
+use crate::registry::{Registry, Settings};
+use crate::shell::quote;
+
+/// A command line longer than this is left out of the audit record (its
+/// segments are still there).
+const MAX_AUDITED_COMMAND_BYTES: usize = 4096;
+
+/// What the caller decides about a hook call.
+pub struct HookOptions<'a> {
+    pub client: Client,
+    pub registry: &'a Registry,
+    /// Rewrite a matched command into `aigent run NAME ...` where the
+    /// client can rewrite the tool's input.
+    pub route: bool,
+    /// The words that start aigent itself in a rewritten command: its
+    /// absolute path, then `--commands DIR` when a registry was named.
+    pub aigent_words: Vec<String>,
+    /// Where the program index is cached (`$XDG_CACHE_HOME/aigent`).
+    pub cache_dir: Option<PathBuf>,
+    /// Where each decision is recorded; an error (no location can be
+    /// found) makes every decision a deny.
+    pub audit: Result<AuditLog, String>,
+    /// Finds a bare program name on `PATH`.
+    pub which: &'a dyn Fn(&str) -> Option<PathBuf>,
+}
+
+/// What the hook answered, and why.
+#[derive(Debug)]
+pub struct Answer {
+    pub reply: Reply,
+    pub decision: Decision,
+    /// Absent when the event or the policy could not be read.
+    pub judgement: Option<Judgement>,
+}
+
+/// Answers one event (`input` as `protocol::read_input` gave it).
+pub fn answer(input: Result<Vec<u8>, EventError>, options: &HookOptions<'_>) -> Answer {
+    let client = options.client;
+    let event = input.and_then(|bytes| read_event(client, &bytes));
+    let event = match event {
+        Ok(event) => event,
+        Err(error) => {
+            let decision = Decision::new(
+                Verdict::Deny,
+                format!("aigent: {error}; refusing (rule {})", error.rule()),
+            );
+            let record = base_record(client, None, &decision).with("rule", error.rule());
+            return finish(options, None, decision, None, record);
+        }
+    };
+    let (judgement, decision) = match judge_event(&event, options) {
+        Ok(judgement) => {
+            let decision = decide(&judgement, options);
+            (Some(judgement), decision)
+        }
+        Err(problem) => (
+            None,
+            Decision::new(Verdict::Deny, format!("aigent: {problem}; refusing")),
+        ),
+    };
+    let record = decision_record(&event, &decision, judgement.as_ref());
+    finish(options, Some(&event), decision, judgement, record)
+}
+
+fn judge_event(event: &ShellEvent, options: &HookOptions<'_>) -> Result<Judgement, String> {
+    let settings = Settings::load(options.registry)
+        .map_err(|error| format!("the hook policy cannot be read: {error}"))?;
+    let index = options
+        .registry
+        .program_index(options.cache_dir.as_deref())
+        .map_err(|error| format!("the registry cannot be read: {error}"))?;
+    let context = Context {
+        registry: options.registry,
+        index: &index,
+        settings: &settings.hook,
+        which: options.which,
+        cwd: event.cwd.as_deref(),
+    };
+    Ok(judge(&event.command, &context))
+}
+
+/// The decision for a judgement: its verdict, a reason that lets the
+/// model correct itself, and the rewrite when routing applies.
+pub fn decide(judgement: &Judgement, options: &HookOptions<'_>) -> Decision {
+    let mut decision = Decision::new(judgement.verdict, reason(judgement));
+    if options.route
+        && let Some(route) = &judgement.route
+        && matches!(judgement.verdict, Verdict::Allow | Verdict::Ask)
+    {
+        let mut words = options.aigent_words.clone();
+        words.extend(route.iter().cloned());
+        decision.rewritten_command = Some(quote(&words));
+    }
+    decision
+}
+
+/// The reason: the first segment with the line's verdict, its rule, and
+/// the corrected command where there is one.
+pub fn reason(judgement: &Judgement) -> String {
+    let count = judgement.segments.len();
+    let Some((index, segment)) = judgement
+        .segments
+        .iter()
+        .enumerate()
+        .find(|(_, segment)| segment.verdict == judgement.verdict)
+    else {
+        return "aigent: nothing to run".to_owned();
+    };
+    let mut text = format!("aigent: {}", judgement.verdict.as_str());
+    if !segment.shown.is_empty() {
+        if count > 1 {
+            text.push_str(&format!(" (segment {} of {count})", index + 1));
+        }
+        text.push_str(&format!(" `{}`", segment.shown));
+        if let Some(within) = segment.within {
+            text.push_str(&format!(" in a {within}"));
+        }
+    }
+    text.push_str(&format!(": {} [rule {}]", segment.message, segment.rule));
+    if let Some(corrected) = &segment.corrected {
+        text.push_str(&format!(". Instead: {corrected}"));
+    }
+    let others = judgement
+        .segments
+        .iter()
+        .filter(|other| other.verdict == judgement.verdict)
+        .count()
+        - 1;
+    if others > 0 {
+        text.push_str(&format!(
+            " ({others} more segment(s) also {})",
+            judgement.verdict.as_str()
+        ));
+    }
+    text
+}
+
+fn base_record(client: Client, event: Option<&ShellEvent>, decision: &Decision) -> AuditRecord {
+    let command = "hook";
+    let mut record = AuditRecord::new(EVENT_HOOK_DECISION, command)
+        .with("client", client.as_str())
+        .with("verdict", decision.verdict.as_str());
+    if let Some(event) = event {
+        record = record
+            .with(
+                "session_id",
+                event.session_id.clone().map_or(Value::Null, Value::String),
+            )
+            .with(
+                "tool",
+                event.tool_name.clone().map_or(Value::Null, Value::String),
+            );
+    }
+    record
+}
+
+fn decision_record(
+    event: &ShellEvent,
+    decision: &Decision,
+    judgement: Option<&Judgement>,
+) -> AuditRecord {
+    let mut record = base_record(event.client, Some(event), decision);
+    let redacted = judgement
+        .is_some_and(|judgement| judgement.segments.iter().any(|segment| segment.redacted));
+    // The line as written holds sensitive values where a segment had them
+    // redacted; then only the segments (redacted) are kept.
+    if !redacted && event.command.len() <= MAX_AUDITED_COMMAND_BYTES {
+        record = record.with("command_line", event.command.clone());
+    } else {
+        record = record.with("command_line", Value::Null).with(
+            "command_line_left_out",
+            if redacted { "sensitive" } else { "long" },
+        );
+    }
+    if let Some(judgement) = judgement {
+        let segments: Vec<Value> = judgement
+            .segments
+            .iter()
+            .map(|segment| {
+                json!({
+                    "shown": segment.shown,
+                    "verdict": segment.verdict.as_str(),
+                    "rule": segment.rule,
+                    "declaration": segment.declaration,
+                    "within": segment.within,
+                })
+            })
+            .collect();
+        record = record.with("segments", segments);
+    } else {
+        record = record.with("rule", "policy_unreadable");
+    }
+    record.with("routed", decision.rewritten_command.is_some())
+}
+
+fn finish(
+    options: &HookOptions<'_>,
+    event: Option<&ShellEvent>,
+    mut decision: Decision,
+    judgement: Option<Judgement>,
+    record: AuditRecord,
+) -> Answer {
+    let written = match &options.audit {
+        Ok(log) => log.append(&record).map_err(|error| error.to_string()),
+        Err(problem) => Err(problem.clone()),
+    };
+    if let Err(problem) = written {
+        decision = Decision::new(
+            Verdict::Deny,
+            format!(
+                "aigent: the audit log cannot be written ({problem}); every command is refused until it can"
+            ),
+        );
+    }
+    Answer {
+        reply: reply(options.client, &decision, event),
+        decision,
+        judgement,
+    }
+}
+
+/// Finds `name` on `path_var` as a shell would: the first directory
+/// holding an executable regular file of that name. Relative entries are
+/// skipped (they depend on where the shell is).
+pub fn which_on(path_var: Option<OsString>) -> impl Fn(&str) -> Option<PathBuf> {
+    let dirs: Vec<PathBuf> = path_var
+        .map(|path| {
+            std::env::split_paths(&path)
+                .filter(|dir| dir.is_absolute())
+                .collect()
+        })
+        .unwrap_or_default();
+    move |name: &str| {
+        if name.is_empty() || name.contains('/') {
+            return None;
+        }
+        dirs.iter()
+            .map(|dir| dir.join(name))
+            .find(|candidate| is_executable(candidate))
+    }
+}
+
+#[cfg(unix)]
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path)
+        .is_ok_and(|metadata| metadata.is_file() && metadata.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(not(unix))]
+fn is_executable(path: &Path) -> bool {
+    path.is_file()
+}
