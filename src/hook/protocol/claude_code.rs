@@ -31,7 +31,7 @@
 use serde_json::{Map, Value};
 
 use super::{
-    ASK_FALLBACK, DENY_FALLBACK, EventError, Reply, ShellEvent, ToolKind, event_name,
+    ASK_FALLBACK, DENY_FALLBACK, EventError, Reply, ShellEvent, ToolKind, cwd_field, event_name,
     optional_reason, pre_tool_use_deny, pre_tool_use_output, reason_text, rewritten_input,
     string_field, tool_command,
 };
@@ -64,7 +64,7 @@ pub(super) fn read(object: &Map<String, Value>) -> Result<ShellEvent, EventError
         tool_name,
         tool_use_id: string_field(object, "tool_use_id")?,
         command,
-        cwd: string_field(object, "cwd")?.map(Into::into),
+        cwd: cwd_field(object)?.map(Into::into),
         tool_input,
     })
 }

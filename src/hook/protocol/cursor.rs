@@ -32,8 +32,8 @@ use std::path::PathBuf;
 use serde_json::{Map, Value, json};
 
 use super::{
-    ASK_FALLBACK, DENY_FALLBACK, EventError, Reply, ShellEvent, command_from, event_name,
-    reason_text, string_field,
+    ASK_FALLBACK, DENY_FALLBACK, EventError, Reply, ShellEvent, command_from, cwd_field,
+    event_name, reason_text, string_field,
 };
 use crate::hook::Client;
 use crate::hook::verdict::{Decision, Verdict};
@@ -47,7 +47,7 @@ const DEFER_FALLBACK: &str =
 pub(super) fn read(object: &Map<String, Value>) -> Result<ShellEvent, EventError> {
     let event_name = event_name(object, EVENT)?;
     let command = command_from(object.get("command"))?;
-    let cwd = string_field(object, "cwd")?;
+    let cwd = cwd_field(object)?;
     let mut tool_input = Map::new();
     tool_input.insert("command".into(), command.clone().into());
     if let Some(cwd) = &cwd {

@@ -38,7 +38,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value, json};
 
 use super::{
-    ASK_FALLBACK, DENY_FALLBACK, EventError, Reply, ShellEvent, ToolKind, event_name,
+    ASK_FALLBACK, DENY_FALLBACK, EventError, Reply, ShellEvent, ToolKind, cwd_field, event_name,
     optional_reason, reason_text, rewritten_input, string_field, tool_command,
 };
 use crate::hook::Client;
@@ -73,7 +73,7 @@ pub(super) fn read(object: &Map<String, Value>) -> Result<ShellEvent, EventError
     let tool_name = string_field(object, "tool_name")?;
     let tool_input = object.get("tool_input").cloned().unwrap_or(Value::Null);
     let command = tool_command(tool_name.as_deref(), &tool_input, tool_kind)?;
-    let cwd = string_field(object, "cwd")?.map(PathBuf::from);
+    let cwd = cwd_field(object)?.map(PathBuf::from);
     let dir_path = match tool_input.get("dir_path") {
         Some(Value::String(dir)) if !dir.is_empty() => Some(dir.as_str()),
         _ => None,

@@ -227,6 +227,11 @@ fn string_field(
     }
 }
 
+/// The event's `cwd`; an empty one is no directory at all.
+fn cwd_field(object: &Map<String, Value>) -> Result<Option<String>, EventError> {
+    Ok(string_field(object, "cwd")?.filter(|cwd| !cwd.is_empty()))
+}
+
 /// Checks `hook_event_name` against the event aigent's entry is installed
 /// for. An event that names none is read as that event (older clients and
 /// hand-made test events leave it out).
