@@ -33,7 +33,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand args 'Check an agent''s arguments against a declared command'
             cand run 'Check the arguments, then run the declared command as an argv (never a shell)'
             cand audit 'Read and check the audit log: show records, verify the hash chain'
-            cand hook 'Guard the agents'' own shell tools: install aigent''s hook into a client'
+            cand hook 'Guard the agents'' own shell tools: the hook itself, install, explain'
             cand mcp 'Serve declared commands and skills to MCP clients'
             cand skill 'Validate, scaffold, inspect and render Agent Skills'
             cand plugin 'Validate Claude Code plugins and marketplaces'
@@ -292,6 +292,25 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;audit;help;help'= {
         }
         &'aigent;hook'= {
+            cand --client 'The client whose hook event arrives on stdin'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --route 'Rewrite a matched command into `aigent run NAME ...` where the client can rewrite it'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand explain 'Show how the hook judges a command line: each segment''s verdict and rule'
+            cand install 'Add aigent''s hook to a client''s settings file (runs before each shell command)'
+            cand uninstall 'Take aigent''s hook out of a client''s settings file'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;hook;explain'= {
+            cand --cwd 'The working directory the command would run in [default: the current one]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
@@ -302,9 +321,6 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand install 'Add aigent''s hook to a client''s settings file (runs before each shell command)'
-            cand uninstall 'Take aigent''s hook out of a client''s settings file'
-            cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;hook;install'= {
             cand --client 'The client whose settings file to edit'
@@ -343,9 +359,12 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --version 'Print version'
         }
         &'aigent;hook;help'= {
+            cand explain 'Show how the hook judges a command line: each segment''s verdict and rule'
             cand install 'Add aigent''s hook to a client''s settings file (runs before each shell command)'
             cand uninstall 'Take aigent''s hook out of a client''s settings file'
             cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;hook;help;explain'= {
         }
         &'aigent;hook;help;install'= {
         }
@@ -474,6 +493,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand -r 'Fix every skill below each PATH'
             cand --recursive 'Fix every skill below each PATH'
             cand --dry-run 'Show the diffs; write nothing'
+            cand --rename-dir 'Rename a skill directory whose name is not a valid name to the proposed one (never over an existing name), then fix its name'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -588,7 +608,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand args 'Check an agent''s arguments against a declared command'
             cand run 'Check the arguments, then run the declared command as an argv (never a shell)'
             cand audit 'Read and check the audit log: show records, verify the hash chain'
-            cand hook 'Guard the agents'' own shell tools: install aigent''s hook into a client'
+            cand hook 'Guard the agents'' own shell tools: the hook itself, install, explain'
             cand mcp 'Serve declared commands and skills to MCP clients'
             cand skill 'Validate, scaffold, inspect and render Agent Skills'
             cand plugin 'Validate Claude Code plugins and marketplaces'
@@ -633,8 +653,11 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;help;audit;verify'= {
         }
         &'aigent;help;hook'= {
+            cand explain 'Show how the hook judges a command line: each segment''s verdict and rule'
             cand install 'Add aigent''s hook to a client''s settings file (runs before each shell command)'
             cand uninstall 'Take aigent''s hook out of a client''s settings file'
+        }
+        &'aigent;help;hook;explain'= {
         }
         &'aigent;help;hook;install'= {
         }

@@ -204,3 +204,281 @@ fn a_claude_code_plugin_or_claude_directory_gets_claude_code() {
     );
     assert_eq!(fs::read_to_string(&plain).unwrap(), GUARDED);
 }
+
+fn shell_words(line: &str) -> Vec<String> {
+    // fix_command quotes with single quotes where needed; the paths here
+    // need none.
+    line.split_whitespace().map(str::to_owned).collect()
+}
+
+#[test]
+fn fix_names_a_skill_after_its_directory_and_keeps_the_old_name() {
+    let sandbox = Sandbox::new();
+    let directory = "acf-extended-advanced-custom-fields-workflows";
+    let file = sandbox.write(
+        format!("skills/{directory}/SKILL.md"),
+        "---\nname: \"ACF Extended for Advanced Custom Fields: Workflows!\"\ndescription: Builds ACF workflows.\n---\n# Body\n\nkept: as is \n",
+    );
+    let (run, envelope) = sandbox.json(&["skill", "fix", "--recursive", "skills"]);
+    run.assert_code(0);
+    assert_eq!(
+        files(&envelope)[0]["repairs"][0]["kind"],
+        "name-from-directory"
+    );
+    let fixed = fs::read_to_string(&file).unwrap();
+    assert!(
+        fixed.ends_with("---\n# Body\n\nkept: as is \n"),
+        "the body is byte for byte the same:\n{fixed}"
+    );
+    let (read, properties) =
+        sandbox.json(&["skill", "read-properties", &format!("skills/{directory}")]);
+    read.assert_code(0);
+    assert_eq!(properties["data"]["name"], directory);
+    assert_eq!(
+        properties["data"]["metadata"]["original-name"],
+        "ACF Extended for Advanced Custom Fields: Workflows!"
+    );
+    // fix, then validate, then fmt --check: clean.
+    sandbox
+        .json(&["skill", "validate", "--strict", "--recursive", "skills"])
+        .0
+        .assert_code(0);
+    sandbox
+        .json(&["skill", "fmt", "--check", "--recursive", "skills"])
+        .0
+        .assert_code(0);
+}
+
+#[test]
+fn an_invalid_directory_name_is_renamed_only_on_request() {
+    let sandbox = Sandbox::new();
+    let text = "---\nname: PDF Tools\ndescription: Fills PDF forms.\n---\nBody\n";
+    let file = sandbox.write("skills/PDF_Tools/SKILL.md", text);
+    let (run, envelope) = sandbox.json(&["skill", "fix", "--recursive", "skills"]);
+    run.assert_code(1);
+    assert_eq!(fs::read_to_string(&file).unwrap(), text, "nothing changed");
+    assert_eq!(envelope["error"]["code"], "FIX_INCOMPLETE");
+    let command = envelope["error"]["fix_command"].as_str().unwrap();
+    assert_eq!(command, "aigent skill fix --rename-dir skills/PDF_Tools");
+    let result = &files(&envelope)[0];
+    assert_eq!(result["rename"]["to"], "skills/pdf-tools");
+    assert_eq!(result["rename"]["done"], false);
+    assert_eq!(result["fix_command"], command);
+    assert!(
+        result["not_fixed"][0]
+            .as_str()
+            .unwrap()
+            .contains("rename the directory to 'pdf-tools'"),
+        "{result:#}"
+    );
+    // --dry-run says what it would do and does nothing.
+    let (dry, envelope) = sandbox.json(&[
+        "skill",
+        "fix",
+        "--dry-run",
+        "--rename-dir",
+        "skills/PDF_Tools",
+    ]);
+    dry.assert_code(0);
+    assert_eq!(files(&envelope)[0]["status"], "would-write");
+    assert!(file.exists());
+    // The fix command, as given.
+    let words = shell_words(command);
+    let again = sandbox.run(
+        &[
+            &["--format", "json"][..],
+            &words[1..].iter().map(String::as_str).collect::<Vec<_>>(),
+        ]
+        .concat(),
+    );
+    again.assert_code(0);
+    let envelope = again.envelope();
+    assert_eq!(files(&envelope)[0]["path"], "skills/pdf-tools/SKILL.md");
+    assert_eq!(files(&envelope)[0]["rename"]["done"], true);
+    assert!(!sandbox.join("skills/PDF_Tools").exists());
+    let renamed = fs::read_to_string(sandbox.join("skills/pdf-tools/SKILL.md")).unwrap();
+    assert_eq!(
+        renamed,
+        "---\nname: pdf-tools\ndescription: Fills PDF forms.\nmetadata:\n  original-name: \"PDF Tools\"\n---\nBody\n"
+    );
+    sandbox
+        .json(&["skill", "validate", "skills/pdf-tools"])
+        .0
+        .assert_code(0);
+}
+
+#[test]
+fn rename_dir_refuses_a_name_that_is_taken() {
+    let sandbox = Sandbox::new();
+    let text = "---\nname: pdf-tools\ndescription: Fills PDF forms.\n---\nBody\n";
+    let file = sandbox.write("skills/PDF_Tools/SKILL.md", text);
+    let other = sandbox.write("skills/pdf-tools/notes.md", "someone else's\n");
+    let (run, envelope) = sandbox.json(&["skill", "fix", "--rename-dir", "skills/PDF_Tools"]);
+    run.assert_code(1);
+    let result = &files(&envelope)[0];
+    assert_eq!(result["status"], "refused", "{result:#}");
+    assert!(
+        result["message"]
+            .as_str()
+            .unwrap()
+            .contains("that name is taken"),
+        "{result:#}"
+    );
+    assert_eq!(result["rename"]["done"], false);
+    assert_eq!(fs::read_to_string(&file).unwrap(), text);
+    assert_eq!(fs::read_to_string(&other).unwrap(), "someone else's\n");
+    assert_eq!(
+        fs::read_dir(sandbox.join("skills/pdf-tools"))
+            .unwrap()
+            .count(),
+        1
+    );
+}
+
+const MESSY: &str = "---\ndescription: 'Outside'\nname: \"x\"\nversion: 1\n---\nBody\n";
+
+#[cfg(unix)]
+#[test]
+fn writes_never_follow_a_symlink_out_of_the_tree() {
+    use std::os::unix::fs::symlink;
+    let sandbox = Sandbox::new();
+    let outside_dir = sandbox.write("outside/x/SKILL.md", MESSY);
+    let outside_file = sandbox.write("outside/y/SKILL.md", MESSY.replace("\"x\"", "\"y\""));
+    fs::create_dir_all(sandbox.join("tree/skills/y")).unwrap();
+    symlink("../../outside/x", sandbox.join("tree/skills/x")).unwrap();
+    symlink(
+        "../../../outside/y/SKILL.md",
+        sandbox.join("tree/skills/y/SKILL.md"),
+    )
+    .unwrap();
+    // A link that stays in the tree is written through, and stays a link.
+    let shared = sandbox.write("tree/shared/z/SKILL.md", MESSY.replace("\"x\"", "\"z\""));
+    symlink("../shared/z", sandbox.join("tree/skills/z")).unwrap();
+
+    for args in [
+        &["skill", "fmt", "--recursive", "tree"][..],
+        &["skill", "fix", "--recursive", "tree"][..],
+        // Named one by one, as a shell glob of skills/* would.
+        &["skill", "fmt", "tree/skills/x", "tree/skills/y"][..],
+        &["skill", "fix", "tree/skills/x/", "tree/skills/y/SKILL.md"][..],
+    ] {
+        let (run, envelope) = sandbox.json(args);
+        run.assert_code(0);
+        let skipped: Vec<&Value> = files(&envelope)
+            .iter()
+            .filter(|file| file["status"] == "skipped")
+            .collect();
+        assert_eq!(skipped.len(), 2, "{args:?}: {envelope:#}");
+        for file in &skipped {
+            assert_eq!(file["code"], "W010");
+            assert!(file.get("diff").is_none());
+        }
+        let warnings = envelope["warnings"].to_string();
+        assert!(warnings.contains("W010: "), "{warnings}");
+        assert_eq!(fs::read_to_string(&outside_dir).unwrap(), MESSY, "{args:?}");
+        assert_eq!(
+            fs::read_to_string(&outside_file).unwrap(),
+            MESSY.replace("\"x\"", "\"y\""),
+            "{args:?}"
+        );
+        assert_eq!(envelope["data"]["summary"]["skipped"], 2);
+    }
+    // The in-tree link was written through and is still a link.
+    assert!(
+        fs::read_to_string(&shared)
+            .unwrap()
+            .starts_with("---\nname: z\n")
+    );
+    assert!(
+        fs::symlink_metadata(sandbox.join("tree/skills/z"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    let text = sandbox.run(&[
+        "--format",
+        "text",
+        "--color",
+        "never",
+        "skill",
+        "fmt",
+        "--check",
+        "--recursive",
+        "tree",
+    ]);
+    assert!(
+        text.stdout
+            .contains("warning[W010]: tree/skills/x/SKILL.md leads through a symlink to"),
+        "{text}"
+    );
+
+    // skill new into a link to an empty directory outside: refused.
+    fs::create_dir_all(sandbox.join("outside/empty")).unwrap();
+    symlink("../../outside/empty", sandbox.join("tree/skills/new")).unwrap();
+    let (run, envelope) = sandbox.json(&[
+        "skill",
+        "new",
+        "tree/skills/new",
+        "--description",
+        "A new skill.",
+        "--yes",
+    ]);
+    run.assert_code(6);
+    assert!(
+        envelope["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("(W010)"),
+        "{envelope:#}"
+    );
+    assert_eq!(
+        fs::read_dir(sandbox.join("outside/empty")).unwrap().count(),
+        0
+    );
+    // A link to an empty directory inside the same directory is filled.
+    fs::create_dir_all(sandbox.join("tree/skills/.real-empty")).unwrap();
+    symlink(".real-empty", sandbox.join("tree/skills/inside")).unwrap();
+    sandbox
+        .json(&[
+            "skill",
+            "new",
+            "tree/skills/inside",
+            "--description",
+            "A new skill.",
+            "--yes",
+        ])
+        .0
+        .assert_code(0);
+    assert!(sandbox.join("tree/skills/.real-empty/SKILL.md").exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_hard_link_keeps_the_old_text_under_its_other_name() {
+    let sandbox = Sandbox::new();
+    let inside = sandbox.write("tree/skills/x/SKILL.md", MESSY);
+    let other = sandbox.join("outside/x-SKILL.md");
+    fs::create_dir_all(sandbox.join("outside")).unwrap();
+    fs::hard_link(&inside, &other).unwrap();
+    for command in ["fmt", "fix"] {
+        let (run, _) = sandbox.json(&["skill", command, "--recursive", "tree"]);
+        run.assert_code(0);
+        assert_ne!(fs::read_to_string(&inside).unwrap(), MESSY, "{command}");
+        // The atomic replace gave the name a new file; the other name
+        // still holds the old one, unchanged.
+        assert_eq!(fs::read_to_string(&other).unwrap(), MESSY, "{command}");
+        fs::remove_file(&inside).unwrap();
+        fs::hard_link(&other, &inside).unwrap();
+    }
+    // skill new never writes into an existing file, linked or not.
+    let (run, _) = sandbox.json(&[
+        "skill",
+        "new",
+        "tree/skills/x",
+        "--description",
+        "d.",
+        "--yes",
+    ]);
+    run.assert_code(6);
+    assert_eq!(fs::read_to_string(&other).unwrap(), MESSY);
+}

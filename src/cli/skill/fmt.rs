@@ -1,17 +1,18 @@
 //! `aigent skill fmt [--check] [--diff] [--recursive] PATH...`
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
 
 use aigent::report::escape::escape_controls;
 use aigent::report::{ErrorBody, ErrorCode, Outcome, exit};
-use aigent::skill::fmt::format_text;
-use aigent::skill::place::Places;
-use aigent::skill::rewrite::{Proposal, Status, rewrite_paths};
+use aigent::skill::fmt::format_proposal;
+use aigent::skill::rewrite::{RewriteOptions, Site, Status, rewrite_paths};
 
-use super::rewrite::{data, missing_failure, plural, write_diff, write_failure};
+use super::rewrite::{
+    data, missing_failure, plural, skipped_warnings, write_diff, write_failure, write_skipped,
+};
 use super::{CliError, Context};
 
 #[derive(Debug, Args)]
@@ -27,7 +28,8 @@ strings plain where YAML reads them back unchanged and double-quoted
 otherwise, two-space indentation under each key, no trailing whitespace.
 Comments and every value are kept, the body is left byte for byte, and
 each file is replaced atomically. A file whose values a rewrite would
-change is left alone and reported.
+change is left alone and reported, and so is one reached through a symlink
+that leads outside the tree given (W010): it is neither read nor written.
 
 Exit codes: 0 done (or, with --check/--diff, nothing would change), 1 a
 file would change (--check/--diff) or cannot be formatted, 5 a path does
@@ -52,15 +54,18 @@ pub struct FmtArgs {
 
 pub fn run(args: &FmtArgs, ctx: &Context) -> Result<Outcome, CliError> {
     let check = args.check || args.diff;
-    let propose = |text: &str, _: &Path, _: &Places| {
-        format_text(text)
-            .map(|text| Proposal {
-                text,
-                ..Proposal::default()
-            })
-            .map_err(|err| err.to_string())
+    let propose = |text: &str, site: &Site<'_>| {
+        format_proposal(text, site.directory_name).map_err(|err| err.to_string())
     };
-    let mut run = rewrite_paths(&args.paths, args.recursive, !check, &propose);
+    let mut run = rewrite_paths(
+        &args.paths,
+        RewriteOptions {
+            recursive: args.recursive,
+            write: !check,
+            rename_dirs: false,
+        },
+        &propose,
+    );
     if !args.diff {
         for file in &mut run.files {
             file.diff = None;
@@ -79,6 +84,7 @@ pub fn run(args: &FmtArgs, ctx: &Context) -> Result<Outcome, CliError> {
                     let _ = writeln!(text, "{}: {path}", ctx.style.warning("would format"));
                     write_diff(&mut text, file, ctx.style);
                 }
+                Status::Skipped => write_skipped(&mut text, file, ctx.style),
                 _ => write_failure(&mut text, file, ctx.style),
             }
         }
@@ -97,11 +103,16 @@ pub fn run(args: &FmtArgs, ctx: &Context) -> Result<Outcome, CliError> {
                     format!(", {} failed", summary.failed)
                 } else {
                     String::new()
+                } + &if summary.skipped > 0 {
+                    format!(", {} skipped", summary.skipped)
+                } else {
+                    String::new()
                 }
             );
         }
     }
-    let warnings = run.notes.clone();
+    let mut warnings = run.notes.clone();
+    warnings.extend(skipped_warnings(&run));
     if let Some(outcome) = missing_failure(&run, &args.paths, &text) {
         return Ok(outcome.with_warnings(warnings));
     }
