@@ -666,6 +666,7 @@ fn route_words(declaration: &Declaration, arguments: &Map<String, Value>) -> Opt
                     words.push(format!("--{name}={}", scalar(item)?));
                 }
             }
+            Value::Bool(true) => words.push(format!("--{name}")),
             other => words.push(format!("--{name}={}", scalar(other)?)),
         }
     }

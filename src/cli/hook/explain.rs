@@ -40,9 +40,7 @@ pub fn run(args: &ExplainArgs, ctx: &Context) -> Result<Outcome, CliError> {
     let registry = Registry::new(ctx.commands_dir.clone());
     let settings = Settings::load(&registry)
         .map_err(|error| CliError::of(ErrorCode::InvalidSettings, error.to_string()))?;
-    let index = registry
-        .program_index(cache_dir().as_deref())
-        .map_err(|error| CliError::precondition(error.to_string()))?;
+    let index = registry.program_index(cache_dir().as_deref())?;
     let which = which_on(std::env::var_os("PATH"));
     let cwd = args.cwd.clone().or_else(|| std::env::current_dir().ok());
     let context = JudgeContext {
