@@ -347,14 +347,22 @@ const CONTRACTS: &[Contract] = &[
         "hook.explain",
         Safe,
         &[
-            code_when(exit::SUCCESS, NoEffects, "the line was judged (the verdict is in the output)"),
+            code_when(
+                exit::SUCCESS,
+                NoEffects,
+                "the line was judged (the verdict is in the output)",
+            ),
             USAGE,
             code_when(
                 exit::PRECONDITION,
                 NoEffects,
                 "aigent.toml is invalid, or the registry cannot be read",
             ),
-            code_when(exit::NOT_FOUND, NoEffects, "the registry directory does not exist"),
+            code_when(
+                exit::NOT_FOUND,
+                NoEffects,
+                "the registry directory does not exist",
+            ),
         ],
     ),
     contract("hook.install", Mutating, HOOK_INSTALLER),

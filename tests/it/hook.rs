@@ -20,14 +20,20 @@ fn shell_fixture(client: &str) -> (&'static str, &'static str) {
     match client {
         "claude-code" => ("claude-code/pre-tool-use-bash.json", "npm test"),
         "codex" => ("codex/pre-tool-use-bash.json", "cargo test --lib"),
-        "gemini" => ("gemini/before-tool-run-shell-command.json", "git status --short"),
+        "gemini" => (
+            "gemini/before-tool-run-shell-command.json",
+            "git status --short",
+        ),
         "cursor" => ("cursor/before-shell-execution.json", "npm install express"),
         _ => unreachable!(),
     }
 }
 
 fn fixture(relative: &str) -> Value {
-    let path = format!("{}/tests/fixtures/hook/{relative}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/tests/fixtures/hook/{relative}",
+        env!("CARGO_MANIFEST_DIR")
+    );
     serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
 }
 
@@ -135,7 +141,12 @@ fn defer_leaves_the_decision_to_the_client() {
     let _filters = filters(&sandbox).bind_to_scope();
     let mut session = String::new();
     for client in CLIENTS {
-        let run = hook(&sandbox, client, event(client, "make install").as_bytes(), &[]);
+        let run = hook(
+            &sandbox,
+            client,
+            event(client, "make install").as_bytes(),
+            &[],
+        );
         session.push_str(&format!("### {client}\n{run}\n"));
     }
     insta::assert_snapshot!(session);
@@ -148,12 +159,22 @@ fn routing_rewrites_a_matched_command_into_aigent_run() {
     let _filters = filters(&sandbox).bind_to_scope();
     let mut session = String::new();
     for client in CLIENTS {
-        let run = hook(&sandbox, client, event(client, "git status --short").as_bytes(), &["--route"]);
+        let run = hook(
+            &sandbox,
+            client,
+            event(client, "git status --short").as_bytes(),
+            &["--route"],
+        );
         session.push_str(&format!("### {client}\n{run}\n"));
     }
     insta::assert_snapshot!(session);
     // The rewrite keeps Claude Code's other tool_input fields.
-    let run = hook(&sandbox, "claude-code", event("claude-code", "git status").as_bytes(), &["--route"]);
+    let run = hook(
+        &sandbox,
+        "claude-code",
+        event("claude-code", "git status").as_bytes(),
+        &["--route"],
+    );
     let reply: Value = serde_json::from_str(&run.stdout).unwrap();
     let updated = &reply["hookSpecificOutput"]["updatedInput"];
     assert_eq!(updated["description"], "Run test suite", "{run}");
@@ -166,13 +187,25 @@ fn routing_rewrites_a_matched_command_into_aigent_run() {
 fn every_decision_is_one_chained_audit_record_without_sensitive_values() {
     let sandbox = Sandbox::new();
     registry(&sandbox);
-    for command in ["git status", "deploy-tool --token abcdefgh12345678", "rm -rf /"] {
-        hook(&sandbox, "claude-code", event("claude-code", command).as_bytes(), &[]);
+    for command in [
+        "git status",
+        "deploy-tool --token abcdefgh12345678",
+        "rm -rf /",
+    ] {
+        hook(
+            &sandbox,
+            "claude-code",
+            event("claude-code", command).as_bytes(),
+            &[],
+        );
     }
     hook(&sandbox, "claude-code", b"{not json", &[]);
     let log = fs::read_to_string(sandbox.audit_log()).unwrap();
     assert!(!log.contains("abcdefgh12345678"), "{log}");
-    let records: Vec<Value> = log.lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+    let records: Vec<Value> = log
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
     assert_eq!(records.len(), 4, "{log}");
     for record in &records {
         assert_eq!(record["event"], "HOOK_DECISION");
@@ -197,9 +230,17 @@ fn an_unwritable_audit_log_refuses_every_command() {
     registry(&sandbox);
     // The log's directory is a file: nothing can be written under it.
     sandbox.write("state", "not a directory");
-    let run = hook(&sandbox, "claude-code", event("claude-code", "git status").as_bytes(), &[]);
+    let run = hook(
+        &sandbox,
+        "claude-code",
+        event("claude-code", "git status").as_bytes(),
+        &[],
+    );
     let reply: Value = serde_json::from_str(&run.stdout).unwrap();
-    assert_eq!(reply["hookSpecificOutput"]["permissionDecision"], "deny", "{run}");
+    assert_eq!(
+        reply["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{run}"
+    );
     assert!(run.stdout.contains("audit log cannot be written"), "{run}");
 }
 
@@ -208,7 +249,12 @@ fn a_broken_policy_refuses_and_says_where() {
     let sandbox = Sandbox::new();
     registry(&sandbox);
     sandbox.write("registry/aigent.toml", "[hook]\nunmatched = \"allow\"\n");
-    let run = hook(&sandbox, "cursor", event("cursor", "git status").as_bytes(), &[]);
+    let run = hook(
+        &sandbox,
+        "cursor",
+        event("cursor", "git status").as_bytes(),
+        &[],
+    );
     let reply: Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(reply["permission"], "deny", "{run}");
     assert!(run.stdout.contains("aigent.toml"), "{run}");
@@ -222,7 +268,10 @@ fn bad_input_gets_a_deny_quickly_never_a_crash() {
     let nested = format!("{}git status{}", "$(".repeat(10_000), ")".repeat(10_000));
     let braces = format!("{}git status{}", "{ ".repeat(10_000), "; }".repeat(10_000));
     let mut nul_event = event("claude-code", "git status").into_bytes();
-    let at = nul_event.windows(6).position(|window| window == b"status").unwrap();
+    let at = nul_event
+        .windows(6)
+        .position(|window| window == b"status")
+        .unwrap();
     nul_event.splice(at..at, b"\\u0000".iter().copied());
     let cases: Vec<(&str, Vec<u8>)> = vec![
         ("malformed json", b"{\"tool_input\": ".to_vec()),
@@ -242,8 +291,12 @@ fn bad_input_gets_a_deny_quickly_never_a_crash() {
         let run = hook(&sandbox, "claude-code", &input, &[]);
         let took = started.elapsed();
         assert!(took < Duration::from_secs(20), "{name} took {took:?}");
-        let reply: Value = serde_json::from_str(&run.stdout).unwrap_or_else(|_| panic!("{name}: {run}"));
-        assert_eq!(reply["hookSpecificOutput"]["permissionDecision"], "deny", "{name}: {run}");
+        let reply: Value =
+            serde_json::from_str(&run.stdout).unwrap_or_else(|_| panic!("{name}: {run}"));
+        assert_eq!(
+            reply["hookSpecificOutput"]["permissionDecision"], "deny",
+            "{name}: {run}"
+        );
         assert!(!run.stderr.contains("panicked"), "{name}: {run}");
     }
 }
@@ -266,7 +319,13 @@ fn explain_shows_each_segment_as_text_and_json() {
     ]);
     run.assert_code(0);
     insta::assert_snapshot!(snapshot::session(&run));
-    let (run, envelope) = sandbox.json(&["--commands", registry, "hook", "explain", "git status --short"]);
+    let (run, envelope) = sandbox.json(&[
+        "--commands",
+        registry,
+        "hook",
+        "explain",
+        "git status --short",
+    ]);
     run.assert_code(0);
     assert_eq!(envelope["data"]["verdict"], "allow");
     assert_eq!(envelope["data"]["segments"][0]["declaration"], "git-status");

@@ -13,7 +13,7 @@ use aigent::registry::{Registry, Settings};
 use aigent::report::{ErrorCode, Outcome, Style};
 
 use super::super::{CliError, Context};
-use super::answer::cache_dir;
+use super::answer::{aigent_self, cache_dir};
 
 #[derive(Debug, Args)]
 #[command(after_help = "\
@@ -42,6 +42,7 @@ pub fn run(args: &ExplainArgs, ctx: &Context) -> Result<Outcome, CliError> {
         .map_err(|error| CliError::of(ErrorCode::InvalidSettings, error.to_string()))?;
     let index = registry.program_index(cache_dir().as_deref())?;
     let which = which_on(std::env::var_os("PATH"));
+    let aigent_self = aigent_self(ctx);
     let cwd = args.cwd.clone().or_else(|| std::env::current_dir().ok());
     let context = JudgeContext {
         registry: &registry,
@@ -49,6 +50,7 @@ pub fn run(args: &ExplainArgs, ctx: &Context) -> Result<Outcome, CliError> {
         settings: &settings.hook,
         which: &which,
         cwd: cwd.as_deref(),
+        aigent: aigent_self.as_ref(),
     };
     let judgement = judge(&args.command, &context);
     let told = reason(&judgement);
