@@ -574,6 +574,8 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
+            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'List every skill below each PATH (as skill validate --recursive finds them)')
+            [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'List every skill below each PATH (as skill validate --recursive finds them)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')

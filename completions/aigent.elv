@@ -519,6 +519,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand -r 'List every skill below each PATH (as skill validate --recursive finds them)'
+            cand --recursive 'List every skill below each PATH (as skill validate --recursive finds them)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'

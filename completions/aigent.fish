@@ -537,6 +537,7 @@ sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -s r -l recursive -d 'List every skill below each PATH (as skill validate --recursive finds them)'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -s h -l help -d 'Print help (see more with \'--help\')'
