@@ -370,6 +370,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the change as a unified diff and write nothing')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Edit a settings file that has other names (hard links); the others keep the old content')
             [CompletionResult]::new('--replace', '--replace', [CompletionResultType]::ParameterName, 'Rewrite an aigent entry that runs another command (another path or registry)')
+            [CompletionResult]::new('--route', '--route', [CompletionResultType]::ParameterName, 'The entry routes matched commands through `aigent run` (hook --route)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')

@@ -333,6 +333,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --dry-run 'Print the change as a unified diff and write nothing'
             cand --force 'Edit a settings file that has other names (hard links); the others keep the old content'
             cand --replace 'Rewrite an aigent entry that runs another command (another path or registry)'
+            cand --route 'The entry routes matched commands through `aigent run` (hook --route)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'

@@ -337,6 +337,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subc
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from install" -l dry-run -d 'Print the change as a unified diff and write nothing'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from install" -l force -d 'Edit a settings file that has other names (hard links); the others keep the old content'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from install" -l replace -d 'Rewrite an aigent entry that runs another command (another path or registry)'
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from install" -l route -d 'The entry routes matched commands through `aigent run` (hook --route)'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from install" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from install" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from install" -s h -l help -d 'Print help (see more with \'--help\')'
