@@ -14,6 +14,7 @@ mod error_codes;
 mod fuzz;
 mod generated;
 mod hardening;
+mod hook_corpus;
 mod hook_install;
 #[cfg(unix)]
 mod invoke;
