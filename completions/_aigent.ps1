@@ -36,7 +36,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('args', 'args', [CompletionResultType]::ParameterValue, 'Check an agent''s arguments against a declared command')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Check the arguments, then run the declared command as an argv (never a shell)')
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Read and check the audit log: show records, verify the hash chain')
-            [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Guard the agents'' own shell tools: install aigent''s hook into a client')
+            [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Guard the agents'' own shell tools: the hook itself, install, explain')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve declared commands and skills to MCP clients')
             [CompletionResult]::new('skill', 'skill', [CompletionResultType]::ParameterValue, 'Validate, scaffold, inspect and render Agent Skills')
             [CompletionResult]::new('plugin', 'plugin', [CompletionResultType]::ParameterValue, 'Validate Claude Code plugins and marketplaces')
@@ -327,6 +327,26 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;hook' {
+            [CompletionResult]::new('--client', '--client', [CompletionResultType]::ParameterName, 'The client whose hook event arrives on stdin')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
+            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
+            [CompletionResult]::new('--route', '--route', [CompletionResultType]::ParameterName, 'Rewrite a matched command into `aigent run NAME ...` where the client can rewrite it')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Show how the hook judges a command line: each segment''s verdict and rule')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Add aigent''s hook to a client''s settings file (runs before each shell command)')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Take aigent''s hook out of a client''s settings file')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'aigent;hook;explain' {
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'The working directory the command would run in [default: the current one]')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
@@ -337,9 +357,6 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Add aigent''s hook to a client''s settings file (runs before each shell command)')
-            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Take aigent''s hook out of a client''s settings file')
-            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'aigent;hook;install' {
@@ -353,6 +370,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the change as a unified diff and write nothing')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Edit a settings file that has other names (hard links); the others keep the old content')
             [CompletionResult]::new('--replace', '--replace', [CompletionResultType]::ParameterName, 'Rewrite an aigent entry that runs another command (another path or registry)')
+            [CompletionResult]::new('--route', '--route', [CompletionResultType]::ParameterName, 'The entry routes matched commands through `aigent run` (hook --route)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
@@ -381,9 +399,13 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;hook;help' {
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Show how the hook judges a command line: each segment''s verdict and rule')
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Add aigent''s hook to a client''s settings file (runs before each shell command)')
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Take aigent''s hook out of a client''s settings file')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'aigent;hook;help;explain' {
             break
         }
         'aigent;hook;help;install' {
@@ -460,7 +482,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;skill;validate' {
-            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Which client''s view to take: its frontmatter keys count as known, and its stricter rules apply (docs/reference/client-profiles.md)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Which client''s view to take: its frontmatter keys count as known, and its stricter rules apply (docs/reference/client-profiles.md). Without it, a skill inside a .claude/ directory or a Claude Code plugin gets claude-code, any other standard')
             [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]')
             [CompletionResult]::new('--compare-to', '--compare-to', [CompletionResultType]::ParameterName, 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
@@ -518,13 +540,14 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;skill;fix' {
-            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Which frontmatter keys count as known (the others move to metadata)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Which frontmatter keys count as known (the others move to metadata, except a key some client reads, which never moves). Without it, a skill inside a .claude/ directory or a Claude Code plugin gets claude-code, any other standard')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
             [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Fix every skill below each PATH')
             [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Fix every skill below each PATH')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the diffs; write nothing')
+            [CompletionResult]::new('--rename-dir', '--rename-dir', [CompletionResultType]::ParameterName, 'Rename a skill directory whose name is not a valid name to the proposed one (never over an existing name), then fix its name')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
@@ -552,6 +575,8 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
+            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'List every skill below each PATH (as skill validate --recursive finds them)')
+            [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'List every skill below each PATH (as skill validate --recursive finds them)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
@@ -656,7 +681,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('args', 'args', [CompletionResultType]::ParameterValue, 'Check an agent''s arguments against a declared command')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Check the arguments, then run the declared command as an argv (never a shell)')
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Read and check the audit log: show records, verify the hash chain')
-            [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Guard the agents'' own shell tools: install aigent''s hook into a client')
+            [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Guard the agents'' own shell tools: the hook itself, install, explain')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve declared commands and skills to MCP clients')
             [CompletionResult]::new('skill', 'skill', [CompletionResultType]::ParameterValue, 'Validate, scaffold, inspect and render Agent Skills')
             [CompletionResult]::new('plugin', 'plugin', [CompletionResultType]::ParameterValue, 'Validate Claude Code plugins and marketplaces')
@@ -716,8 +741,12 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;help;hook' {
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Show how the hook judges a command line: each segment''s verdict and rule')
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Add aigent''s hook to a client''s settings file (runs before each shell command)')
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Take aigent''s hook out of a client''s settings file')
+            break
+        }
+        'aigent;help;hook;explain' {
             break
         }
         'aigent;help;hook;install' {

@@ -154,6 +154,9 @@ _aigent() {
             aigent__subcmd__help__subcmd__generate,reference)
                 cmd="aigent__subcmd__help__subcmd__generate__subcmd__reference"
                 ;;
+            aigent__subcmd__help__subcmd__hook,explain)
+                cmd="aigent__subcmd__help__subcmd__hook__subcmd__explain"
+                ;;
             aigent__subcmd__help__subcmd__hook,install)
                 cmd="aigent__subcmd__help__subcmd__hook__subcmd__install"
                 ;;
@@ -193,6 +196,9 @@ _aigent() {
             aigent__subcmd__help__subcmd__skill,validate)
                 cmd="aigent__subcmd__help__subcmd__skill__subcmd__validate"
                 ;;
+            aigent__subcmd__hook,explain)
+                cmd="aigent__subcmd__hook__subcmd__explain"
+                ;;
             aigent__subcmd__hook,help)
                 cmd="aigent__subcmd__hook__subcmd__help"
                 ;;
@@ -201,6 +207,9 @@ _aigent() {
                 ;;
             aigent__subcmd__hook,uninstall)
                 cmd="aigent__subcmd__hook__subcmd__uninstall"
+                ;;
+            aigent__subcmd__hook__subcmd__help,explain)
+                cmd="aigent__subcmd__hook__subcmd__help__subcmd__explain"
                 ;;
             aigent__subcmd__hook__subcmd__help,help)
                 cmd="aigent__subcmd__hook__subcmd__help__subcmd__help"
@@ -1024,8 +1033,22 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__help__subcmd__hook)
-            opts="install uninstall"
+            opts="explain install uninstall"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__help__subcmd__hook__subcmd__explain)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1290,12 +1313,52 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__hook)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version install uninstall help"
+            opts="-q -h -V --client --route --format --color --quiet --commands --schema --help --version explain install uninstall help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --client)
+                    COMPREPLY=($(compgen -W "claude-code codex gemini cursor" -- "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__hook__subcmd__explain)
+            opts="-q -h -V --cwd --format --color --quiet --commands --schema --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --cwd)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
@@ -1319,8 +1382,22 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__hook__subcmd__help)
-            opts="install uninstall help"
+            opts="explain install uninstall help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__hook__subcmd__help__subcmd__explain)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1375,7 +1452,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__hook__subcmd__install)
-            opts="-q -h -V --client --scope --project --dry-run --force --replace --program --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --client --scope --project --dry-run --force --replace --route --program --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1970,7 +2047,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__fix)
-            opts="-r -q -h -V --recursive --dry-run --profile --commands --format --color --quiet --schema --help --version"
+            opts="-r -q -h -V --recursive --dry-run --rename-dir --profile --commands --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2226,7 +2303,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__to__subcmd__prompt)
-            opts="-q -h -V --max-tokens --commands --format --color --quiet --schema --help --version"
+            opts="-r -q -h -V --recursive --max-tokens --commands --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -33,7 +33,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand args 'Check an agent''s arguments against a declared command'
             cand run 'Check the arguments, then run the declared command as an argv (never a shell)'
             cand audit 'Read and check the audit log: show records, verify the hash chain'
-            cand hook 'Guard the agents'' own shell tools: install aigent''s hook into a client'
+            cand hook 'Guard the agents'' own shell tools: the hook itself, install, explain'
             cand mcp 'Serve declared commands and skills to MCP clients'
             cand skill 'Validate, scaffold, inspect and render Agent Skills'
             cand plugin 'Validate Claude Code plugins and marketplaces'
@@ -292,6 +292,25 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;audit;help;help'= {
         }
         &'aigent;hook'= {
+            cand --client 'The client whose hook event arrives on stdin'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --route 'Rewrite a matched command into `aigent run NAME ...` where the client can rewrite it'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand explain 'Show how the hook judges a command line: each segment''s verdict and rule'
+            cand install 'Add aigent''s hook to a client''s settings file (runs before each shell command)'
+            cand uninstall 'Take aigent''s hook out of a client''s settings file'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;hook;explain'= {
+            cand --cwd 'The working directory the command would run in [default: the current one]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
@@ -302,9 +321,6 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand install 'Add aigent''s hook to a client''s settings file (runs before each shell command)'
-            cand uninstall 'Take aigent''s hook out of a client''s settings file'
-            cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;hook;install'= {
             cand --client 'The client whose settings file to edit'
@@ -317,6 +333,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --dry-run 'Print the change as a unified diff and write nothing'
             cand --force 'Edit a settings file that has other names (hard links); the others keep the old content'
             cand --replace 'Rewrite an aigent entry that runs another command (another path or registry)'
+            cand --route 'The entry routes matched commands through `aigent run` (hook --route)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -343,9 +360,12 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --version 'Print version'
         }
         &'aigent;hook;help'= {
+            cand explain 'Show how the hook judges a command line: each segment''s verdict and rule'
             cand install 'Add aigent''s hook to a client''s settings file (runs before each shell command)'
             cand uninstall 'Take aigent''s hook out of a client''s settings file'
             cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;hook;help;explain'= {
         }
         &'aigent;hook;help;install'= {
         }
@@ -412,7 +432,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;skill;validate'= {
-            cand --profile 'Which client''s view to take: its frontmatter keys count as known, and its stricter rules apply (docs/reference/client-profiles.md)'
+            cand --profile 'Which client''s view to take: its frontmatter keys count as known, and its stricter rules apply (docs/reference/client-profiles.md). Without it, a skill inside a .claude/ directory or a Claude Code plugin gets claude-code, any other standard'
             cand --base 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]'
             cand --compare-to 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
@@ -467,13 +487,14 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --version 'Print version'
         }
         &'aigent;skill;fix'= {
-            cand --profile 'Which frontmatter keys count as known (the others move to metadata)'
+            cand --profile 'Which frontmatter keys count as known (the others move to metadata, except a key some client reads, which never moves). Without it, a skill inside a .claude/ directory or a Claude Code plugin gets claude-code, any other standard'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
             cand -r 'Fix every skill below each PATH'
             cand --recursive 'Fix every skill below each PATH'
             cand --dry-run 'Show the diffs; write nothing'
+            cand --rename-dir 'Rename a skill directory whose name is not a valid name to the proposed one (never over an existing name), then fix its name'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -499,6 +520,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand -r 'List every skill below each PATH (as skill validate --recursive finds them)'
+            cand --recursive 'List every skill below each PATH (as skill validate --recursive finds them)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -588,7 +611,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand args 'Check an agent''s arguments against a declared command'
             cand run 'Check the arguments, then run the declared command as an argv (never a shell)'
             cand audit 'Read and check the audit log: show records, verify the hash chain'
-            cand hook 'Guard the agents'' own shell tools: install aigent''s hook into a client'
+            cand hook 'Guard the agents'' own shell tools: the hook itself, install, explain'
             cand mcp 'Serve declared commands and skills to MCP clients'
             cand skill 'Validate, scaffold, inspect and render Agent Skills'
             cand plugin 'Validate Claude Code plugins and marketplaces'
@@ -633,8 +656,11 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;help;audit;verify'= {
         }
         &'aigent;help;hook'= {
+            cand explain 'Show how the hook judges a command line: each segment''s verdict and rule'
             cand install 'Add aigent''s hook to a client''s settings file (runs before each shell command)'
             cand uninstall 'Take aigent''s hook out of a client''s settings file'
+        }
+        &'aigent;help;hook;explain'= {
         }
         &'aigent;help;hook;install'= {
         }

@@ -17,6 +17,7 @@ use std::time::Duration;
 use crate::contract::Declaration;
 use crate::exec::audit::{AuditError, AuditLog, AuditRecord, OpenAuditLog};
 use crate::exec::process::{Cancel, Output, Progress};
+use crate::exec::report::ChildExit;
 use crate::exec::{self, Argv, ArgvError, Finished, RunOptions, SpawnError};
 use crate::guard::{self, RawArguments, Rejection, ValidatedArguments};
 use crate::report::{ErrorBody, ErrorCode};
@@ -110,10 +111,12 @@ pub enum Invoked {
         audit_warning: Option<String>,
     },
     /// The command ran to its end (its exit status, a signal, the timeout
-    /// or a cancellation are in `finished`).
+    /// or a cancellation are in `finished`; how the declaration reads the
+    /// status, and so aigent's own exit status, in `child_exit`).
     Finished {
         argv: Argv,
         finished: Finished,
+        child_exit: ChildExit,
         timeout: Duration,
         audit_warning: Option<String>,
     },
@@ -243,6 +246,7 @@ pub fn invoke(
                 .map(|err| format!("the command ran, but its audit record was not written: {err}"));
             Invoked::Finished {
                 argv,
+                child_exit: ChildExit::read(declaration, &finished),
                 finished,
                 timeout,
                 audit_warning,

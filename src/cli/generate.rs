@@ -152,11 +152,14 @@ may be reworded. Source: `src/contract/codes.rs`.\n\n\
         .collect();
     let exit = format!(
         "{GENERATED}\n\n# Exit codes\n\n\
-Every code aigent itself returns (source: `src/report/exit.rs`). Once `aigent run` \
-has started the child, the child's own exit status becomes aigent's; the json \
-envelope then says `\"phase\": \"execution\"` and carries `child_exit_code`, so a \
-caller can tell a child's 2 from aigent's ARG_ERROR. A signal that ends `run` \
-gives 128 + the signal, as shells report it.\n\n\
+Every code aigent itself returns (source: `src/report/exit.rs`). aigent's exit \
+status is always its own, never the child's: once `aigent run` has started the \
+child, it exits 0 when the child's status is one the declaration counts as success \
+(`success_exit_codes`, `[0]` by default) and 3 (`COMMAND_FAILED`) for any other, \
+and the json envelope says `\"phase\": \"execution\"` and carries the status in \
+`child_exit_code` and its declared name and meaning in `child_exit`. So 2 always \
+means nothing ran. A signal that ends `run` or kills the child gives 128 + the \
+signal, as shells report it.\n\n\
 | code | name | when |\n|---|---|---|\n{exit_rows}\n\
 ## By command\n\n\
 Each command's danger level and the codes it can return, as `--help`, the man \
@@ -264,7 +267,7 @@ fn error_codes_page(generated: &str) -> String {
         .iter()
         .map(|code| {
             let exit_code = if code.passes_child_status() {
-                "the child's status".to_owned()
+                "128 + the signal".to_owned()
             } else {
                 code.exit_code().to_string()
             };

@@ -264,7 +264,7 @@ const CONTRACTS: &[Contract] = &[
             code_when(
                 exit::SUCCESS,
                 Complete,
-                "the command ran and exited 0 (once it runs, its status is aigent's)",
+                "the command ran and exited with a status its declaration counts as success (success_exit_codes, [0] by default); child_exit_code and child_exit give it",
             ),
             code_when(
                 exit::GENERAL_ERROR,
@@ -274,7 +274,12 @@ const CONTRACTS: &[Contract] = &[
             code_when(
                 exit::ARG_ERROR,
                 NoEffects,
-                "bad usage, or an argument failed Phase 1; nothing ran",
+                "bad usage, or an argument failed Phase 1; nothing ran (never the child's own 2)",
+            ),
+            code_when(
+                exit::COMMAND_FAILED,
+                Partial,
+                "the command ran and exited with any other status: error.code COMMAND_FAILED, the status in child_exit_code, its declared name in child_exit",
             ),
             code_when(
                 exit::PRECONDITION,
@@ -336,6 +341,28 @@ const CONTRACTS: &[Contract] = &[
             USAGE,
             code_when(exit::PRECONDITION, NoEffects, "the log cannot be read"),
             code_when(exit::NOT_FOUND, NoEffects, "there is no audit log"),
+        ],
+    ),
+    contract(
+        "hook.explain",
+        Safe,
+        &[
+            code_when(
+                exit::SUCCESS,
+                NoEffects,
+                "the line was judged (the verdict is in the output)",
+            ),
+            USAGE,
+            code_when(
+                exit::PRECONDITION,
+                NoEffects,
+                "aigent.toml is invalid, or the registry cannot be read",
+            ),
+            code_when(
+                exit::NOT_FOUND,
+                NoEffects,
+                "the registry directory does not exist",
+            ),
         ],
     ),
     contract("hook.install", Mutating, HOOK_INSTALLER),

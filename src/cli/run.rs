@@ -18,9 +18,13 @@ use super::{CliError, Context};
 #[command(after_help = "\
 Phase 1 first: nothing runs unless every argument passes (exit 2 otherwise, \
 with the same envelope as `args check`). Then the declared argv runs \
-directly, without a shell; the child keeps stdin, stdout and stderr, and \
-its exit status becomes aigent's. aigent's own flags go before NAME; \
-everything after NAME belongs to the declared command.
+directly, without a shell; the child keeps stdin, stdout and stderr. \
+aigent exits 0 when the child's status is one its declaration counts as \
+success (success_exit_codes, [0] by default) and 3 (COMMAND_FAILED) for \
+any other; the envelope's child_exit_code and child_exit give the status \
+and its declared name, so aigent's 2 always means nothing ran. aigent's \
+own flags go before NAME; everything after NAME belongs to the declared \
+command.
 
 In json mode the envelope goes to stderr (or to --result PATH), never to \
 stdout, which is the child's.
@@ -150,17 +154,22 @@ fn render(name: &str, invoked: Invoked, mut warnings: Vec<String>, ctx: &Context
         Invoked::Finished {
             argv,
             finished,
+            child_exit,
             timeout,
             audit_warning,
         } => {
             warnings.extend(audit_warning);
-            let data = exec::report::execution_data(name, &argv, &finished);
-            let outcome = match exec::report::execution_error(name, &finished, Some(timeout)) {
-                None => Outcome::success(data, String::new()),
-                Some(body) => {
-                    Outcome::failure(finished.aigent_exit_code(), data, body, String::new())
-                }
-            };
+            let data = exec::report::execution_data(name, &argv, &finished, &child_exit);
+            let outcome =
+                match exec::report::execution_error(name, &finished, &child_exit, Some(timeout)) {
+                    None => Outcome::success(data, String::new()),
+                    Some(body) => Outcome::failure(
+                        child_exit.aigent_exit_code(&finished),
+                        data,
+                        body,
+                        String::new(),
+                    ),
+                };
             outcome.with_warnings(warnings)
         }
     }

@@ -37,6 +37,7 @@ pub const REQUIRED_WITH_DEFAULT: &str = "W102";
 pub const RAW_SHELL_IN_SCRIPT: &str = "W103";
 pub const SENSITIVE_ON_ARGV: &str = "W104";
 pub const AGENT_CHOOSES_PROGRAM: &str = "W105";
+pub const EXIT_CODE_NAMES_AIGENT: &str = "W106";
 
 /// Every code with its severity and what it catches.
 pub const TABLE: &[(&str, Severity, &str)] = &[
@@ -118,12 +119,12 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
     (
         EXIT_CODES_INCOMPLETE,
         Severity::Error,
-        "an `exit_codes` map leaves out 0 or 2",
+        "an `exit_codes` map leaves out a code that `success_exit_codes` counts as success (0 by default)",
     ),
     (
         EXIT_CODE_INVALID,
         Severity::Error,
-        "an exit code that is not an integer from 0 to 255",
+        "an exit code (a key of `exit_codes`, an item of `success_exit_codes`) that is not an integer from 0 to 255",
     ),
     (
         DUPLICATE_NAME,
@@ -199,6 +200,11 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
         AGENT_CHOOSES_PROGRAM,
         Severity::Warning,
         "an agent's value is in program position (`env -- {prog}`), so the agent chooses what runs, in a command not marked `danger_level: destructive`; the guard refuses a call whose words hand over a command string, but cannot know what an arbitrary program does",
+    ),
+    (
+        EXIT_CODE_NAMES_AIGENT,
+        Severity::Warning,
+        "an `exit_codes` map names the child's 2 `ARG_ERROR`, aigent's own code; the map describes the child's statuses, and aigent's rejection (exit 2) never comes from the child",
     ),
 ];
 

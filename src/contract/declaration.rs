@@ -23,7 +23,11 @@ pub struct Declaration {
     /// `timeout_s`: the run's default time limit.
     pub timeout: Option<std::time::Duration>,
     /// Always filled: a file without a map gets [`ExitCode::standard_table`].
+    /// These describe the child's own statuses, never aigent's.
     pub exit_codes: Vec<ExitCode>,
+    /// The child's statuses that count as success (`ok: true`, aigent
+    /// exits 0); `[0]` unless the file says otherwise. Sorted, no repeats.
+    pub success_exit_codes: Vec<u8>,
 }
 
 /// How a command declares what it takes.
@@ -36,6 +40,20 @@ pub enum Inputs {
 }
 
 impl Declaration {
+    /// The declared entry for the child's exit status `code`, if any.
+    pub fn exit_code(&self, code: i32) -> Option<&ExitCode> {
+        self.exit_codes
+            .iter()
+            .find(|entry| i32::from(entry.code) == code)
+    }
+
+    /// Whether the child's exit status `code` counts as success.
+    pub fn is_success_exit(&self, code: i32) -> bool {
+        self.success_exit_codes
+            .iter()
+            .any(|success| i32::from(*success) == code)
+    }
+
     /// A destructive command runs only when the caller confirms it.
     pub fn requires_confirmation(&self) -> bool {
         self.danger_level == Some(DangerLevel::Destructive)
@@ -531,7 +549,9 @@ impl ExitCode {
         }
     }
 
-    /// What a declaration without an `exit_codes` map gets.
+    /// What a declaration without an `exit_codes` map gets: the child's 0
+    /// and 1. (2 is not there: aigent's own ARG_ERROR never reaches the
+    /// map, which describes the child.)
     pub fn standard_table() -> Vec<ExitCode> {
         vec![
             Self::standard(
@@ -547,13 +567,6 @@ impl ExitCode {
                 "The command failed",
                 false,
                 SideEffects::Unknown,
-            ),
-            Self::standard(
-                2,
-                "ARG_ERROR",
-                "An argument failed validation; nothing ran",
-                true,
-                SideEffects::None,
             ),
         ]
     }
@@ -669,6 +682,7 @@ impl Serialize for Declaration {
         if let Some(subprocess) = &self.subprocess {
             out.serialize_entry("subprocess", subprocess)?;
         }
+        out.serialize_entry("success_exit_codes", &self.success_exit_codes)?;
         out.serialize_entry("exit_codes", &ExitCodeMap(&self.exit_codes))?;
         out.end()
     }

@@ -132,6 +132,7 @@ pub fn read_value(document: &Value, origin: &Origin<'_>) -> Parsed {
             "exit_codes",
             "timeout_s",
             "requires_confirmation",
+            "success_exit_codes",
         ],
     );
     let name = reader.required_string(root, "name", "");
@@ -221,14 +222,24 @@ pub fn read_value(document: &Value, origin: &Origin<'_>) -> Parsed {
             );
         }
     }
+    let success_exit_codes = match root.get("success_exit_codes") {
+        None => Some(vec![0]),
+        Some(value) => reader.success_exit_codes(value),
+    };
     let exit_codes = match root.get("exit_codes") {
         None => Some(ExitCode::standard_table()),
-        Some(value) => reader.exit_codes(value),
+        Some(value) => reader.exit_codes(value, success_exit_codes.as_deref().unwrap_or(&[0])),
     };
 
     let diagnostics = reader.diagnostics;
-    let declaration = match (name, description, inputs, exit_codes) {
-        (Some(name), Some(description), Some(inputs), Some(exit_codes)) => Some(Declaration {
+    let declaration = match (name, description, inputs, exit_codes, success_exit_codes) {
+        (
+            Some(name),
+            Some(description),
+            Some(inputs),
+            Some(exit_codes),
+            Some(success_exit_codes),
+        ) => Some(Declaration {
             name,
             description,
             danger_level,
@@ -236,6 +247,7 @@ pub fn read_value(document: &Value, origin: &Origin<'_>) -> Parsed {
             subprocess,
             timeout,
             exit_codes,
+            success_exit_codes,
         }),
         _ => None,
     };
@@ -859,7 +871,44 @@ impl Reader {
         })
     }
 
-    fn exit_codes(&mut self, value: &Value) -> Option<Vec<ExitCode>> {
+    /// `success_exit_codes`: the child's statuses that count as success, a
+    /// non-empty list of integers from 0 to 255, each once.
+    fn success_exit_codes(&mut self, value: &Value) -> Option<Vec<u8>> {
+        let field = "success_exit_codes";
+        let Some(items) = value.as_array().filter(|items| !items.is_empty()) else {
+            self.error(
+                codes::SHAPE,
+                field,
+                format!(
+                    "`success_exit_codes` must be a non-empty list of exit codes (such as [0, 1]), not {}",
+                    if value.is_array() { "an empty list" } else { kind(value) }
+                ),
+            );
+            return None;
+        };
+        let errors_before = self.error_count();
+        let mut found: Vec<u8> = Vec::with_capacity(items.len());
+        for (index, item) in items.iter().enumerate() {
+            let code = item.as_u64().and_then(|code| u8::try_from(code).ok());
+            match code {
+                None => self.error(
+                    codes::EXIT_CODE_INVALID,
+                    format!("{field}[{index}]"),
+                    format!("`{item}` is not an exit code (an integer from 0 to 255)"),
+                ),
+                Some(code) if found.contains(&code) => self.error(
+                    codes::SHAPE,
+                    format!("{field}[{index}]"),
+                    format!("{code} is listed twice"),
+                ),
+                Some(code) => found.push(code),
+            }
+        }
+        found.sort_unstable();
+        (self.error_count() == errors_before).then_some(found)
+    }
+
+    fn exit_codes(&mut self, value: &Value, success: &[u8]) -> Option<Vec<ExitCode>> {
         let Some(map) = value.as_object() else {
             self.error(
                 codes::SHAPE,
@@ -929,21 +978,36 @@ impl Reader {
             }
         }
         let present: Vec<u8> = table.iter().map(|entry| entry.code).collect();
-        let missing: Vec<&str> = [(0, "0"), (2, "2")]
+        let missing: Vec<String> = success
             .iter()
-            .filter(|(code, _)| !present.contains(code) && !map.contains_key(&code.to_string()))
-            .map(|(_, text)| *text)
+            .filter(|code| !present.contains(code) && !map.contains_key(&code.to_string()))
+            .map(u8::to_string)
             .collect();
         if !missing.is_empty() {
             self.error(
                 codes::EXIT_CODES_INCOMPLETE,
                 "exit_codes",
                 format!(
-                    "`exit_codes` leaves out {}; every command must describe 0 (success) and 2 (argument rejected); remove the map to get the standard table",
+                    "`exit_codes` leaves out {}, which `success_exit_codes` counts as success; describe every success code (the map describes the child's statuses), or remove the map to get the standard table",
                     missing.join(" and ")
                 ),
             );
             complete = false;
+        }
+        if let Some(entry) = table
+            .iter()
+            .find(|entry| entry.code == 2 && entry.name == "ARG_ERROR")
+        {
+            self.diagnostics.push(
+                Diagnostic::warning(
+                    codes::EXIT_CODE_NAMES_AIGENT,
+                    format!(
+                        "exit code 2 is named `{}`, aigent's own code for a rejected argument; the map describes the child's own statuses (aigent's 2 never comes from the child), so name what the program means by 2, or remove the entry",
+                        entry.name
+                    ),
+                )
+                .with_field("exit_codes.2"),
+            );
         }
         table.sort_by_key(|entry| entry.code);
         complete.then_some(table)

@@ -4,18 +4,94 @@
 use serde_json::{Value, json};
 
 use super::argv::Argv;
-use super::process::{Finished, SpawnError};
+use super::process::{Ending, Finished, SpawnError};
+use crate::contract::{Declaration, ExitCode};
 use crate::report::{ErrorBody, ErrorCode, Phase, Style, exit};
+
+/// The one rule for a child's exit status, which `run`, the MCP server and
+/// any library caller apply alike: the child's status is reported in
+/// `child_exit_code` (with its declared name and meaning in `child_exit`),
+/// and aigent's own exit status never passes it through. A status the
+/// declaration counts as success (`success_exit_codes`, `[0]` by default)
+/// makes aigent exit 0 with `ok: true`; any other makes it exit 3,
+/// `COMMAND_FAILED`. So aigent's 2 always means "rejected, nothing ran",
+/// whatever the child's own 2 means.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChildExit {
+    /// The child's own status; `None` when a signal ended it.
+    pub code: Option<i32>,
+    /// The child exited with a status the declaration counts as success,
+    /// and nothing (a timeout, a cancellation, a signal to aigent) cut
+    /// the run short.
+    pub success: bool,
+    /// The declaration's entry for `code`, when it has one.
+    pub declared: Option<ExitCode>,
+}
+
+impl ChildExit {
+    /// How `declaration` reads the way `finished` ended.
+    pub fn read(declaration: &Declaration, finished: &Finished) -> Self {
+        let code = finished.exit_code();
+        let cut_short =
+            finished.timed_out || finished.cancelled || finished.interrupted_by.is_some();
+        Self {
+            code,
+            success: !cut_short && code.is_some_and(|code| declaration.is_success_exit(code)),
+            declared: code.and_then(|code| declaration.exit_code(code).cloned()),
+        }
+    }
+
+    /// aigent's own exit status: 0 for a success status, 3
+    /// (`COMMAND_FAILED`) for any other status; TIMEOUT after a timeout,
+    /// 128 + the signal after an interruption or when a signal killed the
+    /// child, as shells report it.
+    pub fn aigent_exit_code(&self, finished: &Finished) -> i32 {
+        let cut_short =
+            finished.timed_out || finished.cancelled || finished.interrupted_by.is_some();
+        match finished.ending {
+            Ending::Exited(_) if !cut_short => {
+                if self.success {
+                    exit::SUCCESS
+                } else {
+                    exit::COMMAND_FAILED
+                }
+            }
+            _ => finished.aigent_exit_code(),
+        }
+    }
+
+    /// `child_exit`: the declared name and meaning of the child's status,
+    /// or null when the declaration does not describe it (or a signal
+    /// ended the child).
+    pub fn to_json(&self) -> Value {
+        match &self.declared {
+            None => Value::Null,
+            Some(entry) => json!({
+                "name": entry.name,
+                "description": entry.description,
+                "success": self.success,
+                "retryable": entry.retryable,
+                "side_effects": entry.side_effects,
+            }),
+        }
+    }
+}
 
 /// `data` for an execution: the same keys whatever the outcome, so that a
 /// caller can read them without looking at `error` first.
-pub fn execution_data(command: &str, argv: &Argv, finished: &Finished) -> Value {
+pub fn execution_data(
+    command: &str,
+    argv: &Argv,
+    finished: &Finished,
+    child_exit: &ChildExit,
+) -> Value {
     json!({
         "command": command,
         "argv": argv.redacted(),
         "phase": Phase::Execution,
         "child_pid": finished.pid,
         "child_exit_code": finished.exit_code(),
+        "child_exit": child_exit.to_json(),
         "child_signal": finished.signal(),
         "duration_ms": millis(finished),
         "timed_out": finished.timed_out,
@@ -24,15 +100,17 @@ pub fn execution_data(command: &str, argv: &Argv, finished: &Finished) -> Value 
     })
 }
 
-/// `error` for an execution that did not end in exit status 0, with
-/// `phase: "execution"` and the child's own status in `child_exit_code`
-/// (null when a signal ended it, which `child_signal` then names).
+/// `error` for an execution that did not end in a success status, with
+/// `phase: "execution"`, the child's own status in `child_exit_code` (null
+/// when a signal ended it, which `child_signal` then names) and its
+/// declared name and meaning in `child_exit`.
 pub fn execution_error(
     command: &str,
     finished: &Finished,
+    child_exit: &ChildExit,
     timeout: Option<std::time::Duration>,
 ) -> Option<ErrorBody> {
-    if finished.aigent_exit_code() == exit::SUCCESS {
+    if child_exit.aigent_exit_code(finished) == exit::SUCCESS {
         return None;
     }
     let (code, message) = if finished.timed_out {
@@ -60,7 +138,20 @@ pub fn execution_error(
         match (finished.exit_code(), finished.signal()) {
             (Some(status), _) => (
                 ErrorCode::CommandFailed,
-                format!("`{command}` exited with status {status}"),
+                match &child_exit.declared {
+                    Some(entry) => format!(
+                        "`{command}` exited with status {status}, {}{}",
+                        entry.name,
+                        entry
+                            .description
+                            .as_deref()
+                            .map(|description| format!(": {description}"))
+                            .unwrap_or_default()
+                    ),
+                    None => format!(
+                        "`{command}` exited with status {status}, which its declaration does not count as success"
+                    ),
+                },
             ),
             (None, Some(signal)) => (
                 ErrorCode::CommandKilled,
@@ -71,8 +162,16 @@ pub fn execution_error(
     };
     let mut body = ErrorBody::new(code, message);
     body.phase = Some(Phase::Execution);
+    // The declaration knows better than the generic code whether running
+    // it again can help.
+    if code == ErrorCode::CommandFailed
+        && let Some(entry) = &child_exit.declared
+    {
+        body.retryable = entry.retryable;
+    }
     Some(
         body.with_extra("child_exit_code", finished.exit_code())
+            .with_extra("child_exit", child_exit.to_json())
             .with_extra("child_signal", finished.signal())
             .with_extra("duration_ms", millis(finished)),
     )
@@ -209,40 +308,117 @@ mod tests {
         }
     }
 
+    /// grep's contract: 1 (no match) is a success, 2 is grep's own error.
+    fn grep() -> Declaration {
+        let parsed = crate::registry::parse_value(
+            &json!({
+                "name": "grep", "description": "d", "danger_level": "safe", "parameters": {},
+                "success_exit_codes": [0, 1],
+                "exit_codes": {
+                    "0": {"name": "MATCH", "side_effects": "none"},
+                    "1": {"name": "NO_MATCH", "description": "No line matched", "side_effects": "none"},
+                    "2": {"name": "GREP_ERROR", "description": "A file could not be read", "retryable": true}
+                }
+            }),
+            &crate::contract::Origin::default(),
+        );
+        parsed.declaration.expect("valid")
+    }
+
+    fn plain() -> Declaration {
+        let parsed = crate::registry::parse_value(
+            &json!({"name": "t", "description": "d", "danger_level": "safe", "parameters": {}}),
+            &crate::contract::Origin::default(),
+        );
+        parsed.declaration.expect("valid")
+    }
+
+    fn error_of(declaration: &Declaration, done: &Finished) -> Option<ErrorBody> {
+        let child = ChildExit::read(declaration, done);
+        execution_error("t", done, &child, Some(Duration::from_secs(1)))
+    }
+
     #[test]
     fn success_has_no_error_and_full_data() {
         let argv = Argv::from_words(["echo", "hi"]);
         let done = finished(Ending::Exited(0));
-        assert!(execution_error("greet", &done, None).is_none());
-        let data = execution_data("greet", &argv, &done);
+        let child = ChildExit::read(&plain(), &done);
+        assert!(execution_error("greet", &done, &child, None).is_none());
+        assert_eq!(child.aigent_exit_code(&done), exit::SUCCESS);
+        let data = execution_data("greet", &argv, &done, &child);
         assert_eq!(data["argv"], json!(["echo", "hi"]));
         assert_eq!(data["phase"], "execution");
         assert_eq!(data["child_exit_code"], 0);
+        assert_eq!(data["child_exit"]["name"], "SUCCESS");
+        assert_eq!(data["child_exit"]["success"], true);
         assert_eq!(data["child_signal"], Value::Null);
         assert_eq!(data["duration_ms"], 1500);
     }
 
     #[test]
+    fn declared_success_codes_are_success_and_others_exit_3() {
+        let grep = grep();
+        let no_match = finished(Ending::Exited(1));
+        let child = ChildExit::read(&grep, &no_match);
+        assert!(child.success);
+        assert_eq!(child.aigent_exit_code(&no_match), exit::SUCCESS);
+        assert!(error_of(&grep, &no_match).is_none());
+        assert_eq!(child.to_json()["name"], "NO_MATCH");
+
+        // The child's own 2 is never aigent's 2.
+        let failed = finished(Ending::Exited(2));
+        let child = ChildExit::read(&grep, &failed);
+        assert!(!child.success);
+        assert_eq!(child.aigent_exit_code(&failed), exit::COMMAND_FAILED);
+        let body = error_of(&grep, &failed).unwrap();
+        assert_eq!(body.code, "COMMAND_FAILED");
+        assert_eq!(body.code.exit_code(), exit::COMMAND_FAILED);
+        assert!(body.retryable, "the declared entry says so");
+        assert_eq!(body.extra["child_exit_code"], 2);
+        assert_eq!(body.extra["child_exit"]["name"], "GREP_ERROR");
+        assert!(
+            body.message
+                .contains("status 2, GREP_ERROR: A file could not be read"),
+            "{}",
+            body.message
+        );
+
+        // An undeclared status has no name, and still exits 3.
+        let odd = finished(Ending::Exited(7));
+        let child = ChildExit::read(&grep, &odd);
+        assert_eq!(child.to_json(), Value::Null);
+        assert_eq!(child.aigent_exit_code(&odd), exit::COMMAND_FAILED);
+        // A success status cut short by a timeout is a timeout.
+        let mut late = finished(Ending::Exited(1));
+        late.timed_out = true;
+        let child = ChildExit::read(&grep, &late);
+        assert!(!child.success);
+        assert_eq!(child.aigent_exit_code(&late), exit::TIMEOUT);
+    }
+
+    #[test]
     fn failures_name_their_cause() {
-        let body = execution_error("t", &finished(Ending::Exited(3)), None).unwrap();
+        let plain = plain();
+        let body = error_of(&plain, &finished(Ending::Exited(3))).unwrap();
         assert_eq!(body.code, "COMMAND_FAILED");
         assert_eq!(body.phase, Some(Phase::Execution));
         assert_eq!(body.extra["child_exit_code"], 3);
+        assert_eq!(body.extra["child_exit"], Value::Null);
 
-        let body = execution_error("t", &finished(Ending::Signaled(9)), None).unwrap();
+        let body = error_of(&plain, &finished(Ending::Signaled(9))).unwrap();
         assert_eq!(body.code, "COMMAND_KILLED");
         assert!(body.message.contains("SIGKILL (9)"), "{}", body.message);
         assert_eq!(body.extra["child_exit_code"], Value::Null);
 
         let mut timed_out = finished(Ending::Signaled(15));
         timed_out.timed_out = true;
-        let body = execution_error("t", &timed_out, Some(Duration::from_secs(1))).unwrap();
+        let body = error_of(&plain, &timed_out).unwrap();
         assert_eq!(body.code, "TIMEOUT");
         assert!(body.message.contains("within 1s"), "{}", body.message);
 
         let mut interrupted = finished(Ending::Exited(0));
         interrupted.interrupted_by = Some(2);
-        let body = execution_error("t", &interrupted, None).unwrap();
+        let body = error_of(&plain, &interrupted).unwrap();
         assert_eq!(body.code, "INTERRUPTED");
         assert_eq!(body.extra["child_exit_code"], 0);
     }

@@ -14,6 +14,7 @@ use serde_json::{Map, Value, json};
 
 use crate::contract::Declaration;
 use crate::exec::process::{Cancel, Ending, Output};
+use crate::exec::report::ChildExit;
 use crate::exec::{Argv, Finished};
 use crate::guard::RawArguments;
 use crate::invoke::{InvokeError, InvokeOptions, Invoked, Mode, invoke};
@@ -345,11 +346,13 @@ fn outcome_of(
     match invoked {
         Invoked::Finished {
             finished,
+            child_exit,
+            timeout,
             audit_warning,
             ..
         } => {
             warnings.extend(audit_warning);
-            execution_outcome(command, &finished, warnings, request)
+            execution_outcome(command, &finished, &child_exit, timeout, warnings, request)
         }
         Invoked::SpawnFailed {
             argv,
@@ -408,17 +411,27 @@ fn outcome_of(
     }
 }
 
+/// The result of a command that ran: the child's status in
+/// `child_exit_code` with its declared name in `child_exit`, and, when the
+/// declaration does not count it as success, the same `error` (with its
+/// `code`) that `run` reports; never a bare number to interpret.
 fn execution_outcome(
     command: &str,
     finished: &Finished,
+    child_exit: &ChildExit,
+    timeout: Duration,
     warnings: Vec<String>,
     request: &RequestIds,
 ) -> ToolOutcome {
     let stdout = finished.stdout.clone().unwrap_or_default();
     let stderr = finished.stderr.clone().unwrap_or_default();
+    let error = crate::exec::report::execution_error(command, finished, child_exit, Some(timeout));
     let structured = json!({
         "command": command,
-        "exit_code": finished.exit_code(),
+        "ok": error.is_none(),
+        "error": error,
+        "child_exit_code": finished.exit_code(),
+        "child_exit": child_exit.to_json(),
         "signal": finished.signal(),
         "timed_out": finished.timed_out,
         "cancelled": finished.cancelled,
@@ -431,7 +444,10 @@ fn execution_outcome(
         "warnings": warnings,
     });
     let ended = match finished.ending {
-        Ending::Exited(code) => format!("exited with status {code}"),
+        Ending::Exited(code) => match &child_exit.declared {
+            Some(entry) => format!("exited with status {code} ({})", entry.name),
+            None => format!("exited with status {code}"),
+        },
         Ending::Signaled(signal) => {
             format!("was killed by {}", crate::exec::report::signal_name(signal))
         }
@@ -454,7 +470,7 @@ fn execution_outcome(
         }
     }
     ToolOutcome {
-        is_error: finished.ending != Ending::Exited(0) || finished.timed_out || finished.cancelled,
+        is_error: !child_exit.success,
         structured,
         text,
     }

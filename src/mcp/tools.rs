@@ -59,16 +59,20 @@ pub fn output_schema() -> Value {
     let string = json!({"type": "string"});
     json!({
         "type": "object",
-        "oneOf": [
+        "anyOf": [
             {
                 "properties": {
-                    "command": string, "exit_code": integer_or_null, "signal": integer_or_null,
+                    "command": string, "ok": boolean,
+                    "error": {"type": ["object", "null"], "required": ["code", "message"]},
+                    "child_exit_code": integer_or_null,
+                    "child_exit": {"type": ["object", "null"], "properties": {"name": string, "success": boolean}},
+                    "signal": integer_or_null,
                     "timed_out": boolean, "cancelled": boolean, "duration_ms": {"type": "integer"},
                     "stdout": string, "stderr": string,
                     "stdout_truncated": boolean, "stderr_truncated": boolean,
                     "request_id": string,
                 },
-                "required": ["exit_code", "stdout", "stderr", "stdout_truncated", "stderr_truncated", "request_id"],
+                "required": ["ok", "error", "child_exit_code", "stdout", "stderr", "stdout_truncated", "stderr_truncated", "request_id"],
             },
             {
                 "properties": {"ok": {"const": false}, "error": {"type": "object", "required": ["code", "message"]}},
@@ -174,12 +178,23 @@ mod tests {
     fn results_and_envelopes_match_the_output_schema() {
         let validator = jsonschema::validator_for(&output_schema()).unwrap();
         let execution = json!({
-            "command": "x", "exit_code": 0, "signal": null, "timed_out": false,
+            "command": "x", "ok": true, "error": null, "child_exit_code": 0,
+            "child_exit": {"name": "SUCCESS", "success": true}, "signal": null, "timed_out": false,
             "cancelled": false, "duration_ms": 3, "stdout": "", "stderr": "",
             "stdout_truncated": false, "stderr_truncated": false, "warnings": [],
             "request_id": "6f1c7f5e-2f0b-4c4e-9a57-0c1f0c8d2b1a",
         });
         assert!(validator.is_valid(&execution));
+        // A command that ran and failed carries `error` as `run` does.
+        let failed = json!({
+            "command": "x", "ok": false,
+            "error": {"code": "COMMAND_FAILED", "message": "`x` exited with status 2"},
+            "child_exit_code": 2, "child_exit": null, "signal": null, "timed_out": false,
+            "cancelled": false, "duration_ms": 3, "stdout": "", "stderr": "",
+            "stdout_truncated": false, "stderr_truncated": false, "warnings": [],
+            "request_id": "6f1c7f5e-2f0b-4c4e-9a57-0c1f0c8d2b1a",
+        });
+        assert!(validator.is_valid(&failed));
         let outcome = crate::report::Outcome::failure(
             2,
             json!({"command": "x"}),

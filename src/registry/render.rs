@@ -174,11 +174,20 @@ pub fn render_show(declaration: &Declaration, file: &str, style: Style) -> Strin
         }
     }
     out.push('\n');
-    let mut codes = table(&["EXIT", "NAME", "RETRYABLE", "SIDE EFFECTS", "DESCRIPTION"]);
+    // The child's own statuses, and which of them count as success.
+    let mut codes = table(&[
+        "CHILD EXIT",
+        "NAME",
+        "SUCCESS",
+        "RETRYABLE",
+        "SIDE EFFECTS",
+        "DESCRIPTION",
+    ]);
     for exit_code in &declaration.exit_codes {
         codes.add_row(vec![
             exit_code.code.to_string(),
             exit_code.name.clone(),
+            yes_no(declaration.is_success_exit(i32::from(exit_code.code))),
             yes_no(exit_code.retryable),
             exit_code.side_effects.as_str().to_owned(),
             exit_code.description.clone().unwrap_or_default(),

@@ -127,7 +127,7 @@ impl ErrorCode {
 
     /// aigent's exit code for this error ([`exit`]). For
     /// [`Self::passes_child_status`] codes it is only the fallback: `run`
-    /// exits with the child's own status.
+    /// exits with 128 + the signal that killed the child.
     pub const fn exit_code(self) -> i32 {
         match self {
             Self::ArgError | Self::InvalidAgentInput | Self::ConfirmationRequired => {
@@ -157,8 +157,8 @@ impl ErrorCode {
             | Self::AuditChainBroken => exit::VALIDATION_FAILED,
             Self::Timeout => exit::TIMEOUT,
             Self::Cancelled | Self::Interrupted => exit::INTERRUPTED,
+            Self::CommandFailed => exit::COMMAND_FAILED,
             Self::SpawnFailed
-            | Self::CommandFailed
             | Self::CommandKilled
             | Self::McpServerFailed
             | Self::Internal
@@ -166,10 +166,11 @@ impl ErrorCode {
         }
     }
 
-    /// The declared command ran and its own exit status (or 128 + the
-    /// signal that killed it) is passed through as aigent's.
+    /// A signal killed the declared command, and aigent exits with 128 +
+    /// that signal, as shells report it. (A child's exit status is never
+    /// passed through: see `exec::report::ChildExit`.)
     pub const fn passes_child_status(self) -> bool {
-        matches!(self, Self::CommandFailed | Self::CommandKilled)
+        matches!(self, Self::CommandKilled)
     }
 
     /// Whether the same call with other arguments can succeed: the fault
@@ -245,7 +246,9 @@ impl ErrorCode {
             }
             Self::BinaryNotExecutable => "the declared program is not executable",
             Self::SpawnFailed => "the declared program could not be started",
-            Self::CommandFailed => "the declared command exited with a non-zero status",
+            Self::CommandFailed => {
+                "the declared command ran and exited with a status its declaration does not count as success (`success_exit_codes`); `child_exit_code` and `child_exit` say which"
+            }
             Self::CommandKilled => "a signal killed the declared command (exit 128 + the signal)",
             Self::Timeout => "`run --timeout` expired; the child's process group was killed",
             Self::Cancelled => {

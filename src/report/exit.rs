@@ -1,7 +1,9 @@
 //! Exit codes, defined once (DESIGN.md §2).
 //!
-//! `run` passes a child's own status through once execution has started, so
-//! aigent's own codes stay few and far from the common child codes.
+//! aigent's exit status is always aigent's own: once `run` has started the
+//! child, its status is reported in the envelope (`child_exit_code`), and
+//! aigent exits 0 when the declaration counts it as success and
+//! [`COMMAND_FAILED`] otherwise (see `exec::report::ChildExit`).
 
 pub const SUCCESS: i32 = 0;
 /// An unexpected operational failure.
@@ -11,6 +13,10 @@ pub const GENERAL_ERROR: i32 = 1;
 pub const VALIDATION_FAILED: i32 = 1;
 /// Bad usage, and every Phase 1 rejection: nothing was executed.
 pub const ARG_ERROR: i32 = 2;
+/// `run`: the declared command ran and exited with a status its
+/// declaration does not count as success (`success_exit_codes`); the
+/// envelope's `child_exit_code` holds the status.
+pub const COMMAND_FAILED: i32 = 3;
 /// The registry or a declaration is itself invalid, or the audit log cannot
 /// be written, or the environment lacks what the command needs (a git
 /// repository for `--changed`).
@@ -51,6 +57,11 @@ pub const TABLE: &[(i32, &str, &str)] = &[
         ARG_ERROR,
         "ARG_ERROR",
         "bad usage or a Phase 1 rejection; nothing was executed",
+    ),
+    (
+        COMMAND_FAILED,
+        "COMMAND_FAILED",
+        "run: the command ran and exited with a status its declaration does not count as success; child_exit_code holds it",
     ),
     (
         PRECONDITION,

