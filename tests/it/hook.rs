@@ -355,8 +355,15 @@ fn install_route_writes_an_entry_that_routes() {
             .args(["hook", "install", "--client", "claude-code", "--route"]),
     );
     run.assert_code(0);
-    let settings: Value =
-        serde_json::from_str(&fs::read_to_string(sandbox.join("proj/.claude/settings.json")).unwrap()).unwrap();
-    let command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"].as_str().unwrap();
-    assert!(command.ends_with("hook --client claude-code --route"), "{command}");
+    let settings: Value = serde_json::from_str(
+        &fs::read_to_string(sandbox.join("proj/.claude/settings.json")).unwrap(),
+    )
+    .unwrap();
+    let command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap();
+    assert!(
+        command.ends_with("hook --client claude-code --route"),
+        "{command}"
+    );
 }

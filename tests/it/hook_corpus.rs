@@ -201,6 +201,7 @@ impl Judge {
             settings: &self.settings,
             which: &which,
             cwd: Some(Path::new("/work/project")),
+            aigent: None,
         };
         judge(command, &context)
     }
