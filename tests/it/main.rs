@@ -42,4 +42,5 @@ mod skill_properties;
 mod skill_proptest;
 mod skill_validate;
 mod templates;
+mod tokens;
 mod vcs_changed;
