@@ -15,6 +15,7 @@ mod fuzz;
 mod generated;
 mod hardening;
 mod hook;
+mod hook_corpus;
 mod hook_install;
 #[cfg(unix)]
 mod invoke;
