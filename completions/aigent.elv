@@ -333,6 +333,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --dry-run 'Print the change as a unified diff and write nothing'
             cand --force 'Edit a settings file that has other names (hard links); the others keep the old content'
             cand --replace 'Rewrite an aigent entry that runs another command (another path or registry)'
+            cand --route 'The entry routes matched commands through `aigent run` (hook --route)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -431,7 +432,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;skill;validate'= {
-            cand --profile 'Which client''s view to take: its frontmatter keys count as known, and its stricter rules apply (docs/reference/client-profiles.md)'
+            cand --profile 'Which client''s view to take: its frontmatter keys count as known, and its stricter rules apply (docs/reference/client-profiles.md). Without it, a skill inside a .claude/ directory or a Claude Code plugin gets claude-code, any other standard'
             cand --base 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]'
             cand --compare-to 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
@@ -486,13 +487,14 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --version 'Print version'
         }
         &'aigent;skill;fix'= {
-            cand --profile 'Which frontmatter keys count as known (the others move to metadata)'
+            cand --profile 'Which frontmatter keys count as known (the others move to metadata, except a key some client reads, which never moves). Without it, a skill inside a .claude/ directory or a Claude Code plugin gets claude-code, any other standard'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
             cand -r 'Fix every skill below each PATH'
             cand --recursive 'Fix every skill below each PATH'
             cand --dry-run 'Show the diffs; write nothing'
+            cand --rename-dir 'Rename a skill directory whose name is not a valid name to the proposed one (never over an existing name), then fix its name'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -518,6 +520,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand -r 'List every skill below each PATH (as skill validate --recursive finds them)'
+            cand --recursive 'List every skill below each PATH (as skill validate --recursive finds them)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'

@@ -38,6 +38,30 @@ pub fn write_atomic_with_permissions(
     result
 }
 
+/// Renames `from` to `to` unless `to` exists (`AlreadyExists`): atomically
+/// where the system can (renameat2 NOREPLACE, renamex_np EXCL), else with a
+/// check just before the rename. Works for directories too.
+pub fn rename_no_replace(from: &Path, to: &Path) -> io::Result<()> {
+    #[cfg(any(target_os = "linux", target_os = "android", target_vendor = "apple"))]
+    {
+        rustix::fs::renameat_with(
+            rustix::fs::CWD,
+            from,
+            rustix::fs::CWD,
+            to,
+            rustix::fs::RenameFlags::NOREPLACE,
+        )
+        .map_err(io::Error::from)
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "android", target_vendor = "apple")))]
+    {
+        if fs::symlink_metadata(to).is_ok() {
+            return Err(io::ErrorKind::AlreadyExists.into());
+        }
+        fs::rename(from, to)
+    }
+}
+
 /// A name beside `path` that no other writer (thread or process) will pick.
 pub fn temporary_sibling(path: &Path) -> PathBuf {
     static COUNTER: AtomicU64 = AtomicU64::new(0);

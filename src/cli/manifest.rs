@@ -343,6 +343,28 @@ const CONTRACTS: &[Contract] = &[
             code_when(exit::NOT_FOUND, NoEffects, "there is no audit log"),
         ],
     ),
+    contract(
+        "hook.explain",
+        Safe,
+        &[
+            code_when(
+                exit::SUCCESS,
+                NoEffects,
+                "the line was judged (the verdict is in the output)",
+            ),
+            USAGE,
+            code_when(
+                exit::PRECONDITION,
+                NoEffects,
+                "aigent.toml is invalid, or the registry cannot be read",
+            ),
+            code_when(
+                exit::NOT_FOUND,
+                NoEffects,
+                "the registry directory does not exist",
+            ),
+        ],
+    ),
     contract("hook.install", Mutating, HOOK_INSTALLER),
     contract("hook.uninstall", Mutating, HOOK_INSTALLER),
     contract(

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use super::Client;
-use super::judge::{Context, Judgement, judge};
+use super::judge::{AigentSelf, Context, Judgement, judge};
 use super::protocol::{EventError, Reply, ShellEvent, read_event, reply};
 use super::verdict::{Decision, Verdict};
 use crate::exec::audit::{AuditLog, AuditRecord, EVENT_HOOK_DECISION};
@@ -37,6 +37,8 @@ pub struct HookOptions<'a> {
     pub audit: Result<AuditLog, String>,
     /// Finds a bare program name on `PATH`.
     pub which: &'a dyn Fn(&str) -> Option<PathBuf>,
+    /// This aigent and its registry, to recognise `aigent run NAME ...`.
+    pub aigent: Option<AigentSelf>,
 }
 
 /// What the hook answered, and why.
@@ -90,6 +92,7 @@ fn judge_event(event: &ShellEvent, options: &HookOptions<'_>) -> Result<Judgemen
         settings: &settings.hook,
         which: options.which,
         cwd: event.cwd.as_deref(),
+        aigent: options.aigent.as_ref(),
     };
     Ok(judge(&event.command, &context))
 }
@@ -216,7 +219,12 @@ fn finish(
     record: AuditRecord,
 ) -> Answer {
     let written = match &options.audit {
-        Ok(log) => log.append(&record).map_err(|error| error.to_string()),
+        // Written, not flushed: the hook sits in front of every command
+        // the agent runs, and an fdatasync there costs more than the rest
+        // of the call. The record is in the file before the reply leaves.
+        Ok(log) => log
+            .append_buffered(&record)
+            .map_err(|error| error.to_string()),
         Err(problem) => Err(problem.clone()),
     };
     if let Err(problem) = written {

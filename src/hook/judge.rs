@@ -15,7 +15,9 @@ use serde_json::{Map, Value};
 
 use super::verdict::Verdict;
 use crate::contract::code_words::{proposed_command_problems, variable_loads_code};
-use crate::contract::{Declaration, Inputs, is_language, runs_another_program};
+use crate::contract::{
+    ArgvPart, Declaration, FlagForm, Inputs, ParamType, is_language, runs_another_program,
+};
 use crate::exec::Argv;
 use crate::exec::argv_match::candidate_arguments;
 use crate::guard::{self, RawArguments, Rejection};
@@ -48,8 +50,14 @@ const CODE_BUILTINS: &[&str] = &[
     "compgen",
 ];
 
-/// Builtins whose arguments assign variables (`export NAME=VALUE`).
+/// Builtins whose arguments assign variables (`export NAME=VALUE`,
+/// `read NAME`, `printf -v NAME`, `getopts OPTS NAME`).
 const ASSIGNING_BUILTINS: &[&str] = &["export", "declare", "typeset", "local", "readonly"];
+
+/// Builtins that may assign a variable named by one of their words (`read
+/// PATH`, `printf -v PATH ...`, `getopts OPTS PATH`); judged like any
+/// program unless that variable changes what runs.
+const READING_BUILTINS: &[&str] = &["read", "printf", "getopts"];
 
 /// Variables that change which program a name runs or how the shell reads
 /// what follows; setting them is refused as well as the ones that load code.
@@ -69,6 +77,16 @@ pub struct Context<'a> {
     pub which: &'a dyn Fn(&str) -> Option<PathBuf>,
     /// The agent's working directory, for relative `write_paths`.
     pub cwd: Option<&'a Path>,
+    /// This aigent, so that `aigent run NAME ...` against the same registry
+    /// (the form the hook's own reasons suggest) is recognised.
+    pub aigent: Option<&'a AigentSelf>,
+}
+
+/// This aigent's binary and the registry directory the hook was given.
+#[derive(Debug, Clone)]
+pub struct AigentSelf {
+    pub exe: PathBuf,
+    pub registry_dir: Option<PathBuf>,
 }
 
 /// The verdict on a whole line.
@@ -146,6 +164,17 @@ pub fn judge(line: &str, context: &Context<'_>) -> Judgement {
         let name = construct.name.as_deref().map(cut).unwrap_or_default();
         let (verdict, message) = match (construct.kind, construct.why_not_static) {
             (ConstructKind::ExtendedTest, None) => continue,
+            (ConstructKind::LoopVariable, _) => {
+                if construct.name.as_deref().is_some_and(shell_control) {
+                    segments.push(Segment::new(
+                        String::new(),
+                        Verdict::Deny,
+                        "environment",
+                        format!("`for {name} in ...` sets `{name}`, which changes which program a name runs or loads code into programs"),
+                    ));
+                }
+                continue;
+            }
             (ConstructKind::ExtendedTest, Some(why)) => {
                 segments.push(not_static_segment("[[ ... ]]".to_owned(), "[[ ... ]]", why, context));
                 continue;
@@ -290,8 +319,13 @@ fn judge_command(
                 "the shell builtin `{program}` runs code it is given or changes what a later name runs; run the commands directly"
             ),
         )
-    } else if ASSIGNING_BUILTINS.contains(&program) {
+    } else if ASSIGNING_BUILTINS.contains(&program)
+        || (READING_BUILTINS.contains(&program)
+            && environment_segment(String::new(), program, &argv[1..]).verdict == Verdict::Deny)
+    {
         environment_segment(shown.clone(), program, &argv[1..])
+    } else if let Some(segment) = aigent_run(&argv, shown.clone(), context) {
+        segment
     } else {
         match match_declarations(program, &argv, context) {
             Matched::Allowed { segment, route } => {
@@ -328,7 +362,10 @@ fn stricter(segment: Segment, redirect: Segment) -> Segment {
     }
 }
 
+/// Whether setting `name` (or an element of it: `PATH[0]=...` sets
+/// `PATH` itself) changes what runs.
 fn shell_control(name: &str) -> bool {
+    let name = name.split('[').next().unwrap_or(name);
     SHELL_CONTROL_VARIABLES.contains(&name) || variable_loads_code(name)
 }
 
@@ -359,6 +396,22 @@ fn assignments_segment(shown: String, command: &SimpleCommand, _context: &Contex
 }
 
 fn environment_segment(shown: String, builtin: &str, arguments: &[&str]) -> Segment {
+    // `declare -n REF=NAME` makes REF another name for any variable.
+    let nameref = matches!(builtin, "declare" | "typeset" | "local")
+        && arguments
+            .iter()
+            .any(|argument| argument.starts_with('-') && argument.contains('n'));
+    if nameref {
+        return Segment::new(
+            shown,
+            Verdict::Deny,
+            "environment",
+            format!(
+                "`{builtin} -n` makes a name refer to another variable (PATH, say); write the variable out"
+            ),
+        );
+    }
+    // Any word may be the name assigned (`read PATH`, `printf -v PATH`).
     let assigned = arguments
         .iter()
         .filter(|argument| !argument.starts_with(['-', '+']))
@@ -397,6 +450,17 @@ fn redirect_verdict(redirects: &[Redirect], context: &Context<'_>) -> Option<Seg
             }
             _ => false,
         };
+        if target.starts_with("/dev/tcp/") || target.starts_with("/dev/udp/") {
+            return Some(Segment::new(
+                String::new(),
+                Verdict::Deny,
+                "network_redirect",
+                format!(
+                    "`{}` opens a network connection through bash's /dev/tcp or /dev/udp",
+                    cut(target)
+                ),
+            ));
+        }
         if !writes_file || HARMLESS_TARGETS.contains(&target) || write_allowed(target, context) {
             continue;
         }
@@ -495,7 +559,7 @@ fn match_declarations(program: &str, argv: &[&str], context: &Context<'_>) -> Ma
             declared.push(name.clone());
             continue;
         }
-        match match_one(&declaration, argv) {
+        match match_one(&declaration, argv, context.aigent) {
             One::Allowed { segment, route } => return Matched::Allowed { segment, route },
             One::Refused(segment) => {
                 first_refusal.get_or_insert(segment);
@@ -507,10 +571,10 @@ fn match_declarations(program: &str, argv: &[&str], context: &Context<'_>) -> Ma
                         Verdict::Deny,
                         "not_declared_form",
                         format!(
-                            "`{}` is declared as `{}`, but not with these arguments; see `aigent schema show {}` for the form it takes",
+                            "`{}` is declared as `{}`, but not with these arguments; the declared form is `{}`",
                             cut(program),
                             declaration.name,
-                            declaration.name
+                            cut(&declared_form(&declaration))
                         ),
                     );
                     segment.declaration = Some(declaration.name.clone());
@@ -534,7 +598,7 @@ enum One {
     NoShape,
 }
 
-fn match_one(declaration: &Declaration, argv: &[&str]) -> One {
+fn match_one(declaration: &Declaration, argv: &[&str], aigent: Option<&AigentSelf>) -> One {
     let candidates = candidate_arguments(declaration, &argv[1..]);
     if candidates.is_empty() {
         return One::NoShape;
@@ -545,7 +609,8 @@ fn match_one(declaration: &Declaration, argv: &[&str]) -> One {
         let validated = match guard::check(declaration, &RawArguments::Json(&text)) {
             Ok(validated) => validated,
             Err(rejection) => {
-                refusal.get_or_insert_with(|| phase1_refusal(declaration, argv, &rejection));
+                refusal
+                    .get_or_insert_with(|| phase1_refusal(declaration, argv, &rejection, aigent));
                 continue;
             }
         };
@@ -605,7 +670,58 @@ fn match_one(declaration: &Declaration, argv: &[&str]) -> One {
     refusal.map_or(One::NoShape, One::Refused)
 }
 
-fn phase1_refusal(declaration: &Declaration, argv: &[&str], rejection: &Rejection) -> Segment {
+/// The command line a declaration takes, for a model to correct itself:
+/// literals as they are, each parameter as `<name>` with its flag, optional
+/// ones in brackets, repeatable ones followed by `...`.
+pub fn declared_form(declaration: &Declaration) -> String {
+    let Some(subprocess) = &declaration.subprocess else {
+        return declaration.name.clone();
+    };
+    let required: Vec<String> = match &declaration.inputs {
+        Inputs::Parameters(parameters) => parameters
+            .iter()
+            .filter(|parameter| parameter.required)
+            .map(|parameter| parameter.name.clone())
+            .collect(),
+        Inputs::InputSchema(schema) => schema.required().map(str::to_owned).collect(),
+    };
+    let mut words = vec![quote_word(&subprocess.binary)];
+    for part in &subprocess.argv {
+        match part {
+            ArgvPart::Literal(literal) => words.push(quote_word(literal)),
+            ArgvPart::Param(slot) => {
+                let value = format!("{}<{}>", slot.prefix, slot.param);
+                let switch = declaration
+                    .parameter(&slot.param)
+                    .is_some_and(|parameter| parameter.kind == ParamType::Boolean);
+                let mut text = match (&slot.flag, slot.form) {
+                    (Some(flag), _) if switch => flag.clone(),
+                    (Some(flag), FlagForm::Separate) => format!("{flag} {value}"),
+                    (Some(flag), FlagForm::Joined) => format!("{flag}={value}"),
+                    (None, _) => value,
+                };
+                if declaration
+                    .parameter(&slot.param)
+                    .is_some_and(|parameter| parameter.kind == ParamType::Array)
+                {
+                    text.push_str("...");
+                }
+                if !required.contains(&slot.param) {
+                    text = format!("[{text}]");
+                }
+                words.push(text);
+            }
+        }
+    }
+    words.join(" ")
+}
+
+fn phase1_refusal(
+    declaration: &Declaration,
+    argv: &[&str],
+    rejection: &Rejection,
+    aigent: Option<&AigentSelf>,
+) -> Segment {
     let primary = rejection.primary().map(|violation| violation.redacted());
     let (rule, message) = match &primary {
         Some(violation) => (violation.rule.as_str(), violation.message.clone()),
@@ -628,15 +744,32 @@ fn phase1_refusal(declaration: &Declaration, argv: &[&str], rejection: &Rejectio
     segment.declaration = Some(declaration.name.clone());
     segment.redacted = sensitive;
     segment.corrected = rejection.fix.as_ref().map(|fix| {
-        let mut words = vec![
-            "aigent".to_owned(),
-            "run".to_owned(),
-            declaration.name.clone(),
-        ];
+        let mut words = aigent_words(aigent);
+        words.push("run".to_owned());
+        words.push(declaration.name.clone());
         words.extend(fix.iter().cloned());
         quote(&words)
     });
     segment
+}
+
+/// How to start this aigent with the hook's registry in a suggested
+/// command: the words the hook recognises as itself.
+fn aigent_words(aigent: Option<&AigentSelf>) -> Vec<String> {
+    let Some(aigent) = aigent else {
+        return vec!["aigent".to_owned()];
+    };
+    let mut words = vec![aigent.exe.display().to_string()];
+    if let Some(dir) = &aigent.registry_dir {
+        words.push("--commands".to_owned());
+        words.push(
+            std::path::absolute(dir)
+                .unwrap_or_else(|_| dir.clone())
+                .display()
+                .to_string(),
+        );
+    }
+    words
 }
 
 /// `run NAME --param=value ...` for the recovered arguments.
@@ -671,6 +804,110 @@ fn route_words(declaration: &Declaration, arguments: &Map<String, Value>) -> Opt
         }
     }
     Some(words)
+}
+
+/// `aigent [--commands DIR] run [--confirm-destructive] [--timeout SECS]
+/// NAME ...` with this aigent and the hook's own registry: aigent runs
+/// Phase 1 itself, so it is allowed, or asked when it confirms a
+/// destructive command. Any other option, or another registry, is not
+/// recognised (a registry the agent wrote could declare anything).
+fn aigent_run(argv: &[&str], shown: String, context: &Context<'_>) -> Option<Segment> {
+    let aigent = context.aigent?;
+    let program = argv[0];
+    let is_self = if program.contains('/') {
+        Path::new(program).is_absolute() && same_file(Path::new(program), &aigent.exe)
+    } else {
+        (context.which)(program).is_some_and(|found| same_file(&found, &aigent.exe))
+    };
+    if !is_self {
+        return None;
+    }
+    let mut rest = &argv[1..];
+    let mut registry: Option<&str> = None;
+    if let [flag, dir, tail @ ..] = rest
+        && *flag == "--commands"
+    {
+        registry = Some(dir);
+        rest = tail;
+    } else if let Some(dir) = rest
+        .first()
+        .and_then(|first| first.strip_prefix("--commands="))
+    {
+        registry = Some(dir);
+        rest = &rest[1..];
+    }
+    let same_registry = match (registry, &aigent.registry_dir) {
+        (None, None) => true,
+        (Some(given), Some(own)) => {
+            let given = context
+                .cwd
+                .map_or_else(|| PathBuf::from(given), |cwd| cwd.join(given));
+            same_file(&given, own)
+        }
+        _ => false,
+    };
+    let [run, tail @ ..] = rest else { return None };
+    if *run != "run" || !same_registry {
+        return None;
+    }
+    let mut confirmed = false;
+    let mut words = tail.iter();
+    let name = loop {
+        match *words.next()? {
+            "--confirm-destructive" => confirmed = true,
+            "--timeout" => {
+                words.next()?;
+            }
+            word if word.starts_with("--timeout=") => {}
+            word if word.starts_with('-') => return None,
+            name => break name,
+        }
+    };
+    let (verdict, rule, message) = if confirmed {
+        (
+            Verdict::Ask,
+            "destructive",
+            format!(
+                "`aigent run {}` confirms a destructive command: the person decides",
+                cut(name)
+            ),
+        )
+    } else {
+        (
+            Verdict::Allow,
+            "aigent_run",
+            format!(
+                "`aigent run {}` checks the declared contract itself",
+                cut(name)
+            ),
+        )
+    };
+    // The words after NAME may hold a sensitive value; only the
+    // declaration knows, so show them only when it has none.
+    let sensitive = context.registry.load(name).map_or(true, |loaded| {
+        loaded
+            .declaration
+            .parameters()
+            .iter()
+            .any(|parameter| parameter.sensitive)
+            || matches!(loaded.declaration.inputs, Inputs::InputSchema(_))
+    });
+    let shown = if sensitive {
+        format!("{} run {} …", quote_word(program), quote_word(name))
+    } else {
+        shown
+    };
+    let mut segment = Segment::new(shown, verdict, rule, message);
+    segment.declaration = Some(name.to_owned());
+    segment.redacted = sensitive;
+    Some(segment)
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
 }
 
 fn unmatched(

@@ -7,9 +7,10 @@ use serde::{Serialize, Serializer};
 
 use super::check::{
     SkillLocation, SkillReport, ValidateOptions, directory_name, finish_report,
-    validate_skill_file, validate_target,
+    validate_skill_file, validate_target_in,
 };
 use super::discover::{SKILL_FILE_NAMES, Target};
+use super::place::{Places, ProfileChoice};
 use crate::report::Diagnostic;
 pub use crate::vcs::ChangedScope;
 use crate::vcs::{
@@ -84,13 +85,14 @@ pub fn validate_changed(
     let here = std::env::current_dir().and_then(std::fs::canonicalize).ok();
     let (present, deleted): (Vec<SelectedUnit>, Vec<SelectedUnit>) =
         units.into_iter().partition(SelectedUnit::is_present);
+    let places = Places::new();
     let skills = if snapshot.is_work_tree() {
         use rayon::prelude::*;
         present
             .into_par_iter()
             .map(|unit| {
                 let target = Target::for_path(&shown_path(&unit.absolute, here.as_deref()));
-                let mut report = validate_target(&target, options);
+                let mut report = validate_target_in(&target, options, &places);
                 report.selected = Some(unit);
                 report
             })
@@ -101,7 +103,9 @@ pub fn validate_changed(
         present
             .into_iter()
             .map(|unit| {
-                let mut report = validate_in_snapshot(&snapshot, &unit, here.as_deref(), options);
+                let choice = options.choose_profile(&unit.absolute, &places);
+                let mut report =
+                    validate_in_snapshot(&snapshot, &unit, here.as_deref(), options, choice);
                 report.selected = Some(unit);
                 report
             })
@@ -171,7 +175,9 @@ fn validate_in_snapshot(
     unit: &SelectedUnit,
     here: Option<&Path>,
     options: ValidateOptions,
+    choice: ProfileChoice,
 ) -> SkillReport {
+    let options = options.with_choice(choice);
     let directory = unit
         .absolute
         .strip_prefix(snapshot.workdir())
@@ -210,6 +216,7 @@ fn validate_in_snapshot(
         options,
     )
     .with_tokens(checked.tokens);
+    report.profile_source = choice.source;
     report.description = checked.description;
     report
 }

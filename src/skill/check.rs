@@ -15,6 +15,7 @@ use super::evals;
 use super::frontmatter::{self, ParseError, SplitError};
 use super::links;
 use super::listing::PromptSkill;
+use super::place::{Places, ProfileChoice, ProfileSource};
 use super::read::{MAX_FILE_BYTES, too_large};
 use super::rules::{self, Profile, RuleContext};
 use super::source::{FileSystem, SkillSource};
@@ -27,6 +28,32 @@ pub struct ValidateOptions {
     pub profile: Profile,
     /// Warnings count as errors.
     pub strict: bool,
+    /// `profile` is a default, not a choice: a skill whose place says
+    /// which client loads it (a `.claude/` directory, a Claude Code
+    /// plugin) is checked with that client's profile ([`super::place`]).
+    pub profile_from_context: bool,
+}
+
+impl ValidateOptions {
+    /// The profile for a skill in `directory`, and where it came from.
+    pub fn choose_profile(self, directory: &Path, places: &Places) -> ProfileChoice {
+        if self.profile_from_context {
+            places.choose(directory, self.profile)
+        } else {
+            ProfileChoice {
+                profile: self.profile,
+                source: ProfileSource::Given,
+            }
+        }
+    }
+
+    /// These options with the profile chosen for one skill.
+    pub fn with_choice(self, choice: ProfileChoice) -> Self {
+        Self {
+            profile: choice.profile,
+            ..self
+        }
+    }
 }
 
 /// The findings for one skill.
@@ -42,6 +69,12 @@ pub struct SkillReport {
     /// What the skill costs in context; `null` when its frontmatter could
     /// not be read.
     pub tokens: Option<TokenCounts>,
+    /// The profile the skill was checked with (its `--profile` value).
+    #[serde(serialize_with = "profile_id")]
+    pub profile: Profile,
+    /// Where that profile came from: `given`, `default`, or the place
+    /// (`claude-directory`, `claude-plugin`).
+    pub profile_source: ProfileSource,
     /// With `--changed`: the skill directory and the changed files that
     /// selected it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -64,6 +97,8 @@ impl SkillReport {
             valid,
             diagnostics,
             tokens: None,
+            profile: Profile::STANDARD,
+            profile_source: ProfileSource::Default,
             selected: None,
             description: None,
         }
@@ -100,11 +135,31 @@ impl SkillReport {
     }
 }
 
+fn profile_id<S: serde::Serializer>(profile: &Profile, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(profile.as_str())
+}
+
+/// Checks one target. With [`ValidateOptions::profile_from_context`], its
+/// places are looked up as needed; [`validate_target_in`] shares them.
 pub fn validate_target(target: &Target, options: ValidateOptions) -> SkillReport {
+    validate_target_in(target, options, &Places::new())
+}
+
+/// Checks one target, the profile chosen from `places` when the caller
+/// chose none.
+pub fn validate_target_in(
+    target: &Target,
+    options: ValidateOptions,
+    places: &Places,
+) -> SkillReport {
     let mut description = None;
     let mut tokens = None;
+    let mut choice = None;
     let (path, name, diagnostics) = match target {
         Target::SkillFile { file, directory } => {
+            let chosen = options.choose_profile(directory, places);
+            choice = Some(chosen);
+            let options = options.with_choice(chosen);
             let directory_name = directory_name(directory);
             let checked = validate_skill_file(
                 &FileSystem,
@@ -155,7 +210,14 @@ pub fn validate_target(target: &Target, options: ValidateOptions) -> SkillReport
             )],
         ),
     };
+    let options = match choice {
+        Some(chosen) => options.with_choice(chosen),
+        None => options,
+    };
     let mut report = finish_report(path, name, diagnostics, options).with_tokens(tokens);
+    if let Some(chosen) = choice {
+        report.profile_source = chosen.source;
+    }
     report.description = description;
     report
 }
@@ -173,7 +235,14 @@ pub fn finish_report(
     } else {
         diagnostics
     };
-    SkillReport::new(path, name, diagnostics)
+    let mut report = SkillReport::new(path, name, diagnostics);
+    report.profile = options.profile;
+    report.profile_source = if options.profile_from_context {
+        ProfileSource::Default
+    } else {
+        ProfileSource::Given
+    };
+    report
 }
 
 /// A note stays a note: it flags something worth a look, not a fault.

@@ -231,6 +231,36 @@ pub fn clients_reading(lookup_path: &str) -> impl Iterator<Item = &'static Clien
     clients().filter(move |client| client.lookup_paths.contains(&lookup_path))
 }
 
+/// The clients that read `key` as a frontmatter key of their own (not one
+/// of the specification's), in table order.
+pub fn clients_knowing(key: &str) -> impl Iterator<Item = &'static ClientProfile> + '_ {
+    clients().filter(move |client| match client.keys {
+        KnownKeys::SpecAnd(keys) => keys.iter().any(|known| known.name == key),
+        KnownKeys::All => false,
+    })
+}
+
+/// The clients that read `key` inside `metadata` (Codex reads
+/// `metadata.short-description`): moving a top-level key of that name
+/// under `metadata` would give it a meaning it did not have.
+pub fn clients_reading_metadata(key: &str) -> impl Iterator<Item = &'static ClientProfile> + '_ {
+    clients().filter(move |client| {
+        client.rules.iter().any(|rule| match rule {
+            ClientRule::ShortDescription => key == "short-description",
+            ClientRule::AsciiName | ClientRule::StrictFences => false,
+        })
+    })
+}
+
+/// `Claude Code (claude-code), Cursor (cursor)`: clients for a message,
+/// each with its `--profile` value.
+pub fn describe_clients<'a>(clients: impl Iterator<Item = &'a ClientProfile>) -> String {
+    let names: Vec<String> = clients
+        .map(|client| format!("{} (--profile {})", client.client, client.id))
+        .collect();
+    names.join(", ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -272,5 +302,22 @@ mod tests {
             .map(|client| client.id)
             .collect();
         assert_eq!(readers, ["claude-code", "copilot", "cursor", "opencode"]);
+    }
+
+    #[test]
+    fn keys_name_the_clients_that_read_them() {
+        let ids = |key: &str| -> Vec<&str> { clients_knowing(key).map(|c| c.id).collect() };
+        assert_eq!(
+            ids("disable-model-invocation"),
+            ["claude-code", "copilot", "cursor"]
+        );
+        assert_eq!(ids("effort"), ["claude-code"]);
+        assert!(ids("name").is_empty(), "spec keys belong to no one client");
+        assert!(ids("x-custom").is_empty());
+        let codex: Vec<&str> = clients_reading_metadata("short-description")
+            .map(|c| c.id)
+            .collect();
+        assert_eq!(codex, ["codex"]);
+        assert_eq!(clients_reading_metadata("version").count(), 0);
     }
 }

@@ -46,6 +46,7 @@ pub const FIELD_NOT_STRING: &str = "W006";
 pub const BODY_OVER_TOKEN_BUDGET: &str = "W007";
 pub const CLIENT_KEY_TYPE: &str = "W008";
 pub const DUPLICATE_NAME: &str = "W009";
+pub const WRITE_OUTSIDE_TREE: &str = "W010";
 
 pub const DESCRIPTION_NEAR_DUPLICATE: &str = "N001";
 
@@ -255,6 +256,11 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
         DUPLICATE_NAME,
         Severity::Warning,
         "another skill of the same run has the same `name` (its path is named)",
+    ),
+    (
+        WRITE_OUTSIDE_TREE,
+        Severity::Warning,
+        "`skill fmt`, `fix` or `new`: a symlinked skill file or directory leads outside the tree given; nothing is read or written through it",
     ),
     (
         DESCRIPTION_NEAR_DUPLICATE,

@@ -190,6 +190,12 @@ pub fn skill_below(directory: &Path) -> Option<PathBuf> {
 pub struct Discovery {
     pub targets: Vec<Target>,
     pub notes: Vec<String>,
+    /// The roots walked with `recursive`: every directory below them was
+    /// read, so what they hold is known without another lookup.
+    pub walked_roots: Vec<PathBuf>,
+    /// The walked directories holding `.claude-plugin` (a Claude Code
+    /// plugin or marketplace), for [`super::place::Places`].
+    pub claude_plugin_dirs: Vec<PathBuf>,
 }
 
 impl Discovery {
@@ -269,6 +275,7 @@ impl Search {
         if !self.visited.first_visit(root_id, root) {
             return true;
         }
+        self.discovery.walked_roots.push(root.to_owned());
         let mut reached_a_skill = false;
         let mut stack: Vec<Pending> = vec![Pending {
             path: root.to_owned(),
@@ -305,6 +312,9 @@ impl Search {
                 let name = entry.file_name();
                 let name_text = name.to_str();
                 if let Some(name_text) = name_text {
+                    if name_text == super::place::CLAUDE_PLUGIN_DIRECTORY {
+                        self.discovery.claude_plugin_dirs.push(directory.clone());
+                    }
                     if SKILL_FILE_NAMES.contains(&name_text) {
                         skill_files.push(name_text.to_owned());
                         continue;

@@ -13,11 +13,12 @@
 //! never touched, and the caller writes the result only when it validates.
 
 use super::check::{CheckContext, check_text};
+use super::clients;
 use super::fmt::{canonical_scalar, double_quoted};
 use super::frontmatter::{self, Frontmatter, ParseError, YamlValue};
 use super::rewrite::Proposal;
 pub use super::rewrite::{Repair, RepairKind};
-use super::rules::Profile;
+use super::rules::{self, Profile};
 
 /// What the fix needs besides the text.
 #[derive(Debug, Clone, Copy, Default)]
@@ -27,6 +28,10 @@ pub struct FixContext<'a> {
     pub profile: Profile,
     /// Where the body's links are checked; `None` skips that check.
     pub links: Option<super::check::LinkRoot<'a>>,
+    /// Then put the frontmatter in `skill fmt`'s canonical form, so that
+    /// `fix` then `fmt --check` is clean (when `fmt` can: a file it cannot
+    /// format is left as repaired).
+    pub format: bool,
 }
 
 /// Keys whose value must be a string: a misread scalar is quoted.
@@ -39,6 +44,7 @@ pub fn fix_text(text: &str, context: FixContext<'_>) -> Proposal {
         text: text.to_owned(),
         repairs: Vec::new(),
         not_fixed: Vec::new(),
+        rename_dir: None,
     };
     fixer.quote_misread_lines();
     if let Some(parsed) = fixer.parse() {
@@ -52,6 +58,17 @@ pub fn fix_text(text: &str, context: FixContext<'_>) -> Proposal {
     }
     if let Some(parsed) = fixer.parse() {
         fixer.name_from_directory(&parsed, context.directory_name);
+    }
+    if context.format
+        && let Ok(formatted) = super::fmt::format_text(&fixer.text)
+        && formatted != fixer.text
+    {
+        fixer.text = formatted;
+        fixer.repaired(
+            RepairKind::Formatted,
+            "frontmatter",
+            "put the frontmatter in canonical form, as skill fmt does".to_owned(),
+        );
     }
     let checked = check_text(
         &fixer.text,
@@ -76,6 +93,8 @@ pub fn fix_text(text: &str, context: FixContext<'_>) -> Proposal {
         repairs: fixer.repairs,
         left,
         not_fixed: fixer.not_fixed,
+        profile: None,
+        rename_dir: fixer.rename_dir,
     }
 }
 
@@ -84,6 +103,8 @@ struct Fixer {
     repairs: Vec<Repair>,
     /// Repairs not made, and why.
     not_fixed: Vec<String>,
+    /// The name the skill's directory should have, when its own is invalid.
+    rename_dir: Option<String>,
 }
 
 /// The frontmatter's lines as the fixer edits them.
@@ -370,11 +391,17 @@ impl Fixer {
     /// Repair 3: unknown top-level keys with scalar values move under
     /// `metadata`, each value as the text it was written as.
     fn move_unknown_keys(&mut self, parsed: &Frontmatter, profile: Profile) {
-        let unknown: Vec<_> = parsed
-            .entries
-            .iter()
-            .filter(|entry| !profile.knows(&entry.key))
-            .collect();
+        let mut unknown = Vec::new();
+        for entry in &parsed.entries {
+            if profile.knows(&entry.key) {
+                continue;
+            }
+            if let Some(reason) = behaviour_kept(&entry.key) {
+                self.skip(entry.line, reason);
+                continue;
+            }
+            unknown.push(entry);
+        }
         if unknown.is_empty() {
             return;
         }
@@ -538,41 +565,256 @@ impl Fixer {
         }
     }
 
-    /// Repair 4: a title-case `name` whose kebab-case form is the
-    /// directory's name becomes that name.
+    /// Repair 4: a `name` that is missing, invalid or not the directory's
+    /// name, in a directory whose name is a valid name, becomes that name;
+    /// the old value is kept as `metadata.original-name`. When the
+    /// directory's name is itself invalid nothing changes, and the name the
+    /// directory should have is proposed ([`Proposal::rename_dir`]).
     fn name_from_directory(&mut self, parsed: &Frontmatter, directory_name: Option<&str>) {
-        let (Some(directory), Some(entry)) = (directory_name, parsed.get("name")) else {
+        let Some(directory) = directory_name else {
             return;
         };
-        let Some(name) = entry.value.as_str() else {
-            return;
+        let entry = parsed.get("name");
+        let value = entry.map(|entry| &entry.value);
+        let broken = match value {
+            None | Some(YamlValue::Null { .. }) => true,
+            Some(YamlValue::String(name)) => {
+                !rules::name_problems(name, Some(directory)).is_empty()
+            }
+            Some(_) => true,
         };
-        if name == directory || kebab_case(name) != directory {
+        if !broken {
             return;
         }
+        if !rules::name_problems(directory, None).is_empty() {
+            let suggestion = suggested_directory_name(value.and_then(YamlValue::as_str), directory);
+            self.skip(
+                entry.and_then(|entry| entry.line),
+                match &suggestion {
+                    Some(suggested) => format!(
+                        "name: not repaired, since the directory name '{directory}' is not a valid name; rename the directory to '{suggested}' (skill fix --rename-dir does it)"
+                    ),
+                    None => format!(
+                        "name: not repaired, since the directory name '{directory}' is not a valid name; rename the directory to a valid name"
+                    ),
+                },
+            );
+            self.rename_dir = suggestion;
+            return;
+        }
+        // The old value, as written, to keep.
+        let old = match value {
+            None | Some(YamlValue::Null { .. }) => None,
+            Some(YamlValue::String(text)) if text.trim().is_empty() => None,
+            Some(other) => match other.scalar_text() {
+                Some(text) => Some(text.to_owned()),
+                None => {
+                    self.skip(
+                        entry.and_then(|entry| entry.line),
+                        format!(
+                            "name: not set to '{directory}', since its value is {} and metadata keeps strings; fix it by hand",
+                            other.type_name()
+                        ),
+                    );
+                    return;
+                }
+            },
+        };
         let Some(mut lines) = Lines::of(&self.text) else {
             return;
         };
-        let Some(index) = entry.line.and_then(|line| lines.index(line)) else {
-            return;
-        };
-        if lines.entry_end(index) != index + 1 || lines.yaml[index].contains(" #") {
-            self.skip(
-                entry.line,
-                format!(
-                    "name: not set to '{directory}' since its value spans lines or has a comment"
-                ),
+        let new_line = format!("name: {}", canonical_scalar(directory));
+        match entry
+            .and_then(|entry| entry.line)
+            .and_then(|line| lines.index(line))
+        {
+            Some(index) => {
+                let end = lines.entry_end(index);
+                let mut replacement: Vec<String> = lines.yaml[index + 1..end]
+                    .iter()
+                    .filter(|line| line.trim_start().starts_with('#'))
+                    .map(|line| line.trim().to_owned())
+                    .collect();
+                if let Some(comment) = trailing_comment(&lines.yaml[index]) {
+                    replacement.push(comment.to_owned());
+                }
+                replacement.push(new_line);
+                lines.yaml.splice(index..end, replacement);
+            }
+            None if entry.is_none() => lines.yaml.insert(0, new_line),
+            None => return,
+        }
+        let renamed = lines.join();
+        let Some(old) = old else {
+            self.text = renamed;
+            self.repaired(
+                RepairKind::NameFromDirectory,
+                "name",
+                format!("set the missing name to the directory's name '{directory}'"),
             );
             return;
+        };
+        match add_to_metadata(&renamed, ORIGINAL_NAME_KEY, &old) {
+            Ok(text) => {
+                self.text = text;
+                self.repaired(
+                    RepairKind::NameFromDirectory,
+                    "name",
+                    format!(
+                        "set name '{old}' to the directory's name '{directory}', keeping the old value as metadata.{ORIGINAL_NAME_KEY}"
+                    ),
+                );
+            }
+            Err(reason) => self.skip(
+                entry.and_then(|entry| entry.line),
+                format!(
+                    "name: not set to '{directory}', since the old name could not be kept: {reason}"
+                ),
+            ),
         }
-        lines.yaml[index] = format!("name: {}", canonical_scalar(directory));
-        self.text = lines.join();
-        self.repaired(
-            RepairKind::NameFromDirectory,
-            "name",
-            format!("set name '{name}' to the directory's name '{directory}'"),
-        );
     }
+}
+
+/// The comment ending a one-line `key: value` entry, if any: after the
+/// closing quote of a quoted value, or at the first ` #` of a plain one.
+fn trailing_comment(line: &str) -> Option<&str> {
+    let (_, value) = line.split_once(':')?;
+    let value = value.trim_start();
+    let rest = if let Some(quoted) = value.strip_prefix('"') {
+        let mut escaped = false;
+        let close = quoted.char_indices().find_map(|(at, c)| {
+            let closing = c == '"' && !escaped;
+            escaped = c == '\\' && !escaped;
+            closing.then_some(at)
+        })?;
+        &quoted[close + 1..]
+    } else if let Some(quoted) = value.strip_prefix('\'') {
+        // `''` is an escaped quote inside; the first lone `'` closes.
+        let bytes = quoted.as_bytes();
+        let mut at = 0;
+        loop {
+            let next = at + quoted[at..].find('\'')?;
+            if bytes.get(next + 1) == Some(&b'\'') {
+                at = next + 2;
+            } else {
+                break &quoted[next + 1..];
+            }
+        }
+    } else {
+        let at = value.find(" #").or_else(|| value.find("\t#"))?;
+        &value[at..]
+    };
+    let comment = rest.trim();
+    comment.starts_with('#').then_some(comment)
+}
+
+/// The `metadata` key that keeps a `name` that `fix` replaced.
+pub const ORIGINAL_NAME_KEY: &str = "original-name";
+
+/// `text` with `key: value` added to its `metadata` mapping (made when
+/// there is none). Fails, leaving nothing changed, when `metadata` is not a
+/// mapping, is written inline, or has `key` with another value.
+fn add_to_metadata(text: &str, key: &str, value: &str) -> Result<String, String> {
+    let document = frontmatter::split(text).map_err(|err| err.to_string())?;
+    let parsed = frontmatter::parse_as_written(&document).map_err(|err| err.to_string())?;
+    let mut lines = Lines::of(text).ok_or("the frontmatter cannot be read")?;
+    let entry = format!("{}: {}", canonical_scalar(key), double_quoted(value));
+    let Some(metadata) = parsed.get("metadata") else {
+        lines.yaml.push("metadata:".to_owned());
+        lines.yaml.push(format!("  {entry}"));
+        return Ok(lines.join());
+    };
+    let start = metadata
+        .line
+        .and_then(|line| lines.index(line))
+        .ok_or("metadata has no line")?;
+    let end = lines.entry_end(start);
+    match &metadata.value {
+        YamlValue::Null { .. } => {}
+        YamlValue::Mapping(entries) if entries.is_empty() => {}
+        YamlValue::Mapping(entries) => {
+            if let Some((_, existing)) = entries.iter().find(|(name, _)| name == key) {
+                return match existing.scalar_text() {
+                    Some(existing) if existing == value => Ok(text.to_owned()),
+                    _ => Err(format!("metadata already has '{key}'")),
+                };
+            }
+            if end == start + 1 {
+                return Err("metadata is written on one line; make it a block first".to_owned());
+            }
+        }
+        _ => return Err("metadata is not a mapping".to_owned()),
+    }
+    if end == start + 1 {
+        // `metadata:`, `metadata: ~` or `metadata: {}`: the key line becomes
+        // the block's head.
+        lines.yaml[start] = "metadata:".to_owned();
+        lines.yaml.insert(start + 1, format!("  {entry}"));
+        return Ok(lines.join());
+    }
+    let indent = lines.yaml[start + 1..end]
+        .iter()
+        .find(|line| !line.trim().is_empty() && !line.trim_start().starts_with('#'))
+        .map(|line| " ".repeat(line.len() - line.trim_start().len()))
+        .unwrap_or_else(|| "  ".to_owned());
+    lines.yaml.insert(end, format!("{indent}{entry}"));
+    Ok(lines.join())
+}
+
+/// The name a directory whose own name is invalid should have: the skill's
+/// `name` when that is valid, else the directory's name (then the name) in
+/// kebab case, cut at a hyphen to the length limit. `None` when no
+/// candidate is a valid name (a reserved word, say).
+pub fn suggested_directory_name(name: Option<&str>, directory: &str) -> Option<String> {
+    let valid = |candidate: &str| rules::name_problems(candidate, None).is_empty();
+    if let Some(name) = name
+        && valid(name)
+    {
+        return Some(rules::nfkc(name));
+    }
+    [Some(directory), name]
+        .into_iter()
+        .flatten()
+        .map(|candidate| shorten(&kebab_case(&rules::nfkc(candidate))))
+        .find(|candidate| valid(candidate))
+}
+
+/// A kebab-case name cut to [`rules::MAX_NAME_CHARS`] characters, at the
+/// last hyphen that keeps it within the limit when there is one.
+fn shorten(name: &str) -> String {
+    if name.chars().count() <= rules::MAX_NAME_CHARS {
+        return name.to_owned();
+    }
+    let cut: String = name.chars().take(rules::MAX_NAME_CHARS + 1).collect();
+    match cut.rfind('-') {
+        Some(at) if at > 0 => cut[..at].to_owned(),
+        _ => cut.chars().take(rules::MAX_NAME_CHARS).collect(),
+    }
+}
+
+/// Why an unknown key must stay where it is: a client reads it at the top
+/// level (under `metadata` that client would no longer see it, so a skill
+/// kept from the model, say, would become one the model invokes), or a
+/// client reads a `metadata` key of that name (moving it would give it a
+/// meaning). `None` when moving it changes nothing any client does.
+fn behaviour_kept(key: &str) -> Option<String> {
+    let readers: Vec<_> = clients::clients_knowing(key).collect();
+    if !readers.is_empty() {
+        let verb = if readers.len() == 1 { "reads" } else { "read" };
+        return Some(format!(
+            "'{key}': left in place, since {} {verb} it as a top-level key; under metadata it would change what the skill does (validate with that --profile to stop the warning)",
+            clients::describe_clients(readers.into_iter()),
+        ));
+    }
+    let readers: Vec<_> = clients::clients_reading_metadata(key).collect();
+    if !readers.is_empty() {
+        let verb = if readers.len() == 1 { "reads" } else { "read" };
+        return Some(format!(
+            "'{key}': not moved under metadata, since {} {verb} metadata.{key}; moving it would change what the skill does",
+            clients::describe_clients(readers.into_iter()),
+        ));
+    }
+    None
 }
 
 /// Whether the indented line at `index` is a key of a block mapping: the
@@ -616,7 +858,6 @@ pub fn kebab_case(title: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::Diagnostic;
 
     fn fix(text: &str, directory: &str) -> Proposal {
         fix_text(
@@ -695,19 +936,173 @@ mod tests {
     }
 
     #[test]
+    fn a_key_any_client_reads_never_moves_whatever_the_profile() {
+        use crate::skill::clients::{KnownKeys, PROFILES};
+        let client_keys: Vec<&str> = PROFILES
+            .iter()
+            .filter_map(|profile| match profile.keys {
+                KnownKeys::SpecAnd(keys) => Some(keys),
+                KnownKeys::All => None,
+            })
+            .flatten()
+            .map(|key| key.name)
+            .chain(["short-description"])
+            .collect();
+        assert!(client_keys.contains(&"disable-model-invocation"));
+        for profile in Profile::all() {
+            for key in &client_keys {
+                let text = format!("---\nname: a\ndescription: d\n{key}: true\n---\nbody\n");
+                let fixed = fix_text(
+                    &text,
+                    FixContext {
+                        directory_name: Some("a"),
+                        profile,
+                        links: None,
+                        format: false,
+                    },
+                );
+                assert_eq!(fixed.text, text, "{key} moved under {}", profile.as_str());
+                assert!(fixed.repairs.is_empty());
+                if !profile.knows(key) {
+                    assert!(
+                        fixed.not_fixed.iter().any(|note| note.contains(key)),
+                        "{key} under {}: {:?}",
+                        profile.as_str(),
+                        fixed.not_fixed
+                    );
+                }
+            }
+        }
+        // An unknown key beside them still moves.
+        let fixed = fix(
+            "---\nname: a\ndescription: d\ndisable-model-invocation: true\nversion: 2\n---\n",
+            "a",
+        );
+        assert_eq!(
+            fixed.text,
+            "---\nname: a\ndescription: d\ndisable-model-invocation: true\nmetadata:\n  version: \"2\"\n---\n"
+        );
+        assert!(
+            fixed.not_fixed[0].contains("Claude Code (--profile claude-code)"),
+            "{:?}",
+            fixed.not_fixed
+        );
+    }
+
+    #[test]
     fn names_a_titled_skill_after_its_directory() {
         let fixed = fix("---\nname: PDF Tools\ndescription: d\n---\n", "pdf-tools");
-        assert_eq!(fixed.text, "---\nname: pdf-tools\ndescription: d\n---\n");
+        assert_eq!(
+            fixed.text,
+            "---\nname: pdf-tools\ndescription: d\nmetadata:\n  original-name: \"PDF Tools\"\n---\n"
+        );
+        assert!(fixed.refused.is_none(), "{:?}", fixed.left);
+        // Any other name too: the spec wants the directory's name.
         let other = fix("---\nname: Other Thing\ndescription: d\n---\n", "pdf-tools");
-        assert!(other.repairs.is_empty());
-        assert!(other.refused.is_none(), "nothing changed, nothing refused");
-        assert!(other.left.iter().any(Diagnostic::is_error));
+        assert_eq!(other.repairs[0].kind, RepairKind::NameFromDirectory);
+        assert!(other.text.contains("original-name: \"Other Thing\""));
+        assert!(other.refused.is_none());
+    }
+
+    #[test]
+    fn a_title_with_punctuation_is_kept_in_metadata() {
+        let directory = "acf-extended-advanced-custom-fields-workflows";
+        let text = "---\n# the title\nname: \"ACF Extended: Advanced Custom Fields, Workflows! (v2) #1\"\ndescription: d\nmetadata:\n    author: me\n---\nbody\n";
+        let fixed = fix(text, directory);
+        assert_eq!(
+            fixed.text,
+            format!(
+                "---\n# the title\nname: {directory}\ndescription: d\nmetadata:\n    author: me\n    original-name: \"ACF Extended: Advanced Custom Fields, Workflows! (v2) #1\"\n---\nbody\n"
+            )
+        );
+        assert!(fixed.refused.is_none(), "{:?}", fixed.left);
+        assert!(fixed.left.is_empty(), "{:?}", fixed.left);
+        // Read back: the old value is exactly the one written.
+        let document = frontmatter::split(&fixed.text).unwrap();
+        let parsed = frontmatter::parse(&document).unwrap();
+        let YamlValue::Mapping(metadata) = &parsed.get("metadata").unwrap().value else {
+            panic!("metadata");
+        };
+        assert_eq!(
+            metadata[1].1.as_str(),
+            Some("ACF Extended: Advanced Custom Fields, Workflows! (v2) #1")
+        );
+    }
+
+    #[test]
+    fn names_that_are_missing_not_strings_or_commented() {
+        let missing = fix("---\ndescription: d\n---\n", "pdf");
+        assert_eq!(missing.text, "---\nname: pdf\ndescription: d\n---\n");
+        let number = fix("---\nname: 12\ndescription: d\n---\n", "pdf");
+        assert_eq!(
+            number.text,
+            "---\nname: pdf\ndescription: d\nmetadata:\n  original-name: \"12\"\n---\n"
+        );
+        let commented = fix("---\nname: PDF  # the title\ndescription: d\n---\n", "pdf");
+        assert_eq!(
+            commented.text,
+            "---\n# the title\nname: pdf\ndescription: d\nmetadata:\n  original-name: \"PDF\"\n---\n"
+        );
+        let list = fix("---\nname:\n  - a\n  - b\ndescription: d\n---\n", "pdf");
+        assert!(list.repairs.is_empty());
+        assert!(list.not_fixed[0].contains("a list"), "{:?}", list.not_fixed);
+        // metadata already keeps another original name: nothing is lost.
+        let taken = fix(
+            "---\nname: PDF\ndescription: d\nmetadata:\n  original-name: Older\n---\n",
+            "pdf",
+        );
+        assert!(taken.repairs.is_empty());
+        assert!(taken.not_fixed[0].contains("already has 'original-name'"));
+        let inline = fix(
+            "---\nname: PDF\ndescription: d\nmetadata: {a: b}\n---\n",
+            "pdf",
+        );
+        assert!(inline.repairs.is_empty());
+        let empty = fix("---\nname: PDF\ndescription: d\nmetadata: {}\n---\n", "pdf");
+        assert_eq!(
+            empty.text,
+            "---\nname: pdf\ndescription: d\nmetadata:\n  original-name: \"PDF\"\n---\n"
+        );
+    }
+
+    #[test]
+    fn an_invalid_directory_name_changes_nothing_and_is_named() {
+        let fixed = fix("---\nname: PDF Tools\ndescription: d\n---\n", "PDF_Tools");
+        assert!(fixed.repairs.is_empty());
+        assert_eq!(fixed.text, "---\nname: PDF Tools\ndescription: d\n---\n");
+        assert_eq!(fixed.rename_dir.as_deref(), Some("pdf-tools"));
+        assert!(
+            fixed.not_fixed[0].contains("rename the directory to 'pdf-tools'"),
+            "{:?}",
+            fixed.not_fixed
+        );
+        // A valid name is what the directory should be called.
+        let named = fix("---\nname: pdf-kit\ndescription: d\n---\n", "PDF_Tools");
+        assert_eq!(named.rename_dir.as_deref(), Some("pdf-kit"));
+        let long = "a-".repeat(40) + "b";
+        assert_eq!(
+            suggested_directory_name(None, &long.to_uppercase()).unwrap(),
+            "a-".repeat(32).trim_end_matches('-')
+        );
+        assert_eq!(
+            suggested_directory_name(Some("Claude Tools"), "Claude_Tools"),
+            None
+        );
     }
 
     #[test]
     fn a_result_that_still_fails_is_refused() {
         let fixed = fix("---\nname: a\nlicense: 2.0\n---\n", "a");
         assert!(fixed.refused.is_some());
+    }
+
+    #[test]
+    fn trailing_comments_are_found_after_the_value() {
+        assert_eq!(trailing_comment("name: a # c"), Some("# c"));
+        assert_eq!(trailing_comment("name: \"a #1\" # c"), Some("# c"));
+        assert_eq!(trailing_comment("name: \"a #1\\\" #2\""), None);
+        assert_eq!(trailing_comment("name: 'it''s #1'  # c"), Some("# c"));
+        assert_eq!(trailing_comment("name: a#b"), None);
     }
 
     #[test]

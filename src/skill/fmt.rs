@@ -53,6 +53,52 @@ pub enum FormatError {
     WouldChangeValue { key: String },
 }
 
+/// `skill fmt`'s proposal for one skill file: [`format_text`], refused
+/// (never written) if the result would have an error the file did not
+/// have. Every value is kept, so that would be a bug; the check makes it
+/// one that cannot reach a file.
+pub fn format_proposal(
+    text: &str,
+    directory_name: Option<&str>,
+) -> Result<super::rewrite::Proposal, FormatError> {
+    use super::check::{CheckContext, check_text};
+    let formatted = format_text(text)?;
+    let mut refused = None;
+    if formatted != text {
+        let errors = |text: &str| -> Vec<&'static str> {
+            let context = CheckContext {
+                directory_name,
+                ..CheckContext::default()
+            };
+            let mut codes: Vec<&'static str> = check_text(text, context)
+                .diagnostics
+                .iter()
+                .filter(|finding| finding.is_error())
+                .map(|finding| finding.code)
+                .collect();
+            codes.sort_unstable();
+            codes
+        };
+        let before = errors(text);
+        let new: Vec<&str> = errors(&formatted)
+            .into_iter()
+            .filter(|code| !before.contains(code))
+            .collect();
+        if !new.is_empty() {
+            refused = Some(format!(
+                "formatting would add the error{} {}; nothing written",
+                if new.len() == 1 { "" } else { "s" },
+                new.join(", ")
+            ));
+        }
+    }
+    Ok(super::rewrite::Proposal {
+        text: formatted,
+        refused,
+        ..super::rewrite::Proposal::default()
+    })
+}
+
 /// A file's text in canonical form; the same text when it already is.
 pub fn format_text(text: &str) -> Result<String, FormatError> {
     let (bom, text) = match text.strip_prefix(BOM) {

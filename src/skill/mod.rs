@@ -21,7 +21,8 @@
 //! - [`tokens`]: what a skill costs in context (o200k token counts);
 //! - [`fmt`] and [`fix`]: canonical frontmatter and mechanical repairs,
 //!   run over files by [`rewrite`] (diffs, atomic writes).
-//! - [`paths`]: how every layer's reports write a path.
+//! - [`paths`]: how every layer's reports write a path;
+//! - [`place`]: which client a skill's place says it is for.
 
 pub mod changed;
 pub mod check;
@@ -36,6 +37,7 @@ pub mod frontmatter;
 pub mod links;
 pub mod listing;
 pub mod paths;
+pub mod place;
 pub mod prompt;
 pub mod properties;
 pub mod read;

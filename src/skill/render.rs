@@ -92,6 +92,14 @@ pub fn validation_text(run: &ValidationRun, options: TextOptions) -> String {
             write_diagnostic(&mut out, skill, diagnostic, style);
         }
     }
+    if !options.quiet
+        && let Some(note) = super::place::profile_note(
+            run.checked()
+                .map(|skill| (skill.profile.as_str(), skill.profile_source)),
+        )
+    {
+        let _ = writeln!(out, "{}: {note}", style.dim("note"));
+    }
     if !options.quiet && run.summary().checked > 1 {
         out.push('\n');
         out.push_str(&summary_table(run));
@@ -150,6 +158,23 @@ pub fn validation_github(run: &ValidationRun) -> String {
 /// skill file relative to `roots.source_root`. The search notes, the base
 /// of `--changed` and its deleted skills become tool notifications.
 pub fn validation_sarif<'a>(run: &'a ValidationRun, roots: &sarif::Roots) -> sarif::SarifLog<'a> {
+    validation_sarif_with(
+        run,
+        roots,
+        sarif::ToolInfo {
+            rules: codes::TABLE,
+            rules_page: SKILL_CODES_PAGE,
+        },
+    )
+}
+
+/// [`validation_sarif`] with another rule table (`plugin validate`'s holds
+/// the plugin codes and the skill codes).
+pub fn validation_sarif_with<'a>(
+    run: &'a ValidationRun,
+    roots: &sarif::Roots,
+    tool: sarif::ToolInfo<'_>,
+) -> sarif::SarifLog<'a> {
     let mut notes = Vec::new();
     if let Some(changed) = &run.changed {
         let (label, rest) = changed_since(changed);
@@ -161,10 +186,7 @@ pub fn validation_sarif<'a>(run: &'a ValidationRun, roots: &sarif::Roots) -> sar
     }
     notes.extend(run.notes.iter().cloned());
     sarif::sarif_log(
-        sarif::ToolInfo {
-            rules: codes::TABLE,
-            rules_page: SKILL_CODES_PAGE,
-        },
+        tool,
         roots,
         run.skills.iter().map(|skill| sarif::FileFindings {
             path: &skill.path,
@@ -346,6 +368,8 @@ mod tests {
             valid,
             diagnostics: checked.diagnostics,
             tokens: checked.tokens,
+            profile: crate::skill::Profile::STANDARD,
+            profile_source: crate::skill::place::ProfileSource::Given,
             selected: None,
             description: None,
         }
@@ -409,7 +433,20 @@ mod tests {
         let data = validation_json(&run);
         let skill = &data["skills"][0];
         let keys: Vec<_> = skill.as_object().unwrap().keys().cloned().collect();
-        assert_eq!(keys, ["path", "name", "valid", "diagnostics", "tokens"]);
+        assert_eq!(
+            keys,
+            [
+                "path",
+                "name",
+                "valid",
+                "diagnostics",
+                "tokens",
+                "profile",
+                "profile_source"
+            ]
+        );
+        assert_eq!(skill["profile"], "standard");
+        assert_eq!(skill["profile_source"], "given");
         let diagnostic = skill["diagnostics"][0].as_object().unwrap();
         let keys: Vec<_> = diagnostic.keys().cloned().collect();
         assert_eq!(keys, ["severity", "code", "field", "message", "line"]);

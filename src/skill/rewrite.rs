@@ -7,7 +7,10 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use super::check::directory_name;
+use super::codes;
 use super::discover::{Discovery, Target, discover};
+use super::place::{Places, ProfileChoice, ProfileSource};
 use super::read::read_skill_file;
 use crate::report::Diagnostic;
 
@@ -27,6 +30,8 @@ pub enum RepairKind {
     JoinedAllowedTools,
     MovedToMetadata,
     NameFromDirectory,
+    /// The frontmatter put in `skill fmt`'s canonical form.
+    Formatted,
 }
 
 /// What happened to one skill file.
@@ -44,8 +49,23 @@ pub enum Status {
     Refused,
     /// The file could not be read, or the path holds no skill.
     Failed,
+    /// Left alone, unread, with a warning `code`: the skill file or its
+    /// directory is a symlink leading outside the tree given (`W010`).
+    Skipped,
     /// The path does not exist.
     Missing,
+}
+
+/// A skill directory whose name is not a valid name, and the name `fix`
+/// proposes for it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DirRename {
+    #[serde(serialize_with = "super::paths::lossy_path")]
+    pub from: PathBuf,
+    #[serde(serialize_with = "super::paths::lossy_path")]
+    pub to: PathBuf,
+    /// Renamed (`fix --rename-dir`), or only proposed.
+    pub done: bool,
 }
 
 /// The result for one skill file (or one path that holds none).
@@ -54,6 +74,9 @@ pub struct FileResult {
     #[serde(serialize_with = "super::paths::lossy_path")]
     pub path: PathBuf,
     pub status: Status,
+    /// The warning code of a skipped file (`W010`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<&'static str>,
     /// Why it failed or was refused.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
@@ -69,6 +92,15 @@ pub struct FileResult {
     /// Repairs `fix` did not make, and why.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub not_fixed: Vec<String>,
+    /// The profile `fix` used (its `--profile` value).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub profile: Option<&'static str>,
+    /// Where that profile came from ([`ProfileSource`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub profile_source: Option<ProfileSource>,
+    /// The directory's rename, proposed or done.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rename: Option<DirRename>,
 }
 
 impl FileResult {
@@ -81,6 +113,10 @@ impl FileResult {
             repairs: Vec::new(),
             left: Vec::new(),
             not_fixed: Vec::new(),
+            profile: None,
+            profile_source: None,
+            code: None,
+            rename: None,
         }
     }
 
@@ -102,6 +138,11 @@ pub struct Proposal {
     pub repairs: Vec<Repair>,
     pub left: Vec<Diagnostic>,
     pub not_fixed: Vec<String>,
+    /// The profile the proposal was made with, when one was used.
+    pub profile: Option<ProfileChoice>,
+    /// The name the skill's directory should have (its own is not a valid
+    /// name): renamed only on request.
+    pub rename_dir: Option<String>,
 }
 
 /// A whole run over many paths.
@@ -122,6 +163,8 @@ pub struct RewriteSummary {
     pub changed: usize,
     pub unchanged: usize,
     pub failed: usize,
+    /// Left alone: a symlink out of the tree (`W010`).
+    pub skipped: usize,
 }
 
 impl RewriteRun {
@@ -134,10 +177,11 @@ impl RewriteRun {
         };
         let failed = count(&[Status::Refused, Status::Failed]);
         RewriteSummary {
-            checked: self.files.len() - count(&[Status::Missing]),
+            checked: self.files.len() - count(&[Status::Missing, Status::Skipped]),
             changed: count(&[Status::Written, Status::WouldWrite]),
             unchanged: count(&[Status::Unchanged]),
             failed,
+            skipped: count(&[Status::Skipped]),
         }
     }
 
@@ -148,24 +192,72 @@ impl RewriteRun {
     }
 }
 
+/// Where a skill file is, for [`Propose`].
+#[derive(Debug, Clone, Copy)]
+pub struct Site<'a> {
+    /// The skill's directory: its links are looked up there.
+    pub directory: &'a Path,
+    /// The directory's name as the skill will have it: the new name when
+    /// the directory is being renamed.
+    pub directory_name: Option<&'a str>,
+    /// What is known of the places of the run's skills.
+    pub places: &'a Places,
+}
+
+/// Makes a [`Proposal`] from a skill file's text and where it is.
+pub type Propose<'a> = dyn Fn(&str, &Site<'_>) -> Result<Proposal, String> + Sync + 'a;
+
+/// How a rewrite runs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RewriteOptions {
+    /// Every skill below each path, not only the paths themselves.
+    pub recursive: bool,
+    /// Replace each changed file; without it nothing on disk changes.
+    pub write: bool,
+    /// Rename a skill directory whose name is not a valid name to the name
+    /// the proposal gives ([`Proposal::rename_dir`]), refusing when that
+    /// name is taken.
+    pub rename_dirs: bool,
+}
+
 /// Runs `propose` over every skill file that `paths` name (every one below
 /// them with `recursive`). With `write`, each changed file is replaced
 /// atomically; without, nothing on disk changes.
+///
+/// Nothing is read or written through a symlink that leads outside the
+/// tree a path stands for ([`tree_of`]): such a file is [`Status::Skipped`]
+/// with `W010`.
 pub fn rewrite_paths(
     paths: &[PathBuf],
-    recursive: bool,
-    write: bool,
-    propose: &(dyn Fn(&str, &Path) -> Result<Proposal, String> + Sync),
+    options: RewriteOptions,
+    propose: &Propose<'_>,
 ) -> RewriteRun {
     use rayon::prelude::*;
-    let Discovery { targets, notes } = discover(paths, recursive);
-    let found_nothing = recursive
+    let Discovery {
+        targets,
+        notes,
+        walked_roots,
+        claude_plugin_dirs,
+    } = discover(paths, options.recursive);
+    let places = Places::walked(&walked_roots, &claude_plugin_dirs);
+    let trees: Vec<PathBuf> = paths.iter().filter_map(|path| tree_of(path)).collect();
+    let found_nothing = options.recursive
         && !targets
             .iter()
             .any(|t| matches!(t, Target::SkillFile { .. }));
     let files = targets
         .par_iter()
-        .map(|target| rewrite_target(target, write, propose))
+        .map(|target| {
+            rewrite_target(
+                target,
+                Run {
+                    options,
+                    propose,
+                    places: &places,
+                    trees: &trees,
+                },
+            )
+        })
         .collect();
     RewriteRun {
         files,
@@ -174,11 +266,35 @@ pub fn rewrite_paths(
     }
 }
 
-fn rewrite_target(
-    target: &Target,
-    write: bool,
-    propose: &(dyn Fn(&str, &Path) -> Result<Proposal, String> + Sync),
-) -> FileResult {
+/// The tree a given path stands for, canonical: the directory itself, or
+/// for a skill file, or a path that is itself a symlink (`skills/*` in a
+/// shell expands to links as well as directories), the directory holding
+/// it. Symlinks in the path's other components are followed as given.
+/// `None` when it cannot be resolved (it does not exist).
+pub fn tree_of(path: &Path) -> Option<PathBuf> {
+    // `skills/x/` names the link's target; `skills/x` the link itself.
+    let path: PathBuf = path.components().collect();
+    let metadata = fs::symlink_metadata(&path).ok()?;
+    if metadata.is_dir() {
+        return fs::canonicalize(&path).ok();
+    }
+    let parent = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    fs::canonicalize(parent).ok()
+}
+
+/// What every file of one run shares.
+#[derive(Clone, Copy)]
+struct Run<'a> {
+    options: RewriteOptions,
+    propose: &'a Propose<'a>,
+    places: &'a Places,
+    trees: &'a [PathBuf],
+}
+
+fn rewrite_target(target: &Target, run: Run<'_>) -> FileResult {
     let (file, directory) = match target {
         Target::SkillFile { file, directory } => (file, directory),
         Target::Missing { path } => {
@@ -209,47 +325,168 @@ fn rewrite_target(
             );
         }
     };
-    let bytes = match read_skill_file(file) {
+    // Where the file really is: it must be inside a tree given.
+    let real = match fs::canonicalize(file) {
+        Ok(real) => real,
+        Err(err) => {
+            return FileResult::failed(
+                file.clone(),
+                format!("cannot resolve {}: {err}", file.display()),
+            );
+        }
+    };
+    if !run.trees.iter().any(|tree| real.starts_with(tree)) {
+        return FileResult {
+            code: Some(codes::WRITE_OUTSIDE_TREE),
+            message: Some(format!(
+                "{} leads through a symlink to {}, outside the tree given; not read or written",
+                file.display(),
+                real.display()
+            )),
+            ..FileResult::new(file.clone(), Status::Skipped)
+        };
+    }
+    let bytes = match read_skill_file(&real) {
         Ok(bytes) => bytes,
         Err(problem) => return FileResult::failed(file.clone(), problem.message),
     };
     let Ok(text) = std::str::from_utf8(&bytes) else {
         return FileResult::failed(file.clone(), "the skill file is not UTF-8".to_owned());
     };
-    let proposal = match propose(text, directory) {
+    let name = directory_name(directory);
+    let mut site = Site {
+        directory,
+        directory_name: name.as_deref(),
+        places: run.places,
+    };
+    let mut proposal = match (run.propose)(text, &site) {
         Ok(proposal) => proposal,
         Err(message) => return FileResult::failed(file.clone(), message),
     };
+    let rename_to = proposal.rename_dir.clone();
+    let rename = rename_to.as_deref().and_then(|new_name| {
+        let from = directory.clone();
+        let to = match from.parent() {
+            Some(parent) if from.file_name().is_some() => parent.join(new_name),
+            _ => return None,
+        };
+        Some(DirRename {
+            from,
+            to,
+            done: false,
+        })
+    });
+    let renaming = run.options.rename_dirs && rename.is_some();
+    if renaming {
+        // The skill as it will be: named after its new directory.
+        site.directory_name = rename_to.as_deref();
+        proposal = match (run.propose)(text, &site) {
+            Ok(proposal) => proposal,
+            Err(message) => return FileResult::failed(file.clone(), message),
+        };
+    }
     let mut result = FileResult {
         repairs: proposal.repairs,
         left: proposal.left,
         not_fixed: proposal.not_fixed,
+        profile: proposal.profile.map(|choice| choice.profile.as_str()),
+        profile_source: proposal.profile.map(|choice| choice.source),
+        rename,
         ..FileResult::new(file.clone(), Status::Unchanged)
     };
-    if proposal.text == text {
-        if let Some(reason) = proposal.refused {
-            result.status = Status::Refused;
-            result.message = Some(reason);
-        }
-        return result;
+    let changes_text = proposal.text != text;
+    if changes_text {
+        result.diff = Some(unified_diff(text, &proposal.text, file));
     }
-    result.diff = Some(unified_diff(text, &proposal.text, file));
     if let Some(reason) = proposal.refused {
         result.status = Status::Refused;
         result.message = Some(reason);
         return result;
     }
-    if !write {
+    if !changes_text && !renaming {
+        return result;
+    }
+    if !run.options.write {
         result.status = Status::WouldWrite;
         return result;
     }
-    match write_in_place(file, proposal.text.as_bytes()) {
+    if renaming {
+        return rename_and_write(result, file, &proposal.text, changes_text);
+    }
+    match write_in_place(&real, proposal.text.as_bytes()) {
         Ok(()) => result.status = Status::Written,
         Err(err) => {
             result.status = Status::Failed;
             result.message = Some(format!("cannot write {}: {err}", file.display()));
         }
     }
+    result
+}
+
+/// Renames the skill's directory (never over an existing name, never a
+/// symlink), then writes the new text into it; a failed write renames the
+/// directory back.
+fn rename_and_write(
+    mut result: FileResult,
+    file: &Path,
+    text: &str,
+    changes_text: bool,
+) -> FileResult {
+    let Some(rename) = result.rename.as_mut() else {
+        return result;
+    };
+    let refuse = |mut result: FileResult, status, message: String| {
+        result.status = status;
+        result.message = Some(message);
+        result
+    };
+    let is_link = fs::symlink_metadata(&rename.from).map(|m| m.file_type().is_symlink());
+    if !matches!(is_link, Ok(false)) {
+        let message = format!(
+            "{} is a symlink (or cannot be looked at); rename it by hand; nothing written",
+            rename.from.display()
+        );
+        return refuse(result, Status::Refused, message);
+    }
+    match crate::fsutil::rename_no_replace(&rename.from, &rename.to) {
+        Ok(()) => rename.done = true,
+        Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => {
+            let message = format!(
+                "cannot rename {} to {}: that name is taken; nothing renamed or written",
+                rename.from.display(),
+                rename.to.display()
+            );
+            return refuse(result, Status::Refused, message);
+        }
+        Err(err) => {
+            let message = format!(
+                "cannot rename {} to {}: {err}; nothing written",
+                rename.from.display(),
+                rename.to.display()
+            );
+            return refuse(result, Status::Failed, message);
+        }
+    }
+    let (from, to) = (rename.from.clone(), rename.to.clone());
+    let new_file = to.join(file.file_name().unwrap_or_default());
+    if changes_text && let Err(err) = write_in_place(&new_file, text.as_bytes()) {
+        let undone = crate::fsutil::rename_no_replace(&to, &from).is_ok();
+        if let Some(rename) = result.rename.as_mut() {
+            rename.done = !undone;
+        }
+        let message = format!(
+            "cannot write {}: {err}; {}",
+            new_file.display(),
+            if undone {
+                "the directory's rename was undone"
+            } else {
+                "the directory stays renamed"
+            }
+        );
+        return refuse(result, Status::Failed, message);
+    }
+    result.path = new_file;
+    result.status = Status::Written;
     result
 }
 
@@ -264,7 +501,9 @@ pub fn unified_diff(old: &str, new: &str, path: &Path) -> String {
 }
 
 /// Replaces the file a path names (through symlinks, so a linked skill
-/// file stays a link) atomically, keeping its permissions.
+/// file stays a link) atomically, keeping its permissions. The new file
+/// takes the name's place: another hard link to the old file keeps the
+/// old contents.
 fn write_in_place(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let real = fs::canonicalize(file)?;
     let permissions = fs::metadata(&real)?.permissions();
@@ -274,6 +513,13 @@ fn write_in_place(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const DRY: RewriteOptions = RewriteOptions {
+        recursive: false,
+        write: false,
+        rename_dirs: false,
+    };
+    const WRITE: RewriteOptions = RewriteOptions { write: true, ..DRY };
 
     #[test]
     fn writes_only_what_changes_and_keeps_the_mode() {
@@ -287,19 +533,19 @@ mod tests {
             use std::os::unix::fs::PermissionsExt;
             fs::set_permissions(&file, fs::Permissions::from_mode(0o600)).unwrap();
         }
-        let upper = |text: &str, _: &Path| {
+        let upper = |text: &str, _: &Site<'_>| {
             Ok(Proposal {
                 text: text.to_uppercase(),
                 ..Proposal::default()
             })
         };
-        let dry = rewrite_paths(std::slice::from_ref(&skill), false, false, &upper);
+        let dry = rewrite_paths(std::slice::from_ref(&skill), DRY, &upper);
         assert_eq!(dry.files[0].status, Status::WouldWrite);
         assert_eq!(fs::read_to_string(&file).unwrap(), "old\n");
         let diff = dry.files[0].diff.as_deref().unwrap();
         assert!(diff.contains("-old\n+OLD\n"), "{diff}");
 
-        let run = rewrite_paths(std::slice::from_ref(&skill), false, true, &upper);
+        let run = rewrite_paths(std::slice::from_ref(&skill), WRITE, &upper);
         assert_eq!(run.files[0].status, Status::Written);
         assert_eq!(fs::read_to_string(&file).unwrap(), "OLD\n");
         #[cfg(unix)]
@@ -308,7 +554,7 @@ mod tests {
             let mode = fs::metadata(&file).unwrap().permissions().mode() & 0o777;
             assert_eq!(mode, 0o600);
         }
-        let again = rewrite_paths(std::slice::from_ref(&skill), false, true, &upper);
+        let again = rewrite_paths(std::slice::from_ref(&skill), WRITE, &upper);
         assert_eq!(again.files[0].status, Status::Unchanged);
         assert_eq!(again.summary().unchanged, 1);
     }
@@ -318,17 +564,17 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("SKILL.md");
         fs::write(&file, "old\n").unwrap();
-        let refuse = |_: &str, _: &Path| {
+        let refuse = |_: &str, _: &Site<'_>| {
             Ok(Proposal {
                 text: "new\n".into(),
                 refused: Some("no".into()),
                 ..Proposal::default()
             })
         };
-        let run = rewrite_paths(std::slice::from_ref(&file), false, true, &refuse);
+        let run = rewrite_paths(std::slice::from_ref(&file), WRITE, &refuse);
         assert_eq!(run.files[0].status, Status::Refused);
         assert_eq!(fs::read_to_string(&file).unwrap(), "old\n");
-        let missing = rewrite_paths(&[dir.path().join("nope")], false, true, &refuse);
+        let missing = rewrite_paths(&[dir.path().join("nope")], WRITE, &refuse);
         assert_eq!(missing.files[0].status, Status::Missing);
         assert_eq!(missing.summary().checked, 0);
     }

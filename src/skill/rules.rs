@@ -673,9 +673,16 @@ fn check_license(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
 fn check_unknown_keys(frontmatter: &Frontmatter, profile: Profile, out: &mut Vec<Diagnostic>) {
     for entry in &frontmatter.entries {
         if !profile.knows(&entry.key) {
-            let suggestion = match profile.likely_key(&entry.key) {
-                Some(known) => format!("; did you mean '{known}'?"),
-                None => String::new(),
+            let readers: Vec<&ClientProfile> = clients::clients_knowing(&entry.key).collect();
+            let suggestion = match (readers.len(), profile.likely_key(&entry.key)) {
+                // A client's own key is no typo: say whose it is.
+                (0, Some(known)) => format!("; did you mean '{known}'?"),
+                (0, None) => String::new(),
+                (count, _) => format!(
+                    "; {} {} it",
+                    clients::describe_clients(readers.into_iter()),
+                    if count == 1 { "reads" } else { "read" }
+                ),
             };
             out.push(
                 Diagnostic::warning(
@@ -874,7 +881,11 @@ mod tests {
         );
         assert_eq!(
             message("model", Profile::STANDARD).unwrap(),
-            "unknown frontmatter key 'model' (profile standard)"
+            "unknown frontmatter key 'model' (profile standard); Claude Code (--profile claude-code) reads it"
+        );
+        assert_eq!(
+            message("disable-model-invocation", profile("opencode")).unwrap(),
+            "unknown frontmatter key 'disable-model-invocation' (profile opencode); Claude Code (--profile claude-code), GitHub Copilot in VS Code (--profile copilot), Cursor (--profile cursor) read it"
         );
         assert_eq!(
             message("x-custom", Profile::STANDARD).unwrap(),

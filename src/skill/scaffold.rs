@@ -410,6 +410,18 @@ pub enum ScaffoldError {
     #[error("no skill name: {} has no last component to take it from", .path.display())]
     NoName { path: PathBuf },
 
+    #[error(
+        "{} is a symlink to {}, outside {} (W010); aigent does not write through it",
+        .path.display(),
+        .target.display(),
+        .tree.display()
+    )]
+    OutsideTree {
+        path: PathBuf,
+        target: PathBuf,
+        tree: PathBuf,
+    },
+
     #[error("interrupted; nothing was created")]
     Interrupted,
 
@@ -456,7 +468,8 @@ impl ScaffoldError {
             }
             ScaffoldError::SkillExists { .. }
             | ScaffoldError::NotEmpty { .. }
-            | ScaffoldError::NotADirectory { .. } => ScaffoldErrorKind::Conflict,
+            | ScaffoldError::NotADirectory { .. }
+            | ScaffoldError::OutsideTree { .. } => ScaffoldErrorKind::Conflict,
             ScaffoldError::Interrupted => ScaffoldErrorKind::Interrupted,
             ScaffoldError::Io { .. } => ScaffoldErrorKind::Io,
         }
@@ -488,6 +501,10 @@ impl ScaffoldError {
             ScaffoldError::NoName { .. } => {
                 Some("give a directory that has a name, such as ./my-skill".to_owned())
             }
+            ScaffoldError::OutsideTree { target, .. } => Some(format!(
+                "give the link's target ({}) as PATH if that is where the skill belongs",
+                target.display()
+            )),
             ScaffoldError::Invalid { problems } => {
                 let mismatch = problems
                     .iter()
@@ -571,12 +588,16 @@ pub enum TargetState {
 /// an empty directory. Checked again when writing; callers use this to fail
 /// before asking any question.
 pub fn check_target(directory: &Path) -> Result<TargetState, ScaffoldError> {
-    match fs::symlink_metadata(directory) {
+    // `x/` would name the link's target, `x` the link itself.
+    let named: PathBuf = directory.components().collect();
+    match fs::symlink_metadata(&named) {
         Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(TargetState::Absent),
         Err(err) => return Err(io_error(directory)(err)),
+        Ok(metadata) if metadata.file_type().is_symlink() => check_link_stays_inside(&named)?,
         Ok(_) => {}
     }
-    // Follows a symlink: a link to an empty directory may be filled.
+    // Follows a symlink: a link to an empty directory in the same tree may
+    // be filled.
     let is_directory = fs::metadata(directory).is_ok_and(|metadata| metadata.is_dir());
     if !is_directory {
         return Err(ScaffoldError::NotADirectory {
@@ -596,6 +617,28 @@ pub fn check_target(directory: &Path) -> Result<TargetState, ScaffoldError> {
         });
     }
     Ok(TargetState::EmptyDirectory)
+}
+
+/// A symlink given as the skill directory is followed only when its
+/// target lies inside the directory holding the link: a checked-out
+/// `skills/x -> /home/me/.ssh` must not turn `skill new skills/x` into a
+/// write elsewhere. A dangling link is left to the caller's checks.
+fn check_link_stays_inside(link: &Path) -> Result<(), ScaffoldError> {
+    let parent = match link.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let (Ok(tree), Ok(target)) = (fs::canonicalize(parent), fs::canonicalize(link)) else {
+        return Ok(());
+    };
+    if target.starts_with(&tree) {
+        return Ok(());
+    }
+    Err(ScaffoldError::OutsideTree {
+        path: link.to_owned(),
+        target,
+        tree,
+    })
 }
 
 /// What [`create_skill`] made.

@@ -11,10 +11,11 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::changed::{ChangedReport, ChangedScope, validate_changed};
-use super::check::{SkillReport, ValidateOptions, validate_target};
+use super::check::{SkillReport, ValidateOptions, validate_target_in};
 use super::codes;
 use super::discover::{Discovery, Target, discover, skill_below};
 use super::duplicates::check_duplicates;
+use super::place::Places;
 use crate::vcs::VcsError;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -139,7 +140,8 @@ pub fn validate_discovered(
     options: ValidateOptions,
 ) -> ValidationRun {
     let found_nothing = recursive && discovery.found_no_skill();
-    let mut skills = validate_targets(&discovery.targets, options);
+    let places = Places::walked(&discovery.walked_roots, &discovery.claude_plugin_dirs);
+    let mut skills = validate_targets_in(&discovery.targets, options, &places);
     let mut skills_below = Vec::new();
     for (target, report) in discovery.targets.iter().zip(&mut skills) {
         let Target::MissingSkillFile { directory } = target else {
@@ -168,8 +170,17 @@ pub fn validate_discovered(
 }
 
 pub fn validate_targets(targets: &[Target], options: ValidateOptions) -> Vec<SkillReport> {
+    validate_targets_in(targets, options, &Places::new())
+}
+
+/// [`validate_targets`] with what is known of the skills' places.
+pub fn validate_targets_in(
+    targets: &[Target],
+    options: ValidateOptions,
+    places: &Places,
+) -> Vec<SkillReport> {
     targets
         .par_iter()
-        .map(|target| validate_target(target, options))
+        .map(|target| validate_target_in(target, options, places))
         .collect()
 }

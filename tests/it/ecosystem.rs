@@ -227,7 +227,9 @@ fn the_manifest_lists_every_subcommand_with_flags_exit_codes_and_an_etag() {
     let validate = &commands["skill.validate"]["flags"];
     assert_eq!(validate["recursive"]["type"], "boolean");
     assert_eq!(validate["recursive"]["required"], false);
-    assert_eq!(validate["profile"]["default"], "standard");
+    // No default: without --profile, each skill's place decides.
+    assert!(validate["profile"].get("default").is_none(), "{validate:#}");
+    assert_eq!(validate["profile"]["type"], "enum");
     assert_eq!(
         commands["args.check"]["arguments"]["NAME"]["required"],
         true

@@ -617,7 +617,18 @@ fn json_is_one_document_with_the_documented_shape() {
     run.assert_code(1);
     let skill = &envelope["data"]["skills"][0];
     let keys: Vec<&String> = skill.as_object().unwrap().keys().collect();
-    assert_eq!(keys, ["path", "name", "valid", "diagnostics", "tokens"]);
+    assert_eq!(
+        keys,
+        [
+            "path",
+            "name",
+            "valid",
+            "diagnostics",
+            "tokens",
+            "profile",
+            "profile_source"
+        ]
+    );
     assert_eq!(
         *first_diagnostic(&envelope),
         serde_json::json!({

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use aigent::exec::audit::AuditLog;
 use aigent::hook::Client;
 use aigent::hook::answer::{HookOptions, answer, which_on};
+use aigent::hook::judge::AigentSelf;
 use aigent::hook::protocol::read_input;
 use aigent::registry::Registry;
 use aigent::report::Outcome;
@@ -35,6 +36,7 @@ pub fn run(client: Client, route: bool, ctx: &Context) -> Result<Outcome, CliErr
         cache_dir: cache_dir(),
         audit: AuditLog::from_env(None).map_err(|error| error.to_string()),
         which: &which,
+        aigent: aigent_self(ctx),
     };
     let answered = answer(input, &options);
     if !answered.reply.stderr.is_empty() {
@@ -57,6 +59,14 @@ fn aigent_words(ctx: &Context) -> Vec<String> {
         words.push(dir.display().to_string());
     }
     words
+}
+
+/// This aigent and the registry it was given, for the judge.
+pub fn aigent_self(ctx: &Context) -> Option<AigentSelf> {
+    Some(AigentSelf {
+        exe: std::env::current_exe().ok()?,
+        registry_dir: ctx.commands_dir.clone(),
+    })
 }
 
 /// `$XDG_CACHE_HOME/aigent`, else `~/.cache/aigent`.

@@ -13,7 +13,7 @@ use aigent::registry::{Registry, Settings};
 use aigent::report::{ErrorCode, Outcome, Style};
 
 use super::super::{CliError, Context};
-use super::answer::cache_dir;
+use super::answer::{aigent_self, cache_dir};
 
 #[derive(Debug, Args)]
 #[command(after_help = "\
@@ -40,10 +40,9 @@ pub fn run(args: &ExplainArgs, ctx: &Context) -> Result<Outcome, CliError> {
     let registry = Registry::new(ctx.commands_dir.clone());
     let settings = Settings::load(&registry)
         .map_err(|error| CliError::of(ErrorCode::InvalidSettings, error.to_string()))?;
-    let index = registry
-        .program_index(cache_dir().as_deref())
-        .map_err(|error| CliError::precondition(error.to_string()))?;
+    let index = registry.program_index(cache_dir().as_deref())?;
     let which = which_on(std::env::var_os("PATH"));
+    let aigent_self = aigent_self(ctx);
     let cwd = args.cwd.clone().or_else(|| std::env::current_dir().ok());
     let context = JudgeContext {
         registry: &registry,
@@ -51,6 +50,7 @@ pub fn run(args: &ExplainArgs, ctx: &Context) -> Result<Outcome, CliError> {
         settings: &settings.hook,
         which: &which,
         cwd: cwd.as_deref(),
+        aigent: aigent_self.as_ref(),
     };
     let judgement = judge(&args.command, &context);
     let told = reason(&judgement);

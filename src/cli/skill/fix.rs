@@ -1,18 +1,23 @@
 //! `aigent skill fix [--dry-run] [--recursive] PATH...`
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
 
+use aigent::exec::argv::shell_quote;
 use aigent::report::escape::escape_controls;
 use aigent::report::{ErrorBody, ErrorCode, Outcome, exit};
-use aigent::skill::check::{LinkRoot, directory_name};
+use aigent::skill::check::LinkRoot;
 use aigent::skill::fix::{FixContext, fix_text};
-use aigent::skill::rewrite::{FileResult, Status, rewrite_paths};
+use aigent::skill::place::profile_note;
+use aigent::skill::rewrite::{FileResult, RewriteOptions, Site, Status, rewrite_paths};
 use aigent::skill::source::FileSystem;
+use aigent::skill::{Profile, ValidateOptions};
 
-use super::rewrite::{data, missing_failure, plural, write_diff, write_failure};
+use super::rewrite::{
+    data, missing_failure, plural, skipped_warnings, write_diff, write_failure, write_skipped,
+};
 use super::validate::ProfileArg;
 use super::{CliError, Context};
 
@@ -20,16 +25,25 @@ use super::{CliError, Context};
 #[command(after_help = "Examples:
   aigent skill fix ./my-skill
   aigent skill fix --dry-run --recursive skills/     # show the diffs, write nothing
-  aigent skill fix --profile claude-code .claude/skills/*/
+  aigent skill fix --profile codex .agents/skills/*/
 
 Repairs, each of which keeps every value:
   - a one-line value YAML misreads (`description: Use when: x`, `license: 2.0`) is quoted
   - an allowed-tools list becomes the spec's space-separated string
-  - unknown top-level keys with a single value move under metadata, as strings
-  - a name that is a title of the directory's name (`PDF Tools` in pdf-tools/)
-    becomes the directory's name
-What it cannot repair safely is listed, not guessed. A fixed skill is
-written (atomically) only if it then validates.
+  - unknown top-level keys with a single value move under metadata, as strings;
+    a key that any client reads (disable-model-invocation, effort, ...) never
+    moves, whatever --profile says: that would change what the skill does
+  - a name that is missing, invalid or not the directory's name becomes the
+    directory's name, when that is a valid name; the old value is kept as
+    metadata.original-name
+  - a directory whose name is not a valid name is renamed only with
+    --rename-dir (never over an existing name); without it, fix names the
+    directory to rename to, and fix_command says how
+Each skill is then put in skill fmt's canonical form, so that fix, then
+validate, then fmt --check is clean. What it cannot repair safely is listed,
+not guessed. A fixed skill is
+written (atomically) only if it then validates. Nothing is read or written
+through a symlink that leads outside the tree given (W010).
 
 Exit codes: 0 every skill is valid after fixing, 1 a skill still has errors
 (its fixes were not written), 5 a path does not exist or --recursive found
@@ -47,28 +61,51 @@ pub struct FixArgs {
     #[arg(long)]
     pub dry_run: bool,
 
-    /// Which frontmatter keys count as known (the others move to metadata)
-    #[arg(long, value_enum, value_name = "PROFILE", default_value = "standard")]
-    pub profile: ProfileArg,
+    /// Rename a skill directory whose name is not a valid name to the
+    /// proposed one (never over an existing name), then fix its name
+    #[arg(long)]
+    pub rename_dir: bool,
+
+    /// Which frontmatter keys count as known (the others move to metadata,
+    /// except a key some client reads, which never moves). Without it, a
+    /// skill inside a .claude/ directory or a Claude Code plugin gets
+    /// claude-code, any other standard
+    #[arg(long, value_enum, value_name = "PROFILE")]
+    pub profile: Option<ProfileArg>,
 }
 
 pub fn run(args: &FixArgs, ctx: &Context) -> Result<Outcome, CliError> {
-    let profile = args.profile.into();
-    let propose = |text: &str, directory: &Path| {
-        let name = directory_name(directory);
-        Ok(fix_text(
+    let options = ValidateOptions {
+        profile: args.profile.map_or(Profile::STANDARD, Into::into),
+        strict: false,
+        profile_from_context: args.profile.is_none(),
+    };
+    let propose = |text: &str, site: &Site<'_>| {
+        let choice = options.choose_profile(site.directory, site.places);
+        let mut proposal = fix_text(
             text,
             FixContext {
-                directory_name: name.as_deref(),
-                profile,
+                directory_name: site.directory_name,
+                profile: choice.profile,
                 links: Some(LinkRoot {
                     source: &FileSystem,
-                    directory,
+                    directory: site.directory,
                 }),
+                format: true,
             },
-        ))
+        );
+        proposal.profile = Some(choice);
+        Ok(proposal)
     };
-    let run = rewrite_paths(&args.paths, args.recursive, !args.dry_run, &propose);
+    let run = rewrite_paths(
+        &args.paths,
+        RewriteOptions {
+            recursive: args.recursive,
+            write: !args.dry_run,
+            rename_dirs: args.rename_dir,
+        },
+        &propose,
+    );
     let summary = run.summary();
     let still_invalid: Vec<&FileResult> = run
         .files
@@ -78,10 +115,26 @@ pub fn run(args: &FixArgs, ctx: &Context) -> Result<Outcome, CliError> {
                 || file.left.iter().any(|finding| finding.is_error())
         })
         .collect();
+    // Directories to rename, for `fix_command`: only on request.
+    let to_rename: Vec<&FileResult> = run
+        .files
+        .iter()
+        .filter(|file| file.rename.as_ref().is_some_and(|rename| !rename.done))
+        .filter(|_| !args.rename_dir)
+        .collect();
     let mut text = String::new();
     if !ctx.format.is_json() {
         for file in &run.files {
             write_file(&mut text, file, ctx);
+        }
+        let choices = run
+            .files
+            .iter()
+            .filter_map(|file| file.profile.zip(file.profile_source));
+        if !ctx.quiet
+            && let Some(note) = profile_note(choices)
+        {
+            let _ = writeln!(text, "{}: {note}", ctx.style.dim("note"));
         }
         if !ctx.quiet && summary.checked > 0 {
             let verb = if args.dry_run {
@@ -91,40 +144,84 @@ pub fn run(args: &FixArgs, ctx: &Context) -> Result<Outcome, CliError> {
             };
             let _ = writeln!(
                 text,
-                "{} {verb}, {} unchanged, {} still invalid",
+                "{} {verb}, {} unchanged, {} still invalid{}",
                 plural(summary.changed, "skill", "skills"),
                 summary.unchanged,
-                still_invalid.len()
+                still_invalid.len(),
+                if summary.skipped > 0 {
+                    format!(", {} skipped", summary.skipped)
+                } else {
+                    String::new()
+                }
             );
         }
     }
-    let warnings = run.notes.clone();
-    if let Some(outcome) = missing_failure(&run, &args.paths, &text) {
+    let mut warnings = run.notes.clone();
+    warnings.extend(skipped_warnings(&run));
+    let mut data = data(&run);
+    add_fix_commands(&mut data, &run.files);
+    if let Some(mut outcome) = missing_failure(&run, &args.paths, &text) {
+        outcome.data = data;
         return Ok(outcome.with_warnings(warnings));
     }
     let outcome = if still_invalid.is_empty() {
-        Outcome::success(data(&run), text)
+        Outcome::success(data, text)
     } else {
-        Outcome::failure(
-            exit::VALIDATION_FAILED,
-            data(&run),
-            ErrorBody::new(
-                ErrorCode::FixIncomplete,
-                format!(
-                    "{} still invalid after fixing; nothing was written to {}",
-                    plural(still_invalid.len(), "skill is", "skills are"),
-                    if still_invalid.len() == 1 {
-                        "it"
-                    } else {
-                        "them"
-                    }
-                ),
-            )
-            .with_hint("each file lists what is left; fix those by hand"),
-            text,
-        )
+        let mut error = ErrorBody::new(
+            ErrorCode::FixIncomplete,
+            format!(
+                "{} still invalid after fixing; nothing was written to {}",
+                plural(still_invalid.len(), "skill is", "skills are"),
+                if still_invalid.len() == 1 {
+                    "it"
+                } else {
+                    "them"
+                }
+            ),
+        );
+        match rename_command(&to_rename) {
+            Some(command) => {
+                error = error.with_hint(format!(
+                    "{} not a valid name; to rename and fix: {command}",
+                    plural(to_rename.len(), "directory name is", "directory names are"),
+                ));
+                error
+                    .extra
+                    .insert("fix_command".to_owned(), serde_json::Value::String(command));
+            }
+            None => error = error.with_hint("each file lists what is left; fix those by hand"),
+        }
+        Outcome::failure(exit::VALIDATION_FAILED, data, error, text)
     };
     Ok(outcome.with_warnings(warnings))
+}
+
+/// `aigent skill fix --rename-dir DIR...` for the directories to rename.
+fn rename_command(files: &[&FileResult]) -> Option<String> {
+    if files.is_empty() {
+        return None;
+    }
+    let mut words = vec!["aigent skill fix --rename-dir".to_owned()];
+    for file in files {
+        let rename = file.rename.as_ref()?;
+        words.push(shell_quote(rename.from.to_str()?));
+    }
+    Some(words.join(" "))
+}
+
+/// Each file whose directory is to be renamed gets its own `fix_command`.
+fn add_fix_commands(data: &mut serde_json::Value, files: &[FileResult]) {
+    let Some(entries) = data["files"].as_array_mut() else {
+        return;
+    };
+    for (entry, file) in entries.iter_mut().zip(files) {
+        if file.rename.as_ref().is_some_and(|rename| !rename.done)
+            && let Some(command) = rename_command(&[file])
+            && let Some(object) = entry.as_object_mut()
+        {
+            object.insert("fix_command".to_owned(), command.into());
+        }
+    }
 }
 
 fn write_file(out: &mut String, file: &FileResult, ctx: &Context) {
@@ -138,6 +235,19 @@ fn write_file(out: &mut String, file: &FileResult, ctx: &Context) {
                 style.warning("would fix")
             };
             let _ = writeln!(out, "{label}: {path}");
+            if let Some(rename) = &file.rename {
+                let _ = writeln!(
+                    out,
+                    "  - {} the directory {} to {}",
+                    if rename.done {
+                        "renamed"
+                    } else {
+                        "would rename"
+                    },
+                    escape_controls(&rename.from.display().to_string()),
+                    escape_controls(&rename.to.display().to_string())
+                );
+            }
             for repair in &file.repairs {
                 let _ = writeln!(out, "  - {}", escape_controls(&repair.message));
             }
@@ -148,6 +258,7 @@ fn write_file(out: &mut String, file: &FileResult, ctx: &Context) {
             write_diff(out, file, style);
         }
         Status::Failed | Status::Missing => write_failure(out, file, style),
+        Status::Skipped => write_skipped(out, file, style),
         Status::Unchanged => {}
     }
     for note in &file.not_fixed {

@@ -1,16 +1,18 @@
 //! `aigent skill fmt [--check] [--diff] [--recursive] PATH...`
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
 
 use aigent::report::escape::escape_controls;
 use aigent::report::{ErrorBody, ErrorCode, Outcome, exit};
-use aigent::skill::fmt::format_text;
-use aigent::skill::rewrite::{Proposal, Status, rewrite_paths};
+use aigent::skill::fmt::format_proposal;
+use aigent::skill::rewrite::{RewriteOptions, Site, Status, rewrite_paths};
 
-use super::rewrite::{data, missing_failure, plural, write_diff, write_failure};
+use super::rewrite::{
+    data, missing_failure, plural, skipped_warnings, write_diff, write_failure, write_skipped,
+};
 use super::{CliError, Context};
 
 #[derive(Debug, Args)]
@@ -19,6 +21,7 @@ use super::{CliError, Context};
   aigent skill fmt --recursive skills/
   aigent skill fmt --check --recursive .        # CI: exit 1 if anything would change
   aigent skill fmt --diff skills/pdf            # show the change, write nothing
+  aigent skill fmt --diff -r . > fmt.patch      # the patch alone: git apply fmt.patch
 
 Canonical frontmatter: keys in the spec's order (name, description,
 license, compatibility, allowed-tools, metadata, then the rest as found),
@@ -26,7 +29,8 @@ strings plain where YAML reads them back unchanged and double-quoted
 otherwise, two-space indentation under each key, no trailing whitespace.
 Comments and every value are kept, the body is left byte for byte, and
 each file is replaced atomically. A file whose values a rewrite would
-change is left alone and reported.
+change is left alone and reported, and so is one reached through a symlink
+that leads outside the tree given (W010): it is neither read nor written.
 
 Exit codes: 0 done (or, with --check/--diff, nothing would change), 1 a
 file would change (--check/--diff) or cannot be formatted, 5 a path does
@@ -51,15 +55,18 @@ pub struct FmtArgs {
 
 pub fn run(args: &FmtArgs, ctx: &Context) -> Result<Outcome, CliError> {
     let check = args.check || args.diff;
-    let propose = |text: &str, _: &Path| {
-        format_text(text)
-            .map(|text| Proposal {
-                text,
-                ..Proposal::default()
-            })
-            .map_err(|err| err.to_string())
+    let propose = |text: &str, site: &Site<'_>| {
+        format_proposal(text, site.directory_name).map_err(|err| err.to_string())
     };
-    let mut run = rewrite_paths(&args.paths, args.recursive, !check, &propose);
+    let mut run = rewrite_paths(
+        &args.paths,
+        RewriteOptions {
+            recursive: args.recursive,
+            write: !check,
+            rename_dirs: false,
+        },
+        &propose,
+    );
     if !args.diff {
         for file in &mut run.files {
             file.diff = None;
@@ -67,7 +74,23 @@ pub fn run(args: &FmtArgs, ctx: &Context) -> Result<Outcome, CliError> {
     }
     let summary = run.summary();
     let mut text = String::new();
-    if !ctx.format.is_json() {
+    // `--diff` into a file or a pipe: the patch alone, as `git apply` and
+    // `patch -p1` read it; what else there is to say goes to stderr.
+    let bare_patch = args.diff && !ctx.stdout_is_terminal && !ctx.format.is_json();
+    let mut notes = Vec::new();
+    if bare_patch {
+        for file in &run.files {
+            match (&file.diff, file.status) {
+                (Some(diff), Status::WouldWrite) => text.push_str(diff),
+                (_, Status::Failed | Status::Refused) => notes.push(format!(
+                    "{}: {}",
+                    file.path.display(),
+                    file.message.as_deref().unwrap_or("failed")
+                )),
+                _ => {}
+            }
+        }
+    } else if !ctx.format.is_json() {
         for file in &run.files {
             let path = escape_controls(&file.path.display().to_string()).into_owned();
             match file.status {
@@ -78,6 +101,7 @@ pub fn run(args: &FmtArgs, ctx: &Context) -> Result<Outcome, CliError> {
                     let _ = writeln!(text, "{}: {path}", ctx.style.warning("would format"));
                     write_diff(&mut text, file, ctx.style);
                 }
+                Status::Skipped => write_skipped(&mut text, file, ctx.style),
                 _ => write_failure(&mut text, file, ctx.style),
             }
         }
@@ -96,11 +120,17 @@ pub fn run(args: &FmtArgs, ctx: &Context) -> Result<Outcome, CliError> {
                     format!(", {} failed", summary.failed)
                 } else {
                     String::new()
+                } + &if summary.skipped > 0 {
+                    format!(", {} skipped", summary.skipped)
+                } else {
+                    String::new()
                 }
             );
         }
     }
-    let warnings = run.notes.clone();
+    let mut warnings = run.notes.clone();
+    warnings.extend(notes);
+    warnings.extend(skipped_warnings(&run));
     if let Some(outcome) = missing_failure(&run, &args.paths, &text) {
         return Ok(outcome.with_warnings(warnings));
     }

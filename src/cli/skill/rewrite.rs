@@ -68,6 +68,34 @@ pub fn write_diff(out: &mut String, file: &FileResult, style: Style) {
     }
 }
 
+/// `warning[W010]: path: message` for a file left alone.
+pub fn write_skipped(out: &mut String, file: &FileResult, style: Style) {
+    if file.status == Status::Skipped {
+        let code = file.code.unwrap_or("W010");
+        let _ = writeln!(
+            out,
+            "{}: {}",
+            style.warning(&format!("warning[{code}]")),
+            escape_controls(file.message.as_deref().unwrap_or("skipped"))
+        );
+    }
+}
+
+/// The envelope's warnings for files left alone: `W010: message`.
+pub fn skipped_warnings(run: &RewriteRun) -> Vec<String> {
+    run.files
+        .iter()
+        .filter(|file| file.status == Status::Skipped)
+        .map(|file| {
+            format!(
+                "{}: {}",
+                file.code.unwrap_or("W010"),
+                file.message.as_deref().unwrap_or("skipped")
+            )
+        })
+        .collect()
+}
+
 /// `error: path: message` for files that failed or were refused.
 pub fn write_failure(out: &mut String, file: &FileResult, style: Style) {
     if matches!(file.status, Status::Failed | Status::Refused) {

