@@ -42,15 +42,18 @@ impl ValueProfile<'_> {
     }
 }
 
-/// How much of a value the placeholder rule looks at.
+/// What the placeholder rule looks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PlaceholderScope {
-    /// The whole value is a placeholder: a word such as `null` or `TODO`,
-    /// or a template and nothing else (`{{name}}`, `${NAME}`, `<name>`).
-    /// Text may mention a template (`use ${HOME}`, a `<title>` pattern).
-    Whole,
-    /// A template anywhere in the value (`prod-<region>`): identifiers,
-    /// paths and URLs never hold one.
+    /// The value stands for a missing one: a word such as `null` or
+    /// `undefined` ([`MISSING_WORDS`]), or a template and nothing else
+    /// (`{{name}}`, `${NAME}`, `<name>`). For plain strings, patterned
+    /// strings and text, which may mention a template (`use ${HOME}`) and
+    /// search for a to-do word (`grep TODO`).
+    Missing,
+    /// Also a to-do word as the whole value ([`TODO_WORDS`]: `TODO`,
+    /// `changeme`, ...) and a template anywhere in the value
+    /// (`prod-<region>`): identifiers, paths and URLs never hold one.
     Anywhere,
 }
 
@@ -71,7 +74,7 @@ fn rule_set(class: ValueClass) -> RuleSet {
         path_traversal: false,
         id_characters: false,
         strict_controls: false,
-        placeholder: PlaceholderScope::Whole,
+        placeholder: PlaceholderScope::Missing,
         empty: false,
         shell: false,
         text: false,
@@ -226,7 +229,7 @@ fn findings(
             );
         }
         let placeholder = match rules.placeholder {
-            PlaceholderScope::Whole => is_whole_placeholder(form),
+            PlaceholderScope::Missing => is_whole_placeholder(form, MISSING_WORDS),
             PlaceholderScope::Anywhere => is_placeholder(form),
         };
         if placeholder {
@@ -523,14 +526,11 @@ fn shell_metacharacter(value: &str, url_mode: bool) -> Option<char> {
     })
 }
 
-/// A value that is, as a whole, a placeholder: one of the words, or a
+/// A value that is, as a whole, a placeholder: one of `words`, or a
 /// template with nothing around it (white space aside).
-pub fn is_whole_placeholder(value: &str) -> bool {
+pub fn is_whole_placeholder(value: &str, words: &[&str]) -> bool {
     let trimmed = value.trim();
-    if PLACEHOLDER_WORDS
-        .iter()
-        .any(|word| trimmed.eq_ignore_ascii_case(word))
-    {
+    if words.iter().any(|word| trimmed.eq_ignore_ascii_case(word)) {
         return true;
     }
     let wrapped = |open: &str, close: &str| {
@@ -572,7 +572,12 @@ pub fn schema_refusals(profile: &ValueProfile<'_>) -> Vec<(&'static str, String)
             format!("{controls}|{encoded_controls}")
         },
     ));
-    let words = PLACEHOLDER_WORDS
+    let listed: &[&str] = if rules.placeholder == PlaceholderScope::Missing {
+        MISSING_WORDS
+    } else {
+        PLACEHOLDER_WORDS
+    };
+    let words = listed
         .iter()
         .map(|word| case_insensitive(word))
         .collect::<Vec<_>>()
@@ -581,7 +586,9 @@ pub fn schema_refusals(profile: &ValueProfile<'_>) -> Vec<(&'static str, String)
     refusals.push((
         "a placeholder",
         match rules.placeholder {
-            PlaceholderScope::Whole => format!("^\\s*(?:{words}|{templates})\\s*$"),
+            PlaceholderScope::Missing => {
+                format!("^\\s*(?:{words}|{templates})\\s*$")
+            }
             PlaceholderScope::Anywhere => format!("^\\s*(?:{words})\\s*$|{templates}"),
         },
     ));
@@ -648,6 +655,14 @@ fn case_insensitive(word: &str) -> String {
         .collect()
 }
 
+/// Words that stand for a missing value: what a model writes for an
+/// argument it does not have.
+pub const MISSING_WORDS: &[&str] = &["null", "undefined", "none", "nan", "nil", "[object object]"];
+
+/// Words a writer puts where a value is still to come; also real search
+/// terms (`grep -rn TODO`), so text and plain strings may hold them.
+pub const TODO_WORDS: &[&str] = &["todo", "tbd", "fixme", "changeme", "placeholder"];
+
 /// Words that stand for a value rather than being one.
 pub const PLACEHOLDER_WORDS: &[&str] = &[
     "null",
@@ -655,12 +670,12 @@ pub const PLACEHOLDER_WORDS: &[&str] = &[
     "none",
     "nan",
     "nil",
+    "[object object]",
     "todo",
     "tbd",
     "fixme",
     "changeme",
     "placeholder",
-    "[object object]",
 ];
 
 /// Words and templates that stand for a value rather than being one.
@@ -822,6 +837,12 @@ mod tests {
         }
         // Ideographic variation selectors stay allowed.
         assert!(!is_control('\u{E0100}', false));
+    }
+
+    #[test]
+    fn the_placeholder_words_are_the_missing_and_the_to_do_ones() {
+        let both: Vec<&str> = MISSING_WORDS.iter().chain(TODO_WORDS).copied().collect();
+        assert_eq!(PLACEHOLDER_WORDS, both.as_slice());
     }
 
     #[test]

@@ -1090,6 +1090,7 @@ fn free_text_is_data_for_its_program() {
         "Use ${HOME} in the config, not <name> literals",
         "family 👨\u{200D}👩\u{200D}👧",
         "%0A is not decoded in text",
+        "TODO",
         "",
     ] {
         let result = one(&message, value);
@@ -1105,7 +1106,7 @@ fn free_text_is_data_for_its_program() {
         ("nul\u{0}here", "control_character"),
         ("hangul\u{3164}filler", "control_character"),
         ("null", "placeholder_literal"),
-        ("  TODO ", "placeholder_literal"),
+        ("  NaN ", "placeholder_literal"),
         ("{{commit_message}}", "placeholder_literal"),
         ("${MESSAGE}", "placeholder_literal"),
         ("<message>", "placeholder_literal"),
@@ -1183,10 +1184,13 @@ fn placeholders_are_refused_in_every_kind_of_string() {
     let author = passed(json!({"type": "string", "pattern": "^[A-Za-z ]+$"}));
     assert_eq!(rules(&one(&author, "null")), ["placeholder_literal"]);
     assert_eq!(rules(&one(&author, "None")), ["placeholder_literal"]);
+    assert!(one(&author, "TODO").is_ok(), "a search term a pattern admits");
     assert!(one(&author, "Nonesuch Smith").is_ok());
     let plain = single(json!({"type": "string"}), false);
     assert_eq!(rules(&one(&plain, "undefined")), ["placeholder_literal"]);
     assert_eq!(rules(&one(&plain, "{{name}}")), ["placeholder_literal"]);
+    // A to-do word is a real search term in text and plain strings.
+    assert!(one(&plain, "FIXME").is_ok());
     // Text around a template is a message about it.
     assert!(one(&plain, "set {{name}} in the template").is_ok());
     let id = typed("alphanumeric_id");
