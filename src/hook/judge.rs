@@ -319,10 +319,9 @@ fn judge_command(
                 "the shell builtin `{program}` runs code it is given or changes what a later name runs; run the commands directly"
             ),
         )
-    } else if ASSIGNING_BUILTINS.contains(&program) {
-        environment_segment(shown.clone(), program, &argv[1..])
-    } else if READING_BUILTINS.contains(&program)
-        && environment_segment(String::new(), program, &argv[1..]).verdict == Verdict::Deny
+    } else if ASSIGNING_BUILTINS.contains(&program)
+        || (READING_BUILTINS.contains(&program)
+            && environment_segment(String::new(), program, &argv[1..]).verdict == Verdict::Deny)
     {
         environment_segment(shown.clone(), program, &argv[1..])
     } else if let Some(segment) = aigent_run(&argv, shown.clone(), context) {
