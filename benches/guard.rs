@@ -38,6 +38,7 @@ fn profile(class: ValueClass) -> ValueProfile<'static> {
         regex_dialect: None,
         user_controlled: true,
         allow_leading_dash: false,
+        relative_only: false,
     }
 }
 

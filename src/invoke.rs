@@ -19,7 +19,7 @@ use crate::exec::audit::{AuditError, AuditLog, AuditRecord, OpenAuditLog};
 use crate::exec::process::{Cancel, Output, Progress};
 use crate::exec::report::ChildExit;
 use crate::exec::{self, Argv, ArgvError, Finished, RunOptions, SpawnError};
-use crate::guard::{self, RawArguments, Rejection, ValidatedArguments};
+use crate::guard::{self, RawArguments, Rejection, Rule, ValidatedArguments, Violation};
 use crate::report::{ErrorBody, ErrorCode};
 use crate::request::{RequestIds, TRACE_VARIABLE};
 
@@ -175,7 +175,9 @@ pub fn invoke(
         });
     }
     let request = options.request();
-    let validated = match guard::check(declaration, arguments) {
+    let checked = guard::check(declaration, arguments)
+        .and_then(|validated| confine_paths(declaration, &validated).map(|()| validated));
+    let validated = match checked {
         Ok(validated) => validated,
         Err(rejection) => {
             let record = AuditRecord::validation_failure(&rejection).with_request(&request);
@@ -265,6 +267,39 @@ pub fn invoke(
             }
         }
     })
+}
+
+/// Phase 1's look at the file system: where each confined path points
+/// (`under`, `must_exist`), from the directory the program will run in,
+/// which is aigent's own. A directory that cannot be read refuses them
+/// all (fail closed).
+fn confine_paths(
+    declaration: &Declaration,
+    validated: &ValidatedArguments,
+) -> Result<(), Rejection> {
+    let confined = declaration.input_names().into_iter().find(|name| {
+        declaration
+            .confinement(name)
+            .is_some_and(|confinement| confinement.needs_file_system())
+    });
+    let Some(first) = confined else {
+        return Ok(());
+    };
+    match std::env::current_dir() {
+        Ok(cwd) => guard::confine(declaration, validated, &cwd),
+        Err(err) => Err(Rejection::bounded(
+            declaration.name.clone(),
+            vec![Violation::new(
+                first,
+                Rule::OutsideRoot,
+                None,
+                "a path inside the allowed directories",
+                format!(
+                    "the working directory cannot be read ({err}), so no confined path can be checked"
+                ),
+            )],
+        )),
+    }
 }
 
 fn millis(duration: Duration) -> u64 {

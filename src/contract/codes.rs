@@ -87,7 +87,7 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
     (
         PATTERN_MISPLACED,
         Severity::Error,
-        "`pattern` or `pattern_type` on a type that has no string to match, or `regex_dialect` without `pattern_type: regex`",
+        "`pattern` or `pattern_type` on a type that has no string to match, `regex_dialect` without `pattern_type: regex`, or `relative_only`/`under`/`must_exist` without `pattern_type: filepath` (or an `under` root `{param}` that is not another path parameter)",
     ),
     (
         ENUM_INVALID,
@@ -112,7 +112,7 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
     (
         USER_ARG_UNKNOWN,
         Severity::Error,
-        "a `user_controlled_args` entry or an `argv` slot names no parameter",
+        "a `user_controlled_args` entry, an `argv` slot or an `under` root `{param}` names no parameter",
     ),
     (
         SHELL_COMMAND_STRING,

@@ -105,6 +105,18 @@ impl Declaration {
         }
     }
 
+    /// Where the `filepath` input `name` may point (empty when nothing is
+    /// asked).
+    pub fn confinement(&self, name: &str) -> Option<&Confinement> {
+        match &self.inputs {
+            Inputs::Parameters(_) => self.parameter(name).map(|parameter| &parameter.confinement),
+            Inputs::InputSchema(schema) => {
+                schema.guarded(name).map(|property| &property.confinement)
+            }
+        }
+        .filter(|confinement| confinement.is_set())
+    }
+
     /// Whether the input `name` is declared sensitive.
     pub fn is_sensitive(&self, name: &str) -> bool {
         match &self.inputs {
@@ -185,6 +197,77 @@ pub struct Parameter {
     pub sensitive: bool,
     /// Lets a user-controlled value start with `-`.
     pub allow_leading_dash: bool,
+    /// Where a `filepath` value may point (`relative_only`, `under`,
+    /// `must_exist`); empty for any other parameter.
+    pub confinement: Confinement,
+}
+
+/// Where a `filepath` value may point. `relative_only` is checked with
+/// the rest of Phase 1; `under` and `must_exist` look at the file system
+/// (`guard::confine`), from the directory the program will run in.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Confinement {
+    /// The value must be a relative path (no `/`, `\`, `~` or drive
+    /// letter at its start): relative to the directory the program runs
+    /// in.
+    pub relative_only: bool,
+    /// The value, resolved (symbolic links followed), must lie inside one
+    /// of these directories. Empty: anywhere.
+    pub under: Vec<PathRoot>,
+    /// The value must name something that exists.
+    pub must_exist: bool,
+}
+
+impl Confinement {
+    /// Whether any confinement is asked for.
+    pub fn is_set(&self) -> bool {
+        self.relative_only || self.must_exist || !self.under.is_empty()
+    }
+
+    /// Whether a check needs the file system (`under`, `must_exist`).
+    pub fn needs_file_system(&self) -> bool {
+        self.must_exist || !self.under.is_empty()
+    }
+}
+
+/// A directory a path may be confined `under`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathRoot {
+    /// `$CWD`: the directory the program runs in (aigent's own).
+    Cwd,
+    /// `{param}`: the value of another `filepath` parameter, resolved the
+    /// same way; a root that is absent is skipped.
+    Param(String),
+    /// An absolute directory, as written.
+    Absolute(String),
+}
+
+impl PathRoot {
+    /// Reads `$CWD`, `{param}` or an absolute path; `None` for anything
+    /// else.
+    pub fn parse(text: &str) -> Option<Self> {
+        if text == "$CWD" {
+            return Some(Self::Cwd);
+        }
+        if let Some(name) = text
+            .strip_prefix('{')
+            .and_then(|rest| rest.strip_suffix('}'))
+        {
+            return (!name.is_empty()).then(|| Self::Param(name.to_owned()));
+        }
+        std::path::Path::new(text)
+            .is_absolute()
+            .then(|| Self::Absolute(text.to_owned()))
+    }
+
+    /// As written in a declaration.
+    pub fn to_text(&self) -> String {
+        match self {
+            Self::Cwd => "$CWD".to_owned(),
+            Self::Param(name) => format!("{{{name}}}"),
+            Self::Absolute(path) => path.clone(),
+        }
+    }
 }
 
 impl Parameter {
@@ -202,6 +285,7 @@ impl Parameter {
             default: None,
             sensitive: false,
             allow_leading_dash: false,
+            confinement: Confinement::default(),
         }
     }
 }
@@ -783,6 +867,17 @@ impl Serialize for ParameterBody<'_> {
         if parameter.allow_leading_dash {
             out.serialize_entry("allow_leading_dash", &true)?;
         }
+        let confinement = &parameter.confinement;
+        if confinement.relative_only {
+            out.serialize_entry("relative_only", &true)?;
+        }
+        if !confinement.under.is_empty() {
+            let roots: Vec<String> = confinement.under.iter().map(PathRoot::to_text).collect();
+            out.serialize_entry("under", &roots)?;
+        }
+        if confinement.must_exist {
+            out.serialize_entry("must_exist", &true)?;
+        }
         out.end()
     }
 }
@@ -844,6 +939,9 @@ pub enum ValueClass {
 
 pub const X_PATTERN_TYPE: &str = "x-aigent-pattern-type";
 pub const X_REGEX_DIALECT: &str = "x-aigent-regex-dialect";
+pub const X_RELATIVE_ONLY: &str = "x-aigent-relative-only";
+pub const X_UNDER: &str = "x-aigent-under";
+pub const X_MUST_EXIST: &str = "x-aigent-must-exist";
 pub const X_SENSITIVE: &str = "x-aigent-sensitive";
 pub const X_ALLOW_LEADING_DASH: &str = "x-aigent-allow-leading-dash";
 
@@ -914,6 +1012,9 @@ pub struct GuardedProperty {
     pub primary_type: String,
     /// The first non-null `type` of the items, likewise.
     pub items_type: String,
+    /// `x-aigent-relative-only`, `x-aigent-under`, `x-aigent-must-exist`
+    /// on the property or its `items`.
+    pub confinement: Confinement,
 }
 
 impl GuardedProperty {

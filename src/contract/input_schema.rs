@@ -22,6 +22,10 @@
 //!   `parameters` declaration.
 //! - `x-aigent-regex-dialect`: `ere`, `pcre` or `rust`, required with
 //!   `x-aigent-pattern-type: regex`.
+//! - `x-aigent-relative-only: true`, `x-aigent-under: [ROOT, ...]`,
+//!   `x-aigent-must-exist: true`: where a `filepath` may point, as
+//!   `relative_only`, `under` and `must_exist` in a `parameters`
+//!   declaration.
 //! - `x-aigent-sensitive: true`: the value is redacted in output and in the
 //!   audit log.
 //! - `x-aigent-allow-leading-dash: true`: a user-controlled value may start
@@ -33,11 +37,13 @@ use serde_json::{Map, Value};
 
 use super::codes;
 use super::declaration::pattern_anchoring_problem;
-pub use super::declaration::{
-    GuardedProperty, PropertyGuard, X_ALLOW_LEADING_DASH, X_PATTERN_TYPE, X_REGEX_DIALECT,
-    X_SENSITIVE,
+use super::declaration::{
+    Confinement, InputSchema, PathRoot, PatternType, RegexDialect, ValueClass,
 };
-use super::declaration::{InputSchema, PatternType, RegexDialect, ValueClass};
+pub use super::declaration::{
+    GuardedProperty, PropertyGuard, X_ALLOW_LEADING_DASH, X_MUST_EXIST, X_PATTERN_TYPE,
+    X_REGEX_DIALECT, X_RELATIVE_ONLY, X_SENSITIVE, X_UNDER,
+};
 use crate::report::Diagnostic;
 use strum::VariantArray;
 
@@ -113,6 +119,9 @@ const KEYWORDS: &[&str] = &[
     X_REGEX_DIALECT,
     X_SENSITIVE,
     X_ALLOW_LEADING_DASH,
+    X_RELATIVE_ONLY,
+    X_UNDER,
+    X_MUST_EXIST,
 ];
 
 /// Keywords whose value is one subschema.
@@ -287,6 +296,7 @@ fn guarded_properties(root: &Value) -> (Vec<GuardedProperty>, Vec<String>) {
         effective.extend(items.iter().map(|(pointer, _)| pointer.clone()));
         let own_values: Vec<&Value> = own.iter().map(|(_, facet)| *facet).collect();
         let item_values: Vec<&Value> = items.iter().map(|(_, facet)| *facet).collect();
+        let confinement = confinement_of(own_values.iter().chain(item_values.iter()).copied());
         guarded.push(GuardedProperty {
             name: name.clone(),
             guard: PropertyGuard::merged(own_values.iter().copied()),
@@ -294,9 +304,41 @@ fn guarded_properties(root: &Value) -> (Vec<GuardedProperty>, Vec<String>) {
                 .then(|| PropertyGuard::merged(item_values.iter().copied())),
             primary_type: first_type(own_values.iter().copied()),
             items_type: first_type(item_values.iter().copied()),
+            confinement,
         });
     }
     (guarded, effective)
+}
+
+/// The path confinement the facets of a property (and of its items) ask
+/// for together: any `x-aigent-relative-only` or `x-aigent-must-exist`,
+/// and every `x-aigent-under` root.
+fn confinement_of<'a>(facets: impl Iterator<Item = &'a Value> + Clone) -> Confinement {
+    let flag = |keyword: &str| {
+        facets
+            .clone()
+            .any(|facet| facet.get(keyword) == Some(&Value::Bool(true)))
+    };
+    let mut under: Vec<PathRoot> = Vec::new();
+    for facet in facets.clone() {
+        for root in facet
+            .get(X_UNDER)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .filter_map(PathRoot::parse)
+        {
+            if !under.contains(&root) {
+                under.push(root);
+            }
+        }
+    }
+    Confinement {
+        relative_only: flag(X_RELATIVE_ONLY),
+        under,
+        must_exist: flag(X_MUST_EXIST),
+    }
 }
 
 /// E121: `x-aigent-*` keywords the guard would never read, and facets
@@ -562,7 +604,26 @@ fn walk(schema: &Value, path: &str, negated: bool, diagnostics: &mut Vec<Diagnos
                     .with_field(&here),
                 );
             }
-            X_SENSITIVE | X_ALLOW_LEADING_DASH if !value.is_boolean() => {
+            X_UNDER => {
+                let roots_ok = value.as_array().is_some_and(|roots| {
+                    !roots.is_empty()
+                        && roots
+                            .iter()
+                            .all(|root| root.as_str().and_then(PathRoot::parse).is_some())
+                });
+                if !roots_ok {
+                    diagnostics.push(
+                        Diagnostic::error(
+                            codes::SHAPE,
+                            format!("`{X_UNDER}` must be a non-empty list of roots: `$CWD`, `{{param}}` or an absolute directory"),
+                        )
+                        .with_field(&here),
+                    );
+                }
+            }
+            X_SENSITIVE | X_ALLOW_LEADING_DASH | X_RELATIVE_ONLY | X_MUST_EXIST
+                if !value.is_boolean() =>
+            {
                 diagnostics.push(
                     Diagnostic::error(codes::SHAPE, format!("`{keyword}` must be true or false"))
                         .with_field(&here),
@@ -660,6 +721,18 @@ fn check_regex_dialects(
                 ),
                 _ => {}
             }
+        }
+        let is_path = property.item_guard().class == ValueClass::Typed(PatternType::Filepath);
+        if property.confinement.is_set() && !is_path {
+            diagnostics.push(
+                Diagnostic::error(
+                    codes::PATTERN_MISPLACED,
+                    format!(
+                        "`{X_RELATIVE_ONLY}`, `{X_UNDER}` and `{X_MUST_EXIST}` confine a path: they apply with `{X_PATTERN_TYPE}: filepath` only"
+                    ),
+                )
+                .with_field(&here),
+            );
         }
     }
 }

@@ -8,8 +8,8 @@ use std::path::Path;
 use super::codes;
 use super::command_string::{UserArguments, command_string_diagnostics};
 use super::declaration::{
-    DangerLevel, Declaration, EnvValue, FlagForm, Inputs, ParamType, PatternType, Subprocess,
-    ValueClass,
+    DangerLevel, Declaration, EnvValue, FlagForm, Inputs, ParamType, PathRoot, PatternType,
+    Subprocess, ValueClass,
 };
 use crate::report::Diagnostic;
 
@@ -35,6 +35,7 @@ pub const CHECKS: &[Check] = &[
     no_shell_command_string,
     psql_values_are_sql,
     text_values_stay_data,
+    path_roots_are_paths,
     required_has_no_default,
     identifiers_have_patterns,
     raw_shell_in_scripts,
@@ -505,6 +506,64 @@ fn text_values_stay_data(declaration: &Declaration, _: &LintContext<'_>) -> Vec<
         .collect()
 }
 
+/// An `under` root `{param}` must name another declared `filepath` input:
+/// its value is a directory only if it is a path.
+fn path_roots_are_paths(declaration: &Declaration, _: &LintContext<'_>) -> Vec<Diagnostic> {
+    let prefix = match declaration.inputs {
+        Inputs::Parameters(_) => "parameters",
+        Inputs::InputSchema(_) => "input_schema.properties",
+    };
+    let inputs = declaration.input_names();
+    let mut found = Vec::new();
+    for name in &inputs {
+        let Some(confinement) = declaration.confinement(name) else {
+            continue;
+        };
+        for root in &confinement.under {
+            let PathRoot::Param(root_name) = root else {
+                continue;
+            };
+            let field = format!("{prefix}.{name}.under");
+            let is_path = declaration.confinement(root_name).is_some()
+                || match &declaration.inputs {
+                    Inputs::Parameters(_) => {
+                        declaration.parameter(root_name).is_some_and(|parameter| {
+                            parameter.pattern_type == Some(PatternType::Filepath)
+                        })
+                    }
+                    Inputs::InputSchema(schema) => {
+                        schema.guarded(root_name).is_some_and(|property| {
+                            property.item_guard().class == ValueClass::Typed(PatternType::Filepath)
+                        })
+                    }
+                };
+            if !inputs.contains(&root_name.as_str()) {
+                let hint = super::naming::closest(root_name, inputs.iter().copied())
+                    .map(|closest| format!("; did you mean `{{{closest}}}`?"))
+                    .unwrap_or_default();
+                found.push(
+                    Diagnostic::error(
+                        codes::USER_ARG_UNKNOWN,
+                        format!("`{{{root_name}}}` names no parameter{hint}"),
+                    )
+                    .with_field(field),
+                );
+            } else if root_name == name || !is_path {
+                found.push(
+                    Diagnostic::error(
+                        codes::PATTERN_MISPLACED,
+                        format!(
+                            "`{{{root_name}}}` must name another parameter with `pattern_type: filepath`, whose value is the directory"
+                        ),
+                    )
+                    .with_field(field),
+                );
+            }
+        }
+    }
+    found
+}
+
 /// `free_text` or `regex`, when the input `name` is text a program reads
 /// as data.
 fn text_kind(declaration: &Declaration, name: &str) -> Option<PatternType> {
@@ -791,6 +850,38 @@ mod tests {
         assert!(
             findings(
                 "name: t\ndescription: d\nparameters:\n  p: {type: string, pattern_type: filepath, pattern: '^src/.*$'}\n",
+            )
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn confinement_applies_to_paths_and_names_path_roots() {
+        let found = findings(
+            "name: t\ndescription: d\nparameters:\n  p: {type: string, relative_only: true}\n",
+        );
+        assert_eq!(
+            found,
+            [pair(codes::PATTERN_MISPLACED, "parameters.p.relative_only")]
+        );
+        let found = findings(
+            "name: t\ndescription: d\nparameters:\n  p: {type: string, pattern_type: filepath, under: [relative/dir]}\n",
+        );
+        assert_eq!(found, [pair(codes::SHAPE, "parameters.p.under[0]")]);
+        let found = findings(
+            "name: t\ndescription: d\nparameters:\n  p: {type: string, pattern_type: filepath, under: ['{dst}']}\n  dest: {type: string, pattern_type: filepath}\n",
+        );
+        assert_eq!(found, [pair(codes::USER_ARG_UNKNOWN, "parameters.p.under")]);
+        let found = findings(
+            "name: t\ndescription: d\nparameters:\n  p: {type: string, pattern_type: filepath, under: ['{label}']}\n  label: {type: string}\n",
+        );
+        assert_eq!(
+            found,
+            [pair(codes::PATTERN_MISPLACED, "parameters.p.under")]
+        );
+        assert!(
+            findings(
+                "name: t\ndescription: d\nparameters:\n  p: {type: array, pattern_type: filepath, under: ['{dest}', $CWD, /srv/data], must_exist: true}\n  dest: {type: string, pattern_type: filepath, relative_only: true}\n",
             )
             .is_empty()
         );

@@ -8,8 +8,9 @@ use strum::VariantArray;
 
 use super::codes;
 use super::declaration::{
-    AnchoredPattern, ArgvPart, DangerLevel, Declaration, EnvValue, EnvVar, ExitCode, FlagForm,
-    Inputs, ParamSlot, ParamType, Parameter, PatternType, RegexDialect, SideEffects, Subprocess,
+    AnchoredPattern, ArgvPart, Confinement, DangerLevel, Declaration, EnvValue, EnvVar, ExitCode,
+    FlagForm, Inputs, ParamSlot, ParamType, Parameter, PathRoot, PatternType, RegexDialect,
+    SideEffects, Subprocess,
 };
 use super::{input_schema, value};
 use crate::report::Diagnostic;
@@ -460,6 +461,9 @@ impl Reader {
                 "default",
                 "sensitive",
                 "allow_leading_dash",
+                "relative_only",
+                "under",
+                "must_exist",
             ],
         );
         let kind = match object.get("type") {
@@ -538,6 +542,7 @@ impl Reader {
                 parsed
             });
         let regex_dialect = self.regex_dialect(object, &prefix, pattern_type);
+        let confinement = self.confinement(object, &prefix, pattern_type);
         let enum_values = self
             .string_list(object, "enum_values", &prefix)
             .unwrap_or_default();
@@ -563,7 +568,60 @@ impl Reader {
             default,
             sensitive,
             allow_leading_dash,
+            confinement,
         })
+    }
+
+    /// `relative_only`, `under` and `must_exist`: where a `filepath` may
+    /// point. Whether an `under` root `{param}` names a path parameter is
+    /// the lint's to say.
+    fn confinement(
+        &mut self,
+        object: &Map<String, Value>,
+        prefix: &str,
+        pattern_type: Option<PatternType>,
+    ) -> Confinement {
+        let relative_only = self.optional_bool(object, "relative_only", prefix);
+        let must_exist = self.optional_bool(object, "must_exist", prefix);
+        let mut under = Vec::new();
+        if let Some(roots) = self.string_list(object, "under", prefix) {
+            if object.get("under").is_some() && roots.is_empty() {
+                self.error(
+                    codes::SHAPE,
+                    join(prefix, "under"),
+                    "`under` lists the directories a path may be in; an empty list allows none",
+                );
+            }
+            for (index, text) in roots.iter().enumerate() {
+                match PathRoot::parse(text) {
+                    Some(root) => under.push(root),
+                    None => self.error(
+                        codes::SHAPE,
+                        format!("{prefix}.under[{index}]"),
+                        format!("`{text}` is not a root: write `$CWD`, `{{param}}` (another path parameter) or an absolute directory"),
+                    ),
+                }
+            }
+        }
+        let confinement = Confinement {
+            relative_only,
+            under,
+            must_exist,
+        };
+        if confinement.is_set() && pattern_type != Some(PatternType::Filepath) {
+            for key in ["relative_only", "under", "must_exist"] {
+                if object.contains_key(key) {
+                    self.error(
+                        codes::PATTERN_MISPLACED,
+                        join(prefix, key),
+                        format!(
+                            "`{key}` confines a path: it applies with `pattern_type: filepath` only"
+                        ),
+                    );
+                }
+            }
+        }
+        confinement
     }
 
     /// `regex_dialect`: required with `pattern_type: regex` (which

@@ -8,6 +8,7 @@
 //! `suggestion`.
 
 mod arguments;
+mod confine;
 mod defaults;
 pub mod dialect;
 mod fix;
@@ -28,6 +29,7 @@ pub use crate::contract::ValueClass;
 pub use crate::contract::value::json_kind;
 pub use crate::normalize;
 pub use arguments::RawArguments;
+pub use confine::confine;
 pub use defaults::default_diagnostics;
 pub use number::{Decimal, DecimalError};
 pub use rule::Rule;
@@ -328,6 +330,7 @@ pub fn profile_for<'a>(declaration: &Declaration, parameter: &'a Parameter) -> V
         user_controlled: declaration.is_user_controlled(&parameter.name),
         allow_leading_dash: parameter.allow_leading_dash
             || !declaration.stands_alone_in_argv(&parameter.name),
+        relative_only: parameter.confinement.relative_only,
     }
 }
 

@@ -30,6 +30,12 @@ pub enum Rule {
     /// An agent-chosen command line that hands a command string to a
     /// shell or an interpreter (`sh -c`, `sed 1e`).
     CommandString,
+    /// An absolute path where the declaration asks for a relative one
+    /// (`relative_only`).
+    AbsolutePath,
+    /// A path that resolves (symbolic links followed) outside every
+    /// directory the declaration allows (`under`).
+    OutsideRoot,
     // Contract checks: the value does not fit the declaration (ARG_ERROR).
     Pattern,
     AlphanumericId,
@@ -41,6 +47,9 @@ pub enum Rule {
     FreeText,
     /// A `regex` value that does not compile in its dialect.
     Regex,
+    /// A path the declaration says must exist, and does not
+    /// (`must_exist`).
+    PathNotFound,
     Type,
     Enum,
     Required,
@@ -74,6 +83,8 @@ impl Rule {
                 | Self::PrototypeKey
                 | Self::DuplicateKey
                 | Self::CommandString
+                | Self::AbsolutePath
+                | Self::OutsideRoot
         )
     }
 

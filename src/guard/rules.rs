@@ -21,6 +21,8 @@ pub struct ValueProfile<'a> {
     /// program reads as data) and a leading dash are refused.
     pub user_controlled: bool,
     pub allow_leading_dash: bool,
+    /// A path that must be relative (`relative_only`).
+    pub relative_only: bool,
 }
 
 impl ValueProfile<'_> {
@@ -32,6 +34,7 @@ impl ValueProfile<'_> {
             regex_dialect: None,
             user_controlled: false,
             allow_leading_dash: false,
+            relative_only: false,
         }
     }
 
@@ -239,6 +242,13 @@ fn findings(
                 None,
             );
         }
+        if profile.relative_only && is_absolute_path(form) {
+            found.add(
+                Rule::AbsolutePath,
+                format!("is an absolute path{note}; the declaration allows only a path relative to the directory the command runs in"),
+                None,
+            );
+        }
         if profile.user_controlled && !profile.allow_leading_dash && form.starts_with('-') {
             found.add(
                 Rule::OptionInjection,
@@ -392,6 +402,18 @@ impl Findings {
         if !self.items.iter().any(|(seen, _, _)| *seen == rule) {
             self.items.push((rule, why, suggestion));
         }
+    }
+}
+
+/// A path that does not depend on the directory the command runs in: it
+/// starts at a root (`/`, `\`), a drive (`C:`), or a home directory (`~`,
+/// which a shell expands and which no relative path means).
+pub fn is_absolute_path(value: &str) -> bool {
+    let mut chars = value.chars();
+    match (chars.next(), chars.next()) {
+        (Some('/' | '\\' | '~'), _) => true,
+        (Some(letter), Some(':')) => letter.is_ascii_alphabetic(),
+        _ => false,
     }
 }
 
@@ -617,6 +639,12 @@ pub fn schema_refusals(profile: &ValueProfile<'_>) -> Vec<(&'static str, String)
             } else {
                 "[;|&$()<>`\\n\\r]|%(?:3[Bb]|7[Cc]|26|24|28|29|3[Cc]|3[Ee]|60|0[AaDd])".to_owned()
             },
+        ));
+    }
+    if profile.relative_only {
+        refusals.push((
+            "an absolute path (only a relative one is allowed)",
+            "^(?:[/\\\\~\\uFF0F\\uFF3C\\uFF5E]|[A-Za-z][:\\uFF1A]|%2[Ff]|%5[Cc]|%7[Ee])".to_owned(),
         ));
     }
     if profile.user_controlled && !profile.allow_leading_dash {

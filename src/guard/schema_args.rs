@@ -273,6 +273,7 @@ fn rule_violations(
             regex_dialect: property.guard.regex_dialect,
             user_controlled,
             allow_leading_dash: property.guard.allow_leading_dash || glued,
+            relative_only: property.confinement.relative_only,
         };
         match value {
             Value::String(text) => violations.extend(check_string(name, text, &profile)),
@@ -284,6 +285,7 @@ fn rule_violations(
                     regex_dialect: item.regex_dialect,
                     user_controlled,
                     allow_leading_dash: item.allow_leading_dash || glued,
+                    relative_only: property.confinement.relative_only,
                 };
                 for (index, item) in items.iter().enumerate() {
                     match item {

@@ -1184,7 +1184,10 @@ fn placeholders_are_refused_in_every_kind_of_string() {
     let author = passed(json!({"type": "string", "pattern": "^[A-Za-z ]+$"}));
     assert_eq!(rules(&one(&author, "null")), ["placeholder_literal"]);
     assert_eq!(rules(&one(&author, "None")), ["placeholder_literal"]);
-    assert!(one(&author, "TODO").is_ok(), "a search term a pattern admits");
+    assert!(
+        one(&author, "TODO").is_ok(),
+        "a search term a pattern admits"
+    );
     assert!(one(&author, "Nonesuch Smith").is_ok());
     let plain = single(json!({"type": "string"}), false);
     assert_eq!(rules(&one(&plain, "undefined")), ["placeholder_literal"]);

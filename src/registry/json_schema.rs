@@ -7,9 +7,10 @@
 use serde_json::{Map, Value, json};
 
 use crate::contract::input_schema::{
-    DRAFT_2020_12, X_ALLOW_LEADING_DASH, X_PATTERN_TYPE, X_REGEX_DIALECT, X_SENSITIVE,
+    DRAFT_2020_12, X_ALLOW_LEADING_DASH, X_MUST_EXIST, X_PATTERN_TYPE, X_REGEX_DIALECT,
+    X_RELATIVE_ONLY, X_SENSITIVE, X_UNDER,
 };
-use crate::contract::{Declaration, Inputs, ParamType, Parameter, PatternType};
+use crate::contract::{Declaration, Inputs, ParamType, Parameter, PathRoot, PatternType};
 use crate::guard::{self, syntax};
 
 /// What a resource_id may not contain, as a JSON Schema pattern: the
@@ -107,6 +108,20 @@ fn parameter_schema(declaration: &Declaration, parameter: &Parameter) -> Value {
     if let Some(dialect) = parameter.regex_dialect {
         string_schema.insert(X_REGEX_DIALECT.to_owned(), Value::from(dialect.as_str()));
     }
+    // Where a path may point: `relative_only` is also a refusal below;
+    // `under` and `must_exist` need the file system, which no schema can
+    // consult, so only these keywords say them.
+    let confinement = &parameter.confinement;
+    if confinement.relative_only {
+        string_schema.insert(X_RELATIVE_ONLY.to_owned(), Value::Bool(true));
+    }
+    if !confinement.under.is_empty() {
+        let roots: Vec<String> = confinement.under.iter().map(PathRoot::to_text).collect();
+        string_schema.insert(X_UNDER.to_owned(), Value::from(roots));
+    }
+    if confinement.must_exist {
+        string_schema.insert(X_MUST_EXIST.to_owned(), Value::Bool(true));
+    }
     let takes_string = matches!(
         parameter.kind,
         ParamType::String | ParamType::ResourceId | ParamType::Array
@@ -196,7 +211,8 @@ mod tests {
             "token",
             "message",
             "search",
-            "under-src"
+            "under-src",
+            "out"
         ]);
         let original = parse_value(
             &json!({
@@ -217,7 +233,8 @@ mod tests {
                     "token": {"type": "string", "sensitive": true},
                     "message": {"type": "string", "pattern_type": "free_text"},
                     "search": {"type": "string", "pattern_type": "regex", "regex_dialect": "ere"},
-                    "under-src": {"type": "string", "pattern_type": "filepath", "pattern": "^src/.+$"}
+                    "under-src": {"type": "string", "pattern_type": "filepath", "pattern": "^src/.+$"},
+                    "out": {"type": "string", "pattern_type": "filepath", "relative_only": true, "under": ["$CWD", "{under-src}"], "must_exist": true}
                 },
                 "subprocess": {"binary": "x", "user_controlled_args": every_parameter}
             }),
@@ -286,6 +303,13 @@ mod tests {
             }
         }
         assert_eq!(schema["properties"]["link"].get("format"), None);
+        // Where a path may point survives the round trip.
+        assert_eq!(reloaded.confinement("out"), original.confinement("out"));
+        assert!(original.confinement("out").is_some());
+        for declaration in [&original, &reloaded] {
+            let absolute = r#"{"a-id": "x", "out": "/etc/x"}"#;
+            assert!(guard::check(declaration, &RawArguments::Json(absolute)).is_err());
+        }
         let secret = guard::check(&reloaded, &RawArguments::Json(good)).unwrap();
         assert_eq!(secret.to_redacted_json()["token"], crate::guard::REDACTED);
     }
@@ -365,6 +389,10 @@ mod tests {
                 json!({"type": "string", "pattern_type": "regex", "regex_dialect": "ere"}),
             ),
             (
+                "relative filepath",
+                json!({"type": "string", "pattern_type": "filepath", "relative_only": true}),
+            ),
+            (
                 "filepath+pattern",
                 json!({"type": "string", "pattern_type": "filepath", "pattern": "^[a-z./%．‥]+$"}),
             ),
@@ -391,6 +419,10 @@ mod tests {
             "src/%2e%2e/x",
             "a\u{2025}/b",
             "ok\u{3164}",
+            "/etc/passwd",
+            "~/.bashrc",
+            "C:\\Windows",
+            "%2Fetc%2Fpasswd",
         ]);
         let mut unexplained = Vec::new();
         let mut gaps = 0;

@@ -232,6 +232,21 @@ fn parameter_check(parameter: &Parameter) -> String {
     if parameter.allow_leading_dash {
         parts.push("may start with '-'".to_owned());
     }
+    let confinement = &parameter.confinement;
+    if confinement.relative_only {
+        parts.push("relative".to_owned());
+    }
+    if !confinement.under.is_empty() {
+        let roots: Vec<String> = confinement
+            .under
+            .iter()
+            .map(crate::contract::PathRoot::to_text)
+            .collect();
+        parts.push(format!("under {}", roots.join(" or ")));
+    }
+    if confinement.must_exist {
+        parts.push("must exist".to_owned());
+    }
     parts.join(", ")
 }
 

@@ -9,6 +9,8 @@ mod args_check;
 #[cfg(unix)]
 mod audit;
 mod cli;
+#[cfg(unix)]
+mod confined_paths;
 mod ecosystem;
 mod error_codes;
 mod fuzz;

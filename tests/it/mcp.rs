@@ -305,6 +305,36 @@ async fn free_text_and_regex_tools() {
     client.cancel().await.unwrap();
 }
 
+/// A confined path is checked by the server as by `run`, from the
+/// directory the program runs in.
+#[tokio::test]
+async fn confined_paths_are_refused_through_mcp() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "commands/save.yaml",
+        "name: save\ndescription: Create an empty file\ndanger_level: mutating\nparameters:\n  output: {type: string, required: true, pattern_type: filepath, relative_only: true, under: [$CWD]}\nsubprocess: {binary: touch, argv: ['--', {param: output}]}\n",
+    );
+    let client = connect(&sandbox, &[]).await;
+    let result = call(&client, "save", json!({"output": "/tmp/aigent-mcp-nope"})).await;
+    assert_eq!(result.is_error, Some(true));
+    assert_eq!(
+        structured(&result)["error"]["rejected_pattern"],
+        "absolute_path"
+    );
+    std::os::unix::fs::symlink("/tmp", sandbox.join("out")).unwrap();
+    let result = call(&client, "save", json!({"output": "out/aigent-mcp-nope"})).await;
+    assert_eq!(result.is_error, Some(true));
+    assert_eq!(
+        structured(&result)["error"]["rejected_pattern"],
+        "outside_root"
+    );
+    let result = call(&client, "save", json!({"output": "made.txt"})).await;
+    assert_eq!(result.is_error, Some(false), "{result:?}");
+    assert!(sandbox.join("made.txt").exists());
+    assert!(!std::path::Path::new("/tmp/aigent-mcp-nope").exists());
+    client.cancel().await.unwrap();
+}
+
 #[tokio::test]
 async fn destructive_tools_are_refused_without_confirmation() {
     let sandbox = Sandbox::new();
