@@ -1452,7 +1452,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__hook__subcmd__install)
-            opts="-q -h -V --client --scope --project --dry-run --force --replace --program --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --client --scope --project --dry-run --force --replace --route --program --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2303,7 +2303,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__to__subcmd__prompt)
-            opts="-q -h -V --max-tokens --commands --format --color --quiet --schema --help --version"
+            opts="-r -q -h -V --recursive --max-tokens --commands --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

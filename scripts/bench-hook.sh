@@ -16,12 +16,16 @@
 # them in turn and takes the ratio pair by pair.
 #
 #   scripts/bench-hook.sh [RUNS]        (default 100 runs per case)
+#   AIGENT_BIN=/path/to/aigent scripts/bench-hook.sh   (a binary already built)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 runs="${1:-100}"
-cargo build --release --quiet
-bin="$PWD/target/release/aigent"
+bin="${AIGENT_BIN:-}"
+if [[ -z "$bin" ]]; then
+  cargo build --release --quiet
+  bin="$PWD/target/release/aigent"
+fi
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

@@ -43,13 +43,23 @@ pub struct CompletionsArgs {
     pub static_script: bool,
 }
 
-pub fn run(args: &CompletionsArgs, _ctx: &Context) -> Result<Outcome, CliError> {
+pub fn run(args: &CompletionsArgs, ctx: &Context) -> Result<Outcome, CliError> {
     let script = if args.static_script {
         super::generate::static_script(args.shell)
     } else {
         registration_script(args.shell)?
     };
     let script = String::from_utf8(script).map_err(|err| CliError::general(err.to_string()))?;
+    // A document: the script itself, unless `--format json` asked for the
+    // envelope (docs/reference/output.md).
+    if ctx.format.is_json() {
+        let data = serde_json::json!({
+            "shell": args.shell.to_string(),
+            "static": args.static_script,
+            "script": script,
+        });
+        return Ok(Outcome::success(data, String::new()));
+    }
     Ok(Outcome::verbatim(script))
 }
 

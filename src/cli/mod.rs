@@ -197,6 +197,9 @@ pub struct Context {
     pub stderr_style: Style,
     pub quiet: bool,
     pub commands_dir: Option<PathBuf>,
+    /// Whether stdout is a terminal: a document written elsewhere is
+    /// written bare (`skill fmt --diff > fix.patch`).
+    pub stdout_is_terminal: bool,
 }
 
 /// The formats a command speaks beyond text and json. Exhaustive over the
@@ -228,6 +231,44 @@ fn extra_formats(command: &Command) -> Option<&'static [OutputFormat]> {
         Command::Mcp(_) => &[],
         Command::Completions(_) | Command::Generate(_) => return None,
     })
+}
+
+/// Whether a command's product is a document (the `<available_skills>`
+/// block, a diff, a completion script) rather than a report. Exhaustive,
+/// so a new command has to say.
+fn produces_document(command: &Command) -> bool {
+    use skill::SkillCommand;
+    match command {
+        Command::Skill(skill) => match &skill.command {
+            SkillCommand::ToPrompt(_) => true,
+            SkillCommand::Fmt(args) => args.diff,
+            SkillCommand::Validate(_)
+            | SkillCommand::New(_)
+            | SkillCommand::ReadProperties(_)
+            | SkillCommand::Fix(_) => false,
+        },
+        Command::Completions(_) => true,
+        Command::Plugin(_)
+        | Command::Schema(_)
+        | Command::Args(_)
+        | Command::Run(_)
+        | Command::Audit(_)
+        | Command::Hook(_)
+        | Command::Mcp(_)
+        | Command::Generate(_) => false,
+    }
+}
+
+/// The format of a document-producing command: the document itself (text)
+/// wherever stdout goes, and the json envelope only when `--format json`
+/// is on the command line, so `aigent skill to-prompt > prompt.md` holds
+/// the block even where `AIGENT_FORMAT=json` is set for everything else.
+fn document_format(format: OutputFormat, command: &Command, from_flag: bool) -> OutputFormat {
+    if produces_document(command) && !(from_flag && format == OutputFormat::Json) {
+        OutputFormat::Text
+    } else {
+        format
+    }
 }
 
 /// Who speaks an extra format, for the hint when a command does not. A
@@ -312,7 +353,9 @@ pub fn main() -> i32 {
             std::io::stdout().is_terminal(),
         ) {
             Ok(format) => {
-                ctx.format = format;
+                let from_flag =
+                    matches.value_source("format") == Some(clap::parser::ValueSource::CommandLine);
+                ctx.format = document_format(format, &cli.command, from_flag);
                 dispatch(&cli.command, &ctx).map(|mut outcome| {
                     fix_command::add(&mut outcome, &cli.command, &argv);
                     outcome
@@ -355,6 +398,7 @@ fn context(global: &GlobalArgs) -> Context {
         stderr_style: color_for(std::io::stderr().is_terminal()),
         quiet: global.quiet,
         commands_dir: argv::registry_dir(global.commands.as_deref()),
+        stdout_is_terminal,
     }
 }
 

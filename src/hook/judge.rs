@@ -50,8 +50,14 @@ const CODE_BUILTINS: &[&str] = &[
     "compgen",
 ];
 
-/// Builtins whose arguments assign variables (`export NAME=VALUE`).
+/// Builtins whose arguments assign variables (`export NAME=VALUE`,
+/// `read NAME`, `printf -v NAME`, `getopts OPTS NAME`).
 const ASSIGNING_BUILTINS: &[&str] = &["export", "declare", "typeset", "local", "readonly"];
+
+/// Builtins that may assign a variable named by one of their words (`read
+/// PATH`, `printf -v PATH ...`, `getopts OPTS PATH`); judged like any
+/// program unless that variable changes what runs.
+const READING_BUILTINS: &[&str] = &["read", "printf", "getopts"];
 
 /// Variables that change which program a name runs or how the shell reads
 /// what follows; setting them is refused as well as the ones that load code.
@@ -158,6 +164,17 @@ pub fn judge(line: &str, context: &Context<'_>) -> Judgement {
         let name = construct.name.as_deref().map(cut).unwrap_or_default();
         let (verdict, message) = match (construct.kind, construct.why_not_static) {
             (ConstructKind::ExtendedTest, None) => continue,
+            (ConstructKind::LoopVariable, _) => {
+                if construct.name.as_deref().is_some_and(shell_control) {
+                    segments.push(Segment::new(
+                        String::new(),
+                        Verdict::Deny,
+                        "environment",
+                        format!("`for {name} in ...` sets `{name}`, which changes which program a name runs or loads code into programs"),
+                    ));
+                }
+                continue;
+            }
             (ConstructKind::ExtendedTest, Some(why)) => {
                 segments.push(not_static_segment("[[ ... ]]".to_owned(), "[[ ... ]]", why, context));
                 continue;
@@ -302,7 +319,10 @@ fn judge_command(
                 "the shell builtin `{program}` runs code it is given or changes what a later name runs; run the commands directly"
             ),
         )
-    } else if ASSIGNING_BUILTINS.contains(&program) {
+    } else if ASSIGNING_BUILTINS.contains(&program)
+        || (READING_BUILTINS.contains(&program)
+            && environment_segment(String::new(), program, &argv[1..]).verdict == Verdict::Deny)
+    {
         environment_segment(shown.clone(), program, &argv[1..])
     } else if let Some(segment) = aigent_run(&argv, shown.clone(), context) {
         segment
@@ -342,7 +362,10 @@ fn stricter(segment: Segment, redirect: Segment) -> Segment {
     }
 }
 
+/// Whether setting `name` (or an element of it: `PATH[0]=...` sets
+/// `PATH` itself) changes what runs.
 fn shell_control(name: &str) -> bool {
+    let name = name.split('[').next().unwrap_or(name);
     SHELL_CONTROL_VARIABLES.contains(&name) || variable_loads_code(name)
 }
 
@@ -373,6 +396,22 @@ fn assignments_segment(shown: String, command: &SimpleCommand, _context: &Contex
 }
 
 fn environment_segment(shown: String, builtin: &str, arguments: &[&str]) -> Segment {
+    // `declare -n REF=NAME` makes REF another name for any variable.
+    let nameref = matches!(builtin, "declare" | "typeset" | "local")
+        && arguments
+            .iter()
+            .any(|argument| argument.starts_with('-') && argument.contains('n'));
+    if nameref {
+        return Segment::new(
+            shown,
+            Verdict::Deny,
+            "environment",
+            format!(
+                "`{builtin} -n` makes a name refer to another variable (PATH, say); write the variable out"
+            ),
+        );
+    }
+    // Any word may be the name assigned (`read PATH`, `printf -v PATH`).
     let assigned = arguments
         .iter()
         .filter(|argument| !argument.starts_with(['-', '+']))
@@ -411,6 +450,17 @@ fn redirect_verdict(redirects: &[Redirect], context: &Context<'_>) -> Option<Seg
             }
             _ => false,
         };
+        if target.starts_with("/dev/tcp/") || target.starts_with("/dev/udp/") {
+            return Some(Segment::new(
+                String::new(),
+                Verdict::Deny,
+                "network_redirect",
+                format!(
+                    "`{}` opens a network connection through bash's /dev/tcp or /dev/udp",
+                    cut(target)
+                ),
+            ));
+        }
         if !writes_file || HARMLESS_TARGETS.contains(&target) || write_allowed(target, context) {
             continue;
         }

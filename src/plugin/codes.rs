@@ -21,6 +21,19 @@ pub const NOT_A_PLUGIN: &str = "P014";
 pub const UNKNOWN_FIELD: &str = "P015";
 
 /// Every code with its default severity and what it catches.
+/// The rules `plugin validate` can report: its own, then every skill code
+/// (the skills inside plugins keep theirs), for SARIF.
+pub fn with_skill_codes() -> &'static [(&'static str, Severity, &'static str)] {
+    static ALL: std::sync::LazyLock<Vec<(&str, Severity, &str)>> = std::sync::LazyLock::new(|| {
+        TABLE
+            .iter()
+            .chain(crate::skill::codes::TABLE)
+            .copied()
+            .collect()
+    });
+    &ALL
+}
+
 pub const TABLE: &[(&str, Severity, &str)] = &[
     (
         JSON_INVALID,

@@ -65,6 +65,7 @@ fn walk_paths(paths: &[PathBuf], options: ValidateOptions) -> Vec<SkillReport> {
         reports: Vec::new(),
         seen_plugins: HashSet::new(),
         seen_skills: HashSet::new(),
+        seen_files: HashSet::new(),
     };
     for path in paths {
         walk.path(path);
@@ -140,6 +141,8 @@ struct Walk {
     /// Plugin directories already checked (two entries may share one).
     seen_plugins: HashSet<PathBuf>,
     seen_skills: HashSet<PathBuf>,
+    /// Component files already reported.
+    seen_files: HashSet<PathBuf>,
 }
 
 /// What a marketplace entry says about the plugin it points at.
@@ -166,7 +169,7 @@ impl Walk {
         if manifests.join(MARKETPLACE_MANIFEST).exists() {
             self.marketplace(&root);
         } else if manifests.join(PLUGIN_MANIFEST).exists() || has_components(&root) {
-            self.plugin(&root, None);
+            let _ = self.plugin(&root, None);
         } else {
             let message = format!(
                 "{} is neither a plugin (.claude-plugin/plugin.json) nor a marketplace (.claude-plugin/marketplace.json)",
@@ -266,7 +269,7 @@ impl Walk {
                 name: entry_name,
                 object,
             };
-            if let Some(problem) = self.plugin(&directory, Some(&entry)) {
+            for problem in self.plugin(&directory, Some(&entry)) {
                 diagnostics.push(problem.with_field(format!("plugins[{index}]")));
             }
         }
@@ -347,13 +350,19 @@ impl Walk {
         Some(directory)
     }
 
-    /// Checks one plugin directory. Its own findings become a report; a
-    /// finding about the entry that pointed here is returned.
-    fn plugin(&mut self, directory: &Path, entry: Option<&Entry<'_>>) -> Option<Diagnostic> {
+    /// Checks one plugin directory, once however many entries point here:
+    /// the manifest's findings become its report, each broken component
+    /// file's findings that file's own report. The findings about the
+    /// entry that pointed here (its name, the component paths it names)
+    /// are returned, for the marketplace's report.
+    fn plugin(&mut self, directory: &Path, entry: Option<&Entry<'_>>) -> Vec<Diagnostic> {
         let manifest_file = directory.join(MANIFEST_DIRECTORY).join(PLUGIN_MANIFEST);
+        let key = fs::canonicalize(directory).unwrap_or_else(|_| directory.to_path_buf());
+        let first_visit = self.seen_plugins.insert(key);
         let mut diagnostics = Vec::new();
         let mut own_name = None;
-        let mut component_paths: Vec<(String, String)> = Vec::new();
+        // (field, path, named by the marketplace entry)
+        let mut component_paths: Vec<(String, String, bool)> = Vec::new();
         let has_manifest = manifest_file.exists();
         let manifest_value = has_manifest.then(|| read_json(&manifest_file));
         match &manifest_value {
@@ -364,7 +373,7 @@ impl Walk {
                 fields.plugin_metadata();
                 for key in manifest::PATH_FIELDS {
                     for path in fields.paths(key) {
-                        component_paths.push(((*key).to_owned(), path.to_owned()));
+                        component_paths.push(((*key).to_owned(), path.to_owned(), false));
                     }
                 }
                 fields.unknown(&[PLUGIN_FIELDS]);
@@ -376,19 +385,19 @@ impl Walk {
             )),
             None => {}
         }
-        let mut entry_problem = None;
+        let mut entry_problems = Vec::new();
         if let Some(entry) = entry {
             // The entry's component paths are relative to the plugin too.
             let mut fields = Fields::new(entry.object, "");
             for key in manifest::PATH_FIELDS {
                 for path in fields.paths(key) {
-                    component_paths.push(((*key).to_owned(), path.to_owned()));
+                    component_paths.push(((*key).to_owned(), path.to_owned(), true));
                 }
             }
             if let (Some(listed), Some(own)) = (entry.name, own_name.as_deref())
                 && listed != own
             {
-                entry_problem = Some(Diagnostic::error(
+                entry_problems.push(Diagnostic::error(
                     codes::PLUGIN_NAME_MISMATCH,
                     format!(
                         "the marketplace lists {} but {} names itself {}",
@@ -401,8 +410,9 @@ impl Walk {
             let declares = manifest::PATH_FIELDS
                 .iter()
                 .any(|key| entry.object.contains_key(*key));
-            if entry_problem.is_none() && !has_manifest && !has_components(directory) && !declares {
-                entry_problem = Some(Diagnostic::error(
+            if entry_problems.is_empty() && !has_manifest && !has_components(directory) && !declares
+            {
+                entry_problems.push(Diagnostic::error(
                     codes::SOURCE_NOT_A_PLUGIN,
                     format!(
                         "{} holds no .claude-plugin/plugin.json and no skills, commands, agents or hooks",
@@ -411,23 +421,27 @@ impl Walk {
                 ));
             }
         }
-        let key = fs::canonicalize(directory).unwrap_or_else(|_| directory.to_path_buf());
-        let first_visit = self.seen_plugins.insert(key);
         // Paths named in a manifest must exist; the defaults may be absent.
         let mut skills = Vec::new();
         let mut commands = Vec::new();
         let mut agents = Vec::new();
         let mut hooks = Vec::new();
-        for (field, path) in &component_paths {
+        for (field, path, from_entry) in &component_paths {
+            if !from_entry && !first_visit {
+                // The manifest's paths were checked on the first visit.
+                continue;
+            }
             let full = join_relative(directory, path);
             if !full.exists() {
-                diagnostics.push(
-                    Diagnostic::error(
-                        codes::COMPONENT_MISSING,
-                        format!("`{field}` names {}, which does not exist", full.display()),
-                    )
-                    .with_field(field.clone()),
+                let problem = Diagnostic::error(
+                    codes::COMPONENT_MISSING,
+                    format!("`{field}` names {}, which does not exist", full.display()),
                 );
+                if *from_entry {
+                    entry_problems.push(problem);
+                } else {
+                    diagnostics.push(problem.with_field(field.clone()));
+                }
                 continue;
             }
             match field.as_str() {
@@ -444,17 +458,21 @@ impl Walk {
             push_default(&mut agents, directory.join(DEFAULT_AGENTS));
             push_default(&mut hooks, directory.join(DEFAULT_HOOKS));
         }
+        // Each component file's findings are reported on that file, once.
+        let mut component_findings = Vec::new();
         for path in &commands {
-            markdown_components(path, false, &mut diagnostics);
+            markdown_components(path, false, &mut component_findings);
         }
         for path in &agents {
-            markdown_components(path, true, &mut diagnostics);
+            markdown_components(path, true, &mut component_findings);
         }
         for path in &hooks {
-            check_hooks(path, &mut diagnostics);
+            if let Some(problem) = check_hooks(path) {
+                component_findings.push((path.clone(), problem));
+            }
         }
         let name = own_name.or_else(|| entry.and_then(|entry| entry.name.map(str::to_owned)));
-        if first_visit || !diagnostics.is_empty() {
+        if first_visit {
             let path = if has_manifest {
                 manifest_file
             } else {
@@ -462,8 +480,14 @@ impl Walk {
             };
             self.report(path, name, diagnostics);
         }
+        for (file, problem) in component_findings {
+            let key = fs::canonicalize(&file).unwrap_or_else(|_| file.clone());
+            if self.seen_files.insert(key) {
+                self.report(file, None, vec![problem]);
+            }
+        }
         self.skills(&skills);
-        entry_problem
+        entry_problems
     }
 
     fn skills(&mut self, roots: &[PathBuf]) {
@@ -537,15 +561,22 @@ fn has_components(directory: &Path) -> bool {
 /// Checks the Markdown files of a commands or agents path (a file or a
 /// directory): readable UTF-8, and frontmatter that parses. Agents need
 /// frontmatter; for commands it is optional.
-fn markdown_components(path: &Path, frontmatter_required: bool, diagnostics: &mut Vec<Diagnostic>) {
+fn markdown_components(
+    path: &Path,
+    frontmatter_required: bool,
+    findings: &mut Vec<(PathBuf, Diagnostic)>,
+) {
     let mut files = Vec::new();
     collect_markdown(path, 0, &mut files);
     for file in files {
         if let Some(problem) = markdown_problem(&file, frontmatter_required) {
-            diagnostics.push(Diagnostic::error(
-                codes::COMPONENT_BROKEN,
-                format!("{}: {problem}", file.display()),
-            ));
+            let what = if frontmatter_required {
+                "agent"
+            } else {
+                "command"
+            };
+            let finding = Diagnostic::error(codes::COMPONENT_BROKEN, format!("{what}: {problem}"));
+            findings.push((file, finding));
         }
     }
 }
@@ -595,18 +626,16 @@ fn markdown_problem(file: &Path, frontmatter_required: bool) -> Option<String> {
         .map(|problem| problem.to_string())
 }
 
-fn check_hooks(path: &Path, diagnostics: &mut Vec<Diagnostic>) {
-    let broken = |message: String| Diagnostic::error(codes::COMPONENT_BROKEN, message);
+/// The problem with a hooks file, reported on that file.
+fn check_hooks(path: &Path) -> Option<Diagnostic> {
+    let broken = |message: &str| Diagnostic::error(codes::COMPONENT_BROKEN, message);
     match read_json(path) {
-        Err(problem) => diagnostics.push(problem),
+        Err(problem) => Some(problem),
         Ok(Value::Object(object)) => match object.get("hooks") {
-            Some(Value::Object(_)) => {}
-            _ => diagnostics.push(broken(format!(
-                "{}: needs a `hooks` object",
-                path.display()
-            ))),
+            Some(Value::Object(_)) => None,
+            _ => Some(broken("hooks file: needs a `hooks` object")),
         },
-        Ok(_) => diagnostics.push(broken(format!("{}: not a JSON object", path.display()))),
+        Ok(_) => Some(broken("hooks file: not a JSON object")),
     }
 }
 

@@ -3,12 +3,19 @@
 //! declarations for it without reading a thousand files on every call.
 //!
 //! The index is kept in a cache file (under `$XDG_CACHE_HOME/aigent/`),
-//! valid while the registry directory holds the same files with the same
-//! size, modification time and inode; any change rebuilds it from the
-//! declarations. A lookup then reads the directory listing, the cache file
-//! and only the declarations of the program in question. A stale or missing
-//! cache can only cost time: every declaration found is loaded and checked
-//! afresh, so the index never decides anything by itself.
+//! valid while the registry directory is the same directory with the same
+//! modification and change times; adding, removing or renaming a file
+//! changes them and rebuilds the index from the declarations. A lookup then
+//! costs one `stat`, the cache file, and only the declarations of the
+//! program in question, whatever the registry's size.
+//!
+//! The index never decides anything by itself: every declaration it names
+//! is loaded and checked afresh, so an edit made in place (which leaves
+//! the directory's times alone) is always seen for the declarations the
+//! index names. The one thing such an edit can hide until the directory
+//! next changes is a declaration that newly names a program: the hook then
+//! finds no declaration for it and asks, which fails safe. Deleting the
+//! cache file, or any change to the directory, rebuilds it.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -29,8 +36,17 @@ const MAX_CACHE_BYTES: u64 = 16 * 1024 * 1024;
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProgramIndex {
     fingerprint: String,
+    /// Built more than [`SETTLE`] after the directory last changed. A
+    /// directory's times are coarse (a clock tick), so a file added in the
+    /// same tick as the build would leave them alone: an index built that
+    /// soon is not trusted again.
+    #[serde(default)]
+    settled: bool,
     programs: BTreeMap<String, Vec<String>>,
 }
+
+/// See [`ProgramIndex::settled`].
+const SETTLE: std::time::Duration = std::time::Duration::from_secs(2);
 
 impl ProgramIndex {
     /// The commands whose program has base name `program`.
@@ -65,9 +81,18 @@ impl Registry {
         };
         if let Some(index) = cache.as_deref().and_then(read_cache)
             && index.fingerprint == fingerprint
+            && index.settled
         {
             return Ok(index);
         }
+        let settled = match self {
+            Self::Embedded => true,
+            Self::Directory(dir) => fs::metadata(dir)
+                .and_then(|metadata| metadata.modified())
+                .ok()
+                .and_then(|modified| modified.elapsed().ok())
+                .is_some_and(|age| age > SETTLE),
+        };
         let mut programs: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for report in self.reports()? {
             let Some(subprocess) = report
@@ -88,6 +113,7 @@ impl Registry {
         }
         let index = ProgramIndex {
             fingerprint,
+            settled,
             programs,
         };
         if let Some(cache) = cache {
@@ -97,32 +123,38 @@ impl Registry {
         Ok(index)
     }
 
-    /// What the index depends on: each declaration file's name, size,
-    /// modification time and inode.
+    /// What the index depends on: the registry directory itself (its
+    /// device, inode, and modification and change times, which move
+    /// whenever a file is added, removed or renamed in it, as editors,
+    /// `git checkout` and `cp` do). A file rewritten in place keeps the
+    /// directory's times; see the module docs for why that is safe.
     fn fingerprint(&self) -> Result<String, LoadError> {
         let mut hasher = Sha256::new();
         match self {
             Self::Embedded => hasher.update(b"embedded"),
             Self::Directory(dir) => {
-                for entry in self.entries()? {
-                    hasher.update(entry.file_name.as_bytes());
-                    hasher.update([0]);
-                    if let Ok(metadata) = fs::metadata(dir.join(&entry.file_name)) {
-                        hasher.update(metadata.len().to_le_bytes());
-                        let modified = metadata
-                            .modified()
-                            .ok()
-                            .and_then(|time| time.duration_since(std::time::UNIX_EPOCH).ok())
-                            .map_or(0, |since| since.as_nanos());
-                        hasher.update(modified.to_le_bytes());
-                        #[cfg(unix)]
-                        {
-                            use std::os::unix::fs::MetadataExt;
-                            hasher.update(metadata.ino().to_le_bytes());
-                            hasher.update(metadata.ctime_nsec().to_le_bytes());
-                        }
-                    }
-                    hasher.update([0xff]);
+                let metadata = fs::metadata(dir).map_err(|source| match source.kind() {
+                    std::io::ErrorKind::NotFound => LoadError::MissingRegistry {
+                        dir: dir.display().to_string(),
+                    },
+                    _ => LoadError::RegistryUnreadable {
+                        dir: dir.display().to_string(),
+                        source,
+                    },
+                })?;
+                let nanos = |time: std::io::Result<std::time::SystemTime>| {
+                    time.ok()
+                        .and_then(|time| time.duration_since(std::time::UNIX_EPOCH).ok())
+                        .map_or(0, |since| since.as_nanos())
+                };
+                hasher.update(nanos(metadata.modified()).to_le_bytes());
+                #[cfg(unix)]
+                {
+                    use std::os::unix::fs::MetadataExt;
+                    hasher.update(metadata.dev().to_le_bytes());
+                    hasher.update(metadata.ino().to_le_bytes());
+                    hasher.update(metadata.ctime().to_le_bytes());
+                    hasher.update(metadata.ctime_nsec().to_le_bytes());
                 }
             }
         }
@@ -184,10 +216,26 @@ mod tests {
         assert!(index.commands_for("rm").is_empty());
         assert_eq!(fs::read_dir(cache.path()).unwrap().count(), 1);
 
-        // Rewritten in place with another program: the cache is not used.
+        // A file added (or removed, or renamed) changes the directory.
+        write(registry_dir.path(), "cat-file", "cat");
+        let index = registry.program_index(Some(cache.path())).unwrap();
+        assert_eq!(index.commands_for("cat"), ["cat-file"]);
+
+        // Once the directory has settled, the cache is used as it is: a
+        // file rewritten in place is not re-indexed (the hook loads each
+        // declaration it names afresh, so this can only miss a new one).
+        let past = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+        fs::File::open(registry_dir.path())
+            .unwrap()
+            .set_modified(past)
+            .unwrap();
+        registry.program_index(Some(cache.path())).unwrap();
         write(registry_dir.path(), "ls-here", "exa");
         let index = registry.program_index(Some(cache.path())).unwrap();
-        assert!(index.commands_for("ls").is_empty());
+        assert_eq!(index.commands_for("ls"), ["ls-here"]);
+        assert!(index.commands_for("exa").is_empty());
+        write(registry_dir.path(), "new-one", "tree");
+        let index = registry.program_index(Some(cache.path())).unwrap();
         assert_eq!(index.commands_for("exa"), ["ls-here"]);
 
         // A corrupt cache file is rebuilt.

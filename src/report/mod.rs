@@ -37,5 +37,8 @@ macro_rules! docs_page {
 /// The reference page of the skill diagnostic codes.
 pub const SKILL_CODES_PAGE: &str = docs_page!("reference/skill-codes.md");
 
+/// The reference page of the plugin codes.
+pub const PLUGIN_CODES_PAGE: &str = docs_page!("reference/plugin-codes.md");
+
 /// The reference page of the registration-lint codes.
 pub const SCHEMA_CODES_PAGE: &str = docs_page!("reference/schema-codes.md");

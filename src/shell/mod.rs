@@ -233,6 +233,8 @@ pub enum ConstructKind {
     Arithmetic,
     /// `[[ ... ]]`: its words expand.
     ExtendedTest,
+    /// `for NAME in ...`: assigns NAME in each pass.
+    LoopVariable,
 }
 
 impl ConstructKind {
@@ -242,6 +244,7 @@ impl ConstructKind {
             Self::Coprocess => "coprocess",
             Self::Arithmetic => "arithmetic_command",
             Self::ExtendedTest => "extended_test",
+            Self::LoopVariable => "loop_variable",
         }
     }
 }

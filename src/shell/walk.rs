@@ -200,6 +200,11 @@ impl<'a> Walker<'a> {
                 })
             }
             ast::CompoundCommand::ForClause(clause) => {
+                self.script.constructs.push(Construct {
+                    kind: ConstructKind::LoopVariable,
+                    name: Some(clause.variable_name.clone()),
+                    why_not_static: None,
+                });
                 self.nested("for loop", depth, |walker, depth| {
                     for word in clause.values.iter().flatten() {
                         walker.word(&word.value, depth)?;

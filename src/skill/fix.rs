@@ -28,6 +28,10 @@ pub struct FixContext<'a> {
     pub profile: Profile,
     /// Where the body's links are checked; `None` skips that check.
     pub links: Option<super::check::LinkRoot<'a>>,
+    /// Then put the frontmatter in `skill fmt`'s canonical form, so that
+    /// `fix` then `fmt --check` is clean (when `fmt` can: a file it cannot
+    /// format is left as repaired).
+    pub format: bool,
 }
 
 /// Keys whose value must be a string: a misread scalar is quoted.
@@ -54,6 +58,17 @@ pub fn fix_text(text: &str, context: FixContext<'_>) -> Proposal {
     }
     if let Some(parsed) = fixer.parse() {
         fixer.name_from_directory(&parsed, context.directory_name);
+    }
+    if context.format
+        && let Ok(formatted) = super::fmt::format_text(&fixer.text)
+        && formatted != fixer.text
+    {
+        fixer.text = formatted;
+        fixer.repaired(
+            RepairKind::Formatted,
+            "frontmatter",
+            "put the frontmatter in canonical form, as skill fmt does".to_owned(),
+        );
     }
     let checked = check_text(
         &fixer.text,
@@ -943,6 +958,7 @@ mod tests {
                         directory_name: Some("a"),
                         profile,
                         links: None,
+                        format: false,
                     },
                 );
                 assert_eq!(fixed.text, text, "{key} moved under {}", profile.as_str());

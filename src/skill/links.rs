@@ -97,11 +97,24 @@ fn relative_path(target: CowStr<'_>) -> Option<Cow<'_, str>> {
     if path.is_empty() || path.starts_with('/') || path.starts_with('\\') || has_scheme(&path) {
         return None;
     }
-    Some(match percent_decode(&path) {
+    let decoded = match percent_decode(&path) {
         Cow::Borrowed(_) => path,
         Cow::Owned(decoded) => Cow::Owned(decoded),
-    })
+    };
+    // `{baseDir}` is the skill's own directory: Claude Code puts the
+    // directory's path in its place when it loads the skill.
+    match decoded.strip_prefix(BASE_DIR) {
+        None => Some(decoded),
+        Some("" | "/") => None,
+        Some(rest) => rest
+            .strip_prefix('/')
+            .filter(|rest| !rest.is_empty())
+            .map(|rest| Cow::Owned(rest.to_owned())),
+    }
 }
+
+/// The placeholder for the skill's directory in a body's links.
+pub const BASE_DIR: &str = "{baseDir}";
 
 fn path_part(target: &str) -> &str {
     target.split(['#', '?']).next().unwrap_or_default().trim()
@@ -166,6 +179,15 @@ mod tests {
             .iter()
             .map(|(target, line)| ((*target).to_owned(), *line))
             .collect()
+    }
+
+    #[test]
+    fn base_dir_is_the_skill_directory() {
+        let body = "[a]({baseDir}/scripts/run.py) [b](%7BbaseDir%7D/references/x.md) [c]({baseDir}) [d]({baseDir}/)\n";
+        assert_eq!(
+            targets(body),
+            pairs(&[("scripts/run.py", 10), ("references/x.md", 10)])
+        );
     }
 
     #[test]

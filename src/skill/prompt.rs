@@ -10,6 +10,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use super::discover::{Target, discover};
 pub use super::listing::{PromptSkill, escape_xml, render_prompt, render_skill_entry};
 use super::properties::{PropertiesError, ReadSkill, read_properties};
 
@@ -17,6 +18,37 @@ use super::properties::{PropertiesError, ReadSkill, read_properties};
 /// reference does: a partial block would silently hide a skill).
 pub fn prompt_skills(paths: &[PathBuf]) -> Result<Vec<PromptSkill>, PropertiesError> {
     paths.iter().map(|path| prompt_skill(path)).collect()
+}
+
+/// [`prompt_skills`] of every skill below `paths` (the paths themselves
+/// when not `recursive`), in discovery's order: each skill once, `.git`,
+/// `node_modules` and `target` skipped, as `skill validate --recursive`
+/// finds them. A path below which no skill is found is an error, as is
+/// any skill that cannot be read.
+pub fn prompt_skills_in(
+    paths: &[PathBuf],
+    recursive: bool,
+) -> Result<Vec<PromptSkill>, PropertiesError> {
+    if !recursive {
+        return prompt_skills(paths);
+    }
+    let mut skills = Vec::new();
+    for path in paths {
+        let discovery = discover(std::slice::from_ref(path), true);
+        if discovery.found_no_skill() {
+            return Err(match Target::for_path(path) {
+                Target::Missing { path } => PropertiesError::NotFound(path),
+                _ => PropertiesError::NoSkills(path.clone()),
+            });
+        }
+        for target in &discovery.targets {
+            skills.push(prompt_skill(target.display_path())?);
+        }
+    }
+    // A skill below two of the paths is listed once.
+    let mut seen = std::collections::HashSet::new();
+    skills.retain(|skill| seen.insert(skill.location.clone()));
+    Ok(skills)
 }
 
 fn prompt_skill(path: &Path) -> Result<PromptSkill, PropertiesError> {

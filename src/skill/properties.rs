@@ -76,6 +76,9 @@ impl SkillProperties {
 pub enum PropertiesError {
     #[error("{} does not exist", .0.display())]
     NotFound(PathBuf),
+    /// A recursive search below the paths found no skill file.
+    #[error("no SKILL.md found below {}", .0.display())]
+    NoSkills(PathBuf),
     #[error("{}: {}", .path.display(), first_message(.problems))]
     Invalid {
         path: PathBuf,

@@ -158,6 +158,23 @@ pub fn validation_github(run: &ValidationRun) -> String {
 /// skill file relative to `roots.source_root`. The search notes, the base
 /// of `--changed` and its deleted skills become tool notifications.
 pub fn validation_sarif<'a>(run: &'a ValidationRun, roots: &sarif::Roots) -> sarif::SarifLog<'a> {
+    validation_sarif_with(
+        run,
+        roots,
+        sarif::ToolInfo {
+            rules: codes::TABLE,
+            rules_page: SKILL_CODES_PAGE,
+        },
+    )
+}
+
+/// [`validation_sarif`] with another rule table (`plugin validate`'s holds
+/// the plugin codes and the skill codes).
+pub fn validation_sarif_with<'a>(
+    run: &'a ValidationRun,
+    roots: &sarif::Roots,
+    tool: sarif::ToolInfo<'_>,
+) -> sarif::SarifLog<'a> {
     let mut notes = Vec::new();
     if let Some(changed) = &run.changed {
         let (label, rest) = changed_since(changed);
@@ -169,10 +186,7 @@ pub fn validation_sarif<'a>(run: &'a ValidationRun, roots: &sarif::Roots) -> sar
     }
     notes.extend(run.notes.iter().cloned());
     sarif::sarif_log(
-        sarif::ToolInfo {
-            rules: codes::TABLE,
-            rules_page: SKILL_CODES_PAGE,
-        },
+        tool,
         roots,
         run.skills.iter().map(|skill| sarif::FileFindings {
             path: &skill.path,

@@ -30,6 +30,8 @@ pub enum RepairKind {
     JoinedAllowedTools,
     MovedToMetadata,
     NameFromDirectory,
+    /// The frontmatter put in `skill fmt`'s canonical form.
+    Formatted,
 }
 
 /// What happened to one skill file.

@@ -339,3 +339,31 @@ fn the_hook_needs_a_client_or_a_subcommand() {
     run.assert_code(2);
     assert!(run.stderr.contains("--client"), "{run}");
 }
+
+#[test]
+fn install_route_writes_an_entry_that_routes() {
+    let sandbox = Sandbox::new();
+    registry(&sandbox);
+    fs::create_dir_all(sandbox.join("proj")).unwrap();
+    let registry = sandbox.join("registry");
+    let run = Run::of(
+        sandbox
+            .cmd()
+            .current_dir(sandbox.join("proj"))
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .args(["--commands", registry.to_str().unwrap()])
+            .args(["hook", "install", "--client", "claude-code", "--route"]),
+    );
+    run.assert_code(0);
+    let settings: Value = serde_json::from_str(
+        &fs::read_to_string(sandbox.join("proj/.claude/settings.json")).unwrap(),
+    )
+    .unwrap();
+    let command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap();
+    assert!(
+        command.ends_with("hook --client claude-code --route"),
+        "{command}"
+    );
+}

@@ -15,6 +15,7 @@ mod fuzz;
 mod generated;
 mod hardening;
 mod hook;
+mod hook_corpus;
 mod hook_install;
 #[cfg(unix)]
 mod invoke;
@@ -41,4 +42,5 @@ mod skill_properties;
 mod skill_proptest;
 mod skill_validate;
 mod templates;
+mod tokens;
 mod vcs_changed;

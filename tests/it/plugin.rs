@@ -185,3 +185,79 @@ fn a_huge_or_hostile_manifest_is_refused_not_read() {
         "{run}"
     );
 }
+
+#[test]
+fn two_entries_with_one_source_check_the_plugin_once() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "market/.claude-plugin/marketplace.json",
+        r#"{"name": "m", "owner": {"name": "o"}, "plugins": [
+            {"name": "p", "source": "./plugins/p"},
+            {"name": "p-again", "source": "./plugins/p", "commands": ["./missing.md"]}
+        ]}"#,
+    );
+    sandbox.write(
+        "market/plugins/p/.claude-plugin/plugin.json",
+        r#"{"name": "p", "colour": "blue"}"#,
+    );
+    sandbox.write("market/plugins/p/commands/unclosed.md", "---\nx: 1\n");
+    sandbox.write(
+        "market/plugins/p/skills/s/SKILL.md",
+        "---\nname: s\ndescription: d\n---\n",
+    );
+    let (run, envelope) = sandbox.json(&["plugin", "validate", "market"]);
+    run.assert_code(1);
+    let found = findings(&envelope);
+    let count = |code: &str| found.iter().filter(|(_, c, _)| c == code).count();
+    assert_eq!(count("P015"), 1, "{found:#?}");
+    assert_eq!(count("P013"), 1, "{found:#?}");
+    // The second entry's own findings are the marketplace's.
+    assert!(
+        has(&found, "marketplace.json", "P011", "plugins[1]"),
+        "{found:#?}"
+    );
+    assert!(
+        has(&found, "marketplace.json", "P012", "plugins[1]"),
+        "{found:#?}"
+    );
+    assert!(
+        has(&found, "commands/unclosed.md", "P013", ""),
+        "{found:#?}"
+    );
+    let paths: Vec<&str> = envelope["data"]["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|report| report["path"].as_str().unwrap())
+        .collect();
+    let mut unique = paths.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(
+        unique.len(),
+        paths.len(),
+        "a file reported twice: {paths:?}"
+    );
+    assert_eq!(envelope["data"]["summary"]["checked"], paths.len());
+}
+
+#[test]
+fn base_dir_links_resolve_to_the_skill_directory() {
+    let sandbox = Sandbox::new();
+    sandbox.write("p/skills/s/scripts/run.py", "print()\n");
+    sandbox.write(
+        "p/skills/s/SKILL.md",
+        "---\nname: s\ndescription: d\n---\nRun [it]({baseDir}/scripts/run.py), not [that]({baseDir}/scripts/gone.py).\n",
+    );
+    let (run, envelope) = sandbox.json(&["plugin", "validate", "p"]);
+    run.assert_code(0);
+    let found = findings(&envelope);
+    let missing: Vec<&(String, String, String)> =
+        found.iter().filter(|(_, code, _)| code == "W005").collect();
+    assert_eq!(missing.len(), 1, "{found:#?}");
+    let message = envelope["data"]["skills"].to_string();
+    assert!(
+        message.contains("linked file 'scripts/gone.py' does not exist"),
+        "{message}"
+    );
+}

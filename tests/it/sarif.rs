@@ -227,3 +227,41 @@ fn sarif_is_refused_where_it_does_not_apply() {
         .run(&["--format", "sarif", "schema", "list"])
         .assert_code(2);
 }
+
+#[test]
+fn plugin_validate_writes_a_sarif_log_with_each_finding_on_its_file() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "plugin/.claude-plugin/plugin.json",
+        r#"{"name": "p", "colour": "blue"}"#,
+    );
+    sandbox.write("plugin/commands/unclosed.md", "---\ndescription: x\n");
+    sandbox.write(
+        "plugin/skills/Bad/SKILL.md",
+        "---\nname: Bad\ndescription: d\n---\n",
+    );
+    let run = sandbox.run(&["--format", "sarif", "plugin", "validate", "plugin"]);
+    run.assert_code(1);
+    let log = valid_sarif(&run);
+    let found = results(&log);
+    let on = |code: &str| -> Vec<String> {
+        found
+            .iter()
+            .filter(|(rule, ..)| rule == code)
+            .map(|(_, _, uri, _)| uri.clone())
+            .collect()
+    };
+    assert_eq!(
+        on("P015"),
+        ["plugin/.claude-plugin/plugin.json"],
+        "{found:?}"
+    );
+    assert_eq!(on("P013"), ["plugin/commands/unclosed.md"], "{found:?}");
+    assert_eq!(on("E003"), ["plugin/skills/Bad/SKILL.md"], "{found:?}");
+    // Every result's rule is in the driver's table, plugin and skill codes.
+    let driver = &log["runs"][0]["tool"]["driver"];
+    for result in log["runs"][0]["results"].as_array().unwrap() {
+        let index = result["ruleIndex"].as_u64().unwrap() as usize;
+        assert_eq!(driver["rules"][index]["id"], result["ruleId"]);
+    }
+}

@@ -52,7 +52,9 @@ fn fix_never_moves_a_key_a_client_reads() {
         .assert_code(0);
     let fixed = fs::read_to_string(&file).unwrap();
     assert!(
-        fixed.ends_with("effort: high\nmetadata:\n  version: \"2\"\n---\nMerge it.\n"),
+        fixed.ends_with(
+            "metadata:\n  version: \"2\"\ndisable-model-invocation: true\neffort: high\n---\nMerge it.\n"
+        ),
         "{fixed}"
     );
 
@@ -170,7 +172,7 @@ fn a_claude_code_plugin_or_claude_directory_gets_claude_code() {
         let fixed = fs::read_to_string(file).unwrap();
         assert!(
             fixed.contains(
-                "disable-model-invocation: true\neffort: high\nmetadata:\n  version: \"2\"\n"
+                "metadata:\n  version: \"2\"\ndisable-model-invocation: true\neffort: high\n"
             ),
             "{fixed}"
         );
@@ -299,7 +301,7 @@ fn an_invalid_directory_name_is_renamed_only_on_request() {
     let renamed = fs::read_to_string(sandbox.join("skills/pdf-tools/SKILL.md")).unwrap();
     assert_eq!(
         renamed,
-        "---\nname: pdf-tools\ndescription: Fills PDF forms.\nmetadata:\n  original-name: \"PDF Tools\"\n---\nBody\n"
+        "---\nname: pdf-tools\ndescription: Fills PDF forms.\nmetadata:\n  original-name: PDF Tools\n---\nBody\n"
     );
     sandbox
         .json(&["skill", "validate", "skills/pdf-tools"])

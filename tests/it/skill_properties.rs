@@ -1,7 +1,7 @@
 //! `aigent skill read-properties` and `aigent skill to-prompt`: the same
 //! content as the reference implementation.
 
-use crate::common::Sandbox;
+use crate::common::{Run, Sandbox};
 use serde_json::json;
 
 fn write_skill(sandbox: &Sandbox, dir: &str, frontmatter: &str) {
@@ -264,4 +264,77 @@ fn terminal_controls_are_escaped_in_text_output() {
             .contains("del&#x7f; csi&#x9b; rlo&#x202e;evil esc&#x1b;[2J"),
         "{run}"
     );
+}
+
+#[test]
+fn to_prompt_recursive_lists_every_skill_below_once() {
+    let sandbox = Sandbox::new();
+    sandbox.write("skills/b/SKILL.md", "---\nname: b\ndescription: B.\n---\n");
+    sandbox.write("skills/a/SKILL.md", "---\nname: a\ndescription: A.\n---\n");
+    sandbox.write(
+        "skills/node_modules/x/SKILL.md",
+        "---\nname: x\ndescription: X.\n---\n",
+    );
+    let (run, envelope) =
+        sandbox.json(&["skill", "to-prompt", "--recursive", "skills", "skills/a"]);
+    run.assert_code(0);
+    let names: Vec<&str> = envelope["data"]["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|skill| skill["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["a", "b"]);
+    sandbox.write("empty/README.md", "x");
+    let (run, envelope) = sandbox.json(&["skill", "to-prompt", "-r", "empty"]);
+    run.assert_code(5);
+    assert_eq!(envelope["error"]["code"], "NO_SKILLS_FOUND");
+    let (run, envelope) = sandbox.json(&["skill", "to-prompt", "-r", "nowhere"]);
+    run.assert_code(5);
+    assert_eq!(envelope["error"]["code"], "NOT_FOUND");
+}
+
+#[test]
+fn documents_are_written_bare_unless_format_json_is_given() {
+    let sandbox = Sandbox::new();
+    sandbox.write("a/SKILL.md", "---\nname: a\ndescription: A.\n---\n");
+    // stdout is a pipe here: the block, not an envelope.
+    let run = sandbox.run(&["skill", "to-prompt", "a"]);
+    run.assert_code(0);
+    assert!(run.stdout.starts_with("<available_skills>\n"), "{run}");
+    let run = Run::of(
+        sandbox
+            .cmd()
+            .env("AIGENT_FORMAT", "json")
+            .args(["skill", "to-prompt", "a"]),
+    );
+    assert!(run.stdout.starts_with("<available_skills>\n"), "{run}");
+    let (_, envelope) = sandbox.json(&["skill", "to-prompt", "a"]);
+    assert!(
+        envelope["data"]["xml"]
+            .as_str()
+            .unwrap()
+            .starts_with("<available_skills>")
+    );
+
+    // fmt --diff into a pipe: the patch alone.
+    sandbox.write("b/SKILL.md", "---\ndescription: B.\nname: b\n---\nBody\n");
+    let run = sandbox.run(&["skill", "fmt", "--diff", "b"]);
+    run.assert_code(1);
+    assert!(
+        run.stdout
+            .starts_with("--- a/b/SKILL.md\n+++ b/b/SKILL.md\n@@"),
+        "{run}"
+    );
+    assert!(!run.stdout.contains("would format"), "{run}");
+    assert!(run.stderr.contains("would be reformatted"), "{run}");
+    let (_, envelope) = sandbox.json(&["skill", "fmt", "--diff", "b"]);
+    assert_eq!(envelope["data"]["files"][0]["status"], "would-write");
+
+    // completions: the script, or with --format json the envelope.
+    let run = sandbox.run(&["completions", "bash"]);
+    assert!(!run.stdout.starts_with('{'), "{run}");
+    let (_, envelope) = sandbox.json(&["completions", "bash"]);
+    assert_eq!(envelope["data"]["shell"], "bash");
+    assert!(!envelope["data"]["script"].as_str().unwrap().is_empty());
 }

@@ -44,6 +44,10 @@ pub struct InstallArgs {
     #[arg(long)]
     pub replace: bool,
 
+    /// The entry routes matched commands through `aigent run` (hook --route)
+    #[arg(long)]
+    pub route: bool,
+
     /// The aigent the entry runs [default: this aigent, by absolute path]
     #[arg(long, value_name = "PATH", value_hint = clap::ValueHint::ExecutablePath)]
     pub program: Option<PathBuf>,
@@ -128,7 +132,7 @@ pub fn run_install(args: &InstallArgs, ctx: &Context) -> Result<Outcome, CliErro
             None
         }
     };
-    let command = hook_install::entry_command(&program, registry.as_deref(), client)
+    let command = hook_install::entry_command(&program, registry.as_deref(), client, args.route)
         .map_err(|err| CliError::precondition(err.to_string()))?;
     let report = hook_install::install(&setup.request(), &command, args.replace)
         .map_err(|err| install_error(err, &setup, Some(&command)))?;

@@ -5,8 +5,12 @@ use std::path::PathBuf;
 use clap::Args;
 
 use aigent::plugin::{validate_changed_plugins, validate_plugin_paths};
+use aigent::report::PLUGIN_CODES_PAGE;
+use aigent::report::sarif::ToolInfo;
 use aigent::report::{ErrorBody, ErrorCode, Outcome, OutputFormat, exit};
-use aigent::skill::render::{TextOptions, validation_github, validation_json, validation_text};
+use aigent::skill::render::{
+    TextOptions, validation_github, validation_json, validation_sarif_with, validation_text,
+};
 use aigent::skill::{ValidateOptions, ValidationRun, Verdict};
 
 use super::{CliError, Context};
@@ -19,6 +23,7 @@ use crate::cli::profile::ProfileArg;
   aigent plugin validate plugins/formatter
   aigent plugin validate --strict --format json my-marketplace
   aigent plugin validate --changed --base origin/main   # what this branch touched
+  aigent plugin validate --format sarif . > plugins.sarif  # code scanning
 
 A PATH holding .claude-plugin/marketplace.json is a marketplace: its
 manifest is checked, then every plugin whose source is a local path.
@@ -70,6 +75,16 @@ fn outcome(run: &ValidationRun, ctx: &Context) -> Outcome {
     let data = validation_json(run);
     let text = if ctx.format == OutputFormat::Github {
         validation_github(run)
+    } else if ctx.format == OutputFormat::Sarif {
+        let tool = ToolInfo {
+            rules: aigent::plugin::codes::with_skill_codes(),
+            rules_page: PLUGIN_CODES_PAGE,
+        };
+        crate::cli::sarif::render(&validation_sarif_with(
+            run,
+            &crate::cli::sarif::roots(),
+            tool,
+        ))
     } else {
         validation_text(
             run,

@@ -39,7 +39,9 @@ Repairs, each of which keeps every value:
   - a directory whose name is not a valid name is renamed only with
     --rename-dir (never over an existing name); without it, fix names the
     directory to rename to, and fix_command says how
-What it cannot repair safely is listed, not guessed. A fixed skill is
+Each skill is then put in skill fmt's canonical form, so that fix, then
+validate, then fmt --check is clean. What it cannot repair safely is listed,
+not guessed. A fixed skill is
 written (atomically) only if it then validates. Nothing is read or written
 through a symlink that leads outside the tree given (W010).
 
@@ -89,6 +91,7 @@ pub fn run(args: &FixArgs, ctx: &Context) -> Result<Outcome, CliError> {
                     source: &FileSystem,
                     directory: site.directory,
                 }),
+                format: true,
             },
         );
         proposal.profile = Some(choice);

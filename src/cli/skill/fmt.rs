@@ -21,6 +21,7 @@ use super::{CliError, Context};
   aigent skill fmt --recursive skills/
   aigent skill fmt --check --recursive .        # CI: exit 1 if anything would change
   aigent skill fmt --diff skills/pdf            # show the change, write nothing
+  aigent skill fmt --diff -r . > fmt.patch      # the patch alone: git apply fmt.patch
 
 Canonical frontmatter: keys in the spec's order (name, description,
 license, compatibility, allowed-tools, metadata, then the rest as found),
@@ -73,7 +74,23 @@ pub fn run(args: &FmtArgs, ctx: &Context) -> Result<Outcome, CliError> {
     }
     let summary = run.summary();
     let mut text = String::new();
-    if !ctx.format.is_json() {
+    // `--diff` into a file or a pipe: the patch alone, as `git apply` and
+    // `patch -p1` read it; what else there is to say goes to stderr.
+    let bare_patch = args.diff && !ctx.stdout_is_terminal && !ctx.format.is_json();
+    let mut notes = Vec::new();
+    if bare_patch {
+        for file in &run.files {
+            match (&file.diff, file.status) {
+                (Some(diff), Status::WouldWrite) => text.push_str(diff),
+                (_, Status::Failed | Status::Refused) => notes.push(format!(
+                    "{}: {}",
+                    file.path.display(),
+                    file.message.as_deref().unwrap_or("failed")
+                )),
+                _ => {}
+            }
+        }
+    } else if !ctx.format.is_json() {
         for file in &run.files {
             let path = escape_controls(&file.path.display().to_string()).into_owned();
             match file.status {
@@ -112,6 +129,7 @@ pub fn run(args: &FmtArgs, ctx: &Context) -> Result<Outcome, CliError> {
         }
     }
     let mut warnings = run.notes.clone();
+    warnings.extend(notes);
     warnings.extend(skipped_warnings(&run));
     if let Some(outcome) = missing_failure(&run, &args.paths, &text) {
         return Ok(outcome.with_warnings(warnings));

@@ -53,6 +53,13 @@ pub fn run(args: &SkillArgs, ctx: &Context) -> Result<Outcome, CliError> {
 fn properties_failure(err: PropertiesError) -> Result<Outcome, CliError> {
     match err {
         PropertiesError::NotFound(_) => Err(CliError::not_found(err.to_string())),
+        PropertiesError::NoSkills(_) => Ok(Outcome::failure(
+            exit::NOT_FOUND,
+            serde_json::Value::Null,
+            ErrorBody::new(ErrorCode::NoSkillsFound, err.to_string())
+                .with_hint("a skill is a directory holding a SKILL.md file"),
+            String::new(),
+        )),
         PropertiesError::Invalid { ref problems, .. } => {
             let mut body = ErrorBody::new(ErrorCode::InvalidSkill, err.to_string())
                 .with_hint("run `aigent skill validate PATH` for every problem");

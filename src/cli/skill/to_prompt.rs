@@ -6,7 +6,7 @@ use clap::Args;
 use serde_json::json;
 
 use aigent::report::{ErrorBody, ErrorCode, FieldError, Outcome, exit};
-use aigent::skill::prompt::{prompt_skills, render_prompt};
+use aigent::skill::prompt::{prompt_skills_in, render_prompt};
 use aigent::skill::tokens::{count_tokens, entry_tokens};
 
 use super::{CliError, Context};
@@ -17,20 +17,27 @@ const LARGEST_SHOWN: usize = 5;
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   aigent skill to-prompt examples/skills/*/
-  aigent skill to-prompt --format text skills/pdf skills/xlsx >> system-prompt.md
+  aigent skill to-prompt skills/pdf skills/xlsx >> system-prompt.md
   aigent skill to-prompt --max-tokens 2000 skills/*/   # fail when the listing is too big
+  aigent skill to-prompt --recursive .claude/skills > prompt.md
 
-In json mode, data holds the XML (`xml`), the skills it lists (`skills`)
-and the token counts (`tokens`: the total and each skill's entry, counted
+The block is what it prints, on a terminal or not (> prompt.md holds the
+block); --format json prints the envelope instead. In json mode, data holds
+the XML (`xml`), the skills it lists (`skills`) and the token counts (`tokens`: the total and each skill's entry, counted
 with o200k_base).
 
 Exit codes: 0 printed, 1 a skill cannot be read or the listing is over
 --max-tokens (nothing is printed; the error names the total and the
-largest entries), 5 a path does not exist.")]
+largest entries), 5 a path does not exist or --recursive found no skill.")]
 pub struct ToPromptArgs {
     /// Skill directories or SKILL.md files
     #[arg(value_name = "PATH", required = true)]
     pub paths: Vec<PathBuf>,
+
+    /// List every skill below each PATH (as skill validate --recursive
+    /// finds them)
+    #[arg(short, long)]
+    pub recursive: bool,
 
     /// Fail (exit 1) when the listing is over N tokens (o200k_base)
     #[arg(long, value_name = "N")]
@@ -38,7 +45,7 @@ pub struct ToPromptArgs {
 }
 
 pub fn run(args: &ToPromptArgs, ctx: &Context) -> Result<Outcome, CliError> {
-    let skills = match prompt_skills(&args.paths) {
+    let skills = match prompt_skills_in(&args.paths, args.recursive) {
         Ok(skills) => skills,
         Err(err) => return super::properties_failure(err),
     };

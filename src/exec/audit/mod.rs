@@ -138,6 +138,12 @@ impl AuditLog {
         self.open()?.append(record)
     }
 
+    /// Appends one record without waiting for stable storage (see
+    /// [`OpenAuditLog::append_buffered`]).
+    pub fn append_buffered(&self, record: &AuditRecord) -> Result<(), AuditError> {
+        self.open()?.append_buffered(record)
+    }
+
     /// Opens the log for appending (creating it and its directories), so
     /// that a caller can find out before acting whether its records can be
     /// written, and write them later through the same handle.
@@ -262,11 +268,23 @@ impl OpenAuditLog {
     /// write, the file size limit) is an `Err`, and whatever part of the
     /// line reached the file is ended and accounted for by the next writer.
     pub fn append(&self, record: &AuditRecord) -> Result<(), AuditError> {
+        self.append_with(record, store::Flush::Durable)
+    }
+
+    /// As [`Self::append`], but returns once the line is written to the
+    /// file, without `fdatasync`: for records on a latency path (the hook's
+    /// decisions), where a crash losing the last few is acceptable. The
+    /// chain is unaffected either way.
+    pub fn append_buffered(&self, record: &AuditRecord) -> Result<(), AuditError> {
+        self.append_with(record, store::Flush::Buffered)
+    }
+
+    fn append_with(&self, record: &AuditRecord, sync: store::Flush) -> Result<(), AuditError> {
         let mut store = self
             .store
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        store.append(record).map_err(|source| AuditError::Io {
+        store.append(record, sync).map_err(|source| AuditError::Io {
             path: self.path.clone(),
             source,
         })

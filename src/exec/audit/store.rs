@@ -228,10 +228,11 @@ impl Store {
         })
     }
 
-    /// Appends `record` as the next link of the chain, under the lock.
-    pub fn append(&mut self, record: &AuditRecord) -> io::Result<()> {
+    /// Appends `record` as the next link of the chain, under the lock;
+    /// `sync`: flushed to stable storage before it returns.
+    pub fn append(&mut self, record: &AuditRecord, sync: Flush) -> io::Result<()> {
         let _locked = Locked::exclusive(&self.lock)?;
-        self.log.append(record)
+        self.log.append(record, sync)
     }
 
     #[cfg(test)]
@@ -240,8 +241,19 @@ impl Store {
     }
 }
 
+/// Whether an append waits for stable storage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flush {
+    /// `fdatasync` before returning: the record survives a crash.
+    Durable,
+    /// Written to the file, left to the kernel to flush. A crash may lose
+    /// the last records; the chain stays intact (the next writer reads the
+    /// tail that is actually there).
+    Buffered,
+}
+
 impl LiveFile {
-    fn append(&mut self, record: &AuditRecord) -> io::Result<()> {
+    fn append(&mut self, record: &AuditRecord, sync: Flush) -> io::Result<()> {
         self.follow_rotation()?;
         let mut size = self.file.metadata()?.len();
         let tail = if size == 0 {
@@ -263,7 +275,7 @@ impl LiveFile {
         }
         bytes.extend_from_slice(&line);
         bytes.push(b'\n');
-        write_durably(self.disk.as_ref(), &self.file, size, &bytes)
+        write_line(self.disk.as_ref(), &self.file, size, &bytes, sync)
     }
 
     /// Another writer may have rotated the log since it was opened: append
@@ -293,7 +305,7 @@ impl LiveFile {
     /// Renames the log to the next free `NAME.N` and starts an empty one.
     fn rotate(&mut self, size: u64, repair: bool) -> io::Result<()> {
         if repair {
-            write_durably(self.disk.as_ref(), &self.file, size, b"\n")?;
+            write_line(self.disk.as_ref(), &self.file, size, b"\n", Flush::Durable)?;
         }
         let mut number = rotated_numbers(&self.dir, &self.name)?
             .last()
@@ -318,9 +330,15 @@ impl LiveFile {
     }
 }
 
-/// One write of `bytes` to `file` (now `size` bytes long), then a flush to
-/// stable storage. A short write is an error.
-fn write_durably(disk: &dyn Disk, file: &File, size: u64, bytes: &[u8]) -> io::Result<()> {
+/// One write of `bytes` to `file` (now `size` bytes long), then, for
+/// [`Flush::Durable`], a flush to stable storage. A short write is an error.
+fn write_line(
+    disk: &dyn Disk,
+    file: &File,
+    size: u64,
+    bytes: &[u8],
+    sync: Flush,
+) -> io::Result<()> {
     check_file_size_limit(size, bytes.len())?;
     let written = disk.write(file, bytes)?;
     if written != bytes.len() {
@@ -332,7 +350,10 @@ fn write_durably(disk: &dyn Disk, file: &File, size: u64, bytes: &[u8]) -> io::R
             ),
         ));
     }
-    disk.sync(file)
+    match sync {
+        Flush::Durable => disk.sync(file),
+        Flush::Buffered => Ok(()),
+    }
 }
 
 /// A write past the file size limit would raise SIGXFSZ (or be cut short):

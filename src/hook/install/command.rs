@@ -28,12 +28,13 @@ pub enum CommandError {
     },
 }
 
-/// `PROGRAM [--commands DIR] hook --client CLIENT`, each word quoted for a
-/// POSIX shell where it needs it.
+/// `PROGRAM [--commands DIR] hook --client CLIENT [--route]`, each word
+/// quoted for a POSIX shell where it needs it.
 pub fn entry_command(
     program: &Path,
     commands_dir: Option<&Path>,
     client: Client,
+    route: bool,
 ) -> Result<String, CommandError> {
     let mut words = vec![shell_quote(path_text("the aigent program", program)?)];
     if let Some(dir) = commands_dir {
@@ -41,6 +42,9 @@ pub fn entry_command(
         words.push(shell_quote(path_text("the registry directory", dir)?));
     }
     words.extend(["hook", "--client", client.as_str()].map(str::to_owned));
+    if route {
+        words.push("--route".to_owned());
+    }
     Ok(words.join(" "))
 }
 
@@ -201,20 +205,29 @@ mod tests {
     fn builds_the_entry_with_and_without_a_registry() {
         let program = Path::new("/opt/aigent/bin/aigent");
         assert_eq!(
-            entry_command(program, None, Client::ClaudeCode).unwrap(),
+            entry_command(program, None, Client::ClaudeCode, false).unwrap(),
             "/opt/aigent/bin/aigent hook --client claude-code"
         );
+        assert_eq!(
+            entry_command(program, None, Client::ClaudeCode, true).unwrap(),
+            "/opt/aigent/bin/aigent hook --client claude-code --route"
+        );
+        assert!(is_aigent_hook(
+            "/opt/aigent/bin/aigent hook --client claude-code --route",
+            Client::ClaudeCode
+        ));
         assert_eq!(
             entry_command(
                 program,
                 Some(Path::new("/work/my repo/commands")),
-                Client::Cursor
+                Client::Cursor,
+                false
             )
             .unwrap(),
             "/opt/aigent/bin/aigent --commands '/work/my repo/commands' hook --client cursor"
         );
         assert!(matches!(
-            entry_command(Path::new("/tmp/a\nb"), None, Client::Codex),
+            entry_command(Path::new("/tmp/a\nb"), None, Client::Codex, false),
             Err(CommandError::ControlCharacter { .. })
         ));
     }
@@ -225,7 +238,7 @@ mod tests {
         use std::os::unix::ffi::OsStrExt;
         let path = Path::new(std::ffi::OsStr::from_bytes(b"/tmp/\xff/aigent"));
         assert!(matches!(
-            entry_command(path, None, Client::Gemini),
+            entry_command(path, None, Client::Gemini, false),
             Err(CommandError::NotUtf8 { .. })
         ));
     }
@@ -235,7 +248,13 @@ mod tests {
         for (client, command) in Client::ALL.iter().map(|client| {
             (
                 *client,
-                entry_command(Path::new("/a b/aigent"), Some(Path::new("/c")), *client).unwrap(),
+                entry_command(
+                    Path::new("/a b/aigent"),
+                    Some(Path::new("/c")),
+                    *client,
+                    false,
+                )
+                .unwrap(),
             )
         }) {
             assert!(is_aigent_hook(&command, client), "{command}");
