@@ -487,7 +487,11 @@ mod tests {
         assert!(prepared.enforcer.is_none());
         let warnings = prepared.report.warnings();
         assert_eq!(warnings.len(), 3, "{warnings:?}");
-        assert!(warnings.iter().all(|w| w.starts_with("sandbox (best-effort): ")));
+        assert!(
+            warnings
+                .iter()
+                .all(|w| w.starts_with("sandbox (best-effort): "))
+        );
         // The private temporary directory exists for the run and is the
         // child's TMPDIR.
         let tmp = prepared.tmp().unwrap().to_owned();
@@ -501,7 +505,10 @@ mod tests {
             .unwrap();
         assert_eq!(tmpdir, tmp.canonicalize().unwrap());
         drop(prepared);
-        assert!(!tmp.exists(), "the private temporary directory outlived the run");
+        assert!(
+            !tmp.exists(),
+            "the private temporary directory outlived the run"
+        );
 
         let off = prepare_with(
             &effective,
