@@ -495,16 +495,6 @@ fn long_and_deeply_nested_lines_are_refused() {
 fn the_binary_judges_as_the_library_does() {
     let judge = Judge::new();
     let sandbox = Sandbox::new();
-    let registry = fixture("registry");
-    let cwd = corpus_cwd();
-    // `aigent` on PATH is this binary, as the library's `which` has it.
-    let exe = Path::new(env!("CARGO_BIN_EXE_aigent"));
-    let path = std::env::join_paths(
-        std::iter::once(exe.parent().expect("the binary's directory").to_path_buf()).chain(
-            std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
-        ),
-    )
-    .expect("PATH");
     let sample = |name: &str| {
         read_corpus(name)
             .into_iter()
@@ -522,18 +512,7 @@ fn the_binary_judges_as_the_library_does() {
         if case.command.trim_start().starts_with('/') {
             continue;
         }
-        let run = Run::of(sandbox.cmd().env("PATH", &path).args([
-            "--format",
-            "json",
-            "--commands",
-            registry.to_str().unwrap(),
-            "hook",
-            "explain",
-            "--cwd",
-            cwd.to_str().unwrap(),
-            "--",
-            &case.command,
-        ]));
+        let run = explain(&sandbox, "json", &case.command);
         run.assert_code(0);
         let envelope = run.envelope();
         let data = &envelope["data"];
@@ -663,4 +642,117 @@ fn without_a_registry_aigent_run_is_the_built_in_one() {
         &cases,
         KNOWN_BYPASSES_WITHOUT_A_REGISTRY,
     );
+}
+
+/// Lines whose token is shown today (in the judgement, the reason and
+/// `hook explain`): a segment of a program declared with a sensitive
+/// parameter is shown word for word when it is refused before a
+/// declaration's form matched it (not the declared form, a word not
+/// static, an assignment before it). Skipped until fixed; the test fails
+/// when one no longer leaks.
+const KNOWN_LEAKS: &[&str] = &[
+    "vercel deploy --token=abcdefghijklmnopqrstuvwx --debug",
+    "vercel --token=abcdefghijklmnopqrstuvwx deploy",
+    "vercel deploy --token=abcdefghijklmnopqrstuvwx $(id)",
+    "VERCEL_ORG_ID=x vercel deploy --token=abcdefghijklmnopqrstuvwx",
+];
+
+/// A sensitive value (the Vercel token) never appears in a judgement, in
+/// the reason the model is told, or in `hook explain`'s output, whether
+/// the segment is allowed or refused.
+#[test]
+fn sensitive_values_never_appear_in_a_judgement() {
+    let judge = Judge::new();
+    let sandbox = Sandbox::new();
+    let token = "abcdefghijklmnopqrstuvwx";
+    let cases = [
+        (token, "vercel deploy --token=abcdefghijklmnopqrstuvwx"),
+        (
+            "ABCDEFGHIJKL0123456789ab",
+            "git status && vercel deploy --prod --token=ABCDEFGHIJKL0123456789ab; rm -rf /",
+        ),
+        (
+            "BADtoken-with-dash!",
+            "vercel deploy --token='BADtoken-with-dash!'",
+        ),
+        ("sh0rtT0ken", "vercel deploy --token=sh0rtT0ken > out.txt"),
+        (
+            token,
+            "vercel deploy --token=abcdefghijklmnopqrstuvwx > out.txt",
+        ),
+        (
+            token,
+            "aigent --commands registry run vercel-deploy --token=abcdefghijklmnopqrstuvwx",
+        ),
+        (
+            token,
+            "vercel deploy --token=abcdefghijklmnopqrstuvwx --debug",
+        ),
+        (token, "vercel --token=abcdefghijklmnopqrstuvwx deploy"),
+        (
+            token,
+            "vercel deploy --token=abcdefghijklmnopqrstuvwx $(id)",
+        ),
+        (
+            token,
+            "VERCEL_ORG_ID=x vercel deploy --token=abcdefghijklmnopqrstuvwx",
+        ),
+    ];
+    let mut leaks = Vec::new();
+    let mut fixed = Vec::new();
+    for (secret, line) in cases {
+        let judgement = judge.judge(line);
+        let json = serde_json::to_string(&judgement).unwrap();
+        let told = aigent::hook::answer::reason(&judgement);
+        let run = explain(&sandbox, "text", line);
+        run.assert_code(0);
+        let leaked: Vec<&str> = [
+            ("judgement", &json),
+            ("reason", &told),
+            ("explain", &run.stdout),
+        ]
+        .into_iter()
+        .filter(|(_, text)| text.contains(secret))
+        .map(|(what, _)| what)
+        .collect();
+        match (leaked.is_empty(), KNOWN_LEAKS.contains(&line)) {
+            (false, false) => leaks.push(format!("`{line}`: the token is in {leaked:?}")),
+            (true, true) => fixed.push(line),
+            _ => {}
+        }
+    }
+    assert!(
+        leaks.is_empty() && fixed.is_empty(),
+        "{} lines show their token:\n{}\n{} lines in KNOWN_LEAKS no longer do (take them off): {fixed:?}",
+        leaks.len(),
+        leaks.join("\n"),
+        fixed.len(),
+    );
+}
+
+/// `aigent --commands REGISTRY hook explain --format FORMAT --cwd
+/// FIXTURES -- LINE`, with this binary first on PATH, as the library's
+/// judge has it.
+fn explain(sandbox: &Sandbox, format: &str, line: &str) -> Run {
+    let exe = Path::new(env!("CARGO_BIN_EXE_aigent"));
+    let path = std::env::join_paths(
+        std::iter::once(exe.parent().expect("the binary's directory").to_path_buf()).chain(
+            std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+        ),
+    )
+    .expect("PATH");
+    let registry = fixture("registry");
+    let cwd = corpus_cwd();
+    Run::of(sandbox.cmd().env("PATH", &path).args([
+        "--format",
+        format,
+        "--commands",
+        registry.to_str().unwrap(),
+        "hook",
+        "explain",
+        "--cwd",
+        cwd.to_str().unwrap(),
+        "--",
+        line,
+    ]))
 }
