@@ -34,6 +34,9 @@ pub const ENV_RUNS_CODE: &str = "E125";
 pub const DANGER_LEVEL_MISSING: &str = "E126";
 pub const AGENT_VALUE_IS_CODE: &str = "E127";
 pub const TEXT_REACHES_CODE: &str = "E128";
+// E140 and up, W140 and up: the `sandbox` section (issue #22).
+pub const SANDBOX_PATH_INVALID: &str = "E140";
+pub const SANDBOX_PARAM_INVALID: &str = "E141";
 
 pub const IDENTIFIER_UNPATTERNED: &str = "W101";
 pub const REQUIRED_WITH_DEFAULT: &str = "W102";
@@ -41,6 +44,9 @@ pub const RAW_SHELL_IN_SCRIPT: &str = "W103";
 pub const SENSITIVE_ON_ARGV: &str = "W104";
 pub const AGENT_CHOOSES_PROGRAM: &str = "W105";
 pub const EXIT_CODE_NAMES_AIGENT: &str = "W106";
+pub const DESTRUCTIVE_UNSANDBOXED: &str = "W140";
+pub const WRITES_UNDECLARED: &str = "W141";
+pub const SAFE_COMMAND_WRITES: &str = "W142";
 
 /// Every code with its severity and what it catches.
 pub const TABLE: &[(&str, Severity, &str)] = &[
@@ -185,6 +191,16 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
         "a `free_text` or `regex` value (shell metacharacters allowed) reaches a place the program reads as code or as the program to run: program position (`env -- {text}`), or a word of `make` (`X=$(shell CMD)`); the places E115 and E127 name are refused for every kind of value",
     ),
     (
+        SANDBOX_PATH_INVALID,
+        Severity::Error,
+        "a `sandbox.read` or `sandbox.write` entry that is not a grant: a relative path, a `..` segment, a variable other than `$CWD`, `$HOME` or `$TMP` at the start, or `{param}` not standing alone",
+    ),
+    (
+        SANDBOX_PARAM_INVALID,
+        Severity::Error,
+        "a sandbox grant's `{param}` names no parameter, or one that is not a path (`pattern_type: filepath`)",
+    ),
+    (
         IDENTIFIER_UNPATTERNED,
         Severity::Warning,
         "a string parameter named like an identifier (`id`, `*-id`, `*_id`, `slug`, `*-name`, `key`, `*-key`) has no pattern, pattern_type or enum",
@@ -213,6 +229,21 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
         EXIT_CODE_NAMES_AIGENT,
         Severity::Warning,
         "an `exit_codes` map names the child's 2 `ARG_ERROR`, aigent's own code; the map describes the child's statuses, and aigent's rejection (exit 2) never comes from the child",
+    ),
+    (
+        DESTRUCTIVE_UNSANDBOXED,
+        Severity::Warning,
+        "a `destructive` command has no `sandbox` section, so it runs with the defaults its danger level gives",
+    ),
+    (
+        WRITES_UNDECLARED,
+        Severity::Warning,
+        "a `mutating` or `destructive` command without `sandbox.write` takes a path parameter, so by default it may write wherever that path points, outside the project too",
+    ),
+    (
+        SAFE_COMMAND_WRITES,
+        Severity::Warning,
+        "a `safe` command's `sandbox.write` grants more than `/dev/null` and `$TMP`",
     ),
 ];
 

@@ -28,6 +28,9 @@ pub struct Declaration {
     /// The child's statuses that count as success (`ok: true`, aigent
     /// exits 0); `[0]` unless the file says otherwise. Sorted, no repeats.
     pub success_exit_codes: Vec<u8>,
+    /// The `sandbox` section as written; `None` takes every default (see
+    /// `super::sandbox::EffectiveSandbox`).
+    pub sandbox: Option<super::sandbox::SandboxSpec>,
 }
 
 /// How a command declares what it takes.
@@ -819,6 +822,16 @@ impl Serialize for Declaration {
         }
         out.serialize_entry("success_exit_codes", &self.success_exit_codes)?;
         out.serialize_entry("exit_codes", &ExitCodeMap(&self.exit_codes))?;
+        if let Some(sandbox) = &self.sandbox {
+            out.serialize_entry("sandbox", sandbox)?;
+        }
+        // Derived, like `requires_confirmation`: what a run enforces.
+        if self.subprocess.is_some() {
+            out.serialize_entry(
+                "effective_sandbox",
+                &super::sandbox::EffectiveSandbox::of(self),
+            )?;
+        }
         out.end()
     }
 }

@@ -44,6 +44,7 @@ pub const CHECKS: &[Check] = &[
 pub fn lint_declaration(declaration: &Declaration, context: &LintContext<'_>) -> Vec<Diagnostic> {
     CHECKS
         .iter()
+        .chain(super::sandbox::LINT_CHECKS)
         .flat_map(|check| check(declaration, context))
         .collect()
 }

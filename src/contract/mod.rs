@@ -19,6 +19,7 @@ pub mod lint;
 mod naming;
 mod parse;
 pub mod raw_shell;
+pub mod sandbox;
 pub mod value;
 
 pub use command_string::{is_language, runs_another_program};

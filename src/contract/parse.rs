@@ -135,6 +135,8 @@ pub fn read_value(document: &Value, origin: &Origin<'_>) -> Parsed {
             "timeout_s",
             "requires_confirmation",
             "success_exit_codes",
+            "sandbox",
+            "effective_sandbox",
         ],
     );
     let name = reader.required_string(root, "name", "");
@@ -233,7 +235,13 @@ pub fn read_value(document: &Value, origin: &Origin<'_>) -> Parsed {
         Some(value) => reader.exit_codes(value, success_exit_codes.as_deref().unwrap_or(&[0])),
     };
 
-    let diagnostics = reader.diagnostics;
+    let sandbox = root.get("sandbox").and_then(|value| {
+        let (spec, found) = super::sandbox::read_sandbox(value);
+        reader.diagnostics.extend(found);
+        spec
+    });
+
+    let mut diagnostics = reader.diagnostics;
     let declaration = match (name, description, inputs, exit_codes, success_exit_codes) {
         (
             Some(name),
@@ -250,9 +258,25 @@ pub fn read_value(document: &Value, origin: &Origin<'_>) -> Parsed {
             timeout,
             exit_codes,
             success_exit_codes,
+            sandbox,
         }),
         _ => None,
     };
+    // Derived from `sandbox` and the danger level (the wire format prints
+    // it); a file may repeat it, but not contradict it.
+    if let (Some(written), Some(declaration)) = (root.get("effective_sandbox"), &declaration) {
+        let derived = serde_json::to_value(super::sandbox::EffectiveSandbox::of(declaration))
+            .unwrap_or(Value::Null);
+        if *written != derived || declaration.subprocess.is_none() {
+            diagnostics.push(
+                Diagnostic::error(
+                    codes::SHAPE,
+                    "`effective_sandbox` follows from `sandbox` and `danger_level`; leave it out and write `sandbox`",
+                )
+                .with_field("effective_sandbox"),
+            );
+        }
+    }
     Parsed {
         declaration,
         diagnostics,

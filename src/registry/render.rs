@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use super::load::FileReport;
 use crate::contract::input_schema::{self, GuardedProperty, PropertyGuard};
+use crate::contract::sandbox::{EffectiveSandbox, PathGrant};
 use crate::contract::{ArgvPart, Declaration, FlagForm, Inputs, ParamType, Parameter, ValueClass};
 use crate::report::{Diagnostic, SCHEMA_CODES_PAGE, Style, escape_controls, sarif};
 
@@ -111,6 +112,7 @@ pub fn render_show(declaration: &Declaration, file: &str, style: Style) -> Strin
                 .map(|part| template_word(declaration, part)),
         );
         out.push_str(&format!("runs:         {}\n", argv.join(" ")));
+        out.push_str(&render_sandbox(&EffectiveSandbox::of(declaration)));
     }
     out.push('\n');
     match &declaration.inputs {
@@ -195,6 +197,32 @@ pub fn render_show(declaration: &Declaration, file: &str, style: Style) -> Strin
     }
     out.push_str(&format!("{codes}\n"));
     out
+}
+
+/// The sandbox a run gets, one line per part.
+fn render_sandbox(sandbox: &EffectiveSandbox) -> String {
+    let list = |grants: &[PathGrant]| {
+        grants
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let read = match &sandbox.read {
+        None => "unrestricted".to_owned(),
+        Some(grants) if grants.is_empty() => "the system's runtime only".to_owned(),
+        Some(grants) => format!("{} (and the system's runtime)", list(grants)),
+    };
+    format!(
+        "sandbox:      {}\n  read:       {read}\n  write:      {}\n  network:    {}\n",
+        if sandbox.declared {
+            "declared"
+        } else {
+            "defaults from the danger level"
+        },
+        list(&sandbox.write),
+        sandbox.network,
+    )
 }
 
 fn flag_name(declaration: &Declaration, parameter: &Parameter) -> String {

@@ -32,6 +32,8 @@ mod profiles;
 mod raw_shell_lint;
 #[cfg(unix)]
 mod run;
+#[cfg(target_os = "linux")]
+mod sandbox;
 mod sarif;
 mod schema;
 mod schema_changed;

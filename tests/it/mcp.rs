@@ -28,8 +28,9 @@ fn script_command(sandbox: &Sandbox, name: &str, danger: &str, script: &str) {
     sandbox.write(
         format!("commands/{name}.yaml"),
         format!(
-            "name: {name}\ndescription: Runs a script\ndanger_level: {danger}\nparameters: {{}}\nsubprocess: {{binary: sh, hardcoded_args: ['{}'], user_controlled_args: []}}\n",
-            path.display()
+            "name: {name}\ndescription: Runs a script\ndanger_level: {danger}\nparameters: {{}}\nsubprocess: {{binary: sh, hardcoded_args: ['{}'], user_controlled_args: []}}\nsandbox: {{write: ['{}']}}\n",
+            path.display(),
+            sandbox.path().display()
         ),
     );
 }
