@@ -801,9 +801,9 @@ mod tests {
         let found = findings(
             "name: t\ndescription: d\nparameters:\n  out: {type: string, pattern_type: filepath}\nsubprocess: {binary: psql, argv: [{param: out, flag: -o}, -c, 'select 1']}\n",
         );
-        assert_eq!(
-            found,
-            [pair(codes::AGENT_VALUE_IS_CODE, "subprocess.argv[0]")]
+        assert!(
+            found.contains(&pair(codes::AGENT_VALUE_IS_CODE, "subprocess.argv[0]")),
+            "{found:?}"
         );
         // A template's flag is a word like a literal one: `mysql -e` takes
         // code (E115) whether `-e` is written as a word or as a slot's flag.
