@@ -62,6 +62,10 @@ pub struct InvokeOptions<'a> {
     /// How strictly the sandbox is enforced (`--sandbox`, else the
     /// registry's `[sandbox] mode`, else best-effort).
     pub sandbox: SandboxMode,
+    /// [`Mode::Check`] only (`args check --no-audit`): `false` writes no
+    /// audit record of a rejection. Nothing runs in that mode, so nothing
+    /// needs one; every other mode records every rejection regardless.
+    pub audit_check: bool,
 }
 
 impl Default for InvokeOptions<'_> {
@@ -76,6 +80,7 @@ impl Default for InvokeOptions<'_> {
             cancel: None,
             progress: None,
             sandbox: SandboxMode::default(),
+            audit_check: true,
         }
     }
 }
@@ -212,6 +217,12 @@ pub fn invoke(
         .and_then(|validated| confine_paths(declaration, &validated).map(|()| validated));
     let validated = match checked {
         Ok(validated) => validated,
+        Err(rejection) if options.mode == Mode::Check && !options.audit_check => {
+            return Ok(Invoked::Rejected {
+                rejection: Box::new(rejection),
+                audit_warning: None,
+            });
+        }
         Err(rejection) => {
             let record = AuditRecord::validation_failure(&rejection)
                 .with("sandbox", outline())

@@ -84,20 +84,46 @@ pub fn read_declaration(text: &str, format: SourceFormat, origin: &Origin<'_>) -
     };
     match parsed {
         Ok(document) => read_value(&document, origin),
-        Err(err) => Parsed::failed(
-            Diagnostic::error(
-                codes::SYNTAX,
-                format!(
-                    "invalid {}: {}",
-                    match format {
-                        SourceFormat::Json => "JSON",
-                        SourceFormat::Yaml => "YAML",
-                    },
-                    err.message
-                ),
+        Err(err) => {
+            let (message, line) = match format {
+                SourceFormat::Yaml => {
+                    yaml_syntax_with_hint(text).unwrap_or_else(|| (err.message.clone(), err.line))
+                }
+                SourceFormat::Json => (err.message.clone(), err.line),
+            };
+            Parsed::failed(
+                Diagnostic::error(
+                    codes::SYNTAX,
+                    format!(
+                        "invalid {}: {message}",
+                        match format {
+                            SourceFormat::Json => "JSON",
+                            SourceFormat::Yaml => "YAML",
+                        }
+                    ),
+                )
+                .with_line(line.or(err.line)),
             )
-            .with_line(err.line),
-        ),
+        }
+    }
+}
+
+/// The message a SKILL.md gets for the same YAML mistake (E017): its
+/// column and plain-language advice (`a value holding ': ' must be quoted,
+/// e.g. description: "..."`). One implementation, the frontmatter
+/// parser's, reads the text again, only once it has failed; `None` when
+/// that reader finds no syntax error of its own to explain.
+fn yaml_syntax_with_hint(text: &str) -> Option<(String, Option<usize>)> {
+    use crate::skill::frontmatter::{Document, ParseError, parse};
+    let document = Document {
+        yaml: text,
+        yaml_first_line: 1,
+        body: "",
+        body_first_line: 1,
+    };
+    match parse(&document) {
+        Err(ParseError::Syntax { message, line }) => Some((message, line)),
+        _ => None,
     }
 }
 
@@ -1232,6 +1258,41 @@ mod tests {
             });
             let _ = read_value(&document, &Origin::default());
         }
+    }
+
+    /// A YAML mistake in a declaration gets the advice a SKILL.md gets.
+    #[test]
+    fn yaml_mistakes_get_the_skill_quoting_hint() {
+        let parsed = read_declaration(
+            "name: t\ndescription: Deploy: the web app\ndanger_level: safe\nparameters: {}\n",
+            SourceFormat::Yaml,
+            &Origin::default(),
+        );
+        let diagnostic = &parsed.diagnostics[0];
+        assert_eq!(diagnostic.code, codes::SYNTAX);
+        assert!(
+            diagnostic.message.contains("must be quoted"),
+            "{}",
+            diagnostic.message
+        );
+        assert!(
+            diagnostic
+                .message
+                .contains("description: \"Deploy: the web app\""),
+            "{}",
+            diagnostic.message
+        );
+        assert_eq!(diagnostic.line, Some(2));
+        let parsed = read_declaration(
+            "name: t\ndescription: @mention\n",
+            SourceFormat::Yaml,
+            &Origin::default(),
+        );
+        assert!(
+            parsed.diagnostics[0].message.contains("must be quoted"),
+            "{}",
+            parsed.diagnostics[0].message
+        );
     }
 
     #[test]
