@@ -11,6 +11,8 @@ mod audit;
 mod cli;
 #[cfg(unix)]
 mod confined_paths;
+#[cfg(unix)]
+mod cookbook;
 mod ecosystem;
 mod error_codes;
 mod fuzz;
