@@ -82,10 +82,8 @@ fn write_vocabulary(out_dir: &Path) {
         while index[slot] != u64::MAX {
             slot = (slot + 1) & (INDEX_SLOTS - 1);
         }
-        index[slot] = start as u64
-            | (bytes.len() as u64) << 24
-            | u64::from(rank) << 32
-            | (hash >> 50) << 50;
+        index[slot] =
+            start as u64 | (bytes.len() as u64) << 24 | u64::from(rank) << 32 | (hash >> 50) << 50;
     }
     starts.extend_from_slice(&(tokens.len() as u32).to_le_bytes());
     let index: Vec<u8> = index.iter().flat_map(|slot| slot.to_le_bytes()).collect();

@@ -674,7 +674,10 @@ mod tests {
         let short = check_text("---\nname: a\ndescription: d\n---\nhello world\n", skip);
         assert_eq!(short.tokens, None);
         // Over the budget in tokens, so over it in bytes: still counted.
-        let long = format!("---\nname: a\ndescription: d\n---\nword{}", " word".repeat(5999));
+        let long = format!(
+            "---\nname: a\ndescription: d\n---\nword{}",
+            " word".repeat(5999)
+        );
         let skipped = check_text(&long, skip);
         assert_eq!(codes_of(&skipped), [codes::BODY_OVER_TOKEN_BUDGET]);
         assert_eq!(skipped.tokens, None, "not shown, so not kept");
