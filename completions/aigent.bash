@@ -375,7 +375,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__args__subcmd__check)
-            opts="-q -h -V --audit-log --value-from-env --value-from-file --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --audit-log --no-audit --value-from-env --value-from-file --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1615,7 +1615,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__mcp__subcmd__serve)
-            opts="-q -h -V --skills --confirm-destructive --timeout --audit-log --max-output --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --skills --confirm-destructive --timeout --audit-log --max-output --sandbox --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1638,6 +1638,10 @@ _aigent() {
                     ;;
                 --max-output)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "require best-effort off" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -1775,7 +1779,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__run)
-            opts="-q -h -V --dry-run --confirm-destructive --timeout --audit-log --result --value-from-env --value-from-file --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --dry-run --confirm-destructive --timeout --audit-log --result --sandbox --value-from-env --value-from-file --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1791,6 +1795,10 @@ _aigent() {
                     ;;
                 --result)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sandbox)
+                    COMPREPLY=($(compgen -W "require best-effort off" -- "${cur}"))
                     return 0
                     ;;
                 --value-from-env)

@@ -203,6 +203,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subc
 always\t''
 never\t''"
 complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l no-audit -d 'Write no audit record of a rejection (args check runs nothing)'
 complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
 complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -212,6 +213,9 @@ complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subc
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l timeout -d 'Kill the command\'s whole process group after SECS seconds (fractions allowed) and exit 10 [default: the declaration\'s timeout_s, else 600]' -r
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l audit-log -d 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]' -r -F
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l result -d 'Write the json envelope to PATH (atomically, in any format) instead of stderr' -r -F
+complete -c aigent -n "__fish_aigent_using_subcommand run" -l sandbox -d 'How strictly to enforce the command\'s sandbox [default: aigent.toml\'s [sandbox] mode, else best-effort]' -r -f -a "require\t'Nothing runs unless the kernel enforces all of the sandbox'
+best-effort\t'Enforce what the kernel can; warn about the rest'
+off\t'No sandbox'"
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l value-from-env -d 'Take the sensitive parameter PARAM\'s value from the environment variable VAR (repeatable)' -r
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l value-from-file -d 'Take the sensitive parameter PARAM\'s value from the file PATH, without its final newline (repeatable)' -r
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
@@ -387,6 +391,9 @@ complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subco
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l timeout -d 'Kill a call\'s whole process group after SECS seconds (fractions allowed)' -r
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l audit-log -d 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]' -r -F
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l max-output -d 'Keep at most BYTES of each of a call\'s stdout and stderr' -r
+complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l sandbox -d 'How strictly each call enforces its command\'s sandbox [default: the registry\'s aigent.toml [sandbox] mode, read at each call, else best-effort]' -r -f -a "require\t'Nothing runs unless the kernel enforces all of the sandbox'
+best-effort\t'Enforce what the kernel can; warn about the rest'
+off\t'No sandbox'"
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'

@@ -3,8 +3,11 @@
 //! library caller.
 //!
 //! Phase 1 → audit record of a rejection → argv and environment → the
-//! danger level's confirmation → audit log opened and `COMMAND_STARTED`
-//! durably written → spawn → `COMMAND_EXECUTED` (or the spawn failure).
+//! danger level's confirmation → the sandbox resolved (with `require`,
+//! nothing runs unless the kernel enforces all of it) → audit log opened
+//! and `COMMAND_STARTED` durably written → spawn, the child entering the
+//! sandbox before exec → `COMMAND_EXECUTED` (or the spawn failure). Every
+//! record carries the sandbox.
 //!
 //! This is the only public way to spawn a declared command: the raw spawn
 //! in `exec::process` is crate-private. Results are data ([`Invoked`]);
@@ -15,11 +18,13 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::contract::Declaration;
+use crate::contract::sandbox::{EffectiveSandbox, SandboxMode};
 use crate::exec::audit::{AuditError, AuditLog, AuditRecord, OpenAuditLog};
 use crate::exec::process::{Cancel, Output, Progress};
 use crate::exec::report::ChildExit;
+use crate::exec::sandbox::{self, SandboxReport, Unavailable};
 use crate::exec::{self, Argv, ArgvError, Finished, RunOptions, SpawnError};
-use crate::guard::{self, RawArguments, Rejection, ValidatedArguments};
+use crate::guard::{self, RawArguments, Rejection, Rule, ValidatedArguments, Violation};
 use crate::report::{ErrorBody, ErrorCode};
 use crate::request::{RequestIds, TRACE_VARIABLE};
 
@@ -54,6 +59,13 @@ pub struct InvokeOptions<'a> {
     pub output: Output,
     pub cancel: Option<Cancel>,
     pub progress: Option<Progress>,
+    /// How strictly the sandbox is enforced (`--sandbox`, else the
+    /// registry's `[sandbox] mode`, else best-effort).
+    pub sandbox: SandboxMode,
+    /// [`Mode::Check`] only (`args check --no-audit`): `false` writes no
+    /// audit record of a rejection. Nothing runs in that mode, so nothing
+    /// needs one; every other mode records every rejection regardless.
+    pub audit_check: bool,
 }
 
 impl Default for InvokeOptions<'_> {
@@ -67,6 +79,8 @@ impl Default for InvokeOptions<'_> {
             output: Output::Inherit,
             cancel: None,
             progress: None,
+            sandbox: SandboxMode::default(),
+            audit_check: true,
         }
     }
 }
@@ -103,6 +117,9 @@ pub enum Invoked {
         validated: ValidatedArguments,
         argv: Argv,
         timeout: Duration,
+        /// The sandbox a run would get: declared, with what this kernel
+        /// would enforce (nothing resolved yet).
+        sandbox: serde_json::Value,
     },
     /// The command is destructive and the caller did not confirm it:
     /// nothing ran. `argv` is what would have run.
@@ -119,12 +136,16 @@ pub enum Invoked {
         child_exit: ChildExit,
         timeout: Duration,
         audit_warning: Option<String>,
+        /// The sandbox it ran in; its warnings say what a best-effort run
+        /// could not enforce.
+        sandbox: SandboxReport,
     },
     /// The program could not be started.
     SpawnFailed {
         argv: Argv,
         error: SpawnError,
         audit_warning: Option<String>,
+        sandbox: SandboxReport,
     },
 }
 
@@ -138,6 +159,17 @@ pub enum InvokeError {
     /// Fail closed: nothing runs unless its record is written first.
     #[error("{0}; nothing was run")]
     AuditUnwritable(AuditError),
+    /// `--sandbox require`, and the kernel cannot enforce all of the
+    /// command's sandbox.
+    #[error("{unavailable}; nothing was run{}", audit_note(audit_warning.as_deref()))]
+    SandboxUnavailable {
+        unavailable: Box<Unavailable>,
+        audit_warning: Option<String>,
+    },
+}
+
+fn audit_note(warning: Option<&str>) -> String {
+    warning.map(|why| format!(" ({why})")).unwrap_or_default()
 }
 
 impl InvokeError {
@@ -153,6 +185,10 @@ impl InvokeError {
             Self::AuditUnwritable(_) => (
                 ErrorCode::AuditLogUnwritable,
                 Some("fix the path or its permissions, or choose another with --audit-log or AIGENT_AUDIT_LOG".to_owned()),
+            ),
+            Self::SandboxUnavailable { .. } => (
+                ErrorCode::SandboxUnavailable,
+                Some("run it on a kernel that has what it needs (docs/security.md lists the versions), or choose --sandbox best-effort to run with what this kernel enforces".to_owned()),
             ),
         };
         let body = ErrorBody::new(code, self.to_string());
@@ -175,10 +211,22 @@ pub fn invoke(
         });
     }
     let request = options.request();
-    let validated = match guard::check(declaration, arguments) {
+    let effective = EffectiveSandbox::of(declaration);
+    let outline = || sandbox::outline(&effective, options.sandbox);
+    let checked = guard::check(declaration, arguments)
+        .and_then(|validated| confine_paths(declaration, &validated).map(|()| validated));
+    let validated = match checked {
         Ok(validated) => validated,
+        Err(rejection) if options.mode == Mode::Check && !options.audit_check => {
+            return Ok(Invoked::Rejected {
+                rejection: Box::new(rejection),
+                audit_warning: None,
+            });
+        }
         Err(rejection) => {
-            let record = AuditRecord::validation_failure(&rejection).with_request(&request);
+            let record = AuditRecord::validation_failure(&rejection)
+                .with("sandbox", outline())
+                .with_request(&request);
             let audit_warning = AuditLog::from_env(options.audit_log)
                 .and_then(|log| log.append(&record))
                 .err()
@@ -200,11 +248,14 @@ pub fn invoke(
             validated,
             argv,
             timeout,
+            sandbox: outline(),
         });
     }
     let name = &declaration.name;
     if declaration.requires_confirmation() && !options.confirmed {
-        let record = AuditRecord::confirmation_refused(name, &argv).with_request(&request);
+        let record = AuditRecord::confirmation_refused(name, &argv)
+            .with("sandbox", outline())
+            .with_request(&request);
         let audit_warning = AuditLog::from_env(options.audit_log)
             .and_then(|log| log.append(&record))
             .err()
@@ -214,6 +265,29 @@ pub fn invoke(
             audit_warning,
         });
     }
+    let prepared = match sandbox::prepare(
+        &effective,
+        declaration,
+        &validated,
+        &mut argv,
+        options.sandbox,
+    ) {
+        Ok(prepared) => prepared,
+        Err(unavailable) => {
+            let record = AuditRecord::sandbox_unavailable(name, &argv)
+                .with("sandbox", unavailable.report.to_json())
+                .with_request(&request);
+            let audit_warning = AuditLog::from_env(options.audit_log)
+                .and_then(|log| log.append(&record))
+                .err()
+                .map(|err| format!("the audit record was not written: {err}"));
+            return Err(InvokeError::SandboxUnavailable {
+                unavailable: Box::new(unavailable),
+                audit_warning,
+            });
+        }
+    };
+    let sandbox_json = prepared.report.to_json();
     // Opened, and so proven writable, and the start recorded before anything
     // is spawned; the outcome's record goes through this same descriptor.
     let audit = open_audit_log(options.audit_log)?;
@@ -223,6 +297,7 @@ pub fn invoke(
             "danger_level",
             declaration.danger_level.map(|level| level.as_str()),
         )
+        .with("sandbox", sandbox_json.clone())
         .with_request(&request);
     audit
         .append(&started)
@@ -234,9 +309,15 @@ pub fn invoke(
         progress: options.progress.clone(),
         ..RunOptions::default()
     };
-    Ok(match exec::process::run(&argv, &run_options) {
+    let mut prepared = prepared;
+    let report = prepared.report.clone();
+    let spawned = exec::process::run_sandboxed(&argv, &run_options, prepared.enforcer.take());
+    // The private temporary directory goes once the child has ended.
+    drop(prepared);
+    Ok(match spawned {
         Ok(finished) => {
-            let mut record = AuditRecord::command_executed(name, &argv, &finished);
+            let mut record =
+                AuditRecord::command_executed(name, &argv, &finished).with("sandbox", sandbox_json);
             if finished.cancelled {
                 record = record.with("cancelled", true);
             }
@@ -250,10 +331,13 @@ pub fn invoke(
                 finished,
                 timeout,
                 audit_warning,
+                sandbox: report,
             }
         }
         Err(error) => {
-            let record = AuditRecord::spawn_failure(name, &argv, &error).with_request(&request);
+            let record = AuditRecord::spawn_failure(name, &argv, &error)
+                .with("sandbox", sandbox_json)
+                .with_request(&request);
             let audit_warning = audit
                 .append(&record)
                 .err()
@@ -262,9 +346,43 @@ pub fn invoke(
                 argv,
                 error,
                 audit_warning,
+                sandbox: report,
             }
         }
     })
+}
+
+/// Phase 1's look at the file system: where each confined path points
+/// (`under`, `must_exist`), from the directory the program will run in,
+/// which is aigent's own. A directory that cannot be read refuses them
+/// all (fail closed).
+fn confine_paths(
+    declaration: &Declaration,
+    validated: &ValidatedArguments,
+) -> Result<(), Rejection> {
+    let confined = declaration.input_names().into_iter().find(|name| {
+        declaration
+            .confinement(name)
+            .is_some_and(|confinement| confinement.needs_file_system())
+    });
+    let Some(first) = confined else {
+        return Ok(());
+    };
+    match std::env::current_dir() {
+        Ok(cwd) => guard::confine(declaration, validated, &cwd),
+        Err(err) => Err(Rejection::bounded(
+            declaration.name.clone(),
+            vec![Violation::new(
+                first,
+                Rule::OutsideRoot,
+                None,
+                "a path inside the allowed directories",
+                format!(
+                    "the working directory cannot be read ({err}), so no confined path can be checked"
+                ),
+            )],
+        )),
+    }
 }
 
 fn millis(duration: Duration) -> u64 {

@@ -6,6 +6,7 @@ use std::time::Duration;
 use clap::Args;
 use serde_json::json;
 
+use aigent::contract::sandbox::SandboxMode;
 use aigent::exec;
 use aigent::guard::RawArguments;
 use aigent::invoke::{InvokeError, InvokeOptions, Invoked, Mode, invoke};
@@ -28,6 +29,13 @@ command.
 
 In json mode the envelope goes to stderr (or to --result PATH), never to \
 stdout, which is the child's.
+
+The child runs in the declaration's sandbox (Landlock and seccomp, applied \
+between fork and exec): --sandbox require runs nothing unless the kernel \
+enforces all of it (exit 4, SANDBOX_UNAVAILABLE); best-effort, the default \
+unless aigent.toml's [sandbox] mode says otherwise, enforces what the kernel \
+can and lists the rest in the warnings; off runs it unconfined. The \
+envelope's data.sandbox and every audit record say what was enforced.
 
 Examples:
   aigent run git-log --author Ann --count 5
@@ -56,6 +64,10 @@ pub struct RunArgs {
     #[arg(long, value_name = "PATH")]
     pub result: Option<PathBuf>,
 
+    /// How strictly to enforce the command's sandbox [default: aigent.toml's [sandbox] mode, else best-effort]
+    #[arg(long, value_name = "MODE", value_enum)]
+    pub sandbox: Option<SandboxFlag>,
+
     #[command(flatten)]
     pub supplied: super::args::supplied::SuppliedValues,
 
@@ -82,9 +94,44 @@ pub fn run(args: &RunArgs, ctx: &Context) -> Result<Outcome, CliError> {
     Ok(outcome)
 }
 
+/// `--sandbox`, as clap reads it; the library's [`SandboxMode`] has no clap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SandboxFlag {
+    /// Nothing runs unless the kernel enforces all of the sandbox
+    Require,
+    /// Enforce what the kernel can; warn about the rest
+    BestEffort,
+    /// No sandbox
+    Off,
+}
+
+impl From<SandboxFlag> for SandboxMode {
+    fn from(flag: SandboxFlag) -> Self {
+        match flag {
+            SandboxFlag::Require => Self::Require,
+            SandboxFlag::BestEffort => Self::BestEffort,
+            SandboxFlag::Off => Self::Off,
+        }
+    }
+}
+
+/// The mode a run gets: the flag, else the registry's `[sandbox] mode`.
+pub(super) fn sandbox_mode(
+    flag: Option<SandboxFlag>,
+    registry: &aigent::registry::Registry,
+) -> Result<SandboxMode, CliError> {
+    match flag {
+        Some(flag) => Ok(flag.into()),
+        None => aigent::registry::Settings::load(registry)
+            .map(|settings| settings.sandbox.mode)
+            .map_err(|err| CliError::of(ErrorCode::InvalidSettings, err.to_string())),
+    }
+}
+
 fn execute(args: &RunArgs, ctx: &Context) -> Result<Outcome, CliError> {
     let name = args.invocation.name()?;
-    let loaded = super::schema::registry(ctx).load(name)?;
+    let registry = super::schema::registry(ctx);
+    let loaded = registry.load(name)?;
     if args.invocation.asks_for_help(&loaded.declaration) {
         return Ok(super::schema::show::declaration_outcome(loaded, ctx));
     }
@@ -98,6 +145,7 @@ fn execute(args: &RunArgs, ctx: &Context) -> Result<Outcome, CliError> {
         audit_log: args.audit_log.as_deref(),
         timeout: args.timeout,
         confirmed: args.confirm_destructive,
+        sandbox: sandbox_mode(args.sandbox, &registry)?,
         ..InvokeOptions::default()
     };
     let tail = args
@@ -115,12 +163,18 @@ fn render(name: &str, invoked: Invoked, mut warnings: Vec<String>, ctx: &Context
             rejection,
             audit_warning,
         } => with_warnings_first(rejected_outcome(&rejection, audit_warning), warnings),
-        Invoked::Planned { argv, timeout, .. } => {
+        Invoked::Planned {
+            argv,
+            timeout,
+            sandbox,
+            ..
+        } => {
             let data = json!({
                 "command": name,
                 "argv": argv.redacted(),
                 "env": argv.env().redacted(),
                 "timeout_ms": u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX),
+                "sandbox": sandbox,
                 "dry_run": true,
             });
             let text = exec::report::render_dry_run(name, &argv, ctx.quiet, ctx.style);
@@ -145,10 +199,12 @@ fn render(name: &str, invoked: Invoked, mut warnings: Vec<String>, ctx: &Context
             argv,
             error,
             audit_warning,
+            sandbox,
         } => {
             warnings.extend(audit_warning);
+            warnings.extend(sandbox.warnings());
             let (exit_code, body) = exec::report::spawn_error(&error);
-            let data = json!({"command": name, "argv": argv.redacted(), "phase": "execution"});
+            let data = json!({"command": name, "argv": argv.redacted(), "phase": "execution", "sandbox": sandbox.to_json()});
             Outcome::failure(exit_code, data, body, String::new()).with_warnings(warnings)
         }
         Invoked::Finished {
@@ -157,9 +213,12 @@ fn render(name: &str, invoked: Invoked, mut warnings: Vec<String>, ctx: &Context
             child_exit,
             timeout,
             audit_warning,
+            sandbox,
         } => {
             warnings.extend(audit_warning);
-            let data = exec::report::execution_data(name, &argv, &finished, &child_exit);
+            warnings.extend(sandbox.warnings());
+            let mut data = exec::report::execution_data(name, &argv, &finished, &child_exit);
+            data["sandbox"] = sandbox.to_json();
             let outcome =
                 match exec::report::execution_error(name, &finished, &child_exit, Some(timeout)) {
                     None => Outcome::success(data, String::new()),

@@ -11,6 +11,8 @@ pub const UNKNOWN_FIELD: &str = "E104";
 pub const NAME_INVALID: &str = "E105";
 pub const PATTERN_INVALID: &str = "E106";
 pub const PATTERN_UNANCHORED: &str = "E107";
+/// Retired: `pattern` and `pattern_type` now combine (a value must pass
+/// both). Kept so that the code never takes another meaning.
 pub const PATTERN_CONFLICT: &str = "E108";
 pub const PATTERN_MISPLACED: &str = "E109";
 pub const ENUM_INVALID: &str = "E110";
@@ -31,6 +33,10 @@ pub const ENV_PARAM_UNKNOWN: &str = "E124";
 pub const ENV_RUNS_CODE: &str = "E125";
 pub const DANGER_LEVEL_MISSING: &str = "E126";
 pub const AGENT_VALUE_IS_CODE: &str = "E127";
+pub const TEXT_REACHES_CODE: &str = "E128";
+// E140 and up, W140 and up: the `sandbox` section (issue #22).
+pub const SANDBOX_PATH_INVALID: &str = "E140";
+pub const SANDBOX_PARAM_INVALID: &str = "E141";
 
 pub const IDENTIFIER_UNPATTERNED: &str = "W101";
 pub const REQUIRED_WITH_DEFAULT: &str = "W102";
@@ -38,6 +44,9 @@ pub const RAW_SHELL_IN_SCRIPT: &str = "W103";
 pub const SENSITIVE_ON_ARGV: &str = "W104";
 pub const AGENT_CHOOSES_PROGRAM: &str = "W105";
 pub const EXIT_CODE_NAMES_AIGENT: &str = "W106";
+pub const DESTRUCTIVE_UNSANDBOXED: &str = "W140";
+pub const WRITES_UNDECLARED: &str = "W141";
+pub const SAFE_COMMAND_WRITES: &str = "W142";
 
 /// Every code with its severity and what it catches.
 pub const TABLE: &[(&str, Severity, &str)] = &[
@@ -79,12 +88,12 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
     (
         PATTERN_CONFLICT,
         Severity::Error,
-        "both `pattern` and `pattern_type` are given",
+        "retired, never reported: `pattern` and `pattern_type` now combine, and a value must pass both",
     ),
     (
         PATTERN_MISPLACED,
         Severity::Error,
-        "`pattern` or `pattern_type` on a type that has no string to match",
+        "`pattern` or `pattern_type` on a type that has no string to match, `regex_dialect` without `pattern_type: regex`, or `relative_only`/`under`/`must_exist` without `pattern_type: filepath` (or an `under` root `{param}` that is not another path parameter)",
     ),
     (
         ENUM_INVALID,
@@ -109,7 +118,7 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
     (
         USER_ARG_UNKNOWN,
         Severity::Error,
-        "a `user_controlled_args` entry or an `argv` slot names no parameter",
+        "a `user_controlled_args` entry, an `argv` slot or an `under` root `{param}` names no parameter",
     ),
     (
         SHELL_COMMAND_STRING,
@@ -174,7 +183,22 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
     (
         AGENT_VALUE_IS_CODE,
         Severity::Error,
-        "an agent's value reaches a place the program reads as code: the `sed` script, `sqlite3` SQL or `-cmd`, a `vim` file argument not after `--` (`+!CMD`), a `git -c` setting",
+        "an agent's value reaches a place the program reads as code: the `sed` script, `sqlite3` SQL or `-cmd`, a `vim` file argument not after `--` (`+!CMD`), a `git -c` setting, `psql -c` when the value may start with `\\` (a meta-command such as `\\! CMD`), `psql -o` when it may start with `|`",
+    ),
+    (
+        TEXT_REACHES_CODE,
+        Severity::Error,
+        "a `free_text` or `regex` value (shell metacharacters allowed) reaches a place the program reads as code or as the program to run: program position (`env -- {text}`), or a word of `make` (`X=$(shell CMD)`); the places E115 and E127 name are refused for every kind of value",
+    ),
+    (
+        SANDBOX_PATH_INVALID,
+        Severity::Error,
+        "a `sandbox.read` or `sandbox.write` entry that is not a grant: a relative path, a `..` segment, a variable other than `$CWD`, `$HOME` or `$TMP` at the start, or `{param}` not standing alone",
+    ),
+    (
+        SANDBOX_PARAM_INVALID,
+        Severity::Error,
+        "a sandbox grant's `{param}` names no parameter, or one that is not a path (`pattern_type: filepath`)",
     ),
     (
         IDENTIFIER_UNPATTERNED,
@@ -205,6 +229,21 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
         EXIT_CODE_NAMES_AIGENT,
         Severity::Warning,
         "an `exit_codes` map names the child's 2 `ARG_ERROR`, aigent's own code; the map describes the child's statuses, and aigent's rejection (exit 2) never comes from the child",
+    ),
+    (
+        DESTRUCTIVE_UNSANDBOXED,
+        Severity::Warning,
+        "a `destructive` command has no `sandbox` section, so it runs with the defaults its danger level gives",
+    ),
+    (
+        WRITES_UNDECLARED,
+        Severity::Warning,
+        "a `mutating` or `destructive` command without `sandbox.write` takes a path parameter, so by default it may write wherever that path points, outside the project too",
+    ),
+    (
+        SAFE_COMMAND_WRITES,
+        Severity::Warning,
+        "a `safe` command's `sandbox.write` grants more than `/dev/null` and `$TMP`",
     ),
 ];
 

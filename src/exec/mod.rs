@@ -9,6 +9,7 @@ pub mod audit;
 pub mod env;
 pub mod process;
 pub mod report;
+pub mod sandbox;
 #[cfg(unix)]
 pub(crate) mod sys;
 

@@ -218,9 +218,30 @@ impl SpawnError {
 
 /// Runs `argv` to its end. On unix this also installs the signal forwarding
 /// for the child's lifetime (the previous handlers are restored after).
-#[cfg(unix)]
+#[cfg(all(unix, test))]
 pub(crate) fn run(argv: &Argv, options: &RunOptions) -> Result<Finished, SpawnError> {
-    unix::run(argv, options)
+    unix::run(argv, options, None)
+}
+
+/// [`run`], with the child entering `sandbox` between fork and exec (see
+/// [`super::sandbox`]). A child that cannot enter it never runs the
+/// program: the spawn fails.
+#[cfg(unix)]
+pub(crate) fn run_sandboxed(
+    argv: &Argv,
+    options: &RunOptions,
+    sandbox: Option<super::sandbox::Enforcer>,
+) -> Result<Finished, SpawnError> {
+    unix::run(argv, options, sandbox)
+}
+
+#[cfg(not(unix))]
+pub(crate) fn run_sandboxed(
+    argv: &Argv,
+    options: &RunOptions,
+    _sandbox: Option<super::sandbox::Enforcer>,
+) -> Result<Finished, SpawnError> {
+    run(argv, options)
 }
 
 /// Runs `argv` to its end. Without process groups, the timeout and a
@@ -388,6 +409,7 @@ mod unix {
     use std::sync::{Arc, Condvar, Mutex, PoisonError};
     use std::thread::JoinHandle;
 
+    use super::super::sandbox::Enforcer;
     use super::super::sys::{self, ChildEvent, Forwarding};
     use super::*;
 
@@ -395,15 +417,41 @@ mod unix {
     /// time.
     static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
-    pub fn run(argv: &Argv, options: &RunOptions) -> Result<Finished, SpawnError> {
+    pub fn run(
+        argv: &Argv,
+        options: &RunOptions,
+        sandbox: Option<Enforcer>,
+    ) -> Result<Finished, SpawnError> {
         match options.output {
-            Output::Inherit => run_attached(argv, options),
-            Output::Capture { .. } => run_detached(argv, options),
+            Output::Inherit => run_attached(argv, options, sandbox),
+            Output::Capture { .. } => run_detached(argv, options, sandbox),
         }
     }
 
+    /// The command for `argv`, entering `sandbox` in the child.
+    fn sandboxed_command(argv: &Argv, sandbox: Option<Enforcer>) -> std::process::Command {
+        let mut command = command_for(argv);
+        #[cfg(target_os = "linux")]
+        if let Some(mut enforcer) = sandbox {
+            // SAFETY: the closure runs in the forked child before exec. It
+            // only makes system calls (prctl, landlock_restrict_self,
+            // seccomp) on data built before the fork, allocates nothing and
+            // takes no lock, so it is safe in a child of a threaded parent.
+            unsafe {
+                command.pre_exec(move || enforcer.enter());
+            }
+        }
+        #[cfg(not(target_os = "linux"))]
+        let _ = sandbox;
+        command
+    }
+
     /// The CLI's run: the child shares aigent's terminal and signals.
-    fn run_attached(argv: &Argv, options: &RunOptions) -> Result<Finished, SpawnError> {
+    fn run_attached(
+        argv: &Argv,
+        options: &RunOptions,
+        sandbox: Option<Enforcer>,
+    ) -> Result<Finished, SpawnError> {
         let _one = ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner);
         let program = argv.program();
         let forwarding = Forwarding::install().map_err(|source| SpawnError::Other {
@@ -412,7 +460,7 @@ mod unix {
         })?;
         let terminal = sys::foreground_terminal();
         let started = Instant::now();
-        let child = command_for(argv)
+        let child = sandboxed_command(argv, sandbox)
             .process_group(0)
             .spawn()
             .map_err(|err| SpawnError::from_io(program, err))?;
@@ -461,10 +509,14 @@ mod unix {
 
     /// A server's run: no terminal, no signal handlers (the server owns its
     /// own), so several can run at once; output captured.
-    fn run_detached(argv: &Argv, options: &RunOptions) -> Result<Finished, SpawnError> {
+    fn run_detached(
+        argv: &Argv,
+        options: &RunOptions,
+        sandbox: Option<Enforcer>,
+    ) -> Result<Finished, SpawnError> {
         let program = argv.program();
         let started = Instant::now();
-        let mut child = command_for(argv)
+        let mut child = sandboxed_command(argv, sandbox)
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())

@@ -8,7 +8,10 @@
 //! policy's allow list. Anything not static is judged by a named rule and
 //! never waved through; see docs/hooks.md for the rules.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -50,8 +53,28 @@ const CODE_BUILTINS: &[&str] = &[
     "compgen",
 ];
 
-/// Builtins whose arguments assign variables (`export NAME=VALUE`).
+/// Builtins whose arguments assign variables (`export NAME=VALUE`,
+/// `read NAME`, `printf -v NAME`, `getopts OPTS NAME`).
 const ASSIGNING_BUILTINS: &[&str] = &["export", "declare", "typeset", "local", "readonly"];
+
+/// Builtins that evaluate their words as arithmetic or array subscripts
+/// in some forms (`declare -i`, `test -v 'a[$(cmd)]'`, `[[ ]]`'s cousins),
+/// where a quoted `$(...)` still runs.
+const EVALUATING_BUILTINS: &[&str] = &[
+    "declare", "typeset", "local", "readonly", "export", "test", "[", "let",
+];
+
+/// `NAME[SUBSCRIPT]` whose subscript expands (it is evaluated when
+/// assigned).
+fn subscript_holds_code(name: &str) -> bool {
+    name.split_once('[')
+        .is_some_and(|(_, subscript)| subscript.contains(['$', '`']))
+}
+
+/// Builtins that may assign a variable named by one of their words (`read
+/// PATH`, `printf -v PATH ...`, `getopts OPTS PATH`); judged like any
+/// program unless that variable changes what runs.
+const READING_BUILTINS: &[&str] = &["read", "printf", "getopts"];
 
 /// Variables that change which program a name runs or how the shell reads
 /// what follows; setting them is refused as well as the ones that load code.
@@ -130,6 +153,32 @@ impl Segment {
     }
 }
 
+/// What the judgement of one line keeps across its segments.
+#[derive(Default)]
+struct LineState {
+    /// Declarations loaded so far, by name (`None`: did not load).
+    loaded: RefCell<HashMap<String, Option<Rc<Declaration>>>>,
+    /// Some segment changes the working directory (`cd`, `pushd`,
+    /// `popd`), so relative paths later in the line are not where the
+    /// hook would resolve them.
+    changes_directory: bool,
+}
+
+impl LineState {
+    fn load(&self, name: &str, registry: &Registry) -> Option<Rc<Declaration>> {
+        self.loaded
+            .borrow_mut()
+            .entry(name.to_owned())
+            .or_insert_with(|| {
+                registry
+                    .load(name)
+                    .ok()
+                    .map(|loaded| Rc::new(loaded.declaration))
+            })
+            .clone()
+    }
+}
+
 /// Judges `line`.
 pub fn judge(line: &str, context: &Context<'_>) -> Judgement {
     let script = match shell::parse(line) {
@@ -157,7 +206,27 @@ pub fn judge(line: &str, context: &Context<'_>) -> Judgement {
     for construct in &script.constructs {
         let name = construct.name.as_deref().map(cut).unwrap_or_default();
         let (verdict, message) = match (construct.kind, construct.why_not_static) {
+            (ConstructKind::ExtendedTest, None) if construct.evaluates_text => {
+                segments.push(Segment::new(
+                    "[[ ... ]]".to_owned(),
+                    Verdict::Deny,
+                    "arithmetic_evaluation",
+                    "a `[[ ]]` operand holds `$` or a backquote, which its arithmetic operators and `-v` evaluate as code".to_owned(),
+                ));
+                continue;
+            }
             (ConstructKind::ExtendedTest, None) => continue,
+            (ConstructKind::LoopVariable, _) => {
+                if construct.name.as_deref().is_some_and(shell_control) {
+                    segments.push(Segment::new(
+                        String::new(),
+                        Verdict::Deny,
+                        "environment",
+                        format!("`for {name} in ...` sets `{name}`, which changes which program a name runs or loads code into programs"),
+                    ));
+                }
+                continue;
+            }
             (ConstructKind::ExtendedTest, Some(why)) => {
                 segments.push(not_static_segment("[[ ... ]]".to_owned(), "[[ ... ]]", why, context));
                 continue;
@@ -182,9 +251,18 @@ pub fn judge(line: &str, context: &Context<'_>) -> Judgement {
             message,
         ));
     }
+    let state = LineState {
+        changes_directory: script.commands.iter().any(|command| {
+            matches!(
+                command.words.first().and_then(Word::as_static),
+                Some("cd" | "pushd" | "popd")
+            )
+        }),
+        ..LineState::default()
+    };
     let mut routes = Vec::new();
     for command in &script.commands {
-        let (mut segment, route) = judge_command(command, &functions, context);
+        let (mut segment, route) = judge_command(command, &functions, context, &state);
         segment.within = command.within;
         routes.push(route);
         segments.push(segment);
@@ -251,13 +329,68 @@ fn judge_command(
     command: &SimpleCommand,
     functions: &[&str],
     context: &Context<'_>,
+    state: &LineState,
+) -> (Segment, Option<Vec<String>>) {
+    let (mut segment, route) = judge_command_words(command, functions, context, state);
+    // A segment that did not match a declaration shows the words as
+    // written; when its program is declared with a sensitive parameter,
+    // those words may hold the value, so only the program is shown.
+    if !segment.redacted && segment.declaration.is_none() {
+        if let Some(program) = command.words.first().and_then(Word::as_static)
+            && declared_with_sensitive_values(program, context, state)
+        {
+            segment.shown = format!("{} …", quote_word(program));
+            // A not-static word is quoted in its message; say only why.
+            if first_dynamic(command).is_some() {
+                segment.message = format!(
+                    "a word of this command is not static (rule {}); its words are not shown, since `{}` is declared with a sensitive parameter",
+                    segment.rule,
+                    cut(program)
+                );
+            }
+            segment.redacted = true;
+        }
+    } else if segment.declaration.is_some()
+        && !segment.redacted
+        && let Some(program) = command.words.first().and_then(Word::as_static)
+        && segment.verdict != Verdict::Allow
+        && declared_with_sensitive_values(program, context, state)
+    {
+        segment.shown = format!("{} …", quote_word(program));
+        segment.redacted = true;
+    }
+    (segment, route)
+}
+
+/// Whether some declaration for `program` has a sensitive parameter (or
+/// an `input_schema`, whose sensitivity the hook does not read).
+fn declared_with_sensitive_values(program: &str, context: &Context<'_>, state: &LineState) -> bool {
+    context
+        .index
+        .commands_for(program_key(program))
+        .iter()
+        .filter_map(|name| state.load(name, context.registry))
+        .any(|declaration| {
+            matches!(declaration.inputs, Inputs::InputSchema(_))
+                || declaration
+                    .parameters()
+                    .iter()
+                    .any(|parameter| parameter.sensitive)
+        })
+}
+
+fn judge_command_words(
+    command: &SimpleCommand,
+    functions: &[&str],
+    context: &Context<'_>,
+    state: &LineState,
 ) -> (Segment, Option<Vec<String>>) {
     let source = cut(&command.source);
     if let Some((word, why)) = first_dynamic(command) {
         return (not_static_segment(source, word, why, context), None);
     }
     let argv: Vec<&str> = command.argv().unwrap_or_default();
-    let redirect = redirect_verdict(&command.redirects, context);
+    let redirect = redirect_verdict(&command.redirects, context, state);
     let Some((&program, _)) = argv.split_first() else {
         // Only assignments and redirections.
         let mut segment = assignments_segment(source.clone(), command, context);
@@ -267,7 +400,25 @@ fn judge_command(
         return (segment, None);
     };
     let shown = quote(&argv);
-    let mut segment = if !command.assignments.is_empty() {
+    let evaluated = command
+        .assignments
+        .iter()
+        .any(|assignment| subscript_holds_code(&assignment.name))
+        || (EVALUATING_BUILTINS.contains(&program)
+            && argv[1..].iter().any(|word| word.contains(['$', '`'])))
+        || (READING_BUILTINS.contains(&program)
+            && argv[1..].iter().any(|word| subscript_holds_code(word)));
+    let mut segment = if evaluated {
+        Segment::new(
+            shown.clone(),
+            Verdict::Deny,
+            "arithmetic_evaluation",
+            format!(
+                "`{}` evaluates `$` or a backquote in its words (array subscripts, arithmetic), which runs code",
+                cut(program)
+            ),
+        )
+    } else if !command.assignments.is_empty() {
         let names: Vec<&str> = command
             .assignments
             .iter()
@@ -302,12 +453,16 @@ fn judge_command(
                 "the shell builtin `{program}` runs code it is given or changes what a later name runs; run the commands directly"
             ),
         )
-    } else if ASSIGNING_BUILTINS.contains(&program) {
-        environment_segment(shown.clone(), program, &argv[1..])
-    } else if let Some(segment) = aigent_run(&argv, shown.clone(), context) {
+    } else if ASSIGNING_BUILTINS.contains(&program)
+        || (READING_BUILTINS.contains(&program)
+            && environment_segment(String::new(), program, &argv[1..], context).verdict
+                == Verdict::Deny)
+    {
+        environment_segment(shown.clone(), program, &argv[1..], context)
+    } else if let Some(segment) = aigent_run(&argv, shown.clone(), context, state) {
         segment
     } else {
-        match match_declarations(program, &argv, context) {
+        match match_declarations(program, &argv, context, state) {
             Matched::Allowed { segment, route } => {
                 let segment = match redirect {
                     Some(redirect) => stricter(segment, redirect),
@@ -342,13 +497,42 @@ fn stricter(segment: Segment, redirect: Segment) -> Segment {
     }
 }
 
+/// Whether setting `name` (or an element of it: `PATH[0]=...` sets
+/// `PATH` itself) changes what runs.
 fn shell_control(name: &str) -> bool {
+    let name = name.split('[').next().unwrap_or(name);
     SHELL_CONTROL_VARIABLES.contains(&name) || variable_loads_code(name)
 }
 
 /// `NAME=VALUE` alone sets a shell variable; refused for the variables that
 /// change what runs.
-fn assignments_segment(shown: String, command: &SimpleCommand, _context: &Context<'_>) -> Segment {
+/// The verdict for changing the environment of later commands: the
+/// unmatched policy's (an exported or already-exported variable reaches
+/// every program after it, `GIT_DIR` or `HOME` say).
+fn environment_change(context: &Context<'_>) -> Verdict {
+    match context.settings.unmatched {
+        UnmatchedPolicy::Ask => Verdict::Ask,
+        UnmatchedPolicy::Deny => Verdict::Deny,
+        UnmatchedPolicy::Defer => Verdict::Defer,
+    }
+}
+
+fn assignments_segment(shown: String, command: &SimpleCommand, context: &Context<'_>) -> Segment {
+    let evaluated = command.assignments.iter().any(|assignment| {
+        subscript_holds_code(&assignment.name)
+            || assignment
+                .value
+                .as_static()
+                .is_some_and(|value| value.contains(['$', '`']))
+    });
+    if evaluated {
+        return Segment::new(
+            shown,
+            Verdict::Deny,
+            "arithmetic_evaluation",
+            "the assignment holds `$` or a backquote that bash evaluates (an array subscript, or the value of an integer variable)".to_owned(),
+        );
+    }
     match command
         .assignments
         .iter()
@@ -365,14 +549,36 @@ fn assignments_segment(shown: String, command: &SimpleCommand, _context: &Contex
         ),
         None => Segment::new(
             shown,
-            Verdict::Allow,
+            environment_change(context),
             "assignment",
-            "sets shell variables only".to_owned(),
+            "sets a variable, which reaches every later program when it is (or becomes) exported"
+                .to_owned(),
         ),
     }
 }
 
-fn environment_segment(shown: String, builtin: &str, arguments: &[&str]) -> Segment {
+fn environment_segment(
+    shown: String,
+    builtin: &str,
+    arguments: &[&str],
+    context: &Context<'_>,
+) -> Segment {
+    // `declare -n REF=NAME` makes REF another name for any variable.
+    let nameref = matches!(builtin, "declare" | "typeset" | "local")
+        && arguments
+            .iter()
+            .any(|argument| argument.starts_with('-') && argument.contains('n'));
+    if nameref {
+        return Segment::new(
+            shown,
+            Verdict::Deny,
+            "environment",
+            format!(
+                "`{builtin} -n` makes a name refer to another variable (PATH, say); write the variable out"
+            ),
+        );
+    }
+    // Any word may be the name assigned (`read PATH`, `printf -v PATH`).
     let assigned = arguments
         .iter()
         .filter(|argument| !argument.starts_with(['-', '+']))
@@ -390,15 +596,19 @@ fn environment_segment(shown: String, builtin: &str, arguments: &[&str]) -> Segm
         ),
         None => Segment::new(
             shown,
-            Verdict::Allow,
+            environment_change(context),
             "assignment",
-            format!("`{builtin}` sets shell variables only"),
+            format!("`{builtin}` sets variables, which reach every later program once exported"),
         ),
     }
 }
 
 /// The strictest verdict the redirections need, if any needs one.
-fn redirect_verdict(redirects: &[Redirect], context: &Context<'_>) -> Option<Segment> {
+fn redirect_verdict(
+    redirects: &[Redirect],
+    context: &Context<'_>,
+    state: &LineState,
+) -> Option<Segment> {
     for redirect in redirects {
         let Some(target) = redirect.target.as_static() else {
             continue;
@@ -411,7 +621,21 @@ fn redirect_verdict(redirects: &[Redirect], context: &Context<'_>) -> Option<Seg
             }
             _ => false,
         };
-        if !writes_file || HARMLESS_TARGETS.contains(&target) || write_allowed(target, context) {
+        if target.starts_with("/dev/tcp/") || target.starts_with("/dev/udp/") {
+            return Some(Segment::new(
+                String::new(),
+                Verdict::Deny,
+                "network_redirect",
+                format!(
+                    "`{}` opens a network connection through bash's /dev/tcp or /dev/udp",
+                    cut(target)
+                ),
+            ));
+        }
+        if !writes_file
+            || HARMLESS_TARGETS.contains(&target)
+            || write_allowed(target, context, state)
+        {
             continue;
         }
         return Some(Segment::new(
@@ -427,11 +651,14 @@ fn redirect_verdict(redirects: &[Redirect], context: &Context<'_>) -> Option<Seg
     None
 }
 
-fn write_allowed(target: &str, context: &Context<'_>) -> bool {
+fn write_allowed(target: &str, context: &Context<'_>, state: &LineState) -> bool {
     let absolute = |path: &str| -> Option<PathBuf> {
         let path = Path::new(path);
         if path.is_absolute() {
             Some(path.to_path_buf())
+        } else if state.changes_directory {
+            // An earlier `cd` in the line moved the shell elsewhere.
+            None
         } else {
             context.cwd.map(|cwd| cwd.join(path))
         }
@@ -490,7 +717,12 @@ fn same_program(binary: &str, proposed: &str, context: &Context<'_>) -> bool {
     matches!((resolve(binary), resolve(proposed)), (Some(a), Some(b)) if a == b)
 }
 
-fn match_declarations(program: &str, argv: &[&str], context: &Context<'_>) -> Matched {
+fn match_declarations(
+    program: &str,
+    argv: &[&str],
+    context: &Context<'_>,
+    state: &LineState,
+) -> Matched {
     let names = context.index.commands_for(program_key(program));
     // A refusal by a declaration whose form matched says more than one
     // whose form did not.
@@ -498,10 +730,9 @@ fn match_declarations(program: &str, argv: &[&str], context: &Context<'_>) -> Ma
     let mut no_form: Option<Segment> = None;
     let mut declared = Vec::new();
     for name in names {
-        let Ok(loaded) = context.registry.load(name) else {
+        let Some(declaration) = state.load(name, context.registry) else {
             continue;
         };
-        let declaration = loaded.declaration;
         let Some(subprocess) = &declaration.subprocess else {
             continue;
         };
@@ -761,7 +992,12 @@ fn route_words(declaration: &Declaration, arguments: &Map<String, Value>) -> Opt
 /// Phase 1 itself, so it is allowed, or asked when it confirms a
 /// destructive command. Any other option, or another registry, is not
 /// recognised (a registry the agent wrote could declare anything).
-fn aigent_run(argv: &[&str], shown: String, context: &Context<'_>) -> Option<Segment> {
+fn aigent_run(
+    argv: &[&str],
+    shown: String,
+    context: &Context<'_>,
+    state: &LineState,
+) -> Option<Segment> {
     let aigent = context.aigent?;
     let program = argv[0];
     let is_self = if program.contains('/') {
@@ -789,10 +1025,17 @@ fn aigent_run(argv: &[&str], shown: String, context: &Context<'_>) -> Option<Seg
     let same_registry = match (registry, &aigent.registry_dir) {
         (None, None) => true,
         (Some(given), Some(own)) => {
-            let given = context
-                .cwd
-                .map_or_else(|| PathBuf::from(given), |cwd| cwd.join(given));
-            same_file(&given, own)
+            let given = Path::new(given);
+            // After a `cd` in the line, a relative path is not where the
+            // hook would look.
+            let resolved = if given.is_absolute() {
+                Some(given.to_path_buf())
+            } else if state.changes_directory {
+                None
+            } else {
+                context.cwd.map(|cwd| cwd.join(given))
+            };
+            resolved.is_some_and(|given| same_file(&given, own))
         }
         _ => false,
     };
@@ -834,14 +1077,15 @@ fn aigent_run(argv: &[&str], shown: String, context: &Context<'_>) -> Option<Seg
     };
     // The words after NAME may hold a sensitive value; only the
     // declaration knows, so show them only when it has none.
-    let sensitive = context.registry.load(name).map_or(true, |loaded| {
-        loaded
-            .declaration
-            .parameters()
-            .iter()
-            .any(|parameter| parameter.sensitive)
-            || matches!(loaded.declaration.inputs, Inputs::InputSchema(_))
-    });
+    let sensitive = state
+        .load(name, context.registry)
+        .is_none_or(|declaration| {
+            declaration
+                .parameters()
+                .iter()
+                .any(|parameter| parameter.sensitive)
+                || matches!(declaration.inputs, Inputs::InputSchema(_))
+        });
     let shown = if sensitive {
         format!("{} run {} …", quote_word(program), quote_word(name))
     } else {

@@ -13,6 +13,7 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use crate::contract::Declaration;
+use crate::contract::sandbox::SandboxMode;
 use crate::exec::process::{Cancel, Ending, Output};
 use crate::exec::report::ChildExit;
 use crate::exec::{Argv, Finished};
@@ -33,6 +34,22 @@ pub struct CallSettings {
     pub audit_log: Option<PathBuf>,
     pub timeout: Option<Duration>,
     pub output_limit: usize,
+    /// `--sandbox`; `None` reads the registry's `[sandbox] mode` at each
+    /// call.
+    pub sandbox: Option<SandboxMode>,
+}
+
+impl CallSettings {
+    /// The sandbox mode a call runs with: the server's flag, else the
+    /// registry's settings (read anew, so an edit applies to the next
+    /// call), else best-effort.
+    fn sandbox_mode(&self) -> Result<SandboxMode, crate::registry::SettingsError> {
+        match self.sandbox {
+            Some(mode) => Ok(mode),
+            None => crate::registry::Settings::load(&self.registry)
+                .map(|settings| settings.sandbox.mode),
+        }
+    }
 }
 
 /// What a call returns to the agent: `structured` is the envelope on
@@ -266,6 +283,18 @@ where
     C: Future<Output = ()>,
     P: FnMut(u64),
 {
+    let sandbox = match settings.sandbox_mode() {
+        Ok(mode) => mode,
+        Err(err) => {
+            return ToolOutcome::failure(
+                exit::PRECONDITION,
+                &prepared.command,
+                ErrorCode::InvalidSettings,
+                format!("{err}; nothing was run"),
+                request,
+            );
+        }
+    };
     let cancel = Cancel::new();
     let (ticks, mut ticked) = tokio::sync::mpsc::unbounded_channel::<Duration>();
     let wants_progress = controls.progress.is_some();
@@ -285,6 +314,8 @@ where
                 let _ = ticks.send(elapsed);
             }) as crate::exec::process::Progress
         }),
+        sandbox,
+        audit_check: true,
     };
     drop(ticks);
     let audit_log = settings.audit_log.clone();
@@ -349,21 +380,28 @@ fn outcome_of(
             child_exit,
             timeout,
             audit_warning,
+            sandbox,
             ..
         } => {
             warnings.extend(audit_warning);
-            execution_outcome(command, &finished, &child_exit, timeout, warnings, request)
+            warnings.extend(sandbox.warnings());
+            let mut outcome =
+                execution_outcome(command, &finished, &child_exit, timeout, warnings, request);
+            outcome.structured["sandbox"] = sandbox.to_json();
+            outcome
         }
         Invoked::SpawnFailed {
             argv,
             error,
             audit_warning,
+            sandbox,
         } => {
             warnings.extend(audit_warning);
+            warnings.extend(sandbox.warnings());
             let (exit_code, body) = crate::exec::report::spawn_error(&error);
             ToolOutcome::envelope(
                 exit_code,
-                json!({"command": command, "argv": argv.redacted(), "phase": "execution"}),
+                json!({"command": command, "argv": argv.redacted(), "phase": "execution", "sandbox": sandbox.to_json()}),
                 body,
                 warnings,
                 request,

@@ -37,6 +37,8 @@ pub struct ServeOptions {
     pub output_limit: usize,
     /// How often the registry and skill trees are checked for changes.
     pub poll_interval: Duration,
+    /// `--sandbox`; `None` follows the registry's `[sandbox] mode`.
+    pub sandbox: Option<crate::contract::sandbox::SandboxMode>,
 }
 
 impl Default for ServeOptions {
@@ -49,6 +51,7 @@ impl Default for ServeOptions {
             confirm_destructive: false,
             output_limit: call::OUTPUT_LIMIT,
             poll_interval: Duration::from_secs(1),
+            sandbox: None,
         }
     }
 }

@@ -49,6 +49,7 @@ impl AigentServer {
             audit_log: options.audit_log.clone(),
             timeout: options.timeout,
             output_limit: options.output_limit,
+            sandbox: options.sandbox,
         });
         Self {
             options: Arc::new(options),

@@ -20,5 +20,6 @@ pub use json_schema::to_json_schema;
 pub use load::{FileReport, LoadError, Loaded, Registry, RegistryEntry};
 pub use programs::{ProgramIndex, program_key};
 pub use settings::{
-    HookSettings, NotStaticPolicy, SETTINGS_FILE, Settings, SettingsError, UnmatchedPolicy,
+    HookSettings, NotStaticPolicy, SETTINGS_FILE, SandboxSettings, Settings, SettingsError,
+    UnmatchedPolicy,
 };

@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use super::load::FileReport;
 use crate::contract::input_schema::{self, GuardedProperty, PropertyGuard};
+use crate::contract::sandbox::{EffectiveSandbox, PathGrant};
 use crate::contract::{ArgvPart, Declaration, FlagForm, Inputs, ParamType, Parameter, ValueClass};
 use crate::report::{Diagnostic, SCHEMA_CODES_PAGE, Style, escape_controls, sarif};
 
@@ -111,6 +112,7 @@ pub fn render_show(declaration: &Declaration, file: &str, style: Style) -> Strin
                 .map(|part| template_word(declaration, part)),
         );
         out.push_str(&format!("runs:         {}\n", argv.join(" ")));
+        out.push_str(&render_sandbox(&EffectiveSandbox::of(declaration)));
     }
     out.push('\n');
     match &declaration.inputs {
@@ -197,6 +199,32 @@ pub fn render_show(declaration: &Declaration, file: &str, style: Style) -> Strin
     out
 }
 
+/// The sandbox a run gets, one line per part.
+fn render_sandbox(sandbox: &EffectiveSandbox) -> String {
+    let list = |grants: &[PathGrant]| {
+        grants
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let read = match &sandbox.read {
+        None => "unrestricted".to_owned(),
+        Some(grants) if grants.is_empty() => "the system's runtime only".to_owned(),
+        Some(grants) => format!("{} (and the system's runtime)", list(grants)),
+    };
+    format!(
+        "sandbox:      {}\n  read:       {read}\n  write:      {}\n  network:    {}\n",
+        if sandbox.declared {
+            "declared"
+        } else {
+            "defaults from the danger level"
+        },
+        list(&sandbox.write),
+        sandbox.network,
+    )
+}
+
 fn flag_name(declaration: &Declaration, parameter: &Parameter) -> String {
     let mut shown = format!("--{}", parameter.name);
     if declaration.is_user_controlled(&parameter.name) {
@@ -212,7 +240,10 @@ fn yes_no(flag: bool) -> String {
 fn parameter_check(parameter: &Parameter) -> String {
     let mut parts = Vec::new();
     if let Some(pattern_type) = parameter.pattern_type {
-        parts.push(pattern_type.as_str().to_owned());
+        parts.push(match parameter.regex_dialect {
+            Some(dialect) => format!("{pattern_type} ({dialect})"),
+            None => pattern_type.as_str().to_owned(),
+        });
     }
     if let Some(pattern) = &parameter.pattern {
         parts.push(pattern.as_str().to_owned());
@@ -229,6 +260,21 @@ fn parameter_check(parameter: &Parameter) -> String {
     if parameter.allow_leading_dash {
         parts.push("may start with '-'".to_owned());
     }
+    let confinement = &parameter.confinement;
+    if confinement.relative_only {
+        parts.push("relative".to_owned());
+    }
+    if !confinement.under.is_empty() {
+        let roots: Vec<String> = confinement
+            .under
+            .iter()
+            .map(crate::contract::PathRoot::to_text)
+            .collect();
+        parts.push(format!("under {}", roots.join(" or ")));
+    }
+    if confinement.must_exist {
+        parts.push("must exist".to_owned());
+    }
     parts.join(", ")
 }
 
@@ -237,8 +283,11 @@ fn property_check(property: &Value, guarded: Option<&GuardedProperty>) -> String
     let guard = guarded.map_or_else(|| PropertyGuard::of(property), GuardedProperty::item_guard);
     match guard.class {
         ValueClass::ResourceId => parts.push("resource_id".to_owned()),
-        ValueClass::Typed(pattern_type) => parts.push(pattern_type.as_str().to_owned()),
-        ValueClass::FreeText | ValueClass::Patterned => {}
+        ValueClass::Typed(pattern_type) => parts.push(match guard.regex_dialect {
+            Some(dialect) => format!("{pattern_type} ({dialect})"),
+            None => pattern_type.as_str().to_owned(),
+        }),
+        ValueClass::Plain | ValueClass::Patterned => {}
     }
     for keyword in [
         "pattern",

@@ -31,6 +31,17 @@ pub const SETTINGS_FILE: &str = "aigent.toml";
 pub struct Settings {
     /// `[hook]`: what `aigent hook` does with what no declaration covers.
     pub hook: HookSettings,
+    /// `[sandbox]`: how strictly runs enforce their declared sandbox.
+    pub sandbox: SandboxSettings,
+}
+
+/// `[sandbox]`, interpreted by `crate::exec::sandbox` through
+/// `crate::invoke`. `--sandbox` on `run` and `mcp serve` overrides it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SandboxSettings {
+    /// `require`, `best-effort` (the default) or `off`.
+    pub mode: crate::contract::sandbox::SandboxMode,
 }
 
 /// `[hook]`, interpreted by `crate::hook`. The defaults are the safe ones
@@ -236,6 +247,31 @@ mod tests {
         .unwrap();
         let err = Settings::load_file(&path).unwrap_err();
         assert!(matches!(err, SettingsError::NotRegular { .. }), "{err:?}");
+    }
+
+    #[test]
+    fn the_sandbox_mode_is_read_and_checked() {
+        use crate::contract::sandbox::SandboxMode;
+        assert_eq!(Settings::default().sandbox.mode, SandboxMode::BestEffort);
+        for (text, mode) in [
+            ("require", SandboxMode::Require),
+            ("best-effort", SandboxMode::BestEffort),
+            ("off", SandboxMode::Off),
+        ] {
+            let settings =
+                Settings::parse(&format!("[sandbox]\nmode = \"{text}\"\n"), "aigent.toml").unwrap();
+            assert_eq!(settings.sandbox.mode, mode);
+        }
+        for bad in [
+            "[sandbox]\nmode = \"strict\"\n",
+            "[sandbox]\nmod = \"off\"\n",
+        ] {
+            let err = Settings::parse(bad, "aigent.toml").unwrap_err();
+            assert!(
+                matches!(err, SettingsError::Invalid { line: 2, .. }),
+                "{err:?}"
+            );
+        }
     }
 
     #[test]

@@ -20,6 +20,7 @@ pub enum ErrorCode {
     InvalidSettings,
     DuplicateCommand,
     AuditLogUnwritable,
+    SandboxUnavailable,
     ResultUnwritable,
     ArgvUnsupported,
     Conflict,
@@ -59,6 +60,7 @@ impl ErrorCode {
         Self::InvalidSettings,
         Self::DuplicateCommand,
         Self::AuditLogUnwritable,
+        Self::SandboxUnavailable,
         Self::ResultUnwritable,
         Self::ArgvUnsupported,
         Self::Conflict,
@@ -98,6 +100,7 @@ impl ErrorCode {
             Self::InvalidSettings => "INVALID_SETTINGS",
             Self::DuplicateCommand => "DUPLICATE_COMMAND",
             Self::AuditLogUnwritable => "AUDIT_LOG_UNWRITABLE",
+            Self::SandboxUnavailable => "SANDBOX_UNAVAILABLE",
             Self::ResultUnwritable => "RESULT_UNWRITABLE",
             Self::ArgvUnsupported => "ARGV_UNSUPPORTED",
             Self::Conflict => "CONFLICT",
@@ -142,6 +145,7 @@ impl ErrorCode {
             | Self::InvalidSettings
             | Self::DuplicateCommand
             | Self::AuditLogUnwritable
+            | Self::SandboxUnavailable
             | Self::ResultUnwritable
             | Self::ArgvUnsupported
             | Self::ClientSettingsInvalid
@@ -212,6 +216,9 @@ impl ErrorCode {
             }
             Self::DuplicateCommand => "two declaration files declare the same command name",
             Self::AuditLogUnwritable => "the audit log cannot be written; nothing was run",
+            Self::SandboxUnavailable => {
+                "`--sandbox require`: the kernel cannot enforce all of the command's sandbox (Landlock, its TCP rules, seccomp); nothing was run"
+            }
             Self::ResultUnwritable => "the `--result` file cannot be written; nothing was run",
             Self::ArgvUnsupported => {
                 "an accepted value has no argv form (an object, a NUL byte, several values for one variable); nothing was run"
@@ -367,6 +374,7 @@ mod tests {
                 | ErrorCode::InvalidSettings
                 | ErrorCode::DuplicateCommand
                 | ErrorCode::AuditLogUnwritable
+                | ErrorCode::SandboxUnavailable
                 | ErrorCode::ResultUnwritable
                 | ErrorCode::ArgvUnsupported
                 | ErrorCode::Conflict
@@ -393,7 +401,7 @@ mod tests {
                 | ErrorCode::GeneralError => {}
             }
         }
-        assert_eq!(ErrorCode::ALL.len(), 34);
+        assert_eq!(ErrorCode::ALL.len(), 35);
     }
 
     #[test]

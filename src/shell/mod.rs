@@ -219,6 +219,9 @@ pub struct Construct {
     pub name: Option<String>,
     /// For `[[ ... ]]`: why one of its words is not static, if one is not.
     pub why_not_static: Option<NotStatic>,
+    /// For `[[ ... ]]`: a static operand holds `$` or a backquote, which
+    /// the arithmetic operators and `-v` evaluate (`'a[$(cmd)]' -eq 1`).
+    pub evaluates_text: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -233,6 +236,8 @@ pub enum ConstructKind {
     Arithmetic,
     /// `[[ ... ]]`: its words expand.
     ExtendedTest,
+    /// `for NAME in ...`: assigns NAME in each pass.
+    LoopVariable,
 }
 
 impl ConstructKind {
@@ -242,6 +247,7 @@ impl ConstructKind {
             Self::Coprocess => "coprocess",
             Self::Arithmetic => "arithmetic_command",
             Self::ExtendedTest => "extended_test",
+            Self::LoopVariable => "loop_variable",
         }
     }
 }
@@ -259,6 +265,8 @@ pub enum ParseError {
     TooDeep,
     #[error("the command is not valid shell syntax: {0}")]
     Syntax(String),
+    #[error("the command could not be read within the time allowed")]
+    TooSlow,
 }
 
 /// Parses `line` as bash would, into every simple command it runs.

@@ -142,6 +142,13 @@ fn expansions_are_named() {
     assert_eq!(why("cat <<EOF\n$(id)\nEOF"), [NotStatic::HereDocExpansion]);
     assert!(why("cat <<'EOF'\n$(id)\nEOF").is_empty());
     assert!(why("echo '$HOME' \"*\" '{a,b}'").is_empty());
+    assert_eq!(why("rg TODO {src,'--pre=sh'}"), [NotStatic::BraceExpansion]);
+    assert_eq!(
+        why(r"rg TODO {src,\-\-pre=sh}"),
+        [NotStatic::BraceExpansion]
+    );
+    assert!(why("[ -d target ]").is_empty());
+    assert_eq!(why("ls a[12]"), [NotStatic::Glob]);
 }
 
 #[test]

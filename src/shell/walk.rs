@@ -8,10 +8,6 @@ use super::{
     RedirectKind, Script, SimpleCommand, Word,
 };
 
-/// Below this many opening brackets the parser cannot nest deep enough to
-/// need more than the calling thread's stack.
-const SHALLOW_OPENERS: usize = 32;
-
 /// The stack for parsing a line with many brackets: the parser recurses
 /// once per level, and [`MAX_NESTING`] is checked only after it returns.
 const DEEP_STACK_BYTES: usize = 512 * 1024 * 1024;
@@ -29,41 +25,68 @@ fn options() -> brush_parser::ParserOptions {
     }
 }
 
-/// Parses and walks `line`. A line with many brackets is handled on a
-/// thread with a large stack, where its deep tree is also dropped.
+/// How long parsing may take before the line is refused. brush-parser
+/// backtracks, and some malformed lines make it slow; the balance check in
+/// [`tokenize`] catches the ones known, and this bounds the rest.
+const PARSE_DEADLINE: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Parses and walks `line` on a thread with a large stack (where its tree
+/// is also dropped), waiting at most [`PARSE_DEADLINE`]. A line that takes
+/// longer is refused; its thread is left to finish in the background (the
+/// hook's process exits right after answering).
 pub(super) fn parse_and_walk(line: &str) -> Result<Script, ParseError> {
-    let openers = line
-        .bytes()
-        .filter(|byte| matches!(byte, b'(' | b'{' | b'`' | b'['))
-        .count()
-        + line.matches("if").count()
-        + line.matches("do").count()
-        + line.matches("case").count();
-    if openers < SHALLOW_OPENERS {
-        return walk_line(line);
-    }
     let owned = line.to_owned();
+    let (sender, receiver) = std::sync::mpsc::channel();
     std::thread::Builder::new()
         .name("aigent-shell-parse".to_owned())
         .stack_size(DEEP_STACK_BYTES)
-        .spawn(move || walk_line(&owned))
-        .map_err(|error| ParseError::Syntax(format!("could not start the parser: {error}")))?
-        .join()
-        .unwrap_or_else(|_| Err(ParseError::Syntax("the parser failed".to_owned())))
+        .spawn(move || {
+            let _ = sender.send(tokenize(&owned).and_then(|tokens| walk_tokens(&owned, &tokens)));
+        })
+        .map_err(|error| ParseError::Syntax(format!("could not start the parser: {error}")))?;
+    match receiver.recv_timeout(PARSE_DEADLINE) {
+        Ok(result) => result,
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err(ParseError::TooSlow),
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+            Err(ParseError::Syntax("the parser failed".to_owned()))
+        }
+    }
 }
 
-fn walk_line(line: &str) -> Result<Script, ParseError> {
-    let program = parse_here(line)?;
+/// The line's tokens (one linear pass), refused when a `(` is never
+/// closed: bash refuses such a line too, and brush-parser's search on it
+/// takes time exponential in the number of `(`.
+fn tokenize(line: &str) -> Result<Vec<brush_parser::Token>, ParseError> {
+    let tokens = brush_parser::tokenize_str_with_options(line, &options().tokenizer_options())
+        .map_err(|error| ParseError::Syntax(one_line(&error.to_string())))?;
+    let mut open: usize = 0;
+    for token in &tokens {
+        if let brush_parser::Token::Operator(operator, _) = token {
+            match operator.as_str() {
+                "(" => open += 1,
+                ")" => open = open.saturating_sub(1),
+                _ => {}
+            }
+        }
+    }
+    if open > 0 {
+        return Err(ParseError::Syntax("a `(` is never closed".to_owned()));
+    }
+    Ok(tokens)
+}
+
+fn walk_tokens(line: &str, tokens: &[brush_parser::Token]) -> Result<Script, ParseError> {
+    let program = brush_parser::parse_tokens(tokens, &options())
+        .map_err(|error| ParseError::Syntax(one_line(&error.to_string())))?;
     let mut script = Script::default();
     Walker::new(&mut script, line).program(&program, 0)?;
     Ok(script)
 }
 
+/// A command substitution's text, parsed on the walk's own thread.
 fn parse_here(line: &str) -> Result<ast::Program, ParseError> {
-    let mut parser =
-        brush_parser::Parser::new(std::io::BufReader::new(line.as_bytes()), &options());
-    parser
-        .parse_program()
+    let tokens = tokenize(line)?;
+    brush_parser::parse_tokens(&tokens, &options())
         .map_err(|error| ParseError::Syntax(one_line(&error.to_string())))
 }
 
@@ -150,6 +173,7 @@ impl<'a> Walker<'a> {
                     kind: ConstructKind::FunctionDefinition,
                     name: Some(function.fname.value.clone()),
                     why_not_static: None,
+                    evaluates_text: false,
                 });
                 let ast::FunctionBody(body, redirects) = &function.body;
                 self.nested("function body", depth, |walker, depth| {
@@ -159,11 +183,13 @@ impl<'a> Walker<'a> {
             }
             ast::Command::ExtendedTest(test, redirects) => {
                 let mut why_not_static = None;
-                self.extended_test(&test.expr, depth, &mut why_not_static)?;
+                let mut evaluates_text = false;
+                self.extended_test(&test.expr, depth, &mut why_not_static, &mut evaluates_text)?;
                 self.script.constructs.push(Construct {
                     kind: ConstructKind::ExtendedTest,
                     name: None,
                     why_not_static,
+                    evaluates_text,
                 });
                 self.trailing_redirects(redirects.as_ref(), depth)
             }
@@ -181,6 +207,7 @@ impl<'a> Walker<'a> {
                     kind: ConstructKind::Arithmetic,
                     name: None,
                     why_not_static: None,
+                    evaluates_text: false,
                 });
                 if let ast::CompoundCommand::ArithmeticForClause(clause) = compound {
                     self.nested("for loop", depth, |walker, depth| {
@@ -200,6 +227,12 @@ impl<'a> Walker<'a> {
                 })
             }
             ast::CompoundCommand::ForClause(clause) => {
+                self.script.constructs.push(Construct {
+                    kind: ConstructKind::LoopVariable,
+                    name: Some(clause.variable_name.clone()),
+                    why_not_static: None,
+                    evaluates_text: false,
+                });
                 self.nested("for loop", depth, |walker, depth| {
                     for word in clause.values.iter().flatten() {
                         walker.word(&word.value, depth)?;
@@ -245,6 +278,7 @@ impl<'a> Walker<'a> {
                     kind: ConstructKind::Coprocess,
                     name: coprocess.name.as_ref().map(|name| name.value.clone()),
                     why_not_static: None,
+                    evaluates_text: false,
                 });
                 self.nested("coprocess", depth, |walker, depth| {
                     walker.command(&coprocess.body, depth)
@@ -258,23 +292,27 @@ impl<'a> Walker<'a> {
         expr: &ast::ExtendedTestExpr,
         depth: usize,
         why_not_static: &mut Option<NotStatic>,
+        evaluates_text: &mut bool,
     ) -> Result<(), ParseError> {
         if depth >= MAX_NESTING {
             return Err(ParseError::TooDeep);
         }
         let mut operand = |walker: &mut Self, word: &ast::Word| -> Result<(), ParseError> {
-            if let Word::Dynamic { why, .. } = walker.word(&word.value, depth)? {
-                why_not_static.get_or_insert(why);
+            match walker.word(&word.value, depth)? {
+                Word::Dynamic { why, .. } => {
+                    why_not_static.get_or_insert(why);
+                }
+                Word::Static { text } => *evaluates_text |= text.contains(['$', '`']),
             }
             Ok(())
         };
         match expr {
             ast::ExtendedTestExpr::And(left, right) | ast::ExtendedTestExpr::Or(left, right) => {
-                self.extended_test(left, depth + 1, why_not_static)?;
-                self.extended_test(right, depth + 1, why_not_static)
+                self.extended_test(left, depth + 1, why_not_static, evaluates_text)?;
+                self.extended_test(right, depth + 1, why_not_static, evaluates_text)
             }
             ast::ExtendedTestExpr::Not(inner) | ast::ExtendedTestExpr::Parenthesized(inner) => {
-                self.extended_test(inner, depth + 1, why_not_static)
+                self.extended_test(inner, depth + 1, why_not_static, evaluates_text)
             }
             ast::ExtendedTestExpr::UnaryTest(_, word) => operand(self, word),
             ast::ExtendedTestExpr::BinaryTest(_, left, right) => {

@@ -35,6 +35,13 @@ pub(super) fn static_word(raw: &str, reader: &mut WordReader) -> Word {
     for piece in &pieces {
         unquoted_piece(&piece.piece, &mut text, reader);
     }
+    // Globs and brace expansion are read off the word's unquoted shape:
+    // `{src,'--x'}` expands although its braces are in different pieces,
+    // and a `[` is a glob only with a `]` after it.
+    let shape = unquoted_shape(&pieces);
+    if let Some(why) = shape_expands(&shape) {
+        reader.not_static(why);
+    }
     match reader.why {
         None => Word::Static { text },
         Some(why) => Word::Dynamic {
@@ -109,23 +116,43 @@ fn unquoted_piece_in_quotes(piece: &WordPiece, text: &mut String, reader: &mut W
     }
 }
 
-/// Whether unquoted text expands: a glob character, an extended glob, a
-/// brace expansion, or a tilde after `=` or `:` (bash expands those in
-/// assignment-like words, even as arguments).
+/// Whether unquoted text expands a tilde after `=` or `:` (bash expands
+/// those in assignment-like words, even as arguments).
 fn unquoted_text_expands(text: &str) -> Option<NotStatic> {
-    if text.contains(['*', '?', '[']) {
+    (text.contains("=~") || text.contains(":~")).then_some(NotStatic::TildeExpansion)
+}
+
+/// Stands for a quoted or escaped character in a word's shape.
+const QUOTED: char = '\u{1}';
+
+/// The word with every quoted or escaped part replaced by [`QUOTED`]:
+/// what brace expansion and globbing see.
+fn unquoted_shape(pieces: &[WordPieceWithSource]) -> String {
+    let mut shape = String::new();
+    for piece in pieces {
+        match &piece.piece {
+            WordPiece::Text(plain) => shape.push_str(plain),
+            _ => shape.push(QUOTED),
+        }
+    }
+    shape
+}
+
+/// A glob (`*`, `?`, `[` with a `]` after it, an extended glob) or a brace
+/// expansion in a word's unquoted shape.
+fn shape_expands(shape: &str) -> Option<NotStatic> {
+    if shape.contains(['*', '?']) {
         return Some(NotStatic::Glob);
     }
-    if ["!(", "@(", "+("].iter().any(|start| text.contains(start)) {
+    if let Some(open) = shape.find('[')
+        && shape[open + 1..].contains(']')
+    {
         return Some(NotStatic::Glob);
     }
-    if has_brace_expansion(text) {
-        return Some(NotStatic::BraceExpansion);
+    if ["!(", "@(", "+("].iter().any(|start| shape.contains(start)) {
+        return Some(NotStatic::Glob);
     }
-    if text.contains("=~") || text.contains(":~") {
-        return Some(NotStatic::TildeExpansion);
-    }
-    None
+    has_brace_expansion(shape).then_some(NotStatic::BraceExpansion)
 }
 
 /// `{a,b}` or `{x..y}`: an opening brace with a comma or `..` before its

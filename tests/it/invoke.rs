@@ -152,8 +152,9 @@ fn a_destructive_command_runs_only_when_confirmed() {
     let log = sandbox.audit_log();
     let script = recorder(&sandbox);
     let declaration = declared(&format!(
-        "name: wipe\ndescription: Wipes\ndanger_level: destructive\nparameters: {{}}\nsubprocess: {{binary: '{}', argv: [now]}}\n",
-        script.display()
+        "name: wipe\ndescription: Wipes\ndanger_level: destructive\nparameters: {{}}\nsubprocess: {{binary: '{}', argv: [now]}}\nsandbox: {{write: ['{}']}}\n",
+        script.display(),
+        sandbox.path().display()
     ));
     let refused = invoke(
         &declaration,
@@ -210,8 +211,9 @@ fn the_child_gets_the_declared_environment_and_the_trace_id() {
     let log = sandbox.audit_log();
     let script = recorder(&sandbox);
     let declaration = declared(&format!(
-        "name: api\ndescription: Calls\ndanger_level: safe\nparameters:\n  token: {{type: string, sensitive: true, required: true}}\nsubprocess:\n  binary: '{}'\n  argv: [call]\n  env: {{API_TOKEN: {{param: token}}, PAGER: cat}}\n",
-        script.display()
+        "name: api\ndescription: Calls\ndanger_level: safe\nparameters:\n  token: {{type: string, sensitive: true, required: true}}\nsubprocess:\n  binary: '{}'\n  argv: [call]\n  env: {{API_TOKEN: {{param: token}}, PAGER: cat}}\nsandbox: {{write: ['{}']}}\n",
+        script.display(),
+        sandbox.path().display()
     ));
     let tail = words(&["--token", "hunter2-secret"]);
     let request = aigent::request::RequestIds::with_trace(Some("trace-42"));

@@ -9,6 +9,8 @@ mod args_check;
 #[cfg(unix)]
 mod audit;
 mod cli;
+#[cfg(unix)]
+mod confined_paths;
 mod ecosystem;
 mod error_codes;
 mod fuzz;
@@ -30,6 +32,8 @@ mod profiles;
 mod raw_shell_lint;
 #[cfg(unix)]
 mod run;
+#[cfg(target_os = "linux")]
+mod sandbox;
 mod sarif;
 mod schema;
 mod schema_changed;
@@ -42,5 +46,6 @@ mod skill_properties;
 mod skill_proptest;
 mod skill_validate;
 mod templates;
+mod text_values;
 mod tokens;
 mod vcs_changed;

@@ -114,7 +114,7 @@ fn the_child_gets_the_declared_environment_only() {
         &sandbox,
         "envy",
         &format!(
-            "name: envy\ndescription: Shows its environment\ndanger_level: safe\nparameters:\n  level: {{type: enum, enum_values: [debug, info]}}\nsubprocess:\n  binary: '{}'\n  argv: [go]\n  env: {{LOG_LEVEL: {{param: level}}, PAGER: cat}}\n  env_pass: [AWS_PROFILE]\n",
+            "name: envy\ndescription: Shows its environment\ndanger_level: safe\nparameters:\n  level: {{type: enum, enum_values: [debug, info]}}\nsubprocess:\n  binary: '{}'\n  argv: [go]\n  env: {{LOG_LEVEL: {{param: level}}, PAGER: cat}}\n  env_pass: [AWS_PROFILE]\nsandbox: {{write: ['$CWD']}}\n",
             script.display()
         ),
     );
@@ -167,7 +167,7 @@ fn a_secret_from_the_environment_or_a_file_is_never_shown() {
         &sandbox,
         "api",
         &format!(
-            "name: api\ndescription: Calls an API\ndanger_level: safe\nparameters:\n  user: {{type: string, pattern: '^[a-z]+$', required: true}}\n  token: {{type: string, sensitive: true, required: true, pattern: '^[a-z0-9-]+$'}}\nsubprocess:\n  binary: '{}'\n  argv: [call, {{param: user}}]\n  env: {{API_TOKEN: {{param: token}}}}\n",
+            "name: api\ndescription: Calls an API\ndanger_level: safe\nparameters:\n  user: {{type: string, pattern: '^[a-z]+$', required: true}}\n  token: {{type: string, sensitive: true, required: true, pattern: '^[a-z0-9-]+$'}}\nsubprocess:\n  binary: '{}'\n  argv: [call, {{param: user}}]\n  env: {{API_TOKEN: {{param: token}}}}\nsandbox: {{write: ['$CWD']}}\n",
             script.display()
         ),
     );
@@ -327,7 +327,7 @@ fn background_processes_end_with_the_command() {
         &sandbox,
         "spawner",
         &format!(
-            "name: spawner\ndescription: Leaves a process behind\ndanger_level: safe\nparameters: {{}}\nsubprocess: {{binary: '{}', argv: []}}\n",
+            "name: spawner\ndescription: Leaves a process behind\ndanger_level: safe\nparameters: {{}}\nsubprocess: {{binary: '{}', argv: []}}\nsandbox: {{write: ['$CWD']}}\n",
             script.display()
         ),
     );

@@ -152,7 +152,8 @@ fn every_raw_shell_pattern_is_found_with_file_and_line() {
         ],
         "{run}"
     );
-    assert_eq!(envelope["data"]["summary"]["warnings"], 12);
+    // And W141: `ts` takes a path parameter and declares no `sandbox.write`.
+    assert_eq!(envelope["data"]["summary"]["warnings"], 13);
 
     let text = sandbox.run(&[
         "--commands",

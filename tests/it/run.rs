@@ -616,6 +616,14 @@ subprocess: {binary: touch, hardcoded_args: ['--'], user_controlled_args: [path,
         inherited.as_array().unwrap().contains(&json!("PATH")),
         "{inherited}"
     );
+    // The sandbox a run would get; what this kernel enforces varies.
+    let sandbox_plan = envelope["data"]
+        .as_object_mut()
+        .unwrap()
+        .remove("sandbox")
+        .unwrap();
+    assert_eq!(sandbox_plan["mode"], "best-effort", "{sandbox_plan}");
+    assert_eq!(sandbox_plan["network"], "none", "{sandbox_plan}");
     assert_eq!(
         envelope["data"],
         json!({

@@ -46,6 +46,10 @@ pub struct ServeArgs {
     /// Keep at most BYTES of each of a call's stdout and stderr
     #[arg(long, value_name = "BYTES", default_value_t = aigent::mcp::call::OUTPUT_LIMIT)]
     pub max_output: usize,
+
+    /// How strictly each call enforces its command's sandbox [default: the registry's aigent.toml [sandbox] mode, read at each call, else best-effort]
+    #[arg(long, value_name = "MODE", value_enum)]
+    pub sandbox: Option<super::super::run::SandboxFlag>,
 }
 
 pub fn run(args: &ServeArgs, ctx: &Context) -> Result<Outcome, CliError> {
@@ -78,6 +82,7 @@ pub fn run(args: &ServeArgs, ctx: &Context) -> Result<Outcome, CliError> {
         timeout: args.timeout,
         confirm_destructive: args.confirm_destructive,
         output_limit: args.max_output,
+        sandbox: args.sandbox.map(Into::into),
         ..ServeOptions::default()
     };
     let style = ctx.stderr_style;

