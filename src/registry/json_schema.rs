@@ -32,6 +32,13 @@ pub fn to_json_schema(declaration: &Declaration) -> Value {
                 object
                     .entry("description")
                     .or_insert_with(|| Value::from(declaration.description.clone()));
+                if let Some(Value::Object(properties)) = object.get_mut("properties") {
+                    for property in &schema.guarded {
+                        if let Some(Value::Object(written)) = properties.get_mut(&property.name) {
+                            add_property_refusals(declaration, property, written);
+                        }
+                    }
+                }
             }
             effective
         }
@@ -70,6 +77,38 @@ fn refusals(profile: &guard::ValueProfile<'_>) -> Value {
         .map(|(what, pattern)| json!({"description": format!("refused: {what}"), "pattern": pattern}))
         .collect();
     json!({"anyOf": each})
+}
+
+/// What the guard refuses in an `input_schema` property (as
+/// `schema_args` checks it), added under `allOf` so that whatever the
+/// property already says stays as written: a `not` for a string, and for
+/// an array one on its `items`.
+fn add_property_refusals(
+    declaration: &Declaration,
+    property: &crate::contract::input_schema::GuardedProperty,
+    written: &mut Map<String, Value>,
+) {
+    let user_controlled = declaration.is_user_controlled(&property.name);
+    let glued = !declaration.stands_alone_in_argv(&property.name);
+    let profile = |guard: crate::contract::input_schema::PropertyGuard| guard::ValueProfile {
+        class: guard.class,
+        pattern: None,
+        regex_dialect: guard.regex_dialect,
+        user_controlled,
+        allow_leading_dash: guard.allow_leading_dash || glued,
+        relative_only: property.confinement.relative_only,
+    };
+    let refusal = match property.primary_type.as_str() {
+        "string" => json!({"not": refusals(&profile(property.guard))}),
+        "array" => json!({"items": {"not": refusals(&profile(property.item_guard()))}}),
+        _ => return,
+    };
+    match written.get_mut("allOf") {
+        Some(Value::Array(all)) => all.push(refusal),
+        _ => {
+            written.insert("allOf".to_owned(), json!([refusal]));
+        }
+    }
 }
 
 fn parameter_schema(declaration: &Declaration, parameter: &Parameter) -> Value {
@@ -442,23 +481,39 @@ mod tests {
                     "{kind}: {:?}",
                     parsed.diagnostics
                 );
-                let declaration = parsed.declaration.unwrap();
-                let schema = to_json_schema(&declaration);
-                let validators = [
-                    jsonschema::options()
-                        .with_pattern_options(jsonschema::PatternOptions::regex())
-                        .build(&schema)
-                        .expect("the export compiles with the regex engine"),
-                    jsonschema::validator_for(&schema)
-                        .expect("the export compiles with the ECMA-262 engine"),
-                ];
-                for value in &values {
-                    let arguments = json!({"value": value}).to_string();
-                    let guard_refuses =
-                        guard::check(&declaration, &RawArguments::Json(&arguments)).is_err();
-                    for validator in &validators {
-                        let schema_refuses = !validator.is_valid(&json!({"value": value}));
-                        match (guard_refuses, schema_refuses) {
+                let declared = parsed.declaration.unwrap();
+                // The same command as an MCP-style `input_schema`, its own
+                // export written back: both must agree with their schema.
+                let mut as_schema = json!({
+                    "name": "probe", "description": "probe", "danger_level": "safe",
+                    "input_schema": to_json_schema(&declared),
+                });
+                if user_controlled {
+                    as_schema["subprocess"] = document["subprocess"].clone();
+                }
+                let reread = parse_value(&as_schema, &Origin::default());
+                assert!(
+                    !parsed_errors(&reread.diagnostics),
+                    "{kind}: {:?}",
+                    reread.diagnostics
+                );
+                for declaration in [declared, reread.declaration.unwrap()] {
+                    let schema = to_json_schema(&declaration);
+                    let validators = [
+                        jsonschema::options()
+                            .with_pattern_options(jsonschema::PatternOptions::regex())
+                            .build(&schema)
+                            .expect("the export compiles with the regex engine"),
+                        jsonschema::validator_for(&schema)
+                            .expect("the export compiles with the ECMA-262 engine"),
+                    ];
+                    for value in &values {
+                        let arguments = json!({"value": value}).to_string();
+                        let guard_refuses =
+                            guard::check(&declaration, &RawArguments::Json(&arguments)).is_err();
+                        for validator in &validators {
+                            let schema_refuses = !validator.is_valid(&json!({"value": value}));
+                            match (guard_refuses, schema_refuses) {
                             (true, false) if beyond_json_schema(kind, value).is_some() => {
                                 gaps += 1;
                             }
@@ -469,6 +524,7 @@ mod tests {
                                 "{kind} (passed on: {user_controlled}): the schema refuses {value:?}, the guard accepts it"
                             )),
                             _ => {}
+                        }
                         }
                     }
                 }
