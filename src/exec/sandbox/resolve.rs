@@ -167,9 +167,9 @@ pub fn resolve(
     }
     let total = resolved.read.as_ref().map_or(0, Vec::len) + resolved.write.len();
     if total > MAX_GRANTS {
-        resolved
-            .skipped
-            .push(format!("{total} paths to grant; only the first {MAX_GRANTS} are"));
+        resolved.skipped.push(format!(
+            "{total} paths to grant; only the first {MAX_GRANTS} are"
+        ));
         resolved.write.truncate(MAX_GRANTS);
         let room = MAX_GRANTS - resolved.write.len();
         if let Some(read) = &mut resolved.read {
@@ -380,10 +380,16 @@ mod tests {
         let grants = declared(&resolved);
         assert_eq!(grants.len(), 1);
         assert_eq!(grants[0].access, Access::Create);
-        assert_eq!(grants[0].real, dir.path().join("build").canonicalize().unwrap());
+        assert_eq!(
+            grants[0].real,
+            dir.path().join("build").canonicalize().unwrap()
+        );
         // A read of a missing path grants nothing, and says so.
         assert!(
-            resolved.skipped.iter().any(|why| why.contains("$CWD/missing")),
+            resolved
+                .skipped
+                .iter()
+                .any(|why| why.contains("$CWD/missing")),
             "{:?}",
             resolved.skipped
         );
@@ -415,7 +421,10 @@ mod tests {
         assert_eq!(grants[0].path, REDACTED);
         let resolved = resolved_for(dir.path(), "gone/secret-name.txt", true);
         assert!(
-            resolved.skipped.iter().all(|why| !why.contains("secret-name")),
+            resolved
+                .skipped
+                .iter()
+                .all(|why| !why.contains("secret-name")),
             "{:?}",
             resolved.skipped
         );
