@@ -51,8 +51,13 @@ const INDEX_SLOTS: usize = 1 << 19;
 ///
 /// - `o200k_tokens.bin`: every token's bytes, in rank order, back to back;
 /// - `o200k_starts.bin`: `u32` offsets into it, one per token plus the end;
-/// - `o200k_index.bin`: an open-addressing hash index of `u32` ranks
-///   (`u32::MAX` for an empty slot), probed linearly from `vocab_hash`.
+/// - `o200k_index.bin`: an open-addressing hash index of `u64` slots
+///   (`u64::MAX` for an empty one), probed linearly from `vocab_hash`.
+///   A slot holds the token's start in the tokens table (bits 0-23), its
+///   length (24-31), its rank (32-49) and the hash's top 14 bits (50-63),
+///   so a probe that meets another token is mostly told apart in the slot
+///   itself, and a match reads the token's bytes without the starts table:
+///   one cache miss per probe instead of three.
 ///
 /// Reading these costs nothing at startup. Loading the crate's own encoder
 /// instead took 55 ms and 70 MB on every run, for a feature that counts.
@@ -65,19 +70,23 @@ fn write_vocabulary(out_dir: &Path) {
 
     let mut tokens = Vec::new();
     let mut starts = Vec::with_capacity((count + 1) * 4);
-    let mut index = vec![u32::MAX; INDEX_SLOTS];
+    let mut index = vec![u64::MAX; INDEX_SLOTS];
     for rank in 0..count as u32 {
         let bytes = bpe.token_bytes(rank);
-        starts.extend_from_slice(&(tokens.len() as u32).to_le_bytes());
+        let start = tokens.len();
+        assert!(start < 1 << 24 && bytes.len() < 255 && rank < 1 << 18);
+        starts.extend_from_slice(&(start as u32).to_le_bytes());
         tokens.extend_from_slice(bytes);
-        let mut slot = vocab_hash::vocab_hash(bytes) as usize & (INDEX_SLOTS - 1);
-        while index[slot] != u32::MAX {
+        let hash = vocab_hash::vocab_hash(bytes);
+        let mut slot = hash as usize & (INDEX_SLOTS - 1);
+        while index[slot] != u64::MAX {
             slot = (slot + 1) & (INDEX_SLOTS - 1);
         }
-        index[slot] = rank;
+        index[slot] =
+            start as u64 | (bytes.len() as u64) << 24 | u64::from(rank) << 32 | (hash >> 50) << 50;
     }
     starts.extend_from_slice(&(tokens.len() as u32).to_le_bytes());
-    let index: Vec<u8> = index.iter().flat_map(|rank| rank.to_le_bytes()).collect();
+    let index: Vec<u8> = index.iter().flat_map(|slot| slot.to_le_bytes()).collect();
 
     // Written under temporary names and renamed, so an interrupted build
     // never leaves half a table.

@@ -35,8 +35,10 @@ fn profile(class: ValueClass) -> ValueProfile<'static> {
     ValueProfile {
         class,
         pattern: None,
+        regex_dialect: None,
         user_controlled: true,
         allow_leading_dash: false,
+        relative_only: false,
     }
 }
 

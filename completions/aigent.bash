@@ -375,7 +375,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__args__subcmd__check)
-            opts="-q -h -V --audit-log --value-from-env --value-from-file --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --audit-log --no-audit --value-from-env --value-from-file --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

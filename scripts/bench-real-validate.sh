@@ -8,7 +8,9 @@
 #   scripts/bench-real-validate.sh DIR...
 #
 # Environment: AIGENT (the binary; default a fresh release build), RUNS
-# (hyperfine runs per command, default 10), ARGS (extra validate flags).
+# (hyperfine runs per command, default 10), FORMAT (default json; text
+# skips counting bodies too short to be over the budget), ARGS (extra
+# validate flags).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -gt 0 ] || { sed -n '2,13p' "$0"; exit 2; }
@@ -24,7 +26,7 @@ for dir in "$@"; do
     skills=$(find "$dir" -name SKILL.md | wc -l)
     out=$(mktemp)
     floor="find $dir -name SKILL.md -print0 | xargs -0 cat > /dev/null"
-    validate="$AIGENT --format json skill validate --recursive ${ARGS:-} $dir > /dev/null"
+    validate="$AIGENT --format ${FORMAT:-json} skill validate --recursive ${ARGS:-} $dir > /dev/null"
     hyperfine --style none --warmup 2 --runs "$runs" -i --export-json "$out" \
         "$floor" "$validate" > /dev/null
     read -r floor_s aigent_s < <(python3 -c '
@@ -32,7 +34,7 @@ import json, sys
 r = json.load(open(sys.argv[1]))["results"]
 print(r[0]["median"], r[1]["median"])' "$out")
     # Peak resident memory of one run, in MB.
-    peak_kb=$( { /usr/bin/time -f '%M' "$AIGENT" --format json skill validate --recursive ${ARGS:-} "$dir" > /dev/null; } 2>&1 | tail -1)
+    peak_kb=$( { /usr/bin/time -f '%M' "$AIGENT" --format "${FORMAT:-json}" skill validate --recursive ${ARGS:-} "$dir" > /dev/null || true; } 2>&1 | tail -1)
     printf '%-34s %8d %10.3f %10.3f %8.2f %9.1f\n' "$(basename "$dir")" "$skills" \
         "$floor_s" "$aigent_s" "$(echo "$aigent_s / $floor_s" | bc -l)" "$(echo "$peak_kb / 1024" | bc -l)"
     rm -f "$out"

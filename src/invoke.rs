@@ -24,7 +24,7 @@ use crate::exec::process::{Cancel, Output, Progress};
 use crate::exec::report::ChildExit;
 use crate::exec::sandbox::{self, SandboxReport, Unavailable};
 use crate::exec::{self, Argv, ArgvError, Finished, RunOptions, SpawnError};
-use crate::guard::{self, RawArguments, Rejection, ValidatedArguments};
+use crate::guard::{self, RawArguments, Rejection, Rule, ValidatedArguments, Violation};
 use crate::report::{ErrorBody, ErrorCode};
 use crate::request::{RequestIds, TRACE_VARIABLE};
 
@@ -62,6 +62,10 @@ pub struct InvokeOptions<'a> {
     /// How strictly the sandbox is enforced (`--sandbox`, else the
     /// registry's `[sandbox] mode`, else best-effort).
     pub sandbox: SandboxMode,
+    /// [`Mode::Check`] only (`args check --no-audit`): `false` writes no
+    /// audit record of a rejection. Nothing runs in that mode, so nothing
+    /// needs one; every other mode records every rejection regardless.
+    pub audit_check: bool,
 }
 
 impl Default for InvokeOptions<'_> {
@@ -76,6 +80,7 @@ impl Default for InvokeOptions<'_> {
             cancel: None,
             progress: None,
             sandbox: SandboxMode::default(),
+            audit_check: true,
         }
     }
 }
@@ -208,8 +213,16 @@ pub fn invoke(
     let request = options.request();
     let effective = EffectiveSandbox::of(declaration);
     let outline = || sandbox::outline(&effective, options.sandbox);
-    let validated = match guard::check(declaration, arguments) {
+    let checked = guard::check(declaration, arguments)
+        .and_then(|validated| confine_paths(declaration, &validated).map(|()| validated));
+    let validated = match checked {
         Ok(validated) => validated,
+        Err(rejection) if options.mode == Mode::Check && !options.audit_check => {
+            return Ok(Invoked::Rejected {
+                rejection: Box::new(rejection),
+                audit_warning: None,
+            });
+        }
         Err(rejection) => {
             let record = AuditRecord::validation_failure(&rejection)
                 .with("sandbox", outline())
@@ -337,6 +350,39 @@ pub fn invoke(
             }
         }
     })
+}
+
+/// Phase 1's look at the file system: where each confined path points
+/// (`under`, `must_exist`), from the directory the program will run in,
+/// which is aigent's own. A directory that cannot be read refuses them
+/// all (fail closed).
+fn confine_paths(
+    declaration: &Declaration,
+    validated: &ValidatedArguments,
+) -> Result<(), Rejection> {
+    let confined = declaration.input_names().into_iter().find(|name| {
+        declaration
+            .confinement(name)
+            .is_some_and(|confinement| confinement.needs_file_system())
+    });
+    let Some(first) = confined else {
+        return Ok(());
+    };
+    match std::env::current_dir() {
+        Ok(cwd) => guard::confine(declaration, validated, &cwd),
+        Err(err) => Err(Rejection::bounded(
+            declaration.name.clone(),
+            vec![Violation::new(
+                first,
+                Rule::OutsideRoot,
+                None,
+                "a path inside the allowed directories",
+                format!(
+                    "the working directory cannot be read ({err}), so no confined path can be checked"
+                ),
+            )],
+        )),
+    }
 }
 
 fn millis(duration: Duration) -> u64 {

@@ -65,23 +65,10 @@ fn command_line(
     Some(words.join(" "))
 }
 
-/// A word a POSIX shell reads back as itself: bare when it holds only
-/// characters no shell treats specially, else single-quoted.
+/// A word a POSIX shell reads back as itself (the one quoter,
+/// [`aigent::shell::quote_word`]).
 pub fn quote(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word.bytes().all(|byte| {
-            byte.is_ascii_alphanumeric()
-                || matches!(
-                    byte,
-                    b'_' | b'-' | b'.' | b'/' | b':' | b',' | b'+' | b'@' | b'%'
-                )
-        })
-        && !word.starts_with('~');
-    if plain {
-        word.to_owned()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
-    }
+    aigent::shell::quote_word(word)
 }
 
 #[cfg(test)]

@@ -35,11 +35,13 @@ enum Piece {
         text: String,
     },
     /// An agent's value; `whole` when the value is the entire word (no flag
-    /// joined to it, no prefix).
+    /// joined to it, no prefix); `joined` is the flag glued in front of it
+    /// (`--command` of `--command=VALUE`).
     User {
         field: String,
         param: String,
         whole: bool,
+        joined: Option<String>,
     },
 }
 
@@ -87,6 +89,7 @@ fn pieces(subprocess: &Subprocess) -> Vec<Piece> {
                     field: format!("subprocess.user_controlled_args[{index}]"),
                     param: param.clone(),
                     whole: true,
+                    joined: None,
                 }),
         );
         return out;
@@ -108,17 +111,20 @@ fn pieces(subprocess: &Subprocess) -> Vec<Piece> {
                         field,
                         param: slot.param.clone(),
                         whole: slot.prefix.is_empty(),
+                        joined: None,
                     });
                 }
-                (Some(_), FlagForm::Joined) => out.push(Piece::User {
+                (Some(flag), FlagForm::Joined) => out.push(Piece::User {
                     field,
                     param: slot.param.clone(),
                     whole: false,
+                    joined: Some(flag.clone()),
                 }),
                 (None, _) => out.push(Piece::User {
                     field,
                     param: slot.param.clone(),
                     whole: slot.prefix.is_empty(),
+                    joined: None,
                 }),
             },
         }
@@ -225,6 +231,7 @@ fn agent_code(field: &str, message: String) -> Diagnostic {
 
 fn program_rules(name: &str, after: &[Piece], found: &mut Vec<Diagnostic>) {
     match name {
+        "psql" => psql(after, found),
         "sed" | "gsed" => sed(name, after, found),
         "sqlite" => sqlite(name, after, found),
         "vim" | "vi" | "nvim" | "gvim" | "ex" | "view" | "vimdiff" | "gvimdiff" | "nvi" => {
@@ -234,6 +241,148 @@ fn program_rules(name: &str, after: &[Piece], found: &mut Vec<Diagnostic>) {
         "env" | "sudo" => environment(name, after, found),
         _ => {}
     }
+}
+
+/// The values given to any of `options` among `after` (up to `--`): a
+/// word after the option, the rest of `--option=VALUE`, and a value glued
+/// to its flag by the template. Short options also match glued
+/// (`-cVALUE`) when they are one letter.
+fn option_values<'a>(after: &'a [Piece], options: &[&str]) -> Vec<&'a Piece> {
+    let mut values = Vec::new();
+    let mut index = 0;
+    while index < after.len() {
+        let piece = &after[index];
+        match piece {
+            Piece::Literal { text, .. } if text == "--" => break,
+            Piece::Literal { text, .. } => {
+                if options.contains(&text.as_str()) {
+                    values.extend(after.get(index + 1));
+                    index += 1;
+                } else if options.iter().any(|option| {
+                    text.strip_prefix(option).is_some_and(|rest| {
+                        rest.starts_with('=')
+                            || (option.len() == 2 && !option.starts_with("--") && !rest.is_empty())
+                    })
+                }) {
+                    values.push(piece);
+                }
+            }
+            Piece::User {
+                joined: Some(flag), ..
+            } if options.contains(&flag.as_str()) => values.push(piece),
+            Piece::User { .. } => {}
+        }
+        index += 1;
+    }
+    values
+}
+
+/// The agent's values that `psql` could run as a shell command, each with
+/// the first character that would make it one: `-c`/`--command` (psql
+/// sends the value to the server as SQL unless it starts with `\`, a
+/// meta-command, where `\! CMD` runs a shell) and `-o`/`--output` (a file
+/// name starting with `|` is a command to pipe into). The lint, which
+/// knows the parameters, refuses a value that can start with that
+/// character. (field, parameter, character)
+pub fn psql_command_values(subprocess: &Subprocess) -> Vec<(String, String, u8)> {
+    let pieces = pieces(subprocess);
+    let mut found = Vec::new();
+    for position in positions(&pieces) {
+        let Some(text) = pieces[position].literal() else {
+            continue;
+        };
+        if program_name(text).as_deref() != Some("psql") {
+            continue;
+        }
+        let after = &pieces[position + 1..];
+        for (options, first) in PSQL_SHELL_OPTIONS {
+            for piece in option_values(after, options) {
+                if let Piece::User { field, param, .. } = piece {
+                    found.push((field.clone(), param.clone(), *first));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// psql's options whose value starts a shell when it begins with a given
+/// character.
+const PSQL_SHELL_OPTIONS: &[(&[&str], u8)] =
+    &[(&["-c", "--command"], b'\\'), (&["-o", "--output"], b'|')];
+
+/// Hardcoded psql words that start a shell: a `-c` meta-command that runs
+/// one (`\!`, a pipe, `\copy ... program`), an `-o |CMD`.
+fn psql(after: &[Piece], found: &mut Vec<Diagnostic>) {
+    for (options, first) in PSQL_SHELL_OPTIONS {
+        for piece in option_values(after, options) {
+            let Piece::Literal { field, text } = piece else {
+                continue;
+            };
+            let value = options
+                .iter()
+                .find_map(|option| {
+                    text.strip_prefix(option)
+                        .map(|rest| rest.strip_prefix('=').unwrap_or(rest))
+                })
+                .filter(|rest| !rest.is_empty())
+                .unwrap_or(text);
+            let lower = value.to_ascii_lowercase();
+            let runs_shell = value.as_bytes().first() == Some(first)
+                && (*first == b'|'
+                    || lower.contains('!')
+                    || lower.contains('|')
+                    || lower.contains("program"));
+            if runs_shell {
+                found.push(hardcoded(
+                    field,
+                    format!(
+                        "`psql {}` starts a shell command, which undoes argv safety",
+                        text.escape_debug()
+                    ),
+                ));
+            }
+        }
+    }
+}
+
+/// Where a `free_text` or `regex` value (which may hold `$`, `(`, `;`, ...)
+/// would be read as code, beyond the places E115 and E127 refuse for any
+/// value: the program position (the agent's text would choose what runs),
+/// and any word of `make`, which reads an operand `NAME=VALUE` as a
+/// variable assignment, where `$(shell CMD)` runs a command. (field,
+/// parameter, why)
+pub fn text_code_positions(subprocess: &Subprocess) -> Vec<(String, String, String)> {
+    let pieces = pieces(subprocess);
+    let positions = positions(&pieces);
+    let mut found = Vec::new();
+    for (rank, &position) in positions.iter().enumerate() {
+        match &pieces[position] {
+            Piece::User { field, param, .. } => found.push((
+                field.clone(),
+                param.clone(),
+                "it is in program position, so the text would choose the program to run".to_owned(),
+            )),
+            Piece::Literal { text, .. } => {
+                let is_make = program_name(text)
+                    .is_some_and(|name| matches!(name.as_str(), "make" | "gmake" | "bmake"));
+                if !is_make {
+                    continue;
+                }
+                let end = positions.get(rank + 1).copied().unwrap_or(pieces.len());
+                for piece in &pieces[position + 1..end] {
+                    if let Piece::User { field, param, .. } = piece {
+                        found.push((
+                            field.clone(),
+                            param.clone(),
+                            "`make` reads an operand `NAME=VALUE` as a variable assignment, where `$(shell CMD)` runs a command".to_owned(),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    found
 }
 
 /// GNU `sed`: `-e SCRIPT`, `--expression=SCRIPT`, else the first positional

@@ -11,6 +11,8 @@ pub const UNKNOWN_FIELD: &str = "E104";
 pub const NAME_INVALID: &str = "E105";
 pub const PATTERN_INVALID: &str = "E106";
 pub const PATTERN_UNANCHORED: &str = "E107";
+/// Retired: `pattern` and `pattern_type` now combine (a value must pass
+/// both). Kept so that the code never takes another meaning.
 pub const PATTERN_CONFLICT: &str = "E108";
 pub const PATTERN_MISPLACED: &str = "E109";
 pub const ENUM_INVALID: &str = "E110";
@@ -31,6 +33,7 @@ pub const ENV_PARAM_UNKNOWN: &str = "E124";
 pub const ENV_RUNS_CODE: &str = "E125";
 pub const DANGER_LEVEL_MISSING: &str = "E126";
 pub const AGENT_VALUE_IS_CODE: &str = "E127";
+pub const TEXT_REACHES_CODE: &str = "E128";
 // E140 and up, W140 and up: the `sandbox` section (issue #22).
 pub const SANDBOX_PATH_INVALID: &str = "E140";
 pub const SANDBOX_PARAM_INVALID: &str = "E141";
@@ -85,12 +88,12 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
     (
         PATTERN_CONFLICT,
         Severity::Error,
-        "both `pattern` and `pattern_type` are given",
+        "retired, never reported: `pattern` and `pattern_type` now combine, and a value must pass both",
     ),
     (
         PATTERN_MISPLACED,
         Severity::Error,
-        "`pattern` or `pattern_type` on a type that has no string to match",
+        "`pattern` or `pattern_type` on a type that has no string to match, `regex_dialect` without `pattern_type: regex`, or `relative_only`/`under`/`must_exist` without `pattern_type: filepath` (or an `under` root `{param}` that is not another path parameter)",
     ),
     (
         ENUM_INVALID,
@@ -115,7 +118,7 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
     (
         USER_ARG_UNKNOWN,
         Severity::Error,
-        "a `user_controlled_args` entry or an `argv` slot names no parameter",
+        "a `user_controlled_args` entry, an `argv` slot or an `under` root `{param}` names no parameter",
     ),
     (
         SHELL_COMMAND_STRING,
@@ -180,7 +183,12 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
     (
         AGENT_VALUE_IS_CODE,
         Severity::Error,
-        "an agent's value reaches a place the program reads as code: the `sed` script, `sqlite3` SQL or `-cmd`, a `vim` file argument not after `--` (`+!CMD`), a `git -c` setting",
+        "an agent's value reaches a place the program reads as code: the `sed` script, `sqlite3` SQL or `-cmd`, a `vim` file argument not after `--` (`+!CMD`), a `git -c` setting, `psql -c` when the value may start with `\\` (a meta-command such as `\\! CMD`), `psql -o` when it may start with `|`",
+    ),
+    (
+        TEXT_REACHES_CODE,
+        Severity::Error,
+        "a `free_text` or `regex` value (shell metacharacters allowed) reaches a place the program reads as code or as the program to run: program position (`env -- {text}`), or a word of `make` (`X=$(shell CMD)`); the places E115 and E127 name are refused for every kind of value",
     ),
     (
         SANDBOX_PATH_INVALID,

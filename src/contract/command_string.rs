@@ -37,7 +37,7 @@
 use std::collections::VecDeque;
 
 use super::codes;
-use super::declaration::Subprocess;
+use super::declaration::{ArgvPart, FlagForm, Subprocess};
 use crate::report::Diagnostic;
 
 /// One program word with the declaration field it comes from.
@@ -54,6 +54,8 @@ pub struct UserArguments<'a> {
     pub any: bool,
     /// The first user-controlled argument allowed to start with `-`, if any.
     pub leading_dash: Option<&'a str>,
+    /// Every user-controlled argument allowed to start with `-`.
+    pub dash_params: &'a [&'a str],
 }
 
 /// Every E115 finding for `subprocess`.
@@ -61,7 +63,8 @@ pub fn command_string_diagnostics(
     subprocess: &Subprocess,
     users: UserArguments<'_>,
 ) -> Vec<Diagnostic> {
-    let (words, dangling_split) = expand_env(program_words(subprocess));
+    let leading_dash = |param: &str| users.dash_params.contains(&param);
+    let (words, dangling_split) = expand_env(program_words(subprocess, &leading_dash));
     let positions = program_positions(&words, true);
     let mut findings: Vec<(String, String)> = Vec::new();
     if let Some(field) = dangling_split
@@ -312,22 +315,65 @@ fn wrapped_program(wrapper: &Wrapper, after: &[Word]) -> Option<usize> {
     None
 }
 
-fn program_words(subprocess: &Subprocess) -> Vec<Word> {
-    std::iter::once(Word {
+/// Stands for an agent's value among the program words: not an option,
+/// not an assignment, not a program this check knows.
+const AGENT_WORD: &str = "\u{1}agent-value";
+
+/// The program words: `binary` and the literal words. In a template, a
+/// slot's flag is a word too (`{"param": "code", "flag": "-c"}` is
+/// `python -c CODE` as surely as a literal `-c` is), and a slot's value
+/// stands in as [`AGENT_WORD`], unless it may start with `-` (then it is
+/// left out, so a program still reading options at that point is found
+/// open).
+fn program_words(subprocess: &Subprocess, leading_dash: &dyn Fn(&str) -> bool) -> Vec<Word> {
+    let binary = Word {
         field: "subprocess.binary".to_owned(),
         text: subprocess.binary.clone(),
-    })
-    .chain(
-        subprocess
-            .hardcoded_args
-            .iter()
-            .enumerate()
-            .map(|(index, arg)| Word {
-                field: format!("subprocess.hardcoded_args[{index}]"),
-                text: arg.clone(),
-            }),
-    )
-    .collect()
+    };
+    if subprocess.templated {
+        let mut words = vec![binary];
+        for (index, part) in subprocess.argv.iter().enumerate() {
+            let field = format!("subprocess.argv[{index}]");
+            match part {
+                ArgvPart::Literal(text) => words.push(Word {
+                    field,
+                    text: text.clone(),
+                }),
+                ArgvPart::Param(slot) => {
+                    let value = format!("{}{AGENT_WORD}", slot.prefix);
+                    let dash = leading_dash(&slot.param) && slot.prefix.is_empty();
+                    match (&slot.flag, slot.form) {
+                        (Some(flag), FlagForm::Joined) => words.push(Word {
+                            field,
+                            text: format!("{flag}={value}"),
+                        }),
+                        (Some(flag), FlagForm::Separate) => {
+                            words.push(Word {
+                                field: field.clone(),
+                                text: flag.clone(),
+                            });
+                            words.push(Word { field, text: value });
+                        }
+                        (None, _) if !dash => words.push(Word { field, text: value }),
+                        (None, _) => {}
+                    }
+                }
+            }
+        }
+        return words;
+    }
+    std::iter::once(binary)
+        .chain(
+            subprocess
+                .hardcoded_args
+                .iter()
+                .enumerate()
+                .map(|(index, arg)| Word {
+                    field: format!("subprocess.hardcoded_args[{index}]"),
+                    text: arg.clone(),
+                }),
+        )
+        .collect()
 }
 
 /// A bound on the words `env -S` may produce, against pathological input.
@@ -643,7 +689,7 @@ const ELIXIR: Interpreter = Interpreter {
 
 /// Programs that are not interpreters but take code or a command line in
 /// an option: `expect -c`, `gdb -ex`, `vim -c`, `emacs --eval`, `npx -c`,
-/// `psql -c` (`\\!` runs a shell), `mysql -e`, `make --eval`, `rsync -e`,
+/// `mysql -e`, `make --eval`, `rsync -e`,
 /// `tar --to-command`/`--checkpoint-action`/`-I`, `zip -T`/`-TT`.
 const EXPECT: Interpreter = Interpreter {
     code_short: "c",
@@ -683,16 +729,6 @@ const NPX: Interpreter = Interpreter {
     code_word: None,
     value_short: "p",
     value_long: &["package"],
-    ends_short: "",
-};
-const PSQL: Interpreter = Interpreter {
-    code_short: "c",
-    code_long: &["command"],
-    code_word: None,
-    value_short: "dfhpUvoLPT",
-    value_long: &[
-        "dbname", "file", "host", "port", "username", "set", "variable",
-    ],
     ends_short: "",
 };
 const MYSQL: Interpreter = Interpreter {
@@ -847,7 +883,6 @@ fn program_kind(word: &str) -> Option<(String, Kind)> {
         "vim" | "vi" | "nvim" | "gvim" | "ex" | "view" => Kind::Interpreter(&VIM),
         "emacs" => Kind::Interpreter(&EMACS),
         "npx" => Kind::Interpreter(&NPX),
-        "psql" => Kind::Interpreter(&PSQL),
         "mysql" | "mariadb" => Kind::Interpreter(&MYSQL),
         "make" | "gmake" => Kind::Interpreter(&MAKE),
         "rsync" => Kind::Interpreter(&RSYNC),
@@ -1413,6 +1448,7 @@ mod tests {
     const WITH_USERS: UserArguments<'static> = UserArguments {
         any: true,
         leading_dash: None,
+        dash_params: &[],
     };
 
     #[test]
@@ -1542,7 +1578,6 @@ mod tests {
             ("vim", &["-es", "-c", "!id", "f"]),
             ("emacs", &["--batch", "--eval", "(shell-command \"id\")"]),
             ("npx", &["-c", "id"]),
-            ("psql", &["-c", "\\! id"]),
             ("mysql", &["-e", "\\! id"]),
             ("R", &["-e", "system('id')"]),
             ("make", &["--eval", "x:;id"]),
@@ -1558,7 +1593,6 @@ mod tests {
         assert!(!flagged("tar", &["-czf", "a.tgz", "dir"]));
         assert!(!flagged("rsync", &["-avz", "a", "b"]));
         assert!(!flagged("make", &["-C", "dir", "all"]));
-        assert!(!flagged("psql", &["-d", "db", "-f", "q.sql"]));
     }
 
     #[test]
@@ -1611,6 +1645,7 @@ mod tests {
         let dash = UserArguments {
             any: true,
             leading_dash: Some("args"),
+            dash_params: &["args"],
         };
         for (binary, args) in [
             ("bash", &[][..]),

@@ -108,6 +108,18 @@ impl Declaration {
         }
     }
 
+    /// Where the `filepath` input `name` may point (empty when nothing is
+    /// asked).
+    pub fn confinement(&self, name: &str) -> Option<&Confinement> {
+        match &self.inputs {
+            Inputs::Parameters(_) => self.parameter(name).map(|parameter| &parameter.confinement),
+            Inputs::InputSchema(schema) => {
+                schema.guarded(name).map(|property| &property.confinement)
+            }
+        }
+        .filter(|confinement| confinement.is_set())
+    }
+
     /// Whether the input `name` is declared sensitive.
     pub fn is_sensitive(&self, name: &str) -> bool {
         match &self.inputs {
@@ -175,8 +187,12 @@ pub struct Parameter {
     pub kind: ParamType,
     pub required: bool,
     pub description: Option<String>,
+    /// Both `pattern` and `pattern_type` may be given; a value must pass
+    /// both.
     pub pattern: Option<AnchoredPattern>,
     pub pattern_type: Option<PatternType>,
+    /// Given exactly when `pattern_type` is [`PatternType::Regex`].
+    pub regex_dialect: Option<RegexDialect>,
     /// Non-empty exactly when `kind` is [`ParamType::Enum`].
     pub enum_values: Vec<String>,
     pub default: Option<Value>,
@@ -184,6 +200,77 @@ pub struct Parameter {
     pub sensitive: bool,
     /// Lets a user-controlled value start with `-`.
     pub allow_leading_dash: bool,
+    /// Where a `filepath` value may point (`relative_only`, `under`,
+    /// `must_exist`); empty for any other parameter.
+    pub confinement: Confinement,
+}
+
+/// Where a `filepath` value may point. `relative_only` is checked with
+/// the rest of Phase 1; `under` and `must_exist` look at the file system
+/// (`guard::confine`), from the directory the program will run in.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Confinement {
+    /// The value must be a relative path (no `/`, `\`, `~` or drive
+    /// letter at its start): relative to the directory the program runs
+    /// in.
+    pub relative_only: bool,
+    /// The value, resolved (symbolic links followed), must lie inside one
+    /// of these directories. Empty: anywhere.
+    pub under: Vec<PathRoot>,
+    /// The value must name something that exists.
+    pub must_exist: bool,
+}
+
+impl Confinement {
+    /// Whether any confinement is asked for.
+    pub fn is_set(&self) -> bool {
+        self.relative_only || self.must_exist || !self.under.is_empty()
+    }
+
+    /// Whether a check needs the file system (`under`, `must_exist`).
+    pub fn needs_file_system(&self) -> bool {
+        self.must_exist || !self.under.is_empty()
+    }
+}
+
+/// A directory a path may be confined `under`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathRoot {
+    /// `$CWD`: the directory the program runs in (aigent's own).
+    Cwd,
+    /// `{param}`: the value of another `filepath` parameter, resolved the
+    /// same way; a root that is absent is skipped.
+    Param(String),
+    /// An absolute directory, as written.
+    Absolute(String),
+}
+
+impl PathRoot {
+    /// Reads `$CWD`, `{param}` or an absolute path; `None` for anything
+    /// else.
+    pub fn parse(text: &str) -> Option<Self> {
+        if text == "$CWD" {
+            return Some(Self::Cwd);
+        }
+        if let Some(name) = text
+            .strip_prefix('{')
+            .and_then(|rest| rest.strip_suffix('}'))
+        {
+            return (!name.is_empty()).then(|| Self::Param(name.to_owned()));
+        }
+        std::path::Path::new(text)
+            .is_absolute()
+            .then(|| Self::Absolute(text.to_owned()))
+    }
+
+    /// As written in a declaration.
+    pub fn to_text(&self) -> String {
+        match self {
+            Self::Cwd => "$CWD".to_owned(),
+            Self::Param(name) => format!("{{{name}}}"),
+            Self::Absolute(path) => path.clone(),
+        }
+    }
 }
 
 impl Parameter {
@@ -196,10 +283,12 @@ impl Parameter {
             description: None,
             pattern: None,
             pattern_type: None,
+            regex_dialect: None,
             enum_values: Vec::new(),
             default: None,
             sensitive: false,
             allow_leading_dash: false,
+            confinement: Confinement::default(),
         }
     }
 }
@@ -250,6 +339,52 @@ pub enum PatternType {
     Semver,
     Filepath,
     Url,
+    /// Text that is data for the program (a commit message, a jq filter, a
+    /// SQL query under a read-only session): passed as one argv word, so
+    /// shell metacharacters are allowed; control and invisible
+    /// characters and placeholders are not. The lint refuses it where the
+    /// program reads the word as code.
+    FreeText,
+    /// A regular expression in the dialect `regex_dialect` names, checked
+    /// to compile; otherwise as `free_text`.
+    Regex,
+}
+
+impl PatternType {
+    /// Whether values of this type are text the program reads as data, so
+    /// that the shell-metacharacter rule does not apply.
+    pub fn is_text(self) -> bool {
+        matches!(self, Self::FreeText | Self::Regex)
+    }
+}
+
+/// The regular-expression languages a `regex` value can be checked in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, IntoStaticStr, EnumString, VariantArray)]
+#[strum(serialize_all = "snake_case")]
+pub enum RegexDialect {
+    /// POSIX extended regular expressions, as `grep -E`, `sed -E` and
+    /// `awk` read them (with GNU's backslash classes and back-references).
+    Ere,
+    /// Perl-compatible expressions, as `grep -P` and PCRE2 read them.
+    Pcre,
+    /// Rust's `regex` syntax, as ripgrep reads it by default.
+    Rust,
+}
+
+impl RegexDialect {
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        text.parse().ok()
+    }
+}
+
+impl fmt::Display for RegexDialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 impl PatternType {
@@ -730,6 +865,9 @@ impl Serialize for ParameterBody<'_> {
         if let Some(pattern_type) = parameter.pattern_type {
             out.serialize_entry("pattern_type", pattern_type.as_str())?;
         }
+        if let Some(dialect) = parameter.regex_dialect {
+            out.serialize_entry("regex_dialect", dialect.as_str())?;
+        }
         if !parameter.enum_values.is_empty() {
             out.serialize_entry("enum_values", &parameter.enum_values)?;
         }
@@ -741,6 +879,17 @@ impl Serialize for ParameterBody<'_> {
         }
         if parameter.allow_leading_dash {
             out.serialize_entry("allow_leading_dash", &true)?;
+        }
+        let confinement = &parameter.confinement;
+        if confinement.relative_only {
+            out.serialize_entry("relative_only", &true)?;
+        }
+        if !confinement.under.is_empty() {
+            let roots: Vec<String> = confinement.under.iter().map(PathRoot::to_text).collect();
+            out.serialize_entry("under", &roots)?;
+        }
+        if confinement.must_exist {
+            out.serialize_entry("must_exist", &true)?;
         }
         out.end()
     }
@@ -787,17 +936,25 @@ pub fn to_wire(declaration: &Declaration) -> Value {
 /// What kind of string a value is, which decides the rules it gets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ValueClass {
-    /// A string with no pattern: free text. Only control characters that
-    /// hide or reorder text are refused (tab, newline, ZWJ and ZWNJ pass).
-    FreeText,
+    /// A string with no pattern and no pattern type. Only control
+    /// characters that hide or reorder text are refused (tab, newline, ZWJ
+    /// and ZWNJ pass), and a value that is a placeholder as a whole.
+    Plain,
     /// A string held to a custom `pattern`.
     Patterned,
     /// `resource_id`: every rule.
     ResourceId,
+    /// A `pattern_type`'s syntax and rules (`free_text` and `regex`
+    /// included; a regex's dialect is [`PropertyGuard::regex_dialect`] or
+    /// the parameter's).
     Typed(PatternType),
 }
 
 pub const X_PATTERN_TYPE: &str = "x-aigent-pattern-type";
+pub const X_REGEX_DIALECT: &str = "x-aigent-regex-dialect";
+pub const X_RELATIVE_ONLY: &str = "x-aigent-relative-only";
+pub const X_UNDER: &str = "x-aigent-under";
+pub const X_MUST_EXIST: &str = "x-aigent-must-exist";
 pub const X_SENSITIVE: &str = "x-aigent-sensitive";
 pub const X_ALLOW_LEADING_DASH: &str = "x-aigent-allow-leading-dash";
 
@@ -805,6 +962,8 @@ pub const X_ALLOW_LEADING_DASH: &str = "x-aigent-allow-leading-dash";
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PropertyGuard {
     pub class: ValueClass,
+    /// `x-aigent-regex-dialect`, for `x-aigent-pattern-type: regex`.
+    pub regex_dialect: Option<RegexDialect>,
     pub sensitive: bool,
     pub allow_leading_dash: bool,
 }
@@ -825,12 +984,18 @@ impl PropertyGuard {
             .find_map(|facet| facet.get(X_PATTERN_TYPE).and_then(Value::as_str));
         let class = match named {
             Some("resource_id") => ValueClass::ResourceId,
-            Some(name) => PatternType::parse(name).map_or(ValueClass::FreeText, ValueClass::Typed),
+            Some(name) => PatternType::parse(name).map_or(ValueClass::Plain, ValueClass::Typed),
             None if facets.clone().any(|facet| facet.get("pattern").is_some()) => {
                 ValueClass::Patterned
             }
-            None => ValueClass::FreeText,
+            None => ValueClass::Plain,
         };
+        let regex_dialect = facets.clone().find_map(|facet| {
+            facet
+                .get(X_REGEX_DIALECT)
+                .and_then(Value::as_str)
+                .and_then(RegexDialect::parse)
+        });
         let flag = |keyword: &str| {
             facets
                 .clone()
@@ -838,6 +1003,7 @@ impl PropertyGuard {
         };
         Self {
             class,
+            regex_dialect,
             sensitive: flag(X_SENSITIVE),
             allow_leading_dash: flag(X_ALLOW_LEADING_DASH),
         }
@@ -859,6 +1025,9 @@ pub struct GuardedProperty {
     pub primary_type: String,
     /// The first non-null `type` of the items, likewise.
     pub items_type: String,
+    /// `x-aigent-relative-only`, `x-aigent-under`, `x-aigent-must-exist`
+    /// on the property or its `items`.
+    pub confinement: Confinement,
 }
 
 impl GuardedProperty {
@@ -867,11 +1036,12 @@ impl GuardedProperty {
         match self.items {
             None => self.guard,
             Some(items) => PropertyGuard {
-                class: if items.class == ValueClass::FreeText {
+                class: if items.class == ValueClass::Plain {
                     self.guard.class
                 } else {
                     items.class
                 },
+                regex_dialect: items.regex_dialect.or(self.guard.regex_dialect),
                 sensitive: self.guard.sensitive || items.sensitive,
                 allow_leading_dash: self.guard.allow_leading_dash || items.allow_leading_dash,
             },
@@ -941,6 +1111,10 @@ mod name_tests {
         assert_eq!(ParamType::ResourceId.as_str(), "resource_id");
         for &kind in PatternType::VARIANTS {
             assert_eq!(PatternType::parse(kind.as_str()), Some(kind));
+        }
+        assert_eq!(PatternType::FreeText.as_str(), "free_text");
+        for &dialect in RegexDialect::VARIANTS {
+            assert_eq!(RegexDialect::parse(dialect.as_str()), Some(dialect));
         }
         assert_eq!(PatternType::AlphanumericId.as_str(), "alphanumeric_id");
         for &effects in SideEffects::VARIANTS {

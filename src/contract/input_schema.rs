@@ -17,8 +17,15 @@
 //!
 //! aigent's keywords, on a top-level property (or its `items`):
 //! - `x-aigent-pattern-type`: `alphanumeric_id`, `uuid`, `semver`,
-//!   `filepath`, `url` or `resource_id`. The guard then applies that type's
-//!   syntax and named rules, exactly as for a `parameters` declaration.
+//!   `filepath`, `url`, `free_text`, `regex` or `resource_id`. The guard
+//!   then applies that type's syntax and named rules, exactly as for a
+//!   `parameters` declaration.
+//! - `x-aigent-regex-dialect`: `ere`, `pcre` or `rust`, required with
+//!   `x-aigent-pattern-type: regex`.
+//! - `x-aigent-relative-only: true`, `x-aigent-under: [ROOT, ...]`,
+//!   `x-aigent-must-exist: true`: where a `filepath` may point, as
+//!   `relative_only`, `under` and `must_exist` in a `parameters`
+//!   declaration.
 //! - `x-aigent-sensitive: true`: the value is redacted in output and in the
 //!   audit log.
 //! - `x-aigent-allow-leading-dash: true`: a user-controlled value may start
@@ -30,11 +37,15 @@ use serde_json::{Map, Value};
 
 use super::codes;
 use super::declaration::pattern_anchoring_problem;
-pub use super::declaration::{
-    GuardedProperty, PropertyGuard, X_ALLOW_LEADING_DASH, X_PATTERN_TYPE, X_SENSITIVE,
+use super::declaration::{
+    Confinement, InputSchema, PathRoot, PatternType, RegexDialect, ValueClass,
 };
-use super::declaration::{InputSchema, PatternType};
+pub use super::declaration::{
+    GuardedProperty, PropertyGuard, X_ALLOW_LEADING_DASH, X_MUST_EXIST, X_PATTERN_TYPE,
+    X_REGEX_DIALECT, X_RELATIVE_ONLY, X_SENSITIVE, X_UNDER,
+};
 use crate::report::Diagnostic;
+use strum::VariantArray;
 
 /// The meta-schema URI accepted in `$schema`.
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -105,8 +116,12 @@ const KEYWORDS: &[&str] = &[
     "examples",
     // aigent
     X_PATTERN_TYPE,
+    X_REGEX_DIALECT,
     X_SENSITIVE,
     X_ALLOW_LEADING_DASH,
+    X_RELATIVE_ONLY,
+    X_UNDER,
+    X_MUST_EXIST,
 ];
 
 /// Keywords whose value is one subschema.
@@ -281,6 +296,7 @@ fn guarded_properties(root: &Value) -> (Vec<GuardedProperty>, Vec<String>) {
         effective.extend(items.iter().map(|(pointer, _)| pointer.clone()));
         let own_values: Vec<&Value> = own.iter().map(|(_, facet)| *facet).collect();
         let item_values: Vec<&Value> = items.iter().map(|(_, facet)| *facet).collect();
+        let confinement = confinement_of(own_values.iter().chain(item_values.iter()).copied());
         guarded.push(GuardedProperty {
             name: name.clone(),
             guard: PropertyGuard::merged(own_values.iter().copied()),
@@ -288,9 +304,41 @@ fn guarded_properties(root: &Value) -> (Vec<GuardedProperty>, Vec<String>) {
                 .then(|| PropertyGuard::merged(item_values.iter().copied())),
             primary_type: first_type(own_values.iter().copied()),
             items_type: first_type(item_values.iter().copied()),
+            confinement,
         });
     }
     (guarded, effective)
+}
+
+/// The path confinement the facets of a property (and of its items) ask
+/// for together: any `x-aigent-relative-only` or `x-aigent-must-exist`,
+/// and every `x-aigent-under` root.
+fn confinement_of<'a>(facets: impl Iterator<Item = &'a Value> + Clone) -> Confinement {
+    let flag = |keyword: &str| {
+        facets
+            .clone()
+            .any(|facet| facet.get(keyword) == Some(&Value::Bool(true)))
+    };
+    let mut under: Vec<PathRoot> = Vec::new();
+    for facet in facets.clone() {
+        for root in facet
+            .get(X_UNDER)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .filter_map(PathRoot::parse)
+        {
+            if !under.contains(&root) {
+                under.push(root);
+            }
+        }
+    }
+    Confinement {
+        relative_only: flag(X_RELATIVE_ONLY),
+        under,
+        must_exist: flag(X_MUST_EXIST),
+    }
 }
 
 /// E121: `x-aigent-*` keywords the guard would never read, and facets
@@ -414,12 +462,13 @@ pub fn compile(written: &Value, field: &str) -> (Option<InputSchema>, Vec<Diagno
             .with_field(format!("{field}.$schema")),
         );
     }
-    walk(written, field, &mut diagnostics);
+    walk(written, field, false, &mut diagnostics);
     if let Some(properties) = root.get("properties").and_then(Value::as_object) {
         check_top_level_properties(properties, field, &mut diagnostics);
     }
     let (guarded, effective) = guarded_properties(written);
     check_aigent_keywords(written, &effective, field, &mut diagnostics);
+    check_regex_dialects(&guarded, field, &mut diagnostics);
     if diagnostics.iter().any(Diagnostic::is_error) {
         return (None, diagnostics);
     }
@@ -456,7 +505,10 @@ pub fn compile(written: &Value, field: &str) -> (Option<InputSchema>, Vec<Diagno
     }
 }
 
-fn walk(schema: &Value, path: &str, diagnostics: &mut Vec<Diagnostic>) {
+/// `negated`: the schema sits under an odd number of `not`s, where a
+/// `pattern` forbids what it matches, so it need not be anchored (an
+/// unanchored one forbids more, not less).
+fn walk(schema: &Value, path: &str, negated: bool, diagnostics: &mut Vec<Diagnostic>) {
     let object = match schema {
         Value::Bool(_) => return,
         Value::Object(object) => object,
@@ -503,7 +555,7 @@ fn walk(schema: &Value, path: &str, diagnostics: &mut Vec<Diagnostic>) {
                     .with_field(&here),
                 );
             }
-            "pattern" => {
+            "pattern" if !negated => {
                 if let Some(pattern) = value.as_str()
                     && let Some(problem) = pattern_anchoring_problem(pattern)
                 {
@@ -517,12 +569,15 @@ fn walk(schema: &Value, path: &str, diagnostics: &mut Vec<Diagnostic>) {
                     name == "resource_id" || PatternType::parse(name).is_some()
                 });
                 if !known {
+                    let names: Vec<&str> = PatternType::VARIANTS
+                        .iter()
+                        .map(|pattern_type| pattern_type.as_str())
+                        .chain(["resource_id"])
+                        .collect();
                     diagnostics.push(
                         Diagnostic::error(
                             codes::SHAPE,
-                            format!(
-                                "`{X_PATTERN_TYPE}` must be one of alphanumeric_id, uuid, semver, filepath, url, resource_id"
-                            ),
+                            format!("`{X_PATTERN_TYPE}` must be one of {}", names.join(", ")),
                         )
                         .with_field(&here),
                     );
@@ -536,7 +591,39 @@ fn walk(schema: &Value, path: &str, diagnostics: &mut Vec<Diagnostic>) {
                     );
                 }
             }
-            X_SENSITIVE | X_ALLOW_LEADING_DASH if !value.is_boolean() => {
+            X_REGEX_DIALECT if value.as_str().and_then(RegexDialect::parse).is_none() => {
+                let names: Vec<&str> = RegexDialect::VARIANTS
+                    .iter()
+                    .map(|dialect| dialect.as_str())
+                    .collect();
+                diagnostics.push(
+                    Diagnostic::error(
+                        codes::SHAPE,
+                        format!("`{X_REGEX_DIALECT}` must be one of {}", names.join(", ")),
+                    )
+                    .with_field(&here),
+                );
+            }
+            X_UNDER => {
+                let roots_ok = value.as_array().is_some_and(|roots| {
+                    !roots.is_empty()
+                        && roots
+                            .iter()
+                            .all(|root| root.as_str().and_then(PathRoot::parse).is_some())
+                });
+                if !roots_ok {
+                    diagnostics.push(
+                        Diagnostic::error(
+                            codes::SHAPE,
+                            format!("`{X_UNDER}` must be a non-empty list of roots: `$CWD`, `{{param}}` or an absolute directory"),
+                        )
+                        .with_field(&here),
+                    );
+                }
+            }
+            X_SENSITIVE | X_ALLOW_LEADING_DASH | X_RELATIVE_ONLY | X_MUST_EXIST
+                if !value.is_boolean() =>
+            {
                 diagnostics.push(
                     Diagnostic::error(codes::SHAPE, format!("`{keyword}` must be true or false"))
                         .with_field(&here),
@@ -545,18 +632,18 @@ fn walk(schema: &Value, path: &str, diagnostics: &mut Vec<Diagnostic>) {
             _ => {}
         }
         if SINGLE_SUBSCHEMA.contains(&keyword.as_str()) {
-            walk(value, &here, diagnostics);
+            walk(value, &here, negated ^ (keyword == "not"), diagnostics);
         } else if SUBSCHEMA_MAP.contains(&keyword.as_str()) {
             if let Some(map) = value.as_object() {
                 for (name, child) in map {
-                    walk(child, &format!("{here}.{name}"), diagnostics);
+                    walk(child, &format!("{here}.{name}"), negated, diagnostics);
                 }
             }
         } else if SUBSCHEMA_LIST.contains(&keyword.as_str())
             && let Some(list) = value.as_array()
         {
             for (index, child) in list.iter().enumerate() {
-                walk(child, &format!("{here}[{index}]"), diagnostics);
+                walk(child, &format!("{here}[{index}]"), negated, diagnostics);
             }
         }
     }
@@ -585,6 +672,63 @@ fn check_top_level_properties(
                     codes::IDENTIFIER_UNPATTERNED,
                     format!(
                         "`{name}` looks like an identifier but has no `pattern`, `format`, `enum` or `{X_PATTERN_TYPE}`; any string will pass"
+                    ),
+                )
+                .with_field(&here),
+            );
+        }
+    }
+}
+
+/// A `regex` property needs its dialect (`x-aigent-regex-dialect`), and a
+/// dialect means nothing on any other property.
+fn check_regex_dialects(
+    guarded: &[GuardedProperty],
+    field: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    for property in guarded {
+        let here = format!("{field}.properties.{}", property.name);
+        // A dialect that is not one is reported where it is written.
+        let reported = diagnostics.iter().any(|diagnostic| {
+            diagnostic
+                .field
+                .as_deref()
+                .is_some_and(|field| field.starts_with(&here))
+        });
+        if reported {
+            continue;
+        }
+        let guards = std::iter::once(property.guard).chain(property.items);
+        for guard in guards {
+            let is_regex = guard.class == ValueClass::Typed(PatternType::Regex);
+            match (is_regex, guard.regex_dialect) {
+                (true, None) => diagnostics.push(
+                    Diagnostic::error(
+                        codes::SHAPE,
+                        format!(
+                            "`{X_PATTERN_TYPE}: regex` needs `{X_REGEX_DIALECT}` (ere, pcre or rust), the language the program reads"
+                        ),
+                    )
+                    .with_field(&here),
+                ),
+                (false, Some(_)) => diagnostics.push(
+                    Diagnostic::error(
+                        codes::PATTERN_MISPLACED,
+                        format!("`{X_REGEX_DIALECT}` applies to `{X_PATTERN_TYPE}: regex` only"),
+                    )
+                    .with_field(&here),
+                ),
+                _ => {}
+            }
+        }
+        let is_path = property.item_guard().class == ValueClass::Typed(PatternType::Filepath);
+        if property.confinement.is_set() && !is_path {
+            diagnostics.push(
+                Diagnostic::error(
+                    codes::PATTERN_MISPLACED,
+                    format!(
+                        "`{X_RELATIVE_ONLY}`, `{X_UNDER}` and `{X_MUST_EXIST}` confine a path: they apply with `{X_PATTERN_TYPE}: filepath` only"
                     ),
                 )
                 .with_field(&here),
@@ -736,6 +880,45 @@ mod tests {
             ),
             [codes::PATTERN_MISPLACED]
         );
+        // Under `not` a pattern names what is refused: unanchored is fine,
+        // and under two `not`s it is a plain pattern again.
+        assert!(
+            codes_of(
+                json!({"type": "object", "properties": {"a": {"type": "string", "not": {"anyOf": [{"pattern": "[;|]"}]}}}})
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            codes_of(
+                json!({"type": "object", "properties": {"a": {"type": "string", "not": {"not": {"pattern": "[a-z]+"}}}}})
+            ),
+            [codes::PATTERN_UNANCHORED]
+        );
+        // A regex needs its dialect, and only a regex takes one.
+        assert_eq!(
+            codes_of(
+                json!({"type": "object", "properties": {"a": {"type": "string", "x-aigent-pattern-type": "regex"}}})
+            ),
+            [codes::SHAPE]
+        );
+        assert_eq!(
+            codes_of(
+                json!({"type": "object", "properties": {"a": {"type": "string", "x-aigent-pattern-type": "regex", "x-aigent-regex-dialect": "posix"}}})
+            ),
+            [codes::SHAPE]
+        );
+        assert_eq!(
+            codes_of(
+                json!({"type": "object", "properties": {"a": {"type": "string", "x-aigent-pattern-type": "free_text", "x-aigent-regex-dialect": "ere"}}})
+            ),
+            [codes::PATTERN_MISPLACED]
+        );
+        assert!(
+            codes_of(
+                json!({"type": "object", "properties": {"a": {"type": "string", "x-aigent-pattern-type": "regex", "x-aigent-regex-dialect": "pcre"}}})
+            )
+            .is_empty()
+        );
     }
 
     #[test]
@@ -826,7 +1009,7 @@ mod tests {
         assert_eq!(ids.items_type, "string");
         assert_eq!(
             compiled.guarded("odd").unwrap().guard.class,
-            ValueClass::FreeText
+            ValueClass::Plain
         );
     }
 }

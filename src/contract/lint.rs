@@ -8,7 +8,8 @@ use std::path::Path;
 use super::codes;
 use super::command_string::{UserArguments, command_string_diagnostics};
 use super::declaration::{
-    DangerLevel, Declaration, EnvValue, FlagForm, Inputs, ParamType, Subprocess,
+    DangerLevel, Declaration, EnvValue, FlagForm, Inputs, ParamType, PathRoot, PatternType,
+    Subprocess, ValueClass,
 };
 use crate::report::Diagnostic;
 
@@ -32,6 +33,9 @@ pub const CHECKS: &[Check] = &[
     env_runs_no_agent_code,
     sensitive_values_stay_off_argv,
     no_shell_command_string,
+    psql_values_are_sql,
+    text_values_stay_data,
+    path_roots_are_paths,
     required_has_no_default,
     identifiers_have_patterns,
     raw_shell_in_scripts,
@@ -340,14 +344,16 @@ fn no_shell_command_string(
 }
 
 fn command_strings(declaration: &Declaration, subprocess: &Subprocess) -> Vec<Diagnostic> {
-    let leading_dash = subprocess
+    let dash_params: Vec<&str> = subprocess
         .user_controlled_args
         .iter()
-        .find(|name| declaration.allows_leading_dash(name))
-        .map(String::as_str);
+        .filter(|name| declaration.allows_leading_dash(name))
+        .map(String::as_str)
+        .collect();
     let users = UserArguments {
         any: !subprocess.user_controlled_args.is_empty(),
-        leading_dash,
+        leading_dash: dash_params.first().copied(),
+        dash_params: &dash_params,
     };
     let mut found = command_string_diagnostics(subprocess, users);
     // A command that lets the agent choose the program and says it can do
@@ -362,6 +368,214 @@ fn command_strings(declaration: &Declaration, subprocess: &Subprocess) -> Vec<Di
             }),
     );
     found
+}
+
+/// `psql -c VALUE` sends VALUE to the server as SQL, unless it starts
+/// with `\`, which makes it a psql meta-command (`\! CMD` runs a shell).
+/// An agent's value there must be unable to start with `\`: a number, an
+/// enum none of whose values does, a pattern type that forbids it, or a
+/// `pattern` whose every match starts otherwise.
+fn psql_values_are_sql(declaration: &Declaration, _: &LintContext<'_>) -> Vec<Diagnostic> {
+    let Some(subprocess) = &declaration.subprocess else {
+        return Vec::new();
+    };
+    super::code_words::psql_command_values(subprocess)
+        .into_iter()
+        .filter(|(_, param, first)| may_start_with(declaration, param, *first))
+        .map(|(field, param, first)| {
+            let message = if first == b'|' {
+                format!(
+                    "`{param}` reaches `psql -o`, which pipes into a shell command a value starting with `|`; give `{param}` a `pattern` or `pattern_type` that cannot start with `|`"
+                )
+            } else {
+                format!(
+                    "`{param}` reaches `psql -c`, which runs a value starting with `\\` as a meta-command (`\\! CMD` starts a shell); give `{param}` a `pattern` that cannot match a leading `\\` (such as `^(?i:select|with)\\b.*$`)"
+                )
+            };
+            Diagnostic::error(codes::AGENT_VALUE_IS_CODE, message).with_field(field)
+        })
+        .collect()
+}
+
+/// Whether a value of the input `name` may start with the ASCII `byte`.
+fn may_start_with(declaration: &Declaration, name: &str, byte: u8) -> bool {
+    let starts = |text: &str| text.as_bytes().first() == Some(&byte);
+    let syntax_forbids = |class: ValueClass| {
+        matches!(
+            class,
+            ValueClass::Typed(
+                PatternType::AlphanumericId
+                    | PatternType::Uuid
+                    | PatternType::Semver
+                    | PatternType::Url
+            )
+        ) && !byte.is_ascii_alphanumeric()
+    };
+    match &declaration.inputs {
+        Inputs::Parameters(_) => {
+            let Some(parameter) = declaration.parameter(name) else {
+                return true;
+            };
+            match parameter.kind {
+                ParamType::Integer | ParamType::Number | ParamType::Boolean => false,
+                ParamType::Enum => parameter.enum_values.iter().any(|value| starts(value)),
+                ParamType::String | ParamType::Array | ParamType::ResourceId => {
+                    let class = parameter
+                        .pattern_type
+                        .map_or(ValueClass::Plain, ValueClass::Typed);
+                    !syntax_forbids(class)
+                        && parameter
+                            .pattern
+                            .as_ref()
+                            .is_none_or(|pattern| pattern_may_start_with(pattern.as_str(), byte))
+                }
+            }
+        }
+        Inputs::InputSchema(schema) => {
+            let Some(property) = schema.property(name) else {
+                return true;
+            };
+            let kind = super::input_schema::primary_type(property);
+            if matches!(kind, "integer" | "number" | "boolean") && property.get("type").is_some() {
+                return false;
+            }
+            if let Some(values) = property.get("enum").and_then(serde_json::Value::as_array) {
+                return values
+                    .iter()
+                    .any(|value| value.as_str().is_none_or(&starts));
+            }
+            let class = schema
+                .guarded(name)
+                .map_or(ValueClass::Plain, |guarded| guarded.item_guard().class);
+            !syntax_forbids(class)
+                && property
+                    .get("pattern")
+                    .and_then(serde_json::Value::as_str)
+                    .is_none_or(|pattern| pattern_may_start_with(pattern, byte))
+        }
+    }
+}
+
+/// Whether some string matching the anchored `pattern` starts with
+/// `byte`: the pattern's DFA, fed `byte` first, is not yet dead. A pattern
+/// too large to determinize counts as "may".
+fn pattern_may_start_with(pattern: &str, byte: u8) -> bool {
+    use regex_automata::dfa::{Automaton, dense};
+    use regex_automata::{Anchored, Input};
+    let built = dense::Builder::new()
+        .configure(
+            dense::Config::new()
+                .dfa_size_limit(Some(1 << 20))
+                .determinize_size_limit(Some(1 << 20))
+                // `\\b` is Unicode-aware; a DFA can still take an ASCII
+                // first byte, which is all this asks of it.
+                .unicode_word_boundary(true),
+        )
+        .build(pattern);
+    let Ok(dfa) = built else {
+        return true;
+    };
+    let Ok(start) = dfa.start_state_forward(&Input::new("").anchored(Anchored::Yes)) else {
+        return true;
+    };
+    !dfa.is_dead_state(dfa.next_state(start, byte))
+}
+
+/// `free_text` and `regex` values may hold `$`, `(` or `;`, which is
+/// fine for a program that reads them as data, and not where a program
+/// reads its words as code or as the program to run (see
+/// `code_words::text_code_positions`; the places E115 and E127 name are
+/// refused for every value already).
+fn text_values_stay_data(declaration: &Declaration, _: &LintContext<'_>) -> Vec<Diagnostic> {
+    let Some(subprocess) = &declaration.subprocess else {
+        return Vec::new();
+    };
+    super::code_words::text_code_positions(subprocess)
+        .into_iter()
+        .filter_map(|(field, param, why)| {
+            let kind = text_kind(declaration, &param)?;
+            Some(
+                Diagnostic::error(
+                    codes::TEXT_REACHES_CODE,
+                    format!(
+                        "`{param}` is `{kind}`, which allows shell metacharacters, but {why}; use a stricter `pattern_type` or `pattern` for it, or pass it where the program reads data"
+                    ),
+                )
+                .with_field(field),
+            )
+        })
+        .collect()
+}
+
+/// An `under` root `{param}` must name another declared `filepath` input:
+/// its value is a directory only if it is a path.
+fn path_roots_are_paths(declaration: &Declaration, _: &LintContext<'_>) -> Vec<Diagnostic> {
+    let prefix = match declaration.inputs {
+        Inputs::Parameters(_) => "parameters",
+        Inputs::InputSchema(_) => "input_schema.properties",
+    };
+    let inputs = declaration.input_names();
+    let mut found = Vec::new();
+    for name in &inputs {
+        let Some(confinement) = declaration.confinement(name) else {
+            continue;
+        };
+        for root in &confinement.under {
+            let PathRoot::Param(root_name) = root else {
+                continue;
+            };
+            let field = format!("{prefix}.{name}.under");
+            let is_path = declaration.confinement(root_name).is_some()
+                || match &declaration.inputs {
+                    Inputs::Parameters(_) => {
+                        declaration.parameter(root_name).is_some_and(|parameter| {
+                            parameter.pattern_type == Some(PatternType::Filepath)
+                        })
+                    }
+                    Inputs::InputSchema(schema) => {
+                        schema.guarded(root_name).is_some_and(|property| {
+                            property.item_guard().class == ValueClass::Typed(PatternType::Filepath)
+                        })
+                    }
+                };
+            if !inputs.contains(&root_name.as_str()) {
+                let hint = super::naming::closest(root_name, inputs.iter().copied())
+                    .map(|closest| format!("; did you mean `{{{closest}}}`?"))
+                    .unwrap_or_default();
+                found.push(
+                    Diagnostic::error(
+                        codes::USER_ARG_UNKNOWN,
+                        format!("`{{{root_name}}}` names no parameter{hint}"),
+                    )
+                    .with_field(field),
+                );
+            } else if root_name == name || !is_path {
+                found.push(
+                    Diagnostic::error(
+                        codes::PATTERN_MISPLACED,
+                        format!(
+                            "`{{{root_name}}}` must name another parameter with `pattern_type: filepath`, whose value is the directory"
+                        ),
+                    )
+                    .with_field(field),
+                );
+            }
+        }
+    }
+    found
+}
+
+/// `free_text` or `regex`, when the input `name` is text a program reads
+/// as data.
+fn text_kind(declaration: &Declaration, name: &str) -> Option<PatternType> {
+    let pattern_type = match &declaration.inputs {
+        Inputs::Parameters(_) => declaration.parameter(name)?.pattern_type?,
+        Inputs::InputSchema(schema) => match schema.guarded(name)?.item_guard().class {
+            ValueClass::Typed(pattern_type) => pattern_type,
+            _ => return None,
+        },
+    };
+    pattern_type.is_text().then_some(pattern_type)
 }
 
 fn required_has_no_default(declaration: &Declaration, _: &LintContext<'_>) -> Vec<Diagnostic> {
@@ -513,5 +727,164 @@ mod tests {
             "name: t\ndescription: d\nparameters:\n  a: {type: string}\nsubprocess: {binary: t, argv: [{param: a}], hardcoded_args: [x]}\n",
         );
         assert_eq!(both, [pair(codes::SHAPE, "subprocess.hardcoded_args")]);
+    }
+
+    #[test]
+    fn text_values_never_reach_code() {
+        let text = "{type: string, pattern_type: free_text}";
+        // Program position: the text would choose what runs.
+        let found = findings(&format!(
+            "name: t\ndescription: d\nparameters:\n  prog: {text}\nsubprocess: {{binary: env, argv: ['--', {{param: prog}}]}}\n"
+        ));
+        assert!(
+            found.contains(&pair(codes::TEXT_REACHES_CODE, "subprocess.argv[1]")),
+            "{found:?}"
+        );
+        // A word of make: `X=$(shell CMD)`.
+        let found = findings(&format!(
+            "name: t\ndescription: d\nparameters:\n  target: {text}\nsubprocess: {{binary: make, argv: ['-C', build, {{param: target}}]}}\n"
+        ));
+        assert_eq!(
+            found,
+            [pair(codes::TEXT_REACHES_CODE, "subprocess.argv[2]")]
+        );
+        // Data for its program: a commit message, a grep pattern, a jq filter.
+        for (binary, argv) in [
+            (
+                "git",
+                "[commit, {param: value, flag: --message, form: joined}]",
+            ),
+            (
+                "grep",
+                "[-E, {param: value, flag: --regexp, form: joined}, --, file]",
+            ),
+            ("jq", "[--raw-output, {param: value}]"),
+        ] {
+            let found = findings(&format!(
+                "name: t\ndescription: d\nparameters:\n  value: {{type: string, pattern_type: regex, regex_dialect: ere}}\nsubprocess: {{binary: {binary}, argv: {argv}}}\n"
+            ));
+            assert!(found.is_empty(), "{binary}: {found:?}");
+        }
+        // A plain string in a place E127 names stays E127, not E128.
+        let found = findings(
+            "name: t\ndescription: d\nparameters:\n  script: {type: string, pattern_type: free_text}\nsubprocess: {binary: sed, argv: [-n, {param: script}, file]}\n",
+        );
+        assert_eq!(
+            found,
+            [pair(codes::AGENT_VALUE_IS_CODE, "subprocess.argv[1]")]
+        );
+    }
+
+    #[test]
+    fn psql_values_must_not_start_with_a_backslash() {
+        let psql = |parameter: &str| {
+            findings(&format!(
+                "name: t\ndescription: d\nparameters:\n  query: {parameter}\nsubprocess: {{binary: psql, argv: [--no-psqlrc, {{param: query, flag: --command, form: joined}}]}}\n"
+            ))
+        };
+        let meta = pair(codes::AGENT_VALUE_IS_CODE, "subprocess.argv[1]");
+        assert_eq!(
+            psql("{type: string, pattern_type: free_text}"),
+            std::slice::from_ref(&meta)
+        );
+        assert_eq!(
+            psql("{type: string, pattern: '^.+$'}"),
+            std::slice::from_ref(&meta)
+        );
+        assert!(
+            psql("{type: string, pattern_type: free_text, pattern: '^(?i:select|with)\\b[^;]*$'}")
+                .is_empty()
+        );
+        assert!(psql("{type: enum, enum_values: [select 1, select 2]}").is_empty());
+        assert_eq!(psql("{type: enum, enum_values: ['\\\\dt']}"), [meta]);
+        // An output file that may start with `|` is a pipe into a shell.
+        let found = findings(
+            "name: t\ndescription: d\nparameters:\n  out: {type: string, pattern_type: filepath}\nsubprocess: {binary: psql, argv: [{param: out, flag: -o}, -c, 'select 1']}\n",
+        );
+        assert!(
+            found.contains(&pair(codes::AGENT_VALUE_IS_CODE, "subprocess.argv[0]")),
+            "{found:?}"
+        );
+        // A template's flag is a word like a literal one: `mysql -e` takes
+        // code (E115) whether `-e` is written as a word or as a slot's flag.
+        let found = findings(
+            "name: t\ndescription: d\nparameters:\n  q: {type: string, pattern: '^[a-z ]+$'}\nsubprocess: {binary: mysql, argv: [{param: q, flag: -e}]}\n",
+        );
+        assert_eq!(
+            found,
+            [pair(codes::SHELL_COMMAND_STRING, "subprocess.argv[0]")]
+        );
+        let found = findings(
+            "name: t\ndescription: d\nparameters:\n  code: {type: string}\nsubprocess: {binary: python3, argv: [{param: code, flag: -c}]}\n",
+        );
+        assert_eq!(
+            found,
+            [pair(codes::SHELL_COMMAND_STRING, "subprocess.argv[0]")]
+        );
+        let found = findings(
+            "name: t\ndescription: d\nparameters: {}\nsubprocess: {binary: psql, argv: ['-c', '\\\\! rm -rf x']}\n",
+        );
+        assert!(
+            found.contains(&pair(codes::SHELL_COMMAND_STRING, "subprocess.argv[1]")),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn regex_dialects_and_combined_patterns() {
+        let found = findings(
+            "name: t\ndescription: d\nparameters:\n  p: {type: string, pattern_type: regex}\n",
+        );
+        assert_eq!(found, [pair(codes::SHAPE, "parameters.p.regex_dialect")]);
+        let found = findings(
+            "name: t\ndescription: d\nparameters:\n  p: {type: string, pattern_type: free_text, regex_dialect: ere}\n",
+        );
+        assert_eq!(
+            found,
+            [pair(codes::PATTERN_MISPLACED, "parameters.p.regex_dialect")]
+        );
+        let found = findings(
+            "name: t\ndescription: d\nparameters:\n  p: {type: string, pattern_type: regex, regex_dialect: posix}\n",
+        );
+        assert_eq!(found, [pair(codes::SHAPE, "parameters.p.regex_dialect")]);
+        // E108 is retired: a pattern and a pattern type combine.
+        assert!(
+            findings(
+                "name: t\ndescription: d\nparameters:\n  p: {type: string, pattern_type: filepath, pattern: '^src/.*$'}\n",
+            )
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn confinement_applies_to_paths_and_names_path_roots() {
+        let found = findings(
+            "name: t\ndescription: d\nparameters:\n  p: {type: string, relative_only: true}\n",
+        );
+        assert_eq!(
+            found,
+            [pair(codes::PATTERN_MISPLACED, "parameters.p.relative_only")]
+        );
+        let found = findings(
+            "name: t\ndescription: d\nparameters:\n  p: {type: string, pattern_type: filepath, under: [relative/dir]}\n",
+        );
+        assert_eq!(found, [pair(codes::SHAPE, "parameters.p.under[0]")]);
+        let found = findings(
+            "name: t\ndescription: d\nparameters:\n  p: {type: string, pattern_type: filepath, under: ['{dst}']}\n  dest: {type: string, pattern_type: filepath}\n",
+        );
+        assert_eq!(found, [pair(codes::USER_ARG_UNKNOWN, "parameters.p.under")]);
+        let found = findings(
+            "name: t\ndescription: d\nparameters:\n  p: {type: string, pattern_type: filepath, under: ['{label}']}\n  label: {type: string}\n",
+        );
+        assert_eq!(
+            found,
+            [pair(codes::PATTERN_MISPLACED, "parameters.p.under")]
+        );
+        assert!(
+            findings(
+                "name: t\ndescription: d\nparameters:\n  p: {type: array, pattern_type: filepath, under: ['{dest}', $CWD, /srv/data], must_exist: true}\n  dest: {type: string, pattern_type: filepath, relative_only: true}\n",
+            )
+            .is_empty()
+        );
     }
 }

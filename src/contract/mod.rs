@@ -25,9 +25,9 @@ pub mod value;
 pub use command_string::{is_language, runs_another_program};
 pub use danger::suggest_danger_level;
 pub use declaration::{
-    AnchoredPattern, ArgvPart, DangerLevel, Declaration, EnvValue, EnvVar, ExitCode, FlagForm,
-    InputSchema, Inputs, ParamSlot, ParamType, Parameter, PatternType, SideEffects, Subprocess,
-    ValueClass, pattern_anchoring_problem, to_wire,
+    AnchoredPattern, ArgvPart, Confinement, DangerLevel, Declaration, EnvValue, EnvVar, ExitCode,
+    FlagForm, InputSchema, Inputs, ParamSlot, ParamType, Parameter, PathRoot, PatternType,
+    RegexDialect, SideEffects, Subprocess, ValueClass, pattern_anchoring_problem, to_wire,
 };
 pub use naming::{closest, command_name_problem, looks_like_identifier, parameter_name_problem};
 pub use parse::{Origin, Parsed, SourceFormat, read_declaration, read_value};

@@ -4,11 +4,13 @@
 //! runs both (`crate::registry::parse_declaration`).
 
 use serde_json::{Map, Value};
+use strum::VariantArray;
 
 use super::codes;
 use super::declaration::{
-    AnchoredPattern, ArgvPart, DangerLevel, Declaration, EnvValue, EnvVar, ExitCode, FlagForm,
-    Inputs, ParamSlot, ParamType, Parameter, PatternType, SideEffects, Subprocess,
+    AnchoredPattern, ArgvPart, Confinement, DangerLevel, Declaration, EnvValue, EnvVar, ExitCode,
+    FlagForm, Inputs, ParamSlot, ParamType, Parameter, PathRoot, PatternType, RegexDialect,
+    SideEffects, Subprocess,
 };
 use super::{input_schema, value};
 use crate::report::Diagnostic;
@@ -82,20 +84,46 @@ pub fn read_declaration(text: &str, format: SourceFormat, origin: &Origin<'_>) -
     };
     match parsed {
         Ok(document) => read_value(&document, origin),
-        Err(err) => Parsed::failed(
-            Diagnostic::error(
-                codes::SYNTAX,
-                format!(
-                    "invalid {}: {}",
-                    match format {
-                        SourceFormat::Json => "JSON",
-                        SourceFormat::Yaml => "YAML",
-                    },
-                    err.message
-                ),
+        Err(err) => {
+            let (message, line) = match format {
+                SourceFormat::Yaml => {
+                    yaml_syntax_with_hint(text).unwrap_or_else(|| (err.message.clone(), err.line))
+                }
+                SourceFormat::Json => (err.message.clone(), err.line),
+            };
+            Parsed::failed(
+                Diagnostic::error(
+                    codes::SYNTAX,
+                    format!(
+                        "invalid {}: {message}",
+                        match format {
+                            SourceFormat::Json => "JSON",
+                            SourceFormat::Yaml => "YAML",
+                        }
+                    ),
+                )
+                .with_line(line.or(err.line)),
             )
-            .with_line(err.line),
-        ),
+        }
+    }
+}
+
+/// The message a SKILL.md gets for the same YAML mistake (E017): its
+/// column and plain-language advice (`a value holding ': ' must be quoted,
+/// e.g. description: "..."`). One implementation, the frontmatter
+/// parser's, reads the text again, only once it has failed; `None` when
+/// that reader finds no syntax error of its own to explain.
+fn yaml_syntax_with_hint(text: &str) -> Option<(String, Option<usize>)> {
+    use crate::skill::frontmatter::{Document, ParseError, parse};
+    let document = Document {
+        yaml: text,
+        yaml_first_line: 1,
+        body: "",
+        body_first_line: 1,
+    };
+    match parse(&document) {
+        Err(ParseError::Syntax { message, line }) => Some((message, line)),
+        _ => None,
     }
 }
 
@@ -478,10 +506,14 @@ impl Reader {
                 "description",
                 "pattern",
                 "pattern_type",
+                "regex_dialect",
                 "enum_values",
                 "default",
                 "sensitive",
                 "allow_leading_dash",
+                "relative_only",
+                "under",
+                "must_exist",
             ],
         );
         let kind = match object.get("type") {
@@ -543,24 +575,24 @@ impl Reader {
                     }
                 }
             });
-        let pattern_type = self.optional_string(object, "pattern_type", &prefix).and_then(|text| {
-            let parsed = PatternType::parse(&text);
-            if parsed.is_none() {
-                self.error(
-                    codes::SHAPE,
-                    join(&prefix, "pattern_type"),
-                    format!("`pattern_type` must be one of alphanumeric_id, uuid, semver, filepath, url, not `{text}`"),
-                );
-            }
-            parsed
-        });
-        if object.contains_key("pattern") && object.contains_key("pattern_type") {
-            self.error(
-                codes::PATTERN_CONFLICT,
-                join(&prefix, "pattern_type"),
-                "`pattern` and `pattern_type` are mutually exclusive; keep one",
-            );
-        }
+        let pattern_type = self
+            .optional_string(object, "pattern_type", &prefix)
+            .and_then(|text| {
+                let parsed = PatternType::parse(&text);
+                if parsed.is_none() {
+                    self.error(
+                        codes::SHAPE,
+                        join(&prefix, "pattern_type"),
+                        format!(
+                            "`pattern_type` must be one of {}, not `{text}`",
+                            pattern_type_names()
+                        ),
+                    );
+                }
+                parsed
+            });
+        let regex_dialect = self.regex_dialect(object, &prefix, pattern_type);
+        let confinement = self.confinement(object, &prefix, pattern_type);
         let enum_values = self
             .string_list(object, "enum_values", &prefix)
             .unwrap_or_default();
@@ -581,11 +613,113 @@ impl Reader {
             description,
             pattern,
             pattern_type,
+            regex_dialect,
             enum_values,
             default,
             sensitive,
             allow_leading_dash,
+            confinement,
         })
+    }
+
+    /// `relative_only`, `under` and `must_exist`: where a `filepath` may
+    /// point. Whether an `under` root `{param}` names a path parameter is
+    /// the lint's to say.
+    fn confinement(
+        &mut self,
+        object: &Map<String, Value>,
+        prefix: &str,
+        pattern_type: Option<PatternType>,
+    ) -> Confinement {
+        let relative_only = self.optional_bool(object, "relative_only", prefix);
+        let must_exist = self.optional_bool(object, "must_exist", prefix);
+        let mut under = Vec::new();
+        if let Some(roots) = self.string_list(object, "under", prefix) {
+            if object.get("under").is_some() && roots.is_empty() {
+                self.error(
+                    codes::SHAPE,
+                    join(prefix, "under"),
+                    "`under` lists the directories a path may be in; an empty list allows none",
+                );
+            }
+            for (index, text) in roots.iter().enumerate() {
+                match PathRoot::parse(text) {
+                    Some(root) => under.push(root),
+                    None => self.error(
+                        codes::SHAPE,
+                        format!("{prefix}.under[{index}]"),
+                        format!("`{text}` is not a root: write `$CWD`, `{{param}}` (another path parameter) or an absolute directory"),
+                    ),
+                }
+            }
+        }
+        let confinement = Confinement {
+            relative_only,
+            under,
+            must_exist,
+        };
+        if confinement.is_set() && pattern_type != Some(PatternType::Filepath) {
+            for key in ["relative_only", "under", "must_exist"] {
+                if object.contains_key(key) {
+                    self.error(
+                        codes::PATTERN_MISPLACED,
+                        join(prefix, key),
+                        format!(
+                            "`{key}` confines a path: it applies with `pattern_type: filepath` only"
+                        ),
+                    );
+                }
+            }
+        }
+        confinement
+    }
+
+    /// `regex_dialect`: required with `pattern_type: regex` (which
+    /// language the program reads matters: `grep -E` is ERE, `grep -P`
+    /// PCRE, ripgrep Rust), and meaningless without it.
+    fn regex_dialect(
+        &mut self,
+        object: &Map<String, Value>,
+        prefix: &str,
+        pattern_type: Option<PatternType>,
+    ) -> Option<RegexDialect> {
+        let field = join(prefix, "regex_dialect");
+        let names = RegexDialect::VARIANTS
+            .iter()
+            .map(|dialect| dialect.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let given = self.optional_string(object, "regex_dialect", prefix);
+        match (pattern_type, given) {
+            (Some(PatternType::Regex), None) => {
+                self.error(
+                    codes::SHAPE,
+                    field,
+                    format!("`pattern_type: regex` needs `regex_dialect`, the language the program reads: one of {names} (`grep -E` reads ere, `grep -P` pcre, ripgrep rust)"),
+                );
+                None
+            }
+            (Some(PatternType::Regex), Some(text)) => {
+                let dialect = RegexDialect::parse(&text);
+                if dialect.is_none() {
+                    self.error(
+                        codes::SHAPE,
+                        field,
+                        format!("`regex_dialect` must be one of {names}, not `{text}`"),
+                    );
+                }
+                dialect
+            }
+            (_, Some(_)) => {
+                self.error(
+                    codes::PATTERN_MISPLACED,
+                    field,
+                    "`regex_dialect` applies to `pattern_type: regex` only",
+                );
+                None
+            }
+            (_, None) => None,
+        }
     }
 
     fn type_specific(
@@ -1045,6 +1179,15 @@ impl Reader {
     }
 }
 
+/// Every `pattern_type`, for messages.
+fn pattern_type_names() -> String {
+    PatternType::VARIANTS
+        .iter()
+        .map(|pattern_type| pattern_type.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn kind(value: &Value) -> &'static str {
     super::value::json_kind(value)
 }
@@ -1115,6 +1258,41 @@ mod tests {
             });
             let _ = read_value(&document, &Origin::default());
         }
+    }
+
+    /// A YAML mistake in a declaration gets the advice a SKILL.md gets.
+    #[test]
+    fn yaml_mistakes_get_the_skill_quoting_hint() {
+        let parsed = read_declaration(
+            "name: t\ndescription: Deploy: the web app\ndanger_level: safe\nparameters: {}\n",
+            SourceFormat::Yaml,
+            &Origin::default(),
+        );
+        let diagnostic = &parsed.diagnostics[0];
+        assert_eq!(diagnostic.code, codes::SYNTAX);
+        assert!(
+            diagnostic.message.contains("must be quoted"),
+            "{}",
+            diagnostic.message
+        );
+        assert!(
+            diagnostic
+                .message
+                .contains("description: \"Deploy: the web app\""),
+            "{}",
+            diagnostic.message
+        );
+        assert_eq!(diagnostic.line, Some(2));
+        let parsed = read_declaration(
+            "name: t\ndescription: @mention\n",
+            SourceFormat::Yaml,
+            &Origin::default(),
+        );
+        assert!(
+            parsed.diagnostics[0].message.contains("must be quoted"),
+            "{}",
+            parsed.diagnostics[0].message
+        );
     }
 
     #[test]

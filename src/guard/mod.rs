@@ -8,7 +8,9 @@
 //! `suggestion`.
 
 mod arguments;
+mod confine;
 mod defaults;
+pub mod dialect;
 mod fix;
 mod json_args;
 pub mod number;
@@ -27,6 +29,7 @@ pub use crate::contract::ValueClass;
 pub use crate::contract::value::json_kind;
 pub use crate::normalize;
 pub use arguments::RawArguments;
+pub use confine::confine;
 pub use defaults::default_diagnostics;
 pub use number::{Decimal, DecimalError};
 pub use rule::Rule;
@@ -318,14 +321,16 @@ pub fn profile_for<'a>(declaration: &Declaration, parameter: &'a Parameter) -> V
         (ParamType::ResourceId, _, _) => ValueClass::ResourceId,
         (_, Some(pattern_type), _) => ValueClass::Typed(pattern_type),
         (_, None, Some(_)) => ValueClass::Patterned,
-        (_, None, None) => ValueClass::FreeText,
+        (_, None, None) => ValueClass::Plain,
     };
     ValueProfile {
         class,
         pattern: parameter.pattern.as_ref(),
+        regex_dialect: parameter.regex_dialect,
         user_controlled: declaration.is_user_controlled(&parameter.name),
         allow_leading_dash: parameter.allow_leading_dash
             || !declaration.stands_alone_in_argv(&parameter.name),
+        relative_only: parameter.confinement.relative_only,
     }
 }
 
@@ -661,4 +666,4 @@ pub fn check_schema_default(
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

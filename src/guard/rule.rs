@@ -30,6 +30,12 @@ pub enum Rule {
     /// An agent-chosen command line that hands a command string to a
     /// shell or an interpreter (`sh -c`, `sed 1e`).
     CommandString,
+    /// An absolute path where the declaration asks for a relative one
+    /// (`relative_only`).
+    AbsolutePath,
+    /// A path that resolves (symbolic links followed) outside every
+    /// directory the declaration allows (`under`).
+    OutsideRoot,
     // Contract checks: the value does not fit the declaration (ARG_ERROR).
     Pattern,
     AlphanumericId,
@@ -37,6 +43,13 @@ pub enum Rule {
     Semver,
     Filepath,
     Url,
+    /// A `free_text` value too long for one argv word.
+    FreeText,
+    /// A `regex` value that does not compile in its dialect.
+    Regex,
+    /// A path the declaration says must exist, and does not
+    /// (`must_exist`).
+    PathNotFound,
     Type,
     Enum,
     Required,
@@ -70,6 +83,8 @@ impl Rule {
                 | Self::PrototypeKey
                 | Self::DuplicateKey
                 | Self::CommandString
+                | Self::AbsolutePath
+                | Self::OutsideRoot
         )
     }
 
@@ -80,6 +95,8 @@ impl Rule {
             PatternType::Semver => Self::Semver,
             PatternType::Filepath => Self::Filepath,
             PatternType::Url => Self::Url,
+            PatternType::FreeText => Self::FreeText,
+            PatternType::Regex => Self::Regex,
         }
     }
 }

@@ -7,28 +7,57 @@ use super::rule::Rule;
 use super::suggest;
 use super::syntax;
 use super::violation::Violation;
-use crate::contract::{AnchoredPattern, PatternType, ValueClass};
+use crate::contract::{AnchoredPattern, PatternType, RegexDialect, ValueClass};
 
 /// Everything the rules need to know about one value.
 #[derive(Debug, Clone, Copy)]
 pub struct ValueProfile<'a> {
     pub class: ValueClass,
+    /// A custom `pattern`; with a pattern type, the value must pass both.
     pub pattern: Option<&'a AnchoredPattern>,
-    /// Passed to the subprocess: shell metacharacters and a leading dash
-    /// are refused.
+    /// The dialect of a `regex` value (`rust` when `None`).
+    pub regex_dialect: Option<RegexDialect>,
+    /// Passed to the subprocess: shell metacharacters (except in text a
+    /// program reads as data) and a leading dash are refused.
     pub user_controlled: bool,
     pub allow_leading_dash: bool,
+    /// A path that must be relative (`relative_only`).
+    pub relative_only: bool,
 }
 
 impl ValueProfile<'_> {
-    pub fn free_text() -> Self {
+    /// A string with no pattern, not passed to a subprocess.
+    pub fn plain() -> Self {
         Self {
-            class: ValueClass::FreeText,
+            class: ValueClass::Plain,
             pattern: None,
+            regex_dialect: None,
             user_controlled: false,
             allow_leading_dash: false,
+            relative_only: false,
         }
     }
+
+    /// Whether the value is text that its program reads as data
+    /// (`free_text`, `regex`), where shell metacharacters are allowed.
+    pub fn is_text(&self) -> bool {
+        matches!(self.class, ValueClass::Typed(pattern_type) if pattern_type.is_text())
+    }
+}
+
+/// What the placeholder rule looks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlaceholderScope {
+    /// The value stands for a missing one: a word such as `null` or
+    /// `undefined` ([`MISSING_WORDS`]), or a template and nothing else
+    /// (`{{name}}`, `${NAME}`, `<name>`). For plain strings, patterned
+    /// strings and text, which may mention a template (`use ${HOME}`) and
+    /// search for a to-do word (`grep TODO`).
+    Missing,
+    /// Also a to-do word as the whole value ([`TODO_WORDS`]: `TODO`,
+    /// `changeme`, ...) and a template anywhere in the value
+    /// (`prod-<region>`): identifiers, paths and URLs never hold one.
+    Anywhere,
 }
 
 /// Which rules a class gets, besides the user-controlled ones.
@@ -36,51 +65,57 @@ struct RuleSet {
     path_traversal: bool,
     id_characters: bool,
     strict_controls: bool,
-    placeholder: bool,
+    placeholder: PlaceholderScope,
     empty: bool,
     shell: bool,
+    /// Text the program reads as data: never the shell rule.
+    text: bool,
 }
 
 fn rule_set(class: ValueClass) -> RuleSet {
-    let none = RuleSet {
+    let plain = RuleSet {
         path_traversal: false,
         id_characters: false,
         strict_controls: false,
-        placeholder: false,
+        placeholder: PlaceholderScope::Missing,
         empty: false,
         shell: false,
+        text: false,
+    };
+    let identifier = RuleSet {
+        path_traversal: true,
+        id_characters: true,
+        strict_controls: true,
+        placeholder: PlaceholderScope::Anywhere,
+        empty: true,
+        shell: false,
+        text: false,
     };
     match class {
-        ValueClass::FreeText => none,
+        ValueClass::Plain => plain,
         ValueClass::Patterned => RuleSet {
             strict_controls: true,
-            ..none
+            ..plain
         },
         ValueClass::ResourceId => RuleSet {
-            path_traversal: true,
-            id_characters: true,
-            strict_controls: true,
-            placeholder: true,
-            empty: true,
             shell: true,
+            ..identifier
         },
         ValueClass::Typed(
             PatternType::AlphanumericId | PatternType::Uuid | PatternType::Semver,
-        ) => RuleSet {
-            path_traversal: true,
-            id_characters: true,
-            strict_controls: true,
-            placeholder: true,
-            empty: true,
-            shell: false,
-        },
+        ) => identifier,
         ValueClass::Typed(PatternType::Filepath | PatternType::Url) => RuleSet {
-            path_traversal: true,
             id_characters: false,
+            ..identifier
+        },
+        ValueClass::Typed(PatternType::FreeText) => RuleSet {
+            text: true,
+            ..plain
+        },
+        ValueClass::Typed(PatternType::Regex) => RuleSet {
+            text: true,
             strict_controls: true,
-            placeholder: true,
-            empty: true,
-            shell: false,
+            ..plain
         },
     }
 }
@@ -121,7 +156,13 @@ fn findings(
     let mut found = Findings::default();
     let rules = rule_set(profile.class);
     let url_mode = profile.class == ValueClass::Typed(PatternType::Url);
-    let forms = forms(value, &normalized, &rules);
+    // Text is data to its program, which never decodes `%0A` into a
+    // newline: only the value as given is checked.
+    let forms = if rules.text {
+        vec![(value.to_owned(), false)]
+    } else {
+        forms(value, &normalized, &rules)
+    };
 
     if rules.empty && value.is_empty() {
         found.add(Rule::EmptyValue, "is empty".to_owned(), None);
@@ -190,10 +231,21 @@ fn findings(
                 Some(stripped).filter(|stripped| stripped != value && !stripped.is_empty()),
             );
         }
-        if rules.placeholder && is_placeholder(form) {
+        let placeholder = match rules.placeholder {
+            PlaceholderScope::Missing => is_whole_placeholder(form, MISSING_WORDS),
+            PlaceholderScope::Anywhere => is_placeholder(form),
+        };
+        if placeholder {
             found.add(
                 Rule::PlaceholderLiteral,
                 format!("is a placeholder, not a real value{note}"),
+                None,
+            );
+        }
+        if profile.relative_only && is_absolute_path(form) {
+            found.add(
+                Rule::AbsolutePath,
+                format!("is an absolute path{note}; the declaration allows only a path relative to the directory the command runs in"),
                 None,
             );
         }
@@ -208,7 +260,7 @@ fn findings(
     // Shell metacharacters are looked for literally and percent-decoded,
     // not after NFKC: no shell reads the fullwidth `（` or `；` of Japanese
     // text as `(` or `;`.
-    if rules.shell || profile.user_controlled {
+    if (rules.shell || profile.user_controlled) && !rules.text {
         let decoded = normalize::percent_decode(value);
         for (form, note) in [(value, ""), (decoded.as_str(), " after decoding")] {
             if let Some(ch) = shell_metacharacter(form, url_mode) {
@@ -234,16 +286,18 @@ fn findings(
     let named_hit = !found.items.is_empty();
     // The first re-spelling of the value that passes every check. Case is
     // changed only to fit a declared pattern, where the other case can
-    // never pass. Free text and opaque IDs get none: without a syntax to
+    // never pass. Plain strings and opaque IDs get none: without a syntax to
     // fit, `` `touch x` `` is a command substitution, not a quoted value.
     let correction = || {
         if !with_suggestions {
             return None;
         }
         let candidates = match profile.class {
+            // Text has no syntax to fit: quotes around it may be meant.
+            ValueClass::Typed(pattern_type) if pattern_type.is_text() => Vec::new(),
             ValueClass::Typed(pattern_type) => suggest::candidates(value, Some(pattern_type)),
             ValueClass::Patterned => suggest::candidates(value, None),
-            ValueClass::ResourceId | ValueClass::FreeText => Vec::new(),
+            ValueClass::ResourceId | ValueClass::Plain => Vec::new(),
         };
         candidates
             .into_iter()
@@ -260,8 +314,8 @@ fn findings(
         }
     }
     if let ValueClass::Typed(pattern_type) = profile.class
-        && let Some(why) = syntax::syntax_error(pattern_type, value)
         && !named_hit
+        && let Some(why) = syntax::syntax_error(pattern_type, profile.regex_dialect, value)
     {
         found.add(Rule::for_pattern_type(pattern_type), why, correction());
     }
@@ -308,15 +362,20 @@ fn forms(value: &str, normalized: &Normalized, rules: &RuleSet) -> Vec<(String, 
 
 /// What a valid value looks like, for `expected`.
 pub fn expected_for(profile: &ValueProfile<'_>) -> String {
-    if let Some(pattern) = profile.pattern {
-        return format!("a string matching {}", pattern.as_str());
-    }
-    let mut text = match profile.class {
-        ValueClass::Typed(pattern_type) => syntax::expected(pattern_type).to_owned(),
-        ValueClass::ResourceId => "resource_id: a non-empty opaque identifier without '..' path segments, percent-escapes, '?', '&', '#', control characters, shell metacharacters or placeholders".to_owned(),
-        ValueClass::FreeText | ValueClass::Patterned => "a string".to_owned(),
+    let mut text = match (profile.class, profile.pattern) {
+        (ValueClass::Typed(pattern_type), Some(pattern)) => format!(
+            "{}, matching {}",
+            syntax::expected(pattern_type, profile.regex_dialect),
+            pattern.as_str()
+        ),
+        (_, Some(pattern)) => format!("a string matching {}", pattern.as_str()),
+        (ValueClass::Typed(pattern_type), None) => {
+            syntax::expected(pattern_type, profile.regex_dialect)
+        }
+        (ValueClass::ResourceId, None) => "resource_id: a non-empty opaque identifier without '..' path segments, percent-escapes, '?', '&', '#', control characters, shell metacharacters or placeholders".to_owned(),
+        (ValueClass::Plain | ValueClass::Patterned, None) => "a string".to_owned(),
     };
-    let shell_covered = profile.class == ValueClass::ResourceId;
+    let shell_covered = profile.class == ValueClass::ResourceId || profile.is_text();
     match (
         profile.user_controlled,
         profile.allow_leading_dash,
@@ -343,6 +402,18 @@ impl Findings {
         if !self.items.iter().any(|(seen, _, _)| *seen == rule) {
             self.items.push((rule, why, suggestion));
         }
+    }
+}
+
+/// A path that does not depend on the directory the command runs in: it
+/// starts at a root (`/`, `\`), a drive (`C:`), or a home directory (`~`,
+/// which a shell expands and which no relative path means).
+pub fn is_absolute_path(value: &str) -> bool {
+    let mut chars = value.chars();
+    match (chars.next(), chars.next()) {
+        (Some('/' | '\\' | '~'), _) => true,
+        (Some(letter), Some(':')) => letter.is_ascii_alphabetic(),
+        _ => false,
     }
 }
 
@@ -415,17 +486,18 @@ fn control_character(value: &str, strict: bool) -> Option<char> {
 /// that hide or reorder text (zero-width, bidi controls, BOM, tags,
 /// Mongolian selectors), the unassigned specials U+FFF0–FFF8 and plane 14
 /// except its variation selectors (U+E0100–E01EF, which ideographic
-/// variation sequences in Japanese names need). Free
-/// text keeps tab, newline, CR, ZWNJ and ZWJ, which real text uses.
-/// Everything else (identifiers, paths, URLs, patterned strings) also
-/// refuses the characters that render as nothing: the combining grapheme
-/// joiner, the Hangul fillers, the Khmer inherent vowels and the blank
-/// Braille pattern.
+/// variation sequences in Japanese names need), and in every kind of value
+/// the characters that render as nothing: the combining grapheme joiner,
+/// the Hangul fillers, the Khmer inherent vowels and the blank Braille
+/// pattern. Text (`strict` false: plain strings and `free_text`) keeps
+/// tab, newline, CR, ZWNJ and ZWJ, which real text uses; everything else
+/// (identifiers, paths, URLs, patterned strings, regular expressions)
+/// refuses them too.
 pub fn is_control(ch: char, strict: bool) -> bool {
     if !strict && matches!(ch, '\t' | '\n' | '\r' | '\u{200C}' | '\u{200D}') {
         return false;
     }
-    if strict && is_invisible(ch) {
+    if is_invisible(ch) {
         return true;
     }
     let code = u32::from(ch);
@@ -476,23 +548,171 @@ fn shell_metacharacter(value: &str, url_mode: bool) -> Option<char> {
     })
 }
 
+/// A value that is, as a whole, a placeholder: one of `words`, or a
+/// template with nothing around it (white space aside).
+pub fn is_whole_placeholder(value: &str, words: &[&str]) -> bool {
+    let trimmed = value.trim();
+    if words.iter().any(|word| trimmed.eq_ignore_ascii_case(word)) {
+        return true;
+    }
+    let wrapped = |open: &str, close: &str| {
+        trimmed.len() >= open.len() + close.len()
+            && trimmed.starts_with(open)
+            && trimmed.ends_with(close)
+    };
+    wrapped("{{", "}}")
+        || wrapped("${", "}")
+        || (wrapped("<", ">") && looks_like_name(&trimmed[1..trimmed.len() - 1]))
+}
+
+/// What the guard refuses in a value of `profile`, as JSON Schema
+/// patterns (ECMA-262, which the `regex` crate reads alike) that match a
+/// refused value, each with what it catches; the export puts them under
+/// `not`, so a model can avoid a rejection beforehand. What a pattern
+/// cannot say (deeper encodings, escapes, characters beyond the BMP; see
+/// docs/reference/guard-rules.md) stays the guard's alone.
+pub fn schema_refusals(profile: &ValueProfile<'_>) -> Vec<(&'static str, String)> {
+    let rules = rule_set(profile.class);
+    let url_mode = profile.class == ValueClass::Typed(PatternType::Url);
+    let mut refusals = Vec::new();
+    // Controls, and (except in text) their one-layer percent-encoded form.
+    let controls = if rules.strict_controls {
+        format!("[\\x00-\\x1F{CONTROLS_BMP}\\u200C\\u200D]")
+    } else {
+        format!("[\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F{CONTROLS_BMP}]")
+    };
+    let encoded_controls = if rules.strict_controls {
+        "%(?:[01][0-9A-Fa-f]|7[Ff])|%[Cc]2%[89][0-9A-Fa-f]"
+    } else {
+        "%(?:0[0-8BbCcEeFf]|1[0-9A-Fa-f]|7[Ff])|%[Cc]2%[89][0-9A-Fa-f]"
+    };
+    refusals.push((
+        "a control or invisible character",
+        if rules.text {
+            controls
+        } else {
+            format!("{controls}|{encoded_controls}")
+        },
+    ));
+    let listed: &[&str] = if rules.placeholder == PlaceholderScope::Missing {
+        MISSING_WORDS
+    } else {
+        PLACEHOLDER_WORDS
+    };
+    let words = listed
+        .iter()
+        .map(|word| case_insensitive(word))
+        .collect::<Vec<_>>()
+        .join("|");
+    let templates = "\\{\\{[\\s\\S]*\\}\\}|\\$\\{[\\s\\S]*\\}|<[A-Za-z_][A-Za-z0-9_ .-]*>";
+    refusals.push((
+        "a placeholder",
+        match rules.placeholder {
+            PlaceholderScope::Missing => {
+                format!("^\\s*(?:{words}|{templates})\\s*$")
+            }
+            PlaceholderScope::Anywhere => format!("^\\s*(?:{words})\\s*$|{templates}"),
+        },
+    ));
+    if rules.path_traversal {
+        let dots = format!("(?:{DOT}|{DOTS})*(?:{DOTS}|{DOT}{DOT})(?:{DOT}|{DOTS})*");
+        refusals.push((
+            "a '..' path segment",
+            if url_mode {
+                format!("^[^?#]*(?:{SEPARATOR}){dots}(?:{SEPARATOR}|[;?#]|%3[Bb]|%3[Ff]|%23|$)")
+            } else {
+                format!("(?:^|{SEPARATOR})(?:[A-Za-z][:\\uFF1A])?{dots}\\s*(?:{SEPARATOR}|$)")
+            },
+        ));
+    }
+    if rules.id_characters {
+        refusals.push((
+            "a percent-escape, a query ('?', '&') or a fragment ('#')",
+            "[?&#]|%[0-9A-Fa-f]{2}|%[Uu][0-9A-Fa-f]{4}".to_owned(),
+        ));
+    }
+    if (rules.shell || profile.user_controlled) && !rules.text {
+        refusals.push((
+            "a shell metacharacter",
+            if url_mode {
+                "[|<>`\\n\\r]|%(?:7[Cc]|3[Cc]|3[Ee]|60|0[AaDd])".to_owned()
+            } else {
+                "[;|&$()<>`\\n\\r]|%(?:3[Bb]|7[Cc]|26|24|28|29|3[Cc]|3[Ee]|60|0[AaDd])".to_owned()
+            },
+        ));
+    }
+    if profile.relative_only {
+        refusals.push((
+            "an absolute path (only a relative one is allowed)",
+            "^(?:[/\\\\~\\uFF0F\\uFF3C\\uFF5E]|[A-Za-z][:\\uFF1A]|%2[Ff]|%5[Cc]|%7[Ee])".to_owned(),
+        ));
+    }
+    if profile.user_controlled && !profile.allow_leading_dash {
+        refusals.push((
+            "a leading '-' (the program would read an option)",
+            if rules.text {
+                "^-".to_owned()
+            } else {
+                "^(?:-|%2[Dd]|\\uFF0D|\\uFE63)".to_owned()
+            },
+        ));
+    }
+    refusals
+}
+
+/// The control and invisible characters of the Basic Multilingual Plane
+/// above U+001F, as a character-class body (see [`is_control`]).
+const CONTROLS_BMP: &str = "\\x7F-\\x9F\\xAD\\u034F\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890\\u0891\\u08E2\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F\\u200B\\u200E\\u200F\\u2028-\\u202E\\u2060-\\u206F\\u2800\\u3164\\uFEFF\\uFFA0\\uFFF0-\\uFFFB";
+/// A dot, as given, percent-encoded once or fullwidth.
+const DOT: &str = "(?:\\.|%2[Ee]|\\uFF0E)";
+/// The leaders that fold to `..` and `...`.
+const DOTS: &str = "[\\u2025\\u2026]";
+/// The separators of [`SEPARATORS`], and `/` and `\\` percent-encoded once.
+const SEPARATOR: &str = "[/\\\\\\u2215\\u2044\\u29F8\\uFF0F\\uFF3C\\u2216\\u29F9\\uFE68\\xA5\\u20A9\\uFFE5\\uFFE6]|%2[Ff]|%5[Cc]";
+
+/// `null` as `[Nn][Uu][Ll][Ll]`: JSON Schema patterns have no flags.
+fn case_insensitive(word: &str) -> String {
+    word.chars()
+        .map(|ch| match ch {
+            ch if ch.is_ascii_alphabetic() => {
+                format!("[{}{}]", ch.to_ascii_uppercase(), ch.to_ascii_lowercase())
+            }
+            '[' | ']' => format!("\\{ch}"),
+            ch => ch.to_string(),
+        })
+        .collect()
+}
+
+/// Words that stand for a missing value: what a model writes for an
+/// argument it does not have.
+pub const MISSING_WORDS: &[&str] = &["null", "undefined", "none", "nan", "nil", "[object object]"];
+
+/// Words a writer puts where a value is still to come; also real search
+/// terms (`grep -rn TODO`), so text and plain strings may hold them.
+pub const TODO_WORDS: &[&str] = &["todo", "tbd", "fixme", "changeme", "placeholder"];
+
+/// Words that stand for a value rather than being one.
+pub const PLACEHOLDER_WORDS: &[&str] = &[
+    "null",
+    "undefined",
+    "none",
+    "nan",
+    "nil",
+    "[object object]",
+    "todo",
+    "tbd",
+    "fixme",
+    "changeme",
+    "placeholder",
+];
+
 /// Words and templates that stand for a value rather than being one.
 pub fn is_placeholder(value: &str) -> bool {
-    const WORDS: &[&str] = &[
-        "null",
-        "undefined",
-        "none",
-        "nan",
-        "nil",
-        "todo",
-        "tbd",
-        "fixme",
-        "changeme",
-        "placeholder",
-        "[object object]",
-    ];
     let trimmed = value.trim();
-    if WORDS.iter().any(|word| trimmed.eq_ignore_ascii_case(word)) {
+    if PLACEHOLDER_WORDS
+        .iter()
+        .any(|word| trimmed.eq_ignore_ascii_case(word))
+    {
         return true;
     }
     has_template(trimmed, "{{", "}}")
@@ -551,7 +771,7 @@ mod tests {
     fn typed(pattern_type: PatternType) -> ValueProfile<'static> {
         ValueProfile {
             class: ValueClass::Typed(pattern_type),
-            ..ValueProfile::free_text()
+            ..ValueProfile::plain()
         }
     }
 
@@ -580,7 +800,7 @@ mod tests {
     fn resource_id() -> ValueProfile<'static> {
         ValueProfile {
             class: ValueClass::ResourceId,
-            ..ValueProfile::free_text()
+            ..ValueProfile::plain()
         }
     }
 
@@ -648,6 +868,12 @@ mod tests {
     }
 
     #[test]
+    fn the_placeholder_words_are_the_missing_and_the_to_do_ones() {
+        let both: Vec<&str> = MISSING_WORDS.iter().chain(TODO_WORDS).copied().collect();
+        assert_eq!(PLACEHOLDER_WORDS, both.as_slice());
+    }
+
+    #[test]
     fn angle_placeholder_scan_is_linear() {
         // 200k `<` with no `>`, and `<a` repeated: both finish in one pass.
         assert!(!has_angle_placeholder(&"<".repeat(200_000)));
@@ -687,7 +913,7 @@ mod tests {
 
     #[test]
     fn free_text_keeps_newlines_and_joiners_but_not_bidi() {
-        let free = ValueProfile::free_text();
+        let free = ValueProfile::plain();
         assert!(rules_of("line one\nline two\tend", &free).is_empty());
         assert!(rules_of("family 👨\u{200D}👩\u{200D}👧", &free).is_empty());
         assert_eq!(rules_of("abc\u{202E}cba", &free), ["control_character"]);

@@ -270,8 +270,10 @@ fn rule_violations(
         let profile = ValueProfile {
             class: property.guard.class,
             pattern: None,
+            regex_dialect: property.guard.regex_dialect,
             user_controlled,
             allow_leading_dash: property.guard.allow_leading_dash || glued,
+            relative_only: property.confinement.relative_only,
         };
         match value {
             Value::String(text) => violations.extend(check_string(name, text, &profile)),
@@ -280,8 +282,10 @@ fn rule_violations(
                 let item_profile = ValueProfile {
                     class: item.class,
                     pattern: None,
+                    regex_dialect: item.regex_dialect,
                     user_controlled,
                     allow_leading_dash: item.allow_leading_dash || glued,
+                    relative_only: property.confinement.relative_only,
                 };
                 for (index, item) in items.iter().enumerate() {
                     match item {

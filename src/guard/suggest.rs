@@ -45,7 +45,7 @@ pub fn candidates(value: &str, pattern_type: Option<PatternType>) -> Vec<String>
         Some(PatternType::Uuid) => found.extend(uuid(&base)),
         Some(PatternType::AlphanumericId) => found.extend(without_trailing_marks(&base)),
         Some(PatternType::Url) => found.extend(url(&base)),
-        Some(PatternType::Filepath) => {}
+        Some(PatternType::Filepath | PatternType::FreeText | PatternType::Regex) => {}
         None => {
             let trimmed = without_trailing_marks(&base).unwrap_or_else(|| base.clone());
             for form in [base.clone(), trimmed] {

@@ -1,21 +1,59 @@
 //! The syntax of each pattern type, checked on the raw value (the one that
 //! is passed on). The named rules run besides these; see `rules`.
 
-use crate::contract::PatternType;
+use crate::contract::{PatternType, RegexDialect};
 
-/// Why a value is not of its pattern type, or `None` when it is.
-pub fn syntax_error(pattern_type: PatternType, value: &str) -> Option<String> {
+/// The longest `free_text` value: Linux refuses a longer argv word
+/// (MAX_ARG_STRLEN, 32 pages, with its NUL), so the program could not
+/// start.
+pub const MAX_TEXT_BYTES: usize = 131_071;
+
+/// Why a value is not of its pattern type, or `None` when it is. `dialect`
+/// is the `regex_dialect` of a `regex` (`rust` when none is given).
+pub fn syntax_error(
+    pattern_type: PatternType,
+    dialect: Option<RegexDialect>,
+    value: &str,
+) -> Option<String> {
     match pattern_type {
         PatternType::AlphanumericId => alphanumeric_id(value),
         PatternType::Uuid => uuid(value),
         PatternType::Semver => semver(value),
         PatternType::Filepath => filepath(value),
         PatternType::Url => url(value).err(),
+        PatternType::FreeText => free_text(value),
+        PatternType::Regex => {
+            super::dialect::regex_error(dialect.unwrap_or(RegexDialect::Rust), value)
+        }
     }
 }
 
+fn free_text(value: &str) -> Option<String> {
+    (value.len() > MAX_TEXT_BYTES).then(|| {
+        format!(
+            "is {} bytes long; one argv word may have at most {MAX_TEXT_BYTES}",
+            value.len()
+        )
+    })
+}
+
 /// What a value of `pattern_type` looks like, for `expected`.
-pub fn expected(pattern_type: PatternType) -> &'static str {
+pub fn expected(pattern_type: PatternType, dialect: Option<RegexDialect>) -> String {
+    let text = match pattern_type {
+        PatternType::FreeText => {
+            return format!(
+                "free_text: text of at most {MAX_TEXT_BYTES} bytes, passed as one argv word (shell metacharacters allowed; control and invisible characters, and a value that is only a placeholder, not)"
+            );
+        }
+        PatternType::Regex => {
+            return super::dialect::expected(dialect.unwrap_or(RegexDialect::Rust));
+        }
+        other => expected_fixed(other),
+    };
+    text.to_owned()
+}
+
+fn expected_fixed(pattern_type: PatternType) -> &'static str {
     match pattern_type {
         PatternType::AlphanumericId => {
             "alphanumeric_id: 1-128 ASCII letters, digits, '-' and '_', starting with a letter or digit (^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$)"
@@ -32,6 +70,7 @@ pub fn expected(pattern_type: PatternType) -> &'static str {
         PatternType::Url => {
             "url: an http or https URL without userinfo ('@'), spaces, control characters or '..' path segments"
         }
+        PatternType::FreeText | PatternType::Regex => "text",
     }
 }
 
@@ -46,6 +85,7 @@ pub fn json_schema_pattern(pattern_type: PatternType) -> Option<&'static str> {
         PatternType::Semver => Some(SEMVER_PATTERN),
         PatternType::Filepath => Some("^[^\\x00-\\x1F\\x7F]+$"),
         PatternType::Url => Some("^[Hh][Tt][Tt][Pp][Ss]?://[^\\s@/?#]+([/?#][^\\s]*)?$"),
+        PatternType::FreeText | PatternType::Regex => None,
     }
 }
 

@@ -134,7 +134,7 @@ fn anchored_custom_regex_matches_the_whole_value() {
         assert_eq!(rejection.violations[0].field, "ticket-ref", "{bad}");
         assert_eq!(
             rejection.violations[0].expected,
-            "a string matching ^[A-Z]{2,8}-[0-9]{1,6}$"
+            "a string matching ^[A-Z]{2,8}-[0-9]{1,6}$; no shell metacharacters"
         );
     }
 }
@@ -211,8 +211,9 @@ fn absolute_path_passes_unchanged() {
 }
 
 /// Every way of spelling a traversal, a separator or a hidden character
-/// that we know of; each must be rejected as a resource_id.
-const ENCODED_VARIANTS: &[&str] = &[
+/// that we know of; each must be rejected as a resource_id. The JSON
+/// Schema export is held to it too (`registry::json_schema`).
+pub(crate) const ENCODED_VARIANTS: &[&str] = &[
     // plain and backslash forms
     "../etc/passwd",
     "..\\windows\\win.ini",
@@ -296,89 +297,91 @@ fn encoded_variants_are_all_rejected() {
     }
 }
 
+/// Values each pattern type must accept (and the export with it).
+pub(crate) const BENIGN: &[(&str, &[&str])] = &[
+    (
+        "resource_id",
+        &[
+            "file-123",
+            "f_9a8b7c",
+            "prod-east-1",
+            "arn:aws:s3:::my-bucket",
+            "gid://shopify/Product/10079785100",
+            "users/42",
+            "v1.2.3",
+            "2024-05-01T12:00:00Z",
+            "a.b.c",
+            "ÄÖÜ-東京",
+            "x",
+        ],
+    ),
+    (
+        "alphanumeric_id",
+        &["prod-east-1", "A", "9lives", "snake_case_id", "x-1_2-3"],
+    ),
+    (
+        "uuid",
+        &[
+            "123e4567-e89b-12d3-a456-426614174000",
+            "00000000-0000-0000-0000-000000000000",
+            "A987FBC9-4BED-3078-CF07-9141BA07C9F3",
+        ],
+    ),
+    (
+        "semver",
+        &[
+            "1.2.3",
+            "0.0.1",
+            "10.20.30",
+            "1.0.0-alpha",
+            "1.0.0-alpha.1",
+            "1.0.0-0.3.7",
+            "1.0.0-x.7.z.92",
+            "1.0.0-alpha+001",
+            "1.0.0+20130313144700",
+            "1.0.0-beta+exp.sha.5114f85",
+            "1.0.0+21AF26D3----117B344092BD",
+        ],
+    ),
+    (
+        "filepath",
+        &[
+            "/home/user/file.txt",
+            "./a b/c.txt",
+            "../../../not-rejected?no",
+            "/tmp/x..y/z",
+            "/srv/.hidden/file",
+            "data/2024-05-01.csv",
+            "C:\\Users\\me\\file.txt",
+            "/opt/app/v1.2.3/bin",
+            "café/naïve.txt",
+            "/tmp/100%",
+            "/tmp/report#1.txt",
+            "a/．/b",
+            "写真/㈱.jpg",
+            "資料/テスト（仮）.txt",
+        ],
+    ),
+    (
+        "url",
+        &[
+            "https://example.com",
+            "https://example.com/search?q=rust+lang&page=2",
+            "http://localhost:8080/api/v1/items?id=5#details",
+            "https://api.example.com/v1/files/abc%20def",
+            "https://example.com/a/./b",
+            "https://[::1]:8443/health",
+            "https://example.com/path?next=../x",
+            "https://example.com/items?filter[name]=x&page[size]=10",
+            "HTTPS://example.com/Straße",
+            "https://example.com/a/..b/c..",
+        ],
+    ),
+];
+
 #[test]
 fn benign_values_are_all_accepted() {
-    let cases: &[(&str, &[&str])] = &[
-        (
-            "resource_id",
-            &[
-                "file-123",
-                "f_9a8b7c",
-                "prod-east-1",
-                "arn:aws:s3:::my-bucket",
-                "gid://shopify/Product/10079785100",
-                "users/42",
-                "v1.2.3",
-                "2024-05-01T12:00:00Z",
-                "a.b.c",
-                "ÄÖÜ-東京",
-                "x",
-            ],
-        ),
-        (
-            "alphanumeric_id",
-            &["prod-east-1", "A", "9lives", "snake_case_id", "x-1_2-3"],
-        ),
-        (
-            "uuid",
-            &[
-                "123e4567-e89b-12d3-a456-426614174000",
-                "00000000-0000-0000-0000-000000000000",
-                "A987FBC9-4BED-3078-CF07-9141BA07C9F3",
-            ],
-        ),
-        (
-            "semver",
-            &[
-                "1.2.3",
-                "0.0.1",
-                "10.20.30",
-                "1.0.0-alpha",
-                "1.0.0-alpha.1",
-                "1.0.0-0.3.7",
-                "1.0.0-x.7.z.92",
-                "1.0.0-alpha+001",
-                "1.0.0+20130313144700",
-                "1.0.0-beta+exp.sha.5114f85",
-                "1.0.0+21AF26D3----117B344092BD",
-            ],
-        ),
-        (
-            "filepath",
-            &[
-                "/home/user/file.txt",
-                "./a b/c.txt",
-                "../../../not-rejected?no",
-                "/tmp/x..y/z",
-                "/srv/.hidden/file",
-                "data/2024-05-01.csv",
-                "C:\\Users\\me\\file.txt",
-                "/opt/app/v1.2.3/bin",
-                "café/naïve.txt",
-                "/tmp/100%",
-                "/tmp/report#1.txt",
-                "a/．/b",
-                "写真/㈱.jpg",
-                "資料/テスト（仮）.txt",
-            ],
-        ),
-        (
-            "url",
-            &[
-                "https://example.com",
-                "https://example.com/search?q=rust+lang&page=2",
-                "http://localhost:8080/api/v1/items?id=5#details",
-                "https://api.example.com/v1/files/abc%20def",
-                "https://example.com/a/./b",
-                "https://[::1]:8443/health",
-                "https://example.com/path?next=../x",
-                "https://example.com/items?filter[name]=x&page[size]=10",
-                "HTTPS://example.com/Straße",
-                "https://example.com/a/..b/c..",
-            ],
-        ),
-    ];
-    for (kind, values) in cases {
+    for (kind, values) in BENIGN {
         let declaration = if *kind == "resource_id" {
             resource_id()
         } else {
@@ -1069,5 +1072,149 @@ proptest! {
         prop_assume!(!rules::has_path_traversal(&path) && !rules::is_placeholder(&path));
         let result = one(&typed("filepath"), &path);
         prop_assert!(result.is_ok(), "{path:?}: {:?}", result.unwrap_err().violations);
+    }
+}
+
+/// A parameter `value` passed to `prog` as a word of its own.
+fn passed(parameter: Value) -> Declaration {
+    single(parameter, true)
+}
+
+#[test]
+fn free_text_is_data_for_its_program() {
+    let message = passed(json!({"type": "string", "pattern_type": "free_text"}));
+    for value in [
+        "Fix parser (again) & add tests",
+        "a; b | c > d < e `f` $g $(h)",
+        "line one\nline two\r\n\ttabbed",
+        "Use ${HOME} in the config, not <name> literals",
+        "family 👨\u{200D}👩\u{200D}👧",
+        "%0A is not decoded in text",
+        "TODO",
+        "",
+    ] {
+        let result = one(&message, value);
+        assert!(result.is_ok(), "{value:?}: {:?}", rules(&result));
+        assert_eq!(
+            result.unwrap().get("value"),
+            Some(&ArgValue::String(value.to_owned()))
+        );
+    }
+    for (value, rule) in [
+        ("-m oops", "option_injection"),
+        ("abc\u{202E}cba", "control_character"),
+        ("nul\u{0}here", "control_character"),
+        ("hangul\u{3164}filler", "control_character"),
+        ("null", "placeholder_literal"),
+        ("  NaN ", "placeholder_literal"),
+        ("{{commit_message}}", "placeholder_literal"),
+        ("${MESSAGE}", "placeholder_literal"),
+        ("<message>", "placeholder_literal"),
+    ] {
+        assert_eq!(rules(&one(&message, value)), [rule], "{value:?}");
+    }
+    let long = "x".repeat(syntax::MAX_TEXT_BYTES + 1);
+    assert_eq!(rules(&one(&message, &long)), ["free_text"]);
+    // A plain string passed to a program still refuses metacharacters.
+    let plain = passed(json!({"type": "string"}));
+    assert_eq!(
+        rules(&one(&plain, "Fix parser (again)")),
+        ["shell_metacharacter"]
+    );
+}
+
+#[test]
+fn regex_values_compile_in_their_dialect() {
+    let ere = passed(json!({"type": "string", "pattern_type": "regex", "regex_dialect": "ere"}));
+    for value in [
+        "(foo|bar)$",
+        "^[[:alpha:]]+ [0-9]{2,4}$",
+        "<title>.*</title>",
+        "[<]title>",
+        "a\\.b",
+    ] {
+        let result = one(&ere, value);
+        assert!(result.is_ok(), "{value:?}: {:?}", rules(&result));
+    }
+    // A value that is only `<name>` reads as a placeholder, a regex too.
+    assert_eq!(rules(&one(&ere, "<title>")), ["placeholder_literal"]);
+    assert_eq!(rules(&one(&ere, "(foo|bar")), ["regex"]);
+    assert_eq!(rules(&one(&ere, "[[:word:]]+")), ["regex"]);
+    assert_eq!(rules(&one(&ere, "a\tb")), ["control_character"]);
+    assert_eq!(rules(&one(&ere, "a\nb")), ["control_character"]);
+    assert_eq!(rules(&one(&ere, "-v")), ["option_injection"]);
+    let rejection = one(&ere, "(foo").unwrap_err();
+    assert!(
+        rejection.violations[0].message.contains("never closed"),
+        "{}",
+        rejection.violations[0].message
+    );
+    assert!(rejection.violations[0].expected.contains("ERE"));
+    let pcre = passed(json!({"type": "string", "pattern_type": "regex", "regex_dialect": "pcre"}));
+    assert!(one(&pcre, "(?<=a)b(?!c)").is_ok());
+    let rust = passed(json!({"type": "string", "pattern_type": "regex", "regex_dialect": "rust"}));
+    assert_eq!(rules(&one(&rust, "(a)\\1")), ["regex"]);
+}
+
+#[test]
+fn pattern_and_pattern_type_both_apply() {
+    let path = passed(json!({"type": "string", "pattern_type": "filepath", "pattern": "^src/.+$"}));
+    assert!(one(&path, "src/lib.rs").is_ok());
+    assert_eq!(rules(&one(&path, "lib/x.rs")), ["pattern"]);
+    // The filepath rules still hold where the pattern would let it pass.
+    assert_eq!(rules(&one(&path, "src/../etc/passwd")), ["path_traversal"]);
+    assert_eq!(rules(&one(&path, "src/%2e%2e/etc")), ["path_traversal"]);
+    let rejection = one(&path, "lib/x.rs").unwrap_err();
+    assert!(
+        rejection.violations[0]
+            .expected
+            .starts_with("filepath: an absolute or relative path"),
+        "{}",
+        rejection.violations[0].expected
+    );
+    assert!(
+        rejection.violations[0]
+            .expected
+            .contains("matching ^src/.+$")
+    );
+}
+
+#[test]
+fn placeholders_are_refused_in_every_kind_of_string() {
+    let author = passed(json!({"type": "string", "pattern": "^[A-Za-z ]+$"}));
+    assert_eq!(rules(&one(&author, "null")), ["placeholder_literal"]);
+    assert_eq!(rules(&one(&author, "None")), ["placeholder_literal"]);
+    assert!(
+        one(&author, "TODO").is_ok(),
+        "a search term a pattern admits"
+    );
+    assert!(one(&author, "Nonesuch Smith").is_ok());
+    let plain = single(json!({"type": "string"}), false);
+    assert_eq!(rules(&one(&plain, "undefined")), ["placeholder_literal"]);
+    assert_eq!(rules(&one(&plain, "{{name}}")), ["placeholder_literal"]);
+    // A to-do word is a real search term in text and plain strings.
+    assert!(one(&plain, "FIXME").is_ok());
+    // Text around a template is a message about it.
+    assert!(one(&plain, "set {{name}} in the template").is_ok());
+    let id = typed("alphanumeric_id");
+    assert!(rules(&one(&id, "prod-<region>")).contains(&"placeholder_literal"));
+}
+
+/// The guard corpus is still refused by every class that is not text:
+/// declaring a value free text or a regex is the only way past the shell
+/// rule.
+#[test]
+fn the_corpus_is_still_refused_unless_declared_text() {
+    let user_string = passed(json!({"type": "string"}));
+    for variant in ENCODED_VARIANTS {
+        let has_shell = normalize::percent_decode(variant)
+            .chars()
+            .any(|ch| ";|&$()<>`\n\r".contains(ch));
+        if has_shell {
+            assert!(
+                one(&user_string, variant).is_err(),
+                "a plain user string accepted {variant:?}"
+            );
+        }
     }
 }

@@ -315,6 +315,7 @@ where
             }) as crate::exec::process::Progress
         }),
         sandbox,
+        audit_check: true,
     };
     drop(ticks);
     let audit_log = settings.audit_log.clone();

@@ -7,15 +7,16 @@
 use serde_json::{Map, Value, json};
 
 use crate::contract::input_schema::{
-    DRAFT_2020_12, X_ALLOW_LEADING_DASH, X_PATTERN_TYPE, X_SENSITIVE,
+    DRAFT_2020_12, X_ALLOW_LEADING_DASH, X_MUST_EXIST, X_PATTERN_TYPE, X_REGEX_DIALECT,
+    X_RELATIVE_ONLY, X_SENSITIVE, X_UNDER,
 };
-use crate::contract::{Declaration, Inputs, ParamType, Parameter};
-use crate::guard::syntax;
+use crate::contract::{Declaration, Inputs, ParamType, Parameter, PathRoot, PatternType};
+use crate::guard::{self, syntax};
 
 /// What a resource_id may not contain, as a JSON Schema pattern: the
-/// characters the named rules refuse wherever they appear. (Separators are
-/// allowed; `..` segments, encodings and placeholders need the guard.)
-const RESOURCE_ID_PATTERN: &str = "^[^?#%&;|$()<>`\\x00-\\x1F\\x7F]+$";
+/// characters the named rules refuse wherever they appear (a `%` only
+/// starting an escape, which the refusals under `not` say).
+const RESOURCE_ID_PATTERN: &str = "^[^?#&;|$()<>`\\x00-\\x1F\\x7F]+$";
 
 pub fn to_json_schema(declaration: &Declaration) -> Value {
     match &declaration.inputs {
@@ -37,7 +38,10 @@ pub fn to_json_schema(declaration: &Declaration) -> Value {
         Inputs::Parameters(parameters) => {
             let mut properties = Map::new();
             for parameter in parameters {
-                properties.insert(parameter.name.clone(), parameter_schema(parameter));
+                properties.insert(
+                    parameter.name.clone(),
+                    parameter_schema(declaration, parameter),
+                );
             }
             let required: Vec<&str> = parameters
                 .iter()
@@ -57,30 +61,86 @@ pub fn to_json_schema(declaration: &Declaration) -> Value {
     }
 }
 
-fn parameter_schema(parameter: &Parameter) -> Value {
+/// `not` for what the guard refuses in a string of `profile` (see
+/// [`guard::rules::schema_refusals`]), one pattern per kind of refusal,
+/// each with what it catches.
+fn refusals(profile: &guard::ValueProfile<'_>) -> Value {
+    let each: Vec<Value> = guard::rules::schema_refusals(profile)
+        .into_iter()
+        .map(|(what, pattern)| json!({"description": format!("refused: {what}"), "pattern": pattern}))
+        .collect();
+    json!({"anyOf": each})
+}
+
+fn parameter_schema(declaration: &Declaration, parameter: &Parameter) -> Value {
+    let profile = guard::profile_for(declaration, parameter);
     let mut schema = Map::new();
     let mut string_schema = Map::new();
     string_schema.insert("type".to_owned(), Value::from("string"));
-    if let Some(pattern) = &parameter.pattern {
-        string_schema.insert("pattern".to_owned(), Value::from(pattern.as_str()));
+    let syntax_pattern = parameter.pattern_type.and_then(syntax::json_schema_pattern);
+    // Both must pass: the declared `pattern` as `pattern`, the type's own
+    // beside it in `allOf`.
+    match (&parameter.pattern, syntax_pattern) {
+        (Some(pattern), Some(syntax_pattern)) => {
+            string_schema.insert("pattern".to_owned(), Value::from(pattern.as_str()));
+            string_schema.insert("allOf".to_owned(), json!([{"pattern": syntax_pattern}]));
+        }
+        (Some(pattern), None) => {
+            string_schema.insert("pattern".to_owned(), Value::from(pattern.as_str()));
+        }
+        (None, Some(syntax_pattern)) => {
+            string_schema.insert("pattern".to_owned(), Value::from(syntax_pattern));
+        }
+        (None, None) => {}
     }
     if let Some(pattern_type) = parameter.pattern_type {
-        if let Some(pattern) = syntax::json_schema_pattern(pattern_type) {
-            string_schema.insert("pattern".to_owned(), Value::from(pattern));
-        }
         if let Some(format) = syntax::json_schema_format(pattern_type) {
             string_schema.insert("format".to_owned(), Value::from(format));
+        }
+        if pattern_type == PatternType::FreeText {
+            string_schema.insert("maxLength".to_owned(), Value::from(syntax::MAX_TEXT_BYTES));
         }
         string_schema.insert(
             X_PATTERN_TYPE.to_owned(),
             Value::from(pattern_type.as_str()),
         );
     }
+    if let Some(dialect) = parameter.regex_dialect {
+        string_schema.insert(X_REGEX_DIALECT.to_owned(), Value::from(dialect.as_str()));
+    }
+    // Where a path may point: `relative_only` is also a refusal below;
+    // `under` and `must_exist` need the file system, which no schema can
+    // consult, so only these keywords say them.
+    let confinement = &parameter.confinement;
+    if confinement.relative_only {
+        string_schema.insert(X_RELATIVE_ONLY.to_owned(), Value::Bool(true));
+    }
+    if !confinement.under.is_empty() {
+        let roots: Vec<String> = confinement.under.iter().map(PathRoot::to_text).collect();
+        string_schema.insert(X_UNDER.to_owned(), Value::from(roots));
+    }
+    if confinement.must_exist {
+        string_schema.insert(X_MUST_EXIST.to_owned(), Value::Bool(true));
+    }
+    let takes_string = matches!(
+        parameter.kind,
+        ParamType::String | ParamType::ResourceId | ParamType::Array
+    );
+    let resource_id = parameter.kind == ParamType::ResourceId;
+    if takes_string {
+        let empty_refused = resource_id
+            || parameter
+                .pattern_type
+                .is_some_and(|pattern_type| !pattern_type.is_text());
+        if empty_refused {
+            string_schema.insert("minLength".to_owned(), Value::from(1));
+        }
+        string_schema.insert("not".to_owned(), refusals(&profile));
+    }
     match parameter.kind {
         ParamType::String => schema.extend(string_schema),
         ParamType::ResourceId => {
             schema.extend(string_schema);
-            schema.insert("minLength".to_owned(), Value::from(1));
             schema
                 .entry("pattern")
                 .or_insert_with(|| Value::from(RESOURCE_ID_PATTERN));
@@ -136,8 +196,23 @@ mod tests {
     fn the_export_guards_like_the_original() {
         // Every parameter reaches the subprocess (E122 otherwise).
         let every_parameter = json!([
-            "a-id", "uuid", "version", "path", "link", "res", "ticket", "count", "ratio", "dry",
-            "mode", "tags", "token"
+            "a-id",
+            "uuid",
+            "version",
+            "path",
+            "link",
+            "res",
+            "ticket",
+            "count",
+            "ratio",
+            "dry",
+            "mode",
+            "tags",
+            "token",
+            "message",
+            "search",
+            "under-src",
+            "out"
         ]);
         let original = parse_value(
             &json!({
@@ -155,7 +230,11 @@ mod tests {
                     "dry": {"type": "boolean"},
                     "mode": {"type": "enum", "enum_values": ["a", "b"]},
                     "tags": {"type": "array", "pattern_type": "alphanumeric_id"},
-                    "token": {"type": "string", "sensitive": true}
+                    "token": {"type": "string", "sensitive": true},
+                    "message": {"type": "string", "pattern_type": "free_text"},
+                    "search": {"type": "string", "pattern_type": "regex", "regex_dialect": "ere"},
+                    "under-src": {"type": "string", "pattern_type": "filepath", "pattern": "^src/.+$"},
+                    "out": {"type": "string", "pattern_type": "filepath", "relative_only": true, "under": ["$CWD", "{under-src}"], "must_exist": true}
                 },
                 "subprocess": {"binary": "x", "user_controlled_args": every_parameter}
             }),
@@ -182,7 +261,8 @@ mod tests {
 
         let good = r#"{"a-id": "prod-1", "uuid": "123e4567-e89b-12d3-a456-426614174000", "version": "1.2.3-rc.1+b.5",
             "path": "/home/user/file.txt", "link": "https://example.com/Straße?filter[name]=c#d", "res": "users/42", "ticket": "OPS-12",
-            "count": 3, "ratio": 0.5, "dry": true, "mode": "b", "tags": ["x", "y"], "token": "s3cret"}"#;
+            "count": 3, "ratio": 0.5, "dry": true, "mode": "b", "tags": ["x", "y"], "token": "s3cret",
+            "message": "Fix parser (again) & add tests", "search": "(foo|bar)$", "under-src": "src/a b.rs"}"#;
         for declaration in [&original, &reloaded] {
             let validated = guard::check(declaration, &RawArguments::Json(good));
             assert!(validated.is_ok(), "{:?}", validated.unwrap_err().violations);
@@ -202,6 +282,12 @@ mod tests {
             r#"{"a-id": "x", "mode": "c"}"#,
             r#"{"a-id": "x", "tags": ["a/b"]}"#,
             r#"{"a-id": "x", "extra": 1}"#,
+            r#"{"a-id": "x", "message": "null"}"#,
+            r#"{"a-id": "x", "message": "-m"}"#,
+            r#"{"a-id": "x", "search": "(foo"}"#,
+            r#"{"a-id": "x", "search": "a\nb"}"#,
+            r#"{"a-id": "x", "under-src": "lib/x"}"#,
+            r#"{"a-id": "x", "under-src": "src/../x"}"#,
             r#"{}"#,
         ] {
             for declaration in [&original, &reloaded] {
@@ -217,11 +303,190 @@ mod tests {
             }
         }
         assert_eq!(schema["properties"]["link"].get("format"), None);
+        // Where a path may point survives the round trip.
+        assert_eq!(reloaded.confinement("out"), original.confinement("out"));
+        assert!(original.confinement("out").is_some());
+        for declaration in [&original, &reloaded] {
+            let absolute = r#"{"a-id": "x", "out": "/etc/x"}"#;
+            assert!(guard::check(declaration, &RawArguments::Json(absolute)).is_err());
+        }
         let secret = guard::check(&reloaded, &RawArguments::Json(good)).unwrap();
         assert_eq!(secret.to_redacted_json()["token"], crate::guard::REDACTED);
     }
 
     fn parsed_errors(diagnostics: &[crate::report::Diagnostic]) -> bool {
         diagnostics.iter().any(crate::report::Diagnostic::is_error)
+    }
+
+    /// Why JSON Schema cannot refuse `value` although the guard does: the
+    /// categories that docs/reference/guard-rules.md lists under "What
+    /// the JSON Schema cannot say", each phrased as there.
+    fn beyond_json_schema(kind: &str, value: &str) -> Option<&'static str> {
+        if kind == "regex"
+            && guard::dialect::regex_error(crate::contract::RegexDialect::Ere, value).is_some()
+        {
+            return Some("whether a `regex` compiles in its dialect");
+        }
+        let lower = value.to_ascii_lowercase();
+        if lower.contains("%25") {
+            return Some("more than one layer of percent-encoding");
+        }
+        if lower.contains("%u") {
+            return Some("`%uXXXX` escapes");
+        }
+        if ["%c0", "%c1", "%e0%80"]
+            .iter()
+            .any(|overlong| lower.contains(overlong))
+        {
+            return Some("overlong UTF-8");
+        }
+        if lower.contains("%e2%80") || lower.contains("%ef%bb") {
+            return Some("percent-encoded Unicode format characters");
+        }
+        if value.contains('\\') || value.contains("&#") || lower.contains("&period;") {
+            return Some("backslash escapes and HTML character references");
+        }
+        if value
+            .chars()
+            .any(|ch| u32::from(ch) > 0xFFFF && crate::guard::rules::is_control(ch, true))
+        {
+            return Some("control characters beyond the Basic Multilingual Plane");
+        }
+        None
+    }
+
+    /// The schema agreement of issue 20: for every kind of string, passed
+    /// to a program or not, each value of the guard corpus (and of the
+    /// benign table) gets the same answer from the guard and from the
+    /// exported JSON Schema, except where the guard refuses what a
+    /// pattern cannot say (`beyond_json_schema`, documented).
+    #[test]
+    fn the_export_refuses_what_the_guard_refuses() {
+        let kinds = [
+            ("plain", json!({"type": "string"})),
+            ("patterned", json!({"type": "string", "pattern": "^[^/]+$"})),
+            ("resource_id", json!({"type": "resource_id"})),
+            (
+                "alphanumeric_id",
+                json!({"type": "string", "pattern_type": "alphanumeric_id"}),
+            ),
+            ("uuid", json!({"type": "string", "pattern_type": "uuid"})),
+            (
+                "semver",
+                json!({"type": "string", "pattern_type": "semver"}),
+            ),
+            (
+                "filepath",
+                json!({"type": "string", "pattern_type": "filepath"}),
+            ),
+            ("url", json!({"type": "string", "pattern_type": "url"})),
+            (
+                "free_text",
+                json!({"type": "string", "pattern_type": "free_text"}),
+            ),
+            (
+                "regex",
+                json!({"type": "string", "pattern_type": "regex", "regex_dialect": "ere"}),
+            ),
+            (
+                "relative filepath",
+                json!({"type": "string", "pattern_type": "filepath", "relative_only": true}),
+            ),
+            (
+                "filepath+pattern",
+                json!({"type": "string", "pattern_type": "filepath", "pattern": "^[a-z./%．‥]+$"}),
+            ),
+        ];
+        let mut values: Vec<&str> = guard::tests::ENCODED_VARIANTS.to_vec();
+        values.extend(
+            guard::tests::BENIGN
+                .iter()
+                .flat_map(|(_, values)| values.iter().copied()),
+        );
+        values.extend([
+            "Fix parser (again) & add tests",
+            "(foo|bar)$",
+            "-rf",
+            "%2d%2dhelp",
+            "－rf",
+            "a\tb",
+            "line\nbreak",
+            "use ${HOME} here",
+            "  null ",
+            "<name>",
+            "[object Object]",
+            "src/../x",
+            "src/%2e%2e/x",
+            "a\u{2025}/b",
+            "ok\u{3164}",
+            "/etc/passwd",
+            "~/.bashrc",
+            "C:\\Windows",
+            "%2Fetc%2Fpasswd",
+        ]);
+        let mut unexplained = Vec::new();
+        let mut gaps = 0;
+        for (kind, parameter) in &kinds {
+            for user_controlled in [false, true] {
+                let mut document = json!({
+                    "name": "probe", "description": "probe", "danger_level": "safe",
+                    "parameters": {"value": parameter},
+                });
+                if user_controlled {
+                    document["subprocess"] =
+                        json!({"binary": "probe", "argv": [{"param": "value"}]});
+                }
+                let parsed = parse_value(&document, &Origin::default());
+                assert!(
+                    !parsed_errors(&parsed.diagnostics),
+                    "{kind}: {:?}",
+                    parsed.diagnostics
+                );
+                let declaration = parsed.declaration.unwrap();
+                let schema = to_json_schema(&declaration);
+                let validators = [
+                    jsonschema::options()
+                        .with_pattern_options(jsonschema::PatternOptions::regex())
+                        .build(&schema)
+                        .expect("the export compiles with the regex engine"),
+                    jsonschema::validator_for(&schema)
+                        .expect("the export compiles with the ECMA-262 engine"),
+                ];
+                for value in &values {
+                    let arguments = json!({"value": value}).to_string();
+                    let guard_refuses =
+                        guard::check(&declaration, &RawArguments::Json(&arguments)).is_err();
+                    for validator in &validators {
+                        let schema_refuses = !validator.is_valid(&json!({"value": value}));
+                        match (guard_refuses, schema_refuses) {
+                            (true, false) if beyond_json_schema(kind, value).is_some() => {
+                                gaps += 1;
+                            }
+                            (true, false) => unexplained.push(format!(
+                                "{kind} (passed on: {user_controlled}): the guard refuses {value:?}, the schema accepts it"
+                            )),
+                            (false, true) => unexplained.push(format!(
+                                "{kind} (passed on: {user_controlled}): the schema refuses {value:?}, the guard accepts it"
+                            )),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+        assert!(unexplained.is_empty(), "{}", unexplained.join("\n"));
+        assert!(gaps > 0, "the corpus exercises the documented gaps");
+        let doc = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/docs/reference/guard-rules.md"
+        ))
+        .unwrap();
+        for (kind, _) in &kinds {
+            for value in &values {
+                if let Some(gap) = beyond_json_schema(kind, value) {
+                    assert!(doc.contains(gap), "guard-rules.md does not list: {gap}");
+                }
+            }
+        }
     }
 }

@@ -240,7 +240,10 @@ fn yes_no(flag: bool) -> String {
 fn parameter_check(parameter: &Parameter) -> String {
     let mut parts = Vec::new();
     if let Some(pattern_type) = parameter.pattern_type {
-        parts.push(pattern_type.as_str().to_owned());
+        parts.push(match parameter.regex_dialect {
+            Some(dialect) => format!("{pattern_type} ({dialect})"),
+            None => pattern_type.as_str().to_owned(),
+        });
     }
     if let Some(pattern) = &parameter.pattern {
         parts.push(pattern.as_str().to_owned());
@@ -257,6 +260,21 @@ fn parameter_check(parameter: &Parameter) -> String {
     if parameter.allow_leading_dash {
         parts.push("may start with '-'".to_owned());
     }
+    let confinement = &parameter.confinement;
+    if confinement.relative_only {
+        parts.push("relative".to_owned());
+    }
+    if !confinement.under.is_empty() {
+        let roots: Vec<String> = confinement
+            .under
+            .iter()
+            .map(crate::contract::PathRoot::to_text)
+            .collect();
+        parts.push(format!("under {}", roots.join(" or ")));
+    }
+    if confinement.must_exist {
+        parts.push("must exist".to_owned());
+    }
     parts.join(", ")
 }
 
@@ -265,8 +283,11 @@ fn property_check(property: &Value, guarded: Option<&GuardedProperty>) -> String
     let guard = guarded.map_or_else(|| PropertyGuard::of(property), GuardedProperty::item_guard);
     match guard.class {
         ValueClass::ResourceId => parts.push("resource_id".to_owned()),
-        ValueClass::Typed(pattern_type) => parts.push(pattern_type.as_str().to_owned()),
-        ValueClass::FreeText | ValueClass::Patterned => {}
+        ValueClass::Typed(pattern_type) => parts.push(match guard.regex_dialect {
+            Some(dialect) => format!("{pattern_type} ({dialect})"),
+            None => pattern_type.as_str().to_owned(),
+        }),
+        ValueClass::Plain | ValueClass::Patterned => {}
     }
     for keyword in [
         "pattern",

@@ -32,6 +32,10 @@ pub struct ValidateOptions {
     /// which client loads it (a `.claude/` directory, a Claude Code
     /// plugin) is checked with that client's profile ([`super::place`]).
     pub profile_from_context: bool,
+    /// The token counts will not be shown (text, GitHub or SARIF output):
+    /// a body too short to be over the budget is not counted, and the
+    /// report's `tokens` is `None` ([`CheckContext::skip_unshown_counts`]).
+    pub skip_unshown_counts: bool,
 }
 
 impl ValidateOptions {
@@ -294,6 +298,7 @@ pub fn validate_skill_file(
             // client installs the skill; counted without it, the report is
             // the same on every machine.
             location: None,
+            skip_unshown_counts: options.skip_unshown_counts,
         },
     );
     evals::check_evals(
@@ -333,6 +338,11 @@ pub struct CheckContext<'a> {
     /// The skill file's absolute path, as the listing shows it; `None`
     /// counts the listing entry with an empty location.
     pub location: Option<&'a Path>,
+    /// Nobody will see the counts: a body of at most
+    /// [`tokens::BODY_TOKEN_BUDGET`] bytes cannot be over the budget (a
+    /// token is at least one byte), so it is not counted and `tokens` is
+    /// `None`. A longer body is counted, for `W007`.
+    pub skip_unshown_counts: bool,
 }
 
 /// Where the files a body links to are looked for: a directory in a
@@ -463,17 +473,24 @@ pub fn check_text(text: &str, context: CheckContext<'_>) -> Checked {
             .map_or("", str::trim)
             .to_owned()
     };
-    let body_tokens = tokens::count_tokens(document.body);
-    tokens::check_body_tokens(body_tokens, document.body_first_line, &mut diagnostics);
-    let entry = PromptSkill {
-        name: text_of("name"),
-        description: text_of("description"),
-        location: context.location.map(Path::to_owned).unwrap_or_default(),
-    };
-    let tokens = Some(TokenCounts {
-        metadata: tokens::entry_tokens(&entry),
-        body: body_tokens,
-    });
+    let counted = !context.skip_unshown_counts || document.body.len() > tokens::BODY_TOKEN_BUDGET;
+    let body_tokens = counted.then(|| tokens::count_tokens(document.body));
+    if let Some(body_tokens) = body_tokens {
+        tokens::check_body_tokens(body_tokens, document.body_first_line, &mut diagnostics);
+    }
+    let tokens = body_tokens
+        .filter(|_| !context.skip_unshown_counts)
+        .map(|body| {
+            let entry = PromptSkill {
+                name: text_of("name"),
+                description: text_of("description"),
+                location: context.location.map(Path::to_owned).unwrap_or_default(),
+            };
+            TokenCounts {
+                metadata: tokens::entry_tokens(&entry),
+                body,
+            }
+        });
     Checked {
         name,
         description,
@@ -646,6 +663,27 @@ mod tests {
         );
         assert_eq!(codes_of(&checked), [codes::LINK_TARGET_MISSING]);
         assert_eq!(checked.diagnostics[0].line, Some(6));
+    }
+
+    #[test]
+    fn unshown_counts_skip_short_bodies_but_never_w007() {
+        let skip = CheckContext {
+            skip_unshown_counts: true,
+            ..CheckContext::default()
+        };
+        let short = check_text("---\nname: a\ndescription: d\n---\nhello world\n", skip);
+        assert_eq!(short.tokens, None);
+        // Over the budget in tokens, so over it in bytes: still counted.
+        let long = format!(
+            "---\nname: a\ndescription: d\n---\nword{}",
+            " word".repeat(5999)
+        );
+        let skipped = check_text(&long, skip);
+        assert_eq!(codes_of(&skipped), [codes::BODY_OVER_TOKEN_BUDGET]);
+        assert_eq!(skipped.tokens, None, "not shown, so not kept");
+        let shown = check_text(&long, CheckContext::default());
+        assert_eq!(shown.tokens.map(|tokens| tokens.body), Some(6000));
+        assert_eq!(codes_of(&shown), codes_of(&skipped));
     }
 
     #[test]

@@ -77,6 +77,8 @@ pub fn fix_text(text: &str, context: FixContext<'_>) -> Proposal {
             links: context.links,
             profile: context.profile,
             location: None,
+            // `fix` shows findings, not counts.
+            skip_unshown_counts: true,
         },
     );
     let left = checked.diagnostics;

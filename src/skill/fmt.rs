@@ -68,6 +68,7 @@ pub fn format_proposal(
         let errors = |text: &str| -> Vec<&'static str> {
             let context = CheckContext {
                 directory_name,
+                skip_unshown_counts: true,
                 ..CheckContext::default()
             };
             let mut codes: Vec<&'static str> = check_text(text, context)

@@ -4,20 +4,31 @@
 use super::vocab_hash::vocab_hash;
 
 static TOKENS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_tokens.bin"));
+/// Each token's start (only the tests read tokens by rank).
+#[cfg(test)]
 static STARTS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_starts.bin"));
 static INDEX: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_index.bin"));
 
 /// An index slot that holds no token.
-const EMPTY: u32 = u32::MAX;
+const EMPTY: u64 = u64::MAX;
 
 /// The `u32` at position `at` of a little-endian table.
+#[cfg(test)]
 fn read_u32(table: &[u8], at: usize) -> u32 {
     let mut word = [0u8; 4];
     word.copy_from_slice(&table[at * 4..at * 4 + 4]);
     u32::from_le_bytes(word)
 }
 
+/// The `u64` at position `at` of a little-endian table.
+fn read_u64(table: &[u8], at: usize) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&table[at * 8..at * 8 + 8]);
+    u64::from_le_bytes(word)
+}
+
 /// The bytes of the token of rank `rank`.
+#[cfg(test)]
 fn token_bytes(rank: u32) -> &'static [u8] {
     let rank = rank as usize;
     &TOKENS[read_u32(STARTS, rank) as usize..read_u32(STARTS, rank + 1) as usize]
@@ -32,15 +43,22 @@ pub(super) fn token_len(rank: u32) -> usize {
 /// The merge rank of `bytes` when they are one token of the vocabulary.
 /// A lower rank was learned earlier and merges first.
 pub(super) fn rank(bytes: &[u8]) -> Option<u32> {
-    let slots = INDEX.len() / 4;
-    let mut slot = vocab_hash(bytes) as usize & (slots - 1);
+    let slots = INDEX.len() / 8;
+    let hash = vocab_hash(bytes);
+    // The slot's layout is build.rs's: start, length, rank, hash tag.
+    let wanted = (hash >> 50) << 50 | (bytes.len() as u64) << 24;
+    let checked = !0u64 << 50 | 0xFF << 24;
+    let mut slot = hash as usize & (slots - 1);
     loop {
-        let rank = read_u32(INDEX, slot);
-        if rank == EMPTY {
+        let entry = read_u64(INDEX, slot);
+        if entry == EMPTY {
             return None;
         }
-        if token_bytes(rank) == bytes {
-            return Some(rank);
+        if entry & checked == wanted {
+            let start = (entry & 0xFF_FFFF) as usize;
+            if TOKENS.get(start..start + bytes.len()) == Some(bytes) {
+                return Some((entry >> 32) as u32 & 0x3_FFFF);
+            }
         }
         slot = (slot + 1) & (slots - 1);
     }

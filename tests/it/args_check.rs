@@ -354,6 +354,51 @@ fn audit_log_flag_overrides_the_environment() {
     assert!(audit_lines(&sandbox).is_empty());
 }
 
+/// `args check` runs nothing, so `--no-audit` may skip the record of a
+/// rejection: no file anywhere, neither the configured log nor the
+/// fallback under the state directory. The verdict is the same.
+#[test]
+fn no_audit_writes_no_record() {
+    let sandbox = Sandbox::new();
+    for env in [true, false] {
+        let mut cmd = sandbox.cmd();
+        if !env {
+            cmd.env_remove("AIGENT_AUDIT_LOG");
+        }
+        let run = crate::common::Run::of(cmd.args([
+            "--format",
+            "json",
+            "args",
+            "check",
+            "--no-audit",
+            "files-get",
+            "--file-id",
+            "../x",
+        ]));
+        run.assert_code(2);
+        assert_eq!(
+            run.envelope()["error"]["rejected_pattern"],
+            "path_traversal"
+        );
+        assert!(run.envelope()["warnings"].as_array().unwrap().is_empty());
+    }
+    assert!(audit_lines(&sandbox).is_empty());
+    assert!(!sandbox.join("state/aigent").exists());
+    // It is an args check flag: run has none, and it does not combine
+    // with --audit-log.
+    let run = sandbox.run(&["run", "--no-audit", "files-get", "--file-id", "f-1"]);
+    run.assert_code(2);
+    let run = sandbox.run(&[
+        "args",
+        "check",
+        "--no-audit",
+        "--audit-log",
+        "x",
+        "files-get",
+    ]);
+    run.assert_code(2);
+}
+
 #[test]
 fn xdg_state_home_is_the_fallback_location() {
     let sandbox = Sandbox::new();

@@ -9,6 +9,10 @@ mod args_check;
 #[cfg(unix)]
 mod audit;
 mod cli;
+#[cfg(unix)]
+mod confined_paths;
+#[cfg(unix)]
+mod cookbook;
 mod ecosystem;
 mod error_codes;
 mod fuzz;
@@ -44,5 +48,6 @@ mod skill_properties;
 mod skill_proptest;
 mod skill_validate;
 mod templates;
+mod text_values;
 mod tokens;
 mod vcs_changed;

@@ -265,6 +265,77 @@ async fn a_declared_success_status_is_no_tool_error() {
     client.cancel().await.unwrap();
 }
 
+/// Free text reaches the program as one word through MCP too, the tool's
+/// inputSchema says what is refused, and a broken regex never runs.
+#[tokio::test]
+async fn free_text_and_regex_tools() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "commands/say.yaml",
+        "name: say\ndescription: Print a message\ndanger_level: safe\nparameters:\n  message: {type: string, required: true, pattern_type: free_text}\n  pattern: {type: string, pattern_type: regex, regex_dialect: ere}\nsubprocess: {binary: printf, argv: ['%s|%s\\n', {param: message}, {param: pattern}]}\n",
+    );
+    let client = connect(&sandbox, &[]).await;
+    let tools = client.list_all_tools().await.unwrap();
+    let schema = serde_json::to_value(&tools[0].input_schema).unwrap();
+    assert_eq!(
+        schema["properties"]["message"]["x-aigent-pattern-type"],
+        "free_text"
+    );
+    assert!(
+        schema["properties"]["message"]["not"]["anyOf"].is_array(),
+        "{schema}"
+    );
+    assert_eq!(
+        schema["properties"]["pattern"]["x-aigent-regex-dialect"],
+        "ere"
+    );
+    let result = call(
+        &client,
+        "say",
+        json!({"message": "Fix (again) & more; $x", "pattern": "(a|b)$"}),
+    )
+    .await;
+    assert_eq!(result.is_error, Some(false), "{result:?}");
+    assert_eq!(
+        structured(&result)["stdout"],
+        "Fix (again) & more; $x|(a|b)$\n"
+    );
+    let result = call(&client, "say", json!({"message": "ok", "pattern": "(a|b"})).await;
+    assert_eq!(result.is_error, Some(true));
+    assert_eq!(structured(&result)["error"]["rejected_pattern"], "regex");
+    client.cancel().await.unwrap();
+}
+
+/// A confined path is checked by the server as by `run`, from the
+/// directory the program runs in.
+#[tokio::test]
+async fn confined_paths_are_refused_through_mcp() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "commands/save.yaml",
+        "name: save\ndescription: Create an empty file\ndanger_level: mutating\nparameters:\n  output: {type: string, required: true, pattern_type: filepath, relative_only: true, under: [$CWD]}\nsubprocess: {binary: touch, argv: ['--', {param: output}]}\n",
+    );
+    let client = connect(&sandbox, &[]).await;
+    let result = call(&client, "save", json!({"output": "/tmp/aigent-mcp-nope"})).await;
+    assert_eq!(result.is_error, Some(true));
+    assert_eq!(
+        structured(&result)["error"]["rejected_pattern"],
+        "absolute_path"
+    );
+    std::os::unix::fs::symlink("/tmp", sandbox.join("out")).unwrap();
+    let result = call(&client, "save", json!({"output": "out/aigent-mcp-nope"})).await;
+    assert_eq!(result.is_error, Some(true));
+    assert_eq!(
+        structured(&result)["error"]["rejected_pattern"],
+        "outside_root"
+    );
+    let result = call(&client, "save", json!({"output": "made.txt"})).await;
+    assert_eq!(result.is_error, Some(false), "{result:?}");
+    assert!(sandbox.join("made.txt").exists());
+    assert!(!std::path::Path::new("/tmp/aigent-mcp-nope").exists());
+    client.cancel().await.unwrap();
+}
+
 #[tokio::test]
 async fn destructive_tools_are_refused_without_confirmation() {
     let sandbox = Sandbox::new();

@@ -229,10 +229,22 @@ fn lint_reports_every_registration_error_with_file_and_field() {
             "parameters.p.pattern",
         ),
         (
-            "both-patterns",
-            json!({"parameters": {"p": {"type": "string", "pattern": "^a$", "pattern_type": "uuid"}}}),
-            "E108",
-            "parameters.p.pattern_type",
+            "regex-without-dialect",
+            json!({"parameters": {"p": {"type": "string", "pattern_type": "regex"}}}),
+            "E103",
+            "parameters.p.regex_dialect",
+        ),
+        (
+            "text-chooses-program",
+            json!({"parameters": {"p": {"type": "string", "pattern_type": "free_text"}}, "subprocess": {"binary": "env", "argv": ["--", {"param": "p"}]}}),
+            "E128",
+            "subprocess.argv[1]",
+        ),
+        (
+            "psql-meta-command",
+            json!({"parameters": {"q": {"type": "string", "pattern_type": "free_text"}}, "subprocess": {"binary": "psql", "argv": [{"param": "q", "flag": "--command", "form": "joined"}]}}),
+            "E127",
+            "subprocess.argv[0]",
         ),
         (
             "ghost-arg",

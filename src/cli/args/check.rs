@@ -14,12 +14,16 @@ use super::super::{CliError, Context};
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Everything after NAME belongs to the declared command, so aigent's own flags go before it.\nEvery rejection is appended to the audit log; if that fails, the result stands and a warning says so.\n\nExamples:\n  aigent args check deploy --cluster-id prod-east-1 --version 1.2.3\n  aigent args check deploy --json '{\"cluster-id\": \"prod-east-1\", \"version\": \"1.2.3\"}'\n  aigent --format json args check --audit-log ./audit.jsonl files-get --file-id f-123\n  aigent args check --value-from-env token=GH_TOKEN gh-api --endpoint repos/OWNER/REPO/issues"
+    after_help = "Everything after NAME belongs to the declared command, so aigent's own flags go before it.\nEvery rejection is appended to the audit log (--audit-log, else AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl, else ~/.local/state/aigent/audit.jsonl); if that fails, the result stands and a warning says so. --no-audit writes nothing: args check runs nothing, so no record is needed. Nothing is written when every argument passes.\n\nExamples:\n  aigent args check deploy --cluster-id prod-east-1 --version 1.2.3\n  aigent args check deploy --json '{\"cluster-id\": \"prod-east-1\", \"version\": \"1.2.3\"}'\n  aigent --format json args check --audit-log ./audit.jsonl files-get --file-id f-123\n  aigent args check --value-from-env token=GH_TOKEN gh-api --endpoint repos/OWNER/REPO/issues"
 )]
 pub struct CheckArgs {
     /// Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", conflicts_with = "no_audit")]
     pub audit_log: Option<PathBuf>,
+
+    /// Write no audit record of a rejection (args check runs nothing)
+    #[arg(long)]
+    pub no_audit: bool,
 
     #[command(flatten)]
     pub supplied: super::supplied::SuppliedValues,
@@ -87,6 +91,7 @@ pub fn run(args: &CheckArgs, ctx: &Context) -> Result<Outcome, CliError> {
     let options = InvokeOptions {
         mode: Mode::Check,
         audit_log: args.audit_log.as_deref(),
+        audit_check: !args.no_audit,
         ..InvokeOptions::default()
     };
     let tail = args

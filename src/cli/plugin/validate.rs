@@ -63,6 +63,8 @@ pub fn run(args: &ValidateArgs, ctx: &Context) -> Result<Outcome, CliError> {
         profile: args.profile.into(),
         strict: args.strict,
         profile_from_context: false,
+        // Only json output shows the counts.
+        skip_unshown_counts: !ctx.format.is_json(),
     };
     let run = match args.changed.scope() {
         Some(scope) => validate_changed_plugins(&args.paths, &scope, options).map_err(vcs_error)?,

@@ -79,6 +79,7 @@ pub fn run(args: &FixArgs, ctx: &Context) -> Result<Outcome, CliError> {
         profile: args.profile.map_or(Profile::STANDARD, Into::into),
         strict: false,
         profile_from_context: args.profile.is_none(),
+        skip_unshown_counts: false,
     };
     let propose = |text: &str, site: &Site<'_>| {
         let choice = options.choose_profile(site.directory, site.places);

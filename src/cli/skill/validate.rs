@@ -68,6 +68,8 @@ pub fn run(args: &ValidateArgs, ctx: &Context) -> Result<Outcome, CliError> {
             profile: args.profile.map_or(Profile::STANDARD, Into::into),
             strict: args.strict,
             profile_from_context: args.profile.is_none(),
+            // Only json output shows the counts.
+            skip_unshown_counts: !ctx.format.is_json(),
         },
     };
     let run = validate_paths(&args.paths, &options).map_err(vcs_error)?;

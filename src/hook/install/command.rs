@@ -62,19 +62,8 @@ fn path_text<'a>(what: &'static str, path: &'a Path) -> Result<&'a str, CommandE
     Ok(text)
 }
 
-/// `word` as one POSIX shell word: bare when it holds only characters no
-/// shell treats specially, otherwise in single quotes.
-pub fn shell_quote(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word
-            .bytes()
-            .all(|byte| byte.is_ascii_alphanumeric() || b"_@%+=:,./-".contains(&byte));
-    if plain {
-        word.to_owned()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
-    }
-}
+/// `word` as one POSIX shell word (the one quoter, [`crate::shell::quote_word`]).
+pub use crate::shell::quote_word as shell_quote;
 
 /// Whether `command` runs `aigent … hook --client CLIENT`: the hook entry
 /// for `client`, however it is spelt.
