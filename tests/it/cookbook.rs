@@ -273,9 +273,7 @@ fn every_recipe_lints_clean_and_every_example_ends_as_documented() {
         assert_eq!(example.words[0], "aigent", "{}", example.line);
         let mut words: Vec<String> = example.words[1..].to_vec();
         let name = words
-            .iter()
-            .skip(if words[0] == "args" { 2 } else { 1 })
-            .next()
+            .get(if words[0] == "args" { 2 } else { 1 })
             .cloned()
             .unwrap_or_default();
         let binary = std::fs::read_to_string(registry.join(format!("{name}.yaml")))
