@@ -100,6 +100,11 @@ pub const RUNTIME: &[&str] = &[
 /// Read and written, when it exists: a program's own prompts.
 pub const TERMINAL: &str = "/dev/tty";
 
+/// At most this many paths are granted in one run (an array parameter can
+/// name many); the rest are left out, which only takes access away, and
+/// the report stays small.
+pub const MAX_GRANTS: usize = 256;
+
 pub fn resolve(
     sandbox: &EffectiveSandbox,
     declaration: &Declaration,
@@ -120,6 +125,14 @@ pub fn resolve(
             &mut out,
             &mut resolved.skipped,
         );
+    }
+    if let Ok(real) = Path::new(TERMINAL).canonicalize() {
+        out.push(Grant {
+            grant: "runtime".to_owned(),
+            path: real.display().to_string(),
+            access: Access::Write,
+            real,
+        });
     }
     resolved.write = out;
     if let Some(read) = &sandbox.read {
@@ -150,15 +163,18 @@ pub fn resolve(
                 });
             }
         }
-        if let Ok(real) = Path::new(TERMINAL).canonicalize() {
-            resolved.write.push(Grant {
-                grant: "runtime".to_owned(),
-                path: real.display().to_string(),
-                access: Access::Write,
-                real,
-            });
-        }
         resolved.read = Some(out);
+    }
+    let total = resolved.read.as_ref().map_or(0, Vec::len) + resolved.write.len();
+    if total > MAX_GRANTS {
+        resolved.skipped.push(format!(
+            "{total} paths to grant; only the first {MAX_GRANTS} are"
+        ));
+        resolved.write.truncate(MAX_GRANTS);
+        let room = MAX_GRANTS - resolved.write.len();
+        if let Some(read) = &mut resolved.read {
+            read.truncate(room);
+        }
     }
     resolved
 }
@@ -290,11 +306,17 @@ fn place(
 /// The file the child will execute for `program`, found on `path` as
 /// `execvp` finds it (a name with a `/` is taken as it is).
 pub fn program_file(program: &str, path: Option<&OsString>, cwd: Option<&Path>) -> Option<PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
     let executable = |candidate: &Path| {
-        candidate
-            .metadata()
-            .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
+        candidate.metadata().is_ok_and(|meta| {
+            #[cfg(unix)]
+            let runs = {
+                use std::os::unix::fs::PermissionsExt;
+                meta.permissions().mode() & 0o111 != 0
+            };
+            #[cfg(not(unix))]
+            let runs = true;
+            meta.is_file() && runs
+        })
     };
     if program.contains('/') {
         let candidate = Path::new(program);
@@ -309,4 +331,102 @@ pub fn program_file(program: &str, path: Option<&OsString>, cwd: Option<&Path>) 
         .map(|dir| dir.join(program))
         .find(|candidate| executable(candidate))
         .and_then(|found| found.canonicalize().ok())
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use crate::guard::RawArguments;
+
+    fn resolved_for(dir: &Path, out: &str, sensitive: bool) -> Resolved {
+        let parsed = crate::contract::read_declaration(
+            &format!(
+                "name: t\ndescription: t\ndanger_level: mutating\nparameters:\n  out: {{type: string, pattern_type: filepath, sensitive: {sensitive}}}\nsubprocess: {{binary: 'true', argv: [{{param: out}}]}}\nsandbox: {{read: ['$CWD/missing'], write: ['{{out}}']}}\n"
+            ),
+            crate::contract::SourceFormat::Yaml,
+            &crate::contract::Origin::default(),
+        );
+        let declaration = parsed.declaration.unwrap();
+        let tail = ["--out".to_owned(), out.to_owned()];
+        let validated = crate::guard::check(&declaration, &RawArguments::from_tail(&tail)).unwrap();
+        let places = Places {
+            cwd: Some(dir.canonicalize().unwrap()),
+            home: None,
+            tmp: None,
+        };
+        resolve(
+            &EffectiveSandbox::of(&declaration),
+            &declaration,
+            &validated,
+            &places,
+            None,
+            false,
+        )
+    }
+
+    fn declared(resolved: &Resolved) -> Vec<&Grant> {
+        resolved
+            .write
+            .iter()
+            .filter(|grant| grant.grant == "{out}")
+            .collect()
+    }
+
+    #[test]
+    fn a_missing_path_is_granted_on_its_parent_for_creation_only() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("build")).unwrap();
+        let resolved = resolved_for(dir.path(), "build/new.txt", false);
+        let grants = declared(&resolved);
+        assert_eq!(grants.len(), 1);
+        assert_eq!(grants[0].access, Access::Create);
+        assert_eq!(
+            grants[0].real,
+            dir.path().join("build").canonicalize().unwrap()
+        );
+        // A read of a missing path grants nothing, and says so.
+        assert!(
+            resolved
+                .skipped
+                .iter()
+                .any(|why| why.contains("$CWD/missing")),
+            "{:?}",
+            resolved.skipped
+        );
+        // Neither the path nor its directory: nothing.
+        let resolved = resolved_for(dir.path(), "nowhere/deep/x", false);
+        assert!(declared(&resolved).is_empty());
+    }
+
+    #[test]
+    fn a_symlink_grants_its_target_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("real");
+        std::fs::create_dir(&target).unwrap();
+        std::fs::create_dir(dir.path().join("links")).unwrap();
+        std::os::unix::fs::symlink(&target, dir.path().join("links/to-real")).unwrap();
+        let resolved = resolved_for(dir.path(), "links/to-real", false);
+        let grants = declared(&resolved);
+        assert_eq!(grants.len(), 1);
+        assert_eq!(grants[0].access, Access::Write);
+        assert_eq!(grants[0].real, target.canonicalize().unwrap());
+    }
+
+    #[test]
+    fn a_sensitive_path_is_never_shown() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("secret-name.txt"), "").unwrap();
+        let resolved = resolved_for(dir.path(), "secret-name.txt", true);
+        let grants = declared(&resolved);
+        assert_eq!(grants[0].path, REDACTED);
+        let resolved = resolved_for(dir.path(), "gone/secret-name.txt", true);
+        assert!(
+            resolved
+                .skipped
+                .iter()
+                .all(|why| !why.contains("secret-name")),
+            "{:?}",
+            resolved.skipped
+        );
+    }
 }
