@@ -740,7 +740,8 @@ fn match_declarations(
             declared.push(name.clone());
             continue;
         }
-        match match_one(&declaration, argv, context.aigent) {
+        let cwd = context.cwd.filter(|_| !state.changes_directory);
+        match match_one(&declaration, argv, context.aigent, cwd) {
             One::Allowed { segment, route } => return Matched::Allowed { segment, route },
             One::Refused(segment) => {
                 first_refusal.get_or_insert(segment);
@@ -779,7 +780,12 @@ enum One {
     NoShape,
 }
 
-fn match_one(declaration: &Declaration, argv: &[&str], aigent: Option<&AigentSelf>) -> One {
+fn match_one(
+    declaration: &Declaration,
+    argv: &[&str],
+    aigent: Option<&AigentSelf>,
+    cwd: Option<&Path>,
+) -> One {
     let candidates = candidate_arguments(declaration, &argv[1..]);
     if candidates.is_empty() {
         return One::NoShape;
@@ -795,6 +801,38 @@ fn match_one(declaration: &Declaration, argv: &[&str], aigent: Option<&AigentSel
                 continue;
             }
         };
+        // Confined paths (`under`, `must_exist`) are checked against the
+        // file system from the agent's directory, as `aigent run` does;
+        // after a `cd` in the line that directory is not known.
+        let needs_directory = validated.arguments.iter().any(|argument| {
+            declaration
+                .confinement(&argument.name)
+                .is_some_and(|confinement| confinement.needs_file_system())
+        });
+        if needs_directory {
+            let confined = match cwd {
+                Some(cwd) => guard::confine(declaration, &validated, cwd),
+                None => {
+                    let mut segment = Segment::new(
+                        quote(argv),
+                        Verdict::Deny,
+                        "confined_path",
+                        format!(
+                            "`{}` confines a path to a directory, and the directory this command would run in is not known (no working directory in the event, or a `cd` earlier in the line)",
+                            declaration.name
+                        ),
+                    );
+                    segment.declaration = Some(declaration.name.clone());
+                    refusal.get_or_insert(segment);
+                    continue;
+                }
+            };
+            if let Err(rejection) = confined {
+                refusal
+                    .get_or_insert_with(|| phase1_refusal(declaration, argv, &rejection, aigent));
+                continue;
+            }
+        }
         let Ok(built) = Argv::build(declaration, &validated) else {
             continue;
         };

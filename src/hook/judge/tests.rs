@@ -298,3 +298,52 @@ fn aigent_run_against_the_hooks_own_registry_is_recognised() {
             .contains("abcdefgh1234")
     );
 }
+
+#[test]
+fn confined_paths_are_checked_from_the_agents_directory() {
+    let fixture = Fixture::new();
+    let project = tempfile::tempdir().unwrap();
+    fs::write(project.path().join("in.tar"), "").unwrap();
+    let registry_dir = match &fixture.registry {
+        Registry::Directory(dir) => dir.clone(),
+        Registry::Embedded => unreachable!(),
+    };
+    fs::write(
+        registry_dir.join("tar-list.yaml"),
+        "name: tar-list\ndescription: List an archive\ndanger_level: safe\nparameters:\n  archive: {type: string, required: true, pattern_type: filepath, under: [$CWD], must_exist: true}\nsubprocess: {binary: tar, argv: [-tf, {param: archive}]}\n",
+    )
+    .unwrap();
+    let index = fixture.registry.program_index(None).unwrap();
+    let which = |name: &str| Some(PathBuf::from(format!("/usr/bin/{name}")));
+    let judge_in = |line: &str, cwd: Option<&Path>| {
+        let context = Context {
+            registry: &fixture.registry,
+            index: &index,
+            settings: &fixture.settings,
+            which: &which,
+            cwd,
+            aigent: None,
+        };
+        let judgement = judge(line, &context);
+        (
+            judgement.verdict,
+            judgement
+                .segments
+                .iter()
+                .map(|segment| segment.rule)
+                .collect::<Vec<_>>(),
+        )
+    };
+    assert_eq!(
+        judge_in("tar -tf in.tar", Some(project.path())).0,
+        Verdict::Allow
+    );
+    let (verdict, rules) = judge_in("tar -tf missing.tar", Some(project.path()));
+    assert_eq!(verdict, Verdict::Deny, "{rules:?}");
+    assert_eq!(judge_in("tar -tf in.tar", None).1, ["confined_path"]);
+    let (verdict, _) = judge_in(
+        &format!("cd {} && tar -tf in.tar", project.path().display()),
+        Some(project.path()),
+    );
+    assert_eq!(verdict, Verdict::Deny);
+}
