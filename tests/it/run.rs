@@ -468,8 +468,19 @@ fn timeout_leaves_no_orphan_in_the_group() {
     }
 }
 
+/// A test run started as a background job (`cargo test &` from a script)
+/// inherits SIGINT ignored, and so would aigent, which then rightly leaves
+/// it ignored: give these tests' children the default disposition.
+fn sigint_not_ignored() {
+    // SAFETY: signal(2) setting the default action; no handler runs.
+    unsafe {
+        libc::signal(libc::SIGINT, libc::SIG_DFL);
+    }
+}
+
 #[test]
 fn ctrl_c_is_forwarded_and_aigent_exits_130() {
+    sigint_not_ignored();
     let sandbox = Sandbox::new();
     let pid_file = sandbox.join("child.pid");
     registry(&sandbox, &[]);
@@ -515,6 +526,7 @@ fn ctrl_c_is_forwarded_and_aigent_exits_130() {
 #[test]
 fn on_a_terminal_the_child_gets_it_and_ctrl_c_reaches_it() {
     use expectrl::{ControlCode, Expect, Session};
+    sigint_not_ignored();
 
     let sandbox = Sandbox::new();
     registry(
