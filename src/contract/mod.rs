@@ -21,13 +21,15 @@ mod parse;
 pub mod raw_shell;
 pub mod sandbox;
 pub mod value;
+mod wire;
 
 pub use command_string::{is_language, runs_another_program};
 pub use danger::suggest_danger_level;
 pub use declaration::{
     AnchoredPattern, ArgvPart, Confinement, DangerLevel, Declaration, EnvValue, EnvVar, ExitCode,
     FlagForm, InputSchema, Inputs, ParamSlot, ParamType, Parameter, PathRoot, PatternType,
-    RegexDialect, SideEffects, Subprocess, ValueClass, pattern_anchoring_problem, to_wire,
+    RegexDialect, SideEffects, Subprocess, ValueClass, pattern_anchoring_problem,
 };
 pub use naming::{closest, command_name_problem, looks_like_identifier, parameter_name_problem};
 pub use parse::{Origin, Parsed, SourceFormat, read_declaration, read_value};
+pub use wire::to_wire;
