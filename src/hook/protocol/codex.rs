@@ -37,9 +37,8 @@
 use serde_json::{Map, Value};
 
 use super::{
-    DENY_FALLBACK, EventError, Reply, ShellEvent, ToolKind, cwd_field, event_name, optional_reason,
-    pre_tool_use_deny, pre_tool_use_output, reason_text, rewritten_input, string_field,
-    tool_command,
+    DENY_FALLBACK, EventError, Reply, ShellEvent, ToolKind, optional_reason, pre_tool_use_deny,
+    pre_tool_use_output, read_pre_tool_use, reason_text, rewritten_input,
 };
 use crate::hook::Client;
 use crate::hook::verdict::{Decision, Verdict};
@@ -64,20 +63,7 @@ fn tool_kind(tool: &str) -> ToolKind {
 }
 
 pub(super) fn read(object: &Map<String, Value>) -> Result<ShellEvent, EventError> {
-    let event_name = event_name(object, EVENT)?;
-    let tool_name = string_field(object, "tool_name")?;
-    let tool_input = object.get("tool_input").cloned().unwrap_or(Value::Null);
-    let command = tool_command(tool_name.as_deref(), &tool_input, tool_kind)?;
-    Ok(ShellEvent {
-        client: Client::Codex,
-        event_name,
-        session_id: string_field(object, "session_id")?,
-        tool_name,
-        tool_use_id: string_field(object, "tool_use_id")?,
-        command,
-        cwd: cwd_field(object)?.map(Into::into),
-        tool_input,
-    })
+    read_pre_tool_use(object, Client::Codex, EVENT, tool_kind)
 }
 
 pub(super) fn reply(decision: &Decision, event: Option<&ShellEvent>) -> Reply {

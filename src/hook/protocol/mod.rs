@@ -266,6 +266,30 @@ enum ToolKind {
     Unknown,
 }
 
+/// A `PreToolUse` event, which Claude Code and Codex shape alike; `kind`
+/// tells the client's shell tools from its others.
+fn read_pre_tool_use(
+    object: &Map<String, Value>,
+    client: Client,
+    expected_event: &'static str,
+    kind: impl Fn(&str) -> ToolKind,
+) -> Result<ShellEvent, EventError> {
+    let event_name = event_name(object, expected_event)?;
+    let tool_name = string_field(object, "tool_name")?;
+    let tool_input = object.get("tool_input").cloned().unwrap_or(Value::Null);
+    let command = tool_command(tool_name.as_deref(), &tool_input, kind)?;
+    Ok(ShellEvent {
+        client,
+        event_name,
+        session_id: string_field(object, "session_id")?,
+        tool_name,
+        tool_use_id: string_field(object, "tool_use_id")?,
+        command,
+        cwd: cwd_field(object)?.map(Into::into),
+        tool_input,
+    })
+}
+
 /// The command of a tool-call event (Claude Code, Codex, Gemini CLI): a
 /// known shell tool's `tool_input.command`; for an unknown tool, its
 /// `command` string when it has one (fail closed); otherwise `NotShell`.
