@@ -24,15 +24,23 @@ pub struct ParseError {
 
 /// Parses one JSON document, refusing duplicate keys at any depth.
 pub fn from_json(text: &str) -> Result<Value, ParseError> {
+    strict_json(text).map_err(|err| ParseError {
+        line: Some(err.line()).filter(|line| *line > 0),
+        message: err.to_string(),
+    })
+}
+
+/// Message prefix of the error [`strict_json`] gives for a key given twice
+/// (the key follows it), for callers that must not show the text.
+pub const DUPLICATE_KEY_PREFIX: &str = "duplicate key";
+
+/// [`from_json`] with serde_json's own error (its position and kind), for
+/// callers that report those and never the text, which can quote the input.
+pub fn strict_json(text: &str) -> Result<Value, serde_json::Error> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    let value = StrictValue
+    StrictValue
         .deserialize(&mut deserializer)
         .and_then(|value| deserializer.end().map(|()| value))
-        .map_err(|err| ParseError {
-            line: Some(err.line()).filter(|line| *line > 0),
-            message: err.to_string(),
-        })?;
-    Ok(value)
 }
 
 /// Parses one YAML document with budgets against YAML bombs, refusing
@@ -174,7 +182,7 @@ impl<'de> Visitor<'de> for StrictVisitor {
         let mut object = Map::new();
         while let Some(key) = map.next_key_seed(KeyString)? {
             if object.contains_key(&key) {
-                return Err(de::Error::custom(format!("duplicate key `{key}`")));
+                return Err(de::Error::custom(format!("{DUPLICATE_KEY_PREFIX} `{key}`")));
             }
             let value = map.next_value_seed(StrictValue)?;
             object.insert(key, value);
