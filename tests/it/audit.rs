@@ -342,7 +342,14 @@ fn verify_expect_head_catches_a_cut_tail() {
     let (run, envelope) = sandbox.json(&["audit", "verify", "--expect-seq", "4"]);
     run.assert_code(1);
     assert_eq!(envelope["error"]["problem"], "head_missing", "{run}");
-    let bad = sandbox.run(&["--format", "json", "audit", "verify", "--expect-head", "nope"]);
+    let bad = sandbox.run(&[
+        "--format",
+        "json",
+        "audit",
+        "verify",
+        "--expect-head",
+        "nope",
+    ]);
     bad.assert_code(2);
 }
 
@@ -372,7 +379,14 @@ fn a_forged_prefix_fails_verify_and_show_marks_it() {
     let text = sandbox.run(&["--format", "text", "audit", "show"]);
     let first = text.stdout.lines().next().unwrap();
     assert!(first.starts_with("UNVERIFIED  "), "{text}");
-    assert!(!text.stdout.lines().nth(1).unwrap().starts_with("UNVERIFIED"));
+    assert!(
+        !text
+            .stdout
+            .lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("UNVERIFIED")
+    );
 }
 
 /// Issue #30: a complete forged line appended at the end is not absorbed

@@ -423,7 +423,10 @@ impl Walk {
             };
             return fail(
                 "sequence",
-                format!("{at} has seq {} where {expected} was expected: {why}", link.seq),
+                format!(
+                    "{at} has seq {} where {expected} was expected: {why}",
+                    link.seq
+                ),
             );
         }
         if link.prev != self.prev {
@@ -555,7 +558,9 @@ pub fn records(log: &AuditLog, filter: &Filter) -> Result<Listing, AuditError> {
             Some(break_at) => Some(format!("after the break in the chain at {break_at}")),
             None => match walk.step(index, at, line, terminated) {
                 Step::Linked => None,
-                Step::Prefix => Some("before the chain began: the chain does not protect it".to_owned()),
+                Step::Prefix => {
+                    Some("before the chain began: the chain does not protect it".to_owned())
+                }
                 Step::Pending => {
                     skipped.push(at.clone());
                     return true;
@@ -598,11 +603,7 @@ pub fn records(log: &AuditLog, filter: &Filter) -> Result<Listing, AuditError> {
     let mut unverified = Vec::new();
     for (index, (object, at, why)) in selected.into_iter().enumerate() {
         if let Some(reason) = why {
-            unverified.push(Unverified {
-                index,
-                at,
-                reason,
-            });
+            unverified.push(Unverified { index, at, reason });
         }
         records.push(object);
     }

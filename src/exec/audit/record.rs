@@ -450,10 +450,9 @@ fn parse_rfc3339(text: &str) -> Option<i64> {
         _ if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 2000,
         _ => 2001,
     };
-    let midnight = humantime::parse_rfc3339(&format!(
-        "{checked_year:04}-{month:02}-{day:02}T00:00:00Z"
-    ))
-    .ok()?;
+    let midnight =
+        humantime::parse_rfc3339(&format!("{checked_year:04}-{month:02}-{day:02}T00:00:00Z"))
+            .ok()?;
     if before_epoch {
         return Some(-1);
     }

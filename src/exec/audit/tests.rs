@@ -555,7 +555,12 @@ fn an_expected_head_catches_a_cut_tail() {
     // The right hash under the wrong seq is a rewritten chain.
     let wrong_seq = format!("3:{}", head.sha256);
     fs::write(&path, text).unwrap();
-    assert!(log.verify_with(&expect(&wrong_seq)).unwrap().problem.is_some());
+    assert!(
+        log.verify_with(&expect(&wrong_seq))
+            .unwrap()
+            .problem
+            .is_some()
+    );
     for bad in ["", "abc", "x:ab", &"g".repeat(64)] {
         assert!(ExpectedHead::parse(bad).is_err(), "{bad}");
     }
