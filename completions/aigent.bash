@@ -602,13 +602,21 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__audit__subcmd__verify)
-            opts="-q -h -V --audit-log --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --audit-log --expect-head --expect-seq --print-head --allow-legacy-prefix --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --expect-head)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --expect-seq)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -4,11 +4,13 @@
 //! - `tools.rs` turns declarations into tool definitions (plain JSON).
 //! - `call.rs` runs a `tools/call`: Phase 1, the argv, the audit log, the
 //!   child with captured output, confirmation, cancellation.
+//! - `params.rs` says which field of a known method's params is wrong.
 //! - `skills.rs` finds, validates and confines the served skills.
 //! - `server.rs` is the only file that names the rmcp SDK, whose API
 //!   changes between releases.
 
 pub mod call;
+pub mod params;
 pub mod skills;
 pub mod tools;
 

@@ -371,7 +371,11 @@ fn skill_diagnostics_on_open_and_change_are_the_clis() {
     let opened = client.diagnostics(&uri, Some(1));
     let (_, cli) = sandbox.json(&["skill", "validate", "skills/pdf-tools/SKILL.md"]);
     assert_same_findings(&cli["data"]["skills"][0]["diagnostics"], &opened);
-    assert_eq!(codes(&opened), ["E017", "W005"], "W005: the guide is missing");
+    assert_eq!(
+        codes(&opened),
+        ["E017", "W005"],
+        "W005: the guide is missing"
+    );
     assert_eq!(opened.diagnostics[0].range.start, Position::new(2, 0));
     assert_eq!(opened.diagnostics[0].range.end, Position::new(2, 40));
 

@@ -27,6 +27,8 @@ mod invoke;
 mod lsp;
 #[cfg(unix)]
 mod mcp;
+#[cfg(unix)]
+mod mcp_wire;
 mod newcomer;
 mod plugin;
 mod plugin_changed;

@@ -20,11 +20,11 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::codes;
 use super::command_string::{
     UserArguments, command_string_diagnostics, is_known_program, program_name, program_positions_of,
 };
-use super::declaration::{ArgvPart, EnvValue, FlagForm, Subprocess};
+use crate::contract::codes;
+use crate::contract::declaration::{ArgvPart, EnvValue, FlagForm, Subprocess};
 use crate::report::Diagnostic;
 
 /// One word of the command line as the declaration fixes it.
