@@ -96,7 +96,7 @@ static YAML_VALUE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"^\s*(?:-\s+)?([A-Za-z_][\w-]*)\s*:\s*["']?([\w-]*)$"#).expect("valid regex")
 });
 static YAML_KEY: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^\s*(?:-\s+)?([\w-]*)$").expect("valid regex"));
+    LazyLock::new(|| Regex::new(r#"^\s*(?:-\s+)?(["']?)([\w-]*)$"#).expect("valid regex"));
 static JSON_VALUE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#""([A-Za-z_][\w-]*)"\s*:\s*"([\w-]*)$"#).expect("valid regex"));
 static JSON_KEY: LazyLock<Regex> =
@@ -168,7 +168,8 @@ fn declaration(document: &Document, line: usize, before: &str, json: bool) -> Ve
             insert: match (json, quoted) {
                 (true, true) => (*field).to_owned(),
                 (true, false) => format!("\"{field}\": "),
-                (false, _) => format!("{field}: "),
+                (false, true) => (*field).to_owned(),
+                (false, false) => format!("{field}: "),
             },
             start: typed.start,
             end: typed.end,
