@@ -2112,7 +2112,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__fix)
-            opts="-r -q -h -V --recursive --dry-run --rename-dir --profile --commands --format --color --quiet --schema --help --version"
+            opts="-r -q -h -V --recursive --dry-run --rename-dir --profile --force --commands --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2145,7 +2145,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__fmt)
-            opts="-r -q -h -V --recursive --check --diff --commands --format --color --quiet --schema --help --version"
+            opts="-r -q -h -V --recursive --check --diff --force --commands --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
