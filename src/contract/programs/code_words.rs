@@ -23,6 +23,7 @@ use regex::Regex;
 use super::command_string::{
     UserArguments, command_string_diagnostics, is_known_program, program_name, program_positions_of,
 };
+use super::options::{ClusterValue, Style, Takes, short_cluster};
 use crate::contract::codes;
 use crate::contract::declaration::{ArgvPart, EnvValue, FlagForm, Subprocess};
 use crate::report::Diagnostic;
@@ -430,29 +431,20 @@ fn sed(program: &str, after: &[Piece], found: &mut Vec<Diagnostic>) {
             index += 1;
             continue;
         }
-        if let Some(cluster) = text.strip_prefix('-').filter(|rest| !rest.is_empty()) {
-            let mut step = 1;
-            for (at, ch) in cluster.char_indices() {
-                let rest = &cluster[at + ch.len_utf8()..];
-                match ch {
-                    'e' | 'f' | 'l' => {
-                        if rest.is_empty() {
-                            if ch == 'e' {
-                                scripts.extend(after.get(index + 1));
-                            }
-                            step = 2;
-                        } else if ch == 'e' {
-                            scripts.push(piece);
-                        }
-                        from_file |= ch == 'f';
-                        break;
-                    }
-                    // `-i[SUFFIX]`, `-s`, `-n`, `-E`, ...: the rest is not a script.
-                    'i' => break,
-                    _ => {}
-                }
+        // `-i[SUFFIX]`: the rest of the cluster is a suffix, not a script.
+        let takes = |ch| match ch {
+            'e' | 'f' | 'l' => Takes::Value,
+            'i' => Takes::GluedValue,
+            _ => Takes::Nothing,
+        };
+        if let Some(cluster) = short_cluster(text, Style::Getopt, takes) {
+            match (cluster.valued_letter(), cluster.value) {
+                (Some('e'), Some(ClusterValue::NextWord)) => scripts.extend(after.get(index + 1)),
+                (Some('e'), _) => scripts.push(piece),
+                (Some('f'), _) => from_file = true,
+                _ => {}
             }
-            index += step;
+            index += cluster.words();
             continue;
         }
         if scripts.is_empty() && !from_file {
@@ -809,8 +801,16 @@ pub fn variable_loads_code(name: &str) -> bool {
 /// another name: a symlink whose target has a known name, or the same file
 /// (device and inode) as a known program found on `PATH`. Returns the real
 /// program's path. `base` is where a relative path is resolved.
+///
+/// Finding each known program on `PATH` costs a `stat` per directory and
+/// name (about two hundred), so only the names `matters` picks are looked
+/// for: the ones whose disguise would change the caller's answer.
 #[cfg(unix)]
-pub fn disguised_program(binary: &str, base: Option<&std::path::Path>) -> Option<String> {
+pub fn disguised_program(
+    binary: &str,
+    base: Option<&std::path::Path>,
+    matters: &dyn Fn(&str) -> bool,
+) -> Option<String> {
     use std::os::unix::fs::MetadataExt;
     use std::path::{Path, PathBuf};
 
@@ -849,7 +849,7 @@ pub fn disguised_program(binary: &str, base: Option<&std::path::Path>) -> Option
         "sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "busybox", "python3", "python", "perl",
         "ruby", "node", "php", "sed", "sqlite3", "vim", "git", "env",
     ];
-    KNOWN.iter().find_map(|name| {
+    KNOWN.iter().filter(|name| matters(name)).find_map(|name| {
         let candidate = locate(name)?;
         let meta = std::fs::metadata(&candidate).ok()?;
         (meta.dev() == identity.dev() && meta.ino() == identity.ino())
@@ -860,7 +860,11 @@ pub fn disguised_program(binary: &str, base: Option<&std::path::Path>) -> Option
 
 /// Without Unix file identities, only symlinks are followed.
 #[cfg(not(unix))]
-pub fn disguised_program(binary: &str, base: Option<&std::path::Path>) -> Option<String> {
+pub fn disguised_program(
+    binary: &str,
+    base: Option<&std::path::Path>,
+    _matters: &dyn Fn(&str) -> bool,
+) -> Option<String> {
     if is_known_program(binary) || !binary.contains(['/', '\\']) {
         return None;
     }
@@ -1053,13 +1057,16 @@ mod tests {
         };
         let alias = dir.path().join("grep");
         std::os::unix::fs::symlink(&bash, &alias).unwrap();
-        let found = disguised_program(alias.to_str().unwrap(), None);
+        let found = disguised_program(alias.to_str().unwrap(), None, &|_| true);
         assert_eq!(found.as_deref(), bash.to_str());
         // Relative to the declaration's directory.
-        let found = disguised_program("./grep", Some(dir.path()));
+        let found = disguised_program("./grep", Some(dir.path()), &|_| true);
         assert_eq!(found.as_deref(), bash.to_str());
         // A plain name that is what it says, and a missing file, are not.
-        assert_eq!(disguised_program("sh", None), None);
-        assert_eq!(disguised_program("/nonexistent/grep", None), None);
+        assert_eq!(disguised_program("sh", None, &|_| true), None);
+        assert_eq!(
+            disguised_program("/nonexistent/grep", None, &|_| true),
+            None
+        );
     }
 }
