@@ -26,6 +26,8 @@ mod invoke;
 #[cfg(unix)]
 mod mcp;
 #[cfg(unix)]
+mod mcp_revisions;
+#[cfg(unix)]
 mod mcp_wire;
 mod newcomer;
 mod plugin;
