@@ -38,6 +38,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Read and check the audit log: show records, verify the hash chain')
             [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Guard the agents'' own shell tools: the hook itself, install, explain')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve declared commands and skills to MCP clients')
+            [CompletionResult]::new('lsp', 'lsp', [CompletionResultType]::ParameterValue, 'Serve diagnostics, fixes, hover and completion to editors (Language Server Protocol)')
             [CompletionResult]::new('skill', 'skill', [CompletionResultType]::ParameterValue, 'Validate, scaffold, inspect and render Agent Skills')
             [CompletionResult]::new('plugin', 'plugin', [CompletionResultType]::ParameterValue, 'Validate Claude Code plugins and marketplaces')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
@@ -301,9 +302,13 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         }
         'aigent;audit;verify' {
             [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]')
+            [CompletionResult]::new('--expect-head', '--expect-head', [CompletionResultType]::ParameterName, 'Fail unless this head (SHA256, or SEQ:SHA256 as --print-head prints it) is still in the chain')
+            [CompletionResult]::new('--expect-seq', '--expect-seq', [CompletionResultType]::ParameterName, 'Fail unless the chain still reaches record N')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
+            [CompletionResult]::new('--print-head', '--print-head', [CompletionResultType]::ParameterName, 'Print only the head, as one line SEQ:SHA256, for storing elsewhere')
+            [CompletionResult]::new('--allow-legacy-prefix', '--allow-legacy-prefix', [CompletionResultType]::ParameterName, 'Accept lines before the first chained record (records an older aigent wrote before it kept a chain)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
@@ -465,6 +470,19 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         'aigent;mcp;help;help' {
             break
         }
+        'aigent;lsp' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
+            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'aigent;skill' {
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
@@ -534,6 +552,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Format every skill below each PATH')
             [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Write nothing; exit 1 if any file would change')
             [CompletionResult]::new('--diff', '--diff', [CompletionResultType]::ParameterName, 'Write nothing; print the change as a unified diff (implies --check)')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace a file that has other hard links (they keep the old contents) or whose owner and group cannot be kept (it becomes this user''s); refused without it')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
@@ -552,6 +571,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Fix every skill below each PATH')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the diffs; write nothing')
             [CompletionResult]::new('--rename-dir', '--rename-dir', [CompletionResultType]::ParameterName, 'Rename a skill directory whose name is not a valid name to the proposed one (never over an existing name), then fix its name')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace a file that has other hard links (they keep the old contents) or whose owner and group cannot be kept (it becomes this user''s); refused without it')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
@@ -687,6 +707,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('audit', 'audit', [CompletionResultType]::ParameterValue, 'Read and check the audit log: show records, verify the hash chain')
             [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Guard the agents'' own shell tools: the hook itself, install, explain')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve declared commands and skills to MCP clients')
+            [CompletionResult]::new('lsp', 'lsp', [CompletionResultType]::ParameterValue, 'Serve diagnostics, fixes, hover and completion to editors (Language Server Protocol)')
             [CompletionResult]::new('skill', 'skill', [CompletionResultType]::ParameterValue, 'Validate, scaffold, inspect and render Agent Skills')
             [CompletionResult]::new('plugin', 'plugin', [CompletionResultType]::ParameterValue, 'Validate Claude Code plugins and marketplaces')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
@@ -764,6 +785,9 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;help;mcp;serve' {
+            break
+        }
+        'aigent;help;lsp' {
             break
         }
         'aigent;help;skill' {

@@ -35,6 +35,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand audit 'Read and check the audit log: show records, verify the hash chain'
             cand hook 'Guard the agents'' own shell tools: the hook itself, install, explain'
             cand mcp 'Serve declared commands and skills to MCP clients'
+            cand lsp 'Serve diagnostics, fixes, hover and completion to editors (Language Server Protocol)'
             cand skill 'Validate, scaffold, inspect and render Agent Skills'
             cand plugin 'Validate Claude Code plugins and marketplaces'
             cand completions 'Print a shell completion script'
@@ -271,9 +272,13 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;audit;verify'= {
             cand --audit-log 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
+            cand --expect-head 'Fail unless this head (SHA256, or SEQ:SHA256 as --print-head prints it) is still in the chain'
+            cand --expect-seq 'Fail unless the chain still reaches record N'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --print-head 'Print only the head, as one line SEQ:SHA256, for storing elsewhere'
+            cand --allow-legacy-prefix 'Accept lines before the first chained record (records an older aigent wrote before it kept a chain)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -416,6 +421,18 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;mcp;help;help'= {
         }
+        &'aigent;lsp'= {
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'aigent;skill'= {
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
@@ -482,6 +499,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --recursive 'Format every skill below each PATH'
             cand --check 'Write nothing; exit 1 if any file would change'
             cand --diff 'Write nothing; print the change as a unified diff (implies --check)'
+            cand --force 'Replace a file that has other hard links (they keep the old contents) or whose owner and group cannot be kept (it becomes this user''s); refused without it'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -499,6 +517,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --recursive 'Fix every skill below each PATH'
             cand --dry-run 'Show the diffs; write nothing'
             cand --rename-dir 'Rename a skill directory whose name is not a valid name to the proposed one (never over an existing name), then fix its name'
+            cand --force 'Replace a file that has other hard links (they keep the old contents) or whose owner and group cannot be kept (it becomes this user''s); refused without it'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -617,6 +636,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand audit 'Read and check the audit log: show records, verify the hash chain'
             cand hook 'Guard the agents'' own shell tools: the hook itself, install, explain'
             cand mcp 'Serve declared commands and skills to MCP clients'
+            cand lsp 'Serve diagnostics, fixes, hover and completion to editors (Language Server Protocol)'
             cand skill 'Validate, scaffold, inspect and render Agent Skills'
             cand plugin 'Validate Claude Code plugins and marketplaces'
             cand completions 'Print a shell completion script'
@@ -674,6 +694,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand serve 'Serve declared commands as guarded tools and validated skills over MCP (stdio)'
         }
         &'aigent;help;mcp;serve'= {
+        }
+        &'aigent;help;lsp'= {
         }
         &'aigent;help;skill'= {
             cand validate 'Check skill directories against the Agent Skills rules'

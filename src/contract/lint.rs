@@ -328,7 +328,15 @@ fn no_shell_command_string(
     // A program is what its file is, not what it is called: a symlink
     // `grep` to bash is read as bash.
     let base = context.file.and_then(Path::parent);
-    if let Some(real) = super::programs::code_words::disguised_program(&subprocess.binary, base) {
+    // Only a disguise whose real program would be flagged changes the answer.
+    let flagged_as = |program: &str| {
+        let mut as_program = subprocess.clone();
+        program.clone_into(&mut as_program.binary);
+        !command_strings(declaration, &as_program).is_empty()
+    };
+    if let Some(real) =
+        super::programs::code_words::disguised_program(&subprocess.binary, base, &flagged_as)
+    {
         let mut resolved = subprocess.clone();
         resolved.binary.clone_from(&real);
         let note = format!(" (`{}` is `{real}`)", subprocess.binary);
