@@ -8,6 +8,7 @@ mod agent_errors;
 mod args_check;
 #[cfg(unix)]
 mod audit;
+mod audit_signed;
 mod cli;
 #[cfg(unix)]
 mod confined_paths;
@@ -27,6 +28,8 @@ mod invoke;
 mod lsp;
 #[cfg(unix)]
 mod mcp;
+#[cfg(unix)]
+mod mcp_revisions;
 #[cfg(unix)]
 mod mcp_wire;
 mod newcomer;
