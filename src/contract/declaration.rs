@@ -22,6 +22,10 @@ pub struct Declaration {
     pub subprocess: Option<Subprocess>,
     /// `timeout_s`: the run's default time limit.
     pub timeout: Option<std::time::Duration>,
+    /// `long_running: true`: a run may take long enough that an MCP client
+    /// that speaks the tasks extension gets a task to poll, not a result
+    /// to wait for.
+    pub long_running: bool,
     /// Always filled: a file without a map gets [`ExitCode::standard_table`].
     /// These describe the child's own statuses, never aigent's.
     pub exit_codes: Vec<ExitCode>,
