@@ -17,6 +17,8 @@ mod cookbook;
 mod ecosystem;
 mod error_codes;
 mod fuzz;
+#[cfg(target_os = "linux")]
+mod fuzz_mcp;
 mod generated;
 mod hardening;
 mod hook;
