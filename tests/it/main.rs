@@ -20,6 +20,8 @@ mod error_codes;
 mod fuzz;
 #[cfg(target_os = "linux")]
 mod fuzz_mcp;
+mod fuzz_plugin;
+mod fuzz_rewrite;
 mod generated;
 mod hardening;
 mod hook;
