@@ -64,8 +64,14 @@ _aigent() {
             aigent__subcmd__args__subcmd__help,help)
                 cmd="aigent__subcmd__args__subcmd__help__subcmd__help"
                 ;;
+            aigent__subcmd__audit,export)
+                cmd="aigent__subcmd__audit__subcmd__export"
+                ;;
             aigent__subcmd__audit,help)
                 cmd="aigent__subcmd__audit__subcmd__help"
+                ;;
+            aigent__subcmd__audit,key)
+                cmd="aigent__subcmd__audit__subcmd__key"
                 ;;
             aigent__subcmd__audit,show)
                 cmd="aigent__subcmd__audit__subcmd__show"
@@ -73,14 +79,35 @@ _aigent() {
             aigent__subcmd__audit,verify)
                 cmd="aigent__subcmd__audit__subcmd__verify"
                 ;;
+            aigent__subcmd__audit__subcmd__help,export)
+                cmd="aigent__subcmd__audit__subcmd__help__subcmd__export"
+                ;;
             aigent__subcmd__audit__subcmd__help,help)
                 cmd="aigent__subcmd__audit__subcmd__help__subcmd__help"
+                ;;
+            aigent__subcmd__audit__subcmd__help,key)
+                cmd="aigent__subcmd__audit__subcmd__help__subcmd__key"
                 ;;
             aigent__subcmd__audit__subcmd__help,show)
                 cmd="aigent__subcmd__audit__subcmd__help__subcmd__show"
                 ;;
             aigent__subcmd__audit__subcmd__help,verify)
                 cmd="aigent__subcmd__audit__subcmd__help__subcmd__verify"
+                ;;
+            aigent__subcmd__audit__subcmd__help__subcmd__key,new)
+                cmd="aigent__subcmd__audit__subcmd__help__subcmd__key__subcmd__new"
+                ;;
+            aigent__subcmd__audit__subcmd__key,help)
+                cmd="aigent__subcmd__audit__subcmd__key__subcmd__help"
+                ;;
+            aigent__subcmd__audit__subcmd__key,new)
+                cmd="aigent__subcmd__audit__subcmd__key__subcmd__new"
+                ;;
+            aigent__subcmd__audit__subcmd__key__subcmd__help,help)
+                cmd="aigent__subcmd__audit__subcmd__key__subcmd__help__subcmd__help"
+                ;;
+            aigent__subcmd__audit__subcmd__key__subcmd__help,new)
+                cmd="aigent__subcmd__audit__subcmd__key__subcmd__help__subcmd__new"
                 ;;
             aigent__subcmd__generate,completions)
                 cmd="aigent__subcmd__generate__subcmd__completions"
@@ -145,11 +172,20 @@ _aigent() {
             aigent__subcmd__help__subcmd__args,check)
                 cmd="aigent__subcmd__help__subcmd__args__subcmd__check"
                 ;;
+            aigent__subcmd__help__subcmd__audit,export)
+                cmd="aigent__subcmd__help__subcmd__audit__subcmd__export"
+                ;;
+            aigent__subcmd__help__subcmd__audit,key)
+                cmd="aigent__subcmd__help__subcmd__audit__subcmd__key"
+                ;;
             aigent__subcmd__help__subcmd__audit,show)
                 cmd="aigent__subcmd__help__subcmd__audit__subcmd__show"
                 ;;
             aigent__subcmd__help__subcmd__audit,verify)
                 cmd="aigent__subcmd__help__subcmd__audit__subcmd__verify"
+                ;;
+            aigent__subcmd__help__subcmd__audit__subcmd__key,new)
+                cmd="aigent__subcmd__help__subcmd__audit__subcmd__key__subcmd__new"
                 ;;
             aigent__subcmd__help__subcmd__generate,completions)
                 cmd="aigent__subcmd__help__subcmd__generate__subcmd__completions"
@@ -473,7 +509,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__audit)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version show verify help"
+            opts="-q -h -V --format --color --quiet --commands --schema --help --version export key show verify help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -501,9 +537,76 @@ _aigent() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        aigent__subcmd__audit__subcmd__help)
-            opts="show verify help"
+        aigent__subcmd__audit__subcmd__export)
+            opts="-q -h -V --otlp --syslog --follow --interval --timeout --rounds --audit-log --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --otlp)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --syslog)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rounds)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__audit__subcmd__help)
+            opts="export key show verify help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__audit__subcmd__help__subcmd__export)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -518,6 +621,34 @@ _aigent() {
         aigent__subcmd__audit__subcmd__help__subcmd__help)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__audit__subcmd__help__subcmd__key)
+            opts="new"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__audit__subcmd__help__subcmd__key__subcmd__new)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -550,6 +681,106 @@ _aigent() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__audit__subcmd__key)
+            opts="-q -h -V --format --color --quiet --commands --schema --help --version new help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__audit__subcmd__key__subcmd__help)
+            opts="new help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__audit__subcmd__key__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__audit__subcmd__key__subcmd__help__subcmd__new)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__audit__subcmd__key__subcmd__new)
+            opts="-q -h -V --format --color --quiet --commands --schema --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -611,7 +842,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__audit__subcmd__verify)
-            opts="-q -h -V --audit-log --expect-head --expect-seq --print-head --allow-legacy-prefix --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --audit-log --expect-head --expect-seq --print-head --public-key --allow-legacy-prefix --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -626,6 +857,10 @@ _aigent() {
                     return 0
                     ;;
                 --expect-seq)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --public-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -930,8 +1165,50 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__help__subcmd__audit)
-            opts="show verify"
+            opts="export key show verify"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__help__subcmd__audit__subcmd__export)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__help__subcmd__audit__subcmd__key)
+            opts="new"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__help__subcmd__audit__subcmd__key__subcmd__new)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1695,7 +1972,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__mcp__subcmd__serve)
-            opts="-q -h -V --skills --confirm-destructive --timeout --audit-log --max-output --sandbox --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --skills --confirm-destructive --timeout --audit-log --max-output --state-key-file --sandbox --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1718,6 +1995,21 @@ _aigent() {
                     ;;
                 --max-output)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-key-file)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
                     return 0
                     ;;
                 --sandbox)

@@ -267,9 +267,64 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
+            cand export 'Send the log to an OpenTelemetry collector or syslog, resuming where the last export stopped'
+            cand key 'Signing keys for checkpoints in the audit log'
             cand show 'Print audit records, oldest first, filtered by command, event, time or request'
             cand verify 'Check the hash chain of the audit log and its rotated files'
             cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;audit;export'= {
+            cand --otlp 'An OTLP/HTTP collector: http://host:4318 (spans go to /v1/traces) or the full traces URL'
+            cand --syslog 'A syslog receiver: udp://host:port, tcp://host:port or unix:///path'
+            cand --interval 'Seconds between rounds with --follow [default: aigent.toml, else 5]'
+            cand --timeout 'Seconds to wait for a collector [default: aigent.toml, else 5]'
+            cand --rounds 'Stop --follow after this many rounds (tests)'
+            cand --audit-log 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --follow 'Keep exporting new records every --interval seconds until stopped'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;audit;key'= {
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand new 'Write a new Ed25519 key pair for signed checkpoints (private mode 0600, never printed)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;audit;key;new'= {
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;audit;key;help'= {
+            cand new 'Write a new Ed25519 key pair for signed checkpoints (private mode 0600, never printed)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;audit;key;help;new'= {
+        }
+        &'aigent;audit;key;help;help'= {
         }
         &'aigent;audit;show'= {
             cand --command 'Only records of this declared command'
@@ -293,6 +348,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --audit-log 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
             cand --expect-head 'Fail unless this head (SHA256, or SEQ:SHA256 as --print-head prints it) is still in the chain'
             cand --expect-seq 'Fail unless the chain still reaches record N'
+            cand --public-key 'Also check the signed checkpoints with this public key (from `audit key new`), and report the last'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
@@ -307,9 +363,18 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --version 'Print version'
         }
         &'aigent;audit;help'= {
+            cand export 'Send the log to an OpenTelemetry collector or syslog, resuming where the last export stopped'
+            cand key 'Signing keys for checkpoints in the audit log'
             cand show 'Print audit records, oldest first, filtered by command, event, time or request'
             cand verify 'Check the hash chain of the audit log and its rotated files'
             cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;audit;help;export'= {
+        }
+        &'aigent;audit;help;key'= {
+            cand new 'Write a new Ed25519 key pair for signed checkpoints (private mode 0600, never printed)'
+        }
+        &'aigent;audit;help;key;new'= {
         }
         &'aigent;audit;help;show'= {
         }
@@ -418,6 +483,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --timeout 'Kill a call''s whole process group after SECS seconds (fractions allowed)'
             cand --audit-log 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
             cand --max-output 'Keep at most BYTES of each of a call''s stdout and stderr'
+            cand --state-key-file 'Seal confirmation states with the key in PATH (32 bytes or more), so that servers sharing it accept each other''s retries [default: a random key per process]'
             cand --sandbox 'How strictly each call enforces its command''s sandbox [default: the registry''s aigent.toml [sandbox] mode, read at each call, else best-effort]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
@@ -693,8 +759,17 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;help;run'= {
         }
         &'aigent;help;audit'= {
+            cand export 'Send the log to an OpenTelemetry collector or syslog, resuming where the last export stopped'
+            cand key 'Signing keys for checkpoints in the audit log'
             cand show 'Print audit records, oldest first, filtered by command, event, time or request'
             cand verify 'Check the hash chain of the audit log and its rotated files'
+        }
+        &'aigent;help;audit;export'= {
+        }
+        &'aigent;help;audit;key'= {
+            cand new 'Write a new Ed25519 key pair for signed checkpoints (private mode 0600, never printed)'
+        }
+        &'aigent;help;audit;key;new'= {
         }
         &'aigent;help;audit;show'= {
         }

@@ -4,23 +4,31 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
-    CustomRequest, CustomResult, ElicitRequestParams, ElicitationAction, ErrorCode,
-    GetSkillRequestParams, GetSkillResult, Implementation, ListResourcesResult, ListSkillsResult,
-    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ServerCapabilities,
-    ServerConfig, Skill, SkillFrontmatter, SkillResource, SkillResources, Tool,
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams,
+    ContentBlock, CreateTaskResult, CustomRequest, CustomResult, ElicitRequest,
+    ElicitRequestParams, ErrorCode, GetSkillRequestParams, GetSkillResult, GetTaskParams,
+    GetTaskResult, Implementation, InputRequest, InputRequests, InputRequiredResult,
+    ListResourcesResult, ListSkillsResult, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
+    ReadResourceResult, Resource, ResourceContents, ServerCapabilities, ServerConfig, Skill,
+    SkillFrontmatter, SkillResource, SkillResources, Task, Tool,
 };
 use rmcp::service::{RequestContext, RoleServer};
+use rmcp::task_manager::{TaskExit, TaskManager, TaskOptions};
 use rmcp::{ErrorData as McpError, Peer, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 
 use super::call::{self, CallSettings, Confirmation, Controls, Refusal, ToolOutcome};
+use super::confirm::{self, Sealer};
 use super::params;
 use super::skills::{self, Scan, ServedSkill};
 use super::tools;
 use super::{Notice, ServeError, ServeOptions};
 use crate::request::RequestIds;
+
+/// How long a finished task's result stays to be fetched, past its run's
+/// time limit.
+pub const TASK_RETENTION: Duration = Duration::from_secs(5 * 60);
 
 type Reporter = Arc<dyn Fn(Notice<'_>) + Send + Sync>;
 
@@ -41,10 +49,16 @@ pub struct AigentServer {
     /// instead of parsing everything a second time.
     refreshing: Arc<Mutex<()>>,
     reporter: Reporter,
+    /// Seals confirmation states; `None` when the configured key is unusable
+    /// (then no confirmation can be asked for under 2026-07-28).
+    sealer: Arc<Option<Sealer>>,
+    /// Long calls run as tasks (SEP-2663), kept in this process.
+    tasks: TaskManager,
 }
 
 impl AigentServer {
     pub fn new(options: ServeOptions, reporter: Reporter) -> Self {
+        let sealer = Sealer::new(options.state_key.as_deref()).ok();
         let settings = options.commands_dir.clone().map(|dir| CallSettings {
             registry: crate::registry::Registry::Directory(dir),
             audit_log: options.audit_log.clone(),
@@ -62,6 +76,8 @@ impl AigentServer {
                 skills_fingerprint: None,
             })),
             refreshing: Arc::new(Mutex::new(())),
+            sealer: Arc::new(sealer),
+            tasks: TaskManager::new(),
             reporter,
         }
     }
@@ -170,52 +186,142 @@ impl AigentServer {
         }
     }
 
-    /// Asks the client to confirm a destructive call. `Err` says why not.
+    /// Runs a long call as a task (SEP-2663): the client polls `tasks/get`
+    /// (status, and "running for N s" as the status message) and finds the
+    /// tool result there when it is done; `tasks/cancel` ends the child's
+    /// whole process group, as a cancelled request does, and the run's
+    /// audit record says so. The task is kept one time limit plus
+    /// [`TASK_RETENTION`] (it must outlive the run: a task past its TTL is
+    /// dropped).
+    fn run_as_task(
+        &self,
+        settings: CallSettings,
+        prepared: call::Prepared,
+        ids: RequestIds,
+    ) -> Task {
+        let ttl = prepared.time_limit(&settings) + TASK_RETENTION;
+        let options = TaskOptions::new()
+            .with_ttl_ms(u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX))
+            .with_poll_interval_ms(1000)
+            .with_status_message(format!("`{}` is starting", prepared.command));
+        self.tasks.spawn(options, move |task| {
+            Box::pin(async move {
+                let watched = task.clone();
+                let reporter = task.clone();
+                let controls = Controls {
+                    cancelled: async move { watched.cancelled().await },
+                    progress: Some(move |seconds: u64| {
+                        reporter.set_status_message(format!("running for {seconds} s"));
+                    }),
+                };
+                let outcome =
+                    call::execute(&settings, prepared, Confirmation::Given, &ids, controls).await;
+                if task.is_cancel_requested() {
+                    Err(TaskExit::Cancelled)
+                } else {
+                    Ok(tool_result(outcome))
+                }
+            })
+        })
+    }
+
+    /// Under a session revision: asks with `elicitation/create` while the
+    /// call waits. `Err` says why it is not confirmed.
     async fn confirm(
         &self,
-        peer: &Peer<RoleServer>,
+        settings: &CallSettings,
+        context: &RequestContext<RoleServer>,
         prepared: &call::Prepared,
+        ids: &RequestIds,
     ) -> Result<(), &'static str> {
-        if self.options.confirm_destructive {
-            return Ok(());
-        }
+        let peer = &context.peer;
         if peer.supported_elicitation_modes().is_empty() {
             return Err("the client does not support elicitation");
         }
-        let message = format!(
-            "`{}` is destructive. Run it?\n\n{}",
-            prepared.command,
-            prepared.argv.redacted().join(" ")
-        );
-        let params: ElicitRequestParams = serde_json::from_value(json!({
-            "mode": "form",
-            "message": message,
-            "requestedSchema": {
-                "type": "object",
-                "properties": {
-                    "confirm": {"type": "boolean", "title": "Run this destructive command"}
-                },
-                "required": ["confirm"],
-            },
-        }))
-        .map_err(|_| "the confirmation request could not be built")?;
+        let argv = prepared.argv.redacted();
+        self.audit_request(settings, &prepared.command, &argv, ids, context)
+            .await?;
+        let params: ElicitRequestParams =
+            serde_json::from_value(confirm::elicitation(&prepared.command, &argv))
+                .map_err(|_| "the confirmation request could not be built")?;
         match peer.create_elicitation(params).await {
-            Ok(result) if result.action == ElicitationAction::Accept => {
-                let confirmed = result
-                    .content
-                    .as_ref()
-                    .and_then(|content| content.get("confirm"))
-                    .and_then(Value::as_bool);
-                if confirmed == Some(true) {
-                    Ok(())
-                } else {
-                    Err("the user did not confirm")
-                }
+            Ok(result) => {
+                let result = serde_json::to_value(&result).unwrap_or(Value::Null);
+                confirm::answer(Some(&result))
             }
-            Ok(_) => Err("the user declined"),
             Err(_) => Err("the confirmation request failed"),
         }
     }
+
+    /// Under 2026-07-28: the confirmation goes back in an `input_required`
+    /// result with a sealed state, and the call ends here; the retry
+    /// brings the answer. `Err` says why the client cannot be asked.
+    async fn ask_in_result(
+        &self,
+        settings: &CallSettings,
+        request: &CallToolRequestParams,
+        prepared: &call::Prepared,
+        ids: &RequestIds,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<InputRequiredResult, &'static str> {
+        let asks = context
+            .client_capabilities()
+            .is_some_and(|capabilities| capabilities.elicitation.is_some());
+        if !asks {
+            return Err("the client does not support elicitation");
+        }
+        let Some(sealer) = self.sealer.as_ref() else {
+            return Err("the server has no key to seal a confirmation with");
+        };
+        let argv = prepared.argv.redacted();
+        let params: ElicitRequestParams =
+            serde_json::from_value(confirm::elicitation(&prepared.command, &argv))
+                .map_err(|_| "the confirmation request could not be built")?;
+        self.audit_request(settings, &prepared.command, &argv, ids, context)
+            .await?;
+        let state = sealer.seal(&prepared.command, request.arguments.as_ref(), ids);
+        let mut requests = InputRequests::new();
+        requests.insert(
+            confirm::INPUT_KEY.to_owned(),
+            InputRequest::Elicitation(ElicitRequest::new(params)),
+        );
+        Ok(InputRequiredResult::new(Some(requests), Some(state)))
+    }
+
+    /// The first round's audit record; nobody is asked if it cannot be
+    /// written.
+    async fn audit_request(
+        &self,
+        settings: &CallSettings,
+        command: &str,
+        argv: &[String],
+        ids: &RequestIds,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<(), &'static str> {
+        let audit_log = settings.audit_log.clone();
+        let command = command.to_owned();
+        let argv = argv.to_vec();
+        let ids = ids.clone();
+        let revision = context
+            .protocol_version()
+            .map(|version| version.as_str().to_owned())
+            .unwrap_or_default();
+        tokio::task::spawn_blocking(move || {
+            confirm::audit_request(audit_log.as_deref(), &command, &argv, &ids, &revision)
+        })
+        .await
+        .ok()
+        .and_then(Result::ok)
+        .ok_or("the audit log cannot be written, so nobody was asked")
+    }
+}
+
+/// Whether this request is made under 2026-07-28 or later (its own `_meta`,
+/// else the session's revision).
+fn speaks_2026(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .protocol_version()
+        .is_some_and(|version| version.as_str() >= ProtocolVersion::V_2026_07_28.as_str())
 }
 
 fn tool_result(outcome: ToolOutcome) -> CallToolResult {
@@ -282,6 +388,7 @@ impl ServerHandler for AigentServer {
             .enable_resources()
             .enable_resources_list_changed()
             .enable_skills()
+            .enable_tasks()
             .build();
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new("aigent", env!("CARGO_PKG_VERSION")))
@@ -323,8 +430,21 @@ impl ServerHandler for AigentServer {
         let Some(settings) = self.settings.as_ref().clone() else {
             return Err(unknown_tool(&name, None));
         };
+        // A second round (2026-07-28) carries the state the first round
+        // sealed: it names the first round's request, so both are audited
+        // under one id. Checked before anything else reads the call.
+        let retry = request.request_state.as_deref().map(|state| {
+            self.sealer
+                .as_ref()
+                .as_ref()
+                .ok_or(confirm::StateError::Invalid)
+                .and_then(|sealer| sealer.open(state, &name, request.arguments.as_ref()))
+        });
+        let ids = match &retry {
+            Some(Ok(first_round)) => first_round.clone(),
+            _ => RequestIds::new(),
+        };
         let arguments = request.arguments.clone();
-        let ids = RequestIds::new();
         let prepare_settings = settings.clone();
         let prepare_name = name.clone();
         let prepare_ids = ids.clone();
@@ -345,14 +465,46 @@ impl ServerHandler for AigentServer {
             }
             Err(Refusal::Outcome(outcome)) => return Ok(tool_result(outcome).into()),
         };
-        let mut confirmation = Confirmation::Given;
-        if prepared.needs_confirmation()
-            && let Err(why) = tokio::select! {
-                answer = self.confirm(&context.peer, &prepared) => answer,
-                () = context.ct.cancelled() => Err("the call was cancelled while waiting for confirmation"),
+        let confirmation = if !prepared.needs_confirmation() || self.options.confirm_destructive {
+            Confirmation::Given
+        } else if let Some(retry) = retry {
+            match retry {
+                Ok(_) => match confirm::answer(
+                    request
+                        .input_responses
+                        .as_ref()
+                        .and_then(|responses| responses.get(confirm::INPUT_KEY)),
+                ) {
+                    Ok(()) => Confirmation::Given,
+                    Err(why) => Confirmation::Refused(why),
+                },
+                Err(err) => Confirmation::Refused(err.reason()),
             }
+        } else if speaks_2026(&context) {
+            match self
+                .ask_in_result(&settings, &request, &prepared, &ids, &context)
+                .await
+            {
+                Ok(input_required) => return Ok(input_required.into()),
+                Err(why) => Confirmation::Refused(why),
+            }
+        } else {
+            match tokio::select! {
+                answer = self.confirm(&settings, &context, &prepared, &ids) => answer,
+                () = context.ct.cancelled() => Err("the call was cancelled while waiting for confirmation"),
+            } {
+                Ok(()) => Confirmation::Given,
+                Err(why) => Confirmation::Refused(why),
+            }
+        };
+        if confirmation == Confirmation::Given
+            && prepared.is_long_running()
+            && context
+                .client_capabilities()
+                .is_some_and(|capabilities| capabilities.supports_tasks())
         {
-            confirmation = Confirmation::Refused(why);
+            let task = self.run_as_task(settings, prepared, ids);
+            return Ok(CreateTaskResult::new(task).into());
         }
         let peer = context.peer.clone();
         let token = context.meta.get_progress_token();
@@ -373,6 +525,24 @@ impl ServerHandler for AigentServer {
         };
         let outcome = call::execute(&settings, prepared, confirmation, &ids, controls).await;
         Ok(tool_result(outcome).into())
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, McpError> {
+        self.tasks
+            .get_task(&request.task_id)
+            .map(GetTaskResult::new)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.tasks.cancel_task(&request.task_id)
     }
 
     /// A known method whose params did not parse arrives here: `-32602`

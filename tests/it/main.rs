@@ -8,6 +8,8 @@ mod agent_errors;
 mod args_check;
 #[cfg(unix)]
 mod audit;
+mod audit_export;
+mod audit_signed;
 mod cli;
 #[cfg(unix)]
 mod confined_paths;
@@ -27,6 +29,8 @@ mod invoke;
 mod lsp;
 #[cfg(unix)]
 mod mcp;
+#[cfg(unix)]
+mod mcp_revisions;
 #[cfg(unix)]
 mod mcp_wire;
 mod newcomer;
