@@ -25,6 +25,8 @@ mod hook_install;
 mod invoke;
 #[cfg(unix)]
 mod mcp;
+#[cfg(unix)]
+mod mcp_http;
 mod newcomer;
 mod plugin;
 mod plugin_changed;
