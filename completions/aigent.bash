@@ -596,13 +596,21 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__audit__subcmd__verify)
-            opts="-q -h -V --audit-log --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --audit-log --expect-head --expect-seq --print-head --allow-legacy-prefix --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --expect-head)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --expect-seq)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2095,7 +2103,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__fix)
-            opts="-r -q -h -V --recursive --dry-run --rename-dir --profile --commands --format --color --quiet --schema --help --version"
+            opts="-r -q -h -V --recursive --dry-run --rename-dir --profile --force --commands --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2128,7 +2136,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__fmt)
-            opts="-r -q -h -V --recursive --check --diff --commands --format --color --quiet --schema --help --version"
+            opts="-r -q -h -V --recursive --check --diff --force --commands --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -269,6 +269,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l audit-log -d 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]' -r -F
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l expect-head -d 'Fail unless this head (SHA256, or SEQ:SHA256 as --print-head prints it) is still in the chain' -r
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l expect-seq -d 'Fail unless the chain still reaches record N' -r
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
@@ -278,6 +280,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_sub
 always\t''
 never\t''"
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l print-head -d 'Print only the head, as one line SEQ:SHA256, for storing elsewhere'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l allow-legacy-prefix -d 'Accept lines before the first chained record (records an older aigent wrote before it kept a chain)'
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -504,6 +508,7 @@ never\t''"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -s r -l recursive -d 'Format every skill below each PATH'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l check -d 'Write nothing; exit 1 if any file would change'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l diff -d 'Write nothing; print the change as a unified diff (implies --check)'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l force -d 'Replace a file that has other hard links (they keep the old contents) or whose owner and group cannot be kept (it becomes this user\'s); refused without it'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -529,6 +534,7 @@ never\t''"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -s r -l recursive -d 'Fix every skill below each PATH'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l dry-run -d 'Show the diffs; write nothing'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l rename-dir -d 'Rename a skill directory whose name is not a valid name to the proposed one (never over an existing name), then fix its name'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l force -d 'Replace a file that has other hard links (they keep the old contents) or whose owner and group cannot be kept (it becomes this user\'s); refused without it'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -403,25 +403,47 @@ impl fmt::Display for PatternType {
     }
 }
 
-/// A custom `pattern`, compiled once when the declaration loads. Equality is
-/// on the source text.
+/// A custom `pattern`, made ready once when the declaration loads. Equality
+/// is on the source text.
 #[derive(Clone)]
 pub struct AnchoredPattern {
     source: String,
-    regex: Regex,
+    matcher: Matcher,
+}
+
+#[derive(Clone)]
+enum Matcher {
+    /// `^C{min,max}$` (or `^C*$`, `^C+$`, `^C$`): one character class,
+    /// repeated. The commonest custom pattern, a length limit on a class,
+    /// is checked by walking the value's characters. Compiling it is the
+    /// costly case for the regex engine (`^[^\n]{1,200}$` is 200 copies of
+    /// a multi-byte UTF-8 automaton, a quarter of a millisecond), and the
+    /// hook loads declarations on every call.
+    Repeated {
+        /// Sorted, non-overlapping ranges, from the parser's own class.
+        ranges: Vec<(char, char)>,
+        min: u32,
+        max: Option<u32>,
+    },
+    Compiled(Regex),
 }
 
 impl AnchoredPattern {
-    /// Compiles `source`. The anchoring rule is the lint's business; this
-    /// only refuses what the regex engine refuses.
+    /// Makes `source` ready to match. The anchoring rule is the lint's
+    /// business; this only refuses what the regex engine refuses.
     pub fn compile(source: &str) -> Result<Self, regex::Error> {
-        let regex = regex::RegexBuilder::new(source)
-            .size_limit(1 << 20)
-            .dfa_size_limit(1 << 20)
-            .build()?;
+        let matcher = match repeated_class(source) {
+            Some(repeated) => repeated,
+            None => Matcher::Compiled(
+                regex::RegexBuilder::new(source)
+                    .size_limit(1 << 20)
+                    .dfa_size_limit(1 << 20)
+                    .build()?,
+            ),
+        };
         Ok(Self {
             source: source.to_owned(),
-            regex,
+            matcher,
         })
     }
 
@@ -430,8 +452,72 @@ impl AnchoredPattern {
     }
 
     pub fn is_match(&self, value: &str) -> bool {
-        self.regex.is_match(value)
+        match &self.matcher {
+            Matcher::Compiled(regex) => regex.is_match(value),
+            Matcher::Repeated { ranges, min, max } => {
+                let in_class = |c: char| {
+                    ranges
+                        .binary_search_by(|&(low, high)| {
+                            if high < c {
+                                std::cmp::Ordering::Less
+                            } else if low > c {
+                                std::cmp::Ordering::Greater
+                            } else {
+                                std::cmp::Ordering::Equal
+                            }
+                        })
+                        .is_ok()
+                };
+                let mut count: u64 = 0;
+                for c in value.chars() {
+                    count += 1;
+                    if max.is_some_and(|max| count > u64::from(max)) || !in_class(c) {
+                        return false;
+                    }
+                }
+                count >= u64::from(*min)
+            }
+        }
     }
+}
+
+/// The matcher for a pattern that is exactly `^`, one Unicode
+/// class (possibly repeated), `$`, as the regex crate's own parser reads it
+/// with the crate's defaults. Anything else (captures, alternations,
+/// multi-line anchors, byte classes) is left to the regex engine.
+fn repeated_class(source: &str) -> Option<Matcher> {
+    use regex_syntax::hir::{Class, HirKind, Look};
+    let hir = regex_syntax::ParserBuilder::new()
+        .nest_limit(250)
+        .build()
+        .parse(source)
+        .ok()?;
+    let HirKind::Concat(parts) = hir.kind() else {
+        return None;
+    };
+    let [start, middle, end] = parts.as_slice() else {
+        return None;
+    };
+    if *start.kind() != HirKind::Look(Look::Start) || *end.kind() != HirKind::Look(Look::End) {
+        return None;
+    }
+    let (class, min, max) = match middle.kind() {
+        HirKind::Class(class) => (class, 1, Some(1)),
+        HirKind::Repetition(repetition) => match repetition.sub.kind() {
+            HirKind::Class(class) => (class, repetition.min, repetition.max),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let Class::Unicode(class) = class else {
+        return None;
+    };
+    let ranges = class
+        .ranges()
+        .iter()
+        .map(|range| (range.start(), range.end()))
+        .collect();
+    Some(Matcher::Repeated { ranges, min, max })
 }
 
 impl PartialEq for AnchoredPattern {
@@ -988,5 +1074,103 @@ mod name_tests {
         }
         assert_eq!(ParamType::parse("String"), None);
         assert_eq!(FlagForm::Joined.as_str(), "joined");
+    }
+}
+
+#[cfg(test)]
+mod pattern_tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn reference(source: &str) -> Regex {
+        regex::RegexBuilder::new(source)
+            .size_limit(1 << 30)
+            .dfa_size_limit(1 << 30)
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn a_length_limit_on_a_class_is_walked_not_compiled() {
+        for source in [
+            r"^[^\n]{1,100}$",
+            r"^\w{1,64}$",
+            "^[a-z]+$",
+            "^.*$",
+            r"\A[0-9]{4}\z",
+        ] {
+            let pattern = AnchoredPattern::compile(source).unwrap();
+            assert!(
+                matches!(pattern.matcher, Matcher::Repeated { .. }),
+                "{source}"
+            );
+        }
+        for source in [
+            "^(a|b)$",
+            "^[a-z]{2}-[0-9]{3}$",
+            "(?m)^[a-z]+$",
+            "^([a-z])+$",
+            "[a-z]+",
+        ] {
+            let pattern = AnchoredPattern::compile(source).unwrap();
+            assert!(matches!(pattern.matcher, Matcher::Compiled(_)), "{source}");
+        }
+        // Once over the engine's size limit, now checked exactly.
+        let word = AnchoredPattern::compile(r"^\w{1,64}$").unwrap();
+        assert!(word.is_match("naïve_ünïcode_42"));
+        assert!(!word.is_match(&"a".repeat(65)));
+        assert!(!word.is_match(""));
+    }
+
+    #[test]
+    fn an_invalid_pattern_is_refused_with_the_engine_s_message() {
+        let err = AnchoredPattern::compile("^[a-z$").unwrap_err();
+        assert!(
+            err.to_string().contains("unclosed character class"),
+            "{err}"
+        );
+    }
+
+    fn class() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec![
+            "[a-z]",
+            r"[^\n]",
+            ".",
+            r"\w",
+            r"\d",
+            r"\s",
+            "[[:alpha:]]",
+            r"\p{Greek}",
+            "[^/]",
+            "[a-zA-Z0-9._-]",
+            "(?i:[a-f])",
+            "(?s:.)",
+            r"[^\x00-\x{10FFFF}]",
+        ])
+    }
+
+    fn repetition() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just(String::new()),
+            Just("*".to_owned()),
+            Just("+?".to_owned()),
+            Just("?".to_owned()),
+            (0u32..6).prop_map(|n| format!("{{{n}}}")),
+            (0u32..4, 0u32..6).prop_map(|(m, extra)| format!("{{{m},{}}}", m + extra)),
+            (0u32..4).prop_map(|m| format!("{{{m},}}")),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn walking_agrees_with_the_regex_engine(
+            class in class(),
+            repetition in repetition(),
+            value in "[a-zA-Z0-9 _./\\n\\t\u{3b1}-\u{3c9}\u{e9}\u{1F600}-]{0,9}",
+        ) {
+            let source = format!("^{class}{repetition}$");
+            let pattern = AnchoredPattern::compile(&source).unwrap();
+            prop_assert_eq!(pattern.is_match(&value), reference(&source).is_match(&value), "{} on {:?}", source, value);
+        }
     }
 }

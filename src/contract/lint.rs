@@ -6,11 +6,11 @@
 use std::path::Path;
 
 use super::codes;
-use super::command_string::{UserArguments, command_string_diagnostics};
 use super::declaration::{
     DangerLevel, Declaration, EnvValue, FlagForm, Inputs, ParamType, PathRoot, PatternType,
     Subprocess, ValueClass,
 };
+use super::programs::command_string::{UserArguments, command_string_diagnostics};
 use crate::report::Diagnostic;
 
 /// What a check may know besides the declaration.
@@ -313,7 +313,7 @@ fn input_kind<'a>(declaration: &'a Declaration, name: &str) -> Option<&'a str> {
 /// An interpreter running a script file that itself runs a shell (see
 /// `raw_shell`).
 fn raw_shell_in_scripts(declaration: &Declaration, context: &LintContext<'_>) -> Vec<Diagnostic> {
-    super::raw_shell::raw_shell_in_scripts(declaration, context.file)
+    super::programs::raw_shell::raw_shell_in_scripts(declaration, context.file)
 }
 
 /// A shell or an interpreter handed a command string turns the argv back
@@ -328,7 +328,15 @@ fn no_shell_command_string(
     // A program is what its file is, not what it is called: a symlink
     // `grep` to bash is read as bash.
     let base = context.file.and_then(Path::parent);
-    if let Some(real) = super::code_words::disguised_program(&subprocess.binary, base) {
+    // Only a disguise whose real program would be flagged changes the answer.
+    let flagged_as = |program: &str| {
+        let mut as_program = subprocess.clone();
+        program.clone_into(&mut as_program.binary);
+        !command_strings(declaration, &as_program).is_empty()
+    };
+    if let Some(real) =
+        super::programs::code_words::disguised_program(&subprocess.binary, base, &flagged_as)
+    {
         let mut resolved = subprocess.clone();
         resolved.binary.clone_from(&real);
         let note = format!(" (`{}` is `{real}`)", subprocess.binary);
@@ -361,7 +369,7 @@ fn command_strings(declaration: &Declaration, subprocess: &Subprocess) -> Vec<Di
     // warned enough; the guard still checks each call.
     let acknowledged = declaration.danger_level == Some(DangerLevel::Destructive);
     found.extend(
-        super::code_words::code_word_diagnostics(subprocess)
+        super::programs::code_words::code_word_diagnostics(subprocess)
             .into_iter()
             .filter(|diagnostic| {
                 !(acknowledged && diagnostic.code == codes::AGENT_CHOOSES_PROGRAM)
@@ -379,7 +387,7 @@ fn psql_values_are_sql(declaration: &Declaration, _: &LintContext<'_>) -> Vec<Di
     let Some(subprocess) = &declaration.subprocess else {
         return Vec::new();
     };
-    super::code_words::psql_command_values(subprocess)
+    super::programs::code_words::psql_command_values(subprocess)
         .into_iter()
         .filter(|(_, param, first)| may_start_with(declaration, param, *first))
         .map(|(field, param, first)| {
@@ -490,7 +498,7 @@ fn text_values_stay_data(declaration: &Declaration, _: &LintContext<'_>) -> Vec<
     let Some(subprocess) = &declaration.subprocess else {
         return Vec::new();
     };
-    super::code_words::text_code_positions(subprocess)
+    super::programs::code_words::text_code_positions(subprocess)
         .into_iter()
         .filter_map(|(field, param, why)| {
             let kind = text_kind(declaration, &param)?;

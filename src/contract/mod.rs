@@ -1,7 +1,7 @@
 //! Command contracts (DESIGN.md §4): the vocabulary of a declaration
 //! (`declaration`, `naming`, `codes`, `value`), reading one (`parse`,
-//! `input_schema`) and the cross-field lint (`lint`, `command_string`,
-//! `code_words`, `raw_shell`). Imports run in that order. The guard sits above this
+//! `input_schema`), the knowledge base of programs (`programs`) and the
+//! cross-field lint (`lint`). Imports run in that order. The guard sits above this
 //! module, and the loader (`crate::registry`) above both.
 //!
 //! A declaration is read from JSON or YAML into a [`Declaration`] that has
@@ -9,21 +9,18 @@
 //! and are anchored, `user_controlled_args` name real parameters, no shell
 //! runs a command string.
 
-pub mod code_words;
 pub mod codes;
-mod command_string;
 mod danger;
 mod declaration;
 pub mod input_schema;
 pub mod lint;
 mod naming;
 mod parse;
-pub mod raw_shell;
+pub mod programs;
 pub mod sandbox;
 pub mod value;
 mod wire;
 
-pub use command_string::{is_language, runs_another_program};
 pub use danger::suggest_danger_level;
 pub use declaration::{
     AnchoredPattern, ArgvPart, Confinement, DangerLevel, Declaration, EnvValue, EnvVar, ExitCode,
@@ -32,4 +29,5 @@ pub use declaration::{
 };
 pub use naming::{closest, command_name_problem, looks_like_identifier, parameter_name_problem};
 pub use parse::{Origin, Parsed, SourceFormat, read_declaration, read_value};
+pub use programs::{is_language, runs_another_program};
 pub use wire::to_wire;

@@ -5,7 +5,7 @@
 //! `python -c`, `sed 1e`, `env BASH_ENV=...`) is refused before it runs.
 
 use super::{ArgValue, Rule, ValidatedArguments, Violation};
-use crate::contract::code_words::{agent_program_parameter, proposed_command_problems};
+use crate::contract::programs::code_words::{agent_program_parameter, proposed_command_problems};
 use crate::contract::{ArgvPart, Declaration, FlagForm};
 
 /// The violation for a proposed command line that runs a command string.

@@ -17,7 +17,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::verdict::Verdict;
-use crate::contract::code_words::{proposed_command_problems, variable_loads_code};
+use crate::contract::programs::code_words::{proposed_command_problems, variable_loads_code};
 use crate::contract::{
     ArgvPart, Declaration, FlagForm, Inputs, ParamType, is_language, runs_another_program,
 };

@@ -17,10 +17,10 @@ use crate::contract::sandbox::SandboxMode;
 use crate::exec::process::{Cancel, Ending, Output};
 use crate::exec::report::ChildExit;
 use crate::exec::{Argv, Finished};
-use crate::guard::RawArguments;
+use crate::guard::{FIX_ARGUMENTS, RawArguments};
 use crate::invoke::{InvokeError, InvokeOptions, Invoked, Mode, invoke};
 use crate::registry::{LoadError, Registry};
-use crate::report::{ErrorBody, ErrorCode, Outcome, exit};
+use crate::report::{ErrorBody, ErrorCode, Outcome, Phase, exit};
 use crate::request::RequestIds;
 
 /// Each of stdout and stderr is kept up to this many bytes; the rest is
@@ -70,6 +70,7 @@ impl ToolOutcome {
         warnings: Vec<String>,
         request: &RequestIds,
     ) -> Self {
+        let body = for_mcp(body);
         let text = summary_text(&body);
         let outcome = Outcome::failure(exit_code, data, body, String::new())
             .with_warnings(warnings)
@@ -96,6 +97,42 @@ impl ToolOutcome {
             Vec::new(),
             request,
         )
+    }
+}
+
+/// A failure as a model on the other end of MCP can act on it. It has no
+/// shell: a hint that names an `aigent` command line or a `--flag` is for a
+/// person and is left out; the corrected call is an arguments object, not
+/// CLI words; and the tool's `inputSchema` is where the parameters are.
+fn for_mcp(mut body: ErrorBody) -> ErrorBody {
+    body.hints.retain(|hint| !names_a_command_line(hint));
+    if let Some(words) = body.extra.remove(FIX_ARGUMENTS)
+        && let Some(arguments) = fix_arguments_object(&words)
+    {
+        body.extra.insert(FIX_ARGUMENTS.to_owned(), arguments);
+        body.hints.push(format!(
+            "call the tool again with `{FIX_ARGUMENTS}` as its arguments"
+        ));
+    } else if body.phase == Some(Phase::Validation) {
+        body.hints
+            .push("the tool's `inputSchema` (tools/list) declares each parameter".to_owned());
+    }
+    body
+}
+
+/// Whether a hint tells the reader to run something in a shell.
+fn names_a_command_line(hint: &str) -> bool {
+    hint.contains("aigent ") || hint.contains("`--") || hint.contains(" --")
+}
+
+/// Phase 1's corrected words for a JSON call (`["--json", TEXT]`) as the
+/// object TEXT holds; anything else has no arguments-object form.
+fn fix_arguments_object(words: &Value) -> Option<Value> {
+    match words.as_array()?.as_slice() {
+        [flag, Value::String(text)] if flag == "--json" => serde_json::from_str::<Value>(text)
+            .ok()
+            .filter(Value::is_object),
+        _ => None,
     }
 }
 
@@ -133,6 +170,19 @@ impl Prepared {
     }
 }
 
+/// Why a call did not get as far as running.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Refusal {
+    /// No tool has that name: a protocol error, not a tool result.
+    UnknownTool {
+        name: String,
+        /// The served name closest to it, if one is close.
+        closest: Option<String>,
+    },
+    /// Anything else, as a tool result carrying aigent's envelope.
+    Outcome(ToolOutcome),
+}
+
 /// Loads the declaration and runs the protocol as a dry run: a rejection is
 /// audited and returned as the envelope; otherwise the argv to confirm.
 pub fn prepare(
@@ -140,11 +190,18 @@ pub fn prepare(
     name: &str,
     arguments: Option<&Map<String, Value>>,
     request: &RequestIds,
-) -> Result<Prepared, ToolOutcome> {
-    let loaded = settings
-        .registry
-        .load(name)
-        .map_err(|err| load_failure(name, err, request))?;
+) -> Result<Prepared, Refusal> {
+    let loaded = settings.registry.load(name).map_err(|err| match err {
+        LoadError::NotFound { closest, .. } => Refusal::UnknownTool {
+            name: name.to_owned(),
+            closest,
+        },
+        LoadError::InvalidName { .. } | LoadError::MissingRegistry { .. } => Refusal::UnknownTool {
+            name: name.to_owned(),
+            closest: None,
+        },
+        err => Refusal::Outcome(load_failure(name, err, request)),
+    })?;
     let declaration = loaded.declaration;
     let text = serde_json::to_string(&arguments.cloned().unwrap_or_default())
         .unwrap_or_else(|_| "{}".to_owned());
@@ -170,21 +227,26 @@ pub fn prepare(
         Ok(Invoked::Rejected {
             rejection,
             audit_warning,
-        }) => Err(ToolOutcome::envelope(
+        }) => Err(Refusal::Outcome(ToolOutcome::envelope(
             exit::ARG_ERROR,
             json!({"command": rejection.command}),
             rejection.to_error_body(),
             audit_warning.into_iter().collect(),
             request,
-        )),
-        Ok(other) => Err(ToolOutcome::failure(
+        ))),
+        Ok(other) => Err(Refusal::Outcome(ToolOutcome::failure(
             exit::GENERAL_ERROR,
             name,
             ErrorCode::Internal,
             format!("a dry run ended unexpectedly: {other:?}"),
             request,
-        )),
-        Err(err) => Err(invoke_failure(name, &err, Vec::new(), request)),
+        ))),
+        Err(err) => Err(Refusal::Outcome(invoke_failure(
+            name,
+            &err,
+            Vec::new(),
+            request,
+        ))),
     }
 }
 
@@ -204,50 +266,26 @@ fn invoke_failure(
     )
 }
 
+/// A declaration that exists but cannot be run (invalid, duplicated,
+/// unreadable): the server's problem, told as a tool result.
 fn load_failure(name: &str, err: LoadError, request: &RequestIds) -> ToolOutcome {
     let message = err.to_string();
-    let (code, hint) = match &err {
-        LoadError::NotFound { closest, .. } => (
-            ErrorCode::NotFound,
-            closest
-                .as_ref()
-                .map(|closest| format!("did you mean `{closest}`?")),
-        ),
-        LoadError::InvalidName { .. } | LoadError::MissingRegistry { .. } => {
-            (ErrorCode::NotFound, None)
-        }
-        LoadError::Invalid { .. } => (ErrorCode::InvalidDeclaration, None),
-        LoadError::Duplicate { .. } => (ErrorCode::DuplicateCommand, None),
+    let code = match &err {
+        LoadError::Invalid { .. } => ErrorCode::InvalidDeclaration,
+        LoadError::Duplicate { .. } => ErrorCode::DuplicateCommand,
+        LoadError::NotFound { .. }
+        | LoadError::InvalidName { .. }
+        | LoadError::MissingRegistry { .. } => ErrorCode::NotFound,
         LoadError::Unreadable { .. } | LoadError::RegistryUnreadable { .. } => {
-            (ErrorCode::Precondition, None)
+            ErrorCode::Precondition
         }
     };
-    let mut body = ErrorBody::new(code, message);
-    if let Some(hint) = hint {
-        body = body.with_hint(hint);
-    }
     ToolOutcome::envelope(
         code.exit_code(),
         json!({"command": name}),
-        body,
+        ErrorBody::new(code, message),
         Vec::new(),
         request,
-    )
-}
-
-/// A call when the server has no registry.
-pub fn no_registry(name: &str) -> ToolOutcome {
-    let body = ErrorBody::new(
-        ErrorCode::NotFound,
-        format!("no command named `{name}`: the server has no registry"),
-    )
-    .with_hint("start the server with --commands DIR or AIGENT_COMMANDS");
-    ToolOutcome::envelope(
-        exit::NOT_FOUND,
-        json!({"command": name}),
-        body,
-        Vec::new(),
-        &RequestIds::new(),
     )
 }
 
@@ -430,11 +468,15 @@ fn outcome_of(
                 Confirmation::Refused(why) => why,
                 Confirmation::Given => "not confirmed",
             };
-            let body = ErrorBody::new(
+            // The person said no, or cannot be asked: the same call again
+            // would ask again, or fail again.
+            let mut body = ErrorBody::new(
                 ErrorCode::ConfirmationRequired,
-                format!("`{command}` is destructive and was not confirmed ({why}); nothing was run"),
-            )
-            .with_hint("a client that supports elicitation is asked first; `aigent mcp serve --confirm-destructive` pre-approves for unattended use");
+                format!(
+                    "`{command}` is destructive and was not confirmed ({why}); nothing was run"
+                ),
+            );
+            body.retryable = false;
             ToolOutcome::envelope(
                 exit::ARG_ERROR,
                 json!({"command": command, "argv": argv.redacted(), "requires_confirmation": true}),

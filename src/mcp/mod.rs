@@ -5,6 +5,7 @@
 //! - `tools.rs` turns declarations into tool definitions (plain JSON).
 //! - `call.rs` runs a `tools/call`: Phase 1, the argv, the audit log, the
 //!   child with captured output, confirmation, cancellation.
+//! - `params.rs` says which field of a known method's params is wrong.
 //! - `skills.rs` finds, validates and confines the served skills.
 //! - `server.rs` is the handler and the stdio transport, `http.rs` the
 //!   HTTP front (auth, limits) before rmcp's Streamable HTTP service; they
@@ -16,6 +17,7 @@
 pub mod call;
 pub mod http;
 pub mod lifecycle;
+pub mod params;
 pub mod skills;
 pub mod tools;
 

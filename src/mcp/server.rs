@@ -4,19 +4,20 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ElicitRequestParams,
-    ElicitationAction, GetSkillRequestParams, GetSkillResult, Implementation, ListResourcesResult,
-    ListSkillsResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
-    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
-    ResourceContents, ServerCapabilities, ServerConfig, Skill, SkillFrontmatter, SkillResource,
-    SkillResources, Tool,
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
+    CustomRequest, CustomResult, ElicitRequestParams, ElicitationAction, ErrorCode,
+    GetSkillRequestParams, GetSkillResult, Implementation, ListResourcesResult, ListSkillsResult,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ServerCapabilities,
+    ServerConfig, Skill, SkillFrontmatter, SkillResource, SkillResources, Tool,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData as McpError, Peer, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 
-use super::call::{self, CallSettings, Confirmation, Controls, ToolOutcome};
+use super::call::{self, CallSettings, Confirmation, Controls, Refusal, ToolOutcome};
 use super::lifecycle::Lifecycle;
+use super::params;
 use super::skills::{self, Scan, ServedSkill};
 use super::tools;
 use super::{Notice, ServeError, ServeOptions};
@@ -233,6 +234,26 @@ fn tool_result(outcome: ToolOutcome) -> CallToolResult {
     result
 }
 
+/// A call to a tool the server does not serve: `-32602`, as MCP says for
+/// an unknown tool, with the closest served name when one is close.
+fn unknown_tool(name: &str, closest: Option<&str>) -> McpError {
+    let mut message = format!("unknown tool `{name}`");
+    if let Some(closest) = closest {
+        message.push_str(&format!("; did you mean `{closest}`?"));
+    }
+    McpError::invalid_params(
+        message,
+        Some(json!({"field": "name", "tool": name, "closest": closest})),
+    )
+}
+
+/// How long a client may reuse a list: until the server next looks for
+/// changes (a change also sends `list_changed`). Private: a shared server
+/// may sit behind authentication, and a list is not for intermediaries.
+fn cache_ttl_ms(interval: Duration) -> u64 {
+    u64::try_from(interval.as_millis()).unwrap_or(u64::MAX)
+}
+
 fn skill_entry(skill: &ServedSkill) -> Skill {
     let name = skill
         .frontmatter
@@ -285,7 +306,9 @@ impl ServerHandler for AigentServer {
         let tools = tokio::task::spawn_blocking(move || server.tools())
             .await
             .map_err(|err| McpError::internal_error(err.to_string(), None))?;
-        Ok(ListToolsResult::with_all_items(tools.as_ref().clone()))
+        Ok(ListToolsResult::with_all_items(tools.as_ref().clone())
+            .with_ttl_ms(cache_ttl_ms(self.options.poll_interval))
+            .with_cache_scope(CacheScope::Private))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -303,7 +326,7 @@ impl ServerHandler for AigentServer {
     ) -> Result<CallToolResponse, McpError> {
         let name = request.name.to_string();
         let Some(settings) = self.settings.as_ref().clone() else {
-            return Ok(tool_result(call::no_registry(&name)).into());
+            return Err(unknown_tool(&name, None));
         };
         check_argument_size(request.arguments.as_ref(), self.options.max_argument_bytes)?;
         // Held until the call's outcome is recorded: the cap on calls at
@@ -331,7 +354,10 @@ impl ServerHandler for AigentServer {
         .map_err(|err| McpError::internal_error(err.to_string(), None))?;
         let prepared = match prepared {
             Ok(prepared) => prepared,
-            Err(outcome) => return Ok(tool_result(outcome).into()),
+            Err(Refusal::UnknownTool { name, closest }) => {
+                return Err(unknown_tool(&name, closest.as_deref()));
+            }
+            Err(Refusal::Outcome(outcome)) => return Ok(tool_result(outcome).into()),
         };
         let mut confirmation = Confirmation::Given;
         if prepared.needs_confirmation()
@@ -369,6 +395,23 @@ impl ServerHandler for AigentServer {
         Ok(tool_result(outcome).into())
     }
 
+    /// A known method whose params did not parse arrives here: `-32602`
+    /// naming the field; an unknown method is `-32601`.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, McpError> {
+        match params::diagnose(&request.method, request.params.as_ref()) {
+            Some((message, data)) => Err(McpError::invalid_params(message, Some(data))),
+            None => Err(McpError::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                format!("method not found: {}", request.method),
+                Some(json!({"method": request.method})),
+            )),
+        }
+    }
+
     async fn list_resources(
         &self,
         _request: Option<PaginatedRequestParams>,
@@ -380,17 +423,24 @@ impl ServerHandler for AigentServer {
             .skills
             .iter()
             .flat_map(|skill| skill.files.iter().map(move |file| (skill, file)))
-            .filter_map(|(skill, file)| {
-                let name = file.uri.rsplit('/').next().unwrap_or(&file.uri);
+            .filter_map(|(_, file)| {
+                // The whole path below the scheme: the skill, then each
+                // directory, so two files never share a name.
+                let name = file
+                    .uri
+                    .strip_prefix(skills::URI_SCHEME)
+                    .unwrap_or(&file.uri);
                 serde_json::from_value::<Resource>(json!({
                     "uri": file.uri,
-                    "name": format!("{}/{}", skill.name, name),
+                    "name": name,
                     "size": file.size,
                 }))
                 .ok()
             })
             .collect();
-        Ok(ListResourcesResult::with_all_items(resources))
+        Ok(ListResourcesResult::with_all_items(resources)
+            .with_ttl_ms(cache_ttl_ms(self.options.poll_interval))
+            .with_cache_scope(CacheScope::Private))
     }
 
     async fn read_resource(
@@ -429,7 +479,9 @@ impl ServerHandler for AigentServer {
     ) -> Result<ListSkillsResult, McpError> {
         let scan = self.scan_blocking().await?;
         let skills = scan.catalog.skills.iter().map(skill_entry).collect();
-        Ok(ListSkillsResult::with_all_items(skills))
+        Ok(ListSkillsResult::with_all_items(skills)
+            .with_ttl_ms(cache_ttl_ms(self.options.poll_interval))
+            .with_cache_scope(CacheScope::Private))
     }
 
     async fn get_skill(

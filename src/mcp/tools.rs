@@ -3,6 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::contract::sandbox::{EffectiveSandbox, Network};
 use crate::contract::{DangerLevel, Declaration};
 use crate::registry::{LoadError, Registry, to_json_schema};
 
@@ -20,33 +21,40 @@ pub fn tool_definition(declaration: &Declaration) -> Value {
         object.insert("type".to_owned(), Value::from("object"));
         object.insert("additionalProperties".to_owned(), Value::Bool(false));
     }
-    let danger = declaration.danger_level;
-    let mut annotations = Map::new();
-    annotations.insert("title".to_owned(), Value::from(declaration.name.clone()));
-    annotations.insert(
-        "readOnlyHint".to_owned(),
-        Value::Bool(danger == Some(DangerLevel::Safe)),
-    );
-    // Undeclared: no destructiveHint, so MCP's default ("may be") applies.
-    if matches!(
-        danger,
-        Some(DangerLevel::Mutating | DangerLevel::Destructive)
-    ) {
-        annotations.insert(
-            "destructiveHint".to_owned(),
-            Value::Bool(danger == Some(DangerLevel::Destructive)),
-        );
-    }
-    // Commands run against the open world (networks, clusters, files).
-    annotations.insert("openWorldHint".to_owned(), Value::Bool(true));
     json!({
         "name": declaration.name,
         "title": declaration.name,
         "description": declaration.description,
         "inputSchema": input_schema,
         "outputSchema": output_schema(),
-        "annotations": annotations,
+        "annotations": annotations(declaration),
     })
+}
+
+/// Every MCP tool annotation, from the declaration: the danger level says
+/// read-only, destructive and idempotent (only a `safe` command is known to
+/// be idempotent: reading twice changes nothing); the sandbox's network
+/// says whether the command reaches beyond the machine.
+pub fn annotations(declaration: &Declaration) -> Value {
+    let danger = declaration.danger_level;
+    let mut annotations = Map::new();
+    annotations.insert("title".to_owned(), Value::from(declaration.name.clone()));
+    let safe = danger == Some(DangerLevel::Safe);
+    annotations.insert("readOnlyHint".to_owned(), Value::Bool(safe));
+    // Undeclared: no destructiveHint, so MCP's default ("may be") applies.
+    if danger.is_some() {
+        annotations.insert(
+            "destructiveHint".to_owned(),
+            Value::Bool(danger == Some(DangerLevel::Destructive)),
+        );
+    }
+    annotations.insert("idempotentHint".to_owned(), Value::Bool(safe));
+    let network = EffectiveSandbox::of(declaration).network;
+    annotations.insert(
+        "openWorldHint".to_owned(),
+        Value::Bool(network != Network::None),
+    );
+    Value::Object(annotations)
 }
 
 /// The `structuredContent` of a call: the execution result when the

@@ -18,7 +18,102 @@ use crate::guard::{self, syntax};
 /// starting an escape, which the refusals under `not` say).
 const RESOURCE_ID_PATTERN: &str = "^[^?#&;|$()<>`\\x00-\\x1F\\x7F]+$";
 
+/// The JSON Schema of the command's arguments. A `sensitive` input's
+/// `default` is left out: a schema is read by agents (it is the MCP
+/// `inputSchema`), and a default a client might fill in is still a secret.
 pub fn to_json_schema(declaration: &Declaration) -> Value {
+    let mut schema = json_schema_with_defaults(declaration);
+    edit_sensitive_defaults(declaration, &mut schema, |object| {
+        object.remove("default");
+    });
+    schema
+}
+
+/// The declaration's wire form (`schema show --format json`, `args check
+/// NAME --help`) with each `sensitive` input's default shown as
+/// `[REDACTED]`, as the text form shows it: that there is a default is
+/// useful, its value is a secret.
+pub fn to_wire_for_agents(declaration: &Declaration) -> Value {
+    let mut wire = crate::contract::to_wire(declaration);
+    let redact = |object: &mut Map<String, Value>| {
+        if let Some(default) = object.get_mut("default") {
+            *default = Value::from(guard::REDACTED);
+        }
+    };
+    match &declaration.inputs {
+        Inputs::Parameters(parameters) => {
+            if let Some(Value::Object(written)) = wire.get_mut("parameters") {
+                for parameter in parameters.iter().filter(|parameter| parameter.sensitive) {
+                    if let Some(Value::Object(object)) = written.get_mut(&parameter.name) {
+                        redact(object);
+                    }
+                }
+            }
+        }
+        Inputs::InputSchema(_) => {
+            if let Some(schema) = wire.get_mut("input_schema") {
+                edit_sensitive_defaults(declaration, schema, redact);
+            }
+        }
+    }
+    wire
+}
+
+/// Calls `edit` on every object below a sensitive property of the schema
+/// `root` (its `allOf`/`anyOf` facets, its items) and on every local
+/// `$defs` entry such a property refers to, so a default cannot hide
+/// behind a `$ref`.
+fn edit_sensitive_defaults(
+    declaration: &Declaration,
+    root: &mut Value,
+    edit: impl Fn(&mut Map<String, Value>),
+) {
+    let sensitive: Vec<String> = declaration
+        .input_names()
+        .into_iter()
+        .filter(|name| declaration.is_sensitive(name))
+        .map(str::to_owned)
+        .collect();
+    if sensitive.is_empty() {
+        return;
+    }
+    let mut pending: Vec<String> = sensitive
+        .iter()
+        .map(|name| format!("/properties/{}", name.replace('~', "~0").replace('/', "~1")))
+        .collect();
+    let mut seen = std::collections::HashSet::new();
+    while let Some(pointer) = pending.pop() {
+        if !seen.insert(pointer.clone()) {
+            continue;
+        }
+        if let Some(node) = root.pointer_mut(&pointer) {
+            edit_all(node, &edit, &mut pending);
+        }
+    }
+}
+
+/// `edit` on `node` and every object inside it; local `$ref`s are queued.
+fn edit_all(node: &mut Value, edit: &impl Fn(&mut Map<String, Value>), refs: &mut Vec<String>) {
+    // An explicit stack: a hostile schema may nest deeply.
+    let mut stack = vec![node];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Object(object) => {
+                edit(object);
+                if let Some(Value::String(target)) = object.get("$ref")
+                    && let Some(pointer) = target.strip_prefix('#')
+                {
+                    refs.push(pointer.to_owned());
+                }
+                stack.extend(object.values_mut());
+            }
+            Value::Array(items) => stack.extend(items.iter_mut()),
+            _ => {}
+        }
+    }
+}
+
+fn json_schema_with_defaults(declaration: &Declaration) -> Value {
     match &declaration.inputs {
         Inputs::InputSchema(schema) => {
             let mut effective = schema.effective.clone();

@@ -11,7 +11,8 @@ use super::check::directory_name;
 use super::codes;
 use super::discover::{Discovery, Target, discover};
 use super::place::{Places, ProfileChoice, ProfileSource};
-use super::read::read_skill_file;
+use super::read::{MAX_FILE_BYTES, too_large};
+use crate::fsutil::{ReadError, ReplaceError, ReplaceOptions, Rewritable};
 use crate::report::Diagnostic;
 
 /// One repair made.
@@ -218,6 +219,10 @@ pub struct RewriteOptions {
     /// the proposal gives ([`Proposal::rename_dir`]), refusing when that
     /// name is taken.
     pub rename_dirs: bool,
+    /// Replace a file with more than one hard link (the other names keep
+    /// the old contents), or one whose owner and group this process cannot
+    /// keep; without it such a file is [`Status::Refused`].
+    pub force: bool,
 }
 
 /// Runs `propose` over every skill file that `paths` name (every one below
@@ -226,7 +231,11 @@ pub struct RewriteOptions {
 ///
 /// Nothing is read or written through a symlink that leads outside the
 /// tree a path stands for ([`tree_of`]): such a file is [`Status::Skipped`]
-/// with `W010`.
+/// with `W010`. Each file is opened once, from its tree down, following no
+/// symlink, and replaced through its directory's handle only while its
+/// name still refers to the file that was read ([`Rewritable`]); otherwise
+/// it is [`Status::Refused`], as is a file with other hard links or whose
+/// owner cannot be kept, unless [`RewriteOptions::force`].
 pub fn rewrite_paths(
     paths: &[PathBuf],
     options: RewriteOptions,
@@ -335,7 +344,13 @@ fn rewrite_target(target: &Target, run: Run<'_>) -> FileResult {
             );
         }
     };
-    if !run.trees.iter().any(|tree| real.starts_with(tree)) {
+    // The innermost tree holding it: the file is opened from there down.
+    let Some(tree) = run
+        .trees
+        .iter()
+        .filter(|tree| real.starts_with(tree))
+        .max_by_key(|tree| tree.as_os_str().len())
+    else {
         return FileResult {
             code: Some(codes::WRITE_OUTSIDE_TREE),
             message: Some(format!(
@@ -345,10 +360,24 @@ fn rewrite_target(target: &Target, run: Run<'_>) -> FileResult {
             )),
             ..FileResult::new(file.clone(), Status::Skipped)
         };
-    }
-    let bytes = match read_skill_file(&real) {
-        Ok(bytes) => bytes,
-        Err(problem) => return FileResult::failed(file.clone(), problem.message),
+    };
+    let (opened, bytes) = match Rewritable::open_beneath(tree, &real, MAX_FILE_BYTES) {
+        Ok(opened) => opened,
+        Err(ReadError::Io(err)) => {
+            return FileResult::failed(
+                file.clone(),
+                format!("cannot read {}: {err}", file.display()),
+            );
+        }
+        Err(ReadError::NotRegular) => {
+            return FileResult::failed(
+                file.clone(),
+                format!("{} is not a regular file", file.display()),
+            );
+        }
+        Err(ReadError::TooLarge(size)) => {
+            return FileResult::failed(file.clone(), too_large(size).message);
+        }
     };
     let Ok(text) = std::str::from_utf8(&bytes) else {
         return FileResult::failed(file.clone(), "the skill file is not UTF-8".to_owned());
@@ -410,27 +439,46 @@ fn rewrite_target(target: &Target, run: Run<'_>) -> FileResult {
         result.status = Status::WouldWrite;
         return result;
     }
+    let replace = ReplaceOptions {
+        force: run.options.force,
+    };
     if renaming {
-        return rename_and_write(result, file, &proposal.text, changes_text);
+        let write = changes_text.then_some((&opened, proposal.text.as_str(), replace));
+        return rename_and_write(result, file, write);
     }
-    match write_in_place(&real, proposal.text.as_bytes()) {
+    match opened.replace(proposal.text.as_bytes(), replace) {
         Ok(()) => result.status = Status::Written,
         Err(err) => {
-            result.status = Status::Failed;
-            result.message = Some(format!("cannot write {}: {err}", file.display()));
+            (result.status, result.message) = write_failure(file, &err);
         }
     }
     result
 }
 
+/// The status and message of a replacement that did not happen: refused
+/// when the file is not as it was read, or not safe to replace; failed on
+/// an error.
+fn write_failure(file: &Path, err: &ReplaceError) -> (Status, Option<String>) {
+    match err {
+        ReplaceError::Io(err) => (
+            Status::Failed,
+            Some(format!("cannot write {}: {err}", file.display())),
+        ),
+        refusal => (
+            Status::Refused,
+            Some(format!("{}: {refusal}", file.display())),
+        ),
+    }
+}
+
 /// Renames the skill's directory (never over an existing name, never a
-/// symlink), then writes the new text into it; a failed write renames the
-/// directory back.
+/// symlink), then writes the new text, when there is one, through the
+/// file's opened directory (which the rename does not move away from it);
+/// a failed write renames the directory back.
 fn rename_and_write(
     mut result: FileResult,
     file: &Path,
-    text: &str,
-    changes_text: bool,
+    write: Option<(&Rewritable, &str, ReplaceOptions)>,
 ) -> FileResult {
     let Some(rename) = result.rename.as_mut() else {
         return result;
@@ -469,21 +517,24 @@ fn rename_and_write(
     }
     let (from, to) = (rename.from.clone(), rename.to.clone());
     let new_file = to.join(file.file_name().unwrap_or_default());
-    if changes_text && let Err(err) = write_in_place(&new_file, text.as_bytes()) {
+    if let Some((opened, text, options)) = write
+        && let Err(err) = opened.replace(text.as_bytes(), options)
+    {
         let undone = crate::fsutil::rename_no_replace(&to, &from).is_ok();
         if let Some(rename) = result.rename.as_mut() {
             rename.done = !undone;
         }
+        let (status, message) = write_failure(&new_file, &err);
         let message = format!(
-            "cannot write {}: {err}; {}",
-            new_file.display(),
+            "{}; {}",
+            message.unwrap_or_default(),
             if undone {
                 "the directory's rename was undone"
             } else {
                 "the directory stays renamed"
             }
         );
-        return refuse(result, Status::Failed, message);
+        return refuse(result, status, message);
     }
     result.path = new_file;
     result.status = Status::Written;
@@ -500,16 +551,6 @@ pub fn unified_diff(old: &str, new: &str, path: &Path) -> String {
         .to_string()
 }
 
-/// Replaces the file a path names (through symlinks, so a linked skill
-/// file stays a link) atomically, keeping its permissions. The new file
-/// takes the name's place: another hard link to the old file keeps the
-/// old contents.
-fn write_in_place(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let real = fs::canonicalize(file)?;
-    let permissions = fs::metadata(&real)?.permissions();
-    crate::fsutil::write_atomic_with_permissions(&real, bytes, Some(permissions))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -518,6 +559,7 @@ mod tests {
         recursive: false,
         write: false,
         rename_dirs: false,
+        force: false,
     };
     const WRITE: RewriteOptions = RewriteOptions { write: true, ..DRY };
 
@@ -577,5 +619,79 @@ mod tests {
         let missing = rewrite_paths(&[dir.path().join("nope")], WRITE, &refuse);
         assert_eq!(missing.files[0].status, Status::Missing);
         assert_eq!(missing.summary().checked, 0);
+    }
+
+    /// The file is swapped for a symlink to a file outside the tree after
+    /// it was read (here, while the rewrite is being proposed): the outside
+    /// file is not written, and the run says why.
+    #[cfg(unix)]
+    #[test]
+    fn a_skill_file_swapped_for_a_symlink_after_reading_is_not_written_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let target = outside.path().join("victim");
+        fs::write(&target, "precious\n").unwrap();
+        let skill = dir.path().join("a");
+        fs::create_dir(&skill).unwrap();
+        let file = skill.join("SKILL.md");
+        fs::write(&file, "attacker's body\n").unwrap();
+        let swap = |text: &str, _: &Site<'_>| {
+            fs::remove_file(&file).unwrap();
+            std::os::unix::fs::symlink(&target, &file).unwrap();
+            Ok(Proposal {
+                text: text.to_uppercase(),
+                ..Proposal::default()
+            })
+        };
+        let run = rewrite_paths(std::slice::from_ref(&skill), WRITE, &swap);
+        assert_eq!(run.files[0].status, Status::Refused);
+        let message = run.files[0].message.as_deref().unwrap();
+        assert!(
+            message.contains("changed while it was being rewritten"),
+            "{message}"
+        );
+        assert_eq!(fs::read_to_string(&target).unwrap(), "precious\n");
+        assert!(
+            fs::symlink_metadata(&file)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(
+            fs::read_dir(&skill).unwrap().count(),
+            1,
+            "no temporary left"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_skill_file_with_another_hard_link_is_refused_unless_forced() {
+        let dir = tempfile::tempdir().unwrap();
+        let skill = dir.path().join("a");
+        fs::create_dir(&skill).unwrap();
+        let file = skill.join("SKILL.md");
+        let other = dir.path().join("elsewhere.md");
+        fs::write(&file, "old\n").unwrap();
+        fs::hard_link(&file, &other).unwrap();
+        let upper = |text: &str, _: &Site<'_>| {
+            Ok(Proposal {
+                text: text.to_uppercase(),
+                ..Proposal::default()
+            })
+        };
+        let run = rewrite_paths(std::slice::from_ref(&skill), WRITE, &upper);
+        assert_eq!(run.files[0].status, Status::Refused);
+        let message = run.files[0].message.as_deref().unwrap();
+        assert!(message.contains("2 hard links"), "{message}");
+        assert_eq!(fs::read_to_string(&file).unwrap(), "old\n");
+        let force = RewriteOptions {
+            force: true,
+            ..WRITE
+        };
+        let run = rewrite_paths(std::slice::from_ref(&skill), force, &upper);
+        assert_eq!(run.files[0].status, Status::Written);
+        assert_eq!(fs::read_to_string(&file).unwrap(), "OLD\n");
+        assert_eq!(fs::read_to_string(&other).unwrap(), "old\n");
     }
 }

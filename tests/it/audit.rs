@@ -314,3 +314,94 @@ fn a_file_size_limit_refuses_the_run_instead_of_killing_aigent() {
     assert!(!marker.exists(), "the command must not run");
     assert_eq!(std::fs::read(sandbox.audit_log()).unwrap(), before);
 }
+
+/// Issue #29: a head stored elsewhere (`--print-head`, one line) catches a
+/// tail cut off later, naming the last record still present.
+#[test]
+fn verify_expect_head_catches_a_cut_tail() {
+    let sandbox = Sandbox::new();
+    write_rejections(&sandbox, 4);
+    let printed = sandbox.run(&["--format", "text", "audit", "verify", "--print-head"]);
+    printed.assert_code(0);
+    let head = printed.stdout.trim().to_owned();
+    assert_eq!(printed.stdout.lines().count(), 1, "{printed}");
+    assert!(head.starts_with("4:") && head.len() == 66, "{printed}");
+    let (run, _) = sandbox.json(&["audit", "verify", "--expect-head", &head]);
+    run.assert_code(0);
+    // Cut the last two records: the chain alone is still intact.
+    let log = sandbox.audit_log();
+    let lines = log_lines(&log);
+    std::fs::write(&log, lines[..2].join("\n") + "\n").unwrap();
+    verify(&sandbox).0.assert_code(0);
+    let (run, envelope) = sandbox.json(&["audit", "verify", "--expect-head", &head]);
+    run.assert_code(1);
+    assert_eq!(envelope["error"]["problem"], "head_missing", "{run}");
+    assert_eq!(envelope["error"]["line"], 2, "{run}");
+    let message = envelope["error"]["message"].as_str().unwrap();
+    assert!(message.contains("last record present is seq 2"), "{run}");
+    let (run, envelope) = sandbox.json(&["audit", "verify", "--expect-seq", "4"]);
+    run.assert_code(1);
+    assert_eq!(envelope["error"]["problem"], "head_missing", "{run}");
+    let bad = sandbox.run(&[
+        "--format",
+        "json",
+        "audit",
+        "verify",
+        "--expect-head",
+        "nope",
+    ]);
+    bad.assert_code(2);
+}
+
+/// Issue #30: lines before the first chained record fail `verify` (naming
+/// the line) unless `--allow-legacy-prefix`, and `show` marks them.
+#[test]
+fn a_forged_prefix_fails_verify_and_show_marks_it() {
+    let sandbox = Sandbox::new();
+    write_rejections(&sandbox, 2);
+    let log = sandbox.audit_log();
+    let text = std::fs::read_to_string(&log).unwrap();
+    std::fs::write(
+        &log,
+        format!("{{\"event\":\"COMMAND_EXECUTED\",\"command\":\"deploy\"}}\n{text}"),
+    )
+    .unwrap();
+    let (run, envelope) = verify(&sandbox);
+    run.assert_code(1);
+    assert_eq!(envelope["error"]["problem"], "unchained_prefix", "{run}");
+    assert_eq!(envelope["error"]["line"], 1, "{run}");
+    let (run, _) = sandbox.json(&["audit", "verify", "--allow-legacy-prefix"]);
+    run.assert_code(0);
+    let (run, shown) = sandbox.json(&["audit", "show"]);
+    run.assert_code(0);
+    assert_eq!(shown["data"]["unverified"][0]["index"], 0, "{run}");
+    assert_eq!(shown["data"]["unverified"][0]["line"], 1, "{run}");
+    let text = sandbox.run(&["--format", "text", "audit", "show"]);
+    let first = text.stdout.lines().next().unwrap();
+    assert!(first.starts_with("UNVERIFIED  "), "{text}");
+    assert!(
+        !text
+            .stdout
+            .lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("UNVERIFIED")
+    );
+}
+
+/// Issue #30: a complete forged line appended at the end is not absorbed
+/// by the next run as a torn write.
+#[test]
+fn a_forged_line_appended_is_not_absorbed_by_the_next_write() {
+    let sandbox = Sandbox::new();
+    write_rejections(&sandbox, 2);
+    let log = sandbox.audit_log();
+    let mut text = std::fs::read_to_string(&log).unwrap();
+    text.push_str("{\"event\":\"COMMAND_EXECUTED\",\"command\":\"deploy\"}\n");
+    std::fs::write(&log, text).unwrap();
+    write_rejections(&sandbox, 1);
+    let (run, envelope) = verify(&sandbox);
+    run.assert_code(1);
+    assert_eq!(envelope["error"]["problem"], "inserted", "{run}");
+    assert_eq!(envelope["error"]["line"], 3, "{run}");
+}

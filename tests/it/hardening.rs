@@ -503,3 +503,124 @@ mod link_findings {
         assert!(run.stdout.len() < 64 * 1024, "{} bytes", run.stdout.len());
     }
 }
+
+/// Issue #30: `skill fmt` and `skill fix` replace a file only as it was
+/// read, keeping its owner, and refuse a file with other hard links.
+#[cfg(unix)]
+mod rewrites {
+    use std::fs;
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+
+    use crate::common::{Run, Sandbox};
+
+    const OUT_OF_ORDER: &str =
+        "---\ndescription: Does a thing. Use when testing.\nname: a\n---\nbody\n";
+
+    #[test]
+    fn a_skill_file_with_another_hard_link_is_refused_unless_forced() {
+        let sandbox = Sandbox::new();
+        let file = sandbox.write("a/SKILL.md", OUT_OF_ORDER);
+        fs::hard_link(&file, sandbox.join("copy.md")).unwrap();
+        for command in ["fmt", "fix"] {
+            let (run, envelope) = sandbox.json(&["skill", command, "a"]);
+            run.assert_code(1);
+            let message = envelope["data"]["files"][0]["message"]
+                .as_str()
+                .unwrap_or_default();
+            assert_eq!(envelope["data"]["files"][0]["status"], "refused", "{run}");
+            assert!(message.contains("2 hard links"), "{run}");
+            assert_eq!(fs::read_to_string(&file).unwrap(), OUT_OF_ORDER);
+        }
+        let run = sandbox.run(&["skill", "fmt", "--force", "a"]);
+        run.assert_code(0);
+        assert!(
+            fs::read_to_string(&file)
+                .unwrap()
+                .starts_with("---\nname: a\n")
+        );
+        assert_eq!(
+            fs::read_to_string(sandbox.join("copy.md")).unwrap(),
+            OUT_OF_ORDER
+        );
+    }
+
+    /// Run as root (CI containers and this machine are), `fmt` keeps
+    /// another user's ownership; run as that other user on root's file in a
+    /// shared directory, it cannot keep the owner and refuses unless
+    /// `--force`. Needs root and `setpriv`; elsewhere only the first half
+    /// runs.
+    #[test]
+    fn the_owner_is_kept_or_the_rewrite_is_refused() {
+        let sandbox = Sandbox::new();
+        let file = sandbox.write("a/SKILL.md", OUT_OF_ORDER);
+        let root = fs::metadata(sandbox.path()).unwrap().uid() == 0;
+        if !root {
+            eprintln!("not root: the ownership half of this test is skipped");
+            return;
+        }
+        std::os::unix::fs::chown(&file, Some(4242), Some(4343)).unwrap();
+        sandbox.run(&["skill", "fmt", "a"]).assert_code(0);
+        let after = fs::metadata(&file).unwrap();
+        assert_eq!((after.uid(), after.gid()), (4242, 4343));
+        assert!(
+            fs::read_to_string(&file)
+                .unwrap()
+                .starts_with("---\nname: a\n")
+        );
+
+        // Root's file, writable by all in a shared directory, formatted
+        // by user 4242.
+        fs::write(&file, OUT_OF_ORDER).unwrap();
+        std::os::unix::fs::chown(&file, Some(0), Some(0)).unwrap();
+        fs::set_permissions(&file, fs::Permissions::from_mode(0o666)).unwrap();
+        fs::set_permissions(sandbox.path(), fs::Permissions::from_mode(0o755)).unwrap();
+        fs::set_permissions(sandbox.join("a"), fs::Permissions::from_mode(0o777)).unwrap();
+        let as_user = |force: bool| {
+            let mut cmd = assert_cmd::Command::new("setpriv");
+            cmd.args(["--reuid=4242", "--regid=4242", "--clear-groups", "--"])
+                .arg(env!("CARGO_BIN_EXE_aigent"))
+                .args(["--format", "json", "skill", "fmt"])
+                .args(force.then_some("--force"))
+                .arg("a")
+                .current_dir(sandbox.path())
+                .env("HOME", sandbox.join("home"))
+                .env("XDG_STATE_HOME", sandbox.join("state"))
+                .env("XDG_CONFIG_HOME", sandbox.join("config"))
+                .env("XDG_CACHE_HOME", sandbox.join("cache"))
+                .env("AIGENT_AUDIT_LOG", sandbox.audit_log())
+                .env("GIT_CEILING_DIRECTORIES", sandbox.path());
+            Run::of(&mut cmd)
+        };
+        if std::process::Command::new("setpriv")
+            .arg("--help")
+            .output()
+            .is_err()
+        {
+            eprintln!("no setpriv: the other user's half of this test is skipped");
+            return;
+        }
+        let run = as_user(false);
+        run.assert_code(1);
+        let envelope = run.envelope();
+        assert_eq!(envelope["data"]["files"][0]["status"], "refused", "{run}");
+        let message = envelope["data"]["files"][0]["message"].as_str().unwrap();
+        assert!(message.contains("belongs to 0:0"), "{run}");
+        assert_eq!(fs::read_to_string(&file).unwrap(), OUT_OF_ORDER);
+        assert_eq!(
+            fs::read_dir(sandbox.join("a")).unwrap().count(),
+            1,
+            "no temporary left"
+        );
+
+        let run = as_user(true);
+        run.assert_code(0);
+        let after = fs::metadata(&file).unwrap();
+        assert_eq!(after.uid(), 4242, "{run}");
+        assert_eq!(after.mode() & 0o777, 0o666);
+        assert!(
+            fs::read_to_string(&file)
+                .unwrap()
+                .starts_with("---\nname: a\n")
+        );
+    }
+}

@@ -27,6 +27,8 @@ mod invoke;
 mod mcp;
 #[cfg(unix)]
 mod mcp_http;
+#[cfg(unix)]
+mod mcp_wire;
 mod newcomer;
 mod plugin;
 mod plugin_changed;

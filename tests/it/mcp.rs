@@ -218,8 +218,12 @@ async fn a_rejected_call_runs_nothing_and_returns_the_args_check_envelope() {
         .collect();
     // The server's two rejections and the one `args check` made.
     assert_eq!(events, vec![json!("TOOL_ARG_VALIDATION_FAILURE"); 3]);
-    let unknown = call(&client, "no-such-tool", json!({})).await;
-    assert_eq!(structured(&unknown)["error"]["code"], "NOT_FOUND");
+    // An unknown tool is a protocol error (-32602), not a tool result.
+    let unknown = client
+        .call_tool(CallToolRequestParams::new("no-such-tool").with_arguments(Map::new()))
+        .await
+        .expect_err("an unknown tool is a protocol error");
+    assert!(unknown.to_string().contains("no-such-tool"), "{unknown}");
     client.cancel().await.unwrap();
 }
 
@@ -709,6 +713,9 @@ async fn registry_and_skill_changes_show_on_the_next_list() {
         "name: fresh\ndescription: New\n",
         "# New\n",
     );
+    // Each list says it is fresh for one poll interval (`ttlMs`, 1 s), and
+    // rmcp's client keeps it that long.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
     let tools = client.list_all_tools().await.unwrap();
     let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
     assert_eq!(names, ["greet", "later"]);

@@ -315,3 +315,68 @@ fn run_reports_the_warning_and_still_runs() {
         "{run}"
     );
 }
+
+/// A program reached on `PATH` under a shell's name is read as that shell,
+/// even when the declaration names its real file: here `bash` on `PATH` is
+/// a symlink to `tool`, so `tool -c {script}` hands bash a command string.
+#[cfg(unix)]
+#[test]
+fn a_program_that_path_calls_a_shell_is_linted_as_the_shell() {
+    let sandbox = Sandbox::new();
+    let tool = sandbox.script("bin/tool", "#!/bin/sh\nexit 0\n");
+    std::os::unix::fs::symlink(&tool, sandbox.join("bin/bash")).unwrap();
+    let parameters = "{script: {type: string, required: true}}";
+    let subprocess = format!(
+        "{{binary: {}, argv: [-c, {{param: script}}]}}",
+        tool.display()
+    );
+    declaration(&sandbox, "runs-code", &subprocess, parameters);
+    // Without the alias on PATH, `tool` is not a shell.
+    declaration(
+        &sandbox,
+        "plain",
+        "{binary: true, argv: [-c, {param: script}]}",
+        parameters,
+    );
+
+    let with_alias =
+        std::env::join_paths([sandbox.join("bin"), "/usr/bin".into(), "/bin".into()]).unwrap();
+    let run = Run::of(sandbox.cmd().env("PATH", &with_alias).args([
+        "--commands",
+        "commands",
+        "--format",
+        "json",
+        "schema",
+        "lint",
+    ]));
+    let envelope = run.envelope();
+    let codes = |name: &str| -> Vec<String> {
+        envelope["data"]["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|file| file["name"] == name)
+            .flat_map(|file| file["diagnostics"].as_array().unwrap().clone())
+            .map(|diagnostic| {
+                format!(
+                    "{} {}",
+                    diagnostic["code"].as_str().unwrap(),
+                    diagnostic["message"].as_str().unwrap()
+                )
+            })
+            .collect()
+    };
+    let flagged = codes("runs-code");
+    assert!(
+        flagged
+            .iter()
+            .any(|finding| finding.starts_with("E115") && finding.contains("bin/bash")),
+        "{flagged:?}\n{run}"
+    );
+    assert!(
+        !codes("plain")
+            .iter()
+            .any(|finding| finding.starts_with("E115")),
+        "{run}"
+    );
+}

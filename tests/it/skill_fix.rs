@@ -456,14 +456,19 @@ fn writes_never_follow_a_symlink_out_of_the_tree() {
 
 #[cfg(unix)]
 #[test]
-fn a_hard_link_keeps_the_old_text_under_its_other_name() {
+fn a_hard_link_is_refused_and_with_force_keeps_the_old_text_under_its_other_name() {
     let sandbox = Sandbox::new();
     let inside = sandbox.write("tree/skills/x/SKILL.md", MESSY);
     let other = sandbox.join("outside/x-SKILL.md");
     fs::create_dir_all(sandbox.join("outside")).unwrap();
     fs::hard_link(&inside, &other).unwrap();
     for command in ["fmt", "fix"] {
-        let (run, _) = sandbox.json(&["skill", command, "--recursive", "tree"]);
+        // Refused: which name matters is not aigent's to guess.
+        let (run, envelope) = sandbox.json(&["skill", command, "--recursive", "tree"]);
+        run.assert_code(1);
+        assert_eq!(envelope["data"]["files"][0]["status"], "refused", "{run}");
+        assert_eq!(fs::read_to_string(&inside).unwrap(), MESSY, "{command}");
+        let (run, _) = sandbox.json(&["skill", command, "--force", "--recursive", "tree"]);
         run.assert_code(0);
         assert_ne!(fs::read_to_string(&inside).unwrap(), MESSY, "{command}");
         // The atomic replace gave the name a new file; the other name

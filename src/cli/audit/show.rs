@@ -17,7 +17,10 @@ use super::super::{CliError, Context};
 #[command(after_help = "\
 Reads the log and its rotated files, oldest record first. Filters combine: \
 a record is shown when it matches every one given. Lines that are not \
-records (a write that failed part-way) are skipped with a warning.
+records (a write that failed part-way) are skipped with a warning. Records \
+the hash chain does not vouch for (before the chain began, not linked into \
+it, or after a break in it) are shown marked UNVERIFIED, and listed in \
+`data.unverified` of the JSON output.
 
 Examples:
   aigent audit show --last 20
@@ -67,14 +70,23 @@ pub fn run(args: &ShowArgs, ctx: &Context) -> Result<Outcome, CliError> {
     let listing = log
         .records(&filter)
         .map_err(|err| super::read_error(&err, Some(log.path())))?;
-    let warnings: Vec<String> = listing
+    let mut warnings: Vec<String> = listing
         .skipped
         .iter()
         .map(|at| format!("{at} is not a record (a write that failed part-way?); skipped"))
         .collect();
+    if !listing.unverified.is_empty() {
+        warnings.push(format!(
+            "{} record(s) shown are not vouched for by the chain (marked UNVERIFIED); run `aigent audit verify`",
+            listing.unverified.len()
+        ));
+    }
     let mut text = String::new();
-    for record in &listing.records {
-        let _ = writeln!(text, "{}", render_record(record));
+    let mut marks = listing.unverified.iter().peekable();
+    for (index, record) in listing.records.iter().enumerate() {
+        let unverified = marks.next_if(|mark| mark.index == index).is_some();
+        let mark = if unverified { "UNVERIFIED  " } else { "" };
+        let _ = writeln!(text, "{mark}{}", render_record(record));
     }
     if text.is_empty() && !ctx.quiet {
         text.push_str("no matching records\n");
@@ -84,6 +96,7 @@ pub fn run(args: &ShowArgs, ctx: &Context) -> Result<Outcome, CliError> {
         "files": listing.files,
         "count": listing.records.len(),
         "records": listing.records,
+        "unverified": listing.unverified,
     });
     Ok(Outcome::success(data, text).with_warnings(warnings))
 }

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 use serde_json::json;
 
+use aigent::exec::audit::{ExpectedHead, VerifyOptions};
 use aigent::report::{ErrorBody, Outcome, exit};
 
 use super::super::{CliError, Context};
@@ -14,23 +15,61 @@ use super::super::{CliError, Context};
 Walks the hash chain of the log and of its rotated files, oldest first. \
 Exits 0 when every record is in place; exits 1 naming the first bad line \
 (1-based, with its file) and what is wrong with it: an edited, deleted, \
-inserted or reordered record, or a cut-off tail. Records removed from the \
-very end leave no trace in the chain: keep the printed head (seq and \
-sha256) elsewhere and compare.
+inserted or reordered record, a line before the chain began or not linked \
+into it, or a cut-off tail. Records removed from the very end leave no \
+trace in the chain: store the head that --print-head prints (SEQ:SHA256, \
+one line) somewhere else, and check it later with --expect-head.
 
 Examples:
   aigent audit verify
   aigent audit verify --audit-log ./audit.jsonl
+  aigent audit verify --print-head >> /mnt/elsewhere/aigent-heads
+  aigent audit verify --expect-head \"$(tail -n 1 /mnt/elsewhere/aigent-heads)\"
   aigent --format json audit verify")]
 pub struct VerifyArgs {
     #[arg(long, value_name = "PATH", help = super::AUDIT_LOG_HELP)]
     pub audit_log: Option<PathBuf>,
+
+    /// Fail unless this head (SHA256, or SEQ:SHA256 as --print-head prints it) is still in the chain
+    #[arg(long, value_name = "HEAD")]
+    pub expect_head: Option<String>,
+
+    /// Fail unless the chain still reaches record N
+    #[arg(long, value_name = "N")]
+    pub expect_seq: Option<u64>,
+
+    /// Print only the head, as one line SEQ:SHA256, for storing elsewhere
+    #[arg(long)]
+    pub print_head: bool,
+
+    /// Accept lines before the first chained record (records an older aigent wrote before it kept a chain)
+    #[arg(long)]
+    pub allow_legacy_prefix: bool,
 }
 
 pub fn run(args: &VerifyArgs, ctx: &Context) -> Result<Outcome, CliError> {
+    let mut expect = args
+        .expect_head
+        .as_deref()
+        .map(ExpectedHead::parse)
+        .transpose()
+        .map_err(CliError::usage)?;
+    if let Some(seq) = args.expect_seq {
+        let expect = expect.get_or_insert_with(ExpectedHead::default);
+        if expect.seq.is_some_and(|given| given != seq) {
+            return Err(CliError::usage(
+                "--expect-seq and the SEQ of --expect-head disagree",
+            ));
+        }
+        expect.seq = Some(seq);
+    }
+    let options = VerifyOptions {
+        allow_legacy_prefix: args.allow_legacy_prefix,
+        expect,
+    };
     let log = super::locate(args.audit_log.as_ref())?;
     let report = log
-        .verify()
+        .verify_with(&options)
         .map_err(|err| super::read_error(&err, Some(log.path())))?;
     let mut warnings: Vec<String> = report
         .torn
@@ -39,9 +78,9 @@ pub fn run(args: &VerifyArgs, ctx: &Context) -> Result<Outcome, CliError> {
             format!("{at} is a torn write (a write that failed part-way); the record after it accounts for it")
         })
         .collect();
-    if report.unchained > 0 {
+    if report.unchained > 0 && report.is_intact() {
         warnings.push(format!(
-            "{} line(s) at the start of the log come before the hash chain began (an older aigent wrote them); they are not protected by it",
+            "{} line(s) at the start of the log come before the hash chain began (accepted with --allow-legacy-prefix); they are not protected by it",
             report.unchained
         ));
     }
@@ -51,12 +90,17 @@ pub fn run(args: &VerifyArgs, ctx: &Context) -> Result<Outcome, CliError> {
         "records": report.records,
         "files": report.files,
         "head": report.head,
+        "head_line": report.head.as_ref().map(|head| format!("{}:{}", head.seq, head.sha256)),
         "unchained_lines": report.unchained,
         "torn_lines": report.torn,
     });
     let Some(problem) = &report.problem else {
         let mut text = String::new();
-        if !ctx.quiet {
+        if args.print_head {
+            if let Some(head) = &report.head {
+                text = format!("{}:{}\n", head.seq, head.sha256);
+            }
+        } else if !ctx.quiet {
             let files = report.files.len();
             text = format!(
                 "{} {}: {} record{} in {files} file{}, chain intact\n",
@@ -67,7 +111,10 @@ pub fn run(args: &VerifyArgs, ctx: &Context) -> Result<Outcome, CliError> {
                 if files == 1 { "" } else { "s" },
             );
             if let Some(head) = &report.head {
-                text.push_str(&format!("head: seq {} sha256 {}\n", head.seq, head.sha256));
+                text.push_str(&format!(
+                    "head: seq {} sha256 {} (store {}:{} elsewhere; check with --expect-head)\n",
+                    head.seq, head.sha256, head.seq, head.sha256
+                ));
             }
         }
         return Ok(Outcome::success(data, text).with_warnings(warnings));

@@ -2,9 +2,8 @@
 
 use clap::Args;
 
-use aigent::contract::to_wire;
 use aigent::registry::render::render_show;
-use aigent::registry::{Loaded, to_json_schema};
+use aigent::registry::{Loaded, to_json_schema, to_wire_for_agents};
 use aigent::report::{Outcome, OutputFormat};
 
 use super::super::{CliError, Context};
@@ -41,7 +40,7 @@ pub fn declaration_outcome(loaded: Loaded, ctx: &Context) -> Outcome {
         None => format!("built into aigent (from {} in its source)", loaded.file),
     };
     let mut outcome = Outcome::success(
-        to_wire(&loaded.declaration),
+        to_wire_for_agents(&loaded.declaration),
         render_show(&loaded.declaration, &origin, ctx.style),
     )
     .with_warnings(warnings);

@@ -42,8 +42,11 @@ Repairs, each of which keeps every value:
 Each skill is then put in skill fmt's canonical form, so that fix, then
 validate, then fmt --check is clean. What it cannot repair safely is listed,
 not guessed. A fixed skill is
-written (atomically) only if it then validates. Nothing is read or written
-through a symlink that leads outside the tree given (W010).
+written (atomically, keeping its mode, owner and group) only if it then
+validates. Nothing is read or written through a symlink that leads outside
+the tree given (W010). A file that changes while it is rewritten is left as
+it is; one with other hard links, or whose owner cannot be kept, is refused
+unless --force.
 
 Exit codes: 0 every skill is valid after fixing, 1 a skill still has errors
 (its fixes were not written), 5 a path does not exist or --recursive found
@@ -72,6 +75,12 @@ pub struct FixArgs {
     /// claude-code, any other standard
     #[arg(long, value_enum, value_name = "PROFILE")]
     pub profile: Option<ProfileArg>,
+
+    /// Replace a file that has other hard links (they keep the old
+    /// contents) or whose owner and group cannot be kept (it becomes this
+    /// user's); refused without it
+    #[arg(long)]
+    pub force: bool,
 }
 
 pub fn run(args: &FixArgs, ctx: &Context) -> Result<Outcome, CliError> {
@@ -104,6 +113,7 @@ pub fn run(args: &FixArgs, ctx: &Context) -> Result<Outcome, CliError> {
             recursive: args.recursive,
             write: !args.dry_run,
             rename_dirs: args.rename_dir,
+            force: args.force,
         },
         &propose,
     );

@@ -28,9 +28,12 @@ license, compatibility, allowed-tools, metadata, then the rest as found),
 strings plain where YAML reads them back unchanged and double-quoted
 otherwise, two-space indentation under each key, no trailing whitespace.
 Comments and every value are kept, the body is left byte for byte, and
-each file is replaced atomically. A file whose values a rewrite would
-change is left alone and reported, and so is one reached through a symlink
-that leads outside the tree given (W010): it is neither read nor written.
+each file is replaced atomically, keeping its mode, owner and group. A
+file whose values a rewrite would change is left alone and reported, and so
+is one reached through a symlink that leads outside the tree given (W010):
+it is neither read nor written. A file that changes while it is rewritten
+is left as it is; one with other hard links, or whose owner cannot be
+kept, is refused unless --force.
 
 Exit codes: 0 done (or, with --check/--diff, nothing would change), 1 a
 file would change (--check/--diff) or cannot be formatted, 5 a path does
@@ -51,6 +54,12 @@ pub struct FmtArgs {
     /// Write nothing; print the change as a unified diff (implies --check)
     #[arg(long)]
     pub diff: bool,
+
+    /// Replace a file that has other hard links (they keep the old
+    /// contents) or whose owner and group cannot be kept (it becomes this
+    /// user's); refused without it
+    #[arg(long)]
+    pub force: bool,
 }
 
 pub fn run(args: &FmtArgs, ctx: &Context) -> Result<Outcome, CliError> {
@@ -64,6 +73,7 @@ pub fn run(args: &FmtArgs, ctx: &Context) -> Result<Outcome, CliError> {
             recursive: args.recursive,
             write: !check,
             rename_dirs: false,
+            force: args.force,
         },
         &propose,
     );

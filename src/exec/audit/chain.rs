@@ -86,7 +86,19 @@ pub fn parse(line: &[u8]) -> Line {
     }
 }
 
-fn is_hash(text: &str) -> bool {
+/// Whether `line` can be what a write cut short left: the beginning of a
+/// record line (every one starts `{"seq":`), not itself a complete JSON
+/// value. Only such a line is ever accounted for as torn: a complete line
+/// that is not linked into the chain was inserted.
+pub fn is_partial_record(line: &[u8]) -> bool {
+    const START: &[u8] = b"{\"seq\":";
+    !line.is_empty()
+        && (START.starts_with(line) || line.starts_with(START))
+        && serde_json::from_slice::<serde::de::IgnoredAny>(line).is_err()
+}
+
+/// 64 lowercase hex digits.
+pub fn is_hash(text: &str) -> bool {
     text.len() == 64
         && text
             .bytes()

@@ -30,7 +30,9 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-pub use read::{Filter, Listing, Location, Problem, Verification};
+pub use read::{
+    ExpectedHead, Filter, Listing, Location, Problem, Unverified, Verification, VerifyOptions,
+};
 pub use record::{
     AuditRecord, EVENT_COMMAND_EXECUTED, EVENT_COMMAND_STARTED, EVENT_CONFIRMATION_REFUSED,
     EVENT_HOOK_DECISION, EVENT_SANDBOX_UNAVAILABLE, EVENT_SPAWN_FAILURE, EVENT_VALIDATION_FAILURE,
@@ -220,9 +222,16 @@ impl AuditLog {
         false
     }
 
-    /// Checks the chain of every file of the log, oldest first.
+    /// Checks the chain of every file of the log, oldest first, refusing
+    /// lines before the chain began.
     pub fn verify(&self) -> Result<Verification, AuditError> {
-        read::verify(self)
+        read::verify(self, &VerifyOptions::default())
+    }
+
+    /// [`Self::verify`] with `options`: a legacy prefix allowed, a head
+    /// recorded earlier that must still be there.
+    pub fn verify_with(&self, options: &VerifyOptions) -> Result<Verification, AuditError> {
+        read::verify(self, options)
     }
 
     /// The records that `filter` selects, oldest first.

@@ -72,6 +72,9 @@ pub struct Verification {
     /// accounts for.
     pub torn: Vec<Location>,
     pub head: Option<Head>,
+    /// Where the head record is.
+    #[serde(skip)]
+    pub head_at: Option<Location>,
     pub problem: Option<Problem>,
 }
 
@@ -121,8 +124,21 @@ impl Filter {
 pub struct Listing {
     pub files: Vec<PathBuf>,
     pub records: Vec<Map<String, Value>>,
+    /// The listed records the chain does not vouch for (before it began,
+    /// not linked into it, or after a break), by their index in `records`.
+    pub unverified: Vec<Unverified>,
     /// Lines that are not records (torn writes), skipped.
     pub skipped: Vec<Location>,
+}
+
+/// A listed record that the chain does not vouch for.
+#[derive(Debug, Clone, Serialize)]
+pub struct Unverified {
+    /// Its index in [`Listing::records`].
+    pub index: usize,
+    #[serde(flatten)]
+    pub at: Location,
+    pub reason: String,
 }
 
 /// The files of a log, oldest first, open for reading, with the shared
@@ -219,8 +235,67 @@ impl LogFiles {
     }
 }
 
+/// What `audit verify` is asked to check besides the chain.
+#[derive(Debug, Clone, Default)]
+pub struct VerifyOptions {
+    /// Lines before the first chained record (an older aigent's records)
+    /// are reported, not refused.
+    pub allow_legacy_prefix: bool,
+    /// A head recorded earlier that must still be in the chain.
+    pub expect: Option<ExpectedHead>,
+}
+
+/// A head kept elsewhere (`SEQ:SHA256` as `verify --print-head` prints
+/// it), or either half of it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ExpectedHead {
+    pub seq: Option<u64>,
+    pub sha256: Option<String>,
+}
+
+impl ExpectedHead {
+    /// `SHA256`, `SEQ:SHA256`, or with `seq` given apart.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let text = text.trim();
+        let (seq, sha) = match text.split_once(':') {
+            Some((seq, sha)) => (
+                Some(seq.trim().parse::<u64>().map_err(|_| {
+                    format!("`{seq}` is not a sequence number: give SHA256 or SEQ:SHA256")
+                })?),
+                sha.trim(),
+            ),
+            None => (None, text),
+        };
+        let sha = sha.to_ascii_lowercase();
+        if !chain::is_hash(&sha) {
+            return Err(
+                "a head is 64 hex digits (the sha256 that `audit verify` prints), optionally after `SEQ:`"
+                    .to_owned(),
+            );
+        }
+        Ok(Self {
+            seq,
+            sha256: Some(sha),
+        })
+    }
+}
+
+/// What a line turned out to be, for `verify` and `show` alike.
+enum Step {
+    /// A record linked into the chain.
+    Linked,
+    /// A line before the chain began, accepted with `--allow-legacy-prefix`
+    /// (or, for `show`, listed as unverified).
+    Prefix,
+    /// A torn write, waiting for the record that accounts for it.
+    Pending,
+    /// The chain is broken here.
+    Broken(Problem),
+}
+
 /// The chain as verify walks it.
 struct Walk {
+    options: VerifyOptions,
     expected_seq: u64,
     /// The hash the next record's `prev` must hold.
     prev: String,
@@ -229,45 +304,51 @@ struct Walk {
     /// Lines since the last record that are no record.
     pending_torn: Vec<Location>,
     seen_record: bool,
+    report: Verification,
+    /// Where the expected head's hash was found, and its seq.
+    expected_found: Option<u64>,
 }
 
-pub fn verify(log: &AuditLog) -> Result<Verification, AuditError> {
-    let files = LogFiles::open(log)?;
-    let mut report = Verification {
-        files: files
-            .paths()
-            .into_iter()
-            .map(|file| FileSummary {
-                file,
-                lines: 0,
+impl Walk {
+    fn new(options: VerifyOptions, files: Vec<PathBuf>) -> Self {
+        Self {
+            options,
+            expected_seq: 1,
+            prev: chain::genesis(),
+            prev_at: None,
+            pending_torn: Vec::new(),
+            seen_record: false,
+            report: Verification {
+                files: files
+                    .into_iter()
+                    .map(|file| FileSummary {
+                        file,
+                        lines: 0,
+                        records: 0,
+                    })
+                    .collect(),
                 records: 0,
-            })
-            .collect(),
-        records: 0,
-        unchained: 0,
-        torn: Vec::new(),
-        head: None,
-        problem: None,
-    };
-    let mut walk = Walk {
-        expected_seq: 1,
-        prev: chain::genesis(),
-        prev_at: None,
-        pending_torn: Vec::new(),
-        seen_record: false,
-    };
-    let mut problem = None;
-    files.each_line(log, |index, at, line, terminated| {
-        report.files[index].lines += 1;
+                unchained: 0,
+                torn: Vec::new(),
+                head: None,
+                head_at: None,
+                problem: None,
+            },
+            expected_found: None,
+        }
+    }
+
+    fn step(&mut self, index: usize, at: &Location, line: &[u8], terminated: bool) -> Step {
+        self.report.files[index].lines += 1;
         let fail = |kind, message: String| {
-            Some(Problem {
+            Step::Broken(Problem {
                 at: at.clone(),
                 kind,
                 message,
             })
         };
         if !terminated {
-            problem = if line.len() > MAX_LINE_BYTES {
+            return if line.len() > MAX_LINE_BYTES {
                 fail(
                     "overlong_line",
                     format!("{at} is over {MAX_LINE_BYTES} bytes, longer than any record"),
@@ -280,109 +361,229 @@ pub fn verify(log: &AuditLog) -> Result<Verification, AuditError> {
                     ),
                 )
             };
-            return false;
         }
-        match chain::parse(line) {
-            Line::Record(link, _) => {
-                if walk.pending_torn.len() > link.torn as usize {
-                    let first = &walk.pending_torn[0];
-                    problem = Some(Problem {
-                        at: first.clone(),
-                        kind: "not_a_record",
-                        message: format!(
-                            "{first} is not an audit record, and the record after it does not account for it: a line was inserted or a record damaged"
-                        ),
-                    });
-                    return false;
+        let link = match chain::parse(line) {
+            Line::Record(link, _) => link,
+            Line::Unchained(_) | Line::Junk if !self.seen_record && index == 0 => {
+                self.report.unchained += 1;
+                if self.options.allow_legacy_prefix {
+                    return Step::Prefix;
                 }
-                if link.torn as usize > walk.pending_torn.len() {
-                    problem = fail(
-                        "torn_count",
-                        format!(
-                            "{at} says {} torn line(s) come before it, but there are {}",
-                            link.torn,
-                            walk.pending_torn.len()
-                        ),
-                    );
-                    return false;
-                }
-                if link.seq != walk.expected_seq {
-                    let expected = walk.expected_seq;
-                    let why = if link.seq > expected {
-                        format!(
-                            "{} record(s) before it are missing (deleted, or a rotated file removed) or records are out of order",
-                            link.seq - expected
-                        )
-                    } else {
-                        "a record is repeated or out of order".to_owned()
-                    };
-                    problem = fail(
-                        "sequence",
-                        format!("{at} has seq {} where {expected} was expected: {why}", link.seq),
-                    );
-                    return false;
-                }
-                if link.prev != walk.prev {
-                    problem = match walk.prev_at.clone() {
-                        Some(before) => Some(Problem {
-                            message: format!(
-                                "{before} was changed: the record after it ({at}) holds a different hash of it"
-                            ),
-                            at: before,
-                            kind: "edited",
-                        }),
-                        None => fail(
-                            "chain_start",
-                            format!(
-                                "{at} does not chain to the start of the log (its prev is not the genesis hash): records before it were removed"
-                            ),
-                        ),
-                    };
-                    return false;
-                }
-                report.torn.append(&mut walk.pending_torn);
-                report.records += 1;
-                report.files[index].records += 1;
-                walk.seen_record = true;
-                walk.expected_seq += 1;
-                walk.prev = chain::line_hash(line);
-                walk.prev_at = Some(at.clone());
-                report.head = Some(Head {
-                    seq: link.seq,
-                    sha256: walk.prev.clone(),
-                });
+                return fail(
+                    "unchained_prefix",
+                    format!(
+                        "{at} comes before the first chained record, so the chain does not protect it: a line inserted at the start, or a record an older aigent wrote before it kept a chain (then pass --allow-legacy-prefix)"
+                    ),
+                );
             }
-            Line::Unchained(_) | Line::Junk if !walk.seen_record && index == 0 => {
-                report.unchained += 1;
+            Line::Unchained(_) | Line::Junk if !chain::is_partial_record(line) => {
+                return fail(
+                    "inserted",
+                    format!(
+                        "{at} is a complete line that is not linked into the chain: it was inserted (only a write cut short may stand between records)"
+                    ),
+                );
             }
             Line::Unchained(_) | Line::Junk => {
-                walk.pending_torn.push(at.clone());
-                walk.prev = chain::line_hash(line);
-                walk.prev_at = Some(at.clone());
+                self.pending_torn.push(at.clone());
+                self.prev = chain::line_hash(line);
+                self.prev_at = Some(at.clone());
+                return Step::Pending;
             }
+        };
+        if self.pending_torn.len() > link.torn as usize {
+            let first = &self.pending_torn[0];
+            return Step::Broken(Problem {
+                at: first.clone(),
+                kind: "not_a_record",
+                message: format!(
+                    "{first} is not an audit record, and the record after it does not account for it: a line was inserted or a record damaged"
+                ),
+            });
         }
-        true
-    })?;
-    if problem.is_none()
-        && let Some(first) = walk.pending_torn.first()
-    {
-        problem = Some(Problem {
-            at: first.clone(),
-            kind: "not_a_record",
-            message: format!(
-                "{first} is not an audit record, and no record after it accounts for it: a write failed part-way, or a line was added"
-            ),
+        if link.torn as usize > self.pending_torn.len() {
+            return fail(
+                "torn_count",
+                format!(
+                    "{at} says {} torn line(s) come before it, but there are {}",
+                    link.torn,
+                    self.pending_torn.len()
+                ),
+            );
+        }
+        if link.seq != self.expected_seq {
+            let expected = self.expected_seq;
+            let why = if link.seq > expected {
+                format!(
+                    "{} record(s) before it are missing (deleted, or a rotated file removed) or records are out of order",
+                    link.seq - expected
+                )
+            } else {
+                "a record is repeated or out of order".to_owned()
+            };
+            return fail(
+                "sequence",
+                format!(
+                    "{at} has seq {} where {expected} was expected: {why}",
+                    link.seq
+                ),
+            );
+        }
+        if link.prev != self.prev {
+            return match self.prev_at.clone() {
+                Some(before) => Step::Broken(Problem {
+                    message: format!(
+                        "{before} was changed: the record after it ({at}) holds a different hash of it"
+                    ),
+                    at: before,
+                    kind: "edited",
+                }),
+                None => fail(
+                    "chain_start",
+                    format!(
+                        "{at} does not chain to the start of the log (its prev is not the genesis hash): records before it were removed"
+                    ),
+                ),
+            };
+        }
+        self.report.torn.append(&mut self.pending_torn);
+        self.report.records += 1;
+        self.report.files[index].records += 1;
+        self.seen_record = true;
+        self.expected_seq += 1;
+        self.prev = chain::line_hash(line);
+        self.prev_at = Some(at.clone());
+        if self
+            .options
+            .expect
+            .as_ref()
+            .and_then(|expect| expect.sha256.as_deref())
+            == Some(self.prev.as_str())
+        {
+            self.expected_found = Some(link.seq);
+        }
+        self.report.head = Some(Head {
+            seq: link.seq,
+            sha256: self.prev.clone(),
         });
+        self.report.head_at = Some(at.clone());
+        Step::Linked
     }
+
+    /// The checks that need the whole log: torn lines no record accounts
+    /// for, and the head recorded earlier.
+    fn finish(&mut self) -> Option<Problem> {
+        if let Some(first) = self.pending_torn.first() {
+            return Some(Problem {
+                at: first.clone(),
+                kind: "not_a_record",
+                message: format!(
+                    "{first} is not an audit record, and no record after it accounts for it: a write failed part-way, or a line was added"
+                ),
+            });
+        }
+        let expect = self.options.expect.as_ref()?;
+        let last_seq = self.report.head.as_ref().map_or(0, |head| head.seq);
+        let at = self.report.head_at.clone().unwrap_or_else(|| Location {
+            file: self
+                .report
+                .files
+                .last()
+                .map(|file| file.file.clone())
+                .unwrap_or_default(),
+            line: 0,
+        });
+        let ends = if last_seq == 0 {
+            "the log holds no record".to_owned()
+        } else {
+            format!("the last record present is seq {last_seq} ({at})")
+        };
+        let missing = |message: String| {
+            Some(Problem {
+                at: at.clone(),
+                kind: "head_missing",
+                message,
+            })
+        };
+        match (&expect.sha256, expect.seq, self.expected_found) {
+            (Some(sha), _, None) => missing(format!(
+                "the expected head {sha} is no longer in the chain: {ends}; records after it were cut off, or the chain was rewritten"
+            )),
+            (Some(sha), Some(seq), Some(found)) if seq != found => missing(format!(
+                "the expected head {sha} is seq {found} in the chain, not seq {seq}: the chain was rewritten"
+            )),
+            (None, Some(seq), _) if last_seq < seq => missing(format!(
+                "seq {seq} was recorded, but {ends}: records after it were cut off"
+            )),
+            _ => None,
+        }
+    }
+}
+
+pub fn verify(log: &AuditLog, options: &VerifyOptions) -> Result<Verification, AuditError> {
+    let files = LogFiles::open(log)?;
+    let mut walk = Walk::new(options.clone(), files.paths());
+    let mut problem = None;
+    files.each_line(log, |index, at, line, terminated| {
+        match walk.step(index, at, line, terminated) {
+            Step::Broken(found) => {
+                problem = Some(found);
+                false
+            }
+            Step::Linked | Step::Prefix | Step::Pending => true,
+        }
+    })?;
+    if problem.is_none() {
+        problem = walk.finish();
+    }
+    let mut report = walk.report;
     report.problem = problem;
     Ok(report)
 }
 
 pub fn records(log: &AuditLog, filter: &Filter) -> Result<Listing, AuditError> {
     let files = LogFiles::open(log)?;
-    let mut records = std::collections::VecDeque::new();
+    let options = VerifyOptions {
+        allow_legacy_prefix: true,
+        expect: None,
+    };
+    let mut walk = Walk::new(options, files.paths());
+    let mut broken: Option<Location> = None;
+    // Each selected record, where it is, and why it is not verified.
+    let mut selected: std::collections::VecDeque<(Map<String, Value>, Location, Option<String>)> =
+        std::collections::VecDeque::new();
     let mut skipped = Vec::new();
-    files.each_line(log, |_, at, line, terminated| {
+    files.each_line(log, |index, at, line, terminated| {
+        let why = match &broken {
+            Some(break_at) => Some(format!("after the break in the chain at {break_at}")),
+            None => match walk.step(index, at, line, terminated) {
+                Step::Linked => None,
+                Step::Prefix => {
+                    Some("before the chain began: the chain does not protect it".to_owned())
+                }
+                Step::Pending => {
+                    skipped.push(at.clone());
+                    return true;
+                }
+                Step::Broken(problem) => {
+                    // An edit is found at the record after it: the edited
+                    // record, already listed, is marked too.
+                    if let Some(last) = selected.back_mut()
+                        && last.1 == problem.at
+                        && last.2.is_none()
+                    {
+                        last.2 = Some(problem.message.clone());
+                    }
+                    let why = if problem.at == *at {
+                        problem.message.clone()
+                    } else {
+                        format!("after the break in the chain at {}", problem.at)
+                    };
+                    broken = Some(problem.at);
+                    Some(why)
+                }
+            },
+        };
         let object = match chain::parse(line) {
             Line::Record(_, object) | Line::Unchained(object) if terminated => object,
             _ => {
@@ -391,16 +592,25 @@ pub fn records(log: &AuditLog, filter: &Filter) -> Result<Listing, AuditError> {
             }
         };
         if filter.matches(&object) {
-            records.push_back(object);
-            if filter.last.is_some_and(|last| records.len() > last) {
-                records.pop_front();
+            selected.push_back((object, at.clone(), why));
+            if filter.last.is_some_and(|last| selected.len() > last) {
+                selected.pop_front();
             }
         }
         true
     })?;
+    let mut records = Vec::with_capacity(selected.len());
+    let mut unverified = Vec::new();
+    for (index, (object, at, why)) in selected.into_iter().enumerate() {
+        if let Some(reason) = why {
+            unverified.push(Unverified { index, at, reason });
+        }
+        records.push(object);
+    }
     Ok(Listing {
         files: files.paths(),
-        records: records.into(),
+        records,
+        unverified,
         skipped,
     })
 }

@@ -327,56 +327,16 @@ fn cut(text: &str) -> String {
     }
 }
 
-/// `2024-05-01T12:34:56.789Z`. Dates before 1970 cannot occur for `now`
-/// and are clamped to the epoch.
+/// `2024-05-01T12:34:56.789Z`, by humantime. Dates before 1970 cannot
+/// occur for `now` and are clamped to the epoch, dates past the year 9999
+/// to its last millisecond.
 pub fn rfc3339_utc(time: SystemTime) -> String {
-    let since_epoch = time.duration_since(UNIX_EPOCH).unwrap_or_default();
-    let seconds = since_epoch.as_secs();
-    let millis = since_epoch.subsec_millis();
-    let days = i64::try_from(seconds / 86_400).unwrap_or(i64::MAX / 2);
-    let (year, month, day) = civil_from_days(days);
-    let second_of_day = seconds % 86_400;
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{millis:03}Z",
-        second_of_day / 3600,
-        second_of_day / 60 % 60,
-        second_of_day % 60,
-    )
-}
-
-/// The proleptic Gregorian date of a day count since 1970-01-01, by
-/// counting 400-year eras (146,097 days each) from 0000-03-01, so that the
-/// leap day falls at the end of each counted year.
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let shifted = days + 719_468; // days from 0000-03-01 to 1970-01-01
-    let era = shifted.div_euclid(146_097);
-    let day_of_era = shifted.rem_euclid(146_097);
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_from_march = (5 * day_of_year + 2) / 153;
-    let day = u32::try_from(day_of_year - (153 * month_from_march + 2) / 5 + 1).unwrap_or(1);
-    let month = u32::try_from(if month_from_march < 10 {
-        month_from_march + 3
-    } else {
-        month_from_march - 9
-    })
-    .unwrap_or(1);
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date: the inverse of
-/// [`civil_from_days`].
-fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
-    let year = if month <= 2 { year - 1 } else { year };
-    let era = year.div_euclid(400);
-    let year_of_era = year.rem_euclid(400);
-    let month = i64::from(month);
-    let day_of_year =
-        (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + i64::from(day) - 1;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    era * 146_097 + day_of_era - 719_468
+    const LAST: Duration = Duration::from_millis(253_402_300_799_999);
+    let since_epoch = time
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default()
+        .min(LAST);
+    humantime::format_rfc3339_millis(UNIX_EPOCH + since_epoch).to_string()
 }
 
 /// The moment `--since` names, as a record timestamp (so that records
@@ -421,10 +381,12 @@ fn parse_age(text: &str) -> Option<Duration> {
 
 /// Seconds since the epoch of `YYYY-MM-DD[(T| )HH:MM[:SS[.fff]]][Z|±HH:MM]`
 /// (fractions are dropped: timestamps compare to the millisecond, and a
-/// `--since` at whole seconds is what people type).
+/// `--since` at whole seconds is what people type). The calendar is
+/// humantime's: the fields are checked here, and the date and time handed
+/// to it in the one form it reads.
 fn parse_rfc3339(text: &str) -> Option<i64> {
     let bytes = text.as_bytes();
-    let number = |range: std::ops::Range<usize>| -> Option<i64> {
+    let number = |range: std::ops::Range<usize>| -> Option<u64> {
         let part = text.get(range)?;
         if part.is_empty() || !part.bytes().all(|byte| byte.is_ascii_digit()) {
             return None;
@@ -435,61 +397,68 @@ fn parse_rfc3339(text: &str) -> Option<i64> {
         return None;
     }
     let year = number(0..4)?;
-    let month = u32::try_from(number(5..7)?).ok()?;
-    let day = u32::try_from(number(8..10)?).ok()?;
-    if !(1..=12).contains(&month) || day == 0 || day > days_in_month(year, month) {
-        return None;
-    }
-    let mut seconds = days_from_civil(year, month, day) * 86_400;
+    let month = number(5..7)?;
+    let day = number(8..10)?;
     let rest = &text[10..];
-    if rest.is_empty() {
-        return Some(seconds);
-    }
-    let rest = rest.strip_prefix(['T', 't', ' '])?;
-    let (clock, zone) = match rest.find(['Z', 'z', '+', '-']) {
-        Some(at) => rest.split_at(at),
-        None => (rest, ""),
-    };
-    let clock = clock.split('.').next()?;
-    let fields: Vec<&str> = clock.split(':').collect();
-    if !(2..=3).contains(&fields.len()) {
-        return None;
-    }
-    let field = |index: usize, max: i64| -> Option<i64> {
-        let part = fields.get(index).copied().unwrap_or("0");
-        if part.len() != 2 && index < fields.len() {
+    let (mut clock_seconds, mut offset) = (0i64, 0i64);
+    let mut leap_second = false;
+    if !rest.is_empty() {
+        let rest = rest.strip_prefix(['T', 't', ' '])?;
+        let (clock, zone) = match rest.find(['Z', 'z', '+', '-']) {
+            Some(at) => rest.split_at(at),
+            None => (rest, ""),
+        };
+        let clock = clock.split('.').next()?;
+        let fields: Vec<&str> = clock.split(':').collect();
+        if !(2..=3).contains(&fields.len()) {
             return None;
         }
-        let value: i64 = part.parse().ok()?;
-        (0..=max).contains(&value).then_some(value)
-    };
-    seconds += field(0, 23)? * 3600 + field(1, 59)? * 60 + field(2, 60)?;
-    match zone {
-        "" | "Z" | "z" => {}
-        _ => {
-            let sign = if zone.starts_with('-') { 1 } else { -1 };
-            let (hours, minutes) = zone[1..].split_once(':')?;
-            if hours.len() != 2 || minutes.len() != 2 {
+        let field = |index: usize, max: i64| -> Option<i64> {
+            let part = fields.get(index).copied().unwrap_or("0");
+            if part.len() != 2 && index < fields.len() {
                 return None;
             }
-            let hours: i64 = hours.parse().ok()?;
-            let minutes: i64 = minutes.parse().ok()?;
-            if hours > 23 || minutes > 59 {
-                return None;
+            let value: i64 = part.parse().ok()?;
+            (0..=max).contains(&value).then_some(value)
+        };
+        let second = field(2, 60)?;
+        // humantime reads a leap second as :59; it counts here as the next.
+        leap_second = second == 60;
+        clock_seconds = field(0, 23)? * 3600 + field(1, 59)? * 60 + second.min(59);
+        match zone {
+            "" | "Z" | "z" => {}
+            _ => {
+                let sign = if zone.starts_with('-') { 1 } else { -1 };
+                let (hours, minutes) = zone[1..].split_once(':')?;
+                if hours.len() != 2 || minutes.len() != 2 {
+                    return None;
+                }
+                let hours: i64 = hours.parse().ok()?;
+                let minutes: i64 = minutes.parse().ok()?;
+                if hours > 23 || minutes > 59 {
+                    return None;
+                }
+                offset = sign * (hours * 3600 + minutes * 60);
             }
-            seconds += sign * (hours * 3600 + minutes * 60);
         }
     }
-    Some(seconds)
-}
-
-fn days_in_month(year: i64, month: u32) -> u32 {
-    match month {
-        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
+    // Before 1970 the date is checked in a year of the same kind (leap or
+    // not) and then counts as the epoch, where every record is after it.
+    let before_epoch = year < 1970;
+    let checked_year = match year {
+        1970.. => year,
+        _ if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 2000,
+        _ => 2001,
+    };
+    let midnight =
+        humantime::parse_rfc3339(&format!("{checked_year:04}-{month:02}-{day:02}T00:00:00Z"))
+            .ok()?;
+    if before_epoch {
+        return Some(-1);
     }
+    let days_seconds = midnight.duration_since(UNIX_EPOCH).ok()?.as_secs();
+    let seconds = i64::try_from(days_seconds).ok()? + clock_seconds + i64::from(leap_second);
+    Some(seconds + offset)
 }
 
 #[cfg(test)]
@@ -506,6 +475,12 @@ pub(super) mod tests {
         assert_eq!(at(1_709_251_199_000), "2024-02-29T23:59:59.000Z");
         assert_eq!(at(4_102_444_800_000), "2100-01-01T00:00:00.000Z");
         assert_eq!(at(1_735_689_599_000), "2024-12-31T23:59:59.000Z");
+        // Past the year 9999 (which humantime cannot print): its last moment.
+        assert_eq!(at(u64::MAX / 4), "9999-12-31T23:59:59.999Z");
+        assert_eq!(
+            rfc3339_utc(UNIX_EPOCH - Duration::from_secs(5)),
+            "1970-01-01T00:00:00.000Z"
+        );
     }
 
     pub(crate) fn rejection() -> Rejection {
@@ -697,7 +672,17 @@ pub(super) mod tests {
             parse_since("2d", now).unwrap(),
             rfc3339_utc(now - Duration::from_secs(172_800))
         );
+        assert_eq!(
+            parse_since("2026-12-31T23:59:60Z", now).unwrap(),
+            "2027-01-01T00:00:00.000Z"
+        );
+        assert_eq!(
+            parse_since("1960-02-29", now).unwrap(),
+            "1970-01-01T00:00:00.000Z"
+        );
         for bad in [
+            "1961-02-29",
+            "2100-02-29",
             "",
             "yesterday",
             "2026-13-01",
@@ -713,9 +698,11 @@ pub(super) mod tests {
 
     proptest::proptest! {
         #[test]
-        fn days_and_dates_round_trip(days in -1_000_000i64..1_000_000) {
-            let (year, month, day) = civil_from_days(days);
-            proptest::prop_assert_eq!(days_from_civil(year, month, day), days);
+        fn stamps_and_since_round_trip(seconds in 0u64..253_402_300_799) {
+            let moment = UNIX_EPOCH + Duration::from_secs(seconds);
+            let stamp = rfc3339_utc(moment + Duration::from_millis(seconds % 1000));
+            let since = parse_since(&stamp, SystemTime::now()).unwrap();
+            proptest::prop_assert_eq!(since, rfc3339_utc(moment));
         }
 
         #[test]

@@ -115,7 +115,7 @@ pub struct Tail {
     pub terminated: bool,
     pub next_seq: u64,
     pub prev: String,
-    /// Torn lines after the last record.
+    /// Torn lines (cut-short writes) after the last record.
     pub torn: u64,
 }
 
@@ -175,15 +175,21 @@ fn scan_tail(bytes: &[u8], from_start: bool) -> Option<Tail> {
     }
     let last = *lines.last()?;
     let prev = chain::line_hash(last);
-    for (torn, (index, line)) in lines.iter().enumerate().rev().enumerate() {
+    // Only a line a write cut short is accounted for as torn; a complete
+    // line that is not a record is left for `verify` to report.
+    let mut torn = 0u64;
+    for (index, line) in lines.iter().enumerate().rev() {
         let unterminated_last = index + 1 == lines.len() && !terminated;
         if !unterminated_last && let Line::Record(link, _) = chain::parse(line) {
             return Some(Tail {
                 terminated,
                 next_seq: link.seq + 1,
                 prev,
-                torn: u64::try_from(torn).unwrap_or(u64::MAX),
+                torn,
             });
+        }
+        if chain::is_partial_record(line) {
+            torn += 1;
         }
     }
     // No record in the whole file: the chain starts here.

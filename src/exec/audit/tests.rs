@@ -410,7 +410,7 @@ fn tampering_is_found_at_the_first_bad_line() {
     check(&first_gone, "sequence", 1);
     let mut inserted = original.clone();
     inserted.insert(2, "{\"event\":\"FORGED\"}".to_owned());
-    check(&inserted, "not_a_record", 3);
+    check(&inserted, "inserted", 3);
     // A cut-off tail.
     let mut text = original.join("\n") + "\n";
     text.truncate(text.len() - 10);
@@ -431,9 +431,139 @@ fn a_log_from_before_the_chain_is_continued_not_refused() {
     let log = AuditLog::at(&path);
     log.append(&record(1)).unwrap();
     log.append(&record(2)).unwrap();
-    let report = intact(&log);
+    // Refused unless asked for: the same lines could have been prepended.
+    let problem = log.verify().unwrap().problem.unwrap();
+    assert_eq!((problem.kind, problem.at.line), ("unchained_prefix", 1));
+    let legacy = VerifyOptions {
+        allow_legacy_prefix: true,
+        expect: None,
+    };
+    let report = log.verify_with(&legacy).unwrap();
+    assert!(report.is_intact(), "{:?}", report.problem);
     assert_eq!((report.unchained, report.records), (2, 2));
     assert_eq!(lines(&path).len(), 4);
+    // `show` lists them, marked.
+    let listing = log.records(&Filter::default()).unwrap();
+    let marked: Vec<usize> = listing.unverified.iter().map(|mark| mark.index).collect();
+    assert_eq!(marked, [0, 1]);
+}
+
+/// Issue #30: records prepended to a chained log made `verify` pass.
+#[test]
+fn records_prepended_to_a_chained_log_fail_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("audit.jsonl");
+    let log = AuditLog::at(&path);
+    for index in 0..3 {
+        log.append(&record(index)).unwrap();
+    }
+    let forged = "{\"event\":\"COMMAND_EXECUTED\",\"command\":\"deploy\"}\n";
+    let text = fs::read_to_string(&path).unwrap();
+    fs::write(&path, format!("{forged}{text}")).unwrap();
+    let problem = log.verify().unwrap().problem.unwrap();
+    assert_eq!((problem.kind, problem.at.line), ("unchained_prefix", 1));
+    let listing = log.records(&Filter::default()).unwrap();
+    assert_eq!(listing.records.len(), 4);
+    assert_eq!(listing.unverified.len(), 1);
+    assert_eq!(listing.unverified[0].at.line, 1);
+}
+
+/// Issue #30: a complete line appended after the last record was taken
+/// for a torn write by the next writer, and `verify` accepted it.
+#[test]
+fn a_complete_line_appended_is_never_repaired_as_torn() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("audit.jsonl");
+    let log = AuditLog::at(&path);
+    log.append(&record(1)).unwrap();
+    for (forged, newline) in [
+        ("{\"event\":\"COMMAND_EXECUTED\",\"command\":\"x\"}", true),
+        ("{\"event\":\"COMMAND_EXECUTED\",\"command\":\"y\"}", false),
+        ("not json at all", true),
+    ] {
+        let before = fs::read_to_string(&path).unwrap();
+        let mut text = before.clone() + forged;
+        if newline {
+            text.push('\n');
+        }
+        fs::write(&path, &text).unwrap();
+        log.append(&record(2)).unwrap();
+        let written = lines(&path);
+        let last: Value = serde_json::from_str(written.last().unwrap()).unwrap();
+        assert!(last.get("torn").is_none(), "{forged}: {last}");
+        let forged_line = before.lines().count() as u64 + 1;
+        let problem = log.verify().unwrap().problem.expect(forged);
+        assert_eq!(
+            (problem.kind, problem.at.line),
+            ("inserted", forged_line),
+            "{forged}"
+        );
+        // `show` marks it and what follows.
+        let listing = log.records(&Filter::default()).unwrap();
+        let marked: Vec<u64> = listing.unverified.iter().map(|mark| mark.at.line).collect();
+        assert!(marked.contains(&(forged_line + 1)), "{forged}: {marked:?}");
+        assert!(!marked.contains(&1), "{forged}: {marked:?}");
+        fs::write(&path, before).unwrap();
+    }
+}
+
+/// Issue #29: a cut-off tail passes the chain; the head kept elsewhere
+/// catches it, naming the last record present.
+#[test]
+fn an_expected_head_catches_a_cut_tail() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("audit.jsonl");
+    let log = AuditLog::at(&path);
+    for index in 0..5 {
+        log.append(&record(index)).unwrap();
+    }
+    let head = intact(&log).head.unwrap();
+    let expect = |text: &str| VerifyOptions {
+        allow_legacy_prefix: false,
+        expect: Some(ExpectedHead::parse(text).unwrap()),
+    };
+    let stored = format!("{}:{}", head.seq, head.sha256);
+    assert!(log.verify_with(&expect(&stored)).unwrap().is_intact());
+    assert!(log.verify_with(&expect(&head.sha256)).unwrap().is_intact());
+    // More records later: the old head is still in the chain.
+    log.append(&record(9)).unwrap();
+    assert!(log.verify_with(&expect(&stored)).unwrap().is_intact());
+    // The last two records cut off: the chain itself is intact.
+    let text = fs::read_to_string(&path).unwrap();
+    let kept: Vec<&str> = text.lines().take(4).collect();
+    fs::write(&path, kept.join("\n") + "\n").unwrap();
+    assert!(intact(&log).head.unwrap().seq == 4);
+    let problem = log.verify_with(&expect(&stored)).unwrap().problem.unwrap();
+    assert_eq!(problem.kind, "head_missing");
+    assert_eq!(problem.at.line, 4);
+    assert!(
+        problem.message.contains("the last record present is seq 4"),
+        "{}",
+        problem.message
+    );
+    let by_seq = VerifyOptions {
+        allow_legacy_prefix: false,
+        expect: Some(ExpectedHead {
+            seq: Some(5),
+            sha256: None,
+        }),
+    };
+    assert_eq!(
+        log.verify_with(&by_seq).unwrap().problem.unwrap().kind,
+        "head_missing"
+    );
+    // The right hash under the wrong seq is a rewritten chain.
+    let wrong_seq = format!("3:{}", head.sha256);
+    fs::write(&path, text).unwrap();
+    assert!(
+        log.verify_with(&expect(&wrong_seq))
+            .unwrap()
+            .problem
+            .is_some()
+    );
+    for bad in ["", "abc", "x:ab", &"g".repeat(64)] {
+        assert!(ExpectedHead::parse(bad).is_err(), "{bad}");
+    }
 }
 
 #[test]

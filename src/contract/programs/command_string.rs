@@ -36,8 +36,8 @@
 
 use std::collections::VecDeque;
 
-use super::codes;
-use super::declaration::{ArgvPart, FlagForm, Subprocess};
+use crate::contract::codes;
+use crate::contract::declaration::{ArgvPart, FlagForm, Subprocess};
 use crate::report::Diagnostic;
 
 /// One program word with the declaration field it comes from.
@@ -822,7 +822,7 @@ pub(super) fn program_name(word: &str) -> Option<String> {
 /// Whether `word` names a language that runs whatever code it is given,
 /// from an option, a file or standard input: a shell, a scripting
 /// interpreter, `awk`. (`tar`, `make` or `psql` take code only in certain
-/// options; [`crate::contract::code_words::proposed_command_problems`]
+/// options; [`crate::contract::programs::code_words::proposed_command_problems`]
 /// finds those.)
 pub fn is_language(word: &str) -> bool {
     const LANGUAGES: [&Interpreter; 10] = [

@@ -20,11 +20,11 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::codes;
 use super::command_string::{
     UserArguments, command_string_diagnostics, is_known_program, program_name, program_positions_of,
 };
-use super::declaration::{ArgvPart, EnvValue, FlagForm, Subprocess};
+use crate::contract::codes;
+use crate::contract::declaration::{ArgvPart, EnvValue, FlagForm, Subprocess};
 use crate::report::Diagnostic;
 
 /// One word of the command line as the declaration fixes it.
@@ -809,8 +809,16 @@ pub fn variable_loads_code(name: &str) -> bool {
 /// another name: a symlink whose target has a known name, or the same file
 /// (device and inode) as a known program found on `PATH`. Returns the real
 /// program's path. `base` is where a relative path is resolved.
+///
+/// Finding each known program on `PATH` costs a `stat` per directory and
+/// name (about two hundred), so only the names `matters` picks are looked
+/// for: the ones whose disguise would change the caller's answer.
 #[cfg(unix)]
-pub fn disguised_program(binary: &str, base: Option<&std::path::Path>) -> Option<String> {
+pub fn disguised_program(
+    binary: &str,
+    base: Option<&std::path::Path>,
+    matters: &dyn Fn(&str) -> bool,
+) -> Option<String> {
     use std::os::unix::fs::MetadataExt;
     use std::path::{Path, PathBuf};
 
@@ -849,7 +857,7 @@ pub fn disguised_program(binary: &str, base: Option<&std::path::Path>) -> Option
         "sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "busybox", "python3", "python", "perl",
         "ruby", "node", "php", "sed", "sqlite3", "vim", "git", "env",
     ];
-    KNOWN.iter().find_map(|name| {
+    KNOWN.iter().filter(|name| matters(name)).find_map(|name| {
         let candidate = locate(name)?;
         let meta = std::fs::metadata(&candidate).ok()?;
         (meta.dev() == identity.dev() && meta.ino() == identity.ino())
@@ -860,7 +868,11 @@ pub fn disguised_program(binary: &str, base: Option<&std::path::Path>) -> Option
 
 /// Without Unix file identities, only symlinks are followed.
 #[cfg(not(unix))]
-pub fn disguised_program(binary: &str, base: Option<&std::path::Path>) -> Option<String> {
+pub fn disguised_program(
+    binary: &str,
+    base: Option<&std::path::Path>,
+    _matters: &dyn Fn(&str) -> bool,
+) -> Option<String> {
     if is_known_program(binary) || !binary.contains(['/', '\\']) {
         return None;
     }
@@ -1053,13 +1065,16 @@ mod tests {
         };
         let alias = dir.path().join("grep");
         std::os::unix::fs::symlink(&bash, &alias).unwrap();
-        let found = disguised_program(alias.to_str().unwrap(), None);
+        let found = disguised_program(alias.to_str().unwrap(), None, &|_| true);
         assert_eq!(found.as_deref(), bash.to_str());
         // Relative to the declaration's directory.
-        let found = disguised_program("./grep", Some(dir.path()));
+        let found = disguised_program("./grep", Some(dir.path()), &|_| true);
         assert_eq!(found.as_deref(), bash.to_str());
         // A plain name that is what it says, and a missing file, are not.
-        assert_eq!(disguised_program("sh", None), None);
-        assert_eq!(disguised_program("/nonexistent/grep", None), None);
+        assert_eq!(disguised_program("sh", None, &|_| true), None);
+        assert_eq!(
+            disguised_program("/nonexistent/grep", None, &|_| true),
+            None
+        );
     }
 }

@@ -35,8 +35,8 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde_json::Value;
 
-use super::codes;
-use super::declaration::{Declaration, Inputs};
+use crate::contract::codes;
+use crate::contract::declaration::{Declaration, Inputs};
 use crate::report::Diagnostic;
 
 /// How much of a script is read.

@@ -1,0 +1,20 @@
+//! The knowledge base of programs: what a command line hands to a shell or
+//! an interpreter, which words a program reads as code, and which scripts
+//! build command strings. The lint, the guard, the hook and the skill
+//! bridge all ask it the same questions.
+//!
+//! - [`command_string`]: E115, a subprocess that hands a command string to
+//!   a shell or an interpreter (`bash -c`, `python -c`, `sudo -s`, ...);
+//! - [`code_words`]: words a program reads as code beyond those options
+//!   (`sed` `e`, `git -c alias.x=!...`, variables that load code), and words
+//!   an agent would choose the program with;
+//! - [`raw_shell`]: W103, scripts named by a declaration that run a
+//!   command string through a shell.
+//!
+//! Imports run `command_string` → `code_words`; `raw_shell` stands alone.
+
+pub mod code_words;
+pub mod command_string;
+pub mod raw_shell;
+
+pub use command_string::{is_language, runs_another_program};
