@@ -34,6 +34,9 @@ _aigent() {
             aigent,hook)
                 cmd="aigent__subcmd__hook"
                 ;;
+            aigent,lsp)
+                cmd="aigent__subcmd__lsp"
+                ;;
             aigent,mcp)
                 cmd="aigent__subcmd__mcp"
                 ;;
@@ -120,6 +123,9 @@ _aigent() {
                 ;;
             aigent__subcmd__help,hook)
                 cmd="aigent__subcmd__help__subcmd__hook"
+                ;;
+            aigent__subcmd__help,lsp)
+                cmd="aigent__subcmd__help__subcmd__lsp"
                 ;;
             aigent__subcmd__help,mcp)
                 cmd="aigent__subcmd__help__subcmd__mcp"
@@ -317,7 +323,7 @@ _aigent() {
 
     case "${cmd}" in
         aigent)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version generate schema args run audit hook mcp skill plugin completions help"
+            opts="-q -h -V --format --color --quiet --commands --schema --help --version generate schema args run audit hook mcp lsp skill plugin completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -873,7 +879,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__help)
-            opts="generate schema args run audit hook mcp skill plugin completions help"
+            opts="generate schema args run audit hook mcp lsp skill plugin completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1085,6 +1091,20 @@ _aigent() {
         aigent__subcmd__help__subcmd__hook__subcmd__uninstall)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__help__subcmd__lsp)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1529,6 +1549,35 @@ _aigent() {
                     fi
                     return 0
                     ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__lsp)
+            opts="-q -h -V --format --color --quiet --commands --schema --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0

@@ -35,6 +35,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand audit 'Read and check the audit log: show records, verify the hash chain'
             cand hook 'Guard the agents'' own shell tools: the hook itself, install, explain'
             cand mcp 'Serve declared commands and skills to MCP clients'
+            cand lsp 'Serve diagnostics, fixes, hover and completion to editors (Language Server Protocol)'
             cand skill 'Validate, scaffold, inspect and render Agent Skills'
             cand plugin 'Validate Claude Code plugins and marketplaces'
             cand completions 'Print a shell completion script'
@@ -430,6 +431,18 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;mcp;help;help'= {
         }
+        &'aigent;lsp'= {
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'aigent;skill'= {
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
@@ -633,6 +646,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand audit 'Read and check the audit log: show records, verify the hash chain'
             cand hook 'Guard the agents'' own shell tools: the hook itself, install, explain'
             cand mcp 'Serve declared commands and skills to MCP clients'
+            cand lsp 'Serve diagnostics, fixes, hover and completion to editors (Language Server Protocol)'
             cand skill 'Validate, scaffold, inspect and render Agent Skills'
             cand plugin 'Validate Claude Code plugins and marketplaces'
             cand completions 'Print a shell completion script'
@@ -690,6 +704,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand serve 'Serve declared commands as guarded tools and validated skills over MCP (stdio or HTTP)'
         }
         &'aigent;help;mcp;serve'= {
+        }
+        &'aigent;help;lsp'= {
         }
         &'aigent;help;skill'= {
             cand validate 'Check skill directories against the Agent Skills rules'

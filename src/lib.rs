@@ -12,6 +12,7 @@ pub mod fsutil;
 pub mod guard;
 pub mod hook;
 pub mod invoke;
+pub mod lsp;
 pub mod mcp;
 pub mod normalize;
 pub mod plugin;

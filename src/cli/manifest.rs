@@ -385,6 +385,23 @@ const CONTRACTS: &[Contract] = &[
             ),
         ],
     ),
+    contract(
+        "lsp",
+        Safe,
+        &[
+            code_when(
+                exit::SUCCESS,
+                NoEffects,
+                "the client shut the server down, then exited",
+            ),
+            code_when(
+                exit::GENERAL_ERROR,
+                NoEffects,
+                "the client exited or went away without a shutdown, or the transport failed",
+            ),
+            USAGE,
+        ],
+    ),
     contract("completions", Safe, READ_ONLY),
 ];
 

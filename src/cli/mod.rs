@@ -16,6 +16,7 @@ mod fix_command;
 mod generate;
 mod hook;
 mod interactive;
+mod lsp;
 mod manifest;
 mod mcp;
 mod output;
@@ -180,6 +181,8 @@ pub enum Command {
         after_help = "Examples:\n  aigent mcp serve --commands ./commands --skills ./skills"
     )]
     Mcp(mcp::McpCommand),
+    /// Serve diagnostics, fixes, hover and completion to editors (Language Server Protocol)
+    Lsp(lsp::LspArgs),
     /// Print a shell completion script
     Completions(completions::CompletionsArgs),
     /// Write man pages or static completion scripts (for packagers)
@@ -229,6 +232,7 @@ fn extra_formats(command: &Command) -> Option<&'static [OutputFormat]> {
         Command::Audit(_) => &[],
         Command::Hook(_) => &[],
         Command::Mcp(_) => &[],
+        Command::Lsp(_) => &[],
         Command::Completions(_) | Command::Generate(_) => return None,
     })
 }
@@ -255,6 +259,7 @@ fn produces_document(command: &Command) -> bool {
         | Command::Audit(_)
         | Command::Hook(_)
         | Command::Mcp(_)
+        | Command::Lsp(_)
         | Command::Generate(_) => false,
     }
 }
@@ -412,6 +417,7 @@ fn dispatch(command: &Command, ctx: &Context) -> Result<Outcome, CliError> {
         Command::Audit(command) => audit::run(command, ctx),
         Command::Hook(args) => hook::run(args, ctx),
         Command::Mcp(command) => mcp::run(command, ctx),
+        Command::Lsp(args) => lsp::run(args, ctx),
         Command::Completions(args) => completions::run(args, ctx),
         Command::Generate(args) => generate::run(args, ctx),
     }

@@ -28,6 +28,9 @@ pub use declaration::{
     RegexDialect, SideEffects, Subprocess, ValueClass, pattern_anchoring_problem,
 };
 pub use naming::{closest, command_name_problem, looks_like_identifier, parameter_name_problem};
-pub use parse::{Origin, Parsed, SourceFormat, read_declaration, read_value};
+pub use parse::{
+    EXIT_CODE_FIELDS, Origin, PARAMETER_FIELDS, Parsed, ROOT_FIELDS, SUBPROCESS_FIELDS,
+    SourceFormat, read_declaration, read_value,
+};
 pub use programs::{is_language, runs_another_program};
 pub use wire::to_wire;

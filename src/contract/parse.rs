@@ -136,6 +136,52 @@ pub struct Origin<'a> {
     pub file: Option<&'a std::path::Path>,
 }
 
+/// The top-level fields of a declaration.
+pub const ROOT_FIELDS: &[&str] = &[
+    "name",
+    "description",
+    "danger_level",
+    "parameters",
+    "input_schema",
+    "subprocess",
+    "exit_codes",
+    "timeout_s",
+    "requires_confirmation",
+    "success_exit_codes",
+    "sandbox",
+    "effective_sandbox",
+];
+
+/// The fields of one entry of `parameters`.
+pub const PARAMETER_FIELDS: &[&str] = &[
+    "type",
+    "required",
+    "description",
+    "pattern",
+    "pattern_type",
+    "regex_dialect",
+    "enum_values",
+    "default",
+    "sensitive",
+    "allow_leading_dash",
+    "relative_only",
+    "under",
+    "must_exist",
+];
+
+/// The fields of `subprocess`.
+pub const SUBPROCESS_FIELDS: &[&str] = &[
+    "binary",
+    "argv",
+    "hardcoded_args",
+    "user_controlled_args",
+    "env",
+    "env_pass",
+];
+
+/// The fields of one entry of `exit_codes`.
+pub const EXIT_CODE_FIELDS: &[&str] = &["name", "description", "retryable", "side_effects"];
+
 /// Builds a declaration from an already-parsed document, without the
 /// cross-field lint (see [`Parsed`]).
 pub fn read_value(document: &Value, origin: &Origin<'_>) -> Parsed {
@@ -147,24 +193,7 @@ pub fn read_value(document: &Value, origin: &Origin<'_>) -> Parsed {
         ));
     };
     let mut reader = Reader::default();
-    reader.unknown_fields(
-        root,
-        "",
-        &[
-            "name",
-            "description",
-            "danger_level",
-            "parameters",
-            "input_schema",
-            "subprocess",
-            "exit_codes",
-            "timeout_s",
-            "requires_confirmation",
-            "success_exit_codes",
-            "sandbox",
-            "effective_sandbox",
-        ],
-    );
+    reader.unknown_fields(root, "", ROOT_FIELDS);
     let name = reader.required_string(root, "name", "");
     if let Some(name) = &name {
         if let Some(problem) = super::naming::command_name_problem(name) {
@@ -497,25 +526,7 @@ impl Reader {
             );
             return None;
         };
-        self.unknown_fields(
-            object,
-            &prefix,
-            &[
-                "type",
-                "required",
-                "description",
-                "pattern",
-                "pattern_type",
-                "regex_dialect",
-                "enum_values",
-                "default",
-                "sensitive",
-                "allow_leading_dash",
-                "relative_only",
-                "under",
-                "must_exist",
-            ],
-        );
+        self.unknown_fields(object, &prefix, PARAMETER_FIELDS);
         let kind = match object.get("type") {
             None => {
                 self.error(codes::SHAPE, join(&prefix, "type"), "`type` is missing");
@@ -785,18 +796,7 @@ impl Reader {
             );
             return None;
         };
-        self.unknown_fields(
-            object,
-            "subprocess",
-            &[
-                "binary",
-                "argv",
-                "hardcoded_args",
-                "user_controlled_args",
-                "env",
-                "env_pass",
-            ],
-        );
+        self.unknown_fields(object, "subprocess", SUBPROCESS_FIELDS);
         let env = object.get("env").map(|value| self.env(value));
         let env_pass = object.get("env_pass").map(|value| self.env_pass(value));
         let mut subprocess = self.subprocess_argv(object)?;
@@ -1102,11 +1102,7 @@ impl Reader {
                 complete = false;
                 continue;
             };
-            self.unknown_fields(
-                object,
-                &prefix,
-                &["name", "description", "retryable", "side_effects"],
-            );
+            self.unknown_fields(object, &prefix, EXIT_CODE_FIELDS);
             let name = self.required_string(object, "name", &prefix);
             let description = self.optional_string(object, "description", &prefix);
             let retryable = self.optional_bool(object, "retryable", &prefix);

@@ -64,8 +64,16 @@ pub const PATH_FIELDS: &[&str] = &[
 
 /// Reads and parses a JSON file; a finding when it cannot.
 pub fn read_json(file: &Path) -> Result<Value, Diagnostic> {
-    let bytes = read_skill_file(file)?;
-    serde_json::from_slice(&bytes).map_err(|err| {
+    parse_json(file, &read_skill_file(file)?)
+}
+
+/// Parses a manifest's bytes (`file` names it in the finding), under the
+/// same size limit as [`read_json`].
+pub fn parse_json(file: &Path, bytes: &[u8]) -> Result<Value, Diagnostic> {
+    if bytes.len() as u64 > crate::skill::read::MAX_FILE_BYTES {
+        return Err(crate::skill::read::too_large(bytes.len() as u64));
+    }
+    serde_json::from_slice(bytes).map_err(|err| {
         Diagnostic::error(
             codes::JSON_INVALID,
             format!("{} is not valid JSON: {err}", file.display()),

@@ -60,17 +60,54 @@ pub fn validate_plugin_paths(paths: &[PathBuf], options: ValidateOptions) -> Val
 
 /// The reports for `paths`, each skill checked on its own.
 fn walk_paths(paths: &[PathBuf], options: ValidateOptions) -> Vec<SkillReport> {
-    let mut walk = Walk {
-        options,
-        reports: Vec::new(),
-        seen_plugins: HashSet::new(),
-        seen_skills: HashSet::new(),
-        seen_files: HashSet::new(),
-    };
+    let mut walk = Walk::new(options, None);
     for path in paths {
         walk.path(path);
     }
     walk.reports
+}
+
+/// `plugin validate`'s report on one manifest, `file` being a
+/// `.claude-plugin/plugin.json` or `marketplace.json` whose text is given
+/// rather than read (an editor's unsaved buffer). The same findings as
+/// `plugin validate` reports on that file; the plugins' skills, which
+/// have reports of their own, are not checked. `None` when `file` is no
+/// manifest.
+pub fn validate_manifest_text(
+    file: &Path,
+    text: &str,
+    options: ValidateOptions,
+) -> Option<SkillReport> {
+    let manifests = file.parent()?;
+    if manifests.file_name()? != MANIFEST_DIRECTORY {
+        return None;
+    }
+    let root = match manifests.parent() {
+        Some(root) if !root.as_os_str().is_empty() => root,
+        _ => Path::new("."),
+    };
+    let kind = file.file_name()?;
+    let mut walk = Walk::new(
+        options,
+        Some(Buffer {
+            file: file.to_path_buf(),
+            text,
+        }),
+    );
+    if kind == MARKETPLACE_MANIFEST {
+        walk.marketplace(root);
+    } else if kind == PLUGIN_MANIFEST {
+        let _ = walk.plugin(root, None);
+    } else {
+        return None;
+    }
+    walk.reports.into_iter().find(|report| report.path == file)
+}
+
+/// A manifest's text held in memory.
+struct Buffer<'a> {
+    file: PathBuf,
+    text: &'a str,
 }
 
 /// The files that make a directory a unit for `plugin validate --changed`:
@@ -135,8 +172,11 @@ pub fn validate_changed_plugins(
     })
 }
 
-struct Walk {
+struct Walk<'a> {
     options: ValidateOptions,
+    /// A manifest read from memory, not disk; with one, skills are not
+    /// checked (only the manifest's report is wanted).
+    buffer: Option<Buffer<'a>>,
     reports: Vec<SkillReport>,
     /// Plugin directories already checked (two entries may share one).
     seen_plugins: HashSet<PathBuf>,
@@ -151,7 +191,35 @@ struct Entry<'a> {
     object: &'a Map<String, Value>,
 }
 
-impl Walk {
+impl<'a> Walk<'a> {
+    fn new(options: ValidateOptions, buffer: Option<Buffer<'a>>) -> Self {
+        Self {
+            options,
+            buffer,
+            reports: Vec::new(),
+            seen_plugins: HashSet::new(),
+            seen_skills: HashSet::new(),
+            seen_files: HashSet::new(),
+        }
+    }
+
+    /// A manifest's JSON, from the buffer when it holds that file.
+    fn read_json(&self, file: &Path) -> Result<Value, Diagnostic> {
+        match &self.buffer {
+            Some(buffer) if buffer.file == file => {
+                manifest::parse_json(file, buffer.text.as_bytes())
+            }
+            _ => read_json(file),
+        }
+    }
+
+    fn exists(&self, file: &Path) -> bool {
+        self.buffer
+            .as_ref()
+            .is_some_and(|buffer| buffer.file == file)
+            || file.exists()
+    }
+
     fn report(&mut self, path: PathBuf, name: Option<String>, diagnostics: Vec<Diagnostic>) {
         self.reports
             .push(finish_report(path, name, diagnostics, self.options));
@@ -182,7 +250,7 @@ impl Walk {
 
     fn marketplace(&mut self, root: &Path) {
         let file = root.join(MANIFEST_DIRECTORY).join(MARKETPLACE_MANIFEST);
-        let value = match read_json(&file) {
+        let value = match self.read_json(&file) {
             Ok(value) => value,
             Err(problem) => return self.report(file, None, vec![problem]),
         };
@@ -363,8 +431,8 @@ impl Walk {
         let mut own_name = None;
         // (field, path, named by the marketplace entry)
         let mut component_paths: Vec<(String, String, bool)> = Vec::new();
-        let has_manifest = manifest_file.exists();
-        let manifest_value = has_manifest.then(|| read_json(&manifest_file));
+        let has_manifest = self.exists(&manifest_file);
+        let manifest_value = has_manifest.then(|| self.read_json(&manifest_file));
         match &manifest_value {
             Some(Err(problem)) => diagnostics.push(problem.clone()),
             Some(Ok(Value::Object(object))) => {
@@ -491,7 +559,7 @@ impl Walk {
     }
 
     fn skills(&mut self, roots: &[PathBuf]) {
-        if roots.is_empty() {
+        if roots.is_empty() || self.buffer.is_some() {
             return;
         }
         let discovery = discover(roots, true);

@@ -169,6 +169,19 @@ impl Registry {
                 file: file.clone(),
                 source,
             })?;
+        self.load_text(name, file_name, format, text)
+    }
+
+    /// [`Registry::load_file`] once the file is read: `text` is its text,
+    /// or the finding that it has none (too large, not UTF-8).
+    fn load_text(
+        &self,
+        name: &str,
+        file_name: &str,
+        format: SourceFormat,
+        text: Result<String, Diagnostic>,
+    ) -> Result<Loaded, LoadError> {
+        let file = self.file_label(file_name);
         let path = self.path_of(file_name);
         let origin = Origin {
             file_stem: Some(name),
@@ -236,18 +249,10 @@ impl Registry {
                     "not a regular file",
                 )));
             }
-            Err(crate::fsutil::ReadError::TooLarge(_)) => {
-                return Ok(Err(Diagnostic::error(
-                    codes::FILE_UNREADABLE,
-                    "the file is larger than 1 MiB",
-                )));
-            }
+            Err(crate::fsutil::ReadError::TooLarge(_)) => return Ok(Err(too_large())),
         };
         if bytes.len() > MAX_DOCUMENT_BYTES {
-            return Ok(Err(Diagnostic::error(
-                codes::FILE_UNREADABLE,
-                "the file is larger than 1 MiB",
-            )));
+            return Ok(Err(too_large()));
         }
         Ok(String::from_utf8(bytes).map_err(|err| {
             Diagnostic::error(
@@ -329,71 +334,119 @@ impl Registry {
     pub fn reports_where(&self, keep: impl Fn(&str) -> bool) -> Result<Vec<FileReport>, LoadError> {
         let entries = self.entries()?;
         let mut reports = Vec::with_capacity(entries.len());
-        for (index, entry) in entries.iter().enumerate() {
+        for entry in &entries {
             if !keep(&entry.name) {
                 continue;
             }
-            let file = self.file_label(&entry.file_name);
-            let twins: Vec<String> = entries
-                .iter()
-                .enumerate()
-                .filter(|(other, candidate)| *other != index && candidate.name == entry.name)
-                .map(|(_, candidate)| self.file_label(&candidate.file_name))
-                .collect();
-            let mut report = match command_name_problem(&entry.name) {
-                Some(problem) => FileReport {
+            // A file whose name is no command name is not read.
+            let loaded = match command_name_problem(&entry.name) {
+                None => self.load_file(&entry.name, &entry.file_name, entry.format),
+                Some(problem) => Err(LoadError::InvalidName {
+                    name: entry.name.clone(),
+                    problem,
+                }),
+            };
+            reports.push(self.file_report(entry, &entries, loaded));
+        }
+        Ok(reports)
+    }
+
+    /// `schema lint`'s report of the declaration file `file_name` in this
+    /// registry, its text given rather than read: an editor's unsaved
+    /// buffer. The same findings as the lint of the file on disk, twins
+    /// (the same name in another format) found against the registry as it
+    /// is. `None` when `file_name` is no declaration file name.
+    pub fn report_text(&self, file_name: &str, text: &str) -> Option<FileReport> {
+        let (name, file_name, format) = split_file_name(file_name)?;
+        let entry = RegistryEntry {
+            name: name.to_owned(),
+            file_name: file_name.to_owned(),
+            format,
+        };
+        let mut entries = self.entries().unwrap_or_default();
+        if !entries.contains(&entry) {
+            // A file not saved yet is in the registry all the same.
+            entries.push(entry.clone());
+        }
+        let text = if text.len() > MAX_DOCUMENT_BYTES {
+            Err(too_large())
+        } else {
+            Ok(text.to_owned())
+        };
+        let loaded = self.load_text(name, file_name, format, text);
+        Some(self.file_report(&entry, &entries, loaded))
+    }
+
+    /// One entry's report from how it loaded, with its name checked and
+    /// its twins among `entries` reported.
+    fn file_report(
+        &self,
+        entry: &RegistryEntry,
+        entries: &[RegistryEntry],
+        loaded: Result<Loaded, LoadError>,
+    ) -> FileReport {
+        let file = self.file_label(&entry.file_name);
+        let twins: Vec<String> = entries
+            .iter()
+            .filter(|candidate| {
+                candidate.name == entry.name && candidate.file_name != entry.file_name
+            })
+            .map(|candidate| self.file_label(&candidate.file_name))
+            .collect();
+        let mut report = match command_name_problem(&entry.name) {
+            Some(problem) => FileReport {
+                name: entry.name.clone(),
+                file: file.clone(),
+                declaration: None,
+                diagnostics: vec![Diagnostic::error(
+                    codes::NAME_INVALID,
+                    format!("the file name does not give a valid command name: {problem}"),
+                )],
+            },
+            None => match loaded {
+                Ok(loaded) => FileReport {
+                    name: entry.name.clone(),
+                    file: loaded.file,
+                    declaration: Some(loaded.declaration),
+                    diagnostics: loaded.warnings,
+                },
+                Err(LoadError::Invalid { diagnostics, .. }) => FileReport {
                     name: entry.name.clone(),
                     file: file.clone(),
                     declaration: None,
-                    diagnostics: vec![Diagnostic::error(
-                        codes::NAME_INVALID,
-                        format!("the file name does not give a valid command name: {problem}"),
-                    )],
+                    diagnostics,
                 },
-                None => match self.load_file(&entry.name, &entry.file_name, entry.format) {
-                    Ok(loaded) => FileReport {
-                        name: entry.name.clone(),
-                        file: loaded.file,
-                        declaration: Some(loaded.declaration),
-                        diagnostics: loaded.warnings,
-                    },
-                    Err(LoadError::Invalid { diagnostics, .. }) => FileReport {
-                        name: entry.name.clone(),
-                        file: file.clone(),
-                        declaration: None,
-                        diagnostics,
-                    },
-                    Err(err) => FileReport {
-                        name: entry.name.clone(),
-                        file: file.clone(),
-                        declaration: None,
-                        diagnostics: vec![Diagnostic::error(
-                            codes::FILE_UNREADABLE,
-                            err.to_string(),
-                        )],
-                    },
+                Err(err) => FileReport {
+                    name: entry.name.clone(),
+                    file: file.clone(),
+                    declaration: None,
+                    diagnostics: vec![Diagnostic::error(codes::FILE_UNREADABLE, err.to_string())],
                 },
-            };
-            if !twins.is_empty() {
-                report.declaration = None;
-                report.diagnostics.insert(
-                    0,
-                    Diagnostic::error(
-                        codes::DUPLICATE_NAME,
-                        format!("`{}` is also declared in {}", entry.name, twins.join(", ")),
-                    )
-                    .with_field("name"),
-                );
-            }
-            reports.push(report);
+            },
+        };
+        if !twins.is_empty() {
+            report.declaration = None;
+            report.diagnostics.insert(
+                0,
+                Diagnostic::error(
+                    codes::DUPLICATE_NAME,
+                    format!("`{}` is also declared in {}", entry.name, twins.join(", ")),
+                )
+                .with_field("name"),
+            );
         }
-        Ok(reports)
+        report
     }
 
     fn closest_name(&self, name: &str) -> Option<String> {
         let entries = self.entries().ok()?;
         closest(name, entries.iter().map(|entry| entry.name.as_str())).map(str::to_owned)
     }
+}
+
+/// The finding on a declaration file over the size limit.
+pub fn too_large() -> Diagnostic {
+    Diagnostic::error(codes::FILE_UNREADABLE, "the file is larger than 1 MiB")
 }
 
 /// `deploy.json` → (`deploy`, `deploy.json`, JSON); `None` for dotfiles and

@@ -17,7 +17,7 @@ pub mod settings;
 pub use check::{parse_declaration, parse_value};
 pub use embedded::EMBEDDED;
 pub use json_schema::{to_json_schema, to_wire_for_agents};
-pub use load::{FileReport, LoadError, Loaded, Registry, RegistryEntry};
+pub use load::{FileReport, LoadError, Loaded, Registry, RegistryEntry, too_large};
 pub use programs::{ProgramIndex, program_key};
 pub use settings::{
     HookSettings, NotStaticPolicy, SETTINGS_FILE, SandboxSettings, Settings, SettingsError,

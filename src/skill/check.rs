@@ -156,27 +156,9 @@ pub fn validate_target_in(
     options: ValidateOptions,
     places: &Places,
 ) -> SkillReport {
-    let mut description = None;
-    let mut tokens = None;
-    let mut choice = None;
     let (path, name, diagnostics) = match target {
         Target::SkillFile { file, directory } => {
-            let chosen = options.choose_profile(directory, places);
-            choice = Some(chosen);
-            let options = options.with_choice(chosen);
-            let directory_name = directory_name(directory);
-            let checked = validate_skill_file(
-                &FileSystem,
-                SkillLocation {
-                    file,
-                    directory,
-                    directory_name: directory_name.as_deref(),
-                },
-                options,
-            );
-            description = checked.description;
-            tokens = checked.tokens;
-            (file.clone(), checked.name, checked.diagnostics)
+            return validate_skill_in(&FileSystem, file, directory, options, places);
         }
         Target::MissingSkillFile { directory } => (
             directory.clone(),
@@ -214,16 +196,90 @@ pub fn validate_target_in(
             )],
         ),
     };
-    let options = match choice {
-        Some(chosen) => options.with_choice(chosen),
-        None => options,
-    };
-    let mut report = finish_report(path, name, diagnostics, options).with_tokens(tokens);
-    if let Some(chosen) = choice {
-        report.profile_source = chosen.source;
-    }
-    report.description = description;
+    finish_report(path, name, diagnostics, options)
+}
+
+/// Checks the skill file `file` in `directory`, read from `source`, the
+/// profile chosen from `places` when the caller chose none: the one path
+/// from a skill file to its report, for a file on disk and for an
+/// editor's buffer ([`validate_skill_text`]) alike.
+fn validate_skill_in(
+    source: &dyn SkillSource,
+    file: &Path,
+    directory: &Path,
+    options: ValidateOptions,
+    places: &Places,
+) -> SkillReport {
+    let chosen = options.choose_profile(directory, places);
+    let options = options.with_choice(chosen);
+    let directory_name = directory_name(directory);
+    let checked = validate_skill_file(
+        source,
+        SkillLocation {
+            file,
+            directory,
+            directory_name: directory_name.as_deref(),
+        },
+        options,
+    );
+    let mut report = finish_report(
+        file.to_path_buf(),
+        checked.name,
+        checked.diagnostics,
+        options,
+    )
+    .with_tokens(checked.tokens);
+    report.profile_source = chosen.source;
+    report.description = checked.description;
     report
+}
+
+/// Checks a skill file's text as [`validate_target`] checks the file on
+/// disk: the text stands in for `file` (an editor's unsaved buffer), and
+/// everything around it (linked files, evals, the place that chooses the
+/// profile) is read from the file system. The same findings, lines and
+/// severities as `skill validate FILE`.
+pub fn validate_skill_text(
+    file: &Path,
+    text: &str,
+    options: ValidateOptions,
+    places: &Places,
+) -> SkillReport {
+    let directory = match file.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let source = Buffer {
+        file,
+        bytes: text.as_bytes(),
+    };
+    validate_skill_in(&source, file, directory, options, places)
+}
+
+/// One file's bytes held in memory, the rest of the file system as it is.
+struct Buffer<'a> {
+    file: &'a Path,
+    bytes: &'a [u8],
+}
+
+impl SkillSource for Buffer<'_> {
+    fn read_skill_file(&self, file: &Path) -> Result<Vec<u8>, Diagnostic> {
+        if file != self.file {
+            return FileSystem.read_skill_file(file);
+        }
+        if self.bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(too_large(self.bytes.len() as u64));
+        }
+        Ok(self.bytes.to_vec())
+    }
+
+    fn exists(&self, path: &Path) -> bool {
+        path == self.file || FileSystem.exists(path)
+    }
+
+    fn file_names(&self, dir: &Path) -> Vec<String> {
+        FileSystem.file_names(dir)
+    }
 }
 
 /// The report for a skill whose findings are in: warnings become errors

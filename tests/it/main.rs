@@ -24,6 +24,8 @@ mod hook_install;
 #[cfg(unix)]
 mod invoke;
 #[cfg(unix)]
+mod lsp;
+#[cfg(unix)]
 mod mcp;
 #[cfg(unix)]
 mod mcp_http;

@@ -23,6 +23,7 @@ use regex::Regex;
 use super::command_string::{
     UserArguments, command_string_diagnostics, is_known_program, program_name, program_positions_of,
 };
+use super::options::{ClusterValue, Style, Takes, short_cluster};
 use crate::contract::codes;
 use crate::contract::declaration::{ArgvPart, EnvValue, FlagForm, Subprocess};
 use crate::report::Diagnostic;
@@ -430,29 +431,20 @@ fn sed(program: &str, after: &[Piece], found: &mut Vec<Diagnostic>) {
             index += 1;
             continue;
         }
-        if let Some(cluster) = text.strip_prefix('-').filter(|rest| !rest.is_empty()) {
-            let mut step = 1;
-            for (at, ch) in cluster.char_indices() {
-                let rest = &cluster[at + ch.len_utf8()..];
-                match ch {
-                    'e' | 'f' | 'l' => {
-                        if rest.is_empty() {
-                            if ch == 'e' {
-                                scripts.extend(after.get(index + 1));
-                            }
-                            step = 2;
-                        } else if ch == 'e' {
-                            scripts.push(piece);
-                        }
-                        from_file |= ch == 'f';
-                        break;
-                    }
-                    // `-i[SUFFIX]`, `-s`, `-n`, `-E`, ...: the rest is not a script.
-                    'i' => break,
-                    _ => {}
-                }
+        // `-i[SUFFIX]`: the rest of the cluster is a suffix, not a script.
+        let takes = |ch| match ch {
+            'e' | 'f' | 'l' => Takes::Value,
+            'i' => Takes::GluedValue,
+            _ => Takes::Nothing,
+        };
+        if let Some(cluster) = short_cluster(text, Style::Getopt, takes) {
+            match (cluster.valued_letter(), cluster.value) {
+                (Some('e'), Some(ClusterValue::NextWord)) => scripts.extend(after.get(index + 1)),
+                (Some('e'), _) => scripts.push(piece),
+                (Some('f'), _) => from_file = true,
+                _ => {}
             }
-            index += step;
+            index += cluster.words();
             continue;
         }
         if scripts.is_empty() && !from_file {
