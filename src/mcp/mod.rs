@@ -5,6 +5,8 @@
 //! - `tools.rs` turns declarations into tool definitions (plain JSON).
 //! - `call.rs` runs a `tools/call`: Phase 1, the argv, the audit log, the
 //!   child with captured output, confirmation, cancellation.
+//! - `confirm.rs` confirms a destructive call per revision: sealed
+//!   `requestState` for 2026-07-28, `elicitation/create` before.
 //! - `params.rs` says which field of a known method's params is wrong.
 //! - `skills.rs` finds, validates and confines the served skills.
 //! - `server.rs` is the handler and the stdio transport, `http.rs` the
@@ -15,6 +17,7 @@
 //!   cancels and records them.
 
 pub mod call;
+pub mod confirm;
 pub mod http;
 pub mod lifecycle;
 pub mod params;
@@ -57,6 +60,10 @@ pub struct ServeOptions {
     pub max_argument_bytes: usize,
     /// Cap on calls running at once; a call over it is refused at once.
     pub max_calls: usize,
+    /// The key that seals confirmation states (at least 32 bytes); servers
+    /// that share one accept each other's retries. `None`: a random key
+    /// for this process.
+    pub state_key: Option<Vec<u8>>,
 }
 
 impl Default for ServeOptions {
@@ -74,6 +81,7 @@ impl Default for ServeOptions {
             drain: Duration::ZERO,
             max_argument_bytes: lifecycle::MAX_ARGUMENT_BYTES,
             max_calls: lifecycle::MAX_CALLS,
+            state_key: None,
         }
     }
 }

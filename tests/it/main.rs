@@ -30,6 +30,8 @@ mod mcp;
 #[cfg(unix)]
 mod mcp_http;
 #[cfg(unix)]
+mod mcp_revisions;
+#[cfg(unix)]
 mod mcp_wire;
 mod newcomer;
 mod plugin;
