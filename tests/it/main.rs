@@ -8,6 +8,7 @@ mod agent_errors;
 mod args_check;
 #[cfg(unix)]
 mod audit;
+mod audit_export;
 mod audit_signed;
 mod cli;
 #[cfg(unix)]
@@ -17,6 +18,8 @@ mod cookbook;
 mod ecosystem;
 mod error_codes;
 mod fuzz;
+#[cfg(target_os = "linux")]
+mod fuzz_mcp;
 mod generated;
 mod hardening;
 mod hook;
