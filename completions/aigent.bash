@@ -1972,7 +1972,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__mcp__subcmd__serve)
-            opts="-q -h -V --skills --confirm-destructive --timeout --audit-log --max-output --state-key-file --sandbox --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --skills --confirm-destructive --timeout --audit-log --max-output --state-key-file --sandbox --http --token-file --token-env --allow-remote --allowed-host --allowed-origin --max-connections --read-timeout --max-argument-bytes --max-calls --drain --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2014,6 +2014,46 @@ _aigent() {
                     ;;
                 --sandbox)
                     COMPREPLY=($(compgen -W "require best-effort off" -- "${cur}"))
+                    return 0
+                    ;;
+                --http)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token-env)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allowed-host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allowed-origin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-connections)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --read-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-argument-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-calls)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --drain)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --format)
