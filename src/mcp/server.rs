@@ -209,12 +209,18 @@ impl AigentServer {
             .with_ttl_ms(u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX))
             .with_poll_interval_ms(1000)
             .with_status_message(format!("`{}` is starting", prepared.command));
+        let lifecycle = self.lifecycle.clone();
         self.tasks.spawn(options, move |task| {
             Box::pin(async move {
                 let watched = task.clone();
                 let reporter = task.clone();
                 let controls = Controls {
-                    cancelled: async move { watched.cancelled().await },
+                    cancelled: async move {
+                        tokio::select! {
+                            () = watched.cancelled() => "the task was cancelled (tasks/cancel)",
+                            reason = lifecycle.cancelled() => reason,
+                        }
+                    },
                     progress: Some(move |seconds: u64| {
                         reporter.set_status_message(format!("running for {seconds} s"));
                     }),
