@@ -34,6 +34,8 @@ mod lsp;
 #[cfg(unix)]
 mod mcp;
 #[cfg(unix)]
+mod mcp_http;
+#[cfg(unix)]
 mod mcp_revisions;
 #[cfg(unix)]
 mod mcp_wire;
@@ -51,6 +53,7 @@ mod sandbox;
 mod sarif;
 mod schema;
 mod schema_changed;
+mod schema_export;
 mod skill_authoring;
 mod skill_changed;
 mod skill_fix;
