@@ -1672,7 +1672,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__mcp__subcmd__serve)
-            opts="-q -h -V --skills --confirm-destructive --timeout --audit-log --max-output --sandbox --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --skills --confirm-destructive --timeout --audit-log --max-output --state-key-file --sandbox --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1695,6 +1695,21 @@ _aigent() {
                     ;;
                 --max-output)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-key-file)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
                     return 0
                     ;;
                 --sandbox)

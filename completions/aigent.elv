@@ -400,6 +400,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --timeout 'Kill a call''s whole process group after SECS seconds (fractions allowed)'
             cand --audit-log 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
             cand --max-output 'Keep at most BYTES of each of a call''s stdout and stderr'
+            cand --state-key-file 'Seal confirmation states with the key in PATH (32 bytes or more), so that servers sharing it accept each other''s retries [default: a random key per process]'
             cand --sandbox 'How strictly each call enforces its command''s sandbox [default: the registry''s aigent.toml [sandbox] mode, read at each call, else best-effort]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'

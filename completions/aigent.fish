@@ -397,6 +397,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subco
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l timeout -d 'Kill a call\'s whole process group after SECS seconds (fractions allowed)' -r
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l audit-log -d 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]' -r -F
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l max-output -d 'Keep at most BYTES of each of a call\'s stdout and stderr' -r
+complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l state-key-file -d 'Seal confirmation states with the key in PATH (32 bytes or more), so that servers sharing it accept each other\'s retries [default: a random key per process]' -r -F
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l sandbox -d 'How strictly each call enforces its command\'s sandbox [default: the registry\'s aigent.toml [sandbox] mode, read at each call, else best-effort]' -r -f -a "require\t'Nothing runs unless the kernel enforces all of the sandbox'
 best-effort\t'Enforce what the kernel can; warn about the rest'
 off\t'No sandbox'"

@@ -4,12 +4,15 @@
 //! - `tools.rs` turns declarations into tool definitions (plain JSON).
 //! - `call.rs` runs a `tools/call`: Phase 1, the argv, the audit log, the
 //!   child with captured output, confirmation, cancellation.
+//! - `confirm.rs` confirms a destructive call per revision: sealed
+//!   `requestState` for 2026-07-28, `elicitation/create` before.
 //! - `params.rs` says which field of a known method's params is wrong.
 //! - `skills.rs` finds, validates and confines the served skills.
 //! - `server.rs` is the only file that names the rmcp SDK, whose API
 //!   changes between releases.
 
 pub mod call;
+pub mod confirm;
 pub mod params;
 pub mod skills;
 pub mod tools;
@@ -41,6 +44,10 @@ pub struct ServeOptions {
     pub poll_interval: Duration,
     /// `--sandbox`; `None` follows the registry's `[sandbox] mode`.
     pub sandbox: Option<crate::contract::sandbox::SandboxMode>,
+    /// The key that seals confirmation states (at least 32 bytes); servers
+    /// that share one accept each other's retries. `None`: a random key
+    /// for this process.
+    pub state_key: Option<Vec<u8>>,
 }
 
 impl Default for ServeOptions {
@@ -54,6 +61,7 @@ impl Default for ServeOptions {
             output_limit: call::OUTPUT_LIMIT,
             poll_interval: Duration::from_secs(1),
             sandbox: None,
+            state_key: None,
         }
     }
 }

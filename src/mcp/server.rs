@@ -5,9 +5,10 @@ use std::time::Duration;
 
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
-    CustomRequest, CustomResult, ElicitRequestParams, ElicitationAction, ErrorCode,
-    GetSkillRequestParams, GetSkillResult, Implementation, ListResourcesResult, ListSkillsResult,
-    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ReadResourceRequestParams,
+    CustomRequest, CustomResult, ElicitRequest, ElicitRequestParams, ErrorCode,
+    GetSkillRequestParams, GetSkillResult, Implementation, InputRequest, InputRequests,
+    InputRequiredResult, ListResourcesResult, ListSkillsResult, ListToolsResult,
+    PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion, ReadResourceRequestParams,
     ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ServerCapabilities,
     ServerConfig, Skill, SkillFrontmatter, SkillResource, SkillResources, Tool,
 };
@@ -16,6 +17,7 @@ use rmcp::{ErrorData as McpError, Peer, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 
 use super::call::{self, CallSettings, Confirmation, Controls, Refusal, ToolOutcome};
+use super::confirm::{self, Sealer};
 use super::params;
 use super::skills::{self, Scan, ServedSkill};
 use super::tools;
@@ -41,10 +43,14 @@ pub struct AigentServer {
     /// instead of parsing everything a second time.
     refreshing: Arc<Mutex<()>>,
     reporter: Reporter,
+    /// Seals confirmation states; `None` when the configured key is unusable
+    /// (then no confirmation can be asked for under 2026-07-28).
+    sealer: Arc<Option<Sealer>>,
 }
 
 impl AigentServer {
     pub fn new(options: ServeOptions, reporter: Reporter) -> Self {
+        let sealer = Sealer::new(options.state_key.as_deref()).ok();
         let settings = options.commands_dir.clone().map(|dir| CallSettings {
             registry: crate::registry::Registry::Directory(dir),
             audit_log: options.audit_log.clone(),
@@ -62,6 +68,7 @@ impl AigentServer {
                 skills_fingerprint: None,
             })),
             refreshing: Arc::new(Mutex::new(())),
+            sealer: Arc::new(sealer),
             reporter,
         }
     }
@@ -170,52 +177,103 @@ impl AigentServer {
         }
     }
 
-    /// Asks the client to confirm a destructive call. `Err` says why not.
+    /// Under a session revision: asks with `elicitation/create` while the
+    /// call waits. `Err` says why it is not confirmed.
     async fn confirm(
         &self,
-        peer: &Peer<RoleServer>,
+        settings: &CallSettings,
+        context: &RequestContext<RoleServer>,
         prepared: &call::Prepared,
+        ids: &RequestIds,
     ) -> Result<(), &'static str> {
-        if self.options.confirm_destructive {
-            return Ok(());
-        }
+        let peer = &context.peer;
         if peer.supported_elicitation_modes().is_empty() {
             return Err("the client does not support elicitation");
         }
-        let message = format!(
-            "`{}` is destructive. Run it?\n\n{}",
-            prepared.command,
-            prepared.argv.redacted().join(" ")
-        );
-        let params: ElicitRequestParams = serde_json::from_value(json!({
-            "mode": "form",
-            "message": message,
-            "requestedSchema": {
-                "type": "object",
-                "properties": {
-                    "confirm": {"type": "boolean", "title": "Run this destructive command"}
-                },
-                "required": ["confirm"],
-            },
-        }))
-        .map_err(|_| "the confirmation request could not be built")?;
+        let argv = prepared.argv.redacted();
+        self.audit_request(settings, &prepared.command, &argv, ids, context)
+            .await?;
+        let params: ElicitRequestParams =
+            serde_json::from_value(confirm::elicitation(&prepared.command, &argv))
+                .map_err(|_| "the confirmation request could not be built")?;
         match peer.create_elicitation(params).await {
-            Ok(result) if result.action == ElicitationAction::Accept => {
-                let confirmed = result
-                    .content
-                    .as_ref()
-                    .and_then(|content| content.get("confirm"))
-                    .and_then(Value::as_bool);
-                if confirmed == Some(true) {
-                    Ok(())
-                } else {
-                    Err("the user did not confirm")
-                }
+            Ok(result) => {
+                let result = serde_json::to_value(&result).unwrap_or(Value::Null);
+                confirm::answer(Some(&result))
             }
-            Ok(_) => Err("the user declined"),
             Err(_) => Err("the confirmation request failed"),
         }
     }
+
+    /// Under 2026-07-28: the confirmation goes back in an `input_required`
+    /// result with a sealed state, and the call ends here; the retry
+    /// brings the answer. `Err` says why the client cannot be asked.
+    async fn ask_in_result(
+        &self,
+        settings: &CallSettings,
+        request: &CallToolRequestParams,
+        prepared: &call::Prepared,
+        ids: &RequestIds,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<InputRequiredResult, &'static str> {
+        let asks = context
+            .client_capabilities()
+            .is_some_and(|capabilities| capabilities.elicitation.is_some());
+        if !asks {
+            return Err("the client does not support elicitation");
+        }
+        let Some(sealer) = self.sealer.as_ref() else {
+            return Err("the server has no key to seal a confirmation with");
+        };
+        let argv = prepared.argv.redacted();
+        let params: ElicitRequestParams =
+            serde_json::from_value(confirm::elicitation(&prepared.command, &argv))
+                .map_err(|_| "the confirmation request could not be built")?;
+        self.audit_request(settings, &prepared.command, &argv, ids, context)
+            .await?;
+        let state = sealer.seal(&prepared.command, request.arguments.as_ref(), ids);
+        let mut requests = InputRequests::new();
+        requests.insert(
+            confirm::INPUT_KEY.to_owned(),
+            InputRequest::Elicitation(ElicitRequest::new(params)),
+        );
+        Ok(InputRequiredResult::new(Some(requests), Some(state)))
+    }
+
+    /// The first round's audit record; nobody is asked if it cannot be
+    /// written.
+    async fn audit_request(
+        &self,
+        settings: &CallSettings,
+        command: &str,
+        argv: &[String],
+        ids: &RequestIds,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<(), &'static str> {
+        let audit_log = settings.audit_log.clone();
+        let command = command.to_owned();
+        let argv = argv.to_vec();
+        let ids = ids.clone();
+        let revision = context
+            .protocol_version()
+            .map(|version| version.as_str().to_owned())
+            .unwrap_or_default();
+        tokio::task::spawn_blocking(move || {
+            confirm::audit_request(audit_log.as_deref(), &command, &argv, &ids, &revision)
+        })
+        .await
+        .ok()
+        .and_then(Result::ok)
+        .ok_or("the audit log cannot be written, so nobody was asked")
+    }
+}
+
+/// Whether this request is made under 2026-07-28 or later (its own `_meta`,
+/// else the session's revision).
+fn speaks_2026(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .protocol_version()
+        .is_some_and(|version| version.as_str() >= ProtocolVersion::V_2026_07_28.as_str())
 }
 
 fn tool_result(outcome: ToolOutcome) -> CallToolResult {
@@ -323,8 +381,21 @@ impl ServerHandler for AigentServer {
         let Some(settings) = self.settings.as_ref().clone() else {
             return Err(unknown_tool(&name, None));
         };
+        // A second round (2026-07-28) carries the state the first round
+        // sealed: it names the first round's request, so both are audited
+        // under one id. Checked before anything else reads the call.
+        let retry = request.request_state.as_deref().map(|state| {
+            self.sealer
+                .as_ref()
+                .as_ref()
+                .ok_or(confirm::StateError::Invalid)
+                .and_then(|sealer| sealer.open(state, &name, request.arguments.as_ref()))
+        });
+        let ids = match &retry {
+            Some(Ok(first_round)) => first_round.clone(),
+            _ => RequestIds::new(),
+        };
         let arguments = request.arguments.clone();
-        let ids = RequestIds::new();
         let prepare_settings = settings.clone();
         let prepare_name = name.clone();
         let prepare_ids = ids.clone();
@@ -345,15 +416,38 @@ impl ServerHandler for AigentServer {
             }
             Err(Refusal::Outcome(outcome)) => return Ok(tool_result(outcome).into()),
         };
-        let mut confirmation = Confirmation::Given;
-        if prepared.needs_confirmation()
-            && let Err(why) = tokio::select! {
-                answer = self.confirm(&context.peer, &prepared) => answer,
-                () = context.ct.cancelled() => Err("the call was cancelled while waiting for confirmation"),
+        let confirmation = if !prepared.needs_confirmation() || self.options.confirm_destructive {
+            Confirmation::Given
+        } else if let Some(retry) = retry {
+            match retry {
+                Ok(_) => match confirm::answer(
+                    request
+                        .input_responses
+                        .as_ref()
+                        .and_then(|responses| responses.get(confirm::INPUT_KEY)),
+                ) {
+                    Ok(()) => Confirmation::Given,
+                    Err(why) => Confirmation::Refused(why),
+                },
+                Err(err) => Confirmation::Refused(err.reason()),
             }
-        {
-            confirmation = Confirmation::Refused(why);
-        }
+        } else if speaks_2026(&context) {
+            match self
+                .ask_in_result(&settings, &request, &prepared, &ids, &context)
+                .await
+            {
+                Ok(input_required) => return Ok(input_required.into()),
+                Err(why) => Confirmation::Refused(why),
+            }
+        } else {
+            match tokio::select! {
+                answer = self.confirm(&settings, &context, &prepared, &ids) => answer,
+                () = context.ct.cancelled() => Err("the call was cancelled while waiting for confirmation"),
+            } {
+                Ok(()) => Confirmation::Given,
+                Err(why) => Confirmation::Refused(why),
+            }
+        };
         let peer = context.peer.clone();
         let token = context.meta.get_progress_token();
         let progress = token.map(|token| {

@@ -28,6 +28,8 @@ mod lsp;
 #[cfg(unix)]
 mod mcp;
 #[cfg(unix)]
+mod mcp_revisions;
+#[cfg(unix)]
 mod mcp_wire;
 mod newcomer;
 mod plugin;

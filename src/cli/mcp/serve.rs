@@ -18,8 +18,9 @@ Speaks MCP on stdin/stdout until the client disconnects. Every declaration in \
 the registry (--commands or AIGENT_COMMANDS) with a subprocess is a tool; a \
 tools/call goes through the guard exactly as `aigent run` does, is audited \
 (AIGENT_AUDIT_LOG), and runs the argv without a shell, its output captured. \
-Destructive tools are confirmed through the client (elicitation) or refused \
-with CONFIRMATION_REQUIRED. Skills below each --skills DIR that validate are \
+Destructive tools are confirmed through the client (elicitation: an \
+input_required result under MCP 2026-07-28, elicitation/create before) or \
+refused with CONFIRMATION_REQUIRED. Skills below each --skills DIR that validate are \
 served through the Skills extension; the others are reported on stderr.
 
 Examples:
@@ -46,6 +47,10 @@ pub struct ServeArgs {
     /// Keep at most BYTES of each of a call's stdout and stderr
     #[arg(long, value_name = "BYTES", default_value_t = aigent::mcp::call::OUTPUT_LIMIT)]
     pub max_output: usize,
+
+    /// Seal confirmation states with the key in PATH (32 bytes or more), so that servers sharing it accept each other's retries [default: a random key per process]
+    #[arg(long, value_name = "PATH", env = "AIGENT_MCP_STATE_KEY_FILE", value_hint = clap::ValueHint::FilePath)]
+    pub state_key_file: Option<PathBuf>,
 
     /// How strictly each call enforces its command's sandbox [default: the registry's aigent.toml [sandbox] mode, read at each call, else best-effort]
     #[arg(long, value_name = "MODE", value_enum)]
@@ -75,6 +80,10 @@ pub fn run(args: &ServeArgs, ctx: &Context) -> Result<Outcome, CliError> {
             )));
         }
     }
+    let state_key = match &args.state_key_file {
+        Some(path) => Some(read_state_key(path)?),
+        None => None,
+    };
     let options = ServeOptions {
         commands_dir: ctx.commands_dir.clone(),
         skill_roots: args.skills.clone(),
@@ -83,6 +92,7 @@ pub fn run(args: &ServeArgs, ctx: &Context) -> Result<Outcome, CliError> {
         confirm_destructive: args.confirm_destructive,
         output_limit: args.max_output,
         sandbox: args.sandbox.map(Into::into),
+        state_key,
         ..ServeOptions::default()
     };
     let style = ctx.stderr_style;
@@ -124,4 +134,36 @@ fn report(notice: Notice<'_>, style: aigent::report::style::Style) {
         .collect();
     let text = format!("{} {}\n", style.warning("warning:"), lines.join("\n"));
     let _ = std::io::stderr().write_all(text.as_bytes());
+}
+
+/// The key file's bytes, without surrounding whitespace: a regular file of
+/// 32 to 4096 bytes (a FIFO or a device is refused before it is read).
+fn read_state_key(path: &std::path::Path) -> Result<Vec<u8>, CliError> {
+    use std::io::Read;
+    const MIN: usize = 32;
+    const MAX: u64 = 4096;
+    let unusable = |why: String| {
+        CliError::new(
+            exit::PRECONDITION,
+            ErrorCode::Precondition,
+            format!("--state-key-file {}: {why}", path.display()),
+        )
+    };
+    let file = std::fs::File::open(path).map_err(|err| unusable(err.to_string()))?;
+    let metadata = file.metadata().map_err(|err| unusable(err.to_string()))?;
+    if !metadata.is_file() {
+        return Err(unusable("not a regular file".to_owned()));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|err| unusable(err.to_string()))?;
+    if bytes.len() as u64 > MAX {
+        return Err(unusable(format!("longer than {MAX} bytes")));
+    }
+    let key = bytes.trim_ascii().to_vec();
+    if key.len() < MIN {
+        return Err(unusable(format!("a key needs at least {MIN} bytes")));
+    }
+    Ok(key)
 }

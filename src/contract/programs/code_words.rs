@@ -16,13 +16,10 @@
 //!   same rules ([`proposed_command_problems`]), but cannot know what an
 //!   arbitrary program does.
 
-use std::sync::LazyLock;
-
-use regex::Regex;
-
 use super::command_string::{
     UserArguments, command_string_diagnostics, is_known_program, program_name, program_positions_of,
 };
+use super::options::{ClusterValue, Style, Takes, short_cluster};
 use crate::contract::codes;
 use crate::contract::declaration::{ArgvPart, EnvValue, FlagForm, Subprocess};
 use crate::report::Diagnostic;
@@ -430,29 +427,20 @@ fn sed(program: &str, after: &[Piece], found: &mut Vec<Diagnostic>) {
             index += 1;
             continue;
         }
-        if let Some(cluster) = text.strip_prefix('-').filter(|rest| !rest.is_empty()) {
-            let mut step = 1;
-            for (at, ch) in cluster.char_indices() {
-                let rest = &cluster[at + ch.len_utf8()..];
-                match ch {
-                    'e' | 'f' | 'l' => {
-                        if rest.is_empty() {
-                            if ch == 'e' {
-                                scripts.extend(after.get(index + 1));
-                            }
-                            step = 2;
-                        } else if ch == 'e' {
-                            scripts.push(piece);
-                        }
-                        from_file |= ch == 'f';
-                        break;
-                    }
-                    // `-i[SUFFIX]`, `-s`, `-n`, `-E`, ...: the rest is not a script.
-                    'i' => break,
-                    _ => {}
-                }
+        // `-i[SUFFIX]`: the rest of the cluster is a suffix, not a script.
+        let takes = |ch| match ch {
+            'e' | 'f' | 'l' => Takes::Value,
+            'i' => Takes::GluedValue,
+            _ => Takes::Nothing,
+        };
+        if let Some(cluster) = short_cluster(text, Style::Getopt, takes) {
+            match (cluster.valued_letter(), cluster.value) {
+                (Some('e'), Some(ClusterValue::NextWord)) => scripts.extend(after.get(index + 1)),
+                (Some('e'), _) => scripts.push(piece),
+                (Some('f'), _) => from_file = true,
+                _ => {}
             }
-            index += step;
+            index += cluster.words();
             continue;
         }
         if scripts.is_empty() && !from_file {
@@ -486,11 +474,29 @@ fn sed(program: &str, after: &[Piece], found: &mut Vec<Diagnostic>) {
 /// A sed script with an `e` command (after an address or a separator) or
 /// an `s` command with the `e` flag. Over-approximates rather than parse.
 fn sed_script_runs_commands(script: &str) -> bool {
-    static E_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?:^|[;{}\n0-9$/!,~])\s*e(?:\s|;|}|$)")
-            .unwrap_or_else(|err| panic!("built-in pattern: {err}"))
-    });
-    E_COMMAND.is_match(script) || s_command_with_e_flag(script)
+    sed_e_command(script) || s_command_with_e_flag(script)
+}
+
+/// An `e` standing alone (then whitespace, `;`, `}` or the end) after the
+/// start, a newline, an address character (a digit, `$`, `/`, `~`, `,`,
+/// `!`) or a separator (`;`, `{`, `}`), with only whitespace between.
+/// Written out rather than as a regex: the hook lints declarations on every
+/// call, and compiling the regex cost more than the rest of the lint.
+fn sed_e_command(script: &str) -> bool {
+    script.match_indices('e').any(|(at, _)| {
+        let ends = script[at + 1..]
+            .chars()
+            .next()
+            .is_none_or(|next| next.is_whitespace() || matches!(next, ';' | '}'));
+        ends && script[..at]
+            .chars()
+            .rev()
+            .find(|before| *before == '\n' || !before.is_whitespace())
+            .is_none_or(|before| {
+                before.is_ascii_digit()
+                    || matches!(before, '\n' | ';' | '{' | '}' | '$' | '/' | '!' | ',' | '~')
+            })
+    })
 }
 
 /// Whether some `s` command in `script` carries the `e` flag: each `sD...D...D`
@@ -594,12 +600,49 @@ fn sqlite(program: &str, after: &[Piece], found: &mut Vec<Diagnostic>) {
     }
 }
 
+/// A line that is, after leading whitespace, a dot command that runs a
+/// program: `.sh`/`.system` (and their prefixes), or `.output`, `.once`,
+/// `.import`, `.read`, `.open`, `.excel` with a `|pipe` argument. Letters
+/// compare as the regex engine's case folding does (`ſ` is an `s`).
 fn sqlite_runs_commands(sql: &str) -> bool {
-    static DOT_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?mi)^\s*\.(?:sh|she|shel|shell|sy|sys|syst|syste|system|(?:output|once|import|read|open|excel)\s+['\x22]?\|)")
-            .unwrap_or_else(|err| panic!("built-in pattern: {err}"))
-    });
-    DOT_COMMAND.is_match(sql)
+    const PIPED: [&str; 6] = ["output", "once", "import", "read", "open", "excel"];
+    let folded = |c: char| {
+        if c == '\u{17F}' {
+            's'
+        } else {
+            c.to_ascii_lowercase()
+        }
+    };
+    let strip = |text: &str, word: &str| -> Option<usize> {
+        let mut chars = text.char_indices();
+        for expected in word.chars() {
+            let (_, c) = chars.next()?;
+            if folded(c) != expected {
+                return None;
+            }
+        }
+        Some(chars.next().map_or(text.len(), |(at, _)| at))
+    };
+    sql.split('\n').any(|line| {
+        let Some(command) = line.trim_start().strip_prefix('.') else {
+            return false;
+        };
+        if strip(command, "sh").is_some() || strip(command, "sy").is_some() {
+            return true;
+        }
+        PIPED
+            .iter()
+            .filter_map(|word| strip(command, word))
+            .any(|end| {
+                let argument = &command[end..];
+                let quoted = argument.trim_start();
+                quoted.len() < argument.len()
+                    && quoted
+                        .strip_prefix(['\'', '"'])
+                        .unwrap_or(quoted)
+                        .starts_with('|')
+            })
+    })
 }
 
 /// `vim FILE...` runs a file argument that starts with `+` as an Ex command
@@ -1076,5 +1119,76 @@ mod tests {
             disguised_program("/nonexistent/grep", None, &|_| true),
             None
         );
+    }
+}
+
+/// The hand-written scanners against the regular expressions they replace.
+#[cfg(test)]
+mod scanner_tests {
+    use proptest::prelude::*;
+
+    fn sed_regex(script: &str) -> bool {
+        regex::Regex::new(r"(?:^|[;{}\n0-9$/!,~])\s*e(?:\s|;|}|$)")
+            .unwrap()
+            .is_match(script)
+    }
+
+    fn sqlite_regex(sql: &str) -> bool {
+        regex::Regex::new(
+            r"(?mi)^\s*\.(?:sh|she|shel|shell|sy|sys|syst|syste|system|(?:output|once|import|read|open|excel)\s+['\x22]?\|)",
+        )
+        .unwrap()
+        .is_match(sql)
+    }
+
+    #[test]
+    fn known_cases() {
+        for script in [
+            "e",
+            "1e",
+            "$ e rm -rf /",
+            "/x/ e\n",
+            "p;e;",
+            "{e}",
+            "  \n  e",
+            "x\ne",
+        ] {
+            assert!(super::sed_e_command(script), "{script:?}");
+        }
+        for script in ["s/a/b/", "ex", "p e", "de", ""] {
+            assert!(!super::sed_e_command(script), "{script:?}");
+        }
+        for sql in [
+            ".sh ls",
+            "  .SYSTEM id",
+            "select 1;\n.output '|nc x'",
+            ".ONCE |cat",
+            ".ſh x",
+        ] {
+            assert!(super::sqlite_runs_commands(sql), "{sql:?}");
+        }
+        for sql in [
+            "select '.sh'",
+            ".output out.txt",
+            ".once|x",
+            ".tables",
+            "x.sh",
+        ] {
+            assert!(!super::sqlite_runs_commands(sql), "{sql:?}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn sed_scanner_agrees_with_the_regex(script in "[e ;{}\n0-9$/!,~xs\t\u{a0}\u{2003}]{0,12}") {
+            prop_assert_eq!(super::sed_e_command(&script), sed_regex(&script), "{:?}", script);
+        }
+
+        #[test]
+        fn sqlite_scanner_agrees_with_the_regex(
+            sql in "([ \t\n.|'\"]|sh|SY|ſ|system|output|Once|import|read|open|excel|x){0,8}",
+        ) {
+            prop_assert_eq!(super::sqlite_runs_commands(&sql), sqlite_regex(&sql), "{:?}", sql);
+        }
     }
 }

@@ -36,6 +36,7 @@
 
 use std::collections::VecDeque;
 
+use super::options::{ClusterValue, Style, Takes, short_cluster};
 use crate::contract::codes;
 use crate::contract::declaration::{ArgvPart, FlagForm, Subprocess};
 use crate::report::Diagnostic;
@@ -273,6 +274,20 @@ fn program_positions(words: &[Word], after_double_dash: bool) -> Vec<usize> {
     positions
 }
 
+/// [`Takes::Value`] when `yes`, else [`Takes::Nothing`]: the letters of
+/// most programs either take a value or are flags.
+pub(super) fn value_when(yes: bool) -> Takes {
+    if yes { Takes::Value } else { Takes::Nothing }
+}
+
+/// `-c`, or a cluster of flags holding `c` (`-ec`, `-lc`): how `su`,
+/// `runuser` and a script's `sh -c` hand over a command string.
+pub(super) fn is_c_cluster(word: &str) -> bool {
+    short_cluster(word, Style::Getopt, |_| Takes::Nothing).is_some_and(|cluster| {
+        cluster.letters.chars().all(|ch| ch.is_ascii_alphabetic()) && cluster.has_any("c")
+    })
+}
+
 /// Where the program a wrapper runs sits among the words after it.
 fn wrapped_program(wrapper: &Wrapper, after: &[Word]) -> Option<usize> {
     let mut positionals = wrapper.positionals;
@@ -288,17 +303,10 @@ fn wrapped_program(wrapper: &Wrapper, after: &[Word]) -> Option<usize> {
             index += if takes_value { 2 } else { 1 };
             continue;
         }
-        if let Some(cluster) = text.strip_prefix('-').filter(|rest| !rest.is_empty()) {
-            let mut step = 1;
-            for (at, ch) in cluster.char_indices() {
-                if wrapper.value_short.contains(ch) {
-                    if cluster[at + ch.len_utf8()..].is_empty() {
-                        step = 2;
-                    }
-                    break;
-                }
-            }
-            index += step;
+        if let Some(cluster) = short_cluster(text, Style::Getopt, |ch| {
+            value_when(wrapper.value_short.contains(ch))
+        }) {
+            index += cluster.words();
             continue;
         }
         if wrapper.assignments && is_assignment(text) {
@@ -426,26 +434,16 @@ fn expand_env(words: Vec<Word>) -> (Vec<Word>, Option<String>) {
                 out.push(word);
                 continue;
             }
-            if text.len() > 1 && text.starts_with('-') {
-                let cluster = &text[1..];
-                for (at, ch) in cluster.char_indices() {
-                    let rest = &cluster[at + ch.len_utf8()..];
-                    match ch {
-                        'u' | 'C' | 'a' => {
-                            takes_value = rest.is_empty();
-                            break;
-                        }
-                        'S' => {
-                            if rest.is_empty() {
-                                splits_next = true;
-                            } else {
-                                let field = word.field.clone();
-                                split_into(&mut queue, &field, rest);
-                            }
-                            break;
-                        }
-                        _ => {}
+            if let Some(cluster) = short_cluster(text, Style::Getopt, |ch| {
+                value_when(matches!(ch, 'u' | 'C' | 'a' | 'S'))
+            }) {
+                match (cluster.valued_letter(), cluster.value) {
+                    (Some('S'), Some(ClusterValue::Glued(rest))) => {
+                        let field = word.field.clone();
+                        split_into(&mut queue, &field, rest);
                     }
+                    (Some('S'), _) => splits_next = true,
+                    (_, value) => takes_value = value == Some(ClusterValue::NextWord),
                 }
                 out.push(word);
                 continue;
@@ -979,23 +977,16 @@ fn read_shell(program: &str, kind: Kind, after: &[Word]) -> Region {
             };
             continue;
         }
-        if let Some(cluster) = text
-            .strip_prefix(['-', '+'])
-            .filter(|rest| !rest.is_empty())
+        if let Some(cluster) =
+            short_cluster(text, Style::Shell, |ch| value_when(matches!(ch, 'o' | 'O')))
         {
-            let mut takes_value = false;
-            for ch in cluster.chars() {
-                if code_letters.contains(ch) && text.starts_with('-') {
-                    region
-                        .findings
-                        .push((word.field.clone(), shell_message(program, text)));
-                    return region;
-                }
-                if matches!(ch, 'o' | 'O') {
-                    takes_value = true;
-                }
+            if cluster.sign == '-' && cluster.has_any(code_letters) {
+                region
+                    .findings
+                    .push((word.field.clone(), shell_message(program, text)));
+                return region;
             }
-            index += if takes_value { 2 } else { 1 };
+            index += cluster.words();
             continue;
         }
         return region;
@@ -1079,26 +1070,24 @@ fn read_interpreter(program: &str, spec: &Interpreter, after: &[Word]) -> Region
             };
             continue;
         }
-        if let Some(cluster) = text.strip_prefix('-') {
-            let mut step = 1;
-            for (at, ch) in cluster.char_indices() {
-                if spec.code_short.contains(ch) {
+        if let Some(cluster) = short_cluster(text, Style::Getopt, |ch| {
+            value_when(
+                spec.code_short.contains(ch)
+                    || spec.ends_short.contains(ch)
+                    || spec.value_short.contains(ch),
+            )
+        }) {
+            match cluster.valued_letter() {
+                Some(ch) if spec.code_short.contains(ch) => {
                     region
                         .findings
                         .push((word.field.clone(), code_message(program, text)));
                     return region;
                 }
-                if spec.ends_short.contains(ch) {
-                    return region;
-                }
-                if spec.value_short.contains(ch) {
-                    if cluster[at + ch.len_utf8()..].is_empty() {
-                        step = 2;
-                    }
-                    break;
-                }
+                Some(ch) if spec.ends_short.contains(ch) => return region,
+                _ => {}
             }
-            index += step;
+            index += cluster.words();
             continue;
         }
         if spec.code_word == Some(text) {
@@ -1127,11 +1116,7 @@ fn read_runner(program: &str, after: &[Word]) -> Region {
                 long.split_once('=').map_or(long, |(name, _)| name),
                 "command" | "session-command"
             ),
-            None => text.strip_prefix('-').is_some_and(|cluster| {
-                !cluster.is_empty()
-                    && cluster.chars().all(|ch| ch.is_ascii_alphabetic())
-                    && cluster.contains('c')
-            }),
+            None => is_c_cluster(text),
         };
         if hit {
             region.findings.push((
@@ -1185,20 +1170,13 @@ fn read_sudo(program: &str, after: &[Word], users: UserArguments<'_>) -> Region 
             index += if takes_value && !inline { 2 } else { 1 };
             continue;
         }
-        if let Some(cluster) = text.strip_prefix('-').filter(|rest| !rest.is_empty()) {
-            let mut step = 1;
-            for (at, ch) in cluster.char_indices() {
-                if matches!(ch, 's' | 'i') {
-                    shell_flag = Some(word);
-                }
-                if "ugCDhprtTUR".contains(ch) {
-                    if cluster[at + ch.len_utf8()..].is_empty() {
-                        step = 2;
-                    }
-                    break;
-                }
+        if let Some(cluster) = short_cluster(text, Style::Getopt, |ch| {
+            value_when("ugCDhprtTUR".contains(ch))
+        }) {
+            if cluster.has_any("si") {
+                shell_flag = Some(word);
             }
-            index += step;
+            index += cluster.words();
             continue;
         }
         break;
@@ -1238,18 +1216,9 @@ fn read_watch(program: &str, after: &[Word], users: UserArguments<'_>) -> Region
             index += if !inline && name == "interval" { 2 } else { 1 };
             continue;
         }
-        if let Some(cluster) = text.strip_prefix('-').filter(|rest| !rest.is_empty()) {
-            let mut step = 1;
-            for (at, ch) in cluster.char_indices() {
-                exec |= ch == 'x';
-                if ch == 'n' {
-                    if cluster[at + 1..].is_empty() {
-                        step = 2;
-                    }
-                    break;
-                }
-            }
-            index += step;
+        if let Some(cluster) = short_cluster(text, Style::Getopt, |ch| value_when(ch == 'n')) {
+            exec |= cluster.has_any("x");
+            index += cluster.words();
             continue;
         }
         break;
@@ -1355,39 +1324,16 @@ fn read_awk(program: &str, after: &[Word], users: UserArguments<'_>) -> Region {
             index += 1;
             continue;
         }
-        if let Some(cluster) = text.strip_prefix('-').filter(|rest| !rest.is_empty()) {
-            let mut step = 1;
-            for (at, ch) in cluster.char_indices() {
-                let rest = &cluster[at + ch.len_utf8()..];
-                match ch {
-                    'f' | 'E' => {
-                        from_file = true;
-                        if rest.is_empty() {
-                            step = 2;
-                        }
-                        break;
-                    }
-                    'e' => {
-                        if rest.is_empty() {
-                            if let Some(next) = after.get(index + 1) {
-                                inline.push(next);
-                            }
-                            step = 2;
-                        } else {
-                            inline.push(word);
-                        }
-                        break;
-                    }
-                    'F' | 'v' | 'i' | 'l' => {
-                        if rest.is_empty() {
-                            step = 2;
-                        }
-                        break;
-                    }
-                    _ => {}
-                }
+        if let Some(cluster) =
+            short_cluster(text, Style::Getopt, |ch| value_when("fEeFvil".contains(ch)))
+        {
+            match (cluster.valued_letter(), cluster.value) {
+                (Some('f' | 'E'), _) => from_file = true,
+                (Some('e'), Some(ClusterValue::NextWord)) => inline.extend(after.get(index + 1)),
+                (Some('e'), _) => inline.push(word),
+                _ => {}
             }
-            index += step;
+            index += cluster.words();
             continue;
         }
         break;

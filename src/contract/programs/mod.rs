@@ -11,10 +11,13 @@
 //! - [`raw_shell`]: W103, scripts named by a declaration that run a
 //!   command string through a shell.
 //!
-//! Imports run `command_string` → `code_words`; `raw_shell` stands alone.
+//! Every rule reads short-option clusters (`-ec`, `-uroot`, `-o value`)
+//! with one reader, `options`. Imports run `options` → `command_string` →
+//! `code_words`; `raw_shell` needs only `options`.
 
 pub mod code_words;
 pub mod command_string;
+mod options;
 pub mod raw_shell;
 
 pub use command_string::{is_language, runs_another_program};

@@ -620,11 +620,7 @@ fn shell_line(line: &str, found: &mut impl FnMut(&'static str, &'static str)) {
 
 /// `-c`, or a cluster of short options holding `c` (`-ec`, `-xc`).
 fn is_command_string_option(word: &str) -> bool {
-    word.strip_prefix('-').is_some_and(|cluster| {
-        !cluster.is_empty()
-            && cluster.chars().all(|ch| ch.is_ascii_alphabetic())
-            && cluster.contains('c')
-    })
+    super::command_string::is_c_cluster(word)
 }
 
 #[cfg(test)]

@@ -1,0 +1,500 @@
+//! Both MCP revisions with rmcp's own client over stdio: a session that
+//! began with `initialize` (2025-11-25) and stateless 2026-07-28
+//! (`server/discover`, `_meta` on every request). A destructive tool is
+//! confirmed with `elicitation/create` under the first and with an
+//! `input_required` result and a sealed `requestState` under the second.
+
+use std::process::Stdio;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ClientConfig,
+    ElicitRequestParams, ElicitResult, ElicitationAction, InputResponses, ProtocolVersion,
+};
+use rmcp::service::{
+    ClientLifecycleMode, ClientServiceExt, RequestContext, RoleClient, RunningService,
+};
+use rmcp::transport::TokioChildProcess;
+use rmcp::{ClientHandler, ErrorData, ServiceExt};
+use serde_json::{Map, Value, json};
+
+use crate::common::Sandbox;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Revision {
+    /// `initialize` with 2025-11-25.
+    Session,
+    /// `server/discover`, 2026-07-28.
+    Stateless,
+}
+
+const BOTH: [Revision; 2] = [Revision::Session, Revision::Stateless];
+
+/// A client whose person answers every confirmation with `answer` (or
+/// whose client cannot ask, when `elicitation` is false).
+#[derive(Clone)]
+struct Person {
+    answer: ElicitationAction,
+    elicitation: bool,
+    asked: Arc<AtomicUsize>,
+}
+
+impl Person {
+    fn answering(answer: ElicitationAction) -> Self {
+        Self {
+            answer,
+            elicitation: true,
+            asked: Arc::new(AtomicUsize::new(0)),
+        }
+    }
+}
+
+impl ClientHandler for Person {
+    fn get_info(&self) -> ClientConfig {
+        let capabilities: ClientCapabilities = if self.elicitation {
+            serde_json::from_value(json!({"elicitation": {"form": {}}})).unwrap()
+        } else {
+            ClientCapabilities::default()
+        };
+        ClientConfig::new(capabilities, rmcp::model::Implementation::new("test", "0"))
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        self.asked.fetch_add(1, Ordering::SeqCst);
+        let wire = serde_json::to_value(&request).unwrap();
+        let message = wire["message"].as_str().unwrap();
+        assert!(message.contains("destructive"), "{message}");
+        assert!(
+            !message.contains("s3cret"),
+            "the argv is shown redacted: {message}"
+        );
+        let result = ElicitResult::new(self.answer.clone());
+        Ok(if self.answer == ElicitationAction::Accept {
+            result.with_content(json!({"confirm": true}))
+        } else {
+            result
+        })
+    }
+}
+
+async fn connect(
+    sandbox: &Sandbox,
+    revision: Revision,
+    person: Person,
+) -> RunningService<RoleClient, Person> {
+    std::fs::create_dir_all(sandbox.join("commands")).unwrap();
+    let mut cmd = tokio::process::Command::from(sandbox.std_cmd());
+    cmd.arg("--commands")
+        .arg(sandbox.join("commands"))
+        .args(["mcp", "serve"]);
+    let (transport, _) = TokioChildProcess::builder(cmd)
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("server starts");
+    match revision {
+        Revision::Session => person.serve(transport).await.expect("initialize"),
+        Revision::Stateless => person
+            .serve_with_lifecycle(
+                transport,
+                ClientLifecycleMode::Discover {
+                    preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+                },
+            )
+            .await
+            .expect("server/discover"),
+    }
+}
+
+/// `wipe`: destructive, touches `wiped` in the sandbox; its sensitive
+/// `token` reaches the child through the environment only.
+fn wipe(sandbox: &Sandbox) -> std::path::PathBuf {
+    let marker = sandbox.join("wiped");
+    let script = sandbox.write("scripts/wipe.sh", format!("touch '{}'\n", marker.display()));
+    sandbox.write(
+        "commands/wipe.yaml",
+        format!(
+            "name: wipe\ndescription: Wipe the thing\ndanger_level: destructive\nparameters:\n  target: {{type: string, required: true}}\n  token: {{type: string, sensitive: true}}\nsubprocess: {{binary: sh, hardcoded_args: ['{}'], user_controlled_args: [target], env: {{TOKEN: {{param: token}}}}}}\nsandbox: {{write: ['{}']}}\n",
+            script.display(),
+            sandbox.path().display()
+        ),
+    );
+    marker
+}
+
+fn arguments(value: Value) -> Map<String, Value> {
+    value.as_object().cloned().unwrap()
+}
+
+fn wipe_call() -> CallToolRequestParams {
+    CallToolRequestParams::new("wipe")
+        .with_arguments(arguments(json!({"target": "db", "token": "s3cret"})))
+}
+
+fn audit(sandbox: &Sandbox) -> Vec<Value> {
+    std::fs::read_to_string(sandbox.audit_log())
+        .unwrap_or_default()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+fn events(records: &[Value]) -> Vec<&str> {
+    records
+        .iter()
+        .map(|record| record["event"].as_str().unwrap())
+        .collect()
+}
+
+fn envelope(result: &CallToolResult) -> Value {
+    result.structured_content.clone().unwrap()
+}
+
+#[tokio::test]
+async fn discover_lists_both_revisions() {
+    let sandbox = Sandbox::new();
+    let client = connect(
+        &sandbox,
+        Revision::Stateless,
+        Person::answering(ElicitationAction::Accept),
+    )
+    .await;
+    let info = client.peer_info().expect("discovered").clone();
+    assert_eq!(info.protocol_version, ProtocolVersion::V_2026_07_28);
+    let tools = client.list_all_tools().await.unwrap();
+    assert!(tools.is_empty());
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn an_accepted_confirmation_runs_with_both_rounds_audited_under_one_id() {
+    for revision in BOTH {
+        let sandbox = Sandbox::new();
+        let marker = wipe(&sandbox);
+        let person = Person::answering(ElicitationAction::Accept);
+        let asked = Arc::clone(&person.asked);
+        let client = connect(&sandbox, revision, person).await;
+        let result = client.call_tool(wipe_call()).await.unwrap();
+        assert_eq!(result.is_error, Some(false), "{revision:?}: {result:?}");
+        assert!(marker.exists(), "{revision:?}: the confirmed command ran");
+        assert_eq!(asked.load(Ordering::SeqCst), 1, "{revision:?}");
+        let records = audit(&sandbox);
+        assert_eq!(
+            events(&records),
+            [
+                "COMMAND_CONFIRMATION_REQUESTED",
+                "COMMAND_STARTED",
+                "COMMAND_EXECUTED"
+            ],
+            "{revision:?}"
+        );
+        let id = &records[0]["request_id"];
+        assert!(id.is_string());
+        for record in &records {
+            assert_eq!(&record["request_id"], id, "{revision:?}: {record}");
+            assert!(!record.to_string().contains("s3cret"), "{record}");
+        }
+        assert_eq!(&envelope(&result)["request_id"], id, "{revision:?}");
+        let asked_under = records[0]["protocol_version"].as_str().unwrap();
+        let expected = match revision {
+            Revision::Session => "2025-11-25",
+            Revision::Stateless => "2026-07-28",
+        };
+        assert_eq!(asked_under, expected);
+        client.cancel().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn a_declined_confirmation_runs_nothing_and_is_not_retryable() {
+    for revision in BOTH {
+        for answer in [ElicitationAction::Decline, ElicitationAction::Cancel] {
+            let sandbox = Sandbox::new();
+            let marker = wipe(&sandbox);
+            let client = connect(&sandbox, revision, Person::answering(answer)).await;
+            let result = client.call_tool(wipe_call()).await.unwrap();
+            assert_eq!(result.is_error, Some(true), "{revision:?}");
+            let error = &envelope(&result)["error"];
+            assert_eq!(
+                error["code"], "CONFIRMATION_REQUIRED",
+                "{revision:?}: {error}"
+            );
+            assert_eq!(error["retryable"], false, "{revision:?}: {error}");
+            assert!(!marker.exists(), "{revision:?}: nothing ran");
+            let records = audit(&sandbox);
+            assert_eq!(
+                events(&records),
+                [
+                    "COMMAND_CONFIRMATION_REQUESTED",
+                    "COMMAND_CONFIRMATION_REFUSED"
+                ],
+                "{revision:?}"
+            );
+            assert_eq!(records[0]["request_id"], records[1]["request_id"]);
+            client.cancel().await.unwrap();
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_client_that_cannot_ask_is_refused_under_both_revisions() {
+    for revision in BOTH {
+        let sandbox = Sandbox::new();
+        let marker = wipe(&sandbox);
+        let mut person = Person::answering(ElicitationAction::Accept);
+        person.elicitation = false;
+        let client = connect(&sandbox, revision, person).await;
+        let result = client.call_tool(wipe_call()).await.unwrap();
+        let error = &envelope(&result)["error"];
+        assert_eq!(error["code"], "CONFIRMATION_REQUIRED", "{revision:?}");
+        assert!(
+            error["message"]
+                .as_str()
+                .unwrap()
+                .contains("does not support elicitation")
+        );
+        assert!(!marker.exists());
+        assert_eq!(events(&audit(&sandbox)), ["COMMAND_CONFIRMATION_REFUSED"]);
+        client.cancel().await.unwrap();
+    }
+}
+
+fn accepted() -> InputResponses {
+    let mut responses = InputResponses::new();
+    responses.insert(
+        "confirm".to_owned(),
+        json!({"action": "accept", "content": {"confirm": true}}),
+    );
+    responses
+}
+
+/// The first round by hand: the `input_required` result's state.
+async fn first_round(
+    client: &RunningService<RoleClient, Person>,
+    call: CallToolRequestParams,
+) -> String {
+    match client.call_tool_once(call).await.unwrap() {
+        CallToolResponse::InputRequired(input) => {
+            let requests = serde_json::to_value(&input.input_requests).unwrap();
+            assert_eq!(
+                requests["confirm"]["method"], "elicitation/create",
+                "{requests}"
+            );
+            input.request_state.expect("a sealed state")
+        }
+        other => panic!("expected input_required, got {other:?}"),
+    }
+}
+
+async fn refused(
+    client: &RunningService<RoleClient, Person>,
+    call: CallToolRequestParams,
+) -> Value {
+    match client.call_tool_once(call).await.unwrap() {
+        CallToolResponse::Complete(result) => {
+            assert_eq!(result.is_error, Some(true));
+            envelope(&result)["error"].clone()
+        }
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_forged_altered_or_replayed_state_confirms_nothing() {
+    let sandbox = Sandbox::new();
+    let marker = wipe(&sandbox);
+    let client = connect(
+        &sandbox,
+        Revision::Stateless,
+        Person::answering(ElicitationAction::Accept),
+    )
+    .await;
+
+    // Made up by the client.
+    for forged in ["confirmed", "rs1.eyJjb25maXJtZWQiOnRydWV9.AAAA", ""] {
+        let error = refused(
+            &client,
+            wipe_call()
+                .with_request_state(forged)
+                .with_input_responses(accepted()),
+        )
+        .await;
+        assert_eq!(error["code"], "CONFIRMATION_REQUIRED", "{forged}: {error}");
+        assert!(
+            error["message"]
+                .as_str()
+                .unwrap()
+                .contains("did not verify"),
+            "{error}"
+        );
+    }
+    // A real state, carried over to other arguments.
+    let state = first_round(&client, wipe_call()).await;
+    let other = CallToolRequestParams::new("wipe")
+        .with_arguments(arguments(json!({"target": "prod", "token": "s3cret"})))
+        .with_request_state(state.clone())
+        .with_input_responses(accepted());
+    let error = refused(&client, other).await;
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("did not verify"),
+        "{error}"
+    );
+    // A real state with one character changed.
+    let mut altered = state.clone().into_bytes();
+    let last = altered.len() - 1;
+    altered[last] = if altered[last] == b'A' { b'B' } else { b'A' };
+    let altered = String::from_utf8(altered).unwrap();
+    let error = refused(
+        &client,
+        wipe_call()
+            .with_request_state(altered)
+            .with_input_responses(accepted()),
+    )
+    .await;
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("did not verify"),
+        "{error}"
+    );
+    assert!(!marker.exists(), "nothing ran on a bad state");
+
+    // The real state with a yes runs once; the same state again does not.
+    match client
+        .call_tool_once(
+            wipe_call()
+                .with_request_state(state.clone())
+                .with_input_responses(accepted()),
+        )
+        .await
+        .unwrap()
+    {
+        CallToolResponse::Complete(result) => {
+            assert_eq!(result.is_error, Some(false), "{result:?}")
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(marker.exists());
+    std::fs::remove_file(&marker).unwrap();
+    let error = refused(
+        &client,
+        wipe_call()
+            .with_request_state(state)
+            .with_input_responses(accepted()),
+    )
+    .await;
+    assert!(
+        error["message"].as_str().unwrap().contains("already used"),
+        "{error}"
+    );
+    assert!(!marker.exists());
+    client.cancel().await.unwrap();
+}
+
+async fn connect_with_key(
+    sandbox: &Sandbox,
+    key: &std::path::Path,
+) -> RunningService<RoleClient, Person> {
+    let mut cmd = tokio::process::Command::from(sandbox.std_cmd());
+    cmd.arg("--commands")
+        .arg(sandbox.join("commands"))
+        .args(["mcp", "serve", "--state-key-file"])
+        .arg(key);
+    let (transport, _) = TokioChildProcess::builder(cmd)
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("server starts");
+    Person::answering(ElicitationAction::Accept)
+        .serve_with_lifecycle(
+            transport,
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            },
+        )
+        .await
+        .expect("server/discover")
+}
+
+#[tokio::test]
+async fn servers_sharing_a_state_key_accept_each_others_retries() {
+    let sandbox = Sandbox::new();
+    let marker = wipe(&sandbox);
+    let key = sandbox.write("state.key", "0123456789abcdef0123456789abcdef-shared\n");
+    let first = connect_with_key(&sandbox, &key).await;
+    let second = connect_with_key(&sandbox, &key).await;
+    let stranger = connect(
+        &sandbox,
+        Revision::Stateless,
+        Person::answering(ElicitationAction::Accept),
+    )
+    .await;
+    let state = first_round(&first, wipe_call()).await;
+    // A server with another key cannot open it.
+    let error = refused(
+        &stranger,
+        wipe_call()
+            .with_request_state(state.clone())
+            .with_input_responses(accepted()),
+    )
+    .await;
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("did not verify"),
+        "{error}"
+    );
+    match second
+        .call_tool_once(
+            wipe_call()
+                .with_request_state(state)
+                .with_input_responses(accepted()),
+        )
+        .await
+        .unwrap()
+    {
+        CallToolResponse::Complete(result) => {
+            assert_eq!(result.is_error, Some(false), "{result:?}")
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(marker.exists());
+    let records = audit(&sandbox);
+    let requested = &records[0];
+    let started = records
+        .iter()
+        .find(|r| r["event"] == "COMMAND_STARTED")
+        .unwrap();
+    assert_eq!(requested["request_id"], started["request_id"]);
+    assert_ne!(
+        requested["pid"], started["pid"],
+        "two processes, one request id"
+    );
+    for client in [first, second, stranger] {
+        client.cancel().await.unwrap();
+    }
+
+    // A key too short to seal with is refused before anything is served.
+    let short = sandbox.write("short.key", "too-short\n");
+    let run = crate::common::Run::of(
+        sandbox
+            .cmd()
+            .arg("--commands")
+            .arg(sandbox.join("commands"))
+            .args(["mcp", "serve", "--state-key-file"])
+            .arg(&short),
+    );
+    run.assert_code(4);
+    assert!(
+        run.stdout.contains("at least 32 bytes") || run.stderr.contains("at least 32 bytes"),
+        "{run}"
+    );
+}
