@@ -67,6 +67,9 @@ _aigent() {
             aigent__subcmd__audit,help)
                 cmd="aigent__subcmd__audit__subcmd__help"
                 ;;
+            aigent__subcmd__audit,key)
+                cmd="aigent__subcmd__audit__subcmd__key"
+                ;;
             aigent__subcmd__audit,show)
                 cmd="aigent__subcmd__audit__subcmd__show"
                 ;;
@@ -76,11 +79,29 @@ _aigent() {
             aigent__subcmd__audit__subcmd__help,help)
                 cmd="aigent__subcmd__audit__subcmd__help__subcmd__help"
                 ;;
+            aigent__subcmd__audit__subcmd__help,key)
+                cmd="aigent__subcmd__audit__subcmd__help__subcmd__key"
+                ;;
             aigent__subcmd__audit__subcmd__help,show)
                 cmd="aigent__subcmd__audit__subcmd__help__subcmd__show"
                 ;;
             aigent__subcmd__audit__subcmd__help,verify)
                 cmd="aigent__subcmd__audit__subcmd__help__subcmd__verify"
+                ;;
+            aigent__subcmd__audit__subcmd__help__subcmd__key,new)
+                cmd="aigent__subcmd__audit__subcmd__help__subcmd__key__subcmd__new"
+                ;;
+            aigent__subcmd__audit__subcmd__key,help)
+                cmd="aigent__subcmd__audit__subcmd__key__subcmd__help"
+                ;;
+            aigent__subcmd__audit__subcmd__key,new)
+                cmd="aigent__subcmd__audit__subcmd__key__subcmd__new"
+                ;;
+            aigent__subcmd__audit__subcmd__key__subcmd__help,help)
+                cmd="aigent__subcmd__audit__subcmd__key__subcmd__help__subcmd__help"
+                ;;
+            aigent__subcmd__audit__subcmd__key__subcmd__help,new)
+                cmd="aigent__subcmd__audit__subcmd__key__subcmd__help__subcmd__new"
                 ;;
             aigent__subcmd__generate,completions)
                 cmd="aigent__subcmd__generate__subcmd__completions"
@@ -145,11 +166,17 @@ _aigent() {
             aigent__subcmd__help__subcmd__args,check)
                 cmd="aigent__subcmd__help__subcmd__args__subcmd__check"
                 ;;
+            aigent__subcmd__help__subcmd__audit,key)
+                cmd="aigent__subcmd__help__subcmd__audit__subcmd__key"
+                ;;
             aigent__subcmd__help__subcmd__audit,show)
                 cmd="aigent__subcmd__help__subcmd__audit__subcmd__show"
                 ;;
             aigent__subcmd__help__subcmd__audit,verify)
                 cmd="aigent__subcmd__help__subcmd__audit__subcmd__verify"
+                ;;
+            aigent__subcmd__help__subcmd__audit__subcmd__key,new)
+                cmd="aigent__subcmd__help__subcmd__audit__subcmd__key__subcmd__new"
                 ;;
             aigent__subcmd__help__subcmd__generate,completions)
                 cmd="aigent__subcmd__help__subcmd__generate__subcmd__completions"
@@ -464,7 +491,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__audit)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version show verify help"
+            opts="-q -h -V --format --color --quiet --commands --schema --help --version key show verify help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -493,7 +520,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__audit__subcmd__help)
-            opts="show verify help"
+            opts="key show verify help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -509,6 +536,34 @@ _aigent() {
         aigent__subcmd__audit__subcmd__help__subcmd__help)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__audit__subcmd__help__subcmd__key)
+            opts="new"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__audit__subcmd__help__subcmd__key__subcmd__new)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -541,6 +596,106 @@ _aigent() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__audit__subcmd__key)
+            opts="-q -h -V --format --color --quiet --commands --schema --help --version new help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__audit__subcmd__key__subcmd__help)
+            opts="new help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__audit__subcmd__key__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__audit__subcmd__key__subcmd__help__subcmd__new)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__audit__subcmd__key__subcmd__new)
+            opts="-q -h -V --format --color --quiet --commands --schema --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -602,7 +757,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__audit__subcmd__verify)
-            opts="-q -h -V --audit-log --expect-head --expect-seq --print-head --allow-legacy-prefix --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --audit-log --expect-head --expect-seq --print-head --public-key --allow-legacy-prefix --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -617,6 +772,10 @@ _aigent() {
                     return 0
                     ;;
                 --expect-seq)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --public-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -921,8 +1080,36 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__help__subcmd__audit)
-            opts="show verify"
+            opts="key show verify"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__help__subcmd__audit__subcmd__key)
+            opts="new"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__help__subcmd__audit__subcmd__key__subcmd__new)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -249,9 +249,44 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
+            cand key 'Signing keys for checkpoints in the audit log'
             cand show 'Print audit records, oldest first, filtered by command, event, time or request'
             cand verify 'Check the hash chain of the audit log and its rotated files'
             cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;audit;key'= {
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand new 'Write a new Ed25519 key pair for signed checkpoints (private mode 0600, never printed)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;audit;key;new'= {
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;audit;key;help'= {
+            cand new 'Write a new Ed25519 key pair for signed checkpoints (private mode 0600, never printed)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;audit;key;help;new'= {
+        }
+        &'aigent;audit;key;help;help'= {
         }
         &'aigent;audit;show'= {
             cand --command 'Only records of this declared command'
@@ -275,6 +310,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --audit-log 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
             cand --expect-head 'Fail unless this head (SHA256, or SEQ:SHA256 as --print-head prints it) is still in the chain'
             cand --expect-seq 'Fail unless the chain still reaches record N'
+            cand --public-key 'Also check the signed checkpoints with this public key (from `audit key new`), and report the last'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
@@ -289,9 +325,15 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --version 'Print version'
         }
         &'aigent;audit;help'= {
+            cand key 'Signing keys for checkpoints in the audit log'
             cand show 'Print audit records, oldest first, filtered by command, event, time or request'
             cand verify 'Check the hash chain of the audit log and its rotated files'
             cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;audit;help;key'= {
+            cand new 'Write a new Ed25519 key pair for signed checkpoints (private mode 0600, never printed)'
+        }
+        &'aigent;audit;help;key;new'= {
         }
         &'aigent;audit;help;show'= {
         }
@@ -674,8 +716,14 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;help;run'= {
         }
         &'aigent;help;audit'= {
+            cand key 'Signing keys for checkpoints in the audit log'
             cand show 'Print audit records, oldest first, filtered by command, event, time or request'
             cand verify 'Check the hash chain of the audit log and its rotated files'
+        }
+        &'aigent;help;audit;key'= {
+            cand new 'Write a new Ed25519 key pair for signed checkpoints (private mode 0600, never printed)'
+        }
+        &'aigent;help;audit;key;new'= {
         }
         &'aigent;help;audit;show'= {
         }

@@ -413,8 +413,10 @@ pub fn read_regular_file_prefix(path: &Path, limit: u64) -> Result<Vec<u8>, Read
     Ok(bytes)
 }
 
+/// Opens `path` for reading without blocking on a FIFO or a device that
+/// waits for a writer; the caller then checks what it opened.
 #[cfg(unix)]
-fn open_nonblocking(path: &Path) -> io::Result<File> {
+pub fn open_nonblocking(path: &Path) -> io::Result<File> {
     use std::os::unix::fs::OpenOptionsExt;
     fs::OpenOptions::new()
         .read(true)
@@ -423,7 +425,7 @@ fn open_nonblocking(path: &Path) -> io::Result<File> {
 }
 
 #[cfg(not(unix))]
-fn open_nonblocking(path: &Path) -> io::Result<File> {
+pub fn open_nonblocking(path: &Path) -> io::Result<File> {
     File::open(path)
 }
 

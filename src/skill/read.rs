@@ -1,11 +1,11 @@
 //! Layer 1 of skill validation: reading one skill file, safely. Nothing
 //! here knows the rules; [`super::check`] runs them on what is read.
 
-use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::Path;
 
 use super::codes;
+use crate::fsutil::open_nonblocking;
 use crate::report::Diagnostic;
 
 /// Skill files larger than this are refused before they are read.
@@ -43,20 +43,6 @@ pub fn read_skill_file(file: &Path) -> Result<Vec<u8>, Diagnostic> {
         return Err(too_large(bytes.len() as u64));
     }
     Ok(bytes)
-}
-
-#[cfg(unix)]
-fn open_nonblocking(file: &Path) -> io::Result<File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(file)
-}
-
-#[cfg(not(unix))]
-fn open_nonblocking(file: &Path) -> io::Result<File> {
-    File::open(file)
 }
 
 pub fn too_large(size: u64) -> Diagnostic {

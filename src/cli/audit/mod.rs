@@ -1,5 +1,6 @@
 //! `aigent audit ...`: reading and checking the audit log.
 
+pub mod key;
 pub mod show;
 pub mod verify;
 
@@ -18,12 +19,16 @@ pub enum AuditCommand {
     Show(show::ShowArgs),
     /// Check the hash chain of the audit log and its rotated files
     Verify(verify::VerifyArgs),
+    /// Signing keys for checkpoints in the audit log
+    #[command(subcommand)]
+    Key(key::KeyCommand),
 }
 
 pub fn run(command: &AuditCommand, ctx: &Context) -> Result<Outcome, CliError> {
     match command {
         AuditCommand::Show(args) => show::run(args, ctx),
         AuditCommand::Verify(args) => verify::run(args, ctx),
+        AuditCommand::Key(command) => key::run(command, ctx),
     }
 }
 

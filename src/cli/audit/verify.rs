@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 use serde_json::json;
 
+use aigent::exec::audit::sign::{KeyError, PublicKey};
 use aigent::exec::audit::{ExpectedHead, VerifyOptions};
 use aigent::report::{ErrorBody, Outcome, exit};
 
@@ -15,7 +16,8 @@ use super::super::{CliError, Context};
 Walks the hash chain of the log and of its rotated files, oldest first. \
 Exits 0 when every record is in place; exits 1 naming the first bad line \
 (1-based, with its file) and what is wrong with it: an edited, deleted, \
-inserted or reordered record, a line before the chain began or not linked \
+inserted or reordered record, with --public-key a checkpoint whose signature \
+does not hold (the chain before it rewritten), is missing or is another key's, a line before the chain began or not linked \
 into it, or a cut-off tail. Records removed from the very end leave no \
 trace in the chain: store the head that --print-head prints (SEQ:SHA256, \
 one line) somewhere else, and check it later with --expect-head.
@@ -23,6 +25,7 @@ one line) somewhere else, and check it later with --expect-head.
 Examples:
   aigent audit verify
   aigent audit verify --audit-log ./audit.jsonl
+  aigent audit verify --public-key /etc/aigent/audit.key.pub
   aigent audit verify --print-head >> /mnt/elsewhere/aigent-heads
   aigent audit verify --expect-head \"$(tail -n 1 /mnt/elsewhere/aigent-heads)\"
   aigent --format json audit verify")]
@@ -41,6 +44,10 @@ pub struct VerifyArgs {
     /// Print only the head, as one line SEQ:SHA256, for storing elsewhere
     #[arg(long)]
     pub print_head: bool,
+
+    /// Also check the signed checkpoints with this public key (from `audit key new`), and report the last
+    #[arg(long, value_name = "FILE")]
+    pub public_key: Option<PathBuf>,
 
     /// Accept lines before the first chained record (records an older aigent wrote before it kept a chain)
     #[arg(long)]
@@ -63,9 +70,21 @@ pub fn run(args: &VerifyArgs, ctx: &Context) -> Result<Outcome, CliError> {
         }
         expect.seq = Some(seq);
     }
+    let public_key = args
+        .public_key
+        .as_deref()
+        .map(PublicKey::read)
+        .transpose()
+        .map_err(|err| match &err {
+            KeyError::Read { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+                CliError::not_found(err.to_string())
+            }
+            _ => CliError::precondition(err.to_string()),
+        })?;
     let options = VerifyOptions {
         allow_legacy_prefix: args.allow_legacy_prefix,
         expect,
+        public_key,
     };
     let log = super::locate(args.audit_log.as_ref())?;
     let report = log
@@ -93,6 +112,9 @@ pub fn run(args: &VerifyArgs, ctx: &Context) -> Result<Outcome, CliError> {
         "head_line": report.head.as_ref().map(|head| format!("{}:{}", head.seq, head.sha256)),
         "unchained_lines": report.unchained,
         "torn_lines": report.torn,
+        "checkpoints": report.checkpoints,
+        "last_signed_checkpoint": report.last_signed,
+        "records_after_last_signed_checkpoint": options.public_key.as_ref().map(|_| report.after_last_signed),
     });
     let Some(problem) = &report.problem else {
         let mut text = String::new();
@@ -101,6 +123,7 @@ pub fn run(args: &VerifyArgs, ctx: &Context) -> Result<Outcome, CliError> {
                 text = format!("{}:{}\n", head.seq, head.sha256);
             }
         } else if !ctx.quiet {
+            let signed = options.public_key.as_ref().and(report.last_signed.as_ref());
             let files = report.files.len();
             text = format!(
                 "{} {}: {} record{} in {files} file{}, chain intact\n",
@@ -114,6 +137,12 @@ pub fn run(args: &VerifyArgs, ctx: &Context) -> Result<Outcome, CliError> {
                 text.push_str(&format!(
                     "head: seq {} sha256 {} (store {}:{} elsewhere; check with --expect-head)\n",
                     head.seq, head.sha256, head.seq, head.sha256
+                ));
+            }
+            if let Some(signed) = signed {
+                text.push_str(&format!(
+                    "signed: {} checkpoint(s) hold; the last at seq {} ({}, key {}); {} record(s) after it are protected by the chain alone\n",
+                    report.checkpoints, signed.seq, signed.at, signed.key_id, report.after_last_signed
                 ));
             }
         }

@@ -21,6 +21,7 @@ pub mod chain;
 mod dir;
 pub mod read;
 pub mod record;
+pub mod sign;
 pub mod store;
 #[cfg(unix)]
 mod sys;
@@ -31,12 +32,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 pub use read::{
-    ExpectedHead, Filter, Listing, Location, Problem, Unverified, Verification, VerifyOptions,
+    ExpectedHead, Filter, Listing, Location, Problem, SignedCheckpoint, Unverified, Verification,
+    VerifyOptions,
 };
 pub use record::{
-    AuditRecord, EVENT_COMMAND_EXECUTED, EVENT_COMMAND_STARTED, EVENT_CONFIRMATION_REFUSED,
-    EVENT_HOOK_DECISION, EVENT_SANDBOX_UNAVAILABLE, EVENT_SPAWN_FAILURE, EVENT_VALIDATION_FAILURE,
-    EVENTS, MAX_LOGGED_ARGV_BYTES, MAX_LOGGED_VALUE_CHARS, MAX_RECORD_BYTES, rfc3339_utc,
+    AuditRecord, EVENT_AUDIT_CHECKPOINT, EVENT_COMMAND_EXECUTED, EVENT_COMMAND_STARTED,
+    EVENT_CONFIRMATION_REFUSED, EVENT_HOOK_DECISION, EVENT_SANDBOX_UNAVAILABLE,
+    EVENT_SPAWN_FAILURE, EVENT_VALIDATION_FAILURE, EVENTS, MAX_LOGGED_ARGV_BYTES,
+    MAX_LOGGED_VALUE_CHARS, MAX_RECORD_BYTES, rfc3339_utc,
 };
 pub use store::{Disk, RealDisk};
 
@@ -58,6 +61,8 @@ pub enum AuditError {
     Io { path: PathBuf, source: io::Error },
     #[error("cannot read the audit log {path}: {source}")]
     Read { path: PathBuf, source: io::Error },
+    #[error("audit log signing: {0}")]
+    Key(#[from] sign::KeyError),
 }
 
 impl AuditError {
@@ -72,6 +77,7 @@ impl AuditError {
 pub struct AuditLog {
     path: PathBuf,
     max_bytes: u64,
+    signing: Option<sign::Signing>,
 }
 
 impl AuditLog {
@@ -79,6 +85,7 @@ impl AuditLog {
         Self {
             path: path.into(),
             max_bytes: DEFAULT_MAX_BYTES,
+            signing: None,
         }
     }
 
@@ -95,6 +102,17 @@ impl AuditLog {
 
     pub fn max_bytes(&self) -> u64 {
         self.max_bytes
+    }
+
+    /// Append a signed checkpoint at each rotation and every N records
+    /// (see [`sign`]); the key is read when the log is opened for writing.
+    pub fn with_signing(mut self, signing: Option<sign::Signing>) -> Self {
+        self.signing = signing;
+        self
+    }
+
+    pub fn signing(&self) -> Option<&sign::Signing> {
+        self.signing.as_ref()
     }
 
     /// The log location from an explicit path and the environment, as
@@ -127,7 +145,10 @@ impl AuditLog {
         } else {
             return Err(AuditError::NoLocation);
         };
-        Ok(Self::at(path).with_max_bytes(max_bytes))
+        let signing = sign::Signing::from_lookup(&lookup)?;
+        Ok(Self::at(path)
+            .with_max_bytes(max_bytes)
+            .with_signing(signing))
     }
 
     /// [`Self::locate`] with the process environment.
@@ -155,12 +176,23 @@ impl AuditLog {
 
     /// [`Self::open`] writing through `disk` (a test's full disk).
     pub fn open_with(&self, disk: Box<dyn Disk>) -> Result<OpenAuditLog, AuditError> {
-        let store = store::Store::open(&self.path, self.max_bytes, disk).map_err(|source| {
-            AuditError::Io {
-                path: self.path.clone(),
-                source,
-            }
-        })?;
+        let signer = self.signing.as_ref().map(sign::Signing::load).transpose()?;
+        self.open_with_signer(disk, signer)
+    }
+
+    /// [`Self::open_with`] with a signer in hand (tests, benchmarks).
+    pub fn open_with_signer(
+        &self,
+        disk: Box<dyn Disk>,
+        signer: Option<sign::CheckpointSigner>,
+    ) -> Result<OpenAuditLog, AuditError> {
+        let store =
+            store::Store::open(&self.path, self.max_bytes, disk, signer).map_err(|source| {
+                AuditError::Io {
+                    path: self.path.clone(),
+                    source,
+                }
+            })?;
         Ok(OpenAuditLog {
             path: self.path.clone(),
             store: Mutex::new(store),

@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 
 use super::chain::{self, Line};
 use super::dir::{Access, Dir};
+use super::sign::{CheckpointFault, EVENT_CHECKPOINT, PublicKey};
 use super::store::{self, Locked};
 use super::{AuditError, AuditLog};
 
@@ -75,7 +76,28 @@ pub struct Verification {
     /// Where the head record is.
     #[serde(skip)]
     pub head_at: Option<Location>,
+    /// `AUDIT_CHECKPOINT` records in the chain (checked only with a
+    /// public key).
+    pub checkpoints: u64,
+    /// The last checkpoint whose signature was checked and holds.
+    pub last_signed: Option<SignedCheckpoint>,
+    /// Records after the last signed checkpoint: protected by the chain
+    /// alone.
+    pub after_last_signed: u64,
     pub problem: Option<Problem>,
+}
+
+/// A checkpoint whose signature holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SignedCheckpoint {
+    pub seq: u64,
+    #[serde(flatten)]
+    pub at: Location,
+    pub key_id: String,
+    /// `interval` or `rotation`.
+    pub reason: String,
+    /// The next checkpoint is promised within this many records.
+    pub every: u64,
 }
 
 impl Verification {
@@ -243,6 +265,8 @@ pub struct VerifyOptions {
     pub allow_legacy_prefix: bool,
     /// A head recorded earlier that must still be in the chain.
     pub expect: Option<ExpectedHead>,
+    /// Checkpoint signatures are checked against this key.
+    pub public_key: Option<PublicKey>,
 }
 
 /// A head kept elsewhere (`SEQ:SHA256` as `verify --print-head` prints
@@ -332,6 +356,9 @@ impl Walk {
                 torn: Vec::new(),
                 head: None,
                 head_at: None,
+                checkpoints: 0,
+                last_signed: None,
+                after_last_signed: 0,
                 problem: None,
             },
             expected_found: None,
@@ -362,8 +389,8 @@ impl Walk {
                 )
             };
         }
-        let link = match chain::parse(line) {
-            Line::Record(link, _) => link,
+        let (link, object) = match chain::parse(line) {
+            Line::Record(link, object) => (link, object),
             Line::Unchained(_) | Line::Junk if !self.seen_record && index == 0 => {
                 self.report.unchained += 1;
                 if self.options.allow_legacy_prefix {
@@ -467,7 +494,94 @@ impl Walk {
             sha256: self.prev.clone(),
         });
         self.report.head_at = Some(at.clone());
+        if let Some(problem) = self.check_signature(at, &link, &object) {
+            return Step::Broken(problem);
+        }
         Step::Linked
+    }
+
+    /// With a public key: a checkpoint's signature, and the promise of the
+    /// checkpoint before that the next comes within N records.
+    fn check_signature(
+        &mut self,
+        at: &Location,
+        link: &chain::Link,
+        object: &Map<String, Value>,
+    ) -> Option<Problem> {
+        let is_checkpoint = object.get("event").and_then(Value::as_str) == Some(EVENT_CHECKPOINT);
+        if is_checkpoint {
+            self.report.checkpoints += 1;
+        }
+        let key = self.options.public_key.as_ref()?;
+        let fail = |kind, message: String| {
+            Some(Problem {
+                at: at.clone(),
+                kind,
+                message,
+            })
+        };
+        if !is_checkpoint {
+            self.report.after_last_signed += 1;
+            let last = self.report.last_signed.as_ref()?;
+            if self.report.after_last_signed > last.every {
+                return fail(
+                    "checkpoint_missing",
+                    format!(
+                        "{at} is record {} after the signed checkpoint at seq {}, which promised the next within {}: checkpoints were removed, or a writer without the key wrote to the log",
+                        self.report.after_last_signed, last.seq, last.every
+                    ),
+                );
+            }
+            return None;
+        }
+        let since = self
+            .report
+            .last_signed
+            .as_ref()
+            .map_or(1, |last| last.seq + 1);
+        match key.check(link.seq, &link.prev, object) {
+            Ok(every) => {
+                self.report.last_signed = Some(SignedCheckpoint {
+                    seq: link.seq,
+                    at: at.clone(),
+                    key_id: key.key_id().to_owned(),
+                    reason: object
+                        .get("reason")
+                        .and_then(Value::as_str)
+                        .unwrap_or("-")
+                        .chars()
+                        .take(32)
+                        .collect(),
+                    every,
+                });
+                self.report.after_last_signed = 0;
+                None
+            }
+            Err(CheckpointFault::Mismatch) => fail(
+                "signature_mismatch",
+                format!(
+                    "{at}: the checkpoint's signature does not match the chain head it vouches for: a record from seq {since} to {} was changed and the hashes after it recomputed, or the checkpoint was forged",
+                    link.seq.saturating_sub(1)
+                ),
+            ),
+            Err(CheckpointFault::OtherKey(id)) => fail(
+                "checkpoint_key",
+                format!(
+                    "{at}: the checkpoint is signed by key {id}, not by the key given ({})",
+                    key.key_id()
+                ),
+            ),
+            Err(CheckpointFault::Length(digits)) => fail(
+                "bad_signature",
+                format!(
+                    "{at}: the checkpoint's signature is cut short ({digits} of 128 hex digits)"
+                ),
+            ),
+            Err(CheckpointFault::Malformed(why)) => fail(
+                "bad_signature",
+                format!("{at}: the checkpoint is malformed: {why}"),
+            ),
+        }
     }
 
     /// The checks that need the whole log: torn lines no record accounts
@@ -480,6 +594,19 @@ impl Walk {
                 message: format!(
                     "{first} is not an audit record, and no record after it accounts for it: a write failed part-way, or a line was added"
                 ),
+            });
+        }
+        if self.options.public_key.is_some()
+            && self.report.last_signed.is_none()
+            && self.report.records > 0
+        {
+            let at = self.report.head_at.clone()?;
+            return Some(Problem {
+                message: format!(
+                    "no signed checkpoint in the log (up to {at}): it was written without a signing key, or its checkpoints were removed"
+                ),
+                at,
+                kind: "no_checkpoint",
             });
         }
         let expect = self.options.expect.as_ref()?;
@@ -545,7 +672,7 @@ pub fn records(log: &AuditLog, filter: &Filter) -> Result<Listing, AuditError> {
     let files = LogFiles::open(log)?;
     let options = VerifyOptions {
         allow_legacy_prefix: true,
-        expect: None,
+        ..VerifyOptions::default()
     };
     let mut walk = Walk::new(options, files.paths());
     let mut broken: Option<Location> = None;

@@ -31,8 +31,11 @@ pub const EVENT_SANDBOX_UNAVAILABLE: &str = "COMMAND_SANDBOX_UNAVAILABLE";
 /// `aigent hook` answered a client about one shell command line.
 pub const EVENT_HOOK_DECISION: &str = "HOOK_DECISION";
 
+/// A signed checkpoint over the chain head (see [`super::sign`]).
+pub const EVENT_AUDIT_CHECKPOINT: &str = "AUDIT_CHECKPOINT";
+
 /// Every event aigent writes, for `audit show --event` and the docs.
-pub const EVENTS: [&str; 7] = [
+pub const EVENTS: [&str; 8] = [
     EVENT_VALIDATION_FAILURE,
     EVENT_COMMAND_STARTED,
     EVENT_COMMAND_EXECUTED,
@@ -40,6 +43,7 @@ pub const EVENTS: [&str; 7] = [
     EVENT_CONFIRMATION_REFUSED,
     EVENT_SANDBOX_UNAVAILABLE,
     EVENT_HOOK_DECISION,
+    EVENT_AUDIT_CHECKPOINT,
 ];
 
 /// Values longer than this are cut in records (with a marker), so that one

@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 use super::chain::{self, Line};
 use super::dir::{Access, Dir};
 use super::record::AuditRecord;
+use super::sign::{CheckpointSigner, Reason};
 
 /// The first look at the tail; it grows fourfold while no record is found.
 const FIRST_TAIL_WINDOW: u64 = 16 * 1024;
@@ -214,10 +215,17 @@ struct LiveFile {
     file: File,
     max_bytes: u64,
     disk: Box<dyn Disk>,
+    /// Signed checkpoints, when a key is configured.
+    signer: Option<CheckpointSigner>,
 }
 
 impl Store {
-    pub fn open(path: &Path, max_bytes: u64, disk: Box<dyn Disk>) -> io::Result<Self> {
+    pub fn open(
+        path: &Path,
+        max_bytes: u64,
+        disk: Box<dyn Disk>,
+        signer: Option<CheckpointSigner>,
+    ) -> io::Result<Self> {
         let (parent, name) = split(path)?;
         let dir = Dir::open(&parent, true)?;
         let lock = dir.open_file(&lock_name(&name), Access::Lock)?;
@@ -230,6 +238,7 @@ impl Store {
                 file,
                 max_bytes,
                 disk,
+                signer,
             },
         })
     }
@@ -262,26 +271,69 @@ impl LiveFile {
     fn append(&mut self, record: &AuditRecord, sync: Flush) -> io::Result<()> {
         self.follow_rotation()?;
         let mut size = self.file.metadata()?.len();
-        let tail = if size == 0 {
+        let mut tail = if size == 0 {
             self.predecessor_tail()?
         } else {
             read_tail(&self.file, size)?
         };
-        let line = record.to_line(tail.next_seq, &tail.prev, tail.torn);
         let mut repair = !tail.terminated;
-        let needed = u64::from(repair) + line.len() as u64 + 1;
+        let mut lines = self.lines_for(record, &tail);
+        let needed = u64::from(repair) + lines.len() as u64;
         if size > 0 && self.max_bytes > 0 && size.saturating_add(needed) > self.max_bytes {
+            if let Some(signer) = &self.signer {
+                // The file rotated away ends with a signed checkpoint.
+                let checkpoint = signer
+                    .checkpoint(tail.next_seq, &tail.prev, Reason::Rotation)
+                    .to_line(tail.next_seq, &tail.prev, tail.torn);
+                let mut bytes = Vec::with_capacity(checkpoint.len() + 2);
+                if repair {
+                    bytes.push(b'\n');
+                }
+                bytes.extend_from_slice(&checkpoint);
+                bytes.push(b'\n');
+                write_line(self.disk.as_ref(), &self.file, size, &bytes, Flush::Durable)?;
+                size += bytes.len() as u64;
+                repair = false;
+                tail = Tail {
+                    terminated: true,
+                    next_seq: tail.next_seq + 1,
+                    prev: chain::line_hash(&checkpoint),
+                    torn: 0,
+                };
+                lines = self.lines_for(record, &tail);
+            }
             self.rotate(size, repair)?;
             size = 0;
             repair = false;
         }
-        let mut bytes = Vec::with_capacity(line.len() + 2);
+        let mut bytes = Vec::with_capacity(lines.len() + 1);
         if repair {
             bytes.push(b'\n');
         }
+        bytes.extend_from_slice(&lines);
+        write_line(self.disk.as_ref(), &self.file, size, &bytes, sync)
+    }
+
+    /// The line of `record` after `tail`, each ended by a newline, and the
+    /// interval checkpoint after it when its seq is a multiple of N: both
+    /// go out in one write.
+    fn lines_for(&self, record: &AuditRecord, tail: &Tail) -> Vec<u8> {
+        let line = record.to_line(tail.next_seq, &tail.prev, tail.torn);
+        let mut bytes = Vec::with_capacity(line.len() + 512);
         bytes.extend_from_slice(&line);
         bytes.push(b'\n');
-        write_line(self.disk.as_ref(), &self.file, size, &bytes, sync)
+        if let Some(signer) = &self.signer
+            && tail.next_seq.is_multiple_of(signer.every)
+        {
+            let seq = tail.next_seq + 1;
+            let prev = chain::line_hash(&line);
+            let checkpoint = signer
+                .checkpoint(seq, &prev, Reason::Interval)
+                .to_line(seq, &prev, 0);
+            bytes.extend_from_slice(&checkpoint);
+            bytes.push(b'\n');
+        }
+        bytes
     }
 
     /// Another writer may have rotated the log since it was opened: append

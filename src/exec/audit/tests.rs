@@ -436,7 +436,7 @@ fn a_log_from_before_the_chain_is_continued_not_refused() {
     assert_eq!((problem.kind, problem.at.line), ("unchained_prefix", 1));
     let legacy = VerifyOptions {
         allow_legacy_prefix: true,
-        expect: None,
+        ..VerifyOptions::default()
     };
     let report = log.verify_with(&legacy).unwrap();
     assert!(report.is_intact(), "{:?}", report.problem);
@@ -519,8 +519,8 @@ fn an_expected_head_catches_a_cut_tail() {
     }
     let head = intact(&log).head.unwrap();
     let expect = |text: &str| VerifyOptions {
-        allow_legacy_prefix: false,
         expect: Some(ExpectedHead::parse(text).unwrap()),
+        ..VerifyOptions::default()
     };
     let stored = format!("{}:{}", head.seq, head.sha256);
     assert!(log.verify_with(&expect(&stored)).unwrap().is_intact());
@@ -542,11 +542,11 @@ fn an_expected_head_catches_a_cut_tail() {
         problem.message
     );
     let by_seq = VerifyOptions {
-        allow_legacy_prefix: false,
         expect: Some(ExpectedHead {
             seq: Some(5),
             sha256: None,
         }),
+        ..VerifyOptions::default()
     };
     assert_eq!(
         log.verify_with(&by_seq).unwrap().problem.unwrap().kind,
@@ -736,4 +736,195 @@ fn an_open_log_still_blocks_on_writes() {
     assert!(!flags.contains(rustix::fs::OFlags::NONBLOCK));
     drop(store);
     open.append(&record(1)).unwrap();
+}
+
+mod signed {
+    use super::*;
+    use ed25519_dalek::SigningKey;
+    use sign::{CheckpointSigner, PublicKey};
+
+    fn key(byte: u8) -> SigningKey {
+        SigningKey::from_bytes(&[byte; 32])
+    }
+
+    fn public(byte: u8) -> PublicKey {
+        PublicKey::parse(&sign::hex(key(byte).verifying_key().as_bytes()), "test").unwrap()
+    }
+
+    fn signed_log(dir: &Path, max_bytes: u64) -> AuditLog {
+        AuditLog::at(dir.join("audit.jsonl")).with_max_bytes(max_bytes)
+    }
+
+    fn append_signed(log: &AuditLog, every: u64, count: usize) {
+        let open = log
+            .open_with_signer(
+                Box::new(RealDisk),
+                Some(CheckpointSigner::from_key(key(1), every)),
+            )
+            .unwrap();
+        for index in 0..count {
+            open.append(&record(index)).unwrap();
+        }
+    }
+
+    fn with_key(byte: u8) -> VerifyOptions {
+        VerifyOptions {
+            public_key: Some(public(byte)),
+            ..VerifyOptions::default()
+        }
+    }
+
+    /// Every line again, each `prev` recomputed: what someone who can
+    /// write the file does after changing a record.
+    fn rechain(lines: &mut [String]) {
+        let mut prev = chain::genesis();
+        for line in lines.iter_mut() {
+            let mut value: serde_json::Map<String, Value> = serde_json::from_str(line).unwrap();
+            value.insert("prev".into(), Value::from(prev.clone()));
+            *line = serde_json::to_string(&value).unwrap();
+            prev = chain::line_hash(line.as_bytes());
+        }
+    }
+
+    fn problem_of(log: &AuditLog, lines: &[String], options: &VerifyOptions) -> Problem {
+        fs::write(log.path(), lines.join("\n") + "\n").unwrap();
+        log.verify_with(options)
+            .unwrap()
+            .problem
+            .expect("a problem")
+    }
+
+    #[test]
+    fn checkpoints_every_n_records_verify_and_report_the_last() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = signed_log(dir.path(), 0);
+        append_signed(&log, 10, 25);
+        let lines = lines(log.path());
+        // Records 1..10, a checkpoint at 11, records 12..20, one at 21, 6 more.
+        assert_eq!(lines.len(), 27);
+        let checkpoint: Value = serde_json::from_str(&lines[10]).unwrap();
+        assert_eq!(checkpoint["event"], EVENT_AUDIT_CHECKPOINT);
+        assert_eq!(checkpoint["seq"], 11);
+        assert_eq!(checkpoint["reason"], "interval");
+        assert_eq!(checkpoint["signature"].as_str().unwrap().len(), 128);
+        let report = log.verify_with(&with_key(1)).unwrap();
+        assert!(report.is_intact(), "{:?}", report.problem);
+        assert_eq!(report.checkpoints, 2);
+        let last = report.last_signed.unwrap();
+        assert_eq!((last.seq, last.at.line), (21, 21));
+        assert_eq!(report.after_last_signed, 6);
+        // The plain chain check passes too, without the key.
+        assert!(log.verify().unwrap().is_intact());
+    }
+
+    #[test]
+    fn a_chain_rewritten_before_a_checkpoint_fails_at_that_checkpoint() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = signed_log(dir.path(), 0);
+        append_signed(&log, 10, 25);
+        let original = lines(log.path());
+        // Record 15 edited, every hash after it recomputed: the chain alone
+        // is intact, the checkpoint at seq 21 (line 21) is not.
+        let mut rewritten = original.clone();
+        rewritten[14] = rewritten[14].replace("\"c13\"", "\"c99\"");
+        rechain(&mut rewritten);
+        fs::write(log.path(), rewritten.join("\n") + "\n").unwrap();
+        assert!(log.verify().unwrap().is_intact());
+        let problem = problem_of(&log, &rewritten, &with_key(1));
+        assert_eq!((problem.kind, problem.at.line), ("signature_mismatch", 21));
+        assert!(
+            problem.message.contains("from seq 12 to 20"),
+            "{}",
+            problem.message
+        );
+        // Record 3 edited: found at the first checkpoint.
+        let mut early = original.clone();
+        early[2] = early[2].replace("\"c2\"", "\"c98\"");
+        rechain(&mut early);
+        let problem = problem_of(&log, &early, &with_key(1));
+        assert_eq!((problem.kind, problem.at.line), ("signature_mismatch", 11));
+        // A checkpoint removed and the records renumbered: the promise of
+        // the one before is broken at the 11th record after it.
+        let mut removed = original.clone();
+        removed.remove(20);
+        for (index, line) in removed.iter_mut().enumerate() {
+            let mut value: serde_json::Map<String, Value> = serde_json::from_str(line).unwrap();
+            value.insert("seq".into(), Value::from(index as u64 + 1));
+            *line = serde_json::to_string(&value).unwrap();
+        }
+        rechain(&mut removed);
+        let problem = problem_of(&log, &removed, &with_key(1));
+        assert_eq!((problem.kind, problem.at.line), ("checkpoint_missing", 22));
+        // Every checkpoint removed: none to report.
+        let mut none: Vec<String> = original
+            .iter()
+            .filter(|line| !line.contains(EVENT_AUDIT_CHECKPOINT))
+            .cloned()
+            .collect();
+        for (index, line) in none.iter_mut().enumerate() {
+            let mut value: serde_json::Map<String, Value> = serde_json::from_str(line).unwrap();
+            value.insert("seq".into(), Value::from(index as u64 + 1));
+            *line = serde_json::to_string(&value).unwrap();
+        }
+        rechain(&mut none);
+        assert_eq!(problem_of(&log, &none, &with_key(1)).kind, "no_checkpoint");
+        // A truncated signature.
+        let mut truncated = original.clone();
+        let signature = serde_json::from_str::<Value>(&truncated[10]).unwrap()["signature"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        truncated[10] = truncated[10].replace(&signature, &signature[..90]);
+        rechain(&mut truncated);
+        let problem = problem_of(&log, &truncated, &with_key(1));
+        assert_eq!((problem.kind, problem.at.line), ("bad_signature", 11));
+        assert!(problem.message.contains("90 of 128"), "{}", problem.message);
+        // Another key.
+        let problem = problem_of(&log, &original, &with_key(2));
+        assert_eq!((problem.kind, problem.at.line), ("checkpoint_key", 11));
+    }
+
+    #[test]
+    fn each_rotated_file_ends_with_a_signed_checkpoint() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = signed_log(dir.path(), 2048);
+        append_signed(&log, 1000, 30);
+        let report = log.verify_with(&with_key(1)).unwrap();
+        assert!(report.is_intact(), "{:?}", report.problem);
+        assert!(report.files.len() > 2);
+        for file in &report.files[..report.files.len() - 1] {
+            let last = fs::read_to_string(&file.file).unwrap();
+            let last: Value = serde_json::from_str(last.lines().last().unwrap()).unwrap();
+            assert_eq!(
+                last["event"],
+                EVENT_AUDIT_CHECKPOINT,
+                "{}",
+                file.file.display()
+            );
+            assert_eq!(last["reason"], "rotation");
+        }
+        assert_eq!(report.records, 30 + report.checkpoints);
+    }
+
+    #[test]
+    fn a_missing_or_bad_key_refuses_to_open_the_log() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("audit.jsonl");
+        let missing = AuditLog::at(&path).with_signing(Some(sign::Signing {
+            key: sign::KeySource::File(dir.path().join("no.key")),
+            every: 10,
+        }));
+        let err = missing.open().unwrap_err();
+        assert!(err.to_string().contains("no.key"), "{err}");
+        let bad = AuditLog::at(&path).with_signing(Some(sign::Signing {
+            key: sign::KeySource::Inline("not a key".into()),
+            every: 10,
+        }));
+        let err = bad.open().unwrap_err().to_string();
+        assert!(
+            err.contains("AIGENT_AUDIT_KEY") && !err.contains("not a key"),
+            "{err}"
+        );
+        assert!(!path.exists(), "nothing written");
+    }
 }
