@@ -146,6 +146,7 @@ pub const ROOT_FIELDS: &[&str] = &[
     "subprocess",
     "exit_codes",
     "timeout_s",
+    "long_running",
     "requires_confirmation",
     "success_exit_codes",
     "sandbox",
@@ -267,6 +268,18 @@ pub fn read_value(document: &Value, origin: &Origin<'_>) -> Parsed {
     let timeout = root
         .get("timeout_s")
         .and_then(|value| reader.timeout(value));
+    let long_running = match root.get("long_running") {
+        None => false,
+        Some(Value::Bool(long_running)) => *long_running,
+        Some(value) => {
+            reader.error(
+                codes::SHAPE,
+                "long_running",
+                format!("`long_running` must be true or false, not {value}"),
+            );
+            false
+        }
+    };
     // Derived from the danger level (the wire format prints it); a file
     // may repeat it, but not contradict it.
     if let Some(value) = root.get("requires_confirmation") {
@@ -311,6 +324,7 @@ pub fn read_value(document: &Value, origin: &Origin<'_>) -> Parsed {
             inputs,
             subprocess,
             timeout,
+            long_running,
             exit_codes,
             success_exit_codes,
             sandbox,

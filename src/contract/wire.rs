@@ -25,6 +25,9 @@ impl Serialize for Declaration {
         if let Some(timeout) = self.timeout {
             out.serialize_entry("timeout_s", &timeout.as_secs_f64())?;
         }
+        if self.long_running {
+            out.serialize_entry("long_running", &true)?;
+        }
         match &self.inputs {
             Inputs::Parameters(parameters) => {
                 out.serialize_entry("parameters", &ParameterMap(parameters))?;

@@ -163,10 +163,34 @@ pub struct Prepared {
     pub warnings: Vec<String>,
 }
 
+/// A declared `timeout_s` over this makes a call long enough to run as a
+/// task for a client that speaks the tasks extension (as does
+/// `long_running: true`).
+pub const TASK_THRESHOLD: Duration = Duration::from_secs(60);
+
 impl Prepared {
     /// Nothing destructive runs unconfirmed.
     pub fn needs_confirmation(&self) -> bool {
         self.declaration.requires_confirmation()
+    }
+
+    /// Declared `long_running: true`, or with a `timeout_s` over
+    /// [`TASK_THRESHOLD`].
+    pub fn is_long_running(&self) -> bool {
+        self.declaration.long_running
+            || self
+                .declaration
+                .timeout
+                .is_some_and(|timeout| timeout > TASK_THRESHOLD)
+    }
+
+    /// How long the run may take: the server's `--timeout`, else the
+    /// declaration's, else `run`'s default.
+    pub fn time_limit(&self, settings: &CallSettings) -> Duration {
+        settings
+            .timeout
+            .or(self.declaration.timeout)
+            .unwrap_or(crate::invoke::DEFAULT_TIMEOUT)
     }
 }
 

@@ -4,15 +4,17 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
-    CustomRequest, CustomResult, ElicitRequest, ElicitRequestParams, ErrorCode,
-    GetSkillRequestParams, GetSkillResult, Implementation, InputRequest, InputRequests,
-    InputRequiredResult, ListResourcesResult, ListSkillsResult, ListToolsResult,
-    PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ServerCapabilities,
-    ServerConfig, Skill, SkillFrontmatter, SkillResource, SkillResources, Tool,
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams,
+    ContentBlock, CreateTaskResult, CustomRequest, CustomResult, ElicitRequest,
+    ElicitRequestParams, ErrorCode, GetSkillRequestParams, GetSkillResult, GetTaskParams,
+    GetTaskResult, Implementation, InputRequest, InputRequests, InputRequiredResult,
+    ListResourcesResult, ListSkillsResult, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
+    ReadResourceResult, Resource, ResourceContents, ServerCapabilities, ServerConfig, Skill,
+    SkillFrontmatter, SkillResource, SkillResources, Task, Tool,
 };
 use rmcp::service::{RequestContext, RoleServer};
+use rmcp::task_manager::{TaskExit, TaskManager, TaskOptions};
 use rmcp::{ErrorData as McpError, Peer, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 
@@ -23,6 +25,10 @@ use super::skills::{self, Scan, ServedSkill};
 use super::tools;
 use super::{Notice, ServeError, ServeOptions};
 use crate::request::RequestIds;
+
+/// How long a finished task's result stays to be fetched, past its run's
+/// time limit.
+pub const TASK_RETENTION: Duration = Duration::from_secs(5 * 60);
 
 type Reporter = Arc<dyn Fn(Notice<'_>) + Send + Sync>;
 
@@ -46,6 +52,8 @@ pub struct AigentServer {
     /// Seals confirmation states; `None` when the configured key is unusable
     /// (then no confirmation can be asked for under 2026-07-28).
     sealer: Arc<Option<Sealer>>,
+    /// Long calls run as tasks (SEP-2663), kept in this process.
+    tasks: TaskManager,
 }
 
 impl AigentServer {
@@ -69,6 +77,7 @@ impl AigentServer {
             })),
             refreshing: Arc::new(Mutex::new(())),
             sealer: Arc::new(sealer),
+            tasks: TaskManager::new(),
             reporter,
         }
     }
@@ -175,6 +184,45 @@ impl AigentServer {
                 return;
             }
         }
+    }
+
+    /// Runs a long call as a task (SEP-2663): the client polls `tasks/get`
+    /// (status, and "running for N s" as the status message) and finds the
+    /// tool result there when it is done; `tasks/cancel` ends the child's
+    /// whole process group, as a cancelled request does, and the run's
+    /// audit record says so. The task is kept one time limit plus
+    /// [`TASK_RETENTION`] (it must outlive the run: a task past its TTL is
+    /// dropped).
+    fn run_as_task(
+        &self,
+        settings: CallSettings,
+        prepared: call::Prepared,
+        ids: RequestIds,
+    ) -> Task {
+        let ttl = prepared.time_limit(&settings) + TASK_RETENTION;
+        let options = TaskOptions::new()
+            .with_ttl_ms(u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX))
+            .with_poll_interval_ms(1000)
+            .with_status_message(format!("`{}` is starting", prepared.command));
+        self.tasks.spawn(options, move |task| {
+            Box::pin(async move {
+                let watched = task.clone();
+                let reporter = task.clone();
+                let controls = Controls {
+                    cancelled: async move { watched.cancelled().await },
+                    progress: Some(move |seconds: u64| {
+                        reporter.set_status_message(format!("running for {seconds} s"));
+                    }),
+                };
+                let outcome =
+                    call::execute(&settings, prepared, Confirmation::Given, &ids, controls).await;
+                if task.is_cancel_requested() {
+                    Err(TaskExit::Cancelled)
+                } else {
+                    Ok(tool_result(outcome))
+                }
+            })
+        })
     }
 
     /// Under a session revision: asks with `elicitation/create` while the
@@ -340,6 +388,7 @@ impl ServerHandler for AigentServer {
             .enable_resources()
             .enable_resources_list_changed()
             .enable_skills()
+            .enable_tasks()
             .build();
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new("aigent", env!("CARGO_PKG_VERSION")))
@@ -448,6 +497,15 @@ impl ServerHandler for AigentServer {
                 Err(why) => Confirmation::Refused(why),
             }
         };
+        if confirmation == Confirmation::Given
+            && prepared.is_long_running()
+            && context
+                .client_capabilities()
+                .is_some_and(|capabilities| capabilities.supports_tasks())
+        {
+            let task = self.run_as_task(settings, prepared, ids);
+            return Ok(CreateTaskResult::new(task).into());
+        }
         let peer = context.peer.clone();
         let token = context.meta.get_progress_token();
         let progress = token.map(|token| {
@@ -467,6 +525,24 @@ impl ServerHandler for AigentServer {
         };
         let outcome = call::execute(&settings, prepared, confirmation, &ids, controls).await;
         Ok(tool_result(outcome).into())
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, McpError> {
+        self.tasks
+            .get_task(&request.task_id)
+            .map(GetTaskResult::new)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.tasks.cancel_task(&request.task_id)
     }
 
     /// A known method whose params did not parse arrives here: `-32602`

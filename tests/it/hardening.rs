@@ -228,6 +228,58 @@ mod declared_programs {
             .collect()
     }
 
+    /// Issue #30: a variable that names code, config that runs code or a
+    /// search path, set from a parameter, fails the lint (E125). Before,
+    /// `TAR_OPTIONS` from a parameter linted clean, and an agent's
+    /// `--to-command=...` ran a shell command through tar.
+    #[test]
+    fn code_loading_variables_from_a_parameter_fail_the_lint() {
+        let variables = [
+            "TAR_OPTIONS",
+            "GIT_DIR",
+            "GIT_PROXY_COMMAND",
+            "GIT_SSH_COMMAND",
+            "GIT_EXEC_PATH",
+            "GIT_CONFIG_GLOBAL",
+            "XDG_CONFIG_HOME",
+            "HOME",
+            "KUBECONFIG",
+            "GCONV_PATH",
+            "LD_PRELOAD",
+            "DYLD_INSERT_LIBRARIES",
+            "PYTHONPATH",
+            "PERL5LIB",
+            "NODE_OPTIONS",
+            "RUBYOPT",
+            "BASH_ENV",
+            "ENV",
+            "PAGER",
+            "EDITOR",
+            "RSYNC_CONNECT_PROG",
+            "npm_config_script_shell",
+            "MAKEFLAGS",
+        ];
+        let sandbox = Sandbox::new();
+        for (index, variable) in variables.iter().enumerate() {
+            sandbox.write(
+                format!("commands/v{index}.yaml"),
+                format!(
+                    "name: v{index}\ndescription: d\ndanger_level: mutating\nparameters:\n  a: {{type: string, pattern: '^[a-z-]+$'}}\nsubprocess: {{binary: tar, argv: [tf, archive.tar], env: {{{variable}: {{param: a}}}}}}\n"
+                ),
+            );
+        }
+        sandbox.write(
+            "commands/fine.yaml",
+            "name: fine\ndescription: d\ndanger_level: mutating\nparameters:\n  a: {type: string, pattern: '^[a-z-]+$'}\nsubprocess: {binary: git, argv: [commit], env: {GIT_AUTHOR_NAME: {param: a}}}\n",
+        );
+        let found = lint(&sandbox);
+        for (index, variable) in variables.iter().enumerate() {
+            let codes = codes_for(&found, &format!("v{index}"));
+            assert_eq!(codes, ["E125"], "{variable}: {found:?}");
+        }
+        assert_eq!(codes_for(&found, "fine"), Vec::<String>::new(), "{found:?}");
+    }
+
     #[test]
     fn each_class_from_the_review_fails_the_lint() {
         let sandbox = Sandbox::new();

@@ -425,14 +425,14 @@ async fn destructive_tools_ask_a_client_that_supports_elicitation() {
 
 /// Whether `pid` is a live process: a zombie (dead, not yet reaped by
 /// whoever adopted it) does not count.
-fn alive(pid: i32) -> bool {
+pub fn alive(pid: i32) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
         let state = stat.rsplit(')').next().unwrap_or("").trim_start();
         !state.starts_with('Z') && !state.starts_with('X')
     })
 }
 
-async fn wait_until_dead(pid: i32) -> bool {
+pub async fn wait_until_dead(pid: i32) -> bool {
     // SIGKILL is delivered asynchronously; give the kernel a moment.
     for _ in 0..100 {
         if !alive(pid) {

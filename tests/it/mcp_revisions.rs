@@ -9,8 +9,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ClientConfig,
-    ElicitRequestParams, ElicitResult, ElicitationAction, InputResponses, ProtocolVersion,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, ClientCapabilities,
+    ClientConfig, ElicitRequestParams, ElicitResult, ElicitationAction, GetTaskParams,
+    InputResponses, ProtocolVersion,
 };
 use rmcp::service::{
     ClientLifecycleMode, ClientServiceExt, RequestContext, RoleClient, RunningService,
@@ -37,6 +38,8 @@ const BOTH: [Revision; 2] = [Revision::Session, Revision::Stateless];
 struct Person {
     answer: ElicitationAction,
     elicitation: bool,
+    /// Declares the tasks extension.
+    tasks: bool,
     asked: Arc<AtomicUsize>,
 }
 
@@ -45,6 +48,7 @@ impl Person {
         Self {
             answer,
             elicitation: true,
+            tasks: false,
             asked: Arc::new(AtomicUsize::new(0)),
         }
     }
@@ -52,11 +56,14 @@ impl Person {
 
 impl ClientHandler for Person {
     fn get_info(&self) -> ClientConfig {
-        let capabilities: ClientCapabilities = if self.elicitation {
-            serde_json::from_value(json!({"elicitation": {"form": {}}})).unwrap()
-        } else {
-            ClientCapabilities::default()
-        };
+        let mut capabilities = json!({});
+        if self.elicitation {
+            capabilities["elicitation"] = json!({"form": {}});
+        }
+        if self.tasks {
+            capabilities["extensions"] = json!({"io.modelcontextprotocol/tasks": {}});
+        }
+        let capabilities: ClientCapabilities = serde_json::from_value(capabilities).unwrap();
         ClientConfig::new(capabilities, rmcp::model::Implementation::new("test", "0"))
     }
 
@@ -497,4 +504,163 @@ async fn servers_sharing_a_state_key_accept_each_others_retries() {
         run.stdout.contains("at least 32 bytes") || run.stderr.contains("at least 32 bytes"),
         "{run}"
     );
+}
+
+/// `NAME`: a long-running safe command that runs `script` with `sh`.
+fn long_command(sandbox: &Sandbox, name: &str, script: &str) {
+    let path = sandbox.write(format!("scripts/{name}.sh"), script);
+    sandbox.write(
+        format!("commands/{name}.yaml"),
+        format!(
+            "name: {name}\ndescription: Takes a while\ndanger_level: safe\nlong_running: true\nparameters: {{}}\nsubprocess: {{binary: sh, hardcoded_args: ['{}'], user_controlled_args: []}}\nsandbox: {{write: ['{}']}}\n",
+            path.display(),
+            sandbox.path().display()
+        ),
+    );
+}
+
+fn tasks_person() -> Person {
+    let mut person = Person::answering(ElicitationAction::Accept);
+    person.tasks = true;
+    person
+}
+
+async fn start_task(client: &RunningService<RoleClient, Person>, name: &str) -> String {
+    match client
+        .call_tool_once(CallToolRequestParams::new(name.to_owned()))
+        .await
+        .unwrap()
+    {
+        CallToolResponse::Task(created) => {
+            let task = serde_json::to_value(&created).unwrap();
+            assert_eq!(task["resultType"], "task", "{task}");
+            created.task.task_id
+        }
+        other => panic!("expected a task, got {other:?}"),
+    }
+}
+
+/// Polls `tasks/get` until the task is terminal; every state seen.
+async fn settle(client: &RunningService<RoleClient, Person>, id: &str) -> (Value, Vec<String>) {
+    let mut seen = Vec::new();
+    for _ in 0..1000 {
+        let got = client
+            .peer()
+            .get_task(GetTaskParams::new(id))
+            .await
+            .unwrap();
+        let wire = serde_json::to_value(&got).unwrap();
+        seen.push(wire["status"].as_str().unwrap_or_default().to_owned());
+        if got.task.status().is_terminal() {
+            return (wire, seen);
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    panic!("task {id} did not settle: {seen:?}");
+}
+
+#[tokio::test]
+async fn a_long_call_runs_as_a_task_to_completion() {
+    for revision in BOTH {
+        let sandbox = Sandbox::new();
+        long_command(&sandbox, "build", "echo compiling\nsleep 1.2\necho built\n");
+        sandbox.write("commands/quick.yaml", "name: quick\ndescription: Quick\ndanger_level: safe\nparameters: {}\nsubprocess: {binary: echo, hardcoded_args: [hi], user_controlled_args: []}\n");
+        let client = connect(&sandbox, revision, tasks_person()).await;
+        let id = start_task(&client, "build").await;
+        let (done, seen) = settle(&client, &id).await;
+        assert_eq!(done["status"], "completed", "{revision:?}: {done}");
+        assert!(seen.contains(&"working".to_owned()), "{seen:?}");
+        let result = &done["result"];
+        assert_eq!(result["isError"], false, "{done}");
+        assert_eq!(
+            result["structuredContent"]["stdout"], "compiling\nbuilt\n",
+            "{done}"
+        );
+        let records = audit(&sandbox);
+        assert_eq!(events(&records), ["COMMAND_STARTED", "COMMAND_EXECUTED"]);
+        assert_eq!(
+            result["structuredContent"]["request_id"],
+            records[1]["request_id"]
+        );
+        // A command that is not long is answered directly, even to a
+        // client that speaks tasks.
+        match client
+            .call_tool_once(CallToolRequestParams::new("quick"))
+            .await
+            .unwrap()
+        {
+            CallToolResponse::Complete(result) => assert_eq!(result.is_error, Some(false)),
+            other => panic!("{other:?}"),
+        }
+        client.cancel().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn a_client_without_tasks_waits_for_the_result() {
+    let sandbox = Sandbox::new();
+    long_command(&sandbox, "build", "echo built\n");
+    let client = connect(
+        &sandbox,
+        Revision::Stateless,
+        Person::answering(ElicitationAction::Accept),
+    )
+    .await;
+    let result = client
+        .call_tool(CallToolRequestParams::new("build"))
+        .await
+        .unwrap();
+    assert_eq!(envelope(&result)["stdout"], "built\n");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn tasks_cancel_ends_the_whole_process_group_and_is_audited() {
+    for revision in BOTH {
+        let sandbox = Sandbox::new();
+        let pid_file = sandbox.join("grandchild.pid");
+        long_command(
+            &sandbox,
+            "hang",
+            &format!("sleep 300 &\necho $! > '{}'\nwait\n", pid_file.display()),
+        );
+        let client = connect(&sandbox, revision, tasks_person()).await;
+        let id = start_task(&client, "hang").await;
+        let grandchild: i32 = loop {
+            if let Ok(text) = std::fs::read_to_string(&pid_file)
+                && let Ok(pid) = text.trim().parse()
+            {
+                break pid;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        };
+        assert!(crate::mcp::alive(grandchild));
+        client
+            .peer()
+            .cancel_task(CancelTaskParams::new(id.clone()))
+            .await
+            .unwrap();
+        let (done, _) = settle(&client, &id).await;
+        assert_eq!(done["status"], "cancelled", "{revision:?}: {done}");
+        assert!(
+            crate::mcp::wait_until_dead(grandchild).await,
+            "{revision:?}: the grandchild {grandchild} was orphaned"
+        );
+        let records = audit(&sandbox);
+        assert_eq!(
+            events(&records),
+            ["COMMAND_STARTED", "COMMAND_EXECUTED"],
+            "{revision:?}"
+        );
+        assert_eq!(records[1]["cancelled"], true, "{}", records[1]);
+        // An unknown task is an error, not a hang.
+        assert!(
+            client
+                .peer()
+                .get_task(GetTaskParams::new("no-such-task"))
+                .await
+                .is_err()
+        );
+        client.cancel().await.unwrap();
+    }
 }
