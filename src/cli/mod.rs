@@ -325,7 +325,7 @@ fn effective_format(
 pub fn main() -> i32 {
     // A shell asking for completions (`COMPLETE=bash aigent -- ...`) is
     // answered here, and the process exits.
-    clap_complete::CompleteEnv::with_factory(command)
+    clap_complete::CompleteEnv::with_factory(complete::command_to_complete)
         .var(completions::COMPLETE_VAR)
         .complete();
     let started = Instant::now();

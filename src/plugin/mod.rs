@@ -396,6 +396,25 @@ impl<'a> Walk<'a> {
             return None;
         }
         let directory = join_relative(root, source);
+        // Resolved before it is trusted: `./plugins/x` may be a symlink (or
+        // pass through one) to a directory outside the marketplace.
+        if let (Ok(resolved), Ok(real_root)) =
+            (fs::canonicalize(&directory), fs::canonicalize(root))
+            && !resolved.starts_with(&real_root)
+        {
+            fields.diagnostics.push(
+                Diagnostic::error(
+                    codes::PATH_NOT_RELATIVE,
+                    format!(
+                        "`{prefix}source` {} leads through a symlink to {}, outside the marketplace",
+                        quoted(source),
+                        resolved.display()
+                    ),
+                )
+                .with_field(format!("{prefix}source")),
+            );
+            return None;
+        }
         if !directory.is_dir() {
             let what = if directory.exists() {
                 "is not a directory"

@@ -676,3 +676,60 @@ mod rewrites {
         );
     }
 }
+
+/// Issue #30: a marketplace entry's `source` that is a symlink out of the
+/// marketplace passed P007, which refused only `..`. It is resolved first.
+#[cfg(unix)]
+mod marketplace_sources {
+    use crate::common::Sandbox;
+
+    #[test]
+    fn a_source_symlinked_outside_the_marketplace_is_p007_and_not_read() {
+        let sandbox = Sandbox::new();
+        sandbox.write(
+            "market/.claude-plugin/marketplace.json",
+            r#"{"name": "m", "owner": {"name": "o"}, "plugins": [
+                {"name": "away", "source": "./plugins/away"},
+                {"name": "near", "source": "./plugins/near"}
+            ]}"#,
+        );
+        sandbox.write(
+            "elsewhere/away/.claude-plugin/plugin.json",
+            r#"{"name": "away"}"#,
+        );
+        sandbox.write(
+            "market/real/near/.claude-plugin/plugin.json",
+            r#"{"name": "near"}"#,
+        );
+        std::fs::create_dir_all(sandbox.join("market/plugins")).unwrap();
+        std::os::unix::fs::symlink(
+            sandbox.join("elsewhere/away"),
+            sandbox.join("market/plugins/away"),
+        )
+        .unwrap();
+        // A link that stays inside the marketplace is fine.
+        std::os::unix::fs::symlink("../real/near", sandbox.join("market/plugins/near")).unwrap();
+        let (run, envelope) = sandbox.json(&["plugin", "validate", "market"]);
+        run.assert_code(1);
+        let reports = envelope["data"]["skills"].as_array().unwrap();
+        let mut found = Vec::new();
+        for report in reports {
+            let path = report["path"].as_str().unwrap().to_owned();
+            assert!(
+                !path.contains("elsewhere"),
+                "the outside plugin was read: {run}"
+            );
+            for diagnostic in report["diagnostics"].as_array().unwrap() {
+                found.push((
+                    diagnostic["code"].as_str().unwrap().to_owned(),
+                    diagnostic["field"].as_str().unwrap_or("").to_owned(),
+                    diagnostic["message"].as_str().unwrap_or("").to_owned(),
+                ));
+            }
+        }
+        let p007: Vec<_> = found.iter().filter(|(code, _, _)| code == "P007").collect();
+        assert_eq!(p007.len(), 1, "{found:#?}");
+        assert_eq!(p007[0].1, "plugins[0].source", "{found:#?}");
+        assert!(p007[0].2.contains("outside the marketplace"), "{found:#?}");
+    }
+}

@@ -8,6 +8,7 @@ mod agent_errors;
 mod args_check;
 #[cfg(unix)]
 mod audit;
+mod audit_export;
 mod audit_signed;
 mod cli;
 #[cfg(unix)]
