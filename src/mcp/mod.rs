@@ -8,8 +8,8 @@
 //!   `requestState` for 2026-07-28, `elicitation/create` before.
 //! - `params.rs` says which field of a known method's params is wrong.
 //! - `skills.rs` finds, validates and confines the served skills.
-//! - `server.rs` is the only file that names the rmcp SDK, whose API
-//!   changes between releases.
+//! - `server.rs` names the rmcp SDK's server API, whose API changes
+//!   between releases; `confirm.rs` names only its `requestState` codec.
 
 pub mod call;
 pub mod confirm;
