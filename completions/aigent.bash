@@ -64,6 +64,9 @@ _aigent() {
             aigent__subcmd__args__subcmd__help,help)
                 cmd="aigent__subcmd__args__subcmd__help__subcmd__help"
                 ;;
+            aigent__subcmd__audit,export)
+                cmd="aigent__subcmd__audit__subcmd__export"
+                ;;
             aigent__subcmd__audit,help)
                 cmd="aigent__subcmd__audit__subcmd__help"
                 ;;
@@ -75,6 +78,9 @@ _aigent() {
                 ;;
             aigent__subcmd__audit,verify)
                 cmd="aigent__subcmd__audit__subcmd__verify"
+                ;;
+            aigent__subcmd__audit__subcmd__help,export)
+                cmd="aigent__subcmd__audit__subcmd__help__subcmd__export"
                 ;;
             aigent__subcmd__audit__subcmd__help,help)
                 cmd="aigent__subcmd__audit__subcmd__help__subcmd__help"
@@ -166,6 +172,9 @@ _aigent() {
             aigent__subcmd__help__subcmd__args,check)
                 cmd="aigent__subcmd__help__subcmd__args__subcmd__check"
                 ;;
+            aigent__subcmd__help__subcmd__audit,export)
+                cmd="aigent__subcmd__help__subcmd__audit__subcmd__export"
+                ;;
             aigent__subcmd__help__subcmd__audit,key)
                 cmd="aigent__subcmd__help__subcmd__audit__subcmd__key"
                 ;;
@@ -201,6 +210,9 @@ _aigent() {
                 ;;
             aigent__subcmd__help__subcmd__plugin,validate)
                 cmd="aigent__subcmd__help__subcmd__plugin__subcmd__validate"
+                ;;
+            aigent__subcmd__help__subcmd__schema,export)
+                cmd="aigent__subcmd__help__subcmd__schema__subcmd__export"
                 ;;
             aigent__subcmd__help__subcmd__schema,lint)
                 cmd="aigent__subcmd__help__subcmd__schema__subcmd__lint"
@@ -277,6 +289,9 @@ _aigent() {
             aigent__subcmd__plugin__subcmd__help,validate)
                 cmd="aigent__subcmd__plugin__subcmd__help__subcmd__validate"
                 ;;
+            aigent__subcmd__schema,export)
+                cmd="aigent__subcmd__schema__subcmd__export"
+                ;;
             aigent__subcmd__schema,help)
                 cmd="aigent__subcmd__schema__subcmd__help"
                 ;;
@@ -288,6 +303,9 @@ _aigent() {
                 ;;
             aigent__subcmd__schema,show)
                 cmd="aigent__subcmd__schema__subcmd__show"
+                ;;
+            aigent__subcmd__schema__subcmd__help,export)
+                cmd="aigent__subcmd__schema__subcmd__help__subcmd__export"
                 ;;
             aigent__subcmd__schema__subcmd__help,help)
                 cmd="aigent__subcmd__schema__subcmd__help__subcmd__help"
@@ -491,7 +509,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__audit)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version key show verify help"
+            opts="-q -h -V --format --color --quiet --commands --schema --help --version export key show verify help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -519,9 +537,76 @@ _aigent() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        aigent__subcmd__audit__subcmd__help)
-            opts="key show verify help"
+        aigent__subcmd__audit__subcmd__export)
+            opts="-q -h -V --otlp --syslog --follow --interval --timeout --rounds --audit-log --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --otlp)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --syslog)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rounds)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__audit__subcmd__help)
+            opts="export key show verify help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__audit__subcmd__help__subcmd__export)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1080,8 +1165,22 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__help__subcmd__audit)
-            opts="key show verify"
+            opts="export key show verify"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__help__subcmd__audit__subcmd__export)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1374,8 +1473,22 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__help__subcmd__schema)
-            opts="list show lint"
+            opts="list show lint export"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__help__subcmd__schema__subcmd__export)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1859,7 +1972,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__mcp__subcmd__serve)
-            opts="-q -h -V --skills --confirm-destructive --timeout --audit-log --max-output --state-key-file --sandbox --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --skills --confirm-destructive --timeout --audit-log --max-output --state-key-file --sandbox --http --token-file --token-env --allow-remote --allowed-host --allowed-origin --max-connections --read-timeout --max-argument-bytes --max-calls --drain --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1901,6 +2014,46 @@ _aigent() {
                     ;;
                 --sandbox)
                     COMPREPLY=($(compgen -W "require best-effort off" -- "${cur}"))
+                    return 0
+                    ;;
+                --http)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token-env)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allowed-host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allowed-origin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-connections)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --read-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-argument-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-calls)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --drain)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -2091,7 +2244,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__schema)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version list show lint help"
+            opts="-q -h -V --format --color --quiet --commands --schema --help --version list show lint export help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2119,9 +2272,60 @@ _aigent() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        aigent__subcmd__schema__subcmd__help)
-            opts="list show lint help"
+        aigent__subcmd__schema__subcmd__export)
+            opts="-q -h -V --to --output --force --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --to)
+                    COMPREPLY=($(compgen -W "claude-permissions codex-execpolicy gemini-policy" -- "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__schema__subcmd__help)
+            opts="list show lint export help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__schema__subcmd__help__subcmd__export)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

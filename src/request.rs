@@ -4,7 +4,8 @@
 //! - `request_id`: new for each request (a CLI process is one request; an
 //!   MCP server makes one per tool call), a random UUID.
 //! - `trace_id`: the caller's `TOOL_TRACE_ID`, when it is set and sane, so
-//!   a trace that spans tools carries through aigent; the child receives it
+//!   a trace that spans tools carries through aigent (else a W3C
+//!   `TRACEPARENT`); the child receives it
 //!   (or the request id when there is no trace) as `TOOL_TRACE_ID`.
 
 use std::sync::OnceLock;
@@ -13,6 +14,11 @@ use serde::Serialize;
 
 /// The variable that carries a trace id in and out.
 pub const TRACE_VARIABLE: &str = "TOOL_TRACE_ID";
+
+/// A W3C `traceparent` in the environment (the OpenTelemetry convention
+/// for carrying a trace into a process), used when `TOOL_TRACE_ID` is not
+/// set; audit export makes its span the parent of the records' spans.
+pub const TRACEPARENT_VARIABLE: &str = "TRACEPARENT";
 
 /// The version of the envelope's shape, in every `meta`.
 pub const ENVELOPE_SCHEMA_VERSION: &str = "1.0";
@@ -31,7 +37,11 @@ pub struct RequestIds {
 impl RequestIds {
     /// A new request, traced by `TOOL_TRACE_ID` from the environment.
     pub fn new() -> Self {
-        Self::with_trace(std::env::var(TRACE_VARIABLE).ok().as_deref())
+        let trace = std::env::var(TRACE_VARIABLE)
+            .ok()
+            .filter(|trace| !trace.is_empty())
+            .or_else(|| std::env::var(TRACEPARENT_VARIABLE).ok());
+        Self::with_trace(trace.as_deref())
     }
 
     /// A new request within the trace `trace` (ignored unless sane).

@@ -173,6 +173,10 @@ pages and `aigent --schema` give them (source: `src/cli/manifest.rs`).\n\n\
             client_profiles(GENERATED).into_bytes(),
         ),
         (
+            "code-variables.md".to_owned(),
+            code_variables(GENERATED).into_bytes(),
+        ),
+        (
             "error-codes.md".to_owned(),
             error_codes_page(GENERATED).into_bytes(),
         ),
@@ -180,6 +184,42 @@ pages and `aigent --schema` give them (source: `src/cli/manifest.rs`).\n\n\
         ("schema-codes.md".to_owned(), schema.into_bytes()),
         ("skill-codes.md".to_owned(), skill.into_bytes()),
     ]
+}
+
+/// The environment variables that make a program run or load code, from
+/// the table in `src/contract/programs/environment.rs`.
+fn code_variables(generated: &str) -> String {
+    use aigent::contract::programs::environment::CODE_VARIABLES;
+    let rows: String = CODE_VARIABLES
+        .iter()
+        .map(|row| {
+            format!(
+                "| `{}` | {} | {} | {} |\n",
+                row.name.display(),
+                row.kind.as_str(),
+                if row.even_literal { "yes" } else { "no" },
+                row.example
+            )
+        })
+        .collect();
+    format!(
+        "{generated}\n\n# Environment variables that run code\n\n\
+Variables that common programs read as code, as a program or command line to run, as \
+options that can run code, as a file or library to load, as a place to find code, or as \
+where their configuration (which can run commands) lives. Names are compared \
+case-insensitively; `*` stands for any text.\n\n\
+- A declaration that sets one of them **from a parameter** fails the lint (`E125`): an \
+agent's value there would run ([contracts.md](../contracts.md)).\n\
+- The ones marked *even literal* are refused also as a hardcoded value, in \
+`subprocess.env` or as an `env`/`sudo` assignment among the program words (`E115`), and \
+the hook refuses them in an agent's command line: the program loads or runs code from \
+them whatever the value.\n\
+- Any other variable set from a parameter gets the argv value rules: no shell \
+metacharacters (unless the parameter is `free_text` or `regex`) and no leading `-` \
+(unless `allow_leading_dash`).\n\n\
+Source: `src/contract/programs/environment.rs`; a new variable is one row there.\n\n\
+| variable | what it is | even literal | read by |\n|---|---|---|---|\n{rows}"
+    )
 }
 
 /// The client matrix: one row per `--profile`, from the client table

@@ -173,7 +173,7 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
     (
         ENV_RUNS_CODE,
         Severity::Error,
-        "`subprocess.env` sets, from a parameter, a variable that programs read as code or as a program to run (`LD_PRELOAD`, `BASH_ENV`, `PYTHONSTARTUP`, `NODE_OPTIONS`, `GIT_SSH_COMMAND`, `PAGER`, ...), so an agent's value would run",
+        "`subprocess.env` sets, from a parameter, a variable that programs read as code, as a program to run, as options, as a search path or as where their configuration lives (`LD_PRELOAD`, `BASH_ENV`, `TAR_OPTIONS`, `GIT_DIR`, `HOME`, `XDG_CONFIG_HOME`, `KUBECONFIG`, `PAGER`, ...: [the table](code-variables.md)), so an agent's value would run",
     ),
     (
         DANGER_LEVEL_MISSING,

@@ -91,6 +91,32 @@ impl Declaration {
         })
     }
 
+    /// Whether `subprocess.env` sets a variable to `name`'s value.
+    pub fn is_env_bound(&self, name: &str) -> bool {
+        self.subprocess.as_ref().is_some_and(|subprocess| {
+            subprocess
+                .env
+                .iter()
+                .any(|var| matches!(&var.value, EnvValue::Param(param) if param == name))
+        })
+    }
+
+    /// Whether `name`'s value reaches the subprocess, on its argv or in its
+    /// environment: either way the argv value rules apply (no shell
+    /// metacharacters unless the value is text, no leading `-` unless
+    /// allowed). Programs read options (`TAR_OPTIONS`, `LESS`, `GREP_OPTIONS`)
+    /// and run commands (`PAGER`, `EDITOR`) from variables as they do from
+    /// words.
+    pub fn reaches_subprocess(&self, name: &str) -> bool {
+        self.is_user_controlled(name) || self.is_env_bound(name)
+    }
+
+    /// Whether a leading `-` in `name`'s value could be read as an option:
+    /// it stands alone in an argv word, or is a variable's whole value.
+    pub fn leading_dash_matters(&self, name: &str) -> bool {
+        self.stands_alone_in_argv(name) || self.is_env_bound(name)
+    }
+
     /// Whether some argv word is `name`'s value standing alone, where a
     /// leading `-` would be read as an option (not `--flag=VALUE`).
     pub fn stands_alone_in_argv(&self, name: &str) -> bool {

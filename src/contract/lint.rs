@@ -124,58 +124,12 @@ fn env_params_exist(declaration: &Declaration, _: &LintContext<'_>) -> Vec<Diagn
         .collect()
 }
 
-/// Whether programs read the variable `name` as code, as a program to run
-/// or as a library to load. Checked case-insensitively: Windows folds case.
+/// Whether programs read the variable `name` as code, as a program to run,
+/// as options, as a place to find code or configuration that runs it
+/// (the table in `programs::environment`). Checked case-insensitively:
+/// Windows folds case.
 pub fn env_runs_code(name: &str) -> bool {
-    let upper = name.to_ascii_uppercase();
-    const EXACT: &[&str] = &[
-        "BASH_ENV",
-        "ENV",
-        "PROMPT_COMMAND",
-        "PS4",
-        "SHELLOPTS",
-        "BASHOPTS",
-        "IFS",
-        "PATH",
-        "PYTHONSTARTUP",
-        "PYTHONPATH",
-        "PYTHONHOME",
-        "PYTHONINSPECT",
-        "PERL5OPT",
-        "PERL5LIB",
-        "PERLLIB",
-        "RUBYOPT",
-        "RUBYLIB",
-        "NODE_OPTIONS",
-        "NODE_PATH",
-        "JAVA_TOOL_OPTIONS",
-        "_JAVA_OPTIONS",
-        "JDK_JAVA_OPTIONS",
-        "GIT_SSH",
-        "GIT_SSH_COMMAND",
-        "GIT_EXTERNAL_DIFF",
-        "GIT_PAGER",
-        "GIT_EDITOR",
-        "GIT_ASKPASS",
-        "GIT_EXEC_PATH",
-        "GIT_CONFIG_GLOBAL",
-        "GIT_CONFIG_SYSTEM",
-        "SSH_ASKPASS",
-        "PAGER",
-        "MANPAGER",
-        "EDITOR",
-        "VISUAL",
-        "BROWSER",
-        "LESSOPEN",
-        "LESSCLOSE",
-        "SHELL",
-        "SUDO_ASKPASS",
-        "PROMPT",
-        "ZDOTDIR",
-        "HISTFILE",
-    ];
-    const PREFIXES: &[&str] = &["LD_", "DYLD_", "BASH_FUNC_", "GIT_CONFIG_"];
-    EXACT.contains(&upper.as_str()) || PREFIXES.iter().any(|prefix| upper.starts_with(prefix))
+    super::programs::environment::code_variable(name).is_some()
 }
 
 /// An agent's value in `LD_PRELOAD` or `BASH_ENV` is code that runs, which
@@ -185,12 +139,16 @@ fn env_runs_no_agent_code(declaration: &Declaration, _: &LintContext<'_>) -> Vec
         return Vec::new();
     };
     env_params(subprocess)
-        .filter(|(variable, _)| env_runs_code(variable))
-        .map(|(variable, param)| {
+        .filter_map(|(variable, param)| {
+            super::programs::environment::code_variable(variable).map(|row| (variable, param, row))
+        })
+        .map(|(variable, param, row)| {
             Diagnostic::error(
                 codes::ENV_RUNS_CODE,
                 format!(
-                    "`{variable}` is read as code or as a program to run, so an agent's `{param}` would run; set it to a literal, or leave it out"
+                    "`{variable}` is read as code or as a program to run ({}: {}), so an agent's `{param}` would run; set it to a literal, or leave it out",
+                    row.kind.as_str(),
+                    row.example
                 ),
             )
             .with_field(format!("subprocess.env.{variable}"))

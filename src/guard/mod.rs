@@ -327,9 +327,9 @@ pub fn profile_for<'a>(declaration: &Declaration, parameter: &'a Parameter) -> V
         class,
         pattern: parameter.pattern.as_ref(),
         regex_dialect: parameter.regex_dialect,
-        user_controlled: declaration.is_user_controlled(&parameter.name),
+        user_controlled: declaration.reaches_subprocess(&parameter.name),
         allow_leading_dash: parameter.allow_leading_dash
-            || !declaration.stands_alone_in_argv(&parameter.name),
+            || !declaration.leading_dash_matters(&parameter.name),
         relative_only: parameter.confinement.relative_only,
     }
 }

@@ -263,10 +263,10 @@ fn rule_violations(
         let Some(value) = instance.get(name) else {
             continue;
         };
-        let user_controlled = declaration.is_user_controlled(name);
+        let user_controlled = declaration.reaches_subprocess(name);
         // Glued to its flag in every use (`--author=-x`), a leading dash
         // cannot be read as an option.
-        let glued = !declaration.stands_alone_in_argv(name);
+        let glued = !declaration.leading_dash_matters(name);
         let profile = ValueProfile {
             class: property.guard.class,
             pattern: None,

@@ -552,6 +552,38 @@ fn user_controlled_arguments_refuse_shell_and_option_injection() {
     assert_eq!(rules(&one(&number, "-1")), ["option_injection"]);
 }
 
+/// A parameter that reaches the subprocess only through `subprocess.env`
+/// gets the argv value rules (issue #30): programs read options
+/// (`TAR_OPTIONS`, `LESS`) and commands (`PAGER`) from variables too.
+#[test]
+fn env_bound_values_get_the_argv_value_rules() {
+    let env_bound = |parameter: Value| {
+        declaration(json!({
+            "name": "probe",
+            "description": "probe",
+            "parameters": {"value": parameter},
+            "subprocess": {"binary": "probe", "env": {"PROBE_VALUE": {"param": "value"}}}
+        }))
+    };
+    let plain = env_bound(json!({"type": "string"}));
+    assert_eq!(rules(&one(&plain, "--to-command=sh")), ["option_injection"]);
+    assert_eq!(rules(&one(&plain, "a; rm -rf /")), ["shell_metacharacter"]);
+    assert_eq!(rules(&one(&plain, "$(id)")), ["shell_metacharacter"]);
+    assert_eq!(rules(&one(&plain, "a%7Cb")), ["shell_metacharacter"]);
+    assert!(one(&plain, "plain-value").is_ok());
+    let allowed = env_bound(json!({"type": "string", "allow_leading_dash": true}));
+    assert!(one(&allowed, "--verbose").is_ok());
+    let text = env_bound(json!({"type": "string", "pattern_type": "free_text"}));
+    assert!(
+        one(&text, "fix: a | b; c").is_ok(),
+        "free text may hold metacharacters"
+    );
+    let number = env_bound(json!({"type": "integer"}));
+    assert_eq!(rules(&one(&number, "-1")), ["option_injection"]);
+    let items = env_bound(json!({"type": "array"}));
+    assert_eq!(rules(&one(&items, "-x")), ["option_injection"]);
+}
+
 #[test]
 fn types_required_enums_and_unknown_flags() {
     let declaration = declaration(json!({

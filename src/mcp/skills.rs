@@ -7,7 +7,9 @@
 //! name nothing). Files are listed after resolving symlinks, and only when
 //! they resolve inside their skill's directory; at read time the path is
 //! resolved again and must still be the listed one, then it is opened
-//! without following a final symlink and without blocking on a FIFO.
+//! without following a final symlink and without blocking on a FIFO. A
+//! file with more than one hard link is neither listed nor served: another
+//! name for it may be outside the skill's directory.
 
 use std::collections::HashMap;
 use std::collections::hash_map::DefaultHasher;
@@ -299,8 +301,11 @@ pub fn read(catalog: &Catalog, uri: &str) -> Result<Vec<u8>, ReadError> {
 }
 
 /// Opens without following a final symlink and without blocking (a FIFO),
-/// refuses anything but a regular file, and reads at most `limit` bytes.
+/// refuses anything but a regular file with one name (a hard link's other
+/// name may be outside the skill: its bytes are not the skill's to serve),
+/// and reads at most `limit` bytes.
 fn read_confined(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    use std::os::unix::fs::MetadataExt;
     let file: File = OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
@@ -308,6 +313,12 @@ fn read_confined(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     let metadata = file.metadata()?;
     if !metadata.is_file() {
         return Err(io::Error::other("not a regular file"));
+    }
+    if metadata.nlink() > 1 {
+        return Err(io::Error::other(format!(
+            "the file has {} hard links, and another may be outside the skill",
+            metadata.nlink()
+        )));
     }
     if metadata.len() > limit {
         return Err(io::Error::other(format!("larger than {limit} bytes")));
@@ -420,6 +431,39 @@ pub fn base64(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue #30: a hard link inside a skill to a file outside it served
+    /// the outside file's bytes. It is now neither listed nor served, even
+    /// when made after the listing.
+    #[test]
+    fn a_hard_link_is_neither_listed_nor_served() {
+        let root = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let secret = outside.path().join("secret.txt");
+        fs::write(&secret, "outside bytes").unwrap();
+        let skill = root.path().join("demo");
+        fs::create_dir(&skill).unwrap();
+        fs::write(
+            skill.join("SKILL.md"),
+            "---\nname: demo\ndescription: A demo skill. Use when testing.\n---\nbody\n",
+        )
+        .unwrap();
+        fs::write(skill.join("notes.md"), "inside").unwrap();
+        fs::hard_link(&secret, skill.join("linked.txt")).unwrap();
+        let scan = scan(&[root.path().to_owned()]);
+        let served = &scan.catalog.skills[0];
+        let uris: Vec<&str> = served.files.iter().map(|file| file.uri.as_str()).collect();
+        assert_eq!(uris, ["skill://demo/SKILL.md", "skill://demo/notes.md"]);
+        assert_eq!(
+            read(&scan.catalog, "skill://demo/notes.md").unwrap(),
+            b"inside"
+        );
+        // A listed file replaced by a hard link to the outside file.
+        fs::remove_file(skill.join("notes.md")).unwrap();
+        fs::hard_link(&secret, skill.join("notes.md")).unwrap();
+        let refused = read(&scan.catalog, "skill://demo/notes.md").unwrap_err();
+        assert!(refused.to_string().contains("hard links"), "{refused}");
+    }
 
     #[test]
     fn segments_are_encoded_so_nothing_reads_as_structure() {

@@ -68,7 +68,7 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
     (
         PATH_NOT_RELATIVE,
         Severity::Error,
-        "a local path does not start with `./`, or leaves the plugin or marketplace root with `..`",
+        "a local path does not start with `./`, or leaves the plugin or marketplace root with `..` (or, for a marketplace entry's `source`, through a symlink)",
     ),
     (
         SOURCE_MISSING,

@@ -27,7 +27,9 @@ use crate::skill::duplicates::check_duplicates;
 use crate::skill::frontmatter;
 use crate::skill::read::read_skill_file;
 use crate::skill::validate::{ValidationRun, validate_targets};
-use crate::vcs::{ChangeOptions, ChangedScope, Repo, SelectedUnit, VcsError, select_owning_dirs};
+use crate::vcs::{
+    ChangeOptions, ChangeSet, ChangedScope, Repo, SelectedUnit, VcsError, select_owning_dirs,
+};
 use manifest::{ENTRY_FIELDS, Fields, MARKETPLACE_FIELDS, PLUGIN_FIELDS, quoted, read_json};
 
 /// Where Claude Code looks for the manifests, below a plugin or
@@ -130,15 +132,17 @@ pub fn validate_changed_plugins(
     options: ValidateOptions,
 ) -> Result<ValidationRun, VcsError> {
     let (repo, limits) = Repo::open_scope(paths)?;
-    let base = repo.resolve_base(scope.base.as_deref())?;
-    let changes = repo.changed_files(
-        &base,
+    let ChangeSet {
+        base,
+        changes,
+        snapshot,
+    } = repo.change_set(
+        scope.base.as_deref(),
         &ChangeOptions {
             paths: limits.clone(),
             compare_to: scope.compare_to,
         },
     )?;
-    let snapshot = repo.snapshot(scope.compare_to)?;
     let units = select_owning_dirs(
         &changes,
         repo.workdir(),
@@ -396,6 +400,25 @@ impl<'a> Walk<'a> {
             return None;
         }
         let directory = join_relative(root, source);
+        // Resolved before it is trusted: `./plugins/x` may be a symlink (or
+        // pass through one) to a directory outside the marketplace.
+        if let (Ok(resolved), Ok(real_root)) =
+            (fs::canonicalize(&directory), fs::canonicalize(root))
+            && !resolved.starts_with(&real_root)
+        {
+            fields.diagnostics.push(
+                Diagnostic::error(
+                    codes::PATH_NOT_RELATIVE,
+                    format!(
+                        "`{prefix}source` {} leads through a symlink to {}, outside the marketplace",
+                        quoted(source),
+                        resolved.display()
+                    ),
+                )
+                .with_field(format!("{prefix}source")),
+            );
+            return None;
+        }
         if !directory.is_dir() {
             let what = if directory.exists() {
                 "is not a directory"

@@ -183,8 +183,8 @@ fn add_property_refusals(
     property: &crate::contract::input_schema::GuardedProperty,
     written: &mut Map<String, Value>,
 ) {
-    let user_controlled = declaration.is_user_controlled(&property.name);
-    let glued = !declaration.stands_alone_in_argv(&property.name);
+    let user_controlled = declaration.reaches_subprocess(&property.name);
+    let glued = !declaration.leading_dash_matters(&property.name);
     let profile = |guard: crate::contract::input_schema::PropertyGuard| guard::ValueProfile {
         class: guard.class,
         pattern: None,

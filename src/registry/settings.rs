@@ -33,6 +33,35 @@ pub struct Settings {
     pub hook: HookSettings,
     /// `[sandbox]`: how strictly runs enforce their declared sandbox.
     pub sandbox: SandboxSettings,
+    /// `[audit]`: where `aigent audit export` sends the log.
+    pub audit: AuditSettings,
+}
+
+/// `[audit]`, interpreted by `aigent audit export` (docs/audit.md):
+/// destinations used when no `--otlp`/`--syslog` is given, so that
+/// `aigent audit export --follow` is the registry's live export.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AuditSettings {
+    /// An OTLP/HTTP collector, `http://host:4318`.
+    pub otlp: Option<String>,
+    /// A syslog receiver: `udp://host:514`, `tcp://host:514`, `unix:///dev/log`.
+    pub syslog: Option<String>,
+    /// Seconds to wait for a collector before giving up on a batch.
+    pub timeout_secs: u64,
+    /// Seconds between rounds of `audit export --follow`.
+    pub interval_secs: u64,
+}
+
+impl Default for AuditSettings {
+    fn default() -> Self {
+        Self {
+            otlp: None,
+            syslog: None,
+            timeout_secs: 5,
+            interval_secs: 5,
+        }
+    }
 }
 
 /// `[sandbox]`, interpreted by `crate::exec::sandbox` through

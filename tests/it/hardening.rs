@@ -228,6 +228,58 @@ mod declared_programs {
             .collect()
     }
 
+    /// Issue #30: a variable that names code, config that runs code or a
+    /// search path, set from a parameter, fails the lint (E125). Before,
+    /// `TAR_OPTIONS` from a parameter linted clean, and an agent's
+    /// `--to-command=...` ran a shell command through tar.
+    #[test]
+    fn code_loading_variables_from_a_parameter_fail_the_lint() {
+        let variables = [
+            "TAR_OPTIONS",
+            "GIT_DIR",
+            "GIT_PROXY_COMMAND",
+            "GIT_SSH_COMMAND",
+            "GIT_EXEC_PATH",
+            "GIT_CONFIG_GLOBAL",
+            "XDG_CONFIG_HOME",
+            "HOME",
+            "KUBECONFIG",
+            "GCONV_PATH",
+            "LD_PRELOAD",
+            "DYLD_INSERT_LIBRARIES",
+            "PYTHONPATH",
+            "PERL5LIB",
+            "NODE_OPTIONS",
+            "RUBYOPT",
+            "BASH_ENV",
+            "ENV",
+            "PAGER",
+            "EDITOR",
+            "RSYNC_CONNECT_PROG",
+            "npm_config_script_shell",
+            "MAKEFLAGS",
+        ];
+        let sandbox = Sandbox::new();
+        for (index, variable) in variables.iter().enumerate() {
+            sandbox.write(
+                format!("commands/v{index}.yaml"),
+                format!(
+                    "name: v{index}\ndescription: d\ndanger_level: mutating\nparameters:\n  a: {{type: string, pattern: '^[a-z-]+$'}}\nsubprocess: {{binary: tar, argv: [tf, archive.tar], env: {{{variable}: {{param: a}}}}}}\n"
+                ),
+            );
+        }
+        sandbox.write(
+            "commands/fine.yaml",
+            "name: fine\ndescription: d\ndanger_level: mutating\nparameters:\n  a: {type: string, pattern: '^[a-z-]+$'}\nsubprocess: {binary: git, argv: [commit], env: {GIT_AUTHOR_NAME: {param: a}}}\n",
+        );
+        let found = lint(&sandbox);
+        for (index, variable) in variables.iter().enumerate() {
+            let codes = codes_for(&found, &format!("v{index}"));
+            assert_eq!(codes, ["E125"], "{variable}: {found:?}");
+        }
+        assert_eq!(codes_for(&found, "fine"), Vec::<String>::new(), "{found:?}");
+    }
+
     #[test]
     fn each_class_from_the_review_fails_the_lint() {
         let sandbox = Sandbox::new();
@@ -622,5 +674,62 @@ mod rewrites {
                 .unwrap()
                 .starts_with("---\nname: a\n")
         );
+    }
+}
+
+/// Issue #30: a marketplace entry's `source` that is a symlink out of the
+/// marketplace passed P007, which refused only `..`. It is resolved first.
+#[cfg(unix)]
+mod marketplace_sources {
+    use crate::common::Sandbox;
+
+    #[test]
+    fn a_source_symlinked_outside_the_marketplace_is_p007_and_not_read() {
+        let sandbox = Sandbox::new();
+        sandbox.write(
+            "market/.claude-plugin/marketplace.json",
+            r#"{"name": "m", "owner": {"name": "o"}, "plugins": [
+                {"name": "away", "source": "./plugins/away"},
+                {"name": "near", "source": "./plugins/near"}
+            ]}"#,
+        );
+        sandbox.write(
+            "elsewhere/away/.claude-plugin/plugin.json",
+            r#"{"name": "away"}"#,
+        );
+        sandbox.write(
+            "market/real/near/.claude-plugin/plugin.json",
+            r#"{"name": "near"}"#,
+        );
+        std::fs::create_dir_all(sandbox.join("market/plugins")).unwrap();
+        std::os::unix::fs::symlink(
+            sandbox.join("elsewhere/away"),
+            sandbox.join("market/plugins/away"),
+        )
+        .unwrap();
+        // A link that stays inside the marketplace is fine.
+        std::os::unix::fs::symlink("../real/near", sandbox.join("market/plugins/near")).unwrap();
+        let (run, envelope) = sandbox.json(&["plugin", "validate", "market"]);
+        run.assert_code(1);
+        let reports = envelope["data"]["skills"].as_array().unwrap();
+        let mut found = Vec::new();
+        for report in reports {
+            let path = report["path"].as_str().unwrap().to_owned();
+            assert!(
+                !path.contains("elsewhere"),
+                "the outside plugin was read: {run}"
+            );
+            for diagnostic in report["diagnostics"].as_array().unwrap() {
+                found.push((
+                    diagnostic["code"].as_str().unwrap().to_owned(),
+                    diagnostic["field"].as_str().unwrap_or("").to_owned(),
+                    diagnostic["message"].as_str().unwrap_or("").to_owned(),
+                ));
+            }
+        }
+        let p007: Vec<_> = found.iter().filter(|(code, _, _)| code == "P007").collect();
+        assert_eq!(p007.len(), 1, "{found:#?}");
+        assert_eq!(p007[0].1, "plugins[0].source", "{found:#?}");
+        assert!(p007[0].2.contains("outside the marketplace"), "{found:#?}");
     }
 }

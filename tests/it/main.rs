@@ -8,6 +8,7 @@ mod agent_errors;
 mod args_check;
 #[cfg(unix)]
 mod audit;
+mod audit_export;
 mod audit_signed;
 mod cli;
 #[cfg(unix)]
@@ -17,6 +18,8 @@ mod cookbook;
 mod ecosystem;
 mod error_codes;
 mod fuzz;
+#[cfg(target_os = "linux")]
+mod fuzz_mcp;
 mod generated;
 mod hardening;
 mod hook;
@@ -28,6 +31,8 @@ mod invoke;
 mod lsp;
 #[cfg(unix)]
 mod mcp;
+#[cfg(unix)]
+mod mcp_http;
 #[cfg(unix)]
 mod mcp_revisions;
 #[cfg(unix)]
@@ -46,6 +51,7 @@ mod sandbox;
 mod sarif;
 mod schema;
 mod schema_changed;
+mod schema_export;
 mod skill_authoring;
 mod skill_changed;
 mod skill_fix;

@@ -1,5 +1,6 @@
 //! `aigent audit ...`: reading and checking the audit log.
 
+pub mod export;
 pub mod key;
 pub mod show;
 pub mod verify;
@@ -19,6 +20,8 @@ pub enum AuditCommand {
     Show(show::ShowArgs),
     /// Check the hash chain of the audit log and its rotated files
     Verify(verify::VerifyArgs),
+    /// Send the log to an OpenTelemetry collector or syslog, resuming where the last export stopped
+    Export(export::ExportArgs),
     /// Signing keys for checkpoints in the audit log
     #[command(subcommand)]
     Key(key::KeyCommand),
@@ -29,6 +32,7 @@ pub fn run(command: &AuditCommand, ctx: &Context) -> Result<Outcome, CliError> {
         AuditCommand::Show(args) => show::run(args, ctx),
         AuditCommand::Verify(args) => verify::run(args, ctx),
         AuditCommand::Key(command) => key::run(command, ctx),
+        AuditCommand::Export(args) => export::run(args, ctx),
     }
 }
 

@@ -815,38 +815,7 @@ fn environment(program: &str, after: &[Piece], found: &mut Vec<Diagnostic>) {
     }
 }
 
-/// Environment variables that make the next program load or run code
-/// before it does what it was asked: the dynamic loader, shell startup,
-/// interpreter options. Narrower than `lint::env_runs_code` (for an
-/// agent's value in `subprocess.env`): a hardcoded `PAGER=cat` or
-/// `PATH=...` is the author's choice, not an agent's code.
-pub fn variable_loads_code(name: &str) -> bool {
-    const NAMES: &[&str] = &[
-        "BASH_ENV",
-        "ENV",
-        "SHELLOPTS",
-        "BASHOPTS",
-        "PS4",
-        "PROMPT_COMMAND",
-        "PERL5OPT",
-        "PYTHONSTARTUP",
-        "PYTHONINSPECT",
-        "NODE_OPTIONS",
-        "RUBYOPT",
-        "JAVA_TOOL_OPTIONS",
-        "_JAVA_OPTIONS",
-        "JDK_JAVA_OPTIONS",
-        "GIT_SSH_COMMAND",
-        "GIT_EXTERNAL_DIFF",
-        "GIT_PROXY_COMMAND",
-        "GCONV_PATH",
-    ];
-    let upper = name.to_ascii_uppercase();
-    NAMES.contains(&upper.as_str())
-        || ["LD_", "DYLD_", "BASH_FUNC_", "GIT_CONFIG_"]
-            .iter()
-            .any(|prefix| upper.starts_with(prefix))
-}
+pub use super::environment::variable_loads_code;
 
 /// Whether `binary` is, on this machine, a shell or interpreter under
 /// another name: a symlink whose target has a known name, or the same file

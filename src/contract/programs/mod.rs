@@ -8,6 +8,8 @@
 //! - [`code_words`]: words a program reads as code beyond those options
 //!   (`sed` `e`, `git -c alias.x=!...`, variables that load code), and words
 //!   an agent would choose the program with;
+//! - [`environment`]: the variables that make a program run or load code
+//!   (E125, E115, the hook), one documented table;
 //! - [`raw_shell`]: W103, scripts named by a declaration that run a
 //!   command string through a shell.
 //!
@@ -17,6 +19,7 @@
 
 pub mod code_words;
 pub mod command_string;
+pub mod environment;
 mod options;
 pub mod raw_shell;
 

@@ -19,6 +19,7 @@
 
 pub mod chain;
 mod dir;
+pub mod export;
 pub mod read;
 pub mod record;
 pub mod sign;

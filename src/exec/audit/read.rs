@@ -741,3 +741,51 @@ pub fn records(log: &AuditLog, filter: &Filter) -> Result<Listing, AuditError> {
         skipped,
     })
 }
+
+/// A record to export: its seq, the hash of its line, and the record.
+#[derive(Debug, Clone)]
+pub struct Pending {
+    pub seq: u64,
+    pub line_hash: String,
+    pub record: Map<String, Value>,
+}
+
+/// What reading after a cursor found.
+#[derive(Debug, Default)]
+pub struct AfterCursor {
+    /// Up to `limit` records after the cursor, oldest first.
+    pub records: Vec<Pending>,
+    /// The hash of the line at the cursor's seq, if it is still there.
+    pub at_cursor: Option<String>,
+    /// The newest seq in the log.
+    pub last_seq: u64,
+    /// The oldest seq in the log.
+    pub first_seq: Option<u64>,
+}
+
+/// The chained records after `after` (a seq), at most `limit`, read under
+/// the shared lock so that a rotation is seen before or after, whole.
+pub fn after_cursor(log: &AuditLog, after: u64, limit: usize) -> Result<AfterCursor, AuditError> {
+    let files = LogFiles::open(log)?;
+    let mut found = AfterCursor::default();
+    files.each_line(log, |_, _, line, terminated| {
+        if !terminated {
+            return true;
+        }
+        if let Line::Record(link, record) = chain::parse(line) {
+            found.first_seq.get_or_insert(link.seq);
+            found.last_seq = found.last_seq.max(link.seq);
+            if link.seq == after {
+                found.at_cursor = Some(chain::line_hash(line));
+            } else if link.seq > after && found.records.len() < limit {
+                found.records.push(Pending {
+                    seq: link.seq,
+                    line_hash: chain::line_hash(line),
+                    record,
+                });
+            }
+        }
+        true
+    })?;
+    Ok(found)
+}
