@@ -203,7 +203,9 @@ impl AigentServer {
         settings: CallSettings,
         prepared: call::Prepared,
         ids: RequestIds,
+        slot: super::lifecycle::Slot,
     ) -> Task {
+        let lifecycle = self.lifecycle.clone();
         let ttl = prepared.time_limit(&settings) + TASK_RETENTION;
         let options = TaskOptions::new()
             .with_ttl_ms(u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX))
@@ -211,10 +213,18 @@ impl AigentServer {
             .with_status_message(format!("`{}` is starting", prepared.command));
         self.tasks.spawn(options, move |task| {
             Box::pin(async move {
+                // The task keeps the call's slot: a shutdown waits for it
+                // and cancels it like any call in flight.
+                let _slot = slot;
                 let watched = task.clone();
                 let reporter = task.clone();
                 let controls = Controls {
-                    cancelled: async move { watched.cancelled().await },
+                    cancelled: async move {
+                        tokio::select! {
+                            () = watched.cancelled() => "tasks/cancel",
+                            reason = lifecycle.cancelled() => reason,
+                        }
+                    },
                     progress: Some(move |seconds: u64| {
                         reporter.set_status_message(format!("running for {seconds} s"));
                     }),
@@ -438,7 +448,7 @@ impl ServerHandler for AigentServer {
         check_argument_size(request.arguments.as_ref(), self.options.max_argument_bytes)?;
         // Held until the call's outcome is recorded: the cap on calls at
         // once, and what a shutdown waits for.
-        let _slot = match self.lifecycle.begin() {
+        let slot = match self.lifecycle.begin() {
             Ok(slot) => slot,
             Err(refusal) => {
                 return Ok(tool_result(call::not_started(&name, &refusal.to_string())).into());
@@ -517,7 +527,7 @@ impl ServerHandler for AigentServer {
                 .client_capabilities()
                 .is_some_and(|capabilities| capabilities.supports_tasks())
         {
-            let task = self.run_as_task(settings, prepared, ids);
+            let task = self.run_as_task(settings, prepared, ids, slot);
             return Ok(CreateTaskResult::new(task).into());
         }
         let peer = context.peer.clone();
