@@ -137,6 +137,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the declared commands')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one command''s declaration or JSON Schema')
             [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Lint every declaration in the registry')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write declarations as an agent''s own policy rules, with what each keeps and drops')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -182,10 +183,27 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'aigent;schema;export' {
+            [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'The policy language to write')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the document to FILE instead of stdout')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
+            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace FILE when it exists')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'aigent;schema;help' {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the declared commands')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one command''s declaration or JSON Schema')
             [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Lint every declaration in the registry')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write declarations as an agent''s own policy rules, with what each keeps and drops')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -196,6 +214,9 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;schema;help;lint' {
+            break
+        }
+        'aigent;schema;help;export' {
             break
         }
         'aigent;schema;help;help' {
@@ -793,6 +814,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the declared commands')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one command''s declaration or JSON Schema')
             [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Lint every declaration in the registry')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write declarations as an agent''s own policy rules, with what each keeps and drops')
             break
         }
         'aigent;help;schema;list' {
@@ -802,6 +824,9 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;help;schema;lint' {
+            break
+        }
+        'aigent;help;schema;export' {
             break
         }
         'aigent;help;args' {

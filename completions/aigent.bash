@@ -202,6 +202,9 @@ _aigent() {
             aigent__subcmd__help__subcmd__plugin,validate)
                 cmd="aigent__subcmd__help__subcmd__plugin__subcmd__validate"
                 ;;
+            aigent__subcmd__help__subcmd__schema,export)
+                cmd="aigent__subcmd__help__subcmd__schema__subcmd__export"
+                ;;
             aigent__subcmd__help__subcmd__schema,lint)
                 cmd="aigent__subcmd__help__subcmd__schema__subcmd__lint"
                 ;;
@@ -277,6 +280,9 @@ _aigent() {
             aigent__subcmd__plugin__subcmd__help,validate)
                 cmd="aigent__subcmd__plugin__subcmd__help__subcmd__validate"
                 ;;
+            aigent__subcmd__schema,export)
+                cmd="aigent__subcmd__schema__subcmd__export"
+                ;;
             aigent__subcmd__schema,help)
                 cmd="aigent__subcmd__schema__subcmd__help"
                 ;;
@@ -288,6 +294,9 @@ _aigent() {
                 ;;
             aigent__subcmd__schema,show)
                 cmd="aigent__subcmd__schema__subcmd__show"
+                ;;
+            aigent__subcmd__schema__subcmd__help,export)
+                cmd="aigent__subcmd__schema__subcmd__help__subcmd__export"
                 ;;
             aigent__subcmd__schema__subcmd__help,help)
                 cmd="aigent__subcmd__schema__subcmd__help__subcmd__help"
@@ -1374,8 +1383,22 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__help__subcmd__schema)
-            opts="list show lint"
+            opts="list show lint export"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__help__subcmd__schema__subcmd__export)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -2131,7 +2154,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__schema)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version list show lint help"
+            opts="-q -h -V --format --color --quiet --commands --schema --help --version list show lint export help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2159,9 +2182,60 @@ _aigent() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        aigent__subcmd__schema__subcmd__help)
-            opts="list show lint help"
+        aigent__subcmd__schema__subcmd__export)
+            opts="-q -h -V --to --output --force --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --to)
+                    COMPREPLY=($(compgen -W "claude-permissions codex-execpolicy gemini-policy" -- "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__schema__subcmd__help)
+            opts="list show lint export help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__schema__subcmd__help__subcmd__export)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -124,6 +124,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand list 'List the declared commands'
             cand show 'Show one command''s declaration or JSON Schema'
             cand lint 'Lint every declaration in the registry'
+            cand export 'Write declarations as an agent''s own policy rules, with what each keeps and drops'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;schema;list'= {
@@ -165,10 +166,26 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'aigent;schema;export'= {
+            cand --to 'The policy language to write'
+            cand --output 'Write the document to FILE instead of stdout'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --force 'Replace FILE when it exists'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'aigent;schema;help'= {
             cand list 'List the declared commands'
             cand show 'Show one command''s declaration or JSON Schema'
             cand lint 'Lint every declaration in the registry'
+            cand export 'Write declarations as an agent''s own policy rules, with what each keeps and drops'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;schema;help;list'= {
@@ -176,6 +193,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;schema;help;show'= {
         }
         &'aigent;schema;help;lint'= {
+        }
+        &'aigent;schema;help;export'= {
         }
         &'aigent;schema;help;help'= {
         }
@@ -710,12 +729,15 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand list 'List the declared commands'
             cand show 'Show one command''s declaration or JSON Schema'
             cand lint 'Lint every declaration in the registry'
+            cand export 'Write declarations as an agent''s own policy rules, with what each keeps and drops'
         }
         &'aigent;help;schema;list'= {
         }
         &'aigent;help;schema;show'= {
         }
         &'aigent;help;schema;lint'= {
+        }
+        &'aigent;help;schema;export'= {
         }
         &'aigent;help;args'= {
             cand check 'Validate arguments for a declared command (Phase 1 only; runs nothing)'

@@ -227,6 +227,7 @@ fn extra_formats(command: &Command) -> Option<&'static [OutputFormat]> {
         Command::Schema(SchemaCommand::List(_)) => &[],
         Command::Schema(SchemaCommand::Show(_)) => &[JsonSchema],
         Command::Schema(SchemaCommand::Lint(_)) => &[Github, Sarif],
+        Command::Schema(SchemaCommand::Export(_)) => &[],
         Command::Args(args::ArgsCommand::Check(_)) => &[],
         Command::Run(_) => &[],
         Command::Audit(_) => &[],
@@ -252,6 +253,7 @@ fn produces_document(command: &Command) -> bool {
             | SkillCommand::Fix(_) => false,
         },
         Command::Completions(_) => true,
+        Command::Schema(schema::SchemaCommand::Export(args)) => args.output.is_none(),
         Command::Plugin(_)
         | Command::Schema(_)
         | Command::Args(_)

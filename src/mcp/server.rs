@@ -205,12 +205,12 @@ impl AigentServer {
         ids: RequestIds,
         slot: super::lifecycle::Slot,
     ) -> Task {
-        let lifecycle = self.lifecycle.clone();
         let ttl = prepared.time_limit(&settings) + TASK_RETENTION;
         let options = TaskOptions::new()
             .with_ttl_ms(u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX))
             .with_poll_interval_ms(1000)
             .with_status_message(format!("`{}` is starting", prepared.command));
+        let lifecycle = self.lifecycle.clone();
         self.tasks.spawn(options, move |task| {
             Box::pin(async move {
                 // The task keeps the call's slot: a shutdown waits for it
@@ -221,7 +221,7 @@ impl AigentServer {
                 let controls = Controls {
                     cancelled: async move {
                         tokio::select! {
-                            () = watched.cancelled() => "tasks/cancel",
+                            () = watched.cancelled() => "the task was cancelled (tasks/cancel)",
                             reason = lifecycle.cancelled() => reason,
                         }
                     },

@@ -51,6 +51,7 @@ mod sandbox;
 mod sarif;
 mod schema;
 mod schema_changed;
+mod schema_export;
 mod skill_authoring;
 mod skill_changed;
 mod skill_fix;
