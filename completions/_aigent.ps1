@@ -297,10 +297,31 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Send the log to an OpenTelemetry collector or syslog, resuming where the last export stopped')
             [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'Signing keys for checkpoints in the audit log')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print audit records, oldest first, filtered by command, event, time or request')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check the hash chain of the audit log and its rotated files')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'aigent;audit;export' {
+            [CompletionResult]::new('--otlp', '--otlp', [CompletionResultType]::ParameterName, 'An OTLP/HTTP collector: http://host:4318 (spans go to /v1/traces) or the full traces URL')
+            [CompletionResult]::new('--syslog', '--syslog', [CompletionResultType]::ParameterName, 'A syslog receiver: udp://host:port, tcp://host:port or unix:///path')
+            [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Seconds between rounds with --follow [default: aigent.toml, else 5]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a collector [default: aigent.toml, else 5]')
+            [CompletionResult]::new('--rounds', '--rounds', [CompletionResultType]::ParameterName, 'Stop --follow after this many rounds (tests)')
+            [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
+            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
+            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Keep exporting new records every --interval seconds until stopped')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
         'aigent;audit;key' {
@@ -381,10 +402,14 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;audit;help' {
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Send the log to an OpenTelemetry collector or syslog, resuming where the last export stopped')
             [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'Signing keys for checkpoints in the audit log')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print audit records, oldest first, filtered by command, event, time or request')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check the hash chain of the audit log and its rotated files')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'aigent;audit;help;export' {
             break
         }
         'aigent;audit;help;key' {
@@ -840,9 +865,13 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;help;audit' {
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Send the log to an OpenTelemetry collector or syslog, resuming where the last export stopped')
             [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'Signing keys for checkpoints in the audit log')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print audit records, oldest first, filtered by command, event, time or request')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check the hash chain of the audit log and its rotated files')
+            break
+        }
+        'aigent;help;audit;export' {
             break
         }
         'aigent;help;audit;key' {

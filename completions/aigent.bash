@@ -64,6 +64,9 @@ _aigent() {
             aigent__subcmd__args__subcmd__help,help)
                 cmd="aigent__subcmd__args__subcmd__help__subcmd__help"
                 ;;
+            aigent__subcmd__audit,export)
+                cmd="aigent__subcmd__audit__subcmd__export"
+                ;;
             aigent__subcmd__audit,help)
                 cmd="aigent__subcmd__audit__subcmd__help"
                 ;;
@@ -75,6 +78,9 @@ _aigent() {
                 ;;
             aigent__subcmd__audit,verify)
                 cmd="aigent__subcmd__audit__subcmd__verify"
+                ;;
+            aigent__subcmd__audit__subcmd__help,export)
+                cmd="aigent__subcmd__audit__subcmd__help__subcmd__export"
                 ;;
             aigent__subcmd__audit__subcmd__help,help)
                 cmd="aigent__subcmd__audit__subcmd__help__subcmd__help"
@@ -165,6 +171,9 @@ _aigent() {
                 ;;
             aigent__subcmd__help__subcmd__args,check)
                 cmd="aigent__subcmd__help__subcmd__args__subcmd__check"
+                ;;
+            aigent__subcmd__help__subcmd__audit,export)
+                cmd="aigent__subcmd__help__subcmd__audit__subcmd__export"
                 ;;
             aigent__subcmd__help__subcmd__audit,key)
                 cmd="aigent__subcmd__help__subcmd__audit__subcmd__key"
@@ -500,7 +509,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__audit)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version key show verify help"
+            opts="-q -h -V --format --color --quiet --commands --schema --help --version export key show verify help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -528,9 +537,76 @@ _aigent() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        aigent__subcmd__audit__subcmd__help)
-            opts="key show verify help"
+        aigent__subcmd__audit__subcmd__export)
+            opts="-q -h -V --otlp --syslog --follow --interval --timeout --rounds --audit-log --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --otlp)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --syslog)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rounds)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --audit-log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__audit__subcmd__help)
+            opts="export key show verify help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__audit__subcmd__help__subcmd__export)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1089,8 +1165,22 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__help__subcmd__audit)
-            opts="key show verify"
+            opts="export key show verify"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__help__subcmd__audit__subcmd__export)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -267,10 +267,30 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
+            cand export 'Send the log to an OpenTelemetry collector or syslog, resuming where the last export stopped'
             cand key 'Signing keys for checkpoints in the audit log'
             cand show 'Print audit records, oldest first, filtered by command, event, time or request'
             cand verify 'Check the hash chain of the audit log and its rotated files'
             cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;audit;export'= {
+            cand --otlp 'An OTLP/HTTP collector: http://host:4318 (spans go to /v1/traces) or the full traces URL'
+            cand --syslog 'A syslog receiver: udp://host:port, tcp://host:port or unix:///path'
+            cand --interval 'Seconds between rounds with --follow [default: aigent.toml, else 5]'
+            cand --timeout 'Seconds to wait for a collector [default: aigent.toml, else 5]'
+            cand --rounds 'Stop --follow after this many rounds (tests)'
+            cand --audit-log 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --follow 'Keep exporting new records every --interval seconds until stopped'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
         }
         &'aigent;audit;key'= {
             cand --format 'Output format [default: text on a terminal, json otherwise]'
@@ -343,10 +363,13 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --version 'Print version'
         }
         &'aigent;audit;help'= {
+            cand export 'Send the log to an OpenTelemetry collector or syslog, resuming where the last export stopped'
             cand key 'Signing keys for checkpoints in the audit log'
             cand show 'Print audit records, oldest first, filtered by command, event, time or request'
             cand verify 'Check the hash chain of the audit log and its rotated files'
             cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;audit;help;export'= {
         }
         &'aigent;audit;help;key'= {
             cand new 'Write a new Ed25519 key pair for signed checkpoints (private mode 0600, never printed)'
@@ -747,9 +770,12 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;help;run'= {
         }
         &'aigent;help;audit'= {
+            cand export 'Send the log to an OpenTelemetry collector or syslog, resuming where the last export stopped'
             cand key 'Signing keys for checkpoints in the audit log'
             cand show 'Print audit records, oldest first, filtered by command, event, time or request'
             cand verify 'Check the hash chain of the audit log and its rotated files'
+        }
+        &'aigent;help;audit;export'= {
         }
         &'aigent;help;audit;key'= {
             cand new 'Write a new Ed25519 key pair for signed checkpoints (private mode 0600, never printed)'
