@@ -128,9 +128,11 @@ fn bash_grants(value: &YamlValue) -> Vec<(String, Grant)> {
     let mut texts = Vec::new();
     match value {
         YamlValue::String(text) => texts.push(text.clone()),
-        YamlValue::List(items) => {
-            texts.extend(items.iter().filter_map(|item| item.as_str().map(str::to_owned)))
-        }
+        YamlValue::List(items) => texts.extend(
+            items
+                .iter()
+                .filter_map(|item| item.as_str().map(str::to_owned)),
+        ),
         _ => {}
     }
     texts
@@ -276,12 +278,18 @@ impl<'a> Contracts<'a> {
             Grant::Wildcard(pattern) => (
                 Standing::WiderThanContracts,
                 Vec::new(),
-                format!("`{pattern}` is a wildcard pattern; it admits commands no contract declares"),
+                format!(
+                    "`{pattern}` is a wildcard pattern; it admits commands no contract declares"
+                ),
             ),
             Grant::Exact(line) => self.judge_line(line),
             Grant::Prefix(words) => {
                 let Some(program) = words.first() else {
-                    return (Standing::WiderThanContracts, Vec::new(), "an empty prefix".to_owned());
+                    return (
+                        Standing::WiderThanContracts,
+                        Vec::new(),
+                        "an empty prefix".to_owned(),
+                    );
                 };
                 let candidates = self.for_program(program);
                 if candidates.is_empty() {
@@ -292,10 +300,14 @@ impl<'a> Contracts<'a> {
                     );
                 }
                 let names: Vec<String> = candidates.iter().map(|d| d.name.clone()).collect();
+                // The program alone admits every use of it, which no
+                // contract with a parameter or a literal word declares.
                 let within = candidates.iter().find(|declaration| {
-                    Self::literal_prefix(declaration).is_some_and(|prefix| {
-                        prefix.len() <= words.len() && prefix.iter().zip(words).all(|(a, b)| a == b)
-                    })
+                    words.len() > 1
+                        && Self::literal_prefix(declaration).is_some_and(|prefix| {
+                            prefix.len() <= words.len()
+                                && prefix.iter().zip(words).all(|(a, b)| a == b)
+                        })
                 });
                 match within {
                     Some(declaration) => (
@@ -363,7 +375,10 @@ pub fn propose(findings: &[Finding], skill: &str) -> Vec<Proposal> {
     let mut proposals: Vec<Proposal> = Vec::new();
     for finding in findings {
         if finding.source != Source::AllowedTools
-            || matches!(finding.standing, Standing::Covered | Standing::FailsContract)
+            || matches!(
+                finding.standing,
+                Standing::Covered | Standing::FailsContract
+            )
         {
             continue;
         }
@@ -383,7 +398,13 @@ pub fn propose(findings: &[Finding], skill: &str) -> Vec<Proposal> {
             .iter()
             .map(|word| {
                 word.chars()
-                    .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
+                    .map(|c| {
+                        if c.is_ascii_alphanumeric() {
+                            c.to_ascii_lowercase()
+                        } else {
+                            '-'
+                        }
+                    })
                     .collect::<String>()
             })
             .collect::<Vec<_>>()
@@ -392,7 +413,11 @@ pub fn propose(findings: &[Finding], skill: &str) -> Vec<Proposal> {
             .filter(|part| !part.is_empty())
             .collect::<Vec<_>>()
             .join("-");
-        if name.is_empty() || proposals.iter().any(|proposal| proposal.declaration["name"] == name.as_str()) {
+        if name.is_empty()
+            || proposals
+                .iter()
+                .any(|proposal| proposal.declaration["name"] == name.as_str())
+        {
             continue;
         }
         let mut argv: Vec<Value> = words[1..].iter().map(|word| json!(word)).collect();
@@ -447,10 +472,22 @@ mod tests {
     fn grant_shapes() {
         assert_eq!(grant_of(None), Grant::All);
         assert_eq!(grant_of(Some("*")), Grant::All);
-        assert_eq!(grant_of(Some("git log:*")), Grant::Prefix(vec!["git".into(), "log".into()]));
-        assert_eq!(grant_of(Some("npm run *")), Grant::Prefix(vec!["npm".into(), "run".into()]));
-        assert_eq!(grant_of(Some("git * main")), Grant::Wildcard("git * main".into()));
-        assert_eq!(grant_of(Some("git status")), Grant::Exact("git status".into()));
+        assert_eq!(
+            grant_of(Some("git log:*")),
+            Grant::Prefix(vec!["git".into(), "log".into()])
+        );
+        assert_eq!(
+            grant_of(Some("npm run *")),
+            Grant::Prefix(vec!["npm".into(), "run".into()])
+        );
+        assert_eq!(
+            grant_of(Some("git * main")),
+            Grant::Wildcard("git * main".into())
+        );
+        assert_eq!(
+            grant_of(Some("git status")),
+            Grant::Exact("git status".into())
+        );
     }
 
     #[test]
@@ -484,7 +521,10 @@ mod tests {
         );
         let proposals = propose(&findings, "s");
         assert_eq!(proposals.len(), 2, "{proposals:#?}");
-        let jq = proposals.iter().find(|proposal| proposal.file_name == "jq.json").unwrap();
+        let jq = proposals
+            .iter()
+            .find(|proposal| proposal.file_name == "jq.json")
+            .unwrap();
         assert!(!jq.lint.iter().any(Diagnostic::is_error), "{:#?}", jq.lint);
     }
 }

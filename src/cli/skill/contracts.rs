@@ -52,12 +52,7 @@ pub fn run(args: &ContractsArgs, ctx: &Context) -> Result<Outcome, CliError> {
             .unwrap_or_default();
         let proposals = propose(&findings, &skill_name);
         for finding in &findings {
-            let key = match finding.standing {
-                Standing::Covered => "covered",
-                Standing::WiderThanContracts => "wider_than_contracts",
-                Standing::FailsContract => "fails_contract",
-                Standing::NoContract => "no_contract",
-            };
+            let key = standing_name(finding.standing);
             *totals.entry(key).or_default() += 1;
             if finding.source == aigent::bridge::skills::Source::AllowedTools {
                 grants += 1;
@@ -72,7 +67,7 @@ pub fn run(args: &ContractsArgs, ctx: &Context) -> Result<Outcome, CliError> {
                 let _ = writeln!(
                     text,
                     "  {:<20} {}: {}",
-                    format!("{:?}", finding.standing).to_lowercase(),
+                    standing_name(finding.standing),
                     finding.written.replace(char::is_control, " "),
                     finding.message.replace(char::is_control, " ")
                 );
@@ -84,7 +79,11 @@ pub fn run(args: &ContractsArgs, ctx: &Context) -> Result<Outcome, CliError> {
                     "  proposed {} for {}{}",
                     proposal.file_name,
                     proposal.grant,
-                    if errors == 0 { String::new() } else { format!(" ({errors} lint errors)") }
+                    if errors == 0 {
+                        String::new()
+                    } else {
+                        format!(" ({errors} lint errors)")
+                    }
                 );
             }
         }
@@ -107,4 +106,13 @@ pub fn run(args: &ContractsArgs, ctx: &Context) -> Result<Outcome, CliError> {
         "summary": {"skills": skills.len(), "grants": grants, "covered_grants": covered_grants, "by_standing": totals},
     });
     Ok(Outcome::success(data, text).with_warnings(discovery.notes.clone()))
+}
+
+fn standing_name(standing: Standing) -> &'static str {
+    match standing {
+        Standing::Covered => "covered",
+        Standing::WiderThanContracts => "wider_than_contracts",
+        Standing::FailsContract => "fails_contract",
+        Standing::NoContract => "no_contract",
+    }
 }
