@@ -209,12 +209,18 @@ impl AigentServer {
             .with_ttl_ms(u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX))
             .with_poll_interval_ms(1000)
             .with_status_message(format!("`{}` is starting", prepared.command));
+        let lifecycle = self.lifecycle.clone();
         self.tasks.spawn(options, move |task| {
             Box::pin(async move {
                 let watched = task.clone();
                 let reporter = task.clone();
                 let controls = Controls {
-                    cancelled: async move { watched.cancelled().await },
+                    cancelled: async move {
+                        tokio::select! {
+                            () = watched.cancelled() => "the task was cancelled (tasks/cancel)",
+                            reason = lifecycle.cancelled() => reason,
+                        }
+                    },
                     progress: Some(move |seconds: u64| {
                         reporter.set_status_message(format!("running for {seconds} s"));
                     }),
@@ -812,15 +818,16 @@ pub async fn serve_stdio(options: ServeOptions, reporter: Reporter) -> Result<()
     let transport =
         rmcp::transport::async_rw::AsyncRwTransport::new_server(stdin, tokio::io::stdout());
 
-    let (stopped_tx, stopped_rx) = tokio::sync::oneshot::channel::<()>();
+    // Sends whether the input was closed (else a signal came).
+    let (stopped_tx, stopped_rx) = tokio::sync::oneshot::channel::<bool>();
     let stopper = server.clone();
     tokio::spawn(async move {
-        let reason = tokio::select! {
-            _ = eof_rx => "the client closed stdin",
-            reason = shutdown_signal() => reason,
+        let (reason, input_closed) = tokio::select! {
+            _ = eof_rx => ("the client closed stdin", true),
+            reason = shutdown_signal() => (reason, false),
         };
         stopper.stop(reason).await;
-        let _ = stopped_tx.send(());
+        let _ = stopped_tx.send(input_closed);
     });
 
     let session_server = server.clone();
@@ -845,10 +852,16 @@ pub async fn serve_stdio(options: ServeOptions, reporter: Reporter) -> Result<()
             server.stop("the client closed the connection").await;
             ended
         }
-        _ = stopped_rx => {
-            // Every call has ended and been recorded; the replies of the
-            // last ones get a moment to be written.
-            let _ = tokio::time::timeout(Duration::from_millis(300), &mut session).await;
+        input_closed = stopped_rx => {
+            // Every call has ended and been recorded. With the input
+            // closed, the session ends by itself once the replies to what
+            // was already read are written (rmcp bounds that drain); after
+            // a signal, the replies of the last calls get a moment.
+            if input_closed.unwrap_or(false) {
+                let _ = (&mut session).await;
+            } else {
+                let _ = tokio::time::timeout(Duration::from_millis(300), &mut session).await;
+            }
             Ok(())
         }
     }
