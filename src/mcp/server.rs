@@ -1,7 +1,7 @@
 //! The rmcp side: the only file that names the SDK's server API.
 
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams,
@@ -205,20 +205,23 @@ impl AigentServer {
         ids: RequestIds,
         slot: super::lifecycle::Slot,
     ) -> Task {
-        let lifecycle = self.lifecycle.clone();
         let ttl = prepared.time_limit(&settings) + TASK_RETENTION;
         let options = TaskOptions::new()
             .with_ttl_ms(u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX))
             .with_poll_interval_ms(1000)
             .with_status_message(format!("`{}` is starting", prepared.command));
+        let lifecycle = self.lifecycle.clone();
         self.tasks.spawn(options, move |task| {
             Box::pin(async move {
+                // The task keeps the call's slot: a shutdown waits for it
+                // and cancels it like any call in flight.
+                let _slot = slot;
                 let watched = task.clone();
                 let reporter = task.clone();
                 let controls = Controls {
                     cancelled: async move {
                         tokio::select! {
-                            () = watched.cancelled() => "the client cancelled the task (tasks/cancel)",
+                            () = watched.cancelled() => "the task was cancelled (tasks/cancel)",
                             reason = lifecycle.cancelled() => reason,
                         }
                     },
@@ -228,7 +231,6 @@ impl AigentServer {
                 };
                 let outcome =
                     call::execute(&settings, prepared, Confirmation::Given, &ids, controls).await;
-                drop(slot);
                 if task.is_cancel_requested() {
                     Err(TaskExit::Cancelled)
                 } else {
@@ -525,8 +527,6 @@ impl ServerHandler for AigentServer {
                 .client_capabilities()
                 .is_some_and(|capabilities| capabilities.supports_tasks())
         {
-            // The task holds the slot: a running task counts against the
-            // cap, and a shutdown waits for it and cancels it.
             let task = self.run_as_task(settings, prepared, ids, slot);
             return Ok(CreateTaskResult::new(task).into());
         }
@@ -554,7 +554,6 @@ impl ServerHandler for AigentServer {
             progress,
         };
         let outcome = call::execute(&settings, prepared, confirmation, &ids, controls).await;
-        drop(slot);
         Ok(tool_result(outcome).into())
     }
 
@@ -823,15 +822,16 @@ pub async fn serve_stdio(options: ServeOptions, reporter: Reporter) -> Result<()
     let transport =
         rmcp::transport::async_rw::AsyncRwTransport::new_server(stdin, tokio::io::stdout());
 
-    let (stopped_tx, stopped_rx) = tokio::sync::oneshot::channel::<()>();
+    // (was stdin closed, and the stop is done)
+    let (stopped_tx, stopped_rx) = tokio::sync::oneshot::channel::<Option<Instant>>();
     let stopper = server.clone();
     tokio::spawn(async move {
-        let reason = tokio::select! {
-            _ = eof_rx => "the client closed stdin",
-            reason = shutdown_signal() => reason,
+        let (reason, closed) = tokio::select! {
+            _ = eof_rx => ("the client closed stdin", Some(Instant::now())),
+            reason = shutdown_signal() => (reason, None),
         };
         stopper.stop(reason).await;
-        let _ = stopped_tx.send(());
+        let _ = stopped_tx.send(closed);
     });
 
     let session_server = server.clone();
@@ -856,10 +856,19 @@ pub async fn serve_stdio(options: ServeOptions, reporter: Reporter) -> Result<()
             server.stop("the client closed the connection").await;
             ended
         }
-        _ = stopped_rx => {
-            // Every call has ended and been recorded; the replies of the
-            // last ones get a moment to be written.
-            let _ = tokio::time::timeout(Duration::from_millis(300), &mut session).await;
+        closed = stopped_rx => {
+            // Every call has ended and been recorded. After EOF, rmcp
+            // still answers the requests it had read (calls among them are
+            // refused, the server stopping); after a signal, the replies of
+            // the last calls get a moment to be written.
+            // Within the grace period plus one second of the EOF.
+            let flush = match closed.ok().flatten() {
+                Some(at) => (crate::exec::process::DEFAULT_GRACE + Duration::from_secs(1))
+                    .saturating_sub(at.elapsed())
+                    .max(Duration::from_millis(300)),
+                None => Duration::from_millis(300),
+            };
+            let _ = tokio::time::timeout(flush, &mut session).await;
             Ok(())
         }
     }
