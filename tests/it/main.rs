@@ -56,6 +56,7 @@ mod schema_changed;
 mod schema_export;
 mod skill_authoring;
 mod skill_changed;
+mod skill_contracts;
 mod skill_fix;
 mod skill_hints;
 mod skill_new;
@@ -66,3 +67,5 @@ mod templates;
 mod text_values;
 mod tokens;
 mod vcs_changed;
+#[cfg(target_os = "linux")]
+mod watch;
