@@ -124,6 +124,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand list 'List the declared commands'
             cand show 'Show one command''s declaration or JSON Schema'
             cand lint 'Lint every declaration in the registry'
+            cand export 'Write declarations as an agent''s own policy rules, with what each keeps and drops'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;schema;list'= {
@@ -165,10 +166,26 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'aigent;schema;export'= {
+            cand --to 'The policy language to write'
+            cand --output 'Write the document to FILE instead of stdout'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --force 'Replace FILE when it exists'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'aigent;schema;help'= {
             cand list 'List the declared commands'
             cand show 'Show one command''s declaration or JSON Schema'
             cand lint 'Lint every declaration in the registry'
+            cand export 'Write declarations as an agent''s own policy rules, with what each keeps and drops'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;schema;help;list'= {
@@ -176,6 +193,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;schema;help;show'= {
         }
         &'aigent;schema;help;lint'= {
+        }
+        &'aigent;schema;help;export'= {
         }
         &'aigent;schema;help;help'= {
         }
@@ -456,7 +475,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand serve 'Serve declared commands as guarded tools and validated skills over MCP (stdio)'
+            cand serve 'Serve declared commands as guarded tools and validated skills over MCP (stdio or HTTP)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;mcp;serve'= {
@@ -466,10 +485,21 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --max-output 'Keep at most BYTES of each of a call''s stdout and stderr'
             cand --state-key-file 'Seal confirmation states with the key in PATH (32 bytes or more), so that servers sharing it accept each other''s retries [default: a random key per process]'
             cand --sandbox 'How strictly each call enforces its command''s sandbox [default: the registry''s aigent.toml [sandbox] mode, read at each call, else best-effort]'
+            cand --http 'Serve Streamable HTTP on ADDR (path /mcp) instead of stdio'
+            cand --token-file 'Read the bearer token every HTTP request must carry from PATH'
+            cand --token-env 'Read the bearer token every HTTP request must carry from the environment variable VAR'
+            cand --allowed-host 'A host name clients reach the server by (the Host header), beyond localhost (repeatable)'
+            cand --allowed-origin 'A browser origin allowed to call, e.g. https://app.example.com:443 (repeatable; any other Origin gets 403)'
+            cand --max-connections 'Serve at most N HTTP connections at once; more get 503'
+            cand --read-timeout 'Give each HTTP request SECS for its headers, and SECS again for its body [default: 10 and 30]'
+            cand --max-argument-bytes 'Refuse a tools/call whose arguments are over BYTES of JSON (-32602)'
+            cand --max-calls 'Run at most N calls at once; a call over it is refused with a retryable error'
+            cand --drain 'On shutdown (stdin closed, SIGTERM, SIGINT), let calls in flight run up to SECS more before cancelling them'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --confirm-destructive 'Run destructive tools without asking the client first (unattended use)'
+            cand --allow-remote 'Allow --http on an address that is not loopback'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -479,7 +509,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --version 'Print version'
         }
         &'aigent;mcp;help'= {
-            cand serve 'Serve declared commands as guarded tools and validated skills over MCP (stdio)'
+            cand serve 'Serve declared commands as guarded tools and validated skills over MCP (stdio or HTTP)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;mcp;help;serve'= {
@@ -722,12 +752,15 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand list 'List the declared commands'
             cand show 'Show one command''s declaration or JSON Schema'
             cand lint 'Lint every declaration in the registry'
+            cand export 'Write declarations as an agent''s own policy rules, with what each keeps and drops'
         }
         &'aigent;help;schema;list'= {
         }
         &'aigent;help;schema;show'= {
         }
         &'aigent;help;schema;lint'= {
+        }
+        &'aigent;help;schema;export'= {
         }
         &'aigent;help;args'= {
             cand check 'Validate arguments for a declared command (Phase 1 only; runs nothing)'
@@ -765,7 +798,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;help;hook;uninstall'= {
         }
         &'aigent;help;mcp'= {
-            cand serve 'Serve declared commands as guarded tools and validated skills over MCP (stdio)'
+            cand serve 'Serve declared commands as guarded tools and validated skills over MCP (stdio or HTTP)'
         }
         &'aigent;help;mcp;serve'= {
         }

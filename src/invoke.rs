@@ -320,6 +320,9 @@ pub fn invoke(
                 AuditRecord::command_executed(name, &argv, &finished).with("sandbox", sandbox_json);
             if finished.cancelled {
                 record = record.with("cancelled", true);
+                if let Some(reason) = options.cancel.as_ref().and_then(Cancel::reason) {
+                    record = record.with("cancel_reason", reason);
+                }
             }
             let audit_warning = audit
                 .append(&record.with_request(&request))

@@ -6,6 +6,7 @@
 //! about clap or about terminals: text rendering takes a [`report::Style`]
 //! and returns a `String`, and the caller decides where it goes.
 
+pub mod bridge;
 pub mod contract;
 pub mod exec;
 pub mod fsutil;

@@ -10,6 +10,34 @@ use clap_complete::engine::CompletionCandidate;
 
 use aigent::registry::Registry;
 
+/// The command tree the completion engine walks. After `run NAME` or
+/// `args check NAME`, every word belongs to the declared command (aigent's
+/// own flags there are refused), so that leaf keeps only its NAME-and-
+/// arguments capture, and the global flags stay at the top level: the
+/// engine then offers only NAME's `--param` flags.
+pub fn command_to_complete() -> clap::Command {
+    let command = super::command();
+    if declared_name(&typed_words()).is_none() {
+        return command;
+    }
+    let only_the_invocation = |leaf: clap::Command, name: &'static str| {
+        let words = leaf
+            .get_arguments()
+            .find(|arg| arg.get_id() == "words")
+            .cloned();
+        clap::Command::new(name)
+            .disable_help_flag(true)
+            .disable_version_flag(true)
+            .args(words)
+    };
+    command
+        .mut_args(|arg| arg.global(false))
+        .mut_subcommand("run", |run| only_the_invocation(run, "run"))
+        .mut_subcommand("args", |args| {
+            args.mut_subcommand("check", |check| only_the_invocation(check, "check"))
+        })
+}
+
 /// Declared command names, with their descriptions as help.
 pub fn command_names() -> Vec<CompletionCandidate> {
     let registry = Registry::new(registry_dir(&typed_words()));

@@ -256,6 +256,29 @@ const CONTRACTS: &[Contract] = &[
             ),
         ],
     ),
+    contract(
+        "schema.export",
+        Mutating,
+        &[
+            code_when(
+                exit::SUCCESS,
+                Complete,
+                "the policy document is written (stdout, or --output FILE)",
+            ),
+            USAGE,
+            code_when(
+                exit::PRECONDITION,
+                NoEffects,
+                "--output names an existing file (without --force), or a named declaration has errors",
+            ),
+            code_when(
+                exit::NOT_FOUND,
+                NoEffects,
+                "the registry or a named command does not exist",
+            ),
+            code_when(exit::GENERAL_ERROR, NoEffects, "--output cannot be written"),
+        ],
+    ),
     contract("args.check", Safe, REGISTRY_READER),
     contract(
         "run",

@@ -227,6 +227,7 @@ fn extra_formats(command: &Command) -> Option<&'static [OutputFormat]> {
         Command::Schema(SchemaCommand::List(_)) => &[],
         Command::Schema(SchemaCommand::Show(_)) => &[JsonSchema],
         Command::Schema(SchemaCommand::Lint(_)) => &[Github, Sarif],
+        Command::Schema(SchemaCommand::Export(_)) => &[],
         Command::Args(args::ArgsCommand::Check(_)) => &[],
         Command::Run(_) => &[],
         Command::Audit(_) => &[],
@@ -252,6 +253,7 @@ fn produces_document(command: &Command) -> bool {
             | SkillCommand::Fix(_) => false,
         },
         Command::Completions(_) => true,
+        Command::Schema(schema::SchemaCommand::Export(args)) => args.output.is_none(),
         Command::Plugin(_)
         | Command::Schema(_)
         | Command::Args(_)
@@ -324,7 +326,7 @@ fn effective_format(
 pub fn main() -> i32 {
     // A shell asking for completions (`COMPLETE=bash aigent -- ...`) is
     // answered here, and the process exits.
-    clap_complete::CompleteEnv::with_factory(command)
+    clap_complete::CompleteEnv::with_factory(complete::command_to_complete)
         .var(completions::COMPLETE_VAR)
         .complete();
     let started = Instant::now();

@@ -93,9 +93,16 @@ pub enum Output {
     Capture { limit: usize },
 }
 
-/// A request to stop a running child, shared with whoever may make it.
+/// A request to stop a running child, shared with whoever may make it,
+/// and why it was made (for the outcome's audit record).
 #[derive(Debug, Clone, Default)]
-pub struct Cancel(Arc<AtomicBool>);
+pub struct Cancel(Arc<CancelState>);
+
+#[derive(Debug, Default)]
+struct CancelState {
+    asked: AtomicBool,
+    reason: std::sync::OnceLock<String>,
+}
 
 impl Cancel {
     pub fn new() -> Self {
@@ -103,11 +110,22 @@ impl Cancel {
     }
 
     pub fn cancel(&self) {
-        self.0.store(true, Ordering::SeqCst);
+        self.0.asked.store(true, Ordering::SeqCst);
+    }
+
+    /// Cancels, keeping the first reason given.
+    pub fn cancel_because(&self, reason: &str) {
+        let _ = self.0.reason.set(reason.to_owned());
+        self.cancel();
     }
 
     pub fn is_cancelled(&self) -> bool {
-        self.0.load(Ordering::SeqCst)
+        self.0.asked.load(Ordering::SeqCst)
+    }
+
+    /// Why the run was cancelled, when the canceller said.
+    pub fn reason(&self) -> Option<&str> {
+        self.0.reason.get().map(String::as_str)
     }
 }
 

@@ -313,10 +313,24 @@ fn load_failure(name: &str, err: LoadError, request: &RequestIds) -> ToolOutcome
     )
 }
 
+/// A call that was not started: the server is at its cap of calls at
+/// once, or shutting down.
+pub fn not_started(name: &str, message: &str) -> ToolOutcome {
+    let mut body = ErrorBody::new(ErrorCode::Precondition, message.to_owned());
+    body.retryable = true;
+    ToolOutcome::envelope(
+        exit::PRECONDITION,
+        json!({"command": name}),
+        body,
+        Vec::new(),
+        &RequestIds::new(),
+    )
+}
+
 /// What the caller can do to a running call: cancel it, and hear how long
 /// it has been running.
 pub struct Controls<C, P> {
-    /// Resolves when the request is cancelled.
+    /// Resolves, with the reason, when the request is cancelled.
     pub cancelled: C,
     /// Called about once a second while the child runs, with the seconds so far.
     pub progress: Option<P>,
@@ -342,7 +356,7 @@ pub async fn execute<C, P>(
     controls: Controls<C, P>,
 ) -> ToolOutcome
 where
-    C: Future<Output = ()>,
+    C: Future<Output = &'static str>,
     P: FnMut(u64),
 {
     let sandbox = match settings.sandbox_mode() {
@@ -400,9 +414,9 @@ where
     let joined = loop {
         tokio::select! {
             joined = &mut running => break joined,
-            () = &mut cancelled, if !cancel_sent => {
+            reason = &mut cancelled, if !cancel_sent => {
                 cancel_sent = true;
-                cancel.cancel();
+                cancel.cancel_because(reason);
             }
             Some(elapsed) = ticked.recv() => {
                 if let Some(report) = progress.as_mut() {

@@ -1,5 +1,6 @@
 //! `aigent mcp serve`: declared commands as guarded MCP tools, and
-//! validated skills over the MCP Skills extension (SEP-2640), on stdio.
+//! validated skills over the MCP Skills extension (SEP-2640), on stdio or
+//! Streamable HTTP.
 //!
 //! - `tools.rs` turns declarations into tool definitions (plain JSON).
 //! - `call.rs` runs a `tools/call`: Phase 1, the argv, the audit log, the
@@ -8,11 +9,17 @@
 //!   `requestState` for 2026-07-28, `elicitation/create` before.
 //! - `params.rs` says which field of a known method's params is wrong.
 //! - `skills.rs` finds, validates and confines the served skills.
-//! - `server.rs` is the only file that names the rmcp SDK, whose API
-//!   changes between releases.
+//! - `server.rs` is the handler and the stdio transport, `http.rs` the
+//!   HTTP front (auth, limits) before rmcp's Streamable HTTP service; they
+//!   are the only files that name the rmcp SDK, whose API changes between
+//!   releases.
+//! - `lifecycle.rs`: calls in flight, their cap, and the shutdown that
+//!   cancels and records them.
 
 pub mod call;
 pub mod confirm;
+pub mod http;
+pub mod lifecycle;
 pub mod params;
 pub mod skills;
 pub mod tools;
@@ -44,6 +51,15 @@ pub struct ServeOptions {
     pub poll_interval: Duration,
     /// `--sandbox`; `None` follows the registry's `[sandbox] mode`.
     pub sandbox: Option<crate::contract::sandbox::SandboxMode>,
+    /// Serve Streamable HTTP instead of stdio.
+    pub http: Option<http::HttpOptions>,
+    /// On shutdown, how long calls in flight may run on before they are
+    /// cancelled (`--drain`); zero cancels them at once.
+    pub drain: Duration,
+    /// Cap on one call's `arguments` (bytes of JSON); above it, `-32602`.
+    pub max_argument_bytes: usize,
+    /// Cap on calls running at once; a call over it is refused at once.
+    pub max_calls: usize,
     /// The key that seals confirmation states (at least 32 bytes); servers
     /// that share one accept each other's retries. `None`: a random key
     /// for this process.
@@ -61,6 +77,10 @@ impl Default for ServeOptions {
             output_limit: call::OUTPUT_LIMIT,
             poll_interval: Duration::from_secs(1),
             sandbox: None,
+            http: None,
+            drain: Duration::ZERO,
+            max_argument_bytes: lifecycle::MAX_ARGUMENT_BYTES,
+            max_calls: lifecycle::MAX_CALLS,
             state_key: None,
         }
     }
@@ -74,6 +94,10 @@ pub enum Notice<'a> {
     /// A skill that did not validate (or cannot be served).
     SkillRefused(&'a skills::Refused),
     RegistryUnreadable(&'a str),
+    /// The HTTP transport is listening here.
+    Listening(std::net::SocketAddr),
+    /// At shutdown, this many calls did not end within the grace period.
+    CallsAbandoned(usize),
 }
 
 impl Notice<'_> {
@@ -92,10 +116,13 @@ pub enum ServeError {
     Runtime(std::io::Error),
     #[error("MCP session failed: {0}")]
     Protocol(String),
+    #[error("cannot listen for HTTP: {0}")]
+    Listen(std::io::Error),
 }
 
-/// Runs the server on stdin/stdout until the client disconnects. `report`
-/// hears about declarations and skills that are not served.
+/// Runs the server on stdin/stdout (or HTTP, with `options.http`) until the
+/// client disconnects or the server gets SIGTERM or SIGINT. `report` hears
+/// about declarations and skills that are not served.
 pub fn serve(
     options: ServeOptions,
     report: impl Fn(Notice<'_>) + Send + Sync + 'static,
@@ -105,5 +132,13 @@ pub fn serve(
         .enable_all()
         .build()
         .map_err(ServeError::Runtime)?;
-    runtime.block_on(server::serve_stdio(options, std::sync::Arc::new(report)))
+    let report = std::sync::Arc::new(report);
+    let served = match options.http.clone() {
+        Some(http) => runtime.block_on(server::serve_http(options, http, report)),
+        None => runtime.block_on(server::serve_stdio(options, report)),
+    };
+    // Every call has ended and been recorded, or was given up on after the
+    // grace period: nothing is waited for again.
+    runtime.shutdown_timeout(Duration::from_millis(100));
+    served
 }

@@ -20,6 +20,7 @@ use serde_json::{Value, json};
 
 use super::call::{self, CallSettings, Confirmation, Controls, Refusal, ToolOutcome};
 use super::confirm::{self, Sealer};
+use super::lifecycle::Lifecycle;
 use super::params;
 use super::skills::{self, Scan, ServedSkill};
 use super::tools;
@@ -49,6 +50,8 @@ pub struct AigentServer {
     /// instead of parsing everything a second time.
     refreshing: Arc<Mutex<()>>,
     reporter: Reporter,
+    /// Calls in flight, their cap, and the server's shutdown.
+    lifecycle: Lifecycle,
     /// Seals confirmation states; `None` when the configured key is unusable
     /// (then no confirmation can be asked for under 2026-07-28).
     sealer: Arc<Option<Sealer>>,
@@ -66,7 +69,9 @@ impl AigentServer {
             output_limit: options.output_limit,
             sandbox: options.sandbox,
         });
+        let lifecycle = Lifecycle::new(options.max_calls);
         Self {
+            lifecycle,
             options: Arc::new(options),
             settings: Arc::new(settings),
             state: Arc::new(Mutex::new(State {
@@ -204,12 +209,18 @@ impl AigentServer {
             .with_ttl_ms(u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX))
             .with_poll_interval_ms(1000)
             .with_status_message(format!("`{}` is starting", prepared.command));
+        let lifecycle = self.lifecycle.clone();
         self.tasks.spawn(options, move |task| {
             Box::pin(async move {
                 let watched = task.clone();
                 let reporter = task.clone();
                 let controls = Controls {
-                    cancelled: async move { watched.cancelled().await },
+                    cancelled: async move {
+                        tokio::select! {
+                            () = watched.cancelled() => "the task was cancelled (tasks/cancel)",
+                            reason = lifecycle.cancelled() => reason,
+                        }
+                    },
                     progress: Some(move |seconds: u64| {
                         reporter.set_status_message(format!("running for {seconds} s"));
                     }),
@@ -430,6 +441,15 @@ impl ServerHandler for AigentServer {
         let Some(settings) = self.settings.as_ref().clone() else {
             return Err(unknown_tool(&name, None));
         };
+        check_argument_size(request.arguments.as_ref(), self.options.max_argument_bytes)?;
+        // Held until the call's outcome is recorded: the cap on calls at
+        // once, and what a shutdown waits for.
+        let _slot = match self.lifecycle.begin() {
+            Ok(slot) => slot,
+            Err(refusal) => {
+                return Ok(tool_result(call::not_started(&name, &refusal.to_string())).into());
+            }
+        };
         // A second round (2026-07-28) carries the state the first round
         // sealed: it names the first round's request, so both are audited
         // under one id. Checked before anything else reads the call.
@@ -519,8 +539,14 @@ impl ServerHandler for AigentServer {
             }
         });
         let cancelled = context.ct.clone();
+        let lifecycle = self.lifecycle.clone();
         let controls = Controls {
-            cancelled: async move { cancelled.cancelled().await },
+            cancelled: async move {
+                tokio::select! {
+                    () = cancelled.cancelled() => "the client cancelled the request or went away",
+                    reason = lifecycle.cancelled() => reason,
+                }
+            },
             progress,
         };
         let outcome = call::execute(&settings, prepared, confirmation, &ids, controls).await;
@@ -659,26 +685,212 @@ impl AigentServer {
     }
 }
 
-/// Serves on stdin/stdout until the client goes away.
+/// Refuses `arguments` whose JSON text is longer than `limit` bytes, with
+/// `-32602` naming the field, before anything else looks at them. Counted
+/// by serializing into a counter: no copy is made.
+fn check_argument_size(
+    arguments: Option<&serde_json::Map<String, Value>>,
+    limit: usize,
+) -> Result<(), McpError> {
+    struct Counter(usize);
+    impl std::io::Write for Counter {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let Some(arguments) = arguments else {
+        return Ok(());
+    };
+    let mut counter = Counter(0);
+    let _ = serde_json::to_writer(&mut counter, arguments);
+    if counter.0 <= limit {
+        return Ok(());
+    }
+    Err(McpError::invalid_params(
+        format!(
+            "`arguments` is {} bytes of JSON; this server accepts at most {limit} \
+             (aigent mcp serve --max-argument-bytes)",
+            counter.0
+        ),
+        Some(json!({"field": "arguments", "size": counter.0, "limit": limit})),
+    ))
+}
+
+/// stdin, telling `eof` when the client closes it.
+struct WatchedStdin {
+    inner: tokio::io::Stdin,
+    eof: Option<tokio::sync::oneshot::Sender<()>>,
+}
+
+impl tokio::io::AsyncRead for WatchedStdin {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let before = buf.filled().len();
+        let polled = std::pin::Pin::new(&mut self.inner).poll_read(cx, buf);
+        let ended = match &polled {
+            std::task::Poll::Ready(Ok(())) => buf.filled().len() == before,
+            std::task::Poll::Ready(Err(_)) => true,
+            std::task::Poll::Pending => false,
+        };
+        if ended && let Some(eof) = self.eof.take() {
+            let _ = eof.send(());
+        }
+        polled
+    }
+}
+
+/// Resolves with the signal's name on SIGTERM or SIGINT.
+pub(super) async fn shutdown_signal() -> &'static str {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::interrupt()),
+        ) {
+            (Ok(mut term), Ok(mut interrupt)) => tokio::select! {
+                _ = term.recv() => "the server got SIGTERM",
+                _ = interrupt.recv() => "the server got SIGINT",
+            },
+            _ => std::future::pending().await,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        match tokio::signal::ctrl_c().await {
+            Ok(()) => "the server got Ctrl-C",
+            Err(_) => std::future::pending().await,
+        }
+    }
+}
+
+impl AigentServer {
+    pub(super) fn lifecycle(&self) -> &Lifecycle {
+        &self.lifecycle
+    }
+
+    /// Stops the calls in flight for `reason`, within the drain period and
+    /// the grace period.
+    pub(super) async fn stop(&self, reason: &'static str) {
+        let left = self
+            .lifecycle
+            .stop(
+                reason,
+                self.options.drain,
+                crate::exec::process::DEFAULT_GRACE,
+            )
+            .await;
+        if left > 0 {
+            (self.reporter)(Notice::CallsAbandoned(left));
+        }
+    }
+
+    /// Loads the registry and the skills in the background: start does not
+    /// wait for a large registry, and the first list waits for it.
+    pub(super) fn warm(&self) {
+        let warming = self.clone();
+        tokio::task::spawn_blocking(move || {
+            warming.refresh_tools();
+            warming.refresh_skills();
+        });
+    }
+}
+
+/// Serves on stdin/stdout until the client goes away (EOF on stdin) or the
+/// server gets SIGTERM or SIGINT; then every call in flight is stopped
+/// (after `--drain`, if given) and its outcome recorded before this returns.
 pub async fn serve_stdio(options: ServeOptions, reporter: Reporter) -> Result<(), ServeError> {
     let interval = options.poll_interval;
     let server = AigentServer::new(options, reporter);
-    // The registry and the skills load while the client says hello: start
-    // does not wait for a large registry, and the first list waits for it.
-    let warming = server.clone();
-    tokio::task::spawn_blocking(move || {
-        warming.refresh_tools();
-        warming.refresh_skills();
+    server.warm();
+    let (eof_tx, eof_rx) = tokio::sync::oneshot::channel();
+    let stdin = WatchedStdin {
+        inner: tokio::io::stdin(),
+        eof: Some(eof_tx),
+    };
+    let transport =
+        rmcp::transport::async_rw::AsyncRwTransport::new_server(stdin, tokio::io::stdout());
+
+    // Sends whether the input was closed (else a signal came).
+    let (stopped_tx, stopped_rx) = tokio::sync::oneshot::channel::<bool>();
+    let stopper = server.clone();
+    tokio::spawn(async move {
+        let (reason, input_closed) = tokio::select! {
+            _ = eof_rx => ("the client closed stdin", true),
+            reason = shutdown_signal() => (reason, false),
+        };
+        stopper.stop(reason).await;
+        let _ = stopped_tx.send(input_closed);
     });
-    let running = server
-        .clone()
-        .serve(rmcp::transport::stdio())
-        .await
-        .map_err(|err| ServeError::Protocol(err.to_string()))?;
-    let watcher = tokio::spawn(server.watch(running.peer().clone(), interval));
-    let ended = running.waiting().await;
-    watcher.abort();
-    ended
-        .map(|_| ())
-        .map_err(|err| ServeError::Protocol(err.to_string()))
+
+    let session_server = server.clone();
+    let session = async move {
+        let running = session_server
+            .clone()
+            .serve(transport)
+            .await
+            .map_err(|err| ServeError::Protocol(err.to_string()))?;
+        let watcher = tokio::spawn(session_server.watch(running.peer().clone(), interval));
+        let ended = running.waiting().await;
+        watcher.abort();
+        ended
+            .map(|_| ())
+            .map_err(|err| ServeError::Protocol(err.to_string()))
+    };
+    tokio::pin!(session);
+    tokio::select! {
+        ended = &mut session => {
+            // The transport ended on its own (or failed): nothing in flight
+            // outlives it.
+            server.stop("the client closed the connection").await;
+            ended
+        }
+        input_closed = stopped_rx => {
+            // Every call has ended and been recorded. With the input
+            // closed, the session ends by itself once the replies to what
+            // was already read are written (rmcp bounds that drain); after
+            // a signal, the replies of the last calls get a moment.
+            if input_closed.unwrap_or(false) {
+                let _ = (&mut session).await;
+            } else {
+                let _ = tokio::time::timeout(Duration::from_millis(300), &mut session).await;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Serves Streamable HTTP until SIGTERM or SIGINT; then the listener
+/// closes, and every call in flight is stopped (after `--drain`, if given)
+/// and its outcome recorded before this returns.
+pub async fn serve_http(
+    options: ServeOptions,
+    http: super::http::HttpOptions,
+    reporter: Reporter,
+) -> Result<(), ServeError> {
+    let server = AigentServer::new(options, Arc::clone(&reporter));
+    server.warm();
+    let (stopped_tx, stopped_rx) = tokio::sync::oneshot::channel::<()>();
+    let stopper = server.clone();
+    tokio::spawn(async move {
+        let reason = shutdown_signal().await;
+        stopper.stop(reason).await;
+        let _ = stopped_tx.send(());
+    });
+    let lifecycle = server.lifecycle().clone();
+    super::http::serve(server, http, lifecycle, |address| {
+        reporter(Notice::Listening(address));
+    })
+    .await
+    .map_err(ServeError::Listen)?;
+    // The listener is closed; wait for the calls in flight to be stopped.
+    let _ = stopped_rx.await;
+    Ok(())
 }

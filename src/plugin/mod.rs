@@ -27,7 +27,9 @@ use crate::skill::duplicates::check_duplicates;
 use crate::skill::frontmatter;
 use crate::skill::read::read_skill_file;
 use crate::skill::validate::{ValidationRun, validate_targets};
-use crate::vcs::{ChangeOptions, ChangedScope, Repo, SelectedUnit, VcsError, select_owning_dirs};
+use crate::vcs::{
+    ChangeOptions, ChangeSet, ChangedScope, Repo, SelectedUnit, VcsError, select_owning_dirs,
+};
 use manifest::{ENTRY_FIELDS, Fields, MARKETPLACE_FIELDS, PLUGIN_FIELDS, quoted, read_json};
 
 /// Where Claude Code looks for the manifests, below a plugin or
@@ -130,15 +132,17 @@ pub fn validate_changed_plugins(
     options: ValidateOptions,
 ) -> Result<ValidationRun, VcsError> {
     let (repo, limits) = Repo::open_scope(paths)?;
-    let base = repo.resolve_base(scope.base.as_deref())?;
-    let changes = repo.changed_files(
-        &base,
+    let ChangeSet {
+        base,
+        changes,
+        snapshot,
+    } = repo.change_set(
+        scope.base.as_deref(),
         &ChangeOptions {
             paths: limits.clone(),
             compare_to: scope.compare_to,
         },
     )?;
-    let snapshot = repo.snapshot(scope.compare_to)?;
     let units = select_owning_dirs(
         &changes,
         repo.workdir(),

@@ -59,18 +59,33 @@ pub(super) fn parse_and_walk(line: &str) -> Result<Script, ParseError> {
 fn tokenize(line: &str) -> Result<Vec<brush_parser::Token>, ParseError> {
     let tokens = brush_parser::tokenize_str_with_options(line, &options().tokenizer_options())
         .map_err(|error| ParseError::Syntax(one_line(&error.to_string())))?;
-    let mut open: usize = 0;
+    // Brackets and braces still open, and the most at once: a line nested
+    // past MAX_NESTING is refused here, before the parser recurses through
+    // every level (seconds, for ten thousand `{`).
+    let (mut parens, mut depth, mut deepest) = (0usize, 0usize, 0usize);
     for token in &tokens {
-        if let brush_parser::Token::Operator(operator, _) = token {
-            match operator.as_str() {
-                "(" => open += 1,
-                ")" => open = open.saturating_sub(1),
-                _ => {}
+        let (brush_parser::Token::Operator(text, _) | brush_parser::Token::Word(text, _)) = token;
+        let operator = matches!(token, brush_parser::Token::Operator(..));
+        match text.as_str() {
+            "(" if operator => {
+                parens += 1;
+                depth += 1;
             }
+            ")" if operator => {
+                parens = parens.saturating_sub(1);
+                depth = depth.saturating_sub(1);
+            }
+            "{" if !operator => depth += 1,
+            "}" if !operator => depth = depth.saturating_sub(1),
+            _ => {}
         }
+        deepest = deepest.max(depth);
     }
-    if open > 0 {
+    if parens > 0 {
         return Err(ParseError::Syntax("a `(` is never closed".to_owned()));
+    }
+    if deepest > MAX_NESTING {
+        return Err(ParseError::TooDeep);
     }
     Ok(tokens)
 }

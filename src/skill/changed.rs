@@ -14,8 +14,8 @@ use super::place::{Places, ProfileChoice};
 use crate::report::Diagnostic;
 pub use crate::vcs::ChangedScope;
 use crate::vcs::{
-    Base, ChangeOptions, ChangedFile, ChangedUnits, CompareTo, Repo, SelectedUnit, Snapshot,
-    VcsError, select_owning_dirs,
+    Base, ChangeOptions, ChangeSet, ChangedFile, ChangedUnits, CompareTo, Repo, SelectedUnit,
+    Snapshot, VcsError, select_owning_dirs,
 };
 
 /// How the changed skills were found: reported with the run.
@@ -71,15 +71,17 @@ pub fn validate_changed(
 ) -> Result<ChangedRun, VcsError> {
     let (repo, limits) = Repo::open_scope(paths)?;
 
-    let base = repo.resolve_base(scope.base.as_deref())?;
-    let changes = repo.changed_files(
-        &base,
+    let ChangeSet {
+        base,
+        changes,
+        snapshot,
+    } = repo.change_set(
+        scope.base.as_deref(),
         &ChangeOptions {
             paths: limits.clone(),
             compare_to: scope.compare_to,
         },
     )?;
-    let snapshot = repo.snapshot(scope.compare_to)?;
     let units = select_changed_skills(&repo, &base, &changes, &snapshot)?;
 
     let here = std::env::current_dir().and_then(std::fs::canonicalize).ok();
@@ -143,9 +145,11 @@ pub fn changed_skills(
     options: &ChangeOptions,
 ) -> Result<ChangedUnits, VcsError> {
     let repo = Repo::discover(start)?;
-    let base = repo.resolve_base(base)?;
-    let changes = repo.changed_files(&base, options)?;
-    let snapshot = repo.snapshot(options.compare_to)?;
+    let ChangeSet {
+        base,
+        changes,
+        snapshot,
+    } = repo.change_set(base, options)?;
     let units = select_changed_skills(&repo, &base, &changes, &snapshot)?;
     Ok(ChangedUnits {
         workdir: repo.workdir().to_owned(),

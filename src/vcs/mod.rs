@@ -16,6 +16,9 @@
 //!    calls a unit. A [`Snapshot`] of what is compared (the work tree, the
 //!    index or HEAD) says which directories are units now, and is where
 //!    their files are read from.
+//!
+//! [`Repo::change_set`] takes steps 2 and 3 and opens the snapshot, in the
+//! one order every `--changed` command uses.
 
 mod base;
 mod changes;
@@ -35,7 +38,7 @@ pub use owners::{
     MarkedDirs, SelectedUnit, UnitDirs, UnitState, select_owning_dirs, select_unit_files,
 };
 pub use repo::Repo;
-pub use snapshot::{Snapshot, SnapshotReadError};
+pub use snapshot::{ChangeSet, Snapshot, SnapshotReadError};
 
 /// What `--changed` compares, for skills and declarations alike.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -355,3 +355,33 @@ impl Part {
         }
     }
 }
+
+/// What a `--changed` run works from: the base it compares with, the files
+/// that differ from it, and the snapshot (work tree, index or HEAD) those
+/// files are read from.
+pub struct ChangeSet<'repo> {
+    pub base: super::Base,
+    pub changes: Vec<super::ChangedFile>,
+    pub snapshot: Snapshot<'repo>,
+}
+
+impl Repo {
+    /// Resolves the base (`base`, else the default order), lists the
+    /// changed files under `options`, and opens the snapshot
+    /// `options.compare_to` names: the steps every `--changed` command takes,
+    /// in the one order.
+    pub fn change_set(
+        &self,
+        base: Option<&str>,
+        options: &super::ChangeOptions,
+    ) -> Result<ChangeSet<'_>, VcsError> {
+        let base = self.resolve_base(base)?;
+        let changes = self.changed_files(&base, options)?;
+        let snapshot = self.snapshot(options.compare_to)?;
+        Ok(ChangeSet {
+            base,
+            changes,
+            snapshot,
+        })
+    }
+}

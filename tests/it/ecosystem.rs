@@ -354,11 +354,36 @@ fn dynamic_completion_covers_run_too() {
     let sandbox = Sandbox::new();
     let names = complete(&sandbox, &["aigent", "run", "--dry-run", "files"], None);
     assert_eq!(names, ["files-get"]);
-    // aigent's own `--version` may be offered as well; the shells drop
-    // duplicates.
-    let mut flags = complete(&sandbox, &["aigent", "run", "deploy", "--ver"], None);
-    flags.dedup();
+    // Before NAME, aigent's own flags.
+    let flags = complete(&sandbox, &["aigent", "run", "--ver"], None);
     assert_eq!(flags, ["--version"]);
+}
+
+/// After NAME every word goes to the declared command, where aigent's own
+/// flags are refused: only NAME's flags are offered.
+#[test]
+fn completion_after_name_offers_only_the_declared_flags() {
+    let sandbox = Sandbox::new();
+    for leaf in [&["run"][..], &["args", "check"][..]] {
+        let line = |current: &str| -> Vec<String> {
+            let mut words = vec!["aigent", "--format", "json"];
+            words.extend_from_slice(leaf);
+            words.extend(["git-log", current]);
+            complete(&sandbox, &words, None)
+        };
+        let flags: Vec<String> = line("--")
+            .into_iter()
+            .map(|flag| flag.split('\t').next().unwrap().to_owned())
+            .collect();
+        assert_eq!(
+            flags,
+            ["--count", "--author", "--merges", "--path", "--json"],
+            "{leaf:?}"
+        );
+        for own in ["--ver", "--dry", "--form", "--comm"] {
+            assert!(line(own).is_empty(), "{leaf:?} {own}: {:?}", line(own));
+        }
+    }
 }
 
 #[test]

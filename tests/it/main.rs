@@ -18,6 +18,8 @@ mod cookbook;
 mod ecosystem;
 mod error_codes;
 mod fuzz;
+#[cfg(target_os = "linux")]
+mod fuzz_mcp;
 mod generated;
 mod hardening;
 mod hook;
@@ -29,6 +31,8 @@ mod invoke;
 mod lsp;
 #[cfg(unix)]
 mod mcp;
+#[cfg(unix)]
+mod mcp_http;
 #[cfg(unix)]
 mod mcp_revisions;
 #[cfg(unix)]
@@ -47,6 +51,7 @@ mod sandbox;
 mod sarif;
 mod schema;
 mod schema_changed;
+mod schema_export;
 mod skill_authoring;
 mod skill_changed;
 mod skill_fix;

@@ -10,7 +10,7 @@ use super::{CliError, Context};
 
 #[derive(Debug, Subcommand)]
 pub enum McpCommand {
-    /// Serve declared commands as guarded tools and validated skills over MCP (stdio)
+    /// Serve declared commands as guarded tools and validated skills over MCP (stdio or HTTP)
     Serve(serve::ServeArgs),
 }
 

@@ -1,5 +1,6 @@
 //! `aigent schema ...`: the registry of declared commands.
 
+pub mod export;
 pub mod lint;
 pub mod list;
 pub mod show;
@@ -19,6 +20,8 @@ pub enum SchemaCommand {
     Show(show::ShowArgs),
     /// Lint every declaration in the registry
     Lint(lint::LintArgs),
+    /// Write declarations as an agent's own policy rules, with what each keeps and drops
+    Export(export::ExportArgs),
 }
 
 pub fn run(command: &SchemaCommand, ctx: &Context) -> Result<Outcome, CliError> {
@@ -26,6 +29,7 @@ pub fn run(command: &SchemaCommand, ctx: &Context) -> Result<Outcome, CliError> 
         SchemaCommand::List(args) => list::run(args, ctx),
         SchemaCommand::Show(args) => show::run(args, ctx),
         SchemaCommand::Lint(args) => lint::run(args, ctx),
+        SchemaCommand::Export(args) => export::run(args, ctx),
     }
 }
 

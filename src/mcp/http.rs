@@ -1,0 +1,475 @@
+//! `aigent mcp serve --http ADDR`: the same server over MCP's Streamable
+//! HTTP transport, for one guarded server shared by many agents.
+//!
+//! rmcp's `StreamableHttpService` speaks the transport (JSON-RPC over POST,
+//! per-request revision negotiation, the `MCP-Protocol-Version` header, Host
+//! and Origin checks against DNS rebinding, its own body cap). It is a
+//! tower service with no listener, so this file adds what sits in front of
+//! it, in this order, before any byte of a body is read:
+//!
+//! 1. a cap on open connections (over it, `503` and the socket is closed);
+//! 2. a deadline on each request's headers (hyper's `header_read_timeout`);
+//! 3. the path: only [`MCP_PATH`];
+//! 4. the bearer token, compared in constant time: missing or wrong is
+//!    `401` with `WWW-Authenticate`. Every request needs it, on loopback
+//!    too: nothing runs unauthenticated;
+//! 5. for a POST, `Content-Type: application/json` (`415`) and a declared
+//!    `Content-Length` within the cap (`413`);
+//! 6. the body, read under the size cap (`413`) and a deadline (`408`).
+//!
+//! The server keeps no session (rmcp's stateless mode, no session manager):
+//! each request is served on its own, so replicas behind a load balancer
+//! share nothing but the registry and the audit log.
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use http_body_util::{BodyExt, Full, Limited, combinators::BoxBody};
+use hyper::body::{Bytes, Incoming};
+use hyper::header::{self, HeaderValue};
+use hyper::{Method, Request, Response, StatusCode};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
+use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+
+use super::lifecycle::Lifecycle;
+use super::server::AigentServer;
+
+/// The one path the server answers on.
+pub const MCP_PATH: &str = "/mcp";
+/// Default cap on open connections.
+pub const MAX_CONNECTIONS: usize = 256;
+/// Default deadline for a request's headers.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// Default deadline for a request's body, from the end of its headers.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(30);
+/// The shortest token accepted: guessing must not be practical.
+pub const MIN_TOKEN_BYTES: usize = 16;
+/// The longest token accepted (and read from a file).
+const MAX_TOKEN_BYTES: usize = 4096;
+
+type Body = BoxBody<Bytes, Infallible>;
+
+/// A bearer token: never printed, compared in constant time.
+#[derive(Clone)]
+pub struct BearerToken(Arc<[u8]>);
+
+impl std::fmt::Debug for BearerToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("BearerToken(<redacted>)")
+    }
+}
+
+/// Why a token could not be had. The token itself is never in the message.
+#[derive(Debug, thiserror::Error)]
+pub enum TokenError {
+    #[error("cannot read the token file {path}: {reason}")]
+    Unreadable { path: String, reason: String },
+    #[error("the environment variable {0} is not set or is not valid UTF-8")]
+    UnsetVariable(String),
+    #[error(
+        "the token from {0} is unusable: it must be {min} to {max} characters of letters, digits and -._~+/= (RFC 6750)",
+        min = MIN_TOKEN_BYTES,
+        max = MAX_TOKEN_BYTES
+    )]
+    Malformed(String),
+}
+
+impl BearerToken {
+    /// The token is the file's content without its trailing line break.
+    /// The file is read as any other hostile file (no FIFO, capped).
+    pub fn from_file(path: &Path) -> Result<Self, TokenError> {
+        let bytes =
+            crate::fsutil::read_regular_file(path, MAX_TOKEN_BYTES as u64 + 2).map_err(|err| {
+                TokenError::Unreadable {
+                    path: path.display().to_string(),
+                    reason: err.to_string(),
+                }
+            })?;
+        Self::parse(&bytes, &path.display().to_string())
+    }
+
+    pub fn from_env(variable: &str) -> Result<Self, TokenError> {
+        let value =
+            std::env::var(variable).map_err(|_| TokenError::UnsetVariable(variable.to_owned()))?;
+        Self::parse(value.as_bytes(), &format!("${variable}"))
+    }
+
+    fn parse(bytes: &[u8], source: &str) -> Result<Self, TokenError> {
+        let token = bytes
+            .strip_suffix(b"\n")
+            .map_or(bytes, |rest| rest.strip_suffix(b"\r").unwrap_or(rest));
+        let well_formed = (MIN_TOKEN_BYTES..=MAX_TOKEN_BYTES).contains(&token.len())
+            && token
+                .iter()
+                .all(|&b| b.is_ascii_alphanumeric() || b"-._~+/=".contains(&b));
+        if well_formed {
+            Ok(Self(token.into()))
+        } else {
+            Err(TokenError::Malformed(source.to_owned()))
+        }
+    }
+
+    /// Whether `presented` is the token. The time taken depends on the
+    /// lengths only, never on where the first difference is.
+    pub fn matches(&self, presented: &[u8]) -> bool {
+        let expected = &self.0;
+        let mut difference = u8::from(expected.len() != presented.len());
+        for (index, &byte) in expected.iter().enumerate() {
+            let other = presented.get(index).copied().unwrap_or(!byte);
+            difference |= byte ^ other;
+        }
+        std::hint::black_box(difference) == 0
+    }
+}
+
+/// How the HTTP transport runs.
+#[derive(Debug, Clone)]
+pub struct HttpOptions {
+    pub listen: SocketAddr,
+    /// Listening on an address that is not loopback was asked for.
+    pub allow_remote: bool,
+    pub token: BearerToken,
+    /// Names clients reach the server by (the `Host` header), beyond the
+    /// loopback ones.
+    pub allowed_hosts: Vec<String>,
+    /// Browser origins allowed to call; any other `Origin` gets `403`.
+    pub allowed_origins: Vec<String>,
+    pub max_body_bytes: usize,
+    pub max_connections: usize,
+    pub header_timeout: Duration,
+    pub body_timeout: Duration,
+}
+
+impl HttpOptions {
+    pub fn new(listen: SocketAddr, token: BearerToken) -> Self {
+        Self {
+            listen,
+            allow_remote: false,
+            token,
+            allowed_hosts: Vec::new(),
+            allowed_origins: Vec::new(),
+            max_body_bytes: super::lifecycle::MAX_ARGUMENT_BYTES + 64 * 1024,
+            max_connections: MAX_CONNECTIONS,
+            header_timeout: HEADER_TIMEOUT,
+            body_timeout: BODY_TIMEOUT,
+        }
+    }
+
+    /// Refuses a configuration that would expose the server: a non-loopback
+    /// address without `allow_remote`, or with it but no name clients may
+    /// use (every `Host` would be refused, or, worse, any accepted).
+    pub fn check(&self) -> Result<(), String> {
+        if !self.listen.ip().is_loopback() {
+            if !self.allow_remote {
+                return Err(format!(
+                    "{} is not a loopback address: serving beyond this machine needs --allow-remote \
+                     (the bearer token is always required)",
+                    self.listen
+                ));
+            }
+            if self.allowed_hosts.is_empty() {
+                return Err(
+                    "--allow-remote needs --allowed-host NAME: the host names clients use to reach \
+                     this server (requests naming any other Host are refused, against DNS rebinding)"
+                        .to_owned(),
+                );
+            }
+        }
+        if self.max_body_bytes == 0 || self.max_connections == 0 {
+            return Err("the body and connection caps must be at least 1".to_owned());
+        }
+        Ok(())
+    }
+
+    fn rmcp_config(&self, lifecycle_token: CancellationToken) -> StreamableHttpServerConfig {
+        let mut hosts: Vec<String> = ["localhost", "127.0.0.1", "::1"]
+            .into_iter()
+            .map(str::to_owned)
+            .collect();
+        hosts.extend(self.allowed_hosts.iter().cloned());
+        StreamableHttpServerConfig::default()
+            .with_legacy_session_mode(false)
+            .with_json_response(true)
+            .with_sse_keep_alive(Some(Duration::from_secs(15)))
+            .with_sse_retry(None)
+            .with_allowed_hosts(hosts)
+            .with_allowed_origins(self.allowed_origins.clone())
+            .enforce_origin_validation()
+            .with_max_request_body_bytes(self.max_body_bytes)
+            .with_cancellation_token(lifecycle_token)
+    }
+}
+
+fn plain(status: StatusCode, text: &'static str) -> Response<Body> {
+    let mut response = Response::new(Full::new(Bytes::from_static(text.as_bytes())).boxed());
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    response
+}
+
+fn unauthorized(error: Option<&'static str>) -> Response<Body> {
+    let mut response = plain(
+        StatusCode::UNAUTHORIZED,
+        "Unauthorized: this server needs its bearer token (Authorization: Bearer ...)\n",
+    );
+    let challenge = match error {
+        Some("invalid_token") => {
+            r#"Bearer realm="aigent", error="invalid_token", error_description="the token is not this server's""#
+        }
+        Some(_) => r#"Bearer realm="aigent", error="invalid_request""#,
+        None => r#"Bearer realm="aigent""#,
+    };
+    response.headers_mut().insert(
+        header::WWW_AUTHENTICATE,
+        HeaderValue::from_static(challenge),
+    );
+    response
+}
+
+/// What the request's `Authorization` header says: `Err` carries the
+/// challenge's `error` (none when no credentials came at all).
+fn authorize(request: &Request<Incoming>, token: &BearerToken) -> Result<(), Option<&'static str>> {
+    let mut values = request.headers().get_all(header::AUTHORIZATION).iter();
+    let Some(value) = values.next() else {
+        return Err(None);
+    };
+    if values.next().is_some() {
+        return Err(Some("invalid_request"));
+    }
+    let bytes = value.as_bytes();
+    let presented = bytes
+        .get(..7)
+        .filter(|scheme| scheme.eq_ignore_ascii_case(b"bearer "))
+        .and_then(|_| bytes.get(7..))
+        .map(|rest| rest.trim_ascii());
+    match presented {
+        Some(presented) if token.matches(presented) => Ok(()),
+        Some(_) => Err(Some("invalid_token")),
+        None => Err(Some("invalid_request")),
+    }
+}
+
+fn is_json(request: &Request<Incoming>) -> bool {
+    request
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .map(|value| value.split(';').next().unwrap_or("").trim())
+        .is_some_and(|essence| essence.eq_ignore_ascii_case("application/json"))
+}
+
+struct Front {
+    options: HttpOptions,
+    mcp: StreamableHttpService<AigentServer, NeverSessionManager>,
+}
+
+impl Front {
+    async fn handle(&self, request: Request<Incoming>) -> Response<Body> {
+        if request.uri().path() != MCP_PATH {
+            return plain(
+                StatusCode::NOT_FOUND,
+                "Not Found: the MCP endpoint is /mcp\n",
+            );
+        }
+        if let Err(error) = authorize(&request, &self.options.token) {
+            return unauthorized(error);
+        }
+        if request.method() != Method::POST {
+            // GET (a standalone stream) and DELETE (a session) do not exist
+            // without sessions: rmcp answers 405 with Allow.
+            let (parts, _) = request.into_parts();
+            return self
+                .mcp
+                .handle(Request::from_parts(parts, Full::new(Bytes::new())))
+                .await;
+        }
+        if !is_json(&request) {
+            return plain(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "Unsupported Media Type: Content-Type must be application/json\n",
+            );
+        }
+        let limit = self.options.max_body_bytes;
+        let declared = request
+            .headers()
+            .get(header::CONTENT_LENGTH)
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| value.parse::<u64>().ok());
+        if declared.is_some_and(|length| length > limit as u64) {
+            return too_large();
+        }
+        let (parts, body) = request.into_parts();
+        let read = tokio::time::timeout(
+            self.options.body_timeout,
+            Limited::new(body, limit).collect(),
+        )
+        .await;
+        let bytes = match read {
+            Ok(Ok(collected)) => collected.to_bytes(),
+            Ok(Err(err)) if err.is::<http_body_util::LengthLimitError>() => return too_large(),
+            Ok(Err(_)) => {
+                return plain(
+                    StatusCode::BAD_REQUEST,
+                    "Bad Request: the body could not be read\n",
+                );
+            }
+            Err(_) => {
+                let mut response = plain(
+                    StatusCode::REQUEST_TIMEOUT,
+                    "Request Timeout: the body did not arrive in time\n",
+                );
+                response
+                    .headers_mut()
+                    .insert(header::CONNECTION, HeaderValue::from_static("close"));
+                return response;
+            }
+        };
+        self.mcp
+            .handle(Request::from_parts(parts, Full::new(bytes)))
+            .await
+    }
+}
+
+fn too_large() -> Response<Body> {
+    let mut response = plain(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "Payload Too Large: the request body is over this server's limit\n",
+    );
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
+}
+
+/// The canned answer to a connection over the cap, written without hyper.
+const BUSY: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\n\
+retry-after: 1\r\nconnection: close\r\ncontent-length: 42\r\n\r\n\
+Service Unavailable: too many connections\n";
+
+/// Listens and serves until the lifecycle stops. `ready` hears the bound
+/// address (port 0 picks one).
+pub async fn serve(
+    server: AigentServer,
+    options: HttpOptions,
+    lifecycle: Lifecycle,
+    ready: impl FnOnce(SocketAddr),
+) -> std::io::Result<()> {
+    let listener = TcpListener::bind(options.listen).await?;
+    ready(listener.local_addr()?);
+    let cancel = CancellationToken::new();
+    let factory_server = server.clone();
+    let mcp = StreamableHttpService::new(
+        move || Ok(factory_server.clone()),
+        Arc::new(NeverSessionManager::default()),
+        options.rmcp_config(cancel.clone()),
+    );
+    let front = Arc::new(Front {
+        options: options.clone(),
+        mcp,
+    });
+    let open = Arc::new(AtomicUsize::new(0));
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(options.header_timeout)
+        .max_buf_size(64 * 1024)
+        .keep_alive(true);
+    let builder = Arc::new(builder);
+    let stopping = lifecycle.stopping();
+    tokio::pin!(stopping);
+    loop {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            () = &mut stopping => break,
+        };
+        let (stream, _) = match accepted {
+            Ok(accepted) => accepted,
+            // Out of descriptors, a reset before accept: the listener
+            // itself is fine; wait a little rather than spin.
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                continue;
+            }
+        };
+        if open.fetch_add(1, Ordering::SeqCst) >= options.max_connections {
+            open.fetch_sub(1, Ordering::SeqCst);
+            let _ = stream.try_write(BUSY);
+            drop(stream);
+            continue;
+        }
+        let _ = stream.set_nodelay(true);
+        let open = Arc::clone(&open);
+        let front = Arc::clone(&front);
+        let builder = Arc::clone(&builder);
+        tokio::spawn(async move {
+            let service = hyper::service::service_fn(move |request| {
+                let front = Arc::clone(&front);
+                async move { Ok::<_, Infallible>(front.handle(request).await) }
+            });
+            let _ = builder
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+            open.fetch_sub(1, Ordering::SeqCst);
+        });
+    }
+    cancel.cancel();
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_match_exactly() {
+        let token = BearerToken::parse(b"abcdefghijklmnop1234\n", "test").unwrap();
+        assert!(token.matches(b"abcdefghijklmnop1234"));
+        assert!(!token.matches(b"abcdefghijklmnop123"));
+        assert!(!token.matches(b"abcdefghijklmnop12345"));
+        assert!(!token.matches(b"Abcdefghijklmnop1234"));
+        assert!(!token.matches(b""));
+    }
+
+    #[test]
+    fn short_or_odd_tokens_are_refused_without_echoing_them() {
+        for bad in [&b"short"[..], b"has space in the middle!", b"", b"\n"] {
+            let err = BearerToken::parse(bad, "$TOKEN").unwrap_err();
+            let text = err.to_string();
+            assert!(text.contains("$TOKEN"));
+            if !bad.is_empty() && bad != b"\n" {
+                assert!(!text.contains(std::str::from_utf8(bad).unwrap()), "{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn debug_never_shows_the_token() {
+        let token = BearerToken::parse(b"supersecretvalue1234", "test").unwrap();
+        assert!(!format!("{token:?}").contains("supersecret"));
+    }
+
+    #[test]
+    fn a_remote_address_needs_allow_remote_and_a_host_name() {
+        let token = BearerToken::parse(b"abcdefghijklmnop1234", "t").unwrap();
+        let mut options = HttpOptions::new("0.0.0.0:8080".parse().unwrap(), token);
+        assert!(options.check().unwrap_err().contains("--allow-remote"));
+        options.allow_remote = true;
+        assert!(options.check().unwrap_err().contains("--allowed-host"));
+        options.allowed_hosts = vec!["mcp.example.com".to_owned()];
+        assert!(options.check().is_ok());
+        let loopback = HttpOptions::new("127.0.0.1:0".parse().unwrap(), options.token.clone());
+        assert!(loopback.check().is_ok());
+        let v6 = HttpOptions::new("[::1]:0".parse().unwrap(), options.token);
+        assert!(v6.check().is_ok());
+    }
+}

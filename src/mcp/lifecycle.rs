@@ -1,0 +1,290 @@
+//! The server's calls in flight, their cap, and how they end when the
+//! server does.
+//!
+//! Every `tools/call` that gets past the argument cap takes a [`Slot`]; at
+//! most `max_calls` exist at once, and a call over that gets a clear error
+//! at once (it does not queue: a queue would hold each waiting call's
+//! arguments). When the transport closes (stdin at EOF, the HTTP listener
+//! told to stop) or the server gets SIGTERM or SIGINT, [`Lifecycle::stop`]
+//! refuses new calls, gives the ones in flight up to the drain period to
+//! finish, then cancels each with the reason: its process group gets
+//! SIGTERM, then SIGKILL after the grace period, and its outcome record says
+//! `cancelled` with `cancel_reason`. The server waits for those records,
+//! never longer than the grace period plus a margin, and exits.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::watch;
+
+/// Default cap on one call's `arguments`, in bytes of JSON text.
+pub const MAX_ARGUMENT_BYTES: usize = 1024 * 1024;
+/// Default cap on calls running at once.
+pub const MAX_CALLS: usize = 8;
+
+/// Where the server is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    Running,
+    /// No new call starts; the ones in flight may finish.
+    Draining(&'static str),
+    /// Every call in flight is cancelled, with this reason.
+    Cancelling(&'static str),
+}
+
+/// Why a call could not start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// `max_calls` calls are already running.
+    Busy { limit: usize },
+    /// The server is stopping.
+    Stopping(&'static str),
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::Busy { limit } => write!(
+                f,
+                "the server is already running its limit of {limit} calls at once; \
+                 retry when one has finished"
+            ),
+            Refusal::Stopping(reason) => {
+                write!(f, "the server is shutting down ({reason}); nothing was run")
+            }
+        }
+    }
+}
+
+struct Shared {
+    phase: watch::Sender<Phase>,
+    in_flight: watch::Sender<usize>,
+    max_calls: usize,
+}
+
+/// Shared by every clone of the server.
+#[derive(Clone)]
+pub struct Lifecycle {
+    shared: Arc<Shared>,
+}
+
+impl std::fmt::Debug for Lifecycle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Lifecycle")
+            .field("phase", &*self.shared.phase.borrow())
+            .field("in_flight", &*self.shared.in_flight.borrow())
+            .finish()
+    }
+}
+
+/// A running call's place; the count goes down when it is dropped.
+pub struct Slot {
+    shared: Arc<Shared>,
+}
+
+impl std::fmt::Debug for Slot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Slot")
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.shared
+            .in_flight
+            .send_modify(|count| *count = count.saturating_sub(1));
+    }
+}
+
+impl Lifecycle {
+    pub fn new(max_calls: usize) -> Self {
+        Self {
+            shared: Arc::new(Shared {
+                phase: watch::Sender::new(Phase::Running),
+                in_flight: watch::Sender::new(0),
+                max_calls: max_calls.max(1),
+            }),
+        }
+    }
+
+    pub fn phase(&self) -> Phase {
+        *self.shared.phase.borrow()
+    }
+
+    pub fn in_flight(&self) -> usize {
+        *self.shared.in_flight.borrow()
+    }
+
+    /// A slot for one call, or why not.
+    pub fn begin(&self) -> Result<Slot, Refusal> {
+        match self.phase() {
+            Phase::Running => {}
+            Phase::Draining(reason) | Phase::Cancelling(reason) => {
+                return Err(Refusal::Stopping(reason));
+            }
+        }
+        let limit = self.shared.max_calls;
+        let mut taken = false;
+        self.shared.in_flight.send_if_modified(|count| {
+            if *count < limit {
+                *count += 1;
+                taken = true;
+            }
+            taken
+        });
+        if taken {
+            Ok(Slot {
+                shared: Arc::clone(&self.shared),
+            })
+        } else {
+            Err(Refusal::Busy { limit })
+        }
+    }
+
+    /// Resolves with the reason once the calls in flight are to be
+    /// cancelled.
+    pub async fn cancelled(&self) -> &'static str {
+        let mut phase = self.shared.phase.subscribe();
+        loop {
+            if let Phase::Cancelling(reason) = *phase.borrow_and_update() {
+                return reason;
+            }
+            if phase.changed().await.is_err() {
+                // The sender lives as long as `self`.
+                std::future::pending::<()>().await;
+            }
+        }
+    }
+
+    /// Resolves once [`Lifecycle::stop`] has been called (draining or
+    /// cancelling).
+    pub async fn stopping(&self) {
+        let mut phase = self.shared.phase.subscribe();
+        while *phase.borrow_and_update() == Phase::Running {
+            if phase.changed().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        }
+    }
+
+    /// Waits until no call is in flight, or `limit` has passed; true when
+    /// none is left.
+    async fn settled(&self, limit: Duration) -> bool {
+        let mut count = self.shared.in_flight.subscribe();
+        tokio::time::timeout(limit, count.wait_for(|count| *count == 0))
+            .await
+            .is_ok_and(|waited| waited.is_ok())
+    }
+
+    /// Stops the server's calls: no new one starts; those in flight get
+    /// `drain` to finish, then are cancelled with `reason` and given
+    /// `grace` plus a margin to end (their group is killed after `grace`)
+    /// and write their records. Returns how many were still running when
+    /// it gave up waiting (0 when every call ended).
+    pub async fn stop(&self, reason: &'static str, drain: Duration, grace: Duration) -> usize {
+        self.shared.phase.send_if_modified(|phase| {
+            if *phase == Phase::Running {
+                *phase = Phase::Draining(reason);
+                true
+            } else {
+                false
+            }
+        });
+        let reason = match self.phase() {
+            Phase::Draining(first) | Phase::Cancelling(first) => first,
+            Phase::Running => reason,
+        };
+        if !drain.is_zero() && self.settled(drain).await {
+            return 0;
+        }
+        self.shared.phase.send_if_modified(|phase| {
+            if matches!(phase, Phase::Cancelling(_)) {
+                false
+            } else {
+                *phase = Phase::Cancelling(reason);
+                true
+            }
+        });
+        // The watchdog notices a cancellation within 50 ms, the group gets
+        // `grace` after SIGTERM, and the record is one write: a margin of
+        // 800 ms keeps the whole stop within grace + 1 s.
+        if self.settled(grace + Duration::from_millis(800)).await {
+            0
+        } else {
+            self.in_flight()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn runtime() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn slots_are_capped_and_given_back() {
+        let lifecycle = Lifecycle::new(2);
+        let first = lifecycle.begin().unwrap();
+        let _second = lifecycle.begin().unwrap();
+        assert_eq!(lifecycle.begin().unwrap_err(), Refusal::Busy { limit: 2 });
+        drop(first);
+        assert_eq!(lifecycle.in_flight(), 1);
+        assert!(lifecycle.begin().is_ok());
+    }
+
+    #[test]
+    fn stop_cancels_what_is_running_and_refuses_new_calls() {
+        runtime().block_on(async {
+            let lifecycle = Lifecycle::new(4);
+            let slot = lifecycle.begin().unwrap();
+            let watcher = lifecycle.clone();
+            let call = tokio::spawn(async move {
+                let reason = watcher.cancelled().await;
+                drop(slot);
+                reason
+            });
+            let left = lifecycle
+                .stop("SIGTERM", Duration::ZERO, Duration::from_millis(100))
+                .await;
+            assert_eq!(left, 0);
+            assert_eq!(call.await.unwrap(), "SIGTERM");
+            assert_eq!(lifecycle.begin().unwrap_err(), Refusal::Stopping("SIGTERM"));
+        });
+    }
+
+    #[test]
+    fn drain_lets_a_call_finish_uncancelled() {
+        runtime().block_on(async {
+            let lifecycle = Lifecycle::new(4);
+            let slot = lifecycle.begin().unwrap();
+            let watcher = lifecycle.clone();
+            tokio::spawn(async move {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                drop(slot);
+            });
+            let left = lifecycle
+                .stop("stdin closed", Duration::from_secs(5), Duration::ZERO)
+                .await;
+            assert_eq!(left, 0);
+            assert_eq!(watcher.phase(), Phase::Draining("stdin closed"));
+        });
+    }
+
+    #[test]
+    fn a_call_that_never_ends_is_given_up_on() {
+        runtime().block_on(async {
+            let lifecycle = Lifecycle::new(4);
+            let _stuck = lifecycle.begin().unwrap();
+            let left = lifecycle
+                .stop("SIGINT", Duration::ZERO, Duration::from_millis(10))
+                .await;
+            assert_eq!(left, 1);
+        });
+    }
+}

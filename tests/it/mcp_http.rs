@@ -1,0 +1,555 @@
+//! `aigent mcp serve --http`: the real binary on loopback, driven by a
+//! plain HTTP/1.1 client written here over `std::net::TcpStream`, so every
+//! byte on the wire (headers, bodies, slow or oversized ones) is the test's
+//! to choose.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::common::Sandbox;
+
+const TOKEN: &str = "test-token-0123456789abcdefXYZ";
+const GREET: &str = "name: greet\ndescription: Print a greeting\ndanger_level: safe\nparameters:\n  who: {type: string, required: true}\nsubprocess: {binary: echo, hardcoded_args: [hello], user_controlled_args: [who]}\n";
+
+/// A running server; killed when dropped.
+struct Server {
+    child: Child,
+    address: SocketAddr,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn registry(sandbox: &Sandbox) {
+    sandbox.write("commands/greet.yaml", GREET);
+    sandbox.write("token", format!("{TOKEN}\n"));
+}
+
+fn start(sandbox: &Sandbox, extra: &[&str]) -> Server {
+    let mut command = sandbox.std_cmd();
+    command
+        .arg("--commands")
+        .arg(sandbox.join("commands"))
+        .args(["mcp", "serve", "--http", "127.0.0.1:0", "--token-file"])
+        .arg(sandbox.join("token"))
+        .args(extra)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    let mut child = command.spawn().expect("server starts");
+    let stderr = child.stderr.take().expect("stderr piped");
+    let mut lines = BufReader::new(stderr).lines();
+    let address = loop {
+        let line = lines
+            .next()
+            .expect("the server says where it listens")
+            .expect("stderr is text");
+        if let Some(rest) = line.strip_prefix("aigent mcp serve: listening on http://") {
+            break rest.trim_end_matches("/mcp").parse().expect("an address");
+        }
+    };
+    // Keep draining stderr so the server never blocks on it.
+    std::thread::spawn(move || for _ in lines {});
+    Server { child, address }
+}
+
+/// One HTTP response, read to its end.
+#[derive(Debug)]
+struct Reply {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Reply {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(key, _)| key.eq_ignore_ascii_case(name))
+            .map(|(_, value)| value.as_str())
+    }
+
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|_| panic!("JSON body: {self:?}"))
+    }
+}
+
+fn read_reply(stream: &mut TcpStream) -> Reply {
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let mut reader = BufReader::new(stream);
+    let mut status_line = String::new();
+    reader.read_line(&mut status_line).expect("a status line");
+    let status = status_line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or_else(|| panic!("status line: {status_line:?}"));
+    let mut headers = Vec::new();
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line).unwrap();
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        let (key, value) = line.split_once(':').unwrap();
+        headers.push((key.trim().to_owned(), value.trim().to_owned()));
+    }
+    let length = headers
+        .iter()
+        .find(|(key, _)| key.eq_ignore_ascii_case("content-length"))
+        .map(|(_, value)| value.parse::<usize>().unwrap());
+    let mut body = Vec::new();
+    match length {
+        Some(length) => {
+            body.resize(length, 0);
+            reader.read_exact(&mut body).unwrap();
+        }
+        None => {
+            let _ = reader.read_to_end(&mut body);
+        }
+    }
+    Reply {
+        status,
+        headers,
+        body: String::from_utf8_lossy(&body).into_owned(),
+    }
+}
+
+/// Sends `head` (request line and headers, without the blank line) and
+/// `body`, and reads the reply.
+fn exchange(address: SocketAddr, head: &str, body: &[u8]) -> Reply {
+    let mut stream = TcpStream::connect(address).unwrap();
+    let request = format!(
+        "{head}\r\nHost: {address}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).unwrap();
+    stream.write_all(body).unwrap();
+    read_reply(&mut stream)
+}
+
+const JSON_HEADERS: &str =
+    "Content-Type: application/json\r\nAccept: application/json, text/event-stream";
+
+fn post(address: SocketAddr, extra_headers: &str, body: &Value) -> Reply {
+    let mut head =
+        format!("POST /mcp HTTP/1.1\r\n{JSON_HEADERS}\r\nMCP-Protocol-Version: 2025-06-18");
+    if !extra_headers.is_empty() {
+        head.push_str("\r\n");
+        head.push_str(extra_headers);
+    }
+    exchange(address, &head, body.to_string().as_bytes())
+}
+
+fn authorized(address: SocketAddr, body: &Value) -> Reply {
+    post(address, &format!("Authorization: Bearer {TOKEN}"), body)
+}
+
+fn tools_call(name: &str, arguments: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+           "params": {"name": name, "arguments": arguments}})
+}
+
+fn tools_list() -> Value {
+    json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}})
+}
+
+fn audit_events(sandbox: &Sandbox) -> Vec<Value> {
+    std::fs::read_to_string(sandbox.audit_log())
+        .unwrap_or_default()
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("audit line is JSON"))
+        .collect()
+}
+
+#[test]
+fn a_missing_or_wrong_token_gets_401_with_a_challenge_and_runs_nothing() {
+    let sandbox = Sandbox::new();
+    registry(&sandbox);
+    let server = start(&sandbox, &[]);
+    let call = tools_call("greet", json!({"who": "x"}));
+
+    let missing = post(server.address, "", &call);
+    assert_eq!(missing.status, 401, "{missing:?}");
+    assert_eq!(
+        missing.header("www-authenticate"),
+        Some(r#"Bearer realm="aigent""#)
+    );
+
+    let wrong = post(
+        server.address,
+        "Authorization: Bearer test-token-0123456789abcdefXYz",
+        &call,
+    );
+    assert_eq!(wrong.status, 401);
+    assert!(
+        wrong
+            .header("www-authenticate")
+            .unwrap()
+            .contains(r#"error="invalid_token""#)
+    );
+    assert!(!wrong.body.contains(TOKEN));
+
+    let prefix = post(
+        server.address,
+        &format!("Authorization: Bearer {}", &TOKEN[..10]),
+        &call,
+    );
+    assert_eq!(prefix.status, 401);
+    let basic = post(server.address, "Authorization: Basic dXNlcjpwYXNz", &call);
+    assert_eq!(basic.status, 401);
+    let twice = post(
+        server.address,
+        &format!("Authorization: Bearer {TOKEN}\r\nAuthorization: Bearer {TOKEN}"),
+        &call,
+    );
+    assert_eq!(twice.status, 401);
+
+    assert!(
+        audit_events(&sandbox).is_empty(),
+        "nothing ran or was checked"
+    );
+
+    let right = authorized(server.address, &call);
+    assert_eq!(right.status, 200, "{right:?}");
+    let result = &right.json()["result"];
+    assert_eq!(
+        result["structuredContent"]["stdout"], "hello x\n",
+        "{result}"
+    );
+    let events = audit_events(&sandbox);
+    assert!(
+        events.iter().any(|e| e["event"] == "COMMAND_EXECUTED"),
+        "{events:?}"
+    );
+}
+
+#[test]
+fn a_bad_origin_or_host_gets_403() {
+    let sandbox = Sandbox::new();
+    registry(&sandbox);
+    let server = start(
+        &sandbox,
+        &["--allowed-origin", "https://app.example.com:443"],
+    );
+    let auth = format!("Authorization: Bearer {TOKEN}");
+    let evil = post(
+        server.address,
+        &format!("{auth}\r\nOrigin: http://evil.example"),
+        &tools_list(),
+    );
+    assert_eq!(evil.status, 403, "{evil:?}");
+    let allowed = post(
+        server.address,
+        &format!("{auth}\r\nOrigin: https://app.example.com"),
+        &tools_list(),
+    );
+    assert_eq!(allowed.status, 200, "{allowed:?}");
+    // A DNS-rebinding page reaches 127.0.0.1 under its own name.
+    let mut stream = TcpStream::connect(server.address).unwrap();
+    let body = tools_list().to_string();
+    write!(
+        stream,
+        "POST /mcp HTTP/1.1\r\nHost: attacker.example:{}\r\n{JSON_HEADERS}\r\n{auth}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        server.address.port(),
+        body.len()
+    )
+    .unwrap();
+    assert_eq!(read_reply(&mut stream).status, 403);
+}
+
+#[test]
+fn bad_requests_get_clear_statuses() {
+    let sandbox = Sandbox::new();
+    registry(&sandbox);
+    let server = start(
+        &sandbox,
+        &["--max-argument-bytes", "4096", "--read-timeout", "1"],
+    );
+    let auth = format!("Authorization: Bearer {TOKEN}");
+
+    let wrong_type = exchange(
+        server.address,
+        &format!("POST /mcp HTTP/1.1\r\nContent-Type: text/plain\r\n{auth}"),
+        b"{}",
+    );
+    assert_eq!(wrong_type.status, 415, "{wrong_type:?}");
+
+    let wrong_path = exchange(
+        server.address,
+        &format!("POST /other HTTP/1.1\r\n{auth}"),
+        b"",
+    );
+    assert_eq!(wrong_path.status, 404);
+
+    let wrong_revision = exchange(
+        server.address,
+        &format!(
+            "POST /mcp HTTP/1.1\r\n{JSON_HEADERS}\r\n{auth}\r\nMCP-Protocol-Version: 1999-01-01"
+        ),
+        tools_list().to_string().as_bytes(),
+    );
+    assert_eq!(wrong_revision.status, 400, "{wrong_revision:?}");
+
+    let not_json = exchange(
+        server.address,
+        &format!("POST /mcp HTTP/1.1\r\n{JSON_HEADERS}\r\n{auth}"),
+        b"{not json",
+    );
+    assert!(
+        (400..500).contains(&not_json.status) || not_json.body.contains("-32700"),
+        "{not_json:?}"
+    );
+
+    // Declared too large: refused before a byte of the body is read.
+    let mut stream = TcpStream::connect(server.address).unwrap();
+    write!(
+        stream,
+        "POST /mcp HTTP/1.1\r\nHost: {}\r\n{JSON_HEADERS}\r\n{auth}\r\nContent-Length: 100000000\r\n\r\n",
+        server.address
+    )
+    .unwrap();
+    assert_eq!(read_reply(&mut stream).status, 413);
+
+    // Chunked, with no length: cut off at the cap while it streams.
+    let mut stream = TcpStream::connect(server.address).unwrap();
+    write!(
+        stream,
+        "POST /mcp HTTP/1.1\r\nHost: {}\r\n{JSON_HEADERS}\r\n{auth}\r\nTransfer-Encoding: chunked\r\n\r\n",
+        server.address
+    )
+    .unwrap();
+    let chunk = vec![b' '; 16 * 1024];
+    for _ in 0..8 {
+        if write!(stream, "{:x}\r\n", chunk.len()).is_err()
+            || stream.write_all(&chunk).is_err()
+            || stream.write_all(b"\r\n").is_err()
+        {
+            break;
+        }
+    }
+    assert_eq!(read_reply(&mut stream).status, 413);
+
+    // A body that never finishes arriving.
+    let started = Instant::now();
+    let mut stream = TcpStream::connect(server.address).unwrap();
+    write!(
+        stream,
+        "POST /mcp HTTP/1.1\r\nHost: {}\r\n{JSON_HEADERS}\r\n{auth}\r\nContent-Length: 500\r\n\r\n{{\"jsonrpc\"",
+        server.address
+    )
+    .unwrap();
+    assert_eq!(read_reply(&mut stream).status, 408);
+    assert!(started.elapsed() < Duration::from_secs(10));
+
+    // Headers that never finish arriving: the connection is closed.
+    let mut stream = TcpStream::connect(server.address).unwrap();
+    stream.write_all(b"POST /mcp HTTP/1.1\r\nHost: x").unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut rest = Vec::new();
+    let read = stream.read_to_end(&mut rest);
+    assert!(read.is_ok(), "closed, not left hanging: {read:?}");
+
+    // Arguments over --max-argument-bytes: -32602, nothing checked or run.
+    let big = "a".repeat(5000);
+    let over = authorized(server.address, &tools_call("greet", json!({"who": big})));
+    assert_eq!(over.status, 200, "{over:?}");
+    let error = &over.json()["error"];
+    assert_eq!(error["code"], -32602, "{error}");
+    assert!(
+        error["message"].as_str().unwrap().contains("4096"),
+        "{error}"
+    );
+    assert!(audit_events(&sandbox).is_empty());
+
+    // The server is still there.
+    assert_eq!(authorized(server.address, &tools_list()).status, 200);
+}
+
+#[test]
+fn startup_refuses_an_unauthenticated_or_exposed_server() {
+    let sandbox = Sandbox::new();
+    registry(&sandbox);
+    let output = |out: &std::process::Output| {
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    };
+    let run = |args: &[&str]| {
+        sandbox
+            .cmd()
+            .arg("--commands")
+            .arg(sandbox.join("commands"))
+            .args(["mcp", "serve"])
+            .args(args)
+            .timeout(Duration::from_secs(20))
+            .output()
+            .unwrap()
+    };
+    let no_token = run(&["--http", "127.0.0.1:0"]);
+    assert_eq!(no_token.status.code(), Some(2));
+    assert!(output(&no_token).contains("--token-file"));
+
+    let token = sandbox.join("token");
+    let token = token.to_str().unwrap();
+    let remote = run(&["--http", "0.0.0.0:0", "--token-file", token]);
+    assert_eq!(remote.status.code(), Some(2));
+    assert!(output(&remote).contains("--allow-remote"));
+
+    let nameless = run(&[
+        "--http",
+        "0.0.0.0:0",
+        "--token-file",
+        token,
+        "--allow-remote",
+    ]);
+    assert_eq!(nameless.status.code(), Some(2));
+    assert!(output(&nameless).contains("--allowed-host"));
+
+    let weak = sandbox.write("weak", "hunter2\n");
+    let weak = run(&[
+        "--http",
+        "127.0.0.1:0",
+        "--token-file",
+        weak.to_str().unwrap(),
+    ]);
+    assert_ne!(weak.status.code(), Some(0));
+    assert!(!output(&weak).contains("hunter2"));
+
+    let unset = sandbox
+        .cmd()
+        .arg("--commands")
+        .arg(sandbox.join("commands"))
+        .args([
+            "mcp",
+            "serve",
+            "--http",
+            "127.0.0.1:0",
+            "--token-env",
+            "AIGENT_TEST_UNSET_TOKEN",
+        ])
+        .env_remove("AIGENT_TEST_UNSET_TOKEN")
+        .timeout(Duration::from_secs(20))
+        .output()
+        .unwrap();
+    assert_ne!(unset.status.code(), Some(0));
+    assert!(output(&unset).contains("AIGENT_TEST_UNSET_TOKEN"));
+}
+
+/// The server's resident memory, in KiB.
+fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap_or_default()
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn a_thousand_connections_at_once_are_bounded() {
+    let sandbox = Sandbox::new();
+    registry(&sandbox);
+    let server = start(
+        &sandbox,
+        &["--max-connections", "64", "--read-timeout", "2"],
+    );
+    let before = rss_kib(server.child.id());
+    let mut streams = Vec::new();
+    for index in 0..1000 {
+        let mut stream = TcpStream::connect(server.address).expect("connect");
+        // Half send a partial request and stall; half send nothing.
+        if index % 2 == 0 {
+            let _ = stream.write_all(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+        }
+        streams.push(stream);
+    }
+    let during = rss_kib(server.child.id());
+    // Connections over the cap were answered 503 and closed at once.
+    let mut refused = 0;
+    for stream in streams.iter_mut().skip(900) {
+        stream
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        let mut head = [0u8; 12];
+        if stream.read_exact(&mut head).is_ok() && &head == b"HTTP/1.1 503" {
+            refused += 1;
+        }
+    }
+    assert!(refused >= 90, "only {refused} of the last 100 were refused");
+    drop(streams);
+    // Served again once the stalled ones time out.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let reply = loop {
+        let mut stream = TcpStream::connect(server.address).unwrap();
+        let body = tools_list().to_string();
+        write!(
+            stream,
+            "POST /mcp HTTP/1.1\r\nHost: {}\r\n{JSON_HEADERS}\r\nMCP-Protocol-Version: 2025-06-18\r\nAuthorization: Bearer {TOKEN}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            server.address,
+            body.len()
+        )
+        .unwrap();
+        let reply = read_reply(&mut stream);
+        if reply.status == 200 || Instant::now() > deadline {
+            break reply;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert!(
+        during.saturating_sub(before) < 64 * 1024,
+        "1,000 connections took {} KiB (from {before} to {during})",
+        during.saturating_sub(before)
+    );
+}
+
+#[test]
+fn two_replicas_share_only_the_registry_and_the_audit_log() {
+    let sandbox = Sandbox::new();
+    registry(&sandbox);
+    let first = start(&sandbox, &[]);
+    let second = start(&sandbox, &[]);
+    // A load balancer may send each request anywhere: no session ties a
+    // client to one replica.
+    for round in 0..6 {
+        let replica = if round % 2 == 0 { &first } else { &second };
+        let who = format!("r{round}");
+        let reply = authorized(replica.address, &tools_call("greet", json!({"who": who})));
+        assert_eq!(reply.status, 200, "{reply:?}");
+        assert!(reply.header("mcp-session-id").is_none());
+        let result = &reply.json()["result"];
+        assert_eq!(
+            result["structuredContent"]["stdout"],
+            format!("hello {who}\n")
+        );
+    }
+    let executed = audit_events(&sandbox)
+        .into_iter()
+        .filter(|e| e["event"] == "COMMAND_EXECUTED")
+        .count();
+    assert_eq!(executed, 6);
+    // Both wrote to one chain, under its lock: it verifies.
+    sandbox
+        .cmd()
+        .args(["audit", "verify"])
+        .timeout(Duration::from_secs(30))
+        .assert()
+        .success();
+}
