@@ -223,6 +223,9 @@ _aigent() {
             aigent__subcmd__help__subcmd__schema,show)
                 cmd="aigent__subcmd__help__subcmd__schema__subcmd__show"
                 ;;
+            aigent__subcmd__help__subcmd__skill,contracts)
+                cmd="aigent__subcmd__help__subcmd__skill__subcmd__contracts"
+                ;;
             aigent__subcmd__help__subcmd__skill,fix)
                 cmd="aigent__subcmd__help__subcmd__skill__subcmd__fix"
                 ;;
@@ -319,6 +322,9 @@ _aigent() {
             aigent__subcmd__schema__subcmd__help,show)
                 cmd="aigent__subcmd__schema__subcmd__help__subcmd__show"
                 ;;
+            aigent__subcmd__skill,contracts)
+                cmd="aigent__subcmd__skill__subcmd__contracts"
+                ;;
             aigent__subcmd__skill,fix)
                 cmd="aigent__subcmd__skill__subcmd__fix"
                 ;;
@@ -339,6 +345,9 @@ _aigent() {
                 ;;
             aigent__subcmd__skill,validate)
                 cmd="aigent__subcmd__skill__subcmd__validate"
+                ;;
+            aigent__subcmd__skill__subcmd__help,contracts)
+                cmd="aigent__subcmd__skill__subcmd__help__subcmd__contracts"
                 ;;
             aigent__subcmd__skill__subcmd__help,fix)
                 cmd="aigent__subcmd__skill__subcmd__help__subcmd__fix"
@@ -1543,8 +1552,22 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__help__subcmd__skill)
-            opts="validate new fmt fix read-properties to-prompt"
+            opts="validate new fmt fix read-properties to-prompt contracts"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__help__subcmd__skill__subcmd__contracts)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -2489,8 +2512,37 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill)
-            opts="-q -h -V --commands --format --color --quiet --schema --help --version validate new fmt fix read-properties to-prompt help"
+            opts="-q -h -V --commands --format --color --quiet --schema --help --version validate new fmt fix read-properties to-prompt contracts help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__skill__subcmd__contracts)
+            opts="-r -q -h -V --recursive --commands --format --color --quiet --schema --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -2580,8 +2632,22 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__help)
-            opts="validate new fmt fix read-properties to-prompt help"
+            opts="validate new fmt fix read-properties to-prompt contracts help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__skill__subcmd__help__subcmd__contracts)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -545,6 +545,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand fix 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)'
             cand read-properties 'Print a skill''s frontmatter properties as JSON'
             cand to-prompt 'Print the <available_skills> XML block that agents load'
+            cand contracts 'Hold a skill''s Bash grants and !`cmd` commands against the registry; propose declarations'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;skill;validate'= {
@@ -648,6 +649,20 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'aigent;skill;contracts'= {
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand -r 'Search each directory for skills at any depth'
+            cand --recursive 'Search each directory for skills at any depth'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'aigent;skill;help'= {
             cand validate 'Check skill directories against the Agent Skills rules'
             cand new 'Create a new skill: prompts on a terminal, flags everywhere else'
@@ -655,6 +670,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand fix 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)'
             cand read-properties 'Print a skill''s frontmatter properties as JSON'
             cand to-prompt 'Print the <available_skills> XML block that agents load'
+            cand contracts 'Hold a skill''s Bash grants and !`cmd` commands against the registry; propose declarations'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;skill;help;validate'= {
@@ -668,6 +684,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;skill;help;read-properties'= {
         }
         &'aigent;skill;help;to-prompt'= {
+        }
+        &'aigent;skill;help;contracts'= {
         }
         &'aigent;skill;help;help'= {
         }
@@ -811,6 +829,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand fix 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)'
             cand read-properties 'Print a skill''s frontmatter properties as JSON'
             cand to-prompt 'Print the <available_skills> XML block that agents load'
+            cand contracts 'Hold a skill''s Bash grants and !`cmd` commands against the registry; propose declarations'
         }
         &'aigent;help;skill;validate'= {
         }
@@ -823,6 +842,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;help;skill;read-properties'= {
         }
         &'aigent;help;skill;to-prompt'= {
+        }
+        &'aigent;help;skill;contracts'= {
         }
         &'aigent;help;plugin'= {
             cand validate 'Check plugins and marketplaces: manifests, sources, skills, components'

@@ -8,3 +8,4 @@
 //! exported example and the hook never disagree.
 
 pub mod export;
+pub mod skills;

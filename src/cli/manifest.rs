@@ -206,6 +206,19 @@ const CONTRACTS: &[Contract] = &[
     contract("skill.read-properties", Safe, SKILL_READER),
     contract("skill.to-prompt", Safe, SKILL_READER),
     contract(
+        "skill.contracts",
+        Safe,
+        &[
+            code_when(
+                exit::SUCCESS,
+                NoEffects,
+                "every grant and command has a standing (findings are data)",
+            ),
+            USAGE,
+            code_when(exit::NOT_FOUND, NoEffects, "the registry does not exist"),
+        ],
+    ),
+    contract(
         "plugin.validate",
         Safe,
         &[

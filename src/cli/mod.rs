@@ -219,7 +219,8 @@ fn extra_formats(command: &Command) -> Option<&'static [OutputFormat]> {
             | SkillCommand::ReadProperties(_)
             | SkillCommand::ToPrompt(_)
             | SkillCommand::Fmt(_)
-            | SkillCommand::Fix(_) => &[],
+            | SkillCommand::Fix(_)
+            | SkillCommand::Contracts(_) => &[],
         },
         Command::Plugin(plugin) => match plugin.command {
             plugin::PluginCommand::Validate(_) => &[Github, Sarif],
@@ -250,7 +251,8 @@ fn produces_document(command: &Command) -> bool {
             SkillCommand::Validate(_)
             | SkillCommand::New(_)
             | SkillCommand::ReadProperties(_)
-            | SkillCommand::Fix(_) => false,
+            | SkillCommand::Fix(_)
+            | SkillCommand::Contracts(_) => false,
         },
         Command::Completions(_) => true,
         Command::Schema(schema::SchemaCommand::Export(args)) => args.output.is_none(),

@@ -1,7 +1,7 @@
 //! The rmcp side: the only file that names the SDK's server API.
 
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams,
@@ -203,6 +203,7 @@ impl AigentServer {
         settings: CallSettings,
         prepared: call::Prepared,
         ids: RequestIds,
+        slot: super::lifecycle::Slot,
     ) -> Task {
         let ttl = prepared.time_limit(&settings) + TASK_RETENTION;
         let options = TaskOptions::new()
@@ -212,6 +213,9 @@ impl AigentServer {
         let lifecycle = self.lifecycle.clone();
         self.tasks.spawn(options, move |task| {
             Box::pin(async move {
+                // The task keeps the call's slot: a shutdown waits for it
+                // and cancels it like any call in flight.
+                let _slot = slot;
                 let watched = task.clone();
                 let reporter = task.clone();
                 let controls = Controls {
@@ -444,7 +448,7 @@ impl ServerHandler for AigentServer {
         check_argument_size(request.arguments.as_ref(), self.options.max_argument_bytes)?;
         // Held until the call's outcome is recorded: the cap on calls at
         // once, and what a shutdown waits for.
-        let _slot = match self.lifecycle.begin() {
+        let slot = match self.lifecycle.begin() {
             Ok(slot) => slot,
             Err(refusal) => {
                 return Ok(tool_result(call::not_started(&name, &refusal.to_string())).into());
@@ -523,7 +527,7 @@ impl ServerHandler for AigentServer {
                 .client_capabilities()
                 .is_some_and(|capabilities| capabilities.supports_tasks())
         {
-            let task = self.run_as_task(settings, prepared, ids);
+            let task = self.run_as_task(settings, prepared, ids, slot);
             return Ok(CreateTaskResult::new(task).into());
         }
         let peer = context.peer.clone();
@@ -818,16 +822,16 @@ pub async fn serve_stdio(options: ServeOptions, reporter: Reporter) -> Result<()
     let transport =
         rmcp::transport::async_rw::AsyncRwTransport::new_server(stdin, tokio::io::stdout());
 
-    // Sends whether the input was closed (else a signal came).
-    let (stopped_tx, stopped_rx) = tokio::sync::oneshot::channel::<bool>();
+    // (was stdin closed, and the stop is done)
+    let (stopped_tx, stopped_rx) = tokio::sync::oneshot::channel::<Option<Instant>>();
     let stopper = server.clone();
     tokio::spawn(async move {
-        let (reason, input_closed) = tokio::select! {
-            _ = eof_rx => ("the client closed stdin", true),
-            reason = shutdown_signal() => (reason, false),
+        let (reason, closed) = tokio::select! {
+            _ = eof_rx => ("the client closed stdin", Some(Instant::now())),
+            reason = shutdown_signal() => (reason, None),
         };
         stopper.stop(reason).await;
-        let _ = stopped_tx.send(input_closed);
+        let _ = stopped_tx.send(closed);
     });
 
     let session_server = server.clone();
@@ -852,16 +856,19 @@ pub async fn serve_stdio(options: ServeOptions, reporter: Reporter) -> Result<()
             server.stop("the client closed the connection").await;
             ended
         }
-        input_closed = stopped_rx => {
-            // Every call has ended and been recorded. With the input
-            // closed, the session ends by itself once the replies to what
-            // was already read are written (rmcp bounds that drain); after
-            // a signal, the replies of the last calls get a moment.
-            if input_closed.unwrap_or(false) {
-                let _ = (&mut session).await;
-            } else {
-                let _ = tokio::time::timeout(Duration::from_millis(300), &mut session).await;
-            }
+        closed = stopped_rx => {
+            // Every call has ended and been recorded. After EOF, rmcp
+            // still answers the requests it had read (calls among them are
+            // refused, the server stopping); after a signal, the replies of
+            // the last calls get a moment to be written.
+            // Within the grace period plus one second of the EOF.
+            let flush = match closed.ok().flatten() {
+                Some(at) => (crate::exec::process::DEFAULT_GRACE + Duration::from_secs(1))
+                    .saturating_sub(at.elapsed())
+                    .max(Duration::from_millis(300)),
+                None => Duration::from_millis(300),
+            };
+            let _ = tokio::time::timeout(flush, &mut session).await;
             Ok(())
         }
     }

@@ -54,6 +54,7 @@ mod schema_changed;
 mod schema_export;
 mod skill_authoring;
 mod skill_changed;
+mod skill_contracts;
 mod skill_fix;
 mod skill_hints;
 mod skill_new;

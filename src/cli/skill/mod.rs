@@ -1,5 +1,6 @@
 //! `aigent skill ...`: validate, scaffold, inspect and render Agent Skills.
 
+mod contracts;
 mod fix;
 mod fmt;
 mod new;
@@ -35,6 +36,8 @@ pub enum SkillCommand {
     Fmt(fmt::FmtArgs),
     /// Make the mechanical repairs (quoting, allowed-tools, metadata, name)
     Fix(fix::FixArgs),
+    /// Hold a skill's Bash grants and !`cmd` commands against the registry; propose declarations
+    Contracts(contracts::ContractsArgs),
 }
 
 pub fn run(args: &SkillArgs, ctx: &Context) -> Result<Outcome, CliError> {
@@ -45,6 +48,7 @@ pub fn run(args: &SkillArgs, ctx: &Context) -> Result<Outcome, CliError> {
         SkillCommand::ToPrompt(args) => to_prompt::run(args, ctx),
         SkillCommand::Fmt(args) => fmt::run(args, ctx),
         SkillCommand::Fix(args) => fix::run(args, ctx),
+        SkillCommand::Contracts(args) => contracts::run(args, ctx),
     }
 }
 
