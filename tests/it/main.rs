@@ -34,9 +34,9 @@ mod mcp;
 #[cfg(unix)]
 mod mcp_http;
 #[cfg(unix)]
-mod mcp_shutdown;
-#[cfg(unix)]
 mod mcp_revisions;
+#[cfg(unix)]
+mod mcp_shutdown;
 #[cfg(unix)]
 mod mcp_wire;
 mod newcomer;

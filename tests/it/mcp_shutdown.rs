@@ -40,7 +40,10 @@ fn start(sandbox: &Sandbox) -> (Child, ChildStdin) {
     }
     stdin.flush().unwrap();
     let deadline = Instant::now() + Duration::from_secs(30);
-    while !events(sandbox).iter().any(|e| e["event"] == "COMMAND_STARTED") {
+    while !events(sandbox)
+        .iter()
+        .any(|e| e["event"] == "COMMAND_STARTED")
+    {
         assert!(Instant::now() < deadline, "the call never started");
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -81,10 +84,16 @@ fn closing_stdin_mid_call_ends_the_child_and_records_it_cancelled() {
     let sandbox = Sandbox::new();
     let (mut child, stdin) = start(&sandbox);
     drop(stdin);
-    let took = wait_exit(&mut child, Duration::from_secs(3) + Duration::from_millis(500));
+    let took = wait_exit(
+        &mut child,
+        Duration::from_secs(3) + Duration::from_millis(500),
+    );
     let record = cancelled_record(&sandbox);
     assert_eq!(record["cancelled"], true, "{record}");
-    assert_eq!(record["cancel_reason"], "the client closed stdin", "{record}");
+    assert_eq!(
+        record["cancel_reason"], "the client closed stdin",
+        "{record}"
+    );
     assert!(took < Duration::from_secs(4), "{took:?}");
 }
 
@@ -97,8 +106,14 @@ fn sigterm_mid_call_ends_the_child_and_records_it_cancelled() {
     unsafe {
         libc::kill(pid, libc::SIGTERM);
     }
-    wait_exit(&mut child, Duration::from_secs(3) + Duration::from_millis(500));
+    wait_exit(
+        &mut child,
+        Duration::from_secs(3) + Duration::from_millis(500),
+    );
     let record = cancelled_record(&sandbox);
     assert_eq!(record["cancelled"], true, "{record}");
-    assert_eq!(record["cancel_reason"], "the server got SIGTERM", "{record}");
+    assert_eq!(
+        record["cancel_reason"], "the server got SIGTERM",
+        "{record}"
+    );
 }
