@@ -67,3 +67,5 @@ mod templates;
 mod text_values;
 mod tokens;
 mod vcs_changed;
+#[cfg(target_os = "linux")]
+mod watch;
