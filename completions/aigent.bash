@@ -2417,7 +2417,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__schema__subcmd__lint)
-            opts="-q -h -V --changed --base --compare-to --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --changed --base --compare-to --watch --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2873,7 +2873,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__validate)
-            opts="-r -q -h -V --recursive --strict --profile --changed --base --compare-to --commands --format --color --quiet --schema --help --version"
+            opts="-r -q -h -V --recursive --strict --profile --changed --base --compare-to --watch --commands --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

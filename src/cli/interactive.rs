@@ -43,6 +43,12 @@ pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
 }
 
+/// From now on Ctrl-C only sets [`interrupted`], for a loop that checks
+/// it (`--watch`) and ends cleanly.
+pub fn catch_interrupts() {
+    install_handler();
+}
+
 /// While alive, Ctrl-C (SIGINT) ends the process with exit 130 after
 /// restoring the terminal and printing the prepared output. When dropped,
 /// the cursor is shown again and Ctrl-C only sets [`interrupted`].

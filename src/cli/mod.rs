@@ -26,6 +26,7 @@ mod run;
 mod sarif;
 mod schema;
 mod skill;
+mod watch;
 
 use std::path::PathBuf;
 use std::time::Instant;

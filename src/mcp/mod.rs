@@ -11,8 +11,8 @@
 //! - `skills.rs` finds, validates and confines the served skills.
 //! - `server.rs` is the handler and the stdio transport, `http.rs` the
 //!   HTTP front (auth, limits) before rmcp's Streamable HTTP service; they
-//!   are the only files that name the rmcp SDK, whose API changes between
-//!   releases.
+//!   name the rmcp SDK, whose API changes between releases (`confirm.rs`
+//!   names only its `requestState` codec).
 //! - `lifecycle.rs`: calls in flight, their cap, and the shutdown that
 //!   cancels and records them.
 

@@ -36,6 +36,8 @@ mod mcp_http;
 #[cfg(unix)]
 mod mcp_revisions;
 #[cfg(unix)]
+mod mcp_shutdown;
+#[cfg(unix)]
 mod mcp_wire;
 mod newcomer;
 mod plugin;
@@ -65,3 +67,5 @@ mod templates;
 mod text_values;
 mod tokens;
 mod vcs_changed;
+#[cfg(target_os = "linux")]
+mod watch;

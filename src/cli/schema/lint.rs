@@ -13,15 +13,23 @@ use crate::cli::changed::{ChangedArgs, vcs_error};
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "--changed lints only the declarations this branch touched in the --commands directory (which must be in a git work tree); a change to any other file there, such as a script a command runs, lints them all. Deleted declarations are reported, not linted.\n\nExamples:\n  aigent schema lint\n  aigent --commands ./commands schema lint --format json\n  aigent --commands ./commands schema lint --changed --compare-to index\n  aigent --commands ./commands --format github schema lint\n  aigent --commands ./commands --format sarif schema lint > lint.sarif"
+    after_help = "--changed lints only the declarations this branch touched in the --commands directory (which must be in a git work tree); a change to any other file there, such as a script a command runs, lints them all. Deleted declarations are reported, not linted.\n\nExamples:\n  aigent schema lint\n  aigent --commands ./commands schema lint --format json\n  aigent --commands ./commands schema lint --changed --compare-to index\n  aigent --commands ./commands --format github schema lint\n  aigent --commands ./commands --format sarif schema lint > lint.sarif\n  aigent --commands ./commands schema lint --watch"
 )]
 pub struct LintArgs {
     #[command(flatten)]
     pub changed: ChangedArgs,
+
+    /// Lint again whenever a file in the --commands directory changes,
+    /// printing only the findings that appeared or went away; Ctrl-C stops
+    #[arg(long, conflicts_with = "changed")]
+    pub watch: bool,
 }
 
 pub fn run(args: &LintArgs, ctx: &Context) -> Result<Outcome, CliError> {
     let registry = super::registry(ctx);
+    if args.watch {
+        return watch(&registry, ctx);
+    }
     let (reports, selection) = match args.changed.scope() {
         None => (registry.reports()?, None),
         Some(scope) => {
@@ -82,6 +90,38 @@ pub fn run(args: &LintArgs, ctx: &Context) -> Result<Outcome, CliError> {
         ),
     );
     Ok(Outcome::failure(exit::PRECONDITION, data, body, text))
+}
+
+/// `--watch`: the first lint's text, then what changes.
+fn watch(registry: &Registry, ctx: &Context) -> Result<Outcome, CliError> {
+    crate::cli::watch::check_format(ctx)?;
+    let Some(dir) = &ctx.commands_dir else {
+        return Err(CliError::usage(
+            "--watch needs a registry directory: pass --commands DIR (or set AIGENT_COMMANDS)",
+        ));
+    };
+    let Some(target) = crate::cli::watch::target(dir).filter(|_| dir.is_dir()) else {
+        return Err(CliError::not_found(format!(
+            "the registry {} does not exist or is not a directory",
+            dir.display()
+        )));
+    };
+    let findings = |reports: &[FileReport]| -> crate::cli::watch::Findings {
+        reports
+            .iter()
+            .flat_map(|report| {
+                report
+                    .diagnostics
+                    .iter()
+                    .map(|diagnostic| crate::cli::watch::Seen::new(&report.file, diagnostic))
+            })
+            .collect()
+    };
+    let first = registry.reports()?;
+    let text = render_lint(&first, ctx.quiet, ctx.style);
+    crate::cli::watch::watch(&[target], ctx, &text, findings(&first), || {
+        Ok(findings(&registry.reports()?))
+    })
 }
 
 fn lint_data(registry: &Registry, reports: &[FileReport]) -> Value {

@@ -24,6 +24,7 @@ use crate::cli::changed::{ChangedArgs, vcs_error};
   aigent skill validate --changed                      # skills this branch touched
   aigent skill validate --changed --base origin/main --compare-to head   # CI
   aigent skill validate --recursive --format sarif . > aigent.sarif  # code scanning
+  aigent skill validate --recursive --watch skills/   # again on every save
 
 Every path that exists is validated even when another does not.
 
@@ -56,11 +57,69 @@ pub struct ValidateArgs {
 
     #[command(flatten)]
     pub changed: ChangedArgs,
+
+    /// Validate again whenever a file below the PATHs changes, printing
+    /// only the findings that appeared or went away; Ctrl-C stops
+    #[arg(long, conflicts_with = "changed")]
+    pub watch: bool,
 }
 
 pub use crate::cli::profile::ProfileArg;
 
 pub fn run(args: &ValidateArgs, ctx: &Context) -> Result<Outcome, CliError> {
+    if args.watch {
+        return watch(args, ctx);
+    }
+    let run = validate(args, ctx)?;
+    let outcome = verdict_outcome(&run, args, ctx);
+    if !ctx.format.is_json() {
+        // Text, GitHub and SARIF output print `text` only.
+        return Ok(outcome);
+    }
+    // Written from the reports as the envelope is written: a JSON tree or
+    // a string of a large run would hold every report a second time.
+    Ok(outcome.with_deferred_data(ValidationJson(run)))
+}
+
+/// `--watch`: the first run's text, then what changes.
+fn watch(args: &ValidateArgs, ctx: &Context) -> Result<Outcome, CliError> {
+    crate::cli::watch::check_format(ctx)?;
+    let targets: Vec<_> = args
+        .paths
+        .iter()
+        .filter_map(|path| crate::cli::watch::target(path))
+        .collect();
+    if targets.is_empty() {
+        return Err(CliError::not_found(
+            "none of the PATHs exists: nothing to watch",
+        ));
+    }
+    let findings = |run: &ValidationRun| -> crate::cli::watch::Findings {
+        run.skills
+            .iter()
+            .flat_map(|skill| {
+                let file = skill.path.display().to_string();
+                skill
+                    .diagnostics
+                    .iter()
+                    .map(move |diagnostic| crate::cli::watch::Seen::new(&file, diagnostic))
+            })
+            .collect()
+    };
+    let first = validate(args, ctx)?;
+    let text = validation_text(
+        &first,
+        TextOptions {
+            style: ctx.style,
+            quiet: ctx.quiet,
+        },
+    );
+    crate::cli::watch::watch(&targets, ctx, &text, findings(&first), || {
+        validate(args, ctx).map(|run| findings(&run))
+    })
+}
+
+fn validate(args: &ValidateArgs, ctx: &Context) -> Result<ValidationRun, CliError> {
     let options = RunOptions {
         recursive: args.recursive,
         changed: args.changed.scope(),
@@ -72,15 +131,7 @@ pub fn run(args: &ValidateArgs, ctx: &Context) -> Result<Outcome, CliError> {
             skip_unshown_counts: !ctx.format.is_json(),
         },
     };
-    let run = validate_paths(&args.paths, &options).map_err(vcs_error)?;
-    let outcome = verdict_outcome(&run, args, ctx);
-    if !ctx.format.is_json() {
-        // Text, GitHub and SARIF output print `text` only.
-        return Ok(outcome);
-    }
-    // Written from the reports as the envelope is written: a JSON tree or
-    // a string of a large run would hold every report a second time.
-    Ok(outcome.with_deferred_data(ValidationJson(run)))
+    validate_paths(&args.paths, &options).map_err(vcs_error)
 }
 
 /// The exit code, error and text of a run. `data` is left null: only json

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# tools/call latency over stdio: `aigent mcp serve` against cli-wrap-mcp
+# (a Python MCP server that wraps CLIs from a YAML file), each measured
+# with two clients: a raw JSON-RPC client (scripts/bench_mcp.py raw) and
+# the official Python SDK's ClientSession (scripts/bench_mcp.py sdk).
+# Both servers serve one tool, `noop`, that runs `true` with one
+# validated `label` argument.
+#
+# Goals (issue #23): aigent's raw p50 at most 0.5x cli-wrap-mcp's, and
+# aigent's p50 through the SDK at most 1x cli-wrap-mcp's.
+#
+#   scripts/bench-mcp.sh [CALLS]       (default 300 calls per case)
+#
+# Needs Python 3.11+ and the package index: it makes two virtualenvs under
+# a temporary directory (cli-wrap-mcp pins its own `mcp`, the SDK client
+# uses the current one), or reuses BENCH_MCP_VENV_WRAP / BENCH_MCP_VENV_SDK
+# when set. Not part of CI. Every server writes below the temporary
+# directory only (HOME, the audit log, cli-wrap-mcp's cache).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+calls="${1:-300}"
+cargo build --release --quiet
+bin="$PWD/target/release/aigent"
+true_bin="$(command -v true)"
+case "$true_bin" in /*) ;; *) true_bin=/bin/true ;; esac
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+export HOME="$work/home" XDG_STATE_HOME="$work/state" XDG_CACHE_HOME="$work/cache"
+export CLI_MCP_CACHE_DIR="$work/cache/cli-mcp"
+export AIGENT_AUDIT_LOG="$work/audit.jsonl"
+mkdir -p "$HOME" "$work/commands"
+
+cat >"$work/commands/noop.yaml" <<EOF
+name: noop
+description: Does nothing, successfully
+danger_level: safe
+parameters:
+  label: {type: string, required: false, pattern: "^[a-z]{1,16}$"}
+subprocess: {binary: "$true_bin", hardcoded_args: [], user_controlled_args: [label]}
+EOF
+cat >"$work/cli-wrap.yml" <<EOF
+server:
+  name: bench
+  description: Does nothing, successfully.
+tools:
+  - name: noop
+    description: Does nothing, successfully
+    argv: ["$true_bin", "{label}"]
+    params:
+      label:
+        type: string
+        description: A label.
+        pattern: "[a-z]{1,16}"
+EOF
+
+venv() { # NAME REQUIREMENT...
+  local dir="$work/venv-$1"
+  shift
+  python3 -m venv "$dir"
+  "$dir/bin/pip" install --quiet --disable-pip-version-check "$@"
+  echo "$dir"
+}
+wrap_venv="${BENCH_MCP_VENV_WRAP:-$(venv wrap cli-wrap-mcp)}"
+sdk_venv="${BENCH_MCP_VENV_SDK:-$(venv sdk mcp)}"
+echo "cli-wrap-mcp $("$wrap_venv/bin/pip" show cli-wrap-mcp | sed -n 's/^Version: //p')" \
+  "(its mcp $("$wrap_venv/bin/pip" show mcp | sed -n 's/^Version: //p')); SDK client: mcp" \
+  "$("$sdk_venv/bin/pip" show mcp | sed -n 's/^Version: //p'); aigent $("$bin" --version)"
+
+aigent=("$bin" --commands "$work/commands" mcp serve)
+wrap=("$wrap_venv/bin/cli-wrap-mcp" --config "$work/cli-wrap.yml")
+
+measure() { # CLIENT SERVER...
+  local client="$1"
+  shift
+  "$sdk_venv/bin/python" scripts/bench_mcp.py "$client" "$calls" -- "$@"
+}
+p50() { sed -n 's/.*"p50_ms": \([0-9.]*\).*/\1/p'; }
+
+printf '%-28s %s\n' "case" "tools/call round trip (ms)"
+declare -A median
+for client in raw sdk; do
+  for server in aigent cli-wrap-mcp; do
+    if [ "$server" = aigent ]; then line="$(measure "$client" "${aigent[@]}")"; else line="$(measure "$client" "${wrap[@]}")"; fi
+    median["$client/$server"]="$(echo "$line" | p50)"
+    printf '%-28s %s\n' "$client client, $server" "$line"
+  done
+done
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+echo
+echo "aigent raw p50 / cli-wrap-mcp raw p50:  $(ratio "${median[raw/aigent]}" "${median[raw/cli-wrap-mcp]}")  (goal <= 0.5)"
+echo "aigent SDK p50 / cli-wrap-mcp raw p50:  $(ratio "${median[sdk/aigent]}" "${median[raw/cli-wrap-mcp]}")  (goal <= 1)"
+echo "aigent SDK p50 / cli-wrap-mcp SDK p50:  $(ratio "${median[sdk/aigent]}" "${median[sdk/cli-wrap-mcp]}")"
