@@ -298,24 +298,42 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Send the log to an OpenTelemetry collector or syslog, resuming where the last export stopped')
-            [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'Signing keys for checkpoints in the audit log')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print audit records, oldest first, filtered by command, event, time or request')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check the hash chain of the audit log and its rotated files')
+            [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'Signing keys for checkpoints in the audit log')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Send the log to an OpenTelemetry collector or syslog, resuming where the last export stopped')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
-        'aigent;audit;export' {
-            [CompletionResult]::new('--otlp', '--otlp', [CompletionResultType]::ParameterName, 'An OTLP/HTTP collector: http://host:4318 (spans go to /v1/traces) or the full traces URL')
-            [CompletionResult]::new('--syslog', '--syslog', [CompletionResultType]::ParameterName, 'A syslog receiver: udp://host:port, tcp://host:port or unix:///path')
-            [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Seconds between rounds with --follow [default: aigent.toml, else 5]')
-            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a collector [default: aigent.toml, else 5]')
-            [CompletionResult]::new('--rounds', '--rounds', [CompletionResultType]::ParameterName, 'Stop --follow after this many rounds (tests)')
+        'aigent;audit;show' {
+            [CompletionResult]::new('--command', '--command', [CompletionResultType]::ParameterName, 'Only records of this declared command')
+            [CompletionResult]::new('--event', '--event', [CompletionResultType]::ParameterName, 'Only records of this event (COMMAND_STARTED, COMMAND_EXECUTED, TOOL_ARG_VALIDATION_FAILURE, ...)')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only records at or after TIME: RFC 3339 (2026-11-23T09:00:00Z), a date, or an age (30m, 2h, 7d)')
+            [CompletionResult]::new('--request-id', '--request-id', [CompletionResultType]::ParameterName, 'Only records of this request (the `request_id` in every envelope''s meta)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'Only the last N matching records')
             [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
-            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Keep exporting new records every --interval seconds until stopped')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'aigent;audit;verify' {
+            [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]')
+            [CompletionResult]::new('--expect-head', '--expect-head', [CompletionResultType]::ParameterName, 'Fail unless this head (SHA256, or SEQ:SHA256 as --print-head prints it) is still in the chain')
+            [CompletionResult]::new('--expect-seq', '--expect-seq', [CompletionResultType]::ParameterName, 'Fail unless the chain still reaches record N')
+            [CompletionResult]::new('--public-key', '--public-key', [CompletionResultType]::ParameterName, 'Also check the signed checkpoints with this public key (from `audit key new`), and report the last')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
+            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
+            [CompletionResult]::new('--print-head', '--print-head', [CompletionResultType]::ParameterName, 'Print only the head, as one line SEQ:SHA256, for storing elsewhere')
+            [CompletionResult]::new('--allow-legacy-prefix', '--allow-legacy-prefix', [CompletionResultType]::ParameterName, 'Accept lines before the first chained record (records an older aigent wrote before it kept a chain)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
@@ -364,35 +382,17 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         'aigent;audit;key;help;help' {
             break
         }
-        'aigent;audit;show' {
-            [CompletionResult]::new('--command', '--command', [CompletionResultType]::ParameterName, 'Only records of this declared command')
-            [CompletionResult]::new('--event', '--event', [CompletionResultType]::ParameterName, 'Only records of this event (COMMAND_STARTED, COMMAND_EXECUTED, TOOL_ARG_VALIDATION_FAILURE, ...)')
-            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only records at or after TIME: RFC 3339 (2026-11-23T09:00:00Z), a date, or an age (30m, 2h, 7d)')
-            [CompletionResult]::new('--request-id', '--request-id', [CompletionResultType]::ParameterName, 'Only records of this request (the `request_id` in every envelope''s meta)')
-            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'Only the last N matching records')
+        'aigent;audit;export' {
+            [CompletionResult]::new('--otlp', '--otlp', [CompletionResultType]::ParameterName, 'An OTLP/HTTP collector: http://host:4318 (spans go to /v1/traces) or the full traces URL')
+            [CompletionResult]::new('--syslog', '--syslog', [CompletionResultType]::ParameterName, 'A syslog receiver: udp://host:port, tcp://host:port or unix:///path')
+            [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Seconds between rounds with --follow [default: aigent.toml, else 5]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a collector [default: aigent.toml, else 5]')
+            [CompletionResult]::new('--rounds', '--rounds', [CompletionResultType]::ParameterName, 'Stop --follow after this many rounds (tests)')
             [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
-            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
-            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
-            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            break
-        }
-        'aigent;audit;verify' {
-            [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]')
-            [CompletionResult]::new('--expect-head', '--expect-head', [CompletionResultType]::ParameterName, 'Fail unless this head (SHA256, or SEQ:SHA256 as --print-head prints it) is still in the chain')
-            [CompletionResult]::new('--expect-seq', '--expect-seq', [CompletionResultType]::ParameterName, 'Fail unless the chain still reaches record N')
-            [CompletionResult]::new('--public-key', '--public-key', [CompletionResultType]::ParameterName, 'Also check the signed checkpoints with this public key (from `audit key new`), and report the last')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
-            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
-            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
-            [CompletionResult]::new('--print-head', '--print-head', [CompletionResultType]::ParameterName, 'Print only the head, as one line SEQ:SHA256, for storing elsewhere')
-            [CompletionResult]::new('--allow-legacy-prefix', '--allow-legacy-prefix', [CompletionResultType]::ParameterName, 'Accept lines before the first chained record (records an older aigent wrote before it kept a chain)')
+            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Keep exporting new records every --interval seconds until stopped')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
@@ -403,14 +403,17 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;audit;help' {
-            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Send the log to an OpenTelemetry collector or syslog, resuming where the last export stopped')
-            [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'Signing keys for checkpoints in the audit log')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print audit records, oldest first, filtered by command, event, time or request')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check the hash chain of the audit log and its rotated files')
+            [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'Signing keys for checkpoints in the audit log')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Send the log to an OpenTelemetry collector or syslog, resuming where the last export stopped')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
-        'aigent;audit;help;export' {
+        'aigent;audit;help;show' {
+            break
+        }
+        'aigent;audit;help;verify' {
             break
         }
         'aigent;audit;help;key' {
@@ -420,10 +423,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         'aigent;audit;help;key;new' {
             break
         }
-        'aigent;audit;help;show' {
-            break
-        }
-        'aigent;audit;help;verify' {
+        'aigent;audit;help;export' {
             break
         }
         'aigent;audit;help;help' {
@@ -887,13 +887,16 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;help;audit' {
-            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Send the log to an OpenTelemetry collector or syslog, resuming where the last export stopped')
-            [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'Signing keys for checkpoints in the audit log')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print audit records, oldest first, filtered by command, event, time or request')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check the hash chain of the audit log and its rotated files')
+            [CompletionResult]::new('key', 'key', [CompletionResultType]::ParameterValue, 'Signing keys for checkpoints in the audit log')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Send the log to an OpenTelemetry collector or syslog, resuming where the last export stopped')
             break
         }
-        'aigent;help;audit;export' {
+        'aigent;help;audit;show' {
+            break
+        }
+        'aigent;help;audit;verify' {
             break
         }
         'aigent;help;audit;key' {
@@ -903,10 +906,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         'aigent;help;audit;key;new' {
             break
         }
-        'aigent;help;audit;show' {
-            break
-        }
-        'aigent;help;audit;verify' {
+        'aigent;help;audit;export' {
             break
         }
         'aigent;help;hook' {

@@ -518,7 +518,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__audit)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version export key show verify help"
+            opts="-q -h -V --format --color --quiet --commands --schema --help --version show verify key export help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -600,7 +600,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__audit__subcmd__help)
-            opts="export key show verify help"
+            opts="show verify key export help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1174,7 +1174,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__help__subcmd__audit)
-            opts="export key show verify"
+            opts="show verify key export"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

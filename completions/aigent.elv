@@ -268,23 +268,40 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand export 'Send the log to an OpenTelemetry collector or syslog, resuming where the last export stopped'
-            cand key 'Signing keys for checkpoints in the audit log'
             cand show 'Print audit records, oldest first, filtered by command, event, time or request'
             cand verify 'Check the hash chain of the audit log and its rotated files'
+            cand key 'Signing keys for checkpoints in the audit log'
+            cand export 'Send the log to an OpenTelemetry collector or syslog, resuming where the last export stopped'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
-        &'aigent;audit;export'= {
-            cand --otlp 'An OTLP/HTTP collector: http://host:4318 (spans go to /v1/traces) or the full traces URL'
-            cand --syslog 'A syslog receiver: udp://host:port, tcp://host:port or unix:///path'
-            cand --interval 'Seconds between rounds with --follow [default: aigent.toml, else 5]'
-            cand --timeout 'Seconds to wait for a collector [default: aigent.toml, else 5]'
-            cand --rounds 'Stop --follow after this many rounds (tests)'
+        &'aigent;audit;show'= {
+            cand --command 'Only records of this declared command'
+            cand --event 'Only records of this event (COMMAND_STARTED, COMMAND_EXECUTED, TOOL_ARG_VALIDATION_FAILURE, ...)'
+            cand --since 'Only records at or after TIME: RFC 3339 (2026-11-23T09:00:00Z), a date, or an age (30m, 2h, 7d)'
+            cand --request-id 'Only records of this request (the `request_id` in every envelope''s meta)'
+            cand --last 'Only the last N matching records'
             cand --audit-log 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --follow 'Keep exporting new records every --interval seconds until stopped'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;audit;verify'= {
+            cand --audit-log 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
+            cand --expect-head 'Fail unless this head (SHA256, or SEQ:SHA256 as --print-head prints it) is still in the chain'
+            cand --expect-seq 'Fail unless the chain still reaches record N'
+            cand --public-key 'Also check the signed checkpoints with this public key (from `audit key new`), and report the last'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --print-head 'Print only the head, as one line SEQ:SHA256, for storing elsewhere'
+            cand --allow-legacy-prefix 'Accept lines before the first chained record (records an older aigent wrote before it kept a chain)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -327,34 +344,17 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;audit;key;help;help'= {
         }
-        &'aigent;audit;show'= {
-            cand --command 'Only records of this declared command'
-            cand --event 'Only records of this event (COMMAND_STARTED, COMMAND_EXECUTED, TOOL_ARG_VALIDATION_FAILURE, ...)'
-            cand --since 'Only records at or after TIME: RFC 3339 (2026-11-23T09:00:00Z), a date, or an age (30m, 2h, 7d)'
-            cand --request-id 'Only records of this request (the `request_id` in every envelope''s meta)'
-            cand --last 'Only the last N matching records'
+        &'aigent;audit;export'= {
+            cand --otlp 'An OTLP/HTTP collector: http://host:4318 (spans go to /v1/traces) or the full traces URL'
+            cand --syslog 'A syslog receiver: udp://host:port, tcp://host:port or unix:///path'
+            cand --interval 'Seconds between rounds with --follow [default: aigent.toml, else 5]'
+            cand --timeout 'Seconds to wait for a collector [default: aigent.toml, else 5]'
+            cand --rounds 'Stop --follow after this many rounds (tests)'
             cand --audit-log 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'aigent;audit;verify'= {
-            cand --audit-log 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
-            cand --expect-head 'Fail unless this head (SHA256, or SEQ:SHA256 as --print-head prints it) is still in the chain'
-            cand --expect-seq 'Fail unless the chain still reaches record N'
-            cand --public-key 'Also check the signed checkpoints with this public key (from `audit key new`), and report the last'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --print-head 'Print only the head, as one line SEQ:SHA256, for storing elsewhere'
-            cand --allow-legacy-prefix 'Accept lines before the first chained record (records an older aigent wrote before it kept a chain)'
+            cand --follow 'Keep exporting new records every --interval seconds until stopped'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -364,22 +364,22 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --version 'Print version'
         }
         &'aigent;audit;help'= {
-            cand export 'Send the log to an OpenTelemetry collector or syslog, resuming where the last export stopped'
-            cand key 'Signing keys for checkpoints in the audit log'
             cand show 'Print audit records, oldest first, filtered by command, event, time or request'
             cand verify 'Check the hash chain of the audit log and its rotated files'
+            cand key 'Signing keys for checkpoints in the audit log'
+            cand export 'Send the log to an OpenTelemetry collector or syslog, resuming where the last export stopped'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
-        &'aigent;audit;help;export'= {
+        &'aigent;audit;help;show'= {
+        }
+        &'aigent;audit;help;verify'= {
         }
         &'aigent;audit;help;key'= {
             cand new 'Write a new Ed25519 key pair for signed checkpoints (private mode 0600, never printed)'
         }
         &'aigent;audit;help;key;new'= {
         }
-        &'aigent;audit;help;show'= {
-        }
-        &'aigent;audit;help;verify'= {
+        &'aigent;audit;help;export'= {
         }
         &'aigent;audit;help;help'= {
         }
@@ -790,21 +790,21 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;help;run'= {
         }
         &'aigent;help;audit'= {
-            cand export 'Send the log to an OpenTelemetry collector or syslog, resuming where the last export stopped'
-            cand key 'Signing keys for checkpoints in the audit log'
             cand show 'Print audit records, oldest first, filtered by command, event, time or request'
             cand verify 'Check the hash chain of the audit log and its rotated files'
+            cand key 'Signing keys for checkpoints in the audit log'
+            cand export 'Send the log to an OpenTelemetry collector or syslog, resuming where the last export stopped'
         }
-        &'aigent;help;audit;export'= {
+        &'aigent;help;audit;show'= {
+        }
+        &'aigent;help;audit;verify'= {
         }
         &'aigent;help;audit;key'= {
             cand new 'Write a new Ed25519 key pair for signed checkpoints (private mode 0600, never printed)'
         }
         &'aigent;help;audit;key;new'= {
         }
-        &'aigent;help;audit;show'= {
-        }
-        &'aigent;help;audit;verify'= {
+        &'aigent;help;audit;export'= {
         }
         &'aigent;help;hook'= {
             cand explain 'Show how the hook judges a command line: each segment''s verdict and rule'

@@ -255,59 +255,24 @@ complete -c aigent -n "__fish_aigent_using_subcommand run" -s q -l quiet -d 'Pri
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand run" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand run" -s V -l version -d 'Print version'
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from export key show verify help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify key export help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from export key show verify help" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify key export help" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from export key show verify help" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from export key show verify help" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from export key show verify help" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from export key show verify help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from export key show verify help" -s V -l version -d 'Print version'
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from export key show verify help" -f -a "export" -d 'Send the log to an OpenTelemetry collector or syslog, resuming where the last export stopped'
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from export key show verify help" -f -a "key" -d 'Signing keys for checkpoints in the audit log'
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from export key show verify help" -f -a "show" -d 'Print audit records, oldest first, filtered by command, event, time or request'
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from export key show verify help" -f -a "verify" -d 'Check the hash chain of the audit log and its rotated files'
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from export key show verify help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l otlp -d 'An OTLP/HTTP collector: http://host:4318 (spans go to /v1/traces) or the full traces URL' -r
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l syslog -d 'A syslog receiver: udp://host:port, tcp://host:port or unix:///path' -r
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l interval -d 'Seconds between rounds with --follow [default: aigent.toml, else 5]' -r
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l timeout -d 'Seconds to wait for a collector [default: aigent.toml, else 5]' -r
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l rounds -d 'Stop --follow after this many rounds (tests)' -r
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l audit-log -d 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]' -r -F
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
-json\t''
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l follow -d 'Keep exporting new records every --interval seconds until stopped'
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -s V -l version -d 'Print version'
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
-json\t''
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -s V -l version -d 'Print version'
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -f -a "new" -d 'Write a new Ed25519 key pair for signed checkpoints (private mode 0600, never printed)'
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify key export help" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify key export help" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify key export help" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify key export help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify key export help" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify key export help" -f -a "show" -d 'Print audit records, oldest first, filtered by command, event, time or request'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify key export help" -f -a "verify" -d 'Check the hash chain of the audit log and its rotated files'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify key export help" -f -a "key" -d 'Signing keys for checkpoints in the audit log'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify key export help" -f -a "export" -d 'Send the log to an OpenTelemetry collector or syslog, resuming where the last export stopped'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify key export help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l command -d 'Only records of this declared command' -r
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l event -d 'Only records of this event (COMMAND_STARTED, COMMAND_EXECUTED, TOOL_ARG_VALIDATION_FAILURE, ...)' -r
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l since -d 'Only records at or after TIME: RFC 3339 (2026-11-23T09:00:00Z), a date, or an age (30m, 2h, 7d)' -r
@@ -346,10 +311,45 @@ complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -s V -l version -d 'Print version'
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from help" -f -a "export" -d 'Send the log to an OpenTelemetry collector or syslog, resuming where the last export stopped'
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from help" -f -a "key" -d 'Signing keys for checkpoints in the audit log'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -f -a "new" -d 'Write a new Ed25519 key pair for signed checkpoints (private mode 0600, never printed)'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l otlp -d 'An OTLP/HTTP collector: http://host:4318 (spans go to /v1/traces) or the full traces URL' -r
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l syslog -d 'A syslog receiver: udp://host:port, tcp://host:port or unix:///path' -r
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l interval -d 'Seconds between rounds with --follow [default: aigent.toml, else 5]' -r
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l timeout -d 'Seconds to wait for a collector [default: aigent.toml, else 5]' -r
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l rounds -d 'Stop --follow after this many rounds (tests)' -r
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l audit-log -d 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]' -r -F
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l follow -d 'Keep exporting new records every --interval seconds until stopped'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print audit records, oldest first, filtered by command, event, time or request'
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Check the hash chain of the audit log and its rotated files'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from help" -f -a "key" -d 'Signing keys for checkpoints in the audit log'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from help" -f -a "export" -d 'Send the log to an OpenTelemetry collector or syslog, resuming where the last export stopped'
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall help" -l client -d 'The client whose hook event arrives on stdin' -r -f -a "claude-code\t'Claude Code: a PreToolUse hook on the Bash tool'
 codex\t'OpenAI Codex: a PreToolUse hook on its shell tool (Bash)'
@@ -746,10 +746,10 @@ complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subc
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from schema" -f -a "lint" -d 'Lint every declaration in the registry'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from schema" -f -a "export" -d 'Write declarations as an agent\'s own policy rules, with what each keeps and drops'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from args" -f -a "check" -d 'Validate arguments for a declared command (Phase 1 only; runs nothing)'
-complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from audit" -f -a "export" -d 'Send the log to an OpenTelemetry collector or syslog, resuming where the last export stopped'
-complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from audit" -f -a "key" -d 'Signing keys for checkpoints in the audit log'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from audit" -f -a "show" -d 'Print audit records, oldest first, filtered by command, event, time or request'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from audit" -f -a "verify" -d 'Check the hash chain of the audit log and its rotated files'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from audit" -f -a "key" -d 'Signing keys for checkpoints in the audit log'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from audit" -f -a "export" -d 'Send the log to an OpenTelemetry collector or syslog, resuming where the last export stopped'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from hook" -f -a "explain" -d 'Show how the hook judges a command line: each segment\'s verdict and rule'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from hook" -f -a "install" -d 'Add aigent\'s hook to a client\'s settings file (runs before each shell command)'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from hook" -f -a "uninstall" -d 'Take aigent\'s hook out of a client\'s settings file'

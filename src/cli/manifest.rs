@@ -380,6 +380,33 @@ const CONTRACTS: &[Contract] = &[
         ],
     ),
     contract(
+        "audit.key.new",
+        Mutating,
+        &[
+            code_when(exit::SUCCESS, Complete, "the key pair was written"),
+            USAGE,
+            code_when(
+                exit::PRECONDITION,
+                NoEffects,
+                "PATH or PATH.pub exists, or cannot be written",
+            ),
+        ],
+    ),
+    contract(
+        "audit.export",
+        Mutating,
+        &[
+            code_when(exit::SUCCESS, Complete, "every record was sent"),
+            USAGE,
+            code_when(
+                exit::PRECONDITION,
+                Partial,
+                "a collector was down, slow or refused: the records it accepted are sent, the next export resumes",
+            ),
+            code_when(exit::NOT_FOUND, NoEffects, "there is no audit log"),
+        ],
+    ),
+    contract(
         "hook.explain",
         Safe,
         &[

@@ -38,6 +38,8 @@ mod mcp_http;
 #[cfg(unix)]
 mod mcp_revisions;
 #[cfg(unix)]
+mod mcp_shutdown;
+#[cfg(unix)]
 mod mcp_wire;
 mod newcomer;
 mod plugin;

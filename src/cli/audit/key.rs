@@ -11,6 +11,10 @@ use aigent::report::Outcome;
 use super::super::{CliError, Context};
 
 #[derive(Debug, Subcommand)]
+#[command(after_help = "\
+Examples:
+  aigent audit key new /etc/aigent/audit.key
+  aigent audit verify --public-key /etc/aigent/audit.key.pub")]
 pub enum KeyCommand {
     /// Write a new Ed25519 key pair for signed checkpoints (private mode 0600, never printed)
     New(NewArgs),
