@@ -39,7 +39,8 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use super::lifecycle::Lifecycle;
-use super::server::AigentServer;
+use super::server::{AigentServer, Reporter};
+use super::{Notice, ServeError, ServeOptions};
 
 /// The one path the server answers on.
 pub const MCP_PATH: &str = "/mcp";
@@ -355,6 +356,34 @@ fn too_large() -> Response<Body> {
 const BUSY: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\n\
 retry-after: 1\r\nconnection: close\r\ncontent-length: 42\r\n\r\n\
 Service Unavailable: too many connections\n";
+
+/// Serves Streamable HTTP until SIGTERM or SIGINT; then the listener
+/// closes, and every call in flight is stopped (after `--drain`, if given)
+/// and its outcome recorded before this returns.
+pub async fn serve_http(
+    options: ServeOptions,
+    http: HttpOptions,
+    reporter: Reporter,
+) -> Result<(), ServeError> {
+    let server = AigentServer::new(options, Arc::clone(&reporter));
+    server.warm();
+    let (stopped_tx, stopped_rx) = tokio::sync::oneshot::channel::<()>();
+    let stopper = server.clone();
+    tokio::spawn(async move {
+        let reason = super::server::shutdown_signal().await;
+        stopper.stop(reason).await;
+        let _ = stopped_tx.send(());
+    });
+    let lifecycle = server.lifecycle().clone();
+    serve(server, http, lifecycle, |address| {
+        reporter(Notice::Listening(address));
+    })
+    .await
+    .map_err(ServeError::Listen)?;
+    // The listener is closed; wait for the calls in flight to be stopped.
+    let _ = stopped_rx.await;
+    Ok(())
+}
 
 /// Listens and serves until the lifecycle stops. `ready` hears the bound
 /// address (port 0 picks one).

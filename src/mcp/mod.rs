@@ -134,7 +134,7 @@ pub fn serve(
         .map_err(ServeError::Runtime)?;
     let report = std::sync::Arc::new(report);
     let served = match options.http.clone() {
-        Some(http) => runtime.block_on(server::serve_http(options, http, report)),
+        Some(http) => runtime.block_on(http::serve_http(options, http, report)),
         None => runtime.block_on(server::serve_stdio(options, report)),
     };
     // Every call has ended and been recorded, or was given up on after the

@@ -31,7 +31,7 @@ use crate::request::RequestIds;
 /// time limit.
 pub const TASK_RETENTION: Duration = Duration::from_secs(5 * 60);
 
-type Reporter = Arc<dyn Fn(Notice<'_>) + Send + Sync>;
+pub(super) type Reporter = Arc<dyn Fn(Notice<'_>) + Send + Sync>;
 
 struct State {
     tools: Arc<Vec<Tool>>,
@@ -872,32 +872,4 @@ pub async fn serve_stdio(options: ServeOptions, reporter: Reporter) -> Result<()
             Ok(())
         }
     }
-}
-
-/// Serves Streamable HTTP until SIGTERM or SIGINT; then the listener
-/// closes, and every call in flight is stopped (after `--drain`, if given)
-/// and its outcome recorded before this returns.
-pub async fn serve_http(
-    options: ServeOptions,
-    http: super::http::HttpOptions,
-    reporter: Reporter,
-) -> Result<(), ServeError> {
-    let server = AigentServer::new(options, Arc::clone(&reporter));
-    server.warm();
-    let (stopped_tx, stopped_rx) = tokio::sync::oneshot::channel::<()>();
-    let stopper = server.clone();
-    tokio::spawn(async move {
-        let reason = shutdown_signal().await;
-        stopper.stop(reason).await;
-        let _ = stopped_tx.send(());
-    });
-    let lifecycle = server.lifecycle().clone();
-    super::http::serve(server, http, lifecycle, |address| {
-        reporter(Notice::Listening(address));
-    })
-    .await
-    .map_err(ServeError::Listen)?;
-    // The listener is closed; wait for the calls in flight to be stopped.
-    let _ = stopped_rx.await;
-    Ok(())
 }
