@@ -11,6 +11,7 @@ use aigent::registry::Registry;
 use aigent::report::Outcome;
 
 use super::{CliError, Context};
+use crate::cli::spec::CommandSpec;
 
 #[derive(Debug, Subcommand)]
 pub enum SchemaCommand {
@@ -23,6 +24,19 @@ pub enum SchemaCommand {
     /// Write declarations as an agent's own policy rules, with what each keeps and drops
     Export(export::ExportArgs),
 }
+
+impl SchemaCommand {
+    pub fn spec(&self) -> &'static CommandSpec {
+        match self {
+            SchemaCommand::List(_) => &list::SPEC,
+            SchemaCommand::Show(_) => &show::SPEC,
+            SchemaCommand::Lint(_) => &lint::SPEC,
+            SchemaCommand::Export(_) => &export::SPEC,
+        }
+    }
+}
+
+pub const SPECS: &[&CommandSpec] = &[&list::SPEC, &show::SPEC, &lint::SPEC, &export::SPEC];
 
 pub fn run(command: &SchemaCommand, ctx: &Context) -> Result<Outcome, CliError> {
     match command {
