@@ -146,7 +146,7 @@ mod tests {
 
     fn declaration(binary: &str) -> String {
         format!(
-            "name: noop\ndescription: Does nothing\ndanger_level: safe\nsubprocess: {{binary: {binary}, hardcoded_args: [], user_controlled_args: []}}\n"
+            "name: noop\ndescription: Does nothing\ndanger_level: safe\nparameters: {{}}\nsubprocess: {{binary: {binary}, hardcoded_args: [], user_controlled_args: []}}\n"
         )
     }
 
