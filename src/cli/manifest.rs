@@ -292,6 +292,38 @@ const CONTRACTS: &[Contract] = &[
             code_when(exit::GENERAL_ERROR, NoEffects, "--output cannot be written"),
         ],
     ),
+    contract(
+        "schema.import",
+        Mutating,
+        &[
+            code_when(
+                exit::SUCCESS,
+                Complete,
+                "the declarations are written (or, with --dry-run, reported)",
+            ),
+            code_when(
+                exit::ARG_ERROR,
+                NoEffects,
+                "bad usage, a spec that is not valid JSON/KDL or not of the format (INVALID_SPEC), or no --program for a manifest",
+            ),
+            code_when(
+                exit::PRECONDITION,
+                NoEffects,
+                "a target is a symlink or not a regular file (UNSAFE_WRITE)",
+            ),
+            code_when(
+                exit::NOT_FOUND,
+                NoEffects,
+                "the spec file or the directory does not exist",
+            ),
+            code_when(
+                exit::CONFLICT,
+                NoEffects,
+                "a declaration of the same name exists (without --force)",
+            ),
+            code_when(exit::GENERAL_ERROR, NoEffects, "a file cannot be written"),
+        ],
+    ),
     contract("args.check", Safe, REGISTRY_READER),
     contract(
         "run",

@@ -230,6 +230,7 @@ fn extra_formats(command: &Command) -> Option<&'static [OutputFormat]> {
         Command::Schema(SchemaCommand::Show(_)) => &[JsonSchema],
         Command::Schema(SchemaCommand::Lint(_)) => &[Github, Sarif],
         Command::Schema(SchemaCommand::Export(_)) => &[],
+        Command::Schema(SchemaCommand::Import(_)) => &[],
         Command::Args(args::ArgsCommand::Check(_)) => &[],
         Command::Run(_) => &[],
         Command::Audit(_) => &[],
