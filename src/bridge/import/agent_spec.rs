@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 use super::{Command, ImportError, Input, Kind, Skipped, Spec};
 use crate::contract::DangerLevel;
 
-const FORMAT: &str = "agent-spec";
+const FORMAT: &str = "CLI Agent Spec manifest";
 
 /// The command entry's fields this reader maps, or knowingly leaves out.
 const ENTRY_FIELDS: &[&str] = &[

@@ -22,7 +22,7 @@ use crate::registry::parse_value;
 use crate::report::Diagnostic;
 
 /// The largest spec read, in bytes.
-pub const MAX_SPEC_BYTES: usize = 8 * 1024 * 1024;
+pub const MAX_SPEC_BYTES: usize = 4 * 1024 * 1024;
 
 /// Which format the spec is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -39,6 +39,14 @@ impl Format {
         match self {
             Format::AgentSpec => "agent-spec",
             Format::Usage => "usage",
+        }
+    }
+
+    /// What a spec of this format is called in messages.
+    pub fn label(self) -> &'static str {
+        match self {
+            Format::AgentSpec => "CLI Agent Spec manifest",
+            Format::Usage => "usage spec",
         }
     }
 }
@@ -185,7 +193,7 @@ pub struct Import {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ImportError {
     /// Not valid JSON or KDL; where.
-    #[error("{format} spec, line {line}, column {column}: {message}")]
+    #[error("{format}, line {line}, column {column}: {message}")]
     Syntax {
         format: &'static str,
         line: usize,
@@ -193,7 +201,7 @@ pub enum ImportError {
         message: String,
     },
     /// Valid syntax, but not the format's shape; `at` says where.
-    #[error("{format} spec, {at}: {message}")]
+    #[error("{format}, {at}: {message}")]
     Shape {
         format: &'static str,
         at: String,
@@ -274,7 +282,19 @@ pub fn declaration_name(program: &str, path: &[String]) -> String {
 /// Turns a read spec into declarations.
 pub fn build(format: Format, program: &str, spec: Spec) -> Import {
     let mut declarations: Vec<Imported> = Vec::new();
-    let mut skipped = spec.skipped;
+    // The readers name a skipped command by its words; the program leads.
+    let mut skipped: Vec<Skipped> = spec
+        .skipped
+        .into_iter()
+        .map(|skipped| Skipped {
+            command: if skipped.command.is_empty() {
+                program.to_owned()
+            } else {
+                format!("{program} {}", skipped.command)
+            },
+            reason: skipped.reason,
+        })
+        .collect();
     for command in spec.commands {
         let line = std::iter::once(program)
             .chain(command.path.iter().map(String::as_str))
@@ -604,6 +624,38 @@ mod tests {
         assert!(program_problem("git").is_none());
         for bad in ["", "-x", "a b", "/bin/sh", "a\nb"] {
             assert!(program_problem(bad).is_some(), "{bad:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        /// Any text: an import or an error, never a panic.
+        #[test]
+        fn never_panics_on_any_text(text in "\\PC{0,400}") {
+            let _ = import(Format::Usage, &text, Some("x"));
+            let _ = import(Format::AgentSpec, &text, Some("x"));
+        }
+
+        /// Text made of the pieces the grammars care about, so the readers
+        /// get past the syntax and into the mapping.
+        #[test]
+        fn never_panics_on_spec_shaped_text(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "flag ", "arg ", "cmd ", "\"-x --long\" ", "\"<v>…\" ", "\"[p]\" ", "{ ", "} ", "\n",
+                    "choices a b ", "var=#true ", "count=#true ", "required=#true ", "hide=#true ",
+                    "#\"\"\"\n", "\"\"\"# ", "/* ", "*/ ", "// ", "bin x\n", "global=#true ",
+                    "subcommand_required=#true ", "default=\"1\" ", "\"json\" ", "\"--\" ",
+                    "{\"commands\": {", "\"a.b\": {", "\"flags\": {", "\"type\": \"enum\"", ",", "}",
+                    "\"danger_level\": \"safe\"", "\"arguments\": {", "\"enum_values\": [\"a\"]",
+                ]),
+                0..60,
+            )
+        ) {
+            let text: String = pieces.concat();
+            let _ = import(Format::Usage, &text, Some("x"));
+            let _ = import(Format::AgentSpec, &text, Some("x"));
         }
     }
 

@@ -16,7 +16,7 @@ use kdl::{KdlDocument, KdlNode, KdlValue};
 
 use super::{Command, ImportError, Input, Kind, Skipped, Spec, line_column};
 
-const FORMAT: &str = "usage";
+const FORMAT: &str = "usage spec";
 
 /// The deepest `{` nesting read. Real specs nest a handful of levels
 /// (cmd, flag, arg, choices, choice); the parser recurses per level.
@@ -402,12 +402,12 @@ fn walk(scope: &Scope, nodes: &[KdlNode], inherited: &[Input], spec: &mut Spec, 
     positionals_in_order(&mut command);
     if scope.hidden {
         spec.skipped.push(Skipped {
-            command: line.clone(),
+            command: scope.path.join(" "),
             reason: "hidden in the spec".to_owned(),
         });
     } else if group {
         spec.skipped.push(Skipped {
-            command: line.clone(),
+            command: scope.path.join(" "),
             reason: "a command group (subcommand_required): its subcommands are imported, each on its own".to_owned(),
         });
     } else {
@@ -792,7 +792,7 @@ cmd group subcommand_required=#true {
                 .any(|note| note.contains("--no-force"))
         );
         let skipped: Vec<&str> = spec.skipped.iter().map(|s| s.command.as_str()).collect();
-        assert_eq!(skipped, ["demo hidden", "demo group"]);
+        assert_eq!(skipped, ["hidden", "group"]);
         // Inherited from the root through the group.
         assert_eq!(spec.commands[2].flags[0].name, "verbose");
     }
