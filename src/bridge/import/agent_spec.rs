@@ -159,19 +159,15 @@ fn command(path: Vec<String>, entry: &Map<String, Value>) -> Command {
     }
     for (key, value) in entry {
         match key.as_str() {
-            "required_scopes" => {
-                if value.as_array().is_some_and(|scopes| !scopes.is_empty()) {
-                    unmapped.push(format!(
-                        "required_scopes {value}: a declaration has no credential scopes"
-                    ));
-                }
+            "required_scopes" if value.as_array().is_some_and(|scopes| !scopes.is_empty()) => {
+                unmapped.push(format!(
+                    "required_scopes {value}: a declaration has no credential scopes"
+                ));
             }
-            "aliases" => {
-                if value.as_array().is_some_and(|aliases| !aliases.is_empty()) {
-                    unmapped.push(format!(
-                        "aliases {value}: the declaration runs the command by its path"
-                    ));
-                }
+            "aliases" if value.as_array().is_some_and(|aliases| !aliases.is_empty()) => {
+                unmapped.push(format!(
+                    "aliases {value}: the declaration runs the command by its path"
+                ));
             }
             "output_schema" => {
                 unmapped.push("output_schema: a declaration does not describe output".to_owned())

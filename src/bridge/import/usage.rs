@@ -281,7 +281,7 @@ fn string_of(nodes: &[KdlNode], name: &str) -> Option<String> {
     nodes
         .iter()
         .find(|node| node.name().value() == name)
-        .and_then(|node| first_string(node))
+        .and_then(first_string)
 }
 
 /// The node's first positional value, as a string.

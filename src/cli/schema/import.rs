@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 use std::io::Read as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use serde_json::json;
@@ -56,7 +56,7 @@ pub struct ImportArgs {
     pub dry_run: bool,
 }
 
-fn read_input(path: &PathBuf) -> Result<String, CliError> {
+fn read_input(path: &Path) -> Result<String, CliError> {
     let limit = MAX_SPEC_BYTES as u64;
     let bytes = if path.as_os_str() == "-" {
         let mut bytes = Vec::new();
