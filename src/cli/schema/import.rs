@@ -13,6 +13,46 @@ use aigent::fsutil::{ReadError, read_regular_file};
 use aigent::report::{ErrorCode, Outcome};
 
 use super::super::{CliError, Context};
+use crate::cli::spec::{
+    CommandSpec, Complete, Mutating, NoEffects, TEXT_AND_JSON, code_when, exit, leaf,
+};
+
+/// What clap cannot say about this command (`crate::cli::spec`). It reads
+/// `--commands` as the directory to write into.
+pub const SPEC: CommandSpec = leaf(
+    "schema.import",
+    Mutating,
+    &[
+        code_when(
+            exit::SUCCESS,
+            Complete,
+            "the declarations are written (or, with --dry-run, reported)",
+        ),
+        code_when(
+            exit::ARG_ERROR,
+            NoEffects,
+            "bad usage, a spec that is not valid JSON/KDL or not of the format (INVALID_SPEC), or no --program for a manifest",
+        ),
+        code_when(
+            exit::PRECONDITION,
+            NoEffects,
+            "a target is a symlink or not a regular file (UNSAFE_WRITE)",
+        ),
+        code_when(
+            exit::NOT_FOUND,
+            NoEffects,
+            "the spec file or the directory does not exist",
+        ),
+        code_when(
+            exit::CONFLICT,
+            NoEffects,
+            "a declaration of the same name exists (without --force)",
+        ),
+        code_when(exit::GENERAL_ERROR, NoEffects, "a file cannot be written"),
+    ],
+    TEXT_AND_JSON,
+    true,
+);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FromArg {

@@ -12,6 +12,7 @@ use aigent::registry::Registry;
 use aigent::report::Outcome;
 
 use super::{CliError, Context};
+use crate::cli::spec::CommandSpec;
 
 #[derive(Debug, Subcommand)]
 pub enum SchemaCommand {
@@ -26,6 +27,26 @@ pub enum SchemaCommand {
     /// Write declarations from a CLI's own spec (CLI Agent Spec manifest, usage KDL)
     Import(import::ImportArgs),
 }
+
+impl SchemaCommand {
+    pub fn spec(&self) -> &'static CommandSpec {
+        match self {
+            SchemaCommand::List(_) => &list::SPEC,
+            SchemaCommand::Show(_) => &show::SPEC,
+            SchemaCommand::Lint(_) => &lint::SPEC,
+            SchemaCommand::Export(_) => &export::SPEC,
+            SchemaCommand::Import(_) => &import::SPEC,
+        }
+    }
+}
+
+pub const SPECS: &[&CommandSpec] = &[
+    &list::SPEC,
+    &show::SPEC,
+    &lint::SPEC,
+    &export::SPEC,
+    &import::SPEC,
+];
 
 pub fn run(command: &SchemaCommand, ctx: &Context) -> Result<Outcome, CliError> {
     match command {
