@@ -551,6 +551,7 @@ mod tests {
             "schema show x",
             "schema lint",
             "schema export --to codex-execpolicy",
+            "schema import --from usage x",
             "args check x",
             "run x",
             "audit show",
