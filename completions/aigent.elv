@@ -29,6 +29,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand generate 'Write man pages or static completion scripts (for packagers)'
+            cand skill 'Validate, scaffold, inspect and render Agent Skills'
+            cand plugin 'Validate Claude Code plugins and marketplaces'
             cand schema 'The registry of declared commands: list, show, lint'
             cand args 'Check an agent''s arguments against a declared command'
             cand run 'Check the arguments, then run the declared command as an argv (never a shell)'
@@ -36,15 +38,13 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand hook 'Guard the agents'' own shell tools: the hook itself, install, explain'
             cand mcp 'Serve declared commands and skills to MCP clients'
             cand lsp 'Serve diagnostics, fixes, hover and completion to editors (Language Server Protocol)'
-            cand skill 'Validate, scaffold, inspect and render Agent Skills'
-            cand plugin 'Validate Claude Code plugins and marketplaces'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;generate'= {
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -59,9 +59,9 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;generate;man'= {
             cand --out-dir 'The directory to write into (created if missing)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -72,9 +72,9 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;generate;completions'= {
             cand --out-dir 'The directory to write into (created if missing)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -85,9 +85,9 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;generate;reference'= {
             cand --out-dir 'The directory to write into (created if missing)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -110,429 +110,10 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;generate;help;help'= {
         }
-        &'aigent;schema'= {
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-            cand list 'List the declared commands'
-            cand show 'Show one command''s declaration or JSON Schema'
-            cand lint 'Lint every declaration in the registry'
-            cand export 'Write declarations as an agent''s own policy rules, with what each keeps and drops'
-            cand help 'Print this message or the help of the given subcommand(s)'
-        }
-        &'aigent;schema;list'= {
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'aigent;schema;show'= {
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'aigent;schema;lint'= {
-            cand --base 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]'
-            cand --compare-to 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --changed 'Check only what this branch changed (git): since the merge base with the base revision'
-            cand --watch 'Lint again whenever a file in the --commands directory changes, printing only the findings that appeared or went away; Ctrl-C stops'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'aigent;schema;export'= {
-            cand --to 'The policy language to write'
-            cand --output 'Write the document to FILE instead of stdout'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --force 'Replace FILE when it exists'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'aigent;schema;help'= {
-            cand list 'List the declared commands'
-            cand show 'Show one command''s declaration or JSON Schema'
-            cand lint 'Lint every declaration in the registry'
-            cand export 'Write declarations as an agent''s own policy rules, with what each keeps and drops'
-            cand help 'Print this message or the help of the given subcommand(s)'
-        }
-        &'aigent;schema;help;list'= {
-        }
-        &'aigent;schema;help;show'= {
-        }
-        &'aigent;schema;help;lint'= {
-        }
-        &'aigent;schema;help;export'= {
-        }
-        &'aigent;schema;help;help'= {
-        }
-        &'aigent;args'= {
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-            cand check 'Validate arguments for a declared command (Phase 1 only; runs nothing)'
-            cand help 'Print this message or the help of the given subcommand(s)'
-        }
-        &'aigent;args;check'= {
-            cand --audit-log 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
-            cand --value-from-env 'Take the sensitive parameter PARAM''s value from the environment variable VAR (repeatable)'
-            cand --value-from-file 'Take the sensitive parameter PARAM''s value from the file PATH, without its final newline (repeatable)'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --no-audit 'Write no audit record of a rejection (args check runs nothing)'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'aigent;args;help'= {
-            cand check 'Validate arguments for a declared command (Phase 1 only; runs nothing)'
-            cand help 'Print this message or the help of the given subcommand(s)'
-        }
-        &'aigent;args;help;check'= {
-        }
-        &'aigent;args;help;help'= {
-        }
-        &'aigent;run'= {
-            cand --timeout 'Kill the command''s whole process group after SECS seconds (fractions allowed) and exit 10 [default: the declaration''s timeout_s, else 600]'
-            cand --audit-log 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
-            cand --result 'Write the json envelope to PATH (atomically, in any format) instead of stderr'
-            cand --sandbox 'How strictly to enforce the command''s sandbox [default: aigent.toml''s [sandbox] mode, else best-effort]'
-            cand --value-from-env 'Take the sensitive parameter PARAM''s value from the environment variable VAR (repeatable)'
-            cand --value-from-file 'Take the sensitive parameter PARAM''s value from the file PATH, without its final newline (repeatable)'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --dry-run 'Print the argv that would run, and run nothing'
-            cand --confirm-destructive 'Run a command declared destructive (refused with exit 2 without this)'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'aigent;audit'= {
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-            cand show 'Print audit records, oldest first, filtered by command, event, time or request'
-            cand verify 'Check the hash chain of the audit log and its rotated files'
-            cand key 'Signing keys for checkpoints in the audit log'
-            cand export 'Send the log to an OpenTelemetry collector or syslog, resuming where the last export stopped'
-            cand help 'Print this message or the help of the given subcommand(s)'
-        }
-        &'aigent;audit;show'= {
-            cand --command 'Only records of this declared command'
-            cand --event 'Only records of this event (COMMAND_STARTED, COMMAND_EXECUTED, TOOL_ARG_VALIDATION_FAILURE, ...)'
-            cand --since 'Only records at or after TIME: RFC 3339 (2026-11-23T09:00:00Z), a date, or an age (30m, 2h, 7d)'
-            cand --request-id 'Only records of this request (the `request_id` in every envelope''s meta)'
-            cand --last 'Only the last N matching records'
-            cand --audit-log 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'aigent;audit;verify'= {
-            cand --audit-log 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
-            cand --expect-head 'Fail unless this head (SHA256, or SEQ:SHA256 as --print-head prints it) is still in the chain'
-            cand --expect-seq 'Fail unless the chain still reaches record N'
-            cand --public-key 'Also check the signed checkpoints with this public key (from `audit key new`), and report the last'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --print-head 'Print only the head, as one line SEQ:SHA256, for storing elsewhere'
-            cand --allow-legacy-prefix 'Accept lines before the first chained record (records an older aigent wrote before it kept a chain)'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'aigent;audit;key'= {
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-            cand new 'Write a new Ed25519 key pair for signed checkpoints (private mode 0600, never printed)'
-            cand help 'Print this message or the help of the given subcommand(s)'
-        }
-        &'aigent;audit;key;new'= {
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'aigent;audit;key;help'= {
-            cand new 'Write a new Ed25519 key pair for signed checkpoints (private mode 0600, never printed)'
-            cand help 'Print this message or the help of the given subcommand(s)'
-        }
-        &'aigent;audit;key;help;new'= {
-        }
-        &'aigent;audit;key;help;help'= {
-        }
-        &'aigent;audit;export'= {
-            cand --otlp 'An OTLP/HTTP collector: http://host:4318 (spans go to /v1/traces) or the full traces URL'
-            cand --syslog 'A syslog receiver: udp://host:port, tcp://host:port or unix:///path'
-            cand --interval 'Seconds between rounds with --follow [default: aigent.toml, else 5]'
-            cand --timeout 'Seconds to wait for a collector [default: aigent.toml, else 5]'
-            cand --rounds 'Stop --follow after this many rounds (tests)'
-            cand --audit-log 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --follow 'Keep exporting new records every --interval seconds until stopped'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'aigent;audit;help'= {
-            cand show 'Print audit records, oldest first, filtered by command, event, time or request'
-            cand verify 'Check the hash chain of the audit log and its rotated files'
-            cand key 'Signing keys for checkpoints in the audit log'
-            cand export 'Send the log to an OpenTelemetry collector or syslog, resuming where the last export stopped'
-            cand help 'Print this message or the help of the given subcommand(s)'
-        }
-        &'aigent;audit;help;show'= {
-        }
-        &'aigent;audit;help;verify'= {
-        }
-        &'aigent;audit;help;key'= {
-            cand new 'Write a new Ed25519 key pair for signed checkpoints (private mode 0600, never printed)'
-        }
-        &'aigent;audit;help;key;new'= {
-        }
-        &'aigent;audit;help;export'= {
-        }
-        &'aigent;audit;help;help'= {
-        }
-        &'aigent;hook'= {
-            cand --client 'The client whose hook event arrives on stdin'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --route 'Rewrite a matched command into `aigent run NAME ...` where the client can rewrite it'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-            cand explain 'Show how the hook judges a command line: each segment''s verdict and rule'
-            cand install 'Add aigent''s hook to a client''s settings file (runs before each shell command)'
-            cand uninstall 'Take aigent''s hook out of a client''s settings file'
-            cand help 'Print this message or the help of the given subcommand(s)'
-        }
-        &'aigent;hook;explain'= {
-            cand --cwd 'The working directory the command would run in [default: the current one]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'aigent;hook;install'= {
-            cand --client 'The client whose settings file to edit'
-            cand --scope 'Whose settings: the project''s (shared through the repository) or yours (every project)'
-            cand --project 'The project''s root directory, for --scope project [default: the current directory]'
-            cand --program 'The aigent the entry runs [default: this aigent, by absolute path]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --dry-run 'Print the change as a unified diff and write nothing'
-            cand --force 'Edit a settings file that has other names (hard links); the others keep the old content'
-            cand --replace 'Rewrite an aigent entry that runs another command (another path or registry)'
-            cand --route 'The entry routes matched commands through `aigent run` (hook --route)'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'aigent;hook;uninstall'= {
-            cand --client 'The client whose settings file to edit'
-            cand --scope 'Whose settings: the project''s (shared through the repository) or yours (every project)'
-            cand --project 'The project''s root directory, for --scope project [default: the current directory]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --dry-run 'Print the change as a unified diff and write nothing'
-            cand --force 'Edit a settings file that has other names (hard links); the others keep the old content'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'aigent;hook;help'= {
-            cand explain 'Show how the hook judges a command line: each segment''s verdict and rule'
-            cand install 'Add aigent''s hook to a client''s settings file (runs before each shell command)'
-            cand uninstall 'Take aigent''s hook out of a client''s settings file'
-            cand help 'Print this message or the help of the given subcommand(s)'
-        }
-        &'aigent;hook;help;explain'= {
-        }
-        &'aigent;hook;help;install'= {
-        }
-        &'aigent;hook;help;uninstall'= {
-        }
-        &'aigent;hook;help;help'= {
-        }
-        &'aigent;mcp'= {
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-            cand serve 'Serve declared commands as guarded tools and validated skills over MCP (stdio or HTTP)'
-            cand help 'Print this message or the help of the given subcommand(s)'
-        }
-        &'aigent;mcp;serve'= {
-            cand --skills 'Serve the skills found below DIR (repeatable)'
-            cand --timeout 'Kill a call''s whole process group after SECS seconds (fractions allowed)'
-            cand --audit-log 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
-            cand --max-output 'Keep at most BYTES of each of a call''s stdout and stderr'
-            cand --state-key-file 'Seal confirmation states with the key in PATH (32 bytes or more), so that servers sharing it accept each other''s retries [default: a random key per process]'
-            cand --sandbox 'How strictly each call enforces its command''s sandbox [default: the registry''s aigent.toml [sandbox] mode, read at each call, else best-effort]'
-            cand --http 'Serve Streamable HTTP on ADDR (path /mcp) instead of stdio'
-            cand --token-file 'Read the bearer token every HTTP request must carry from PATH'
-            cand --token-env 'Read the bearer token every HTTP request must carry from the environment variable VAR'
-            cand --allowed-host 'A host name clients reach the server by (the Host header), beyond localhost (repeatable)'
-            cand --allowed-origin 'A browser origin allowed to call, e.g. https://app.example.com:443 (repeatable; any other Origin gets 403)'
-            cand --max-connections 'Serve at most N HTTP connections at once; more get 503'
-            cand --read-timeout 'Give each HTTP request SECS for its headers, and SECS again for its body [default: 10 and 30]'
-            cand --max-argument-bytes 'Refuse a tools/call whose arguments are over BYTES of JSON (-32602)'
-            cand --max-calls 'Run at most N calls at once; a call over it is refused with a retryable error'
-            cand --drain 'On shutdown (stdin closed, SIGTERM, SIGINT), let calls in flight run up to SECS more before cancelling them'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --confirm-destructive 'Run destructive tools without asking the client first (unattended use)'
-            cand --allow-remote 'Allow --http on an address that is not loopback'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'aigent;mcp;help'= {
-            cand serve 'Serve declared commands as guarded tools and validated skills over MCP (stdio or HTTP)'
-            cand help 'Print this message or the help of the given subcommand(s)'
-        }
-        &'aigent;mcp;help;serve'= {
-        }
-        &'aigent;mcp;help;help'= {
-        }
-        &'aigent;lsp'= {
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
         &'aigent;skill'= {
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -652,9 +233,9 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --version 'Print version'
         }
         &'aigent;skill;contracts'= {
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand -r 'Search each directory for skills at any depth'
             cand --recursive 'Search each directory for skills at any depth'
             cand -q 'Print only problems: no `ok` lines, no summaries'
@@ -730,6 +311,446 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;plugin;help;help'= {
         }
+        &'aigent;schema'= {
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'List the declared commands'
+            cand show 'Show one command''s declaration or JSON Schema'
+            cand lint 'Lint every declaration in the registry'
+            cand export 'Write declarations as an agent''s own policy rules, with what each keeps and drops'
+            cand import 'Write declarations from a CLI''s own spec (CLI Agent Spec manifest, usage KDL)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;schema;list'= {
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;schema;show'= {
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;schema;lint'= {
+            cand --base 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]'
+            cand --compare-to 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --changed 'Check only what this branch changed (git): since the merge base with the base revision'
+            cand --watch 'Lint again whenever a file in the --commands directory changes, printing only the findings that appeared or went away; Ctrl-C stops'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;schema;export'= {
+            cand --to 'The policy language to write'
+            cand --output 'Write the document to FILE instead of stdout'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --force 'Replace FILE when it exists'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;schema;import'= {
+            cand --from 'The spec''s format'
+            cand --program 'The program the declarations run (the spec''s `bin` for usage; required for agent-spec, whose manifest does not name it)'
+            cand --output 'The directory to write into [default: the --commands registry]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --force 'Replace existing NAME.json declarations of the same names'
+            cand --dry-run 'Write nothing; report what would be written'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;schema;help'= {
+            cand list 'List the declared commands'
+            cand show 'Show one command''s declaration or JSON Schema'
+            cand lint 'Lint every declaration in the registry'
+            cand export 'Write declarations as an agent''s own policy rules, with what each keeps and drops'
+            cand import 'Write declarations from a CLI''s own spec (CLI Agent Spec manifest, usage KDL)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;schema;help;list'= {
+        }
+        &'aigent;schema;help;show'= {
+        }
+        &'aigent;schema;help;lint'= {
+        }
+        &'aigent;schema;help;export'= {
+        }
+        &'aigent;schema;help;import'= {
+        }
+        &'aigent;schema;help;help'= {
+        }
+        &'aigent;args'= {
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand check 'Validate arguments for a declared command (Phase 1 only; runs nothing)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;args;check'= {
+            cand --audit-log 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
+            cand --value-from-env 'Take the sensitive parameter PARAM''s value from the environment variable VAR (repeatable)'
+            cand --value-from-file 'Take the sensitive parameter PARAM''s value from the file PATH, without its final newline (repeatable)'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --no-audit 'Write no audit record of a rejection (args check runs nothing)'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;args;help'= {
+            cand check 'Validate arguments for a declared command (Phase 1 only; runs nothing)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;args;help;check'= {
+        }
+        &'aigent;args;help;help'= {
+        }
+        &'aigent;run'= {
+            cand --timeout 'Kill the command''s whole process group after SECS seconds (fractions allowed) and exit 10 [default: the declaration''s timeout_s, else 600]'
+            cand --audit-log 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
+            cand --result 'Write the json envelope to PATH (atomically, in any format) instead of stderr'
+            cand --sandbox 'How strictly to enforce the command''s sandbox [default: aigent.toml''s [sandbox] mode, else best-effort]'
+            cand --value-from-env 'Take the sensitive parameter PARAM''s value from the environment variable VAR (repeatable)'
+            cand --value-from-file 'Take the sensitive parameter PARAM''s value from the file PATH, without its final newline (repeatable)'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --dry-run 'Print the argv that would run, and run nothing'
+            cand --confirm-destructive 'Run a command declared destructive (refused with exit 2 without this)'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;audit'= {
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand show 'Print audit records, oldest first, filtered by command, event, time or request'
+            cand verify 'Check the hash chain of the audit log and its rotated files'
+            cand key 'Signing keys for checkpoints in the audit log'
+            cand export 'Send the log to an OpenTelemetry collector or syslog, resuming where the last export stopped'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;audit;show'= {
+            cand --command 'Only records of this declared command'
+            cand --event 'Only records of this event (COMMAND_STARTED, COMMAND_EXECUTED, TOOL_ARG_VALIDATION_FAILURE, ...)'
+            cand --since 'Only records at or after TIME: RFC 3339 (2026-11-23T09:00:00Z), a date, or an age (30m, 2h, 7d)'
+            cand --request-id 'Only records of this request (the `request_id` in every envelope''s meta)'
+            cand --last 'Only the last N matching records'
+            cand --audit-log 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;audit;verify'= {
+            cand --audit-log 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
+            cand --expect-head 'Fail unless this head (SHA256, or SEQ:SHA256 as --print-head prints it) is still in the chain'
+            cand --expect-seq 'Fail unless the chain still reaches record N'
+            cand --public-key 'Also check the signed checkpoints with this public key (from `audit key new`), and report the last'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --print-head 'Print only the head, as one line SEQ:SHA256, for storing elsewhere'
+            cand --allow-legacy-prefix 'Accept lines before the first chained record (records an older aigent wrote before it kept a chain)'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;audit;key'= {
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand new 'Write a new Ed25519 key pair for signed checkpoints (private mode 0600, never printed)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;audit;key;new'= {
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;audit;key;help'= {
+            cand new 'Write a new Ed25519 key pair for signed checkpoints (private mode 0600, never printed)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;audit;key;help;new'= {
+        }
+        &'aigent;audit;key;help;help'= {
+        }
+        &'aigent;audit;export'= {
+            cand --otlp 'An OTLP/HTTP collector: http://host:4318 (spans go to /v1/traces) or the full traces URL'
+            cand --syslog 'A syslog receiver: udp://host:port, tcp://host:port or unix:///path'
+            cand --interval 'Seconds between rounds with --follow [default: aigent.toml, else 5]'
+            cand --timeout 'Seconds to wait for a collector [default: aigent.toml, else 5]'
+            cand --rounds 'Stop --follow after this many rounds (tests)'
+            cand --audit-log 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --follow 'Keep exporting new records every --interval seconds until stopped'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;audit;help'= {
+            cand show 'Print audit records, oldest first, filtered by command, event, time or request'
+            cand verify 'Check the hash chain of the audit log and its rotated files'
+            cand key 'Signing keys for checkpoints in the audit log'
+            cand export 'Send the log to an OpenTelemetry collector or syslog, resuming where the last export stopped'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;audit;help;show'= {
+        }
+        &'aigent;audit;help;verify'= {
+        }
+        &'aigent;audit;help;key'= {
+            cand new 'Write a new Ed25519 key pair for signed checkpoints (private mode 0600, never printed)'
+        }
+        &'aigent;audit;help;key;new'= {
+        }
+        &'aigent;audit;help;export'= {
+        }
+        &'aigent;audit;help;help'= {
+        }
+        &'aigent;hook'= {
+            cand --client 'The client whose hook event arrives on stdin'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --route 'Rewrite a matched command into `aigent run NAME ...` where the client can rewrite it'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand explain 'Show how the hook judges a command line: each segment''s verdict and rule'
+            cand install 'Add aigent''s hook to a client''s settings file (runs before each shell command)'
+            cand uninstall 'Take aigent''s hook out of a client''s settings file'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;hook;explain'= {
+            cand --cwd 'The working directory the command would run in [default: the current one]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;hook;install'= {
+            cand --client 'The client whose settings file to edit'
+            cand --scope 'Whose settings: the project''s (shared through the repository) or yours (every project)'
+            cand --project 'The project''s root directory, for --scope project [default: the current directory]'
+            cand --program 'The aigent the entry runs [default: this aigent, by absolute path]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --dry-run 'Print the change as a unified diff and write nothing'
+            cand --force 'Edit a settings file that has other names (hard links); the others keep the old content'
+            cand --replace 'Rewrite an aigent entry that runs another command (another path or registry)'
+            cand --route 'The entry routes matched commands through `aigent run` (hook --route)'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;hook;uninstall'= {
+            cand --client 'The client whose settings file to edit'
+            cand --scope 'Whose settings: the project''s (shared through the repository) or yours (every project)'
+            cand --project 'The project''s root directory, for --scope project [default: the current directory]'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --dry-run 'Print the change as a unified diff and write nothing'
+            cand --force 'Edit a settings file that has other names (hard links); the others keep the old content'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;hook;help'= {
+            cand explain 'Show how the hook judges a command line: each segment''s verdict and rule'
+            cand install 'Add aigent''s hook to a client''s settings file (runs before each shell command)'
+            cand uninstall 'Take aigent''s hook out of a client''s settings file'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;hook;help;explain'= {
+        }
+        &'aigent;hook;help;install'= {
+        }
+        &'aigent;hook;help;uninstall'= {
+        }
+        &'aigent;hook;help;help'= {
+        }
+        &'aigent;mcp'= {
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand serve 'Serve declared commands as guarded tools and validated skills over MCP (stdio or HTTP)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;mcp;serve'= {
+            cand --skills 'Serve the skills found below DIR (repeatable)'
+            cand --timeout 'Kill a call''s whole process group after SECS seconds (fractions allowed)'
+            cand --audit-log 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
+            cand --max-output 'Keep at most BYTES of each of a call''s stdout and stderr'
+            cand --state-key-file 'Seal confirmation states with the key in PATH (32 bytes or more), so that servers sharing it accept each other''s retries [default: a random key per process]'
+            cand --sandbox 'How strictly each call enforces its command''s sandbox [default: the registry''s aigent.toml [sandbox] mode, read at each call, else best-effort]'
+            cand --http 'Serve Streamable HTTP on ADDR (path /mcp) instead of stdio'
+            cand --token-file 'Read the bearer token every HTTP request must carry from PATH'
+            cand --token-env 'Read the bearer token every HTTP request must carry from the environment variable VAR'
+            cand --allowed-host 'A host name clients reach the server by (the Host header), beyond localhost (repeatable)'
+            cand --allowed-origin 'A browser origin allowed to call, e.g. https://app.example.com:443 (repeatable; any other Origin gets 403)'
+            cand --max-connections 'Serve at most N HTTP connections at once; more get 503'
+            cand --read-timeout 'Give each HTTP request SECS for its headers, and SECS again for its body [default: 10 and 30]'
+            cand --max-argument-bytes 'Refuse a tools/call whose arguments are over BYTES of JSON (-32602)'
+            cand --max-calls 'Run at most N calls at once; a call over it is refused with a retryable error'
+            cand --drain 'On shutdown (stdin closed, SIGTERM, SIGINT), let calls in flight run up to SECS more before cancelling them'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --confirm-destructive 'Run destructive tools without asking the client first (unattended use)'
+            cand --allow-remote 'Allow --http on an address that is not loopback'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;mcp;help'= {
+            cand serve 'Serve declared commands as guarded tools and validated skills over MCP (stdio or HTTP)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;mcp;help;serve'= {
+        }
+        &'aigent;mcp;help;help'= {
+        }
+        &'aigent;lsp'= {
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'aigent;completions'= {
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
@@ -745,6 +766,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;help'= {
             cand generate 'Write man pages or static completion scripts (for packagers)'
+            cand skill 'Validate, scaffold, inspect and render Agent Skills'
+            cand plugin 'Validate Claude Code plugins and marketplaces'
             cand schema 'The registry of declared commands: list, show, lint'
             cand args 'Check an agent''s arguments against a declared command'
             cand run 'Check the arguments, then run the declared command as an argv (never a shell)'
@@ -752,8 +775,6 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand hook 'Guard the agents'' own shell tools: the hook itself, install, explain'
             cand mcp 'Serve declared commands and skills to MCP clients'
             cand lsp 'Serve diagnostics, fixes, hover and completion to editors (Language Server Protocol)'
-            cand skill 'Validate, scaffold, inspect and render Agent Skills'
-            cand plugin 'Validate Claude Code plugins and marketplaces'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -768,11 +789,40 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;help;generate;reference'= {
         }
+        &'aigent;help;skill'= {
+            cand validate 'Check skill directories against the Agent Skills rules'
+            cand new 'Create a new skill: prompts on a terminal, flags everywhere else'
+            cand fmt 'Put frontmatter into canonical form (key order, quoting, indentation)'
+            cand fix 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)'
+            cand read-properties 'Print a skill''s frontmatter properties as JSON'
+            cand to-prompt 'Print the <available_skills> XML block that agents load'
+            cand contracts 'Hold a skill''s Bash grants and !`cmd` commands against the registry; propose declarations'
+        }
+        &'aigent;help;skill;validate'= {
+        }
+        &'aigent;help;skill;new'= {
+        }
+        &'aigent;help;skill;fmt'= {
+        }
+        &'aigent;help;skill;fix'= {
+        }
+        &'aigent;help;skill;read-properties'= {
+        }
+        &'aigent;help;skill;to-prompt'= {
+        }
+        &'aigent;help;skill;contracts'= {
+        }
+        &'aigent;help;plugin'= {
+            cand validate 'Check plugins and marketplaces: manifests, sources, skills, components'
+        }
+        &'aigent;help;plugin;validate'= {
+        }
         &'aigent;help;schema'= {
             cand list 'List the declared commands'
             cand show 'Show one command''s declaration or JSON Schema'
             cand lint 'Lint every declaration in the registry'
             cand export 'Write declarations as an agent''s own policy rules, with what each keeps and drops'
+            cand import 'Write declarations from a CLI''s own spec (CLI Agent Spec manifest, usage KDL)'
         }
         &'aigent;help;schema;list'= {
         }
@@ -781,6 +831,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;help;schema;lint'= {
         }
         &'aigent;help;schema;export'= {
+        }
+        &'aigent;help;schema;import'= {
         }
         &'aigent;help;args'= {
             cand check 'Validate arguments for a declared command (Phase 1 only; runs nothing)'
@@ -823,34 +875,6 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;help;mcp;serve'= {
         }
         &'aigent;help;lsp'= {
-        }
-        &'aigent;help;skill'= {
-            cand validate 'Check skill directories against the Agent Skills rules'
-            cand new 'Create a new skill: prompts on a terminal, flags everywhere else'
-            cand fmt 'Put frontmatter into canonical form (key order, quoting, indentation)'
-            cand fix 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)'
-            cand read-properties 'Print a skill''s frontmatter properties as JSON'
-            cand to-prompt 'Print the <available_skills> XML block that agents load'
-            cand contracts 'Hold a skill''s Bash grants and !`cmd` commands against the registry; propose declarations'
-        }
-        &'aigent;help;skill;validate'= {
-        }
-        &'aigent;help;skill;new'= {
-        }
-        &'aigent;help;skill;fmt'= {
-        }
-        &'aigent;help;skill;fix'= {
-        }
-        &'aigent;help;skill;read-properties'= {
-        }
-        &'aigent;help;skill;to-prompt'= {
-        }
-        &'aigent;help;skill;contracts'= {
-        }
-        &'aigent;help;plugin'= {
-            cand validate 'Check plugins and marketplaces: manifests, sources, skills, components'
-        }
-        &'aigent;help;plugin;validate'= {
         }
         &'aigent;help;completions'= {
         }

@@ -16,6 +16,38 @@ use aigent::skill::{ValidateOptions, ValidationRun, Verdict};
 use super::{CliError, Context};
 use crate::cli::changed::{ChangedArgs, vcs_error};
 use crate::cli::profile::ProfileArg;
+use crate::cli::spec::{CommandSpec, FINDINGS, NoEffects, Safe, USAGE, code_when, leaf};
+
+/// What clap cannot say about this command (`crate::cli::spec`).
+pub const SPEC: CommandSpec = leaf(
+    "plugin.validate",
+    Safe,
+    &[
+        code_when(
+            exit::SUCCESS,
+            NoEffects,
+            "all valid (warnings allowed unless --strict)",
+        ),
+        code_when(
+            exit::VALIDATION_FAILED,
+            NoEffects,
+            "a manifest, plugin or skill has errors",
+        ),
+        USAGE,
+        code_when(
+            exit::PRECONDITION,
+            NoEffects,
+            "--changed outside a git work tree, or no history shared with the base",
+        ),
+        code_when(
+            exit::NOT_FOUND,
+            NoEffects,
+            "a path does not exist, or --base names no commit",
+        ),
+    ],
+    FINDINGS,
+    false,
+);
 
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:

@@ -10,6 +10,33 @@ use aigent::report::{ErrorBody, ErrorCode, Outcome, OutputFormat, exit};
 
 use super::super::{CliError, Context};
 use crate::cli::changed::{ChangedArgs, vcs_error};
+use crate::cli::spec::{CommandSpec, FINDINGS, NoEffects, Safe, USAGE, code_when, leaf};
+
+/// What clap cannot say about this command (`crate::cli::spec`).
+pub const SPEC: CommandSpec = leaf(
+    "schema.lint",
+    Safe,
+    &[
+        code_when(
+            exit::SUCCESS,
+            NoEffects,
+            "no declaration has an error (warnings allowed)",
+        ),
+        USAGE,
+        code_when(
+            exit::PRECONDITION,
+            NoEffects,
+            "a declaration has an error, or --changed outside a git work tree",
+        ),
+        code_when(
+            exit::NOT_FOUND,
+            NoEffects,
+            "the registry does not exist, or --base names no commit",
+        ),
+    ],
+    FINDINGS,
+    true,
+);
 
 #[derive(Debug, Args)]
 #[command(
