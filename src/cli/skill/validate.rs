@@ -6,10 +6,9 @@ use clap::Args;
 use serde_json::Value;
 
 use aigent::exec::argv::shell_quote;
-use aigent::report::{ErrorBody, ErrorCode, Outcome, OutputFormat, exit};
-use aigent::skill::render::{
-    TextOptions, ValidationJson, validation_github, validation_sarif, validation_text,
-};
+use aigent::report::findings::{self, TextOptions};
+use aigent::report::{ErrorBody, ErrorCode, Outcome, exit};
+use aigent::skill::render::{ValidationFindings, ValidationJson, validation_text};
 use aigent::skill::{Profile, RunOptions, ValidateOptions, ValidationRun, Verdict, validate_paths};
 
 use super::{CliError, Context};
@@ -166,25 +165,21 @@ fn validate(args: &ValidateArgs, ctx: &Context) -> Result<ValidationRun, CliErro
 /// output has it, and [`run`] adds it there as deferred data.
 fn verdict_outcome(run: &ValidationRun, args: &ValidateArgs, ctx: &Context) -> Outcome {
     let data = Value::Null;
-    // GitHub's log shows the notes as `::warning` lines, in the text.
-    let (text, warnings) = if ctx.format == OutputFormat::Github {
-        (validation_github(run), Vec::new())
-    } else if ctx.format == OutputFormat::Sarif {
-        // The notes are in the log, as tool notifications.
-        let log = validation_sarif(run, &crate::cli::sarif::roots());
-        (crate::cli::sarif::render(&log), Vec::new())
-    } else if ctx.format.is_json() {
-        // The envelope is all json mode prints; no text to build.
-        (String::new(), run.notes.clone())
+    let text = findings::render(
+        &ValidationFindings::skills(run),
+        ctx.format,
+        TextOptions {
+            style: ctx.style,
+            quiet: ctx.quiet,
+        },
+        crate::cli::sarif::roots,
+    );
+    // GitHub's log shows the notes as `::warning` lines and SARIF as tool
+    // notifications; elsewhere they go to stderr (or the envelope).
+    let warnings = if findings::carries_warnings(ctx.format) {
+        Vec::new()
     } else {
-        let text = validation_text(
-            run,
-            TextOptions {
-                style: ctx.style,
-                quiet: ctx.quiet,
-            },
-        );
-        (text, run.notes.clone())
+        run.notes.clone()
     };
     let summary = run.summary();
     let outcome = match run.verdict() {
