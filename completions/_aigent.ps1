@@ -32,6 +32,8 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write man pages or static completion scripts (for packagers)')
+            [CompletionResult]::new('skill', 'skill', [CompletionResultType]::ParameterValue, 'Validate, scaffold, inspect and render Agent Skills')
+            [CompletionResult]::new('plugin', 'plugin', [CompletionResultType]::ParameterValue, 'Validate Claude Code plugins and marketplaces')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'The registry of declared commands: list, show, lint')
             [CompletionResult]::new('args', 'args', [CompletionResultType]::ParameterValue, 'Check an agent''s arguments against a declared command')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Check the arguments, then run the declared command as an argv (never a shell)')
@@ -39,16 +41,14 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Guard the agents'' own shell tools: the hook itself, install, explain')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve declared commands and skills to MCP clients')
             [CompletionResult]::new('lsp', 'lsp', [CompletionResultType]::ParameterValue, 'Serve diagnostics, fixes, hover and completion to editors (Language Server Protocol)')
-            [CompletionResult]::new('skill', 'skill', [CompletionResultType]::ParameterValue, 'Validate, scaffold, inspect and render Agent Skills')
-            [CompletionResult]::new('plugin', 'plugin', [CompletionResultType]::ParameterValue, 'Validate Claude Code plugins and marketplaces')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'aigent;generate' {
+            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
-            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
@@ -64,9 +64,9 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         }
         'aigent;generate;man' {
             [CompletionResult]::new('--out-dir', '--out-dir', [CompletionResultType]::ParameterName, 'The directory to write into (created if missing)')
+            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
-            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
@@ -78,9 +78,9 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         }
         'aigent;generate;completions' {
             [CompletionResult]::new('--out-dir', '--out-dir', [CompletionResultType]::ParameterName, 'The directory to write into (created if missing)')
+            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
-            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
@@ -92,9 +92,9 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         }
         'aigent;generate;reference' {
             [CompletionResult]::new('--out-dir', '--out-dir', [CompletionResultType]::ParameterName, 'The directory to write into (created if missing)')
+            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
-            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
@@ -123,6 +123,229 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         'aigent;generate;help;help' {
             break
         }
+        'aigent;skill' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
+            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check skill directories against the Agent Skills rules')
+            [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Create a new skill: prompts on a terminal, flags everywhere else')
+            [CompletionResult]::new('fmt', 'fmt', [CompletionResultType]::ParameterValue, 'Put frontmatter into canonical form (key order, quoting, indentation)')
+            [CompletionResult]::new('fix', 'fix', [CompletionResultType]::ParameterValue, 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)')
+            [CompletionResult]::new('read-properties', 'read-properties', [CompletionResultType]::ParameterValue, 'Print a skill''s frontmatter properties as JSON')
+            [CompletionResult]::new('to-prompt', 'to-prompt', [CompletionResultType]::ParameterValue, 'Print the <available_skills> XML block that agents load')
+            [CompletionResult]::new('contracts', 'contracts', [CompletionResultType]::ParameterValue, 'Hold a skill''s Bash grants and !`cmd` commands against the registry; propose declarations')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'aigent;skill;validate' {
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Which client''s view to take: its frontmatter keys count as known, and its stricter rules apply (docs/reference/client-profiles.md). Without it, a skill inside a .claude/ directory or a Claude Code plugin gets claude-code, any other standard')
+            [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]')
+            [CompletionResult]::new('--compare-to', '--compare-to', [CompletionResultType]::ParameterName, 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
+            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
+            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Validate every skill below each PATH (hidden directories included; .git, node_modules and target skipped)')
+            [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Validate every skill below each PATH (hidden directories included; .git, node_modules and target skipped)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat warnings as errors')
+            [CompletionResult]::new('--changed', '--changed', [CompletionResultType]::ParameterName, 'Check only what this branch changed (git): since the merge base with the base revision')
+            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Validate again whenever a file below the PATHs changes, printing only the findings that appeared or went away; Ctrl-C stops')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'aigent;skill;new' {
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'The skill''s name [default: PATH''s last component]')
+            [CompletionResult]::new('--description', '--description', [CompletionResultType]::ParameterName, 'What the skill does and when to use it (at most 1024 characters)')
+            [CompletionResult]::new('--license', '--license', [CompletionResultType]::ParameterName, 'A license: an SPDX id (MIT, Apache-2.0) or a short text')
+            [CompletionResult]::new('--compatibility', '--compatibility', [CompletionResultType]::ParameterName, 'Environment requirements, e.g. "Needs git and network access"')
+            [CompletionResult]::new('--allowed-tools', '--allowed-tools', [CompletionResultType]::ParameterName, 'Tools the skill may use, space-separated, e.g. "Read Bash(git:*)"')
+            [CompletionResult]::new('--with', '--with', [CompletionResultType]::ParameterName, 'Subdirectories to create, each with a starter file the body links to (a comma list, or repeat the flag)')
+            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask anything: take every answer from the flags')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask anything: take every answer from the flags')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'aigent;skill;fmt' {
+            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
+            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Format every skill below each PATH')
+            [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Format every skill below each PATH')
+            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Write nothing; exit 1 if any file would change')
+            [CompletionResult]::new('--diff', '--diff', [CompletionResultType]::ParameterName, 'Write nothing; print the change as a unified diff (implies --check)')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace a file that has other hard links (they keep the old contents) or whose owner and group cannot be kept (it becomes this user''s); refused without it')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'aigent;skill;fix' {
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Which frontmatter keys count as known (the others move to metadata, except a key some client reads, which never moves). Without it, a skill inside a .claude/ directory or a Claude Code plugin gets claude-code, any other standard')
+            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
+            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Fix every skill below each PATH')
+            [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Fix every skill below each PATH')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the diffs; write nothing')
+            [CompletionResult]::new('--rename-dir', '--rename-dir', [CompletionResultType]::ParameterName, 'Rename a skill directory whose name is not a valid name to the proposed one (never over an existing name), then fix its name')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace a file that has other hard links (they keep the old contents) or whose owner and group cannot be kept (it becomes this user''s); refused without it')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'aigent;skill;read-properties' {
+            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'aigent;skill;to-prompt' {
+            [CompletionResult]::new('--max-tokens', '--max-tokens', [CompletionResultType]::ParameterName, 'Fail (exit 1) when the listing is over N tokens (o200k_base)')
+            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
+            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'List every skill below each PATH (as skill validate --recursive finds them)')
+            [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'List every skill below each PATH (as skill validate --recursive finds them)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'aigent;skill;contracts' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
+            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
+            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Search each directory for skills at any depth')
+            [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Search each directory for skills at any depth')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'aigent;skill;help' {
+            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check skill directories against the Agent Skills rules')
+            [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Create a new skill: prompts on a terminal, flags everywhere else')
+            [CompletionResult]::new('fmt', 'fmt', [CompletionResultType]::ParameterValue, 'Put frontmatter into canonical form (key order, quoting, indentation)')
+            [CompletionResult]::new('fix', 'fix', [CompletionResultType]::ParameterValue, 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)')
+            [CompletionResult]::new('read-properties', 'read-properties', [CompletionResultType]::ParameterValue, 'Print a skill''s frontmatter properties as JSON')
+            [CompletionResult]::new('to-prompt', 'to-prompt', [CompletionResultType]::ParameterValue, 'Print the <available_skills> XML block that agents load')
+            [CompletionResult]::new('contracts', 'contracts', [CompletionResultType]::ParameterValue, 'Hold a skill''s Bash grants and !`cmd` commands against the registry; propose declarations')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'aigent;skill;help;validate' {
+            break
+        }
+        'aigent;skill;help;new' {
+            break
+        }
+        'aigent;skill;help;fmt' {
+            break
+        }
+        'aigent;skill;help;fix' {
+            break
+        }
+        'aigent;skill;help;read-properties' {
+            break
+        }
+        'aigent;skill;help;to-prompt' {
+            break
+        }
+        'aigent;skill;help;contracts' {
+            break
+        }
+        'aigent;skill;help;help' {
+            break
+        }
+        'aigent;plugin' {
+            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check plugins and marketplaces: manifests, sources, skills, components')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'aigent;plugin;validate' {
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Which extra frontmatter keys count as known in the plugins'' skills')
+            [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]')
+            [CompletionResult]::new('--compare-to', '--compare-to', [CompletionResultType]::ParameterName, 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)')
+            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat warnings as errors')
+            [CompletionResult]::new('--changed', '--changed', [CompletionResultType]::ParameterName, 'Check only what this branch changed (git): since the merge base with the base revision')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'aigent;plugin;help' {
+            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check plugins and marketplaces: manifests, sources, skills, components')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'aigent;plugin;help;validate' {
+            break
+        }
+        'aigent;plugin;help;help' {
+            break
+        }
         'aigent;schema' {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
@@ -138,6 +361,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one command''s declaration or JSON Schema')
             [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Lint every declaration in the registry')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write declarations as an agent''s own policy rules, with what each keeps and drops')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Write declarations from a CLI''s own spec (CLI Agent Spec manifest, usage KDL)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -200,11 +424,30 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'aigent;schema;import' {
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'The spec''s format')
+            [CompletionResult]::new('--program', '--program', [CompletionResultType]::ParameterName, 'The program the declarations run (the spec''s `bin` for usage; required for agent-spec, whose manifest does not name it)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'The directory to write into [default: the --commands registry]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
+            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace existing NAME.json declarations of the same names')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Write nothing; report what would be written')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'aigent;schema;help' {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the declared commands')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one command''s declaration or JSON Schema')
             [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Lint every declaration in the registry')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write declarations as an agent''s own policy rules, with what each keeps and drops')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Write declarations from a CLI''s own spec (CLI Agent Spec manifest, usage KDL)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -218,6 +461,9 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;schema;help;export' {
+            break
+        }
+        'aigent;schema;help;import' {
             break
         }
         'aigent;schema;help;help' {
@@ -312,9 +558,9 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--request-id', '--request-id', [CompletionResultType]::ParameterName, 'Only records of this request (the `request_id` in every envelope''s meta)')
             [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'Only the last N matching records')
             [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]')
+            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
-            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
@@ -329,9 +575,9 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--expect-head', '--expect-head', [CompletionResultType]::ParameterName, 'Fail unless this head (SHA256, or SEQ:SHA256 as --print-head prints it) is still in the chain')
             [CompletionResult]::new('--expect-seq', '--expect-seq', [CompletionResultType]::ParameterName, 'Fail unless the chain still reaches record N')
             [CompletionResult]::new('--public-key', '--public-key', [CompletionResultType]::ParameterName, 'Also check the signed checkpoints with this public key (from `audit key new`), and report the last')
+            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
-            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
             [CompletionResult]::new('--print-head', '--print-head', [CompletionResultType]::ParameterName, 'Print only the head, as one line SEQ:SHA256, for storing elsewhere')
             [CompletionResult]::new('--allow-legacy-prefix', '--allow-legacy-prefix', [CompletionResultType]::ParameterName, 'Accept lines before the first chained record (records an older aigent wrote before it kept a chain)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
@@ -344,9 +590,9 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;audit;key' {
+            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
-            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
@@ -359,9 +605,9 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;audit;key;new' {
+            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
-            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
@@ -487,9 +733,9 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--client', '--client', [CompletionResultType]::ParameterName, 'The client whose settings file to edit')
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Whose settings: the project''s (shared through the repository) or yours (every project)')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project''s root directory, for --scope project [default: the current directory]')
+            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
-            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the change as a unified diff and write nothing')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Edit a settings file that has other names (hard links); the others keep the old content')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
@@ -590,229 +836,6 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
-        'aigent;skill' {
-            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
-            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
-            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
-            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
-            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check skill directories against the Agent Skills rules')
-            [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Create a new skill: prompts on a terminal, flags everywhere else')
-            [CompletionResult]::new('fmt', 'fmt', [CompletionResultType]::ParameterValue, 'Put frontmatter into canonical form (key order, quoting, indentation)')
-            [CompletionResult]::new('fix', 'fix', [CompletionResultType]::ParameterValue, 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)')
-            [CompletionResult]::new('read-properties', 'read-properties', [CompletionResultType]::ParameterValue, 'Print a skill''s frontmatter properties as JSON')
-            [CompletionResult]::new('to-prompt', 'to-prompt', [CompletionResultType]::ParameterValue, 'Print the <available_skills> XML block that agents load')
-            [CompletionResult]::new('contracts', 'contracts', [CompletionResultType]::ParameterValue, 'Hold a skill''s Bash grants and !`cmd` commands against the registry; propose declarations')
-            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
-            break
-        }
-        'aigent;skill;validate' {
-            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Which client''s view to take: its frontmatter keys count as known, and its stricter rules apply (docs/reference/client-profiles.md). Without it, a skill inside a .claude/ directory or a Claude Code plugin gets claude-code, any other standard')
-            [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]')
-            [CompletionResult]::new('--compare-to', '--compare-to', [CompletionResultType]::ParameterName, 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)')
-            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
-            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
-            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Validate every skill below each PATH (hidden directories included; .git, node_modules and target skipped)')
-            [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Validate every skill below each PATH (hidden directories included; .git, node_modules and target skipped)')
-            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat warnings as errors')
-            [CompletionResult]::new('--changed', '--changed', [CompletionResultType]::ParameterName, 'Check only what this branch changed (git): since the merge base with the base revision')
-            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Validate again whenever a file below the PATHs changes, printing only the findings that appeared or went away; Ctrl-C stops')
-            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
-            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
-            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            break
-        }
-        'aigent;skill;new' {
-            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'The skill''s name [default: PATH''s last component]')
-            [CompletionResult]::new('--description', '--description', [CompletionResultType]::ParameterName, 'What the skill does and when to use it (at most 1024 characters)')
-            [CompletionResult]::new('--license', '--license', [CompletionResultType]::ParameterName, 'A license: an SPDX id (MIT, Apache-2.0) or a short text')
-            [CompletionResult]::new('--compatibility', '--compatibility', [CompletionResultType]::ParameterName, 'Environment requirements, e.g. "Needs git and network access"')
-            [CompletionResult]::new('--allowed-tools', '--allowed-tools', [CompletionResultType]::ParameterName, 'Tools the skill may use, space-separated, e.g. "Read Bash(git:*)"')
-            [CompletionResult]::new('--with', '--with', [CompletionResultType]::ParameterName, 'Subdirectories to create, each with a starter file the body links to (a comma list, or repeat the flag)')
-            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
-            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
-            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask anything: take every answer from the flags')
-            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask anything: take every answer from the flags')
-            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
-            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
-            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            break
-        }
-        'aigent;skill;fmt' {
-            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
-            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
-            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Format every skill below each PATH')
-            [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Format every skill below each PATH')
-            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Write nothing; exit 1 if any file would change')
-            [CompletionResult]::new('--diff', '--diff', [CompletionResultType]::ParameterName, 'Write nothing; print the change as a unified diff (implies --check)')
-            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace a file that has other hard links (they keep the old contents) or whose owner and group cannot be kept (it becomes this user''s); refused without it')
-            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
-            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
-            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            break
-        }
-        'aigent;skill;fix' {
-            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Which frontmatter keys count as known (the others move to metadata, except a key some client reads, which never moves). Without it, a skill inside a .claude/ directory or a Claude Code plugin gets claude-code, any other standard')
-            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
-            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
-            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Fix every skill below each PATH')
-            [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Fix every skill below each PATH')
-            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the diffs; write nothing')
-            [CompletionResult]::new('--rename-dir', '--rename-dir', [CompletionResultType]::ParameterName, 'Rename a skill directory whose name is not a valid name to the proposed one (never over an existing name), then fix its name')
-            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace a file that has other hard links (they keep the old contents) or whose owner and group cannot be kept (it becomes this user''s); refused without it')
-            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
-            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
-            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            break
-        }
-        'aigent;skill;read-properties' {
-            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
-            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
-            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
-            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
-            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            break
-        }
-        'aigent;skill;to-prompt' {
-            [CompletionResult]::new('--max-tokens', '--max-tokens', [CompletionResultType]::ParameterName, 'Fail (exit 1) when the listing is over N tokens (o200k_base)')
-            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
-            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
-            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'List every skill below each PATH (as skill validate --recursive finds them)')
-            [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'List every skill below each PATH (as skill validate --recursive finds them)')
-            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
-            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
-            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            break
-        }
-        'aigent;skill;contracts' {
-            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
-            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
-            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Search each directory for skills at any depth')
-            [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Search each directory for skills at any depth')
-            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
-            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
-            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            break
-        }
-        'aigent;skill;help' {
-            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check skill directories against the Agent Skills rules')
-            [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Create a new skill: prompts on a terminal, flags everywhere else')
-            [CompletionResult]::new('fmt', 'fmt', [CompletionResultType]::ParameterValue, 'Put frontmatter into canonical form (key order, quoting, indentation)')
-            [CompletionResult]::new('fix', 'fix', [CompletionResultType]::ParameterValue, 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)')
-            [CompletionResult]::new('read-properties', 'read-properties', [CompletionResultType]::ParameterValue, 'Print a skill''s frontmatter properties as JSON')
-            [CompletionResult]::new('to-prompt', 'to-prompt', [CompletionResultType]::ParameterValue, 'Print the <available_skills> XML block that agents load')
-            [CompletionResult]::new('contracts', 'contracts', [CompletionResultType]::ParameterValue, 'Hold a skill''s Bash grants and !`cmd` commands against the registry; propose declarations')
-            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
-            break
-        }
-        'aigent;skill;help;validate' {
-            break
-        }
-        'aigent;skill;help;new' {
-            break
-        }
-        'aigent;skill;help;fmt' {
-            break
-        }
-        'aigent;skill;help;fix' {
-            break
-        }
-        'aigent;skill;help;read-properties' {
-            break
-        }
-        'aigent;skill;help;to-prompt' {
-            break
-        }
-        'aigent;skill;help;contracts' {
-            break
-        }
-        'aigent;skill;help;help' {
-            break
-        }
-        'aigent;plugin' {
-            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
-            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
-            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
-            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
-            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check plugins and marketplaces: manifests, sources, skills, components')
-            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
-            break
-        }
-        'aigent;plugin;validate' {
-            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Which extra frontmatter keys count as known in the plugins'' skills')
-            [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]')
-            [CompletionResult]::new('--compare-to', '--compare-to', [CompletionResultType]::ParameterName, 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)')
-            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
-            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
-            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat warnings as errors')
-            [CompletionResult]::new('--changed', '--changed', [CompletionResultType]::ParameterName, 'Check only what this branch changed (git): since the merge base with the base revision')
-            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
-            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
-            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            break
-        }
-        'aigent;plugin;help' {
-            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check plugins and marketplaces: manifests, sources, skills, components')
-            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
-            break
-        }
-        'aigent;plugin;help;validate' {
-            break
-        }
-        'aigent;plugin;help;help' {
-            break
-        }
         'aigent;completions' {
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
@@ -829,6 +852,8 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         }
         'aigent;help' {
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write man pages or static completion scripts (for packagers)')
+            [CompletionResult]::new('skill', 'skill', [CompletionResultType]::ParameterValue, 'Validate, scaffold, inspect and render Agent Skills')
+            [CompletionResult]::new('plugin', 'plugin', [CompletionResultType]::ParameterValue, 'Validate Claude Code plugins and marketplaces')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'The registry of declared commands: list, show, lint')
             [CompletionResult]::new('args', 'args', [CompletionResultType]::ParameterValue, 'Check an agent''s arguments against a declared command')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Check the arguments, then run the declared command as an argv (never a shell)')
@@ -836,8 +861,6 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Guard the agents'' own shell tools: the hook itself, install, explain')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve declared commands and skills to MCP clients')
             [CompletionResult]::new('lsp', 'lsp', [CompletionResultType]::ParameterValue, 'Serve diagnostics, fixes, hover and completion to editors (Language Server Protocol)')
-            [CompletionResult]::new('skill', 'skill', [CompletionResultType]::ParameterValue, 'Validate, scaffold, inspect and render Agent Skills')
-            [CompletionResult]::new('plugin', 'plugin', [CompletionResultType]::ParameterValue, 'Validate Claude Code plugins and marketplaces')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -857,11 +880,50 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         'aigent;help;generate;reference' {
             break
         }
+        'aigent;help;skill' {
+            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check skill directories against the Agent Skills rules')
+            [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Create a new skill: prompts on a terminal, flags everywhere else')
+            [CompletionResult]::new('fmt', 'fmt', [CompletionResultType]::ParameterValue, 'Put frontmatter into canonical form (key order, quoting, indentation)')
+            [CompletionResult]::new('fix', 'fix', [CompletionResultType]::ParameterValue, 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)')
+            [CompletionResult]::new('read-properties', 'read-properties', [CompletionResultType]::ParameterValue, 'Print a skill''s frontmatter properties as JSON')
+            [CompletionResult]::new('to-prompt', 'to-prompt', [CompletionResultType]::ParameterValue, 'Print the <available_skills> XML block that agents load')
+            [CompletionResult]::new('contracts', 'contracts', [CompletionResultType]::ParameterValue, 'Hold a skill''s Bash grants and !`cmd` commands against the registry; propose declarations')
+            break
+        }
+        'aigent;help;skill;validate' {
+            break
+        }
+        'aigent;help;skill;new' {
+            break
+        }
+        'aigent;help;skill;fmt' {
+            break
+        }
+        'aigent;help;skill;fix' {
+            break
+        }
+        'aigent;help;skill;read-properties' {
+            break
+        }
+        'aigent;help;skill;to-prompt' {
+            break
+        }
+        'aigent;help;skill;contracts' {
+            break
+        }
+        'aigent;help;plugin' {
+            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check plugins and marketplaces: manifests, sources, skills, components')
+            break
+        }
+        'aigent;help;plugin;validate' {
+            break
+        }
         'aigent;help;schema' {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the declared commands')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one command''s declaration or JSON Schema')
             [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Lint every declaration in the registry')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write declarations as an agent''s own policy rules, with what each keeps and drops')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Write declarations from a CLI''s own spec (CLI Agent Spec manifest, usage KDL)')
             break
         }
         'aigent;help;schema;list' {
@@ -874,6 +936,9 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;help;schema;export' {
+            break
+        }
+        'aigent;help;schema;import' {
             break
         }
         'aigent;help;args' {
@@ -932,44 +997,6 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;help;lsp' {
-            break
-        }
-        'aigent;help;skill' {
-            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check skill directories against the Agent Skills rules')
-            [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Create a new skill: prompts on a terminal, flags everywhere else')
-            [CompletionResult]::new('fmt', 'fmt', [CompletionResultType]::ParameterValue, 'Put frontmatter into canonical form (key order, quoting, indentation)')
-            [CompletionResult]::new('fix', 'fix', [CompletionResultType]::ParameterValue, 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)')
-            [CompletionResult]::new('read-properties', 'read-properties', [CompletionResultType]::ParameterValue, 'Print a skill''s frontmatter properties as JSON')
-            [CompletionResult]::new('to-prompt', 'to-prompt', [CompletionResultType]::ParameterValue, 'Print the <available_skills> XML block that agents load')
-            [CompletionResult]::new('contracts', 'contracts', [CompletionResultType]::ParameterValue, 'Hold a skill''s Bash grants and !`cmd` commands against the registry; propose declarations')
-            break
-        }
-        'aigent;help;skill;validate' {
-            break
-        }
-        'aigent;help;skill;new' {
-            break
-        }
-        'aigent;help;skill;fmt' {
-            break
-        }
-        'aigent;help;skill;fix' {
-            break
-        }
-        'aigent;help;skill;read-properties' {
-            break
-        }
-        'aigent;help;skill;to-prompt' {
-            break
-        }
-        'aigent;help;skill;contracts' {
-            break
-        }
-        'aigent;help;plugin' {
-            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check plugins and marketplaces: manifests, sources, skills, components')
-            break
-        }
-        'aigent;help;plugin;validate' {
             break
         }
         'aigent;help;completions' {

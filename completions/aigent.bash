@@ -214,6 +214,9 @@ _aigent() {
             aigent__subcmd__help__subcmd__schema,export)
                 cmd="aigent__subcmd__help__subcmd__schema__subcmd__export"
                 ;;
+            aigent__subcmd__help__subcmd__schema,import)
+                cmd="aigent__subcmd__help__subcmd__schema__subcmd__import"
+                ;;
             aigent__subcmd__help__subcmd__schema,lint)
                 cmd="aigent__subcmd__help__subcmd__schema__subcmd__lint"
                 ;;
@@ -298,6 +301,9 @@ _aigent() {
             aigent__subcmd__schema,help)
                 cmd="aigent__subcmd__schema__subcmd__help"
                 ;;
+            aigent__subcmd__schema,import)
+                cmd="aigent__subcmd__schema__subcmd__import"
+                ;;
             aigent__subcmd__schema,lint)
                 cmd="aigent__subcmd__schema__subcmd__lint"
                 ;;
@@ -312,6 +318,9 @@ _aigent() {
                 ;;
             aigent__subcmd__schema__subcmd__help,help)
                 cmd="aigent__subcmd__schema__subcmd__help__subcmd__help"
+                ;;
+            aigent__subcmd__schema__subcmd__help,import)
+                cmd="aigent__subcmd__schema__subcmd__help__subcmd__import"
                 ;;
             aigent__subcmd__schema__subcmd__help,lint)
                 cmd="aigent__subcmd__schema__subcmd__help__subcmd__lint"
@@ -377,7 +386,7 @@ _aigent() {
 
     case "${cmd}" in
         aigent)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version generate schema args run audit hook mcp lsp skill plugin completions help"
+            opts="-q -h -V --format --color --quiet --commands --schema --help --version generate skill plugin schema args run audit hook mcp lsp completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -698,25 +707,25 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__audit__subcmd__key)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version new help"
+            opts="-q -h -V --commands --format --color --quiet --schema --help --version new help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
-                --commands)
-                    COMPREPLY=()
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o plusdirs
-                    fi
                     return 0
                     ;;
                 *)
@@ -769,25 +778,25 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__audit__subcmd__key__subcmd__new)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --commands --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
-                --commands)
-                    COMPREPLY=()
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o plusdirs
-                    fi
                     return 0
                     ;;
                 *)
@@ -798,7 +807,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__audit__subcmd__show)
-            opts="-q -h -V --command --event --since --request-id --last --audit-log --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --command --event --since --request-id --last --audit-log --commands --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -828,19 +837,19 @@ _aigent() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
-                --commands)
-                    COMPREPLY=()
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o plusdirs
-                    fi
                     return 0
                     ;;
                 *)
@@ -851,7 +860,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__audit__subcmd__verify)
-            opts="-q -h -V --audit-log --expect-head --expect-seq --print-head --public-key --allow-legacy-prefix --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --audit-log --expect-head --expect-seq --print-head --public-key --allow-legacy-prefix --commands --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -873,19 +882,19 @@ _aigent() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
-                --commands)
-                    COMPREPLY=()
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o plusdirs
-                    fi
                     return 0
                     ;;
                 *)
@@ -925,25 +934,25 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__generate)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version man completions reference help"
+            opts="-q -h -V --commands --format --color --quiet --schema --help --version man completions reference help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
-                --commands)
-                    COMPREPLY=()
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o plusdirs
-                    fi
                     return 0
                     ;;
                 *)
@@ -954,7 +963,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__generate__subcmd__completions)
-            opts="-q -h -V --out-dir --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --out-dir --commands --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -967,19 +976,19 @@ _aigent() {
                     fi
                     return 0
                     ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
-                --commands)
-                    COMPREPLY=()
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o plusdirs
-                    fi
                     return 0
                     ;;
                 *)
@@ -1060,7 +1069,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__generate__subcmd__man)
-            opts="-q -h -V --out-dir --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --out-dir --commands --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1073,19 +1082,19 @@ _aigent() {
                     fi
                     return 0
                     ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
-                --commands)
-                    COMPREPLY=()
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o plusdirs
-                    fi
                     return 0
                     ;;
                 *)
@@ -1096,13 +1105,20 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__generate__subcmd__reference)
-            opts="-q -h -V --out-dir --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --out-dir --commands --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --out-dir)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --commands)
                     COMPREPLY=()
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o plusdirs
@@ -1117,13 +1133,6 @@ _aigent() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
-                --commands)
-                    COMPREPLY=()
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o plusdirs
-                    fi
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1132,7 +1141,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__help)
-            opts="generate schema args run audit hook mcp lsp skill plugin completions help"
+            opts="generate skill plugin schema args run audit hook mcp lsp completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1482,7 +1491,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__help__subcmd__schema)
-            opts="list show lint export"
+            opts="list show lint export import"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1496,6 +1505,20 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__help__subcmd__schema__subcmd__export)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__help__subcmd__schema__subcmd__import)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1851,7 +1874,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__hook__subcmd__uninstall)
-            opts="-q -h -V --client --scope --project --dry-run --force --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --client --scope --project --dry-run --force --commands --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1872,19 +1895,19 @@ _aigent() {
                     fi
                     return 0
                     ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
-                --commands)
-                    COMPREPLY=()
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o plusdirs
-                    fi
                     return 0
                     ;;
                 *)
@@ -2267,7 +2290,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__schema)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version list show lint export help"
+            opts="-q -h -V --format --color --quiet --commands --schema --help --version list show lint export import help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2333,7 +2356,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__schema__subcmd__help)
-            opts="list show lint export help"
+            opts="list show lint export import help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2361,6 +2384,20 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__schema__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__schema__subcmd__help__subcmd__import)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2409,6 +2446,47 @@ _aigent() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__schema__subcmd__import)
+            opts="-q -h -V --from --program --output --force --dry-run --format --color --quiet --commands --schema --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --from)
+                    COMPREPLY=($(compgen -W "agent-spec usage" -- "${cur}"))
+                    return 0
+                    ;;
+                --program)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2512,25 +2590,25 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill)
-            opts="-q -h -V --commands --format --color --quiet --schema --help --version validate new fmt fix read-properties to-prompt contracts help"
+            opts="-q -h -V --format --color --quiet --commands --schema --help --version validate new fmt fix read-properties to-prompt contracts help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --commands)
-                    COMPREPLY=()
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o plusdirs
-                    fi
-                    return 0
-                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
                     return 0
                     ;;
                 *)
@@ -2541,25 +2619,25 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__contracts)
-            opts="-r -q -h -V --recursive --commands --format --color --quiet --schema --help --version"
+            opts="-r -q -h -V --recursive --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --commands)
-                    COMPREPLY=()
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o plusdirs
-                    fi
-                    return 0
-                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
                     return 0
                     ;;
                 *)
@@ -2873,7 +2951,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__validate)
-            opts="-r -q -h -V --recursive --strict --profile --changed --base --compare-to --watch --commands --format --color --quiet --schema --help --version"
+            opts="-r -q -h -V --recursive --strict --profile --changed --base --compare-to --watch --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2891,19 +2969,19 @@ _aigent() {
                     COMPREPLY=($(compgen -W "work-tree index head" -- "${cur}"))
                     return 0
                     ;;
-                --commands)
-                    COMPREPLY=()
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o plusdirs
-                    fi
-                    return 0
-                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
                     return 0
                     ;;
                 *)

@@ -29,6 +29,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand generate 'Write man pages or static completion scripts (for packagers)'
+            cand skill 'Validate, scaffold, inspect and render Agent Skills'
+            cand plugin 'Validate Claude Code plugins and marketplaces'
             cand schema 'The registry of declared commands: list, show, lint'
             cand args 'Check an agent''s arguments against a declared command'
             cand run 'Check the arguments, then run the declared command as an argv (never a shell)'
@@ -36,15 +38,13 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand hook 'Guard the agents'' own shell tools: the hook itself, install, explain'
             cand mcp 'Serve declared commands and skills to MCP clients'
             cand lsp 'Serve diagnostics, fixes, hover and completion to editors (Language Server Protocol)'
-            cand skill 'Validate, scaffold, inspect and render Agent Skills'
-            cand plugin 'Validate Claude Code plugins and marketplaces'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;generate'= {
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -59,9 +59,9 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;generate;man'= {
             cand --out-dir 'The directory to write into (created if missing)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -72,9 +72,9 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;generate;completions'= {
             cand --out-dir 'The directory to write into (created if missing)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -85,9 +85,9 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;generate;reference'= {
             cand --out-dir 'The directory to write into (created if missing)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -110,6 +110,207 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;generate;help;help'= {
         }
+        &'aigent;skill'= {
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand validate 'Check skill directories against the Agent Skills rules'
+            cand new 'Create a new skill: prompts on a terminal, flags everywhere else'
+            cand fmt 'Put frontmatter into canonical form (key order, quoting, indentation)'
+            cand fix 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)'
+            cand read-properties 'Print a skill''s frontmatter properties as JSON'
+            cand to-prompt 'Print the <available_skills> XML block that agents load'
+            cand contracts 'Hold a skill''s Bash grants and !`cmd` commands against the registry; propose declarations'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;skill;validate'= {
+            cand --profile 'Which client''s view to take: its frontmatter keys count as known, and its stricter rules apply (docs/reference/client-profiles.md). Without it, a skill inside a .claude/ directory or a Claude Code plugin gets claude-code, any other standard'
+            cand --base 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]'
+            cand --compare-to 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -r 'Validate every skill below each PATH (hidden directories included; .git, node_modules and target skipped)'
+            cand --recursive 'Validate every skill below each PATH (hidden directories included; .git, node_modules and target skipped)'
+            cand --strict 'Treat warnings as errors'
+            cand --changed 'Check only what this branch changed (git): since the merge base with the base revision'
+            cand --watch 'Validate again whenever a file below the PATHs changes, printing only the findings that appeared or went away; Ctrl-C stops'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;skill;new'= {
+            cand --name 'The skill''s name [default: PATH''s last component]'
+            cand --description 'What the skill does and when to use it (at most 1024 characters)'
+            cand --license 'A license: an SPDX id (MIT, Apache-2.0) or a short text'
+            cand --compatibility 'Environment requirements, e.g. "Needs git and network access"'
+            cand --allowed-tools 'Tools the skill may use, space-separated, e.g. "Read Bash(git:*)"'
+            cand --with 'Subdirectories to create, each with a starter file the body links to (a comma list, or repeat the flag)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand -y 'Do not ask anything: take every answer from the flags'
+            cand --yes 'Do not ask anything: take every answer from the flags'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;skill;fmt'= {
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand -r 'Format every skill below each PATH'
+            cand --recursive 'Format every skill below each PATH'
+            cand --check 'Write nothing; exit 1 if any file would change'
+            cand --diff 'Write nothing; print the change as a unified diff (implies --check)'
+            cand --force 'Replace a file that has other hard links (they keep the old contents) or whose owner and group cannot be kept (it becomes this user''s); refused without it'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;skill;fix'= {
+            cand --profile 'Which frontmatter keys count as known (the others move to metadata, except a key some client reads, which never moves). Without it, a skill inside a .claude/ directory or a Claude Code plugin gets claude-code, any other standard'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand -r 'Fix every skill below each PATH'
+            cand --recursive 'Fix every skill below each PATH'
+            cand --dry-run 'Show the diffs; write nothing'
+            cand --rename-dir 'Rename a skill directory whose name is not a valid name to the proposed one (never over an existing name), then fix its name'
+            cand --force 'Replace a file that has other hard links (they keep the old contents) or whose owner and group cannot be kept (it becomes this user''s); refused without it'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;skill;read-properties'= {
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;skill;to-prompt'= {
+            cand --max-tokens 'Fail (exit 1) when the listing is over N tokens (o200k_base)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand -r 'List every skill below each PATH (as skill validate --recursive finds them)'
+            cand --recursive 'List every skill below each PATH (as skill validate --recursive finds them)'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;skill;contracts'= {
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand -r 'Search each directory for skills at any depth'
+            cand --recursive 'Search each directory for skills at any depth'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;skill;help'= {
+            cand validate 'Check skill directories against the Agent Skills rules'
+            cand new 'Create a new skill: prompts on a terminal, flags everywhere else'
+            cand fmt 'Put frontmatter into canonical form (key order, quoting, indentation)'
+            cand fix 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)'
+            cand read-properties 'Print a skill''s frontmatter properties as JSON'
+            cand to-prompt 'Print the <available_skills> XML block that agents load'
+            cand contracts 'Hold a skill''s Bash grants and !`cmd` commands against the registry; propose declarations'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;skill;help;validate'= {
+        }
+        &'aigent;skill;help;new'= {
+        }
+        &'aigent;skill;help;fmt'= {
+        }
+        &'aigent;skill;help;fix'= {
+        }
+        &'aigent;skill;help;read-properties'= {
+        }
+        &'aigent;skill;help;to-prompt'= {
+        }
+        &'aigent;skill;help;contracts'= {
+        }
+        &'aigent;skill;help;help'= {
+        }
+        &'aigent;plugin'= {
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand validate 'Check plugins and marketplaces: manifests, sources, skills, components'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;plugin;validate'= {
+            cand --profile 'Which extra frontmatter keys count as known in the plugins'' skills'
+            cand --base 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]'
+            cand --compare-to 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --strict 'Treat warnings as errors'
+            cand --changed 'Check only what this branch changed (git): since the merge base with the base revision'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;plugin;help'= {
+            cand validate 'Check plugins and marketplaces: manifests, sources, skills, components'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'aigent;plugin;help;validate'= {
+        }
+        &'aigent;plugin;help;help'= {
+        }
         &'aigent;schema'= {
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
@@ -125,6 +326,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand show 'Show one command''s declaration or JSON Schema'
             cand lint 'Lint every declaration in the registry'
             cand export 'Write declarations as an agent''s own policy rules, with what each keeps and drops'
+            cand import 'Write declarations from a CLI''s own spec (CLI Agent Spec manifest, usage KDL)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;schema;list'= {
@@ -182,11 +384,29 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'aigent;schema;import'= {
+            cand --from 'The spec''s format'
+            cand --program 'The program the declarations run (the spec''s `bin` for usage; required for agent-spec, whose manifest does not name it)'
+            cand --output 'The directory to write into [default: the --commands registry]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --force 'Replace existing NAME.json declarations of the same names'
+            cand --dry-run 'Write nothing; report what would be written'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'aigent;schema;help'= {
             cand list 'List the declared commands'
             cand show 'Show one command''s declaration or JSON Schema'
             cand lint 'Lint every declaration in the registry'
             cand export 'Write declarations as an agent''s own policy rules, with what each keeps and drops'
+            cand import 'Write declarations from a CLI''s own spec (CLI Agent Spec manifest, usage KDL)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;schema;help;list'= {
@@ -196,6 +416,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;schema;help;lint'= {
         }
         &'aigent;schema;help;export'= {
+        }
+        &'aigent;schema;help;import'= {
         }
         &'aigent;schema;help;help'= {
         }
@@ -281,9 +503,9 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --request-id 'Only records of this request (the `request_id` in every envelope''s meta)'
             cand --last 'Only the last N matching records'
             cand --audit-log 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -297,9 +519,9 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --expect-head 'Fail unless this head (SHA256, or SEQ:SHA256 as --print-head prints it) is still in the chain'
             cand --expect-seq 'Fail unless the chain still reaches record N'
             cand --public-key 'Also check the signed checkpoints with this public key (from `audit key new`), and report the last'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --print-head 'Print only the head, as one line SEQ:SHA256, for storing elsewhere'
             cand --allow-legacy-prefix 'Accept lines before the first chained record (records an older aigent wrote before it kept a chain)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
@@ -311,9 +533,9 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --version 'Print version'
         }
         &'aigent;audit;key'= {
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -325,9 +547,9 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;audit;key;new'= {
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -438,9 +660,9 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --client 'The client whose settings file to edit'
             cand --scope 'Whose settings: the project''s (shared through the repository) or yours (every project)'
             cand --project 'The project''s root directory, for --scope project [default: the current directory]'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --dry-run 'Print the change as a unified diff and write nothing'
             cand --force 'Edit a settings file that has other names (hard links); the others keep the old content'
             cand -q 'Print only problems: no `ok` lines, no summaries'
@@ -529,207 +751,6 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
-        &'aigent;skill'= {
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-            cand validate 'Check skill directories against the Agent Skills rules'
-            cand new 'Create a new skill: prompts on a terminal, flags everywhere else'
-            cand fmt 'Put frontmatter into canonical form (key order, quoting, indentation)'
-            cand fix 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)'
-            cand read-properties 'Print a skill''s frontmatter properties as JSON'
-            cand to-prompt 'Print the <available_skills> XML block that agents load'
-            cand contracts 'Hold a skill''s Bash grants and !`cmd` commands against the registry; propose declarations'
-            cand help 'Print this message or the help of the given subcommand(s)'
-        }
-        &'aigent;skill;validate'= {
-            cand --profile 'Which client''s view to take: its frontmatter keys count as known, and its stricter rules apply (docs/reference/client-profiles.md). Without it, a skill inside a .claude/ directory or a Claude Code plugin gets claude-code, any other standard'
-            cand --base 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]'
-            cand --compare-to 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand -r 'Validate every skill below each PATH (hidden directories included; .git, node_modules and target skipped)'
-            cand --recursive 'Validate every skill below each PATH (hidden directories included; .git, node_modules and target skipped)'
-            cand --strict 'Treat warnings as errors'
-            cand --changed 'Check only what this branch changed (git): since the merge base with the base revision'
-            cand --watch 'Validate again whenever a file below the PATHs changes, printing only the findings that appeared or went away; Ctrl-C stops'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'aigent;skill;new'= {
-            cand --name 'The skill''s name [default: PATH''s last component]'
-            cand --description 'What the skill does and when to use it (at most 1024 characters)'
-            cand --license 'A license: an SPDX id (MIT, Apache-2.0) or a short text'
-            cand --compatibility 'Environment requirements, e.g. "Needs git and network access"'
-            cand --allowed-tools 'Tools the skill may use, space-separated, e.g. "Read Bash(git:*)"'
-            cand --with 'Subdirectories to create, each with a starter file the body links to (a comma list, or repeat the flag)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand -y 'Do not ask anything: take every answer from the flags'
-            cand --yes 'Do not ask anything: take every answer from the flags'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'aigent;skill;fmt'= {
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand -r 'Format every skill below each PATH'
-            cand --recursive 'Format every skill below each PATH'
-            cand --check 'Write nothing; exit 1 if any file would change'
-            cand --diff 'Write nothing; print the change as a unified diff (implies --check)'
-            cand --force 'Replace a file that has other hard links (they keep the old contents) or whose owner and group cannot be kept (it becomes this user''s); refused without it'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'aigent;skill;fix'= {
-            cand --profile 'Which frontmatter keys count as known (the others move to metadata, except a key some client reads, which never moves). Without it, a skill inside a .claude/ directory or a Claude Code plugin gets claude-code, any other standard'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand -r 'Fix every skill below each PATH'
-            cand --recursive 'Fix every skill below each PATH'
-            cand --dry-run 'Show the diffs; write nothing'
-            cand --rename-dir 'Rename a skill directory whose name is not a valid name to the proposed one (never over an existing name), then fix its name'
-            cand --force 'Replace a file that has other hard links (they keep the old contents) or whose owner and group cannot be kept (it becomes this user''s); refused without it'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'aigent;skill;read-properties'= {
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'aigent;skill;to-prompt'= {
-            cand --max-tokens 'Fail (exit 1) when the listing is over N tokens (o200k_base)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand -r 'List every skill below each PATH (as skill validate --recursive finds them)'
-            cand --recursive 'List every skill below each PATH (as skill validate --recursive finds them)'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'aigent;skill;contracts'= {
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand -r 'Search each directory for skills at any depth'
-            cand --recursive 'Search each directory for skills at any depth'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'aigent;skill;help'= {
-            cand validate 'Check skill directories against the Agent Skills rules'
-            cand new 'Create a new skill: prompts on a terminal, flags everywhere else'
-            cand fmt 'Put frontmatter into canonical form (key order, quoting, indentation)'
-            cand fix 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)'
-            cand read-properties 'Print a skill''s frontmatter properties as JSON'
-            cand to-prompt 'Print the <available_skills> XML block that agents load'
-            cand contracts 'Hold a skill''s Bash grants and !`cmd` commands against the registry; propose declarations'
-            cand help 'Print this message or the help of the given subcommand(s)'
-        }
-        &'aigent;skill;help;validate'= {
-        }
-        &'aigent;skill;help;new'= {
-        }
-        &'aigent;skill;help;fmt'= {
-        }
-        &'aigent;skill;help;fix'= {
-        }
-        &'aigent;skill;help;read-properties'= {
-        }
-        &'aigent;skill;help;to-prompt'= {
-        }
-        &'aigent;skill;help;contracts'= {
-        }
-        &'aigent;skill;help;help'= {
-        }
-        &'aigent;plugin'= {
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-            cand validate 'Check plugins and marketplaces: manifests, sources, skills, components'
-            cand help 'Print this message or the help of the given subcommand(s)'
-        }
-        &'aigent;plugin;validate'= {
-            cand --profile 'Which extra frontmatter keys count as known in the plugins'' skills'
-            cand --base 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]'
-            cand --compare-to 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --strict 'Treat warnings as errors'
-            cand --changed 'Check only what this branch changed (git): since the merge base with the base revision'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'aigent;plugin;help'= {
-            cand validate 'Check plugins and marketplaces: manifests, sources, skills, components'
-            cand help 'Print this message or the help of the given subcommand(s)'
-        }
-        &'aigent;plugin;help;validate'= {
-        }
-        &'aigent;plugin;help;help'= {
-        }
         &'aigent;completions'= {
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
@@ -745,6 +766,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;help'= {
             cand generate 'Write man pages or static completion scripts (for packagers)'
+            cand skill 'Validate, scaffold, inspect and render Agent Skills'
+            cand plugin 'Validate Claude Code plugins and marketplaces'
             cand schema 'The registry of declared commands: list, show, lint'
             cand args 'Check an agent''s arguments against a declared command'
             cand run 'Check the arguments, then run the declared command as an argv (never a shell)'
@@ -752,8 +775,6 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand hook 'Guard the agents'' own shell tools: the hook itself, install, explain'
             cand mcp 'Serve declared commands and skills to MCP clients'
             cand lsp 'Serve diagnostics, fixes, hover and completion to editors (Language Server Protocol)'
-            cand skill 'Validate, scaffold, inspect and render Agent Skills'
-            cand plugin 'Validate Claude Code plugins and marketplaces'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -768,11 +789,40 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;help;generate;reference'= {
         }
+        &'aigent;help;skill'= {
+            cand validate 'Check skill directories against the Agent Skills rules'
+            cand new 'Create a new skill: prompts on a terminal, flags everywhere else'
+            cand fmt 'Put frontmatter into canonical form (key order, quoting, indentation)'
+            cand fix 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)'
+            cand read-properties 'Print a skill''s frontmatter properties as JSON'
+            cand to-prompt 'Print the <available_skills> XML block that agents load'
+            cand contracts 'Hold a skill''s Bash grants and !`cmd` commands against the registry; propose declarations'
+        }
+        &'aigent;help;skill;validate'= {
+        }
+        &'aigent;help;skill;new'= {
+        }
+        &'aigent;help;skill;fmt'= {
+        }
+        &'aigent;help;skill;fix'= {
+        }
+        &'aigent;help;skill;read-properties'= {
+        }
+        &'aigent;help;skill;to-prompt'= {
+        }
+        &'aigent;help;skill;contracts'= {
+        }
+        &'aigent;help;plugin'= {
+            cand validate 'Check plugins and marketplaces: manifests, sources, skills, components'
+        }
+        &'aigent;help;plugin;validate'= {
+        }
         &'aigent;help;schema'= {
             cand list 'List the declared commands'
             cand show 'Show one command''s declaration or JSON Schema'
             cand lint 'Lint every declaration in the registry'
             cand export 'Write declarations as an agent''s own policy rules, with what each keeps and drops'
+            cand import 'Write declarations from a CLI''s own spec (CLI Agent Spec manifest, usage KDL)'
         }
         &'aigent;help;schema;list'= {
         }
@@ -781,6 +831,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;help;schema;lint'= {
         }
         &'aigent;help;schema;export'= {
+        }
+        &'aigent;help;schema;import'= {
         }
         &'aigent;help;args'= {
             cand check 'Validate arguments for a declared command (Phase 1 only; runs nothing)'
@@ -823,34 +875,6 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;help;mcp;serve'= {
         }
         &'aigent;help;lsp'= {
-        }
-        &'aigent;help;skill'= {
-            cand validate 'Check skill directories against the Agent Skills rules'
-            cand new 'Create a new skill: prompts on a terminal, flags everywhere else'
-            cand fmt 'Put frontmatter into canonical form (key order, quoting, indentation)'
-            cand fix 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)'
-            cand read-properties 'Print a skill''s frontmatter properties as JSON'
-            cand to-prompt 'Print the <available_skills> XML block that agents load'
-            cand contracts 'Hold a skill''s Bash grants and !`cmd` commands against the registry; propose declarations'
-        }
-        &'aigent;help;skill;validate'= {
-        }
-        &'aigent;help;skill;new'= {
-        }
-        &'aigent;help;skill;fmt'= {
-        }
-        &'aigent;help;skill;fix'= {
-        }
-        &'aigent;help;skill;read-properties'= {
-        }
-        &'aigent;help;skill;to-prompt'= {
-        }
-        &'aigent;help;skill;contracts'= {
-        }
-        &'aigent;help;plugin'= {
-            cand validate 'Check plugins and marketplaces: manifests, sources, skills, components'
-        }
-        &'aigent;help;plugin;validate'= {
         }
         &'aigent;help;completions'= {
         }

@@ -27,8 +27,8 @@ end
 complete -c aigent -n "__fish_aigent_needs_command" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_needs_command" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -38,6 +38,8 @@ complete -c aigent -n "__fish_aigent_needs_command" -l schema -d 'Print this com
 complete -c aigent -n "__fish_aigent_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_needs_command" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_needs_command" -f -a "generate" -d 'Write man pages or static completion scripts (for packagers)'
+complete -c aigent -n "__fish_aigent_needs_command" -f -a "skill" -d 'Validate, scaffold, inspect and render Agent Skills'
+complete -c aigent -n "__fish_aigent_needs_command" -f -a "plugin" -d 'Validate Claude Code plugins and marketplaces'
 complete -c aigent -n "__fish_aigent_needs_command" -f -a "schema" -d 'The registry of declared commands: list, show, lint'
 complete -c aigent -n "__fish_aigent_needs_command" -f -a "args" -d 'Check an agent\'s arguments against a declared command'
 complete -c aigent -n "__fish_aigent_needs_command" -f -a "run" -d 'Check the arguments, then run the declared command as an argv (never a shell)'
@@ -45,19 +47,17 @@ complete -c aigent -n "__fish_aigent_needs_command" -f -a "audit" -d 'Read and c
 complete -c aigent -n "__fish_aigent_needs_command" -f -a "hook" -d 'Guard the agents\' own shell tools: the hook itself, install, explain'
 complete -c aigent -n "__fish_aigent_needs_command" -f -a "mcp" -d 'Serve declared commands and skills to MCP clients'
 complete -c aigent -n "__fish_aigent_needs_command" -f -a "lsp" -d 'Serve diagnostics, fixes, hover and completion to editors (Language Server Protocol)'
-complete -c aigent -n "__fish_aigent_needs_command" -f -a "skill" -d 'Validate, scaffold, inspect and render Agent Skills'
-complete -c aigent -n "__fish_aigent_needs_command" -f -a "plugin" -d 'Validate Claude Code plugins and marketplaces'
 complete -c aigent -n "__fish_aigent_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c aigent -n "__fish_aigent_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -67,43 +67,43 @@ complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_s
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -f -a "reference" -d 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, error codes, exit codes and each command\'s danger level'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -l out-dir -d 'The directory to write into (created if missing)' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -l out-dir -d 'The directory to write into (created if missing)' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from reference" -l out-dir -d 'The directory to write into (created if missing)' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from reference" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from reference" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from reference" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from reference" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from reference" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from reference" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from reference" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -112,29 +112,241 @@ complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from help" -f -a "completions" -d 'Static completion scripts for every supported shell'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from help" -f -a "reference" -d 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, error codes, exit codes and each command\'s danger level'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export help" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export help" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export help" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export help" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export help" -s V -l version -d 'Print version'
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export help" -f -a "list" -d 'List the declared commands'
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export help" -f -a "show" -d 'Show one command\'s declaration or JSON Schema'
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export help" -f -a "lint" -d 'Lint every declaration in the registry'
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export help" -f -a "export" -d 'Write declarations as an agent\'s own policy rules, with what each keeps and drops'
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -f -a "validate" -d 'Check skill directories against the Agent Skills rules'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -f -a "new" -d 'Create a new skill: prompts on a terminal, flags everywhere else'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -f -a "fmt" -d 'Put frontmatter into canonical form (key order, quoting, indentation)'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -f -a "fix" -d 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -f -a "read-properties" -d 'Print a skill\'s frontmatter properties as JSON'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -f -a "to-prompt" -d 'Print the <available_skills> XML block that agents load'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -f -a "contracts" -d 'Hold a skill\'s Bash grants and !`cmd` commands against the registry; propose declarations'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l profile -d 'Which client\'s view to take: its frontmatter keys count as known, and its stricter rules apply (docs/reference/client-profiles.md). Without it, a skill inside a .claude/ directory or a Claude Code plugin gets claude-code, any other standard' -r -f -a "standard\t'The Agent Skills spec keys only'
+claude-code\t'The spec keys plus Claude Code\'s own (model, context, hooks, ...)'
+codex\t'OpenAI Codex: metadata.short-description is checked'
+copilot\t'GitHub Copilot in VS Code: argument-hint, user-invocable, disable-model-invocation'
+cursor\t'Cursor: disable-model-invocation'
+opencode\t'OpenCode: names must be ASCII'
+gemini\t'Gemini CLI: no byte-order mark, a line break after the closing ---'
+strictest\t'Fails wherever any known client would: every client rule, spec keys only'
+permissive\t'Every key is known'"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l base -d 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]' -r
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l compare-to -d 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)' -r -f -a "work-tree\t'Everything not yet in the base: committed, staged, unstaged, untracked (stats every tracked file, like `git status`)'
+index\t'Committed and staged work: for a pre-commit hook'
+head\t'Committed work only: for CI on a clean checkout'"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -s r -l recursive -d 'Validate every skill below each PATH (hidden directories included; .git, node_modules and target skipped)'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l strict -d 'Treat warnings as errors'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l changed -d 'Check only what this branch changed (git): since the merge base with the base revision'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l watch -d 'Validate again whenever a file below the PATHs changes, printing only the findings that appeared or went away; Ctrl-C stops'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l name -d 'The skill\'s name [default: PATH\'s last component]' -r
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l description -d 'What the skill does and when to use it (at most 1024 characters)' -r
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l license -d 'A license: an SPDX id (MIT, Apache-2.0) or a short text' -r
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l compatibility -d 'Environment requirements, e.g. "Needs git and network access"' -r
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l allowed-tools -d 'Tools the skill may use, space-separated, e.g. "Read Bash(git:*)"' -r
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l with -d 'Subdirectories to create, each with a starter file the body links to (a comma list, or repeat the flag)' -r -f -a "scripts\t'scripts/run.sh: code the agent runs'
+references\t'references/REFERENCE.md: documentation loaded when needed'
+assets\t'assets/template.md: templates the output is built from'"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -s y -l yes -d 'Do not ask anything: take every answer from the flags'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -s r -l recursive -d 'Format every skill below each PATH'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l check -d 'Write nothing; exit 1 if any file would change'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l diff -d 'Write nothing; print the change as a unified diff (implies --check)'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l force -d 'Replace a file that has other hard links (they keep the old contents) or whose owner and group cannot be kept (it becomes this user\'s); refused without it'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l profile -d 'Which frontmatter keys count as known (the others move to metadata, except a key some client reads, which never moves). Without it, a skill inside a .claude/ directory or a Claude Code plugin gets claude-code, any other standard' -r -f -a "standard\t'The Agent Skills spec keys only'
+claude-code\t'The spec keys plus Claude Code\'s own (model, context, hooks, ...)'
+codex\t'OpenAI Codex: metadata.short-description is checked'
+copilot\t'GitHub Copilot in VS Code: argument-hint, user-invocable, disable-model-invocation'
+cursor\t'Cursor: disable-model-invocation'
+opencode\t'OpenCode: names must be ASCII'
+gemini\t'Gemini CLI: no byte-order mark, a line break after the closing ---'
+strictest\t'Fails wherever any known client would: every client rule, spec keys only'
+permissive\t'Every key is known'"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -s r -l recursive -d 'Fix every skill below each PATH'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l dry-run -d 'Show the diffs; write nothing'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l rename-dir -d 'Rename a skill directory whose name is not a valid name to the proposed one (never over an existing name), then fix its name'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l force -d 'Replace a file that has other hard links (they keep the old contents) or whose owner and group cannot be kept (it becomes this user\'s); refused without it'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l max-tokens -d 'Fail (exit 1) when the listing is over N tokens (o200k_base)' -r
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -s r -l recursive -d 'List every skill below each PATH (as skill validate --recursive finds them)'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from contracts" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from contracts" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from contracts" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from contracts" -s r -l recursive -d 'Search each directory for skills at any depth'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from contracts" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from contracts" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from contracts" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from contracts" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "validate" -d 'Check skill directories against the Agent Skills rules'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "new" -d 'Create a new skill: prompts on a terminal, flags everywhere else'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "fmt" -d 'Put frontmatter into canonical form (key order, quoting, indentation)'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "fix" -d 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "read-properties" -d 'Print a skill\'s frontmatter properties as JSON'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "to-prompt" -d 'Print the <available_skills> XML block that agents load'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "contracts" -d 'Hold a skill\'s Bash grants and !`cmd` commands against the registry; propose declarations'
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_seen_subcommand_from validate help" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_seen_subcommand_from validate help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_seen_subcommand_from validate help" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_seen_subcommand_from validate help" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_seen_subcommand_from validate help" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_seen_subcommand_from validate help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_seen_subcommand_from validate help" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_seen_subcommand_from validate help" -f -a "validate" -d 'Check plugins and marketplaces: manifests, sources, skills, components'
+complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_seen_subcommand_from validate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l profile -d 'Which extra frontmatter keys count as known in the plugins\' skills' -r -f -a "standard\t'The Agent Skills spec keys only'
+claude-code\t'The spec keys plus Claude Code\'s own (model, context, hooks, ...)'
+codex\t'OpenAI Codex: metadata.short-description is checked'
+copilot\t'GitHub Copilot in VS Code: argument-hint, user-invocable, disable-model-invocation'
+cursor\t'Cursor: disable-model-invocation'
+opencode\t'OpenCode: names must be ASCII'
+gemini\t'Gemini CLI: no byte-order mark, a line break after the closing ---'
+strictest\t'Fails wherever any known client would: every client rule, spec keys only'
+permissive\t'Every key is known'"
+complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l base -d 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]' -r
+complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l compare-to -d 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)' -r -f -a "work-tree\t'Everything not yet in the base: committed, staged, unstaged, untracked (stats every tracked file, like `git status`)'
+index\t'Committed and staged work: for a pre-commit hook'
+head\t'Committed work only: for CI on a clean checkout'"
+complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l strict -d 'Treat warnings as errors'
+complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l changed -d 'Check only what this branch changed (git): since the merge base with the base revision'
+complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from help" -f -a "validate" -d 'Check plugins and marketplaces: manifests, sources, skills, components'
+complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -f -a "list" -d 'List the declared commands'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -f -a "show" -d 'Show one command\'s declaration or JSON Schema'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -f -a "lint" -d 'Lint every declaration in the registry'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -f -a "export" -d 'Write declarations as an agent\'s own policy rules, with what each keeps and drops'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -f -a "import" -d 'Write declarations from a CLI\'s own spec (CLI Agent Spec manifest, usage KDL)'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -146,8 +358,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_su
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from show" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from show" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -163,8 +375,8 @@ head\t'Committed work only: for CI on a clean checkout'"
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from lint" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from lint" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -182,8 +394,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_su
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from export" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from export" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -193,16 +405,36 @@ complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_su
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from export" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from export" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -l from -d 'The spec\'s format' -r -f -a "agent-spec\t'A CLI Agent Spec manifest: the JSON `tool --schema` prints (bare, or in its envelope)'
+usage\t'A usage spec (KDL v2), as jdx/usage, clap (clap_usage) and cobra emit it'"
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -l program -d 'The program the declarations run (the spec\'s `bin` for usage; required for agent-spec, whose manifest does not name it)' -r
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -l output -d 'The directory to write into [default: the --commands registry]' -r -F
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -l force -d 'Replace existing NAME.json declarations of the same names'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -l dry-run -d 'Write nothing; report what would be written'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the declared commands'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show one command\'s declaration or JSON Schema'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from help" -f -a "lint" -d 'Lint every declaration in the registry'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from help" -f -a "export" -d 'Write declarations as an agent\'s own policy rules, with what each keeps and drops'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from help" -f -a "import" -d 'Write declarations from a CLI\'s own spec (CLI Agent Spec manifest, usage KDL)'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_subcommand_from check help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_subcommand_from check help" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -219,8 +451,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subc
 complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -243,8 +475,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand run" -l value-from-file -d
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -258,8 +490,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand run" -s V -l version -d 'P
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify key export help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify key export help" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -279,15 +511,15 @@ complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l request-id -d 'Only records of this request (the `request_id` in every envelope\'s meta)' -r
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l last -d 'Only the last N matching records' -r
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l audit-log -d 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]' -r -F
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -296,30 +528,30 @@ complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l expect-head -d 'Fail unless this head (SHA256, or SEQ:SHA256 as --print-head prints it) is still in the chain' -r
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l expect-seq -d 'Fail unless the chain still reaches record N' -r
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l public-key -d 'Also check the signed checkpoints with this public key (from `audit key new`), and report the last' -r -F
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l print-head -d 'Print only the head, as one line SEQ:SHA256, for storing elsewhere'
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l allow-legacy-prefix -d 'Accept lines before the first chained record (records an older aigent wrote before it kept a chain)'
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -335,8 +567,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -358,8 +590,8 @@ cursor\t'Cursor: a beforeShellExecution hook'"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall help" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -377,8 +609,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subc
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from explain" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from explain" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -398,8 +630,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subc
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from install" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from install" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -419,15 +651,15 @@ cursor\t'Cursor: a beforeShellExecution hook'"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l scope -d 'Whose settings: the project\'s (shared through the repository) or yours (every project)' -r -f -a "project\t'The project\'s settings file, under --project'
 user\t'Your own settings file, under your home directory'"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l project -d 'The project\'s root directory, for --scope project [default: the current directory]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l dry-run -d 'Print the change as a unified diff and write nothing'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l force -d 'Edit a settings file that has other names (hard links); the others keep the old content'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
@@ -441,8 +673,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subc
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and not __fish_seen_subcommand_from serve help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and not __fish_seen_subcommand_from serve help" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -474,8 +706,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subco
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -491,8 +723,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subco
 complete -c aigent -n "__fish_aigent_using_subcommand lsp" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand lsp" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -501,223 +733,12 @@ complete -c aigent -n "__fish_aigent_using_subcommand lsp" -s q -l quiet -d 'Pri
 complete -c aigent -n "__fish_aigent_using_subcommand lsp" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand lsp" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand lsp" -s V -l version -d 'Print version'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
-json\t''
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -s V -l version -d 'Print version'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -f -a "validate" -d 'Check skill directories against the Agent Skills rules'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -f -a "new" -d 'Create a new skill: prompts on a terminal, flags everywhere else'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -f -a "fmt" -d 'Put frontmatter into canonical form (key order, quoting, indentation)'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -f -a "fix" -d 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -f -a "read-properties" -d 'Print a skill\'s frontmatter properties as JSON'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -f -a "to-prompt" -d 'Print the <available_skills> XML block that agents load'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -f -a "contracts" -d 'Hold a skill\'s Bash grants and !`cmd` commands against the registry; propose declarations'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l profile -d 'Which client\'s view to take: its frontmatter keys count as known, and its stricter rules apply (docs/reference/client-profiles.md). Without it, a skill inside a .claude/ directory or a Claude Code plugin gets claude-code, any other standard' -r -f -a "standard\t'The Agent Skills spec keys only'
-claude-code\t'The spec keys plus Claude Code\'s own (model, context, hooks, ...)'
-codex\t'OpenAI Codex: metadata.short-description is checked'
-copilot\t'GitHub Copilot in VS Code: argument-hint, user-invocable, disable-model-invocation'
-cursor\t'Cursor: disable-model-invocation'
-opencode\t'OpenCode: names must be ASCII'
-gemini\t'Gemini CLI: no byte-order mark, a line break after the closing ---'
-strictest\t'Fails wherever any known client would: every client rule, spec keys only'
-permissive\t'Every key is known'"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l base -d 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]' -r
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l compare-to -d 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)' -r -f -a "work-tree\t'Everything not yet in the base: committed, staged, unstaged, untracked (stats every tracked file, like `git status`)'
-index\t'Committed and staged work: for a pre-commit hook'
-head\t'Committed work only: for CI on a clean checkout'"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
-json\t''
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -s r -l recursive -d 'Validate every skill below each PATH (hidden directories included; .git, node_modules and target skipped)'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l strict -d 'Treat warnings as errors'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l changed -d 'Check only what this branch changed (git): since the merge base with the base revision'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l watch -d 'Validate again whenever a file below the PATHs changes, printing only the findings that appeared or went away; Ctrl-C stops'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -s V -l version -d 'Print version'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l name -d 'The skill\'s name [default: PATH\'s last component]' -r
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l description -d 'What the skill does and when to use it (at most 1024 characters)' -r
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l license -d 'A license: an SPDX id (MIT, Apache-2.0) or a short text' -r
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l compatibility -d 'Environment requirements, e.g. "Needs git and network access"' -r
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l allowed-tools -d 'Tools the skill may use, space-separated, e.g. "Read Bash(git:*)"' -r
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l with -d 'Subdirectories to create, each with a starter file the body links to (a comma list, or repeat the flag)' -r -f -a "scripts\t'scripts/run.sh: code the agent runs'
-references\t'references/REFERENCE.md: documentation loaded when needed'
-assets\t'assets/template.md: templates the output is built from'"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
-json\t''
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -s y -l yes -d 'Do not ask anything: take every answer from the flags'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -s V -l version -d 'Print version'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
-json\t''
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -s r -l recursive -d 'Format every skill below each PATH'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l check -d 'Write nothing; exit 1 if any file would change'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l diff -d 'Write nothing; print the change as a unified diff (implies --check)'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l force -d 'Replace a file that has other hard links (they keep the old contents) or whose owner and group cannot be kept (it becomes this user\'s); refused without it'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -s V -l version -d 'Print version'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l profile -d 'Which frontmatter keys count as known (the others move to metadata, except a key some client reads, which never moves). Without it, a skill inside a .claude/ directory or a Claude Code plugin gets claude-code, any other standard' -r -f -a "standard\t'The Agent Skills spec keys only'
-claude-code\t'The spec keys plus Claude Code\'s own (model, context, hooks, ...)'
-codex\t'OpenAI Codex: metadata.short-description is checked'
-copilot\t'GitHub Copilot in VS Code: argument-hint, user-invocable, disable-model-invocation'
-cursor\t'Cursor: disable-model-invocation'
-opencode\t'OpenCode: names must be ASCII'
-gemini\t'Gemini CLI: no byte-order mark, a line break after the closing ---'
-strictest\t'Fails wherever any known client would: every client rule, spec keys only'
-permissive\t'Every key is known'"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
-json\t''
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -s r -l recursive -d 'Fix every skill below each PATH'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l dry-run -d 'Show the diffs; write nothing'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l rename-dir -d 'Rename a skill directory whose name is not a valid name to the proposed one (never over an existing name), then fix its name'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l force -d 'Replace a file that has other hard links (they keep the old contents) or whose owner and group cannot be kept (it becomes this user\'s); refused without it'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -s V -l version -d 'Print version'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
-json\t''
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -s V -l version -d 'Print version'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l max-tokens -d 'Fail (exit 1) when the listing is over N tokens (o200k_base)' -r
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
-json\t''
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -s r -l recursive -d 'List every skill below each PATH (as skill validate --recursive finds them)'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -s V -l version -d 'Print version'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from contracts" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from contracts" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
-json\t''
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from contracts" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from contracts" -s r -l recursive -d 'Search each directory for skills at any depth'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from contracts" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from contracts" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from contracts" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from contracts" -s V -l version -d 'Print version'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "validate" -d 'Check skill directories against the Agent Skills rules'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "new" -d 'Create a new skill: prompts on a terminal, flags everywhere else'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "fmt" -d 'Put frontmatter into canonical form (key order, quoting, indentation)'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "fix" -d 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "read-properties" -d 'Print a skill\'s frontmatter properties as JSON'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "to-prompt" -d 'Print the <available_skills> XML block that agents load'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "contracts" -d 'Hold a skill\'s Bash grants and !`cmd` commands against the registry; propose declarations'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_seen_subcommand_from validate help" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_seen_subcommand_from validate help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
-json\t''
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_seen_subcommand_from validate help" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_seen_subcommand_from validate help" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
-complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_seen_subcommand_from validate help" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
-complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_seen_subcommand_from validate help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_seen_subcommand_from validate help" -s V -l version -d 'Print version'
-complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_seen_subcommand_from validate help" -f -a "validate" -d 'Check plugins and marketplaces: manifests, sources, skills, components'
-complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_seen_subcommand_from validate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l profile -d 'Which extra frontmatter keys count as known in the plugins\' skills' -r -f -a "standard\t'The Agent Skills spec keys only'
-claude-code\t'The spec keys plus Claude Code\'s own (model, context, hooks, ...)'
-codex\t'OpenAI Codex: metadata.short-description is checked'
-copilot\t'GitHub Copilot in VS Code: argument-hint, user-invocable, disable-model-invocation'
-cursor\t'Cursor: disable-model-invocation'
-opencode\t'OpenCode: names must be ASCII'
-gemini\t'Gemini CLI: no byte-order mark, a line break after the closing ---'
-strictest\t'Fails wherever any known client would: every client rule, spec keys only'
-permissive\t'Every key is known'"
-complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l base -d 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]' -r
-complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l compare-to -d 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)' -r -f -a "work-tree\t'Everything not yet in the base: committed, staged, unstaged, untracked (stats every tracked file, like `git status`)'
-index\t'Committed and staged work: for a pre-commit hook'
-head\t'Committed work only: for CI on a clean checkout'"
-complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
-json\t''
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l strict -d 'Treat warnings as errors'
-complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l changed -d 'Check only what this branch changed (git): since the merge base with the base revision'
-complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
-complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
-complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -s V -l version -d 'Print version'
-complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from help" -f -a "validate" -d 'Check plugins and marketplaces: manifests, sources, skills, components'
-complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand completions" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand completions" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand completions" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -726,25 +747,34 @@ complete -c aigent -n "__fish_aigent_using_subcommand completions" -s q -l quiet
 complete -c aigent -n "__fish_aigent_using_subcommand completions" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate schema args run audit hook mcp lsp skill plugin completions help" -f -a "generate" -d 'Write man pages or static completion scripts (for packagers)'
-complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate schema args run audit hook mcp lsp skill plugin completions help" -f -a "schema" -d 'The registry of declared commands: list, show, lint'
-complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate schema args run audit hook mcp lsp skill plugin completions help" -f -a "args" -d 'Check an agent\'s arguments against a declared command'
-complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate schema args run audit hook mcp lsp skill plugin completions help" -f -a "run" -d 'Check the arguments, then run the declared command as an argv (never a shell)'
-complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate schema args run audit hook mcp lsp skill plugin completions help" -f -a "audit" -d 'Read and check the audit log: show records, verify the hash chain'
-complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate schema args run audit hook mcp lsp skill plugin completions help" -f -a "hook" -d 'Guard the agents\' own shell tools: the hook itself, install, explain'
-complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate schema args run audit hook mcp lsp skill plugin completions help" -f -a "mcp" -d 'Serve declared commands and skills to MCP clients'
-complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate schema args run audit hook mcp lsp skill plugin completions help" -f -a "lsp" -d 'Serve diagnostics, fixes, hover and completion to editors (Language Server Protocol)'
-complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate schema args run audit hook mcp lsp skill plugin completions help" -f -a "skill" -d 'Validate, scaffold, inspect and render Agent Skills'
-complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate schema args run audit hook mcp lsp skill plugin completions help" -f -a "plugin" -d 'Validate Claude Code plugins and marketplaces'
-complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate schema args run audit hook mcp lsp skill plugin completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate schema args run audit hook mcp lsp skill plugin completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate skill plugin schema args run audit hook mcp lsp completions help" -f -a "generate" -d 'Write man pages or static completion scripts (for packagers)'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate skill plugin schema args run audit hook mcp lsp completions help" -f -a "skill" -d 'Validate, scaffold, inspect and render Agent Skills'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate skill plugin schema args run audit hook mcp lsp completions help" -f -a "plugin" -d 'Validate Claude Code plugins and marketplaces'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate skill plugin schema args run audit hook mcp lsp completions help" -f -a "schema" -d 'The registry of declared commands: list, show, lint'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate skill plugin schema args run audit hook mcp lsp completions help" -f -a "args" -d 'Check an agent\'s arguments against a declared command'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate skill plugin schema args run audit hook mcp lsp completions help" -f -a "run" -d 'Check the arguments, then run the declared command as an argv (never a shell)'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate skill plugin schema args run audit hook mcp lsp completions help" -f -a "audit" -d 'Read and check the audit log: show records, verify the hash chain'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate skill plugin schema args run audit hook mcp lsp completions help" -f -a "hook" -d 'Guard the agents\' own shell tools: the hook itself, install, explain'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate skill plugin schema args run audit hook mcp lsp completions help" -f -a "mcp" -d 'Serve declared commands and skills to MCP clients'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate skill plugin schema args run audit hook mcp lsp completions help" -f -a "lsp" -d 'Serve diagnostics, fixes, hover and completion to editors (Language Server Protocol)'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate skill plugin schema args run audit hook mcp lsp completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and not __fish_seen_subcommand_from generate skill plugin schema args run audit hook mcp lsp completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from generate" -f -a "man" -d 'Man pages: aigent.1 and one page per subcommand'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from generate" -f -a "completions" -d 'Static completion scripts for every supported shell'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from generate" -f -a "reference" -d 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, error codes, exit codes and each command\'s danger level'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from skill" -f -a "validate" -d 'Check skill directories against the Agent Skills rules'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from skill" -f -a "new" -d 'Create a new skill: prompts on a terminal, flags everywhere else'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from skill" -f -a "fmt" -d 'Put frontmatter into canonical form (key order, quoting, indentation)'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from skill" -f -a "fix" -d 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from skill" -f -a "read-properties" -d 'Print a skill\'s frontmatter properties as JSON'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from skill" -f -a "to-prompt" -d 'Print the <available_skills> XML block that agents load'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from skill" -f -a "contracts" -d 'Hold a skill\'s Bash grants and !`cmd` commands against the registry; propose declarations'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from plugin" -f -a "validate" -d 'Check plugins and marketplaces: manifests, sources, skills, components'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from schema" -f -a "list" -d 'List the declared commands'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from schema" -f -a "show" -d 'Show one command\'s declaration or JSON Schema'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from schema" -f -a "lint" -d 'Lint every declaration in the registry'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from schema" -f -a "export" -d 'Write declarations as an agent\'s own policy rules, with what each keeps and drops'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from schema" -f -a "import" -d 'Write declarations from a CLI\'s own spec (CLI Agent Spec manifest, usage KDL)'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from args" -f -a "check" -d 'Validate arguments for a declared command (Phase 1 only; runs nothing)'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from audit" -f -a "show" -d 'Print audit records, oldest first, filtered by command, event, time or request'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from audit" -f -a "verify" -d 'Check the hash chain of the audit log and its rotated files'
@@ -754,11 +784,3 @@ complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subc
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from hook" -f -a "install" -d 'Add aigent\'s hook to a client\'s settings file (runs before each shell command)'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from hook" -f -a "uninstall" -d 'Take aigent\'s hook out of a client\'s settings file'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "serve" -d 'Serve declared commands as guarded tools and validated skills over MCP (stdio or HTTP)'
-complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from skill" -f -a "validate" -d 'Check skill directories against the Agent Skills rules'
-complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from skill" -f -a "new" -d 'Create a new skill: prompts on a terminal, flags everywhere else'
-complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from skill" -f -a "fmt" -d 'Put frontmatter into canonical form (key order, quoting, indentation)'
-complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from skill" -f -a "fix" -d 'Make the mechanical repairs (quoting, allowed-tools, metadata, name)'
-complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from skill" -f -a "read-properties" -d 'Print a skill\'s frontmatter properties as JSON'
-complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from skill" -f -a "to-prompt" -d 'Print the <available_skills> XML block that agents load'
-complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from skill" -f -a "contracts" -d 'Hold a skill\'s Bash grants and !`cmd` commands against the registry; propose declarations'
-complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from plugin" -f -a "validate" -d 'Check plugins and marketplaces: manifests, sources, skills, components'

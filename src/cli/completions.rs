@@ -10,10 +10,14 @@ use clap_complete::env::Shells;
 use aigent::report::Outcome;
 
 use super::{CliError, Context};
+use crate::cli::spec::{CommandSpec, Formats, READ_ONLY, Safe, leaf};
 
 /// The variable the registration scripts set when they call back into
 /// aigent for candidates.
 pub const COMPLETE_VAR: &str = "COMPLETE";
+
+/// What clap cannot say about this command (`crate::cli::spec`).
+pub const SPEC: CommandSpec = leaf("completions", Safe, READ_ONLY, Formats::Artifact, false);
 
 #[derive(Debug, Args)]
 #[command(

@@ -14,6 +14,15 @@ use serde_json::json;
 use aigent::report::Outcome;
 
 use super::{CliError, Context};
+use crate::cli::spec::{CommandSpec, Formats};
+
+/// What clap cannot say about this command (`crate::cli::spec`).
+pub const SPEC: CommandSpec = CommandSpec {
+    path: "generate",
+    contract: None,
+    formats: Formats::Artifact,
+    registry: false,
+};
 
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
@@ -163,8 +172,10 @@ signal, as shells report it.\n\n\
 | code | name | when |\n|---|---|---|\n{exit_rows}\n\
 ## By command\n\n\
 Each command's danger level and the codes it can return, as `--help`, the man \
-pages and `aigent --schema` give them (source: `src/cli/manifest.rs`).\n\n\
-| command | danger level | exit codes |\n|---|---|---|\n{}",
+pages and `aigent --schema` give them, and the `--format` values it speaks (any \
+other is refused as a usage error; from `AIGENT_FORMAT`, it falls back to the \
+default). Source: each command's `SPEC`, beside it under `src/cli/`.\n\n\
+| command | danger level | exit codes | formats |\n|---|---|---|---|\n{}",
         super::manifest::contracts_rows()
     );
     vec![

@@ -19,6 +19,28 @@ use aigent::lsp::{Flow, Server};
 use aigent::report::{ErrorCode as AigentErrorCode, Outcome, exit};
 
 use super::{CliError, Context};
+use crate::cli::spec::{CommandSpec, NoEffects, Safe, TEXT_AND_JSON, USAGE, code_when, leaf};
+
+/// What clap cannot say about this command (`crate::cli::spec`).
+pub const SPEC: CommandSpec = leaf(
+    "lsp",
+    Safe,
+    &[
+        code_when(
+            exit::SUCCESS,
+            NoEffects,
+            "the client shut the server down, then exited",
+        ),
+        code_when(
+            exit::GENERAL_ERROR,
+            NoEffects,
+            "the client exited or went away without a shutdown, or the transport failed",
+        ),
+        USAGE,
+    ],
+    TEXT_AND_JSON,
+    true,
+);
 
 #[derive(Debug, Args)]
 #[command(after_help = "\

@@ -3,8 +3,9 @@
 //!
 //! Everything that clap knows (commands, flags, types, defaults, help) is
 //! read from the clap definition, so the manifest cannot drift from the
-//! parser. What clap cannot know (danger level, exit codes) sits in one
-//! table below, and a test fails when a leaf command is missing from it.
+//! parser. What clap cannot know (danger level, exit codes) is in each
+//! command's spec (`spec.rs`), and a test fails when a leaf command has
+//! none.
 
 use std::any::TypeId;
 
@@ -12,10 +13,10 @@ use clap::{Arg, ArgAction};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
-use aigent::contract::{DangerLevel, SideEffects};
 use aigent::report::{Outcome, exit};
 
 use super::CliError;
+use super::spec::{Contract, ExitCode, Formats, READ_ONLY, Safe};
 
 /// Version of the manifest's own shape.
 pub const SCHEMA_VERSION: &str = "1.0";
@@ -24,456 +25,21 @@ pub const SCHEMA_VERSION: &str = "1.0";
 /// (REQ-...) the docs cite.
 pub const SPEC_REVISION: &str = "cli-agent-spec v1.6";
 
-/// What clap cannot say about a leaf command.
-pub struct Contract {
-    /// Dot-separated path, as the manifest keys it (`skill.validate`).
-    path: &'static str,
-    danger_level: DangerLevel,
-    exit_codes: &'static [ExitCode],
+/// The leaf commands in the manifest: every spec with a contract.
+fn contracts() -> impl Iterator<Item = (&'static str, &'static Contract)> {
+    super::specs().filter_map(|spec| spec.contract.as_ref().map(|contract| (spec.path, contract)))
 }
 
-/// One exit status a command can return: how much of the world it says
-/// was changed (CLI Agent Spec), and what it means for this command
-/// (`None`: the general meaning in [`exit::TABLE`]).
-#[derive(Clone, Copy)]
-pub struct ExitCode {
-    code: i32,
-    side_effects: SideEffects,
-    when: Option<&'static str>,
+fn when(entry: &ExitCode) -> &'static str {
+    entry.when.unwrap_or_else(|| exit_entry(entry.code).1)
 }
 
-impl ExitCode {
-    fn when(&self) -> &'static str {
-        self.when.unwrap_or_else(|| exit_entry(self.code).1)
-    }
-}
-
-/// `code` with its general meaning.
-const fn code(code: i32, side_effects: SideEffects) -> ExitCode {
-    ExitCode {
-        code,
-        side_effects,
-        when: None,
-    }
-}
-
-/// `code` with what it means for one command.
-const fn code_when(code: i32, side_effects: SideEffects, when: &'static str) -> ExitCode {
-    ExitCode {
-        code,
-        side_effects,
-        when: Some(when),
-    }
-}
-
-use DangerLevel::{Destructive, Mutating, Safe};
-use SideEffects::{Complete, None as NoEffects, Partial};
-
-const USAGE: ExitCode = code_when(exit::ARG_ERROR, NoEffects, "bad usage");
-
-const READ_ONLY: &[ExitCode] = &[
-    code(exit::SUCCESS, NoEffects),
-    USAGE,
-    code(exit::NOT_FOUND, NoEffects),
-];
-
-/// Commands that read a skill and report on it.
-const SKILL_READER: &[ExitCode] = &[
-    code(exit::SUCCESS, NoEffects),
-    code_when(exit::VALIDATION_FAILED, NoEffects, "a skill has errors"),
-    USAGE,
-    code_when(exit::NOT_FOUND, NoEffects, "a path does not exist"),
-];
-
-/// `skill fmt` and `skill fix`: each file is written whole or not at all,
-/// but a run over many may write some and fail on others.
-const SKILL_REWRITER: &[ExitCode] = &[
-    code_when(exit::SUCCESS, Complete, "every file is (now) canonical"),
-    code_when(
-        exit::GENERAL_ERROR,
-        Partial,
-        "--check found a file to change, or a fix could not be made",
-    ),
-    USAGE,
-    code_when(exit::NOT_FOUND, NoEffects, "a path does not exist"),
-];
-
-/// Commands that read the registry of declarations.
-const REGISTRY_READER: &[ExitCode] = &[
-    code(exit::SUCCESS, NoEffects),
-    code_when(
-        exit::ARG_ERROR,
-        NoEffects,
-        "bad usage, or (args check) an argument was rejected",
-    ),
-    code_when(
-        exit::PRECONDITION,
-        NoEffects,
-        "a declaration it needs is invalid",
-    ),
-    code_when(
-        exit::NOT_FOUND,
-        NoEffects,
-        "the registry or the named command does not exist",
-    ),
-];
-
-/// `hook install` and `hook uninstall`: one settings file, written whole
-/// (with a backup) or not at all.
-const HOOK_INSTALLER: &[ExitCode] = &[
-    code_when(
-        exit::SUCCESS,
-        Complete,
-        "the settings file holds (or no longer holds) aigent's hook; --dry-run wrote nothing",
-    ),
-    USAGE,
-    code_when(
-        exit::PRECONDITION,
-        NoEffects,
-        "the settings file is malformed, or unsafe to write (a symlink out of the project, a hard link)",
-    ),
-    code_when(
-        exit::NOT_FOUND,
-        NoEffects,
-        "the project or registry directory does not exist",
-    ),
-    code_when(
-        exit::CONFLICT,
-        NoEffects,
-        "an aigent entry runs another command (install without --replace), or the file changed meanwhile",
-    ),
-];
-
-const fn contract(
-    path: &'static str,
-    danger_level: DangerLevel,
-    exit_codes: &'static [ExitCode],
-) -> Contract {
-    Contract {
-        path,
-        danger_level,
-        exit_codes,
-    }
-}
-
-/// The one table that `--help` (hence the man pages), `aigent --schema`
-/// and docs/reference/exit-codes.md read.
-const CONTRACTS: &[Contract] = &[
-    contract(
-        "skill.validate",
-        Safe,
-        &[
-            code_when(
-                exit::SUCCESS,
-                NoEffects,
-                "all valid (warnings allowed unless --strict)",
-            ),
-            code_when(exit::VALIDATION_FAILED, NoEffects, "a skill has errors"),
-            USAGE,
-            code_when(
-                exit::PRECONDITION,
-                NoEffects,
-                "--changed outside a git work tree, or no history shared with the base",
-            ),
-            code_when(
-                exit::NOT_FOUND,
-                NoEffects,
-                "a path does not exist, --recursive found no skill, or --base names no commit",
-            ),
-        ],
-    ),
-    contract(
-        "skill.new",
-        Mutating,
-        &[
-            code_when(exit::SUCCESS, Complete, "created"),
-            code_when(exit::GENERAL_ERROR, NoEffects, "not confirmed"),
-            code_when(
-                exit::ARG_ERROR,
-                NoEffects,
-                "a bad answer, or no terminal without --yes",
-            ),
-            code_when(
-                exit::CONFLICT,
-                NoEffects,
-                "PATH already holds a skill or is not empty",
-            ),
-            code_when(exit::INTERRUPTED, NoEffects, "interrupted (Ctrl-C)"),
-        ],
-    ),
-    contract("skill.fmt", Mutating, SKILL_REWRITER),
-    contract("skill.fix", Mutating, SKILL_REWRITER),
-    contract("skill.read-properties", Safe, SKILL_READER),
-    contract("skill.to-prompt", Safe, SKILL_READER),
-    contract(
-        "skill.contracts",
-        Safe,
-        &[
-            code_when(
-                exit::SUCCESS,
-                NoEffects,
-                "every grant and command has a standing (findings are data)",
-            ),
-            USAGE,
-            code_when(exit::NOT_FOUND, NoEffects, "the registry does not exist"),
-        ],
-    ),
-    contract(
-        "plugin.validate",
-        Safe,
-        &[
-            code_when(
-                exit::SUCCESS,
-                NoEffects,
-                "all valid (warnings allowed unless --strict)",
-            ),
-            code_when(
-                exit::VALIDATION_FAILED,
-                NoEffects,
-                "a manifest, plugin or skill has errors",
-            ),
-            USAGE,
-            code_when(
-                exit::PRECONDITION,
-                NoEffects,
-                "--changed outside a git work tree, or no history shared with the base",
-            ),
-            code_when(
-                exit::NOT_FOUND,
-                NoEffects,
-                "a path does not exist, or --base names no commit",
-            ),
-        ],
-    ),
-    contract("schema.list", Safe, REGISTRY_READER),
-    contract("schema.show", Safe, REGISTRY_READER),
-    contract(
-        "schema.lint",
-        Safe,
-        &[
-            code_when(
-                exit::SUCCESS,
-                NoEffects,
-                "no declaration has an error (warnings allowed)",
-            ),
-            USAGE,
-            code_when(
-                exit::PRECONDITION,
-                NoEffects,
-                "a declaration has an error, or --changed outside a git work tree",
-            ),
-            code_when(
-                exit::NOT_FOUND,
-                NoEffects,
-                "the registry does not exist, or --base names no commit",
-            ),
-        ],
-    ),
-    contract(
-        "schema.export",
-        Mutating,
-        &[
-            code_when(
-                exit::SUCCESS,
-                Complete,
-                "the policy document is written (stdout, or --output FILE)",
-            ),
-            USAGE,
-            code_when(
-                exit::PRECONDITION,
-                NoEffects,
-                "--output names an existing file (without --force), or a named declaration has errors",
-            ),
-            code_when(
-                exit::NOT_FOUND,
-                NoEffects,
-                "the registry or a named command does not exist",
-            ),
-            code_when(exit::GENERAL_ERROR, NoEffects, "--output cannot be written"),
-        ],
-    ),
-    contract("args.check", Safe, REGISTRY_READER),
-    contract(
-        "run",
-        Destructive,
-        &[
-            code_when(
-                exit::SUCCESS,
-                Complete,
-                "the command ran and exited with a status its declaration counts as success (success_exit_codes, [0] by default); child_exit_code and child_exit give it",
-            ),
-            code_when(
-                exit::GENERAL_ERROR,
-                Partial,
-                "the command could not be started",
-            ),
-            code_when(
-                exit::ARG_ERROR,
-                NoEffects,
-                "bad usage, or an argument failed Phase 1; nothing ran (never the child's own 2)",
-            ),
-            code_when(
-                exit::COMMAND_FAILED,
-                Partial,
-                "the command ran and exited with any other status: error.code COMMAND_FAILED, the status in child_exit_code, its declared name in child_exit",
-            ),
-            code_when(
-                exit::PRECONDITION,
-                NoEffects,
-                "the registry or declaration is invalid, the program is not executable, or the audit log cannot be written",
-            ),
-            code_when(
-                exit::NOT_FOUND,
-                NoEffects,
-                "no declared command of that name, or its program does not exist",
-            ),
-            code_when(
-                exit::TIMEOUT,
-                Partial,
-                "--timeout expired; the command's process group was killed",
-            ),
-            code_when(
-                exit::HUNG_UP,
-                Partial,
-                "SIGHUP, passed on to the command, which was stopped",
-            ),
-            code_when(
-                exit::INTERRUPTED,
-                Partial,
-                "Ctrl-C (SIGINT), passed on to the command, which was stopped",
-            ),
-            code_when(
-                exit::QUIT,
-                Partial,
-                "SIGQUIT, passed on to the command, which was stopped",
-            ),
-            code_when(
-                exit::TERMINATED,
-                Partial,
-                "SIGTERM, passed on to the command, which was stopped",
-            ),
-        ],
-    ),
-    contract(
-        "audit.show",
-        Safe,
-        &[
-            code(exit::SUCCESS, NoEffects),
-            USAGE,
-            code_when(exit::PRECONDITION, NoEffects, "the log cannot be read"),
-            code_when(exit::NOT_FOUND, NoEffects, "there is no audit log"),
-        ],
-    ),
-    contract(
-        "audit.verify",
-        Safe,
-        &[
-            code_when(exit::SUCCESS, NoEffects, "the chain is intact"),
-            code_when(
-                exit::VALIDATION_FAILED,
-                NoEffects,
-                "a record was edited, deleted, reordered or cut off: the first bad line is named",
-            ),
-            USAGE,
-            code_when(exit::PRECONDITION, NoEffects, "the log cannot be read"),
-            code_when(exit::NOT_FOUND, NoEffects, "there is no audit log"),
-        ],
-    ),
-    contract(
-        "audit.key.new",
-        Mutating,
-        &[
-            code_when(exit::SUCCESS, Complete, "the key pair was written"),
-            USAGE,
-            code_when(
-                exit::PRECONDITION,
-                NoEffects,
-                "PATH or PATH.pub exists, or cannot be written",
-            ),
-        ],
-    ),
-    contract(
-        "audit.export",
-        Mutating,
-        &[
-            code_when(exit::SUCCESS, Complete, "every record was sent"),
-            USAGE,
-            code_when(
-                exit::PRECONDITION,
-                Partial,
-                "a collector was down, slow or refused: the records it accepted are sent, the next export resumes",
-            ),
-            code_when(exit::NOT_FOUND, NoEffects, "there is no audit log"),
-        ],
-    ),
-    contract(
-        "hook.explain",
-        Safe,
-        &[
-            code_when(
-                exit::SUCCESS,
-                NoEffects,
-                "the line was judged (the verdict is in the output)",
-            ),
-            USAGE,
-            code_when(
-                exit::PRECONDITION,
-                NoEffects,
-                "aigent.toml is invalid, or the registry cannot be read",
-            ),
-            code_when(
-                exit::NOT_FOUND,
-                NoEffects,
-                "the registry directory does not exist",
-            ),
-        ],
-    ),
-    contract("hook.install", Mutating, HOOK_INSTALLER),
-    contract("hook.uninstall", Mutating, HOOK_INSTALLER),
-    contract(
-        "mcp.serve",
-        Destructive,
-        &[
-            code_when(exit::SUCCESS, Complete, "the client closed the session"),
-            code_when(exit::GENERAL_ERROR, Partial, "the transport failed"),
-            code_when(
-                exit::ARG_ERROR,
-                NoEffects,
-                "bad usage, or nothing to serve (no registry and no --skills)",
-            ),
-            code_when(
-                exit::NOT_FOUND,
-                NoEffects,
-                "the registry or a --skills directory does not exist",
-            ),
-        ],
-    ),
-    contract(
-        "lsp",
-        Safe,
-        &[
-            code_when(
-                exit::SUCCESS,
-                NoEffects,
-                "the client shut the server down, then exited",
-            ),
-            code_when(
-                exit::GENERAL_ERROR,
-                NoEffects,
-                "the client exited or went away without a shutdown, or the transport failed",
-            ),
-            USAGE,
-        ],
-    ),
-    contract("completions", Safe, READ_ONLY),
-];
-
-/// Adds each leaf command's danger level and exit codes, from
-/// [`CONTRACTS`], to the end of its `--help`, so help, man pages and the
-/// manifest read one table.
+/// Adds each leaf command's danger level and exit codes, from its spec,
+/// to the end of its `--help`, so help, man pages and the manifest read
+/// one fact.
 pub fn with_contracts(mut root: clap::Command) -> clap::Command {
-    for contract in CONTRACTS {
-        let path: Vec<&str> = contract.path.split('.').collect();
+    for (path, contract) in contracts() {
+        let path: Vec<&str> = path.split('.').collect();
         root = mut_path(root, &path, &|leaf| {
             let help = leaf
                 .get_after_help()
@@ -514,7 +80,7 @@ pub fn help_block(contract: &Contract) -> String {
     let codes: String = contract
         .exit_codes
         .iter()
-        .map(|entry| format!("\n  {:>width$}  {}", entry.code, entry.when()))
+        .map(|entry| format!("\n  {:>width$}  {}", entry.code, when(entry)))
         .collect();
     format!(
         "Danger level: {}\n\nExit status:{codes}",
@@ -522,19 +88,27 @@ pub fn help_block(contract: &Contract) -> String {
     )
 }
 
-/// One Markdown row per leaf command: path, danger level, exit codes.
+/// One Markdown row per leaf command: path, danger level, exit codes,
+/// the `--format` values it speaks.
 pub fn contracts_rows() -> String {
-    CONTRACTS
-        .iter()
-        .map(|contract| {
+    super::specs()
+        .filter_map(|spec| spec.contract.as_ref().map(|contract| (spec, contract)))
+        .map(|(spec, contract)| {
             let codes: Vec<String> = contract
                 .exit_codes
                 .iter()
                 .map(|entry| format!("{} {}", entry.code, exit_entry(entry.code).0))
                 .collect();
+            let formats = match spec.formats {
+                Formats::Report(extra) => std::iter::once("text, json")
+                    .chain(extra.iter().map(|format| format.as_str()))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                Formats::Artifact => "its artifact, whatever the format".to_owned(),
+            };
             format!(
-                "| `aigent {}` | {} | {} |\n",
-                contract.path.replace('.', " "),
+                "| `aigent {}` | {} | {} | {formats} |\n",
+                spec.words(),
                 contract.danger_level.as_str(),
                 codes.join(", ")
             )
@@ -663,7 +237,9 @@ fn collect(command: &clap::Command, parents: &[&str], out: &mut Map<String, Valu
 }
 
 fn contract_of(path: &str) -> Option<&'static Contract> {
-    CONTRACTS.iter().find(|contract| contract.path == path)
+    contracts()
+        .find(|(known, _)| *known == path)
+        .map(|(_, contract)| contract)
 }
 
 fn about(command: &clap::Command) -> String {
@@ -792,7 +368,7 @@ fn exit_codes(codes: &[ExitCode]) -> Map<String, Value> {
         .map(|entry| {
             let value = json!({
                 "name": exit_entry(entry.code).0,
-                "description": entry.when(),
+                "description": when(entry),
                 "retryable": retryable(entry.code),
                 "side_effects": entry.side_effects.as_str(),
             });
@@ -843,6 +419,7 @@ fn canonical(value: &Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::spec::NoEffects;
 
     fn leaf_paths(command: &clap::Command, parents: &[&str], out: &mut Vec<String>) {
         for sub in command
@@ -871,34 +448,33 @@ mod tests {
         for leaf in &leaves {
             assert!(
                 contract_of(leaf).is_some(),
-                "add `{leaf}` to CONTRACTS in manifest.rs"
+                "give `{leaf}` a contract in its SPEC"
             );
         }
-        for contract in CONTRACTS {
+        for (path, _) in contracts() {
             assert!(
-                leaves.iter().any(|leaf| leaf == contract.path),
-                "CONTRACTS names `{}`, which is not a command",
-                contract.path
+                leaves.iter().any(|leaf| leaf == path),
+                "a SPEC with a contract names `{path}`, which is not a visible leaf command",
             );
         }
     }
 
-    /// `--help`, the manifest and docs/reference/exit-codes.md all read
-    /// CONTRACTS: each leaf's help ends with its block, and its manifest
-    /// entry lists the same codes with the same meanings.
+    /// `--help`, the manifest and docs/reference/exit-codes.md all read the
+    /// specs: each leaf's help ends with its block, and its manifest entry
+    /// lists the same codes with the same meanings.
     #[test]
     fn help_and_manifest_read_the_one_table() {
         let root = super::super::command();
         let manifest = manifest(&root);
         let docs = contracts_rows();
-        for contract in CONTRACTS {
+        for (path, contract) in contracts() {
             let mut leaf = root.clone();
-            for name in contract.path.split('.') {
+            for name in path.split('.') {
                 leaf = leaf.find_subcommand(name).expect("a command").clone();
             }
             let help = leaf.get_after_help().expect("after_help").to_string();
-            assert!(help.ends_with(&help_block(contract)), "{}", contract.path);
-            let entry = &manifest["commands"][contract.path];
+            assert!(help.ends_with(&help_block(contract)), "{path}");
+            let entry = &manifest["commands"][path];
             assert_eq!(entry["danger_level"], contract.danger_level.as_str());
             let listed: Vec<(String, String)> = entry["exit_codes"]
                 .as_object()
@@ -909,24 +485,20 @@ mod tests {
             let table: Vec<(String, String)> = contract
                 .exit_codes
                 .iter()
-                .map(|code| (code.code.to_string(), Value::from(code.when()).to_string()))
+                .map(|code| (code.code.to_string(), Value::from(when(code)).to_string()))
                 .collect();
-            assert_eq!(listed, table, "{}", contract.path);
-            let row = format!("| `aigent {}` |", contract.path.replace('.', " "));
+            assert_eq!(listed, table, "{path}");
+            let row = format!("| `aigent {}` |", path.replace('.', " "));
             assert!(docs.contains(&row), "{row}");
         }
     }
 
     #[test]
     fn retryable_codes_have_no_side_effects() {
-        for contract in CONTRACTS {
+        for (path, contract) in contracts() {
             for entry in contract.exit_codes {
                 if retryable(entry.code) {
-                    assert_eq!(
-                        entry.side_effects, NoEffects,
-                        "{} code {}",
-                        contract.path, entry.code
-                    );
+                    assert_eq!(entry.side_effects, NoEffects, "{path} code {}", entry.code);
                 }
             }
         }

@@ -26,6 +26,7 @@ mod run;
 mod sarif;
 mod schema;
 mod skill;
+mod spec;
 mod watch;
 
 use std::path::PathBuf;
@@ -33,11 +34,13 @@ use std::time::Instant;
 
 use std::sync::LazyLock;
 
+use clap::builder::PossibleValue;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use aigent::report::{ColorChoice, Outcome, OutputFormat, Style, resolve_color, resolve_format};
 
 pub use error::CliError;
+use spec::CommandSpec;
 
 const ABOUT: &str = "Validate Agent Skills and guard the command lines that AI agents drive";
 
@@ -101,16 +104,47 @@ pub struct GlobalArgs {
     pub schema: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+/// The `--format` values. Each one's help names the commands that speak
+/// it, read from their specs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FormatArg {
     Text,
     Json,
-    /// `schema show` only: the bare JSON Schema
     JsonSchema,
-    /// `skill validate` and `schema lint`: GitHub Actions annotations
     Github,
-    /// `skill validate` and `schema lint`: a SARIF 2.1.0 log for code scanning
     Sarif,
+}
+
+impl ValueEnum for FormatArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[
+            FormatArg::Text,
+            FormatArg::Json,
+            FormatArg::JsonSchema,
+            FormatArg::Github,
+            FormatArg::Sarif,
+        ]
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        let format = OutputFormat::from(*self);
+        let value = PossibleValue::new(format.as_str());
+        let what = match format {
+            OutputFormat::Text | OutputFormat::Json => return Some(value),
+            OutputFormat::JsonSchema => "the bare JSON Schema",
+            OutputFormat::Github => "GitHub Actions annotations",
+            OutputFormat::Sarif => "a SARIF 2.1.0 log for code scanning",
+        };
+        let speakers: Vec<String> = speakers(format)
+            .map(|spec| format!("`{}`", spec.words()))
+            .collect();
+        let who = match speakers.as_slice() {
+            [one] => format!("{one} only"),
+            [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+            [] => "no command".to_owned(),
+        };
+        Some(value.help(format!("{who}: {what}")))
+    }
 }
 
 impl From<FormatArg> for OutputFormat {
@@ -206,38 +240,60 @@ pub struct Context {
     pub stdout_is_terminal: bool,
 }
 
-/// The formats a command speaks beyond text and json. Exhaustive over the
-/// commands, so a new one has to say. `None`: the command prints an
-/// artifact (a script, man pages) and ignores the format altogether.
-fn extra_formats(command: &Command) -> Option<&'static [OutputFormat]> {
-    use OutputFormat::{Github, JsonSchema, Sarif};
-    use schema::SchemaCommand;
-    use skill::SkillCommand;
-    Some(match command {
-        Command::Skill(skill) => match skill.command {
-            SkillCommand::Validate(_) => &[Github, Sarif],
-            SkillCommand::New(_)
-            | SkillCommand::ReadProperties(_)
-            | SkillCommand::ToPrompt(_)
-            | SkillCommand::Fmt(_)
-            | SkillCommand::Fix(_)
-            | SkillCommand::Contracts(_) => &[],
-        },
-        Command::Plugin(plugin) => match plugin.command {
-            plugin::PluginCommand::Validate(_) => &[Github, Sarif],
-        },
-        Command::Schema(SchemaCommand::List(_)) => &[],
-        Command::Schema(SchemaCommand::Show(_)) => &[JsonSchema],
-        Command::Schema(SchemaCommand::Lint(_)) => &[Github, Sarif],
-        Command::Schema(SchemaCommand::Export(_)) => &[],
-        Command::Args(args::ArgsCommand::Check(_)) => &[],
-        Command::Run(_) => &[],
-        Command::Audit(_) => &[],
-        Command::Hook(_) => &[],
-        Command::Mcp(_) => &[],
-        Command::Lsp(_) => &[],
-        Command::Completions(_) | Command::Generate(_) => return None,
-    })
+impl Command {
+    /// What clap cannot say about this command: its spec, written beside
+    /// its leaf file (`spec.rs`). Exhaustive, so a new command has to say.
+    fn spec(&self) -> &'static CommandSpec {
+        match self {
+            Command::Skill(skill) => skill.command.spec(),
+            Command::Plugin(plugin) => plugin.command.spec(),
+            Command::Schema(command) => command.spec(),
+            Command::Args(command) => command.spec(),
+            Command::Run(_) => &run::SPEC,
+            Command::Audit(command) => command.spec(),
+            Command::Hook(args) => match &args.command {
+                None => &spec::hook::ANSWER,
+                Some(hook::HookCommand::Explain(_)) => &spec::hook::EXPLAIN,
+                Some(hook::HookCommand::Install(_)) => &spec::hook::INSTALL,
+                Some(hook::HookCommand::Uninstall(_)) => &spec::hook::UNINSTALL,
+            },
+            Command::Mcp(command) => command.spec(),
+            Command::Lsp(_) => &lsp::SPEC,
+            Command::Completions(_) => &completions::SPEC,
+            Command::Generate(_) => &generate::SPEC,
+        }
+    }
+}
+
+/// Every command's spec, in the order the manifest's table and
+/// docs/reference/exit-codes.md list them.
+fn specs() -> impl Iterator<Item = &'static CommandSpec> {
+    const RUN: &[&CommandSpec] = &[&run::SPEC];
+    const HOOK: &[&CommandSpec] = &[
+        &spec::hook::EXPLAIN,
+        &spec::hook::INSTALL,
+        &spec::hook::UNINSTALL,
+    ];
+    const REST: &[&CommandSpec] = &[
+        &lsp::SPEC,
+        &completions::SPEC,
+        &generate::SPEC,
+        &spec::hook::ANSWER,
+    ];
+    [
+        skill::SPECS,
+        plugin::SPECS,
+        schema::SPECS,
+        args::SPECS,
+        RUN,
+        audit::SPECS,
+        HOOK,
+        mcp::SPECS,
+        REST,
+    ]
+    .into_iter()
+    .flatten()
+    .copied()
 }
 
 /// Whether a command's product is a document (the `<available_skills>`
@@ -281,16 +337,13 @@ fn document_format(format: OutputFormat, command: &Command, from_flag: bool) -> 
     }
 }
 
-/// Who speaks an extra format, for the hint when a command does not. A
-/// unit test checks it against [`extra_formats`].
-fn speakers(format: OutputFormat) -> &'static [&'static str] {
-    match format {
-        OutputFormat::Github | OutputFormat::Sarif => {
-            &["skill validate", "plugin validate", "schema lint"]
-        }
-        OutputFormat::JsonSchema => &["schema show"],
-        OutputFormat::Text | OutputFormat::Json => &[],
-    }
+/// The commands that speak `format`, for the hint when a command does not
+/// and for the `--format` help.
+fn speakers(format: OutputFormat) -> impl Iterator<Item = &'static CommandSpec> {
+    specs().filter(move |spec| {
+        spec.extra_formats()
+            .is_some_and(|extra| extra.contains(&format))
+    })
 }
 
 /// The format a command will use. An unsupported `--format` is a usage
@@ -303,21 +356,14 @@ fn effective_format(
     path: &str,
     stdout_is_terminal: bool,
 ) -> Result<OutputFormat, CliError> {
-    let supported = match extra_formats(command) {
-        None => true,
-        Some(extras) => {
-            matches!(format, OutputFormat::Text | OutputFormat::Json) || extras.contains(&format)
-        }
-    };
-    if supported {
+    if command.spec().speaks(format) {
         return Ok(format);
     }
     if from_environment {
         return Ok(resolve_format(None, stdout_is_terminal));
     }
     let speakers: Vec<String> = speakers(format)
-        .iter()
-        .map(|command| format!("`aigent {command}`"))
+        .map(|spec| format!("`aigent {}`", spec.words()))
         .collect();
     Err(CliError::usage(format!(
         "--format {} is not supported by `aigent {path}`",
@@ -433,11 +479,10 @@ pub fn command() -> clap::Command {
     hide_unused_registry_flag(manifest::with_contracts(Cli::command()))
 }
 
-/// Commands that never read the registry of declarations. `--commands` is
-/// global, so they still accept it, but their help, man pages, completions
-/// and manifest entries leave it out: it does nothing there.
-const WITHOUT_REGISTRY: &[&str] = &["skill", "plugin", "completions"];
-
+/// `--commands` is global, so every command accepts it, but the help, man
+/// pages, completions and manifest entries of a command whose spec says it
+/// never reads the registry leave it out: it does nothing there. A group
+/// none of whose commands reads it hides it too.
 fn hide_unused_registry_flag(root: clap::Command) -> clap::Command {
     // A subcommand that already has a global flag's id keeps its own copy
     // when clap propagates globals (and passes it on to its children), so a
@@ -449,8 +494,40 @@ fn hide_unused_registry_flag(root: clap::Command) -> clap::Command {
     else {
         return root;
     };
-    WITHOUT_REGISTRY.iter().fold(root, |root, name| {
-        root.mut_subcommand(name, |sub| sub.arg(hidden.clone()))
+    let names: Vec<String> = root
+        .get_subcommands()
+        .map(|sub| sub.get_name().to_owned())
+        .collect();
+    names.iter().fold(root, |root, name| {
+        root.mut_subcommand(name, |sub| hide_below(sub, name, &hidden))
+    })
+}
+
+/// Hides `hidden` on `command` (at dot-path `path`) if no spec at or below
+/// it reads the registry, else on each child that qualifies.
+fn hide_below(command: clap::Command, path: &str, hidden: &clap::Arg) -> clap::Command {
+    let below = |spec: &&CommandSpec| {
+        spec.path == path
+            || spec
+                .path
+                .strip_prefix(path)
+                .is_some_and(|rest| rest.starts_with('.'))
+    };
+    let mut under = specs().filter(below).peekable();
+    if under.peek().is_none() {
+        return command;
+    }
+    if under.all(|spec| !spec.registry) {
+        return command.arg(hidden.clone());
+    }
+    let names: Vec<String> = command
+        .get_subcommands()
+        .map(|sub| sub.get_name().to_owned())
+        .collect();
+    names.iter().fold(command, |command, name| {
+        command.mut_subcommand(name, |sub| {
+            hide_below(sub, &format!("{path}.{name}"), hidden)
+        })
     })
 }
 
@@ -458,31 +535,228 @@ fn hide_unused_registry_flag(root: clap::Command) -> clap::Command {
 mod tests {
     use super::*;
 
+    /// A parsed command finds the spec of its own path.
     #[test]
-    fn the_speakers_of_each_format_are_the_commands_that_speak_it() {
+    fn each_command_finds_the_spec_of_its_path() {
         let lines = [
             "skill validate",
             "skill new",
             "skill read-properties x",
             "skill to-prompt x",
+            "skill fmt x",
+            "skill fix x",
+            "skill contracts x",
+            "plugin validate",
             "schema list",
             "schema show x",
             "schema lint",
+            "schema export --to codex-execpolicy",
+            "schema import --from usage x",
             "args check x",
             "run x",
+            "audit show",
+            "audit verify",
+            "audit export",
+            "audit key new x",
+            "hook --client claude-code",
+            "hook explain x",
+            "hook install --client claude-code",
+            "hook uninstall --client claude-code",
+            "mcp serve",
+            "lsp",
+            "completions bash",
+            "generate man --out-dir x",
         ];
-        for format in [OutputFormat::Github, OutputFormat::JsonSchema] {
-            for line in lines {
-                let words = std::iter::once("aigent").chain(line.split_whitespace());
-                let cli = Cli::try_parse_from(words).expect(line);
-                let speaks = extra_formats(&cli.command).expect(line).contains(&format);
-                assert_eq!(
-                    speaks,
-                    speakers(format).contains(&line.trim_end_matches(" x")),
-                    "{line}"
-                );
+        for line in lines {
+            let words = std::iter::once("aigent").chain(line.split_whitespace());
+            let cli = Cli::try_parse_from(words).unwrap_or_else(|err| panic!("{line}: {err}"));
+            let path: Vec<&str> = line
+                .split_whitespace()
+                .take_while(|word| {
+                    !word.starts_with('-') && *word != "x" && *word != "bash" && *word != "man"
+                })
+                .collect();
+            assert_eq!(cli.command.spec().path, path.join("."), "{line}");
+        }
+        let mut paths: Vec<&str> = specs().map(|spec| spec.path).collect();
+        let count = paths.len();
+        paths.sort_unstable();
+        paths.dedup();
+        assert_eq!(paths.len(), count, "two specs share a path");
+        assert_eq!(
+            count,
+            lines.len(),
+            "a spec without a line here, or a line without a spec"
+        );
+    }
+
+    #[test]
+    fn format_help_names_the_commands_whose_specs_speak_it() {
+        let help = |format: FormatArg| {
+            format
+                .to_possible_value()
+                .and_then(|value| value.get_help().map(ToString::to_string))
+                .unwrap_or_default()
+        };
+        assert_eq!(
+            help(FormatArg::Sarif),
+            "`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning"
+        );
+        assert_eq!(
+            help(FormatArg::JsonSchema),
+            "`schema show` only: the bare JSON Schema"
+        );
+        assert_eq!(help(FormatArg::Text), "");
+    }
+
+    /// `--commands` shows exactly where a command reads the registry.
+    #[test]
+    fn the_registry_flag_shows_where_the_spec_reads_the_registry() {
+        let mut root = command();
+        root.build();
+        for spec in specs().filter(|spec| spec.contract.is_some()) {
+            let mut leaf = root.clone();
+            for name in spec.path.split('.') {
+                leaf = leaf.find_subcommand(name).expect("a command").clone();
+            }
+            let shown = leaf
+                .get_arguments()
+                .any(|arg| arg.get_id() == "commands" && !arg.is_hide_set());
+            assert_eq!(shown, spec.registry, "{}", spec.path);
+        }
+    }
+
+    /// Every format a spec claims is the format the command writes: run
+    /// each command that speaks more than text and json, in each of its
+    /// formats, on files with findings, and read what it printed as that
+    /// format. (It would have caught `plugin validate --format sarif`
+    /// printing the text report.)
+    #[test]
+    fn each_format_a_spec_claims_is_the_format_written() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let write = |relative: &str, text: &str| {
+            let path = dir.path().join(relative);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(path, text).expect("write");
+        };
+        write(
+            "skill/Bad/SKILL.md",
+            "---\nname: Bad\ndescription: d\n---\n",
+        );
+        write(
+            "plugin/.claude-plugin/plugin.json",
+            r#"{"name": "p", "colour": "blue"}"#,
+        );
+        write(
+            "plugin/skills/Bad/SKILL.md",
+            "---\nname: Bad\ndescription: d\n---\n",
+        );
+        write("registry/broken.json", "{ not json");
+        let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/commands");
+        let at = |relative: &str| dir.path().join(relative).display().to_string();
+        // One invocation with findings for each command that speaks an
+        // extra format; a spec that gains one needs a line here.
+        let invocation = |path: &str| -> Vec<String> {
+            let words: Vec<String> = match path {
+                "skill.validate" => vec!["skill".into(), "validate".into(), at("skill/Bad")],
+                "plugin.validate" => vec!["plugin".into(), "validate".into(), at("plugin")],
+                "schema.lint" => vec![
+                    "--commands".into(),
+                    at("registry"),
+                    "schema".into(),
+                    "lint".into(),
+                ],
+                "schema.show" => vec![
+                    "--commands".into(),
+                    examples.into(),
+                    "schema".into(),
+                    "show".into(),
+                    "deploy".into(),
+                ],
+                other => {
+                    panic!("`{other}` speaks an extra format: give it an invocation in this test")
+                }
+            };
+            std::iter::once("aigent".to_owned()).chain(words).collect()
+        };
+        let mut checked = 0;
+        for spec in specs() {
+            let Some(extra) = spec.extra_formats() else {
+                continue;
+            };
+            for &format in extra {
+                let argv = invocation(spec.path);
+                let cli = Cli::try_parse_from(&argv).expect("parses");
+                assert_eq!(cli.command.spec().path, spec.path);
+                let mut ctx = context(&cli.global);
+                ctx.format = effective_format(format, false, &cli.command, spec.path, false)
+                    .expect("the spec's own format is accepted");
+                let outcome = dispatch(&cli.command, &ctx).expect("runs");
+                let text = &outcome.text;
+                let what = format!("`aigent {}` --format {}", spec.words(), format.as_str());
+                match format {
+                    OutputFormat::Github => {
+                        let lines: Vec<&str> = text.lines().collect();
+                        let (summary, commands) = lines.split_last().expect("output");
+                        assert!(summary.starts_with("aigent: "), "{what}: {text}");
+                        assert!(
+                            commands.iter().any(|line| line.starts_with("::error ")),
+                            "{what}: no ::error line in {text}"
+                        );
+                        for line in commands {
+                            let command = line
+                                .strip_prefix("::")
+                                .and_then(|rest| rest.split_once("::"))
+                                .map(|(head, _)| head.split(' ').next().unwrap_or(head));
+                            assert!(
+                                matches!(command, Some("error" | "warning" | "notice")),
+                                "{what}: not a workflow command: {line}"
+                            );
+                        }
+                    }
+                    OutputFormat::Sarif => {
+                        let log: serde_json::Value = serde_json::from_str(text)
+                            .unwrap_or_else(|err| panic!("{what}: not JSON ({err}): {text}"));
+                        assert_eq!(log["version"], "2.1.0", "{what}");
+                        assert!(
+                            log["$schema"]
+                                .as_str()
+                                .is_some_and(|uri| uri.contains("sarif-2.1.0")),
+                            "{what}"
+                        );
+                        let run = &log["runs"][0];
+                        assert_eq!(run["tool"]["driver"]["name"], "aigent", "{what}");
+                        let rules: Vec<&str> = run["tool"]["driver"]["rules"]
+                            .as_array()
+                            .expect("rules")
+                            .iter()
+                            .filter_map(|rule| rule["id"].as_str())
+                            .collect();
+                        let results = run["results"].as_array().expect("results");
+                        assert!(!results.is_empty(), "{what}: no results");
+                        for result in results {
+                            let rule = result["ruleId"].as_str().expect("ruleId");
+                            assert!(
+                                rules.contains(&rule),
+                                "{what}: {rule} is not in the driver's rules"
+                            );
+                            assert!(result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].is_string(), "{what}");
+                        }
+                    }
+                    OutputFormat::JsonSchema => {
+                        let schema: serde_json::Value = serde_json::from_str(text)
+                            .unwrap_or_else(|err| panic!("{what}: not JSON ({err}): {text}"));
+                        assert_eq!(schema["type"], "object", "{what}: {text}");
+                        assert!(schema["properties"].is_object(), "{what}: {text}");
+                    }
+                    OutputFormat::Text | OutputFormat::Json => unreachable!("not an extra format"),
+                }
+                checked += 1;
             }
         }
+        // skill validate, plugin validate, schema lint: github and sarif;
+        // schema show: json-schema.
+        assert_eq!(checked, 7);
     }
 
     #[test]

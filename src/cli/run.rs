@@ -14,6 +14,74 @@ use aigent::report::{EnvelopeTarget, ErrorCode, Outcome, exit};
 
 use super::args::check::{Invocation, rejected_outcome, with_warnings_first};
 use super::{CliError, Context};
+use crate::cli::spec::{
+    CommandSpec, Complete, Destructive, NoEffects, Partial, TEXT_AND_JSON, code_when, leaf,
+};
+
+/// What clap cannot say about this command (`crate::cli::spec`).
+pub const SPEC: CommandSpec = leaf(
+    "run",
+    Destructive,
+    &[
+        code_when(
+            exit::SUCCESS,
+            Complete,
+            "the command ran and exited with a status its declaration counts as success (success_exit_codes, [0] by default); child_exit_code and child_exit give it",
+        ),
+        code_when(
+            exit::GENERAL_ERROR,
+            Partial,
+            "the command could not be started",
+        ),
+        code_when(
+            exit::ARG_ERROR,
+            NoEffects,
+            "bad usage, or an argument failed Phase 1; nothing ran (never the child's own 2)",
+        ),
+        code_when(
+            exit::COMMAND_FAILED,
+            Partial,
+            "the command ran and exited with any other status: error.code COMMAND_FAILED, the status in child_exit_code, its declared name in child_exit",
+        ),
+        code_when(
+            exit::PRECONDITION,
+            NoEffects,
+            "the registry or declaration is invalid, the program is not executable, or the audit log cannot be written",
+        ),
+        code_when(
+            exit::NOT_FOUND,
+            NoEffects,
+            "no declared command of that name, or its program does not exist",
+        ),
+        code_when(
+            exit::TIMEOUT,
+            Partial,
+            "--timeout expired; the command's process group was killed",
+        ),
+        code_when(
+            exit::HUNG_UP,
+            Partial,
+            "SIGHUP, passed on to the command, which was stopped",
+        ),
+        code_when(
+            exit::INTERRUPTED,
+            Partial,
+            "Ctrl-C (SIGINT), passed on to the command, which was stopped",
+        ),
+        code_when(
+            exit::QUIT,
+            Partial,
+            "SIGQUIT, passed on to the command, which was stopped",
+        ),
+        code_when(
+            exit::TERMINATED,
+            Partial,
+            "SIGTERM, passed on to the command, which was stopped",
+        ),
+    ],
+    TEXT_AND_JSON,
+    true,
+);
 
 #[derive(Debug, Args)]
 #[command(after_help = "\

@@ -9,13 +9,11 @@ pub enum OutputFormat {
     Text,
     /// For programs: exactly one envelope document on stdout.
     Json,
-    /// `schema show` only: the command's JSON Schema, bare (usable as an
-    /// MCP `inputSchema`).
+    /// A command's JSON Schema, bare (usable as an MCP `inputSchema`).
     JsonSchema,
-    /// `skill validate` only: GitHub Actions workflow commands.
+    /// GitHub Actions workflow commands.
     Github,
-    /// `skill validate` and `schema lint`: a SARIF 2.1.0 log for code
-    /// scanning.
+    /// A SARIF 2.1.0 log for code scanning.
     Sarif,
 }
 

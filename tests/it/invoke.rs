@@ -115,8 +115,10 @@ fn check_and_dry_run_spawn_nothing_and_audit_nothing() {
 #[test]
 fn an_unwritable_audit_log_fails_closed() {
     let sandbox = Sandbox::new();
-    // A directory cannot be opened for appending.
-    let log = sandbox.path().to_path_buf();
+    // A directory cannot be opened for appending. One inside the sandbox:
+    // the lock file beside the log must land there too, not in /tmp.
+    let log = sandbox.join("a-directory");
+    std::fs::create_dir(&log).unwrap();
     let tail = words(&["--word", "hello"]);
     let options = InvokeOptions {
         audit_log: Some(&log),

@@ -891,3 +891,43 @@ fn exit_without_shutdown_is_an_error_and_a_closed_pipe_ends_it() {
     }));
     assert_eq!(client.wait(), 1);
 }
+
+/// Zed builds the extension in editors/zed itself (to WebAssembly), so this
+/// crate's build never compiles it. What must not drift is what it tells
+/// Zed: one server called `aigent`, started for the languages whose files
+/// the server checks, with the `lsp` subcommand, at aigent's own version.
+#[test]
+fn zed_extension_starts_this_server_for_the_files_it_checks() {
+    let extension = Path::new(env!("CARGO_MANIFEST_DIR")).join("editors/zed");
+    let manifest: toml::Table =
+        toml::from_str(&std::fs::read_to_string(extension.join("extension.toml")).unwrap())
+            .unwrap();
+    assert_eq!(
+        manifest["version"].as_str(),
+        Some(env!("CARGO_PKG_VERSION"))
+    );
+    let servers = manifest["language_servers"].as_table().unwrap();
+    assert_eq!(servers.keys().collect::<Vec<_>>(), ["aigent"]);
+    let languages: Vec<&str> = servers["aigent"]["languages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|language| language.as_str())
+        .collect();
+    // Zed's names for the buffers holding SKILL.md, declarations
+    // (JSON/YAML) and plugin manifests (JSON).
+    for needed in ["Markdown", "JSON", "YAML"] {
+        assert!(
+            languages.contains(&needed),
+            "{needed} missing from {languages:?}"
+        );
+    }
+
+    let source = std::fs::read_to_string(extension.join("src/lib.rs")).unwrap();
+    assert!(source.contains(r#"const SERVER: &str = "aigent";"#));
+    assert!(source.contains(r#"vec!["lsp".to_string()]"#));
+    let docs =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/editors.md"))
+            .unwrap();
+    assert!(docs.contains("`editors/zed`") && docs.contains("lsp.aigent"));
+}

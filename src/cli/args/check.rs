@@ -11,6 +11,10 @@ use aigent::invoke::{InvokeOptions, Invoked, Mode, invoke};
 use aigent::report::{ErrorCode, Outcome, exit};
 
 use super::super::{CliError, Context};
+use crate::cli::spec::{CommandSpec, REGISTRY_READER, Safe, TEXT_AND_JSON, leaf};
+
+/// What clap cannot say about this command (`crate::cli::spec`).
+pub const SPEC: CommandSpec = leaf("args.check", Safe, REGISTRY_READER, TEXT_AND_JSON, true);
 
 #[derive(Debug, Args)]
 #[command(

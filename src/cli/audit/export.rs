@@ -10,6 +10,27 @@ use aigent::exec::audit::export::{self, Destination, ExportError};
 use aigent::report::{ErrorBody, ErrorCode, Outcome, exit};
 
 use super::super::{CliError, Context};
+use crate::cli::spec::{
+    CommandSpec, Complete, Mutating, NoEffects, Partial, TEXT_AND_JSON, USAGE, code_when, leaf,
+};
+
+/// What clap cannot say about this command (`crate::cli::spec`).
+pub const SPEC: CommandSpec = leaf(
+    "audit.export",
+    Mutating,
+    &[
+        code_when(exit::SUCCESS, Complete, "every record was sent"),
+        USAGE,
+        code_when(
+            exit::PRECONDITION,
+            Partial,
+            "a collector was down, slow or refused: the records it accepted are sent, the next export resumes",
+        ),
+        code_when(exit::NOT_FOUND, NoEffects, "there is no audit log"),
+    ],
+    TEXT_AND_JSON,
+    true,
+);
 
 #[derive(Debug, Args)]
 #[command(after_help = "\

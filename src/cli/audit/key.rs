@@ -9,6 +9,26 @@ use aigent::exec::audit::sign::{self, KEY_FILE_VARIABLE, KeyError};
 use aigent::report::Outcome;
 
 use super::super::{CliError, Context};
+use crate::cli::spec::{
+    CommandSpec, Complete, Mutating, NoEffects, TEXT_AND_JSON, USAGE, code_when, exit, leaf,
+};
+
+/// What clap cannot say about this command (`crate::cli::spec`).
+pub const SPEC: CommandSpec = leaf(
+    "audit.key.new",
+    Mutating,
+    &[
+        code_when(exit::SUCCESS, Complete, "the key pair was written"),
+        USAGE,
+        code_when(
+            exit::PRECONDITION,
+            NoEffects,
+            "PATH or PATH.pub exists, or cannot be written",
+        ),
+    ],
+    TEXT_AND_JSON,
+    false,
+);
 
 #[derive(Debug, Subcommand)]
 #[command(after_help = "\

@@ -13,6 +13,7 @@ use aigent::exec::audit::{AuditError, AuditLog};
 use aigent::report::Outcome;
 
 use super::{CliError, Context};
+use crate::cli::spec::CommandSpec;
 
 #[derive(Debug, Subcommand)]
 pub enum AuditCommand {
@@ -26,6 +27,19 @@ pub enum AuditCommand {
     #[command(subcommand)]
     Key(key::KeyCommand),
 }
+
+impl AuditCommand {
+    pub fn spec(&self) -> &'static CommandSpec {
+        match self {
+            AuditCommand::Show(_) => &show::SPEC,
+            AuditCommand::Verify(_) => &verify::SPEC,
+            AuditCommand::Export(_) => &export::SPEC,
+            AuditCommand::Key(key::KeyCommand::New(_)) => &key::SPEC,
+        }
+    }
+}
+
+pub const SPECS: &[&CommandSpec] = &[&show::SPEC, &verify::SPEC, &key::SPEC, &export::SPEC];
 
 pub fn run(command: &AuditCommand, ctx: &Context) -> Result<Outcome, CliError> {
     match command {

@@ -12,6 +12,23 @@ use aigent::report::Outcome;
 use aigent::report::escape::escape_controls;
 
 use super::super::{CliError, Context};
+use crate::cli::spec::{
+    CommandSpec, NoEffects, Safe, TEXT_AND_JSON, USAGE, code, code_when, exit, leaf,
+};
+
+/// What clap cannot say about this command (`crate::cli::spec`).
+pub const SPEC: CommandSpec = leaf(
+    "audit.show",
+    Safe,
+    &[
+        code(exit::SUCCESS, NoEffects),
+        USAGE,
+        code_when(exit::PRECONDITION, NoEffects, "the log cannot be read"),
+        code_when(exit::NOT_FOUND, NoEffects, "there is no audit log"),
+    ],
+    TEXT_AND_JSON,
+    false,
+);
 
 #[derive(Debug, Args)]
 #[command(after_help = "\

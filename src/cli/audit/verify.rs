@@ -10,6 +10,26 @@ use aigent::exec::audit::{ExpectedHead, VerifyOptions};
 use aigent::report::{ErrorBody, Outcome, exit};
 
 use super::super::{CliError, Context};
+use crate::cli::spec::{CommandSpec, NoEffects, Safe, TEXT_AND_JSON, USAGE, code_when, leaf};
+
+/// What clap cannot say about this command (`crate::cli::spec`).
+pub const SPEC: CommandSpec = leaf(
+    "audit.verify",
+    Safe,
+    &[
+        code_when(exit::SUCCESS, NoEffects, "the chain is intact"),
+        code_when(
+            exit::VALIDATION_FAILED,
+            NoEffects,
+            "a record was edited, deleted, reordered or cut off: the first bad line is named",
+        ),
+        USAGE,
+        code_when(exit::PRECONDITION, NoEffects, "the log cannot be read"),
+        code_when(exit::NOT_FOUND, NoEffects, "there is no audit log"),
+    ],
+    TEXT_AND_JSON,
+    false,
+);
 
 #[derive(Debug, Args)]
 #[command(after_help = "\

@@ -13,6 +13,31 @@ use aigent::report::escape::escape_controls;
 use aigent::report::{ErrorCode, Outcome, exit};
 
 use super::super::{CliError, Context};
+use crate::cli::spec::{
+    CommandSpec, Complete, Destructive, NoEffects, Partial, TEXT_AND_JSON, code_when, leaf,
+};
+
+/// What clap cannot say about this command (`crate::cli::spec`).
+pub const SPEC: CommandSpec = leaf(
+    "mcp.serve",
+    Destructive,
+    &[
+        code_when(exit::SUCCESS, Complete, "the client closed the session"),
+        code_when(exit::GENERAL_ERROR, Partial, "the transport failed"),
+        code_when(
+            exit::ARG_ERROR,
+            NoEffects,
+            "bad usage, or nothing to serve (no registry and no --skills)",
+        ),
+        code_when(
+            exit::NOT_FOUND,
+            NoEffects,
+            "the registry or a --skills directory does not exist",
+        ),
+    ],
+    TEXT_AND_JSON,
+    true,
+);
 
 #[derive(Debug, Args)]
 #[command(after_help = "\

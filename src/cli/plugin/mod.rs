@@ -7,6 +7,7 @@ use clap::{Args, Subcommand};
 use aigent::report::Outcome;
 
 use super::{CliError, Context};
+use crate::cli::spec::CommandSpec;
 
 #[derive(Debug, Args)]
 pub struct PluginArgs {
@@ -19,6 +20,16 @@ pub enum PluginCommand {
     /// Check plugins and marketplaces: manifests, sources, skills, components
     Validate(validate::ValidateArgs),
 }
+
+impl PluginCommand {
+    pub fn spec(&self) -> &'static CommandSpec {
+        match self {
+            PluginCommand::Validate(_) => &validate::SPEC,
+        }
+    }
+}
+
+pub const SPECS: &[&CommandSpec] = &[&validate::SPEC];
 
 pub fn run(args: &PluginArgs, ctx: &Context) -> Result<Outcome, CliError> {
     match &args.command {

@@ -8,6 +8,36 @@ use aigent::bridge::export::{Target, export, render_report};
 use aigent::report::{Outcome, OutputFormat};
 
 use super::super::{CliError, Context};
+use crate::cli::spec::{
+    CommandSpec, Complete, Mutating, NoEffects, TEXT_AND_JSON, USAGE, code_when, exit, leaf,
+};
+
+/// What clap cannot say about this command (`crate::cli::spec`).
+pub const SPEC: CommandSpec = leaf(
+    "schema.export",
+    Mutating,
+    &[
+        code_when(
+            exit::SUCCESS,
+            Complete,
+            "the policy document is written (stdout, or --output FILE)",
+        ),
+        USAGE,
+        code_when(
+            exit::PRECONDITION,
+            NoEffects,
+            "--output names an existing file (without --force), or a named declaration has errors",
+        ),
+        code_when(
+            exit::NOT_FOUND,
+            NoEffects,
+            "the registry or a named command does not exist",
+        ),
+        code_when(exit::GENERAL_ERROR, NoEffects, "--output cannot be written"),
+    ],
+    TEXT_AND_JSON,
+    true,
+);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum TargetArg {

@@ -7,6 +7,10 @@ use aigent::registry::render::render_list;
 use aigent::report::Outcome;
 
 use super::super::{CliError, Context};
+use crate::cli::spec::{CommandSpec, REGISTRY_READER, Safe, TEXT_AND_JSON, leaf};
+
+/// What clap cannot say about this command (`crate::cli::spec`).
+pub const SPEC: CommandSpec = leaf("schema.list", Safe, REGISTRY_READER, TEXT_AND_JSON, true);
 
 #[derive(Debug, Args)]
 #[command(

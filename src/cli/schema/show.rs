@@ -7,6 +7,16 @@ use aigent::registry::{Loaded, to_json_schema, to_wire_for_agents};
 use aigent::report::{Outcome, OutputFormat};
 
 use super::super::{CliError, Context};
+use crate::cli::spec::{CommandSpec, Formats, REGISTRY_READER, Safe, leaf};
+
+/// What clap cannot say about this command (`crate::cli::spec`).
+pub const SPEC: CommandSpec = leaf(
+    "schema.show",
+    Safe,
+    REGISTRY_READER,
+    Formats::Report(&[OutputFormat::JsonSchema]),
+    true,
+);
 
 #[derive(Debug, Args)]
 #[command(

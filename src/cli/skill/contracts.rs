@@ -13,6 +13,24 @@ use aigent::skill::discover::{Target, discover};
 use aigent::skill::read::read_skill_file;
 
 use super::super::{CliError, Context};
+use crate::cli::spec::{CommandSpec, NoEffects, Safe, TEXT_AND_JSON, USAGE, code_when, exit, leaf};
+
+/// What clap cannot say about this command (`crate::cli::spec`).
+pub const SPEC: CommandSpec = leaf(
+    "skill.contracts",
+    Safe,
+    &[
+        code_when(
+            exit::SUCCESS,
+            NoEffects,
+            "every grant and command has a standing (findings are data)",
+        ),
+        USAGE,
+        code_when(exit::NOT_FOUND, NoEffects, "the registry does not exist"),
+    ],
+    TEXT_AND_JSON,
+    true,
+);
 
 #[derive(Debug, Args)]
 #[command(

@@ -20,6 +20,10 @@ use super::rewrite::{
 };
 use super::validate::ProfileArg;
 use super::{CliError, Context};
+use crate::cli::spec::{CommandSpec, Mutating, SKILL_REWRITER, TEXT_AND_JSON, leaf};
+
+/// What clap cannot say about this command (`crate::cli::spec`).
+pub const SPEC: CommandSpec = leaf("skill.fix", Mutating, SKILL_REWRITER, TEXT_AND_JSON, false);
 
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:

@@ -14,6 +14,10 @@ use super::rewrite::{
     data, missing_failure, plural, skipped_warnings, write_diff, write_failure, write_skipped,
 };
 use super::{CliError, Context};
+use crate::cli::spec::{CommandSpec, Mutating, SKILL_REWRITER, TEXT_AND_JSON, leaf};
+
+/// What clap cannot say about this command (`crate::cli::spec`).
+pub const SPEC: CommandSpec = leaf("skill.fmt", Mutating, SKILL_REWRITER, TEXT_AND_JSON, false);
 
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:

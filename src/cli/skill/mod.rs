@@ -15,6 +15,7 @@ use aigent::report::{ErrorBody, ErrorCode, FieldError, Outcome, exit};
 use aigent::skill::properties::PropertiesError;
 
 use super::{CliError, Context};
+use crate::cli::spec::CommandSpec;
 
 #[derive(Debug, Args)]
 pub struct SkillArgs {
@@ -39,6 +40,31 @@ pub enum SkillCommand {
     /// Hold a skill's Bash grants and !`cmd` commands against the registry; propose declarations
     Contracts(contracts::ContractsArgs),
 }
+
+impl SkillCommand {
+    pub fn spec(&self) -> &'static CommandSpec {
+        match self {
+            SkillCommand::Validate(_) => &validate::SPEC,
+            SkillCommand::New(_) => &new::SPEC,
+            SkillCommand::ReadProperties(_) => &read_properties::SPEC,
+            SkillCommand::ToPrompt(_) => &to_prompt::SPEC,
+            SkillCommand::Fmt(_) => &fmt::SPEC,
+            SkillCommand::Fix(_) => &fix::SPEC,
+            SkillCommand::Contracts(_) => &contracts::SPEC,
+        }
+    }
+}
+
+/// In the order the manifest and the docs list them.
+pub const SPECS: &[&CommandSpec] = &[
+    &validate::SPEC,
+    &new::SPEC,
+    &fmt::SPEC,
+    &fix::SPEC,
+    &read_properties::SPEC,
+    &to_prompt::SPEC,
+    &contracts::SPEC,
+];
 
 pub fn run(args: &SkillArgs, ctx: &Context) -> Result<Outcome, CliError> {
     match &args.command {

@@ -17,6 +17,32 @@ use aigent::skill::scaffold::{self, Answers, KnownAnswers, Resource, ScaffoldErr
 use super::{CliError, Context};
 use crate::cli::interactive::{self, Prompting};
 use crate::cli::output;
+use crate::cli::spec::{
+    CommandSpec, Complete, Mutating, NoEffects, TEXT_AND_JSON, code_when, leaf,
+};
+
+/// What clap cannot say about this command (`crate::cli::spec`).
+pub const SPEC: CommandSpec = leaf(
+    "skill.new",
+    Mutating,
+    &[
+        code_when(exit::SUCCESS, Complete, "created"),
+        code_when(exit::GENERAL_ERROR, NoEffects, "not confirmed"),
+        code_when(
+            exit::ARG_ERROR,
+            NoEffects,
+            "a bad answer, or no terminal without --yes",
+        ),
+        code_when(
+            exit::CONFLICT,
+            NoEffects,
+            "PATH already holds a skill or is not empty",
+        ),
+        code_when(exit::INTERRUPTED, NoEffects, "interrupted (Ctrl-C)"),
+    ],
+    TEXT_AND_JSON,
+    false,
+);
 
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:

@@ -9,6 +9,16 @@ use aigent::report::escape::escape_json_text;
 use aigent::skill::properties::read_properties;
 
 use super::{CliError, Context};
+use crate::cli::spec::{CommandSpec, SKILL_READER, Safe, TEXT_AND_JSON, leaf};
+
+/// What clap cannot say about this command (`crate::cli::spec`).
+pub const SPEC: CommandSpec = leaf(
+    "skill.read-properties",
+    Safe,
+    SKILL_READER,
+    TEXT_AND_JSON,
+    false,
+);
 
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:

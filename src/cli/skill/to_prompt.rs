@@ -10,9 +10,13 @@ use aigent::skill::prompt::{prompt_skills_in, render_prompt};
 use aigent::skill::tokens::{count_tokens, entry_tokens};
 
 use super::{CliError, Context};
+use crate::cli::spec::{CommandSpec, SKILL_READER, Safe, TEXT_AND_JSON, leaf};
 
 /// How many of the largest entries an over-budget error names.
 const LARGEST_SHOWN: usize = 5;
+
+/// What clap cannot say about this command (`crate::cli::spec`).
+pub const SPEC: CommandSpec = leaf("skill.to-prompt", Safe, SKILL_READER, TEXT_AND_JSON, false);
 
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:

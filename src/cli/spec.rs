@@ -1,0 +1,250 @@
+//! What clap cannot say about a command, written once beside it: each leaf
+//! command's file holds a `SPEC` ([`CommandSpec`]): its danger level and
+//! exit codes, the formats it speaks, whether it reads the registry.
+//!
+//! Everything that needs one of these facts reads it from there: the
+//! format check and its hint ([`super::effective_format`]), the `--format`
+//! help, the hidden `--commands` flag, `--help`'s closing block, the man
+//! pages, `aigent --schema` and docs/reference/exit-codes.md.
+
+use aigent::contract::{DangerLevel, SideEffects};
+use aigent::report::OutputFormat;
+pub use aigent::report::exit;
+
+/// One command's facts. `path` is dot-separated, as the manifest keys it
+/// (`skill.validate`).
+#[derive(Debug)]
+pub struct CommandSpec {
+    pub path: &'static str,
+    /// Danger level and exit codes, for `--help` and the manifest. `None`
+    /// for the two commands that are not in the manifest: `aigent hook
+    /// --client` (the clients run it; its answer is their protocol) and the
+    /// hidden `aigent generate`.
+    pub contract: Option<Contract>,
+    pub formats: Formats,
+    /// Whether it reads the registry of declarations (`--commands`);
+    /// where it does not, the flag is hidden from its help.
+    pub registry: bool,
+}
+
+/// What the manifest and `--help` say about a leaf command.
+#[derive(Debug, Clone, Copy)]
+pub struct Contract {
+    pub danger_level: DangerLevel,
+    pub exit_codes: &'static [ExitCode],
+}
+
+/// The `--format` values a command honours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Formats {
+    /// A report: text, json, and these as well.
+    Report(&'static [OutputFormat]),
+    /// An artifact (a script, man pages) printed whatever the format.
+    Artifact,
+}
+
+/// A report in text and json only.
+pub const TEXT_AND_JSON: Formats = Formats::Report(&[]);
+
+/// Findings about files: also GitHub workflow commands and a SARIF log,
+/// rendered by `aigent::report::findings`.
+pub const FINDINGS: Formats = Formats::Report(&[OutputFormat::Github, OutputFormat::Sarif]);
+
+impl CommandSpec {
+    /// The formats beyond text and json; `None` for an artifact.
+    pub fn extra_formats(&self) -> Option<&'static [OutputFormat]> {
+        match self.formats {
+            Formats::Report(extra) => Some(extra),
+            Formats::Artifact => None,
+        }
+    }
+
+    /// Whether `--format format` is honoured.
+    pub fn speaks(&self, format: OutputFormat) -> bool {
+        match self.formats {
+            Formats::Report(extra) => {
+                matches!(format, OutputFormat::Text | OutputFormat::Json) || extra.contains(&format)
+            }
+            Formats::Artifact => true,
+        }
+    }
+
+    /// `skill validate`, as a user types it.
+    pub fn words(&self) -> String {
+        self.path.replace('.', " ")
+    }
+}
+
+/// A spec with a contract.
+pub const fn leaf(
+    path: &'static str,
+    danger_level: DangerLevel,
+    exit_codes: &'static [ExitCode],
+    formats: Formats,
+    registry: bool,
+) -> CommandSpec {
+    CommandSpec {
+        path,
+        contract: Some(Contract {
+            danger_level,
+            exit_codes,
+        }),
+        formats,
+        registry,
+    }
+}
+
+/// One exit status a command can return: how much of the world it says
+/// was changed (CLI Agent Spec), and what it means for this command
+/// (`None`: the general meaning in [`exit::TABLE`]).
+#[derive(Debug, Clone, Copy)]
+pub struct ExitCode {
+    pub code: i32,
+    pub side_effects: SideEffects,
+    pub when: Option<&'static str>,
+}
+
+/// `code` with its general meaning.
+pub const fn code(code: i32, side_effects: SideEffects) -> ExitCode {
+    ExitCode {
+        code,
+        side_effects,
+        when: None,
+    }
+}
+
+/// `code` with what it means for one command.
+pub const fn code_when(code: i32, side_effects: SideEffects, when: &'static str) -> ExitCode {
+    ExitCode {
+        code,
+        side_effects,
+        when: Some(when),
+    }
+}
+
+pub use DangerLevel::{Destructive, Mutating, Safe};
+pub use SideEffects::{Complete, None as NoEffects, Partial};
+
+pub const USAGE: ExitCode = code_when(exit::ARG_ERROR, NoEffects, "bad usage");
+
+pub const READ_ONLY: &[ExitCode] = &[
+    code(exit::SUCCESS, NoEffects),
+    USAGE,
+    code(exit::NOT_FOUND, NoEffects),
+];
+
+/// Commands that read a skill and report on it.
+pub const SKILL_READER: &[ExitCode] = &[
+    code(exit::SUCCESS, NoEffects),
+    code_when(exit::VALIDATION_FAILED, NoEffects, "a skill has errors"),
+    USAGE,
+    code_when(exit::NOT_FOUND, NoEffects, "a path does not exist"),
+];
+
+/// `skill fmt` and `skill fix`: each file is written whole or not at all,
+/// but a run over many may write some and fail on others.
+pub const SKILL_REWRITER: &[ExitCode] = &[
+    code_when(exit::SUCCESS, Complete, "every file is (now) canonical"),
+    code_when(
+        exit::GENERAL_ERROR,
+        Partial,
+        "--check found a file to change, or a fix could not be made",
+    ),
+    USAGE,
+    code_when(exit::NOT_FOUND, NoEffects, "a path does not exist"),
+];
+
+/// Commands that read the registry of declarations.
+pub const REGISTRY_READER: &[ExitCode] = &[
+    code(exit::SUCCESS, NoEffects),
+    code_when(
+        exit::ARG_ERROR,
+        NoEffects,
+        "bad usage, or (args check) an argument was rejected",
+    ),
+    code_when(
+        exit::PRECONDITION,
+        NoEffects,
+        "a declaration it needs is invalid",
+    ),
+    code_when(
+        exit::NOT_FOUND,
+        NoEffects,
+        "the registry or the named command does not exist",
+    ),
+];
+
+/// `aigent hook ...`. src/cli/hook/ is the lead's this session; its specs
+/// sit here until they move beside the leaf files.
+pub mod hook {
+    use super::{
+        CommandSpec, Complete, Mutating, NoEffects, Safe, TEXT_AND_JSON, USAGE, code_when, exit,
+        leaf,
+    };
+
+    /// `aigent hook --client CLIENT`: run by the clients, which read its
+    /// answer in their own protocol; not in the manifest.
+    pub const ANSWER: CommandSpec = CommandSpec {
+        path: "hook",
+        contract: None,
+        formats: TEXT_AND_JSON,
+        registry: true,
+    };
+
+    pub const EXPLAIN: CommandSpec = leaf(
+        "hook.explain",
+        Safe,
+        &[
+            code_when(
+                exit::SUCCESS,
+                NoEffects,
+                "the line was judged (the verdict is in the output)",
+            ),
+            USAGE,
+            code_when(
+                exit::PRECONDITION,
+                NoEffects,
+                "aigent.toml is invalid, or the registry cannot be read",
+            ),
+            code_when(
+                exit::NOT_FOUND,
+                NoEffects,
+                "the registry directory does not exist",
+            ),
+        ],
+        TEXT_AND_JSON,
+        true,
+    );
+
+    /// `hook install` and `hook uninstall`: one settings file, written whole
+    /// (with a backup) or not at all.
+    const INSTALLER: &[super::ExitCode] = &[
+        code_when(
+            exit::SUCCESS,
+            Complete,
+            "the settings file holds (or no longer holds) aigent's hook; --dry-run wrote nothing",
+        ),
+        USAGE,
+        code_when(
+            exit::PRECONDITION,
+            NoEffects,
+            "the settings file is malformed, or unsafe to write (a symlink out of the project, a hard link)",
+        ),
+        code_when(
+            exit::NOT_FOUND,
+            NoEffects,
+            "the project or registry directory does not exist",
+        ),
+        code_when(
+            exit::CONFLICT,
+            NoEffects,
+            "an aigent entry runs another command (install without --replace), or the file changed meanwhile",
+        ),
+    ];
+
+    /// The entry it writes names the registry (`--commands`).
+    pub const INSTALL: CommandSpec = leaf("hook.install", Mutating, INSTALLER, TEXT_AND_JSON, true);
+
+    pub const UNINSTALL: CommandSpec =
+        leaf("hook.uninstall", Mutating, INSTALLER, TEXT_AND_JSON, false);
+}
