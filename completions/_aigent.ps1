@@ -148,9 +148,9 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Which client''s view to take: its frontmatter keys count as known, and its stricter rules apply (docs/reference/client-profiles.md). Without it, a skill inside a .claude/ directory or a Claude Code plugin gets claude-code, any other standard')
             [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]')
             [CompletionResult]::new('--compare-to', '--compare-to', [CompletionResultType]::ParameterName, 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)')
-            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
+            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
             [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Validate every skill below each PATH (hidden directories included; .git, node_modules and target skipped)')
             [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Validate every skill below each PATH (hidden directories included; .git, node_modules and target skipped)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat warnings as errors')
@@ -361,6 +361,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one command''s declaration or JSON Schema')
             [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Lint every declaration in the registry')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write declarations as an agent''s own policy rules, with what each keeps and drops')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Write declarations from a CLI''s own spec (CLI Agent Spec manifest, usage KDL)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -423,11 +424,30 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'aigent;schema;import' {
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'The spec''s format')
+            [CompletionResult]::new('--program', '--program', [CompletionResultType]::ParameterName, 'The program the declarations run (the spec''s `bin` for usage; required for agent-spec, whose manifest does not name it)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'The directory to write into [default: the --commands registry]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
+            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace existing NAME.json declarations of the same names')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Write nothing; report what would be written')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'aigent;schema;help' {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the declared commands')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one command''s declaration or JSON Schema')
             [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Lint every declaration in the registry')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write declarations as an agent''s own policy rules, with what each keeps and drops')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Write declarations from a CLI''s own spec (CLI Agent Spec manifest, usage KDL)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -441,6 +461,9 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;schema;help;export' {
+            break
+        }
+        'aigent;schema;help;import' {
             break
         }
         'aigent;schema;help;help' {
@@ -900,6 +923,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one command''s declaration or JSON Schema')
             [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Lint every declaration in the registry')
             [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write declarations as an agent''s own policy rules, with what each keeps and drops')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Write declarations from a CLI''s own spec (CLI Agent Spec manifest, usage KDL)')
             break
         }
         'aigent;help;schema;list' {
@@ -912,6 +936,9 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;help;schema;export' {
+            break
+        }
+        'aigent;help;schema;import' {
             break
         }
         'aigent;help;args' {

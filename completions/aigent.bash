@@ -214,6 +214,9 @@ _aigent() {
             aigent__subcmd__help__subcmd__schema,export)
                 cmd="aigent__subcmd__help__subcmd__schema__subcmd__export"
                 ;;
+            aigent__subcmd__help__subcmd__schema,import)
+                cmd="aigent__subcmd__help__subcmd__schema__subcmd__import"
+                ;;
             aigent__subcmd__help__subcmd__schema,lint)
                 cmd="aigent__subcmd__help__subcmd__schema__subcmd__lint"
                 ;;
@@ -298,6 +301,9 @@ _aigent() {
             aigent__subcmd__schema,help)
                 cmd="aigent__subcmd__schema__subcmd__help"
                 ;;
+            aigent__subcmd__schema,import)
+                cmd="aigent__subcmd__schema__subcmd__import"
+                ;;
             aigent__subcmd__schema,lint)
                 cmd="aigent__subcmd__schema__subcmd__lint"
                 ;;
@@ -312,6 +318,9 @@ _aigent() {
                 ;;
             aigent__subcmd__schema__subcmd__help,help)
                 cmd="aigent__subcmd__schema__subcmd__help__subcmd__help"
+                ;;
+            aigent__subcmd__schema__subcmd__help,import)
+                cmd="aigent__subcmd__schema__subcmd__help__subcmd__import"
                 ;;
             aigent__subcmd__schema__subcmd__help,lint)
                 cmd="aigent__subcmd__schema__subcmd__help__subcmd__lint"
@@ -1482,7 +1491,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__help__subcmd__schema)
-            opts="list show lint export"
+            opts="list show lint export import"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1496,6 +1505,20 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__help__subcmd__schema__subcmd__export)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__help__subcmd__schema__subcmd__import)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2267,7 +2290,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__schema)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version list show lint export help"
+            opts="-q -h -V --format --color --quiet --commands --schema --help --version list show lint export import help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2333,7 +2356,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__schema__subcmd__help)
-            opts="list show lint export help"
+            opts="list show lint export import help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2361,6 +2384,20 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__schema__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__schema__subcmd__help__subcmd__import)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2409,6 +2446,47 @@ _aigent() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__schema__subcmd__import)
+            opts="-q -h -V --from --program --output --force --dry-run --format --color --quiet --commands --schema --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --from)
+                    COMPREPLY=($(compgen -W "agent-spec usage" -- "${cur}"))
+                    return 0
+                    ;;
+                --program)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2873,7 +2951,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__validate)
-            opts="-r -q -h -V --recursive --strict --profile --changed --base --compare-to --watch --commands --format --color --quiet --schema --help --version"
+            opts="-r -q -h -V --recursive --strict --profile --changed --base --compare-to --watch --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2891,19 +2969,19 @@ _aigent() {
                     COMPREPLY=($(compgen -W "work-tree index head" -- "${cur}"))
                     return 0
                     ;;
-                --commands)
-                    COMPREPLY=()
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o plusdirs
-                    fi
-                    return 0
-                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
                     return 0
                     ;;
                 *)

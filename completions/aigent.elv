@@ -134,9 +134,9 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --profile 'Which client''s view to take: its frontmatter keys count as known, and its stricter rules apply (docs/reference/client-profiles.md). Without it, a skill inside a .claude/ directory or a Claude Code plugin gets claude-code, any other standard'
             cand --base 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]'
             cand --compare-to 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand -r 'Validate every skill below each PATH (hidden directories included; .git, node_modules and target skipped)'
             cand --recursive 'Validate every skill below each PATH (hidden directories included; .git, node_modules and target skipped)'
             cand --strict 'Treat warnings as errors'
@@ -326,6 +326,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand show 'Show one command''s declaration or JSON Schema'
             cand lint 'Lint every declaration in the registry'
             cand export 'Write declarations as an agent''s own policy rules, with what each keeps and drops'
+            cand import 'Write declarations from a CLI''s own spec (CLI Agent Spec manifest, usage KDL)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;schema;list'= {
@@ -383,11 +384,29 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'aigent;schema;import'= {
+            cand --from 'The spec''s format'
+            cand --program 'The program the declarations run (the spec''s `bin` for usage; required for agent-spec, whose manifest does not name it)'
+            cand --output 'The directory to write into [default: the --commands registry]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --force 'Replace existing NAME.json declarations of the same names'
+            cand --dry-run 'Write nothing; report what would be written'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'aigent;schema;help'= {
             cand list 'List the declared commands'
             cand show 'Show one command''s declaration or JSON Schema'
             cand lint 'Lint every declaration in the registry'
             cand export 'Write declarations as an agent''s own policy rules, with what each keeps and drops'
+            cand import 'Write declarations from a CLI''s own spec (CLI Agent Spec manifest, usage KDL)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;schema;help;list'= {
@@ -397,6 +416,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;schema;help;lint'= {
         }
         &'aigent;schema;help;export'= {
+        }
+        &'aigent;schema;help;import'= {
         }
         &'aigent;schema;help;help'= {
         }
@@ -801,6 +822,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand show 'Show one command''s declaration or JSON Schema'
             cand lint 'Lint every declaration in the registry'
             cand export 'Write declarations as an agent''s own policy rules, with what each keeps and drops'
+            cand import 'Write declarations from a CLI''s own spec (CLI Agent Spec manifest, usage KDL)'
         }
         &'aigent;help;schema;list'= {
         }
@@ -809,6 +831,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;help;schema;lint'= {
         }
         &'aigent;help;schema;export'= {
+        }
+        &'aigent;help;schema;import'= {
         }
         &'aigent;help;args'= {
             cand check 'Validate arguments for a declared command (Phase 1 only; runs nothing)'

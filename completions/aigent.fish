@@ -146,7 +146,6 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l compare-to -d 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)' -r -f -a "work-tree\t'Everything not yet in the base: committed, staged, unstaged, untracked (stats every tracked file, like `git status`)'
 index\t'Committed and staged work: for a pre-commit hook'
 head\t'Committed work only: for CI on a clean checkout'"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
@@ -155,6 +154,7 @@ sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -s r -l recursive -d 'Validate every skill below each PATH (hidden directories included; .git, node_modules and target skipped)'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l strict -d 'Treat warnings as errors'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l changed -d 'Check only what this branch changed (git): since the merge base with the base revision'
@@ -323,24 +323,25 @@ complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_su
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from help" -f -a "validate" -d 'Check plugins and marketplaces: manifests, sources, skills, components'
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export help" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export help" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export help" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export help" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export help" -s V -l version -d 'Print version'
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export help" -f -a "list" -d 'List the declared commands'
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export help" -f -a "show" -d 'Show one command\'s declaration or JSON Schema'
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export help" -f -a "lint" -d 'Lint every declaration in the registry'
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export help" -f -a "export" -d 'Write declarations as an agent\'s own policy rules, with what each keeps and drops'
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -f -a "list" -d 'List the declared commands'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -f -a "show" -d 'Show one command\'s declaration or JSON Schema'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -f -a "lint" -d 'Lint every declaration in the registry'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -f -a "export" -d 'Write declarations as an agent\'s own policy rules, with what each keeps and drops'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -f -a "import" -d 'Write declarations from a CLI\'s own spec (CLI Agent Spec manifest, usage KDL)'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
@@ -404,10 +405,30 @@ complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_su
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from export" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from export" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -l from -d 'The spec\'s format' -r -f -a "agent-spec\t'A CLI Agent Spec manifest: the JSON `tool --schema` prints (bare, or in its envelope)'
+usage\t'A usage spec (KDL v2), as jdx/usage, clap (clap_usage) and cobra emit it'"
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -l program -d 'The program the declarations run (the spec\'s `bin` for usage; required for agent-spec, whose manifest does not name it)' -r
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -l output -d 'The directory to write into [default: the --commands registry]' -r -F
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -l force -d 'Replace existing NAME.json declarations of the same names'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -l dry-run -d 'Write nothing; report what would be written'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the declared commands'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show one command\'s declaration or JSON Schema'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from help" -f -a "lint" -d 'Lint every declaration in the registry'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from help" -f -a "export" -d 'Write declarations as an agent\'s own policy rules, with what each keeps and drops'
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from help" -f -a "import" -d 'Write declarations from a CLI\'s own spec (CLI Agent Spec manifest, usage KDL)'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_subcommand_from check help" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
@@ -753,6 +774,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subc
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from schema" -f -a "show" -d 'Show one command\'s declaration or JSON Schema'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from schema" -f -a "lint" -d 'Lint every declaration in the registry'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from schema" -f -a "export" -d 'Write declarations as an agent\'s own policy rules, with what each keeps and drops'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from schema" -f -a "import" -d 'Write declarations from a CLI\'s own spec (CLI Agent Spec manifest, usage KDL)'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from args" -f -a "check" -d 'Validate arguments for a declared command (Phase 1 only; runs nothing)'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from audit" -f -a "show" -d 'Print audit records, oldest first, filtered by command, event, time or request'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from audit" -f -a "verify" -d 'Check the hash chain of the audit log and its rotated files'

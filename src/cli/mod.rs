@@ -551,6 +551,7 @@ mod tests {
             "schema show x",
             "schema lint",
             "schema export --to codex-execpolicy",
+            "schema import --from usage x",
             "args check x",
             "run x",
             "audit show",
@@ -623,6 +624,139 @@ mod tests {
                 .any(|arg| arg.get_id() == "commands" && !arg.is_hide_set());
             assert_eq!(shown, spec.registry, "{}", spec.path);
         }
+    }
+
+    /// Every format a spec claims is the format the command writes: run
+    /// each command that speaks more than text and json, in each of its
+    /// formats, on files with findings, and read what it printed as that
+    /// format. (It would have caught `plugin validate --format sarif`
+    /// printing the text report.)
+    #[test]
+    fn each_format_a_spec_claims_is_the_format_written() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let write = |relative: &str, text: &str| {
+            let path = dir.path().join(relative);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(path, text).expect("write");
+        };
+        write(
+            "skill/Bad/SKILL.md",
+            "---\nname: Bad\ndescription: d\n---\n",
+        );
+        write(
+            "plugin/.claude-plugin/plugin.json",
+            r#"{"name": "p", "colour": "blue"}"#,
+        );
+        write(
+            "plugin/skills/Bad/SKILL.md",
+            "---\nname: Bad\ndescription: d\n---\n",
+        );
+        write("registry/broken.json", "{ not json");
+        let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/commands");
+        let at = |relative: &str| dir.path().join(relative).display().to_string();
+        // One invocation with findings for each command that speaks an
+        // extra format; a spec that gains one needs a line here.
+        let invocation = |path: &str| -> Vec<String> {
+            let words: Vec<String> = match path {
+                "skill.validate" => vec!["skill".into(), "validate".into(), at("skill/Bad")],
+                "plugin.validate" => vec!["plugin".into(), "validate".into(), at("plugin")],
+                "schema.lint" => vec![
+                    "--commands".into(),
+                    at("registry"),
+                    "schema".into(),
+                    "lint".into(),
+                ],
+                "schema.show" => vec![
+                    "--commands".into(),
+                    examples.into(),
+                    "schema".into(),
+                    "show".into(),
+                    "deploy".into(),
+                ],
+                other => {
+                    panic!("`{other}` speaks an extra format: give it an invocation in this test")
+                }
+            };
+            std::iter::once("aigent".to_owned()).chain(words).collect()
+        };
+        let mut checked = 0;
+        for spec in specs() {
+            let Some(extra) = spec.extra_formats() else {
+                continue;
+            };
+            for &format in extra {
+                let argv = invocation(spec.path);
+                let cli = Cli::try_parse_from(&argv).expect("parses");
+                assert_eq!(cli.command.spec().path, spec.path);
+                let mut ctx = context(&cli.global);
+                ctx.format = effective_format(format, false, &cli.command, spec.path, false)
+                    .expect("the spec's own format is accepted");
+                let outcome = dispatch(&cli.command, &ctx).expect("runs");
+                let text = &outcome.text;
+                let what = format!("`aigent {}` --format {}", spec.words(), format.as_str());
+                match format {
+                    OutputFormat::Github => {
+                        let lines: Vec<&str> = text.lines().collect();
+                        let (summary, commands) = lines.split_last().expect("output");
+                        assert!(summary.starts_with("aigent: "), "{what}: {text}");
+                        assert!(
+                            commands.iter().any(|line| line.starts_with("::error ")),
+                            "{what}: no ::error line in {text}"
+                        );
+                        for line in commands {
+                            let command = line
+                                .strip_prefix("::")
+                                .and_then(|rest| rest.split_once("::"))
+                                .map(|(head, _)| head.split(' ').next().unwrap_or(head));
+                            assert!(
+                                matches!(command, Some("error" | "warning" | "notice")),
+                                "{what}: not a workflow command: {line}"
+                            );
+                        }
+                    }
+                    OutputFormat::Sarif => {
+                        let log: serde_json::Value = serde_json::from_str(text)
+                            .unwrap_or_else(|err| panic!("{what}: not JSON ({err}): {text}"));
+                        assert_eq!(log["version"], "2.1.0", "{what}");
+                        assert!(
+                            log["$schema"]
+                                .as_str()
+                                .is_some_and(|uri| uri.contains("sarif-2.1.0")),
+                            "{what}"
+                        );
+                        let run = &log["runs"][0];
+                        assert_eq!(run["tool"]["driver"]["name"], "aigent", "{what}");
+                        let rules: Vec<&str> = run["tool"]["driver"]["rules"]
+                            .as_array()
+                            .expect("rules")
+                            .iter()
+                            .filter_map(|rule| rule["id"].as_str())
+                            .collect();
+                        let results = run["results"].as_array().expect("results");
+                        assert!(!results.is_empty(), "{what}: no results");
+                        for result in results {
+                            let rule = result["ruleId"].as_str().expect("ruleId");
+                            assert!(
+                                rules.contains(&rule),
+                                "{what}: {rule} is not in the driver's rules"
+                            );
+                            assert!(result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].is_string(), "{what}");
+                        }
+                    }
+                    OutputFormat::JsonSchema => {
+                        let schema: serde_json::Value = serde_json::from_str(text)
+                            .unwrap_or_else(|err| panic!("{what}: not JSON ({err}): {text}"));
+                        assert_eq!(schema["type"], "object", "{what}: {text}");
+                        assert!(schema["properties"].is_object(), "{what}: {text}");
+                    }
+                    OutputFormat::Text | OutputFormat::Json => unreachable!("not an extra format"),
+                }
+                checked += 1;
+            }
+        }
+        // skill validate, plugin validate, schema lint: github and sarif;
+        // schema show: json-schema.
+        assert_eq!(checked, 7);
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! `--format sarif`: where the log's paths start.
+//! `--format sarif`: where the log's paths start (the log itself is
+//! `aigent::report::findings`').
 
 use std::path::PathBuf;
 
@@ -20,11 +21,4 @@ pub fn roots() -> Roots {
         current_dir,
         source_root,
     }
-}
-
-/// A SARIF log as the text a command prints.
-pub fn render(log: &impl serde::Serialize) -> String {
-    let mut text = serde_json::to_string_pretty(log).unwrap_or_else(|_| "{}".to_owned());
-    text.push('\n');
-    text
 }

@@ -20,6 +20,15 @@ pub const COMPONENT_BROKEN: &str = "P013";
 pub const NOT_A_PLUGIN: &str = "P014";
 pub const UNKNOWN_FIELD: &str = "P015";
 
+/// What a SARIF log of `plugin validate` says about its rules: the plugin
+/// codes and the skill codes, documented on the plugin codes' page.
+pub fn sarif_tool() -> crate::report::sarif::ToolInfo<'static> {
+    crate::report::sarif::ToolInfo {
+        rules: with_skill_codes(),
+        rules_page: crate::report::PLUGIN_CODES_PAGE,
+    }
+}
+
 /// Every code with its default severity and what it catches.
 /// The rules `plugin validate` can report: its own, then every skill code
 /// (the skills inside plugins keep theirs), for SARIF.

@@ -1,13 +1,16 @@
 //! Text renderings of the registry for people: `schema list`, `schema show`
-//! and `schema lint`. Each takes a [`Style`] and returns a `String`.
+//! and `schema lint` (whose other formats come from [`LintFindings`]).
+//! Each takes a [`Style`] and returns a `String`.
 
 use comfy_table::{Table, presets};
 use serde_json::Value;
 
+use super::changed::ChangedSelection;
 use super::load::FileReport;
 use crate::contract::input_schema::{self, GuardedProperty, PropertyGuard};
 use crate::contract::sandbox::{EffectiveSandbox, PathGrant};
 use crate::contract::{ArgvPart, Declaration, FlagForm, Inputs, ParamType, Parameter, ValueClass};
+use crate::report::findings::{Findings, TextOptions};
 use crate::report::{Diagnostic, SCHEMA_CODES_PAGE, Style, escape_controls, sarif};
 
 fn table(header: &[&str]) -> Table {
@@ -373,43 +376,75 @@ pub fn render_lint(reports: &[FileReport], quiet: bool, style: Style) -> String 
     out
 }
 
-/// GitHub Actions workflow commands, one per finding, then a summary line.
-pub fn render_lint_github(reports: &[FileReport]) -> String {
-    let mut out = String::new();
-    for report in reports {
-        for diagnostic in &report.diagnostics {
-            out.push_str(&crate::report::github::annotation(&report.file, diagnostic));
-            out.push('\n');
-        }
-    }
-    out.push_str(&format!(
-        "aigent: {} declarations, {} errors, {} warnings\n",
-        reports.len(),
-        count(reports, true),
-        count(reports, false)
-    ));
-    out
+/// `schema lint`'s run as the one renderer of findings
+/// (`report::findings`) sees it: each declaration file (or the script it
+/// runs) with its findings, by the registration-lint codes.
+#[derive(Debug, Clone, Copy)]
+pub struct LintFindings<'a> {
+    pub reports: &'a [FileReport],
+    /// With `--changed`: how the declarations were chosen, said before
+    /// the findings in text output.
+    pub selection: Option<&'a ChangedSelection>,
 }
 
-/// The SARIF 2.1.0 log of `schema lint`: one result per finding, located
-/// in the declaration file (or the script it runs) relative to
-/// `roots.source_root`.
-pub fn render_lint_sarif<'a>(
-    reports: &'a [FileReport],
-    roots: &sarif::Roots,
-) -> sarif::SarifLog<'a> {
-    sarif::sarif_log(
+impl Findings for LintFindings<'_> {
+    fn tool(&self) -> sarif::ToolInfo<'static> {
         sarif::ToolInfo {
             rules: crate::contract::codes::TABLE,
             rules_page: SCHEMA_CODES_PAGE,
-        },
-        roots,
-        reports.iter().map(|report| sarif::FileFindings {
-            path: std::path::Path::new(&report.file),
-            diagnostics: &report.diagnostics,
-        }),
-        &[],
-    )
+        }
+    }
+
+    fn files(&self) -> Vec<sarif::FileFindings<'_>> {
+        self.reports
+            .iter()
+            .map(|report| sarif::FileFindings {
+                path: std::path::Path::new(&report.file),
+                diagnostics: &report.diagnostics,
+            })
+            .collect()
+    }
+
+    fn github_summary(&self) -> String {
+        format!(
+            "aigent: {} declarations, {} errors, {} warnings",
+            self.reports.len(),
+            count(self.reports, true),
+            count(self.reports, false)
+        )
+    }
+
+    fn text(&self, options: TextOptions) -> String {
+        let mut text = String::new();
+        if let Some(selection) = self.selection
+            && !options.quiet
+        {
+            text.push_str(&selection_header(selection));
+        }
+        text.push_str(&render_lint(self.reports, options.quiet, options.style));
+        text
+    }
+}
+
+/// `changed since main (...): 2 declarations selected`, then the deleted
+/// declarations.
+fn selection_header(selection: &ChangedSelection) -> String {
+    let base = selection.base["description"].as_str().unwrap_or("the base");
+    let mut header = format!(
+        "changed since {}: {} declaration{} selected",
+        escape_controls(base),
+        selection.selected.len(),
+        plural(selection.selected.len()),
+    );
+    if selection.whole_registry {
+        header.push_str(" (another file in the registry changed: linting all)");
+    }
+    header.push('\n');
+    for deleted in &selection.deleted {
+        let path = deleted.path.display().to_string();
+        header.push_str(&format!("deleted: {}\n", escape_controls(&path)));
+    }
+    header
 }
 
 /// Errors (`true`) or warnings (`false`) across the reports.

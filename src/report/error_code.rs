@@ -26,6 +26,7 @@ pub enum ErrorCode {
     Conflict,
     ClientSettingsInvalid,
     UnsafeWrite,
+    InvalidSpec,
     ValidationFailed,
     InvalidSkill,
     FormatFailed,
@@ -66,6 +67,7 @@ impl ErrorCode {
         Self::Conflict,
         Self::ClientSettingsInvalid,
         Self::UnsafeWrite,
+        Self::InvalidSpec,
         Self::ValidationFailed,
         Self::InvalidSkill,
         Self::FormatFailed,
@@ -106,6 +108,7 @@ impl ErrorCode {
             Self::Conflict => "CONFLICT",
             Self::ClientSettingsInvalid => "CLIENT_SETTINGS_INVALID",
             Self::UnsafeWrite => "UNSAFE_WRITE",
+            Self::InvalidSpec => "INVALID_SPEC",
             Self::ValidationFailed => "VALIDATION_FAILED",
             Self::InvalidSkill => "INVALID_SKILL",
             Self::FormatFailed => "FORMAT_FAILED",
@@ -133,9 +136,10 @@ impl ErrorCode {
     /// exits with 128 + the signal that killed the child.
     pub const fn exit_code(self) -> i32 {
         match self {
-            Self::ArgError | Self::InvalidAgentInput | Self::ConfirmationRequired => {
-                exit::ARG_ERROR
-            }
+            Self::ArgError
+            | Self::InvalidAgentInput
+            | Self::ConfirmationRequired
+            | Self::InvalidSpec => exit::ARG_ERROR,
             Self::NotFound
             | Self::NoSkillsFound
             | Self::BinaryNotFound
@@ -224,13 +228,16 @@ impl ErrorCode {
                 "an accepted value has no argv form (an object, a NUL byte, several values for one variable); nothing was run"
             }
             Self::Conflict => {
-                "the `skill new` target already holds a skill or is not empty; `hook install`: an aigent entry runs another command, or the settings file changed meanwhile"
+                "the `skill new` target already holds a skill or is not empty; `schema import`: a declaration of that name exists (no --force); `hook install`: an aigent entry runs another command, or the settings file changed meanwhile"
             }
             Self::ClientSettingsInvalid => {
                 "`hook install`/`uninstall`: the client's settings file is not valid JSON or TOML, or holds the wrong type where aigent's entry goes; nothing was written"
             }
             Self::UnsafeWrite => {
                 "a file to write is a symlink leading out of the project, a hard link or not a regular file; nothing was written"
+            }
+            Self::InvalidSpec => {
+                "`schema import`: the spec is not valid JSON or KDL, or not a CLI Agent Spec manifest or usage spec (the message says where); nothing was written"
             }
             Self::ValidationFailed => "a skill, plugin or file has errors",
             Self::InvalidSkill => "a skill could not be read as a valid skill",
@@ -380,6 +387,7 @@ mod tests {
                 | ErrorCode::Conflict
                 | ErrorCode::ClientSettingsInvalid
                 | ErrorCode::UnsafeWrite
+                | ErrorCode::InvalidSpec
                 | ErrorCode::ValidationFailed
                 | ErrorCode::InvalidSkill
                 | ErrorCode::FormatFailed
@@ -401,7 +409,7 @@ mod tests {
                 | ErrorCode::GeneralError => {}
             }
         }
-        assert_eq!(ErrorCode::ALL.len(), 35);
+        assert_eq!(ErrorCode::ALL.len(), 36);
     }
 
     #[test]

@@ -6,6 +6,7 @@ pub mod envelope;
 pub mod error_code;
 pub mod escape;
 pub mod exit;
+pub mod findings;
 pub mod format;
 pub mod github;
 pub mod sarif;

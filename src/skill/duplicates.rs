@@ -128,6 +128,18 @@ fn listed(skills: &[SkillReport], others: &[usize], hidden: usize) -> String {
 /// same text up to case, punctuation, spacing and word order. `None` for
 /// a description too short to judge.
 pub fn fingerprint(description: &str) -> Option<String> {
+    if description.is_ascii() {
+        // The same words, cut and lowercased byte by byte: for ASCII,
+        // `is_alphanumeric` and `to_lowercase` are their ASCII forms.
+        let lower = description.to_ascii_lowercase();
+        let mut words: Vec<&str> = lower
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|word| !word.is_empty())
+            .collect();
+        words.sort_unstable();
+        words.dedup();
+        return (words.len() >= MIN_FINGERPRINT_WORDS).then(|| words.join(" "));
+    }
     let mut words: Vec<String> = description
         .split(|c: char| !c.is_alphanumeric())
         .filter(|word| !word.is_empty())
@@ -197,6 +209,19 @@ mod tests {
             fingerprint("Reads Word files and fills forms")
         );
         assert_eq!(fingerprint("Reads PDFs."), None, "too short to judge");
+        // Text outside ASCII takes the general path, with the same rules.
+        assert_eq!(
+            fingerprint("Reads PDF files, fills forms. é"),
+            fingerprint("é fills forms; reads pdf FILES")
+        );
+        assert_eq!(
+            fingerprint("Reads PDF files, fills forms"),
+            Some("files fills forms pdf reads".to_owned())
+        );
+        assert_eq!(
+            fingerprint("Reads PDF files, fills formś").as_deref(),
+            Some("files fills formś pdf reads")
+        );
     }
 
     #[test]

@@ -79,12 +79,52 @@ pub fn relative_links(body: &str, body_first_line: usize) -> Vec<BodyLink<'_>> {
         .collect()
 }
 
-/// Every inline link has `](` and every definition `]:`; most bodies have
-/// neither and skip the parser. One pass: `]` is rare in prose, and
-/// finding it is a fast byte search.
+/// Every inline link has `](` and every definition `]:`, then its
+/// destination (after blanks and at most one line break, in `<...>` or
+/// not). A body where no such spot can start a relative destination skips
+/// the parser: most have none, and many link only to URLs (`](https:`)
+/// and anchors (`](#`), whose destinations are never relative paths
+/// whatever the parser makes of the Markdown around them. One pass: `]`
+/// is rare in prose, and finding it is a fast byte search.
 fn may_hold_a_link(body: &str) -> bool {
     let bytes = body.as_bytes();
-    memchr::memchr_iter(b']', bytes).any(|at| matches!(bytes.get(at + 1), Some(b'(' | b':')))
+    memchr::memchr_iter(b']', bytes).any(|at| {
+        matches!(bytes.get(at + 1), Some(b'(' | b':'))
+            && !starts_with_url_or_anchor(&bytes[at + 2..])
+    })
+}
+
+/// Whether a destination that starts in `rest` (blanks, one line break
+/// and `<` skipped, as CommonMark skips them) starts with a URL scheme
+/// (`https:`) or a `#`: then it is not a relative path ([`has_scheme`],
+/// [`path_part`]). Escapes and entity references are not read: a
+/// destination that starts with one is treated as possibly relative.
+fn starts_with_url_or_anchor(rest: &[u8]) -> bool {
+    let mut at = 0;
+    let blanks = |at: &mut usize| {
+        while matches!(rest.get(*at), Some(b' ' | b'\t')) {
+            *at += 1;
+        }
+    };
+    blanks(&mut at);
+    if rest.get(at) == Some(&b'\r') {
+        at += 1;
+    }
+    if rest.get(at) == Some(&b'\n') {
+        at += 1;
+    }
+    blanks(&mut at);
+    if rest.get(at) == Some(&b'<') {
+        at += 1;
+    }
+    if rest.get(at) == Some(&b'#') {
+        return true;
+    }
+    let scheme = rest[at.min(rest.len())..]
+        .iter()
+        .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+        .count();
+    scheme > 0 && rest.get(at + scheme) == Some(&b':')
 }
 
 /// The path part of a link target when it is a relative path.
@@ -238,6 +278,34 @@ mod tests {
         assert!(may_hold_a_link("x] [a](b)"));
         assert!(may_hold_a_link("[a]: b"));
         assert!(!may_hold_a_link(""));
+    }
+
+    #[test]
+    fn bodies_linking_only_to_urls_and_anchors_skip_the_parser() {
+        for body in [
+            "[a](https://x.y/z) ![i](http://x/i.png)",
+            "[a]( <mailto:me@x.y>) [b](#top)",
+            "[a](\n  https://x.y)",
+            "[id]: https://x.y\n[id2]:\n <#anchor>",
+        ] {
+            assert!(!may_hold_a_link(body), "{body:?}");
+            assert!(relative_links(body, 1).is_empty(), "{body:?}");
+        }
+        // Anything else may be relative, and goes through the parser.
+        for body in [
+            "[a](https://x.y) [b](ref.md)",
+            "[a](&#35;x)",
+            "[a](\\#x)",
+            "[a](%68ttps://x)",
+            "[a](\n\nhttps://x)",
+            "[a]( ref.md)",
+            "x](",
+        ] {
+            assert!(may_hold_a_link(body), "{body:?}");
+        }
+        let both = targets("[a](https://x.y) [b](ref.md)");
+        assert_eq!(both.len(), 1);
+        assert_eq!(both[0].0, "ref.md");
     }
 
     #[test]

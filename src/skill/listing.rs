@@ -56,7 +56,9 @@ pub fn render_skill_entry(skill: &PromptSkill) -> String {
 /// the block cannot act on the terminal it is printed to.
 pub fn escape_xml(text: &str) -> Cow<'_, str> {
     let hidden = |c: char| c != '\n' && c != '\t' && is_unsafe_for_terminal(c);
-    if !text.contains(['&', '<', '>', '"', '\'']) && !text.chars().any(hidden) {
+    if is_plain_ascii(text)
+        || !text.contains(['&', '<', '>', '"', '\'']) && !text.chars().any(hidden)
+    {
         return Cow::Borrowed(text);
     }
     let mut escaped = String::with_capacity(text.len() + 16);
@@ -72,4 +74,13 @@ pub fn escape_xml(text: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(escaped)
+}
+
+/// Printable ASCII, tabs and line breaks, none of them escaped: most
+/// names and descriptions, told in one pass over the bytes.
+fn is_plain_ascii(text: &str) -> bool {
+    text.bytes().all(|byte| {
+        matches!(byte, b' '..=b'~' | b'\n' | b'\t')
+            && !matches!(byte, b'&' | b'<' | b'>' | b'"' | b'\'')
+    })
 }

@@ -1,6 +1,6 @@
-//! Rendering validation results: the json `data` object and compiler-style
-//! text. Each output format is one function over a [`ValidationRun`], so a
-//! new format (GitHub annotations, say) is one more function here.
+//! Rendering validation results: the json `data` object, compiler-style
+//! text, and the run as [`Findings`] for the one renderer of findings
+//! (`report::findings`: GitHub workflow commands, SARIF).
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -14,6 +14,7 @@ use super::check::SkillReport;
 use super::codes;
 use super::validate::{Summary, ValidationRun};
 use crate::report::escape::escape_controls;
+use crate::report::findings::Findings;
 use crate::report::{Diagnostic, SKILL_CODES_PAGE, Severity, Style, sarif};
 use crate::vcs::{BaseSource, ChangeStatus, CompareTo, SelectedUnit};
 
@@ -58,12 +59,7 @@ pub struct ValidationData<'a> {
     changed: Option<&'a ChangedReport>,
 }
 
-#[derive(Debug, Clone, Copy, Default)]
-pub struct TextOptions {
-    pub style: Style,
-    /// Problems only: no `ok` lines, no summary table.
-    pub quiet: bool,
-}
+pub use crate::report::findings::TextOptions;
 
 /// Compiler-style text: each finding as `error[E003]: message` with a
 /// `--> path:line` pointer, a short `ok: path` line per clean skill, and a
@@ -108,94 +104,82 @@ pub fn validation_text(run: &ValidationRun, options: TextOptions) -> String {
     out
 }
 
-/// GitHub Actions workflow commands: with `--changed`, `::notice` lines for
-/// the base and the deleted skills; a `::warning` line per search note; one
-/// `::error`/`::warning` line per finding, pointing at the skill file and
-/// line; then a plain summary line for the job log.
-pub fn validation_github(run: &ValidationRun) -> String {
-    let mut out = String::new();
-    let notice = |out: &mut String, (label, rest): (&str, String)| {
-        let text = format!("{label}{rest}");
-        let _ = writeln!(
-            out,
-            "::notice::{}",
-            crate::report::github::escape_data(&text)
-        );
-    };
-    if let Some(changed) = &run.changed {
-        notice(&mut out, changed_since(changed));
+/// A run as the one renderer of findings (`report::findings`) sees it:
+/// text, GitHub workflow commands and a SARIF log all come from here. The
+/// base of `--changed` and its deleted skills are notices; the search
+/// notes are warnings.
+#[derive(Debug, Clone, Copy)]
+pub struct ValidationFindings<'a> {
+    run: &'a ValidationRun,
+    tool: sarif::ToolInfo<'static>,
+}
+
+impl<'a> ValidationFindings<'a> {
+    /// `skill validate`'s: the skill codes.
+    pub fn skills(run: &'a ValidationRun) -> Self {
+        Self::with_rules(
+            run,
+            sarif::ToolInfo {
+                rules: codes::TABLE,
+                rules_page: SKILL_CODES_PAGE,
+            },
+        )
+    }
+
+    /// With another rule table (`plugin validate`'s holds the plugin
+    /// codes and the skill codes).
+    pub fn with_rules(run: &'a ValidationRun, tool: sarif::ToolInfo<'static>) -> Self {
+        Self { run, tool }
+    }
+}
+
+impl Findings for ValidationFindings<'_> {
+    fn tool(&self) -> sarif::ToolInfo<'static> {
+        self.tool
+    }
+
+    fn files(&self) -> Vec<sarif::FileFindings<'_>> {
+        self.run
+            .skills
+            .iter()
+            .map(|skill| sarif::FileFindings {
+                path: &skill.path,
+                diagnostics: &skill.diagnostics,
+            })
+            .collect()
+    }
+
+    fn notices(&self) -> Vec<String> {
+        let Some(changed) = &self.run.changed else {
+            return Vec::new();
+        };
+        let (label, rest) = changed_since(changed);
+        let mut notices = vec![format!("{label}{rest}")];
         for unit in &changed.deleted {
-            notice(&mut out, deleted_line(changed, unit));
+            let (label, rest) = deleted_line(changed, unit);
+            notices.push(format!("{label}{rest}"));
         }
+        notices
     }
-    for note in &run.notes {
-        let _ = writeln!(
-            out,
-            "::warning::{}",
-            crate::report::github::escape_data(&escape_controls(note))
-        );
+
+    fn warnings(&self) -> &[String] {
+        &self.run.notes
     }
-    for skill in &run.skills {
-        let file = shown(&skill.path);
-        for diagnostic in &skill.diagnostics {
-            let mut diagnostic = diagnostic.clone();
-            diagnostic.message = escape_controls(&diagnostic.message).into_owned();
-            out.push_str(&crate::report::github::annotation(&file, &diagnostic));
-            out.push('\n');
-        }
+
+    fn github_summary(&self) -> String {
+        let summary = self.run.summary();
+        format!(
+            "aigent: {} checked, {} valid, {} invalid, {} warnings",
+            summary.checked, summary.valid, summary.invalid, summary.warnings
+        )
     }
-    let summary = run.summary();
-    let _ = writeln!(
-        out,
-        "aigent: {} checked, {} valid, {} invalid, {} warnings",
-        summary.checked, summary.valid, summary.invalid, summary.warnings
-    );
-    out
+
+    fn text(&self, options: TextOptions) -> String {
+        validation_text(self.run, options)
+    }
 }
 
 /// A path from the file system as text that is safe to print.
-/// The SARIF 2.1.0 log of a run: one result per finding, located in the
-/// skill file relative to `roots.source_root`. The search notes, the base
-/// of `--changed` and its deleted skills become tool notifications.
-pub fn validation_sarif<'a>(run: &'a ValidationRun, roots: &sarif::Roots) -> sarif::SarifLog<'a> {
-    validation_sarif_with(
-        run,
-        roots,
-        sarif::ToolInfo {
-            rules: codes::TABLE,
-            rules_page: SKILL_CODES_PAGE,
-        },
-    )
-}
-
-/// [`validation_sarif`] with another rule table (`plugin validate`'s holds
-/// the plugin codes and the skill codes).
-pub fn validation_sarif_with<'a>(
-    run: &'a ValidationRun,
-    roots: &sarif::Roots,
-    tool: sarif::ToolInfo<'_>,
-) -> sarif::SarifLog<'a> {
-    let mut notes = Vec::new();
-    if let Some(changed) = &run.changed {
-        let (label, rest) = changed_since(changed);
-        notes.push(format!("{label}{rest}"));
-        for unit in &changed.deleted {
-            let (label, rest) = deleted_line(changed, unit);
-            notes.push(format!("{label}{rest}"));
-        }
-    }
-    notes.extend(run.notes.iter().cloned());
-    sarif::sarif_log(
-        tool,
-        roots,
-        run.skills.iter().map(|skill| sarif::FileFindings {
-            path: &skill.path,
-            diagnostics: &skill.diagnostics,
-        }),
-        &notes,
-    )
-}
-
 fn shown(path: &Path) -> String {
     escape_controls(&path.display().to_string()).into_owned()
 }

@@ -113,21 +113,37 @@ impl Profile {
         if key.chars().count() > 40 {
             return None;
         }
-        let normal = |text: &str| text.trim().to_lowercase().replace('_', "-");
-        let wanted = normal(key);
+        let wanted = normal_key(key);
+        let wanted_chars = wanted.chars().count();
         let candidates = SPEC_KEYS
             .iter()
             .copied()
             .chain(extra.iter().map(|known| known.name));
-        if let Some(exact) = candidates.clone().find(|known| normal(known) == wanted) {
+        if let Some(exact) = candidates.clone().find(|known| normal_key(known) == wanted) {
             return Some(exact);
         }
         candidates
-            .map(|known| (strsim::levenshtein(&normal(known), &wanted), known))
+            .map(|known| (normal_key(known), known))
+            // Two texts whose lengths differ by more than two are more
+            // than two edits apart: no distance to compute.
+            .filter(|(normal, _)| normal.chars().count().abs_diff(wanted_chars) <= 2)
+            .map(|(normal, known)| (strsim::levenshtein(&normal, &wanted), known))
             .filter(|&(distance, known)| distance <= 2 && distance < known.len() / 2)
             .min_by_key(|&(distance, _)| distance)
             .map(|(_, known)| known)
     }
+}
+
+/// A key as [`Profile::likely_key`] compares it: trimmed, lowercase, `-`
+/// for `_`. Most keys are written so already, and are not copied.
+fn normal_key(key: &str) -> std::borrow::Cow<'_, str> {
+    if key
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+    {
+        return std::borrow::Cow::Borrowed(key);
+    }
+    std::borrow::Cow::Owned(key.trim().to_lowercase().replace('_', "-"))
 }
 
 /// What the frontmatter rules need besides the frontmatter.
@@ -738,6 +754,20 @@ pub fn check_body_length(body: &str, body_first_line: usize, out: &mut Vec<Diagn
 mod tests {
     use super::*;
     use crate::skill::frontmatter::{parse, split};
+
+    #[test]
+    fn likely_keys_are_found_by_case_separator_and_typo() {
+        let standard = Profile::STANDARD;
+        assert_eq!(standard.likely_key("Allowed_Tools"), Some("allowed-tools"));
+        assert_eq!(standard.likely_key("descripton"), Some("description"));
+        assert_eq!(standard.likely_key("licence"), Some("license"));
+        assert_eq!(standard.likely_key("author"), None);
+        assert_eq!(standard.likely_key("descriptionnnn"), None);
+        let claude = Profile::named("claude-code").unwrap();
+        assert_eq!(claude.likely_key("when-to-use"), Some("when_to_use"));
+        assert_eq!(claude.likely_key("When_To_Use "), Some("when_to_use"));
+        assert_eq!(claude.likely_key("when_to_uses"), Some("when_to_use"));
+    }
 
     fn diagnose_with(yaml: &str, directory: Option<&str>, profile: Profile) -> Vec<Diagnostic> {
         let text = format!("---\n{yaml}\n---\nbody\n");

@@ -23,6 +23,68 @@ pub(super) fn count_piece(piece: &[u8]) -> usize {
     if piece.len() <= 1 || rank(piece).is_some() {
         return piece.len().min(1);
     }
+    if piece.len() <= SHORT_PIECE {
+        return count_short(piece);
+    }
+    count_long(piece)
+}
+
+/// The longest piece merged by [`count_short`]; nearly every piece of
+/// prose and code is shorter.
+const SHORT_PIECE: usize = 64;
+
+/// No merge: a pair that is not a token.
+const NO_RANK: u32 = u32::MAX;
+
+/// [`count_piece`] for a piece of 2 to [`SHORT_PIECE`] bytes, in arrays on
+/// the stack: each round merges the leftmost pair of lowest rank, which is
+/// the order the heap of [`count_long`] pops them in, and looks up only
+/// the two pairs the merge changed. Quadratic in the piece's length, which
+/// is bounded; no allocation.
+fn count_short(piece: &[u8]) -> usize {
+    let len = piece.len();
+    // `starts[i]` is where part `i` starts (`starts[parts] == len`);
+    // `ranks[i]` the rank of parts `i` and `i + 1` joined.
+    let mut starts = [0u8; SHORT_PIECE + 1];
+    let mut ranks = [NO_RANK; SHORT_PIECE];
+    for (at, start) in starts.iter_mut().enumerate().take(len + 1) {
+        *start = at as u8;
+    }
+    for (at, slot) in ranks.iter_mut().enumerate().take(len - 1) {
+        *slot = rank(&piece[at..at + 2]).unwrap_or(NO_RANK);
+    }
+    let mut parts = len;
+    let joined = |starts: &[u8], left: usize| {
+        rank(&piece[usize::from(starts[left])..usize::from(starts[left + 2])]).unwrap_or(NO_RANK)
+    };
+    loop {
+        let (mut best, mut at) = (NO_RANK, 0);
+        for (pair, &rank) in ranks[..parts - 1].iter().enumerate() {
+            if rank < best {
+                (best, at) = (rank, pair);
+            }
+        }
+        if best == NO_RANK {
+            return parts;
+        }
+        // Part `at + 1` joins part `at`; the pairs after it move down one.
+        starts.copy_within(at + 2..=parts, at + 1);
+        ranks.copy_within(at + 1..parts - 1, at);
+        parts -= 1;
+        if at + 1 < parts {
+            ranks[at] = joined(&starts, at);
+        }
+        if at > 0 {
+            ranks[at - 1] = joined(&starts, at - 1);
+        }
+        if parts == 1 {
+            return 1;
+        }
+    }
+}
+
+/// [`count_piece`] for a longer piece: a heap of candidate merges.
+fn count_long(piece: &[u8]) -> usize {
     let len = piece.len();
     // Parts are a linked list over byte offsets: `end[start]` is where the
     // part starting at `start` ends, `prev[start]` where its left neighbor
@@ -112,6 +174,24 @@ mod tests {
         );
         assert!(Candidate::pack(5, 900, 902) < Candidate::pack(6, 0, 2));
         assert!(Candidate::pack(5, 3, 5) < Candidate::pack(5, 4, 6));
+    }
+
+    #[test]
+    fn short_and_long_merging_agree() {
+        let words = [
+            &b" internationalization"[..],
+            b"zqxjzqxjzqxj",
+            b"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+            b"=-=-=-=-=-=-=-=-=-=-=-=-=-=-=-=-=-=-=-=-=-=-=-=-=-=-=-=-=-=-=-=-",
+            b"\xff\xfe\x00\x01",
+            b"ab",
+            b" Supercalifragilisticexpialidocious",
+        ];
+        for word in words {
+            if word.len() >= 2 && word.len() <= SHORT_PIECE {
+                assert_eq!(count_short(word), count_long(word), "{word:?}");
+            }
+        }
     }
 
     #[test]

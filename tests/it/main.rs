@@ -56,6 +56,7 @@ mod sarif;
 mod schema;
 mod schema_changed;
 mod schema_export;
+mod schema_import;
 mod skill_authoring;
 mod skill_changed;
 mod skill_contracts;

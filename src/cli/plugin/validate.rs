@@ -5,12 +5,9 @@ use std::path::PathBuf;
 use clap::Args;
 
 use aigent::plugin::{validate_changed_plugins, validate_plugin_paths};
-use aigent::report::PLUGIN_CODES_PAGE;
-use aigent::report::sarif::ToolInfo;
-use aigent::report::{ErrorBody, ErrorCode, Outcome, OutputFormat, exit};
-use aigent::skill::render::{
-    TextOptions, validation_github, validation_json, validation_sarif_with, validation_text,
-};
+use aigent::report::findings::{self, TextOptions};
+use aigent::report::{ErrorBody, ErrorCode, Outcome, exit};
+use aigent::skill::render::{ValidationFindings, validation_json};
 use aigent::skill::{ValidateOptions, ValidationRun, Verdict};
 
 use super::{CliError, Context};
@@ -107,27 +104,15 @@ pub fn run(args: &ValidateArgs, ctx: &Context) -> Result<Outcome, CliError> {
 
 fn outcome(run: &ValidationRun, ctx: &Context) -> Outcome {
     let data = validation_json(run);
-    let text = if ctx.format == OutputFormat::Github {
-        validation_github(run)
-    } else if ctx.format == OutputFormat::Sarif {
-        let tool = ToolInfo {
-            rules: aigent::plugin::codes::with_skill_codes(),
-            rules_page: PLUGIN_CODES_PAGE,
-        };
-        crate::cli::sarif::render(&validation_sarif_with(
-            run,
-            &crate::cli::sarif::roots(),
-            tool,
-        ))
-    } else {
-        validation_text(
-            run,
-            TextOptions {
-                style: ctx.style,
-                quiet: ctx.quiet,
-            },
-        )
-    };
+    let text = findings::render(
+        &ValidationFindings::with_rules(run, aigent::plugin::codes::sarif_tool()),
+        ctx.format,
+        TextOptions {
+            style: ctx.style,
+            quiet: ctx.quiet,
+        },
+        crate::cli::sarif::roots,
+    );
     let summary = run.summary();
     match run.verdict() {
         Verdict::Valid | Verdict::NothingFound => Outcome::success(data, text),

@@ -4,9 +4,10 @@ use clap::Args;
 use serde_json::{Value, json};
 
 use aigent::registry::changed::{ChangedLintError, lint_changed};
-use aigent::registry::render::{count, render_lint, render_lint_github, render_lint_sarif};
+use aigent::registry::render::{LintFindings, count, render_lint};
 use aigent::registry::{FileReport, Registry};
-use aigent::report::{ErrorBody, ErrorCode, Outcome, OutputFormat, exit};
+use aigent::report::findings::{self, TextOptions};
+use aigent::report::{ErrorBody, ErrorCode, Outcome, exit};
 
 use super::super::{CliError, Context};
 use crate::cli::changed::{ChangedArgs, vcs_error};
@@ -73,36 +74,22 @@ pub fn run(args: &LintArgs, ctx: &Context) -> Result<Outcome, CliError> {
         }
     };
     let mut data = lint_data(&registry, &reports);
-    let mut text = match ctx.format {
-        OutputFormat::Github => render_lint_github(&reports),
-        OutputFormat::Sarif => {
-            crate::cli::sarif::render(&render_lint_sarif(&reports, &crate::cli::sarif::roots()))
-        }
-        _ => render_lint(&reports, ctx.quiet, ctx.style),
-    };
-    if let Some(selection) = selection {
-        if ctx.format == OutputFormat::Text && !ctx.quiet {
-            let mut header = format!(
-                "changed since {}: {} declaration{} selected",
-                selection.base["description"].as_str().unwrap_or("the base"),
-                selection.selected.len(),
-                if selection.selected.len() == 1 {
-                    ""
-                } else {
-                    "s"
-                },
-            );
-            if selection.whole_registry {
-                header.push_str(" (another file in the registry changed: linting all)");
-            }
-            header.push('\n');
-            for deleted in &selection.deleted {
-                header.push_str(&format!("deleted: {}\n", deleted.path.display()));
-            }
-            text.insert_str(0, &header);
-        }
+    if let Some(selection) = &selection {
         data["changed"] = json!(selection);
     }
+    let findings = LintFindings {
+        reports: &reports,
+        selection: selection.as_ref(),
+    };
+    let text = findings::render(
+        &findings,
+        ctx.format,
+        TextOptions {
+            style: ctx.style,
+            quiet: ctx.quiet,
+        },
+        crate::cli::sarif::roots,
+    );
     let errors = count(&reports, true);
     if errors == 0 {
         return Ok(Outcome::success(data, text));

@@ -1,6 +1,7 @@
 //! `aigent schema ...`: the registry of declared commands.
 
 pub mod export;
+pub mod import;
 pub mod lint;
 pub mod list;
 pub mod show;
@@ -23,6 +24,8 @@ pub enum SchemaCommand {
     Lint(lint::LintArgs),
     /// Write declarations as an agent's own policy rules, with what each keeps and drops
     Export(export::ExportArgs),
+    /// Write declarations from a CLI's own spec (CLI Agent Spec manifest, usage KDL)
+    Import(import::ImportArgs),
 }
 
 impl SchemaCommand {
@@ -32,11 +35,18 @@ impl SchemaCommand {
             SchemaCommand::Show(_) => &show::SPEC,
             SchemaCommand::Lint(_) => &lint::SPEC,
             SchemaCommand::Export(_) => &export::SPEC,
+            SchemaCommand::Import(_) => &import::SPEC,
         }
     }
 }
 
-pub const SPECS: &[&CommandSpec] = &[&list::SPEC, &show::SPEC, &lint::SPEC, &export::SPEC];
+pub const SPECS: &[&CommandSpec] = &[
+    &list::SPEC,
+    &show::SPEC,
+    &lint::SPEC,
+    &export::SPEC,
+    &import::SPEC,
+];
 
 pub fn run(command: &SchemaCommand, ctx: &Context) -> Result<Outcome, CliError> {
     match command {
@@ -44,6 +54,7 @@ pub fn run(command: &SchemaCommand, ctx: &Context) -> Result<Outcome, CliError> 
         SchemaCommand::Show(args) => show::run(args, ctx),
         SchemaCommand::Lint(args) => lint::run(args, ctx),
         SchemaCommand::Export(args) => export::run(args, ctx),
+        SchemaCommand::Import(args) => import::run(args, ctx),
     }
 }
 

@@ -1,0 +1,419 @@
+//! A CLI Agent Spec manifest (`ManifestResponse`, the JSON `tool --schema`
+//! or `tool manifest` prints) as a [`Spec`].
+//!
+//! The manifest is a flat map from a dot-separated command path
+//! (`deploy.rollback`) to a command entry: `description`, `danger_level`,
+//! `flags` (name without `--` → `type`, `required`, `description`,
+//! `default`, `enum_values`, `short`), `exit_codes`, and optionally
+//! `aliases`, `required_scopes`, `output_schema`, `examples` and
+//! `subcommands`. aigent's own manifest adds `arguments` (the positionals,
+//! in order, shaped as flags are) and `requires_confirmation`. Either the
+//! bare manifest or a response envelope around it (`{"ok": ..., "data":
+//! {...}}`) is read.
+
+use serde_json::{Map, Value};
+
+use super::{Command, ImportError, Input, Kind, Skipped, Spec};
+use crate::contract::DangerLevel;
+
+const FORMAT: &str = "CLI Agent Spec manifest";
+
+/// The command entry's fields this reader maps, or knowingly leaves out.
+const ENTRY_FIELDS: &[&str] = &[
+    "description",
+    "danger_level",
+    "requires_confirmation",
+    "flags",
+    "arguments",
+    "exit_codes",
+    "subcommands",
+    "aliases",
+    "required_scopes",
+    "output_schema",
+    "examples",
+];
+
+/// The flag entry's fields this reader maps.
+const FLAG_FIELDS: &[&str] = &[
+    "type",
+    "required",
+    "description",
+    "default",
+    "enum_values",
+    "short",
+];
+
+/// The exit code entry's fields a declaration keeps.
+const EXIT_CODE_FIELDS: &[&str] = &["name", "description", "retryable", "side_effects"];
+
+fn shape(at: impl Into<String>, message: impl Into<String>) -> ImportError {
+    ImportError::Shape {
+        format: FORMAT,
+        at: at.into(),
+        message: message.into(),
+    }
+}
+
+/// Reads a manifest.
+pub fn read(text: &str) -> Result<Spec, ImportError> {
+    let document: Value = serde_json::from_str(text).map_err(|err| ImportError::Syntax {
+        format: FORMAT,
+        line: err.line(),
+        column: err.column(),
+        message: strip_position(&err.to_string()),
+    })?;
+    let (manifest, at) = match document.get("data") {
+        Some(data) if document.get("ok").is_some() => (data, "data"),
+        _ => (&document, "the top level"),
+    };
+    let Some(manifest) = manifest.as_object() else {
+        return Err(shape(at, "not an object; a manifest is a JSON object"));
+    };
+    let Some(commands) = manifest.get("commands") else {
+        return Err(shape(
+            at,
+            "no `commands`: not a CLI Agent Spec manifest (tool --schema)",
+        ));
+    };
+    let Some(commands) = commands.as_object() else {
+        return Err(shape(
+            "commands",
+            "not an object of command path → command entry",
+        ));
+    };
+    let mut spec = Spec::default();
+    for (path, entry) in commands {
+        let at = format!("commands.{path}");
+        let words: Vec<String> = path.split('.').map(str::to_owned).collect();
+        let line = words.join(" ");
+        if words
+            .iter()
+            .any(|word| word.trim().is_empty() || word.starts_with('-'))
+        {
+            spec.skipped.push(Skipped {
+                command: line,
+                reason: format!("`{path}` is not a dot-separated path of command words"),
+            });
+            continue;
+        }
+        let Some(entry) = entry.as_object() else {
+            spec.skipped.push(Skipped {
+                command: line,
+                reason: format!("{at} is not an object"),
+            });
+            continue;
+        };
+        if entry
+            .get("subcommands")
+            .and_then(Value::as_array)
+            .is_some_and(|children| !children.is_empty())
+        {
+            spec.skipped.push(Skipped {
+                command: line,
+                reason: "a command group: its subcommands are imported, each on its own".to_owned(),
+            });
+            continue;
+        }
+        spec.commands.push(command(words, entry));
+    }
+    Ok(spec)
+}
+
+/// serde_json's message ends with " at line L column C", which the error
+/// says on its own.
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(index) => message[..index].to_owned(),
+        None => message.to_owned(),
+    }
+}
+
+fn command(path: Vec<String>, entry: &Map<String, Value>) -> Command {
+    let mut command = Command {
+        path,
+        description: entry
+            .get("description")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        ..Command::default()
+    };
+    let unmapped = &mut command.unmapped;
+    match entry.get("danger_level") {
+        Some(Value::String(level)) => match DangerLevel::parse(level) {
+            Some(level) => command.danger_level = Some(level),
+            None => unmapped.push(format!(
+                "danger_level {level:?} is not safe, mutating or destructive: destructive"
+            )),
+        },
+        Some(other) => unmapped.push(format!("danger_level {other} is not a string: destructive")),
+        None => unmapped.push("no danger_level: destructive".to_owned()),
+    }
+    let level = command.danger_level.unwrap_or(DangerLevel::Destructive);
+    if let Some(confirm) = entry.get("requires_confirmation").and_then(Value::as_bool)
+        && confirm != (level == DangerLevel::Destructive)
+    {
+        unmapped.push(format!(
+            "requires_confirmation {confirm}: a declaration derives it from danger_level ({})",
+            level.as_str()
+        ));
+    }
+    for (key, value) in entry {
+        match key.as_str() {
+            "required_scopes" if value.as_array().is_some_and(|scopes| !scopes.is_empty()) => {
+                unmapped.push(format!(
+                    "required_scopes {value}: a declaration has no credential scopes"
+                ));
+            }
+            "aliases" if value.as_array().is_some_and(|aliases| !aliases.is_empty()) => {
+                unmapped.push(format!(
+                    "aliases {value}: the declaration runs the command by its path"
+                ));
+            }
+            "output_schema" => {
+                unmapped.push("output_schema: a declaration does not describe output".to_owned())
+            }
+            "examples" => {
+                let count = value.as_array().map_or(0, Vec::len);
+                if count > 0 {
+                    unmapped.push(format!(
+                        "examples ({count}): a declaration holds none; `args check` them by hand"
+                    ));
+                }
+            }
+            key if !ENTRY_FIELDS.contains(&key) => {
+                unmapped.push(format!("`{key}`: not a field this import knows"));
+            }
+            _ => {}
+        }
+    }
+    if let Some(flags) = entry.get("flags") {
+        match flags.as_object() {
+            Some(flags) => {
+                for (name, flag) in flags {
+                    if let Some(input) = input(name, flag, true, &mut command.unmapped) {
+                        command.flags.push(input);
+                    }
+                }
+            }
+            None => command.unmapped.push("flags: not an object".to_owned()),
+        }
+    }
+    if let Some(arguments) = entry.get("arguments") {
+        match arguments.as_object() {
+            Some(arguments) => {
+                for (name, argument) in arguments {
+                    if let Some(input) = input(name, argument, false, &mut command.unmapped) {
+                        command.positionals.push(input);
+                    }
+                }
+            }
+            None => command.unmapped.push("arguments: not an object".to_owned()),
+        }
+    }
+    positionals_in_order(&mut command);
+    if let Some(codes) = entry.get("exit_codes") {
+        command.exit_codes = exit_codes(codes, &mut command.unmapped);
+    }
+    command
+}
+
+/// One flag or argument entry as an input; `None` (and a note) when it
+/// cannot be one.
+fn input(name: &str, entry: &Value, is_flag: bool, unmapped: &mut Vec<String>) -> Option<Input> {
+    let written = if is_flag {
+        format!("--{name}")
+    } else {
+        format!("<{name}>")
+    };
+    let Some(entry) = entry.as_object() else {
+        unmapped.push(format!("{written} left out: its entry is not an object"));
+        return None;
+    };
+    if name.is_empty() || name.starts_with('-') || name.chars().any(char::is_whitespace) {
+        unmapped.push(format!("{written} left out: not a flag name"));
+        return None;
+    }
+    let kind = match entry.get("type").and_then(Value::as_str) {
+        Some("string") => Kind::String,
+        Some("integer") => Kind::Integer,
+        Some("number") => Kind::Number,
+        Some("boolean") => Kind::Boolean,
+        Some("array") => Kind::Array,
+        Some("enum") => Kind::Enum,
+        Some(other) => {
+            unmapped.push(format!(
+                "{written} left out: type {other:?} is not one the spec defines"
+            ));
+            return None;
+        }
+        None => {
+            unmapped.push(format!("{written} left out: no type"));
+            return None;
+        }
+    };
+    if !is_flag && kind == Kind::Boolean {
+        unmapped.push(format!(
+            "{written} left out: a boolean positional has no word to put on the command line"
+        ));
+        return None;
+    }
+    let mut input = Input::new(name, is_flag.then_some(written.clone()), kind);
+    input.required = entry
+        .get("required")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    input.description = entry
+        .get("description")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    if kind == Kind::Enum {
+        let values: Option<Vec<String>> =
+            entry
+                .get("enum_values")
+                .and_then(Value::as_array)
+                .map(|values| {
+                    values
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_owned)
+                        .collect()
+                });
+        match values {
+            Some(values) if !values.is_empty() => input.choices = values,
+            _ => {
+                unmapped.push(format!("{written} left out: an enum without enum_values"));
+                return None;
+            }
+        }
+    }
+    if let Some(default) = entry.get("default") {
+        let shown = match default {
+            Value::String(text) => Some(text.clone()),
+            Value::Bool(false) => None,
+            Value::Array(items) if items.is_empty() => None,
+            other => Some(other.to_string()),
+        };
+        input.program_default = shown;
+    }
+    for key in entry.keys() {
+        if !FLAG_FIELDS.contains(&key.as_str()) {
+            unmapped.push(format!("{written}: `{key}` {}", flag_field_note(key)));
+        }
+    }
+    Some(input)
+}
+
+fn flag_field_note(key: &str) -> &'static str {
+    match key {
+        "env" => {
+            "(the variable the program also reads) is not passed; the declaration passes the flag"
+        }
+        _ => "is not a field this import knows",
+    }
+}
+
+/// A positional after an optional one would take its place when it is left
+/// out; the optional ones before the last are made required (narrower,
+/// never wider), and a list that is not last is left out.
+fn positionals_in_order(command: &mut Command) {
+    let count = command.positionals.len();
+    let mut keep = Vec::new();
+    for (index, mut input) in std::mem::take(&mut command.positionals)
+        .into_iter()
+        .enumerate()
+    {
+        let last = index + 1 == count;
+        if !last && input.kind == Kind::Array {
+            command.unmapped.push(format!(
+                "{} left out: a list of words before another positional leaves no way to tell them apart",
+                input.written()
+            ));
+            continue;
+        }
+        if !last && !input.required {
+            input.required = true;
+            command.unmapped.push(format!(
+                "{} made required: left out, the positional after it would take its place",
+                input.written()
+            ));
+        }
+        keep.push(input);
+    }
+    command.positionals = keep;
+}
+
+fn exit_codes(codes: &Value, unmapped: &mut Vec<String>) -> Option<Map<String, Value>> {
+    let Some(codes) = codes.as_object() else {
+        unmapped.push("exit_codes: not an object".to_owned());
+        return None;
+    };
+    let mut kept = Map::new();
+    for (code, entry) in codes {
+        let Some(entry) = entry.as_object() else {
+            unmapped.push(format!("exit code {code}: its entry is not an object"));
+            continue;
+        };
+        let mut fields = Map::new();
+        for (key, value) in entry {
+            if EXIT_CODE_FIELDS.contains(&key.as_str()) {
+                fields.insert(key.clone(), value.clone());
+            } else {
+                unmapped.push(format!("exit code {code}: `{key}` is not kept"));
+            }
+        }
+        kept.insert(code.clone(), Value::Object(fields));
+    }
+    Some(kept)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn envelope_or_bare_manifest() {
+        let bare = r#"{"commands": {"greet": {"description": "Say hello", "danger_level": "safe", "flags": {"name": {"type": "string", "required": true, "description": "Who"}}, "exit_codes": {"0": {"name": "SUCCESS", "description": "done", "retryable": false, "side_effects": "none"}}}}}"#;
+        let wrapped = format!(r#"{{"ok": true, "data": {bare}}}"#);
+        for text in [bare, wrapped.as_str()] {
+            let spec = read(text).unwrap();
+            assert_eq!(spec.commands.len(), 1);
+            let command = &spec.commands[0];
+            assert_eq!(command.path, ["greet"]);
+            assert_eq!(command.danger_level, Some(DangerLevel::Safe));
+            assert_eq!(command.flags[0].flag.as_deref(), Some("--name"));
+            assert!(command.flags[0].required);
+        }
+    }
+
+    #[test]
+    fn errors_say_where() {
+        match read("{\n  \"commands\": [1,}\n") {
+            Err(ImportError::Syntax { line, column, .. }) => assert_eq!((line, column), (2, 18)),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(read("[]"), Err(ImportError::Shape { .. })));
+        assert!(matches!(
+            read("{\"commands\": 3}"),
+            Err(ImportError::Shape { .. })
+        ));
+    }
+
+    #[test]
+    fn what_is_not_mapped_is_listed() {
+        let text = r#"{"commands": {"a": {"description": "x", "flags": {"n": {"type": "blob"}, "c": {"type": "integer", "required": false, "description": "d", "env": "C"}}, "required_scopes": ["repo:write"], "output_schema": {}}, "g": {"description": "group", "danger_level": "safe", "subcommands": ["g.x"]}}}"#;
+        let spec = read(text).unwrap();
+        let command = &spec.commands[0];
+        assert_eq!(command.danger_level, None);
+        let notes = command.unmapped.join("\n");
+        for expected in [
+            "no danger_level",
+            "--n left out",
+            "`env`",
+            "required_scopes",
+            "output_schema",
+        ] {
+            assert!(notes.contains(expected), "{expected}: {notes}");
+        }
+        assert_eq!(spec.skipped.len(), 1);
+    }
+}

@@ -1,0 +1,422 @@
+//! `aigent schema import --from agent-spec|usage`: aigent's own manifest and
+//! a usage spec a real clap program emits (tokei, tests/fixtures/import)
+//! become declarations that lint clean and accept the documented examples;
+//! bad input and existing files leave the directory as it was.
+
+use serde_json::Value;
+
+use crate::common::Sandbox;
+
+const TOKEI: &str = include_str!("../fixtures/import/tokei.usage.kdl");
+
+/// aigent's own manifest, as `aigent --schema` prints it.
+fn own_manifest(sandbox: &Sandbox) -> std::path::PathBuf {
+    let run = sandbox.run(&["--schema"]);
+    run.assert_code(0);
+    sandbox.write("aigent.json", &run.stdout)
+}
+
+fn files(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// The words of an example after `aigent` as `args check` arguments for
+/// its imported declaration: `--flag VALUE`, `--switch`, `-s` through the
+/// manifest's `short`, positionals to the command's one argument. `None`
+/// for an example this reading cannot follow (quotes, redirections,
+/// comments, a value it cannot place).
+fn example_arguments(example: &str, path: &[&str], entry: &Value) -> Option<Vec<String>> {
+    if example.contains(['\'', '"', '>', '#', '\\', '$', '*', '|']) {
+        return None;
+    }
+    let words: Vec<&str> = example.split_whitespace().collect();
+    let words = words.strip_prefix(&["aigent"][..])?;
+    let flags = entry["flags"].as_object()?;
+    let mut out = Vec::new();
+    let mut index = 0;
+    let mut path_left: Vec<&str> = path.to_vec();
+    while index < words.len() {
+        let word = words[index];
+        index += 1;
+        if path_left.first() == Some(&word) {
+            path_left.remove(0);
+            continue;
+        }
+        let name = if let Some(long) = word.strip_prefix("--") {
+            long.to_owned()
+        } else if let Some(short) = word.strip_prefix('-').filter(|s| !s.is_empty()) {
+            flags
+                .iter()
+                .find(|(_, flag)| flag["short"] == short)
+                .map(|(name, _)| name.clone())?
+        } else {
+            let (name, _) = entry["arguments"].as_object()?.iter().next()?;
+            out.push(format!("--{name}"));
+            out.push(word.to_owned());
+            continue;
+        };
+        let flag = flags.get(&name)?;
+        out.push(format!("--{name}"));
+        if flag["type"] != "boolean" {
+            out.push((*words.get(index)?).to_owned());
+            index += 1;
+        }
+    }
+    path_left.is_empty().then_some(out)
+}
+
+#[test]
+fn own_manifest_imports_lint_clean_and_accepts_its_examples() {
+    let sandbox = Sandbox::new();
+    let manifest = own_manifest(&sandbox);
+    std::fs::create_dir(sandbox.join("commands")).unwrap();
+    let (run, envelope) = sandbox.json(&[
+        "schema",
+        "import",
+        "--from",
+        "agent-spec",
+        "--program",
+        "aigent",
+        "--output",
+        "commands",
+        manifest.to_str().unwrap(),
+    ]);
+    run.assert_code(0);
+    let declarations = envelope["data"]["declarations"].as_array().unwrap();
+    let written = envelope["data"]["written"].as_array().unwrap();
+    assert_eq!(declarations.len(), written.len());
+    assert!(declarations.len() >= 20, "{run}");
+    // Groups get none of their own, and say so.
+    let skipped: Vec<&str> = envelope["data"]["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|skipped| skipped["command"].as_str().unwrap())
+        .collect();
+    assert!(skipped.contains(&"aigent schema"), "{skipped:?}");
+    // Levels come from the manifest, not the destructive default.
+    let level = |name: &str| {
+        declarations
+            .iter()
+            .find(|d| d["name"] == name)
+            .map(|d| d["declaration"]["danger_level"].clone())
+            .unwrap()
+    };
+    assert_eq!(level("aigent-skill-validate"), "safe");
+    assert_eq!(level("aigent-run"), "destructive");
+    // Every environment variable the manifest names is listed as unmapped.
+    let validate = declarations
+        .iter()
+        .find(|d| d["name"] == "aigent-skill-validate")
+        .unwrap();
+    assert!(
+        validate["unmapped"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|note| note.as_str().unwrap().contains("--format: `env`")),
+        "{validate}"
+    );
+    assert_eq!(
+        validate["declaration"]["parameters"]["profile"]["type"],
+        "enum"
+    );
+
+    // `schema lint` on what was written: no error.
+    let (lint, report) = sandbox.json(&["--commands", "commands", "schema", "lint"]);
+    lint.assert_code(0);
+    assert_eq!(report["data"]["summary"]["errors"], 0, "{lint}");
+
+    // Each example the manifest documents that names only flags and
+    // values passes `args check` against its imported declaration.
+    let document: Value =
+        serde_json::from_str(&std::fs::read_to_string(&manifest).unwrap()).unwrap();
+    let commands = document["data"]["commands"].as_object().unwrap();
+    let mut checked = 0;
+    for (path, entry) in commands {
+        let name = format!("aigent-{}", path.replace('.', "-"));
+        if !files(&sandbox.join("commands")).contains(&format!("{name}.json")) {
+            continue;
+        }
+        let words: Vec<&str> = path.split('.').collect();
+        for example in entry["examples"].as_array().into_iter().flatten() {
+            let text = example["command"].as_str().unwrap();
+            let Some(arguments) = example_arguments(text, &words, entry) else {
+                continue;
+            };
+            let mut args = vec![
+                "--commands",
+                "commands",
+                "args",
+                "check",
+                "--no-audit",
+                name.as_str(),
+            ];
+            args.extend(arguments.iter().map(String::as_str));
+            let run = sandbox.run(&args);
+            assert_eq!(run.code, 0, "{text}\n{run}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "only {checked} examples checked");
+}
+
+#[test]
+fn a_usage_spec_from_clap_imports_with_its_choices() {
+    let sandbox = Sandbox::new();
+    let spec = sandbox.write("tokei.usage.kdl", TOKEI);
+    std::fs::create_dir(sandbox.join("commands")).unwrap();
+    let (run, envelope) = sandbox.json(&[
+        "--commands",
+        "commands",
+        "schema",
+        "import",
+        "--from",
+        "usage",
+        spec.to_str().unwrap(),
+    ]);
+    run.assert_code(0);
+    assert_eq!(files(&sandbox.join("commands")), ["tokei.json"]);
+    let imported = &envelope["data"]["declarations"][0];
+    let declaration = &imported["declaration"];
+    // A usage spec never says how dangerous a command is.
+    assert_eq!(declaration["danger_level"], "destructive");
+    assert_eq!(declaration["subprocess"]["binary"], "tokei");
+    let parameters = &declaration["parameters"];
+    assert_eq!(parameters["sort"]["type"], "enum");
+    assert_eq!(
+        parameters["sort"]["enum_values"],
+        serde_json::json!(["files", "lines", "blanks", "code", "comments"])
+    );
+    assert_eq!(parameters["exclude"]["type"], "array");
+    assert_eq!(parameters["files"]["type"], "boolean");
+    assert_eq!(parameters["input-arg"]["type"], "array");
+    let unmapped: Vec<&str> = imported["unmapped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|note| note.as_str().unwrap())
+        .collect();
+    for expected in [
+        "--verbose left out: a counted switch",
+        "conflicts=--rsort",
+        "var_min=1",
+    ] {
+        assert!(
+            unmapped.iter().any(|note| note.contains(expected)),
+            "{expected}: {unmapped:#?}"
+        );
+    }
+    let (lint, report) = sandbox.json(&["--commands", "commands", "schema", "lint"]);
+    lint.assert_code(0);
+    assert_eq!(report["data"]["summary"]["errors"], 0, "{lint}");
+
+    // Its documented use (tokei [OPTIONS] [input]...) passes Phase 1, and
+    // a value outside the choices does not.
+    let ok = sandbox.run(&[
+        "--commands",
+        "commands",
+        "args",
+        "check",
+        "--no-audit",
+        "tokei",
+        "--files",
+        "--sort",
+        "code",
+        "--exclude",
+        "target",
+        "--input-arg",
+        "src",
+    ]);
+    ok.assert_code(0);
+    let dry = sandbox.run(&[
+        "--commands",
+        "commands",
+        "--format",
+        "text",
+        "run",
+        "--dry-run",
+        "tokei",
+        "--files",
+        "--sort",
+        "code",
+        "--input-arg",
+        "src",
+    ]);
+    dry.assert_code(0);
+    assert!(
+        dry.stdout.contains("tokei --files --sort code src"),
+        "{dry}"
+    );
+    let bad = sandbox.run(&[
+        "--commands",
+        "commands",
+        "args",
+        "check",
+        "--no-audit",
+        "tokei",
+        "--sort",
+        "size",
+    ]);
+    bad.assert_code(2);
+}
+
+#[test]
+fn bad_specs_say_where_and_write_nothing() {
+    let sandbox = Sandbox::new();
+    std::fs::create_dir(sandbox.join("commands")).unwrap();
+    let cases: [(&str, &str, &str, &str); 4] = [
+        (
+            "bad.json",
+            "agent-spec",
+            "{\n  \"commands\": {,}\n}\n",
+            "line 2, column 16",
+        ),
+        (
+            "bad.kdl",
+            "usage",
+            "flag \"-x\"\n\nflag \"-y\" help=\"a\" }\n",
+            "line 3, column 20",
+        ),
+        (
+            "v1.kdl",
+            "usage",
+            "bin x\nflag \"-x\" hide=true\n",
+            "KDL v1",
+        ),
+        (
+            "shape.json",
+            "agent-spec",
+            "{\"tools\": []}",
+            "no `commands`",
+        ),
+    ];
+    for (file, from, text, expected) in cases {
+        let path = sandbox.write(file, text);
+        let (run, envelope) = sandbox.json(&[
+            "--commands",
+            "commands",
+            "schema",
+            "import",
+            "--from",
+            from,
+            "--program",
+            "x",
+            path.to_str().unwrap(),
+        ]);
+        run.assert_code(2);
+        assert_eq!(envelope["error"]["code"], "INVALID_SPEC", "{run}");
+        let message = envelope["error"]["message"].as_str().unwrap();
+        assert!(message.contains(expected), "{expected}: {message}");
+        assert!(message.contains("nothing written"), "{message}");
+    }
+    assert!(files(&sandbox.join("commands")).is_empty());
+    // A manifest does not name its program.
+    let manifest = sandbox.write("m.json", r#"{"commands": {"a": {"description": "A", "danger_level": "safe", "flags": {}, "exit_codes": {}}}}"#);
+    let (run, envelope) = sandbox.json(&[
+        "--commands",
+        "commands",
+        "schema",
+        "import",
+        "--from",
+        "agent-spec",
+        manifest.to_str().unwrap(),
+    ]);
+    run.assert_code(2);
+    assert!(
+        envelope["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("--program")
+    );
+    // Nowhere to write.
+    let run = sandbox.run(&["schema", "import", "--from", "usage", "m.json"]);
+    run.assert_code(2);
+}
+
+#[test]
+fn existing_declarations_need_force_and_links_are_never_written_through() {
+    let sandbox = Sandbox::new();
+    let spec = sandbox.write("tokei.usage.kdl", TOKEI);
+    let spec = spec.to_str().unwrap();
+    std::fs::create_dir(sandbox.join("commands")).unwrap();
+    let before = "{\"name\": \"tokei\"}\n";
+    sandbox.write("commands/tokei.json", before);
+    let import = |extra: &[&str]| {
+        let mut args = vec![
+            "--commands",
+            "commands",
+            "schema",
+            "import",
+            "--from",
+            "usage",
+        ];
+        args.extend_from_slice(extra);
+        args.push(spec);
+        sandbox.json(&args)
+    };
+    let (run, envelope) = import(&[]);
+    run.assert_code(6);
+    assert_eq!(envelope["error"]["code"], "CONFLICT");
+    assert_eq!(
+        std::fs::read_to_string(sandbox.join("commands/tokei.json")).unwrap(),
+        before
+    );
+    // --dry-run writes nothing, whatever is there.
+    let (run, envelope) = import(&["--dry-run"]);
+    run.assert_code(0);
+    assert_eq!(envelope["data"]["written"], Value::Null);
+    assert_eq!(
+        std::fs::read_to_string(sandbox.join("commands/tokei.json")).unwrap(),
+        before
+    );
+    let (run, envelope) = import(&["--force"]);
+    run.assert_code(0);
+    assert_eq!(envelope["data"]["written"][0]["replaced"], true);
+    assert_ne!(
+        std::fs::read_to_string(sandbox.join("commands/tokei.json")).unwrap(),
+        before
+    );
+    #[cfg(unix)]
+    {
+        std::fs::remove_file(sandbox.join("commands/tokei.json")).unwrap();
+        let outside = sandbox.write("outside/target.json", "{}");
+        std::os::unix::fs::symlink(&outside, sandbox.join("commands/tokei.json")).unwrap();
+        let (run, envelope) = import(&["--force"]);
+        run.assert_code(4);
+        assert_eq!(envelope["error"]["code"], "UNSAFE_WRITE");
+        assert_eq!(std::fs::read_to_string(&outside).unwrap(), "{}");
+    }
+    assert_eq!(files(&sandbox.join("commands")), ["tokei.json"]);
+}
+
+#[test]
+fn reads_stdin() {
+    let sandbox = Sandbox::new();
+    let run = crate::common::Run::of(
+        sandbox
+            .cmd()
+            .args([
+                "--format",
+                "text",
+                "schema",
+                "import",
+                "--from",
+                "usage",
+                "--dry-run",
+                "-",
+            ])
+            .write_stdin(TOKEI),
+    );
+    run.assert_code(0);
+    assert!(run.stdout.contains("would write tokei.json"), "{run}");
+    assert!(run.stdout.contains("(nothing written)"), "{run}");
+}
