@@ -123,7 +123,11 @@ mod tests {
     #[test]
     fn ascii_escapes_as_character_by_character() {
         let every: String = (0u8..128).map(char::from).collect();
-        for text in [every.as_str(), "it's <b>\"x\"</b> & more\r\n\t", "plain text"] {
+        for text in [
+            every.as_str(),
+            "it's <b>\"x\"</b> & more\r\n\t",
+            "plain text",
+        ] {
             let mut slow = String::new();
             escape_chars(text, &mut slow);
             assert_eq!(escape_xml(text), slow, "{text:?}");

@@ -59,9 +59,7 @@ impl PieceCounts {
     fn new() -> Self {
         let slots: Box<[u128]> = vec![0; 1 << Self::SLOT_BITS].into_boxed_slice();
         Self {
-            slots: slots
-                .try_into()
-                .expect("a slice of 1 << SLOT_BITS slots"),
+            slots: slots.try_into().expect("a slice of 1 << SLOT_BITS slots"),
         }
     }
 
