@@ -2951,7 +2951,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__validate)
-            opts="-r -q -h -V --recursive --strict --profile --changed --base --compare-to --watch --commands --format --color --quiet --schema --help --version"
+            opts="-r -q -h -V --recursive --strict --profile --changed --base --compare-to --watch --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2969,19 +2969,19 @@ _aigent() {
                     COMPREPLY=($(compgen -W "work-tree index head" -- "${cur}"))
                     return 0
                     ;;
-                --commands)
-                    COMPREPLY=()
-                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-                        compopt -o plusdirs
-                    fi
-                    return 0
-                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
                     return 0
                     ;;
                 *)

@@ -146,7 +146,6 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l compare-to -d 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)' -r -f -a "work-tree\t'Everything not yet in the base: committed, staged, unstaged, untracked (stats every tracked file, like `git status`)'
 index\t'Committed and staged work: for a pre-commit hook'
 head\t'Committed work only: for CI on a clean checkout'"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
@@ -155,6 +154,7 @@ sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l color -d 'When to colour text output (NO_COLOR is honoured under auto)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -s r -l recursive -d 'Validate every skill below each PATH (hidden directories included; .git, node_modules and target skipped)'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l strict -d 'Treat warnings as errors'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l changed -d 'Check only what this branch changed (git): since the merge base with the base revision'

@@ -11,6 +11,7 @@ use crate::contract::{ArgvPart, Declaration, Origin};
 use crate::hook::judge::{Context, judge};
 use crate::registry::{HookSettings, ProgramIndex, Registry, parse_value};
 use crate::report::Diagnostic;
+use crate::skill::codes;
 use crate::skill::frontmatter::{self, YamlValue};
 
 /// How a grant or a dynamic-context command stands against the registry.
@@ -46,6 +47,9 @@ pub struct Finding {
     /// The file line, where known.
     pub line: Option<usize>,
     pub standing: Standing,
+    /// The `skill validate` code this standing is reported under
+    /// (`W011`, `W012`, `E033`); `None` when it is covered.
+    pub code: Option<&'static str>,
     /// The declarations it was held against or matched.
     pub declarations: Vec<String>,
     pub message: String,
@@ -268,7 +272,7 @@ impl<'a> Contracts<'a> {
         (standing, declarations, message)
     }
 
-    fn grant(&self, written: &str, grant: &Grant) -> (Standing, Vec<String>, String) {
+    fn grant(&self, grant: &Grant) -> (Standing, Vec<String>, String) {
         match grant {
             Grant::All => (
                 Standing::WiderThanContracts,
@@ -322,7 +326,7 @@ impl<'a> Contracts<'a> {
                         Standing::WiderThanContracts,
                         names.clone(),
                         format!(
-                            "`{written}` admits `{program}` commands no contract declares (declared: {})",
+                            "admits `{program}` commands no contract declares (declared: {})",
                             names.join(", ")
                         ),
                     ),
@@ -342,12 +346,13 @@ pub fn check_skill(text: &str, contracts: &Contracts<'_>) -> Vec<Finding> {
         && let Some(entry) = parsed.get("allowed-tools")
     {
         for (written, grant) in bash_grants(&entry.value) {
-            let (standing, declarations, message) = contracts.grant(&written, &grant);
+            let (standing, declarations, message) = contracts.grant(&grant);
             findings.push(Finding {
                 source: Source::AllowedTools,
                 written,
                 line: entry.line,
                 standing,
+                code: code_of(Source::AllowedTools, standing),
                 declarations,
                 message,
             });
@@ -360,11 +365,81 @@ pub fn check_skill(text: &str, contracts: &Contracts<'_>) -> Vec<Finding> {
             written: command,
             line: Some(document.body_first_line + offset),
             standing,
+            code: code_of(Source::DynamicContext, standing),
             declarations,
             message,
         });
     }
     findings
+}
+
+/// The `skill validate` code of a standing: a grant that admits commands
+/// no contract declares (W011), a dynamic-context command no contract
+/// declares (W012), and a command a contract refuses (E033).
+fn code_of(source: Source, standing: Standing) -> Option<&'static str> {
+    match (source, standing) {
+        (_, Standing::Covered) => None,
+        (_, Standing::FailsContract) => Some(codes::COMMAND_FAILS_CONTRACT),
+        (Source::AllowedTools, Standing::WiderThanContracts | Standing::NoContract) => {
+            Some(codes::GRANT_WIDER_THAN_CONTRACTS)
+        }
+        (Source::DynamicContext, Standing::WiderThanContracts | Standing::NoContract) => {
+            Some(codes::DYNAMIC_COMMAND_UNDECLARED)
+        }
+    }
+}
+
+/// The findings of [`check_skill`] as `skill validate` reports them: one
+/// diagnostic per grant or command that is not covered, at its line.
+pub fn diagnostics(findings: &[Finding]) -> Vec<Diagnostic> {
+    findings
+        .iter()
+        .filter_map(|finding| {
+            let code = finding.code?;
+            let what = match finding.source {
+                Source::AllowedTools => format!("`{}`", finding.written),
+                Source::DynamicContext => format!("!`{}`", finding.written),
+            };
+            let message = format!("{what}: {}", finding.message).replace(char::is_control, " ");
+            let diagnostic = if code == codes::COMMAND_FAILS_CONTRACT {
+                Diagnostic::error(code, message)
+            } else {
+                Diagnostic::warning(code, message)
+            };
+            let diagnostic = match finding.source {
+                Source::AllowedTools => diagnostic.with_field("allowed-tools"),
+                Source::DynamicContext => diagnostic,
+            };
+            Some(diagnostic.with_line(finding.line))
+        })
+        .collect()
+}
+
+/// The registry beside the skills at `path`, when `--commands` names none:
+/// the first `commands/` directory holding an `aigent.toml` (the registry's
+/// settings file, which marks a directory as a registry; it may be empty)
+/// in the directory `path` names (a file's own directory), then each
+/// directory above it, up to and including the first one holding `.git`,
+/// and at most 32 levels up.
+pub fn registry_beside(path: &std::path::Path) -> Option<std::path::PathBuf> {
+    let start = std::path::absolute(path).ok()?;
+    let start = if start.is_dir() {
+        start
+    } else {
+        start.parent()?.to_path_buf()
+    };
+    for directory in start.ancestors().take(32) {
+        let candidate = directory.join("commands");
+        if std::fs::symlink_metadata(candidate.join("aigent.toml"))
+            .is_ok_and(|metadata| metadata.file_type().is_file())
+        {
+            return Some(candidate);
+        }
+        if std::fs::symlink_metadata(directory.join(".git")).is_ok() {
+            break;
+        }
+    }
+    None
 }
 
 /// Declarations proposed for the grants no contract covers: the grant's
@@ -491,6 +566,28 @@ mod tests {
     }
 
     #[test]
+    fn the_registry_beside_the_skills() {
+        let root = tempfile::tempdir().unwrap();
+        let skill = root.path().join("repo/skills/a");
+        std::fs::create_dir_all(&skill).unwrap();
+        std::fs::create_dir_all(root.path().join("repo/.git")).unwrap();
+        // A `commands/` without `aigent.toml` (a plugin's slash commands)
+        // is not a registry.
+        std::fs::create_dir_all(root.path().join("repo/skills/commands")).unwrap();
+        assert_eq!(registry_beside(&skill), None);
+        std::fs::create_dir_all(root.path().join("repo/commands")).unwrap();
+        std::fs::write(root.path().join("repo/commands/aigent.toml"), "").unwrap();
+        assert_eq!(
+            registry_beside(&skill.join("SKILL.md")),
+            Some(std::path::absolute(root.path().join("repo/commands")).unwrap())
+        );
+        // Not above the repository's root.
+        let inner = root.path().join("repo/sub");
+        std::fs::create_dir_all(inner.join(".git")).unwrap();
+        assert_eq!(registry_beside(&inner), None);
+    }
+
+    #[test]
     fn dynamic_commands_outside_fences() {
         let body = "Now: !`git status`\n```\n!`not this`\n```\nand !`date` too\n";
         assert_eq!(
@@ -519,6 +616,23 @@ mod tests {
             ],
             "{findings:#?}"
         );
+        let codes: Vec<Option<&str>> = findings.iter().map(|finding| finding.code).collect();
+        assert_eq!(
+            codes,
+            [
+                Some("W011"),
+                None,
+                Some("W011"),
+                Some("W011"),
+                None,
+                Some("E033"),
+                Some("W012"),
+            ]
+        );
+        let reported = diagnostics(&findings);
+        assert_eq!(reported.len(), 5);
+        assert!(reported[3].is_error());
+        assert_eq!(reported[3].line, Some(7));
         let proposals = propose(&findings, "s");
         assert_eq!(proposals.len(), 2, "{proposals:#?}");
         let jq = proposals

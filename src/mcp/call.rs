@@ -19,6 +19,7 @@ use crate::exec::report::ChildExit;
 use crate::exec::{Argv, Finished};
 use crate::guard::{FIX_ARGUMENTS, RawArguments};
 use crate::invoke::{InvokeError, InvokeOptions, Invoked, Mode, invoke};
+use crate::outcome;
 use crate::registry::{LoadError, Registry};
 use crate::report::{ErrorBody, ErrorCode, Outcome, Phase, exit};
 use crate::request::RequestIds;
@@ -81,6 +82,27 @@ impl ToolOutcome {
             structured,
             text,
         }
+    }
+
+    /// The library's outcome of a call (`crate::outcome`), told over MCP.
+    fn from_outcome(outcome: Outcome, request: &RequestIds) -> Self {
+        let Some(body) = outcome.error else {
+            // Only failures reach here; a success has no envelope to send.
+            return Self::failure(
+                exit::GENERAL_ERROR,
+                "",
+                ErrorCode::Internal,
+                "an outcome without an error was sent as one".to_owned(),
+                request,
+            );
+        };
+        Self::envelope(
+            outcome.exit_code,
+            outcome.data,
+            body,
+            outcome.warnings,
+            request,
+        )
     }
 
     fn failure(
@@ -251,11 +273,8 @@ pub fn prepare(
         Ok(Invoked::Rejected {
             rejection,
             audit_warning,
-        }) => Err(Refusal::Outcome(ToolOutcome::envelope(
-            exit::ARG_ERROR,
-            json!({"command": rejection.command}),
-            rejection.to_error_body(),
-            audit_warning.into_iter().collect(),
+        }) => Err(Refusal::Outcome(ToolOutcome::from_outcome(
+            outcome::rejected(&rejection, audit_warning),
             request,
         ))),
         Ok(other) => Err(Refusal::Outcome(ToolOutcome::failure(
@@ -280,7 +299,7 @@ fn invoke_failure(
     warnings: Vec<String>,
     request: &RequestIds,
 ) -> ToolOutcome {
-    let body = err.error_body(name);
+    let body = outcome::invoke_error_body(name, err);
     ToolOutcome::envelope(
         body.code.exit_code(),
         json!({"command": name}),
@@ -291,23 +310,15 @@ fn invoke_failure(
 }
 
 /// A declaration that exists but cannot be run (invalid, duplicated,
-/// unreadable): the server's problem, told as a tool result.
+/// unreadable): the server's problem, told as a tool result with the same
+/// error body as `run` gives (its findings, its file or files, the hints a
+/// model can act on).
 fn load_failure(name: &str, err: LoadError, request: &RequestIds) -> ToolOutcome {
-    let message = err.to_string();
-    let code = match &err {
-        LoadError::Invalid { .. } => ErrorCode::InvalidDeclaration,
-        LoadError::Duplicate { .. } => ErrorCode::DuplicateCommand,
-        LoadError::NotFound { .. }
-        | LoadError::InvalidName { .. }
-        | LoadError::MissingRegistry { .. } => ErrorCode::NotFound,
-        LoadError::Unreadable { .. } | LoadError::RegistryUnreadable { .. } => {
-            ErrorCode::Precondition
-        }
-    };
+    let body = outcome::load_error_body(&err);
     ToolOutcome::envelope(
-        code.exit_code(),
+        body.code.exit_code(),
         json!({"command": name}),
-        ErrorBody::new(code, message),
+        body,
         Vec::new(),
         request,
     )
@@ -474,12 +485,8 @@ fn outcome_of(
         } => {
             warnings.extend(audit_warning);
             warnings.extend(sandbox.warnings());
-            let (exit_code, body) = crate::exec::report::spawn_error(&error);
-            ToolOutcome::envelope(
-                exit_code,
-                json!({"command": command, "argv": argv.redacted(), "phase": "execution", "sandbox": sandbox.to_json()}),
-                body,
-                warnings,
+            ToolOutcome::from_outcome(
+                outcome::spawn_failed(command, &argv, &error, sandbox.to_json(), warnings),
                 request,
             )
         }
@@ -512,13 +519,7 @@ fn outcome_of(
         Invoked::Rejected {
             rejection,
             audit_warning,
-        } => ToolOutcome::envelope(
-            exit::ARG_ERROR,
-            json!({"command": rejection.command}),
-            rejection.to_error_body(),
-            audit_warning.into_iter().collect(),
-            request,
-        ),
+        } => ToolOutcome::from_outcome(outcome::rejected(&rejection, audit_warning), request),
         other @ (Invoked::Accepted(_) | Invoked::Planned { .. }) => ToolOutcome::failure(
             exit::GENERAL_ERROR,
             command,

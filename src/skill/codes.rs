@@ -36,6 +36,7 @@ pub const FENCES_NOT_STRICT: &str = "E029";
 pub const DUPLICATE_NAME_SHADOWED: &str = "E030";
 pub const EVALS_INVALID: &str = "E031";
 pub const TRIGGER_QUERIES_INVALID: &str = "E032";
+pub const COMMAND_FAILS_CONTRACT: &str = "E033";
 
 pub const UNKNOWN_KEY: &str = "W001";
 pub const BODY_TOO_LONG: &str = "W002";
@@ -47,6 +48,8 @@ pub const BODY_OVER_TOKEN_BUDGET: &str = "W007";
 pub const CLIENT_KEY_TYPE: &str = "W008";
 pub const DUPLICATE_NAME: &str = "W009";
 pub const WRITE_OUTSIDE_TREE: &str = "W010";
+pub const GRANT_WIDER_THAN_CONTRACTS: &str = "W011";
+pub const DYNAMIC_COMMAND_UNDECLARED: &str = "W012";
 
 pub const DESCRIPTION_NEAR_DUPLICATE: &str = "N001";
 
@@ -213,6 +216,11 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
         "a trigger-query file in `evals/` is not a list of `{query, should_trigger}` objects",
     ),
     (
+        COMMAND_FAILS_CONTRACT,
+        Severity::Error,
+        "with a registry (`--commands`, or `commands/aigent.toml` beside the skills): a `` !`cmd` `` dynamic-context command, or an exact `Bash(cmd)` grant, names a program a contract declares, and the contract refuses it (Phase 1 or its template)",
+    ),
+    (
         UNKNOWN_KEY,
         Severity::Warning,
         "a frontmatter key the chosen profile does not know",
@@ -261,6 +269,16 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
         WRITE_OUTSIDE_TREE,
         Severity::Warning,
         "`skill fmt`, `fix` or `new`: a symlinked skill file or directory leads outside the tree given; nothing is read or written through it",
+    ),
+    (
+        GRANT_WIDER_THAN_CONTRACTS,
+        Severity::Warning,
+        "with a registry: a `Bash` grant in `allowed-tools` admits commands no contract declares (`Bash`, `Bash(*)`, a wildcard, `Bash(git:*)` where only `git log` is declared, or a program no contract declares)",
+    ),
+    (
+        DYNAMIC_COMMAND_UNDECLARED,
+        Severity::Warning,
+        "with a registry: a `` !`cmd` `` dynamic-context command in the body matches no contract (no contract declares its program)",
     ),
     (
         DESCRIPTION_NEAR_DUPLICATE,

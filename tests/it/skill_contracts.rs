@@ -66,3 +66,107 @@ fn grants_and_commands_get_a_standing_and_uncovered_grants_a_proposal() {
     lint.assert_code(0);
     assert_envelope!(&sandbox, &run);
 }
+
+/// The codes `skill validate` gives the skill's grants and commands, in
+/// order: (code, line).
+fn contract_codes(envelope: &serde_json::Value) -> Vec<(String, u64)> {
+    envelope["data"]["skills"][0]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|diagnostic| {
+            ["W011", "W012", "E033"].contains(&diagnostic["code"].as_str().unwrap())
+        })
+        .map(|diagnostic| {
+            (
+                diagnostic["code"].as_str().unwrap().to_owned(),
+                diagnostic["line"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn skill_validate_holds_grants_and_commands_against_the_registry() {
+    let sandbox = Sandbox::new();
+    sandbox.write("repo/skills/log-reader/SKILL.md", SKILL);
+    let commands = sandbox.join("repo/commands");
+    std::fs::create_dir_all(&commands).unwrap();
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/commands/git-log.json"),
+        commands.join("git-log.json"),
+    )
+    .unwrap();
+    let skill = sandbox.join("repo/skills/log-reader");
+    let skill = skill.to_str().unwrap();
+
+    // No registry given and none beside the skills: no such finding, and
+    // the skill is valid.
+    let (run, envelope) = sandbox.json(&["skill", "validate", skill]);
+    run.assert_code(0);
+    assert!(contract_codes(&envelope).is_empty(), "{run}");
+
+    // --commands: each grant and command that is not covered.
+    let expected = [
+        ("W011".to_owned(), 4), // Bash(git:*)
+        ("W011".to_owned(), 4), // Bash(jq:*)
+        ("W011".to_owned(), 4), // Bash
+        ("E033".to_owned(), 10),
+        ("W012".to_owned(), 12),
+    ];
+    let (run, envelope) = sandbox.json(&[
+        "--commands",
+        commands.to_str().unwrap(),
+        "skill",
+        "validate",
+        skill,
+    ]);
+    run.assert_code(1);
+    assert_eq!(contract_codes(&envelope), expected, "{run}");
+    assert!(
+        envelope["warnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("checked against the registry"),
+        "{run}"
+    );
+
+    // The same registry found beside the skills once it holds aigent.toml;
+    // the text names the codes at their lines.
+    std::fs::write(commands.join("aigent.toml"), "").unwrap();
+    let (run, envelope) = sandbox.json(&["skill", "validate", skill]);
+    run.assert_code(1);
+    assert_eq!(contract_codes(&envelope), expected, "{run}");
+    assert!(
+        envelope["warnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("found beside")
+    );
+    let text = sandbox.run(&["--format", "text", "skill", "validate", skill]);
+    text.assert_code(1);
+    assert!(text.stdout.contains("error[E033]"), "{text}");
+    assert!(text.stdout.contains("SKILL.md:10"), "{text}");
+
+    // --strict makes the warnings errors too.
+    let (run, envelope) = sandbox.json(&["skill", "validate", "--strict", skill]);
+    run.assert_code(1);
+    let errors = envelope["data"]["skills"][0]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|diagnostic| diagnostic["severity"] == "error")
+        .count();
+    assert_eq!(errors, 5, "{run}");
+
+    // `skill contracts` reports the same codes: one implementation.
+    let (run, envelope) = sandbox.json(&["skill", "contracts", skill]);
+    run.assert_code(0);
+    let codes: Vec<&str> = envelope["data"]["skills"][0]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|finding| finding["code"].as_str())
+        .collect();
+    assert_eq!(codes, ["W011", "W011", "W011", "E033", "W012"]);
+}

@@ -11,6 +11,10 @@ use aigent::report::{ErrorBody, ErrorCode, Outcome, exit};
 use aigent::skill::render::{ValidationFindings, ValidationJson, validation_text};
 use aigent::skill::{Profile, RunOptions, ValidateOptions, ValidationRun, Verdict, validate_paths};
 
+use aigent::bridge::skills::{Contracts, check_skill, diagnostics, registry_beside};
+use aigent::registry::Registry;
+use aigent::skill::read::read_skill_file;
+
 use super::{CliError, Context};
 use crate::cli::changed::{ChangedArgs, vcs_error};
 use crate::cli::spec::{CommandSpec, FINDINGS, NoEffects, Safe, USAGE, code_when, leaf};
@@ -30,16 +34,16 @@ pub const SPEC: CommandSpec = leaf(
         code_when(
             exit::PRECONDITION,
             NoEffects,
-            "--changed outside a git work tree, or no history shared with the base",
+            "--changed outside a git work tree, no history shared with the base, or the registry has an invalid declaration",
         ),
         code_when(
             exit::NOT_FOUND,
             NoEffects,
-            "a path does not exist, --recursive found no skill, or --base names no commit",
+            "a path does not exist, --recursive found no skill, --base names no commit, or --commands names no directory",
         ),
     ],
     FINDINGS,
-    false,
+    true,
 );
 
 #[derive(Debug, Args)]
@@ -60,7 +64,15 @@ and HEAD, and the work tree (or the index, or HEAD: --compare-to), below
 the PATHs, which must be in one repository. The default base is the
 upstream, then origin/HEAD, main, master; the one used is reported.
 Deleted skills are reported, not validated. --recursive adds nothing to
---changed, which already covers whole subtrees.")]
+--changed, which already covers whole subtrees.
+
+With a registry of declarations, each Bash(...) grant in allowed-tools
+and each !`cmd` dynamic-context command is also held against it, as
+`aigent skill contracts` does: W011 a grant wider than any contract, W012
+a command no contract declares, E033 a command its contract refuses. The
+registry is --commands (or AIGENT_COMMANDS); without it, the first
+commands/ directory holding an aigent.toml found from the first PATH
+upwards, up to the repository's root (the one used is reported).")]
 pub struct ValidateArgs {
     /// Skill directories or SKILL.md files
     #[arg(value_name = "PATH", default_value = ".")]
@@ -150,15 +162,69 @@ fn validate(args: &ValidateArgs, ctx: &Context) -> Result<ValidationRun, CliErro
     let options = RunOptions {
         recursive: args.recursive,
         changed: args.changed.scope(),
-        validate: ValidateOptions {
-            profile: args.profile.map_or(Profile::STANDARD, Into::into),
-            strict: args.strict,
-            profile_from_context: args.profile.is_none(),
-            // Only json output shows the counts.
-            skip_unshown_counts: !ctx.format.is_json(),
+        validate: validate_options(args, ctx),
+    };
+    let mut run = validate_paths(&args.paths, &options).map_err(vcs_error)?;
+    check_contracts(&mut run, args, ctx)?;
+    Ok(run)
+}
+
+fn validate_options(args: &ValidateArgs, ctx: &Context) -> ValidateOptions {
+    ValidateOptions {
+        profile: args.profile.map_or(Profile::STANDARD, Into::into),
+        strict: args.strict,
+        profile_from_context: args.profile.is_none(),
+        // Only json output shows the counts.
+        skip_unshown_counts: !ctx.format.is_json(),
+    }
+}
+
+/// With a registry (`--commands`, else one beside the skills), each skill's
+/// `Bash` grants and `` !`cmd` `` commands held against it: the findings
+/// `skill contracts` makes, as diagnostics. Without one, nothing is read.
+fn check_contracts(
+    run: &mut ValidationRun,
+    args: &ValidateArgs,
+    ctx: &Context,
+) -> Result<(), CliError> {
+    let (directory, found) = match &ctx.commands_dir {
+        Some(directory) => (directory.clone(), None),
+        None => match args
+            .paths
+            .iter()
+            .find_map(|path| registry_beside(path).map(|directory| (directory, path.clone())))
+        {
+            Some((directory, path)) => (directory, Some(path)),
+            None => return Ok(()),
         },
     };
-    validate_paths(&args.paths, &options).map_err(vcs_error)
+    let registry = Registry::new(Some(directory.clone()));
+    let contracts = Contracts::load(&registry)?;
+    let options = validate_options(args, ctx);
+    for skill in &mut run.skills {
+        if !skill.path.is_file() {
+            continue;
+        }
+        let Ok(bytes) = read_skill_file(&skill.path) else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        for diagnostic in diagnostics(&check_skill(&text, &contracts)) {
+            skill.add_finding(diagnostic, options);
+        }
+    }
+    run.notes.push(match found {
+        Some(path) => format!(
+            "Bash grants and !`cmd` commands checked against the registry {} (found beside {})",
+            directory.display(),
+            path.display()
+        ),
+        None => format!(
+            "Bash grants and !`cmd` commands checked against the registry {}",
+            directory.display()
+        ),
+    });
+    Ok(())
 }
 
 /// The exit code, error and text of a run. `data` is left null: only json
