@@ -38,6 +38,9 @@ pub struct CallSettings {
     /// `--sandbox`; `None` reads the registry's `[sandbox] mode` at each
     /// call.
     pub sandbox: Option<SandboxMode>,
+    /// Declarations loaded by earlier calls, reused while their files are
+    /// unchanged (`cache.rs`).
+    pub declarations: std::sync::Arc<super::cache::DeclarationCache>,
 }
 
 impl CallSettings {
@@ -232,17 +235,22 @@ pub fn prepare(
     arguments: Option<&Map<String, Value>>,
     request: &RequestIds,
 ) -> Result<Prepared, Refusal> {
-    let loaded = settings.registry.load(name).map_err(|err| match err {
-        LoadError::NotFound { closest, .. } => Refusal::UnknownTool {
-            name: name.to_owned(),
-            closest,
-        },
-        LoadError::InvalidName { .. } | LoadError::MissingRegistry { .. } => Refusal::UnknownTool {
-            name: name.to_owned(),
-            closest: None,
-        },
-        err => Refusal::Outcome(load_failure(name, err, request)),
-    })?;
+    let loaded = settings
+        .declarations
+        .load(&settings.registry, name)
+        .map_err(|err| match err {
+            LoadError::NotFound { closest, .. } => Refusal::UnknownTool {
+                name: name.to_owned(),
+                closest,
+            },
+            LoadError::InvalidName { .. } | LoadError::MissingRegistry { .. } => {
+                Refusal::UnknownTool {
+                    name: name.to_owned(),
+                    closest: None,
+                }
+            }
+            err => Refusal::Outcome(load_failure(name, err, request)),
+        })?;
     let declaration = loaded.declaration;
     let text = serde_json::to_string(&arguments.cloned().unwrap_or_default())
         .unwrap_or_else(|_| "{}".to_owned());
@@ -396,18 +404,28 @@ where
         }),
         sandbox,
         audit_check: true,
+        outcome_durable: false,
     };
     drop(ticks);
     let audit_log = settings.audit_log.clone();
     let declaration = prepared.declaration.clone();
     let arguments = prepared.arguments.clone();
-    let running = tokio::task::spawn_blocking(move || {
+    let (handed, running) = tokio::sync::oneshot::channel();
+    // The outcome record is written before the result is handed back, and
+    // flushed to the disk by this thread right after, while the reply is
+    // on its way: the reply does not wait for the flush (docs/audit.md).
+    drop(tokio::task::spawn_blocking(move || {
         let options = InvokeOptions {
             audit_log: audit_log.as_deref(),
             ..options
         };
-        invoke(&declaration, &RawArguments::Json(&arguments), &options)
-    });
+        let invoked = invoke(&declaration, &RawArguments::Json(&arguments), &options);
+        let ran = matches!(invoked, Ok(Invoked::Finished { .. }));
+        let _ = handed.send(invoked);
+        if ran {
+            flush_outcome(audit_log.as_deref());
+        }
+    }));
     tokio::pin!(running);
     let Controls {
         cancelled,
@@ -434,16 +452,26 @@ where
     let invoked = match joined {
         Ok(Ok(invoked)) => invoked,
         Ok(Err(err)) => return invoke_failure(command, &err, warnings, request),
-        Err(join) => {
+        Err(_) => {
             return ToolOutcome::failure(
                 command,
                 ErrorCode::Internal,
-                format!("the call's thread failed: {join}"),
+                "the call's thread ended without a result".to_owned(),
                 request,
             );
         }
     };
     outcome_of(command, invoked, confirmation, warnings, request)
+}
+
+/// `fdatasync` of the audit log, for the outcome record a run wrote
+/// without it. A failure here cannot reach the client any more (its reply
+/// has gone): the record is in the file, whole, and is flushed by the next
+/// durable append or by the kernel.
+fn flush_outcome(audit_log: Option<&std::path::Path>) {
+    if let Ok(log) = crate::exec::audit::AuditLog::from_env(audit_log).and_then(|log| log.open()) {
+        let _ = log.sync();
+    }
 }
 
 fn outcome_of(
