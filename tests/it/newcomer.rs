@@ -117,7 +117,7 @@ fn help_leaves_out_the_registry_flag_where_it_does_nothing() {
     let (_, manifest) = sandbox.json(&["--schema"]);
     let commands = &manifest["data"]["commands"];
     assert!(
-        commands["skill.validate"]["flags"]
+        commands["skill.to-prompt"]["flags"]
             .get("commands")
             .is_none()
     );
@@ -133,7 +133,7 @@ fn help_leaves_out_the_registry_flag_where_it_does_nothing() {
         "--format",
         "json",
         "skill",
-        "validate",
+        "to-prompt",
         "s/demo",
     ]);
     run.assert_code(0);
