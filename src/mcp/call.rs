@@ -76,7 +76,7 @@ impl ToolOutcome {
     ) -> Self {
         let body = for_mcp(body);
         let text = summary_text(&body);
-        let outcome = Outcome::failure(exit_code, data, body, String::new())
+        let outcome = Outcome::failure_with_exit_code(exit_code, data, body, String::new())
             .with_warnings(warnings)
             .for_request(request.clone());
         let structured = serde_json::to_value(outcome.envelope(0)).unwrap_or(Value::Null);
@@ -92,7 +92,6 @@ impl ToolOutcome {
         let Some(body) = outcome.error else {
             // Only failures reach here; a success has no envelope to send.
             return Self::failure(
-                exit::GENERAL_ERROR,
                 "",
                 ErrorCode::Internal,
                 "an outcome without an error was sent as one".to_owned(),
@@ -108,15 +107,11 @@ impl ToolOutcome {
         )
     }
 
-    fn failure(
-        exit_code: i32,
-        command: &str,
-        code: ErrorCode,
-        message: String,
-        request: &RequestIds,
-    ) -> Self {
+    /// A failure with no more than a code and a message; its exit code is
+    /// the code's.
+    fn failure(command: &str, code: ErrorCode, message: String, request: &RequestIds) -> Self {
         Self::envelope(
-            exit_code,
+            code.exit_code(),
             json!({"command": command}),
             ErrorBody::new(code, message),
             Vec::new(),
@@ -286,7 +281,6 @@ pub fn prepare(
             request,
         ))),
         Ok(other) => Err(Refusal::Outcome(ToolOutcome::failure(
-            exit::GENERAL_ERROR,
             name,
             ErrorCode::Internal,
             format!("a dry run ended unexpectedly: {other:?}"),
@@ -382,7 +376,6 @@ where
         Ok(mode) => mode,
         Err(err) => {
             return ToolOutcome::failure(
-                exit::PRECONDITION,
                 &prepared.command,
                 ErrorCode::InvalidSettings,
                 format!("{err}; nothing was run"),
@@ -461,7 +454,6 @@ where
         Ok(Err(err)) => return invoke_failure(command, &err, warnings, request),
         Err(_) => {
             return ToolOutcome::failure(
-                exit::GENERAL_ERROR,
                 command,
                 ErrorCode::Internal,
                 "the call's thread ended without a result".to_owned(),
@@ -549,7 +541,6 @@ fn outcome_of(
             audit_warning,
         } => ToolOutcome::from_outcome(outcome::rejected(&rejection, audit_warning), request),
         other @ (Invoked::Accepted(_) | Invoked::Planned { .. }) => ToolOutcome::failure(
-            exit::GENERAL_ERROR,
             command,
             ErrorCode::Internal,
             format!("a run ended before it ran: {other:?}"),
