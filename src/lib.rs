@@ -16,6 +16,7 @@ pub mod invoke;
 pub mod lsp;
 pub mod mcp;
 pub mod normalize;
+pub mod outcome;
 pub mod plugin;
 pub mod registry;
 pub mod report;

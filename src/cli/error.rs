@@ -1,7 +1,7 @@
 //! Operational failures at the binary's edge, each with its exit code and
 //! an envelope-ready body.
 
-use aigent::report::{ErrorBody, ErrorCode, FieldError, Outcome};
+use aigent::report::{ErrorBody, ErrorCode, Outcome};
 
 #[derive(Debug, Clone)]
 pub struct CliError {
@@ -58,40 +58,10 @@ impl CliError {
 
 impl From<aigent::registry::LoadError> for CliError {
     fn from(err: aigent::registry::LoadError) -> Self {
-        use aigent::registry::LoadError;
-        let message = err.to_string();
-        match err {
-            LoadError::NotFound { closest, .. } => {
-                let mut error = Self::not_found(message);
-                if let Some(closest) = closest {
-                    error = error.with_hint(format!("did you mean `{closest}`?"));
-                }
-                error.with_hint("run `aigent schema list` to see the declared commands")
-            }
-            LoadError::InvalidName { .. } => Self::not_found(message)
-                .with_hint("run `aigent schema list` to see the declared commands"),
-            LoadError::MissingRegistry { .. } => Self::not_found(message)
-                .with_hint("point --commands (or AIGENT_COMMANDS) at a directory of declarations"),
-            LoadError::Invalid {
-                file, diagnostics, ..
-            } => {
-                let mut error = Self::of(ErrorCode::InvalidDeclaration, message);
-                error.body.errors = diagnostics
-                    .iter()
-                    .filter(|diagnostic| diagnostic.is_error())
-                    .map(FieldError::from)
-                    .collect();
-                error.body.extra.insert("file".to_owned(), file.into());
-                error.with_hint("run `aigent schema lint` for every problem in the registry")
-            }
-            LoadError::Duplicate { files, .. } => {
-                let mut error = Self::of(ErrorCode::DuplicateCommand, message);
-                error.body.extra.insert("files".to_owned(), files.into());
-                error.with_hint("keep one declaration file per command name")
-            }
-            LoadError::Unreadable { .. } | LoadError::RegistryUnreadable { .. } => {
-                Self::precondition(message)
-            }
+        let body = aigent::outcome::load_error_body(&err);
+        Self {
+            exit_code: body.code.exit_code(),
+            body: Box::new(body),
         }
     }
 }

@@ -3,16 +3,14 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use clap::Args;
-use serde_json::json;
-
 use aigent::contract::sandbox::SandboxMode;
-use aigent::exec;
 use aigent::guard::RawArguments;
-use aigent::invoke::{InvokeError, InvokeOptions, Invoked, Mode, invoke};
+use aigent::invoke::{InvokeError, InvokeOptions, Mode, invoke};
+use aigent::outcome::{invoke_error_body, with_warnings_first};
 use aigent::report::{EnvelopeTarget, ErrorCode, Outcome, exit};
+use clap::Args;
 
-use super::args::check::{Invocation, rejected_outcome, with_warnings_first};
+use super::args::check::Invocation;
 use super::{CliError, Context};
 use crate::cli::spec::{
     CommandSpec, Complete, Destructive, NoEffects, Partial, TEXT_AND_JSON, code_when, leaf,
@@ -222,88 +220,14 @@ fn execute(args: &RunArgs, ctx: &Context) -> Result<Outcome, CliError> {
     let arguments = RawArguments::from_tail(&tail);
     let invoked =
         invoke(&loaded.declaration, &arguments, &options).map_err(|err| invoke_error(name, err))?;
-    Ok(render(name, invoked, warnings, ctx))
-}
-
-fn render(name: &str, invoked: Invoked, mut warnings: Vec<String>, ctx: &Context) -> Outcome {
-    match invoked {
-        Invoked::Rejected {
-            rejection,
-            audit_warning,
-        } => with_warnings_first(rejected_outcome(&rejection, audit_warning), warnings),
-        Invoked::Planned {
-            argv,
-            timeout,
-            sandbox,
-            ..
-        } => {
-            let data = json!({
-                "command": name,
-                "argv": argv.redacted(),
-                "env": argv.env().redacted(),
-                "timeout_ms": u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX),
-                "sandbox": sandbox,
-                "dry_run": true,
-            });
-            let text = exec::report::render_dry_run(name, &argv, ctx.quiet, ctx.style);
-            Outcome::success(data, text).with_warnings(warnings)
-        }
-        Invoked::ConfirmationRequired {
-            argv,
-            audit_warning,
-        } => {
-            warnings.extend(audit_warning);
-            let data =
-                json!({"command": name, "argv": argv.redacted(), "requires_confirmation": true});
-            let body = exec::report::confirmation_required(name, &argv);
-            Outcome::failure(exit::ARG_ERROR, data, body, String::new()).with_warnings(warnings)
-        }
-        // Only `Mode::Check` stops here; `run` never asks for it.
-        Invoked::Accepted(validated) => {
-            let data = json!({"command": name, "arguments": validated.to_redacted_json()});
-            Outcome::success(data, String::new()).with_warnings(warnings)
-        }
-        Invoked::SpawnFailed {
-            argv,
-            error,
-            audit_warning,
-            sandbox,
-        } => {
-            warnings.extend(audit_warning);
-            warnings.extend(sandbox.warnings());
-            let (exit_code, body) = exec::report::spawn_error(&error);
-            let data = json!({"command": name, "argv": argv.redacted(), "phase": "execution", "sandbox": sandbox.to_json()});
-            Outcome::failure(exit_code, data, body, String::new()).with_warnings(warnings)
-        }
-        Invoked::Finished {
-            argv,
-            finished,
-            child_exit,
-            timeout,
-            audit_warning,
-            sandbox,
-        } => {
-            warnings.extend(audit_warning);
-            warnings.extend(sandbox.warnings());
-            let mut data = exec::report::execution_data(name, &argv, &finished, &child_exit);
-            data["sandbox"] = sandbox.to_json();
-            let outcome =
-                match exec::report::execution_error(name, &finished, &child_exit, Some(timeout)) {
-                    None => Outcome::success(data, String::new()),
-                    Some(body) => Outcome::failure(
-                        child_exit.aigent_exit_code(&finished),
-                        data,
-                        body,
-                        String::new(),
-                    ),
-                };
-            outcome.with_warnings(warnings)
-        }
-    }
+    Ok(with_warnings_first(
+        super::args::check::outcome(name, invoked, ctx),
+        warnings,
+    ))
 }
 
 fn invoke_error(name: &str, err: InvokeError) -> CliError {
-    let body = err.error_body(name);
+    let body = invoke_error_body(name, &err);
     CliError {
         exit_code: body.code.exit_code(),
         body: Box::new(body),

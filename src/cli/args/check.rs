@@ -3,11 +3,12 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use serde_json::json;
 
 use aigent::contract::Declaration;
 use aigent::guard::{self, RawArguments};
 use aigent::invoke::{InvokeOptions, Invoked, Mode, invoke};
+use aigent::outcome::{invoke_error_body, of_invoked, with_warnings_first};
+use aigent::report::findings::TextOptions;
 use aigent::report::{ErrorCode, Outcome, exit};
 
 use super::super::{CliError, Context};
@@ -102,56 +103,47 @@ pub fn run(args: &CheckArgs, ctx: &Context) -> Result<Outcome, CliError> {
         .supplied
         .merge_into(&loaded.declaration, args.invocation.arguments())?;
     let arguments = RawArguments::from_tail(&tail);
-    match invoke(&loaded.declaration, &arguments, &options)
-        .map_err(|err| CliError::precondition(err.to_string()))?
-    {
-        Invoked::Accepted(validated) => {
-            let text = if ctx.quiet {
-                String::new()
-            } else {
-                guard::render::render_accepted(&validated, ctx.style)
-            };
-            let data =
-                json!({"command": validated.command, "arguments": validated.to_redacted_json()});
-            Ok(Outcome::success(data, text).with_warnings(warnings))
+    let invoked = invoke(&loaded.declaration, &arguments, &options).map_err(|err| {
+        let body = invoke_error_body(&loaded.declaration.name, &err);
+        CliError {
+            exit_code: body.code.exit_code(),
+            body: Box::new(body),
         }
-        Invoked::Rejected {
-            rejection,
-            audit_warning,
-        } => Ok(with_warnings_first(
-            rejected_outcome(&rejection, audit_warning),
-            warnings,
-        )),
-        other => unreachable_mode(other),
+    })?;
+    if !matches!(invoked, Invoked::Accepted(_) | Invoked::Rejected { .. }) {
+        return Err(CliError::new(
+            exit::GENERAL_ERROR,
+            ErrorCode::Internal,
+            format!("args check went past Phase 1: {invoked:?}"),
+        ));
     }
-}
-
-/// `Mode::Check` stops after Phase 1; anything further is a bug in the
-/// library, reported rather than panicking.
-fn unreachable_mode(invoked: Invoked) -> Result<Outcome, CliError> {
-    Err(CliError::new(
-        exit::GENERAL_ERROR,
-        ErrorCode::Internal,
-        format!("args check went past Phase 1: {invoked:?}"),
+    Ok(with_warnings_first(
+        outcome(&loaded.declaration.name, invoked, ctx),
+        warnings,
     ))
 }
 
-/// A Phase 1 rejection as `args check` and `run` both render it: exit 2,
-/// the same envelope from both. The library has already tried to append
-/// its `TOOL_ARG_VALIDATION_FAILURE` record; a record that could not be
-/// written is a warning (nothing runs after a rejection, so there is
-/// nothing to fail closed on).
-pub fn rejected_outcome(rejection: &guard::Rejection, audit_warning: Option<String>) -> Outcome {
-    let data = json!({"command": rejection.command});
-    let mut body = rejection.to_error_body();
-    if let Some(flag) = misplaced_aigent_flag(rejection) {
-        body.hints.push(format!(
-            "`--{flag}` is an aigent option only before NAME; after NAME every word belongs to `{}`",
-            rejection.command
+/// The library's outcome of the protocol ([`of_invoked`]) with the CLI's
+/// own hint: an aigent flag written after NAME, where it belongs to the
+/// declared command.
+pub fn outcome(name: &str, invoked: Invoked, ctx: &Context) -> Outcome {
+    let misplaced = match &invoked {
+        Invoked::Rejected { rejection, .. } => {
+            misplaced_aigent_flag(rejection).map(|flag| (flag, rejection.command.clone()))
+        }
+        _ => None,
+    };
+    let text = TextOptions {
+        style: ctx.style,
+        quiet: ctx.quiet,
+    };
+    let mut outcome = of_invoked(name, invoked, text);
+    if let (Some((flag, command)), Some(error)) = (misplaced, outcome.error.as_mut()) {
+        error.hints.push(format!(
+            "`--{flag}` is an aigent option only before NAME; after NAME every word belongs to `{command}`"
         ));
     }
-    Outcome::failure(exit::ARG_ERROR, data, body, String::new())
-        .with_warnings(audit_warning.into_iter().collect())
+    outcome
 }
 
 fn misplaced_aigent_flag(rejection: &guard::Rejection) -> Option<String> {
@@ -177,11 +169,4 @@ fn misplaced_aigent_flag(rejection: &guard::Rejection) -> Option<String> {
         .filter(|violation| violation.rule == guard::Rule::UnknownParameter)
         .map(|violation| violation.field.clone())
         .find(|field| aigent_flags.contains(field))
-}
-
-/// `outcome` with `first` ahead of the warnings it already carries.
-pub fn with_warnings_first(mut outcome: Outcome, mut first: Vec<String>) -> Outcome {
-    first.append(&mut outcome.warnings);
-    outcome.warnings = first;
-    outcome
 }
