@@ -89,8 +89,12 @@ fn a_text_error_says_each_problem_once() {
 #[test]
 fn help_leaves_out_the_registry_flag_where_it_does_nothing() {
     let sandbox = Sandbox::new();
-    let run = sandbox.run(&["skill", "validate", "--help"]);
+    let run = sandbox.run(&["skill", "fmt", "--help"]);
+    assert!(!run.stdout.contains("--commands"), "{run}");
     assert_session!(&sandbox, &run);
+    // `skill validate` reads it: Bash grants against the contracts.
+    let run = sandbox.run(&["skill", "validate", "--help"]);
+    assert!(run.stdout.contains("--commands <DIR>"), "{run}");
     for path in [
         &["skill", "new"][..],
         &["skill", "to-prompt"],
@@ -114,10 +118,11 @@ fn help_leaves_out_the_registry_flag_where_it_does_nothing() {
     // The manifest agrees with the help.
     let (_, manifest) = sandbox.json(&["--schema"]);
     let commands = &manifest["data"]["commands"];
+    assert!(commands["skill.fmt"]["flags"].get("commands").is_none());
     assert!(
         commands["skill.validate"]["flags"]
             .get("commands")
-            .is_none()
+            .is_some()
     );
     assert!(commands["schema.list"]["flags"].get("commands").is_some());
     // Given anyway, it is accepted and ignored.
@@ -131,7 +136,7 @@ fn help_leaves_out_the_registry_flag_where_it_does_nothing() {
         "--format",
         "json",
         "skill",
-        "validate",
+        "read-properties",
         "s/demo",
     ]);
     run.assert_code(0);
