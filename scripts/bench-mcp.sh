@@ -16,6 +16,10 @@
 # uses the current one), or reuses BENCH_MCP_VENV_WRAP / BENCH_MCP_VENV_SDK
 # when set. Not part of CI. Every server writes below the temporary
 # directory only (HOME, the audit log, cli-wrap-mcp's cache).
+#
+# BENCH_MCP_BASELINE=PATH adds a row per client for another aigent binary
+# (say, a release build of main saved before a change), measured in the
+# same run. The load average is printed before and after.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -69,6 +73,9 @@ echo "cli-wrap-mcp $("$wrap_venv/bin/pip" show cli-wrap-mcp | sed -n 's/^Version
   "$("$sdk_venv/bin/pip" show mcp | sed -n 's/^Version: //p'); aigent $("$bin" --version)"
 
 aigent=("$bin" --commands "$work/commands" mcp serve)
+baseline="${BENCH_MCP_BASELINE:-}"
+servers=(aigent cli-wrap-mcp)
+[ -n "$baseline" ] && servers+=(baseline)
 wrap=("$wrap_venv/bin/cli-wrap-mcp" --config "$work/cli-wrap.yml")
 
 measure() { # CLIENT SERVER...
@@ -78,17 +85,27 @@ measure() { # CLIENT SERVER...
 }
 p50() { sed -n 's/.*"p50_ms": \([0-9.]*\).*/\1/p'; }
 
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-28s %s\n' "case" "tools/call round trip (ms)"
 declare -A median
 for client in raw sdk; do
-  for server in aigent cli-wrap-mcp; do
-    if [ "$server" = aigent ]; then line="$(measure "$client" "${aigent[@]}")"; else line="$(measure "$client" "${wrap[@]}")"; fi
+  for server in "${servers[@]}"; do
+    case "$server" in
+      aigent) line="$(measure "$client" "${aigent[@]}")" ;;
+      baseline) line="$(measure "$client" "$baseline" --commands "$work/commands" mcp serve)" ;;
+      *) line="$(measure "$client" "${wrap[@]}")" ;;
+    esac
     median["$client/$server"]="$(echo "$line" | p50)"
     printf '%-28s %s\n' "$client client, $server" "$line"
   done
 done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 echo
 echo "aigent raw p50 / cli-wrap-mcp raw p50:  $(ratio "${median[raw/aigent]}" "${median[raw/cli-wrap-mcp]}")  (goal <= 0.5)"
 echo "aigent SDK p50 / cli-wrap-mcp raw p50:  $(ratio "${median[sdk/aigent]}" "${median[raw/cli-wrap-mcp]}")  (goal <= 1)"
 echo "aigent SDK p50 / cli-wrap-mcp SDK p50:  $(ratio "${median[sdk/aigent]}" "${median[sdk/cli-wrap-mcp]}")"
+if [ -n "$baseline" ]; then
+  echo "baseline raw p50 / cli-wrap-mcp raw p50: $(ratio "${median[raw/baseline]}" "${median[raw/cli-wrap-mcp]}")"
+  echo "baseline SDK p50 / cli-wrap-mcp raw p50: $(ratio "${median[sdk/baseline]}" "${median[raw/cli-wrap-mcp]}")"
+fi

@@ -66,6 +66,13 @@ pub struct InvokeOptions<'a> {
     /// audit record of a rejection. Nothing runs in that mode, so nothing
     /// needs one; every other mode records every rejection regardless.
     pub audit_check: bool,
+    /// `false`: the outcome record (`COMMAND_EXECUTED`, after the child
+    /// ended) is written but not flushed to the disk before `invoke`
+    /// returns; the caller flushes it ([`crate::exec::audit::OpenAuditLog::sync`])
+    /// once its reply is on its way. `COMMAND_STARTED` is always flushed
+    /// before anything is spawned. The MCP server's choice; see
+    /// docs/audit.md.
+    pub outcome_durable: bool,
 }
 
 impl Default for InvokeOptions<'_> {
@@ -81,6 +88,7 @@ impl Default for InvokeOptions<'_> {
             progress: None,
             sandbox: SandboxMode::default(),
             audit_check: true,
+            outcome_durable: true,
         }
     }
 }
@@ -324,8 +332,13 @@ pub fn invoke(
                     record = record.with("cancel_reason", reason);
                 }
             }
-            let audit_warning = audit
-                .append(&record.with_request(&request))
+            let record = record.with_request(&request);
+            let appended = if options.outcome_durable {
+                audit.append(&record)
+            } else {
+                audit.append_buffered(&record)
+            };
+            let audit_warning = appended
                 .err()
                 .map(|err| format!("the command ran, but its audit record was not written: {err}"));
             Invoked::Finished {

@@ -71,7 +71,6 @@ pub fn invoke_error_body(name: &str, err: &InvokeError) -> ErrorBody {
 /// the audit log's trouble (if any) as a warning.
 pub fn rejected(rejection: &Rejection, audit_warning: Option<String>) -> Outcome {
     Outcome::failure(
-        ErrorCode::InvalidAgentInput.exit_code(),
         json!({"command": rejection.command}),
         rejection.to_error_body(),
         String::new(),
@@ -90,7 +89,7 @@ pub fn spawn_failed(
 ) -> Outcome {
     let (exit_code, body) = exec::report::spawn_error(error);
     let data = json!({"command": name, "argv": argv.redacted(), "phase": "execution", "sandbox": sandbox_json});
-    Outcome::failure(exit_code, data, body, String::new()).with_warnings(warnings)
+    Outcome::failure_with_exit_code(exit_code, data, body, String::new()).with_warnings(warnings)
 }
 
 /// The whole answer of the protocol for `name`, as `args check` and `run`
@@ -138,7 +137,7 @@ pub fn of_invoked(name: &str, invoked: Invoked, text: TextOptions) -> Outcome {
             let data =
                 json!({"command": name, "argv": argv.redacted(), "requires_confirmation": true});
             let body = exec::report::confirmation_required(name, &argv);
-            Outcome::failure(body.code.exit_code(), data, body, String::new())
+            Outcome::failure(data, body, String::new())
                 .with_warnings(audit_warning.into_iter().collect())
         }
         Invoked::SpawnFailed {
@@ -166,7 +165,7 @@ pub fn of_invoked(name: &str, invoked: Invoked, text: TextOptions) -> Outcome {
             let outcome =
                 match exec::report::execution_error(name, &finished, &child_exit, Some(timeout)) {
                     None => Outcome::success(data, String::new()),
-                    Some(body) => Outcome::failure(
+                    Some(body) => Outcome::failure_with_exit_code(
                         child_exit.aigent_exit_code(&finished),
                         data,
                         body,

@@ -47,7 +47,7 @@ impl CliError {
     /// The failure as an outcome with no data, for a command that needs to
     /// adjust it (where its envelope goes) before it is rendered.
     pub fn into_outcome(self) -> Outcome {
-        Outcome::failure(
+        Outcome::failure_with_exit_code(
             self.exit_code,
             serde_json::Value::Null,
             *self.body,

@@ -180,12 +180,7 @@ pub fn write_usage_error(err: &clap::Error, started: Instant) -> i32 {
     let is_run = scanned.is_run;
     if scanned.json || (is_run && scanned.result_file.is_some()) {
         let body = usage_error_body(err);
-        let mut outcome = Outcome::failure(
-            exit::ARG_ERROR,
-            serde_json::Value::Null,
-            body,
-            String::new(),
-        );
+        let mut outcome = Outcome::failure(serde_json::Value::Null, body, String::new());
         // `run` never puts its envelope on stdout, which is the child's;
         // `--result PATH` gets it even for a usage error.
         if is_run {

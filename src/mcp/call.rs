@@ -19,6 +19,7 @@ use crate::exec::report::ChildExit;
 use crate::exec::{Argv, Finished};
 use crate::guard::{FIX_ARGUMENTS, RawArguments};
 use crate::invoke::{InvokeError, InvokeOptions, Invoked, Mode, invoke};
+use crate::outcome;
 use crate::registry::{LoadError, Registry};
 use crate::report::{ErrorBody, ErrorCode, Outcome, Phase, exit};
 use crate::request::RequestIds;
@@ -37,6 +38,9 @@ pub struct CallSettings {
     /// `--sandbox`; `None` reads the registry's `[sandbox] mode` at each
     /// call.
     pub sandbox: Option<SandboxMode>,
+    /// Declarations loaded by earlier calls, reused while their files are
+    /// unchanged (`cache.rs`).
+    pub declarations: std::sync::Arc<super::cache::DeclarationCache>,
 }
 
 impl CallSettings {
@@ -72,7 +76,7 @@ impl ToolOutcome {
     ) -> Self {
         let body = for_mcp(body);
         let text = summary_text(&body);
-        let outcome = Outcome::failure(exit_code, data, body, String::new())
+        let outcome = Outcome::failure_with_exit_code(exit_code, data, body, String::new())
             .with_warnings(warnings)
             .for_request(request.clone());
         let structured = serde_json::to_value(outcome.envelope(0)).unwrap_or(Value::Null);
@@ -83,15 +87,31 @@ impl ToolOutcome {
         }
     }
 
-    fn failure(
-        exit_code: i32,
-        command: &str,
-        code: ErrorCode,
-        message: String,
-        request: &RequestIds,
-    ) -> Self {
+    /// The library's outcome of a call (`crate::outcome`), told over MCP.
+    fn from_outcome(outcome: Outcome, request: &RequestIds) -> Self {
+        let Some(body) = outcome.error else {
+            // Only failures reach here; a success has no envelope to send.
+            return Self::failure(
+                "",
+                ErrorCode::Internal,
+                "an outcome without an error was sent as one".to_owned(),
+                request,
+            );
+        };
         Self::envelope(
-            exit_code,
+            outcome.exit_code,
+            outcome.data,
+            body,
+            outcome.warnings,
+            request,
+        )
+    }
+
+    /// A failure with no more than a code and a message; its exit code is
+    /// the code's.
+    fn failure(command: &str, code: ErrorCode, message: String, request: &RequestIds) -> Self {
+        Self::envelope(
+            code.exit_code(),
             json!({"command": command}),
             ErrorBody::new(code, message),
             Vec::new(),
@@ -215,17 +235,22 @@ pub fn prepare(
     arguments: Option<&Map<String, Value>>,
     request: &RequestIds,
 ) -> Result<Prepared, Refusal> {
-    let loaded = settings.registry.load(name).map_err(|err| match err {
-        LoadError::NotFound { closest, .. } => Refusal::UnknownTool {
-            name: name.to_owned(),
-            closest,
-        },
-        LoadError::InvalidName { .. } | LoadError::MissingRegistry { .. } => Refusal::UnknownTool {
-            name: name.to_owned(),
-            closest: None,
-        },
-        err => Refusal::Outcome(load_failure(name, err, request)),
-    })?;
+    let loaded = settings
+        .declarations
+        .load(&settings.registry, name)
+        .map_err(|err| match err {
+            LoadError::NotFound { closest, .. } => Refusal::UnknownTool {
+                name: name.to_owned(),
+                closest,
+            },
+            LoadError::InvalidName { .. } | LoadError::MissingRegistry { .. } => {
+                Refusal::UnknownTool {
+                    name: name.to_owned(),
+                    closest: None,
+                }
+            }
+            err => Refusal::Outcome(load_failure(name, err, request)),
+        })?;
     let declaration = loaded.declaration;
     let text = serde_json::to_string(&arguments.cloned().unwrap_or_default())
         .unwrap_or_else(|_| "{}".to_owned());
@@ -251,15 +276,11 @@ pub fn prepare(
         Ok(Invoked::Rejected {
             rejection,
             audit_warning,
-        }) => Err(Refusal::Outcome(ToolOutcome::envelope(
-            exit::ARG_ERROR,
-            json!({"command": rejection.command}),
-            rejection.to_error_body(),
-            audit_warning.into_iter().collect(),
+        }) => Err(Refusal::Outcome(ToolOutcome::from_outcome(
+            outcome::rejected(&rejection, audit_warning),
             request,
         ))),
         Ok(other) => Err(Refusal::Outcome(ToolOutcome::failure(
-            exit::GENERAL_ERROR,
             name,
             ErrorCode::Internal,
             format!("a dry run ended unexpectedly: {other:?}"),
@@ -280,7 +301,7 @@ fn invoke_failure(
     warnings: Vec<String>,
     request: &RequestIds,
 ) -> ToolOutcome {
-    let body = err.error_body(name);
+    let body = outcome::invoke_error_body(name, err);
     ToolOutcome::envelope(
         body.code.exit_code(),
         json!({"command": name}),
@@ -291,23 +312,15 @@ fn invoke_failure(
 }
 
 /// A declaration that exists but cannot be run (invalid, duplicated,
-/// unreadable): the server's problem, told as a tool result.
+/// unreadable): the server's problem, told as a tool result with the same
+/// error body as `run` gives (its findings, its file or files, the hints a
+/// model can act on).
 fn load_failure(name: &str, err: LoadError, request: &RequestIds) -> ToolOutcome {
-    let message = err.to_string();
-    let code = match &err {
-        LoadError::Invalid { .. } => ErrorCode::InvalidDeclaration,
-        LoadError::Duplicate { .. } => ErrorCode::DuplicateCommand,
-        LoadError::NotFound { .. }
-        | LoadError::InvalidName { .. }
-        | LoadError::MissingRegistry { .. } => ErrorCode::NotFound,
-        LoadError::Unreadable { .. } | LoadError::RegistryUnreadable { .. } => {
-            ErrorCode::Precondition
-        }
-    };
+    let body = outcome::load_error_body(&err);
     ToolOutcome::envelope(
-        code.exit_code(),
+        body.code.exit_code(),
         json!({"command": name}),
-        ErrorBody::new(code, message),
+        body,
         Vec::new(),
         request,
     )
@@ -363,7 +376,6 @@ where
         Ok(mode) => mode,
         Err(err) => {
             return ToolOutcome::failure(
-                exit::PRECONDITION,
                 &prepared.command,
                 ErrorCode::InvalidSettings,
                 format!("{err}; nothing was run"),
@@ -392,18 +404,28 @@ where
         }),
         sandbox,
         audit_check: true,
+        outcome_durable: false,
     };
     drop(ticks);
     let audit_log = settings.audit_log.clone();
     let declaration = prepared.declaration.clone();
     let arguments = prepared.arguments.clone();
-    let running = tokio::task::spawn_blocking(move || {
+    let (handed, running) = tokio::sync::oneshot::channel();
+    // The outcome record is written before the result is handed back, and
+    // flushed to the disk by this thread right after, while the reply is
+    // on its way: the reply does not wait for the flush (docs/audit.md).
+    drop(tokio::task::spawn_blocking(move || {
         let options = InvokeOptions {
             audit_log: audit_log.as_deref(),
             ..options
         };
-        invoke(&declaration, &RawArguments::Json(&arguments), &options)
-    });
+        let invoked = invoke(&declaration, &RawArguments::Json(&arguments), &options);
+        let ran = matches!(invoked, Ok(Invoked::Finished { .. }));
+        let _ = handed.send(invoked);
+        if ran {
+            flush_outcome(audit_log.as_deref());
+        }
+    }));
     tokio::pin!(running);
     let Controls {
         cancelled,
@@ -430,17 +452,26 @@ where
     let invoked = match joined {
         Ok(Ok(invoked)) => invoked,
         Ok(Err(err)) => return invoke_failure(command, &err, warnings, request),
-        Err(join) => {
+        Err(_) => {
             return ToolOutcome::failure(
-                exit::GENERAL_ERROR,
                 command,
                 ErrorCode::Internal,
-                format!("the call's thread failed: {join}"),
+                "the call's thread ended without a result".to_owned(),
                 request,
             );
         }
     };
     outcome_of(command, invoked, confirmation, warnings, request)
+}
+
+/// `fdatasync` of the audit log, for the outcome record a run wrote
+/// without it. A failure here cannot reach the client any more (its reply
+/// has gone): the record is in the file, whole, and is flushed by the next
+/// durable append or by the kernel.
+fn flush_outcome(audit_log: Option<&std::path::Path>) {
+    if let Ok(log) = crate::exec::audit::AuditLog::from_env(audit_log).and_then(|log| log.open()) {
+        let _ = log.sync();
+    }
 }
 
 fn outcome_of(
@@ -474,12 +505,8 @@ fn outcome_of(
         } => {
             warnings.extend(audit_warning);
             warnings.extend(sandbox.warnings());
-            let (exit_code, body) = crate::exec::report::spawn_error(&error);
-            ToolOutcome::envelope(
-                exit_code,
-                json!({"command": command, "argv": argv.redacted(), "phase": "execution", "sandbox": sandbox.to_json()}),
-                body,
-                warnings,
+            ToolOutcome::from_outcome(
+                outcome::spawn_failed(command, &argv, &error, sandbox.to_json(), warnings),
                 request,
             )
         }
@@ -512,15 +539,8 @@ fn outcome_of(
         Invoked::Rejected {
             rejection,
             audit_warning,
-        } => ToolOutcome::envelope(
-            exit::ARG_ERROR,
-            json!({"command": rejection.command}),
-            rejection.to_error_body(),
-            audit_warning.into_iter().collect(),
-            request,
-        ),
+        } => ToolOutcome::from_outcome(outcome::rejected(&rejection, audit_warning), request),
         other @ (Invoked::Accepted(_) | Invoked::Planned { .. }) => ToolOutcome::failure(
-            exit::GENERAL_ERROR,
             command,
             ErrorCode::Internal,
             format!("a run ended before it ran: {other:?}"),

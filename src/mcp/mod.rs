@@ -3,6 +3,7 @@
 //! Streamable HTTP.
 //!
 //! - `tools.rs` turns declarations into tool definitions (plain JSON).
+//! - `cache.rs` keeps loaded declarations while their files are unchanged.
 //! - `call.rs` runs a `tools/call`: Phase 1, the argv, the audit log, the
 //!   child with captured output, confirmation, cancellation.
 //! - `confirm.rs` confirms a destructive call per revision: sealed
@@ -16,6 +17,7 @@
 //! - `lifecycle.rs`: calls in flight, their cap, and the shutdown that
 //!   cancels and records them.
 
+pub mod cache;
 pub mod call;
 pub mod confirm;
 pub mod http;

@@ -68,6 +68,7 @@ impl AigentServer {
             timeout: options.timeout,
             output_limit: options.output_limit,
             sandbox: options.sandbox,
+            declarations: Arc::new(super::cache::DeclarationCache::new(options.poll_interval)),
         });
         let lifecycle = Lifecycle::new(options.max_calls);
         Self {
@@ -468,20 +469,25 @@ impl ServerHandler for AigentServer {
             Some(Ok(first_round)) => first_round.clone(),
             _ => RequestIds::new(),
         };
-        let arguments = request.arguments.clone();
-        let prepare_settings = settings.clone();
-        let prepare_name = name.clone();
-        let prepare_ids = ids.clone();
-        let prepared = tokio::task::spawn_blocking(move || {
-            call::prepare(
-                &prepare_settings,
-                &prepare_name,
-                arguments.as_ref(),
-                &prepare_ids,
-            )
-        })
-        .await
-        .map_err(|err| McpError::internal_error(err.to_string(), None))?;
+        // Phase 1 (a cached declaration, the guard) is short, and may write
+        // a rejection's audit record: run on this worker, which hands its
+        // other tasks on meanwhile, rather than hopping to another thread
+        // and back.
+        let prepared = if tokio::runtime::Handle::current().runtime_flavor()
+            == tokio::runtime::RuntimeFlavor::MultiThread
+        {
+            tokio::task::block_in_place(|| {
+                call::prepare(&settings, &name, request.arguments.as_ref(), &ids)
+            })
+        } else {
+            let (settings, name, ids) = (settings.clone(), name.clone(), ids.clone());
+            let arguments = request.arguments.clone();
+            tokio::task::spawn_blocking(move || {
+                call::prepare(&settings, &name, arguments.as_ref(), &ids)
+            })
+            .await
+            .map_err(|err| McpError::internal_error(err.to_string(), None))?
+        };
         let prepared = match prepared {
             Ok(prepared) => prepared,
             Err(Refusal::UnknownTool { name, closest }) => {

@@ -204,7 +204,6 @@ mod tests {
         });
         assert!(validator.is_valid(&failed));
         let outcome = crate::report::Outcome::failure(
-            2,
             json!({"command": "x"}),
             crate::report::ErrorBody::new(crate::report::ErrorCode::InvalidAgentInput, "bad"),
             "",

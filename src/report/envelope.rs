@@ -246,8 +246,22 @@ impl Outcome {
         }
     }
 
-    /// A failure that still carries data (for example a validation report).
-    pub fn failure(exit_code: i32, data: Value, error: ErrorBody, text: impl Into<String>) -> Self {
+    /// A failure that still carries data (for example a validation
+    /// report). Its exit code is its error code's: nothing can pair a code
+    /// with another exit.
+    pub fn failure(data: Value, error: ErrorBody, text: impl Into<String>) -> Self {
+        Self::failure_with_exit_code(error.code.exit_code(), data, error, text)
+    }
+
+    /// A failure whose exit status is not its code's alone: the child's
+    /// status passed on (128 + a signal), a spawn failure's status, or an
+    /// operational failure that carries its own exit code (`CliError`).
+    pub fn failure_with_exit_code(
+        exit_code: i32,
+        data: Value,
+        error: ErrorBody,
+        text: impl Into<String>,
+    ) -> Self {
         Self {
             exit_code,
             data,
@@ -390,7 +404,6 @@ mod tests {
             &Outcome::success(json!([]), "").with_warnings(vec!["w\n1".into()]),
         );
         let mut failed = Outcome::failure(
-            1,
             json!({"nested": {"deep": [1, {"x": "y"}]}}),
             ErrorBody::new(ErrorCode::ValidationFailed, "bad").with_hint("fix it"),
             "",
@@ -428,9 +441,16 @@ mod tests {
     }
 
     #[test]
+    fn a_failure_exits_with_its_codes_exit_code() {
+        for code in ErrorCode::ALL {
+            let failed = Outcome::failure(Value::Null, ErrorBody::new(*code, "x"), "");
+            assert_eq!(failed.exit_code, code.exit_code(), "{code}");
+        }
+    }
+
+    #[test]
     fn ok_follows_the_exit_code() {
         let failed = Outcome::failure(
-            exit::VALIDATION_FAILED,
             Value::Null,
             ErrorBody::new(ErrorCode::ValidationFailed, "1 skill has errors"),
             "",

@@ -828,3 +828,54 @@ async fn the_timeout_kills_a_call_and_says_so() {
     assert_eq!(audit_events(&sandbox)[1]["timed_out"], true);
     client.cancel().await.unwrap();
 }
+
+/// A declaration that cannot be loaded is told over MCP with the same
+/// error body `run` gives: an invalid one's findings and file, a
+/// duplicate's files and the hint a model can act on (hints naming an
+/// aigent command line stay out: a model has no shell).
+#[tokio::test]
+async fn a_declaration_that_cannot_load_carries_its_errors_file_and_hints() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "commands/broken.yaml",
+        GREET
+            .replace("name: greet", "name: broken")
+            .replace("danger_level: safe", "danger_level: extreme"),
+    );
+    sandbox.write("commands/twice.yaml", GREET.replace("greet", "twice"));
+    sandbox.write("commands/twice.json", r#"{"name": "twice"}"#);
+    let client = connect(&sandbox, &[]).await;
+
+    let result = call(&client, "broken", json!({"who": "x"})).await;
+    assert_eq!(result.is_error, Some(true));
+    let error = &structured(&result)["error"];
+    assert_eq!(error["code"], "INVALID_DECLARATION", "{error}");
+    let errors = error["errors"].as_array().expect("errors");
+    assert!(!errors.is_empty(), "{error}");
+    assert!(
+        error["file"]
+            .as_str()
+            .is_some_and(|file| file.ends_with("broken.yaml")),
+        "{error}"
+    );
+    let hints: Vec<&str> = error["hints"]
+        .as_array()
+        .map(|hints| hints.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    assert!(
+        !hints.iter().any(|hint| hint.contains("aigent ")),
+        "{hints:?}"
+    );
+
+    let result = call(&client, "twice", json!({"who": "x"})).await;
+    let error = &structured(&result)["error"];
+    assert_eq!(error["code"], "DUPLICATE_COMMAND", "{error}");
+    assert_eq!(error["files"].as_array().map(Vec::len), Some(2), "{error}");
+    assert!(
+        error["hints"].as_array().is_some_and(|hints| hints
+            .iter()
+            .any(|hint| hint == "keep one declaration file per command name")),
+        "{error}"
+    );
+    client.cancel().await.expect("closed");
+}

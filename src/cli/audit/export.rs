@@ -184,5 +184,5 @@ fn render(
     let body = ErrorBody::new(ErrorCode::Precondition, failures.join("; ")).with_hint(
         "nothing is lost: the next `aigent audit export` resumes after the last record the destination accepted",
     );
-    Outcome::failure(exit::PRECONDITION, data, body, text).with_warnings(warnings)
+    Outcome::failure(data, body, text).with_warnings(warnings)
 }

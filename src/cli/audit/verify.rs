@@ -178,8 +178,5 @@ pub fn run(args: &VerifyArgs, ctx: &Context) -> Result<Outcome, CliError> {
     .with_hint(
         "the lines before it are intact; compare with a backup or a head hash kept elsewhere",
     );
-    Ok(
-        Outcome::failure(exit::VALIDATION_FAILED, data, body, String::new())
-            .with_warnings(warnings),
-    )
+    Ok(Outcome::failure(data, body, String::new()).with_warnings(warnings))
 }

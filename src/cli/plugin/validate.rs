@@ -122,7 +122,6 @@ fn outcome(run: &ValidationRun, ctx: &Context) -> Outcome {
                 .map(|report| report.path.display().to_string())
                 .collect();
             Outcome::failure(
-                exit::NOT_FOUND,
                 data,
                 ErrorBody::new(
                     ErrorCode::NotFound,
@@ -132,7 +131,6 @@ fn outcome(run: &ValidationRun, ctx: &Context) -> Outcome {
             )
         }
         Verdict::Invalid => Outcome::failure(
-            exit::VALIDATION_FAILED,
             data,
             ErrorBody::new(
                 ErrorCode::ValidationFailed,

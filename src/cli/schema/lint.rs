@@ -103,7 +103,7 @@ pub fn run(args: &LintArgs, ctx: &Context) -> Result<Outcome, CliError> {
             if broken == 1 { "" } else { "s" }
         ),
     );
-    Ok(Outcome::failure(exit::PRECONDITION, data, body, text))
+    Ok(Outcome::failure(data, body, text))
 }
 
 /// `--watch`: the first lint's text, then what changes.

@@ -7,7 +7,7 @@ use clap::Args;
 
 use aigent::exec::argv::shell_quote;
 use aigent::report::escape::escape_controls;
-use aigent::report::{ErrorBody, ErrorCode, Outcome, exit};
+use aigent::report::{ErrorBody, ErrorCode, Outcome};
 use aigent::skill::check::LinkRoot;
 use aigent::skill::fix::{FixContext, fix_text};
 use aigent::skill::place::profile_note;
@@ -206,7 +206,7 @@ pub fn run(args: &FixArgs, ctx: &Context) -> Result<Outcome, CliError> {
             }
             None => error = error.with_hint("each file lists what is left; fix those by hand"),
         }
-        Outcome::failure(exit::VALIDATION_FAILED, data, error, text)
+        Outcome::failure(data, error, text)
     };
     Ok(outcome.with_warnings(warnings))
 }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use aigent::report::escape::escape_controls;
-use aigent::report::{ErrorBody, ErrorCode, Outcome, exit};
+use aigent::report::{ErrorBody, ErrorCode, Outcome};
 use aigent::skill::fmt::format_proposal;
 use aigent::skill::rewrite::{RewriteOptions, Site, Status, rewrite_paths};
 
@@ -150,7 +150,6 @@ pub fn run(args: &FmtArgs, ctx: &Context) -> Result<Outcome, CliError> {
     }
     let outcome = if summary.failed > 0 {
         Outcome::failure(
-            exit::GENERAL_ERROR,
             data(&run),
             ErrorBody::new(
                 ErrorCode::FormatFailed,
@@ -164,7 +163,6 @@ pub fn run(args: &FmtArgs, ctx: &Context) -> Result<Outcome, CliError> {
         )
     } else if check && summary.changed > 0 {
         Outcome::failure(
-            exit::GENERAL_ERROR,
             data(&run),
             ErrorBody::new(
                 ErrorCode::FormatCheckFailed,

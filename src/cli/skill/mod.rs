@@ -11,7 +11,7 @@ pub(crate) mod validate;
 
 use clap::{Args, Subcommand};
 
-use aigent::report::{ErrorBody, ErrorCode, FieldError, Outcome, exit};
+use aigent::report::{ErrorBody, ErrorCode, FieldError, Outcome};
 use aigent::skill::properties::PropertiesError;
 
 use super::{CliError, Context};
@@ -84,7 +84,6 @@ fn properties_failure(err: PropertiesError) -> Result<Outcome, CliError> {
     match err {
         PropertiesError::NotFound(_) => Err(CliError::not_found(err.to_string())),
         PropertiesError::NoSkills(_) => Ok(Outcome::failure(
-            exit::NOT_FOUND,
             serde_json::Value::Null,
             ErrorBody::new(ErrorCode::NoSkillsFound, err.to_string())
                 .with_hint("a skill is a directory holding a SKILL.md file"),
@@ -95,7 +94,6 @@ fn properties_failure(err: PropertiesError) -> Result<Outcome, CliError> {
                 .with_hint("run `aigent skill validate PATH` for every problem");
             body.errors = problems.iter().map(FieldError::from).collect();
             Ok(Outcome::failure(
-                exit::VALIDATION_FAILED,
                 serde_json::Value::Null,
                 body,
                 String::new(),

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use serde_json::json;
 
 use aigent::report::escape::escape_controls;
-use aigent::report::{ErrorBody, ErrorCode, Outcome, Style, exit};
+use aigent::report::{ErrorBody, ErrorCode, Outcome, Style};
 use aigent::skill::rewrite::{FileResult, RewriteRun, Status};
 
 /// The json `data`: every file and the counts.
@@ -31,7 +31,7 @@ pub fn missing_failure(run: &RewriteRun, paths: &[PathBuf], text: &str) -> Optio
         if run.summary().checked > 0 {
             error = error.with_hint("the other paths were still processed");
         }
-        return Some(Outcome::failure(exit::NOT_FOUND, data(run), error, text));
+        return Some(Outcome::failure(data(run), error, text));
     }
     if run.found_nothing {
         let places: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
@@ -40,7 +40,7 @@ pub fn missing_failure(run: &RewriteRun, paths: &[PathBuf], text: &str) -> Optio
             format!("no SKILL.md found below {}", places.join(", ")),
         )
         .with_hint("a skill is a directory holding a SKILL.md file");
-        return Some(Outcome::failure(exit::NOT_FOUND, data(run), error, text));
+        return Some(Outcome::failure(data(run), error, text));
     }
     None
 }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 use serde_json::json;
 
-use aigent::report::{ErrorBody, ErrorCode, FieldError, Outcome, exit};
+use aigent::report::{ErrorBody, ErrorCode, FieldError, Outcome};
 use aigent::skill::prompt::{prompt_skills_in, render_prompt};
 use aigent::skill::tokens::{count_tokens, entry_tokens};
 
@@ -101,10 +101,5 @@ pub fn run(args: &ToPromptArgs, ctx: &Context) -> Result<Outcome, CliError> {
             ..FieldError::default()
         })
         .collect();
-    Ok(Outcome::failure(
-        exit::GENERAL_ERROR,
-        data,
-        error,
-        String::new(),
-    ))
+    Ok(Outcome::failure(data, error, String::new()))
 }

@@ -263,7 +263,7 @@ fn verdict_outcome(run: &ValidationRun, args: &ValidateArgs, ctx: &Context) -> O
             if summary.checked > 0 {
                 error = error.with_hint("the other paths were still validated");
             }
-            Outcome::failure(exit::NOT_FOUND, data, error, text)
+            Outcome::failure(data, error, text)
         }
         Verdict::NothingFound => {
             let places: Vec<String> = args
@@ -272,7 +272,6 @@ fn verdict_outcome(run: &ValidationRun, args: &ValidateArgs, ctx: &Context) -> O
                 .map(|path| path.display().to_string())
                 .collect();
             Outcome::failure(
-                exit::NOT_FOUND,
                 data,
                 ErrorBody::new(
                     ErrorCode::NoSkillsFound,
@@ -305,7 +304,7 @@ fn verdict_outcome(run: &ValidationRun, args: &ValidateArgs, ctx: &Context) -> O
                     places.join(" ")
                 ));
             }
-            Outcome::failure(exit::VALIDATION_FAILED, data, error, text)
+            Outcome::failure(data, error, text)
         }
     };
     outcome.with_warnings(warnings)

@@ -321,6 +321,19 @@ impl OpenAuditLog {
         self.append_with(record, store::Flush::Buffered)
     }
 
+    /// Flushes records appended with [`Self::append_buffered`] to stable
+    /// storage (`fdatasync` of the live file).
+    pub fn sync(&self) -> Result<(), AuditError> {
+        let mut store = self
+            .store
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        store.sync().map_err(|source| AuditError::Io {
+            path: self.path.clone(),
+            source,
+        })
+    }
+
     fn append_with(&self, record: &AuditRecord, sync: store::Flush) -> Result<(), AuditError> {
         let mut store = self
             .store

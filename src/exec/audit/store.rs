@@ -250,6 +250,14 @@ impl Store {
         self.log.append(record, sync)
     }
 
+    /// Flushes what was written to the live file to stable storage
+    /// (`fdatasync`): the records appended with [`Flush::Buffered`].
+    pub fn sync(&mut self) -> io::Result<()> {
+        let _locked = Locked::shared(&self.lock)?;
+        self.log.follow_rotation()?;
+        self.log.disk.sync(&self.log.file)
+    }
+
     #[cfg(test)]
     pub fn file(&self) -> &File {
         &self.log.file
