@@ -59,7 +59,11 @@ impl Enforcer {
                 .name("aigent-sandbox".to_owned())
                 .stack_size(SPAWN_STACK)
                 .spawn_scoped(scope, move || {
-                    block_signals();
+                    // The signal mask is left as it is: the child inherits
+                    // it through posix_spawn. A handler of aigent's that
+                    // runs on this thread only records the signal or
+                    // passes it to the child's group, which Landlock's
+                    // scoping allows (the child is in this thread's domain).
                     self.enter()?;
                     command.spawn()
                 })?;
@@ -91,19 +95,6 @@ impl Enforcer {
 
 /// The spawning thread's stack: it runs `Command::spawn` and nothing else.
 const SPAWN_STACK: usize = 256 * 1024;
-
-/// Blocks every signal in the calling thread, so that aigent's handlers
-/// run on its other threads, never in the confined one. The child does
-/// not inherit the mask: `Command::spawn` empties it.
-fn block_signals() {
-    // SAFETY: `set` is a live local that `sigfillset` initialises before
-    // `pthread_sigmask` reads it; a null old-set pointer is allowed.
-    unsafe {
-        let mut set = std::mem::MaybeUninit::<libc::sigset_t>::uninit();
-        libc::sigfillset(set.as_mut_ptr());
-        libc::pthread_sigmask(libc::SIG_BLOCK, set.as_ptr(), std::ptr::null_mut());
-    }
-}
 
 const READ: [AccessFs; 3] = [AccessFs::Execute, AccessFs::ReadFile, AccessFs::ReadDir];
 const WRITE: [AccessFs; 10] = [
