@@ -62,18 +62,49 @@ pub fn escape_xml(text: &str) -> Cow<'_, str> {
         return Cow::Borrowed(text);
     }
     let mut escaped = String::with_capacity(text.len() + 16);
+    if text.is_ascii() {
+        // Runs of plain bytes are copied whole; each character that
+        // needs it is escaped as below.
+        let mut run = 0;
+        for (at, byte) in text.bytes().enumerate() {
+            let plain = matches!(byte, b' '..=b'~' | b'\n' | b'\t')
+                && !matches!(byte, b'&' | b'<' | b'>' | b'"' | b'\'');
+            if plain {
+                continue;
+            }
+            escaped.push_str(&text[run..at]);
+            push_escaped(&mut escaped, char::from(byte));
+            run = at + 1;
+        }
+        escaped.push_str(&text[run..]);
+        return Cow::Owned(escaped);
+    }
+    escape_chars(text, &mut escaped);
+    Cow::Owned(escaped)
+}
+
+/// [`escape_xml`] character by character.
+fn escape_chars(text: &str, escaped: &mut String) {
+    let hidden = |c: char| c != '\n' && c != '\t' && is_unsafe_for_terminal(c);
     for c in text.chars() {
         match c {
-            '&' => escaped.push_str("&amp;"),
-            '<' => escaped.push_str("&lt;"),
-            '>' => escaped.push_str("&gt;"),
-            '"' => escaped.push_str("&quot;"),
-            '\'' => escaped.push_str("&#x27;"),
-            c if hidden(c) => escaped.push_str(&format!("&#x{:x};", u32::from(c))),
+            '&' | '<' | '>' | '"' | '\'' => push_escaped(escaped, c),
+            c if hidden(c) => push_escaped(escaped, c),
             other => escaped.push(other),
         }
     }
-    Cow::Owned(escaped)
+}
+
+/// One character of [`escape_xml`]'s that is not written as it is.
+fn push_escaped(escaped: &mut String, c: char) {
+    match c {
+        '&' => escaped.push_str("&amp;"),
+        '<' => escaped.push_str("&lt;"),
+        '>' => escaped.push_str("&gt;"),
+        '"' => escaped.push_str("&quot;"),
+        '\'' => escaped.push_str("&#x27;"),
+        c => escaped.push_str(&format!("&#x{:x};", u32::from(c))),
+    }
 }
 
 /// Printable ASCII, tabs and line breaks, none of them escaped: most
@@ -83,4 +114,25 @@ fn is_plain_ascii(text: &str) -> bool {
         matches!(byte, b' '..=b'~' | b'\n' | b'\t')
             && !matches!(byte, b'&' | b'<' | b'>' | b'"' | b'\'')
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ascii_escapes_as_character_by_character() {
+        let every: String = (0u8..128).map(char::from).collect();
+        for text in [
+            every.as_str(),
+            "it's <b>\"x\"</b> & more\r\n\t",
+            "plain text",
+        ] {
+            let mut slow = String::new();
+            escape_chars(text, &mut slow);
+            assert_eq!(escape_xml(text), slow, "{text:?}");
+        }
+        assert_eq!(escape_xml("a\u{1b}b"), "a&#x1b;b");
+        assert_eq!(escape_xml("é<\u{202e}"), "é&lt;&#x202e;");
+    }
 }

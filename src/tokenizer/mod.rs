@@ -43,7 +43,9 @@ thread_local! {
 /// collision simply replaces the slot: the cache is a shortcut, never the
 /// source of a count.
 struct PieceCounts {
-    slots: Box<[u128]>,
+    /// Fixed-size, so that a slot number (at most 16 bits) needs no
+    /// bounds check.
+    slots: Box<[u128; 1 << PieceCounts::SLOT_BITS]>,
 }
 
 impl PieceCounts {
@@ -55,11 +57,15 @@ impl PieceCounts {
     const COUNT_SHIFT: u32 = 124;
 
     fn new() -> Self {
+        let slots: Box<[u128]> = vec![0; 1 << Self::SLOT_BITS].into_boxed_slice();
         Self {
-            slots: vec![0; 1 << Self::SLOT_BITS].into_boxed_slice(),
+            slots: slots.try_into().expect("a slice of 1 << SLOT_BITS slots"),
         }
     }
 
+    /// Called for every piece of every text: inlined into the
+    /// pre-tokenizer's loop.
+    #[inline(always)]
     fn count(&mut self, piece: Piece<'_>) -> usize {
         if piece.len() == 1 {
             // Every byte is a token of its own.
@@ -84,6 +90,7 @@ impl PieceCounts {
 
 /// [`pack`] for a piece of at most 15 bytes: one 16-byte load, masked,
 /// where the text around the piece allows it.
+#[inline(always)]
 fn pack_piece(piece: Piece<'_>) -> u128 {
     match piece.window() {
         Some(window) => {
