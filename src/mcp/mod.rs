@@ -8,6 +8,8 @@
 //!   child with captured output, confirmation, cancellation.
 //! - `confirm.rs` confirms a destructive call per revision: sealed
 //!   `requestState` for 2026-07-28, `elicitation/create` before.
+//! - `framing.rs` looks at each stdio line first, so a request rmcp would
+//!   refuse without its id gets its error with the id.
 //! - `params.rs` says which field of a known method's params is wrong.
 //! - `skills.rs` finds, validates and confines the served skills.
 //! - `server.rs` is the handler and the stdio transport, `http.rs` the
@@ -20,6 +22,7 @@
 pub mod cache;
 pub mod call;
 pub mod confirm;
+pub mod framing;
 pub mod http;
 pub mod lifecycle;
 pub mod params;

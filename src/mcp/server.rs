@@ -588,6 +588,12 @@ impl ServerHandler for AigentServer {
         request: CustomRequest,
         _context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, McpError> {
+        if request.method == super::framing::REFUSED_METHOD
+            && let Some((code, message, data)) =
+                super::framing::carried_error(request.params.as_ref())
+        {
+            return Err(McpError::new(ErrorCode(code), message, Some(data)));
+        }
         match params::diagnose(&request.method, request.params.as_ref()) {
             Some((message, data)) => Err(McpError::invalid_params(message, Some(data))),
             None => Err(McpError::new(
@@ -732,7 +738,7 @@ fn check_argument_size(
 
 /// stdin, telling `eof` when the client closes it.
 struct WatchedStdin {
-    inner: tokio::io::Stdin,
+    inner: super::framing::Precheck<tokio::io::Stdin>,
     eof: Option<tokio::sync::oneshot::Sender<()>>,
 }
 
@@ -822,7 +828,7 @@ pub async fn serve_stdio(options: ServeOptions, reporter: Reporter) -> Result<()
     server.warm();
     let (eof_tx, eof_rx) = tokio::sync::oneshot::channel();
     let stdin = WatchedStdin {
-        inner: tokio::io::stdin(),
+        inner: super::framing::Precheck::new(tokio::io::stdin()),
         eof: Some(eof_tx),
     };
     let transport =

@@ -360,3 +360,53 @@ fn a_sensitive_default_is_shown_nowhere_an_agent_reads() {
         "{listed}"
     );
 }
+
+/// The next line from the server that answers `id`.
+fn answer_to(wire: &mut Wire, id: &Value) -> Value {
+    loop {
+        let line = wire
+            .lines
+            .recv_timeout(Duration::from_secs(30))
+            .expect("the server answers within 30 s");
+        let message: Value = serde_json::from_str(&line).expect("one JSON message a line");
+        if message.get("method").is_none() && (message["id"] == *id || message["id"].is_null()) {
+            return message;
+        }
+    }
+}
+
+#[test]
+fn params_or_meta_that_are_not_objects_get_their_error_with_the_id() {
+    let sandbox = Sandbox::new();
+    sandbox.write("commands/greet.yaml", GREET);
+    for mut wire in both(&sandbox) {
+        for (id, params, code, field) in [
+            (json!(41), json!("who=x"), -32600, "params"),
+            (json!("a-string-id"), json!(7), -32600, "params"),
+            (json!(42), json!([1, 2]), -32602, "params"),
+            (
+                json!(43),
+                json!({"name": "greet", "_meta": "x"}),
+                -32602,
+                "params._meta",
+            ),
+            (
+                json!(44),
+                json!({"name": "greet", "_meta": [1]}),
+                -32602,
+                "params._meta",
+            ),
+        ] {
+            wire.send(
+                &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params}),
+            );
+            let answer = answer_to(&mut wire, &id);
+            assert_eq!(answer["id"], id, "{answer}");
+            assert_eq!(answer["error"]["code"], code, "{answer}");
+            assert_eq!(answer["error"]["data"]["field"], field, "{answer}");
+        }
+        // The server goes on serving.
+        let answer = wire.request("tools/list", json!({}));
+        assert!(answer["result"]["tools"].is_array(), "{answer}");
+    }
+}
