@@ -164,17 +164,28 @@ pub fn dynamic_commands(body: &str) -> Vec<(usize, String)> {
         if in_fence {
             continue;
         }
-        let mut rest = line;
-        while let Some(start) = rest.find("!`") {
-            let after = &rest[start + 2..];
-            let Some(end) = after.find('`') else {
-                break;
-            };
-            let command = after[..end].trim();
-            if !command.is_empty() {
-                found.push((index, command.to_owned()));
+        // A `!` inside inline code (`` `let!` ``, `` `#REF!` ``) starts
+        // nothing: only a `!` outside a code span opens a command.
+        let bytes = line.as_bytes();
+        let mut in_code = false;
+        let mut at = 0;
+        while at < bytes.len() {
+            if bytes[at] == b'!' && !in_code && bytes.get(at + 1) == Some(&b'`') {
+                let after = &line[at + 2..];
+                let Some(end) = after.find('`') else {
+                    break;
+                };
+                let command = after[..end].trim();
+                if !command.is_empty() {
+                    found.push((index, command.to_owned()));
+                }
+                at += 2 + end + 1;
+                continue;
             }
-            rest = &after[end + 1..];
+            if bytes[at] == b'`' {
+                in_code = !in_code;
+            }
+            at += 1;
         }
     }
     found
@@ -589,10 +600,14 @@ mod tests {
 
     #[test]
     fn dynamic_commands_outside_fences() {
-        let body = "Now: !`git status`\n```\n!`not this`\n```\nand !`date` too\n";
+        let body = "Now: !`git status`\n```\n!`not this`\n```\nand !`date` too\n`let!` for eager, `x` and `#REF!`: no; !`pwd`\n";
         assert_eq!(
             dynamic_commands(body),
-            [(0, "git status".to_owned()), (4, "date".to_owned())]
+            [
+                (0, "git status".to_owned()),
+                (4, "date".to_owned()),
+                (5, "pwd".to_owned())
+            ]
         );
     }
 

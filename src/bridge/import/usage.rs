@@ -591,6 +591,16 @@ fn flag(node: &KdlNode, unmapped: &mut Vec<String>) -> Option<Input> {
     });
     let flag_var = property_bool(node, "var");
     let mut choices_found = choices(node);
+    let ignore_case = |node: &KdlNode| {
+        children(node)
+            .iter()
+            .any(|child| child.name().value() == "choices" && property_bool(child, "ignore_case"))
+    };
+    if ignore_case(node) || arg_child.is_some_and(ignore_case) {
+        unmapped.push(format!(
+            "{written}: its choices are matched ignoring case by the program; the declaration takes them as written"
+        ));
+    }
     if let Some(arg) = arg_child {
         choices_found.extend(choices(arg));
         if property_text(arg, "value_terminator").is_some() {

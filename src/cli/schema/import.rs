@@ -234,14 +234,14 @@ fn render(imported: &Import, written: bool, directory: Option<&PathBuf>) -> Stri
         + imported.unmapped.len();
     let _ = writeln!(
         text,
-        "{} declaration{} from the {} spec of `{}`{}, {} command{} skipped, {unmapped} thing{} not mapped",
+        "{} declaration{} from the {} of `{}`{}, {} command{} skipped, {unmapped} thing{} not mapped",
         imported.declarations.len(),
         if imported.declarations.len() == 1 {
             ""
         } else {
             "s"
         },
-        imported.format.as_str(),
+        imported.format.label(),
         clean(&imported.program),
         match (written, directory) {
             (true, Some(directory)) => format!(" written to {}", directory.display()),
