@@ -238,7 +238,7 @@ pub const TABLE: &[(&str, Severity, &str)] = &[
     (
         WRITES_UNDECLARED,
         Severity::Warning,
-        "a `mutating` or `destructive` command without `sandbox.write` takes a path parameter, so by default it may write wherever that path points, outside the project too",
+        "a `mutating` or `destructive` command without `sandbox.write` takes a path parameter that is not confined (`under`, `relative_only`), so by default it may write wherever that path points, outside the project too",
     ),
     (
         SAFE_COMMAND_WRITES,

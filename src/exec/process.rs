@@ -241,7 +241,7 @@ pub(crate) fn run(argv: &Argv, options: &RunOptions) -> Result<Finished, SpawnEr
     unix::run(argv, options, None)
 }
 
-/// [`run`], with the child entering `sandbox` between fork and exec (see
+/// [`run`], with the child confined by `sandbox` before it execs (see
 /// [`super::sandbox`]). A child that cannot enter it never runs the
 /// program: the spawn fails.
 #[cfg(unix)]
@@ -446,22 +446,19 @@ mod unix {
         }
     }
 
-    /// The command for `argv`, entering `sandbox` in the child.
-    fn sandboxed_command(argv: &Argv, sandbox: Option<Enforcer>) -> std::process::Command {
-        let mut command = command_for(argv);
+    /// Spawns `command`, confined by `sandbox` from its first instruction
+    /// (see [`Enforcer::spawn`]).
+    fn spawn_in(
+        command: &mut std::process::Command,
+        sandbox: Option<Enforcer>,
+    ) -> io::Result<std::process::Child> {
         #[cfg(target_os = "linux")]
-        if let Some(mut enforcer) = sandbox {
-            // SAFETY: the closure runs in the forked child before exec. It
-            // only makes system calls (prctl, landlock_restrict_self,
-            // seccomp) on data built before the fork, allocates nothing and
-            // takes no lock, so it is safe in a child of a threaded parent.
-            unsafe {
-                command.pre_exec(move || enforcer.enter());
-            }
+        if let Some(enforcer) = sandbox {
+            return enforcer.spawn(command);
         }
         #[cfg(not(target_os = "linux"))]
         let _ = sandbox;
-        command
+        command.spawn()
     }
 
     /// The CLI's run: the child shares aigent's terminal and signals.
@@ -478,9 +475,7 @@ mod unix {
         })?;
         let terminal = sys::foreground_terminal();
         let started = Instant::now();
-        let child = sandboxed_command(argv, sandbox)
-            .process_group(0)
-            .spawn()
+        let child = spawn_in(command_for(argv).process_group(0), sandbox)
             .map_err(|err| SpawnError::from_io(program, err))?;
         let pid_number = child.id();
         // The child is reaped by `sys::reap` below; std's handle is not
@@ -534,13 +529,15 @@ mod unix {
     ) -> Result<Finished, SpawnError> {
         let program = argv.program();
         let started = Instant::now();
-        let mut child = sandboxed_command(argv, sandbox)
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .process_group(0)
-            .spawn()
-            .map_err(|err| SpawnError::from_io(program, err))?;
+        let mut child = spawn_in(
+            command_for(argv)
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .process_group(0),
+            sandbox,
+        )
+        .map_err(|err| SpawnError::from_io(program, err))?;
         let readers = Readers::start(&mut child, options.output);
         let pid_number = child.id();
         drop(child);

@@ -6,7 +6,11 @@
 //!
 //! Every test needs Landlock ABI 4 or later and seccomp; on a kernel
 //! without them it prints why and returns (the unit tests in
-//! `exec::sandbox` cover the refusal logic on every kernel).
+//! `exec::sandbox` cover the refusal logic on every kernel, and
+//! `require_refuses_on_a_kernel_without_landlock_and_best_effort_says_why`
+//! runs the binary where Landlock answers ENOSYS, as on a kernel without
+//! it). The same suite covers MCP `tools/call` and the hook's routed
+//! `aigent run`.
 
 use std::net::TcpListener;
 
@@ -443,7 +447,7 @@ fn require_refuses_to_run_where_the_kernel_lacks_it() {
     let support = Support::current();
     if support.landlock_abi >= Support::NET_ABI && support.seccomp {
         eprintln!(
-            "note: this kernel (Landlock ABI {}) enforces everything, so `require` runs; the refusal is covered by exec::sandbox's unit tests",
+            "note: this kernel (Landlock ABI {}) enforces everything, so `require` runs; the refusal is covered by require_refuses_on_a_kernel_without_landlock_and_best_effort_says_why",
             support.landlock_abi
         );
         assert_eq!(run.code, 0, "{run}");
@@ -500,4 +504,314 @@ fn settings_choose_the_mode_and_the_flag_overrides_them() {
 
 fn is_root() -> bool {
     rustix::process::geteuid().is_root()
+}
+
+/// Starts `aigent` on a kernel that has no Landlock, as far as aigent can
+/// tell: a seccomp filter installed in the child before it execs aigent
+/// answers ENOSYS to every Landlock call, exactly what a kernel built
+/// without Landlock answers. seccomp itself stays available.
+#[cfg(target_os = "linux")]
+fn without_landlock(mut cmd: std::process::Command) -> Run {
+    use std::collections::BTreeMap;
+    use std::os::unix::process::CommandExt;
+
+    use seccompiler::{BpfProgram, SeccompAction, SeccompFilter, TargetArch};
+
+    let arch = TargetArch::try_from(std::env::consts::ARCH).unwrap();
+    let calls: BTreeMap<i64, Vec<seccompiler::SeccompRule>> = [
+        libc::SYS_landlock_create_ruleset,
+        libc::SYS_landlock_add_rule,
+        libc::SYS_landlock_restrict_self,
+    ]
+    .into_iter()
+    .map(|call| (call, Vec::new()))
+    .collect();
+    let filter = SeccompFilter::new(
+        calls,
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::ENOSYS as u32),
+        arch,
+    )
+    .unwrap();
+    let program: BpfProgram = filter.try_into().unwrap();
+    // SAFETY: the closure runs in the forked child before exec; it only
+    // makes the prctl and seccomp calls on a program built before the fork.
+    unsafe {
+        cmd.pre_exec(move || {
+            seccompiler::apply_filter(&program).map_err(|_| std::io::Error::other("seccomp"))
+        });
+    }
+    let output = cmd.output().unwrap();
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn require_refuses_on_a_kernel_without_landlock_and_best_effort_says_why() {
+    if !Support::current().seccomp {
+        eprintln!("skipped: hiding Landlock from aigent needs seccomp in this test process");
+        return;
+    }
+    let sandbox = Sandbox::new();
+    setup(&sandbox, "none");
+    let probe_without_landlock = |mode: &str, target: &str| {
+        let mut cmd = sandbox.std_cmd();
+        cmd.arg("--commands")
+            .arg(sandbox.join("commands"))
+            .args(["--format", "json", "run", "--sandbox", mode, "probe"])
+            .args(["--action", "write", "--target", target]);
+        without_landlock(cmd)
+    };
+
+    // `require`: nothing runs; the error, its exit code and an audit record.
+    let run = probe_without_landlock("require", "out/refused.txt");
+    assert_eq!(run.code, 4, "{run}");
+    let envelope: Value = serde_json::from_str(&run.stderr).unwrap_or_else(|_| panic!("{run}"));
+    assert_eq!(envelope["error"]["code"], "SANDBOX_UNAVAILABLE", "{run}");
+    assert!(
+        envelope["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("Landlock"),
+        "{run}"
+    );
+    assert!(run.stdout.is_empty(), "the probe ran:\n{run}");
+    assert!(!sandbox.join("out/refused.txt").exists());
+    let log = std::fs::read_to_string(sandbox.audit_log()).unwrap();
+    let records: Vec<Value> = log
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let refused = records
+        .iter()
+        .find(|record| record["event"] == "COMMAND_SANDBOX_UNAVAILABLE")
+        .unwrap_or_else(|| panic!("{log}"));
+    assert_eq!(refused["sandbox"]["mode"], "require", "{refused}");
+    assert_eq!(refused["sandbox"]["landlock_abi"], 0, "{refused}");
+    assert!(
+        !records
+            .iter()
+            .any(|record| record["event"] == "COMMAND_STARTED"),
+        "{log}"
+    );
+
+    // `best-effort`: it runs, with seccomp only, and the warnings say what
+    // was not enforced.
+    let run = probe_without_landlock("best-effort", "out/ran.txt");
+    assert_eq!(run.code, 0, "{run}");
+    assert!(run.stdout.contains("ok: written"), "{run}");
+    let envelope: Value = serde_json::from_str(&run.stderr).unwrap_or_else(|_| panic!("{run}"));
+    let warnings: Vec<&str> = envelope["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        warnings
+            .iter()
+            .any(|warning| warning.starts_with("sandbox (best-effort): file system")),
+        "{warnings:?}"
+    );
+    let report = &envelope["data"]["sandbox"];
+    assert_eq!(report["landlock_abi"], 0, "{report}");
+    assert_eq!(
+        report["enforced"],
+        serde_json::json!(["network", "syscalls"]),
+        "{report}"
+    );
+}
+
+/// Drives `aigent mcp serve --sandbox require` over stdio, as a client
+/// would.
+async fn mcp_client(
+    sandbox: &Sandbox,
+) -> rmcp::service::RunningService<rmcp::service::RoleClient, ()> {
+    use rmcp::ServiceExt;
+    let mut cmd = tokio::process::Command::from(sandbox.std_cmd());
+    cmd.arg("--commands").arg(sandbox.join("commands")).args([
+        "mcp",
+        "serve",
+        "--sandbox",
+        "require",
+    ]);
+    let (transport, _) = rmcp::transport::TokioChildProcess::builder(cmd)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("server starts");
+    ().serve(transport).await.expect("handshake")
+}
+
+async fn mcp_probe(
+    client: &rmcp::service::RunningService<rmcp::service::RoleClient, ()>,
+    args: Value,
+) -> Value {
+    let result = client
+        .call_tool(
+            rmcp::model::CallToolRequestParams::new("probe".to_owned())
+                .with_arguments(args.as_object().cloned().unwrap()),
+        )
+        .await
+        .expect("tools/call answered");
+    result.structured_content.expect("structuredContent")
+}
+
+#[tokio::test]
+async fn mcp_tools_call_runs_in_the_sandbox() {
+    if !kernel_ready() {
+        return;
+    }
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let sandbox = Sandbox::new();
+    setup(&sandbox, "none");
+    let client = mcp_client(&sandbox).await;
+
+    let inside = mcp_probe(
+        &client,
+        serde_json::json!({"action": "write", "target": "out/mcp.txt"}),
+    )
+    .await;
+    assert_eq!(inside["child_exit_code"], 0, "{inside}");
+    assert!(sandbox.join("out/mcp.txt").exists());
+    assert_eq!(inside["sandbox"]["mode"], "require", "{inside}");
+    assert_eq!(inside["sandbox"]["not_enforced"], serde_json::json!([]));
+
+    let outside = mcp_probe(
+        &client,
+        serde_json::json!({"action": "write", "target": "elsewhere/mcp.txt"}),
+    )
+    .await;
+    assert_eq!(outside["child_exit_code"], 3, "{outside}");
+    assert!(
+        outside["stdout"].as_str().unwrap().starts_with("denied: "),
+        "{outside}"
+    );
+    assert!(!sandbox.join("elsewhere/mcp.txt").exists());
+
+    let connect = mcp_probe(
+        &client,
+        serde_json::json!({"action": "connect", "target": "x", "number": port}),
+    )
+    .await;
+    assert_eq!(connect["child_exit_code"], 3, "{connect}");
+    assert!(
+        connect["stdout"].as_str().unwrap().starts_with("denied: "),
+        "{connect}"
+    );
+    client.cancel().await.unwrap();
+    drop(listener);
+
+    // Every executed call's audit record carries the effective sandbox.
+    let log = std::fs::read_to_string(sandbox.audit_log()).unwrap();
+    let executed: Vec<Value> = log
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).unwrap())
+        .filter(|record| record["event"] == "COMMAND_EXECUTED")
+        .collect();
+    assert_eq!(executed.len(), 3, "{log}");
+    let grants = |report: &Value| -> Vec<String> {
+        report["write"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|grant| grant["grant"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(
+        grants(&inside["sandbox"]),
+        ["$CWD/out", "/dev/null", "$TMP"]
+    );
+    for record in &executed {
+        assert_eq!(record["sandbox"]["mode"], "require", "{record}");
+        assert_eq!(record["sandbox"]["network"], "none", "{record}");
+        assert_eq!(record["sandbox"]["not_enforced"], serde_json::json!([]));
+        assert_eq!(
+            grants(&record["sandbox"]),
+            ["$CWD/out", "/dev/null", "$TMP"]
+        );
+    }
+}
+
+#[test]
+fn a_routed_command_runs_in_the_sandbox() {
+    if !kernel_ready() {
+        return;
+    }
+    let sandbox = Sandbox::new();
+    setup(&sandbox, "none");
+    sandbox.write(
+        "commands/touch.yaml",
+        "name: touch\ndescription: Create a file\ndanger_level: mutating\nparameters:\n  target: {type: string, required: true, pattern_type: filepath}\nsubprocess: {binary: touch, argv: [{param: target}]}\nsandbox: {write: ['$CWD/out']}\n",
+    );
+    // The hook rewrites the agent's `touch ...` into `aigent run touch ...`;
+    // the rewritten line, run as the client runs it, is sandboxed.
+    let routed = |target: &str| -> String {
+        let event = serde_json::json!({
+            "session_id": "s", "transcript_path": "/dev/null", "cwd": sandbox.path(),
+            "hook_event_name": "PreToolUse", "tool_name": "Bash",
+            "tool_input": {"command": format!("touch {target}")},
+        });
+        let mut cmd = sandbox.std_cmd();
+        cmd.arg("--commands")
+            .arg(sandbox.join("commands"))
+            .args(["hook", "--client", "claude-code", "--route"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped());
+        let mut child = cmd.spawn().unwrap();
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(event.to_string().as_bytes())
+            .unwrap();
+        let output = child.wait_with_output().unwrap();
+        let reply: Value = serde_json::from_slice(&output.stdout)
+            .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&output.stdout)));
+        let command = reply["hookSpecificOutput"]["updatedInput"]["command"]
+            .as_str()
+            .unwrap_or_else(|| panic!("not routed: {reply}"))
+            .to_owned();
+        assert!(command.contains(" run touch "), "{command}");
+        command
+    };
+    let shell = |line: &str| -> Run {
+        let aigent = sandbox.std_cmd();
+        let mut cmd = std::process::Command::new("sh");
+        cmd.arg("-c").arg(line).current_dir(sandbox.path());
+        for (key, value) in aigent.get_envs() {
+            match value {
+                Some(value) => cmd.env(key, value),
+                None => cmd.env_remove(key),
+            };
+        }
+        let output = cmd.output().unwrap();
+        Run {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    };
+    let run = shell(&routed("out/routed.txt"));
+    assert_eq!(run.code, 0, "{run}");
+    assert!(sandbox.join("out/routed.txt").exists());
+    let run = shell(&routed("elsewhere/routed.txt"));
+    assert_ne!(run.code, 0, "{run}");
+    assert!(!sandbox.join("elsewhere/routed.txt").exists(), "{run}");
+    let log = std::fs::read_to_string(sandbox.audit_log()).unwrap();
+    let executed: Vec<Value> = log
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).unwrap())
+        .filter(|record| record["event"] == "COMMAND_EXECUTED")
+        .collect();
+    assert_eq!(executed.len(), 2, "{log}");
+    for record in &executed {
+        assert_eq!(record["sandbox"]["mode"], "best-effort", "{record}");
+        assert_eq!(record["sandbox"]["not_enforced"], serde_json::json!([]));
+    }
 }

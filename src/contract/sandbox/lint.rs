@@ -5,7 +5,7 @@
 use super::super::codes;
 use super::super::declaration::{DangerLevel, Declaration};
 use super::super::lint::LintContext;
-use super::{EffectiveSandbox, PathGrant, is_path_input, path_inputs};
+use super::{EffectiveSandbox, PathGrant, bound_of, is_path_input, path_inputs};
 use crate::report::Diagnostic;
 
 /// The sandbox's checks, run after the rest of the lint.
@@ -78,8 +78,12 @@ fn outside_writes_are_declared(declaration: &Declaration, _: &LintContext<'_>) -
     {
         return Vec::new();
     }
+    // A parameter confined with `under` or `relative_only` can only point
+    // inside its roots (checked again on the resolved path when the
+    // sandbox is built), so it says where it writes.
     path_inputs(declaration)
         .into_iter()
+        .filter(|name| bound_of(declaration, name).is_none())
         .map(|name| {
             Diagnostic::warning(
                 codes::WRITES_UNDECLARED,
@@ -212,6 +216,41 @@ mod tests {
             "sandbox: {read: ['{src}'], write: ['{dst}']}",
         ));
         assert!(found.is_empty(), "{found:?}");
+    }
+
+    #[test]
+    fn a_confined_path_parameter_says_where_it_writes() {
+        // `dst` is confined (`under`, or `relative_only`): no W141 for it,
+        // and the effective sandbox shows its bound; `src` is not.
+        for (confinement, roots) in [
+            (
+                "under: [$CWD, /srv/data]",
+                serde_json::json!(["$CWD", "/srv/data"]),
+            ),
+            ("relative_only: true", serde_json::json!(["$CWD"])),
+            ("under: ['{src}']", serde_json::json!(["{src}"])),
+        ] {
+            let text = copy("mutating", "").replace(
+                "dst: {type: string, pattern_type: filepath}",
+                &format!("dst: {{type: string, pattern_type: filepath, {confinement}}}"),
+            );
+            let (declaration, found) = parse(&text);
+            assert_eq!(found, [pair("W141", "sandbox.write")], "{confinement}");
+            let declaration = declaration.unwrap();
+            let wire = crate::contract::to_wire(&declaration);
+            assert_eq!(
+                wire["effective_sandbox"]["bounded"],
+                serde_json::json!({ "{dst}": roots }),
+                "{confinement}"
+            );
+            // The wire format, bound included, reads back.
+            let back = crate::contract::read_value(&wire, &crate::contract::Origin::default());
+            assert!(!back.has_errors(), "{:?}", back.diagnostics);
+        }
+        // Unconfined: nothing bounded, and no `bounded` key at all.
+        let (declaration, _) = parse(&copy("mutating", ""));
+        let wire = crate::contract::to_wire(&declaration.unwrap());
+        assert!(wire["effective_sandbox"].get("bounded").is_none());
     }
 
     #[test]

@@ -24,7 +24,9 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
 use strum::{EnumString, IntoStaticStr, VariantArray};
 
-use super::declaration::{DangerLevel, Declaration, Inputs, PatternType, ValueClass};
+use std::collections::BTreeMap;
+
+use super::declaration::{DangerLevel, Declaration, Inputs, PathRoot, PatternType, ValueClass};
 
 pub use lint::CHECKS as LINT_CHECKS;
 pub use parse::read_sandbox;
@@ -49,6 +51,10 @@ pub struct EffectiveSandbox {
     /// Whether the declaration has a `sandbox` section (else every part
     /// is a default).
     pub declared: bool,
+    /// For each `{param}` grant whose parameter is confined (see
+    /// [`bound_of`]), the directories its path must lie in; a resolved
+    /// path outside them is not granted.
+    pub bounds: BTreeMap<String, Vec<PathRoot>>,
 }
 
 impl EffectiveSandbox {
@@ -69,12 +75,19 @@ impl EffectiveSandbox {
                 write.push(always);
             }
         }
-        Self {
+        let mut sandbox = Self {
             read: spec.read,
             write,
             network: spec.network.unwrap_or(Network::None),
             declared: declaration.sandbox.is_some(),
-        }
+            bounds: BTreeMap::new(),
+        };
+        let bounds = sandbox
+            .params()
+            .filter_map(|name| Some((name.to_owned(), bound_of(declaration, name)?)))
+            .collect();
+        sandbox.bounds = bounds;
+        sandbox
     }
 
     /// Every parameter a grant takes its path from.
@@ -102,6 +115,23 @@ fn default_writes(declaration: &Declaration) -> Vec<PathGrant> {
         .collect()
 }
 
+/// Where the path parameter `name` is confined to (#20's confined paths),
+/// if anywhere: its `under` roots; else, for `relative_only`, `$CWD`
+/// (a relative path has no `..`, the `filepath` rules refuse it, but a
+/// symbolic link below `$CWD` could still lead out, so the bound is
+/// checked on the resolved path at run time). `None`: it may point
+/// anywhere.
+pub fn bound_of(declaration: &Declaration, name: &str) -> Option<Vec<PathRoot>> {
+    let confinement = declaration.confinement(name)?;
+    if !confinement.under.is_empty() {
+        Some(confinement.under.clone())
+    } else if confinement.relative_only {
+        Some(vec![PathRoot::Cwd])
+    } else {
+        None
+    }
+}
+
 /// Whether the input `name` holds a path (`pattern_type: filepath`, or
 /// `x-aigent-pattern-type: filepath` in an `input_schema`), alone or as
 /// the items of an array.
@@ -127,7 +157,7 @@ pub fn path_inputs(declaration: &Declaration) -> Vec<&str> {
 
 impl Serialize for EffectiveSandbox {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut out = serializer.serialize_map(Some(4))?;
+        let mut out = serializer.serialize_map(None)?;
         match &self.read {
             Some(read) => out.serialize_entry("read", read)?,
             None => out.serialize_entry("read", "unrestricted")?,
@@ -142,6 +172,19 @@ impl Serialize for EffectiveSandbox {
                 "danger_level"
             },
         )?;
+        if !self.bounds.is_empty() {
+            let bounded: BTreeMap<String, Vec<String>> = self
+                .bounds
+                .iter()
+                .map(|(name, roots)| {
+                    (
+                        format!("{{{name}}}"),
+                        roots.iter().map(PathRoot::to_text).collect(),
+                    )
+                })
+                .collect();
+            out.serialize_entry("bounded", &bounded)?;
+        }
         out.end()
     }
 }

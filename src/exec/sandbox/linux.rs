@@ -1,10 +1,11 @@
-//! The kernel's side: a Landlock ruleset and seccomp filters, built in the
-//! parent (where allocating and failing are fine) and entered by the child
-//! between fork and exec, where only system calls happen.
+//! The kernel's side: a Landlock ruleset and seccomp filters, built by
+//! aigent, and entered by a short-lived thread of aigent's own that then
+//! spawns the child (see [`Enforcer::spawn`]).
 
 use std::collections::BTreeMap;
 use std::io;
 use std::os::fd::OwnedFd;
+use std::sync::OnceLock;
 
 use landlock::{
     ABI, Access, AccessFs, AccessNet, BitFlags, NetPort, PathBeneath, Ruleset, RulesetAttr,
@@ -40,10 +41,36 @@ impl Enforcer {
         Self { landlock, filters }
     }
 
-    /// Runs in the child after fork: system calls only, no allocation
-    /// (`restrict_self` and `apply_filter` build their arguments on the
-    /// stack, and an OS error carries only its number). Sets
-    /// `no_new_privs`, so a setuid program gains nothing.
+    /// Spawns `command` already confined, without a `fork` of aigent.
+    ///
+    /// Landlock domains, seccomp filters and `no_new_privs` belong to a
+    /// thread, and a process inherits its creator's across `clone` and
+    /// keeps them across `execve`. So a new thread enters the sandbox
+    /// ([`Self::enter`]), spawns the child and ends: the child is confined
+    /// from its first instruction, while aigent's other threads never are.
+    /// Spawning from an unforked thread lets the C library use
+    /// `posix_spawn` (`clone(CLONE_VM | CLONE_VFORK)`), which copies no
+    /// page table; a `pre_exec` hook would force a full `fork` of aigent,
+    /// the largest part of the sandbox's cost per spawn. If the thread
+    /// cannot enter the sandbox, nothing is spawned.
+    pub fn spawn(mut self, command: &mut std::process::Command) -> io::Result<std::process::Child> {
+        std::thread::scope(|scope| {
+            let entered = std::thread::Builder::new()
+                .name("aigent-sandbox".to_owned())
+                .stack_size(SPAWN_STACK)
+                .spawn_scoped(scope, move || {
+                    block_signals();
+                    self.enter()?;
+                    command.spawn()
+                })?;
+            entered
+                .join()
+                .unwrap_or_else(|_| Err(io::Error::other("the sandbox thread panicked")))
+        })
+    }
+
+    /// Confines the calling thread, and every process it creates from now
+    /// on. Sets `no_new_privs`, so a setuid program gains nothing.
     pub fn enter(&mut self) -> io::Result<()> {
         if let Some(ruleset) = self.landlock.take() {
             ruleset
@@ -59,6 +86,22 @@ impl Enforcer {
             })?;
         }
         Ok(())
+    }
+}
+
+/// The spawning thread's stack: it runs `Command::spawn` and nothing else.
+const SPAWN_STACK: usize = 256 * 1024;
+
+/// Blocks every signal in the calling thread, so that aigent's handlers
+/// run on its other threads, never in the confined one. The child does
+/// not inherit the mask: `Command::spawn` empties it.
+fn block_signals() {
+    // SAFETY: `set` is a live local that `sigfillset` initialises before
+    // `pthread_sigmask` reads it; a null old-set pointer is allowed.
+    unsafe {
+        let mut set = std::mem::MaybeUninit::<libc::sigset_t>::uninit();
+        libc::sigfillset(set.as_mut_ptr());
+        libc::pthread_sigmask(libc::SIG_BLOCK, set.as_ptr(), std::ptr::null_mut());
     }
 }
 
@@ -279,7 +322,18 @@ fn numbers(call: libc::c_long) -> Vec<i64> {
 /// network, for network sockets), and one answering ENOSYS for `clone3`,
 /// whose flags sit in memory a filter cannot read, so that the C library
 /// falls back to `clone`, whose flags it can.
+///
+/// They depend only on whether the network is `none`, so each is compiled
+/// once per process (a server runs many commands).
 pub fn filters(network: &Network) -> Result<Vec<BpfProgram>, String> {
+    static OFFLINE: OnceLock<Result<Vec<BpfProgram>, String>> = OnceLock::new();
+    static ONLINE: OnceLock<Result<Vec<BpfProgram>, String>> = OnceLock::new();
+    let offline = *network == Network::None;
+    let cell = if offline { &OFFLINE } else { &ONLINE };
+    cell.get_or_init(|| compile_filters(offline)).clone()
+}
+
+fn compile_filters(offline: bool) -> Result<Vec<BpfProgram>, String> {
     let arch = seccomp_arch().ok_or_else(|| {
         format!(
             "seccomp filters are not built for {}",
@@ -312,7 +366,7 @@ pub fn filters(network: &Network) -> Result<Vec<BpfProgram>, String> {
     for number in numbers(libc::SYS_clone) {
         denied.insert(number, clone_rules.clone());
     }
-    if *network == Network::None {
+    if offline {
         let mut socket_rules = Vec::new();
         for family in NETWORK_FAMILIES {
             let family = u64::try_from(*family).unwrap_or_default();

@@ -1,7 +1,7 @@
 //! Kernel least privilege for a declared command (issue #22): the
 //! declaration's effective sandbox ([`crate::contract::sandbox`]),
-//! resolved against one run's checked arguments, and enforced in the child
-//! between fork and exec.
+//! resolved against one run's checked arguments, and enforced on the child
+//! before it runs a single instruction of the program.
 //!
 //! - **Landlock** confines the file system to the grants (writes always;
 //!   reads when the declaration lists them) and TCP `connect`/`bind` to the
@@ -14,8 +14,11 @@
 //!   more; with `network: none` also TCP/UDP/raw sockets.
 //! - `no_new_privs` is set, so a setuid program gains nothing.
 //!
-//! [`prepare`] does all the work that may allocate or fail, in the parent;
-//! the child only makes the system calls ([`Enforcer::enter`]).
+//! [`prepare`] resolves the grants and builds the ruleset and filters;
+//! [`Enforcer::spawn`] enters them on a short-lived thread of aigent's,
+//! which then spawns the child: Landlock, seccomp and `no_new_privs` are
+//! per thread and inherited by every process the thread creates, so the
+//! child starts confined while aigent's own threads never are.
 
 mod kernel;
 #[cfg(target_os = "linux")]

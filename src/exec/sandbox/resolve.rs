@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::contract::Declaration;
 use crate::contract::sandbox::{Base, EffectiveSandbox, PathGrant};
+use crate::contract::{Declaration, PathRoot};
 use crate::guard::{ArgValue, REDACTED, ValidatedArguments};
 
 /// What a grant allows under its path.
@@ -117,6 +117,7 @@ pub fn resolve(
     let mut out = Vec::new();
     for grant in &sandbox.write {
         add(
+            sandbox,
             grant,
             Access::Write,
             declaration,
@@ -139,6 +140,7 @@ pub fn resolve(
         let mut out = Vec::new();
         for grant in read {
             add(
+                sandbox,
                 grant,
                 Access::Read,
                 declaration,
@@ -179,7 +181,9 @@ pub fn resolve(
     resolved
 }
 
+#[allow(clippy::too_many_arguments)]
 fn add(
+    sandbox: &EffectiveSandbox,
     grant: &PathGrant,
     access: Access,
     declaration: &Declaration,
@@ -213,6 +217,10 @@ fn add(
         }
         PathGrant::Param(name) => {
             let sensitive = declaration.is_sensitive(name);
+            let bound = sandbox
+                .bounds
+                .get(name)
+                .map(|roots| bound_roots(roots, validated, places));
             for value in param_paths(validated.get(name)) {
                 let path = Path::new(&value);
                 let path = if path.is_absolute() {
@@ -223,10 +231,47 @@ fn add(
                     skipped.push(format!("`{written}`: the working directory is not known"));
                     continue;
                 };
+                let before = out.len();
                 place(&written, &path, access, sensitive, out, skipped);
+                if let (Some(roots), Some(granted)) = (&bound, out.get(before))
+                    && !roots.iter().any(|root| granted.real.starts_with(root))
+                {
+                    out.truncate(before);
+                    skipped.push(if sensitive {
+                        format!("`{written}`: resolves outside the directories the parameter is confined to; nothing granted")
+                    } else {
+                        format!(
+                            "`{written}` ({}): resolves outside the directories the parameter is confined to; nothing granted",
+                            path.display()
+                        )
+                    });
+                }
             }
         }
     }
+}
+
+/// A confined parameter's roots, resolved; a root that does not resolve
+/// (or an absent `{param}` root) bounds nothing, so it is left out, and
+/// with no root left nothing is granted.
+fn bound_roots(
+    roots: &[PathRoot],
+    validated: &ValidatedArguments,
+    places: &Places,
+) -> Vec<PathBuf> {
+    roots
+        .iter()
+        .filter_map(|root| match root {
+            PathRoot::Cwd => places.cwd.clone(),
+            PathRoot::Absolute(path) => Path::new(path).canonicalize().ok(),
+            PathRoot::Param(name) => match validated.get(name) {
+                Some(ArgValue::String(value)) => {
+                    places.cwd.as_ref()?.join(value).canonicalize().ok()
+                }
+                _ => None,
+            },
+        })
+        .collect()
 }
 
 fn base_name(base: Base) -> &'static str {
@@ -410,6 +455,54 @@ mod tests {
         assert_eq!(grants.len(), 1);
         assert_eq!(grants[0].access, Access::Write);
         assert_eq!(grants[0].real, target.canonicalize().unwrap());
+    }
+
+    #[test]
+    fn a_confined_parameter_is_granted_inside_its_bound_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let cwd = dir.path().join("project");
+        let outside = dir.path().join("outside");
+        std::fs::create_dir_all(cwd.join("build")).unwrap();
+        std::fs::create_dir(&outside).unwrap();
+        // A relative path, `..`-free, that a symlink below $CWD leads out.
+        std::os::unix::fs::symlink(&outside, cwd.join("escape")).unwrap();
+        let parsed = crate::contract::read_declaration(
+            "name: t\ndescription: t\ndanger_level: mutating\nparameters:\n  out: {type: string, pattern_type: filepath, relative_only: true}\nsubprocess: {binary: 'true', argv: [{param: out}]}\n",
+            crate::contract::SourceFormat::Yaml,
+            &crate::contract::Origin::default(),
+        );
+        let declaration = parsed.declaration.unwrap();
+        let sandbox = EffectiveSandbox::of(&declaration);
+        assert_eq!(sandbox.bounds["out"], [PathRoot::Cwd]);
+        let places = Places {
+            cwd: Some(cwd.canonicalize().unwrap()),
+            home: None,
+            tmp: None,
+        };
+        let grants_for = |value: &str| {
+            let tail = ["--out".to_owned(), value.to_owned()];
+            let validated =
+                crate::guard::check(&declaration, &RawArguments::from_tail(&tail)).unwrap();
+            resolve(&sandbox, &declaration, &validated, &places, None, false)
+        };
+        let inside = grants_for("build/new.txt");
+        assert!(
+            inside.write.iter().any(|grant| grant.grant == "{out}"),
+            "{inside:?}"
+        );
+        let escaped = grants_for("escape/new.txt");
+        assert!(
+            escaped.write.iter().all(|grant| grant.grant != "{out}"),
+            "{escaped:?}"
+        );
+        assert!(
+            escaped
+                .skipped
+                .iter()
+                .any(|why| why.contains("outside the directories")),
+            "{:?}",
+            escaped.skipped
+        );
     }
 
     #[test]
