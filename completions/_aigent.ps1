@@ -58,7 +58,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Man pages: aigent.1 and one page per subcommand')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Static completion scripts for every supported shell')
-            [CompletionResult]::new('reference', 'reference', [CompletionResultType]::ParameterValue, 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, error codes, exit codes and each command''s danger level')
+            [CompletionResult]::new('reference', 'reference', [CompletionResultType]::ParameterValue, 'The Markdown reference tables that exist in code: skill, plugin and lint codes, error codes, exit codes and each command''s danger level')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -107,7 +107,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         'aigent;generate;help' {
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Man pages: aigent.1 and one page per subcommand')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Static completion scripts for every supported shell')
-            [CompletionResult]::new('reference', 'reference', [CompletionResultType]::ParameterValue, 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, error codes, exit codes and each command''s danger level')
+            [CompletionResult]::new('reference', 'reference', [CompletionResultType]::ParameterValue, 'The Markdown reference tables that exist in code: skill, plugin and lint codes, error codes, exit codes and each command''s danger level')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -868,7 +868,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         'aigent;help;generate' {
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Man pages: aigent.1 and one page per subcommand')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Static completion scripts for every supported shell')
-            [CompletionResult]::new('reference', 'reference', [CompletionResultType]::ParameterValue, 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, error codes, exit codes and each command''s danger level')
+            [CompletionResult]::new('reference', 'reference', [CompletionResultType]::ParameterValue, 'The Markdown reference tables that exist in code: skill, plugin and lint codes, error codes, exit codes and each command''s danger level')
             break
         }
         'aigent;help;generate;man' {

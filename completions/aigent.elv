@@ -54,7 +54,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --version 'Print version'
             cand man 'Man pages: aigent.1 and one page per subcommand'
             cand completions 'Static completion scripts for every supported shell'
-            cand reference 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, error codes, exit codes and each command''s danger level'
+            cand reference 'The Markdown reference tables that exist in code: skill, plugin and lint codes, error codes, exit codes and each command''s danger level'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;generate;man'= {
@@ -99,7 +99,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;generate;help'= {
             cand man 'Man pages: aigent.1 and one page per subcommand'
             cand completions 'Static completion scripts for every supported shell'
-            cand reference 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, error codes, exit codes and each command''s danger level'
+            cand reference 'The Markdown reference tables that exist in code: skill, plugin and lint codes, error codes, exit codes and each command''s danger level'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;generate;help;man'= {
@@ -781,7 +781,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;help;generate'= {
             cand man 'Man pages: aigent.1 and one page per subcommand'
             cand completions 'Static completion scripts for every supported shell'
-            cand reference 'The Markdown reference tables that exist in code: diagnostic codes, lint codes, error codes, exit codes and each command''s danger level'
+            cand reference 'The Markdown reference tables that exist in code: skill, plugin and lint codes, error codes, exit codes and each command''s danger level'
         }
         &'aigent;help;generate;man'= {
         }

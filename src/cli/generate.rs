@@ -36,7 +36,7 @@ pub enum Artifact {
     Man(OutDir),
     /// Static completion scripts for every supported shell
     Completions(OutDir),
-    /// The Markdown reference tables that exist in code: diagnostic codes,
+    /// The Markdown reference tables that exist in code: skill, plugin and
     /// lint codes, error codes, exit codes and each command's danger level
     Reference(OutDir),
 }
@@ -155,6 +155,16 @@ may be reworded. Source: `src/contract/codes.rs`.\n\n\
 | code | severity | catches |\n|---|---|---|\n{}",
         code_rows(aigent::contract::codes::TABLE, false)
     );
+    let plugin = format!(
+        "{GENERATED}\n\n# Plugin diagnostic codes\n\n\
+What `aigent plugin validate` reports about manifests, sources and components. Skills \
+inside a plugin are reported with the skill codes (see [skill-codes.md](skill-codes.md)); \
+a missing PATH is `E023` (exit code 5) as for skills. Codes are stable; messages may be \
+reworded. Under `--strict` every warning is reported with severity `error` and keeps its \
+code. Source: `src/plugin/codes.rs`.\n\n\
+| code | severity | catches |\n|---|---|---|\n{}",
+        code_rows(aigent::plugin::codes::TABLE, true)
+    );
     let exit_rows: String = aigent::report::exit::TABLE
         .iter()
         .map(|(code, name, when)| format!("| {code} | {name} | {when} |\n"))
@@ -192,6 +202,7 @@ default). Source: each command's `SPEC`, beside it under `src/cli/`.\n\n\
             error_codes_page(GENERATED).into_bytes(),
         ),
         ("exit-codes.md".to_owned(), exit.into_bytes()),
+        ("plugin-codes.md".to_owned(), plugin.into_bytes()),
         ("schema-codes.md".to_owned(), schema.into_bytes()),
         ("skill-codes.md".to_owned(), skill.into_bytes()),
     ]

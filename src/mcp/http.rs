@@ -433,6 +433,16 @@ pub async fn serve(
         if open.fetch_add(1, Ordering::SeqCst) >= options.max_connections {
             open.fetch_sub(1, Ordering::SeqCst);
             let _ = stream.try_write(BUSY);
+            // What the client already sent is read and dropped first:
+            // closing a socket with unread input sends a reset, which can
+            // discard the 503 before the client reads it.
+            let mut sink = [0u8; 4096];
+            for _ in 0..16 {
+                match stream.try_read(&mut sink) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+            }
             drop(stream);
             continue;
         }

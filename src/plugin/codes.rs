@@ -1,6 +1,6 @@
 //! Stable diagnostic codes for plugins and marketplaces. `P` codes never
-//! change meaning. docs/reference/plugin-codes.md is checked against
-//! [`TABLE`] by a test. Skills inside a plugin keep their own `E`/`W` codes.
+//! change meaning. docs/reference/plugin-codes.md is generated from
+//! [`TABLE`] (`aigent generate reference`; tests/it/generated.rs checks it). Skills inside a plugin keep their own `E`/`W` codes.
 
 use crate::report::Severity;
 

@@ -353,6 +353,17 @@ fn exit_codes(codes: &Value, unmapped: &mut Vec<String>) -> Option<Map<String, V
             unmapped.push(format!("exit code {code}: its entry is not an object"));
             continue;
         };
+        // The CLI Agent Spec's standard table calls 2 `ARG_ERROR`, which is
+        // aigent's own name for its rejection; the lint warns (W106) and
+        // asks to describe the program's 2 or leave it out. Left out.
+        if code == "2" && entry.get("name").and_then(Value::as_str) == Some("ARG_ERROR") {
+            unmapped.push(
+                "exit code 2 `ARG_ERROR`: aigent's own name for a rejected argument (W106); \
+                 the program's 2 is left undescribed"
+                    .to_owned(),
+            );
+            continue;
+        }
         let mut fields = Map::new();
         for (key, value) in entry {
             if EXIT_CODE_FIELDS.contains(&key.as_str()) {
