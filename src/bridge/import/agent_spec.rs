@@ -210,7 +210,7 @@ fn command(path: Vec<String>, entry: &Map<String, Value>) -> Command {
             None => command.unmapped.push("arguments: not an object".to_owned()),
         }
     }
-    positionals_in_order(&mut command);
+    command.positionals_in_order();
     if let Some(codes) = entry.get("exit_codes") {
         command.exit_codes = exit_codes(codes, &mut command.unmapped);
     }
@@ -310,36 +310,6 @@ fn flag_field_note(key: &str) -> &'static str {
         }
         _ => "is not a field this import knows",
     }
-}
-
-/// A positional after an optional one would take its place when it is left
-/// out; the optional ones before the last are made required (narrower,
-/// never wider), and a list that is not last is left out.
-fn positionals_in_order(command: &mut Command) {
-    let count = command.positionals.len();
-    let mut keep = Vec::new();
-    for (index, mut input) in std::mem::take(&mut command.positionals)
-        .into_iter()
-        .enumerate()
-    {
-        let last = index + 1 == count;
-        if !last && input.kind == Kind::Array {
-            command.unmapped.push(format!(
-                "{} left out: a list of words before another positional leaves no way to tell them apart",
-                input.written()
-            ));
-            continue;
-        }
-        if !last && !input.required {
-            input.required = true;
-            command.unmapped.push(format!(
-                "{} made required: left out, the positional after it would take its place",
-                input.written()
-            ));
-        }
-        keep.push(input);
-    }
-    command.positionals = keep;
 }
 
 fn exit_codes(codes: &Value, unmapped: &mut Vec<String>) -> Option<Map<String, Value>> {

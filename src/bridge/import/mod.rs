@@ -143,6 +143,39 @@ pub struct Command {
     pub unmapped: Vec<String>,
 }
 
+impl Command {
+    /// A positional after an optional one would take its place when it is
+    /// left out: the optional ones before the last are made required
+    /// (narrower, never wider), and a list that is not last is left out.
+    /// Both readers apply it, each noting what changed in `unmapped`.
+    pub fn positionals_in_order(&mut self) {
+        let count = self.positionals.len();
+        let mut keep = Vec::new();
+        for (index, mut input) in std::mem::take(&mut self.positionals)
+            .into_iter()
+            .enumerate()
+        {
+            let last = index + 1 == count;
+            if !last && input.kind == Kind::Array {
+                self.unmapped.push(format!(
+                    "{} left out: a list of words before another positional leaves no way to tell them apart",
+                    input.written()
+                ));
+                continue;
+            }
+            if !last && !input.required {
+                input.required = true;
+                self.unmapped.push(format!(
+                    "{} made required: left out, the positional after it would take its place",
+                    input.written()
+                ));
+            }
+            keep.push(input);
+        }
+        self.positionals = keep;
+    }
+}
+
 /// A spec as the readers give it.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Spec {

@@ -399,7 +399,7 @@ fn walk(scope: &Scope, nodes: &[KdlNode], inherited: &[Input], spec: &mut Spec, 
                 .push(format!("`{line}`: the `{name}` node is not imported")),
         }
     }
-    positionals_in_order(&mut command);
+    command.positionals_in_order();
     if scope.hidden {
         spec.skipped.push(Skipped {
             command: scope.path.join(" "),
@@ -722,35 +722,6 @@ fn positional(node: &KdlNode, command: &mut Command) -> Option<Input> {
         &mut command.unmapped,
     );
     Some(input)
-}
-
-/// As for a manifest: an optional positional before another is made
-/// required, a list before another is left out.
-fn positionals_in_order(command: &mut Command) {
-    let count = command.positionals.len();
-    let mut keep = Vec::new();
-    for (index, mut input) in std::mem::take(&mut command.positionals)
-        .into_iter()
-        .enumerate()
-    {
-        let last = index + 1 == count;
-        if !last && input.kind == Kind::Array {
-            command.unmapped.push(format!(
-                "{} left out: a list of words before another positional leaves no way to tell them apart",
-                input.written()
-            ));
-            continue;
-        }
-        if !last && !input.required {
-            input.required = true;
-            command.unmapped.push(format!(
-                "{} made required: left out, the positional after it would take its place",
-                input.written()
-            ));
-        }
-        keep.push(input);
-    }
-    command.positionals = keep;
 }
 
 #[cfg(test)]
