@@ -707,12 +707,7 @@ async fn mcp_tools_call_runs_in_the_sandbox() {
     drop(listener);
 
     // Every executed call's audit record carries the effective sandbox.
-    let log = std::fs::read_to_string(sandbox.audit_log()).unwrap();
-    let executed: Vec<Value> = log
-        .lines()
-        .map(|line| serde_json::from_str::<Value>(line).unwrap())
-        .filter(|record| record["event"] == "COMMAND_EXECUTED")
-        .collect();
+    let (log, executed) = executed_records(&sandbox);
     assert_eq!(executed.len(), 3, "{log}");
     let grants = |report: &Value| -> Vec<String> {
         report["write"]
@@ -803,15 +798,21 @@ fn a_routed_command_runs_in_the_sandbox() {
     let run = shell(&routed("elsewhere/routed.txt"));
     assert_ne!(run.code, 0, "{run}");
     assert!(!sandbox.join("elsewhere/routed.txt").exists(), "{run}");
-    let log = std::fs::read_to_string(sandbox.audit_log()).unwrap();
-    let executed: Vec<Value> = log
-        .lines()
-        .map(|line| serde_json::from_str::<Value>(line).unwrap())
-        .filter(|record| record["event"] == "COMMAND_EXECUTED")
-        .collect();
+    let (log, executed) = executed_records(&sandbox);
     assert_eq!(executed.len(), 2, "{log}");
     for record in &executed {
         assert_eq!(record["sandbox"]["mode"], "best-effort", "{record}");
         assert_eq!(record["sandbox"]["not_enforced"], serde_json::json!([]));
     }
+}
+
+/// The audit log's text, and its `COMMAND_EXECUTED` records.
+fn executed_records(sandbox: &Sandbox) -> (String, Vec<Value>) {
+    let log = std::fs::read_to_string(sandbox.audit_log()).unwrap();
+    let executed = log
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).unwrap())
+        .filter(|record| record["event"] == "COMMAND_EXECUTED")
+        .collect();
+    (log, executed)
 }
