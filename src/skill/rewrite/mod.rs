@@ -380,7 +380,7 @@ fn rewrite_target(target: &Target, run: Run<'_>) -> FileResult {
             );
         }
         Err(ReadError::TooLarge(size)) => {
-            return FileResult::failed(file.clone(), too_large(size).message);
+            return FileResult::failed(file.clone(), too_large(file, size).message);
         }
     };
     let Ok(text) = std::str::from_utf8(&bytes) else {
