@@ -1,9 +1,9 @@
 //! The command line: the clap definition, dispatch, and the one place where
 //! results are rendered and written.
 //!
-//! Each leaf command is one file with its clap `Args` and a thin `run` that
-//! calls the library and returns an [`Outcome`] (or a [`CliError`] for an
-//! operational failure). Rendering happens once, here.
+//! Each leaf command is one file under `commands/` with its clap `Args`
+//! and a thin `run` that calls the library and returns an [`Outcome`] (or
+//! a [`CliError`] for an operational failure). Rendering happens once, here.
 
 mod argv;
 mod changed;
