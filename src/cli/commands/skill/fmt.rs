@@ -7,7 +7,7 @@ use clap::Args;
 
 use aigent::report::escape::escape_controls;
 use aigent::report::{ErrorBody, ErrorCode, Outcome};
-use aigent::skill::fmt::format_proposal;
+use aigent::skill::rewrite::fmt::format_proposal;
 use aigent::skill::rewrite::{RewriteOptions, Site, Status, rewrite_paths};
 
 use super::rewrite::{

@@ -1,19 +1,23 @@
 //! Rewriting skill files in place, for `skill fmt` and `skill fix`: from
 //! the paths a user gave to one result per skill file, each with its
-//! diff, written atomically (or not at all).
+//! diff, written atomically (or not at all). [`fmt`] and [`fix`] propose
+//! the new text of one file.
+
+pub mod fix;
+pub mod fmt;
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::check::directory_name;
-use super::codes;
-use super::discover::{Discovery, Target, discover};
-use super::place::{Places, ProfileChoice, ProfileSource};
-use super::read::{MAX_FILE_BYTES, too_large};
 use crate::fsutil::{ReadError, ReplaceError, ReplaceOptions, Rewritable};
 use crate::report::Diagnostic;
+use crate::skill::check::directory_name;
+use crate::skill::codes;
+use crate::skill::discover::{Discovery, Target, discover};
+use crate::skill::place::{Places, ProfileChoice, ProfileSource};
+use crate::skill::read::{MAX_FILE_BYTES, too_large};
 
 /// One repair made.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -61,9 +65,9 @@ pub enum Status {
 /// proposes for it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct DirRename {
-    #[serde(serialize_with = "super::paths::lossy_path")]
+    #[serde(serialize_with = "crate::skill::paths::lossy_path")]
     pub from: PathBuf,
-    #[serde(serialize_with = "super::paths::lossy_path")]
+    #[serde(serialize_with = "crate::skill::paths::lossy_path")]
     pub to: PathBuf,
     /// Renamed (`fix --rename-dir`), or only proposed.
     pub done: bool,
@@ -72,7 +76,7 @@ pub struct DirRename {
 /// The result for one skill file (or one path that holds none).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FileResult {
-    #[serde(serialize_with = "super::paths::lossy_path")]
+    #[serde(serialize_with = "crate::skill::paths::lossy_path")]
     pub path: PathBuf,
     pub status: Status,
     /// The warning code of a skipped file (`W010`).

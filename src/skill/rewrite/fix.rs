@@ -12,13 +12,13 @@
 //! space, a key already in `metadata`) is listed, not guessed. The body is
 //! never touched, and the caller writes the result only when it validates.
 
-use super::check::{CheckContext, check_text};
-use super::clients;
+use super::Proposal;
 use super::fmt::{canonical_scalar, double_quoted};
-use super::frontmatter::{self, Frontmatter, ParseError, YamlValue};
-use super::rewrite::Proposal;
-pub use super::rewrite::{Repair, RepairKind};
-use super::rules::{self, Profile};
+pub use super::{Repair, RepairKind};
+use crate::skill::check::{CheckContext, check_text};
+use crate::skill::clients;
+use crate::skill::frontmatter::{self, Frontmatter, ParseError, YamlValue};
+use crate::skill::rules::{self, Profile};
 
 /// What the fix needs besides the text.
 #[derive(Debug, Clone, Copy, Default)]
@@ -27,7 +27,7 @@ pub struct FixContext<'a> {
     pub directory_name: Option<&'a str>,
     pub profile: Profile,
     /// Where the body's links are checked; `None` skips that check.
-    pub links: Option<super::check::LinkRoot<'a>>,
+    pub links: Option<crate::skill::check::LinkRoot<'a>>,
     /// Then put the frontmatter in `skill fmt`'s canonical form, so that
     /// `fix` then `fmt --check` is clean (when `fmt` can: a file it cannot
     /// format is left as repaired).

@@ -22,8 +22,8 @@ use regex::Regex;
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_saphyr::Spanned;
 
-use super::frontmatter::{self, Entry, Frontmatter, KeyText, ParseError, SplitError};
 use crate::report::escape::{is_bidi_control, is_control};
+use crate::skill::frontmatter::{self, Entry, Frontmatter, KeyText, ParseError, SplitError};
 
 /// The spec's keys, in the order `fmt` puts them.
 pub const KEY_ORDER: &[&str] = &[
@@ -60,8 +60,8 @@ pub enum FormatError {
 pub fn format_proposal(
     text: &str,
     directory_name: Option<&str>,
-) -> Result<super::rewrite::Proposal, FormatError> {
-    use super::check::{CheckContext, check_text};
+) -> Result<super::Proposal, FormatError> {
+    use crate::skill::check::{CheckContext, check_text};
     let formatted = format_text(text)?;
     let mut refused = None;
     if formatted != text {
@@ -93,10 +93,10 @@ pub fn format_proposal(
             ));
         }
     }
-    Ok(super::rewrite::Proposal {
+    Ok(super::Proposal {
         text: formatted,
         refused,
-        ..super::rewrite::Proposal::default()
+        ..super::Proposal::default()
     })
 }
 
