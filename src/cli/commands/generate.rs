@@ -145,7 +145,7 @@ What `aigent skill validate` reports ([the guide](../skills.md)). Codes are stab
 messages may be reworded. Under `--strict` every warning is reported with severity \
 `error` and keeps its code. Source: `src/skill/codes.rs`.\n\n\
 | code | severity | catches |\n|---|---|---|\n{}",
-        code_rows(aigent::skill::codes::TABLE, true)
+        code_rows(aigent::skill::codes::Code::TABLE, true)
     );
     let schema = format!(
         "{GENERATED}\n\n# Registration lint codes\n\n\
@@ -153,7 +153,7 @@ What `aigent schema lint` reports about a declaration, and what every command th
 loads the registry checks ([the guide](../contracts.md)). Codes are stable; messages \
 may be reworded. Source: `src/contract/codes.rs`.\n\n\
 | code | severity | catches |\n|---|---|---|\n{}",
-        code_rows(aigent::contract::codes::TABLE, false)
+        code_rows(aigent::contract::codes::Code::TABLE, false)
     );
     let plugin = format!(
         "{GENERATED}\n\n# Plugin diagnostic codes\n\n\
@@ -163,7 +163,7 @@ a missing PATH is `E023` (exit code 5) as for skills. Codes are stable; messages
 reworded. Under `--strict` every warning is reported with severity `error` and keeps its \
 code. Source: `src/plugin/codes.rs`.\n\n\
 | code | severity | catches |\n|---|---|---|\n{}",
-        code_rows(aigent::plugin::codes::TABLE, true)
+        code_rows(aigent::plugin::codes::Code::TABLE, true)
     );
     let exit_rows: String = aigent::report::exit::TABLE
         .iter()
@@ -250,9 +250,9 @@ fn client_profiles(generated: &str) -> String {
     use aigent::skill::clients::{ClientRule, KnownKeys, PROFILES};
     use aigent::skill::codes;
     let rule_code = |rule: &ClientRule| match rule {
-        ClientRule::AsciiName => codes::NAME_NOT_ASCII,
-        ClientRule::ShortDescription => codes::SHORT_DESCRIPTION_INVALID,
-        ClientRule::StrictFences => codes::FENCES_NOT_STRICT,
+        ClientRule::AsciiName => codes::Code::NameNotAscii,
+        ClientRule::ShortDescription => codes::Code::ShortDescriptionInvalid,
+        ClientRule::StrictFences => codes::Code::FencesNotStrict,
     };
     let list = |items: Vec<String>| {
         if items.is_empty() {
