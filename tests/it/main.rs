@@ -36,6 +36,8 @@ mod mcp;
 #[cfg(unix)]
 mod mcp_http;
 #[cfg(unix)]
+mod mcp_http_oauth;
+#[cfg(unix)]
 mod mcp_revisions;
 #[cfg(unix)]
 mod mcp_shutdown;
