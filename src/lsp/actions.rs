@@ -8,8 +8,8 @@ use super::document::{Document, Kind};
 use super::hover::skill_profile;
 use super::settings::Settings;
 use crate::skill::check::{LinkRoot, directory_name};
-use crate::skill::fix::{FixContext, fix_text};
-use crate::skill::fmt::format_proposal;
+use crate::skill::rewrite::fix::{FixContext, fix_text};
+use crate::skill::rewrite::fmt::format_proposal;
 use crate::skill::source::FileSystem;
 
 /// One edit: bytes `start..end` of the document become `text`.

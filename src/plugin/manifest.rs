@@ -71,7 +71,7 @@ pub fn read_json(file: &Path) -> Result<Value, Diagnostic> {
 /// same size limit as [`read_json`].
 pub fn parse_json(file: &Path, bytes: &[u8]) -> Result<Value, Diagnostic> {
     if bytes.len() as u64 > crate::skill::read::MAX_FILE_BYTES {
-        return Err(crate::skill::read::too_large(bytes.len() as u64));
+        return Err(crate::skill::read::too_large(file, bytes.len() as u64));
     }
     serde_json::from_slice(bytes).map_err(|err| {
         Diagnostic::error(

@@ -291,7 +291,7 @@ impl SkillSource for Buffer<'_> {
             return FileSystem.read_skill_file(file);
         }
         if self.bytes.len() as u64 > MAX_FILE_BYTES {
-            return Err(too_large(self.bytes.len() as u64));
+            return Err(too_large(file, self.bytes.len() as u64));
         }
         Ok(self.bytes.to_vec())
     }
@@ -454,7 +454,10 @@ pub struct Checked {
 pub fn check_contents(bytes: &[u8], context: CheckContext<'_>) -> Checked {
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Checked {
-            diagnostics: vec![too_large(bytes.len() as u64)],
+            diagnostics: vec![too_large(
+                context.location.unwrap_or(Path::new("SKILL.md")),
+                bytes.len() as u64,
+            )],
             ..Checked::default()
         };
     }

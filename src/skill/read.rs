@@ -31,7 +31,7 @@ pub fn read_skill_file(file: &Path) -> Result<Vec<u8>, Diagnostic> {
         ));
     }
     if metadata.len() > MAX_FILE_BYTES {
-        return Err(too_large(metadata.len()));
+        return Err(too_large(file, metadata.len()));
     }
     let capacity = usize::try_from(metadata.len()).unwrap_or(0);
     let mut bytes = Vec::with_capacity(capacity.saturating_add(1));
@@ -40,14 +40,19 @@ pub fn read_skill_file(file: &Path) -> Result<Vec<u8>, Diagnostic> {
         .read_to_end(&mut bytes)
         .map_err(unreadable)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(too_large(bytes.len() as u64));
+        return Err(too_large(file, bytes.len() as u64));
     }
     Ok(bytes)
 }
 
-pub fn too_large(size: u64) -> Diagnostic {
+/// The finding on a file over the 1 MiB limit, naming it: skills and plugin
+/// manifests share the limit and this code.
+pub fn too_large(file: &Path, size: u64) -> Diagnostic {
     Diagnostic::error(
         codes::FILE_TOO_LARGE,
-        format!("skill file is {size} bytes; the limit is {MAX_FILE_BYTES} (1 MiB)"),
+        format!(
+            "{} is {size} bytes; the limit is {MAX_FILE_BYTES} (1 MiB)",
+            file.display()
+        ),
     )
 }

@@ -70,7 +70,7 @@ impl SkillSource for Snapshot<'_> {
             return read_skill_file(&self.workdir().join(file));
         }
         self.read(file, MAX_FILE_BYTES).map_err(|err| match err {
-            SnapshotReadError::TooLarge { size } => too_large(size),
+            SnapshotReadError::TooLarge { size } => too_large(file, size),
             other => Diagnostic::error(
                 codes::FILE_UNREADABLE,
                 format!(
