@@ -62,6 +62,16 @@ pub fn write_result(result: Result<Outcome, CliError>, ctx: &Context, started: I
 /// any outcome's are. A failed write (a closed pipe) ends the command:
 /// its outcome has no verdict.
 pub fn stream(ctx: &Context, body: impl FnOnce(&mut dyn Write) -> io::Result<Outcome>) -> Outcome {
+    if ctx.buffered && ctx.format != OutputFormat::Json {
+        let mut text = Vec::new();
+        return match body(&mut text) {
+            Ok(mut outcome) => {
+                outcome.text = String::from_utf8_lossy(&text).into_owned();
+                outcome
+            }
+            Err(err) => CliError::of(ErrorCode::Internal, err.to_string()).into_outcome(),
+        };
+    }
     let mut stdout = io::BufWriter::new(io::stdout().lock());
     let written = if ctx.format == OutputFormat::Json {
         stdout

@@ -96,10 +96,10 @@ impl CrossSkill {
             return;
         }
         let mut found = Vec::new();
-        if let Some(name) = skill.name.as_deref().filter(|name| !name.trim().is_empty()) {
-            if let Some(diagnostic) = self.name_finding(name, &skill.path) {
-                found.push(diagnostic);
-            }
+        if let Some(name) = skill.name.as_deref().filter(|name| !name.trim().is_empty())
+            && let Some(diagnostic) = self.name_finding(name, &skill.path)
+        {
+            found.push(diagnostic);
         }
         if let Some(fingerprint) = skill.description.as_deref().and_then(fingerprint) {
             match self.by_description.get_mut(&fingerprint) {

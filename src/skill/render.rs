@@ -90,10 +90,11 @@ enum State<'a, W: io::Write> {
         out: W,
         skills: ArrayWriter,
     },
+    /// Boxed: a SARIF writer is large, and there is one per run.
     Findings {
-        writer: FindingsWriter<W>,
-        text: ValidationText,
-        changed: Option<ChangedReport>,
+        writer: Box<FindingsWriter<W>>,
+        text: Box<ValidationText>,
+        changed: Option<Box<ChangedReport>>,
     },
     /// Between two of the above.
     Moving,
@@ -152,7 +153,7 @@ impl<'a, W: io::Write> ValidationOutput<'a, W> {
             } => {
                 if writer.is_text() {
                     let mut piece = String::new();
-                    text.finish(&mut piece, changed.as_ref());
+                    text.finish(&mut piece, changed.as_deref());
                     writer.text(&piece)?;
                 }
                 let summary = tally.summary();
@@ -192,9 +193,9 @@ impl<W: io::Write> ReportSink for ValidationOutput<'_, W> {
                 writer.text(&piece)?;
             }
             State::Findings {
-                writer,
-                text,
-                changed: changed.cloned(),
+                writer: Box::new(writer),
+                text: Box::new(text),
+                changed: changed.cloned().map(Box::new),
             }
         };
         Ok(())

@@ -215,7 +215,7 @@ impl ReportSink for Collect<'_> {
 /// and finding them is what can fail); else the paths to walk.
 #[derive(Debug)]
 pub enum Selection {
-    Changed(ChangedRun),
+    Changed(Box<ChangedRun>),
     Walk {
         paths: Vec<PathBuf>,
         recursive: bool,
@@ -226,11 +226,11 @@ pub enum Selection {
 /// find out what changed (no repository, unknown base).
 pub fn select(paths: &[PathBuf], options: &RunOptions) -> Result<Selection, VcsError> {
     match &options.changed {
-        Some(scope) => Ok(Selection::Changed(validate_changed(
+        Some(scope) => Ok(Selection::Changed(Box::new(validate_changed(
             paths,
             scope,
             options.validate,
-        )?)),
+        )?))),
         None => Ok(Selection::Walk {
             paths: paths.to_vec(),
             recursive: options.recursive,
@@ -249,6 +249,7 @@ pub fn validate_selection(
     let mut cross = CrossSkill::new();
     let (paths, recursive) = match selection {
         Selection::Changed(changed) => {
+            let changed = *changed;
             sink.start(Some(&changed.report))?;
             for mut report in changed.skills {
                 cross.check(&mut report, options);
