@@ -105,8 +105,8 @@ impl CrossSkill {
             match self.by_description.get_mut(&fingerprint) {
                 Some(earlier) => {
                     found.push(
-                        Diagnostic::note(
-                            codes::DESCRIPTION_NEAR_DUPLICATE,
+                        Diagnostic::new(
+                            codes::Code::DescriptionNearDuplicate,
                             format!(
                                 "description is nearly the same as that of {}; an agent cannot tell them apart",
                                 earlier.listed()
@@ -157,15 +157,15 @@ impl CrossSkill {
             })
         });
         let diagnostic = match shadowed {
-            Some((other, client)) => Diagnostic::error(
-                codes::DUPLICATE_NAME_SHADOWED,
+            Some((other, client)) => Diagnostic::new(
+                codes::Code::DuplicateNameShadowed,
                 format!(
                     "skill name '{name}' is also the name of {}; {client} loads both from this project, and one shadows the other",
                     other.display()
                 ),
             ),
-            None => Diagnostic::warning(
-                codes::DUPLICATE_NAME,
+            None => Diagnostic::new(
+                codes::Code::DuplicateName,
                 format!(
                     "skill name '{name}' is also the name of {}",
                     group.earlier.listed()

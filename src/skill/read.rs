@@ -17,16 +17,16 @@ pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
 /// so a FIFO named `SKILL.md` cannot hang the run.
 pub fn read_skill_file(file: &Path) -> Result<Vec<u8>, Diagnostic> {
     let unreadable = |err: io::Error| {
-        Diagnostic::error(
-            codes::FILE_UNREADABLE,
+        Diagnostic::new(
+            codes::Code::FileUnreadable,
             format!("cannot read {}: {err}", file.display()),
         )
     };
     let handle = open_nonblocking(file).map_err(unreadable)?;
     let metadata = handle.metadata().map_err(unreadable)?;
     if !metadata.is_file() {
-        return Err(Diagnostic::error(
-            codes::FILE_UNREADABLE,
+        return Err(Diagnostic::new(
+            codes::Code::FileUnreadable,
             format!("{} is not a regular file", file.display()),
         ));
     }
@@ -48,8 +48,8 @@ pub fn read_skill_file(file: &Path) -> Result<Vec<u8>, Diagnostic> {
 /// The finding on a file over the 1 MiB limit, naming it: skills and plugin
 /// manifests share the limit and this code.
 pub fn too_large(file: &Path, size: u64) -> Diagnostic {
-    Diagnostic::error(
-        codes::FILE_TOO_LARGE,
+    Diagnostic::new(
+        codes::Code::FileTooLarge,
         format!(
             "{} is {size} bytes; the limit is {MAX_FILE_BYTES} (1 MiB)",
             file.display()

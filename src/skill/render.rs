@@ -299,7 +299,7 @@ impl ValidationText {
         let style = self.options.style;
         self.reports += 1;
         self.tally.add(skill);
-        if !skill.has_code(codes::PATH_MISSING) {
+        if !skill.has_code(codes::Code::PathMissing) {
             let choice = (skill.profile.as_str(), skill.profile_source);
             match self.profiles.iter_mut().find(|(seen, _)| *seen == choice) {
                 Some((_, count)) => *count += 1,
@@ -371,7 +371,7 @@ impl<'a> ValidationFindings<'a> {
         Self::with_rules(
             run,
             sarif::ToolInfo {
-                rules: codes::TABLE,
+                rules: codes::Code::TABLE,
                 rules_page: SKILL_CODES_PAGE,
             },
         )

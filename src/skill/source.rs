@@ -71,8 +71,8 @@ impl SkillSource for Snapshot<'_> {
         }
         self.read(file, MAX_FILE_BYTES).map_err(|err| match err {
             SnapshotReadError::TooLarge { size } => too_large(file, size),
-            other => Diagnostic::error(
-                codes::FILE_UNREADABLE,
+            other => Diagnostic::new(
+                codes::Code::FileUnreadable,
                 format!(
                     "cannot read {} from {}: {other}",
                     file.display(),

@@ -84,13 +84,13 @@ impl ValidationRun {
     pub fn checked(&self) -> impl Iterator<Item = &SkillReport> {
         self.skills
             .iter()
-            .filter(|skill| !skill.has_code(codes::PATH_MISSING))
+            .filter(|skill| !skill.has_code(codes::Code::PathMissing))
     }
 
     pub fn missing_paths(&self) -> impl Iterator<Item = &SkillReport> {
         self.skills
             .iter()
-            .filter(|skill| skill.has_code(codes::PATH_MISSING))
+            .filter(|skill| skill.has_code(codes::Code::PathMissing))
     }
 
     pub fn verdict(&self) -> Verdict {
@@ -111,7 +111,7 @@ impl Tally {
     /// Counts one final report.
     pub fn add(&mut self, skill: &SkillReport) {
         self.any_invalid |= !skill.valid;
-        if skill.has_code(codes::PATH_MISSING) {
+        if skill.has_code(codes::Code::PathMissing) {
             self.missing.push(skill.path.clone());
             return;
         }
@@ -314,7 +314,7 @@ fn check_target(
         };
     };
     for diagnostic in &mut report.diagnostics {
-        if diagnostic.code == codes::SKILL_FILE_MISSING {
+        if diagnostic.code == codes::Code::SkillFileMissing {
             diagnostic.message.push_str(&format!(
                 "; it has skills below it (such as {}): validate them with --recursive",
                 example.display()

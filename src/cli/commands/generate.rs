@@ -145,7 +145,7 @@ What `aigent skill validate` reports ([the guide](../skills.md)). Codes are stab
 messages may be reworded. Under `--strict` every warning is reported with severity \
 `error` and keeps its code. Source: `src/skill/codes.rs`.\n\n\
 | code | severity | catches |\n|---|---|---|\n{}",
-        code_rows(aigent::skill::codes::TABLE, true)
+        code_rows(aigent::skill::codes::Code::TABLE, true)
     );
     let schema = format!(
         "{GENERATED}\n\n# Registration lint codes\n\n\
@@ -153,7 +153,7 @@ What `aigent schema lint` reports about a declaration, and what every command th
 loads the registry checks ([the guide](../contracts.md)). Codes are stable; messages \
 may be reworded. Source: `src/contract/codes.rs`.\n\n\
 | code | severity | catches |\n|---|---|---|\n{}",
-        code_rows(aigent::contract::codes::TABLE, false)
+        code_rows(aigent::contract::codes::Code::TABLE, false)
     );
     let plugin = format!(
         "{GENERATED}\n\n# Plugin diagnostic codes\n\n\
@@ -163,7 +163,7 @@ a missing PATH is `E023` (exit code 5) as for skills. Codes are stable; messages
 reworded. Under `--strict` every warning is reported with severity `error` and keeps its \
 code. Source: `src/plugin/codes.rs`.\n\n\
 | code | severity | catches |\n|---|---|---|\n{}",
-        code_rows(aigent::plugin::codes::TABLE, true)
+        code_rows(aigent::plugin::codes::Code::TABLE, true)
     );
     let exit_rows: String = aigent::report::exit::TABLE
         .iter()
@@ -202,11 +202,116 @@ default). Source: each command's `SPEC`, beside it under `src/cli/`.\n\n\
             error_codes_page(GENERATED).into_bytes(),
         ),
         ("exit-codes.md".to_owned(), exit.into_bytes()),
+        (
+            "guard-rules.md".to_owned(),
+            guard_rules(GENERATED).into_bytes(),
+        ),
         ("plugin-codes.md".to_owned(), plugin.into_bytes()),
         ("schema-codes.md".to_owned(), schema.into_bytes()),
         ("skill-codes.md".to_owned(), skill.into_bytes()),
     ]
 }
+
+/// The guard's rules, from the `Rule` enum (`src/guard/rule.rs`): what
+/// each catches and where it applies, the named rules first.
+fn guard_rules(generated: &str) -> String {
+    use aigent::guard::Rule;
+    use strum::VariantArray;
+    let rows = |named: bool| -> String {
+        Rule::VARIANTS
+            .iter()
+            .filter(|rule| rule.is_named() == named)
+            .map(|rule| {
+                format!(
+                    "| `{}` | {} | {} |\n",
+                    rule.as_str(),
+                    rule.meaning().replace('|', "\\|"),
+                    rule.applies_to().replace('|', "\\|")
+                )
+            })
+            .collect()
+    };
+    let header = "| rule | catches | applies to |\n|---|---|---|\n";
+    format!(
+        "{generated}\n\n# The guard rules (Phase 1)\n\n{INTRO}\n\
+The named rules: a hit means the value was hallucinated or smuggled in, and the \
+rejection is `INVALID_AGENT_INPUT`.\n\n{header}{}\n\
+The contract checks: the value does not fit the declaration, and the rejection is an \
+`ARG_ERROR` named after what failed. When a named rule explains a value, the pattern \
+type's own syntax error is not repeated for it.\n\n{header}{}\n\
+Source: `src/guard/rule.rs` (`Rule::meaning`, `Rule::applies_to`); the checks \
+themselves are in `src/guard/rules.rs` and `src/guard/syntax.rs`.\n\n{REST}",
+        rows(true),
+        rows(false),
+    )
+}
+
+const INTRO: &str = r##"Phase 1 is one pure function, `aigent::guard::check(&declaration, &raw)`,
+that returns either the validated, typed arguments in declared order or
+every violation. `args check` reports its result; `run` builds the argv
+from it.
+
+Each rule runs on the raw value and on a normalized value; a value is
+rejected if either form breaks a rule. Normalizing repeats, until nothing
+changes (at most 8 rounds; a value still changing after that is rejected as
+`percent_encoded`): `%XX` and `%uXXXX` decoding, folding overlong UTF-8
+(`%c0%ae` is `.`), and NFKC (fullwidth `．／＼` become `./\`). So `%252e`,
+`%c0%ae%c0%ae/`, `．．／` and `..%5c` are all traversals. Two rules look at
+other forms: `shell_metacharacter` at the raw and the percent-decoded value
+only, without NFKC (no program reads the fullwidth `（` or `；` of Japanese
+text as `(` or `;`, so `テスト（仮）`, `Ｑ＆Ａ` and `㈱トヨタ` pass), and
+`path_traversal` in a `url` at the path split off the raw value first (up
+to its first literal `?` or `#`), then decoded, so an encoded `%3F` or
+`%23` cannot end the path early. A `free_text` or `regex` value is data
+for its program, which never decodes it: its rules look at the value as
+given only.
+"##;
+
+const REST: &str = r##"## Text that is data: `free_text` and `regex`
+
+A program that reads a word as data does not care that it holds `(`, `|`
+or `;`: aigent never hands it to a shell. So a parameter may say so:
+
+| pattern_type | accepts | refuses |
+|---|---|---|
+| `free_text` | any text up to 131,071 bytes (one argv word on Linux), as one word: `Fix parser (again) & add tests`, a jq filter, a SQL query | control and invisible characters (tab, newline, CR, ZWJ, ZWNJ pass), a value that is only a placeholder, a leading `-` where the word stands alone |
+| `regex` | a regular expression that compiles in `regex_dialect`: `ere` (POSIX extended, as `grep -E` reads it), `pcre` (Perl-compatible, as `grep -P`), `rust` (ripgrep); at most 4,096 bytes, repetition counts up to 1,000, groups nested 64 deep | the same, and every control character (a newline in a `grep -E` pattern would be a second pattern) |
+
+The lint keeps such text away from places that read it as code (E128:
+program position, a word of `make`; E115 and E127 name the rest for every
+value). Give a `pattern` as well to narrow it (`^(?i:select|with)\b[^;]*$`
+for a read-only query).
+
+## What the JSON Schema says
+
+`schema show --format json-schema` and every MCP tool's `inputSchema` carry
+what the guard refuses, so a model can avoid a rejection before it
+happens: each string property gets the pattern type's `pattern` (and the
+declared `pattern` beside it in `allOf` when both are given), `minLength:
+1` where an empty value is refused, `maxLength` for `free_text`, and a
+`not` with one `anyOf` entry per kind of refusal, each with a
+`description` (`refused: a shell metacharacter`, `refused: a leading '-'
+...`, `refused: a placeholder`, `refused: a '..' path segment`, `refused: a
+control or invisible character`, `refused: a percent-escape, a query ...`).
+The patterns catch each refused character or form as given, percent-encoded
+once, and in its fullwidth form (`．／＼－`, `‥`).
+
+### What the JSON Schema cannot say
+
+These the guard alone refuses; a test (`registry::json_schema`) holds the
+export to the guard's corpus, and allows only these:
+
+- more than one layer of percent-encoding (`%252e`);
+- `%uXXXX` escapes;
+- overlong UTF-8 (`%c0%ae`);
+- percent-encoded Unicode format characters (`%E2%80%8B`);
+- backslash escapes and HTML character references (`\056`, `&#46;`) in IDs and paths;
+- control characters beyond the Basic Multilingual Plane (the tag characters U+E0000–E007F and plane 14);
+- whether a `regex` compiles in its dialect;
+- a placeholder `<name>` whose name has a non-ASCII letter;
+- where a path resolves (`under`, `must_exist`): the file system decides, so the export says them as `x-aigent-under` and `x-aigent-must-exist` only;
+- the exact syntax of a pattern type where the export's `pattern` is looser (a URL's host and port, a path's length), and a length in bytes (`maxLength` counts characters).
+"##;
 
 /// The environment variables that make a program run or load code, from
 /// the table in `src/contract/programs/environment.rs`.
@@ -250,9 +355,9 @@ fn client_profiles(generated: &str) -> String {
     use aigent::skill::clients::{ClientRule, KnownKeys, PROFILES};
     use aigent::skill::codes;
     let rule_code = |rule: &ClientRule| match rule {
-        ClientRule::AsciiName => codes::NAME_NOT_ASCII,
-        ClientRule::ShortDescription => codes::SHORT_DESCRIPTION_INVALID,
-        ClientRule::StrictFences => codes::FENCES_NOT_STRICT,
+        ClientRule::AsciiName => codes::Code::NameNotAscii,
+        ClientRule::ShortDescription => codes::Code::ShortDescriptionInvalid,
+        ClientRule::StrictFences => codes::Code::FencesNotStrict,
     };
     let list = |items: Vec<String>| {
         if items.is_empty() {

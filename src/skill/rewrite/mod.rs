@@ -356,7 +356,7 @@ fn rewrite_target(target: &Target, run: Run<'_>) -> FileResult {
         .max_by_key(|tree| tree.as_os_str().len())
     else {
         return FileResult {
-            code: Some(codes::WRITE_OUTSIDE_TREE),
+            code: Some(codes::Code::WriteOutsideTree.id()),
             message: Some(format!(
                 "{} leads through a symlink to {}, outside the tree given; not read or written",
                 file.display(),

@@ -258,7 +258,7 @@ impl ScaffoldError {
             ScaffoldError::Invalid { problems } => {
                 let mismatch = problems
                     .iter()
-                    .any(|problem| problem.code == codes::NAME_DIRECTORY_MISMATCH);
+                    .any(|problem| problem.code == codes::Code::NameDirectoryMismatch);
                 let bad_name = problems
                     .iter()
                     .any(|problem| problem.field.as_deref() == Some("name"));
@@ -402,11 +402,11 @@ mod tests {
         assert_eq!(
             found,
             [
-                codes::NAME_CHARACTERS,
-                codes::NAME_HYPHENS,
-                codes::NAME_RESERVED,
-                codes::DESCRIPTION_XML_TAG,
-                codes::COMPATIBILITY_TOO_LONG
+                codes::Code::NameCharacters,
+                codes::Code::NameHyphens,
+                codes::Code::NameReserved,
+                codes::Code::DescriptionXmlTag,
+                codes::Code::CompatibilityTooLong
             ]
         );
         let empty = plan_files(&Answers::default()).unwrap_err();
@@ -525,7 +525,7 @@ mod tests {
         let ScaffoldError::Invalid { problems } = &err else {
             panic!("{err}");
         };
-        assert_eq!(problems[0].code, codes::NAME_DIRECTORY_MISMATCH);
+        assert_eq!(problems[0].code, codes::Code::NameDirectoryMismatch);
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 

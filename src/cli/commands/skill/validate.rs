@@ -288,7 +288,7 @@ fn check_contracts(skill: &mut SkillReport, contracts: &Contracts<'_>, options: 
 /// The rules `skill validate` reports: the skill codes.
 fn skill_tool() -> ToolInfo<'static> {
     ToolInfo {
-        rules: aigent::skill::codes::TABLE,
+        rules: aigent::skill::codes::Code::TABLE,
         rules_page: aigent::report::SKILL_CODES_PAGE,
     }
 }
