@@ -195,8 +195,12 @@ mod tests {
             name: "deploy".to_owned(),
             file: "commands/deploy.json".to_owned(),
             diagnostics: vec![
-                Diagnostic::error("E101", "bad pattern").with_field("version"),
-                Diagnostic::warning("W101", "only a warning"),
+                Diagnostic::new(crate::contract::codes::Code::FileUnreadable, "bad pattern")
+                    .with_field("version"),
+                Diagnostic::new(
+                    crate::contract::codes::Code::IdentifierUnpatterned,
+                    "only a warning",
+                ),
             ],
         };
         let body = load_error_body(&err);

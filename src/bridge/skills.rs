@@ -49,7 +49,7 @@ pub struct Finding {
     pub standing: Standing,
     /// The `skill validate` code this standing is reported under
     /// (`W011`, `W012`, `E033`); `None` when it is covered.
-    pub code: Option<&'static str>,
+    pub code: Option<codes::Code>,
     /// The declarations it was held against or matched.
     pub declarations: Vec<String>,
     pub message: String,
@@ -387,15 +387,15 @@ pub fn check_skill(text: &str, contracts: &Contracts<'_>) -> Vec<Finding> {
 /// The `skill validate` code of a standing: a grant that admits commands
 /// no contract declares (W011), a dynamic-context command no contract
 /// declares (W012), and a command a contract refuses (E033).
-fn code_of(source: Source, standing: Standing) -> Option<&'static str> {
+fn code_of(source: Source, standing: Standing) -> Option<codes::Code> {
     match (source, standing) {
         (_, Standing::Covered) => None,
-        (_, Standing::FailsContract) => Some(codes::COMMAND_FAILS_CONTRACT),
+        (_, Standing::FailsContract) => Some(codes::Code::CommandFailsContract),
         (Source::AllowedTools, Standing::WiderThanContracts | Standing::NoContract) => {
-            Some(codes::GRANT_WIDER_THAN_CONTRACTS)
+            Some(codes::Code::GrantWiderThanContracts)
         }
         (Source::DynamicContext, Standing::WiderThanContracts | Standing::NoContract) => {
-            Some(codes::DYNAMIC_COMMAND_UNDECLARED)
+            Some(codes::Code::DynamicCommandUndeclared)
         }
     }
 }
@@ -412,11 +412,7 @@ pub fn diagnostics(findings: &[Finding]) -> Vec<Diagnostic> {
                 Source::DynamicContext => format!("!`{}`", finding.written),
             };
             let message = format!("{what}: {}", finding.message).replace(char::is_control, " ");
-            let diagnostic = if code == codes::COMMAND_FAILS_CONTRACT {
-                Diagnostic::error(code, message)
-            } else {
-                Diagnostic::warning(code, message)
-            };
+            let diagnostic = Diagnostic::new(code, message);
             let diagnostic = match finding.source {
                 Source::AllowedTools => diagnostic.with_field("allowed-tools"),
                 Source::DynamicContext => diagnostic,
@@ -631,7 +627,10 @@ mod tests {
             ],
             "{findings:#?}"
         );
-        let codes: Vec<Option<&str>> = findings.iter().map(|finding| finding.code).collect();
+        let codes: Vec<Option<&str>> = findings
+            .iter()
+            .map(|finding| finding.code.map(codes::Code::id))
+            .collect();
         assert_eq!(
             codes,
             [

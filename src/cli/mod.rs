@@ -1,31 +1,21 @@
 //! The command line: the clap definition, dispatch, and the one place where
 //! results are rendered and written.
 //!
-//! Each leaf command is one file with its clap `Args` and a thin `run` that
-//! calls the library and returns an [`Outcome`] (or a [`CliError`] for an
-//! operational failure). Rendering happens once, here.
+//! Each leaf command is one file under `commands/` with its clap `Args`
+//! and a thin `run` that calls the library and returns an [`Outcome`] (or
+//! a [`CliError`] for an operational failure). Rendering happens once, here.
 
-mod args;
 mod argv;
-mod audit;
 mod changed;
+mod commands;
 mod complete;
-mod completions;
 mod error;
 mod fix_command;
-mod generate;
-mod hook;
 mod interactive;
-mod lsp;
 mod manifest;
-mod mcp;
 mod output;
-mod plugin;
 mod profile;
-mod run;
 mod sarif;
-mod schema;
-mod skill;
 mod spec;
 mod watch;
 
@@ -39,6 +29,7 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use aigent::report::{ColorChoice, Outcome, OutputFormat, Style, resolve_color, resolve_format};
 
+use commands::{args, audit, completions, generate, hook, lsp, mcp, plugin, run, schema, skill};
 pub use error::CliError;
 use spec::CommandSpec;
 

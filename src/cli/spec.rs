@@ -174,7 +174,7 @@ pub const REGISTRY_READER: &[ExitCode] = &[
     ),
 ];
 
-/// `aigent hook ...`. src/cli/hook/ is the lead's this session; its specs
+/// `aigent hook ...`. src/cli/commands/hook/ is the lead's this session; its specs
 /// sit here until they move beside the leaf files.
 pub mod hook {
     use super::{

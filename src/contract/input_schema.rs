@@ -356,8 +356,8 @@ fn check_aigent_keywords(
         if !effective.iter().any(|seen| seen == pointer) {
             if let Some(keyword) = object.keys().find(|key| is_aigent(key)) {
                 diagnostics.push(
-                    Diagnostic::error(
-                        codes::AIGENT_KEYWORD_IGNORED,
+                    Diagnostic::new(
+                        codes::Code::AigentKeywordIgnored,
                         format!(
                             "`{keyword}` here would be ignored: aigent reads its keywords on a top-level property, on its `items`, and on the schemas those reach through a local `$ref` or `allOf`"
                         ),
@@ -377,8 +377,8 @@ fn check_aigent_keywords(
                     });
                 if reaches_keywords {
                     diagnostics.push(
-                        Diagnostic::error(
-                            codes::AIGENT_KEYWORD_IGNORED,
+                        Diagnostic::new(
+                            codes::Code::AigentKeywordIgnored,
                             format!(
                                 "`$ref` to `{reference}` reaches `x-aigent-*` keywords, which do not apply here: aigent reads them only for a top-level property and its `items`"
                             ),
@@ -400,8 +400,8 @@ fn check_aigent_keywords(
             named.dedup();
             if named.len() > 1 {
                 diagnostics.push(
-                    Diagnostic::error(
-                        codes::AIGENT_KEYWORD_IGNORED,
+                    Diagnostic::new(
+                        codes::Code::AigentKeywordIgnored,
                         format!(
                             "`{name}` is given the pattern types {} (through `$ref`/`allOf`); only one can apply",
                             named.join(" and ")
@@ -434,8 +434,8 @@ pub fn compile(written: &Value, field: &str) -> (Option<InputSchema>, Vec<Diagno
     let mut diagnostics = Vec::new();
     let Some(root) = written.as_object() else {
         diagnostics.push(
-            Diagnostic::error(
-                codes::SCHEMA_INVALID,
+            Diagnostic::new(
+                codes::Code::SchemaInvalid,
                 "`input_schema` must be a JSON Schema object",
             )
             .with_field(field),
@@ -444,8 +444,8 @@ pub fn compile(written: &Value, field: &str) -> (Option<InputSchema>, Vec<Diagno
     };
     if root.get("type") != Some(&Value::String("object".to_owned())) {
         diagnostics.push(
-            Diagnostic::error(
-                codes::SCHEMA_INVALID,
+            Diagnostic::new(
+                codes::Code::SchemaInvalid,
                 "an `input_schema` must have `\"type\": \"object\"` at its root (arguments are an object)",
             )
             .with_field(format!("{field}.type")),
@@ -455,8 +455,8 @@ pub fn compile(written: &Value, field: &str) -> (Option<InputSchema>, Vec<Diagno
         && declared.as_str().map(|uri| uri.trim_end_matches('#')) != Some(DRAFT_2020_12)
     {
         diagnostics.push(
-            Diagnostic::error(
-                codes::SCHEMA_INVALID,
+            Diagnostic::new(
+                codes::Code::SchemaInvalid,
                 format!("`$schema` must be {DRAFT_2020_12} (strict mode knows draft 2020-12 only)"),
             )
             .with_field(format!("{field}.$schema")),
@@ -494,8 +494,8 @@ pub fn compile(written: &Value, field: &str) -> (Option<InputSchema>, Vec<Diagno
         Err(err) => {
             let location = err.schema_path().as_str().replace('/', ".");
             diagnostics.push(
-                Diagnostic::error(
-                    codes::SCHEMA_INVALID,
+                Diagnostic::new(
+                    codes::Code::SchemaInvalid,
                     format!("`input_schema` is not valid: {}", err.masked()),
                 )
                 .with_field(format!("{field}{location}")),
@@ -514,8 +514,8 @@ fn walk(schema: &Value, path: &str, negated: bool, diagnostics: &mut Vec<Diagnos
         Value::Object(object) => object,
         _ => {
             diagnostics.push(
-                Diagnostic::error(
-                    codes::SCHEMA_INVALID,
+                Diagnostic::new(
+                    codes::Code::SchemaInvalid,
                     "a schema must be an object or a boolean",
                 )
                 .with_field(path),
@@ -535,8 +535,8 @@ fn walk(schema: &Value, path: &str, negated: bool, diagnostics: &mut Vec<Diagnos
                 _ => "",
             };
             diagnostics.push(
-                Diagnostic::error(
-                    codes::SCHEMA_UNKNOWN_KEYWORD,
+                Diagnostic::new(
+                    codes::Code::SchemaUnknownKeyword,
                     format!("`{keyword}` is not a JSON Schema 2020-12 keyword{hint}; a validator would ignore it"),
                 )
                 .with_field(&here),
@@ -548,8 +548,8 @@ fn walk(schema: &Value, path: &str, negated: bool, diagnostics: &mut Vec<Diagnos
                 if !value.as_str().is_some_and(|target| target.starts_with('#')) =>
             {
                 diagnostics.push(
-                    Diagnostic::error(
-                        codes::SCHEMA_INVALID,
+                    Diagnostic::new(
+                        codes::Code::SchemaInvalid,
                         "only local references (`#/$defs/...`) are allowed; remote schemas are never fetched",
                     )
                     .with_field(&here),
@@ -560,7 +560,7 @@ fn walk(schema: &Value, path: &str, negated: bool, diagnostics: &mut Vec<Diagnos
                     && let Some(problem) = pattern_anchoring_problem(pattern)
                 {
                     diagnostics.push(
-                        Diagnostic::error(codes::PATTERN_UNANCHORED, problem).with_field(&here),
+                        Diagnostic::new(codes::Code::PatternUnanchored, problem).with_field(&here),
                     );
                 }
             }
@@ -575,16 +575,16 @@ fn walk(schema: &Value, path: &str, negated: bool, diagnostics: &mut Vec<Diagnos
                         .chain(["resource_id"])
                         .collect();
                     diagnostics.push(
-                        Diagnostic::error(
-                            codes::SHAPE,
+                        Diagnostic::new(
+                            codes::Code::Shape,
                             format!("`{X_PATTERN_TYPE}` must be one of {}", names.join(", ")),
                         )
                         .with_field(&here),
                     );
                 } else if object.get("type").is_some_and(|kind| kind != "string") {
                     diagnostics.push(
-                        Diagnostic::error(
-                            codes::PATTERN_MISPLACED,
+                        Diagnostic::new(
+                            codes::Code::PatternMisplaced,
                             format!("`{X_PATTERN_TYPE}` applies to `\"type\": \"string\"` schemas"),
                         )
                         .with_field(&here),
@@ -597,8 +597,8 @@ fn walk(schema: &Value, path: &str, negated: bool, diagnostics: &mut Vec<Diagnos
                     .map(|dialect| dialect.as_str())
                     .collect();
                 diagnostics.push(
-                    Diagnostic::error(
-                        codes::SHAPE,
+                    Diagnostic::new(
+                        codes::Code::Shape,
                         format!("`{X_REGEX_DIALECT}` must be one of {}", names.join(", ")),
                     )
                     .with_field(&here),
@@ -613,8 +613,8 @@ fn walk(schema: &Value, path: &str, negated: bool, diagnostics: &mut Vec<Diagnos
                 });
                 if !roots_ok {
                     diagnostics.push(
-                        Diagnostic::error(
-                            codes::SHAPE,
+                        Diagnostic::new(
+                            codes::Code::Shape,
                             format!("`{X_UNDER}` must be a non-empty list of roots: `$CWD`, `{{param}}` or an absolute directory"),
                         )
                         .with_field(&here),
@@ -625,8 +625,11 @@ fn walk(schema: &Value, path: &str, negated: bool, diagnostics: &mut Vec<Diagnos
                 if !value.is_boolean() =>
             {
                 diagnostics.push(
-                    Diagnostic::error(codes::SHAPE, format!("`{keyword}` must be true or false"))
-                        .with_field(&here),
+                    Diagnostic::new(
+                        codes::Code::Shape,
+                        format!("`{keyword}` must be true or false"),
+                    )
+                    .with_field(&here),
                 );
             }
             _ => {}
@@ -659,8 +662,9 @@ fn check_top_level_properties(
     for (name, property) in properties {
         let here = format!("{field}.properties.{name}");
         if let Some(problem) = super::naming::parameter_name_problem(name) {
-            diagnostics
-                .push(Diagnostic::error(codes::PARAMETER_NAME_INVALID, problem).with_field(&here));
+            diagnostics.push(
+                Diagnostic::new(codes::Code::ParameterNameInvalid, problem).with_field(&here),
+            );
         }
         let is_string = primary_type(property) == "string" && property.get("type").is_some();
         let constrained = ["pattern", "format", "enum", "const", X_PATTERN_TYPE]
@@ -668,8 +672,8 @@ fn check_top_level_properties(
             .any(|keyword| property.get(*keyword).is_some());
         if is_string && !constrained && super::naming::looks_like_identifier(name) {
             diagnostics.push(
-                Diagnostic::warning(
-                    codes::IDENTIFIER_UNPATTERNED,
+                Diagnostic::new(
+                    codes::Code::IdentifierUnpatterned,
                     format!(
                         "`{name}` looks like an identifier but has no `pattern`, `format`, `enum` or `{X_PATTERN_TYPE}`; any string will pass"
                     ),
@@ -704,8 +708,8 @@ fn check_regex_dialects(
             let is_regex = guard.class == ValueClass::Typed(PatternType::Regex);
             match (is_regex, guard.regex_dialect) {
                 (true, None) => diagnostics.push(
-                    Diagnostic::error(
-                        codes::SHAPE,
+                    Diagnostic::new(
+                        codes::Code::Shape,
                         format!(
                             "`{X_PATTERN_TYPE}: regex` needs `{X_REGEX_DIALECT}` (ere, pcre or rust), the language the program reads"
                         ),
@@ -713,8 +717,8 @@ fn check_regex_dialects(
                     .with_field(&here),
                 ),
                 (false, Some(_)) => diagnostics.push(
-                    Diagnostic::error(
-                        codes::PATTERN_MISPLACED,
+                    Diagnostic::new(
+                        codes::Code::PatternMisplaced,
                         format!("`{X_REGEX_DIALECT}` applies to `{X_PATTERN_TYPE}: regex` only"),
                     )
                     .with_field(&here),
@@ -725,8 +729,8 @@ fn check_regex_dialects(
         let is_path = property.item_guard().class == ValueClass::Typed(PatternType::Filepath);
         if property.confinement.is_set() && !is_path {
             diagnostics.push(
-                Diagnostic::error(
-                    codes::PATTERN_MISPLACED,
+                Diagnostic::new(
+                    codes::Code::PatternMisplaced,
                     format!(
                         "`{X_RELATIVE_ONLY}`, `{X_UNDER}` and `{X_MUST_EXIST}` confine a path: they apply with `{X_PATTERN_TYPE}: filepath` only"
                     ),
@@ -820,15 +824,15 @@ mod tests {
             codes_of(
                 json!({"type": "object", "properties": {"a": {"type": "string", "minLenght": 1}}})
             ),
-            [codes::SCHEMA_UNKNOWN_KEYWORD]
+            [codes::Code::SchemaUnknownKeyword]
         );
         assert_eq!(
             codes_of(json!({"type": "object", "definitions": {}})),
-            [codes::SCHEMA_UNKNOWN_KEYWORD]
+            [codes::Code::SchemaUnknownKeyword]
         );
         assert_eq!(
             codes_of(json!({"type": "object", "x-vendor": true})),
-            [codes::SCHEMA_UNKNOWN_KEYWORD]
+            [codes::Code::SchemaUnknownKeyword]
         );
     }
 
@@ -838,25 +842,28 @@ mod tests {
             codes_of(
                 json!({"type": "object", "properties": {"a": {"$ref": "https://example.com/s.json"}}})
             ),
-            [codes::SCHEMA_INVALID]
+            [codes::Code::SchemaInvalid]
         );
-        assert_eq!(codes_of(json!({"type": "array"})), [codes::SCHEMA_INVALID]);
-        assert_eq!(codes_of(json!([1])), [codes::SCHEMA_INVALID]);
+        assert_eq!(
+            codes_of(json!({"type": "array"})),
+            [codes::Code::SchemaInvalid]
+        );
+        assert_eq!(codes_of(json!([1])), [codes::Code::SchemaInvalid]);
         assert_eq!(
             codes_of(
                 json!({"type": "object", "properties": {"a": {"type": "string", "format": "no-such-format"}}})
             ),
-            [codes::SCHEMA_INVALID]
+            [codes::Code::SchemaInvalid]
         );
         assert_eq!(
             codes_of(json!({"type": "object", "properties": {"a": {"type": "strin"}}})),
-            [codes::SCHEMA_INVALID]
+            [codes::Code::SchemaInvalid]
         );
         assert_eq!(
             codes_of(
                 json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"})
             ),
-            [codes::SCHEMA_INVALID]
+            [codes::Code::SchemaInvalid]
         );
     }
 
@@ -866,19 +873,19 @@ mod tests {
             codes_of(
                 json!({"type": "object", "properties": {"a": {"type": "string", "pattern": "[a-z]+"}}})
             ),
-            [codes::PATTERN_UNANCHORED]
+            [codes::Code::PatternUnanchored]
         );
         assert_eq!(
             codes_of(
                 json!({"type": "object", "properties": {"a": {"type": "string", "x-aigent-pattern-type": "ipv4"}}})
             ),
-            [codes::SHAPE]
+            [codes::Code::Shape]
         );
         assert_eq!(
             codes_of(
                 json!({"type": "object", "properties": {"a": {"type": "integer", "x-aigent-pattern-type": "uuid"}}})
             ),
-            [codes::PATTERN_MISPLACED]
+            [codes::Code::PatternMisplaced]
         );
         // Under `not` a pattern names what is refused: unanchored is fine,
         // and under two `not`s it is a plain pattern again.
@@ -892,26 +899,26 @@ mod tests {
             codes_of(
                 json!({"type": "object", "properties": {"a": {"type": "string", "not": {"not": {"pattern": "[a-z]+"}}}}})
             ),
-            [codes::PATTERN_UNANCHORED]
+            [codes::Code::PatternUnanchored]
         );
         // A regex needs its dialect, and only a regex takes one.
         assert_eq!(
             codes_of(
                 json!({"type": "object", "properties": {"a": {"type": "string", "x-aigent-pattern-type": "regex"}}})
             ),
-            [codes::SHAPE]
+            [codes::Code::Shape]
         );
         assert_eq!(
             codes_of(
                 json!({"type": "object", "properties": {"a": {"type": "string", "x-aigent-pattern-type": "regex", "x-aigent-regex-dialect": "posix"}}})
             ),
-            [codes::SHAPE]
+            [codes::Code::Shape]
         );
         assert_eq!(
             codes_of(
                 json!({"type": "object", "properties": {"a": {"type": "string", "x-aigent-pattern-type": "free_text", "x-aigent-regex-dialect": "ere"}}})
             ),
-            [codes::PATTERN_MISPLACED]
+            [codes::Code::PatternMisplaced]
         );
         assert!(
             codes_of(
@@ -925,7 +932,7 @@ mod tests {
     fn identifier_properties_without_constraints_warn() {
         assert_eq!(
             codes_of(json!({"type": "object", "properties": {"user_id": {"type": "string"}}})),
-            [codes::IDENTIFIER_UNPATTERNED]
+            [codes::Code::IdentifierUnpatterned]
         );
         assert!(codes_of(json!({"type": "object", "properties": {"user_id": {"type": "string", "format": "uuid"}}})).is_empty());
     }
@@ -970,7 +977,7 @@ mod tests {
         ] {
             assert_eq!(
                 codes_of(schema.clone()),
-                [codes::AIGENT_KEYWORD_IGNORED],
+                [codes::Code::AigentKeywordIgnored],
                 "{schema}"
             );
         }

@@ -58,8 +58,8 @@ fn user_controlled_args_exist(declaration: &Declaration, _: &LintContext<'_>) ->
         let hint = super::naming::closest(name, inputs.iter().copied())
             .map(|closest| format!("; did you mean `{closest}`?"))
             .unwrap_or_default();
-        Diagnostic::error(
-            codes::USER_ARG_UNKNOWN,
+        Diagnostic::new(
+            codes::Code::UserArgUnknown,
             format!("`{name}` names no parameter{hint}"),
         )
         .with_field(field)
@@ -115,8 +115,8 @@ fn env_params_exist(declaration: &Declaration, _: &LintContext<'_>) -> Vec<Diagn
             let hint = super::naming::closest(param, inputs.iter().copied())
                 .map(|closest| format!("; did you mean `{closest}`?"))
                 .unwrap_or_default();
-            Diagnostic::error(
-                codes::ENV_PARAM_UNKNOWN,
+            Diagnostic::new(
+                codes::Code::EnvParamUnknown,
                 format!("`{param}` names no parameter{hint}"),
             )
             .with_field(format!("subprocess.env.{variable}"))
@@ -143,8 +143,8 @@ fn env_runs_no_agent_code(declaration: &Declaration, _: &LintContext<'_>) -> Vec
             super::programs::environment::code_variable(variable).map(|row| (variable, param, row))
         })
         .map(|(variable, param, row)| {
-            Diagnostic::error(
-                codes::ENV_RUNS_CODE,
+            Diagnostic::new(
+                codes::Code::EnvRunsCode,
                 format!(
                     "`{variable}` is read as code or as a program to run ({}: {}), so an agent's `{param}` would run; set it to a literal, or leave it out",
                     row.kind.as_str(),
@@ -178,8 +178,8 @@ fn sensitive_values_stay_off_argv(
                 format!("subprocess.user_controlled_args[{index}]")
             };
             found.push(
-                Diagnostic::warning(
-                    codes::SENSITIVE_ON_ARGV,
+                Diagnostic::new(
+                    codes::Code::SensitiveOnArgv,
                     format!(
                         "`{name}` is sensitive but goes on the argv, where other local users can read it (`ps`, /proc/PID/cmdline); pass it as `\"env\": {{\"VAR\": {{\"param\": \"{name}\"}}}}` if the program reads it from the environment"
                     ),
@@ -210,8 +210,8 @@ fn every_parameter_reaches_the_subprocess(
         .into_iter()
         .filter(|name| !reaches_subprocess(declaration, name))
         .map(|name| {
-            Diagnostic::error(
-                codes::PARAMETER_UNUSED,
+            Diagnostic::new(
+                codes::Code::ParameterUnused,
                 format!(
                     "`{name}` is declared but never reaches the subprocess, so an agent's value would be checked and then silently dropped; add it to `argv` (or `user_controlled_args`), or remove it"
                 ),
@@ -245,7 +245,7 @@ fn argv_slots_fit_their_types(declaration: &Declaration, _: &LintContext<'_>) ->
         };
         if let Some(message) = problem {
             found.push(
-                Diagnostic::error(codes::ARGV_SLOT_INVALID, message)
+                Diagnostic::new(codes::Code::ArgvSlotInvalid, message)
                     .with_field(format!("subprocess.argv[{index}]")),
             );
         }
@@ -330,7 +330,7 @@ fn command_strings(declaration: &Declaration, subprocess: &Subprocess) -> Vec<Di
         super::programs::code_words::code_word_diagnostics(subprocess)
             .into_iter()
             .filter(|diagnostic| {
-                !(acknowledged && diagnostic.code == codes::AGENT_CHOOSES_PROGRAM)
+                !(acknowledged && diagnostic.code == codes::Code::AgentChoosesProgram)
             }),
     );
     found
@@ -358,7 +358,7 @@ fn psql_values_are_sql(declaration: &Declaration, _: &LintContext<'_>) -> Vec<Di
                     "`{param}` reaches `psql -c`, which runs a value starting with `\\` as a meta-command (`\\! CMD` starts a shell); give `{param}` a `pattern` that cannot match a leading `\\` (such as `^(?i:select|with)\\b.*$`)"
                 )
             };
-            Diagnostic::error(codes::AGENT_VALUE_IS_CODE, message).with_field(field)
+            Diagnostic::new(codes::Code::AgentValueIsCode, message).with_field(field)
         })
         .collect()
 }
@@ -461,8 +461,8 @@ fn text_values_stay_data(declaration: &Declaration, _: &LintContext<'_>) -> Vec<
         .filter_map(|(field, param, why)| {
             let kind = text_kind(declaration, &param)?;
             Some(
-                Diagnostic::error(
-                    codes::TEXT_REACHES_CODE,
+                Diagnostic::new(
+                    codes::Code::TextReachesCode,
                     format!(
                         "`{param}` is `{kind}`, which allows shell metacharacters, but {why}; use a stricter `pattern_type` or `pattern` for it, or pass it where the program reads data"
                     ),
@@ -509,16 +509,16 @@ fn path_roots_are_paths(declaration: &Declaration, _: &LintContext<'_>) -> Vec<D
                     .map(|closest| format!("; did you mean `{{{closest}}}`?"))
                     .unwrap_or_default();
                 found.push(
-                    Diagnostic::error(
-                        codes::USER_ARG_UNKNOWN,
+                    Diagnostic::new(
+                        codes::Code::UserArgUnknown,
                         format!("`{{{root_name}}}` names no parameter{hint}"),
                     )
                     .with_field(field),
                 );
             } else if root_name == name || !is_path {
                 found.push(
-                    Diagnostic::error(
-                        codes::PATTERN_MISPLACED,
+                    Diagnostic::new(
+                        codes::Code::PatternMisplaced,
                         format!(
                             "`{{{root_name}}}` must name another parameter with `pattern_type: filepath`, whose value is the directory"
                         ),
@@ -550,8 +550,8 @@ fn required_has_no_default(declaration: &Declaration, _: &LintContext<'_>) -> Ve
         .iter()
         .filter(|parameter| parameter.required && parameter.default.is_some())
         .map(|parameter| {
-            Diagnostic::warning(
-                codes::REQUIRED_WITH_DEFAULT,
+            Diagnostic::new(
+                codes::Code::RequiredWithDefault,
                 format!(
                     "`{}` is required, so its default never applies",
                     parameter.name
@@ -573,8 +573,8 @@ fn identifiers_have_patterns(declaration: &Declaration, _: &LintContext<'_>) -> 
                 && super::naming::looks_like_identifier(&parameter.name)
         })
         .map(|parameter| {
-            Diagnostic::warning(
-                codes::IDENTIFIER_UNPATTERNED,
+            Diagnostic::new(
+                codes::Code::IdentifierUnpatterned,
                 format!(
                     "`{}` looks like an identifier but has no `pattern`, `pattern_type` or `enum_values`; any string will pass (use `pattern_type: alphanumeric_id`, or `type: resource_id`)",
                     parameter.name
@@ -612,8 +612,8 @@ mod tests {
             .collect()
     }
 
-    fn pair(code: &str, field: &str) -> (String, String) {
-        (code.to_owned(), field.to_owned())
+    fn pair(code: impl std::fmt::Display, field: &str) -> (String, String) {
+        (code.to_string(), field.to_owned())
     }
 
     #[test]
@@ -621,12 +621,12 @@ mod tests {
         let found = findings(
             "name: t\ndescription: d\nparameters:\n  a: {type: string}\n  b: {type: string}\nsubprocess: {binary: t, argv: [x, {param: a}]}\n",
         );
-        assert_eq!(found, [pair(codes::PARAMETER_UNUSED, "parameters.b")]);
+        assert_eq!(found, [pair(codes::Code::ParameterUnused, "parameters.b")]);
         // Legacy form too: the old built-in `deploy` dropped `ticket-ref`.
         let found = findings(
             "name: t\ndescription: d\nparameters:\n  a: {type: string}\n  b: {type: string}\nsubprocess: {binary: t, user_controlled_args: [a]}\n",
         );
-        assert_eq!(found, [pair(codes::PARAMETER_UNUSED, "parameters.b")]);
+        assert_eq!(found, [pair(codes::Code::ParameterUnused, "parameters.b")]);
         // A command that runs nothing only validates: nothing to miss.
         assert!(findings("name: t\ndescription: d\nparameters:\n  b: {type: string}\n").is_empty());
     }
@@ -638,7 +638,10 @@ mod tests {
         );
         assert_eq!(
             found,
-            [pair(codes::USER_ARG_UNKNOWN, "subprocess.argv[1].param")]
+            [pair(
+                codes::Code::UserArgUnknown,
+                "subprocess.argv[1].param"
+            )]
         );
     }
 
@@ -649,14 +652,14 @@ mod tests {
         );
         assert_eq!(
             found,
-            [pair(codes::ARGV_SLOT_INVALID, "subprocess.argv[0]")]
+            [pair(codes::Code::ArgvSlotInvalid, "subprocess.argv[0]")]
         );
         let found = findings(
             "name: t\ndescription: d\ninput_schema:\n  type: object\n  properties:\n    o: {type: object}\nsubprocess: {binary: t, argv: [{param: o, flag: --o}]}\n",
         );
         assert_eq!(
             found,
-            [pair(codes::ARGV_SLOT_INVALID, "subprocess.argv[0]")]
+            [pair(codes::Code::ArgvSlotInvalid, "subprocess.argv[0]")]
         );
     }
 
@@ -692,7 +695,10 @@ mod tests {
         let both = findings(
             "name: t\ndescription: d\nparameters:\n  a: {type: string}\nsubprocess: {binary: t, argv: [{param: a}], hardcoded_args: [x]}\n",
         );
-        assert_eq!(both, [pair(codes::SHAPE, "subprocess.hardcoded_args")]);
+        assert_eq!(
+            both,
+            [pair(codes::Code::Shape, "subprocess.hardcoded_args")]
+        );
     }
 
     #[test]
@@ -703,7 +709,7 @@ mod tests {
             "name: t\ndescription: d\nparameters:\n  prog: {text}\nsubprocess: {{binary: env, argv: ['--', {{param: prog}}]}}\n"
         ));
         assert!(
-            found.contains(&pair(codes::TEXT_REACHES_CODE, "subprocess.argv[1]")),
+            found.contains(&pair(codes::Code::TextReachesCode, "subprocess.argv[1]")),
             "{found:?}"
         );
         // A word of make: `X=$(shell CMD)`.
@@ -712,7 +718,7 @@ mod tests {
         ));
         assert_eq!(
             found,
-            [pair(codes::TEXT_REACHES_CODE, "subprocess.argv[2]")]
+            [pair(codes::Code::TextReachesCode, "subprocess.argv[2]")]
         );
         // Data for its program: a commit message, a grep pattern, a jq filter.
         for (binary, argv) in [
@@ -737,7 +743,7 @@ mod tests {
         );
         assert_eq!(
             found,
-            [pair(codes::AGENT_VALUE_IS_CODE, "subprocess.argv[1]")]
+            [pair(codes::Code::AgentValueIsCode, "subprocess.argv[1]")]
         );
     }
 
@@ -748,7 +754,7 @@ mod tests {
                 "name: t\ndescription: d\nparameters:\n  query: {parameter}\nsubprocess: {{binary: psql, argv: [--no-psqlrc, {{param: query, flag: --command, form: joined}}]}}\n"
             ))
         };
-        let meta = pair(codes::AGENT_VALUE_IS_CODE, "subprocess.argv[1]");
+        let meta = pair(codes::Code::AgentValueIsCode, "subprocess.argv[1]");
         assert_eq!(
             psql("{type: string, pattern_type: free_text}"),
             std::slice::from_ref(&meta)
@@ -768,7 +774,7 @@ mod tests {
             "name: t\ndescription: d\nparameters:\n  out: {type: string, pattern_type: filepath}\nsubprocess: {binary: psql, argv: [{param: out, flag: -o}, -c, 'select 1']}\n",
         );
         assert!(
-            found.contains(&pair(codes::AGENT_VALUE_IS_CODE, "subprocess.argv[0]")),
+            found.contains(&pair(codes::Code::AgentValueIsCode, "subprocess.argv[0]")),
             "{found:?}"
         );
         // A template's flag is a word like a literal one: `mysql -e` takes
@@ -778,20 +784,20 @@ mod tests {
         );
         assert_eq!(
             found,
-            [pair(codes::SHELL_COMMAND_STRING, "subprocess.argv[0]")]
+            [pair(codes::Code::ShellCommandString, "subprocess.argv[0]")]
         );
         let found = findings(
             "name: t\ndescription: d\nparameters:\n  code: {type: string}\nsubprocess: {binary: python3, argv: [{param: code, flag: -c}]}\n",
         );
         assert_eq!(
             found,
-            [pair(codes::SHELL_COMMAND_STRING, "subprocess.argv[0]")]
+            [pair(codes::Code::ShellCommandString, "subprocess.argv[0]")]
         );
         let found = findings(
             "name: t\ndescription: d\nparameters: {}\nsubprocess: {binary: psql, argv: ['-c', '\\\\! rm -rf x']}\n",
         );
         assert!(
-            found.contains(&pair(codes::SHELL_COMMAND_STRING, "subprocess.argv[1]")),
+            found.contains(&pair(codes::Code::ShellCommandString, "subprocess.argv[1]")),
             "{found:?}"
         );
     }
@@ -801,18 +807,27 @@ mod tests {
         let found = findings(
             "name: t\ndescription: d\nparameters:\n  p: {type: string, pattern_type: regex}\n",
         );
-        assert_eq!(found, [pair(codes::SHAPE, "parameters.p.regex_dialect")]);
+        assert_eq!(
+            found,
+            [pair(codes::Code::Shape, "parameters.p.regex_dialect")]
+        );
         let found = findings(
             "name: t\ndescription: d\nparameters:\n  p: {type: string, pattern_type: free_text, regex_dialect: ere}\n",
         );
         assert_eq!(
             found,
-            [pair(codes::PATTERN_MISPLACED, "parameters.p.regex_dialect")]
+            [pair(
+                codes::Code::PatternMisplaced,
+                "parameters.p.regex_dialect"
+            )]
         );
         let found = findings(
             "name: t\ndescription: d\nparameters:\n  p: {type: string, pattern_type: regex, regex_dialect: posix}\n",
         );
-        assert_eq!(found, [pair(codes::SHAPE, "parameters.p.regex_dialect")]);
+        assert_eq!(
+            found,
+            [pair(codes::Code::Shape, "parameters.p.regex_dialect")]
+        );
         // E108 is retired: a pattern and a pattern type combine.
         assert!(
             findings(
@@ -829,22 +844,28 @@ mod tests {
         );
         assert_eq!(
             found,
-            [pair(codes::PATTERN_MISPLACED, "parameters.p.relative_only")]
+            [pair(
+                codes::Code::PatternMisplaced,
+                "parameters.p.relative_only"
+            )]
         );
         let found = findings(
             "name: t\ndescription: d\nparameters:\n  p: {type: string, pattern_type: filepath, under: [relative/dir]}\n",
         );
-        assert_eq!(found, [pair(codes::SHAPE, "parameters.p.under[0]")]);
+        assert_eq!(found, [pair(codes::Code::Shape, "parameters.p.under[0]")]);
         let found = findings(
             "name: t\ndescription: d\nparameters:\n  p: {type: string, pattern_type: filepath, under: ['{dst}']}\n  dest: {type: string, pattern_type: filepath}\n",
         );
-        assert_eq!(found, [pair(codes::USER_ARG_UNKNOWN, "parameters.p.under")]);
+        assert_eq!(
+            found,
+            [pair(codes::Code::UserArgUnknown, "parameters.p.under")]
+        );
         let found = findings(
             "name: t\ndescription: d\nparameters:\n  p: {type: string, pattern_type: filepath, under: ['{label}']}\n  label: {type: string}\n",
         );
         assert_eq!(
             found,
-            [pair(codes::PATTERN_MISPLACED, "parameters.p.under")]
+            [pair(codes::Code::PatternMisplaced, "parameters.p.under")]
         );
         assert!(
             findings(

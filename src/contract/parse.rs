@@ -73,8 +73,8 @@ impl Parsed {
 /// [`Parsed`]).
 pub fn read_declaration(text: &str, format: SourceFormat, origin: &Origin<'_>) -> Parsed {
     if text.len() > value::MAX_DOCUMENT_BYTES {
-        return Parsed::failed(Diagnostic::error(
-            codes::FILE_UNREADABLE,
+        return Parsed::failed(Diagnostic::new(
+            codes::Code::FileUnreadable,
             format!("the file is {} bytes; the limit is 1 MiB", text.len()),
         ));
     }
@@ -92,8 +92,8 @@ pub fn read_declaration(text: &str, format: SourceFormat, origin: &Origin<'_>) -
                 SourceFormat::Json => (err.message.clone(), err.line),
             };
             Parsed::failed(
-                Diagnostic::error(
-                    codes::SYNTAX,
+                Diagnostic::new(
+                    codes::Code::Syntax,
                     format!(
                         "invalid {}: {message}",
                         match format {
@@ -188,8 +188,8 @@ pub const EXIT_CODE_FIELDS: &[&str] = &["name", "description", "retryable", "sid
 pub fn read_value(document: &Value, origin: &Origin<'_>) -> Parsed {
     let file_stem = origin.file_stem;
     let Some(root) = document.as_object() else {
-        return Parsed::failed(Diagnostic::error(
-            codes::SHAPE,
+        return Parsed::failed(Diagnostic::new(
+            codes::Code::Shape,
             "a declaration must be a mapping with `name`, `description` and `parameters` or `input_schema`",
         ));
     };
@@ -198,12 +198,12 @@ pub fn read_value(document: &Value, origin: &Origin<'_>) -> Parsed {
     let name = reader.required_string(root, "name", "");
     if let Some(name) = &name {
         if let Some(problem) = super::naming::command_name_problem(name) {
-            reader.error(codes::NAME_INVALID, "name", problem);
+            reader.error(codes::Code::NameInvalid, "name", problem);
         } else if let Some(stem) = file_stem
             && stem != name
         {
             reader.error(
-                codes::NAME_INVALID,
+                codes::Code::NameInvalid,
                 "name",
                 format!("`name` is `{name}` but the file is named for `{stem}`; they must match"),
             );
@@ -217,7 +217,7 @@ pub fn read_value(document: &Value, origin: &Origin<'_>) -> Parsed {
                 let level = DangerLevel::parse(&text);
                 if level.is_none() {
                     reader.error(
-                codes::SHAPE,
+                codes::Code::Shape,
                 "danger_level",
                 format!("`danger_level` must be one of safe, mutating, destructive, not `{text}`"),
             );
@@ -227,7 +227,7 @@ pub fn read_value(document: &Value, origin: &Origin<'_>) -> Parsed {
     let inputs = match (root.get("parameters"), root.get("input_schema")) {
         (Some(_), Some(_)) => {
             reader.error(
-                codes::INPUTS_CONFLICT,
+                codes::Code::InputsConflict,
                 "input_schema",
                 "give `parameters` or `input_schema`, not both",
             );
@@ -235,7 +235,7 @@ pub fn read_value(document: &Value, origin: &Origin<'_>) -> Parsed {
         }
         (None, None) => {
             reader.error(
-                codes::INPUTS_CONFLICT,
+                codes::Code::InputsConflict,
                 "parameters",
                 "a declaration needs `parameters` (an empty mapping for none) or `input_schema`",
             );
@@ -257,7 +257,7 @@ pub fn read_value(document: &Value, origin: &Origin<'_>) -> Parsed {
             subprocess.as_ref(),
         );
         reader.error(
-            codes::DANGER_LEVEL_MISSING,
+            codes::Code::DangerLevelMissing,
             "danger_level",
             format!(
                 "`danger_level` is required (safe, mutating or destructive): it decides whether a run needs confirmation; {why}: set `danger_level` to `{}`",
@@ -273,7 +273,7 @@ pub fn read_value(document: &Value, origin: &Origin<'_>) -> Parsed {
         Some(Value::Bool(long_running)) => *long_running,
         Some(value) => {
             reader.error(
-                codes::SHAPE,
+                codes::Code::Shape,
                 "long_running",
                 format!("`long_running` must be true or false, not {value}"),
             );
@@ -286,7 +286,7 @@ pub fn read_value(document: &Value, origin: &Origin<'_>) -> Parsed {
         let derived = danger_level == Some(DangerLevel::Destructive);
         if value.as_bool() != Some(derived) {
             reader.error(
-                codes::SHAPE,
+                codes::Code::Shape,
                 "requires_confirmation",
                 format!(
                     "`requires_confirmation` follows from `danger_level` (it is {derived} here); leave it out"
@@ -338,8 +338,8 @@ pub fn read_value(document: &Value, origin: &Origin<'_>) -> Parsed {
             .unwrap_or(Value::Null);
         if *written != derived || declaration.subprocess.is_none() {
             diagnostics.push(
-                Diagnostic::error(
-                    codes::SHAPE,
+                Diagnostic::new(
+                    codes::Code::Shape,
                     "`effective_sandbox` follows from `sandbox` and `danger_level`; leave it out and write `sandbox`",
                 )
                 .with_field("effective_sandbox"),
@@ -381,9 +381,9 @@ fn join(prefix: &str, key: &str) -> String {
 }
 
 impl Reader {
-    fn error(&mut self, code: &'static str, field: impl Into<String>, message: impl Into<String>) {
+    fn error(&mut self, code: codes::Code, field: impl Into<String>, message: impl Into<String>) {
         self.diagnostics
-            .push(Diagnostic::error(code, message).with_field(field));
+            .push(Diagnostic::new(code, message).with_field(field));
     }
 
     fn unknown_fields(&mut self, object: &Map<String, Value>, prefix: &str, known: &[&str]) {
@@ -393,7 +393,7 @@ impl Reader {
                     .map(|closest| format!("; did you mean `{closest}`?"))
                     .unwrap_or_default();
                 self.error(
-                    codes::UNKNOWN_FIELD,
+                    codes::Code::UnknownField,
                     join(prefix, key),
                     format!("unknown field `{key}`{hint}"),
                 );
@@ -410,20 +410,24 @@ impl Reader {
         match object.get(key) {
             None => {
                 self.error(
-                    codes::SHAPE,
+                    codes::Code::Shape,
                     join(prefix, key),
                     format!("`{key}` is missing"),
                 );
                 None
             }
             Some(Value::String(text)) if text.trim().is_empty() => {
-                self.error(codes::SHAPE, join(prefix, key), format!("`{key}` is empty"));
+                self.error(
+                    codes::Code::Shape,
+                    join(prefix, key),
+                    format!("`{key}` is empty"),
+                );
                 None
             }
             Some(Value::String(text)) => Some(text.clone()),
             Some(other) => {
                 self.error(
-                    codes::SHAPE,
+                    codes::Code::Shape,
                     join(prefix, key),
                     format!("`{key}` must be a string, not {}", kind(other)),
                 );
@@ -442,7 +446,7 @@ impl Reader {
             Value::String(text) => Some(text.clone()),
             other => {
                 self.error(
-                    codes::SHAPE,
+                    codes::Code::Shape,
                     join(prefix, key),
                     format!("`{key}` must be a string, not {}", kind(other)),
                 );
@@ -457,7 +461,7 @@ impl Reader {
             Some(Value::Bool(flag)) => *flag,
             Some(other) => {
                 self.error(
-                    codes::SHAPE,
+                    codes::Code::Shape,
                     join(prefix, key),
                     format!("`{key}` must be true or false, not {}", kind(other)),
                 );
@@ -482,7 +486,7 @@ impl Reader {
                         Value::String(text) => strings.push(text.clone()),
                         other => {
                             self.error(
-                                codes::SHAPE,
+                                codes::Code::Shape,
                                 format!("{field}[{index}]"),
                                 format!("must be a string, not {}", kind(other)),
                             );
@@ -494,7 +498,7 @@ impl Reader {
             }
             Some(other) => {
                 self.error(
-                    codes::SHAPE,
+                    codes::Code::Shape,
                     field,
                     format!("`{key}` must be a list of strings, not {}", kind(other)),
                 );
@@ -506,7 +510,7 @@ impl Reader {
     fn parameters(&mut self, value: &Value) -> Option<Vec<Parameter>> {
         let Some(map) = value.as_object() else {
             self.error(
-                codes::SHAPE,
+                codes::Code::Shape,
                 "parameters",
                 format!(
                     "`parameters` must be a mapping of name to parameter, not {}",
@@ -530,11 +534,11 @@ impl Reader {
         let prefix = format!("parameters.{name}");
         let errors_before = self.error_count();
         if let Some(problem) = super::naming::parameter_name_problem(name) {
-            self.error(codes::PARAMETER_NAME_INVALID, &prefix, problem);
+            self.error(codes::Code::ParameterNameInvalid, &prefix, problem);
         }
         let Some(object) = body.as_object() else {
             self.error(
-                codes::SHAPE,
+                codes::Code::Shape,
                 &prefix,
                 format!("a parameter must be a mapping, not {}", kind(body)),
             );
@@ -543,14 +547,18 @@ impl Reader {
         self.unknown_fields(object, &prefix, PARAMETER_FIELDS);
         let kind = match object.get("type") {
             None => {
-                self.error(codes::SHAPE, join(&prefix, "type"), "`type` is missing");
+                self.error(
+                    codes::Code::Shape,
+                    join(&prefix, "type"),
+                    "`type` is missing",
+                );
                 None
             }
             Some(Value::String(text)) => {
                 let kind = ParamType::parse(text);
                 if kind.is_none() {
                     self.error(
-                        codes::SHAPE,
+                        codes::Code::Shape,
                         join(&prefix, "type"),
                         format!("`type` must be one of string, integer, number, boolean, array, enum, resource_id, not `{text}`"),
                     );
@@ -559,7 +567,7 @@ impl Reader {
             }
             Some(other) => {
                 self.error(
-                    codes::SHAPE,
+                    codes::Code::Shape,
                     join(&prefix, "type"),
                     format!("`type` must be a string, not {}", kind(other)),
                 );
@@ -584,7 +592,7 @@ impl Reader {
                             .trim()
                             .to_owned();
                         self.error(
-                            codes::PATTERN_INVALID,
+                            codes::Code::PatternInvalid,
                             field,
                             format!("`{source}` is not a valid regular expression: {first}"),
                         );
@@ -594,7 +602,7 @@ impl Reader {
                         if let Some(problem) =
                             super::declaration::pattern_anchoring_problem(&source)
                         {
-                            self.error(codes::PATTERN_UNANCHORED, field, problem);
+                            self.error(codes::Code::PatternUnanchored, field, problem);
                         }
                         Some(compiled)
                     }
@@ -606,7 +614,7 @@ impl Reader {
                 let parsed = PatternType::parse(&text);
                 if parsed.is_none() {
                     self.error(
-                        codes::SHAPE,
+                        codes::Code::Shape,
                         join(&prefix, "pattern_type"),
                         format!(
                             "`pattern_type` must be one of {}, not `{text}`",
@@ -662,7 +670,7 @@ impl Reader {
         if let Some(roots) = self.string_list(object, "under", prefix) {
             if object.get("under").is_some() && roots.is_empty() {
                 self.error(
-                    codes::SHAPE,
+                    codes::Code::Shape,
                     join(prefix, "under"),
                     "`under` lists the directories a path may be in; an empty list allows none",
                 );
@@ -671,7 +679,7 @@ impl Reader {
                 match PathRoot::parse(text) {
                     Some(root) => under.push(root),
                     None => self.error(
-                        codes::SHAPE,
+                        codes::Code::Shape,
                         format!("{prefix}.under[{index}]"),
                         format!("`{text}` is not a root: write `$CWD`, `{{param}}` (another path parameter) or an absolute directory"),
                     ),
@@ -687,7 +695,7 @@ impl Reader {
             for key in ["relative_only", "under", "must_exist"] {
                 if object.contains_key(key) {
                     self.error(
-                        codes::PATTERN_MISPLACED,
+                        codes::Code::PatternMisplaced,
                         join(prefix, key),
                         format!(
                             "`{key}` confines a path: it applies with `pattern_type: filepath` only"
@@ -718,7 +726,7 @@ impl Reader {
         match (pattern_type, given) {
             (Some(PatternType::Regex), None) => {
                 self.error(
-                    codes::SHAPE,
+                    codes::Code::Shape,
                     field,
                     format!("`pattern_type: regex` needs `regex_dialect`, the language the program reads: one of {names} (`grep -E` reads ere, `grep -P` pcre, ripgrep rust)"),
                 );
@@ -728,7 +736,7 @@ impl Reader {
                 let dialect = RegexDialect::parse(&text);
                 if dialect.is_none() {
                     self.error(
-                        codes::SHAPE,
+                        codes::Code::Shape,
                         field,
                         format!("`regex_dialect` must be one of {names}, not `{text}`"),
                     );
@@ -737,7 +745,7 @@ impl Reader {
             }
             (_, Some(_)) => {
                 self.error(
-                    codes::PATTERN_MISPLACED,
+                    codes::Code::PatternMisplaced,
                     field,
                     "`regex_dialect` applies to `pattern_type: regex` only",
                 );
@@ -757,7 +765,7 @@ impl Reader {
         for key in ["pattern", "pattern_type"] {
             if object.contains_key(key) && !kind.takes_pattern() {
                 self.error(
-                    codes::PATTERN_MISPLACED,
+                    codes::Code::PatternMisplaced,
                     join(prefix, key),
                     format!(
                         "`{key}` applies to string, resource_id and array parameters, not {kind}"
@@ -767,7 +775,7 @@ impl Reader {
         }
         if kind == ParamType::ResourceId && object.contains_key("pattern_type") {
             self.error(
-                codes::PATTERN_MISPLACED,
+                codes::Code::PatternMisplaced,
                 join(prefix, "pattern_type"),
                 "a resource_id has its own rules; use `type: string` with this `pattern_type`, or a `pattern`",
             );
@@ -775,14 +783,14 @@ impl Reader {
         match (kind == ParamType::Enum, object.contains_key("enum_values")) {
             (true, _) if enum_values.is_empty() => {
                 self.error(
-                    codes::ENUM_INVALID,
+                    codes::Code::EnumInvalid,
                     join(prefix, "enum_values"),
                     "an enum needs a non-empty `enum_values` list",
                 );
             }
             (false, true) => {
                 self.error(
-                    codes::ENUM_INVALID,
+                    codes::Code::EnumInvalid,
                     join(prefix, "enum_values"),
                     format!("`enum_values` applies to enum parameters, not {kind}"),
                 );
@@ -793,7 +801,7 @@ impl Reader {
         for value in enum_values {
             if !seen.insert(value.as_str()) {
                 self.error(
-                    codes::ENUM_INVALID,
+                    codes::Code::EnumInvalid,
                     join(prefix, "enum_values"),
                     format!("`{value}` is listed twice"),
                 );
@@ -804,7 +812,7 @@ impl Reader {
     fn subprocess(&mut self, value: &Value) -> Option<Subprocess> {
         let Some(object) = value.as_object() else {
             self.error(
-                codes::SHAPE,
+                codes::Code::Shape,
                 "subprocess",
                 format!("`subprocess` must be a mapping, not {}", kind(value)),
             );
@@ -828,7 +836,7 @@ impl Reader {
             seconds.and_then(|seconds| std::time::Duration::try_from_secs_f64(seconds).ok());
         if duration.is_none() {
             self.error(
-                codes::SHAPE,
+                codes::Code::Shape,
                 "timeout_s",
                 format!("`timeout_s` must be a positive number of seconds, not {value}"),
             );
@@ -840,7 +848,7 @@ impl Reader {
     fn env(&mut self, value: &Value) -> Vec<EnvVar> {
         let Some(object) = value.as_object() else {
             self.error(
-                codes::SHAPE,
+                codes::Code::Shape,
                 "subprocess.env",
                 format!(
                     "`env` must be a mapping of variable name to value, not {}",
@@ -853,7 +861,7 @@ impl Reader {
         for (name, value) in object {
             let field = format!("subprocess.env.{name}");
             if let Some(problem) = env_name_problem(name) {
-                self.error(codes::SHAPE, field, problem);
+                self.error(codes::Code::Shape, field, problem);
                 continue;
             }
             let value = match value {
@@ -865,7 +873,7 @@ impl Reader {
                 }
                 other => {
                     self.error(
-                        codes::SHAPE,
+                        codes::Code::Shape,
                         field,
                         format!(
                             "an env value is a string without NUL or {{\"param\": NAME}}, not {}",
@@ -887,7 +895,7 @@ impl Reader {
     fn env_pass(&mut self, value: &Value) -> Vec<String> {
         let Some(items) = value.as_array() else {
             self.error(
-                codes::SHAPE,
+                codes::Code::Shape,
                 "subprocess.env_pass",
                 format!(
                     "`env_pass` must be a list of variable names, not {}",
@@ -901,11 +909,11 @@ impl Reader {
             let field = format!("subprocess.env_pass[{index}]");
             match item.as_str() {
                 Some(name) => match env_name_problem(name) {
-                    Some(problem) => self.error(codes::SHAPE, field, problem),
+                    Some(problem) => self.error(codes::Code::Shape, field, problem),
                     None => names.push(name.to_owned()),
                 },
                 None => self.error(
-                    codes::SHAPE,
+                    codes::Code::Shape,
                     field,
                     format!("a variable name is a string, not {}", kind(item)),
                 ),
@@ -929,7 +937,7 @@ impl Reader {
                     && self.string_list(object, older, "subprocess").as_ref() != Some(derived)
                 {
                     self.error(
-                        codes::SHAPE,
+                        codes::Code::Shape,
                         format!("subprocess.{older}"),
                         format!(
                             "`{older}` disagrees with `argv`: the template says where each literal and parameter goes, so leave `{older}` out"
@@ -945,7 +953,7 @@ impl Reader {
             for (index, name) in names.iter().enumerate() {
                 if names[..index].contains(name) {
                     self.error(
-                        codes::SHAPE,
+                        codes::Code::Shape,
                         format!("subprocess.user_controlled_args[{index}]"),
                         format!("`{name}` is listed twice"),
                     );
@@ -965,7 +973,7 @@ impl Reader {
     fn argv_template(&mut self, value: &Value) -> Option<Vec<ArgvPart>> {
         let Some(items) = value.as_array() else {
             self.error(
-                codes::SHAPE,
+                codes::Code::Shape,
                 "subprocess.argv",
                 format!(
                     "`argv` must be a list of strings and {{\"param\": ...}} slots, not {}",
@@ -986,7 +994,7 @@ impl Reader {
                     }
                 }
                 other => self.error(
-                    codes::SHAPE,
+                    codes::Code::Shape,
                     field,
                     format!(
                         "an argv element is a string or a {{\"param\": ...}} slot, not {}",
@@ -1009,7 +1017,7 @@ impl Reader {
             && (!flag.starts_with('-') || flag.len() < 2 || flag.contains('='))
         {
             self.error(
-                codes::SHAPE,
+                codes::Code::Shape,
                 join(field, "flag"),
                 format!(
                     "`{flag}` is not an option name: a flag starts with `-` and holds no `=` (use \"form\": \"joined\" for `--flag=VALUE`)"
@@ -1021,7 +1029,7 @@ impl Reader {
             Some("joined") => FlagForm::Joined,
             Some(other) => {
                 self.error(
-                    codes::SHAPE,
+                    codes::Code::Shape,
                     join(field, "form"),
                     format!("`form` is \"separate\" or \"joined\", not `{other}`"),
                 );
@@ -1030,7 +1038,7 @@ impl Reader {
         };
         if form == FlagForm::Joined && flag.is_none() {
             self.error(
-                codes::SHAPE,
+                codes::Code::Shape,
                 join(field, "form"),
                 "\"form\": \"joined\" needs a `flag` to join the value to",
             );
@@ -1049,7 +1057,7 @@ impl Reader {
         let field = "success_exit_codes";
         let Some(items) = value.as_array().filter(|items| !items.is_empty()) else {
             self.error(
-                codes::SHAPE,
+                codes::Code::Shape,
                 field,
                 format!(
                     "`success_exit_codes` must be a non-empty list of exit codes (such as [0, 1]), not {}",
@@ -1064,12 +1072,12 @@ impl Reader {
             let code = item.as_u64().and_then(|code| u8::try_from(code).ok());
             match code {
                 None => self.error(
-                    codes::EXIT_CODE_INVALID,
+                    codes::Code::ExitCodeInvalid,
                     format!("{field}[{index}]"),
                     format!("`{item}` is not an exit code (an integer from 0 to 255)"),
                 ),
                 Some(code) if found.contains(&code) => self.error(
-                    codes::SHAPE,
+                    codes::Code::Shape,
                     format!("{field}[{index}]"),
                     format!("{code} is listed twice"),
                 ),
@@ -1083,7 +1091,7 @@ impl Reader {
     fn exit_codes(&mut self, value: &Value, success: &[u8]) -> Option<Vec<ExitCode>> {
         let Some(map) = value.as_object() else {
             self.error(
-                codes::SHAPE,
+                codes::Code::Shape,
                 "exit_codes",
                 format!(
                     "`exit_codes` must be a mapping of code to entry, not {}",
@@ -1102,14 +1110,14 @@ impl Reader {
                 .filter(|code| code.to_string() == *key);
             if code.is_none() {
                 self.error(
-                    codes::EXIT_CODE_INVALID,
+                    codes::Code::ExitCodeInvalid,
                     &prefix,
                     format!("`{key}` is not an exit code (an integer from 0 to 255)"),
                 );
             }
             let Some(object) = body.as_object() else {
                 self.error(
-                    codes::SHAPE,
+                    codes::Code::Shape,
                     &prefix,
                     format!("an exit code entry must be a mapping, not {}", kind(body)),
                 );
@@ -1126,7 +1134,7 @@ impl Reader {
                     let parsed = SideEffects::parse(&text);
                     if parsed.is_none() {
                         self.error(
-                            codes::SHAPE,
+                            codes::Code::Shape,
                             join(&prefix, "side_effects"),
                             format!("`side_effects` must be one of none, partial, complete, unknown, not `{text}`"),
                         );
@@ -1153,7 +1161,7 @@ impl Reader {
             .collect();
         if !missing.is_empty() {
             self.error(
-                codes::EXIT_CODES_INCOMPLETE,
+                codes::Code::ExitCodesIncomplete,
                 "exit_codes",
                 format!(
                     "`exit_codes` leaves out {}, which `success_exit_codes` counts as success; describe every success code (the map describes the child's statuses), or remove the map to get the standard table",
@@ -1167,8 +1175,8 @@ impl Reader {
             .find(|entry| entry.code == 2 && entry.name == "ARG_ERROR")
         {
             self.diagnostics.push(
-                Diagnostic::warning(
-                    codes::EXIT_CODE_NAMES_AIGENT,
+                Diagnostic::new(
+                    codes::Code::ExitCodeNamesAigent,
                     format!(
                         "exit code 2 is named `{}`, aigent's own code for a rejected argument; the map describes the child's own statuses (aigent's 2 never comes from the child), so name what the program means by 2, or remove the entry",
                         entry.name
@@ -1279,7 +1287,7 @@ mod tests {
             &Origin::default(),
         );
         let diagnostic = &parsed.diagnostics[0];
-        assert_eq!(diagnostic.code, codes::SYNTAX);
+        assert_eq!(diagnostic.code, codes::Code::Syntax);
         assert!(
             diagnostic.message.contains("must be quoted"),
             "{}",
@@ -1358,7 +1366,7 @@ mod tests {
             let found: Vec<&Diagnostic> = parsed
                 .diagnostics
                 .iter()
-                .filter(|diagnostic| diagnostic.code == codes::DANGER_LEVEL_MISSING)
+                .filter(|diagnostic| diagnostic.code == codes::Code::DangerLevelMissing)
                 .collect();
             assert_eq!(found.len(), 1, "{:?}", parsed.diagnostics);
             assert!(found[0].is_error());
@@ -1382,7 +1390,7 @@ mod tests {
             parsed
                 .diagnostics
                 .iter()
-                .all(|diagnostic| diagnostic.code != codes::DANGER_LEVEL_MISSING)
+                .all(|diagnostic| diagnostic.code != codes::Code::DangerLevelMissing)
         );
         assert_error_at(&parsed, "danger_level");
     }

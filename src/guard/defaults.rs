@@ -40,8 +40,8 @@ pub fn default_diagnostics(declaration: &Declaration) -> Vec<Diagnostic> {
         .filter_map(|(field, default, violations)| {
             let first = violations.into_iter().next()?;
             Some(
-                Diagnostic::error(
-                    codes::DEFAULT_INVALID,
+                Diagnostic::new(
+                    codes::Code::DefaultInvalid,
                     format!(
                         "the default {default} is rejected by the parameter's own checks ({}): {}",
                         first.rule.as_str(),

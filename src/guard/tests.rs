@@ -998,7 +998,7 @@ fn defaults_are_checked_by_the_lint() {
         parsed
             .diagnostics
             .iter()
-            .any(|d| d.code == crate::contract::codes::DEFAULT_INVALID)
+            .any(|d| d.code == crate::contract::codes::Code::DefaultInvalid)
     );
 }
 
@@ -1020,7 +1020,7 @@ fn input_schema_defaults_are_checked_by_the_lint() {
     let fields: Vec<&str> = parsed
         .diagnostics
         .iter()
-        .filter(|d| d.code == crate::contract::codes::DEFAULT_INVALID)
+        .filter(|d| d.code == crate::contract::codes::Code::DefaultInvalid)
         .filter_map(|d| d.field.as_deref())
         .collect();
     assert_eq!(

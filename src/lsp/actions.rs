@@ -8,8 +8,8 @@ use super::document::{Document, Kind};
 use super::hover::skill_profile;
 use super::settings::Settings;
 use crate::skill::check::{LinkRoot, directory_name};
-use crate::skill::fix::{FixContext, fix_text};
-use crate::skill::fmt::format_proposal;
+use crate::skill::rewrite::fix::{FixContext, fix_text};
+use crate::skill::rewrite::fmt::format_proposal;
 use crate::skill::source::FileSystem;
 
 /// One edit: bytes `start..end` of the document become `text`.
@@ -244,8 +244,8 @@ mod tests {
             "name: x\nparameters:\n  v:\n    pattern_tpye: semver\n".into(),
         );
         let finding = Finding {
-            diagnostic: Diagnostic::error(
-                "E100",
+            diagnostic: Diagnostic::new(
+                crate::contract::codes::Code::UnknownField,
                 "unknown field `pattern_tpye`; did you mean `pattern_type`?",
             ),
             line: Some(3),
@@ -256,8 +256,8 @@ mod tests {
             "name: x\nparameters:\n  v:\n    pattern_type: semver\n"
         );
         let skill = Finding {
-            diagnostic: Diagnostic::warning(
-                "W001",
+            diagnostic: Diagnostic::new(
+                crate::skill::codes::Code::UnknownKey,
                 "unknown frontmatter key 'allowed_tools' (profile standard); did you mean 'allowed-tools'?",
             ),
             line: Some(0),
@@ -267,7 +267,10 @@ mod tests {
         assert_eq!(action.edit.text, "allowed-tools");
         assert_eq!((action.edit.start, action.edit.end), (0, 13));
         let none = Finding {
-            diagnostic: Diagnostic::error("E100", "unknown field `zzz`"),
+            diagnostic: Diagnostic::new(
+                crate::contract::codes::Code::UnknownField,
+                "unknown field `zzz`",
+            ),
             line: Some(0),
         };
         assert!(suggestion(&document, &none).is_none());

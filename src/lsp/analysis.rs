@@ -51,7 +51,7 @@ pub fn findings(document: &Document, settings: &Settings) -> Vec<Finding> {
         return Vec::new();
     };
     let diagnostics = match document.oversized() {
-        Some(size) => oversized(document.kind, size),
+        Some(size) => oversized(document.kind, path, size),
         None => diagnostics(path, document.kind, document.text(), settings),
     };
     diagnostics
@@ -97,10 +97,10 @@ fn diagnostics(path: &Path, kind: Kind, text: &str, settings: &Settings) -> Vec<
 
 /// The finding on a document too large to hold, as each command reports
 /// a file over its limit.
-fn oversized(kind: Kind, size: usize) -> Vec<Diagnostic> {
+fn oversized(kind: Kind, path: &Path, size: usize) -> Vec<Diagnostic> {
     match kind {
         Kind::Skill | Kind::PluginManifest => {
-            vec![crate::skill::read::too_large(size as u64)]
+            vec![crate::skill::read::too_large(path, size as u64)]
         }
         Kind::Declaration => vec![crate::registry::too_large()],
         Kind::Other => Vec::new(),

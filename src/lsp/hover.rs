@@ -14,10 +14,10 @@ use crate::skill::place::Places;
 /// Every code aigent reports, with its default severity and meaning:
 /// skills (E0xx/W0xx/N0xx), declarations (E1xx/W1xx), plugins (Pxxx).
 pub fn code_meaning(code: &str) -> Option<(Severity, &'static str)> {
-    crate::skill::codes::TABLE
+    crate::skill::codes::Code::TABLE
         .iter()
-        .chain(crate::contract::codes::TABLE)
-        .chain(crate::plugin::codes::TABLE)
+        .chain(crate::contract::codes::Code::TABLE)
+        .chain(crate::plugin::codes::Code::TABLE)
         .find(|(known, _, _)| *known == code)
         .map(|(_, severity, meaning)| (*severity, *meaning))
 }

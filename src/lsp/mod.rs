@@ -11,7 +11,7 @@
 //!
 //! Only this module names `lsp-server` and `lsp-types`; everything but
 //! [`server`] works on aigent's own types. No I/O happens here: the binary
-//! (`src/cli/lsp.rs`) owns stdin and stdout.
+//! (`src/cli/commands/lsp.rs`) owns stdin and stdout.
 
 pub mod actions;
 pub mod analysis;

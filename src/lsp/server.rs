@@ -1,5 +1,5 @@
 //! The language server's state machine: LSP messages in, LSP messages
-//! out, no I/O. The binary (`src/cli/lsp.rs`) reads and writes the
+//! out, no I/O. The binary (`src/cli/commands/lsp.rs`) reads and writes the
 //! frames on stdio and calls [`Server::handle`] for each message, then
 //! [`Server::flush`] once no message is waiting, so a burst of edits is
 //! checked once.

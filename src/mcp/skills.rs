@@ -29,6 +29,14 @@ use crate::skill::discover::{Target, discover};
 use crate::skill::frontmatter;
 use crate::skill::validate::validate_targets;
 
+crate::report::diagnostic_codes! {
+    /// Why a skill that validates is still not served.
+    pub enum Refusal {
+        SkillUnservable = "MCP_SKILL_UNSERVABLE", Error, "the skill validates but cannot be served as MCP resources (the message says why)";
+        DuplicateSkill = "MCP_DUPLICATE_SKILL", Error, "another skill of the same name is already served";
+    }
+}
+
 /// Files larger than this are left out of a manifest (and never read).
 pub const MAX_RESOURCE_BYTES: u64 = 8 * 1024 * 1024;
 /// At most this many files are listed per skill.
@@ -91,7 +99,7 @@ impl Catalog {
             Err(message) => {
                 refused.push(Refused {
                     path: skill.files[0].path.clone(),
-                    diagnostics: vec![Diagnostic::error("MCP_SKILL_UNSERVABLE", message)],
+                    diagnostics: vec![Diagnostic::new(Refusal::SkillUnservable, message)],
                 });
                 false
             }
@@ -149,8 +157,8 @@ pub fn scan(roots: &[PathBuf]) -> Scan {
             Ok(skill) if result.catalog.skill(&skill.uri).is_some() => {
                 result.refused.push(Refused {
                     path: file.clone(),
-                    diagnostics: vec![Diagnostic::error(
-                        "MCP_DUPLICATE_SKILL",
+                    diagnostics: vec![Diagnostic::new(
+                        Refusal::DuplicateSkill,
                         format!("another skill named `{}` is already served", skill.name),
                     )],
                 });
@@ -158,7 +166,7 @@ pub fn scan(roots: &[PathBuf]) -> Scan {
             Ok(skill) => result.catalog.skills.push(skill),
             Err(message) => result.refused.push(Refused {
                 path: file.clone(),
-                diagnostics: vec![Diagnostic::error("MCP_SKILL_UNSERVABLE", message)],
+                diagnostics: vec![Diagnostic::new(Refusal::SkillUnservable, message)],
             }),
         }
     }

@@ -71,11 +71,11 @@ pub fn read_json(file: &Path) -> Result<Value, Diagnostic> {
 /// same size limit as [`read_json`].
 pub fn parse_json(file: &Path, bytes: &[u8]) -> Result<Value, Diagnostic> {
     if bytes.len() as u64 > crate::skill::read::MAX_FILE_BYTES {
-        return Err(crate::skill::read::too_large(bytes.len() as u64));
+        return Err(crate::skill::read::too_large(file, bytes.len() as u64));
     }
     serde_json::from_slice(bytes).map_err(|err| {
-        Diagnostic::error(
-            codes::JSON_INVALID,
+        Diagnostic::new(
+            codes::Code::JsonInvalid,
             format!("{} is not valid JSON: {err}", file.display()),
         )
         .with_line(Some(err.line()).filter(|&line| line > 0))
@@ -108,8 +108,8 @@ pub fn check_relative_path(path: &str, field: &str) -> Option<Diagnostic> {
         None
     };
     problem.map(|problem| {
-        Diagnostic::error(
-            codes::PATH_NOT_RELATIVE,
+        Diagnostic::new(
+            codes::Code::PathNotRelative,
             format!("`{field}` is {}: {problem}", quoted(path)),
         )
         .with_field(field)
@@ -135,8 +135,8 @@ fn type_name(value: &Value) -> &'static str {
 }
 
 fn wrong_type(field: &str, wanted: &str, found: &Value) -> Diagnostic {
-    Diagnostic::error(
-        codes::FIELD_TYPE,
+    Diagnostic::new(
+        codes::Code::FieldType,
         format!("`{field}` must be {wanted}, not {}", type_name(found)),
     )
     .with_field(field)
@@ -184,7 +184,7 @@ impl<'a> Fields<'a> {
     pub fn missing(&mut self, key: &str) {
         let field = self.field(key);
         self.diagnostics.push(
-            Diagnostic::error(codes::FIELD_MISSING, format!("`{field}` is required"))
+            Diagnostic::new(codes::Code::FieldMissing, format!("`{field}` is required"))
                 .with_field(field),
         );
     }
@@ -195,8 +195,8 @@ impl<'a> Fields<'a> {
         if !is_kebab_case(name) {
             let field = self.field("name");
             self.diagnostics.push(
-                Diagnostic::error(
-                    codes::NAME_NOT_KEBAB_CASE,
+                Diagnostic::new(
+                    codes::Code::NameNotKebabCase,
                     format!(
                         "`{field}` is {}: use lowercase letters, digits and single hyphens",
                         quoted(name)
@@ -214,8 +214,8 @@ impl<'a> Fields<'a> {
         {
             let field = self.field("version");
             self.diagnostics.push(
-                Diagnostic::error(
-                    codes::VERSION_NOT_SEMVER,
+                Diagnostic::new(
+                    codes::Code::VersionNotSemver,
                     format!(
                         "`{field}` is {}: not a semantic version like 1.2.3",
                         quoted(version)
@@ -336,8 +336,8 @@ impl<'a> Fields<'a> {
             if !known.iter().any(|list| list.contains(&key.as_str())) {
                 let field = self.field(key);
                 self.diagnostics.push(
-                    Diagnostic::warning(
-                        codes::UNKNOWN_FIELD,
+                    Diagnostic::new(
+                        codes::Code::UnknownField,
                         format!("{} is not a field Claude Code documents", quoted(&field)),
                     )
                     .with_field(field),
@@ -368,7 +368,7 @@ mod tests {
         assert!(check_relative_path("./", "source").is_none());
         for bad in ["plugins/x", "/etc", "./../x", "./a/../../b"] {
             let finding = check_relative_path(bad, "source").expect(bad);
-            assert_eq!(finding.code, codes::PATH_NOT_RELATIVE);
+            assert_eq!(finding.code, codes::Code::PathNotRelative);
         }
     }
 
@@ -386,12 +386,12 @@ mod tests {
         assert_eq!(
             codes,
             [
-                codes::NAME_NOT_KEBAB_CASE,
-                codes::VERSION_NOT_SEMVER,
-                codes::FIELD_MISSING,
-                codes::FIELD_TYPE,
-                codes::FIELD_TYPE,
-                codes::UNKNOWN_FIELD
+                codes::Code::NameNotKebabCase,
+                codes::Code::VersionNotSemver,
+                codes::Code::FieldMissing,
+                codes::Code::FieldType,
+                codes::Code::FieldType,
+                codes::Code::UnknownField
             ]
         );
     }

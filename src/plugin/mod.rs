@@ -232,7 +232,7 @@ impl<'a> Walk<'a> {
     fn path(&mut self, path: &Path) {
         if fs::symlink_metadata(path).is_err() {
             let message = format!("{} does not exist", path.display());
-            let missing = Diagnostic::error(skill_codes::PATH_MISSING, message);
+            let missing = Diagnostic::new(skill_codes::Code::PathMissing, message);
             self.report(path.to_path_buf(), None, vec![missing]);
             return;
         }
@@ -247,7 +247,7 @@ impl<'a> Walk<'a> {
                 "{} is neither a plugin (.claude-plugin/plugin.json) nor a marketplace (.claude-plugin/marketplace.json)",
                 path.display()
             );
-            let finding = Diagnostic::error(codes::NOT_A_PLUGIN, message);
+            let finding = Diagnostic::new(codes::Code::NotAPlugin, message);
             self.report(path.to_path_buf(), None, vec![finding]);
         }
     }
@@ -259,8 +259,10 @@ impl<'a> Walk<'a> {
             Err(problem) => return self.report(file, None, vec![problem]),
         };
         let Some(object) = value.as_object() else {
-            let finding =
-                Diagnostic::error(codes::NOT_AN_OBJECT, "the marketplace is not a JSON object");
+            let finding = Diagnostic::new(
+                codes::Code::NotAnObject,
+                "the marketplace is not a JSON object",
+            );
             return self.report(file, None, vec![finding]);
         };
         let mut fields = Fields::new(object, "");
@@ -286,8 +288,8 @@ impl<'a> Walk<'a> {
                     let prefix = format!("plugins[{index}].");
                     let Some(entry) = entry.as_object() else {
                         diagnostics.push(
-                            Diagnostic::error(
-                                codes::NOT_AN_OBJECT,
+                            Diagnostic::new(
+                                codes::Code::NotAnObject,
                                 format!("`plugins[{index}]` is not a JSON object"),
                             )
                             .with_field(format!("plugins[{index}]")),
@@ -300,8 +302,8 @@ impl<'a> Walk<'a> {
                         && let Some(first) = first_index.insert(entry_name, index)
                     {
                         fields.diagnostics.push(
-                            Diagnostic::error(
-                                codes::PLUGIN_NAME_DUPLICATE,
+                            Diagnostic::new(
+                                codes::Code::PluginNameDuplicate,
                                 format!(
                                     "`{prefix}name` {} is also the name of plugins[{first}]",
                                     quoted(entry_name)
@@ -323,14 +325,14 @@ impl<'a> Walk<'a> {
                 }
             }
             Some(_) => diagnostics.push(
-                Diagnostic::error(
-                    codes::FIELD_TYPE,
+                Diagnostic::new(
+                    codes::Code::FieldType,
                     "`plugins` must be an array of plugin entries",
                 )
                 .with_field("plugins"),
             ),
             None => diagnostics.push(
-                Diagnostic::error(codes::FIELD_MISSING, "`plugins` is required")
+                Diagnostic::new(codes::Code::FieldMissing, "`plugins` is required")
                     .with_field("plugins"),
             ),
         }
@@ -377,8 +379,8 @@ impl<'a> Walk<'a> {
             Some(Value::String(source)) => source.as_str(),
             Some(_) => {
                 fields.diagnostics.push(
-                    Diagnostic::error(
-                        codes::FIELD_TYPE,
+                    Diagnostic::new(
+                        codes::Code::FieldType,
                         format!("`{prefix}source` must be a path or a source object"),
                     )
                     .with_field(format!("{prefix}source")),
@@ -407,8 +409,8 @@ impl<'a> Walk<'a> {
             && !resolved.starts_with(&real_root)
         {
             fields.diagnostics.push(
-                Diagnostic::error(
-                    codes::PATH_NOT_RELATIVE,
+                Diagnostic::new(
+                    codes::Code::PathNotRelative,
                     format!(
                         "`{prefix}source` {} leads through a symlink to {}, outside the marketplace",
                         quoted(source),
@@ -426,8 +428,8 @@ impl<'a> Walk<'a> {
                 "does not exist"
             };
             fields.diagnostics.push(
-                Diagnostic::error(
-                    codes::SOURCE_MISSING,
+                Diagnostic::new(
+                    codes::Code::SourceMissing,
                     format!(
                         "`{prefix}source` {}: {} {what}",
                         quoted(source),
@@ -470,8 +472,8 @@ impl<'a> Walk<'a> {
                 fields.unknown(&[PLUGIN_FIELDS]);
                 diagnostics.append(&mut fields.diagnostics);
             }
-            Some(Ok(_)) => diagnostics.push(Diagnostic::error(
-                codes::NOT_AN_OBJECT,
+            Some(Ok(_)) => diagnostics.push(Diagnostic::new(
+                codes::Code::NotAnObject,
                 "plugin.json is not a JSON object",
             )),
             None => {}
@@ -488,8 +490,8 @@ impl<'a> Walk<'a> {
             if let (Some(listed), Some(own)) = (entry.name, own_name.as_deref())
                 && listed != own
             {
-                entry_problems.push(Diagnostic::error(
-                    codes::PLUGIN_NAME_MISMATCH,
+                entry_problems.push(Diagnostic::new(
+                    codes::Code::PluginNameMismatch,
                     format!(
                         "the marketplace lists {} but {} names itself {}",
                         quoted(listed),
@@ -503,8 +505,8 @@ impl<'a> Walk<'a> {
                 .any(|key| entry.object.contains_key(*key));
             if entry_problems.is_empty() && !has_manifest && !has_components(directory) && !declares
             {
-                entry_problems.push(Diagnostic::error(
-                    codes::SOURCE_NOT_A_PLUGIN,
+                entry_problems.push(Diagnostic::new(
+                    codes::Code::SourceNotAPlugin,
                     format!(
                         "{} holds no .claude-plugin/plugin.json and no skills, commands, agents or hooks",
                         directory.display()
@@ -524,8 +526,8 @@ impl<'a> Walk<'a> {
             }
             let full = join_relative(directory, path);
             if !full.exists() {
-                let problem = Diagnostic::error(
-                    codes::COMPONENT_MISSING,
+                let problem = Diagnostic::new(
+                    codes::Code::ComponentMissing,
                     format!("`{field}` names {}, which does not exist", full.display()),
                 );
                 if *from_entry {
@@ -666,7 +668,8 @@ fn markdown_components(
             } else {
                 "command"
             };
-            let finding = Diagnostic::error(codes::COMPONENT_BROKEN, format!("{what}: {problem}"));
+            let finding =
+                Diagnostic::new(codes::Code::ComponentBroken, format!("{what}: {problem}"));
             findings.push((file, finding));
         }
     }
@@ -719,7 +722,7 @@ fn markdown_problem(file: &Path, frontmatter_required: bool) -> Option<String> {
 
 /// The problem with a hooks file, reported on that file.
 fn check_hooks(path: &Path) -> Option<Diagnostic> {
-    let broken = |message: &str| Diagnostic::error(codes::COMPONENT_BROKEN, message);
+    let broken = |message: &str| Diagnostic::new(codes::Code::ComponentBroken, message);
     match read_json(path) {
         Err(problem) => Some(problem),
         Ok(Value::Object(object)) => match object.get("hooks") {

@@ -244,8 +244,8 @@ impl Registry {
             Ok(bytes) => bytes,
             Err(crate::fsutil::ReadError::Io(err)) => return Err(err),
             Err(crate::fsutil::ReadError::NotRegular) => {
-                return Ok(Err(Diagnostic::error(
-                    codes::FILE_UNREADABLE,
+                return Ok(Err(Diagnostic::new(
+                    codes::Code::FileUnreadable,
                     "not a regular file",
                 )));
             }
@@ -255,8 +255,8 @@ impl Registry {
             return Ok(Err(too_large()));
         }
         Ok(String::from_utf8(bytes).map_err(|err| {
-            Diagnostic::error(
-                codes::FILE_UNREADABLE,
+            Diagnostic::new(
+                codes::Code::FileUnreadable,
                 format!(
                     "the file is not UTF-8 (invalid byte at offset {})",
                     err.utf8_error().valid_up_to()
@@ -398,8 +398,8 @@ impl Registry {
                 name: entry.name.clone(),
                 file: file.clone(),
                 declaration: None,
-                diagnostics: vec![Diagnostic::error(
-                    codes::NAME_INVALID,
+                diagnostics: vec![Diagnostic::new(
+                    codes::Code::NameInvalid,
                     format!("the file name does not give a valid command name: {problem}"),
                 )],
             },
@@ -420,7 +420,10 @@ impl Registry {
                     name: entry.name.clone(),
                     file: file.clone(),
                     declaration: None,
-                    diagnostics: vec![Diagnostic::error(codes::FILE_UNREADABLE, err.to_string())],
+                    diagnostics: vec![Diagnostic::new(
+                        codes::Code::FileUnreadable,
+                        err.to_string(),
+                    )],
                 },
             },
         };
@@ -428,8 +431,8 @@ impl Registry {
             report.declaration = None;
             report.diagnostics.insert(
                 0,
-                Diagnostic::error(
-                    codes::DUPLICATE_NAME,
+                Diagnostic::new(
+                    codes::Code::DuplicateName,
                     format!("`{}` is also declared in {}", entry.name, twins.join(", ")),
                 )
                 .with_field("name"),
@@ -446,7 +449,7 @@ impl Registry {
 
 /// The finding on a declaration file over the size limit.
 pub fn too_large() -> Diagnostic {
-    Diagnostic::error(codes::FILE_UNREADABLE, "the file is larger than 1 MiB")
+    Diagnostic::new(codes::Code::FileUnreadable, "the file is larger than 1 MiB")
 }
 
 /// `deploy.json` → (`deploy`, `deploy.json`, JSON); `None` for dotfiles and

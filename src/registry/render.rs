@@ -390,7 +390,7 @@ pub struct LintFindings<'a> {
 impl Findings for LintFindings<'_> {
     fn tool(&self) -> sarif::ToolInfo<'static> {
         sarif::ToolInfo {
-            rules: crate::contract::codes::TABLE,
+            rules: crate::contract::codes::Code::TABLE,
             rules_page: SCHEMA_CODES_PAGE,
         }
     }

@@ -26,6 +26,101 @@ impl fmt::Display for Severity {
     }
 }
 
+/// A stable diagnostic code that owns its severity and what it catches.
+/// The skill, contract and plugin tables are enums made by
+/// [`diagnostic_codes!`](crate::report::diagnostic_codes), each variant
+/// written once with its id, severity and meaning.
+pub trait DiagnosticCode: Copy {
+    /// The stable id (`E001`, `W105`, `P003`).
+    fn id(self) -> &'static str;
+    fn severity(self) -> Severity;
+    /// What the code catches, as the reference tables say it.
+    fn meaning(self) -> &'static str;
+}
+
+/// Declares a code table: an enum whose variants each carry an id, a
+/// severity and a meaning, with `ALL` and `TABLE` (the rows, in order) and
+/// the [`DiagnosticCode`] impl. A diagnostic's code compares equal to its
+/// variant (`diagnostic.code == Code::UnknownKey`).
+macro_rules! diagnostic_codes {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident {
+            $( $(#[$vmeta:meta])* $variant:ident = $id:literal, $severity:ident, $meaning:expr; )*
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $( $(#[$vmeta])* $variant, )*
+        }
+
+        impl $name {
+            /// Every code, in the order of the reference table.
+            pub const ALL: &'static [$name] = &[$(Self::$variant),*];
+            /// Every code's id, severity and meaning, in the same order.
+            pub const TABLE: &'static [(&'static str, $crate::report::Severity, &'static str)] =
+                &[$(($id, $crate::report::Severity::$severity, $meaning)),*];
+
+            pub const fn id(self) -> &'static str {
+                match self { $(Self::$variant => $id,)* }
+            }
+
+            pub const fn severity(self) -> $crate::report::Severity {
+                match self { $(Self::$variant => $crate::report::Severity::$severity,)* }
+            }
+
+            pub const fn meaning(self) -> &'static str {
+                match self { $(Self::$variant => $meaning,)* }
+            }
+        }
+
+        impl $crate::report::DiagnosticCode for $name {
+            fn id(self) -> &'static str {
+                $name::id(self)
+            }
+            fn severity(self) -> $crate::report::Severity {
+                $name::severity(self)
+            }
+            fn meaning(self) -> &'static str {
+                $name::meaning(self)
+            }
+        }
+
+        impl PartialEq<$name> for &str {
+            fn eq(&self, other: &$name) -> bool {
+                *self == other.id()
+            }
+        }
+
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.id())
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.id())
+            }
+        }
+    };
+}
+pub(crate) use diagnostic_codes;
+
+#[cfg(test)]
+diagnostic_codes! {
+    /// Codes for the tests of `report`, which sits below every table.
+    pub enum TestCode {
+        E1 = "E1", Error, "a test error";
+        E001 = "E001", Error, "the `thing` is missing";
+        E003 = "E003", Error, "a test error";
+        E017 = "E017", Error, "a test error";
+        W001 = "W001", Warning, "the thing is odd";
+        W002 = "W002", Warning, "a test warning";
+    }
+}
+
 /// One finding. `code` is stable across releases and documented in the
 /// README; `message` is for people and may be reworded.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -43,22 +138,13 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn error(code: &'static str, message: impl Into<String>) -> Self {
-        Self::new(Severity::Error, code, message)
-    }
-
-    pub fn warning(code: &'static str, message: impl Into<String>) -> Self {
-        Self::new(Severity::Warning, code, message)
-    }
-
-    pub fn note(code: &'static str, message: impl Into<String>) -> Self {
-        Self::new(Severity::Note, code, message)
-    }
-
-    fn new(severity: Severity, code: &'static str, message: impl Into<String>) -> Self {
+    /// A finding of `code`, with the severity the code's table gives it: no
+    /// call site chooses a severity of its own (`--strict` may promote a
+    /// warning afterwards, as policy).
+    pub fn new(code: impl DiagnosticCode, message: impl Into<String>) -> Self {
         Self {
-            severity,
-            code,
+            severity: code.severity(),
+            code: code.id(),
             field: None,
             message: message.into(),
             line: None,

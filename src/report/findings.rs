@@ -165,7 +165,10 @@ mod tests {
         Run {
             files: vec![(
                 PathBuf::from("./a\nb/SKILL.md"),
-                vec![Diagnostic::error("E1", "two\nlines").with_line(Some(3))],
+                vec![
+                    Diagnostic::new(crate::report::diagnostic::TestCode::E1, "two\nlines")
+                        .with_line(Some(3)),
+                ],
             )],
             warnings: vec!["skipped\ta link".to_owned()],
         }

@@ -48,8 +48,11 @@ mod tests {
 
     #[test]
     fn error_with_line_and_title() {
-        let diagnostic =
-            Diagnostic::error("E003", "name 'Bad' must be lowercase").with_line(Some(2));
+        let diagnostic = Diagnostic::new(
+            crate::report::diagnostic::TestCode::E003,
+            "name 'Bad' must be lowercase",
+        )
+        .with_line(Some(2));
         assert_eq!(
             annotation("skills/Bad/SKILL.md", &diagnostic),
             "::error file=skills/Bad/SKILL.md,line=2,title=E003::name 'Bad' must be lowercase"
@@ -58,7 +61,10 @@ mod tests {
 
     #[test]
     fn terminal_controls_are_escaped() {
-        let diagnostic = Diagnostic::error("E1", "a\u{1b}]0;title\u{7}b\nc");
+        let diagnostic = Diagnostic::new(
+            crate::report::diagnostic::TestCode::E1,
+            "a\u{1b}]0;title\u{7}b\nc",
+        );
         let line = annotation("x\u{1b}[2J.json", &diagnostic);
         assert!(!line.contains(['\u{1b}', '\u{7}', '\n']), "{line:?}");
         assert!(line.contains("%0A"), "{line:?}");
@@ -66,7 +72,10 @@ mod tests {
 
     #[test]
     fn warning_without_line() {
-        let diagnostic = Diagnostic::warning("W002", "body has 501 lines");
+        let diagnostic = Diagnostic::new(
+            crate::report::diagnostic::TestCode::W002,
+            "body has 501 lines",
+        );
         assert_eq!(
             annotation("a/SKILL.md", &diagnostic),
             "::warning file=a/SKILL.md,title=W002::body has 501 lines"
@@ -75,7 +84,10 @@ mod tests {
 
     #[test]
     fn separators_and_newlines_are_escaped() {
-        let diagnostic = Diagnostic::error("E017", "bad: 100%\nsecond line");
+        let diagnostic = Diagnostic::new(
+            crate::report::diagnostic::TestCode::E017,
+            "bad: 100%\nsecond line",
+        );
         assert_eq!(
             annotation("dir,with:odd/SKILL.md", &diagnostic),
             "::error file=dir%2Cwith%3Aodd/SKILL.md,title=E017::bad: 100%25%0Asecond line"

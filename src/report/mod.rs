@@ -12,7 +12,8 @@ pub mod github;
 pub mod sarif;
 pub mod style;
 
-pub use diagnostic::{Diagnostic, Severity};
+pub(crate) use diagnostic::diagnostic_codes;
+pub use diagnostic::{Diagnostic, DiagnosticCode, Severity};
 pub use envelope::{Envelope, EnvelopeTarget, ErrorBody, FieldError, Meta, Outcome};
 pub use error_code::{ErrorCode, Phase};
 pub use escape::escape_controls;

@@ -27,7 +27,7 @@ pub const SOURCE_ROOT_ID: &str = "%SRCROOT%";
 pub const FINGERPRINT_KEY: &str = "aigentFinding/v1";
 
 /// A rule: a diagnostic code, its default severity and what it catches
-/// (the rows of `skill::codes::TABLE` and `contract::codes::TABLE`).
+/// (the rows of `skill::codes::Code::TABLE` and `contract::codes::Code::TABLE`).
 pub type RuleRow = (&'static str, Severity, &'static str);
 
 /// What the log says about the tool and where its rules are documented.
@@ -392,7 +392,13 @@ mod tests {
 
     #[test]
     fn the_fingerprint_key_is_the_documented_one() {
-        let value = log(&[("s/SKILL.md", vec![Diagnostic::error("E001", "x")])]);
+        let value = log(&[(
+            "s/SKILL.md",
+            vec![Diagnostic::new(
+                crate::report::diagnostic::TestCode::E001,
+                "x",
+            )],
+        )]);
         let prints = &value["runs"][0]["results"][0]["partialFingerprints"];
         assert!(prints[FINGERPRINT_KEY].is_string(), "{prints}");
     }
@@ -402,13 +408,25 @@ mod tests {
         let value = log(&[
             (
                 "a b/SKILL.md",
-                vec![Diagnostic::error("E001", "x").with_line(Some(3))],
+                vec![
+                    Diagnostic::new(crate::report::diagnostic::TestCode::E001, "x")
+                        .with_line(Some(3)),
+                ],
             ),
             (
                 "/elsewhere/SKILL.md",
-                vec![Diagnostic::warning("W001", "y")],
+                vec![Diagnostic::new(
+                    crate::report::diagnostic::TestCode::W001,
+                    "y",
+                )],
             ),
-            ("../top/#1/SKILL.md", vec![Diagnostic::error("E001", "z")]),
+            (
+                "../top/#1/SKILL.md",
+                vec![Diagnostic::new(
+                    crate::report::diagnostic::TestCode::E001,
+                    "z",
+                )],
+            ),
         ]);
         let results = &value["runs"][0]["results"];
         let location = |index: usize| &results[index]["locations"][0]["physicalLocation"];
@@ -431,13 +449,15 @@ mod tests {
     fn fingerprints_ignore_the_line_and_tell_repeats_apart() {
         let moved = log(&[(
             "s/SKILL.md",
-            vec![Diagnostic::error("E001", "x").with_line(Some(9))],
+            vec![
+                Diagnostic::new(crate::report::diagnostic::TestCode::E001, "x").with_line(Some(9)),
+            ],
         )]);
         let first = log(&[(
             "s/SKILL.md",
             vec![
-                Diagnostic::error("E001", "x").with_line(Some(3)),
-                Diagnostic::error("E001", "x").with_line(Some(4)),
+                Diagnostic::new(crate::report::diagnostic::TestCode::E001, "x").with_line(Some(3)),
+                Diagnostic::new(crate::report::diagnostic::TestCode::E001, "x").with_line(Some(4)),
             ],
         )]);
         let print = |value: &Value, index: usize| {

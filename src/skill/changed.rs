@@ -193,8 +193,8 @@ fn validate_in_snapshot(
         .find(|name| snapshot.is_file(&directory.join(name)));
     let Some(file_name) = file_name else {
         // Selected as present, so the snapshot had a skill file a moment ago.
-        let missing = Diagnostic::error(
-            super::codes::SKILL_FILE_MISSING,
+        let missing = Diagnostic::new(
+            super::codes::Code::SkillFileMissing,
             format!(
                 "no SKILL.md (or skill.md) in {} in {}",
                 shown_directory.display(),

@@ -20,7 +20,7 @@ use super::read::{MAX_FILE_BYTES, too_large};
 use super::rules::{self, Profile, RuleContext};
 use super::source::{FileSystem, SkillSource};
 use super::tokens::{self, TokenCounts};
-use crate::report::{Diagnostic, Severity};
+use crate::report::{Diagnostic, DiagnosticCode, Severity};
 use crate::vcs::SelectedUnit;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -132,7 +132,8 @@ impl SkillReport {
             .count()
     }
 
-    pub fn has_code(&self, code: &str) -> bool {
+    pub fn has_code(&self, code: impl DiagnosticCode) -> bool {
+        let code = code.id();
         self.diagnostics
             .iter()
             .any(|diagnostic| diagnostic.code == code)
@@ -163,24 +164,24 @@ pub fn validate_target_in(
         Target::MissingSkillFile { directory } => (
             directory.clone(),
             None,
-            vec![Diagnostic::error(
-                codes::SKILL_FILE_MISSING,
+            vec![Diagnostic::new(
+                codes::Code::SkillFileMissing,
                 format!("no SKILL.md (or skill.md) in {}", directory.display()),
             )],
         ),
         Target::Missing { path } => (
             path.clone(),
             None,
-            vec![Diagnostic::error(
-                codes::PATH_MISSING,
+            vec![Diagnostic::new(
+                codes::Code::PathMissing,
                 format!("{} does not exist", path.display()),
             )],
         ),
         Target::NotASkill { path } => (
             path.clone(),
             None,
-            vec![Diagnostic::error(
-                codes::PATH_NOT_A_SKILL,
+            vec![Diagnostic::new(
+                codes::Code::PathNotASkill,
                 format!(
                     "{} is neither a skill directory nor a SKILL.md file",
                     path.display()
@@ -190,8 +191,8 @@ pub fn validate_target_in(
         Target::Unreadable { path, reason } => (
             path.clone(),
             None,
-            vec![Diagnostic::error(
-                codes::FILE_UNREADABLE,
+            vec![Diagnostic::new(
+                codes::Code::FileUnreadable,
                 format!("cannot read {}: {reason}", path.display()),
             )],
         ),
@@ -268,7 +269,7 @@ impl SkillSource for Buffer<'_> {
             return FileSystem.read_skill_file(file);
         }
         if self.bytes.len() as u64 > MAX_FILE_BYTES {
-            return Err(too_large(self.bytes.len() as u64));
+            return Err(too_large(file, self.bytes.len() as u64));
         }
         Ok(self.bytes.to_vec())
     }
@@ -431,7 +432,10 @@ pub struct Checked {
 pub fn check_contents(bytes: &[u8], context: CheckContext<'_>) -> Checked {
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Checked {
-            diagnostics: vec![too_large(bytes.len() as u64)],
+            diagnostics: vec![too_large(
+                context.location.unwrap_or(Path::new("SKILL.md")),
+                bytes.len() as u64,
+            )],
             ..Checked::default()
         };
     }
@@ -442,8 +446,8 @@ pub fn check_contents(bytes: &[u8], context: CheckContext<'_>) -> Checked {
             let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
             Checked {
                 diagnostics: vec![
-                    Diagnostic::error(
-                        codes::FILE_NOT_UTF8,
+                    Diagnostic::new(
+                        codes::Code::FileNotUtf8,
                         format!(
                             "skill file is not UTF-8 (invalid byte at offset {})",
                             err.valid_up_to()
@@ -464,10 +468,10 @@ pub fn check_text(text: &str, context: CheckContext<'_>) -> Checked {
         Ok(document) => document,
         Err(err) => {
             let code = match err {
-                SplitError::Missing { .. } => codes::FRONTMATTER_MISSING,
-                SplitError::Unclosed { .. } => codes::FRONTMATTER_UNCLOSED,
+                SplitError::Missing { .. } => codes::Code::FrontmatterMissing,
+                SplitError::Unclosed { .. } => codes::Code::FrontmatterUnclosed,
             };
-            diagnostics.push(Diagnostic::error(code, err.to_string()).with_line(Some(1)));
+            diagnostics.push(Diagnostic::new(code, err.to_string()).with_line(Some(1)));
             return Checked {
                 diagnostics,
                 ..Checked::default()
@@ -492,14 +496,14 @@ pub fn check_text(text: &str, context: CheckContext<'_>) -> Checked {
         Ok(parsed) => parsed,
         Err(err) => {
             let (code, line) = match &err {
-                ParseError::Syntax { line, .. } => (codes::YAML_INVALID, *line),
-                ParseError::Budget { line, .. } => (codes::YAML_BUDGET, *line),
+                ParseError::Syntax { line, .. } => (codes::Code::YamlInvalid, *line),
+                ParseError::Budget { line, .. } => (codes::Code::YamlBudget, *line),
                 ParseError::NotMapping { .. } => (
-                    codes::FRONTMATTER_NOT_MAPPING,
+                    codes::Code::FrontmatterNotMapping,
                     Some(document.yaml_first_line),
                 ),
             };
-            diagnostics.push(Diagnostic::error(code, err.to_string()).with_line(line));
+            diagnostics.push(Diagnostic::new(code, err.to_string()).with_line(line));
             return Checked {
                 diagnostics,
                 ..Checked::default()
@@ -571,8 +575,8 @@ fn check_strict_fences(
     let clients = rules::enforced_by(ClientRule::StrictFences);
     if text.starts_with('\u{feff}') {
         out.push(
-            Diagnostic::error(
-                codes::FENCES_NOT_STRICT,
+            Diagnostic::new(
+                codes::Code::FencesNotStrict,
                 format!("the file starts with a byte-order mark; {clients} needs '---' as its first bytes"),
             )
             .with_line(Some(1)),
@@ -580,8 +584,8 @@ fn check_strict_fences(
     }
     if document.body.is_empty() && !text.ends_with('\n') {
         out.push(
-            Diagnostic::error(
-                codes::FENCES_NOT_STRICT,
+            Diagnostic::new(
+                codes::Code::FencesNotStrict,
                 format!(
                     "the closing '---' ends the file without a line break; {clients} needs one"
                 ),
@@ -613,8 +617,8 @@ fn check_links(body: &str, body_first_line: usize, root: LinkRoot<'_>, out: &mut
         missing += 1;
         if missing <= MAX_LINK_FINDINGS {
             out.push(
-                Diagnostic::warning(
-                    codes::LINK_TARGET_MISSING,
+                Diagnostic::new(
+                    codes::Code::LinkTargetMissing,
                     format!("linked file '{}' does not exist", link.target),
                 )
                 .with_line(Some(link.line)),
@@ -622,8 +626,8 @@ fn check_links(body: &str, body_first_line: usize, root: LinkRoot<'_>, out: &mut
         }
     }
     if missing > MAX_LINK_FINDINGS {
-        out.push(Diagnostic::warning(
-            codes::LINK_TARGET_MISSING,
+        out.push(Diagnostic::new(
+            codes::Code::LinkTargetMissing,
             format!(
                 "{} more links to missing files are not listed (at most {MAX_LINK_FINDINGS} per file)",
                 missing - MAX_LINK_FINDINGS
@@ -648,22 +652,22 @@ mod tests {
     fn frontmatter_problems_have_their_own_codes() {
         assert_eq!(
             codes_of(&check("# no frontmatter\n")),
-            [codes::FRONTMATTER_MISSING]
+            [codes::Code::FrontmatterMissing]
         );
         assert_eq!(
             codes_of(&check("---\nname: a\n")),
-            [codes::FRONTMATTER_UNCLOSED]
+            [codes::Code::FrontmatterUnclosed]
         );
         assert_eq!(
             codes_of(&check("---\n- a\n---\n")),
-            [codes::FRONTMATTER_NOT_MAPPING]
+            [codes::Code::FrontmatterNotMapping]
         );
         assert_eq!(
             codes_of(&check("---\nname: [a\n---\n")),
-            [codes::YAML_INVALID]
+            [codes::Code::YamlInvalid]
         );
         let bomb = format!("---\nname: {}\n---\n", "[".repeat(100_000));
-        assert_eq!(codes_of(&check(&bomb)), [codes::YAML_BUDGET]);
+        assert_eq!(codes_of(&check(&bomb)), [codes::Code::YamlBudget]);
     }
 
     #[test]
@@ -675,15 +679,15 @@ mod tests {
         let checked = check(&text);
         let found = codes_of(&checked);
         for code in [
-            codes::NAME_CHARACTERS,
-            codes::NAME_HYPHENS,
-            codes::NAME_RESERVED,
-            codes::DESCRIPTION_XML_TAG,
-            codes::METADATA_NOT_MAPPING,
-            codes::UNKNOWN_KEY,
-            codes::BODY_TOO_LONG,
+            codes::Code::NameCharacters,
+            codes::Code::NameHyphens,
+            codes::Code::NameReserved,
+            codes::Code::DescriptionXmlTag,
+            codes::Code::MetadataNotMapping,
+            codes::Code::UnknownKey,
+            codes::Code::BodyTooLong,
         ] {
-            assert!(found.contains(&code), "{code} missing from {found:?}");
+            assert!(found.contains(&code.id()), "{code} missing from {found:?}");
         }
         assert_eq!(checked.name.as_deref(), Some("Claude--Tools"));
     }
@@ -691,12 +695,12 @@ mod tests {
     #[test]
     fn non_utf8_and_oversized_contents() {
         let checked = check_contents(b"---\nname: a\xff\n---\n", CheckContext::default());
-        assert_eq!(codes_of(&checked), [codes::FILE_NOT_UTF8]);
+        assert_eq!(codes_of(&checked), [codes::Code::FileNotUtf8]);
         assert_eq!(checked.diagnostics[0].line, Some(2));
         let big = vec![b'a'; MAX_FILE_BYTES as usize + 1];
         assert_eq!(
             codes_of(&check_contents(&big, CheckContext::default())),
-            [codes::FILE_TOO_LARGE]
+            [codes::Code::FileTooLarge]
         );
     }
 
@@ -717,7 +721,7 @@ mod tests {
                 ..CheckContext::default()
             },
         );
-        assert_eq!(codes_of(&checked), [codes::LINK_TARGET_MISSING]);
+        assert_eq!(codes_of(&checked), [codes::Code::LinkTargetMissing]);
         assert_eq!(checked.diagnostics[0].line, Some(6));
     }
 
@@ -735,7 +739,7 @@ mod tests {
             " word".repeat(5999)
         );
         let skipped = check_text(&long, skip);
-        assert_eq!(codes_of(&skipped), [codes::BODY_OVER_TOKEN_BUDGET]);
+        assert_eq!(codes_of(&skipped), [codes::Code::BodyOverTokenBudget]);
         assert_eq!(skipped.tokens, None, "not shown, so not kept");
         let shown = check_text(&long, CheckContext::default());
         assert_eq!(shown.tokens.map(|tokens| tokens.body), Some(6000));

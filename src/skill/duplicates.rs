@@ -61,16 +61,16 @@ pub fn check_duplicates(skills: &mut [SkillReport], options: ValidateOptions) {
             }
             let name = skills[index].name.clone().unwrap_or_default();
             let diagnostic = if let Some((other, client)) = shadowing.first() {
-                Diagnostic::error(
-                    codes::DUPLICATE_NAME_SHADOWED,
+                Diagnostic::new(
+                    codes::Code::DuplicateNameShadowed,
                     format!(
                         "skill name '{name}' is also the name of {}; {client} loads both from this project, and one shadows the other",
                         listed(skills, &[*other], 0)
                     ),
                 )
             } else {
-                Diagnostic::warning(
-                    codes::DUPLICATE_NAME,
+                Diagnostic::new(
+                    codes::Code::DuplicateName,
                     format!(
                         "skill name '{name}' is also the name of {}",
                         listed(skills, &others, group.len() - 1 - others.len())
@@ -85,8 +85,8 @@ pub fn check_duplicates(skills: &mut [SkillReport], options: ValidateOptions) {
             let others: Vec<usize> = group.iter().copied().filter(|&o| o != index).collect();
             found.push((
                 index,
-                Diagnostic::note(
-                    codes::DESCRIPTION_NEAR_DUPLICATE,
+                Diagnostic::new(
+                    codes::Code::DescriptionNearDuplicate,
                     format!(
                         "description is nearly the same as that of {}; an agent cannot tell them apart",
                         listed(skills, &others, 0)

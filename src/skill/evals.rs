@@ -40,7 +40,7 @@ pub fn check_evals(
             Ok(value) => evals_problems(&value, skill_name),
             Err(problem) => vec![problem],
         };
-        report(codes::EVALS_INVALID, &shown, problems, out);
+        report(codes::Code::EvalsInvalid, &shown, problems, out);
     }
     for name in source.file_names(&evals_directory) {
         if !is_trigger_file(&name) {
@@ -51,7 +51,7 @@ pub fn check_evals(
             Ok(value) => trigger_problems(&value),
             Err(problem) => vec![problem],
         };
-        report(codes::TRIGGER_QUERIES_INVALID, &shown, problems, out);
+        report(codes::Code::TriggerQueriesInvalid, &shown, problems, out);
     }
 }
 
@@ -65,17 +65,17 @@ pub fn is_trigger_file(name: &str) -> bool {
 /// A problem: its message and, where known, its line.
 type Problem = (String, Option<usize>);
 
-fn report(code: &'static str, shown: &str, problems: Vec<Problem>, out: &mut Vec<Diagnostic>) {
+fn report(code: codes::Code, shown: &str, problems: Vec<Problem>, out: &mut Vec<Diagnostic>) {
     let total = problems.len();
     for (message, line) in problems.into_iter().take(MAX_PROBLEMS_PER_FILE) {
-        let mut diagnostic = Diagnostic::error(code, format!("{shown}: {message}"))
+        let mut diagnostic = Diagnostic::new(code, format!("{shown}: {message}"))
             .with_field(shown.to_owned())
             .with_line(line);
         diagnostic.file = Some(shown.to_owned());
         out.push(diagnostic);
     }
     if total > MAX_PROBLEMS_PER_FILE {
-        let mut more = Diagnostic::error(
+        let mut more = Diagnostic::new(
             code,
             format!(
                 "{shown}: {} more problems not listed",

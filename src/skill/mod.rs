@@ -19,8 +19,9 @@
 //!   ([`listing`] renders the block);
 //! - [`scaffold`]: `skill new`, from answers to files, written safely;
 //! - [`tokens`]: what a skill costs in context (o200k token counts);
-//! - [`fmt`] and [`fix`]: canonical frontmatter and mechanical repairs,
-//!   run over files by [`rewrite`] (diffs, atomic writes).
+//! - [`rewrite`]: `skill fmt` and `skill fix` ([`rewrite::fmt`], canonical
+//!   frontmatter; [`rewrite::fix`], mechanical repairs) run over files
+//!   (diffs, atomic writes).
 //! - [`paths`]: how every layer's reports write a path;
 //! - [`place`]: which client a skill's place says it is for.
 
@@ -31,8 +32,6 @@ pub mod codes;
 pub mod discover;
 pub mod duplicates;
 pub mod evals;
-pub mod fix;
-pub mod fmt;
 pub mod frontmatter;
 pub mod links;
 pub mod listing;

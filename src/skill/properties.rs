@@ -148,18 +148,18 @@ fn parse_frontmatter(text: &str) -> Result<Frontmatter, Diagnostic> {
     use super::codes;
     let document = frontmatter::split(text).map_err(|err| {
         let code = match err {
-            SplitError::Missing { .. } => codes::FRONTMATTER_MISSING,
-            SplitError::Unclosed { .. } => codes::FRONTMATTER_UNCLOSED,
+            SplitError::Missing { .. } => codes::Code::FrontmatterMissing,
+            SplitError::Unclosed { .. } => codes::Code::FrontmatterUnclosed,
         };
-        Diagnostic::error(code, err.to_string())
+        Diagnostic::new(code, err.to_string())
     })?;
     frontmatter::parse_as_written(&document).map_err(|err| {
         let code = match err {
-            frontmatter::ParseError::Syntax { .. } => codes::YAML_INVALID,
-            frontmatter::ParseError::Budget { .. } => codes::YAML_BUDGET,
-            frontmatter::ParseError::NotMapping { .. } => codes::FRONTMATTER_NOT_MAPPING,
+            frontmatter::ParseError::Syntax { .. } => codes::Code::YamlInvalid,
+            frontmatter::ParseError::Budget { .. } => codes::Code::YamlBudget,
+            frontmatter::ParseError::NotMapping { .. } => codes::Code::FrontmatterNotMapping,
         };
-        Diagnostic::error(code, err.to_string())
+        Diagnostic::new(code, err.to_string())
     })
 }
 
@@ -171,15 +171,15 @@ fn properties_of(parsed: &Frontmatter) -> Result<SkillProperties, Vec<Diagnostic
         .duplicates
         .iter()
         .map(|duplicate| {
-            Diagnostic::error(
-                codes::DUPLICATE_KEY,
+            Diagnostic::new(
+                codes::Code::DuplicateKey,
                 format!("duplicate key '{}'", duplicate.key),
             )
             .with_field(duplicate.key.clone())
             .with_line(duplicate.line)
         })
         .collect();
-    let mut required = |key: &str, code: &'static str| -> Option<String> {
+    let mut required = |key: &str, code: codes::Code| -> Option<String> {
         let entry = parsed.get(key);
         let line = entry.and_then(|entry| entry.line);
         match entry.map(|entry| &entry.value) {
@@ -188,20 +188,20 @@ fn properties_of(parsed: &Frontmatter) -> Result<SkillProperties, Vec<Diagnostic
             }
             Some(_) => {
                 problems.push(
-                    Diagnostic::error(code, format!("{key} must be a non-empty string"))
+                    Diagnostic::new(code, format!("{key} must be a non-empty string"))
                         .with_field(key)
                         .with_line(line),
                 );
                 None
             }
             None => {
-                problems.push(Diagnostic::error(code, format!("{key} is missing")).with_field(key));
+                problems.push(Diagnostic::new(code, format!("{key} is missing")).with_field(key));
                 None
             }
         }
     };
-    let name = required("name", codes::NAME_MISSING);
-    let description = required("description", codes::DESCRIPTION_MISSING);
+    let name = required("name", codes::Code::NameMissing);
+    let description = required("description", codes::Code::DescriptionMissing);
     let (Some(name), Some(description)) = (name, description) else {
         return Err(problems);
     };
@@ -334,6 +334,6 @@ mod tests {
         let problems =
             properties("name: a\ndescription: d\nlicense: MIT\nlicense: GPL").unwrap_err();
         assert_eq!(problems.len(), 1);
-        assert_eq!(problems[0].code, crate::skill::codes::DUPLICATE_KEY);
+        assert_eq!(problems[0].code, crate::skill::codes::Code::DuplicateKey);
     }
 }

@@ -17,21 +17,21 @@ pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
 /// so a FIFO named `SKILL.md` cannot hang the run.
 pub fn read_skill_file(file: &Path) -> Result<Vec<u8>, Diagnostic> {
     let unreadable = |err: io::Error| {
-        Diagnostic::error(
-            codes::FILE_UNREADABLE,
+        Diagnostic::new(
+            codes::Code::FileUnreadable,
             format!("cannot read {}: {err}", file.display()),
         )
     };
     let handle = open_nonblocking(file).map_err(unreadable)?;
     let metadata = handle.metadata().map_err(unreadable)?;
     if !metadata.is_file() {
-        return Err(Diagnostic::error(
-            codes::FILE_UNREADABLE,
+        return Err(Diagnostic::new(
+            codes::Code::FileUnreadable,
             format!("{} is not a regular file", file.display()),
         ));
     }
     if metadata.len() > MAX_FILE_BYTES {
-        return Err(too_large(metadata.len()));
+        return Err(too_large(file, metadata.len()));
     }
     let capacity = usize::try_from(metadata.len()).unwrap_or(0);
     let mut bytes = Vec::with_capacity(capacity.saturating_add(1));
@@ -40,14 +40,19 @@ pub fn read_skill_file(file: &Path) -> Result<Vec<u8>, Diagnostic> {
         .read_to_end(&mut bytes)
         .map_err(unreadable)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(too_large(bytes.len() as u64));
+        return Err(too_large(file, bytes.len() as u64));
     }
     Ok(bytes)
 }
 
-pub fn too_large(size: u64) -> Diagnostic {
-    Diagnostic::error(
-        codes::FILE_TOO_LARGE,
-        format!("skill file is {size} bytes; the limit is {MAX_FILE_BYTES} (1 MiB)"),
+/// The finding on a file over the 1 MiB limit, naming it: skills and plugin
+/// manifests share the limit and this code.
+pub fn too_large(file: &Path, size: u64) -> Diagnostic {
+    Diagnostic::new(
+        codes::Code::FileTooLarge,
+        format!(
+            "{} is {size} bytes; the limit is {MAX_FILE_BYTES} (1 MiB)",
+            file.display()
+        ),
     )
 }

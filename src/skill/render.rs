@@ -120,7 +120,7 @@ impl<'a> ValidationFindings<'a> {
         Self::with_rules(
             run,
             sarif::ToolInfo {
-                rules: codes::TABLE,
+                rules: codes::Code::TABLE,
                 rules_page: SKILL_CODES_PAGE,
             },
         )

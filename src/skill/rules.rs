@@ -193,8 +193,8 @@ pub fn check_frontmatter(
             .map(|line| format!(" (first at line {line})"))
             .unwrap_or_default();
         out.push(
-            Diagnostic::error(
-                codes::DUPLICATE_KEY,
+            Diagnostic::new(
+                codes::Code::DuplicateKey,
                 format!("duplicate key '{}'{first}", duplicate.key),
             )
             .with_field(duplicate.key.clone())
@@ -243,8 +243,8 @@ fn check_client_keys(frontmatter: &Frontmatter, profile: Profile, out: &mut Vec<
         };
         if !fits {
             out.push(at(
-                Diagnostic::warning(
-                    codes::CLIENT_KEY_TYPE,
+                Diagnostic::new(
+                    codes::Code::ClientKeyType,
                     format!(
                         "{} must be {} for {}, found {}",
                         known.name,
@@ -269,8 +269,8 @@ fn check_ascii_name(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
         return;
     }
     out.push(at(
-        Diagnostic::error(
-            codes::NAME_NOT_ASCII,
+        Diagnostic::new(
+            codes::Code::NameNotAscii,
             format!(
                 "name '{name}' has non-ASCII characters; {} documents names of a-z, 0-9 and '-' only",
                 enforced_by(ClientRule::AsciiName)
@@ -309,8 +309,8 @@ fn check_short_description(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
     };
     if let Some(problem) = problem {
         out.push(at(
-            Diagnostic::error(
-                codes::SHORT_DESCRIPTION_INVALID,
+            Diagnostic::new(
+                codes::Code::ShortDescriptionInvalid,
                 format!(
                     "metadata.short-description {problem}; {} does not load the skill",
                     enforced_by(ClientRule::ShortDescription)
@@ -355,12 +355,12 @@ fn is_lowercase_invariant(c: char) -> bool {
 fn string_entry<'a>(
     entry: Option<&'a Entry>,
     field: &str,
-    code: &'static str,
+    code: codes::Code,
     out: &mut Vec<Diagnostic>,
 ) -> Option<&'a str> {
     let Some(found) = entry else {
         out.push(at(
-            Diagnostic::error(code, format!("{field} is missing")),
+            Diagnostic::new(code, format!("{field} is missing")),
             field,
             None,
         ));
@@ -370,7 +370,7 @@ fn string_entry<'a>(
         YamlValue::String(text) => Some(text),
         other => {
             out.push(at(
-                Diagnostic::error(
+                Diagnostic::new(
                     code,
                     format!("{field} must be a string, found {}", other.type_name()),
                 ),
@@ -393,7 +393,7 @@ fn located(found: Vec<Diagnostic>, entry: Option<&Entry>, out: &mut Vec<Diagnost
 }
 
 fn check_name(entry: Option<&Entry>, directory_name: Option<&str>, out: &mut Vec<Diagnostic>) {
-    if let Some(raw) = string_entry(entry, "name", codes::NAME_MISSING, out) {
+    if let Some(raw) = string_entry(entry, "name", codes::Code::NameMissing, out) {
         located(name_problems(raw, directory_name), entry, out);
     }
 }
@@ -405,10 +405,14 @@ fn check_name(entry: Option<&Entry>, directory_name: Option<&str>, out: &mut Vec
 pub fn name_problems(raw: &str, directory_name: Option<&str>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let push = |out: &mut Vec<Diagnostic>, code, message: String| {
-        out.push(Diagnostic::error(code, message).with_field("name"));
+        out.push(Diagnostic::new(code, message).with_field("name"));
     };
     if raw.trim().is_empty() {
-        push(&mut out, codes::NAME_MISSING, "name is empty".to_owned());
+        push(
+            &mut out,
+            codes::Code::NameMissing,
+            "name is empty".to_owned(),
+        );
         return out;
     }
     let name = nfkc(raw);
@@ -417,26 +421,26 @@ pub fn name_problems(raw: &str, directory_name: Option<&str>) -> Vec<Diagnostic>
     if length > MAX_NAME_CHARS {
         push(
             &mut out,
-            codes::NAME_TOO_LONG,
+            codes::Code::NameTooLong,
             format!("name is {length} characters long; the limit is {MAX_NAME_CHARS}"),
         );
     }
 
     if let Some(message) = character_problem(raw, &name) {
-        push(&mut out, codes::NAME_CHARACTERS, message);
+        push(&mut out, codes::Code::NameCharacters, message);
     }
 
     if name.starts_with('-') || name.ends_with('-') {
         push(
             &mut out,
-            codes::NAME_HYPHENS,
+            codes::Code::NameHyphens,
             format!("name '{raw}' must not start or end with '-'"),
         );
     }
     if name.contains("--") {
         push(
             &mut out,
-            codes::NAME_HYPHENS,
+            codes::Code::NameHyphens,
             format!("name '{raw}' must not contain '--'"),
         );
     }
@@ -448,7 +452,7 @@ pub fn name_problems(raw: &str, directory_name: Option<&str>) -> Vec<Diagnostic>
     {
         push(
             &mut out,
-            codes::NAME_RESERVED,
+            codes::Code::NameReserved,
             format!("name '{raw}' uses the reserved word '{word}'"),
         );
     }
@@ -456,7 +460,7 @@ pub fn name_problems(raw: &str, directory_name: Option<&str>) -> Vec<Diagnostic>
     if let Some(tag) = first_xml_tag(&name) {
         push(
             &mut out,
-            codes::NAME_XML_TAG,
+            codes::Code::NameXmlTag,
             format!(
                 "name '{raw}' contains the XML tag '{}'",
                 truncate_for_message(tag)
@@ -469,7 +473,7 @@ pub fn name_problems(raw: &str, directory_name: Option<&str>) -> Vec<Diagnostic>
     {
         push(
             &mut out,
-            codes::NAME_DIRECTORY_MISMATCH,
+            codes::Code::NameDirectoryMismatch,
             format!("name '{raw}' does not match the directory name '{directory}'"),
         );
     }
@@ -517,7 +521,7 @@ fn character_problem(raw: &str, name: &str) -> Option<String> {
 }
 
 fn check_description(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
-    if let Some(text) = string_entry(entry, "description", codes::DESCRIPTION_MISSING, out) {
+    if let Some(text) = string_entry(entry, "description", codes::Code::DescriptionMissing, out) {
         located(description_problems(text), entry, out);
     }
 }
@@ -527,12 +531,12 @@ fn check_description(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
 pub fn description_problems(description: &str) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let push = |out: &mut Vec<Diagnostic>, code, message: String| {
-        out.push(Diagnostic::error(code, message).with_field("description"));
+        out.push(Diagnostic::new(code, message).with_field("description"));
     };
     if description.trim().is_empty() {
         push(
             &mut out,
-            codes::DESCRIPTION_MISSING,
+            codes::Code::DescriptionMissing,
             "description is empty".to_owned(),
         );
         return out;
@@ -541,7 +545,7 @@ pub fn description_problems(description: &str) -> Vec<Diagnostic> {
     if length > MAX_DESCRIPTION_CHARS {
         push(
             &mut out,
-            codes::DESCRIPTION_TOO_LONG,
+            codes::Code::DescriptionTooLong,
             format!(
                 "description is {length} characters long; the limit is {MAX_DESCRIPTION_CHARS}"
             ),
@@ -550,7 +554,7 @@ pub fn description_problems(description: &str) -> Vec<Diagnostic> {
     if let Some(tag) = first_xml_tag(description) {
         push(
             &mut out,
-            codes::DESCRIPTION_XML_TAG,
+            codes::Code::DescriptionXmlTag,
             format!(
                 "description contains the XML tag '{}'",
                 truncate_for_message(tag)
@@ -560,7 +564,7 @@ pub fn description_problems(description: &str) -> Vec<Diagnostic> {
     if let Some(c) = description.chars().find(|&c| is_forbidden_in_text(c)) {
         push(
             &mut out,
-            codes::DESCRIPTION_CONTROL_CHARACTER,
+            codes::Code::DescriptionControlCharacter,
             format!(
                 "description contains the control character {c:?}; agents read it as it is (only tabs and line breaks are allowed)"
             ),
@@ -582,8 +586,8 @@ fn check_compatibility(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
     match &found.value {
         YamlValue::String(text) => located(compatibility_problems(text), entry, out),
         other => out.push(at(
-            Diagnostic::error(
-                codes::COMPATIBILITY_NOT_STRING,
+            Diagnostic::new(
+                codes::Code::CompatibilityNotString,
                 format!(
                     "compatibility must be a string, found {}",
                     other.type_name()
@@ -602,8 +606,8 @@ pub fn compatibility_problems(text: &str) -> Vec<Diagnostic> {
         return Vec::new();
     }
     vec![
-        Diagnostic::error(
-            codes::COMPATIBILITY_TOO_LONG,
+        Diagnostic::new(
+            codes::Code::CompatibilityTooLong,
             format!(
                 "compatibility is {length} characters long; the limit is {MAX_COMPATIBILITY_CHARS}"
             ),
@@ -619,8 +623,8 @@ fn check_metadata(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
             for (key, value) in map {
                 if !value.is_string() {
                     out.push(at(
-                        Diagnostic::warning(
-                            codes::METADATA_VALUE_NOT_STRING,
+                        Diagnostic::new(
+                            codes::Code::MetadataValueNotString,
                             format!(
                                 "metadata value '{key}' should be a string, found {}",
                                 value.type_name()
@@ -633,8 +637,8 @@ fn check_metadata(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
             }
         }
         other => out.push(at(
-            Diagnostic::error(
-                codes::METADATA_NOT_MAPPING,
+            Diagnostic::new(
+                codes::Code::MetadataNotMapping,
                 format!("metadata must be a mapping, found {}", other.type_name()),
             ),
             "metadata",
@@ -648,16 +652,16 @@ fn check_allowed_tools(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
     match &found.value {
         YamlValue::String(_) => {}
         YamlValue::List(items) if items.iter().all(YamlValue::is_string) => out.push(at(
-            Diagnostic::warning(
-                codes::ALLOWED_TOOLS_LIST,
+            Diagnostic::new(
+                codes::Code::AllowedToolsList,
                 "allowed-tools is a list; the spec asks for a space-separated string",
             ),
             "allowed-tools",
             entry,
         )),
         other => out.push(at(
-            Diagnostic::warning(
-                codes::FIELD_NOT_STRING,
+            Diagnostic::new(
+                codes::Code::FieldNotString,
                 format!(
                     "allowed-tools should be a space-separated string, found {}",
                     other.type_name()
@@ -673,8 +677,8 @@ fn check_license(entry: Option<&Entry>, out: &mut Vec<Diagnostic>) {
     let Some(found) = entry else { return };
     if !found.value.is_string() {
         out.push(at(
-            Diagnostic::warning(
-                codes::FIELD_NOT_STRING,
+            Diagnostic::new(
+                codes::Code::FieldNotString,
                 format!(
                     "license should be a string, found {}",
                     found.value.type_name()
@@ -701,8 +705,8 @@ fn check_unknown_keys(frontmatter: &Frontmatter, profile: Profile, out: &mut Vec
                 ),
             };
             out.push(
-                Diagnostic::warning(
-                    codes::UNKNOWN_KEY,
+                Diagnostic::new(
+                    codes::Code::UnknownKey,
                     format!(
                         "unknown frontmatter key '{}' (profile {}){suggestion}",
                         entry.key,
@@ -739,8 +743,8 @@ pub fn check_body_length(body: &str, body_first_line: usize, out: &mut Vec<Diagn
     let lines = body_line_count(body);
     if lines > MAX_BODY_LINES {
         out.push(
-            Diagnostic::warning(
-                codes::BODY_TOO_LONG,
+            Diagnostic::new(
+                codes::Code::BodyTooLong,
                 format!(
                     "body is {lines} lines long; keep it under {MAX_BODY_LINES} and move detail into referenced files"
                 ),
@@ -806,21 +810,21 @@ mod tests {
 
     #[test]
     fn name_presence_and_type() {
-        assert_eq!(codes_for("description: d"), [codes::NAME_MISSING]);
-        assert_eq!(named("''"), [codes::NAME_MISSING]);
-        assert_eq!(named("123"), [codes::NAME_MISSING]);
-        assert_eq!(named("[a, b]"), [codes::NAME_MISSING]);
-        assert_eq!(named("~"), [codes::NAME_MISSING]);
+        assert_eq!(codes_for("description: d"), [codes::Code::NameMissing]);
+        assert_eq!(named("''"), [codes::Code::NameMissing]);
+        assert_eq!(named("123"), [codes::Code::NameMissing]);
+        assert_eq!(named("[a, b]"), [codes::Code::NameMissing]);
+        assert_eq!(named("~"), [codes::Code::NameMissing]);
     }
 
     #[test]
     fn name_length_boundary() {
         assert!(named(&"a".repeat(64)).is_empty());
-        assert_eq!(named(&"a".repeat(65)), [codes::NAME_TOO_LONG]);
+        assert_eq!(named(&"a".repeat(65)), [codes::Code::NameTooLong]);
         // NFKC first: the ligature "ﬀ" is two characters after folding.
         assert_eq!(
             named(&format!("{}ﬀ", "a".repeat(63))),
-            [codes::NAME_TOO_LONG]
+            [codes::Code::NameTooLong]
         );
         assert!(named(&format!("{}ﬀ", "a".repeat(62))).is_empty());
     }
@@ -828,12 +832,12 @@ mod tests {
     #[test]
     fn name_characters() {
         let diagnostics = diagnose_with("name: Bad\ndescription: d", None, Profile::STANDARD);
-        assert_eq!(diagnostics[0].code, codes::NAME_CHARACTERS);
+        assert_eq!(diagnostics[0].code, codes::Code::NameCharacters);
         assert_eq!(diagnostics[0].message, "name 'Bad' must be lowercase");
         assert_eq!(diagnostics[0].line, Some(2));
-        assert_eq!(named("a_b"), [codes::NAME_CHARACTERS]);
-        assert_eq!(named("a.b"), [codes::NAME_CHARACTERS]);
-        assert_eq!(named("'a b'"), [codes::NAME_CHARACTERS]);
+        assert_eq!(named("a_b"), [codes::Code::NameCharacters]);
+        assert_eq!(named("a.b"), [codes::Code::NameCharacters]);
+        assert_eq!(named("'a b'"), [codes::Code::NameCharacters]);
         assert!(named("v2-tools").is_empty());
     }
 
@@ -846,7 +850,7 @@ mod tests {
                 Profile::STANDARD,
             )
             .into_iter()
-            .find(|d| d.code == codes::NAME_CHARACTERS)
+            .find(|d| d.code == codes::Code::NameCharacters)
             .map(|d| d.message)
             .unwrap()
         };
@@ -868,15 +872,15 @@ mod tests {
     fn control_characters_in_a_description_are_errors() {
         assert_eq!(
             codes_for("name: a\ndescription: \"hi\\e[8m there\""),
-            [codes::DESCRIPTION_CONTROL_CHARACTER]
+            [codes::Code::DescriptionControlCharacter]
         );
         assert_eq!(
             codes_for("name: a\ndescription: \"abc\\u202Efed\""),
-            [codes::DESCRIPTION_CONTROL_CHARACTER]
+            [codes::Code::DescriptionControlCharacter]
         );
         assert_eq!(
             codes_for("name: a\ndescription: \"bell\\x07\\x7f\\x9b\""),
-            [codes::DESCRIPTION_CONTROL_CHARACTER]
+            [codes::Code::DescriptionControlCharacter]
         );
         assert!(codes_for("name: a\ndescription: \"tab\\there\\nand lines\"").is_empty());
         assert!(codes_for("name: a\ndescription: \"emoji 👨\\u200D👩\"").is_empty());
@@ -887,7 +891,7 @@ mod tests {
         let message = |key: &str, profile: Profile| {
             diagnose_with(&format!("name: a\ndescription: d\n{key}: x"), None, profile)
                 .into_iter()
-                .find(|d| d.code == codes::UNKNOWN_KEY)
+                .find(|d| d.code == codes::Code::UnknownKey)
                 .map(|d| d.message)
         };
         assert_eq!(
@@ -927,27 +931,31 @@ mod tests {
     fn name_i18n() {
         assert!(named("数据-工具").is_empty(), "CJK passes");
         assert!(named("инструмент").is_empty(), "lowercase Cyrillic passes");
-        assert_eq!(named("Инструмент"), [codes::NAME_CHARACTERS]);
+        assert_eq!(named("Инструмент"), [codes::Code::NameCharacters]);
         assert!(
             named("ｐｄｆ").is_empty(),
             "fullwidth folds to ASCII under NFKC"
         );
-        assert_eq!(named("ǅx"), [codes::NAME_CHARACTERS], "titlecase fails");
+        assert_eq!(
+            named("ǅx"),
+            [codes::Code::NameCharacters],
+            "titlecase fails"
+        );
     }
 
     #[test]
     fn name_hyphens() {
-        assert_eq!(named("-a"), [codes::NAME_HYPHENS]);
-        assert_eq!(named("a-"), [codes::NAME_HYPHENS]);
-        assert_eq!(named("a--b"), [codes::NAME_HYPHENS]);
+        assert_eq!(named("-a"), [codes::Code::NameHyphens]);
+        assert_eq!(named("a-"), [codes::Code::NameHyphens]);
+        assert_eq!(named("a--b"), [codes::Code::NameHyphens]);
         assert!(named("a-b-c").is_empty());
     }
 
     #[test]
     fn reserved_words_are_whole_segments() {
-        assert_eq!(named("claude-tools"), [codes::NAME_RESERVED]);
-        assert_eq!(named("my-anthropic"), [codes::NAME_RESERVED]);
-        assert_eq!(named("claude"), [codes::NAME_RESERVED]);
+        assert_eq!(named("claude-tools"), [codes::Code::NameReserved]);
+        assert_eq!(named("my-anthropic"), [codes::Code::NameReserved]);
+        assert_eq!(named("claude"), [codes::Code::NameReserved]);
         assert!(named("claudette").is_empty());
         assert!(named("anthropics-fan").is_empty());
     }
@@ -956,15 +964,15 @@ mod tests {
     fn xml_tags() {
         assert_eq!(
             named("'<b>'"),
-            [codes::NAME_CHARACTERS, codes::NAME_XML_TAG]
+            [codes::Code::NameCharacters, codes::Code::NameXmlTag]
         );
         assert_eq!(
             codes_for("name: a\ndescription: Use <script> here"),
-            [codes::DESCRIPTION_XML_TAG]
+            [codes::Code::DescriptionXmlTag]
         );
         assert_eq!(
             codes_for("name: a\ndescription: ends </b> here"),
-            [codes::DESCRIPTION_XML_TAG]
+            [codes::Code::DescriptionXmlTag]
         );
         assert!(codes_for("name: a\ndescription: 'when a < b and c > d'").is_empty());
         assert!(codes_for("name: a\ndescription: '1 <2 and <= 3'").is_empty());
@@ -973,7 +981,7 @@ mod tests {
     #[test]
     fn directory_name_must_match_after_nfkc() {
         let mismatch = diagnose_with("name: a\ndescription: d", Some("b"), Profile::STANDARD);
-        assert_eq!(mismatch[0].code, codes::NAME_DIRECTORY_MISMATCH);
+        assert_eq!(mismatch[0].code, codes::Code::NameDirectoryMismatch);
         assert!(
             diagnose_with(
                 "name: pdf\ndescription: d",
@@ -994,19 +1002,19 @@ mod tests {
 
     #[test]
     fn description_rules() {
-        assert_eq!(codes_for("name: a"), [codes::DESCRIPTION_MISSING]);
+        assert_eq!(codes_for("name: a"), [codes::Code::DescriptionMissing]);
         assert_eq!(
             codes_for("name: a\ndescription: '  '"),
-            [codes::DESCRIPTION_MISSING]
+            [codes::Code::DescriptionMissing]
         );
         assert_eq!(
             codes_for("name: a\ndescription: 5"),
-            [codes::DESCRIPTION_MISSING]
+            [codes::Code::DescriptionMissing]
         );
         let at_limit = format!("name: a\ndescription: {}", "d".repeat(1024));
         assert!(codes_for(&at_limit).is_empty());
         let over = format!("name: a\ndescription: {}", "d".repeat(1025));
-        assert_eq!(codes_for(&over), [codes::DESCRIPTION_TOO_LONG]);
+        assert_eq!(codes_for(&over), [codes::Code::DescriptionTooLong]);
     }
 
     #[test]
@@ -1015,15 +1023,15 @@ mod tests {
         assert!(codes_for(&format!("{base}{}", "c".repeat(500))).is_empty());
         assert_eq!(
             codes_for(&format!("{base}{}", "c".repeat(501))),
-            [codes::COMPATIBILITY_TOO_LONG]
+            [codes::Code::CompatibilityTooLong]
         );
         assert_eq!(
             codes_for(&format!("{base}[x]")),
-            [codes::COMPATIBILITY_NOT_STRING]
+            [codes::Code::CompatibilityNotString]
         );
         assert_eq!(
             codes_for(&format!("{base}3")),
-            [codes::COMPATIBILITY_NOT_STRING]
+            [codes::Code::CompatibilityNotString]
         );
     }
 
@@ -1033,11 +1041,11 @@ mod tests {
         assert!(codes_for(&format!("{base}\n  author: me")).is_empty());
         assert_eq!(
             codes_for(&format!("{base} text")),
-            [codes::METADATA_NOT_MAPPING]
+            [codes::Code::MetadataNotMapping]
         );
         assert_eq!(
             codes_for(&format!("{base}\n  version: 1.0\n  ok: 'x'")),
-            [codes::METADATA_VALUE_NOT_STRING]
+            [codes::Code::MetadataValueNotString]
         );
     }
 
@@ -1047,15 +1055,15 @@ mod tests {
         assert!(codes_for(&format!("{base}allowed-tools: Read Bash(git:*)")).is_empty());
         assert_eq!(
             codes_for(&format!("{base}allowed-tools: [Read, Write]")),
-            [codes::ALLOWED_TOOLS_LIST]
+            [codes::Code::AllowedToolsList]
         );
         assert_eq!(
             codes_for(&format!("{base}allowed-tools: 3")),
-            [codes::FIELD_NOT_STRING]
+            [codes::Code::FieldNotString]
         );
         assert_eq!(
             codes_for(&format!("{base}license: 2")),
-            [codes::FIELD_NOT_STRING]
+            [codes::Code::FieldNotString]
         );
     }
 
@@ -1064,7 +1072,7 @@ mod tests {
         let diagnostics =
             diagnose_with("name: a\ndescription: d\nname: b", None, Profile::STANDARD);
         assert_eq!(diagnostics.len(), 1);
-        assert_eq!(diagnostics[0].code, codes::DUPLICATE_KEY);
+        assert_eq!(diagnostics[0].code, codes::Code::DuplicateKey);
         assert_eq!(diagnostics[0].line, Some(4));
     }
 
@@ -1078,8 +1086,8 @@ mod tests {
         assert_eq!(
             standard,
             [
-                (codes::UNKNOWN_KEY, "model".to_owned()),
-                (codes::UNKNOWN_KEY, "x-custom".to_owned())
+                (codes::Code::UnknownKey.id(), "model".to_owned()),
+                (codes::Code::UnknownKey.id(), "x-custom".to_owned())
             ]
         );
         assert_eq!(diagnose_with(yaml, None, profile("claude-code")).len(), 1);
@@ -1102,7 +1110,7 @@ mod tests {
         check_body_length(&"line\n".repeat(500), 5, &mut out);
         assert!(out.is_empty());
         check_body_length(&"line\n".repeat(501), 5, &mut out);
-        assert_eq!(out[0].code, codes::BODY_TOO_LONG);
+        assert_eq!(out[0].code, codes::Code::BodyTooLong);
         assert!(out[0].message.contains("501"));
         assert_eq!(body_line_count(""), 0);
         assert_eq!(body_line_count("a"), 1);

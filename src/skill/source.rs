@@ -70,9 +70,9 @@ impl SkillSource for Snapshot<'_> {
             return read_skill_file(&self.workdir().join(file));
         }
         self.read(file, MAX_FILE_BYTES).map_err(|err| match err {
-            SnapshotReadError::TooLarge { size } => too_large(size),
-            other => Diagnostic::error(
-                codes::FILE_UNREADABLE,
+            SnapshotReadError::TooLarge { size } => too_large(file, size),
+            other => Diagnostic::new(
+                codes::Code::FileUnreadable,
                 format!(
                     "cannot read {} from {}: {other}",
                     file.display(),

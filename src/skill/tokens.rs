@@ -44,8 +44,8 @@ pub fn entry_tokens(skill: &PromptSkill) -> usize {
 pub fn check_body_tokens(body_tokens: usize, body_first_line: usize, out: &mut Vec<Diagnostic>) {
     if body_tokens > BODY_TOKEN_BUDGET {
         out.push(
-            Diagnostic::warning(
-                codes::BODY_OVER_TOKEN_BUDGET,
+            Diagnostic::new(
+                codes::Code::BodyOverTokenBudget,
                 format!(
                     "body is {body_tokens} tokens (o200k); keep it under {BODY_TOKEN_BUDGET} and move detail into referenced files"
                 ),
@@ -91,7 +91,7 @@ mod tests {
         assert!(out.is_empty());
         check_body_tokens(BODY_TOKEN_BUDGET + 1, 5, &mut out);
         assert_eq!(out.len(), 1);
-        assert_eq!(out[0].code, codes::BODY_OVER_TOKEN_BUDGET);
+        assert_eq!(out[0].code, codes::Code::BodyOverTokenBudget);
         assert_eq!(out[0].line, Some(5));
     }
 }

@@ -72,13 +72,13 @@ impl ValidationRun {
     pub fn checked(&self) -> impl Iterator<Item = &SkillReport> {
         self.skills
             .iter()
-            .filter(|skill| !skill.has_code(codes::PATH_MISSING))
+            .filter(|skill| !skill.has_code(codes::Code::PathMissing))
     }
 
     pub fn missing_paths(&self) -> impl Iterator<Item = &SkillReport> {
         self.skills
             .iter()
-            .filter(|skill| skill.has_code(codes::PATH_MISSING))
+            .filter(|skill| skill.has_code(codes::Code::PathMissing))
     }
 
     pub fn verdict(&self) -> Verdict {
@@ -151,7 +151,7 @@ pub fn validate_discovered(
             continue;
         };
         for diagnostic in &mut report.diagnostics {
-            if diagnostic.code == codes::SKILL_FILE_MISSING {
+            if diagnostic.code == codes::Code::SkillFileMissing {
                 diagnostic.message.push_str(&format!(
                     "; it has skills below it (such as {}): validate them with --recursive",
                     example.display()

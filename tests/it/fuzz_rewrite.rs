@@ -18,9 +18,9 @@ use proptest::test_runner::Config;
 
 use aigent::skill::Profile;
 use aigent::skill::check::{CheckContext, check_text};
-use aigent::skill::fix::{FixContext, fix_text};
-use aigent::skill::fmt::format_text;
 use aigent::skill::frontmatter::{self, YamlValue};
+use aigent::skill::rewrite::fix::{FixContext, fix_text};
+use aigent::skill::rewrite::fmt::format_text;
 
 fn config() -> Config {
     let cases = std::env::var("FUZZ_CASES")

@@ -184,6 +184,11 @@ fn a_huge_or_hostile_manifest_is_refused_not_read() {
         has(&findings(&envelope), "plugin.json", "E021", ""),
         "{run}"
     );
+    assert!(
+        run.stdout
+            .contains("plugin.json is 2097152 bytes; the limit"),
+        "the finding names the manifest, not a skill file: {run}"
+    );
 }
 
 #[test]

@@ -9,6 +9,8 @@
 //! - a symlink or anything but a regular file in a target's place is
 //!   refused, `force` or not: aigent never writes through a link.
 //!
+//! A missing directory is created (with its parents) once the checks pass.
+//!
 //! Each file is written to a temporary sibling and renamed into place
 //! ([`crate::fsutil`]); a new file takes its place only if the name is
 //! still free then (rename without replace).
@@ -89,19 +91,28 @@ pub fn write(
     declarations: &[Imported],
     force: bool,
 ) -> Result<Vec<Written>, WriteError> {
-    match fs::metadata(directory) {
-        Ok(metadata) if metadata.is_dir() => {}
+    let missing = match fs::metadata(directory) {
+        Ok(metadata) if metadata.is_dir() => false,
         Ok(_) => return Err(WriteError::NotADirectory(directory.to_owned())),
+        Err(err) if err.kind() == io::ErrorKind::NotFound => true,
         Err(source) => {
             return Err(WriteError::Io {
                 path: directory.to_owned(),
                 source,
             });
         }
-    }
+    };
     let mut plans = Vec::new();
     for imported in declarations {
         plans.push(check(directory, imported, force)?);
+    }
+    // Made only once every target passed its check, as `cargo new` makes
+    // its directory: a refusal still leaves the disk as it was.
+    if missing && !declarations.is_empty() {
+        fs::create_dir_all(directory).map_err(|source| WriteError::Io {
+            path: directory.to_owned(),
+            source,
+        })?;
     }
     let mut written = Vec::new();
     for (imported, plan) in declarations.iter().zip(plans) {
@@ -204,5 +215,32 @@ mod tests {
             .filter(|name| !name.ends_with(".json") && !name.ends_with(".yaml"))
             .collect();
         assert!(leftovers.is_empty(), "{leftovers:?}");
+    }
+
+    #[test]
+    fn a_missing_directory_is_made_only_when_something_is_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("commands/imported");
+        assert!(write(&target, &[], false).unwrap().is_empty());
+        assert!(!target.exists(), "nothing to write, nothing made");
+        let written = write(&target, &[imported("a")], false).unwrap();
+        assert_eq!(written.len(), 1);
+        assert!(target.join("a.json").is_file());
+        let file = dir.path().join("file");
+        fs::write(&file, "").unwrap();
+        assert!(matches!(
+            write(&file, &[imported("a")], false).unwrap_err(),
+            WriteError::NotADirectory(_)
+        ));
+        #[cfg(unix)]
+        {
+            let dangling = dir.path().join("dangling");
+            std::os::unix::fs::symlink(dir.path().join("nowhere"), &dangling).unwrap();
+            assert!(write(&dangling, &[imported("a")], false).is_err());
+            assert!(
+                !dir.path().join("nowhere").exists(),
+                "no directory made through a link"
+            );
+        }
     }
 }

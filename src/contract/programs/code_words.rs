@@ -176,8 +176,8 @@ pub fn code_word_diagnostics(subprocess: &Subprocess) -> Vec<Diagnostic> {
             Piece::User {
                 field, whole: true, ..
             } => found.push(
-                Diagnostic::warning(
-                    codes::AGENT_CHOOSES_PROGRAM,
+                Diagnostic::new(
+                    codes::Code::AgentChoosesProgram,
                     "an agent's value is in program position, so the agent chooses what runs; each call is checked for command strings (`sh -c`, `python -c`, `sed 1e`, ...), but aigent cannot know what an arbitrary program does with its arguments; prefer one declaration per program, or say that this one can do anything with `danger_level: destructive`",
                 )
                 .with_field(field.clone()),
@@ -213,17 +213,17 @@ pub fn proposed_command_problems(words: &[String]) -> Vec<String> {
     command_string_diagnostics(&subprocess, UserArguments::default())
         .into_iter()
         .chain(code_word_diagnostics(&subprocess))
-        .filter(|diagnostic| diagnostic.code != codes::AGENT_CHOOSES_PROGRAM)
+        .filter(|diagnostic| diagnostic.code != codes::Code::AgentChoosesProgram)
         .map(|diagnostic| diagnostic.message)
         .collect()
 }
 
 fn hardcoded(field: &str, message: String) -> Diagnostic {
-    Diagnostic::error(codes::SHELL_COMMAND_STRING, message).with_field(field)
+    Diagnostic::new(codes::Code::ShellCommandString, message).with_field(field)
 }
 
 fn agent_code(field: &str, message: String) -> Diagnostic {
-    Diagnostic::error(codes::AGENT_VALUE_IS_CODE, message).with_field(field)
+    Diagnostic::new(codes::Code::AgentValueIsCode, message).with_field(field)
 }
 
 fn program_rules(name: &str, after: &[Piece], found: &mut Vec<Diagnostic>) {

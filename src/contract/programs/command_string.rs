@@ -106,7 +106,7 @@ pub fn command_string_diagnostics(
     findings
         .into_iter()
         .map(|(field, message)| {
-            Diagnostic::error(codes::SHELL_COMMAND_STRING, message).with_field(field)
+            Diagnostic::new(codes::Code::ShellCommandString, message).with_field(field)
         })
         .collect()
 }

@@ -111,8 +111,8 @@ pub fn raw_shell_in_scripts(declaration: &Declaration, file: Option<&Path>) -> V
         let shown = shown.display().to_string();
         for finding in findings.iter().take(MAX_FINDINGS_PER_SCRIPT) {
             diagnostics.push(
-                Diagnostic::warning(
-                    codes::RAW_SHELL_IN_SCRIPT,
+                Diagnostic::new(
+                    codes::Code::RawShellInScript,
                     format!(
                         "`{}` hands a command string to a shell, which undoes the argv safety of `aigent run {}`; {}",
                         finding.construct, declaration.name, finding.advice
@@ -124,8 +124,8 @@ pub fn raw_shell_in_scripts(declaration: &Declaration, file: Option<&Path>) -> V
         }
         if findings.len() > MAX_FINDINGS_PER_SCRIPT {
             diagnostics.push(
-                Diagnostic::warning(
-                    codes::RAW_SHELL_IN_SCRIPT,
+                Diagnostic::new(
+                    codes::Code::RawShellInScript,
                     format!(
                         "{} more raw-shell constructs in {shown} are not listed",
                         findings.len() - MAX_FINDINGS_PER_SCRIPT

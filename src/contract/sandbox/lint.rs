@@ -38,7 +38,8 @@ fn grants_name_path_parameters(declaration: &Declaration, _: &LintContext<'_>) -
             } else {
                 continue;
             };
-            found.push(Diagnostic::error(codes::SANDBOX_PARAM_INVALID, message).with_field(field));
+            found
+                .push(Diagnostic::new(codes::Code::SandboxParamInvalid, message).with_field(field));
         }
     }
     found
@@ -54,8 +55,8 @@ fn destructive_has_a_sandbox(declaration: &Declaration, _: &LintContext<'_>) -> 
     let effective = EffectiveSandbox::of(declaration);
     let writes: Vec<String> = effective.write.iter().map(ToString::to_string).collect();
     vec![
-        Diagnostic::warning(
-            codes::DESTRUCTIVE_UNSANDBOXED,
+        Diagnostic::new(
+            codes::Code::DestructiveUnsandboxed,
             format!(
                 "a destructive command has no `sandbox` section, so it runs with the defaults (reads unrestricted, writes to {}, no network); declare what it reads, writes and reaches",
                 writes.join(", ")
@@ -85,8 +86,8 @@ fn outside_writes_are_declared(declaration: &Declaration, _: &LintContext<'_>) -
         .into_iter()
         .filter(|name| bound_of(declaration, name).is_none())
         .map(|name| {
-            Diagnostic::warning(
-                codes::WRITES_UNDECLARED,
+            Diagnostic::new(
+                codes::Code::WritesUndeclared,
                 format!(
                     "without `sandbox.write`, the command may write wherever `{name}` points, outside the project too; say so with `write: [\"$CWD\", \"{{{name}}}\"]`, or grant less"
                 ),
@@ -113,8 +114,8 @@ fn safe_commands_write_nothing(declaration: &Declaration, _: &LintContext<'_>) -
         .enumerate()
         .filter(|(_, grant)| !always.contains(grant))
         .map(|(index, grant): (usize, &PathGrant)| {
-            Diagnostic::warning(
-                codes::SAFE_COMMAND_WRITES,
+            Diagnostic::new(
+                codes::Code::SafeCommandWrites,
                 format!(
                     "the command is `safe` but may write `{grant}`; a command that writes is `mutating`, or drop the grant"
                 ),
@@ -153,8 +154,8 @@ mod tests {
         )
     }
 
-    fn pair(code: &str, field: &str) -> (String, String) {
-        (code.to_owned(), field.to_owned())
+    fn pair(code: impl std::fmt::Display, field: &str) -> (String, String) {
+        (code.to_string(), field.to_owned())
     }
 
     #[test]

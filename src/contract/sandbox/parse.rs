@@ -20,8 +20,8 @@ pub fn read_sandbox(value: &Value) -> (Option<SandboxSpec>, Vec<Diagnostic>) {
     let mut found = Vec::new();
     let Some(object) = value.as_object() else {
         found.push(
-            Diagnostic::error(
-                codes::SHAPE,
+            Diagnostic::new(
+                codes::Code::Shape,
                 format!(
                     "`sandbox` must be a mapping with `read`, `write` and `network`, not {}",
                     kind(value)
@@ -64,8 +64,11 @@ fn unknown_fields(
                 .map(|closest| format!("; did you mean `{closest}`?"))
                 .unwrap_or_default();
             found.push(
-                Diagnostic::error(codes::UNKNOWN_FIELD, format!("unknown field `{key}`{hint}"))
-                    .with_field(format!("{prefix}.{key}")),
+                Diagnostic::new(
+                    codes::Code::UnknownField,
+                    format!("unknown field `{key}`{hint}"),
+                )
+                .with_field(format!("{prefix}.{key}")),
             );
         }
     }
@@ -74,8 +77,8 @@ fn unknown_fields(
 fn grants(value: &Value, field: &str, found: &mut Vec<Diagnostic>) -> Option<Vec<PathGrant>> {
     let Some(items) = value.as_array() else {
         found.push(
-            Diagnostic::error(
-                codes::SHAPE,
+            Diagnostic::new(
+                codes::Code::Shape,
                 format!("must be a list of paths, not {}", kind(value)),
             )
             .with_field(field),
@@ -84,8 +87,8 @@ fn grants(value: &Value, field: &str, found: &mut Vec<Diagnostic>) -> Option<Vec
     };
     if items.len() > MAX_GRANTS {
         found.push(
-            Diagnostic::error(
-                codes::SHAPE,
+            Diagnostic::new(
+                codes::Code::Shape,
                 format!(
                     "{} paths; the limit is {MAX_GRANTS} (grant a directory above them)",
                     items.len()
@@ -101,8 +104,8 @@ fn grants(value: &Value, field: &str, found: &mut Vec<Diagnostic>) -> Option<Vec
         let item_field = format!("{field}[{index}]");
         let Some(text) = item.as_str() else {
             found.push(
-                Diagnostic::error(
-                    codes::SHAPE,
+                Diagnostic::new(
+                    codes::Code::Shape,
                     format!("must be a path string, not {}", kind(item)),
                 )
                 .with_field(item_field),
@@ -116,8 +119,8 @@ fn grants(value: &Value, field: &str, found: &mut Vec<Diagnostic>) -> Option<Vec
                 }
             }
             (_, problem) => found.push(
-                Diagnostic::error(
-                    codes::SANDBOX_PATH_INVALID,
+                Diagnostic::new(
+                    codes::Code::SandboxPathInvalid,
                     problem.unwrap_or_else(|| format!("`{text}` is not a path grant")),
                 )
                 .with_field(item_field),
@@ -204,8 +207,8 @@ fn network(value: &Value, found: &mut Vec<Diagnostic>) -> Option<Network> {
         }
         other => {
             found.push(
-                Diagnostic::error(
-                    codes::SHAPE,
+                Diagnostic::new(
+                    codes::Code::Shape,
                     format!(
                         "`network` is `none`, `unrestricted`, or a mapping with `connect` and `bind` port lists, not {}",
                         describe(other)
@@ -231,8 +234,8 @@ fn ports(
         Some(items) if items.len() <= MAX_PORTS => items,
         Some(items) => {
             found.push(
-                Diagnostic::error(
-                    codes::SHAPE,
+                Diagnostic::new(
+                    codes::Code::Shape,
                     format!("{} ports; the limit is {MAX_PORTS}", items.len()),
                 )
                 .with_field(field),
@@ -241,8 +244,8 @@ fn ports(
         }
         None => {
             found.push(
-                Diagnostic::error(
-                    codes::SHAPE,
+                Diagnostic::new(
+                    codes::Code::Shape,
                     format!("must be a list of port numbers, not {}", kind(value)),
                 )
                 .with_field(field),
@@ -260,8 +263,8 @@ fn ports(
             }
             _ => {
                 found.push(
-                    Diagnostic::error(
-                        codes::SHAPE,
+                    Diagnostic::new(
+                        codes::Code::Shape,
                         format!("a port is a whole number from {lowest} to 65535, not {item}"),
                     )
                     .with_field(format!("{field}[{index}]")),

@@ -1,0 +1,83 @@
+//! `aigent hook --client CLIENT`: one event on stdin, the client's own
+//! protocol on stdout and in the exit code.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use aigent::exec::audit::AuditLog;
+use aigent::hook::Client;
+use aigent::hook::answer::{HookOptions, answer, which_on};
+use aigent::hook::judge::AigentSelf;
+use aigent::hook::protocol::read_input;
+use aigent::registry::Registry;
+use aigent::report::Outcome;
+
+use crate::cli::{CliError, Context};
+
+pub fn run(client: Client, route: bool, ctx: &Context) -> Result<Outcome, CliError> {
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        return Err(CliError::usage(format!(
+            "`aigent hook --client {}` reads one hook event (JSON) on stdin, as {} sends it; to see how a command line is judged, run `aigent hook explain 'COMMAND'`",
+            client.as_str(),
+            client.display_name()
+        )));
+    }
+    let input = read_input(stdin.lock()).map_err(|error| {
+        CliError::general(format!("cannot read the hook event on stdin: {error}"))
+    })?;
+    let registry = Registry::new(ctx.commands_dir.clone());
+    let which = which_on(std::env::var_os("PATH"));
+    let options = HookOptions {
+        client,
+        registry: &registry,
+        route,
+        aigent_words: aigent_words(ctx),
+        cache_dir: cache_dir(),
+        audit: AuditLog::from_env(None).map_err(|error| error.to_string()),
+        which: &which,
+        aigent: aigent_self(ctx),
+    };
+    let answered = answer(input, &options);
+    if !answered.reply.stderr.is_empty() {
+        eprint!("{}", answered.reply.stderr);
+    }
+    let mut outcome = Outcome::verbatim(answered.reply.stdout);
+    outcome.exit_code = i32::from(answered.reply.exit_code);
+    Ok(outcome)
+}
+
+/// This aigent by absolute path, and the registry it was given.
+fn aigent_words(ctx: &Context) -> Vec<String> {
+    let program = std::env::current_exe()
+        .map(|path| path.display().to_string())
+        .unwrap_or_else(|_| "aigent".to_owned());
+    let mut words = vec![program];
+    if let Some(dir) = &ctx.commands_dir {
+        let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.clone());
+        words.push("--commands".to_owned());
+        words.push(dir.display().to_string());
+    }
+    words
+}
+
+/// This aigent and the registry it was given, for the judge.
+pub fn aigent_self(ctx: &Context) -> Option<AigentSelf> {
+    Some(AigentSelf {
+        exe: std::env::current_exe().ok()?,
+        registry_dir: ctx.commands_dir.clone(),
+    })
+}
+
+/// `$XDG_CACHE_HOME/aigent`, else `~/.cache/aigent`.
+pub fn cache_dir() -> Option<PathBuf> {
+    let set = |name: &str| {
+        std::env::var_os(name)
+            .filter(|value| !value.is_empty())
+            .map(PathBuf::from)
+    };
+    set("XDG_CACHE_HOME")
+        .filter(|path| path.is_absolute())
+        .or_else(|| set("HOME").map(|home| home.join(".cache")))
+        .map(|base| base.join("aigent"))
+}

@@ -1,0 +1,298 @@
+//! `aigent run [OPTIONS] NAME [--param value ... | --json '{...}']`
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use aigent::contract::sandbox::SandboxMode;
+use aigent::guard::RawArguments;
+use aigent::invoke::{InvokeError, InvokeOptions, Mode, invoke};
+use aigent::outcome::{invoke_error_body, with_warnings_first};
+use aigent::report::{EnvelopeTarget, ErrorCode, Outcome, exit};
+use clap::Args;
+
+use super::args::check::Invocation;
+use crate::cli::spec::{
+    CommandSpec, Complete, Destructive, NoEffects, Partial, TEXT_AND_JSON, code_when, leaf,
+};
+use crate::cli::{CliError, Context};
+
+/// What clap cannot say about this command (`crate::cli::spec`).
+pub const SPEC: CommandSpec = leaf(
+    "run",
+    Destructive,
+    &[
+        code_when(
+            exit::SUCCESS,
+            Complete,
+            "the command ran and exited with a status its declaration counts as success (success_exit_codes, [0] by default); child_exit_code and child_exit give it",
+        ),
+        code_when(
+            exit::GENERAL_ERROR,
+            Partial,
+            "the command could not be started",
+        ),
+        code_when(
+            exit::ARG_ERROR,
+            NoEffects,
+            "bad usage, or an argument failed Phase 1; nothing ran (never the child's own 2)",
+        ),
+        code_when(
+            exit::COMMAND_FAILED,
+            Partial,
+            "the command ran and exited with any other status: error.code COMMAND_FAILED, the status in child_exit_code, its declared name in child_exit",
+        ),
+        code_when(
+            exit::PRECONDITION,
+            NoEffects,
+            "the registry or declaration is invalid, the program is not executable, or the audit log cannot be written",
+        ),
+        code_when(
+            exit::NOT_FOUND,
+            NoEffects,
+            "no declared command of that name, or its program does not exist",
+        ),
+        code_when(
+            exit::TIMEOUT,
+            Partial,
+            "--timeout expired; the command's process group was killed",
+        ),
+        code_when(
+            exit::HUNG_UP,
+            Partial,
+            "SIGHUP, passed on to the command, which was stopped",
+        ),
+        code_when(
+            exit::INTERRUPTED,
+            Partial,
+            "Ctrl-C (SIGINT), passed on to the command, which was stopped",
+        ),
+        code_when(
+            exit::QUIT,
+            Partial,
+            "SIGQUIT, passed on to the command, which was stopped",
+        ),
+        code_when(
+            exit::TERMINATED,
+            Partial,
+            "SIGTERM, passed on to the command, which was stopped",
+        ),
+    ],
+    TEXT_AND_JSON,
+    true,
+);
+
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Phase 1 first: nothing runs unless every argument passes (exit 2 otherwise, \
+with the same envelope as `args check`). Then the declared argv runs \
+directly, without a shell; the child keeps stdin, stdout and stderr. \
+aigent exits 0 when the child's status is one its declaration counts as \
+success (success_exit_codes, [0] by default) and 3 (COMMAND_FAILED) for \
+any other; the envelope's child_exit_code and child_exit give the status \
+and its declared name, so aigent's 2 always means nothing ran. aigent's \
+own flags go before NAME; everything after NAME belongs to the declared \
+command.
+
+In json mode the envelope goes to stderr (or to --result PATH), never to \
+stdout, which is the child's.
+
+The child runs in the declaration's sandbox (Landlock and seccomp, applied \
+between fork and exec): --sandbox require runs nothing unless the kernel \
+enforces all of it (exit 4, SANDBOX_UNAVAILABLE); best-effort, the default \
+unless aigent.toml's [sandbox] mode says otherwise, enforces what the kernel \
+can and lists the rest in the warnings; off runs it unconfined. The \
+envelope's data.sandbox and every audit record say what was enforced.
+
+Examples:
+  aigent run git-log --author Ann --count 5
+  aigent run --dry-run deploy --cluster-id prod-east-1 --version 1.2.3
+  aigent run --value-from-env token=GH_TOKEN --dry-run gh-api --endpoint repos/OWNER/REPO/issues
+  aigent run --dry-run deploy --json '{\"cluster-id\": \"prod-east-1\", \"version\": \"1.2.3\"}'
+  aigent --format json run --timeout 30 --result ./result.json files-get --file-id f-123")]
+pub struct RunArgs {
+    /// Print the argv that would run, and run nothing
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// Run a command declared destructive (refused with exit 2 without this)
+    #[arg(long)]
+    pub confirm_destructive: bool,
+
+    /// Kill the command's whole process group after SECS seconds (fractions allowed) and exit 10 [default: the declaration's timeout_s, else 600]
+    #[arg(long, value_name = "SECS", value_parser = parse_timeout)]
+    pub timeout: Option<Duration>,
+
+    /// Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]
+    #[arg(long, value_name = "PATH")]
+    pub audit_log: Option<PathBuf>,
+
+    /// Write the json envelope to PATH (atomically, in any format) instead of stderr
+    #[arg(long, value_name = "PATH")]
+    pub result: Option<PathBuf>,
+
+    /// How strictly to enforce the command's sandbox [default: aigent.toml's [sandbox] mode, else best-effort]
+    #[arg(long, value_name = "MODE", value_enum)]
+    pub sandbox: Option<SandboxFlag>,
+
+    #[command(flatten)]
+    pub supplied: super::args::supplied::SuppliedValues,
+
+    #[command(flatten)]
+    pub invocation: Invocation,
+}
+
+pub fn run(args: &RunArgs, ctx: &Context) -> Result<Outcome, CliError> {
+    // A `--result` that is the audit log or cannot be written is reported
+    // on stderr: the file is not fit to hold the envelope.
+    if let Some(path) = &args.result
+        && let Err(err) =
+            not_the_audit_log(path, args.audit_log.as_deref()).and_then(|()| probe_writable(path))
+    {
+        let mut outcome = err.into_outcome();
+        outcome.envelope_target = EnvelopeTarget::Stderr;
+        return Ok(outcome);
+    }
+    let mut outcome = execute(args, ctx).unwrap_or_else(CliError::into_outcome);
+    outcome.envelope_target = match &args.result {
+        Some(path) => EnvelopeTarget::File(path.clone()),
+        None => EnvelopeTarget::Stderr,
+    };
+    Ok(outcome)
+}
+
+/// `--sandbox`, as clap reads it; the library's [`SandboxMode`] has no clap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SandboxFlag {
+    /// Nothing runs unless the kernel enforces all of the sandbox
+    Require,
+    /// Enforce what the kernel can; warn about the rest
+    BestEffort,
+    /// No sandbox
+    Off,
+}
+
+impl From<SandboxFlag> for SandboxMode {
+    fn from(flag: SandboxFlag) -> Self {
+        match flag {
+            SandboxFlag::Require => Self::Require,
+            SandboxFlag::BestEffort => Self::BestEffort,
+            SandboxFlag::Off => Self::Off,
+        }
+    }
+}
+
+/// The mode a run gets: the flag, else the registry's `[sandbox] mode`.
+pub(super) fn sandbox_mode(
+    flag: Option<SandboxFlag>,
+    registry: &aigent::registry::Registry,
+) -> Result<SandboxMode, CliError> {
+    match flag {
+        Some(flag) => Ok(flag.into()),
+        None => aigent::registry::Settings::load(registry)
+            .map(|settings| settings.sandbox.mode)
+            .map_err(|err| CliError::of(ErrorCode::InvalidSettings, err.to_string())),
+    }
+}
+
+fn execute(args: &RunArgs, ctx: &Context) -> Result<Outcome, CliError> {
+    let name = args.invocation.name()?;
+    let registry = super::schema::registry(ctx);
+    let loaded = registry.load(name)?;
+    if args.invocation.asks_for_help(&loaded.declaration) {
+        return Ok(super::schema::show::declaration_outcome(loaded, ctx));
+    }
+    let warnings = crate::cli::error::diagnostic_warnings(&loaded.file, &loaded.warnings);
+    let options = InvokeOptions {
+        mode: if args.dry_run {
+            Mode::DryRun
+        } else {
+            Mode::Run
+        },
+        audit_log: args.audit_log.as_deref(),
+        timeout: args.timeout,
+        confirmed: args.confirm_destructive,
+        sandbox: sandbox_mode(args.sandbox, &registry)?,
+        ..InvokeOptions::default()
+    };
+    let tail = args
+        .supplied
+        .merge_into(&loaded.declaration, args.invocation.arguments())?;
+    let arguments = RawArguments::from_tail(&tail);
+    let invoked =
+        invoke(&loaded.declaration, &arguments, &options).map_err(|err| invoke_error(name, err))?;
+    Ok(with_warnings_first(
+        super::args::check::outcome(name, invoked, ctx),
+        warnings,
+    ))
+}
+
+fn invoke_error(name: &str, err: InvokeError) -> CliError {
+    let body = invoke_error_body(name, &err);
+    CliError {
+        exit_code: body.code.exit_code(),
+        body: Box::new(body),
+    }
+}
+
+/// `--result` replaces its file; pointed at the audit log (or its lock,
+/// a rotated file or a hard link to one) it would replace the history
+/// with one envelope.
+fn not_the_audit_log(result: &Path, audit_log: Option<&Path>) -> Result<(), CliError> {
+    let Ok(log) = aigent::exec::audit::AuditLog::from_env(audit_log) else {
+        return Ok(());
+    };
+    if log.is_log_file(result) {
+        return Err(CliError::usage(format!(
+            "--result {} is the audit log; the envelope would replace its history",
+            result.display()
+        ))
+        .with_hint("write the result somewhere else, or choose another log with --audit-log"));
+    }
+    Ok(())
+}
+
+/// `--result` must be writable before anything runs: creates and removes a
+/// temporary sibling, as the final atomic write will.
+fn probe_writable(path: &Path) -> Result<(), CliError> {
+    let probe = aigent::fsutil::temporary_sibling(path);
+    match std::fs::File::create_new(&probe) {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+            Ok(())
+        }
+        Err(err) => Err(CliError::new(
+            aigent::report::exit::PRECONDITION,
+            ErrorCode::ResultUnwritable,
+            format!(
+                "--result {} cannot be written ({err}); nothing was run",
+                path.display()
+            ),
+        )),
+    }
+}
+
+/// A positive, finite number of seconds.
+pub(super) fn parse_timeout(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if !seconds.is_finite() || seconds <= 0.0 {
+        return Err(format!("`{text}`: the timeout must be more than 0 seconds"));
+    }
+    Duration::try_from_secs_f64(seconds).map_err(|err| format!("`{text}`: {err}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timeouts() {
+        assert_eq!(parse_timeout("1"), Ok(Duration::from_secs(1)));
+        assert_eq!(parse_timeout("0.25"), Ok(Duration::from_millis(250)));
+        for bad in ["0", "-1", "inf", "NaN", "x", "", "1e400"] {
+            assert!(parse_timeout(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,139 @@
+//! `aigent schema export --to TARGET [NAME...]`
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+use aigent::bridge::export::{Target, export, render_report};
+use aigent::report::{Outcome, OutputFormat};
+
+use crate::cli::spec::{
+    CommandSpec, Complete, Mutating, NoEffects, TEXT_AND_JSON, USAGE, code_when, exit, leaf,
+};
+use crate::cli::{CliError, Context};
+
+/// What clap cannot say about this command (`crate::cli::spec`).
+pub const SPEC: CommandSpec = leaf(
+    "schema.export",
+    Mutating,
+    &[
+        code_when(
+            exit::SUCCESS,
+            Complete,
+            "the policy document is written (stdout, or --output FILE)",
+        ),
+        USAGE,
+        code_when(
+            exit::PRECONDITION,
+            NoEffects,
+            "--output names an existing file (without --force), or a named declaration has errors",
+        ),
+        code_when(
+            exit::NOT_FOUND,
+            NoEffects,
+            "the registry or a named command does not exist",
+        ),
+        code_when(exit::GENERAL_ERROR, NoEffects, "--output cannot be written"),
+    ],
+    TEXT_AND_JSON,
+    true,
+);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TargetArg {
+    /// Claude Code settings.json `permissions` rules
+    ClaudePermissions,
+    /// Codex execpolicy `prefix_rule`s (Starlark, a `.rules` file)
+    CodexExecpolicy,
+    /// Gemini CLI policy engine `[[rule]]`s (TOML)
+    GeminiPolicy,
+}
+
+impl From<TargetArg> for Target {
+    fn from(target: TargetArg) -> Self {
+        match target {
+            TargetArg::ClaudePermissions => Target::ClaudePermissions,
+            TargetArg::CodexExecpolicy => Target::CodexExecpolicy,
+            TargetArg::GeminiPolicy => Target::GeminiPolicy,
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Every target matches a command line by its leading words, so a rule keeps the program and the template's literal words up to the first parameter and drops the rest (types, patterns, confined paths, required inputs, the shape of the line). A rule wider than its contract is flagged on stderr and in the report, with command lines it admits that the contract refuses. A declaration no shell line can satisfy is not exported.\n\nWithout --output the document goes to stdout and the flags to stderr; with --output FILE the document is written atomically (an existing file only with --force) and the fidelity report goes to stdout. --format json puts the document and the report in the envelope.\n\nExamples:\n  aigent schema export --to claude-permissions git-log\n  aigent --commands ./commands schema export --to codex-execpolicy --output ~/.codex/rules/aigent.rules\n  aigent --commands ./commands schema export --to gemini-policy --format json"
+)]
+pub struct ExportArgs {
+    /// The policy language to write
+    #[arg(long, value_enum)]
+    pub to: TargetArg,
+    /// Write the document to FILE instead of stdout
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Replace FILE when it exists
+    #[arg(long, requires = "output")]
+    pub force: bool,
+    /// The declared commands to export (all of them when none is named)
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::cli::complete::command_names))]
+    pub names: Vec<String>,
+}
+
+pub fn run(args: &ExportArgs, ctx: &Context) -> Result<Outcome, CliError> {
+    let registry = super::registry(ctx);
+    let mut declarations = Vec::new();
+    let mut skipped = Vec::new();
+    if args.names.is_empty() {
+        for report in registry.reports()? {
+            match report.declaration {
+                Some(declaration) => declarations.push(declaration),
+                None => skipped.push(format!(
+                    "{} has lint errors and was not exported (see `aigent schema lint`)",
+                    report.file
+                )),
+            }
+        }
+    } else {
+        for name in &args.names {
+            declarations.push(registry.load(name)?.declaration);
+        }
+    }
+    let target: Target = args.to.into();
+    let exported = export(&registry, &declarations, target);
+    let mut warnings = skipped;
+    for fidelity in &exported.declarations {
+        if fidelity.wider {
+            warnings.push(format!(
+                "{}: `{}` is wider than the contract: {}",
+                fidelity.name,
+                fidelity.rule.as_deref().unwrap_or(""),
+                fidelity.wider_because.join("; ")
+            ));
+        }
+        if let Some(reason) = &fidelity.not_exported {
+            warnings.push(format!("{}: not exported: {reason}", fidelity.name));
+        }
+    }
+    let data = serde_json::to_value(&exported).map_err(|err| CliError::general(err.to_string()))?;
+    match &args.output {
+        Some(path) => {
+            if !args.force && std::fs::symlink_metadata(path).is_ok() {
+                return Err(CliError::precondition(format!(
+                    "{} exists; pass --force to replace it",
+                    path.display()
+                )));
+            }
+            aigent::fsutil::write_atomic(path, exported.document.as_bytes()).map_err(|err| {
+                CliError::general(format!("cannot write {}: {err}", path.display()))
+            })?;
+            let mut outcome = Outcome::success(data, render_report(&exported));
+            outcome
+                .meta
+                .insert("output".to_owned(), path.display().to_string().into());
+            Ok(outcome.with_warnings(warnings))
+        }
+        None if ctx.format == OutputFormat::Text => {
+            Ok(Outcome::success(data, exported.document).with_warnings(warnings))
+        }
+        None => Ok(Outcome::success(data, render_report(&exported)).with_warnings(warnings)),
+    }
+}

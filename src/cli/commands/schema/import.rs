@@ -1,0 +1,255 @@
+//! `aigent schema import --from agent-spec|usage FILE|-`
+
+use std::fmt::Write as _;
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+
+use clap::{Args, ValueEnum};
+use serde_json::json;
+
+use aigent::bridge::import::write::{WriteError, write};
+use aigent::bridge::import::{Format, Import, ImportError, MAX_SPEC_BYTES, import};
+use aigent::fsutil::{ReadError, read_regular_file};
+use aigent::report::{ErrorCode, Outcome};
+
+use crate::cli::spec::{
+    CommandSpec, Complete, Mutating, NoEffects, TEXT_AND_JSON, code_when, exit, leaf,
+};
+use crate::cli::{CliError, Context};
+
+/// What clap cannot say about this command (`crate::cli::spec`). It reads
+/// `--commands` as the directory to write into.
+pub const SPEC: CommandSpec = leaf(
+    "schema.import",
+    Mutating,
+    &[
+        code_when(
+            exit::SUCCESS,
+            Complete,
+            "the declarations are written (or, with --dry-run, reported)",
+        ),
+        code_when(
+            exit::ARG_ERROR,
+            NoEffects,
+            "bad usage, a spec that is not valid JSON/KDL or not of the format (INVALID_SPEC), or no --program for a manifest",
+        ),
+        code_when(
+            exit::PRECONDITION,
+            NoEffects,
+            "a target is a symlink or not a regular file (UNSAFE_WRITE)",
+        ),
+        code_when(
+            exit::NOT_FOUND,
+            NoEffects,
+            "the spec file or the directory does not exist",
+        ),
+        code_when(
+            exit::CONFLICT,
+            NoEffects,
+            "a declaration of the same name exists (without --force)",
+        ),
+        code_when(exit::GENERAL_ERROR, NoEffects, "a file cannot be written"),
+    ],
+    TEXT_AND_JSON,
+    true,
+);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FromArg {
+    /// A CLI Agent Spec manifest: the JSON `tool --schema` prints (bare, or in its envelope)
+    AgentSpec,
+    /// A usage spec (KDL v2), as jdx/usage, clap (clap_usage) and cobra emit it
+    Usage,
+}
+
+impl From<FromArg> for Format {
+    fn from(from: FromArg) -> Self {
+        match from {
+            FromArg::AgentSpec => Format::AgentSpec,
+            FromArg::Usage => Format::Usage,
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "One declaration per command of the spec, named PROGRAM-WORDS (aigent-skill-validate), written as NAME.json: the program and the command's words, then each flag as a `--flag` slot and each positional in order. Types, required, enum values and choices come from the spec; `danger_level` is the spec's, else destructive (a usage spec never says). Nothing is guessed: whatever the spec says that a declaration cannot (env variables, exclusive flags, counted switches, hidden flags, scopes, output schemas) is listed under `unmapped`, and an input `schema lint` refuses is left out and listed. Command groups (commands with subcommands, or `subcommand_required`) get no declaration of their own.\n\nThe declarations go into --output DIR, else the registry named by --commands (created if missing); with --dry-run nothing is written. An existing declaration of the same name is never replaced without --force, a symlink never written through, and a malformed spec is reported with its line and column, with nothing written.\n\nExamples:\n  aigent --schema > aigent.json && aigent schema import --from agent-spec --program aigent --output ./commands aigent.json\n  usage generate spec ... | aigent schema import --from usage --dry-run -\n  aigent --commands ./commands schema import --from usage fd.usage.kdl"
+)]
+pub struct ImportArgs {
+    /// The spec's format
+    #[arg(long, value_enum)]
+    pub from: FromArg,
+    /// The spec file, or - for stdin
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The program the declarations run (the spec's `bin` for usage; required for agent-spec, whose manifest does not name it)
+    #[arg(long, value_name = "NAME")]
+    pub program: Option<String>,
+    /// The directory to write into [default: the --commands registry]
+    #[arg(long, value_name = "DIR")]
+    pub output: Option<PathBuf>,
+    /// Replace existing NAME.json declarations of the same names
+    #[arg(long)]
+    pub force: bool,
+    /// Write nothing; report what would be written
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+fn read_input(path: &Path) -> Result<String, CliError> {
+    let limit = MAX_SPEC_BYTES as u64;
+    let bytes = if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .lock()
+            .take(limit + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|err| CliError::general(format!("cannot read stdin: {err}")))?;
+        if bytes.len() as u64 > limit {
+            return Err(CliError::of(
+                ErrorCode::ArgError,
+                format!("stdin: the spec is over {MAX_SPEC_BYTES} bytes"),
+            ));
+        }
+        bytes
+    } else {
+        read_regular_file(path, limit).map_err(|err| match err {
+            ReadError::Io(io) if io.kind() == std::io::ErrorKind::NotFound => {
+                CliError::not_found(format!("{} does not exist", path.display()))
+            }
+            other => CliError::of(
+                ErrorCode::ArgError,
+                format!("cannot read {}: {other}", path.display()),
+            ),
+        })?
+    };
+    String::from_utf8(bytes).map_err(|err| {
+        CliError::of(
+            ErrorCode::ArgError,
+            format!(
+                "{}: not UTF-8 (byte {})",
+                path.display(),
+                err.utf8_error().valid_up_to()
+            ),
+        )
+    })
+}
+
+pub fn run(args: &ImportArgs, ctx: &Context) -> Result<Outcome, CliError> {
+    let directory = match (&args.output, &ctx.commands_dir) {
+        (Some(directory), _) | (None, Some(directory)) => Some(directory.clone()),
+        (None, None) if args.dry_run => None,
+        (None, None) => {
+            return Err(CliError::usage(
+                "name the directory to write into: --output DIR, or --commands DIR (or --dry-run)",
+            ));
+        }
+    };
+    let text = read_input(&args.file)?;
+    let imported = import(args.from.into(), &text, args.program.as_deref()).map_err(|err| {
+        let code = match err {
+            ImportError::NoProgram | ImportError::BadProgram(..) => ErrorCode::ArgError,
+            _ => ErrorCode::InvalidSpec,
+        };
+        CliError::of(
+            code,
+            format!("{}: {err}; nothing written", args.file.display()),
+        )
+    })?;
+    let written = match (&directory, args.dry_run) {
+        (Some(directory), false) => Some(
+            write(directory, &imported.declarations, args.force).map_err(|err| {
+                let code = match err {
+                    WriteError::Exists { .. } | WriteError::OtherFormat { .. } => {
+                        ErrorCode::Conflict
+                    }
+                    WriteError::Unsafe { .. } => ErrorCode::UnsafeWrite,
+                    WriteError::NotADirectory(_) => ErrorCode::NotFound,
+                    WriteError::Io { ref source, .. }
+                        if source.kind() == std::io::ErrorKind::NotFound =>
+                    {
+                        ErrorCode::NotFound
+                    }
+                    WriteError::Io { .. } => ErrorCode::GeneralError,
+                };
+                CliError::of(code, format!("{err}; nothing written"))
+            })?,
+        ),
+        _ => None,
+    };
+    let text = render(&imported, written.is_some(), directory.as_ref());
+    let mut data =
+        serde_json::to_value(&imported).map_err(|err| CliError::general(err.to_string()))?;
+    data["written"] = json!(written);
+    data["dry_run"] = json!(args.dry_run);
+    if let Some(directory) = &directory {
+        data["directory"] = json!(directory.display().to_string());
+    }
+    let warnings: Vec<String> = imported
+        .declarations
+        .iter()
+        .flat_map(|declaration| {
+            declaration.lint.iter().map(move |diagnostic| {
+                format!(
+                    "{}: {} {}",
+                    declaration.name, diagnostic.code, diagnostic.message
+                )
+            })
+        })
+        .collect();
+    Ok(Outcome::success(data, text).with_warnings(warnings))
+}
+
+fn render(imported: &Import, written: bool, directory: Option<&PathBuf>) -> String {
+    let clean = |text: &str| text.replace(char::is_control, " ");
+    let mut text = String::new();
+    for declaration in &imported.declarations {
+        let _ = writeln!(
+            text,
+            "{} {}  ({})",
+            if written { "wrote" } else { "would write" },
+            declaration.file_name,
+            clean(&declaration.command)
+        );
+        for note in &declaration.unmapped {
+            let _ = writeln!(text, "  unmapped: {}", clean(note));
+        }
+    }
+    for skipped in &imported.skipped {
+        let _ = writeln!(
+            text,
+            "skipped {}: {}",
+            clean(&skipped.command),
+            clean(&skipped.reason)
+        );
+    }
+    for note in &imported.unmapped {
+        let _ = writeln!(text, "unmapped: {}", clean(note));
+    }
+    let unmapped: usize = imported
+        .declarations
+        .iter()
+        .map(|declaration| declaration.unmapped.len())
+        .sum::<usize>()
+        + imported.unmapped.len();
+    let _ = writeln!(
+        text,
+        "{} declaration{} from the {} of `{}`{}, {} command{} skipped, {unmapped} thing{} not mapped",
+        imported.declarations.len(),
+        if imported.declarations.len() == 1 {
+            ""
+        } else {
+            "s"
+        },
+        imported.format.label(),
+        clean(&imported.program),
+        match (written, directory) {
+            (true, Some(directory)) => format!(" written to {}", directory.display()),
+            _ => " (nothing written)".to_owned(),
+        },
+        imported.skipped.len(),
+        if imported.skipped.len() == 1 { "" } else { "s" },
+        if unmapped == 1 { "" } else { "s" },
+    );
+    text
+}

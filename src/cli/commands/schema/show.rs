@@ -1,0 +1,59 @@
+//! `aigent schema show NAME`
+
+use clap::Args;
+
+use aigent::registry::render::render_show;
+use aigent::registry::{Loaded, to_json_schema, to_wire_for_agents};
+use aigent::report::{Outcome, OutputFormat};
+
+use crate::cli::spec::{CommandSpec, Formats, REGISTRY_READER, Safe, leaf};
+use crate::cli::{CliError, Context};
+
+/// What clap cannot say about this command (`crate::cli::spec`).
+pub const SPEC: CommandSpec = leaf(
+    "schema.show",
+    Safe,
+    REGISTRY_READER,
+    Formats::Report(&[OutputFormat::JsonSchema]),
+    true,
+);
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Formats:\n  text         a readable summary (the default on a terminal)\n  json         the declaration's wire format in the envelope's `data`\n  json-schema  the bare JSON Schema (draft 2020-12), usable as an MCP inputSchema\n\nExamples:\n  aigent schema show deploy\n  aigent schema show deploy --format json\n  aigent schema show deploy --format json-schema > deploy.schema.json"
+)]
+pub struct ShowArgs {
+    /// The declared command
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::cli::complete::command_names))]
+    pub name: String,
+}
+
+pub fn run(args: &ShowArgs, ctx: &Context) -> Result<Outcome, CliError> {
+    let loaded = super::registry(ctx).load(&args.name)?;
+    if ctx.format == OutputFormat::JsonSchema {
+        let schema = to_json_schema(&loaded.declaration);
+        let text = serde_json::to_string_pretty(&schema)
+            .map_err(|err| CliError::general(err.to_string()))?;
+        return Ok(Outcome::verbatim(format!("{text}\n")));
+    }
+    Ok(declaration_outcome(loaded, ctx))
+}
+
+/// The declaration as `schema show` prints it in text and json; also the
+/// answer to `args check NAME --help` and `run NAME --help`.
+pub fn declaration_outcome(loaded: Loaded, ctx: &Context) -> Outcome {
+    let warnings = crate::cli::error::diagnostic_warnings(&loaded.file, &loaded.warnings);
+    // The built-in examples have no file on this machine; naming
+    // `commands/deploy.json` would send the reader looking for one.
+    let origin = match ctx.commands_dir {
+        Some(_) => loaded.file.clone(),
+        None => format!("built into aigent (from {} in its source)", loaded.file),
+    };
+    let mut outcome = Outcome::success(
+        to_wire_for_agents(&loaded.declaration),
+        render_show(&loaded.declaration, &origin, ctx.style),
+    )
+    .with_warnings(warnings);
+    outcome.meta.insert("file".to_owned(), loaded.file.into());
+    outcome
+}
