@@ -42,7 +42,8 @@ pub fn corrected_words(
         }
         // Checked as the object it is; the words carry its text.
         RawArguments::Object(object) => {
-            let corrected = corrected_object(declaration, serde_json::Map::clone(object), &corrections)?;
+            let corrected =
+                corrected_object(declaration, serde_json::Map::clone(object), &corrections)?;
             return check(&RawArguments::Object(&corrected))
                 .then(|| serde_json::to_string(&corrected).ok())
                 .flatten()

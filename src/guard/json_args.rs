@@ -250,14 +250,29 @@ mod tests {
             "subprocess": {"binary": "probe", "user_controlled_args": ["name", "sizes"]}
         }));
         let cases = [
-            (&parameters, r#"{"id":"a1","count":-3,"ratio":1.5,"dry":true,"env":"prod","tags":["x","y"]}"#),
-            (&parameters, r#"{"ratio":1e300,"count":18446744073709551615}"#),
-            (&parameters, r#"{"count":"5","dry":"yes","env":"Prod","tags":["a%2Fb"]}"#),
-            (&parameters, r#"{"idd":"x","token":"hunter2;","__proto__":{}}"#),
+            (
+                &parameters,
+                r#"{"id":"a1","count":-3,"ratio":1.5,"dry":true,"env":"prod","tags":["x","y"]}"#,
+            ),
+            (
+                &parameters,
+                r#"{"ratio":1e300,"count":18446744073709551615}"#,
+            ),
+            (
+                &parameters,
+                r#"{"count":"5","dry":"yes","env":"Prod","tags":["a%2Fb"]}"#,
+            ),
+            (
+                &parameters,
+                r#"{"idd":"x","token":"hunter2;","__proto__":{}}"#,
+            ),
             (&parameters, r#"{"tags":["ok",3],"ratio":null}"#),
             (&parameters, r#"{"token":"s3cret","id":"a b"}"#),
             (&schema, r#"{"name":"n1","sizes":[1.5,-2,1e-7,2.25]}"#),
-            (&schema, r#"{"name":"-x","sizes":["1"],"extra":{"constructor":1}}"#),
+            (
+                &schema,
+                r#"{"name":"-x","sizes":["1"],"extra":{"constructor":1}}"#,
+            ),
             (&schema, r#"{"sizes":[{"prototype":{}}],"name":null}"#),
         ];
         for (declaration, text) in cases {
@@ -281,7 +296,10 @@ mod tests {
         let (_, _, violations) = object_for_parameters(&object, &parameters).unwrap();
         let shown = violations[0].input_value.as_deref().unwrap();
         assert!(shown.len() < 8 * 1024, "{}", shown.len());
-        assert!(shown.starts_with("\"xxx") && shown.ends_with('…'), "{shown}");
+        assert!(
+            shown.starts_with("\"xxx") && shown.ends_with('…'),
+            "{shown}"
+        );
     }
 
     #[test]

@@ -237,7 +237,9 @@ impl<'de> serde::de::Visitor<'de> for SizeVisitor {
         let mut size: usize = 2;
         let mut first = true;
         while let Some(CompactSize(item)) = seq.next_element()? {
-            size = size.saturating_add(item).saturating_add(usize::from(!first));
+            size = size
+                .saturating_add(item)
+                .saturating_add(usize::from(!first));
             first = false;
         }
         Ok(size)
@@ -477,9 +479,10 @@ impl<R> Precheck<R> {
         let (initialize, refused) = look(&line, self.limits);
         self.session |= initialize;
         match refused {
-            Some((id, refusal)) => self
-                .ready
-                .extend_from_slice(&replacement(id, refusal, self.session)),
+            Some((id, refusal)) => {
+                self.ready
+                    .extend_from_slice(&replacement(id, refusal, self.session))
+            }
             // Too large, and nothing to answer.
             None if line.len() > self.limits.message() => {}
             None if self.ready.is_empty() => self.ready = line,
@@ -638,7 +641,9 @@ mod tests {
         let mut read = Precheck::new(input.as_bytes()).with_limits(limits);
         let mut out = String::new();
         read.read_to_string(&mut out).await.unwrap();
-        out.lines().map(|line| serde_json::from_str(line).unwrap()).collect()
+        out.lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect()
     }
 
     #[tokio::test]

@@ -481,8 +481,8 @@ impl ServerHandler for AigentServer {
         } else {
             let (settings, name, ids) = (settings.clone(), name.clone(), ids.clone());
             tokio::task::spawn_blocking(move || call::prepare(&settings, &name, arguments, &ids))
-            .await
-            .map_err(|err| McpError::internal_error(err.to_string(), None))?
+                .await
+                .map_err(|err| McpError::internal_error(err.to_string(), None))?
         };
         let prepared = match prepared {
             Ok(prepared) => prepared,

@@ -41,9 +41,11 @@ impl Server {
             stdin,
             stdout,
         };
-        server.send(&json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        server.send(
+            &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
             "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "t", "version": "1"}}}));
+            "clientInfo": {"name": "t", "version": "1"}}}),
+        );
         server.answer(0);
         server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
         server

@@ -120,7 +120,9 @@ fn merge(arguments: &[String], values: Vec<(String, String)>) -> Result<Vec<Stri
     match RawArguments::from_tail(arguments) {
         RawArguments::Json(text) => {
             let object = serde_json::from_str(text).map_err(|_| {
-                CliError::usage("--value-from-env/--value-from-file need --json to be a JSON object")
+                CliError::usage(
+                    "--value-from-env/--value-from-file need --json to be a JSON object",
+                )
             })?;
             merge_object(object, values)
         }
