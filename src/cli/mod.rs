@@ -242,12 +242,7 @@ impl Command {
             Command::Args(command) => command.spec(),
             Command::Run(_) => &run::SPEC,
             Command::Audit(command) => command.spec(),
-            Command::Hook(args) => match &args.command {
-                None => &spec::hook::ANSWER,
-                Some(hook::HookCommand::Explain(_)) => &spec::hook::EXPLAIN,
-                Some(hook::HookCommand::Install(_)) => &spec::hook::INSTALL,
-                Some(hook::HookCommand::Uninstall(_)) => &spec::hook::UNINSTALL,
-            },
+            Command::Hook(args) => args.spec(),
             Command::Mcp(command) => command.spec(),
             Command::Lsp(_) => &lsp::SPEC,
             Command::Completions(_) => &completions::SPEC,
@@ -260,16 +255,11 @@ impl Command {
 /// docs/reference/exit-codes.md list them.
 fn specs() -> impl Iterator<Item = &'static CommandSpec> {
     const RUN: &[&CommandSpec] = &[&run::SPEC];
-    const HOOK: &[&CommandSpec] = &[
-        &spec::hook::EXPLAIN,
-        &spec::hook::INSTALL,
-        &spec::hook::UNINSTALL,
-    ];
     const REST: &[&CommandSpec] = &[
         &lsp::SPEC,
         &completions::SPEC,
         &generate::SPEC,
-        &spec::hook::ANSWER,
+        hook::ANSWER_SPEC,
     ];
     [
         skill::SPECS,
@@ -278,7 +268,7 @@ fn specs() -> impl Iterator<Item = &'static CommandSpec> {
         args::SPECS,
         RUN,
         audit::SPECS,
-        HOOK,
+        hook::SPECS,
         mcp::SPECS,
         REST,
     ]

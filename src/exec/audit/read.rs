@@ -367,76 +367,78 @@ impl Walk {
 
     fn step(&mut self, index: usize, at: &Location, line: &[u8], terminated: bool) -> Step {
         self.report.files[index].lines += 1;
-        let fail = |kind, message: String| {
-            Step::Broken(Problem {
-                at: at.clone(),
-                kind,
-                message,
-            })
-        };
         if !terminated {
-            return if line.len() > MAX_LINE_BYTES {
-                fail(
-                    "overlong_line",
-                    format!("{at} is over {MAX_LINE_BYTES} bytes, longer than any record"),
-                )
-            } else {
-                fail(
-                    "truncated",
-                    format!(
-                        "{at} is cut short (no newline at its end): a write failed part-way, or the file was truncated"
-                    ),
-                )
-            };
+            return Step::Broken(unterminated(at, line));
         }
         let (link, object) = match chain::parse(line) {
             Line::Record(link, object) => (link, object),
-            Line::Unchained(_) | Line::Junk if !self.seen_record && index == 0 => {
-                self.report.unchained += 1;
-                if self.options.allow_legacy_prefix {
-                    return Step::Prefix;
-                }
-                return fail(
-                    "unchained_prefix",
-                    format!(
-                        "{at} comes before the first chained record, so the chain does not protect it: a line inserted at the start, or a record an older aigent wrote before it kept a chain (then pass --allow-legacy-prefix)"
-                    ),
-                );
-            }
-            Line::Unchained(_) | Line::Junk if !chain::is_partial_record(line) => {
-                return fail(
-                    "inserted",
-                    format!(
-                        "{at} is a complete line that is not linked into the chain: it was inserted (only a write cut short may stand between records)"
-                    ),
-                );
-            }
-            Line::Unchained(_) | Line::Junk => {
-                self.pending_torn.push(at.clone());
-                self.prev = chain::line_hash(line);
-                self.prev_at = Some(at.clone());
-                return Step::Pending;
-            }
+            Line::Unchained(_) | Line::Junk => return self.not_a_record(index, at, line),
         };
+        if let Some(problem) = self.link_problem(at, &link) {
+            return Step::Broken(problem);
+        }
+        self.accept(index, at, line, &link);
+        match self.check_signature(at, &link, &object) {
+            Some(problem) => Step::Broken(problem),
+            None => Step::Linked,
+        }
+    }
+
+    /// A terminated line that is no chained record: the legacy prefix
+    /// before the first record, a line cut short that the next record
+    /// will account for, or one inserted.
+    fn not_a_record(&mut self, index: usize, at: &Location, line: &[u8]) -> Step {
+        if !self.seen_record && index == 0 {
+            self.report.unchained += 1;
+            if self.options.allow_legacy_prefix {
+                return Step::Prefix;
+            }
+            return Step::Broken(problem(
+                at,
+                "unchained_prefix",
+                format!(
+                    "{at} comes before the first chained record, so the chain does not protect it: a line inserted at the start, or a record an older aigent wrote before it kept a chain (then pass --allow-legacy-prefix)"
+                ),
+            ));
+        }
+        if !chain::is_partial_record(line) {
+            return Step::Broken(problem(
+                at,
+                "inserted",
+                format!(
+                    "{at} is a complete line that is not linked into the chain: it was inserted (only a write cut short may stand between records)"
+                ),
+            ));
+        }
+        self.pending_torn.push(at.clone());
+        self.prev = chain::line_hash(line);
+        self.prev_at = Some(at.clone());
+        Step::Pending
+    }
+
+    /// Whether a record's link breaks the chain: the torn lines it
+    /// accounts for, its seq, and the hash of the line before it.
+    fn link_problem(&self, at: &Location, link: &chain::Link) -> Option<Problem> {
         if self.pending_torn.len() > link.torn as usize {
             let first = &self.pending_torn[0];
-            return Step::Broken(Problem {
-                at: first.clone(),
-                kind: "not_a_record",
-                message: format!(
+            return Some(problem(
+                first,
+                "not_a_record",
+                format!(
                     "{first} is not an audit record, and the record after it does not account for it: a line was inserted or a record damaged"
                 ),
-            });
+            ));
         }
         if link.torn as usize > self.pending_torn.len() {
-            return fail(
+            return Some(problem(
+                at,
                 "torn_count",
                 format!(
                     "{at} says {} torn line(s) come before it, but there are {}",
                     link.torn,
                     self.pending_torn.len()
                 ),
-            );
+            ));
         }
         if link.seq != self.expected_seq {
             let expected = self.expected_seq;
@@ -448,31 +450,38 @@ impl Walk {
             } else {
                 "a record is repeated or out of order".to_owned()
             };
-            return fail(
+            return Some(problem(
+                at,
                 "sequence",
                 format!(
                     "{at} has seq {} where {expected} was expected: {why}",
                     link.seq
                 ),
-            );
+            ));
         }
         if link.prev != self.prev {
-            return match self.prev_at.clone() {
-                Some(before) => Step::Broken(Problem {
-                    message: format!(
+            return Some(match &self.prev_at {
+                Some(before) => problem(
+                    before,
+                    "edited",
+                    format!(
                         "{before} was changed: the record after it ({at}) holds a different hash of it"
                     ),
-                    at: before,
-                    kind: "edited",
-                }),
-                None => fail(
+                ),
+                None => problem(
+                    at,
                     "chain_start",
                     format!(
                         "{at} does not chain to the start of the log (its prev is not the genesis hash): records before it were removed"
                     ),
                 ),
-            };
+            });
         }
+        None
+    }
+
+    /// A record that links: counted, and the chain's head moves to it.
+    fn accept(&mut self, index: usize, at: &Location, line: &[u8], link: &chain::Link) {
         self.report.torn.append(&mut self.pending_torn);
         self.report.records += 1;
         self.report.files[index].records += 1;
@@ -494,10 +503,6 @@ impl Walk {
             sha256: self.prev.clone(),
         });
         self.report.head_at = Some(at.clone());
-        if let Some(problem) = self.check_signature(at, &link, &object) {
-            return Step::Broken(problem);
-        }
-        Step::Linked
     }
 
     /// With a public key: a checkpoint's signature, and the promise of the
@@ -644,6 +649,34 @@ impl Walk {
             )),
             _ => None,
         }
+    }
+}
+
+/// A problem found at `at`.
+fn problem(at: &Location, kind: &'static str, message: String) -> Problem {
+    Problem {
+        at: at.clone(),
+        kind,
+        message,
+    }
+}
+
+/// A last line without its newline: too long to be a record, or cut short.
+fn unterminated(at: &Location, line: &[u8]) -> Problem {
+    if line.len() > MAX_LINE_BYTES {
+        problem(
+            at,
+            "overlong_line",
+            format!("{at} is over {MAX_LINE_BYTES} bytes, longer than any record"),
+        )
+    } else {
+        problem(
+            at,
+            "truncated",
+            format!(
+                "{at} is cut short (no newline at its end): a write failed part-way, or the file was truncated"
+            ),
+        )
     }
 }
 

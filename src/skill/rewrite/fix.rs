@@ -12,12 +12,14 @@
 //! space, a key already in `metadata`) is listed, not guessed. The body is
 //! never touched, and the caller writes the result only when it validates.
 
+use std::collections::HashSet;
+
 use super::Proposal;
 use super::fmt::{canonical_scalar, double_quoted};
 pub use super::{Repair, RepairKind};
 use crate::skill::check::{CheckContext, check_text};
 use crate::skill::clients;
-use crate::skill::frontmatter::{self, Frontmatter, ParseError, YamlValue};
+use crate::skill::frontmatter::{self, Entry, Frontmatter, ParseError, YamlValue};
 use crate::skill::rules::{self, Profile};
 
 /// What the fix needs besides the text.
@@ -393,35 +395,12 @@ impl Fixer {
     /// Repair 3: unknown top-level keys with scalar values move under
     /// `metadata`, each value as the text it was written as.
     fn move_unknown_keys(&mut self, parsed: &Frontmatter, profile: Profile) {
-        let mut unknown = Vec::new();
-        for entry in &parsed.entries {
-            if profile.knows(&entry.key) {
-                continue;
-            }
-            if let Some(reason) = behaviour_kept(&entry.key) {
-                self.skip(entry.line, reason);
-                continue;
-            }
-            unknown.push(entry);
-        }
+        let unknown = self.unknown_keys(parsed, profile);
         if unknown.is_empty() {
             return;
         }
-        let existing: Vec<(String, YamlValue)> = match parsed.get("metadata").map(|e| &e.value) {
-            None | Some(YamlValue::Null { .. }) => Vec::new(),
-            Some(YamlValue::Mapping(entries)) => entries.clone(),
-            Some(_) => {
-                for entry in &unknown {
-                    self.skip(
-                        entry.line,
-                        format!(
-                            "'{}': not moved under metadata, since metadata is not a mapping",
-                            entry.key
-                        ),
-                    );
-                }
-                return;
-            }
+        let Some(existing) = self.metadata_keys(parsed, &unknown) else {
+            return;
         };
         let Some(mut lines) = Lines::of(&self.text) else {
             return;
@@ -445,8 +424,75 @@ impl Fixer {
             }
             return;
         }
-        let existing: std::collections::HashSet<&str> =
-            existing.iter().map(|(key, _)| key.as_str()).collect();
+        let moving = self.movable(unknown, &existing, &lines);
+        if moving.is_empty() {
+            return;
+        }
+        let new_lines = metadata_entries(&lines, metadata, &moving);
+        move_into_metadata(&mut lines, metadata, &moving, new_lines);
+        self.text = lines.join();
+        for Moving { key, .. } in moving {
+            self.repaired(
+                RepairKind::MovedToMetadata,
+                &key,
+                format!("moved '{key}' under metadata, keeping its value as a string"),
+            );
+        }
+    }
+
+    /// The top-level entries the profile does not know, less those whose
+    /// key changes what a client does (reported as skipped).
+    fn unknown_keys<'p>(&mut self, parsed: &'p Frontmatter, profile: Profile) -> Vec<&'p Entry> {
+        let mut unknown = Vec::new();
+        for entry in &parsed.entries {
+            if profile.knows(&entry.key) {
+                continue;
+            }
+            if let Some(reason) = behaviour_kept(&entry.key) {
+                self.skip(entry.line, reason);
+                continue;
+            }
+            unknown.push(entry);
+        }
+        unknown
+    }
+
+    /// The keys `metadata` already has, or `None` (each unknown key
+    /// reported as skipped) when it is not a mapping.
+    fn metadata_keys(
+        &mut self,
+        parsed: &Frontmatter,
+        unknown: &[&Entry],
+    ) -> Option<HashSet<String>> {
+        match parsed.get("metadata").map(|e| &e.value) {
+            None | Some(YamlValue::Null { .. }) => Some(HashSet::new()),
+            Some(YamlValue::Mapping(entries)) => {
+                Some(entries.iter().map(|(key, _)| key.clone()).collect())
+            }
+            Some(_) => {
+                for entry in unknown {
+                    self.skip(
+                        entry.line,
+                        format!(
+                            "'{}': not moved under metadata, since metadata is not a mapping",
+                            entry.key
+                        ),
+                    );
+                }
+                None
+            }
+        }
+    }
+
+    /// The unknown entries that can move: a scalar value, a key metadata
+    /// does not have yet, found in the text. The others are reported as
+    /// skipped (or, for a key no rewrite can write back, left alone).
+    fn movable(
+        &mut self,
+        unknown: Vec<&Entry>,
+        existing: &HashSet<String>,
+        lines: &Lines,
+    ) -> Vec<Moving> {
         let mut moving = Vec::new();
         for entry in unknown {
             let Some(text) = entry.value.scalar_text() else {
@@ -476,95 +522,13 @@ impl Fixer {
             let Some(start) = entry.line.and_then(|line| lines.index(line)) else {
                 continue;
             };
-            moving.push((start, entry.key.clone(), text.to_owned()));
+            moving.push(Moving {
+                start,
+                key: entry.key.clone(),
+                value: text.to_owned(),
+            });
         }
-        if moving.is_empty() {
-            return;
-        }
-        // The metadata block: where new entries go, and how far in.
-        let mut new_lines = Vec::new();
-        let indent = metadata
-            .and_then(|start| {
-                lines.yaml[start + 1..lines.entry_end(start)]
-                    .iter()
-                    .find(|line| !line.trim().is_empty() && !line.trim_start().starts_with('#'))
-                    .map(|line| " ".repeat(line.len() - line.trim_start().len()))
-            })
-            .unwrap_or_else(|| "  ".to_owned());
-        for (start, key, value) in &moving {
-            let end = lines.entry_end(*start);
-            // The comments just above the key, and those inside its block.
-            let lead = lines.leading_comments(*start);
-            for line in lines.yaml[lead..*start]
-                .iter()
-                .chain(&lines.yaml[*start + 1..end])
-            {
-                if line.trim_start().starts_with('#') {
-                    new_lines.push(format!("{indent}{}", line.trim()));
-                }
-            }
-            if let Some(at) = lines.yaml[*start].find(" #") {
-                // A trailing comment on a scalar line is a comment only when
-                // the value is plain: keep it as its own line.
-                let comment = lines.yaml[*start][at..].trim();
-                if comment.starts_with('#') && !value.contains('#') {
-                    new_lines.push(format!("{indent}{comment}"));
-                }
-            }
-            new_lines.push(format!(
-                "{indent}{}: {}",
-                canonical_scalar(key),
-                double_quoted(value)
-            ));
-        }
-        // Remove the moved blocks, last first so indices stay right.
-        let mut removals: Vec<(usize, usize)> = moving
-            .iter()
-            .map(|(start, _, _)| (lines.leading_comments(*start), lines.entry_end(*start)))
-            .collect();
-        removals.sort_unstable();
-        let metadata_after_removals = metadata.map(|start| {
-            start
-                - removals
-                    .iter()
-                    .filter(|(at, _)| *at < start)
-                    .map(|(at, end)| end - at)
-                    .sum::<usize>()
-        });
-        // One pass, so that many moved keys cost no more than one.
-        let mut removed = vec![false; lines.yaml.len()];
-        for (start, end) in &removals {
-            removed[*start..*end].fill(true);
-        }
-        let mut index = 0;
-        lines.yaml.retain(|_| {
-            index += 1;
-            !removed[index - 1]
-        });
-        match metadata_after_removals {
-            Some(start) => {
-                let end = lines.entry_end(start);
-                let key_line = lines.yaml[start].trim_end();
-                if end == start + 1 && key_line != "metadata:" {
-                    // `metadata: {}` or `metadata: ~`: an empty value on the
-                    // key line becomes a block.
-                    lines.yaml[start] = "metadata:".to_owned();
-                }
-                lines.yaml.splice(end..end, new_lines);
-            }
-            None => {
-                lines.yaml.push("metadata:".to_owned());
-                lines.yaml.extend(new_lines);
-            }
-        }
-        self.text = lines.join();
-        for (_, key, _) in moving {
-            self.repaired(
-                RepairKind::MovedToMetadata,
-                &key,
-                format!("moved '{key}' under metadata, keeping its value as a string"),
-            );
-        }
+        moving
     }
 
     /// Repair 4: a `name` that is missing, invalid or not the directory's
@@ -673,6 +637,111 @@ impl Fixer {
                     "name: not set to '{directory}', since the old name could not be kept: {reason}"
                 ),
             ),
+        }
+    }
+}
+
+/// An unknown top-level entry on its way under `metadata`: the index of
+/// its key line, the key, and its value as written.
+struct Moving {
+    start: usize,
+    key: String,
+    value: String,
+}
+
+/// The lines the moving entries become under `metadata`, indented as its
+/// block is (two spaces for a new one): the comments above and inside each
+/// entry, a trailing comment as a line of its own, then `key: "value"`.
+fn metadata_entries(lines: &Lines, metadata: Option<usize>, moving: &[Moving]) -> Vec<String> {
+    let mut new_lines = Vec::new();
+    let indent = metadata
+        .and_then(|start| {
+            lines.yaml[start + 1..lines.entry_end(start)]
+                .iter()
+                .find(|line| !line.trim().is_empty() && !line.trim_start().starts_with('#'))
+                .map(|line| " ".repeat(line.len() - line.trim_start().len()))
+        })
+        .unwrap_or_else(|| "  ".to_owned());
+    for Moving { start, key, value } in moving {
+        let end = lines.entry_end(*start);
+        // The comments just above the key, and those inside its block.
+        let lead = lines.leading_comments(*start);
+        for line in lines.yaml[lead..*start]
+            .iter()
+            .chain(&lines.yaml[*start + 1..end])
+        {
+            if line.trim_start().starts_with('#') {
+                new_lines.push(format!("{indent}{}", line.trim()));
+            }
+        }
+        if let Some(at) = lines.yaml[*start].find(" #") {
+            // A trailing comment on a scalar line is a comment only when
+            // the value is plain: keep it as its own line.
+            let comment = lines.yaml[*start][at..].trim();
+            if comment.starts_with('#') && !value.contains('#') {
+                new_lines.push(format!("{indent}{comment}"));
+            }
+        }
+        new_lines.push(format!(
+            "{indent}{}: {}",
+            canonical_scalar(key),
+            double_quoted(value)
+        ));
+    }
+    new_lines
+}
+
+/// Removes the moving entries (with the comments above them) and adds
+/// `new_lines` at the end of the `metadata` block, or a new block at the
+/// end of the frontmatter.
+fn move_into_metadata(
+    lines: &mut Lines,
+    metadata: Option<usize>,
+    moving: &[Moving],
+    new_lines: Vec<String>,
+) {
+    let mut removals: Vec<(usize, usize)> = moving
+        .iter()
+        .map(|entry| {
+            (
+                lines.leading_comments(entry.start),
+                lines.entry_end(entry.start),
+            )
+        })
+        .collect();
+    removals.sort_unstable();
+    let metadata_after_removals = metadata.map(|start| {
+        start
+            - removals
+                .iter()
+                .filter(|(at, _)| *at < start)
+                .map(|(at, end)| end - at)
+                .sum::<usize>()
+    });
+    // One pass, so that many moved keys cost no more than one.
+    let mut removed = vec![false; lines.yaml.len()];
+    for (start, end) in &removals {
+        removed[*start..*end].fill(true);
+    }
+    let mut index = 0;
+    lines.yaml.retain(|_| {
+        index += 1;
+        !removed[index - 1]
+    });
+    match metadata_after_removals {
+        Some(start) => {
+            let end = lines.entry_end(start);
+            let key_line = lines.yaml[start].trim_end();
+            if end == start + 1 && key_line != "metadata:" {
+                // `metadata: {}` or `metadata: ~`: an empty value on the
+                // key line becomes a block.
+                lines.yaml[start] = "metadata:".to_owned();
+            }
+            lines.yaml.splice(end..end, new_lines);
+        }
+        None => {
+            lines.yaml.push("metadata:".to_owned());
+            lines.yaml.extend(new_lines);
         }
     }
 }

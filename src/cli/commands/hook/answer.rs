@@ -12,7 +12,17 @@ use aigent::hook::protocol::read_input;
 use aigent::registry::Registry;
 use aigent::report::Outcome;
 
+use crate::cli::spec::{CommandSpec, TEXT_AND_JSON};
 use crate::cli::{CliError, Context};
+
+/// `aigent hook --client CLIENT`: run by the clients, which read its
+/// answer in their own protocol; not in the manifest.
+pub const SPEC: CommandSpec = CommandSpec {
+    path: "hook",
+    contract: None,
+    formats: TEXT_AND_JSON,
+    registry: true,
+};
 
 pub fn run(client: Client, route: bool, ctx: &Context) -> Result<Outcome, CliError> {
     let stdin = std::io::stdin();

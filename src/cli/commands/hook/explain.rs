@@ -10,10 +10,37 @@ use serde_json::json;
 use aigent::hook::answer::{reason, which_on};
 use aigent::hook::judge::{Context as JudgeContext, judge};
 use aigent::registry::{Registry, Settings};
-use aigent::report::{ErrorCode, Outcome, Style};
+use aigent::report::{ErrorCode, Outcome, Style, exit};
 
 use super::answer::{aigent_self, cache_dir};
+use crate::cli::spec::{CommandSpec, NoEffects, Safe, TEXT_AND_JSON, USAGE, code_when, leaf};
 use crate::cli::{CliError, Context};
+
+/// What clap cannot say about this command (`crate::cli::spec`).
+pub const SPEC: CommandSpec = leaf(
+    "hook.explain",
+    Safe,
+    &[
+        code_when(
+            exit::SUCCESS,
+            NoEffects,
+            "the line was judged (the verdict is in the output)",
+        ),
+        USAGE,
+        code_when(
+            exit::PRECONDITION,
+            NoEffects,
+            "aigent.toml is invalid, or the registry cannot be read",
+        ),
+        code_when(
+            exit::NOT_FOUND,
+            NoEffects,
+            "the registry directory does not exist",
+        ),
+    ],
+    TEXT_AND_JSON,
+    true,
+);
 
 #[derive(Debug, Args)]
 #[command(after_help = "\

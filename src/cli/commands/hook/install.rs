@@ -10,10 +10,46 @@ use serde_json::json;
 use aigent::hook::install::{
     self as hook_install, Action, Client, EditError, Homes, InstallError, Report, Request, Scope,
 };
-use aigent::report::{ErrorCode, Outcome};
+use aigent::report::{ErrorCode, Outcome, exit};
 
 use super::ClientArg;
+use crate::cli::spec::{
+    CommandSpec, Complete, ExitCode, Mutating, NoEffects, TEXT_AND_JSON, USAGE, code_when, leaf,
+};
 use crate::cli::{CliError, Context};
+
+/// `hook install` and `hook uninstall`: one settings file, written whole
+/// (with a backup) or not at all.
+const INSTALLER: &[ExitCode] = &[
+    code_when(
+        exit::SUCCESS,
+        Complete,
+        "the settings file holds (or no longer holds) aigent's hook; --dry-run wrote nothing",
+    ),
+    USAGE,
+    code_when(
+        exit::PRECONDITION,
+        NoEffects,
+        "the settings file is malformed, or unsafe to write (a symlink out of the project, a hard link)",
+    ),
+    code_when(
+        exit::NOT_FOUND,
+        NoEffects,
+        "the project or registry directory does not exist",
+    ),
+    code_when(
+        exit::CONFLICT,
+        NoEffects,
+        "an aigent entry runs another command (install without --replace), or the file changed meanwhile",
+    ),
+];
+
+/// The entry it writes names the registry (`--commands`).
+pub const INSTALL_SPEC: CommandSpec =
+    leaf("hook.install", Mutating, INSTALLER, TEXT_AND_JSON, true);
+
+pub const UNINSTALL_SPEC: CommandSpec =
+    leaf("hook.uninstall", Mutating, INSTALLER, TEXT_AND_JSON, false);
 
 #[derive(Debug, Args)]
 #[command(after_help = "\

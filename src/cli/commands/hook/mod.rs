@@ -9,6 +9,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use aigent::hook::install::Client;
 use aigent::report::Outcome;
 
+use crate::cli::spec::CommandSpec;
 use crate::cli::{CliError, Context};
 
 #[derive(Debug, Args)]
@@ -49,6 +50,27 @@ pub enum HookCommand {
     /// Show how the hook judges a command line: each segment's verdict and rule
     Explain(explain::ExplainArgs),
 }
+
+impl HookArgs {
+    pub fn spec(&self) -> &'static CommandSpec {
+        match &self.command {
+            None => &answer::SPEC,
+            Some(HookCommand::Explain(_)) => &explain::SPEC,
+            Some(HookCommand::Install(_)) => &install::INSTALL_SPEC,
+            Some(HookCommand::Uninstall(_)) => &install::UNINSTALL_SPEC,
+        }
+    }
+}
+
+/// The subcommands' specs; the answer's ([`ANSWER_SPEC`]) is listed last,
+/// with the commands the manifest leaves out.
+pub const SPECS: &[&CommandSpec] = &[
+    &explain::SPEC,
+    &install::INSTALL_SPEC,
+    &install::UNINSTALL_SPEC,
+];
+
+pub const ANSWER_SPEC: &CommandSpec = &answer::SPEC;
 
 pub fn run(args: &HookArgs, ctx: &Context) -> Result<Outcome, CliError> {
     match (&args.command, args.client) {
