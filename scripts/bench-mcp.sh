@@ -4,7 +4,9 @@
 # with two clients: a raw JSON-RPC client (scripts/bench_mcp.py raw) and
 # the official Python SDK's ClientSession (scripts/bench_mcp.py sdk).
 # Both servers serve one tool, `noop`, that runs `true` with one
-# validated `label` argument.
+# validated `label` argument. Then aigent over Streamable HTTP
+# (`--http 127.0.0.1:0`, bearer token), with the raw client (http.client)
+# and the SDK's streamable_http_client: the rows `raw-http` and `sdk-http`.
 #
 # Goals (issue #23): aigent's raw p50 at most 0.5x cli-wrap-mcp's, and
 # aigent's p50 through the SDK at most 1x cli-wrap-mcp's.
@@ -19,7 +21,9 @@
 #
 # BENCH_MCP_BASELINE=PATH adds a row per client for another aigent binary
 # (say, a release build of main saved before a change), measured in the
-# same run. The load average is printed before and after.
+# same run. The load average is printed before and after. The machine this
+# runs on is rarely quiet: use many calls, run it more than once, and
+# compare rows of one run only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,6 +39,9 @@ export HOME="$work/home" XDG_STATE_HOME="$work/state" XDG_CACHE_HOME="$work/cach
 export CLI_MCP_CACHE_DIR="$work/cache/cli-mcp"
 export AIGENT_AUDIT_LOG="$work/audit.jsonl"
 mkdir -p "$HOME" "$work/commands"
+head -c 32 /dev/urandom | base64 | tr -d '\n' >"$work/token"
+chmod 600 "$work/token"
+export BENCH_MCP_TOKEN_FILE="$work/token"
 
 cat >"$work/commands/noop.yaml" <<EOF
 name: noop
@@ -96,6 +103,17 @@ for client in raw sdk; do
       *) line="$(measure "$client" "${wrap[@]}")" ;;
     esac
     median["$client/$server"]="$(echo "$line" | p50)"
+    printf '%-28s %s\n' "$client client, $server" "$line"
+  done
+done
+http=(mcp serve --http 127.0.0.1:0 --token-file "$work/token")
+for client in raw-http sdk-http; do
+  for server in aigent baseline; do
+    case "$server" in
+      aigent) binary="$bin" ;;
+      *) [ -n "$baseline" ] || continue; binary="$baseline" ;;
+    esac
+    line="$(measure "$client" "$binary" --commands "$work/commands" "${http[@]}")"
     printf '%-28s %s\n' "$client client, $server" "$line"
   done
 done

@@ -9,7 +9,8 @@
 //!   stderr, so its output streams live and aigent never buffers it. With
 //!   [`Output::Capture`] (a server, whose stdout is its protocol channel)
 //!   stdin is closed and each of stdout and stderr is kept up to a limit,
-//!   the rest read and dropped.
+//!   the rest read and dropped; on unix the calling thread does it all,
+//!   in one `poll` loop ([`detached`]), with no thread per run.
 //! - The child leads a process group of its own, so that everything it
 //!   starts can be signalled at once.
 //! - **Timeout.** When it expires, the whole group gets SIGTERM (and
@@ -34,8 +35,10 @@
 
 use std::io;
 use std::path::Path;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, PoisonError, mpsc};
+#[cfg(not(unix))]
+use std::sync::{Mutex, PoisonError, mpsc};
 use std::time::{Duration, Instant};
 
 use super::argv::Argv;
@@ -327,13 +330,16 @@ fn command_for(argv: &Argv) -> std::process::Command {
     command
 }
 
-/// The threads that drain a captured child's stdout and stderr.
+/// The threads that drain a captured child's stdout and stderr (without
+/// unix's `poll`).
+#[cfg(not(unix))]
 struct Readers {
     streams: Vec<(Arc<Mutex<Captured>>, bool)>,
     done: mpsc::Receiver<()>,
     capturing: bool,
 }
 
+#[cfg(not(unix))]
 impl Readers {
     fn start(child: &mut std::process::Child, output: Output) -> Self {
         let (sender, done) = mpsc::channel();
@@ -403,6 +409,7 @@ impl Readers {
 }
 
 /// Reads `pipe` to its end, keeping at most `limit` bytes in `into`.
+#[cfg(not(unix))]
 fn drain(mut pipe: impl io::Read, limit: usize, into: &Mutex<Captured>, done: &mpsc::Sender<()>) {
     let mut buffer = vec![0u8; 16 * 1024];
     loop {
@@ -422,13 +429,19 @@ fn drain(mut pipe: impl io::Read, limit: usize, into: &Mutex<Captured>, done: &m
 }
 
 #[cfg(unix)]
+mod detached;
+
+#[cfg(unix)]
 mod unix {
     use std::os::unix::process::{CommandExt, ExitStatusExt};
     use std::sync::{Arc, Condvar, Mutex, PoisonError};
     use std::thread::JoinHandle;
 
+    use std::os::fd::OwnedFd;
+
     use super::super::sandbox::Enforcer;
     use super::super::sys::{self, ChildEvent, Forwarding};
+    use super::detached::{self, PROGRESS_EVERY, Stop, TICK};
     use super::*;
 
     /// Signal handlers and the terminal are per process: one child at a
@@ -442,7 +455,7 @@ mod unix {
     ) -> Result<Finished, SpawnError> {
         match options.output {
             Output::Inherit => run_attached(argv, options, sandbox),
-            Output::Capture { .. } => run_detached(argv, options, sandbox),
+            Output::Capture { limit } => run_detached(argv, options, limit, sandbox),
         }
     }
 
@@ -521,10 +534,12 @@ mod unix {
     }
 
     /// A server's run: no terminal, no signal handlers (the server owns its
-    /// own), so several can run at once; output captured.
+    /// own), so several can run at once; output captured. Everything
+    /// happens on the calling thread ([`detached`]).
     fn run_detached(
         argv: &Argv,
         options: &RunOptions,
+        limit: usize,
         sandbox: Option<Enforcer>,
     ) -> Result<Finished, SpawnError> {
         let program = argv.program();
@@ -538,19 +553,19 @@ mod unix {
             sandbox,
         )
         .map_err(|err| SpawnError::from_io(program, err))?;
-        let readers = Readers::start(&mut child, options.output);
         let pid_number = child.id();
+        let stdout = child.stdout.take().map(OwnedFd::from);
+        let stderr = child.stderr.take().map(OwnedFd::from);
         drop(child);
         let pid = i32::try_from(pid_number).unwrap_or(i32::MAX);
-        let watchdog = Watchdog::start(pid, options);
-        let waited = wait_for_end(pid, None);
-        let stopped = watchdog.finish();
-        // Before the pipes are drained: a grandchild holding them open would
-        // otherwise keep the readers waiting.
+        let mut supervisor = detached::Supervisor::new(pid, stdout, stderr, limit);
+        let (waited, stopped) = supervisor.until_exit(options, started);
+        // Before the pipes are read to their end: a grandchild holding them
+        // open would otherwise keep them open.
         end_leftovers(pid);
         let status = waited.and_then(|()| sys::reap(pid));
         let duration = started.elapsed();
-        let (stdout, stderr) = readers.finish(options.grace);
+        let (stdout, stderr) = supervisor.finish(options.grace);
         let status = status.map_err(|source| SpawnError::Other {
             program: program.to_owned(),
             source,
@@ -617,30 +632,19 @@ mod unix {
         }
     }
 
-    /// Why the watchdog ended the group.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-    enum Stop {
-        Timeout,
-        Cancel,
-    }
-
     #[derive(Default)]
     struct WatchState {
         child_ended: bool,
         stopped: Option<Stop>,
     }
 
-    /// The timeout, cancellation and progress: a thread that wakes at most
-    /// every tick until the child's end.
+    /// The CLI's timeout, cancellation and progress: a thread that wakes at
+    /// most every tick until the child's end (the waiting thread must stay
+    /// in `waitid` for the terminal's job control).
     struct Watchdog {
         shared: Arc<(Mutex<WatchState>, Condvar)>,
         thread: JoinHandle<()>,
     }
-
-    /// How often the watchdog looks at a cancellation; progress is reported
-    /// every [`PROGRESS_EVERY`].
-    const TICK: Duration = Duration::from_millis(50);
-    const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 
     impl Watchdog {
         fn start(group: i32, options: &RunOptions) -> Self {
@@ -719,6 +723,8 @@ mod unix {
 
 #[cfg(all(test, unix))]
 mod tests {
+    use std::sync::Mutex;
+
     use super::*;
 
     fn sh(script: &str) -> Argv {
@@ -804,6 +810,80 @@ mod tests {
         let stderr = finished.stderr.unwrap();
         assert_eq!(stderr.bytes, b"err");
         assert!(!stderr.truncated);
+    }
+
+    /// Both pipes are read while the child runs: a child that fills one
+    /// before writing the other does not wait on aigent.
+    #[test]
+    fn captured_output_past_the_pipe_buffers_is_read_and_dropped() {
+        let options = RunOptions {
+            output: Output::Capture { limit: 100 },
+            timeout: Some(Duration::from_secs(20)),
+            ..RunOptions::default()
+        };
+        let finished = run(
+            &sh("head -c 1048576 /dev/zero; head -c 1048576 /dev/zero >&2; echo done >&2"),
+            &options,
+        )
+        .unwrap();
+        assert_eq!(finished.ending, Ending::Exited(0));
+        assert!(!finished.timed_out);
+        for captured in [finished.stdout.unwrap(), finished.stderr.unwrap()] {
+            assert_eq!(captured.bytes, vec![0u8; 100]);
+            assert!(captured.truncated);
+        }
+    }
+
+    #[test]
+    fn a_captured_run_is_ended_by_its_timeout() {
+        let options = RunOptions {
+            output: Output::Capture { limit: 1024 },
+            timeout: Some(Duration::from_millis(300)),
+            grace: Duration::from_millis(200),
+            ..RunOptions::default()
+        };
+        let started = Instant::now();
+        let finished = run(&sh("trap '' TERM; echo started; sleep 30"), &options).unwrap();
+        assert!(finished.timed_out);
+        assert_eq!(finished.ending, Ending::Signaled(libc::SIGKILL));
+        assert_eq!(finished.stdout.unwrap().bytes, b"started\n");
+        assert!(started.elapsed() < Duration::from_secs(10));
+    }
+
+    /// A process that left the group keeps the pipe open: what came is
+    /// kept, marked truncated, once the grace period is over.
+    #[test]
+    fn a_pipe_held_open_outside_the_group_is_given_up_after_the_grace() {
+        let options = RunOptions {
+            output: Output::Capture { limit: 1024 },
+            grace: Duration::from_millis(300),
+            ..RunOptions::default()
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let left = dir.path().join("left");
+        // The child ends only once the process has left its group.
+        let script = format!(
+            "setsid sh -c 'echo $$ > {0}; exec sleep 5' & while [ ! -s {0} ]; do sleep 0.01; done; echo hello",
+            left.display()
+        );
+        let started = Instant::now();
+        let finished = run(&sh(&script), &options).unwrap();
+        let elapsed = started.elapsed();
+        if let Ok(pid) = std::fs::read_to_string(&left)
+            .unwrap()
+            .trim()
+            .parse::<i32>()
+        {
+            // The sleeper outside the group.
+            let _ = std::process::Command::new("kill")
+                .arg(pid.to_string())
+                .status();
+        }
+        assert_eq!(finished.ending, Ending::Exited(0));
+        let stdout = finished.stdout.unwrap();
+        assert_eq!(stdout.bytes, b"hello\n");
+        assert!(stdout.truncated);
+        assert!(elapsed < Duration::from_secs(4), "{elapsed:?}");
     }
 
     #[test]

@@ -273,6 +273,19 @@ pub fn wait_event(pid: i32, stops: bool) -> io::Result<ChildEvent> {
     }
 }
 
+/// Whether `pid` has ended, without waiting and without reaping it.
+pub fn has_ended(pid: i32) -> io::Result<bool> {
+    let child = positive_pid(pid).ok_or_else(|| not_a_pid(pid))?;
+    let options = WaitIdOptions::EXITED | WaitIdOptions::NOWAIT | WaitIdOptions::NOHANG;
+    loop {
+        match rustix::process::waitid(WaitId::Pid(child), options) {
+            Ok(status) => return Ok(status.is_some()),
+            Err(rustix::io::Errno::INTR) => {}
+            Err(err) => return Err(err.into()),
+        }
+    }
+}
+
 /// Reaps `pid`, which has ended, and returns its status.
 pub fn reap(pid: i32) -> io::Result<ExitStatus> {
     let child = positive_pid(pid).ok_or_else(|| not_a_pid(pid))?;

@@ -21,11 +21,11 @@ pub enum Access {
 /// A file's identity: device and inode.
 pub type Identity = (u64, u64);
 
+/// The identity in a file's metadata.
 #[cfg(unix)]
-pub fn identity(file: &File) -> io::Result<Identity> {
+pub fn identity_of(metadata: &std::fs::Metadata) -> Identity {
     use std::os::unix::fs::MetadataExt;
-    let metadata = file.metadata()?;
-    Ok((metadata.dev(), metadata.ino()))
+    (metadata.dev(), metadata.ino())
 }
 
 #[cfg(unix)]
@@ -216,8 +216,8 @@ fn open_dir(path: &Path, create: bool, follow: bool) -> io::Result<std::os::fd::
 }
 
 #[cfg(not(unix))]
-pub fn identity(_file: &File) -> io::Result<Identity> {
-    Ok((0, 0))
+pub fn identity_of(_metadata: &std::fs::Metadata) -> Identity {
+    (0, 0)
 }
 
 /// Without `openat`, a plain path-based stand-in.

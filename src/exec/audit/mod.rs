@@ -20,6 +20,7 @@
 pub mod chain;
 mod dir;
 pub mod export;
+mod head;
 pub mod read;
 pub mod record;
 pub mod sign;

@@ -3,8 +3,10 @@
 //!
 //! - Writers take an exclusive `flock` on a lock file beside the log
 //!   (`audit.jsonl.lock`, never rotated), read the tail for `seq` and
-//!   `prev`, rotate if the record would pass the size limit, write the
-//!   line with one `write` on an `O_APPEND` descriptor, and `fdatasync`.
+//!   `prev` (or take the head this process left, while the file is as it
+//!   left it: `head.rs`), rotate if the record would pass the size limit,
+//!   write the line with one `write` on an `O_APPEND` descriptor, and
+//!   `fdatasync`.
 //! - A write that comes back short or failed is an error; the torn line it
 //!   may leave is ended and accounted for by the next writer.
 //! - A record that would pass the file size limit (`ulimit -f`) is refused
@@ -22,6 +24,7 @@ use std::path::{Path, PathBuf};
 
 use super::chain::{self, Line};
 use super::dir::{Access, Dir};
+use super::head::{self, Stamp};
 use super::record::AuditRecord;
 use super::sign::{CheckpointSigner, Reason};
 
@@ -254,7 +257,7 @@ impl Store {
     /// (`fdatasync`): the records appended with [`Flush::Buffered`].
     pub fn sync(&mut self) -> io::Result<()> {
         let _locked = Locked::shared(&self.lock)?;
-        self.log.follow_rotation()?;
+        let _ = self.log.follow_rotation()?;
         self.log.disk.sync(&self.log.file)
     }
 
@@ -277,15 +280,21 @@ pub enum Flush {
 
 impl LiveFile {
     fn append(&mut self, record: &AuditRecord, sync: Flush) -> io::Result<()> {
-        self.follow_rotation()?;
-        let mut size = self.file.metadata()?.len();
-        let mut tail = if size == 0 {
-            self.predecessor_tail()?
-        } else {
-            read_tail(&self.file, size)?
+        let metadata = self.follow_rotation()?;
+        let mut size = metadata.len();
+        let stamp = Stamp::of(&metadata);
+        let remembered = stamp.as_ref().and_then(head::recall);
+        let mut tail = match remembered {
+            Some(tail) => tail,
+            None if size == 0 => self.predecessor_tail()?,
+            None => read_tail(&self.file, size)?,
         };
+        // Whatever happens below, the file will not be as remembered.
+        if let Some(stamp) = &stamp {
+            head::forget(stamp);
+        }
         let mut repair = !tail.terminated;
-        let mut lines = self.lines_for(record, &tail);
+        let (mut lines, mut after) = self.lines_for(record, &tail);
         let needed = u64::from(repair) + lines.len() as u64;
         if size > 0 && self.max_bytes > 0 && size.saturating_add(needed) > self.max_bytes {
             if let Some(signer) = &self.signer {
@@ -308,7 +317,7 @@ impl LiveFile {
                     prev: chain::line_hash(&checkpoint),
                     torn: 0,
                 };
-                lines = self.lines_for(record, &tail);
+                (lines, after) = self.lines_for(record, &tail);
             }
             self.rotate(size, repair)?;
             size = 0;
@@ -319,38 +328,55 @@ impl LiveFile {
             bytes.push(b'\n');
         }
         bytes.extend_from_slice(&lines);
-        write_line(self.disk.as_ref(), &self.file, size, &bytes, sync)
+        write_line(self.disk.as_ref(), &self.file, size, &bytes, sync)?;
+        // Still under the lock: no other writer has touched the file since.
+        if let Some(stamp) = Stamp::of(&self.file.metadata()?) {
+            head::remember(stamp, after);
+        }
+        Ok(())
     }
 
     /// The line of `record` after `tail`, each ended by a newline, and the
     /// interval checkpoint after it when its seq is a multiple of N: both
-    /// go out in one write.
-    fn lines_for(&self, record: &AuditRecord, tail: &Tail) -> Vec<u8> {
+    /// go out in one write. Also the tail once they are written.
+    fn lines_for(&self, record: &AuditRecord, tail: &Tail) -> (Vec<u8>, Tail) {
         let line = record.to_line(tail.next_seq, &tail.prev, tail.torn);
         let mut bytes = Vec::with_capacity(line.len() + 512);
         bytes.extend_from_slice(&line);
         bytes.push(b'\n');
+        let mut after = Tail {
+            terminated: true,
+            next_seq: tail.next_seq + 1,
+            prev: chain::line_hash(&line),
+            torn: 0,
+        };
         if let Some(signer) = &self.signer
             && tail.next_seq.is_multiple_of(signer.every)
         {
-            let seq = tail.next_seq + 1;
-            let prev = chain::line_hash(&line);
             let checkpoint = signer
-                .checkpoint(seq, &prev, Reason::Interval)
-                .to_line(seq, &prev, 0);
+                .checkpoint(after.next_seq, &after.prev, Reason::Interval)
+                .to_line(after.next_seq, &after.prev, 0);
             bytes.extend_from_slice(&checkpoint);
             bytes.push(b'\n');
+            after = Tail {
+                terminated: true,
+                next_seq: after.next_seq + 1,
+                prev: chain::line_hash(&checkpoint),
+                torn: 0,
+            };
         }
-        bytes
+        (bytes, after)
     }
 
     /// Another writer may have rotated the log since it was opened: append
-    /// to the file that now has the log's name.
-    fn follow_rotation(&mut self) -> io::Result<()> {
-        if self.dir.identity(&self.name)? != Some(super::dir::identity(&self.file)?) {
-            self.file = self.dir.open_file(&self.name, Access::Append)?;
+    /// to the file that now has the log's name. Returns its metadata.
+    fn follow_rotation(&mut self) -> io::Result<std::fs::Metadata> {
+        let metadata = self.file.metadata()?;
+        if self.dir.identity(&self.name)? == Some(super::dir::identity_of(&metadata)) {
+            return Ok(metadata);
         }
-        Ok(())
+        self.file = self.dir.open_file(&self.name, Access::Append)?;
+        self.file.metadata()
     }
 
     /// An empty log continues the chain of the newest rotated file, if any.

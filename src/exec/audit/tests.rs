@@ -928,3 +928,41 @@ mod signed {
         assert!(!path.exists(), "nothing written");
     }
 }
+
+/// A writer keeps the head it wrote (head.rs) and uses it only while the
+/// file is as it left it: a record another process appended in between is
+/// chained onto, and a log rewritten behind its back is read again.
+#[test]
+fn a_kept_head_gives_way_to_what_another_writer_did() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("audit.jsonl");
+    let log = AuditLog::at(&path);
+    let open = log.open().unwrap();
+    open.append(&record(1)).unwrap();
+    open.append(&record(2)).unwrap();
+    // Another process's append, by the chain's rules.
+    let last = lines(&path).pop().unwrap();
+    let foreign = AuditRecord::new("X", "other").to_line(3, &chain::line_hash(last.as_bytes()), 0);
+    let mut file = OpenOptions::new().append(true).open(&path).unwrap();
+    file.write_all(&[foreign.as_slice(), b"\n"].concat())
+        .unwrap();
+    drop(file);
+    open.append(&record(4)).unwrap();
+    let written = lines(&path);
+    let fourth: Value = serde_json::from_str(&written[3]).unwrap();
+    assert_eq!(fourth["seq"], 4);
+    assert_eq!(fourth["prev"], chain::line_hash(written[2].as_bytes()));
+    assert_eq!(intact(&log).records, 4);
+    // The log replaced by a copy of its first two records (same file, new
+    // size and times): the next record follows the second.
+    let kept = written[..2].join("\n") + "\n";
+    fs::write(&path, &kept).unwrap();
+    open.append(&record(5)).unwrap();
+    let written = lines(&path);
+    assert_eq!(written.len(), 3);
+    let third: Value = serde_json::from_str(&written[2]).unwrap();
+    assert_eq!(third["seq"], 3);
+    assert_eq!(third["prev"], chain::line_hash(written[1].as_bytes()));
+    assert_eq!(intact(&log).records, 3);
+}
