@@ -322,30 +322,17 @@ fn declared_success_codes_and_names_reach_the_envelope() {
             ),
         )],
     );
+    let _filters = crate::common::snapshot::settings(&sandbox).bind_to_scope();
+    // 1 is NO_MATCH, a declared success: ok, child_exit_code 1.
     let run = run_in(&sandbox, Some("json"), &["search", "--status", "1"]);
     run.assert_code(0);
-    let envelope = stderr_envelope(&run);
-    assert_eq!(envelope["ok"], true);
-    assert_eq!(envelope["error"], Value::Null);
-    assert_eq!(envelope["data"]["child_exit_code"], 1);
-    assert_eq!(envelope["data"]["child_exit"]["name"], "NO_MATCH");
-    assert_eq!(envelope["data"]["child_exit"]["success"], true);
+    insta::assert_json_snapshot!("declared_success_envelope", stderr_envelope(&run));
 
+    // 2 is SEARCH_ERROR: COMMAND_FAILED, not retryable, named in the
+    // message and in child_exit.
     let run = run_in(&sandbox, Some("json"), &["search", "--status", "2"]);
     run.assert_code(3);
-    let envelope = stderr_envelope(&run);
-    assert_eq!(envelope["error"]["code"], "COMMAND_FAILED");
-    assert_eq!(envelope["error"]["retryable"], false);
-    assert_eq!(envelope["error"]["child_exit_code"], 2);
-    assert_eq!(envelope["error"]["child_exit"]["name"], "SEARCH_ERROR");
-    assert!(
-        envelope["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("SEARCH_ERROR: A file could not be read"),
-        "{envelope}"
-    );
-    assert_eq!(envelope["data"]["child_exit"]["success"], false);
+    insta::assert_json_snapshot!("declared_failure_envelope", stderr_envelope(&run));
 
     // aigent's own 2 still means nothing ran.
     let run = run_in(&sandbox, Some("json"), &["search", "--status", "x"]);

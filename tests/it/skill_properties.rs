@@ -75,21 +75,21 @@ fn read_properties_failures() {
     run.assert_code(5);
     assert_eq!(envelope["error"]["code"], "NOT_FOUND");
 
+    // The whole error envelope: INVALID_SKILL, with every finding (E015).
     sandbox.write("plain/SKILL.md", "no frontmatter\n");
-    let (run, envelope) = sandbox.json(&["skill", "read-properties", "plain"]);
+    let run = sandbox.run(&["--format", "json", "skill", "read-properties", "plain"]);
     run.assert_code(1);
-    assert_eq!(envelope["error"]["code"], "INVALID_SKILL");
-    assert_eq!(envelope["error"]["errors"][0]["code"], "E015");
+    crate::assert_envelope!(&sandbox, &run);
 
     write_skill(&sandbox, "noname", "description: d");
     let (run, envelope) = sandbox.json(&["skill", "read-properties", "noname"]);
     run.assert_code(1);
     assert_eq!(envelope["error"]["errors"][0]["field"], "name");
 
+    // Text: nothing on stdout, the problem on stderr.
     let run = sandbox.run(&["--format", "text", "skill", "read-properties", "noname"]);
     run.assert_code(1);
-    assert!(run.stdout.is_empty(), "{run}");
-    assert!(run.stderr.contains("name is missing"), "{run}");
+    crate::assert_session!(&sandbox, &run);
 }
 
 #[test]
