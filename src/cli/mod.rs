@@ -229,6 +229,10 @@ pub struct Context {
     /// Whether stdout is a terminal: a document written elsewhere is
     /// written bare (`skill fmt --diff > fix.patch`).
     pub stdout_is_terminal: bool,
+    /// Output a command would write as it goes (`skill validate`) is
+    /// held and returned as the outcome's text instead, for a caller that
+    /// reads the outcome (the test of every claimed format).
+    pub buffered: bool,
 }
 
 impl Command {
@@ -436,6 +440,7 @@ fn context(global: &GlobalArgs) -> Context {
         quiet: global.quiet,
         commands_dir: argv::registry_dir(global.commands.as_deref()),
         stdout_is_terminal,
+        buffered: false,
     }
 }
 
@@ -670,6 +675,7 @@ mod tests {
                 let cli = Cli::try_parse_from(&argv).expect("parses");
                 assert_eq!(cli.command.spec().path, spec.path);
                 let mut ctx = context(&cli.global);
+                ctx.buffered = true;
                 ctx.format = effective_format(format, false, &cli.command, spec.path, false)
                     .expect("the spec's own format is accepted");
                 let outcome = dispatch(&cli.command, &ctx).expect("runs");

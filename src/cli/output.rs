@@ -5,7 +5,10 @@ use std::io::{self, Write};
 use std::time::Instant;
 
 use aigent::report::escape::escape_controls;
-use aigent::report::{EnvelopeTarget, ErrorBody, ErrorCode, Outcome, OutputFormat, Style, exit};
+use aigent::report::pretty::Indented;
+use aigent::report::{
+    EnvelopeTarget, ErrorBody, ErrorCode, Outcome, OutputFormat, Style, Written, exit,
+};
 
 use super::{CliError, Context, FormatArg};
 
@@ -14,7 +17,12 @@ pub fn write_result(result: Result<Outcome, CliError>, ctx: &Context, started: I
     if let (Some(error), Some(dir)) = (outcome.error.as_mut(), &ctx.commands_dir) {
         name_the_registry(&mut error.hints, dir);
     }
-    let written = if outcome.verbatim {
+    let written = if outcome.written == Written::All {
+        Ok(())
+    } else if outcome.written == Written::Body && ctx.format == OutputFormat::Json {
+        let mut stdout = io::BufWriter::new(io::stdout().lock());
+        outcome.write_envelope_after_data(elapsed_ms(started), &mut stdout)
+    } else if outcome.verbatim {
         write_stdout(&outcome.text)
     } else if ctx.format == OutputFormat::Json {
         write_envelope(&outcome, elapsed_ms(started))
@@ -43,6 +51,44 @@ pub fn write_result(result: Result<Outcome, CliError>, ctx: &Context, started: I
         Err(err) => {
             let _ = writeln!(io::stderr(), "error: cannot write output: {err}");
             exit::GENERAL_ERROR
+        }
+    }
+}
+
+/// Runs a command that writes its output as it goes (`skill validate`):
+/// `body` writes to stdout (in json mode, the envelope's `data`, which
+/// this opens; [`write_result`] closes the envelope after it) and returns
+/// the outcome, whose warnings and error are written after the body as
+/// any outcome's are. A failed write (a closed pipe) ends the command:
+/// its outcome has no verdict.
+pub fn stream(ctx: &Context, body: impl FnOnce(&mut dyn Write) -> io::Result<Outcome>) -> Outcome {
+    if ctx.buffered && ctx.format != OutputFormat::Json {
+        let mut text = Vec::new();
+        return match body(&mut text) {
+            Ok(mut outcome) => {
+                outcome.text = String::from_utf8_lossy(&text).into_owned();
+                outcome
+            }
+            Err(err) => CliError::of(ErrorCode::Internal, err.to_string()).into_outcome(),
+        };
+    }
+    let mut stdout = io::BufWriter::new(io::stdout().lock());
+    let written = if ctx.format == OutputFormat::Json {
+        stdout
+            .write_all(b"{\n  \"data\": ")
+            .and_then(|()| body(&mut Indented::new(&mut stdout, b"  ")))
+    } else {
+        body(&mut stdout)
+    };
+    match written.and_then(|outcome| stdout.flush().map(|()| outcome)) {
+        Ok(outcome) => outcome.after_writing(Written::Body),
+        Err(err) => {
+            if err.kind() != io::ErrorKind::BrokenPipe {
+                let _ = writeln!(io::stderr(), "error: cannot write output: {err}");
+            }
+            let mut cut = Outcome::success(serde_json::Value::Null, "").after_writing(Written::All);
+            cut.exit_code = exit::GENERAL_ERROR;
+            cut
         }
     }
 }

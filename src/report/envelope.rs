@@ -2,13 +2,13 @@
 //! keys `ok`, `data`, `error`, `warnings` and `meta`.
 
 use std::io::Write;
-use std::sync::Arc;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::error_code::{ErrorCode, Phase};
 use super::exit;
+use super::pretty::{Indented, write_key};
 use crate::request::{ENVELOPE_SCHEMA_VERSION, RequestIds};
 
 /// One problem in a list of problems (`error.errors`).
@@ -111,60 +111,26 @@ pub struct Meta {
     pub extra: Map<String, Value>,
 }
 
-/// `data` that writes itself, pretty-printed, straight into the output: a
-/// result too large to hold twice (a validation of thousands of skills) is
-/// serialized from its own structures while the envelope is written,
-/// never as a JSON tree or a string of the whole document.
-pub trait DataWriter: std::fmt::Debug + Send + Sync {
-    fn write_pretty(&self, out: &mut dyn Write) -> serde_json::Result<()>;
-}
-
-impl<T: Serialize + std::fmt::Debug + Send + Sync> DataWriter for T {
-    fn write_pretty(&self, out: &mut dyn Write) -> serde_json::Result<()> {
-        serde_json::to_writer_pretty(out, self)
-    }
-}
-
-/// The `data` an [`Outcome`] writes when the envelope is written; see
-/// [`Outcome::with_deferred_data`].
-#[derive(Debug, Clone)]
-pub struct DeferredData(Arc<dyn DataWriter>);
-
-impl PartialEq for DeferredData {
-    fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
+/// What a command wrote itself while it ran: a result too large to hold
+/// (a validation of thousands of skills) goes out as it is made, and the
+/// outcome (exit code, error, warnings) is known only at its end.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Written {
+    /// Nothing: the outcome is written whole.
+    #[default]
+    Nothing,
+    /// In json mode, the envelope's start and its `data`: `ok`, `error`,
+    /// `warnings` and `meta` follow ([`Outcome::write_envelope_after_data`]);
+    /// in other formats, the text (warnings and the error still go to
+    /// stderr).
+    Body,
+    /// Everything that can be: the output failed midway.
+    All,
 }
 
 /// Writes `,\n  "key": value` as the envelope's pretty printing nests it.
 fn write_field(writer: &mut impl Write, key: &str, value: &impl Serialize) -> std::io::Result<()> {
-    writer.write_all(b",\n  ")?;
-    serde_json::to_writer(&mut *writer, key).map_err(std::io::Error::other)?;
-    writer.write_all(b": ")?;
-    serde_json::to_writer_pretty(Nested { inner: writer }, value).map_err(std::io::Error::other)
-}
-
-/// Indents every line after the first by one level of the envelope's
-/// pretty printing. JSON text never holds a raw line break inside a
-/// string, so each `\n` starts a line.
-struct Nested<W> {
-    inner: W,
-}
-
-impl<W: Write> Write for Nested<W> {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        for (index, line) in bytes.split(|&byte| byte == b'\n').enumerate() {
-            if index > 0 {
-                self.inner.write_all(b"\n  ")?;
-            }
-            self.inner.write_all(line)?;
-        }
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.inner.flush()
-    }
+    write_key(writer, false, b"  ", key, value)
 }
 
 #[derive(Serialize)]
@@ -216,9 +182,8 @@ pub struct Outcome {
     /// Schema): `text` is printed as is whatever the format, since wrapping
     /// it in an envelope would break `aigent completions zsh > _aigent`.
     pub verbatim: bool,
-    /// `data` written straight from the command's own structures; when
-    /// set, it is what the envelope holds and `data` is null.
-    pub deferred_data: Option<DeferredData>,
+    /// What the command already wrote itself.
+    pub written: Written,
 }
 
 impl Outcome {
@@ -234,7 +199,7 @@ impl Outcome {
             meta: Map::new(),
             request: None,
             verbatim: false,
-            deferred_data: None,
+            written: Written::Nothing,
         }
     }
 
@@ -272,7 +237,7 @@ impl Outcome {
             meta: Map::new(),
             request: None,
             verbatim: false,
-            deferred_data: None,
+            written: Written::Nothing,
         }
     }
 
@@ -282,24 +247,15 @@ impl Outcome {
         self
     }
 
-    /// Takes `data` as the command's own structures, serialized only when
-    /// the envelope is written, and straight into the output.
-    pub fn with_deferred_data(mut self, data: impl DataWriter + 'static) -> Self {
-        self.deferred_data = Some(DeferredData(Arc::new(data)));
-        self.data = Value::Null;
+    /// The outcome of a command that wrote its output itself as it ran.
+    pub fn after_writing(mut self, written: Written) -> Self {
+        self.written = written;
         self
     }
 
-    /// `data` as a JSON tree, whichever way it is held.
+    /// `data` as a JSON tree.
     pub fn data_value(&self) -> Value {
-        let Some(DeferredData(data)) = &self.deferred_data else {
-            return self.data.clone();
-        };
-        let mut text = Vec::new();
-        match data.write_pretty(&mut text) {
-            Ok(()) => serde_json::from_slice(&text).unwrap_or(Value::Null),
-            Err(_) => Value::Null,
-        }
+        self.data.clone()
     }
 
     pub fn with_warnings(mut self, warnings: Vec<String>) -> Self {
@@ -313,7 +269,35 @@ impl Outcome {
     /// those of serializing [`Envelope`] whole), so that deferred `data`
     /// can write itself in place.
     pub fn write_envelope(&self, duration_ms: u64, mut writer: impl Write) -> std::io::Result<()> {
-        let meta = MetaRef {
+        let meta = self.meta_ref(duration_ms);
+        let ok = self.exit_code == exit::SUCCESS;
+        writer.write_all(if ok {
+            b"{\n  \"ok\": true"
+        } else {
+            b"{\n  \"ok\": false"
+        })?;
+        writer.write_all(b",\n  \"data\": ")?;
+        serde_json::to_writer_pretty(Indented::new(&mut writer, b"  "), &self.data)
+            .map_err(std::io::Error::other)?;
+        self.write_after_data(meta, writer)
+    }
+
+    /// The envelope's keys after a streamed `data` (which the stream wrote
+    /// after `{\n  "data": `): `ok`, then `error`, `warnings` and `meta`,
+    /// and the closing brace.
+    pub fn write_envelope_after_data(
+        &self,
+        duration_ms: u64,
+        mut writer: impl Write,
+    ) -> std::io::Result<()> {
+        let ok = self.exit_code == exit::SUCCESS;
+        write_field(&mut writer, "ok", &ok)?;
+        let meta = self.meta_ref(duration_ms);
+        self.write_after_data(meta, writer)
+    }
+
+    fn meta_ref(&self, duration_ms: u64) -> MetaRef<'_> {
+        MetaRef {
             duration_ms,
             tool_version: super::TOOL_VERSION,
             schema_version: ENVELOPE_SCHEMA_VERSION,
@@ -322,20 +306,10 @@ impl Outcome {
                 .as_ref()
                 .unwrap_or_else(|| RequestIds::current()),
             extra: &self.meta,
-        };
-        let ok = self.exit_code == exit::SUCCESS;
-        writer.write_all(if ok {
-            b"{\n  \"ok\": true"
-        } else {
-            b"{\n  \"ok\": false"
-        })?;
-        writer.write_all(b",\n  \"data\": ")?;
-        let mut nested = Nested { inner: &mut writer };
-        match &self.deferred_data {
-            Some(DeferredData(data)) => data.write_pretty(&mut nested),
-            None => serde_json::to_writer_pretty(&mut nested, &self.data),
         }
-        .map_err(std::io::Error::other)?;
+    }
+
+    fn write_after_data(&self, meta: MetaRef<'_>, mut writer: impl Write) -> std::io::Result<()> {
         write_field(&mut writer, "error", &self.error)?;
         write_field(&mut writer, "warnings", &self.warnings)?;
         write_field(&mut writer, "meta", &meta)?;
@@ -378,23 +352,30 @@ mod tests {
     }
 
     #[test]
-    fn deferred_data_writes_the_same_bytes_as_its_tree() {
-        let data = json!({
-            "skills": [{"path": "a\nb", "tokens": {"body": 3}, "diagnostics": []}],
-            "summary": {"checked": 1, "empty": {}},
-        });
-        let tree = Outcome::success(data.clone(), "");
-        let deferred = Outcome::success(Value::Null, "").with_deferred_data(data.clone());
-        assert_eq!(deferred.data, Value::Null);
-        assert_eq!(deferred.data_value(), data);
-        let (mut from_tree, mut from_deferred) = (Vec::new(), Vec::new());
-        tree.write_envelope(1, &mut from_tree).unwrap();
-        deferred.write_envelope(1, &mut from_deferred).unwrap();
-        assert_eq!(
-            String::from_utf8(from_deferred).unwrap(),
-            String::from_utf8(from_tree).unwrap()
-        );
-        assert_written_as_serialized(&deferred);
+    fn a_streamed_envelope_has_its_data_first_and_the_same_keys() {
+        let outcome = Outcome::failure(
+            Value::Null,
+            ErrorBody::new(ErrorCode::ValidationFailed, "bad"),
+            "",
+        )
+        .with_warnings(vec!["w".into()]);
+        let mut written = b"{\n  \"data\": ".to_vec();
+        crate::report::pretty::write_nested(&mut written, b"  ", &json!({"skills": [1]})).unwrap();
+        outcome.write_envelope_after_data(4, &mut written).unwrap();
+        let text = String::from_utf8(written).unwrap();
+        let parsed: Value = serde_json::from_str(&text).unwrap();
+        let mut whole = serde_json::to_value(outcome.envelope(4)).unwrap();
+        whole["data"] = json!({"skills": [1]});
+        assert_eq!(parsed, whole);
+        let keys: Vec<&str> = parsed
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(keys.len(), 5);
+        assert!(text.find("\"data\"") < text.find("\"ok\""), "{text}");
+        assert!(text.ends_with("}\n"));
     }
 
     #[test]

@@ -5,11 +5,11 @@
 //! envelope alone, so it has no text). A command that claims a format
 //! therefore cannot print another one in its place.
 
-use std::fmt::Write as _;
+use std::io::{self, Write};
 use std::path::Path;
 
 use super::escape::escape_controls;
-use super::sarif::{FileFindings, Roots, ToolInfo, sarif_log};
+use super::sarif::{FileFindings, Roots, SarifWriter, ToolInfo};
 use super::{OutputFormat, Style, github};
 
 /// How text output looks.
@@ -57,13 +57,26 @@ pub fn render(
     options: TextOptions,
     roots: impl FnOnce() -> Roots,
 ) -> String {
-    match format {
-        OutputFormat::Text => findings.text(options),
-        OutputFormat::Github => github_text(findings),
-        OutputFormat::Sarif => sarif_text(findings, &roots()),
-        // The envelope is all json mode prints.
-        OutputFormat::Json | OutputFormat::JsonSchema => String::new(),
-    }
+    let written = (|| {
+        let mut writer = FindingsWriter::start(
+            format,
+            findings.tool(),
+            roots,
+            &findings.notices(),
+            findings.warnings(),
+            Vec::new(),
+        )?;
+        if writer.is_text() {
+            writer.text(&findings.text(options))?;
+        } else {
+            for file in findings.files() {
+                writer.file(file)?;
+            }
+        }
+        writer.finish(&[], || findings.github_summary())
+    })();
+    // Writing to memory does not fail.
+    String::from_utf8(written.unwrap_or_default()).unwrap_or_default()
 }
 
 /// Whether `format` carries the run's warnings itself (as `::warning`
@@ -72,46 +85,126 @@ pub fn carries_warnings(format: OutputFormat) -> bool {
     matches!(format, OutputFormat::Github | OutputFormat::Sarif)
 }
 
-/// GitHub Actions workflow commands: a `::notice` line per notice, a
-/// `::warning` line per warning, one `::error`/`::warning`/`::notice` line
-/// per finding pointing at its file and line, then the summary line.
-fn github_text(findings: &impl Findings) -> String {
-    let mut out = String::new();
-    for notice in findings.notices() {
-        let _ = writeln!(out, "::notice::{}", github::escape_data(&notice));
+/// Findings written as they come, in any format a findings command
+/// speaks: the start (GitHub notices and warnings known so far, SARIF's
+/// tool and rules), each file, then the end (later warnings, the GitHub
+/// summary line, SARIF's notifications). Text is the command's own,
+/// handed over in pieces ([`FindingsWriter::text`]); json mode writes
+/// nothing (the envelope is all it prints). Nothing is held but the
+/// notes, so a run of any size is written in bounded memory.
+pub struct FindingsWriter<W: Write> {
+    kind: Kind<W>,
+}
+
+enum Kind<W: Write> {
+    Text(W),
+    Github(W),
+    Sarif {
+        writer: SarifWriter<W>,
+        notes: Vec<String>,
+    },
+    Silent(W),
+}
+
+impl<W: Write> FindingsWriter<W> {
+    /// Writes what comes before the files. `roots` is asked only for
+    /// SARIF.
+    pub fn start(
+        format: OutputFormat,
+        tool: ToolInfo<'static>,
+        roots: impl FnOnce() -> Roots,
+        notices: &[String],
+        warnings: &[String],
+        mut out: W,
+    ) -> io::Result<Self> {
+        let kind = match format {
+            OutputFormat::Text => Kind::Text(out),
+            OutputFormat::Github => {
+                for notice in notices {
+                    writeln!(out, "::notice::{}", github::escape_data(notice))?;
+                }
+                write_github_warnings(&mut out, warnings)?;
+                Kind::Github(out)
+            }
+            OutputFormat::Sarif => {
+                let mut notes = notices.to_vec();
+                notes.extend(warnings.iter().cloned());
+                Kind::Sarif {
+                    writer: SarifWriter::start(tool, roots(), out)?,
+                    notes,
+                }
+            }
+            OutputFormat::Json | OutputFormat::JsonSchema => Kind::Silent(out),
+        };
+        Ok(Self { kind })
     }
-    for warning in findings.warnings() {
-        let _ = writeln!(
+
+    /// Whether the output is the command's own text.
+    pub fn is_text(&self) -> bool {
+        matches!(self.kind, Kind::Text(_))
+    }
+
+    /// A piece of the command's text; nothing in other formats.
+    pub fn text(&mut self, text: &str) -> io::Result<()> {
+        match &mut self.kind {
+            Kind::Text(out) => out.write_all(text.as_bytes()),
+            _ => Ok(()),
+        }
+    }
+
+    /// One file's findings: a GitHub line or a SARIF result each; nothing
+    /// in text (the command writes its own) or json.
+    pub fn file(&mut self, file: FileFindings<'_>) -> io::Result<()> {
+        match &mut self.kind {
+            Kind::Github(out) => {
+                let shown = shown(file.path);
+                for diagnostic in file.diagnostics {
+                    // One finding is one line: the message's own line
+                    // breaks are shown as escapes, as on a terminal.
+                    let mut diagnostic = diagnostic.clone();
+                    diagnostic.message = escape_controls(&diagnostic.message).into_owned();
+                    out.write_all(github::annotation(&shown, &diagnostic).as_bytes())?;
+                    out.write_all(b"\n")?;
+                }
+                Ok(())
+            }
+            Kind::Sarif { writer, .. } => writer.file(file),
+            Kind::Text(_) | Kind::Silent(_) => Ok(()),
+        }
+    }
+
+    /// Writes the end, with `warnings` found since the start, and hands
+    /// the writer back. `github_summary` is asked only for GitHub output.
+    pub fn finish(
+        self,
+        warnings: &[String],
+        github_summary: impl FnOnce() -> String,
+    ) -> io::Result<W> {
+        match self.kind {
+            Kind::Text(out) | Kind::Silent(out) => Ok(out),
+            Kind::Github(mut out) => {
+                write_github_warnings(&mut out, warnings)?;
+                out.write_all(github_summary().as_bytes())?;
+                out.write_all(b"\n")?;
+                Ok(out)
+            }
+            Kind::Sarif { writer, mut notes } => {
+                notes.extend(warnings.iter().cloned());
+                writer.finish(&notes)
+            }
+        }
+    }
+}
+
+fn write_github_warnings(out: &mut impl Write, warnings: &[String]) -> io::Result<()> {
+    for warning in warnings {
+        writeln!(
             out,
             "::warning::{}",
             github::escape_data(&escape_controls(warning))
-        );
+        )?;
     }
-    for file in findings.files() {
-        let shown = shown(file.path);
-        for diagnostic in file.diagnostics {
-            // One finding is one line: the message's own line breaks are
-            // shown as escapes, as on a terminal.
-            let mut diagnostic = diagnostic.clone();
-            diagnostic.message = escape_controls(&diagnostic.message).into_owned();
-            out.push_str(&github::annotation(&shown, &diagnostic));
-            out.push('\n');
-        }
-    }
-    out.push_str(&findings.github_summary());
-    out.push('\n');
-    out
-}
-
-/// The SARIF 2.1.0 log, pretty-printed, with the notices and warnings as
-/// tool notifications.
-fn sarif_text(findings: &impl Findings, roots: &Roots) -> String {
-    let mut notes = findings.notices();
-    notes.extend(findings.warnings().iter().cloned());
-    let log = sarif_log(findings.tool(), roots, findings.files(), &notes);
-    let mut text = serde_json::to_string_pretty(&log).unwrap_or_else(|_| "{}".to_owned());
-    text.push('\n');
-    text
+    Ok(())
 }
 
 /// A path from the file system as text that is safe to print.

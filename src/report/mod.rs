@@ -9,12 +9,13 @@ pub mod exit;
 pub mod findings;
 pub mod format;
 pub mod github;
+pub mod pretty;
 pub mod sarif;
 pub mod style;
 
 pub(crate) use diagnostic::diagnostic_codes;
 pub use diagnostic::{Diagnostic, DiagnosticCode, Severity};
-pub use envelope::{Envelope, EnvelopeTarget, ErrorBody, FieldError, Meta, Outcome};
+pub use envelope::{Envelope, EnvelopeTarget, ErrorBody, FieldError, Meta, Outcome, Written};
 pub use error_code::{ErrorCode, Phase};
 pub use escape::escape_controls;
 pub use format::{ColorChoice, OutputFormat, resolve_color, resolve_format};

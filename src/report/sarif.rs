@@ -10,10 +10,13 @@
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
+use std::io::Write;
+
 use serde::Serialize;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
+use super::pretty::{ArrayWriter, write_key};
 use super::{Diagnostic, Severity, TOOL_VERSION};
 
 /// The schema URI written into every log.
@@ -56,23 +59,62 @@ pub struct Roots {
     pub source_root: PathBuf,
 }
 
-/// The SARIF log for `files`. `notes` (discovery notes, say) become
-/// tool-execution notifications, so they are not lost.
-pub fn sarif_log<'a>(
-    tool: ToolInfo<'_>,
-    roots: &Roots,
-    files: impl IntoIterator<Item = FileFindings<'a>>,
-    notes: &[String],
-) -> SarifLog<'a> {
-    let rule_index: HashMap<&str, usize> = tool
-        .rules
-        .iter()
-        .enumerate()
-        .map(|(index, (code, _, _))| (*code, index))
-        .collect();
-    let mut results = Vec::new();
-    for file in files {
-        let uri = file_uri(file.path, roots);
+/// A SARIF log written as the findings come: the tool and its rules
+/// first, then each file's results, then the notes (discovery notes, say)
+/// as tool-execution notifications, so they are not lost. Memory does not
+/// grow with the number of results.
+pub struct SarifWriter<W: Write> {
+    out: W,
+    roots: Roots,
+    rule_index: HashMap<&'static str, usize>,
+    results: ArrayWriter,
+}
+
+impl<W: Write> SarifWriter<W> {
+    /// Writes the log up to its first result.
+    pub fn start(tool: ToolInfo<'static>, roots: Roots, mut out: W) -> std::io::Result<Self> {
+        let rule_index = tool
+            .rules
+            .iter()
+            .enumerate()
+            .map(|(index, (code, _, _))| (*code, index))
+            .collect();
+        out.write_all(b"{")?;
+        write_key(&mut out, true, b"  ", "$schema", &SCHEMA_URI)?;
+        write_key(&mut out, false, b"  ", "version", &"2.1.0")?;
+        out.write_all(b",\n  \"runs\": [\n    {")?;
+        let driver = json!({"driver": {
+            "name": "aigent",
+            "semanticVersion": TOOL_VERSION,
+            "version": TOOL_VERSION,
+            "informationUri": tool.rules_page,
+            "rules": tool.rules.iter().map(|row| rule(row, tool.rules_page)).collect::<Vec<_>>(),
+        }});
+        write_key(&mut out, true, b"      ", "tool", &driver)?;
+        let bases = json!({
+            SOURCE_ROOT_ID: {"uri": directory_uri(&roots.source_root)},
+        });
+        write_key(&mut out, false, b"      ", "originalUriBaseIds", &bases)?;
+        write_key(
+            &mut out,
+            false,
+            b"      ",
+            "columnKind",
+            &"unicodeCodePoints",
+        )?;
+        out.write_all(b",\n      \"results\": ")?;
+        let results = ArrayWriter::open(&mut out, b"      ", b"        ")?;
+        Ok(Self {
+            out,
+            roots,
+            rule_index,
+            results,
+        })
+    }
+
+    /// Writes one result per finding of `file`.
+    pub fn file(&mut self, file: FileFindings<'_>) -> std::io::Result<()> {
+        let uri = file_uri(file.path, &self.roots);
         // Identical findings in one file (two links to the same missing
         // file) are told apart by their order of occurrence.
         let mut seen: HashMap<String, usize> = HashMap::new();
@@ -80,68 +122,42 @@ pub fn sarif_log<'a>(
             let target = match &diagnostic.file {
                 // The finding is about another file (a script a declaration
                 // runs); it is reported there.
-                Some(other) => file_uri(Path::new(other), roots),
+                Some(other) => file_uri(Path::new(other), &self.roots),
                 None => uri.clone(),
             };
             let key = fingerprint_input(&target, diagnostic);
             let occurrence = seen.entry(key.clone()).or_insert(0);
             *occurrence += 1;
-            results.push(result(
+            let result = result(
                 diagnostic,
                 &target,
-                rule_index.get(diagnostic.code).copied(),
+                self.rule_index.get(diagnostic.code).copied(),
                 fingerprint(&key, *occurrence),
-            ));
+            );
+            self.results.element(&mut self.out, &result)?;
         }
+        Ok(())
     }
-    let notifications: Vec<Value> = notes
-        .iter()
-        .map(|note| json!({"level": "warning", "message": {"text": note}}))
-        .collect();
-    SarifLog {
-        schema: SCHEMA_URI,
-        version: "2.1.0",
-        runs: [SarifRun {
-            tool: json!({"driver": {
-                "name": "aigent",
-                "semanticVersion": TOOL_VERSION,
-                "version": TOOL_VERSION,
-                "informationUri": tool.rules_page,
-                "rules": tool.rules.iter().map(|row| rule(row, tool.rules_page)).collect::<Vec<_>>(),
-            }}),
-            original_uri_base_ids: json!({
-                SOURCE_ROOT_ID: {"uri": directory_uri(&roots.source_root)},
-            }),
-            invocations: json!([{
-                "executionSuccessful": true,
-                "toolExecutionNotifications": notifications,
-            }]),
-            column_kind: "unicodeCodePoints",
-            results,
-        }],
+
+    /// Ends the log with `notes` as tool-execution notifications, and
+    /// hands the writer back.
+    pub fn finish(self, notes: &[String]) -> std::io::Result<W> {
+        let Self {
+            mut out, results, ..
+        } = self;
+        results.close(&mut out)?;
+        let notifications: Vec<Value> = notes
+            .iter()
+            .map(|note| json!({"level": "warning", "message": {"text": note}}))
+            .collect();
+        let invocations = json!([{
+            "executionSuccessful": true,
+            "toolExecutionNotifications": notifications,
+        }]);
+        write_key(&mut out, false, b"      ", "invocations", &invocations)?;
+        out.write_all(b"\n    }\n  ]\n}\n")?;
+        Ok(out)
     }
-}
-
-/// A SARIF log, serialized straight from these structures. The parts of a
-/// fixed size (the tool and its rules) are JSON trees; the results, one per
-/// finding and so as many as a large run has, are typed and borrow their
-/// messages: as trees they cost about 3 KB each.
-#[derive(Debug, Serialize)]
-pub struct SarifLog<'a> {
-    #[serde(rename = "$schema")]
-    schema: &'static str,
-    version: &'static str,
-    runs: [SarifRun<'a>; 1],
-}
-
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct SarifRun<'a> {
-    tool: Value,
-    original_uri_base_ids: Value,
-    invocations: Value,
-    column_kind: &'static str,
-    results: Vec<SarifResult<'a>>,
 }
 
 #[derive(Debug, Serialize)]
@@ -375,19 +391,44 @@ mod tests {
     }
 
     fn log(files: &[(&str, Vec<Diagnostic>)]) -> Value {
-        let log = sarif_log(
+        let mut writer = SarifWriter::start(
             ToolInfo {
                 rules: RULES,
                 rules_page: "https://example.com/docs/diagnostics.md",
             },
-            &roots(),
-            files.iter().map(|(path, diagnostics)| FileFindings {
-                path: Path::new(path),
-                diagnostics,
-            }),
-            &[],
+            roots(),
+            Vec::new(),
+        )
+        .unwrap();
+        for (path, diagnostics) in files {
+            writer
+                .file(FileFindings {
+                    path: Path::new(path),
+                    diagnostics,
+                })
+                .unwrap();
+        }
+        let written = writer.finish(&["a note".to_owned()]).unwrap();
+        serde_json::from_slice(&written).expect("the log is JSON")
+    }
+
+    #[test]
+    fn the_log_ends_with_the_notes_and_a_line_break() {
+        let value = log(&[(
+            "s/SKILL.md",
+            vec![Diagnostic::new(
+                crate::report::diagnostic::TestCode::E001,
+                "x",
+            )],
+        )]);
+        let run = &value["runs"][0];
+        assert_eq!(value["version"], "2.1.0");
+        assert_eq!(run["columnKind"], "unicodeCodePoints");
+        assert_eq!(
+            run["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"],
+            "a note"
         );
-        serde_json::to_value(log).unwrap()
+        assert_eq!(log(&[])["runs"][0]["results"], json!([]));
     }
 
     #[test]

@@ -157,9 +157,32 @@ pub fn validate_target_in(
     options: ValidateOptions,
     places: &Places,
 ) -> SkillReport {
+    let chosen = match target {
+        Target::SkillFile { directory, .. } => Some(options.choose_profile(directory, places)),
+        _ => None,
+    };
+    validate_target_chosen(target, options, chosen)
+}
+
+/// Checks one target with the profile already chosen for it (`None`
+/// for a target that is no skill file, which needs none): a walk that
+/// checks as it goes chooses while it knows the places.
+pub fn validate_target_chosen(
+    target: &Target,
+    options: ValidateOptions,
+    chosen: Option<ProfileChoice>,
+) -> SkillReport {
     let (path, name, diagnostics) = match target {
         Target::SkillFile { file, directory } => {
-            return validate_skill_in(&FileSystem, file, directory, options, places);
+            let chosen = chosen.unwrap_or(ProfileChoice {
+                profile: options.profile,
+                source: if options.profile_from_context {
+                    ProfileSource::Default
+                } else {
+                    ProfileSource::Given
+                },
+            });
+            return validate_skill_chosen(&FileSystem, file, directory, options, chosen);
         }
         Target::MissingSkillFile { directory } => (
             directory.clone(),
@@ -204,14 +227,13 @@ pub fn validate_target_in(
 /// profile chosen from `places` when the caller chose none: the one path
 /// from a skill file to its report, for a file on disk and for an
 /// editor's buffer ([`validate_skill_text`]) alike.
-fn validate_skill_in(
+fn validate_skill_chosen(
     source: &dyn SkillSource,
     file: &Path,
     directory: &Path,
     options: ValidateOptions,
-    places: &Places,
+    chosen: ProfileChoice,
 ) -> SkillReport {
-    let chosen = options.choose_profile(directory, places);
     let options = options.with_choice(chosen);
     let directory_name = directory_name(directory);
     let checked = validate_skill_file(
@@ -254,7 +276,8 @@ pub fn validate_skill_text(
         file,
         bytes: text.as_bytes(),
     };
-    validate_skill_in(&source, file, directory, options, places)
+    let chosen = options.choose_profile(directory, places);
+    validate_skill_chosen(&source, file, directory, options, chosen)
 }
 
 /// One file's bytes held in memory, the rest of the file system as it is.

@@ -213,8 +213,37 @@ impl Discovery {
 /// twice, spelled differently, through a symlink, or below nested roots)
 /// is listed once, where it was first reached.
 pub fn discover(paths: &[PathBuf], recursive: bool) -> Discovery {
-    let mut search = Search::default();
+    let mut targets = Vec::new();
+    let mut discovery = discover_each(paths, recursive, |target, _| {
+        targets.push(target);
+        true
+    });
+    discovery.targets = targets;
+    discovery
+}
+
+/// [`discover`], handing each target to `each` as soon as it is found,
+/// with what the walk knows so far (its roots and `.claude-plugin`
+/// directories: every directory above a target, up to its root, has been
+/// read by then). The returned [`Discovery`] has no targets. `each`
+/// returning `false` ends the walk.
+pub fn discover_each(
+    paths: &[PathBuf],
+    recursive: bool,
+    each: impl FnMut(Target, &Discovery) -> bool,
+) -> Discovery {
+    let mut search = Search {
+        discovery: Discovery::default(),
+        visited: Visited::default(),
+        skills: HashSet::new(),
+        others: HashSet::new(),
+        each,
+        stopped: false,
+    };
     for path in paths {
+        if search.stopped {
+            break;
+        }
         let target = Target::for_path(path);
         let is_directory = matches!(
             target,
@@ -244,24 +273,27 @@ pub fn discover(paths: &[PathBuf], recursive: bool) -> Discovery {
 
 /// One discovery over every given path: the directories walked, and the
 /// skills found, so nothing is walked or listed twice.
-#[derive(Default)]
-struct Search {
+struct Search<F> {
     discovery: Discovery,
     visited: Visited,
     /// Skill files found: the physical directory and the file's name.
     skills: HashSet<(DirectoryId, std::ffi::OsString)>,
     /// Other targets, by the path given.
     others: HashSet<PathBuf>,
+    /// Where the targets go.
+    each: F,
+    /// `each` asked for no more.
+    stopped: bool,
 }
 
-impl Search {
+impl<F: FnMut(Target, &Discovery) -> bool> Search<F> {
     fn push(&mut self, target: Target, identity: Option<(DirectoryId, std::ffi::OsString)>) {
         let first = match identity {
             Some(identity) => self.skills.insert(identity),
             None => self.others.insert(target.display_path().to_owned()),
         };
-        if first {
-            self.discovery.targets.push(target);
+        if first && !self.stopped {
+            self.stopped = !(self.each)(target, &self.discovery);
         }
     }
 
@@ -291,6 +323,9 @@ impl Search {
             checked,
         }) = stack.pop()
         {
+            if self.stopped {
+                break;
+            }
             if !checked && !self.visited.first_visit(id, &directory) {
                 // Walked from an earlier root: what it holds is listed.
                 reached_a_skill = true;

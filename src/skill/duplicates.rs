@@ -1,9 +1,15 @@
-//! Findings across the skills of one run, after each was checked alone:
-//! two skills with one `name` (`W009`, or `E030` when one client would
-//! load both from one project), and near-duplicate descriptions (`N001`).
-//! Names and description fingerprints are hashed into groups, never
-//! compared pair by pair, so the cost stays linear in the number of skills
-//! (a group of equal names names at most [`LISTED_OTHERS`] of the others).
+//! Findings across the skills of one run: two skills with one `name`
+//! (`W009`, or `E030` when one client would load both from one project),
+//! and near-duplicate descriptions (`N001`).
+//!
+//! The skills are taken in the run's order, and a finding goes on the
+//! *later* skill of a pair, naming the earlier one, the way a compiler
+//! reports a second definition and points at the first. So a report is
+//! final as soon as its skill is checked and can be written at once; only
+//! the names and description fingerprints of earlier skills are kept
+//! (with the paths a finding names), never their reports. Names and
+//! fingerprints are hashed into groups, never compared pair by pair, so
+//! the cost stays linear in the number of skills.
 
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
@@ -15,91 +21,173 @@ use super::discover::SKILL_FILE_NAMES;
 use super::rules::nfkc;
 use crate::report::Diagnostic;
 
-/// How many of the other paths one finding lists.
+/// How many of the earlier paths one finding lists.
 pub const LISTED_OTHERS: usize = 3;
 
 /// Descriptions shorter than this many distinct words are too generic to
 /// call duplicates ("Reads PDFs.").
 pub const MIN_FINGERPRINT_WORDS: usize = 4;
 
-/// Adds the cross-skill findings to `skills` (skill reports only; manifest
-/// reports of a plugin run are left alone).
-pub fn check_duplicates(skills: &mut [SkillReport], options: ValidateOptions) {
-    let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
-    let mut by_description: HashMap<String, Vec<usize>> = HashMap::new();
-    for (index, skill) in skills.iter().enumerate() {
-        if !is_skill_file(&skill.path) {
-            continue;
+/// What the cross-skill checks remember of the skills seen so far.
+#[derive(Debug, Default)]
+pub struct CrossSkill {
+    by_name: HashMap<String, NameGroup>,
+    by_description: HashMap<String, Earlier>,
+}
+
+/// The earlier skills of one group: the first [`LISTED_OTHERS`] paths,
+/// and how many there are.
+#[derive(Debug)]
+struct Earlier {
+    shown: Vec<PathBuf>,
+    count: usize,
+}
+
+impl Earlier {
+    fn new(path: &Path) -> Self {
+        Self {
+            shown: vec![path.to_owned()],
+            count: 1,
         }
-        if let Some(name) = skill.name.as_deref().filter(|name| !name.trim().is_empty()) {
-            by_name.entry(nfkc(name)).or_default().push(index);
+    }
+
+    fn add(&mut self, path: &Path) {
+        if self.shown.len() < LISTED_OTHERS {
+            self.shown.push(path.to_owned());
+        }
+        self.count += 1;
+    }
+
+    /// "`a/SKILL.md`, `b/SKILL.md` and 2 more": bounded, whatever the
+    /// group's size.
+    fn listed(&self) -> String {
+        let shown: Vec<String> = self
+            .shown
+            .iter()
+            .map(|path| path.display().to_string())
+            .collect();
+        match self.count - self.shown.len() {
+            0 => shown.join(", "),
+            more => format!("{} and {more} more", shown.join(", ")),
+        }
+    }
+}
+
+/// The earlier skills with one name, and where clients look them up.
+#[derive(Debug)]
+struct NameGroup {
+    earlier: Earlier,
+    /// One earlier skill per distinct lookup root, in order, for `E030`;
+    /// `None` until a second skill has the name (a lookup canonicalizes
+    /// the directory, so a name seen once costs none).
+    roots: Option<Vec<(LookupRoot, PathBuf)>>,
+}
+
+impl CrossSkill {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds the findings of `skill` against the skills seen before it
+    /// (with `--strict` applied), then remembers it. Reports that are not
+    /// of a skill file (a missing path, a plugin manifest) are left alone.
+    pub fn check(&mut self, skill: &mut SkillReport, options: ValidateOptions) {
+        if !is_skill_file(&skill.path) {
+            return;
+        }
+        let mut found = Vec::new();
+        if let Some(name) = skill.name.as_deref().filter(|name| !name.trim().is_empty())
+            && let Some(diagnostic) = self.name_finding(name, &skill.path)
+        {
+            found.push(diagnostic);
         }
         if let Some(fingerprint) = skill.description.as_deref().and_then(fingerprint) {
-            by_description.entry(fingerprint).or_default().push(index);
-        }
-    }
-    let mut found: Vec<(usize, Diagnostic)> = Vec::new();
-    for group in by_name.values().filter(|group| group.len() > 1) {
-        let roots: Vec<Option<LookupRoot>> = group
-            .iter()
-            .map(|&index| lookup_root(&skills[index].path))
-            .collect();
-        for (position, &index) in group.iter().enumerate() {
-            let mut shadowing = Vec::new();
-            let mut others = Vec::new();
-            for (other_position, &other) in group.iter().enumerate() {
-                if other == index {
-                    continue;
+            match self.by_description.get_mut(&fingerprint) {
+                Some(earlier) => {
+                    found.push(
+                        Diagnostic::new(
+                            codes::Code::DescriptionNearDuplicate,
+                            format!(
+                                "description is nearly the same as that of {}; an agent cannot tell them apart",
+                                earlier.listed()
+                            ),
+                        )
+                        .with_field("description"),
+                    );
+                    earlier.add(&skill.path);
                 }
-                if let (Some(mine), Some(theirs)) = (&roots[position], &roots[other_position])
-                    && let Some(client) = shared_client(mine, theirs)
-                {
-                    shadowing.push((other, client));
-                } else {
-                    others.push(other);
+                None => {
+                    self.by_description
+                        .insert(fingerprint, Earlier::new(&skill.path));
                 }
             }
-            let name = skills[index].name.clone().unwrap_or_default();
-            let diagnostic = if let Some((other, client)) = shadowing.first() {
-                Diagnostic::new(
-                    codes::Code::DuplicateNameShadowed,
-                    format!(
-                        "skill name '{name}' is also the name of {}; {client} loads both from this project, and one shadows the other",
-                        listed(skills, &[*other], 0)
-                    ),
-                )
-            } else {
-                Diagnostic::new(
-                    codes::Code::DuplicateName,
-                    format!(
-                        "skill name '{name}' is also the name of {}",
-                        listed(skills, &others, group.len() - 1 - others.len())
-                    ),
-                )
-            };
-            found.push((index, diagnostic.with_field("name")));
+        }
+        // In code order, whatever the order they were found in.
+        found.sort_by_key(|diagnostic| diagnostic.code);
+        for diagnostic in found {
+            skill.add_finding(diagnostic, options);
         }
     }
-    for group in by_description.values().filter(|group| group.len() > 1) {
-        for &index in group {
-            let others: Vec<usize> = group.iter().copied().filter(|&o| o != index).collect();
-            found.push((
-                index,
-                Diagnostic::new(
-                    codes::Code::DescriptionNearDuplicate,
-                    format!(
-                        "description is nearly the same as that of {}; an agent cannot tell them apart",
-                        listed(skills, &others, 0)
-                    ),
-                )
-                .with_field("description"),
-            ));
+
+    /// `E030` when a client reads an earlier skill of this name from this
+    /// project too, else `W009` when there is one at all; remembers the
+    /// skill.
+    fn name_finding(&mut self, name: &str, path: &Path) -> Option<Diagnostic> {
+        let key = nfkc(name);
+        let Some(group) = self.by_name.get_mut(&key) else {
+            self.by_name.insert(
+                key,
+                NameGroup {
+                    earlier: Earlier::new(path),
+                    roots: None,
+                },
+            );
+            return None;
+        };
+        let roots = group.roots.get_or_insert_with(|| {
+            let first = &group.earlier.shown[0];
+            lookup_root(first)
+                .map(|root| vec![(root, first.clone())])
+                .unwrap_or_default()
+        });
+        let mine = lookup_root(path);
+        let shadowed = mine.as_ref().and_then(|mine| {
+            roots.iter().find_map(|(theirs, other)| {
+                shared_client(mine, theirs).map(|client| (other, client))
+            })
+        });
+        let diagnostic = match shadowed {
+            Some((other, client)) => Diagnostic::new(
+                codes::Code::DuplicateNameShadowed,
+                format!(
+                    "skill name '{name}' is also the name of {}; {client} loads both from this project, and one shadows the other",
+                    other.display()
+                ),
+            ),
+            None => Diagnostic::new(
+                codes::Code::DuplicateName,
+                format!(
+                    "skill name '{name}' is also the name of {}",
+                    group.earlier.listed()
+                ),
+            ),
+        };
+        if let Some(mine) = mine
+            && !roots.iter().any(|(root, _)| *root == mine)
+        {
+            roots.push((mine, path.to_owned()));
         }
+        group.earlier.add(path);
+        Some(diagnostic.with_field("name"))
     }
-    // Stable output whatever the hash order.
-    found.sort_by(|a, b| (a.0, a.1.code).cmp(&(b.0, b.1.code)));
-    for (index, diagnostic) in found {
-        skills[index].add_finding(diagnostic, options);
+}
+
+/// Adds the cross-skill findings to `skills`, in their order (skill
+/// reports only; manifest reports of a plugin run are left alone).
+pub fn check_duplicates(skills: &mut [SkillReport], options: ValidateOptions) {
+    let mut cross = CrossSkill::new();
+    for skill in skills {
+        cross.check(skill, options);
     }
 }
 
@@ -107,21 +195,6 @@ fn is_skill_file(path: &Path) -> bool {
     path.file_name()
         .and_then(|name| name.to_str())
         .is_some_and(|name| SKILL_FILE_NAMES.contains(&name))
-}
-
-/// "`a/SKILL.md`, `b/SKILL.md` and 2 more": bounded, whatever the group's
-/// size. `hidden` counts further ones left out of `others` already.
-fn listed(skills: &[SkillReport], others: &[usize], hidden: usize) -> String {
-    let shown: Vec<String> = others
-        .iter()
-        .take(LISTED_OTHERS)
-        .map(|&other| skills[other].path.display().to_string())
-        .collect();
-    let more = others.len().saturating_sub(LISTED_OTHERS) + hidden;
-    match more {
-        0 => shown.join(", "),
-        more => format!("{} and {more} more", shown.join(", ")),
-    }
 }
 
 /// The words of a description, lowercased, deduplicated and sorted: the
@@ -197,6 +270,106 @@ fn shared_client(mine: &LookupRoot, theirs: &LookupRoot) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::Severity;
+    use crate::skill::place::ProfileSource;
+    use crate::skill::rules::Profile;
+
+    fn skill(path: &str, name: &str, description: &str) -> SkillReport {
+        SkillReport {
+            path: path.into(),
+            name: Some(name.to_owned()),
+            valid: true,
+            diagnostics: Vec::new(),
+            tokens: None,
+            profile: Profile::STANDARD,
+            profile_source: ProfileSource::Given,
+            selected: None,
+            description: Some(description.to_owned()),
+        }
+    }
+
+    fn codes_and_messages(skill: &SkillReport) -> Vec<(&str, &str)> {
+        skill
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, d.message.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn the_later_skill_of_a_pair_names_the_earlier() {
+        let mut skills = vec![
+            skill("/r/a/SKILL.md", "pdf", "Reads PDF files, fills forms"),
+            skill("/r/b/SKILL.md", "pdf", "fills forms; reads pdf files"),
+        ];
+        check_duplicates(&mut skills, ValidateOptions::default());
+        assert!(skills[0].diagnostics.is_empty(), "{:?}", skills[0]);
+        assert_eq!(
+            codes_and_messages(&skills[1]),
+            [
+                (
+                    "N001",
+                    "description is nearly the same as that of /r/a/SKILL.md; an agent cannot tell them apart"
+                ),
+                ("W009", "skill name 'pdf' is also the name of /r/a/SKILL.md"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_group_lists_a_bounded_number_of_earlier_skills() {
+        let mut skills: Vec<SkillReport> = (0..6)
+            .map(|i| skill(&format!("/r/s{i}/SKILL.md"), "same", &format!("d{i}")))
+            .collect();
+        check_duplicates(&mut skills, ValidateOptions::default());
+        assert_eq!(
+            skills[5].diagnostics[0].message,
+            "skill name 'same' is also the name of /r/s0/SKILL.md, /r/s1/SKILL.md, /r/s2/SKILL.md and 2 more"
+        );
+        assert_eq!(
+            skills[2].diagnostics[0].message,
+            "skill name 'same' is also the name of /r/s0/SKILL.md, /r/s1/SKILL.md"
+        );
+    }
+
+    #[test]
+    fn shadowing_names_the_first_earlier_skill_a_client_also_loads() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let paths: Vec<PathBuf> = ["other/a", ".claude/skills/a", ".agents/skills/a"]
+            .iter()
+            .map(|skill| {
+                std::fs::create_dir_all(root.join(skill)).unwrap();
+                root.join(skill).join("SKILL.md")
+            })
+            .collect();
+        let mut skills: Vec<SkillReport> = paths
+            .iter()
+            .map(|path| skill(&path.to_string_lossy(), "a", "x"))
+            .collect();
+        let strict = ValidateOptions {
+            strict: true,
+            ..ValidateOptions::default()
+        };
+        check_duplicates(&mut skills, strict);
+        assert!(skills[0].diagnostics.is_empty());
+        assert_eq!(skills[1].diagnostics[0].code, "W009");
+        assert_eq!(
+            skills[1].diagnostics[0].severity,
+            Severity::Error,
+            "--strict applies"
+        );
+        let shadowed = &skills[2].diagnostics[0];
+        assert_eq!(shadowed.code, "E030");
+        assert!(
+            shadowed
+                .message
+                .contains(&format!("is also the name of {};", paths[1].display())),
+            "{}",
+            shadowed.message
+        );
+        assert!(!skills[2].valid);
+    }
 
     #[test]
     fn fingerprints_ignore_case_punctuation_and_order() {

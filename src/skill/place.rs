@@ -92,6 +92,20 @@ impl Places {
         places
     }
 
+    /// Adds what a walk in progress has found since the last call: the
+    /// roots it started (every directory below a root that it has read is
+    /// known) and the `.claude-plugin` directories among them.
+    pub fn add_walked(&mut self, roots: &[PathBuf], plugin_dirs: &[PathBuf]) {
+        for root in roots {
+            let root = self.absolute(root);
+            self.walked.push(root);
+        }
+        for dir in plugin_dirs {
+            let dir = self.absolute(dir);
+            self.plugin_dirs.insert(dir);
+        }
+    }
+
     /// The profile for a skill in `directory` when the caller chose none:
     /// `claude-code` inside a `.claude/` directory or a Claude Code plugin,
     /// else `fallback`.

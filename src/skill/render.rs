@@ -3,6 +3,7 @@
 //! (`report::findings`: GitHub workflow commands, SARIF).
 
 use std::fmt::Write as _;
+use std::io;
 use std::path::Path;
 
 use comfy_table::{Cell, CellAlignment, ContentArrangement, Table, presets};
@@ -12,9 +13,12 @@ use serde_json::Value;
 use super::changed::{ChangedReport, shown_path};
 use super::check::SkillReport;
 use super::codes;
-use super::validate::{Summary, ValidationRun};
+use super::place::ProfileSource;
+use super::validate::{ReportSink, RunEnd, Summary, Tally, ValidationRun};
+use crate::report::OutputFormat;
 use crate::report::escape::escape_controls;
-use crate::report::findings::Findings;
+use crate::report::findings::{Findings, FindingsWriter};
+use crate::report::pretty::{ArrayWriter, write_key};
 use crate::report::{Diagnostic, SKILL_CODES_PAGE, Severity, Style, sarif};
 use crate::vcs::{BaseSource, ChangeStatus, CompareTo, SelectedUnit};
 
@@ -61,47 +65,294 @@ pub struct ValidationData<'a> {
 
 pub use crate::report::findings::TextOptions;
 
+/// A run's output written report by report, in any format `skill
+/// validate` speaks: json `data` (`{"skills": [...], "summary": {...}}`,
+/// the summary after the reports), or through the one renderer of
+/// findings (text, GitHub, SARIF). Memory stays bounded: a report is
+/// written and dropped.
+pub struct ValidationOutput<'a, W: io::Write> {
+    state: State<'a, W>,
+    tally: Tally,
+    /// Findings added to each report before it is written (a registry's
+    /// view of its commands).
+    each: Option<&'a mut dyn FnMut(&mut SkillReport)>,
+}
+
+enum State<'a, W: io::Write> {
+    NotStarted {
+        format: OutputFormat,
+        options: TextOptions,
+        tool: sarif::ToolInfo<'static>,
+        roots: Box<dyn FnOnce() -> sarif::Roots + 'a>,
+        out: W,
+    },
+    Json {
+        out: W,
+        skills: ArrayWriter,
+    },
+    /// Boxed: a SARIF writer is large, and there is one per run.
+    Findings {
+        writer: Box<FindingsWriter<W>>,
+        text: Box<ValidationText>,
+        changed: Option<Box<ChangedReport>>,
+    },
+    /// Between two of the above.
+    Moving,
+}
+
+impl<'a, W: io::Write> ValidationOutput<'a, W> {
+    /// Output in `format` to `out`; `tool` and `roots` are for SARIF.
+    pub fn new(
+        format: OutputFormat,
+        options: TextOptions,
+        tool: sarif::ToolInfo<'static>,
+        roots: Box<dyn FnOnce() -> sarif::Roots + 'a>,
+        out: W,
+    ) -> Self {
+        Self {
+            state: State::NotStarted {
+                format,
+                options,
+                tool,
+                roots,
+                out,
+            },
+            tally: Tally::default(),
+            each: None,
+        }
+    }
+
+    /// Adds findings to each report before it is written.
+    pub fn with_each(mut self, each: &'a mut dyn FnMut(&mut SkillReport)) -> Self {
+        self.each = Some(each);
+        self
+    }
+
+    /// Writes the end (the json summary, the text summary, GitHub's last
+    /// line, SARIF's notifications) with `notes` as warnings where the
+    /// format carries them, and returns the counts and the writer.
+    pub fn finish(mut self, end: &RunEnd, notes: &[String]) -> io::Result<(Tally, W)> {
+        if matches!(self.state, State::NotStarted { .. }) {
+            self.start(end.changed.as_ref())?;
+        }
+        let tally = self.tally;
+        let out = match std::mem::replace(&mut self.state, State::Moving) {
+            State::Json { mut out, skills } => {
+                skills.close(&mut out)?;
+                write_key(&mut out, false, b"  ", "summary", &tally.summary())?;
+                if let Some(changed) = &end.changed {
+                    write_key(&mut out, false, b"  ", "changed", changed)?;
+                }
+                out.write_all(b"\n}")?;
+                out
+            }
+            State::Findings {
+                mut writer,
+                mut text,
+                changed,
+            } => {
+                if writer.is_text() {
+                    let mut piece = String::new();
+                    text.finish(&mut piece, changed.as_deref());
+                    writer.text(&piece)?;
+                }
+                let summary = tally.summary();
+                writer.finish(notes, || github_summary(summary))?
+            }
+            State::NotStarted { .. } | State::Moving => {
+                return Err(io::Error::other("the output was not started"));
+            }
+        };
+        Ok((tally, out))
+    }
+}
+
+impl<W: io::Write> ReportSink for ValidationOutput<'_, W> {
+    fn start(&mut self, changed: Option<&ChangedReport>) -> io::Result<()> {
+        let State::NotStarted {
+            format,
+            options,
+            tool,
+            roots,
+            mut out,
+        } = std::mem::replace(&mut self.state, State::Moving)
+        else {
+            return Ok(());
+        };
+        self.state = if format.is_json() {
+            out.write_all(b"{\n  \"skills\": ")?;
+            let skills = ArrayWriter::open(&mut out, b"  ", b"    ")?;
+            State::Json { out, skills }
+        } else {
+            let notices = changed.map(changed_notices).unwrap_or_default();
+            let mut writer = FindingsWriter::start(format, tool, roots, &notices, &[], out)?;
+            let mut text = ValidationText::new(options);
+            if writer.is_text() {
+                let mut piece = String::new();
+                text.start(&mut piece, changed);
+                writer.text(&piece)?;
+            }
+            State::Findings {
+                writer: Box::new(writer),
+                text: Box::new(text),
+                changed: changed.cloned().map(Box::new),
+            }
+        };
+        Ok(())
+    }
+
+    fn report(&mut self, mut report: SkillReport) -> io::Result<()> {
+        if let Some(each) = self.each.as_mut() {
+            each(&mut report);
+        }
+        self.tally.add(&report);
+        match &mut self.state {
+            State::Json { out, skills } => skills.element(out, &report),
+            State::Findings { writer, text, .. } => {
+                if writer.is_text() {
+                    let mut piece = String::new();
+                    text.skill(&mut piece, &report);
+                    writer.text(&piece)
+                } else {
+                    writer.file(sarif::FileFindings {
+                        path: &report.path,
+                        diagnostics: &report.diagnostics,
+                    })
+                }
+            }
+            State::NotStarted { .. } | State::Moving => {
+                Err(io::Error::other("the output was not started"))
+            }
+        }
+    }
+}
+
+/// The plain last line of GitHub output.
+fn github_summary(summary: Summary) -> String {
+    format!(
+        "aigent: {} checked, {} valid, {} invalid, {} warnings",
+        summary.checked, summary.valid, summary.invalid, summary.warnings
+    )
+}
+
+/// The base of `--changed` and its deleted skills, as notices.
+fn changed_notices(changed: &ChangedReport) -> Vec<String> {
+    let (label, rest) = changed_since(changed);
+    let mut notices = vec![format!("{label}{rest}")];
+    for unit in &changed.deleted {
+        let (label, rest) = deleted_line(changed, unit);
+        notices.push(format!("{label}{rest}"));
+    }
+    notices
+}
+
 /// Compiler-style text: each finding as `error[E003]: message` with a
 /// `--> path:line` pointer, a short `ok: path` line per clean skill, and a
 /// summary table when more than one skill was checked. Values and paths
 /// from files have their control characters escaped.
 pub fn validation_text(run: &ValidationRun, options: TextOptions) -> String {
-    let style = options.style;
+    let mut text = ValidationText::new(options);
     let mut out = String::new();
-    if let Some(changed) = &run.changed
-        && !options.quiet
-    {
-        write_changed_header(&mut out, run, changed, style);
-    }
+    text.start(&mut out, run.changed.as_ref());
     for skill in &run.skills {
+        text.skill(&mut out, skill);
+    }
+    text.finish(&mut out, run.changed.as_ref());
+    out
+}
+
+/// [`validation_text`] written report by report: what the end needs (the
+/// counts, the profiles the places chose, the first invalid skills) is
+/// kept, the reports are not.
+#[derive(Debug)]
+pub struct ValidationText {
+    options: TextOptions,
+    tally: Tally,
+    profiles: Vec<((&'static str, ProfileSource), usize)>,
+    /// The first [`SUMMARY_INVALID_ROWS`] invalid skills: label, errors.
+    invalid: Vec<(String, usize)>,
+    reports: usize,
+}
+
+impl ValidationText {
+    pub fn new(options: TextOptions) -> Self {
+        Self {
+            options,
+            tally: Tally::default(),
+            profiles: Vec::new(),
+            invalid: Vec::new(),
+            reports: 0,
+        }
+    }
+
+    /// With `--changed`, where the comparison starts and what is deleted.
+    pub fn start(&mut self, out: &mut String, changed: Option<&ChangedReport>) {
+        if let Some(changed) = changed
+            && !self.options.quiet
+        {
+            write_changed_header(out, changed, self.options.style);
+        }
+    }
+
+    /// One skill's lines.
+    pub fn skill(&mut self, out: &mut String, skill: &SkillReport) {
+        let style = self.options.style;
+        self.reports += 1;
+        self.tally.add(skill);
+        if !skill.has_code(codes::Code::PathMissing) {
+            let choice = (skill.profile.as_str(), skill.profile_source);
+            match self.profiles.iter_mut().find(|(seen, _)| *seen == choice) {
+                Some((_, count)) => *count += 1,
+                None => self.profiles.push((choice, 1)),
+            }
+            if !skill.valid && self.invalid.len() < SUMMARY_INVALID_ROWS {
+                let errors = skill.diagnostics.iter().filter(|d| d.is_error()).count();
+                let label = match &skill.name {
+                    Some(name) => format!("{} ({})", shown(&skill.path), escape_controls(name)),
+                    None => shown(&skill.path),
+                };
+                self.invalid.push((label, errors));
+            }
+        }
         if skill.diagnostics.is_empty() {
-            if !options.quiet {
+            if !self.options.quiet {
                 let _ = write!(out, "{}: {}", style.success("ok"), shown(&skill.path));
                 if let Some(unit) = &skill.selected {
                     let _ = write!(out, " {}", style.dim(&selection_note(unit)));
                 }
                 out.push('\n');
             }
-            continue;
+            return;
         }
         for diagnostic in &skill.diagnostics {
-            write_diagnostic(&mut out, skill, diagnostic, style);
+            write_diagnostic(out, skill, diagnostic, style);
         }
     }
-    if !options.quiet
-        && let Some(note) = super::place::profile_note(
-            run.checked()
-                .map(|skill| (skill.profile.as_str(), skill.profile_source)),
-        )
-    {
-        let _ = writeln!(out, "{}: {note}", style.dim("note"));
+
+    /// The profile note and the summary table.
+    pub fn finish(&mut self, out: &mut String, changed: Option<&ChangedReport>) {
+        if self.options.quiet {
+            return;
+        }
+        let style = self.options.style;
+        if let Some(changed) = changed
+            && self.reports == 0
+        {
+            write_nothing_changed(out, changed);
+        }
+        let profiles = self
+            .profiles
+            .iter()
+            .flat_map(|(choice, count)| std::iter::repeat_n(*choice, *count));
+        if let Some(note) = super::place::profile_note(profiles) {
+            let _ = writeln!(out, "{}: {note}", style.dim("note"));
+        }
+        if self.tally.summary().checked > 1 {
+            out.push('\n');
+            out.push_str(&summary_table(self.tally.summary(), &self.invalid));
+            out.push('\n');
+        }
     }
-    if !options.quiet && run.summary().checked > 1 {
-        out.push('\n');
-        out.push_str(&summary_table(run));
-        out.push('\n');
-    }
-    out
 }
 
 /// A run as the one renderer of findings (`report::findings`) sees it:
@@ -150,16 +401,11 @@ impl Findings for ValidationFindings<'_> {
     }
 
     fn notices(&self) -> Vec<String> {
-        let Some(changed) = &self.run.changed else {
-            return Vec::new();
-        };
-        let (label, rest) = changed_since(changed);
-        let mut notices = vec![format!("{label}{rest}")];
-        for unit in &changed.deleted {
-            let (label, rest) = deleted_line(changed, unit);
-            notices.push(format!("{label}{rest}"));
-        }
-        notices
+        self.run
+            .changed
+            .as_ref()
+            .map(changed_notices)
+            .unwrap_or_default()
     }
 
     fn warnings(&self) -> &[String] {
@@ -167,11 +413,7 @@ impl Findings for ValidationFindings<'_> {
     }
 
     fn github_summary(&self) -> String {
-        let summary = self.run.summary();
-        format!(
-            "aigent: {} checked, {} valid, {} invalid, {} warnings",
-            summary.checked, summary.valid, summary.invalid, summary.warnings
-        )
+        github_summary(self.run.summary())
     }
 
     fn text(&self, options: TextOptions) -> String {
@@ -210,34 +452,30 @@ fn deleted_line(changed: &ChangedReport, unit: &SelectedUnit) -> (&'static str, 
     ("deleted", format!(": {} (not validated)", shown(&path)))
 }
 
-/// Where the comparison starts, what is deleted, and whether anything
-/// changed at all.
-fn write_changed_header(
-    out: &mut String,
-    run: &ValidationRun,
-    changed: &ChangedReport,
-    style: Style,
-) {
+/// Where the comparison starts and what is deleted.
+fn write_changed_header(out: &mut String, changed: &ChangedReport, style: Style) {
     let (label, rest) = changed_since(changed);
     let _ = writeln!(out, "{}{rest}", style.emphasis(label));
     for unit in &changed.deleted {
         let (label, rest) = deleted_line(changed, unit);
         let _ = writeln!(out, "{}{rest}", style.dim(label));
     }
-    if run.skills.is_empty() {
-        let scope = match changed.scope.as_slice() {
-            [] => String::new(),
-            limits => format!(
-                " under {}",
-                limits
-                    .iter()
-                    .map(|limit| shown(limit))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        };
-        let _ = writeln!(out, "no changed skills{scope}: nothing to validate");
-    }
+}
+
+/// That nothing changed below the scope.
+fn write_nothing_changed(out: &mut String, changed: &ChangedReport) {
+    let scope = match changed.scope.as_slice() {
+        [] => String::new(),
+        limits => format!(
+            " under {}",
+            limits
+                .iter()
+                .map(|limit| shown(limit))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    let _ = writeln!(out, "no changed skills{scope}: nothing to validate");
 }
 
 /// Why a skill was selected, in a few words: `(modified scripts/run.sh)`,
@@ -288,8 +526,7 @@ fn write_diagnostic(out: &mut String, skill: &SkillReport, diagnostic: &Diagnost
 }
 
 /// Counts, plus the first invalid skills: bounded whatever the run's size.
-fn summary_table(run: &ValidationRun) -> String {
-    let summary = run.summary();
+fn summary_table(summary: Summary, invalid: &[(String, usize)]) -> String {
     let mut table = new_table();
     table.set_header(["checked", "valid", "invalid", "warnings"]);
     table.add_row(
@@ -302,23 +539,17 @@ fn summary_table(run: &ValidationRun) -> String {
         .map(|count| Cell::new(count).set_alignment(CellAlignment::Right)),
     );
     let mut text = table.to_string();
-    let invalid: Vec<&SkillReport> = run.checked().filter(|skill| !skill.valid).collect();
     if !invalid.is_empty() {
         let mut listing = new_table();
         listing.set_header(["invalid skill", "errors"]);
-        for skill in invalid.iter().take(SUMMARY_INVALID_ROWS) {
-            let errors = skill.diagnostics.iter().filter(|d| d.is_error()).count();
-            let label = match &skill.name {
-                Some(name) => format!("{} ({})", shown(&skill.path), escape_controls(name)),
-                None => shown(&skill.path),
-            };
+        for (label, errors) in invalid.iter().take(SUMMARY_INVALID_ROWS) {
             listing.add_row([Cell::new(label), Cell::new(errors)]);
         }
-        if invalid.len() > SUMMARY_INVALID_ROWS {
+        if summary.invalid > SUMMARY_INVALID_ROWS {
             listing.add_row([
                 Cell::new(format!(
                     "... and {} more",
-                    invalid.len() - SUMMARY_INVALID_ROWS
+                    summary.invalid - SUMMARY_INVALID_ROWS
                 )),
                 Cell::new(""),
             ]);
@@ -400,7 +631,11 @@ mod tests {
             skills,
             ..ValidationRun::default()
         };
-        let table = summary_table(&run);
+        let mut text = ValidationText::new(TextOptions::default());
+        for skill in &run.skills {
+            text.skill(&mut String::new(), skill);
+        }
+        let table = summary_table(text.tally.summary(), &text.invalid);
         assert!(table.contains("... and 80 more"), "{table}");
         assert!(table.lines().count() < SUMMARY_INVALID_ROWS + 15);
     }

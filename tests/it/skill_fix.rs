@@ -120,7 +120,8 @@ fn a_claude_code_plugin_or_claude_directory_gets_claude_code() {
         ("claude-code".into(), "claude-directory".into(), 1)
     );
     // The plain skill: standard, so the two Claude Code keys warn too.
-    // (The three skills share a name: W009 on each, not counted here.)
+    // (The three skills share a name: W009 on the later two, not counted
+    // here.)
     assert_eq!(
         profile_of("plain/"),
         ("standard".into(), "default".into(), 3)

@@ -7,9 +7,13 @@ use serde_json::Value;
 
 use aigent::exec::argv::shell_quote;
 use aigent::report::findings::{self, TextOptions};
+use aigent::report::sarif::ToolInfo;
 use aigent::report::{ErrorBody, ErrorCode, Outcome, exit};
-use aigent::skill::render::{ValidationFindings, ValidationJson, validation_text};
-use aigent::skill::{Profile, RunOptions, ValidateOptions, ValidationRun, Verdict, validate_paths};
+use aigent::skill::render::{ValidationOutput, validation_text};
+use aigent::skill::validate::{RunEnd, Tally, select, validate_selection};
+use aigent::skill::{
+    Profile, RunOptions, SkillReport, ValidateOptions, ValidationRun, Verdict, validate_paths,
+};
 
 use aigent::bridge::skills::{Contracts, check_skill, diagnostics, registry_beside};
 use aigent::registry::Registry;
@@ -109,15 +113,49 @@ pub fn run(args: &ValidateArgs, ctx: &Context) -> Result<Outcome, CliError> {
     if args.watch {
         return watch(args, ctx);
     }
-    let run = validate(args, ctx)?;
-    let outcome = verdict_outcome(&run, args, ctx);
-    if !ctx.format.is_json() {
-        // Text, GitHub and SARIF output print `text` only.
-        return Ok(outcome);
-    }
-    // Written from the reports as the envelope is written: a JSON tree or
-    // a string of a large run would hold every report a second time.
-    Ok(outcome.with_deferred_data(ValidationJson(run)))
+    // What can fail before any output: finding what changed, loading the
+    // registry. Then each report is written as soon as it is final.
+    let options = run_options(args, ctx);
+    let selection = select(&args.paths, &options).map_err(vcs_error)?;
+    let registry = registry_for(args, ctx);
+    let contracts = match &registry {
+        Some(found) => Some(Contracts::load(&found.registry)?),
+        None => None,
+    };
+    Ok(crate::cli::output::stream(ctx, |out| {
+        let validate = options.validate;
+        let mut each = |skill: &mut SkillReport| {
+            if let Some(contracts) = &contracts {
+                check_contracts(skill, contracts, validate);
+            }
+        };
+        let mut output = ValidationOutput::new(
+            ctx.format,
+            TextOptions {
+                style: ctx.style,
+                quiet: ctx.quiet,
+            },
+            skill_tool(),
+            Box::new(crate::cli::sarif::roots),
+            out,
+        )
+        .with_each(&mut each);
+        let mut end = validate_selection(selection, validate, &mut output)?;
+        if let Some(found) = &registry {
+            end.notes.push(found.note());
+        }
+        // GitHub's log shows the notes as `::warning` lines and SARIF as
+        // tool notifications; elsewhere they go to stderr (or the
+        // envelope).
+        let carried = findings::carries_warnings(ctx.format);
+        let (tally, _) = output.finish(&end, if carried { &end.notes } else { &[] })?;
+        let warnings = if carried {
+            Vec::new()
+        } else {
+            end.notes.clone()
+        };
+        Ok(verdict_outcome(&tally, &end, args).with_warnings(warnings))
+    }))
 }
 
 /// `--watch`: the first run's text, then what changes.
@@ -158,14 +196,25 @@ fn watch(args: &ValidateArgs, ctx: &Context) -> Result<Outcome, CliError> {
     })
 }
 
-fn validate(args: &ValidateArgs, ctx: &Context) -> Result<ValidationRun, CliError> {
-    let options = RunOptions {
+fn run_options(args: &ValidateArgs, ctx: &Context) -> RunOptions {
+    RunOptions {
         recursive: args.recursive,
         changed: args.changed.scope(),
         validate: validate_options(args, ctx),
-    };
+    }
+}
+
+/// The whole run held in memory, for `--watch`.
+fn validate(args: &ValidateArgs, ctx: &Context) -> Result<ValidationRun, CliError> {
+    let options = run_options(args, ctx);
     let mut run = validate_paths(&args.paths, &options).map_err(vcs_error)?;
-    check_contracts(&mut run, args, ctx)?;
+    if let Some(found) = registry_for(args, ctx) {
+        let contracts = Contracts::load(&found.registry)?;
+        for skill in &mut run.skills {
+            check_contracts(skill, &contracts, options.validate);
+        }
+        run.notes.push(found.note());
+    }
     Ok(run)
 }
 
@@ -179,81 +228,83 @@ fn validate_options(args: &ValidateArgs, ctx: &Context) -> ValidateOptions {
     }
 }
 
-/// With a registry (`--commands`, else one beside the skills), each skill's
-/// `Bash` grants and `` !`cmd` `` commands held against it: the findings
-/// `skill contracts` makes, as diagnostics. Without one, nothing is read.
-fn check_contracts(
-    run: &mut ValidationRun,
-    args: &ValidateArgs,
-    ctx: &Context,
-) -> Result<(), CliError> {
-    let (directory, found) = match &ctx.commands_dir {
-        Some(directory) => (directory.clone(), None),
-        None => match args
-            .paths
-            .iter()
-            .find_map(|path| registry_beside(path).map(|directory| (directory, path.clone())))
-        {
-            Some((directory, path)) => (directory, Some(path)),
-            None => return Ok(()),
-        },
-    };
-    let registry = Registry::new(Some(directory.clone()));
-    let contracts = Contracts::load(&registry)?;
-    let options = validate_options(args, ctx);
-    for skill in &mut run.skills {
-        if !skill.path.is_file() {
-            continue;
-        }
-        let Ok(bytes) = read_skill_file(&skill.path) else {
-            continue;
-        };
-        let text = String::from_utf8_lossy(&bytes);
-        for diagnostic in diagnostics(&check_skill(&text, &contracts)) {
-            skill.add_finding(diagnostic, options);
-        }
-    }
-    run.notes.push(match found {
-        Some(path) => format!(
-            "Bash grants and !`cmd` commands checked against the registry {} (found beside {})",
-            directory.display(),
-            path.display()
-        ),
-        None => format!(
-            "Bash grants and !`cmd` commands checked against the registry {}",
-            directory.display()
-        ),
-    });
-    Ok(())
+/// The registry the skills' commands are held against, and how it was
+/// found.
+struct FoundRegistry {
+    registry: Registry,
+    directory: PathBuf,
+    /// The PATH it was found beside; `None` when it was given.
+    beside: Option<PathBuf>,
 }
 
-/// The exit code, error and text of a run. `data` is left null: only json
-/// output has it, and [`run`] adds it there as deferred data.
-fn verdict_outcome(run: &ValidationRun, args: &ValidateArgs, ctx: &Context) -> Outcome {
-    let data = Value::Null;
-    let text = findings::render(
-        &ValidationFindings::skills(run),
-        ctx.format,
-        TextOptions {
-            style: ctx.style,
-            quiet: ctx.quiet,
-        },
-        crate::cli::sarif::roots,
-    );
-    // GitHub's log shows the notes as `::warning` lines and SARIF as tool
-    // notifications; elsewhere they go to stderr (or the envelope).
-    let warnings = if findings::carries_warnings(ctx.format) {
-        Vec::new()
-    } else {
-        run.notes.clone()
+impl FoundRegistry {
+    fn note(&self) -> String {
+        match &self.beside {
+            Some(path) => format!(
+                "Bash grants and !`cmd` commands checked against the registry {} (found beside {})",
+                self.directory.display(),
+                path.display()
+            ),
+            None => format!(
+                "Bash grants and !`cmd` commands checked against the registry {}",
+                self.directory.display()
+            ),
+        }
+    }
+}
+
+/// `--commands` (or AIGENT_COMMANDS), else a registry beside the first
+/// PATH that has one; `None` when there is none.
+fn registry_for(args: &ValidateArgs, ctx: &Context) -> Option<FoundRegistry> {
+    let (directory, beside) = match &ctx.commands_dir {
+        Some(directory) => (directory.clone(), None),
+        None => args.paths.iter().find_map(|path| {
+            registry_beside(path).map(|directory| (directory, Some(path.clone())))
+        })?,
     };
-    let summary = run.summary();
-    let outcome = match run.verdict() {
-        Verdict::Valid => return Outcome::success(data, text).with_warnings(warnings),
+    Some(FoundRegistry {
+        registry: Registry::new(Some(directory.clone())),
+        directory,
+        beside,
+    })
+}
+
+/// With a registry, a skill's `Bash` grants and `` !`cmd` `` commands
+/// held against it: the findings `skill contracts` makes, as
+/// diagnostics.
+fn check_contracts(skill: &mut SkillReport, contracts: &Contracts<'_>, options: ValidateOptions) {
+    if !skill.path.is_file() {
+        return;
+    }
+    let Ok(bytes) = read_skill_file(&skill.path) else {
+        return;
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    for diagnostic in diagnostics(&check_skill(&text, contracts)) {
+        skill.add_finding(diagnostic, options);
+    }
+}
+
+/// The rules `skill validate` reports: the skill codes.
+fn skill_tool() -> ToolInfo<'static> {
+    ToolInfo {
+        rules: aigent::skill::codes::Code::TABLE,
+        rules_page: aigent::report::SKILL_CODES_PAGE,
+    }
+}
+
+/// The exit code and error of a run, from its counts. `data` and `text`
+/// are empty: the reports were written as they came.
+fn verdict_outcome(tally: &Tally, end: &RunEnd, args: &ValidateArgs) -> Outcome {
+    let data = Value::Null;
+    let summary = tally.summary();
+    match tally.verdict(end.found_nothing) {
+        Verdict::Valid => Outcome::success(data, ""),
         Verdict::PathMissing => {
-            let missing: Vec<String> = run
+            let missing: Vec<String> = tally
                 .missing_paths()
-                .map(|skill| skill.path.display().to_string())
+                .iter()
+                .map(|path| path.display().to_string())
                 .collect();
             let message = match missing.as_slice() {
                 [one] => format!("{one} does not exist"),
@@ -263,7 +314,7 @@ fn verdict_outcome(run: &ValidationRun, args: &ValidateArgs, ctx: &Context) -> O
             if summary.checked > 0 {
                 error = error.with_hint("the other paths were still validated");
             }
-            Outcome::failure(data, error, text)
+            Outcome::failure(data, error, "")
         }
         Verdict::NothingFound => {
             let places: Vec<String> = args
@@ -278,7 +329,7 @@ fn verdict_outcome(run: &ValidationRun, args: &ValidateArgs, ctx: &Context) -> O
                     format!("no SKILL.md found below {}", places.join(", ")),
                 )
                 .with_hint("a skill is a directory holding a SKILL.md file"),
-                text,
+                "",
             )
         }
         Verdict::Invalid => {
@@ -292,8 +343,8 @@ fn verdict_outcome(run: &ValidationRun, args: &ValidateArgs, ctx: &Context) -> O
                     if summary.invalid == 1 { "is" } else { "are" }
                 ),
             );
-            if !run.skills_below.is_empty() {
-                let places: Vec<String> = run
+            if !end.skills_below.is_empty() {
+                let places: Vec<String> = end
                     .skills_below
                     .iter()
                     .map(|path| shell_quote(&path.to_string_lossy()))
@@ -304,8 +355,7 @@ fn verdict_outcome(run: &ValidationRun, args: &ValidateArgs, ctx: &Context) -> O
                     places.join(" ")
                 ));
             }
-            Outcome::failure(data, error, text)
+            Outcome::failure(data, error, "")
         }
-    };
-    outcome.with_warnings(warnings)
+    }
 }

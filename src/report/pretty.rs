@@ -1,0 +1,153 @@
+//! Pretty-printed JSON written piece by piece: a value serialized on its
+//! own, then indented to the depth it sits at in the whole document, so a
+//! document too large to hold (a validation of thousands of skills) is
+//! written as it is made, with the bytes of serializing it whole.
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+/// Indents every line after the first by `indent`. JSON text never holds
+/// a raw line break inside a string, so each `\n` starts a line.
+pub struct Indented<'a, W: ?Sized> {
+    inner: &'a mut W,
+    indent: &'static [u8],
+}
+
+impl<'a, W: Write + ?Sized> Indented<'a, W> {
+    pub fn new(inner: &'a mut W, indent: &'static [u8]) -> Self {
+        Self { inner, indent }
+    }
+}
+
+impl<W: Write + ?Sized> Write for Indented<'_, W> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        for (index, line) in bytes.split(|&byte| byte == b'\n').enumerate() {
+            if index > 0 {
+                self.inner.write_all(b"\n")?;
+                self.inner.write_all(self.indent)?;
+            }
+            self.inner.write_all(line)?;
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Writes `value` pretty-printed at the depth `indent` stands for.
+pub fn write_nested(
+    out: &mut (impl Write + ?Sized),
+    indent: &'static [u8],
+    value: &impl Serialize,
+) -> io::Result<()> {
+    serde_json::to_writer_pretty(Indented::new(out, indent), value).map_err(io::Error::other)
+}
+
+/// Writes `,\n<indent>"key": value` (or without the comma for the first
+/// key of an object), the value nested at that depth.
+pub fn write_key(
+    out: &mut (impl Write + ?Sized),
+    first: bool,
+    indent: &'static [u8],
+    key: &str,
+    value: &impl Serialize,
+) -> io::Result<()> {
+    out.write_all(if first { b"\n" } else { b",\n" })?;
+    out.write_all(indent)?;
+    serde_json::to_writer(&mut *out, key).map_err(io::Error::other)?;
+    out.write_all(b": ")?;
+    write_nested(out, indent, value)
+}
+
+/// A JSON array written one element at a time, at the depth `indent`
+/// stands for (its elements one level deeper), with the bytes of
+/// serializing it whole: `[]` when empty.
+pub struct ArrayWriter {
+    indent: &'static [u8],
+    inner_indent: &'static [u8],
+    written: usize,
+}
+
+impl ArrayWriter {
+    /// Writes `[`; `inner_indent` is `indent` and one level more.
+    pub fn open(
+        out: &mut (impl Write + ?Sized),
+        indent: &'static [u8],
+        inner_indent: &'static [u8],
+    ) -> io::Result<Self> {
+        out.write_all(b"[")?;
+        Ok(Self {
+            indent,
+            inner_indent,
+            written: 0,
+        })
+    }
+
+    pub fn element(
+        &mut self,
+        out: &mut (impl Write + ?Sized),
+        value: &impl Serialize,
+    ) -> io::Result<()> {
+        out.write_all(if self.written == 0 { b"\n" } else { b",\n" })?;
+        out.write_all(self.inner_indent)?;
+        write_nested(out, self.inner_indent, value)?;
+        self.written += 1;
+        Ok(())
+    }
+
+    /// How many elements were written.
+    pub fn len(&self) -> usize {
+        self.written
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.written == 0
+    }
+
+    /// Writes `]`.
+    pub fn close(self, out: &mut (impl Write + ?Sized)) -> io::Result<()> {
+        if self.written > 0 {
+            out.write_all(b"\n")?;
+            out.write_all(self.indent)?;
+        }
+        out.write_all(b"]")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn pieces_make_the_bytes_of_the_whole() {
+        let elements = [json!({"a": [1, {"b": "x\ny"}]}), json!([]), json!("s")];
+        let whole = json!({"list": elements, "after": {"k": true}});
+        let mut written = Vec::new();
+        written.extend_from_slice(b"{\n  \"list\": ");
+        let mut array = ArrayWriter::open(&mut written, b"  ", b"    ").unwrap();
+        for element in &elements {
+            array.element(&mut written, element).unwrap();
+        }
+        assert_eq!(array.len(), 3);
+        array.close(&mut written).unwrap();
+        write_key(&mut written, false, b"  ", "after", &json!({"k": true})).unwrap();
+        written.extend_from_slice(b"\n}");
+        assert_eq!(
+            String::from_utf8(written).unwrap(),
+            serde_json::to_string_pretty(&whole).unwrap()
+        );
+    }
+
+    #[test]
+    fn an_empty_array_is_two_brackets() {
+        let mut written = Vec::new();
+        let array = ArrayWriter::open(&mut written, b"  ", b"    ").unwrap();
+        assert!(array.is_empty());
+        array.close(&mut written).unwrap();
+        assert_eq!(written, b"[]");
+    }
+}
