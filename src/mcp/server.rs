@@ -275,7 +275,6 @@ impl AigentServer {
     async fn ask_in_result(
         &self,
         settings: &CallSettings,
-        request: &CallToolRequestParams,
         prepared: &call::Prepared,
         ids: &RequestIds,
         context: &RequestContext<RoleServer>,
@@ -295,7 +294,7 @@ impl AigentServer {
                 .map_err(|_| "the confirmation request could not be built")?;
         self.audit_request(settings, &prepared.command, &argv, ids, context)
             .await?;
-        let state = sealer.seal(&prepared.command, request.arguments.as_ref(), ids);
+        let state = sealer.seal(&prepared.command, Some(prepared.arguments()), ids);
         let mut requests = InputRequests::new();
         requests.insert(
             confirm::INPUT_KEY.to_owned(),
@@ -439,7 +438,7 @@ impl ServerHandler for AigentServer {
 
     async fn call_tool(
         &self,
-        request: CallToolRequestParams,
+        mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let name = request.name.to_string();
@@ -473,20 +472,17 @@ impl ServerHandler for AigentServer {
         // a rejection's audit record: run on this worker, which hands its
         // other tasks on meanwhile, rather than hopping to another thread
         // and back.
+        // The arguments object moves on as it is: no copy, no text.
+        let arguments = request.arguments.take();
         let prepared = if tokio::runtime::Handle::current().runtime_flavor()
             == tokio::runtime::RuntimeFlavor::MultiThread
         {
-            tokio::task::block_in_place(|| {
-                call::prepare(&settings, &name, request.arguments.as_ref(), &ids)
-            })
+            tokio::task::block_in_place(|| call::prepare(&settings, &name, arguments, &ids))
         } else {
             let (settings, name, ids) = (settings.clone(), name.clone(), ids.clone());
-            let arguments = request.arguments.clone();
-            tokio::task::spawn_blocking(move || {
-                call::prepare(&settings, &name, arguments.as_ref(), &ids)
-            })
-            .await
-            .map_err(|err| McpError::internal_error(err.to_string(), None))?
+            tokio::task::spawn_blocking(move || call::prepare(&settings, &name, arguments, &ids))
+                .await
+                .map_err(|err| McpError::internal_error(err.to_string(), None))?
         };
         let prepared = match prepared {
             Ok(prepared) => prepared,
@@ -512,7 +508,7 @@ impl ServerHandler for AigentServer {
             }
         } else if speaks_2026(&context) {
             match self
-                .ask_in_result(&settings, &request, &prepared, &ids, &context)
+                .ask_in_result(&settings, &prepared, &ids, &context)
                 .await
             {
                 Ok(input_required) => return Ok(input_required.into()),
@@ -824,11 +820,16 @@ impl AigentServer {
 /// (after `--drain`, if given) and its outcome recorded before this returns.
 pub async fn serve_stdio(options: ServeOptions, reporter: Reporter) -> Result<(), ServeError> {
     let interval = options.poll_interval;
+    let max_argument_bytes = options.max_argument_bytes;
     let server = AigentServer::new(options, reporter);
     server.warm();
     let (eof_tx, eof_rx) = tokio::sync::oneshot::channel();
     let stdin = WatchedStdin {
-        inner: super::framing::Precheck::new(tokio::io::stdin()),
+        inner: super::framing::Precheck::new(tokio::io::stdin()).with_limits(
+            super::framing::Limits {
+                arguments: max_argument_bytes,
+            },
+        ),
         eof: Some(eof_tx),
     };
     let transport =

@@ -35,6 +35,8 @@ mod lsp;
 mod mcp;
 #[cfg(unix)]
 mod mcp_http;
+#[cfg(target_os = "linux")]
+mod mcp_memory;
 #[cfg(unix)]
 mod mcp_revisions;
 #[cfg(unix)]
