@@ -850,6 +850,22 @@ mod tests {
         assert!(started.elapsed() < Duration::from_secs(10));
     }
 
+    /// A child that writes without end is still ended by its timeout.
+    #[test]
+    fn endless_output_does_not_hold_off_the_timeout() {
+        let options = RunOptions {
+            output: Output::Capture { limit: 64 },
+            timeout: Some(Duration::from_millis(300)),
+            grace: Duration::from_millis(200),
+            ..RunOptions::default()
+        };
+        let started = Instant::now();
+        let finished = run(&Argv::from_words(["yes"]), &options).unwrap();
+        assert!(finished.timed_out);
+        assert!(finished.stdout.unwrap().truncated);
+        assert!(started.elapsed() < Duration::from_secs(10));
+    }
+
     /// A process that left the group keeps the pipe open: what came is
     /// kept, marked truncated, once the grace period is over.
     #[test]

@@ -35,10 +35,10 @@ mod lsp;
 mod mcp;
 #[cfg(unix)]
 mod mcp_http;
-#[cfg(target_os = "linux")]
-mod mcp_memory;
 #[cfg(unix)]
 mod mcp_http_oauth;
+#[cfg(target_os = "linux")]
+mod mcp_memory;
 #[cfg(unix)]
 mod mcp_revisions;
 #[cfg(unix)]

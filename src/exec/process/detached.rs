@@ -31,6 +31,8 @@ pub const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 const FIRST_NAP: Duration = Duration::from_micros(200);
 /// What one read takes from a pipe.
 const CHUNK: usize = 16 * 1024;
+/// Reads of one pipe per wake-up of the loop, at most.
+const READS_PER_WAKE: usize = 4;
 
 /// Why the group was ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,13 +59,15 @@ impl Stream {
         }
     }
 
-    /// Reads what is there, keeping at most `limit` bytes in all; closes
-    /// the pipe at its end (or on an error other than "nothing yet").
+    /// Reads what is there, up to [`READS_PER_WAKE`] chunks (a child that
+    /// writes without end must not keep the loop from its timeout),
+    /// keeping at most `limit` bytes in all; closes the pipe at its end
+    /// (or on an error other than "nothing yet").
     fn read(&mut self, limit: usize, buffer: &mut [u8]) {
         let Some(pipe) = &self.pipe else { return };
-        loop {
+        for _ in 0..READS_PER_WAKE {
             match rustix::io::read(pipe, &mut *buffer) {
-                Ok(0) => break,
+                Ok(0) => {}
                 Ok(read) => {
                     let room = limit.saturating_sub(self.captured.bytes.len());
                     self.captured
@@ -73,13 +77,17 @@ impl Stream {
                     if read < buffer.len() {
                         return;
                     }
+                    continue;
                 }
-                Err(rustix::io::Errno::INTR) => {}
+                Err(rustix::io::Errno::INTR) => continue,
                 Err(rustix::io::Errno::AGAIN) => return,
-                Err(_) => break,
+                Err(_) => {}
             }
+            // The end of the pipe, or an error that ends it.
+            self.pipe = None;
+            return;
         }
-        self.pipe = None;
+        // There may be more: the next poll says so at once.
     }
 
     /// The pipe was given up on with data possibly still to come.
