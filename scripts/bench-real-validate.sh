@@ -28,7 +28,7 @@ fi
 # CPU seconds (user + sys) and peak KB of one run of "$@", output dropped.
 cpu() {
     /usr/bin/time -f '%U %S %M' -o "$tmp/t" "$@" > /dev/null 2>&1 || true
-    awk '{printf "%.3f %d\n", $1 + $2, $3}' "$tmp/t"
+    tail -1 "$tmp/t" | awk '{printf "%.3f %d\n", $1 + $2, $3}'
 }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
