@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::rule::Rule;
 use super::violation::Violation;
@@ -17,6 +17,13 @@ pub enum RawArguments<'a> {
     Flags(&'a [String]),
     /// The text of a JSON object keyed by parameter name.
     Json(&'a str),
+    /// A JSON object keyed by parameter name that arrived already parsed
+    /// (an MCP `tools/call`'s `arguments`): checked as `Json` is, without
+    /// a text. The parser that made it decided what a repeated key means
+    /// and read each number into a 64-bit integer or float, so there is
+    /// no duplicate key left to refuse and no exact number text to keep:
+    /// a number's text is serde_json's rendering of it.
+    Object(&'a Map<String, Value>),
 }
 
 impl<'a> RawArguments<'a> {

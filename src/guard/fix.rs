@@ -32,7 +32,23 @@ pub fn corrected_words(
     }
     let words = match raw {
         RawArguments::Flags(tokens) => corrected_flags(declaration, tokens, &corrections)?,
-        RawArguments::Json(text) => corrected_json(declaration, text, &corrections)?,
+        RawArguments::Json(text) => {
+            let document = serde_json::from_str::<Value>(text).ok()?;
+            let Value::Object(object) = document else {
+                return None;
+            };
+            let corrected = corrected_object(declaration, object, &corrections)?;
+            vec!["--json".to_owned(), serde_json::to_string(&corrected).ok()?]
+        }
+        // Checked as the object it is; the words carry its text.
+        RawArguments::Object(object) => {
+            let corrected =
+                corrected_object(declaration, serde_json::Map::clone(object), &corrections)?;
+            return check(&RawArguments::Object(&corrected))
+                .then(|| serde_json::to_string(&corrected).ok())
+                .flatten()
+                .map(|text| vec!["--json".to_owned(), text]);
+        }
     };
     check(&RawArguments::from_tail(&words)).then_some(words)
 }
@@ -148,14 +164,12 @@ fn corrected_flags(
     Some(words)
 }
 
-/// The JSON object with each corrected value in place, written compactly.
-fn corrected_json(
+/// The JSON object with each corrected value in place.
+fn corrected_object(
     declaration: &Declaration,
-    text: &str,
+    mut object: serde_json::Map<String, Value>,
     corrections: &[(&str, Option<usize>, &str)],
-) -> Option<Vec<String>> {
-    let mut document: Value = serde_json::from_str(text).ok()?;
-    let object = document.as_object_mut()?;
+) -> Option<serde_json::Map<String, Value>> {
     for &(name, item, value) in corrections {
         let slot = match item {
             Some(item) => object.get_mut(name)?.as_array_mut()?.get_mut(item)?,
@@ -163,10 +177,7 @@ fn corrected_json(
         };
         *slot = typed(declaration, name, slot, value);
     }
-    Some(vec![
-        "--json".to_owned(),
-        serde_json::to_string(&document).ok()?,
-    ])
+    Some(object)
 }
 
 /// The correction as the JSON value the input takes: a number or a

@@ -2,6 +2,7 @@
 //! else looks at them (DESIGN.md §5): an object, no duplicate keys, and no
 //! `__proto__`, `constructor` or `prototype` key at any depth.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use serde_json::{Map, Value};
@@ -9,7 +10,7 @@ use serde_json::{Map, Value};
 use super::arguments::{Given, unknown_parameter};
 use super::number::NumberTexts;
 use super::rule::Rule;
-use super::violation::Violation;
+use super::violation::{Violation, shown_json};
 use crate::contract::Parameter;
 
 /// Keys that reach into an object's prototype in JavaScript consumers.
@@ -150,11 +151,44 @@ pub fn parse_for_parameters(
     show_text: bool,
 ) -> Result<GivenValues, Vec<Violation>> {
     let (object, texts) = parse_object(text, show_text)?;
+    let (given, violations) = given_values(
+        object
+            .into_iter()
+            .map(|(key, value)| (key, Cow::Owned(value))),
+        parameters,
+    );
+    Ok((given, texts, violations))
+}
+
+/// [`parse_for_parameters`] for an object that arrived parsed (MCP): the
+/// prototype-key check, then each declared value copied out of it (and
+/// nothing else: an unknown key's value is only quoted, cut short).
+pub fn object_for_parameters(
+    object: &Map<String, Value>,
+    parameters: &[Parameter],
+) -> Result<GivenValues, Vec<Violation>> {
+    let violations = prototype_violations(object);
+    if !violations.is_empty() {
+        return Err(violations);
+    }
+    let (given, violations) = given_values(
+        object
+            .iter()
+            .map(|(key, value)| (key.clone(), Cow::Borrowed(value))),
+        parameters,
+    );
+    Ok((given, NumberTexts::rendered(), violations))
+}
+
+fn given_values<'a>(
+    entries: impl Iterator<Item = (String, Cow<'a, Value>)>,
+    parameters: &[Parameter],
+) -> (HashMap<String, Given>, Vec<Violation>) {
     let mut given = HashMap::new();
     let mut violations = Vec::new();
-    for (key, value) in object {
+    for (key, value) in entries {
         if !parameters.iter().any(|parameter| parameter.name == key) {
-            let mut violation = unknown_parameter(&key, Some(value.to_string()), parameters);
+            let mut violation = unknown_parameter(&key, Some(shown_json(&value)), parameters);
             // A misspelt sensitive parameter carries its secret all the same.
             violation.sensitive = violation.suggestion.as_deref().is_some_and(|closest| {
                 parameters
@@ -163,10 +197,10 @@ pub fn parse_for_parameters(
             });
             violations.push(violation);
         } else if !value.is_null() {
-            given.insert(key, Given::Json(value));
+            given.insert(key, Given::Json(value.into_owned()));
         }
     }
-    Ok((given, texts, violations))
+    (given, violations)
 }
 
 #[cfg(test)]
@@ -181,6 +215,91 @@ mod tests {
             .into_iter()
             .map(|violation| (violation.field, violation.rule))
             .collect()
+    }
+
+    #[test]
+    fn a_parsed_object_is_checked_as_its_text_is() {
+        use crate::contract::Origin;
+        use crate::guard::{RawArguments, check};
+        use serde_json::json;
+        let declare = |document: Value| {
+            let parsed = crate::registry::parse_value(&document, &Origin::default());
+            assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
+            parsed.declaration.unwrap()
+        };
+        let parameters = declare(json!({
+            "name": "probe", "description": "probe", "danger_level": "safe",
+            "parameters": {
+                "id": {"type": "string", "pattern_type": "alphanumeric_id"},
+                "count": {"type": "integer"},
+                "ratio": {"type": "number"},
+                "dry": {"type": "boolean"},
+                "env": {"type": "enum", "enum_values": ["dev", "prod"]},
+                "tags": {"type": "array", "pattern_type": "alphanumeric_id"},
+                "token": {"type": "string", "sensitive": true}
+            },
+            "subprocess": {"binary": "probe", "user_controlled_args":
+                ["id", "count", "ratio", "dry", "env", "tags", "token"]}
+        }));
+        let schema = declare(json!({
+            "name": "schema", "description": "schema", "danger_level": "safe",
+            "input_schema": {"type": "object", "properties": {
+                "name": {"type": "string", "x-aigent-pattern-type": "alphanumeric_id"},
+                "sizes": {"type": "array", "items": {"type": "number"}}
+            }},
+            "subprocess": {"binary": "probe", "user_controlled_args": ["name", "sizes"]}
+        }));
+        let cases = [
+            (
+                &parameters,
+                r#"{"id":"a1","count":-3,"ratio":1.5,"dry":true,"env":"prod","tags":["x","y"]}"#,
+            ),
+            (
+                &parameters,
+                r#"{"ratio":1e300,"count":18446744073709551615}"#,
+            ),
+            (
+                &parameters,
+                r#"{"count":"5","dry":"yes","env":"Prod","tags":["a%2Fb"]}"#,
+            ),
+            (
+                &parameters,
+                r#"{"idd":"x","token":"hunter2;","__proto__":{}}"#,
+            ),
+            (&parameters, r#"{"tags":["ok",3],"ratio":null}"#),
+            (&parameters, r#"{"token":"s3cret","id":"a b"}"#),
+            (&schema, r#"{"name":"n1","sizes":[1.5,-2,1e-7,2.25]}"#),
+            (
+                &schema,
+                r#"{"name":"-x","sizes":["1"],"extra":{"constructor":1}}"#,
+            ),
+            (&schema, r#"{"sizes":[{"prototype":{}}],"name":null}"#),
+        ];
+        for (declaration, text) in cases {
+            let object: Map<String, Value> = serde_json::from_str(text).unwrap();
+            assert_eq!(
+                check(declaration, &RawArguments::Object(&object)),
+                check(declaration, &RawArguments::Json(text)),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_unknown_key_is_quoted_short() {
+        let parameters = [crate::contract::Parameter::new(
+            "id",
+            crate::contract::ParamType::String,
+        )];
+        let mut object = Map::new();
+        object.insert("other".to_owned(), Value::String("x".repeat(1_000_000)));
+        let (_, _, violations) = object_for_parameters(&object, &parameters).unwrap();
+        let shown = violations[0].input_value.as_deref().unwrap();
+        assert!(shown.len() < 8 * 1024, "{}", shown.len());
+        assert!(
+            shown.starts_with("\"xxx") && shown.ends_with('…'),
+            "{shown}"
+        );
     }
 
     #[test]

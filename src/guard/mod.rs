@@ -79,7 +79,9 @@ impl ArgValue {
         match value {
             Value::String(text) => Self::String(text.clone()),
             Value::Bool(flag) => Self::Boolean(*flag),
-            Value::Number(number) => Self::from_number(number, texts.get(pointer)),
+            Value::Number(number) => {
+                Self::from_number(number, texts.text_of(pointer, number).as_deref())
+            }
             Value::Array(items) if items.iter().all(Value::is_string) => Self::Array(
                 items
                     .iter()
@@ -255,6 +257,7 @@ fn check_parameters(
         RawArguments::Json(text) => {
             json_args::parse_for_parameters(text, parameters, !declaration.has_sensitive_input())?
         }
+        RawArguments::Object(object) => json_args::object_for_parameters(object, parameters)?,
     };
     let mut validated = Vec::new();
     for parameter in parameters {

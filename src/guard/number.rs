@@ -126,7 +126,12 @@ fn mantissa_has_nonzero_digit(text: &str) -> bool {
 /// however long the keys or deep the nesting (a pointer string per number
 /// would copy a long key once per number below it).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct NumberTexts(NumberNode);
+pub struct NumberTexts {
+    root: NumberNode,
+    /// The document arrived parsed, with no text: each number's text is
+    /// serde_json's rendering of its value.
+    rendered: bool,
+}
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 struct NumberNode {
@@ -135,16 +140,41 @@ struct NumberNode {
 }
 
 impl NumberTexts {
+    /// For a document that arrived already parsed (an MCP call's
+    /// `arguments`): nothing is recorded, and each number's text is what
+    /// serde_json prints for it, as if the document had been written out
+    /// and read back.
+    pub fn rendered() -> Self {
+        Self {
+            root: NumberNode::default(),
+            rendered: true,
+        }
+    }
+
+    /// The text of the number at `pointer`: as given, or serde_json's
+    /// rendering for a document that had no text; `None` when neither
+    /// (a declaration's default, which gets its shortest decimal form).
+    pub fn text_of<'a>(
+        &'a self,
+        pointer: &str,
+        number: &serde_json::Number,
+    ) -> Option<std::borrow::Cow<'a, str>> {
+        if self.rendered {
+            return Some(std::borrow::Cow::Owned(number.to_string()));
+        }
+        self.get(pointer).map(std::borrow::Cow::Borrowed)
+    }
+
     /// Records the numbers of `value`, parsed from `text`, under `prefix`
     /// (`""` for a whole document). The number literals of the text and the
     /// numbers of the value are matched in document order, which
     /// `preserve_order` and the refusal of duplicate keys keep the same.
     pub fn record(&mut self, text: &str, value: &Value, prefix: &str) {
         let literals = number_literals(text);
-        if literals.len() != count_numbers(value) {
+        if literals.is_empty() || literals.len() != count_numbers(value) {
             return;
         }
-        let mut node = &mut self.0;
+        let mut node = &mut self.root;
         for token in pointer_tokens(prefix) {
             node = node.children.entry(token).or_default();
         }
@@ -160,16 +190,12 @@ impl NumberTexts {
         }
         let mut literals = literals.into_iter();
         for (key, item) in object {
-            fill(
-                self.0.children.entry(key.clone()).or_default(),
-                item,
-                &mut literals,
-            );
+            fill_child(&mut self.root, key.clone(), item, &mut literals);
         }
     }
 
     pub fn get(&self, pointer: &str) -> Option<&str> {
-        let mut node = &self.0;
+        let mut node = &self.root;
         for token in pointer_tokens(pointer) {
             node = node.children.get(&token)?;
         }
@@ -194,30 +220,52 @@ fn count_numbers(value: &Value) -> usize {
     }
 }
 
-/// Gives each number under `value` its literal, in document order.
-fn fill<'a>(node: &mut NumberNode, value: &Value, literals: &mut impl Iterator<Item = &'a str>) {
+/// Gives each number under `value` its literal, in document order; true
+/// when `value` holds a number. Only the paths to numbers get nodes: an
+/// array of strings costs nothing.
+fn fill<'a>(
+    node: &mut NumberNode,
+    value: &Value,
+    literals: &mut impl Iterator<Item = &'a str>,
+) -> bool {
     match value {
-        Value::Number(_) => node.text = literals.next().map(str::to_owned),
+        Value::Number(_) => {
+            node.text = literals.next().map(str::to_owned);
+            true
+        }
         Value::Array(items) => {
+            let mut any = false;
             for (index, item) in items.iter().enumerate() {
-                fill(
-                    node.children.entry(index.to_string()).or_default(),
-                    item,
-                    literals,
-                );
+                any |= fill_child(node, index.to_string(), item, literals);
             }
+            any
         }
         Value::Object(object) => {
+            let mut any = false;
             for (key, item) in object {
-                fill(
-                    node.children.entry(key.clone()).or_default(),
-                    item,
-                    literals,
-                );
+                any |= fill_child(node, key.clone(), item, literals);
             }
+            any
         }
-        _ => {}
+        _ => false,
     }
+}
+
+fn fill_child<'a>(
+    node: &mut NumberNode,
+    token: String,
+    value: &Value,
+    literals: &mut impl Iterator<Item = &'a str>,
+) -> bool {
+    if !matches!(value, Value::Number(_) | Value::Array(_) | Value::Object(_)) {
+        return false;
+    }
+    let mut child = NumberNode::default();
+    let found = fill(&mut child, value, literals);
+    if found {
+        node.children.insert(token, child);
+    }
+    found
 }
 
 /// Appends `/token` to a JSON pointer.
@@ -315,7 +363,7 @@ mod tests {
         texts.record_object(&text, value.as_object().unwrap());
         assert_eq!(texts.get(&format!("/{key}/9999")), Some("1"));
         assert_eq!(texts.get("/a~1b~0"), Some("2.50"));
-        assert_eq!(texts.0.children.len(), 2);
-        assert_eq!(texts.0.children[&key].children.len(), 10_000);
+        assert_eq!(texts.root.children.len(), 2);
+        assert_eq!(texts.root.children[&key].children.len(), 10_000);
     }
 }

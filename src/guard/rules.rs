@@ -133,7 +133,7 @@ pub fn check_string(field: &str, value: &str, profile: &ValueProfile<'_>) -> Vec
             Violation {
                 field: field.to_owned(),
                 rule,
-                input_value: Some(value.to_owned()),
+                input_value: Some(super::violation::quoted(value)),
                 expected: expected.clone(),
                 message: format!("`{field}` {why}"),
                 suggestion,

@@ -10,7 +10,7 @@ use super::json_args;
 use super::number::{self, NumberTexts};
 use super::rule::Rule;
 use super::rules::{ValueProfile, check_string};
-use super::violation::Violation;
+use super::violation::{Violation, quoted, shown_json};
 use super::{ArgValue, Argument, ValidatedArguments, ValueSource};
 use crate::contract::{Declaration, InputSchema, Inputs};
 
@@ -26,6 +26,14 @@ pub fn check(
             json_args::parse_object(text, !declaration.has_sensitive_input())
         }
         RawArguments::Flags(tokens) => flags_to_object(tokens, input_schema),
+        RawArguments::Object(object) => {
+            let violations = json_args::prototype_violations(object);
+            if violations.is_empty() {
+                Ok(((*object).clone(), NumberTexts::rendered()))
+            } else {
+                Err(violations)
+            }
+        }
     };
     let (mut instance, texts) = match parsed {
         Ok(parsed) => parsed,
@@ -172,8 +180,8 @@ fn schema_violations(input_schema: &InputSchema, instance: &Value) -> Vec<Violat
             let found = error.instance();
             let input_value = match (rule, found.as_ref()) {
                 (Rule::Required, _) => None,
-                (_, Value::String(text)) => Some(text.clone()),
-                (_, other) => Some(other.to_string()),
+                (_, Value::String(text)) => Some(quoted(text)),
+                (_, other) => Some(shown_json(other)),
             };
             let shown = if field.is_empty() {
                 "the arguments".to_owned()

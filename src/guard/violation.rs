@@ -119,6 +119,41 @@ fn cut_text(text: String) -> String {
     }
 }
 
+/// `text` as a violation quotes it: cut as [`Rejection::bounded`] would
+/// cut it, without copying more of a long value than is kept.
+pub fn quoted(text: &str) -> String {
+    match text.char_indices().nth(MAX_VIOLATION_TEXT_CHARS) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_owned(),
+    }
+}
+
+/// A JSON value's compact text as a violation quotes it: written out only
+/// as far as is kept, so a long value is never rendered whole.
+pub fn shown_json(value: &serde_json::Value) -> String {
+    /// Takes bytes until it has enough, then refuses the rest.
+    struct Bounded(Vec<u8>);
+    impl std::io::Write for Bounded {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            // Characters are at most 4 bytes: this holds more than is kept.
+            let room = (MAX_VIOLATION_TEXT_CHARS * 4 + 4).saturating_sub(self.0.len());
+            if room == 0 {
+                return Err(std::io::Error::other("enough"));
+            }
+            let taken = bytes.len().min(room);
+            self.0.extend_from_slice(&bytes[..taken]);
+            Ok(taken)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut out = Bounded(Vec::new());
+    let _ = serde_json::to_writer(&mut out, value);
+    // A cut may fall inside a character: what is kept ends before it.
+    quoted(&String::from_utf8_lossy(&out.0))
+}
+
 /// Phase 1 refused the arguments; nothing may run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rejection {

@@ -178,8 +178,10 @@ pub struct Prepared {
     pub command: String,
     pub argv: Argv,
     declaration: Declaration,
-    /// The arguments as JSON text, checked again when the call runs.
-    arguments: String,
+    /// The arguments object as the client sent it, checked again when the
+    /// call runs. Never written out as text: the guard reads the object
+    /// itself (`RawArguments::Object`).
+    arguments: Map<String, Value>,
     pub warnings: Vec<String>,
 }
 
@@ -189,6 +191,11 @@ pub struct Prepared {
 pub const TASK_THRESHOLD: Duration = Duration::from_secs(60);
 
 impl Prepared {
+    /// The arguments the call was prepared with.
+    pub fn arguments(&self) -> &Map<String, Value> {
+        &self.arguments
+    }
+
     /// Nothing destructive runs unconfirmed.
     pub fn needs_confirmation(&self) -> bool {
         self.declaration.requires_confirmation()
@@ -229,10 +236,12 @@ pub enum Refusal {
 
 /// Loads the declaration and runs the protocol as a dry run: a rejection is
 /// audited and returned as the envelope; otherwise the argv to confirm.
+/// The arguments object is kept as it came (no arguments is an empty
+/// object) and handed to the guard as an object, never as text.
 pub fn prepare(
     settings: &CallSettings,
     name: &str,
-    arguments: Option<&Map<String, Value>>,
+    arguments: Option<Map<String, Value>>,
     request: &RequestIds,
 ) -> Result<Prepared, Refusal> {
     let loaded = settings
@@ -252,8 +261,7 @@ pub fn prepare(
             err => Refusal::Outcome(load_failure(name, err, request)),
         })?;
     let declaration = loaded.declaration;
-    let text = serde_json::to_string(&arguments.cloned().unwrap_or_default())
-        .unwrap_or_else(|_| "{}".to_owned());
+    let arguments = arguments.unwrap_or_default();
     let options = InvokeOptions {
         mode: Mode::DryRun,
         audit_log: settings.audit_log.as_deref(),
@@ -261,12 +269,12 @@ pub fn prepare(
         request: Some(request.clone()),
         ..InvokeOptions::default()
     };
-    match invoke(&declaration, &RawArguments::Json(&text), &options) {
+    match invoke(&declaration, &RawArguments::Object(&arguments), &options) {
         Ok(Invoked::Planned { argv, .. }) => Ok(Prepared {
             command: declaration.name.clone(),
             argv,
             declaration,
-            arguments: text,
+            arguments,
             warnings: loaded
                 .warnings
                 .iter()
@@ -408,8 +416,13 @@ where
     };
     drop(ticks);
     let audit_log = settings.audit_log.clone();
-    let declaration = prepared.declaration.clone();
-    let arguments = prepared.arguments.clone();
+    let Prepared {
+        command,
+        declaration,
+        arguments,
+        warnings,
+        ..
+    } = prepared;
     let (handed, running) = tokio::sync::oneshot::channel();
     // The outcome record is written before the result is handed back, and
     // flushed to the disk by this thread right after, while the reply is
@@ -419,7 +432,9 @@ where
             audit_log: audit_log.as_deref(),
             ..options
         };
-        let invoked = invoke(&declaration, &RawArguments::Json(&arguments), &options);
+        let invoked = invoke(&declaration, &RawArguments::Object(&arguments), &options);
+        // The arguments go before the reply does.
+        drop(arguments);
         let ran = matches!(invoked, Ok(Invoked::Finished { .. }));
         let _ = handed.send(invoked);
         if ran {
@@ -447,8 +462,7 @@ where
             }
         }
     };
-    let command = prepared.command.as_str();
-    let warnings = prepared.warnings;
+    let command = command.as_str();
     let invoked = match joined {
         Ok(Ok(invoked)) => invoked,
         Ok(Err(err)) => return invoke_failure(command, &err, warnings, request),

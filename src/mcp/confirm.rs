@@ -166,9 +166,11 @@ impl Sealer {
 /// canonical form (keys sorted at every level), so that the retry must be
 /// the same call.
 fn binding(tool: &str, arguments: Option<&Map<String, Value>>) -> Vec<u8> {
-    let canonical = canonical(&Value::Object(arguments.cloned().unwrap_or_default()));
     let mut hasher = Sha256::new();
-    hasher.update(canonical.as_bytes());
+    match arguments {
+        Some(arguments) => hash_canonical_object(&mut hasher, arguments),
+        None => hasher.update(b"{}"),
+    }
     let mut bound = CONTEXT.to_vec();
     bound.push(0);
     bound.extend_from_slice(tool.as_bytes());
@@ -177,24 +179,54 @@ fn binding(tool: &str, arguments: Option<&Map<String, Value>>) -> Vec<u8> {
     bound
 }
 
-/// JSON text with object keys sorted at every level.
-fn canonical(value: &Value) -> String {
-    fn sorted(value: &Value) -> Value {
-        match value {
-            Value::Object(object) => {
-                let mut keys: Vec<&String> = object.keys().collect();
-                keys.sort();
-                let mut out = Map::new();
-                for key in keys {
-                    out.insert(key.clone(), sorted(&object[key]));
+/// Feeds `hasher` the JSON text of a value with object keys sorted at
+/// every level (compact, as serde_json writes it), without building that
+/// text or a sorted copy: the arguments may be large.
+fn hash_canonical(hasher: &mut Sha256, value: &Value) {
+    match value {
+        Value::Object(object) => hash_canonical_object(hasher, object),
+        Value::Array(items) => {
+            hasher.update(b"[");
+            for (index, item) in items.iter().enumerate() {
+                if index > 0 {
+                    hasher.update(b",");
                 }
-                Value::Object(out)
+                hash_canonical(hasher, item);
             }
-            Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
-            other => other.clone(),
+            hasher.update(b"]");
+        }
+        scalar => {
+            let _ = serde_json::to_writer(HashWriter(hasher), scalar);
         }
     }
-    sorted(value).to_string()
+}
+
+fn hash_canonical_object(hasher: &mut Sha256, object: &Map<String, Value>) {
+    let mut entries: Vec<(&String, &Value)> = object.iter().collect();
+    entries.sort_by(|a, b| a.0.cmp(b.0));
+    hasher.update(b"{");
+    for (index, (key, item)) in entries.into_iter().enumerate() {
+        if index > 0 {
+            hasher.update(b",");
+        }
+        let _ = serde_json::to_writer(HashWriter(hasher), key);
+        hasher.update(b":");
+        hash_canonical(hasher, item);
+    }
+    hasher.update(b"}");
+}
+
+/// Text written into a hash.
+struct HashWriter<'a>(&'a mut Sha256);
+
+impl std::io::Write for HashWriter<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.update(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -264,6 +296,39 @@ mod tests {
 
     fn args(value: Value) -> Map<String, Value> {
         value.as_object().cloned().unwrap()
+    }
+
+    #[test]
+    fn the_binding_hashes_the_sorted_text_without_building_it() {
+        // The text the binding stood for before it was streamed: keys
+        // sorted at every level, written compactly.
+        fn sorted(value: &Value) -> Value {
+            match value {
+                Value::Object(object) => {
+                    let mut keys: Vec<&String> = object.keys().collect();
+                    keys.sort();
+                    Value::Object(
+                        keys.into_iter()
+                            .map(|key| (key.clone(), sorted(&object[key])))
+                            .collect(),
+                    )
+                }
+                Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
+                other => other.clone(),
+            }
+        }
+        let arguments = args(json!({
+            "z": [3, {"b": "\u{1}\"q", "a": null}, 1.5, true],
+            "a": {"é": -0.0, "b": 1e300, "a": 18446744073709551615u64},
+            "m": ""
+        }));
+        let text = sorted(&Value::Object(arguments.clone())).to_string();
+        let mut expected = Sha256::new();
+        expected.update(text.as_bytes());
+        let mut hasher = Sha256::new();
+        hash_canonical_object(&mut hasher, &arguments);
+        assert_eq!(hasher.finalize(), expected.finalize());
+        assert_eq!(binding("t", None), binding("t", Some(&Map::new())));
     }
 
     #[test]

@@ -69,10 +69,12 @@ impl Kind {
     }
 }
 
-/// `params`: its kind and, for an object, the kind of its `_meta`.
+/// `params`: its kind and, for an object, the kind of its `_meta` and the
+/// size of its `arguments` written compactly.
 struct Params {
     kind: Kind,
     meta: Option<Kind>,
+    arguments: Option<usize>,
 }
 
 struct KindVisitor<const LOOK_FOR_META: bool>;
@@ -87,42 +89,49 @@ impl<'de, const LOOK_FOR_META: bool> serde::de::Visitor<'de> for KindVisitor<LOO
         Ok(Params {
             kind: Kind::Boolean,
             meta: None,
+            arguments: None,
         })
     }
     fn visit_i64<E>(self, _: i64) -> Result<Params, E> {
         Ok(Params {
             kind: Kind::Number,
             meta: None,
+            arguments: None,
         })
     }
     fn visit_u64<E>(self, _: u64) -> Result<Params, E> {
         Ok(Params {
             kind: Kind::Number,
             meta: None,
+            arguments: None,
         })
     }
     fn visit_f64<E>(self, _: f64) -> Result<Params, E> {
         Ok(Params {
             kind: Kind::Number,
             meta: None,
+            arguments: None,
         })
     }
     fn visit_str<E>(self, _: &str) -> Result<Params, E> {
         Ok(Params {
             kind: Kind::String,
             meta: None,
+            arguments: None,
         })
     }
     fn visit_unit<E>(self) -> Result<Params, E> {
         Ok(Params {
             kind: Kind::Null,
             meta: None,
+            arguments: None,
         })
     }
     fn visit_none<E>(self) -> Result<Params, E> {
         Ok(Params {
             kind: Kind::Null,
             meta: None,
+            arguments: None,
         })
     }
     fn visit_some<D: serde::Deserializer<'de>>(self, value: D) -> Result<Params, D::Error> {
@@ -133,13 +142,17 @@ impl<'de, const LOOK_FOR_META: bool> serde::de::Visitor<'de> for KindVisitor<LOO
         Ok(Params {
             kind: Kind::Array,
             meta: None,
+            arguments: None,
         })
     }
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Params, A::Error> {
         let mut meta = None;
+        let mut arguments = None;
         while let Some(key) = map.next_key::<Cow<'de, str>>()? {
             if LOOK_FOR_META && key == "_meta" {
                 meta = Some(map.next_value::<Shallow>()?.0);
+            } else if LOOK_FOR_META && key == "arguments" {
+                arguments = Some(map.next_value::<CompactSize>()?.0);
             } else {
                 map.next_value::<serde::de::IgnoredAny>()?;
             }
@@ -147,6 +160,7 @@ impl<'de, const LOOK_FOR_META: bool> serde::de::Visitor<'de> for KindVisitor<LOO
         Ok(Params {
             kind: Kind::Object,
             meta,
+            arguments,
         })
     }
 }
@@ -154,6 +168,96 @@ impl<'de, const LOOK_FOR_META: bool> serde::de::Visitor<'de> for KindVisitor<LOO
 impl<'de> Deserialize<'de> for Params {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserializer.deserialize_any(KindVisitor::<true>)
+    }
+}
+
+/// How many bytes a value takes written as serde_json writes it compactly
+/// (as the server measures `arguments` once parsed), counted while it is
+/// skipped: nothing of it is kept.
+struct CompactSize(usize);
+
+/// Counts what is written to it.
+struct Counter(usize);
+
+impl std::io::Write for Counter {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0 = self.0.saturating_add(bytes.len());
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn written_size<T: serde::Serialize + ?Sized>(value: &T) -> usize {
+    let mut counter = Counter(0);
+    let _ = serde_json::to_writer(&mut counter, value);
+    counter.0
+}
+
+impl<'de> Deserialize<'de> for CompactSize {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(SizeVisitor).map(CompactSize)
+    }
+}
+
+struct SizeVisitor;
+
+impl<'de> serde::de::Visitor<'de> for SizeVisitor {
+    type Value = usize;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, value: bool) -> Result<usize, E> {
+        Ok(if value { 4 } else { 5 })
+    }
+    fn visit_i64<E>(self, value: i64) -> Result<usize, E> {
+        Ok(written_size(&value))
+    }
+    fn visit_u64<E>(self, value: u64) -> Result<usize, E> {
+        Ok(written_size(&value))
+    }
+    fn visit_f64<E>(self, value: f64) -> Result<usize, E> {
+        Ok(written_size(&value))
+    }
+    fn visit_str<E>(self, value: &str) -> Result<usize, E> {
+        Ok(written_size(value))
+    }
+    fn visit_unit<E>(self) -> Result<usize, E> {
+        Ok(4)
+    }
+    fn visit_none<E>(self) -> Result<usize, E> {
+        Ok(4)
+    }
+    fn visit_some<D: serde::Deserializer<'de>>(self, value: D) -> Result<usize, D::Error> {
+        value.deserialize_any(self)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<usize, A::Error> {
+        let mut size: usize = 2;
+        let mut first = true;
+        while let Some(CompactSize(item)) = seq.next_element()? {
+            size = size
+                .saturating_add(item)
+                .saturating_add(usize::from(!first));
+            first = false;
+        }
+        Ok(size)
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<usize, A::Error> {
+        let mut size: usize = 2;
+        let mut first = true;
+        while let Some(CompactSize(key)) = map.next_key()? {
+            let CompactSize(value) = map.next_value()?;
+            // `"key":value`, and a comma before all but the first.
+            size = size
+                .saturating_add(key)
+                .saturating_add(1)
+                .saturating_add(value)
+                .saturating_add(usize::from(!first));
+            first = false;
+        }
+        Ok(size)
     }
 }
 
@@ -168,17 +272,75 @@ impl<'de> Deserialize<'de> for Shallow {
     }
 }
 
+/// The sizes a stdio line is held to before rmcp parses it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// A `tools/call`'s `arguments`, in bytes of compact JSON
+    /// (`--max-argument-bytes`).
+    pub arguments: usize,
+}
+
+/// A message may be this much larger than the argument cap (the rest of a
+/// `tools/call`: its name, `_meta`, the envelope), as over HTTP.
+pub const MESSAGE_MARGIN: usize = 64 * 1024;
+
+impl Limits {
+    /// No limit but rmcp's own.
+    pub const NONE: Limits = Limits {
+        arguments: usize::MAX,
+    };
+
+    /// The largest line handed to rmcp.
+    pub fn message(self) -> usize {
+        self.arguments.saturating_add(MESSAGE_MARGIN)
+    }
+}
+
 /// The error for a request line rmcp would answer without its id, as
 /// (code, message, data), with the id; `None` for every other line
 /// (notifications, which have no id to echo, among them).
 fn refusal_with_id(line: &[u8]) -> Option<(Value, Refusal)> {
     let probe: Probe<'_> = serde_json::from_slice(line).ok()?;
-    refusal_of(probe)
+    refusal_of(probe, Limits::NONE, line.len())
 }
 
-fn refusal_of(probe: Probe<'_>) -> Option<(Value, Refusal)> {
+/// What refuses a request before rmcp reads it: too large (its
+/// `arguments` over the cap, or the whole message over the cap plus
+/// [`MESSAGE_MARGIN`]), or `params` of a shape rmcp answers without the id.
+fn refusal_of(probe: Probe<'_>, limits: Limits, length: usize) -> Option<(Value, Refusal)> {
     let id = probe.id?;
     let method = probe.method?;
+    let size = probe.params.as_ref().and_then(|params| params.arguments);
+    if method == "tools/call"
+        && let Some(size) = size.filter(|size| *size > limits.arguments)
+    {
+        let limit = limits.arguments;
+        return Some((
+            id,
+            (
+                -32602,
+                format!(
+                    "`arguments` is {size} bytes of JSON; this server accepts at most {limit} \
+                     (aigent mcp serve --max-argument-bytes)"
+                ),
+                json!({"field": "arguments", "size": size, "limit": limit}),
+            ),
+        ));
+    }
+    if length > limits.message() {
+        let limit = limits.message();
+        return Some((
+            id,
+            (
+                -32600,
+                format!(
+                    "the message is {length} bytes; this server accepts at most {limit} \
+                     (aigent mcp serve --max-argument-bytes, plus 64 KiB)"
+                ),
+                json!({"field": "message", "size": length, "limit": limit}),
+            ),
+        ));
+    }
     let params = probe.params?;
     let refusal = match params.kind {
         Kind::Object => {
@@ -218,16 +380,30 @@ pub fn refusal(line: &[u8]) -> Option<Refusal> {
     refusal_with_id(line).map(|(_, refusal)| refusal)
 }
 
-/// The line rmcp gets instead of a refused request: the same id, the
-/// refusal in the params.
-/// What a line is: an `initialize` request (the stream is a session, not
-/// stateless 2026-07-28), and the line rmcp gets instead of it, if any.
-fn look(line: &[u8]) -> (bool, Option<(Value, Refusal)>) {
+/// What a line is.
+#[derive(Default)]
+struct Look {
+    /// An `initialize` request: the stream is a session, not stateless
+    /// 2026-07-28.
+    initialize: bool,
+    /// A `tools/call` request (with an id).
+    call: bool,
+    /// The refusal rmcp gets instead of it, if any.
+    refused: Option<(Value, Refusal)>,
+}
+
+fn look(line: &[u8], limits: Limits) -> Look {
     let Ok(probe) = serde_json::from_slice::<Probe<'_>>(line) else {
-        return (false, None);
+        return Look::default();
     };
     let initialize = probe.method.as_deref() == Some("initialize");
-    (initialize, refusal_of(probe))
+    let call = probe.method.as_deref() == Some("tools/call")
+        && probe.id.as_ref().is_some_and(|id| !id.is_null());
+    Look {
+        initialize,
+        call,
+        refused: refusal_of(probe, limits, line.len()),
+    }
 }
 
 /// The line rmcp gets instead of a refused request: the same id, the
@@ -285,6 +461,9 @@ pub struct Precheck<R> {
     eof: bool,
     /// An `initialize` request went by.
     session: bool,
+    limits: Limits,
+    /// Told of each `tools/call` handed on.
+    calls: Option<super::lifecycle::Lifecycle>,
 }
 
 impl<R> Precheck<R> {
@@ -297,6 +476,51 @@ impl<R> Precheck<R> {
             overlong: false,
             eof: false,
             session: false,
+            limits: Limits::NONE,
+            calls: None,
+        }
+    }
+
+    /// Holds lines to `limits`: a request over them is answered with its
+    /// error (and its id) without rmcp parsing it, and any other line over
+    /// them (a notification, a response, what is not JSON) is dropped. A
+    /// parsed message costs many times its size in memory; a refused one
+    /// costs its line.
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Tells `lifecycle` of each `tools/call` handed on, so that a drain
+    /// knows the calls read and not yet started.
+    pub fn counting_calls(mut self, lifecycle: super::lifecycle::Lifecycle) -> Self {
+        self.calls = Some(lifecycle);
+        self
+    }
+
+    /// A whole line: on to rmcp, or its refusal in its place, or nothing.
+    fn pass(&mut self, line: Vec<u8>) {
+        let look = look(&line, self.limits);
+        self.session |= look.initialize;
+        match look.refused {
+            Some((id, refusal)) => {
+                self.ready
+                    .extend_from_slice(&replacement(id, refusal, self.session))
+            }
+            // Too large, and nothing to answer.
+            None if line.len() > self.limits.message() => {}
+            None => {
+                if look.call
+                    && let Some(calls) = &self.calls
+                {
+                    calls.read_call();
+                }
+                if self.ready.is_empty() {
+                    self.ready = line;
+                } else {
+                    self.ready.extend_from_slice(&line);
+                }
+            }
         }
     }
 
@@ -318,16 +542,7 @@ impl<R> Precheck<R> {
             self.line.extend_from_slice(piece);
             if end.is_some() {
                 let line = std::mem::take(&mut self.line);
-                let (initialize, refused) = look(&line);
-                self.session |= initialize;
-                match refused {
-                    Some((id, refusal)) => {
-                        self.ready
-                            .extend_from_slice(&replacement(id, refusal, self.session))
-                    }
-                    None if self.ready.is_empty() => self.ready = line,
-                    None => self.ready.extend_from_slice(&line),
-                }
+                self.pass(line);
             } else if self.line.len() > MAX_LINE {
                 self.ready.append(&mut self.line);
                 self.overlong = true;
@@ -361,10 +576,12 @@ impl<R: AsyncRead + Unpin> AsyncRead for Precheck<R> {
             let mut chunk_buf = ReadBuf::new(&mut chunk);
             match Pin::new(&mut this.inner).poll_read(cx, &mut chunk_buf) {
                 Poll::Ready(Ok(())) if chunk_buf.filled().is_empty() => {
-                    // A last line without its newline goes on as it is.
+                    // A last line without its newline is looked at too.
                     this.eof = true;
                     let rest = std::mem::take(&mut this.line);
-                    this.ready.extend_from_slice(&rest);
+                    if !rest.is_empty() {
+                        this.pass(rest);
+                    }
                 }
                 Poll::Ready(Ok(())) => {
                     let filled = chunk_buf.filled().to_vec();
@@ -434,6 +651,71 @@ mod tests {
             Some(-32600)
         );
         assert_eq!(lines[2], "tail without newline");
+    }
+
+    #[test]
+    fn arguments_are_measured_as_serde_json_writes_them() {
+        for arguments in [
+            json!({}),
+            json!({"a": "x\"y\\z\n\u{1}\u{7f}é🙂", "b": [1, -2, 3.5, 1e300, 18446744073709551615u64]}),
+            json!({"n": null, "t": true, "f": false, "o": {"k": [[], {}, [null]]}}),
+            json!({"x": 1.0, "y": -0.0, "z": 0.1, "w": 123456789012345678i64}),
+        ] {
+            // As sent, with spaces and escapes the compact text has not.
+            let sent = serde_json::to_string_pretty(&arguments)
+                .unwrap()
+                .replace("é", "\\u00e9");
+            let measured: CompactSize = serde_json::from_str(&sent).unwrap();
+            let parsed: Value = serde_json::from_str(&sent).unwrap();
+            assert_eq!(measured.0, parsed.to_string().len(), "{sent}");
+        }
+    }
+
+    async fn through(limits: Limits, input: &str) -> Vec<Value> {
+        let mut read = Precheck::new(input.as_bytes()).with_limits(limits);
+        let mut out = String::new();
+        read.read_to_string(&mut out).await.unwrap();
+        out.lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn requests_over_the_limits_are_refused_before_rmcp_reads_them() {
+        let limits = Limits { arguments: 100 };
+        let call = |id: u32, text: &str| {
+            json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                   "params": {"name": "t", "arguments": {"text": text}}})
+            .to_string()
+        };
+        let small = call(1, &"a".repeat(80));
+        let large = call(2, &"a".repeat(200));
+        let big_list = json!({"jsonrpc": "2.0", "id": "l", "method": "tools/list",
+                              "params": {"cursor": "c".repeat(MESSAGE_MARGIN + 200)}})
+        .to_string();
+        let big_note = json!({"jsonrpc": "2.0", "method": "notifications/x",
+                              "params": {"x": "c".repeat(MESSAGE_MARGIN + 200)}})
+        .to_string();
+        let input = format!("{small}\n{large}\n{big_list}\n{big_note}\n{small}");
+        let lines = through(limits, &input).await;
+        assert_eq!(lines.len(), 4, "the notification is dropped");
+        assert_eq!(lines[0].to_string(), small);
+        assert_eq!(lines[1]["id"], 2);
+        assert_eq!(lines[1]["method"], REFUSED_METHOD);
+        let (code, message, data) = carried_error(Some(&lines[1]["params"])).unwrap();
+        assert_eq!(code, -32602);
+        assert!(message.contains("--max-argument-bytes"), "{message}");
+        assert_eq!(data["field"], "arguments");
+        assert_eq!(data["size"], 211);
+        assert_eq!(data["limit"], 100);
+        assert_eq!(lines[2]["id"], "l");
+        let (code, _, data) = carried_error(Some(&lines[2]["params"])).unwrap();
+        assert_eq!(code, -32600);
+        assert_eq!(data["field"], "message");
+        // The last line, without its newline, is held to the same limits.
+        assert_eq!(lines[3].to_string(), small);
+        // Without limits, all pass as they are.
+        assert_eq!(through(Limits::NONE, &input).await.len(), 5);
     }
 
     #[test]

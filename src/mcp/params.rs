@@ -6,6 +6,8 @@
 
 use serde_json::{Value, json};
 
+use crate::contract::value::json_kind;
+
 /// What is wrong with a known method's params: the message and the
 /// error's `data` (`field`, `expected`). `None` for a method the server
 /// does not know, or params that are not at fault.
@@ -22,7 +24,7 @@ pub fn diagnose(method: &str, params: Option<&Value>) -> Option<(String, Value)>
                 "an object",
                 format!(
                     "`params` of {method} must be an object, not {}",
-                    kind(other)
+                    json_kind(other)
                 ),
             ));
         }
@@ -45,7 +47,7 @@ pub fn diagnose(method: &str, params: Option<&Value>) -> Option<(String, Value)>
                     expected,
                     format!(
                         "`{field}` of {method} must be {expected}, not {}",
-                        kind(value)
+                        json_kind(value)
                     ),
                 ));
             }
@@ -101,17 +103,6 @@ fn fits(expected: &str, value: &Value) -> bool {
         value.is_object()
     } else {
         value.is_string()
-    }
-}
-
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

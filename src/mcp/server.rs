@@ -275,7 +275,6 @@ impl AigentServer {
     async fn ask_in_result(
         &self,
         settings: &CallSettings,
-        request: &CallToolRequestParams,
         prepared: &call::Prepared,
         ids: &RequestIds,
         context: &RequestContext<RoleServer>,
@@ -295,7 +294,7 @@ impl AigentServer {
                 .map_err(|_| "the confirmation request could not be built")?;
         self.audit_request(settings, &prepared.command, &argv, ids, context)
             .await?;
-        let state = sealer.seal(&prepared.command, request.arguments.as_ref(), ids);
+        let state = sealer.seal(&prepared.command, Some(prepared.arguments()), ids);
         let mut requests = InputRequests::new();
         requests.insert(
             confirm::INPUT_KEY.to_owned(),
@@ -439,9 +438,11 @@ impl ServerHandler for AigentServer {
 
     async fn call_tool(
         &self,
-        request: CallToolRequestParams,
+        mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
+        // Counted first: a drain waits for the calls read and not yet here.
+        let arrival = self.lifecycle.arrive();
         let name = request.name.to_string();
         let Some(settings) = self.settings.as_ref().clone() else {
             return Err(unknown_tool(&name, None));
@@ -449,7 +450,7 @@ impl ServerHandler for AigentServer {
         check_argument_size(request.arguments.as_ref(), self.options.max_argument_bytes)?;
         // Held until the call's outcome is recorded: the cap on calls at
         // once, and what a shutdown waits for.
-        let slot = match self.lifecycle.begin() {
+        let slot = match self.lifecycle.begin(arrival) {
             Ok(slot) => slot,
             Err(refusal) => {
                 return Ok(tool_result(call::not_started(&name, &refusal.to_string())).into());
@@ -473,20 +474,17 @@ impl ServerHandler for AigentServer {
         // a rejection's audit record: run on this worker, which hands its
         // other tasks on meanwhile, rather than hopping to another thread
         // and back.
+        // The arguments object moves on as it is: no copy, no text.
+        let arguments = request.arguments.take();
         let prepared = if tokio::runtime::Handle::current().runtime_flavor()
             == tokio::runtime::RuntimeFlavor::MultiThread
         {
-            tokio::task::block_in_place(|| {
-                call::prepare(&settings, &name, request.arguments.as_ref(), &ids)
-            })
+            tokio::task::block_in_place(|| call::prepare(&settings, &name, arguments, &ids))
         } else {
             let (settings, name, ids) = (settings.clone(), name.clone(), ids.clone());
-            let arguments = request.arguments.clone();
-            tokio::task::spawn_blocking(move || {
-                call::prepare(&settings, &name, arguments.as_ref(), &ids)
-            })
-            .await
-            .map_err(|err| McpError::internal_error(err.to_string(), None))?
+            tokio::task::spawn_blocking(move || call::prepare(&settings, &name, arguments, &ids))
+                .await
+                .map_err(|err| McpError::internal_error(err.to_string(), None))?
         };
         let prepared = match prepared {
             Ok(prepared) => prepared,
@@ -512,7 +510,7 @@ impl ServerHandler for AigentServer {
             }
         } else if speaks_2026(&context) {
             match self
-                .ask_in_result(&settings, &request, &prepared, &ids, &context)
+                .ask_in_result(&settings, &prepared, &ids, &context)
                 .await
             {
                 Ok(input_required) => return Ok(input_required.into()),
@@ -588,6 +586,10 @@ impl ServerHandler for AigentServer {
         request: CustomRequest,
         _context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, McpError> {
+        if request.method == "tools/call" {
+            // A call whose params rmcp could not type ends here.
+            drop(self.lifecycle.arrive());
+        }
         if request.method == super::framing::REFUSED_METHOD
             && let Some((code, message, data)) =
                 super::framing::carried_error(request.params.as_ref())
@@ -824,11 +826,17 @@ impl AigentServer {
 /// (after `--drain`, if given) and its outcome recorded before this returns.
 pub async fn serve_stdio(options: ServeOptions, reporter: Reporter) -> Result<(), ServeError> {
     let interval = options.poll_interval;
+    let max_argument_bytes = options.max_argument_bytes;
     let server = AigentServer::new(options, reporter);
     server.warm();
     let (eof_tx, eof_rx) = tokio::sync::oneshot::channel();
+    let lifecycle = server.lifecycle().clone();
     let stdin = WatchedStdin {
-        inner: super::framing::Precheck::new(tokio::io::stdin()),
+        inner: super::framing::Precheck::new(tokio::io::stdin())
+            .with_limits(super::framing::Limits {
+                arguments: max_argument_bytes,
+            })
+            .counting_calls(lifecycle),
         eof: Some(eof_tx),
     };
     let transport =

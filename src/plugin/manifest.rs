@@ -8,6 +8,7 @@ use std::path::{Component, Path};
 use serde_json::{Map, Value};
 
 use super::codes;
+use crate::contract::value::json_kind;
 use crate::report::Diagnostic;
 use crate::skill::read::read_skill_file;
 
@@ -123,21 +124,10 @@ pub fn quoted(text: &str) -> String {
     format!("{:?}{ellipsis}", short)
 }
 
-fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
 fn wrong_type(field: &str, wanted: &str, found: &Value) -> Diagnostic {
     Diagnostic::new(
         codes::Code::FieldType,
-        format!("`{field}` must be {wanted}, not {}", type_name(found)),
+        format!("`{field}` must be {wanted}, not {}", json_kind(found)),
     )
     .with_field(field)
 }
@@ -163,22 +153,32 @@ impl<'a> Fields<'a> {
         format!("{}{key}", self.prefix)
     }
 
+    /// The field `key` as `read` takes it; `None` and a finding when it
+    /// has another type (`wanted` says which), or is missing and required.
+    fn typed<T>(
+        &mut self,
+        key: &str,
+        required: bool,
+        wanted: &str,
+        read: impl FnOnce(&'a Value) -> Option<T>,
+    ) -> Option<T> {
+        let Some(value) = self.object.get(key) else {
+            if required {
+                self.missing(key);
+            }
+            return None;
+        };
+        let found = read(value);
+        if found.is_none() {
+            self.diagnostics
+                .push(wrong_type(&self.field(key), wanted, value));
+        }
+        found
+    }
+
     /// A string field; `None` (and a finding when required) otherwise.
     pub fn string(&mut self, key: &str, required: bool) -> Option<&'a str> {
-        match self.object.get(key) {
-            Some(Value::String(text)) => Some(text),
-            Some(other) => {
-                self.diagnostics
-                    .push(wrong_type(&self.field(key), "a string", other));
-                None
-            }
-            None => {
-                if required {
-                    self.missing(key);
-                }
-                None
-            }
-        }
+        self.typed(key, required, "a string", Value::as_str)
     }
 
     pub fn missing(&mut self, key: &str) {
@@ -227,31 +227,11 @@ impl<'a> Fields<'a> {
     }
 
     pub fn object_field(&mut self, key: &str, required: bool) -> Option<&'a Map<String, Value>> {
-        match self.object.get(key) {
-            Some(Value::Object(object)) => Some(object),
-            Some(other) => {
-                self.diagnostics
-                    .push(wrong_type(&self.field(key), "an object", other));
-                None
-            }
-            None => {
-                if required {
-                    self.missing(key);
-                }
-                None
-            }
-        }
+        self.typed(key, required, "an object", Value::as_object)
     }
 
     pub fn boolean(&mut self, key: &str) -> Option<bool> {
-        match self.object.get(key)? {
-            Value::Bool(flag) => Some(*flag),
-            other => {
-                self.diagnostics
-                    .push(wrong_type(&self.field(key), "true or false", other));
-                None
-            }
-        }
+        self.typed(key, false, "true or false", Value::as_bool)
     }
 
     pub fn string_list(&mut self, key: &str) {

@@ -34,7 +34,13 @@ mod lsp;
 #[cfg(unix)]
 mod mcp;
 #[cfg(unix)]
+mod mcp_drain;
+#[cfg(unix)]
 mod mcp_http;
+#[cfg(target_os = "linux")]
+mod mcp_memory;
+#[cfg(unix)]
+mod mcp_http_oauth;
 #[cfg(unix)]
 mod mcp_revisions;
 #[cfg(unix)]

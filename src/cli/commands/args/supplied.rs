@@ -119,23 +119,15 @@ fn merge(arguments: &[String], values: Vec<(String, String)>) -> Result<Vec<Stri
     }
     match RawArguments::from_tail(arguments) {
         RawArguments::Json(text) => {
-            let mut object: serde_json::Map<String, serde_json::Value> = serde_json::from_str(text)
-                .map_err(|_| {
-                    CliError::usage(
-                        "--value-from-env/--value-from-file need --json to be a JSON object",
-                    )
-                })?;
-            for (param, value) in values {
-                if object.contains_key(&param) {
-                    return Err(given_twice(&param));
-                }
-                object.insert(param, value.into());
-            }
-            Ok(vec![
-                "--json".to_owned(),
-                serde_json::Value::Object(object).to_string(),
-            ])
+            let object = serde_json::from_str(text).map_err(|_| {
+                CliError::usage(
+                    "--value-from-env/--value-from-file need --json to be a JSON object",
+                )
+            })?;
+            merge_object(object, values)
         }
+        // Not made from words; merged the same way.
+        RawArguments::Object(object) => merge_object(object.clone(), values),
         RawArguments::Flags(words) => {
             let mut merged = words.to_vec();
             for (param, value) in values {
@@ -151,6 +143,22 @@ fn merge(arguments: &[String], values: Vec<(String, String)>) -> Result<Vec<Stri
             Ok(merged)
         }
     }
+}
+
+fn merge_object(
+    mut object: serde_json::Map<String, serde_json::Value>,
+    values: Vec<(String, String)>,
+) -> Result<Vec<String>, CliError> {
+    for (param, value) in values {
+        if object.contains_key(&param) {
+            return Err(given_twice(&param));
+        }
+        object.insert(param, value.into());
+    }
+    Ok(vec![
+        "--json".to_owned(),
+        serde_json::Value::Object(object).to_string(),
+    ])
 }
 
 fn given_twice(param: &str) -> CliError {
