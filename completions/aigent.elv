@@ -713,6 +713,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --token-env 'Read the bearer token every HTTP request must carry from the environment variable VAR'
             cand --allowed-host 'A host name clients reach the server by (the Host header), beyond localhost (repeatable)'
             cand --allowed-origin 'A browser origin allowed to call, e.g. https://app.example.com:443 (repeatable; any other Origin gets 403)'
+            cand --oauth-authorization-server 'Publish OAuth protected-resource metadata (RFC 9728) naming URL as the authorization server that issues tokens for this server (repeatable; needs --oauth-resource)'
+            cand --oauth-resource 'The URL clients reach this server''s MCP endpoint by, as the OAuth metadata''s `resource` (e.g. https://mcp.example.com/mcp)'
             cand --max-connections 'Serve at most N HTTP connections at once; more get 503'
             cand --read-timeout 'Give each HTTP request SECS for its headers, and SECS again for its body [default: 10 and 30]'
             cand --max-argument-bytes 'Refuse a tools/call whose arguments are over BYTES of JSON (-32602)'

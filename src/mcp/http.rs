@@ -17,6 +17,13 @@
 //!    `Content-Length` within the cap (`413`);
 //! 6. the body, read under the size cap (`413`) and a deadline (`408`).
 //!
+//! With an authorization server named (`--oauth-authorization-server`),
+//! the front also serves OAuth protected-resource metadata (RFC 9728) at
+//! `/.well-known/oauth-protected-resource` (and the same with the
+//! resource's path after it), without a token, and points at it from every
+//! `401`'s `WWW-Authenticate` (`resource_metadata`). rmcp's server has no
+//! such piece (its `auth` feature is a client).
+//!
 //! The server keeps no session (rmcp's stateless mode, no session manager):
 //! each request is served on its own, so replicas behind a load balancer
 //! share nothing but the registry and the audit log.
@@ -130,6 +137,134 @@ impl BearerToken {
     }
 }
 
+/// The well-known path of OAuth protected-resource metadata (RFC 9728).
+pub const RESOURCE_METADATA_PATH: &str = "/.well-known/oauth-protected-resource";
+/// The longest URL accepted for the resource or an authorization server.
+const MAX_URL_BYTES: usize = 2048;
+
+/// OAuth protected-resource metadata (RFC 9728): which authorization
+/// servers issue tokens for this server. Published only when the operator
+/// names one; aigent itself still accepts only its bearer token, so this
+/// is for a deployment where an OAuth-aware gateway in front checks the
+/// authorization server's tokens (docs/mcp.md).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResourceMetadata {
+    /// The resource identifier: the URL clients reach the MCP endpoint by.
+    resource: HttpsUrl,
+    authorization_servers: Vec<HttpsUrl>,
+}
+
+/// An absolute `https` URL (or `http` to a loopback host), without
+/// credentials, query or fragment, and safe to quote in a header.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct HttpsUrl {
+    text: String,
+    /// Where the path starts in `text` (`text.len()` when there is none).
+    path_at: usize,
+}
+
+impl HttpsUrl {
+    fn parse(text: &str, what: &str) -> Result<Self, String> {
+        let refuse = |why: &str| Err(format!("{what} `{text}` {why}"));
+        if text.len() > MAX_URL_BYTES {
+            return Err(format!("{what} is over {MAX_URL_BYTES} bytes"));
+        }
+        if !text.bytes().all(|b| b.is_ascii_graphic()) || text.contains(['"', '\\']) {
+            return refuse("has a character that is not allowed in a URL here");
+        }
+        if text.contains(['?', '#']) {
+            return refuse("must have no query or fragment (RFC 9728)");
+        }
+        let (scheme, rest) = text
+            .split_once("://")
+            .map_or((String::new(), ""), |(scheme, rest)| {
+                (scheme.to_ascii_lowercase(), rest)
+            });
+        let authority_end = rest.find('/').unwrap_or(rest.len());
+        let authority = &rest[..authority_end];
+        if authority.is_empty() || authority.contains('@') {
+            return refuse("needs a host, and no user name or password");
+        }
+        let host = match authority.strip_prefix('[') {
+            Some(bracketed) => bracketed.split(']').next().unwrap_or(""),
+            None => authority.split(':').next().unwrap_or(""),
+        };
+        let loopback = host.eq_ignore_ascii_case("localhost")
+            || host
+                .parse::<std::net::IpAddr>()
+                .is_ok_and(|ip| ip.is_loopback());
+        match scheme.as_str() {
+            "https" => {}
+            "http" if loopback => {}
+            _ => return refuse("must be an https:// URL (http:// only to a loopback host)"),
+        }
+        Ok(Self {
+            text: text.to_owned(),
+            path_at: text.len() - rest.len() + authority_end,
+        })
+    }
+
+    /// The path, without a trailing `/` (empty for none).
+    fn path(&self) -> &str {
+        self.text[self.path_at..].trim_end_matches('/')
+    }
+
+    /// Scheme and authority.
+    fn origin(&self) -> &str {
+        &self.text[..self.path_at]
+    }
+}
+
+impl ResourceMetadata {
+    /// `resource` is the URL clients use for the MCP endpoint (say
+    /// `https://mcp.example.com/mcp`); `authorization_servers` the issuer
+    /// URLs of the authorization servers (at least one).
+    pub fn new(resource: &str, authorization_servers: &[String]) -> Result<Self, String> {
+        if authorization_servers.is_empty() {
+            return Err("OAuth resource metadata needs an authorization server".to_owned());
+        }
+        Ok(Self {
+            resource: HttpsUrl::parse(resource, "the OAuth resource")?,
+            authorization_servers: authorization_servers
+                .iter()
+                .map(|server| HttpsUrl::parse(server, "the authorization server"))
+                .collect::<Result<_, _>>()?,
+        })
+    }
+
+    /// Where the metadata is, as a client finds it from the resource's URL
+    /// (RFC 9728 §3.1: the well-known path goes between the host and the
+    /// resource's path).
+    pub fn metadata_url(&self) -> String {
+        format!(
+            "{}{RESOURCE_METADATA_PATH}{}",
+            self.resource.origin(),
+            self.resource.path()
+        )
+    }
+
+    /// Whether a request for `path` asks for the metadata: the path-specific
+    /// location, or the bare well-known path that clients also try.
+    fn is_asked_by(&self, path: &str) -> bool {
+        path.strip_prefix(RESOURCE_METADATA_PATH)
+            .is_some_and(|rest| rest.is_empty() || rest == self.resource.path())
+    }
+
+    /// The metadata document.
+    pub fn document(&self) -> serde_json::Value {
+        serde_json::json!({
+            "resource": self.resource.text,
+            "authorization_servers": self
+                .authorization_servers
+                .iter()
+                .map(|server| server.text.as_str())
+                .collect::<Vec<_>>(),
+            "bearer_methods_supported": ["header"],
+            "resource_name": "aigent mcp serve",
+        })
+    }
+}
+
 /// How the HTTP transport runs.
 #[derive(Debug, Clone)]
 pub struct HttpOptions {
@@ -146,6 +281,8 @@ pub struct HttpOptions {
     pub max_connections: usize,
     pub header_timeout: Duration,
     pub body_timeout: Duration,
+    /// OAuth protected-resource metadata to publish, if any.
+    pub resource_metadata: Option<ResourceMetadata>,
 }
 
 impl HttpOptions {
@@ -160,6 +297,7 @@ impl HttpOptions {
             max_connections: MAX_CONNECTIONS,
             header_timeout: HEADER_TIMEOUT,
             body_timeout: BODY_TIMEOUT,
+            resource_metadata: None,
         }
     }
 
@@ -218,21 +356,59 @@ fn plain(status: StatusCode, text: &'static str) -> Response<Body> {
     response
 }
 
-fn unauthorized(error: Option<&'static str>) -> Response<Body> {
+fn unauthorized(
+    error: Option<&'static str>,
+    metadata: Option<&ResourceMetadata>,
+) -> Response<Body> {
     let mut response = plain(
         StatusCode::UNAUTHORIZED,
         "Unauthorized: this server needs its bearer token (Authorization: Bearer ...)\n",
     );
-    let challenge = match error {
+    let mut challenge = match error {
         Some("invalid_token") => {
             r#"Bearer realm="aigent", error="invalid_token", error_description="the token is not this server's""#
         }
         Some(_) => r#"Bearer realm="aigent", error="invalid_request""#,
         None => r#"Bearer realm="aigent""#,
+    }
+    .to_owned();
+    if let Some(metadata) = metadata {
+        // The URL was checked to be quotable when the server started.
+        challenge.push_str(&format!(
+            r#", resource_metadata="{}""#,
+            metadata.metadata_url()
+        ));
+    }
+    let value = HeaderValue::from_str(&challenge)
+        .unwrap_or_else(|_| HeaderValue::from_static(r#"Bearer realm="aigent""#));
+    response
+        .headers_mut()
+        .insert(header::WWW_AUTHENTICATE, value);
+    response
+}
+
+/// The metadata document, to anyone: it names where tokens come from,
+/// nothing more.
+fn resource_metadata(method: &Method, metadata: &ResourceMetadata) -> Response<Body> {
+    if method != Method::GET && method != Method::HEAD {
+        let mut response = plain(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "Method Not Allowed: GET the metadata\n",
+        );
+        response
+            .headers_mut()
+            .insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
+        return response;
+    }
+    let body = if method == Method::HEAD {
+        Bytes::new()
+    } else {
+        Bytes::from(metadata.document().to_string())
     };
+    let mut response = Response::new(Full::new(body).boxed());
     response.headers_mut().insert(
-        header::WWW_AUTHENTICATE,
-        HeaderValue::from_static(challenge),
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
     );
     response
 }
@@ -276,6 +452,11 @@ struct Front {
 
 impl Front {
     async fn handle(&self, request: Request<Incoming>) -> Response<Body> {
+        if let Some(metadata) = &self.options.resource_metadata
+            && metadata.is_asked_by(request.uri().path())
+        {
+            return resource_metadata(request.method(), metadata);
+        }
         if request.uri().path() != MCP_PATH {
             return plain(
                 StatusCode::NOT_FOUND,
@@ -283,7 +464,7 @@ impl Front {
             );
         }
         if let Err(error) = authorize(&request, &self.options.token) {
-            return unauthorized(error);
+            return unauthorized(error, self.options.resource_metadata.as_ref());
         }
         if request.method() != Method::POST {
             // GET (a standalone stream) and DELETE (a session) do not exist
@@ -510,5 +691,79 @@ mod tests {
         assert!(loopback.check().is_ok());
         let v6 = HttpOptions::new("[::1]:0".parse().unwrap(), options.token);
         assert!(v6.check().is_ok());
+    }
+
+    #[test]
+    fn resource_metadata_is_found_where_rfc_9728_puts_it() {
+        let servers = vec!["https://auth.example.com".to_owned()];
+        let metadata = ResourceMetadata::new("https://mcp.example.com/mcp", &servers).unwrap();
+        assert_eq!(
+            metadata.metadata_url(),
+            "https://mcp.example.com/.well-known/oauth-protected-resource/mcp"
+        );
+        assert!(metadata.is_asked_by("/.well-known/oauth-protected-resource/mcp"));
+        assert!(metadata.is_asked_by("/.well-known/oauth-protected-resource"));
+        assert!(!metadata.is_asked_by("/.well-known/oauth-protected-resource/other"));
+        assert!(!metadata.is_asked_by("/mcp"));
+        let document = metadata.document();
+        assert_eq!(document["resource"], "https://mcp.example.com/mcp");
+        assert_eq!(
+            document["authorization_servers"],
+            serde_json::json!(["https://auth.example.com"])
+        );
+        let root = ResourceMetadata::new("https://mcp.example.com:8443/", &servers).unwrap();
+        assert_eq!(
+            root.metadata_url(),
+            "https://mcp.example.com:8443/.well-known/oauth-protected-resource"
+        );
+        let loopback = ResourceMetadata::new("http://[::1]:8765/mcp", &servers).unwrap();
+        assert!(
+            loopback
+                .metadata_url()
+                .starts_with("http://[::1]:8765/.well-known/")
+        );
+    }
+
+    #[test]
+    fn unusable_metadata_urls_are_refused() {
+        let servers = vec!["https://auth.example.com".to_owned()];
+        for resource in [
+            "http://mcp.example.com/mcp",
+            "https://mcp.example.com/mcp?x=1",
+            "https://mcp.example.com/mcp#top",
+            "https://user:pw@mcp.example.com/mcp",
+            "https:///mcp",
+            "mcp.example.com/mcp",
+            "https://mcp.example.com/a\"b",
+            "https://mcp.example.com/a b",
+            "ftp://mcp.example.com/",
+        ] {
+            assert!(
+                ResourceMetadata::new(resource, &servers).is_err(),
+                "{resource}"
+            );
+        }
+        assert!(ResourceMetadata::new("https://mcp.example.com/mcp", &[]).is_err());
+        let plain_http = vec!["http://auth.example.com".to_owned()];
+        assert!(ResourceMetadata::new("https://mcp.example.com/mcp", &plain_http).is_err());
+        let long = format!("https://mcp.example.com/{}", "a".repeat(MAX_URL_BYTES));
+        assert!(ResourceMetadata::new(&long, &servers).is_err());
+    }
+
+    #[test]
+    fn a_401_points_at_the_metadata() {
+        let servers = vec!["https://auth.example.com".to_owned()];
+        let metadata = ResourceMetadata::new("https://mcp.example.com/mcp", &servers).unwrap();
+        let with = unauthorized(Some("invalid_token"), Some(&metadata));
+        let challenge = with.headers()[header::WWW_AUTHENTICATE].to_str().unwrap();
+        assert!(challenge.starts_with("Bearer realm=\"aigent\", error=\"invalid_token\""));
+        assert!(challenge.ends_with(
+            ", resource_metadata=\"https://mcp.example.com/.well-known/oauth-protected-resource/mcp\""
+        ));
+        let without = unauthorized(None, None);
+        assert_eq!(
+            without.headers()[header::WWW_AUTHENTICATE],
+            "Bearer realm=\"aigent\""
+        );
     }
 }

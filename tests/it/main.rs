@@ -38,6 +38,8 @@ mod mcp_http;
 #[cfg(target_os = "linux")]
 mod mcp_memory;
 #[cfg(unix)]
+mod mcp_http_oauth;
+#[cfg(unix)]
 mod mcp_revisions;
 #[cfg(unix)]
 mod mcp_shutdown;

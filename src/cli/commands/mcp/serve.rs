@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use aigent::mcp::http::{BearerToken, HttpOptions};
+use aigent::mcp::http::{BearerToken, HttpOptions, ResourceMetadata};
 use aigent::mcp::{Notice, ServeOptions};
 use aigent::report::escape::escape_controls;
 use aigent::report::{ErrorCode, Outcome, exit};
@@ -132,6 +132,24 @@ pub struct ServeArgs {
     )]
     pub allowed_origins: Vec<String>,
 
+    /// Publish OAuth protected-resource metadata (RFC 9728) naming URL as the authorization server that issues tokens for this server (repeatable; needs --oauth-resource)
+    #[arg(
+        long = "oauth-authorization-server",
+        value_name = "URL",
+        requires_all = ["http", "oauth_resource"],
+        help_heading = "HTTP"
+    )]
+    pub oauth_authorization_servers: Vec<String>,
+
+    /// The URL clients reach this server's MCP endpoint by, as the OAuth metadata's `resource` (e.g. https://mcp.example.com/mcp)
+    #[arg(
+        long,
+        value_name = "URL",
+        requires = "oauth_authorization_servers",
+        help_heading = "HTTP"
+    )]
+    pub oauth_resource: Option<String>,
+
     /// Serve at most N HTTP connections at once; more get 503
     #[arg(long, value_name = "N", default_value_t = aigent::mcp::http::MAX_CONNECTIONS, requires = "http", help_heading = "HTTP")]
     pub max_connections: usize,
@@ -183,6 +201,12 @@ fn http_options(args: &ServeArgs, listen: SocketAddr) -> Result<HttpOptions, Cli
     options.allowed_hosts = args.allowed_hosts.clone();
     options.allowed_origins = args.allowed_origins.clone();
     options.max_connections = args.max_connections;
+    if let Some(resource) = &args.oauth_resource {
+        options.resource_metadata = Some(
+            ResourceMetadata::new(resource, &args.oauth_authorization_servers)
+                .map_err(CliError::usage)?,
+        );
+    }
     if let Some(timeout) = args.read_timeout {
         options.header_timeout = timeout;
         options.body_timeout = timeout;
