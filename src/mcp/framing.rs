@@ -380,16 +380,30 @@ pub fn refusal(line: &[u8]) -> Option<Refusal> {
     refusal_with_id(line).map(|(_, refusal)| refusal)
 }
 
-/// The line rmcp gets instead of a refused request: the same id, the
-/// refusal in the params.
-/// What a line is: an `initialize` request (the stream is a session, not
-/// stateless 2026-07-28), and the refusal rmcp gets instead of it, if any.
-fn look(line: &[u8], limits: Limits) -> (bool, Option<(Value, Refusal)>) {
+/// What a line is.
+#[derive(Default)]
+struct Look {
+    /// An `initialize` request: the stream is a session, not stateless
+    /// 2026-07-28.
+    initialize: bool,
+    /// A `tools/call` request (with an id).
+    call: bool,
+    /// The refusal rmcp gets instead of it, if any.
+    refused: Option<(Value, Refusal)>,
+}
+
+fn look(line: &[u8], limits: Limits) -> Look {
     let Ok(probe) = serde_json::from_slice::<Probe<'_>>(line) else {
-        return (false, None);
+        return Look::default();
     };
     let initialize = probe.method.as_deref() == Some("initialize");
-    (initialize, refusal_of(probe, limits, line.len()))
+    let call = probe.method.as_deref() == Some("tools/call")
+        && probe.id.as_ref().is_some_and(|id| !id.is_null());
+    Look {
+        initialize,
+        call,
+        refused: refusal_of(probe, limits, line.len()),
+    }
 }
 
 /// The line rmcp gets instead of a refused request: the same id, the
@@ -448,6 +462,8 @@ pub struct Precheck<R> {
     /// An `initialize` request went by.
     session: bool,
     limits: Limits,
+    /// Told of each `tools/call` handed on.
+    calls: Option<super::lifecycle::Lifecycle>,
 }
 
 impl<R> Precheck<R> {
@@ -461,6 +477,7 @@ impl<R> Precheck<R> {
             eof: false,
             session: false,
             limits: Limits::NONE,
+            calls: None,
         }
     }
 
@@ -474,19 +491,36 @@ impl<R> Precheck<R> {
         self
     }
 
+    /// Tells `lifecycle` of each `tools/call` handed on, so that a drain
+    /// knows the calls read and not yet started.
+    pub fn counting_calls(mut self, lifecycle: super::lifecycle::Lifecycle) -> Self {
+        self.calls = Some(lifecycle);
+        self
+    }
+
     /// A whole line: on to rmcp, or its refusal in its place, or nothing.
     fn pass(&mut self, line: Vec<u8>) {
-        let (initialize, refused) = look(&line, self.limits);
-        self.session |= initialize;
-        match refused {
+        let look = look(&line, self.limits);
+        self.session |= look.initialize;
+        match look.refused {
             Some((id, refusal)) => {
                 self.ready
                     .extend_from_slice(&replacement(id, refusal, self.session))
             }
             // Too large, and nothing to answer.
             None if line.len() > self.limits.message() => {}
-            None if self.ready.is_empty() => self.ready = line,
-            None => self.ready.extend_from_slice(&line),
+            None => {
+                if look.call
+                    && let Some(calls) = &self.calls
+                {
+                    calls.read_call();
+                }
+                if self.ready.is_empty() {
+                    self.ready = line;
+                } else {
+                    self.ready.extend_from_slice(&line);
+                }
+            }
         }
     }
 

@@ -441,6 +441,8 @@ impl ServerHandler for AigentServer {
         mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
+        // Counted first: a drain waits for the calls read and not yet here.
+        let arrival = self.lifecycle.arrive();
         let name = request.name.to_string();
         let Some(settings) = self.settings.as_ref().clone() else {
             return Err(unknown_tool(&name, None));
@@ -448,7 +450,7 @@ impl ServerHandler for AigentServer {
         check_argument_size(request.arguments.as_ref(), self.options.max_argument_bytes)?;
         // Held until the call's outcome is recorded: the cap on calls at
         // once, and what a shutdown waits for.
-        let slot = match self.lifecycle.begin() {
+        let slot = match self.lifecycle.begin(arrival) {
             Ok(slot) => slot,
             Err(refusal) => {
                 return Ok(tool_result(call::not_started(&name, &refusal.to_string())).into());
@@ -584,6 +586,10 @@ impl ServerHandler for AigentServer {
         request: CustomRequest,
         _context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, McpError> {
+        if request.method == "tools/call" {
+            // A call whose params rmcp could not type ends here.
+            drop(self.lifecycle.arrive());
+        }
         if request.method == super::framing::REFUSED_METHOD
             && let Some((code, message, data)) =
                 super::framing::carried_error(request.params.as_ref())
@@ -824,12 +830,13 @@ pub async fn serve_stdio(options: ServeOptions, reporter: Reporter) -> Result<()
     let server = AigentServer::new(options, reporter);
     server.warm();
     let (eof_tx, eof_rx) = tokio::sync::oneshot::channel();
+    let lifecycle = server.lifecycle().clone();
     let stdin = WatchedStdin {
-        inner: super::framing::Precheck::new(tokio::io::stdin()).with_limits(
-            super::framing::Limits {
+        inner: super::framing::Precheck::new(tokio::io::stdin())
+            .with_limits(super::framing::Limits {
                 arguments: max_argument_bytes,
-            },
-        ),
+            })
+            .counting_calls(lifecycle),
         eof: Some(eof_tx),
     };
     let transport =

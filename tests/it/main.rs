@@ -34,6 +34,8 @@ mod lsp;
 #[cfg(unix)]
 mod mcp;
 #[cfg(unix)]
+mod mcp_drain;
+#[cfg(unix)]
 mod mcp_http;
 #[cfg(target_os = "linux")]
 mod mcp_memory;
