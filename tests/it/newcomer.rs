@@ -103,6 +103,10 @@ fn help_leaves_out_the_registry_flag_where_it_does_nothing() {
         run.assert_code(0);
         assert!(!run.stdout.contains("--commands"), "{path:?}: {run}");
     }
+    // plugin validate's whole help: the formats it speaks (SARIF among
+    // them), its exit codes, and no --commands.
+    let run = sandbox.run(&["plugin", "validate", "--help"]);
+    assert_session!("plugin_validate_help", &sandbox, &run);
     for path in [
         &["schema", "list"][..],
         &["args", "check"],

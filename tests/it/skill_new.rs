@@ -369,6 +369,9 @@ fn values_yaml_would_misread_are_quoted_and_read_back() {
     assert_eq!(envelope["data"]["description"], description);
     assert_eq!(envelope["data"]["license"], "no");
     assert_validates_strictly(&sandbox, "123");
+    // The file itself, as a person will read it: each value quoted only
+    // as far as YAML needs.
+    insta::assert_snapshot!(std::fs::read_to_string(sandbox.join("123/SKILL.md")).unwrap());
 }
 
 // ----- interactive, in a pseudo-terminal ----------------------------------------
