@@ -37,10 +37,10 @@ mod mcp;
 mod mcp_drain;
 #[cfg(unix)]
 mod mcp_http;
-#[cfg(target_os = "linux")]
-mod mcp_memory;
 #[cfg(unix)]
 mod mcp_http_oauth;
+#[cfg(target_os = "linux")]
+mod mcp_memory;
 #[cfg(unix)]
 mod mcp_revisions;
 #[cfg(unix)]
