@@ -168,109 +168,16 @@ fn findings(
         found.add(Rule::EmptyValue, "is empty".to_owned(), None);
     }
     if rules.path_traversal && url_mode {
-        // The path is split off the raw value first, so that an encoded
-        // `?` or `#` cannot end it early once decoded.
-        let path = url_path(value);
-        let decoded = normalize::normalize(path).value;
-        for (form, note) in [(path, ""), (decoded.as_str(), " after decoding")] {
-            if has_url_path_traversal(form) {
-                found.add(
-                    Rule::PathTraversal,
-                    format!("has a '..' path segment{note}"),
-                    None,
-                );
-            }
-        }
+        url_path_findings(value, &mut found);
     }
     for (form, decoded) in &forms {
-        let note = if *decoded { " after decoding" } else { "" };
-        if rules.path_traversal && !url_mode && has_path_traversal(form) {
-            found.add(
-                Rule::PathTraversal,
-                format!("has a '..' path segment{note}"),
-                None,
-            );
-        }
-        if rules.id_characters {
-            if has_percent_escape(form) {
-                found.add(
-                    Rule::PercentEncoded,
-                    "is percent-encoded; send the plain value".to_owned(),
-                    Some(normalize::percent_decode(value)),
-                );
-            }
-            // The part before the delimiter is the likely intended ID; only
-            // offered from the raw form, where it is a prefix of the input.
-            let prefix = |at: usize| (!*decoded && at > 0).then(|| form[..at].to_owned());
-            if let Some(at) = form.find(['?', '&']) {
-                found.add(
-                    Rule::QueryParameter,
-                    format!("has a query string ('?' or '&'){note}"),
-                    prefix(at),
-                );
-            }
-            if let Some(at) = form.find('#') {
-                found.add(
-                    Rule::FragmentIdentifier,
-                    format!("has a fragment ('#'){note}"),
-                    prefix(at),
-                );
-            }
-        }
-        if let Some(ch) = control_character(form, rules.strict_controls) {
-            let stripped: String = value
-                .chars()
-                .filter(|ch| !is_control(*ch, rules.strict_controls))
-                .collect();
-            found.add(
-                Rule::ControlCharacter,
-                format!(
-                    "contains the control or invisible character U+{:04X}{note}",
-                    u32::from(ch)
-                ),
-                Some(stripped).filter(|stripped| stripped != value && !stripped.is_empty()),
-            );
-        }
-        let placeholder = match rules.placeholder {
-            PlaceholderScope::Missing => is_whole_placeholder(form, MISSING_WORDS),
-            PlaceholderScope::Anywhere => is_placeholder(form),
-        };
-        if placeholder {
-            found.add(
-                Rule::PlaceholderLiteral,
-                format!("is a placeholder, not a real value{note}"),
-                None,
-            );
-        }
-        if profile.relative_only && is_absolute_path(form) {
-            found.add(
-                Rule::AbsolutePath,
-                format!("is an absolute path{note}; the declaration allows only a path relative to the directory the command runs in"),
-                None,
-            );
-        }
-        if profile.user_controlled && !profile.allow_leading_dash && form.starts_with('-') {
-            found.add(
-                Rule::OptionInjection,
-                format!("starts with '-'{note}, so the command would read it as an option"),
-                None,
-            );
-        }
+        form_findings(form, *decoded, value, &rules, profile, &mut found);
     }
     // Shell metacharacters are looked for literally and percent-decoded,
     // not after NFKC: no shell reads the fullwidth `（` or `；` of Japanese
     // text as `(` or `;`.
     if (rules.shell || profile.user_controlled) && !rules.text {
-        let decoded = normalize::percent_decode(value);
-        for (form, note) in [(value, ""), (decoded.as_str(), " after decoding")] {
-            if let Some(ch) = shell_metacharacter(form, url_mode) {
-                found.add(
-                    Rule::ShellMetacharacter,
-                    format!("contains the shell metacharacter {ch:?}{note}"),
-                    None,
-                );
-            }
-        }
+        shell_findings(value, url_mode, &mut found);
     }
     if !normalized.settled && (rules.id_characters || rules.path_traversal) {
         found.add(
@@ -284,25 +191,7 @@ fn findings(
     }
 
     let named_hit = !found.items.is_empty();
-    // The first re-spelling of the value that passes every check. Case is
-    // changed only to fit a declared pattern, where the other case can
-    // never pass. Plain strings and opaque IDs get none: without a syntax to
-    // fit, `` `touch x` `` is a command substitution, not a quoted value.
-    let correction = || {
-        if !with_suggestions {
-            return None;
-        }
-        let candidates = match profile.class {
-            // Text has no syntax to fit: quotes around it may be meant.
-            ValueClass::Typed(pattern_type) if pattern_type.is_text() => Vec::new(),
-            ValueClass::Typed(pattern_type) => suggest::candidates(value, Some(pattern_type)),
-            ValueClass::Patterned => suggest::candidates(value, None),
-            ValueClass::ResourceId | ValueClass::Plain => Vec::new(),
-        };
-        candidates
-            .into_iter()
-            .find(|candidate| candidate != value && findings(candidate, profile, false).is_empty())
-    };
+    let correction = || correction(value, profile, with_suggestions);
     // A named rule broken only by what surrounds the value (`<…>`, quotes
     // or backticks around it) still has a correction.
     if named_hit {
@@ -333,6 +222,143 @@ fn findings(
     // Report in the rules' own order, whichever form found them first.
     items.sort_by_key(|(rule, _, _)| *rule);
     items
+}
+
+/// The `..` segments of a URL's path, as given and decoded. The path is
+/// split off the raw value first, so that an encoded `?` or `#` cannot end
+/// it early once decoded.
+fn url_path_findings(value: &str, found: &mut Findings) {
+    let path = url_path(value);
+    let decoded = normalize::normalize(path).value;
+    for (form, note) in [(path, ""), (decoded.as_str(), " after decoding")] {
+        if has_url_path_traversal(form) {
+            found.add(
+                Rule::PathTraversal,
+                format!("has a '..' path segment{note}"),
+                None,
+            );
+        }
+    }
+}
+
+/// The checks made on each form of the value (as given, and decoded):
+/// `decoded` says which, for the message.
+fn form_findings(
+    form: &str,
+    decoded: bool,
+    value: &str,
+    rules: &RuleSet,
+    profile: &ValueProfile<'_>,
+    found: &mut Findings,
+) {
+    let note = if decoded { " after decoding" } else { "" };
+    let url_mode = profile.class == ValueClass::Typed(PatternType::Url);
+    if rules.path_traversal && !url_mode && has_path_traversal(form) {
+        found.add(
+            Rule::PathTraversal,
+            format!("has a '..' path segment{note}"),
+            None,
+        );
+    }
+    if rules.id_characters {
+        if has_percent_escape(form) {
+            found.add(
+                Rule::PercentEncoded,
+                "is percent-encoded; send the plain value".to_owned(),
+                Some(normalize::percent_decode(value)),
+            );
+        }
+        // The part before the delimiter is the likely intended ID; only
+        // offered from the raw form, where it is a prefix of the input.
+        let prefix = |at: usize| (!decoded && at > 0).then(|| form[..at].to_owned());
+        if let Some(at) = form.find(['?', '&']) {
+            found.add(
+                Rule::QueryParameter,
+                format!("has a query string ('?' or '&'){note}"),
+                prefix(at),
+            );
+        }
+        if let Some(at) = form.find('#') {
+            found.add(
+                Rule::FragmentIdentifier,
+                format!("has a fragment ('#'){note}"),
+                prefix(at),
+            );
+        }
+    }
+    if let Some(ch) = control_character(form, rules.strict_controls) {
+        let stripped: String = value
+            .chars()
+            .filter(|ch| !is_control(*ch, rules.strict_controls))
+            .collect();
+        found.add(
+            Rule::ControlCharacter,
+            format!(
+                "contains the control or invisible character U+{:04X}{note}",
+                u32::from(ch)
+            ),
+            Some(stripped).filter(|stripped| stripped != value && !stripped.is_empty()),
+        );
+    }
+    let placeholder = match rules.placeholder {
+        PlaceholderScope::Missing => is_whole_placeholder(form, MISSING_WORDS),
+        PlaceholderScope::Anywhere => is_placeholder(form),
+    };
+    if placeholder {
+        found.add(
+            Rule::PlaceholderLiteral,
+            format!("is a placeholder, not a real value{note}"),
+            None,
+        );
+    }
+    if profile.relative_only && is_absolute_path(form) {
+        found.add(
+            Rule::AbsolutePath,
+            format!("is an absolute path{note}; the declaration allows only a path relative to the directory the command runs in"),
+            None,
+        );
+    }
+    if profile.user_controlled && !profile.allow_leading_dash && form.starts_with('-') {
+        found.add(
+            Rule::OptionInjection,
+            format!("starts with '-'{note}, so the command would read it as an option"),
+            None,
+        );
+    }
+}
+
+/// A shell metacharacter in the value as given or percent-decoded.
+fn shell_findings(value: &str, url_mode: bool, found: &mut Findings) {
+    let decoded = normalize::percent_decode(value);
+    for (form, note) in [(value, ""), (decoded.as_str(), " after decoding")] {
+        if let Some(ch) = shell_metacharacter(form, url_mode) {
+            found.add(
+                Rule::ShellMetacharacter,
+                format!("contains the shell metacharacter {ch:?}{note}"),
+                None,
+            );
+        }
+    }
+}
+
+/// The first re-spelling of the value that passes every check. Case is
+/// changed only to fit a declared pattern, where the other case can
+/// never pass. Plain strings and opaque IDs get none: without a syntax to
+/// fit, `` `touch x` `` is a command substitution, not a quoted value.
+fn correction(value: &str, profile: &ValueProfile<'_>, with_suggestions: bool) -> Option<String> {
+    if !with_suggestions {
+        return None;
+    }
+    let candidates = match profile.class {
+        // Text has no syntax to fit: quotes around it may be meant.
+        ValueClass::Typed(pattern_type) if pattern_type.is_text() => Vec::new(),
+        ValueClass::Typed(pattern_type) => suggest::candidates(value, Some(pattern_type)),
+        ValueClass::Patterned => suggest::candidates(value, None),
+        ValueClass::ResourceId | ValueClass::Plain => Vec::new(),
+    };
+    candidates
+        .into_iter()
+        .find(|candidate| candidate != value && findings(candidate, profile, false).is_empty())
 }
 
 /// The raw value, then the normalized one when it differs, then the one
