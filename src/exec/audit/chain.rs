@@ -15,6 +15,28 @@
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
+/// Where the chain stands at the end of the log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tail {
+    /// The file ends with a newline (or is empty).
+    pub terminated: bool,
+    pub next_seq: u64,
+    pub prev: String,
+    /// Torn lines (cut-short writes) after the last record.
+    pub torn: u64,
+}
+
+impl Tail {
+    pub(super) fn genesis() -> Self {
+        Self {
+            terminated: true,
+            next_seq: 1,
+            prev: genesis(),
+            torn: 0,
+        }
+    }
+}
+
 /// What the first record's `prev` hashes.
 pub const GENESIS_MARKER: &[u8] = b"aigent audit log v1";
 

@@ -17,7 +17,7 @@
 use std::fs::Metadata;
 use std::sync::{Mutex, PoisonError};
 
-use super::store::Tail;
+use super::chain::Tail;
 
 /// A file as `fstat` saw it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

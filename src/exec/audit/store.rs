@@ -22,7 +22,7 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
-use super::chain::{self, Line};
+use super::chain::{self, Line, Tail};
 use super::dir::{Access, Dir};
 use super::head::{self, Stamp};
 use super::record::AuditRecord;
@@ -110,28 +110,6 @@ pub fn split(path: &Path) -> io::Result<(PathBuf, OsString)> {
         _ => PathBuf::from("."),
     };
     Ok((parent, name.to_os_string()))
-}
-
-/// Where the chain stands at the end of the log.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Tail {
-    /// The file ends with a newline (or is empty).
-    pub terminated: bool,
-    pub next_seq: u64,
-    pub prev: String,
-    /// Torn lines (cut-short writes) after the last record.
-    pub torn: u64,
-}
-
-impl Tail {
-    fn genesis() -> Self {
-        Self {
-            terminated: true,
-            next_seq: 1,
-            prev: chain::genesis(),
-            torn: 0,
-        }
-    }
 }
 
 /// The tail of `file` (of `size` bytes): the last record's `seq`, the hash
