@@ -12,7 +12,6 @@
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::ExitStatusExt;
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
@@ -307,16 +306,7 @@ fn serve(lines: Vec<String>) -> Served {
     let sandbox = Sandbox::new();
     std::fs::create_dir_all(sandbox.join("commands")).unwrap();
     let started = Instant::now();
-    let mut child = sandbox
-        .std_cmd()
-        .arg("--commands")
-        .arg(sandbox.join("commands"))
-        .args(["mcp", "serve"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the server starts");
+    let mut child = sandbox.mcp_serve(&[]).spawn().expect("the server starts");
     let mut stdin = child.stdin.take().unwrap();
     let stdout = child.stdout.take().unwrap();
     let writer = std::thread::spawn(move || {

@@ -4,7 +4,7 @@
 //! record. Past the period, what is left is cancelled with the reason.
 
 use std::io::{Read, Write};
-use std::process::{Child, Stdio};
+use std::process::Child;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -26,13 +26,7 @@ fn start(sandbox: &Sandbox, sleep: &str, drain: &str, close: bool) -> Child {
         ),
     );
     let mut child = sandbox
-        .std_cmd()
-        .arg("--commands")
-        .arg(sandbox.join("commands"))
-        .args(["mcp", "serve", "--drain", drain])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .mcp_serve(&["--drain", drain])
         .spawn()
         .expect("server starts");
     let mut stdin = child.stdin.take().unwrap();

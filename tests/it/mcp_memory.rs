@@ -6,7 +6,7 @@
 //! is read from /proc before and after.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout};
 
 use serde_json::{Value, json};
 
@@ -24,16 +24,7 @@ impl Server {
             "commands/words.yaml",
             "name: words\ndescription: Takes words\ndanger_level: safe\nparameters:\n  words: {type: array, required: true, pattern_type: free_text}\nsubprocess: {binary: true, hardcoded_args: [], user_controlled_args: [words]}\n",
         );
-        let mut child = sandbox
-            .std_cmd()
-            .arg("--commands")
-            .arg(sandbox.join("commands"))
-            .args(["mcp", "serve"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("server starts");
+        let mut child = sandbox.mcp_serve(&[]).spawn().expect("server starts");
         let stdin = child.stdin.take().unwrap();
         let stdout = BufReader::new(child.stdout.take().unwrap());
         let mut server = Self {

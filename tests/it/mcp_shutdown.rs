@@ -21,13 +21,8 @@ fn start(sandbox: &Sandbox) -> (Child, ChildStdin) {
         ),
     );
     let mut child = sandbox
-        .std_cmd()
-        .arg("--commands")
-        .arg(sandbox.join("commands"))
-        .args(["mcp", "serve"])
-        .stdin(Stdio::piped())
+        .mcp_serve(&[])
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
         .spawn()
         .expect("server starts");
     let mut stdin = child.stdin.take().unwrap();

@@ -5,7 +5,7 @@
 //! resource names, and a `sensitive` default that is never shown.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Stdio};
+use std::process::{Child, ChildStdin};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::Duration;
 
@@ -29,17 +29,7 @@ pub struct Wire {
 impl Wire {
     pub fn spawn(sandbox: &Sandbox, extra: &[&str]) -> Self {
         std::fs::create_dir_all(sandbox.join("commands")).unwrap();
-        let mut child = sandbox
-            .std_cmd()
-            .arg("--commands")
-            .arg(sandbox.join("commands"))
-            .args(["mcp", "serve"])
-            .args(extra)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("server starts");
+        let mut child = sandbox.mcp_serve(extra).spawn().expect("server starts");
         let stdin = child.stdin.take().unwrap();
         let stdout = child.stdout.take().unwrap();
         let (send, lines) = channel();

@@ -80,6 +80,20 @@ impl Sandbox {
     /// The binary as a plain `std::process::Command`, with the same
     /// environment as [`Self::cmd`], for tests that need to spawn it and
     /// signal it while it runs.
+    /// `aigent --commands SANDBOX/commands mcp serve EXTRA...`, with stdin
+    /// and stdout piped and stderr dropped; spawned by the caller.
+    pub fn mcp_serve(&self, extra: &[&str]) -> std::process::Command {
+        let mut cmd = self.std_cmd();
+        cmd.arg("--commands")
+            .arg(self.join("commands"))
+            .args(["mcp", "serve"])
+            .args(extra)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null());
+        cmd
+    }
+
     pub fn std_cmd(&self) -> std::process::Command {
         let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_aigent"));
         cmd.current_dir(self.path())
