@@ -53,6 +53,22 @@ def summary(samples):
     }
 
 
+def time_raw_calls(request, rounds):
+    """Seconds per `tools/call` of `noop` through `request`, after WARMUP."""
+    call = {"name": "noop", "arguments": ARGUMENTS}
+    samples = []
+    for index in range(WARMUP + rounds):
+        start = time.perf_counter()
+        answer = request("tools/call", call)
+        elapsed = time.perf_counter() - start
+        result = answer.get("result") or {}
+        if result.get("isError") or "error" in answer:
+            raise SystemExit(f"the call failed: {answer}")
+        if index >= WARMUP:
+            samples.append(elapsed)
+    return samples
+
+
 def raw(rounds, command):
     server = subprocess.Popen(
         command,
@@ -91,17 +107,7 @@ def raw(rounds, command):
     server.stdin.write(
         b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
     )
-    call = {"name": "noop", "arguments": ARGUMENTS}
-    samples = []
-    for index in range(WARMUP + rounds):
-        start = time.perf_counter()
-        answer = request("tools/call", call)
-        elapsed = time.perf_counter() - start
-        result = answer.get("result") or {}
-        if result.get("isError") or "error" in answer:
-            raise SystemExit(f"the call failed: {answer}")
-        if index >= WARMUP:
-            samples.append(elapsed)
+    samples = time_raw_calls(request, rounds)
     server.stdin.close()
     server.wait(timeout=10)
     return samples
@@ -207,17 +213,7 @@ def raw_http(rounds, command):
         )
         if "result" not in hello:
             raise SystemExit(f"initialize failed: {hello}")
-        call = {"name": "noop", "arguments": ARGUMENTS}
-        samples = []
-        for index in range(WARMUP + rounds):
-            start = time.perf_counter()
-            answer = request("tools/call", call)
-            elapsed = time.perf_counter() - start
-            result = answer.get("result") or {}
-            if result.get("isError") or "error" in answer:
-                raise SystemExit(f"the call failed: {answer}")
-            if index >= WARMUP:
-                samples.append(elapsed)
+        samples = time_raw_calls(request, rounds)
     finally:
         connection.close()
         server.close()
