@@ -12,13 +12,13 @@ use serde_json::{Value, json};
 
 use crate::common::Sandbox;
 
-const TOKEN: &str = "test-token-0123456789abcdefXYZ";
+pub(crate) const TOKEN: &str = "test-token-0123456789abcdefXYZ";
 const GREET: &str = "name: greet\ndescription: Print a greeting\ndanger_level: safe\nparameters:\n  who: {type: string, required: true}\nsubprocess: {binary: echo, hardcoded_args: [hello], user_controlled_args: [who]}\n";
 
 /// A running server; killed when dropped.
-struct Server {
+pub(crate) struct Server {
     child: Child,
-    address: SocketAddr,
+    pub(crate) address: SocketAddr,
 }
 
 impl Drop for Server {
@@ -33,18 +33,25 @@ fn registry(sandbox: &Sandbox) {
     sandbox.write("token", format!("{TOKEN}\n"));
 }
 
-fn start(sandbox: &Sandbox, extra: &[&str]) -> Server {
+/// `mcp serve --http 127.0.0.1:0` on the sandbox's `commands/` and `token`.
+pub(crate) fn http_serve(sandbox: &Sandbox, extra: &[&str]) -> std::process::Command {
     let mut command = sandbox.std_cmd();
     command
         .arg("--commands")
         .arg(sandbox.join("commands"))
         .args(["mcp", "serve", "--http", "127.0.0.1:0", "--token-file"])
         .arg(sandbox.join("token"))
-        .args(extra)
+        .args(extra);
+    command
+}
+
+pub(crate) fn start(sandbox: &Sandbox, extra: &[&str]) -> Server {
+    let mut child = http_serve(sandbox, extra)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::piped());
-    let mut child = command.spawn().expect("server starts");
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("server starts");
     let stderr = child.stderr.take().expect("stderr piped");
     let mut lines = BufReader::new(stderr).lines();
     let address = loop {

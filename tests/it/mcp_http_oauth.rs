@@ -2,61 +2,34 @@
 //! protected-resource metadata (RFC 9728) served without a token, and
 //! pointed at from every `401`; without the flag, neither.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, Stdio};
+use std::process::Stdio;
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
 use crate::common::Sandbox;
+use crate::mcp_http::{Server, TOKEN, http_serve};
 
-const TOKEN: &str = "test-token-0123456789abcdefXYZ";
 const RESOURCE: &str = "https://mcp.example.com/mcp";
 const ISSUER: &str = "https://auth.example.com";
 const METADATA: &str = "/.well-known/oauth-protected-resource";
 
-struct Server {
-    child: Child,
-    address: SocketAddr,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// The token and an empty registry, as `mcp_http`'s server expects them.
+fn prepare(sandbox: &Sandbox) {
+    sandbox.write("token", format!("{TOKEN}\n"));
+    std::fs::create_dir_all(sandbox.join("commands")).unwrap();
 }
 
 fn serve(sandbox: &Sandbox, extra: &[&str]) -> std::process::Command {
-    sandbox.write("token", format!("{TOKEN}\n"));
-    std::fs::create_dir_all(sandbox.join("commands")).unwrap();
-    let mut command = sandbox.std_cmd();
-    command
-        .arg("--commands")
-        .arg(sandbox.join("commands"))
-        .args(["mcp", "serve", "--http", "127.0.0.1:0", "--token-file"])
-        .arg(sandbox.join("token"))
-        .args(extra);
-    command
+    prepare(sandbox);
+    http_serve(sandbox, extra)
 }
 
 fn start(sandbox: &Sandbox, extra: &[&str]) -> Server {
-    let mut child = serve(sandbox, extra)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("server starts");
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let address = loop {
-        let line = lines.next().expect("it says where it listens").unwrap();
-        if let Some(rest) = line.strip_prefix("aigent mcp serve: listening on http://") {
-            break rest.trim_end_matches("/mcp").parse().unwrap();
-        }
-    };
-    std::thread::spawn(move || for _ in lines {});
-    Server { child, address }
+    prepare(sandbox);
+    crate::mcp_http::start(sandbox, extra)
 }
 
 /// One request on its own connection: status, headers (lower-cased
