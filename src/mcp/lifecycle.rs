@@ -120,8 +120,8 @@ impl Drop for Slot {
     }
 }
 
-/// A call that has reached the handler: whether it was read before the
-/// server began to stop, so that a drain lets it start.
+/// A call that has reached the handler: whether it was read (or arrived)
+/// before the server began to stop, so that a drain lets it start.
 pub struct Arrival {
     shared: Arc<Shared>,
     /// Counted in `admitted` until it begins or is dropped.
@@ -181,13 +181,17 @@ impl Lifecycle {
         self.shared.counts.send_modify(|counts| {
             counts.arrived = counts.arrived.saturating_add(1);
             // Read under the counts' lock, as `stop` changes it.
-            let draining = matches!(*self.shared.phase.borrow(), Phase::Draining(_));
+            let phase = *self.shared.phase.borrow();
             if counts.queued > 0 {
                 counts.queued -= 1;
-                if draining {
-                    counts.admitted += 1;
-                    admitted = true;
-                }
+                admitted = matches!(phase, Phase::Draining(_));
+            } else {
+                // Arrived before the stop: a stop that comes before it
+                // begins must let it begin and wait for it.
+                admitted = phase == Phase::Running;
+            }
+            if admitted {
+                counts.admitted += 1;
             }
         });
         Arrival {
@@ -418,6 +422,28 @@ mod tests {
             for call in calls {
                 call.await.unwrap();
             }
+        });
+    }
+
+    #[test]
+    fn a_call_that_arrived_before_the_stop_begins_during_the_drain() {
+        runtime().block_on(async {
+            let lifecycle = Lifecycle::new(4);
+            lifecycle.read_call();
+            // At the handler while running; begins only after the stop.
+            let arrival = lifecycle.arrive();
+            let stopper = lifecycle.clone();
+            let stop = tokio::spawn(async move {
+                stopper
+                    .stop("stdin closed", Duration::from_secs(5), Duration::ZERO)
+                    .await
+            });
+            while lifecycle.phase() == Phase::Running {
+                tokio::task::yield_now().await;
+            }
+            let slot = lifecycle.begin(arrival).expect("let in");
+            drop(slot);
+            assert_eq!(stop.await.unwrap(), 0);
         });
     }
 
