@@ -475,7 +475,7 @@ fn a_thousand_connections_at_once_are_bounded() {
     registry(&sandbox);
     let server = start(
         &sandbox,
-        &["--max-connections", "64", "--read-timeout", "2"],
+        &["--max-connections", "64", "--read-timeout", "10"],
     );
     let before = rss_kib(server.child.id());
     let mut streams = Vec::new();
