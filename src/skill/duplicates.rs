@@ -223,11 +223,26 @@ pub fn fingerprint(description: &str) -> Option<String> {
         if let Some(from) = start {
             words.push(&lower[from..]);
         }
-        words.sort_unstable();
+        // In byte order, told apart by their first eight bytes where they
+        // can be: words hold no zero byte, so zero-padding keeps the order.
+        words.sort_unstable_by(|a, b| {
+            word_prefix(a)
+                .cmp(&word_prefix(b))
+                .then_with(|| a.cmp(b))
+        });
         words.dedup();
         return (words.len() >= MIN_FINGERPRINT_WORDS).then(|| words.join(" "));
     }
     fingerprint_chars(description)
+}
+
+/// The first eight bytes of `word`, big-endian, zero-padded: ordered as
+/// the words' first eight bytes are, for words without zero bytes.
+fn word_prefix(word: &str) -> u64 {
+    let mut prefix = [0u8; 8];
+    let len = word.len().min(8);
+    prefix[..len].copy_from_slice(&word.as_bytes()[..len]);
+    u64::from_be_bytes(prefix)
 }
 
 /// [`fingerprint`] character by character, for any text.
