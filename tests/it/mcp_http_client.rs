@@ -440,7 +440,13 @@ async fn under_a_session_revision_a_long_call_is_answered_when_done_or_cancelled
         crate::mcp::wait_until_dead(grandchild).await,
         "the grandchild {grandchild} was orphaned"
     );
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     let executed = loop {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no outcome record: {:?}",
+            audit(&sandbox)
+        );
         let records = audit(&sandbox);
         if let Some(last) = records.last()
             && last["event"] == "COMMAND_EXECUTED"
