@@ -12,9 +12,9 @@ use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResponse, CancelTaskParams, ClientRequest,
     ElicitationAction, GetTaskParams, ProtocolVersion,
 };
-use rmcp::service::PeerRequestOptions;
 use rmcp::service::{
-    ClientInitializeError, ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService,
+    ClientInitializeError, ClientLifecycleMode, ClientServiceExt, PeerRequestOptions, RoleClient,
+    RunningService,
 };
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -512,8 +512,10 @@ async fn two_replicas_with_one_state_key_take_each_others_retries() {
 
     // A session revision's client needs no sticky session either: it
     // initializes on one replica and calls on both.
+    balancer.pin(Some(0));
     let client = connect(&balancer, Revision::Session, yes()).await;
-    for who in ["a", "b"] {
+    for (replica, who) in [(1, "a"), (0, "b")] {
+        balancer.pin(Some(replica));
         let result = client.call_tool(greet(who)).await.unwrap();
         assert_eq!(envelope(&result)["stdout"], format!("hello {who}\n"));
     }
