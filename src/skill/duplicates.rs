@@ -225,11 +225,7 @@ pub fn fingerprint(description: &str) -> Option<String> {
         }
         // In byte order, told apart by their first eight bytes where they
         // can be: words hold no zero byte, so zero-padding keeps the order.
-        words.sort_unstable_by(|a, b| {
-            word_prefix(a)
-                .cmp(&word_prefix(b))
-                .then_with(|| a.cmp(b))
-        });
+        words.sort_unstable_by(|a, b| word_prefix(a).cmp(&word_prefix(b)).then_with(|| a.cmp(b)));
         words.dedup();
         return (words.len() >= MIN_FINGERPRINT_WORDS).then(|| words.join(" "));
     }
