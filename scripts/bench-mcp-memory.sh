@@ -31,7 +31,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 cargo build --release --quiet --bin aigent
-bin="$PWD/target/release/aigent"
+bin="${CARGO_TARGET_DIR:-$PWD/target}/release/aigent"
 true_bin="$(command -v true)"
 case "$true_bin" in /*) ;; *) true_bin=/bin/true ;; esac
 
