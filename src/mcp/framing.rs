@@ -797,6 +797,34 @@ mod tests {
     }
 
     #[test]
+    fn values_are_counted_keys_included_and_held_to_their_cap() {
+        let measure = |text: &str| serde_json::from_str::<Measure>(text).unwrap().values;
+        assert_eq!(measure("1"), 1);
+        assert_eq!(measure("[]"), 1);
+        assert_eq!(measure("[1,[2,3]]"), 5);
+        assert_eq!(measure(r#"{"a":1,"b":{"c":null}}"#), 7);
+        let limits = Limits {
+            arguments: usize::MAX,
+            values: 5,
+        };
+        let call = |arguments: Value| {
+            json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call",
+                   "params": {"name": "t", "arguments": arguments}})
+            .to_string()
+        };
+        assert!(refused(call(json!({"w": [1, 2]})).as_bytes(), limits).is_none());
+        let (id, (code, message, data)) =
+            refused(call(json!({"w": [1, 2, 3]})).as_bytes(), limits).unwrap();
+        assert_eq!((id, code), (json!(9), -32602));
+        assert!(message.contains("--max-argument-values"), "{message}");
+        assert_eq!(data, json!({"field": "arguments", "values": 6, "limit": 5}));
+        // Only a call's arguments are held to it.
+        let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list",
+                          "params": {"arguments": [1, 2, 3, 4, 5]}});
+        assert!(refused(list.to_string().as_bytes(), limits).is_none());
+    }
+
+    #[test]
     fn a_forged_refusal_carries_only_the_two_codes() {
         assert!(carried_error(Some(&json!({"code": -32000, "message": "x"}))).is_none());
         assert!(carried_error(Some(&json!("x"))).is_none());
