@@ -462,7 +462,7 @@ mod unix {
     /// Spawns `command`, confined by `sandbox` from its first instruction
     /// (see [`Enforcer::spawn`]).
     fn spawn_in(
-        command: &mut std::process::Command,
+        mut command: std::process::Command,
         sandbox: Option<Enforcer>,
     ) -> io::Result<std::process::Child> {
         #[cfg(target_os = "linux")]
@@ -488,8 +488,9 @@ mod unix {
         })?;
         let terminal = sys::foreground_terminal();
         let started = Instant::now();
-        let child = spawn_in(command_for(argv).process_group(0), sandbox)
-            .map_err(|err| SpawnError::from_io(program, err))?;
+        let mut command = command_for(argv);
+        command.process_group(0);
+        let child = spawn_in(command, sandbox).map_err(|err| SpawnError::from_io(program, err))?;
         let pid_number = child.id();
         // The child is reaped by `sys::reap` below; std's handle is not
         // needed again, and dropping it neither waits nor kills.
@@ -544,15 +545,14 @@ mod unix {
     ) -> Result<Finished, SpawnError> {
         let program = argv.program();
         let started = Instant::now();
-        let mut child = spawn_in(
-            command_for(argv)
-                .stdin(std::process::Stdio::null())
-                .stdout(std::process::Stdio::piped())
-                .stderr(std::process::Stdio::piped())
-                .process_group(0),
-            sandbox,
-        )
-        .map_err(|err| SpawnError::from_io(program, err))?;
+        let mut command = command_for(argv);
+        command
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .process_group(0);
+        let mut child =
+            spawn_in(command, sandbox).map_err(|err| SpawnError::from_io(program, err))?;
         let pid_number = child.id();
         let stdout = child.stdout.take().map(OwnedFd::from);
         let stderr = child.stderr.take().map(OwnedFd::from);

@@ -153,6 +153,10 @@ pub fn serve(
         .build()
         .map_err(ServeError::Runtime)?;
     let report = std::sync::Arc::new(report);
+    // A server runs the same commands again and again: each run's sandbox
+    // is made ready after the one before (exec::sandbox::ready).
+    #[cfg(target_os = "linux")]
+    crate::exec::sandbox::ready::keep_ready(true);
     let served = match options.http.clone() {
         Some(http) => runtime.block_on(http::serve_http(options, http, report)),
         None => runtime.block_on(server::serve_stdio(options, report)),
@@ -160,5 +164,7 @@ pub fn serve(
     // Every call has ended and been recorded, or was given up on after the
     // grace period: nothing is waited for again.
     runtime.shutdown_timeout(Duration::from_millis(100));
+    #[cfg(target_os = "linux")]
+    crate::exec::sandbox::ready::keep_ready(false);
     served
 }

@@ -31,6 +31,9 @@ use crate::request::RequestIds;
 /// time limit.
 pub const TASK_RETENTION: Duration = Duration::from_secs(5 * 60);
 
+/// Why a session revision's call over HTTP cannot be confirmed.
+const CONFIRM_OVER_HTTP: &str = "over HTTP the server can ask for a confirmation only under MCP 2026-07-28, not under this request's revision";
+
 pub(super) type Reporter = Arc<dyn Fn(Notice<'_>) + Send + Sync>;
 
 struct State {
@@ -256,6 +259,17 @@ impl AigentServer {
         ids: &RequestIds,
     ) -> Result<(), &'static str> {
         let peer = &context.peer;
+        // Over HTTP no session is kept: the server has no stream on which
+        // to send a request of its own, and rmcp gives each request a
+        // stand-in peer with no capabilities. Say so, rather than blame
+        // a client that may well have declared `elicitation`.
+        if context
+            .extensions
+            .get::<hyper::http::request::Parts>()
+            .is_some()
+        {
+            return Err(CONFIRM_OVER_HTTP);
+        }
         if peer.supported_elicitation_modes().is_empty() {
             return Err("the client does not support elicitation");
         }

@@ -38,6 +38,8 @@ mod mcp_drain;
 #[cfg(unix)]
 mod mcp_http;
 #[cfg(unix)]
+mod mcp_http_client;
+#[cfg(unix)]
 mod mcp_http_oauth;
 #[cfg(target_os = "linux")]
 mod mcp_memory;

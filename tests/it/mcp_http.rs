@@ -28,7 +28,7 @@ impl Drop for Server {
     }
 }
 
-fn registry(sandbox: &Sandbox) {
+pub(crate) fn registry(sandbox: &Sandbox) {
     sandbox.write("commands/greet.yaml", GREET);
     sandbox.write("token", format!("{TOKEN}\n"));
 }

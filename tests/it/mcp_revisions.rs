@@ -23,28 +23,28 @@ use serde_json::{Map, Value, json};
 use crate::common::Sandbox;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Revision {
+pub(crate) enum Revision {
     /// `initialize` with 2025-11-25.
     Session,
     /// `server/discover`, 2026-07-28.
     Stateless,
 }
 
-const BOTH: [Revision; 2] = [Revision::Session, Revision::Stateless];
+pub(crate) const BOTH: [Revision; 2] = [Revision::Session, Revision::Stateless];
 
 /// A client whose person answers every confirmation with `answer` (or
 /// whose client cannot ask, when `elicitation` is false).
 #[derive(Clone)]
-struct Person {
-    answer: ElicitationAction,
-    elicitation: bool,
+pub(crate) struct Person {
+    pub(crate) answer: ElicitationAction,
+    pub(crate) elicitation: bool,
     /// Declares the tasks extension.
-    tasks: bool,
-    asked: Arc<AtomicUsize>,
+    pub(crate) tasks: bool,
+    pub(crate) asked: Arc<AtomicUsize>,
 }
 
 impl Person {
-    fn answering(answer: ElicitationAction) -> Self {
+    pub(crate) fn answering(answer: ElicitationAction) -> Self {
         Self {
             answer,
             elicitation: true,
@@ -119,7 +119,7 @@ async fn connect(
 
 /// `wipe`: destructive, touches `wiped` in the sandbox; its sensitive
 /// `token` reaches the child through the environment only.
-fn wipe(sandbox: &Sandbox) -> std::path::PathBuf {
+pub(crate) fn wipe(sandbox: &Sandbox) -> std::path::PathBuf {
     let marker = sandbox.join("wiped");
     let script = sandbox.write("scripts/wipe.sh", format!("touch '{}'\n", marker.display()));
     sandbox.write(
@@ -133,16 +133,16 @@ fn wipe(sandbox: &Sandbox) -> std::path::PathBuf {
     marker
 }
 
-fn arguments(value: Value) -> Map<String, Value> {
+pub(crate) fn arguments(value: Value) -> Map<String, Value> {
     value.as_object().cloned().unwrap()
 }
 
-fn wipe_call() -> CallToolRequestParams {
+pub(crate) fn wipe_call() -> CallToolRequestParams {
     CallToolRequestParams::new("wipe")
         .with_arguments(arguments(json!({"target": "db", "token": "s3cret"})))
 }
 
-fn audit(sandbox: &Sandbox) -> Vec<Value> {
+pub(crate) fn audit(sandbox: &Sandbox) -> Vec<Value> {
     std::fs::read_to_string(sandbox.audit_log())
         .unwrap_or_default()
         .lines()
@@ -150,14 +150,14 @@ fn audit(sandbox: &Sandbox) -> Vec<Value> {
         .collect()
 }
 
-fn events(records: &[Value]) -> Vec<&str> {
+pub(crate) fn events(records: &[Value]) -> Vec<&str> {
     records
         .iter()
         .map(|record| record["event"].as_str().unwrap())
         .collect()
 }
 
-fn envelope(result: &CallToolResult) -> Value {
+pub(crate) fn envelope(result: &CallToolResult) -> Value {
     result.structured_content.clone().unwrap()
 }
 
@@ -270,7 +270,7 @@ async fn a_client_that_cannot_ask_is_refused_under_both_revisions() {
     }
 }
 
-fn accepted() -> InputResponses {
+pub(crate) fn accepted() -> InputResponses {
     let mut responses = InputResponses::new();
     responses.insert(
         "confirm".to_owned(),
@@ -280,7 +280,7 @@ fn accepted() -> InputResponses {
 }
 
 /// The first round by hand: the `input_required` result's state.
-async fn first_round(
+pub(crate) async fn first_round(
     client: &RunningService<RoleClient, Person>,
     call: CallToolRequestParams,
 ) -> String {
@@ -297,7 +297,7 @@ async fn first_round(
     }
 }
 
-async fn refused(
+pub(crate) async fn refused(
     client: &RunningService<RoleClient, Person>,
     call: CallToolRequestParams,
 ) -> Value {
@@ -507,7 +507,7 @@ async fn servers_sharing_a_state_key_accept_each_others_retries() {
 }
 
 /// `NAME`: a long-running safe command that runs `script` with `sh`.
-fn long_command(sandbox: &Sandbox, name: &str, script: &str) {
+pub(crate) fn long_command(sandbox: &Sandbox, name: &str, script: &str) {
     let path = sandbox.write(format!("scripts/{name}.sh"), script);
     sandbox.write(
         format!("commands/{name}.yaml"),
@@ -519,13 +519,13 @@ fn long_command(sandbox: &Sandbox, name: &str, script: &str) {
     );
 }
 
-fn tasks_person() -> Person {
+pub(crate) fn tasks_person() -> Person {
     let mut person = Person::answering(ElicitationAction::Accept);
     person.tasks = true;
     person
 }
 
-async fn start_task(client: &RunningService<RoleClient, Person>, name: &str) -> String {
+pub(crate) async fn start_task(client: &RunningService<RoleClient, Person>, name: &str) -> String {
     match client
         .call_tool_once(CallToolRequestParams::new(name.to_owned()))
         .await
@@ -541,7 +541,10 @@ async fn start_task(client: &RunningService<RoleClient, Person>, name: &str) -> 
 }
 
 /// Polls `tasks/get` until the task is terminal; every state seen.
-async fn settle(client: &RunningService<RoleClient, Person>, id: &str) -> (Value, Vec<String>) {
+pub(crate) async fn settle(
+    client: &RunningService<RoleClient, Person>,
+    id: &str,
+) -> (Value, Vec<String>) {
     let mut seen = Vec::new();
     for _ in 0..1000 {
         let got = client

@@ -816,3 +816,240 @@ fn executed_records(sandbox: &Sandbox) -> (String, Vec<Value>) {
         .collect();
     (log, executed)
 }
+
+/// A server (`aigent mcp serve`) on two pipes, for the ready sandboxes'
+/// tests: raw JSON-RPC lines, and a clean end (stdin closed), after which
+/// the server has removed what it kept ready.
+struct Server {
+    child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    stdout: std::io::BufReader<std::process::ChildStdout>,
+    next_id: u64,
+}
+
+impl Server {
+    fn start(sandbox: &Sandbox) -> Self {
+        use std::io::Write;
+        std::fs::create_dir_all(sandbox.join("tmp")).unwrap();
+        let mut child = sandbox
+            .mcp_serve(&["--sandbox", "require"])
+            .env("TMPDIR", sandbox.join("tmp"))
+            .spawn()
+            .expect("server starts");
+        let stdin = child.stdin.take();
+        let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut server = Self {
+            child,
+            stdin,
+            stdout,
+            next_id: 1,
+        };
+        let hello = server.request(
+            "initialize",
+            serde_json::json!({"protocolVersion": "2025-06-18", "capabilities": {},
+                               "clientInfo": {"name": "sandbox-test", "version": "1"}}),
+        );
+        assert!(hello.get("result").is_some(), "{hello}");
+        let stdin = server.stdin.as_mut().unwrap();
+        writeln!(
+            stdin,
+            r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#
+        )
+        .unwrap();
+        server
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        use std::io::{BufRead, Write};
+        let id = self.next_id;
+        self.next_id += 1;
+        let stdin = self.stdin.as_mut().unwrap();
+        let line =
+            serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+        loop {
+            let mut answer = String::new();
+            assert_ne!(
+                self.stdout.read_line(&mut answer).unwrap(),
+                0,
+                "the server ended"
+            );
+            let message: Value = serde_json::from_str(&answer).unwrap();
+            if message["id"] == id && message.get("method").is_none() {
+                return message;
+            }
+        }
+    }
+
+    /// `tools/call` of `tool`, after a pause that lets the server make the
+    /// next sandbox ready; the structured result.
+    fn call(&mut self, tool: &str, arguments: Value) -> Value {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let answer = self.request(
+            "tools/call",
+            serde_json::json!({"name": tool, "arguments": arguments}),
+        );
+        answer["result"]["structuredContent"].clone()
+    }
+
+    /// The server's threads now.
+    fn threads(&self) -> usize {
+        std::fs::read_dir(format!("/proc/{}/task", self.child.id()))
+            .unwrap()
+            .count()
+    }
+
+    /// Closes stdin and waits for the server to end.
+    fn finish(mut self) {
+        drop(self.stdin.take());
+        let status = self.child.wait().unwrap();
+        assert!(status.success(), "{status}");
+    }
+}
+
+/// What is left in the server's temporary directory.
+fn left_in_tmp(sandbox: &Sandbox) -> Vec<String> {
+    std::fs::read_dir(sandbox.join("tmp"))
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+#[test]
+fn a_server_s_ready_sandboxes_stop_what_fresh_ones_stop() {
+    if !kernel_ready() {
+        return;
+    }
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let sandbox = Sandbox::new();
+    setup(&sandbox, "none");
+    let mut server = Server::start(&sandbox);
+    // After the first call each call's sandbox was made ready after the
+    // one before; every one stops the same moves.
+    for round in 0..4 {
+        let inside = server.call(
+            "probe",
+            serde_json::json!({"action": "write", "target": format!("out/{round}.txt")}),
+        );
+        assert_eq!(inside["child_exit_code"], 0, "{inside}");
+        assert!(sandbox.join(format!("out/{round}.txt")).exists());
+        let outside = server.call(
+            "probe",
+            serde_json::json!({"action": "write", "target": format!("elsewhere/{round}.txt")}),
+        );
+        assert_eq!(outside["child_exit_code"], 3, "{outside}");
+        assert!(!sandbox.join(format!("elsewhere/{round}.txt")).exists());
+        let secret = server.call(
+            "probe",
+            serde_json::json!({"action": "read", "target": sandbox.join("home/.ssh/id_rsa")}),
+        );
+        assert_eq!(secret["child_exit_code"], 3, "{secret}");
+        assert!(!secret.to_string().contains("SECRET"), "{secret}");
+        let connect = server.call(
+            "probe",
+            serde_json::json!({"action": "connect", "target": "x", "number": port}),
+        );
+        assert_eq!(connect["child_exit_code"], 3, "{connect}");
+        // Each run has a $TMP of its own.
+        assert_eq!(inside["sandbox"]["mode"], "require", "{inside}");
+    }
+    server.finish();
+    drop(listener);
+    // The server removed every run's $TMP and the ones it kept ready.
+    assert_eq!(left_in_tmp(&sandbox), Vec::<String>::new());
+    // Every run had its own $TMP.
+    let (log, executed) = executed_records(&sandbox);
+    let tmps: std::collections::BTreeSet<String> = executed
+        .iter()
+        .filter_map(|record| {
+            record["sandbox"]["write"]
+                .as_array()?
+                .iter()
+                .find(|grant| grant["grant"] == "$TMP")
+                .and_then(|grant| grant["path"].as_str())
+                .map(str::to_owned)
+        })
+        .collect();
+    assert_eq!(tmps.len(), executed.len(), "{log}");
+}
+
+#[test]
+fn a_grant_directory_replaced_between_calls_is_not_served_by_a_stale_rule() {
+    if !kernel_ready() {
+        return;
+    }
+    let sandbox = Sandbox::new();
+    setup(&sandbox, "none");
+    let mut server = Server::start(&sandbox);
+    let write = |server: &mut Server, target: &str| {
+        server.call(
+            "probe",
+            serde_json::json!({"action": "write", "target": target}),
+        )
+    };
+    assert_eq!(write(&mut server, "out/first.txt")["child_exit_code"], 0);
+    // A sandbox for the next call is ready now, its rule made for the
+    // directory `out` named then. `out` is moved away and made anew.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    std::fs::rename(sandbox.join("out"), sandbox.join("moved")).unwrap();
+    std::fs::create_dir(sandbox.join("out")).unwrap();
+    // The grant is `$CWD/out`: the new directory, not the moved one.
+    let moved = write(&mut server, "moved/second.txt");
+    assert_eq!(moved["child_exit_code"], 3, "{moved}");
+    assert!(
+        !sandbox.join("moved/second.txt").exists(),
+        "a rule made for the directory moved away still granted it"
+    );
+    let new = write(&mut server, "out/third.txt");
+    assert_eq!(new["child_exit_code"], 0, "{new}");
+    assert!(sandbox.join("out/third.txt").exists());
+    server.finish();
+}
+
+#[test]
+fn many_commands_keep_a_bounded_number_of_sandboxes_ready() {
+    if !kernel_ready() {
+        return;
+    }
+    let sandbox = Sandbox::new();
+    setup(&sandbox, "none");
+    let declared = std::fs::read_to_string(sandbox.join("commands/probe.yaml")).unwrap();
+    let commands = 14;
+    for index in 0..commands {
+        sandbox.write(
+            format!("commands/probe{index}.yaml"),
+            declared.replacen("name: probe", &format!("name: probe{index}"), 1),
+        );
+    }
+    let mut server = Server::start(&sandbox);
+    let mut most = 0;
+    let mut threads_after_first = None;
+    for index in 0..commands {
+        let run = server.call(
+            &format!("probe{index}"),
+            serde_json::json!({"action": "write", "target": format!("out/{index}.txt")}),
+        );
+        assert_eq!(run["child_exit_code"], 0, "{run}");
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        let threads = server.threads();
+        threads_after_first.get_or_insert(threads);
+        most = most.max(threads);
+        // One $TMP a ready sandbox, at most eight.
+        assert!(
+            left_in_tmp(&sandbox).len() <= 8,
+            "{:?}",
+            left_in_tmp(&sandbox)
+        );
+    }
+    // Eight waiting threads at most, over what one command needed.
+    let first = threads_after_first.unwrap();
+    assert!(
+        most <= first + 8,
+        "threads grew from {first} to {most} with {commands} commands"
+    );
+    server.finish();
+    assert_eq!(left_in_tmp(&sandbox), Vec::<String>::new());
+}

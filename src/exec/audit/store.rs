@@ -233,9 +233,16 @@ impl Store {
 
     /// Flushes what was written to the live file to stable storage
     /// (`fdatasync`): the records appended with [`Flush::Buffered`].
+    ///
+    /// The lock is held only to find the live file, not during the flush:
+    /// `fdatasync` flushes the file's data whatever its name is by then (a
+    /// rotation renames it), and a writer waiting for the lock (the next
+    /// call's start record) must not wait for this disk flush too.
     pub fn sync(&mut self) -> io::Result<()> {
-        let _locked = Locked::shared(&self.lock)?;
-        let _ = self.log.follow_rotation()?;
+        {
+            let _locked = Locked::shared(&self.lock)?;
+            let _ = self.log.follow_rotation()?;
+        }
         self.log.disk.sync(&self.log.file)
     }
 

@@ -966,3 +966,48 @@ fn a_kept_head_gives_way_to_what_another_writer_did() {
     assert_eq!(third["prev"], chain::line_hash(written[1].as_bytes()));
     assert_eq!(intact(&log).records, 3);
 }
+
+/// A disk whose flush tries to take the log's lock for writing, as the
+/// next call's start record does, and says whether it could.
+#[derive(Debug)]
+struct LockProbeDisk {
+    lock: std::path::PathBuf,
+    writable_during_sync: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Disk for LockProbeDisk {
+    fn write(&self, file: &File, bytes: &[u8]) -> io::Result<usize> {
+        RealDisk.write(file, bytes)
+    }
+
+    fn sync(&self, file: &File) -> io::Result<()> {
+        let other = OpenOptions::new().read(true).write(true).open(&self.lock)?;
+        let free = other.try_lock().is_ok();
+        if free {
+            other.unlock()?;
+        }
+        self.writable_during_sync.store(free, Ordering::SeqCst);
+        RealDisk.sync(file)
+    }
+}
+
+#[test]
+fn a_flush_of_buffered_records_does_not_hold_the_lock_while_the_disk_works() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("audit.jsonl");
+    let log = AuditLog::at(&path);
+    log.append(&record(1)).unwrap();
+    let writable = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let disk = Box::new(LockProbeDisk {
+        lock: dir.path().join("audit.jsonl.lock"),
+        writable_during_sync: writable.clone(),
+    });
+    let open = log.open_with(disk).unwrap();
+    open.append_buffered(&record(2)).unwrap();
+    open.sync().unwrap();
+    assert!(
+        writable.load(Ordering::SeqCst),
+        "the flush held the lock, so a writer waited for the disk"
+    );
+    assert_eq!(intact(&log).records, 2);
+}

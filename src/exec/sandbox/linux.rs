@@ -23,48 +23,85 @@ use crate::contract::sandbox::Network;
 /// install the seccomp filters. Owned by the spawn; the parent's copy of
 /// the ruleset descriptor closes when the spawn is done with it.
 pub struct Enforcer {
-    landlock: Option<RulesetCreated>,
-    filters: Vec<BpfProgram>,
+    kind: Kind,
+}
+
+enum Kind {
+    /// Entered by a new thread at the spawn.
+    Fresh {
+        landlock: Option<RulesetCreated>,
+        filters: Vec<BpfProgram>,
+    },
+    /// Already entered by a thread kept ready for this run
+    /// ([`super::ready`]).
+    Ready(super::ready::Spawner),
 }
 
 impl std::fmt::Debug for Enforcer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Enforcer")
-            .field("landlock", &self.landlock.is_some())
-            .field("filters", &self.filters.len())
-            .finish()
+        match &self.kind {
+            Kind::Fresh { landlock, filters } => f
+                .debug_struct("Enforcer")
+                .field("landlock", &landlock.is_some())
+                .field("filters", &filters.len())
+                .finish(),
+            Kind::Ready(_) => f.debug_struct("Enforcer").field("ready", &true).finish(),
+        }
     }
 }
 
 impl Enforcer {
     pub fn new(landlock: Option<RulesetCreated>, filters: Vec<BpfProgram>) -> Self {
-        Self { landlock, filters }
+        Self {
+            kind: Kind::Fresh { landlock, filters },
+        }
+    }
+
+    /// The sandbox a thread kept ready has already entered.
+    pub(super) fn ready(spawner: super::ready::Spawner) -> Self {
+        Self {
+            kind: Kind::Ready(spawner),
+        }
+    }
+
+    /// Whether a thread kept ready spawns the child.
+    pub fn is_ready(&self) -> bool {
+        matches!(self.kind, Kind::Ready(_))
     }
 
     /// Spawns `command` already confined, without a `fork` of aigent.
     ///
     /// Landlock domains, seccomp filters and `no_new_privs` belong to a
     /// thread, and a process inherits its creator's across `clone` and
-    /// keeps them across `execve`. So a new thread enters the sandbox
+    /// keeps them across `execve`. So a thread enters the sandbox
     /// ([`Self::enter`]), spawns the child and ends: the child is confined
     /// from its first instruction, while aigent's other threads never are.
     /// Spawning from an unforked thread lets the C library use
     /// `posix_spawn` (`clone(CLONE_VM | CLONE_VFORK)`), which copies no
     /// page table; a `pre_exec` hook would force a full `fork` of aigent,
-    /// the largest part of the sandbox's cost per spawn. If the thread
-    /// cannot enter the sandbox, nothing is spawned.
-    pub fn spawn(mut self, command: &mut std::process::Command) -> io::Result<std::process::Child> {
+    /// the largest part of the sandbox's cost per spawn. The thread is new,
+    /// or one a server made ready for this run beforehand
+    /// ([`super::ready`]). If it cannot enter the sandbox, or is gone,
+    /// nothing is spawned.
+    pub fn spawn(self, command: std::process::Command) -> io::Result<std::process::Child> {
+        let (landlock, filters) = match self.kind {
+            Kind::Ready(spawner) => return spawner.spawn(command),
+            Kind::Fresh { landlock, filters } => (landlock, filters),
+        };
+        let mut command = command;
+        let mut parts = Parts { landlock, filters };
         std::thread::scope(|scope| {
             let entered = std::thread::Builder::new()
                 .name("aigent-sandbox".to_owned())
                 .stack_size(SPAWN_STACK)
                 .spawn_scoped(scope, move || {
-                    // The signal mask is left as it is: the child inherits
-                    // it through posix_spawn. A handler of aigent's that
-                    // runs on this thread only records the signal or
-                    // passes it to the child's group, which Landlock's
-                    // scoping allows (the child is in this thread's domain).
-                    self.enter()?;
+                    // std's spawn gives the child an empty signal mask and
+                    // default dispositions whatever this thread's are. A
+                    // handler of aigent's that runs on this thread only
+                    // records the signal or passes it to the child's group,
+                    // which Landlock's scoping allows (the child is in this
+                    // thread's domain).
+                    parts.enter()?;
                     command.spawn()
                 })?;
             entered
@@ -73,6 +110,22 @@ impl Enforcer {
         })
     }
 
+    /// The ruleset and filters, for a thread to enter.
+    pub(super) fn into_parts(self) -> Option<Parts> {
+        match self.kind {
+            Kind::Fresh { landlock, filters } => Some(Parts { landlock, filters }),
+            Kind::Ready(_) => None,
+        }
+    }
+}
+
+/// A Landlock ruleset and seccomp filters, not entered yet.
+pub struct Parts {
+    landlock: Option<RulesetCreated>,
+    filters: Vec<BpfProgram>,
+}
+
+impl Parts {
     /// Confines the calling thread, and every process it creates from now
     /// on. Sets `no_new_privs`, so a setuid program gains nothing.
     pub fn enter(&mut self) -> io::Result<()> {
@@ -94,7 +147,7 @@ impl Enforcer {
 }
 
 /// The spawning thread's stack: it runs `Command::spawn` and nothing else.
-const SPAWN_STACK: usize = 256 * 1024;
+pub(super) const SPAWN_STACK: usize = 256 * 1024;
 
 const READ: [AccessFs; 3] = [AccessFs::Execute, AccessFs::ReadFile, AccessFs::ReadDir];
 const WRITE: [AccessFs; 10] = [
@@ -131,10 +184,39 @@ fn flags(rights: &[AccessFs]) -> BitFlags<AccessFs> {
         .fold(BitFlags::empty(), |all, right| all | *right)
 }
 
-/// The Landlock ruleset for `resolved`. Rights the kernel lacks are left
-/// out by the crate (best effort); the caller has already decided, from
-/// the kernel's ABI, whether that is acceptable.
-pub fn ruleset(resolved: &Resolved, network: &Network) -> Result<RulesetCreated, String> {
+/// What a grant's rule was made from: the file its path named when it was
+/// opened, or `None` when it could not be opened (and was left out).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Opened {
+    dev: u64,
+    ino: u64,
+    is_dir: bool,
+}
+
+/// Each grant's [`Opened`], in the order of [`grants`].
+pub type Signature = Vec<Option<Opened>>;
+
+/// Every grant a ruleset is made of: the reads, then the writes.
+pub fn grants(resolved: &Resolved) -> impl Iterator<Item = &Grant> {
+    resolved.read.iter().flatten().chain(&resolved.write)
+}
+
+/// What each grant names now, opened as [`ruleset`] opens it: a ruleset
+/// made from `resolved` with this signature has the same rules.
+pub fn signature(resolved: &Resolved) -> Signature {
+    grants(resolved)
+        .map(|grant| open_beneath(grant).map(|(_, opened)| opened))
+        .collect()
+}
+
+/// The Landlock ruleset for `resolved`, and what its rules were made from.
+/// Rights the kernel lacks are left out by the crate (best effort); the
+/// caller has already decided, from the kernel's ABI, whether that is
+/// acceptable.
+pub fn ruleset(
+    resolved: &Resolved,
+    network: &Network,
+) -> Result<(RulesetCreated, Signature), String> {
     let mut handled = flags(&WRITE) | flags(&NEVER);
     if resolved.read.is_some() {
         handled |= flags(&READ);
@@ -148,9 +230,11 @@ pub fn ruleset(resolved: &Resolved, network: &Network) -> Result<RulesetCreated,
     }
     ruleset = ruleset.scope(Scope::from_all(ABI::V6)).map_err(failed)?;
     let mut created = ruleset.create().map_err(failed)?;
-    let grants = resolved.read.iter().flatten().chain(&resolved.write);
-    for grant in grants {
-        let Some((fd, is_dir)) = open_beneath(grant) else {
+    let mut signature = Vec::new();
+    for grant in grants(resolved) {
+        let opened = open_beneath(grant);
+        signature.push(opened.as_ref().map(|(_, opened)| *opened));
+        let Some((fd, Opened { is_dir, .. })) = opened else {
             continue;
         };
         let mut rights = match grant.access {
@@ -180,14 +264,14 @@ pub fn ruleset(resolved: &Resolved, network: &Network) -> Result<RulesetCreated,
                 .map_err(failed)?;
         }
     }
-    Ok(created)
+    Ok((created, signature))
 }
 
 /// Opens a grant's resolved path with no symlink followed anywhere on the
 /// way (`openat2` with `RESOLVE_NO_SYMLINKS`): a link swapped in since the
 /// path was resolved makes the grant fail, never move. Kernels before 5.6
 /// lack `openat2`; there the last component alone is not followed.
-fn open_beneath(grant: &Grant) -> Option<(OwnedFd, bool)> {
+fn open_beneath(grant: &Grant) -> Option<(OwnedFd, Opened)> {
     use rustix::fs::{Mode, OFlags, ResolveFlags};
     let flags = OFlags::PATH | OFlags::CLOEXEC;
     let fd = match rustix::fs::openat2(
@@ -207,12 +291,14 @@ fn open_beneath(grant: &Grant) -> Option<(OwnedFd, bool)> {
         .ok()?,
         Err(_) => return None,
     };
-    let is_dir = rustix::fs::fstat(&fd)
-        .map(|stat| {
-            rustix::fs::FileType::from_raw_mode(stat.st_mode) == rustix::fs::FileType::Directory
-        })
-        .ok()?;
-    Some((fd, is_dir))
+    let stat = rustix::fs::fstat(&fd).ok()?;
+    let opened = Opened {
+        dev: stat.st_dev,
+        ino: stat.st_ino,
+        is_dir: rustix::fs::FileType::from_raw_mode(stat.st_mode)
+            == rustix::fs::FileType::Directory,
+    };
+    Some((fd, opened))
 }
 
 /// The seccomp architecture of this build, when seccompiler knows it.

@@ -23,6 +23,8 @@
 mod kernel;
 #[cfg(target_os = "linux")]
 mod linux;
+#[cfg(target_os = "linux")]
+pub mod ready;
 mod resolve;
 
 use std::path::PathBuf;
@@ -202,11 +204,39 @@ impl SandboxReport {
 
 /// A run's sandbox, ready for the spawn: the report, what the child
 /// enters, and the private temporary directory (removed on drop).
-#[derive(Debug)]
 pub struct Prepared {
     pub report: SandboxReport,
     pub enforcer: Option<Enforcer>,
     tmp: Option<tempfile::TempDir>,
+    /// What a server makes ready for the next run, once this one is done.
+    #[cfg(target_os = "linux")]
+    refill: Option<ready::Refill>,
+}
+
+impl std::fmt::Debug for Prepared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Prepared")
+            .field("report", &self.report)
+            .field("enforcer", &self.enforcer)
+            .field("tmp", &self.tmp)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Drop for Prepared {
+    /// The run is over: its `$TMP` goes, and a server makes the next run's
+    /// sandbox ready.
+    fn drop(&mut self) {
+        #[cfg(target_os = "linux")]
+        {
+            if let Some(refill) = self.refill.take() {
+                ready::refill(refill);
+            }
+            if let Some(tmp) = self.tmp.take() {
+                ready::remove(tmp);
+            }
+        }
+    }
 }
 
 impl Prepared {
@@ -257,6 +287,8 @@ fn prepare_with(
             report: SandboxReport::off(sandbox),
             enforcer: None,
             tmp: None,
+            #[cfg(target_os = "linux")]
+            refill: None,
         });
     }
     let plan = plan(sandbox, support);
@@ -270,20 +302,31 @@ fn prepare_with(
     if mode == SandboxMode::Require && !report.not_enforced.is_empty() {
         return Err(unavailable(report));
     }
-    let tmp = match tempfile::Builder::new().prefix("aigent-run-").tempdir() {
-        Ok(tmp) => Some(tmp),
-        Err(err) => {
-            report.skipped.push(format!(
-                "`$TMP`: the private temporary directory cannot be made: {err}"
-            ));
-            None
+    // A server may have made this run's sandbox ready, with its `$TMP`.
+    #[cfg(target_os = "linux")]
+    let key = (plan.landlock && plan.seccomp && ready::enabled())
+        .then(|| ready::key(&declaration.name, sandbox));
+    #[cfg(target_os = "linux")]
+    let (tmp, made_ready) = match key.as_deref().and_then(ready::take) {
+        Some(entry) => {
+            let (tmp, made_ready) = entry.split();
+            (Some(tmp), Some(made_ready))
         }
+        None => (new_tmp(&mut report), None),
     };
+    #[cfg(not(target_os = "linux"))]
+    let tmp = new_tmp(&mut report);
+    #[cfg(target_os = "linux")]
+    let tmp_path = match &made_ready {
+        Some(made_ready) => Some(made_ready.tmp_real.clone()),
+        None => tmp.as_ref().and_then(|tmp| tmp.path().canonicalize().ok()),
+    };
+    #[cfg(not(target_os = "linux"))]
     let tmp_path = tmp.as_ref().and_then(|tmp| tmp.path().canonicalize().ok());
     if let Some(path) = tmp_path.as_ref().and_then(|path| path.to_str()) {
         argv.set_env("TMPDIR", path);
     }
-    let places = Places::current(tmp_path);
+    let places = Places::current(tmp_path.clone());
     let child_path = argv
         .env()
         .entries()
@@ -303,15 +346,43 @@ fn prepare_with(
     report.read.clone_from(&resolved.read);
     report.write.clone_from(&resolved.write);
     report.skipped.extend(resolved.skipped.iter().cloned());
+    #[cfg(target_os = "linux")]
+    let enforcer = match made_ready.and_then(|made| made.serves(&resolved, &sandbox.network)) {
+        Some(ready) => Some(ready),
+        None => enforcer(&plan, &resolved, sandbox, &mut report),
+    };
+    #[cfg(not(target_os = "linux"))]
     let enforcer = enforcer(&plan, &resolved, sandbox, &mut report);
     if mode == SandboxMode::Require && report.not_enforced.len() > plan.not_enforced.len() {
         return Err(unavailable(report));
     }
+    #[cfg(target_os = "linux")]
+    let refill = match (key, &tmp_path) {
+        (Some(key), Some(tmp_real)) if enforcer.is_some() => {
+            ready::Refill::new(key, &resolved, tmp_real, &sandbox.network)
+        }
+        _ => None,
+    };
     Ok(Prepared {
         report,
         enforcer,
         tmp,
+        #[cfg(target_os = "linux")]
+        refill,
     })
+}
+
+/// The run's private temporary directory; a run without one says why.
+fn new_tmp(report: &mut SandboxReport) -> Option<tempfile::TempDir> {
+    match tempfile::Builder::new().prefix("aigent-run-").tempdir() {
+        Ok(tmp) => Some(tmp),
+        Err(err) => {
+            report.skipped.push(format!(
+                "`$TMP`: the private temporary directory cannot be made: {err}"
+            ));
+            None
+        }
+    }
 }
 
 #[cfg(target_os = "linux")]
@@ -324,7 +395,7 @@ fn enforcer(
     let mut landlock = None;
     if plan.landlock {
         match linux::ruleset(resolved, &sandbox.network) {
-            Ok(ruleset) => landlock = Some(ruleset),
+            Ok((ruleset, _)) => landlock = Some(ruleset),
             Err(why) => {
                 report
                     .enforced
@@ -508,10 +579,13 @@ mod tests {
             .unwrap();
         assert_eq!(tmpdir, tmp.canonicalize().unwrap());
         drop(prepared);
-        assert!(
-            !tmp.exists(),
-            "the private temporary directory outlived the run"
-        );
+        // A server removes it in the background (another test may have
+        // turned that on).
+        let gone = (0..500).any(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            !tmp.exists()
+        });
+        assert!(gone, "the private temporary directory outlived the run");
 
         let off = prepare_with(
             &effective,
@@ -572,5 +646,119 @@ mod tests {
         );
         let stderr = String::from_utf8_lossy(&finished.stderr.unwrap().bytes).into_owned();
         assert!(stderr.contains("ermission denied"), "{stderr}");
+    }
+
+    /// A server's ready sandboxes (`ready`): the next run of a command
+    /// takes one, confined as a fresh one is; a grant directory replaced
+    /// since it was made is not served by it; and at most `CAPACITY` wait.
+    /// One test, as the pool is the process's.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn ready_sandboxes_confine_follow_replaced_grants_and_are_bounded() {
+        use crate::exec::process::{Output, RunOptions, run_sandboxed};
+        let support = Support::current();
+        if support.landlock_abi < Support::TRUNCATE_ABI || !support.seccomp {
+            eprintln!("skipped: needs Landlock ABI 3 and seccomp");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let inside = dir.path().join("inside");
+        let outside = dir.path().join("outside");
+        std::fs::create_dir(&inside).unwrap();
+        std::fs::create_dir(&outside).unwrap();
+        let yaml = |name: &str| {
+            format!(
+                "name: {name}\ndescription: t\ndanger_level: mutating\nparameters: {{}}\nsubprocess: {{binary: sh, argv: ['-c', 'echo in > {0}/in.txt && echo out > {1}/out.txt']}}\nsandbox: {{write: ['{0}']}}\n",
+                inside.display(),
+                outside.display()
+            )
+        };
+        let declaration = declaration(&yaml("ready"));
+        let effective = EffectiveSandbox::of(&declaration);
+        let validated = crate::guard::check(&declaration, &RawArguments::from_tail(&[])).unwrap();
+        let key = ready::key(&declaration.name, &effective);
+        let wait = std::time::Duration::from_secs(10);
+        // Runs the command; says whether a ready sandbox spawned it, and
+        // its exit code.
+        let run = || {
+            let mut argv = Argv::build(&declaration, &validated).unwrap();
+            let mut prepared = prepare(
+                &effective,
+                &declaration,
+                &validated,
+                &mut argv,
+                SandboxMode::Require,
+            )
+            .unwrap();
+            let enforcer = prepared.enforcer.take().unwrap();
+            let was_ready = enforcer.is_ready();
+            let options = RunOptions {
+                output: Output::Capture { limit: 4096 },
+                ..RunOptions::default()
+            };
+            let finished = run_sandboxed(&argv, &options, Some(enforcer)).unwrap();
+            drop(prepared);
+            (was_ready, finished.exit_code())
+        };
+        ready::keep_ready(true);
+
+        // The first run builds its own; the next one is made ready after it.
+        let (was_ready, _) = run();
+        assert!(!was_ready);
+        assert!(ready::wait_for(&key, wait), "nothing was made ready");
+        let _ = std::fs::remove_file(inside.join("in.txt"));
+        let (was_ready, code) = run();
+        assert!(was_ready, "the ready sandbox was not used");
+        assert_ne!(code, Some(0), "the write outside the grants succeeded");
+        assert!(inside.join("in.txt").exists());
+        assert!(
+            !outside.join("out.txt").exists(),
+            "a ready sandbox let the child write outside its grants"
+        );
+
+        // The grant directory is replaced: the sandbox made for the old one
+        // is thrown away, and the run's own rule names the new one.
+        assert!(ready::wait_for(&key, wait));
+        std::fs::remove_file(inside.join("in.txt")).unwrap();
+        let old = dir.path().join("inside.old");
+        std::fs::rename(&inside, &old).unwrap();
+        std::fs::create_dir(&inside).unwrap();
+        let (was_ready, _) = run();
+        assert!(
+            !was_ready,
+            "a sandbox made for the replaced directory was used"
+        );
+        assert!(
+            inside.join("in.txt").exists(),
+            "the new directory was not granted"
+        );
+        assert!(!old.join("in.txt").exists());
+
+        // Many commands: at most CAPACITY ready sandboxes, each with its
+        // own waiting thread and $TMP.
+        let mut keys = Vec::new();
+        for index in 0..ready::CAPACITY + 4 {
+            let declaration = super::tests::declaration(&yaml(&format!("ready{index}")));
+            let effective = EffectiveSandbox::of(&declaration);
+            let mut argv = Argv::build(&declaration, &validated).unwrap();
+            let prepared = prepare(
+                &effective,
+                &declaration,
+                &validated,
+                &mut argv,
+                SandboxMode::Require,
+            )
+            .unwrap();
+            drop(prepared);
+            let key = ready::key(&declaration.name, &effective);
+            assert!(ready::wait_for(&key, wait));
+            keys.push(key);
+            assert!(ready::ready_count() <= ready::CAPACITY);
+        }
+        assert_eq!(ready::ready_count(), ready::CAPACITY);
+        // The least recently made went first.
+        assert!(ready::take(&keys[0]).is_none());
+        ready::keep_ready(false);
+        assert_eq!(ready::ready_count(), 0);
     }
 }

@@ -4,6 +4,8 @@
 //! like a terminal session.
 #![allow(dead_code)]
 
+#[cfg(unix)]
+pub mod balancer;
 pub mod git;
 pub mod snapshot;
 

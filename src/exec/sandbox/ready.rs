@@ -1,0 +1,481 @@
+//! Sandboxes made ready before they are needed, for a server (`aigent mcp
+//! serve`) that runs the same commands again and again.
+//!
+//! Entering a sandbox costs a new thread, the grants opened and the
+//! Landlock ruleset made, and two seccomp filters loaded (which the kernel
+//! checks and compiles each time): about half a millisecond, most of it on
+//! the call's way. A server does that work after a run instead, for the
+//! next run of the same command: a background thread makes a new private
+//! `$TMP`, builds the ruleset from the grants just resolved, and starts a
+//! thread that enters the sandbox and then waits, signals blocked, for the
+//! one spawn it is for. The next run takes it, and it spawns the child and
+//! ends. Nothing is reused between runs: each run has its own thread,
+//! ruleset and `$TMP`, made for it alone, only earlier.
+//!
+//! A ready sandbox is used only when it is exactly the one the run would
+//! build now: the run resolves its grants as always, and each grant is
+//! opened again as the ruleset opens it; the paths, rights and the files
+//! they name (device and inode) must be the same as when the ruleset was
+//! made, and so must the network. A directory renamed or replaced since
+//! then names another inode, so the ready sandbox is thrown away and the
+//! run builds its own (as it does with nothing ready). A spawner that is
+//! gone runs nothing: the spawn fails.
+//!
+//! At most [`CAPACITY`] sandboxes wait, one per command and sandbox; the
+//! least recently used goes first. Only a server turns this on
+//! ([`keep_ready`]); a one-shot `aigent run` builds its sandbox as before.
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command};
+use std::sync::mpsc::{self, Receiver, SyncSender};
+use std::sync::{Mutex, PoisonError};
+use std::thread::JoinHandle;
+
+use super::linux::{self, Enforcer, Parts, Signature};
+use super::resolve::{Access, Resolved};
+use crate::contract::sandbox::Network;
+
+/// Sandboxes kept ready at most, each with its thread and its `$TMP`.
+pub const CAPACITY: usize = 8;
+
+/// A thread that has entered a sandbox and waits for the one command it
+/// spawns. Dropped unused, it ends without spawning anything.
+pub struct Spawner {
+    requests: SyncSender<Request>,
+}
+
+struct Request {
+    command: Command,
+    /// The caller's signal mask: the child inherits it, as it inherits a
+    /// fresh sandbox thread's (which is the caller's).
+    mask: libc::sigset_t,
+    reply: SyncSender<io::Result<Child>>,
+}
+
+impl Spawner {
+    /// Spawns `command` from the confined thread. If the thread is gone,
+    /// nothing runs.
+    pub fn spawn(self, command: Command) -> io::Result<Child> {
+        let (reply, answer) = mpsc::sync_channel(1);
+        let mask = signal_mask();
+        self.requests
+            .send(Request {
+                command,
+                mask,
+                reply,
+            })
+            .map_err(|_| gone())?;
+        answer.recv().unwrap_or_else(|_| Err(gone()))
+    }
+}
+
+fn gone() -> io::Error {
+    io::Error::other("the sandbox's spawning thread is gone; nothing was run")
+}
+
+/// Starts a thread that enters `parts` and waits for one spawn. Returns
+/// once it has entered them, or with the error that kept it from doing so.
+fn start(mut parts: Parts) -> io::Result<Spawner> {
+    let (requests, incoming) = mpsc::sync_channel::<Request>(1);
+    let (entered_tx, entered) = mpsc::sync_channel(1);
+    std::thread::Builder::new()
+        .name("aigent-sandbox".to_owned())
+        .stack_size(linux::SPAWN_STACK)
+        .spawn(move || {
+            // It may wait long: no signal of the process's is handled on a
+            // confined thread meanwhile. The spawn puts the caller's mask
+            // back, for the child to inherit.
+            block_signals();
+            let result = parts.enter();
+            let ok = result.is_ok();
+            if entered_tx.send(result).is_err() || !ok {
+                return;
+            }
+            drop(parts);
+            if let Ok(Request {
+                mut command,
+                mask,
+                reply,
+            }) = incoming.recv()
+            {
+                set_signal_mask(&mask);
+                let _ = reply.send(command.spawn());
+            }
+        })?;
+    entered.recv().unwrap_or_else(|_| Err(gone()))?;
+    Ok(Spawner { requests })
+}
+
+/// The calling thread's signal mask.
+fn signal_mask() -> libc::sigset_t {
+    // SAFETY: a zeroed sigset_t is valid storage; with a null new set,
+    // pthread_sigmask only writes the current mask into it.
+    unsafe {
+        let mut mask: libc::sigset_t = std::mem::zeroed();
+        libc::pthread_sigmask(libc::SIG_SETMASK, std::ptr::null(), &mut mask);
+        mask
+    }
+}
+
+fn set_signal_mask(mask: &libc::sigset_t) {
+    // SAFETY: `mask` is a valid sigset_t; the old mask is not asked for.
+    unsafe {
+        libc::pthread_sigmask(libc::SIG_SETMASK, mask, std::ptr::null_mut());
+    }
+}
+
+fn block_signals() {
+    // SAFETY: a zeroed sigset_t is valid storage for sigfillset, and
+    // pthread_sigmask reads it and writes nothing back (null old set).
+    unsafe {
+        let mut all: libc::sigset_t = std::mem::zeroed();
+        libc::sigfillset(&mut all);
+        libc::pthread_sigmask(libc::SIG_BLOCK, &all, std::ptr::null_mut());
+    }
+}
+
+/// Which ready sandbox a run looks for: its command and declared sandbox.
+/// Only a hint; [`Ready::serves`] decides.
+pub fn key(command: &str, sandbox: &crate::contract::sandbox::EffectiveSandbox) -> String {
+    let declared = serde_json::to_string(sandbox).unwrap_or_default();
+    format!("{command}\n{declared}")
+}
+
+/// One ready sandbox: its `$TMP`, what its ruleset was made from, and the
+/// thread that entered it.
+pub struct Entry {
+    key: String,
+    used: u64,
+    tmp: tempfile::TempDir,
+    ready: Ready,
+}
+
+/// A ready sandbox, once its `$TMP` is the run's.
+pub struct Ready {
+    /// The private temporary directory, resolved.
+    pub tmp_real: PathBuf,
+    grants: Vec<(Access, PathBuf)>,
+    read_restricted: bool,
+    network: Network,
+    signature: Signature,
+    spawner: Spawner,
+}
+
+impl Entry {
+    /// Its `$TMP` (the run's from now on), and the rest.
+    pub fn split(self) -> (tempfile::TempDir, Ready) {
+        (self.tmp, self.ready)
+    }
+}
+
+impl Ready {
+    /// The enforcer for a run whose grants resolved to `resolved`, if this
+    /// sandbox is exactly the one the run would build now: the same paths
+    /// and rights, naming the same files, and the same network.
+    pub fn serves(self, resolved: &Resolved, network: &Network) -> Option<Enforcer> {
+        let same = self.read_restricted == resolved.read.is_some()
+            && self.network == *network
+            && grant_list(resolved) == self.grants
+            && linux::signature(resolved) == self.signature;
+        same.then(|| Enforcer::ready(self.spawner))
+    }
+}
+
+fn grant_list(resolved: &Resolved) -> Vec<(Access, PathBuf)> {
+    linux::grants(resolved)
+        .map(|grant| (grant.access, grant.real.clone()))
+        .collect()
+}
+
+/// What a run leaves for the next run of its command: its resolved grants,
+/// with its own `$TMP` to be swapped for a new one.
+pub struct Refill {
+    key: String,
+    resolved: Resolved,
+    tmp_real: PathBuf,
+    network: Network,
+}
+
+impl Refill {
+    /// `None` when a grant lies below `$TMP` (other than `$TMP` itself):
+    /// that grant would change with the directory, so it is not made ahead.
+    pub fn new(
+        key: String,
+        resolved: &Resolved,
+        tmp_real: &Path,
+        network: &Network,
+    ) -> Option<Self> {
+        let below = linux::grants(resolved)
+            .any(|grant| grant.real != tmp_real && grant.real.starts_with(tmp_real));
+        (!below).then(|| Self {
+            key,
+            resolved: resolved.clone(),
+            tmp_real: tmp_real.to_owned(),
+            network: network.clone(),
+        })
+    }
+}
+
+enum Job {
+    Refill(Refill),
+    /// A run's `$TMP`, removed off the call's way.
+    Remove(tempfile::TempDir),
+}
+
+struct Pool {
+    enabled: bool,
+    clock: u64,
+    entries: Vec<Entry>,
+    jobs: Option<SyncSender<Job>>,
+    worker: Option<JoinHandle<()>>,
+}
+
+static POOL: Mutex<Pool> = Mutex::new(Pool {
+    enabled: false,
+    clock: 0,
+    entries: Vec::new(),
+    jobs: None,
+    worker: None,
+});
+
+/// Jobs waiting for the worker at most; more are dropped (a refill) or
+/// done by the caller (a removal).
+const QUEUE: usize = 64;
+
+fn pool() -> std::sync::MutexGuard<'static, Pool> {
+    POOL.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Turns keeping sandboxes ready on (a server starts) or off (it stops:
+/// every ready sandbox is ended and its `$TMP` removed before this
+/// returns).
+pub fn keep_ready(on: bool) {
+    let (ended, worker) = {
+        let mut pool = pool();
+        pool.enabled = on;
+        if on {
+            if pool.jobs.is_none() {
+                let (jobs, incoming) = mpsc::sync_channel(QUEUE);
+                match std::thread::Builder::new()
+                    .name("aigent-sandbox-prep".to_owned())
+                    .spawn(move || work(&incoming))
+                {
+                    Ok(worker) => {
+                        pool.jobs = Some(jobs);
+                        pool.worker = Some(worker);
+                    }
+                    Err(_) => pool.enabled = false,
+                }
+            }
+            return;
+        }
+        pool.jobs = None;
+        (std::mem::take(&mut pool.entries), pool.worker.take())
+    };
+    drop(ended);
+    if let Some(worker) = worker {
+        let _ = worker.join();
+    }
+}
+
+/// Whether a server keeps sandboxes ready.
+pub fn enabled() -> bool {
+    pool().enabled
+}
+
+/// Takes the ready sandbox for `key`, if there is one.
+pub fn take(key: &str) -> Option<Entry> {
+    let mut pool = pool();
+    if !pool.enabled {
+        return None;
+    }
+    let index = pool.entries.iter().position(|entry| entry.key == key)?;
+    Some(pool.entries.swap_remove(index))
+}
+
+/// Asks for a sandbox like `refill`'s to be made ready for the next run.
+pub fn refill(refill: Refill) {
+    let pool = pool();
+    if let (true, Some(jobs)) = (pool.enabled, &pool.jobs) {
+        let _ = jobs.try_send(Job::Refill(refill));
+    }
+}
+
+/// Removes a run's `$TMP`: off the call's way when a server keeps
+/// sandboxes ready, here otherwise.
+pub fn remove(tmp: tempfile::TempDir) {
+    let pool = pool();
+    let Some(jobs) = &pool.jobs else {
+        drop(pool);
+        drop(tmp);
+        return;
+    };
+    if let Err(mpsc::TrySendError::Full(Job::Remove(tmp))) = jobs.try_send(Job::Remove(tmp)) {
+        drop(pool);
+        drop(tmp);
+    }
+}
+
+/// The worker: makes ready what is asked for, and removes `$TMP`s.
+fn work(jobs: &Receiver<Job>) {
+    for job in jobs {
+        match job {
+            Job::Remove(tmp) => drop(tmp),
+            Job::Refill(refill) => {
+                let wanted = {
+                    let pool = pool();
+                    pool.enabled && !pool.entries.iter().any(|entry| entry.key == refill.key)
+                };
+                if wanted && let Some(entry) = make(refill) {
+                    insert(entry);
+                }
+            }
+        }
+    }
+}
+
+/// A new `$TMP`, the ruleset for the grants with it, the filters, and a
+/// thread that has entered them.
+fn make(refill: Refill) -> Option<Entry> {
+    let Refill {
+        key,
+        mut resolved,
+        tmp_real: old_tmp,
+        network,
+    } = refill;
+    let tmp = tempfile::Builder::new()
+        .prefix("aigent-run-")
+        .tempdir()
+        .ok()?;
+    let tmp_real = tmp.path().canonicalize().ok()?;
+    for grant in resolved
+        .read
+        .iter_mut()
+        .flatten()
+        .chain(&mut resolved.write)
+    {
+        if grant.real == old_tmp {
+            grant.real.clone_from(&tmp_real);
+            grant.path = tmp_real.display().to_string();
+        }
+    }
+    let (ruleset, signature) = linux::ruleset(&resolved, &network).ok()?;
+    let filters = linux::filters(&network).ok()?;
+    let parts = Enforcer::new(Some(ruleset), filters).into_parts()?;
+    let spawner = start(parts).ok()?;
+    Some(Entry {
+        key,
+        used: 0,
+        tmp,
+        ready: Ready {
+            tmp_real,
+            grants: grant_list(&resolved),
+            read_restricted: resolved.read.is_some(),
+            network,
+            signature,
+            spawner,
+        },
+    })
+}
+
+/// Adds `entry`, ending the least recently made one when full.
+fn insert(mut entry: Entry) {
+    let ended = {
+        let mut pool = pool();
+        if !pool.enabled || pool.entries.iter().any(|other| other.key == entry.key) {
+            Some(entry)
+        } else {
+            pool.clock += 1;
+            entry.used = pool.clock;
+            let oldest = (pool.entries.len() >= CAPACITY)
+                .then(|| {
+                    pool.entries
+                        .iter()
+                        .enumerate()
+                        .min_by_key(|(_, entry)| entry.used)
+                        .map(|(index, _)| index)
+                })
+                .flatten();
+            let ended = oldest.map(|index| pool.entries.swap_remove(index));
+            pool.entries.push(entry);
+            ended
+        }
+    };
+    drop(ended);
+}
+
+/// How many sandboxes are ready now (for tests).
+pub fn ready_count() -> usize {
+    pool().entries.len()
+}
+
+/// Waits up to `limit` for a sandbox to be ready for `key` (for tests).
+pub fn wait_for(key: &str, limit: std::time::Duration) -> bool {
+    let deadline = std::time::Instant::now() + limit;
+    while std::time::Instant::now() < deadline {
+        if pool().entries.iter().any(|entry| entry.key == key) {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_spawner_that_is_gone_runs_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let marker = dir.path().join("ran");
+        let (requests, incoming) = mpsc::sync_channel(1);
+        drop(incoming);
+        let mut command = Command::new("touch");
+        command.arg(&marker);
+        let spawned = Spawner { requests }.spawn(command);
+        assert!(spawned.is_err());
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert!(!marker.exists(), "a command ran without its sandbox");
+    }
+
+    #[test]
+    fn a_waiting_spawner_blocks_signals_and_its_child_gets_the_callers_mask() {
+        let parts = Enforcer::new(None, Vec::new()).into_parts().unwrap();
+        let spawner = start(parts).unwrap();
+        // This test's thread blocks nothing, so neither may the child,
+        // though the spawning thread blocked everything while it waited.
+        let mask = signal_mask();
+        // SAFETY: `mask` is a valid sigset_t.
+        let blocked = (1..32).any(|signal| unsafe { libc::sigismember(&mask, signal) } == 1);
+        assert!(!blocked);
+        let mut command = Command::new("grep");
+        command
+            .args(["^SigBlk:", "/proc/self/status"])
+            .stdout(std::process::Stdio::piped());
+        let output = spawner.spawn(command).unwrap().wait_with_output().unwrap();
+        let text = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(text.trim(), "SigBlk:\t0000000000000000", "{text}");
+    }
+
+    #[test]
+    fn a_refill_is_not_made_for_a_grant_below_tmp() {
+        use super::super::resolve::Grant;
+        let grant = |real: &str| Grant {
+            grant: "g".to_owned(),
+            path: real.to_owned(),
+            access: Access::Write,
+            real: PathBuf::from(real),
+        };
+        let mut resolved = Resolved {
+            read: None,
+            write: vec![grant("/dev/null"), grant("/tmp/aigent-run-x")],
+            skipped: Vec::new(),
+        };
+        let tmp = Path::new("/tmp/aigent-run-x");
+        assert!(Refill::new("k".to_owned(), &resolved, tmp, &Network::None).is_some());
+        resolved.write.push(grant("/tmp/aigent-run-x/cache"));
+        assert!(Refill::new("k".to_owned(), &resolved, tmp, &Network::None).is_none());
+    }
+}
