@@ -12,9 +12,9 @@ use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResponse, CancelTaskParams, ClientRequest,
     ElicitationAction, GetTaskParams, ProtocolVersion,
 };
-use rmcp::service::PeerRequestOptions;
 use rmcp::service::{
-    ClientInitializeError, ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService,
+    ClientInitializeError, ClientLifecycleMode, ClientServiceExt, PeerRequestOptions, RoleClient,
+    RunningService,
 };
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -440,7 +440,13 @@ async fn under_a_session_revision_a_long_call_is_answered_when_done_or_cancelled
         crate::mcp::wait_until_dead(grandchild).await,
         "the grandchild {grandchild} was orphaned"
     );
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     let executed = loop {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no outcome record: {:?}",
+            audit(&sandbox)
+        );
         let records = audit(&sandbox);
         if let Some(last) = records.last()
             && last["event"] == "COMMAND_EXECUTED"
@@ -506,8 +512,10 @@ async fn two_replicas_with_one_state_key_take_each_others_retries() {
 
     // A session revision's client needs no sticky session either: it
     // initializes on one replica and calls on both.
+    balancer.pin(Some(0));
     let client = connect(&balancer, Revision::Session, yes()).await;
-    for who in ["a", "b"] {
+    for (replica, who) in [(1, "a"), (0, "b")] {
+        balancer.pin(Some(replica));
         let result = client.call_tool(greet(who)).await.unwrap();
         assert_eq!(envelope(&result)["stdout"], format!("hello {who}\n"));
     }

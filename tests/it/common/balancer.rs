@@ -9,7 +9,9 @@
 //! per HTTP request) is piped byte for byte to one of the servers' TCP
 //! addresses, in turn, as a TCP load balancer would. Nothing here reads or
 //! changes a byte, so every request line, header and body the servers see
-//! is the client's.
+//! is the client's. One difference from rmcp's reqwest client: this one
+//! writes the request line in absolute form (`POST http://localhost/mcp
+//! HTTP/1.1`), as to a proxy, which an HTTP/1.1 server must accept.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
