@@ -140,13 +140,23 @@ impl PieceCounts {
 #[inline(always)]
 fn pack_piece(piece: Piece<'_>) -> u128 {
     match piece.window() {
-        Some(window) => {
-            let len = piece.len();
-            window & ((1u128 << (len * 8)) - 1) | (len as u128) << 120
-        }
+        Some(window) => window & KEEP[piece.len()] | (piece.len() as u128) << 120,
         None => pack(piece.bytes()),
     }
 }
+
+/// For a piece of `len` bytes (at most 15), the mask that keeps its bytes
+/// of a 16-byte window: a load, where a shift of a `u128` by a variable
+/// takes several instructions.
+static KEEP: [u128; 16] = {
+    let mut masks = [0u128; 16];
+    let mut len = 0;
+    while len < 16 {
+        masks[len] = (1u128 << (len * 8)) - 1;
+        len += 1;
+    }
+    masks
+};
 
 /// Up to 15 bytes, little-endian, with the length in the top byte's low
 /// four bits. Loads

@@ -223,6 +223,7 @@ fn ascii_pieces<'a>(bytes: &'a [u8], piece: &mut impl FnMut(Piece<'a>)) {
 
 /// Where the piece that starts at `start` ends, in text of ASCII and
 /// [`is_symbol`] characters.
+#[inline(always)]
 fn ascii_piece_end(bytes: &[u8], start: usize) -> usize {
     let first = class(bytes[start]);
     if first & (UPPER | LOWER) != 0 {
@@ -268,6 +269,7 @@ fn utf8_width(first: u8) -> usize {
 
 /// The end of alternative 1 or 2 from `start`, which holds a letter, with
 /// no prefix: upper case, then lower case, then a contraction.
+#[inline(always)]
 fn letters_end(bytes: &[u8], start: usize) -> usize {
     // Most words fit one word of eight bytes: both runs from one load.
     let word = word_at(bytes, start);
@@ -319,6 +321,7 @@ fn letter_run_end(bytes: &[u8], from: usize, first: u8) -> usize {
 }
 
 /// The eight bytes from `at`, little-endian, zeros past the end.
+#[inline(always)]
 fn word_at(bytes: &[u8], at: usize) -> u64 {
     match bytes.get(at..at + 8) {
         Some(word) => u64::from_le_bytes(word.try_into().unwrap_or_default()),
@@ -332,6 +335,7 @@ fn word_at(bytes: &[u8], at: usize) -> u64 {
 }
 
 /// The length of a contraction at the start of `bytes`, or 0.
+#[inline(always)]
 fn contraction_len(bytes: &[u8]) -> usize {
     let lower = |at: usize| bytes.get(at).map(u8::to_ascii_lowercase);
     if bytes.first() != Some(&b'\'') {
