@@ -208,37 +208,40 @@ pub fn fingerprint(description: &str) -> Option<String> {
         // Words are cut at byte positions, which in ASCII are character
         // boundaries, instead of decoding character by character.
         let lower = description.to_ascii_lowercase();
-        let mut words: Vec<&str> = Vec::with_capacity(lower.len() / 6 + 1);
+        // Each word with its first eight bytes as an integer (big-endian,
+        // zero-padded: words hold no zero byte, so the integers order as
+        // the words' first eight bytes do); sorted by both, the words are
+        // in byte order, mostly told apart without a memcmp.
+        let mut words: Vec<(u64, &str)> = Vec::with_capacity(lower.len() / 6 + 1);
         let mut start = None;
         for (at, byte) in lower.bytes().enumerate() {
             match (byte.is_ascii_alphanumeric(), start) {
                 (true, None) => start = Some(at),
                 (false, Some(from)) => {
-                    words.push(&lower[from..at]);
+                    words.push(keyed(&lower[from..at]));
                     start = None;
                 }
                 _ => {}
             }
         }
         if let Some(from) = start {
-            words.push(&lower[from..]);
+            words.push(keyed(&lower[from..]));
         }
-        // In byte order, told apart by their first eight bytes where they
-        // can be: words hold no zero byte, so zero-padding keeps the order.
-        words.sort_unstable_by(|a, b| word_prefix(a).cmp(&word_prefix(b)).then_with(|| a.cmp(b)));
+        words.sort_unstable();
         words.dedup();
+        let words: Vec<&str> = words.into_iter().map(|(_, word)| word).collect();
         return (words.len() >= MIN_FINGERPRINT_WORDS).then(|| words.join(" "));
     }
     fingerprint_chars(description)
 }
 
-/// The first eight bytes of `word`, big-endian, zero-padded: ordered as
-/// the words' first eight bytes are, for words without zero bytes.
-fn word_prefix(word: &str) -> u64 {
+/// `word` with its first eight bytes, big-endian, zero-padded.
+fn keyed(word: &str) -> (u64, &str) {
     let mut prefix = [0u8; 8];
-    let len = word.len().min(8);
-    prefix[..len].copy_from_slice(&word.as_bytes()[..len]);
-    u64::from_be_bytes(prefix)
+    for (slot, byte) in prefix.iter_mut().zip(word.bytes()) {
+        *slot = byte;
+    }
+    (u64::from_be_bytes(prefix), word)
 }
 
 /// [`fingerprint`] character by character, for any text.

@@ -26,10 +26,23 @@ use pretokenize::Piece;
 /// piece that is not already a token (a long run of punctuation, say).
 pub fn count_tokens(text: &str) -> usize {
     PIECE_COUNTS.with_borrow_mut(|cache| {
-        let mut total = 0;
-        pretokenize::for_each_piece(text, |piece| total += cache.count(piece));
-        total
+        let mut tally = Tally { cache, total: 0 };
+        pretokenize::for_each_piece(text, &mut tally);
+        tally.total
     })
+}
+
+/// Counts the pieces it is handed.
+struct Tally<'c> {
+    cache: &'c mut PieceCounts,
+    total: usize,
+}
+
+impl<'a> pretokenize::PieceSink<'a> for &mut Tally<'_> {
+    #[inline(always)]
+    fn piece(&mut self, piece: Piece<'a>) {
+        self.total += self.cache.count(piece);
+    }
 }
 
 thread_local! {
@@ -175,17 +188,26 @@ fn pack(piece: &[u8]) -> u128 {
 /// Up to 8 bytes as a little-endian integer.
 fn load(bytes: &[u8]) -> u64 {
     let len = bytes.len();
-    let word = |at: usize, width: usize| {
-        let mut buffer = [0u8; 8];
-        buffer[..width].copy_from_slice(&bytes[at..at + width]);
-        u64::from_le_bytes(buffer)
+    // Fixed widths, so that no copy becomes a call to `memcpy`.
+    let two = |at: usize| u64::from(u16::from_le_bytes([bytes[at], bytes[at + 1]]));
+    let four = |at: usize| {
+        u64::from(u32::from_le_bytes([
+            bytes[at],
+            bytes[at + 1],
+            bytes[at + 2],
+            bytes[at + 3],
+        ]))
     };
     match len {
         0 => 0,
         1 => u64::from(bytes[0]),
-        2..=3 => word(0, 2) | u64::from(bytes[len - 1]) << ((len - 1) * 8),
-        4..=7 => word(0, 4) | word(len - 4, 4) << ((len - 4) * 8),
-        _ => word(0, 8),
+        2..=3 => two(0) | u64::from(bytes[len - 1]) << ((len - 1) * 8),
+        4..=7 => four(0) | four(len - 4) << ((len - 4) * 8),
+        _ => {
+            let mut buffer = [0u8; 8];
+            buffer.copy_from_slice(&bytes[..8]);
+            u64::from_le_bytes(buffer)
+        }
     }
 }
 

@@ -11,7 +11,7 @@ fn reference() -> &'static bpe_openai::Tokenizer {
 
 fn pieces(text: &str) -> Vec<String> {
     let mut pieces = Vec::new();
-    pretokenize::for_each_piece(text, |piece| {
+    pretokenize::for_each_piece(text, |piece: Piece<'_>| {
         pieces
             .push(String::from_utf8(piece.bytes().to_vec()).expect("pieces are whole characters"));
     });
@@ -174,7 +174,7 @@ proptest! {
     #[test]
     fn a_piece_packs_the_same_through_its_window(text in tricky_text()) {
         let mut packed = Vec::new();
-        pretokenize::for_each_piece(&text, |piece| {
+        pretokenize::for_each_piece(&text, |piece: Piece<'_>| {
             if piece.len() <= 15 {
                 packed.push((pack_piece(piece), pack(piece.bytes())));
             }
