@@ -93,7 +93,7 @@ pub(super) fn for_each_piece<'a>(text: &'a str, mut sink: impl PieceSink<'a>) {
 
 /// Where the first character from `from` on lies that the hand scanner
 /// does not take: outside ASCII and no [`is_symbol`].
-fn first_unscanned(text: &str, from: usize) -> Option<usize> {
+pub(super) fn first_unscanned(text: &str, from: usize) -> Option<usize> {
     let bytes = text.as_bytes();
     let mut at = from;
     loop {
@@ -223,7 +223,7 @@ fn run_end(bytes: &[u8], from: usize, classes: u8) -> usize {
     end
 }
 
-fn ascii_pieces<'a>(bytes: &'a [u8], sink: &mut impl PieceSink<'a>) {
+pub(super) fn ascii_pieces<'a>(bytes: &'a [u8], sink: &mut impl PieceSink<'a>) {
     let mut start = 0;
     while start < bytes.len() {
         let end = ascii_piece_end(bytes, start);
@@ -383,7 +383,7 @@ static PATTERNS: LazyLock<Regex> = LazyLock::new(|| {
 /// The pattern whose last character is handed back.
 const LOOKAHEAD_PATTERN: usize = 1;
 
-fn unicode_pieces<'a>(text: &'a str, sink: &mut impl PieceSink<'a>) {
+pub(super) fn unicode_pieces<'a>(text: &'a str, sink: &mut impl PieceSink<'a>) {
     let mut start = 0;
     while start < text.len() {
         let input = Input::new(text).range(start..).anchored(Anchored::Yes);

@@ -195,6 +195,24 @@ proptest! {
     }
 
     #[test]
+    fn the_scanner_splits_as_the_expression_splits(
+        text in "[ -~\t\n\r\u{a1}-\u{a9}\u{2010}-\u{2027}\u{2190}-\u{21ff}\u{2500}-\u{2520}\u{1f300}-\u{1f310}]{0,120}"
+    ) {
+        // Text the hand scanner takes whole: its pieces are the
+        // expression's.
+        prop_assume!(pretokenize::first_unscanned(&text, 0).is_none());
+        let mut scanned = Vec::new();
+        pretokenize::ascii_pieces(text.as_bytes(), &mut |piece: Piece<'_>| {
+            scanned.push(piece.bytes().to_vec());
+        });
+        let mut matched = Vec::new();
+        pretokenize::unicode_pieces(&text, &mut |piece: Piece<'_>| {
+            matched.push(piece.bytes().to_vec());
+        });
+        prop_assert_eq!(scanned, matched);
+    }
+
+    #[test]
     fn ascii_counts_are_the_reference_counts(text in "[ -~\t\n\r]{0,300}") {
         prop_assert_eq!(count_tokens(&text), reference().count(text.as_str()));
     }
