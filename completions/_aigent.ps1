@@ -798,6 +798,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--max-connections', '--max-connections', [CompletionResultType]::ParameterName, 'Serve at most N HTTP connections at once; more get 503')
             [CompletionResult]::new('--read-timeout', '--read-timeout', [CompletionResultType]::ParameterName, 'Give each HTTP request SECS for its headers, and SECS again for its body [default: 10 and 30]')
             [CompletionResult]::new('--max-argument-bytes', '--max-argument-bytes', [CompletionResultType]::ParameterName, 'Refuse a tools/call whose arguments are over BYTES of JSON (-32602)')
+            [CompletionResult]::new('--max-argument-values', '--max-argument-values', [CompletionResultType]::ParameterName, 'Refuse a tools/call whose arguments hold over N JSON values, object keys counted (-32602)')
             [CompletionResult]::new('--max-calls', '--max-calls', [CompletionResultType]::ParameterName, 'Run at most N calls at once; a call over it is refused with a retryable error')
             [CompletionResult]::new('--drain', '--drain', [CompletionResultType]::ParameterName, 'On shutdown (stdin closed, SIGTERM, SIGINT), let calls in flight run up to SECS more before cancelling them')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')

@@ -718,6 +718,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --max-connections 'Serve at most N HTTP connections at once; more get 503'
             cand --read-timeout 'Give each HTTP request SECS for its headers, and SECS again for its body [default: 10 and 30]'
             cand --max-argument-bytes 'Refuse a tools/call whose arguments are over BYTES of JSON (-32602)'
+            cand --max-argument-values 'Refuse a tools/call whose arguments hold over N JSON values, object keys counted (-32602)'
             cand --max-calls 'Run at most N calls at once; a call over it is refused with a retryable error'
             cand --drain 'On shutdown (stdin closed, SIGTERM, SIGINT), let calls in flight run up to SECS more before cancelling them'
             cand --format 'Output format [default: text on a terminal, json otherwise]'

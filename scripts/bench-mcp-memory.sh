@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Memory of one MCP tools/call per byte of its `arguments` (issue #30,
 # item 5: at most 10x). Over stdio against the release binary, for a
-# 1 MiB argument (the default --max-argument-bytes) and a 4 MiB one (the
-# cap raised with the flag), in four shapes:
+# 1 MiB argument (the default --max-argument-bytes), a 4 MiB one (the
+# cap raised with the flag), and, for the tiny-value shapes, the largest
+# call the default --max-argument-values (16,384) lets in ("cap"), in
+# five shapes:
 #
 #   string   one string value ({"text": "aaaa..."}), refused by the guard
 #            for its length after every rule has run
@@ -23,6 +25,7 @@
 #
 #   scripts/bench-mcp-memory.sh
 #
+# BENCH_MCP_SIZES picks the rows (default "1MiB 4MiB cap").
 # BENCH_MCP_BASELINE=PATH adds a row per case for another aigent binary
 # (a release build of main saved before a change), measured in the same
 # run. The load average is printed before and after. Needs python3 (the
@@ -31,7 +34,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 cargo build --release --quiet --bin aigent
-bin="$PWD/target/release/aigent"
+bin="${CARGO_TARGET_DIR:-$PWD/target}/release/aigent"
 true_bin="$(command -v true)"
 case "$true_bin" in /*) ;; *) true_bin=/bin/true ;; esac
 
@@ -145,9 +148,18 @@ binaries=("aigent=$bin")
 echo "aigent $("$bin" --version); load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-9s %-8s %-9s %10s %10s %10s %12s  %s\n' \
   binary shape argument "bytes" "idle MiB" "peak MiB" "per byte" "answer"
-for size_name in 1MiB 4MiB; do
-  case "$size_name" in 1MiB) size=$((1024 * 1024 - 256)) ;; *) size=$((4 * 1024 * 1024)) ;; esac
-  for shape in string words short refused numbers; do
+for size_name in ${BENCH_MCP_SIZES:-1MiB 4MiB cap}; do
+  shapes="string words short refused numbers"
+  [ "$size_name" = cap ] && shapes="short refused numbers"
+  for shape in $shapes; do
+    case "$size_name" in
+      1MiB) size=$((1024 * 1024 - 256)) ;;
+      4MiB) size=$((4 * 1024 * 1024)) ;;
+      # As many tiny values as --max-argument-values lets in (16,384,
+      # the object, its key and the array among them): the most a call can cost
+      # per byte.
+      cap) case "$shape" in numbers) size=$(((16384 - 3) * 2)) ;; *) size=$(((16384 - 3) * 4)) ;; esac ;;
+    esac
     for entry in "${binaries[@]}"; do
       name="${entry%%=*}"
       path="${entry#*=}"

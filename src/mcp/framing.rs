@@ -70,11 +70,11 @@ impl Kind {
 }
 
 /// `params`: its kind and, for an object, the kind of its `_meta` and the
-/// size of its `arguments` written compactly.
+/// measure of its `arguments`.
 struct Params {
     kind: Kind,
     meta: Option<Kind>,
-    arguments: Option<usize>,
+    arguments: Option<Measure>,
 }
 
 struct KindVisitor<const LOOK_FOR_META: bool>;
@@ -152,7 +152,7 @@ impl<'de, const LOOK_FOR_META: bool> serde::de::Visitor<'de> for KindVisitor<LOO
             if LOOK_FOR_META && key == "_meta" {
                 meta = Some(map.next_value::<Shallow>()?.0);
             } else if LOOK_FOR_META && key == "arguments" {
-                arguments = Some(map.next_value::<CompactSize>()?.0);
+                arguments = Some(map.next_value::<Measure>()?);
             } else {
                 map.next_value::<serde::de::IgnoredAny>()?;
             }
@@ -171,10 +171,52 @@ impl<'de> Deserialize<'de> for Params {
     }
 }
 
-/// How many bytes a value takes written as serde_json writes it compactly
-/// (as the server measures `arguments` once parsed), counted while it is
-/// skipped: nothing of it is kept.
-struct CompactSize(usize);
+/// What a value costs: its bytes written as serde_json writes it compactly
+/// (as the server measures `arguments` once parsed), and how many JSON
+/// values it holds (itself, everything inside it, and each object key).
+/// Counted while it is skipped: nothing of it is kept.
+///
+/// Both are needed because a parsed value costs memory by each: a long
+/// string about its length, an array of one-letter strings or digits
+/// several hundred bytes per item (the nodes of each parse of it).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Measure {
+    pub bytes: usize,
+    pub values: usize,
+}
+
+impl Measure {
+    fn scalar(bytes: usize) -> Self {
+        Measure { bytes, values: 1 }
+    }
+
+    /// The measure of a value already parsed, as [`Measure`] counts its
+    /// text (the server's second look, after rmcp).
+    pub fn of_parsed(object: &serde_json::Map<String, Value>) -> Self {
+        let mut values = 1usize;
+        let mut pending: Vec<&Value> = Vec::new();
+        for (_, value) in object {
+            values = values.saturating_add(1);
+            pending.push(value);
+        }
+        // A stack, not recursion: the depth is the client's.
+        while let Some(value) = pending.pop() {
+            values = values.saturating_add(1);
+            match value {
+                Value::Array(items) => pending.extend(items),
+                Value::Object(members) => {
+                    values = values.saturating_add(members.len());
+                    pending.extend(members.values());
+                }
+                _ => {}
+            }
+        }
+        Measure {
+            bytes: written_size(object),
+            values,
+        }
+    }
+}
 
 /// Counts what is written to it.
 struct Counter(usize);
@@ -195,69 +237,76 @@ fn written_size<T: serde::Serialize + ?Sized>(value: &T) -> usize {
     counter.0
 }
 
-impl<'de> Deserialize<'de> for CompactSize {
+impl<'de> Deserialize<'de> for Measure {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(SizeVisitor).map(CompactSize)
+        deserializer.deserialize_any(MeasureVisitor)
     }
 }
 
-struct SizeVisitor;
+struct MeasureVisitor;
 
-impl<'de> serde::de::Visitor<'de> for SizeVisitor {
-    type Value = usize;
+impl<'de> serde::de::Visitor<'de> for MeasureVisitor {
+    type Value = Measure;
 
     fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("any JSON value")
     }
-    fn visit_bool<E>(self, value: bool) -> Result<usize, E> {
-        Ok(if value { 4 } else { 5 })
+    fn visit_bool<E>(self, value: bool) -> Result<Measure, E> {
+        Ok(Measure::scalar(if value { 4 } else { 5 }))
     }
-    fn visit_i64<E>(self, value: i64) -> Result<usize, E> {
-        Ok(written_size(&value))
+    fn visit_i64<E>(self, value: i64) -> Result<Measure, E> {
+        Ok(Measure::scalar(written_size(&value)))
     }
-    fn visit_u64<E>(self, value: u64) -> Result<usize, E> {
-        Ok(written_size(&value))
+    fn visit_u64<E>(self, value: u64) -> Result<Measure, E> {
+        Ok(Measure::scalar(written_size(&value)))
     }
-    fn visit_f64<E>(self, value: f64) -> Result<usize, E> {
-        Ok(written_size(&value))
+    fn visit_f64<E>(self, value: f64) -> Result<Measure, E> {
+        Ok(Measure::scalar(written_size(&value)))
     }
-    fn visit_str<E>(self, value: &str) -> Result<usize, E> {
-        Ok(written_size(value))
+    fn visit_str<E>(self, value: &str) -> Result<Measure, E> {
+        Ok(Measure::scalar(written_size(value)))
     }
-    fn visit_unit<E>(self) -> Result<usize, E> {
-        Ok(4)
+    fn visit_unit<E>(self) -> Result<Measure, E> {
+        Ok(Measure::scalar(4))
     }
-    fn visit_none<E>(self) -> Result<usize, E> {
-        Ok(4)
+    fn visit_none<E>(self) -> Result<Measure, E> {
+        Ok(Measure::scalar(4))
     }
-    fn visit_some<D: serde::Deserializer<'de>>(self, value: D) -> Result<usize, D::Error> {
+    fn visit_some<D: serde::Deserializer<'de>>(self, value: D) -> Result<Measure, D::Error> {
         value.deserialize_any(self)
     }
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<usize, A::Error> {
-        let mut size: usize = 2;
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Measure, A::Error> {
+        let mut total = Measure::scalar(2);
         let mut first = true;
-        while let Some(CompactSize(item)) = seq.next_element()? {
-            size = size
-                .saturating_add(item)
+        while let Some(item) = seq.next_element::<Measure>()? {
+            total.bytes = total
+                .bytes
+                .saturating_add(item.bytes)
                 .saturating_add(usize::from(!first));
+            total.values = total.values.saturating_add(item.values);
             first = false;
         }
-        Ok(size)
+        Ok(total)
     }
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<usize, A::Error> {
-        let mut size: usize = 2;
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Measure, A::Error> {
+        let mut total = Measure::scalar(2);
         let mut first = true;
-        while let Some(CompactSize(key)) = map.next_key()? {
-            let CompactSize(value) = map.next_value()?;
+        while let Some(key) = map.next_key::<Measure>()? {
+            let value: Measure = map.next_value()?;
             // `"key":value`, and a comma before all but the first.
-            size = size
-                .saturating_add(key)
+            total.bytes = total
+                .bytes
+                .saturating_add(key.bytes)
                 .saturating_add(1)
-                .saturating_add(value)
+                .saturating_add(value.bytes)
                 .saturating_add(usize::from(!first));
+            total.values = total
+                .values
+                .saturating_add(key.values)
+                .saturating_add(value.values);
             first = false;
         }
-        Ok(size)
+        Ok(total)
     }
 }
 
@@ -278,6 +327,9 @@ pub struct Limits {
     /// A `tools/call`'s `arguments`, in bytes of compact JSON
     /// (`--max-argument-bytes`).
     pub arguments: usize,
+    /// A `tools/call`'s `arguments`, in JSON values, object keys counted
+    /// (`--max-argument-values`).
+    pub values: usize,
 }
 
 /// A message may be this much larger than the argument cap (the rest of a
@@ -288,20 +340,50 @@ impl Limits {
     /// No limit but rmcp's own.
     pub const NONE: Limits = Limits {
         arguments: usize::MAX,
+        values: usize::MAX,
     };
 
     /// The largest line handed to rmcp.
     pub fn message(self) -> usize {
         self.arguments.saturating_add(MESSAGE_MARGIN)
     }
+
+    /// The `-32602` for `arguments` over a limit, naming the field, the
+    /// limit, and the flag that raises it; `None` within both.
+    pub fn refusal(self, measure: Measure) -> Option<Refusal> {
+        if measure.bytes > self.arguments {
+            let (size, limit) = (measure.bytes, self.arguments);
+            return Some((
+                -32602,
+                format!(
+                    "`arguments` is {size} bytes of JSON; this server accepts at most {limit} \
+                     (aigent mcp serve --max-argument-bytes)"
+                ),
+                json!({"field": "arguments", "size": size, "limit": limit}),
+            ));
+        }
+        if measure.values > self.values {
+            let (values, limit) = (measure.values, self.values);
+            return Some((
+                -32602,
+                format!(
+                    "`arguments` holds {values} JSON values; this server accepts at most {limit} \
+                     (aigent mcp serve --max-argument-values)"
+                ),
+                json!({"field": "arguments", "values": values, "limit": limit}),
+            ));
+        }
+        None
+    }
 }
 
-/// The error for a request line rmcp would answer without its id, as
-/// (code, message, data), with the id; `None` for every other line
-/// (notifications, which have no id to echo, among them).
-fn refusal_with_id(line: &[u8]) -> Option<(Value, Refusal)> {
-    let probe: Probe<'_> = serde_json::from_slice(line).ok()?;
-    refusal_of(probe, Limits::NONE, line.len())
+/// The error for a request rmcp would answer without its id, or that is
+/// over `limits`, with the id; `None` for every other message
+/// (notifications, which have no id to echo, among them). Over HTTP, the
+/// body is looked at with this before rmcp reads it.
+pub fn refused(message: &[u8], limits: Limits) -> Option<(Value, Refusal)> {
+    let probe: Probe<'_> = serde_json::from_slice(message).ok()?;
+    refusal_of(probe, limits, message.len())
 }
 
 /// What refuses a request before rmcp reads it: too large (its
@@ -310,22 +392,11 @@ fn refusal_with_id(line: &[u8]) -> Option<(Value, Refusal)> {
 fn refusal_of(probe: Probe<'_>, limits: Limits, length: usize) -> Option<(Value, Refusal)> {
     let id = probe.id?;
     let method = probe.method?;
-    let size = probe.params.as_ref().and_then(|params| params.arguments);
+    let measure = probe.params.as_ref().and_then(|params| params.arguments);
     if method == "tools/call"
-        && let Some(size) = size.filter(|size| *size > limits.arguments)
+        && let Some(refusal) = measure.and_then(|measure| limits.refusal(measure))
     {
-        let limit = limits.arguments;
-        return Some((
-            id,
-            (
-                -32602,
-                format!(
-                    "`arguments` is {size} bytes of JSON; this server accepts at most {limit} \
-                     (aigent mcp serve --max-argument-bytes)"
-                ),
-                json!({"field": "arguments", "size": size, "limit": limit}),
-            ),
-        ));
+        return Some((id, refusal));
     }
     if length > limits.message() {
         let limit = limits.message();
@@ -377,7 +448,7 @@ fn refusal_of(probe: Probe<'_>, limits: Limits, length: usize) -> Option<(Value,
 /// The error for a request line rmcp would answer without its id, as
 /// (code, message, data); `None` for every other line.
 pub fn refusal(line: &[u8]) -> Option<Refusal> {
-    refusal_with_id(line).map(|(_, refusal)| refusal)
+    refused(line, Limits::NONE).map(|(_, refusal)| refusal)
 }
 
 /// What a line is.
@@ -665,9 +736,13 @@ mod tests {
             let sent = serde_json::to_string_pretty(&arguments)
                 .unwrap()
                 .replace("é", "\\u00e9");
-            let measured: CompactSize = serde_json::from_str(&sent).unwrap();
+            let measured: Measure = serde_json::from_str(&sent).unwrap();
             let parsed: Value = serde_json::from_str(&sent).unwrap();
-            assert_eq!(measured.0, parsed.to_string().len(), "{sent}");
+            assert_eq!(measured.bytes, parsed.to_string().len(), "{sent}");
+            let Value::Object(object) = parsed else {
+                unreachable!()
+            };
+            assert_eq!(Measure::of_parsed(&object), measured, "{sent}");
         }
     }
 
@@ -682,7 +757,10 @@ mod tests {
 
     #[tokio::test]
     async fn requests_over_the_limits_are_refused_before_rmcp_reads_them() {
-        let limits = Limits { arguments: 100 };
+        let limits = Limits {
+            arguments: 100,
+            values: usize::MAX,
+        };
         let call = |id: u32, text: &str| {
             json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
                    "params": {"name": "t", "arguments": {"text": text}}})
@@ -716,6 +794,34 @@ mod tests {
         assert_eq!(lines[3].to_string(), small);
         // Without limits, all pass as they are.
         assert_eq!(through(Limits::NONE, &input).await.len(), 5);
+    }
+
+    #[test]
+    fn values_are_counted_keys_included_and_held_to_their_cap() {
+        let measure = |text: &str| serde_json::from_str::<Measure>(text).unwrap().values;
+        assert_eq!(measure("1"), 1);
+        assert_eq!(measure("[]"), 1);
+        assert_eq!(measure("[1,[2,3]]"), 5);
+        assert_eq!(measure(r#"{"a":1,"b":{"c":null}}"#), 7);
+        let limits = Limits {
+            arguments: usize::MAX,
+            values: 5,
+        };
+        let call = |arguments: Value| {
+            json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call",
+                   "params": {"name": "t", "arguments": arguments}})
+            .to_string()
+        };
+        assert!(refused(call(json!({"w": [1, 2]})).as_bytes(), limits).is_none());
+        let (id, (code, message, data)) =
+            refused(call(json!({"w": [1, 2, 3]})).as_bytes(), limits).unwrap();
+        assert_eq!((id, code), (json!(9), -32602));
+        assert!(message.contains("--max-argument-values"), "{message}");
+        assert_eq!(data, json!({"field": "arguments", "values": 6, "limit": 5}));
+        // Only a call's arguments are held to it.
+        let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list",
+                          "params": {"arguments": [1, 2, 3, 4, 5]}});
+        assert!(refused(list.to_string().as_bytes(), limits).is_none());
     }
 
     #[test]

@@ -447,6 +447,8 @@ fn is_json(request: &Request<Incoming>) -> bool {
 
 struct Front {
     options: HttpOptions,
+    /// The argument caps, from the server's options.
+    limits: super::framing::Limits,
     mcp: StreamableHttpService<AigentServer, NeverSessionManager>,
 }
 
@@ -516,10 +518,33 @@ impl Front {
                 return response;
             }
         };
+        // Looked at before rmcp parses it, as each stdio line is: a call
+        // over the argument caps costs its bytes, not a parse of them.
+        if let Some((id, refusal)) = super::framing::refused(&bytes, self.limits) {
+            return json_rpc_error(id, refusal);
+        }
         self.mcp
             .handle(Request::from_parts(parts, Full::new(bytes)))
             .await
     }
+}
+
+/// A JSON-RPC error answer to one request, as rmcp writes its own
+/// (`200`, `application/json`: the server answers in JSON, not SSE).
+fn json_rpc_error(id: serde_json::Value, refusal: super::framing::Refusal) -> Response<Body> {
+    let (code, message, data) = refusal;
+    let body = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "error": {"code": code, "message": message, "data": data},
+    })
+    .to_string();
+    let mut response = Response::new(Full::new(Bytes::from(body)).boxed());
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    response
 }
 
 fn too_large() -> Response<Body> {
@@ -585,6 +610,7 @@ pub async fn serve(
     );
     let front = Arc::new(Front {
         options: options.clone(),
+        limits: server.argument_limits(),
         mcp,
     });
     let open = Arc::new(AtomicUsize::new(0));

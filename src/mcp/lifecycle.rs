@@ -22,6 +22,10 @@ use tokio::sync::watch;
 
 /// Default cap on one call's `arguments`, in bytes of JSON text.
 pub const MAX_ARGUMENT_BYTES: usize = 1024 * 1024;
+/// Default cap on the JSON values in one call's `arguments`: a parsed
+/// value costs memory per value, whatever its bytes, so tiny values
+/// (`[1,1,1,...]`) need a cap of their own (docs/security.md).
+pub const MAX_ARGUMENT_VALUES: usize = 16 * 1024;
 /// Default cap on calls running at once.
 pub const MAX_CALLS: usize = 8;
 

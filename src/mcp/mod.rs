@@ -63,6 +63,9 @@ pub struct ServeOptions {
     pub drain: Duration,
     /// Cap on one call's `arguments` (bytes of JSON); above it, `-32602`.
     pub max_argument_bytes: usize,
+    /// Cap on the JSON values in one call's `arguments` (object keys
+    /// counted); above it, `-32602`.
+    pub max_argument_values: usize,
     /// Cap on calls running at once; a call over it is refused at once.
     pub max_calls: usize,
     /// The key that seals confirmation states (at least 32 bytes); servers
@@ -85,8 +88,20 @@ impl Default for ServeOptions {
             http: None,
             drain: Duration::ZERO,
             max_argument_bytes: lifecycle::MAX_ARGUMENT_BYTES,
+            max_argument_values: lifecycle::MAX_ARGUMENT_VALUES,
             max_calls: lifecycle::MAX_CALLS,
             state_key: None,
+        }
+    }
+}
+
+impl ServeOptions {
+    /// What one call's `arguments` are held to, before and after rmcp
+    /// reads them.
+    pub fn argument_limits(&self) -> framing::Limits {
+        framing::Limits {
+            arguments: self.max_argument_bytes,
+            values: self.max_argument_values,
         }
     }
 }

@@ -63,6 +63,11 @@ pub struct AigentServer {
 }
 
 impl AigentServer {
+    /// What one call's `arguments` are held to.
+    pub(crate) fn argument_limits(&self) -> super::framing::Limits {
+        self.options.argument_limits()
+    }
+
     pub fn new(options: ServeOptions, reporter: Reporter) -> Self {
         let sealer = Sealer::new(options.state_key.as_deref()).ok();
         let settings = options.commands_dir.clone().map(|dir| CallSettings {
@@ -461,7 +466,7 @@ impl ServerHandler for AigentServer {
         let Some(settings) = self.settings.as_ref().clone() else {
             return Err(unknown_tool(&name, None));
         };
-        check_argument_size(request.arguments.as_ref(), self.options.max_argument_bytes)?;
+        check_arguments_within(request.arguments.as_ref(), self.options.argument_limits())?;
         // Held until the call's outcome is recorded: the cap on calls at
         // once, and what a shutdown waits for.
         let slot = match self.lifecycle.begin(arrival) {
@@ -717,39 +722,21 @@ impl AigentServer {
     }
 }
 
-/// Refuses `arguments` whose JSON text is longer than `limit` bytes, with
-/// `-32602` naming the field, before anything else looks at them. Counted
-/// by serializing into a counter: no copy is made.
-fn check_argument_size(
+/// Refuses `arguments` over `limits` (bytes of JSON text, or JSON
+/// values), with `-32602` naming the field, before anything else looks at
+/// them. The transports look first, before rmcp parses a message; this
+/// holds any other way in to the same limits.
+fn check_arguments_within(
     arguments: Option<&serde_json::Map<String, Value>>,
-    limit: usize,
+    limits: super::framing::Limits,
 ) -> Result<(), McpError> {
-    struct Counter(usize);
-    impl std::io::Write for Counter {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0 += bytes.len();
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
     let Some(arguments) = arguments else {
         return Ok(());
     };
-    let mut counter = Counter(0);
-    let _ = serde_json::to_writer(&mut counter, arguments);
-    if counter.0 <= limit {
-        return Ok(());
+    match limits.refusal(super::framing::Measure::of_parsed(arguments)) {
+        Some((_, message, data)) => Err(McpError::invalid_params(message, Some(data))),
+        None => Ok(()),
     }
-    Err(McpError::invalid_params(
-        format!(
-            "`arguments` is {} bytes of JSON; this server accepts at most {limit} \
-             (aigent mcp serve --max-argument-bytes)",
-            counter.0
-        ),
-        Some(json!({"field": "arguments", "size": counter.0, "limit": limit})),
-    ))
 }
 
 /// stdin, telling `eof` when the client closes it.
@@ -840,16 +827,14 @@ impl AigentServer {
 /// (after `--drain`, if given) and its outcome recorded before this returns.
 pub async fn serve_stdio(options: ServeOptions, reporter: Reporter) -> Result<(), ServeError> {
     let interval = options.poll_interval;
-    let max_argument_bytes = options.max_argument_bytes;
+    let limits = options.argument_limits();
     let server = AigentServer::new(options, reporter);
     server.warm();
     let (eof_tx, eof_rx) = tokio::sync::oneshot::channel();
     let lifecycle = server.lifecycle().clone();
     let stdin = WatchedStdin {
         inner: super::framing::Precheck::new(tokio::io::stdin())
-            .with_limits(super::framing::Limits {
-                arguments: max_argument_bytes,
-            })
+            .with_limits(limits)
             .counting_calls(lifecycle),
         eof: Some(eof_tx),
     };

@@ -282,7 +282,14 @@ fn bad_requests_get_clear_statuses() {
     registry(&sandbox);
     let server = start(
         &sandbox,
-        &["--max-argument-bytes", "4096", "--read-timeout", "1"],
+        &[
+            "--max-argument-bytes",
+            "4096",
+            "--max-argument-values",
+            "100",
+            "--read-timeout",
+            "1",
+        ],
     );
     let auth = format!("Authorization: Bearer {TOKEN}");
 
@@ -380,6 +387,21 @@ fn bad_requests_get_clear_statuses() {
         error["message"].as_str().unwrap().contains("4096"),
         "{error}"
     );
+    assert!(audit_events(&sandbox).is_empty());
+
+    // Within the bytes but over --max-argument-values: refused for its
+    // values (the object, its key, the array and 100 items), with the
+    // request's id.
+    let many = authorized(
+        server.address,
+        &tools_call("greet", json!({"who": vec![1; 100]})),
+    );
+    assert_eq!(many.status, 200, "{many:?}");
+    let reply = many.json();
+    assert_eq!(reply["id"], 7, "{reply}");
+    assert_eq!(reply["error"]["code"], -32602, "{reply}");
+    assert_eq!(reply["error"]["data"]["values"], 103, "{reply}");
+    assert_eq!(reply["error"]["data"]["limit"], 100, "{reply}");
     assert!(audit_events(&sandbox).is_empty());
 
     // The server is still there.

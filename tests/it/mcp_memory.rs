@@ -20,11 +20,15 @@ struct Server {
 
 impl Server {
     fn start(sandbox: &Sandbox) -> Self {
+        Self::start_with(sandbox, &[])
+    }
+
+    fn start_with(sandbox: &Sandbox, extra: &[&str]) -> Self {
         sandbox.write(
             "commands/words.yaml",
             "name: words\ndescription: Takes words\ndanger_level: safe\nparameters:\n  words: {type: array, required: true, pattern_type: free_text}\nsubprocess: {binary: true, hardcoded_args: [], user_controlled_args: [words]}\n",
         );
-        let mut child = sandbox.mcp_serve(&[]).spawn().expect("server starts");
+        let mut child = sandbox.mcp_serve(extra).spawn().expect("server starts");
         let stdin = child.stdin.take().unwrap();
         let stdout = BufReader::new(child.stdout.take().unwrap());
         let mut server = Self {
@@ -110,4 +114,47 @@ fn arguments_over_the_cap_are_refused_without_being_parsed() {
     // The server goes on serving.
     let after = server.call(3, 4);
     assert!(after["result"].is_object(), "{after}");
+}
+
+#[test]
+fn arguments_of_too_many_values_are_refused_without_being_parsed() {
+    let sandbox = Sandbox::new();
+    let mut server = Server::start(&sandbox);
+    let warm = server.call(1, 4);
+    assert!(warm["result"].is_object(), "{warm}");
+    let idle = server.peak_kib();
+    // 200,000 one-letter strings: 800 KB, within the default 1 MiB, but
+    // far over the default 16,384 values. Parsed, this array cost about
+    // 140 MiB (172 times its bytes).
+    let reply = server.call(2, 200_000);
+    let peak = server.peak_kib();
+    assert_eq!(reply["error"]["code"], -32602, "{reply}");
+    let data = &reply["error"]["data"];
+    assert_eq!(data["field"], "arguments", "{reply}");
+    assert_eq!(data["values"], 200_003, "{reply}");
+    assert_eq!(data["limit"], 16_384, "{reply}");
+    assert!(
+        reply["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("--max-argument-values"),
+        "{reply}"
+    );
+    let grew = peak.saturating_sub(idle);
+    assert!(
+        grew < 24 * 1024,
+        "a refused 800 KB call raised the peak by {grew} KiB"
+    );
+    assert!(server.call(3, 4)["result"].is_object());
+}
+
+#[test]
+fn the_value_cap_is_the_operators_to_set() {
+    let sandbox = Sandbox::new();
+    let mut server = Server::start_with(&sandbox, &["--max-argument-values", "10"]);
+    // The object, its key, the array and its items: 7 items are 10 values.
+    assert!(server.call(1, 7)["result"].is_object());
+    let over = server.call(2, 8);
+    assert_eq!(over["error"]["code"], -32602, "{over}");
+    assert_eq!(over["error"]["data"]["values"], 11, "{over}");
 }

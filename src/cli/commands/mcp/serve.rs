@@ -162,6 +162,10 @@ pub struct ServeArgs {
     #[arg(long, value_name = "BYTES", default_value_t = aigent::mcp::lifecycle::MAX_ARGUMENT_BYTES)]
     pub max_argument_bytes: usize,
 
+    /// Refuse a tools/call whose arguments hold over N JSON values, object keys counted (-32602)
+    #[arg(long, value_name = "N", default_value_t = aigent::mcp::lifecycle::MAX_ARGUMENT_VALUES as u32, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_argument_values: u32,
+
     /// Run at most N calls at once; a call over it is refused with a retryable error
     #[arg(long, value_name = "N", default_value_t = aigent::mcp::lifecycle::MAX_CALLS as u32, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_calls: u32,
@@ -260,6 +264,7 @@ pub fn run(args: &ServeArgs, ctx: &Context) -> Result<Outcome, CliError> {
         http,
         drain: args.drain.unwrap_or_default(),
         max_argument_bytes: args.max_argument_bytes,
+        max_argument_values: args.max_argument_values as usize,
         max_calls: args.max_calls as usize,
         state_key,
         ..ServeOptions::default()
