@@ -1037,9 +1037,10 @@ fn many_commands_keep_a_bounded_number_of_sandboxes_ready() {
         let threads = server.threads();
         threads_after_first.get_or_insert(threads);
         most = most.max(threads);
-        // One $TMP a ready sandbox, at most eight.
+        // One $TMP a ready sandbox, at most eight (and the last run's, if
+        // it is not removed yet).
         assert!(
-            left_in_tmp(&sandbox).len() <= 8,
+            left_in_tmp(&sandbox).len() <= 9,
             "{:?}",
             left_in_tmp(&sandbox)
         );

@@ -229,11 +229,11 @@ impl Drop for Prepared {
     fn drop(&mut self) {
         #[cfg(target_os = "linux")]
         {
-            if let Some(refill) = self.refill.take() {
-                ready::refill(refill);
-            }
             if let Some(tmp) = self.tmp.take() {
                 ready::remove(tmp);
+            }
+            if let Some(refill) = self.refill.take() {
+                ready::refill(refill);
             }
         }
     }
@@ -347,8 +347,15 @@ fn prepare_with(
     report.write.clone_from(&resolved.write);
     report.skipped.extend(resolved.skipped.iter().cloned());
     #[cfg(target_os = "linux")]
-    let enforcer = match made_ready.and_then(|made| made.serves(&resolved, &sandbox.network)) {
-        Some(ready) => Some(ready),
+    let enforcer = match made_ready.map(|made| made.serves(&resolved, &sandbox.network)) {
+        Some(Some(ready)) => Some(ready),
+        Some(None) => {
+            // Made for grants that have changed since: so were the others.
+            if let Some(key) = &key {
+                ready::discard(key);
+            }
+            enforcer(&plan, &resolved, sandbox, &mut report)
+        }
         None => enforcer(&plan, &resolved, sandbox, &mut report),
     };
     #[cfg(not(target_os = "linux"))]
@@ -680,11 +687,12 @@ mod tests {
         let wait = std::time::Duration::from_secs(10);
         // Runs the command; says whether a ready sandbox spawned it, and
         // its exit code.
-        let run = || {
-            let mut argv = Argv::build(&declaration, &validated).unwrap();
+        let run_of = |declaration: &Declaration| {
+            let effective = EffectiveSandbox::of(declaration);
+            let mut argv = Argv::build(declaration, &validated).unwrap();
             let mut prepared = prepare(
                 &effective,
-                &declaration,
+                declaration,
                 &validated,
                 &mut argv,
                 SandboxMode::Require,
@@ -698,7 +706,13 @@ mod tests {
             };
             let finished = run_sandboxed(&argv, &options, Some(enforcer)).unwrap();
             drop(prepared);
-            (was_ready, finished.exit_code())
+            let stdout =
+                String::from_utf8_lossy(&finished.stdout.clone().unwrap().bytes).into_owned();
+            (was_ready, finished.exit_code(), stdout)
+        };
+        let run = || {
+            let (was_ready, code, _) = run_of(&declaration);
+            (was_ready, code)
         };
         ready::keep_ready(true);
 
@@ -715,6 +729,25 @@ mod tests {
             !outside.join("out.txt").exists(),
             "a ready sandbox let the child write outside its grants"
         );
+
+        // The child of a ready sandbox has the filters (loaded once, by the
+        // thread that started the waiting one) and no_new_privs, as a fresh
+        // one's child has.
+        let status = super::tests::declaration(
+            "name: status\ndescription: t\ndanger_level: safe\nparameters: {}\nsubprocess: {binary: grep, argv: ['-E', '^(Seccomp|Seccomp_filters|NoNewPrivs):', '/proc/self/status']}\n",
+        );
+        let (was_ready, _, fresh) = run_of(&status);
+        assert!(!was_ready);
+        assert!(ready::wait_for(
+            &ready::key("status", &EffectiveSandbox::of(&status)),
+            wait
+        ));
+        let (was_ready, _, made_ready) = run_of(&status);
+        assert!(was_ready);
+        assert_eq!(made_ready, fresh);
+        assert!(fresh.contains("NoNewPrivs:\t1"), "{fresh}");
+        assert!(fresh.contains("Seccomp:\t2"), "{fresh}");
+        assert!(fresh.contains("Seccomp_filters:\t2"), "{fresh}");
 
         // The grant directory is replaced: the sandbox made for the old one
         // is thrown away, and the run's own rule names the new one.

@@ -8,7 +8,9 @@
 //! next run of the same command: a background thread makes a new private
 //! `$TMP`, builds the ruleset from the grants just resolved, and starts a
 //! thread that enters the sandbox and then waits, signals blocked, for the
-//! one spawn it is for. The next run takes it, and it spawns the child and
+//! one spawn it is for. The filters are loaded once per network setting,
+//! by a base thread that starts the waiting threads (a thread inherits its
+//! creator's filters). The next run takes it, and it spawns the child and
 //! ends. Nothing is reused between runs: each run has its own thread,
 //! ruleset and `$TMP`, made for it alone, only earlier.
 //!
@@ -21,8 +23,8 @@
 //! run builds its own (as it does with nothing ready). A spawner that is
 //! gone runs nothing: the spawn fails.
 //!
-//! At most [`CAPACITY`] sandboxes wait, one per command and sandbox; the
-//! least recently used goes first. Only a server turns this on
+//! At most [`CAPACITY`] sandboxes wait, [`PER_COMMAND`] per command and
+//! sandbox; the least recently made goes first. Only a server turns this on
 //! ([`keep_ready`]); a one-shot `aigent run` builds its sandbox as before.
 
 use std::io;
@@ -38,6 +40,10 @@ use crate::contract::sandbox::Network;
 
 /// Sandboxes kept ready at most, each with its thread and its `$TMP`.
 pub const CAPACITY: usize = 8;
+
+/// Sandboxes kept ready for one command: two, so that a call that comes
+/// while the one after the last call is still being made finds the other.
+pub const PER_COMMAND: usize = 2;
 
 /// A thread that has entered a sandbox and waits for the one command it
 /// spawns. Dropped unused, it ends without spawning anything.
@@ -243,6 +249,13 @@ static POOL: Mutex<Pool> = Mutex::new(Pool {
 /// done by the caller (a removal).
 const QUEUE: usize = 64;
 
+impl Pool {
+    /// How many are ready for `key`.
+    fn count(&self, key: &str) -> usize {
+        self.entries.iter().filter(|entry| entry.key == key).count()
+    }
+}
+
 fn pool() -> std::sync::MutexGuard<'static, Pool> {
     POOL.lock().unwrap_or_else(PoisonError::into_inner)
 }
@@ -290,8 +303,28 @@ pub fn take(key: &str) -> Option<Entry> {
     if !pool.enabled {
         return None;
     }
-    let index = pool.entries.iter().position(|entry| entry.key == key)?;
+    // The oldest first: it has waited longest.
+    let index = pool
+        .entries
+        .iter()
+        .enumerate()
+        .filter(|(_, entry)| entry.key == key)
+        .min_by_key(|(_, entry)| entry.used)
+        .map(|(index, _)| index)?;
     Some(pool.entries.swap_remove(index))
+}
+
+/// Ends every sandbox ready for `key` (made for grants that changed).
+pub fn discard(key: &str) {
+    let ended: Vec<Entry> = {
+        let mut pool = pool();
+        let (ended, kept) = std::mem::take(&mut pool.entries)
+            .into_iter()
+            .partition(|entry| entry.key == key);
+        pool.entries = kept;
+        ended
+    };
+    drop(ended);
 }
 
 /// Asks for a sandbox like `refill`'s to be made ready for the next run.
@@ -319,15 +352,25 @@ pub fn remove(tmp: tempfile::TempDir) {
 
 /// The worker: makes ready what is asked for, and removes `$TMP`s.
 fn work(jobs: &Receiver<Job>) {
+    // The threads that have loaded the seccomp filters, one per network
+    // setting; they end with the worker.
+    let mut bases = Bases::default();
     for job in jobs {
         match job {
             Job::Remove(tmp) => drop(tmp),
             Job::Refill(refill) => {
-                let wanted = {
+                let missing = {
                     let pool = pool();
-                    pool.enabled && !pool.entries.iter().any(|entry| entry.key == refill.key)
+                    if pool.enabled {
+                        PER_COMMAND.saturating_sub(pool.count(&refill.key))
+                    } else {
+                        0
+                    }
                 };
-                if wanted && let Some(entry) = make(refill) {
+                for _ in 0..missing {
+                    let Some(entry) = make(&refill, &mut bases) else {
+                        break;
+                    };
                     insert(entry);
                 }
             }
@@ -335,15 +378,81 @@ fn work(jobs: &Receiver<Job>) {
     }
 }
 
-/// A new `$TMP`, the ruleset for the grants with it, the filters, and a
-/// thread that has entered them.
-fn make(refill: Refill) -> Option<Entry> {
-    let Refill {
-        key,
-        mut resolved,
-        tmp_real: old_tmp,
-        network,
-    } = refill;
+/// A thread that has loaded the seccomp filters for one network setting
+/// (and set `no_new_privs`), and starts the waiting threads: a thread
+/// inherits its creator's filters, so they are loaded, checked and
+/// compiled by the kernel once, not once a run. It runs nothing but
+/// aigent's own code, with every signal blocked.
+struct Base {
+    requests: SyncSender<(Parts, SyncSender<io::Result<Spawner>>)>,
+}
+
+impl Base {
+    fn start(mut filters: Parts) -> io::Result<Self> {
+        let (requests, incoming) =
+            mpsc::sync_channel::<(Parts, SyncSender<io::Result<Spawner>>)>(1);
+        let (entered_tx, entered) = mpsc::sync_channel(1);
+        std::thread::Builder::new()
+            .name("aigent-sandbox-base".to_owned())
+            .stack_size(linux::SPAWN_STACK)
+            .spawn(move || {
+                block_signals();
+                let result = filters.enter();
+                let ok = result.is_ok();
+                if entered_tx.send(result).is_err() || !ok {
+                    return;
+                }
+                for (landlock, reply) in incoming {
+                    let _ = reply.send(start(landlock));
+                }
+            })?;
+        entered.recv().unwrap_or_else(|_| Err(gone()))?;
+        Ok(Self { requests })
+    }
+
+    /// A waiting thread, started by this one (so under its filters), that
+    /// has entered `landlock` too.
+    fn spawner(&self, landlock: Parts) -> io::Result<Spawner> {
+        let (reply, answer) = mpsc::sync_channel(1);
+        self.requests.send((landlock, reply)).map_err(|_| gone())?;
+        answer.recv().unwrap_or_else(|_| Err(gone()))
+    }
+}
+
+/// The bases, for `network: none` and for the rest.
+#[derive(Default)]
+struct Bases {
+    offline: Option<Base>,
+    online: Option<Base>,
+}
+
+impl Bases {
+    fn spawner(&mut self, network: &Network, landlock: Parts) -> Option<Spawner> {
+        let slot = if *network == Network::None {
+            &mut self.offline
+        } else {
+            &mut self.online
+        };
+        if slot.is_none() {
+            let filters = linux::filters(network).ok()?;
+            *slot = Some(Base::start(Enforcer::new(None, filters).into_parts()?).ok()?);
+        }
+        let spawned = slot.as_ref()?.spawner(landlock);
+        if spawned.is_err() {
+            // A base that failed is not asked again.
+            *slot = None;
+        }
+        spawned.ok()
+    }
+}
+
+/// A new `$TMP`, the ruleset for the grants with it, and a thread that has
+/// entered it and the filters.
+fn make(refill: &Refill, bases: &mut Bases) -> Option<Entry> {
+    let key = refill.key.clone();
+    let mut resolved = refill.resolved.clone();
+    let old_tmp = &refill.tmp_real;
+    let network = refill.network.clone();
     let tmp = tempfile::Builder::new()
         .prefix("aigent-run-")
         .tempdir()
@@ -355,15 +464,14 @@ fn make(refill: Refill) -> Option<Entry> {
         .flatten()
         .chain(&mut resolved.write)
     {
-        if grant.real == old_tmp {
+        if grant.real == *old_tmp {
             grant.real.clone_from(&tmp_real);
             grant.path = tmp_real.display().to_string();
         }
     }
     let (ruleset, signature) = linux::ruleset(&resolved, &network).ok()?;
-    let filters = linux::filters(&network).ok()?;
-    let parts = Enforcer::new(Some(ruleset), filters).into_parts()?;
-    let spawner = start(parts).ok()?;
+    let landlock = Enforcer::new(Some(ruleset), Vec::new()).into_parts()?;
+    let spawner = bases.spawner(&network, landlock)?;
     Some(Entry {
         key,
         used: 0,
@@ -383,7 +491,7 @@ fn make(refill: Refill) -> Option<Entry> {
 fn insert(mut entry: Entry) {
     let ended = {
         let mut pool = pool();
-        if !pool.enabled || pool.entries.iter().any(|other| other.key == entry.key) {
+        if !pool.enabled || pool.count(&entry.key) >= PER_COMMAND {
             Some(entry)
         } else {
             pool.clock += 1;
