@@ -22,13 +22,14 @@ impl<'a, W: Write + ?Sized> Indented<'a, W> {
 
 impl<W: Write + ?Sized> Write for Indented<'_, W> {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        for (index, line) in bytes.split(|&byte| byte == b'\n').enumerate() {
-            if index > 0 {
-                self.inner.write_all(b"\n")?;
-                self.inner.write_all(self.indent)?;
-            }
-            self.inner.write_all(line)?;
+        let mut rest = bytes;
+        while let Some(line_end) = memchr::memchr(b'\n', rest) {
+            self.inner.write_all(&rest[..line_end])?;
+            self.inner.write_all(b"\n")?;
+            self.inner.write_all(self.indent)?;
+            rest = &rest[line_end + 1..];
         }
+        self.inner.write_all(rest)?;
         Ok(bytes.len())
     }
 
@@ -37,13 +38,21 @@ impl<W: Write + ?Sized> Write for Indented<'_, W> {
     }
 }
 
-/// Writes `value` pretty-printed at the depth `indent` stands for.
+/// Writes `value` pretty-printed at the depth `indent` stands for. The
+/// value is serialized whole first (one element of a streamed array: a
+/// few KB), then indented and written in one pass: serializing straight
+/// through [`Indented`] wrote each token on its own, through every layer
+/// of writers.
 pub fn write_nested(
     out: &mut (impl Write + ?Sized),
     indent: &'static [u8],
     value: &impl Serialize,
 ) -> io::Result<()> {
-    serde_json::to_writer_pretty(Indented::new(out, indent), value).map_err(io::Error::other)
+    let mut json = Vec::with_capacity(1024);
+    serde_json::to_writer_pretty(&mut json, value).map_err(io::Error::other)?;
+    let mut indented = Vec::with_capacity(json.len() * 2);
+    Indented::new(&mut indented, indent).write_all(&json)?;
+    out.write_all(&indented)
 }
 
 /// Writes `,\n<indent>"key": value` (or without the comma for the first

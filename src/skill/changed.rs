@@ -9,7 +9,7 @@ use super::check::{
     SkillLocation, SkillReport, ValidateOptions, directory_name, finish_report,
     validate_skill_file, validate_target_in,
 };
-use super::discover::{SKILL_FILE_NAMES, Target};
+use super::discover::{Listed, SKILL_FILE_NAMES, Target};
 use super::place::{Places, ProfileChoice};
 use crate::report::Diagnostic;
 pub use crate::vcs::ChangedScope;
@@ -210,6 +210,7 @@ fn validate_in_snapshot(
             file: &directory.join(file_name),
             directory: &directory,
             directory_name: directory_name.as_deref(),
+            listed: Listed::default(),
         },
         options,
     );

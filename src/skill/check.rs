@@ -10,11 +10,10 @@ use serde::Serialize;
 
 use super::clients::ClientRule;
 use super::codes;
-use super::discover::Target;
+use super::discover::{Listed, Target};
 use super::evals;
 use super::frontmatter::{self, ParseError, SplitError};
 use super::links;
-use super::listing::PromptSkill;
 use super::place::{Places, ProfileChoice, ProfileSource};
 use super::read::{MAX_FILE_BYTES, too_large};
 use super::rules::{self, Profile, RuleContext};
@@ -172,6 +171,17 @@ pub fn validate_target_chosen(
     options: ValidateOptions,
     chosen: Option<ProfileChoice>,
 ) -> SkillReport {
+    validate_target_listed(target, options, chosen, Listed::default())
+}
+
+/// [`validate_target_chosen`] with what the walk's listing of the skill's
+/// directory said ([`Listed`]).
+pub fn validate_target_listed(
+    target: &Target,
+    options: ValidateOptions,
+    chosen: Option<ProfileChoice>,
+    listed: Listed,
+) -> SkillReport {
     let (path, name, diagnostics) = match target {
         Target::SkillFile { file, directory } => {
             let chosen = chosen.unwrap_or(ProfileChoice {
@@ -182,7 +192,7 @@ pub fn validate_target_chosen(
                     ProfileSource::Given
                 },
             });
-            return validate_skill_chosen(&FileSystem, file, directory, options, chosen);
+            return validate_skill_chosen(&FileSystem, file, directory, listed, options, chosen);
         }
         Target::MissingSkillFile { directory } => (
             directory.clone(),
@@ -231,6 +241,7 @@ fn validate_skill_chosen(
     source: &dyn SkillSource,
     file: &Path,
     directory: &Path,
+    listed: Listed,
     options: ValidateOptions,
     chosen: ProfileChoice,
 ) -> SkillReport {
@@ -242,6 +253,7 @@ fn validate_skill_chosen(
             file,
             directory,
             directory_name: directory_name.as_deref(),
+            listed,
         },
         options,
     );
@@ -277,7 +289,7 @@ pub fn validate_skill_text(
         bytes: text.as_bytes(),
     };
     let chosen = options.choose_profile(directory, places);
-    validate_skill_chosen(&source, file, directory, options, chosen)
+    validate_skill_chosen(&source, file, directory, Listed::default(), options, chosen)
 }
 
 /// One file's bytes held in memory, the rest of the file system as it is.
@@ -346,6 +358,8 @@ pub struct SkillLocation<'a> {
     pub directory: &'a Path,
     /// Compared with `name`; `None` skips that rule.
     pub directory_name: Option<&'a str>,
+    /// What a walk's listing of `directory` said (in `source`).
+    pub listed: Listed,
 }
 
 /// Reads a skill file from `source` and runs every rule on it; links and
@@ -381,12 +395,16 @@ pub fn validate_skill_file(
             skip_unshown_counts: options.skip_unshown_counts,
         },
     );
-    evals::check_evals(
-        source,
-        skill.directory,
-        checked.name.as_deref(),
-        &mut checked.diagnostics,
-    );
+    // The listing answers for most skills that there is no `evals/`,
+    // without a lookup.
+    if !skill.listed.no_evals {
+        evals::check_evals(
+            source,
+            skill.directory,
+            checked.name.as_deref(),
+            &mut checked.diagnostics,
+        );
+    }
     checked
 }
 
@@ -554,7 +572,6 @@ pub fn check_text(text: &str, context: CheckContext<'_>) -> Checked {
             .get(key)
             .and_then(|entry| entry.value.as_str())
             .map_or("", str::trim)
-            .to_owned()
     };
     let counted = !context.skip_unshown_counts || document.body.len() > tokens::BODY_TOKEN_BUDGET;
     let body_tokens = counted.then(|| tokens::count_tokens(document.body));
@@ -563,16 +580,15 @@ pub fn check_text(text: &str, context: CheckContext<'_>) -> Checked {
     }
     let tokens = body_tokens
         .filter(|_| !context.skip_unshown_counts)
-        .map(|body| {
-            let entry = PromptSkill {
-                name: text_of("name"),
-                description: text_of("description"),
-                location: context.location.map(Path::to_owned).unwrap_or_default(),
-            };
-            TokenCounts {
-                metadata: tokens::entry_tokens(&entry),
-                body,
-            }
+        .map(|body| TokenCounts {
+            metadata: tokens::entry_tokens_of(
+                text_of("name"),
+                text_of("description"),
+                &context
+                    .location
+                    .map_or(std::borrow::Cow::Borrowed(""), Path::to_string_lossy),
+            ),
+            body,
         });
     Checked {
         name,

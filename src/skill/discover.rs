@@ -184,6 +184,16 @@ pub fn skill_below(directory: &Path) -> Option<PathBuf> {
     None
 }
 
+/// What a walk's listing of a skill's directory already answers, so that
+/// checking the skill need not look again.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Listed {
+    /// The directory has no entry that could be its `evals/`: every name
+    /// in it is ASCII and none is `evals` in any case (so not even a
+    /// case-insensitive file system finds one). `false` when unknown.
+    pub no_evals: bool,
+}
+
 /// What discovery found, plus notes for the person running it (depth cut
 /// off, unreadable directories, paths holding no skill).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -214,7 +224,7 @@ impl Discovery {
 /// is listed once, where it was first reached.
 pub fn discover(paths: &[PathBuf], recursive: bool) -> Discovery {
     let mut targets = Vec::new();
-    let mut discovery = discover_each(paths, recursive, |target, _| {
+    let mut discovery = discover_each(paths, recursive, |target, _, _| {
         targets.push(target);
         true
     });
@@ -223,14 +233,15 @@ pub fn discover(paths: &[PathBuf], recursive: bool) -> Discovery {
 }
 
 /// [`discover`], handing each target to `each` as soon as it is found,
-/// with what the walk knows so far (its roots and `.claude-plugin`
+/// with what the listing of its directory said ([`Listed`]) and what the
+/// walk knows so far (its roots and `.claude-plugin`
 /// directories: every directory above a target, up to its root, has been
 /// read by then). The returned [`Discovery`] has no targets. `each`
 /// returning `false` ends the walk.
 pub fn discover_each(
     paths: &[PathBuf],
     recursive: bool,
-    each: impl FnMut(Target, &Discovery) -> bool,
+    each: impl FnMut(Target, Listed, &Discovery) -> bool,
 ) -> Discovery {
     let mut search = Search {
         discovery: Discovery::default(),
@@ -265,7 +276,7 @@ pub fn discover_each(
                     .map(|(id, name)| (id, name.to_owned())),
                 _ => None,
             };
-            search.push(target, identity);
+            search.push(target, identity, Listed::default());
         }
     }
     search.discovery
@@ -286,14 +297,19 @@ struct Search<F> {
     stopped: bool,
 }
 
-impl<F: FnMut(Target, &Discovery) -> bool> Search<F> {
-    fn push(&mut self, target: Target, identity: Option<(DirectoryId, std::ffi::OsString)>) {
+impl<F: FnMut(Target, Listed, &Discovery) -> bool> Search<F> {
+    fn push(
+        &mut self,
+        target: Target,
+        identity: Option<(DirectoryId, std::ffi::OsString)>,
+        listed: Listed,
+    ) {
         let first = match identity {
             Some(identity) => self.skills.insert(identity),
             None => self.others.insert(target.display_path().to_owned()),
         };
         if first && !self.stopped {
-            self.stopped = !(self.each)(target, &self.discovery);
+            self.stopped = !(self.each)(target, listed, &self.discovery);
         }
     }
 
@@ -343,9 +359,18 @@ impl<F: FnMut(Target, &Discovery) -> bool> Search<F> {
             };
             let mut skill_files: Vec<String> = Vec::new();
             let mut subdirectories: Vec<(std::ffi::OsString, DirectoryId)> = Vec::new();
-            for entry in entries.flatten() {
+            let mut listed = Listed { no_evals: true };
+            for entry in entries {
+                // An entry that cannot be read could be `evals`.
+                let Ok(entry) = entry else {
+                    listed.no_evals = false;
+                    continue;
+                };
                 let name = entry.file_name();
                 let name_text = name.to_str();
+                listed.no_evals &= name_text.is_some_and(|name| {
+                    name.is_ascii() && !name.eq_ignore_ascii_case(super::evals::EVALS_DIRECTORY)
+                });
                 if let Some(name_text) = name_text {
                     if name_text == super::place::CLAUDE_PLUGIN_DIRECTORY {
                         self.discovery.claude_plugin_dirs.push(directory.clone());
@@ -373,6 +398,7 @@ impl<F: FnMut(Target, &Discovery) -> bool> Search<F> {
                         directory: directory.clone(),
                     },
                     Some((id, (*name).into())),
+                    listed,
                 );
             }
             if depth >= MAX_DEPTH {
@@ -489,6 +515,44 @@ fn child_id(entry: &fs::DirEntry, _parent: DirectoryId) -> DirectoryId {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_listing_says_which_skills_have_no_evals() {
+        let dir = tree(&[
+            "plain/SKILL.md",
+            "with/SKILL.md",
+            "with/evals/evals.json",
+            "upper/SKILL.md",
+            "upper/EVALS",
+            "accented/SKILL.md",
+            "accented/\u{e9}.md",
+            "file/SKILL.md",
+            "file/evals",
+        ]);
+        let mut listed = Vec::new();
+        discover_each(&[dir.path().to_owned()], true, |target, seen, _| {
+            let name = target.display_path().parent().unwrap().file_name().unwrap();
+            listed.push((name.to_string_lossy().into_owned(), seen.no_evals));
+            true
+        });
+        let expected = [
+            ("accented", false),
+            ("file", false),
+            ("plain", true),
+            ("upper", false),
+            ("with", false),
+        ];
+        let expected: Vec<(String, bool)> = expected
+            .iter()
+            .map(|(name, no_evals)| ((*name).to_owned(), *no_evals))
+            .collect();
+        assert_eq!(listed, expected);
+        // A path given without a walk is not listed.
+        discover_each(&[dir.path().join("plain")], false, |_, seen, _| {
+            assert!(!seen.no_evals);
+            true
+        });
+    }
 
     fn tree(files: &[&str]) -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();

@@ -33,6 +33,7 @@ pub const MIN_FINGERPRINT_WORDS: usize = 4;
 pub struct CrossSkill {
     by_name: HashMap<String, NameGroup>,
     by_description: HashMap<String, Earlier>,
+    real: RealDirectories,
 }
 
 /// The earlier skills of one group: the first [`LISTED_OTHERS`] paths,
@@ -146,11 +147,11 @@ impl CrossSkill {
         };
         let roots = group.roots.get_or_insert_with(|| {
             let first = &group.earlier.shown[0];
-            lookup_root(first)
+            lookup_root(first, &mut self.real)
                 .map(|root| vec![(root, first.clone())])
                 .unwrap_or_default()
         });
-        let mine = lookup_root(path);
+        let mine = lookup_root(path, &mut self.real);
         let shadowed = mine.as_ref().and_then(|mine| {
             roots.iter().find_map(|(theirs, other)| {
                 shared_client(mine, theirs).map(|client| (other, client))
@@ -204,15 +205,44 @@ pub fn fingerprint(description: &str) -> Option<String> {
     if description.is_ascii() {
         // The same words, cut and lowercased byte by byte: for ASCII,
         // `is_alphanumeric` and `to_lowercase` are their ASCII forms.
+        // Words are cut at byte positions, which in ASCII are character
+        // boundaries, instead of decoding character by character.
         let lower = description.to_ascii_lowercase();
-        let mut words: Vec<&str> = lower
-            .split(|c: char| !c.is_ascii_alphanumeric())
-            .filter(|word| !word.is_empty())
-            .collect();
-        words.sort_unstable();
+        let mut words: Vec<&str> = Vec::with_capacity(lower.len() / 6 + 1);
+        let mut start = None;
+        for (at, byte) in lower.bytes().enumerate() {
+            match (byte.is_ascii_alphanumeric(), start) {
+                (true, None) => start = Some(at),
+                (false, Some(from)) => {
+                    words.push(&lower[from..at]);
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+        if let Some(from) = start {
+            words.push(&lower[from..]);
+        }
+        // In byte order, told apart by their first eight bytes where they
+        // can be: words hold no zero byte, so zero-padding keeps the order.
+        words.sort_unstable_by(|a, b| word_prefix(a).cmp(&word_prefix(b)).then_with(|| a.cmp(b)));
         words.dedup();
         return (words.len() >= MIN_FINGERPRINT_WORDS).then(|| words.join(" "));
     }
+    fingerprint_chars(description)
+}
+
+/// The first eight bytes of `word`, big-endian, zero-padded: ordered as
+/// the words' first eight bytes are, for words without zero bytes.
+fn word_prefix(word: &str) -> u64 {
+    let mut prefix = [0u8; 8];
+    let len = word.len().min(8);
+    prefix[..len].copy_from_slice(&word.as_bytes()[..len]);
+    u64::from_be_bytes(prefix)
+}
+
+/// [`fingerprint`] character by character, for any text.
+fn fingerprint_chars(description: &str) -> Option<String> {
     let mut words: Vec<String> = description
         .split(|c: char| !c.is_alphanumeric())
         .filter(|word| !word.is_empty())
@@ -231,10 +261,10 @@ struct LookupRoot {
     lookup_path: &'static str,
 }
 
-fn lookup_root(skill_file: &Path) -> Option<LookupRoot> {
+fn lookup_root(skill_file: &Path, real: &mut RealDirectories) -> Option<LookupRoot> {
     let directory = skill_file.parent()?;
     // Compare real locations: `./x` and `x` are one place.
-    let directory = std::fs::canonicalize(directory).unwrap_or_else(|_| directory.to_path_buf());
+    let directory = real.canonical(directory);
     let components: Vec<Component<'_>> = directory.components().collect();
     // The nearest `<dir>/skills` above the skill directory that a client
     // reads.
@@ -253,6 +283,53 @@ fn lookup_root(skill_file: &Path) -> Option<LookupRoot> {
         }
     }
     None
+}
+
+/// Where directories really are (`std::fs::canonicalize`), the real
+/// place of each parent remembered: the skills of a duplicate-name group
+/// often share a parent, and resolving a path costs a `readlink` per
+/// component. A directory whose parent is known costs one `lstat`.
+#[derive(Debug, Default)]
+struct RealDirectories {
+    /// A parent as given, and its real place (`None`: it has none).
+    parents: HashMap<PathBuf, Option<PathBuf>>,
+}
+
+impl RealDirectories {
+    /// `directory`'s real place, else `directory` itself (it does not
+    /// exist, or cannot be resolved).
+    fn canonical(&mut self, directory: &Path) -> PathBuf {
+        self.through_parent(directory).unwrap_or_else(|| {
+            std::fs::canonicalize(directory).unwrap_or_else(|_| directory.to_path_buf())
+        })
+    }
+
+    /// The real place of the parent joined with the last name, when that
+    /// is the real place: the path ends with a plain name (not `.`, `..`
+    /// or a slash), and that name is a directory, not a symlink. `None`
+    /// when the shortcut does not apply.
+    fn through_parent(&mut self, directory: &Path) -> Option<PathBuf> {
+        let Component::Normal(name) = directory.components().next_back()? else {
+            return None;
+        };
+        if !directory
+            .as_os_str()
+            .as_encoded_bytes()
+            .ends_with(name.as_encoded_bytes())
+        {
+            return None;
+        }
+        let parent = directory
+            .parent()
+            .filter(|parent| !parent.as_os_str().is_empty())?;
+        if !self.parents.contains_key(parent) {
+            let real = std::fs::canonicalize(parent).ok();
+            self.parents.insert(parent.to_owned(), real);
+        }
+        let real_parent = self.parents.get(parent)?.as_ref()?;
+        let kind = std::fs::symlink_metadata(directory).ok()?.file_type();
+        kind.is_dir().then(|| real_parent.join(name))
+    }
 }
 
 /// The clients that read both roots in one project, by name.
@@ -371,6 +448,59 @@ mod tests {
         assert!(!skills[2].valid);
     }
 
+    proptest::proptest! {
+        #[test]
+        fn ascii_fingerprints_are_the_general_ones(
+            text in "([a-zA-Z0-9]{1,3}[ -/:-@\\[-`{-~\t\n]{1,2}){0,12}"
+        ) {
+            proptest::prop_assert_eq!(fingerprint(&text), fingerprint_chars(&text));
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn real_directories_are_the_canonical_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for sub in ["real/skills/a", "real/skills/b", "other/c"] {
+            std::fs::create_dir_all(root.join(sub)).unwrap();
+        }
+        std::fs::write(root.join("real/skills/file"), "x").unwrap();
+        std::os::unix::fs::symlink(root.join("real"), root.join("link")).unwrap();
+        std::os::unix::fs::symlink(root.join("other/c"), root.join("real/skills/to-c")).unwrap();
+        let mut real = RealDirectories::default();
+        let paths = [
+            "link/skills/a",
+            "link/skills/b",
+            "link/skills/to-c",
+            "link/skills/file",
+            "link/skills/missing",
+            "link/skills/a/.",
+            "link/skills/a/",
+            "link/skills/a/..",
+            "link/skills/../skills/b",
+            "real/skills/to-c/.",
+            "real/skills/./a",
+        ];
+        for _ in 0..2 {
+            for path in paths {
+                let path = root.join(path);
+                let expected = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+                assert_eq!(real.canonical(&path), expected, "{}", path.display());
+            }
+        }
+        // Relative paths resolve against the current directory, as
+        // `canonicalize` does.
+        assert_eq!(
+            real.canonical(Path::new("src/skill")),
+            std::fs::canonicalize("src/skill").unwrap()
+        );
+        assert_eq!(
+            real.canonical(Path::new("src")),
+            std::fs::canonicalize("src").unwrap()
+        );
+    }
+
     #[test]
     fn fingerprints_ignore_case_punctuation_and_order() {
         assert_eq!(
@@ -399,12 +529,14 @@ mod tests {
 
     #[test]
     fn lookup_roots_find_the_nearest_client_directory() {
-        let root = lookup_root(Path::new("/repo/.claude/skills/pdf/SKILL.md")).unwrap();
+        let real = &mut RealDirectories::default();
+        let root = lookup_root(Path::new("/repo/.claude/skills/pdf/SKILL.md"), real).unwrap();
         assert_eq!(root.project, Path::new("/repo"));
         assert_eq!(root.lookup_path, ".claude/skills");
-        let nested = lookup_root(Path::new("/repo/.agents/skills/group/pdf/SKILL.md")).unwrap();
+        let nested =
+            lookup_root(Path::new("/repo/.agents/skills/group/pdf/SKILL.md"), real).unwrap();
         assert_eq!(nested.lookup_path, ".agents/skills");
-        assert!(lookup_root(Path::new("/repo/skills/pdf/SKILL.md")).is_none());
+        assert!(lookup_root(Path::new("/repo/skills/pdf/SKILL.md"), real).is_none());
     }
 
     #[test]

@@ -30,23 +30,28 @@ pub fn render_prompt(skills: &[PromptSkill]) -> String {
 
 /// One `<skill>` element of the block, without a final newline.
 pub fn render_skill_entry(skill: &PromptSkill) -> String {
-    let mut lines: Vec<Cow<'_, str>> = vec![Cow::Borrowed("<skill>")];
-    for (tag, value) in [
-        ("name", escape_xml(&skill.name)),
-        ("description", escape_xml(&skill.description)),
-        (
-            "location",
-            escape_xml(&skill.location.to_string_lossy())
-                .into_owned()
-                .into(),
-        ),
-    ] {
-        lines.push(Cow::Owned(format!("<{tag}>")));
-        lines.push(value);
-        lines.push(Cow::Owned(format!("</{tag}>")));
-    }
-    lines.push(Cow::Borrowed("</skill>"));
-    lines.join("\n")
+    let mut entry = String::new();
+    push_skill_entry(
+        &mut entry,
+        &skill.name,
+        &skill.description,
+        &skill.location.to_string_lossy(),
+    );
+    entry
+}
+
+/// Appends one `<skill>` element, without a final newline, to `out`: the
+/// tags on lines of their own around each escaped value. Written in
+/// place, so that counting an entry's tokens copies each value once.
+pub fn push_skill_entry(out: &mut String, name: &str, description: &str, location: &str) {
+    out.reserve(name.len() + description.len() + location.len() + 80);
+    out.push_str("<skill>\n<name>\n");
+    push_escaped_xml(out, name);
+    out.push_str("\n</name>\n<description>\n");
+    push_escaped_xml(out, description);
+    out.push_str("\n</description>\n<location>\n");
+    push_escaped_xml(out, location);
+    out.push_str("\n</location>\n</skill>");
 }
 
 /// Escapes the five characters Python's `html.escape` escapes, the same
@@ -55,16 +60,19 @@ pub fn render_skill_entry(skill: &PromptSkill) -> String {
 /// than tabs and line breaks as character references (`&#x1b;`), so that
 /// the block cannot act on the terminal it is printed to.
 pub fn escape_xml(text: &str) -> Cow<'_, str> {
-    let hidden = |c: char| c != '\n' && c != '\t' && is_unsafe_for_terminal(c);
-    if is_plain_ascii(text)
-        || !text.contains(['&', '<', '>', '"', '\'']) && !text.chars().any(hidden)
-    {
+    if is_plain_ascii(text) || !text.is_ascii() && !needs_escaping(text) {
         return Cow::Borrowed(text);
     }
     let mut escaped = String::with_capacity(text.len() + 16);
+    push_escaped_xml(&mut escaped, text);
+    Cow::Owned(escaped)
+}
+
+/// [`escape_xml`] of `text`, appended to `out`.
+fn push_escaped_xml(out: &mut String, text: &str) {
     if text.is_ascii() {
-        // Runs of plain bytes are copied whole; each character that
-        // needs it is escaped as below.
+        // Runs of plain bytes are copied whole (all of a plain text);
+        // each character that needs it is escaped as below.
         let mut run = 0;
         for (at, byte) in text.bytes().enumerate() {
             let plain = matches!(byte, b' '..=b'~' | b'\n' | b'\t')
@@ -72,15 +80,22 @@ pub fn escape_xml(text: &str) -> Cow<'_, str> {
             if plain {
                 continue;
             }
-            escaped.push_str(&text[run..at]);
-            push_escaped(&mut escaped, char::from(byte));
+            out.push_str(&text[run..at]);
+            push_escaped(out, char::from(byte));
             run = at + 1;
         }
-        escaped.push_str(&text[run..]);
-        return Cow::Owned(escaped);
+        out.push_str(&text[run..]);
+    } else if needs_escaping(text) {
+        escape_chars(text, out);
+    } else {
+        out.push_str(text);
     }
-    escape_chars(text, &mut escaped);
-    Cow::Owned(escaped)
+}
+
+/// Whether any character of `text` is written otherwise than as it is.
+fn needs_escaping(text: &str) -> bool {
+    let hidden = |c: char| c != '\n' && c != '\t' && is_unsafe_for_terminal(c);
+    text.contains(['&', '<', '>', '"', '\'']) || text.chars().any(hidden)
 }
 
 /// [`escape_xml`] character by character.
@@ -119,6 +134,41 @@ fn is_plain_ascii(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The element as it was first written: one line per tag and value,
+    /// each value escaped on its own.
+    fn entry_by_lines(skill: &PromptSkill) -> String {
+        let location = skill.location.to_string_lossy();
+        let mut lines = vec!["<skill>".to_owned()];
+        for (tag, value) in [
+            ("name", skill.name.as_str()),
+            ("description", skill.description.as_str()),
+            ("location", location.as_ref()),
+        ] {
+            lines.push(format!("<{tag}>"));
+            let mut escaped = String::new();
+            escape_chars(value, &mut escaped);
+            lines.push(escaped);
+            lines.push(format!("</{tag}>"));
+        }
+        lines.push("</skill>".to_owned());
+        lines.join("\n")
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn an_entry_is_its_lines(
+            name in "[ -~\t\n]{0,12}|.{0,8}",
+            description in "[ -~\t\n]{0,40}|.{0,20}",
+            location in "[ -~]{0,20}|.{0,10}",
+        ) {
+            let skill = PromptSkill { name, description, location: PathBuf::from(location) };
+            proptest::prop_assert_eq!(render_skill_entry(&skill), entry_by_lines(&skill));
+            let mut escaped = String::new();
+            escape_chars(&skill.description, &mut escaped);
+            proptest::prop_assert_eq!(escape_xml(&skill.description), escaped);
+        }
+    }
 
     #[test]
     fn ascii_escapes_as_character_by_character() {

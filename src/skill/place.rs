@@ -72,6 +72,10 @@ pub struct Places {
     plugin_dirs: HashSet<PathBuf>,
     /// Directories looked up so far.
     looked_up: Mutex<HashMap<PathBuf, bool>>,
+    /// The parent directory of the last skill asked about, and what its
+    /// place says: a skill's siblings, which a walk finds one after the
+    /// other, share it.
+    last_parent: Mutex<Option<(PathBuf, Option<ProfileSource>)>>,
 }
 
 impl Places {
@@ -114,23 +118,66 @@ impl Places {
             profile: Profile::named("claude-code").unwrap_or(fallback),
             source,
         };
-        let absolute = self.absolute(directory);
+        match self.detected(&self.absolute(directory)) {
+            Some(source) => claude(source),
+            None => ProfileChoice {
+                profile: fallback,
+                source: ProfileSource::Default,
+            },
+        }
+    }
+
+    /// What the place of `absolute` (normalized) says: inside a
+    /// `.claude/` directory (any component), else inside a plugin (any
+    /// ancestor, itself included, holds one), else nothing. Worked out
+    /// from the answer for its parent, remembered for the last parent:
+    /// that answer cannot change during a run, since every directory
+    /// above a skill has been walked (or looked up) before the skill is
+    /// found.
+    fn detected(&self, absolute: &Path) -> Option<ProfileSource> {
+        let Some(parent) = absolute.parent() else {
+            return self.detected_from_scratch(absolute);
+        };
+        let mut last = self
+            .last_parent
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let for_parent = match last.as_ref() {
+            Some((known, source)) if known == parent => *source,
+            _ => {
+                let source = self.detected_from_scratch(parent);
+                *last = Some((parent.to_owned(), source));
+                source
+            }
+        };
+        drop(last);
+        if for_parent == Some(ProfileSource::ClaudeDirectory)
+            || absolute.file_name() == Some(CLAUDE_DIRECTORY.as_ref())
+        {
+            return Some(ProfileSource::ClaudeDirectory);
+        }
+        if for_parent == Some(ProfileSource::ClaudePlugin) || self.holds_plugin(absolute) {
+            return Some(ProfileSource::ClaudePlugin);
+        }
+        None
+    }
+
+    /// [`Self::detected`], component by component and ancestor by
+    /// ancestor.
+    fn detected_from_scratch(&self, absolute: &Path) -> Option<ProfileSource> {
         if absolute
             .components()
             .any(|part| part.as_os_str() == CLAUDE_DIRECTORY)
         {
-            return claude(ProfileSource::ClaudeDirectory);
+            return Some(ProfileSource::ClaudeDirectory);
         }
         if absolute
             .ancestors()
             .any(|ancestor| self.holds_plugin(ancestor))
         {
-            return claude(ProfileSource::ClaudePlugin);
+            return Some(ProfileSource::ClaudePlugin);
         }
-        ProfileChoice {
-            profile: fallback,
-            source: ProfileSource::Default,
-        }
+        None
     }
 
     fn holds_plugin(&self, directory: &Path) -> bool {
@@ -226,6 +273,41 @@ mod tests {
         assert_eq!(chosen.profile.as_str(), "claude-code");
         let plain = places.choose(&root.join("plain/skills/c"), Profile::STANDARD);
         assert_eq!(plain.profile, Profile::STANDARD);
+    }
+
+    #[test]
+    fn siblings_and_nested_skills_choose_as_from_scratch() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let skills = [
+            "a/skills/x",
+            "a/skills/y",
+            "a/.claude",
+            "a/.claude/skills/z",
+            "a/.claude/skills/z/inner",
+            "p/.claude-plugin",
+            "p/skills/x",
+            "p/skills/y",
+            "p/skills/y/.claude-plugin",
+            "q/skills/x",
+            "q/skills/x/.claude-plugin",
+            "q/skills/y",
+            "q/skills/y/.claude",
+        ];
+        for skill in skills {
+            fs::create_dir_all(root.join(skill)).unwrap();
+        }
+        let places = Places::new();
+        // In order and in reverse, so each parent is both remembered and
+        // not.
+        for skill in skills.iter().chain(skills.iter().rev()) {
+            let absolute = places.absolute(&root.join(skill));
+            assert_eq!(
+                places.detected(&absolute),
+                Places::new().detected_from_scratch(&absolute),
+                "{skill}"
+            );
+        }
     }
 
     #[test]

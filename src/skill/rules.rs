@@ -127,11 +127,52 @@ impl Profile {
             // Two texts whose lengths differ by more than two are more
             // than two edits apart: no distance to compute.
             .filter(|(normal, _)| normal.chars().count().abs_diff(wanted_chars) <= 2)
-            .map(|(normal, known)| (strsim::levenshtein(&normal, &wanted), known))
+            .map(|(normal, known)| (edits_up_to_two(&normal, &wanted), known))
             .filter(|&(distance, known)| distance <= 2 && distance < known.len() / 2)
             .min_by_key(|&(distance, _)| distance)
             .map(|(_, known)| known)
     }
+}
+
+/// The Levenshtein distance between `a` and `b` when it is at most two,
+/// else some number over two: all [`Profile::likely_key`] needs. For ASCII
+/// texts (every known key, nearly every unknown one) the distance is
+/// computed on the stack, row by row, and stops once a row is all over
+/// two (a row's least cell never decreases); otherwise by
+/// `strsim::levenshtein`, which allocates a row per call.
+fn edits_up_to_two(a: &str, b: &str) -> usize {
+    const MAX: usize = 64;
+    if !a.is_ascii() || !b.is_ascii() || b.len() >= MAX {
+        return strsim::levenshtein(a, b);
+    }
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len().abs_diff(b.len()) > 2 {
+        return 3;
+    }
+    // `row[j]`: the distance between the first `i` bytes of `a` and the
+    // first `j` of `b`.
+    let mut row = [0usize; MAX];
+    for (j, cell) in row.iter_mut().enumerate().take(b.len() + 1) {
+        *cell = j;
+    }
+    for (i, &from) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        let mut least = row[0];
+        for (j, &to) in b.iter().enumerate() {
+            let above = row[j + 1];
+            let cell = (diagonal + usize::from(from != to))
+                .min(above + 1)
+                .min(row[j] + 1);
+            diagonal = above;
+            row[j + 1] = cell;
+            least = least.min(cell);
+        }
+        if least > 2 {
+            return 3;
+        }
+    }
+    row[b.len()]
 }
 
 /// A key as [`Profile::likely_key`] compares it: trimmed, lowercase, `-`
@@ -758,6 +799,22 @@ pub fn check_body_length(body: &str, body_first_line: usize, out: &mut Vec<Diagn
 mod tests {
     use super::*;
     use crate::skill::frontmatter::{parse, split};
+
+    proptest::proptest! {
+        #[test]
+        fn edits_up_to_two_is_levenshtein_up_to_two(
+            a in "[a-e_-]{0,12}|[a-zé]{0,6}",
+            b in "[a-e_-]{0,12}|[a-zé]{0,6}",
+        ) {
+            let exact = strsim::levenshtein(&a, &b);
+            let bounded = edits_up_to_two(&a, &b);
+            if exact <= 2 {
+                proptest::prop_assert_eq!(bounded, exact);
+            } else {
+                proptest::prop_assert!(bounded > 2);
+            }
+        }
+    }
 
     #[test]
     fn likely_keys_are_found_by_case_separator_and_typo() {

@@ -14,7 +14,9 @@
 use serde::Serialize;
 
 use super::codes;
-use super::listing::{PromptSkill, render_skill_entry};
+#[cfg(test)]
+use super::listing::render_skill_entry;
+use super::listing::{PromptSkill, push_skill_entry};
 use crate::report::Diagnostic;
 
 /// The body budget the Agent Skills specification recommends ("under
@@ -35,7 +37,18 @@ pub use crate::tokenizer::count_tokens;
 /// The tokens of a skill's entry in the listing: the `<skill>` element
 /// as `to-prompt` renders it, with the line break that separates it.
 pub fn entry_tokens(skill: &PromptSkill) -> usize {
-    let mut entry = render_skill_entry(skill);
+    entry_tokens_of(
+        &skill.name,
+        &skill.description,
+        &skill.location.to_string_lossy(),
+    )
+}
+
+/// [`entry_tokens`] of the entry with these values, without making a
+/// [`PromptSkill`] of them.
+pub fn entry_tokens_of(name: &str, description: &str, location: &str) -> usize {
+    let mut entry = String::new();
+    push_skill_entry(&mut entry, name, description, location);
     entry.push('\n');
     count_tokens(&entry)
 }

@@ -16,9 +16,9 @@ use std::sync::{Condvar, Mutex, mpsc};
 use serde::Serialize;
 
 use super::changed::{ChangedReport, ChangedRun, ChangedScope, validate_changed};
-use super::check::{SkillReport, ValidateOptions, validate_target_chosen, validate_target_in};
+use super::check::{SkillReport, ValidateOptions, validate_target_in, validate_target_listed};
 use super::codes;
-use super::discover::{Discovery, Target, discover_each, skill_below};
+use super::discover::{Discovery, Listed, Target, discover_each, skill_below};
 use super::duplicates::CrossSkill;
 use super::place::{Places, ProfileChoice};
 use crate::vcs::VcsError;
@@ -304,8 +304,9 @@ fn check_target(
     target: &Target,
     options: ValidateOptions,
     chosen: Option<ProfileChoice>,
+    listed: Listed,
 ) -> CheckedTarget {
-    let mut report = validate_target_chosen(target, options, chosen);
+    let mut report = validate_target_listed(target, options, chosen, listed);
     let Target::MissingSkillFile { directory } = target else {
         return CheckedTarget {
             report,
@@ -395,7 +396,7 @@ fn check_in_order(
         freed: Condvar::new(),
         stopped: AtomicBool::new(false),
     };
-    type Batch = Vec<(Target, Option<ProfileChoice>)>;
+    type Batch = Vec<(Target, Option<ProfileChoice>, Listed)>;
     let (batch_tx, batch_rx) = mpsc::sync_channel::<(usize, Batch)>(WINDOW / BATCH);
     let batch_rx = Mutex::new(batch_rx);
     let (report_tx, report_rx) = mpsc::channel::<(usize, Vec<CheckedTarget>)>();
@@ -414,7 +415,7 @@ fn check_in_order(
                 index += 1;
                 sent
             };
-            let discovery = discover_each(paths, recursive, |target, so_far| {
+            let discovery = discover_each(paths, recursive, |target, listed, so_far| {
                 let chosen = match &target {
                     Target::SkillFile { directory, .. } => {
                         found_a_skill = true;
@@ -430,7 +431,7 @@ fn check_in_order(
                     }
                     _ => None,
                 };
-                batch.push((target, chosen));
+                batch.push((target, chosen, listed));
                 batch.len() < BATCH
                     || send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH)))
             });
@@ -461,7 +462,9 @@ fn check_in_order(
                     let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                         batch
                             .iter()
-                            .map(|(target, chosen)| check_target(target, options, *chosen))
+                            .map(|(target, chosen, listed)| {
+                                check_target(target, options, *chosen, *listed)
+                            })
                             .collect::<Vec<_>>()
                     }));
                     match checked {

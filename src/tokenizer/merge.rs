@@ -6,7 +6,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::vocab::rank;
+use super::vocab::{pair_rank, rank};
 
 /// Tokens in `piece` once merged. A piece that is itself one token (most
 /// words) costs one lookup; otherwise a heap of candidate merges keeps the
@@ -39,48 +39,55 @@ const NO_RANK: u32 = u32::MAX;
 /// [`count_piece`] for a piece of 2 to [`SHORT_PIECE`] bytes, in arrays on
 /// the stack: each round merges the leftmost pair of lowest rank, which is
 /// the order the heap of [`count_long`] pops them in, and looks up only
-/// the two pairs the merge changed. Quadratic in the piece's length, which
-/// is bounded; no allocation.
+/// the two pairs the merge changed. The parts are a list linked through
+/// their starts, so a merge moves nothing. Quadratic in the piece's
+/// length, which is bounded; no allocation.
 fn count_short(piece: &[u8]) -> usize {
     let len = piece.len();
-    // `starts[i]` is where part `i` starts (`starts[parts] == len`);
-    // `ranks[i]` the rank of parts `i` and `i + 1` joined.
-    let mut starts = [0u8; SHORT_PIECE + 1];
+    // For the part starting at `i`: `next[i]` is where the next part
+    // starts (`len` after the last), `prev[i]` where the one before
+    // starts, `ranks[i]` the rank of the two joined.
+    let mut next = [0u8; SHORT_PIECE];
+    let mut prev = [0u8; SHORT_PIECE];
     let mut ranks = [NO_RANK; SHORT_PIECE];
-    for (at, start) in starts.iter_mut().enumerate().take(len + 1) {
-        *start = at as u8;
+    for at in 0..len {
+        next[at] = at as u8 + 1;
+        prev[at] = at.wrapping_sub(1) as u8;
     }
-    for (at, slot) in ranks.iter_mut().enumerate().take(len - 1) {
-        *slot = rank(&piece[at..at + 2]).unwrap_or(NO_RANK);
+    for at in 0..len - 1 {
+        ranks[at] = pair_rank(piece[at], piece[at + 1]);
     }
+    let joined = |from: usize, to: usize| rank(&piece[from..to]).unwrap_or(NO_RANK);
     let mut parts = len;
-    let joined = |starts: &[u8], left: usize| {
-        rank(&piece[usize::from(starts[left])..usize::from(starts[left + 2])]).unwrap_or(NO_RANK)
-    };
-    loop {
-        let (mut best, mut at) = (NO_RANK, 0);
-        for (pair, &rank) in ranks[..parts - 1].iter().enumerate() {
-            if rank < best {
-                (best, at) = (rank, pair);
+    while parts > 1 {
+        let (mut best, mut left) = (NO_RANK, 0);
+        let mut at = 0;
+        while at < len {
+            if ranks[at] < best {
+                (best, left) = (ranks[at], at);
             }
+            at = usize::from(next[at]);
         }
         if best == NO_RANK {
-            return parts;
+            break;
         }
-        // Part `at + 1` joins part `at`; the pairs after it move down one.
-        starts.copy_within(at + 2..=parts, at + 1);
-        ranks.copy_within(at + 1..parts - 1, at);
+        // The part after `left` joins it.
+        let right = usize::from(next[left]);
+        let after = usize::from(next[right]);
+        next[left] = after as u8;
         parts -= 1;
-        if at + 1 < parts {
-            ranks[at] = joined(&starts, at);
-        }
-        if at > 0 {
-            ranks[at - 1] = joined(&starts, at - 1);
-        }
-        if parts == 1 {
-            return 1;
+        ranks[left] = if after < len {
+            prev[after] = left as u8;
+            joined(left, usize::from(next[after]))
+        } else {
+            NO_RANK
+        };
+        if left > 0 {
+            let before = usize::from(prev[left]);
+            ranks[before] = joined(before, after);
         }
     }
+    parts
 }
 
 /// [`count_piece`] for a longer piece: a heap of candidate merges.

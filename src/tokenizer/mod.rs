@@ -46,6 +46,29 @@ struct PieceCounts {
     /// Fixed-size, so that a slot number (at most 16 bits) needs no
     /// bounds check.
     slots: Box<[u128; 1 << PieceCounts::SLOT_BITS]>,
+    /// Pieces of 16 to [`LongSlot::MAX_BYTES`] bytes, direct-mapped too:
+    /// rules (`|-------|`, `──────`) and long words recur, and merging one
+    /// costs a hundred times a lookup.
+    long: Box<[LongSlot; 1 << PieceCounts::LONG_SLOT_BITS]>,
+}
+
+/// A long piece and its count; an empty slot has length 0, which no long
+/// piece has.
+#[derive(Debug, Clone, Copy)]
+struct LongSlot {
+    bytes: [u8; LongSlot::MAX_BYTES],
+    len: u8,
+    /// At most the length.
+    count: u8,
+}
+
+impl LongSlot {
+    const MAX_BYTES: usize = 64;
+    const EMPTY: Self = Self {
+        bytes: [0; Self::MAX_BYTES],
+        len: 0,
+        count: 0,
+    };
 }
 
 impl PieceCounts {
@@ -55,12 +78,36 @@ impl PieceCounts {
     const MAX_KEY_BYTES: usize = 15;
     /// Where the count sits: the top four bits.
     const COUNT_SHIFT: u32 = 124;
+    /// 1,024 long slots: 66 KiB per thread.
+    const LONG_SLOT_BITS: u32 = 10;
 
     fn new() -> Self {
         let slots: Box<[u128]> = vec![0; 1 << Self::SLOT_BITS].into_boxed_slice();
+        let long: Box<[LongSlot]> =
+            vec![LongSlot::EMPTY; 1 << Self::LONG_SLOT_BITS].into_boxed_slice();
         Self {
             slots: slots.try_into().expect("a slice of 1 << SLOT_BITS slots"),
+            long: long
+                .try_into()
+                .expect("a slice of 1 << LONG_SLOT_BITS slots"),
         }
+    }
+
+    /// [`Self::count`] for a piece longer than [`Self::MAX_KEY_BYTES`].
+    fn count_long(&mut self, piece: &[u8]) -> usize {
+        if piece.len() > LongSlot::MAX_BYTES {
+            return merge::count_piece(piece);
+        }
+        let hash = vocab_hash::vocab_hash(piece);
+        let slot = &mut self.long[(hash >> (64 - Self::LONG_SLOT_BITS)) as usize];
+        if usize::from(slot.len) == piece.len() && slot.bytes[..piece.len()] == *piece {
+            return usize::from(slot.count);
+        }
+        let count = merge::count_piece(piece);
+        slot.bytes[..piece.len()].copy_from_slice(piece);
+        slot.len = piece.len() as u8;
+        slot.count = count as u8;
+        count
     }
 
     /// Called for every piece of every text: inlined into the
@@ -72,7 +119,7 @@ impl PieceCounts {
             return 1;
         }
         if piece.len() > Self::MAX_KEY_BYTES {
-            return merge::count_piece(piece.bytes());
+            return self.count_long(piece.bytes());
         }
         let key = pack_piece(piece);
         let folded = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);

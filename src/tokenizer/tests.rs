@@ -79,6 +79,25 @@ fn text_outside_ascii_counts_as_the_reference_counts() {
 }
 
 #[test]
+fn symbols_are_neither_letters_marks_numbers_nor_spaces() {
+    let classes = regex_automata::meta::Regex::new(r"^[\s\p{L}\p{M}\p{N}]$").unwrap();
+    let mut symbols = 0;
+    for c in (0..=0x10_FFFF).filter_map(char::from_u32) {
+        if !pretokenize::is_symbol(c) {
+            continue;
+        }
+        symbols += 1;
+        let mut buffer = [0; 4];
+        assert!(!classes.is_match(&*c.encode_utf8(&mut buffer)), "{c:?}");
+        // And the reference splits it as punctuation, in every context
+        // the scanner distinguishes.
+        let text = format!("x{c}y {c}{c}z\n{c}\n {c}1 {c}/\n\t{c}It's {c}'s{c}");
+        assert_eq!(pieces(&text), reference_pieces(&text), "{c:?}");
+    }
+    assert!(symbols > 3_500, "{symbols}");
+}
+
+#[test]
 fn long_pieces_merge_as_the_reference_merges() {
     for text in [
         "=".repeat(10_000),
@@ -101,6 +120,26 @@ fn a_cache_collision_never_changes_a_count() {
     assert_eq!(count_tokens(&text), reference().count(text.as_str()));
 }
 
+#[test]
+fn a_long_piece_cache_collision_never_changes_a_count() {
+    // Far more distinct pieces of 16 to 64 bytes than the long cache has
+    // slots, each a space and lower-case letters: one piece.
+    let words: Vec<String> = (0..5_000u32)
+        .map(|n| {
+            let mut word = String::from(" ");
+            let mut k = n;
+            for _ in 0..16 + n % 48 {
+                word.push(char::from(b'a' + (k % 26) as u8));
+                k = k / 26 + n;
+            }
+            word
+        })
+        .collect();
+    let text = words.concat();
+    assert_eq!(count_tokens(&text), reference().count(text.as_str()));
+    assert_eq!(count_tokens(&text), reference().count(text.as_str()));
+}
+
 /// Text that stresses the pre-tokenizer: ASCII's classes at every
 /// boundary, contractions, line breaks before `/` and spaces, and some
 /// characters outside ASCII (letters, marks, digits, spaces, emoji).
@@ -111,6 +150,7 @@ fn tricky_text() -> impl Strategy<Value = String> {
         4 => prop::sample::select(vec![" ", "  ", "\n", "\r\n", "\t", " \n ", "\n\n", "\u{b}", "\u{c}", "\u{1c}"]).prop_map(str::to_owned),
         4 => prop::sample::select(vec![".", ",", "'", "'s", "'LL", "'re", "'d", "/", "//", "-", "`", "```", "#", "*", "(", ")", "\u{0}", "\u{7f}", "!?"]).prop_map(str::to_owned),
         2 => prop::sample::select(vec!["é", "É", "ß", "ǅ", "\u{301}", "٣", "Ⅻ", "\u{a0}", "\u{85}", "\u{2028}", "—", "🎉", "中文", "ſ", "K"]).prop_map(str::to_owned),
+        3 => prop::sample::select(vec!["─", "──", "│", "├──", "→", "✅", "❌", "—", "–", "“", "”", "’", "•", "…", "×", "≥", "⚠\u{fe0f}", "✓", "🔴", "📊", "\u{a7}", "\u{bf}"]).prop_map(str::to_owned),
     ];
     prop::collection::vec(atom, 0..60).prop_map(|atoms| atoms.concat())
 }
@@ -147,6 +187,11 @@ proptest! {
     #[test]
     fn counts_are_the_reference_counts(text in tricky_text()) {
         prop_assert_eq!(count_tokens(&text), reference().count(text.as_str()));
+    }
+
+    #[test]
+    fn any_text_splits_as_the_reference_splits(text in "\\PC{0,40}|[ -~\t\n\r\u{2010}-\u{2030}\u{2500}-\u{2520}\u{a1}-\u{ff}]{0,120}") {
+        prop_assert_eq!(pieces(&text), reference_pieces(&text));
     }
 
     #[test]

@@ -403,29 +403,56 @@ async fn under_2026_tasks_cancel_ends_the_whole_process_group_and_is_audited() {
     client.cancel().await.unwrap();
 }
 
-/// Under a session revision the server does not know, over HTTP, that the
-/// client declared the tasks extension at `initialize` (no session is
-/// kept), so a long call is answered when it ends; the client cancels it
-/// by giving up on the request.
+/// A call that is not run as a task, under either revision, is answered
+/// when it ends, with a progress notification every second before the
+/// result: the response is an SSE stream, not one JSON body.
 #[tokio::test]
-async fn under_a_session_revision_a_long_call_is_answered_when_done_or_cancelled() {
+async fn a_long_call_answered_directly_streams_its_progress() {
     let sandbox = Sandbox::new();
     registry(&sandbox);
-    long_command(&sandbox, "build", "echo built\n");
+    long_command(&sandbox, "build", "sleep 1.5\necho built\n");
+    let server = start(&sandbox, &[]);
+    let balancer = balance(&sandbox, &[&server]);
+    // Under 2026-07-28 a client that does not declare the tasks extension;
+    // under a session revision, one that declared it at `initialize`, which
+    // the server no longer knows (below).
+    for (revision, person) in [
+        (Revision::Stateless, yes()),
+        (Revision::Session, tasks_person()),
+    ] {
+        let progress = Arc::clone(&person.progress);
+        let client = connect(&balancer, revision, person).await;
+        match client
+            .call_tool_once(CallToolRequestParams::new("build"))
+            .await
+            .unwrap()
+        {
+            CallToolResponse::Complete(result) => {
+                assert_eq!(envelope(&result)["stdout"], "built\n", "{result:?}")
+            }
+            other => panic!("{revision:?}: expected the result, got {other:?}"),
+        }
+        let progress = progress.lock().unwrap().clone();
+        assert!(
+            progress.contains(&"running for 1 s".to_owned()),
+            "{revision:?}: {progress:?}"
+        );
+        client.cancel().await.unwrap();
+    }
+}
+
+/// Under a session revision the server does not know, over HTTP, that the
+/// client declared the tasks extension at `initialize` (no session is
+/// kept), so a long call is answered when it ends, never as a task; the
+/// client cancels it by giving up on the request.
+#[tokio::test]
+async fn under_a_session_revision_a_long_call_is_cancelled_by_giving_up_on_it() {
+    let sandbox = Sandbox::new();
+    registry(&sandbox);
     let pid_file = hang(&sandbox);
     let server = start(&sandbox, &[]);
     let balancer = balance(&sandbox, &[&server]);
     let client = connect(&balancer, Revision::Session, tasks_person()).await;
-    match client
-        .call_tool_once(CallToolRequestParams::new("build"))
-        .await
-        .unwrap()
-    {
-        CallToolResponse::Complete(result) => {
-            assert_eq!(envelope(&result)["stdout"], "built\n", "{result:?}")
-        }
-        other => panic!("expected the result, got {other:?}"),
-    }
 
     let request =
         ClientRequest::CallToolRequest(CallToolRequest::new(CallToolRequestParams::new("hang")));
