@@ -403,61 +403,99 @@ async fn under_2026_tasks_cancel_ends_the_whole_process_group_and_is_audited() {
     client.cancel().await.unwrap();
 }
 
-/// Under a session revision the server does not know, over HTTP, that the
-/// client declared the tasks extension at `initialize` (no session is
-/// kept), so a long call is answered when it ends; the client cancels it
-/// by giving up on the request.
+/// A call that is not run as a task, under either revision, is answered
+/// when it ends, with a progress notification every second before the
+/// result: the response is an SSE stream, not one JSON body.
 #[tokio::test]
-async fn under_a_session_revision_a_long_call_is_answered_when_done_or_cancelled() {
+async fn a_long_call_answered_directly_streams_its_progress() {
     let sandbox = Sandbox::new();
     registry(&sandbox);
-    long_command(&sandbox, "build", "echo built\n");
-    let pid_file = hang(&sandbox);
+    long_command(&sandbox, "build", "sleep 1.5\necho built\n");
     let server = start(&sandbox, &[]);
     let balancer = balance(&sandbox, &[&server]);
-    let client = connect(&balancer, Revision::Session, tasks_person()).await;
-    match client
-        .call_tool_once(CallToolRequestParams::new("build"))
-        .await
-        .unwrap()
-    {
-        CallToolResponse::Complete(result) => {
-            assert_eq!(envelope(&result)["stdout"], "built\n", "{result:?}")
-        }
-        other => panic!("expected the result, got {other:?}"),
-    }
-
-    let request =
-        ClientRequest::CallToolRequest(CallToolRequest::new(CallToolRequestParams::new("hang")));
-    let handle = client
-        .peer()
-        .send_cancellable_request(request, PeerRequestOptions::no_options())
-        .await
-        .unwrap();
-    let grandchild = grandchild(&pid_file).await;
-    handle.cancel(Some("enough".to_owned())).await.unwrap();
-    assert!(
-        crate::mcp::wait_until_dead(grandchild).await,
-        "the grandchild {grandchild} was orphaned"
-    );
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    let executed = loop {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "no outcome record: {:?}",
-            audit(&sandbox)
-        );
-        let records = audit(&sandbox);
-        if let Some(last) = records.last()
-            && last["event"] == "COMMAND_EXECUTED"
-            && last["command"] == "hang"
+    // Under 2026-07-28 a client that does not declare the tasks extension;
+    // under a session revision, one that declared it at `initialize`, which
+    // the server no longer knows (below).
+    for (revision, person) in [
+        (Revision::Stateless, yes()),
+        (Revision::Session, tasks_person()),
+    ] {
+        let progress = Arc::clone(&person.progress);
+        let client = connect(&balancer, revision, person).await;
+        match client
+            .call_tool_once(CallToolRequestParams::new("build"))
+            .await
+            .unwrap()
         {
-            break last.clone();
+            CallToolResponse::Complete(result) => {
+                assert_eq!(envelope(&result)["stdout"], "built\n", "{result:?}")
+            }
+            other => panic!("{revision:?}: expected the result, got {other:?}"),
         }
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    };
-    assert_eq!(executed["cancelled"], true, "{executed}");
-    client.cancel().await.unwrap();
+        let progress = progress.lock().unwrap().clone();
+        assert!(
+            progress.contains(&"running for 1 s".to_owned()),
+            "{revision:?}: {progress:?}"
+        );
+        client.cancel().await.unwrap();
+    }
+}
+
+/// A call not run as a task is cancelled by the client giving up on the
+/// request: the connection closes, and the run is cancelled. Under a
+/// session revision this is the only way, since over HTTP the server does
+/// not know that the client declared the tasks extension at `initialize`
+/// (no session is kept); under 2026-07-28, for a client without tasks.
+#[tokio::test]
+async fn a_long_call_not_run_as_a_task_is_cancelled_by_giving_up_on_it() {
+    for (revision, person) in [
+        (Revision::Session, tasks_person()),
+        (Revision::Stateless, yes()),
+    ] {
+        let sandbox = Sandbox::new();
+        registry(&sandbox);
+        let pid_file = hang(&sandbox);
+        let server = start(&sandbox, &[]);
+        let balancer = balance(&sandbox, &[&server]);
+        let client = connect(&balancer, revision, person).await;
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(
+            CallToolRequestParams::new("hang"),
+        ));
+        let handle = client
+            .peer()
+            .send_cancellable_request(request, PeerRequestOptions::no_options())
+            .await
+            .unwrap();
+        let grandchild = grandchild(&pid_file).await;
+        handle.cancel(Some("enough".to_owned())).await.unwrap();
+        assert!(
+            crate::mcp::wait_until_dead(grandchild).await,
+            "{revision:?}: the grandchild {grandchild} was orphaned"
+        );
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        let executed = loop {
+            let records = audit(&sandbox);
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{revision:?}: no outcome record: {records:?}"
+            );
+            if let Some(last) = records.last()
+                && last["event"] == "COMMAND_EXECUTED"
+            {
+                break last.clone();
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        };
+        assert_eq!(executed["command"], "hang", "{executed}");
+        assert_eq!(executed["cancelled"], true, "{revision:?}: {executed}");
+        assert!(
+            executed["cancel_reason"]
+                .as_str()
+                .is_some_and(|reason| reason.contains("went away")),
+            "{revision:?}: {executed}"
+        );
+        client.cancel().await.unwrap();
+    }
 }
 
 /// `hang`: long-running, starts a grandchild that sleeps and writes its pid

@@ -5,16 +5,17 @@
 //! `input_required` result and a sealed `requestState` under the second.
 
 use std::process::Stdio;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, ClientCapabilities,
     ClientConfig, ElicitRequestParams, ElicitResult, ElicitationAction, GetTaskParams,
-    InputResponses, ProtocolVersion,
+    InputResponses, ProgressNotificationParam, ProtocolVersion,
 };
 use rmcp::service::{
-    ClientLifecycleMode, ClientServiceExt, RequestContext, RoleClient, RunningService,
+    ClientLifecycleMode, ClientServiceExt, NotificationContext, RequestContext, RoleClient,
+    RunningService,
 };
 use rmcp::transport::TokioChildProcess;
 use rmcp::{ClientHandler, ErrorData, ServiceExt};
@@ -41,6 +42,8 @@ pub(crate) struct Person {
     /// Declares the tasks extension.
     pub(crate) tasks: bool,
     pub(crate) asked: Arc<AtomicUsize>,
+    /// The message of each progress notification received.
+    pub(crate) progress: Arc<Mutex<Vec<String>>>,
 }
 
 impl Person {
@@ -50,11 +53,21 @@ impl Person {
             elicitation: true,
             tasks: false,
             asked: Arc::new(AtomicUsize::new(0)),
+            progress: Arc::default(),
         }
     }
 }
 
 impl ClientHandler for Person {
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let message = params.message.unwrap_or_default();
+        self.progress.lock().unwrap().push(message);
+    }
+
     fn get_info(&self) -> ClientConfig {
         let mut capabilities = json!({});
         if self.elicitation {
