@@ -990,7 +990,9 @@ fn a_grant_directory_replaced_between_calls_is_not_served_by_a_stale_rule() {
             serde_json::json!({"action": "write", "target": target}),
         )
     };
+    // Twice: a command is made ready for from its second run on.
     assert_eq!(write(&mut server, "out/first.txt")["child_exit_code"], 0);
+    assert_eq!(write(&mut server, "out/again.txt")["child_exit_code"], 0);
     // A sandbox for the next call is ready now, its rule made for the
     // directory `out` named then. `out` is moved away and made anew.
     std::thread::sleep(std::time::Duration::from_millis(300));
@@ -1028,11 +1030,14 @@ fn many_commands_keep_a_bounded_number_of_sandboxes_ready() {
     let mut most = 0;
     let mut threads_after_first = None;
     for index in 0..commands {
-        let run = server.call(
-            &format!("probe{index}"),
-            serde_json::json!({"action": "write", "target": format!("out/{index}.txt")}),
-        );
-        assert_eq!(run["child_exit_code"], 0, "{run}");
+        // Twice: a command is made ready for from its second run on.
+        for turn in 0..2 {
+            let run = server.call(
+                &format!("probe{index}"),
+                serde_json::json!({"action": "write", "target": format!("out/{index}-{turn}.txt")}),
+            );
+            assert_eq!(run["child_exit_code"], 0, "{run}");
+        }
         std::thread::sleep(std::time::Duration::from_millis(200));
         let threads = server.threads();
         threads_after_first.get_or_insert(threads);

@@ -716,7 +716,14 @@ mod tests {
         };
         ready::keep_ready(true);
 
-        // The first run builds its own; the next one is made ready after it.
+        // The first two runs build their own: nothing is kept ready for a
+        // command run once. After the second, the next ones are made ready.
+        let (was_ready, _) = run();
+        assert!(!was_ready);
+        assert!(!ready::wait_for(
+            &key,
+            std::time::Duration::from_millis(200)
+        ));
         let (was_ready, _) = run();
         assert!(!was_ready);
         assert!(ready::wait_for(&key, wait), "nothing was made ready");
@@ -737,6 +744,8 @@ mod tests {
             "name: status\ndescription: t\ndanger_level: safe\nparameters: {}\nsubprocess: {binary: grep, argv: ['-E', '^(Seccomp|Seccomp_filters|NoNewPrivs):', '/proc/self/status']}\n",
         );
         let (was_ready, _, fresh) = run_of(&status);
+        assert!(!was_ready);
+        let (was_ready, _, _) = run_of(&status);
         assert!(!was_ready);
         assert!(ready::wait_for(
             &ready::key("status", &EffectiveSandbox::of(&status)),
@@ -773,16 +782,19 @@ mod tests {
         for index in 0..ready::CAPACITY + 4 {
             let declaration = super::tests::declaration(&yaml(&format!("ready{index}")));
             let effective = EffectiveSandbox::of(&declaration);
-            let mut argv = Argv::build(&declaration, &validated).unwrap();
-            let prepared = prepare(
-                &effective,
-                &declaration,
-                &validated,
-                &mut argv,
-                SandboxMode::Require,
-            )
-            .unwrap();
-            drop(prepared);
+            // Run twice: a command is made ready for from its second run.
+            for _ in 0..2 {
+                let mut argv = Argv::build(&declaration, &validated).unwrap();
+                let prepared = prepare(
+                    &effective,
+                    &declaration,
+                    &validated,
+                    &mut argv,
+                    SandboxMode::Require,
+                )
+                .unwrap();
+                drop(prepared);
+            }
             let key = ready::key(&declaration.name, &effective);
             assert!(ready::wait_for(&key, wait));
             keys.push(key);

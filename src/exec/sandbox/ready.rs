@@ -23,8 +23,9 @@
 //! run builds its own (as it does with nothing ready). A spawner that is
 //! gone runs nothing: the spawn fails.
 //!
-//! At most [`CAPACITY`] sandboxes wait, [`PER_COMMAND`] per command and
-//! sandbox; the least recently made goes first. Only a server turns this on
+//! A command is made ready for from its second run on. At most
+//! [`CAPACITY`] sandboxes wait, [`PER_COMMAND`] per command and sandbox;
+//! the least recently made goes first. Only a server turns this on
 //! ([`keep_ready`]); a one-shot `aigent run` builds its sandbox as before.
 
 use std::io;
@@ -233,6 +234,10 @@ struct Pool {
     enabled: bool,
     clock: u64,
     entries: Vec<Entry>,
+    /// Commands run once so far (the most recent [`SEEN`]): a command is
+    /// made ready for from its second run on, so that one-off calls keep
+    /// no thread and no `$TMP` waiting.
+    seen: std::collections::VecDeque<String>,
     jobs: Option<SyncSender<Job>>,
     worker: Option<JoinHandle<()>>,
 }
@@ -241,6 +246,7 @@ static POOL: Mutex<Pool> = Mutex::new(Pool {
     enabled: false,
     clock: 0,
     entries: Vec::new(),
+    seen: std::collections::VecDeque::new(),
     jobs: None,
     worker: None,
 });
@@ -284,6 +290,7 @@ pub fn keep_ready(on: bool) {
             return;
         }
         pool.jobs = None;
+        pool.seen.clear();
         (std::mem::take(&mut pool.entries), pool.worker.take())
     };
     drop(ended);
@@ -327,10 +334,25 @@ pub fn discard(key: &str) {
     drop(ended);
 }
 
-/// Asks for a sandbox like `refill`'s to be made ready for the next run.
+/// Commands remembered as run once.
+const SEEN: usize = 64;
+
+/// Asks for a sandbox like `refill`'s to be made ready for the next run,
+/// if its command has run before.
 pub fn refill(refill: Refill) {
-    let pool = pool();
-    if let (true, Some(jobs)) = (pool.enabled, &pool.jobs) {
+    let mut pool = pool();
+    if !pool.enabled {
+        return;
+    }
+    let ready = pool.count(&refill.key) > 0;
+    if !ready && !pool.seen.contains(&refill.key) {
+        if pool.seen.len() >= SEEN {
+            pool.seen.pop_front();
+        }
+        pool.seen.push_back(refill.key);
+        return;
+    }
+    if let Some(jobs) = &pool.jobs {
         let _ = jobs.try_send(Job::Refill(refill));
     }
 }

@@ -18,6 +18,9 @@ use tempfile::TempDir;
 
 pub struct Sandbox {
     dir: TempDir,
+    /// The binary's TMPDIR: what it makes there (a server's ready
+    /// sandboxes' `$TMP`, left when a test kills it) goes with the test.
+    tmp: TempDir,
 }
 
 impl Sandbox {
@@ -26,7 +29,11 @@ impl Sandbox {
             .prefix("aigent-test-")
             .tempdir()
             .expect("create temp dir");
-        Self { dir }
+        let tmp = tempfile::Builder::new()
+            .prefix("aigent-test-tmp-")
+            .tempdir()
+            .expect("create temp dir");
+        Self { dir, tmp }
     }
 
     pub fn path(&self) -> &Path {
@@ -69,6 +76,7 @@ impl Sandbox {
             .env("XDG_CONFIG_HOME", self.join("config"))
             .env("XDG_CACHE_HOME", self.join("cache"))
             .env("AIGENT_AUDIT_LOG", self.audit_log())
+            .env("TMPDIR", self.tmp.path())
             .env_remove("AIGENT_FORMAT")
             .env_remove("AIGENT_COMMANDS")
             .env_remove("NO_COLOR")
@@ -104,6 +112,7 @@ impl Sandbox {
             .env("XDG_CONFIG_HOME", self.join("config"))
             .env("XDG_CACHE_HOME", self.join("cache"))
             .env("AIGENT_AUDIT_LOG", self.audit_log())
+            .env("TMPDIR", self.tmp.path())
             .env_remove("AIGENT_FORMAT")
             .env_remove("AIGENT_COMMANDS")
             .env_remove("NO_COLOR")
