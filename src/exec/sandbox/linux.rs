@@ -34,7 +34,7 @@ enum Kind {
     },
     /// Already entered by a thread kept ready for this run
     /// ([`super::ready`]).
-    Ready(super::ready::Spawner),
+    Ready(super::spawner::Spawner),
 }
 
 impl std::fmt::Debug for Enforcer {
@@ -58,7 +58,7 @@ impl Enforcer {
     }
 
     /// The sandbox a thread kept ready has already entered.
-    pub(super) fn ready(spawner: super::ready::Spawner) -> Self {
+    pub(super) fn ready(spawner: super::spawner::Spawner) -> Self {
         Self {
             kind: Kind::Ready(spawner),
         }

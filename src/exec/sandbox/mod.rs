@@ -26,6 +26,8 @@ mod linux;
 #[cfg(target_os = "linux")]
 pub mod ready;
 mod resolve;
+#[cfg(target_os = "linux")]
+mod spawner;
 
 use std::path::PathBuf;
 

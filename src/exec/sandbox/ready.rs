@@ -30,13 +30,13 @@
 
 use std::io;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command};
 use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::sync::{Mutex, PoisonError};
 use std::thread::JoinHandle;
 
 use super::linux::{self, Enforcer, Parts, Signature};
 use super::resolve::{Access, Resolved};
+use super::spawner::{Request, Spawner, block_signals, gone, set_signal_mask};
 use crate::contract::sandbox::Network;
 
 /// Sandboxes kept ready at most, each with its thread and its `$TMP`.
@@ -45,41 +45,6 @@ pub const CAPACITY: usize = 8;
 /// Sandboxes kept ready for one command: two, so that a call that comes
 /// while the one after the last call is still being made finds the other.
 pub const PER_COMMAND: usize = 2;
-
-/// A thread that has entered a sandbox and waits for the one command it
-/// spawns. Dropped unused, it ends without spawning anything.
-pub struct Spawner {
-    requests: SyncSender<Request>,
-}
-
-struct Request {
-    command: Command,
-    /// The caller's signal mask: the child inherits it, as it inherits a
-    /// fresh sandbox thread's (which is the caller's).
-    mask: libc::sigset_t,
-    reply: SyncSender<io::Result<Child>>,
-}
-
-impl Spawner {
-    /// Spawns `command` from the confined thread. If the thread is gone,
-    /// nothing runs.
-    pub fn spawn(self, command: Command) -> io::Result<Child> {
-        let (reply, answer) = mpsc::sync_channel(1);
-        let mask = signal_mask();
-        self.requests
-            .send(Request {
-                command,
-                mask,
-                reply,
-            })
-            .map_err(|_| gone())?;
-        answer.recv().unwrap_or_else(|_| Err(gone()))
-    }
-}
-
-fn gone() -> io::Error {
-    io::Error::other("the sandbox's spawning thread is gone; nothing was run")
-}
 
 /// Starts a thread that enters `parts` and waits for one spawn. Returns
 /// once it has entered them, or with the error that kept it from doing so.
@@ -111,35 +76,7 @@ fn start(mut parts: Parts) -> io::Result<Spawner> {
             }
         })?;
     entered.recv().unwrap_or_else(|_| Err(gone()))?;
-    Ok(Spawner { requests })
-}
-
-/// The calling thread's signal mask.
-fn signal_mask() -> libc::sigset_t {
-    // SAFETY: a zeroed sigset_t is valid storage; with a null new set,
-    // pthread_sigmask only writes the current mask into it.
-    unsafe {
-        let mut mask: libc::sigset_t = std::mem::zeroed();
-        libc::pthread_sigmask(libc::SIG_SETMASK, std::ptr::null(), &mut mask);
-        mask
-    }
-}
-
-fn set_signal_mask(mask: &libc::sigset_t) {
-    // SAFETY: `mask` is a valid sigset_t; the old mask is not asked for.
-    unsafe {
-        libc::pthread_sigmask(libc::SIG_SETMASK, mask, std::ptr::null_mut());
-    }
-}
-
-fn block_signals() {
-    // SAFETY: a zeroed sigset_t is valid storage for sigfillset, and
-    // pthread_sigmask reads it and writes nothing back (null old set).
-    unsafe {
-        let mut all: libc::sigset_t = std::mem::zeroed();
-        libc::sigfillset(&mut all);
-        libc::pthread_sigmask(libc::SIG_BLOCK, &all, std::ptr::null_mut());
-    }
+    Ok(Spawner::new(requests))
 }
 
 /// Which ready sandbox a run looks for: its command and declared sandbox.
@@ -555,6 +492,8 @@ pub fn wait_for(key: &str, limit: std::time::Duration) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::exec::sandbox::spawner::signal_mask;
+    use std::process::Command;
 
     #[test]
     fn a_spawner_that_is_gone_runs_nothing() {
@@ -564,7 +503,7 @@ mod tests {
         drop(incoming);
         let mut command = Command::new("touch");
         command.arg(&marker);
-        let spawned = Spawner { requests }.spawn(command);
+        let spawned = Spawner::new(requests).spawn(command);
         assert!(spawned.is_err());
         std::thread::sleep(std::time::Duration::from_millis(50));
         assert!(!marker.exists(), "a command ran without its sandbox");
