@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 
 runs="${1:-300}"
 cargo build --release --quiet
-bin="$PWD/target/release/aigent"
+bin="${CARGO_TARGET_DIR:-$PWD/target}/release/aigent"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

@@ -25,7 +25,7 @@ repo_dir=${1:-${TMPDIR:-/tmp}/aigent-big-repo}
 
 if [ -z "${AIGENT:-}" ]; then
     cargo build --release --quiet
-    AIGENT=$PWD/target/release/aigent
+    AIGENT=${CARGO_TARGET_DIR:-$PWD/target}/release/aigent
 fi
 
 repo=$(scripts/gen-big-repo.sh "$repo_dir")

@@ -24,7 +24,7 @@ runs="${1:-100}"
 bin="${AIGENT_BIN:-}"
 if [[ -z "$bin" ]]; then
   cargo build --release --quiet
-  bin="$PWD/target/release/aigent"
+  bin="${CARGO_TARGET_DIR:-$PWD/target}/release/aigent"
 fi
 
 work="$(mktemp -d)"

@@ -29,7 +29,7 @@ cd "$(dirname "$0")/.."
 
 calls="${1:-300}"
 cargo build --release --quiet
-bin="$PWD/target/release/aigent"
+bin="${CARGO_TARGET_DIR:-$PWD/target}/release/aigent"
 true_bin="$(command -v true)"
 case "$true_bin" in /*) ;; *) true_bin=/bin/true ;; esac
 

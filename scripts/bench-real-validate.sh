@@ -21,7 +21,7 @@ pairs=${PAIRS:-10}
 format=${FORMAT:-json}
 if [ -z "${AIGENT:-}" ]; then
     cargo build --release --quiet
-    AIGENT=$PWD/target/release/aigent
+    AIGENT=${CARGO_TARGET_DIR:-$PWD/target}/release/aigent
 fi
 [ -x /usr/bin/time ] || { echo "needs GNU time (apt-get install time)" >&2; exit 2; }
 

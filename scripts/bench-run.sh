@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 
 runs="${1:-500}"
 cargo build --release --quiet
-bin="$PWD/target/release/aigent"
+bin="${CARGO_TARGET_DIR:-$PWD/target}/release/aigent"
 true_bin="$(command -v true)"
 echo_bin="$(command -v echo)"
 case "$true_bin" in /*) ;; *) true_bin=/bin/true ;; esac

@@ -19,7 +19,7 @@ runs=${RUNS:-5}
 
 if [ -z "${AIGENT:-}" ]; then
     cargo build --release --quiet
-    AIGENT=$PWD/target/release/aigent
+    AIGENT=${CARGO_TARGET_DIR:-$PWD/target}/release/aigent
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/aigent-bench.XXXXXX")

@@ -22,7 +22,7 @@ fi
 corpus=${1:?usage: $0 CORPUS}
 if [ -z "${AIGENT:-}" ]; then
     cargo build --release --quiet
-    AIGENT=$PWD/target/release/aigent
+    AIGENT=${CARGO_TARGET_DIR:-$PWD/target}/release/aigent
 fi
 report=$(mktemp)
 trap 'rm -f "$report"' EXIT
