@@ -336,6 +336,10 @@ pub struct Limits {
 /// `tools/call`: its name, `_meta`, the envelope), as over HTTP.
 pub const MESSAGE_MARGIN: usize = 64 * 1024;
 
+/// A message may hold this many JSON values beyond the argument cap (its
+/// envelope, name and `_meta`).
+pub const MESSAGE_VALUE_MARGIN: usize = 4096;
+
 impl Limits {
     /// No limit but rmcp's own.
     pub const NONE: Limits = Limits {
@@ -346,6 +350,31 @@ impl Limits {
     /// The largest line handed to rmcp.
     pub fn message(self) -> usize {
         self.arguments.saturating_add(MESSAGE_MARGIN)
+    }
+
+    /// The most JSON values in a message handed to rmcp, whatever its
+    /// method: rmcp parses all of it, `params` of a notification too.
+    pub fn message_values(self) -> usize {
+        self.values.saturating_add(MESSAGE_VALUE_MARGIN)
+    }
+
+    /// How many JSON values `message` holds, when that is over
+    /// [`Self::message_values`]. A value takes at least two bytes of a
+    /// message (`1,`), so a shorter message is not scanned again.
+    fn values_over(self, message: &[u8]) -> Option<usize> {
+        let limit = self.message_values();
+        if message.len() / 2 < limit {
+            return None;
+        }
+        let measure: Measure = serde_json::from_slice(message).ok()?;
+        (measure.values > limit).then_some(measure.values)
+    }
+
+    /// Whether rmcp must not read `message` at all: over the bytes or the
+    /// values a message may have. A request among such is answered with
+    /// its error ([`refused`]); anything else is dropped or refused whole.
+    pub fn oversized(self, message: &[u8]) -> bool {
+        message.len() > self.message() || self.values_over(message).is_some()
     }
 
     /// The `-32602` for `arguments` over a limit, naming the field, the
@@ -383,13 +412,18 @@ impl Limits {
 /// body is looked at with this before rmcp reads it.
 pub fn refused(message: &[u8], limits: Limits) -> Option<(Value, Refusal)> {
     let probe: Probe<'_> = serde_json::from_slice(message).ok()?;
-    refusal_of(probe, limits, message.len())
+    refusal_of(probe, limits, message.len(), limits.values_over(message))
 }
 
 /// What refuses a request before rmcp reads it: too large (its
 /// `arguments` over the cap, or the whole message over the cap plus
 /// [`MESSAGE_MARGIN`]), or `params` of a shape rmcp answers without the id.
-fn refusal_of(probe: Probe<'_>, limits: Limits, length: usize) -> Option<(Value, Refusal)> {
+fn refusal_of(
+    probe: Probe<'_>,
+    limits: Limits,
+    length: usize,
+    values_over: Option<usize>,
+) -> Option<(Value, Refusal)> {
     let id = probe.id?;
     let method = probe.method?;
     let measure = probe.params.as_ref().and_then(|params| params.arguments);
@@ -409,6 +443,20 @@ fn refusal_of(probe: Probe<'_>, limits: Limits, length: usize) -> Option<(Value,
                      (aigent mcp serve --max-argument-bytes, plus 64 KiB)"
                 ),
                 json!({"field": "message", "size": length, "limit": limit}),
+            ),
+        ));
+    }
+    if let Some(values) = values_over {
+        let limit = limits.message_values();
+        return Some((
+            id,
+            (
+                -32600,
+                format!(
+                    "the message holds {values} JSON values; this server accepts at most {limit} \
+                     (aigent mcp serve --max-argument-values, plus {MESSAGE_VALUE_MARGIN})"
+                ),
+                json!({"field": "message", "values": values, "limit": limit}),
             ),
         ));
     }
@@ -461,11 +509,18 @@ struct Look {
     call: bool,
     /// The refusal rmcp gets instead of it, if any.
     refused: Option<(Value, Refusal)>,
+    /// Over the bytes or values a message may have: never handed on.
+    oversized: bool,
 }
 
 fn look(line: &[u8], limits: Limits) -> Look {
+    let values_over = limits.values_over(line);
+    let oversized = line.len() > limits.message() || values_over.is_some();
     let Ok(probe) = serde_json::from_slice::<Probe<'_>>(line) else {
-        return Look::default();
+        return Look {
+            oversized,
+            ..Look::default()
+        };
     };
     let initialize = probe.method.as_deref() == Some("initialize");
     let call = probe.method.as_deref() == Some("tools/call")
@@ -473,7 +528,8 @@ fn look(line: &[u8], limits: Limits) -> Look {
     Look {
         initialize,
         call,
-        refused: refusal_of(probe, limits, line.len()),
+        refused: refusal_of(probe, limits, line.len(), values_over),
+        oversized,
     }
 }
 
@@ -579,7 +635,7 @@ impl<R> Precheck<R> {
                     .extend_from_slice(&replacement(id, refusal, self.session))
             }
             // Too large, and nothing to answer.
-            None if line.len() > self.limits.message() => {}
+            None if look.oversized => {}
             None => {
                 if look.call
                     && let Some(calls) = &self.calls
@@ -822,6 +878,30 @@ mod tests {
         let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list",
                           "params": {"arguments": [1, 2, 3, 4, 5]}});
         assert!(refused(list.to_string().as_bytes(), limits).is_none());
+    }
+
+    #[tokio::test]
+    async fn any_message_of_too_many_values_is_refused_or_dropped_whatever_its_method() {
+        let limits = Limits {
+            arguments: usize::MAX,
+            values: 10,
+        };
+        let many = vec![1; MESSAGE_VALUE_MARGIN + 20];
+        let list = json!({"jsonrpc": "2.0", "id": "l", "method": "tools/list",
+                          "params": {"cursor": many}});
+        let note = json!({"jsonrpc": "2.0", "method": "notifications/x",
+                          "params": {"x": many}});
+        let ping = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"});
+        let lines = through(limits, &format!("{list}\n{note}\n{ping}\n")).await;
+        assert_eq!(lines.len(), 2, "the notification is dropped: {lines:?}");
+        let (code, message, data) = carried_error(Some(&lines[0]["params"])).unwrap();
+        assert_eq!((lines[0]["id"].clone(), code), (json!("l"), -32600));
+        assert!(message.contains("--max-argument-values"), "{message}");
+        assert_eq!(data["field"], "message");
+        assert_eq!(data["limit"], 10 + MESSAGE_VALUE_MARGIN);
+        assert_eq!(lines[1], ping);
+        assert!(limits.oversized(note.to_string().as_bytes()));
+        assert!(!limits.oversized(ping.to_string().as_bytes()));
     }
 
     #[test]

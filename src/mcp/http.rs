@@ -523,6 +523,10 @@ impl Front {
         if let Some((id, refusal)) = super::framing::refused(&bytes, self.limits) {
             return json_rpc_error(id, refusal);
         }
+        // A notification or response of too many values: no id to answer.
+        if self.limits.oversized(&bytes) {
+            return too_large();
+        }
         self.mcp
             .handle(Request::from_parts(parts, Full::new(bytes)))
             .await

@@ -403,6 +403,11 @@ fn bad_requests_get_clear_statuses() {
     assert_eq!(reply["error"]["data"]["values"], 103, "{reply}");
     assert_eq!(reply["error"]["data"]["limit"], 100, "{reply}");
     assert!(audit_events(&sandbox).is_empty());
+    // A notification of more values than any message may hold (the cap
+    // plus 4,096): no id to answer, so the body is refused whole.
+    let note = json!({"jsonrpc": "2.0", "method": "notifications/progress",
+                      "params": {"progressToken": 1, "progress": 1, "x": vec![1; 4300]}});
+    assert_eq!(authorized(server.address, &note).status, 413);
 
     // The server is still there.
     assert_eq!(authorized(server.address, &tools_list()).status, 200);

@@ -158,3 +158,24 @@ fn the_value_cap_is_the_operators_to_set() {
     assert_eq!(over["error"]["code"], -32602, "{over}");
     assert_eq!(over["error"]["data"]["values"], 11, "{over}");
 }
+
+#[test]
+fn a_notification_of_too_many_values_is_dropped_without_being_parsed() {
+    let sandbox = Sandbox::new();
+    let mut server = Server::start(&sandbox);
+    assert!(server.call(1, 4)["result"].is_object());
+    let idle = server.peak_kib();
+    // No id to answer, and not a call: rmcp would still parse all of its
+    // `params` (32 MiB above idle for these 800 KB; 3 MiB dropped).
+    server.send(
+        &json!({"jsonrpc": "2.0", "method": "notifications/progress",
+        "params": {"progressToken": 1, "progress": 1, "x": vec!["a"; 200_000]}}),
+    );
+    let after = server.call(2, 4);
+    assert!(after["result"].is_object(), "{after}");
+    let grew = server.peak_kib().saturating_sub(idle);
+    assert!(
+        grew < 12 * 1024,
+        "a dropped 800 KB notification raised the peak by {grew} KiB"
+    );
+}
