@@ -797,7 +797,7 @@ fn check_arguments_within(
 
 /// stdin, telling `eof` when the client closes it.
 struct WatchedStdin {
-    inner: super::framing::Precheck<tokio::io::Stdin>,
+    inner: super::framing::Precheck<super::stdio::Input>,
     eof: Option<tokio::sync::oneshot::Sender<()>>,
 }
 
@@ -889,13 +889,13 @@ pub async fn serve_stdio(options: ServeOptions, reporter: Reporter) -> Result<()
     let (eof_tx, eof_rx) = tokio::sync::oneshot::channel();
     let lifecycle = server.lifecycle().clone();
     let stdin = WatchedStdin {
-        inner: super::framing::Precheck::new(tokio::io::stdin())
+        inner: super::framing::Precheck::new(super::stdio::stdin())
             .with_limits(limits)
             .counting_calls(lifecycle),
         eof: Some(eof_tx),
     };
     let transport =
-        rmcp::transport::async_rw::AsyncRwTransport::new_server(stdin, tokio::io::stdout());
+        rmcp::transport::async_rw::AsyncRwTransport::new_server(stdin, super::stdio::stdout());
 
     // (was stdin closed, and the stop is done)
     let (stopped_tx, stopped_rx) = tokio::sync::oneshot::channel::<Option<Instant>>();
