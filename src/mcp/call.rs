@@ -7,13 +7,13 @@
 //! its own: cancellation and the timeout signal the whole group (SIGTERM,
 //! then SIGKILL after a grace period), so nothing it started is orphaned.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
 use crate::contract::Declaration;
 use crate::contract::sandbox::SandboxMode;
+use crate::exec::audit::kept::{FLUSH_WINDOW, KeptLog};
 use crate::exec::process::{Cancel, Ending, Output};
 use crate::exec::report::ChildExit;
 use crate::exec::{Argv, Finished};
@@ -32,7 +32,8 @@ pub const OUTPUT_LIMIT: usize = 64 * 1024;
 #[derive(Debug, Clone)]
 pub struct CallSettings {
     pub registry: Registry,
-    pub audit_log: Option<PathBuf>,
+    /// The audit log, kept open across calls.
+    pub audit: std::sync::Arc<KeptLog>,
     pub timeout: Option<Duration>,
     pub output_limit: usize,
     /// `--sandbox`; `None` reads the registry's `[sandbox] mode` at each
@@ -330,7 +331,8 @@ pub fn prepare(
     let arguments = arguments.unwrap_or_default();
     let options = InvokeOptions {
         mode: Mode::DryRun,
-        audit_log: settings.audit_log.as_deref(),
+        audit_log: settings.audit.explicit(),
+        kept_log: Some(&settings.audit),
         timeout: settings.timeout,
         request: Some(request.clone()),
         ..InvokeOptions::default()
@@ -463,6 +465,7 @@ where
     let options = InvokeOptions {
         mode: Mode::Run,
         audit_log: None,
+        kept_log: None,
         timeout: settings.timeout,
         confirmed: confirmation == Confirmation::Given,
         request: Some(request.clone()),
@@ -481,7 +484,7 @@ where
         outcome_durable: false,
     };
     drop(ticks);
-    let audit_log = settings.audit_log.clone();
+    let audit = settings.audit.clone();
     let Runnable {
         found: Found {
             declaration,
@@ -492,21 +495,19 @@ where
     let command = declaration.name.clone();
     let (handed, running) = tokio::sync::oneshot::channel();
     // The outcome record is written before the result is handed back, and
-    // flushed to the disk by this thread right after, while the reply is
-    // on its way: the reply does not wait for the flush (docs/audit.md).
+    // flushed to the disk soon after, while the reply is on its way: the
+    // reply does not wait for the flush (docs/audit.md).
+    let kept = audit.clone();
     drop(tokio::task::spawn_blocking(move || {
         let options = InvokeOptions {
-            audit_log: audit_log.as_deref(),
+            audit_log: kept.explicit(),
+            kept_log: Some(&kept),
             ..options
         };
         let invoked = invoke(&declaration, &RawArguments::Object(&arguments), &options);
         // The arguments go before the reply does.
         drop(arguments);
-        let ran = matches!(invoked, Ok(Invoked::Finished { .. }));
         let _ = handed.send(invoked);
-        if ran {
-            flush_outcome(audit_log.as_deref());
-        }
     }));
     tokio::pin!(running);
     let Controls {
@@ -529,6 +530,9 @@ where
             }
         }
     };
+    if matches!(joined, Ok(Ok(Invoked::Finished { .. }))) {
+        flush_soon(audit);
+    }
     let command = command.as_str();
     let invoked = match joined {
         Ok(Ok(invoked)) => invoked,
@@ -545,14 +549,18 @@ where
     outcome_of(command, invoked, confirmation, warnings, request)
 }
 
-/// `fdatasync` of the audit log, for the outcome record a run wrote
-/// without it. A failure here cannot reach the client any more (its reply
-/// has gone): the record is in the file, whole, and is flushed by the next
-/// durable append or by the kernel.
-fn flush_outcome(audit_log: Option<&std::path::Path>) {
-    if let Ok(log) = crate::exec::audit::AuditLog::from_env(audit_log).and_then(|log| log.open()) {
-        let _ = log.sync();
+/// Flushes the outcome record a run wrote without waiting for the disk,
+/// [`FLUSH_WINDOW`] from now: the next call's start record, flushed before
+/// its spawn, usually takes it along first, and then nothing is left to do
+/// (`exec::audit::kept`).
+fn flush_soon(audit: std::sync::Arc<KeptLog>) {
+    if !audit.flush_later() {
+        return;
     }
+    tokio::spawn(async move {
+        tokio::time::sleep(FLUSH_WINDOW).await;
+        let _ = tokio::task::spawn_blocking(move || audit.flush()).await;
+    });
 }
 
 fn outcome_of(

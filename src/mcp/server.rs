@@ -25,6 +25,7 @@ use super::params;
 use super::skills::{self, Scan, ServedSkill};
 use super::tools;
 use super::{Notice, ServeError, ServeOptions};
+use crate::exec::audit::kept::KeptLog;
 use crate::request::RequestIds;
 
 /// How long a finished task's result stays to be fetched, past its run's
@@ -72,7 +73,7 @@ impl AigentServer {
         let sealer = Sealer::new(options.state_key.as_deref()).ok();
         let settings = options.commands_dir.clone().map(|dir| CallSettings {
             registry: crate::registry::Registry::Directory(dir),
-            audit_log: options.audit_log.clone(),
+            audit: Arc::new(KeptLog::new(options.audit_log.clone())),
             timeout: options.timeout,
             output_limit: options.output_limit,
             sandbox: options.sandbox,
@@ -370,7 +371,7 @@ impl AigentServer {
         ids: &RequestIds,
         context: &RequestContext<RoleServer>,
     ) -> Result<(), &'static str> {
-        let audit_log = settings.audit_log.clone();
+        let audit_log = settings.audit.clone();
         let command = command.to_owned();
         let argv = argv.to_vec();
         let ids = ids.clone();
@@ -379,7 +380,7 @@ impl AigentServer {
             .map(|version| version.as_str().to_owned())
             .unwrap_or_default();
         tokio::task::spawn_blocking(move || {
-            confirm::audit_request(audit_log.as_deref(), &command, &argv, &ids, &revision)
+            confirm::audit_request(&audit_log, &command, &argv, &ids, &revision)
         })
         .await
         .ok()
