@@ -12,6 +12,8 @@ use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAcces
 use serde_saphyr::Spanned;
 use serde_saphyr::options::{DuplicateKeyPolicy, MergeKeyPolicy, NonFiniteFloatPolicy};
 
+mod simple;
+
 /// A skill file cut into its two parts. Line numbers are 1-based lines of
 /// the whole file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -319,6 +321,16 @@ pub(crate) fn options() -> serde_saphyr::Options {
 /// that is not a string carries the text the parser read it as (`1.1` for
 /// `1.10`). [`parse_as_written`] keeps the text as written, at a cost.
 pub fn parse(document: &Document<'_>) -> Result<Frontmatter, ParseError> {
+    // Nearly every skill's frontmatter is in the fast path's small
+    // grammar, whose reading is serde-saphyr's (see `simple`).
+    if let Some(entries) = simple::parse(document.yaml) {
+        let line_offset = document.yaml_first_line - 1;
+        return Ok(dedupe(
+            entries
+                .into_iter()
+                .map(|(key, line, value)| (key, Some(line + line_offset), value)),
+        ));
+    }
     parse_with::<Plain>(document)
 }
 
@@ -347,12 +359,22 @@ fn collect_entries<C: Capture>(
     yaml: &str,
     line_offset: usize,
 ) -> Frontmatter {
+    dedupe(raw.into_iter().map(|(key, value)| {
+        (
+            key.value.0,
+            file_line(key.referenced.line(), line_offset),
+            value_of::<C>(value, yaml),
+        )
+    }))
+}
+
+/// The entries in order, a repeated key recorded as a duplicate and its
+/// first value kept.
+fn dedupe(raw: impl Iterator<Item = (String, Option<usize>, YamlValue)>) -> Frontmatter {
     let mut frontmatter = Frontmatter::default();
     // Key to its line, so that a thousand keys cost a thousand lookups.
     let mut seen: std::collections::HashMap<String, Option<usize>> = Default::default();
-    for (key, value) in raw {
-        let line = file_line(key.referenced.line(), line_offset);
-        let key = key.value.0;
+    for (key, line, value) in raw {
         if let Some(first_line) = seen.get(&key) {
             frontmatter.duplicates.push(DuplicateKey {
                 key,
@@ -362,11 +384,7 @@ fn collect_entries<C: Capture>(
             continue;
         }
         seen.insert(key.clone(), line);
-        frontmatter.entries.push(Entry {
-            key,
-            line,
-            value: value_of::<C>(value, yaml),
-        });
+        frontmatter.entries.push(Entry { key, line, value });
     }
     frontmatter
 }

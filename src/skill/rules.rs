@@ -105,7 +105,37 @@ impl Profile {
     /// The known key that an unknown one most likely meant: the same but
     /// for case and `_`/`-` (`allowed_tools`, `Description`), else one at
     /// most two edits away (`descripton`).
+    ///
+    /// Unknown keys recur from skill to skill (`version`, `author`), and
+    /// comparing one with every known key costs about 14,000 instructions,
+    /// so each thread remembers the answers for up to 1,024 keys.
     pub fn likely_key(self, key: &str) -> Option<&'static str> {
+        const REMEMBERED: usize = 1024;
+        type Answers = std::collections::HashMap<String, Option<&'static str>>;
+        thread_local! {
+            /// Each profile's answers, by the profile's id.
+            static ANSWERS: std::cell::RefCell<std::collections::HashMap<&'static str, Answers>> =
+                Default::default();
+        }
+        if key.len() > 64 {
+            return self.likely_key_uncached(key);
+        }
+        ANSWERS.with_borrow_mut(|profiles| {
+            let answers = profiles.entry(self.0.id).or_default();
+            if let Some(answer) = answers.get(key) {
+                return *answer;
+            }
+            let answer = self.likely_key_uncached(key);
+            if answers.len() >= REMEMBERED {
+                answers.clear();
+            }
+            answers.insert(key.to_owned(), answer);
+            answer
+        })
+    }
+
+    /// [`Self::likely_key`], worked out.
+    fn likely_key_uncached(self, key: &str) -> Option<&'static str> {
         let KnownKeys::SpecAnd(extra) = self.0.keys else {
             return None;
         };
@@ -582,7 +612,14 @@ pub fn description_problems(description: &str) -> Vec<Diagnostic> {
         );
         return out;
     }
-    let length = description.chars().count();
+    // Nearly every description is ASCII: its length is its bytes, and its
+    // only forbidden characters are the ASCII controls (`Cc`).
+    let ascii = description.is_ascii();
+    let length = if ascii {
+        description.len()
+    } else {
+        description.chars().count()
+    };
     if length > MAX_DESCRIPTION_CHARS {
         push(
             &mut out,
@@ -602,7 +639,15 @@ pub fn description_problems(description: &str) -> Vec<Diagnostic> {
             ),
         );
     }
-    if let Some(c) = description.chars().find(|&c| is_forbidden_in_text(c)) {
+    let forbidden = if ascii {
+        description
+            .bytes()
+            .find(|&byte| (byte < 0x20 && byte != b'\t' && byte != b'\n') || byte == 0x7F)
+            .map(char::from)
+    } else {
+        description.chars().find(|&c| is_forbidden_in_text(c))
+    };
+    if let Some(c) = forbidden {
         push(
             &mut out,
             codes::Code::DescriptionControlCharacter,
@@ -735,11 +780,13 @@ fn check_unknown_keys(frontmatter: &Frontmatter, profile: Profile, out: &mut Vec
     for entry in &frontmatter.entries {
         if !profile.knows(&entry.key) {
             let readers: Vec<&ClientProfile> = clients::clients_knowing(&entry.key).collect();
-            let suggestion = match (readers.len(), profile.likely_key(&entry.key)) {
-                // A client's own key is no typo: say whose it is.
-                (0, Some(known)) => format!("; did you mean '{known}'?"),
-                (0, None) => String::new(),
-                (count, _) => format!(
+            // A client's own key is no typo: say whose it is.
+            let suggestion = match readers.len() {
+                0 => match profile.likely_key(&entry.key) {
+                    Some(known) => format!("; did you mean '{known}'?"),
+                    None => String::new(),
+                },
+                count => format!(
                     "; {} {} it",
                     clients::describe_clients(readers.into_iter()),
                     if count == 1 { "reads" } else { "read" }
@@ -817,6 +864,25 @@ mod tests {
     }
 
     #[test]
+    fn ascii_controls_are_found_as_every_character_is() {
+        for byte in 0..0x80u8 {
+            let c = char::from(byte);
+            let ascii = format!("A description {c} here.");
+            // The same text, not ASCII: the character-by-character path.
+            let other = format!("{ascii} \u{e9}");
+            let codes = |text: &str| -> Vec<&str> {
+                description_problems(text).iter().map(|d| d.code).collect()
+            };
+            assert_eq!(codes(&ascii), codes(&other), "{c:?}");
+            assert_eq!(
+                codes(&ascii).contains(&codes::Code::DescriptionControlCharacter.id()),
+                is_forbidden_in_text(c),
+                "{c:?}"
+            );
+        }
+    }
+
+    #[test]
     fn likely_keys_are_found_by_case_separator_and_typo() {
         let standard = Profile::STANDARD;
         assert_eq!(standard.likely_key("Allowed_Tools"), Some("allowed-tools"));
@@ -828,6 +894,10 @@ mod tests {
         assert_eq!(claude.likely_key("when-to-use"), Some("when_to_use"));
         assert_eq!(claude.likely_key("When_To_Use "), Some("when_to_use"));
         assert_eq!(claude.likely_key("when_to_uses"), Some("when_to_use"));
+        // Remembered answers are each profile's own.
+        assert_eq!(standard.likely_key("when-to-use"), None);
+        assert_eq!(claude.likely_key("when-to-use"), Some("when_to_use"));
+        assert_eq!(standard.likely_key("licence"), Some("license"));
     }
 
     fn diagnose_with(yaml: &str, directory: Option<&str>, profile: Profile) -> Vec<Diagnostic> {

@@ -46,11 +46,26 @@ pub fn entry_tokens(skill: &PromptSkill) -> usize {
 
 /// [`entry_tokens`] of the entry with these values, without making a
 /// [`PromptSkill`] of them.
+///
+/// The entry is written into a buffer each thread keeps: a description
+/// is often over a kilobyte, and allocating that much afresh for every
+/// skill cost more than writing it.
 pub fn entry_tokens_of(name: &str, description: &str, location: &str) -> usize {
-    let mut entry = String::new();
-    push_skill_entry(&mut entry, name, description, location);
-    entry.push('\n');
-    count_tokens(&entry)
+    /// A buffer that grew past this is dropped after use.
+    const KEPT_CAPACITY: usize = 64 * 1024;
+    thread_local! {
+        static ENTRY: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    }
+    ENTRY.with_borrow_mut(|entry| {
+        entry.clear();
+        push_skill_entry(entry, name, description, location);
+        entry.push('\n');
+        let count = count_tokens(entry);
+        if entry.capacity() > KEPT_CAPACITY {
+            *entry = String::new();
+        }
+        count
+    })
 }
 
 /// A warning when the body is over [`BODY_TOKEN_BUDGET`].
