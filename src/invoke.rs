@@ -19,6 +19,7 @@ use std::time::Duration;
 
 use crate::contract::Declaration;
 use crate::contract::sandbox::{EffectiveSandbox, SandboxMode};
+use crate::exec::audit::kept::KeptLog;
 use crate::exec::audit::{AuditError, AuditLog, AuditRecord, OpenAuditLog};
 use crate::exec::process::{Cancel, Output, Progress};
 use crate::exec::report::ChildExit;
@@ -50,6 +51,9 @@ pub struct InvokeOptions<'a> {
     pub mode: Mode,
     /// The audit log; `None` means `AIGENT_AUDIT_LOG`, else the default.
     pub audit_log: Option<&'a Path>,
+    /// The audit log kept open by a server, written instead of opening
+    /// `audit_log` for this run.
+    pub kept_log: Option<&'a KeptLog>,
     /// Overrides the declaration's `timeout_s` and [`DEFAULT_TIMEOUT`].
     pub timeout: Option<Duration>,
     /// The caller confirmed a destructive command.
@@ -80,6 +84,7 @@ impl Default for InvokeOptions<'_> {
         Self {
             mode: Mode::Run,
             audit_log: None,
+            kept_log: None,
             timeout: None,
             confirmed: false,
             request: None,
@@ -235,8 +240,7 @@ pub fn invoke(
             let record = AuditRecord::validation_failure(&rejection)
                 .with("sandbox", outline())
                 .with_request(&request);
-            let audit_warning = AuditLog::from_env(options.audit_log)
-                .and_then(|log| log.append(&record))
+            let audit_warning = record_now(options, &record)
                 .err()
                 .map(|err| format!("the audit record was not written: {err}"));
             return Ok(Invoked::Rejected {
@@ -264,8 +268,7 @@ pub fn invoke(
         let record = AuditRecord::confirmation_refused(name, &argv)
             .with("sandbox", outline())
             .with_request(&request);
-        let audit_warning = AuditLog::from_env(options.audit_log)
-            .and_then(|log| log.append(&record))
+        let audit_warning = record_now(options, &record)
             .err()
             .map(|err| format!("the audit record was not written: {err}"));
         return Ok(Invoked::ConfirmationRequired {
@@ -285,8 +288,7 @@ pub fn invoke(
             let record = AuditRecord::sandbox_unavailable(name, &argv)
                 .with("sandbox", unavailable.report.to_json())
                 .with_request(&request);
-            let audit_warning = AuditLog::from_env(options.audit_log)
-                .and_then(|log| log.append(&record))
+            let audit_warning = record_now(options, &record)
                 .err()
                 .map(|err| format!("the audit record was not written: {err}"));
             return Err(InvokeError::SandboxUnavailable {
@@ -298,7 +300,7 @@ pub fn invoke(
     let sandbox_json = prepared.report.to_json();
     // Opened, and so proven writable, and the start recorded before anything
     // is spawned; the outcome's record goes through this same descriptor.
-    let audit = open_audit_log(options.audit_log)?;
+    let audit = RunLog::open(options)?;
     let started = AuditRecord::command_started(name, &argv)
         .with("timeout_ms", millis(timeout))
         .with(
@@ -308,7 +310,7 @@ pub fn invoke(
         .with("sandbox", sandbox_json.clone())
         .with_request(&request);
     audit
-        .append(&started)
+        .append(&started, true)
         .map_err(InvokeError::AuditUnwritable)?;
     let run_options = RunOptions {
         timeout: Some(timeout),
@@ -333,11 +335,7 @@ pub fn invoke(
                 }
             }
             let record = record.with_request(&request);
-            let appended = if options.outcome_durable {
-                audit.append(&record)
-            } else {
-                audit.append_buffered(&record)
-            };
+            let appended = audit.append(&record, options.outcome_durable);
             let audit_warning = appended
                 .err()
                 .map(|err| format!("the command ran, but its audit record was not written: {err}"));
@@ -355,7 +353,7 @@ pub fn invoke(
                 .with("sandbox", sandbox_json)
                 .with_request(&request);
             let audit_warning = audit
-                .append(&record)
+                .append(&record, true)
                 .err()
                 .map(|err| format!("the audit record was not written: {err}"));
             Invoked::SpawnFailed {
@@ -405,8 +403,48 @@ fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
-fn open_audit_log(explicit: Option<&Path>) -> Result<OpenAuditLog, InvokeError> {
-    AuditLog::from_env(explicit)
-        .and_then(|log| log.open())
-        .map_err(InvokeError::AuditUnwritable)
+/// Appends one record now, durably: to the log the caller keeps open, else
+/// to the log opened for it.
+fn record_now(options: &InvokeOptions<'_>, record: &AuditRecord) -> Result<(), AuditError> {
+    match options.kept_log {
+        Some(kept) => kept.append(record),
+        None => AuditLog::from_env(options.audit_log).and_then(|log| log.append(record)),
+    }
+}
+
+/// The log a run writes its start and outcome to: opened for the run, or
+/// the one the caller keeps (which is opened again after a failed write).
+struct RunLog<'a> {
+    log: std::sync::Arc<OpenAuditLog>,
+    kept: Option<&'a KeptLog>,
+}
+
+impl<'a> RunLog<'a> {
+    fn open(options: &InvokeOptions<'a>) -> Result<Self, InvokeError> {
+        let log = match options.kept_log {
+            Some(kept) => kept.open(),
+            None => AuditLog::from_env(options.audit_log)
+                .and_then(|log| log.open())
+                .map(std::sync::Arc::new),
+        };
+        Ok(Self {
+            log: log.map_err(InvokeError::AuditUnwritable)?,
+            kept: options.kept_log,
+        })
+    }
+
+    /// `durable`: flushed to stable storage before this returns.
+    fn append(&self, record: &AuditRecord, durable: bool) -> Result<(), AuditError> {
+        let appended = if durable {
+            self.log.append(record)
+        } else {
+            self.log.append_buffered(record)
+        };
+        if appended.is_err()
+            && let Some(kept) = self.kept
+        {
+            kept.forget(&self.log);
+        }
+        appended
+    }
 }

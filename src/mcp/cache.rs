@@ -67,14 +67,8 @@ impl DeclarationCache {
         let Registry::Directory(dir) = registry else {
             return registry.load(name);
         };
-        {
-            let entries = self.lock();
-            if let Some(entry) = entries.get(name)
-                && entry.loaded_at.elapsed() < self.fresh_for
-                && stamps(dir, name).is_some_and(|files| files == entry.files)
-            {
-                return Ok(entry.loaded.clone());
-            }
+        if let Some(loaded) = self.cached(registry, name) {
+            return Ok(loaded);
         }
         // Stamped before reading: a change during the load makes the next
         // call's stamps differ, so it loads again.
@@ -100,6 +94,22 @@ impl DeclarationCache {
             }
         }
         Ok(loaded)
+    }
+
+    /// The last load's answer for `name`, while it is fresh and its files
+    /// are unchanged: a few `stat`s, nothing read or parsed. `None` when
+    /// [`Self::load`] has to load it.
+    pub fn cached(&self, registry: &Registry, name: &str) -> Option<Loaded> {
+        let Registry::Directory(dir) = registry else {
+            return None;
+        };
+        let entries = self.lock();
+        // Looked up before anything is joined to the path: only a name
+        // that loaded once reaches `stamps`.
+        let entry = entries.get(name)?;
+        (entry.loaded_at.elapsed() < self.fresh_for
+            && stamps(dir, name).is_some_and(|files| files == entry.files))
+        .then(|| entry.loaded.clone())
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Entry>> {

@@ -7,13 +7,13 @@
 //! its own: cancellation and the timeout signal the whole group (SIGTERM,
 //! then SIGKILL after a grace period), so nothing it started is orphaned.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
 use crate::contract::Declaration;
 use crate::contract::sandbox::SandboxMode;
+use crate::exec::audit::kept::{FLUSH_WINDOW, KeptLog};
 use crate::exec::process::{Cancel, Ending, Output};
 use crate::exec::report::ChildExit;
 use crate::exec::{Argv, Finished};
@@ -32,7 +32,8 @@ pub const OUTPUT_LIMIT: usize = 64 * 1024;
 #[derive(Debug, Clone)]
 pub struct CallSettings {
     pub registry: Registry,
-    pub audit_log: Option<PathBuf>,
+    /// The audit log, kept open across calls.
+    pub audit: std::sync::Arc<KeptLog>,
     pub timeout: Option<Duration>,
     pub output_limit: usize,
     /// `--sandbox`; `None` reads the registry's `[sandbox] mode` at each
@@ -171,29 +172,23 @@ fn summary_text(body: &ErrorBody) -> String {
     text
 }
 
-/// A call that passed Phase 1 (a dry run of the protocol): what would
-/// run, and whether it needs a yes first.
+/// A declaration found for a call, with what its load warned of.
 #[derive(Debug, Clone)]
-pub struct Prepared {
-    pub command: String,
-    pub argv: Argv,
+pub struct Found {
     declaration: Declaration,
-    /// The arguments object as the client sent it, checked again when the
-    /// call runs. Never written out as text: the guard reads the object
-    /// itself (`RawArguments::Object`).
-    arguments: Map<String, Value>,
-    pub warnings: Vec<String>,
+    warnings: Vec<String>,
 }
 
-/// A declared `timeout_s` over this makes a call long enough to run as a
-/// task for a client that speaks the tasks extension (as does
-/// `long_running: true`).
-pub const TASK_THRESHOLD: Duration = Duration::from_secs(60);
-
-impl Prepared {
-    /// The arguments the call was prepared with.
-    pub fn arguments(&self) -> &Map<String, Value> {
-        &self.arguments
+impl Found {
+    fn new(loaded: crate::registry::Loaded) -> Self {
+        Self {
+            warnings: loaded
+                .warnings
+                .iter()
+                .map(|d| format!("{} {}", d.code, d.message))
+                .collect(),
+            declaration: loaded.declaration,
+        }
     }
 
     /// Nothing destructive runs unconfirmed.
@@ -210,14 +205,69 @@ impl Prepared {
                 .timeout
                 .is_some_and(|timeout| timeout > TASK_THRESHOLD)
     }
+}
+
+/// A call that passed Phase 1 (a dry run of the protocol): what would
+/// run, for the person to confirm or for a task to run later.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    pub command: String,
+    pub argv: Argv,
+    found: Found,
+    /// The arguments object as the client sent it, checked again when the
+    /// call runs. Never written out as text: the guard reads the object
+    /// itself (`RawArguments::Object`).
+    arguments: Map<String, Value>,
+}
+
+/// A declared `timeout_s` over this makes a call long enough to run as a
+/// task for a client that speaks the tasks extension (as does
+/// `long_running: true`).
+pub const TASK_THRESHOLD: Duration = Duration::from_secs(60);
+
+impl Prepared {
+    /// The arguments the call was prepared with.
+    pub fn arguments(&self) -> &Map<String, Value> {
+        &self.arguments
+    }
 
     /// How long the run may take: the server's `--timeout`, else the
     /// declaration's, else `run`'s default.
     pub fn time_limit(&self, settings: &CallSettings) -> Duration {
         settings
             .timeout
-            .or(self.declaration.timeout)
+            .or(self.found.declaration.timeout)
             .unwrap_or(crate::invoke::DEFAULT_TIMEOUT)
+    }
+}
+
+/// What [`execute`] runs: a declaration and the arguments object as the
+/// client sent it. Phase 1 runs again as part of the run, whether or not a
+/// dry run came first.
+#[derive(Debug)]
+pub struct Runnable {
+    found: Found,
+    arguments: Map<String, Value>,
+}
+
+impl Runnable {
+    /// A call that goes straight to the run: it needs no confirmation and
+    /// does not run as a task, so a dry run would only do Phase 1 twice.
+    /// No arguments is an empty object.
+    pub fn new(found: Found, arguments: Option<Map<String, Value>>) -> Self {
+        Self {
+            found,
+            arguments: arguments.unwrap_or_default(),
+        }
+    }
+}
+
+impl From<Prepared> for Runnable {
+    fn from(prepared: Prepared) -> Self {
+        Self {
+            found: prepared.found,
+            arguments: prepared.arguments,
+        }
     }
 }
 
@@ -234,19 +284,24 @@ pub enum Refusal {
     Outcome(ToolOutcome),
 }
 
-/// Loads the declaration and runs the protocol as a dry run: a rejection is
-/// audited and returned as the envelope; otherwise the argv to confirm.
-/// The arguments object is kept as it came (no arguments is an empty
-/// object) and handed to the guard as an object, never as text.
-pub fn prepare(
-    settings: &CallSettings,
-    name: &str,
-    arguments: Option<Map<String, Value>>,
-    request: &RequestIds,
-) -> Result<Prepared, Refusal> {
-    let loaded = settings
+/// The declaration a call names, as [`find`] gives it, when it was loaded
+/// recently and its file has not changed since: a few `stat`s, nothing
+/// read. `None` means [`find`] must load it.
+pub fn find_cached(settings: &CallSettings, name: &str) -> Option<Found> {
+    settings
+        .declarations
+        .cached(&settings.registry, name)
+        .map(Found::new)
+}
+
+/// Loads the declaration a call names (from the cache while its file is
+/// unchanged). A name that is not served is [`Refusal::UnknownTool`]; a
+/// declaration that cannot be run is the envelope that says why.
+pub fn find(settings: &CallSettings, name: &str, request: &RequestIds) -> Result<Found, Refusal> {
+    settings
         .declarations
         .load(&settings.registry, name)
+        .map(Found::new)
         .map_err(|err| match err {
             LoadError::NotFound { closest, .. } => Refusal::UnknownTool {
                 name: name.to_owned(),
@@ -259,27 +314,40 @@ pub fn prepare(
                 }
             }
             err => Refusal::Outcome(load_failure(name, err, request)),
-        })?;
-    let declaration = loaded.declaration;
+        })
+}
+
+/// Runs the protocol as a dry run, for a call that waits for a person's
+/// yes or runs as a task: a rejection is audited and returned as the
+/// envelope; otherwise the argv to confirm. The arguments object is kept
+/// as it came (no arguments is an empty object) and handed to the guard as
+/// an object, never as text.
+pub fn prepare(
+    settings: &CallSettings,
+    found: Found,
+    arguments: Option<Map<String, Value>>,
+    request: &RequestIds,
+) -> Result<Prepared, Refusal> {
     let arguments = arguments.unwrap_or_default();
     let options = InvokeOptions {
         mode: Mode::DryRun,
-        audit_log: settings.audit_log.as_deref(),
+        audit_log: settings.audit.explicit(),
+        kept_log: Some(&settings.audit),
         timeout: settings.timeout,
         request: Some(request.clone()),
         ..InvokeOptions::default()
     };
-    match invoke(&declaration, &RawArguments::Object(&arguments), &options) {
+    let name = found.declaration.name.clone();
+    match invoke(
+        &found.declaration,
+        &RawArguments::Object(&arguments),
+        &options,
+    ) {
         Ok(Invoked::Planned { argv, .. }) => Ok(Prepared {
-            command: declaration.name.clone(),
+            command: name,
             argv,
-            declaration,
+            found,
             arguments,
-            warnings: loaded
-                .warnings
-                .iter()
-                .map(|d| format!("{} {}", d.code, d.message))
-                .collect(),
         }),
         Ok(Invoked::Rejected {
             rejection,
@@ -289,13 +357,13 @@ pub fn prepare(
             request,
         ))),
         Ok(other) => Err(Refusal::Outcome(ToolOutcome::failure(
-            name,
+            &name,
             ErrorCode::Internal,
             format!("a dry run ended unexpectedly: {other:?}"),
             request,
         ))),
         Err(err) => Err(Refusal::Outcome(invoke_failure(
-            name,
+            &name,
             &err,
             Vec::new(),
             request,
@@ -371,7 +439,7 @@ pub enum Confirmation {
 /// child's process group.
 pub async fn execute<C, P>(
     settings: &CallSettings,
-    prepared: Prepared,
+    runnable: Runnable,
     confirmation: Confirmation,
     request: &RequestIds,
     controls: Controls<C, P>,
@@ -384,7 +452,7 @@ where
         Ok(mode) => mode,
         Err(err) => {
             return ToolOutcome::failure(
-                &prepared.command,
+                &runnable.found.declaration.name,
                 ErrorCode::InvalidSettings,
                 format!("{err}; nothing was run"),
                 request,
@@ -397,6 +465,7 @@ where
     let options = InvokeOptions {
         mode: Mode::Run,
         audit_log: None,
+        kept_log: None,
         timeout: settings.timeout,
         confirmed: confirmation == Confirmation::Given,
         request: Some(request.clone()),
@@ -415,31 +484,30 @@ where
         outcome_durable: false,
     };
     drop(ticks);
-    let audit_log = settings.audit_log.clone();
-    let Prepared {
-        command,
-        declaration,
+    let audit = settings.audit.clone();
+    let Runnable {
+        found: Found {
+            declaration,
+            warnings,
+        },
         arguments,
-        warnings,
-        ..
-    } = prepared;
+    } = runnable;
+    let command = declaration.name.clone();
     let (handed, running) = tokio::sync::oneshot::channel();
     // The outcome record is written before the result is handed back, and
-    // flushed to the disk by this thread right after, while the reply is
-    // on its way: the reply does not wait for the flush (docs/audit.md).
+    // flushed to the disk soon after, while the reply is on its way: the
+    // reply does not wait for the flush (docs/audit.md).
+    let kept = audit.clone();
     drop(tokio::task::spawn_blocking(move || {
         let options = InvokeOptions {
-            audit_log: audit_log.as_deref(),
+            audit_log: kept.explicit(),
+            kept_log: Some(&kept),
             ..options
         };
         let invoked = invoke(&declaration, &RawArguments::Object(&arguments), &options);
         // The arguments go before the reply does.
         drop(arguments);
-        let ran = matches!(invoked, Ok(Invoked::Finished { .. }));
         let _ = handed.send(invoked);
-        if ran {
-            flush_outcome(audit_log.as_deref());
-        }
     }));
     tokio::pin!(running);
     let Controls {
@@ -462,6 +530,9 @@ where
             }
         }
     };
+    if matches!(joined, Ok(Ok(Invoked::Finished { .. }))) {
+        flush_soon(audit);
+    }
     let command = command.as_str();
     let invoked = match joined {
         Ok(Ok(invoked)) => invoked,
@@ -478,14 +549,18 @@ where
     outcome_of(command, invoked, confirmation, warnings, request)
 }
 
-/// `fdatasync` of the audit log, for the outcome record a run wrote
-/// without it. A failure here cannot reach the client any more (its reply
-/// has gone): the record is in the file, whole, and is flushed by the next
-/// durable append or by the kernel.
-fn flush_outcome(audit_log: Option<&std::path::Path>) {
-    if let Ok(log) = crate::exec::audit::AuditLog::from_env(audit_log).and_then(|log| log.open()) {
-        let _ = log.sync();
+/// Flushes the outcome record a run wrote without waiting for the disk,
+/// [`FLUSH_WINDOW`] from now: the next call's start record, flushed before
+/// its spawn, usually takes it along first, and then nothing is left to do
+/// (`exec::audit::kept`).
+fn flush_soon(audit: std::sync::Arc<KeptLog>) {
+    if !audit.flush_later() {
+        return;
     }
+    tokio::spawn(async move {
+        tokio::time::sleep(FLUSH_WINDOW).await;
+        let _ = tokio::task::spawn_blocking(move || audit.flush()).await;
+    });
 }
 
 fn outcome_of(

@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
-use crate::exec::audit::{AuditLog, AuditRecord};
+use crate::exec::audit::AuditRecord;
 use crate::request::RequestIds;
 
 /// How long a confirmation request stays answerable.
@@ -275,7 +275,7 @@ pub fn answer(result: Option<&Value>) -> Result<(), &'static str> {
 /// Writes the first round's record: what would run, and which revision
 /// asked. Fails closed: when it cannot be written, nobody is asked.
 pub fn audit_request(
-    audit_log: Option<&std::path::Path>,
+    audit_log: &crate::exec::audit::kept::KeptLog,
     command: &str,
     redacted_argv: &[String],
     ids: &RequestIds,
@@ -285,9 +285,7 @@ pub fn audit_request(
         .with_request(ids)
         .with("argv", redacted_argv.to_vec())
         .with("protocol_version", revision);
-    AuditLog::from_env(audit_log)
-        .and_then(|log| log.append(&record))
-        .map_err(|err| err.to_string())
+    audit_log.append(&record).map_err(|err| err.to_string())
 }
 
 #[cfg(test)]

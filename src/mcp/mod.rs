@@ -30,6 +30,7 @@ pub mod skills;
 pub mod tools;
 
 mod server;
+mod stdio;
 
 use std::path::PathBuf;
 use std::time::Duration;

@@ -25,6 +25,7 @@ use super::params;
 use super::skills::{self, Scan, ServedSkill};
 use super::tools;
 use super::{Notice, ServeError, ServeOptions};
+use crate::exec::audit::kept::KeptLog;
 use crate::request::RequestIds;
 
 /// How long a finished task's result stays to be fetched, past its run's
@@ -72,7 +73,7 @@ impl AigentServer {
         let sealer = Sealer::new(options.state_key.as_deref()).ok();
         let settings = options.commands_dir.clone().map(|dir| CallSettings {
             registry: crate::registry::Registry::Directory(dir),
-            audit_log: options.audit_log.clone(),
+            audit: Arc::new(KeptLog::new(options.audit_log.clone())),
             timeout: options.timeout,
             output_limit: options.output_limit,
             sandbox: options.sandbox,
@@ -238,8 +239,14 @@ impl AigentServer {
                         reporter.set_status_message(format!("running for {seconds} s"));
                     }),
                 };
-                let outcome =
-                    call::execute(&settings, prepared, Confirmation::Given, &ids, controls).await;
+                let outcome = call::execute(
+                    &settings,
+                    prepared.into(),
+                    Confirmation::Given,
+                    &ids,
+                    controls,
+                )
+                .await;
                 if task.is_cancel_requested() {
                     Err(TaskExit::Cancelled)
                 } else {
@@ -322,6 +329,38 @@ impl AigentServer {
         Ok(InputRequiredResult::new(Some(requests), Some(state)))
     }
 
+    /// How a running call hears that it is cancelled (by its client, or by
+    /// a shutdown), and tells its client that it is still running when the
+    /// client asked for progress.
+    fn controls(
+        &self,
+        context: &RequestContext<RoleServer>,
+    ) -> Controls<impl Future<Output = &'static str> + use<>, impl FnMut(u64) + use<>> {
+        let peer = context.peer.clone();
+        let token = context.meta.get_progress_token();
+        let progress = token.map(|token| {
+            move |seconds: u64| {
+                let peer = peer.clone();
+                let param = ProgressNotificationParam::new(token.clone(), seconds as f64)
+                    .with_message(format!("running for {seconds} s"));
+                tokio::spawn(async move {
+                    let _ = peer.notify_progress(param).await;
+                });
+            }
+        });
+        let cancelled = context.ct.clone();
+        let lifecycle = self.lifecycle.clone();
+        Controls {
+            cancelled: async move {
+                tokio::select! {
+                    () = cancelled.cancelled() => "the client cancelled the request or went away",
+                    reason = lifecycle.cancelled() => reason,
+                }
+            },
+            progress,
+        }
+    }
+
     /// The first round's audit record; nobody is asked if it cannot be
     /// written.
     async fn audit_request(
@@ -332,7 +371,7 @@ impl AigentServer {
         ids: &RequestIds,
         context: &RequestContext<RoleServer>,
     ) -> Result<(), &'static str> {
-        let audit_log = settings.audit_log.clone();
+        let audit_log = settings.audit.clone();
         let command = command.to_owned();
         let argv = argv.to_vec();
         let ids = ids.clone();
@@ -341,12 +380,40 @@ impl AigentServer {
             .map(|version| version.as_str().to_owned())
             .unwrap_or_default();
         tokio::task::spawn_blocking(move || {
-            confirm::audit_request(audit_log.as_deref(), &command, &argv, &ids, &revision)
+            confirm::audit_request(&audit_log, &command, &argv, &ids, &revision)
         })
         .await
         .ok()
         .and_then(Result::ok)
         .ok_or("the audit log cannot be written, so nobody was asked")
+    }
+}
+
+/// Runs a call's blocking step (a load, a dry run) from its task: on the
+/// multi-thread runtime the worker hands its other tasks on and runs it in
+/// place, rather than hopping to another thread and back.
+async fn blocking_step<T, F>(work: F) -> Result<T, McpError>
+where
+    T: Send + 'static,
+    F: FnOnce() -> T + Send + 'static,
+{
+    if tokio::runtime::Handle::current().runtime_flavor()
+        == tokio::runtime::RuntimeFlavor::MultiThread
+    {
+        Ok(tokio::task::block_in_place(work))
+    } else {
+        tokio::task::spawn_blocking(work)
+            .await
+            .map_err(|err| McpError::internal_error(err.to_string(), None))
+    }
+}
+
+/// A call that did not get as far as running: a protocol error for an
+/// unknown tool, else the tool result that says why.
+fn refused(refusal: Refusal) -> Result<CallToolResponse, McpError> {
+    match refusal {
+        Refusal::UnknownTool { name, closest } => Err(unknown_tool(&name, closest.as_deref())),
+        Refusal::Outcome(outcome) => Ok(tool_result(outcome).into()),
     }
 }
 
@@ -489,30 +556,47 @@ impl ServerHandler for AigentServer {
             Some(Ok(first_round)) => first_round.clone(),
             _ => RequestIds::new(),
         };
-        // Phase 1 (a cached declaration, the guard) is short, and may write
-        // a rejection's audit record: run on this worker, which hands its
-        // other tasks on meanwhile, rather than hopping to another thread
-        // and back.
+        // The declaration decides the way. Usually it is cached: a few
+        // `stat`s, on this worker. Loading it reads and lints a file, work
+        // for which the worker first hands its other tasks on.
+        let found = match call::find_cached(&settings, &name) {
+            Some(found) => Ok(found),
+            None => {
+                let (settings, name, ids) = (settings.clone(), name.clone(), ids.clone());
+                blocking_step(move || call::find(&settings, &name, &ids)).await?
+            }
+        };
+        let found = match found {
+            Ok(found) => found,
+            Err(refusal) => return refused(refusal),
+        };
         // The arguments object moves on as it is: no copy, no text.
         let arguments = request.arguments.take();
-        let prepared = if tokio::runtime::Handle::current().runtime_flavor()
-            == tokio::runtime::RuntimeFlavor::MultiThread
-        {
-            tokio::task::block_in_place(|| call::prepare(&settings, &name, arguments, &ids))
-        } else {
-            let (settings, name, ids) = (settings.clone(), name.clone(), ids.clone());
-            tokio::task::spawn_blocking(move || call::prepare(&settings, &name, arguments, &ids))
-                .await
-                .map_err(|err| McpError::internal_error(err.to_string(), None))?
+        let runs_as_task = found.is_long_running()
+            && context
+                .client_capabilities()
+                .is_some_and(|capabilities| capabilities.supports_tasks());
+        let asks_first = found.needs_confirmation() && !self.options.confirm_destructive;
+        if !asks_first && !runs_as_task {
+            // Straight to the run, whose Phase 1 is the call's only one.
+            let controls = self.controls(&context);
+            let runnable = call::Runnable::new(found, arguments);
+            let outcome =
+                call::execute(&settings, runnable, Confirmation::Given, &ids, controls).await;
+            return Ok(tool_result(outcome).into());
+        }
+        // A dry run first: a person confirms the argv it gives, and a task
+        // answers at once, so its arguments are checked before it starts.
+        // Phase 1 is short, and may write a rejection's audit record.
+        let prepared = {
+            let (settings, ids) = (settings.clone(), ids.clone());
+            blocking_step(move || call::prepare(&settings, found, arguments, &ids)).await?
         };
         let prepared = match prepared {
             Ok(prepared) => prepared,
-            Err(Refusal::UnknownTool { name, closest }) => {
-                return Err(unknown_tool(&name, closest.as_deref()));
-            }
-            Err(Refusal::Outcome(outcome)) => return Ok(tool_result(outcome).into()),
+            Err(refusal) => return refused(refusal),
         };
-        let confirmation = if !prepared.needs_confirmation() || self.options.confirm_destructive {
+        let confirmation = if !asks_first {
             Confirmation::Given
         } else if let Some(retry) = retry {
             match retry {
@@ -544,39 +628,12 @@ impl ServerHandler for AigentServer {
                 Err(why) => Confirmation::Refused(why),
             }
         };
-        if confirmation == Confirmation::Given
-            && prepared.is_long_running()
-            && context
-                .client_capabilities()
-                .is_some_and(|capabilities| capabilities.supports_tasks())
-        {
+        if confirmation == Confirmation::Given && runs_as_task {
             let task = self.run_as_task(settings, prepared, ids, slot);
             return Ok(CreateTaskResult::new(task).into());
         }
-        let peer = context.peer.clone();
-        let token = context.meta.get_progress_token();
-        let progress = token.map(|token| {
-            move |seconds: u64| {
-                let peer = peer.clone();
-                let param = ProgressNotificationParam::new(token.clone(), seconds as f64)
-                    .with_message(format!("running for {seconds} s"));
-                tokio::spawn(async move {
-                    let _ = peer.notify_progress(param).await;
-                });
-            }
-        });
-        let cancelled = context.ct.clone();
-        let lifecycle = self.lifecycle.clone();
-        let controls = Controls {
-            cancelled: async move {
-                tokio::select! {
-                    () = cancelled.cancelled() => "the client cancelled the request or went away",
-                    reason = lifecycle.cancelled() => reason,
-                }
-            },
-            progress,
-        };
-        let outcome = call::execute(&settings, prepared, confirmation, &ids, controls).await;
+        let controls = self.controls(&context);
+        let outcome = call::execute(&settings, prepared.into(), confirmation, &ids, controls).await;
         Ok(tool_result(outcome).into())
     }
 
@@ -741,7 +798,7 @@ fn check_arguments_within(
 
 /// stdin, telling `eof` when the client closes it.
 struct WatchedStdin {
-    inner: super::framing::Precheck<tokio::io::Stdin>,
+    inner: super::framing::Precheck<super::stdio::Input>,
     eof: Option<tokio::sync::oneshot::Sender<()>>,
 }
 
@@ -833,13 +890,13 @@ pub async fn serve_stdio(options: ServeOptions, reporter: Reporter) -> Result<()
     let (eof_tx, eof_rx) = tokio::sync::oneshot::channel();
     let lifecycle = server.lifecycle().clone();
     let stdin = WatchedStdin {
-        inner: super::framing::Precheck::new(tokio::io::stdin())
+        inner: super::framing::Precheck::new(super::stdio::stdin())
             .with_limits(limits)
             .counting_calls(lifecycle),
         eof: Some(eof_tx),
     };
     let transport =
-        rmcp::transport::async_rw::AsyncRwTransport::new_server(stdin, tokio::io::stdout());
+        rmcp::transport::async_rw::AsyncRwTransport::new_server(stdin, super::stdio::stdout());
 
     // (was stdin closed, and the stop is done)
     let (stopped_tx, stopped_rx) = tokio::sync::oneshot::channel::<Option<Instant>>();

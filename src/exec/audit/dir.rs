@@ -110,6 +110,16 @@ impl Dir {
         Ok(file)
     }
 
+    /// Whether its path still names this directory: it was not moved,
+    /// removed or replaced since it was opened.
+    pub fn still_at_path(&self) -> bool {
+        let (Ok(named), Ok(held)) = (rustix::fs::lstat(&self.path), rustix::fs::fstat(&self.fd))
+        else {
+            return false;
+        };
+        (named.st_dev, named.st_ino) == (held.st_dev, held.st_ino)
+    }
+
     /// The identity of the entry `name`, if there is one (a symlink's own).
     pub fn identity(&self, name: &OsStr) -> io::Result<Option<Identity>> {
         match rustix::fs::statat(&self.fd, name, rustix::fs::AtFlags::SYMLINK_NOFOLLOW) {
@@ -253,6 +263,11 @@ impl Dir {
             Access::Read => options.read(true),
         };
         options.open(self.path.join(name))
+    }
+
+    /// Without a held directory, nothing tells.
+    pub fn still_at_path(&self) -> bool {
+        self.path.is_dir()
     }
 
     /// No identities here: the log is reopened for every append.

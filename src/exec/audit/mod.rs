@@ -21,6 +21,7 @@ pub mod chain;
 mod dir;
 pub mod export;
 mod head;
+pub mod kept;
 pub mod read;
 pub mod record;
 pub mod sign;
@@ -323,27 +324,43 @@ impl OpenAuditLog {
     }
 
     /// Flushes records appended with [`Self::append_buffered`] to stable
-    /// storage (`fdatasync` of the live file).
+    /// storage (`fdatasync` of the file they went to), unless a durable
+    /// append has flushed them since. The log is not held while the disk
+    /// works: the next record's writer does not wait for this flush.
     pub fn sync(&self) -> Result<(), AuditError> {
-        let mut store = self
-            .store
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        store.sync().map_err(|source| AuditError::Io {
+        let io = |source| AuditError::Io {
             path: self.path.clone(),
             source,
+        };
+        let pending = self.lock().take_unflushed().map_err(io)?;
+        let Some((file, disk)) = pending else {
+            return Ok(());
+        };
+        disk.sync(&file).map_err(|err| {
+            self.lock().unflushed();
+            io(err)
         })
     }
 
-    fn append_with(&self, record: &AuditRecord, sync: store::Flush) -> Result<(), AuditError> {
-        let mut store = self
-            .store
+    /// Whether the log's path still leads to the directory and lock file
+    /// this handle holds (see [`kept`]).
+    pub fn still_at_path(&self) -> bool {
+        self.lock().still_at_path()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, store::Store> {
+        self.store
             .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        store.append(record, sync).map_err(|source| AuditError::Io {
-            path: self.path.clone(),
-            source,
-        })
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn append_with(&self, record: &AuditRecord, sync: store::Flush) -> Result<(), AuditError> {
+        self.lock()
+            .append(record, sync)
+            .map_err(|source| AuditError::Io {
+                path: self.path.clone(),
+                source,
+            })
     }
 }
 

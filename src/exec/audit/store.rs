@@ -195,9 +195,12 @@ struct LiveFile {
     name: OsString,
     file: File,
     max_bytes: u64,
-    disk: Box<dyn Disk>,
+    disk: std::sync::Arc<dyn Disk>,
     /// Signed checkpoints, when a key is configured.
     signer: Option<CheckpointSigner>,
+    /// Records were written to `file` with [`Flush::Buffered`] since its
+    /// last flush.
+    unflushed: bool,
 }
 
 impl Store {
@@ -218,8 +221,9 @@ impl Store {
                 name,
                 file,
                 max_bytes,
-                disk,
+                disk: disk.into(),
                 signer,
+                unflushed: false,
             },
         })
     }
@@ -231,19 +235,41 @@ impl Store {
         self.log.append(record, sync)
     }
 
-    /// Flushes what was written to the live file to stable storage
-    /// (`fdatasync`): the records appended with [`Flush::Buffered`].
+    /// Whether the log's path still leads to the directory and lock file
+    /// this store holds: a store kept open across many appends (a server)
+    /// is opened again when either was moved, removed or replaced, so that
+    /// it never writes where others do not look, or locks a file others
+    /// do not lock.
+    pub fn still_at_path(&self) -> bool {
+        self.log.dir.still_at_path()
+            && self.lock.metadata().is_ok_and(|held| {
+                self.log.dir.identity(&lock_name(&self.log.name)).ok()
+                    == Some(Some(super::dir::identity_of(&held)))
+            })
+    }
+
+    /// What flushes the records appended with [`Flush::Buffered`] since
+    /// the last flush, if any: the file they went to and the disk. A
+    /// durable append flushes everything before it, so after one there is
+    /// nothing to do.
     ///
-    /// The lock is held only to find the live file, not during the flush:
+    /// The caller flushes without holding this store or the lock:
     /// `fdatasync` flushes the file's data whatever its name is by then (a
-    /// rotation renames it), and a writer waiting for the lock (the next
-    /// call's start record) must not wait for this disk flush too.
-    pub fn sync(&mut self) -> io::Result<()> {
-        {
-            let _locked = Locked::shared(&self.lock)?;
-            let _ = self.log.follow_rotation()?;
+    /// rotation renames it), and a writer waiting (the next call's start
+    /// record) must not wait for this disk flush too. If the flush fails,
+    /// [`Self::unflushed`] says so again.
+    pub fn take_unflushed(&mut self) -> io::Result<Option<(File, std::sync::Arc<dyn Disk>)>> {
+        if !self.log.unflushed {
+            return Ok(None);
         }
-        self.log.disk.sync(&self.log.file)
+        self.log.unflushed = false;
+        Ok(Some((self.log.file.try_clone()?, self.log.disk.clone())))
+    }
+
+    /// Marks the live file as holding records not yet flushed (a flush of
+    /// them failed).
+    pub fn unflushed(&mut self) {
+        self.log.unflushed = true;
     }
 
     #[cfg(test)]
@@ -314,6 +340,8 @@ impl LiveFile {
         }
         bytes.extend_from_slice(&lines);
         write_line(self.disk.as_ref(), &self.file, size, &bytes, sync)?;
+        // A flush to stable storage takes every earlier write with it.
+        self.unflushed = sync == Flush::Buffered;
         // Still under the lock: no other writer has touched the file since.
         if let Some(stamp) = Stamp::of(&self.file.metadata()?) {
             head::remember(stamp, after);
@@ -360,8 +388,20 @@ impl LiveFile {
         if self.dir.identity(&self.name)? == Some(super::dir::identity_of(&metadata)) {
             return Ok(metadata);
         }
+        self.flush_before_leaving()?;
         self.file = self.dir.open_file(&self.name, Access::Append)?;
         self.file.metadata()
+    }
+
+    /// Flushes what was written to the live file without a flush, before
+    /// it stops being the one written to: a later flush goes to the new
+    /// file and would not take these records with it.
+    fn flush_before_leaving(&mut self) -> io::Result<()> {
+        if self.unflushed {
+            self.disk.sync(&self.file)?;
+            self.unflushed = false;
+        }
+        Ok(())
     }
 
     /// An empty log continues the chain of the newest rotated file, if any.
@@ -383,7 +423,9 @@ impl LiveFile {
     fn rotate(&mut self, size: u64, repair: bool) -> io::Result<()> {
         if repair {
             write_line(self.disk.as_ref(), &self.file, size, b"\n", Flush::Durable)?;
+            self.unflushed = false;
         }
+        self.flush_before_leaving()?;
         let mut number = rotated_numbers(&self.dir, &self.name)?
             .last()
             .map_or(1, |newest| newest + 1);
