@@ -264,6 +264,19 @@ struct LookupRoot {
     lookup_path: &'static str,
 }
 
+/// Every client's lookup paths in the clients' order, each with its two
+/// parts (`.claude/skills`: `.claude` and `skills`).
+static LOOKUP_PATHS: std::sync::LazyLock<Vec<(&'static str, &'static str, &'static str)>> =
+    std::sync::LazyLock::new(|| {
+        clients::clients()
+            .flat_map(|client| client.lookup_paths.iter())
+            .filter_map(|&path| {
+                let (parent, last) = path.split_once('/')?;
+                Some((path, parent, last))
+            })
+            .collect()
+    });
+
 fn lookup_root(skill_file: &Path, real: &mut RealDirectories) -> Option<LookupRoot> {
     let directory = skill_file.parent()?;
     // Compare real locations: `./x` and `x` are one place.
@@ -272,11 +285,15 @@ fn lookup_root(skill_file: &Path, real: &mut RealDirectories) -> Option<LookupRo
     // The nearest `<dir>/skills` above the skill directory that a client
     // reads.
     for end in (2..components.len()).rev() {
-        let pair = Path::new(components[end - 2].as_os_str()).join(components[end - 1].as_os_str());
-        let Some(pair) = pair.to_str() else { continue };
-        if let Some(&lookup_path) = clients::clients()
-            .flat_map(|client| client.lookup_paths.iter())
-            .find(|path| **path == pair)
+        // The two components are the lookup path's two parts (a component
+        // holds no `/`), compared without joining them.
+        let (first, second) = (
+            components[end - 2].as_os_str(),
+            components[end - 1].as_os_str(),
+        );
+        if let Some(&(lookup_path, _, _)) = LOOKUP_PATHS
+            .iter()
+            .find(|(_, parent, last)| second == *last && first == *parent)
         {
             let project: PathBuf = components[..end - 2].iter().collect();
             return Some(LookupRoot {

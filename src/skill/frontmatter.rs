@@ -371,19 +371,42 @@ fn collect_entries<C: Capture>(
 /// The entries in order, a repeated key recorded as a duplicate and its
 /// first value kept.
 fn dedupe(raw: impl Iterator<Item = (String, Option<usize>, YamlValue)>) -> Frontmatter {
+    /// Up to this many keys, an earlier one is found by reading them all
+    /// (a real frontmatter has a handful); past it, through a map, so
+    /// that a thousand keys cost a thousand lookups.
+    const SCANNED: usize = 16;
     let mut frontmatter = Frontmatter::default();
-    // Key to its line, so that a thousand keys cost a thousand lookups.
-    let mut seen: std::collections::HashMap<String, Option<usize>> = Default::default();
+    // Key to its line, once there are more than `SCANNED` keys.
+    let mut seen: Option<std::collections::HashMap<String, Option<usize>>> = None;
     for (key, line, value) in raw {
-        if let Some(first_line) = seen.get(&key) {
+        let earlier = match &mut seen {
+            None if frontmatter.entries.len() <= SCANNED => frontmatter
+                .entries
+                .iter()
+                .find(|entry| entry.key == key)
+                .map(|entry| entry.line),
+            _ => seen
+                .get_or_insert_with(|| {
+                    frontmatter
+                        .entries
+                        .iter()
+                        .map(|entry| (entry.key.clone(), entry.line))
+                        .collect()
+                })
+                .get(&key)
+                .copied(),
+        };
+        if let Some(first_line) = earlier {
             frontmatter.duplicates.push(DuplicateKey {
                 key,
                 line,
-                first_line: *first_line,
+                first_line,
             });
             continue;
         }
-        seen.insert(key.clone(), line);
+        if let Some(seen) = &mut seen {
+            seen.insert(key.clone(), line);
+        }
         frontmatter.entries.push(Entry { key, line, value });
     }
     frontmatter
@@ -931,6 +954,30 @@ mod tests {
                 line: Some(3),
                 first_line: Some(2)
             }]
+        );
+    }
+
+    #[test]
+    fn duplicates_are_found_among_many_keys() {
+        let mut yaml = String::from("---\n");
+        for key in 0..40 {
+            yaml.push_str(&format!("k{key}: a\n"));
+        }
+        yaml.push_str("k3: b\nk39: c\nk40: d\nk40: e\n---\n");
+        let fm = parse_text(&yaml).unwrap();
+        assert_eq!(fm.entries.len(), 41);
+        let duplicates: Vec<_> = fm
+            .duplicates
+            .iter()
+            .map(|d| (d.key.as_str(), d.line, d.first_line))
+            .collect();
+        assert_eq!(
+            duplicates,
+            [
+                ("k3", Some(42), Some(5)),
+                ("k39", Some(43), Some(41)),
+                ("k40", Some(45), Some(44))
+            ]
         );
     }
 
