@@ -19,6 +19,11 @@
 # when set. Not part of CI. Every server writes below the temporary
 # directory only (HOME, the audit log, cli-wrap-mcp's cache).
 #
+# BENCH_MCP_BREAKDOWN=1 adds three rows that take a call apart: the floor
+# (`true` itself started and awaited from Python, no server), aigent with
+# its audit log on tmpfs (/dev/shm: the fdatasync before each spawn costs
+# next to nothing), and aigent with `--sandbox off`.
+#
 # BENCH_MCP_BASELINE=PATH adds a row per client for another aigent binary
 # (say, a release build of main saved before a change), measured in the
 # same run. The load average is printed before and after. The machine this
@@ -93,7 +98,7 @@ measure() { # CLIENT SERVER...
 p50() { sed -n 's/.*"p50_ms": \([0-9.]*\).*/\1/p'; }
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-28s %s\n' "case" "tools/call round trip (ms)"
+printf '%-32s %s\n' "case" "tools/call round trip (ms)"
 declare -A median
 for client in raw sdk; do
   for server in "${servers[@]}"; do
@@ -103,9 +108,21 @@ for client in raw sdk; do
       *) line="$(measure "$client" "${wrap[@]}")" ;;
     esac
     median["$client/$server"]="$(echo "$line" | p50)"
-    printf '%-28s %s\n' "$client client, $server" "$line"
+    printf '%-32s %s\n' "$client client, $server" "$line"
   done
 done
+if [ -n "${BENCH_MCP_BREAKDOWN:-}" ]; then
+  line="$(measure spawn "$true_bin" abc)"
+  printf '%-32s %s\n' "floor: true, no server" "$line"
+  if [ -d /dev/shm ]; then
+    shm="$(mktemp -d /dev/shm/bench-mcp.XXXXXX)"
+    line="$(AIGENT_AUDIT_LOG="$shm/audit.jsonl" measure raw "${aigent[@]}")"
+    rm -rf "$shm"
+    printf '%-32s %s\n' "raw client, aigent, tmpfs log" "$line"
+  fi
+  line="$(measure raw "${aigent[@]}" --sandbox off)"
+  printf '%-32s %s\n' "raw client, aigent, no sandbox" "$line"
+fi
 http=(mcp serve --http 127.0.0.1:0 --token-file "$work/token")
 for client in raw-http sdk-http; do
   for server in aigent baseline; do
@@ -114,7 +131,7 @@ for client in raw-http sdk-http; do
       *) [ -n "$baseline" ] || continue; binary="$baseline" ;;
     esac
     line="$(measure "$client" "$binary" --commands "$work/commands" "${http[@]}")"
-    printf '%-28s %s\n' "$client client, $server" "$line"
+    printf '%-32s %s\n' "$client client, $server" "$line"
   done
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -9,6 +9,9 @@ stdio or Streamable HTTP.
     bench_mcp.py sdk-http N -- SERVER COMMAND...  command must serve HTTP
                                                   (`aigent mcp serve --http
                                                   127.0.0.1:0 --token-file F`)
+    bench_mcp.py spawn N -- PROGRAM ARGS...       no server: PROGRAM itself,
+                                                  started and awaited (the
+                                                  floor under any call of it)
 
 Each starts the server, says hello (initialize), calls the tool `noop` with
 {"label": "abc"} a few times to warm up, then N times, one after the other,
@@ -256,7 +259,33 @@ def sdk_http(rounds, command):
         server.close()
 
 
-CLIENTS = {"raw": raw, "sdk": sdk, "raw-http": raw_http, "sdk-http": sdk_http}
+def spawn(rounds, command):
+    """The floor under any server's call: COMMAND itself (not a server),
+    started and awaited from here with its output piped, as cli-wrap-mcp
+    starts it."""
+    samples = []
+    for index in range(WARMUP + rounds):
+        start = time.perf_counter()
+        subprocess.run(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            check=True,
+        )
+        elapsed = time.perf_counter() - start
+        if index >= WARMUP:
+            samples.append(elapsed)
+    return samples
+
+
+CLIENTS = {
+    "raw": raw,
+    "sdk": sdk,
+    "raw-http": raw_http,
+    "sdk-http": sdk_http,
+    "spawn": spawn,
+}
 
 
 def main():

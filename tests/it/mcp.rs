@@ -134,6 +134,54 @@ async fn tools_list_has_one_closed_tool_per_runnable_declaration() {
     client.cancel().await.unwrap();
 }
 
+/// Node's `child_process` gives a server Unix sockets, not pipes: the
+/// server reads and writes them from its runtime as it does pipes, and
+/// puts their flags back (blocking) when it is done.
+#[tokio::test]
+async fn a_server_on_unix_sockets_answers_as_on_pipes() {
+    use std::os::fd::OwnedFd;
+    use std::os::unix::net::UnixStream;
+    let sandbox = Sandbox::new();
+    sandbox.write("commands/greet.yaml", GREET);
+    let (stdin_ours, stdin_theirs) = UnixStream::pair().unwrap();
+    let (stdout_ours, stdout_theirs) = UnixStream::pair().unwrap();
+    // The server's own end of its stdin, as the same open file.
+    let probe = stdin_theirs.try_clone().unwrap();
+    let mut server = server_command(&sandbox, &[]);
+    server
+        .stdin(Stdio::from(OwnedFd::from(stdin_theirs)))
+        .stdout(Stdio::from(OwnedFd::from(stdout_theirs)))
+        .stderr(Stdio::null());
+    let mut child = server.spawn().expect("server starts");
+    drop(server);
+    for ours in [&stdin_ours, &stdout_ours] {
+        ours.set_nonblocking(true).unwrap();
+    }
+    let reader = tokio::net::UnixStream::from_std(stdout_ours).unwrap();
+    let writer = tokio::net::UnixStream::from_std(stdin_ours).unwrap();
+    let client = ().serve((reader, writer)).await.expect("handshake");
+    let result = call(&client, "greet", json!({"who": "socket"})).await;
+    assert_eq!(structured(&result)["stdout"], "hello socket\n");
+    assert!(
+        rustix::fs::fcntl_getfl(&probe)
+            .unwrap()
+            .contains(rustix::fs::OFlags::NONBLOCK),
+        "the server polls its stdin"
+    );
+    client.cancel().await.unwrap();
+    let status = tokio::time::timeout(Duration::from_secs(20), child.wait())
+        .await
+        .expect("the server ends when its stdin does")
+        .unwrap();
+    assert!(status.success(), "{status:?}");
+    assert!(
+        !rustix::fs::fcntl_getfl(&probe)
+            .unwrap()
+            .contains(rustix::fs::OFlags::NONBLOCK),
+        "the server left its stdin non-blocking"
+    );
+}
+
 #[tokio::test]
 async fn a_good_call_runs_captures_output_and_is_audited() {
     let sandbox = Sandbox::new();

@@ -1011,3 +1011,67 @@ fn a_flush_of_buffered_records_does_not_hold_the_lock_while_the_disk_works() {
     );
     assert_eq!(intact(&log).records, 2);
 }
+
+/// A disk that counts its flushes.
+#[derive(Debug, Default)]
+struct CountingDisk {
+    syncs: std::sync::Arc<AtomicUsize>,
+}
+
+impl Disk for CountingDisk {
+    fn write(&self, file: &File, bytes: &[u8]) -> io::Result<usize> {
+        RealDisk.write(file, bytes)
+    }
+
+    fn sync(&self, file: &File) -> io::Result<()> {
+        self.syncs.fetch_add(1, Ordering::SeqCst);
+        RealDisk.sync(file)
+    }
+}
+
+#[test]
+fn a_durable_append_takes_the_buffered_records_before_it_along() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = AuditLog::at(dir.path().join("audit.jsonl"));
+    let disk = CountingDisk::default();
+    let syncs = disk.syncs.clone();
+    let open = log.open_with(Box::new(disk)).unwrap();
+    open.append_buffered(&record(1)).unwrap();
+    open.append(&record(2)).unwrap();
+    assert_eq!(syncs.load(Ordering::SeqCst), 1);
+    open.sync().unwrap();
+    assert_eq!(syncs.load(Ordering::SeqCst), 1, "nothing was left to flush");
+    open.append_buffered(&record(3)).unwrap();
+    open.sync().unwrap();
+    open.sync().unwrap();
+    assert_eq!(
+        syncs.load(Ordering::SeqCst),
+        2,
+        "one flush for the one record"
+    );
+    assert_eq!(intact(&log).records, 3);
+}
+
+#[test]
+fn buffered_records_are_flushed_before_a_rotation_leaves_their_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("audit.jsonl");
+    let log = AuditLog::at(&path).with_max_bytes(2048);
+    let disk = CountingDisk::default();
+    let syncs = disk.syncs.clone();
+    let open = log.open_with(Box::new(disk)).unwrap();
+    open.append_buffered(&record(1)).unwrap();
+    // Another writer rotates the log away from under the open handle.
+    let other = log.open().unwrap();
+    while std::fs::metadata(dir.path().join("audit.jsonl.1")).is_err() {
+        other.append(&record(2)).unwrap();
+    }
+    assert_eq!(syncs.load(Ordering::SeqCst), 0);
+    // The next append goes to the new file: the old one is flushed first.
+    open.append_buffered(&record(3)).unwrap();
+    assert_eq!(syncs.load(Ordering::SeqCst), 1);
+    open.sync().unwrap();
+    assert_eq!(syncs.load(Ordering::SeqCst), 2);
+    // Every record is there, chained across the two files.
+    assert!(intact(&log).records >= 3);
+}
