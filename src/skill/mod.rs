@@ -1,7 +1,9 @@
 //! Agent Skills: directories holding a `SKILL.md` (YAML frontmatter and a
 //! Markdown body), as agentskills.io defines them.
 //!
-//! - [`frontmatter`]: splitting the file and parsing the YAML under budgets;
+//! - [`frontmatter`]: splitting the file and parsing the YAML under budgets
+//!   (a checked fast path for the shapes nearly every skill has, else
+//!   serde-saphyr);
 //! - [`rules`]: every rule, as pure functions returning diagnostics;
 //! - [`links`]: the relative links of a Markdown body, for the link check;
 //! - [`codes`]: the stable diagnostic codes;
