@@ -53,14 +53,16 @@ thread_local! {
 /// associative. A slot packs the piece's bytes (up to 15), its length (4
 /// bits) and its count (at most its length, 4 bits) into one `u128`, so a
 /// comparison is one 16-byte value; a set is one cache line. The length is
-/// never zero, so an empty slot never matches. A new piece goes first in
-/// its set and the last one is dropped: the cache is a shortcut, never
-/// the source of a count. (Direct-mapped, the cache missed 178,000 times
+/// never zero, so an empty slot never matches. A new piece, or one found
+/// further in, goes first in its set, and a new one drops the last: the
+/// cache is a shortcut, never the source of a count. Without the move to
+/// the front, common pieces drifted behind new ones and a lookup compared
+/// more slots: 6% more CPU time on the real collection, 15% on 19 KB
+/// bodies. (Direct-mapped, the cache missed 178,000 times
 /// on the real collection, a quarter of them pieces it had dropped for
 /// another; four ways miss about 30% less, at the same size.)
 struct PieceCounts {
-    /// Fixed-size, so that a set number (at most 14 bits) needs no
-    /// bounds check.
+    /// Fixed-size, so that a set number needs no bounds check.
     sets: Box<[Set; 1 << PieceCounts::SET_BITS]>,
     /// Pieces of 16 to [`LongSlot::MAX_BYTES`] bytes, direct-mapped too:
     /// rules (`|-------|`, `──────`) and long words recur, and merging one
@@ -93,9 +95,11 @@ impl LongSlot {
 }
 
 impl PieceCounts {
-    /// 16,384 sets of four: 1 MiB per thread, enough for a skill
-    /// collection's everyday words.
-    const SET_BITS: u32 = 14;
+    /// 8,192 sets of four: 512 KiB per thread, enough for a skill
+    /// collection's everyday words. (1 MiB missed about a fifth less
+    /// often, simulated, but took no less time: its lines fall out of
+    /// the processor's caches more.)
+    const SET_BITS: u32 = 13;
     const MAX_KEY_BYTES: usize = 15;
     /// Where the count sits: the top four bits.
     const COUNT_SHIFT: u32 = 124;
@@ -147,8 +151,16 @@ impl PieceCounts {
         let set = (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - Self::SET_BITS)) as usize;
         let set = &mut self.sets[set].0;
         let count_mask = 0xF << Self::COUNT_SHIFT;
-        for entry in *set {
+        if set[0] & !count_mask == key {
+            return (set[0] >> Self::COUNT_SHIFT) as usize;
+        }
+        // Found further in, a piece moves to the front, where the next
+        // lookup finds it first: the commonest pieces stay there.
+        for way in 1..4 {
+            let entry = set[way];
             if entry & !count_mask == key {
+                set.copy_within(0..way, 1);
+                set[0] = entry;
                 return (entry >> Self::COUNT_SHIFT) as usize;
             }
         }
