@@ -309,6 +309,8 @@ pub fn invoke(
         )
         .with("sandbox", sandbox_json.clone())
         .with_request(&request);
+    let mut prepared = prepared;
+    prepared.make_next_ready();
     audit
         .append(&started, true)
         .map_err(InvokeError::AuditUnwritable)?;
@@ -319,7 +321,6 @@ pub fn invoke(
         progress: options.progress.clone(),
         ..RunOptions::default()
     };
-    let mut prepared = prepared;
     let report = prepared.report.clone();
     let spawned = exec::process::run_sandboxed(&argv, &run_options, prepared.enforcer.take());
     // The private temporary directory goes once the child has ended.

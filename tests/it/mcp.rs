@@ -830,6 +830,9 @@ async fn changes_on_disk_are_notified_as_list_changed() {
     let listening = Listening::default();
     let (client, _stderr) =
         connect_with(&sandbox, &["--skills", "skills"], listening.clone()).await;
+    // The server loads the registry while it says hello; a change is one
+    // after the list the client has seen.
+    assert_eq!(client.list_all_tools().await.unwrap().len(), 1);
     script_command(&sandbox, "later", "safe", "exit 0\n");
     assert!(
         heard(&listening.tool_list_changed).await,

@@ -956,6 +956,11 @@ fn a_server_s_ready_sandboxes_stop_what_fresh_ones_stop() {
         // Each run has a $TMP of its own.
         assert_eq!(inside["sandbox"]["mode"], "require", "{inside}");
     }
+    // A finished run's $TMP is gone within moments, whether or not another
+    // call comes: what is left is what waits for the next runs (two).
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let waiting = left_in_tmp(&sandbox);
+    assert!(waiting.len() <= 2, "{waiting:?}");
     server.finish();
     drop(listener);
     // The server removed every run's $TMP and the ones it kept ready.

@@ -163,8 +163,8 @@ impl Refill {
 
 enum Job {
     Refill(Refill),
-    /// A run's `$TMP`, removed off the call's way.
-    Remove(tempfile::TempDir),
+    /// Remove the `$TMP`s of runs that have ended, now.
+    Remove,
 }
 
 struct Pool {
@@ -177,6 +177,12 @@ struct Pool {
     seen: std::collections::VecDeque<String>,
     jobs: Option<SyncSender<Job>>,
     worker: Option<JoinHandle<()>>,
+    /// `$TMP`s of runs that have ended, for the worker to remove when it
+    /// next wakes (see [`remove`]).
+    ended: Vec<tempfile::TempDir>,
+    /// The worker waits for a job with no deadline: an ended run's `$TMP`
+    /// must wake it.
+    worker_idle: bool,
 }
 
 static POOL: Mutex<Pool> = Mutex::new(Pool {
@@ -186,11 +192,20 @@ static POOL: Mutex<Pool> = Mutex::new(Pool {
     seen: std::collections::VecDeque::new(),
     jobs: None,
     worker: None,
+    ended: Vec::new(),
+    worker_idle: false,
 });
 
 /// Jobs waiting for the worker at most; more are dropped (a refill) or
 /// done by the caller (a removal).
 const QUEUE: usize = 64;
+
+/// How long the worker waits, after a job, for the next one before it
+/// removes the ended runs' `$TMP`s on its own (see [`remove`]).
+const REMOVAL_DELAY: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// Ended runs' `$TMP`s waiting at most; one more wakes the worker at once.
+const ENDED: usize = 8;
 
 impl Pool {
     /// How many are ready for `key`.
@@ -228,7 +243,11 @@ pub fn keep_ready(on: bool) {
         }
         pool.jobs = None;
         pool.seen.clear();
-        (std::mem::take(&mut pool.entries), pool.worker.take())
+        let removed = std::mem::take(&mut pool.ended);
+        (
+            (std::mem::take(&mut pool.entries), removed),
+            pool.worker.take(),
+        )
     };
     drop(ended);
     if let Some(worker) = worker {
@@ -294,19 +313,32 @@ pub fn refill(refill: Refill) {
     }
 }
 
-/// Removes a run's `$TMP`: off the call's way when a server keeps
-/// sandboxes ready, here otherwise.
+/// Removes a run's `$TMP`: here, unless a server keeps sandboxes ready.
+/// Then its worker removes it off the call's way. After each job the worker
+/// waits [`REMOVAL_DELAY`] for the next one (the next call's refill, which
+/// a call asks for before its child starts, while the machine waits for
+/// the disk) and removes what has ended when it wakes; it is woken for a
+/// removal only when it waits with no deadline, or when [`ENDED`] are
+/// waiting. Waking it as the reply leaves would have it compete with the
+/// reply, and with the client, for the CPU.
 pub fn remove(tmp: tempfile::TempDir) {
-    let pool = pool();
-    let Some(jobs) = &pool.jobs else {
+    let mut pool = pool();
+    if pool.jobs.is_none() {
         drop(pool);
         drop(tmp);
         return;
-    };
-    if let Err(mpsc::TrySendError::Full(Job::Remove(tmp))) = jobs.try_send(Job::Remove(tmp)) {
-        drop(pool);
-        drop(tmp);
     }
+    pool.ended.push(tmp);
+    if (pool.worker_idle || pool.ended.len() > ENDED)
+        && let Some(jobs) = &pool.jobs
+    {
+        let _ = jobs.try_send(Job::Remove);
+    }
+}
+
+/// Takes the ended runs' `$TMP`s, for removal outside the pool's lock.
+fn take_ended() -> Vec<tempfile::TempDir> {
+    std::mem::take(&mut pool().ended)
 }
 
 /// The worker: makes ready what is asked for, and removes `$TMP`s.
@@ -314,10 +346,41 @@ fn work(jobs: &Receiver<Job>) {
     // The threads that have loaded the seccomp filters, one per network
     // setting; they end with the worker.
     let mut bases = Bases::default();
-    for job in jobs {
+    // Whether the last wait had a deadline: after a job, the worker waits
+    // with one, so that the `$TMP` of the run that asked for it is removed
+    // without a wake-up of its own.
+    let mut after_job = false;
+    loop {
+        let job = if after_job {
+            match jobs.recv_timeout(REMOVAL_DELAY) {
+                Ok(job) => Some(job),
+                Err(mpsc::RecvTimeoutError::Timeout) => None,
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+        } else {
+            {
+                // Set under the lock that `remove` reads it under: a `$TMP`
+                // that ends from now on sends a job.
+                let mut pool = pool();
+                if !pool.ended.is_empty() {
+                    drop(pool);
+                    drop(take_ended());
+                    continue;
+                }
+                pool.worker_idle = true;
+            }
+            let job = jobs.recv();
+            pool().worker_idle = false;
+            match job {
+                Ok(job) => Some(job),
+                Err(_) => break,
+            }
+        };
+        after_job = job.is_some();
+        drop(take_ended());
         match job {
-            Job::Remove(tmp) => drop(tmp),
-            Job::Refill(refill) => {
+            None | Some(Job::Remove) => {}
+            Some(Job::Refill(refill)) => {
                 let missing = {
                     let pool = pool();
                     if pool.enabled {
