@@ -13,6 +13,9 @@
 #
 #   scripts/bench-mcp.sh [CALLS]       (default 300 calls per case)
 #
+# ROUNDS (default 3): the stdio servers take turns this many times, each
+# round with CALLS calls; each server's p50 is the median of its rounds.
+#
 # Needs Python 3.11+ and the package index: it makes two virtualenvs under
 # a temporary directory (cli-wrap-mcp pins its own `mcp`, the SDK client
 # uses the current one), or reuses BENCH_MCP_VENV_WRAP / BENCH_MCP_VENV_SDK
@@ -33,6 +36,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 calls="${1:-300}"
+rounds="${ROUNDS:-3}"
 cargo build --release --quiet
 bin="${CARGO_TARGET_DIR:-$PWD/target}/release/aigent"
 true_bin="$(command -v true)"
@@ -99,17 +103,30 @@ p50() { sed -n 's/.*"p50_ms": \([0-9.]*\).*/\1/p'; }
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-32s %s\n' "case" "tools/call round trip (ms)"
+# The servers take turns, ROUNDS times (each round a new server process
+# and CALLS calls): the server measured first in a run was slower in it
+# than when the same binary came later, so no server is always first.
+# A server's p50 is the median of its rounds' p50s.
 declare -A median
+declare -A p50s
 for client in raw sdk; do
-  for server in "${servers[@]}"; do
-    case "$server" in
-      aigent) line="$(measure "$client" "${aigent[@]}")" ;;
-      baseline) line="$(measure "$client" "$baseline" --commands "$work/commands" mcp serve)" ;;
-      *) line="$(measure "$client" "${wrap[@]}")" ;;
-    esac
-    median["$client/$server"]="$(echo "$line" | p50)"
-    printf '%-32s %s\n' "$client client, $server" "$line"
+  for round in $(seq "$rounds"); do
+    for server in "${servers[@]}"; do
+      case "$server" in
+        aigent) line="$(measure "$client" "${aigent[@]}")" ;;
+        baseline) line="$(measure "$client" "$baseline" --commands "$work/commands" mcp serve)" ;;
+        *) line="$(measure "$client" "${wrap[@]}")" ;;
+      esac
+      p50s["$client/$server"]+="$(echo "$line" | p50) "
+      printf '%-32s %s\n' "$client client, $server, round $round" "$line"
+    done
+    # The next round starts with the server after this round's first.
+    servers=("${servers[@]:1}" "${servers[0]}")
   done
+done
+middle() { tr ' ' '\n' | sed '/^$/d' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+for key in "${!p50s[@]}"; do
+  median["$key"]="$(echo "${p50s[$key]}" | middle)"
 done
 if [ -n "${BENCH_MCP_BREAKDOWN:-}" ]; then
   line="$(measure spawn "$true_bin" abc)"
@@ -135,6 +152,12 @@ for client in raw-http sdk-http; do
   done
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+for key in raw/aigent raw/cli-wrap-mcp raw/baseline sdk/aigent sdk/cli-wrap-mcp sdk/baseline; do
+  if [ -n "${median[$key]:-}" ]; then
+    printf '%-32s p50 %s ms (rounds: %s)\n' "$key" "${median[$key]}" "${p50s[$key]% }"
+  fi
+done
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 echo
 echo "aigent raw p50 / cli-wrap-mcp raw p50:  $(ratio "${median[raw/aigent]}" "${median[raw/cli-wrap-mcp]}")  (goal <= 0.5)"
