@@ -196,8 +196,8 @@ static POOL: Mutex<Pool> = Mutex::new(Pool {
     worker_idle: false,
 });
 
-/// Jobs waiting for the worker at most; more are dropped (a refill) or
-/// done by the caller (a removal).
+/// Jobs waiting for the worker at most; a refill past them is dropped, and
+/// a removal past them waits for the worker's next wake-up.
 const QUEUE: usize = 64;
 
 /// How long the worker waits, after a job, for the next one before it
@@ -363,8 +363,9 @@ fn work(jobs: &Receiver<Job>) {
                 // that ends from now on sends a job.
                 let mut pool = pool();
                 if !pool.ended.is_empty() {
+                    let ended = std::mem::take(&mut pool.ended);
                     drop(pool);
-                    drop(take_ended());
+                    drop(ended);
                     continue;
                 }
                 pool.worker_idle = true;
