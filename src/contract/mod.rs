@@ -23,9 +23,9 @@ mod wire;
 
 pub use danger::suggest_danger_level;
 pub use declaration::{
-    AnchoredPattern, ArgvPart, Confinement, DangerLevel, Declaration, EnvValue, EnvVar, ExitCode,
+    AnchoredPattern, ArgvPart, CommandClass, Confinement, DangerLevel, Declaration, EnvValue, EnvVar, ExitCode,
     FlagForm, InputSchema, Inputs, ParamSlot, ParamType, Parameter, PathRoot, PatternType,
-    RegexDialect, SideEffects, Subprocess, ValueClass, pattern_anchoring_problem,
+    RegexDialect, SideEffects, Subprocess, Syntax, ValueClass, pattern_anchoring_problem,
 };
 pub use naming::{closest, command_name_problem, looks_like_identifier, parameter_name_problem};
 pub use parse::{

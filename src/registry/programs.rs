@@ -62,6 +62,23 @@ impl ProgramIndex {
     pub fn is_empty(&self) -> bool {
         self.programs.is_empty()
     }
+
+    /// An index made elsewhere (the layers merged, the catalog's table).
+    pub(super) fn from_parts(fingerprint: String, programs: BTreeMap<String, Vec<String>>) -> Self {
+        Self {
+            fingerprint,
+            settled: true,
+            programs,
+        }
+    }
+
+    pub(super) fn programs(&self) -> &BTreeMap<String, Vec<String>> {
+        &self.programs
+    }
+
+    pub(super) fn fingerprint(&self) -> &str {
+        &self.fingerprint
+    }
 }
 
 /// The base name a program is indexed and looked up by: the last path
@@ -74,6 +91,9 @@ impl Registry {
     /// The program index, from `cache_dir` when it is current there, else
     /// built and (best effort) saved there.
     pub fn program_index(&self, cache_dir: Option<&Path>) -> Result<ProgramIndex, LoadError> {
+        if let Self::Layered(layers) = self {
+            return layers.program_index(cache_dir);
+        }
         let fingerprint = self.fingerprint()?;
         let cache = match (self, cache_dir) {
             (Self::Directory(dir), Some(cache_dir)) => Some(cache_file(cache_dir, dir)),
@@ -86,7 +106,7 @@ impl Registry {
             return Ok(index);
         }
         let settled = match self {
-            Self::Embedded => true,
+            Self::Catalog | Self::Layered(_) => true,
             Self::Directory(dir) => fs::metadata(dir)
                 .and_then(|metadata| metadata.modified())
                 .ok()
@@ -131,7 +151,7 @@ impl Registry {
     fn fingerprint(&self) -> Result<String, LoadError> {
         let mut hasher = Sha256::new();
         match self {
-            Self::Embedded => hasher.update(b"embedded"),
+            Self::Catalog | Self::Layered(_) => hasher.update(b"catalog"),
             Self::Directory(dir) => {
                 let metadata = fs::metadata(dir).map_err(|source| match source.kind() {
                     std::io::ErrorKind::NotFound => LoadError::MissingRegistry {
@@ -251,8 +271,8 @@ mod tests {
     }
 
     #[test]
-    fn the_embedded_examples_are_indexed() {
-        let index = Registry::Embedded.program_index(None).unwrap();
-        assert_eq!(index.commands_for("git"), ["git-log"]);
+    fn the_catalog_is_indexed() {
+        let index = Registry::Catalog.program_index(None).unwrap();
+        assert!(index.commands_for("git").iter().any(|name| name == "git-status"));
     }
 }

@@ -180,7 +180,7 @@ impl Judge {
         let index = registry.program_index(None).expect("the program index");
         let registry_dir = match &registry {
             Registry::Directory(dir) => Some(dir.clone()),
-            Registry::Embedded => None,
+            _ => None,
         };
         Self {
             registry,
@@ -591,7 +591,7 @@ fn without_a_registry_aigent_run_is_the_built_in_one() {
     })
     .collect();
     check(
-        &Judge::with(Registry::Embedded),
+        &Judge::with(Registry::Catalog),
         &cases,
         KNOWN_BYPASSES_WITHOUT_A_REGISTRY,
     );

@@ -248,7 +248,7 @@ fn aigent_run_against_the_hooks_own_registry_is_recognised() {
     let exe = std::env::current_exe().unwrap();
     let registry_dir = match &fixture.registry {
         Registry::Directory(dir) => dir.clone(),
-        Registry::Embedded => unreachable!(),
+        _ => unreachable!(),
     };
     let own = AigentSelf {
         exe: exe.clone(),
@@ -306,7 +306,7 @@ fn confined_paths_are_checked_from_the_agents_directory() {
     fs::write(project.path().join("in.tar"), "").unwrap();
     let registry_dir = match &fixture.registry {
         Registry::Directory(dir) => dir.clone(),
-        Registry::Embedded => unreachable!(),
+        _ => unreachable!(),
     };
     fs::write(
         registry_dir.join("tar-list.yaml"),
