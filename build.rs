@@ -144,7 +144,9 @@ fn write_catalog(out_dir: &Path) {
                 entries
                     .filter_map(Result::ok)
                     .map(|entry| entry.path())
-                    .filter(|path| path.is_file() && path.extension().is_some_and(|ext| ext == "json"))
+                    .filter(|path| {
+                        path.is_file() && path.extension().is_some_and(|ext| ext == "json")
+                    })
                     .map(|path| {
                         let name = path.file_name().unwrap().to_string_lossy().into_owned();
                         (name, path.display().to_string())
@@ -153,9 +155,7 @@ fn write_catalog(out_dir: &Path) {
             })
             .unwrap_or_default();
         files.sort();
-        out.push_str(&format!(
-            "pub const {table}: &[(&str, &str, &str)] = &[\n"
-        ));
+        out.push_str(&format!("pub const {table}: &[(&str, &str, &str)] = &[\n"));
         for (name, path) in &files {
             let text = std::fs::read_to_string(path).expect("a catalog file is UTF-8");
             let program = text

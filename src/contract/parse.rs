@@ -305,22 +305,20 @@ pub fn read_value(document: &Value, origin: &Origin<'_>) -> Parsed {
         Some(value) => reader.exit_codes(value, success_exit_codes.as_deref().unwrap_or(&[0])),
     };
 
-    let class = reader
-        .optional_string(root, "class", "")
-        .and_then(|text| {
-            let class = CommandClass::parse(&text);
-            if class.is_none() {
-                reader.error(
-                    codes::Code::Shape,
-                    "class",
-                    format!(
-                        "`class` must be one of {}, not `{text}`",
-                        enum_names(CommandClass::VARIANTS.iter().map(|class| class.as_str()))
-                    ),
-                );
-            }
-            class
-        });
+    let class = reader.optional_string(root, "class", "").and_then(|text| {
+        let class = CommandClass::parse(&text);
+        if class.is_none() {
+            reader.error(
+                codes::Code::Shape,
+                "class",
+                format!(
+                    "`class` must be one of {}, not `{text}`",
+                    enum_names(CommandClass::VARIANTS.iter().map(|class| class.as_str()))
+                ),
+            );
+        }
+        class
+    });
     if let (Some(class), Some(level)) = (class, danger_level)
         && !class.danger_levels().contains(&level)
     {
@@ -1061,7 +1059,14 @@ impl Reader {
         self.unknown_fields(
             object,
             field,
-            &["param", "flag", "form", "prefix", "aliases", "attached_only"],
+            &[
+                "param",
+                "flag",
+                "form",
+                "prefix",
+                "aliases",
+                "attached_only",
+            ],
         );
         let param = self.required_string(object, "param", field);
         let prefix = self
@@ -1112,11 +1117,15 @@ impl Reader {
             );
         }
         for (index, alias) in aliases.iter().enumerate() {
-            if !alias.starts_with('-') || alias.len() < 2 || alias.contains('=') || alias == "--" {
+            if !alias.starts_with('-')
+                || alias.len() < 2
+                || alias == "--"
+                || alias.starts_with("-=")
+            {
                 self.error(
                     codes::Code::Shape,
                     format!("{field}.aliases[{index}]"),
-                    format!("`{alias}` is not an option name: it starts with `-` and holds no `=`"),
+                    format!("`{alias}` is not an option name: it starts with `-`"),
                 );
             } else if flag.as_deref() == Some(alias.as_str()) || aliases[..index].contains(alias) {
                 self.error(
@@ -1510,4 +1519,3 @@ mod tests {
         );
     }
 }
-

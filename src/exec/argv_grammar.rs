@@ -237,6 +237,13 @@ impl<'d> Grammar<'d> {
                     match &slot.flag {
                         Some(_) if ended => return None,
                         Some(flag) => {
+                            // A whole word with `=` (`--untracked-files=no`)
+                            // names a switch; a value would follow it.
+                            if shape != Shape::Boolean
+                                && slot.aliases.iter().any(|alias| alias.contains('='))
+                            {
+                                return None;
+                            }
                             let spelling = if slot.attached_only {
                                 Spelling::Attached
                             } else {
@@ -267,7 +274,12 @@ impl<'d> Grammar<'d> {
     /// Adds the literal option `word` (and `next`, when it is its value)
     /// to `scope`; how many template words after `word` it took, or `None`
     /// when the template cannot be read as a grammar.
-    fn literal_option(&mut self, scope: usize, word: &'d str, next: Option<&'d str>) -> Option<usize> {
+    fn literal_option(
+        &mut self,
+        scope: usize,
+        word: &'d str,
+        next: Option<&'d str>,
+    ) -> Option<usize> {
         let bundles = self.bundles();
         let syntax = self.syntax;
         let options = &mut self.scopes[scope];
@@ -588,7 +600,13 @@ impl OperandSearch<'_, '_> {
         self.operands[word].after_end == after_end
     }
 
-    fn from(&mut self, position: usize, word: usize, after_end: bool, assigned: &mut Map<String, Value>) {
+    fn from(
+        &mut self,
+        position: usize,
+        word: usize,
+        after_end: bool,
+        assigned: &mut Map<String, Value>,
+    ) {
         if self.found.len() >= MAX_CANDIDATES || self.steps >= MAX_STEPS {
             return;
         }

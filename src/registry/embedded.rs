@@ -35,7 +35,11 @@ mod tests {
                 .iter()
                 .map(|(name, text, _)| ((*name).to_owned(), (*text).to_owned()))
                 .collect();
-            assert_eq!(embedded, on_disk(dir), "{dir}: only JSON files, all embedded");
+            assert_eq!(
+                embedded,
+                on_disk(dir),
+                "{dir}: only JSON files, all embedded"
+            );
         }
     }
 

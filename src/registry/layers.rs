@@ -78,7 +78,7 @@ impl Layer {
 }
 
 /// Where [`Layers::discover`] looks.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Discovery {
     /// `--commands DIR` / `AIGENT_COMMANDS`.
     pub given: Option<PathBuf>,
@@ -139,9 +139,14 @@ const MAX_TRUSTED_FILES: usize = 10_000;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Layers {
     layers: Vec<Layer>,
+    /// Only trusted layers are read; the others are still known, to
+    /// tell what they would have changed.
+    trusted_only: bool,
     /// Catalog entries the layers' settings switch off.
     catalog: CatalogSwitch,
-    trust_file: Option<PathBuf>,
+    /// Where these layers were found, to find them again from another
+    /// directory.
+    discovery: Discovery,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -189,9 +194,11 @@ impl Layers {
         let given = discovery.given.as_deref();
         if let Some(project) = discovery.cwd.as_deref().and_then(project_registry)
             && !given.is_some_and(|given| same_directory(given, &project))
-            && !layers
-                .iter()
-                .any(|layer| layer.directory().is_some_and(|dir| same_directory(dir, &project)))
+            && !layers.iter().any(|layer| {
+                layer
+                    .directory()
+                    .is_some_and(|dir| same_directory(dir, &project))
+            })
         {
             let trusted = discovery
                 .trust_file
@@ -206,7 +213,9 @@ impl Layers {
         if let Some(given) = given {
             layers.retain(|layer| {
                 layer.kind == LayerKind::Catalog
-                    || !layer.directory().is_some_and(|dir| same_directory(dir, given))
+                    || !layer
+                        .directory()
+                        .is_some_and(|dir| same_directory(dir, given))
             });
             layers.push(Layer {
                 kind: LayerKind::Commands,
@@ -216,8 +225,9 @@ impl Layers {
         }
         let mut stack = Self {
             layers,
+            trusted_only: false,
             catalog: CatalogSwitch::default(),
-            trust_file: discovery.trust_file.clone(),
+            discovery: discovery.clone(),
         };
         // Settings that cannot be read switch nothing off here;
         // `Settings::load` reports them, and the command fails closed.
@@ -230,41 +240,54 @@ impl Layers {
         stack
     }
 
-    /// The layers, bottom first.
-    pub fn layers(&self) -> &[Layer] {
-        &self.layers
+    /// The layers that are read, bottom first.
+    pub fn layers(&self) -> impl DoubleEndedIterator<Item = &Layer> + Clone {
+        let trusted_only = self.trusted_only;
+        self.layers
+            .iter()
+            .filter(move |layer| layer.trusted || !trusted_only)
     }
 
-    /// These layers without the ones no person trusted: what the hook
-    /// reads.
-    pub fn trusted_only(&self) -> Self {
-        Self {
-            layers: self
-                .layers
-                .iter()
-                .filter(|layer| layer.trusted)
-                .cloned()
-                .collect(),
-            catalog: self.catalog.clone(),
-            trust_file: self.trust_file.clone(),
-        }
+    /// What the hook reads: the layers a person trusted, found from the
+    /// agent's working directory `cwd` when the event gives one.
+    pub fn for_hook(&self, cwd: Option<&Path>) -> Self {
+        let mut stack = match cwd {
+            Some(cwd) => Self::discover(&Discovery {
+                cwd: Some(cwd.to_path_buf()),
+                ..self.discovery.clone()
+            }),
+            None => self.clone(),
+        };
+        stack.trusted_only = true;
+        stack
     }
 
-    /// The untrusted layers (a project registry whose content changed
-    /// since a person trusted it, or that no one trusted).
+    /// The layers no person trusted (a project registry whose content
+    /// changed since it was trusted, or that no one trusted).
     pub fn untrusted(&self) -> impl Iterator<Item = &Layer> {
         self.layers.iter().filter(|layer| !layer.trusted)
     }
 
+    /// Whether a layer no person trusted declares `name` (and so `aigent
+    /// run NAME` would run its declaration, not the one the hook read).
+    pub fn untrusted_declares(&self, name: &str) -> bool {
+        self.untrusted().any(|layer| {
+            SourceFormat::EXTENSIONS.iter().any(|(extension, _)| {
+                layer.directory().is_some_and(|dir| {
+                    fs::symlink_metadata(dir.join(format!("{name}.{extension}"))).is_ok()
+                })
+            })
+        })
+    }
+
     /// Where trust is recorded.
     pub fn trust_file(&self) -> Option<&Path> {
-        self.trust_file.as_deref()
+        self.discovery.trust_file.as_deref()
     }
 
     pub fn describe(&self) -> String {
         let names: Vec<String> = self
-            .layers
-            .iter()
+            .layers()
             .map(|layer| match &layer.registry {
                 Registry::Directory(dir) => format!("{} ({})", dir.display(), layer.kind.as_str()),
                 other => other.describe(),
@@ -275,8 +298,7 @@ impl Layers {
 
     /// The topmost layer that is a directory.
     pub fn top_directory(&self) -> Option<&Registry> {
-        self.layers
-            .iter()
+        self.layers()
             .rev()
             .map(|layer| &layer.registry)
             .find(|registry| matches!(registry, Registry::Directory(_)))
@@ -285,7 +307,9 @@ impl Layers {
     fn catalog_allows(&self, name: &str) -> bool {
         let program = CATALOG
             .iter()
-            .find(|(file_name, _, _)| split_file_name(file_name).is_some_and(|(stem, _, _)| stem == name))
+            .find(|(file_name, _, _)| {
+                split_file_name(file_name).is_some_and(|(stem, _, _)| stem == name)
+            })
             .map_or("", |(_, _, program)| *program);
         self.catalog.allows(name, program_key(program))
     }
@@ -294,7 +318,7 @@ impl Layers {
     /// there but broken is an error, never a reason to fall back to a
     /// lower layer's.
     pub fn load(&self, name: &str) -> Result<Loaded, LoadError> {
-        for layer in self.layers.iter().rev() {
+        for layer in self.layers().rev() {
             if layer.kind == LayerKind::Catalog && !self.catalog_allows(name) {
                 continue;
             }
@@ -331,6 +355,9 @@ impl Layers {
     pub fn entries(&self) -> Result<Vec<RegistryEntry>, LoadError> {
         let mut by_name: BTreeMap<String, Vec<RegistryEntry>> = BTreeMap::new();
         for (index, layer) in self.layers.iter().enumerate() {
+            if self.trusted_only && !layer.trusted {
+                continue;
+            }
             let entries = match layer.registry.entries() {
                 Ok(entries) => entries,
                 Err(LoadError::MissingRegistry { .. }) if layer.kind != LayerKind::Commands => {
@@ -387,7 +414,7 @@ impl Layers {
     pub fn program_index(&self, cache_dir: Option<&Path>) -> Result<ProgramIndex, LoadError> {
         let mut programs: BTreeMap<String, Vec<String>> = BTreeMap::new();
         let mut fingerprint = Sha256::new();
-        for layer in &self.layers {
+        for layer in self.layers() {
             let index = match &layer.registry {
                 Registry::Catalog => catalog_index(&self.catalog),
                 registry => match registry.program_index(cache_dir) {
@@ -427,7 +454,7 @@ impl Layers {
     pub fn settings(&self) -> Result<Settings, SettingsError> {
         let mut merged = toml::Table::new();
         let mut disabled: Vec<String> = Vec::new();
-        for layer in &self.layers {
+        for layer in self.layers() {
             let Some(dir) = layer.directory() else {
                 continue;
             };
@@ -438,14 +465,15 @@ impl Layers {
             disabled.extend(settings.hook.disable.iter().cloned());
             merge(&mut merged, table);
         }
-        let mut settings: Settings = toml::Value::Table(merged)
-            .try_into()
-            .map_err(|error: toml::de::Error| SettingsError::Invalid {
-                file: "aigent.toml".to_owned(),
-                line: 1,
-                column: 1,
-                message: error.message().to_owned(),
-            })?;
+        let mut settings: Settings =
+            toml::Value::Table(merged)
+                .try_into()
+                .map_err(|error: toml::de::Error| SettingsError::Invalid {
+                    file: "aigent.toml".to_owned(),
+                    line: 1,
+                    column: 1,
+                    message: error.message().to_owned(),
+                })?;
         disabled.sort();
         disabled.dedup();
         settings.hook.disable = disabled;
@@ -571,7 +599,8 @@ pub fn is_trusted(trust_file: &Path, dir: &Path) -> bool {
 
 /// Records `dir`'s content as trusted; the digest recorded.
 pub fn trust(trust_file: &Path, dir: &Path) -> std::io::Result<String> {
-    let key = trust_key(dir).ok_or_else(|| std::io::Error::other("the directory cannot be resolved"))?;
+    let key =
+        trust_key(dir).ok_or_else(|| std::io::Error::other("the directory cannot be resolved"))?;
     let digest = content_digest(dir).ok_or_else(|| {
         std::io::Error::other(format!(
             "{} cannot be read whole (more than {MAX_TRUSTED_FILES} files, or a file unreadable or over 1 MiB)",
@@ -588,17 +617,6 @@ pub fn trust(trust_file: &Path, dir: &Path) -> std::io::Result<String> {
         &serde_json::to_vec_pretty(&record).map_err(std::io::Error::other)?,
     )?;
     Ok(digest)
-}
-
-/// The layers' declarations of `name` in layers no person trusted.
-pub fn untrusted_declares(layers: &Layers, name: &str) -> bool {
-    layers.untrusted().any(|layer| {
-        SourceFormat::EXTENSIONS.iter().any(|(extension, _)| {
-            layer
-                .directory()
-                .is_some_and(|dir| fs::symlink_metadata(dir.join(format!("{name}.{extension}"))).is_ok())
-        })
-    })
 }
 
 #[cfg(test)]

@@ -103,6 +103,15 @@ impl Registry {
         Self::Layered(std::sync::Arc::new(Layers::for_process(dir)))
     }
 
+    /// What the hook reads for an agent in `cwd`: the layers found from
+    /// there, without the ones no person trusted (see `super::layers`).
+    pub fn for_hook(&self, cwd: Option<&Path>) -> Self {
+        match self {
+            Self::Layered(layers) => Self::Layered(std::sync::Arc::new(layers.for_hook(cwd))),
+            other => other.clone(),
+        }
+    }
+
     /// How to name this registry in messages.
     pub fn describe(&self) -> String {
         match self {

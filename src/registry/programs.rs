@@ -273,6 +273,11 @@ mod tests {
     #[test]
     fn the_catalog_is_indexed() {
         let index = Registry::Catalog.program_index(None).unwrap();
-        assert!(index.commands_for("git").iter().any(|name| name == "git-status"));
+        assert!(
+            index
+                .commands_for("git")
+                .iter()
+                .any(|name| name == "git-status")
+        );
     }
 }

@@ -41,7 +41,10 @@ fn read_shipped() -> Vec<(String, String)> {
     let mut files: Vec<(String, String)> = std::fs::read_dir(&examples)
         .unwrap()
         .map(|entry| entry.unwrap().path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "json" || ext == "yaml"))
+        .filter(|path| {
+            path.extension()
+                .is_some_and(|ext| ext == "json" || ext == "yaml")
+        })
         .map(|path| {
             let name = path.file_name().unwrap().to_string_lossy().into_owned();
             (name, std::fs::read_to_string(&path).unwrap())
