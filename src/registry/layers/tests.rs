@@ -126,7 +126,10 @@ fn settings_merge_with_the_later_layer_winning() {
     )
     .unwrap();
     let settings = world.layers(None).settings().unwrap();
-    assert_eq!(settings.hook.unmatched, super::super::UnmatchedPolicy::Defer);
+    assert_eq!(
+        settings.hook.unmatched,
+        super::super::UnmatchedPolicy::Defer
+    );
     assert_eq!(settings.hook.write_paths, ["out/"]);
     assert_eq!(settings.hook.disable, ["cat", "ls"]);
 }
@@ -169,7 +172,11 @@ fn the_hook_reads_a_project_layer_only_once_its_content_is_trusted() {
 fn the_hook_finds_the_project_from_the_agents_directory() {
     let world = World::new();
     world.declare("project/commands", "tool", "tool");
-    trust(&world.path("state/trusted.json"), &world.path("project/commands")).unwrap();
+    trust(
+        &world.path("state/trusted.json"),
+        &world.path("project/commands"),
+    )
+    .unwrap();
     let discovery = Discovery {
         cwd: Some(world.path("user")),
         ..world.discovery(None)
