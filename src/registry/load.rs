@@ -35,6 +35,8 @@ pub enum Registry {
 pub struct Loaded {
     pub declaration: Declaration,
     pub file: String,
+    /// The layer it comes from, in a layered registry.
+    pub layer: Option<LayerKind>,
     pub warnings: Vec<Diagnostic>,
 }
 
@@ -108,6 +110,15 @@ impl Registry {
     pub fn for_hook(&self, cwd: Option<&Path>) -> Self {
         match self {
             Self::Layered(layers) => Self::Layered(std::sync::Arc::new(layers.for_hook(cwd))),
+            other => other.clone(),
+        }
+    }
+
+    /// This registry without the built-in catalog: what `schema lint`
+    /// checks.
+    pub fn without_catalog(&self) -> Self {
+        match self {
+            Self::Layered(layers) => Self::Layered(std::sync::Arc::new(layers.without_catalog())),
             other => other.clone(),
         }
     }
@@ -227,6 +238,7 @@ impl Registry {
                 Ok(Loaded {
                     declaration,
                     file,
+                    layer: None,
                     warnings: parsed.diagnostics,
                 })
             }

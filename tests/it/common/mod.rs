@@ -53,6 +53,19 @@ impl Sandbox {
         sandbox
     }
 
+    /// A sandbox whose registry is the examples alone: the catalog
+    /// switched off in their layer's aigent.toml, for outputs that list
+    /// every declaration.
+    pub fn examples_only() -> Self {
+        let sandbox = Self::new();
+        std::fs::write(
+            sandbox.examples_dir().join("aigent.toml"),
+            "[hook]\ncatalog = false\n",
+        )
+        .expect("write aigent.toml");
+        sandbox
+    }
+
     /// Where the repository's example declarations (`commands/`) are put:
     /// the user's layer of the registry, so that `aigent schema show
     /// deploy` works as it does inside this repository, and a test's own
