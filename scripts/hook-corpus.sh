@@ -34,36 +34,31 @@
 # figures are the result; the script asserts none of them.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-
-bin="${AIGENT:-}"
-if [[ -z "$bin" ]]; then
-  (cd "$root" && cargo build --release --quiet)
-  bin="${CARGO_TARGET_DIR:-$root/target}/release/aigent"
-fi
-if [[ ! -x "$bin" ]]; then
-  echo "hook-corpus: no aigent binary at $bin" >&2
-  exit 1
-fi
-
-exec python3 - "$root" "$bin" "$@" <<'PY'
+exec python3 - "$root" "$@" <<'PY'
 import argparse
 import concurrent.futures
 import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 from collections import Counter, defaultdict
 
-ROOT, BIN = sys.argv[1], sys.argv[2]
+ROOT = sys.argv[1]
 TRAFFIC = os.path.join(ROOT, "tests/fixtures/hook/traffic")
 REGISTRY = os.path.join(ROOT, "tests/fixtures/hook/registry")
 VERDICTS = ("allow", "ask", "deny", "defer", "error")
 EXPECTED = ("allow", "ask", "deny", "!allow")
 
-parser = argparse.ArgumentParser(prog="scripts/hook-corpus.sh")
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `| head` ends the report quietly
+parser = argparse.ArgumentParser(
+    prog="scripts/hook-corpus.sh",
+    description="Judge the labelled agent-traffic corpus (tests/fixtures/hook/traffic/) "
+                "with `aigent hook --client claude-code` and report allow/ask/deny. "
+                "AIGENT=/path/to/aigent names the binary; otherwise `cargo build --release`.")
 parser.add_argument("files", nargs="*", metavar="CORPUS_FILE")
 parser.add_argument("--mode", choices=("zero", "registry", "both"), default="both")
 parser.add_argument("--split", choices=("all", "tune", "holdout"), default="all")
@@ -71,9 +66,25 @@ parser.add_argument("--route", action="store_true")
 parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
 parser.add_argument("--json", metavar="FILE")
 parser.add_argument("--mismatches", action="store_true")
-args = parser.parse_args(sys.argv[3:])
+parser.add_argument("--registry", metavar="DIR", default=REGISTRY,
+                    help="the registry of --mode registry (default: the sample project registry)")
+args = parser.parse_args(sys.argv[2:])
 if args.jobs < 1:
     parser.error("--jobs must be at least 1")
+if not os.path.isdir(args.registry):
+    parser.error(f"--registry {args.registry}: not a directory")
+REGISTRY = os.path.abspath(args.registry)
+sys.stdout.reconfigure(line_buffering=True)
+
+# The binary: $AIGENT, else a release build (only once the arguments are known good).
+BIN = os.environ.get("AIGENT", "")
+if not BIN:
+    subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
+    BIN = os.path.join(os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target"),
+                       "release", "aigent")
+if not (os.path.isfile(BIN) and os.access(BIN, os.X_OK)):
+    sys.exit(f"hook-corpus: no aigent binary at {BIN}")
+BIN = os.path.abspath(BIN)
 files = args.files or [
     os.path.join(TRAFFIC, name)
     for name in ("everyday.txt", "destructive.txt", "spellings.txt")
@@ -299,6 +310,17 @@ def rules_of(case):
     return ", ".join(shown)
 
 
+def rule_tally(title, cases):
+    """Which rules gave the asks and the denials: each segment with the line's verdict counts."""
+    print(f"\n{title}")
+    for verdict in ("deny", "ask"):
+        tally = Counter(segment.get("rule") or "?" for case in cases if case["verdict"] == verdict
+                        for segment in case["segments"] if segment.get("verdict") == verdict)
+        if tally:
+            shown = ", ".join(f"{rule} {count}" for rule, count in tally.most_common())
+            print(f"  {verdict}: {shown}")
+
+
 def listing(title, cases):
     print(f"\n{title}: {len(cases)}")
     for case in cases:
@@ -335,11 +357,14 @@ try:
             table(f"{name} per class", sorted(
                 (klass, [c for c in cases if c["class"] == klass])
                 for klass in {c["class"] for c in cases}))
-        listing("destructive lines allowed",
-                [c for c in judged if c["file"] == "destructive.txt" and c["verdict"] == "allow"])
-        listing("everyday lines denied",
-                [c for c in judged if c["file"] == "everyday.txt" and c["verdict"] == "deny"])
-        if mode == "registry":
+            rule_tally(f"{name}: the rules behind the asks and denials (segments)", cases)
+        if "destructive.txt" in by_file:
+            listing("destructive lines allowed",
+                    [c for c in judged if c["file"] == "destructive.txt" and c["verdict"] == "allow"])
+        if "everyday.txt" in by_file:
+            listing("everyday lines denied",
+                    [c for c in judged if c["file"] == "everyday.txt" and c["verdict"] == "deny"])
+        if mode == "registry" and "spellings.txt" in by_file:
             listing("spellings not judged as labelled",
                     [c for c in judged if c["file"] == "spellings.txt"
                      and not meets(c["expected"], c["verdict"])])
