@@ -45,6 +45,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 from collections import Counter, defaultdict
 
 ROOT = sys.argv[1]
@@ -342,10 +343,14 @@ try:
           f" (split: {args.split}); {args.jobs} at a time; Claude Code PreToolUse events"
           f"{', --route' if args.route else ''}")
     for mode in modes:
+        started = time.monotonic()
         judged = run_mode(mode)
+        elapsed = time.monotonic() - started
         report[mode] = judged
         label = "zero config" if mode == "zero" else f"registry {os.path.relpath(REGISTRY, ROOT)}"
         print(f"\n==================== {label} ====================")
+        print(f"{len(judged)} lines in {elapsed:.1f} s ({1000 * elapsed / len(judged):.0f} ms a line "
+              f"wall, {args.jobs} at a time)")
         by_file = defaultdict(list)
         for case in judged:
             by_file[case["file"]].append(case)
