@@ -29,6 +29,10 @@ use super::argv_match::{MAX_CANDIDATES, MAX_MATCHED_WORDS, Shape, shape};
 use crate::contract::programs::syntax::GIT_GLOBAL_VALUED;
 use crate::contract::{ArgvPart, Declaration, ParamSlot, Syntax};
 
+/// The alias that stands for `-` followed by digits (`-20`): the option
+/// with the digits as its value.
+pub const NUMBER_ALIAS: &str = "-#";
+
 /// Steps of the operand search before it gives up.
 const MAX_STEPS: usize = 100_000;
 
@@ -424,8 +428,19 @@ impl<'d> Grammar<'d> {
     ) -> usize {
         // A declared name as the whole word: `--oneline`, `-n`, and
         // multi-letter single-dash names (Go's `-run`).
-        if let Some(option) = self.find(scope, word) {
+        if word != NUMBER_ALIAS
+            && let Some(option) = self.find(scope, word)
+        {
             return self.take_value(scope, option, word, None, next, reading);
+        }
+        // `-20` where an option has the alias `-#` (`git log -20`,
+        // `head -5`): that option, with the digits as its value.
+        if let Some(digits) = word.strip_prefix('-')
+            && !digits.is_empty()
+            && digits.bytes().all(|byte| byte.is_ascii_digit())
+            && let Some(option) = self.find(scope, NUMBER_ALIAS)
+        {
+            return self.take_value(scope, option, word, Some(digits), next, reading);
         }
         let long = word.starts_with("--") || !self.bundles();
         if long {
@@ -440,7 +455,7 @@ impl<'d> Grammar<'d> {
         }
         // A cluster of short options: `-la`, `-n3`, `-xzf FILE`.
         for (index, letter) in word.char_indices().skip(1) {
-            let Some(name) = short_name(letter) else {
+            let Some(name) = short_name(letter).filter(|name| *name != NUMBER_ALIAS) else {
                 // Only the letter: what follows may be a value.
                 reading.unknown.push(format!("-{letter}"));
                 return 0;

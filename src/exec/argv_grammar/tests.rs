@@ -87,6 +87,34 @@ fn the_issues_spellings_all_mean_the_declared_form() {
 }
 
 #[test]
+fn a_number_alias_reads_dash_digits_as_the_option() {
+    let log = declaration(
+        r#"
+name: git-log
+description: List commits
+danger_level: safe
+parameters:
+  count: {type: integer}
+  oneline: {type: boolean}
+subprocess:
+  binary: git
+  argv: [log, {param: oneline, flag: --oneline}, {param: count, flag: -n, aliases: [--max-count, "-#"]}]
+"#,
+    );
+    for line in ["log --oneline -20", "log -20 --oneline", "log --oneline -n 20"] {
+        assert_eq!(
+            meaning(&log, line).map(Value::Object),
+            Some(json!({"oneline": true, "count": 20})),
+            "{line}"
+        );
+    }
+    assert_eq!(meaning(&log, "log -# 20"), None, "`-#` is no spelling");
+    assert_eq!(meaning(&log, "log -2x"), None);
+    let git_log = declaration(GIT_LOG);
+    assert_eq!(meaning(&git_log, "log --oneline -20"), None, "only with the alias");
+}
+
+#[test]
 fn what_the_declaration_does_not_say_does_not_fit() {
     let git_log = declaration(GIT_LOG);
     for line in [
