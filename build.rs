@@ -128,11 +128,12 @@ fn write_vocabulary(out_dir: &Path) {
 }
 
 /// `catalog.rs` in `OUT_DIR`: `CATALOG` and `CATALOG_DENY`, each a sorted
-/// table of `(file name, text, program)` for the JSON files of `catalog/`
-/// and `catalog/deny/`. The program is read off the file's
-/// `"binary": "..."` line, so that the hook finds a program's declarations
-/// without parsing the whole catalog; a test holds it to the parsed
-/// declarations.
+/// table of `(file name, text, program, key word)` for the JSON files of
+/// `catalog/` and `catalog/deny/`. The program is read off the file's
+/// `"binary": "..."` and the key word (`registry::programs::key_word`) off
+/// its `"argv"`, so that the hook finds the few declarations a line could
+/// match without parsing the whole catalog; a test holds both to the
+/// parsed declarations.
 fn write_catalog(out_dir: &Path) {
     println!("cargo:rerun-if-changed=catalog");
     println!("cargo:rerun-if-changed=catalog/deny");
@@ -155,7 +156,7 @@ fn write_catalog(out_dir: &Path) {
             })
             .unwrap_or_default();
         files.sort();
-        out.push_str(&format!("pub const {table}: &[(&str, &str, &str)] = &[\n"));
+        out.push_str(&format!("pub const {table}: &[(&str, &str, &str, &str)] = &[\n"));
         for (name, path) in &files {
             let text = std::fs::read_to_string(path).expect("a catalog file is UTF-8");
             let program = text
@@ -164,11 +165,61 @@ fn write_catalog(out_dir: &Path) {
                 .and_then(|rest| rest.split('"').nth(1))
                 .unwrap_or_default()
                 .to_owned();
+            let key = key_word(&text).unwrap_or_default();
             out.push_str(&format!(
-                "    ({name:?}, include_str!({path:?}), {program:?}),\n"
+                "    ({name:?}, include_str!({path:?}), {program:?}, {key:?}),\n"
             ));
         }
         out.push_str("];\n");
     }
     std::fs::write(out_dir.join("catalog.rs"), out).expect("write catalog.rs");
+}
+
+/// The key word of a catalog file's `"argv"` template: its first literal
+/// that is not an option, not after a literal option, and not after `--`
+/// (as `registry::programs::key_word` reads the parsed template). A small
+/// reader of the JSON array: strings are literals, `{...}` slots.
+fn key_word(text: &str) -> Option<String> {
+    let start = text.find("\"argv\"")?;
+    let rest = &text[start + 6..];
+    let mut chars = rest[rest.find('[')? + 1..].chars();
+    let mut after_option = false;
+    let mut depth = 0usize;
+    while let Some(ch) = chars.next() {
+        match ch {
+            '{' => depth += 1,
+            '}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    after_option = false;
+                }
+            }
+            ']' if depth == 0 => return None,
+            '"' => {
+                let mut literal = String::new();
+                while let Some(ch) = chars.next() {
+                    match ch {
+                        '\\' => literal.push(chars.next()?),
+                        '"' => break,
+                        other => literal.push(other),
+                    }
+                }
+                if depth > 0 {
+                    continue;
+                }
+                if literal == "--" {
+                    return None;
+                }
+                if literal.starts_with('-') {
+                    after_option = true;
+                } else if !after_option {
+                    return Some(literal);
+                } else {
+                    after_option = false;
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }

@@ -33,7 +33,7 @@ mod tests {
         for (table, dir) in [(CATALOG, "catalog"), (CATALOG_DENY, "catalog/deny")] {
             let embedded: Vec<(String, String)> = table
                 .iter()
-                .map(|(name, text, _)| ((*name).to_owned(), (*text).to_owned()))
+                .map(|(name, text, ..)| ((*name).to_owned(), (*text).to_owned()))
                 .collect();
             assert_eq!(
                 embedded,
@@ -44,13 +44,19 @@ mod tests {
     }
 
     #[test]
-    fn each_program_is_the_declarations_own() {
-        for (name, text, program) in CATALOG.iter().chain(CATALOG_DENY) {
-            let value: serde_json::Value = serde_json::from_str(text).unwrap();
+    fn each_program_and_key_word_is_the_declarations_own() {
+        for (name, text, program, key) in CATALOG.iter().chain(CATALOG_DENY) {
+            let parsed = crate::registry::parse_declaration(
+                text,
+                crate::contract::SourceFormat::Json,
+                &crate::contract::Origin::default(),
+            );
+            let subprocess = parsed.declaration.unwrap().subprocess.unwrap();
+            assert_eq!(subprocess.binary, *program, "{name}: build.rs read the wrong program");
             assert_eq!(
-                value["subprocess"]["binary"].as_str(),
-                Some(*program),
-                "{name}: build.rs read the wrong program"
+                crate::registry::programs::key_word(&subprocess.argv).unwrap_or_default(),
+                *key,
+                "{name}: build.rs read the wrong key word"
             );
         }
     }

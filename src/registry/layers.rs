@@ -320,10 +320,10 @@ impl Layers {
     fn catalog_allows(&self, name: &str) -> bool {
         let program = CATALOG
             .iter()
-            .find(|(file_name, _, _)| {
+            .find(|(file_name, ..)| {
                 split_file_name(file_name).is_some_and(|(stem, _, _)| stem == name)
             })
-            .map_or("", |(_, _, program)| *program);
+            .map_or("", |(_, _, program, _)| *program);
         self.catalog.allows(name, program_key(program))
     }
 
@@ -430,6 +430,7 @@ impl Layers {
     /// declares is that layer's, whatever program a lower layer's ran.
     pub fn program_index(&self, cache_dir: Option<&Path>) -> Result<ProgramIndex, LoadError> {
         let mut programs: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut keys: BTreeMap<String, String> = BTreeMap::new();
         let mut fingerprint = Sha256::new();
         for layer in self.layers() {
             let index = match &layer.registry {
@@ -446,6 +447,10 @@ impl Layers {
             for list in programs.values_mut() {
                 list.retain(|name| !names.contains(&name));
             }
+            for name in &names {
+                keys.remove(name.as_str());
+            }
+            keys.extend(index.keys().iter().map(|(name, key)| (name.clone(), key.clone())));
             for (program, names) in index.programs() {
                 programs
                     .entry(program.clone())
@@ -462,6 +467,7 @@ impl Layers {
         Ok(ProgramIndex::from_parts(
             hex(&fingerprint.finalize()),
             programs,
+            keys,
         ))
     }
 
@@ -515,7 +521,8 @@ fn merge(base: &mut toml::Table, over: toml::Table) {
 /// declaration is parsed to build it.
 fn catalog_index(switch: &CatalogSwitch) -> ProgramIndex {
     let mut programs: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for (file_name, _, program) in CATALOG {
+    let mut keys: BTreeMap<String, String> = BTreeMap::new();
+    for (file_name, _, program, key) in CATALOG {
         let Some((name, _, _)) = split_file_name(file_name) else {
             continue;
         };
@@ -525,9 +532,16 @@ fn catalog_index(switch: &CatalogSwitch) -> ProgramIndex {
                 .entry(program.to_owned())
                 .or_default()
                 .push(name.to_owned());
+            if !key.is_empty() {
+                keys.insert(name.to_owned(), (*key).to_owned());
+            }
         }
     }
-    ProgramIndex::from_parts(format!("catalog-{}", env!("CARGO_PKG_VERSION")), programs)
+    ProgramIndex::from_parts(
+        format!("catalog-{}", env!("CARGO_PKG_VERSION")),
+        programs,
+        keys,
+    )
 }
 
 /// The project's registry: the first `commands/` holding an `aigent.toml`

@@ -152,7 +152,7 @@ impl Registry {
             Self::Layered(layers) => return layers.load(name),
             Self::Catalog => CATALOG
                 .iter()
-                .filter_map(|(file_name, _, _)| split_file_name(file_name))
+                .filter_map(|(file_name, ..)| split_file_name(file_name))
                 .filter(|(stem, _, _)| *stem == name)
                 .map(|(_, file_name, format)| (file_name.to_owned(), format))
                 .collect(),
@@ -265,8 +265,8 @@ impl Registry {
             Self::Catalog => {
                 let text = CATALOG
                     .iter()
-                    .find(|(name, _, _)| *name == file_name)
-                    .map(|(_, text, _)| (*text).to_owned())
+                    .find(|(name, ..)| *name == file_name)
+                    .map(|(_, text, ..)| (*text).to_owned())
                     .unwrap_or_default();
                 return Ok(Ok(text));
             }
@@ -328,7 +328,7 @@ impl Registry {
             Self::Layered(layers) => return layers.entries(),
             Self::Catalog => CATALOG
                 .iter()
-                .filter_map(|(file_name, _, _)| split_file_name(file_name))
+                .filter_map(|(file_name, ..)| split_file_name(file_name))
                 .map(|(name, file_name, format)| RegistryEntry {
                     name: name.to_owned(),
                     file_name: file_name.to_owned(),

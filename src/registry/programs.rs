@@ -43,6 +43,10 @@ pub struct ProgramIndex {
     #[serde(default)]
     settled: bool,
     programs: BTreeMap<String, Vec<String>>,
+    /// Each declaration's key word ([`key_word`]): a line that lacks it
+    /// cannot match the declaration, so the hook need not read it.
+    #[serde(default)]
+    keys: BTreeMap<String, String>,
 }
 
 /// See [`ProgramIndex::settled`].
@@ -52,6 +56,20 @@ impl ProgramIndex {
     /// The commands whose program has base name `program`.
     pub fn commands_for(&self, program: &str) -> &[String] {
         self.programs.get(program).map_or(&[], Vec::as_slice)
+    }
+
+    /// The commands of `program` a line of these `words` could match: those
+    /// whose key word is among them, or that have none.
+    pub fn commands_for_words(&self, program: &str, words: &[&str]) -> Vec<&str> {
+        self.commands_for(program)
+            .iter()
+            .filter(|name| {
+                self.keys
+                    .get(name.as_str())
+                    .is_none_or(|key| words.contains(&key.as_str()))
+            })
+            .map(String::as_str)
+            .collect()
     }
 
     /// How many programs the index knows.
@@ -76,15 +94,21 @@ impl ProgramIndex {
             fingerprint: self.fingerprint.clone(),
             settled: self.settled,
             programs: BTreeMap::from([(program.to_owned(), names)]),
+            keys: self.keys.clone(),
         }
     }
 
     /// An index made elsewhere (the layers merged, the catalog's table).
-    pub(super) fn from_parts(fingerprint: String, programs: BTreeMap<String, Vec<String>>) -> Self {
+    pub(super) fn from_parts(
+        fingerprint: String,
+        programs: BTreeMap<String, Vec<String>>,
+        keys: BTreeMap<String, String>,
+    ) -> Self {
         Self {
             fingerprint,
             settled: true,
             programs,
+            keys,
         }
     }
 
@@ -92,9 +116,31 @@ impl ProgramIndex {
         &self.programs
     }
 
+    pub(super) fn keys(&self) -> &BTreeMap<String, String> {
+        &self.keys
+    }
+
     pub(super) fn fingerprint(&self) -> &str {
         &self.fingerprint
     }
+}
+
+/// A word every line that matches a template has, word for word: its
+/// first literal that is not an option, nor after an option it could be
+/// the value of, nor after `--`. `None` when it has none.
+pub fn key_word(argv: &[crate::contract::ArgvPart]) -> Option<&str> {
+    use crate::contract::ArgvPart;
+    let mut after_option = false;
+    for part in argv {
+        match part {
+            ArgvPart::Literal(word) if word == "--" => return None,
+            ArgvPart::Literal(word) if word.starts_with('-') => after_option = true,
+            ArgvPart::Literal(word) if !after_option => return Some(word),
+            ArgvPart::Literal(_) => after_option = false,
+            ArgvPart::Param(_) => after_option = false,
+        }
+    }
+    None
 }
 
 /// The base name a program is indexed and looked up by: the last path
@@ -130,6 +176,7 @@ impl Registry {
                 .is_some_and(|age| age > SETTLE),
         };
         let mut programs: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut keys: BTreeMap<String, String> = BTreeMap::new();
         for report in self.reports()? {
             let Some(subprocess) = report
                 .declaration
@@ -142,6 +189,9 @@ impl Registry {
                 .entry(program_key(&subprocess.binary).to_owned())
                 .or_default()
                 .push(report.name.clone());
+            if let Some(key) = key_word(&subprocess.argv) {
+                keys.insert(report.name.clone(), key.to_owned());
+            }
         }
         for names in programs.values_mut() {
             names.sort();
@@ -151,6 +201,7 @@ impl Registry {
             fingerprint,
             settled,
             programs,
+            keys,
         };
         if let Some(cache) = cache {
             // A cache that cannot be written only costs the next call time.

@@ -54,7 +54,7 @@ fn read_shipped() -> Vec<(String, String)> {
     files.extend(
         CATALOG
             .iter()
-            .map(|(name, text, _)| ((*name).to_owned(), (*text).to_owned())),
+            .map(|(name, text, ..)| ((*name).to_owned(), (*text).to_owned())),
     );
     files
 }

@@ -63,7 +63,17 @@ pub(super) fn match_declarations(
     if let Some(segment) = catastrophic(program, argv) {
         return Matched::Refused(segment);
     }
-    let names = context.index.commands_for(program_key(program));
+    // The declarations whose key word the line has come first; the rest
+    // are read only when none of those took the line, to name the closest.
+    let key = program_key(program);
+    let likely = context.index.commands_for_words(key, argv);
+    let rest = context
+        .index
+        .commands_for(key)
+        .iter()
+        .map(String::as_str)
+        .filter(|name| !likely.contains(name));
+    let names = likely.iter().copied().map(Some).chain([None]).chain(rest.map(Some));
     let cwd = state.working_directory(context);
     let mut allowed: Option<(Segment, Option<Vec<String>>)> = None;
     let mut refusal: Option<Segment> = None;
@@ -71,10 +81,16 @@ pub(super) fn match_declarations(
     let mut invalid: Option<(String, String)> = None;
     let mut declared = Vec::new();
     for name in names {
+        let Some(name) = name else {
+            if allowed.is_some() || refusal.is_some() {
+                break;
+            }
+            continue;
+        };
         let declaration = match state.load_checked(name, context.registry) {
             Ok(declaration) => declaration,
             Err(why) => {
-                invalid.get_or_insert_with(|| (name.clone(), why));
+                invalid.get_or_insert_with(|| (name.to_owned(), why));
                 continue;
             }
         };
@@ -82,7 +98,7 @@ pub(super) fn match_declarations(
             continue;
         };
         if !same_program(&subprocess.binary, program, context) {
-            declared.push(name.clone());
+            declared.push(name.to_owned());
             continue;
         }
         match match_one(&declaration, argv, context.aigent, cwd) {
@@ -154,7 +170,7 @@ fn catastrophic_forms() -> &'static [Declaration] {
     FORMS.get_or_init(|| {
         crate::registry::CATALOG_DENY
             .iter()
-            .filter_map(|(file_name, text, _)| {
+            .filter_map(|(file_name, text, ..)| {
                 let name = file_name.strip_suffix(".json")?;
                 let origin = crate::contract::Origin {
                     file_stem: Some(name),
