@@ -339,21 +339,22 @@ fn command_strings(declaration: &Declaration, subprocess: &Subprocess) -> Vec<Di
 
 /// The sed scripts an agent's value may be when its parameter's `pattern`
 /// says so: addresses (lines, `$`, `/re/`, ranges, `!`) and the commands
-/// that print, delete, quit, substitute (`s` with the flags `g`, `p`, `i`,
-/// `m` and a number) or translate, joined by `;`. Nothing that runs (`e`,
-/// `s///e`), reads or writes a file (`r`, `R`, `w`, `W`, `s///w`), and no
-/// bare `/` inside a bracket expression, so that a sed that reads
-/// `[/]` as a bracket and one that ends the regex there split the script
-/// alike.
+/// that print, delete, quit, substitute (`s` delimited by `/`, `|`, `#` or
+/// `:`, with the flags `g`, `p`, `i`, `m` and a number) or translate,
+/// joined by `;`. Nothing that runs (`e`, `s///e`), reads or writes a file
+/// (`r`, `R`, `w`, `W`, `s///w`), and no bare delimiter inside a bracket
+/// expression, so that a sed that reads `[/]` as a bracket and one that
+/// ends the regex there split the script alike.
 const SED_PRINTS_ONLY: &str = concat!(
-    r"^ *(((([0-9]+(~[0-9]+)?|\$|/([^/\\\n]|\\[^\n])*/[IM]?)",
-    r"(,([0-9]+|\$|/([^/\\\n]|\\[^\n])*/[IM]?|[+~][0-9]+))?) *!? *)?",
-    r"([pdDnNPhHgGxlz=]|[qQ][0-9]*|s/([^/\\\n]|\\[^\n])*/([^/\\\n]|\\[^\n])*/[gpiImM0-9]*",
-    r"|y/([^/\\\n]|\\[^\n])*/([^/\\\n]|\\[^\n])*/))",
-    r"( *; *(((([0-9]+(~[0-9]+)?|\$|/([^/\\\n]|\\[^\n])*/[IM]?)",
-    r"(,([0-9]+|\$|/([^/\\\n]|\\[^\n])*/[IM]?|[+~][0-9]+))?) *!? *)?",
-    r"([pdDnNPhHgGxlz=]|[qQ][0-9]*|s/([^/\\\n]|\\[^\n])*/([^/\\\n]|\\[^\n])*/[gpiImM0-9]*",
-    r"|y/([^/\\\n]|\\[^\n])*/([^/\\\n]|\\[^\n])*/)))* *;? *$",
+    r"^ *(((([0-9]+(~[0-9]+)?|\$|/([^/\\\n]|\\[^\n])*/[IM]?)(,([0-9]+|\$|/([^/\\\n]|\\[^\n])*/[IM]?|[+~][0-9]+))?) *!? *)?([pdDnNPhHgGxlz=]|[qQ][0-9]*",
+    r"|s/([^/\\\n]|\\[^\n])*/([^/\\\n]|\\[^\n])*/[gpiImM0-9]*",
+    r"|s\|([^|\\\n]|\\[^\n])*\|([^|\\\n]|\\[^\n])*\|[gpiImM0-9]*",
+    r"|s#([^#\\\n]|\\[^\n])*#([^#\\\n]|\\[^\n])*#[gpiImM0-9]*",
+    r"|s:([^:\\\n]|\\[^\n])*:([^:\\\n]|\\[^\n])*:[gpiImM0-9]*|y/([^/\\\n]|\\[^\n])*/([^/\\\n]|\\[^\n])*/))( *; *(((([0-9]+(~[0-9]+)?|\$|/([^/\\\n]|\\[^\n])*/[IM]?)(,([0-9]+|\$|/([^/\\\n]|\\[^\n])*/[IM]?|[+~][0-9]+))?) *!? *)?([pdDnNPhHgGxlz=]|[qQ][0-9]*",
+    r"|s/([^/\\\n]|\\[^\n])*/([^/\\\n]|\\[^\n])*/[gpiImM0-9]*",
+    r"|s\|([^|\\\n]|\\[^\n])*\|([^|\\\n]|\\[^\n])*\|[gpiImM0-9]*",
+    r"|s#([^#\\\n]|\\[^\n])*#([^#\\\n]|\\[^\n])*#[gpiImM0-9]*",
+    r"|s:([^:\\\n]|\\[^\n])*:([^:\\\n]|\\[^\n])*:[gpiImM0-9]*|y/([^/\\\n]|\\[^\n])*/([^/\\\n]|\\[^\n])*/)))* *;? *$",
 );
 
 /// Whether `diagnostic` is E127 on a `sed` script that an agent's value
@@ -845,6 +846,46 @@ mod tests {
             found,
             [pair(codes::Code::AgentValueIsCode, "subprocess.argv[1]")]
         );
+    }
+
+    #[test]
+    fn a_sed_script_held_to_printing_is_not_code() {
+        let sed = |pattern: &str, slot: &str| {
+            findings(&format!(
+                "name: t\ndescription: d\nparameters:\n  script: {{type: string, pattern_type: free_text, pattern: '{pattern}'}}\nsubprocess: {{binary: sed, argv: [-n, {slot}, file]}}\n"
+            ))
+        };
+        let code = pair(codes::Code::AgentValueIsCode, "subprocess.argv[1]");
+        let prints_only = SED_PRINTS_ONLY.replace('\'', "''");
+        assert!(sed(&prints_only, "{param: script}").is_empty());
+        assert!(sed("^[0-9]+(,[0-9]+)?p$", "{param: script}").is_empty());
+        assert!(sed("^s/[a-z]*/[A-Z]*/g?$", "{param: script}").is_empty());
+        assert!(sed("^s[|][a-z/]*[|][a-z/]*[|]g?$", "{param: script}").is_empty());
+        // A script that may write a file, run a command or be anything.
+        assert_eq!(sed("^s/[a-z]*/[a-z]*/[gw]*$", "{param: script}"), [code.clone()]);
+        assert_eq!(sed("^[0-9]+[pe]$", "{param: script}"), [code.clone()]);
+        assert_eq!(sed("^.+$", "{param: script}"), [code.clone()]);
+        assert_eq!(sed("^s[|][a-z|]*[|][a-z]*[|]$", "{param: script}"), [code.clone()]);
+        // A prefix glued in front is not held by the pattern.
+        assert_eq!(sed("^[0-9]+p$", "{param: script, prefix: x}"), [code.clone()]);
+        // Nor is a program other than sed.
+        let vim = findings(
+            "name: t\ndescription: d\nparameters:\n  file: {type: string, pattern: '^[0-9]+p$'}\nsubprocess: {binary: vim, argv: [{param: file}]}\n",
+        );
+        assert_eq!(vim, [pair(codes::Code::AgentValueIsCode, "subprocess.argv[0]")]);
+    }
+
+    #[test]
+    fn one_language_within_another() {
+        assert!(pattern_within("^a+$", "^a*$"));
+        assert!(!pattern_within("^a*$", "^a+$"));
+        assert!(pattern_within("^(ab|c)$", "^[abc]+$"));
+        assert!(!pattern_within("^[a-d]$", "^[abc]$"));
+        assert!(pattern_within("^[0-9]{1,3}p$", SED_PRINTS_ONLY));
+        assert!(!pattern_within("^[0-9]{1,3}[pw]$", SED_PRINTS_ONLY));
+        // Bytes beyond ASCII walk the UTF-8 automata alike.
+        assert!(pattern_within("^é+$", "^[^a]+$"));
+        assert!(!pattern_within("^[^a]+$", "^é+$"));
     }
 
     #[test]

@@ -12,7 +12,6 @@
 //! [`Repo`]), as `aigent hook` would judge them for an agent working there.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
@@ -718,4 +717,696 @@ fn samples_run_for_real_where_the_program_is_here() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+// ------------------------------------------------------------------ project code, confined
+
+/// A small real project in a temp dir, with its own home, XDG directories
+/// and audit log beside it.
+struct Project {
+    root: tempfile::TempDir,
+}
+
+impl Project {
+    fn new(files: &[(&str, &str)]) -> Project {
+        let root = tempfile::Builder::new()
+            .prefix("aigent-catalog-project-")
+            .tempdir()
+            .expect("temp dir");
+        for dir in ["home", "tmp", "project"] {
+            std::fs::create_dir_all(root.path().join(dir)).unwrap();
+        }
+        let project = Project { root };
+        project.write(files);
+        project
+    }
+
+    fn write(&self, files: &[(&str, &str)]) {
+        for (path, text) in files {
+            let path = self.dir().join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+    }
+
+    fn dir(&self) -> PathBuf {
+        self.root.path().join("project")
+    }
+
+    fn home(&self) -> PathBuf {
+        self.root.path().join("home")
+    }
+
+    /// Judges `line` for an agent in the project, and runs the command the
+    /// hook routes it to (`aigent run NAME ...`); the exit code, stdout and
+    /// stderr.
+    fn route_and_run(&self, line: &str, env: &[(&str, PathBuf)]) -> (i32, String) {
+        let judgement = Judge::get().judge_in(line, &self.dir());
+        assert_eq!(
+            judgement.verdict,
+            Verdict::Allow,
+            "{line}: {}",
+            describe(&judgement)
+        );
+        assert!(judgement.confine, "{line}: runs project code, so it is confined");
+        let route = judgement.route.unwrap_or_else(|| panic!("{line}: no route"));
+        let root = self.root.path();
+        let mut command = Command::new(env!("CARGO_BIN_EXE_aigent"));
+        command
+            .args(&route)
+            .current_dir(self.dir())
+            .env("HOME", self.home())
+            .env("XDG_CONFIG_HOME", root.join("config"))
+            .env("XDG_CACHE_HOME", root.join("cache"))
+            .env("XDG_STATE_HOME", root.join("state"))
+            .env("AIGENT_AUDIT_LOG", root.join("audit.jsonl"))
+            .env("TMPDIR", root.join("tmp"))
+            .env("AIGENT_FORMAT", "text")
+            .env_remove("AIGENT_COMMANDS")
+            .stdin(Stdio::null());
+        for (name, value) in env {
+            command.env(name, value);
+        }
+        let output = command.output().expect("run aigent");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        (output.status.code().unwrap_or(-1), text)
+    }
+}
+
+impl Judge {
+    /// `line` judged for an agent in `cwd`.
+    fn judge_in(&self, line: &str, cwd: &Path) -> Judgement {
+        let which = |name: &str| Some(PathBuf::from(format!("/usr/bin/{name}")));
+        let context = Context {
+            registry: &self.registry,
+            index: &self.index,
+            settings: &self.settings,
+            which: &which,
+            cwd: Some(cwd),
+            aigent: Some(&self.aigent),
+        };
+        judge(line, &context)
+    }
+}
+
+/// Whether this kernel confines writes and sockets (Landlock ABI 4 and
+/// seccomp); says why not when it does not.
+#[cfg(target_os = "linux")]
+fn confinement_enforced() -> bool {
+    let support = aigent::exec::sandbox::Support::current();
+    let ready = support.landlock_abi >= aigent::exec::sandbox::Support::NET_ABI && support.seccomp;
+    if !ready {
+        eprintln!(
+            "catalog: Landlock ABI {} and seccomp {}: escapes are not checked here",
+            support.landlock_abi, support.seccomp
+        );
+    }
+    ready
+}
+
+/// What a test that tries to leave the project writes, and where.
+const ESCAPE_FILE: &str = "escaped.txt";
+
+#[test]
+#[cfg(target_os = "linux")]
+fn cargo_test_runs_confined_in_a_real_project() {
+    if !have("cargo") {
+        eprintln!("catalog: cargo is not on this machine; skipped");
+        return;
+    }
+    let lib = "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {\n        assert_eq!(super::add(1, 2), 3);\n    }\n}\n";
+    let project = Project::new(&[
+        (
+            "Cargo.toml",
+            "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n",
+        ),
+        ("src/lib.rs", lib),
+    ]);
+    // The toolchain is found where the test's own cargo found it; cargo's
+    // home is the project's.
+    let mut env = vec![("CARGO_HOME", project.home().join(".cargo"))];
+    for name in ["RUSTUP_HOME", "RUSTUP_TOOLCHAIN"] {
+        if let Some(value) = std::env::var_os(name) {
+            env.push((name, PathBuf::from(value)));
+        }
+    }
+    if std::env::var_os("RUSTUP_HOME").is_none()
+        && let Some(home) = std::env::var_os("HOME")
+    {
+        let rustup = PathBuf::from(home).join(".rustup");
+        if rustup.is_dir() {
+            env.push(("RUSTUP_HOME", rustup));
+        }
+    }
+    let (code, output) = project.route_and_run("cargo test", &env);
+    assert_eq!(code, 0, "cargo test in the sandbox:\n{output}");
+    assert!(output.contains("test tests::adds ... ok"), "{output}");
+    if !confinement_enforced() {
+        return;
+    }
+    let escape = project.home().join(ESCAPE_FILE);
+    project.write(&[(
+        "src/lib.rs",
+        &format!(
+            "{lib}\n#[cfg(test)]\nmod escapes {{\n    #[test]\n    fn writes_outside() {{\n        std::fs::write({:?}, \"out\").unwrap();\n    }}\n    #[test]\n    fn opens_a_socket() {{\n        std::net::TcpListener::bind(\"127.0.0.1:0\").unwrap();\n    }}\n}}\n",
+            escape.display().to_string()
+        ),
+    )]);
+    let (code, output) = project.route_and_run("cargo test", &env);
+    assert_ne!(code, 0, "the escaping tests passed:\n{output}");
+    assert!(output.contains("test tests::adds ... ok"), "{output}");
+    assert!(output.contains("escapes::writes_outside ... FAILED"), "{output}");
+    assert!(output.contains("escapes::opens_a_socket ... FAILED"), "{output}");
+    assert!(!escape.exists(), "a test wrote outside the project");
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn npm_test_runs_confined_in_a_real_project() {
+    if !have("npm") || !have("node") {
+        eprintln!("catalog: npm or node is not on this machine; skipped");
+        return;
+    }
+    let project = Project::new(&[
+        (
+            "package.json",
+            "{\"name\": \"demo\", \"version\": \"1.0.0\", \"private\": true, \"scripts\": {\"test\": \"node test.js\"}}\n",
+        ),
+        (
+            "test.js",
+            "const assert = require('assert');\nassert.strictEqual(1 + 2, 3);\nconsole.log('adds ok');\n",
+        ),
+    ]);
+    let (code, output) = project.route_and_run("npm test", &[]);
+    assert_eq!(code, 0, "npm test in the sandbox:\n{output}");
+    assert!(output.contains("adds ok"), "{output}");
+    if !confinement_enforced() {
+        return;
+    }
+    let escape = project.home().join(ESCAPE_FILE);
+    project.write(&[(
+        "test.js",
+        &format!(
+            "const fs = require('fs');\nfs.writeFileSync({:?}, 'out');\nconsole.log('escaped');\n",
+            escape.display().to_string()
+        ),
+    )]);
+    let (code, output) = project.route_and_run("npm test", &[]);
+    assert_ne!(code, 0, "the escaping test passed:\n{output}");
+    assert!(!escape.exists(), "a test wrote outside the project");
+    project.write(&[(
+        "test.js",
+        "const net = require('net');\nconst server = net.createServer();\nserver.on('error', (e) => { console.error('refused', e.code); process.exit(1); });\nserver.listen(0, '127.0.0.1', () => { console.log('listening'); process.exit(0); });\n",
+    )]);
+    let (code, output) = project.route_and_run("npm test", &[]);
+    assert_ne!(code, 0, "the test opened a socket:\n{output}");
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn python_tests_run_confined_in_a_real_project() {
+    let Some(python) = ["python3", "python"].into_iter().find(|name| have(name)) else {
+        eprintln!("catalog: python is not on this machine; skipped");
+        return;
+    };
+    // pytest when this machine has it, else the standard library's runner.
+    let with_pytest = Command::new(python)
+        .args(["-m", "pytest", "--version"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success());
+    let line = if with_pytest {
+        format!("{python} -m pytest -q")
+    } else {
+        format!("{python} -m unittest -v")
+    };
+    let passing = "import unittest\n\n\nclass Adds(unittest.TestCase):\n    def test_adds(self):\n        self.assertEqual(1 + 2, 3)\n";
+    let project = Project::new(&[("test_demo.py", passing)]);
+    let (code, output) = project.route_and_run(&line, &[]);
+    assert_eq!(code, 0, "{line} in the sandbox:\n{output}");
+    if !confinement_enforced() {
+        return;
+    }
+    let escape = project.home().join(ESCAPE_FILE);
+    project.write(&[(
+        "test_demo.py",
+        &format!(
+            "{passing}\n\nclass Escapes(unittest.TestCase):\n    def test_writes_outside(self):\n        with open({:?}, 'w') as out:\n            out.write('out')\n\n    def test_opens_a_socket(self):\n        import socket\n        socket.create_server(('127.0.0.1', 0))\n",
+            escape.display().to_string()
+        ),
+    )]);
+    let (code, output) = project.route_and_run(&line, &[]);
+    assert_ne!(code, 0, "the escaping tests passed:\n{output}");
+    assert!(!escape.exists(), "a test wrote outside the project");
+    assert!(
+        output.matches("Error").count() + output.matches("FAILED").count() >= 2,
+        "both escapes fail:\n{output}"
+    );
+}
+
+// ------------------------------------------------------------------ spellings
+
+/// Words an argument may be, tried against each parameter: each parameter
+/// takes those its type and pattern accept.
+const CANDIDATE_TEXTS: &[&str] = &[
+    "alpha",
+    "a.txt",
+    "src",
+    "src/main.rs",
+    "main",
+    "HEAD~1",
+    "v0.1.0",
+    "feature",
+    "origin",
+    "build",
+    "pods",
+    "web",
+    "1",
+    "12",
+    "./...",
+    "two words",
+    "name=value",
+    "Accept: text/plain",
+    "https://example.com/x",
+    "{print $1}",
+    "s/a/b/g",
+    "2p",
+    "1,3",
+    "never",
+    "f",
+    "755",
+    "-x",
+];
+
+/// A small deterministic generator (splitmix64), so that a failing case's
+/// seed replays it.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, bound: usize) -> usize {
+        (self.next() % bound.max(1) as u64) as usize
+    }
+
+    fn chance(&mut self) -> bool {
+        self.next() & 1 == 1
+    }
+
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+
+    fn shuffle<T>(&mut self, items: &mut [T]) {
+        for index in (1..items.len()).rev() {
+            let other = self.below(index + 1);
+            items.swap(index, other);
+        }
+    }
+}
+
+/// The values each parameter of a declaration accepts, of
+/// [`CANDIDATE_TEXTS`] (and its enum values, numbers, `true`).
+fn accepted_values(declaration: &Declaration) -> Vec<(String, ParamType, Vec<Value>)> {
+    declaration
+        .parameters()
+        .iter()
+        .map(|parameter| {
+            let candidates: Vec<Value> = match parameter.kind {
+                ParamType::Boolean => vec![Value::Bool(true)],
+                ParamType::Integer => vec![json!(1), json!(3), json!(20)],
+                ParamType::Number => vec![json!(1.5)],
+                ParamType::Enum => parameter
+                    .enum_values
+                    .iter()
+                    .map(|value| Value::String(value.clone()))
+                    .collect(),
+                _ => CANDIDATE_TEXTS
+                    .iter()
+                    .map(|text| Value::String((*text).to_owned()))
+                    .collect(),
+            };
+            let accepted = candidates
+                .into_iter()
+                .filter(|value| {
+                    let value = if parameter.kind == ParamType::Array {
+                        Value::Array(vec![value.clone()])
+                    } else {
+                        value.clone()
+                    };
+                    let text = json!({ parameter.name.as_str(): value }).to_string();
+                    match guard::check(declaration, &RawArguments::Json(&text)) {
+                        Ok(_) => true,
+                        Err(rejection) => !rejection.violations.iter().any(|violation| {
+                            violation.field == parameter.name
+                                || violation.field.starts_with(&format!("{}[", parameter.name))
+                        }),
+                    }
+                })
+                .collect();
+            (parameter.name.clone(), parameter.kind, accepted)
+        })
+        .collect()
+}
+
+/// One word or group of words of a line, as the respelling moves them.
+#[derive(Debug, Clone)]
+enum Token {
+    /// A literal positional (a subcommand): it opens a scope.
+    Opener(String),
+    /// The template's `--`.
+    End,
+    /// An option: its names (the template's first), its value, whether
+    /// the value may only be attached, and whether it may only be the next
+    /// word (a literal option's literal value).
+    Opt {
+        names: Vec<String>,
+        value: Option<String>,
+        attached_only: bool,
+        separate_only: bool,
+    },
+    Operand(String),
+}
+
+fn is_option_word(word: &str) -> bool {
+    word.len() > 1 && word.starts_with('-') && word != "--"
+}
+
+/// The line's tokens for the template and the arguments, in the
+/// template's order (what `run` writes).
+fn tokens(declaration: &Declaration, arguments: &Map<String, Value>) -> Vec<Token> {
+    let subprocess = declaration.subprocess.as_ref().expect("a program");
+    let mut out = Vec::new();
+    let mut ended = false;
+    let mut parts = subprocess.argv.iter().peekable();
+    let text = |value: &Value| match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    };
+    while let Some(part) = parts.next() {
+        match part {
+            ArgvPart::Literal(word) if ended => out.push(Token::Operand(word.clone())),
+            ArgvPart::Literal(word) if word == "--" => {
+                ended = true;
+                out.push(Token::End);
+            }
+            ArgvPart::Literal(word) if is_option_word(word) => {
+                let value = match parts.peek() {
+                    Some(ArgvPart::Literal(next)) if !is_option_word(next) && next != "--" => {
+                        let next = next.clone();
+                        parts.next();
+                        Some(next)
+                    }
+                    _ => None,
+                };
+                out.push(Token::Opt {
+                    names: vec![word.clone()],
+                    value,
+                    attached_only: false,
+                    separate_only: true,
+                });
+            }
+            ArgvPart::Literal(word) => out.push(Token::Opener(word.clone())),
+            ArgvPart::Param(slot) => {
+                let Some(value) = arguments.get(&slot.param) else {
+                    continue;
+                };
+                let items: Vec<Value> = match value {
+                    Value::Array(items) => items.clone(),
+                    Value::Bool(false) => Vec::new(),
+                    other => vec![other.clone()],
+                };
+                for item in items {
+                    let Some(flag) = &slot.flag else {
+                        out.push(Token::Operand(format!("{}{}", slot.prefix, text(&item))));
+                        continue;
+                    };
+                    let mut names = vec![flag.clone()];
+                    names.extend(slot.aliases.iter().cloned());
+                    let value = (item != Value::Bool(true))
+                        .then(|| format!("{}{}", slot.prefix, text(&item)));
+                    // An alias that is a whole `--x=v` word names a switch.
+                    if value.is_some() {
+                        names.retain(|name| !name.contains('='));
+                    }
+                    out.push(Token::Opt {
+                        names,
+                        value,
+                        attached_only: slot.attached_only,
+                        separate_only: false,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A short single-letter option name (`-x`), which bundles.
+fn short_letter(name: &str) -> Option<char> {
+    let mut chars = name.chars();
+    (chars.next() == Some('-'))
+        .then(|| chars.next())
+        .flatten()
+        .filter(|letter| letter.is_ascii_alphanumeric() && chars.next().is_none())
+}
+
+/// The words of one option, spelt one of the ways the syntax reads alike.
+fn spell_option(token: &Token, syntax: Syntax, rng: &mut Rng) -> Vec<String> {
+    let Token::Opt {
+        names,
+        value,
+        attached_only,
+        separate_only,
+    } = token
+    else {
+        unreachable!()
+    };
+    let mut name = rng.pick(names).clone();
+    if syntax == Syntax::Go && rng.chance() {
+        // Go's flag package reads -name and --name alike.
+        name = if let Some(long) = name.strip_prefix("--") {
+            format!("-{long}")
+        } else {
+            format!("-{name}")
+        };
+    }
+    let Some(value) = value else {
+        return vec![name];
+    };
+    if *separate_only {
+        return vec![name, value.clone()];
+    }
+    // `--name=v` (and Go's `-name=v`), `-nv`; a single-dash name of
+    // several letters (find's `-name`) takes its value as the next word.
+    let attach = *attached_only || rng.chance();
+    if name.starts_with("--") || syntax == Syntax::Go {
+        if attach {
+            return vec![format!("{name}={value}")];
+        }
+    } else if short_letter(&name).is_some() && attach {
+        return vec![format!("{name}{value}")];
+    }
+    vec![name, value.clone()]
+}
+
+/// The line re-spelt: options shuffled within their scope (and, where the
+/// program permutes, among its operands), short switches bundled, values
+/// attached or not, aliases for names, and a `--` dropped when nothing
+/// after it could be read as an option.
+fn respell(program: &str, tokens: &[Token], syntax: Syntax, rng: &mut Rng) -> Vec<String> {
+    let bundles = matches!(syntax, Syntax::Gnu | Syntax::Git | Syntax::Posix);
+    let permutes = matches!(syntax, Syntax::Gnu | Syntax::Git);
+    // Split into scopes at each opener; each scope's options, operands
+    // before the end, and the end and what follows it.
+    let mut scopes: Vec<(Option<String>, Vec<Token>, Vec<String>, Option<Vec<String>>)> =
+        vec![(None, Vec::new(), Vec::new(), None)];
+    for token in tokens {
+        let scope = scopes.last_mut().expect("a scope");
+        match token {
+            Token::Opener(word) if scope.3.is_none() => {
+                scopes.push((Some(word.clone()), Vec::new(), Vec::new(), None));
+            }
+            Token::End => scope.3 = Some(Vec::new()),
+            Token::Opt { .. } => scope.1.push(token.clone()),
+            Token::Opener(word) | Token::Operand(word) => match &mut scope.3 {
+                Some(after) => after.push(word.clone()),
+                None => scope.2.push(word.clone()),
+            },
+        }
+    }
+    let mut words = vec![program.to_owned()];
+    for (opener, mut options, operands, after) in scopes {
+        words.extend(opener);
+        rng.shuffle(&mut options);
+        // Runs of short switches bundled (`-l -a` as `-la`), a run maybe
+        // ending in a short option with its value (`-xzf FILE`).
+        let mut groups: Vec<Vec<String>> = Vec::new();
+        let mut index = 0;
+        while index < options.len() {
+            let first = match &options[index] {
+                Token::Opt {
+                    names, value: None, ..
+                } if bundles => names.iter().find_map(|name| short_letter(name)),
+                _ => None,
+            };
+            let Some(first) = first.filter(|_| rng.chance()) else {
+                groups.push(spell_option(&options[index], syntax, rng));
+                index += 1;
+                continue;
+            };
+            let mut bundle = format!("-{first}");
+            let mut value_word = None;
+            index += 1;
+            while let Some(Token::Opt {
+                names,
+                value,
+                attached_only,
+                separate_only,
+            }) = options.get(index)
+            {
+                let Some(letter) = names.iter().find_map(|name| short_letter(name)) else {
+                    break;
+                };
+                bundle.push(letter);
+                index += 1;
+                if let Some(value) = value {
+                    if *attached_only || (!*separate_only && rng.chance()) {
+                        bundle.push_str(value);
+                    } else {
+                        value_word = Some(value.clone());
+                    }
+                    break;
+                }
+            }
+            groups.push(std::iter::once(bundle).chain(value_word).collect());
+        }
+        // Options, and (where the program permutes) operands among them.
+        let mut operands = operands.into_iter().peekable();
+        let mut line: Vec<String> = Vec::new();
+        for group in groups {
+            while permutes && operands.peek().is_some() && rng.chance() {
+                line.push(operands.next().expect("peeked"));
+            }
+            line.extend(group);
+        }
+        line.extend(operands);
+        words.extend(line);
+        if let Some(after) = after {
+            let keep_end = after.iter().any(|word| word.starts_with('-')) || rng.chance();
+            if keep_end {
+                words.push("--".to_owned());
+            }
+            words.extend(after);
+        }
+    }
+    words
+}
+
+/// The declarations with a grammar, and what their parameters accept.
+fn grammar_declarations() -> &'static [(String, Vec<(String, ParamType, Vec<Value>)>)] {
+    static FOUND: OnceLock<Vec<(String, Vec<(String, ParamType, Vec<Value>)>)>> = OnceLock::new();
+    FOUND.get_or_init(|| {
+        catalog()
+            .iter()
+            .filter(|(_, declaration)| Grammar::of(declaration).is_some())
+            .map(|(name, declaration)| (name.clone(), accepted_values(declaration)))
+            .collect()
+    })
+}
+
+/// One case: arguments for declaration `which`, the line `run` would write
+/// for them, and that line re-spelt; the verdicts must agree, and one
+/// undeclared option must not be allowed.
+fn respelling_case(which: usize, seed: u64) -> Result<(), TestCaseError> {
+    let (name, accepted) = &grammar_declarations()[which % grammar_declarations().len()];
+    let declaration = &catalog()[name];
+    let mut rng = Rng(seed);
+    let mut arguments = Map::new();
+    for (parameter, kind, values) in accepted {
+        let required = declaration
+            .parameter(parameter)
+            .is_some_and(|parameter| parameter.required);
+        if values.is_empty() || !(required || rng.below(3) == 0) {
+            continue;
+        }
+        let value = if *kind == ParamType::Array {
+            let count = 1 + rng.below(2);
+            Value::Array((0..count).map(|_| rng.pick(values).clone()).collect())
+        } else {
+            rng.pick(values).clone()
+        };
+        arguments.insert(parameter.clone(), value);
+    }
+    let text = Value::Object(arguments.clone()).to_string();
+    let Ok(validated) = guard::check(declaration, &RawArguments::Json(&text)) else {
+        return Ok(());
+    };
+    let built = Argv::build(declaration, &validated).expect("argv");
+    let canonical = aigent::shell::quote(built.words());
+    let subprocess = declaration.subprocess.as_ref().expect("a program");
+    let respelt = respell(
+        &subprocess.binary,
+        &tokens(declaration, &arguments),
+        subprocess.syntax(),
+        &mut rng,
+    );
+    let respelt = aigent::shell::quote(&respelt);
+    let judge = Judge::get();
+    let expected = judge.judge(&canonical);
+    let got = judge.judge(&respelt);
+    prop_assert_eq!(
+        got.verdict,
+        expected.verdict,
+        "[{}] `{}` is {} ({}), but `{}` is {} ({})",
+        name,
+        canonical,
+        expected.verdict.as_str(),
+        describe(&expected),
+        respelt,
+        got.verdict.as_str(),
+        describe(&got)
+    );
+    let mut undeclared = built.words().to_vec();
+    undeclared.insert(1, "--definitely-not-an-option".to_owned());
+    let undeclared = aigent::shell::quote(&undeclared);
+    let judged = judge.judge(&undeclared);
+    prop_assert_ne!(
+        judged.verdict,
+        Verdict::Allow,
+        "[{}] `{}` is allowed: {}",
+        name,
+        undeclared,
+        describe(&judged)
+    );
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn respelled_lines_are_judged_alike(which in 0usize..10_000, seed in any::<u64>()) {
+        respelling_case(which, seed)?;
+    }
+}
+
+#[test]
+fn every_grammar_declaration_respells_alike_at_least_once() {
+    for which in 0..grammar_declarations().len() {
+        for seed in 0..2 {
+            respelling_case(which, seed).unwrap_or_else(|error| panic!("{error}"));
+        }
+    }
 }
