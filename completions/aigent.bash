@@ -202,6 +202,9 @@ _aigent() {
             aigent__subcmd__help__subcmd__hook,install)
                 cmd="aigent__subcmd__help__subcmd__hook__subcmd__install"
                 ;;
+            aigent__subcmd__help__subcmd__hook,trust)
+                cmd="aigent__subcmd__help__subcmd__hook__subcmd__trust"
+                ;;
             aigent__subcmd__help__subcmd__hook,uninstall)
                 cmd="aigent__subcmd__help__subcmd__hook__subcmd__uninstall"
                 ;;
@@ -256,6 +259,9 @@ _aigent() {
             aigent__subcmd__hook,install)
                 cmd="aigent__subcmd__hook__subcmd__install"
                 ;;
+            aigent__subcmd__hook,trust)
+                cmd="aigent__subcmd__hook__subcmd__trust"
+                ;;
             aigent__subcmd__hook,uninstall)
                 cmd="aigent__subcmd__hook__subcmd__uninstall"
                 ;;
@@ -267,6 +273,9 @@ _aigent() {
                 ;;
             aigent__subcmd__hook__subcmd__help,install)
                 cmd="aigent__subcmd__hook__subcmd__help__subcmd__install"
+                ;;
+            aigent__subcmd__hook__subcmd__help,trust)
+                cmd="aigent__subcmd__hook__subcmd__help__subcmd__trust"
                 ;;
             aigent__subcmd__hook__subcmd__help,uninstall)
                 cmd="aigent__subcmd__hook__subcmd__help__subcmd__uninstall"
@@ -1351,7 +1360,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__help__subcmd__hook)
-            opts="explain install uninstall"
+            opts="explain install uninstall trust"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1379,6 +1388,20 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__help__subcmd__hook__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__help__subcmd__hook__subcmd__trust)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1687,7 +1710,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__hook)
-            opts="-q -h -V --client --route --format --color --quiet --commands --schema --help --version explain install uninstall help"
+            opts="-q -h -V --client --route --format --color --quiet --commands --schema --help --version explain install uninstall trust help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1756,7 +1779,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__hook__subcmd__help)
-            opts="explain install uninstall help"
+            opts="explain install uninstall trust help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1798,6 +1821,20 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__hook__subcmd__help__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__hook__subcmd__help__subcmd__trust)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1864,6 +1901,35 @@ _aigent() {
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o plusdirs
                     fi
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__hook__subcmd__trust)
+            opts="-q -h -V --check --commands --format --color --quiet --schema --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)

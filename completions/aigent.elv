@@ -621,6 +621,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand explain 'Show how the hook judges a command line: each segment''s verdict and rule'
             cand install 'Add aigent''s hook to a client''s settings file (runs before each shell command)'
             cand uninstall 'Take aigent''s hook out of a client''s settings file'
+            cand trust 'Let the hook read this project''s registry (its content as it is now)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;hook;explain'= {
@@ -673,10 +674,24 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'aigent;hook;trust'= {
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --check 'Only say whether it is trusted (exit 1 when not); record nothing'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'aigent;hook;help'= {
             cand explain 'Show how the hook judges a command line: each segment''s verdict and rule'
             cand install 'Add aigent''s hook to a client''s settings file (runs before each shell command)'
             cand uninstall 'Take aigent''s hook out of a client''s settings file'
+            cand trust 'Let the hook read this project''s registry (its content as it is now)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;hook;help;explain'= {
@@ -684,6 +699,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;hook;help;install'= {
         }
         &'aigent;hook;help;uninstall'= {
+        }
+        &'aigent;hook;help;trust'= {
         }
         &'aigent;hook;help;help'= {
         }
@@ -865,12 +882,15 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand explain 'Show how the hook judges a command line: each segment''s verdict and rule'
             cand install 'Add aigent''s hook to a client''s settings file (runs before each shell command)'
             cand uninstall 'Take aigent''s hook out of a client''s settings file'
+            cand trust 'Let the hook read this project''s registry (its content as it is now)'
         }
         &'aigent;help;hook;explain'= {
         }
         &'aigent;help;hook;install'= {
         }
         &'aigent;help;hook;uninstall'= {
+        }
+        &'aigent;help;hook;trust'= {
         }
         &'aigent;help;mcp'= {
             cand serve 'Serve declared commands as guarded tools and validated skills over MCP (stdio or HTTP)'

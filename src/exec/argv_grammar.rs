@@ -441,7 +441,8 @@ impl<'d> Grammar<'d> {
         // A cluster of short options: `-la`, `-n3`, `-xzf FILE`.
         for (index, letter) in word.char_indices().skip(1) {
             let Some(name) = short_name(letter) else {
-                reading.unknown.push(word.to_owned());
+                // Only the letter: what follows may be a value.
+                reading.unknown.push(format!("-{letter}"));
                 return 0;
             };
             let Some(option) = self.find(scope, name) else {

@@ -268,16 +268,20 @@ impl Layers {
         self.layers.iter().filter(|layer| !layer.trusted)
     }
 
-    /// Whether a layer no person trusted declares `name` (and so `aigent
-    /// run NAME` would run its declaration, not the one the hook read).
+    /// Whether `aigent run NAME`, which reads every layer, would find
+    /// `name` in a layer no person trusted, above the one the hook read.
     pub fn untrusted_declares(&self, name: &str) -> bool {
-        self.untrusted().any(|layer| {
-            SourceFormat::EXTENSIONS.iter().any(|(extension, _)| {
-                layer.directory().is_some_and(|dir| {
-                    fs::symlink_metadata(dir.join(format!("{name}.{extension}"))).is_ok()
-                })
-            })
-        })
+        let declares = |layer: &Layer| match &layer.registry {
+            Registry::Directory(dir) => SourceFormat::EXTENSIONS
+                .iter()
+                .any(|(extension, _)| fs::symlink_metadata(dir.join(format!("{name}.{extension}"))).is_ok()),
+            _ => false,
+        };
+        self.layers
+            .iter()
+            .rev()
+            .find(|layer| declares(layer))
+            .is_some_and(|layer| !layer.trusted)
     }
 
     /// Where trust is recorded.
@@ -288,12 +292,21 @@ impl Layers {
     pub fn describe(&self) -> String {
         let names: Vec<String> = self
             .layers()
+            .filter(|layer| layer.kind != LayerKind::Catalog || !self.catalog.off)
             .map(|layer| match &layer.registry {
-                Registry::Directory(dir) => format!("{} ({})", dir.display(), layer.kind.as_str()),
+                Registry::Directory(dir) => format!("{}: {}", layer.kind.as_str(), dir.display()),
                 other => other.describe(),
             })
             .collect();
-        names.join(", ")
+        format!("the registry ({})", names.join("; "))
+    }
+
+    /// These layers without the catalog: what `schema lint` checks (the
+    /// catalog is checked where it is built).
+    pub fn without_catalog(&self) -> Self {
+        let mut stack = self.clone();
+        stack.catalog.off = true;
+        stack
     }
 
     /// The topmost layer that is a directory.
@@ -323,6 +336,10 @@ impl Layers {
                 continue;
             }
             match layer.registry.load(name) {
+                Ok(mut loaded) => {
+                    loaded.layer = Some(layer.kind);
+                    return Ok(loaded);
+                }
                 Err(LoadError::NotFound { .. }) => continue,
                 // A missing user or project directory is no layer; only a
                 // missing `--commands` directory is an error.

@@ -35,6 +35,8 @@ pub enum Registry {
 pub struct Loaded {
     pub declaration: Declaration,
     pub file: String,
+    /// The layer it comes from, in a layered registry.
+    pub layer: Option<LayerKind>,
     pub warnings: Vec<Diagnostic>,
 }
 
@@ -108,6 +110,15 @@ impl Registry {
     pub fn for_hook(&self, cwd: Option<&Path>) -> Self {
         match self {
             Self::Layered(layers) => Self::Layered(std::sync::Arc::new(layers.for_hook(cwd))),
+            other => other.clone(),
+        }
+    }
+
+    /// This registry without the built-in catalog: what `schema lint`
+    /// checks.
+    pub fn without_catalog(&self) -> Self {
+        match self {
+            Self::Layered(layers) => Self::Layered(std::sync::Arc::new(layers.without_catalog())),
             other => other.clone(),
         }
     }
@@ -239,6 +250,7 @@ impl Registry {
                 Ok(Loaded {
                     declaration,
                     file,
+                    layer: None,
                     warnings: parsed.diagnostics,
                 })
             }
@@ -548,37 +560,30 @@ pub(super) fn split_file_name(file_name: &str) -> Option<(&str, &str, SourceForm
 mod tests {
     use super::*;
 
+    fn examples() -> Registry {
+        Registry::Directory(Path::new(env!("CARGO_MANIFEST_DIR")).join("commands"))
+    }
+
     #[test]
-    fn every_embedded_example_loads_cleanly() {
-        let registry = Registry::Catalog;
-        let reports = registry.reports().unwrap();
-        let names: Vec<&str> = reports.iter().map(|report| report.name.as_str()).collect();
-        assert_eq!(
-            names,
-            [
-                "deploy",
-                "files-get",
-                "gh-api",
-                "git-log",
-                "read_file",
-                "run-script",
-                "shell_exec"
-            ]
-        );
-        for report in &reports {
-            assert!(
-                report.diagnostics.is_empty(),
-                "{}: {:?}",
-                report.file,
-                report.diagnostics
-            );
-            assert!(registry.load(&report.name).is_ok());
+    fn every_catalog_declaration_and_example_loads_cleanly() {
+        for registry in [Registry::Catalog, examples()] {
+            let reports = registry.reports().unwrap();
+            assert!(!reports.is_empty());
+            for report in &reports {
+                assert!(
+                    report.diagnostics.is_empty(),
+                    "{}: {:?}",
+                    report.file,
+                    report.diagnostics
+                );
+                assert!(registry.load(&report.name).is_ok());
+            }
         }
     }
 
     #[test]
     fn hostile_and_unknown_names() {
-        let registry = Registry::Catalog;
+        let registry = examples();
         assert!(matches!(
             registry.load("../deploy"),
             Err(LoadError::InvalidName { .. })

@@ -63,6 +63,22 @@ impl ProgramIndex {
         self.programs.is_empty()
     }
 
+    /// This index with `program` naming only `name` (when it names it at
+    /// all) and no other program: a line judged against one declaration.
+    pub fn only(&self, program: &str, name: &str) -> Self {
+        let names: Vec<String> = self
+            .commands_for(program)
+            .iter()
+            .filter(|known| *known == name)
+            .cloned()
+            .collect();
+        Self {
+            fingerprint: self.fingerprint.clone(),
+            settled: self.settled,
+            programs: BTreeMap::from([(program.to_owned(), names)]),
+        }
+    }
+
     /// An index made elsewhere (the layers merged, the catalog's table).
     pub(super) fn from_parts(fingerprint: String, programs: BTreeMap<String, Vec<String>>) -> Self {
         Self {

@@ -330,7 +330,7 @@ fn shell_quote(words: &[&str]) -> String {
 
 #[test]
 fn claude_permissions_for_the_built_ins() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::examples_only();
     let run = sandbox.run(&["schema", "export", "--to", "claude-permissions"]);
     run.assert_code(0);
     let document: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
@@ -340,14 +340,14 @@ fn claude_permissions_for_the_built_ins() {
 
 #[test]
 fn codex_rules_for_the_built_ins() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::examples_only();
     let run = sandbox.run(&["schema", "export", "--to", "codex-execpolicy"]);
     assert_session!(&sandbox, &run);
 }
 
 #[test]
 fn gemini_policy_for_the_built_ins() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::examples_only();
     let run = sandbox.run(&["schema", "export", "--to", "gemini-policy"]);
     run.assert_code(0);
     let document: toml::Table = toml::from_str(&run.stdout).unwrap();

@@ -137,7 +137,7 @@ pub(super) fn match_declarations(
             format!(
                 "no declared form of `{}` takes these arguments{}; the closest is `{}`: `{}`; the person decides",
                 cut(program),
-                closeness.why(),
+                closeness.why(declaration.has_sensitive_input()),
                 declaration.name,
                 cut(&declared_form(&declaration))
             ),
@@ -224,27 +224,32 @@ impl Closeness {
         (self.literals, self.known, self.unknown)
     }
 
-    fn why(&self) -> String {
+    /// Why the line did not fit, naming options by name only: a value
+    /// (`--token=...`) is never shown, and nothing is named when the
+    /// declaration has a sensitive parameter.
+    fn why(&self, sensitive: bool) -> String {
+        let names = |words: &[String]| -> String {
+            let shown: Vec<String> = words
+                .iter()
+                .take(3)
+                .map(|word| {
+                    let name = word.split('=').next().unwrap_or_default();
+                    format!("`{}`", name.chars().take(40).collect::<String>())
+                })
+                .collect();
+            shown.join(", ")
+        };
         match &self.misfit {
+            Some(Misfit::Unknown(_) | Misfit::Malformed(_)) if sensitive => {
+                " (an option it does not declare, or one spelt otherwise)".to_owned()
+            }
             Some(Misfit::Unknown(words)) => {
-                let shown: Vec<String> = words
-                    .iter()
-                    .take(3)
-                    .map(|word| format!("`{}`", cut(word)))
-                    .collect();
-                format!(" (no declared form takes {})", shown.join(", "))
+                format!(" (no declared form takes {})", names(words))
             }
-            Some(Misfit::Malformed(words)) => {
-                let shown: Vec<String> = words
-                    .iter()
-                    .take(3)
-                    .map(|word| format!("`{}`", cut(word)))
-                    .collect();
-                format!(
-                    " ({} without the value it needs, or spelt so the program would read it otherwise)",
-                    shown.join(", ")
-                )
-            }
+            Some(Misfit::Malformed(words)) => format!(
+                " ({} without the value it needs, or spelt so the program would read it otherwise)",
+                names(words)
+            ),
             Some(Misfit::Options(why)) => format!(" ({})", cut(why)),
             Some(Misfit::Operands) => " (its operands do not fit)".to_owned(),
             Some(Misfit::TooLong) => " (too many words)".to_owned(),

@@ -106,14 +106,15 @@ fn each_refusal_names_its_rule() {
     let fixture = Fixture::new();
     let cases: &[(&str, Verdict, &str)] = &[
         ("git status; make install", Verdict::Ask, "unmatched"),
-        ("git status; rm -rf /", Verdict::Deny, "not_declared_form"),
+        ("git status; rm -rf /", Verdict::Deny, "catastrophic"),
+        ("git status; rm -rf tmp", Verdict::Ask, "not_declared_form"),
         (
             "git log -n 5 -- ../../etc/passwd",
             Verdict::Deny,
             "path_traversal",
         ),
         ("git log --", Verdict::Deny, "not_as_declared"),
-        ("git push --force", Verdict::Deny, "not_declared_form"),
+        ("git push --force", Verdict::Ask, "not_declared_form"),
         (
             "git status $(rm -rf /)",
             Verdict::Deny,

@@ -3,6 +3,7 @@
 mod answer;
 mod explain;
 mod install;
+mod trust;
 
 use clap::{Args, Subcommand, ValueEnum};
 
@@ -49,6 +50,8 @@ pub enum HookCommand {
     Uninstall(install::UninstallArgs),
     /// Show how the hook judges a command line: each segment's verdict and rule
     Explain(explain::ExplainArgs),
+    /// Let the hook read this project's registry (its content as it is now)
+    Trust(trust::TrustArgs),
 }
 
 impl HookArgs {
@@ -58,6 +61,7 @@ impl HookArgs {
             Some(HookCommand::Explain(_)) => &explain::SPEC,
             Some(HookCommand::Install(_)) => &install::INSTALL_SPEC,
             Some(HookCommand::Uninstall(_)) => &install::UNINSTALL_SPEC,
+            Some(HookCommand::Trust(_)) => &trust::SPEC,
         }
     }
 }
@@ -68,6 +72,7 @@ pub const SPECS: &[&CommandSpec] = &[
     &explain::SPEC,
     &install::INSTALL_SPEC,
     &install::UNINSTALL_SPEC,
+    &trust::SPEC,
 ];
 
 pub const ANSWER_SPEC: &CommandSpec = &answer::SPEC;
@@ -77,9 +82,10 @@ pub fn run(args: &HookArgs, ctx: &Context) -> Result<Outcome, CliError> {
         (Some(HookCommand::Install(install)), _) => install::run_install(install, ctx),
         (Some(HookCommand::Uninstall(uninstall)), _) => install::run_uninstall(uninstall, ctx),
         (Some(HookCommand::Explain(explain)), _) => explain::run(explain, ctx),
+        (Some(HookCommand::Trust(trust)), _) => trust::run(trust, ctx),
         (None, Some(client)) => answer::run(client.into(), args.route, ctx),
         (None, None) => Err(CliError::usage(
-            "`aigent hook` needs --client CLIENT (the client whose event arrives on stdin), or a subcommand: install, uninstall, explain",
+            "`aigent hook` needs --client CLIENT (the client whose event arrives on stdin), or a subcommand: install, uninstall, explain, trust",
         )),
     }
 }
