@@ -198,6 +198,18 @@ impl Registry {
         file_name: &str,
         format: SourceFormat,
     ) -> Result<Loaded, LoadError> {
+        if let Self::Catalog = self {
+            return catalog_loaded(file_name, || self.read_and_load(name, file_name, format));
+        }
+        self.read_and_load(name, file_name, format)
+    }
+
+    fn read_and_load(
+        &self,
+        name: &str,
+        file_name: &str,
+        format: SourceFormat,
+    ) -> Result<Loaded, LoadError> {
         let file = self.file_label(file_name);
         let text = self
             .read(file_name)
@@ -497,6 +509,35 @@ impl Registry {
         let entries = self.entries().ok()?;
         closest(name, entries.iter().map(|entry| entry.name.as_str())).map(str::to_owned)
     }
+}
+
+/// A catalog declaration, parsed and linted once per process: its text is
+/// compiled in, so every later parse would repeat the first. A hook call
+/// loads each declaration of a program at most once anyway; the MCP server
+/// and a caller that judges many lines (the catalog's tests judge a
+/// thousand) load the same ones again and again. Only successful loads are
+/// kept: a catalog entry that fails is a bug its tests report.
+fn catalog_loaded(
+    file_name: &str,
+    load: impl FnOnce() -> Result<Loaded, LoadError>,
+) -> Result<Loaded, LoadError> {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock, PoisonError};
+    static LOADED: OnceLock<Mutex<HashMap<String, Loaded>>> = OnceLock::new();
+    let cache = LOADED.get_or_init(Mutex::default);
+    if let Some(loaded) = cache
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(file_name)
+    {
+        return Ok(loaded.clone());
+    }
+    let loaded = load()?;
+    cache
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .insert(file_name.to_owned(), loaded.clone());
+    Ok(loaded)
 }
 
 /// The finding on a declaration file over the size limit.
