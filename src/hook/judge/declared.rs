@@ -3,6 +3,7 @@
 //! nothing matches.
 
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use serde_json::{Map, Value};
 
@@ -22,6 +23,10 @@ pub(super) enum Matched {
     Allowed {
         segment: Segment,
         route: Option<Vec<String>>,
+        /// The declaration matched, and the arguments read back from the
+        /// line (for the checks of what the shell adds: its redirections).
+        declaration: Rc<Declaration>,
+        arguments: Map<String, Value>,
     },
     /// Matched a declaration's program, but not its contract.
     Refused(Segment),
@@ -76,8 +81,17 @@ pub(super) fn match_declarations(
         }
         let cwd = state.working_directory(context);
         match match_one(&declaration, argv, context.aigent, cwd) {
-            One::Allowed { segment, route } => {
-                return Matched::Allowed { segment, route };
+            One::Allowed {
+                segment,
+                route,
+                arguments,
+            } => {
+                return Matched::Allowed {
+                    segment,
+                    route,
+                    declaration,
+                    arguments,
+                };
             }
             One::Refused(segment) => {
                 first_refusal.get_or_insert(segment);
@@ -111,6 +125,7 @@ enum One {
     Allowed {
         segment: Segment,
         route: Option<Vec<String>>,
+        arguments: Map<String, Value>,
     },
     Refused(Segment),
     NoShape,
@@ -220,7 +235,11 @@ fn match_one(
         segment.declaration = Some(declaration.name.clone());
         segment.redacted = redacted;
         let route = route_words(declaration, candidate);
-        return One::Allowed { segment, route };
+        return One::Allowed {
+            segment,
+            route,
+            arguments: candidate.clone(),
+        };
     }
     refusal.map_or(One::NoShape, One::Refused)
 }
@@ -404,10 +423,8 @@ pub(super) fn aigent_run(
             // hook would look.
             let resolved = if given.is_absolute() {
                 Some(given.to_path_buf())
-            } else if state.changes_directory {
-                None
             } else {
-                context.cwd.map(|cwd| cwd.join(given))
+                state.working_directory(context).map(|cwd| cwd.join(given))
             };
             resolved.is_some_and(|given| same_file(&given, own))
         }
