@@ -26,7 +26,9 @@
 //! CI runs `SHELL_FUZZ_CASES` lines (default 1,000; `FUZZ_CASES` too)
 //! from seed `SHELL_FUZZ_SEED` (default 38; `FUZZ_SEED` too); run longer by
 //! hand, e.g. `SHELL_FUZZ_CASES=50000 SHELL_FUZZ_SEED=7 cargo test --test
-//! it shell_fuzz`. Without bash the tests say so and pass. Every bypass
+//! it shell_fuzz -- --nocapture`; `SHELL_FUZZ_RULES=1` also counts the
+//! rule that refused each line not allowed. Without bash the tests say so
+//! and pass. Every bypass
 //! found becomes a case of [`RECORDED`], a unit test beside the rule that
 //! fixed it, and a line of `tests/fixtures/hook/corpus/bypass.txt`.
 
@@ -67,7 +69,7 @@ const REGISTRY: &[(&str, &str)] = &[
     ),
     (
         "aigent.toml",
-        "[hook]\nunmatched = \"ask\"\nnot_static = \"deny\"\nallow = [\"cd\", \"pwd\", \"echo\", \"true\", \"false\", \":\", \"test\", \"[\", \"ls\", \"printf\", \"read\"]\nwrite_paths = [\"out/\"]\n",
+        "[hook]\nunmatched = \"ask\"\nnot_static = \"deny\"\nallow = [\"cd\", \"pwd\", \"echo\", \"true\", \"false\", \":\", \"test\", \"[\", \"ls\", \"printf\", \"read\", \"unset\", \"getopts\", \"wait\"]\nwrite_paths = [\"out/\"]\n",
     ),
 ];
 
@@ -421,7 +423,17 @@ impl Generator {
         if depth > 2 {
             return self.body();
         }
-        match self.below(17) {
+        let prefix = match self.below(12) {
+            0 => "! ",
+            1 => "time ",
+            _ => "",
+        };
+        let statement = self.bare_statement(depth);
+        format!("{prefix}{statement}")
+    }
+
+    fn bare_statement(&mut self, depth: usize) -> String {
+        match self.below(20) {
             0 | 1 => self.simple(),
             2 => format!(
                 "for {} in {}; do {}; done",
@@ -481,6 +493,26 @@ impl Generator {
                 "EOF"
             ),
             15 => format!("{} {}", self.body(), self.redirect()),
+            16 => format!(
+                "{} {} && {}",
+                self.pick(&["pushd", "pushd -n", "popd", "cd -P", "cd -L"]),
+                self.cd_target(),
+                self.body()
+            ),
+            17 => format!(
+                "case {} in {}) {}{} {}) {};; esac",
+                self.word(),
+                self.pattern(),
+                self.body(),
+                self.pick(&[";;", ";&", ";;&"]),
+                self.pattern(),
+                self.statement(depth + 1)
+            ),
+            18 => match self.below(3) {
+                0 => format!("unset {}", self.assigned_name()),
+                1 => format!("getopts ab {}", self.assigned_name()),
+                _ => format!("wait -p {}", self.assigned_name()),
+            },
             _ => format!("{}{}", self.body(), self.redirect()),
         }
     }
@@ -531,7 +563,7 @@ impl Generator {
 
     /// A word: harmless (and often allowed), or carrying a payload.
     fn word(&mut self) -> String {
-        if self.chance(55) {
+        if self.chance(65) {
             return self.harmless().to_owned();
         }
         let payload = self.payload();
@@ -566,6 +598,16 @@ impl Generator {
             "HOME",
             "'{HOME}'",
             "\\{HOME\\}",
+            "a#b",
+            "#$(pwned)",
+            "'#'",
+            "\\#x",
+            "x=1",
+            "x=~",
+            "\\\n",
+            "-v",
+            "'-eq'",
+            "\"$(( 1 ))\"",
         ])
     }
 
@@ -773,6 +815,7 @@ fn allowed_lines_do_in_bash_only_what_the_hook_read() {
     let started = Instant::now();
     let mut judging = std::time::Duration::ZERO;
     let mut allowed = 0;
+    let mut histogram: BTreeMap<&'static str, usize> = BTreeMap::new();
     let mut failures = String::new();
     let mut failed = 0;
     for case in 0..cases {
@@ -781,6 +824,14 @@ fn allowed_lines_do_in_bash_only_what_the_hook_read() {
         let judgement = bench.judge(&line);
         judging += judged.elapsed();
         if judgement.verdict != Verdict::Allow {
+            if std::env::var_os("SHELL_FUZZ_RULES").is_some() {
+                for segment in &judgement.segments {
+                    if segment.verdict == judgement.verdict {
+                        *histogram.entry(segment.rule).or_insert(0usize) += 1;
+                        break;
+                    }
+                }
+            }
             continue;
         }
         allowed += 1;
@@ -809,6 +860,9 @@ fn allowed_lines_do_in_bash_only_what_the_hook_read() {
         started.elapsed().as_secs_f64(),
         judging.as_secs_f64()
     );
+    if !histogram.is_empty() {
+        eprintln!("shell_fuzz: the first refusing rule of the lines not allowed: {histogram:?}");
+    }
     assert!(
         failed == 0,
         "{failed} of {allowed} allowed lines (seed {seed}) did in bash what the hook did not allow:\n{failures}"

@@ -91,10 +91,12 @@ fn subscript_evaluates(word: &str) -> bool {
     is_name && !matches!(subscript, "@" | "*") && !arithmetic_is_numeric(subscript)
 }
 
-/// Builtins that may assign a variable named by one of their words (`read
-/// PATH`, `printf -v PATH ...`, `getopts OPTS PATH`); judged like any
-/// program unless that variable changes what runs.
-const READING_BUILTINS: &[&str] = &["read", "printf", "getopts"];
+/// Builtins that may assign or unset a variable named by one of their
+/// words (`read PATH`, `printf -v PATH ...`, `getopts OPTS PATH`, `unset
+/// HOME`, `wait -p PATH`), evaluating its subscript if it has one (`unset
+/// 'a[$(cmd)]'`); judged like any program unless that variable changes
+/// what runs or the subscript is not a number.
+const READING_BUILTINS: &[&str] = &["read", "printf", "getopts", "unset", "wait"];
 
 /// Variables that change which program a name runs or how the shell reads
 /// what follows; setting them is refused as well as the ones that load code.
@@ -587,7 +589,9 @@ fn judge_command_words(
             && argv[1..].iter().any(|word| word.contains(['$', '`'])))
         || tests_variable
         || (READING_BUILTINS.contains(&program)
-            && argv[1..].iter().any(|word| subscript_evaluates(word)));
+            && named_variables(program, &argv[1..])
+                .into_iter()
+                .any(subscript_evaluates));
     let mut segment = if evaluated {
         Segment::new(
             shown.clone(),
@@ -796,6 +800,41 @@ fn assignments_segment(shown: String, command: &SimpleCommand, context: &Context
     }
 }
 
+/// The variables a builtin's words name for it to set or unset: `printf
+/// -v NAME`, `wait -p NAME`, `getopts OPTSTRING NAME`; for the others
+/// (`read`, `unset`, `export`, `declare` …) any word not an option, up to
+/// its `=`.
+fn named_variables<'w>(builtin: &str, arguments: &[&'w str]) -> Vec<&'w str> {
+    let after = |flag: &str| -> Vec<&'w str> {
+        let mut names = Vec::new();
+        let mut words = arguments.iter();
+        while let Some(word) = words.next() {
+            if *word == flag {
+                names.extend(words.next().copied());
+            } else if let Some(joined) = word.strip_prefix(flag) {
+                names.push(joined);
+            }
+        }
+        names
+    };
+    match builtin {
+        "printf" => after("-v"),
+        "wait" => after("-p"),
+        "getopts" => arguments
+            .iter()
+            .copied()
+            .filter(|word| !word.starts_with('-'))
+            .skip(1)
+            .take(1)
+            .collect(),
+        _ => arguments
+            .iter()
+            .filter(|argument| !argument.starts_with(['-', '+']))
+            .map(|argument| argument.split_once('=').map_or(*argument, |(name, _)| name))
+            .collect(),
+    }
+}
+
 fn environment_segment(
     shown: String,
     builtin: &str,
@@ -817,11 +856,8 @@ fn environment_segment(
             ),
         );
     }
-    // Any word may be the name assigned (`read PATH`, `printf -v PATH`).
-    let assigned = arguments
-        .iter()
-        .filter(|argument| !argument.starts_with(['-', '+']))
-        .map(|argument| argument.split_once('=').map_or(*argument, |(name, _)| name))
+    let assigned = named_variables(builtin, arguments)
+        .into_iter()
         .find(|name| changes_what_runs(name));
     match assigned {
         Some(name) => Segment::new(

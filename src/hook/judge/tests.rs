@@ -475,6 +475,15 @@ fn every_word_bash_expands_or_evaluates_is_judged() {
             "environment",
         ),
         ("HOME=.", Verdict::Deny, "environment"),
+        ("unset HOME; git status", Verdict::Deny, "environment"),
+        (
+            "unset 'a[$(touch PWNED)]'",
+            Verdict::Deny,
+            "arithmetic_evaluation",
+        ),
+        ("unset 'a[i]'", Verdict::Deny, "arithmetic_evaluation"),
+        ("wait -p HOME", Verdict::Deny, "environment"),
+        ("getopts ab HOME", Verdict::Deny, "environment"),
         // After a `cd` that may leave the project.
         ("cd /tmp && git status", Verdict::Ask, "outside_project"),
         ("cd; git status", Verdict::Ask, "outside_project"),
