@@ -64,7 +64,13 @@ pub(super) fn places(script: &Script, cwd: Option<&Path>) -> Vec<Place> {
         logical: lexical(cwd),
         physical: std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_path_buf()),
     });
-    let project = start.as_ref().map(|start| project_root(&start.physical));
+    // The project is found from the path the agent works at; it is held
+    // against each directory with its links followed.
+    let project = start.as_ref().map(|start| {
+        let root = project_root(&start.logical);
+        std::fs::canonicalize(&root).unwrap_or(root)
+    });
+    let started_at = start.as_ref().map(|start| start.physical.clone());
     let initial = start.map_or(Directories::Unknown, |start| {
         Directories::Known(vec![start])
     });
@@ -82,7 +88,12 @@ pub(super) fn places(script: &Script, cwd: Option<&Path>) -> Vec<Place> {
         } else {
             shell_state(&script.shells, &mut shells, command.shell, &initial)
         };
-        places.push(place(&directories, moved, project.as_deref()));
+        places.push(place(
+            &directories,
+            moved,
+            project.as_deref(),
+            started_at.as_deref(),
+        ));
         if changes_directory(command) && !cd_repeats {
             let after = directories.clone().union(moved_by(command, &directories));
             shells.insert(command.shell, (after, true));
@@ -112,7 +123,14 @@ fn shell_state(
     state
 }
 
-fn place(directories: &Directories, moved: bool, project: Option<&Path>) -> Place {
+/// Where a command runs, from the directories it may be in. The directory
+/// the line starts in is never outside: the agent already works there.
+fn place(
+    directories: &Directories,
+    moved: bool,
+    project: Option<&Path>,
+    started_at: Option<&Path>,
+) -> Place {
     let exact = match directories {
         Directories::Known(all) if all.len() == 1 => Some(all[0].logical.clone()),
         _ => None,
@@ -126,7 +144,10 @@ fn place(directories: &Directories, moved: bool, project: Option<&Path>) -> Plac
     let outside = match (directories, project) {
         (Directories::Known(all), Some(project)) => all
             .iter()
-            .find(|directory| !directory.physical.starts_with(project))
+            .find(|directory| {
+                !directory.physical.starts_with(project)
+                    && started_at != Some(directory.physical.as_path())
+            })
             .map(|directory| {
                 format!(
                     "runs in {}, outside the project ({}), after an earlier `cd` in the line",
@@ -155,7 +176,7 @@ fn moved_by(command: &SimpleCommand, from: &Directories) -> Directories {
     let Some(argv) = command.argv() else {
         return Directories::Unknown;
     };
-    let Some(target) = target(&argv) else {
+    let Some((target, physical)) = target(&argv) else {
         return Directories::Unknown;
     };
     let Directories::Known(from) = from else {
@@ -163,7 +184,7 @@ fn moved_by(command: &SimpleCommand, from: &Directories) -> Directories {
     };
     let mut moved = Vec::with_capacity(from.len());
     for directory in from {
-        match resolve(directory, target) {
+        match resolve(directory, target, physical) {
             Some(next) => moved.push(next),
             None => return Directories::Unknown,
         }
@@ -171,19 +192,31 @@ fn moved_by(command: &SimpleCommand, from: &Directories) -> Directories {
     Directories::Known(moved)
 }
 
-/// The one directory `cd DIR` or `pushd DIR` names, its options skipped;
-/// `None` for anything whose target is not that word (`cd`, `cd -`,
-/// `pushd +1`, `popd`).
-fn target<'a>(argv: &[&'a str]) -> Option<&'a str> {
+/// The one directory `cd DIR` or `pushd DIR` names, and whether `-P`
+/// (links resolved before `..`) applies; `None` for anything whose target
+/// is not that word (`cd`, `cd -`, `pushd +1`, `popd`).
+fn target<'a>(argv: &[&'a str]) -> Option<(&'a str, bool)> {
     let (&program, rest) = argv.split_first()?;
     if program == "popd" {
         return None;
     }
+    let mut physical = false;
     let mut operands = rest.iter().copied().skip_while(|word| {
-        matches!(
-            *word,
-            "-L" | "-P" | "-e" | "-@" | "-LP" | "-PL" | "-Pe" | "-eP" | "-n"
-        )
+        let option = word.len() > 1
+            && word.starts_with('-')
+            && word[1..]
+                .chars()
+                .all(|flag| matches!(flag, 'L' | 'P' | 'e' | '@' | 'n'));
+        if option {
+            // The last of -L and -P wins.
+            match (word.rfind('P'), word.rfind('L')) {
+                (Some(p), Some(l)) => physical = p > l,
+                (Some(_), None) => physical = true,
+                (None, Some(_)) => physical = false,
+                (None, None) => {}
+            }
+        }
+        option
     });
     let first = operands.next()?;
     let operand = if first == "--" {
@@ -194,15 +227,20 @@ fn target<'a>(argv: &[&'a str]) -> Option<&'a str> {
     if operands.next().is_some() || operand.is_empty() || operand.starts_with(['-', '+']) {
         return None;
     }
-    Some(operand)
+    Some((operand, physical))
 }
 
 /// Where `cd target` from `directory` goes, as bash's `cd` (logical, its
 /// default) does; `None` when that cannot be told: `CDPATH` could send a
 /// bare name elsewhere, or the target is not an existing directory (the
 /// `cd` would fail, and bash may then try it physically).
-fn resolve(directory: &Directory, target: &str) -> Option<Directory> {
+fn resolve(directory: &Directory, target: &str, physical: bool) -> Option<Directory> {
     let path = Path::new(target);
+    let base = if physical {
+        &directory.physical
+    } else {
+        &directory.logical
+    };
     let logical = if path.is_absolute() {
         lexical(path)
     } else {
@@ -213,10 +251,15 @@ fn resolve(directory: &Directory, target: &str) -> Option<Directory> {
         if !explicit && std::env::var_os("CDPATH").is_some_and(|value| !value.is_empty()) {
             return None;
         }
-        lexical(&directory.logical.join(path))
+        lexical(&base.join(path))
     };
-    let physical = std::fs::canonicalize(&logical).ok()?;
-    physical.is_dir().then_some(Directory { logical, physical })
+    let resolved = std::fs::canonicalize(&logical).ok()?;
+    // After `cd -P`, $PWD is the resolved directory itself.
+    let logical = if physical { resolved.clone() } else { logical };
+    resolved.is_dir().then_some(Directory {
+        logical,
+        physical: resolved,
+    })
 }
 
 /// `path` with `.` dropped and each `..` taking off the component before
@@ -298,6 +341,15 @@ mod tests {
         let symlink = project.join("src/link");
         std::os::unix::fs::symlink(root.path().join("elsewhere"), &symlink).unwrap();
         assert_eq!(outside("cd link && git status", &cwd), [false, true]);
+        // From a link, `..` goes back where it came from (logically), or
+        // beside what the link points to (`-P`).
+        std::fs::create_dir_all(root.path().join("elsewhere/inner")).unwrap();
+        let inner = project.join("src/inner");
+        std::os::unix::fs::symlink(root.path().join("elsewhere/inner"), &inner).unwrap();
+        assert_eq!(outside("cd .. && git status", &inner), [false, false]);
+        assert_eq!(outside("cd -P .. && git status", &inner), [false, true]);
+        assert_eq!(outside("cd -LP .. && git status", &inner), [false, true]);
+        assert_eq!(outside("cd -PL .. && git status", &inner), [false, false]);
     }
 
     #[test]
