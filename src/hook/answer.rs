@@ -210,7 +210,22 @@ fn decision_record(
     decision: &Decision,
     judgement: Option<&Judgement>,
 ) -> AuditRecord {
-    let mut record = base_record(event.client, Some(event), decision);
+    let mut record = base_record(event.client, Some(event), decision).with(
+        "cwd",
+        event
+            .cwd
+            .as_ref()
+            .map_or(Value::Null, |cwd| Value::String(cwd.display().to_string())),
+    );
+    // Claude Code removes the first `cd <its cwd> && ` from a Bash command
+    // before the hook sees it (what runs is what the hook judged); the line
+    // recorded may therefore lack text the model wrote, and the record says
+    // which text that would be.
+    if event.client == Client::ClaudeCode
+        && let Some(cwd) = &event.cwd
+    {
+        record = record.with("client_strips", format!("cd {} && ", cwd.display()));
+    }
     let redacted = judgement
         .is_some_and(|judgement| judgement.segments.iter().any(|segment| segment.redacted));
     // The line as written holds sensitive values where a segment had them

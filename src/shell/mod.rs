@@ -19,6 +19,7 @@ mod walk;
 mod words;
 
 pub use quote::quote_word;
+pub use words::arithmetic_is_numeric;
 
 #[cfg(test)]
 mod tests;
@@ -40,6 +41,10 @@ pub struct Script {
     pub commands: Vec<SimpleCommand>,
     /// Constructs judged as a whole.
     pub constructs: Vec<Construct>,
+    /// The shells the commands run in: `shells[n]` is the shell that
+    /// started shell `n` (a subshell, a substitution, a pipeline's stage, a
+    /// background list); shell 0, the line's own, is its own parent.
+    pub shells: Vec<usize>,
 }
 
 /// One simple command: assignments, words, redirections.
@@ -56,6 +61,14 @@ pub struct SimpleCommand {
     /// Where it sits when not at the top of the line ("command
     /// substitution", "function body", ...).
     pub within: Option<&'static str>,
+    /// The shell it runs in (an index into [`Script::shells`]).
+    pub shell: usize,
+    /// It may run more than once, or after commands that follow it in the
+    /// line: it is in a loop or a function body.
+    pub repeats: bool,
+    /// The input redirections of the compound commands around it (`{ …; }
+    /// < FILE`), which it reads as its own.
+    pub enclosing_reads: Vec<Redirect>,
 }
 
 impl SimpleCommand {
@@ -118,6 +131,22 @@ pub enum NotStatic {
     /// A here-document whose delimiter is unquoted and whose body expands
     /// `$` or `` ` ``.
     HereDocExpansion,
+    /// A name, `$` or a substitution that bash evaluates as arithmetic or
+    /// as an array subscript (`$((x))`, `${a[i]}`, `${s:n}`): the value it
+    /// finds is evaluated in turn, and `a[$(cmd)]` there runs a command.
+    ArithmeticVariable,
+    /// `${!name}`: the value of whichever variable `name` names (an array
+    /// element's subscript included, which is evaluated).
+    Indirection,
+    /// `${name@P}`: the value expanded as a prompt, which runs the command
+    /// substitutions it holds.
+    PromptExpansion,
+    /// `${name:=value}` or `${name=value}`: assigns the variable.
+    AssigningExpansion,
+    /// A part that this reader cannot take apart (brush-parser reads the
+    /// line but not the word, or a process substitution inside `${…}`), so
+    /// what it runs is not known.
+    Unreadable,
 }
 
 impl NotStatic {
@@ -134,7 +163,26 @@ impl NotStatic {
             Self::Escape => "unreadable_escape",
             Self::ArrayValue => "array_assignment",
             Self::HereDocExpansion => "here_document_expansion",
+            Self::ArithmeticVariable => "arithmetic_variable",
+            Self::Indirection => "indirect_expansion",
+            Self::PromptExpansion => "prompt_expansion",
+            Self::AssigningExpansion => "assigning_expansion",
+            Self::Unreadable => "unreadable_word",
         }
+    }
+
+    /// Whether what it evaluates cannot be known before the line runs, so
+    /// that it is refused whatever the `not_static` policy says: asking a
+    /// person to approve it would ask them to guess.
+    pub const fn always_refused(self) -> bool {
+        matches!(
+            self,
+            Self::ArithmeticVariable
+                | Self::Indirection
+                | Self::PromptExpansion
+                | Self::AssigningExpansion
+                | Self::Unreadable
+        )
     }
 
     /// What it is, for messages.
@@ -156,6 +204,19 @@ impl NotStatic {
             Self::Escape => "an escape this reader does not decode exactly",
             Self::ArrayValue => "an array value",
             Self::HereDocExpansion => "a here-document that expands $ or backquotes",
+            Self::ArithmeticVariable => {
+                "arithmetic on a name or an expansion: bash evaluates the value it finds, and a value such as `a[$(cmd)]` runs a command"
+            }
+            Self::Indirection => {
+                "an indirect expansion (`${!name}`), whose variable, and any subscript it evaluates, is known only when the line runs"
+            }
+            Self::PromptExpansion => {
+                "a prompt expansion (`${name@P}`), which runs the command substitutions the value holds"
+            }
+            Self::AssigningExpansion => "an expansion that assigns a variable (`${name:=value}`)",
+            Self::Unreadable => {
+                "a part this reader cannot take apart, so what it runs is not known"
+            }
         }
     }
 }
@@ -174,6 +235,9 @@ pub struct Redirect {
     pub kind: RedirectKind,
     /// The file, descriptor or here-document the redirection names.
     pub target: Word,
+    /// `{NAME}>FILE`: bash opens a new descriptor and assigns its number to
+    /// `NAME` (which may be an array element, `{a[1]}`).
+    pub variable: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -209,19 +273,52 @@ impl RedirectKind {
             Self::Write | Self::Append | Self::ReadWrite | Self::Clobber | Self::OutputAndError
         )
     }
+
+    /// Whether it opens a file (a file name target) for the command to read.
+    pub const fn reads_file(self) -> bool {
+        matches!(self, Self::Read | Self::ReadWrite)
+    }
 }
 
 /// A construct the hook judges as a whole.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Construct {
     pub kind: ConstructKind,
-    /// Its name where it has one (a function's).
+    /// Its name where it has one: a function's, a `for` loop's variable, a
+    /// coprocess's.
     pub name: Option<String>,
-    /// For `[[ ... ]]`: why one of its words is not static, if one is not.
-    pub why_not_static: Option<NotStatic>,
-    /// For `[[ ... ]]`: a static operand holds `$` or a backquote, which
-    /// the arithmetic operators and `-v` evaluate (`'a[$(cmd)]' -eq 1`).
-    pub evaluates_text: bool,
+    /// Every word of it that bash expands, with the part it plays.
+    pub words: Vec<RoleWord>,
+    /// Where it sits when not at the top of the line.
+    pub within: Option<&'static str>,
+}
+
+/// A word of a construct, and what bash does with it there.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RoleWord {
+    pub role: WordRole,
+    pub word: Word,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WordRole {
+    /// A word of a `for` list.
+    LoopList,
+    /// The word a `case` matches.
+    CaseWord,
+    /// A `case` pattern.
+    CasePattern,
+    /// A `[[ ]]` operand compared as a string, a pattern or a file name.
+    TestOperand,
+    /// A `[[ ]]` operand of `-eq`, `-ne`, `-lt`, `-le`, `-gt`, `-ge`,
+    /// which bash evaluates as arithmetic.
+    TestArithmetic,
+    /// The operand of `[[ -v ]]`: a variable, whose subscript bash
+    /// evaluates as arithmetic.
+    TestVariable,
+    /// The text of `(( … ))` or `for (( … ))`.
+    Arithmetic,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -234,10 +331,12 @@ pub enum ConstructKind {
     Coprocess,
     /// `(( ... ))` and `for (( ... ))`: arithmetic, which can assign.
     Arithmetic,
-    /// `[[ ... ]]`: its words expand.
+    /// `[[ ... ]]`: its words expand, and some are evaluated.
     ExtendedTest,
     /// `for NAME in ...`: assigns NAME in each pass.
     LoopVariable,
+    /// `case WORD in PATTERN) ...`: its word and patterns expand.
+    Case,
 }
 
 impl ConstructKind {
@@ -248,6 +347,7 @@ impl ConstructKind {
             Self::Arithmetic => "arithmetic_command",
             Self::ExtendedTest => "extended_test",
             Self::LoopVariable => "loop_variable",
+            Self::Case => "case",
         }
     }
 }

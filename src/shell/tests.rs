@@ -217,6 +217,229 @@ fn quoting_is_read_back_exactly() {
     }
 }
 
+fn programs(line: &str) -> Vec<(String, Option<&'static str>)> {
+    parse(line)
+        .unwrap()
+        .commands
+        .iter()
+        .filter_map(|command| {
+            let program = command.words.first().and_then(Word::as_static)?;
+            Some((program.to_owned(), command.within))
+        })
+        .collect()
+}
+
+#[test]
+fn substitutions_nested_anywhere_in_a_word_are_walked() {
+    for line in [
+        "echo ${x:-$(id)}",
+        "echo \"${x:+`id`}\"",
+        "echo ${x/$(id)/y} ${x/y/$(id)}",
+        "echo ${x#$(id)} ${x%%$(id)}",
+        "echo ${a[$(id)]}",
+        "echo ${x:$(id):1}",
+        "echo $(( $(id) + 1 ))",
+        "echo $[ $(id) ]",
+        "echo ${x:-${y:-$(id)}}",
+        "case ${x:-$(id)} in esac",
+        "case x in $(id)) ;; esac",
+        "for f in $(id); do :; done",
+        "[[ ${x:-$(id)} == y ]]",
+        "(( a[$(id)] ))",
+        "for (( i=$(id); i<1; i++ )); do :; done",
+        "x[$(id)]=1",
+        "cat <<EOF\nhello $(id) \"quoted\"\nEOF",
+        "cat <<<${x:-$(id)}",
+    ] {
+        let found = programs(line);
+        assert!(
+            found
+                .iter()
+                .any(|(program, within)| program == "id" && *within == Some("command substitution")),
+            "{line}: {found:?}"
+        );
+    }
+}
+
+#[test]
+fn what_cannot_be_known_is_named() {
+    assert_eq!(why("echo ${!x}"), [NotStatic::Indirection]);
+    assert_eq!(why("echo ${x@P}"), [NotStatic::PromptExpansion]);
+    assert_eq!(why("echo ${x:=y}"), [NotStatic::AssigningExpansion]);
+    assert_eq!(why("echo $((x))"), [NotStatic::ArithmeticVariable]);
+    assert_eq!(why("echo $(($x))"), [NotStatic::ArithmeticVariable]);
+    assert_eq!(why("echo ${a[i]}"), [NotStatic::ArithmeticVariable]);
+    assert_eq!(why("echo ${y:-<(id)}"), [NotStatic::Unreadable]);
+    // Numbers alone are arithmetic, known but not static.
+    assert_eq!(
+        why("echo $((1 + 0x1f * 2#10))"),
+        [NotStatic::ArithmeticExpansion]
+    );
+    assert_eq!(
+        why("echo ${a[1]} ${a[@]}"),
+        [NotStatic::ParameterExpansion; 2]
+    );
+    // The decisive reason wins over the first one found.
+    assert_eq!(why("echo ${x:-$HOME}${!y}"), [NotStatic::Indirection]);
+}
+
+#[test]
+fn arithmetic_is_numeric_only_without_names() {
+    for text in [
+        "1", " 1 + 2 ", "0x1F", "16#ff", "64#a_@", "(1<<3)|4", "-1", "2**3", "1?2:3",
+    ] {
+        assert!(arithmetic_is_numeric(text), "{text}");
+    }
+    for text in ["x", "a[1]", "1+x", "$x", "`id`", "_", "é", "1'2'"] {
+        assert!(!arithmetic_is_numeric(text), "{text}");
+    }
+}
+
+fn construct_words(line: &str) -> Vec<(ConstructKind, WordRole, Word)> {
+    parse(line)
+        .unwrap()
+        .constructs
+        .into_iter()
+        .flat_map(|construct| {
+            let kind = construct.kind;
+            construct
+                .words
+                .into_iter()
+                .map(move |role_word| (kind, role_word.role, role_word.word))
+        })
+        .collect()
+}
+
+#[test]
+fn constructs_carry_their_words_and_roles() {
+    let words = construct_words("for f in *.rs {a,b} ~ $x; do :; done");
+    let reasons: Vec<Option<NotStatic>> = words
+        .iter()
+        .map(|(_, _, word)| match word {
+            Word::Dynamic { why, .. } => Some(*why),
+            Word::Static { .. } => None,
+        })
+        .collect();
+    // A loop list's glob, braces and tilde only give the variable values.
+    assert_eq!(
+        reasons,
+        [None, None, None, Some(NotStatic::ParameterExpansion)]
+    );
+    assert!(
+        words
+            .iter()
+            .all(|(kind, role, _)| *kind == ConstructKind::LoopVariable
+                && *role == WordRole::LoopList)
+    );
+    let words = construct_words("case x in *.rs|{a,b}) ;; esac");
+    assert_eq!(
+        words
+            .iter()
+            .map(|(_, role, word)| (*role, word.as_static()))
+            .collect::<Vec<_>>(),
+        [
+            (WordRole::CaseWord, Some("x")),
+            (WordRole::CasePattern, Some("*.rs")),
+            (WordRole::CasePattern, Some("{a,b}")),
+        ]
+    );
+    let words = construct_words("[[ -v a && x -eq y || s == t* ]]");
+    let roles: Vec<WordRole> = words.iter().map(|(_, role, _)| *role).collect();
+    assert_eq!(
+        roles,
+        [
+            WordRole::TestVariable,
+            WordRole::TestArithmetic,
+            WordRole::TestArithmetic,
+            WordRole::TestOperand,
+            WordRole::TestOperand,
+        ]
+    );
+}
+
+#[test]
+fn a_brace_name_before_a_redirection_is_its_variable() {
+    let script = parse(": {HOME}>/dev/null {fd}<in {a[1]}>>log '{x}'>y {z} >w").unwrap();
+    let command = &script.commands[0];
+    let variables: Vec<Option<&str>> = command
+        .redirects
+        .iter()
+        .map(|redirect| redirect.variable.as_deref())
+        .collect();
+    assert_eq!(
+        variables,
+        [Some("HOME"), Some("fd"), Some("a[1]"), None, None]
+    );
+    // Quoted, or apart from the operator, it is an argument.
+    assert_eq!(command.argv().unwrap(), [":", "{x}", "{z}"]);
+    let alone = parse("{PATH}>/dev/null").unwrap();
+    assert!(alone.commands[0].words.is_empty());
+    assert_eq!(
+        alone.commands[0].redirects[0].variable.as_deref(),
+        Some("PATH")
+    );
+    let nested = parse("echo $(: {HOME}>/dev/null)").unwrap();
+    assert!(nested.commands.iter().any(|command| {
+        command
+            .redirects
+            .iter()
+            .any(|redirect| redirect.variable.as_deref() == Some("HOME"))
+    }));
+}
+
+#[test]
+fn each_command_knows_its_shell_and_whether_it_repeats() {
+    let script = parse("a; (b); c | d; e & f; g $(h); while i; do j; done; k() { l; }").unwrap();
+    let place: Vec<(String, usize, bool)> = script
+        .commands
+        .iter()
+        .map(|command| {
+            (
+                command.words[0].as_static().unwrap().to_owned(),
+                command.shell,
+                command.repeats,
+            )
+        })
+        .collect();
+    let shell = |name: &str| {
+        place
+            .iter()
+            .find(|(program, ..)| program == name)
+            .unwrap()
+            .1
+    };
+    let repeats = |name: &str| {
+        place
+            .iter()
+            .find(|(program, ..)| program == name)
+            .unwrap()
+            .2
+    };
+    for own in ["a", "f", "g", "i", "j", "l"] {
+        assert_eq!(shell(own), 0, "{own}: {place:?}");
+    }
+    for other in ["b", "c", "d", "e", "h"] {
+        assert_ne!(shell(other), 0, "{other}: {place:?}");
+        assert_eq!(script.shells[shell(other)], 0, "{other}: {place:?}");
+    }
+    assert_ne!(shell("c"), shell("d"));
+    assert!(repeats("i") && repeats("j") && repeats("l"));
+    assert!(!repeats("a") && !repeats("h"));
+}
+
+#[test]
+fn a_compounds_input_is_read_by_every_command_in_it() {
+    let script = parse("{ wc -l; cat; } < in.txt > out.txt").unwrap();
+    assert_eq!(script.commands[0].redirects.len(), 2, "{script:?}");
+    for command in &script.commands[1..] {
+        assert_eq!(command.enclosing_reads.len(), 1);
+        assert_eq!(
+            command.enclosing_reads[0].target.as_static(),
+            Some("in.txt")
+        );
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 

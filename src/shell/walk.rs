@@ -1,11 +1,13 @@
 //! brush-parser's tree, walked into a [`Script`].
 
+use std::collections::HashMap;
+
 use brush_parser::ast;
 
-use super::words::{WordReader, static_word};
+use super::words::{Context, WordReader, read_arithmetic, read_here_document, read_word};
 use super::{
     Assignment, Construct, ConstructKind, MAX_NESTING, NotStatic, ParseError, Redirect,
-    RedirectKind, Script, SimpleCommand, Word,
+    RedirectKind, RoleWord, Script, SimpleCommand, Word, WordRole,
 };
 
 /// The stack for parsing a line with many brackets: the parser recurses
@@ -41,7 +43,10 @@ pub(super) fn parse_and_walk(line: &str) -> Result<Script, ParseError> {
         .name("aigent-shell-parse".to_owned())
         .stack_size(DEEP_STACK_BYTES)
         .spawn(move || {
-            let _ = sender.send(tokenize(&owned).and_then(|tokens| walk_tokens(&owned, &tokens)));
+            let _ = sender.send(
+                tokenize(&owned)
+                    .and_then(|(tokens, variables)| walk_tokens(&owned, &tokens, variables)),
+            );
         })
         .map_err(|error| ParseError::Syntax(format!("could not start the parser: {error}")))?;
     match receiver.recv_timeout(PARSE_DEADLINE) {
@@ -55,15 +60,17 @@ pub(super) fn parse_and_walk(line: &str) -> Result<Script, ParseError> {
 
 /// The line's tokens (one linear pass), refused when a `(` is never
 /// closed: bash refuses such a line too, and brush-parser's search on it
-/// takes time exponential in the number of `(`.
-fn tokenize(line: &str) -> Result<Vec<brush_parser::Token>, ParseError> {
+/// takes time exponential in the number of `(`. Beside them, where the
+/// words that bash reads as `{NAME}` before a redirection start.
+fn tokenize(line: &str) -> Result<(Vec<brush_parser::Token>, RedirectVariables), ParseError> {
     let tokens = brush_parser::tokenize_str_with_options(line, &options().tokenizer_options())
         .map_err(|error| ParseError::Syntax(one_line(&error.to_string())))?;
     // Brackets and braces still open, and the most at once: a line nested
     // past MAX_NESTING is refused here, before the parser recurses through
     // every level (seconds, for ten thousand `{`).
     let (mut parens, mut depth, mut deepest) = (0usize, 0usize, 0usize);
-    for token in &tokens {
+    let mut variables = RedirectVariables::new();
+    for (index, token) in tokens.iter().enumerate() {
         let (brush_parser::Token::Operator(text, _) | brush_parser::Token::Word(text, _)) = token;
         let operator = matches!(token, brush_parser::Token::Operator(..));
         match text.as_str() {
@@ -80,6 +87,14 @@ fn tokenize(line: &str) -> Result<Vec<brush_parser::Token>, ParseError> {
             _ => {}
         }
         deepest = deepest.max(depth);
+        if let brush_parser::Token::Word(word, span) = token
+            && let Some(name) = redirect_variable(word)
+            && let Some(brush_parser::Token::Operator(next, next_span)) = tokens.get(index + 1)
+            && next.starts_with(['<', '>'])
+            && next_span.start.index == span.end.index
+        {
+            variables.insert(span.start.index, name.to_owned());
+        }
     }
     if parens > 0 {
         return Err(ParseError::Syntax("a `(` is never closed".to_owned()));
@@ -87,22 +102,54 @@ fn tokenize(line: &str) -> Result<Vec<brush_parser::Token>, ParseError> {
     if deepest > MAX_NESTING {
         return Err(ParseError::TooDeep);
     }
-    Ok(tokens)
+    Ok((tokens, variables))
 }
 
-fn walk_tokens(line: &str, tokens: &[brush_parser::Token]) -> Result<Script, ParseError> {
+/// The start of each word that bash reads as `{NAME}` before a
+/// redirection (which brush-parser 0.4 reads as a plain word), and NAME.
+type RedirectVariables = HashMap<usize, String>;
+
+/// `NAME` of a word `{NAME}` or `{NAME[SUBSCRIPT]}`, as bash accepts it
+/// before a redirection operator.
+fn redirect_variable(word: &str) -> Option<&str> {
+    let name = word.strip_prefix('{')?.strip_suffix('}')?;
+    let base = match name.split_once('[') {
+        Some((base, subscript)) => {
+            subscript.strip_suffix(']')?;
+            base
+        }
+        None => name,
+    };
+    let mut chars = base.chars();
+    let first = chars.next()?;
+    let valid = (first.is_ascii_alphabetic() || first == '_')
+        && chars.all(|ch| ch.is_ascii_alphanumeric() || ch == '_');
+    valid.then_some(name)
+}
+
+fn walk_tokens(
+    line: &str,
+    tokens: &[brush_parser::Token],
+    variables: RedirectVariables,
+) -> Result<Script, ParseError> {
     let program = brush_parser::parse_tokens(tokens, &options())
         .map_err(|error| ParseError::Syntax(one_line(&error.to_string())))?;
-    let mut script = Script::default();
-    Walker::new(&mut script, line).program(&program, 0)?;
+    let mut script = Script {
+        shells: vec![0],
+        ..Script::default()
+    };
+    let mut walker = Walker::new(&mut script, line);
+    walker.redirect_variables = variables;
+    walker.program(&program, 0)?;
     Ok(script)
 }
 
 /// A command substitution's text, parsed on the walk's own thread.
-fn parse_here(line: &str) -> Result<ast::Program, ParseError> {
-    let tokens = tokenize(line)?;
-    brush_parser::parse_tokens(&tokens, &options())
-        .map_err(|error| ParseError::Syntax(one_line(&error.to_string())))
+fn parse_here(line: &str) -> Result<(ast::Program, RedirectVariables), ParseError> {
+    let (tokens, variables) = tokenize(line)?;
+    let program = brush_parser::parse_tokens(&tokens, &options())
+        .map_err(|error| ParseError::Syntax(one_line(&error.to_string())))?;
+    Ok((program, variables))
 }
 
 fn one_line(text: &str) -> String {
@@ -121,6 +168,14 @@ pub(super) struct Walker<'a> {
     /// again on its own, so nesting could otherwise cost the square of the
     /// line's length.
     budget: usize,
+    /// The shell the commands being walked run in.
+    shell: usize,
+    /// Whether they are in a loop or a function body.
+    repeats: bool,
+    /// Input redirections of the compound commands around them.
+    enclosing_reads: Vec<Redirect>,
+    /// `{NAME}` words before a redirection, in the program being walked.
+    redirect_variables: RedirectVariables,
 }
 
 impl<'a> Walker<'a> {
@@ -129,6 +184,10 @@ impl<'a> Walker<'a> {
             script,
             within: None,
             budget: line.len().saturating_mul(4).saturating_add(64 * 1024),
+            shell: 0,
+            repeats: false,
+            enclosing_reads: Vec::new(),
+            redirect_variables: RedirectVariables::new(),
         }
     }
 
@@ -136,7 +195,7 @@ impl<'a> Walker<'a> {
         &mut self,
         within: &'static str,
         depth: usize,
-        walk: impl FnOnce(&mut Walker<'_>, usize) -> Result<T, ParseError>,
+        walk: impl FnOnce(&mut Self, usize) -> Result<T, ParseError>,
     ) -> Result<T, ParseError> {
         if depth >= MAX_NESTING {
             return Err(ParseError::TooDeep);
@@ -144,6 +203,30 @@ impl<'a> Walker<'a> {
         let outer = self.within.replace(within);
         let result = walk(self, depth + 1);
         self.within = outer;
+        result
+    }
+
+    /// Walks what runs in a shell of its own, started by the current one.
+    fn new_shell<T>(
+        &mut self,
+        walk: impl FnOnce(&mut Self) -> Result<T, ParseError>,
+    ) -> Result<T, ParseError> {
+        let outer = self.shell;
+        self.shell = self.script.shells.len();
+        self.script.shells.push(outer);
+        let result = walk(self);
+        self.shell = outer;
+        result
+    }
+
+    /// Walks what may run more than once (a loop, a function body).
+    fn repeating<T>(
+        &mut self,
+        walk: impl FnOnce(&mut Self) -> Result<T, ParseError>,
+    ) -> Result<T, ParseError> {
+        let outer = std::mem::replace(&mut self.repeats, true);
+        let result = walk(self);
+        self.repeats = outer;
         result
     }
 
@@ -159,11 +242,19 @@ impl<'a> Walker<'a> {
     }
 
     fn compound_list(&mut self, list: &ast::CompoundList, depth: usize) -> Result<(), ParseError> {
-        for ast::CompoundListItem(and_or, _separator) in &list.0 {
-            self.pipeline(&and_or.first, depth)?;
-            for next in &and_or.additional {
-                let (ast::AndOr::And(pipeline) | ast::AndOr::Or(pipeline)) = next;
-                self.pipeline(pipeline, depth)?;
+        for ast::CompoundListItem(and_or, separator) in &list.0 {
+            let walk = |walker: &mut Self| -> Result<(), ParseError> {
+                walker.pipeline(&and_or.first, depth)?;
+                for next in &and_or.additional {
+                    let (ast::AndOr::And(pipeline) | ast::AndOr::Or(pipeline)) = next;
+                    walker.pipeline(pipeline, depth)?;
+                }
+                Ok(())
+            };
+            match separator {
+                // `LIST &` runs in a subshell of its own.
+                ast::SeparatorOperator::Async => self.new_shell(walk)?,
+                ast::SeparatorOperator::Sequence => walk(self)?,
             }
         }
         Ok(())
@@ -171,7 +262,12 @@ impl<'a> Walker<'a> {
 
     fn pipeline(&mut self, pipeline: &ast::Pipeline, depth: usize) -> Result<(), ParseError> {
         for command in &pipeline.seq {
-            self.command(command, depth)?;
+            if pipeline.seq.len() > 1 {
+                // Each stage of a pipeline runs in a subshell.
+                self.new_shell(|walker| walker.command(command, depth))?;
+            } else {
+                self.command(command, depth)?;
+            }
         }
         Ok(())
     }
@@ -180,35 +276,43 @@ impl<'a> Walker<'a> {
         match command {
             ast::Command::Simple(simple) => self.simple(simple, depth),
             ast::Command::Compound(compound, redirects) => {
-                self.compound(compound, depth)?;
-                self.trailing_redirects(redirects.as_ref(), depth)
+                self.with_redirects(redirects.as_ref(), depth, |walker| {
+                    walker.compound(compound, depth)
+                })
             }
             ast::Command::Function(function) => {
-                self.script.constructs.push(Construct {
-                    kind: ConstructKind::FunctionDefinition,
-                    name: Some(function.fname.value.clone()),
-                    why_not_static: None,
-                    evaluates_text: false,
-                });
+                self.push_construct(
+                    ConstructKind::FunctionDefinition,
+                    Some(function.fname.value.clone()),
+                    Vec::new(),
+                );
                 let ast::FunctionBody(body, redirects) = &function.body;
                 self.nested("function body", depth, |walker, depth| {
-                    walker.compound(body, depth)?;
-                    walker.trailing_redirects(redirects.as_ref(), depth)
+                    walker.repeating(|walker| {
+                        walker.with_redirects(redirects.as_ref(), depth, |walker| {
+                            walker.compound(body, depth)
+                        })
+                    })
                 })
             }
             ast::Command::ExtendedTest(test, redirects) => {
-                let mut why_not_static = None;
-                let mut evaluates_text = false;
-                self.extended_test(&test.expr, depth, &mut why_not_static, &mut evaluates_text)?;
-                self.script.constructs.push(Construct {
-                    kind: ConstructKind::ExtendedTest,
-                    name: None,
-                    why_not_static,
-                    evaluates_text,
-                });
-                self.trailing_redirects(redirects.as_ref(), depth)
+                self.with_redirects(redirects.as_ref(), depth, |walker| {
+                    let mut words = Vec::new();
+                    walker.extended_test(&test.expr, depth, &mut words)?;
+                    walker.push_construct(ConstructKind::ExtendedTest, None, words);
+                    Ok(())
+                })
             }
         }
+    }
+
+    fn push_construct(&mut self, kind: ConstructKind, name: Option<String>, words: Vec<RoleWord>) {
+        self.script.constructs.push(Construct {
+            kind,
+            name,
+            words,
+            within: self.within,
+        });
     }
 
     fn compound(
@@ -217,19 +321,33 @@ impl<'a> Walker<'a> {
         depth: usize,
     ) -> Result<(), ParseError> {
         match compound {
-            ast::CompoundCommand::Arithmetic(_) | ast::CompoundCommand::ArithmeticForClause(_) => {
-                self.script.constructs.push(Construct {
-                    kind: ConstructKind::Arithmetic,
-                    name: None,
-                    why_not_static: None,
-                    evaluates_text: false,
-                });
-                if let ast::CompoundCommand::ArithmeticForClause(clause) = compound {
-                    self.nested("for loop", depth, |walker, depth| {
-                        walker.compound_list(&clause.body.list, depth)
-                    })?;
-                }
+            ast::CompoundCommand::Arithmetic(arithmetic) => {
+                let word = self.arithmetic(&arithmetic.expr.value, depth)?;
+                self.push_construct(
+                    ConstructKind::Arithmetic,
+                    None,
+                    vec![RoleWord {
+                        role: WordRole::Arithmetic,
+                        word,
+                    }],
+                );
                 Ok(())
+            }
+            ast::CompoundCommand::ArithmeticForClause(clause) => {
+                let mut words = Vec::new();
+                for part in [&clause.initializer, &clause.condition, &clause.updater]
+                    .into_iter()
+                    .flatten()
+                {
+                    words.push(RoleWord {
+                        role: WordRole::Arithmetic,
+                        word: self.arithmetic(&part.value, depth)?,
+                    });
+                }
+                self.push_construct(ConstructKind::Arithmetic, None, words);
+                self.nested("for loop", depth, |walker, depth| {
+                    walker.repeating(|walker| walker.compound_list(&clause.body.list, depth))
+                })
             }
             ast::CompoundCommand::BraceGroup(group) => {
                 self.nested("group", depth, |walker, depth| {
@@ -238,30 +356,42 @@ impl<'a> Walker<'a> {
             }
             ast::CompoundCommand::Subshell(subshell) => {
                 self.nested("subshell", depth, |walker, depth| {
-                    walker.compound_list(&subshell.list, depth)
+                    walker.new_shell(|walker| walker.compound_list(&subshell.list, depth))
                 })
             }
             ast::CompoundCommand::ForClause(clause) => {
-                self.script.constructs.push(Construct {
-                    kind: ConstructKind::LoopVariable,
-                    name: Some(clause.variable_name.clone()),
-                    why_not_static: None,
-                    evaluates_text: false,
-                });
                 self.nested("for loop", depth, |walker, depth| {
+                    let mut words = Vec::new();
                     for word in clause.values.iter().flatten() {
-                        walker.word(&word.value, depth)?;
+                        words.push(RoleWord {
+                            role: WordRole::LoopList,
+                            word: walker.word(&word.value, Context::LoopList, depth)?,
+                        });
                     }
-                    walker.compound_list(&clause.body.list, depth)
+                    walker.push_construct(
+                        ConstructKind::LoopVariable,
+                        Some(clause.variable_name.clone()),
+                        words,
+                    );
+                    walker.repeating(|walker| walker.compound_list(&clause.body.list, depth))
                 })
             }
             ast::CompoundCommand::CaseClause(clause) => {
                 self.nested("case", depth, |walker, depth| {
-                    walker.word(&clause.value.value, depth)?;
+                    let mut words = vec![RoleWord {
+                        role: WordRole::CaseWord,
+                        word: walker.word(&clause.value.value, Context::Unsplit, depth)?,
+                    }];
                     for item in &clause.cases {
                         for pattern in &item.patterns {
-                            walker.word(&pattern.value, depth)?;
+                            words.push(RoleWord {
+                                role: WordRole::CasePattern,
+                                word: walker.word(&pattern.value, Context::Unsplit, depth)?,
+                            });
                         }
+                    }
+                    walker.push_construct(ConstructKind::Case, None, words);
+                    for item in &clause.cases {
                         if let Some(list) = &item.cmd {
                             walker.compound_list(list, depth)?;
                         }
@@ -284,77 +414,107 @@ impl<'a> Walker<'a> {
             | ast::CompoundCommand::UntilClause(clause) => {
                 self.nested("loop", depth, |walker, depth| {
                     let ast::WhileOrUntilClauseCommand(condition, body, _) = clause;
-                    walker.compound_list(condition, depth)?;
-                    walker.compound_list(&body.list, depth)
+                    walker.repeating(|walker| {
+                        walker.compound_list(condition, depth)?;
+                        walker.compound_list(&body.list, depth)
+                    })
                 })
             }
             ast::CompoundCommand::Coprocess(coprocess) => {
-                self.script.constructs.push(Construct {
-                    kind: ConstructKind::Coprocess,
-                    name: coprocess.name.as_ref().map(|name| name.value.clone()),
-                    why_not_static: None,
-                    evaluates_text: false,
-                });
+                self.push_construct(
+                    ConstructKind::Coprocess,
+                    coprocess.name.as_ref().map(|name| name.value.clone()),
+                    Vec::new(),
+                );
                 self.nested("coprocess", depth, |walker, depth| {
-                    walker.command(&coprocess.body, depth)
+                    walker.new_shell(|walker| walker.command(&coprocess.body, depth))
                 })
             }
         }
     }
 
+    /// The operands of `[[ … ]]`, each with the part it plays.
     fn extended_test(
         &mut self,
         expr: &ast::ExtendedTestExpr,
         depth: usize,
-        why_not_static: &mut Option<NotStatic>,
-        evaluates_text: &mut bool,
+        words: &mut Vec<RoleWord>,
     ) -> Result<(), ParseError> {
         if depth >= MAX_NESTING {
             return Err(ParseError::TooDeep);
         }
-        let mut operand = |walker: &mut Self, word: &ast::Word| -> Result<(), ParseError> {
-            match walker.word(&word.value, depth)? {
-                Word::Dynamic { why, .. } => {
-                    why_not_static.get_or_insert(why);
-                }
-                Word::Static { text } => *evaluates_text |= text.contains(['$', '`']),
-            }
-            Ok(())
+        let mut operand = |walker: &mut Self, role: WordRole, word: &ast::Word| {
+            let word = walker.word(&word.value, Context::Unsplit, depth)?;
+            words.push(RoleWord { role, word });
+            Ok::<(), ParseError>(())
         };
         match expr {
             ast::ExtendedTestExpr::And(left, right) | ast::ExtendedTestExpr::Or(left, right) => {
-                self.extended_test(left, depth + 1, why_not_static, evaluates_text)?;
-                self.extended_test(right, depth + 1, why_not_static, evaluates_text)
+                self.extended_test(left, depth + 1, words)?;
+                self.extended_test(right, depth + 1, words)
             }
             ast::ExtendedTestExpr::Not(inner) | ast::ExtendedTestExpr::Parenthesized(inner) => {
-                self.extended_test(inner, depth + 1, why_not_static, evaluates_text)
+                self.extended_test(inner, depth + 1, words)
             }
-            ast::ExtendedTestExpr::UnaryTest(_, word) => operand(self, word),
-            ast::ExtendedTestExpr::BinaryTest(_, left, right) => {
-                operand(self, left)?;
-                operand(self, right)
+            ast::ExtendedTestExpr::UnaryTest(predicate, word) => {
+                let role = match predicate {
+                    ast::UnaryPredicate::ShellVariableIsSetAndAssigned => WordRole::TestVariable,
+                    _ => WordRole::TestOperand,
+                };
+                operand(self, role, word)
+            }
+            ast::ExtendedTestExpr::BinaryTest(predicate, left, right) => {
+                let role = match predicate {
+                    ast::BinaryPredicate::ArithmeticEqualTo
+                    | ast::BinaryPredicate::ArithmeticNotEqualTo
+                    | ast::BinaryPredicate::ArithmeticLessThan
+                    | ast::BinaryPredicate::ArithmeticLessThanOrEqualTo
+                    | ast::BinaryPredicate::ArithmeticGreaterThan
+                    | ast::BinaryPredicate::ArithmeticGreaterThanOrEqualTo => {
+                        WordRole::TestArithmetic
+                    }
+                    _ => WordRole::TestOperand,
+                };
+                operand(self, role, left)?;
+                operand(self, role, right)
             }
         }
     }
 
-    /// Redirections after a compound command apply to every command in it;
-    /// they are recorded on a command of their own.
-    fn trailing_redirects(
+    /// Walks `walk` (a compound command) with its redirections applied:
+    /// they are opened first, so they are recorded first, on a command of
+    /// their own, and the files they open for reading are read by every
+    /// command inside.
+    fn with_redirects(
         &mut self,
         redirects: Option<&ast::RedirectList>,
         depth: usize,
+        walk: impl FnOnce(&mut Self) -> Result<(), ParseError>,
     ) -> Result<(), ParseError> {
         let Some(ast::RedirectList(list)) = redirects else {
-            return Ok(());
+            return walk(self);
         };
         let mut command = self.empty_command();
         for redirect in list {
-            let redirect = self.redirect(redirect, depth)?;
+            let redirect = self.redirect(redirect, None, depth)?;
+            if !command.source.is_empty() {
+                command.source.push(' ');
+            }
             command.source.push_str(&redirect_source(&redirect));
             command.redirects.push(redirect);
         }
+        let reads: Vec<Redirect> = command
+            .redirects
+            .iter()
+            .filter(|redirect| redirect.kind.reads_file())
+            .cloned()
+            .collect();
         self.script.commands.push(command);
-        Ok(())
+        let outer = self.enclosing_reads.len();
+        self.enclosing_reads.extend(reads);
+        let result = walk(self);
+        self.enclosing_reads.truncate(outer);
+        result
     }
 
     fn empty_command(&self) -> SimpleCommand {
@@ -364,6 +524,9 @@ impl<'a> Walker<'a> {
             words: Vec::new(),
             redirects: Vec::new(),
             within: self.within,
+            shell: self.shell,
+            repeats: self.repeats,
+            enclosing_reads: self.enclosing_reads.clone(),
         }
     }
 
@@ -378,21 +541,25 @@ impl<'a> Walker<'a> {
         }
         items.extend(suffix.map(Item::Part));
         let mut seen_program = false;
+        // `{NAME}` just before a redirection: the redirection's variable.
+        let mut variable: Option<String> = None;
         for item in items {
             match item {
-                Item::Program(word) => {
-                    seen_program = true;
+                Item::Program(word) | Item::Part(ast::CommandPrefixOrSuffixItem::Word(word)) => {
+                    if let Some(name) = self.redirect_variable_at(word) {
+                        variable = Some(name);
+                        continue;
+                    }
+                    seen_program |= matches!(item, Item::Program(_));
                     source.push(word.value.clone());
-                    command.words.push(self.word(&word.value, depth)?);
-                }
-                Item::Part(ast::CommandPrefixOrSuffixItem::Word(word)) => {
-                    source.push(word.value.clone());
-                    command.words.push(self.word(&word.value, depth)?);
+                    command
+                        .words
+                        .push(self.word(&word.value, Context::Argument, depth)?);
                 }
                 Item::Part(ast::CommandPrefixOrSuffixItem::AssignmentWord(assignment, word)) => {
                     source.push(word.value.clone());
                     let assignment = self.assignment(assignment, depth)?;
-                    if seen_program {
+                    if seen_program || !command.words.is_empty() {
                         // `export NAME=VALUE`, `declare NAME=VALUE`: an
                         // argument of the builtin, as bash passes it.
                         command.words.push(match &assignment.value {
@@ -409,7 +576,7 @@ impl<'a> Walker<'a> {
                     }
                 }
                 Item::Part(ast::CommandPrefixOrSuffixItem::IoRedirect(redirect)) => {
-                    let redirect = self.redirect(redirect, depth)?;
+                    let redirect = self.redirect(redirect, variable.take(), depth)?;
                     source.push(redirect_source(&redirect));
                     command.redirects.push(redirect);
                 }
@@ -417,7 +584,7 @@ impl<'a> Walker<'a> {
                     let text = process_substitution_source(kind);
                     source.push(text.clone());
                     self.nested("process substitution", depth, |walker, depth| {
-                        walker.compound_list(&subshell.list, depth)
+                        walker.new_shell(|walker| walker.compound_list(&subshell.list, depth))
                     })?;
                     command.words.push(Word::Dynamic {
                         source: text,
@@ -431,6 +598,16 @@ impl<'a> Walker<'a> {
         Ok(())
     }
 
+    /// The variable of a `{NAME}` word that bash reads as part of the
+    /// redirection after it.
+    fn redirect_variable_at(&self, word: &ast::Word) -> Option<String> {
+        let start = word.loc.as_ref()?.start.index;
+        self.redirect_variables
+            .get(&start)
+            .filter(|name| word.value == format!("{{{name}}}"))
+            .cloned()
+    }
+
     fn assignment(
         &mut self,
         assignment: &ast::Assignment,
@@ -438,16 +615,22 @@ impl<'a> Walker<'a> {
     ) -> Result<Assignment, ParseError> {
         let name = match &assignment.name {
             ast::AssignmentName::VariableName(name) => name.clone(),
-            ast::AssignmentName::ArrayElementName(name, index) => format!("{name}[{index}]"),
+            ast::AssignmentName::ArrayElementName(name, index) => {
+                // The subscript is expanded (and evaluated) when assigned.
+                self.word(index, Context::Unsplit, depth)?;
+                format!("{name}[{index}]")
+            }
         };
         let value = match &assignment.value {
-            ast::AssignmentValue::Scalar(word) => self.word(&word.value, depth)?,
+            ast::AssignmentValue::Scalar(word) => {
+                self.word(&word.value, Context::Argument, depth)?
+            }
             ast::AssignmentValue::Array(items) => {
                 for (index, item) in items {
                     if let Some(index) = index {
-                        self.word(&index.value, depth)?;
+                        self.word(&index.value, Context::Argument, depth)?;
                     }
-                    self.word(&item.value, depth)?;
+                    self.word(&item.value, Context::Argument, depth)?;
                 }
                 Word::Dynamic {
                     source: String::from("(...)"),
@@ -461,6 +644,7 @@ impl<'a> Walker<'a> {
     fn redirect(
         &mut self,
         redirect: &ast::IoRedirect,
+        variable: Option<String>,
         depth: usize,
     ) -> Result<Redirect, ParseError> {
         let fd = |fd: &Option<ast::IoFd>| fd.as_ref().copied();
@@ -478,14 +662,14 @@ impl<'a> Walker<'a> {
                 let target = match target {
                     ast::IoFileRedirectTarget::Filename(word)
                     | ast::IoFileRedirectTarget::Duplicate(word) => {
-                        self.word(&word.value, depth)?
+                        self.word(&word.value, Context::Argument, depth)?
                     }
                     ast::IoFileRedirectTarget::Fd(fd) => Word::Static {
                         text: fd.to_string(),
                     },
                     ast::IoFileRedirectTarget::ProcessSubstitution(kind, subshell) => {
                         self.nested("process substitution", depth, |walker, depth| {
-                            walker.compound_list(&subshell.list, depth)
+                            walker.new_shell(|walker| walker.compound_list(&subshell.list, depth))
                         })?;
                         Word::Dynamic {
                             source: process_substitution_source(kind),
@@ -497,14 +681,22 @@ impl<'a> Walker<'a> {
                     fd: fd(io_fd),
                     kind,
                     target,
+                    variable,
                 }
             }
             ast::IoRedirect::HereDocument(io_fd, here) => {
                 let body = &here.doc.value;
-                let target = if here.requires_expansion && body.contains(['$', '`']) {
-                    Word::Dynamic {
-                        source: format!("<<{}", here.here_end.value),
-                        why: NotStatic::HereDocExpansion,
+                let target = if here.requires_expansion {
+                    let mut reader = WordReader::default();
+                    match read_here_document(body, &mut reader) {
+                        Some(why) => {
+                            self.substitutions(reader, depth)?;
+                            Word::Dynamic {
+                                source: format!("<<{}", here.here_end.value),
+                                why,
+                            }
+                        }
+                        None => Word::Static { text: body.clone() },
                     }
                 } else {
                     Word::Static { text: body.clone() }
@@ -513,26 +705,48 @@ impl<'a> Walker<'a> {
                     fd: fd(io_fd),
                     kind: RedirectKind::HereDocument,
                     target,
+                    variable,
                 }
             }
             ast::IoRedirect::HereString(io_fd, word) => Redirect {
                 fd: fd(io_fd),
                 kind: RedirectKind::HereString,
-                target: self.word(&word.value, depth)?,
+                target: self.word(&word.value, Context::Unsplit, depth)?,
+                variable,
             },
             ast::IoRedirect::OutputAndError(word, _append) => Redirect {
                 fd: None,
                 kind: RedirectKind::OutputAndError,
-                target: self.word(&word.value, depth)?,
+                target: self.word(&word.value, Context::Argument, depth)?,
+                variable,
             },
         })
     }
 
-    /// One word: static, or why not. Command substitutions inside it are
-    /// parsed and walked, so that their commands are judged too.
-    fn word(&mut self, raw: &str, depth: usize) -> Result<Word, ParseError> {
+    /// One word standing in `context`: static, or why not. Command
+    /// substitutions anywhere in it are parsed and walked, so that their
+    /// commands are judged too.
+    fn word(&mut self, raw: &str, context: Context, depth: usize) -> Result<Word, ParseError> {
         let mut reader = WordReader::default();
-        let word = static_word(raw, &mut reader);
+        let word = read_word(raw, context, &mut reader);
+        self.substitutions(reader, depth)?;
+        Ok(word)
+    }
+
+    /// The text of `(( … ))`: dynamic, and why.
+    fn arithmetic(&mut self, text: &str, depth: usize) -> Result<Word, ParseError> {
+        let mut reader = WordReader::default();
+        let why = read_arithmetic(text, &mut reader);
+        self.substitutions(reader, depth)?;
+        Ok(Word::Dynamic {
+            source: text.to_owned(),
+            why,
+        })
+    }
+
+    /// Parses and walks the command substitutions a word holds, each in a
+    /// shell of its own.
+    fn substitutions(&mut self, reader: WordReader, depth: usize) -> Result<(), ParseError> {
         for inner in reader.substitutions {
             if depth + 1 >= MAX_NESTING {
                 return Err(ParseError::TooDeep);
@@ -541,12 +755,15 @@ impl<'a> Walker<'a> {
                 .budget
                 .checked_sub(inner.len())
                 .ok_or(ParseError::TooDeep)?;
-            let program = parse_here(&inner)?;
-            self.nested("command substitution", depth, |walker, depth| {
-                walker.program(&program, depth)
-            })?;
+            let (program, variables) = parse_here(&inner)?;
+            let outer = std::mem::replace(&mut self.redirect_variables, variables);
+            let result = self.nested("command substitution", depth, |walker, depth| {
+                walker.new_shell(|walker| walker.program(&program, depth))
+            });
+            self.redirect_variables = outer;
+            result?;
         }
-        Ok(word)
+        Ok(())
     }
 }
 
@@ -572,9 +789,16 @@ fn redirect_source(redirect: &Redirect) -> String {
         RedirectKind::DuplicateInput => "<&",
         RedirectKind::DuplicateOutput => ">&",
         RedirectKind::OutputAndError => "&>",
-        RedirectKind::HereDocument => return "<<...".to_owned(),
+        RedirectKind::HereDocument => "<<...",
         RedirectKind::HereString => "<<<",
     };
-    let fd = redirect.fd.map(|fd| fd.to_string()).unwrap_or_default();
+    let fd = match (&redirect.variable, redirect.fd) {
+        (Some(name), _) => format!("{{{name}}}"),
+        (None, Some(fd)) => fd.to_string(),
+        (None, None) => String::new(),
+    };
+    if redirect.kind == RedirectKind::HereDocument {
+        return format!("{fd}{operator}");
+    }
     format!("{fd}{operator}{}", redirect.target.source())
 }

@@ -1,34 +1,85 @@
 //! One word as bash expands it: the text after quote removal when nothing
-//! in it expands, else the first reason it is not static.
+//! in it expands, else why it is not static. Every part of the word that
+//! bash evaluates is read, however deeply it is nested: the operands of a
+//! parameter expansion (`${x:-$(cmd)}`), array subscripts and arithmetic
+//! (`${a[$(cmd)]}`, `$(( $(cmd) ))`, `$[…]`), so that each command
+//! substitution anywhere in it is found and judged.
 
-use brush_parser::word::{self, WordPiece, WordPieceWithSource};
+use brush_parser::word::{
+    self, Parameter, ParameterExpr, ParameterTransformOp, WordPiece, WordPieceWithSource,
+};
 
 use super::{NotStatic, Word};
 
+/// Where a word stands, which decides the expansions bash applies to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Context {
+    /// A command's word, an assignment's value, a redirection's target:
+    /// every expansion.
+    Argument,
+    /// A `for` list: its words only give the loop variable its values, so
+    /// a glob, a brace expansion or a tilde changes nothing that runs.
+    LoopList,
+    /// A `case` word or pattern, a `[[ ]]` operand, a here-string: bash
+    /// neither globs nor brace-expands them.
+    Unsplit,
+}
+
+impl Context {
+    fn applies(self, why: NotStatic) -> bool {
+        match self {
+            Self::Argument => true,
+            Self::LoopList => !matches!(
+                why,
+                NotStatic::Glob | NotStatic::BraceExpansion | NotStatic::TildeExpansion
+            ),
+            Self::Unsplit => !matches!(why, NotStatic::Glob | NotStatic::BraceExpansion),
+        }
+    }
+}
+
 /// What reading a word found besides its text: the command lines of its
-/// command substitutions, which the walk parses and judges too.
+/// command substitutions (at any depth), which the walk parses and judges
+/// too, and every reason it is not static, in the order found.
 #[derive(Debug, Default)]
 pub(super) struct WordReader {
     pub substitutions: Vec<String>,
-    why: Option<NotStatic>,
+    reasons: Vec<NotStatic>,
 }
 
 impl WordReader {
     fn not_static(&mut self, why: NotStatic) {
-        self.why.get_or_insert(why);
+        if !self.reasons.contains(&why) {
+            self.reasons.push(why);
+        }
+    }
+
+    /// The reason that decides the word in `context`: one that is always
+    /// refused comes first, then the first one found that applies there.
+    fn decisive(&self, context: Context) -> Option<NotStatic> {
+        self.reasons
+            .iter()
+            .find(|why| why.always_refused())
+            .or_else(|| self.reasons.iter().find(|why| context.applies(**why)))
+            .copied()
     }
 }
 
-pub(super) fn static_word(raw: &str, reader: &mut WordReader) -> Word {
-    let options = brush_parser::ParserOptions {
+fn options() -> brush_parser::ParserOptions {
+    brush_parser::ParserOptions {
         enable_extended_globbing: false,
         ..brush_parser::ParserOptions::default()
-    };
-    let Ok(pieces) = word::parse(raw, &options) else {
-        // brush accepted the line but not this word: judge it unreadable.
+    }
+}
+
+/// `raw` read as a word standing in `context`.
+pub(super) fn read_word(raw: &str, context: Context, reader: &mut WordReader) -> Word {
+    let Ok(pieces) = word::parse(raw, &options()) else {
+        // brush accepted the line but cannot take this word apart: what
+        // it holds is not known, so it is refused whatever the policy.
         return Word::Dynamic {
             source: raw.to_owned(),
-            why: NotStatic::Escape,
+            why: NotStatic::Unreadable,
         };
     };
     let mut text = String::new();
@@ -39,15 +90,86 @@ pub(super) fn static_word(raw: &str, reader: &mut WordReader) -> Word {
     // `{src,'--x'}` expands although its braces are in different pieces,
     // and a `[` is a glob only with a `]` after it.
     let shape = unquoted_shape(&pieces);
-    if let Some(why) = shape_expands(&shape) {
+    for why in shape_expands(&shape) {
         reader.not_static(why);
     }
-    match reader.why {
+    match reader.decisive(context) {
         None => Word::Static { text },
         Some(why) => Word::Dynamic {
             source: raw.to_owned(),
             why,
         },
+    }
+}
+
+/// The body of a here-document whose delimiter is unquoted: it expands as
+/// double-quoted text does (except that `"` stays as it is). Its
+/// substitutions go into `reader`; the word is dynamic when it expands.
+pub(super) fn read_here_document(body: &str, reader: &mut WordReader) -> Option<NotStatic> {
+    if !body.contains(['$', '`']) {
+        return None;
+    }
+    // Double quotes around it, with each `"` (and `\"`, which the body
+    // keeps as two characters) written so that it stays literal.
+    let mut quoted = String::with_capacity(body.len() + 8);
+    quoted.push('"');
+    let mut chars = body.chars();
+    while let Some(ch) = chars.next() {
+        match ch {
+            '\\' => match chars.next() {
+                Some('"') => quoted.push_str(r#"\\\""#),
+                Some(next) => {
+                    quoted.push('\\');
+                    quoted.push(next);
+                }
+                None => quoted.push_str(r"\\"),
+            },
+            '"' => quoted.push_str("\\\""),
+            other => quoted.push(other),
+        }
+    }
+    quoted.push('"');
+    nested(&quoted, reader);
+    let why = reader
+        .reasons
+        .iter()
+        .copied()
+        .find(|why| why.always_refused())
+        .unwrap_or(NotStatic::HereDocExpansion);
+    Some(why)
+}
+
+/// The text of `(( … ))` or `for (( … ))`: why it is not static, its
+/// substitutions in `reader`.
+pub(super) fn read_arithmetic(text: &str, reader: &mut WordReader) -> NotStatic {
+    arithmetic(text, reader);
+    reader
+        .reasons
+        .iter()
+        .copied()
+        .find(|why| why.always_refused())
+        .unwrap_or(NotStatic::ArithmeticExpansion)
+}
+
+/// Text that bash expands where no word stands on its own: an operand of
+/// a parameter expansion, arithmetic. Only what it runs and why it is not
+/// static matter; its text does not.
+fn nested(raw: &str, reader: &mut WordReader) {
+    match word::parse(raw, &options()) {
+        Ok(pieces) => {
+            let mut ignored = String::new();
+            for piece in &pieces {
+                if let WordPiece::Text(plain) = &piece.piece
+                    && (plain.contains("<(") || plain.contains(">("))
+                {
+                    // A process substitution inside `${…}`: bash runs it,
+                    // and brush keeps it as text, so it cannot be judged.
+                    reader.not_static(NotStatic::Unreadable);
+                }
+                unquoted_piece(&piece.piece, &mut ignored, reader);
+            }
+        }
+        Err(_) => reader.not_static(NotStatic::Unreadable),
     }
 }
 
@@ -70,7 +192,10 @@ fn unquoted_piece(piece: &WordPiece, text: &mut String, reader: &mut WordReader)
             reader.not_static(NotStatic::Escape);
         }
         WordPiece::TildeExpansion(_) => reader.not_static(NotStatic::TildeExpansion),
-        WordPiece::ParameterExpansion(_) => reader.not_static(NotStatic::ParameterExpansion),
+        WordPiece::ParameterExpansion(expression) => {
+            reader.not_static(NotStatic::ParameterExpansion);
+            parameter_expression(expression, reader);
+        }
         WordPiece::CommandSubstitution(inner) | WordPiece::BackquotedCommandSubstitution(inner) => {
             reader.substitutions.push(inner.clone());
             reader.not_static(NotStatic::CommandSubstitution);
@@ -82,8 +207,189 @@ fn unquoted_piece(piece: &WordPiece, text: &mut String, reader: &mut WordReader)
                 text.push_str(rest);
             }
         }
-        WordPiece::ArithmeticExpression(_) => reader.not_static(NotStatic::ArithmeticExpansion),
+        WordPiece::ArithmeticExpression(expression) => {
+            reader.not_static(NotStatic::ArithmeticExpansion);
+            arithmetic(&expression.value, reader);
+        }
     }
+}
+
+/// The parts of `${…}` that bash expands or evaluates.
+fn parameter_expression(expression: &ParameterExpr, reader: &mut WordReader) {
+    use ParameterExpr as E;
+    let (parameter, indirect) = match expression {
+        E::Parameter {
+            parameter,
+            indirect,
+        }
+        | E::ParameterLength {
+            parameter,
+            indirect,
+        }
+        | E::Transform {
+            parameter,
+            indirect,
+            ..
+        } => (parameter, *indirect),
+        E::UseDefaultValues {
+            parameter,
+            indirect,
+            default_value: operand,
+            ..
+        }
+        | E::IndicateErrorIfNullOrUnset {
+            parameter,
+            indirect,
+            error_message: operand,
+            ..
+        }
+        | E::UseAlternativeValue {
+            parameter,
+            indirect,
+            alternative_value: operand,
+            ..
+        }
+        | E::RemoveSmallestSuffixPattern {
+            parameter,
+            indirect,
+            pattern: operand,
+        }
+        | E::RemoveLargestSuffixPattern {
+            parameter,
+            indirect,
+            pattern: operand,
+        }
+        | E::RemoveSmallestPrefixPattern {
+            parameter,
+            indirect,
+            pattern: operand,
+        }
+        | E::RemoveLargestPrefixPattern {
+            parameter,
+            indirect,
+            pattern: operand,
+        }
+        | E::UppercaseFirstChar {
+            parameter,
+            indirect,
+            pattern: operand,
+        }
+        | E::UppercasePattern {
+            parameter,
+            indirect,
+            pattern: operand,
+        }
+        | E::LowercaseFirstChar {
+            parameter,
+            indirect,
+            pattern: operand,
+        }
+        | E::LowercasePattern {
+            parameter,
+            indirect,
+            pattern: operand,
+        } => {
+            if let Some(operand) = operand {
+                nested(operand, reader);
+            }
+            (parameter, *indirect)
+        }
+        E::AssignDefaultValues {
+            parameter,
+            indirect,
+            default_value,
+            ..
+        } => {
+            reader.not_static(NotStatic::AssigningExpansion);
+            if let Some(operand) = default_value {
+                nested(operand, reader);
+            }
+            (parameter, *indirect)
+        }
+        E::Substring {
+            parameter,
+            indirect,
+            offset,
+            length,
+        } => {
+            arithmetic(&offset.value, reader);
+            if let Some(length) = length {
+                arithmetic(&length.value, reader);
+            }
+            (parameter, *indirect)
+        }
+        E::ReplaceSubstring {
+            parameter,
+            indirect,
+            pattern,
+            replacement,
+            ..
+        } => {
+            nested(pattern, reader);
+            if let Some(replacement) = replacement {
+                nested(replacement, reader);
+            }
+            (parameter, *indirect)
+        }
+        // `${!prefix*}` and `${!a[@]}` list names and keys.
+        E::VariableNames { .. } | E::MemberKeys { .. } => return,
+    };
+    if indirect {
+        reader.not_static(NotStatic::Indirection);
+    }
+    if matches!(
+        expression,
+        E::Transform {
+            op: ParameterTransformOp::PromptExpand,
+            ..
+        }
+    ) {
+        reader.not_static(NotStatic::PromptExpansion);
+    }
+    if let Parameter::NamedWithIndex { index, .. } = parameter {
+        arithmetic(index, reader);
+    }
+}
+
+/// Text that bash evaluates as arithmetic (or as an array subscript, which
+/// is arithmetic for an indexed array). Its substitutions run first; then
+/// any name in it is looked up and its value evaluated in turn, and a
+/// value such as `a[$(cmd)]` runs the command. So only numbers and
+/// operators can be known before the line runs.
+fn arithmetic(text: &str, reader: &mut WordReader) {
+    nested(text, reader);
+    if !arithmetic_is_numeric(text) {
+        reader.not_static(NotStatic::ArithmeticVariable);
+    }
+}
+
+/// Whether `text`, read as bash arithmetic, holds only numbers (decimal,
+/// `0x1f`, `010`, `64#zZ`), operators, brackets and spaces: no name, no
+/// `$`, no backquote, nothing a value could change.
+pub fn arithmetic_is_numeric(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut index = 0;
+    while index < bytes.len() {
+        let byte = bytes[index];
+        if byte.is_ascii_digit() {
+            // A constant runs on through letters, `_`, `@` and `#`
+            // (`0x1F`, `16#ff`, `64#a_@`).
+            while index < bytes.len()
+                && (bytes[index].is_ascii_alphanumeric() || b"_@#".contains(&bytes[index]))
+            {
+                index += 1;
+            }
+            continue;
+        }
+        if byte.is_ascii_alphabetic() || byte == b'_' || !byte.is_ascii() {
+            return false;
+        }
+        if !b" \t\n+-*/%<>=!~&|^?:,()".contains(&byte) {
+            return false;
+        }
+        index += 1;
+    }
+    true
 }
 
 fn double_quoted(pieces: &[WordPieceWithSource], text: &mut String, reader: &mut WordReader) {
@@ -138,21 +444,23 @@ fn unquoted_shape(pieces: &[WordPieceWithSource]) -> String {
     shape
 }
 
-/// A glob (`*`, `?`, `[` with a `]` after it, an extended glob) or a brace
-/// expansion in a word's unquoted shape.
-fn shape_expands(shape: &str) -> Option<NotStatic> {
-    if shape.contains(['*', '?']) {
-        return Some(NotStatic::Glob);
-    }
-    if let Some(open) = shape.find('[')
-        && shape[open + 1..].contains(']')
+/// A glob (`*`, `?`, `[` with a `]` after it, an extended glob) and a
+/// brace expansion in a word's unquoted shape.
+fn shape_expands(shape: &str) -> Vec<NotStatic> {
+    let mut found = Vec::new();
+    let bracket = shape
+        .find('[')
+        .is_some_and(|open| shape[open + 1..].contains(']'));
+    if shape.contains(['*', '?'])
+        || bracket
+        || ["!(", "@(", "+("].iter().any(|start| shape.contains(start))
     {
-        return Some(NotStatic::Glob);
+        found.push(NotStatic::Glob);
     }
-    if ["!(", "@(", "+("].iter().any(|start| shape.contains(start)) {
-        return Some(NotStatic::Glob);
+    if has_brace_expansion(shape) {
+        found.push(NotStatic::BraceExpansion);
     }
-    has_brace_expansion(shape).then_some(NotStatic::BraceExpansion)
+    found
 }
 
 /// `{a,b}` or `{x..y}`: an opening brace with a comma or `..` before its

@@ -216,6 +216,10 @@ fn every_decision_is_one_chained_audit_record_without_sensitive_values() {
     assert_eq!(records[0]["command_line"], "git status");
     assert_eq!(records[0]["segments"][0]["rule"], "declared");
     assert_eq!(records[0]["segments"][0]["declaration"], "git-status");
+    // Where the line runs, and what Claude Code removes before the hook
+    // sees it (issue 38).
+    assert_eq!(records[0]["cwd"], "/home/user/my-project");
+    assert_eq!(records[0]["client_strips"], "cd /home/user/my-project && ");
     assert_eq!(records[1]["command_line"], Value::Null);
     assert_eq!(records[1]["command_line_left_out"], "sensitive");
     assert_eq!(records[2]["verdict"], "deny");

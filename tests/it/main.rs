@@ -66,6 +66,8 @@ mod schema;
 mod schema_changed;
 mod schema_export;
 mod schema_import;
+#[cfg(unix)]
+mod shell_fuzz;
 mod skill_authoring;
 mod skill_changed;
 mod skill_contracts;

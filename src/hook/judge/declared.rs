@@ -25,6 +25,10 @@ pub(super) enum Matched {
     Allowed {
         segment: Segment,
         route: Option<Vec<String>>,
+        /// The declaration matched, and the arguments read back from the
+        /// line (for the checks of what the shell adds: its redirections).
+        declaration: Rc<Declaration>,
+        arguments: Map<String, Value>,
     },
     /// Matched a declaration's program, but not its contract.
     Refused(Segment),
@@ -54,6 +58,15 @@ fn same_program(binary: &str, proposed: &str, context: &Context<'_>) -> bool {
     matches!((resolve(binary), resolve(proposed)), (Some(a), Some(b)) if a == b)
 }
 
+/// The most lenient passing match so far: its segment, route, declaration
+/// and the arguments read back.
+type Best = (
+    Segment,
+    Option<Vec<String>>,
+    Rc<Declaration>,
+    Map<String, Value>,
+);
+
 pub(super) fn match_declarations(
     program: &str,
     argv: &[&str],
@@ -75,7 +88,7 @@ pub(super) fn match_declarations(
         .filter(|name| !likely.contains(name));
     let names = likely.iter().copied().map(Some).chain([None]).chain(rest.map(Some));
     let cwd = state.working_directory(context);
-    let mut allowed: Option<(Segment, Option<Vec<String>>)> = None;
+    let mut allowed: Option<Best> = None;
     let mut refusal: Option<Segment> = None;
     let mut closest: Option<(Closeness, Rc<Declaration>)> = None;
     let mut invalid: Option<(String, String)> = None;
@@ -102,14 +115,18 @@ pub(super) fn match_declarations(
             continue;
         }
         match match_one(&declaration, argv, context.aigent, cwd) {
-            One::Allowed { segment, route } => {
+            One::Allowed {
+                segment,
+                route,
+                arguments,
+            } => {
                 // The most lenient match wins: `rm-files` allows what the
                 // wider `rm` asks about.
                 if allowed
                     .as_ref()
-                    .is_none_or(|(best, _)| segment.verdict < best.verdict)
+                    .is_none_or(|(best, ..)| segment.verdict < best.verdict)
                 {
-                    allowed = Some((segment, route));
+                    allowed = Some((segment, route, Rc::clone(&declaration), arguments));
                 }
             }
             One::Refused(segment) => {
@@ -125,8 +142,13 @@ pub(super) fn match_declarations(
             }
         }
     }
-    if let Some((segment, route)) = allowed {
-        return Matched::Allowed { segment, route };
+    if let Some((segment, route, declaration, arguments)) = allowed {
+        return Matched::Allowed {
+            segment,
+            route,
+            declaration,
+            arguments,
+        };
     }
     if let Some(segment) = refusal {
         return Matched::Refused(segment);
@@ -278,6 +300,7 @@ enum One {
     Allowed {
         segment: Segment,
         route: Option<Vec<String>>,
+        arguments: Map<String, Value>,
     },
     Refused(Segment),
     NoShape(Closeness),
@@ -456,7 +479,11 @@ fn match_one(
         segment.redacted = redacted;
         segment.confine = declaration.class() == CommandClass::RunsProjectCode;
         let route = route_words(declaration, candidate);
-        return One::Allowed { segment, route };
+        return One::Allowed {
+            segment,
+            route,
+            arguments: candidate.clone(),
+        };
     }
     refusal.map_or(
         One::NoShape(Closeness {
@@ -648,10 +675,8 @@ pub(super) fn aigent_run(
             // hook would look.
             let resolved = if given.is_absolute() {
                 Some(given.to_path_buf())
-            } else if state.changes_directory {
-                None
             } else {
-                context.cwd.map(|cwd| cwd.join(given))
+                state.working_directory(context).map(|cwd| cwd.join(given))
             };
             resolved.is_some_and(|given| same_file(&given, own))
         }

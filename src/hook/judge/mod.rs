@@ -8,7 +8,7 @@
 //! policy's allow list. Anything not static is judged by a named rule and
 //! never waved through; see docs/hooks.md for the rules.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -17,18 +17,24 @@ use serde::Serialize;
 
 use super::verdict::Verdict;
 use crate::contract::programs::code_words::variable_loads_code;
+use crate::contract::programs::environment::code_variable;
 use crate::contract::{Declaration, Inputs};
 use crate::registry::{
     HookSettings, NotStaticPolicy, ProgramIndex, Registry, UnmatchedPolicy, program_key,
 };
-use crate::shell::{self, ConstructKind, NotStatic, SimpleCommand, Word, quote, quote_word};
+use crate::shell::{
+    self, Construct, ConstructKind, NotStatic, RoleWord, SimpleCommand, Word, WordRole,
+    arithmetic_is_numeric, quote, quote_word,
+};
 
 mod declared;
+mod directory;
 mod redirect;
 
 pub use declared::declared_form;
 use declared::{Matched, aigent_run, match_declarations, unmatched};
-use redirect::redirect_verdict;
+use directory::Place;
+use redirect::{read_outside_confinement, redirect_verdict};
 
 /// Longest shown text of a segment or word in a message.
 const MAX_SHOWN_CHARS: usize = 200;
@@ -63,17 +69,34 @@ const EVALUATING_BUILTINS: &[&str] = &[
     "declare", "typeset", "local", "readonly", "export", "test", "[", "let",
 ];
 
-/// `NAME[SUBSCRIPT]` whose subscript expands (it is evaluated when
-/// assigned).
-fn subscript_holds_code(name: &str) -> bool {
-    name.split_once('[')
-        .is_some_and(|(_, subscript)| subscript.contains(['$', '`']))
+/// `NAME[SUBSCRIPT]` whose subscript bash evaluates to something not known
+/// before the line runs: one that expands (`a[$(cmd)]`), or, for a word
+/// shaped as an array element, one that is not a number (`a[i]`: the
+/// value of `i` is evaluated in turn).
+fn subscript_evaluates(word: &str) -> bool {
+    let Some((base, rest)) = word.split_once('[') else {
+        return false;
+    };
+    if rest.contains(['$', '`']) {
+        return true;
+    }
+    let Some(subscript) = rest.strip_suffix(']') else {
+        return false;
+    };
+    let mut chars = base.chars();
+    let is_name = chars
+        .next()
+        .is_some_and(|first| first.is_ascii_alphabetic() || first == '_')
+        && chars.all(|ch| ch.is_ascii_alphanumeric() || ch == '_');
+    is_name && !matches!(subscript, "@" | "*") && !arithmetic_is_numeric(subscript)
 }
 
-/// Builtins that may assign a variable named by one of their words (`read
-/// PATH`, `printf -v PATH ...`, `getopts OPTS PATH`); judged like any
-/// program unless that variable changes what runs.
-const READING_BUILTINS: &[&str] = &["read", "printf", "getopts"];
+/// Builtins that may assign or unset a variable named by one of their
+/// words (`read PATH`, `printf -v PATH ...`, `getopts OPTS PATH`, `unset
+/// HOME`, `wait -p PATH`), evaluating its subscript if it has one (`unset
+/// 'a[$(cmd)]'`); judged like any program unless that variable changes
+/// what runs or the subscript is not a number.
+const READING_BUILTINS: &[&str] = &["read", "printf", "getopts", "unset", "wait"];
 
 /// Variables that change which program a name runs or how the shell reads
 /// what follows; setting them is refused as well as the ones that load code.
@@ -166,16 +189,27 @@ struct LineState {
     /// Declarations loaded so far, by name; an error says why one did not
     /// load (its file and first finding).
     loaded: RefCell<HashMap<String, Result<Rc<Declaration>, String>>>,
-    /// Some segment changes the working directory (`cd`, `pushd`,
-    /// `popd`), so relative paths later in the line are not where the
-    /// hook would resolve them.
-    changes_directory: bool,
+    /// Where each command of the line runs.
+    places: Vec<Place>,
+    /// The command being judged (an index into `places`).
+    current: Cell<usize>,
 }
 
 impl LineState {
-    /// The directory the line's commands run in, when the hook knows it.
-    fn working_directory<'c>(&self, context: &Context<'c>) -> Option<&'c Path> {
-        context.cwd.filter(|_| !self.changes_directory)
+    /// The directory the command being judged runs in, when the hook knows
+    /// it: the event's, until a `cd` in the line may have moved it.
+    fn working_directory<'s>(&'s self, context: &'s Context<'_>) -> Option<&'s Path> {
+        match self.places.get(self.current.get()) {
+            Some(place) => place.exact.as_deref(),
+            None => context.cwd,
+        }
+    }
+
+    /// Why the command being judged may run outside the project.
+    fn outside_project(&self) -> Option<&str> {
+        self.places
+            .get(self.current.get())
+            .and_then(|place| place.outside.as_deref())
     }
 
     fn load(&self, name: &str, registry: &Registry) -> Option<Rc<Declaration>> {
@@ -227,64 +261,15 @@ pub fn judge(line: &str, context: &Context<'_>) -> Judgement {
         .collect();
     let mut segments = Vec::new();
     for construct in &script.constructs {
-        let name = construct.name.as_deref().map(cut).unwrap_or_default();
-        let (verdict, message) = match (construct.kind, construct.why_not_static) {
-            (ConstructKind::ExtendedTest, None) if construct.evaluates_text => {
-                segments.push(Segment::new(
-                    "[[ ... ]]".to_owned(),
-                    Verdict::Deny,
-                    "arithmetic_evaluation",
-                    "a `[[ ]]` operand holds `$` or a backquote, which its arithmetic operators and `-v` evaluate as code".to_owned(),
-                ));
-                continue;
-            }
-            (ConstructKind::ExtendedTest, None) => continue,
-            (ConstructKind::LoopVariable, _) => {
-                if construct.name.as_deref().is_some_and(shell_control) {
-                    segments.push(Segment::new(
-                        String::new(),
-                        Verdict::Deny,
-                        "environment",
-                        format!("`for {name} in ...` sets `{name}`, which changes which program a name runs or loads code into programs"),
-                    ));
-                }
-                continue;
-            }
-            (ConstructKind::ExtendedTest, Some(why)) => {
-                segments.push(not_static_segment("[[ ... ]]".to_owned(), "[[ ... ]]", why, context));
-                continue;
-            }
-            (ConstructKind::FunctionDefinition, _) => (
-                Verdict::Deny,
-                format!("defines a function `{name}`, which runs in place of any program of that name; run the commands directly"),
-            ),
-            (ConstructKind::Coprocess, _) => (
-                Verdict::Deny,
-                "`coproc` runs a command in the background with pipes to the shell; run it directly".to_owned(),
-            ),
-            (ConstructKind::Arithmetic, _) => (
-                Verdict::Deny,
-                "`(( ... ))` arithmetic can assign variables and run commands through array subscripts (the hook also reads `( (` written without a space as `((`); write the commands without it".to_owned(),
-            ),
-        };
-        segments.push(Segment::new(
-            String::new(),
-            verdict,
-            construct.kind.rule(),
-            message,
-        ));
+        segments.extend(construct_segments(construct, context));
     }
     let state = LineState {
-        changes_directory: script.commands.iter().any(|command| {
-            matches!(
-                command.words.first().and_then(Word::as_static),
-                Some("cd" | "pushd" | "popd")
-            )
-        }),
+        places: directory::places(&script, context.cwd),
         ..LineState::default()
     };
     let mut routes = Vec::new();
-    for command in &script.commands {
+    for (index, command) in script.commands.iter().enumerate() {
+        state.current.set(index);
         let (mut segment, route) = judge_command(command, &functions, context, &state);
         segment.within = command.within;
         routes.push(route);
@@ -318,13 +303,22 @@ fn cut(text: &str) -> String {
 }
 
 fn not_static_segment(shown: String, word: &str, why: NotStatic, context: &Context<'_>) -> Segment {
-    let verdict = match context.settings.not_static {
-        NotStaticPolicy::Deny => Verdict::Deny,
-        NotStaticPolicy::Ask => Verdict::Ask,
+    let verdict = match (why.always_refused(), context.settings.not_static) {
+        (true, _) | (false, NotStaticPolicy::Deny) => Verdict::Deny,
+        (false, NotStaticPolicy::Ask) => Verdict::Ask,
     };
     let advice = match why {
         NotStatic::Glob | NotStatic::BraceExpansion | NotStatic::TildeExpansion => {
             "quote it, or write out the words it stands for"
+        }
+        NotStatic::ArithmeticVariable => "write the number itself",
+        NotStatic::Indirection => "name the variable itself, or write its value out",
+        NotStatic::PromptExpansion => "write the value out literally",
+        NotStatic::AssigningExpansion => {
+            "write the assignment as a command of its own (`NAME=value`), where it is judged"
+        }
+        NotStatic::Unreadable => {
+            "write it more plainly, with each command it runs as a command of its own"
         }
         _ => "write the value out literally, as its own command if it comes from another command",
     };
@@ -336,18 +330,180 @@ fn not_static_segment(shown: String, word: &str, why: NotStatic, context: &Conte
     )
 }
 
-/// The first word of `command` that is not static, wherever it is.
+/// The segments a construct gets: a refusal of what it is (a function, a
+/// coprocess, arithmetic), of the variable it sets, and of each word of it
+/// that is not static or that bash evaluates.
+fn construct_segments(construct: &Construct, context: &Context<'_>) -> Vec<Segment> {
+    let name = construct.name.as_deref().map(cut).unwrap_or_default();
+    let whole = |message: String| {
+        Segment::new(String::new(), Verdict::Deny, construct.kind.rule(), message)
+    };
+    let mut segments = match construct.kind {
+        ConstructKind::FunctionDefinition => vec![whole(format!(
+            "defines a function `{name}`, which runs in place of any program of that name; run the commands directly"
+        ))],
+        ConstructKind::Coprocess => vec![whole(
+            "`coproc` runs a command in the background with pipes to the shell; run it directly".to_owned(),
+        )],
+        ConstructKind::Arithmetic => vec![whole(
+            "`(( ... ))` arithmetic can assign variables and run commands through array subscripts (the hook also reads `( (` written without a space as `((`); write the commands without it".to_owned(),
+        )],
+        ConstructKind::LoopVariable => construct
+            .name
+            .as_deref()
+            .and_then(|variable| {
+                assigned_variable_segment(
+                    format!("for {} in ...", quote_word(variable)),
+                    &format!("for {name} in ..."),
+                    variable,
+                )
+            })
+            .into_iter()
+            .collect(),
+        ConstructKind::ExtendedTest | ConstructKind::Case => Vec::new(),
+    };
+    let shown = match construct.kind {
+        ConstructKind::LoopVariable => format!("for {name} in ..."),
+        ConstructKind::Case => "case ... in".to_owned(),
+        ConstructKind::ExtendedTest => "[[ ... ]]".to_owned(),
+        _ => String::new(),
+    };
+    for role_word in &construct.words {
+        if construct.kind == ConstructKind::Arithmetic {
+            // Refused whole above; only a word refused whatever the policy
+            // says more.
+            if let Word::Dynamic { source, why } = &role_word.word
+                && why.always_refused()
+            {
+                segments.push(not_static_segment(shown.clone(), source, *why, context));
+            }
+            continue;
+        }
+        if let Some(segment) = role_word_segment(&shown, role_word, context) {
+            segments.push(segment);
+        }
+    }
+    for segment in &mut segments {
+        segment.within = construct.within;
+    }
+    segments
+}
+
+/// A construct's word: refused when it is not static (by the policy, or
+/// always for what cannot be known), or when bash evaluates its text as
+/// arithmetic or a variable's subscript and the text is not a number.
+fn role_word_segment(shown: &str, role_word: &RoleWord, context: &Context<'_>) -> Option<Segment> {
+    let evaluated = matches!(
+        role_word.role,
+        WordRole::TestArithmetic | WordRole::TestVariable
+    );
+    let text = match &role_word.word {
+        Word::Dynamic { source, why } if evaluated && !why.always_refused() => {
+            return Some(not_static_segment(
+                shown.to_owned(),
+                source,
+                NotStatic::ArithmeticVariable,
+                context,
+            ));
+        }
+        Word::Dynamic { source, why } => {
+            return Some(not_static_segment(shown.to_owned(), source, *why, context));
+        }
+        Word::Static { text } => text,
+    };
+    let refused = match role_word.role {
+        WordRole::TestArithmetic => !arithmetic_is_numeric(text),
+        WordRole::TestVariable => !valid_variable_reference(text),
+        // `[[ ]]`'s other operands are compared, never evaluated; one that
+        // holds `$` or a backquote is refused all the same, in case this
+        // reader took an operator for another.
+        WordRole::TestOperand => text.contains(['$', '`']),
+        _ => false,
+    };
+    refused.then(|| {
+        Segment::new(
+            shown.to_owned(),
+            Verdict::Deny,
+            "arithmetic_evaluation",
+            format!(
+                "`{}` is evaluated as arithmetic or as a variable's subscript: any name in it is looked up and its value evaluated in turn, and a value such as `a[$(cmd)]` runs a command; write the number itself",
+                cut(text)
+            ),
+        )
+    })
+}
+
+/// `NAME`, or `NAME[N]` with a number (or `@`, `*`) as its subscript:
+/// what `-v` can test without evaluating anything unknown.
+fn valid_variable_reference(text: &str) -> bool {
+    let (base, subscript) = match text.split_once('[') {
+        Some((base, rest)) => (base, rest.strip_suffix(']')),
+        None => (text, Some("@")),
+    };
+    let mut chars = base.chars();
+    let is_name = chars
+        .next()
+        .is_some_and(|first| first.is_ascii_alphabetic() || first == '_')
+        && chars.all(|ch| ch.is_ascii_alphanumeric() || ch == '_');
+    is_name
+        && subscript.is_some_and(|subscript| {
+            matches!(subscript, "@" | "*")
+                || (!subscript.is_empty() && arithmetic_is_numeric(subscript))
+        })
+}
+
+/// A variable the shell sets by itself (a `for` loop's, `{NAME}>`'s):
+/// refused when it is one of the variables that change what programs run
+/// or where they read their configuration, or an array element whose
+/// subscript is evaluated. `None` for any other.
+fn assigned_variable_segment(shown: String, form: &str, variable: &str) -> Option<Segment> {
+    if subscript_evaluates(variable) {
+        return Some(Segment::new(
+            shown,
+            Verdict::Deny,
+            "arithmetic_evaluation",
+            format!(
+                "`{}` assigns an array element whose subscript bash evaluates; write the subscript as a number",
+                cut(form)
+            ),
+        ));
+    }
+    changes_what_runs(variable).then(|| {
+        Segment::new(
+            shown,
+            Verdict::Deny,
+            "environment",
+            format!(
+                "`{}` sets `{}`, which changes which program a name runs, loads code into programs or tells them where their configuration is; use another name",
+                cut(form),
+                cut(variable)
+            ),
+        )
+    })
+}
+
+/// The word of `command` that decides its refusal, when one is not
+/// static: the first that is refused whatever the policy, else the first.
 fn first_dynamic(command: &SimpleCommand) -> Option<(&str, NotStatic)> {
-    command
+    let mut dynamic = command
         .assignments
         .iter()
         .map(|assignment| &assignment.value)
         .chain(&command.words)
         .chain(command.redirects.iter().map(|redirect| &redirect.target))
-        .find_map(|word| match word {
+        .filter_map(|word| match word {
             Word::Dynamic { source, why } => Some((source.as_str(), *why)),
             Word::Static { .. } => None,
-        })
+        });
+    let first = dynamic.next()?;
+    if first.1.always_refused() {
+        return Some(first);
+    }
+    Some(
+        dynamic
+            .find(|(_, why)| why.always_refused())
+            .unwrap_or(first),
+    )
 }
 
 fn judge_command(
@@ -415,31 +571,55 @@ fn judge_command_words(
         return (not_static_segment(source, word, why, context), None);
     }
     let argv: Vec<&str> = command.argv().unwrap_or_default();
-    let redirect = redirect_verdict(&command.redirects, context, state);
+    let redirect = strictest(
+        redirect_verdict(&command.redirects, context, state),
+        command.redirects.iter().find_map(|redirect| {
+            let variable = redirect.variable.as_deref()?;
+            assigned_variable_segment(source.clone(), &format!("{{{variable}}}>"), variable)
+        }),
+    );
     let Some((&program, _)) = argv.split_first() else {
-        // Only assignments and redirections.
-        let mut segment = assignments_segment(source.clone(), command, context);
+        // Only assignments and redirections (or a compound command's
+        // redirections, recorded on a command of their own).
+        let mut segment = if command.assignments.is_empty() {
+            Segment::new(
+                source.clone(),
+                Verdict::Allow,
+                "redirection",
+                "only opens the files it redirects".to_owned(),
+            )
+        } else {
+            assignments_segment(source.clone(), command, context)
+        };
         if let Some(redirect) = redirect {
             segment = stricter(segment, redirect);
         }
         return (segment, None);
     };
     let shown = quote(&argv);
+    // `test -v NAME[SUBSCRIPT]` evaluates the subscript.
+    let tests_variable = matches!(program, "test" | "[")
+        && argv
+            .windows(2)
+            .any(|pair| pair[0] == "-v" && !valid_variable_reference(pair[1]));
     let evaluated = command
         .assignments
         .iter()
-        .any(|assignment| subscript_holds_code(&assignment.name))
+        .any(|assignment| subscript_evaluates(&assignment.name))
         || (EVALUATING_BUILTINS.contains(&program)
             && argv[1..].iter().any(|word| word.contains(['$', '`'])))
+        || tests_variable
         || (READING_BUILTINS.contains(&program)
-            && argv[1..].iter().any(|word| subscript_holds_code(word)));
+            && named_variables(program, &argv[1..])
+                .into_iter()
+                .any(subscript_evaluates));
     let mut segment = if evaluated {
         Segment::new(
             shown.clone(),
             Verdict::Deny,
             "arithmetic_evaluation",
             format!(
-                "`{}` evaluates `$` or a backquote in its words (array subscripts, arithmetic), which runs code",
+                "`{}` evaluates a word as arithmetic or as an array subscript (`$`, a backquote or a name in it), which can run code; write the subscript as a number",
                 cut(program)
             ),
         )
@@ -485,15 +665,41 @@ fn judge_command_words(
     {
         environment_segment(shown.clone(), program, &argv[1..], context)
     } else if let Some(segment) = aigent_run(&argv, shown.clone(), context, state) {
-        segment
+        match outside_project_segment(state, context) {
+            Some(outside) => stricter(segment, outside),
+            None => segment,
+        }
     } else {
         match match_declarations(program, &argv, context, state) {
-            Matched::Allowed { segment, route } => {
-                let segment = match redirect {
-                    Some(redirect) => stricter(segment, redirect),
+            Matched::Allowed {
+                segment,
+                route,
+                declaration,
+                arguments,
+            } => {
+                let reads = command
+                    .redirects
+                    .iter()
+                    .chain(&command.enclosing_reads)
+                    .filter(|redirect| redirect.kind.reads_file());
+                let refusal = strictest(
+                    strictest(
+                        redirect,
+                        read_outside_confinement(
+                            &declaration,
+                            &arguments,
+                            reads,
+                            &argv,
+                            state.working_directory(context),
+                        ),
+                    ),
+                    outside_project_segment(state, context),
+                );
+                let route = route.filter(|_| command.redirects.is_empty() && refusal.is_none());
+                let segment = match refusal {
+                    Some(refusal) => stricter(segment, refusal),
                     None => segment,
                 };
-                let route = route.filter(|_| command.redirects.is_empty());
                 return (segment, route);
             }
             Matched::Refused(segment) => segment,
@@ -506,6 +712,30 @@ fn judge_command_words(
         segment = stricter(segment, redirect);
     }
     (segment, None)
+}
+
+/// A declared command that runs after a `cd` which may have left the
+/// project: its program reads its configuration (and so can run commands)
+/// from wherever it runs, so the unmatched policy decides.
+fn outside_project_segment(state: &LineState, context: &Context<'_>) -> Option<Segment> {
+    let why = state.outside_project()?;
+    Some(Segment::new(
+        String::new(),
+        environment_change(context),
+        "outside_project",
+        format!(
+            "{why}; a program reads its configuration from the directory it runs in (`.git/config`, a `Makefile`, `package.json`), which can run commands, so its declaration is not enough. Run it from the project, or name the directory in the command"
+        ),
+    ))
+}
+
+/// The stricter of two refusals, either of which may be absent.
+fn strictest(first: Option<Segment>, second: Option<Segment>) -> Option<Segment> {
+    match (first, second) {
+        (Some(first), Some(second)) if second.verdict > first.verdict => Some(second),
+        (Some(first), _) => Some(first),
+        (None, second) => second,
+    }
 }
 
 /// The stricter of a segment's verdict and its redirections'.
@@ -523,10 +753,19 @@ fn stricter(segment: Segment, redirect: Segment) -> Segment {
 }
 
 /// Whether setting `name` (or an element of it: `PATH[0]=...` sets
-/// `PATH` itself) changes what runs.
-fn shell_control(name: &str) -> bool {
+/// `PATH` itself) changes what runs: the shell's own control variables,
+/// and the variables programs read as code, as a place to find code or as
+/// the place their configuration is (`HOME`, `XDG_CONFIG_HOME`,
+/// `GIT_DIR`, …; the same table as `VAR=… cmd` and the lint). Environment
+/// variables are written in capitals: a name with a lower-case letter is
+/// judged by the narrower list of those that load code whatever their
+/// value (`npm_config_*` among them), so that `for path in …` stays a
+/// shell variable of the line's own.
+fn changes_what_runs(name: &str) -> bool {
     let name = name.split('[').next().unwrap_or(name);
-    SHELL_CONTROL_VARIABLES.contains(&name) || variable_loads_code(name)
+    SHELL_CONTROL_VARIABLES.contains(&name)
+        || variable_loads_code(name)
+        || (!name.bytes().any(|byte| byte.is_ascii_lowercase()) && code_variable(name).is_some())
 }
 
 /// `NAME=VALUE` alone sets a shell variable; refused for the variables that
@@ -544,7 +783,7 @@ fn environment_change(context: &Context<'_>) -> Verdict {
 
 fn assignments_segment(shown: String, command: &SimpleCommand, context: &Context<'_>) -> Segment {
     let evaluated = command.assignments.iter().any(|assignment| {
-        subscript_holds_code(&assignment.name)
+        subscript_evaluates(&assignment.name)
             || assignment
                 .value
                 .as_static()
@@ -561,14 +800,14 @@ fn assignments_segment(shown: String, command: &SimpleCommand, context: &Context
     match command
         .assignments
         .iter()
-        .find(|assignment| shell_control(&assignment.name))
+        .find(|assignment| changes_what_runs(&assignment.name))
     {
         Some(assignment) => Segment::new(
             shown,
             Verdict::Deny,
             "environment",
             format!(
-                "setting `{}` changes which program a name runs or loads code into programs",
+                "setting `{}` changes which program a name runs, loads code into programs or tells them where their configuration is",
                 cut(&assignment.name)
             ),
         ),
@@ -579,6 +818,41 @@ fn assignments_segment(shown: String, command: &SimpleCommand, context: &Context
             "sets a variable, which reaches every later program when it is (or becomes) exported"
                 .to_owned(),
         ),
+    }
+}
+
+/// The variables a builtin's words name for it to set or unset: `printf
+/// -v NAME`, `wait -p NAME`, `getopts OPTSTRING NAME`; for the others
+/// (`read`, `unset`, `export`, `declare` …) any word not an option, up to
+/// its `=`.
+fn named_variables<'w>(builtin: &str, arguments: &[&'w str]) -> Vec<&'w str> {
+    let after = |flag: &str| -> Vec<&'w str> {
+        let mut names = Vec::new();
+        let mut words = arguments.iter();
+        while let Some(word) = words.next() {
+            if *word == flag {
+                names.extend(words.next().copied());
+            } else if let Some(joined) = word.strip_prefix(flag) {
+                names.push(joined);
+            }
+        }
+        names
+    };
+    match builtin {
+        "printf" => after("-v"),
+        "wait" => after("-p"),
+        "getopts" => arguments
+            .iter()
+            .copied()
+            .filter(|word| !word.starts_with('-'))
+            .skip(1)
+            .take(1)
+            .collect(),
+        _ => arguments
+            .iter()
+            .filter(|argument| !argument.starts_with(['-', '+']))
+            .map(|argument| argument.split_once('=').map_or(*argument, |(name, _)| name))
+            .collect(),
     }
 }
 
@@ -603,19 +877,16 @@ fn environment_segment(
             ),
         );
     }
-    // Any word may be the name assigned (`read PATH`, `printf -v PATH`).
-    let assigned = arguments
-        .iter()
-        .filter(|argument| !argument.starts_with(['-', '+']))
-        .map(|argument| argument.split_once('=').map_or(*argument, |(name, _)| name))
-        .find(|name| shell_control(name));
+    let assigned = named_variables(builtin, arguments)
+        .into_iter()
+        .find(|name| changes_what_runs(name));
     match assigned {
         Some(name) => Segment::new(
             shown,
             Verdict::Deny,
             "environment",
             format!(
-                "`{builtin} {}` changes which program a name runs or loads code into programs",
+                "`{builtin} {}` changes which program a name runs, loads code into programs or tells them where their configuration is",
                 cut(name)
             ),
         ),

@@ -3,9 +3,13 @@
 
 use std::path::{Path, PathBuf};
 
+use serde_json::{Map, Value};
+
 use super::{Context, HARMLESS_TARGETS, LineState, Segment, cut};
+use crate::contract::{Declaration, ParamType};
+use crate::guard::{self, RawArguments};
 use crate::hook::verdict::Verdict;
-use crate::shell::{Redirect, RedirectKind};
+use crate::shell::{Redirect, RedirectKind, quote};
 
 /// The strictest verdict the redirections need, if any needs one.
 pub(super) fn redirect_verdict(
@@ -56,15 +60,14 @@ pub(super) fn redirect_verdict(
 }
 
 fn write_allowed(target: &str, context: &Context<'_>, state: &LineState) -> bool {
+    let cwd = state.working_directory(context);
     let absolute = |path: &str| -> Option<PathBuf> {
         let path = Path::new(path);
         if path.is_absolute() {
             Some(path.to_path_buf())
-        } else if state.changes_directory {
-            // An earlier `cd` in the line moved the shell elsewhere.
-            None
         } else {
-            context.cwd.map(|cwd| cwd.join(path))
+            // After a `cd` in the line, where the shell is may not be known.
+            cwd.map(|cwd| cwd.join(path))
         }
     };
     let Some(target_path) = absolute(target) else {
@@ -86,4 +89,112 @@ fn write_allowed(target: &str, context: &Context<'_>, state: &LineState) -> bool
             target_path == allowed_path
         }
     })
+}
+
+/// Files a command reads through `<` or `<>` (its own, or a compound
+/// command's around it), held against its declaration: a declaration
+/// whose path parameters are confined (`relative_only`, `under`,
+/// `must_exist`) says where the command may read, and its standard input
+/// is one more file it reads. Each target must be a value every confined
+/// path parameter would accept, checked by the guard exactly as that
+/// parameter's value would be, from the directory the command runs in.
+pub(super) fn read_outside_confinement<'r>(
+    declaration: &Declaration,
+    arguments: &Map<String, Value>,
+    reads: impl Iterator<Item = &'r Redirect>,
+    argv: &[&str],
+    cwd: Option<&Path>,
+) -> Option<Segment> {
+    let confined: Vec<(&str, bool)> = declaration
+        .parameters()
+        .iter()
+        .filter(|parameter| declaration.confinement(&parameter.name).is_some())
+        .map(|parameter| (parameter.name.as_str(), parameter.kind == ParamType::Array))
+        .collect();
+    if confined.is_empty() {
+        return None;
+    }
+    for redirect in reads {
+        let Some(target) = redirect.target.as_static() else {
+            continue;
+        };
+        if HARMLESS_TARGETS.contains(&target) || target == "/dev/stdin" {
+            continue;
+        }
+        for &(name, array) in &confined {
+            if let Some(problem) =
+                confinement_problem(declaration, arguments, name, array, target, cwd)
+            {
+                let mut segment = Segment::new(
+                    quote(argv),
+                    Verdict::Deny,
+                    problem.0,
+                    format!(
+                        "reads `{}` through a redirection, but `{}` confines where its `{name}` may point: {}",
+                        cut(target),
+                        declaration.name,
+                        cut(&problem.1)
+                    ),
+                );
+                segment.declaration = Some(declaration.name.clone());
+                return Some(segment);
+            }
+        }
+    }
+    None
+}
+
+/// Why `target` is not a value the parameter `name` would accept (its rule
+/// and the guard's message), if it is not.
+fn confinement_problem(
+    declaration: &Declaration,
+    arguments: &Map<String, Value>,
+    name: &str,
+    array: bool,
+    target: &str,
+    cwd: Option<&Path>,
+) -> Option<(&'static str, String)> {
+    let mut candidate = arguments.clone();
+    let value = Value::String(target.to_owned());
+    candidate.insert(
+        name.to_owned(),
+        if array {
+            Value::Array(vec![value])
+        } else {
+            value
+        },
+    );
+    let text = Value::Object(candidate).to_string();
+    let about_name = |field: &str| field == name || field.starts_with(&format!("{name}["));
+    let validated = match guard::check(declaration, &RawArguments::Json(&text)) {
+        Ok(validated) => validated,
+        Err(rejection) => {
+            // The value fails the parameter's own rules (a traversal, an
+            // absolute path where only relative ones go, its pattern).
+            let violation = rejection
+                .violations
+                .iter()
+                .find(|violation| about_name(&violation.field))
+                .or(rejection.violations.first())?;
+            return Some((violation.rule.as_str(), violation.message.clone()));
+        }
+    };
+    let needs_directory = declaration
+        .confinement(name)
+        .is_some_and(|confinement| confinement.needs_file_system());
+    if !needs_directory {
+        return None;
+    }
+    let Some(cwd) = cwd else {
+        return Some((
+            "confined_path",
+            "the directory the command would run in is not known (no working directory in the event, or a `cd` earlier in the line)".to_owned(),
+        ));
+    };
+    let rejection = guard::confine(declaration, &validated, cwd).err()?;
+    let violation = rejection
+        .violations
+        .iter()
+        .find(|violation| about_name(&violation.field))?;
+    Some((violation.rule.as_str(), violation.message.clone()))
 }

@@ -342,9 +342,283 @@ fn confined_paths_are_checked_from_the_agents_directory() {
     let (verdict, rules) = judge_in("tar -tf missing.tar", Some(project.path()));
     assert_eq!(verdict, Verdict::Deny, "{rules:?}");
     assert_eq!(judge_in("tar -tf in.tar", None).1, ["confined_path"]);
-    let (verdict, _) = judge_in(
+    // A `cd` to where the line already is changes nothing; one elsewhere
+    // (which might fail) leaves the directory unknown.
+    let (verdict, rules) = judge_in(
         &format!("cd {} && tar -tf in.tar", project.path().display()),
         Some(project.path()),
     );
+    assert_eq!(verdict, Verdict::Allow, "{rules:?}");
+    fs::create_dir(project.path().join("sub")).unwrap();
+    let (verdict, rules) = judge_in("cd sub && tar -tf in.tar", Some(project.path()));
     assert_eq!(verdict, Verdict::Deny);
+    assert!(rules.contains(&"confined_path"), "{rules:?}");
+}
+
+/// Issue 38: every word bash expands or evaluates is judged, wherever it
+/// stands. Each line here was allowed before (and bash ran its payload);
+/// the rule named is the one that now refuses it.
+#[test]
+fn every_word_bash_expands_or_evaluates_is_judged() {
+    let fixture = Fixture::new();
+    let cases: &[(&str, Verdict, &str)] = &[
+        // `for` lists and `case` words and patterns.
+        (
+            "case ${y:-$(touch PWNED)} in esac",
+            Verdict::Deny,
+            "parameter_expansion",
+        ),
+        (
+            "case ${y:-$(touch PWNED)} in esac",
+            Verdict::Deny,
+            "unmatched",
+        ),
+        (
+            "case x in $(touch PWNED)) git status;; esac",
+            Verdict::Deny,
+            "command_substitution",
+        ),
+        (
+            "for x in $(touch PWNED); do git status; done",
+            Verdict::Deny,
+            "command_substitution",
+        ),
+        (
+            "case ${y:-$(echo x >/dev/tcp/127.0.0.1/9)} in esac",
+            Verdict::Deny,
+            "network_redirect",
+        ),
+        // Arithmetic and subscripts, nested anywhere.
+        (
+            "for x in $(( $(touch PWNED)0 )); do git status; done",
+            Verdict::Deny,
+            "arithmetic_variable",
+        ),
+        (
+            "case ${a[$(touch PWNED)]} in esac",
+            Verdict::Deny,
+            "arithmetic_variable",
+        ),
+        ("echo $[x]", Verdict::Deny, "arithmetic_variable"),
+        ("echo ${s:n}", Verdict::Deny, "arithmetic_variable"),
+        ("echo \"${a[i]}\"", Verdict::Deny, "arithmetic_variable"),
+        ("echo ${!x}", Verdict::Deny, "indirect_expansion"),
+        ("echo ${x@P}", Verdict::Deny, "prompt_expansion"),
+        ("echo ${HOME:=.}", Verdict::Deny, "assigning_expansion"),
+        (
+            "echo ${y:-<(touch PWNED)}",
+            Verdict::Deny,
+            "unreadable_word",
+        ),
+        ("echo ${y:-$(touch PWNED)}", Verdict::Deny, "unmatched"),
+        // A name bash evaluates as arithmetic: its value can hold code.
+        (
+            "echo 'a[$(touch PWNED)]' >/dev/null; [[ 1 -eq _ ]]",
+            Verdict::Deny,
+            "arithmetic_evaluation",
+        ),
+        (
+            "for x in 'a[$(touch PWNED)]'; do [[ 1 -eq x ]]; done",
+            Verdict::Deny,
+            "arithmetic_evaluation",
+        ),
+        ("[[ $x -lt 3 ]]", Verdict::Deny, "arithmetic_variable"),
+        (
+            "echo 'a[$(touch PWNED)]' >/dev/null; [ -v 'b[_]' ]",
+            Verdict::Deny,
+            "arithmetic_evaluation",
+        ),
+        ("test -v 'b[_]'", Verdict::Deny, "arithmetic_evaluation"),
+        ("[[ -v b[_] ]]", Verdict::Deny, "arithmetic_evaluation"),
+        ("x[i]=1", Verdict::Deny, "arithmetic_evaluation"),
+        (
+            "read -r 'a[i]' <<< 1",
+            Verdict::Deny,
+            "arithmetic_evaluation",
+        ),
+        // `{NAME}>` assigns NAME.
+        (
+            ": {HOME}>/dev/null; git status",
+            Verdict::Deny,
+            "environment",
+        ),
+        (
+            ": {PATH}>/dev/null; git status",
+            Verdict::Deny,
+            "environment",
+        ),
+        ("{HOME}>/dev/null", Verdict::Deny, "environment"),
+        (
+            "git status {a[x]}>/dev/null",
+            Verdict::Deny,
+            "arithmetic_evaluation",
+        ),
+        // Loop, read and printf -v targets: the same list as `VAR=… cmd`.
+        (
+            "for HOME in .; do git status; done",
+            Verdict::Deny,
+            "environment",
+        ),
+        (
+            "for XDG_CONFIG_HOME in .; do git status; done",
+            Verdict::Deny,
+            "environment",
+        ),
+        (
+            "for GIT_DIR in /tmp/x; do git status; done",
+            Verdict::Deny,
+            "environment",
+        ),
+        ("read -r HOME <<< .", Verdict::Deny, "environment"),
+        (
+            "printf -v XDG_CONFIG_HOME %s .; git status",
+            Verdict::Deny,
+            "environment",
+        ),
+        ("HOME=.", Verdict::Deny, "environment"),
+        ("unset HOME; git status", Verdict::Deny, "environment"),
+        (
+            "unset 'a[$(touch PWNED)]'",
+            Verdict::Deny,
+            "arithmetic_evaluation",
+        ),
+        ("unset 'a[i]'", Verdict::Deny, "arithmetic_evaluation"),
+        ("wait -p HOME", Verdict::Deny, "environment"),
+        ("getopts ab HOME", Verdict::Deny, "environment"),
+        // After a `cd` that may leave the project.
+        ("cd /tmp && git status", Verdict::Ask, "outside_project"),
+        ("cd; git status", Verdict::Ask, "outside_project"),
+        (
+            "for d in a b; do cd ..; done; git status",
+            Verdict::Ask,
+            "outside_project",
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (line, verdict, rule) in cases {
+        let (got, rules) = fixture.verdict(line);
+        if got != *verdict || !rules.contains(rule) {
+            wrong.push(format!(
+                "{line}: {got:?} {rules:?}, expected {verdict:?} with {rule}"
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The same constructs written without anything unknown stay allowed.
+#[test]
+fn constructs_with_static_words_stay_allowed() {
+    let fixture = Fixture::new();
+    for line in [
+        "for f in a b c; do git status; done",
+        "for f in *.rs; do git status; done",
+        "for i in {1..3}; do git status; done",
+        "for path in src tests; do git status; done",
+        "case x in *.rs|'a b') git status;; *) echo no;; esac",
+        "[[ 1 -eq 1 ]] && git status",
+        "[[ 0x10 -gt 2 ]]",
+        "[[ -v x ]] || [[ -v 'a[1]' ]] || [[ -v a[@] ]]",
+        "[[ abc == a* ]]",
+        "[[ -n x && -f Cargo.toml ]]",
+        "test -v x",
+        "[ 1 -eq 1 ]",
+        ": {fd}>/dev/null; git status",
+        "git status {fd}>/dev/null",
+        "echo 'a[$(touch PWNED)]' > /dev/null",
+    ] {
+        let judgement = fixture.judge(line);
+        assert_eq!(judgement.verdict, Verdict::Allow, "{line}: {judgement:#?}");
+    }
+}
+
+/// `ask` as the `not_static` policy asks about what the person can read;
+/// what cannot be known before the line runs is denied all the same.
+#[test]
+fn what_cannot_be_known_is_denied_whatever_the_policy() {
+    let mut fixture = Fixture::new();
+    fixture.settings.not_static = NotStaticPolicy::Ask;
+    assert_eq!(fixture.verdict("echo $HOME").0, Verdict::Ask);
+    assert_eq!(fixture.verdict("echo $((1+2))").0, Verdict::Ask);
+    assert_eq!(fixture.verdict("case $x in a) ;; esac").0, Verdict::Ask);
+    for line in [
+        "echo $((x+1))",
+        "echo ${!x}",
+        "echo ${x@P}",
+        "echo ${x:=1}",
+        "echo $HOME ${!x}",
+        "[[ 1 -eq $x ]]",
+        "cat <<EOF\n$((x))\nEOF",
+    ] {
+        let (verdict, rules) = fixture.verdict(line);
+        assert_eq!(verdict, Verdict::Deny, "{line}: {rules:?}");
+    }
+}
+
+/// A confined declaration's command may not read a file outside its
+/// confinement through `<` or `<>`, its own or a group's around it.
+#[test]
+fn input_redirections_are_held_to_the_declarations_confinement() {
+    let fixture = Fixture::new();
+    let project = tempfile::tempdir().unwrap();
+    fs::write(project.path().join("in.tar"), "").unwrap();
+    let registry_dir = match &fixture.registry {
+        Registry::Directory(dir) => dir.clone(),
+        Registry::Embedded => unreachable!(),
+    };
+    fs::write(
+        registry_dir.join("tar-list.yaml"),
+        "name: tar-list\ndescription: List an archive\ndanger_level: safe\nparameters:\n  archive: {type: string, required: true, pattern_type: filepath, under: [$CWD]}\nsubprocess: {binary: tar, argv: [-tf, {param: archive}]}\n",
+    )
+    .unwrap();
+    fs::write(
+        registry_dir.join("wc-lines.yaml"),
+        "name: wc-lines\ndescription: Count lines\ndanger_level: safe\nparameters:\n  files: {type: array, pattern_type: filepath, relative_only: true}\nsubprocess: {binary: wc, argv: [-l, {param: files}]}\n",
+    )
+    .unwrap();
+    let index = fixture.registry.program_index(None).unwrap();
+    let which = |name: &str| Some(PathBuf::from(format!("/usr/bin/{name}")));
+    let context = Context {
+        registry: &fixture.registry,
+        index: &index,
+        settings: &fixture.settings,
+        which: &which,
+        cwd: Some(project.path()),
+        aigent: None,
+    };
+    let verdict = |line: &str| {
+        let judgement = judge(line, &context);
+        let rules: Vec<&str> = judgement
+            .segments
+            .iter()
+            .map(|segment| segment.rule)
+            .collect();
+        (judgement.verdict, rules)
+    };
+    for line in [
+        "tar -tf in.tar < in.tar",
+        "tar -tf in.tar < /dev/null",
+        "wc -l < in.tar",
+        "wc -l in.tar",
+    ] {
+        assert_eq!(
+            verdict(line).0,
+            Verdict::Allow,
+            "{line}: {:?}",
+            verdict(line)
+        );
+    }
+    for (line, rule) in [
+        ("tar -tf in.tar < /etc/passwd", "outside_root"),
+        ("tar -tf in.tar 3</etc/passwd", "outside_root"),
+        ("tar -tf in.tar <> /etc/passwd", "outside_root"),
+        ("{ tar -tf in.tar; } < /etc/passwd", "outside_root"),
+        ("wc -l </etc/passwd", "absolute_path"),
+        ("wc -l < ../secret", "path_traversal"),
+        ("if true; then wc -l; fi < /etc/passwd", "absolute_path"),
+    ] {
+        let (got, rules) = verdict(line);
+        assert_eq!(got, Verdict::Deny, "{line}: {rules:?}");
+        assert!(rules.contains(&rule), "{line}: {rules:?} lacks {rule}");
+    }
 }

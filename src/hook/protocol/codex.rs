@@ -33,12 +33,22 @@
 //! Codex appends the original command to the denial it shows ("Command
 //! blocked by PreToolUse hook: REASON. Command: …", openai/codex issue
 //! 32573); that text is Codex's, not aigent's.
+//!
+//! The model may give `exec_command` a `shell` (`/bin/sh`, dash, zsh,
+//! PowerShell) and a `workdir`. Codex 0.153 builds the hook's
+//! `tool_input` from the command alone (openai/codex issues 44836 and
+//! 32360), so neither reaches the hook today; when one does, a `shell`
+//! that is not bash is refused (aigent reads the line as bash reads it, and
+//! dash or zsh read some lines otherwise), and `workdir` is where the
+//! command runs.
+
+use std::path::Path;
 
 use serde_json::{Map, Value};
 
 use super::{
     DENY_FALLBACK, EventError, Reply, ShellEvent, ToolKind, optional_reason, pre_tool_use_deny,
-    pre_tool_use_output, read_pre_tool_use, reason_text, rewritten_input,
+    pre_tool_use_output, read_pre_tool_use, reason_text, rewritten_input, shown_name,
 };
 use crate::hook::Client;
 use crate::hook::verdict::{Decision, Verdict};
@@ -63,7 +73,49 @@ fn tool_kind(tool: &str) -> ToolKind {
 }
 
 pub(super) fn read(object: &Map<String, Value>) -> Result<ShellEvent, EventError> {
-    read_pre_tool_use(object, Client::Codex, EVENT, tool_kind)
+    let mut event = read_pre_tool_use(object, Client::Codex, EVENT, tool_kind)?;
+    let Value::Object(input) = &event.tool_input else {
+        return Ok(event);
+    };
+    match input.get("shell") {
+        None | Some(Value::Null) => {}
+        Some(Value::String(shell)) if runs_bash(shell) => {}
+        Some(Value::String(shell)) => {
+            return Err(EventError::ShellNotBash {
+                shell: shown_name(shell.rsplit('/').next().unwrap_or(shell)),
+            });
+        }
+        Some(_) => {
+            return Err(EventError::WrongType {
+                field: "tool_input.shell",
+                expected: "a string",
+            });
+        }
+    }
+    match input.get("workdir") {
+        None | Some(Value::Null) => {}
+        Some(Value::String(dir)) if dir.is_empty() => {}
+        Some(Value::String(dir)) => {
+            let dir = Path::new(dir);
+            event.cwd = if dir.is_absolute() {
+                Some(dir.to_path_buf())
+            } else {
+                event.cwd.map(|cwd| cwd.join(dir))
+            };
+        }
+        Some(_) => {
+            return Err(EventError::WrongType {
+                field: "tool_input.workdir",
+                expected: "a string",
+            });
+        }
+    }
+    Ok(event)
+}
+
+/// Whether `shell` (a path or a name) is bash.
+fn runs_bash(shell: &str) -> bool {
+    shell.rsplit('/').next() == Some("bash")
 }
 
 pub(super) fn reply(decision: &Decision, event: Option<&ShellEvent>) -> Reply {

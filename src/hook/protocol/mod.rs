@@ -102,6 +102,10 @@ pub enum EventError {
         "the tool {tool} does not run a POSIX shell command line, and aigent's hook judges only those"
     )]
     NotShell { tool: String },
+    #[error(
+        "the command would run in the shell {shell}, not bash; aigent's hook reads a command line as bash does, and another shell reads some lines otherwise: run it without naming a shell"
+    )]
+    ShellNotBash { shell: String },
 }
 
 impl EventError {
@@ -119,6 +123,7 @@ impl EventError {
             Self::CommandNotString => "event_command_not_string",
             Self::NulInCommand => "event_nul_in_command",
             Self::NotShell { .. } => "tool_not_shell",
+            Self::ShellNotBash { .. } => "shell_not_bash",
         }
     }
 }

@@ -97,6 +97,48 @@ fn codex_bash_event_is_read_whole() {
     assert_eq!(event.tool_input, json!({ "command": "cargo test --lib" }));
 }
 
+/// `exec_command`'s `shell` and `workdir`, should Codex pass them to the
+/// hook: a shell other than bash is refused, a workdir is where it runs.
+#[test]
+fn codex_shell_other_than_bash_is_refused_and_workdir_is_followed() {
+    let with = |input: Value| {
+        let event = json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "cwd": "/home/user/p", "tool_input": input});
+        read_event(Client::Codex, event.to_string().as_bytes())
+    };
+    for shell in ["bash", "/bin/bash", "/opt/homebrew/bin/bash"] {
+        assert!(
+            with(json!({"command": "ls", "shell": shell})).is_ok(),
+            "{shell}"
+        );
+    }
+    for shell in [
+        "/bin/sh",
+        "dash",
+        "zsh",
+        "/usr/bin/pwsh",
+        "bash5",
+        "/tmp/bash/sh",
+    ] {
+        let error = with(json!({"command": "ls", "shell": shell})).unwrap_err();
+        assert_eq!(error.rule(), "shell_not_bash", "{shell}");
+        assert!(error.to_string().contains("not bash"), "{error}");
+    }
+    let error = with(json!({"command": "ls", "shell": "/tmp/x y;z"})).unwrap_err();
+    assert!(!error.to_string().contains("x y;z"), "{error}");
+    assert_eq!(
+        with(json!({"command": "ls", "shell": 3}))
+            .unwrap_err()
+            .rule(),
+        "event_wrong_type"
+    );
+    let event = with(json!({"command": "ls", "workdir": "sub"})).unwrap();
+    assert_eq!(event.cwd, Some(PathBuf::from("/home/user/p/sub")));
+    let event = with(json!({"command": "ls", "workdir": "/srv"})).unwrap();
+    assert_eq!(event.cwd, Some(PathBuf::from("/srv")));
+    let event = with(json!({"command": "ls"})).unwrap();
+    assert_eq!(event.cwd, Some(PathBuf::from("/home/user/p")));
+}
+
 #[test]
 fn gemini_event_runs_in_its_dir_path() {
     let event = event(Client::Gemini, GEMINI_SHELL);

@@ -6,6 +6,8 @@
 
 #[cfg(unix)]
 pub mod balancer;
+#[cfg(unix)]
+pub mod bash;
 pub mod git;
 pub mod snapshot;
 

@@ -1,0 +1,365 @@
+//! Where each command of a line runs: the event's working directory, moved
+//! by the line's own `cd` and `pushd`, and whether that is still inside
+//! the project.
+//!
+//! Every `cd` might fail (or not run at all: it can sit in an `if`, or
+//! after `&&`), so after one a command may run in any directory the shell
+//! could be in by then: the set only grows. A `cd` runs in its own shell
+//! (a subshell, a substitution, a pipeline's stage) and moves only that
+//! shell and the ones it starts later. A `cd` in a loop or a function
+//! body, to a target not written out, to `-`, or with no target, or a
+//! `popd`, leaves the directory unknown.
+
+use std::collections::HashMap;
+use std::path::{Component, Path, PathBuf};
+
+use crate::shell::{Script, SimpleCommand, Word};
+
+/// A directory the shell can be in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Directory {
+    /// As bash's `$PWD` holds it (`cd` resolves `..` against it).
+    logical: PathBuf,
+    /// Its links followed: where the files the command names are.
+    physical: PathBuf,
+}
+
+/// The directories a shell may be in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Directories {
+    Known(Vec<Directory>),
+    Unknown,
+}
+
+impl Directories {
+    fn union(self, other: Self) -> Self {
+        match (self, other) {
+            (Self::Known(mut all), Self::Known(more)) => {
+                for directory in more {
+                    if !all.iter().any(|known| known.physical == directory.physical) {
+                        all.push(directory);
+                    }
+                }
+                Self::Known(all)
+            }
+            _ => Self::Unknown,
+        }
+    }
+}
+
+/// Where one command runs.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Place {
+    /// The one directory it runs in, when the hook knows it.
+    pub exact: Option<PathBuf>,
+    /// An earlier `cd` in the line may have moved it out of the project:
+    /// why, for the message; `None` when it runs where the line starts or
+    /// inside the project.
+    pub outside: Option<String>,
+}
+
+/// The place of each command of `script`, in order, starting from `cwd`.
+pub(super) fn places(script: &Script, cwd: Option<&Path>) -> Vec<Place> {
+    let start = cwd.filter(|cwd| cwd.is_absolute()).map(|cwd| Directory {
+        logical: lexical(cwd),
+        physical: std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_path_buf()),
+    });
+    // The project is found from the path the agent works at; it is held
+    // against each directory with its links followed.
+    let project = start.as_ref().map(|start| {
+        let root = project_root(&start.logical);
+        std::fs::canonicalize(&root).unwrap_or(root)
+    });
+    let started_at = start.as_ref().map(|start| start.physical.clone());
+    let initial = start.map_or(Directories::Unknown, |start| {
+        Directories::Known(vec![start])
+    });
+    // A `cd` that may run again, after commands later in the line, could
+    // put any of them anywhere.
+    let cd_repeats = script
+        .commands
+        .iter()
+        .any(|command| command.repeats && changes_directory(command));
+    let mut shells: HashMap<usize, (Directories, bool)> = HashMap::new();
+    let mut places = Vec::with_capacity(script.commands.len());
+    for command in &script.commands {
+        let (directories, moved) = if cd_repeats {
+            (Directories::Unknown, true)
+        } else {
+            shell_state(&script.shells, &mut shells, command.shell, &initial)
+        };
+        places.push(place(
+            &directories,
+            moved,
+            project.as_deref(),
+            started_at.as_deref(),
+        ));
+        if changes_directory(command) && !cd_repeats {
+            let after = directories.clone().union(moved_by(command, &directories));
+            shells.insert(command.shell, (after, true));
+        }
+    }
+    places
+}
+
+/// The state of `shell` now: its own, or, the first time it is seen, its
+/// parent's (a subshell starts where its parent is).
+fn shell_state(
+    parents: &[usize],
+    shells: &mut HashMap<usize, (Directories, bool)>,
+    shell: usize,
+    initial: &Directories,
+) -> (Directories, bool) {
+    if let Some(state) = shells.get(&shell) {
+        return state.clone();
+    }
+    let parent = parents.get(shell).copied().unwrap_or(0);
+    let state = if shell == 0 || parent == shell {
+        (initial.clone(), false)
+    } else {
+        shell_state(parents, shells, parent, initial)
+    };
+    shells.insert(shell, state.clone());
+    state
+}
+
+/// Where a command runs, from the directories it may be in. The directory
+/// the line starts in is never outside: the agent already works there.
+fn place(
+    directories: &Directories,
+    moved: bool,
+    project: Option<&Path>,
+    started_at: Option<&Path>,
+) -> Place {
+    let exact = match directories {
+        Directories::Known(all) if all.len() == 1 => Some(all[0].logical.clone()),
+        _ => None,
+    };
+    if !moved {
+        return Place {
+            exact,
+            outside: None,
+        };
+    }
+    let outside = match (directories, project) {
+        (Directories::Known(all), Some(project)) => all
+            .iter()
+            .find(|directory| {
+                !directory.physical.starts_with(project)
+                    && started_at != Some(directory.physical.as_path())
+            })
+            .map(|directory| {
+                format!(
+                    "runs in {}, outside the project ({}), after an earlier `cd` in the line",
+                    directory.logical.display(),
+                    project.display()
+                )
+            }),
+        _ => Some(
+            "runs in a directory the hook cannot know after an earlier `cd` (or `pushd`, `popd`) in the line"
+                .to_owned(),
+        ),
+    };
+    Place { exact, outside }
+}
+
+/// Whether `command` changes its shell's directory.
+fn changes_directory(command: &SimpleCommand) -> bool {
+    matches!(
+        command.words.first().and_then(Word::as_static),
+        Some("cd" | "pushd" | "popd")
+    )
+}
+
+/// The directories `command` (a `cd`) moves to from each of `from`.
+fn moved_by(command: &SimpleCommand, from: &Directories) -> Directories {
+    let Some(argv) = command.argv() else {
+        return Directories::Unknown;
+    };
+    let Some((target, physical)) = target(&argv) else {
+        return Directories::Unknown;
+    };
+    let Directories::Known(from) = from else {
+        return Directories::Unknown;
+    };
+    let mut moved = Vec::with_capacity(from.len());
+    for directory in from {
+        match resolve(directory, target, physical) {
+            Some(next) => moved.push(next),
+            None => return Directories::Unknown,
+        }
+    }
+    Directories::Known(moved)
+}
+
+/// The one directory `cd DIR` or `pushd DIR` names, and whether `-P`
+/// (links resolved before `..`) applies; `None` for anything whose target
+/// is not that word (`cd`, `cd -`, `pushd +1`, `popd`).
+fn target<'a>(argv: &[&'a str]) -> Option<(&'a str, bool)> {
+    let (&program, rest) = argv.split_first()?;
+    if program == "popd" {
+        return None;
+    }
+    let mut physical = false;
+    let mut operands = rest.iter().copied().skip_while(|word| {
+        let option = word.len() > 1
+            && word.starts_with('-')
+            && word[1..]
+                .chars()
+                .all(|flag| matches!(flag, 'L' | 'P' | 'e' | '@' | 'n'));
+        if option {
+            // The last of -L and -P wins.
+            match (word.rfind('P'), word.rfind('L')) {
+                (Some(p), Some(l)) => physical = p > l,
+                (Some(_), None) => physical = true,
+                (None, Some(_)) => physical = false,
+                (None, None) => {}
+            }
+        }
+        option
+    });
+    let first = operands.next()?;
+    let operand = if first == "--" {
+        operands.next()?
+    } else {
+        first
+    };
+    if operands.next().is_some() || operand.is_empty() || operand.starts_with(['-', '+']) {
+        return None;
+    }
+    Some((operand, physical))
+}
+
+/// Where `cd target` from `directory` goes, as bash's `cd` (logical, its
+/// default) does; `None` when that cannot be told: `CDPATH` could send a
+/// bare name elsewhere, or the target is not an existing directory (the
+/// `cd` would fail, and bash may then try it physically).
+fn resolve(directory: &Directory, target: &str, physical: bool) -> Option<Directory> {
+    let path = Path::new(target);
+    let base = if physical {
+        &directory.physical
+    } else {
+        &directory.logical
+    };
+    let logical = if path.is_absolute() {
+        lexical(path)
+    } else {
+        let explicit = path
+            .components()
+            .next()
+            .is_some_and(|first| matches!(first, Component::CurDir | Component::ParentDir));
+        if !explicit && std::env::var_os("CDPATH").is_some_and(|value| !value.is_empty()) {
+            return None;
+        }
+        lexical(&base.join(path))
+    };
+    let resolved = std::fs::canonicalize(&logical).ok()?;
+    // After `cd -P`, $PWD is the resolved directory itself.
+    let logical = if physical { resolved.clone() } else { logical };
+    resolved.is_dir().then_some(Directory {
+        logical,
+        physical: resolved,
+    })
+}
+
+/// `path` with `.` dropped and each `..` taking off the component before
+/// it, without looking at the file system (what `cd -L` does with `$PWD`).
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The project a directory belongs to: the nearest directory at or above
+/// it that holds `.git` (a repository's work tree, or a worktree's), else
+/// the directory itself.
+fn project_root(directory: &Path) -> PathBuf {
+    directory
+        .ancestors()
+        .find(|ancestor| std::fs::symlink_metadata(ancestor.join(".git")).is_ok())
+        .unwrap_or(directory)
+        .to_path_buf()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shell::parse;
+
+    fn outside(line: &str, cwd: &Path) -> Vec<bool> {
+        let script = parse(line).unwrap();
+        places(&script, Some(cwd))
+            .iter()
+            .map(|place| place.outside.is_some())
+            .collect()
+    }
+
+    #[test]
+    fn a_cd_is_followed_inside_the_project_and_not_beyond_it() {
+        let root = tempfile::tempdir().unwrap();
+        let project = root.path().join("project");
+        std::fs::create_dir_all(project.join(".git")).unwrap();
+        std::fs::create_dir_all(project.join("src/deep")).unwrap();
+        std::fs::create_dir_all(root.path().join("elsewhere")).unwrap();
+        let cwd = project.join("src");
+        assert_eq!(outside("git status", &cwd), [false]);
+        assert_eq!(outside("cd deep && git status", &cwd), [false, false]);
+        assert_eq!(outside("cd .. && git status", &cwd), [false, false]);
+        assert_eq!(outside("cd ../.. && git status", &cwd), [false, true]);
+        assert_eq!(outside("cd /tmp && git status", &cwd), [false, true]);
+        assert_eq!(outside("cd missing && git status", &cwd), [false, true]);
+        assert_eq!(outside("cd; git status", &cwd), [false, true]);
+        assert_eq!(outside("cd -; git status", &cwd), [false, true]);
+        // A subshell's `cd` stays in the subshell; a pipeline's stage too.
+        assert_eq!(
+            outside("(cd /tmp && git status); git status", &cwd),
+            [false, true, false]
+        );
+        assert_eq!(
+            outside("cd /tmp | true; git status", &cwd),
+            [false, false, false]
+        );
+        // A `cd` that did not run (or failed) leaves the shell where it
+        // was, so a relative `cd` after it is read from both.
+        assert_eq!(
+            outside("false && cd deep; cd ../..; git status", &cwd),
+            [false, false, false, true]
+        );
+        // In a loop, a `cd` runs again before the loop's first command.
+        assert_eq!(
+            outside("for x in a b; do git status; cd ..; done", &cwd),
+            [true, true]
+        );
+        let symlink = project.join("src/link");
+        std::os::unix::fs::symlink(root.path().join("elsewhere"), &symlink).unwrap();
+        assert_eq!(outside("cd link && git status", &cwd), [false, true]);
+        // From a link, `..` goes back where it came from (logically), or
+        // beside what the link points to (`-P`).
+        std::fs::create_dir_all(root.path().join("elsewhere/inner")).unwrap();
+        let inner = project.join("src/inner");
+        std::os::unix::fs::symlink(root.path().join("elsewhere/inner"), &inner).unwrap();
+        assert_eq!(outside("cd .. && git status", &inner), [false, false]);
+        assert_eq!(outside("cd -P .. && git status", &inner), [false, true]);
+        assert_eq!(outside("cd -LP .. && git status", &inner), [false, true]);
+        assert_eq!(outside("cd -PL .. && git status", &inner), [false, false]);
+    }
+
+    #[test]
+    fn the_exact_directory_is_known_until_a_cd_may_have_moved() {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(root.path().join("sub")).unwrap();
+        let script = parse("cat a; cd sub && cat b").unwrap();
+        let places = places(&script, Some(root.path()));
+        assert_eq!(places[0].exact.as_deref(), Some(root.path()));
+        assert_eq!(places[2].exact, None);
+        assert!(places.iter().all(|place| place.outside.is_none()));
+    }
+}
