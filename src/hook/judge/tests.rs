@@ -564,7 +564,7 @@ fn input_redirections_are_held_to_the_declarations_confinement() {
     fs::write(project.path().join("in.tar"), "").unwrap();
     let registry_dir = match &fixture.registry {
         Registry::Directory(dir) => dir.clone(),
-        Registry::Embedded => unreachable!(),
+        _ => unreachable!(),
     };
     fs::write(
         registry_dir.join("tar-list.yaml"),
