@@ -34,10 +34,10 @@ use serde_json::{Map, Value, json};
 // ------------------------------------------------------------------ files
 
 /// Every declaration of a table, parsed (and linted) as the registry does.
-fn parse_table(table: &[(&str, &str, &str)]) -> Vec<(String, Result<Declaration, String>)> {
+fn parse_table(table: &[(&str, &str, &str, &str)]) -> Vec<(String, Result<Declaration, String>)> {
     table
         .iter()
-        .map(|(file_name, text, _)| {
+        .map(|(file_name, text, ..)| {
             let name = file_name.strip_suffix(".json").expect("a JSON file");
             let origin = Origin {
                 file_stem: Some(name),
