@@ -316,13 +316,24 @@ impl<'a> Contracts<'a> {
                 }
                 let names: Vec<String> = candidates.iter().map(|d| d.name.clone()).collect();
                 // The program alone admits every use of it, which no
-                // contract with a parameter or a literal word declares.
+                // contract with a parameter or a literal word declares. A
+                // longer prefix is within a declaration whose key word
+                // (`log` of `git log`) it has, or, for a declaration with
+                // none, whose literal prefix it starts with.
                 let within = candidates.iter().find(|declaration| {
-                    words.len() > 1
-                        && Self::literal_prefix(declaration).is_some_and(|prefix| {
+                    let Some(subprocess) = &declaration.subprocess else {
+                        return false;
+                    };
+                    if words.len() < 2 {
+                        return false;
+                    }
+                    match crate::registry::programs::key_word(&subprocess.argv) {
+                        Some(key) => words[1..].iter().any(|word| word == key),
+                        None => Self::literal_prefix(declaration).is_some_and(|prefix| {
                             prefix.len() <= words.len()
                                 && prefix.iter().zip(words).all(|(a, b)| a == b)
-                        })
+                        }),
+                    }
                 });
                 match within {
                     Some(declaration) => (
@@ -611,7 +622,7 @@ mod tests {
     fn grants_and_commands_against_the_built_in_registry() {
         let registry = Registry::new(None);
         let contracts = Contracts::load(&registry).unwrap();
-        let skill = "---\nname: s\ndescription: d\nallowed-tools: Bash(git:*) Bash(git --no-pager log --oneline --no-color:*) Bash Bash(jq:*)\n---\nLog: !`git --no-pager log --oneline --no-color -n 20 --`\nBad: !`git --no-pager log --oneline --no-color -n x --`\nNone: !`jq .`\n";
+        let skill = "---\nname: s\ndescription: d\nallowed-tools: Bash(git:*) Bash(git --no-pager log --oneline --no-color:*) Bash Bash(frobnicate:*)\n---\nLog: !`git --no-pager log --oneline --no-color -n 20 --`\nBad: !`git --no-pager log --oneline --no-color -n x --`\nNone: !`frobnicate .`\n";
         let findings = check_skill(skill, &contracts);
         let standings: Vec<Standing> = findings.iter().map(|finding| finding.standing).collect();
         assert_eq!(
@@ -649,10 +660,16 @@ mod tests {
         assert_eq!(reported[3].line, Some(7));
         let proposals = propose(&findings, "s");
         assert_eq!(proposals.len(), 2, "{proposals:#?}");
-        let jq = proposals
+        let proposed = proposals
             .iter()
-            .find(|proposal| proposal.file_name == "jq.json")
+            .find(|proposal| proposal.file_name == "frobnicate.json")
             .unwrap();
-        assert!(!jq.lint.iter().any(Diagnostic::is_error), "{:#?}", jq.lint);
+        assert!(
+            !proposed.lint.iter().any(Diagnostic::is_error),
+            "{:#?}",
+            proposed.lint
+        );
+        // A prefix is held against the declaration whose key word it has.
+        assert_eq!(findings[1].declarations, ["git-log"]);
     }
 }
