@@ -156,7 +156,9 @@ fn write_catalog(out_dir: &Path) {
             })
             .unwrap_or_default();
         files.sort();
-        out.push_str(&format!("pub const {table}: &[(&str, &str, &str, &str)] = &[\n"));
+        out.push_str(&format!(
+            "pub const {table}: &[(&str, &str, &str, &str)] = &[\n"
+        ));
         for (name, path) in &files {
             let text = std::fs::read_to_string(path).expect("a catalog file is UTF-8");
             let program = text

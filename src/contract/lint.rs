@@ -360,11 +360,16 @@ const SED_PRINTS_ONLY: &str = concat!(
 /// Whether `diagnostic` is E127 on a `sed` script that an agent's value
 /// fills, where the value's `pattern` admits only scripts of
 /// [`SED_PRINTS_ONLY`] (read whole: no prefix glued in front).
-fn prints_only(declaration: &Declaration, subprocess: &Subprocess, diagnostic: &Diagnostic) -> bool {
+fn prints_only(
+    declaration: &Declaration,
+    subprocess: &Subprocess,
+    diagnostic: &Diagnostic,
+) -> bool {
     let program = Path::new(&subprocess.binary)
         .file_name()
         .and_then(|name| name.to_str());
-    if diagnostic.code != codes::Code::AgentValueIsCode || !matches!(program, Some("sed" | "gsed")) {
+    if diagnostic.code != codes::Code::AgentValueIsCode || !matches!(program, Some("sed" | "gsed"))
+    {
         return false;
     }
     let Some(slot) = diagnostic
@@ -862,17 +867,29 @@ mod tests {
         assert!(sed("^s/[a-z]*/[A-Z]*/g?$", "{param: script}").is_empty());
         assert!(sed("^s[|][a-z/]*[|][a-z/]*[|]g?$", "{param: script}").is_empty());
         // A script that may write a file, run a command or be anything.
-        assert_eq!(sed("^s/[a-z]*/[a-z]*/[gw]*$", "{param: script}"), [code.clone()]);
+        assert_eq!(
+            sed("^s/[a-z]*/[a-z]*/[gw]*$", "{param: script}"),
+            [code.clone()]
+        );
         assert_eq!(sed("^[0-9]+[pe]$", "{param: script}"), [code.clone()]);
         assert_eq!(sed("^.+$", "{param: script}"), [code.clone()]);
-        assert_eq!(sed("^s[|][a-z|]*[|][a-z]*[|]$", "{param: script}"), [code.clone()]);
+        assert_eq!(
+            sed("^s[|][a-z|]*[|][a-z]*[|]$", "{param: script}"),
+            [code.clone()]
+        );
         // A prefix glued in front is not held by the pattern.
-        assert_eq!(sed("^[0-9]+p$", "{param: script, prefix: x}"), [code.clone()]);
+        assert_eq!(
+            sed("^[0-9]+p$", "{param: script, prefix: x}"),
+            [code.clone()]
+        );
         // Nor is a program other than sed.
         let vim = findings(
             "name: t\ndescription: d\nparameters:\n  file: {type: string, pattern: '^[0-9]+p$'}\nsubprocess: {binary: vim, argv: [{param: file}]}\n",
         );
-        assert_eq!(vim, [pair(codes::Code::AgentValueIsCode, "subprocess.argv[0]")]);
+        assert_eq!(
+            vim,
+            [pair(codes::Code::AgentValueIsCode, "subprocess.argv[0]")]
+        );
     }
 
     #[test]

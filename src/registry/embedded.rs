@@ -52,7 +52,10 @@ mod tests {
                 &crate::contract::Origin::default(),
             );
             let subprocess = parsed.declaration.unwrap().subprocess.unwrap();
-            assert_eq!(subprocess.binary, *program, "{name}: build.rs read the wrong program");
+            assert_eq!(
+                subprocess.binary, *program,
+                "{name}: build.rs read the wrong program"
+            );
             assert_eq!(
                 crate::registry::programs::key_word(&subprocess.argv).unwrap_or_default(),
                 *key,

@@ -272,9 +272,9 @@ impl Layers {
     /// `name` in a layer no person trusted, above the one the hook read.
     pub fn untrusted_declares(&self, name: &str) -> bool {
         let declares = |layer: &Layer| match &layer.registry {
-            Registry::Directory(dir) => SourceFormat::EXTENSIONS
-                .iter()
-                .any(|(extension, _)| fs::symlink_metadata(dir.join(format!("{name}.{extension}"))).is_ok()),
+            Registry::Directory(dir) => SourceFormat::EXTENSIONS.iter().any(|(extension, _)| {
+                fs::symlink_metadata(dir.join(format!("{name}.{extension}"))).is_ok()
+            }),
             _ => false,
         };
         self.layers
@@ -450,7 +450,12 @@ impl Layers {
             for name in &names {
                 keys.remove(name.as_str());
             }
-            keys.extend(index.keys().iter().map(|(name, key)| (name.clone(), key.clone())));
+            keys.extend(
+                index
+                    .keys()
+                    .iter()
+                    .map(|(name, key)| (name.clone(), key.clone())),
+            );
             for (program, names) in index.programs() {
                 programs
                     .entry(program.clone())

@@ -19,7 +19,7 @@ mod walk;
 mod words;
 
 pub use quote::quote_word;
-pub use words::arithmetic_is_numeric;
+pub use words::{arithmetic_is_numeric, is_one_quoted_word};
 
 #[cfg(test)]
 mod tests;

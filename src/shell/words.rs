@@ -363,6 +363,33 @@ fn arithmetic(text: &str, reader: &mut WordReader) {
     }
 }
 
+/// Whether the word `raw` is quoted from end to end and expands only
+/// command substitutions (`"…$(cmd)…"`, `'…'"$(cmd)"`): bash then passes
+/// it as exactly one argv word, whatever the commands print, with no
+/// splitting and no globbing. A parameter expansion is not (`"$@"` is many
+/// words).
+pub fn is_one_quoted_word(raw: &str) -> bool {
+    let Ok(pieces) = word::parse(raw, &options()) else {
+        return false;
+    };
+    !pieces.is_empty()
+        && pieces.iter().all(|piece| match &piece.piece {
+            WordPiece::SingleQuotedText(_) | WordPiece::AnsiCQuotedText(_) => true,
+            WordPiece::DoubleQuotedSequence(inner) => inner.iter().all(|piece| {
+                matches!(
+                    piece.piece,
+                    WordPiece::Text(_)
+                        | WordPiece::EscapeSequence(_)
+                        | WordPiece::SingleQuotedText(_)
+                        | WordPiece::AnsiCQuotedText(_)
+                        | WordPiece::CommandSubstitution(_)
+                        | WordPiece::BackquotedCommandSubstitution(_)
+                )
+            }),
+            _ => false,
+        })
+}
+
 /// Whether `text`, read as bash arithmetic, holds only numbers (decimal,
 /// `0x1f`, `010`, `64#zZ`), operators, brackets and spaces: no name, no
 /// `$`, no backquote, nothing a value could change.

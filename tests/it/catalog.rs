@@ -147,7 +147,10 @@ fn samples() -> &'static [Sample] {
             if line.trim().is_empty() || line.starts_with('#') {
                 continue;
             }
-            if let Some(name) = line.strip_prefix('[').and_then(|rest| rest.strip_suffix(']')) {
+            if let Some(name) = line
+                .strip_prefix('[')
+                .and_then(|rest| rest.strip_suffix(']'))
+            {
                 section = Some(name.to_owned());
                 setup.clear();
                 continue;
@@ -290,7 +293,10 @@ impl Repo {
             repo.git(&["switch", "-q", "main"]);
         }
         write("src/main.rs", b"fn main() {\n    println!(\"hi\");\n}\n");
-        write("src/lib.rs", b"pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n");
+        write(
+            "src/lib.rs",
+            b"pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n",
+        );
         write("notes/todo.txt", b"TODO: write docs\n");
         write(
             "data.json",
@@ -388,8 +394,7 @@ fn copy_tree(from: &Path, to: &Path) {
             copy_tree(&entry.path(), &target);
         } else if kind.is_symlink() {
             #[cfg(unix)]
-            std::os::unix::fs::symlink(std::fs::read_link(entry.path()).unwrap(), &target)
-                .unwrap();
+            std::os::unix::fs::symlink(std::fs::read_link(entry.path()).unwrap(), &target).unwrap();
         } else {
             std::fs::copy(entry.path(), &target).unwrap();
         }
@@ -768,8 +773,13 @@ impl Project {
             "{line}: {}",
             describe(&judgement)
         );
-        assert!(judgement.confine, "{line}: runs project code, so it is confined");
-        let route = judgement.route.unwrap_or_else(|| panic!("{line}: no route"));
+        assert!(
+            judgement.confine,
+            "{line}: runs project code, so it is confined"
+        );
+        let route = judgement
+            .route
+            .unwrap_or_else(|| panic!("{line}: no route"));
         let root = self.root.path();
         let mut command = Command::new(env!("CARGO_BIN_EXE_aigent"));
         command
@@ -879,8 +889,14 @@ fn cargo_test_runs_confined_in_a_real_project() {
     let (code, output) = project.route_and_run("cargo test", &env);
     assert_ne!(code, 0, "the escaping tests passed:\n{output}");
     assert!(output.contains("test tests::adds ... ok"), "{output}");
-    assert!(output.contains("escapes::writes_outside ... FAILED"), "{output}");
-    assert!(output.contains("escapes::opens_a_socket ... FAILED"), "{output}");
+    assert!(
+        output.contains("escapes::writes_outside ... FAILED"),
+        "{output}"
+    );
+    assert!(
+        output.contains("escapes::opens_a_socket ... FAILED"),
+        "{output}"
+    );
     assert!(!escape.exists(), "a test wrote outside the project");
 }
 

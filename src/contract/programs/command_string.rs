@@ -1400,8 +1400,14 @@ mod tests {
         assert_eq!(program_positions_of(&["command", "-v", "git"], false), [0]);
         assert_eq!(program_positions_of(&["command", "-V", "ls"], false), [0]);
         assert_eq!(program_positions_of(&["command", "-pv", "ls"], false), [0]);
-        assert_eq!(program_positions_of(&["command", "git", "status"], false), [0, 1]);
-        assert_eq!(program_positions_of(&["command", "-p", "sh"], false), [0, 2]);
+        assert_eq!(
+            program_positions_of(&["command", "git", "status"], false),
+            [0, 1]
+        );
+        assert_eq!(
+            program_positions_of(&["command", "-p", "sh"], false),
+            [0, 2]
+        );
         assert!(flagged("command", &["-p", "sh", "-c", "id"]));
     }
 

@@ -101,7 +101,11 @@ subprocess:
   argv: [log, {param: oneline, flag: --oneline}, {param: count, flag: -n, aliases: [--max-count, "-#"]}]
 "#,
     );
-    for line in ["log --oneline -20", "log -20 --oneline", "log --oneline -n 20"] {
+    for line in [
+        "log --oneline -20",
+        "log -20 --oneline",
+        "log --oneline -n 20",
+    ] {
         assert_eq!(
             meaning(&log, line).map(Value::Object),
             Some(json!({"oneline": true, "count": 20})),
@@ -111,7 +115,11 @@ subprocess:
     assert_eq!(meaning(&log, "log -# 20"), None, "`-#` is no spelling");
     assert_eq!(meaning(&log, "log -2x"), None);
     let git_log = declaration(GIT_LOG);
-    assert_eq!(meaning(&git_log, "log --oneline -20"), None, "only with the alias");
+    assert_eq!(
+        meaning(&git_log, "log --oneline -20"),
+        None,
+        "only with the alias"
+    );
 }
 
 #[test]

@@ -86,7 +86,12 @@ pub(super) fn match_declarations(
         .iter()
         .map(String::as_str)
         .filter(|name| !likely.contains(name));
-    let names = likely.iter().copied().map(Some).chain([None]).chain(rest.map(Some));
+    let names = likely
+        .iter()
+        .copied()
+        .map(Some)
+        .chain([None])
+        .chain(rest.map(Some));
     let cwd = state.working_directory(context);
     let mut allowed: Option<Best> = None;
     let mut refusal: Option<Segment> = None;
@@ -186,13 +191,24 @@ pub(super) fn match_declarations(
     Matched::Nothing { declared }
 }
 
-/// The catalog's catastrophic forms (`catalog/deny/`), parsed once.
-fn catastrophic_forms() -> &'static [Declaration] {
-    static FORMS: std::sync::OnceLock<Vec<Declaration>> = std::sync::OnceLock::new();
-    FORMS.get_or_init(|| {
+/// The catalog's catastrophic forms (`catalog/deny/`) for programs named
+/// `key`, each parsed the first time a line runs its program: parsing all
+/// of them (their patterns compiled) cost every hook call time.
+fn catastrophic_forms(key: &str) -> impl Iterator<Item = &'static Declaration> + '_ {
+    use std::sync::OnceLock;
+    static FORMS: OnceLock<Vec<OnceLock<Option<Declaration>>>> = OnceLock::new();
+    let forms = FORMS.get_or_init(|| {
         crate::registry::CATALOG_DENY
             .iter()
-            .filter_map(|(file_name, text, ..)| {
+            .map(|_| OnceLock::new())
+            .collect()
+    });
+    crate::registry::CATALOG_DENY
+        .iter()
+        .zip(forms)
+        .filter(move |((_, _, program, _), _)| program_key(program) == key)
+        .filter_map(|((file_name, text, ..), form)| {
+            form.get_or_init(|| {
                 let name = file_name.strip_suffix(".json")?;
                 let origin = crate::contract::Origin {
                     file_stem: Some(name),
@@ -205,8 +221,8 @@ fn catastrophic_forms() -> &'static [Declaration] {
                 )
                 .declaration
             })
-            .collect()
-    })
+            .as_ref()
+        })
 }
 
 /// A deny when the line is one of the catastrophic forms the catalog
@@ -214,7 +230,7 @@ fn catastrophic_forms() -> &'static [Declaration] {
 /// Any program of that name counts: refusing more is the safe side.
 fn catastrophic(program: &str, argv: &[&str]) -> Option<Segment> {
     let key = program_key(program);
-    for form in catastrophic_forms() {
+    for form in catastrophic_forms(key) {
         let Some(subprocess) = &form.subprocess else {
             continue;
         };

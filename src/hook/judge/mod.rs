@@ -29,6 +29,7 @@ use crate::shell::{
 
 mod declared;
 mod directory;
+mod opaque;
 mod redirect;
 
 pub use declared::declared_form;
@@ -567,10 +568,21 @@ fn judge_command_words(
     state: &LineState,
 ) -> (Segment, Option<Vec<String>>) {
     let source = cut(&command.source);
-    if let Some((word, why)) = first_dynamic(command) {
-        return (not_static_segment(source, word, why, context), None);
-    }
-    let argv: Vec<&str> = command.argv().unwrap_or_default();
+    // A quoted `"$(…)"` may stand where a declaration takes any text
+    // (`opaque`); any other word that is not static refuses the command.
+    let dynamic = first_dynamic(command);
+    let opaque_positions = match dynamic {
+        None => Vec::new(),
+        Some((word, why)) => match opaque::opaque_positions(command) {
+            Some(positions) => positions,
+            None => return (not_static_segment(source, word, why, context), None),
+        },
+    };
+    let argv: Vec<&str> = command
+        .words
+        .iter()
+        .map(|word| word.as_static().unwrap_or(opaque::OPAQUE_TEXT))
+        .collect();
     let redirect = strictest(
         redirect_verdict(&command.redirects, context, state),
         command.redirects.iter().find_map(|redirect| {
@@ -677,6 +689,17 @@ fn judge_command_words(
                 declaration,
                 arguments,
             } => {
+                if let Some((word, why)) = dynamic
+                    && !opaque::taken_as_text(
+                        &declaration,
+                        &argv,
+                        &opaque_positions,
+                        &arguments,
+                        &segment,
+                    )
+                {
+                    return (not_static_segment(source, word, why, context), None);
+                }
                 let reads = command
                     .redirects
                     .iter()
@@ -695,11 +718,21 @@ fn judge_command_words(
                     ),
                     outside_project_segment(state, context),
                 );
-                let route = route.filter(|_| command.redirects.is_empty() && refusal.is_none());
-                let segment = match refusal {
+                let route = route.filter(|_| {
+                    command.redirects.is_empty() && refusal.is_none() && dynamic.is_none()
+                });
+                let mut segment = match refusal {
                     Some(refusal) => stricter(segment, refusal),
                     None => segment,
                 };
+                if dynamic.is_some() {
+                    if !segment.redacted {
+                        segment.shown = source.clone();
+                    }
+                    segment.message.push_str(
+                        "; the text of its `$(…)` is known only when the line runs, and is taken as text",
+                    );
+                }
                 return (segment, route);
             }
             Matched::Refused(segment) => segment,
@@ -710,6 +743,11 @@ fn judge_command_words(
     };
     if let Some(redirect) = redirect {
         segment = stricter(segment, redirect);
+    }
+    if let Some((word, why)) = dynamic {
+        // Only a declaration that takes the word as text lets it through.
+        let refusal = not_static_segment(source, word, why, context);
+        return (stricter(refusal, segment), None);
     }
     (segment, None)
 }

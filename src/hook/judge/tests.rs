@@ -622,3 +622,96 @@ fn input_redirections_are_held_to_the_declarations_confinement() {
         assert!(rules.contains(&rule), "{line}: {rules:?} lacks {rule}");
     }
 }
+
+/// A quoted `"$(…)"` is taken as text where the declaration takes any
+/// text as an option's value, and nowhere else.
+#[test]
+fn a_quoted_substitution_is_text_only_where_any_text_is_declared() {
+    let fixture = Fixture::new();
+    let registry_dir = match &fixture.registry {
+        Registry::Directory(dir) => dir.clone(),
+        _ => unreachable!(),
+    };
+    fs::write(
+        registry_dir.join("git-commit.yaml"),
+        "name: git-commit\ndescription: Commit\ndanger_level: mutating\nparameters:\n  message: {type: array, pattern_type: free_text}\n  branch: {type: string, pattern: '^[a-z]+$'}\n  note: {type: string, pattern_type: free_text}\n  paths: {type: array, pattern_type: free_text}\nsubprocess: {binary: git, argv: [commit, {param: message, flag: -m}, {param: branch, flag: --branch}, {param: note, flag: --note, form: joined}, {param: paths}]}\n",
+    )
+    .unwrap();
+    fs::write(
+        registry_dir.join("cat.yaml"),
+        "name: cat\ndescription: Print files\ndanger_level: safe\nparameters:\n  files: {type: array, pattern_type: filepath, relative_only: true}\nsubprocess: {binary: cat, argv: [{param: files}]}\n",
+    )
+    .unwrap();
+    let index = fixture.registry.program_index(None).unwrap();
+    let which = |name: &str| Some(PathBuf::from(format!("/usr/bin/{name}")));
+    let context = Context {
+        registry: &fixture.registry,
+        index: &index,
+        settings: &fixture.settings,
+        which: &which,
+        cwd: Some(Path::new("/work/project")),
+        aigent: None,
+    };
+    let verdict = |line: &str| {
+        let judgement = judge(line, &context);
+        let rules: Vec<&str> = judgement
+            .segments
+            .iter()
+            .map(|segment| segment.rule)
+            .collect();
+        (judgement.verdict, rules)
+    };
+    for line in [
+        "git commit -m \"$(cat <<'EOF'\nFix the parser\n\nCo-Authored-By: A <a@b.c>\nEOF\n)\"",
+        "git commit -m \"$(git status --short)\" -m 'second paragraph'",
+        "git commit -m \"Summary: $(git status --short)\"",
+        "git commit -m \"`git status`\"",
+    ] {
+        let (got, rules) = verdict(line);
+        assert_eq!(got, Verdict::Allow, "{line}: {rules:?}");
+    }
+    for (line, expected, rule) in [
+        // The commands inside are judged as ever.
+        (
+            "git commit -m \"$(rm -rf /)\"",
+            Verdict::Deny,
+            "catastrophic",
+        ),
+        ("git commit -m \"$(make)\"", Verdict::Ask, "unmatched"),
+        // Unquoted: split into words by what it prints.
+        (
+            "git commit -m $(git status)",
+            Verdict::Deny,
+            "command_substitution",
+        ),
+        // A parameter expansion is not text known to be one word.
+        ("git commit -m \"$@\"", Verdict::Deny, "parameter_expansion"),
+        (
+            "git commit -m \"$(git status) $HOME\"",
+            Verdict::Deny,
+            "command_substitution",
+        ),
+        // A parameter with a pattern does not take any text.
+        (
+            "git commit --branch \"$(git status)\"",
+            Verdict::Deny,
+            "command_substitution",
+        ),
+        // A positional word could print as an option.
+        (
+            "git commit \"$(git status)\"",
+            Verdict::Deny,
+            "command_substitution",
+        ),
+        // The program itself must be static.
+        (
+            "\"$(git status)\" commit -m x",
+            Verdict::Deny,
+            "command_substitution",
+        ),
+    ] {
+        let (got, rules) = verdict(line);
+        assert_eq!(got, expected, "{line}: {rules:?}");
+        assert!(rules.contains(&rule), "{line}: {rules:?} lacks {rule}");
+    }
+}

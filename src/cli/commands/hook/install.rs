@@ -172,8 +172,7 @@ pub fn run_install(args: &InstallArgs, ctx: &Context) -> Result<Outcome, CliErro
     // registry it holds today; the hook reads it until it changes.
     if setup.scope == Scope::Project
         && !setup.dry_run
-        && let Some(project_registry) =
-            aigent::registry::layers::project_registry(&setup.project)
+        && let Some(project_registry) = aigent::registry::layers::project_registry(&setup.project)
     {
         let discovery = aigent::registry::layers::Discovery::for_process(None);
         match discovery.trust_file {
