@@ -22,7 +22,11 @@ fn grants_name_path_parameters(declaration: &Declaration, _: &LintContext<'_>) -
     };
     let inputs = declaration.input_names();
     let mut found = Vec::new();
-    for (list, grants) in [("read", &spec.read), ("write", &spec.write)] {
+    for (list, grants) in [
+        ("read", &spec.read),
+        ("write", &spec.write),
+        ("sockets", &spec.sockets),
+    ] {
         for (index, grant) in grants.iter().flatten().enumerate() {
             let Some(name) = grant.param() else { continue };
             let field = format!("sandbox.{list}[{index}]");
