@@ -278,6 +278,13 @@ mod tests {
                 "read": "unrestricted",
                 "write": ["$CWD", "{dst}", "/dev/null", "$TMP"],
                 "network": {"connect": [443], "bind": []},
+                "limits": {
+                    "address_space": 8u64 << 30,
+                    "processes": 2048,
+                    "open_files": 8192,
+                    "file_size": 16u64 << 30,
+                    "cpu_seconds": 3600,
+                },
                 "derived_from": "declaration",
             })
         );

@@ -245,6 +245,10 @@ pub struct View {
     /// gid (these lines, written to `/proc/self/{uid,gid}_map`).
     pub user_namespace: Option<(CString, CString)>,
     pub binds: Vec<Bind>,
+    /// The working directory, entered again once the binds are made: a
+    /// bind on the directory the child is in covers it, and the child
+    /// would otherwise go on in the read-only copy underneath.
+    pub cwd: Option<Bind>,
     /// `--sandbox require`: a view that cannot be made stops the spawn;
     /// best-effort goes on without it (and says so), as long as nothing
     /// was made read-only yet.
@@ -710,6 +714,19 @@ fn enter_view(view: &View, report: &Report) {
         unsafe {
             libc::close(clone);
             libc::close(target);
+        }
+    }
+    if let Some(cwd) = &view.cwd {
+        let fd = match open_verified(cwd) {
+            Ok(fd) => fd,
+            Err(errno) => fail(report, Step::Bind, errno),
+        };
+        // SAFETY: our descriptor of a directory.
+        unsafe {
+            if libc::fchdir(fd) < 0 {
+                fail(report, Step::Bind, errno());
+            }
+            libc::close(fd);
         }
     }
 }

@@ -504,12 +504,10 @@ fn prepare_with(
     report.write.clone_from(&resolved.write);
     report.sockets.clone_from(&resolved.sockets);
     report.skipped.extend(resolved.skipped.iter().cloned());
-    #[cfg(target_os = "linux")]
-    let mut served_ready = false;
     #[cfg(not(target_os = "linux"))]
     let served_ready = false;
     #[cfg(target_os = "linux")]
-    let (enforcer, cgroup) = {
+    let (enforcer, cgroup, served_ready) = {
         let made = match made_ready.map(|made| made.serves(&resolved, &sandbox.network)) {
             Some(Some(made)) => Some(made),
             Some(None) => {
@@ -521,8 +519,9 @@ fn prepare_with(
             }
             None => None,
         };
-        served_ready = made.is_some();
-        build(&plan, &resolved, sandbox, mode, support, made, &mut report)
+        let served_ready = made.is_some();
+        let (enforcer, cgroup) = build(&plan, &resolved, sandbox, mode, support, made, &mut report);
+        (enforcer, cgroup, served_ready)
     };
     #[cfg(not(target_os = "linux"))]
     let enforcer = None;
@@ -614,12 +613,14 @@ fn build(
         view => {
             let signature = signature.unwrap_or_else(|| linux::signature(resolved));
             match linux::binds(resolved, &signature) {
-                Some(binds) => Some(child::View {
+                linux::Binds::Some(binds) => Some(child::View {
                     user_namespace: (view == ViewSupport::UserNamespace).then(own_id_maps),
                     binds,
+                    cwd: linux::working_directory(),
                     required: mode == SandboxMode::Require,
                 }),
-                None => {
+                linux::Binds::Everything => None,
+                linux::Binds::TooMany => {
                     report.lapsed(
                         METADATA,
                         format!(
