@@ -1311,6 +1311,45 @@ fn file_metadata_outside_the_grants_cannot_change_and_inside_it_can() {
     assert_eq!(std::fs::metadata(&outside).unwrap().mode() & 0o7777, 0o600);
 }
 
+/// What docs/security.md admits: a file the caller hands the child as a
+/// standard stream is the child's to change, through that descriptor,
+/// whatever the mounts (the descriptor was opened outside the view).
+#[test]
+fn a_file_passed_as_stdin_is_the_child_s_to_change() {
+    let Some(attack) = Attack::new("") else {
+        return;
+    };
+    let outside = attack.sandbox.join("outside/file.txt");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&outside, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let output = attack
+        .command(
+            "attack",
+            "require",
+            &["--mode", "fdchmod", "--target", "x", "--number", "0"],
+        )
+        .stdin(std::fs::File::open(&outside).unwrap())
+        .output()
+        .unwrap();
+    let run = Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    };
+    worked(&run);
+    assert_eq!(
+        std::fs::metadata(&outside).unwrap().permissions().mode() & 0o7777,
+        0o600
+    );
+    // By its name the same file stays out of reach.
+    refused(&attack.try_move(
+        "require",
+        "chmod",
+        &outside.display().to_string(),
+        Some(0o644),
+    ));
+}
+
 #[test]
 fn the_child_cannot_act_on_other_processes_resources() {
     let Some(attack) = Attack::new("") else {
