@@ -35,6 +35,8 @@ const CGROUP2_SUPER_MAGIC: i64 = 0x6367_7270;
 
 /// Whether `dir` is the root of a mount of the cgroup file system `magic`.
 fn is_cgroup(dir: &Path, magic: i64) -> bool {
+    // `f_type` is an i64 on x86-64 but narrower on other architectures.
+    #[allow(clippy::useless_conversion)]
     rustix::fs::statfs(dir).is_ok_and(|fs| i64::from(fs.f_type) == magic)
 }
 
