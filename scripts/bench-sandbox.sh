@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The cost of the sandbox per spawn: `aigent run --sandbox best-effort`
-# (Landlock ruleset and seccomp filters built by aigent and entered by a
-# short-lived thread that then spawns the child with posix_spawn, a
-# private $TMP made and removed) against
-# `aigent run --sandbox off`, the same command otherwise.
+# (Landlock ruleset and seccomp filters built by aigent; the child, cloned
+# as posix_spawn clones, enters its read-only view of the file system, a
+# new session, its limits, and drops its capabilities and descriptors
+# before exec; a private $TMP made and removed; aigent reaps the run's
+# process group) against `aigent run --sandbox off`, the same command
+# otherwise.
 # Goal: at most 1 ms (median) per spawn. Figures: docs/security.md, "Cost".
 # On a loaded machine wall time is noise; compare CPU time (user + sys of
 # aigent and its child, from wait4) over interleaved runs as well.

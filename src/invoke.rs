@@ -319,14 +319,21 @@ pub fn invoke(
         output: options.output,
         cancel: options.cancel.clone(),
         progress: options.progress.clone(),
+        interactive: prepared.interactive,
         ..RunOptions::default()
     };
-    let report = prepared.report.clone();
+    let mut report = prepared.report.clone();
     let spawned = exec::process::run_sandboxed(&argv, &run_options, prepared.enforcer.take());
     // The private temporary directory goes once the child has ended.
     drop(prepared);
     Ok(match spawned {
         Ok(finished) => {
+            // What a best-effort child could not enter after all.
+            let mut sandbox_json = sandbox_json;
+            for lapse in &finished.sandbox_lapses {
+                report.lapsed(sandbox::METADATA, lapse.clone());
+                sandbox_json = report.to_json();
+            }
             let mut record =
                 AuditRecord::command_executed(name, &argv, &finished).with("sandbox", sandbox_json);
             if finished.cancelled {

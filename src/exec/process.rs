@@ -59,6 +59,9 @@ pub struct RunOptions {
     pub cancel: Option<Cancel>,
     /// Called about once a second while the child runs, with the time so far.
     pub progress: Option<Progress>,
+    /// A sandboxed child that needs a terminal gets a pty of aigent's
+    /// (when aigent has one): never aigent's own terminal.
+    pub interactive: bool,
 }
 
 pub type Progress = Arc<dyn Fn(Duration) + Send + Sync>;
@@ -71,6 +74,7 @@ impl Default for RunOptions {
             output: Output::Inherit,
             cancel: None,
             progress: None,
+            interactive: false,
         }
     }
 }
@@ -83,6 +87,7 @@ impl std::fmt::Debug for RunOptions {
             .field("output", &self.output)
             .field("cancel", &self.cancel)
             .field("progress", &self.progress.is_some())
+            .field("interactive", &self.interactive)
             .finish()
     }
 }
@@ -163,6 +168,12 @@ pub struct Finished {
     /// With [`Output::Capture`]: what the child wrote.
     pub stdout: Option<Captured>,
     pub stderr: Option<Captured>,
+    /// Processes of the run still there when it ended, which aigent
+    /// killed (the child's background processes, daemons it started).
+    pub descendants_killed: u32,
+    /// Parts of a best-effort sandbox the child could not enter after all,
+    /// and why.
+    pub sandbox_lapses: Vec<String>,
 }
 
 impl Finished {
@@ -315,6 +326,8 @@ pub(crate) fn run(argv: &Argv, options: &RunOptions) -> Result<Finished, SpawnEr
         interrupted_by: None,
         stdout,
         stderr,
+        descendants_killed: 0,
+        sandbox_lapses: Vec::new(),
     })
 }
 
@@ -430,6 +443,8 @@ fn drain(mut pipe: impl io::Read, limit: usize, into: &Mutex<Captured>, done: &m
 
 #[cfg(unix)]
 mod detached;
+#[cfg(target_os = "linux")]
+mod terminal;
 
 #[cfg(unix)]
 mod unix {
@@ -459,22 +474,135 @@ mod unix {
         }
     }
 
-    /// Spawns `command`, confined by `sandbox` from its first instruction
-    /// (see [`Enforcer::spawn`]).
-    fn spawn_in(
-        mut command: std::process::Command,
-        sandbox: Option<Enforcer>,
-    ) -> io::Result<std::process::Child> {
+    /// A child once spawned: its pid (its process group's id too) and,
+    /// when captured, the read ends of its stdout and stderr.
+    struct Started {
+        pid: i32,
+        stdout: Option<OwnedFd>,
+        stderr: Option<OwnedFd>,
+        /// In a sandbox: a session of its own (so no terminal to hand
+        /// over), aigent its subreaper.
+        sandboxed: bool,
+        /// Best-effort parts the child could not enter.
+        lapses: Vec<String>,
+        /// The pty of an interactive child, and its relay.
         #[cfg(target_os = "linux")]
-        if let Some(enforcer) = sandbox {
-            return enforcer.spawn(command);
-        }
-        #[cfg(not(target_os = "linux"))]
-        let _ = sandbox;
-        command.spawn()
+        relay: Option<super::terminal::Relay>,
     }
 
-    /// The CLI's run: the child shares aigent's terminal and signals.
+    /// Spawns `argv`: in the sandbox when there is one (the child enters it
+    /// on its way to exec, see [`Enforcer::spawn`]), else as a plain
+    /// process group of its own. `capture`: stdin is `/dev/null`, stdout
+    /// and stderr are pipes.
+    fn start(
+        argv: &Argv,
+        sandbox: Option<Enforcer>,
+        capture: bool,
+        interactive: bool,
+    ) -> io::Result<Started> {
+        #[cfg(target_os = "linux")]
+        if let Some(enforcer) = sandbox {
+            return start_sandboxed(argv, enforcer, capture, interactive);
+        }
+        let _ = (sandbox, interactive);
+        let mut command = command_for(argv);
+        command.process_group(0);
+        if capture {
+            command
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped());
+        }
+        let mut child = command.spawn()?;
+        let pid = i32::try_from(child.id()).unwrap_or(i32::MAX);
+        let stdout = child.stdout.take().map(OwnedFd::from);
+        let stderr = child.stderr.take().map(OwnedFd::from);
+        // The child is reaped by `sys::reap`; std's handle is not needed
+        // again, and dropping it neither waits nor kills.
+        drop(child);
+        Ok(Started {
+            pid,
+            stdout,
+            stderr,
+            sandboxed: false,
+            lapses: Vec::new(),
+            #[cfg(target_os = "linux")]
+            relay: None,
+        })
+    }
+
+    #[cfg(target_os = "linux")]
+    fn start_sandboxed(
+        argv: &Argv,
+        enforcer: Enforcer,
+        capture: bool,
+        interactive: bool,
+    ) -> io::Result<Started> {
+        use super::super::sandbox::child::{Program, Stdin, Stdio};
+        sys::become_subreaper();
+        sys::save_own_limits();
+        let entries = argv.env().entries();
+        let path = entries
+            .iter()
+            .find(|entry| entry.name == "PATH")
+            .map(|entry| entry.value.as_os_str());
+        let program = Program::new(
+            argv.program(),
+            argv.args().iter().map(String::as_str),
+            entries
+                .iter()
+                .map(|entry| (entry.name.as_str(), entry.value.as_os_str())),
+            path,
+        )?;
+        let mut stdout = None;
+        let mut stderr = None;
+        let mut relay = None;
+        let stdio = if capture {
+            let (out_read, out_write) = pipe()?;
+            let (err_read, err_write) = pipe()?;
+            stdout = Some(out_read);
+            stderr = Some(err_read);
+            Stdio {
+                stdin: Stdin::Null,
+                stdout: Some(out_write),
+                stderr: Some(err_write),
+                terminal: None,
+            }
+        } else if let Some(pty) = interactive
+            .then(super::terminal::Pty::open_for_aigent)
+            .flatten()
+        {
+            let (stdio, made) = pty.into_stdio()?;
+            relay = Some(made);
+            stdio
+        } else {
+            Stdio::inherit()
+        };
+        let spawned = enforcer.spawn(program, stdio)?;
+        let pid = i32::try_from(spawned.pid).unwrap_or(i32::MAX);
+        let relay = relay.map(super::terminal::Relay::start);
+        Ok(Started {
+            pid,
+            stdout,
+            stderr,
+            sandboxed: true,
+            lapses: spawned
+                .view_failed
+                .map(|why| format!("file metadata: the read-only view could not be made ({why})"))
+                .into_iter()
+                .collect(),
+            relay,
+        })
+    }
+
+    #[cfg(target_os = "linux")]
+    fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+        rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC).map_err(io::Error::from)
+    }
+
+    /// The CLI's run: the child shares aigent's terminal and signals (a
+    /// sandboxed child has a session of its own: aigent passes signals
+    /// on, and Ctrl-Z stops both).
     fn run_attached(
         argv: &Argv,
         options: &RunOptions,
@@ -482,21 +610,28 @@ mod unix {
     ) -> Result<Finished, SpawnError> {
         let _one = ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner);
         let program = argv.program();
-        let forwarding = Forwarding::install().map_err(|source| SpawnError::Other {
+        let mut forwarding = Forwarding::install().map_err(|source| SpawnError::Other {
             program: program.to_owned(),
             source,
         })?;
         let terminal = sys::foreground_terminal();
         let started = Instant::now();
-        let mut command = command_for(argv);
-        command.process_group(0);
-        let child = spawn_in(command, sandbox).map_err(|err| SpawnError::from_io(program, err))?;
-        let pid_number = child.id();
-        // The child is reaped by `sys::reap` below; std's handle is not
-        // needed again, and dropping it neither waits nor kills.
-        drop(child);
-        let pid = i32::try_from(pid_number).unwrap_or(i32::MAX);
+        #[allow(unused_mut)]
+        let mut child = start(argv, sandbox, false, options.interactive)
+            .map_err(|err| SpawnError::from_io(program, err))?;
+        let pid = child.pid;
         forwarding.target(pid);
+        // A sandboxed child is in a session of its own: the terminal is not
+        // its to take. Ctrl-Z, which the terminal sends to aigent, stops
+        // its group and then aigent.
+        let terminal = if child.sandboxed {
+            if terminal.is_some() {
+                forwarding.forward_stops();
+            }
+            None
+        } else {
+            terminal
+        };
         if let Some(terminal) = terminal {
             hand_over(terminal, pid);
         }
@@ -512,6 +647,18 @@ mod unix {
         let stopped = watchdog.finish();
         end_leftovers(pid);
         let status = waited.and_then(|()| sys::reap(pid));
+        let descendants_killed = if child.sandboxed {
+            sys::reap_group(pid, options.grace)
+        } else {
+            0
+        };
+        #[cfg(target_os = "linux")]
+        if let Some(relay) = child.relay.take() {
+            relay.finish();
+        }
+        if child.sandboxed {
+            sys::restore_own_limits();
+        }
         let duration = started.elapsed();
         if let Some(terminal) = terminal {
             sys::set_foreground(terminal, sys::own_group());
@@ -523,7 +670,7 @@ mod unix {
             source,
         })?;
         Ok(Finished {
-            pid: pid_number,
+            pid: u32::try_from(pid).unwrap_or_default(),
             ending: ending_of(status),
             duration,
             timed_out: stopped == Some(Stop::Timeout),
@@ -531,6 +678,8 @@ mod unix {
             interrupted_by,
             stdout: None,
             stderr: None,
+            descendants_killed,
+            sandbox_lapses: child.lapses,
         })
     }
 
@@ -545,25 +694,23 @@ mod unix {
     ) -> Result<Finished, SpawnError> {
         let program = argv.program();
         let started = Instant::now();
-        let mut command = command_for(argv);
-        command
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .process_group(0);
-        let mut child =
-            spawn_in(command, sandbox).map_err(|err| SpawnError::from_io(program, err))?;
-        let pid_number = child.id();
-        let stdout = child.stdout.take().map(OwnedFd::from);
-        let stderr = child.stderr.take().map(OwnedFd::from);
-        drop(child);
-        let pid = i32::try_from(pid_number).unwrap_or(i32::MAX);
-        let mut supervisor = detached::Supervisor::new(pid, stdout, stderr, limit);
+        let child =
+            start(argv, sandbox, true, false).map_err(|err| SpawnError::from_io(program, err))?;
+        let pid = child.pid;
+        let mut supervisor = detached::Supervisor::new(pid, child.stdout, child.stderr, limit);
         let (waited, stopped) = supervisor.until_exit(options, started);
         // Before the pipes are read to their end: a grandchild holding them
         // open would otherwise keep them open.
         end_leftovers(pid);
         let status = waited.and_then(|()| sys::reap(pid));
+        let descendants_killed = if child.sandboxed {
+            sys::reap_group(pid, options.grace)
+        } else {
+            0
+        };
+        if child.sandboxed {
+            sys::restore_own_limits();
+        }
         let duration = started.elapsed();
         let (stdout, stderr) = supervisor.finish(options.grace);
         let status = status.map_err(|source| SpawnError::Other {
@@ -571,7 +718,7 @@ mod unix {
             source,
         })?;
         Ok(Finished {
-            pid: pid_number,
+            pid: u32::try_from(pid).unwrap_or_default(),
             ending: ending_of(status),
             duration,
             timed_out: stopped == Some(Stop::Timeout),
@@ -579,6 +726,8 @@ mod unix {
             interrupted_by: None,
             stdout,
             stderr,
+            descendants_killed,
+            sandbox_lapses: child.lapses,
         })
     }
 

@@ -305,6 +305,8 @@ mod tests {
             interrupted_by: None,
             stdout: None,
             stderr: None,
+            descendants_killed: 0,
+            sandbox_lapses: Vec::new(),
         }
     }
 

@@ -47,6 +47,22 @@ extern "C" fn forward(signal: c_int) {
     errno::set(saved);
 }
 
+/// Ctrl-Z for a child in a session of its own: stop its group, then
+/// aigent (SIGSTOP, which cannot be caught); once continued, continue the
+/// group. Only kill(2) is called, which is async-signal-safe.
+extern "C" fn stop_both(_: c_int) {
+    let saved = errno::get();
+    let group = positive_pid(CHILD_GROUP.load(Ordering::SeqCst));
+    if let Some(group) = group {
+        let _ = rustix::process::kill_process_group(group, Signal::STOP);
+    }
+    let _ = rustix::process::kill_process(rustix::process::getpid(), Signal::STOP);
+    if let Some(group) = group {
+        let _ = rustix::process::kill_process_group(group, Signal::CONT);
+    }
+    errno::set(saved);
+}
+
 /// An empty signal set with `signals` added.
 fn signal_set(signals: &[c_int]) -> libc::sigset_t {
     // SAFETY: a zeroed sigset_t is valid storage, and sigemptyset and
@@ -130,6 +146,29 @@ impl Forwarding {
     /// From now on, forwarded signals go to `group` too.
     pub fn target(&self, group: i32) {
         CHILD_GROUP.store(group, Ordering::SeqCst);
+    }
+
+    /// From now on Ctrl-Z (SIGTSTP, which the terminal sends to aigent's
+    /// group) stops the child's group and then aigent; when the shell
+    /// continues aigent, the child's group is continued too. For a child
+    /// in a session of its own, which the terminal does not reach. The
+    /// handler is dropped with the rest.
+    pub fn forward_stops(&mut self) {
+        // SAFETY: as in `install`; `stop_both` does only kill(2) calls.
+        unsafe {
+            let mut current: libc::sigaction = std::mem::zeroed();
+            if libc::sigaction(libc::SIGTSTP, std::ptr::null(), &raw mut current) != 0
+                || current.sa_sigaction == libc::SIG_IGN
+            {
+                return;
+            }
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = stop_both as extern "C" fn(c_int) as libc::sighandler_t;
+            action.sa_flags = libc::SA_RESTART;
+            if libc::sigaction(libc::SIGTSTP, &raw const action, std::ptr::null_mut()) == 0 {
+                self.previous.push((libc::SIGTSTP, current));
+            }
+        }
     }
 
     /// Stop forwarding: the group may be about to disappear, and its id
@@ -299,6 +338,161 @@ pub fn reap(pid: i32) -> io::Result<ExitStatus> {
         }
     }
 }
+
+/// Makes aigent the subreaper of its descendants: a process of a run whose
+/// parent dies becomes aigent's child, not init's, so that aigent reaps
+/// (and counts) it when it ends the run. Once per process.
+#[cfg(target_os = "linux")]
+pub fn become_subreaper() {
+    static DONE: std::sync::Once = std::sync::Once::new();
+    DONE.call_once(|| {
+        // SAFETY: prctl with integer arguments.
+        unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
+    });
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn become_subreaper() {}
+
+/// The processes of `group` that are aigent's children (its leftovers,
+/// which came to aigent as their parents died), reaped once the group was
+/// killed: how many of them the kill ended. Waits for the group to be
+/// empty, at most `patience` (a process in uninterruptible sleep dies
+/// late; what is left then is not counted, and init or a later run's
+/// wait reaps it).
+pub fn reap_group(group: i32, patience: std::time::Duration) -> u32 {
+    let Some(pgid) = positive_pid(group) else {
+        return 0;
+    };
+    let deadline = std::time::Instant::now() + patience;
+    let mut killed = 0u32;
+    let mut nap = std::time::Duration::from_micros(50);
+    loop {
+        match rustix::process::waitid(
+            WaitId::Pgid(Some(pgid)),
+            WaitIdOptions::EXITED | WaitIdOptions::NOHANG,
+        ) {
+            Ok(Some(status)) => {
+                if status.terminating_signal() == Some(libc::SIGKILL) {
+                    killed = killed.saturating_add(1);
+                }
+                continue;
+            }
+            Ok(None) | Err(rustix::io::Errno::CHILD) => {}
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(_) => return killed,
+        }
+        // The group is gone once no process (not even a zombie) is left.
+        if rustix::process::test_kill_process_group(pgid).is_err()
+            || std::time::Instant::now() >= deadline
+        {
+            return killed;
+        }
+        std::thread::sleep(nap);
+        nap = (nap * 2).min(std::time::Duration::from_millis(5));
+    }
+}
+
+/// aigent's own resource limits as they were before its first sandboxed
+/// run: a child may not change them (seccomp allows limits on the caller
+/// only), but should one have, they are put back before the run's outcome
+/// is recorded, so that no limit of a child's stops the audit record.
+#[cfg(target_os = "linux")]
+static OWN_LIMITS: std::sync::OnceLock<Vec<(c_int, libc::rlimit64)>> = std::sync::OnceLock::new();
+
+#[cfg(target_os = "linux")]
+const RESOURCES: [c_int; 6] = [
+    libc::RLIMIT_FSIZE as c_int,
+    libc::RLIMIT_NOFILE as c_int,
+    libc::RLIMIT_AS as c_int,
+    libc::RLIMIT_CPU as c_int,
+    libc::RLIMIT_NPROC as c_int,
+    libc::RLIMIT_CORE as c_int,
+];
+
+#[cfg(target_os = "linux")]
+fn own_limit(resource: c_int) -> Option<libc::rlimit64> {
+    let mut limit = libc::rlimit64 {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: reads this process's limit into a live local.
+    let read = unsafe {
+        libc::syscall(
+            libc::SYS_prlimit64,
+            0,
+            resource,
+            std::ptr::null::<libc::rlimit64>(),
+            &raw mut limit,
+        )
+    };
+    (read == 0).then_some(limit)
+}
+
+/// Remembers aigent's own limits (once).
+#[cfg(target_os = "linux")]
+pub fn save_own_limits() {
+    OWN_LIMITS.get_or_init(|| {
+        RESOURCES
+            .iter()
+            .filter_map(|&resource| Some((resource, own_limit(resource)?)))
+            .collect()
+    });
+}
+
+/// Puts back aigent's own limits where they changed. A lowered hard limit
+/// cannot be raised without CAP_SYS_RESOURCE; the soft one is set as
+/// close as it allows.
+#[cfg(target_os = "linux")]
+pub fn restore_own_limits() {
+    let Some(saved) = OWN_LIMITS.get() else {
+        return;
+    };
+    for (resource, wanted) in saved {
+        let Some(now) = own_limit(*resource) else {
+            continue;
+        };
+        if now.rlim_cur == wanted.rlim_cur && now.rlim_max == wanted.rlim_max {
+            continue;
+        }
+        let allowed = libc::rlimit64 {
+            rlim_cur: wanted.rlim_cur.min(now.rlim_max.max(wanted.rlim_max)),
+            rlim_max: wanted.rlim_max,
+        };
+        // SAFETY: sets this process's limit from a live local.
+        let set = unsafe {
+            libc::syscall(
+                libc::SYS_prlimit64,
+                0,
+                *resource,
+                &raw const allowed,
+                std::ptr::null_mut::<libc::rlimit64>(),
+            )
+        };
+        if set != 0 {
+            let lowered = libc::rlimit64 {
+                rlim_cur: wanted.rlim_cur.min(now.rlim_max),
+                rlim_max: now.rlim_max,
+            };
+            // SAFETY: as above.
+            unsafe {
+                libc::syscall(
+                    libc::SYS_prlimit64,
+                    0,
+                    *resource,
+                    &raw const lowered,
+                    std::ptr::null_mut::<libc::rlimit64>(),
+                );
+            }
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn save_own_limits() {}
+
+#[cfg(not(target_os = "linux"))]
+pub fn restore_own_limits() {}
 
 /// Whether a process with this pid exists (a zombie counts).
 #[cfg(test)]

@@ -619,9 +619,21 @@ fn require_refuses_on_a_kernel_without_landlock_and_best_effort_says_why() {
     );
     let report = &envelope["data"]["sandbox"];
     assert_eq!(report["landlock_abi"], 0, "{report}");
+    // Everything seccomp and the process itself can do; not the view,
+    // which aigent does not try under someone else's filter.
     assert_eq!(
         report["enforced"],
-        serde_json::json!(["network", "syscalls"]),
+        serde_json::json!([
+            "network",
+            "syscalls",
+            "unix_sockets",
+            "session",
+            "descriptors",
+            "capabilities",
+            "resource_calls",
+            "limits",
+            "descendants"
+        ]),
         "{report}"
     );
 }
@@ -829,11 +841,17 @@ struct Server {
 
 impl Server {
     fn start(sandbox: &Sandbox) -> Self {
+        Self::start_in(sandbox, sandbox.path())
+    }
+
+    /// A server whose working directory (the commands' `$CWD`) is `cwd`.
+    fn start_in(sandbox: &Sandbox, cwd: &std::path::Path) -> Self {
         use std::io::Write;
         std::fs::create_dir_all(sandbox.join("tmp")).unwrap();
         let mut child = sandbox
             .mcp_serve(&["--sandbox", "require"])
             .env("TMPDIR", sandbox.join("tmp"))
+            .current_dir(cwd)
             .spawn()
             .expect("server starts");
         let stdin = child.stdin.take();
@@ -1063,4 +1081,984 @@ fn many_commands_keep_a_bounded_number_of_sandboxes_ready() {
     );
     server.finish();
     assert_eq!(left_in_tmp(&sandbox), Vec::<String>::new());
+}
+
+// ---------------------------------------------------------------------------
+// Issue #40: the escapes a hostile review found, each tried by the attack
+// program (tests/fixtures/sandbox/attack.c, compiled with the machine's C
+// compiler) under the tightest useful sandbox: read and write `$CWD`, no
+// network, `--sandbox require`. Each move is tried outside the grants
+// (stopped) and, where that is harmless, without the sandbox or inside
+// the grants (it works, so the test is sound).
+
+/// The attack program, compiled once per source (in Cargo's scratch
+/// directory for tests); `None`, said once, without a C compiler.
+fn attack_program() -> Option<std::path::PathBuf> {
+    static PROGRAM: std::sync::OnceLock<Option<std::path::PathBuf>> = std::sync::OnceLock::new();
+    PROGRAM
+        .get_or_init(|| {
+            let source = concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/sandbox/attack.c"
+            );
+            let text = std::fs::read(source).ok()?;
+            let digest = text.iter().fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+                (hash ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3)
+            });
+            let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+                .join(format!("sandbox-attack-{digest:016x}"));
+            let program = dir.join("attack");
+            if program.exists() {
+                return Some(program);
+            }
+            std::fs::create_dir_all(&dir).ok()?;
+            let partial = dir.join(format!("attack.{}", std::process::id()));
+            let compiled = ["cc", "gcc", "clang"].iter().any(|compiler| {
+                std::process::Command::new(compiler)
+                    .args(["-O1", "-o"])
+                    .arg(&partial)
+                    .arg(source)
+                    .status()
+                    .is_ok_and(|status| status.success())
+            });
+            if !compiled {
+                eprintln!("skipped: no C compiler to build the attack program");
+                return None;
+            }
+            std::fs::rename(&partial, &program).ok()?;
+            // Another user (the unprivileged half) runs it too.
+            for path in [&dir, &program] {
+                use std::os::unix::fs::PermissionsExt;
+                let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755));
+            }
+            Some(program)
+        })
+        .clone()
+}
+
+/// One attack's world: the project (the child's `$CWD`, readable and
+/// writable), a directory outside every grant, and the registry.
+struct Attack {
+    sandbox: Sandbox,
+    program: std::path::PathBuf,
+}
+
+impl Attack {
+    /// `extra` is added to the `sandbox` section (YAML flow keys).
+    fn new(extra: &str) -> Option<Self> {
+        if !kernel_ready() {
+            return None;
+        }
+        let program = attack_program()?;
+        let sandbox = Sandbox::new();
+        let attack = Self { sandbox, program };
+        attack.declare(
+            "attack",
+            "mutating",
+            &format!("read: ['$CWD'], write: ['$CWD'], network: none{extra}"),
+        );
+        attack.sandbox.write("project/in/file.txt", "inside");
+        attack.sandbox.write("outside/file.txt", "outside");
+        std::fs::create_dir_all(attack.sandbox.join("home")).unwrap();
+        Some(attack)
+    }
+
+    fn declare(&self, name: &str, danger: &str, sandbox: &str) {
+        self.sandbox.write(
+            format!("commands/{name}.yaml"),
+            format!(
+                r#"name: {name}
+description: Try one move out of the sandbox
+danger_level: {danger}
+parameters:
+  mode: {{type: string, required: true, pattern: "^[a-z0-9-]+$"}}
+  target: {{type: string, required: true, pattern_type: filepath}}
+  number: {{type: integer, required: false}}
+subprocess:
+  binary: {program}
+  argv: [{{param: mode}}, {{param: target}}, {{param: number}}]
+sandbox: {{{sandbox}}}
+"#,
+                program = self.program.display()
+            ),
+        );
+    }
+
+    fn project(&self) -> std::path::PathBuf {
+        self.sandbox.join("project")
+    }
+
+    fn outside(&self, name: &str) -> String {
+        self.sandbox
+            .join("outside")
+            .join(name)
+            .display()
+            .to_string()
+    }
+
+    fn command(&self, name: &str, mode: &str, args: &[&str]) -> std::process::Command {
+        let mut cmd = self.sandbox.std_cmd();
+        cmd.current_dir(self.project())
+            .arg("--commands")
+            .arg(self.sandbox.join("commands"))
+            .args(["--format", "json", "run", "--sandbox", mode, name])
+            .args(args);
+        cmd
+    }
+
+    /// `aigent run --sandbox MODE attack --mode MOVE --target TARGET [--number N]`.
+    fn try_move(&self, mode: &str, attack: &str, target: &str, number: Option<i64>) -> Run {
+        self.try_as("attack", mode, attack, target, number)
+    }
+
+    fn try_as(
+        &self,
+        name: &str,
+        mode: &str,
+        attack: &str,
+        target: &str,
+        number: Option<i64>,
+    ) -> Run {
+        let number = number.map(|n| n.to_string());
+        let mut args = vec!["--mode", attack, "--target", target];
+        if let Some(number) = &number {
+            args.extend(["--number", number.as_str()]);
+        }
+        let output = self.command(name, mode, &args).output().unwrap();
+        Run {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+
+    fn records(&self) -> Vec<Value> {
+        std::fs::read_to_string(self.sandbox.audit_log())
+            .unwrap_or_default()
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect()
+    }
+
+    fn last_executed(&self) -> Value {
+        self.records()
+            .into_iter()
+            .rev()
+            .find(|record| record["event"] == "COMMAND_EXECUTED")
+            .expect("a COMMAND_EXECUTED record")
+    }
+}
+
+#[track_caller]
+fn refused(run: &Run) {
+    assert_eq!(run.code, 3, "the move was not stopped:\n{run}");
+    assert!(run.stdout.starts_with("denied: "), "{run}");
+}
+
+#[track_caller]
+fn worked(run: &Run) {
+    assert_eq!(run.code, 0, "a move that should work was stopped:\n{run}");
+    assert!(run.stdout.starts_with("ok"), "{run}");
+}
+
+#[test]
+fn file_metadata_outside_the_grants_cannot_change_and_inside_it_can() {
+    let Some(attack) = Attack::new("") else {
+        return;
+    };
+    let outside = attack.outside("file.txt");
+    let before = std::fs::metadata(&outside).unwrap();
+    for (moved, number) in [
+        ("chmod", Some(0o4777)),
+        ("chown", Some(65534)),
+        ("utime", None),
+        ("setxattr", None),
+        ("capxattr", None),
+    ] {
+        refused(&attack.try_move("require", moved, &outside, number));
+    }
+    let after = std::fs::metadata(&outside).unwrap();
+    use std::os::unix::fs::MetadataExt;
+    assert_eq!(before.mode(), after.mode());
+    assert_eq!(before.uid(), after.uid());
+    assert_eq!(before.mtime(), after.mtime());
+    // A file made right in the working directory, itself a write grant
+    // (the bind covers the directory the child starts in).
+    worked(&attack.try_move("require", "write", "made-here.txt", None));
+    assert!(attack.project().join("made-here.txt").exists());
+    // Inside the write grants the same calls work: git and tar need them.
+    let inside = attack.project().join("in/file.txt").display().to_string();
+    for (moved, number) in [("chmod", Some(0o640)), ("utime", None), ("setxattr", None)] {
+        let run = attack.try_move("require", moved, &inside, number);
+        if moved == "setxattr" && run.stdout.contains("not supported") {
+            continue; // a file system without user attributes
+        }
+        worked(&run);
+    }
+    assert_eq!(
+        std::fs::metadata(attack.project().join("in/file.txt"))
+            .unwrap()
+            .mode()
+            & 0o7777,
+        0o640
+    );
+    // A `safe` command that reads nothing is held the same way.
+    attack.declare("reader", "safe", "read: []");
+    let run = attack.try_as("reader", "require", "chmod", &outside, Some(0o4777));
+    refused(&run);
+    // Without the sandbox the move works: the test is sound.
+    worked(&attack.try_move("off", "chmod", &outside, Some(0o600)));
+    assert_eq!(std::fs::metadata(&outside).unwrap().mode() & 0o7777, 0o600);
+}
+
+/// What docs/security.md admits: a file the caller hands the child as a
+/// standard stream is the child's to change, through that descriptor,
+/// whatever the mounts (the descriptor was opened outside the view).
+#[test]
+fn a_file_passed_as_stdin_is_the_child_s_to_change() {
+    let Some(attack) = Attack::new("") else {
+        return;
+    };
+    let outside = attack.sandbox.join("outside/file.txt");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&outside, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let output = attack
+        .command(
+            "attack",
+            "require",
+            &["--mode", "fdchmod", "--target", "x", "--number", "0"],
+        )
+        .stdin(std::fs::File::open(&outside).unwrap())
+        .output()
+        .unwrap();
+    let run = Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    };
+    worked(&run);
+    assert_eq!(
+        std::fs::metadata(&outside).unwrap().permissions().mode() & 0o7777,
+        0o600
+    );
+    // By its name the same file stays out of reach.
+    refused(&attack.try_move(
+        "require",
+        "chmod",
+        &outside.display().to_string(),
+        Some(0o644),
+    ));
+}
+
+#[test]
+fn the_child_cannot_act_on_other_processes_resources() {
+    let Some(attack) = Attack::new("") else {
+        return;
+    };
+    for moved in [
+        "prlimit-parent",
+        "nofile-parent",
+        "setpriority-parent",
+        "setpriority-user",
+        "affinity-parent",
+        "scheduler-parent",
+        "schedparam-parent",
+    ] {
+        refused(&attack.try_move("require", moved, "x", None));
+    }
+    // On itself (0): allowed.
+    worked(&attack.try_move("require", "prlimit-self", "x", None));
+    worked(&attack.try_move("require", "setpriority-self", "x", None));
+    // aigent wrote its records after every move.
+    assert!(attack.records().len() >= 18, "{:?}", attack.records().len());
+    // Without the sandbox it could renice aigent: the test is sound.
+    worked(&attack.try_move("off", "setpriority-parent", "x", None));
+}
+
+#[test]
+fn only_the_standard_streams_reach_the_child_unless_declared() {
+    let Some(attack) = Attack::new("") else {
+        return;
+    };
+    let target = attack.sandbox.join("outside/through-fd.txt");
+    let with_fd_14 = |mode: &str, name: &str| {
+        let file = std::fs::File::create(&target).unwrap();
+        let mut cmd = attack.command(
+            name,
+            mode,
+            &["--mode", "writefd", "--target", "x", "--number", "14"],
+        );
+        use std::os::fd::AsRawFd;
+        use std::os::unix::process::CommandExt;
+        let raw = file.as_raw_fd();
+        // SAFETY: in the forked child before exec: dup2 only.
+        unsafe {
+            cmd.pre_exec(move || {
+                if libc::dup2(raw, 14) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let output = cmd.output().unwrap();
+        Run {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    };
+    let run = with_fd_14("require", "attack");
+    refused(&run);
+    assert!(run.stdout.contains("Bad file descriptor"), "{run}");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "");
+    let listed = attack.try_move("require", "fds", "x", None);
+    worked(&listed);
+    let fds: Vec<&str> = listed.stdout.trim().split(' ').skip(2).collect();
+    assert_eq!(fds.len(), 3, "{listed}");
+    // A declaration passes more by number.
+    attack.declare("passing", "mutating", "write: ['$CWD'], pass_fds: [14]");
+    worked(&with_fd_14("require", "passing"));
+    assert!(
+        std::fs::read_to_string(&target)
+            .unwrap()
+            .contains("inherited descriptor")
+    );
+    // Without the sandbox the descriptor leaks: the test is sound.
+    worked(&with_fd_14("off", "attack"));
+}
+
+#[test]
+fn the_child_has_no_capability_and_no_terminal_of_aigent_s() {
+    let Some(attack) = Attack::new("") else {
+        return;
+    };
+    let run = attack.try_move("require", "caps", "x", None);
+    worked(&run);
+    let zero = "0000000000000000";
+    for set in ["eff", "prm", "bnd", "amb", "inh"] {
+        assert!(
+            run.stdout.contains(&format!("{set} {zero}")),
+            "{set}: {run}"
+        );
+    }
+    refused(&attack.try_move("require", "sethostname", "x", None));
+    refused(&attack.try_move("require", "fanotify", "x", None));
+    // What a capability guards fails for want of one; the rest the filter
+    // refuses: both answer EPERM.
+    let inside = attack.project().join("in").display().to_string();
+    for (moved, target) in [
+        ("mount", inside.as_str()),
+        ("chroot", "/"),
+        ("swapon", "/nonexistent-swap"),
+        ("userns", "x"),
+        ("bpf", "x"),
+        ("io-uring", "x"),
+        ("ptrace-parent", "x"),
+    ] {
+        let run = attack.try_move("require", moved, target, None);
+        refused(&run);
+        assert!(run.stdout.contains("not permitted"), "{moved}: {run}");
+    }
+    // A session of its own: no controlling terminal, no /dev/tty.
+    let run = attack.try_move("require", "terminal", "x", None);
+    let words: Vec<&str> = run.stdout.split_whitespace().collect();
+    assert_eq!(words[1], words[3], "{run}");
+    assert_eq!(words[5], "0", "{run}");
+    assert_eq!(words[7], "none", "{run}");
+    refused(&attack.try_move("require", "setsid", "x", None));
+    refused(&attack.try_move("require", "setpgid", "x", None));
+    if is_root() {
+        // Root's own child, without the sandbox, has them all.
+        let run = attack.try_move("off", "caps", "x", None);
+        assert!(!run.stdout.contains(&format!("eff {zero}")), "{run}");
+    }
+}
+
+#[test]
+fn socket_families_follow_the_network_setting_whatever_the_uid() {
+    let Some(attack) = Attack::new("") else {
+        return;
+    };
+    for family in [
+        "inet", "udp", "inet6", "netlink", "packet", "vsock", "raw", "ping",
+    ] {
+        refused(&attack.try_move("require", "socket", family, None));
+    }
+    worked(&attack.try_move("require", "socket", "pair", None));
+    attack.declare(
+        "ports",
+        "mutating",
+        "write: ['$CWD'], network: {connect: [443]}",
+    );
+    for family in ["netlink", "packet", "vsock", "raw", "ping"] {
+        refused(&attack.try_as("ports", "require", "socket", family, None));
+    }
+    for family in ["inet", "udp", "inet6"] {
+        let run = attack.try_as("ports", "require", "socket", family, None);
+        if family == "inet6" && run.stdout.contains("not supported") {
+            continue; // no IPv6 here
+        }
+        worked(&run);
+    }
+    // UNIX sockets: below Landlock ABI 9 a run makes none unless its
+    // declaration grants one; from 9 on, Landlock confines them by path.
+    let unix = attack.try_move("require", "socket", "unix", None);
+    if Support::current().landlock_abi < Support::UNIX_ABI {
+        refused(&unix);
+        refused(&attack.try_move("require", "socket", "dgram-pair", None));
+    } else {
+        worked(&unix);
+    }
+}
+
+#[test]
+fn unix_sockets_outside_the_grants_cannot_be_reached() {
+    let Some(attack) = Attack::new("") else {
+        return;
+    };
+    let path = attack.sandbox.join("outside/agent.sock");
+    let listener = std::os::unix::net::UnixListener::bind(&path).unwrap();
+    let target = path.display().to_string();
+    refused(&attack.try_move("require", "connect-unix", &target, None));
+    // Even from a command that reads nothing.
+    attack.declare("reader", "safe", "read: []");
+    refused(&attack.try_as("reader", "require", "connect-unix", &target, None));
+    // Granted by path, it is reached; below ABI 9 that grant cannot be
+    // confined, so `require` refuses and best-effort says so.
+    attack.declare(
+        "granted",
+        "mutating",
+        &format!("write: ['$CWD'], sockets: ['{target}']"),
+    );
+    let best = attack.try_as("granted", "best-effort", "connect-unix", &target, None);
+    worked(&best);
+    let required = attack.try_as("granted", "require", "connect-unix", &target, None);
+    if Support::current().landlock_abi < Support::UNIX_ABI {
+        assert_eq!(required.code, 4, "{required}");
+        assert!(
+            required.stderr.contains("SANDBOX_UNAVAILABLE"),
+            "{required}"
+        );
+        assert!(required.stderr.contains("ABI 9"), "{required}");
+        assert!(best.stderr.contains("pathname UNIX sockets"), "{best}");
+    } else {
+        worked(&required);
+    }
+    // Without the sandbox it connects: the test is sound.
+    worked(&attack.try_move("off", "connect-unix", &target, None));
+    drop(listener);
+}
+
+#[test]
+fn no_process_of_a_run_outlives_it() {
+    let Some(attack) = Attack::new("") else {
+        return;
+    };
+    let log = attack.project().join("daemon.log");
+    let target = log.display().to_string();
+    worked(&attack.try_move("require", "daemon", &target, Some(5)));
+    let lines = || {
+        std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    let settled = lines();
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    assert_eq!(lines(), settled, "the daemon kept writing after the run");
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(text.contains("setsid Operation not permitted"), "{text}");
+    let record = attack.last_executed();
+    assert!(record["descendants_killed"].as_u64() >= Some(1), "{record}");
+    // Without the sandbox the daemon lives on (and is ended here).
+    std::fs::remove_file(&log).ok();
+    worked(&attack.try_move("off", "daemon", &target, Some(5)));
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    let first = lines();
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    if let Some(pid) = text
+        .lines()
+        .next()
+        .and_then(|line| line.split_whitespace().nth(1))
+        .and_then(|pid| pid.parse::<i32>().ok())
+    {
+        // SAFETY: kill(2) of the daemon this test started.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+    }
+    assert!(
+        lines() > first,
+        "without the sandbox the daemon should outlive the run"
+    );
+}
+
+#[test]
+fn a_fork_bomb_and_a_huge_allocation_end_the_run_not_the_machine() {
+    let Some(attack) = Attack::new(", limits: {processes: 40}") else {
+        return;
+    };
+    let run = attack.try_move("require", "forkbomb", "x", Some(100_000));
+    refused(&run);
+    let made: u64 = run
+        .stdout
+        .split_whitespace()
+        .last()
+        .and_then(|count| count.parse().ok())
+        .unwrap_or(u64::MAX);
+    assert!(made < 40, "{run}");
+    let record = attack.last_executed();
+    assert!(
+        record["descendants_killed"].as_u64() >= Some(made.saturating_sub(1)),
+        "{record}"
+    );
+    // The default address space (8 GiB) stops a 10 GB allocation.
+    let run = attack.try_move("require", "alloc", "x", Some(10));
+    refused(&run);
+    assert!(run.stdout.contains("Cannot allocate memory"), "{run}");
+    // The limits the child has are the declared and default ones.
+    let run = attack.try_move("require", "limits", "x", None);
+    assert!(run.stdout.contains("as 8589934592"), "{run}");
+    assert!(run.stdout.contains("nofile 8192"), "{run}");
+    assert!(run.stdout.contains("cpu 3600"), "{run}");
+}
+
+#[test]
+fn terminal_input_cannot_be_injected_and_a_terminal_is_a_pty_of_aigent_s() {
+    use expectrl::Session;
+    let Some(attack) = Attack::new("") else {
+        return;
+    };
+    attack.declare(
+        "interactive",
+        "mutating",
+        "read: ['$CWD'], write: ['$CWD'], interactive: true",
+    );
+    let on_a_terminal = |name: &str, mode: &str, moved: &str| -> String {
+        let cmd = attack.command(
+            name,
+            mode,
+            &["--mode", moved, "--target", "x", "--number", "0"],
+        );
+        let mut session = Session::spawn(cmd).unwrap();
+        session.set_expect_timeout(Some(std::time::Duration::from_secs(30)));
+        let mut seen = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut session, &mut seen);
+        let _ = session.get_process().wait();
+        String::from_utf8_lossy(&seen).into_owned()
+    };
+    // TIOCSTI on aigent's own terminal (the child's stdin): refused, and
+    // the child has no controlling terminal to type into either.
+    let typed = on_a_terminal("attack", "require", "tiocsti");
+    assert!(typed.contains("denied: "), "{typed}");
+    let shown = on_a_terminal("attack", "require", "terminal");
+    assert!(shown.contains("tty_nr 0 dev_tty none"), "{shown}");
+    let pasted = on_a_terminal("attack", "require", "tioclinux");
+    assert!(pasted.contains("denied: "), "{pasted}");
+    // An interactive command gets a terminal: a pty of aigent's, its
+    // controlling terminal, and TIOCSTI is still refused on it.
+    let shown = on_a_terminal("interactive", "require", "terminal");
+    assert!(shown.contains("dev_tty opened"), "{shown}");
+    assert!(!shown.contains("tty_nr 0 "), "{shown}");
+    let typed = on_a_terminal("interactive", "require", "tiocsti");
+    assert!(typed.contains("denied: "), "{typed}");
+    // Without the sandbox the child types into the user's terminal: the
+    // test is sound (where the kernel still allows TIOCSTI at all).
+    let legacy = std::fs::read_to_string("/proc/sys/dev/tty/legacy_tiocsti")
+        .map(|text| text.trim() == "1")
+        .unwrap_or(true);
+    if legacy {
+        let typed = on_a_terminal("attack", "off", "tiocsti");
+        assert!(typed.contains("ok: typed into the terminal"), "{typed}");
+    }
+}
+
+#[test]
+fn mcp_tools_call_confines_the_attack_the_same_way() {
+    let Some(attack) = Attack::new("") else {
+        return;
+    };
+    let path = attack.sandbox.join("outside/agent.sock");
+    let listener = std::os::unix::net::UnixListener::bind(&path).unwrap();
+    let mut server = Server::start_in(&attack.sandbox, &attack.project());
+    let mut call = |moved: &str, target: &str, number: Option<i64>| {
+        let mut arguments = serde_json::json!({"mode": moved, "target": target});
+        if let Some(number) = number {
+            arguments["number"] = number.into();
+        }
+        server.call("attack", arguments)
+    };
+    let outside = attack.outside("file.txt");
+    for (moved, target, number) in [
+        ("chmod", outside.as_str(), Some(0o4777)),
+        ("setxattr", outside.as_str(), None),
+        ("prlimit-parent", "x", None),
+        ("nofile-parent", "x", None),
+        ("setpriority-parent", "x", None),
+        ("socket", "netlink", None),
+        ("connect-unix", path.to_str().unwrap(), None),
+        ("setsid", "x", None),
+    ] {
+        let result = call(moved, target, number);
+        assert_eq!(result["child_exit_code"], 3, "{moved}: {result}");
+        assert!(
+            result["stdout"].as_str().unwrap().starts_with("denied: "),
+            "{moved}: {result}"
+        );
+    }
+    // The server is still whole (no limit of a child's reached it), and
+    // the child sees only its three streams.
+    let fds = call("fds", "x", None);
+    assert_eq!(fds["child_exit_code"], 0, "{fds}");
+    assert_eq!(
+        fds["stdout"].as_str().unwrap().trim().split(' ').count(),
+        5,
+        "{fds}"
+    );
+    let caps = call("caps", "x", None);
+    assert!(
+        caps["stdout"]
+            .as_str()
+            .unwrap()
+            .contains("eff 0000000000000000"),
+        "{caps}"
+    );
+    // A daemon of the call's is ended with it, and counted.
+    let log = attack.project().join("mcp-daemon.log");
+    let daemon = call("daemon", log.to_str().unwrap(), Some(5));
+    assert_eq!(daemon["child_exit_code"], 0, "{daemon}");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let settled = std::fs::read_to_string(&log).unwrap_or_default().len();
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    assert_eq!(
+        std::fs::read_to_string(&log).unwrap_or_default().len(),
+        settled
+    );
+    server.finish();
+    drop(listener);
+    let killed = attack
+        .records()
+        .into_iter()
+        .filter(|record| record["event"] == "COMMAND_EXECUTED")
+        .filter_map(|record| record["descendants_killed"].as_u64())
+        .sum::<u64>();
+    assert!(killed >= 1, "{:?}", attack.records());
+    assert_eq!(
+        std::fs::metadata(&outside)
+            .map(|m| {
+                use std::os::unix::fs::MetadataExt;
+                m.mode() & 0o7777
+            })
+            .unwrap()
+            & 0o4000,
+        0
+    );
+}
+
+#[test]
+fn a_routed_attack_is_confined_the_same_way() {
+    let Some(attack) = Attack::new("") else {
+        return;
+    };
+    let outside = attack.outside("file.txt");
+    let routed = |line: &str| -> Run {
+        let event = serde_json::json!({
+            "session_id": "s", "transcript_path": "/dev/null", "cwd": attack.project(),
+            "hook_event_name": "PreToolUse", "tool_name": "Bash",
+            "tool_input": {"command": line},
+        });
+        let mut cmd = attack.sandbox.std_cmd();
+        cmd.current_dir(attack.project())
+            .arg("--commands")
+            .arg(attack.sandbox.join("commands"))
+            .args(["hook", "--client", "claude-code", "--route"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped());
+        let mut child = cmd.spawn().unwrap();
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(event.to_string().as_bytes())
+            .unwrap();
+        let output = child.wait_with_output().unwrap();
+        let reply: Value = serde_json::from_slice(&output.stdout)
+            .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&output.stdout)));
+        let command = reply["hookSpecificOutput"]["updatedInput"]["command"]
+            .as_str()
+            .unwrap_or_else(|| panic!("not routed: {reply}"))
+            .to_owned();
+        assert!(command.contains(" run attack "), "{command}");
+        // Run as the client runs the rewritten line.
+        let aigent = attack.sandbox.std_cmd();
+        let mut shell = std::process::Command::new("sh");
+        shell.arg("-c").arg(&command).current_dir(attack.project());
+        for (key, value) in aigent.get_envs() {
+            match value {
+                Some(value) => shell.env(key, value),
+                None => shell.env_remove(key),
+            };
+        }
+        let output = shell.output().unwrap();
+        Run {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    };
+    let program = attack.program.display().to_string();
+    refused(&routed(&format!("{program} chmod {outside} 2559")));
+    refused(&routed(&format!("{program} prlimit-parent x")));
+    refused(&routed(&format!("{program} socket netlink")));
+    let caps = routed(&format!("{program} caps x"));
+    assert!(caps.stdout.contains("eff 0000000000000000"), "{caps}");
+    let executed: Vec<Value> = attack
+        .records()
+        .into_iter()
+        .filter(|record| record["event"] == "COMMAND_EXECUTED")
+        .collect();
+    assert_eq!(executed.len(), 4);
+    for record in &executed {
+        let enforced = record["sandbox"]["enforced"].as_array().unwrap();
+        assert!(enforced.contains(&Value::from("metadata")), "{record}");
+    }
+}
+
+/// The unprivileged half: the same moves, by a user who is not root (the
+/// child's view then comes from a user namespace of its own, and the
+/// process limit from `RLIMIT_NPROC` counted in it). Needs root, to become
+/// that user, and `setpriv`.
+#[test]
+fn an_unprivileged_user_is_confined_the_same_way() {
+    let Some(attack) = Attack::new(", limits: {processes: 40}") else {
+        return;
+    };
+    if !is_root() {
+        eprintln!("note: this suite already runs unprivileged");
+        return;
+    }
+    if std::process::Command::new("setpriv")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: no setpriv to become another user");
+        return;
+    }
+    let nobody = 65534;
+    for dir in ["home", "state", "tmp"] {
+        std::fs::create_dir_all(attack.sandbox.join(dir)).unwrap();
+    }
+    let status = std::process::Command::new("chown")
+        .args(["-R", &format!("{nobody}:{nobody}")])
+        .arg(attack.sandbox.path())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(
+        attack.sandbox.path(),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    let as_nobody = |moved: &str, target: &str, number: Option<i64>| -> Run {
+        let mut args: Vec<String> = vec![
+            format!("--reuid={nobody}"),
+            format!("--regid={nobody}"),
+            "--clear-groups".to_owned(),
+            env!("CARGO_BIN_EXE_aigent").to_owned(),
+            "--commands".to_owned(),
+            attack.sandbox.join("commands").display().to_string(),
+            "--format".to_owned(),
+            "json".to_owned(),
+            "run".to_owned(),
+            "--sandbox".to_owned(),
+            "require".to_owned(),
+            "attack".to_owned(),
+            "--mode".to_owned(),
+            moved.to_owned(),
+            "--target".to_owned(),
+            target.to_owned(),
+        ];
+        if let Some(number) = number {
+            args.extend(["--number".to_owned(), number.to_string()]);
+        }
+        let aigent = attack.sandbox.std_cmd();
+        let mut cmd = std::process::Command::new("setpriv");
+        cmd.args(&args).current_dir(attack.project());
+        for (key, value) in aigent.get_envs() {
+            match value {
+                Some(value) => cmd.env(key, value),
+                None => cmd.env_remove(key),
+            };
+        }
+        cmd.env("TMPDIR", attack.sandbox.join("tmp"));
+        let output = cmd.output().unwrap();
+        Run {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    };
+    let probe = as_nobody("caps", "x", None);
+    if probe.code == 4 && probe.stderr.contains("SANDBOX_UNAVAILABLE") {
+        // This machine gives unprivileged users no namespaces: said, and
+        // nothing ran.
+        assert!(probe.stderr.contains("file metadata"), "{probe}");
+        eprintln!("note: unprivileged user namespaces are off here; require refused, as it must");
+        return;
+    }
+    worked(&probe);
+    assert!(probe.stdout.contains("eff 0000000000000000"), "{probe}");
+    let outside = attack.outside("file.txt");
+    refused(&as_nobody("chmod", &outside, Some(0o4777)));
+    refused(&as_nobody("utime", &outside, None));
+    refused(&as_nobody("prlimit-parent", "x", None));
+    refused(&as_nobody("socket", "netlink", None));
+    refused(&as_nobody("setsid", "x", None));
+    let inside = attack.project().join("in/file.txt").display().to_string();
+    worked(&as_nobody("chmod", &inside, Some(0o600)));
+    let bomb = as_nobody("forkbomb", "x", Some(100_000));
+    refused(&bomb);
+    assert!(
+        bomb.stdout.contains("Resource temporarily unavailable"),
+        "{bomb}"
+    );
+    let limits = as_nobody("limits", "x", None);
+    assert!(limits.stdout.contains("nproc 40"), "{limits}");
+}
+
+#[test]
+fn real_tools_work_inside_their_grants() {
+    let Some(attack) = Attack::new("") else {
+        return;
+    };
+    let tool = |name: &str, binary: &str, argv: &str| {
+        attack.sandbox.write(
+            format!("commands/{name}.yaml"),
+            format!(
+                "name: {name}\ndescription: A real tool\ndanger_level: mutating\nparameters: {{}}\nsubprocess: {{binary: {binary}, argv: [{argv}]}}\nsandbox: {{write: ['$CWD']}}\n"
+            ),
+        );
+    };
+    let run = |name: &str| -> Run {
+        let output = attack.command(name, "require", &[]).output().unwrap();
+        Run {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    };
+    // git: init, add, commit (objects are written and chmod'ed).
+    if std::process::Command::new("git")
+        .arg("--version")
+        .output()
+        .is_ok()
+    {
+        tool("git-init", "git", "init, -q, repo");
+        tool("git-add", "git", "-C, repo, add, a.txt");
+        tool(
+            "git-commit",
+            "git",
+            "-C, repo, -c, user.name=t, -c, user.email=t@example.com, -c, commit.gpgsign=false, commit, -q, -m, first",
+        );
+        tool("git-log", "git", "-C, repo, log, --oneline");
+        let init = run("git-init");
+        assert_eq!(init.code, 0, "{init}");
+        std::fs::write(attack.project().join("repo/a.txt"), "hello\n").unwrap();
+        for step in ["git-add", "git-commit"] {
+            let run = run(step);
+            assert_eq!(run.code, 0, "{step}: {run}");
+        }
+        let log = run("git-log");
+        assert!(log.stdout.contains("first"), "{log}");
+    }
+    // tar -x into the project keeps modes and times (chmod, utime).
+    let source = attack.sandbox.join("outside/tree");
+    std::fs::create_dir_all(source.join("bin")).unwrap();
+    std::fs::write(source.join("bin/tool"), "#!/bin/sh\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(
+        source.join("bin/tool"),
+        std::fs::Permissions::from_mode(0o751),
+    )
+    .unwrap();
+    let archive = attack.project().join("tree.tar");
+    let made = std::process::Command::new("tar")
+        .arg("-cf")
+        .arg(&archive)
+        .arg("-C")
+        .arg(&source)
+        .arg("bin")
+        .status()
+        .unwrap();
+    assert!(made.success());
+    tool("untar", "tar", "-xpf, tree.tar, -C, in");
+    let untar = run("untar");
+    assert_eq!(untar.code, 0, "{untar}");
+    let extracted = std::fs::metadata(attack.project().join("in/bin/tool")).unwrap();
+    assert_eq!(extracted.permissions().mode() & 0o777, 0o751);
+    // cargo build of a crate in the project (the toolchain that runs
+    // these tests; its home in the project too).
+    if let Ok(cargo) = std::env::var("CARGO") {
+        let rustc = std::path::Path::new(&cargo).with_file_name("rustc");
+        attack.sandbox.write(
+            "project/hello/Cargo.toml",
+            "[package]\nname = \"hello\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        );
+        attack.sandbox.write(
+            "project/hello/src/main.rs",
+            "fn main() { println!(\"built\"); }\n",
+        );
+        attack.sandbox.write(
+            "commands/build.yaml",
+            format!(
+                "name: build\ndescription: Build a crate\ndanger_level: mutating\nparameters: {{}}\nsubprocess:\n  binary: {cargo}\n  argv: [build, --offline, --quiet, --manifest-path, hello/Cargo.toml]\n  env: {{RUSTC: '{}', CARGO_HOME: '{}'}}\nsandbox: {{write: ['$CWD']}}\n",
+                rustc.display(),
+                attack.project().join(".cargo").display()
+            ),
+        );
+        let built = run("build");
+        assert_eq!(built.code, 0, "{built}");
+        let hello = std::process::Command::new(attack.project().join("hello/target/debug/hello"))
+            .output()
+            .unwrap();
+        assert_eq!(String::from_utf8_lossy(&hello.stdout), "built\n");
+    }
+    // npm test, where npm is installed: a test that writes in the project
+    // and starts a child process.
+    if let Ok(npm) = which("npm") {
+        attack.sandbox.write(
+            "project/pkg/package.json",
+            r#"{"name": "pkg", "version": "1.0.0", "private": true, "scripts": {"test": "node test.js"}}"#,
+        );
+        attack.sandbox.write(
+            "project/pkg/test.js",
+            "const { execFileSync } = require('child_process');\nconst fs = require('fs');\nfs.writeFileSync('out.txt', 'tested');\nif (execFileSync('node', ['-e', 'process.stdout.write(\"child\")']).toString() !== 'child') process.exit(1);\nconsole.log('all tests passed');\n",
+        );
+        attack.sandbox.write(
+            "commands/npmtest.yaml",
+            format!(
+                "name: npmtest\ndescription: Run a package's tests\ndanger_level: mutating\nparameters: {{}}\nsubprocess:\n  binary: {}\n  argv: [test, --prefix, pkg]\n  env: {{npm_config_cache: '{}', npm_config_update_notifier: 'false'}}\nsandbox: {{write: ['$CWD']}}\n",
+                npm.display(),
+                attack.project().join(".npm").display()
+            ),
+        );
+        let tested = run("npmtest");
+        assert_eq!(tested.code, 0, "{tested}");
+        assert!(tested.stdout.contains("all tests passed"), "{tested}");
+        assert_eq!(
+            std::fs::read_to_string(attack.project().join("pkg/out.txt")).unwrap(),
+            "tested"
+        );
+    }
+}
+
+/// The first `name` on `PATH`.
+fn which(name: &str) -> Result<std::path::PathBuf, ()> {
+    std::env::split_paths(&std::env::var_os("PATH").ok_or(())?)
+        .map(|dir| dir.join(name))
+        .find(|candidate| candidate.is_file())
+        .ok_or(())
 }

@@ -22,7 +22,11 @@ fn grants_name_path_parameters(declaration: &Declaration, _: &LintContext<'_>) -
     };
     let inputs = declaration.input_names();
     let mut found = Vec::new();
-    for (list, grants) in [("read", &spec.read), ("write", &spec.write)] {
+    for (list, grants) in [
+        ("read", &spec.read),
+        ("write", &spec.write),
+        ("sockets", &spec.sockets),
+    ] {
         for (index, grant) in grants.iter().flatten().enumerate() {
             let Some(name) = grant.param() else { continue };
             let field = format!("sandbox.{list}[{index}]");
@@ -274,6 +278,13 @@ mod tests {
                 "read": "unrestricted",
                 "write": ["$CWD", "{dst}", "/dev/null", "$TMP"],
                 "network": {"connect": [443], "bind": []},
+                "limits": {
+                    "address_space": 8u64 << 30,
+                    "processes": 2048,
+                    "open_files": 8192,
+                    "file_size": 16u64 << 30,
+                    "cpu_seconds": 3600,
+                },
                 "derived_from": "declaration",
             })
         );

@@ -30,7 +30,7 @@ use super::declaration::{DangerLevel, Declaration, Inputs, PathRoot, PatternType
 
 pub use lint::CHECKS as LINT_CHECKS;
 pub use parse::read_sandbox;
-pub use spec::{Base, Network, PathGrant, SandboxSpec};
+pub use spec::{Base, Limit, Limits, LimitsSpec, Network, PathGrant, SandboxSpec};
 
 /// The sandbox a command gets: its declared section with every gap filled
 /// from the danger level.
@@ -55,6 +55,14 @@ pub struct EffectiveSandbox {
     /// [`bound_of`]), the directories its path must lie in; a resolved
     /// path outside them is not granted.
     pub bounds: BTreeMap<String, Vec<PathRoot>>,
+    /// Pathname UNIX sockets it may connect to, beside those under its
+    /// read and write grants.
+    pub sockets: Vec<PathGrant>,
+    pub limits: Limits,
+    /// Descriptors above 2 passed on (when aigent inherited them).
+    pub pass_fds: Vec<i32>,
+    /// A pty of aigent's for a terminal.
+    pub interactive: bool,
 }
 
 impl EffectiveSandbox {
@@ -81,6 +89,10 @@ impl EffectiveSandbox {
             network: spec.network.unwrap_or(Network::None),
             declared: declaration.sandbox.is_some(),
             bounds: BTreeMap::new(),
+            sockets: spec.sockets.unwrap_or_default(),
+            limits: Limits::of(spec.limits.as_ref()),
+            pass_fds: spec.pass_fds.unwrap_or_default(),
+            interactive: spec.interactive.unwrap_or(false),
         };
         let bounds = sandbox
             .params()
@@ -96,6 +108,7 @@ impl EffectiveSandbox {
             .iter()
             .flatten()
             .chain(&self.write)
+            .chain(&self.sockets)
             .filter_map(PathGrant::param)
     }
 }
@@ -164,6 +177,16 @@ impl Serialize for EffectiveSandbox {
         }
         out.serialize_entry("write", &self.write)?;
         out.serialize_entry("network", &self.network)?;
+        if !self.sockets.is_empty() {
+            out.serialize_entry("sockets", &self.sockets)?;
+        }
+        out.serialize_entry("limits", &self.limits)?;
+        if !self.pass_fds.is_empty() {
+            out.serialize_entry("pass_fds", &self.pass_fds)?;
+        }
+        if self.interactive {
+            out.serialize_entry("interactive", &true)?;
+        }
         out.serialize_entry(
             "derived_from",
             if self.declared {

@@ -6,10 +6,28 @@ use serde_json::{Map, Value};
 
 use super::super::codes;
 use super::super::naming;
-use super::{Base, Network, PathGrant, SandboxSpec};
+use super::{Base, Limit, LimitsSpec, Network, PathGrant, SandboxSpec};
 use crate::report::Diagnostic;
 
-const FIELDS: &[&str] = &["read", "write", "network"];
+const FIELDS: &[&str] = &[
+    "read",
+    "write",
+    "network",
+    "sockets",
+    "limits",
+    "pass_fds",
+    "interactive",
+];
+const LIMIT_FIELDS: &[&str] = &[
+    "address_space",
+    "processes",
+    "open_files",
+    "file_size",
+    "cpu_seconds",
+];
+/// Descriptors a declaration may pass: above the standard three, below
+/// what any process commonly has open.
+const PASS_FDS: std::ops::RangeInclusive<i64> = 3..=1023;
 const NETWORK_FIELDS: &[&str] = &["connect", "bind"];
 /// More grants than any command needs; keeps the ruleset small.
 const MAX_GRANTS: usize = 64;
@@ -41,6 +59,26 @@ pub fn read_sandbox(value: &Value) -> (Option<SandboxSpec>, Vec<Diagnostic>) {
     let network = object
         .get("network")
         .map(|value| network(value, &mut found));
+    let sockets = object
+        .get("sockets")
+        .map(|value| grants(value, "sandbox.sockets", &mut found));
+    let limits = object.get("limits").map(|value| limits(value, &mut found));
+    let pass_fds = object
+        .get("pass_fds")
+        .map(|value| pass_fds(value, &mut found));
+    let interactive = object.get("interactive").map(|value| match value {
+        Value::Bool(on) => Some(*on),
+        other => {
+            found.push(
+                Diagnostic::new(
+                    codes::Code::Shape,
+                    format!("`interactive` is true or false, not {}", describe(other)),
+                )
+                .with_field("sandbox.interactive"),
+            );
+            None
+        }
+    });
     if found.iter().any(Diagnostic::is_error) {
         return (None, found);
     }
@@ -48,6 +86,10 @@ pub fn read_sandbox(value: &Value) -> (Option<SandboxSpec>, Vec<Diagnostic>) {
         read: read.flatten(),
         write: write.flatten(),
         network: network.flatten(),
+        sockets: sockets.flatten(),
+        limits: limits.flatten(),
+        pass_fds: pass_fds.flatten(),
+        interactive: interactive.flatten(),
     };
     (Some(spec), found)
 }
@@ -277,6 +319,133 @@ fn ports(
     Some(ports)
 }
 
+fn limits(value: &Value, found: &mut Vec<Diagnostic>) -> Option<LimitsSpec> {
+    let Some(object) = value.as_object() else {
+        found.push(
+            Diagnostic::new(
+                codes::Code::Shape,
+                format!(
+                    "`limits` is a mapping of {}, not {}",
+                    LIMIT_FIELDS.join(", "),
+                    kind(value)
+                ),
+            )
+            .with_field("sandbox.limits"),
+        );
+        return None;
+    };
+    unknown_fields(object, "sandbox.limits", LIMIT_FIELDS, found);
+    let before = found.len();
+    let mut spec = LimitsSpec::default();
+    for (name, value) in object {
+        let field = format!("sandbox.limits.{name}");
+        let (slot, sized, lowest) = match name.as_str() {
+            "address_space" => (&mut spec.address_space, true, 16 << 20),
+            "processes" => (&mut spec.processes, false, 1),
+            "open_files" => (&mut spec.open_files, false, 16),
+            "file_size" => (&mut spec.file_size, true, 1),
+            "cpu_seconds" => (&mut spec.cpu_seconds, false, 1),
+            _ => continue,
+        };
+        match limit(value, sized) {
+            Ok(Limit::At(number)) if number < lowest => found.push(
+                Diagnostic::new(
+                    codes::Code::Shape,
+                    format!("{number} is below the least useful value, {lowest}"),
+                )
+                .with_field(field),
+            ),
+            Ok(parsed) => *slot = Some(parsed),
+            Err(why) => found.push(Diagnostic::new(codes::Code::Shape, why).with_field(field)),
+        }
+    }
+    (found.len() == before).then_some(spec)
+}
+
+/// A limit: `unlimited`, a whole number, or (for sizes) a whole number
+/// with a binary unit (`512MiB`, `8GiB`).
+pub(super) fn limit(value: &Value, sized: bool) -> Result<Limit, String> {
+    let expected = if sized {
+        "a number of bytes (`8GiB`, `512MiB`, or a whole number) or `unlimited`"
+    } else {
+        "a whole number or `unlimited`"
+    };
+    match value {
+        Value::Number(number) => number
+            .as_u64()
+            .map(Limit::At)
+            .ok_or_else(|| format!("{expected}, not {number}")),
+        Value::String(text) if text == "unlimited" => Ok(Limit::Unlimited),
+        Value::String(text) if sized => {
+            let digits = text.trim_end_matches(|ch: char| ch.is_ascii_alphabetic());
+            let unit = &text[digits.len()..];
+            let scale: u64 = match unit {
+                "" | "B" => 1,
+                "KiB" => 1 << 10,
+                "MiB" => 1 << 20,
+                "GiB" => 1 << 30,
+                "TiB" => 1 << 40,
+                _ => {
+                    return Err(format!(
+                        "{expected}, not `{text}` (units: B, KiB, MiB, GiB, TiB)"
+                    ));
+                }
+            };
+            digits
+                .parse::<u64>()
+                .ok()
+                .and_then(|number| number.checked_mul(scale))
+                .map(Limit::At)
+                .ok_or_else(|| format!("{expected}, not `{text}`"))
+        }
+        other => Err(format!("{expected}, not {}", describe(other))),
+    }
+}
+
+fn pass_fds(value: &Value, found: &mut Vec<Diagnostic>) -> Option<Vec<i32>> {
+    let field = "sandbox.pass_fds";
+    let Some(items) = value.as_array().filter(|items| items.len() <= 64) else {
+        found.push(
+            Diagnostic::new(
+                codes::Code::Shape,
+                format!(
+                    "must be a list of at most 64 descriptor numbers, not {}",
+                    kind(value)
+                ),
+            )
+            .with_field(field),
+        );
+        return None;
+    };
+    let mut fds = Vec::new();
+    for (index, item) in items.iter().enumerate() {
+        match item.as_i64().filter(|fd| PASS_FDS.contains(fd)) {
+            Some(fd) => {
+                let fd = i32::try_from(fd).unwrap_or(i32::MAX);
+                if !fds.contains(&fd) {
+                    fds.push(fd);
+                }
+            }
+            None => {
+                found.push(
+                    Diagnostic::new(
+                        codes::Code::Shape,
+                        format!(
+                            "a descriptor is a whole number from {} to {} (0, 1 and 2 always pass), not {item}",
+                            PASS_FDS.start(),
+                            PASS_FDS.end()
+                        ),
+                    )
+                    .with_field(format!("{field}[{index}]")),
+                );
+                return None;
+            }
+        }
+    }
+    fds.sort_unstable();
+    Some(fds)
+}
+
 fn kind(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
@@ -398,6 +567,76 @@ mod tests {
         assert_eq!(
             codes_of(json!(["/etc"])),
             [("E103".to_owned(), "sandbox".to_owned())]
+        );
+    }
+
+    #[test]
+    fn limits_sockets_descriptors_and_a_terminal_read() {
+        let (spec, found) = read_sandbox(&json!({
+            "sockets": ["/run/docker.sock", "$TMP/agent.sock"],
+            "limits": {"address_space": "2GiB", "processes": 64, "file_size": "unlimited", "cpu_seconds": 30},
+            "pass_fds": [5, 3, 5],
+            "interactive": true
+        }));
+        assert!(found.is_empty(), "{found:?}");
+        let spec = spec.unwrap();
+        let shown: Vec<String> = spec
+            .sockets
+            .unwrap()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(shown, ["/run/docker.sock", "$TMP/agent.sock"]);
+        let limits = spec.limits.unwrap();
+        assert_eq!(limits.address_space, Some(Limit::At(2 << 30)));
+        assert_eq!(limits.processes, Some(Limit::At(64)));
+        assert_eq!(limits.file_size, Some(Limit::Unlimited));
+        assert_eq!(limits.open_files, None);
+        assert_eq!(spec.pass_fds, Some(vec![3, 5]));
+        assert_eq!(spec.interactive, Some(true));
+    }
+
+    #[test]
+    fn bad_limits_and_descriptors_name_their_field() {
+        for (value, field) in [
+            (
+                json!({"limits": {"processes": "many"}}),
+                "sandbox.limits.processes",
+            ),
+            (
+                json!({"limits": {"processes": 0}}),
+                "sandbox.limits.processes",
+            ),
+            (
+                json!({"limits": {"address_space": "8GB"}}),
+                "sandbox.limits.address_space",
+            ),
+            (
+                json!({"limits": {"address_space": "99999999999TiB"}}),
+                "sandbox.limits.address_space",
+            ),
+            (
+                json!({"limits": {"cpu_seconds": -1}}),
+                "sandbox.limits.cpu_seconds",
+            ),
+            (
+                json!({"limits": {"open_files": "4KiB"}}),
+                "sandbox.limits.open_files",
+            ),
+            (json!({"limits": 5}), "sandbox.limits"),
+            (json!({"pass_fds": [2]}), "sandbox.pass_fds[0]"),
+            (json!({"pass_fds": [4096]}), "sandbox.pass_fds[0]"),
+            (json!({"pass_fds": "3"}), "sandbox.pass_fds"),
+            (json!({"interactive": "yes"}), "sandbox.interactive"),
+            (json!({"sockets": ["relative.sock"]}), "sandbox.sockets[0]"),
+        ] {
+            let codes = codes_of(value.clone());
+            assert_eq!(codes.len(), 1, "{value}: {codes:?}");
+            assert_eq!(codes[0].1, field, "{value}: {codes:?}");
+        }
+        assert_eq!(
+            codes_of(json!({"limits": {"memory": 5}})),
+            [("E104".to_owned(), "sandbox.limits.memory".to_owned())]
         );
     }
 

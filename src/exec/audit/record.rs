@@ -193,6 +193,9 @@ impl AuditRecord {
         if let Some(signal) = finished.interrupted_by {
             record = record.with("interrupted_by", signal);
         }
+        if finished.descendants_killed > 0 {
+            record = record.with("descendants_killed", finished.descendants_killed);
+        }
         record
     }
 
@@ -531,6 +534,8 @@ pub(super) mod tests {
             interrupted_by: None,
             stdout: None,
             stderr: None,
+            descendants_killed: 0,
+            sandbox_lapses: Vec::new(),
         }
     }
 

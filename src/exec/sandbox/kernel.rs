@@ -1,6 +1,35 @@
-//! What the running kernel can enforce, asked once per process.
+//! What the running kernel (and aigent's own privileges) can enforce,
+//! asked once per process.
 
 use std::sync::OnceLock;
+
+/// Why there is no view off Linux (and how [`super::plan`] knows it is not
+/// on Linux).
+pub const NOT_LINUX: &str = "mount namespaces are Linux's";
+
+/// How a child gets its read-only view of the file system (which stops
+/// `chmod`, `chown`, `utime` and `*xattr` outside the write grants).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ViewSupport {
+    /// aigent has CAP_SYS_ADMIN (root): a mount namespace directly.
+    MountNamespace,
+    /// A user namespace of the caller's own, then a mount namespace in it.
+    UserNamespace,
+    /// Neither; why.
+    Unavailable(&'static str),
+}
+
+/// How the number of a run's processes is bounded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProcessSupport {
+    /// A pids cgroup of the run's own (root, where one can be made).
+    Cgroup,
+    /// `RLIMIT_NPROC` inside the run's user namespace, where it counts the
+    /// run's processes only.
+    UserNamespace,
+    /// Neither; why.
+    Unavailable(&'static str),
+}
 
 /// The kernel's sandboxing features, as far as aigent uses them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -10,6 +39,8 @@ pub struct Support {
     pub landlock_abi: u32,
     /// seccomp filters (`SECCOMP_SET_MODE_FILTER`) for this architecture.
     pub seccomp: bool,
+    pub view: ViewSupport,
+    pub processes: ProcessSupport,
 }
 
 impl Support {
@@ -20,21 +51,55 @@ impl Support {
     pub const TRUNCATE_ABI: u32 = 3;
     /// TCP bind and connect rules (ABI 4).
     pub const NET_ABI: u32 = 4;
+    /// `ioctl` on device files the child opens (ABI 5).
+    pub const IOCTL_ABI: u32 = 5;
     /// Signal and abstract UNIX socket scoping (ABI 6).
     pub const SCOPE_ABI: u32 = 6;
+    /// Connecting (and sending) to pathname UNIX sockets (ABI 9).
+    pub const UNIX_ABI: u32 = 9;
 
     /// The running kernel's support, probed on first use.
     pub fn current() -> Self {
         static SUPPORT: OnceLock<Support> = OnceLock::new();
         *SUPPORT.get_or_init(probe)
     }
+
+    /// Everything (for tests of what a full kernel enforces).
+    pub const fn full(landlock_abi: u32) -> Self {
+        Self {
+            landlock_abi,
+            seccomp: true,
+            view: ViewSupport::MountNamespace,
+            processes: ProcessSupport::Cgroup,
+        }
+    }
 }
 
 #[cfg(target_os = "linux")]
 fn probe() -> Support {
+    let seccomp = super::linux::seccomp_arch().is_some() && seccomp_filter_available();
+    let root = rustix::process::geteuid().is_root();
+    let view = view_support(root);
+    let processes = if root {
+        if super::cgroup::available() {
+            ProcessSupport::Cgroup
+        } else {
+            ProcessSupport::Unavailable(
+                "aigent runs as root, for whom the kernel does not count processes against RLIMIT_NPROC, and no pids cgroup can be made here",
+            )
+        }
+    } else if view == ViewSupport::UserNamespace {
+        ProcessSupport::UserNamespace
+    } else {
+        ProcessSupport::Unavailable(
+            "RLIMIT_NPROC counts all of the user's processes unless the run has a user namespace of its own, and none can be made here",
+        )
+    };
     Support {
         landlock_abi: landlock_abi(),
-        seccomp: super::linux::seccomp_arch().is_some() && seccomp_filter_available(),
+        seccomp,
+        view,
+        processes,
     }
 }
 
@@ -43,7 +108,97 @@ fn probe() -> Support {
     Support {
         landlock_abi: 0,
         seccomp: false,
+        view: ViewSupport::Unavailable(NOT_LINUX),
+        processes: ProcessSupport::Unavailable("not on Linux"),
     }
+}
+
+/// Whether the child can make its read-only view, judged without trying:
+/// the mount API needs Linux 5.12; a process that runs under a seccomp
+/// filter of someone else's (a container's, another sandbox's) is usually
+/// refused new namespaces; root needs CAP_SYS_ADMIN; anyone else needs
+/// unprivileged user namespaces, which distributions can turn off. A
+/// judgement that proves wrong makes the spawn fail (or, best-effort, the
+/// run says it went without the view); it never goes unnoticed.
+#[cfg(target_os = "linux")]
+fn view_support(root: bool) -> ViewSupport {
+    if !kernel_at_least(5, 12) {
+        return ViewSupport::Unavailable("the mount API (mount_setattr) needs Linux 5.12");
+    }
+    if status_field("Seccomp:").is_some_and(|mode| mode != "0") {
+        return ViewSupport::Unavailable(
+            "aigent itself runs under a seccomp filter (a container's or another sandbox's), which refuses new namespaces",
+        );
+    }
+    if root {
+        return if has_sys_admin() {
+            ViewSupport::MountNamespace
+        } else {
+            ViewSupport::Unavailable("aigent runs as root without CAP_SYS_ADMIN")
+        };
+    }
+    let read = |path: &str| {
+        std::fs::read_to_string(path)
+            .ok()
+            .map(|text| text.trim().to_owned())
+    };
+    if read("/proc/sys/user/max_user_namespaces").as_deref() == Some("0") {
+        return ViewSupport::Unavailable(
+            "user namespaces are turned off (user.max_user_namespaces = 0)",
+        );
+    }
+    if read("/proc/sys/kernel/unprivileged_userns_clone").as_deref() == Some("0") {
+        return ViewSupport::Unavailable(
+            "unprivileged user namespaces are turned off (kernel.unprivileged_userns_clone = 0)",
+        );
+    }
+    if read("/proc/sys/kernel/apparmor_restrict_unprivileged_userns").as_deref() == Some("1") {
+        return ViewSupport::Unavailable(
+            "AppArmor restricts unprivileged user namespaces (kernel.apparmor_restrict_unprivileged_userns = 1)",
+        );
+    }
+    ViewSupport::UserNamespace
+}
+
+#[cfg(target_os = "linux")]
+fn kernel_at_least(major: u32, minor: u32) -> bool {
+    let uname = rustix::system::uname();
+    let release = uname.release().to_string_lossy();
+    let mut parts = release
+        .split(|ch: char| !ch.is_ascii_digit())
+        .filter_map(|part| part.parse::<u32>().ok());
+    let found = (parts.next().unwrap_or(0), parts.next().unwrap_or(0));
+    found >= (major, minor)
+}
+
+/// A field of `/proc/self/status`.
+#[cfg(target_os = "linux")]
+fn status_field(name: &str) -> Option<String> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix(name))
+        .map(|value| value.trim().to_owned())
+}
+
+#[cfg(target_os = "linux")]
+fn has_sys_admin() -> bool {
+    const CAP_SYS_ADMIN: u32 = 21;
+    status_field("CapEff:")
+        .and_then(|hex| u64::from_str_radix(&hex, 16).ok())
+        .is_some_and(|caps| caps & (1 << CAP_SYS_ADMIN) != 0)
+}
+
+/// The highest capability number the kernel knows.
+#[cfg(target_os = "linux")]
+pub fn last_capability() -> u32 {
+    static LAST: OnceLock<u32> = OnceLock::new();
+    *LAST.get_or_init(|| {
+        std::fs::read_to_string("/proc/sys/kernel/cap_last_cap")
+            .ok()
+            .and_then(|text| text.trim().parse().ok())
+            .unwrap_or(63)
+    })
 }
 
 /// `landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION)`:
@@ -81,4 +236,29 @@ fn seccomp_filter_available() -> bool {
         )
     };
     result == 0
+}
+
+/// Whether this kernel runs x32 system calls (x86-64 only). When it does
+/// not, their numbers need no rule of their own: the kernel refuses them
+/// all. Asked only when aigent runs under no filter of anyone's, so that
+/// the question cannot be answered by a filter killing aigent.
+#[cfg(target_os = "linux")]
+pub fn x32_enabled() -> bool {
+    static X32: OnceLock<bool> = OnceLock::new();
+    *X32.get_or_init(|| {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if status_field("Seccomp:").as_deref() != Some("0") {
+                return true;
+            }
+            const X32_BIT: libc::c_long = 0x4000_0000;
+            // SAFETY: getpid takes no arguments, through either ABI.
+            let pid = unsafe { libc::syscall(libc::SYS_getpid | X32_BIT) };
+            pid >= 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ENOSYS)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    })
 }

@@ -1,155 +1,114 @@
-//! The kernel's side: a Landlock ruleset and seccomp filters, built by
-//! aigent, and entered by a short-lived thread of aigent's own that then
-//! spawns the child (see [`Enforcer::spawn`]).
+//! The kernel's side: the Landlock ruleset and the seccomp filters, built
+//! by aigent, and what the child enters with them ([`Enforcer`], spawned by
+//! [`super::child`]).
 
 use std::collections::BTreeMap;
+use std::ffi::CString;
 use std::io;
-use std::os::fd::OwnedFd;
-use std::sync::OnceLock;
+use std::os::fd::{OwnedFd, RawFd};
+use std::os::unix::ffi::OsStrExt;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use landlock::{
     ABI, Access, AccessFs, AccessNet, BitFlags, NetPort, PathBeneath, Ruleset, RulesetAttr,
-    RulesetCreated, RulesetCreatedAttr, Scope,
+    RulesetCreatedAttr, Scope,
 };
 use seccompiler::{
     BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
     SeccompRule, TargetArch,
 };
 
+use super::child::{self, Bind, Program, Spawned, Stdio, View};
 use super::resolve::{Access as GrantAccess, Grant, Resolved};
 use crate::contract::sandbox::Network;
 
-/// What the child does before exec: restrict itself with Landlock, then
-/// install the seccomp filters. Owned by the spawn; the parent's copy of
-/// the ruleset descriptor closes when the spawn is done with it.
+/// Everything a child enters, ready for the spawn: the ruleset, the
+/// filters, the view, the limits. Owned by the spawn.
 pub struct Enforcer {
-    kind: Kind,
-}
-
-enum Kind {
-    /// Entered by a new thread at the spawn.
-    Fresh {
-        landlock: Option<RulesetCreated>,
-        filters: Vec<BpfProgram>,
-    },
-    /// Already entered by a thread kept ready for this run
-    /// ([`super::ready`]).
-    Ready(super::spawner::Spawner),
+    entry: child::Entry,
+    filters: Arc<FilterSet>,
+    key: FilterKey,
 }
 
 impl std::fmt::Debug for Enforcer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match &self.kind {
-            Kind::Fresh { landlock, filters } => f
-                .debug_struct("Enforcer")
-                .field("landlock", &landlock.is_some())
-                .field("filters", &filters.len())
-                .finish(),
-            Kind::Ready(_) => f.debug_struct("Enforcer").field("ready", &true).finish(),
-        }
+        f.debug_struct("Enforcer")
+            .field("landlock", &self.entry.ruleset.is_some())
+            .field("view", &self.entry.view.is_some())
+            .field("limits", &self.entry.limits.len())
+            .field("key", &self.key)
+            .finish_non_exhaustive()
     }
+}
+
+/// The parts of an [`Enforcer`], as `prepare` finds them.
+pub struct Parts {
+    pub ruleset: Option<OwnedFd>,
+    pub filters: Option<(Arc<FilterSet>, FilterKey)>,
+    pub view: Option<View>,
+    pub limits: Vec<(libc::c_int, u64)>,
+    pub cgroup: Option<OwnedFd>,
+    pub pass_fds: Vec<RawFd>,
 }
 
 impl Enforcer {
-    pub fn new(landlock: Option<RulesetCreated>, filters: Vec<BpfProgram>) -> Self {
+    pub fn new(parts: Parts) -> Self {
+        let (filters, key) = parts.filters.unwrap_or_else(|| {
+            (
+                Arc::new(FilterSet::default()),
+                FilterKey {
+                    network: NetClass::Unrestricted,
+                    unix: true,
+                },
+            )
+        });
         Self {
-            kind: Kind::Fresh { landlock, filters },
+            entry: child::Entry {
+                ruleset: parts.ruleset,
+                filters: Vec::new(),
+                view: parts.view,
+                limits: parts.limits,
+                cgroup: parts.cgroup,
+                pass_fds: parts.pass_fds,
+                last_cap: super::kernel::last_capability(),
+                new_session: true,
+            },
+            filters,
+            key,
         }
     }
 
-    /// The sandbox a thread kept ready has already entered.
-    pub(super) fn ready(spawner: super::spawner::Spawner) -> Self {
-        Self {
-            kind: Kind::Ready(spawner),
-        }
-    }
-
-    /// Whether a thread kept ready spawns the child.
+    /// Whether a server's spawning thread, which holds the filters already,
+    /// spawns the child.
     pub fn is_ready(&self) -> bool {
-        matches!(self.kind, Kind::Ready(_))
+        super::ready::spawner_for(self.key).is_some() && !self.filters.base.is_empty()
     }
 
-    /// Spawns `command` already confined, without a `fork` of aigent.
-    ///
-    /// Landlock domains, seccomp filters and `no_new_privs` belong to a
-    /// thread, and a process inherits its creator's across `clone` and
-    /// keeps them across `execve`. So a thread enters the sandbox
-    /// ([`Self::enter`]), spawns the child and ends: the child is confined
-    /// from its first instruction, while aigent's other threads never are.
-    /// Spawning from an unforked thread lets the C library use
-    /// `posix_spawn` (`clone(CLONE_VM | CLONE_VFORK)`), which copies no
-    /// page table; a `pre_exec` hook would force a full `fork` of aigent,
-    /// the largest part of the sandbox's cost per spawn. The thread is new,
-    /// or one a server made ready for this run beforehand
-    /// ([`super::ready`]). If it cannot enter the sandbox, or is gone,
-    /// nothing is spawned.
-    pub fn spawn(self, command: std::process::Command) -> io::Result<std::process::Child> {
-        let (landlock, filters) = match self.kind {
-            Kind::Ready(spawner) => return spawner.spawn(command),
-            Kind::Fresh { landlock, filters } => (landlock, filters),
-        };
-        let mut command = command;
-        let mut parts = Parts { landlock, filters };
-        std::thread::scope(|scope| {
-            let entered = std::thread::Builder::new()
-                .name("aigent-sandbox".to_owned())
-                .stack_size(SPAWN_STACK)
-                .spawn_scoped(scope, move || {
-                    // std's spawn gives the child an empty signal mask and
-                    // default dispositions whatever this thread's are. A
-                    // handler of aigent's that runs on this thread only
-                    // records the signal or passes it to the child's group,
-                    // which Landlock's scoping allows (the child is in this
-                    // thread's domain).
-                    parts.enter()?;
-                    command.spawn()
-                })?;
-            entered
-                .join()
-                .unwrap_or_else(|_| Err(io::Error::other("the sandbox thread panicked")))
-        })
-    }
-
-    /// The ruleset and filters, for a thread to enter.
-    pub(super) fn into_parts(self) -> Option<Parts> {
-        match self.kind {
-            Kind::Fresh { landlock, filters } => Some(Parts { landlock, filters }),
-            Kind::Ready(_) => None,
+    /// Spawns `program` with `stdio`, the child entering everything on its
+    /// way to exec (see [`super::child`]). A server's spawning thread has
+    /// loaded the large filter once ([`super::ready`]); the child then
+    /// loads only the late one, which forbids what its own way to exec
+    /// needed (namespaces, mounts, a new session).
+    pub fn spawn(mut self, program: Program, stdio: Stdio) -> io::Result<Spawned> {
+        if !self.filters.base.is_empty()
+            && let Some(spawner) = super::ready::spawner_for(self.key)
+        {
+            self.entry.filters = vec![Arc::clone(&self.filters.late)];
+            return spawner.spawn(program, self.entry, stdio);
         }
+        self.entry.filters = [&self.filters.combined, &self.filters.clone3]
+            .into_iter()
+            .filter(|filter| !filter.is_empty())
+            .cloned()
+            .collect();
+        child::spawn(&program, &self.entry, &stdio)
     }
 }
-
-/// A Landlock ruleset and seccomp filters, not entered yet.
-pub struct Parts {
-    landlock: Option<RulesetCreated>,
-    filters: Vec<BpfProgram>,
-}
-
-impl Parts {
-    /// Confines the calling thread, and every process it creates from now
-    /// on. Sets `no_new_privs`, so a setuid program gains nothing.
-    pub fn enter(&mut self) -> io::Result<()> {
-        if let Some(ruleset) = self.landlock.take() {
-            ruleset
-                .restrict_self()
-                .map_err(|_| io::Error::from_raw_os_error(libc::EPERM))?;
-        }
-        for filter in &self.filters {
-            seccompiler::apply_filter(filter).map_err(|err| match err {
-                seccompiler::Error::Seccomp(source) | seccompiler::Error::Prctl(source) => {
-                    io::Error::from_raw_os_error(source.raw_os_error().unwrap_or(libc::EPERM))
-                }
-                _ => io::Error::from_raw_os_error(libc::EPERM),
-            })?;
-        }
-        Ok(())
-    }
-}
-
-/// The spawning thread's stack: it runs `Command::spawn` and nothing else.
-pub(super) const SPAWN_STACK: usize = 256 * 1024;
 
 const READ: [AccessFs; 3] = [AccessFs::Execute, AccessFs::ReadFile, AccessFs::ReadDir];
+/// Beside reading: `ioctl` on devices below the grant (ABI 5), and
+/// connecting to UNIX sockets below it (ABI 9).
+const REACH: [AccessFs; 2] = [AccessFs::IoctlDev, AccessFs::ResolveUnix];
 const WRITE: [AccessFs; 10] = [
     AccessFs::WriteFile,
     AccessFs::RemoveDir,
@@ -170,13 +129,6 @@ const CREATE: [AccessFs; 4] = [
     AccessFs::WriteFile,
     AccessFs::Truncate,
 ];
-/// The rights valid on a file that is not a directory.
-const ON_FILE: [AccessFs; 4] = [
-    AccessFs::Execute,
-    AccessFs::ReadFile,
-    AccessFs::WriteFile,
-    AccessFs::Truncate,
-];
 
 fn flags(rights: &[AccessFs]) -> BitFlags<AccessFs> {
     rights
@@ -188,17 +140,31 @@ fn flags(rights: &[AccessFs]) -> BitFlags<AccessFs> {
 /// opened, or `None` when it could not be opened (and was left out).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Opened {
-    dev: u64,
-    ino: u64,
-    is_dir: bool,
+    pub dev: u64,
+    pub ino: u64,
+    pub kind: Kind,
+}
+
+/// What a grant names, as far as the view cares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Directory,
+    File,
+    /// A device, FIFO or socket: writing one needs no writable mount.
+    Special,
 }
 
 /// Each grant's [`Opened`], in the order of [`grants`].
 pub type Signature = Vec<Option<Opened>>;
 
-/// Every grant a ruleset is made of: the reads, then the writes.
+/// Every grant a ruleset is made of: the reads, the writes, the sockets.
 pub fn grants(resolved: &Resolved) -> impl Iterator<Item = &Grant> {
-    resolved.read.iter().flatten().chain(&resolved.write)
+    resolved
+        .read
+        .iter()
+        .flatten()
+        .chain(&resolved.write)
+        .chain(&resolved.sockets)
 }
 
 /// What each grant names now, opened as [`ruleset`] opens it: a ruleset
@@ -213,11 +179,8 @@ pub fn signature(resolved: &Resolved) -> Signature {
 /// Rights the kernel lacks are left out by the crate (best effort); the
 /// caller has already decided, from the kernel's ABI, whether that is
 /// acceptable.
-pub fn ruleset(
-    resolved: &Resolved,
-    network: &Network,
-) -> Result<(RulesetCreated, Signature), String> {
-    let mut handled = flags(&WRITE) | flags(&NEVER);
+pub fn ruleset(resolved: &Resolved, network: &Network) -> Result<(OwnedFd, Signature), String> {
+    let mut handled = flags(&WRITE) | flags(&NEVER) | flags(&REACH);
     if resolved.read.is_some() {
         handled |= flags(&READ);
     }
@@ -234,16 +197,17 @@ pub fn ruleset(
     for grant in grants(resolved) {
         let opened = open_beneath(grant);
         signature.push(opened.as_ref().map(|(_, opened)| *opened));
-        let Some((fd, Opened { is_dir, .. })) = opened else {
+        let Some((fd, Opened { kind, .. })) = opened else {
             continue;
         };
         let mut rights = match grant.access {
-            GrantAccess::Read => flags(&READ),
-            GrantAccess::Write => flags(&READ) | flags(&WRITE),
+            GrantAccess::Read => flags(&READ) | flags(&REACH),
+            GrantAccess::Write => flags(&READ) | flags(&REACH) | flags(&WRITE),
             GrantAccess::Create => flags(&CREATE),
+            GrantAccess::Socket => BitFlags::from(AccessFs::ResolveUnix),
         } & handled;
-        if !is_dir {
-            rights &= flags(&ON_FILE);
+        if kind != Kind::Directory {
+            rights &= AccessFs::from_file(ABI::V10);
         }
         if rights.is_empty() {
             continue;
@@ -264,7 +228,9 @@ pub fn ruleset(
                 .map_err(failed)?;
         }
     }
-    Ok((created, signature))
+    let fd: Option<OwnedFd> = created.into();
+    let fd = fd.ok_or_else(|| "Landlock: the kernel made no ruleset".to_owned())?;
+    Ok((fd, signature))
 }
 
 /// Opens a grant's resolved path with no symlink followed anywhere on the
@@ -292,13 +258,89 @@ fn open_beneath(grant: &Grant) -> Option<(OwnedFd, Opened)> {
         Err(_) => return None,
     };
     let stat = rustix::fs::fstat(&fd).ok()?;
+    let kind = match rustix::fs::FileType::from_raw_mode(stat.st_mode) {
+        rustix::fs::FileType::Directory => Kind::Directory,
+        rustix::fs::FileType::RegularFile => Kind::File,
+        _ => Kind::Special,
+    };
     let opened = Opened {
         dev: stat.st_dev,
         ino: stat.st_ino,
-        is_dir: rustix::fs::FileType::from_raw_mode(stat.st_mode)
-            == rustix::fs::FileType::Directory,
+        kind,
     };
     Some((fd, opened))
+}
+
+/// Most binds one view makes; a run with more write grants than this
+/// (after nested ones are folded into the grant above them) gets no view.
+pub const MAX_BINDS: usize = 64;
+
+/// What the view is made of.
+pub enum Binds {
+    /// These binds (see [`binds`]).
+    Some(Vec<Bind>),
+    /// `/` itself is a write grant: nothing is read-only, no view needed.
+    Everything,
+    /// More than [`MAX_BINDS`].
+    TooMany,
+}
+
+/// The view's binds: every write grant that is a directory or a regular
+/// file (a device, a FIFO or a socket can be written on a read-only
+/// mount), with the file it must be; a grant below another is covered by
+/// it.
+pub fn binds(resolved: &Resolved, signature: &Signature) -> Binds {
+    let mut kept: Vec<(&Grant, Opened)> = Vec::new();
+    for (grant, opened) in grants(resolved).zip(signature) {
+        let Some(opened) = opened else { continue };
+        let writable = matches!(grant.access, GrantAccess::Write | GrantAccess::Create);
+        if !writable || opened.kind == Kind::Special {
+            continue;
+        }
+        kept.push((grant, *opened));
+    }
+    kept.sort_by(|a, b| a.0.real.cmp(&b.0.real));
+    let mut binds: Vec<(&Grant, Opened)> = Vec::new();
+    for (grant, opened) in kept {
+        let covered = binds.iter().any(|(outer, outer_opened)| {
+            outer_opened.kind == Kind::Directory && grant.real.starts_with(&outer.real)
+        });
+        if !covered {
+            binds.push((grant, opened));
+        }
+    }
+    if binds
+        .iter()
+        .any(|(grant, _)| grant.real == std::path::Path::new("/"))
+    {
+        return Binds::Everything;
+    }
+    if binds.len() > MAX_BINDS {
+        return Binds::TooMany;
+    }
+    Binds::Some(
+        binds
+            .into_iter()
+            .filter_map(|(grant, opened)| {
+                Some(Bind {
+                    path: CString::new(grant.real.as_os_str().as_bytes()).ok()?,
+                    dev: opened.dev,
+                    ino: opened.ino,
+                })
+            })
+            .collect(),
+    )
+}
+
+/// The working directory, as the child enters it again after its binds.
+pub fn working_directory() -> Option<Bind> {
+    let path = std::env::current_dir().ok()?;
+    let stat = rustix::fs::stat(&path).ok()?;
+    Some(Bind {
+        path: CString::new(path.as_os_str().as_bytes()).ok()?,
+        dev: stat.st_dev,
+        ino: stat.st_ino,
+    })
 }
 
 /// The seccomp architecture of this build, when seccompiler knows it.
@@ -307,69 +349,54 @@ pub fn seccomp_arch() -> Option<TargetArch> {
 }
 
 /// System calls no declared command needs, which open the way out of a
-/// sandbox or into the kernel: tracing other processes, mounting, new
-/// namespaces, the kernel keyring, BPF, performance counters, kernel
-/// modules, kexec, reboot, swap, handle-based opens, userfaultfd, io_uring
-/// (whose operations bypass this filter).
+/// sandbox or into the kernel, and which no capability guards (so the
+/// filter is what stops them): tracing other processes, the kernel
+/// keyring, BPF, performance counters, userfaultfd, io_uring (whose
+/// operations bypass this filter).
 const DENIED: &[libc::c_long] = &[
     libc::SYS_ptrace,
     libc::SYS_process_vm_readv,
     libc::SYS_process_vm_writev,
-    libc::SYS_mount,
-    libc::SYS_umount2,
-    libc::SYS_pivot_root,
-    libc::SYS_chroot,
-    libc::SYS_move_mount,
-    libc::SYS_open_tree,
-    libc::SYS_fsopen,
-    libc::SYS_fsconfig,
-    libc::SYS_fsmount,
-    libc::SYS_fspick,
-    libc::SYS_mount_setattr,
-    libc::SYS_unshare,
-    libc::SYS_setns,
     libc::SYS_keyctl,
     libc::SYS_add_key,
     libc::SYS_request_key,
     libc::SYS_bpf,
     libc::SYS_perf_event_open,
-    libc::SYS_init_module,
-    libc::SYS_finit_module,
-    libc::SYS_delete_module,
-    libc::SYS_kexec_load,
-    libc::SYS_kexec_file_load,
-    libc::SYS_reboot,
-    libc::SYS_swapon,
-    libc::SYS_swapoff,
-    libc::SYS_open_by_handle_at,
     libc::SYS_userfaultfd,
     libc::SYS_io_uring_setup,
     libc::SYS_io_uring_enter,
     libc::SYS_io_uring_register,
-    libc::SYS_acct,
 ];
 
-/// x86-64 only: port I/O.
-#[cfg(target_arch = "x86_64")]
-const DENIED_ARCH: &[libc::c_long] = &[libc::SYS_iopl, libc::SYS_ioperm];
-#[cfg(not(target_arch = "x86_64"))]
-const DENIED_ARCH: &[libc::c_long] = &[];
+// Calls the child's empty capability sets already refuse are not in the
+// filter (each needs a capability: mounting, chroot, kernel modules,
+// kexec, reboot, swap, accounting, handle-based opens, port I/O): every
+// entry there is walked by the kernel for each system call number when a
+// filter is loaded, and the capability check is the kernel's own.
+// docs/security.md lists them; the escape suite tries some.
+
+/// Denied once the child is on its way to exec, which needed them for its
+/// own view and session: new namespaces, and a new session or process
+/// group (so that every process of a run stays in its group, and the
+/// group's end is the run's end).
+const DENIED_LATE: &[libc::c_long] = &[
+    libc::SYS_unshare,
+    libc::SYS_setns,
+    libc::SYS_setsid,
+    libc::SYS_setpgid,
+];
 
 /// On x86-64 the same calls can be made through the x32 ABI: the number
-/// with bit 30 set, and for a few calls a number of x32's own. Denied too,
-/// in case the kernel has x32 turned on.
+/// with bit 30 set, and for a few calls a number of x32's own. Denied too
+/// when the kernel runs x32 calls at all.
 #[cfg(target_arch = "x86_64")]
 const X32_BIT: libc::c_long = 0x4000_0000;
 #[cfg(target_arch = "x86_64")]
 const X32_ONLY: &[libc::c_long] = &[
     521, // ptrace
-    528, // kexec_load
     539, // process_vm_readv
     540, // process_vm_writev
 ];
-
-/// Socket families a command with `network: none` cannot open.
-const NETWORK_FAMILIES: &[libc::c_int] = &[libc::AF_INET, libc::AF_INET6, libc::AF_PACKET];
 
 /// `clone` flags that make new namespaces.
 const NAMESPACE_FLAGS: &[libc::c_int] = &[
@@ -383,11 +410,31 @@ const NAMESPACE_FLAGS: &[libc::c_int] = &[
     0x0000_0080, // CLONE_NEWTIME
 ];
 
+/// Terminal `ioctl`s that push input or act on the console: TIOCSTI types
+/// into a terminal as if from its keyboard, TIOCLINUX pastes a selection.
+const TERMINAL_INPUT: &[libc::c_ulong] = &[libc::TIOCSTI, libc::TIOCLINUX];
+
+/// Calls that act on a process named by its first argument: allowed only
+/// on the caller itself (0). A process naming itself by its own pid is
+/// refused too: a filter compares with constants, and a pid is not one.
+const SELF_ONLY: &[libc::c_long] = &[
+    libc::SYS_prlimit64,
+    libc::SYS_sched_setaffinity,
+    libc::SYS_sched_setscheduler,
+    libc::SYS_sched_setparam,
+    libc::SYS_sched_setattr,
+    libc::SYS_migrate_pages,
+    libc::SYS_move_pages,
+];
+
 /// Every number a call can be made with on this architecture.
 fn numbers(call: libc::c_long) -> Vec<i64> {
     #[cfg(target_arch = "x86_64")]
     {
-        vec![call, call | X32_BIT]
+        if super::kernel::x32_enabled() {
+            return vec![call, call | X32_BIT];
+        }
+        vec![call]
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -395,77 +442,295 @@ fn numbers(call: libc::c_long) -> Vec<i64> {
     }
 }
 
-/// The filters: one answering EPERM for the denied calls (and, without a
-/// network, for network sockets), and one answering ENOSYS for `clone3`,
-/// whose flags sit in memory a filter cannot read, so that the C library
-/// falls back to `clone`, whose flags it can.
-///
-/// They depend only on whether the network is `none`, so each is compiled
-/// once per process (a server runs many commands).
-pub fn filters(network: &Network) -> Result<Vec<BpfProgram>, String> {
-    static OFFLINE: OnceLock<Result<Vec<BpfProgram>, String>> = OnceLock::new();
-    static ONLINE: OnceLock<Result<Vec<BpfProgram>, String>> = OnceLock::new();
-    let offline = *network == Network::None;
-    let cell = if offline { &OFFLINE } else { &ONLINE };
-    cell.get_or_init(|| compile_filters(offline)).clone()
+/// The network a filter is made for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum NetClass {
+    None,
+    Ports,
+    Unrestricted,
 }
 
-fn compile_filters(offline: bool) -> Result<Vec<BpfProgram>, String> {
+/// What a set of filters depends on: the network, and whether UNIX
+/// sockets may be made (Landlock ABI 9 confines them by path; before it
+/// they are refused unless the declaration grants one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FilterKey {
+    pub network: NetClass,
+    pub unix: bool,
+}
+
+impl FilterKey {
+    pub fn new(network: &Network, unix: bool) -> Self {
+        Self {
+            network: match network {
+                Network::None => NetClass::None,
+                Network::Ports { .. } => NetClass::Ports,
+                Network::Unrestricted => NetClass::Unrestricted,
+            },
+            unix,
+        }
+    }
+}
+
+/// The filters of one [`FilterKey`]: `base` (everything but what the
+/// child's own way to exec needs), `late` (that), `combined` (both in one
+/// program, for a child that loads them all itself), and `clone3` (which
+/// answers ENOSYS, so that the C library falls back to `clone`, whose
+/// flags a filter can read).
+#[derive(Debug, Default)]
+pub struct FilterSet {
+    pub base: Arc<Vec<libc::sock_filter>>,
+    pub late: Arc<Vec<libc::sock_filter>>,
+    pub combined: Arc<Vec<libc::sock_filter>>,
+    pub clone3: Arc<Vec<libc::sock_filter>>,
+}
+
+/// The filters for `key`, compiled once per process (a server runs many
+/// commands).
+pub fn filters(key: FilterKey) -> Result<Arc<FilterSet>, String> {
+    type Compiled = Vec<(FilterKey, Result<Arc<FilterSet>, String>)>;
+    static COMPILED: OnceLock<Mutex<Compiled>> = OnceLock::new();
+    let cell = COMPILED.get_or_init(|| Mutex::new(Vec::new()));
+    let mut compiled = cell.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some((_, set)) = compiled.iter().find(|(made, _)| *made == key) {
+        return set.clone();
+    }
+    let set = compile(key).map(Arc::new);
+    compiled.push((key, set.clone()));
+    set
+}
+
+type Rules = BTreeMap<i64, Vec<SeccompRule>>;
+
+fn compile(key: FilterKey) -> Result<FilterSet, String> {
     let arch = seccomp_arch().ok_or_else(|| {
         format!(
             "seccomp filters are not built for {}",
             std::env::consts::ARCH
         )
     })?;
-    let failed = |err: seccompiler::BackendError| format!("seccomp: {err}");
-    let mut denied: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
-    for call in DENIED.iter().chain(DENIED_ARCH) {
-        for number in numbers(*call) {
-            denied.insert(number, Vec::new());
-        }
+    let base = base_rules(key)?;
+    let late = late_rules()?;
+    let mut combined = base.clone();
+    for (number, rules) in late.clone() {
+        merge(&mut combined, number, rules);
     }
-    #[cfg(target_arch = "x86_64")]
-    for number in X32_ONLY {
-        denied.insert(*number | X32_BIT, Vec::new());
-    }
-    let mut clone_rules = Vec::new();
-    for flag in NAMESPACE_FLAGS {
-        let flag = u64::try_from(*flag).unwrap_or_default();
-        let condition = SeccompCondition::new(
-            0,
-            SeccompCmpArgLen::Qword,
-            SeccompCmpOp::MaskedEq(flag),
-            flag,
-        )
-        .map_err(failed)?;
-        clone_rules.push(SeccompRule::new(vec![condition]).map_err(failed)?);
-    }
-    for number in numbers(libc::SYS_clone) {
-        denied.insert(number, clone_rules.clone());
-    }
-    if offline {
-        let mut socket_rules = Vec::new();
-        for family in NETWORK_FAMILIES {
-            let family = u64::try_from(*family).unwrap_or_default();
-            let condition =
-                SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, family)
-                    .map_err(failed)?;
-            socket_rules.push(SeccompRule::new(vec![condition]).map_err(failed)?);
-        }
-        for number in numbers(libc::SYS_socket) {
-            denied.insert(number, socket_rules.clone());
-        }
-    }
-    let errno = |code: libc::c_int| SeccompAction::Errno(u32::try_from(code).unwrap_or(1));
-    let eperm = SeccompFilter::new(denied, SeccompAction::Allow, errno(libc::EPERM), arch)
-        .map_err(failed)?;
-    let mut clone3 = BTreeMap::new();
+    let program =
+        |rules: Rules, action: libc::c_int| -> Result<Arc<Vec<libc::sock_filter>>, String> {
+            let failed = |err: seccompiler::BackendError| format!("seccomp: {err}");
+            let action = SeccompAction::Errno(u32::try_from(action).unwrap_or(1));
+            let filter =
+                SeccompFilter::new(rules, SeccompAction::Allow, action, arch).map_err(failed)?;
+            let program: BpfProgram = filter.try_into().map_err(failed)?;
+            Ok(Arc::new(
+                program
+                    .into_iter()
+                    .map(|instruction| libc::sock_filter {
+                        code: instruction.code,
+                        jt: instruction.jt,
+                        jf: instruction.jf,
+                        k: instruction.k,
+                    })
+                    .collect(),
+            ))
+        };
+    let mut clone3 = Rules::new();
     for number in numbers(libc::SYS_clone3) {
         clone3.insert(number, Vec::new());
     }
-    let enosys = SeccompFilter::new(clone3, SeccompAction::Allow, errno(libc::ENOSYS), arch)
-        .map_err(failed)?;
-    let compile =
-        |filter: SeccompFilter| -> Result<BpfProgram, String> { filter.try_into().map_err(failed) };
-    Ok(vec![compile(eperm)?, compile(enosys)?])
+    Ok(FilterSet {
+        base: program(base, libc::EPERM)?,
+        late: program(late, libc::EPERM)?,
+        combined: program(combined, libc::EPERM)?,
+        clone3: program(clone3, libc::ENOSYS)?,
+    })
+}
+
+/// Adds `rules` for `number`: an empty list denies the call whatever its
+/// arguments, so it wins over any list of conditions.
+fn merge(into: &mut Rules, number: i64, rules: Vec<SeccompRule>) {
+    match into.get_mut(&number) {
+        None => {
+            into.insert(number, rules);
+        }
+        Some(existing) if existing.is_empty() => {}
+        Some(existing) if rules.is_empty() => existing.clear(),
+        Some(existing) => existing.extend(rules),
+    }
+}
+
+fn condition(arg: u8, op: SeccompCmpOp, value: u64) -> Result<SeccompCondition, String> {
+    SeccompCondition::new(arg, SeccompCmpArgLen::Dword, op, value)
+        .map_err(|err| format!("seccomp: {err}"))
+}
+
+fn rule(conditions: Vec<SeccompCondition>) -> Result<SeccompRule, String> {
+    SeccompRule::new(conditions).map_err(|err| format!("seccomp: {err}"))
+}
+
+fn number_of(value: impl TryInto<u64>) -> u64 {
+    value.try_into().unwrap_or(u64::MAX)
+}
+
+fn add(rules: &mut Rules, call: libc::c_long, entry: &[SeccompRule]) {
+    for number in numbers(call) {
+        merge(rules, number, entry.to_vec());
+    }
+}
+
+fn base_rules(key: FilterKey) -> Result<Rules, String> {
+    use SeccompCmpOp::{Eq, MaskedEq, Ne};
+    let mut rules = Rules::new();
+    for call in DENIED {
+        add(&mut rules, *call, &[]);
+    }
+    #[cfg(target_arch = "x86_64")]
+    if super::kernel::x32_enabled() {
+        for number in X32_ONLY {
+            rules.insert(*number | X32_BIT, Vec::new());
+        }
+    }
+    // clone: no namespace flag (a 64-bit argument).
+    let mut namespaces = Vec::new();
+    for flag in NAMESPACE_FLAGS {
+        let flag = number_of(*flag);
+        namespaces.push(rule(vec![
+            SeccompCondition::new(0, SeccompCmpArgLen::Qword, MaskedEq(flag), flag)
+                .map_err(|err| format!("seccomp: {err}"))?,
+        ])?);
+    }
+    add(&mut rules, libc::SYS_clone, &namespaces);
+    // ioctl: the command is an unsigned int; only its low 32 bits count,
+    // so they are what is compared.
+    let terminal: Vec<SeccompRule> = TERMINAL_INPUT
+        .iter()
+        .map(|command| rule(vec![condition(1, Eq, number_of(*command))?]))
+        .collect::<Result<_, _>>()?;
+    add(&mut rules, libc::SYS_ioctl, &terminal);
+    // Calls on another process: only on the caller itself.
+    let not_self = [rule(vec![condition(0, Ne, 0)?])?];
+    for call in SELF_ONLY {
+        add(&mut rules, *call, &not_self);
+    }
+    // setpriority(which, who): PRIO_PROCESS or PRIO_PGRP of the caller.
+    let priority = [
+        rule(vec![condition(1, Ne, 0)?])?,
+        rule(vec![
+            condition(0, Ne, number_of(libc::PRIO_PROCESS))?,
+            condition(0, Ne, number_of(libc::PRIO_PGRP))?,
+        ])?,
+    ];
+    add(&mut rules, libc::SYS_setpriority, &priority);
+    // ioprio_set(which, who): IOPRIO_WHO_PROCESS (1) or _PGRP (2) of the
+    // caller, never a user's every process.
+    let io_priority = [
+        rule(vec![condition(1, Ne, 0)?])?,
+        rule(vec![condition(0, Ne, 1)?, condition(0, Ne, 2)?])?,
+    ];
+    add(&mut rules, libc::SYS_ioprio_set, &io_priority);
+    // Sockets: the same families whatever the uid.
+    let unix = number_of(libc::AF_UNIX);
+    let socket_type = |kind: libc::c_int| condition(1, MaskedEq(0xf), number_of(kind));
+    let mut socket = Vec::new();
+    match key.network {
+        NetClass::None => {
+            if key.unix {
+                socket.push(rule(vec![condition(0, Ne, unix)?])?);
+            }
+        }
+        NetClass::Ports => {
+            let mut other = vec![
+                condition(0, Ne, number_of(libc::AF_INET))?,
+                condition(0, Ne, number_of(libc::AF_INET6))?,
+            ];
+            if key.unix {
+                other.push(condition(0, Ne, unix)?);
+            }
+            socket.push(rule(other)?);
+            socket.push(rule(vec![socket_type(libc::SOCK_RAW)?])?);
+            // SOCK_PACKET: the old way to a packet socket.
+            socket.push(rule(vec![socket_type(10)?])?);
+            socket.push(rule(vec![
+                condition(0, Eq, number_of(libc::AF_INET))?,
+                condition(2, Eq, number_of(libc::IPPROTO_ICMP))?,
+            ])?);
+            socket.push(rule(vec![
+                condition(0, Eq, number_of(libc::AF_INET6))?,
+                condition(2, Eq, number_of(libc::IPPROTO_ICMPV6))?,
+            ])?);
+        }
+        NetClass::Unrestricted => {
+            if !key.unix {
+                socket.push(rule(vec![condition(0, Eq, unix)?])?);
+            }
+        }
+    }
+    let socket_denied_always = key.network == NetClass::None && !key.unix;
+    if socket_denied_always {
+        add(&mut rules, libc::SYS_socket, &[]);
+    } else if !socket.is_empty() {
+        add(&mut rules, libc::SYS_socket, &socket);
+    }
+    // socketpair: UNIX only; without path rules, no datagram pair either
+    // (a datagram can be addressed to any socket's path).
+    let mut pair = vec![rule(vec![condition(0, Ne, unix)?])?];
+    if !key.unix {
+        pair.push(rule(vec![socket_type(libc::SOCK_DGRAM)?])?);
+    }
+    add(&mut rules, libc::SYS_socketpair, &pair);
+    Ok(rules)
+}
+
+fn late_rules() -> Result<Rules, String> {
+    let mut rules = Rules::new();
+    for call in DENIED_LATE {
+        add(&mut rules, *call, &[]);
+    }
+    // A controlling terminal, once the child has its session.
+    let control = [rule(vec![condition(
+        1,
+        SeccompCmpOp::Eq,
+        number_of(libc::TIOCSCTTY),
+    )?])?];
+    add(&mut rules, libc::SYS_ioctl, &control);
+    Ok(rules)
+}
+
+/// Loads `filters` on the calling thread, with `no_new_privs` (which
+/// seccomp asks of an unprivileged caller). Every process the thread
+/// creates inherits them.
+pub fn load_on_thread(filters: &[&[libc::sock_filter]]) -> io::Result<()> {
+    // SAFETY: prctl with integer arguments.
+    if unsafe { libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) } < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    for filter in filters {
+        let program = libc::sock_fprog {
+            len: u16::try_from(filter.len()).unwrap_or(u16::MAX),
+            filter: filter.as_ptr().cast_mut(),
+        };
+        // SAFETY: a filter program that lives for the call.
+        let loaded = unsafe {
+            libc::syscall(
+                libc::SYS_seccomp,
+                libc::SECCOMP_SET_MODE_FILTER,
+                0 as libc::c_uint,
+                &raw const program,
+            )
+        };
+        if loaded < 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// Whether `fd` is open in aigent without close-on-exec: only such a
+/// descriptor (one aigent inherited, never one it opened itself, as Rust
+/// opens everything close-on-exec) may be passed to a child.
+pub fn inherited(fd: RawFd) -> bool {
+    // SAFETY: F_GETFD on a number; the kernel answers EBADF when it is not
+    // a descriptor.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFD) };
+    fd > 2 && flags >= 0 && flags & libc::FD_CLOEXEC == 0
 }

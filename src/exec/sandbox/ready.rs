@@ -1,82 +1,166 @@
 //! Sandboxes made ready before they are needed, for a server (`aigent mcp
 //! serve`) that runs the same commands again and again.
 //!
-//! Entering a sandbox costs a new thread, the grants opened and the
-//! Landlock ruleset made, and two seccomp filters loaded (which the kernel
-//! checks and compiles each time): about half a millisecond, most of it on
-//! the call's way. A server does that work after a run instead, for the
-//! next run of the same command: a background thread makes a new private
-//! `$TMP`, builds the ruleset from the grants just resolved, and starts a
-//! thread that enters the sandbox and then waits, signals blocked, for the
-//! one spawn it is for. The filters are loaded once per network setting,
-//! by a base thread that starts the waiting threads (a thread inherits its
-//! creator's filters). The next run takes it, and it spawns the child and
-//! ends. Nothing is reused between runs: each run has its own thread,
-//! ruleset and `$TMP`, made for it alone, only earlier.
+//! Two costs of a sandboxed spawn are moved off the call's way:
 //!
-//! A ready sandbox is used only when it is exactly the one the run would
+//! - **The large seccomp filter.** The kernel checks and compiles a filter
+//!   each time one is loaded (a fifth of a millisecond for the large one).
+//!   A server loads it once, on a spawning thread of its own for each
+//!   filter set (network setting and UNIX sockets), which then spawns
+//!   every child with that set: a process inherits its creator's filters,
+//!   so the child loads only the small late filter after its own way to
+//!   exec (its view and session) is done. The thread runs nothing but
+//!   aigent's spawn, with every signal blocked.
+//! - **The run's `$TMP` and Landlock ruleset.** After a run, a background
+//!   thread makes a new private `$TMP` for the next run of the same
+//!   command and builds the ruleset from the grants just resolved. The
+//!   next run takes it. Nothing is reused between runs: each run has its
+//!   own `$TMP` and ruleset, made for it alone, only earlier.
+//!
+//! A ready ruleset is used only when it is exactly the one the run would
 //! build now: the run resolves its grants as always, and each grant is
 //! opened again as the ruleset opens it; the paths, rights and the files
 //! they name (device and inode) must be the same as when the ruleset was
 //! made, and so must the network. A directory renamed or replaced since
-//! then names another inode, so the ready sandbox is thrown away and the
-//! run builds its own (as it does with nothing ready). A spawner that is
-//! gone runs nothing: the spawn fails.
+//! then names another inode, so the ready one is thrown away and the run
+//! builds its own (as it does with nothing ready). A spawning thread that
+//! is gone runs nothing: the spawn fails.
 //!
 //! A command is made ready for from its second run on. At most
 //! [`CAPACITY`] sandboxes wait, [`PER_COMMAND`] per command and sandbox;
 //! the least recently made goes first. Only a server turns this on
-//! ([`keep_ready`]); a one-shot `aigent run` builds its sandbox as before.
+//! ([`keep_ready`]); a one-shot `aigent run` builds its sandbox as before,
+//! and its child loads every filter itself.
 
 use std::io;
+use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, SyncSender};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 
-use super::linux::{self, Enforcer, Parts, Signature};
+use super::child::{self, Program, Spawned, Stdio};
+use super::linux::{self, FilterKey, Signature};
 use super::resolve::{Access, Resolved};
-use super::spawner::{Request, Spawner, block_signals, gone, set_signal_mask};
 use crate::contract::sandbox::Network;
 
-/// Sandboxes kept ready at most, each with its thread and its `$TMP`.
+/// Sandboxes kept ready at most, each with its `$TMP`.
 pub const CAPACITY: usize = 8;
 
 /// Sandboxes kept ready for one command: two, so that a call that comes
 /// while the one after the last call is still being made finds the other.
 pub const PER_COMMAND: usize = 2;
 
-/// Starts a thread that enters `parts` and waits for one spawn. Returns
-/// once it has entered them, or with the error that kept it from doing so.
-fn start(mut parts: Parts) -> io::Result<Spawner> {
-    let (requests, incoming) = mpsc::sync_channel::<Request>(1);
-    let (entered_tx, entered) = mpsc::sync_channel(1);
-    std::thread::Builder::new()
-        .name("aigent-sandbox".to_owned())
-        .stack_size(linux::SPAWN_STACK)
-        .spawn(move || {
-            // It may wait long: no signal of the process's is handled on a
-            // confined thread meanwhile. The spawn puts the caller's mask
-            // back, for the child to inherit.
-            block_signals();
-            let result = parts.enter();
-            let ok = result.is_ok();
-            if entered_tx.send(result).is_err() || !ok {
-                return;
-            }
-            drop(parts);
-            if let Ok(Request {
-                mut command,
-                mask,
+/// The spawning thread's stack: it runs the spawn and nothing else.
+const SPAWN_STACK: usize = 256 * 1024;
+
+/// A thread that has loaded one filter set's large filters and spawns
+/// every child of that set. Ends when the server stops keeping sandboxes
+/// ready.
+pub struct Spawner {
+    requests: Mutex<SyncSender<Request>>,
+}
+
+struct Request {
+    program: Program,
+    entry: child::Entry,
+    stdio: Stdio,
+    reply: SyncSender<io::Result<Spawned>>,
+}
+
+fn gone() -> io::Error {
+    io::Error::other("the sandbox's spawning thread is gone; nothing was run")
+}
+
+impl Spawner {
+    /// Starts the thread for `key`'s filters; returns once they are loaded.
+    fn start(key: FilterKey) -> io::Result<Self> {
+        let set = linux::filters(key).map_err(io::Error::other)?;
+        let (requests, incoming) = mpsc::sync_channel::<Request>(0);
+        let (loaded_tx, loaded) = mpsc::sync_channel(1);
+        std::thread::Builder::new()
+            .name("aigent-sandbox".to_owned())
+            .stack_size(SPAWN_STACK)
+            .spawn(move || {
+                block_signals();
+                let result = linux::load_on_thread(&[&set.base, &set.clone3]);
+                let ok = result.is_ok();
+                if loaded_tx.send(result).is_err() || !ok {
+                    return;
+                }
+                for request in incoming {
+                    let Request {
+                        program,
+                        entry,
+                        stdio,
+                        reply,
+                    } = request;
+                    let spawned = child::spawn(&program, &entry, &stdio);
+                    // The child's ends of its pipes close here, before the
+                    // caller reads them to their end.
+                    drop((program, entry, stdio));
+                    let _ = reply.send(spawned);
+                }
+            })?;
+        loaded.recv().unwrap_or_else(|_| Err(gone()))?;
+        Ok(Self {
+            requests: Mutex::new(requests),
+        })
+    }
+
+    /// Spawns `program` from this thread; the child loads `entry`'s
+    /// filters (the late one) on top of the thread's.
+    pub fn spawn(
+        &self,
+        program: Program,
+        entry: child::Entry,
+        stdio: Stdio,
+    ) -> io::Result<Spawned> {
+        let (reply, answer) = mpsc::sync_channel(1);
+        let requests = self
+            .requests
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        requests
+            .send(Request {
+                program,
+                entry,
+                stdio,
                 reply,
-            }) = incoming.recv()
-            {
-                set_signal_mask(&mask);
-                let _ = reply.send(command.spawn());
-            }
-        })?;
-    entered.recv().unwrap_or_else(|_| Err(gone()))?;
-    Ok(Spawner::new(requests))
+            })
+            .map_err(|_| gone())?;
+        answer.recv().unwrap_or_else(|_| Err(gone()))
+    }
+}
+
+/// The spawning threads, one per filter set, while a server keeps
+/// sandboxes ready.
+static SPAWNERS: Mutex<Vec<(FilterKey, Arc<Spawner>)>> = Mutex::new(Vec::new());
+
+/// The spawning thread for `key`, started on first use, when a server
+/// keeps sandboxes ready; `None` otherwise (the child loads every filter).
+pub fn spawner_for(key: FilterKey) -> Option<Arc<Spawner>> {
+    if !enabled() {
+        return None;
+    }
+    let mut spawners = SPAWNERS.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some((_, spawner)) = spawners.iter().find(|(made, _)| *made == key) {
+        return Some(Arc::clone(spawner));
+    }
+    let spawner = Arc::new(Spawner::start(key).ok()?);
+    spawners.push((key, Arc::clone(&spawner)));
+    Some(spawner)
+}
+
+fn block_signals() {
+    // SAFETY: a zeroed sigset_t is valid storage for sigfillset, and
+    // pthread_sigmask reads it and writes nothing back (null old set).
+    unsafe {
+        let mut all: libc::sigset_t = std::mem::zeroed();
+        libc::sigfillset(&raw mut all);
+        libc::pthread_sigmask(libc::SIG_BLOCK, &raw const all, std::ptr::null_mut());
+    }
 }
 
 /// Which ready sandbox a run looks for: its command and declared sandbox.
@@ -86,8 +170,7 @@ pub fn key(command: &str, sandbox: &crate::contract::sandbox::EffectiveSandbox) 
     format!("{command}\n{declared}")
 }
 
-/// One ready sandbox: its `$TMP`, what its ruleset was made from, and the
-/// thread that entered it.
+/// One ready sandbox: its `$TMP`, and the ruleset made for it.
 pub struct Entry {
     key: String,
     used: u64,
@@ -103,7 +186,7 @@ pub struct Ready {
     read_restricted: bool,
     network: Network,
     signature: Signature,
-    spawner: Spawner,
+    ruleset: OwnedFd,
 }
 
 impl Entry {
@@ -114,15 +197,16 @@ impl Entry {
 }
 
 impl Ready {
-    /// The enforcer for a run whose grants resolved to `resolved`, if this
-    /// sandbox is exactly the one the run would build now: the same paths
-    /// and rights, naming the same files, and the same network.
-    pub fn serves(self, resolved: &Resolved, network: &Network) -> Option<Enforcer> {
+    /// The ruleset (and what it was made from) for a run whose grants
+    /// resolved to `resolved`, if it is exactly the one the run would
+    /// build now: the same paths and rights, naming the same files, and
+    /// the same network.
+    pub fn serves(self, resolved: &Resolved, network: &Network) -> Option<(OwnedFd, Signature)> {
         let same = self.read_restricted == resolved.read.is_some()
             && self.network == *network
             && grant_list(resolved) == self.grants
             && linux::signature(resolved) == self.signature;
-        same.then(|| Enforcer::ready(self.spawner))
+        same.then_some((self.ruleset, self.signature))
     }
 }
 
@@ -250,6 +334,11 @@ pub fn keep_ready(on: bool) {
         )
     };
     drop(ended);
+    // The spawning threads end once the last run holding one is done.
+    SPAWNERS
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .clear();
     if let Some(worker) = worker {
         let _ = worker.join();
     }
@@ -343,9 +432,6 @@ fn take_ended() -> Vec<tempfile::TempDir> {
 
 /// The worker: makes ready what is asked for, and removes `$TMP`s.
 fn work(jobs: &Receiver<Job>) {
-    // The threads that have loaded the seccomp filters, one per network
-    // setting; they end with the worker.
-    let mut bases = Bases::default();
     // Whether the last wait had a deadline: after a job, the worker waits
     // with one, so that the `$TMP` of the run that asked for it is removed
     // without a wake-up of its own.
@@ -391,7 +477,7 @@ fn work(jobs: &Receiver<Job>) {
                     }
                 };
                 for _ in 0..missing {
-                    let Some(entry) = make(&refill, &mut bases) else {
+                    let Some(entry) = make(&refill) else {
                         break;
                     };
                     insert(entry);
@@ -401,77 +487,8 @@ fn work(jobs: &Receiver<Job>) {
     }
 }
 
-/// A thread that has loaded the seccomp filters for one network setting
-/// (and set `no_new_privs`), and starts the waiting threads: a thread
-/// inherits its creator's filters, so they are loaded, checked and
-/// compiled by the kernel once, not once a run. It runs nothing but
-/// aigent's own code, with every signal blocked.
-struct Base {
-    requests: SyncSender<(Parts, SyncSender<io::Result<Spawner>>)>,
-}
-
-impl Base {
-    fn start(mut filters: Parts) -> io::Result<Self> {
-        let (requests, incoming) =
-            mpsc::sync_channel::<(Parts, SyncSender<io::Result<Spawner>>)>(1);
-        let (entered_tx, entered) = mpsc::sync_channel(1);
-        std::thread::Builder::new()
-            .name("aigent-sandbox-base".to_owned())
-            .stack_size(linux::SPAWN_STACK)
-            .spawn(move || {
-                block_signals();
-                let result = filters.enter();
-                let ok = result.is_ok();
-                if entered_tx.send(result).is_err() || !ok {
-                    return;
-                }
-                for (landlock, reply) in incoming {
-                    let _ = reply.send(start(landlock));
-                }
-            })?;
-        entered.recv().unwrap_or_else(|_| Err(gone()))?;
-        Ok(Self { requests })
-    }
-
-    /// A waiting thread, started by this one (so under its filters), that
-    /// has entered `landlock` too.
-    fn spawner(&self, landlock: Parts) -> io::Result<Spawner> {
-        let (reply, answer) = mpsc::sync_channel(1);
-        self.requests.send((landlock, reply)).map_err(|_| gone())?;
-        answer.recv().unwrap_or_else(|_| Err(gone()))
-    }
-}
-
-/// The bases, for `network: none` and for the rest.
-#[derive(Default)]
-struct Bases {
-    offline: Option<Base>,
-    online: Option<Base>,
-}
-
-impl Bases {
-    fn spawner(&mut self, network: &Network, landlock: Parts) -> Option<Spawner> {
-        let slot = if *network == Network::None {
-            &mut self.offline
-        } else {
-            &mut self.online
-        };
-        if slot.is_none() {
-            let filters = linux::filters(network).ok()?;
-            *slot = Some(Base::start(Enforcer::new(None, filters).into_parts()?).ok()?);
-        }
-        let spawned = slot.as_ref()?.spawner(landlock);
-        if spawned.is_err() {
-            // A base that failed is not asked again.
-            *slot = None;
-        }
-        spawned.ok()
-    }
-}
-
-/// A new `$TMP`, the ruleset for the grants with it, and a thread that has
-/// entered it and the filters.
-fn make(refill: &Refill, bases: &mut Bases) -> Option<Entry> {
+/// A new `$TMP`, and the ruleset for the grants with it.
+fn make(refill: &Refill) -> Option<Entry> {
     let key = refill.key.clone();
     let mut resolved = refill.resolved.clone();
     let old_tmp = &refill.tmp_real;
@@ -486,6 +503,7 @@ fn make(refill: &Refill, bases: &mut Bases) -> Option<Entry> {
         .iter_mut()
         .flatten()
         .chain(&mut resolved.write)
+        .chain(&mut resolved.sockets)
     {
         if grant.real == *old_tmp {
             grant.real.clone_from(&tmp_real);
@@ -493,8 +511,6 @@ fn make(refill: &Refill, bases: &mut Bases) -> Option<Entry> {
         }
     }
     let (ruleset, signature) = linux::ruleset(&resolved, &network).ok()?;
-    let landlock = Enforcer::new(Some(ruleset), Vec::new()).into_parts()?;
-    let spawner = bases.spawner(&network, landlock)?;
     Some(Entry {
         key,
         used: 0,
@@ -505,7 +521,7 @@ fn make(refill: &Refill, bases: &mut Bases) -> Option<Entry> {
             read_restricted: resolved.read.is_some(),
             network,
             signature,
-            spawner,
+            ruleset,
         },
     })
 }
@@ -541,6 +557,11 @@ pub fn ready_count() -> usize {
     pool().entries.len()
 }
 
+/// How many are ready for `key` now (for tests).
+pub fn waiting_for(key: &str) -> usize {
+    pool().count(key)
+}
+
 /// Waits up to `limit` for a sandbox to be ready for `key` (for tests).
 pub fn wait_for(key: &str, limit: std::time::Duration) -> bool {
     let deadline = std::time::Instant::now() + limit;
@@ -556,41 +577,6 @@ pub fn wait_for(key: &str, limit: std::time::Duration) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exec::sandbox::spawner::signal_mask;
-    use std::process::Command;
-
-    #[test]
-    fn a_spawner_that_is_gone_runs_nothing() {
-        let dir = tempfile::tempdir().unwrap();
-        let marker = dir.path().join("ran");
-        let (requests, incoming) = mpsc::sync_channel(1);
-        drop(incoming);
-        let mut command = Command::new("touch");
-        command.arg(&marker);
-        let spawned = Spawner::new(requests).spawn(command);
-        assert!(spawned.is_err());
-        std::thread::sleep(std::time::Duration::from_millis(50));
-        assert!(!marker.exists(), "a command ran without its sandbox");
-    }
-
-    #[test]
-    fn a_waiting_spawner_blocks_signals_and_its_child_gets_the_callers_mask() {
-        let parts = Enforcer::new(None, Vec::new()).into_parts().unwrap();
-        let spawner = start(parts).unwrap();
-        // This test's thread blocks nothing, so neither may the child,
-        // though the spawning thread blocked everything while it waited.
-        let mask = signal_mask();
-        // SAFETY: `mask` is a valid sigset_t.
-        let blocked = (1..32).any(|signal| unsafe { libc::sigismember(&mask, signal) } == 1);
-        assert!(!blocked);
-        let mut command = Command::new("grep");
-        command
-            .args(["^SigBlk:", "/proc/self/status"])
-            .stdout(std::process::Stdio::piped());
-        let output = spawner.spawn(command).unwrap().wait_with_output().unwrap();
-        let text = String::from_utf8_lossy(&output.stdout);
-        assert_eq!(text.trim(), "SigBlk:\t0000000000000000", "{text}");
-    }
 
     #[test]
     fn a_refill_is_not_made_for_a_grant_below_tmp() {
@@ -604,6 +590,7 @@ mod tests {
         let mut resolved = Resolved {
             read: None,
             write: vec![grant("/dev/null"), grant("/tmp/aigent-run-x")],
+            sockets: Vec::new(),
             skipped: Vec::new(),
         };
         let tmp = Path::new("/tmp/aigent-run-x");

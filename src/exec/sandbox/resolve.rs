@@ -29,6 +29,8 @@ pub enum Access {
     Write,
     /// A missing path's parent: create and write files only.
     Create,
+    /// Connect to the UNIX socket at (or below) the path.
+    Socket,
 }
 
 /// One path the kernel is told about.
@@ -73,6 +75,8 @@ pub struct Resolved {
     /// `None`: reads are not restricted.
     pub read: Option<Vec<Grant>>,
     pub write: Vec<Grant>,
+    /// Pathname UNIX sockets granted by the `sockets` list.
+    pub sockets: Vec<Grant>,
     pub skipped: Vec<String>,
 }
 
@@ -167,16 +171,33 @@ pub fn resolve(
         }
         resolved.read = Some(out);
     }
-    let total = resolved.read.as_ref().map_or(0, Vec::len) + resolved.write.len();
+    let mut sockets = Vec::new();
+    for grant in &sandbox.sockets {
+        add(
+            sandbox,
+            grant,
+            Access::Socket,
+            declaration,
+            validated,
+            places,
+            &mut sockets,
+            &mut resolved.skipped,
+        );
+    }
+    resolved.sockets = sockets;
+    let total =
+        resolved.read.as_ref().map_or(0, Vec::len) + resolved.write.len() + resolved.sockets.len();
     if total > MAX_GRANTS {
         resolved.skipped.push(format!(
             "{total} paths to grant; only the first {MAX_GRANTS} are"
         ));
         resolved.write.truncate(MAX_GRANTS);
-        let room = MAX_GRANTS - resolved.write.len();
+        let mut room = MAX_GRANTS - resolved.write.len();
         if let Some(read) = &mut resolved.read {
             read.truncate(room);
+            room -= read.len();
         }
+        resolved.sockets.truncate(room);
     }
     resolved
 }
@@ -328,7 +349,10 @@ fn place(
             access,
             real,
         }),
-        Err(err) if err.kind() == io::ErrorKind::NotFound && access != Access::Read => {
+        Err(err)
+            if err.kind() == io::ErrorKind::NotFound
+                && matches!(access, Access::Write | Access::Create) =>
+        {
             match path.parent().map(Path::canonicalize) {
                 Some(Ok(parent)) => out.push(Grant {
                     grant: written.to_owned(),
