@@ -13,7 +13,9 @@
 //! - `params.rs` says which field of a known method's params is wrong.
 //! - `skills.rs` finds, validates and confines the served skills.
 //! - `server.rs` is the handler and the stdio transport, `http.rs` the
-//!   HTTP front (auth, limits) before rmcp's Streamable HTTP service; they
+//!   HTTP front (auth, limits) before rmcp's Streamable HTTP service, with
+//!   `host.rs` (which host a request names) and `connections.rs` (who
+//!   holds the connections, with and without the token); they
 //!   name the rmcp SDK, whose API changes between releases (`confirm.rs`
 //!   names only its `requestState` codec).
 //! - `lifecycle.rs`: calls in flight, their cap, and the shutdown that
@@ -22,7 +24,9 @@
 pub mod cache;
 pub mod call;
 pub mod confirm;
+pub mod connections;
 pub mod framing;
+pub mod host;
 pub mod http;
 pub mod lifecycle;
 pub mod params;

@@ -150,9 +150,13 @@ pub struct ServeArgs {
     )]
     pub oauth_resource: Option<String>,
 
-    /// Serve at most N HTTP connections at once; more get 503
+    /// Serve at most N HTTP connections that have shown the token; a request over it gets 503
     #[arg(long, value_name = "N", default_value_t = aigent::mcp::http::MAX_CONNECTIONS, requires = "http", help_heading = "HTTP")]
     pub max_connections: usize,
+
+    /// Hold at most N HTTP connections that have not shown the token; a new one over it closes the oldest of them
+    #[arg(long, value_name = "N", default_value_t = aigent::mcp::http::MAX_UNAUTHENTICATED_CONNECTIONS, requires = "http", help_heading = "HTTP")]
+    pub max_unauthenticated_connections: usize,
 
     /// Give each HTTP request SECS for its headers, and SECS again for its body [default: 10 and 30]
     #[arg(long, value_name = "SECS", value_parser = super::super::run::parse_timeout, requires = "http", help_heading = "HTTP")]
@@ -205,6 +209,7 @@ fn http_options(args: &ServeArgs, listen: SocketAddr) -> Result<HttpOptions, Cli
     options.allowed_hosts = args.allowed_hosts.clone();
     options.allowed_origins = args.allowed_origins.clone();
     options.max_connections = args.max_connections;
+    options.max_unauthenticated_connections = args.max_unauthenticated_connections;
     if let Some(resource) = &args.oauth_resource {
         options.resource_metadata = Some(
             ResourceMetadata::new(resource, &args.oauth_authorization_servers)
