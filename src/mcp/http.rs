@@ -648,7 +648,7 @@ fn too_large() -> Response<Body> {
     response
 }
 
-/// Serves Streamable HTTP until SIGTERM or SIGINT; then the listener
+/// Serves Streamable HTTP until SIGTERM, SIGINT or SIGHUP; then the listener
 /// closes, and every call in flight is stopped (after `--drain`, if given)
 /// and its outcome recorded before this returns.
 pub async fn serve_http(

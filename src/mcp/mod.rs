@@ -71,8 +71,9 @@ pub struct ServeOptions {
     /// Cap on the JSON values in one call's `arguments` (object keys
     /// counted); above it, `-32602`.
     pub max_argument_values: usize,
-    /// Cap on calls running at once; a call over it is refused at once.
-    pub max_calls: usize,
+    /// Calls running at once, and the line of calls waiting for a place
+    /// (its length and deadline).
+    pub calls: lifecycle::CallLimits,
     /// The key that seals confirmation states (at least 32 bytes); servers
     /// that share one accept each other's retries. `None`: a random key
     /// for this process.
@@ -94,7 +95,7 @@ impl Default for ServeOptions {
             drain: Duration::ZERO,
             max_argument_bytes: lifecycle::MAX_ARGUMENT_BYTES,
             max_argument_values: lifecycle::MAX_ARGUMENT_VALUES,
-            max_calls: lifecycle::MAX_CALLS,
+            calls: lifecycle::CallLimits::default(),
             state_key: None,
         }
     }
@@ -146,7 +147,7 @@ pub enum ServeError {
 }
 
 /// Runs the server on stdin/stdout (or HTTP, with `options.http`) until the
-/// client disconnects or the server gets SIGTERM or SIGINT. `report` hears
+/// client disconnects or the server gets SIGTERM, SIGINT or SIGHUP. `report` hears
 /// about declarations and skills that are not served.
 pub fn serve(
     options: ServeOptions,

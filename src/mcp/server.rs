@@ -79,7 +79,16 @@ impl AigentServer {
             sandbox: options.sandbox,
             declarations: Arc::new(super::cache::DeclarationCache::new(options.poll_interval)),
         });
-        let lifecycle = Lifecycle::new(options.max_calls);
+        // The line holds at most the arguments of a few of the largest calls.
+        let budget = super::lifecycle::Weight {
+            bytes: options
+                .max_argument_bytes
+                .saturating_mul(super::lifecycle::QUEUE_BUDGET_CALLS),
+            values: options
+                .max_argument_values
+                .saturating_mul(super::lifecycle::QUEUE_BUDGET_CALLS),
+        };
+        let lifecycle = Lifecycle::new(options.calls, budget);
         Self {
             lifecycle,
             options: Arc::new(options),
@@ -533,14 +542,21 @@ impl ServerHandler for AigentServer {
         let Some(settings) = self.settings.as_ref().clone() else {
             return Err(unknown_tool(&name, None));
         };
-        check_arguments_within(request.arguments.as_ref(), self.options.argument_limits())?;
+        let weight =
+            check_arguments_within(request.arguments.as_ref(), self.options.argument_limits())?;
         // Held until the call's outcome is recorded: the cap on calls at
-        // once, and what a shutdown waits for.
-        let slot = match self.lifecycle.begin(arrival) {
+        // once, and what a shutdown waits for. Over the cap, the call waits
+        // in line (bounded, with a deadline).
+        let begun = tokio::select! {
+            begun = self.lifecycle.begin(arrival, weight) => begun.map_err(|refusal| refusal.to_string()),
+            () = context.ct.cancelled() => Err(
+                "the client cancelled the request while it waited for a place; nothing was run"
+                    .to_owned(),
+            ),
+        };
+        let slot = match begun {
             Ok(slot) => slot,
-            Err(refusal) => {
-                return Ok(tool_result(call::not_started(&name, &refusal.to_string())).into());
-            }
+            Err(why) => return Ok(tool_result(call::not_started(&name, &why)).into()),
         };
         // A second round (2026-07-28) carries the state the first round
         // sealed: it names the first round's request, so both are audited
@@ -781,18 +797,23 @@ impl AigentServer {
 
 /// Refuses `arguments` over `limits` (bytes of JSON text, or JSON
 /// values), with `-32602` naming the field, before anything else looks at
-/// them. The transports look first, before rmcp parses a message; this
-/// holds any other way in to the same limits.
+/// them; within them, what they weigh (for the line of waiting calls).
+/// The transports look first, before rmcp parses a message; this holds
+/// any other way in to the same limits.
 fn check_arguments_within(
     arguments: Option<&serde_json::Map<String, Value>>,
     limits: super::framing::Limits,
-) -> Result<(), McpError> {
+) -> Result<super::lifecycle::Weight, McpError> {
     let Some(arguments) = arguments else {
-        return Ok(());
+        return Ok(super::lifecycle::Weight::default());
     };
-    match limits.refusal(super::framing::Measure::of_parsed(arguments)) {
+    let measure = super::framing::Measure::of_parsed(arguments);
+    match limits.refusal(measure) {
         Some((_, message, data)) => Err(McpError::invalid_params(message, Some(data))),
-        None => Ok(()),
+        None => Ok(super::lifecycle::Weight {
+            bytes: measure.bytes,
+            values: measure.values,
+        }),
     }
 }
 
@@ -822,7 +843,10 @@ impl tokio::io::AsyncRead for WatchedStdin {
     }
 }
 
-/// Resolves with the signal's name on SIGTERM or SIGINT.
+/// Resolves with the signal's name on SIGTERM, SIGINT or SIGHUP (the
+/// terminal the server ran in was closed: left to its default, it would
+/// end the server and orphan the calls' process groups, which are not in
+/// the terminal's).
 pub(super) async fn shutdown_signal() -> &'static str {
     #[cfg(unix)]
     {
@@ -830,10 +854,12 @@ pub(super) async fn shutdown_signal() -> &'static str {
         match (
             signal(SignalKind::terminate()),
             signal(SignalKind::interrupt()),
+            signal(SignalKind::hangup()),
         ) {
-            (Ok(mut term), Ok(mut interrupt)) => tokio::select! {
+            (Ok(mut term), Ok(mut interrupt), Ok(mut hangup)) => tokio::select! {
                 _ = term.recv() => "the server got SIGTERM",
                 _ = interrupt.recv() => "the server got SIGINT",
+                _ = hangup.recv() => "the server got SIGHUP",
             },
             _ => std::future::pending().await,
         }
@@ -880,7 +906,7 @@ impl AigentServer {
 }
 
 /// Serves on stdin/stdout until the client goes away (EOF on stdin) or the
-/// server gets SIGTERM or SIGINT; then every call in flight is stopped
+/// server gets SIGTERM, SIGINT or SIGHUP; then every call in flight is stopped
 /// (after `--drain`, if given) and its outcome recorded before this returns.
 pub async fn serve_stdio(options: ServeOptions, reporter: Reporter) -> Result<(), ServeError> {
     let interval = options.poll_interval;

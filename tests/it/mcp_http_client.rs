@@ -29,10 +29,10 @@ use crate::mcp_revisions::{
     long_command, refused, settle, start_task, tasks_person, wipe, wipe_call,
 };
 
-type Client = RunningService<RoleClient, Person>;
+pub(crate) type Client = RunningService<RoleClient, Person>;
 
 /// A balancer over `servers`, on a socket in the sandbox.
-fn balance(sandbox: &Sandbox, servers: &[&Server]) -> Balancer {
+pub(crate) fn balance(sandbox: &Sandbox, servers: &[&Server]) -> Balancer {
     let socket = sandbox.join(format!("lb-{}.sock", servers[0].address.port()));
     Balancer::start(socket, servers.iter().map(|s| s.address).collect())
 }
@@ -66,7 +66,7 @@ async fn try_connect(
     }
 }
 
-async fn connect(balancer: &Balancer, revision: Revision, person: Person) -> Client {
+pub(crate) async fn connect(balancer: &Balancer, revision: Revision, person: Person) -> Client {
     try_connect(balancer, revision, person, Some(TOKEN))
         .await
         .unwrap_or_else(|err| panic!("{revision:?}: connect: {err}"))
@@ -90,7 +90,7 @@ fn chain(error: &dyn std::error::Error) -> String {
     text
 }
 
-fn yes() -> Person {
+pub(crate) fn yes() -> Person {
     Person::answering(ElicitationAction::Accept)
 }
 

@@ -54,7 +54,7 @@ With --http ADDR it serves Streamable HTTP at http://ADDR/mcp instead, \
 stateless (replicas share nothing but the registry and the audit log). Every \
 request needs the bearer token, read from --token-file or --token-env (never \
 from the command line); a non-loopback ADDR also needs --allow-remote and \
---allowed-host. When the client closes stdin, or on SIGTERM or SIGINT, the \
+--allowed-host. When the client closes stdin, or on SIGTERM, SIGINT or SIGHUP, the \
 calls in flight are cancelled (their process groups get SIGTERM, then SIGKILL \
 2 s later) and recorded as cancelled; --drain SECS lets them finish first.
 
@@ -170,11 +170,19 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = aigent::mcp::lifecycle::MAX_ARGUMENT_VALUES as u32, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_argument_values: u32,
 
-    /// Run at most N calls at once; a call over it is refused with a retryable error
+    /// Run at most N calls at once; a call over it waits in line for a place
     #[arg(long, value_name = "N", default_value_t = aigent::mcp::lifecycle::MAX_CALLS as u32, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_calls: u32,
 
-    /// On shutdown (stdin closed, SIGTERM, SIGINT), let calls in flight run up to SECS more before cancelling them
+    /// Let at most N calls wait for a place; a call over it is refused with a retryable error
+    #[arg(long, value_name = "N", default_value_t = aigent::mcp::lifecycle::MAX_QUEUED_CALLS as u32)]
+    pub max_queued_calls: u32,
+
+    /// Refuse a call, with a retryable error, once it has waited SECS for a place [default: 30]
+    #[arg(long, value_name = "SECS", value_parser = super::super::run::parse_timeout)]
+    pub queue_timeout: Option<Duration>,
+
+    /// On shutdown (stdin closed, SIGTERM, SIGINT, SIGHUP), let calls in flight run up to SECS more before cancelling them
     #[arg(long, value_name = "SECS", value_parser = parse_drain)]
     pub drain: Option<Duration>,
 }
@@ -270,7 +278,13 @@ pub fn run(args: &ServeArgs, ctx: &Context) -> Result<Outcome, CliError> {
         drain: args.drain.unwrap_or_default(),
         max_argument_bytes: args.max_argument_bytes,
         max_argument_values: args.max_argument_values as usize,
-        max_calls: args.max_calls as usize,
+        calls: aigent::mcp::lifecycle::CallLimits {
+            max_calls: args.max_calls as usize,
+            max_queued: args.max_queued_calls as usize,
+            queue_timeout: args
+                .queue_timeout
+                .unwrap_or(aigent::mcp::lifecycle::QUEUE_TIMEOUT),
+        },
         state_key,
         ..ServeOptions::default()
     };
