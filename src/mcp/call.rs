@@ -608,22 +608,7 @@ fn outcome_of(
                 Confirmation::Refused(why) => why,
                 Confirmation::Given => "not confirmed",
             };
-            // The person said no, or cannot be asked: the same call again
-            // would ask again, or fail again.
-            let mut body = ErrorBody::new(
-                ErrorCode::ConfirmationRequired,
-                format!(
-                    "`{command}` is destructive and was not confirmed ({why}); nothing was run"
-                ),
-            );
-            body.retryable = false;
-            ToolOutcome::envelope(
-                exit::ARG_ERROR,
-                json!({"command": command, "argv": argv.redacted(), "requires_confirmation": true}),
-                body,
-                warnings,
-                request,
-            )
+            not_confirmed(command, &argv, why, warnings, request)
         }
         Invoked::Rejected {
             rejection,
@@ -636,6 +621,30 @@ fn outcome_of(
             request,
         ),
     }
+}
+
+/// A destructive call that was not confirmed, and why: nothing ran. The
+/// person said no, cannot be asked, or the answer was not good: the same
+/// call again would ask again, or fail again, so it is not retryable.
+pub fn not_confirmed(
+    command: &str,
+    argv: &Argv,
+    why: &str,
+    warnings: Vec<String>,
+    request: &RequestIds,
+) -> ToolOutcome {
+    let mut body = ErrorBody::new(
+        ErrorCode::ConfirmationRequired,
+        format!("`{command}` is destructive and was not confirmed ({why}); nothing was run"),
+    );
+    body.retryable = false;
+    ToolOutcome::envelope(
+        exit::ARG_ERROR,
+        json!({"command": command, "argv": argv.redacted(), "requires_confirmation": true}),
+        body,
+        warnings,
+        request,
+    )
 }
 
 /// The result of a command that ran: the child's status in

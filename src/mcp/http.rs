@@ -714,10 +714,21 @@ pub async fn serve(
     let builder = Arc::new(builder);
     let stopping = lifecycle.stopping();
     tokio::pin!(stopping);
-    loop {
+    'serving: loop {
+        // Room for one more connection without the token first: over the
+        // cap the oldest that has been read from is closed; when none has
+        // yet, the next waits in the kernel's backlog until one has been
+        // (or has ended).
+        while !connections.make_room() {
+            tokio::select! {
+                () = connections.changed() => {}
+                () = tokio::time::sleep(Duration::from_millis(50)) => {}
+                () = &mut stopping => break 'serving,
+            }
+        }
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
-            () = &mut stopping => break,
+            () = &mut stopping => break 'serving,
         };
         let (stream, _) = match accepted {
             Ok(accepted) => accepted,
@@ -728,8 +739,6 @@ pub async fn serve(
                 continue;
             }
         };
-        // Over the unauthenticated pool's cap, this closes the oldest
-        // connection that has not shown the token.
         let connection = Arc::new(connections.admit());
         let _ = stream.set_nodelay(true);
         let front = Arc::clone(&front);
@@ -742,6 +751,7 @@ pub async fn serve(
                 let connection = Arc::clone(&held);
                 async move { Ok::<_, Infallible>(front.handle(request, &connection).await) }
             });
+            let stream = connection.watch(stream);
             let served = builder.serve_connection(TokioIo::new(stream), service);
             tokio::select! {
                 _ = served => {}

@@ -19,7 +19,7 @@ use rmcp::{ErrorData as McpError, Peer, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 
 use super::call::{self, CallSettings, Confirmation, Controls, Refusal, ToolOutcome};
-use super::confirm::{self, Sealer};
+use super::confirm::{self, ClaimError, Sealer, UsedStates};
 use super::lifecycle::Lifecycle;
 use super::params;
 use super::skills::{self, Scan, ServedSkill};
@@ -59,6 +59,9 @@ pub struct AigentServer {
     /// Seals confirmation states; `None` when the configured key is unusable
     /// (then no confirmation can be asked for under 2026-07-28).
     sealer: Arc<Option<Sealer>>,
+    /// The states already answered, beside the audit log; `None` when the
+    /// log has no location (then no state is honoured).
+    used: Arc<Option<UsedStates>>,
     /// Long calls run as tasks (SEP-2663), kept in this process.
     tasks: TaskManager,
 }
@@ -71,6 +74,9 @@ impl AigentServer {
 
     pub fn new(options: ServeOptions, reporter: Reporter) -> Self {
         let sealer = Sealer::new(options.state_key.as_deref()).ok();
+        let used = crate::exec::audit::AuditLog::from_env(options.audit_log.as_deref())
+            .ok()
+            .map(|log| UsedStates::beside(log.path()));
         let settings = options.commands_dir.clone().map(|dir| CallSettings {
             registry: crate::registry::Registry::Directory(dir),
             audit: Arc::new(KeptLog::new(options.audit_log.clone())),
@@ -101,6 +107,7 @@ impl AigentServer {
             })),
             refreshing: Arc::new(Mutex::new(())),
             sealer: Arc::new(sealer),
+            used: Arc::new(used),
             tasks: TaskManager::new(),
             reporter,
         }
@@ -370,6 +377,38 @@ impl AigentServer {
         }
     }
 
+    /// A replayed confirmation: refused, and audited as a refused replay
+    /// under the replay's own id, naming the request it replays.
+    async fn refuse_replay(
+        &self,
+        settings: &CallSettings,
+        prepared: &call::Prepared,
+        ids: &RequestIds,
+        first_round: &RequestIds,
+    ) -> ToolOutcome {
+        let audit_log = settings.audit.clone();
+        let command = prepared.command.clone();
+        let argv = prepared.argv.redacted();
+        let (record_ids, replay_of) = (ids.clone(), first_round.request_id.clone());
+        let written = tokio::task::spawn_blocking(move || {
+            confirm::audit_replay(&audit_log, &command, &argv, &record_ids, &replay_of)
+        })
+        .await
+        .unwrap_or_else(|err| Err(err.to_string()));
+        let warnings = written
+            .err()
+            .map(|err| format!("the audit record was not written: {err}"))
+            .into_iter()
+            .collect();
+        call::not_confirmed(
+            &prepared.command,
+            &prepared.argv,
+            confirm::StateError::Used.reason(),
+            warnings,
+            ids,
+        )
+    }
+
     /// The first round's audit record; nobody is asked if it cannot be
     /// written.
     async fn audit_request(
@@ -561,15 +600,15 @@ impl ServerHandler for AigentServer {
         // A second round (2026-07-28) carries the state the first round
         // sealed: it names the first round's request, so both are audited
         // under one id. Checked before anything else reads the call.
-        let retry = request.request_state.as_deref().map(|state| {
+        let opened = request.request_state.as_deref().map(|state| {
             self.sealer
                 .as_ref()
                 .as_ref()
                 .ok_or(confirm::StateError::Invalid)
                 .and_then(|sealer| sealer.open(state, &name, request.arguments.as_ref()))
         });
-        let ids = match &retry {
-            Some(Ok(first_round)) => first_round.clone(),
+        let mut ids = match &opened {
+            Some(Ok(first_round)) => first_round.ids.clone(),
             _ => RequestIds::new(),
         };
         // The declaration decides the way. Usually it is cached: a few
@@ -593,6 +632,33 @@ impl ServerHandler for AigentServer {
                 .client_capabilities()
                 .is_some_and(|capabilities| capabilities.supports_tasks());
         let asks_first = found.needs_confirmation() && !self.options.confirm_destructive;
+        // A state that opened is honoured once, by any server sharing the
+        // record of used states: the first answer claims it, durably,
+        // before anything else is done with it. A replay goes on under an
+        // id of its own, naming the request it replays.
+        let mut replay_of = None;
+        let retry = match opened {
+            Some(Ok(opened)) if asks_first => {
+                let used = Arc::clone(&self.used);
+                let claimed = blocking_step(move || match used.as_ref() {
+                    Some(used) => used.claim(&opened),
+                    None => Err(ClaimError::Unrecorded(std::io::Error::other(
+                        "the audit log has no location",
+                    ))),
+                })
+                .await?;
+                Some(match claimed {
+                    Ok(()) => Ok(()),
+                    Err(ClaimError::Used) => {
+                        replay_of = Some(std::mem::take(&mut ids));
+                        Err(confirm::StateError::Used)
+                    }
+                    Err(ClaimError::Unrecorded(_)) => Err(confirm::StateError::Unrecorded),
+                })
+            }
+            Some(opened) => Some(opened.map(|_| ())),
+            None => None,
+        };
         if !asks_first && !runs_as_task {
             // Straight to the run, whose Phase 1 is the call's only one.
             let controls = self.controls(&context);
@@ -612,6 +678,13 @@ impl ServerHandler for AigentServer {
             Ok(prepared) => prepared,
             Err(refusal) => return refused(refusal),
         };
+        if let Some(first_round) = replay_of {
+            return Ok(tool_result(
+                self.refuse_replay(&settings, &prepared, &ids, &first_round)
+                    .await,
+            )
+            .into());
+        }
         let confirmation = if !asks_first {
             Confirmation::Given
         } else if let Some(retry) = retry {
