@@ -716,7 +716,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --oauth-authorization-server 'Publish OAuth protected-resource metadata (RFC 9728) naming URL as the authorization server that issues tokens for this server (repeatable; needs --oauth-resource)'
             cand --oauth-resource 'The URL clients reach this server''s MCP endpoint by, as the OAuth metadata''s `resource` (e.g. https://mcp.example.com/mcp)'
             cand --max-connections 'Serve at most N HTTP connections that have shown the token; a request over it gets 503'
-            cand --max-unauthenticated-connections 'Hold at most N HTTP connections that have not shown the token; a new one over it closes the oldest of them'
+            cand --max-unauthenticated-connections 'Hold at most N HTTP connections that have not shown the token; a new one over it closes the oldest of them read from'
             cand --read-timeout 'Give each HTTP request SECS for its headers, and SECS again for its body [default: 10 and 30]'
             cand --max-argument-bytes 'Refuse a tools/call whose arguments are over BYTES of JSON (-32602)'
             cand --max-argument-values 'Refuse a tools/call whose arguments hold over N JSON values, object keys counted (-32602)'

@@ -154,7 +154,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = aigent::mcp::http::MAX_CONNECTIONS, requires = "http", help_heading = "HTTP")]
     pub max_connections: usize,
 
-    /// Hold at most N HTTP connections that have not shown the token; a new one over it closes the oldest of them
+    /// Hold at most N HTTP connections that have not shown the token; a new one over it closes the oldest of them read from
     #[arg(long, value_name = "N", default_value_t = aigent::mcp::http::MAX_UNAUTHENTICATED_CONNECTIONS, requires = "http", help_heading = "HTTP")]
     pub max_unauthenticated_connections: usize,
 
