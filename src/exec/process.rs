@@ -59,9 +59,14 @@ pub struct RunOptions {
     pub cancel: Option<Cancel>,
     /// Called about once a second while the child runs, with the time so far.
     pub progress: Option<Progress>,
+    /// With [`Output::Capture`] on unix: called with each piece of the
+    /// child's stderr as it is read (all of it, past the capture limit
+    /// too), on the thread that runs the child; it must not block.
+    pub stderr_tap: Option<StderrTap>,
 }
 
 pub type Progress = Arc<dyn Fn(Duration) + Send + Sync>;
+pub type StderrTap = Arc<dyn Fn(&[u8]) + Send + Sync>;
 
 impl Default for RunOptions {
     fn default() -> Self {
@@ -71,6 +76,7 @@ impl Default for RunOptions {
             output: Output::Inherit,
             cancel: None,
             progress: None,
+            stderr_tap: None,
         }
     }
 }
@@ -83,6 +89,7 @@ impl std::fmt::Debug for RunOptions {
             .field("output", &self.output)
             .field("cancel", &self.cancel)
             .field("progress", &self.progress.is_some())
+            .field("stderr_tap", &self.stderr_tap.is_some())
             .finish()
     }
 }
@@ -558,7 +565,8 @@ mod unix {
         let stderr = child.stderr.take().map(OwnedFd::from);
         drop(child);
         let pid = i32::try_from(pid_number).unwrap_or(i32::MAX);
-        let mut supervisor = detached::Supervisor::new(pid, stdout, stderr, limit);
+        let mut supervisor = detached::Supervisor::new(pid, stdout, stderr, limit)
+            .with_stderr_tap(options.stderr_tap.clone());
         let (waited, stopped) = supervisor.until_exit(options, started);
         // Before the pipes are read to their end: a grandchild holding them
         // open would otherwise keep them open.

@@ -18,8 +18,11 @@
 //!   holds the connections, with and without the token); they
 //!   name the rmcp SDK, whose API changes between releases (`confirm.rs`
 //!   names only its `requestState` codec).
-//! - `lifecycle.rs`: calls in flight, their cap, and the shutdown that
-//!   cancels and records them.
+//! - `lifecycle.rs`: calls in flight, their cap, the line of calls
+//!   waiting for a place, and the shutdown that cancels and records them.
+//! - `logging.rs`: a running tool's stderr as `notifications/message`.
+//! - `prompts.rs`: skills and tools as prompts, and completion of a tool
+//!   prompt's enum arguments.
 
 pub mod cache;
 pub mod call;
@@ -29,7 +32,9 @@ pub mod framing;
 pub mod host;
 pub mod http;
 pub mod lifecycle;
+pub mod logging;
 pub mod params;
+pub mod prompts;
 pub mod skills;
 pub mod tools;
 

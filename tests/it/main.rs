@@ -50,6 +50,8 @@ mod mcp_revisions;
 #[cfg(unix)]
 mod mcp_shutdown;
 #[cfg(unix)]
+mod mcp_utilities;
+#[cfg(unix)]
 mod mcp_wire;
 mod newcomer;
 mod plugin;
