@@ -76,13 +76,18 @@ printf -- '---\nname: greeting\ndescription: How to greet people\n---\n\nSay hel
   --http 127.0.0.1:0 --token-file "$work/token" --allowed-origin 'http://localhost:*' \
   2>"$work/server.log" &
 pids+=("$!")
-port=""
-for _ in $(seq 100); do
-  port="$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\)/mcp.*|\1|p' "$work/server.log")"
-  [ -n "$port" ] && break
-  sleep 0.1
-done
-[ -n "$port" ] || { cat "$work/server.log" >&2; exit 1; }
+# The port a log names (sed SCRIPT), waiting up to TENTHS tenths of a second.
+port_in() { # LOG SCRIPT TENTHS
+  local found=""
+  for _ in $(seq "$3"); do
+    found="$(sed -n "$2" "$1")"
+    [ -n "$found" ] && { echo "$found"; return; }
+    sleep 0.1
+  done
+  cat "$1" >&2
+  exit 1
+}
+port="$(port_in "$work/server.log" 's|.*listening on http://127.0.0.1:\([0-9]*\)/mcp.*|\1|p' 100)"
 
 # Node 22 or later, from PATH or the npm registry.
 node_major="$(node --version 2>/dev/null | sed 's/^v\([0-9]*\).*/\1/' || echo 0)"
@@ -93,13 +98,7 @@ else
 fi
 "${run[@]}" node scripts/mcp-conformance-proxy.mjs "$port" "$work/token" >"$work/proxy.log" 2>&1 &
 pids+=("$!")
-proxy_port=""
-for _ in $(seq 600); do
-  proxy_port="$(sed -n 's/^proxy listening on \([0-9]*\)$/\1/p' "$work/proxy.log")"
-  [ -n "$proxy_port" ] && break
-  sleep 0.1
-done
-[ -n "$proxy_port" ] || { cat "$work/proxy.log" >&2; exit 1; }
+proxy_port="$(port_in "$work/proxy.log" 's/^proxy listening on \([0-9]*\)$/\1/p' 600)"
 
 cd "$work"
 "${run[@]}" conformance server --url "http://localhost:$proxy_port/mcp" \
