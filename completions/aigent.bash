@@ -2084,7 +2084,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__mcp__subcmd__serve)
-            opts="-q -h -V --skills --confirm-destructive --timeout --audit-log --max-output --state-key-file --sandbox --http --token-file --token-env --allow-remote --allowed-host --allowed-origin --oauth-authorization-server --oauth-resource --max-connections --read-timeout --max-argument-bytes --max-argument-values --max-calls --drain --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --skills --confirm-destructive --timeout --audit-log --max-output --state-key-file --sandbox --http --token-file --token-env --allow-remote --allowed-host --allowed-origin --oauth-authorization-server --oauth-resource --max-connections --max-unauthenticated-connections --read-timeout --max-argument-bytes --max-argument-values --max-calls --max-queued-calls --queue-timeout --drain --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2160,6 +2160,10 @@ _aigent() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --max-unauthenticated-connections)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --read-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2173,6 +2177,14 @@ _aigent() {
                     return 0
                     ;;
                 --max-calls)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-queued-calls)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --queue-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -716,12 +716,15 @@ complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subco
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l allowed-origin -d 'A browser origin allowed to call, e.g. https://app.example.com:443 (repeatable; any other Origin gets 403)' -r
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l oauth-authorization-server -d 'Publish OAuth protected-resource metadata (RFC 9728) naming URL as the authorization server that issues tokens for this server (repeatable; needs --oauth-resource)' -r
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l oauth-resource -d 'The URL clients reach this server\'s MCP endpoint by, as the OAuth metadata\'s `resource` (e.g. https://mcp.example.com/mcp)' -r
-complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l max-connections -d 'Serve at most N HTTP connections at once; more get 503' -r
+complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l max-connections -d 'Serve at most N HTTP connections that have shown the token; a request over it gets 503' -r
+complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l max-unauthenticated-connections -d 'Hold at most N HTTP connections that have not shown the token; a new one over it closes the oldest of them read from' -r
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l read-timeout -d 'Give each HTTP request SECS for its headers, and SECS again for its body [default: 10 and 30]' -r
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l max-argument-bytes -d 'Refuse a tools/call whose arguments are over BYTES of JSON (-32602)' -r
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l max-argument-values -d 'Refuse a tools/call whose arguments hold over N JSON values, object keys counted (-32602)' -r
-complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l max-calls -d 'Run at most N calls at once; a call over it is refused with a retryable error' -r
-complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l drain -d 'On shutdown (stdin closed, SIGTERM, SIGINT), let calls in flight run up to SECS more before cancelling them' -r
+complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l max-calls -d 'Run at most N calls at once; a call over it waits in line for a place' -r
+complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l max-queued-calls -d 'Let at most N calls wait for a place; a call over it is refused with a retryable error' -r
+complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l queue-timeout -d 'Refuse a call, with a retryable error, once it has waited SECS for a place [default: 30]' -r
+complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l drain -d 'On shutdown (stdin closed, SIGTERM, SIGINT, SIGHUP), let calls in flight run up to SECS more before cancelling them' -r
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l format -d 'Output format [default: text on a terminal, json otherwise]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'

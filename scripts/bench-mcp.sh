@@ -18,8 +18,9 @@
 #
 # Needs Python 3.11+ and the package index: it makes two virtualenvs under
 # a temporary directory (cli-wrap-mcp pins its own `mcp`, the SDK client
-# uses the current one), or reuses BENCH_MCP_VENV_WRAP / BENCH_MCP_VENV_SDK
-# when set. Not part of CI. Every server writes below the temporary
+# uses the current one, or BENCH_MCP_SDK: say 'mcp==1.28.*', whose client
+# checks the outputSchema itself on every call), or reuses
+# BENCH_MCP_VENV_WRAP / BENCH_MCP_VENV_SDK when set. Not part of CI. Every server writes below the temporary
 # directory only (HOME, the audit log, cli-wrap-mcp's cache).
 #
 # BENCH_MCP_BREAKDOWN=1 adds three rows that take a call apart: the floor
@@ -83,7 +84,7 @@ venv() { # NAME REQUIREMENT...
   echo "$dir"
 }
 wrap_venv="${BENCH_MCP_VENV_WRAP:-$(venv wrap cli-wrap-mcp)}"
-sdk_venv="${BENCH_MCP_VENV_SDK:-$(venv sdk mcp)}"
+sdk_venv="${BENCH_MCP_VENV_SDK:-$(venv sdk "${BENCH_MCP_SDK:-mcp}")}"
 echo "cli-wrap-mcp $("$wrap_venv/bin/pip" show cli-wrap-mcp | sed -n 's/^Version: //p')" \
   "(its mcp $("$wrap_venv/bin/pip" show mcp | sed -n 's/^Version: //p')); SDK client: mcp" \
   "$("$sdk_venv/bin/pip" show mcp | sed -n 's/^Version: //p'); aigent $("$bin" --version)"

@@ -63,6 +63,8 @@ pub struct InvokeOptions<'a> {
     pub output: Output,
     pub cancel: Option<Cancel>,
     pub progress: Option<Progress>,
+    /// Hears the child's stderr as it comes ([`crate::exec::process::RunOptions::stderr_tap`]).
+    pub stderr_tap: Option<crate::exec::process::StderrTap>,
     /// How strictly the sandbox is enforced (`--sandbox`, else the
     /// registry's `[sandbox] mode`, else best-effort).
     pub sandbox: SandboxMode,
@@ -91,6 +93,7 @@ impl Default for InvokeOptions<'_> {
             output: Output::Inherit,
             cancel: None,
             progress: None,
+            stderr_tap: None,
             sandbox: SandboxMode::default(),
             audit_check: true,
             outcome_durable: true,
@@ -320,6 +323,7 @@ pub fn invoke(
         cancel: options.cancel.clone(),
         progress: options.progress.clone(),
         interactive: prepared.interactive,
+        stderr_tap: options.stderr_tap.clone(),
         ..RunOptions::default()
     };
     let mut report = prepared.report.clone();

@@ -62,9 +62,14 @@ pub struct RunOptions {
     /// A sandboxed child that needs a terminal gets a pty of aigent's
     /// (when aigent has one): never aigent's own terminal.
     pub interactive: bool,
+    /// With [`Output::Capture`] on unix: called with each piece of the
+    /// child's stderr as it is read (all of it, past the capture limit
+    /// too), on the thread that runs the child; it must not block.
+    pub stderr_tap: Option<StderrTap>,
 }
 
 pub type Progress = Arc<dyn Fn(Duration) + Send + Sync>;
+pub type StderrTap = Arc<dyn Fn(&[u8]) + Send + Sync>;
 
 impl Default for RunOptions {
     fn default() -> Self {
@@ -75,6 +80,7 @@ impl Default for RunOptions {
             cancel: None,
             progress: None,
             interactive: false,
+            stderr_tap: None,
         }
     }
 }
@@ -88,6 +94,7 @@ impl std::fmt::Debug for RunOptions {
             .field("cancel", &self.cancel)
             .field("progress", &self.progress.is_some())
             .field("interactive", &self.interactive)
+            .field("stderr_tap", &self.stderr_tap.is_some())
             .finish()
     }
 }
@@ -697,7 +704,8 @@ mod unix {
         let child =
             start(argv, sandbox, true, false).map_err(|err| SpawnError::from_io(program, err))?;
         let pid = child.pid;
-        let mut supervisor = detached::Supervisor::new(pid, child.stdout, child.stderr, limit);
+        let mut supervisor = detached::Supervisor::new(pid, child.stdout, child.stderr, limit)
+            .with_stderr_tap(options.stderr_tap.clone());
         let (waited, stopped) = supervisor.until_exit(options, started);
         // Before the pipes are read to their end: a grandchild holding them
         // open would otherwise keep them open.

@@ -417,12 +417,16 @@ pub fn not_started(name: &str, message: &str) -> ToolOutcome {
 }
 
 /// What the caller can do to a running call: cancel it, and hear how long
-/// it has been running.
+/// it has been running and what it writes to stderr.
 pub struct Controls<C, P> {
     /// Resolves, with the reason, when the request is cancelled.
     pub cancelled: C,
     /// Called about once a second while the child runs, with the seconds so far.
     pub progress: Option<P>,
+    /// Hears each line of the child's stderr as it comes (cut and bounded
+    /// as [`super::logging::StderrLines`] says); dropped, so closed, when
+    /// the call is over.
+    pub stderr: Option<tokio::sync::mpsc::UnboundedSender<String>>,
 }
 
 /// Whether a destructive call was confirmed, and if not, why not.
@@ -462,6 +466,23 @@ where
     let cancel = Cancel::new();
     let (ticks, mut ticked) = tokio::sync::mpsc::unbounded_channel::<Duration>();
     let wants_progress = controls.progress.is_some();
+    // The child's stderr, piece by piece, from the thread that runs it;
+    // what is sent is bounded (a line may be cut from the last piece).
+    let (pieces, mut tapped) = tokio::sync::mpsc::unbounded_channel::<Vec<u8>>();
+    let stderr_tap = controls.stderr.is_some().then(|| {
+        let budget = settings
+            .output_limit
+            .saturating_add(super::logging::MAX_LINE_BYTES);
+        let sent = std::sync::atomic::AtomicUsize::new(0);
+        let pieces = pieces.clone();
+        std::sync::Arc::new(move |piece: &[u8]| {
+            let before = sent.fetch_add(piece.len(), std::sync::atomic::Ordering::Relaxed);
+            if before < budget {
+                let _ = pieces.send(piece[..piece.len().min(budget - before)].to_vec());
+            }
+        }) as crate::exec::process::StderrTap
+    });
+    drop(pieces);
     let options = InvokeOptions {
         mode: Mode::Run,
         audit_log: None,
@@ -479,6 +500,7 @@ where
                 let _ = ticks.send(elapsed);
             }) as crate::exec::process::Progress
         }),
+        stderr_tap,
         sandbox,
         audit_check: true,
         outcome_durable: false,
@@ -513,9 +535,18 @@ where
     let Controls {
         cancelled,
         mut progress,
+        stderr,
     } = controls;
     tokio::pin!(cancelled);
     let mut cancel_sent = false;
+    let mut lines = super::logging::StderrLines::new(settings.output_limit);
+    let tell = |told: Vec<String>| {
+        if let Some(stderr) = &stderr {
+            for line in told {
+                let _ = stderr.send(line);
+            }
+        }
+    };
     let joined = loop {
         tokio::select! {
             joined = &mut running => break joined,
@@ -528,8 +559,15 @@ where
                     report(elapsed.as_secs());
                 }
             }
+            Some(piece) = tapped.recv() => tell(lines.push(&piece)),
         }
     };
+    // What the child wrote last, before the result goes.
+    while let Ok(piece) = tapped.try_recv() {
+        tell(lines.push(&piece));
+    }
+    tell(lines.finish());
+    drop(stderr);
     if matches!(joined, Ok(Ok(Invoked::Finished { .. }))) {
         flush_soon(audit);
     }
@@ -608,22 +646,7 @@ fn outcome_of(
                 Confirmation::Refused(why) => why,
                 Confirmation::Given => "not confirmed",
             };
-            // The person said no, or cannot be asked: the same call again
-            // would ask again, or fail again.
-            let mut body = ErrorBody::new(
-                ErrorCode::ConfirmationRequired,
-                format!(
-                    "`{command}` is destructive and was not confirmed ({why}); nothing was run"
-                ),
-            );
-            body.retryable = false;
-            ToolOutcome::envelope(
-                exit::ARG_ERROR,
-                json!({"command": command, "argv": argv.redacted(), "requires_confirmation": true}),
-                body,
-                warnings,
-                request,
-            )
+            not_confirmed(command, &argv, why, warnings, request)
         }
         Invoked::Rejected {
             rejection,
@@ -636,6 +659,30 @@ fn outcome_of(
             request,
         ),
     }
+}
+
+/// A destructive call that was not confirmed, and why: nothing ran. The
+/// person said no, cannot be asked, or the answer was not good: the same
+/// call again would ask again, or fail again, so it is not retryable.
+pub fn not_confirmed(
+    command: &str,
+    argv: &Argv,
+    why: &str,
+    warnings: Vec<String>,
+    request: &RequestIds,
+) -> ToolOutcome {
+    let mut body = ErrorBody::new(
+        ErrorCode::ConfirmationRequired,
+        format!("`{command}` is destructive and was not confirmed ({why}); nothing was run"),
+    );
+    body.retryable = false;
+    ToolOutcome::envelope(
+        exit::ARG_ERROR,
+        json!({"command": command, "argv": argv.redacted(), "requires_confirmation": true}),
+        body,
+        warnings,
+        request,
+    )
 }
 
 /// The result of a command that ran: the child's status in

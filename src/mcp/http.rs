@@ -7,15 +7,21 @@
 //! tower service with no listener, so this file adds what sits in front of
 //! it, in this order, before any byte of a body is read:
 //!
-//! 1. a cap on open connections (over it, `503` and the socket is closed);
+//! 1. two pools of connections ([`super::connections`]): those that have
+//!    shown the token, capped (over it, `503`), and those that have not
+//!    yet, capped lower, whose oldest is closed when a new one comes over
+//!    the cap; an unauthenticated connection is answered once and closed;
 //! 2. a deadline on each request's headers (hyper's `header_read_timeout`);
-//! 3. the path: only [`MCP_PATH`];
-//! 4. the bearer token, compared in constant time: missing or wrong is
-//!    `401` with `WWW-Authenticate`. Every request needs it, on loopback
-//!    too: nothing runs unauthenticated;
-//! 5. for a POST, `Content-Type: application/json` (`415`) and a declared
+//! 3. the host ([`super::host`]): exactly one `Host` header, a valid port,
+//!    a name the server answers to, and an absolute-form target naming the
+//!    same (`400`, or `403` for another name);
+//! 4. the path: only [`MCP_PATH`];
+//! 5. the bearer token, compared in constant time: missing or wrong is
+//!    `401` with `WWW-Authenticate`, and the connection is closed. Every
+//!    request needs it, on loopback too: nothing runs unauthenticated;
+//! 6. for a POST, `Content-Type: application/json` (`415`) and a declared
 //!    `Content-Length` within the cap (`413`);
-//! 6. the body, read under the size cap (`413`) and a deadline (`408`).
+//! 7. the body, read under the size cap (`413`) and a deadline (`408`).
 //!
 //! With an authorization server named (`--oauth-authorization-server`),
 //! the front also serves OAuth protected-resource metadata (RFC 9728) at
@@ -32,7 +38,6 @@ use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use http_body_util::{BodyExt, Full, Limited, combinators::BoxBody};
@@ -45,14 +50,18 @@ use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
+use super::connections::{Connection, Connections, Refused};
+use super::host::AllowedHosts;
 use super::lifecycle::Lifecycle;
 use super::server::{AigentServer, Reporter};
 use super::{Notice, ServeError, ServeOptions};
 
 /// The one path the server answers on.
 pub const MCP_PATH: &str = "/mcp";
-/// Default cap on open connections.
+/// Default cap on connections that have shown the token.
 pub const MAX_CONNECTIONS: usize = 256;
+/// Default cap on connections that have not (yet) shown the token.
+pub const MAX_UNAUTHENTICATED_CONNECTIONS: usize = 64;
 /// Default deadline for a request's headers.
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 /// Default deadline for a request's body, from the end of its headers.
@@ -278,7 +287,11 @@ pub struct HttpOptions {
     /// Browser origins allowed to call; any other `Origin` gets `403`.
     pub allowed_origins: Vec<String>,
     pub max_body_bytes: usize,
+    /// Connections that have shown the token.
     pub max_connections: usize,
+    /// Connections that have not yet shown the token (see
+    /// [`super::connections`]).
+    pub max_unauthenticated_connections: usize,
     pub header_timeout: Duration,
     pub body_timeout: Duration,
     /// OAuth protected-resource metadata to publish, if any.
@@ -295,6 +308,7 @@ impl HttpOptions {
             allowed_origins: Vec::new(),
             max_body_bytes: super::lifecycle::MAX_ARGUMENT_BYTES + 64 * 1024,
             max_connections: MAX_CONNECTIONS,
+            max_unauthenticated_connections: MAX_UNAUTHENTICATED_CONNECTIONS,
             header_timeout: HEADER_TIMEOUT,
             body_timeout: BODY_TIMEOUT,
             resource_metadata: None,
@@ -321,14 +335,20 @@ impl HttpOptions {
                 );
             }
         }
-        if self.max_body_bytes == 0 || self.max_connections == 0 {
+        if self.max_body_bytes == 0
+            || self.max_connections == 0
+            || self.max_unauthenticated_connections == 0
+        {
             return Err("the body and connection caps must be at least 1".to_owned());
         }
+        AllowedHosts::new(&self.allowed_hosts)?;
         Ok(())
     }
 
     fn rmcp_config(&self, lifecycle_token: CancellationToken) -> StreamableHttpServerConfig {
-        let mut hosts: Vec<String> = ["localhost", "127.0.0.1", "::1"]
+        // Checked first by the front (`host.rs`); rmcp's own check stays
+        // behind it.
+        let mut hosts: Vec<String> = super::host::LOOPBACK_NAMES
             .into_iter()
             .map(str::to_owned)
             .collect();
@@ -346,8 +366,8 @@ impl HttpOptions {
     }
 }
 
-fn plain(status: StatusCode, text: &'static str) -> Response<Body> {
-    let mut response = Response::new(Full::new(Bytes::from_static(text.as_bytes())).boxed());
+fn plain(status: StatusCode, text: impl Into<Bytes>) -> Response<Body> {
+    let mut response = Response::new(Full::new(text.into()).boxed());
     *response.status_mut() = status;
     response.headers_mut().insert(
         header::CONTENT_TYPE,
@@ -447,13 +467,32 @@ fn is_json(request: &Request<Incoming>) -> bool {
 
 struct Front {
     options: HttpOptions,
+    /// The names the server answers to, parsed.
+    hosts: AllowedHosts,
     /// The argument caps, from the server's options.
     limits: super::framing::Limits,
     mcp: StreamableHttpService<AigentServer, NeverSessionManager>,
 }
 
 impl Front {
-    async fn handle(&self, request: Request<Incoming>) -> Response<Body> {
+    /// Answers one request on `connection`. A connection that has not
+    /// shown the token is answered once and closed, and so is one whose
+    /// request was refused its token: no client keeps a connection
+    /// without the token, however often it asks.
+    async fn handle(&self, request: Request<Incoming>, connection: &Connection) -> Response<Body> {
+        let mut response = self.respond(request, connection).await;
+        if !connection.is_authenticated() || response.status() == StatusCode::UNAUTHORIZED {
+            response
+                .headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        }
+        response
+    }
+
+    async fn respond(&self, request: Request<Incoming>, connection: &Connection) -> Response<Body> {
+        if let Some(refusal) = self.host_refusal(&request) {
+            return refusal;
+        }
         if let Some(metadata) = &self.options.resource_metadata
             && metadata.is_asked_by(request.uri().path())
         {
@@ -467,6 +506,13 @@ impl Front {
         }
         if let Err(error) = authorize(&request, &self.options.token) {
             return unauthorized(error, self.options.resource_metadata.as_ref());
+        }
+        match connection.authenticate() {
+            Ok(()) => {}
+            Err(Refused::Full) => return busy(),
+            // Closed to make room while this request was read: it goes
+            // with its connection.
+            Err(Refused::Closed) => return busy(),
         }
         if request.method() != Method::POST {
             // GET (a standalone stream) and DELETE (a session) do not exist
@@ -533,6 +579,46 @@ impl Front {
     }
 }
 
+impl Front {
+    /// Every `Host` header and an absolute-form target's authority
+    /// (`host.rs`): the `400` or `403` refusing them, if they are refused.
+    fn host_refusal(&self, request: &Request<Incoming>) -> Option<Response<Body>> {
+        let hosts: Vec<&[u8]> = request
+            .headers()
+            .get_all(header::HOST)
+            .iter()
+            .map(HeaderValue::as_bytes)
+            .collect();
+        let uri = request.uri();
+        let checked = super::host::check(
+            &hosts,
+            uri.scheme_str(),
+            uri.authority().map(|authority| authority.as_str()),
+            &self.hosts,
+        );
+        checked.err().map(|refusal| match refusal {
+            super::host::Refusal::BadRequest(why) => {
+                plain(StatusCode::BAD_REQUEST, format!("Bad Request: {why}\n"))
+            }
+            super::host::Refusal::Forbidden(why) => {
+                plain(StatusCode::FORBIDDEN, format!("Forbidden: {why}\n"))
+            }
+        })
+    }
+}
+
+/// `503` to a request whose connection cannot join the authenticated pool.
+fn busy() -> Response<Body> {
+    let mut response = plain(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "Service Unavailable: too many connections\n",
+    );
+    let headers = response.headers_mut();
+    headers.insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+    headers.insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
+}
+
 /// A JSON-RPC error answer to one request, as rmcp writes its own
 /// (`200`, `application/json`: the server answers in JSON, not SSE).
 fn json_rpc_error(id: serde_json::Value, refusal: super::framing::Refusal) -> Response<Body> {
@@ -562,12 +648,7 @@ fn too_large() -> Response<Body> {
     response
 }
 
-/// The canned answer to a connection over the cap, written without hyper.
-const BUSY: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\n\
-retry-after: 1\r\nconnection: close\r\ncontent-length: 42\r\n\r\n\
-Service Unavailable: too many connections\n";
-
-/// Serves Streamable HTTP until SIGTERM or SIGINT; then the listener
+/// Serves Streamable HTTP until SIGTERM, SIGINT or SIGHUP; then the listener
 /// closes, and every call in flight is stopped (after `--drain`, if given)
 /// and its outcome recorded before this returns.
 pub async fn serve_http(
@@ -612,12 +693,18 @@ pub async fn serve(
         Arc::new(NeverSessionManager::default()),
         options.rmcp_config(cancel.clone()),
     );
+    let hosts = AllowedHosts::new(&options.allowed_hosts)
+        .map_err(|why| std::io::Error::new(std::io::ErrorKind::InvalidInput, why))?;
     let front = Arc::new(Front {
         options: options.clone(),
+        hosts,
         limits: server.argument_limits(),
         mcp,
     });
-    let open = Arc::new(AtomicUsize::new(0));
+    let connections = Connections::new(
+        options.max_connections,
+        options.max_unauthenticated_connections,
+    );
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder
         .timer(TokioTimer::new())
@@ -627,10 +714,21 @@ pub async fn serve(
     let builder = Arc::new(builder);
     let stopping = lifecycle.stopping();
     tokio::pin!(stopping);
-    loop {
+    'serving: loop {
+        // Room for one more connection without the token first: over the
+        // cap the oldest that has been read from is closed; when none has
+        // yet, the next waits in the kernel's backlog until one has been
+        // (or has ended).
+        while !connections.make_room() {
+            tokio::select! {
+                () = connections.changed() => {}
+                () = tokio::time::sleep(Duration::from_millis(50)) => {}
+                () = &mut stopping => break 'serving,
+            }
+        }
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
-            () = &mut stopping => break,
+            () = &mut stopping => break 'serving,
         };
         let (stream, _) = match accepted {
             Ok(accepted) => accepted,
@@ -641,35 +739,26 @@ pub async fn serve(
                 continue;
             }
         };
-        if open.fetch_add(1, Ordering::SeqCst) >= options.max_connections {
-            open.fetch_sub(1, Ordering::SeqCst);
-            let _ = stream.try_write(BUSY);
-            // What the client already sent is read and dropped first:
-            // closing a socket with unread input sends a reset, which can
-            // discard the 503 before the client reads it.
-            let mut sink = [0u8; 4096];
-            for _ in 0..16 {
-                match stream.try_read(&mut sink) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {}
-                }
-            }
-            drop(stream);
-            continue;
-        }
+        let connection = Arc::new(connections.admit());
         let _ = stream.set_nodelay(true);
-        let open = Arc::clone(&open);
         let front = Arc::clone(&front);
         let builder = Arc::clone(&builder);
         tokio::spawn(async move {
+            let closed = connection.closed().clone();
+            let held = Arc::clone(&connection);
             let service = hyper::service::service_fn(move |request| {
                 let front = Arc::clone(&front);
-                async move { Ok::<_, Infallible>(front.handle(request).await) }
+                let connection = Arc::clone(&held);
+                async move { Ok::<_, Infallible>(front.handle(request, &connection).await) }
             });
-            let _ = builder
-                .serve_connection(TokioIo::new(stream), service)
-                .await;
-            open.fetch_sub(1, Ordering::SeqCst);
+            let stream = connection.watch(stream);
+            let served = builder.serve_connection(TokioIo::new(stream), service);
+            tokio::select! {
+                _ = served => {}
+                // Dropping the connection closes its socket.
+                () = closed.cancelled() => {}
+            }
+            drop(connection);
         });
     }
     cancel.cancel();

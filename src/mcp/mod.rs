@@ -13,19 +13,28 @@
 //! - `params.rs` says which field of a known method's params is wrong.
 //! - `skills.rs` finds, validates and confines the served skills.
 //! - `server.rs` is the handler and the stdio transport, `http.rs` the
-//!   HTTP front (auth, limits) before rmcp's Streamable HTTP service; they
+//!   HTTP front (auth, limits) before rmcp's Streamable HTTP service, with
+//!   `host.rs` (which host a request names) and `connections.rs` (who
+//!   holds the connections, with and without the token); they
 //!   name the rmcp SDK, whose API changes between releases (`confirm.rs`
 //!   names only its `requestState` codec).
-//! - `lifecycle.rs`: calls in flight, their cap, and the shutdown that
-//!   cancels and records them.
+//! - `lifecycle.rs`: calls in flight, their cap, the line of calls
+//!   waiting for a place, and the shutdown that cancels and records them.
+//! - `logging.rs`: a running tool's stderr as `notifications/message`.
+//! - `prompts.rs`: skills and tools as prompts, and completion of a tool
+//!   prompt's enum arguments.
 
 pub mod cache;
 pub mod call;
 pub mod confirm;
+pub mod connections;
 pub mod framing;
+pub mod host;
 pub mod http;
 pub mod lifecycle;
+pub mod logging;
 pub mod params;
+pub mod prompts;
 pub mod skills;
 pub mod tools;
 
@@ -67,8 +76,9 @@ pub struct ServeOptions {
     /// Cap on the JSON values in one call's `arguments` (object keys
     /// counted); above it, `-32602`.
     pub max_argument_values: usize,
-    /// Cap on calls running at once; a call over it is refused at once.
-    pub max_calls: usize,
+    /// Calls running at once, and the line of calls waiting for a place
+    /// (its length and deadline).
+    pub calls: lifecycle::CallLimits,
     /// The key that seals confirmation states (at least 32 bytes); servers
     /// that share one accept each other's retries. `None`: a random key
     /// for this process.
@@ -90,7 +100,7 @@ impl Default for ServeOptions {
             drain: Duration::ZERO,
             max_argument_bytes: lifecycle::MAX_ARGUMENT_BYTES,
             max_argument_values: lifecycle::MAX_ARGUMENT_VALUES,
-            max_calls: lifecycle::MAX_CALLS,
+            calls: lifecycle::CallLimits::default(),
             state_key: None,
         }
     }
@@ -142,7 +152,7 @@ pub enum ServeError {
 }
 
 /// Runs the server on stdin/stdout (or HTTP, with `options.http`) until the
-/// client disconnects or the server gets SIGTERM or SIGINT. `report` hears
+/// client disconnects or the server gets SIGTERM, SIGINT or SIGHUP. `report` hears
 /// about declarations and skills that are not served.
 pub fn serve(
     options: ServeOptions,

@@ -13,15 +13,23 @@ use rmcp::model::{
     ReadResourceResult, Resource, ResourceContents, ServerCapabilities, ServerConfig, Skill,
     SkillFrontmatter, SkillResource, SkillResources, Task, Tool,
 };
+use rmcp::model::{
+    CompleteRequestParams, CompleteResult, CompletionInfo, GetPromptRequestParams,
+    GetPromptResponse, GetPromptResult, ListPromptsResult, Prompt, PromptMessage, Reference, Role,
+};
+#[allow(deprecated)]
+use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam, SetLevelRequestParams};
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::task_manager::{TaskExit, TaskManager, TaskOptions};
 use rmcp::{ErrorData as McpError, Peer, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 
 use super::call::{self, CallSettings, Confirmation, Controls, Refusal, ToolOutcome};
-use super::confirm::{self, Sealer};
+use super::confirm::{self, ClaimError, Sealer, UsedStates};
 use super::lifecycle::Lifecycle;
+use super::logging;
 use super::params;
+use super::prompts;
 use super::skills::{self, Scan, ServedSkill};
 use super::tools;
 use super::{Notice, ServeError, ServeOptions};
@@ -59,8 +67,15 @@ pub struct AigentServer {
     /// Seals confirmation states; `None` when the configured key is unusable
     /// (then no confirmation can be asked for under 2026-07-28).
     sealer: Arc<Option<Sealer>>,
+    /// The states already answered, beside the audit log; `None` when the
+    /// log has no location (then no state is honoured).
+    used: Arc<Option<UsedStates>>,
     /// Long calls run as tasks (SEP-2663), kept in this process.
     tasks: TaskManager,
+    /// The level `logging/setLevel` set, over stdio (one session per
+    /// process); over HTTP no session is kept, and only a request's own
+    /// level counts.
+    session_log_level: Arc<Mutex<Option<logging::Level>>>,
 }
 
 impl AigentServer {
@@ -71,6 +86,9 @@ impl AigentServer {
 
     pub fn new(options: ServeOptions, reporter: Reporter) -> Self {
         let sealer = Sealer::new(options.state_key.as_deref()).ok();
+        let used = crate::exec::audit::AuditLog::from_env(options.audit_log.as_deref())
+            .ok()
+            .map(|log| UsedStates::beside(log.path()));
         let settings = options.commands_dir.clone().map(|dir| CallSettings {
             registry: crate::registry::Registry::Directory(dir),
             audit: Arc::new(KeptLog::new(options.audit_log.clone())),
@@ -79,7 +97,16 @@ impl AigentServer {
             sandbox: options.sandbox,
             declarations: Arc::new(super::cache::DeclarationCache::new(options.poll_interval)),
         });
-        let lifecycle = Lifecycle::new(options.max_calls);
+        // The line holds at most the arguments of a few of the largest calls.
+        let budget = super::lifecycle::Weight {
+            bytes: options
+                .max_argument_bytes
+                .saturating_mul(super::lifecycle::QUEUE_BUDGET_CALLS),
+            values: options
+                .max_argument_values
+                .saturating_mul(super::lifecycle::QUEUE_BUDGET_CALLS),
+        };
+        let lifecycle = Lifecycle::new(options.calls, budget);
         Self {
             lifecycle,
             options: Arc::new(options),
@@ -92,7 +119,9 @@ impl AigentServer {
             })),
             refreshing: Arc::new(Mutex::new(())),
             sealer: Arc::new(sealer),
+            used: Arc::new(used),
             tasks: TaskManager::new(),
+            session_log_level: Arc::new(Mutex::new(None)),
             reporter,
         }
     }
@@ -198,6 +227,11 @@ impl AigentServer {
             if skills_changed && peer.notify_resource_list_changed().await.is_err() {
                 return;
             }
+            // Prompts are made of both.
+            if (tools_changed || skills_changed) && peer.notify_prompt_list_changed().await.is_err()
+            {
+                return;
+            }
         }
     }
 
@@ -238,6 +272,8 @@ impl AigentServer {
                     progress: Some(move |seconds: u64| {
                         reporter.set_status_message(format!("running for {seconds} s"));
                     }),
+                    // A task has no request to send messages on.
+                    stderr: None,
                 };
                 let outcome = call::execute(
                     &settings,
@@ -270,11 +306,7 @@ impl AigentServer {
         // to send a request of its own, and rmcp gives each request a
         // stand-in peer with no capabilities. Say so, rather than blame
         // a client that may well have declared `elicitation`.
-        if context
-            .extensions
-            .get::<hyper::http::request::Parts>()
-            .is_some()
-        {
+        if over_http(context) {
             return Err(CONFIRM_OVER_HTTP);
         }
         if peer.supported_elicitation_modes().is_empty() {
@@ -331,11 +363,44 @@ impl AigentServer {
 
     /// How a running call hears that it is cancelled (by its client, or by
     /// a shutdown), and tells its client that it is still running when the
-    /// client asked for progress.
+    /// client asked for progress, and what it writes to stderr unless the
+    /// client asked only for messages above [`logging::STDERR_LEVEL`]:
+    /// those go out in order, from a task of their own, which
+    /// [`told`] waits for before the result goes.
     fn controls(
         &self,
         context: &RequestContext<RoleServer>,
-    ) -> Controls<impl Future<Output = &'static str> + use<>, impl FnMut(u64) + use<>> {
+        command: &str,
+    ) -> (
+        Controls<impl Future<Output = &'static str> + use<>, impl FnMut(u64) + use<>>,
+        Option<Forwarding>,
+    ) {
+        let (stderr, forwarding) = match self.log_level(context) {
+            level if level <= logging::STDERR_LEVEL => {
+                let (lines, mut told) = tokio::sync::mpsc::unbounded_channel::<String>();
+                let peer = context.peer.clone();
+                let logger = format!("{command} (stderr)");
+                let forwarding = tokio::spawn(async move {
+                    while let Some(line) = told.recv().await {
+                        // Deprecated by SEP-2577 (rmcp marks it so), and
+                        // still part of every revision the server speaks.
+                        #[allow(deprecated)]
+                        let sent = peer
+                            .notify_logging_message(log_message(
+                                logging::STDERR_LEVEL,
+                                &logger,
+                                line,
+                            ))
+                            .await;
+                        if sent.is_err() {
+                            break;
+                        }
+                    }
+                });
+                (Some(lines), Some(forwarding))
+            }
+            _ => (None, None),
+        };
         let peer = context.peer.clone();
         let token = context.meta.get_progress_token();
         let progress = token.map(|token| {
@@ -350,7 +415,7 @@ impl AigentServer {
         });
         let cancelled = context.ct.clone();
         let lifecycle = self.lifecycle.clone();
-        Controls {
+        let controls = Controls {
             cancelled: async move {
                 tokio::select! {
                     () = cancelled.cancelled() => "the client cancelled the request or went away",
@@ -358,7 +423,62 @@ impl AigentServer {
                 }
             },
             progress,
-        }
+            stderr,
+        };
+        (controls, forwarding)
+    }
+
+    /// The level at and above which the client wants messages: its
+    /// request's own (2026-07-28), else the one its session set
+    /// (`logging/setLevel`, over stdio), else [`logging::DEFAULT_LEVEL`].
+    /// Over HTTP no session is kept, so a level set there is not known to
+    /// a later request.
+    fn log_level(&self, context: &RequestContext<RoleServer>) -> logging::Level {
+        #[allow(deprecated)]
+        let asked = context.meta.log_level().map(level_from);
+        let session = || {
+            if over_http(context) {
+                None
+            } else {
+                *self
+                    .session_log_level
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+            }
+        };
+        asked.or_else(session).unwrap_or(logging::DEFAULT_LEVEL)
+    }
+
+    /// A replayed confirmation: refused, and audited as a refused replay
+    /// under the replay's own id, naming the request it replays.
+    async fn refuse_replay(
+        &self,
+        settings: &CallSettings,
+        prepared: &call::Prepared,
+        ids: &RequestIds,
+        first_round: &RequestIds,
+    ) -> ToolOutcome {
+        let audit_log = settings.audit.clone();
+        let command = prepared.command.clone();
+        let argv = prepared.argv.redacted();
+        let (record_ids, replay_of) = (ids.clone(), first_round.request_id.clone());
+        let written = tokio::task::spawn_blocking(move || {
+            confirm::audit_replay(&audit_log, &command, &argv, &record_ids, &replay_of)
+        })
+        .await
+        .unwrap_or_else(|err| Err(err.to_string()));
+        let warnings = written
+            .err()
+            .map(|err| format!("the audit record was not written: {err}"))
+            .into_iter()
+            .collect();
+        call::not_confirmed(
+            &prepared.command,
+            &prepared.argv,
+            confirm::StateError::Used.reason(),
+            warnings,
+            ids,
+        )
     }
 
     /// The first round's audit record; nobody is asked if it cannot be
@@ -415,6 +535,60 @@ fn refused(refusal: Refusal) -> Result<CallToolResponse, McpError> {
         Refusal::UnknownTool { name, closest } => Err(unknown_tool(&name, closest.as_deref())),
         Refusal::Outcome(outcome) => Ok(tool_result(outcome).into()),
     }
+}
+
+/// Whether the request came over HTTP (where no session is kept).
+fn over_http(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .extensions
+        .get::<hyper::http::request::Parts>()
+        .is_some()
+}
+
+/// The task that sends a call's stderr to its client.
+type Forwarding = tokio::task::JoinHandle<()>;
+
+/// Waits for a call's stderr messages to have gone out, so that the
+/// result comes after them (a client that stopped reading is not waited
+/// for long).
+async fn told(forwarding: Option<Forwarding>) {
+    if let Some(forwarding) = forwarding {
+        let _ = tokio::time::timeout(Duration::from_secs(5), forwarding).await;
+    }
+}
+
+#[allow(deprecated)]
+fn level_from(level: LoggingLevel) -> logging::Level {
+    match level {
+        LoggingLevel::Debug => logging::Level::Debug,
+        LoggingLevel::Info => logging::Level::Info,
+        LoggingLevel::Notice => logging::Level::Notice,
+        LoggingLevel::Warning => logging::Level::Warning,
+        LoggingLevel::Error => logging::Level::Error,
+        LoggingLevel::Critical => logging::Level::Critical,
+        LoggingLevel::Alert => logging::Level::Alert,
+        LoggingLevel::Emergency => logging::Level::Emergency,
+    }
+}
+
+/// A `notifications/message` of `line` from `logger` at `level`.
+#[allow(deprecated)]
+fn log_message(
+    level: logging::Level,
+    logger: &str,
+    line: String,
+) -> LoggingMessageNotificationParam {
+    let level = match level {
+        logging::Level::Debug => LoggingLevel::Debug,
+        logging::Level::Info => LoggingLevel::Info,
+        logging::Level::Notice => LoggingLevel::Notice,
+        logging::Level::Warning => LoggingLevel::Warning,
+        logging::Level::Error => LoggingLevel::Error,
+        logging::Level::Critical => LoggingLevel::Critical,
+        logging::Level::Alert => LoggingLevel::Alert,
+        logging::Level::Emergency => LoggingLevel::Emergency,
+    };
+    LoggingMessageNotificationParam::new(level, Value::String(line)).with_logger(logger)
 }
 
 /// Whether this request is made under 2026-07-28 or later (its own `_meta`,
@@ -483,7 +657,13 @@ fn skill_entry(skill: &ServedSkill) -> Skill {
 
 impl ServerHandler for AigentServer {
     fn get_info(&self) -> ServerConfig {
+        // `logging`: deprecated by SEP-2577, still in every revision served.
+        #[allow(deprecated)]
         let capabilities = ServerCapabilities::builder()
+            .enable_logging()
+            .enable_completions()
+            .enable_prompts()
+            .enable_prompts_list_changed()
             .enable_tools()
             .enable_tool_list_changed()
             .enable_resources()
@@ -496,7 +676,9 @@ impl ServerHandler for AigentServer {
             .with_instructions(
                 "Declared commands are tools: arguments are checked by aigent's guard before \
                  anything runs, and every call is audited. Validated skills are served through \
-                 the skills extension (skills/list, skills/get, resources/read).",
+                 the skills extension (skills/list, skills/get, resources/read), and as prompts \
+                 (a skill's body is its prompt); each tool is a prompt too, whose enum \
+                 arguments complete.",
             )
     }
 
@@ -512,6 +694,115 @@ impl ServerHandler for AigentServer {
         Ok(ListToolsResult::with_all_items(tools.as_ref().clone())
             .with_ttl_ms(cache_ttl_ms(self.options.poll_interval))
             .with_cache_scope(CacheScope::Private))
+    }
+
+    #[allow(deprecated)]
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        // Over HTTP there is no session to keep it in: accepted, and each
+        // request's own level (2026-07-28) is what counts there.
+        if !over_http(&context) {
+            *self
+                .session_log_level
+                .lock()
+                .unwrap_or_else(|p| p.into_inner()) = Some(level_from(request.level));
+        }
+        Ok(())
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, McpError> {
+        let served = self.prompts_blocking().await?;
+        let prompts = served
+            .iter()
+            .filter_map(|prompt| serde_json::from_value::<Prompt>(prompt.listing()).ok())
+            .collect();
+        Ok(ListPromptsResult::with_all_items(prompts)
+            .with_ttl_ms(cache_ttl_ms(self.options.poll_interval))
+            .with_cache_scope(CacheScope::Private))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, McpError> {
+        let served = self.prompts_blocking().await?;
+        let Some(prompt) = served.iter().find(|prompt| prompt.name() == request.name) else {
+            return Err(McpError::invalid_params(
+                format!("no prompt is served as `{}`", request.name),
+                Some(json!({"field": "name", "name": request.name})),
+            ));
+        };
+        let given = request.arguments.unwrap_or_default();
+        let (description, text) = match prompt {
+            ServedPrompt::Tool(tool) => {
+                let text = prompts::tool_message(tool, &given)
+                    .map_err(|(message, data)| McpError::invalid_params(message, Some(data)))?;
+                (
+                    prompt.listing()["description"].as_str().map(str::to_owned),
+                    text,
+                )
+            }
+            ServedPrompt::Skill {
+                uri, description, ..
+            } => {
+                if let Some(argument) = given.keys().next() {
+                    return Err(McpError::invalid_params(
+                        format!("the prompt `{}` takes no arguments", request.name),
+                        Some(json!({"field": "arguments", "argument": argument})),
+                    ));
+                }
+                let scan = self.scan_blocking().await?;
+                let uri = uri.clone();
+                let bytes = tokio::task::spawn_blocking(move || skills::read(&scan.catalog, &uri))
+                    .await
+                    .map_err(|err| McpError::internal_error(err.to_string(), None))?
+                    .map_err(|err| McpError::internal_error(err.to_string(), None))?;
+                (Some(description.clone()), skill_body(&bytes))
+            }
+        };
+        let mut result = GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)]);
+        if let Some(description) = description {
+            result = result.with_description(description);
+        }
+        Ok(result.into())
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, McpError> {
+        // Only a tool's prompt has arguments with a closed set of values;
+        // for anything else (a skill's prompt, a resource, a name not
+        // served) there is nothing to offer, and the answer says so.
+        let (values, total) = match &request.r#ref {
+            Reference::Prompt(reference) => {
+                let served = self.prompts_blocking().await?;
+                match served.iter().find(|prompt| prompt.name() == reference.name) {
+                    Some(ServedPrompt::Tool(tool)) => {
+                        prompts::complete(tool, &request.argument.name, &request.argument.value)
+                    }
+                    _ => (Vec::new(), 0),
+                }
+            }
+            _ => (Vec::new(), 0),
+        };
+        let more = total > values.len();
+        let completion = CompletionInfo::with_pagination(
+            values,
+            Some(u32::try_from(total).unwrap_or(u32::MAX)),
+            more,
+        )
+        .map_err(|err| McpError::internal_error(err, None))?;
+        Ok(CompleteResult::new(completion))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -533,27 +824,34 @@ impl ServerHandler for AigentServer {
         let Some(settings) = self.settings.as_ref().clone() else {
             return Err(unknown_tool(&name, None));
         };
-        check_arguments_within(request.arguments.as_ref(), self.options.argument_limits())?;
+        let weight =
+            check_arguments_within(request.arguments.as_ref(), self.options.argument_limits())?;
         // Held until the call's outcome is recorded: the cap on calls at
-        // once, and what a shutdown waits for.
-        let slot = match self.lifecycle.begin(arrival) {
+        // once, and what a shutdown waits for. Over the cap, the call waits
+        // in line (bounded, with a deadline).
+        let begun = tokio::select! {
+            begun = self.lifecycle.begin(arrival, weight) => begun.map_err(|refusal| refusal.to_string()),
+            () = context.ct.cancelled() => Err(
+                "the client cancelled the request while it waited for a place; nothing was run"
+                    .to_owned(),
+            ),
+        };
+        let slot = match begun {
             Ok(slot) => slot,
-            Err(refusal) => {
-                return Ok(tool_result(call::not_started(&name, &refusal.to_string())).into());
-            }
+            Err(why) => return Ok(tool_result(call::not_started(&name, &why)).into()),
         };
         // A second round (2026-07-28) carries the state the first round
         // sealed: it names the first round's request, so both are audited
         // under one id. Checked before anything else reads the call.
-        let retry = request.request_state.as_deref().map(|state| {
+        let opened = request.request_state.as_deref().map(|state| {
             self.sealer
                 .as_ref()
                 .as_ref()
                 .ok_or(confirm::StateError::Invalid)
                 .and_then(|sealer| sealer.open(state, &name, request.arguments.as_ref()))
         });
-        let ids = match &retry {
-            Some(Ok(first_round)) => first_round.clone(),
+        let mut ids = match &opened {
+            Some(Ok(first_round)) => first_round.ids.clone(),
             _ => RequestIds::new(),
         };
         // The declaration decides the way. Usually it is cached: a few
@@ -577,12 +875,40 @@ impl ServerHandler for AigentServer {
                 .client_capabilities()
                 .is_some_and(|capabilities| capabilities.supports_tasks());
         let asks_first = found.needs_confirmation() && !self.options.confirm_destructive;
+        // A state that opened is honoured once, by any server sharing the
+        // record of used states: the first answer claims it, durably,
+        // before anything else is done with it. A replay goes on under an
+        // id of its own, naming the request it replays.
+        let mut replay_of = None;
+        let retry = match opened {
+            Some(Ok(opened)) if asks_first => {
+                let used = Arc::clone(&self.used);
+                let claimed = blocking_step(move || match used.as_ref() {
+                    Some(used) => used.claim(&opened),
+                    None => Err(ClaimError::Unrecorded(std::io::Error::other(
+                        "the audit log has no location",
+                    ))),
+                })
+                .await?;
+                Some(match claimed {
+                    Ok(()) => Ok(()),
+                    Err(ClaimError::Used) => {
+                        replay_of = Some(std::mem::take(&mut ids));
+                        Err(confirm::StateError::Used)
+                    }
+                    Err(ClaimError::Unrecorded(_)) => Err(confirm::StateError::Unrecorded),
+                })
+            }
+            Some(opened) => Some(opened.map(|_| ())),
+            None => None,
+        };
         if !asks_first && !runs_as_task {
             // Straight to the run, whose Phase 1 is the call's only one.
-            let controls = self.controls(&context);
+            let (controls, forwarding) = self.controls(&context, &name);
             let runnable = call::Runnable::new(found, arguments);
             let outcome =
                 call::execute(&settings, runnable, Confirmation::Given, &ids, controls).await;
+            told(forwarding).await;
             return Ok(tool_result(outcome).into());
         }
         // A dry run first: a person confirms the argv it gives, and a task
@@ -596,6 +922,13 @@ impl ServerHandler for AigentServer {
             Ok(prepared) => prepared,
             Err(refusal) => return refused(refusal),
         };
+        if let Some(first_round) = replay_of {
+            return Ok(tool_result(
+                self.refuse_replay(&settings, &prepared, &ids, &first_round)
+                    .await,
+            )
+            .into());
+        }
         let confirmation = if !asks_first {
             Confirmation::Given
         } else if let Some(retry) = retry {
@@ -632,8 +965,9 @@ impl ServerHandler for AigentServer {
             let task = self.run_as_task(settings, prepared, ids, slot);
             return Ok(CreateTaskResult::new(task).into());
         }
-        let controls = self.controls(&context);
+        let (controls, forwarding) = self.controls(&context, &name);
         let outcome = call::execute(&settings, prepared.into(), confirmation, &ids, controls).await;
+        told(forwarding).await;
         Ok(tool_result(outcome).into())
     }
 
@@ -770,7 +1104,87 @@ impl ServerHandler for AigentServer {
     }
 }
 
+/// A prompt the server serves.
+enum ServedPrompt {
+    /// A tool's, from its definition (as `tools/list` gives it).
+    Tool(Value),
+    Skill {
+        name: String,
+        description: String,
+        /// Its `SKILL.md`.
+        uri: String,
+    },
+}
+
+impl ServedPrompt {
+    fn name(&self) -> &str {
+        match self {
+            ServedPrompt::Tool(tool) => tool["name"].as_str().unwrap_or_default(),
+            ServedPrompt::Skill { name, .. } => name,
+        }
+    }
+
+    /// As `prompts/list` gives it.
+    fn listing(&self) -> Value {
+        match self {
+            ServedPrompt::Tool(tool) => prompts::tool_prompt(tool),
+            ServedPrompt::Skill {
+                name, description, ..
+            } => prompts::skill_prompt(name, description),
+        }
+    }
+}
+
+/// A `SKILL.md`'s body: the text after its frontmatter.
+fn skill_body(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    match crate::skill::frontmatter::split(&text) {
+        Ok(document) => document.body.trim_start_matches(['\r', '\n']).to_owned(),
+        Err(_) => text.into_owned(),
+    }
+}
+
 impl AigentServer {
+    /// Every prompt served: each skill's, then each tool's whose name no
+    /// skill has.
+    async fn prompts_blocking(&self) -> Result<Vec<ServedPrompt>, McpError> {
+        let server = self.clone();
+        tokio::task::spawn_blocking(move || {
+            let scan = server.scan();
+            let tools = server.tools();
+            let mut served: Vec<ServedPrompt> = scan
+                .catalog
+                .skills
+                .iter()
+                .map(|skill| {
+                    let text = |key: &str| {
+                        skill
+                            .frontmatter
+                            .get(key)
+                            .and_then(Value::as_str)
+                            .map(str::to_owned)
+                    };
+                    ServedPrompt::Skill {
+                        name: text("name").unwrap_or_else(|| skill.name.clone()),
+                        description: text("description").unwrap_or_default(),
+                        uri: skill.uri.clone(),
+                    }
+                })
+                .collect();
+            for tool in tools.iter() {
+                if served.iter().any(|prompt| prompt.name() == tool.name) {
+                    continue;
+                }
+                if let Ok(definition) = serde_json::to_value(tool) {
+                    served.push(ServedPrompt::Tool(definition));
+                }
+            }
+            served
+        })
+        .await
+        .map_err(|err| McpError::internal_error(err.to_string(), None))
+    }
+
     async fn scan_blocking(&self) -> Result<Arc<Scan>, McpError> {
         let server = self.clone();
         tokio::task::spawn_blocking(move || server.scan())
@@ -781,18 +1195,23 @@ impl AigentServer {
 
 /// Refuses `arguments` over `limits` (bytes of JSON text, or JSON
 /// values), with `-32602` naming the field, before anything else looks at
-/// them. The transports look first, before rmcp parses a message; this
-/// holds any other way in to the same limits.
+/// them; within them, what they weigh (for the line of waiting calls).
+/// The transports look first, before rmcp parses a message; this holds
+/// any other way in to the same limits.
 fn check_arguments_within(
     arguments: Option<&serde_json::Map<String, Value>>,
     limits: super::framing::Limits,
-) -> Result<(), McpError> {
+) -> Result<super::lifecycle::Weight, McpError> {
     let Some(arguments) = arguments else {
-        return Ok(());
+        return Ok(super::lifecycle::Weight::default());
     };
-    match limits.refusal(super::framing::Measure::of_parsed(arguments)) {
+    let measure = super::framing::Measure::of_parsed(arguments);
+    match limits.refusal(measure) {
         Some((_, message, data)) => Err(McpError::invalid_params(message, Some(data))),
-        None => Ok(()),
+        None => Ok(super::lifecycle::Weight {
+            bytes: measure.bytes,
+            values: measure.values,
+        }),
     }
 }
 
@@ -822,7 +1241,10 @@ impl tokio::io::AsyncRead for WatchedStdin {
     }
 }
 
-/// Resolves with the signal's name on SIGTERM or SIGINT.
+/// Resolves with the signal's name on SIGTERM, SIGINT or SIGHUP (the
+/// terminal the server ran in was closed: left to its default, it would
+/// end the server and orphan the calls' process groups, which are not in
+/// the terminal's).
 pub(super) async fn shutdown_signal() -> &'static str {
     #[cfg(unix)]
     {
@@ -830,10 +1252,12 @@ pub(super) async fn shutdown_signal() -> &'static str {
         match (
             signal(SignalKind::terminate()),
             signal(SignalKind::interrupt()),
+            signal(SignalKind::hangup()),
         ) {
-            (Ok(mut term), Ok(mut interrupt)) => tokio::select! {
+            (Ok(mut term), Ok(mut interrupt), Ok(mut hangup)) => tokio::select! {
                 _ = term.recv() => "the server got SIGTERM",
                 _ = interrupt.recv() => "the server got SIGINT",
+                _ = hangup.recv() => "the server got SIGHUP",
             },
             _ => std::future::pending().await,
         }
@@ -880,7 +1304,7 @@ impl AigentServer {
 }
 
 /// Serves on stdin/stdout until the client goes away (EOF on stdin) or the
-/// server gets SIGTERM or SIGINT; then every call in flight is stopped
+/// server gets SIGTERM, SIGINT or SIGHUP; then every call in flight is stopped
 /// (after `--drain`, if given) and its outcome recorded before this returns.
 pub async fn serve_stdio(options: ServeOptions, reporter: Reporter) -> Result<(), ServeError> {
     let interval = options.poll_interval;

@@ -45,9 +45,13 @@ mod mcp_http_oauth;
 #[cfg(target_os = "linux")]
 mod mcp_memory;
 #[cfg(unix)]
+mod mcp_queue;
+#[cfg(unix)]
 mod mcp_revisions;
 #[cfg(unix)]
 mod mcp_shutdown;
+#[cfg(unix)]
+mod mcp_utilities;
 #[cfg(unix)]
 mod mcp_wire;
 mod newcomer;

@@ -23,7 +23,7 @@ use crate::common::Sandbox;
 const GREET: &str = "name: greet\ndescription: Print a greeting\ndanger_level: safe\nparameters:\n  who: {type: string, required: true}\nsubprocess: {binary: echo, hardcoded_args: [hello], user_controlled_args: [who]}\n";
 
 /// A declaration `NAME` that runs `sh SCRIPT` with the given danger level.
-fn script_command(sandbox: &Sandbox, name: &str, danger: &str, script: &str) {
+pub(crate) fn script_command(sandbox: &Sandbox, name: &str, danger: &str, script: &str) {
     let path = sandbox.write(format!("scripts/{name}.sh"), script);
     sandbox.write(
         format!("commands/{name}.yaml"),
@@ -51,7 +51,7 @@ fn server_command(sandbox: &Sandbox, extra: &[&str]) -> tokio::process::Command 
     cmd
 }
 
-type Client<H> = RunningService<RoleClient, H>;
+pub(crate) type Client<H> = RunningService<RoleClient, H>;
 
 async fn connect_with<H: ClientHandler>(
     sandbox: &Sandbox,
@@ -67,7 +67,7 @@ async fn connect_with<H: ClientHandler>(
     (client, stderr.expect("stderr piped"))
 }
 
-async fn connect(sandbox: &Sandbox, extra: &[&str]) -> Client<()> {
+pub(crate) async fn connect(sandbox: &Sandbox, extra: &[&str]) -> Client<()> {
     connect_with(sandbox, extra, ()).await.0
 }
 
@@ -75,14 +75,18 @@ fn arguments(value: Value) -> Map<String, Value> {
     value.as_object().cloned().unwrap_or_default()
 }
 
-async fn call(client: &Client<impl ClientHandler>, name: &str, args: Value) -> CallToolResult {
+pub(crate) async fn call(
+    client: &Client<impl ClientHandler>,
+    name: &str,
+    args: Value,
+) -> CallToolResult {
     client
         .call_tool(CallToolRequestParams::new(name.to_owned()).with_arguments(arguments(args)))
         .await
         .expect("tools/call answered")
 }
 
-fn audit_events(sandbox: &Sandbox) -> Vec<Value> {
+pub(crate) fn audit_events(sandbox: &Sandbox) -> Vec<Value> {
     std::fs::read_to_string(sandbox.audit_log())
         .unwrap_or_default()
         .lines()
@@ -90,7 +94,7 @@ fn audit_events(sandbox: &Sandbox) -> Vec<Value> {
         .collect()
 }
 
-fn structured(result: &CallToolResult) -> &Value {
+pub(crate) fn structured(result: &CallToolResult) -> &Value {
     result
         .structured_content
         .as_ref()
@@ -566,7 +570,7 @@ async fn concurrent_calls_run_side_by_side() {
     client.cancel().await.unwrap();
 }
 
-async fn futures_join_all<F: std::future::Future>(
+pub(crate) async fn futures_join_all<F: std::future::Future>(
     futures: impl Iterator<Item = F>,
 ) -> Vec<F::Output> {
     let mut set = Vec::new();

@@ -495,6 +495,39 @@ fn rss_kib(pid: u32) -> u64 {
         .unwrap_or(0)
 }
 
+/// Whether the server has closed `stream`: a read ends (EOF or reset)
+/// within `within`, rather than timing out.
+fn closed_by_server(stream: &TcpStream, within: Duration) -> bool {
+    stream.set_read_timeout(Some(within)).unwrap();
+    let mut sink = [0u8; 4096];
+    let mut reader = stream;
+    loop {
+        match reader.read(&mut sink) {
+            Ok(0) => return true,
+            Ok(_) => continue,
+            Err(err) => {
+                return !matches!(
+                    err.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                );
+            }
+        }
+    }
+}
+
+/// A `tools/list` with the token on a new connection of its own.
+fn token_holder_lists(address: SocketAddr) -> Reply {
+    let mut stream = TcpStream::connect(address).unwrap();
+    let body = tools_list().to_string();
+    write!(
+        stream,
+        "POST /mcp HTTP/1.1\r\nHost: {address}\r\n{JSON_HEADERS}\r\nMCP-Protocol-Version: 2025-06-18\r\nAuthorization: Bearer {TOKEN}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    read_reply(&mut stream)
+}
+
 #[test]
 #[cfg(target_os = "linux")]
 fn a_thousand_connections_at_once_are_bounded() {
@@ -502,7 +535,14 @@ fn a_thousand_connections_at_once_are_bounded() {
     registry(&sandbox);
     let server = start(
         &sandbox,
-        &["--max-connections", "64", "--read-timeout", "10"],
+        &[
+            "--max-connections",
+            "64",
+            "--max-unauthenticated-connections",
+            "64",
+            "--read-timeout",
+            "10",
+        ],
     );
     let before = rss_kib(server.child.id());
     let mut streams = Vec::new();
@@ -515,43 +555,247 @@ fn a_thousand_connections_at_once_are_bounded() {
         streams.push(stream);
     }
     let during = rss_kib(server.child.id());
-    // Connections over the cap were answered 503 and closed at once.
-    let mut refused = 0;
-    for stream in streams.iter_mut().skip(900) {
-        stream
-            .set_read_timeout(Some(Duration::from_secs(5)))
-            .unwrap();
-        let mut head = [0u8; 12];
-        if stream.read_exact(&mut head).is_ok() && &head == b"HTTP/1.1 503" {
-            refused += 1;
-        }
-    }
-    assert!(refused >= 90, "only {refused} of the last 100 were refused");
-    drop(streams);
-    // Served again once the stalled ones time out.
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let reply = loop {
-        let mut stream = TcpStream::connect(server.address).unwrap();
-        let body = tools_list().to_string();
-        write!(
-            stream,
-            "POST /mcp HTTP/1.1\r\nHost: {}\r\n{JSON_HEADERS}\r\nMCP-Protocol-Version: 2025-06-18\r\nAuthorization: Bearer {TOKEN}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            server.address,
-            body.len()
-        )
-        .unwrap();
-        let reply = read_reply(&mut stream);
-        if reply.status == 200 || Instant::now() > deadline {
-            break reply;
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    };
+    // None of them showed the token: all but the newest 64 were closed to
+    // make room, oldest first.
+    let closed = streams
+        .iter()
+        .take(100)
+        .filter(|stream| closed_by_server(stream, Duration::from_secs(5)))
+        .count();
+    assert!(closed >= 95, "only {closed} of the first 100 were closed");
+    let open = streams
+        .iter()
+        .rev()
+        .take(20)
+        .filter(|stream| !closed_by_server(stream, Duration::from_millis(100)))
+        .count();
+    assert_eq!(open, 20, "the newest are still held");
+    // A token holder is answered at once, with every stalled one still
+    // connected: its connection is the newest.
+    let started = Instant::now();
+    let reply = token_holder_lists(server.address);
     assert_eq!(reply.status, 200, "{reply:?}");
+    assert!(started.elapsed() < Duration::from_secs(5));
     assert!(
         during.saturating_sub(before) < 64 * 1024,
         "1,000 connections took {} KiB (from {before} to {during})",
         during.saturating_sub(before)
     );
+    drop(streams);
+}
+
+/// The attack of issue 41: tokenless clients, each sending a request now
+/// and then on a kept-alive connection, held every slot. Now each is
+/// answered once and closed, and those that connect and say nothing only
+/// ever hold the small pool, oldest closed first: a token holder is
+/// answered throughout.
+#[test]
+#[cfg(target_os = "linux")]
+fn tokenless_keep_alive_clients_cannot_lock_out_a_token_holder() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+    let sandbox = Sandbox::new();
+    registry(&sandbox);
+    let server = start(&sandbox, &["--max-connections", "8"]);
+    let address = server.address;
+    let stop = Arc::new(AtomicBool::new(false));
+    let answered = Arc::new(AtomicUsize::new(0));
+    let kept_open = Arc::new(AtomicUsize::new(0));
+    let mut clients = Vec::new();
+    for index in 0..256 {
+        let (stop, answered, kept_open) = (
+            Arc::clone(&stop),
+            Arc::clone(&answered),
+            Arc::clone(&kept_open),
+        );
+        clients.push(
+            std::thread::Builder::new()
+                .stack_size(64 * 1024)
+                .spawn(move || {
+                    while !stop.load(Ordering::Relaxed) {
+                        let Ok(mut stream) = TcpStream::connect(address) else {
+                            std::thread::sleep(Duration::from_millis(50));
+                            continue;
+                        };
+                        if index % 4 == 0 {
+                            // Connects and says nothing, as long as it is let.
+                            let _ = closed_by_server(&stream, Duration::from_secs(5));
+                            continue;
+                        }
+                        // A tokenless request, asking to keep the connection.
+                        let body = tools_list().to_string();
+                        let sent = write!(
+                            stream,
+                            "POST /mcp HTTP/1.1\r\nHost: {address}\r\n{JSON_HEADERS}\r\nContent-Length: {}\r\n\r\n{body}",
+                            body.len()
+                        );
+                        if sent.is_err() {
+                            continue;
+                        }
+                        let mut head = [0u8; 12];
+                        stream
+                            .set_read_timeout(Some(Duration::from_secs(10)))
+                            .unwrap();
+                        if stream.read_exact(&mut head).is_ok() && &head == b"HTTP/1.1 401" {
+                            answered.fetch_add(1, Ordering::Relaxed);
+                        }
+                        if !closed_by_server(&stream, Duration::from_secs(2)) {
+                            kept_open.fetch_add(1, Ordering::Relaxed);
+                        }
+                        std::thread::sleep(Duration::from_millis(200));
+                    }
+                })
+                .unwrap(),
+        );
+    }
+    std::thread::sleep(Duration::from_secs(1));
+    for round in 0..20 {
+        let reply = token_holder_lists(address);
+        assert_eq!(reply.status, 200, "round {round}: {reply:?}");
+        assert_eq!(reply.json()["result"]["tools"][0]["name"], "greet");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    stop.store(true, Ordering::Relaxed);
+    for client in clients {
+        client.join().unwrap();
+    }
+    assert!(
+        answered.load(Ordering::Relaxed) >= 192,
+        "the tokenless clients were answered: {answered:?}"
+    );
+    assert_eq!(
+        kept_open.load(Ordering::Relaxed),
+        0,
+        "a 401 closes its connection"
+    );
+}
+
+/// The raw reply to `request`, sent as it is.
+fn raw(address: SocketAddr, request: &str) -> Reply {
+    let mut stream = TcpStream::connect(address).unwrap();
+    stream.write_all(request.as_bytes()).unwrap();
+    read_reply(&mut stream)
+}
+
+#[test]
+fn every_host_header_the_target_and_the_port_are_checked() {
+    let sandbox = Sandbox::new();
+    registry(&sandbox);
+    let server = start(&sandbox, &[]);
+    let address = server.address;
+    let body = tools_list().to_string();
+    let length = body.len();
+    let auth = format!("Authorization: Bearer {TOKEN}");
+    let request = |target: &str, hosts: &str| {
+        format!(
+            "POST {target} HTTP/1.1\r\n{hosts}{JSON_HEADERS}\r\nMCP-Protocol-Version: 2025-06-18\r\n{auth}\r\nContent-Length: {length}\r\nConnection: close\r\n\r\n{body}"
+        )
+    };
+    // Each with the right token: the host alone decides.
+    for (what, target, hosts, status) in [
+        (
+            "a second Host header",
+            "/mcp",
+            format!("Host: {address}\r\nHost: evil.example\r\n"),
+            400,
+        ),
+        (
+            "two equal Host headers",
+            "/mcp",
+            format!("Host: {address}\r\nHost: {address}\r\n"),
+            400,
+        ),
+        ("no Host header", "/mcp", String::new(), 400),
+        (
+            "an absolute target naming another host",
+            "http://evil.example/mcp",
+            format!("Host: {address}\r\n"),
+            400,
+        ),
+        (
+            "an absolute target and Host both naming another host",
+            "http://evil.example/mcp",
+            "Host: evil.example\r\n".to_owned(),
+            403,
+        ),
+        (
+            "a port past 65535",
+            "/mcp",
+            "Host: localhost:99999\r\n".to_owned(),
+            400,
+        ),
+        ("port 0", "/mcp", "Host: localhost:0\r\n".to_owned(), 400),
+        (
+            "user information",
+            "/mcp",
+            "Host: user@localhost\r\n".to_owned(),
+            400,
+        ),
+    ] {
+        let reply = raw(address, &request(target, &hosts));
+        assert_eq!(reply.status, status, "{what}: {reply:?}");
+        assert_eq!(reply.header("connection"), Some("close"), "{what}");
+    }
+    // The same with a name it answers to, in either form.
+    for (target, hosts) in [
+        ("/mcp".to_owned(), format!("Host: {address}\r\n")),
+        (
+            format!("http://localhost:{}/mcp", address.port()),
+            format!("Host: localhost:{}\r\n", address.port()),
+        ),
+        ("/mcp".to_owned(), "Host: [::1]\r\n".to_owned()),
+    ] {
+        let reply = raw(address, &request(&target, &hosts));
+        assert_eq!(reply.status, 200, "{target} {hosts}: {reply:?}");
+    }
+    assert!(
+        audit_events(&sandbox).is_empty(),
+        "nothing was checked or run"
+    );
+}
+
+/// A connection that has shown the token is kept; a 401 on it, or any
+/// answer to one that never showed it, closes it.
+#[test]
+fn only_a_connection_that_showed_the_token_is_kept_alive() {
+    let sandbox = Sandbox::new();
+    registry(&sandbox);
+    let server = start(&sandbox, &[]);
+    let address = server.address;
+    let body = tools_list().to_string();
+    let send = |stream: &mut TcpStream, auth: &str| {
+        write!(
+            stream,
+            "POST /mcp HTTP/1.1\r\nHost: {address}\r\n{JSON_HEADERS}\r\nMCP-Protocol-Version: 2025-06-18\r\n{auth}Content-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+    };
+    let token = format!("Authorization: Bearer {TOKEN}\r\n");
+    let mut stream = TcpStream::connect(address).unwrap();
+    for _ in 0..3 {
+        send(&mut stream, &token);
+        let reply = read_reply(&mut stream);
+        assert_eq!(reply.status, 200, "{reply:?}");
+        assert_ne!(reply.header("connection"), Some("close"));
+    }
+    send(
+        &mut stream,
+        "Authorization: Bearer wrong-token-0123456789\r\n",
+    );
+    let reply = read_reply(&mut stream);
+    assert_eq!(reply.status, 401);
+    assert_eq!(reply.header("connection"), Some("close"));
+    assert!(closed_by_server(&stream, Duration::from_secs(5)));
+
+    // Never showed it: a 404 closes it as a 401 does.
+    let mut stream = TcpStream::connect(address).unwrap();
+    write!(stream, "GET /elsewhere HTTP/1.1\r\nHost: {address}\r\n\r\n").unwrap();
+    let mut head = [0u8; 12];
+    stream.read_exact(&mut head).unwrap();
+    assert_eq!(&head, b"HTTP/1.1 404");
+    assert!(closed_by_server(&stream, Duration::from_secs(5)));
 }
 
 #[test]

@@ -29,10 +29,10 @@ use crate::mcp_revisions::{
     long_command, refused, settle, start_task, tasks_person, wipe, wipe_call,
 };
 
-type Client = RunningService<RoleClient, Person>;
+pub(crate) type Client = RunningService<RoleClient, Person>;
 
 /// A balancer over `servers`, on a socket in the sandbox.
-fn balance(sandbox: &Sandbox, servers: &[&Server]) -> Balancer {
+pub(crate) fn balance(sandbox: &Sandbox, servers: &[&Server]) -> Balancer {
     let socket = sandbox.join(format!("lb-{}.sock", servers[0].address.port()));
     Balancer::start(socket, servers.iter().map(|s| s.address).collect())
 }
@@ -66,7 +66,7 @@ async fn try_connect(
     }
 }
 
-async fn connect(balancer: &Balancer, revision: Revision, person: Person) -> Client {
+pub(crate) async fn connect(balancer: &Balancer, revision: Revision, person: Person) -> Client {
     try_connect(balancer, revision, person, Some(TOKEN))
         .await
         .unwrap_or_else(|err| panic!("{revision:?}: connect: {err}"))
@@ -90,7 +90,7 @@ fn chain(error: &dyn std::error::Error) -> String {
     text
 }
 
-fn yes() -> Person {
+pub(crate) fn yes() -> Person {
     Person::answering(ElicitationAction::Accept)
 }
 
@@ -565,6 +565,112 @@ async fn two_replicas_with_one_state_key_take_each_others_retries() {
         .collect();
     assert_eq!(started.len(), 2);
     assert_ne!(started[0], started[1], "one call on each replica");
+}
+
+/// The retry of a confirmation answered by hand: the state and a yes.
+fn answered(state: &str) -> CallToolRequestParams {
+    wipe_call()
+        .with_request_state(state.to_owned())
+        .with_input_responses(accepted())
+}
+
+/// Runs a confirmed retry to completion; it must succeed.
+async fn run_confirmed(client: &Client, state: &str) {
+    match client.call_tool_once(answered(state)).await.unwrap() {
+        CallToolResponse::Complete(result) => {
+            assert_eq!(result.is_error, Some(false), "{result:?}")
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// The replay of `state`, refused and audited as a replay of the request
+/// whose confirmation it was: the last record says so.
+fn assert_refused_replay(sandbox: &Sandbox, error: &Value, marker: &std::path::Path) {
+    assert_eq!(error["code"], "CONFIRMATION_REQUIRED", "{error}");
+    assert_eq!(error["retryable"], false, "{error}");
+    assert!(
+        error["message"].as_str().unwrap().contains("already used"),
+        "{error}"
+    );
+    assert!(!marker.exists(), "a replayed yes runs nothing");
+    let records = audit(sandbox);
+    let first = &records[0];
+    assert_eq!(first["event"], "COMMAND_CONFIRMATION_REQUESTED");
+    let replay = records.last().unwrap();
+    assert_eq!(replay["event"], "COMMAND_CONFIRMATION_REFUSED", "{replay}");
+    assert_eq!(replay["reason"], "replayed", "{replay}");
+    assert_eq!(replay["replay_of"], first["request_id"], "{replay}");
+    assert_ne!(replay["request_id"], first["request_id"], "{replay}");
+    assert!(!replay.to_string().contains("s3cret"), "{replay}");
+    let executed = records
+        .iter()
+        .filter(|record| record["event"] == "COMMAND_EXECUTED")
+        .count();
+    assert_eq!(executed, 1, "one yes, one run: {records:?}");
+}
+
+/// Two replicas sharing the state key (and the audit log beside which
+/// used states are recorded): a yes answered on one is refused as a
+/// replay on the other, before it runs anything.
+#[tokio::test]
+async fn a_confirmation_answered_on_one_replica_is_a_refused_replay_on_the_other() {
+    let sandbox = Sandbox::new();
+    registry(&sandbox);
+    let marker = wipe(&sandbox);
+    let key = sandbox.write("state.key", "0123456789abcdef0123456789abcdef-shared\n");
+    let key = key.to_str().unwrap();
+    let first = start(&sandbox, &["--state-key-file", key]);
+    let second = start(&sandbox, &["--state-key-file", key]);
+    let balancer = balance(&sandbox, &[&first, &second]);
+    let client = connect(&balancer, Revision::Stateless, yes()).await;
+    balancer.pin(Some(0));
+    let state = first_round(&client, wipe_call()).await;
+    run_confirmed(&client, &state).await;
+    assert!(marker.exists());
+    std::fs::remove_file(&marker).unwrap();
+    balancer.pin(Some(1));
+    let error = refused(&client, answered(&state)).await;
+    assert_refused_replay(&sandbox, &error, &marker);
+    // And on the first replica again, which answered it.
+    balancer.pin(Some(0));
+    let error = refused(&client, answered(&state)).await;
+    assert!(
+        error["message"].as_str().unwrap().contains("already used"),
+        "{error}"
+    );
+    assert!(!marker.exists());
+    client.cancel().await.unwrap();
+}
+
+/// A server killed after running a confirmed call, and started again with
+/// the same key, refuses the same state: the record of its use was on
+/// disk before the command ran.
+#[tokio::test]
+async fn a_restarted_server_refuses_a_state_answered_before() {
+    let sandbox = Sandbox::new();
+    registry(&sandbox);
+    let marker = wipe(&sandbox);
+    let key = sandbox.write("state.key", "0123456789abcdef0123456789abcdef-shared\n");
+    let key = key.to_str().unwrap();
+    let state = {
+        let server = start(&sandbox, &["--state-key-file", key]);
+        let balancer = balance(&sandbox, &[&server]);
+        let client = connect(&balancer, Revision::Stateless, yes()).await;
+        let state = first_round(&client, wipe_call()).await;
+        run_confirmed(&client, &state).await;
+        client.cancel().await.unwrap();
+        state
+        // Killed (SIGKILL) here, with no chance to save anything.
+    };
+    assert!(marker.exists());
+    std::fs::remove_file(&marker).unwrap();
+    let server = start(&sandbox, &["--state-key-file", key]);
+    let balancer = balance(&sandbox, &[&server]);
+    let client = connect(&balancer, Revision::Stateless, yes()).await;
+    let error = refused(&client, answered(&state)).await;
+    assert_refused_replay(&sandbox, &error, &marker);
+    client.cancel().await.unwrap();
 }
 
 /// Two replicas, each with its own key: a state sealed by one is refused

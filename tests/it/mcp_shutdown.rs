@@ -1,7 +1,8 @@
 //! `aigent mcp serve` ending with calls in flight: stdin closed, or
-//! SIGTERM. Each call's process group is ended, its outcome recorded as
-//! cancelled with the reason, and the server exits within the grace
-//! period (2 s) plus one second.
+//! SIGTERM, SIGINT or SIGHUP. Each call's process group is ended (the
+//! child's own child included), its outcome recorded as cancelled with
+//! the reason, and the server exits within the grace period (2 s) plus
+//! one second.
 
 use std::io::Write;
 use std::process::{Child, ChildStdin, Stdio};
@@ -11,13 +12,22 @@ use serde_json::{Value, json};
 
 use crate::common::Sandbox;
 
+/// The server, with one call in flight: `hang`, whose child's own child
+/// (a `sleep 300`) wrote its pid to [`grandchild`]'s file.
 fn start(sandbox: &Sandbox) -> (Child, ChildStdin) {
-    let script = sandbox.write("scripts/hang.sh", "sleep 300\n");
+    let script = sandbox.write(
+        "scripts/hang.sh",
+        format!(
+            "sleep 300 &\necho $! > '{}'\nwait\n",
+            sandbox.join("grandchild.pid").display()
+        ),
+    );
     sandbox.write(
         "commands/hang.yaml",
         format!(
-            "name: hang\ndescription: Hangs\ndanger_level: safe\nparameters: {{}}\nsubprocess: {{binary: sh, hardcoded_args: ['{}'], user_controlled_args: []}}\n",
-            script.display()
+            "name: hang\ndescription: Hangs\ndanger_level: safe\nparameters: {{}}\nsubprocess: {{binary: sh, hardcoded_args: ['{}'], user_controlled_args: []}}\nsandbox: {{write: ['{}']}}\n",
+            script.display(),
+            sandbox.path().display()
         ),
     );
     let mut child = sandbox
@@ -35,14 +45,33 @@ fn start(sandbox: &Sandbox) -> (Child, ChildStdin) {
     }
     stdin.flush().unwrap();
     let deadline = Instant::now() + Duration::from_secs(30);
-    while !events(sandbox)
-        .iter()
-        .any(|e| e["event"] == "COMMAND_STARTED")
-    {
+    while grandchild(sandbox).is_none() {
         assert!(Instant::now() < deadline, "the call never started");
         std::thread::sleep(Duration::from_millis(20));
     }
     (child, stdin)
+}
+
+/// The pid of the call's grandchild, once it has written it.
+fn grandchild(sandbox: &Sandbox) -> Option<i32> {
+    std::fs::read_to_string(sandbox.join("grandchild.pid"))
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
+}
+
+/// Waits a moment for `pid` to be gone (SIGKILL is delivered
+/// asynchronously); whether it is.
+fn gone(pid: i32) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while Instant::now() < deadline {
+        if !crate::mcp::alive(pid) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    false
 }
 
 fn events(sandbox: &Sandbox) -> Vec<Value> {
@@ -92,23 +121,41 @@ fn closing_stdin_mid_call_ends_the_child_and_records_it_cancelled() {
     assert!(took < Duration::from_secs(4), "{took:?}");
 }
 
+/// SIGHUP (the terminal the server ran in was closed) ends the calls as
+/// SIGTERM and SIGINT do; left to its default it killed the server alone
+/// and orphaned the call's process group, with no outcome record.
 #[test]
-fn sigterm_mid_call_ends_the_child_and_records_it_cancelled() {
-    let sandbox = Sandbox::new();
-    let (mut child, _stdin) = start(&sandbox);
-    let pid = i32::try_from(child.id()).unwrap();
-    // SAFETY: kill(2) on our own child's pid.
-    unsafe {
-        libc::kill(pid, libc::SIGTERM);
+fn each_stop_signal_mid_call_ends_the_child_and_records_it_cancelled() {
+    for (signal, name) in [
+        (libc::SIGTERM, "SIGTERM"),
+        (libc::SIGINT, "SIGINT"),
+        (libc::SIGHUP, "SIGHUP"),
+    ] {
+        let sandbox = Sandbox::new();
+        let (mut child, _stdin) = start(&sandbox);
+        let orphan = grandchild(&sandbox).unwrap();
+        let pid = i32::try_from(child.id()).unwrap();
+        // SAFETY: kill(2) on our own child's pid.
+        unsafe {
+            libc::kill(pid, signal);
+        }
+        let took = wait_exit(
+            &mut child,
+            Duration::from_secs(3) + Duration::from_millis(500),
+        );
+        let record = cancelled_record(&sandbox);
+        assert_eq!(record["cancelled"], true, "{name}: {record}");
+        assert_eq!(
+            record["cancel_reason"],
+            format!("the server got {name}"),
+            "{record}"
+        );
+        assert!(
+            gone(orphan),
+            "{name}: the grandchild {orphan} outlived the call"
+        );
+        assert!(took < Duration::from_secs(4), "{name}: {took:?}");
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(0), "{name}: a clean exit: {status:?}");
     }
-    wait_exit(
-        &mut child,
-        Duration::from_secs(3) + Duration::from_millis(500),
-    );
-    let record = cancelled_record(&sandbox);
-    assert_eq!(record["cancelled"], true, "{record}");
-    assert_eq!(
-        record["cancel_reason"], "the server got SIGTERM",
-        "{record}"
-    );
 }

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use rustix::event::{PollFd, PollFlags, Timespec};
 
 use super::super::sys;
-use super::{Cancel, Captured, RunOptions};
+use super::{Cancel, Captured, RunOptions, StderrTap};
 
 /// How often a cancellation is looked at; progress is reported every
 /// [`PROGRESS_EVERY`].
@@ -45,6 +45,8 @@ pub enum Stop {
 struct Stream {
     pipe: Option<OwnedFd>,
     captured: Captured,
+    /// Hears each piece read.
+    tap: Option<StderrTap>,
 }
 
 impl Stream {
@@ -56,6 +58,7 @@ impl Stream {
         Self {
             pipe,
             captured: Captured::default(),
+            tap: None,
         }
     }
 
@@ -69,6 +72,9 @@ impl Stream {
             match rustix::io::read(pipe, &mut *buffer) {
                 Ok(0) => {}
                 Ok(read) => {
+                    if let Some(tap) = &self.tap {
+                        tap(&buffer[..read]);
+                    }
                     let room = limit.saturating_sub(self.captured.bytes.len());
                     self.captured
                         .bytes
@@ -121,6 +127,12 @@ impl Supervisor {
             exited: false,
             buffer: vec![0; CHUNK],
         }
+    }
+
+    /// `tap` hears the child's stderr as it is read.
+    pub fn with_stderr_tap(mut self, tap: Option<StderrTap>) -> Self {
+        self.streams[1].tap = tap;
+        self
     }
 
     /// Reads the pipes until the child exits (without reaping it), ending

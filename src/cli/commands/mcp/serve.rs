@@ -54,7 +54,7 @@ With --http ADDR it serves Streamable HTTP at http://ADDR/mcp instead, \
 stateless (replicas share nothing but the registry and the audit log). Every \
 request needs the bearer token, read from --token-file or --token-env (never \
 from the command line); a non-loopback ADDR also needs --allow-remote and \
---allowed-host. When the client closes stdin, or on SIGTERM or SIGINT, the \
+--allowed-host. When the client closes stdin, or on SIGTERM, SIGINT or SIGHUP, the \
 calls in flight are cancelled (their process groups get SIGTERM, then SIGKILL \
 2 s later) and recorded as cancelled; --drain SECS lets them finish first.
 
@@ -150,9 +150,13 @@ pub struct ServeArgs {
     )]
     pub oauth_resource: Option<String>,
 
-    /// Serve at most N HTTP connections at once; more get 503
+    /// Serve at most N HTTP connections that have shown the token; a request over it gets 503
     #[arg(long, value_name = "N", default_value_t = aigent::mcp::http::MAX_CONNECTIONS, requires = "http", help_heading = "HTTP")]
     pub max_connections: usize,
+
+    /// Hold at most N HTTP connections that have not shown the token; a new one over it closes the oldest of them read from
+    #[arg(long, value_name = "N", default_value_t = aigent::mcp::http::MAX_UNAUTHENTICATED_CONNECTIONS, requires = "http", help_heading = "HTTP")]
+    pub max_unauthenticated_connections: usize,
 
     /// Give each HTTP request SECS for its headers, and SECS again for its body [default: 10 and 30]
     #[arg(long, value_name = "SECS", value_parser = super::super::run::parse_timeout, requires = "http", help_heading = "HTTP")]
@@ -166,11 +170,19 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = aigent::mcp::lifecycle::MAX_ARGUMENT_VALUES as u32, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_argument_values: u32,
 
-    /// Run at most N calls at once; a call over it is refused with a retryable error
+    /// Run at most N calls at once; a call over it waits in line for a place
     #[arg(long, value_name = "N", default_value_t = aigent::mcp::lifecycle::MAX_CALLS as u32, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_calls: u32,
 
-    /// On shutdown (stdin closed, SIGTERM, SIGINT), let calls in flight run up to SECS more before cancelling them
+    /// Let at most N calls wait for a place; a call over it is refused with a retryable error
+    #[arg(long, value_name = "N", default_value_t = aigent::mcp::lifecycle::MAX_QUEUED_CALLS as u32)]
+    pub max_queued_calls: u32,
+
+    /// Refuse a call, with a retryable error, once it has waited SECS for a place [default: 30]
+    #[arg(long, value_name = "SECS", value_parser = super::super::run::parse_timeout)]
+    pub queue_timeout: Option<Duration>,
+
+    /// On shutdown (stdin closed, SIGTERM, SIGINT, SIGHUP), let calls in flight run up to SECS more before cancelling them
     #[arg(long, value_name = "SECS", value_parser = parse_drain)]
     pub drain: Option<Duration>,
 }
@@ -205,6 +217,7 @@ fn http_options(args: &ServeArgs, listen: SocketAddr) -> Result<HttpOptions, Cli
     options.allowed_hosts = args.allowed_hosts.clone();
     options.allowed_origins = args.allowed_origins.clone();
     options.max_connections = args.max_connections;
+    options.max_unauthenticated_connections = args.max_unauthenticated_connections;
     if let Some(resource) = &args.oauth_resource {
         options.resource_metadata = Some(
             ResourceMetadata::new(resource, &args.oauth_authorization_servers)
@@ -265,7 +278,13 @@ pub fn run(args: &ServeArgs, ctx: &Context) -> Result<Outcome, CliError> {
         drain: args.drain.unwrap_or_default(),
         max_argument_bytes: args.max_argument_bytes,
         max_argument_values: args.max_argument_values as usize,
-        max_calls: args.max_calls as usize,
+        calls: aigent::mcp::lifecycle::CallLimits {
+            max_calls: args.max_calls as usize,
+            max_queued: args.max_queued_calls as usize,
+            queue_timeout: args
+                .queue_timeout
+                .unwrap_or(aigent::mcp::lifecycle::QUEUE_TIMEOUT),
+        },
         state_key,
         ..ServeOptions::default()
     };
