@@ -18,7 +18,7 @@ crate::report::diagnostic_codes! {
         /// Retired: `pattern` and `pattern_type` now combine (a value must pass
         /// both). Kept so that the code never takes another meaning.
         PatternConflict = "E108", Error, "retired, never reported: `pattern` and `pattern_type` now combine, and a value must pass both";
-        PatternMisplaced = "E109", Error, "`pattern` or `pattern_type` on a type that has no string to match, `regex_dialect` without `pattern_type: regex`, or `relative_only`/`under`/`must_exist` without `pattern_type: filepath` (or an `under` root `{param}` that is not another path parameter)";
+        PatternMisplaced = "E109", Error, "`pattern` or `pattern_type` on a type that has no string to match, a bound (`minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`) on a type that is not a number, `regex_dialect` without `pattern_type: regex`, or `relative_only`/`under`/`must_exist` without `pattern_type: filepath` (or an `under` root `{param}` that is not another path parameter)";
         EnumInvalid = "E110", Error, "an `enum` without `enum_values`, or `enum_values` on another type";
         DefaultInvalid = "E111", Error, "`default` does not pass the parameter's own checks";
         ParameterNameInvalid = "E112", Error, "a parameter name that cannot be a `--flag` or is reserved (`json`, `__proto__`, `constructor`, `prototype`)";

@@ -50,6 +50,7 @@ mod mcp_shutdown;
 #[cfg(unix)]
 mod mcp_wire;
 mod newcomer;
+mod number_bounds;
 mod plugin;
 mod plugin_changed;
 #[cfg(unix)]

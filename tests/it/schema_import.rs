@@ -450,7 +450,8 @@ fn agent_spec_flag_patterns_are_enforced() {
                 "template-id": {"type": "string", "required": false, "description": "Template", "pattern_type": "uuid"},
                 "visibility": {"type": "string", "required": false, "description": "Visibility", "enum": ["public", "private"]},
                 "topics": {"type": "array", "required": false, "description": "Topics", "pattern": "^[a-z]{1,20}$"},
-                "team": {"type": "string", "required": false, "description": "Team", "pattern": "[a-z]+"}
+                "team": {"type": "string", "required": false, "description": "Team", "pattern": "[a-z]+"},
+                "limit": {"type": "integer", "required": false, "description": "At most this many", "minimum": 1, "maximum": 50}
             },
             "exit_codes": {"0": {"name": "SUCCESS", "description": "Created", "retryable": false, "side_effects": "complete"}}
         }}}"#,
@@ -499,6 +500,8 @@ fn agent_spec_flag_patterns_are_enforced() {
         "private",
         "--topics",
         "rust",
+        "--limit",
+        "50",
     ]);
     ok.assert_code(0);
     for (bad, field) in [
@@ -506,6 +509,7 @@ fn agent_spec_flag_patterns_are_enforced() {
         (&["team-a", "--template-id", "not-a-uuid"], "template-id"),
         (&["team-a", "--visibility", "secret"], "visibility"),
         (&["team-a", "--topics", "Rust Lang"], "topics"),
+        (&["team-a", "--limit", "51"], "limit"),
     ] {
         let (run, envelope) = check(bad);
         run.assert_code(2);

@@ -8,7 +8,9 @@
 //! `aliases`, `required_scopes`, `output_schema`, `examples` and
 //! `subcommands`. A flag that is a resource id carries its validation
 //! (REQ-C-020): `pattern` (an anchored regex) or `pattern_type` (a
-//! built-in syntax); a string flag may also give its choices as `enum`.
+//! built-in syntax); a string flag may also give its choices as `enum`,
+//! and a number its bounds (`minimum`, `maximum`, `exclusiveMinimum`,
+//! `exclusiveMaximum`, `multipleOf`).
 //! Each is carried into the declaration, so the guard enforces it; a
 //! flag whose validation the declaration cannot hold is left out, never
 //! imported without it. aigent's own manifest adds `arguments` (the
@@ -20,6 +22,7 @@ use serde_json::{Map, Value};
 
 use super::{Command, ImportError, Input, Kind, Skipped, Spec};
 use crate::contract::DangerLevel;
+use crate::contract::bounds::BOUND_FIELDS;
 
 const FORMAT: &str = "CLI Agent Spec manifest";
 
@@ -49,6 +52,11 @@ const FLAG_FIELDS: &[&str] = &[
     "pattern",
     "pattern_type",
     "enum",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
 ];
 
 /// The exit code entry's fields a declaration keeps.
@@ -363,6 +371,21 @@ fn validation(
             input.pattern_type = Some(text.to_owned());
         }
     }
+    for key in BOUND_FIELDS {
+        let Some(value) = entry.get(key) else {
+            continue;
+        };
+        if !matches!(kind, Kind::Integer | Kind::Number) {
+            return refuse(
+                unmapped,
+                format!(
+                    "its `{key}` cannot be kept: a declaration bounds only an integer or a number, and this flag is {}",
+                    kind.as_str()
+                ),
+            );
+        }
+        input.bounds.insert(key.to_owned(), value.clone());
+    }
     if kind != Kind::Enum
         && let Some(values) = entry.get("enum")
     {
@@ -474,7 +497,9 @@ mod tests {
             "mode": {"type": "enum", "enum": ["x", "y"], "pattern": "^x$"},
             "count": {"type": "integer", "pattern": "^[0-9]$"},
             "odd": {"type": "string", "pattern": 7},
-            "weird": {"type": "string", "enum": [1, 2]}
+            "weird": {"type": "string", "enum": [1, 2]},
+            "limit": {"type": "integer", "minimum": 1, "maximum": 50},
+            "size": {"type": "string", "maximum": 3}
         }}}}"#;
         let spec = read(text).unwrap();
         let command = &spec.commands[0];
@@ -483,7 +508,11 @@ mod tests {
         assert_eq!(flag("id").unwrap().pattern_type.as_deref(), Some("uuid"));
         assert_eq!(flag("tags").unwrap().choices, ["a", "b"]);
         assert_eq!(flag("mode").unwrap().choices, ["x", "y"]);
-        for gone in ["count", "odd", "weird"] {
+        assert_eq!(
+            Value::Object(flag("limit").unwrap().bounds.clone()),
+            serde_json::json!({"minimum": 1, "maximum": 50})
+        );
+        for gone in ["count", "odd", "weird", "size"] {
             assert!(flag(gone).is_none(), "{gone}");
             assert!(
                 command

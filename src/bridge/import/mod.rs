@@ -97,6 +97,9 @@ pub struct Input {
     pub pattern: Option<String>,
     /// A built-in syntax the spec names (`alphanumeric_id`, `uuid`, ...).
     pub pattern_type: Option<String>,
+    /// A number's bounds as the spec writes them (`minimum`, `maximum`,
+    /// `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`).
+    pub bounds: Map<String, Value>,
     /// The spec says a value may start with `-`.
     pub allow_leading_dash: bool,
     /// The program's own default, told in the description: a declared
@@ -117,6 +120,7 @@ impl Input {
             choices: Vec::new(),
             pattern: None,
             pattern_type: None,
+            bounds: Map::new(),
             allow_leading_dash: false,
             program_default: None,
         }
@@ -603,6 +607,7 @@ fn to_parameter(input: &Input) -> Value {
     if let Some(pattern_type) = &input.pattern_type {
         parameter.insert("pattern_type".to_owned(), json!(pattern_type));
     }
+    parameter.extend(input.bounds.clone());
     if input.allow_leading_dash {
         parameter.insert("allow_leading_dash".to_owned(), json!(true));
     }
