@@ -30,6 +30,8 @@ mod hook_install;
 #[cfg(unix)]
 mod invoke;
 #[cfg(unix)]
+mod lint_program_options;
+#[cfg(unix)]
 mod lsp;
 #[cfg(unix)]
 mod mcp;
