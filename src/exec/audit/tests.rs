@@ -871,7 +871,10 @@ mod signed {
         // Emptied (`: > audit.jsonl`): nothing proves the log was signed.
         fs::write(log.path(), "").unwrap();
         let emptied = log.verify_with(&with_key(1)).unwrap();
-        assert_eq!(emptied.problem.as_ref().map(|p| p.kind), Some("no_checkpoint"));
+        assert_eq!(
+            emptied.problem.as_ref().map(|p| p.kind),
+            Some("no_checkpoint")
+        );
         assert!(!emptied.is_intact());
         // A truncated signature.
         let mut truncated = original.clone();
