@@ -167,7 +167,7 @@ impl ExactNumber {
             base = base * base % modulus;
             power >>= 1;
         }
-        Some(remainder * factor % modulus == 0)
+        Some((remainder * factor).is_multiple_of(modulus))
     }
 }
 
