@@ -10,6 +10,8 @@ use serde::{Serialize, Serializer};
 use serde_json::Value;
 use strum::{EnumString, IntoStaticStr, VariantArray};
 
+use super::bounds::NumberBounds;
+
 /// One command: what it takes and what it runs. Built by
 /// [`super::parse_declaration`]; every field has passed the registration
 /// lint, so the guard can rely on it (patterns compile, names are unique).
@@ -318,6 +320,10 @@ pub struct Parameter {
     /// Where a `filepath` value may point (`relative_only`, `under`,
     /// `must_exist`); empty for any other parameter.
     pub confinement: Confinement,
+    /// An `integer` or `number` parameter's `minimum`, `maximum`,
+    /// `exclusiveMinimum`, `exclusiveMaximum` and `multipleOf`; empty for
+    /// any other parameter.
+    pub bounds: NumberBounds,
 }
 
 /// Where a `filepath` value may point. `relative_only` is checked with
@@ -404,6 +410,7 @@ impl Parameter {
             sensitive: false,
             allow_leading_dash: false,
             confinement: Confinement::default(),
+            bounds: NumberBounds::default(),
         }
     }
 }

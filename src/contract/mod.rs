@@ -1,5 +1,5 @@
 //! Command contracts (DESIGN.md §4): the vocabulary of a declaration
-//! (`declaration`, `naming`, `codes`, `value`), reading one (`parse`,
+//! (`declaration`, `naming`, `codes`, `value`, `bounds`), reading one (`parse`,
 //! `input_schema`), the knowledge base of programs (`programs`) and the
 //! cross-field lint (`lint`). Imports run in that order. The guard sits above this
 //! module, and the loader (`crate::registry`) above both.
@@ -9,6 +9,7 @@
 //! and are anchored, `user_controlled_args` name real parameters, no shell
 //! runs a command string.
 
+pub mod bounds;
 pub mod codes;
 mod danger;
 mod declaration;

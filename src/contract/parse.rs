@@ -6,6 +6,7 @@
 use serde_json::{Map, Value};
 use strum::VariantArray;
 
+use super::bounds::{Bound, BoundKind, MAX_STEP_DIGITS, NumberBounds};
 use super::codes;
 use super::declaration::{
     AnchoredPattern, ArgvPart, CommandClass, Confinement, DangerLevel, Declaration, EnvValue,
@@ -169,6 +170,11 @@ pub const PARAMETER_FIELDS: &[&str] = &[
     "relative_only",
     "under",
     "must_exist",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
 ];
 
 /// The fields of `subprocess`.
@@ -664,6 +670,7 @@ impl Reader {
         if let Some(kind) = kind {
             self.type_specific(kind, object, &prefix, &enum_values);
         }
+        let bounds = self.bounds(object, &prefix, kind);
         let default = object
             .get("default")
             .cloned()
@@ -684,7 +691,74 @@ impl Reader {
             sensitive,
             allow_leading_dash,
             confinement,
+            bounds,
         })
+    }
+
+    /// `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum` and
+    /// `multipleOf`: numbers, on an `integer` or `number` parameter, that
+    /// some value can pass.
+    fn bounds(
+        &mut self,
+        object: &Map<String, Value>,
+        prefix: &str,
+        kind: Option<ParamType>,
+    ) -> NumberBounds {
+        let mut bounds = NumberBounds::default();
+        let numeric = matches!(kind, Some(ParamType::Integer | ParamType::Number));
+        for bound_kind in [
+            BoundKind::Minimum,
+            BoundKind::Maximum,
+            BoundKind::ExclusiveMinimum,
+            BoundKind::ExclusiveMaximum,
+            BoundKind::MultipleOf,
+        ] {
+            let key = bound_kind.keyword();
+            let Some(value) = object.get(key) else {
+                continue;
+            };
+            let field = join(prefix, key);
+            if let Some(kind) = kind.filter(|_| !numeric) {
+                self.error(
+                    codes::Code::PatternMisplaced,
+                    field,
+                    format!("`{key}` bounds a number: it applies to integer and number parameters, not {kind}"),
+                );
+                continue;
+            }
+            let bound = match value {
+                Value::Number(number) => Bound::new(number.clone()),
+                _ => None,
+            };
+            let Some(bound) = bound else {
+                self.error(
+                    codes::Code::Shape,
+                    field,
+                    format!("`{key}` must be a number, not {}", self::kind(value)),
+                );
+                continue;
+            };
+            if bound_kind == BoundKind::MultipleOf
+                && (bound.exact.is_zero()
+                    || bound.exact.is_negative()
+                    || bound.exact.significant_digits() > MAX_STEP_DIGITS)
+            {
+                self.error(
+                    codes::Code::Shape,
+                    field,
+                    format!(
+                        "`multipleOf` must be a number greater than 0 with at most {MAX_STEP_DIGITS} significant digits, not {}",
+                        bound.number
+                    ),
+                );
+                continue;
+            }
+            *bounds.slot(bound_kind) = Some(bound);
+        }
+        if let Some(problem) = bounds.contradiction() {
+            self.error(codes::Code::Shape, prefix.to_owned(), problem);
+        }
+        bounds
     }
 
     /// `relative_only`, `under` and `must_exist`: where a `filepath` may

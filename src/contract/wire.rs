@@ -91,6 +91,9 @@ impl Serialize for ParameterBody<'_> {
         if !parameter.enum_values.is_empty() {
             out.serialize_entry("enum_values", &parameter.enum_values)?;
         }
+        for (kind, bound) in parameter.bounds.each() {
+            out.serialize_entry(kind.keyword(), &bound.number)?;
+        }
         if let Some(default) = &parameter.default {
             out.serialize_entry("default", default)?;
         }

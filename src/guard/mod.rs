@@ -36,6 +36,7 @@ pub use rule::Rule;
 pub use rules::{ValueProfile, check_string};
 pub use violation::{FIX_ARGUMENTS, REDACTED, Rejection, Violation};
 
+use crate::contract::bounds::ExactNumber;
 use crate::contract::{Declaration, Inputs, ParamType, Parameter};
 use arguments::Given;
 use number::NumberTexts;
@@ -342,8 +343,17 @@ pub fn expected_for_parameter(parameter: &Parameter, profile: &ValueProfile<'_>)
     match parameter.kind {
         ParamType::String | ParamType::ResourceId => rules::expected_for(profile),
         ParamType::Array => format!("an array of strings, each {}", rules::expected_for(profile)),
-        ParamType::Integer => "an integer".to_owned(),
-        ParamType::Number => "a number".to_owned(),
+        ParamType::Integer | ParamType::Number => {
+            let kind = if parameter.kind == ParamType::Integer {
+                "an integer"
+            } else {
+                "a number"
+            };
+            match parameter.bounds.describe() {
+                bounds if bounds.is_empty() => kind.to_owned(),
+                bounds => format!("{kind}, {bounds}"),
+            }
+        }
         ParamType::Boolean => "true or false".to_owned(),
         ParamType::Enum => format!("one of: {}", parameter.enum_values.join(", ")),
     }
@@ -352,6 +362,78 @@ pub fn expected_for_parameter(parameter: &Parameter, profile: &ValueProfile<'_>)
 /// Checks one given value against its parameter; the typed value when it
 /// passes.
 fn check_given(
+    parameter: &Parameter,
+    profile: &ValueProfile<'_>,
+    given: Given,
+    literal: Option<&str>,
+) -> (Option<ArgValue>, Vec<Violation>) {
+    let (value, mut violations) = check_type(parameter, profile, given, literal);
+    let Some(value) = value else {
+        return (None, violations);
+    };
+    let out_of_bounds = bounds_violations(parameter, &value);
+    if out_of_bounds.is_empty() {
+        return (Some(value), violations);
+    }
+    violations.extend(out_of_bounds);
+    (None, violations)
+}
+
+/// An integer or number outside its parameter's bounds: one violation
+/// naming every bound it breaks.
+fn bounds_violations(parameter: &Parameter, value: &ArgValue) -> Vec<Violation> {
+    if parameter.bounds.is_empty() {
+        return Vec::new();
+    }
+    let (exact, shown) = match value {
+        ArgValue::Integer(integer) => (Some(ExactNumber::from_i64(*integer)), integer.to_string()),
+        ArgValue::Number(number) => (
+            ExactNumber::parse(number.as_str()),
+            number.as_str().to_owned(),
+        ),
+        _ => return Vec::new(),
+    };
+    // A number the exact reader cannot hold (an exponent written past
+    // ±100,000) breaks every bound: refused, never let through unchecked.
+    let broken = match &exact {
+        Some(exact) => parameter.bounds.broken_by(exact),
+        None => parameter.bounds.each().collect(),
+    };
+    if broken.is_empty() {
+        return Vec::new();
+    }
+    let name = parameter.name.as_str();
+    let why: Vec<String> = broken
+        .iter()
+        .map(|(kind, bound)| {
+            format!(
+                "{} {} (`{}`)",
+                kind.requirement(),
+                bound.number,
+                kind.keyword()
+            )
+        })
+        .collect();
+    vec![Violation::new(
+        name,
+        Rule::Bounds,
+        Some(shown.clone()),
+        format!(
+            "{}, {}",
+            if parameter.kind == ParamType::Integer {
+                "an integer"
+            } else {
+                "a number"
+            },
+            parameter.bounds.describe()
+        ),
+        format!("`{name}` is {shown}; it must be {}", why.join(" and ")),
+    )]
+}
+
+/// Checks one given value against its parameter's type and string rules;
+/// the typed value when it passes.
+fn check_type(
     parameter: &Parameter,
     profile: &ValueProfile<'_>,
     given: Given,

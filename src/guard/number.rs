@@ -75,44 +75,7 @@ impl Decimal {
     }
 }
 
-/// JSON's number grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
-pub fn is_json_number(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    let mut index = 0;
-    let digits = |index: &mut usize| {
-        let start = *index;
-        while bytes.get(*index).is_some_and(u8::is_ascii_digit) {
-            *index += 1;
-        }
-        *index > start
-    };
-    if bytes.get(index) == Some(&b'-') {
-        index += 1;
-    }
-    match bytes.get(index) {
-        Some(b'0') => index += 1,
-        Some(b'1'..=b'9') => {
-            digits(&mut index);
-        }
-        _ => return false,
-    }
-    if bytes.get(index) == Some(&b'.') {
-        index += 1;
-        if !digits(&mut index) {
-            return false;
-        }
-    }
-    if matches!(bytes.get(index), Some(b'e' | b'E')) {
-        index += 1;
-        if matches!(bytes.get(index), Some(b'+' | b'-')) {
-            index += 1;
-        }
-        if !digits(&mut index) {
-            return false;
-        }
-    }
-    index == bytes.len()
-}
+pub use crate::contract::bounds::is_json_number;
 
 fn mantissa_has_nonzero_digit(text: &str) -> bool {
     text.split(['e', 'E'])

@@ -51,6 +51,8 @@ pub enum Rule {
     /// (`must_exist`).
     PathNotFound,
     Type,
+    /// An integer or number outside its declared bounds.
+    Bounds,
     Enum,
     Required,
     UnknownParameter,
@@ -144,6 +146,9 @@ impl Rule {
             Self::Type => {
                 "a value that is not of the declared `type` (`integer`, `number`, `boolean`, `array`)"
             }
+            Self::Bounds => {
+                "an integer or number below its `minimum` or `exclusiveMinimum`, above its `maximum` or `exclusiveMaximum`, or not a whole multiple of its `multipleOf` (compared exactly on the decimal digits given)"
+            }
             Self::Enum => "a value that is not one of `enum_values`",
             Self::Required => "a `required` parameter that is not given",
             Self::UnknownParameter => {
@@ -192,6 +197,7 @@ impl Rule {
             Self::Regex => "`regex`",
             Self::PathNotFound => "a `filepath` with `must_exist`",
             Self::Type => "every parameter",
+            Self::Bounds => "an `integer` or `number` with bounds",
             Self::Enum => "`enum`",
             Self::Required => "a `required` parameter",
             Self::UnknownParameter => "every call",

@@ -1249,3 +1249,96 @@ fn the_corpus_is_still_refused_unless_declared_text() {
         }
     }
 }
+
+/// `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum` and
+/// `multipleOf`, from flags and from `--json`, compared exactly.
+#[test]
+fn integer_and_number_bounds() {
+    let count = single(
+        json!({"type": "integer", "minimum": 1, "maximum": 10, "multipleOf": 3}),
+        true,
+    );
+    for ok in ["3", "9"] {
+        assert!(one(&count, ok).is_ok(), "{ok}");
+    }
+    for bad in ["0", "12", "4", "-3"] {
+        let result = one(&count, bad);
+        assert!(
+            rules(&result).contains(&"bounds"),
+            "{bad}: {:?}",
+            rules(&result)
+        );
+    }
+    let ratio = single(
+        json!({"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1, "multipleOf": 0.05}),
+        false,
+    );
+    // 0.15 / 0.05 is 2.9999999999999996 in binary floating point.
+    for ok in ["0.15", "0.95", "0.05", "5e-2", "0.300"] {
+        assert!(one(&ratio, ok).is_ok(), "{ok}");
+    }
+    for bad in ["0", "1", "0.33", "1e-400", "-0.05", "1.0000000000000000001"] {
+        assert!(one(&ratio, bad).is_err(), "{bad}");
+    }
+    let rejection = one(&ratio, "0.33").unwrap_err();
+    let violation = &rejection.violations[0];
+    assert_eq!(violation.rule, Rule::Bounds);
+    assert_eq!(
+        violation.expected,
+        "a number, greater than 0, less than 1, a multiple of 0.05"
+    );
+    assert!(
+        violation.message.contains("`multipleOf`"),
+        "{}",
+        violation.message
+    );
+    // Beyond a 64-bit float's 53 bits of integer precision.
+    let big = single(
+        json!({"type": "number", "maximum": 9007199254740992_u64}),
+        false,
+    );
+    assert!(check(&big, &RawArguments::Json(r#"{"value": 9007199254740992}"#)).is_ok());
+    assert!(check(&big, &RawArguments::Json(r#"{"value": 9007199254740993}"#)).is_err());
+    assert!(check(&count, &RawArguments::Json(r#"{"value": 6}"#)).is_ok());
+    assert!(check(&count, &RawArguments::Json(r#"{"value": 11}"#)).is_err());
+}
+
+#[test]
+fn bounds_that_cannot_hold_are_registration_errors() {
+    let codes = |parameter: Value| -> Vec<String> {
+        let parsed = parse_value(
+            &json!({"name": "p", "description": "p", "danger_level": "safe", "parameters": {"value": parameter}}),
+            &Origin::default(),
+        );
+        parsed
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| format!("{} {}", d.code, d.field.clone().unwrap_or_default()))
+            .collect()
+    };
+    assert_eq!(
+        codes(json!({"type": "string", "minimum": 1})),
+        ["E109 parameters.value.minimum"]
+    );
+    assert_eq!(
+        codes(json!({"type": "integer", "maximum": "10"})),
+        ["E103 parameters.value.maximum"]
+    );
+    for step in [json!(0), json!(-2), json!(12_345_678_901_234_567_891_u64)] {
+        assert_eq!(
+            codes(json!({"type": "number", "multipleOf": step})),
+            ["E103 parameters.value.multipleOf"],
+            "{step}"
+        );
+    }
+    assert_eq!(
+        codes(json!({"type": "integer", "minimum": 5, "exclusiveMaximum": 5})),
+        ["E103 parameters.value"]
+    );
+    assert_eq!(
+        codes(json!({"type": "integer", "default": 0, "minimum": 1})),
+        ["E111 parameters.value.default"]
+    );
+    assert!(codes(json!({"type": "integer", "minimum": 5, "maximum": 5})).is_empty());
+}

@@ -293,9 +293,11 @@ fn parameter_schema(declaration: &Declaration, parameter: &Parameter) -> Value {
         }
         ParamType::Integer => {
             schema.insert("type".to_owned(), Value::from("integer"));
+            parameter.bounds.write_into(&mut schema);
         }
         ParamType::Number => {
             schema.insert("type".to_owned(), Value::from("number"));
+            parameter.bounds.write_into(&mut schema);
         }
         ParamType::Boolean => {
             schema.insert("type".to_owned(), Value::from("boolean"));
@@ -359,8 +361,8 @@ mod tests {
                     "link": {"type": "string", "pattern_type": "url"},
                     "res": {"type": "resource_id"},
                     "ticket": {"type": "string", "pattern": "^[A-Z]+-[0-9]+$"},
-                    "count": {"type": "integer", "default": 1},
-                    "ratio": {"type": "number"},
+                    "count": {"type": "integer", "default": 1, "minimum": 1, "maximum": 5},
+                    "ratio": {"type": "number", "exclusiveMinimum": 0, "maximum": 1, "multipleOf": 0.25},
                     "dry": {"type": "boolean"},
                     "mode": {"type": "enum", "enum_values": ["a", "b"]},
                     "tags": {"type": "array", "pattern_type": "alphanumeric_id"},
@@ -413,6 +415,11 @@ mod tests {
             r#"{"a-id": "x", "res": "{{id}}"}"#,
             r#"{"a-id": "x", "ticket": "ops-1"}"#,
             r#"{"a-id": "x", "count": 1.5}"#,
+            r#"{"a-id": "x", "count": 0}"#,
+            r#"{"a-id": "x", "count": 6}"#,
+            r#"{"a-id": "x", "ratio": 0}"#,
+            r#"{"a-id": "x", "ratio": 0.3}"#,
+            r#"{"a-id": "x", "ratio": 1.25}"#,
             r#"{"a-id": "x", "mode": "c"}"#,
             r#"{"a-id": "x", "tags": ["a/b"]}"#,
             r#"{"a-id": "x", "extra": 1}"#,

@@ -266,6 +266,9 @@ fn parameter_check(parameter: &Parameter) -> String {
     if parameter.kind == ParamType::Enum {
         parts.push(parameter.enum_values.join(" | "));
     }
+    if !parameter.bounds.is_empty() {
+        parts.push(parameter.bounds.describe());
+    }
     if parameter.kind == ParamType::ResourceId {
         parts.push("every ID rule".to_owned());
     }

@@ -25,12 +25,13 @@ pub use style::Style;
 pub const TOOL_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// Where the documentation lives, for links in output (SARIF rule help):
-/// under Cargo.toml's `repository`, or the address the README gives while
-/// that is unset. (`concat!` takes literals only, hence the two spellings.)
+/// under Cargo.toml's `repository`; empty while that is unset, and then no
+/// link is given (a placeholder address would send readers nowhere).
+/// (`concat!` takes literals only, hence the two spellings.)
 macro_rules! docs_page {
     ($page:literal) => {
         if env!("CARGO_PKG_REPOSITORY").is_empty() {
-            concat!("https://github.com/your-org/aigent/blob/main/docs/", $page)
+            ""
         } else {
             concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/docs/", $page)
         }

@@ -83,13 +83,15 @@ impl<W: Write> SarifWriter<W> {
         write_key(&mut out, true, b"  ", "$schema", &SCHEMA_URI)?;
         write_key(&mut out, false, b"  ", "version", &"2.1.0")?;
         out.write_all(b",\n  \"runs\": [\n    {")?;
-        let driver = json!({"driver": {
+        let mut driver = json!({"driver": {
             "name": "aigent",
             "semanticVersion": TOOL_VERSION,
             "version": TOOL_VERSION,
-            "informationUri": tool.rules_page,
             "rules": tool.rules.iter().map(|row| rule(row, tool.rules_page)).collect::<Vec<_>>(),
         }});
+        if !tool.rules_page.is_empty() {
+            driver["driver"]["informationUri"] = Value::from(tool.rules_page);
+        }
         write_key(&mut out, true, b"      ", "tool", &driver)?;
         let bases = json!({
             SOURCE_ROOT_ID: {"uri": directory_uri(&roots.source_root)},
@@ -230,19 +232,24 @@ fn rule(&(code, severity, catches): &RuleRow, rules_page: &str) -> Value {
     let help_uri = rules_page;
     // The table's text uses Markdown backticks; plain text drops them.
     let plain = catches.replace('`', "");
-    json!({
+    let mut rule = json!({
         "id": code,
         "name": code,
         "shortDescription": {"text": plain},
         "fullDescription": {"text": plain},
-        "help": {
-            "text": format!("{plain}. See {help_uri}"),
-            "markdown": format!("{catches}. See [{code}]({help_uri})."),
-        },
-        "helpUri": help_uri,
+        "help": {"text": format!("{plain}."), "markdown": format!("{catches}.")},
         "defaultConfiguration": {"level": level(severity)},
         "properties": {"problem.severity": level(severity)},
-    })
+    });
+    // No address known (a build without a `repository`): no link at all.
+    if !help_uri.is_empty() {
+        rule["help"] = json!({
+            "text": format!("{plain}. See {help_uri}"),
+            "markdown": format!("{catches}. See [{code}]({help_uri})."),
+        });
+        rule["helpUri"] = Value::from(help_uri);
+    }
+    rule
 }
 
 /// A result: the diagnostic at its file, and at its line (line 1 for
@@ -524,6 +531,9 @@ mod tests {
                 .ends_with("See https://example.com/docs/diagnostics.md")
         );
         assert_eq!(rules[0]["shortDescription"]["text"], "the thing is missing");
+        let unlinked = rule(&RULES[0], "");
+        assert!(unlinked.get("helpUri").is_none(), "{unlinked}");
+        assert_eq!(unlinked["help"]["text"], "the thing is missing.");
         assert_eq!(rules[1]["defaultConfiguration"]["level"], "warning");
         assert_eq!(
             value["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"],

@@ -261,6 +261,39 @@ fn a_slow_collector_times_out_and_the_next_export_resumes() {
     assert_eq!(seqs(&collector.spans()), [1, 2, 3]);
 }
 
+/// A collector that answers one byte every 0.7 s: each read succeeds
+/// within a per-read timeout, so only a deadline for the whole exchange
+/// ends the export near its `--timeout` (it ran past 20 s for 2).
+#[test]
+fn a_trickling_collector_cannot_stretch_the_timeout() {
+    let sandbox = Sandbox::new();
+    rejections(&sandbox, 0, 2, &[]);
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let trickle = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().flatten() {
+            std::thread::spawn(move || {
+                let mut request = [0u8; 65536];
+                let _ = stream.read(&mut request);
+                for byte in b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n".repeat(100) {
+                    if stream.write_all(&[byte]).is_err() {
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(700));
+                }
+            });
+        }
+    });
+    let started = std::time::Instant::now();
+    let (run, envelope) = sandbox.json(&["audit", "export", "--timeout", "2", "--otlp", &trickle]);
+    let took = started.elapsed();
+    run.assert_code(4);
+    assert!(took < Duration::from_millis(3500), "{took:?}: {run}");
+    assert_eq!(envelope["data"]["exports"][0]["pending"], 2, "{run}");
+    let failure = envelope["data"]["exports"][0]["failure"].to_string();
+    assert!(failure.contains("--timeout"), "{run}");
+}
+
 #[test]
 fn live_export_from_the_registry_settings() {
     let sandbox = Sandbox::new();

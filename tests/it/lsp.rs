@@ -695,6 +695,34 @@ fn hover_and_completion_follow_the_profile() {
     assert_eq!(client.stop(), 0);
 }
 
+/// A frame whose length cannot be read: where its body ends is unknown,
+/// so the server says so and closes, rather than read that body and every
+/// frame after it as headers and never answer again.
+#[test]
+fn a_frame_without_a_readable_length_closes_the_stream_with_an_error() {
+    let sandbox = Sandbox::new();
+    let mut client = Client::start(&sandbox, &[]);
+    client.initialize(&sandbox, Value::Null);
+    let body = r#"{"jsonrpc":"2.0","id":5,"method":"shutdown"}"#;
+    // The bad frame and a good one, in one write.
+    let next = r#"{"jsonrpc":"2.0","id":6,"method":"shutdown"}"#;
+    client.send_raw(
+        format!(
+            "Content-Length: abc\r\n\r\n{body}Content-Length: {}\r\n\r\n{next}",
+            next.len()
+        )
+        .as_bytes(),
+    );
+    let error = client.wait_for(|m| m["id"].is_null() && m.get("error").is_some());
+    assert_eq!(error["error"]["code"], -32700);
+    let message = error["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("`abc`") && message.contains("closed"),
+        "{error}"
+    );
+    assert_eq!(client.wait(), 1);
+}
+
 #[test]
 fn bad_input_never_takes_the_server_down() {
     let sandbox = Sandbox::new();
@@ -712,7 +740,7 @@ fn bad_input_never_takes_the_server_down() {
     client.send_raw(b"Content-Length: 9\r\n\r\n{not json");
     let error = client.wait_for(|m| m["id"].is_null() && m.get("error").is_some());
     assert_eq!(error["error"]["code"], -32700);
-    client.send_raw(b"Garbage-Without-Colon\r\n\r\n");
+    client.send_raw(b"Garbage-Without-Colon\r\nContent-Length: 2\r\n\r\n{}");
     let error = client.wait_for(|m| m["id"].is_null() && m.get("error").is_some());
     assert_eq!(error["error"]["code"], -32700);
     client.send(&json!({"jsonrpc": "2.0", "id": 900, "method": 12}));

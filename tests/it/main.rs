@@ -31,6 +31,8 @@ mod hook_install;
 #[cfg(unix)]
 mod invoke;
 #[cfg(unix)]
+mod lint_program_options;
+#[cfg(unix)]
 mod lsp;
 #[cfg(unix)]
 mod mcp;
@@ -55,6 +57,7 @@ mod mcp_utilities;
 #[cfg(unix)]
 mod mcp_wire;
 mod newcomer;
+mod number_bounds;
 mod plugin;
 mod plugin_changed;
 #[cfg(unix)]

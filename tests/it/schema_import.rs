@@ -433,3 +433,143 @@ fn reads_stdin() {
     assert!(run.stdout.contains("would write tokei.json"), "{run}");
     assert!(run.stdout.contains("(nothing written)"), "{run}");
 }
+
+/// REQ-C-020: a resource id's validation is its flag's `pattern` or
+/// `pattern_type` (and a string's choices its `enum`). Each is carried into
+/// the declaration and enforced by `args check`; a flag whose validation
+/// the declaration cannot hold is left out, never imported without it.
+#[test]
+fn agent_spec_flag_patterns_are_enforced() {
+    let sandbox = Sandbox::new();
+    let manifest = sandbox.write(
+        "gh.json",
+        r#"{"schema_version": "1.0", "commands": {"repo.create": {
+            "description": "Create a repository", "danger_level": "mutating", "required_scopes": [],
+            "flags": {
+                "owner": {"type": "string", "required": true, "description": "Owner", "pattern": "^[a-z][a-z0-9-]{0,38}$"},
+                "template-id": {"type": "string", "required": false, "description": "Template", "pattern_type": "uuid"},
+                "visibility": {"type": "string", "required": false, "description": "Visibility", "enum": ["public", "private"]},
+                "topics": {"type": "array", "required": false, "description": "Topics", "pattern": "^[a-z]{1,20}$"},
+                "team": {"type": "string", "required": false, "description": "Team", "pattern": "[a-z]+"},
+                "limit": {"type": "integer", "required": false, "description": "At most this many", "minimum": 1, "maximum": 50}
+            },
+            "exit_codes": {"0": {"name": "SUCCESS", "description": "Created", "retryable": false, "side_effects": "complete"}}
+        }}}"#,
+    );
+    let (run, envelope) = sandbox.json(&[
+        "schema",
+        "import",
+        "--from",
+        "agent-spec",
+        "--program",
+        "gh",
+        "--output",
+        "commands",
+        manifest.to_str().unwrap(),
+    ]);
+    run.assert_code(0);
+    let imported = &envelope["data"]["declarations"][0];
+    let parameters = imported["declaration"]["parameters"].as_object().unwrap();
+    // The unanchored pattern cannot be kept, so its flag is not imported.
+    assert!(!parameters.contains_key("team"), "{imported}");
+    assert!(
+        imported["unmapped"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|note| note.as_str().unwrap().starts_with("--team left out")),
+        "{imported}"
+    );
+    let check = |extra: &[&str]| {
+        let mut args = vec![
+            "--commands",
+            "commands",
+            "args",
+            "check",
+            "gh-repo-create",
+            "--owner",
+        ];
+        args.extend_from_slice(extra);
+        sandbox.json(&args)
+    };
+    let (ok, _) = check(&[
+        "team-a",
+        "--template-id",
+        "123e4567-e89b-12d3-a456-426614174000",
+        "--visibility",
+        "private",
+        "--topics",
+        "rust",
+        "--limit",
+        "50",
+    ]);
+    ok.assert_code(0);
+    for (bad, field) in [
+        (&["Team A!"][..], "owner"),
+        (&["team-a", "--template-id", "not-a-uuid"], "template-id"),
+        (&["team-a", "--visibility", "secret"], "visibility"),
+        (&["team-a", "--topics", "Rust Lang"], "topics"),
+        (&["team-a", "--limit", "51"], "limit"),
+    ] {
+        let (run, envelope) = check(bad);
+        run.assert_code(2);
+        let fields: Vec<&str> = envelope["error"]["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|error| error["field"].as_str())
+            .collect();
+        assert!(
+            fields.iter().any(|f| f.starts_with(field)),
+            "{bad:?}: {run}"
+        );
+    }
+}
+
+/// A command word that starts with `-` would reach the program as an
+/// option (`git --exec-path=DIR subtree` runs DIR/git-subtree): the
+/// command, and those below it, are skipped, in both formats.
+#[test]
+fn command_words_that_are_options_are_skipped() {
+    let sandbox = Sandbox::new();
+    let usage = sandbox.write(
+        "git.usage.kdl",
+        "bin git\ncmd \"--exec-path=DIR\" {\n  cmd subtree help=\"Subtrees\" {\n    arg \"<prefix>\"\n  }\n}\ncmd log help=\"Show the log\"\n",
+    );
+    let manifest = sandbox.write(
+        "git.json",
+        r#"{"commands": {"--exec-path=DIR.subtree": {"description": "x", "danger_level": "safe"}, "log": {"description": "Show the log", "danger_level": "safe"}}}"#,
+    );
+    for (from, file) in [("usage", &usage), ("agent-spec", &manifest)] {
+        let (run, envelope) = sandbox.json(&[
+            "schema",
+            "import",
+            "--from",
+            from,
+            "--program",
+            "git",
+            "--dry-run",
+            file.to_str().unwrap(),
+        ]);
+        run.assert_code(0);
+        let names: Vec<&str> = envelope["data"]["declarations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["name"].as_str().unwrap())
+            .collect();
+        assert!(names.contains(&"git-log"), "{from}: {run}");
+        assert!(
+            !names.iter().any(|name| name.contains("subtree")),
+            "{from}: {run}"
+        );
+        assert!(!run.stdout.contains("\"--exec-path=DIR\""), "{from}: {run}");
+        let skipped = envelope["data"]["skipped"].as_array().unwrap();
+        assert!(
+            skipped
+                .iter()
+                .any(|s| s["command"] == "git --exec-path=DIR subtree"),
+            "{from}: {run}"
+        );
+    }
+}

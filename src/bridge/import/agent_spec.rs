@@ -6,15 +6,23 @@
 //! `flags` (name without `--` → `type`, `required`, `description`,
 //! `default`, `enum_values`, `short`), `exit_codes`, and optionally
 //! `aliases`, `required_scopes`, `output_schema`, `examples` and
-//! `subcommands`. aigent's own manifest adds `arguments` (the positionals,
-//! in order, shaped as flags are) and `requires_confirmation`. Either the
-//! bare manifest or a response envelope around it (`{"ok": ..., "data":
-//! {...}}`) is read.
+//! `subcommands`. A flag that is a resource id carries its validation
+//! (REQ-C-020): `pattern` (an anchored regex) or `pattern_type` (a
+//! built-in syntax); a string flag may also give its choices as `enum`,
+//! and a number its bounds (`minimum`, `maximum`, `exclusiveMinimum`,
+//! `exclusiveMaximum`, `multipleOf`).
+//! Each is carried into the declaration, so the guard enforces it; a
+//! flag whose validation the declaration cannot hold is left out, never
+//! imported without it. aigent's own manifest adds `arguments` (the
+//! positionals, in order, shaped as flags are) and
+//! `requires_confirmation`. Either the bare manifest or a response
+//! envelope around it (`{"ok": ..., "data": {...}}`) is read.
 
 use serde_json::{Map, Value};
 
 use super::{Command, ImportError, Input, Kind, Skipped, Spec};
 use crate::contract::DangerLevel;
+use crate::contract::bounds::BOUND_FIELDS;
 
 const FORMAT: &str = "CLI Agent Spec manifest";
 
@@ -41,6 +49,14 @@ const FLAG_FIELDS: &[&str] = &[
     "default",
     "enum_values",
     "short",
+    "pattern",
+    "pattern_type",
+    "enum",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
 ];
 
 /// The exit code entry's fields a declaration keeps.
@@ -267,24 +283,23 @@ fn input(name: &str, entry: &Value, is_flag: bool, unmapped: &mut Vec<String>) -
         .and_then(Value::as_str)
         .map(str::to_owned);
     if kind == Kind::Enum {
-        let values: Option<Vec<String>> =
-            entry
-                .get("enum_values")
-                .and_then(Value::as_array)
-                .map(|values| {
-                    values
-                        .iter()
-                        .filter_map(Value::as_str)
-                        .map(str::to_owned)
-                        .collect()
-                });
-        match values {
-            Some(values) if !values.is_empty() => input.choices = values,
+        let values = entry.get("enum_values").or_else(|| entry.get("enum"));
+        match values.map(string_list) {
+            Some(Some(values)) if !values.is_empty() => input.choices = values,
+            Some(None) => {
+                unmapped.push(format!(
+                    "{written} left out: its enum_values are not a list of strings"
+                ));
+                return None;
+            }
             _ => {
                 unmapped.push(format!("{written} left out: an enum without enum_values"));
                 return None;
             }
         }
+    }
+    if !validation(entry, kind, &written, &mut input, unmapped) {
+        return None;
     }
     if let Some(default) = entry.get("default") {
         let shown = match default {
@@ -301,6 +316,100 @@ fn input(name: &str, entry: &Value, is_flag: bool, unmapped: &mut Vec<String>) -
         }
     }
     Some(input)
+}
+
+/// The strings of a JSON list; `None` if it is not a list of strings.
+fn string_list(value: &Value) -> Option<Vec<String>> {
+    value
+        .as_array()?
+        .iter()
+        .map(|item| item.as_str().map(str::to_owned))
+        .collect()
+}
+
+/// Carries the entry's validation (`pattern`, `pattern_type`, a string's
+/// `enum`) into `input`. False (and a note) when the entry gives one this
+/// reader cannot carry: the input is then left out, since imported without
+/// its validation it would accept what the program refuses.
+fn validation(
+    entry: &Map<String, Value>,
+    kind: Kind,
+    written: &str,
+    input: &mut Input,
+    unmapped: &mut Vec<String>,
+) -> bool {
+    let refuse = |unmapped: &mut Vec<String>, why: String| {
+        unmapped.push(format!("{written} left out: {why}"));
+        false
+    };
+    let takes_pattern = matches!(kind, Kind::String | Kind::Array);
+    for key in ["pattern", "pattern_type"] {
+        let Some(value) = entry.get(key) else {
+            continue;
+        };
+        let Some(text) = value.as_str() else {
+            return refuse(unmapped, format!("its `{key}` {value} is not a string"));
+        };
+        if kind == Kind::Enum {
+            unmapped.push(format!(
+                "{written}: its `{key}` is not kept; its enum_values are the only values accepted"
+            ));
+            continue;
+        }
+        if !takes_pattern {
+            return refuse(
+                unmapped,
+                format!(
+                    "its `{key}` cannot be kept: a declaration holds one only for a string or a list, and this flag is {}",
+                    kind.as_str()
+                ),
+            );
+        }
+        if key == "pattern" {
+            input.pattern = Some(text.to_owned());
+        } else {
+            input.pattern_type = Some(text.to_owned());
+        }
+    }
+    for key in BOUND_FIELDS {
+        let Some(value) = entry.get(key) else {
+            continue;
+        };
+        if !matches!(kind, Kind::Integer | Kind::Number) {
+            return refuse(
+                unmapped,
+                format!(
+                    "its `{key}` cannot be kept: a declaration bounds only an integer or a number, and this flag is {}",
+                    kind.as_str()
+                ),
+            );
+        }
+        input.bounds.insert(key.to_owned(), value.clone());
+    }
+    if kind != Kind::Enum
+        && let Some(values) = entry.get("enum")
+    {
+        match string_list(values) {
+            Some(values) if !values.is_empty() && takes_pattern => {
+                if input.pattern.is_some() {
+                    unmapped.push(format!(
+                        "{written}: its `pattern` gives way to its `enum`, whose values are the only ones accepted"
+                    ));
+                }
+                input.choices = values;
+            }
+            _ => {
+                return refuse(
+                    unmapped,
+                    format!(
+                        "its `enum` {values} is not a list of strings a {} flag can hold",
+                        kind.as_str()
+                    ),
+                );
+            }
+        }
+    }
+    true
 }
 
 fn flag_field_note(key: &str) -> &'static str {
@@ -377,6 +486,52 @@ mod tests {
             read("{\"commands\": 3}"),
             Err(ImportError::Shape { .. })
         ));
+    }
+
+    #[test]
+    fn validation_is_carried_or_the_flag_left_out() {
+        let text = r#"{"commands": {"repo.create": {"description": "x", "danger_level": "safe", "flags": {
+            "owner": {"type": "string", "pattern": "^[a-z]+$"},
+            "id": {"type": "string", "pattern_type": "uuid"},
+            "tags": {"type": "array", "enum": ["a", "b"]},
+            "mode": {"type": "enum", "enum": ["x", "y"], "pattern": "^x$"},
+            "count": {"type": "integer", "pattern": "^[0-9]$"},
+            "odd": {"type": "string", "pattern": 7},
+            "weird": {"type": "string", "enum": [1, 2]},
+            "limit": {"type": "integer", "minimum": 1, "maximum": 50},
+            "size": {"type": "string", "maximum": 3}
+        }}}}"#;
+        let spec = read(text).unwrap();
+        let command = &spec.commands[0];
+        let flag = |name: &str| command.flags.iter().find(|flag| flag.name == name);
+        assert_eq!(flag("owner").unwrap().pattern.as_deref(), Some("^[a-z]+$"));
+        assert_eq!(flag("id").unwrap().pattern_type.as_deref(), Some("uuid"));
+        assert_eq!(flag("tags").unwrap().choices, ["a", "b"]);
+        assert_eq!(flag("mode").unwrap().choices, ["x", "y"]);
+        assert_eq!(
+            Value::Object(flag("limit").unwrap().bounds.clone()),
+            serde_json::json!({"minimum": 1, "maximum": 50})
+        );
+        for gone in ["count", "odd", "weird", "size"] {
+            assert!(flag(gone).is_none(), "{gone}");
+            assert!(
+                command
+                    .unmapped
+                    .iter()
+                    .any(|note| note.starts_with(&format!("--{gone} left out"))),
+                "{gone}: {:?}",
+                command.unmapped
+            );
+        }
+        // Nothing the reader carried is listed as unknown.
+        assert!(
+            !command
+                .unmapped
+                .iter()
+                .any(|note| note.contains("not a field this import knows")),
+            "{:?}",
+            command.unmapped
+        );
     }
 
     #[test]

@@ -14,6 +14,8 @@ pub mod agent_spec;
 pub mod usage;
 pub mod write;
 
+use std::collections::HashSet;
+
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
@@ -93,6 +95,11 @@ pub struct Input {
     pub choices: Vec<String>,
     /// A pattern the spec itself gives (anchored by the spec).
     pub pattern: Option<String>,
+    /// A built-in syntax the spec names (`alphanumeric_id`, `uuid`, ...).
+    pub pattern_type: Option<String>,
+    /// A number's bounds as the spec writes them (`minimum`, `maximum`,
+    /// `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`).
+    pub bounds: Map<String, Value>,
     /// The spec says a value may start with `-`.
     pub allow_leading_dash: bool,
     /// The program's own default, told in the description: a declared
@@ -112,6 +119,8 @@ impl Input {
             description: None,
             choices: Vec::new(),
             pattern: None,
+            pattern_type: None,
+            bounds: Map::new(),
             allow_leading_dash: false,
             program_default: None,
         }
@@ -312,9 +321,33 @@ pub fn declaration_name(program: &str, path: &[String]) -> String {
         .join("-")
 }
 
+/// Why `word` cannot be one of a command's words on the program's command
+/// line: a word the program would read as an option (`--exec-path=DIR`
+/// makes git run programs from DIR), or one that is no word at all.
+pub fn command_word_problem(word: &str) -> Option<String> {
+    if word.trim().is_empty() {
+        return Some("an empty command word".to_owned());
+    }
+    if word.starts_with('-') {
+        return Some(format!(
+            "`{}` starts with '-', so the program would read it as an option, not a command word",
+            word.escape_debug()
+        ));
+    }
+    word.chars().find(|c| c.is_control()).map(|c| {
+        format!(
+            "`{}` holds the control character {c:?}",
+            word.escape_debug()
+        )
+    })
+}
+
 /// Turns a read spec into declarations.
 pub fn build(format: Format, program: &str, spec: Spec) -> Import {
     let mut declarations: Vec<Imported> = Vec::new();
+    // Names taken so far: a set, so that a spec of many commands is not
+    // compared name by name with every earlier one.
+    let mut taken: HashSet<String> = HashSet::new();
     // The readers name a skipped command by its words; the program leads.
     let mut skipped: Vec<Skipped> = spec
         .skipped
@@ -333,6 +366,17 @@ pub fn build(format: Format, program: &str, spec: Spec) -> Import {
             .chain(command.path.iter().map(String::as_str))
             .collect::<Vec<_>>()
             .join(" ");
+        if let Some(problem) = command
+            .path
+            .iter()
+            .find_map(|word| command_word_problem(word))
+        {
+            skipped.push(Skipped {
+                command: line,
+                reason: format!("not a command of the program: {problem}"),
+            });
+            continue;
+        }
         let name = declaration_name(program, &command.path);
         if let Some(problem) = command_name_problem(&name) {
             skipped.push(Skipped {
@@ -341,7 +385,7 @@ pub fn build(format: Format, program: &str, spec: Spec) -> Import {
             });
             continue;
         }
-        if declarations.iter().any(|imported| imported.name == name) {
+        if taken.contains(&name) {
             skipped.push(Skipped {
                 command: line,
                 reason: format!("its name `{name}` is taken by another command of the spec"),
@@ -349,7 +393,10 @@ pub fn build(format: Format, program: &str, spec: Spec) -> Import {
             continue;
         }
         match declare(format, program, &name, &line, command) {
-            Ok(imported) => declarations.push(imported),
+            Ok(imported) => {
+                taken.insert(name);
+                declarations.push(imported);
+            }
             Err(reason) => skipped.push(Skipped {
                 command: line,
                 reason,
@@ -485,7 +532,7 @@ fn drop_for(
 /// Parameter names that cannot be one (reserved, not a `--flag`) or that
 /// two inputs share: the later input is left out and listed.
 fn settle_names(command: &mut Command, unmapped: &mut Vec<String>) {
-    let mut seen: Vec<String> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
     for list in [&mut command.flags, &mut command.positionals] {
         list.retain_mut(|input| {
             if let Some(problem) = parameter_name_problem(&input.name) {
@@ -511,7 +558,7 @@ fn settle_names(command: &mut Command, unmapped: &mut Vec<String>) {
                 ));
                 return false;
             }
-            seen.push(input.name.clone());
+            seen.insert(input.name.clone());
             true
         });
     }
@@ -557,6 +604,10 @@ fn to_parameter(input: &Input) -> Value {
     {
         parameter.insert("pattern".to_owned(), json!(pattern));
     }
+    if let Some(pattern_type) = &input.pattern_type {
+        parameter.insert("pattern_type".to_owned(), json!(pattern_type));
+    }
+    parameter.extend(input.bounds.clone());
     if input.allow_leading_dash {
         parameter.insert("allow_leading_dash".to_owned(), json!(true));
     }
@@ -650,6 +701,60 @@ mod tests {
         let pattern = choices_pattern(&["a.b".into(), "c".into()]);
         assert_eq!(pattern, r"^(?:a\.b|c)$");
         assert!(crate::contract::pattern_anchoring_problem(&pattern).is_none());
+    }
+
+    #[test]
+    fn command_words_that_are_options_are_skipped() {
+        for word in ["--exec-path=/tmp", "-C", "", " ", "a\nb"] {
+            assert!(command_word_problem(word).is_some(), "{word:?}");
+        }
+        assert!(command_word_problem("subtree").is_none());
+        let spec = Spec {
+            commands: vec![
+                Command {
+                    path: vec!["--exec-path=DIR".into(), "subtree".into()],
+                    danger_level: Some(DangerLevel::Safe),
+                    ..Command::default()
+                },
+                Command {
+                    path: vec!["log".into()],
+                    danger_level: Some(DangerLevel::Safe),
+                    ..Command::default()
+                },
+            ],
+            ..Spec::default()
+        };
+        let import = build(Format::Usage, "git", spec);
+        let names: Vec<&str> = import
+            .declarations
+            .iter()
+            .map(|d| d.name.as_str())
+            .collect();
+        assert_eq!(names, ["git-log"]);
+        assert_eq!(import.skipped.len(), 1);
+        assert_eq!(import.skipped[0].command, "git --exec-path=DIR subtree");
+        assert!(
+            import.skipped[0].reason.contains("option"),
+            "{:?}",
+            import.skipped
+        );
+    }
+
+    #[test]
+    fn a_name_taken_twice_is_skipped_the_second_time() {
+        let command = |word: &str| Command {
+            path: vec![word.into()],
+            danger_level: Some(DangerLevel::Safe),
+            ..Command::default()
+        };
+        let spec = Spec {
+            commands: vec![command("a.b"), command("a-b"), command("c")],
+            ..Spec::default()
+        };
+        let import = build(Format::AgentSpec, "t", spec);
+        assert_eq!(import.declarations.len(), 2);
+        assert_eq!(import.skipped.len(), 1);
+        assert!(import.skipped[0].reason.contains("is taken"));
     }
 
     #[test]

@@ -82,9 +82,16 @@ pub fn read(text: &str) -> Result<Spec, ImportError> {
         group: false,
     };
     let program = spec.program.clone().unwrap_or_default();
-    walk(&root, nodes, &[], &mut spec, &program);
+    let mut budget = MAX_INPUTS;
+    walk(&root, nodes, &[], &mut spec, &program, &mut budget)?;
     Ok(spec)
 }
+
+/// The most inputs (flags and positionals) all commands may hold together.
+/// A `global` flag is repeated in every command below it, so a spec of
+/// many global flags and many commands would otherwise grow as their
+/// product, not as the text.
+pub const MAX_INPUTS: usize = 200_000;
 
 /// The KDL document, or where it is wrong. Parsed on a thread of its own
 /// with a stack no nesting this text can hold exhausts, and a panic in the
@@ -352,8 +359,16 @@ fn describe(node: &KdlNode) -> Option<String> {
     })
 }
 
-/// The command at `scope` from its `nodes`, then its subcommands.
-fn walk(scope: &Scope, nodes: &[KdlNode], inherited: &[Input], spec: &mut Spec, program: &str) {
+/// The command at `scope` from its `nodes`, then its subcommands; an
+/// error once the commands hold more than [`MAX_INPUTS`] inputs.
+fn walk(
+    scope: &Scope,
+    nodes: &[KdlNode],
+    inherited: &[Input],
+    spec: &mut Spec,
+    program: &str,
+    budget: &mut usize,
+) -> Result<(), ImportError> {
     let line = std::iter::once(program)
         .chain(scope.path.iter().map(String::as_str))
         .collect::<Vec<_>>()
@@ -363,6 +378,7 @@ fn walk(scope: &Scope, nodes: &[KdlNode], inherited: &[Input], spec: &mut Spec, 
         description: scope.description.clone(),
         ..Command::default()
     };
+    spend(budget, inherited.len(), &line)?;
     command.flags.extend(inherited.iter().cloned());
     let mut globals: Vec<Input> = inherited.to_vec();
     let mut group = scope.group;
@@ -371,15 +387,16 @@ fn walk(scope: &Scope, nodes: &[KdlNode], inherited: &[Input], spec: &mut Spec, 
         match node.name().value() {
             "flag" => {
                 if let Some(input) = flag(node, &mut command.unmapped) {
+                    spend(budget, 1, &line)?;
                     if property_bool(node, "global") {
                         globals.push(input.clone());
                     }
-                    command.flags.retain(|existing| existing.name != input.name);
                     command.flags.push(input);
                 }
             }
             "arg" => {
                 if let Some(input) = positional(node, &mut command) {
+                    spend(budget, 1, &line)?;
                     command.positionals.push(input);
                 }
             }
@@ -399,6 +416,8 @@ fn walk(scope: &Scope, nodes: &[KdlNode], inherited: &[Input], spec: &mut Spec, 
                 .push(format!("`{line}`: the `{name}` node is not imported")),
         }
     }
+    keep_last_of_each_name(&mut command.flags);
+    keep_last_of_each_name(&mut globals);
     command.positionals_in_order();
     if scope.hidden {
         spec.skipped.push(Skipped {
@@ -427,8 +446,41 @@ fn walk(scope: &Scope, nodes: &[KdlNode], inherited: &[Input], spec: &mut Spec, 
             hidden: scope.hidden || property_bool(node, "hide"),
             group: property_bool(node, "subcommand_required"),
         };
-        walk(&child, children(node), &globals, spec, program);
+        walk(&child, children(node), &globals, spec, program, budget)?;
     }
+    Ok(())
+}
+
+/// Takes `count` inputs from what the spec may hold in all.
+fn spend(budget: &mut usize, count: usize, line: &str) -> Result<(), ImportError> {
+    *budget = budget.checked_sub(count).ok_or_else(|| ImportError::Shape {
+        format: FORMAT,
+        at: format!("`{line}`"),
+        message: format!(
+            "the commands would hold more than {MAX_INPUTS} flags and positionals in all (a `global` flag counts once in every command below it)"
+        ),
+    })?;
+    Ok(())
+}
+
+/// A flag given again (a command's own over an inherited `global` one)
+/// replaces the earlier: each name's last input is kept, in the order of
+/// those last inputs.
+fn keep_last_of_each_name(flags: &mut Vec<Input>) {
+    let mut last: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (index, input) in flags.iter().enumerate() {
+        last.insert(input.name.as_str(), index);
+    }
+    let keep: Vec<bool> = flags
+        .iter()
+        .enumerate()
+        .map(|(index, input)| last.get(input.name.as_str()) == Some(&index))
+        .collect();
+    let mut index = 0;
+    flags.retain(|_| {
+        index += 1;
+        keep[index - 1]
+    });
 }
 
 /// The parts of a flag's usage: `-d --depth <depth>`.
@@ -776,6 +828,44 @@ cmd group subcommand_required=#true {
         assert_eq!(skipped, ["hidden", "group"]);
         // Inherited from the root through the group.
         assert_eq!(spec.commands[2].flags[0].name, "verbose");
+    }
+
+    #[test]
+    fn a_flag_given_again_replaces_the_inherited_one() {
+        let spec = read(
+            "bin t\nflag \"--a <x>\" global=#true help=\"root\"\nflag \"--b\" global=#true\ncmd c {\n  flag \"--a <y>\" global=#true help=\"mine\"\n  cmd d\n}\n",
+        )
+        .unwrap();
+        let flags = |path: &str| -> Vec<(String, Option<String>)> {
+            spec.commands
+                .iter()
+                .find(|c| c.path.join(" ") == path)
+                .unwrap()
+                .flags
+                .iter()
+                .map(|f| (f.name.clone(), f.description.clone()))
+                .collect()
+        };
+        let mine = ("a".to_owned(), Some("mine".to_owned()));
+        assert_eq!(flags("c"), [("b".to_owned(), None), mine.clone()]);
+        assert_eq!(flags("c d"), [("b".to_owned(), None), mine]);
+    }
+
+    #[test]
+    fn global_flags_repeated_past_the_budget_are_an_error() {
+        let mut text = String::from("bin t\n");
+        for flag in 0..100 {
+            text.push_str(&format!("flag \"--g{flag} <v>\" global=#true\n"));
+        }
+        for command in 0..(MAX_INPUTS / 100) {
+            text.push_str(&format!("cmd c{command}\n"));
+        }
+        match read(&text) {
+            Err(ImportError::Shape { message, .. }) => {
+                assert!(message.contains("global"), "{message}")
+            }
+            other => panic!("{:?}", other.map(|spec| spec.commands.len())),
+        }
     }
 
     #[test]

@@ -188,6 +188,15 @@ fn read_loop(input: &mut impl BufRead, sender: &SyncSender<Incoming>) {
             Ok(Frame::Bad(problem)) => {
                 Incoming::Malformed(malformed_response(None, ErrorCode::ParseError, &problem))
             }
+            Ok(Frame::Lost(problem)) => {
+                let problem = format!("{problem}; the stream is closed");
+                let _ = sender.send(Incoming::Malformed(malformed_response(
+                    None,
+                    ErrorCode::ParseError,
+                    &problem,
+                )));
+                return;
+            }
         };
         let is_exit =
             matches!(&incoming, Incoming::Message(Message::Notification(n)) if n.method == "exit");
@@ -229,9 +238,14 @@ fn parse(body: &[u8]) -> Incoming {
 
 enum Frame {
     Body(Vec<u8>),
-    /// A frame that could not be read (its headers, its size); the
-    /// input is read on from the next one.
+    /// A frame that could not be read (its headers, its size); its body
+    /// was skipped, and the input is read on from the next one.
     Bad(String),
+    /// A frame without a length that can be read (`Content-Length: abc`,
+    /// or none): where its body ends is unknown, and reading on would
+    /// take the body, and every frame after it, for headers. The stream
+    /// ends with an error.
+    Lost(String),
     End,
 }
 
@@ -283,11 +297,13 @@ fn read_frame(input: &mut impl BufRead) -> io::Result<Frame> {
     }
     let length = match length {
         Some(Ok(length)) => length,
-        Some(Err(message)) => return Ok(Frame::Bad(message)),
+        Some(Err(message)) => return Ok(Frame::Lost(message)),
         None => {
-            return Ok(Frame::Bad(
-                problem.unwrap_or_else(|| "a message without Content-Length".to_owned()),
-            ));
+            let why = "a message without Content-Length".to_owned();
+            return Ok(Frame::Lost(match problem {
+                Some(problem) => format!("{why} ({problem})"),
+                None => why,
+            }));
         }
     };
     if length > MAX_MESSAGE_BYTES {
@@ -346,21 +362,29 @@ mod tests {
                 Frame::End => return out,
                 Frame::Body(body) => out.push(format!("body {}", String::from_utf8_lossy(&body))),
                 Frame::Bad(problem) => out.push(format!("bad {problem}")),
+                Frame::Lost(problem) => {
+                    out.push(format!("lost {problem}"));
+                    return out;
+                }
             }
         }
     }
 
     #[test]
     fn frames_are_read_and_bad_ones_skipped() {
-        let input = b"Content-Length: 2\r\n\r\n{}\r\nX-Junk\r\n\r\nContent-Length: abc\r\n\r\nContent-Length: 3\nContent-Type: x\n\n[1]";
+        let input = b"Content-Length: 2\r\n\r\n{}\r\nX-Junk\r\nContent-Length: 2\r\n\r\n{}Content-Length: 3\nContent-Type: x\n\n[1]";
         assert_eq!(
             frames(input),
-            [
-                "body {}",
-                "bad malformed header `X-Junk`",
-                "bad Content-Length `abc` is not a number",
-                "body [1]"
-            ]
+            ["body {}", "bad malformed header `X-Junk`", "body [1]"]
+        );
+        // Where a body without a length ends is unknown: the stream ends,
+        // never reading that body (or what follows) as headers.
+        let input = b"Content-Length: abc\r\n\r\n{\"id\":1}Content-Length: 2\r\n\r\n{}";
+        assert_eq!(frames(input), ["lost Content-Length `abc` is not a number"]);
+        let input = b"X-Junk\r\n\r\n{}Content-Length: 2\r\n\r\n{}";
+        assert_eq!(
+            frames(input),
+            ["lost a message without Content-Length (malformed header `X-Junk`)"]
         );
         let huge = format!("Content-Length: {}\r\n\r\n", MAX_MESSAGE_BYTES + 1);
         assert_eq!(

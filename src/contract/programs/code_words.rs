@@ -151,8 +151,15 @@ pub fn agent_program_parameter(subprocess: &Subprocess) -> Option<String> {
         })
 }
 
-/// Every E115, E126 and W105 finding of this module for `subprocess`.
+/// Every E115, E127 and W105 finding of this module for `subprocess`.
 pub fn code_word_diagnostics(subprocess: &Subprocess) -> Vec<Diagnostic> {
+    findings_for(subprocess, false)
+}
+
+/// The findings for `subprocess`; `proposed` when an agent chose every
+/// word (then an option that moves where the program reads its config is
+/// refused even though it reads as hardcoded).
+fn findings_for(subprocess: &Subprocess, proposed: bool) -> Vec<Diagnostic> {
     let pieces = pieces(subprocess);
     let positions = positions(&pieces);
     let mut found: Vec<Diagnostic> = subprocess
@@ -187,7 +194,7 @@ pub fn code_word_diagnostics(subprocess: &Subprocess) -> Vec<Diagnostic> {
                 let Some(name) = program_name(text) else {
                     continue;
                 };
-                program_rules(&name, &pieces[position + 1..], &mut found);
+                program_rules(&name, &pieces[position + 1..], proposed, &mut found);
             }
         }
     }
@@ -208,7 +215,7 @@ pub fn proposed_command_problems(words: &[String]) -> Vec<String> {
     );
     command_string_diagnostics(&subprocess, UserArguments::default())
         .into_iter()
-        .chain(code_word_diagnostics(&subprocess))
+        .chain(findings_for(&subprocess, true))
         .filter(|diagnostic| diagnostic.code != codes::Code::AgentChoosesProgram)
         .map(|diagnostic| diagnostic.message)
         .collect()
@@ -222,14 +229,33 @@ fn agent_code(field: &str, message: String) -> Diagnostic {
     Diagnostic::new(codes::Code::AgentValueIsCode, message).with_field(field)
 }
 
-fn program_rules(name: &str, after: &[Piece], found: &mut Vec<Diagnostic>) {
+fn program_rules(name: &str, after: &[Piece], proposed: bool, found: &mut Vec<Diagnostic>) {
+    let before = found.len();
+    each_program_rule(name, after, proposed, found);
+    // One finding per word and code (`less -k {a}` is an option's value
+    // and, to the `+CMD` rule, a file argument before `--`).
+    let mut seen = std::collections::HashSet::new();
+    let mut index = before;
+    while index < found.len() {
+        if seen.insert((found[index].code, found[index].field.clone())) {
+            index += 1;
+        } else {
+            found.remove(index);
+        }
+    }
+}
+
+fn each_program_rule(name: &str, after: &[Piece], proposed: bool, found: &mut Vec<Diagnostic>) {
+    program_options(name, after, proposed, found);
     match name {
         "psql" => psql(after, found),
         "sed" | "gsed" => sed(name, after, found),
         "sqlite" => sqlite(name, after, found),
         "vim" | "vi" | "nvim" | "gvim" | "ex" | "view" | "vimdiff" | "gvimdiff" | "nvi" => {
-            vim(name, after, found);
+            plus_commands(name, "an Ex command", after, found);
         }
+        "less" => plus_commands(name, "a less command", after, found),
+        "awk" | "gawk" | "mawk" | "nawk" => awk(name, after, found),
         "git" => git(after, found),
         "env" | "sudo" => environment(name, after, found),
         _ => {}
@@ -467,6 +493,427 @@ fn sed(program: &str, after: &[Piece], found: &mut Vec<Diagnostic>) {
     }
 }
 
+/// `awk`: `-f FILE`/`-E FILE` give the program as a file, `-e`/`--source`
+/// inline; else the first positional word is the program, which can run
+/// commands (`system()`, pipes). An agent's value there is code, whatever
+/// its pattern (E127), like a `sed` script; the program file is the
+/// option table's.
+fn awk(program: &str, after: &[Piece], found: &mut Vec<Diagnostic>) {
+    let mut scripts: Vec<&Piece> = Vec::new();
+    let mut from_file = false;
+    let mut index = 0;
+    while index < after.len() {
+        let piece = &after[index];
+        let Some(text) = piece.literal() else {
+            if scripts.is_empty() && !from_file {
+                scripts.push(piece);
+            }
+            break;
+        };
+        if text == "--" {
+            if scripts.is_empty()
+                && !from_file
+                && let Some(next) = after.get(index + 1)
+            {
+                scripts.push(next);
+            }
+            break;
+        }
+        if let Some(long) = text.strip_prefix("--") {
+            let (name, glued) = match long.split_once('=') {
+                Some((name, _)) => (name, true),
+                None => (long, false),
+            };
+            match name {
+                "source" if glued => scripts.push(piece),
+                "source" => scripts.extend(after.get(index + 1)),
+                "file" | "exec" => from_file = true,
+                _ => {}
+            }
+            let takes_value = matches!(
+                name,
+                "source" | "file" | "exec" | "field-separator" | "assign" | "include" | "load"
+            );
+            index += if takes_value && !glued { 2 } else { 1 };
+            continue;
+        }
+        let takes = |ch| value_letter("fEeFvil".contains(ch));
+        if let Some(cluster) = short_cluster(text, Style::Getopt, takes) {
+            match (cluster.valued_letter(), cluster.value) {
+                (Some('e'), Some(ClusterValue::NextWord)) => scripts.extend(after.get(index + 1)),
+                (Some('e'), _) => scripts.push(piece),
+                (Some('f' | 'E'), _) => from_file = true,
+                _ => {}
+            }
+            index += cluster.words();
+            continue;
+        }
+        if scripts.is_empty() && !from_file {
+            scripts.push(piece);
+        }
+        break;
+    }
+    for script in scripts {
+        if let Piece::User { field, .. } = script {
+            found.push(agent_code(
+                field,
+                format!(
+                    "an agent's value is the `{program}` program, and an awk program can run commands (`system()`, `print | \"CMD\"`) and write files; hardcode the program (or `-f FILE`) and pass values as data (`-v name=VALUE` is not safe either: use ENVIRON or a file operand)"
+                ),
+            ));
+        }
+    }
+}
+
+fn value_letter(takes: bool) -> Takes {
+    if takes { Takes::Value } else { Takes::Nothing }
+}
+
+/// What a program does with an option's value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Effect {
+    /// Runs it, or runs programs from it (a pager, a shell, a directory of
+    /// subcommands): refused hardcoded (E115) and from an agent (E127).
+    Runs,
+    /// Reads its configuration (or its code) from there, and a
+    /// configuration can name programs to run: refused from an agent
+    /// (E127); a declaration may fix it.
+    Config,
+}
+
+/// Options that load code, run a program, or move where the program reads
+/// its configuration, beyond the inline-code options of
+/// `command_string` (`mysql --pager`, `rsync -e`, `tar --to-command`).
+struct OptionRule {
+    programs: &'static [&'static str],
+    /// As written: `--pager`, `-P`. A long option ending in `=` counts only
+    /// with its value glued (`git --exec-path` alone prints a path).
+    options: &'static [&'static str],
+    /// For an option that sets one of many settings (`ssh -o KEY=VALUE`):
+    /// the keys (lowercase) that run code; empty when every value does.
+    keys: &'static [&'static str],
+    effect: Effect,
+    /// The options are the program's own, read only before its first
+    /// operand (git's `-C` before the subcommand; `git log -C` finds
+    /// copies).
+    leading_only: bool,
+    why: &'static str,
+}
+
+const OPTION_RULES: &[OptionRule] = &[
+    OptionRule {
+        programs: &["man"],
+        options: &["--pager", "-P", "--html="],
+        keys: &[],
+        effect: Effect::Runs,
+        leading_only: false,
+        why: "man runs the pager (or browser) it names through a shell",
+    },
+    OptionRule {
+        programs: &["man"],
+        options: &["--config-file", "-C"],
+        keys: &[],
+        effect: Effect::Config,
+        leading_only: false,
+        why: "a man configuration file names the pager and the programs man runs",
+    },
+    OptionRule {
+        programs: &["npm", "npx"],
+        options: &[
+            "--script-shell",
+            "--shell",
+            "--editor",
+            "--browser",
+            "--git",
+            "--node-options",
+        ],
+        keys: &[],
+        effect: Effect::Runs,
+        leading_only: false,
+        why: "npm runs that program (or hands those options to node)",
+    },
+    OptionRule {
+        programs: &["npm", "npx"],
+        options: &["--userconfig", "--globalconfig"],
+        keys: &[],
+        effect: Effect::Config,
+        leading_only: false,
+        why: "an npmrc sets `script-shell`, `node-options` and other settings npm runs",
+    },
+    OptionRule {
+        programs: &["git"],
+        options: &["--exec-path="],
+        keys: &[],
+        effect: Effect::Runs,
+        leading_only: true,
+        why: "git runs its subcommands (`git-subtree`, ...) from that directory",
+    },
+    OptionRule {
+        programs: &["git"],
+        options: &["--template"],
+        keys: &[],
+        effect: Effect::Runs,
+        leading_only: false,
+        why: "git copies the hooks of that directory into the repository, and runs them (`post-checkout` on clone)",
+    },
+    OptionRule {
+        programs: &["git"],
+        options: &["--git-dir", "-C"],
+        keys: &[],
+        effect: Effect::Config,
+        leading_only: true,
+        why: "git reads that repository's config, whose keys run programs (`core.fsmonitor`, `core.pager`, `alias.x=!CMD`)",
+    },
+    OptionRule {
+        programs: &["less"],
+        options: &["--lesskey-file", "-k", "--lesskey-src"],
+        keys: &[],
+        effect: Effect::Config,
+        leading_only: false,
+        why: "a lesskey file sets `LESSOPEN`, a command less runs on each file",
+    },
+    OptionRule {
+        programs: &["curl"],
+        options: &["--config", "-K"],
+        keys: &[],
+        effect: Effect::Config,
+        leading_only: false,
+        why: "a curl config file sets any option: where to write (`output`), what to send (`upload-file`, `data = @FILE`)",
+    },
+    OptionRule {
+        programs: &["wget"],
+        options: &["--use-askpass"],
+        keys: &[],
+        effect: Effect::Runs,
+        leading_only: false,
+        why: "wget runs that program to ask for credentials",
+    },
+    OptionRule {
+        programs: &["wget"],
+        options: &["--config", "--execute", "-e"],
+        keys: &[],
+        effect: Effect::Config,
+        leading_only: false,
+        why: "wgetrc commands set any option: where to write (`output_document`), which headers to send",
+    },
+    OptionRule {
+        programs: &["ssh", "scp", "sftp"],
+        options: &["-o"],
+        keys: &[
+            "proxycommand",
+            "localcommand",
+            "permitlocalcommand",
+            "knownhostscommand",
+            "match",
+            "include",
+        ],
+        effect: Effect::Runs,
+        leading_only: false,
+        why: "ssh runs `ProxyCommand`, `LocalCommand` and `KnownHostsCommand` through a shell",
+    },
+    OptionRule {
+        programs: &["scp", "sftp"],
+        options: &["-S"],
+        keys: &[],
+        effect: Effect::Runs,
+        leading_only: false,
+        why: "it runs that program for the connection",
+    },
+    OptionRule {
+        programs: &["ssh", "scp", "sftp"],
+        options: &["-F"],
+        keys: &[],
+        effect: Effect::Config,
+        leading_only: false,
+        why: "an ssh config sets `ProxyCommand` and `LocalCommand`, which ssh runs",
+    },
+    OptionRule {
+        programs: &["kubectl", "helm"],
+        options: &["--kubeconfig"],
+        keys: &[],
+        effect: Effect::Config,
+        leading_only: false,
+        why: "a kubeconfig's `exec` credential plugin is a program it runs",
+    },
+    OptionRule {
+        programs: &["docker"],
+        options: &["--config"],
+        keys: &[],
+        effect: Effect::Config,
+        leading_only: false,
+        why: "docker's config names credential helpers, programs it runs",
+    },
+    OptionRule {
+        programs: &["cargo"],
+        options: &["--config"],
+        keys: &[],
+        effect: Effect::Config,
+        leading_only: false,
+        why: "`--config` sets any cargo setting, and some name programs (`build.rustc-wrapper`, `target.<triple>.runner`)",
+    },
+    OptionRule {
+        programs: &["mysql", "mariadb", "mysqldump"],
+        options: &["--defaults-file", "--defaults-extra-file"],
+        keys: &[],
+        effect: Effect::Config,
+        leading_only: false,
+        why: "a MySQL option file sets `pager` and `init-command`",
+    },
+    OptionRule {
+        programs: &["make", "gmake"],
+        options: &["-f", "--file", "--makefile", "-C", "--directory"],
+        keys: &[],
+        effect: Effect::Config,
+        leading_only: false,
+        why: "make runs the recipes of the makefile it reads there, each a shell command",
+    },
+    OptionRule {
+        programs: &["awk", "gawk", "mawk", "nawk"],
+        options: &[
+            "-f",
+            "--file",
+            "-E",
+            "--exec",
+            "-i",
+            "--include",
+            "-l",
+            "--load",
+        ],
+        keys: &[],
+        effect: Effect::Config,
+        leading_only: false,
+        why: "awk runs that file as its program (or loads it as an extension), and a program can run commands",
+    },
+];
+
+/// The options of [`OPTION_RULES`] among `after`.
+fn program_options(program: &str, after: &[Piece], proposed: bool, found: &mut Vec<Diagnostic>) {
+    for rule in OPTION_RULES
+        .iter()
+        .filter(|rule| rule.programs.contains(&program))
+    {
+        let after = if rule.leading_only {
+            leading_options(after)
+        } else {
+            after
+        };
+        let separate: Vec<&str> = rule
+            .options
+            .iter()
+            .copied()
+            .filter(|option| !option.ends_with('='))
+            .collect();
+        let mut values = option_values(after, &separate);
+        // `--exec-path=DIR`: only glued.
+        for option in rule.options.iter().filter(|option| option.ends_with('=')) {
+            let flag = option.trim_end_matches('=');
+            values.extend(
+                after
+                    .iter()
+                    .take_while(|p| p.literal() != Some("--"))
+                    .filter(|piece| match piece {
+                        Piece::Literal { text, .. } => text.starts_with(option),
+                        Piece::User { joined, .. } => joined.as_deref() == Some(flag),
+                    }),
+            );
+        }
+        for piece in values {
+            match piece {
+                Piece::User { field, .. } => found.push(agent_code(
+                    field,
+                    format!(
+                        "an agent's value fills an option of `{program}` ({}), and {}; hardcode it",
+                        rule.options
+                            .iter()
+                            .map(|option| format!("`{}`", option.trim_end_matches('=')))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        rule.why
+                    ),
+                )),
+                Piece::Literal { field, text } => {
+                    let value = option_value_text(text, rule.options);
+                    if !rule.keys.is_empty() {
+                        let key = value
+                            .split(['=', ' ', '\t'])
+                            .next()
+                            .unwrap_or("")
+                            .to_ascii_lowercase();
+                        if !rule.keys.contains(&key.as_str()) {
+                            continue;
+                        }
+                    }
+                    if rule.effect == Effect::Runs || proposed {
+                        found.push(hardcoded(
+                            field,
+                            format!(
+                                "`{program} {}`: {}, which undoes argv safety; drop it",
+                                text.escape_debug(),
+                                rule.why
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The words before git's subcommand: its own options, with the values of
+/// those that take one as the next word.
+fn leading_options(after: &[Piece]) -> &[Piece] {
+    const TAKE_A_WORD: &[&str] = &[
+        "-C",
+        "-c",
+        "--git-dir",
+        "--work-tree",
+        "--namespace",
+        "--config-env",
+        "--super-prefix",
+        "--list-cmds",
+    ];
+    let mut index = 0;
+    loop {
+        let option = match after.get(index) {
+            Some(Piece::Literal { text, .. }) => text.as_str(),
+            // `--git-dir={dir}`: the template glues the agent's value.
+            Some(Piece::User {
+                joined: Some(flag), ..
+            }) => flag.as_str(),
+            _ => break,
+        };
+        if option == "--" || !option.starts_with('-') {
+            break;
+        }
+        let separate = matches!(after.get(index), Some(Piece::Literal { .. }));
+        index += if separate && TAKE_A_WORD.contains(&option) {
+            2
+        } else {
+            1
+        };
+    }
+    &after[..index.min(after.len())]
+}
+
+/// The value in `text`, a word [`option_values`] returned: the rest of
+/// `--option=VALUE` or `-oVALUE`, or the word itself (a separate value).
+fn option_value_text<'a>(text: &'a str, options: &[&str]) -> &'a str {
+    options
+        .iter()
+        .find_map(|option| {
+            let flag = option.trim_end_matches('=');
+            let rest = text.strip_prefix(flag)?;
+            match rest.strip_prefix('=') {
+                Some(value) => Some(value),
+                None if flag.len() == 2 && !flag.starts_with("--") && !rest.is_empty() => {
+                    Some(rest)
+                }
+                None => None,
+            }
+        })
+        .unwrap_or(text)
+}
+
 /// A sed script with an `e` command (after an address or a separator) or
 /// an `s` command with the `e` flag. Over-approximates rather than parse.
 fn sed_script_runs_commands(script: &str) -> bool {
@@ -643,16 +1090,23 @@ fn sqlite_runs_commands(sql: &str) -> bool {
 
 /// `vim FILE...` runs a file argument that starts with `+` as an Ex command
 /// (`+!CMD`) unless it follows `--`.
-fn vim(program: &str, after: &[Piece], found: &mut Vec<Diagnostic>) {
+/// `vim` and `less` read an argument `+CMD` as a command to run at start
+/// (`what`: an Ex command, a less command), and `+!CMD` (less: also
+/// `+|CMD`) starts a shell.
+fn plus_commands(program: &str, what: &str, after: &[Piece], found: &mut Vec<Diagnostic>) {
     for piece in after {
         match piece {
             Piece::Literal { text, .. } if text == "--" => return,
             Piece::Literal { field, text } => {
-                if text.starts_with('+') && (text.contains('!') || text.contains("system")) {
+                if text.starts_with('+')
+                    && (text.contains('!')
+                        || text.contains("system")
+                        || (program == "less" && text.contains('|')))
+                {
                     found.push(hardcoded(
                         field,
                         format!(
-                            "`{program} {}` runs an Ex command that starts a program, which undoes argv safety",
+                            "`{program} {}` runs {what} that starts a program, which undoes argv safety",
                             text.escape_debug()
                         ),
                     ));
@@ -662,7 +1116,7 @@ fn vim(program: &str, after: &[Piece], found: &mut Vec<Diagnostic>) {
                 found.push(agent_code(
                     field,
                     format!(
-                        "`{program}` reads a file argument that starts with `+` as an Ex command (`+!CMD` runs a shell), and this agent's value comes before any `--`; put `--` in front of the agent's file arguments"
+                        "`{program}` reads a file argument that starts with `+` as {what} (`+!CMD` runs a shell), and this agent's value comes before any `--`; put `--` in front of the agent's file arguments"
                     ),
                 ));
                 return;
@@ -996,6 +1450,106 @@ mod tests {
             .is_empty()
         );
         assert!(codes_of("git", r#"[log, --, {param: a}]"#).is_empty());
+    }
+
+    #[test]
+    fn options_that_run_programs_or_move_the_config() {
+        for (program, argv) in [
+            ("man", r#"["--pager=id", ls]"#),
+            ("man", r#"[-P, "touch x", ls]"#),
+            ("npm", r#"["--script-shell=/tmp/x", run, build]"#),
+            ("npx", r#"[--script-shell, /tmp/x, run]"#),
+            ("git", r#"["--exec-path=/tmp/x", subtree, {param: a}]"#),
+            ("git", r#"[clone, "--template=/tmp/t", {param: a}]"#),
+            ("less", r#"["+!id", {param: a, flag: --, form: separate}]"#),
+            ("less", r#"["+|id", file]"#),
+            ("ssh", r#"[-o, "ProxyCommand=id", host]"#),
+            ("ssh", r#"["-oLocalCommand id", host]"#),
+            ("scp", r#"[-S, /tmp/x, a, b]"#),
+            ("wget", r#"["--use-askpass=/tmp/x", {param: a}]"#),
+        ] {
+            assert_eq!(codes_of(program, argv), ["E115"], "{program} {argv}");
+        }
+        for (program, argv) in [
+            ("man", r#"[{param: a, flag: --pager}, ls]"#),
+            ("man", r#"[-C, {param: a}, ls]"#),
+            (
+                "npm",
+                r#"[{param: a, flag: --userconfig, form: joined}, ci]"#,
+            ),
+            ("git", r#"["--git-dir", {param: a}, log]"#),
+            ("git", r#"[{param: a, flag: --git-dir, form: joined}, log]"#),
+            ("git", r#"[-C, {param: a}, status]"#),
+            (
+                "git",
+                r#"[{param: a, flag: --exec-path, form: joined}, log]"#,
+            ),
+            ("less", r#"[{param: a}]"#),
+            ("less", r#"[-k, {param: a}, --, file]"#),
+            (
+                "curl",
+                r#"[{param: a, flag: --config, form: joined}, "https://example.com"]"#,
+            ),
+            ("curl", r#"[-K, {param: a}]"#),
+            ("wget", r#"[-e, {param: a}, "https://example.com"]"#),
+            ("ssh", r#"[-o, {param: a}, host]"#),
+            ("ssh", r#"[-F, {param: a}, host]"#),
+            ("kubectl", r#"[{param: a, flag: --kubeconfig}, get, pods]"#),
+            ("docker", r#"[--config, {param: a}, ps]"#),
+            ("cargo", r#"[--config, {param: a}, build]"#),
+            (
+                "mysql",
+                r#"[{param: a, flag: --defaults-file, form: joined}]"#,
+            ),
+            ("make", r#"[-f, {param: a}]"#),
+            ("awk", r#"[-f, {param: a}, data.txt]"#),
+        ] {
+            assert_eq!(codes_of(program, argv), ["E127"], "{program} {argv}");
+        }
+        // Fixed by the declaration, or someone else's option of that name.
+        for (program, argv) in [
+            ("git", r#"[-C, /srv/repo, log, {param: a}]"#),
+            ("git", r#"["--git-dir=/srv/x.git", log, --, {param: a}]"#),
+            ("git", r#"[log, -C, {param: a}]"#),
+            ("git", r#"[--exec-path]"#),
+            ("man", r#"[--pager=cat, {param: a}]"#),
+            ("man", r#"[-C, /etc/man.conf, --, {param: a}]"#),
+            ("curl", r#"[--config, /etc/curlrc, {param: a}]"#),
+            ("ssh", r#"[-o, "BatchMode=yes", host, uptime]"#),
+            ("less", r#"["+G", --, {param: a}]"#),
+            ("make", r#"[-C, build, all]"#),
+            ("awk", r#"["{print $1}", {param: a}]"#),
+        ] {
+            let codes = codes_of(program, argv);
+            // `man --pager=cat` runs `cat` through a shell: refused too.
+            if program == "man" && argv.contains("--pager") {
+                assert_eq!(codes, ["E115"], "{program} {argv}");
+            } else {
+                assert!(codes.is_empty(), "{program} {argv}: {codes:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_awk_program_is_code() {
+        assert_eq!(codes_of("awk", r#"[{param: a}, data.txt]"#), ["E127"]);
+        assert_eq!(codes_of("gawk", r#"[-F, ":", {param: a}, f]"#), ["E127"]);
+        assert_eq!(codes_of("awk", r#"[-e, {param: a}, f]"#), ["E127"]);
+        assert_eq!(codes_of("mawk", r#"[--, {param: a}, f]"#), ["E127"]);
+        assert_eq!(
+            codes_of("awk", r#"[{param: a, flag: --source, form: joined}, f]"#),
+            ["E127"]
+        );
+        assert!(codes_of("awk", r#"[-v, "x=1", "{print x}", {param: a}]"#).is_empty());
+        assert!(codes_of("awk", r#"[-f, prog.awk, {param: a}]"#).is_empty());
+    }
+
+    #[test]
+    fn proposed_lines_may_not_move_the_config() {
+        let words = |list: &[&str]| list.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
+        assert!(!proposed_command_problems(&words(&["git", "--git-dir=/tmp/x", "log"])).is_empty());
+        assert!(!proposed_command_problems(&words(&["curl", "-K", "/tmp/c", "x"])).is_empty());
+        assert!(proposed_command_problems(&words(&["git", "log", "-C"])).is_empty());
     }
 
     #[test]

@@ -589,6 +589,19 @@ impl Walk {
         }
     }
 
+    /// Line 0 of the last file: where a log without records ends.
+    fn end_location(&self) -> Location {
+        Location {
+            file: self
+                .report
+                .files
+                .last()
+                .map(|file| file.file.clone())
+                .unwrap_or_default(),
+            line: 0,
+        }
+    }
+
     /// The checks that need the whole log: torn lines no record accounts
     /// for, and the head recorded earlier.
     fn finish(&mut self) -> Option<Problem> {
@@ -601,30 +614,34 @@ impl Walk {
                 ),
             });
         }
-        if self.options.public_key.is_some()
-            && self.report.last_signed.is_none()
-            && self.report.records > 0
-        {
-            let at = self.report.head_at.clone()?;
-            return Some(Problem {
-                message: format!(
-                    "no signed checkpoint in the log (up to {at}): it was written without a signing key, or its checkpoints were removed"
+        // With a key, the log must prove itself signed: an emptied log
+        // (`: > audit.jsonl`) has nothing to prove it, so it fails too.
+        if self.options.public_key.is_some() && self.report.last_signed.is_none() {
+            let (at, message) = match self.report.head_at.clone() {
+                Some(at) => {
+                    let message = format!(
+                        "no signed checkpoint in the log (up to {at}): it was written without a signing key, or its checkpoints were removed"
+                    );
+                    (at, message)
+                }
+                None => (
+                    self.end_location(),
+                    "the log holds no record, so no signed checkpoint: it was emptied or removed, or nothing was written with the signing key yet".to_owned(),
                 ),
+            };
+            return Some(Problem {
+                message,
                 at,
                 kind: "no_checkpoint",
             });
         }
         let expect = self.options.expect.as_ref()?;
         let last_seq = self.report.head.as_ref().map_or(0, |head| head.seq);
-        let at = self.report.head_at.clone().unwrap_or_else(|| Location {
-            file: self
-                .report
-                .files
-                .last()
-                .map(|file| file.file.clone())
-                .unwrap_or_default(),
-            line: 0,
-        });
+        let at = self
+            .report
+            .head_at
+            .clone()
+            .unwrap_or_else(|| self.end_location());
         let ends = if last_seq == 0 {
             "the log holds no record".to_owned()
         } else {

@@ -868,6 +868,14 @@ mod signed {
         }
         rechain(&mut none);
         assert_eq!(problem_of(&log, &none, &with_key(1)).kind, "no_checkpoint");
+        // Emptied (`: > audit.jsonl`): nothing proves the log was signed.
+        fs::write(log.path(), "").unwrap();
+        let emptied = log.verify_with(&with_key(1)).unwrap();
+        assert_eq!(
+            emptied.problem.as_ref().map(|p| p.kind),
+            Some("no_checkpoint")
+        );
+        assert!(!emptied.is_intact());
         // A truncated signature.
         let mut truncated = original.clone();
         let signature = serde_json::from_str::<Value>(&truncated[10]).unwrap()["signature"]

@@ -24,7 +24,7 @@ pub mod syslog;
 use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -73,12 +73,80 @@ impl Destination {
         name
     }
 
-    fn send(&self, records: &[Pending], timeout: Duration) -> Result<(), (usize, io::Error)> {
+    fn send(&self, records: &[Pending], deadline: Deadline) -> Result<(), (usize, io::Error)> {
         match self {
-            Self::Otlp(url) => otlp::send(url, records, timeout).map_err(|err| (0, err)),
-            Self::Syslog(transport) => syslog::send(transport, records, timeout),
+            Self::Otlp(url) => otlp::send(url, records, deadline).map_err(|err| (0, err)),
+            Self::Syslog(transport) => syslog::send(transport, records, deadline),
         }
     }
+}
+
+/// When an export must be over: every connect, read and write waits only
+/// for what is left, so a collector that trickles a byte at a time cannot
+/// stretch `--timeout` (a per-call timeout restarts with each byte).
+#[derive(Debug, Clone, Copy)]
+pub struct Deadline(Instant);
+
+impl Deadline {
+    pub fn after(timeout: Duration) -> Self {
+        Self(Instant::now() + timeout)
+    }
+
+    /// The time left, or a `TimedOut` error once none is.
+    pub fn left(self) -> io::Result<Duration> {
+        match self.0.checked_duration_since(Instant::now()) {
+            Some(left) if !left.is_zero() => Ok(left),
+            _ => Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                "the export's --timeout passed",
+            )),
+        }
+    }
+}
+
+/// A stream whose write timeout can be set.
+pub trait TimedWrite: Write {
+    fn set_timeout(&self, timeout: Duration) -> io::Result<()>;
+}
+
+impl TimedWrite for std::net::TcpStream {
+    fn set_timeout(&self, timeout: Duration) -> io::Result<()> {
+        self.set_write_timeout(Some(timeout))
+    }
+}
+
+#[cfg(unix)]
+impl TimedWrite for std::os::unix::net::UnixStream {
+    fn set_timeout(&self, timeout: Duration) -> io::Result<()> {
+        self.set_write_timeout(Some(timeout))
+    }
+}
+
+/// `write_all`, each write waiting only for the time left.
+pub fn write_before(
+    stream: &mut impl TimedWrite,
+    mut bytes: &[u8],
+    deadline: Deadline,
+) -> io::Result<()> {
+    while !bytes.is_empty() {
+        stream.set_timeout(deadline.left()?)?;
+        match stream.write(bytes) {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(written) => bytes = &bytes[written..],
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err)
+                if matches!(
+                    err.kind(),
+                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                ) =>
+            {
+                deadline.left()?;
+                return Err(err);
+            }
+            Err(err) => return Err(err),
+        }
+    }
+    Ok(())
 }
 
 /// Where an export stands for one destination.
@@ -161,6 +229,7 @@ pub fn export(
         failure: None,
         warnings: Vec::new(),
     };
+    let deadline = Deadline::after(timeout);
     let mut first_read = true;
     loop {
         let found = super::read::after_cursor(log, cursor.seq, READ_LIMIT)?;
@@ -201,7 +270,7 @@ pub fn export(
         }
         let full = found.records.len() == READ_LIMIT;
         for batch in found.records.chunks(BATCH) {
-            let accepted = match destination.send(batch, timeout) {
+            let accepted = match destination.send(batch, deadline) {
                 Ok(()) => batch.len(),
                 Err((accepted, err)) => {
                     report.failure = Some(format!("{}: {err}", destination.describe()));

@@ -15,14 +15,14 @@
 //! request's records share a trace. The span id is a hash of the record's
 //! line: sending a record twice sends the same span.
 
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 use std::net::{TcpStream, ToSocketAddrs};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
-use super::Pending;
+use super::{Deadline, Pending, write_before};
 
 /// An `http://host:port/path` URL.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,20 +75,18 @@ impl HttpUrl {
 }
 
 /// Sends `records` as one export request; `Err` says why it failed.
-pub fn send(url: &HttpUrl, records: &[Pending], timeout: Duration) -> io::Result<()> {
+pub fn send(url: &HttpUrl, records: &[Pending], deadline: Deadline) -> io::Result<()> {
     let body = encode_request(records);
-    post(url, &body, timeout)
+    post(url, &body, deadline)
 }
 
 /// One HTTP/1.1 POST; a 2xx status is success.
-fn post(url: &HttpUrl, body: &[u8], timeout: Duration) -> io::Result<()> {
+fn post(url: &HttpUrl, body: &[u8], deadline: Deadline) -> io::Result<()> {
     let address = (url.host.as_str(), url.port)
         .to_socket_addrs()?
         .next()
         .ok_or_else(|| io::Error::other(format!("{} resolves to no address", url.host)))?;
-    let mut stream = TcpStream::connect_timeout(&address, timeout)?;
-    stream.set_read_timeout(Some(timeout))?;
-    stream.set_write_timeout(Some(timeout))?;
+    let mut stream = TcpStream::connect_timeout(&address, deadline.left()?)?;
     let host = if url.host.contains(':') {
         format!("[{}]:{}", url.host, url.port)
     } else {
@@ -100,12 +98,24 @@ fn post(url: &HttpUrl, body: &[u8], timeout: Duration) -> io::Result<()> {
         body.len(),
         env!("CARGO_PKG_VERSION")
     );
-    stream.write_all(head.as_bytes())?;
-    stream.write_all(body)?;
-    stream.flush()?;
-    // The status line and a little of the body, never more.
+    write_before(&mut stream, head.as_bytes(), deadline)?;
+    write_before(&mut stream, body, deadline)?;
+    // The status line and a little of the body, never more, and never
+    // past the deadline.
     let mut answer = Vec::new();
-    (&mut stream).take(4096).read_to_end(&mut answer)?;
+    let mut chunk = [0u8; 1024];
+    while answer.len() < 4096 {
+        stream.set_read_timeout(Some(deadline.left()?))?;
+        match stream.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(read) => answer.extend_from_slice(&chunk[..read.min(4096 - answer.len())]),
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => {
+                deadline.left()?;
+                return Err(err);
+            }
+        }
+    }
     let text = String::from_utf8_lossy(&answer);
     let status = text
         .split_whitespace()

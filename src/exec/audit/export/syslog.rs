@@ -10,11 +10,10 @@
 use std::io::{self, Write};
 use std::net::{TcpStream, ToSocketAddrs, UdpSocket};
 use std::path::PathBuf;
-use std::time::Duration;
 
 use serde_json::Value;
 
-use super::Pending;
+use super::{Deadline, Pending, write_before};
 
 /// The private enterprise number in our structured data id: a documented
 /// example number (RFC 5612), as RFC 5424 allows for private ids.
@@ -74,7 +73,7 @@ impl Transport {
 pub fn send(
     transport: &Transport,
     records: &[Pending],
-    timeout: Duration,
+    deadline: Deadline,
 ) -> Result<(), (usize, io::Error)> {
     let host = hostname();
     match transport {
@@ -86,11 +85,12 @@ pub fn send(
                 "0.0.0.0:0"
             };
             let socket = UdpSocket::bind(bind).map_err(|err| (0, err))?;
-            socket
-                .set_write_timeout(Some(timeout))
-                .map_err(|err| (0, err))?;
             for (index, record) in records.iter().enumerate() {
                 let message = format_message(record, &host, Some(MAX_DATAGRAM_MESSAGE));
+                deadline
+                    .left()
+                    .and_then(|left| socket.set_write_timeout(Some(left)))
+                    .map_err(|err| (index, err))?;
                 socket
                     .send_to(&message, target)
                     .map_err(|err| (index, err))?;
@@ -99,21 +99,20 @@ pub fn send(
         }
         Transport::Tcp(address) => {
             let target = resolve(address).map_err(|err| (0, err))?;
-            let mut stream =
-                TcpStream::connect_timeout(&target, timeout).map_err(|err| (0, err))?;
-            stream
-                .set_write_timeout(Some(timeout))
+            let mut stream = deadline
+                .left()
+                .and_then(|left| TcpStream::connect_timeout(&target, left))
                 .map_err(|err| (0, err))?;
             for (index, record) in records.iter().enumerate() {
                 let message = format_message(record, &host, None);
                 let mut frame = format!("{} ", message.len()).into_bytes();
                 frame.extend_from_slice(&message);
-                stream.write_all(&frame).map_err(|err| (index, err))?;
+                write_before(&mut stream, &frame, deadline).map_err(|err| (index, err))?;
             }
             stream.flush().map_err(|err| (records.len(), err))
         }
         #[cfg(unix)]
-        Transport::Unix(path) => send_unix(path, records, &host, timeout),
+        Transport::Unix(path) => send_unix(path, records, &host, deadline),
         #[cfg(not(unix))]
         Transport::Unix(_) => Err((0, io::Error::other("Unix sockets need a Unix system"))),
     }
@@ -124,17 +123,18 @@ fn send_unix(
     path: &std::path::Path,
     records: &[Pending],
     host: &str,
-    timeout: Duration,
+    deadline: Deadline,
 ) -> Result<(), (usize, io::Error)> {
     use std::os::unix::net::{UnixDatagram, UnixStream};
     let socket = UnixDatagram::unbound().map_err(|err| (0, err))?;
-    socket
-        .set_write_timeout(Some(timeout))
-        .map_err(|err| (0, err))?;
     match socket.connect(path) {
         Ok(()) => {
             for (index, record) in records.iter().enumerate() {
                 let message = format_message(record, host, Some(MAX_DATAGRAM_MESSAGE));
+                deadline
+                    .left()
+                    .and_then(|left| socket.set_write_timeout(Some(left)))
+                    .map_err(|err| (index, err))?;
                 socket.send(&message).map_err(|err| (index, err))?;
             }
             Ok(())
@@ -143,14 +143,11 @@ fn send_unix(
         // listen on a stream): octet-counted frames, as over TCP.
         Err(err) if err.raw_os_error() == Some(libc::EPROTOTYPE) => {
             let mut stream = UnixStream::connect(path).map_err(|err| (0, err))?;
-            stream
-                .set_write_timeout(Some(timeout))
-                .map_err(|err| (0, err))?;
             for (index, record) in records.iter().enumerate() {
                 let message = format_message(record, host, None);
                 let mut frame = format!("{} ", message.len()).into_bytes();
                 frame.extend_from_slice(&message);
-                stream.write_all(&frame).map_err(|err| (index, err))?;
+                write_before(&mut stream, &frame, deadline).map_err(|err| (index, err))?;
             }
             Ok(())
         }
