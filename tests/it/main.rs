@@ -57,6 +57,8 @@ mod policy;
 mod profiles;
 mod raw_shell_lint;
 #[cfg(unix)]
+mod real_clients;
+#[cfg(unix)]
 mod run;
 #[cfg(target_os = "linux")]
 mod sandbox;

@@ -7,6 +7,7 @@
 #[cfg(unix)]
 pub mod balancer;
 pub mod git;
+pub mod model_server;
 pub mod snapshot;
 
 use std::fmt;
