@@ -234,3 +234,104 @@ fn codex_install_and_uninstall_round_trip_and_a_missing_program() {
     ];
     in_parallel(cases);
 }
+
+/// The rules `schema export --to codex-execpolicy` writes, installed in
+/// `$CODEX_HOME/rules/`.
+fn install_export(world: &World) {
+    let rules = world.join("codex-home/rules/aigent.rules");
+    std::fs::create_dir_all(rules.parent().unwrap()).unwrap();
+    let run = world.aigent(&[
+        "schema",
+        "export",
+        "--to",
+        "codex-execpolicy",
+        "--output",
+        rules.to_str().expect("UTF-8 temp path"),
+    ]);
+    assert_eq!(run.code, 0, "{run}");
+}
+
+#[test]
+fn codex_keeps_its_sandbox_with_the_hook_and_the_export() {
+    let Some(program) = installed("codex") else {
+        return;
+    };
+    const READ_ONLY: Setup = Setup {
+        trusted: true,
+        sandbox: "read-only",
+    };
+    // Whether Codex's own sandbox works on this machine: a write under
+    // read-only, with no hook and no rules, must fail.
+    let control = World::new("codex-sandbox-control");
+    let run = codex(&control, &program, &READ_ONLY, "touch control.txt");
+    let sandboxed = !control.exists("control.txt");
+    if !sandboxed {
+        eprintln!(
+            "note: Codex's sandbox does not hold on this machine; the sandbox checks are skipped:\n{run}"
+        );
+    }
+    let cases: Vec<(&'static str, Box<dyn FnOnce() + Send>)> = vec![
+        ("hook allow, read-only", {
+            let program = program.clone();
+            Box::new(move || {
+                // The hook's allow is no answer to Codex: its sandbox stays
+                // in charge, and the write fails.
+                let world = World::new("codex-hook-read-only");
+                world.install_hook("codex", &[]);
+                let run = codex(&world, &program, &READ_ONLY, "touch allowed.txt");
+                assert_eq!(world.verdicts(), ["allow"], "{run}");
+                if sandboxed {
+                    assert!(
+                        !world.exists("allowed.txt"),
+                        "the write escaped the sandbox:\n{run}"
+                    );
+                }
+            })
+        }),
+        ("export, a line the contract refuses", {
+            let program = program.clone();
+            Box::new(move || {
+                // Every exported rule prompts, and codex exec cannot ask:
+                // a line the contract refuses does not run, in or out of
+                // the sandbox.
+                let world = World::new("codex-export-refused");
+                install_export(&world);
+                let run = codex(
+                    &world,
+                    &program,
+                    &Setup {
+                        trusted: true,
+                        sandbox: "danger-full-access",
+                    },
+                    "touch Refused.txt",
+                );
+                assert!(!world.exists("Refused.txt"), "the refused line ran:\n{run}");
+                assert!(
+                    world.told().contains("approval required by policy"),
+                    "{}",
+                    world.told()
+                );
+            })
+        }),
+        ("export and hook, read-only", {
+            let program = program.clone();
+            Box::new(move || {
+                let world = World::new("codex-export-and-hook");
+                install_export(&world);
+                world.install_hook("codex", &[]);
+                let run = codex(&world, &program, &READ_ONLY, "touch allowed.txt");
+                assert_eq!(world.verdicts(), ["allow"], "{run}");
+                assert!(
+                    !world.exists("allowed.txt"),
+                    "the line ran outside the sandbox:\n{run}"
+                );
+                assert!(
+                    world.told().contains("approval required by policy"),
+                    "{}",
+                    world.told()
+                );
+            })
+        }),
+    ];
+    in_parallel(cases);
+}

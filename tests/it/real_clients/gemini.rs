@@ -225,3 +225,105 @@ fn gemini_cli_honours_each_verdict_headless() {
     ];
     in_parallel(cases);
 }
+
+/// The policy `schema export --to gemini-policy` writes, installed as the
+/// user's `~/.gemini/policies/aigent.toml`.
+fn install_export(world: &World) {
+    let policy = world.home().join(".gemini/policies/aigent.toml");
+    std::fs::create_dir_all(policy.parent().unwrap()).unwrap();
+    let run = world.aigent(&[
+        "schema",
+        "export",
+        "--to",
+        "gemini-policy",
+        "--output",
+        policy.to_str().expect("UTF-8 temp path"),
+    ]);
+    assert_eq!(run.code, 0, "{run}");
+}
+
+#[test]
+fn gemini_cli_with_the_exported_policy_in_default_mode() {
+    let Some(program) = installed("gemini") else {
+        return;
+    };
+    let cases: Vec<(&'static str, Box<dyn FnOnce() + Send>)> = vec![
+        ("no policy", {
+            let program = program.clone();
+            Box::new(move || {
+                // Headless in the default mode, Gemini CLI does not offer
+                // its shell tool at all unless a policy allows some command.
+                let world = World::new("gemini-default-no-policy");
+                world.install_hook("gemini", &["--headless"]);
+                let run = gemini(&world, &program, "default", "touch allowed.txt");
+                assert!(!world.proposed(), "the shell tool was offered:\n{run}");
+                assert!(!world.exists("allowed.txt"), "{run}");
+            })
+        }),
+        ("allowed line", {
+            let program = program.clone();
+            Box::new(move || {
+                let world = World::new("gemini-export-allowed");
+                install_export(&world);
+                world.install_hook("gemini", &["--headless"]);
+                let run = gemini(&world, &program, "default", "mkdir -p -- made");
+                assert!(
+                    world.exists("made"),
+                    "the allowed line did not run: {}\n{run}",
+                    world.told()
+                );
+                assert_eq!(world.verdicts(), ["allow"], "{run}");
+            })
+        }),
+        ("refused line, hook", {
+            let program = program.clone();
+            Box::new(move || {
+                // The exported rule allows `mkdir -p -- …` whole; the hook
+                // refuses what the contract refuses.
+                let world = World::new("gemini-export-refused-hook");
+                install_export(&world);
+                world.install_hook("gemini", &["--headless"]);
+                let run = gemini(&world, &program, "default", "mkdir -p -- Refused");
+                assert!(!world.exists("Refused"), "the refused line ran:\n{run}");
+                assert_eq!(world.verdicts(), ["deny"], "{run}");
+                assert!(world.told().contains("aigent: deny"), "{}", world.told());
+            })
+        }),
+        ("refused line, no hook", {
+            let program = program.clone();
+            Box::new(move || {
+                // What the report says: without the hook, the prefix rule
+                // runs a line the contract refuses, without asking.
+                let world = World::new("gemini-export-refused-alone");
+                install_export(&world);
+                let run = gemini(&world, &program, "default", "mkdir -p -- Refused");
+                assert!(world.exists("Refused"), "{run}");
+            })
+        }),
+        ("a program-only rule asks, headless", {
+            let program = program.clone();
+            Box::new(move || {
+                // `touch`'s rule would hold the program alone, so it asks
+                // (ask_user), which a headless run refuses, in the default
+                // and the yolo mode alike.
+                for (id, approval) in [
+                    ("gemini-export-ask-default", "default"),
+                    ("gemini-export-ask-yolo", "yolo"),
+                ] {
+                    let world = World::new(id);
+                    install_export(&world);
+                    let run = gemini(&world, &program, approval, "touch allowed.txt");
+                    assert!(!world.exists("allowed.txt"), "{approval}: {run}");
+                    assert!(
+                        world
+                            .told()
+                            .contains("not supported in non-interactive mode"),
+                        "{approval}: {}\n{run}",
+                        world.told()
+                    );
+                }
+            })
+        }),
+    ];
+    in_parallel(cases);
+}

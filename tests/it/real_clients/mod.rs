@@ -96,7 +96,8 @@ struct World {
 }
 
 /// Declarations every case's registry holds: `touch` of a lower-case
-/// `.txt` name (mutating: allowed), and `rm` of one (destructive: asked).
+/// `.txt` name (mutating: allowed), `rm` of one (destructive: asked), and
+/// [`MKDIR`].
 const TOUCH: &str = r#"{"name": "touch-marker", "description": "Make a marker file",
     "danger_level": "mutating",
     "parameters": {"file": {"type": "string", "required": true, "description": "The marker",
@@ -108,6 +109,15 @@ const RM: &str = r#"{"name": "rm-marker", "description": "Remove a marker file",
         "pattern": "^[a-z][a-z-]*\\.txt$"}},
     "subprocess": {"binary": "rm", "argv": [{"param": "file"}]}}"#;
 
+/// `mkdir -p -- DIR` of a lower-case name (mutating: allowed): its
+/// exported rule holds more than the program (`mkdir -p --`), so the
+/// exports allow it rather than ask.
+const MKDIR: &str = r#"{"name": "mkdir-marker", "description": "Make a marker directory",
+    "danger_level": "mutating",
+    "parameters": {"dir": {"type": "string", "required": true, "description": "The marker",
+        "pattern": "^[a-z][a-z-]*$"}},
+    "subprocess": {"binary": "mkdir", "argv": ["-p", "--", {"param": "dir"}]}}"#;
+
 impl World {
     fn new(id: &str) -> Self {
         let sandbox = Sandbox::new();
@@ -116,6 +126,7 @@ impl World {
         }
         sandbox.write("project/commands/touch-marker.json", TOUCH);
         sandbox.write("project/commands/rm-marker.json", RM);
+        sandbox.write("project/commands/mkdir-marker.json", MKDIR);
         Self {
             id: id.to_owned(),
             sandbox,
