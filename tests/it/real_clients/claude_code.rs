@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::{ClientRun, LIMIT, World, in_parallel, installed, run_client, server};
+use super::{Cases, ClientRun, LIMIT, World, in_parallel, installed, run_client, server};
 
 /// `claude -p PROMPT` proposing `command`, with `extra` arguments.
 fn claude(world: &World, program: &Path, command: &str, extra: &[&str]) -> ClientRun {
@@ -26,7 +26,7 @@ fn claude_code_honours_each_verdict_headless() {
     let Some(program) = installed("claude") else {
         return;
     };
-    let cases: Vec<(&'static str, Box<dyn FnOnce() + Send>)> = vec![
+    let cases: Cases = vec![
         ("allow", {
             let program = program.clone();
             Box::new(move || {

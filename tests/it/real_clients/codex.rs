@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::{ClientRun, LIMIT, World, in_parallel, installed, run_client, server};
+use super::{Cases, ClientRun, LIMIT, World, in_parallel, installed, run_client, server};
 
 /// How Codex is set up for a case.
 struct Setup {
@@ -61,7 +61,7 @@ fn codex_honours_each_verdict_headless() {
     let Some(program) = installed("codex") else {
         return;
     };
-    let cases: Vec<(&'static str, Box<dyn FnOnce() + Send>)> = vec![
+    let cases: Cases = vec![
         ("allow", {
             let program = program.clone();
             Box::new(move || {
@@ -183,7 +183,7 @@ fn codex_install_and_uninstall_round_trip_and_a_missing_program() {
     let Some(program) = installed("codex") else {
         return;
     };
-    let cases: Vec<(&'static str, Box<dyn FnOnce() + Send>)> = vec![
+    let cases: Cases = vec![
         ("round trip", {
             let program = program.clone();
             Box::new(move || {
@@ -270,7 +270,7 @@ fn codex_keeps_its_sandbox_with_the_hook_and_the_export() {
             "note: Codex's sandbox does not hold on this machine; the sandbox checks are skipped:\n{run}"
         );
     }
-    let cases: Vec<(&'static str, Box<dyn FnOnce() + Send>)> = vec![
+    let cases: Cases = vec![
         ("hook allow, read-only", {
             let program = program.clone();
             Box::new(move || {

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use super::{ClientRun, LIMIT, World, in_parallel, installed, run_client, server};
+use super::{Cases, ClientRun, LIMIT, World, in_parallel, installed, run_client, server};
 
 /// `~/.gemini/settings.json`: an API key's authentication (the fake
 /// server's), no usage statistics, telemetry or update checks.
@@ -61,7 +61,7 @@ fn gemini_cli_honours_each_verdict_headless() {
     let Some(program) = installed("gemini") else {
         return;
     };
-    let cases: Vec<(&'static str, Box<dyn FnOnce() + Send>)> = vec![
+    let cases: Cases = vec![
         ("allow", {
             let program = program.clone();
             Box::new(move || {
@@ -247,7 +247,7 @@ fn gemini_cli_with_the_exported_policy_in_default_mode() {
     let Some(program) = installed("gemini") else {
         return;
     };
-    let cases: Vec<(&'static str, Box<dyn FnOnce() + Send>)> = vec![
+    let cases: Cases = vec![
         ("no policy", {
             let program = program.clone();
             Box::new(move || {

@@ -337,9 +337,12 @@ fn kill_group(pid: u32) {
     }
 }
 
+/// Named cases, each run on a thread of its own by [`in_parallel`].
+type Cases = Vec<(&'static str, Box<dyn FnOnce() + Send>)>;
+
 /// Runs each case on its own thread and waits for all; a failing case
 /// fails the test after the others have finished.
-fn in_parallel(cases: Vec<(&'static str, Box<dyn FnOnce() + Send>)>) {
+fn in_parallel(cases: Cases) {
     let failed: Vec<&str> = std::thread::scope(|scope| {
         let handles: Vec<_> = cases
             .into_iter()
