@@ -26,6 +26,7 @@ mod generated;
 mod hardening;
 mod hook;
 mod hook_corpus;
+mod hook_doctor;
 mod hook_install;
 #[cfg(unix)]
 mod invoke;
