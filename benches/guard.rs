@@ -9,7 +9,7 @@ use std::hint::black_box;
 use aigent::contract::PatternType;
 use aigent::contract::{Origin, SourceFormat};
 use aigent::guard::{self, RawArguments, ValueClass, ValueProfile};
-use aigent::registry::{EMBEDDED, parse_declaration};
+use aigent::registry::parse_declaration;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 const BENIGN: &[&str] = &[
@@ -67,11 +67,7 @@ fn bench_values(c: &mut Criterion) {
 }
 
 fn bench_phase1(c: &mut Criterion) {
-    let text = EMBEDDED
-        .iter()
-        .find(|(name, _)| *name == "deploy.json")
-        .unwrap()
-        .1;
+    let text = include_str!("../commands/deploy.json");
     let origin = Origin {
         file_stem: Some("deploy"),
         file: None,

@@ -694,6 +694,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Add aigent''s hook to a client''s settings file (runs before each shell command)')
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Take aigent''s hook out of a client''s settings file')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check that the installed hook runs: its program exists and answers a probe event')
+            [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Let the hook read this project''s registry (its content as it is now)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -767,11 +768,26 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'aigent;hook;trust' {
+            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (NO_COLOR is honoured under auto)')
+            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Only say whether it is trusted (exit 1 when not); record nothing')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'aigent;hook;help' {
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Show how the hook judges a command line: each segment''s verdict and rule')
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Add aigent''s hook to a client''s settings file (runs before each shell command)')
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Take aigent''s hook out of a client''s settings file')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check that the installed hook runs: its program exists and answers a probe event')
+            [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Let the hook read this project''s registry (its content as it is now)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -785,6 +801,9 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;hook;help;doctor' {
+            break
+        }
+        'aigent;hook;help;trust' {
             break
         }
         'aigent;hook;help;help' {
@@ -1006,6 +1025,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Add aigent''s hook to a client''s settings file (runs before each shell command)')
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Take aigent''s hook out of a client''s settings file')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check that the installed hook runs: its program exists and answers a probe event')
+            [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Let the hook read this project''s registry (its content as it is now)')
             break
         }
         'aigent;help;hook;explain' {
@@ -1018,6 +1038,9 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;help;hook;doctor' {
+            break
+        }
+        'aigent;help;hook;trust' {
             break
         }
         'aigent;help;mcp' {

@@ -205,6 +205,9 @@ _aigent() {
             aigent__subcmd__help__subcmd__hook,install)
                 cmd="aigent__subcmd__help__subcmd__hook__subcmd__install"
                 ;;
+            aigent__subcmd__help__subcmd__hook,trust)
+                cmd="aigent__subcmd__help__subcmd__hook__subcmd__trust"
+                ;;
             aigent__subcmd__help__subcmd__hook,uninstall)
                 cmd="aigent__subcmd__help__subcmd__hook__subcmd__uninstall"
                 ;;
@@ -262,6 +265,9 @@ _aigent() {
             aigent__subcmd__hook,install)
                 cmd="aigent__subcmd__hook__subcmd__install"
                 ;;
+            aigent__subcmd__hook,trust)
+                cmd="aigent__subcmd__hook__subcmd__trust"
+                ;;
             aigent__subcmd__hook,uninstall)
                 cmd="aigent__subcmd__hook__subcmd__uninstall"
                 ;;
@@ -276,6 +282,9 @@ _aigent() {
                 ;;
             aigent__subcmd__hook__subcmd__help,install)
                 cmd="aigent__subcmd__hook__subcmd__help__subcmd__install"
+                ;;
+            aigent__subcmd__hook__subcmd__help,trust)
+                cmd="aigent__subcmd__hook__subcmd__help__subcmd__trust"
                 ;;
             aigent__subcmd__hook__subcmd__help,uninstall)
                 cmd="aigent__subcmd__hook__subcmd__help__subcmd__uninstall"
@@ -1360,7 +1369,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__help__subcmd__hook)
-            opts="explain install uninstall doctor"
+            opts="explain install uninstall doctor trust"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1402,6 +1411,20 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__help__subcmd__hook__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__help__subcmd__hook__subcmd__trust)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1710,7 +1733,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__hook)
-            opts="-q -h -V --client --route --headless --format --color --quiet --commands --schema --help --version explain install uninstall doctor help"
+            opts="-q -h -V --client --route --headless --format --color --quiet --commands --schema --help --version explain install uninstall doctor trust help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1823,7 +1846,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__hook__subcmd__help)
-            opts="explain install uninstall doctor help"
+            opts="explain install uninstall doctor trust help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1892,6 +1915,20 @@ _aigent() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        aigent__subcmd__hook__subcmd__help__subcmd__trust)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         aigent__subcmd__hook__subcmd__help__subcmd__uninstall)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -1945,6 +1982,35 @@ _aigent() {
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o plusdirs
                     fi
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__hook__subcmd__trust)
+            opts="-q -h -V --check --commands --format --color --quiet --schema --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)

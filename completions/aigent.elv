@@ -624,6 +624,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand install 'Add aigent''s hook to a client''s settings file (runs before each shell command)'
             cand uninstall 'Take aigent''s hook out of a client''s settings file'
             cand doctor 'Check that the installed hook runs: its program exists and answers a probe event'
+            cand trust 'Let the hook read this project''s registry (its content as it is now)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;hook;explain'= {
@@ -692,11 +693,25 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'aigent;hook;trust'= {
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --check 'Only say whether it is trusted (exit 1 when not); record nothing'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'aigent;hook;help'= {
             cand explain 'Show how the hook judges a command line: each segment''s verdict and rule'
             cand install 'Add aigent''s hook to a client''s settings file (runs before each shell command)'
             cand uninstall 'Take aigent''s hook out of a client''s settings file'
             cand doctor 'Check that the installed hook runs: its program exists and answers a probe event'
+            cand trust 'Let the hook read this project''s registry (its content as it is now)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;hook;help;explain'= {
@@ -706,6 +721,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;hook;help;uninstall'= {
         }
         &'aigent;hook;help;doctor'= {
+        }
+        &'aigent;hook;help;trust'= {
         }
         &'aigent;hook;help;help'= {
         }
@@ -888,6 +905,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand install 'Add aigent''s hook to a client''s settings file (runs before each shell command)'
             cand uninstall 'Take aigent''s hook out of a client''s settings file'
             cand doctor 'Check that the installed hook runs: its program exists and answers a probe event'
+            cand trust 'Let the hook read this project''s registry (its content as it is now)'
         }
         &'aigent;help;hook;explain'= {
         }
@@ -896,6 +914,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;help;hook;uninstall'= {
         }
         &'aigent;help;hook;doctor'= {
+        }
+        &'aigent;help;hook;trust'= {
         }
         &'aigent;help;mcp'= {
             cand serve 'Serve declared commands as guarded tools and validated skills over MCP (stdio or HTTP)'

@@ -35,6 +35,8 @@ pub struct Declaration {
     /// The `sandbox` section as written; `None` takes every default (see
     /// `super::sandbox::EffectiveSandbox`).
     pub sandbox: Option<super::sandbox::spec::SandboxSpec>,
+    /// `class` as written; [`Declaration::class`] derives it otherwise.
+    pub class: Option<CommandClass>,
 }
 
 /// How a command declares what it takes.
@@ -59,6 +61,16 @@ impl Declaration {
         self.success_exit_codes
             .iter()
             .any(|success| i32::from(*success) == code)
+    }
+
+    /// What the command does, as the hook's policy sees it: `class` as
+    /// written, else the one its danger level implies.
+    pub fn class(&self) -> CommandClass {
+        self.class.unwrap_or(match self.danger_level {
+            Some(DangerLevel::Safe) => CommandClass::Reads,
+            Some(DangerLevel::Mutating) => CommandClass::ChangesProject,
+            Some(DangerLevel::Destructive) | None => CommandClass::DiscardsWork,
+        })
     }
 
     /// A destructive command runs only when the caller confirms it.
@@ -202,6 +214,79 @@ pub enum DangerLevel {
 }
 
 impl DangerLevel {
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        text.parse().ok()
+    }
+}
+
+/// What a command does, in the words of the hook's policy (DESIGN.md §12):
+/// the class decides the verdict a matching line gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, IntoStaticStr, EnumString, VariantArray)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum CommandClass {
+    /// Reads, and changes nothing (`safe`): allowed.
+    Reads,
+    /// Changes files in the project or the temporary directory only
+    /// (`mutating`): allowed.
+    ChangesProject,
+    /// Runs the project's own code (tests, build scripts, package
+    /// scripts): allowed when the client lets the hook route it into the
+    /// sandbox, asked where it cannot (`mutating` or `destructive`).
+    RunsProjectCode,
+    /// Discards work or touches shared state (`destructive`): asked.
+    DiscardsWork,
+}
+
+impl CommandClass {
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        text.parse().ok()
+    }
+
+    /// The danger levels a declaration of this class may have.
+    pub fn danger_levels(self) -> &'static [DangerLevel] {
+        match self {
+            Self::Reads => &[DangerLevel::Safe],
+            Self::ChangesProject => &[DangerLevel::Mutating],
+            Self::RunsProjectCode => &[DangerLevel::Mutating, DangerLevel::Destructive],
+            Self::DiscardsWork => &[DangerLevel::Destructive],
+        }
+    }
+}
+
+/// How a program reads its options (DESIGN.md §12): which other spellings
+/// of a declared option mean the same to it, so that the hook matches a
+/// line by meaning rather than by spelling. `run` always writes the
+/// template's own spelling.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, IntoStaticStr, EnumString, VariantArray)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum Syntax {
+    /// GNU `getopt_long`: options in any order, also after operands;
+    /// bundled short flags (`-la`); `-n3` and `-n 3`; `--max-count=3` and
+    /// `--max-count 3`.
+    Gnu,
+    /// git's own: as GNU within each subcommand; the options before the
+    /// subcommand are git's global ones.
+    Git,
+    /// Go's `flag` package: `-name` and `--name` alike, `-name=v` and
+    /// `-name v`, no bundling, options end at the first operand.
+    Go,
+    /// POSIX `getopt`: as GNU, but options end at the first operand.
+    Posix,
+    /// Only the template's own spelling, in its order.
+    Exact,
+}
+
+impl Syntax {
     pub fn as_str(self) -> &'static str {
         self.into()
     }
@@ -588,6 +673,9 @@ pub struct Subprocess {
     /// Variables inherited from aigent's environment by name, beyond the
     /// base set (see `exec::env`).
     pub env_pass: Vec<String>,
+    /// `syntax` as written; [`Subprocess::syntax`] finds the program's own
+    /// otherwise.
+    pub syntax: Option<Syntax>,
 }
 
 /// `subprocess.env.NAME`: a literal, or a parameter's value.
@@ -629,6 +717,12 @@ pub struct ParamSlot {
     pub flag: Option<String>,
     pub form: FlagForm,
     pub prefix: String,
+    /// Other names of the same option (`--max-count` for `-n`): the hook
+    /// reads them as `flag`; `run` always writes `flag`.
+    pub aliases: Vec<String>,
+    /// The option's value is optional, so it is the value only when
+    /// attached (`--abbrev=7`, never `--abbrev 7`).
+    pub attached_only: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, IntoStaticStr)]
@@ -677,6 +771,7 @@ impl Subprocess {
             templated,
             env: Vec::new(),
             env_pass: Vec::new(),
+            syntax: None,
         }
     }
 
@@ -695,10 +790,19 @@ impl Subprocess {
                     flag: None,
                     form: FlagForm::Separate,
                     prefix: String::new(),
+                    aliases: Vec::new(),
+                    attached_only: false,
                 })
             }))
             .collect();
         Self::from_template(binary, argv, false)
+    }
+
+    /// How the program reads its options: `syntax` as written, else what
+    /// the knowledge base knows of the program (`crate::contract::programs::syntax`).
+    pub fn syntax(&self) -> Syntax {
+        self.syntax
+            .unwrap_or_else(|| super::programs::syntax::program_syntax(&self.binary))
     }
 
     /// Every slot that takes `param`'s value.
@@ -733,6 +837,9 @@ impl Serialize for Subprocess {
         }
         if !self.env_pass.is_empty() {
             out.serialize_entry("env_pass", &self.env_pass)?;
+        }
+        if let Some(syntax) = self.syntax {
+            out.serialize_entry("syntax", syntax.as_str())?;
         }
         out.end()
     }
@@ -770,6 +877,12 @@ impl Serialize for ArgvPart {
                 }
                 if !slot.prefix.is_empty() {
                     out.serialize_entry("prefix", &slot.prefix)?;
+                }
+                if !slot.aliases.is_empty() {
+                    out.serialize_entry("aliases", &slot.aliases)?;
+                }
+                if slot.attached_only {
+                    out.serialize_entry("attached_only", &true)?;
                 }
                 out.end()
             }

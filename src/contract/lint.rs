@@ -331,9 +331,110 @@ fn command_strings(declaration: &Declaration, subprocess: &Subprocess) -> Vec<Di
             .into_iter()
             .filter(|diagnostic| {
                 !(acknowledged && diagnostic.code == codes::Code::AgentChoosesProgram)
-            }),
+            })
+            .filter(|diagnostic| !prints_only(declaration, subprocess, diagnostic)),
     );
     found
+}
+
+/// The sed scripts an agent's value may be when its parameter's `pattern`
+/// says so: addresses (lines, `$`, `/re/`, ranges, `!`) and the commands
+/// that print, delete, quit, substitute (`s` delimited by `/`, `|`, `#` or
+/// `:`, with the flags `g`, `p`, `i`, `m` and a number) or translate,
+/// joined by `;`. Nothing that runs (`e`, `s///e`), reads or writes a file
+/// (`r`, `R`, `w`, `W`, `s///w`), and no bare delimiter inside a bracket
+/// expression, so that a sed that reads `[/]` as a bracket and one that
+/// ends the regex there split the script alike.
+const SED_PRINTS_ONLY: &str = concat!(
+    r"^ *(((([0-9]+(~[0-9]+)?|\$|/([^/\\\n]|\\[^\n])*/[IM]?)(,([0-9]+|\$|/([^/\\\n]|\\[^\n])*/[IM]?|[+~][0-9]+))?) *!? *)?([pdDnNPhHgGxlz=]|[qQ][0-9]*",
+    r"|s/([^/\\\n]|\\[^\n])*/([^/\\\n]|\\[^\n])*/[gpiImM0-9]*",
+    r"|s\|([^|\\\n]|\\[^\n])*\|([^|\\\n]|\\[^\n])*\|[gpiImM0-9]*",
+    r"|s#([^#\\\n]|\\[^\n])*#([^#\\\n]|\\[^\n])*#[gpiImM0-9]*",
+    r"|s:([^:\\\n]|\\[^\n])*:([^:\\\n]|\\[^\n])*:[gpiImM0-9]*|y/([^/\\\n]|\\[^\n])*/([^/\\\n]|\\[^\n])*/))( *; *(((([0-9]+(~[0-9]+)?|\$|/([^/\\\n]|\\[^\n])*/[IM]?)(,([0-9]+|\$|/([^/\\\n]|\\[^\n])*/[IM]?|[+~][0-9]+))?) *!? *)?([pdDnNPhHgGxlz=]|[qQ][0-9]*",
+    r"|s/([^/\\\n]|\\[^\n])*/([^/\\\n]|\\[^\n])*/[gpiImM0-9]*",
+    r"|s\|([^|\\\n]|\\[^\n])*\|([^|\\\n]|\\[^\n])*\|[gpiImM0-9]*",
+    r"|s#([^#\\\n]|\\[^\n])*#([^#\\\n]|\\[^\n])*#[gpiImM0-9]*",
+    r"|s:([^:\\\n]|\\[^\n])*:([^:\\\n]|\\[^\n])*:[gpiImM0-9]*|y/([^/\\\n]|\\[^\n])*/([^/\\\n]|\\[^\n])*/)))* *;? *$",
+);
+
+/// Whether `diagnostic` is E127 on a `sed` script that an agent's value
+/// fills, where the value's `pattern` admits only scripts of
+/// [`SED_PRINTS_ONLY`] (read whole: no prefix glued in front).
+fn prints_only(declaration: &Declaration, subprocess: &Subprocess, diagnostic: &Diagnostic) -> bool {
+    let program = Path::new(&subprocess.binary)
+        .file_name()
+        .and_then(|name| name.to_str());
+    if diagnostic.code != codes::Code::AgentValueIsCode || !matches!(program, Some("sed" | "gsed")) {
+        return false;
+    }
+    let Some(slot) = diagnostic
+        .field
+        .as_deref()
+        .and_then(|field| field.strip_prefix("subprocess.argv["))
+        .and_then(|rest| rest.strip_suffix(']'))
+        .and_then(|index| index.parse::<usize>().ok())
+        .and_then(|index| subprocess.argv.get(index))
+        .and_then(super::declaration::ArgvPart::slot)
+    else {
+        return false;
+    };
+    let whole = slot.prefix.is_empty()
+        && (slot.form == FlagForm::Separate || slot.flag.as_deref() == Some("--expression"));
+    whole
+        && declaration
+            .parameter(&slot.param)
+            .and_then(|parameter| parameter.pattern.as_ref())
+            .is_some_and(|pattern| pattern_within(pattern.as_str(), SED_PRINTS_ONLY))
+}
+
+/// Whether every string the anchored `inner` pattern matches is matched by
+/// the anchored `outer` one: the two DFAs walked together from their
+/// starts, looking for a string that ends in a match of `inner` and not of
+/// `outer`. Patterns too large to determinize count as "not within".
+fn pattern_within(inner: &str, outer: &str) -> bool {
+    use regex_automata::dfa::{Automaton, StartKind, dense};
+    use regex_automata::{Anchored, Input, MatchKind};
+    let build = |pattern: &str| {
+        dense::Builder::new()
+            .configure(
+                dense::Config::new()
+                    .match_kind(MatchKind::All)
+                    .start_kind(StartKind::Anchored)
+                    .dfa_size_limit(Some(1 << 22))
+                    .determinize_size_limit(Some(1 << 22)),
+            )
+            .build(pattern)
+            .ok()
+    };
+    let (Some(inner), Some(outer)) = (build(inner), build(outer)) else {
+        return false;
+    };
+    let input = Input::new("").anchored(Anchored::Yes);
+    let (Ok(inner_start), Ok(outer_start)) = (
+        inner.start_state_forward(&input),
+        outer.start_state_forward(&input),
+    ) else {
+        return false;
+    };
+    let mut seen = std::collections::HashSet::new();
+    let mut queue = vec![(inner_start, outer_start)];
+    while let Some((at_inner, at_outer)) = queue.pop() {
+        if !seen.insert((at_inner, at_outer)) {
+            continue;
+        }
+        let ends_inner = inner.is_match_state(inner.next_eoi_state(at_inner));
+        if ends_inner && !outer.is_match_state(outer.next_eoi_state(at_outer)) {
+            return false;
+        }
+        for byte in 0..=u8::MAX {
+            let next_inner = inner.next_state(at_inner, byte);
+            if inner.is_dead_state(next_inner) {
+                continue;
+            }
+            queue.push((next_inner, outer.next_state(at_outer, byte)));
+        }
+    }
+    true
 }
 
 /// `psql -c VALUE` sends VALUE to the server as SQL, unless it starts
@@ -745,6 +846,46 @@ mod tests {
             found,
             [pair(codes::Code::AgentValueIsCode, "subprocess.argv[1]")]
         );
+    }
+
+    #[test]
+    fn a_sed_script_held_to_printing_is_not_code() {
+        let sed = |pattern: &str, slot: &str| {
+            findings(&format!(
+                "name: t\ndescription: d\nparameters:\n  script: {{type: string, pattern_type: free_text, pattern: '{pattern}'}}\nsubprocess: {{binary: sed, argv: [-n, {slot}, file]}}\n"
+            ))
+        };
+        let code = pair(codes::Code::AgentValueIsCode, "subprocess.argv[1]");
+        let prints_only = SED_PRINTS_ONLY.replace('\'', "''");
+        assert!(sed(&prints_only, "{param: script}").is_empty());
+        assert!(sed("^[0-9]+(,[0-9]+)?p$", "{param: script}").is_empty());
+        assert!(sed("^s/[a-z]*/[A-Z]*/g?$", "{param: script}").is_empty());
+        assert!(sed("^s[|][a-z/]*[|][a-z/]*[|]g?$", "{param: script}").is_empty());
+        // A script that may write a file, run a command or be anything.
+        assert_eq!(sed("^s/[a-z]*/[a-z]*/[gw]*$", "{param: script}"), [code.clone()]);
+        assert_eq!(sed("^[0-9]+[pe]$", "{param: script}"), [code.clone()]);
+        assert_eq!(sed("^.+$", "{param: script}"), [code.clone()]);
+        assert_eq!(sed("^s[|][a-z|]*[|][a-z]*[|]$", "{param: script}"), [code.clone()]);
+        // A prefix glued in front is not held by the pattern.
+        assert_eq!(sed("^[0-9]+p$", "{param: script, prefix: x}"), [code.clone()]);
+        // Nor is a program other than sed.
+        let vim = findings(
+            "name: t\ndescription: d\nparameters:\n  file: {type: string, pattern: '^[0-9]+p$'}\nsubprocess: {binary: vim, argv: [{param: file}]}\n",
+        );
+        assert_eq!(vim, [pair(codes::Code::AgentValueIsCode, "subprocess.argv[0]")]);
+    }
+
+    #[test]
+    fn one_language_within_another() {
+        assert!(pattern_within("^a+$", "^a*$"));
+        assert!(!pattern_within("^a*$", "^a+$"));
+        assert!(pattern_within("^(ab|c)$", "^[abc]+$"));
+        assert!(!pattern_within("^[a-d]$", "^[abc]$"));
+        assert!(pattern_within("^[0-9]{1,3}p$", SED_PRINTS_ONLY));
+        assert!(!pattern_within("^[0-9]{1,3}[pw]$", SED_PRINTS_ONLY));
+        // Bytes beyond ASCII walk the UTF-8 automata alike.
+        assert!(pattern_within("^é+$", "^[^a]+$"));
+        assert!(!pattern_within("^[^a]+$", "^é+$"));
     }
 
     #[test]

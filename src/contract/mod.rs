@@ -23,9 +23,10 @@ mod wire;
 
 pub use danger::suggest_danger_level;
 pub use declaration::{
-    AnchoredPattern, ArgvPart, Confinement, DangerLevel, Declaration, EnvValue, EnvVar, ExitCode,
-    FlagForm, InputSchema, Inputs, ParamSlot, ParamType, Parameter, PathRoot, PatternType,
-    RegexDialect, SideEffects, Subprocess, ValueClass, pattern_anchoring_problem,
+    AnchoredPattern, ArgvPart, CommandClass, Confinement, DangerLevel, Declaration, EnvValue,
+    EnvVar, ExitCode, FlagForm, InputSchema, Inputs, ParamSlot, ParamType, Parameter, PathRoot,
+    PatternType, RegexDialect, SideEffects, Subprocess, Syntax, ValueClass,
+    pattern_anchoring_problem,
 };
 pub use naming::{closest, command_name_problem, looks_like_identifier, parameter_name_problem};
 pub use parse::{

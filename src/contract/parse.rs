@@ -8,9 +8,9 @@ use strum::VariantArray;
 
 use super::codes;
 use super::declaration::{
-    AnchoredPattern, ArgvPart, Confinement, DangerLevel, Declaration, EnvValue, EnvVar, ExitCode,
-    FlagForm, Inputs, ParamSlot, ParamType, Parameter, PathRoot, PatternType, RegexDialect,
-    SideEffects, Subprocess,
+    AnchoredPattern, ArgvPart, CommandClass, Confinement, DangerLevel, Declaration, EnvValue,
+    EnvVar, ExitCode, FlagForm, Inputs, ParamSlot, ParamType, Parameter, PathRoot, PatternType,
+    RegexDialect, SideEffects, Subprocess, Syntax,
 };
 use super::{input_schema, value};
 use crate::report::Diagnostic;
@@ -151,6 +151,7 @@ pub const ROOT_FIELDS: &[&str] = &[
     "success_exit_codes",
     "sandbox",
     "effective_sandbox",
+    "class",
 ];
 
 /// The fields of one entry of `parameters`.
@@ -178,6 +179,7 @@ pub const SUBPROCESS_FIELDS: &[&str] = &[
     "user_controlled_args",
     "env",
     "env_pass",
+    "syntax",
 ];
 
 /// The fields of one entry of `exit_codes`.
@@ -303,6 +305,35 @@ pub fn read_value(document: &Value, origin: &Origin<'_>) -> Parsed {
         Some(value) => reader.exit_codes(value, success_exit_codes.as_deref().unwrap_or(&[0])),
     };
 
+    let class = reader.optional_string(root, "class", "").and_then(|text| {
+        let class = CommandClass::parse(&text);
+        if class.is_none() {
+            reader.error(
+                codes::Code::Shape,
+                "class",
+                format!(
+                    "`class` must be one of {}, not `{text}`",
+                    enum_names(CommandClass::VARIANTS.iter().map(|class| class.as_str()))
+                ),
+            );
+        }
+        class
+    });
+    if let (Some(class), Some(level)) = (class, danger_level)
+        && !class.danger_levels().contains(&level)
+    {
+        reader.error(
+            codes::Code::Shape,
+            "class",
+            format!(
+                "`class: {}` does not go with `danger_level: {}`; it takes {}",
+                class.as_str(),
+                level.as_str(),
+                enum_names(class.danger_levels().iter().map(|level| level.as_str()))
+            ),
+        );
+    }
+
     let sandbox = root.get("sandbox").and_then(|value| {
         let (spec, found) = super::sandbox::read_sandbox(value);
         reader.diagnostics.extend(found);
@@ -328,6 +359,7 @@ pub fn read_value(document: &Value, origin: &Origin<'_>) -> Parsed {
             exit_codes,
             success_exit_codes,
             sandbox,
+            class,
         }),
         _ => None,
     };
@@ -821,9 +853,26 @@ impl Reader {
         self.unknown_fields(object, "subprocess", SUBPROCESS_FIELDS);
         let env = object.get("env").map(|value| self.env(value));
         let env_pass = object.get("env_pass").map(|value| self.env_pass(value));
+        let syntax = self
+            .optional_string(object, "syntax", "subprocess")
+            .and_then(|text| {
+                let syntax = Syntax::parse(&text);
+                if syntax.is_none() {
+                    self.error(
+                        codes::Code::Shape,
+                        "subprocess.syntax",
+                        format!(
+                            "`syntax` must be one of {}, not `{text}`",
+                            enum_names(Syntax::VARIANTS.iter().map(|syntax| syntax.as_str()))
+                        ),
+                    );
+                }
+                syntax
+            });
         let mut subprocess = self.subprocess_argv(object)?;
         subprocess.env = env.unwrap_or_default();
         subprocess.env_pass = env_pass.unwrap_or_default();
+        subprocess.syntax = syntax;
         Some(subprocess)
     }
 
@@ -1007,7 +1056,18 @@ impl Reader {
     }
 
     fn argv_slot(&mut self, object: &Map<String, Value>, field: &str) -> Option<ParamSlot> {
-        self.unknown_fields(object, field, &["param", "flag", "form", "prefix"]);
+        self.unknown_fields(
+            object,
+            field,
+            &[
+                "param",
+                "flag",
+                "form",
+                "prefix",
+                "aliases",
+                "attached_only",
+            ],
+        );
         let param = self.required_string(object, "param", field);
         let prefix = self
             .optional_string(object, "prefix", field)
@@ -1043,11 +1103,53 @@ impl Reader {
                 "\"form\": \"joined\" needs a `flag` to join the value to",
             );
         }
+        let aliases = match object.get("aliases") {
+            None => Vec::new(),
+            Some(_) => self
+                .string_list(object, "aliases", field)
+                .unwrap_or_default(),
+        };
+        if !aliases.is_empty() && flag.is_none() {
+            self.error(
+                codes::Code::Shape,
+                join(field, "aliases"),
+                "`aliases` are other names of the slot's `flag`, and this slot has none",
+            );
+        }
+        for (index, alias) in aliases.iter().enumerate() {
+            if !alias.starts_with('-')
+                || alias.len() < 2
+                || alias == "--"
+                || alias.starts_with("-=")
+            {
+                self.error(
+                    codes::Code::Shape,
+                    format!("{field}.aliases[{index}]"),
+                    format!("`{alias}` is not an option name: it starts with `-`"),
+                );
+            } else if flag.as_deref() == Some(alias.as_str()) || aliases[..index].contains(alias) {
+                self.error(
+                    codes::Code::Shape,
+                    format!("{field}.aliases[{index}]"),
+                    format!("`{alias}` is named twice"),
+                );
+            }
+        }
+        let attached_only = self.optional_bool(object, "attached_only", field);
+        if attached_only && flag.is_none() {
+            self.error(
+                codes::Code::Shape,
+                join(field, "attached_only"),
+                "`attached_only` says how a value goes with its `flag`, and this slot has none",
+            );
+        }
         Some(ParamSlot {
             param: param?,
             flag,
             form,
             prefix,
+            aliases,
+            attached_only,
         })
     }
 
@@ -1208,6 +1310,16 @@ fn pattern_type_names() -> String {
 
 fn kind(value: &Value) -> &'static str {
     super::value::json_kind(value)
+}
+
+/// `a`, `b` or `c`, for messages listing the allowed words.
+fn enum_names<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    let names: Vec<String> = names.map(|name| format!("`{name}`")).collect();
+    match names.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
 }
 
 #[cfg(test)]

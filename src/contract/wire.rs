@@ -20,6 +20,9 @@ impl Serialize for Declaration {
         if let Some(level) = self.danger_level {
             out.serialize_entry("danger_level", &level)?;
         }
+        if let Some(class) = self.class {
+            out.serialize_entry("class", &class)?;
+        }
         // Derived, for agents and clients that read the wire format only.
         out.serialize_entry("requires_confirmation", &self.requires_confirmation())?;
         if let Some(timeout) = self.timeout {

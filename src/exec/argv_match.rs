@@ -33,14 +33,14 @@ const MAX_STEPS: usize = 100_000;
 
 /// How a parameter's value is spelt in argv words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Shape {
+pub(crate) enum Shape {
     Text,
     Number,
     Boolean,
     Array,
 }
 
-fn shape(declaration: &Declaration, name: &str) -> Shape {
+pub(crate) fn shape(declaration: &Declaration, name: &str) -> Shape {
     match &declaration.inputs {
         Inputs::Parameters(parameters) => {
             match parameters.iter().find(|parameter| parameter.name == name) {

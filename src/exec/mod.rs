@@ -4,6 +4,7 @@
 //! every rejection and every execution.
 
 pub mod argv;
+pub mod argv_grammar;
 pub mod argv_match;
 pub mod audit;
 pub mod env;

@@ -741,12 +741,11 @@ fn json_arguments() {
 }
 
 fn mcp(name: &str) -> Declaration {
-    let text = crate::registry::EMBEDDED
-        .iter()
-        .find(|(file, _)| *file == format!("{name}.json"))
-        .unwrap()
-        .1;
-    declaration(serde_json::from_str(text).unwrap())
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("commands")
+        .join(format!("{name}.json"));
+    let text = std::fs::read_to_string(path).unwrap();
+    declaration(serde_json::from_str(&text).unwrap())
 }
 
 #[test]

@@ -102,37 +102,70 @@ pub fn headless_refusal(decision: &Decision) -> Decision {
 }
 
 fn judge_event(event: &ShellEvent, options: &HookOptions<'_>) -> Result<Judgement, String> {
-    let settings = Settings::load(options.registry)
+    let registry = options.registry.for_hook(event.cwd.as_deref());
+    let settings = Settings::load(&registry)
         .map_err(|error| format!("the hook policy cannot be read: {error}"))?;
-    let index = options
-        .registry
+    let index = registry
         .program_index(options.cache_dir.as_deref())
         .map_err(|error| format!("the registry cannot be read: {error}"))?;
     let context = Context {
-        registry: options.registry,
+        registry: &registry,
         index: &index,
         settings: &settings.hook,
         which: options.which,
         cwd: event.cwd.as_deref(),
         aigent: options.aigent.as_ref(),
     };
-    Ok(judge(&event.command, &context))
+    let mut judgement = judge(&event.command, &context);
+    // `aigent run NAME` runs the topmost declaration of NAME, trusted or
+    // not; where an untrusted layer declares it, the rewrite could run
+    // another contract than the one judged.
+    if let Registry::Layered(layers) = &registry
+        && judgement.route.is_some()
+        && judgement
+            .segments
+            .iter()
+            .filter_map(|segment| segment.declaration.as_deref())
+            .any(|name| layers.untrusted_declares(name))
+    {
+        judgement.route = None;
+    }
+    Ok(judgement)
 }
 
 /// The decision for a judgement: its verdict, a reason that lets the
 /// model correct itself, and the rewrite when routing applies.
 pub fn decide(judgement: &Judgement, options: &HookOptions<'_>) -> Decision {
     let mut decision = Decision::new(judgement.verdict, reason(judgement));
+    // A command that runs the project's own code is allowed only inside
+    // aigent's sandbox: rewritten to `aigent run NAME ...` where the
+    // client takes a rewrite, asked where it does not.
+    let confine = judgement.confine && judgement.verdict == Verdict::Allow;
+    let rewrites = options.client.rewrites_commands();
     // A headless hook sends an ask as a deny, which runs nothing.
     let answerable = judgement.verdict == Verdict::Allow
         || (judgement.verdict == Verdict::Ask && !options.headless);
-    if options.route
+    if (options.route || confine)
+        && rewrites
         && let Some(route) = &judgement.route
         && answerable
     {
         let mut words = options.aigent_words.clone();
         words.extend(route.iter().cloned());
         decision.rewritten_command = Some(quote(&words));
+    } else if confine {
+        let why = if rewrites {
+            "this line cannot be rewritten into `aigent run` (it is not one command, or it redirects)"
+        } else {
+            "this client cannot rewrite a command into `aigent run`"
+        };
+        decision = Decision::new(
+            Verdict::Ask,
+            format!(
+                "{}; it runs the project's own code, which the hook runs only in aigent's sandbox, and {why}: the person decides",
+                reason(judgement).trim_end_matches('.')
+            ),
+        );
     }
     decision
 }

@@ -158,12 +158,12 @@ mod tests {
     use super::*;
 
     fn embedded(name: &str) -> Declaration {
-        Registry::Embedded.load(name).unwrap().declaration
+        Registry::Catalog.load(name).unwrap().declaration
     }
 
     #[test]
     fn input_schema_is_closed_and_annotations_follow_danger() {
-        let (tools, _) = load_tools(&Registry::Embedded).unwrap();
+        let (tools, _) = load_tools(&Registry::Catalog).unwrap();
         assert!(!tools.is_empty());
         for tool in &tools {
             assert_eq!(tool["inputSchema"]["additionalProperties"], false, "{tool}");

@@ -125,7 +125,7 @@ pub fn lint_changed(
         .filter_map(|unit| unit.path.file_stem())
         .map(|stem| stem.to_string_lossy().into_owned())
         .collect();
-    let registry = Registry::new(Some(registry_dir.to_owned()));
+    let registry = Registry::Directory(registry_dir.to_owned());
     let reports = if whole_registry {
         registry.reports()?
     } else {

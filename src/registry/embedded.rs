@@ -1,39 +1,21 @@
-//! The example declarations in `commands/`, compiled into the binary as the
-//! default registry, so `aigent schema show deploy` works on a fresh
-//! machine. A test fails when this table and the directory drift apart.
+//! The built-in catalog (`catalog/`), compiled into the binary: the
+//! contracts of the programs coding agents run every day (DESIGN.md §12),
+//! the registry's bottom layer. `CATALOG` holds the declarations,
+//! `CATALOG_DENY` the catastrophic forms the hook refuses before anything
+//! else; each entry is `(file name, text, program)`, sorted by file name.
+//! build.rs writes both tables; the tests below hold them to the
+//! directories and to the declarations they parse into.
 
-/// `(file name, contents)`, sorted by file name.
-pub const EMBEDDED: &[(&str, &str)] = &[
-    ("deploy.json", include_str!("../../commands/deploy.json")),
-    (
-        "files-get.yaml",
-        include_str!("../../commands/files-get.yaml"),
-    ),
-    ("gh-api.json", include_str!("../../commands/gh-api.json")),
-    ("git-log.json", include_str!("../../commands/git-log.json")),
-    (
-        "read_file.json",
-        include_str!("../../commands/read_file.json"),
-    ),
-    (
-        "run-script.yaml",
-        include_str!("../../commands/run-script.yaml"),
-    ),
-    (
-        "shell_exec.json",
-        include_str!("../../commands/shell_exec.json"),
-    ),
-];
+include!(concat!(env!("OUT_DIR"), "/catalog.rs"));
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::path::Path;
 
-    #[test]
-    fn the_table_matches_the_commands_directory() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("commands");
-        let mut on_disk: Vec<(String, String)> = std::fs::read_dir(&dir)
+    fn on_disk(dir: &str) -> Vec<(String, String)> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+        let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
             .unwrap()
             .map(|entry| entry.unwrap().path())
             .filter(|path| path.is_file())
@@ -42,16 +24,40 @@ mod tests {
                 (name, std::fs::read_to_string(&path).unwrap())
             })
             .collect();
-        on_disk.sort();
-        let embedded: Vec<(String, String)> = EMBEDDED
-            .iter()
-            .map(|(name, text)| ((*name).to_owned(), (*text).to_owned()))
-            .collect();
-        assert_eq!(
-            embedded.iter().map(|(name, _)| name).collect::<Vec<_>>(),
-            on_disk.iter().map(|(name, _)| name).collect::<Vec<_>>(),
-            "src/contract/embedded.rs must list exactly the files in commands/"
-        );
-        assert_eq!(embedded, on_disk);
+        files.sort();
+        files
+    }
+
+    #[test]
+    fn the_tables_match_the_catalog_directories() {
+        for (table, dir) in [(CATALOG, "catalog"), (CATALOG_DENY, "catalog/deny")] {
+            let embedded: Vec<(String, String)> = table
+                .iter()
+                .map(|(name, text, ..)| ((*name).to_owned(), (*text).to_owned()))
+                .collect();
+            assert_eq!(
+                embedded,
+                on_disk(dir),
+                "{dir}: only JSON files, all embedded"
+            );
+        }
+    }
+
+    #[test]
+    fn each_program_and_key_word_is_the_declarations_own() {
+        for (name, text, program, key) in CATALOG.iter().chain(CATALOG_DENY) {
+            let parsed = crate::registry::parse_declaration(
+                text,
+                crate::contract::SourceFormat::Json,
+                &crate::contract::Origin::default(),
+            );
+            let subprocess = parsed.declaration.unwrap().subprocess.unwrap();
+            assert_eq!(subprocess.binary, *program, "{name}: build.rs read the wrong program");
+            assert_eq!(
+                crate::registry::programs::key_word(&subprocess.argv).unwrap_or_default(),
+                *key,
+                "{name}: build.rs read the wrong key word"
+            );
+        }
     }
 }

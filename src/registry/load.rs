@@ -1,5 +1,6 @@
 //! The registry: a directory of declaration files, one command each
-//! (`NAME.json`, `NAME.yaml` or `NAME.yml`), or the built-in examples.
+//! (`NAME.json`, `NAME.yaml` or `NAME.yml`), the built-in catalog, or a
+//! stack of such layers (`super::layers`).
 //!
 //! Looking up one command opens `DIR/NAME.{json,yaml,yml}` directly and
 //! parses only that file, so a registry of a thousand declarations answers
@@ -11,7 +12,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::check::parse_declaration;
-use super::embedded::EMBEDDED;
+use super::embedded::CATALOG;
+use super::layers::{LayerKind, Layers};
 use crate::contract::value::MAX_DOCUMENT_BYTES;
 use crate::contract::{Declaration, Origin, SourceFormat, closest, codes, command_name_problem};
 use crate::report::Diagnostic;
@@ -20,8 +22,11 @@ use crate::report::Diagnostic;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Registry {
     Directory(PathBuf),
-    /// The examples compiled into the binary (`commands/`).
-    Embedded,
+    /// The catalog compiled into the binary (`catalog/`).
+    Catalog,
+    /// Layers, the later winning: the catalog, the user's registry, the
+    /// project's, the one named by `--commands` (DESIGN.md §12).
+    Layered(std::sync::Arc<Layers>),
 }
 
 /// A command that loaded: its declaration, where it came from, and the
@@ -30,6 +35,8 @@ pub enum Registry {
 pub struct Loaded {
     pub declaration: Declaration,
     pub file: String,
+    /// The layer it comes from, in a layered registry.
+    pub layer: Option<LayerKind>,
     pub warnings: Vec<Diagnostic>,
 }
 
@@ -39,6 +46,8 @@ pub struct FileReport {
     /// The command name from the file name.
     pub name: String,
     pub file: String,
+    /// The layer it comes from, in a layered registry.
+    pub layer: Option<LayerKind>,
     /// Present when the file has no errors.
     pub declaration: Option<Declaration>,
     pub diagnostics: Vec<Diagnostic>,
@@ -56,6 +65,9 @@ pub struct RegistryEntry {
     pub name: String,
     pub file_name: String,
     pub format: SourceFormat,
+    /// Which layer holds it (its index in the stack), in a layered
+    /// registry; 0 otherwise.
+    pub layer: usize,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -85,23 +97,46 @@ pub enum LoadError {
 }
 
 impl Registry {
-    /// `--commands DIR` / `AIGENT_COMMANDS`, else the built-in examples.
+    /// The layered registry for this process: the catalog, the user's and
+    /// the project's registries (found from the working directory), and
+    /// `--commands DIR` / `AIGENT_COMMANDS` on top. See
+    /// [`Layers::discover`].
     pub fn new(dir: Option<PathBuf>) -> Self {
-        dir.map_or(Self::Embedded, Self::Directory)
+        Self::Layered(std::sync::Arc::new(Layers::for_process(dir)))
+    }
+
+    /// What the hook reads for an agent in `cwd`: the layers found from
+    /// there, without the ones no person trusted (see `super::layers`).
+    pub fn for_hook(&self, cwd: Option<&Path>) -> Self {
+        match self {
+            Self::Layered(layers) => Self::Layered(std::sync::Arc::new(layers.for_hook(cwd))),
+            other => other.clone(),
+        }
+    }
+
+    /// This registry without the built-in catalog: what `schema lint`
+    /// checks.
+    pub fn without_catalog(&self) -> Self {
+        match self {
+            Self::Layered(layers) => Self::Layered(std::sync::Arc::new(layers.without_catalog())),
+            other => other.clone(),
+        }
     }
 
     /// How to name this registry in messages.
     pub fn describe(&self) -> String {
         match self {
             Self::Directory(dir) => dir.display().to_string(),
-            Self::Embedded => "the built-in examples".to_owned(),
+            Self::Catalog => "the built-in catalog".to_owned(),
+            Self::Layered(layers) => layers.describe(),
         }
     }
 
-    fn file_label(&self, file_name: &str) -> String {
+    pub(super) fn file_label(&self, file_name: &str) -> String {
         match self {
             Self::Directory(dir) => dir.join(file_name).display().to_string(),
-            Self::Embedded => format!("commands/{file_name}"),
+            Self::Catalog => format!("catalog/{file_name}"),
+            Self::Layered(_) => file_name.to_owned(),
         }
     }
 
@@ -114,9 +149,10 @@ impl Registry {
             });
         }
         let candidates: Vec<(String, SourceFormat)> = match self {
-            Self::Embedded => EMBEDDED
+            Self::Layered(layers) => return layers.load(name),
+            Self::Catalog => CATALOG
                 .iter()
-                .filter_map(|(file_name, _)| split_file_name(file_name))
+                .filter_map(|(file_name, ..)| split_file_name(file_name))
                 .filter(|(stem, _, _)| *stem == name)
                 .map(|(_, file_name, format)| (file_name.to_owned(), format))
                 .collect(),
@@ -156,7 +192,19 @@ impl Registry {
         }
     }
 
-    fn load_file(
+    pub(super) fn load_file(
+        &self,
+        name: &str,
+        file_name: &str,
+        format: SourceFormat,
+    ) -> Result<Loaded, LoadError> {
+        if let Self::Catalog = self {
+            return catalog_loaded(file_name, || self.read_and_load(name, file_name, format));
+        }
+        self.read_and_load(name, file_name, format)
+    }
+
+    fn read_and_load(
         &self,
         name: &str,
         file_name: &str,
@@ -202,6 +250,7 @@ impl Registry {
                 Ok(Loaded {
                     declaration,
                     file,
+                    layer: None,
                     warnings: parsed.diagnostics,
                 })
             }
@@ -216,7 +265,7 @@ impl Registry {
     fn path_of(&self, file_name: &str) -> Option<PathBuf> {
         match self {
             Self::Directory(dir) => Some(dir.join(file_name)),
-            Self::Embedded => None,
+            Self::Catalog | Self::Layered(_) => None,
         }
     }
 
@@ -225,14 +274,15 @@ impl Registry {
     /// I/O failure.
     fn read(&self, file_name: &str) -> io::Result<Result<String, Diagnostic>> {
         let dir = match self {
-            Self::Embedded => {
-                let text = EMBEDDED
+            Self::Catalog => {
+                let text = CATALOG
                     .iter()
-                    .find(|(name, _)| *name == file_name)
-                    .map(|(_, text)| (*text).to_owned())
+                    .find(|(name, ..)| *name == file_name)
+                    .map(|(_, text, ..)| (*text).to_owned())
                     .unwrap_or_default();
                 return Ok(Ok(text));
             }
+            Self::Layered(_) => return Ok(Ok(String::new())),
             Self::Directory(dir) => dir,
         };
         let path = dir.join(file_name);
@@ -287,13 +337,15 @@ impl Registry {
     /// not declarations and are skipped.
     pub fn entries(&self) -> Result<Vec<RegistryEntry>, LoadError> {
         let mut entries: Vec<RegistryEntry> = match self {
-            Self::Embedded => EMBEDDED
+            Self::Layered(layers) => return layers.entries(),
+            Self::Catalog => CATALOG
                 .iter()
-                .filter_map(|(file_name, _)| split_file_name(file_name))
+                .filter_map(|(file_name, ..)| split_file_name(file_name))
                 .map(|(name, file_name, format)| RegistryEntry {
                     name: name.to_owned(),
                     file_name: file_name.to_owned(),
                     format,
+                    layer: 0,
                 })
                 .collect(),
             Self::Directory(dir) => {
@@ -313,6 +365,7 @@ impl Registry {
                             name: name.to_owned(),
                             file_name: file_name.to_owned(),
                             format,
+                            layer: 0,
                         });
                     }
                 }
@@ -332,6 +385,9 @@ impl Registry {
     /// As [`Registry::reports`], for the command names `keep` accepts;
     /// duplicates are still found against every file in the registry.
     pub fn reports_where(&self, keep: impl Fn(&str) -> bool) -> Result<Vec<FileReport>, LoadError> {
+        if let Self::Layered(layers) = self {
+            return layers.reports_where(keep);
+        }
         let entries = self.entries()?;
         let mut reports = Vec::with_capacity(entries.len());
         for entry in &entries {
@@ -357,11 +413,15 @@ impl Registry {
     /// (the same name in another format) found against the registry as it
     /// is. `None` when `file_name` is no declaration file name.
     pub fn report_text(&self, file_name: &str, text: &str) -> Option<FileReport> {
+        if let Self::Layered(layers) = self {
+            return layers.top_directory()?.report_text(file_name, text);
+        }
         let (name, file_name, format) = split_file_name(file_name)?;
         let entry = RegistryEntry {
             name: name.to_owned(),
             file_name: file_name.to_owned(),
             format,
+            layer: 0,
         };
         let mut entries = self.entries().unwrap_or_default();
         if !entries.contains(&entry) {
@@ -379,7 +439,7 @@ impl Registry {
 
     /// One entry's report from how it loaded, with its name checked and
     /// its twins among `entries` reported.
-    fn file_report(
+    pub(super) fn file_report(
         &self,
         entry: &RegistryEntry,
         entries: &[RegistryEntry],
@@ -397,6 +457,7 @@ impl Registry {
             Some(problem) => FileReport {
                 name: entry.name.clone(),
                 file: file.clone(),
+                layer: None,
                 declaration: None,
                 diagnostics: vec![Diagnostic::new(
                     codes::Code::NameInvalid,
@@ -407,18 +468,21 @@ impl Registry {
                 Ok(loaded) => FileReport {
                     name: entry.name.clone(),
                     file: loaded.file,
+                    layer: None,
                     declaration: Some(loaded.declaration),
                     diagnostics: loaded.warnings,
                 },
                 Err(LoadError::Invalid { diagnostics, .. }) => FileReport {
                     name: entry.name.clone(),
                     file: file.clone(),
+                    layer: None,
                     declaration: None,
                     diagnostics,
                 },
                 Err(err) => FileReport {
                     name: entry.name.clone(),
                     file: file.clone(),
+                    layer: None,
                     declaration: None,
                     diagnostics: vec![Diagnostic::new(
                         codes::Code::FileUnreadable,
@@ -441,10 +505,39 @@ impl Registry {
         report
     }
 
-    fn closest_name(&self, name: &str) -> Option<String> {
+    pub(super) fn closest_name(&self, name: &str) -> Option<String> {
         let entries = self.entries().ok()?;
         closest(name, entries.iter().map(|entry| entry.name.as_str())).map(str::to_owned)
     }
+}
+
+/// A catalog declaration, parsed and linted once per process: its text is
+/// compiled in, so every later parse would repeat the first. A hook call
+/// loads each declaration of a program at most once anyway; the MCP server
+/// and a caller that judges many lines (the catalog's tests judge a
+/// thousand) load the same ones again and again. Only successful loads are
+/// kept: a catalog entry that fails is a bug its tests report.
+fn catalog_loaded(
+    file_name: &str,
+    load: impl FnOnce() -> Result<Loaded, LoadError>,
+) -> Result<Loaded, LoadError> {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock, PoisonError};
+    static LOADED: OnceLock<Mutex<HashMap<String, Loaded>>> = OnceLock::new();
+    let cache = LOADED.get_or_init(Mutex::default);
+    if let Some(loaded) = cache
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(file_name)
+    {
+        return Ok(loaded.clone());
+    }
+    let loaded = load()?;
+    cache
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .insert(file_name.to_owned(), loaded.clone());
+    Ok(loaded)
 }
 
 /// The finding on a declaration file over the size limit.
@@ -454,7 +547,7 @@ pub fn too_large() -> Diagnostic {
 
 /// `deploy.json` → (`deploy`, `deploy.json`, JSON); `None` for dotfiles and
 /// other extensions.
-fn split_file_name(file_name: &str) -> Option<(&str, &str, SourceFormat)> {
+pub(super) fn split_file_name(file_name: &str) -> Option<(&str, &str, SourceFormat)> {
     if file_name.starts_with('.') {
         return None;
     }
@@ -467,37 +560,30 @@ fn split_file_name(file_name: &str) -> Option<(&str, &str, SourceFormat)> {
 mod tests {
     use super::*;
 
+    fn examples() -> Registry {
+        Registry::Directory(Path::new(env!("CARGO_MANIFEST_DIR")).join("commands"))
+    }
+
     #[test]
-    fn every_embedded_example_loads_cleanly() {
-        let registry = Registry::Embedded;
-        let reports = registry.reports().unwrap();
-        let names: Vec<&str> = reports.iter().map(|report| report.name.as_str()).collect();
-        assert_eq!(
-            names,
-            [
-                "deploy",
-                "files-get",
-                "gh-api",
-                "git-log",
-                "read_file",
-                "run-script",
-                "shell_exec"
-            ]
-        );
-        for report in &reports {
-            assert!(
-                report.diagnostics.is_empty(),
-                "{}: {:?}",
-                report.file,
-                report.diagnostics
-            );
-            assert!(registry.load(&report.name).is_ok());
+    fn every_catalog_declaration_and_example_loads_cleanly() {
+        for registry in [Registry::Catalog, examples()] {
+            let reports = registry.reports().unwrap();
+            assert!(!reports.is_empty());
+            for report in &reports {
+                assert!(
+                    report.diagnostics.is_empty(),
+                    "{}: {:?}",
+                    report.file,
+                    report.diagnostics
+                );
+                assert!(registry.load(&report.name).is_ok());
+            }
         }
     }
 
     #[test]
     fn hostile_and_unknown_names() {
-        let registry = Registry::Embedded;
+        let registry = examples();
         assert!(matches!(
             registry.load("../deploy"),
             Err(LoadError::InvalidName { .. })

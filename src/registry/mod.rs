@@ -1,5 +1,5 @@
-//! The loader: declarations read from files and from the embedded
-//! examples, fully checked, into a [`Registry`]; and what is shown of them
+//! The loader: declarations read from files and from the built-in
+//! catalog, fully checked, into a [`Registry`] of layers; and what is shown of them
 //! (`schema list/show/lint`, the JSON Schema export).
 //!
 //! This sits above both `contract` (the vocabulary, parsing and lint) and
@@ -9,14 +9,16 @@ pub mod changed;
 mod check;
 mod embedded;
 mod json_schema;
+pub mod layers;
 mod load;
 pub mod programs;
 pub mod render;
 pub mod settings;
 
 pub use check::{parse_declaration, parse_value};
-pub use embedded::EMBEDDED;
+pub use embedded::{CATALOG, CATALOG_DENY};
 pub use json_schema::{to_json_schema, to_wire_for_agents};
+pub use layers::{LayerKind, Layers};
 pub use load::{FileReport, LoadError, Loaded, Registry, RegistryEntry, too_large};
 pub use programs::{ProgramIndex, program_key};
 pub use settings::{

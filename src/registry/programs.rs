@@ -43,6 +43,10 @@ pub struct ProgramIndex {
     #[serde(default)]
     settled: bool,
     programs: BTreeMap<String, Vec<String>>,
+    /// Each declaration's key word ([`key_word`]): a line that lacks it
+    /// cannot match the declaration, so the hook need not read it.
+    #[serde(default)]
+    keys: BTreeMap<String, String>,
 }
 
 /// See [`ProgramIndex::settled`].
@@ -54,6 +58,20 @@ impl ProgramIndex {
         self.programs.get(program).map_or(&[], Vec::as_slice)
     }
 
+    /// The commands of `program` a line of these `words` could match: those
+    /// whose key word is among them, or that have none.
+    pub fn commands_for_words(&self, program: &str, words: &[&str]) -> Vec<&str> {
+        self.commands_for(program)
+            .iter()
+            .filter(|name| {
+                self.keys
+                    .get(name.as_str())
+                    .is_none_or(|key| words.contains(&key.as_str()))
+            })
+            .map(String::as_str)
+            .collect()
+    }
+
     /// How many programs the index knows.
     pub fn len(&self) -> usize {
         self.programs.len()
@@ -62,6 +80,67 @@ impl ProgramIndex {
     pub fn is_empty(&self) -> bool {
         self.programs.is_empty()
     }
+
+    /// This index with `program` naming only `name` (when it names it at
+    /// all) and no other program: a line judged against one declaration.
+    pub fn only(&self, program: &str, name: &str) -> Self {
+        let names: Vec<String> = self
+            .commands_for(program)
+            .iter()
+            .filter(|known| *known == name)
+            .cloned()
+            .collect();
+        Self {
+            fingerprint: self.fingerprint.clone(),
+            settled: self.settled,
+            programs: BTreeMap::from([(program.to_owned(), names)]),
+            keys: self.keys.clone(),
+        }
+    }
+
+    /// An index made elsewhere (the layers merged, the catalog's table).
+    pub(super) fn from_parts(
+        fingerprint: String,
+        programs: BTreeMap<String, Vec<String>>,
+        keys: BTreeMap<String, String>,
+    ) -> Self {
+        Self {
+            fingerprint,
+            settled: true,
+            programs,
+            keys,
+        }
+    }
+
+    pub(super) fn programs(&self) -> &BTreeMap<String, Vec<String>> {
+        &self.programs
+    }
+
+    pub(super) fn keys(&self) -> &BTreeMap<String, String> {
+        &self.keys
+    }
+
+    pub(super) fn fingerprint(&self) -> &str {
+        &self.fingerprint
+    }
+}
+
+/// A word every line that matches a template has, word for word: its
+/// first literal that is not an option, nor after an option it could be
+/// the value of, nor after `--`. `None` when it has none.
+pub fn key_word(argv: &[crate::contract::ArgvPart]) -> Option<&str> {
+    use crate::contract::ArgvPart;
+    let mut after_option = false;
+    for part in argv {
+        match part {
+            ArgvPart::Literal(word) if word == "--" => return None,
+            ArgvPart::Literal(word) if word.starts_with('-') => after_option = true,
+            ArgvPart::Literal(word) if !after_option => return Some(word),
+            ArgvPart::Literal(_) => after_option = false,
+            ArgvPart::Param(_) => after_option = false,
+        }
+    }
+    None
 }
 
 /// The base name a program is indexed and looked up by: the last path
@@ -74,6 +153,9 @@ impl Registry {
     /// The program index, from `cache_dir` when it is current there, else
     /// built and (best effort) saved there.
     pub fn program_index(&self, cache_dir: Option<&Path>) -> Result<ProgramIndex, LoadError> {
+        if let Self::Layered(layers) = self {
+            return layers.program_index(cache_dir);
+        }
         let fingerprint = self.fingerprint()?;
         let cache = match (self, cache_dir) {
             (Self::Directory(dir), Some(cache_dir)) => Some(cache_file(cache_dir, dir)),
@@ -86,7 +168,7 @@ impl Registry {
             return Ok(index);
         }
         let settled = match self {
-            Self::Embedded => true,
+            Self::Catalog | Self::Layered(_) => true,
             Self::Directory(dir) => fs::metadata(dir)
                 .and_then(|metadata| metadata.modified())
                 .ok()
@@ -94,6 +176,7 @@ impl Registry {
                 .is_some_and(|age| age > SETTLE),
         };
         let mut programs: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut keys: BTreeMap<String, String> = BTreeMap::new();
         for report in self.reports()? {
             let Some(subprocess) = report
                 .declaration
@@ -106,6 +189,9 @@ impl Registry {
                 .entry(program_key(&subprocess.binary).to_owned())
                 .or_default()
                 .push(report.name.clone());
+            if let Some(key) = key_word(&subprocess.argv) {
+                keys.insert(report.name.clone(), key.to_owned());
+            }
         }
         for names in programs.values_mut() {
             names.sort();
@@ -115,6 +201,7 @@ impl Registry {
             fingerprint,
             settled,
             programs,
+            keys,
         };
         if let Some(cache) = cache {
             // A cache that cannot be written only costs the next call time.
@@ -131,7 +218,7 @@ impl Registry {
     fn fingerprint(&self) -> Result<String, LoadError> {
         let mut hasher = Sha256::new();
         match self {
-            Self::Embedded => hasher.update(b"embedded"),
+            Self::Catalog | Self::Layered(_) => hasher.update(b"catalog"),
             Self::Directory(dir) => {
                 let metadata = fs::metadata(dir).map_err(|source| match source.kind() {
                     std::io::ErrorKind::NotFound => LoadError::MissingRegistry {
@@ -251,8 +338,13 @@ mod tests {
     }
 
     #[test]
-    fn the_embedded_examples_are_indexed() {
-        let index = Registry::Embedded.program_index(None).unwrap();
-        assert_eq!(index.commands_for("git"), ["git-log"]);
+    fn the_catalog_is_indexed() {
+        let index = Registry::Catalog.program_index(None).unwrap();
+        assert!(
+            index
+                .commands_for("git")
+                .iter()
+                .any(|name| name == "git-status")
+        );
     }
 }

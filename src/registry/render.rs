@@ -27,26 +27,38 @@ pub fn render_list(reports: &[FileReport], style: Style) -> String {
     if reports.is_empty() {
         return "no declarations in this registry\n".to_owned();
     }
-    let mut rows = table(&["NAME", "DANGER", "DESCRIPTION"]);
+    let layered = reports.iter().any(|report| report.layer.is_some());
+    let mut rows = if layered {
+        table(&["NAME", "LAYER", "DANGER", "DESCRIPTION"])
+    } else {
+        table(&["NAME", "DANGER", "DESCRIPTION"])
+    };
     for report in reports {
-        match &report.declaration {
-            Some(declaration) => rows.add_row(vec![
+        let mut row = match &report.declaration {
+            Some(declaration) => vec![
                 declaration.name.clone(),
                 declaration
                     .danger_level
                     .map_or("-", |level| level.as_str())
                     .to_owned(),
                 declaration.description.clone(),
-            ]),
-            None => rows.add_row(vec![
+            ],
+            None => vec![
                 report.name.clone(),
                 "-".to_owned(),
                 format!(
                     "invalid declaration: run `aigent schema lint` ({})",
                     report.file
                 ),
-            ]),
+            ],
         };
+        if layered {
+            row.insert(
+                1,
+                report.layer.map_or("-", |layer| layer.as_str()).to_owned(),
+            );
+        }
+        rows.add_row(row);
     }
     let broken = reports
         .iter()

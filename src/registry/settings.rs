@@ -90,6 +90,12 @@ pub struct HookSettings {
     /// write without asking; relative ones are under the command's working
     /// directory.
     pub write_paths: Vec<String>,
+    /// The built-in catalog is a layer of the registry (`false` switches
+    /// it off).
+    pub catalog: bool,
+    /// Catalog declarations switched off, by name (`git-push`) or by
+    /// program (`git`).
+    pub disable: Vec<String>,
 }
 
 impl Default for HookSettings {
@@ -102,6 +108,8 @@ impl Default for HookSettings {
                 .map(str::to_owned)
                 .collect(),
             write_paths: Vec::new(),
+            catalog: true,
+            disable: Vec::new(),
         }
     }
 }
@@ -164,13 +172,20 @@ impl Settings {
     /// there is none (always for the built-in examples).
     pub fn load(registry: &Registry) -> Result<Self, SettingsError> {
         match registry {
-            Registry::Embedded => Ok(Self::default()),
+            Registry::Catalog => Ok(Self::default()),
             Registry::Directory(dir) => Self::load_file(&settings_path(dir)),
+            Registry::Layered(layers) => layers.settings(),
         }
     }
 
     /// The settings in `path`; a missing file gives the defaults.
     pub fn load_file(path: &Path) -> Result<Self, SettingsError> {
+        Ok(Self::load_table(path)?.map_or_else(Self::default, |(settings, _)| settings))
+    }
+
+    /// The settings in `path` and the TOML table they were read from, for
+    /// merging layers; `None` when there is no file.
+    pub fn load_table(path: &Path) -> Result<Option<(Self, toml::Table)>, SettingsError> {
         let file = path.display().to_string();
         let limit = u64::try_from(MAX_DOCUMENT_BYTES).unwrap_or(u64::MAX);
         // Opened without blocking and checked on the handle: a FIFO named
@@ -178,7 +193,7 @@ impl Settings {
         let bytes = match crate::fsutil::read_regular_file(path, limit) {
             Ok(bytes) => bytes,
             Err(crate::fsutil::ReadError::Io(err)) if err.kind() == io::ErrorKind::NotFound => {
-                return Ok(Self::default());
+                return Ok(None);
             }
             Err(crate::fsutil::ReadError::Io(source)) => {
                 return Err(SettingsError::Unreadable { file, source });
@@ -192,7 +207,10 @@ impl Settings {
         };
         let text =
             String::from_utf8(bytes).map_err(|_| SettingsError::NotUtf8 { file: file.clone() })?;
-        Self::parse(&text, &file)
+        let settings = Self::parse(&text, &file)?;
+        // It parsed as settings, so it parses as a table.
+        let table = toml::from_str(&text).unwrap_or_default();
+        Ok(Some((settings, table)))
     }
 
     /// Parses settings text; `file` names it in errors.
@@ -242,7 +260,7 @@ mod tests {
             Settings::default()
         );
         assert_eq!(
-            Settings::load(&Registry::Embedded).unwrap(),
+            Settings::load(&Registry::Catalog).unwrap(),
             Settings::default()
         );
     }

@@ -280,8 +280,18 @@ fn live_export_from_the_registry_settings() {
     ]));
     run.assert_code(0);
     assert_eq!(seqs(&collector.spans()), [1, 2]);
-    let bad = sandbox.run(&["--format", "json", "audit", "export"]);
+    // Elsewhere (another repository), no registry names a destination.
+    sandbox.write("elsewhere/.git/HEAD", "");
+    let bad = Run::of(
+        sandbox
+            .cmd()
+            .current_dir(sandbox.join("elsewhere"))
+            .args(["--format", "json", "audit", "export"]),
+    );
     bad.assert_code(2);
+    // Here, the project's registry does.
+    let here = sandbox.run(&["--format", "json", "audit", "export"]);
+    here.assert_code(0);
 }
 
 /// Splits RFC 6587 octet-counted frames.

@@ -83,7 +83,7 @@ fn complete(sandbox: &Sandbox, words: &[&str], registry: Option<&std::path::Path
 
 #[test]
 fn dynamic_completion_offers_declared_names_from_the_active_registry() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::bare();
     sandbox.write(
         "registry/frobnicate-widgets.json",
         r#"{"name": "frobnicate-widgets", "description": "Frobnicate", "danger_level": "mutating", "parameters": {
@@ -94,6 +94,10 @@ fn dynamic_completion_offers_declared_names_from_the_active_registry() {
     assert!(
         names.contains(&"frobnicate-widgets".to_owned()),
         "{names:?}"
+    );
+    assert!(
+        names.contains(&"git-status".to_owned()),
+        "the catalog under it: {names:?}"
     );
     assert!(
         !names.contains(&"deploy".to_owned()),

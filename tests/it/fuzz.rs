@@ -15,7 +15,7 @@ use proptest::test_runner::Config;
 
 use aigent::contract::{Origin, SourceFormat};
 use aigent::guard::{self, RawArguments};
-use aigent::registry::{EMBEDDED, parse_declaration};
+use aigent::registry::{CATALOG, parse_declaration};
 
 fn config() -> Config {
     let cases = std::env::var("FUZZ_CASES")
@@ -29,21 +29,55 @@ fn config() -> Config {
     }
 }
 
-/// Every built-in declaration, parsed.
-fn builtins() -> Vec<aigent::contract::Declaration> {
-    EMBEDDED
-        .iter()
-        .map(|(file, text)| {
-            let format = if file.ends_with(".json") {
-                SourceFormat::Json
-            } else {
-                SourceFormat::Yaml
-            };
-            parse_declaration(text, format, &Origin::default())
-                .declaration
-                .unwrap_or_else(|| panic!("{file} parses"))
+/// The declarations this repository ships: the built-in catalog and the
+/// examples in `commands/`.
+fn shipped() -> &'static [(String, String)] {
+    static SHIPPED: std::sync::OnceLock<Vec<(String, String)>> = std::sync::OnceLock::new();
+    SHIPPED.get_or_init(read_shipped)
+}
+
+fn read_shipped() -> Vec<(String, String)> {
+    let examples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("commands");
+    let mut files: Vec<(String, String)> = std::fs::read_dir(&examples)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| {
+            path.extension()
+                .is_some_and(|ext| ext == "json" || ext == "yaml")
         })
-        .collect()
+        .map(|path| {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(&path).unwrap())
+        })
+        .collect();
+    files.sort();
+    files.extend(
+        CATALOG
+            .iter()
+            .map(|(name, text, ..)| ((*name).to_owned(), (*text).to_owned())),
+    );
+    files
+}
+
+/// Every shipped declaration, parsed (once).
+fn builtins() -> &'static [aigent::contract::Declaration] {
+    static BUILTINS: std::sync::OnceLock<Vec<aigent::contract::Declaration>> =
+        std::sync::OnceLock::new();
+    BUILTINS.get_or_init(|| {
+        shipped()
+            .iter()
+            .map(|(file, text)| {
+                let format = if file.ends_with(".json") {
+                    SourceFormat::Json
+                } else {
+                    SourceFormat::Yaml
+                };
+                parse_declaration(text, format, &Origin::default())
+                    .declaration
+                    .unwrap_or_else(|| panic!("{file} parses"))
+            })
+            .collect()
+    })
 }
 
 /// Strings an agent might send: plain words, paths, traversal and escape
@@ -139,8 +173,8 @@ proptest! {
     /// never a panic, and what it accepts is declared and typed.
     #[test]
     fn guard_check_over_every_builtin(
-        (index, (is_json, text, flags)) in (0..EMBEDDED.len()).prop_flat_map(|index| {
-            let declaration = builtins().swap_remove(index);
+        (index, (is_json, text, flags)) in (0..shipped().len()).prop_flat_map(|index| {
+            let declaration = builtins()[index].clone();
             (Just(index), call(&declaration))
         })
     ) {
@@ -165,7 +199,7 @@ proptest! {
     #[test]
     fn json_arguments_parser_on_any_text(text in prop_oneof![any::<String>(), "[\\[\\]{}\",:0-9eE.+-]{0,200}"]) {
         for declaration in builtins() {
-            let _ = guard::check(&declaration, &RawArguments::Json(&text));
+            let _ = guard::check(declaration, &RawArguments::Json(&text));
         }
     }
 
@@ -192,14 +226,14 @@ proptest! {
     #[test]
     fn declaration_parser_never_panics(
         text in any::<String>(),
-        index in 0..EMBEDDED.len(),
+        index in 0..shipped().len(),
         cut in any::<prop::sample::Index>(),
         insert in hostile_string(),
     ) {
         for format in [SourceFormat::Json, SourceFormat::Yaml] {
             let _ = parse_declaration(&text, format, &Origin::default());
         }
-        let (file, original) = EMBEDDED[index];
+        let (file, original) = &shipped()[index];
         let format = if file.ends_with(".json") { SourceFormat::Json } else { SourceFormat::Yaml };
         let mut at = cut.index(original.len() + 1);
         while !original.is_char_boundary(at) {

@@ -637,7 +637,7 @@ mod rewrites {
                 .current_dir(sandbox.path())
                 .env("HOME", sandbox.join("home"))
                 .env("XDG_STATE_HOME", sandbox.join("state"))
-                .env("XDG_CONFIG_HOME", sandbox.join("config"))
+                .env("XDG_CONFIG_HOME", sandbox.config_home())
                 .env("XDG_CACHE_HOME", sandbox.join("cache"))
                 .env("AIGENT_AUDIT_LOG", sandbox.audit_log())
                 .env("GIT_CEILING_DIRECTORIES", sandbox.path());

@@ -218,7 +218,8 @@ fn every_decision_is_one_chained_audit_record_without_sensitive_values() {
     assert_eq!(records[0]["segments"][0]["declaration"], "git-status");
     assert_eq!(records[1]["command_line"], Value::Null);
     assert_eq!(records[1]["command_line_left_out"], "sensitive");
-    assert_eq!(records[2]["verdict"], "ask");
+    assert_eq!(records[2]["verdict"], "deny");
+    assert_eq!(records[2]["segments"][0]["rule"], "catastrophic");
     assert_eq!(records[3]["verdict"], "deny");
     assert_eq!(records[3]["rule"], "event_malformed");
     sandbox.run(&["audit", "verify"]).assert_code(0);

@@ -25,7 +25,8 @@ use std::path::{Path, PathBuf};
 
 use aigent::hook::Verdict;
 use aigent::hook::judge::{AigentSelf, Context, Judgement, judge};
-use aigent::registry::{HookSettings, ProgramIndex, Registry, Settings};
+use aigent::registry::layers::Discovery;
+use aigent::registry::{HookSettings, Layers, ProgramIndex, Registry, Settings};
 
 use crate::common::{Run, Sandbox};
 
@@ -169,19 +170,23 @@ fn corpus_cwd() -> PathBuf {
 impl Judge {
     /// The corpus registry, as `aigent --commands tests/fixtures/hook/registry
     /// hook` judges.
+    /// The built-in catalog under it, as in the binary (no user or
+    /// project layer).
     fn new() -> Self {
-        Self::with(Registry::Directory(fixture("registry")))
+        let layers = Layers::discover(&Discovery {
+            given: Some(fixture("registry")),
+            ..Discovery::default()
+        });
+        Self::with(
+            Registry::Layered(std::sync::Arc::new(layers)),
+            Some(fixture("registry")),
+        )
     }
 
-    /// `registry`; the hook's own `--commands` is its directory, if it has
-    /// one.
-    fn with(registry: Registry) -> Self {
+    /// `registry`, named to the hook as `--commands registry_dir`.
+    fn with(registry: Registry, registry_dir: Option<PathBuf>) -> Self {
         let settings = Settings::load(&registry).expect("the corpus registry's aigent.toml");
         let index = registry.program_index(None).expect("the program index");
-        let registry_dir = match &registry {
-            Registry::Directory(dir) => Some(dir.clone()),
-            Registry::Embedded => None,
-        };
         Self {
             registry,
             index,
@@ -452,7 +457,7 @@ fn long_and_deeply_nested_lines_are_refused() {
 #[test]
 fn the_binary_judges_as_the_library_does() {
     let judge = Judge::new();
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::bare();
     let sample = |name: &str| {
         read_corpus(name)
             .into_iter()
@@ -591,7 +596,7 @@ fn without_a_registry_aigent_run_is_the_built_in_one() {
     })
     .collect();
     check(
-        &Judge::with(Registry::Embedded),
+        &Judge::with(Registry::Catalog, None),
         &cases,
         KNOWN_BYPASSES_WITHOUT_A_REGISTRY,
     );
@@ -611,7 +616,7 @@ const KNOWN_LEAKS: &[&str] = &[];
 #[test]
 fn sensitive_values_never_appear_in_a_judgement() {
     let judge = Judge::new();
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::bare();
     let token = "abcdefghijklmnopqrstuvwx";
     let cases = [
         (token, "vercel deploy --token=abcdefghijklmnopqrstuvwx"),

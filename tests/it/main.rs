@@ -10,6 +10,7 @@ mod args_check;
 mod audit;
 mod audit_export;
 mod audit_signed;
+mod catalog;
 mod cli;
 #[cfg(unix)]
 mod confined_paths;

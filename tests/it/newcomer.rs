@@ -30,10 +30,17 @@ fn hints_name_the_registry_in_use() {
     assert_session!("unknown_name", &sandbox, &run);
 }
 
-/// The built-in examples have no file on this machine to point at.
+/// The built-in catalog has no file on this machine to point at.
 #[test]
 fn schema_show_says_where_an_embedded_declaration_comes_from() {
     let sandbox = Sandbox::new();
+    let run = sandbox.run(&["--format", "text", "schema", "show", "git-status"]);
+    run.assert_code(0);
+    assert!(
+        run.stdout
+            .contains("built into aigent (from catalog/git-status.json in its source)"),
+        "{run}"
+    );
     let run = sandbox.run(&["--format", "text", "schema", "show", "files-get"]);
     assert_session!(&sandbox, &run);
     sandbox.write(

@@ -20,7 +20,7 @@ fn minimal(name: &str) -> Value {
 
 #[test]
 fn list_shows_the_built_in_examples() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::examples_only();
     let (run, _) = sandbox.json(&["schema", "list"]);
     assert_envelope!(&sandbox, &run);
 }
@@ -170,8 +170,9 @@ fn unknown_and_hostile_names_exit_5_with_a_hint() {
 
 #[test]
 fn a_broken_declaration_only_breaks_itself() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::bare();
     write_json(&sandbox, "registry/good.json", &minimal("good"));
+    sandbox.write("registry/aigent.toml", "[hook]\ncatalog = false\n");
     let mut bad = minimal("bad");
     bad["parameters"]["item-id"] = json!({"type": "string", "pattern": "[a-z]+"});
     write_json(&sandbox, "registry/bad.json", &bad);
@@ -500,8 +501,9 @@ fn a_missing_registry_directory_exits_5() {
 
 #[test]
 fn the_registry_comes_from_aigent_commands_too() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::bare();
     write_json(&sandbox, "registry/only.json", &minimal("only"));
+    sandbox.write("registry/aigent.toml", "[hook]\ncatalog = false\n");
     let run = crate::common::Run::of(
         sandbox
             .cmd()
@@ -552,7 +554,13 @@ fn a_registry_of_a_thousand_declarations_works() {
         .assert_code(4);
     let (list, listed) = sandbox.json(&["--commands", dir, "schema", "list"]);
     list.assert_code(0);
-    assert_eq!(listed["data"]["commands"].as_array().unwrap().len(), 1000);
+    let given = listed["data"]["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|command| command["layer"] == "commands")
+        .count();
+    assert_eq!(given, 1000);
     let (missing, envelope) = sandbox.json(&["--commands", dir, "args", "check", "cmd-1000"]);
     missing.assert_code(5);
     assert!(

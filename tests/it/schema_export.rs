@@ -334,7 +334,7 @@ fn shell_quote(words: &[&str]) -> String {
 
 #[test]
 fn claude_permissions_for_the_built_ins() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::examples_only();
     let run = sandbox.run(&[
         "schema",
         "export",
@@ -350,7 +350,7 @@ fn claude_permissions_for_the_built_ins() {
 
 #[test]
 fn codex_rules_for_the_built_ins() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::examples_only();
     let run = sandbox.run(&[
         "schema",
         "export",
@@ -364,7 +364,7 @@ fn codex_rules_for_the_built_ins() {
 
 #[test]
 fn gemini_policy_for_the_built_ins() {
-    let sandbox = Sandbox::new();
+    let sandbox = Sandbox::examples_only();
     let run = sandbox.run(&[
         "schema",
         "export",
@@ -615,6 +615,36 @@ fn every_cookbook_declaration_is_exported_to_every_target() {
         assert_eq!(declarations.len(), recipes.len(), "{to}");
         for declaration in declarations {
             assert_eq!(declaration["exported"], true, "{to}: {declaration}");
+        }
+    }
+}
+
+/// The built-in catalog, with nothing else declared: every declaration is
+/// exported to every target (each has a line that satisfies it), and each
+/// Codex rule prompts.
+#[test]
+fn every_catalog_declaration_is_exported_to_every_target() {
+    let sandbox = Sandbox::bare();
+    for to in ["claude-permissions", "codex-execpolicy", "gemini-policy"] {
+        let (run, envelope) = sandbox.json(&["schema", "export", "--to", to]);
+        let declarations = envelope["data"]["declarations"].as_array().unwrap();
+        let left_out: Vec<String> = declarations
+            .iter()
+            .filter(|declaration| declaration["exported"] != true)
+            .map(|declaration| {
+                format!(
+                    "{}: {}",
+                    declaration["name"].as_str().unwrap_or(""),
+                    declaration["not_exported"].as_str().unwrap_or("")
+                )
+            })
+            .collect();
+        assert!(left_out.is_empty(), "{to}: {left_out:#?}");
+        run.assert_code(0);
+        assert!(declarations.len() >= 200, "{to}: {}", declarations.len());
+        if to == "codex-execpolicy" {
+            let document = envelope["data"]["document"].as_str().unwrap();
+            assert!(!document.contains("decision = \"allow\""));
         }
     }
 }

@@ -406,7 +406,7 @@ mod interactive {
                 .env("TERM", "xterm")
                 .env("HOME", sandbox.join("home"))
                 .env("XDG_STATE_HOME", sandbox.join("state"))
-                .env("XDG_CONFIG_HOME", sandbox.join("config"))
+                .env("XDG_CONFIG_HOME", sandbox.config_home())
                 .env("AIGENT_AUDIT_LOG", sandbox.audit_log());
             let mut session = Session::spawn(command).expect("spawn in a pty");
             // Wide, so no prompt wraps and splits what the test looks for.

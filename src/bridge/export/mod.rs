@@ -209,11 +209,17 @@ impl Judge<'_> {
         let Some(index) = &self.index else {
             return false;
         };
+        // Only `name`'s own contract: another declaration of the same
+        // program (the catalog's, say) must not be the one that allows.
+        let Some(program) = words.first() else {
+            return false;
+        };
+        let index = index.only(crate::registry::program_key(program), name);
         let settings = HookSettings::default();
         let which = |_: &str| None;
         let context = Context {
             registry: self.registry,
-            index,
+            index: &index,
             settings: &settings,
             which: &which,
             cwd: self.scratch,
@@ -222,7 +228,7 @@ impl Judge<'_> {
         let judgement = judge(&quote(words), &context);
         matches!(judgement.segments.as_slice(), [segment]
             if segment.declaration.as_deref() == Some(name)
-                && matches!(segment.rule, "declared" | "destructive"))
+                && matches!(segment.rule, "declared" | "destructive" | "runs_project_code"))
     }
 }
 

@@ -201,15 +201,11 @@ pub fn proposed_command_problems(words: &[String]) -> Vec<String> {
     let Some((binary, rest)) = words.split_first() else {
         return Vec::new();
     };
-    let subprocess = Subprocess {
-        binary: binary.clone(),
-        argv: rest.iter().cloned().map(ArgvPart::Literal).collect(),
-        hardcoded_args: rest.to_vec(),
-        user_controlled_args: Vec::new(),
-        templated: false,
-        env: Vec::new(),
-        env_pass: Vec::new(),
-    };
+    let subprocess = Subprocess::from_template(
+        binary.clone(),
+        rest.iter().cloned().map(ArgvPart::Literal).collect(),
+        false,
+    );
     command_string_diagnostics(&subprocess, UserArguments::default())
         .into_iter()
         .chain(code_word_diagnostics(&subprocess))

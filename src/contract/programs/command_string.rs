@@ -306,6 +306,10 @@ fn wrapped_program(wrapper: &Wrapper, after: &[Word]) -> Option<usize> {
         if let Some(cluster) = short_cluster(text, Style::Getopt, |ch| {
             value_when(wrapper.value_short.contains(ch))
         }) {
+            // `command -v NAME` and `-V` say what NAME is; nothing runs.
+            if wrapper.names.contains(&"command") && cluster.has_any("vV") {
+                return None;
+            }
             index += cluster.words();
             continue;
         }
@@ -1389,6 +1393,16 @@ mod tests {
 
     fn flagged(binary: &str, hardcoded: &[&str]) -> bool {
         !findings(binary, hardcoded, UserArguments::default()).is_empty()
+    }
+
+    #[test]
+    fn command_v_names_a_program_without_running_it() {
+        assert_eq!(program_positions_of(&["command", "-v", "git"], false), [0]);
+        assert_eq!(program_positions_of(&["command", "-V", "ls"], false), [0]);
+        assert_eq!(program_positions_of(&["command", "-pv", "ls"], false), [0]);
+        assert_eq!(program_positions_of(&["command", "git", "status"], false), [0, 1]);
+        assert_eq!(program_positions_of(&["command", "-p", "sh"], false), [0, 2]);
+        assert!(flagged("command", &["-p", "sh", "-c", "id"]));
     }
 
     const WITH_USERS: UserArguments<'static> = UserArguments {

@@ -11,7 +11,9 @@
 //! - [`environment`]: the variables that make a program run or load code
 //!   (E125, E115, the hook), one documented table;
 //! - [`raw_shell`]: W103, scripts named by a declaration that run a
-//!   command string through a shell.
+//!   command string through a shell;
+//! - [`syntax`]: how a program reads its options, for matching a command
+//!   line by meaning (DESIGN.md §12).
 //!
 //! Every rule reads short-option clusters (`-ec`, `-uroot`, `-o value`)
 //! with one reader, `options`. Imports run `options` → `command_string` →
@@ -22,5 +24,6 @@ pub mod command_string;
 pub mod environment;
 mod options;
 pub mod raw_shell;
+pub mod syntax;
 
 pub use command_string::{is_language, runs_another_program};

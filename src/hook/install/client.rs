@@ -65,6 +65,13 @@ pub const HOOK_DESCRIPTION: &str = "aigent: check the shell command against its 
 impl Client {
     pub const ALL: &'static [Client] = &[Self::ClaudeCode, Self::Codex, Self::Gemini, Self::Cursor];
 
+    /// Whether the client runs a command the hook rewrote (Claude Code's
+    /// and Codex's `updatedInput`, Gemini CLI's `tool_input`); Cursor's
+    /// `beforeShellExecution` cannot change the command.
+    pub const fn rewrites_commands(self) -> bool {
+        !matches!(self, Self::Cursor)
+    }
+
     /// The `--client` value.
     pub const fn as_str(self) -> &'static str {
         match self {

@@ -3,15 +3,18 @@
 //! nothing matches.
 
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use serde_json::{Map, Value};
 
 use super::{AigentSelf, Context, LineState, Segment, cut};
 use crate::contract::programs::code_words::proposed_command_problems;
 use crate::contract::{
-    ArgvPart, Declaration, FlagForm, Inputs, ParamType, is_language, runs_another_program,
+    ArgvPart, CommandClass, Declaration, FlagForm, Inputs, ParamType, is_language,
+    runs_another_program,
 };
 use crate::exec::Argv;
+use crate::exec::argv_grammar::{Grammar, Misfit, Reading};
 use crate::exec::argv_match::candidate_arguments;
 use crate::guard::{self, RawArguments, Rejection};
 use crate::hook::verdict::Verdict;
@@ -57,53 +60,217 @@ pub(super) fn match_declarations(
     context: &Context<'_>,
     state: &LineState,
 ) -> Matched {
-    let names = context.index.commands_for(program_key(program));
-    // A refusal by a declaration whose form matched says more than one
-    // whose form did not.
-    let mut first_refusal: Option<Segment> = None;
-    let mut no_form: Option<Segment> = None;
+    if let Some(segment) = catastrophic(program, argv) {
+        return Matched::Refused(segment);
+    }
+    // The declarations whose key word the line has come first; the rest
+    // are read only when none of those took the line, to name the closest.
+    let key = program_key(program);
+    let likely = context.index.commands_for_words(key, argv);
+    let rest = context
+        .index
+        .commands_for(key)
+        .iter()
+        .map(String::as_str)
+        .filter(|name| !likely.contains(name));
+    let names = likely.iter().copied().map(Some).chain([None]).chain(rest.map(Some));
+    let cwd = state.working_directory(context);
+    let mut allowed: Option<(Segment, Option<Vec<String>>)> = None;
+    let mut refusal: Option<Segment> = None;
+    let mut closest: Option<(Closeness, Rc<Declaration>)> = None;
+    let mut invalid: Option<(String, String)> = None;
     let mut declared = Vec::new();
     for name in names {
-        let Some(declaration) = state.load(name, context.registry) else {
+        let Some(name) = name else {
+            if allowed.is_some() || refusal.is_some() {
+                break;
+            }
             continue;
+        };
+        let declaration = match state.load_checked(name, context.registry) {
+            Ok(declaration) => declaration,
+            Err(why) => {
+                invalid.get_or_insert_with(|| (name.to_owned(), why));
+                continue;
+            }
         };
         let Some(subprocess) = &declaration.subprocess else {
             continue;
         };
         if !same_program(&subprocess.binary, program, context) {
-            declared.push(name.clone());
+            declared.push(name.to_owned());
             continue;
         }
-        let cwd = state.working_directory(context);
         match match_one(&declaration, argv, context.aigent, cwd) {
             One::Allowed { segment, route } => {
-                return Matched::Allowed { segment, route };
+                // The most lenient match wins: `rm-files` allows what the
+                // wider `rm` asks about.
+                if allowed
+                    .as_ref()
+                    .is_none_or(|(best, _)| segment.verdict < best.verdict)
+                {
+                    allowed = Some((segment, route));
+                }
             }
             One::Refused(segment) => {
-                first_refusal.get_or_insert(segment);
+                refusal.get_or_insert(segment);
             }
-            One::NoShape => {
-                no_form.get_or_insert_with(|| {
-                    let mut segment = Segment::new(
-                        quote(argv),
-                        Verdict::Deny,
-                        "not_declared_form",
-                        format!(
-                            "`{}` is declared as `{}`, but not with these arguments; the declared form is `{}`",
-                            cut(program),
-                            declaration.name,
-                            cut(&declared_form(&declaration))
-                        ),
-                    );
-                    segment.declaration = Some(declaration.name.clone());
-                    segment
-                });
+            One::NoShape(closeness) => {
+                if closest
+                    .as_ref()
+                    .is_none_or(|(best, _)| closeness.rank() > best.rank())
+                {
+                    closest = Some((closeness, Rc::clone(&declaration)));
+                }
             }
         }
     }
-    match first_refusal.or(no_form) {
-        Some(segment) => Matched::Refused(segment),
-        None => Matched::Nothing { declared },
+    if let Some((segment, route)) = allowed {
+        return Matched::Allowed { segment, route };
+    }
+    if let Some(segment) = refusal {
+        return Matched::Refused(segment);
+    }
+    if let Some((name, why)) = invalid {
+        let mut segment = Segment::new(
+            quote(argv),
+            Verdict::Deny,
+            "invalid_declaration",
+            format!(
+                "`{}` is declared as `{name}`, but that declaration is invalid ({}); fix it (`aigent schema lint`)",
+                cut(program),
+                cut(&why)
+            ),
+        );
+        segment.declaration = Some(name);
+        return Matched::Refused(segment);
+    }
+    if let Some((closeness, declaration)) = closest {
+        let mut segment = Segment::new(
+            quote(argv),
+            Verdict::Ask,
+            "not_declared_form",
+            format!(
+                "no declared form of `{}` takes these arguments{}; the closest is `{}`: `{}`; the person decides",
+                cut(program),
+                closeness.why(declaration.has_sensitive_input()),
+                declaration.name,
+                cut(&declared_form(&declaration))
+            ),
+        );
+        segment.declaration = Some(declaration.name.clone());
+        return Matched::Refused(segment);
+    }
+    Matched::Nothing { declared }
+}
+
+/// The catalog's catastrophic forms (`catalog/deny/`), parsed once.
+fn catastrophic_forms() -> &'static [Declaration] {
+    static FORMS: std::sync::OnceLock<Vec<Declaration>> = std::sync::OnceLock::new();
+    FORMS.get_or_init(|| {
+        crate::registry::CATALOG_DENY
+            .iter()
+            .filter_map(|(file_name, text, ..)| {
+                let name = file_name.strip_suffix(".json")?;
+                let origin = crate::contract::Origin {
+                    file_stem: Some(name),
+                    file: None,
+                };
+                crate::registry::parse_declaration(
+                    text,
+                    crate::contract::SourceFormat::Json,
+                    &origin,
+                )
+                .declaration
+            })
+            .collect()
+    })
+}
+
+/// A deny when the line is one of the catastrophic forms the catalog
+/// refuses whatever the layers declare (`rm -rf /`, `mkfs`, `dd of=/dev/sda`).
+/// Any program of that name counts: refusing more is the safe side.
+fn catastrophic(program: &str, argv: &[&str]) -> Option<Segment> {
+    let key = program_key(program);
+    for form in catastrophic_forms() {
+        let Some(subprocess) = &form.subprocess else {
+            continue;
+        };
+        if program_key(&subprocess.binary) != key {
+            continue;
+        }
+        let Ok((found, _)) = candidates(form, argv) else {
+            continue;
+        };
+        let passes = found.iter().any(|candidate| {
+            let text = Value::Object(candidate.clone()).to_string();
+            guard::check(form, &RawArguments::Json(&text)).is_ok()
+        });
+        if passes {
+            let mut segment = Segment::new(
+                quote(argv),
+                Verdict::Deny,
+                "catastrophic",
+                format!(
+                    "{} (`{}` in aigent's catalog); no layer can allow it",
+                    form.description, form.name
+                ),
+            );
+            segment.declaration = Some(form.name.clone());
+            return Some(segment);
+        }
+    }
+    None
+}
+
+/// How near a line came to a declared form, to name the closest one: the
+/// subcommand words it matched first, then the options it knew, then the
+/// fewest it did not.
+#[derive(Debug, Clone)]
+pub(super) struct Closeness {
+    literals: usize,
+    known: usize,
+    unknown: std::cmp::Reverse<usize>,
+    /// What did not fit, for the message.
+    misfit: Option<Misfit>,
+}
+
+impl Closeness {
+    fn rank(&self) -> (usize, usize, std::cmp::Reverse<usize>) {
+        (self.literals, self.known, self.unknown)
+    }
+
+    /// Why the line did not fit, naming options by name only: a value
+    /// (`--token=...`) is never shown, and nothing is named when the
+    /// declaration has a sensitive parameter.
+    fn why(&self, sensitive: bool) -> String {
+        let names = |words: &[String]| -> String {
+            let shown: Vec<String> = words
+                .iter()
+                .take(3)
+                .map(|word| {
+                    let name = word.split('=').next().unwrap_or_default();
+                    format!("`{}`", name.chars().take(40).collect::<String>())
+                })
+                .collect();
+            shown.join(", ")
+        };
+        match &self.misfit {
+            Some(Misfit::Unknown(_) | Misfit::Malformed(_)) if sensitive => {
+                " (an option it does not declare, or one spelt otherwise)".to_owned()
+            }
+            Some(Misfit::Unknown(words)) => {
+                format!(" (no declared form takes {})", names(words))
+            }
+            Some(Misfit::Malformed(words)) => format!(
+                " ({} without the value it needs, or spelt so the program would read it otherwise)",
+                names(words)
+            ),
+            Some(Misfit::Options(why)) => format!(" ({})", cut(why)),
+            Some(Misfit::Operands) => " (its operands do not fit)".to_owned(),
+            Some(Misfit::TooLong) => " (too many words)".to_owned(),
+            None => String::new(),
+        }
     }
 }
 
@@ -113,7 +280,59 @@ enum One {
         route: Option<Vec<String>>,
     },
     Refused(Segment),
-    NoShape,
+    NoShape(Closeness),
+}
+
+/// The candidate arguments for `argv` under `declaration`, and the
+/// grammar's reading of the line when the declaration has a grammar.
+fn candidates<'d>(
+    declaration: &'d Declaration,
+    argv: &[&str],
+) -> Result<(Vec<Map<String, Value>>, Option<(Grammar<'d>, Reading)>), Closeness> {
+    let Some(grammar) = Grammar::of(declaration) else {
+        let found = candidate_arguments(declaration, &argv[1..]);
+        if found.is_empty() {
+            return Err(exact_closeness(declaration, argv));
+        }
+        return Ok((found, None));
+    };
+    let reading = grammar.read(&argv[1..]).map_err(|misfit| Closeness {
+        literals: 0,
+        known: 0,
+        unknown: std::cmp::Reverse(usize::MAX),
+        misfit: Some(misfit),
+    })?;
+    match grammar.arguments(&reading) {
+        Ok(found) => Ok((found, Some((grammar, reading)))),
+        Err(misfit) => Err(Closeness {
+            literals: reading.literals,
+            known: reading.known_options(),
+            unknown: std::cmp::Reverse(reading.unknown.len()),
+            misfit: Some(misfit),
+        }),
+    }
+}
+
+/// How near a line comes to a form matched as written: the template's
+/// literal words it has.
+fn exact_closeness(declaration: &Declaration, argv: &[&str]) -> Closeness {
+    let literals = declaration.subprocess.as_ref().map_or(0, |subprocess| {
+        subprocess
+            .argv
+            .iter()
+            .filter_map(|part| match part {
+                ArgvPart::Literal(word) => Some(word.as_str()),
+                ArgvPart::Param(_) => None,
+            })
+            .filter(|word| argv[1..].contains(word))
+            .count()
+    });
+    Closeness {
+        literals,
+        known: 0,
+        unknown: std::cmp::Reverse(0),
+        misfit: Some(Misfit::Operands),
+    }
 }
 
 fn match_one(
@@ -122,10 +341,10 @@ fn match_one(
     aigent: Option<&AigentSelf>,
     cwd: Option<&Path>,
 ) -> One {
-    let candidates = candidate_arguments(declaration, &argv[1..]);
-    if candidates.is_empty() {
-        return One::NoShape;
-    }
+    let (candidates, grammar) = match candidates(declaration, argv) {
+        Ok(found) => found,
+        Err(closeness) => return One::NoShape(closeness),
+    };
     let mut refusal: Option<Segment> = None;
     for candidate in &candidates {
         let text = Value::Object(candidate.clone()).to_string();
@@ -177,11 +396,17 @@ fn match_one(
             .iter()
             .zip(built.words())
             .any(|(shown, word)| shown != word);
-        if built.words()[1..]
-            .iter()
-            .map(String::as_str)
-            .ne(argv[1..].iter().copied())
-        {
+        let built_words: Vec<&str> = built.words()[1..].iter().map(String::as_str).collect();
+        let same = match &grammar {
+            // The line and what `run` would write mean the same to the
+            // program: the same options and values in any order and
+            // spelling, the same operands in order.
+            Some((grammar, reading)) => grammar
+                .read(&built_words)
+                .is_ok_and(|written| written.same_meaning(reading)),
+            None => built_words == argv[1..],
+        };
+        if !same {
             // Phase 1 filled in a declared default the line leaves out.
             refusal.get_or_insert_with(|| {
                 let mut segment = Segment::new(
@@ -200,29 +425,48 @@ fn match_one(
             });
             continue;
         }
-        let (verdict, rule, message) = if declaration.requires_confirmation() {
-            (
+        let (verdict, rule, message) = match declaration.class() {
+            CommandClass::DiscardsWork => (
                 Verdict::Ask,
                 "destructive",
                 format!(
-                    "matches `{}`, which is declared destructive: the person decides",
+                    "matches `{}`, which discards work or touches shared state: the person decides",
                     declaration.name
                 ),
-            )
-        } else {
-            (
+            ),
+            CommandClass::RunsProjectCode => (
+                Verdict::Allow,
+                "runs_project_code",
+                format!(
+                    "matches `{}`, which runs the project's own code: it runs in aigent's sandbox",
+                    declaration.name
+                ),
+            ),
+            CommandClass::Reads | CommandClass::ChangesProject => (
                 Verdict::Allow,
                 "declared",
                 format!("matches `{}` and passes its contract", declaration.name),
-            )
+            ),
         };
-        let mut segment = Segment::new(quote(&redacted_words), verdict, rule, message);
+        let mut segment = Segment::new(quote(argv), verdict, rule, message);
+        if redacted {
+            segment.shown = quote(&redacted_words);
+        }
         segment.declaration = Some(declaration.name.clone());
         segment.redacted = redacted;
+        segment.confine = declaration.class() == CommandClass::RunsProjectCode;
         let route = route_words(declaration, candidate);
         return One::Allowed { segment, route };
     }
-    refusal.map_or(One::NoShape, One::Refused)
+    refusal.map_or(
+        One::NoShape(Closeness {
+            literals: 0,
+            known: 0,
+            unknown: std::cmp::Reverse(0),
+            misfit: None,
+        }),
+        One::Refused,
+    )
 }
 
 /// The command line a declaration takes, for a model to correct itself:
@@ -430,6 +674,13 @@ pub(super) fn aigent_run(
             name => break name,
         }
     };
+    // A layer no person trusted may declare NAME over the one the hook
+    // reads; `aigent run` would run that one.
+    if let crate::registry::Registry::Layered(layers) = context.registry
+        && layers.untrusted_declares(name)
+    {
+        return None;
+    }
     let (verdict, rule, message) = if confirmed {
         (
             Verdict::Ask,

@@ -115,6 +115,9 @@ pub struct Judgement {
     /// serialized: it holds the values as given, sensitive ones included.
     #[serde(skip)]
     pub route: Option<Vec<String>>,
+    /// The line is allowed on condition that it runs in aigent's sandbox:
+    /// a segment runs the project's own code.
+    pub confine: bool,
 }
 
 /// One segment's verdict.
@@ -135,6 +138,10 @@ pub struct Segment {
     pub corrected: Option<String>,
     /// Whether `shown` had values redacted.
     pub redacted: bool,
+    /// The segment is allowed on condition that it runs in aigent's
+    /// sandbox (a command that runs the project's own code): the hook
+    /// routes it through `aigent run`, and asks where it cannot.
+    pub confine: bool,
 }
 
 impl Segment {
@@ -148,6 +155,7 @@ impl Segment {
             declaration: None,
             corrected: None,
             redacted: false,
+            confine: false,
         }
     }
 }
@@ -155,8 +163,9 @@ impl Segment {
 /// What the judgement of one line keeps across its segments.
 #[derive(Default)]
 struct LineState {
-    /// Declarations loaded so far, by name (`None`: did not load).
-    loaded: RefCell<HashMap<String, Option<Rc<Declaration>>>>,
+    /// Declarations loaded so far, by name; an error says why one did not
+    /// load (its file and first finding).
+    loaded: RefCell<HashMap<String, Result<Rc<Declaration>, String>>>,
     /// Some segment changes the working directory (`cd`, `pushd`,
     /// `popd`), so relative paths later in the line are not where the
     /// hook would resolve them.
@@ -170,14 +179,23 @@ impl LineState {
     }
 
     fn load(&self, name: &str, registry: &Registry) -> Option<Rc<Declaration>> {
+        self.load_checked(name, registry).ok()
+    }
+
+    /// The declaration of `name`, or why it did not load.
+    fn load_checked(&self, name: &str, registry: &Registry) -> Result<Rc<Declaration>, String> {
         self.loaded
             .borrow_mut()
             .entry(name.to_owned())
-            .or_insert_with(|| {
-                registry
-                    .load(name)
-                    .ok()
-                    .map(|loaded| Rc::new(loaded.declaration))
+            .or_insert_with(|| match registry.load(name) {
+                Ok(loaded) => Ok(Rc::new(loaded.declaration)),
+                Err(crate::registry::LoadError::Invalid {
+                    file, diagnostics, ..
+                }) => Err(match diagnostics.iter().find(|found| found.is_error()) {
+                    Some(first) => format!("{file}: {} {}", first.code, first.message),
+                    None => file,
+                }),
+                Err(error) => Err(error.to_string()),
             })
             .clone()
     }
@@ -197,6 +215,7 @@ pub fn judge(line: &str, context: &Context<'_>) -> Judgement {
                     format!("{error}; the hook refuses what it cannot read"),
                 )],
                 route: None,
+                confine: false,
             };
         }
     };
@@ -280,10 +299,12 @@ pub fn judge(line: &str, context: &Context<'_>) -> Judgement {
         ([Some(route)], true) if verdict != Verdict::Deny => Some(route.clone()),
         _ => None,
     };
+    let confine = segments.iter().any(|segment| segment.confine);
     Judgement {
         verdict,
         segments,
         route,
+        confine,
     }
 }
 

@@ -106,14 +106,15 @@ fn each_refusal_names_its_rule() {
     let fixture = Fixture::new();
     let cases: &[(&str, Verdict, &str)] = &[
         ("git status; make install", Verdict::Ask, "unmatched"),
-        ("git status; rm -rf /", Verdict::Deny, "not_declared_form"),
+        ("git status; rm -rf /", Verdict::Deny, "catastrophic"),
+        ("git status; rm -rf tmp", Verdict::Ask, "not_declared_form"),
         (
             "git log -n 5 -- ../../etc/passwd",
             Verdict::Deny,
             "path_traversal",
         ),
         ("git log --", Verdict::Deny, "not_as_declared"),
-        ("git push --force", Verdict::Deny, "not_declared_form"),
+        ("git push --force", Verdict::Ask, "not_declared_form"),
         (
             "git status $(rm -rf /)",
             Verdict::Deny,
@@ -248,7 +249,7 @@ fn aigent_run_against_the_hooks_own_registry_is_recognised() {
     let exe = std::env::current_exe().unwrap();
     let registry_dir = match &fixture.registry {
         Registry::Directory(dir) => dir.clone(),
-        Registry::Embedded => unreachable!(),
+        _ => unreachable!(),
     };
     let own = AigentSelf {
         exe: exe.clone(),
@@ -306,7 +307,7 @@ fn confined_paths_are_checked_from_the_agents_directory() {
     fs::write(project.path().join("in.tar"), "").unwrap();
     let registry_dir = match &fixture.registry {
         Registry::Directory(dir) => dir.clone(),
-        Registry::Embedded => unreachable!(),
+        _ => unreachable!(),
     };
     fs::write(
         registry_dir.join("tar-list.yaml"),

@@ -19,6 +19,9 @@ use tempfile::TempDir;
 
 pub struct Sandbox {
     dir: TempDir,
+    /// `XDG_CONFIG_HOME`, apart from `dir` so that the directory a test
+    /// works in starts empty: it holds the examples' user layer.
+    config: TempDir,
     /// The binary's TMPDIR: what it makes there (a server's ready
     /// sandboxes' `$TMP`, left when a test kills it) goes with the test.
     tmp: TempDir,
@@ -34,7 +37,60 @@ impl Sandbox {
             .prefix("aigent-test-tmp-")
             .tempdir()
             .expect("create temp dir");
-        Self { dir, tmp }
+        let config = tempfile::Builder::new()
+            .prefix("aigent-test-config-")
+            .tempdir()
+            .expect("create temp dir");
+        let sandbox = Self { dir, config, tmp };
+        sandbox.install_examples();
+        sandbox
+    }
+
+    /// A sandbox without the example declarations: only the catalog is
+    /// there until the test writes more.
+    pub fn bare() -> Self {
+        let sandbox = Self::new();
+        std::fs::remove_dir_all(sandbox.examples_dir()).expect("remove the examples");
+        sandbox
+    }
+
+    /// A sandbox whose registry is the examples alone: the catalog
+    /// switched off in their layer's aigent.toml, for outputs that list
+    /// every declaration.
+    pub fn examples_only() -> Self {
+        let sandbox = Self::new();
+        std::fs::write(
+            sandbox.examples_dir().join("aigent.toml"),
+            "[hook]\ncatalog = false\n",
+        )
+        .expect("write aigent.toml");
+        sandbox
+    }
+
+    /// Where the repository's example declarations (`commands/`) are put:
+    /// the user's layer of the registry, so that `aigent schema show
+    /// deploy` works as it does inside this repository, and a test's own
+    /// `commands/` stays its own.
+    pub fn examples_dir(&self) -> PathBuf {
+        self.config_home().join("aigent/commands")
+    }
+
+    /// The binary's `XDG_CONFIG_HOME`.
+    pub fn config_home(&self) -> &Path {
+        self.config.path()
+    }
+
+    fn install_examples(&self) {
+        let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("commands");
+        let to = self.examples_dir();
+        std::fs::create_dir_all(&to).expect("create the examples directory");
+        for entry in std::fs::read_dir(&from).expect("read commands/") {
+            let path = entry.expect("an entry").path();
+            let name = path.file_name().expect("a name");
+            if name != "aigent.toml" {
+                std::fs::copy(&path, to.join(name)).expect("copy an example");
+            }
+        }
     }
 
     pub fn path(&self) -> &Path {
@@ -74,7 +130,7 @@ impl Sandbox {
         cmd.current_dir(self.path())
             .env("HOME", self.join("home"))
             .env("XDG_STATE_HOME", self.join("state"))
-            .env("XDG_CONFIG_HOME", self.join("config"))
+            .env("XDG_CONFIG_HOME", self.config_home())
             .env("XDG_CACHE_HOME", self.join("cache"))
             .env("AIGENT_AUDIT_LOG", self.audit_log())
             .env("TMPDIR", self.tmp.path())
@@ -110,7 +166,7 @@ impl Sandbox {
         cmd.current_dir(self.path())
             .env("HOME", self.join("home"))
             .env("XDG_STATE_HOME", self.join("state"))
-            .env("XDG_CONFIG_HOME", self.join("config"))
+            .env("XDG_CONFIG_HOME", self.config_home())
             .env("XDG_CACHE_HOME", self.join("cache"))
             .env("AIGENT_AUDIT_LOG", self.audit_log())
             .env("TMPDIR", self.tmp.path())

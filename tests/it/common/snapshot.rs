@@ -13,13 +13,18 @@ use super::{Run, Sandbox};
 pub fn settings(sandbox: &Sandbox) -> insta::Settings {
     let mut settings = insta::Settings::clone_current();
     // Longest first: the canonical path may extend the plain one.
-    let mut roots = vec![sandbox.path().display().to_string()];
-    if let Ok(real) = sandbox.path().canonicalize() {
-        roots.push(real.display().to_string());
+    let mut roots = vec![
+        (sandbox.path().display().to_string(), "[SANDBOX]"),
+        (sandbox.config_home().display().to_string(), "[CONFIG]"),
+    ];
+    for (path, name) in roots.clone() {
+        if let Ok(real) = std::path::Path::new(&path).canonicalize() {
+            roots.push((real.display().to_string(), name));
+        }
     }
-    roots.sort_by_key(|root| std::cmp::Reverse(root.len()));
-    for root in roots {
-        settings.add_filter(&regex_escape(&root), "[SANDBOX]");
+    roots.sort_by_key(|(root, _)| std::cmp::Reverse(root.len()));
+    for (root, name) in roots {
+        settings.add_filter(&regex_escape(&root), name);
     }
     settings.add_filter(r#""duration_ms": \d+"#, r#""duration_ms": "[MS]""#);
     settings.add_filter(

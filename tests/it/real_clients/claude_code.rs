@@ -2,7 +2,9 @@
 
 use std::path::Path;
 
-use super::{Cases, ClientRun, LIMIT, World, in_parallel, installed, run_client, server};
+use super::{
+    Cases, ClientRun, LIMIT, World, in_parallel, installed, run_client, server, zero_config_cases,
+};
 
 /// `claude -p PROMPT` proposing `command`, with `extra` arguments.
 fn claude(world: &World, program: &Path, command: &str, extra: &[&str]) -> ClientRun {
@@ -26,7 +28,7 @@ fn claude_code_honours_each_verdict_headless() {
     let Some(program) = installed("claude") else {
         return;
     };
-    let cases: Cases = vec![
+    let mut cases: Cases = vec![
         ("allow", {
             let program = program.clone();
             Box::new(move || {
@@ -123,6 +125,13 @@ fn claude_code_honours_each_verdict_headless() {
             })
         }),
     ];
+    cases.extend(zero_config_cases(
+        "claude-code",
+        &[],
+        std::sync::Arc::new(move |world: &World, command: &str| {
+            claude(world, &program, command, &[])
+        }),
+    ));
     in_parallel(cases);
 }
 

@@ -3,7 +3,9 @@
 
 use std::path::Path;
 
-use super::{Cases, ClientRun, LIMIT, World, in_parallel, installed, run_client, server};
+use super::{
+    Cases, ClientRun, LIMIT, World, in_parallel, installed, run_client, server, zero_config_cases,
+};
 
 /// How Codex is set up for a case.
 struct Setup {
@@ -61,7 +63,7 @@ fn codex_honours_each_verdict_headless() {
     let Some(program) = installed("codex") else {
         return;
     };
-    let cases: Cases = vec![
+    let mut cases: Cases = vec![
         ("allow", {
             let program = program.clone();
             Box::new(move || {
@@ -175,6 +177,13 @@ fn codex_honours_each_verdict_headless() {
             })
         }),
     ];
+    cases.extend(zero_config_cases(
+        "codex",
+        &[],
+        std::sync::Arc::new(move |world: &World, command: &str| {
+            codex(world, &program, &TRUSTED, command)
+        }),
+    ));
     in_parallel(cases);
 }
 

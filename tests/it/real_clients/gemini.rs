@@ -4,7 +4,9 @@
 use std::path::Path;
 use std::time::Duration;
 
-use super::{Cases, ClientRun, LIMIT, World, in_parallel, installed, run_client, server};
+use super::{
+    Cases, ClientRun, LIMIT, World, in_parallel, installed, run_client, server, zero_config_cases,
+};
 
 /// `~/.gemini/settings.json`: an API key's authentication (the fake
 /// server's), no usage statistics, telemetry or update checks.
@@ -61,7 +63,7 @@ fn gemini_cli_honours_each_verdict_headless() {
     let Some(program) = installed("gemini") else {
         return;
     };
-    let cases: Cases = vec![
+    let mut cases: Cases = vec![
         ("allow", {
             let program = program.clone();
             Box::new(move || {
@@ -223,6 +225,13 @@ fn gemini_cli_honours_each_verdict_headless() {
             })
         }),
     ];
+    cases.extend(zero_config_cases(
+        "gemini",
+        &[],
+        std::sync::Arc::new(move |world: &World, command: &str| {
+            gemini(world, &program, "yolo", command)
+        }),
+    ));
     in_parallel(cases);
 }
 

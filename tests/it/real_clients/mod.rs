@@ -93,6 +93,10 @@ fn client_path() -> OsString {
 struct World {
     id: String,
     sandbox: Sandbox,
+    /// The case has its own registry (`project/commands`, the catalog
+    /// off), named by `--commands`; else the hook reads the built-in
+    /// catalog alone.
+    declared: bool,
 }
 
 /// Declarations every case's registry holds: `touch` of a lower-case
@@ -119,18 +123,48 @@ const MKDIR: &str = r#"{"name": "mkdir-marker", "description": "Make a marker di
     "subprocess": {"binary": "mkdir", "argv": ["-p", "--", {"param": "dir"}]}}"#;
 
 impl World {
+    /// A case with its own declarations ([`TOUCH`], [`RM`], [`MKDIR`]) and
+    /// no catalog, so that each verdict is the one these declare.
     fn new(id: &str) -> Self {
-        let sandbox = Sandbox::new();
-        for dir in ["home", "state", "config", "cache", "tmp", "project"] {
-            std::fs::create_dir_all(sandbox.join(dir)).expect("make the case's directories");
-        }
+        let world = Self::bare(id, true);
+        let sandbox = &world.sandbox;
         sandbox.write("project/commands/touch-marker.json", TOUCH);
         sandbox.write("project/commands/rm-marker.json", RM);
         sandbox.write("project/commands/mkdir-marker.json", MKDIR);
+        sandbox.write("project/commands/aigent.toml", "[hook]\ncatalog = false\n");
+        world
+    }
+
+    /// A case with nothing declared and no `--commands`: the hook installed
+    /// as a newcomer would, reading the built-in catalog alone.
+    fn zero_config(id: &str) -> Self {
+        Self::bare(id, false)
+    }
+
+    fn bare(id: &str, declared: bool) -> Self {
+        // No example declarations in the user layer either.
+        let sandbox = Sandbox::bare();
+        for dir in ["home", "state", "config", "cache", "tmp", "project"] {
+            std::fs::create_dir_all(sandbox.join(dir)).expect("make the case's directories");
+        }
         Self {
             id: id.to_owned(),
             sandbox,
+            declared,
         }
+    }
+
+    /// Makes the project a git repository with no commits.
+    fn git_init(&self) {
+        let status = Command::new("git")
+            .args(["init", "--quiet", "--initial-branch", "main"])
+            .current_dir(self.project())
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .stdout(Stdio::null())
+            .status()
+            .expect("run git init");
+        assert!(status.success(), "git init failed");
     }
 
     fn join(&self, relative: &str) -> PathBuf {
@@ -149,16 +183,16 @@ impl World {
         self.join("home")
     }
 
-    /// `aigent --commands REGISTRY ARGS…` in the project, as a person would
-    /// run it there (same home and audit log as the client's hook).
+    /// `aigent --commands REGISTRY ARGS…` in the project (no `--commands`
+    /// for a zero-config case), as a person would run it there (same home
+    /// and audit log as the client's hook).
     fn aigent(&self, args: &[&str]) -> Run {
         let mut cmd = self.sandbox.cmd();
-        cmd.current_dir(self.project())
-            .arg("--format")
-            .arg("json")
-            .arg("--commands")
-            .arg(self.registry())
-            .args(args);
+        cmd.current_dir(self.project()).arg("--format").arg("json");
+        if self.declared {
+            cmd.arg("--commands").arg(self.registry());
+        }
+        cmd.args(args);
         Run::of(&mut cmd)
     }
 
@@ -339,6 +373,51 @@ fn kill_group(pid: u32) {
 
 /// Named cases, each run on a thread of its own by [`in_parallel`].
 type Cases = Vec<(&'static str, Box<dyn FnOnce() + Send>)>;
+
+/// Runs a client headless in a world, proposing a command.
+type Runner = std::sync::Arc<dyn Fn(&World, &str) -> ClientRun + Send + Sync>;
+
+/// The zero-config cases for `client`: nothing declared and no
+/// `--commands`, so the hook reads the built-in catalog alone. `git status`
+/// is allowed and runs (the model is told git's answer); `rm -rf /` is
+/// refused by the catalog's deny forms (GNU rm would refuse it too, so a
+/// broken hook cannot hurt the machine).
+fn zero_config_cases(
+    client: &'static str,
+    hook_flags: &'static [&'static str],
+    run: Runner,
+) -> Cases {
+    let git_status: Box<dyn FnOnce() + Send> = {
+        let run = run.clone();
+        Box::new(move || {
+            let world = World::zero_config(&format!("{client}-zero-config-git-status"));
+            world.install_hook(client, hook_flags);
+            world.git_init();
+            let ran = run(&world, "git status");
+            assert_eq!(world.verdicts(), ["allow"], "{ran}");
+            let told = world.told();
+            assert!(
+                told.contains("No commits yet"),
+                "git status did not run; the model was told: {told}\n{ran}"
+            );
+        })
+    };
+    let rm_root: Box<dyn FnOnce() + Send> = Box::new(move || {
+        let world = World::zero_config(&format!("{client}-zero-config-rm-root"));
+        world.install_hook(client, hook_flags);
+        let ran = run(&world, "rm -rf /");
+        assert_eq!(world.verdicts(), ["deny"], "{ran}");
+        let told = world.told();
+        assert!(
+            told.contains("aigent: deny `rm -rf /`"),
+            "the model was told: {told}\n{ran}"
+        );
+    });
+    vec![
+        ("zero config: git status", git_status),
+        ("zero config: rm -rf /", rm_root),
+    ]
+}
 
 /// Runs each case on its own thread and waits for all; a failing case
 /// fails the test after the others have finished.

@@ -64,13 +64,13 @@ pub struct ExplainArgs {
 }
 
 pub fn run(args: &ExplainArgs, ctx: &Context) -> Result<Outcome, CliError> {
-    let registry = Registry::new(ctx.commands_dir.clone());
+    let cwd = args.cwd.clone().or_else(|| std::env::current_dir().ok());
+    let registry = Registry::new(ctx.commands_dir.clone()).for_hook(cwd.as_deref());
     let settings = Settings::load(&registry)
         .map_err(|error| CliError::of(ErrorCode::InvalidSettings, error.to_string()))?;
     let index = registry.program_index(cache_dir().as_deref())?;
     let which = which_on(std::env::var_os("PATH"));
     let aigent_self = aigent_self(ctx);
-    let cwd = args.cwd.clone().or_else(|| std::env::current_dir().ok());
     let context = JudgeContext {
         registry: &registry,
         index: &index,

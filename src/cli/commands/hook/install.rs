@@ -166,12 +166,7 @@ pub fn run_install(args: &InstallArgs, ctx: &Context) -> Result<Outcome, CliErro
     };
     let registry = match &ctx.commands_dir {
         Some(dir) => Some(registry_dir(dir, &setup.cwd)?),
-        None => {
-            warnings.push(
-                "the entry names no registry (--commands): the hook will read AIGENT_COMMANDS from the client's environment, else use aigent's built-in examples".to_owned(),
-            );
-            None
-        }
+        None => None,
     };
     let flags = EntryFlags {
         route: args.route,
@@ -189,6 +184,31 @@ pub fn run_install(args: &InstallArgs, ctx: &Context) -> Result<Outcome, CliErro
             aigent::hook::doctor::unguarded(client),
             setup.target_flags()
         ));
+    }
+    // The person installing the hook in a project vouches for the
+    // registry it holds today; the hook reads it until it changes.
+    if setup.scope == Scope::Project
+        && !setup.dry_run
+        && let Some(project_registry) = aigent::registry::layers::project_registry(&setup.project)
+    {
+        let discovery = aigent::registry::layers::Discovery::for_process(None);
+        match discovery.trust_file {
+            Some(trust_file) => {
+                match aigent::registry::layers::trust(&trust_file, &project_registry) {
+                    Ok(_) => warnings.push(format!(
+                        "the project's registry {} is trusted as it is now: the hook reads it until it changes (`aigent hook trust` again after you review a change)",
+                        project_registry.display()
+                    )),
+                    Err(error) => warnings.push(format!(
+                        "the project's registry {} is not trusted ({error}): the hook leaves it out until `aigent hook trust` succeeds",
+                        project_registry.display()
+                    )),
+                }
+            }
+            None => warnings.push(
+                "the project's registry is not trusted: no place for the trust record (set XDG_STATE_HOME or HOME)".to_owned(),
+            ),
+        }
     }
     Ok(render(&report, &setup, Some(&command), ctx).with_warnings(warnings))
 }

@@ -4,6 +4,7 @@ mod answer;
 mod doctor;
 mod explain;
 mod install;
+mod trust;
 
 use clap::{Args, Subcommand, ValueEnum};
 
@@ -56,6 +57,8 @@ pub enum HookCommand {
     Explain(explain::ExplainArgs),
     /// Check that the installed hook runs: its program exists and answers a probe event
     Doctor(doctor::DoctorArgs),
+    /// Let the hook read this project's registry (its content as it is now)
+    Trust(trust::TrustArgs),
 }
 
 impl HookArgs {
@@ -66,6 +69,7 @@ impl HookArgs {
             Some(HookCommand::Install(_)) => &install::INSTALL_SPEC,
             Some(HookCommand::Uninstall(_)) => &install::UNINSTALL_SPEC,
             Some(HookCommand::Doctor(_)) => &doctor::SPEC,
+            Some(HookCommand::Trust(_)) => &trust::SPEC,
         }
     }
 }
@@ -77,6 +81,7 @@ pub const SPECS: &[&CommandSpec] = &[
     &install::INSTALL_SPEC,
     &install::UNINSTALL_SPEC,
     &doctor::SPEC,
+    &trust::SPEC,
 ];
 
 pub const ANSWER_SPEC: &CommandSpec = &answer::SPEC;
@@ -87,9 +92,10 @@ pub fn run(args: &HookArgs, ctx: &Context) -> Result<Outcome, CliError> {
         (Some(HookCommand::Uninstall(uninstall)), _) => install::run_uninstall(uninstall, ctx),
         (Some(HookCommand::Explain(explain)), _) => explain::run(explain, ctx),
         (Some(HookCommand::Doctor(doctor)), _) => doctor::run(doctor, ctx),
+        (Some(HookCommand::Trust(trust)), _) => trust::run(trust, ctx),
         (None, Some(client)) => answer::run(client.into(), args.route, args.headless, ctx),
         (None, None) => Err(CliError::usage(
-            "`aigent hook` needs --client CLIENT (the client whose event arrives on stdin), or a subcommand: install, uninstall, explain, doctor",
+            "`aigent hook` needs --client CLIENT (the client whose event arrives on stdin), or a subcommand: install, uninstall, explain, trust, doctor",
         )),
     }
 }

@@ -54,7 +54,12 @@ pub struct LintArgs {
 }
 
 pub fn run(args: &LintArgs, ctx: &Context) -> Result<Outcome, CliError> {
-    let registry = super::registry(ctx);
+    // The directory named, else what a person keeps (the user's and the
+    // project's layers); the catalog is checked where it is built.
+    let registry = match &ctx.commands_dir {
+        Some(dir) => Registry::Directory(dir.clone()),
+        None => super::registry(ctx).without_catalog(),
+    };
     if args.watch {
         return watch(&registry, ctx);
     }

@@ -30,6 +30,7 @@ pub fn run(_args: &ListArgs, ctx: &Context) -> Result<Outcome, CliError> {
                 "description": report.declaration.as_ref().map(|d| d.description.clone()),
                 "danger_level": report.declaration.as_ref().and_then(|d| d.danger_level).map(|level| level.as_str()),
                 "file": report.file,
+                "layer": report.layer.map(|layer| layer.as_str()),
                 "valid": report.declaration.is_some(),
                 "errors": errors,
                 "warnings": report.diagnostics.len() - errors,

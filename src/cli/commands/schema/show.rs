@@ -43,11 +43,14 @@ pub fn run(args: &ShowArgs, ctx: &Context) -> Result<Outcome, CliError> {
 /// answer to `args check NAME --help` and `run NAME --help`.
 pub fn declaration_outcome(loaded: Loaded, ctx: &Context) -> Outcome {
     let warnings = crate::cli::error::diagnostic_warnings(&loaded.file, &loaded.warnings);
-    // The built-in examples have no file on this machine; naming
-    // `commands/deploy.json` would send the reader looking for one.
-    let origin = match ctx.commands_dir {
-        Some(_) => loaded.file.clone(),
-        None => format!("built into aigent (from {} in its source)", loaded.file),
+    // The catalog has no file on this machine (its label is relative to
+    // aigent's source); naming `catalog/git-log.json` would send the
+    // reader looking for one.
+    let origin = match loaded.layer {
+        Some(aigent::registry::LayerKind::Catalog) => {
+            format!("built into aigent (from {} in its source)", loaded.file)
+        }
+        _ => loaded.file.clone(),
     };
     let mut outcome = Outcome::success(
         to_wire_for_agents(&loaded.declaration),
