@@ -196,6 +196,9 @@ _aigent() {
             aigent__subcmd__help__subcmd__generate,reference)
                 cmd="aigent__subcmd__help__subcmd__generate__subcmd__reference"
                 ;;
+            aigent__subcmd__help__subcmd__hook,doctor)
+                cmd="aigent__subcmd__help__subcmd__hook__subcmd__doctor"
+                ;;
             aigent__subcmd__help__subcmd__hook,explain)
                 cmd="aigent__subcmd__help__subcmd__hook__subcmd__explain"
                 ;;
@@ -250,6 +253,9 @@ _aigent() {
             aigent__subcmd__help__subcmd__skill,validate)
                 cmd="aigent__subcmd__help__subcmd__skill__subcmd__validate"
                 ;;
+            aigent__subcmd__hook,doctor)
+                cmd="aigent__subcmd__hook__subcmd__doctor"
+                ;;
             aigent__subcmd__hook,explain)
                 cmd="aigent__subcmd__hook__subcmd__explain"
                 ;;
@@ -264,6 +270,9 @@ _aigent() {
                 ;;
             aigent__subcmd__hook,uninstall)
                 cmd="aigent__subcmd__hook__subcmd__uninstall"
+                ;;
+            aigent__subcmd__hook__subcmd__help,doctor)
+                cmd="aigent__subcmd__hook__subcmd__help__subcmd__doctor"
                 ;;
             aigent__subcmd__hook__subcmd__help,explain)
                 cmd="aigent__subcmd__hook__subcmd__help__subcmd__explain"
@@ -1360,8 +1369,22 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__help__subcmd__hook)
-            opts="explain install uninstall trust"
+            opts="explain install uninstall doctor trust"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__help__subcmd__hook__subcmd__doctor)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1710,7 +1733,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__hook)
-            opts="-q -h -V --client --route --format --color --quiet --commands --schema --help --version explain install uninstall trust help"
+            opts="-q -h -V --client --route --headless --format --color --quiet --commands --schema --help --version explain install uninstall doctor trust help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1733,6 +1756,50 @@ _aigent() {
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o plusdirs
                     fi
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__hook__subcmd__doctor)
+            opts="-q -h -V --client --scope --project --commands --format --color --quiet --schema --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --client)
+                    COMPREPLY=($(compgen -W "claude-code codex gemini cursor" -- "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -W "project user" -- "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1779,8 +1846,22 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__hook__subcmd__help)
-            opts="explain install uninstall trust help"
+            opts="explain install uninstall doctor trust help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__hook__subcmd__help__subcmd__doctor)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1863,7 +1944,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__hook__subcmd__install)
-            opts="-q -h -V --client --scope --project --dry-run --force --replace --route --program --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --client --scope --project --dry-run --force --replace --route --headless --program --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2409,7 +2490,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__schema__subcmd__export)
-            opts="-q -h -V --to --output --force --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --to --output --force --allow-partial --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -376,6 +376,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --force 'Replace FILE when it exists'
+            cand --allow-partial 'Write the rules that can be written when some declaration cannot be exported'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -611,6 +612,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --route 'Rewrite a matched command into `aigent run NAME ...` where the client can rewrite it'
+            cand --headless 'Answer an ask as a deny that says how to approve (for headless runs, where nobody can answer a prompt)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -621,6 +623,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand explain 'Show how the hook judges a command line: each segment''s verdict and rule'
             cand install 'Add aigent''s hook to a client''s settings file (runs before each shell command)'
             cand uninstall 'Take aigent''s hook out of a client''s settings file'
+            cand doctor 'Check that the installed hook runs: its program exists and answers a probe event'
             cand trust 'Let the hook read this project''s registry (its content as it is now)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -649,6 +652,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --force 'Edit a settings file that has other names (hard links); the others keep the old content'
             cand --replace 'Rewrite an aigent entry that runs another command (another path or registry)'
             cand --route 'The entry routes matched commands through `aigent run` (hook --route)'
+            cand --headless 'The entry answers an ask as a deny that says how to approve (hook --headless): for clients run headless, such as `gemini -p`, where an ask would wait for nobody'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -674,6 +678,21 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'aigent;hook;doctor'= {
+            cand --client 'The client whose settings file to check'
+            cand --scope 'Whose settings: the project''s or yours'
+            cand --project 'The project''s root directory [default: the current directory]'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --format 'Output format [default: text on a terminal, json otherwise]'
+            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'aigent;hook;trust'= {
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --format 'Output format [default: text on a terminal, json otherwise]'
@@ -691,6 +710,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand explain 'Show how the hook judges a command line: each segment''s verdict and rule'
             cand install 'Add aigent''s hook to a client''s settings file (runs before each shell command)'
             cand uninstall 'Take aigent''s hook out of a client''s settings file'
+            cand doctor 'Check that the installed hook runs: its program exists and answers a probe event'
             cand trust 'Let the hook read this project''s registry (its content as it is now)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -699,6 +719,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;hook;help;install'= {
         }
         &'aigent;hook;help;uninstall'= {
+        }
+        &'aigent;hook;help;doctor'= {
         }
         &'aigent;hook;help;trust'= {
         }
@@ -885,6 +907,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand explain 'Show how the hook judges a command line: each segment''s verdict and rule'
             cand install 'Add aigent''s hook to a client''s settings file (runs before each shell command)'
             cand uninstall 'Take aigent''s hook out of a client''s settings file'
+            cand doctor 'Check that the installed hook runs: its program exists and answers a probe event'
             cand trust 'Let the hook read this project''s registry (its content as it is now)'
         }
         &'aigent;help;hook;explain'= {
@@ -892,6 +915,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;help;hook;install'= {
         }
         &'aigent;help;hook;uninstall'= {
+        }
+        &'aigent;help;hook;doctor'= {
         }
         &'aigent;help;hook;trust'= {
         }

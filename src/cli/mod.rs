@@ -548,6 +548,7 @@ mod tests {
             "hook explain x",
             "hook install --client claude-code",
             "hook uninstall --client claude-code",
+            "hook doctor --client claude-code",
             "mcp serve",
             "lsp",
             "completions bash",

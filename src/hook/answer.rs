@@ -39,12 +39,19 @@ pub struct HookOptions<'a> {
     pub which: &'a dyn Fn(&str) -> Option<PathBuf>,
     /// This aigent and its registry, to recognise `aigent run NAME ...`.
     pub aigent: Option<AigentSelf>,
+    /// No person can answer an ask (the entry was installed with
+    /// `--headless`): an ask is sent as a deny that says how to approve.
+    pub headless: bool,
 }
+
+/// Added to an ask sent as a deny by a `--headless` hook.
+pub const HEADLESS_ASK_SUFFIX: &str = "aigent asks a person to approve this command, and no person can answer in this headless run (the hook was installed with --headless), so it is refused. Do not retry it or work around it: tell the user the exact command and why you need it; they can run it themselves, approve it in an interactive session, or allow it in aigent's policy (a declaration, or the allow list in aigent.toml's [hook]).";
 
 /// What the hook answered, and why.
 #[derive(Debug)]
 pub struct Answer {
     pub reply: Reply,
+    /// The hook's decision; a `--headless` hook sends an ask as a deny.
     pub decision: Decision,
     /// Absent when the event or the policy could not be read.
     pub judgement: Option<Judgement>,
@@ -75,8 +82,23 @@ pub fn answer(input: Result<Vec<u8>, EventError>, options: &HookOptions<'_>) -> 
             Decision::new(Verdict::Deny, format!("aigent: {problem}; refusing")),
         ),
     };
-    let record = decision_record(&event, &decision, judgement.as_ref());
+    let mut record = decision_record(&event, &decision, judgement.as_ref());
+    if options.headless && decision.verdict == Verdict::Ask {
+        record = record.with("sent_as", Verdict::Deny.as_str());
+    }
     finish(options, Some(&event), decision, judgement, record)
+}
+
+/// An ask as a headless hook sends it: a deny whose reason says how the
+/// person can approve the command. A rewrite is dropped with the ask.
+pub fn headless_refusal(decision: &Decision) -> Decision {
+    let reason = decision.reason.trim();
+    let reason = if reason.is_empty() {
+        HEADLESS_ASK_SUFFIX.to_owned()
+    } else {
+        format!("{reason}\n\n{HEADLESS_ASK_SUFFIX}")
+    };
+    Decision::new(Verdict::Deny, reason)
 }
 
 fn judge_event(event: &ShellEvent, options: &HookOptions<'_>) -> Result<Judgement, String> {
@@ -120,10 +142,13 @@ pub fn decide(judgement: &Judgement, options: &HookOptions<'_>) -> Decision {
     // client takes a rewrite, asked where it does not.
     let confine = judgement.confine && judgement.verdict == Verdict::Allow;
     let rewrites = options.client.rewrites_commands();
+    // A headless hook sends an ask as a deny, which runs nothing.
+    let answerable = judgement.verdict == Verdict::Allow
+        || (judgement.verdict == Verdict::Ask && !options.headless);
     if (options.route || confine)
         && rewrites
         && let Some(route) = &judgement.route
-        && matches!(judgement.verdict, Verdict::Allow | Verdict::Ask)
+        && answerable
     {
         let mut words = options.aigent_words.clone();
         words.extend(route.iter().cloned());
@@ -283,8 +308,13 @@ fn finish(
             ),
         );
     }
+    let reply = if options.headless && decision.verdict == Verdict::Ask {
+        reply(options.client, &headless_refusal(&decision), event)
+    } else {
+        reply(options.client, &decision, event)
+    };
     Answer {
-        reply: reply(options.client, &decision, event),
+        reply,
         decision,
         judgement,
     }

@@ -6,6 +6,7 @@
 //! protocol.
 
 pub mod answer;
+pub mod doctor;
 pub mod install;
 pub mod judge;
 pub mod protocol;

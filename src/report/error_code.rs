@@ -32,6 +32,7 @@ pub enum ErrorCode {
     FormatFailed,
     FormatCheckFailed,
     FixIncomplete,
+    ExportIncomplete,
     TokenBudgetExceeded,
     AuditChainBroken,
     BinaryNotFound,
@@ -73,6 +74,7 @@ impl ErrorCode {
         Self::FormatFailed,
         Self::FormatCheckFailed,
         Self::FixIncomplete,
+        Self::ExportIncomplete,
         Self::TokenBudgetExceeded,
         Self::AuditChainBroken,
         Self::BinaryNotFound,
@@ -114,6 +116,7 @@ impl ErrorCode {
             Self::FormatFailed => "FORMAT_FAILED",
             Self::FormatCheckFailed => "FORMAT_CHECK_FAILED",
             Self::FixIncomplete => "FIX_INCOMPLETE",
+            Self::ExportIncomplete => "EXPORT_INCOMPLETE",
             Self::TokenBudgetExceeded => "TOKEN_BUDGET_EXCEEDED",
             Self::AuditChainBroken => "AUDIT_CHAIN_BROKEN",
             Self::BinaryNotFound => "BINARY_NOT_FOUND",
@@ -161,6 +164,7 @@ impl ErrorCode {
             | Self::FormatFailed
             | Self::FormatCheckFailed
             | Self::FixIncomplete
+            | Self::ExportIncomplete
             | Self::TokenBudgetExceeded
             | Self::AuditChainBroken => exit::VALIDATION_FAILED,
             Self::Timeout => exit::TIMEOUT,
@@ -247,6 +251,9 @@ impl ErrorCode {
             Self::FormatCheckFailed => "`skill fmt --check`: a skill file is not in canonical form",
             Self::FixIncomplete => {
                 "`skill fix`: a skill still has errors after the repairs; its fixes were not written"
+            }
+            Self::ExportIncomplete => {
+                "`schema export`: a declaration no shell command line can satisfy has no rule; nothing was written (`--allow-partial` writes the others)"
             }
             Self::TokenBudgetExceeded => {
                 "`skill to-prompt --max-tokens`: the listing is over the budget"
@@ -393,6 +400,7 @@ mod tests {
                 | ErrorCode::FormatFailed
                 | ErrorCode::FormatCheckFailed
                 | ErrorCode::FixIncomplete
+                | ErrorCode::ExportIncomplete
                 | ErrorCode::TokenBudgetExceeded
                 | ErrorCode::AuditChainBroken
                 | ErrorCode::BinaryNotFound
@@ -409,7 +417,7 @@ mod tests {
                 | ErrorCode::GeneralError => {}
             }
         }
-        assert_eq!(ErrorCode::ALL.len(), 36);
+        assert_eq!(ErrorCode::ALL.len(), 37);
     }
 
     #[test]

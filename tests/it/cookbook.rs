@@ -10,10 +10,10 @@ use serde_json::Value;
 
 use crate::common::{Run, Sandbox};
 
-const COOKBOOK: &str = include_str!("../../docs/cookbook.md");
+pub(crate) const COOKBOOK: &str = include_str!("../../docs/cookbook.md");
 
 /// The fenced blocks of `language` in `text`, in order.
-fn blocks<'a>(text: &'a str, language: &str) -> Vec<&'a str> {
+pub(crate) fn blocks<'a>(text: &'a str, language: &str) -> Vec<&'a str> {
     let fence = format!("```{language}\n");
     let mut found = Vec::new();
     let mut rest = text;

@@ -27,6 +27,7 @@ mod generated;
 mod hardening;
 mod hook;
 mod hook_corpus;
+mod hook_doctor;
 mod hook_install;
 #[cfg(unix)]
 mod invoke;
@@ -64,6 +65,8 @@ mod plugin_changed;
 mod policy;
 mod profiles;
 mod raw_shell_lint;
+#[cfg(unix)]
+mod real_clients;
 #[cfg(unix)]
 mod run;
 #[cfg(target_os = "linux")]

@@ -8,22 +8,36 @@
 //! patterns, confined paths, required inputs and the shape of the rest of
 //! the line are dropped. Every rule that admits more than its contract says
 //! so ([`Fidelity::wider`]), with command lines it admits that the contract
-//! refuses, each one checked by the hook's own judgement.
+//! refuses, each one checked by the hook's own judgement, and says what the
+//! client does with such a line ([`Fidelity::on_refused_line`]).
 //!
-//! Examples are made from the contract, never written by hand: sample
-//! values are tried against Phase 1 until one passes, the argv is built by
-//! the same code `aigent run` uses, and the line must be allowed by
-//! `hook::judge` for this declaration. A declaration no shell line can
-//! satisfy (an input that reaches the program only through its
-//! environment) is not exported.
+//! Codex gets `prompt` rules only: a Codex `allow` runs the line outside
+//! Codex's sandbox without asking, and a prefix always admits lines the
+//! contract refuses, so an exported `allow` would run those unsandboxed.
+//! The hook does the allowing there, and its allow leaves Codex's sandbox
+//! in charge.
+//!
+//! Examples are made from the contract, never written by hand: values are
+//! tried against Phase 1 until one passes (the declared default and enum
+//! values, samples of the pattern type, then strings generated from the
+//! `pattern` itself, [`samples`]), the argv is built by the same code
+//! `aigent run` uses, and the line must be allowed by `hook::judge` for
+//! this declaration. Confined paths (`relative_only`, `under`,
+//! `must_exist`) are judged in a scratch directory where the sample paths
+//! exist. A declaration no shell line can satisfy (an input that reaches
+//! the program only through its environment) is not exported, and the
+//! export says so ([`Export::incomplete`]).
 
 mod render;
+pub mod samples;
 
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+use std::path::{Component, Path};
+
 use crate::contract::input_schema::primary_type;
-use crate::contract::{ArgvPart, Declaration, Inputs, ParamType};
+use crate::contract::{ArgvPart, Confinement, Declaration, Inputs, ParamType, PatternType};
 use crate::exec::Argv;
 use crate::guard::{self, RawArguments};
 use crate::hook::judge::{Context, judge};
@@ -94,6 +108,8 @@ pub struct Export {
     pub destination: &'static str,
     pub document: String,
     pub declarations: Vec<Fidelity>,
+    /// The declarations left out (no shell line satisfies them), by name.
+    pub incomplete: Vec<String>,
 }
 
 /// What one declaration became in the target, and what it lost.
@@ -117,6 +133,10 @@ pub struct Fidelity {
     pub exact: bool,
     /// The rule admits command lines the contract refuses.
     pub wider: bool,
+    /// What the client does with a command line this rule matches and the
+    /// contract refuses.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub on_refused_line: Option<String>,
     pub wider_because: Vec<String>,
     /// What the target still enforces.
     pub enforced: Vec<String>,
@@ -144,25 +164,42 @@ pub struct Dropped {
 /// Exports `declarations` (all loaded from `registry`) to `target`.
 pub fn export(registry: &Registry, declarations: &[Declaration], target: Target) -> Export {
     let index = registry.program_index(None).ok();
-    let judge_with = Judge { registry, index };
+    // Where confined sample paths exist; without it such a declaration is
+    // judged with no directory, and refused (`confined_path`).
+    let scratch = tempfile::Builder::new()
+        .prefix("aigent-export-")
+        .tempdir()
+        .ok();
+    let judge_with = Judge {
+        registry,
+        index,
+        scratch: scratch.as_ref().map(tempfile::TempDir::path),
+    };
     let declarations: Vec<Fidelity> = declarations
         .iter()
         .map(|declaration| fidelity(declaration, target, &judge_with))
         .collect();
     let document = render::document(target, &declarations);
+    let incomplete = declarations
+        .iter()
+        .filter(|fidelity| !fidelity.exported)
+        .map(|fidelity| fidelity.name.clone())
+        .collect();
     Export {
         target,
         followed: target.followed(),
         destination: target.destination(),
         document,
         declarations,
+        incomplete,
     }
 }
 
-/// The hook's judgement over one registry.
+/// The hook's judgement over one registry, in the scratch directory.
 struct Judge<'a> {
     registry: &'a Registry,
     index: Option<ProgramIndex>,
+    scratch: Option<&'a Path>,
 }
 
 impl Judge<'_> {
@@ -185,7 +222,7 @@ impl Judge<'_> {
             index: &index,
             settings: &settings,
             which: &which,
-            cwd: None,
+            cwd: self.scratch,
             aigent: None,
         };
         let judgement = judge(&quote(words), &context);
@@ -210,6 +247,10 @@ struct Input {
     sensitive: bool,
     enum_values: Vec<Value>,
     default: Option<Value>,
+    /// The declared `pattern`'s source.
+    pattern: Option<String>,
+    pattern_type: Option<PatternType>,
+    confinement: Confinement,
     constraints: Vec<String>,
 }
 
@@ -265,6 +306,12 @@ fn inputs(declaration: &Declaration) -> Vec<Input> {
                         .map(|value| Value::String(value.clone()))
                         .collect(),
                     default: parameter.default.clone(),
+                    pattern: parameter
+                        .pattern
+                        .as_ref()
+                        .map(|pattern| pattern.as_str().to_owned()),
+                    pattern_type: parameter.pattern_type,
+                    confinement: parameter.confinement.clone(),
                     constraints,
                 }
             })
@@ -300,6 +347,12 @@ fn inputs(declaration: &Declaration) -> Vec<Input> {
                             .cloned()
                             .unwrap_or_default(),
                         default: property.get("default").cloned(),
+                        pattern: property
+                            .get("pattern")
+                            .and_then(Value::as_str)
+                            .map(str::to_owned),
+                        pattern_type: None,
+                        confinement: Confinement::default(),
                         constraints,
                     }
                 })
@@ -321,11 +374,50 @@ const STRING_SAMPLES: &[&str] = &[
     "a",
 ];
 
+/// Paths tried for a confined `filepath`: each exists in the scratch
+/// directory the lines are judged in (a file, a directory, a file in it).
+const CONFINED_PATHS: &[&str] = &["example.txt", "example", "example/example.txt"];
+
 /// Values tried for a number input.
 const NUMBER_SAMPLES: &[i64] = &[1, 10, 0, 100];
 
 /// Values Phase 1 is expected to refuse, tried for the widening examples.
 const BAD_SAMPLES: &[&str] = &["$(id)", "../../../etc/passwd", "-rf", "not a value"];
+
+/// How many strings are generated from a `pattern`.
+const PATTERN_SAMPLES: usize = 4;
+
+/// Samples of a pattern type, the most typical first.
+fn typed_samples(input: &Input) -> Vec<String> {
+    let samples: &[&str] = match input.pattern_type {
+        Some(PatternType::AlphanumericId) => &["example"],
+        Some(PatternType::Uuid) => &["123e4567-e89b-12d3-a456-426614174000"],
+        Some(PatternType::Semver) => &["1.2.3"],
+        Some(PatternType::Filepath) if input.confinement.is_set() => CONFINED_PATHS,
+        Some(PatternType::Filepath) => &["src/main.rs", "example.txt"],
+        Some(PatternType::Url) => &["https://example.com/"],
+        Some(PatternType::FreeText | PatternType::Regex) => &["example"],
+        None => &[],
+    };
+    samples.iter().map(|sample| (*sample).to_owned()).collect()
+}
+
+/// Every string value to try for `input`: the pattern type's samples, the
+/// fixed samples, then strings generated from the pattern.
+fn string_samples(input: &Input) -> Vec<String> {
+    let mut values = typed_samples(input);
+    values.extend(STRING_SAMPLES.iter().map(|sample| (*sample).to_owned()));
+    if let Some(pattern) = &input.pattern {
+        values.extend(samples::matching(pattern, PATTERN_SAMPLES));
+    }
+    let mut seen = Vec::new();
+    values.retain(|value| {
+        let new = !seen.contains(value);
+        seen.push(value.clone());
+        new
+    });
+    values
+}
 
 fn candidates(input: &Input) -> Vec<Value> {
     let mut values: Vec<Value> = Vec::new();
@@ -335,35 +427,123 @@ fn candidates(input: &Input) -> Vec<Value> {
         "boolean" => values.push(Value::Bool(true)),
         "integer" | "number" => values.extend(NUMBER_SAMPLES.iter().map(|n| json!(n))),
         "array" => {
-            values.push(json!(["echo", "hello"]));
-            values.extend(STRING_SAMPLES.iter().map(|sample| json!([sample])));
+            if input.pattern.is_none() && input.pattern_type.is_none() {
+                values.push(json!(["echo", "hello"]));
+            }
+            values.extend(
+                string_samples(input)
+                    .into_iter()
+                    .map(|sample| json!([sample])),
+            );
         }
-        _ => values.extend(STRING_SAMPLES.iter().map(|sample| json!(sample))),
+        _ => values.extend(string_samples(input).into_iter().map(Value::String)),
     }
     values
 }
 
-/// Whether Phase 1 reports nothing about `name` for `arguments`.
-fn accepts_field(declaration: &Declaration, arguments: &Map<String, Value>, name: &str) -> bool {
+/// Whether a violation is about `name` (or one of its elements).
+fn about(field: &str, name: &str) -> bool {
+    field == name
+        || field.starts_with(&format!("{name}["))
+        || field.starts_with(&format!("{name}."))
+}
+
+/// Whether Phase 1 reports nothing about `name` for `arguments`; with a
+/// scratch directory, where the arguments pass, their confined paths are
+/// checked there too.
+fn accepts_field(
+    declaration: &Declaration,
+    arguments: &Map<String, Value>,
+    name: &str,
+    scratch: Option<&Path>,
+) -> bool {
     let text = Value::Object(arguments.clone()).to_string();
     match guard::check(declaration, &RawArguments::Json(&text)) {
-        Ok(_) => true,
-        Err(rejection) => !rejection.violations.iter().any(|violation| {
-            violation.field == name
-                || violation.field.starts_with(&format!("{name}["))
-                || violation.field.starts_with(&format!("{name}."))
-        }),
+        Ok(validated) => match scratch {
+            Some(scratch) => guard::confine(declaration, &validated, scratch).map_or_else(
+                |rejection| {
+                    !rejection
+                        .violations
+                        .iter()
+                        .any(|violation| about(&violation.field, name))
+                },
+                |()| true,
+            ),
+            None => true,
+        },
+        Err(rejection) => !rejection
+            .violations
+            .iter()
+            .any(|violation| about(&violation.field, name)),
     }
 }
 
-/// A sample value Phase 1 takes for each input, where one is found.
-fn samples(declaration: &Declaration, inputs: &[Input]) -> Map<String, Value> {
+/// Makes a confined sample path exist in the scratch directory, as a file
+/// (a relative path without `..` only; the fixed samples exist already).
+fn materialize(scratch: &Path, value: &Value) {
+    let texts: Vec<&str> = match value {
+        Value::String(text) => vec![text.as_str()],
+        Value::Array(items) => items.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    for text in texts {
+        let path = Path::new(text);
+        let plain = !text.is_empty()
+            && path
+                .components()
+                .all(|component| matches!(component, Component::Normal(_) | Component::CurDir));
+        let target = scratch.join(path);
+        if !plain || target.exists() {
+            continue;
+        }
+        if let Some(parent) = target.parent() {
+            let _ = std::fs::create_dir_all(parent);
+        }
+        let _ = std::fs::write(&target, b"");
+    }
+}
+
+/// The scratch directory with the fixed confined samples in it.
+fn prepare(scratch: &Path) {
+    let _ = std::fs::create_dir_all(scratch.join("example"));
+    let _ = std::fs::write(scratch.join("example.txt"), b"");
+    let _ = std::fs::write(scratch.join("example/example.txt"), b"");
+}
+
+/// A sample value Phase 1 takes for each input, where one is found. A
+/// second pass, with every other input filled in, checks confined paths
+/// in the scratch directory (which needs the whole set to pass Phase 1).
+fn samples(
+    declaration: &Declaration,
+    inputs: &[Input],
+    scratch: Option<&Path>,
+) -> Map<String, Value> {
     let mut chosen = Map::new();
     for input in inputs {
         for candidate in candidates(input) {
             let mut trial = chosen.clone();
             trial.insert(input.name.clone(), candidate.clone());
-            if accepts_field(declaration, &trial, &input.name) {
+            if accepts_field(declaration, &trial, &input.name, None) {
+                chosen.insert(input.name.clone(), candidate);
+                break;
+            }
+        }
+    }
+    let Some(scratch) = scratch else {
+        return chosen;
+    };
+    prepare(scratch);
+    for input in inputs
+        .iter()
+        .filter(|input| input.confinement.needs_file_system())
+    {
+        for candidate in candidates(input) {
+            let mut trial = chosen.clone();
+            trial.insert(input.name.clone(), candidate.clone());
+            if input.confinement.must_exist {
+                materialize(scratch, &candidate);
+            }
+            if accepts_field(declaration, &trial, &input.name, Some(scratch)) {
                 chosen.insert(input.name.clone(), candidate);
                 break;
             }
@@ -417,14 +597,39 @@ fn literals_after_parameters(declaration: &Declaration) -> bool {
         .any(|part| matches!(part, ArgvPart::Literal(_)))
 }
 
+/// The target's decision. Codex always prompts: its `allow` runs a line
+/// outside its sandbox without asking, and a prefix rule matches lines the
+/// contract refuses.
 fn decision_word(target: Target, confirm: bool) -> &'static str {
     match (target, confirm) {
         (Target::ClaudePermissions, false) => "allow",
         (Target::ClaudePermissions, true) => "ask",
-        (Target::CodexExecpolicy, false) => "allow",
-        (Target::CodexExecpolicy, true) => "prompt",
+        (Target::CodexExecpolicy, _) => "prompt",
         (Target::GeminiPolicy, false) => "allow",
         (Target::GeminiPolicy, true) => "ask_user",
+    }
+}
+
+/// What the client does with a line the rule matches and the contract
+/// refuses, for each decision the export writes (the real-client tests,
+/// `tests/it/real_clients/`, show the headless cases).
+fn on_refused_line(target: Target, decision: &str) -> &'static str {
+    match (target, decision) {
+        (Target::ClaudePermissions, "allow") => {
+            "Claude Code runs it without asking; only the aigent hook, where installed, refuses it"
+        }
+        (Target::ClaudePermissions, _) => {
+            "Claude Code asks the person first; headless (claude -p) it is refused, the rule's reason told to the model"
+        }
+        (Target::CodexExecpolicy, _) => {
+            "Codex asks the person before running it (outside its sandbox if approved); with approval_policy \"never\" (codex exec) it is refused"
+        }
+        (Target::GeminiPolicy, "allow") => {
+            "Gemini CLI runs it without asking, in every approval mode; only the aigent hook, where installed, refuses it"
+        }
+        (Target::GeminiPolicy, _) => {
+            "Gemini CLI asks the person first; headless (gemini -p) it is refused, in the yolo mode too, and the model is told it needs confirmation"
+        }
     }
 }
 
@@ -440,6 +645,7 @@ fn fidelity(declaration: &Declaration, target: Target, judge_with: &Judge<'_>) -
         prefix: Vec::new(),
         exact: false,
         wider: false,
+        on_refused_line: None,
         wider_because: Vec::new(),
         enforced: Vec::new(),
         dropped: Vec::new(),
@@ -452,7 +658,7 @@ fn fidelity(declaration: &Declaration, target: Target, judge_with: &Judge<'_>) -
         return fidelity;
     }
     let inputs = inputs(declaration);
-    let chosen = samples(declaration, &inputs);
+    let chosen = samples(declaration, &inputs, judge_with.scratch);
     let minimal: Map<String, Value> = chosen
         .iter()
         .filter(|(key, _)| {
@@ -512,7 +718,8 @@ fn fidelity(declaration: &Declaration, target: Target, judge_with: &Judge<'_>) -
     let program_only = prefix.len() == 1 && !inputs.is_empty();
     let confirm =
         declaration.requires_confirmation() || declaration.danger_level.is_none() || program_only;
-    fidelity.decision = Some(decision_word(target, confirm));
+    let decision = decision_word(target, confirm);
+    fidelity.decision = Some(decision);
     let whole_template = prefix.len() == literal_prefix(declaration).len()
         && declaration.subprocess.as_ref().is_some_and(|subprocess| {
             subprocess
@@ -530,8 +737,10 @@ fn fidelity(declaration: &Declaration, target: Target, judge_with: &Judge<'_>) -
     fidelity.enforced.push(format!(
         "danger level {} → {}{}",
         fidelity.danger_level.unwrap_or("undeclared"),
-        fidelity.decision.unwrap_or(""),
-        if program_only && !declaration.requires_confirmation() {
+        decision,
+        if target == Target::CodexExecpolicy {
+            " (Codex's allow would run lines outside its sandbox, so every rule prompts)"
+        } else if program_only && !declaration.requires_confirmation() {
             " (the rule holds the program alone, so the person decides)"
         } else {
             ""
@@ -544,6 +753,9 @@ fn fidelity(declaration: &Declaration, target: Target, judge_with: &Judge<'_>) -
     widening(declaration, &inputs, &chosen, judge_with, &mut fidelity);
     near_misses(&name, judge_with, &mut fidelity);
     fidelity.wider = !fidelity.exact;
+    if fidelity.wider {
+        fidelity.on_refused_line = Some(on_refused_line(target, decision).to_owned());
+    }
     if fidelity.wider {
         if prefix.len() == 1 {
             fidelity.wider_because.insert(
@@ -715,6 +927,24 @@ mod tests {
         assert!(!fidelity.exported);
         assert!(fidelity.not_exported.as_deref().unwrap().contains("token"));
         assert!(!export.document.contains("gh api"));
+    }
+
+    #[test]
+    fn codex_rules_only_prompt_and_say_what_codex_does_with_a_refused_line() {
+        let (registry, declaration) = builtin("git-log");
+        let export = export(&registry, &[declaration], Target::CodexExecpolicy);
+        let fidelity = &export.declarations[0];
+        assert_eq!(fidelity.decision, Some("prompt"));
+        assert!(
+            fidelity
+                .on_refused_line
+                .as_deref()
+                .is_some_and(|text| text.contains("approval_policy")),
+            "{fidelity:?}"
+        );
+        assert!(export.document.contains("decision = \"prompt\""));
+        assert!(!export.document.contains("decision = \"allow\""));
+        assert!(export.incomplete.is_empty());
     }
 
     #[test]

@@ -28,13 +28,22 @@ pub enum CommandError {
     },
 }
 
-/// `PROGRAM [--commands DIR] hook --client CLIENT [--route]`, each word
-/// quoted for a POSIX shell where it needs it.
+/// The flags an entry passes to `aigent hook`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EntryFlags {
+    /// `--route`: matched commands are rewritten into `aigent run`.
+    pub route: bool,
+    /// `--headless`: an ask is answered as a deny that says how to approve.
+    pub headless: bool,
+}
+
+/// `PROGRAM [--commands DIR] hook --client CLIENT [--route] [--headless]`,
+/// each word quoted for a POSIX shell where it needs it.
 pub fn entry_command(
     program: &Path,
     commands_dir: Option<&Path>,
     client: Client,
-    route: bool,
+    flags: EntryFlags,
 ) -> Result<String, CommandError> {
     let mut words = vec![shell_quote(path_text("the aigent program", program)?)];
     if let Some(dir) = commands_dir {
@@ -42,8 +51,11 @@ pub fn entry_command(
         words.push(shell_quote(path_text("the registry directory", dir)?));
     }
     words.extend(["hook", "--client", client.as_str()].map(str::to_owned));
-    if route {
+    if flags.route {
         words.push("--route".to_owned());
+    }
+    if flags.headless {
+        words.push("--headless".to_owned());
     }
     Ok(words.join(" "))
 }
@@ -89,7 +101,7 @@ pub fn is_aigent_hook(command: &str, client: Client) -> bool {
     let after = &rest[hook + 1..];
     if matches!(
         after.first(),
-        Some(&("install" | "uninstall" | "explain" | "help"))
+        Some(&("install" | "uninstall" | "explain" | "doctor" | "help"))
     ) {
         return false;
     }
@@ -194,13 +206,29 @@ mod tests {
     fn builds_the_entry_with_and_without_a_registry() {
         let program = Path::new("/opt/aigent/bin/aigent");
         assert_eq!(
-            entry_command(program, None, Client::ClaudeCode, false).unwrap(),
+            entry_command(program, None, Client::ClaudeCode, EntryFlags::default()).unwrap(),
             "/opt/aigent/bin/aigent hook --client claude-code"
         );
+        let route = EntryFlags {
+            route: true,
+            headless: false,
+        };
         assert_eq!(
-            entry_command(program, None, Client::ClaudeCode, true).unwrap(),
+            entry_command(program, None, Client::ClaudeCode, route).unwrap(),
             "/opt/aigent/bin/aigent hook --client claude-code --route"
         );
+        let both = EntryFlags {
+            route: true,
+            headless: true,
+        };
+        assert_eq!(
+            entry_command(program, None, Client::Gemini, both).unwrap(),
+            "/opt/aigent/bin/aigent hook --client gemini --route --headless"
+        );
+        assert!(is_aigent_hook(
+            "/opt/aigent/bin/aigent hook --client gemini --route --headless",
+            Client::Gemini
+        ));
         assert!(is_aigent_hook(
             "/opt/aigent/bin/aigent hook --client claude-code --route",
             Client::ClaudeCode
@@ -210,13 +238,18 @@ mod tests {
                 program,
                 Some(Path::new("/work/my repo/commands")),
                 Client::Cursor,
-                false
+                EntryFlags::default()
             )
             .unwrap(),
             "/opt/aigent/bin/aigent --commands '/work/my repo/commands' hook --client cursor"
         );
         assert!(matches!(
-            entry_command(Path::new("/tmp/a\nb"), None, Client::Codex, false),
+            entry_command(
+                Path::new("/tmp/a\nb"),
+                None,
+                Client::Codex,
+                EntryFlags::default()
+            ),
             Err(CommandError::ControlCharacter { .. })
         ));
     }
@@ -227,7 +260,7 @@ mod tests {
         use std::os::unix::ffi::OsStrExt;
         let path = Path::new(std::ffi::OsStr::from_bytes(b"/tmp/\xff/aigent"));
         assert!(matches!(
-            entry_command(path, None, Client::Gemini, false),
+            entry_command(path, None, Client::Gemini, EntryFlags::default()),
             Err(CommandError::NotUtf8 { .. })
         ));
     }
@@ -241,7 +274,7 @@ mod tests {
                     Path::new("/a b/aigent"),
                     Some(Path::new("/c")),
                     *client,
-                    false,
+                    EntryFlags::default(),
                 )
                 .unwrap(),
             )

@@ -141,21 +141,44 @@ pub fn uninstall(request: &Request) -> Result<Report, InstallError> {
     })
 }
 
-fn run(
-    request: &Request,
-    plan: impl FnOnce(Option<&str>) -> Result<Edit, EditError>,
-) -> Result<Report, InstallError> {
-    let project = match request.scope {
-        Scope::Project => Some(
+/// The settings file `request` names and its text (`None`: no file),
+/// found and read under the same rules as install (project scope stays in
+/// the project). Nothing is written.
+pub fn read_settings(request: &Request) -> Result<(PathBuf, Option<String>), InstallError> {
+    let project = project_root(request)?;
+    let file = request.client.settings_path(
+        request.scope,
+        project.as_deref().unwrap_or(request.project),
+        request.homes,
+    );
+    let located = locate(&file, project.as_deref())?;
+    let text = match &located.existing {
+        Some(_) => Some(read(&located.target)?),
+        None => None,
+    };
+    Ok((file, text))
+}
+
+/// The project root, resolved, for project scope.
+fn project_root(request: &Request) -> Result<Option<PathBuf>, InstallError> {
+    match request.scope {
+        Scope::Project => Ok(Some(
             fs::canonicalize(request.project)
                 .ok()
                 .filter(|path| path.is_dir())
                 .ok_or_else(|| InstallError::NoProject {
                     path: request.project.to_owned(),
                 })?,
-        ),
-        Scope::User => None,
-    };
+        )),
+        Scope::User => Ok(None),
+    }
+}
+
+fn run(
+    request: &Request,
+    plan: impl FnOnce(Option<&str>) -> Result<Edit, EditError>,
+) -> Result<Report, InstallError> {
+    let project = project_root(request)?;
     let file = request.client.settings_path(
         request.scope,
         project.as_deref().unwrap_or(request.project),

@@ -14,7 +14,7 @@ use serde_json::Value;
 use super::client::Client;
 use super::command::is_aigent_hook;
 use super::jsonc::{self, Document, Member, Node, line_column, members_named};
-use super::{Action, Edit, EditError};
+use super::{Action, Edit, EditError, InstalledEntry};
 
 /// One text replacement.
 type Splice = (Range<usize>, String);
@@ -179,6 +179,30 @@ pub fn uninstall(client: Client, text: &str) -> Result<Edit, EditError> {
         warnings: Vec::new(),
         replaced: None,
     })
+}
+
+/// The commands of every aigent entry for `client` in `text`, in file
+/// order, with where each is.
+pub fn entries(client: Client, text: &str) -> Result<Vec<InstalledEntry>, EditError> {
+    if text.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    let doc = parse(client, text)?;
+    let path = locate(client, text, &doc)?;
+    let Some(event) = path.event else {
+        return Ok(Vec::new());
+    };
+    Ok(find(client, event)
+        .into_iter()
+        .filter_map(|found| {
+            let (line, column) = line_column(text, found.command.span.start);
+            Some(InstalledEntry {
+                command: found.command.as_str()?.to_owned(),
+                line,
+                column,
+            })
+        })
+        .collect())
 }
 
 /// More aigent entries than this for one client is not a file a person

@@ -18,9 +18,10 @@ mod program;
 mod toml;
 
 pub use client::{Client, FileFormat, GEMINI_HOOK_NAME, HOOK_DESCRIPTION, Homes, Scope};
-pub use command::{CommandError, entry_command, is_aigent_hook, shell_quote};
+pub use command::{CommandError, EntryFlags, entry_command, is_aigent_hook, shell_quote};
 pub use files::{
-    InstallError, MAX_SETTINGS_BYTES, Report, Request, backup_name, install, uninstall,
+    InstallError, MAX_SETTINGS_BYTES, Report, Request, backup_name, install, read_settings,
+    uninstall,
 };
 pub use program::default_program;
 
@@ -140,6 +141,23 @@ pub fn plan_install(
     match client.file_format() {
         FileFormat::Json { .. } => json::install(client, text, command, replace),
         FileFormat::Toml => toml::install(client, text, command, replace),
+    }
+}
+
+/// One aigent entry found in a settings file: the command it runs, and
+/// where that command is written (1-based).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InstalledEntry {
+    pub command: String,
+    pub line: usize,
+    pub column: usize,
+}
+
+/// Every aigent entry for `client` in a settings file holding `text`.
+pub fn installed_entries(client: Client, text: &str) -> Result<Vec<InstalledEntry>, EditError> {
+    match client.file_format() {
+        FileFormat::Json { .. } => json::entries(client, text),
+        FileFormat::Toml => toml::entries(client, text),
     }
 }
 

@@ -22,7 +22,7 @@ use toml_edit::{
 use super::client::{Client, HOOK_DESCRIPTION};
 use super::command::is_aigent_hook;
 use super::jsonc::line_column;
-use super::{Action, Edit, EditError};
+use super::{Action, Edit, EditError, InstalledEntry};
 
 pub fn install(
     client: Client,
@@ -139,6 +139,24 @@ pub fn uninstall(client: Client, text: &str) -> Result<Edit, EditError> {
         warnings: Vec::new(),
         replaced: None,
     })
+}
+
+/// The commands of every aigent entry for `client` in `text`, in file
+/// order, with where each is.
+pub fn entries(client: Client, text: &str) -> Result<Vec<InstalledEntry>, EditError> {
+    let parsed = parse(text)?;
+    check_types(client, text, &parsed)?;
+    Ok(find(client, &parsed)
+        .into_iter()
+        .map(|found| {
+            let (line, column) = at(text, found.span);
+            InstalledEntry {
+                command: found.command,
+                line,
+                column,
+            }
+        })
+        .collect())
 }
 
 /// The document as text, with the original's line ending: toml_edit ends

@@ -9,6 +9,7 @@ pub mod balancer;
 #[cfg(unix)]
 pub mod bash;
 pub mod git;
+pub mod model_server;
 pub mod snapshot;
 
 use std::fmt;

@@ -24,7 +24,12 @@ pub const SPEC: CommandSpec = CommandSpec {
     registry: true,
 };
 
-pub fn run(client: Client, route: bool, ctx: &Context) -> Result<Outcome, CliError> {
+pub fn run(
+    client: Client,
+    route: bool,
+    headless: bool,
+    ctx: &Context,
+) -> Result<Outcome, CliError> {
     let stdin = std::io::stdin();
     if stdin.is_terminal() {
         return Err(CliError::usage(format!(
@@ -47,6 +52,7 @@ pub fn run(client: Client, route: bool, ctx: &Context) -> Result<Outcome, CliErr
         audit: AuditLog::from_env(None).map_err(|error| error.to_string()),
         which: &which,
         aigent: aigent_self(ctx),
+        headless,
     };
     let answered = answer(input, &options);
     if !answered.reply.stderr.is_empty() {

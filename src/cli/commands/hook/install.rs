@@ -8,7 +8,8 @@ use clap::{Args, ValueEnum};
 use serde_json::json;
 
 use aigent::hook::install::{
-    self as hook_install, Action, Client, EditError, Homes, InstallError, Report, Request, Scope,
+    self as hook_install, Action, Client, EditError, EntryFlags, Homes, InstallError, Report,
+    Request, Scope,
 };
 use aigent::report::{ErrorCode, Outcome, exit};
 
@@ -83,6 +84,10 @@ pub struct InstallArgs {
     /// The entry routes matched commands through `aigent run` (hook --route)
     #[arg(long)]
     pub route: bool,
+
+    /// The entry answers an ask as a deny that says how to approve (hook --headless): for clients run headless, such as `gemini -p`, where an ask would wait for nobody
+    #[arg(long)]
+    pub headless: bool,
 
     /// The aigent the entry runs [default: this aigent, by absolute path]
     #[arg(long, value_name = "PATH", value_hint = clap::ValueHint::ExecutablePath)]
@@ -163,11 +168,23 @@ pub fn run_install(args: &InstallArgs, ctx: &Context) -> Result<Outcome, CliErro
         Some(dir) => Some(registry_dir(dir, &setup.cwd)?),
         None => None,
     };
-    let command = hook_install::entry_command(&program, registry.as_deref(), client, args.route)
+    let flags = EntryFlags {
+        route: args.route,
+        headless: args.headless,
+    };
+    let command = hook_install::entry_command(&program, registry.as_deref(), client, flags)
         .map_err(|err| CliError::precondition(err.to_string()))?;
     let report = hook_install::install(&setup.request(), &command, args.replace)
         .map_err(|err| install_error(err, &setup, Some(&command)))?;
     warnings.extend(report.warnings.iter().cloned());
+    if client != Client::Gemini && report.action.changes() {
+        warnings.push(format!(
+            "if {} goes missing (moved, uninstalled), {}; `aigent hook doctor {}` checks the entry",
+            program.display(),
+            aigent::hook::doctor::unguarded(client),
+            setup.target_flags()
+        ));
+    }
     // The person installing the hook in a project vouches for the
     // registry it holds today; the hook reads it until it changes.
     if setup.scope == Scope::Project
@@ -205,10 +222,10 @@ pub fn run_uninstall(args: &UninstallArgs, ctx: &Context) -> Result<Outcome, Cli
 }
 
 /// The target settings file's coordinates, from the flags and environment.
-struct Setup {
-    client: Client,
-    scope: Scope,
-    project: PathBuf,
+pub(super) struct Setup {
+    pub(super) client: Client,
+    pub(super) scope: Scope,
+    pub(super) project: PathBuf,
     /// Whether --project was given (the undo command repeats it).
     project_given: bool,
     homes: Homes,
@@ -219,8 +236,24 @@ struct Setup {
 
 impl Setup {
     fn new(args: &TargetArgs) -> Result<Self, CliError> {
-        let scope = Scope::from(args.scope);
-        if scope == Scope::User && args.project.is_some() {
+        Self::locate(
+            args.client,
+            args.scope,
+            args.project.as_ref(),
+            args.dry_run,
+            args.force,
+        )
+    }
+
+    pub(super) fn locate(
+        client: ClientArg,
+        scope: ScopeArg,
+        project: Option<&PathBuf>,
+        dry_run: bool,
+        force: bool,
+    ) -> Result<Self, CliError> {
+        let scope = Scope::from(scope);
+        if scope == Scope::User && project.is_some() {
             return Err(CliError::usage(
                 "--project names a project, but --scope user edits your own settings",
             )
@@ -249,25 +282,28 @@ impl Setup {
                 .map(absolute)
         };
         Ok(Self {
-            client: args.client.into(),
+            client: client.into(),
             scope,
-            project: args
-                .project
-                .clone()
+            project: project
+                .cloned()
                 .map_or_else(|| cwd.clone(), |dir| absolute(dir.into_os_string())),
-            project_given: args.project.is_some(),
+            project_given: project.is_some(),
             homes: Homes {
                 home: home.unwrap_or_default(),
                 claude_config_dir: from_env("CLAUDE_CONFIG_DIR"),
                 codex_home: from_env("CODEX_HOME"),
             },
-            dry_run: args.dry_run,
-            force: args.force,
+            dry_run,
+            force,
             cwd,
         })
     }
 
     fn request(&self) -> Request<'_> {
+        self.request_at(SystemTime::now())
+    }
+
+    pub(super) fn request_at(&self, now: SystemTime) -> Request<'_> {
         Request {
             client: self.client,
             scope: self.scope,
@@ -275,12 +311,12 @@ impl Setup {
             homes: &self.homes,
             force: self.force,
             dry_run: self.dry_run,
-            now: SystemTime::now(),
+            now,
         }
     }
 
     /// The flags that name the same file again (`--scope user`, `--project DIR`).
-    fn target_flags(&self) -> String {
+    pub(super) fn target_flags(&self) -> String {
         let mut flags = format!("--client {}", self.client.as_str());
         match self.scope {
             Scope::User => flags.push_str(" --scope user"),
@@ -294,7 +330,7 @@ impl Setup {
     }
 
     /// `path` relative to the current directory when it lies under it.
-    fn shown(&self, path: &Path) -> String {
+    pub(super) fn shown(&self, path: &Path) -> String {
         path.strip_prefix(&self.cwd)
             .unwrap_or(path)
             .display()
@@ -343,7 +379,7 @@ fn registry_dir(dir: &Path, cwd: &Path) -> Result<PathBuf, CliError> {
     }
 }
 
-fn install_error(err: InstallError, setup: &Setup, command: Option<&str>) -> CliError {
+pub(super) fn install_error(err: InstallError, setup: &Setup, command: Option<&str>) -> CliError {
     let file = err.path().display().to_string();
     let message = err.to_string();
     let error = match &err {
@@ -455,8 +491,19 @@ fn render(report: &Report, setup: &Setup, command: Option<&str>, ctx: &Context) 
         ),
         (None, false) => format!("aigent hook install {}", setup.target_flags()),
     };
-    let next_steps: Vec<&str> = if installing && report.action != Action::Unchanged {
-        client.next_steps(report.scope)
+    let next_steps: Vec<String> = if installing && report.action != Action::Unchanged {
+        let mut steps: Vec<String> = client
+            .next_steps(report.scope)
+            .into_iter()
+            .map(str::to_owned)
+            .collect();
+        if !report.dry_run {
+            steps.push(format!(
+                "check that the entry runs: aigent hook doctor {}",
+                setup.target_flags()
+            ));
+        }
+        steps
     } else {
         Vec::new()
     };

@@ -1,6 +1,7 @@
 //! `aigent hook ...`: aigent's contracts in the agents' own shell tools.
 
 mod answer;
+mod doctor;
 mod explain;
 mod install;
 mod trust;
@@ -40,6 +41,10 @@ pub struct HookArgs {
     /// Rewrite a matched command into `aigent run NAME ...` where the client can rewrite it
     #[arg(long)]
     pub route: bool,
+
+    /// Answer an ask as a deny that says how to approve (for headless runs, where nobody can answer a prompt)
+    #[arg(long)]
+    pub headless: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -50,6 +55,8 @@ pub enum HookCommand {
     Uninstall(install::UninstallArgs),
     /// Show how the hook judges a command line: each segment's verdict and rule
     Explain(explain::ExplainArgs),
+    /// Check that the installed hook runs: its program exists and answers a probe event
+    Doctor(doctor::DoctorArgs),
     /// Let the hook read this project's registry (its content as it is now)
     Trust(trust::TrustArgs),
 }
@@ -61,6 +68,7 @@ impl HookArgs {
             Some(HookCommand::Explain(_)) => &explain::SPEC,
             Some(HookCommand::Install(_)) => &install::INSTALL_SPEC,
             Some(HookCommand::Uninstall(_)) => &install::UNINSTALL_SPEC,
+            Some(HookCommand::Doctor(_)) => &doctor::SPEC,
             Some(HookCommand::Trust(_)) => &trust::SPEC,
         }
     }
@@ -72,6 +80,7 @@ pub const SPECS: &[&CommandSpec] = &[
     &explain::SPEC,
     &install::INSTALL_SPEC,
     &install::UNINSTALL_SPEC,
+    &doctor::SPEC,
     &trust::SPEC,
 ];
 
@@ -82,10 +91,11 @@ pub fn run(args: &HookArgs, ctx: &Context) -> Result<Outcome, CliError> {
         (Some(HookCommand::Install(install)), _) => install::run_install(install, ctx),
         (Some(HookCommand::Uninstall(uninstall)), _) => install::run_uninstall(uninstall, ctx),
         (Some(HookCommand::Explain(explain)), _) => explain::run(explain, ctx),
+        (Some(HookCommand::Doctor(doctor)), _) => doctor::run(doctor, ctx),
         (Some(HookCommand::Trust(trust)), _) => trust::run(trust, ctx),
-        (None, Some(client)) => answer::run(client.into(), args.route, ctx),
+        (None, Some(client)) => answer::run(client.into(), args.route, args.headless, ctx),
         (None, None) => Err(CliError::usage(
-            "`aigent hook` needs --client CLIENT (the client whose event arrives on stdin), or a subcommand: install, uninstall, explain, trust",
+            "`aigent hook` needs --client CLIENT (the client whose event arrives on stdin), or a subcommand: install, uninstall, explain, trust, doctor",
         )),
     }
 }

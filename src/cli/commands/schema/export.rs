@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use aigent::bridge::export::{Target, export, render_report};
-use aigent::report::{Outcome, OutputFormat};
+use aigent::report::{ErrorBody, ErrorCode, Outcome, OutputFormat};
 
 use crate::cli::spec::{
     CommandSpec, Complete, Mutating, NoEffects, TEXT_AND_JSON, USAGE, code_when, exit, leaf,
@@ -33,7 +33,11 @@ pub const SPEC: CommandSpec = leaf(
             NoEffects,
             "the registry or a named command does not exist",
         ),
-        code_when(exit::GENERAL_ERROR, NoEffects, "--output cannot be written"),
+        code_when(
+            exit::VALIDATION_FAILED,
+            NoEffects,
+            "a declaration no shell line can satisfy (or with lint errors) has no rule, and --allow-partial was not given: nothing was written; or --output cannot be written",
+        ),
     ],
     TEXT_AND_JSON,
     true,
@@ -61,7 +65,7 @@ impl From<TargetArg> for Target {
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Every target matches a command line by its leading words, so a rule keeps the program and the template's literal words up to the first parameter and drops the rest (types, patterns, confined paths, required inputs, the shape of the line). A rule wider than its contract is flagged on stderr and in the report, with command lines it admits that the contract refuses. A declaration no shell line can satisfy is not exported.\n\nWithout --output the document goes to stdout and the flags to stderr; with --output FILE the document is written atomically (an existing file only with --force) and the fidelity report goes to stdout. --format json puts the document and the report in the envelope.\n\nExamples:\n  aigent schema export --to claude-permissions git-log\n  aigent --commands ./commands schema export --to codex-execpolicy --output ~/.codex/rules/aigent.rules\n  aigent --commands ./commands schema export --to gemini-policy --format json"
+    after_help = "Every target matches a command line by its leading words, so a rule keeps the program and the template's literal words up to the first parameter and drops the rest (types, patterns, confined paths, required inputs, the shape of the line). A rule wider than its contract is flagged on stderr and in the report, with command lines it admits that the contract refuses, and says what the client does with such a line. Codex rules always prompt: a Codex allow runs the line outside Codex's sandbox, and the hook does the allowing there.\n\nA declaration no shell line can satisfy (an input reaching the program only through its environment) gets no rule; the export then fails (EXPORT_INCOMPLETE, exit 1) and writes nothing, unless --allow-partial, which writes the rules for the others.\n\nWithout --output the document goes to stdout and the flags to stderr; with --output FILE the document is written atomically (an existing file only with --force) and the fidelity report goes to stdout. --format json puts the document and the report in the envelope.\n\nExamples:\n  aigent schema export --to claude-permissions git-log\n  aigent --commands ./commands schema export --to codex-execpolicy --output ~/.codex/rules/aigent.rules\n  aigent --commands ./commands schema export --to gemini-policy --format json"
 )]
 pub struct ExportArgs {
     /// The policy language to write
@@ -73,6 +77,9 @@ pub struct ExportArgs {
     /// Replace FILE when it exists
     #[arg(long, requires = "output")]
     pub force: bool,
+    /// Write the rules that can be written when some declaration cannot be exported
+    #[arg(long)]
+    pub allow_partial: bool,
     /// The declared commands to export (all of them when none is named)
     #[arg(add = clap_complete::ArgValueCandidates::new(crate::cli::complete::command_names))]
     pub names: Vec<String>,
@@ -82,14 +89,18 @@ pub fn run(args: &ExportArgs, ctx: &Context) -> Result<Outcome, CliError> {
     let registry = super::registry(ctx);
     let mut declarations = Vec::new();
     let mut skipped = Vec::new();
+    let mut left_out = Vec::new();
     if args.names.is_empty() {
         for report in registry.reports()? {
             match report.declaration {
                 Some(declaration) => declarations.push(declaration),
-                None => skipped.push(format!(
-                    "{} has lint errors and was not exported (see `aigent schema lint`)",
-                    report.file
-                )),
+                None => {
+                    skipped.push(format!(
+                        "{} has lint errors and was not exported (see `aigent schema lint`)",
+                        report.file
+                    ));
+                    left_out.push(format!("{} (lint errors)", report.file));
+                }
             }
         }
     } else {
@@ -114,6 +125,26 @@ pub fn run(args: &ExportArgs, ctx: &Context) -> Result<Outcome, CliError> {
         }
     }
     let data = serde_json::to_value(&exported).map_err(|err| CliError::general(err.to_string()))?;
+    left_out.extend(exported.declarations.iter().filter_map(|fidelity| {
+        fidelity
+            .not_exported
+            .as_ref()
+            .map(|reason| format!("{} ({reason})", fidelity.name))
+    }));
+    if !left_out.is_empty() && !args.allow_partial {
+        let error = ErrorBody::new(
+            ErrorCode::ExportIncomplete,
+            format!(
+                "{} declaration{} cannot be exported to {}, so nothing was written: {}",
+                left_out.len(),
+                if left_out.len() == 1 { "" } else { "s" },
+                target.as_str(),
+                left_out.join("; ")
+            ),
+        )
+        .with_hint("--allow-partial writes the rules for the others");
+        return Ok(Outcome::failure(data, error, render_report(&exported)).with_warnings(warnings));
+    }
     match &args.output {
         Some(path) => {
             if !args.force && std::fs::symlink_metadata(path).is_ok() {
