@@ -48,7 +48,7 @@ static LONG_VERSION: LazyLock<String> = LazyLock::new(|| match option_env!("AIGE
     long_version = LONG_VERSION.as_str(),
     about = ABOUT,
     propagate_version = true,
-    after_help = "Examples:\n  aigent skill validate --recursive skills/\n  aigent schema show deploy\n  aigent args check deploy --cluster-id prod-east-1 --version 1.2.3\n  aigent run --dry-run deploy --cluster-id prod-east-1 --version 1.2.3\n  aigent --schema"
+    after_help = "Examples:\n  # validate every skill below skills/\n  aigent skill validate --recursive skills/\n  # one command's schema, readable\n  aigent schema show deploy\n  # check arguments given as flags\n  aigent args check deploy --cluster-id prod-east-1 --version 1.2.3\n  # the argv that would run; nothing runs\n  aigent run --dry-run deploy --cluster-id prod-east-1 --version 1.2.3\n  # this manifest\n  aigent --schema"
 )]
 pub struct Cli {
     #[command(flatten)]
@@ -171,24 +171,24 @@ impl From<ColorArg> for ColorChoice {
 pub enum Command {
     /// Validate, scaffold, inspect and render Agent Skills
     #[command(
-        after_help = "Examples:\n  aigent skill validate --recursive skills/\n  aigent skill new my-skill\n  aigent skill read-properties skills/my-skill\n  aigent skill to-prompt skills/*/"
+        after_help = "Examples:\n  # validate every skill below skills/\n  aigent skill validate --recursive skills/\n  # scaffold a skill\n  aigent skill new my-skill\n  # a skill's frontmatter\n  aigent skill read-properties skills/my-skill\n  # the prompt block for these skills\n  aigent skill to-prompt skills/*/"
     )]
     Skill(skill::SkillArgs),
     /// Validate Claude Code plugins and marketplaces
     #[command(
-        after_help = "Examples:\n  aigent plugin validate .\n  aigent plugin validate plugins/formatter"
+        after_help = "Examples:\n  # a marketplace root or a plugin\n  aigent plugin validate .\n  # one plugin\n  aigent plugin validate plugins/formatter"
     )]
     Plugin(plugin::PluginArgs),
     /// The registry of declared commands: list, show, lint
     #[command(
         subcommand,
-        after_help = "Examples:\n  aigent schema list\n  aigent schema show deploy --format json-schema\n  aigent --commands ./commands schema lint"
+        after_help = "Examples:\n  # the declared commands\n  aigent schema list\n  # a command's arguments as JSON Schema\n  aigent schema show deploy --format json-schema\n  # lint a registry\n  aigent --commands ./commands schema lint"
     )]
     Schema(schema::SchemaCommand),
     /// Check an agent's arguments against a declared command
     #[command(
         subcommand,
-        after_help = "Examples:\n  aigent args check deploy --cluster-id prod-east-1 --version 1.2.3\n  aigent args check deploy --json '{\"cluster-id\": \"prod-east-1\", \"version\": \"1.2.3\"}'"
+        after_help = "Examples:\n  # check arguments given as flags\n  aigent args check deploy --cluster-id prod-east-1 --version 1.2.3\n  # the same arguments as one JSON object\n  aigent args check deploy --json '{\"cluster-id\": \"prod-east-1\", \"version\": \"1.2.3\"}'"
     )]
     Args(args::ArgsCommand),
     /// Check the arguments, then run the declared command as an argv (never a shell)
@@ -196,7 +196,7 @@ pub enum Command {
     /// Read and check the audit log: show records, verify the hash chain
     #[command(
         subcommand,
-        after_help = "Examples:\n  aigent audit show --command deploy --since 2h\n  aigent audit verify"
+        after_help = "Examples:\n  # one command's records in the last two hours\n  aigent audit show --command deploy --since 2h\n  # check the hash chain\n  aigent audit verify"
     )]
     Audit(audit::AuditCommand),
     /// Guard the agents' own shell tools: the hook itself, install, explain
@@ -204,7 +204,7 @@ pub enum Command {
     /// Serve declared commands and skills to MCP clients
     #[command(
         subcommand,
-        after_help = "Examples:\n  aigent mcp serve --commands ./commands --skills ./skills"
+        after_help = "Examples:\n  # serve a registry and skills over stdio\n  aigent mcp serve --commands ./commands --skills ./skills"
     )]
     Mcp(mcp::McpCommand),
     /// Serve diagnostics, fixes, hover and completion to editors (Language Server Protocol)
@@ -412,7 +412,19 @@ pub fn main() -> i32 {
 /// requires (a subcommand, NAME); they still get their manifest. Anything
 /// else that failed to parse is a usage error.
 fn manifest_despite(err: clap::Error, words: &[std::ffi::OsString], started: Instant) -> i32 {
-    let Some(lenient) = argv::lenient(words).filter(argv::wants_schema) else {
+    use clap::error::ErrorKind;
+    // Only what is missing is forgiven: an unknown or malformed argument
+    // is a usage error with `--schema` as without it.
+    let only_missing = matches!(
+        err.kind(),
+        ErrorKind::MissingRequiredArgument
+            | ErrorKind::MissingSubcommand
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    );
+    let Some(lenient) = argv::lenient(words)
+        .filter(argv::wants_schema)
+        .filter(|_| only_missing)
+    else {
         return output::write_usage_error(&err, started);
     };
     let Ok(global) = GlobalArgs::from_arg_matches(&lenient) else {
@@ -759,7 +771,8 @@ mod tests {
                 .map(|help| help.to_string())
                 .unwrap_or_default();
             assert!(
-                after_help.contains("Examples:\n  aigent "),
+                after_help.contains("Examples:\n  aigent ")
+                    || after_help.contains("Examples:\n  # "),
                 "`{path}` --help has no examples"
             );
             for sub in command

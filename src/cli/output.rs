@@ -7,7 +7,7 @@ use std::time::Instant;
 use aigent::report::escape::escape_controls;
 use aigent::report::pretty::Indented;
 use aigent::report::{
-    EnvelopeTarget, ErrorBody, ErrorCode, Outcome, OutputFormat, Style, Written, exit,
+    EnvelopeTarget, ErrorBody, ErrorCode, Outcome, OutputFormat, Phase, Style, Written, exit,
 };
 
 use super::{CliError, Context, FormatArg};
@@ -59,8 +59,9 @@ pub fn write_result(result: Result<Outcome, CliError>, ctx: &Context, started: I
 /// `body` writes to stdout (in json mode, the envelope's `data`, which
 /// this opens; [`write_result`] closes the envelope after it) and returns
 /// the outcome, whose warnings and error are written after the body as
-/// any outcome's are. A failed write (a closed pipe) ends the command:
-/// its outcome has no verdict.
+/// any outcome's are. A failed write ends the command: its outcome has no
+/// verdict. A closed pipe (`| head`) exits 0 quietly, since the reader
+/// stopped reading (REQ-F-014); any other failure exits 1.
 pub fn stream(ctx: &Context, body: impl FnOnce(&mut dyn Write) -> io::Result<Outcome>) -> Outcome {
     if ctx.buffered && ctx.format != OutputFormat::Json {
         let mut text = Vec::new();
@@ -83,11 +84,11 @@ pub fn stream(ctx: &Context, body: impl FnOnce(&mut dyn Write) -> io::Result<Out
     match written.and_then(|outcome| stdout.flush().map(|()| outcome)) {
         Ok(outcome) => outcome.after_writing(Written::Body),
         Err(err) => {
+            let mut cut = Outcome::success(serde_json::Value::Null, "").after_writing(Written::All);
             if err.kind() != io::ErrorKind::BrokenPipe {
                 let _ = writeln!(io::stderr(), "error: cannot write output: {err}");
+                cut.exit_code = exit::GENERAL_ERROR;
             }
-            let mut cut = Outcome::success(serde_json::Value::Null, "").after_writing(Written::All);
-            cut.exit_code = exit::GENERAL_ERROR;
             cut
         }
     }
@@ -206,23 +207,45 @@ fn write_error_prose(out: &mut impl Write, error: &ErrorBody, style: Style) -> i
     Ok(())
 }
 
-/// A clap error: help and version go to stdout with exit 0; real usage
-/// errors keep clap's rendering on stderr and, in json mode, also get an
-/// envelope on stdout so an agent never has to parse prose.
+/// A clap error: help and version exit 0; real usage errors keep clap's
+/// rendering on stderr and, in json mode, also get an envelope on stdout
+/// so an agent never has to parse prose. Help goes to stdout in text mode;
+/// in json mode (stdout not a terminal, unless the format says otherwise)
+/// it goes to stderr and stdout gets an envelope whose `meta` points at
+/// the manifest (REQ-F-048). The version is one parseable line on stdout.
 pub fn write_usage_error(err: &clap::Error, started: Instant) -> i32 {
     use clap::error::ErrorKind;
-    if matches!(
-        err.kind(),
-        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
-    ) {
+    if err.kind() == ErrorKind::DisplayVersion {
         return match err.print() {
             Ok(()) => exit::SUCCESS,
             Err(io_err) if io_err.kind() == io::ErrorKind::BrokenPipe => exit::SUCCESS,
             Err(_) => exit::GENERAL_ERROR,
         };
     }
-    let _ = err.print();
     let scanned = scan_before_parse();
+    if err.kind() == ErrorKind::DisplayHelp {
+        if !scanned.json {
+            return match err.print() {
+                Ok(()) => exit::SUCCESS,
+                Err(io_err) if io_err.kind() == io::ErrorKind::BrokenPipe => exit::SUCCESS,
+                Err(_) => exit::GENERAL_ERROR,
+            };
+        }
+        let _ = write!(io::stderr(), "{}", err.render());
+        let mut outcome = Outcome::success(serde_json::Value::Null, String::new());
+        outcome.meta.insert("help".to_owned(), true.into());
+        let mut schema_ref = vec!["aigent".to_owned()];
+        schema_ref.extend(scanned.path.iter().cloned());
+        schema_ref.push("--schema".to_owned());
+        outcome
+            .meta
+            .insert("schema_ref".to_owned(), schema_ref.join(" ").into());
+        return match write_envelope(&outcome, elapsed_ms(started)) {
+            Err(io_err) if io_err.kind() != io::ErrorKind::BrokenPipe => exit::GENERAL_ERROR,
+            _ => exit::SUCCESS,
+        };
+    }
+    let _ = err.print();
     let is_run = scanned.is_run;
     if scanned.json || (is_run && scanned.result_file.is_some()) {
         let body = usage_error_body(err);
@@ -269,6 +292,8 @@ fn usage_error_body(err: &clap::Error) -> ErrorBody {
         message_lines.join(" ")
     };
     let mut body = ErrorBody::new(ErrorCode::ArgError, message);
+    // clap refused the command line before anything ran.
+    body.phase = Some(Phase::Validation);
     body.hints = hints;
     body.field = match err.get(ContextKind::InvalidArg) {
         Some(ContextValue::String(arg)) => Some(arg.clone()),
@@ -283,7 +308,11 @@ fn usage_error_body(err: &clap::Error) -> ErrorBody {
 /// the terminal test).
 fn scan_before_parse() -> ScannedArgs {
     use std::io::IsTerminal;
-    let words: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // A help flag ends clap's parse even when lenient: read the line
+    // without it, so `--help` still tells which command it was asked of.
+    let words: Vec<std::ffi::OsString> = std::env::args_os()
+        .filter(|word| word != "--help" && word != "-h")
+        .collect();
     let matches = super::argv::lenient(&words);
     let format = matches
         .as_ref()
@@ -299,6 +328,15 @@ fn scan_before_parse() -> ScannedArgs {
         .as_ref()
         .and_then(|matches| matches.subcommand_matches("run"));
     ScannedArgs {
+        path: matches
+            .as_ref()
+            .map(super::argv::subcommand_path)
+            .map(|path| match path.split_first() {
+                // `aigent help skill validate` asks about `skill validate`.
+                Some((first, rest)) if first == "help" => rest.to_vec(),
+                _ => path,
+            })
+            .unwrap_or_default(),
         json,
         is_run: run.is_some(),
         result_file: run
@@ -313,6 +351,8 @@ fn scan_before_parse() -> ScannedArgs {
 
 /// What the command line says about output before it could be parsed.
 struct ScannedArgs {
+    /// The subcommand's words (`["skill", "validate"]`).
+    path: Vec<String>,
     json: bool,
     /// The command is `run`, whose stdout belongs to the child.
     is_run: bool,

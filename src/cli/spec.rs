@@ -32,6 +32,10 @@ pub struct CommandSpec {
 pub struct Contract {
     pub danger_level: DangerLevel,
     pub exit_codes: &'static [ExitCode],
+    /// The JSON Schema of the envelope's `data` on success, made from the
+    /// type that serialises it (never written by hand); `None` where the
+    /// command's data has no such type yet.
+    pub output_schema: Option<fn() -> serde_json::Value>,
 }
 
 /// The `--format` values a command honours.
@@ -88,20 +92,35 @@ pub const fn leaf(
         contract: Some(Contract {
             danger_level,
             exit_codes,
+            output_schema: None,
         }),
         formats,
         registry,
     }
 }
 
+impl CommandSpec {
+    /// The spec, with the schema of its `data` made from `T`, the type
+    /// its success serialises.
+    pub const fn with_output_schema(mut self, schema: fn() -> serde_json::Value) -> Self {
+        if let Some(contract) = &mut self.contract {
+            contract.output_schema = Some(schema);
+        }
+        self
+    }
+}
+
 /// One exit status a command can return: how much of the world it says
 /// was changed (CLI Agent Spec), and what it means for this command
-/// (`None`: the general meaning in [`exit::TABLE`]).
+/// (`None`: the general meaning in [`exit::TABLE`]). `retryable` has the
+/// spec's meaning: the same call, unchanged, may succeed (and so nothing
+/// was changed); a status the caller must fix something for is not.
 #[derive(Debug, Clone, Copy)]
 pub struct ExitCode {
     pub code: i32,
     pub side_effects: SideEffects,
     pub when: Option<&'static str>,
+    pub retryable: bool,
 }
 
 /// `code` with its general meaning.
@@ -110,6 +129,7 @@ pub const fn code(code: i32, side_effects: SideEffects) -> ExitCode {
         code,
         side_effects,
         when: None,
+        retryable: false,
     }
 }
 
@@ -119,6 +139,7 @@ pub const fn code_when(code: i32, side_effects: SideEffects, when: &'static str)
         code,
         side_effects,
         when: Some(when),
+        retryable: false,
     }
 }
 

@@ -278,7 +278,7 @@ impl Outcome {
         })?;
         writer.write_all(b",\n  \"data\": ")?;
         serde_json::to_writer_pretty(Indented::new(&mut writer, b"  "), &self.data)
-            .map_err(std::io::Error::other)?;
+            .map_err(super::pretty::io_error)?;
         self.write_after_data(meta, writer)
     }
 

@@ -7,6 +7,16 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+/// A serde_json error as an I/O error that keeps the kind of the I/O error
+/// inside it, so a closed pipe under the serializer is still
+/// [`io::ErrorKind::BrokenPipe`] to the caller that ends quietly on it.
+pub fn io_error(err: serde_json::Error) -> io::Error {
+    match err.io_error_kind() {
+        Some(kind) => io::Error::new(kind, err),
+        None => io::Error::other(err),
+    }
+}
+
 /// Indents every line after the first by `indent`. JSON text never holds
 /// a raw line break inside a string, so each `\n` starts a line.
 pub struct Indented<'a, W: ?Sized> {
@@ -49,7 +59,7 @@ pub fn write_nested(
     value: &impl Serialize,
 ) -> io::Result<()> {
     let mut json = Vec::with_capacity(1024);
-    serde_json::to_writer_pretty(&mut json, value).map_err(io::Error::other)?;
+    serde_json::to_writer_pretty(&mut json, value).map_err(io_error)?;
     let mut indented = Vec::with_capacity(json.len() * 2);
     Indented::new(&mut indented, indent).write_all(&json)?;
     out.write_all(&indented)
@@ -66,7 +76,7 @@ pub fn write_key(
 ) -> io::Result<()> {
     out.write_all(if first { b"\n" } else { b",\n" })?;
     out.write_all(indent)?;
-    serde_json::to_writer(&mut *out, key).map_err(io::Error::other)?;
+    serde_json::to_writer(&mut *out, key).map_err(io_error)?;
     out.write_all(b": ")?;
     write_nested(out, indent, value)
 }

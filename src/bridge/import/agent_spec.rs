@@ -6,10 +6,11 @@
 //! `flags` (name without `--` → `type`, `required`, `description`,
 //! `default`, `enum_values`, `short`), `exit_codes`, and optionally
 //! `aliases`, `required_scopes`, `output_schema`, `examples` and
-//! `subcommands`. aigent's own manifest adds `arguments` (the positionals,
-//! in order, shaped as flags are) and `requires_confirmation`. Either the
-//! bare manifest or a response envelope around it (`{"ok": ..., "data":
-//! {...}}`) is read.
+//! `subcommands`. aigent's own manifest gives each command's positionals
+//! (in order, shaped as flags are) in its envelope's `meta.positionals`,
+//! keyed by command path (before 0.2, as the entry's `arguments`). Either
+//! the bare manifest or a response envelope around it (`{"ok": ...,
+//! "data": {...}}`) is read.
 
 use serde_json::{Map, Value};
 
@@ -66,6 +67,10 @@ pub fn read(text: &str) -> Result<Spec, ImportError> {
         Some(data) if document.get("ok").is_some() => (data, "data"),
         _ => (&document, "the top level"),
     };
+    let positionals = document
+        .get("meta")
+        .and_then(|meta| meta.get("positionals"))
+        .and_then(Value::as_object);
     let Some(manifest) = manifest.as_object() else {
         return Err(shape(at, "not an object; a manifest is a JSON object"));
     };
@@ -114,7 +119,8 @@ pub fn read(text: &str) -> Result<Spec, ImportError> {
             });
             continue;
         }
-        spec.commands.push(command(words, entry));
+        let arguments = positionals.and_then(|positionals| positionals.get(path));
+        spec.commands.push(command(words, entry, arguments));
     }
     Ok(spec)
 }
@@ -128,7 +134,9 @@ fn strip_position(message: &str) -> String {
     }
 }
 
-fn command(path: Vec<String>, entry: &Map<String, Value>) -> Command {
+/// `arguments`: the command's positionals from the envelope's
+/// `meta.positionals`, where the entry has no `arguments` of its own.
+fn command(path: Vec<String>, entry: &Map<String, Value>, arguments: Option<&Value>) -> Command {
     let mut command = Command {
         path,
         description: entry
@@ -198,7 +206,7 @@ fn command(path: Vec<String>, entry: &Map<String, Value>) -> Command {
             None => command.unmapped.push("flags: not an object".to_owned()),
         }
     }
-    if let Some(arguments) = entry.get("arguments") {
+    if let Some(arguments) = entry.get("arguments").or(arguments) {
         match arguments.as_object() {
             Some(arguments) => {
                 for (name, argument) in arguments {

@@ -24,7 +24,7 @@ pub const SPEC: CommandSpec = leaf(
         code_when(
             exit::SUCCESS,
             Complete,
-            "the command ran and exited with a status its declaration counts as success (success_exit_codes, [0] by default); child_exit_code and child_exit give it",
+            "the command ran and exited with a status its declaration counts as success (success_exit_codes, [0] by default)",
         ),
         code_when(
             exit::GENERAL_ERROR,
@@ -39,7 +39,7 @@ pub const SPEC: CommandSpec = leaf(
         code_when(
             exit::COMMAND_FAILED,
             Partial,
-            "the command ran and exited with any other status: error.code COMMAND_FAILED, the status in child_exit_code, its declared name in child_exit",
+            "the command ran and exited with another status (error.code COMMAND_FAILED; error.child_exit_code holds it)",
         ),
         code_when(
             exit::PRECONDITION,
@@ -104,10 +104,15 @@ can and lists the rest in the warnings; off runs it unconfined. The \
 envelope's data.sandbox and every audit record say what was enforced.
 
 Examples:
+  # check, then run
   aigent run git-log --author Ann --count 5
+  # the argv that would run; nothing runs
   aigent run --dry-run deploy --cluster-id prod-east-1 --version 1.2.3
+  # a secret from the environment, never on the argv
   aigent run --value-from-env token=GH_TOKEN --dry-run gh-api --endpoint repos/OWNER/REPO/issues
+  # arguments as one JSON object
   aigent run --dry-run deploy --json '{\"cluster-id\": \"prod-east-1\", \"version\": \"1.2.3\"}'
+  # a time limit, the envelope into a file
   aigent --format json run --timeout 30 --result ./result.json files-get --file-id f-123")]
 pub struct RunArgs {
     /// Print the argv that would run, and run nothing

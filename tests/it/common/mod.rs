@@ -6,6 +6,7 @@
 
 #[cfg(unix)]
 pub mod balancer;
+pub mod agent_spec;
 pub mod git;
 pub mod snapshot;
 
@@ -127,12 +128,30 @@ impl Sandbox {
         Run::of(self.cmd().args(args))
     }
 
+    /// Runs in text mode (`AIGENT_FORMAT=text`), as on a terminal: help
+    /// on stdout, not the json-mode envelope.
+    pub fn text(&self, args: &[&str]) -> Run {
+        Run::of(self.cmd().env("AIGENT_FORMAT", "text").args(args))
+    }
+
     /// Runs with `--format json` and parses the envelope.
     pub fn json(&self, args: &[&str]) -> (Run, Value) {
         let run = Run::of(self.cmd().arg("--format").arg("json").args(args));
         let value = run.envelope();
         (run, value)
     }
+}
+
+/// Fails unless `envelope` is a valid CLI Agent Spec `ResponseEnvelope`
+/// (tests/fixtures/agent-spec/response-envelope.json); `context` says where
+/// it came from.
+#[track_caller]
+pub fn assert_valid_envelope(envelope: &Value, context: &str) {
+    let errors = agent_spec::envelope_errors(envelope);
+    assert!(
+        errors.is_empty(),
+        "not a valid ResponseEnvelope: {errors:#?}\n{context}"
+    );
 }
 
 pub struct Run {
@@ -164,6 +183,7 @@ impl Run {
             self.code == 0,
             "ok must match the exit code:\n{self}"
         );
+        assert_valid_envelope(&value, &self.to_string());
         value
     }
 

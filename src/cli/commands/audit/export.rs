@@ -44,8 +44,11 @@ and is resumed by the next one, nothing lost and nothing sent twice. \
 --follow keeps exporting as records are written (live export).
 
 Examples:
+  # the records as OpenTelemetry spans
   aigent audit export --otlp http://127.0.0.1:4318
+  # the records to syslog over UDP
   aigent audit export --syslog udp://127.0.0.1:514
+  # keep sending new records
   aigent audit export --syslog unix:///dev/log --follow --interval 2")]
 pub struct ExportArgs {
     /// An OTLP/HTTP collector: http://host:4318 (spans go to /v1/traces) or the full traces URL

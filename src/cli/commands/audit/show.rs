@@ -40,9 +40,13 @@ it, or after a break in it) are shown marked UNVERIFIED, and listed in \
 `data.unverified` of the JSON output.
 
 Examples:
+  # the last 20 records
   aigent audit show --last 20
+  # one command's runs in the last two hours
   aigent audit show --command deploy --event COMMAND_EXECUTED --since 2h
+  # records since a time, as JSON
   aigent audit show --since 2026-11-23T09:00:00Z --format json
+  # one request's records, in another log
   aigent audit show --request-id 0b6f3c1e-7d2a-4e59-9a4f-2c8d1e6b5a70 --audit-log ./audit.jsonl")]
 pub struct ShowArgs {
     /// Only records of this declared command

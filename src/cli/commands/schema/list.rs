@@ -14,7 +14,7 @@ pub const SPEC: CommandSpec = leaf("schema.list", Safe, REGISTRY_READER, TEXT_AN
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  aigent schema list\n  aigent --commands ./commands schema list --format json"
+    after_help = "Examples:\n  # the declared commands\n  aigent schema list\n  # another registry's commands, as JSON\n  aigent --commands ./commands schema list --format json"
 )]
 pub struct ListArgs {}
 

@@ -27,8 +27,10 @@ pub const SPEC: CommandSpec = leaf("skill.fix", Mutating, SKILL_REWRITER, TEXT_A
 
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
+  # repair what can be repaired, then validate
   aigent skill fix ./my-skill
   aigent skill fix --dry-run --recursive skills/     # show the diffs, write nothing
+  # fix for Codex's rules
   aigent skill fix --profile codex .agents/skills/*/
 
 Repairs, each of which keeps every value:

@@ -21,7 +21,9 @@ pub const SPEC: CommandSpec = leaf("skill.fmt", Mutating, SKILL_REWRITER, TEXT_A
 
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
+  # rewrite one skill's SKILL.md in canonical form
   aigent skill fmt ./my-skill
+  # every skill below skills/
   aigent skill fmt --recursive skills/
   aigent skill fmt --check --recursive .        # CI: exit 1 if anything would change
   aigent skill fmt --diff skills/pdf            # show the change, write nothing

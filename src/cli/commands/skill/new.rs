@@ -49,7 +49,7 @@ pub const SPEC: CommandSpec = leaf(
   aigent skill new                          # asks every question on a terminal
   aigent skill new skills/release-notes     # the name is the directory's name
   aigent skill new pdf-tools --description 'Fills PDF forms. Use when asked to.' \\
-      --license MIT --with scripts,references --yes
+      --license MIT --with scripts,references --yes   # no questions asked
 
 On a terminal (stdin and stdout), without --yes, it asks for what the flags
 did not give, shows a preview and asks for confirmation. Elsewhere it needs

@@ -22,7 +22,9 @@ pub const SPEC: CommandSpec = leaf(
 
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
+  # the frontmatter, as text
   aigent skill read-properties examples/skills/release-notes
+  # the frontmatter as JSON
   aigent skill read-properties path/to/SKILL.md --format json
 
 Prints the keys name, description, license, compatibility, allowed-tools

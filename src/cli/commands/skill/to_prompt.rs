@@ -20,9 +20,12 @@ pub const SPEC: CommandSpec = leaf("skill.to-prompt", Safe, SKILL_READER, TEXT_A
 
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
+  # the <available_skills> block for these skills
   aigent skill to-prompt examples/skills/*/
+  # append the block to a prompt file
   aigent skill to-prompt skills/pdf skills/xlsx >> system-prompt.md
   aigent skill to-prompt --max-tokens 2000 skills/*/   # fail when the listing is too big
+  # every skill below a directory
   aigent skill to-prompt --recursive .claude/skills > prompt.md
 
 The block is what it prints, on a terminal or not (> prompt.md holds the

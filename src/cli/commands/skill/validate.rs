@@ -52,8 +52,11 @@ pub const SPEC: CommandSpec = leaf(
 
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
+  # one skill directory
   aigent skill validate ./my-skill
+  # every skill below a directory
   aigent skill validate --recursive examples/skills
+  # warnings as errors, Claude Code's keys known
   aigent skill validate --strict --profile claude-code .claude/skills/*/
   aigent skill validate --recursive --profile strictest .   # every client loads it
   aigent skill validate --changed                      # skills this branch touched
