@@ -397,8 +397,12 @@ pub fn main() -> i32 {
                 let from_flag =
                     matches.value_source("format") == Some(clap::parser::ValueSource::CommandLine);
                 ctx.format = document_format(format, &cli.command, from_flag);
+                let registry_on_line = ctx.commands_dir.as_deref().filter(|_| {
+                    matches.value_source("commands")
+                        == Some(clap::parser::ValueSource::CommandLine)
+                });
                 dispatch(&cli.command, &ctx).map(|mut outcome| {
-                    fix_command::add(&mut outcome, &cli.command, &argv);
+                    fix_command::add(&mut outcome, &cli.command, &argv, registry_on_line);
                     outcome
                 })
             }

@@ -101,6 +101,7 @@ mod tests {
             templated: false,
             env: Vec::new(),
             env_pass: Vec::new(),
+            preserve_locale: false,
         }
     }
 

@@ -588,6 +588,9 @@ pub struct Subprocess {
     /// Variables inherited from aigent's environment by name, beyond the
     /// base set (see `exec::env`).
     pub env_pass: Vec<String>,
+    /// `preserve_locale: true`: the child keeps the caller's locale instead
+    /// of `LC_ALL=C` (see `exec::env`).
+    pub preserve_locale: bool,
 }
 
 /// `subprocess.env.NAME`: a literal, or a parameter's value.
@@ -677,6 +680,7 @@ impl Subprocess {
             templated,
             env: Vec::new(),
             env_pass: Vec::new(),
+            preserve_locale: false,
         }
     }
 
@@ -733,6 +737,9 @@ impl Serialize for Subprocess {
         }
         if !self.env_pass.is_empty() {
             out.serialize_entry("env_pass", &self.env_pass)?;
+        }
+        if self.preserve_locale {
+            out.serialize_entry("preserve_locale", &true)?;
         }
         out.end()
     }

@@ -178,6 +178,7 @@ pub const SUBPROCESS_FIELDS: &[&str] = &[
     "user_controlled_args",
     "env",
     "env_pass",
+    "preserve_locale",
 ];
 
 /// The fields of one entry of `exit_codes`.
@@ -821,9 +822,11 @@ impl Reader {
         self.unknown_fields(object, "subprocess", SUBPROCESS_FIELDS);
         let env = object.get("env").map(|value| self.env(value));
         let env_pass = object.get("env_pass").map(|value| self.env_pass(value));
+        let preserve_locale = self.optional_bool(object, "preserve_locale", "subprocess");
         let mut subprocess = self.subprocess_argv(object)?;
         subprocess.env = env.unwrap_or_default();
         subprocess.env_pass = env_pass.unwrap_or_default();
+        subprocess.preserve_locale = preserve_locale;
         Some(subprocess)
     }
 

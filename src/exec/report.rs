@@ -26,6 +26,9 @@ pub struct ChildExit {
     pub success: bool,
     /// The declaration's entry for `code`, when it has one.
     pub declared: Option<ExitCode>,
+    /// The command is declared `safe` (it changes nothing), so a run cut
+    /// short by its time limit may simply be run again.
+    pub read_only: bool,
 }
 
 impl ChildExit {
@@ -38,6 +41,7 @@ impl ChildExit {
             code,
             success: !cut_short && code.is_some_and(|code| declaration.is_success_exit(code)),
             declared: code.and_then(|code| declaration.exit_code(code).cloned()),
+            read_only: declaration.danger_level == Some(crate::contract::DangerLevel::Safe),
         }
     }
 
@@ -162,12 +166,22 @@ pub fn execution_error(
     };
     let mut body = ErrorBody::new(code, message);
     body.phase = Some(Phase::Execution);
-    // The declaration knows better than the generic code whether running
-    // it again can help.
-    if code == ErrorCode::CommandFailed
-        && let Some(entry) = &child_exit.declared
-    {
-        body.retryable = entry.retryable;
+    // The declaration knows better than the generic code whether the same
+    // call may succeed (REQ-C-014): the child's declared entry for its
+    // status, which can only say so where that status changed nothing; a
+    // timeout of a command declared `safe` (REQ-F-012).
+    match (code, &child_exit.declared) {
+        (ErrorCode::CommandFailed, Some(entry)) => {
+            use crate::contract::SideEffects;
+            let changed_nothing = match entry.side_effects {
+                SideEffects::None => true,
+                SideEffects::Unknown => child_exit.read_only,
+                SideEffects::Partial | SideEffects::Complete => false,
+            };
+            body.retryable = entry.retryable && changed_nothing;
+        }
+        (ErrorCode::Timeout, _) => body.retryable = child_exit.read_only,
+        _ => {}
     }
     Some(
         body.with_extra("child_exit_code", finished.exit_code())
@@ -218,7 +232,8 @@ pub fn confirmation_required(command: &str, argv: &Argv) -> ErrorBody {
     .with_hint(format!(
         "confirm with `aigent run --confirm-destructive {command} ...`, or look first with `aigent run --dry-run {command} ...`"
     ));
-    body.phase = Some(Phase::Confirmation);
+    // Refused before anything ran, as a Phase 1 rejection is.
+    body.phase = Some(Phase::Validation);
     body
 }
 

@@ -101,7 +101,7 @@ fn a_v_prefixed_version_gets_the_corrected_command_which_passes() {
     assert_envelope!(&sandbox, &run);
     assert_eq!(
         fix_command(&envelope),
-        "aigent --format json args check deploy --cluster-id prod-east-1 --version 1.2.3"
+        "aigent args check --no-audit deploy --cluster-id prod-east-1 --version 1.2.3"
     );
     let again = Run::of(sandbox.cmd().args(shell_words(fix_command(&envelope))));
     again.assert_code(0);

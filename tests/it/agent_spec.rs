@@ -3,10 +3,10 @@
 //! spec's own `manifest-response.json`, and the behaviours that
 //! docs/reference/agent-spec.md marks met.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
-use crate::common::Sandbox;
-use crate::common::agent_spec::{exit_code_entry_errors, manifest_errors};
+use crate::common::agent_spec::manifest_errors;
+use crate::common::{Run, Sandbox, assert_valid_envelope};
 
 /// `aigent --schema`: its `data` is a valid `ManifestResponse`.
 #[test]
@@ -55,7 +55,7 @@ fn schema_refuses_unknown_arguments_and_usage_errors_carry_their_phase() {
     for args in [
         &["--schema", "--bogus-xyz"][..],
         &["skill", "validate", "--schema", "--bogus-xyz"],
-        &["args", "check", "--schema", "--frobnicate"],
+        &["schema", "list", "--schema", "--frobnicate"],
     ] {
         let (run, envelope) = sandbox.json(args);
         run.assert_code(2);
@@ -87,4 +87,153 @@ fn help_in_json_mode_goes_to_stderr_with_an_envelope_on_stdout() {
     text.assert_code(0);
     assert!(text.stdout.contains("Usage: aigent skill validate"), "{text}");
     assert!(text.stderr.is_empty(), "{text}");
+}
+
+/// `aigent --commands commands --format json run ARGS...`, the envelope
+/// read from stderr (the child's stdout is its own) and checked against
+/// the spec's schema.
+fn run_json(sandbox: &Sandbox, args: &[&str]) -> (Run, Value) {
+    let run = Run::of(
+        sandbox
+            .cmd()
+            .args(["--commands", "commands", "--format", "json", "run"])
+            .args(args),
+    );
+    let envelope: Value = serde_json::from_str(&run.stderr)
+        .unwrap_or_else(|err| panic!("stderr is not one envelope ({err}):\n{run}"));
+    assert_valid_envelope(&envelope, &run.to_string());
+    (run, envelope)
+}
+
+/// REQ-C-030: a `run` rejection's `fix_command` never runs anything (it is
+/// an `args check`, read-only, writing no record), runs as is, and passes;
+/// the corrected run itself is `fix_arguments`.
+#[test]
+fn a_run_rejections_fix_command_checks_and_never_runs() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "commands/deploy.yaml",
+        "name: deploy\ndescription: Deploy a version\ndanger_level: destructive\nparameters:\n  version: {type: string, pattern_type: semver, required: true}\nsubprocess: {binary: echo, argv: [deployed, {param: version}]}\n",
+    );
+    let (run, envelope) = run_json(
+        &sandbox,
+        &["--confirm-destructive", "deploy", "--version", "v1.2.3"],
+    );
+    run.assert_code(2);
+    let error = &envelope["error"];
+    assert_eq!(error["retryable"], false, "{run}");
+    assert!(error["fix_required"].is_string(), "{run}");
+    assert_eq!(error["fix_arguments"], json!(["--version", "1.2.3"]), "{run}");
+    let fix = error["fix_command"].as_str().expect("fix_command");
+    assert_eq!(
+        fix,
+        "aigent --commands commands args check --no-audit deploy --version 1.2.3"
+    );
+    let before = std::fs::read_to_string(sandbox.audit_log()).expect("the rejection's record");
+    for _ in 0..2 {
+        let words: Vec<&str> = fix.split(' ').skip(1).collect();
+        sandbox.run(&words).assert_code(0);
+    }
+    let after = std::fs::read_to_string(sandbox.audit_log()).unwrap();
+    assert_eq!(before, after, "the fix command writes nothing");
+}
+
+/// REQ-C-014 and REQ-F-012: `retryable` says whether the same call,
+/// unchanged, may succeed: from the child's declared exit entry (only
+/// where that status changed nothing), and for a timeout from whether the
+/// command is declared `safe`; a retryable error names nothing to fix.
+#[cfg(unix)]
+#[test]
+fn retryable_comes_from_the_declared_exit_entry_and_the_danger_level() {
+    let sandbox = Sandbox::new();
+    let script = sandbox.script(
+        "bin/exit-with",
+        "#!/bin/sh\ncase \"$1\" in sleep) sleep 5 ;; *) exit \"$1\" ;; esac\n",
+    );
+    let declare = |name: &str, level: &str| {
+        sandbox.write(
+            format!("commands/{name}.yaml"),
+            format!(
+                "name: {name}\ndescription: Exit with a status\ndanger_level: {level}\nparameters:\n  status: {{type: string, pattern: '^(sleep|[0-9]+)$', required: true}}\nsubprocess: {{binary: '{}', argv: [{{param: status}}]}}\nexit_codes:\n  '0': {{name: SUCCESS, side_effects: none}}\n  '3': {{name: BUSY, description: Try again, retryable: true, side_effects: none}}\n  '4': {{name: BAD_STATE, description: Fix the state, retryable: false, side_effects: none}}\n",
+                script.display()
+            ),
+        );
+    };
+    declare("probe", "safe");
+    declare("change", "mutating");
+    let (run, envelope) = run_json(&sandbox, &["probe", "--status", "3"]);
+    run.assert_code(3);
+    assert_eq!(envelope["error"]["code"], "COMMAND_FAILED");
+    assert_eq!(envelope["error"]["retryable"], true, "{run}");
+    assert!(envelope["error"].get("fix_required").is_none(), "{run}");
+    let (run, envelope) = run_json(&sandbox, &["probe", "--status", "4"]);
+    run.assert_code(3);
+    assert_eq!(envelope["error"]["retryable"], false, "{run}");
+    let (run, envelope) = run_json(&sandbox, &["--timeout", "0.3", "probe", "--status", "sleep"]);
+    run.assert_code(10);
+    assert_eq!(envelope["error"]["code"], "TIMEOUT");
+    assert_eq!(envelope["error"]["retryable"], true, "a safe command changed nothing: {run}");
+    let (run, envelope) = run_json(&sandbox, &["--timeout", "0.3", "change", "--status", "sleep"]);
+    run.assert_code(10);
+    assert_eq!(envelope["error"]["retryable"], false, "{run}");
+}
+
+/// REQ-F-010, F-046, F-055, F-066, F-008: every child, and every child of
+/// a child, runs without a pager, with an editor that fails at once, no
+/// colour, `CI` set and the C locale, whatever the caller's environment
+/// says; `preserve_locale: true` keeps the caller's locale.
+#[cfg(unix)]
+#[test]
+fn every_child_and_its_children_run_non_interactive_in_the_c_locale() {
+    let sandbox = Sandbox::new();
+    // The grandchild prints what it inherited.
+    let script = sandbox.script(
+        "bin/show-env",
+        "#!/bin/sh\nsh -c env\nexit 0\n",
+    );
+    for (name, preserve) in [("plain", ""), ("localized", "\n  preserve_locale: true")] {
+        sandbox.write(
+            format!("commands/{name}.yaml"),
+            format!(
+                "name: {name}\ndescription: Show the environment\ndanger_level: safe\nparameters: {{}}\nsubprocess:\n  binary: '{}'{preserve}\n",
+                script.display()
+            ),
+        );
+    }
+    let run = |name: &str| {
+        Run::of(
+            sandbox
+                .cmd()
+                .env("PAGER", "less")
+                .env("GIT_PAGER", "less")
+                .env("EDITOR", "vim")
+                .env("LANG", "de_DE.UTF-8")
+                .env("LC_ALL", "de_DE.UTF-8")
+                .args(["--commands", "commands", "--format", "text", "run", name]),
+        )
+    };
+    let plain = run("plain");
+    plain.assert_code(0);
+    let seen: std::collections::BTreeMap<&str, &str> = plain
+        .stdout
+        .lines()
+        .filter_map(|line| line.split_once('='))
+        .collect();
+    for (variable, value) in [
+        ("PAGER", "cat"),
+        ("GIT_PAGER", "cat"),
+        ("MANPAGER", "cat"),
+        ("EDITOR", "false"),
+        ("VISUAL", "false"),
+        ("GIT_EDITOR", "false"),
+        ("NO_COLOR", "1"),
+        ("CI", "1"),
+        ("LC_ALL", "C"),
+    ] {
+        assert_eq!(seen.get(variable), Some(&value), "{variable}: {plain}");
+    }
+    let localized = run("localized");
+    localized.assert_code(0);
+    assert!(localized.stdout.contains("LC_ALL=de_DE.UTF-8\n"), "{localized}");
+    assert!(localized.stdout.contains("PAGER=cat\n"), "{localized}");
 }

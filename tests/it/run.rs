@@ -46,6 +46,7 @@ fn stderr_envelope(run: &Run) -> Value {
         run.code == 0,
         "ok must match the exit code:\n{run}"
     );
+    crate::common::assert_valid_envelope(&value, &run.to_string());
     value
 }
 
@@ -628,7 +629,11 @@ subprocess: {binary: touch, hardcoded_args: ['--'], user_controlled_args: [path,
         json!({
             "command": "make",
             "argv": ["touch", "--", "made.txt"],
-            "env": {"set": {}, "inherited": null},
+            "env": {"set": {}, "inherited": null, "defaults": {
+                "PAGER": "cat", "GIT_PAGER": "cat", "MANPAGER": "cat", "LESS": "-F -X -R",
+                "MORE": "", "EDITOR": "false", "VISUAL": "false", "GIT_EDITOR": "false",
+                "GIT_TERMINAL_PROMPT": "0", "NO_COLOR": "1", "CI": "1", "LC_ALL": "C",
+            }},
             "timeout_ms": 600_000,
             "dry_run": true,
         })

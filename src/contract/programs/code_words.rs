@@ -209,6 +209,7 @@ pub fn proposed_command_problems(words: &[String]) -> Vec<String> {
         templated: false,
         env: Vec::new(),
         env_pass: Vec::new(),
+        preserve_locale: false,
     };
     command_string_diagnostics(&subprocess, UserArguments::default())
         .into_iter()

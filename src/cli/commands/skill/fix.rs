@@ -202,9 +202,7 @@ pub fn run(args: &FixArgs, ctx: &Context) -> Result<Outcome, CliError> {
                     "{} not a valid name; to rename and fix: {command}",
                     plural(to_rename.len(), "directory name is", "directory names are"),
                 ));
-                error
-                    .extra
-                    .insert("fix_command".to_owned(), serde_json::Value::String(command));
+                error.fix_command = Some(command);
             }
             None => error = error.with_hint("each file lists what is left; fix those by hand"),
         }
