@@ -14,6 +14,7 @@ mod fix_command;
 mod interactive;
 mod manifest;
 mod output;
+mod page;
 mod profile;
 mod sarif;
 mod spec;
@@ -233,6 +234,11 @@ pub struct Context {
     /// held and returned as the outcome's text instead, for a caller that
     /// reads the outcome (the test of every claimed format).
     pub buffered: bool,
+    /// The command's path as the manifest keys it (`skill.validate`), for
+    /// the envelope's `meta.command`.
+    pub command: String,
+    /// When the command started, for the envelope's `meta.timestamp`.
+    pub started_at: std::time::SystemTime,
 }
 
 impl Command {
@@ -380,6 +386,7 @@ pub fn main() -> i32 {
     };
     let mut ctx = context(&cli.global);
     let path = argv::subcommand_path(&matches);
+    ctx.command = path.join(".");
     let result = if cli.global.schema {
         manifest::outcome(&path)
     } else {
@@ -435,7 +442,9 @@ fn manifest_despite(err: clap::Error, words: &[std::ffi::OsString], started: Ins
         return output::write_usage_error(&err, started);
     };
     let path = argv::subcommand_path(&lenient);
-    output::write_result(manifest::outcome(&path), &context(&global), started)
+    let mut ctx = context(&global);
+    ctx.command = path.join(".");
+    output::write_result(manifest::outcome(&path), &ctx, started)
 }
 
 fn context(global: &GlobalArgs) -> Context {
@@ -457,6 +466,8 @@ fn context(global: &GlobalArgs) -> Context {
         commands_dir: argv::registry_dir(global.commands.as_deref()),
         stdout_is_terminal,
         buffered: false,
+        command: String::new(),
+        started_at: std::time::SystemTime::now(),
     }
 }
 

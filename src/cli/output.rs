@@ -17,6 +17,7 @@ pub fn write_result(result: Result<Outcome, CliError>, ctx: &Context, started: I
     if let (Some(error), Some(dir)) = (outcome.error.as_mut(), &ctx.commands_dir) {
         name_the_registry(&mut error.hints, dir);
     }
+    stamp(&mut outcome, &ctx.command, ctx.started_at);
     let written = if outcome.written == Written::All {
         Ok(())
     } else if outcome.written == Written::Body && ctx.format == OutputFormat::Json {
@@ -98,7 +99,8 @@ pub fn stream(ctx: &Context, body: impl FnOnce(&mut dyn Write) -> io::Result<Out
 /// caller that must print it later without rendering anything (a signal
 /// handler). `meta.duration_ms` is 0: the moment of printing is unknown.
 pub fn render_failure(err: CliError, ctx: &Context) -> (String, String) {
-    let outcome = err.into_outcome();
+    let mut outcome = err.into_outcome();
+    stamp(&mut outcome, &ctx.command, ctx.started_at);
     if ctx.format == OutputFormat::Json {
         let mut document = serde_json::to_string_pretty(&outcome.envelope(0)).unwrap_or_default();
         document.push('\n');
@@ -111,8 +113,30 @@ pub fn render_failure(err: CliError, ctx: &Context) -> (String, String) {
     (String::new(), String::from_utf8_lossy(&stderr).into_owned())
 }
 
+/// `meta.command` (the manifest's key for the command, `skill.validate`;
+/// the root's is empty) and `meta.timestamp` (when it started, RFC 3339 in
+/// UTC), which every envelope carries (REQ-F-024's examples).
+fn stamp(outcome: &mut Outcome, command: &str, started_at: std::time::SystemTime) {
+    outcome
+        .meta
+        .entry("command")
+        .or_insert_with(|| command.into());
+    outcome.meta.entry("timestamp").or_insert_with(|| {
+        humantime::format_rfc3339_millis(started_at)
+            .to_string()
+            .into()
+    });
+}
+
 fn elapsed_ms(started: Instant) -> u64 {
     u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX)
+}
+
+/// The wall-clock time of `started`.
+fn started_at(started: Instant) -> std::time::SystemTime {
+    std::time::SystemTime::now()
+        .checked_sub(started.elapsed())
+        .unwrap_or_else(std::time::SystemTime::now)
 }
 
 fn write_stdout(text: &str) -> io::Result<()> {
@@ -233,6 +257,7 @@ pub fn write_usage_error(err: &clap::Error, started: Instant) -> i32 {
         }
         let _ = write!(io::stderr(), "{}", err.render());
         let mut outcome = Outcome::success(serde_json::Value::Null, String::new());
+        stamp(&mut outcome, &scanned.path.join("."), started_at(started));
         outcome.meta.insert("help".to_owned(), true.into());
         let mut schema_ref = vec!["aigent".to_owned()];
         schema_ref.extend(scanned.path.iter().cloned());
@@ -250,6 +275,7 @@ pub fn write_usage_error(err: &clap::Error, started: Instant) -> i32 {
     if scanned.json || (is_run && scanned.result_file.is_some()) {
         let body = usage_error_body(err);
         let mut outcome = Outcome::failure(serde_json::Value::Null, body, String::new());
+        stamp(&mut outcome, &scanned.path.join("."), started_at(started));
         // `run` never puts its envelope on stdout, which is the child's;
         // `--result PATH` gets it even for a usage error.
         if is_run {

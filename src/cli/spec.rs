@@ -99,9 +99,18 @@ pub const fn leaf(
     }
 }
 
+/// The JSON Schema (draft-07, as the CLI Agent Spec's `output_schema`
+/// is) of `T`, the type a command's `data` is serialised from.
+pub fn output_schema<T: schemars::JsonSchema>() -> serde_json::Value {
+    let schema = schemars::generate::SchemaSettings::draft07()
+        .into_generator()
+        .into_root_schema_for::<T>();
+    serde_json::to_value(schema).unwrap_or_default()
+}
+
 impl CommandSpec {
-    /// The spec, with the schema of its `data` made from `T`, the type
-    /// its success serialises.
+    /// The spec, with the schema of its `data` on success: give it
+    /// [`output_schema`] of the type that `data` is serialised from.
     pub const fn with_output_schema(mut self, schema: fn() -> serde_json::Value) -> Self {
         if let Some(contract) = &mut self.contract {
             contract.output_schema = Some(schema);

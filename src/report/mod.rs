@@ -9,6 +9,7 @@ pub mod exit;
 pub mod findings;
 pub mod format;
 pub mod github;
+pub mod page;
 pub mod pretty;
 pub mod sarif;
 pub mod style;

@@ -18,6 +18,7 @@ use super::validate::{ReportSink, RunEnd, Summary, Tally, ValidationRun};
 use crate::report::OutputFormat;
 use crate::report::escape::escape_controls;
 use crate::report::findings::{Findings, FindingsWriter};
+use crate::report::page::{Page, PageRequest, Pager};
 use crate::report::pretty::{ArrayWriter, write_key};
 use crate::report::{Diagnostic, SKILL_CODES_PAGE, Severity, Style, sarif};
 use crate::vcs::{BaseSource, ChangeStatus, CompareTo, SelectedUnit};
@@ -76,6 +77,9 @@ pub struct ValidationOutput<'a, W: io::Write> {
     /// Findings added to each report before it is written (a registry's
     /// view of its commands).
     each: Option<&'a mut dyn FnMut(&mut SkillReport)>,
+    /// In json, the page of reports `data.skills` holds; every skill is
+    /// still validated and counted.
+    pager: Option<Pager>,
 }
 
 enum State<'a, W: io::Write> {
@@ -119,7 +123,21 @@ impl<'a, W: io::Write> ValidationOutput<'a, W> {
             },
             tally: Tally::default(),
             each: None,
+            pager: None,
         }
+    }
+
+    /// In json, writes only `request`'s page of the reports (`--limit`,
+    /// `--cursor`, the response cap); the summary still counts them all.
+    pub fn with_page(mut self, request: &PageRequest) -> Self {
+        self.pager = Some(request.pager());
+        self
+    }
+
+    /// The page written, once every report went through (json with a
+    /// page only).
+    pub fn page(&self) -> Option<Page> {
+        self.pager.as_ref().map(Pager::page)
     }
 
     /// Adds findings to each report before it is written.
@@ -207,7 +225,17 @@ impl<W: io::Write> ReportSink for ValidationOutput<'_, W> {
         }
         self.tally.add(&report);
         match &mut self.state {
-            State::Json { out, skills } => skills.element(out, &report),
+            State::Json { out, skills } => match self.pager.as_mut() {
+                None => skills.element(out, &report),
+                Some(pager) => {
+                    let bytes = skills.bytes_of(&report)?;
+                    if pager.offer(skills.size_of(&bytes)) {
+                        skills.element_bytes(out, &bytes)
+                    } else {
+                        Ok(())
+                    }
+                }
+            },
             State::Findings { writer, text, .. } => {
                 if writer.is_text() {
                     let mut piece = String::new();

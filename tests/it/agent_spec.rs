@@ -237,3 +237,146 @@ fn every_child_and_its_children_run_non_interactive_in_the_c_locale() {
     assert!(localized.stdout.contains("LC_ALL=de_DE.UTF-8\n"), "{localized}");
     assert!(localized.stdout.contains("PAGER=cat\n"), "{localized}");
 }
+
+/// Follows `meta.cursor` from `first` (the arguments of the first page)
+/// until the listing ends, returning each page's items under `key`.
+fn every_page(sandbox: &Sandbox, first: &[&str], key: &str) -> Vec<Vec<Value>> {
+    let mut pages = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let mut args: Vec<&str> = first.to_vec();
+        if let Some(cursor) = &cursor {
+            args.extend(["--cursor", cursor.as_str()]);
+        }
+        let (run, envelope) = sandbox.json(&args);
+        assert!(run.code == 0 || run.code == 1, "{run}");
+        let meta = &envelope["meta"];
+        let items = envelope["data"][key].as_array().expect("a listing").clone();
+        assert_eq!(meta["returned_count"], items.len(), "{run}");
+        assert_eq!(meta["pagination"]["returned"], items.len(), "{run}");
+        assert_eq!(meta["truncated"], meta["pagination"]["has_more"], "{run}");
+        pages.push(items);
+        match meta["cursor"].as_str() {
+            Some(next) => {
+                assert_eq!(meta["truncated"], true, "{run}");
+                assert_eq!(meta["pagination"]["next_cursor"], next, "{run}");
+                cursor = Some(next.to_owned());
+            }
+            None => {
+                assert_eq!(meta["truncated"], false, "{run}");
+                assert_eq!(meta["pagination"]["next_cursor"], Value::Null, "{run}");
+                return pages;
+            }
+        }
+        assert!(pages.len() < 100, "the cursors never end");
+    }
+}
+
+/// REQ-F-018, F-019, O-003: `schema list`, `audit show` and `skill
+/// validate` give at most 20 items in json unless `--limit` says
+/// otherwise, and their cursors walk the whole listing once.
+#[test]
+fn the_listings_page_by_default_and_their_cursors_walk_everything() {
+    let sandbox = Sandbox::new();
+    for index in 0..25 {
+        sandbox.write(
+            format!("commands/c{index:02}.yaml"),
+            format!("name: c{index:02}\ndescription: Command {index}\ndanger_level: safe\nparameters: {{}}\n"),
+        );
+        sandbox.write(
+            format!("skills/s{index:02}/SKILL.md"),
+            format!("---\nname: s{index:02}\ndescription: Skill {index}. Use when testing.\n---\nBody.\n"),
+        );
+    }
+    // One rejection of each command in the audit log.
+    for index in 0..25 {
+        let name = format!("c{index:02}");
+        sandbox
+            .run(&["--commands", "commands", "args", "check", &name, "--bogus", "x"])
+            .assert_code(2);
+    }
+
+    let listings: [(&[&str], &str, &str); 3] = [
+        (&["--commands", "commands", "schema", "list"], "commands", "name"),
+        (&["audit", "show"], "records", "command"),
+        (&["skill", "validate", "--recursive", "skills"], "skills", "name"),
+    ];
+    for (first, key, name) in listings {
+        let pages = every_page(&sandbox, first, key);
+        let sizes: Vec<usize> = pages.iter().map(Vec::len).collect();
+        assert_eq!(sizes, [20, 5], "{first:?}");
+        let names: Vec<&str> = pages
+            .iter()
+            .flatten()
+            .map(|item| item[name].as_str().expect("a name"))
+            .collect();
+        let expected: Vec<String> = (0..25)
+            .map(|index| format!("{}{index:02}", if key == "skills" { "s" } else { "c" }))
+            .collect();
+        assert_eq!(names, expected, "{first:?}");
+        // --limit 0 lifts the limit; --limit N sets it.
+        let all = every_page(&sandbox, &[first, &["--limit", "0"]].concat(), key);
+        assert_eq!(all.iter().map(Vec::len).collect::<Vec<_>>(), [25], "{first:?}");
+        let small = every_page(&sandbox, &[first, &["--limit", "10"]].concat(), key);
+        assert_eq!(small.iter().map(Vec::len).collect::<Vec<_>>(), [10, 10, 5], "{first:?}");
+    }
+    // The validation still covers every skill.
+    let (_, envelope) = sandbox.json(&["skill", "validate", "--recursive", "skills"]);
+    assert_eq!(envelope["data"]["summary"]["checked"], 25);
+    assert_eq!(envelope["meta"]["total_count"], 25);
+}
+
+/// REQ-F-052: the response cap (AIGENT_MAX_OUTPUT_BYTES, else the spec's
+/// TOOL_MAX_OUTPUT_BYTES) cuts a page before the item that would pass it,
+/// and says so; an invalid or foreign cursor is a usage error.
+#[test]
+fn the_response_cap_cuts_a_page_and_cursors_are_checked() {
+    let sandbox = Sandbox::new();
+    let long = "x".repeat(900);
+    for index in 0..12 {
+        sandbox.write(
+            format!("commands/c{index:02}.yaml"),
+            format!("name: c{index:02}\ndescription: {long}\ndanger_level: safe\nparameters: {{}}\n"),
+        );
+    }
+    let capped = |extra: &[&str]| {
+        let run = Run::of(
+            sandbox
+                .cmd()
+                .env("TOOL_MAX_OUTPUT_BYTES", "6000")
+                .args(["--format", "json", "--commands", "commands", "schema", "list"])
+                .args(extra),
+        );
+        let envelope = run.envelope();
+        (run, envelope)
+    };
+    let (run, envelope) = capped(&[]);
+    run.assert_code(0);
+    assert!(run.stdout.len() <= 6000, "{} bytes", run.stdout.len());
+    let returned = envelope["data"]["commands"].as_array().unwrap().len();
+    assert!((1..12).contains(&returned), "{run}");
+    assert_eq!(envelope["meta"]["truncated"], true);
+    assert!(
+        envelope["meta"]["truncation_hint"]
+            .as_str()
+            .is_some_and(|hint| hint.contains("size cap") && hint.contains("--cursor v1.")),
+        "{run}"
+    );
+    let (run, next) = capped(&["--cursor", envelope["meta"]["cursor"].as_str().unwrap()]);
+    run.assert_code(0);
+    assert_eq!(
+        next["data"]["commands"][0]["name"],
+        format!("c{returned:02}"),
+        "{run}"
+    );
+
+    for cursor in ["garbage", "v1.3.00000000"] {
+        let (run, envelope) = sandbox.json(&[
+            "--commands", "commands", "schema", "list", "--cursor", cursor,
+        ]);
+        run.assert_code(2);
+        assert_eq!(envelope["error"]["code"], "ARG_ERROR", "{run}");
+        assert_eq!(envelope["error"]["field"], "--cursor", "{run}");
+        assert_eq!(envelope["error"]["phase"], "validation", "{run}");
+    }
+}

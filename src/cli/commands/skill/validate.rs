@@ -21,6 +21,7 @@ use aigent::skill::read::read_skill_file;
 
 use super::{CliError, Context};
 use crate::cli::changed::{ChangedArgs, vcs_error};
+use crate::cli::page::PageArgs;
 use crate::cli::spec::{CommandSpec, FINDINGS, NoEffects, Safe, USAGE, code_when, leaf};
 
 /// What clap cannot say about this command (`crate::cli::spec`).
@@ -66,6 +67,13 @@ pub const SPEC: CommandSpec = leaf(
 
 Every path that exists is validated even when another does not.
 
+In json mode `data.skills` holds at most 20 reports unless --limit says \
+otherwise, in the order the skills were found, and stays within the \
+response cap (AIGENT_MAX_OUTPUT_BYTES or TOOL_MAX_OUTPUT_BYTES, else 1 \
+MiB); meta.cursor continues it. Every skill is still validated: the \
+summary and the exit status count them all. Text, GitHub and SARIF \
+output report every skill.
+
 --changed validates the skills touched between the merge base of the base
 and HEAD, and the work tree (or the index, or HEAD: --compare-to), below
 the PATHs, which must be in one repository. The default base is the
@@ -108,6 +116,11 @@ pub struct ValidateArgs {
     /// only the findings that appeared or went away; Ctrl-C stops
     #[arg(long, conflicts_with = "changed")]
     pub watch: bool,
+
+    /// In json, which skills' reports `data.skills` holds: every skill is
+    /// still validated, and the summary and exit code count them all
+    #[command(flatten)]
+    pub page: PageArgs,
 }
 
 pub use crate::cli::profile::ProfileArg;
@@ -116,8 +129,19 @@ pub fn run(args: &ValidateArgs, ctx: &Context) -> Result<Outcome, CliError> {
     if args.watch {
         return watch(args, ctx);
     }
-    // What can fail before any output: finding what changed, loading the
-    // registry. Then each report is written as soon as it is final.
+    // What can fail before any output: the cursor, finding what changed,
+    // loading the registry. Then each report is written as soon as it is
+    // final.
+    let page = if ctx.format.is_json() {
+        let query = format!(
+            "skill validate\0{:?}\0{}\0{}\0{:?}\0{:?}",
+            args.paths, args.recursive, args.strict, args.profile, args.changed
+        );
+        Some(args.page.request(ctx, &query)?)
+    } else {
+        None
+    };
+    let paging_ignored = page.is_none() && (args.page.limit.is_some() || args.page.cursor.is_some());
     let options = run_options(args, ctx);
     let selection = select(&args.paths, &options).map_err(vcs_error)?;
     let registry = registry_for(args, ctx);
@@ -143,7 +167,11 @@ pub fn run(args: &ValidateArgs, ctx: &Context) -> Result<Outcome, CliError> {
             out,
         )
         .with_each(&mut each);
+        if let Some(request) = &page {
+            output = output.with_page(request);
+        }
         let mut end = validate_selection(selection, validate, &mut output)?;
+        let written = output.page();
         if let Some(found) = &registry {
             end.notes.push(found.note());
         }
@@ -152,12 +180,22 @@ pub fn run(args: &ValidateArgs, ctx: &Context) -> Result<Outcome, CliError> {
         // envelope).
         let carried = findings::carries_warnings(ctx.format);
         let (tally, _) = output.finish(&end, if carried { &end.notes } else { &[] })?;
-        let warnings = if carried {
+        let mut warnings = if carried {
             Vec::new()
         } else {
             end.notes.clone()
         };
-        Ok(verdict_outcome(&tally, &end, args).with_warnings(warnings))
+        if paging_ignored {
+            warnings.push(
+                "--limit and --cursor page the json output; this format lists every skill"
+                    .to_owned(),
+            );
+        }
+        let mut outcome = verdict_outcome(&tally, &end, args).with_warnings(warnings);
+        if let Some(page) = written {
+            outcome.meta.extend(page.meta());
+        }
+        Ok(outcome)
     }))
 }
 
