@@ -17,6 +17,7 @@ mod output;
 mod page;
 mod profile;
 mod sarif;
+mod signals;
 mod spec;
 mod watch;
 
@@ -28,7 +29,9 @@ use std::sync::LazyLock;
 use clap::builder::PossibleValue;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
-use aigent::report::{ColorChoice, Outcome, OutputFormat, Style, resolve_color, resolve_format};
+use aigent::report::{
+    ColorChoice, Outcome, OutputFormat, Style, TerminalHints, resolve_color, resolve_format,
+};
 
 use commands::{args, audit, completions, generate, hook, lsp, mcp, plugin, run, schema, skill};
 pub use error::CliError;
@@ -62,7 +65,7 @@ pub struct Cli {
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Global options")]
 pub struct GlobalArgs {
-    /// Output format [default: text on a terminal, json otherwise]
+    /// Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]
     #[arg(
         long,
         global = true,
@@ -72,7 +75,7 @@ pub struct GlobalArgs {
     )]
     pub format: Option<FormatArg>,
 
-    /// When to colour text output (NO_COLOR is honoured under auto)
+    /// When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)
     #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
     pub color: ColorArg,
 
@@ -192,7 +195,7 @@ pub enum Command {
         after_help = "Examples:\n  # check arguments given as flags\n  aigent args check deploy --cluster-id prod-east-1 --version 1.2.3\n  # the same arguments as one JSON object\n  aigent args check deploy --json '{\"cluster-id\": \"prod-east-1\", \"version\": \"1.2.3\"}'"
     )]
     Args(args::ArgsCommand),
-    /// Check the arguments, then run the declared command as an argv (never a shell)
+    /// Check the arguments, then run the declared command as an argv (never a shell); stdout is the command's own, or with --capture the envelope holding it
     Run(run::RunArgs),
     /// Read and check the audit log: show records, verify the hash chain
     #[command(
@@ -287,6 +290,34 @@ fn specs() -> impl Iterator<Item = &'static CommandSpec> {
     .copied()
 }
 
+/// Whether a command stops at SIGINT and SIGTERM with a `CANCELLED`
+/// answer ([`signals`]): every command that runs to an end on its own.
+/// `run` passes signals to its child; `skill new`, `--watch`, the servers
+/// and the hook handle them themselves. Exhaustive, so a new command has
+/// to say.
+fn answers_signals(command: &Command) -> bool {
+    use skill::SkillCommand;
+    match command {
+        Command::Skill(skill) => match &skill.command {
+            SkillCommand::Validate(args) => !args.watch,
+            SkillCommand::New(_) => false,
+            SkillCommand::ReadProperties(_)
+            | SkillCommand::ToPrompt(_)
+            | SkillCommand::Fmt(_)
+            | SkillCommand::Fix(_)
+            | SkillCommand::Contracts(_) => true,
+        },
+        Command::Schema(schema::SchemaCommand::Lint(args)) => !args.watch,
+        Command::Plugin(_)
+        | Command::Schema(_)
+        | Command::Args(_)
+        | Command::Audit(_)
+        | Command::Completions(_)
+        | Command::Generate(_) => true,
+        Command::Run(_) | Command::Hook(_) | Command::Mcp(_) | Command::Lsp(_) => false,
+    }
+}
+
 /// Whether a command's product is a document (the `<available_skills>`
 /// block, a diff, a completion script) rather than a report. Exhaustive,
 /// so a new command has to say.
@@ -351,7 +382,8 @@ fn effective_format(
         return Ok(format);
     }
     if from_environment {
-        return Ok(resolve_format(None, stdout_is_terminal));
+        let hints = TerminalHints::read(|name| std::env::var_os(name));
+        return Ok(resolve_format(None, stdout_is_terminal, &hints));
     }
     let speakers: Vec<String> = speakers(format)
         .map(|spec| format!("`aigent {}`", spec.words()))
@@ -404,6 +436,9 @@ pub fn main() -> i32 {
                 let from_flag =
                     matches.value_source("format") == Some(clap::parser::ValueSource::CommandLine);
                 ctx.format = document_format(format, &cli.command, from_flag);
+                if answers_signals(&cli.command) {
+                    signals::cancel_on_signals(&ctx);
+                }
                 let registry_on_line = ctx.commands_dir.as_deref().filter(|_| {
                     matches.value_source("commands")
                         == Some(clap::parser::ValueSource::CommandLine)
@@ -450,16 +485,16 @@ fn manifest_despite(err: clap::Error, words: &[std::ffi::OsString], started: Ins
 fn context(global: &GlobalArgs) -> Context {
     use std::io::IsTerminal;
     let stdout_is_terminal = std::io::stdout().is_terminal();
-    let no_color = std::env::var("NO_COLOR").ok();
+    let hints = TerminalHints::read(|name| std::env::var_os(name));
     let color_for = |is_terminal| {
-        Style::new(resolve_color(
-            global.color.into(),
-            no_color.as_deref(),
-            is_terminal,
-        ))
+        Style::new(resolve_color(global.color.into(), &hints, is_terminal)).with_ascii(hints.plain())
     };
     Context {
-        format: resolve_format(global.format.map(Into::into), stdout_is_terminal),
+        format: resolve_format(
+            global.format.map(Into::into),
+            stdout_is_terminal,
+            &hints,
+        ),
         style: color_for(stdout_is_terminal),
         stderr_style: color_for(std::io::stderr().is_terminal()),
         quiet: global.quiet,

@@ -18,6 +18,7 @@ pub fn write_result(result: Result<Outcome, CliError>, ctx: &Context, started: I
         name_the_registry(&mut error.hints, dir);
     }
     stamp(&mut outcome, &ctx.command, ctx.started_at);
+    super::signals::output_started();
     let written = if outcome.written == Written::All {
         Ok(())
     } else if outcome.written == Written::Body && ctx.format == OutputFormat::Json {
@@ -74,6 +75,7 @@ pub fn stream(ctx: &Context, body: impl FnOnce(&mut dyn Write) -> io::Result<Out
             Err(err) => CliError::of(ErrorCode::Internal, err.to_string()).into_outcome(),
         };
     }
+    super::signals::output_started();
     let mut stdout = io::BufWriter::new(io::stdout().lock());
     let written = if ctx.format == OutputFormat::Json {
         stdout
@@ -276,11 +278,13 @@ pub fn write_usage_error(err: &clap::Error, started: Instant) -> i32 {
         let body = usage_error_body(err);
         let mut outcome = Outcome::failure(serde_json::Value::Null, body, String::new());
         stamp(&mut outcome, &scanned.path.join("."), started_at(started));
-        // `run` never puts its envelope on stdout, which is the child's;
-        // `--result PATH` gets it even for a usage error.
+        // `run` puts its envelope on stdout only with `--capture` (stdout
+        // is the child's otherwise); `--result PATH` gets it even for a
+        // usage error.
         if is_run {
             outcome.envelope_target = match scanned.result_file {
                 Some(path) => EnvelopeTarget::File(path),
+                None if scanned.capture => EnvelopeTarget::Stdout,
                 None => EnvelopeTarget::Stderr,
             };
         }
@@ -348,7 +352,10 @@ fn scan_before_parse() -> ScannedArgs {
     // a pipe still gets its envelope.
     let json = match format {
         Some(format) => format == FormatArg::Json,
-        None => !io::stdout().is_terminal(),
+        None => {
+            let hints = aigent::report::TerminalHints::read(|name| std::env::var_os(name));
+            aigent::report::resolve_format(None, io::stdout().is_terminal(), &hints).is_json()
+        }
     };
     let run = matches
         .as_ref()
@@ -372,6 +379,10 @@ fn scan_before_parse() -> ScannedArgs {
                     .flatten()
             })
             .cloned(),
+        capture: run
+            .and_then(|run| run.try_get_one::<bool>("capture").ok().flatten())
+            .copied()
+            .unwrap_or(false),
     }
 }
 
@@ -384,4 +395,6 @@ struct ScannedArgs {
     is_run: bool,
     /// `run --result PATH`: where that run wants its envelope.
     result_file: Option<std::path::PathBuf>,
+    /// `run --capture`: the envelope goes to stdout.
+    capture: bool,
 }

@@ -203,3 +203,47 @@ pub const REGISTRY_READER: &[ExitCode] = &[
         "the registry or the named command does not exist",
     ),
 ];
+
+/// What a mutating command did (CLI Agent Spec REQ-C-003), in its `data`
+/// as `effect`; a dry run says what it would have done (REQ-C-004,
+/// `would_*`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    Created,
+    Updated,
+    /// Nothing needed doing, or nothing was written.
+    Noop,
+    WouldCreate,
+    WouldUpdate,
+}
+
+impl Effect {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Created => "created",
+            Self::Updated => "updated",
+            Self::Noop => "noop",
+            Self::WouldCreate => "would_create",
+            Self::WouldUpdate => "would_update",
+        }
+    }
+
+    /// `Updated` when something changed, else `Noop`; for a dry run,
+    /// `WouldUpdate` when something would.
+    pub const fn of_changes(changed: bool, dry_run: bool) -> Self {
+        match (changed, dry_run) {
+            (false, _) => Self::Noop,
+            (true, false) => Self::Updated,
+            (true, true) => Self::WouldUpdate,
+        }
+    }
+}
+
+/// `outcome` with `effect` in its `data` (an object; other data is left
+/// as it is).
+pub fn with_effect(mut outcome: aigent::report::Outcome, effect: Effect) -> aigent::report::Outcome {
+    if let Some(data) = outcome.data.as_object_mut() {
+        data.insert("effect".to_owned(), effect.as_str().into());
+    }
+    outcome
+}

@@ -82,14 +82,15 @@ impl ChildExit {
 }
 
 /// `data` for an execution: the same keys whatever the outcome, so that a
-/// caller can read them without looking at `error` first.
+/// caller can read them without looking at `error` first. With captured
+/// output also `stdout` and `stderr` (see [`captured_data`]).
 pub fn execution_data(
     command: &str,
     argv: &Argv,
     finished: &Finished,
     child_exit: &ChildExit,
 ) -> Value {
-    json!({
+    let mut data = json!({
         "command": command,
         "argv": argv.redacted(),
         "phase": Phase::Execution,
@@ -101,7 +102,37 @@ pub fn execution_data(
         "timed_out": finished.timed_out,
         "cancelled": finished.cancelled,
         "interrupted_by": finished.interrupted_by,
-    })
+    });
+    if let (Some(stdout), Some(stderr), Some(object)) =
+        (&finished.stdout, &finished.stderr, data.as_object_mut())
+    {
+        object.extend(captured_data(stdout, stderr));
+    }
+    data
+}
+
+/// What the child wrote, as data for an agent (CLI Agent Spec REQ-F-035,
+/// REQ-F-007, REQ-F-016): `stdout` and `stderr` as text (invalid UTF-8
+/// replaced, terminal codes removed), whether each was cut at the capture
+/// limit, and the marks of data from outside aigent, `_source: "external"`
+/// and `_trusted: false`, since a program's output may hold instructions
+/// meant to steer whoever reads it.
+pub fn captured_data(
+    stdout: &super::process::Captured,
+    stderr: &super::process::Captured,
+) -> serde_json::Map<String, Value> {
+    let text = |captured: &super::process::Captured| {
+        let lossy = String::from_utf8_lossy(&captured.bytes);
+        crate::report::escape::strip_terminal_codes(&lossy).into_owned()
+    };
+    let mut data = serde_json::Map::new();
+    data.insert("stdout".to_owned(), text(stdout).into());
+    data.insert("stderr".to_owned(), text(stderr).into());
+    data.insert("stdout_truncated".to_owned(), stdout.truncated.into());
+    data.insert("stderr_truncated".to_owned(), stderr.truncated.into());
+    data.insert("_source".to_owned(), "external".into());
+    data.insert("_trusted".to_owned(), false.into());
+    data
 }
 
 /// `error` for an execution that did not end in a success status, with

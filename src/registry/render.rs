@@ -2,7 +2,7 @@
 //! and `schema lint` (whose other formats come from [`LintFindings`]).
 //! Each takes a [`Style`] and returns a `String`.
 
-use comfy_table::{Table, presets};
+use comfy_table::Table;
 use serde_json::Value;
 
 use super::changed::ChangedSelection;
@@ -13,11 +13,9 @@ use crate::contract::{ArgvPart, Declaration, FlagForm, Inputs, ParamType, Parame
 use crate::report::findings::{Findings, TextOptions};
 use crate::report::{Diagnostic, SCHEMA_CODES_PAGE, Style, escape_controls, sarif};
 
-fn table(header: &[&str]) -> Table {
+fn table(header: &[&str], style: Style) -> Table {
     let mut table = Table::new();
-    table
-        .load_style(presets::UTF8_FULL_CONDENSED)
-        .force_no_tty();
+    table.load_style(style.table_preset()).force_no_tty();
     table.set_header(header.to_vec());
     table
 }
@@ -27,7 +25,7 @@ pub fn render_list(reports: &[FileReport], style: Style) -> String {
     if reports.is_empty() {
         return "no declarations in this registry\n".to_owned();
     }
-    let mut rows = table(&["NAME", "DANGER", "DESCRIPTION"]);
+    let mut rows = table(&["NAME", "DANGER", "DESCRIPTION"], style);
     for report in reports {
         match &report.declaration {
             Some(declaration) => rows.add_row(vec![
@@ -128,7 +126,9 @@ pub fn render_show(declaration: &Declaration, file: &str, style: Style) -> Strin
                 "CHECK",
                 "DEFAULT",
                 "DESCRIPTION",
-            ]);
+                ],
+                style,
+            );
             for parameter in parameters {
                 rows.add_row(vec![
                     flag_name(declaration, parameter),
@@ -154,7 +154,7 @@ pub fn render_show(declaration: &Declaration, file: &str, style: Style) -> Strin
         Inputs::InputSchema(schema) => {
             out.push_str("input_schema (MCP), validated by JSON Schema 2020-12 in strict mode\n");
             let required: Vec<&str> = schema.required().collect();
-            let mut rows = table(&["PROPERTY", "TYPE", "REQUIRED", "CHECK", "DESCRIPTION"]);
+            let mut rows = table(&["PROPERTY", "TYPE", "REQUIRED", "CHECK", "DESCRIPTION"], style);
             for (name, property) in schema.properties() {
                 let mut shown = format!("--{name}");
                 if declaration.is_user_controlled(name) {
@@ -187,7 +187,9 @@ pub fn render_show(declaration: &Declaration, file: &str, style: Style) -> Strin
         "RETRYABLE",
         "SIDE EFFECTS",
         "DESCRIPTION",
-    ]);
+        ],
+        style,
+    );
     for exit_code in &declaration.exit_codes {
         codes.add_row(vec![
             exit_code.code.to_string(),

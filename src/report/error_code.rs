@@ -13,6 +13,7 @@ pub enum ErrorCode {
     ArgError,
     InvalidAgentInput,
     ConfirmationRequired,
+    InputRequired,
     NotFound,
     NoSkillsFound,
     Precondition,
@@ -54,6 +55,7 @@ impl ErrorCode {
         Self::ArgError,
         Self::InvalidAgentInput,
         Self::ConfirmationRequired,
+        Self::InputRequired,
         Self::NotFound,
         Self::NoSkillsFound,
         Self::Precondition,
@@ -95,6 +97,7 @@ impl ErrorCode {
             Self::ArgError => "ARG_ERROR",
             Self::InvalidAgentInput => "INVALID_AGENT_INPUT",
             Self::ConfirmationRequired => "CONFIRMATION_REQUIRED",
+            Self::InputRequired => "INPUT_REQUIRED",
             Self::NotFound => "NOT_FOUND",
             Self::NoSkillsFound => "NO_SKILLS_FOUND",
             Self::Precondition => "PRECONDITION",
@@ -145,6 +148,7 @@ impl ErrorCode {
             | Self::BinaryNotFound
             | Self::InterpreterNotFound => exit::NOT_FOUND,
             Self::Precondition
+            | Self::InputRequired
             | Self::InvalidDeclaration
             | Self::InvalidSettings
             | Self::DuplicateCommand
@@ -216,6 +220,7 @@ impl ErrorCode {
             Self::ConfirmationRequired => {
                 "look at what would run (run --dry-run); reissue with --confirm-destructive only if it is meant"
             }
+            Self::InputRequired => "pass the answers as flags, with --yes",
             Self::NotFound => "name a command, path or revision that exists",
             Self::NoSkillsFound => "name directories that hold a SKILL.md",
             Self::Precondition => "provide what error.message says is missing, then reissue",
@@ -271,6 +276,9 @@ impl ErrorCode {
             }
             Self::ConfirmationRequired => {
                 "a destructive command was not confirmed (`--confirm-destructive`); nothing was run"
+            }
+            Self::InputRequired => {
+                "the command would ask a question and no one can answer (no terminal, or --non-interactive); nothing was done"
             }
             Self::NotFound => "unknown command name, missing path or unknown git revision",
             Self::NoSkillsFound => "the paths given hold no SKILL.md",
@@ -436,6 +444,7 @@ mod tests {
                 ErrorCode::ArgError
                 | ErrorCode::InvalidAgentInput
                 | ErrorCode::ConfirmationRequired
+                | ErrorCode::InputRequired
                 | ErrorCode::NotFound
                 | ErrorCode::NoSkillsFound
                 | ErrorCode::Precondition
@@ -471,7 +480,7 @@ mod tests {
                 | ErrorCode::GeneralError => {}
             }
         }
-        assert_eq!(ErrorCode::ALL.len(), 36);
+        assert_eq!(ErrorCode::ALL.len(), 37);
     }
 
     /// The spec's rule: a caller-correctable failure says what to fix; a

@@ -80,6 +80,61 @@ pub fn escape_json_text(json: &str) -> Cow<'_, str> {
     Cow::Owned(escaped)
 }
 
+/// `text` as data for an agent (CLI Agent Spec REQ-F-007): terminal escape
+/// sequences removed, not escaped, so `\x1b[31mError\x1b[0m` reads
+/// `Error`. A CSI sequence (`ESC [` ... a final byte), an OSC or other
+/// string sequence (`ESC ]`, `ESC P`, `ESC X`, `ESC ^`, `ESC _`, up to BEL
+/// or `ESC \\`) and any other `ESC` pair go; so do carriage returns (a
+/// progress bar's overwrites), the other C0 and C1 controls but tab and
+/// line feed, DEL, and the characters that reorder or hide text. Linear
+/// in the input; an unterminated sequence runs to the end.
+pub fn strip_terminal_codes(text: &str) -> Cow<'_, str> {
+    let keep = |c: char| c == '\n' || c == '\t' || !is_unsafe_for_terminal(c);
+    if text.chars().all(keep) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\u{1b}' => match chars.next() {
+                // CSI: parameters and intermediates, then one final byte.
+                Some('[') => {
+                    for c in chars.by_ref() {
+                        if ('\u{40}'..='\u{7e}').contains(&c) {
+                            break;
+                        }
+                    }
+                }
+                // String sequences: up to BEL or ST (ESC \).
+                Some(']' | 'P' | 'X' | '^' | '_') => {
+                    while let Some(c) = chars.next() {
+                        if c == '\u{7}' {
+                            break;
+                        }
+                        if c == '\u{1b}' && chars.next_if_eq(&'\\').is_some() {
+                            break;
+                        }
+                    }
+                }
+                // A two-character sequence (or ESC at the end).
+                _ => {}
+            },
+            // The C1 form of CSI.
+            '\u{9b}' => {
+                for c in chars.by_ref() {
+                    if ('\u{40}'..='\u{7e}').contains(&c) {
+                        break;
+                    }
+                }
+            }
+            c if keep(c) => out.push(c),
+            _ => {}
+        }
+    }
+    Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,5 +186,22 @@ mod tests {
         ] {
             assert!(matches!(escape_controls(text), Cow::Borrowed(_)), "{text}");
         }
+    }
+
+    #[test]
+    fn terminal_codes_are_stripped_not_escaped() {
+        assert_eq!(strip_terminal_codes("plain\ttext\n"), "plain\ttext\n");
+        assert!(matches!(strip_terminal_codes("plain"), Cow::Borrowed(_)));
+        assert_eq!(
+            strip_terminal_codes("\u{1b}[31mError:\u{1b}[0m file not found"),
+            "Error: file not found"
+        );
+        assert_eq!(strip_terminal_codes("\u{1b}]0;title\u{7}x"), "x");
+        assert_eq!(strip_terminal_codes("\u{1b}]8;;http://e\u{1b}\\link\u{1b}]8;;\u{1b}\\"), "link");
+        assert_eq!(strip_terminal_codes("10%\r50%\r100%\n"), "10%50%100%\n");
+        assert_eq!(strip_terminal_codes("a\u{1b}[2Jb\u{1b}(Bc\u{9b}1md"), "abcd");
+        assert_eq!(strip_terminal_codes("\u{202e}evil\u{0}"), "evil");
+        assert_eq!(strip_terminal_codes("cut \u{1b}[38;5"), "cut ");
+        assert_eq!(strip_terminal_codes("end\u{1b}"), "end");
     }
 }

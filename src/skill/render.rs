@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::io;
 use std::path::Path;
 
-use comfy_table::{Cell, CellAlignment, ContentArrangement, Table, presets};
+use comfy_table::{Cell, CellAlignment, ContentArrangement, Table};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -377,7 +377,11 @@ impl ValidationText {
         }
         if self.tally.summary().checked > 1 {
             out.push('\n');
-            out.push_str(&summary_table(self.tally.summary(), &self.invalid));
+            out.push_str(&summary_table(
+                self.tally.summary(),
+                &self.invalid,
+                self.options.style,
+            ));
             out.push('\n');
         }
     }
@@ -554,8 +558,8 @@ fn write_diagnostic(out: &mut String, skill: &SkillReport, diagnostic: &Diagnost
 }
 
 /// Counts, plus the first invalid skills: bounded whatever the run's size.
-fn summary_table(summary: Summary, invalid: &[(String, usize)]) -> String {
-    let mut table = new_table();
+fn summary_table(summary: Summary, invalid: &[(String, usize)], style: Style) -> String {
+    let mut table = new_table(style);
     table.set_header(["checked", "valid", "invalid", "warnings"]);
     table.add_row(
         [
@@ -568,7 +572,7 @@ fn summary_table(summary: Summary, invalid: &[(String, usize)]) -> String {
     );
     let mut text = table.to_string();
     if !invalid.is_empty() {
-        let mut listing = new_table();
+        let mut listing = new_table(style);
         listing.set_header(["invalid skill", "errors"]);
         for (label, errors) in invalid.iter().take(SUMMARY_INVALID_ROWS) {
             listing.add_row([Cell::new(label), Cell::new(errors)]);
@@ -588,10 +592,10 @@ fn summary_table(summary: Summary, invalid: &[(String, usize)]) -> String {
     text
 }
 
-fn new_table() -> Table {
+fn new_table(style: Style) -> Table {
     let mut table = Table::new();
     table
-        .load_style(presets::UTF8_FULL_CONDENSED)
+        .load_style(style.table_preset())
         .set_content_arrangement(ContentArrangement::Disabled)
         .force_no_tty();
     table
@@ -663,7 +667,7 @@ mod tests {
         for skill in &run.skills {
             text.skill(&mut String::new(), skill);
         }
-        let table = summary_table(text.tally.summary(), &text.invalid);
+        let table = summary_table(text.tally.summary(), &text.invalid, Style::PLAIN);
         assert!(table.contains("... and 80 more"), "{table}");
         assert!(table.lines().count() < SUMMARY_INVALID_ROWS + 15);
     }

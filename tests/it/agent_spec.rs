@@ -380,3 +380,302 @@ fn the_response_cap_cuts_a_page_and_cursors_are_checked() {
         assert_eq!(envelope["error"]["phase"], "validation", "{run}");
     }
 }
+
+/// REQ-F-004, F-006, F-035, F-007, F-052: `run --capture` puts the
+/// child's output in the envelope, which goes to stdout, bounded, with
+/// terminal codes removed and marked untrusted; without it stdout is the
+/// child's and the envelope goes to stderr.
+#[cfg(unix)]
+#[test]
+fn run_capture_puts_the_childs_output_in_the_envelope_on_stdout() {
+    let sandbox = Sandbox::new();
+    let script = sandbox.script(
+        "bin/talk",
+        "#!/bin/sh\nprintf '\\033[31mred\\033[0m out\\n'\nprintf 'to err\\n' >&2\nif [ \"$1\" = big ]; then head -c 20000 /dev/zero | tr '\\0' x; fi\nexit 0\n",
+    );
+    sandbox.write(
+        "commands/talk.yaml",
+        format!(
+            "name: talk\ndescription: Write to both streams\ndanger_level: safe\nparameters:\n  size: {{type: enum, enum_values: [small, big]}}\nsubprocess: {{binary: '{}', argv: [{{param: size}}]}}\n",
+            script.display()
+        ),
+    );
+    let captured = Run::of(sandbox.cmd().args([
+        "--commands", "commands", "--format", "json", "run", "--capture", "talk",
+    ]));
+    let envelope = captured.envelope();
+    captured.assert_code(0);
+    let data = &envelope["data"];
+    assert_eq!(data["stdout"], "red out\n", "{captured}");
+    assert_eq!(data["stderr"], "to err\n", "{captured}");
+    assert_eq!(data["_trusted"], false);
+    assert_eq!(data["_source"], "external");
+    assert_eq!(data["stdout_truncated"], false);
+    assert_eq!(envelope["meta"]["truncated"], false);
+    assert!(captured.stderr.is_empty() || !captured.stderr.contains("to err"), "{captured}");
+
+    // Bounded: a quarter of the response cap for each stream.
+    let big = Run::of(
+        sandbox
+            .cmd()
+            .env("AIGENT_MAX_OUTPUT_BYTES", "16384")
+            .args(["--commands", "commands", "--format", "json", "run", "--capture", "talk", "--size", "big"]),
+    );
+    let envelope = big.envelope();
+    big.assert_code(0);
+    assert_eq!(envelope["data"]["stdout_truncated"], true, "{big}");
+    assert_eq!(envelope["data"]["stdout"].as_str().unwrap().len(), 4096);
+    assert_eq!(envelope["meta"]["truncated"], true);
+
+    // Without --capture, stdout is the child's own.
+    let inherited = Run::of(sandbox.cmd().args([
+        "--commands", "commands", "--format", "json", "run", "talk",
+    ]));
+    inherited.assert_code(0);
+    assert!(inherited.stdout.contains("red"), "{inherited}");
+    let envelope: Value = serde_json::from_str(
+        inherited.stderr.trim_start_matches("to err\n"),
+    )
+    .unwrap_or_else(|err| panic!("{err}: {inherited}"));
+    assert_valid_envelope(&envelope, &inherited.to_string());
+    assert!(envelope["data"].get("stdout").is_none());
+
+    // The manifest says what run's stdout holds in each mode.
+    let (_, manifest) = sandbox.json(&["run", "--schema"]);
+    let run = &manifest["data"]["commands"]["run"];
+    assert!(run["description"].as_str().unwrap().contains("--capture"), "{run}");
+    assert!(
+        run["flags"]["capture"]["description"]
+            .as_str()
+            .unwrap()
+            .contains("stdout"),
+        "{run}"
+    );
+}
+
+/// REQ-F-001: the exit codes in the manifest that the spec reserves (0 to
+/// 13) carry its names for them (tests/fixtures/agent-spec/exit-code.json),
+/// and no command declares a code in the range the spec forbids except
+/// the 128 + signal statuses REQ-F-013 and REQ-F-069 ask for.
+#[test]
+fn exit_codes_carry_the_specs_names() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/agent-spec/exit-code.json");
+    let table: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let names: Vec<&str> = table["x-enum-varnames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|name| name.as_str().unwrap())
+        .collect();
+    let sandbox = Sandbox::new();
+    let (_, envelope) = sandbox.json(&["--schema"]);
+    let mut seen = 0;
+    for (path, entry) in envelope["data"]["commands"].as_object().unwrap() {
+        for (code, exit) in entry["exit_codes"].as_object().unwrap() {
+            let code: usize = code.parse().unwrap();
+            if code < names.len() {
+                assert_eq!(exit["name"], names[code], "{path} exit {code}");
+                seen += 1;
+            } else {
+                assert!(
+                    [129, 130, 131, 143].contains(&code),
+                    "{path} declares exit {code}"
+                );
+            }
+        }
+    }
+    assert!(seen > 50, "{seen}");
+}
+
+/// REQ-F-005, REQ-F-056: json output does not change with the locale or
+/// the terminal's width.
+#[test]
+fn json_output_is_the_same_in_any_locale_and_width() {
+    let sandbox = Sandbox::new();
+    let data = |envs: &[(&str, &str)]| {
+        let mut cmd = sandbox.cmd();
+        for (name, value) in envs {
+            cmd.env(name, value);
+        }
+        let run = Run::of(cmd.args(["--format", "json", "schema", "show", "deploy"]));
+        run.assert_code(0);
+        run.envelope()["data"].clone()
+    };
+    let plain = data(&[]);
+    let german = data(&[
+        ("LANG", "de_DE.UTF-8"),
+        ("LC_ALL", "de_DE.UTF-8"),
+        ("COLUMNS", "20"),
+    ]);
+    assert_eq!(plain, german);
+}
+
+/// REQ-F-007: no escape byte ever reaches json output, even when the
+/// value a caller sent held one (it is quoted as `\u001b`).
+#[test]
+fn json_output_holds_no_escape_byte() {
+    let sandbox = Sandbox::new();
+    let run = Run::of(sandbox.cmd().args([
+        "--format",
+        "json",
+        "args",
+        "check",
+        "deploy",
+        "--cluster-id",
+        "\u{1b}[31mprod\u{1b}[0m",
+        "--version",
+        "1.2.3",
+    ]));
+    run.assert_code(2);
+    assert!(!run.stdout.contains('\u{1b}'), "{run}");
+    run.envelope();
+}
+
+/// REQ-F-009, REQ-C-005: a command that would ask, with no one to answer
+/// (no terminal, or --non-interactive), exits 4 at once with
+/// INPUT_REQUIRED and a suggestion, never waiting on stdin.
+#[test]
+fn a_question_no_one_can_answer_exits_4() {
+    let sandbox = Sandbox::new();
+    for extra in [&[][..], &["--non-interactive"]] {
+        let mut args = vec!["skill", "new", "my-skill", "--description", "Does it. Use when asked."];
+        args.extend_from_slice(extra);
+        let (run, envelope) = sandbox.json(&args);
+        run.assert_code(4);
+        assert_eq!(envelope["error"]["code"], "INPUT_REQUIRED", "{run}");
+        assert!(envelope["error"]["suggestion"].is_string(), "{run}");
+        assert!(envelope["error"]["fix_required"].is_string(), "{run}");
+        assert!(!sandbox.join("my-skill").exists());
+    }
+}
+
+/// REQ-F-013, REQ-F-069: SIGINT and SIGTERM cancel a command that is
+/// still working, which answers CANCELLED and exits 130 or 143.
+#[cfg(unix)]
+#[test]
+fn a_signal_cancels_a_command_with_an_answer() {
+    use std::process::Stdio;
+    let sandbox = Sandbox::new();
+    for (signal, name, code) in [(libc::SIGTERM, "SIGTERM", 143), (libc::SIGINT, "SIGINT", 130)] {
+        // `schema import -` waits for its spec on stdin, which stays open.
+        let child = sandbox
+            .std_cmd()
+            .args(["--format", "json", "schema", "import", "--from", "usage", "--dry-run", "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(800));
+        let pid = i32::try_from(child.id()).unwrap();
+        // SAFETY: kill(2) with a pid this test spawned and a valid signal.
+        assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+        let output = child.wait_with_output().unwrap();
+        let run = Run {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        };
+        assert_eq!(run.code, code, "{run}");
+        let envelope: Value = serde_json::from_str(&run.stdout).unwrap_or_else(|err| panic!("{err}: {run}"));
+        assert_valid_envelope(&envelope, &run.to_string());
+        assert_eq!(envelope["ok"], false);
+        assert_eq!(envelope["error"]["code"], "CANCELLED", "{run}");
+        assert_eq!(envelope["error"]["signal"], name, "{run}");
+    }
+}
+
+/// REQ-C-003, REQ-C-004: mutating commands say what they did, dry runs
+/// what they would do.
+#[test]
+fn mutating_commands_say_their_effect() {
+    let sandbox = Sandbox::new();
+    let (run, envelope) = sandbox.json(&[
+        "skill", "new", "my-skill", "--description", "Does it. Use when asked.", "--yes",
+    ]);
+    run.assert_code(0);
+    assert_eq!(envelope["data"]["effect"], "created", "{run}");
+    let (run, envelope) = sandbox.json(&["skill", "fmt", "my-skill"]);
+    run.assert_code(0);
+    assert_eq!(envelope["data"]["effect"], "noop", "{run}");
+    let (run, envelope) = sandbox.json(&["skill", "fix", "--dry-run", "my-skill"]);
+    run.assert_code(0);
+    assert_eq!(envelope["data"]["effect"], "noop", "{run}");
+    let (run, envelope) = Run::of(sandbox.cmd().args([
+        "--format", "json", "run", "--dry-run", "deploy", "--cluster-id", "prod-east-1", "--version", "1.2.3",
+    ]))
+    .stderr_envelope();
+    run.assert_code(0);
+    assert_eq!(envelope["data"]["effect"], "would_run", "{run}");
+    assert_eq!(envelope["data"]["would_affect"]["command"], "deploy", "{run}");
+}
+
+/// REQ-C-016, REQ-F-034: a sensitive value on aigent's command line is
+/// refused (its value never echoed) unless --allow-secret-argv accepts it
+/// with a warning; a parameter named like a secret but not sensitive is a
+/// lint warning (W107).
+#[test]
+fn secrets_stay_off_the_command_line_and_secret_names_must_be_sensitive() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "commands/login.yaml",
+        "name: login\ndescription: Log in\ndanger_level: mutating\nparameters:\n  token: {type: string, sensitive: true}\nsubprocess: {binary: echo, env: {TOKEN: {param: token}}}\n",
+    );
+    sandbox.write(
+        "commands/leaky.yaml",
+        "name: leaky\ndescription: Leaks\ndanger_level: safe\nparameters:\n  api_key: {type: string, pattern: '^[a-z0-9]+$'}\nsubprocess: {binary: echo, env: {API_KEY: {param: api_key}}}\n",
+    );
+    for words in [
+        &["--token", "hunter2secret"][..],
+        &["--token=hunter2secret"],
+        &["--json", r#"{"token": "hunter2secret"}"#],
+    ] {
+        let mut args = vec!["--commands", "commands", "args", "check", "login"];
+        args.extend_from_slice(words);
+        let (run, envelope) = sandbox.json(&args);
+        run.assert_code(2);
+        assert_eq!(envelope["error"]["field"], "token", "{run}");
+        assert_eq!(envelope["error"]["phase"], "validation", "{run}");
+        assert!(!run.stdout.contains("hunter2") && !run.stderr.contains("hunter2"), "{run}");
+    }
+    let (run, envelope) = sandbox.json(&[
+        "--commands", "commands", "args", "check", "--allow-secret-argv", "login", "--token", "hunter2secret",
+    ]);
+    run.assert_code(0);
+    assert!(
+        envelope["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|warning| warning.as_str().unwrap().contains("--value-from-env")),
+        "{run}"
+    );
+    let run = Run::of(
+        sandbox
+            .cmd()
+            .env("LOGIN_TOKEN", "hunter2secret")
+            .args(["--format", "json", "--commands", "commands", "args", "check", "--value-from-env", "token=LOGIN_TOKEN", "login"]),
+    );
+    run.assert_code(0);
+    let (run, envelope) = sandbox.json(&["--commands", "commands", "schema", "lint"]);
+    run.assert_code(0);
+    assert!(run.stdout.contains("W107"), "{run}");
+    let _ = envelope;
+}
+
+/// REQ-F-024's examples: every envelope names its command (the manifest's
+/// key) and when it started.
+#[test]
+fn every_envelope_names_its_command_and_when_it_started() {
+    let sandbox = Sandbox::new();
+    let (_, envelope) = sandbox.json(&["schema", "list"]);
+    assert_eq!(envelope["meta"]["command"], "schema.list");
+    let (_, envelope) = sandbox.json(&["skill", "validate", "--frobnicate"]);
+    assert_eq!(envelope["meta"]["command"], "skill.validate");
+    let stamp = envelope["meta"]["timestamp"].as_str().unwrap();
+    assert!(
+        stamp.len() == 24 && stamp.ends_with('Z') && stamp.as_bytes()[10] == b'T',
+        "{stamp}"
+    );
+}

@@ -187,6 +187,16 @@ impl Run {
         value
     }
 
+    /// For `run`, whose envelope goes to stderr without `--capture`: stderr
+    /// parsed as one envelope and checked against the spec's schema.
+    #[track_caller]
+    pub fn stderr_envelope(self) -> (Self, Value) {
+        let value: Value = serde_json::from_str(&self.stderr)
+            .unwrap_or_else(|err| panic!("stderr is not one JSON document ({err}):\n{self}"));
+        assert_valid_envelope(&value, &self.to_string());
+        (self, value)
+    }
+
     #[track_caller]
     pub fn assert_code(&self, expected: i32) -> &Self {
         assert_eq!(self.code, expected, "unexpected exit code:\n{self}");

@@ -92,7 +92,11 @@ pub fn run(args: &CheckArgs, ctx: &Context) -> Result<Outcome, CliError> {
     if args.invocation.asks_for_help(&loaded.declaration) {
         return Ok(crate::cli::schema::show::declaration_outcome(loaded, ctx));
     }
-    let warnings = crate::cli::error::diagnostic_warnings(&loaded.file, &loaded.warnings);
+    let mut warnings = crate::cli::error::diagnostic_warnings(&loaded.file, &loaded.warnings);
+    warnings.extend(
+        args.supplied
+            .secrets_on_argv(&loaded.declaration, args.invocation.arguments())?,
+    );
     let options = InvokeOptions {
         mode: Mode::Check,
         audit_log: args.audit_log.as_deref(),

@@ -182,7 +182,13 @@ fn render(
         "exports": reports,
     });
     if failures.is_empty() {
-        return Outcome::success(data, text).with_warnings(warnings);
+        // Records sent move each destination's resume point.
+        let sent = reports.iter().any(|report| report.sent > 0);
+        let effect = crate::cli::spec::Effect::of_changes(sent, false);
+        return crate::cli::spec::with_effect(
+            Outcome::success(data, text).with_warnings(warnings),
+            effect,
+        );
     }
     let body = ErrorBody::new(ErrorCode::Precondition, failures.join("; ")).with_hint(
         "nothing is lost: the next `aigent audit export` resumes after the last record the destination accepted",

@@ -85,6 +85,7 @@ pub fn run(command: &KeyCommand, ctx: &Context) -> Result<Outcome, CliError> {
         "public_key": public_path,
         "key_id": key_id,
         "public_key_hex": sign::hex(key.verifying_key().as_bytes()),
+        "effect": crate::cli::spec::Effect::Created.as_str(),
     });
     Ok(Outcome::success(data, text))
 }

@@ -114,9 +114,11 @@ pub fn run(args: &ExportArgs, ctx: &Context) -> Result<Outcome, CliError> {
         }
     }
     let data = serde_json::to_value(&exported).map_err(|err| CliError::general(err.to_string()))?;
+    use crate::cli::spec::{Effect, with_effect};
     match &args.output {
         Some(path) => {
-            if !args.force && std::fs::symlink_metadata(path).is_ok() {
+            let existed = std::fs::symlink_metadata(path).is_ok();
+            if !args.force && existed {
                 return Err(CliError::precondition(format!(
                     "{} exists; pass --force to replace it",
                     path.display()
@@ -129,11 +131,20 @@ pub fn run(args: &ExportArgs, ctx: &Context) -> Result<Outcome, CliError> {
             outcome
                 .meta
                 .insert("output".to_owned(), path.display().to_string().into());
-            Ok(outcome.with_warnings(warnings))
+            let effect = if existed {
+                Effect::Updated
+            } else {
+                Effect::Created
+            };
+            Ok(with_effect(outcome.with_warnings(warnings), effect))
         }
+        // Without --output the document is printed: nothing is written.
         None if ctx.format == OutputFormat::Text => {
             Ok(Outcome::success(data, exported.document).with_warnings(warnings))
         }
-        None => Ok(Outcome::success(data, render_report(&exported)).with_warnings(warnings)),
+        None => Ok(with_effect(
+            Outcome::success(data, render_report(&exported)).with_warnings(warnings),
+            Effect::Noop,
+        )),
     }
 }

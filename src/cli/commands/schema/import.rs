@@ -197,7 +197,19 @@ pub fn run(args: &ImportArgs, ctx: &Context) -> Result<Outcome, CliError> {
             })
         })
         .collect();
-    Ok(Outcome::success(data, text).with_warnings(warnings))
+    use crate::cli::spec::{Effect, with_effect};
+    let any = !imported.declarations.is_empty();
+    let effect = match (any, args.dry_run, args.force) {
+        (false, _, _) => Effect::Noop,
+        (true, true, _) => Effect::WouldCreate,
+        // --force may have replaced declarations that existed.
+        (true, false, true) => Effect::Updated,
+        (true, false, false) => Effect::Created,
+    };
+    Ok(with_effect(
+        Outcome::success(data, text).with_warnings(warnings),
+        effect,
+    ))
 }
 
 fn render(imported: &Import, written: bool, directory: Option<&PathBuf>) -> String {

@@ -182,7 +182,8 @@ pub fn run(args: &FixArgs, ctx: &Context) -> Result<Outcome, CliError> {
         return Ok(outcome.with_warnings(warnings));
     }
     let outcome = if still_invalid.is_empty() {
-        Outcome::success(data, text)
+        let effect = crate::cli::spec::Effect::of_changes(summary.changed > 0, args.dry_run);
+        crate::cli::spec::with_effect(Outcome::success(data, text), effect)
     } else {
         let mut error = ErrorBody::new(
             ErrorCode::FixIncomplete,

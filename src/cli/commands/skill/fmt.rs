@@ -180,5 +180,8 @@ pub fn run(args: &FmtArgs, ctx: &Context) -> Result<Outcome, CliError> {
     } else {
         Outcome::success(data(&run), text)
     };
+    // --check and --diff write nothing.
+    let effect = crate::cli::spec::Effect::of_changes(summary.changed > 0, check);
+    let outcome = crate::cli::spec::with_effect(outcome, effect);
     Ok(outcome.with_warnings(warnings))
 }
