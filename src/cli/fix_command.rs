@@ -37,7 +37,11 @@ pub fn add(outcome: &mut Outcome, command: &Command, argv: &[OsString], registry
     let Ok(name) = invocation.name() else {
         return;
     };
-    let Some(fixed) = fixed.iter().map(Value::as_str).collect::<Option<Vec<&str>>>() else {
+    let Some(fixed) = fixed
+        .iter()
+        .map(Value::as_str)
+        .collect::<Option<Vec<&str>>>()
+    else {
         return;
     };
     let Some(check) = check_line(registry, name, &fixed) else {

@@ -458,7 +458,10 @@ fn examples(command: &clap::Command) -> Vec<Value> {
             }
         }
         let (invocation, comment) = match text.rfind("  # ") {
-            Some(at) => (text[..at].trim_end(), Some(text[at + 4..].trim().to_owned())),
+            Some(at) => (
+                text[..at].trim_end(),
+                Some(text[at + 4..].trim().to_owned()),
+            ),
             None => (text.as_str(), None),
         };
         let description = comment

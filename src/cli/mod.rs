@@ -9,6 +9,7 @@ mod argv;
 mod changed;
 mod commands;
 mod complete;
+mod descriptors;
 mod error;
 mod fix_command;
 mod interactive;
@@ -396,6 +397,7 @@ fn effective_format(
 }
 
 pub fn main() -> i32 {
+    descriptors::keep_inherited_from_children();
     // A shell asking for completions (`COMPLETE=bash aigent -- ...`) is
     // answered here, and the process exits.
     clap_complete::CompleteEnv::with_factory(complete::command_to_complete)
@@ -440,8 +442,7 @@ pub fn main() -> i32 {
                     signals::cancel_on_signals(&ctx);
                 }
                 let registry_on_line = ctx.commands_dir.as_deref().filter(|_| {
-                    matches.value_source("commands")
-                        == Some(clap::parser::ValueSource::CommandLine)
+                    matches.value_source("commands") == Some(clap::parser::ValueSource::CommandLine)
                 });
                 dispatch(&cli.command, &ctx).map(|mut outcome| {
                     fix_command::add(&mut outcome, &cli.command, &argv, registry_on_line);
@@ -487,14 +488,11 @@ fn context(global: &GlobalArgs) -> Context {
     let stdout_is_terminal = std::io::stdout().is_terminal();
     let hints = TerminalHints::read(|name| std::env::var_os(name));
     let color_for = |is_terminal| {
-        Style::new(resolve_color(global.color.into(), &hints, is_terminal)).with_ascii(hints.plain())
+        Style::new(resolve_color(global.color.into(), &hints, is_terminal))
+            .with_ascii(hints.plain())
     };
     Context {
-        format: resolve_format(
-            global.format.map(Into::into),
-            stdout_is_terminal,
-            &hints,
-        ),
+        format: resolve_format(global.format.map(Into::into), stdout_is_terminal, &hints),
         style: color_for(stdout_is_terminal),
         stderr_style: color_for(std::io::stderr().is_terminal()),
         quiet: global.quiet,

@@ -46,7 +46,10 @@ pub fn cancel_on_signals(ctx: &Context) {
     let answer = |signal: &str| {
         let mut body = ErrorBody::new(
             ErrorCode::Cancelled,
-            format!("`aigent {}` was cancelled by {signal}; it stopped where it was", ctx.command.replace('.', " ")),
+            format!(
+                "`aigent {}` was cancelled by {signal}; it stopped where it was",
+                ctx.command.replace('.', " ")
+            ),
         )
         .with_extra("signal", signal);
         // The work may have been cut short part-way.

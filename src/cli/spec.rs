@@ -241,7 +241,10 @@ impl Effect {
 
 /// `outcome` with `effect` in its `data` (an object; other data is left
 /// as it is).
-pub fn with_effect(mut outcome: aigent::report::Outcome, effect: Effect) -> aigent::report::Outcome {
+pub fn with_effect(
+    mut outcome: aigent::report::Outcome,
+    effect: Effect,
+) -> aigent::report::Outcome {
     if let Some(data) = outcome.data.as_object_mut() {
         data.insert("effect".to_owned(), effect.as_str().into());
     }

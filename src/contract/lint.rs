@@ -646,7 +646,7 @@ mod tests {
             [pair(codes::Code::SecretNotSensitive, "parameters.api_key")]
         );
         let found = findings(
-            "name: t\ndescription: d\nparameters:\n  api_key: {type: string, sensitive: true}\nsubprocess: {binary: t, env: {API_KEY: {param: api_key}}}\n",
+            "name: t\ndescription: d\nparameters:\n  api_key: {type: string, sensitive: true, pattern: '^[a-z]+$'}\nsubprocess: {binary: t, env: {API_KEY: {param: api_key}}}\n",
         );
         assert!(found.is_empty(), "{found:?}");
     }

@@ -85,7 +85,9 @@ pub fn looks_like_identifier(name: &str) -> bool {
 /// `secret`, `password`, `passwd`, `passphrase`, `credential(s)`, `apikey`
 /// or `auth`, or two of them read `api key`, `private key`, `access key`,
 /// `secret key` or `client secret`. `key` alone is not one (a sort key, a
-/// primary key), nor is `author`.
+/// primary key), nor is `author`. A name that points at a secret or
+/// counts or switches something (`token-file`, `token-env`, `max-tokens`,
+/// `allow-secret-argv`) holds no secret itself.
 pub fn looks_secret(name: &str) -> bool {
     let mut words: Vec<String> = Vec::new();
     let mut current = String::new();
@@ -105,6 +107,50 @@ pub fn looks_secret(name: &str) -> bool {
     }
     words.push(current);
     words.retain(|word| !word.is_empty());
+    let points_elsewhere = words.last().is_some_and(|last| {
+        matches!(
+            last.as_str(),
+            "file"
+                | "path"
+                | "dir"
+                | "env"
+                | "var"
+                | "variable"
+                | "name"
+                | "id"
+                | "url"
+                | "uri"
+                | "type"
+                | "kind"
+                | "count"
+                | "limit"
+                | "ttl"
+                | "expiry"
+                | "length"
+                | "len"
+        )
+    });
+    let counts_or_switches = words.first().is_some_and(|first| {
+        matches!(
+            first.as_str(),
+            "max"
+                | "min"
+                | "num"
+                | "allow"
+                | "no"
+                | "with"
+                | "without"
+                | "show"
+                | "hide"
+                | "redact"
+                | "mask"
+                | "require"
+                | "use"
+        )
+    });
+    if points_elsewhere || counts_or_switches {
+        return false;
+    }
     let single = |word: &str| {
         matches!(
             word,
@@ -125,12 +171,10 @@ pub fn looks_secret(name: &str) -> bool {
     let pair = |first: &str, second: &str| {
         matches!(
             (first, second),
-            ("api" | "private" | "access" | "secret" | "signing", "key")
-                | ("client", "secret")
+            ("api" | "private" | "access" | "secret" | "signing", "key") | ("client", "secret")
         )
     };
-    words.iter().any(|word| single(word))
-        || words.windows(2).any(|two| pair(&two[0], &two[1]))
+    words.iter().any(|word| single(word)) || words.windows(2).any(|two| pair(&two[0], &two[1]))
 }
 
 #[cfg(test)]
@@ -141,15 +185,41 @@ mod tests {
     #[test]
     fn secret_names() {
         for secret in [
-            "token", "api_key", "api-key", "apiKey", "APIKey", "GITHUB_TOKEN", "password",
-            "db-passwd", "client_secret", "auth", "auth-token", "private-key", "credentials",
-            "accessKey", "apikey",
+            "token",
+            "api_key",
+            "api-key",
+            "apiKey",
+            "APIKey",
+            "GITHUB_TOKEN",
+            "password",
+            "db-passwd",
+            "client_secret",
+            "auth",
+            "auth-token",
+            "private-key",
+            "credentials",
+            "accessKey",
+            "apikey",
         ] {
             assert!(looks_secret(secret), "{secret}");
         }
         for plain in [
-            "key", "sort-key", "primary_key", "author", "keyword", "tokenizer", "path", "id",
-            "monkey", "passage",
+            "key",
+            "sort-key",
+            "primary_key",
+            "author",
+            "keyword",
+            "tokenizer",
+            "path",
+            "id",
+            "monkey",
+            "passage",
+            "token-file",
+            "token_env",
+            "max-tokens",
+            "allow-secret-argv",
+            "api-key-path",
+            "TOKEN_VAR",
         ] {
             assert!(!looks_secret(plain), "{plain}");
         }

@@ -220,7 +220,11 @@ mod tests {
             assert_eq!(env.get(name), Some(OsStr::new(value)), "{name}");
         }
         assert_eq!(env.get("LC_ALL"), Some(OsStr::new("C")));
-        assert_eq!(env.get("PAGER"), Some(OsStr::new("cat")), "env_pass does not undo it");
+        assert_eq!(
+            env.get("PAGER"),
+            Some(OsStr::new("cat")),
+            "env_pass does not undo it"
+        );
         // A dry run shows what aigent set, with its values, apart from
         // what the declaration sets.
         let shown = env.redacted();

@@ -119,13 +119,14 @@ pub fn render_show(declaration: &Declaration, file: &str, style: Style) -> Strin
     match &declaration.inputs {
         Inputs::Parameters(parameters) if parameters.is_empty() => out.push_str("no parameters\n"),
         Inputs::Parameters(parameters) => {
-            let mut rows = table(&[
-                "PARAMETER",
-                "TYPE",
-                "REQUIRED",
-                "CHECK",
-                "DEFAULT",
-                "DESCRIPTION",
+            let mut rows = table(
+                &[
+                    "PARAMETER",
+                    "TYPE",
+                    "REQUIRED",
+                    "CHECK",
+                    "DEFAULT",
+                    "DESCRIPTION",
                 ],
                 style,
             );
@@ -154,7 +155,10 @@ pub fn render_show(declaration: &Declaration, file: &str, style: Style) -> Strin
         Inputs::InputSchema(schema) => {
             out.push_str("input_schema (MCP), validated by JSON Schema 2020-12 in strict mode\n");
             let required: Vec<&str> = schema.required().collect();
-            let mut rows = table(&["PROPERTY", "TYPE", "REQUIRED", "CHECK", "DESCRIPTION"], style);
+            let mut rows = table(
+                &["PROPERTY", "TYPE", "REQUIRED", "CHECK", "DESCRIPTION"],
+                style,
+            );
             for (name, property) in schema.properties() {
                 let mut shown = format!("--{name}");
                 if declaration.is_user_controlled(name) {
@@ -180,13 +184,14 @@ pub fn render_show(declaration: &Declaration, file: &str, style: Style) -> Strin
     }
     out.push('\n');
     // The child's own statuses, and which of them count as success.
-    let mut codes = table(&[
-        "CHILD EXIT",
-        "NAME",
-        "SUCCESS",
-        "RETRYABLE",
-        "SIDE EFFECTS",
-        "DESCRIPTION",
+    let mut codes = table(
+        &[
+            "CHILD EXIT",
+            "NAME",
+            "SUCCESS",
+            "RETRYABLE",
+            "SIDE EFFECTS",
+            "DESCRIPTION",
         ],
         style,
     );

@@ -213,7 +213,9 @@ impl ErrorCode {
     /// signal, a broken audit chain, a bug).
     pub const fn fix_required(self) -> Option<&'static str> {
         Some(match self {
-            Self::ArgError => "correct the usage or the arguments named in error.errors, then reissue",
+            Self::ArgError => {
+                "correct the usage or the arguments named in error.errors, then reissue"
+            }
             Self::InvalidAgentInput => {
                 "replace the rejected values (error.errors) with real ones, then reissue"
             }
@@ -237,7 +239,9 @@ impl ErrorCode {
             }
             Self::ResultUnwritable => "choose a --result path that can be written",
             Self::ArgvUnsupported => "pass values that have an argv form",
-            Self::Conflict => "choose another target, or replace it where the command offers --force",
+            Self::Conflict => {
+                "choose another target, or replace it where the command offers --force"
+            }
             Self::ClientSettingsInvalid => "fix the client's settings file",
             Self::UnsafeWrite => "write to a regular file inside the project",
             Self::InvalidSpec => "pass a valid CLI Agent Spec manifest or usage spec",

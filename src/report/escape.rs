@@ -117,6 +117,15 @@ pub fn strip_terminal_codes(text: &str) -> Cow<'_, str> {
                         }
                     }
                 }
+                // ESC, intermediates (`(`, `#`, ...), one final byte:
+                // `ESC ( B` chooses a character set.
+                Some(c) if ('\u{20}'..='\u{2f}').contains(&c) => {
+                    while chars
+                        .next_if(|c| ('\u{20}'..='\u{2f}').contains(c))
+                        .is_some()
+                    {}
+                    chars.next_if(|c| ('\u{30}'..='\u{7e}').contains(c));
+                }
                 // A two-character sequence (or ESC at the end).
                 _ => {}
             },
@@ -197,9 +206,15 @@ mod tests {
             "Error: file not found"
         );
         assert_eq!(strip_terminal_codes("\u{1b}]0;title\u{7}x"), "x");
-        assert_eq!(strip_terminal_codes("\u{1b}]8;;http://e\u{1b}\\link\u{1b}]8;;\u{1b}\\"), "link");
+        assert_eq!(
+            strip_terminal_codes("\u{1b}]8;;http://e\u{1b}\\link\u{1b}]8;;\u{1b}\\"),
+            "link"
+        );
         assert_eq!(strip_terminal_codes("10%\r50%\r100%\n"), "10%50%100%\n");
-        assert_eq!(strip_terminal_codes("a\u{1b}[2Jb\u{1b}(Bc\u{9b}1md"), "abcd");
+        assert_eq!(
+            strip_terminal_codes("a\u{1b}[2Jb\u{1b}(Bc\u{9b}1md"),
+            "abcd"
+        );
         assert_eq!(strip_terminal_codes("\u{202e}evil\u{0}"), "evil");
         assert_eq!(strip_terminal_codes("cut \u{1b}[38;5"), "cut ");
         assert_eq!(strip_terminal_codes("end\u{1b}"), "end");

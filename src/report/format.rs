@@ -138,16 +138,30 @@ mod tests {
     /// format is asked for; an empty CI is no CI.
     #[test]
     fn ci_and_no_color_make_a_terminal_json() {
-        for pairs in [&[("CI", "true")][..], &[("NO_COLOR", "")], &[("NO_COLOR", "1")]] {
+        for pairs in [
+            &[("CI", "true")][..],
+            &[("NO_COLOR", "")],
+            &[("NO_COLOR", "1")],
+        ] {
             let hints = hints(pairs);
-            assert_eq!(resolve_format(None, true, &hints), OutputFormat::Json, "{pairs:?}");
+            assert_eq!(
+                resolve_format(None, true, &hints),
+                OutputFormat::Json,
+                "{pairs:?}"
+            );
             assert_eq!(
                 resolve_format(Some(OutputFormat::Text), true, &hints),
                 OutputFormat::Text
             );
         }
-        assert_eq!(resolve_format(None, true, &hints(&[("CI", "")])), OutputFormat::Text);
-        assert_eq!(resolve_format(None, true, &hints(&[("TERM", "dumb")])), OutputFormat::Text);
+        assert_eq!(
+            resolve_format(None, true, &hints(&[("CI", "")])),
+            OutputFormat::Text
+        );
+        assert_eq!(
+            resolve_format(None, true, &hints(&[("TERM", "dumb")])),
+            OutputFormat::Text
+        );
     }
 
     /// REQ-F-008: NO_COLOR of any value, CI, a CI service or TERM=dumb turn

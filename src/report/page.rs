@@ -37,7 +37,9 @@ pub fn max_output_bytes(lookup: impl Fn(&str) -> Option<String>) -> usize {
     MAX_OUTPUT_VARIABLES
         .iter()
         .find_map(|name| lookup(name).and_then(|text| text.trim().parse::<usize>().ok()))
-        .map_or(DEFAULT_MAX_OUTPUT_BYTES, |bytes| bytes.max(MIN_OUTPUT_BYTES))
+        .map_or(DEFAULT_MAX_OUTPUT_BYTES, |bytes| {
+            bytes.max(MIN_OUTPUT_BYTES)
+        })
 }
 
 /// What a caller asked for: where to start, how many, how many bytes.
@@ -146,7 +148,11 @@ impl Pager {
         if index < self.request.offset || self.cut.is_some() {
             return false;
         }
-        if self.request.limit.is_some_and(|limit| self.returned >= limit) {
+        if self
+            .request
+            .limit
+            .is_some_and(|limit| self.returned >= limit)
+        {
             self.cut = Some((index, Cut::Limit));
             return false;
         }
@@ -243,7 +249,10 @@ impl Page {
 
 fn fingerprint(query: &str) -> String {
     let digest = Sha256::digest(query.as_bytes());
-    digest[..4].iter().map(|byte| format!("{byte:02x}")).collect()
+    digest[..4]
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
 }
 
 fn cursor(offset: usize, fingerprint: &str) -> String {
@@ -320,7 +329,12 @@ mod tests {
         assert_eq!(taken, [0, 1]);
         assert_eq!(page.cut, Some(Cut::Bytes));
         assert_eq!(page.meta()["truncated"], true);
-        assert!(page.meta()["truncation_hint"].as_str().unwrap().contains("--cursor v1.2."));
+        assert!(
+            page.meta()["truncation_hint"]
+                .as_str()
+                .unwrap()
+                .contains("--cursor v1.2.")
+        );
         // One item larger than the cap still makes a page: paging moves on.
         let (taken, _) = pages(&request, &[100, 1]);
         assert_eq!(taken, [0]);
@@ -328,15 +342,31 @@ mod tests {
 
     #[test]
     fn a_cursor_of_another_query_or_a_forged_one_is_refused() {
-        let page = pages(&PageRequest::new("a", None, Some(1), None).unwrap(), &[1, 1]).1;
+        let page = pages(
+            &PageRequest::new("a", None, Some(1), None).unwrap(),
+            &[1, 1],
+        )
+        .1;
         let cursor = page.next_cursor.unwrap();
         assert!(matches!(
             PageRequest::new("b", Some(&cursor), None, None),
             Err(CursorError::OtherQuery(_))
         ));
-        for bad in ["", "v1", "v1.1", "v2.1.00000000", "v1.-1.00000000", "v1.1.0000000g", "v1.1.00000000.x", "v1.99999999999999999999999.00000000"] {
+        for bad in [
+            "",
+            "v1",
+            "v1.1",
+            "v2.1.00000000",
+            "v1.-1.00000000",
+            "v1.1.0000000g",
+            "v1.1.00000000.x",
+            "v1.99999999999999999999999.00000000",
+        ] {
             assert!(
-                matches!(PageRequest::new("a", Some(bad), None, None), Err(CursorError::Malformed(_))),
+                matches!(
+                    PageRequest::new("a", Some(bad), None, None),
+                    Err(CursorError::Malformed(_))
+                ),
                 "{bad}"
             );
         }
@@ -353,13 +383,25 @@ mod tests {
             }
         };
         assert_eq!(max_output_bytes(env(&[])), DEFAULT_MAX_OUTPUT_BYTES);
-        assert_eq!(max_output_bytes(env(&[("TOOL_MAX_OUTPUT_BYTES", "5242880")])), 5_242_880);
         assert_eq!(
-            max_output_bytes(env(&[("AIGENT_MAX_OUTPUT_BYTES", "9000"), ("TOOL_MAX_OUTPUT_BYTES", "5242880")])),
+            max_output_bytes(env(&[("TOOL_MAX_OUTPUT_BYTES", "5242880")])),
+            5_242_880
+        );
+        assert_eq!(
+            max_output_bytes(env(&[
+                ("AIGENT_MAX_OUTPUT_BYTES", "9000"),
+                ("TOOL_MAX_OUTPUT_BYTES", "5242880")
+            ])),
             9000
         );
-        assert_eq!(max_output_bytes(env(&[("TOOL_MAX_OUTPUT_BYTES", "1")])), MIN_OUTPUT_BYTES);
-        assert_eq!(max_output_bytes(env(&[("TOOL_MAX_OUTPUT_BYTES", "lots")])), DEFAULT_MAX_OUTPUT_BYTES);
+        assert_eq!(
+            max_output_bytes(env(&[("TOOL_MAX_OUTPUT_BYTES", "1")])),
+            MIN_OUTPUT_BYTES
+        );
+        assert_eq!(
+            max_output_bytes(env(&[("TOOL_MAX_OUTPUT_BYTES", "lots")])),
+            DEFAULT_MAX_OUTPUT_BYTES
+        );
     }
 
     proptest! {

@@ -133,7 +133,11 @@ impl ArrayWriter {
     }
 
     /// Writes an element made by [`Self::bytes_of`].
-    pub fn element_bytes(&mut self, out: &mut (impl Write + ?Sized), bytes: &[u8]) -> io::Result<()> {
+    pub fn element_bytes(
+        &mut self,
+        out: &mut (impl Write + ?Sized),
+        bytes: &[u8],
+    ) -> io::Result<()> {
         out.write_all(if self.written == 0 { b"\n" } else { b",\n" })?;
         out.write_all(self.inner_indent)?;
         out.write_all(bytes)?;

@@ -201,6 +201,7 @@ fn a_command_with_a_sensitive_input_never_gets_a_fix_command() {
         "commands",
         "args",
         "check",
+        "--allow-secret-argv",
         "login",
         "--version",
         "v1.2.3",

@@ -44,7 +44,11 @@ fn a_closed_pipe_exits_0_quietly() {
     let output = child.wait_with_output().expect("wait");
     assert_eq!(&first[..1], b"{");
     assert_eq!(output.status.code(), Some(0), "{output:?}");
-    assert!(output.stderr.is_empty(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
 }
 
 /// `--schema` forgives what is missing (a subcommand, NAME), never what is
@@ -66,7 +70,10 @@ fn schema_refuses_unknown_arguments_and_usage_errors_carry_their_phase() {
     // What is missing is still forgiven.
     let (run, envelope) = sandbox.json(&["args", "check", "--schema"]);
     run.assert_code(0);
-    assert!(envelope["data"]["commands"]["args.check"].is_object(), "{run}");
+    assert!(
+        envelope["data"]["commands"]["args.check"].is_object(),
+        "{run}"
+    );
 }
 
 /// REQ-F-048: in json mode `--help` is prose on stderr and an envelope on
@@ -85,7 +92,10 @@ fn help_in_json_mode_goes_to_stderr_with_an_envelope_on_stdout() {
     assert!(run.stderr.contains("Usage: aigent skill validate"), "{run}");
     let text = sandbox.run(&["--format", "text", "skill", "validate", "--help"]);
     text.assert_code(0);
-    assert!(text.stdout.contains("Usage: aigent skill validate"), "{text}");
+    assert!(
+        text.stdout.contains("Usage: aigent skill validate"),
+        "{text}"
+    );
     assert!(text.stderr.is_empty(), "{text}");
 }
 
@@ -123,7 +133,11 @@ fn a_run_rejections_fix_command_checks_and_never_runs() {
     let error = &envelope["error"];
     assert_eq!(error["retryable"], false, "{run}");
     assert!(error["fix_required"].is_string(), "{run}");
-    assert_eq!(error["fix_arguments"], json!(["--version", "1.2.3"]), "{run}");
+    assert_eq!(
+        error["fix_arguments"],
+        json!(["--version", "1.2.3"]),
+        "{run}"
+    );
     let fix = error["fix_command"].as_str().expect("fix_command");
     assert_eq!(
         fix,
@@ -169,11 +183,20 @@ fn retryable_comes_from_the_declared_exit_entry_and_the_danger_level() {
     let (run, envelope) = run_json(&sandbox, &["probe", "--status", "4"]);
     run.assert_code(3);
     assert_eq!(envelope["error"]["retryable"], false, "{run}");
-    let (run, envelope) = run_json(&sandbox, &["--timeout", "0.3", "probe", "--status", "sleep"]);
+    let (run, envelope) = run_json(
+        &sandbox,
+        &["--timeout", "0.3", "probe", "--status", "sleep"],
+    );
     run.assert_code(10);
     assert_eq!(envelope["error"]["code"], "TIMEOUT");
-    assert_eq!(envelope["error"]["retryable"], true, "a safe command changed nothing: {run}");
-    let (run, envelope) = run_json(&sandbox, &["--timeout", "0.3", "change", "--status", "sleep"]);
+    assert_eq!(
+        envelope["error"]["retryable"], true,
+        "a safe command changed nothing: {run}"
+    );
+    let (run, envelope) = run_json(
+        &sandbox,
+        &["--timeout", "0.3", "change", "--status", "sleep"],
+    );
     run.assert_code(10);
     assert_eq!(envelope["error"]["retryable"], false, "{run}");
 }
@@ -187,10 +210,7 @@ fn retryable_comes_from_the_declared_exit_entry_and_the_danger_level() {
 fn every_child_and_its_children_run_non_interactive_in_the_c_locale() {
     let sandbox = Sandbox::new();
     // The grandchild prints what it inherited.
-    let script = sandbox.script(
-        "bin/show-env",
-        "#!/bin/sh\nsh -c env\nexit 0\n",
-    );
+    let script = sandbox.script("bin/show-env", "#!/bin/sh\nsh -c env\nexit 0\n");
     for (name, preserve) in [("plain", ""), ("localized", "\n  preserve_locale: true")] {
         sandbox.write(
             format!("commands/{name}.yaml"),
@@ -234,7 +254,10 @@ fn every_child_and_its_children_run_non_interactive_in_the_c_locale() {
     }
     let localized = run("localized");
     localized.assert_code(0);
-    assert!(localized.stdout.contains("LC_ALL=de_DE.UTF-8\n"), "{localized}");
+    assert!(
+        localized.stdout.contains("LC_ALL=de_DE.UTF-8\n"),
+        "{localized}"
+    );
     assert!(localized.stdout.contains("PAGER=cat\n"), "{localized}");
 }
 
@@ -292,14 +315,30 @@ fn the_listings_page_by_default_and_their_cursors_walk_everything() {
     for index in 0..25 {
         let name = format!("c{index:02}");
         sandbox
-            .run(&["--commands", "commands", "args", "check", &name, "--bogus", "x"])
+            .run(&[
+                "--commands",
+                "commands",
+                "args",
+                "check",
+                &name,
+                "--bogus",
+                "x",
+            ])
             .assert_code(2);
     }
 
     let listings: [(&[&str], &str, &str); 3] = [
-        (&["--commands", "commands", "schema", "list"], "commands", "name"),
+        (
+            &["--commands", "commands", "schema", "list"],
+            "commands",
+            "name",
+        ),
         (&["audit", "show"], "records", "command"),
-        (&["skill", "validate", "--recursive", "skills"], "skills", "name"),
+        (
+            &["skill", "validate", "--recursive", "skills"],
+            "skills",
+            "name",
+        ),
     ];
     for (first, key, name) in listings {
         let pages = every_page(&sandbox, first, key);
@@ -316,9 +355,17 @@ fn the_listings_page_by_default_and_their_cursors_walk_everything() {
         assert_eq!(names, expected, "{first:?}");
         // --limit 0 lifts the limit; --limit N sets it.
         let all = every_page(&sandbox, &[first, &["--limit", "0"]].concat(), key);
-        assert_eq!(all.iter().map(Vec::len).collect::<Vec<_>>(), [25], "{first:?}");
+        assert_eq!(
+            all.iter().map(Vec::len).collect::<Vec<_>>(),
+            [25],
+            "{first:?}"
+        );
         let small = every_page(&sandbox, &[first, &["--limit", "10"]].concat(), key);
-        assert_eq!(small.iter().map(Vec::len).collect::<Vec<_>>(), [10, 10, 5], "{first:?}");
+        assert_eq!(
+            small.iter().map(Vec::len).collect::<Vec<_>>(),
+            [10, 10, 5],
+            "{first:?}"
+        );
     }
     // The validation still covers every skill.
     let (_, envelope) = sandbox.json(&["skill", "validate", "--recursive", "skills"]);
@@ -336,7 +383,9 @@ fn the_response_cap_cuts_a_page_and_cursors_are_checked() {
     for index in 0..12 {
         sandbox.write(
             format!("commands/c{index:02}.yaml"),
-            format!("name: c{index:02}\ndescription: {long}\ndanger_level: safe\nparameters: {{}}\n"),
+            format!(
+                "name: c{index:02}\ndescription: {long}\ndanger_level: safe\nparameters: {{}}\n"
+            ),
         );
     }
     let capped = |extra: &[&str]| {
@@ -344,7 +393,14 @@ fn the_response_cap_cuts_a_page_and_cursors_are_checked() {
             sandbox
                 .cmd()
                 .env("TOOL_MAX_OUTPUT_BYTES", "6000")
-                .args(["--format", "json", "--commands", "commands", "schema", "list"])
+                .args([
+                    "--format",
+                    "json",
+                    "--commands",
+                    "commands",
+                    "schema",
+                    "list",
+                ])
                 .args(extra),
         );
         let envelope = run.envelope();
@@ -372,7 +428,12 @@ fn the_response_cap_cuts_a_page_and_cursors_are_checked() {
 
     for cursor in ["garbage", "v1.3.00000000"] {
         let (run, envelope) = sandbox.json(&[
-            "--commands", "commands", "schema", "list", "--cursor", cursor,
+            "--commands",
+            "commands",
+            "schema",
+            "list",
+            "--cursor",
+            cursor,
         ]);
         run.assert_code(2);
         assert_eq!(envelope["error"]["code"], "ARG_ERROR", "{run}");
@@ -401,7 +462,13 @@ fn run_capture_puts_the_childs_output_in_the_envelope_on_stdout() {
         ),
     );
     let captured = Run::of(sandbox.cmd().args([
-        "--commands", "commands", "--format", "json", "run", "--capture", "talk",
+        "--commands",
+        "commands",
+        "--format",
+        "json",
+        "run",
+        "--capture",
+        "talk",
     ]));
     let envelope = captured.envelope();
     captured.assert_code(0);
@@ -412,38 +479,57 @@ fn run_capture_puts_the_childs_output_in_the_envelope_on_stdout() {
     assert_eq!(data["_source"], "external");
     assert_eq!(data["stdout_truncated"], false);
     assert_eq!(envelope["meta"]["truncated"], false);
-    assert!(captured.stderr.is_empty() || !captured.stderr.contains("to err"), "{captured}");
+    assert!(
+        captured.stderr.is_empty() || !captured.stderr.contains("to err"),
+        "{captured}"
+    );
 
     // Bounded: a quarter of the response cap for each stream.
-    let big = Run::of(
-        sandbox
-            .cmd()
-            .env("AIGENT_MAX_OUTPUT_BYTES", "16384")
-            .args(["--commands", "commands", "--format", "json", "run", "--capture", "talk", "--size", "big"]),
-    );
+    let big = Run::of(sandbox.cmd().env("AIGENT_MAX_OUTPUT_BYTES", "16384").args([
+        "--commands",
+        "commands",
+        "--format",
+        "json",
+        "run",
+        "--capture",
+        "talk",
+        "--size",
+        "big",
+    ]));
     let envelope = big.envelope();
     big.assert_code(0);
     assert_eq!(envelope["data"]["stdout_truncated"], true, "{big}");
-    assert_eq!(envelope["data"]["stdout"].as_str().unwrap().len(), 4096);
+    // The cut is made on the bytes read, 4096; the terminal codes in them
+    // (9 bytes) are removed after it.
+    let kept = envelope["data"]["stdout"].as_str().unwrap();
+    assert_eq!(kept.len(), 4096 - 9, "{big}");
+    assert!(
+        kept.starts_with("red out\nxxx") && kept.ends_with("xxx"),
+        "{big}"
+    );
     assert_eq!(envelope["meta"]["truncated"], true);
 
     // Without --capture, stdout is the child's own.
-    let inherited = Run::of(sandbox.cmd().args([
-        "--commands", "commands", "--format", "json", "run", "talk",
-    ]));
+    let inherited =
+        Run::of(
+            sandbox
+                .cmd()
+                .args(["--commands", "commands", "--format", "json", "run", "talk"]),
+        );
     inherited.assert_code(0);
     assert!(inherited.stdout.contains("red"), "{inherited}");
-    let envelope: Value = serde_json::from_str(
-        inherited.stderr.trim_start_matches("to err\n"),
-    )
-    .unwrap_or_else(|err| panic!("{err}: {inherited}"));
+    let envelope: Value = serde_json::from_str(inherited.stderr.trim_start_matches("to err\n"))
+        .unwrap_or_else(|err| panic!("{err}: {inherited}"));
     assert_valid_envelope(&envelope, &inherited.to_string());
     assert!(envelope["data"].get("stdout").is_none());
 
     // The manifest says what run's stdout holds in each mode.
     let (_, manifest) = sandbox.json(&["run", "--schema"]);
     let run = &manifest["data"]["commands"]["run"];
-    assert!(run["description"].as_str().unwrap().contains("--capture"), "{run}");
+    assert!(
+        run["description"].as_str().unwrap().contains("--capture"),
+        "{run}"
+    );
     assert!(
         run["flags"]["capture"]["description"]
             .as_str()
@@ -539,7 +625,13 @@ fn json_output_holds_no_escape_byte() {
 fn a_question_no_one_can_answer_exits_4() {
     let sandbox = Sandbox::new();
     for extra in [&[][..], &["--non-interactive"]] {
-        let mut args = vec!["skill", "new", "my-skill", "--description", "Does it. Use when asked."];
+        let mut args = vec![
+            "skill",
+            "new",
+            "my-skill",
+            "--description",
+            "Does it. Use when asked.",
+        ];
         args.extend_from_slice(extra);
         let (run, envelope) = sandbox.json(&args);
         run.assert_code(4);
@@ -557,11 +649,23 @@ fn a_question_no_one_can_answer_exits_4() {
 fn a_signal_cancels_a_command_with_an_answer() {
     use std::process::Stdio;
     let sandbox = Sandbox::new();
-    for (signal, name, code) in [(libc::SIGTERM, "SIGTERM", 143), (libc::SIGINT, "SIGINT", 130)] {
+    for (signal, name, code) in [
+        (libc::SIGTERM, "SIGTERM", 143),
+        (libc::SIGINT, "SIGINT", 130),
+    ] {
         // `schema import -` waits for its spec on stdin, which stays open.
         let child = sandbox
             .std_cmd()
-            .args(["--format", "json", "schema", "import", "--from", "usage", "--dry-run", "-"])
+            .args([
+                "--format",
+                "json",
+                "schema",
+                "import",
+                "--from",
+                "usage",
+                "--dry-run",
+                "-",
+            ])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -578,7 +682,8 @@ fn a_signal_cancels_a_command_with_an_answer() {
             stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
         };
         assert_eq!(run.code, code, "{run}");
-        let envelope: Value = serde_json::from_str(&run.stdout).unwrap_or_else(|err| panic!("{err}: {run}"));
+        let envelope: Value =
+            serde_json::from_str(&run.stdout).unwrap_or_else(|err| panic!("{err}: {run}"));
         assert_valid_envelope(&envelope, &run.to_string());
         assert_eq!(envelope["ok"], false);
         assert_eq!(envelope["error"]["code"], "CANCELLED", "{run}");
@@ -592,7 +697,12 @@ fn a_signal_cancels_a_command_with_an_answer() {
 fn mutating_commands_say_their_effect() {
     let sandbox = Sandbox::new();
     let (run, envelope) = sandbox.json(&[
-        "skill", "new", "my-skill", "--description", "Does it. Use when asked.", "--yes",
+        "skill",
+        "new",
+        "my-skill",
+        "--description",
+        "Does it. Use when asked.",
+        "--yes",
     ]);
     run.assert_code(0);
     assert_eq!(envelope["data"]["effect"], "created", "{run}");
@@ -603,12 +713,23 @@ fn mutating_commands_say_their_effect() {
     run.assert_code(0);
     assert_eq!(envelope["data"]["effect"], "noop", "{run}");
     let (run, envelope) = Run::of(sandbox.cmd().args([
-        "--format", "json", "run", "--dry-run", "deploy", "--cluster-id", "prod-east-1", "--version", "1.2.3",
+        "--format",
+        "json",
+        "run",
+        "--dry-run",
+        "deploy",
+        "--cluster-id",
+        "prod-east-1",
+        "--version",
+        "1.2.3",
     ]))
     .stderr_envelope();
     run.assert_code(0);
     assert_eq!(envelope["data"]["effect"], "would_run", "{run}");
-    assert_eq!(envelope["data"]["would_affect"]["command"], "deploy", "{run}");
+    assert_eq!(
+        envelope["data"]["would_affect"]["command"], "deploy",
+        "{run}"
+    );
 }
 
 /// REQ-C-016, REQ-F-034: a sensitive value on aigent's command line is
@@ -637,10 +758,20 @@ fn secrets_stay_off_the_command_line_and_secret_names_must_be_sensitive() {
         run.assert_code(2);
         assert_eq!(envelope["error"]["field"], "token", "{run}");
         assert_eq!(envelope["error"]["phase"], "validation", "{run}");
-        assert!(!run.stdout.contains("hunter2") && !run.stderr.contains("hunter2"), "{run}");
+        assert!(
+            !run.stdout.contains("hunter2") && !run.stderr.contains("hunter2"),
+            "{run}"
+        );
     }
     let (run, envelope) = sandbox.json(&[
-        "--commands", "commands", "args", "check", "--allow-secret-argv", "login", "--token", "hunter2secret",
+        "--commands",
+        "commands",
+        "args",
+        "check",
+        "--allow-secret-argv",
+        "login",
+        "--token",
+        "hunter2secret",
     ]);
     run.assert_code(0);
     assert!(
@@ -651,12 +782,17 @@ fn secrets_stay_off_the_command_line_and_secret_names_must_be_sensitive() {
             .any(|warning| warning.as_str().unwrap().contains("--value-from-env")),
         "{run}"
     );
-    let run = Run::of(
-        sandbox
-            .cmd()
-            .env("LOGIN_TOKEN", "hunter2secret")
-            .args(["--format", "json", "--commands", "commands", "args", "check", "--value-from-env", "token=LOGIN_TOKEN", "login"]),
-    );
+    let run = Run::of(sandbox.cmd().env("LOGIN_TOKEN", "hunter2secret").args([
+        "--format",
+        "json",
+        "--commands",
+        "commands",
+        "args",
+        "check",
+        "--value-from-env",
+        "token=LOGIN_TOKEN",
+        "login",
+    ]));
     run.assert_code(0);
     let (run, envelope) = sandbox.json(&["--commands", "commands", "schema", "lint"]);
     run.assert_code(0);
@@ -678,4 +814,196 @@ fn every_envelope_names_its_command_and_when_it_started() {
         stamp.len() == 24 && stamp.ends_with('Z') && stamp.as_bytes()[10] == b'T',
         "{stamp}"
     );
+}
+
+/// docs/reference/agent-spec.md: one row per requirement of the spec's
+/// text (158), no P0 left unmet, the sums it states right, and each row
+/// marked met naming a test that exists.
+#[test]
+fn the_table_names_a_test_for_every_met_row() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let page = std::fs::read_to_string(root.join("docs/reference/agent-spec.md")).unwrap();
+    let mut ids = Vec::new();
+    let mut p0 = std::collections::BTreeMap::<&str, usize>::new();
+    for row in page.lines().filter(|line| line.starts_with("| REQ-")) {
+        let cells: Vec<&str> = row.split(" | ").map(str::trim).collect();
+        assert_eq!(cells.len(), 6, "{row}");
+        let (id, priority, status, test) = (
+            cells[0].trim_start_matches("| "),
+            cells[1],
+            cells[3],
+            cells[5].trim_end_matches(" |").trim_end_matches('|').trim(),
+        );
+        assert!(["met", "partly", "not", "n/a"].contains(&status), "{row}");
+        if priority == "P0" {
+            assert_ne!(status, "not", "an unmet P0: {row}");
+            *p0.entry(status).or_default() += 1;
+        }
+        ids.push(id.to_owned());
+        if status != "met" {
+            continue;
+        }
+        assert!(test.contains("::"), "a met row names no test: {row}");
+        assert!(
+            test_exists(root, test),
+            "{id} names `{test}`, which does not exist"
+        );
+    }
+    let expected: Vec<String> = [("F", 78), ("C", 30), ("O", 50)]
+        .iter()
+        .flat_map(|(tier, count)| (1..=*count).map(move |n| format!("REQ-{tier}-{n:03}")))
+        .collect();
+    assert_eq!(ids, expected);
+    let sum = format!(
+        "Of the 51 P0 requirements, {} are met, {} partly met",
+        p0.get("met").copied().unwrap_or(0),
+        p0.get("partly").copied().unwrap_or(0)
+    );
+    assert!(page.contains(&sum), "the sum should read: {sum}");
+    let not_applicable = format!("and {}\ndo not apply", p0.get("n/a").copied().unwrap_or(0));
+    assert!(
+        page.contains(&not_applicable),
+        "should read: {not_applicable}"
+    );
+}
+
+/// Whether `path` (`module::test` in tests/it, or `a::b::tests::test` under
+/// src/) names a test function that exists.
+fn test_exists(root: &std::path::Path, path: &str) -> bool {
+    let parts: Vec<&str> = path.split("::").collect();
+    let (name, modules) = parts.split_last().unwrap();
+    let wanted = format!("fn {name}(");
+    let integration = root.join("tests/it").join(format!("{}.rs", modules[0]));
+    if integration.is_file() {
+        return std::fs::read_to_string(integration)
+            .unwrap()
+            .contains(&wanted);
+    }
+    let modules: Vec<&str> = modules.iter().copied().filter(|m| *m != "tests").collect();
+    let base = modules
+        .iter()
+        .fold(root.join("src"), |dir, module| dir.join(module));
+    [base.with_extension("rs"), base.join("mod.rs")]
+        .iter()
+        .filter_map(|file| std::fs::read_to_string(file).ok())
+        .any(|text| text.contains(&wanted))
+}
+
+/// REQ-F-041: aigent never changes its working directory.
+#[test]
+fn aigent_never_changes_its_working_directory() {
+    fn scan(dir: &std::path::Path, found: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                scan(&path, found);
+            } else if path.extension().is_some_and(|ext| ext == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                if text.contains(concat!("set_current", "_dir"))
+                    || text.contains(concat!("fchdir", "("))
+                {
+                    found.push(path.display().to_string());
+                }
+            }
+        }
+    }
+    let mut found = Vec::new();
+    scan(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut found,
+    );
+    assert!(found.is_empty(), "{found:?}");
+}
+
+/// REQ-F-071: a declared command inherits no descriptor of aigent's (the
+/// audit log, the registry) but stdin, stdout and stderr.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_child_inherits_no_descriptor_but_the_three_streams() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "commands/fds.yaml",
+        "name: fds\ndescription: List open descriptors\ndanger_level: safe\nparameters: {}\nsubprocess: {binary: ls, argv: ['-1', /proc/self/fd]}\n",
+    );
+    let run = Run::of(sandbox.cmd().args([
+        "--commands",
+        "commands",
+        "--format",
+        "json",
+        "run",
+        "--sandbox",
+        "off",
+        "--capture",
+        "fds",
+    ]));
+    let envelope = run.envelope();
+    run.assert_code(0);
+    let fds: Vec<&str> = envelope["data"]["stdout"]
+        .as_str()
+        .unwrap()
+        .lines()
+        .collect();
+    // 3 is the directory `ls` itself opened to list.
+    assert_eq!(fds, ["0", "1", "2", "3"], "{run}");
+}
+
+/// REQ-F-072, REQ-F-068, REQ-F-076: lines end in LF alone, and asking for
+/// help or the version, or listing, creates nothing in a fresh home.
+#[test]
+fn output_lines_end_in_lf_and_help_creates_nothing() {
+    let sandbox = Sandbox::new();
+    for args in [
+        &["--help"][..],
+        &["--version"],
+        &["schema", "list"],
+        &["--format", "text", "schema", "list"],
+        &["--format", "text", "run", "--help"],
+        &["args", "check", "deploy", "--version", "x"],
+    ] {
+        let run = sandbox.run(args);
+        assert!(
+            !run.stdout.contains('\r') && !run.stderr.contains('\r'),
+            "{args:?}: {run}"
+        );
+    }
+    let created: Vec<_> = ["home", "state", "config", "cache"]
+        .iter()
+        .filter(|dir| sandbox.join(dir).exists())
+        .collect();
+    // Only the rejection's audit record made a directory: the state one.
+    assert_eq!(created, [&"state"], "{created:?}");
+}
+
+/// REQ-C-015: each `output_schema` in the manifest describes the `data`
+/// its command returns (checked on a real run of each); every command
+/// that has one needs an invocation here.
+#[test]
+fn output_schemas_describe_the_data() {
+    let sandbox = Sandbox::new();
+    let (_, manifest) = sandbox.json(&["--schema"]);
+    let invocation = |path: &str| -> Vec<&str> {
+        match path {
+            "schema.list" => vec!["schema", "list"],
+            other => panic!("`{other}` has an output_schema: give it an invocation in this test"),
+        }
+    };
+    let mut checked = 0;
+    for (path, entry) in manifest["data"]["commands"].as_object().unwrap() {
+        let Some(schema) = entry.get("output_schema") else {
+            continue;
+        };
+        let validator = jsonschema::options()
+            .with_draft(jsonschema::Draft::Draft7)
+            .build(schema)
+            .unwrap_or_else(|err| panic!("{path}: the output_schema does not compile: {err}"));
+        let (run, envelope) = sandbox.json(&invocation(path));
+        run.assert_code(0);
+        let errors: Vec<String> = validator
+            .iter_errors(&envelope["data"])
+            .map(|error| format!("{error} at {}", error.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{path}: {errors:#?}\n{run}");
+        checked += 1;
+    }
+    assert!(checked >= 1);
 }

@@ -269,7 +269,14 @@ fn value_from_is_only_for_sensitive_parameters() {
             "missing.txt",
         ),
         (
-            vec!["--value-from-env", "token=HOME", "api", "--token", "x"],
+            vec![
+                "--value-from-env",
+                "token=HOME",
+                "--allow-secret-argv",
+                "api",
+                "--token",
+                "x",
+            ],
             "give it once",
         ),
     ] {

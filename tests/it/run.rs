@@ -197,6 +197,8 @@ fn injection_attempts_are_rejected_and_nothing_runs() {
         for envelope in [&mut checked, &mut ran] {
             envelope["meta"]["duration_ms"] = json!(0);
             envelope["meta"]["request_id"] = json!("(differs per process)");
+            envelope["meta"]["timestamp"] = json!("(differs per process)");
+            envelope["meta"]["command"] = json!("(differs: run, args.check)");
         }
         assert_eq!(ran, checked);
     }
@@ -587,6 +589,7 @@ subprocess: {binary: touch, hardcoded_args: ['--'], user_controlled_args: [path,
         Some("text"),
         &[
             "--dry-run",
+            "--allow-secret-argv",
             "make",
             "--path",
             "made by me.txt",
@@ -636,6 +639,8 @@ subprocess: {binary: touch, hardcoded_args: ['--'], user_controlled_args: [path,
             }},
             "timeout_ms": 600_000,
             "dry_run": true,
+            "effect": "would_run",
+            "would_affect": {"command": "make", "argv": ["touch", "--", "made.txt"]},
         })
     );
     assert!(!sandbox.join("made.txt").exists());
@@ -834,7 +839,14 @@ subprocess: {binary: echo, hardcoded_args: [login], user_controlled_args: [user,
     let run = run_in(
         &sandbox,
         Some("json"),
-        &["login", "--user", "ada", "--token", secret],
+        &[
+            "--allow-secret-argv",
+            "login",
+            "--user",
+            "ada",
+            "--token",
+            secret,
+        ],
     );
     run.assert_code(0);
     assert_eq!(
@@ -853,13 +865,28 @@ subprocess: {binary: echo, hardcoded_args: [login], user_controlled_args: [user,
     run_in(
         &sandbox,
         Some("json"),
-        &["login", "--user", "ada", "--token", rejected],
+        &[
+            "--allow-secret-argv",
+            "login",
+            "--user",
+            "ada",
+            "--token",
+            rejected,
+        ],
     )
     .assert_code(2);
     run_in(
         &sandbox,
         Some("json"),
-        &["--dry-run", "login", "--user", "ada", "--token", secret],
+        &[
+            "--dry-run",
+            "--allow-secret-argv",
+            "login",
+            "--user",
+            "ada",
+            "--token",
+            secret,
+        ],
     )
     .assert_code(0);
 

@@ -550,7 +550,7 @@ fn a_registry_of_a_thousand_declarations_works() {
         ])
         .0
         .assert_code(4);
-    let (list, listed) = sandbox.json(&["--commands", dir, "schema", "list"]);
+    let (list, listed) = sandbox.json(&["--commands", dir, "schema", "list", "--limit", "0"]);
     list.assert_code(0);
     assert_eq!(listed["data"]["commands"].as_array().unwrap().len(), 1000);
     let (missing, envelope) = sandbox.json(&["--commands", dir, "args", "check", "cmd-1000"]);

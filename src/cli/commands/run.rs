@@ -4,8 +4,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use aigent::contract::sandbox::SandboxMode;
-use aigent::guard::RawArguments;
 use aigent::exec::process::Output;
+use aigent::guard::RawArguments;
 use aigent::invoke::{InvokeError, InvokeOptions, Mode, invoke};
 use aigent::outcome::{invoke_error_body, with_warnings_first};
 use aigent::report::{EnvelopeTarget, ErrorCode, Outcome, exit};

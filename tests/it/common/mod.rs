@@ -4,9 +4,9 @@
 //! like a terminal session.
 #![allow(dead_code)]
 
+pub mod agent_spec;
 #[cfg(unix)]
 pub mod balancer;
-pub mod agent_spec;
 pub mod git;
 pub mod snapshot;
 

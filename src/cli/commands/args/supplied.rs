@@ -52,9 +52,8 @@ impl SuppliedValues {
         let Some(first) = secrets.first() else {
             return Ok(Vec::new());
         };
-        let how = |name: &str| {
-            format!("--value-from-env {name}=VAR or --value-from-file {name}=PATH")
-        };
+        let how =
+            |name: &str| format!("--value-from-env {name}=VAR or --value-from-file {name}=PATH");
         if self.allow_secret_argv {
             return Ok(secrets
                 .iter()
@@ -220,14 +219,20 @@ fn merge_object(
 fn given_parameters(arguments: &[String]) -> Vec<String> {
     use aigent::guard::RawArguments;
     match RawArguments::from_tail(arguments) {
-        RawArguments::Json(text) => serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(text)
-            .map(|object| object.keys().cloned().collect())
-            .unwrap_or_default(),
+        RawArguments::Json(text) => {
+            serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(text)
+                .map(|object| object.keys().cloned().collect())
+                .unwrap_or_default()
+        }
         RawArguments::Object(object) => object.keys().cloned().collect(),
         RawArguments::Flags(words) => words
             .iter()
             .filter_map(|word| word.strip_prefix("--"))
-            .map(|flag| flag.split_once('=').map_or(flag, |(name, _)| name).to_owned())
+            .map(|flag| {
+                flag.split_once('=')
+                    .map_or(flag, |(name, _)| name)
+                    .to_owned()
+            })
             .collect(),
     }
 }

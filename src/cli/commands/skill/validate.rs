@@ -141,7 +141,8 @@ pub fn run(args: &ValidateArgs, ctx: &Context) -> Result<Outcome, CliError> {
     } else {
         None
     };
-    let paging_ignored = page.is_none() && (args.page.limit.is_some() || args.page.cursor.is_some());
+    let paging_ignored =
+        page.is_none() && (args.page.limit.is_some() || args.page.cursor.is_some());
     let options = run_options(args, ctx);
     let selection = select(&args.paths, &options).map_err(vcs_error)?;
     let registry = registry_for(args, ctx);
