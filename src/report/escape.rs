@@ -144,6 +144,33 @@ pub fn strip_terminal_codes(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Data read from outside aigent (a skill's text) as data for an agent
+/// (CLI Agent Spec REQ-F-035, REQ-F-007): every string in `value` with
+/// its terminal codes removed, and, when `value` is an object, the marks
+/// `_source: "external"` and `_trusted: false`, since such text may hold
+/// instructions meant to steer whoever reads it. A rejected value an error
+/// quotes as evidence is not passed through this.
+pub fn external(mut value: serde_json::Value) -> serde_json::Value {
+    fn strip(value: &mut serde_json::Value) {
+        match value {
+            serde_json::Value::String(text) => {
+                if let Cow::Owned(stripped) = strip_terminal_codes(text) {
+                    *text = stripped;
+                }
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
+            serde_json::Value::Object(object) => object.values_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    strip(&mut value);
+    if let serde_json::Value::Object(object) = &mut value {
+        object.insert("_source".to_owned(), "external".into());
+        object.insert("_trusted".to_owned(), false.into());
+    }
+    value
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -195,6 +222,26 @@ mod tests {
         ] {
             assert!(matches!(escape_controls(text), Cow::Borrowed(_)), "{text}");
         }
+    }
+
+    #[test]
+    fn external_data_is_stripped_and_marked() {
+        let value = external(serde_json::json!({
+            "description": "\u{1b}[31mred\u{1b}[0m text",
+            "metadata": {"k": ["a\u{1b}]0;t\u{7}b"]},
+            "n": 1,
+        }));
+        assert_eq!(
+            value,
+            serde_json::json!({
+                "description": "red text",
+                "metadata": {"k": ["ab"]},
+                "n": 1,
+                "_source": "external",
+                "_trusted": false,
+            })
+        );
+        assert_eq!(external(serde_json::json!(null)), serde_json::json!(null));
     }
 
     #[test]

@@ -1007,3 +1007,38 @@ fn output_schemas_describe_the_data() {
     }
     assert!(checked >= 1);
 }
+
+/// REQ-F-035, REQ-F-007: a skill's text is its author's, so `skill
+/// read-properties` and `skill to-prompt` return it marked untrusted, with
+/// terminal codes removed rather than escaped.
+#[test]
+fn skill_text_is_marked_untrusted_and_stripped() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "skills/red/SKILL.md",
+        "---\nname: red\ndescription: \"Makes text \\e[31mred\\e[0m. Use when asked to colour.\"\n---\n\nBody.\n",
+    );
+    let (run, envelope) = sandbox.json(&["skill", "read-properties", "skills/red"]);
+    run.assert_code(0);
+    let data = &envelope["data"];
+    assert_eq!(
+        data["description"], "Makes text red. Use when asked to colour.",
+        "{run}"
+    );
+    assert_eq!(data["_trusted"], false, "{run}");
+    assert_eq!(data["_source"], "external", "{run}");
+    assert!(!run.stdout.contains("\\u001b"), "{run}");
+
+    let (run, envelope) = sandbox.json(&["skill", "to-prompt", "skills/red"]);
+    run.assert_code(0);
+    assert_eq!(envelope["data"]["_trusted"], false, "{run}");
+    assert!(!run.stdout.contains("\\u001b"), "{run}");
+    // The block itself keeps the text, with ESC as an XML character
+    // reference, never the byte.
+    let xml = envelope["data"]["xml"].as_str().unwrap();
+    assert!(!xml.contains('\u{1b}'), "{run}");
+    assert_eq!(
+        envelope["data"]["skills"][0]["description"],
+        "Makes text red. Use when asked to colour."
+    );
+}

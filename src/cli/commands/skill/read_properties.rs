@@ -48,5 +48,10 @@ pub fn run(args: &ReadPropertiesArgs, _ctx: &Context) -> Result<Outcome, CliErro
         serde_json::to_string_pretty(&data).map_err(|err| CliError::general(err.to_string()))?;
     let mut text = escape_json_text(&text).into_owned();
     text.push('\n');
-    Ok(Outcome::success(data, text))
+    // The frontmatter is the skill author's text (REQ-F-035); the text
+    // output stays the reference's.
+    Ok(Outcome::success(
+        aigent::report::escape::external(data),
+        text,
+    ))
 }

@@ -76,6 +76,9 @@ pub fn run(args: &ToPromptArgs, ctx: &Context) -> Result<Outcome, CliError> {
                 .collect::<Vec<_>>(),
         },
     });
+    // The skills' names and descriptions are their authors' text
+    // (REQ-F-035); the printed block stays what a prompt gets.
+    let data = aigent::report::escape::external(data);
     let Some(limit) = args.max_tokens.filter(|limit| total > *limit) else {
         return Ok(Outcome::success(data, format!("{xml}\n")));
     };
