@@ -446,7 +446,7 @@ pub fn main() -> i32 {
                 });
                 dispatch(&cli.command, &ctx).map(|mut outcome| {
                     fix_command::add(&mut outcome, &cli.command, &argv, registry_on_line);
-                    outcome
+                    hook_effect(outcome, &path)
                 })
             }
             Err(err) => Err(err),
@@ -501,6 +501,23 @@ fn context(global: &GlobalArgs) -> Context {
         buffered: false,
         command: String::new(),
         started_at: std::time::SystemTime::now(),
+    }
+}
+
+/// `hook install` and `uninstall` are mutating (REQ-C-003): their `data`
+/// gets the `effect` their `action` amounts to.
+fn hook_effect(outcome: Outcome, path: &[String]) -> Outcome {
+    if !matches!(path, [hook, leaf] if hook == "hook" && (leaf == "install" || leaf == "uninstall"))
+    {
+        return outcome;
+    }
+    let effect = outcome.data.get("action").and_then(|action| {
+        let dry_run = outcome.data.get("dry_run") == Some(&serde_json::Value::Bool(true));
+        spec::Effect::of_hook_action(action.as_str()?, dry_run)
+    });
+    match effect {
+        Some(effect) => spec::with_effect(outcome, effect),
+        None => outcome,
     }
 }
 

@@ -211,10 +211,12 @@ pub const REGISTRY_READER: &[ExitCode] = &[
 pub enum Effect {
     Created,
     Updated,
+    Deleted,
     /// Nothing needed doing, or nothing was written.
     Noop,
     WouldCreate,
     WouldUpdate,
+    WouldDelete,
 }
 
 impl Effect {
@@ -222,10 +224,32 @@ impl Effect {
         match self {
             Self::Created => "created",
             Self::Updated => "updated",
+            Self::Deleted => "deleted",
             Self::Noop => "noop",
             Self::WouldCreate => "would_create",
             Self::WouldUpdate => "would_update",
+            Self::WouldDelete => "would_delete",
         }
+    }
+
+    /// What `hook install`/`uninstall` did to the hook entry, from its
+    /// `data.action` (src/hook/install: `created` and `added` make the
+    /// entry, `replaced` changes it, `removed` and `file_removed` take it
+    /// out) and `data.dry_run`.
+    pub fn of_hook_action(action: &str, dry_run: bool) -> Option<Self> {
+        let done = match action {
+            "created" | "added" => Self::Created,
+            "replaced" => Self::Updated,
+            "removed" | "file_removed" => Self::Deleted,
+            "unchanged" | "not_installed" => Self::Noop,
+            _ => return None,
+        };
+        Some(match (done, dry_run) {
+            (Self::Created, true) => Self::WouldCreate,
+            (Self::Updated, true) => Self::WouldUpdate,
+            (Self::Deleted, true) => Self::WouldDelete,
+            (done, _) => done,
+        })
     }
 
     /// `Updated` when something changed, else `Noop`; for a dry run,

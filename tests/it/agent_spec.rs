@@ -730,6 +730,25 @@ fn mutating_commands_say_their_effect() {
         envelope["data"]["would_affect"]["command"], "deploy",
         "{run}"
     );
+    // The hook entry in an agent client's settings.
+    for (words, effect) in [
+        (
+            &["hook", "install", "--client", "claude-code", "--dry-run"][..],
+            "would_create",
+        ),
+        (&["hook", "install", "--client", "claude-code"], "created"),
+        (&["hook", "install", "--client", "claude-code"], "noop"),
+        (
+            &["hook", "uninstall", "--client", "claude-code", "--dry-run"],
+            "would_delete",
+        ),
+        (&["hook", "uninstall", "--client", "claude-code"], "deleted"),
+        (&["hook", "uninstall", "--client", "claude-code"], "noop"),
+    ] {
+        let (run, envelope) = sandbox.json(words);
+        run.assert_code(0);
+        assert_eq!(envelope["data"]["effect"], effect, "{words:?}: {run}");
+    }
 }
 
 /// REQ-C-016, REQ-F-034: a sensitive value on aigent's command line is
