@@ -505,7 +505,10 @@ fn context(global: &GlobalArgs) -> Context {
 }
 
 /// `hook install` and `uninstall` are mutating (REQ-C-003): their `data`
-/// gets the `effect` their `action` amounts to.
+/// gets the `effect` their `action` amounts to. One that changed the
+/// user's own settings (`--scope user`, which must be asked for) warns
+/// `GLOBAL_CONFIG_MODIFIED` (REQ-C-025): every project of theirs is now
+/// guarded, or no longer.
 fn hook_effect(outcome: Outcome, path: &[String]) -> Outcome {
     if !matches!(path, [hook, leaf] if hook == "hook" && (leaf == "install" || leaf == "uninstall"))
     {
@@ -515,10 +518,31 @@ fn hook_effect(outcome: Outcome, path: &[String]) -> Outcome {
         let dry_run = outcome.data.get("dry_run") == Some(&serde_json::Value::Bool(true));
         spec::Effect::of_hook_action(action.as_str()?, dry_run)
     });
-    match effect {
-        Some(effect) => spec::with_effect(outcome, effect),
-        None => outcome,
+    let Some(effect) = effect else {
+        return outcome;
+    };
+    let global = outcome
+        .data
+        .get("scope")
+        .and_then(serde_json::Value::as_str)
+        == Some("user")
+        && matches!(
+            effect,
+            spec::Effect::Created | spec::Effect::Updated | spec::Effect::Deleted
+        );
+    let file = outcome
+        .data
+        .get("file")
+        .and_then(serde_json::Value::as_str)
+        .map(str::to_owned);
+    let mut outcome = spec::with_effect(outcome, effect);
+    if global {
+        outcome.warnings.push(format!(
+            "GLOBAL_CONFIG_MODIFIED: wrote to {}",
+            file.as_deref().unwrap_or("the user's settings")
+        ));
     }
+    outcome
 }
 
 fn dispatch(command: &Command, ctx: &Context) -> Result<Outcome, CliError> {

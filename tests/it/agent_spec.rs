@@ -748,6 +748,38 @@ fn mutating_commands_say_their_effect() {
         let (run, envelope) = sandbox.json(words);
         run.assert_code(0);
         assert_eq!(envelope["data"]["effect"], effect, "{words:?}: {run}");
+        assert!(!run.stdout.contains("GLOBAL_CONFIG_MODIFIED"), "{run}");
+    }
+    // REQ-C-025: a change to the user's own settings, which must be asked
+    // for, says so.
+    for words in [
+        &[
+            "hook",
+            "install",
+            "--client",
+            "claude-code",
+            "--scope",
+            "user",
+        ][..],
+        &[
+            "hook",
+            "uninstall",
+            "--client",
+            "claude-code",
+            "--scope",
+            "user",
+        ],
+    ] {
+        let (run, envelope) = sandbox.json(words);
+        run.assert_code(0);
+        let warnings = envelope["warnings"].as_array().unwrap();
+        assert!(
+            warnings.iter().any(|warning| warning
+                .as_str()
+                .unwrap()
+                .starts_with("GLOBAL_CONFIG_MODIFIED: wrote to ")),
+            "{run}"
+        );
     }
 }
 
