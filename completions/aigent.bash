@@ -462,7 +462,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__args__subcmd__check)
-            opts="-q -h -V --audit-log --no-audit --value-from-env --value-from-file --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --audit-log --no-audit --value-from-env --value-from-file --allow-secret-argv --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -825,7 +825,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__audit__subcmd__show)
-            opts="-q -h -V --command --event --since --request-id --last --audit-log --commands --format --color --quiet --schema --help --version"
+            opts="-q -h -V --command --event --since --request-id --last --limit --cursor --audit-log --commands --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -848,6 +848,14 @@ _aigent() {
                     return 0
                     ;;
                 --last)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cursor)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2408,7 +2416,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__run)
-            opts="-q -h -V --dry-run --confirm-destructive --timeout --audit-log --result --sandbox --value-from-env --value-from-file --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --dry-run --confirm-destructive --timeout --audit-log --result --capture --sandbox --value-from-env --value-from-file --allow-secret-argv --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2703,12 +2711,20 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__schema__subcmd__list)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --limit --cursor --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cursor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
@@ -3007,7 +3023,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__new)
-            opts="-y -q -h -V --name --description --license --compatibility --allowed-tools --with --yes --commands --format --color --quiet --schema --help --version"
+            opts="-y -q -h -V --name --description --license --compatibility --allowed-tools --with --yes --non-interactive --commands --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3122,7 +3138,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__validate)
-            opts="-r -q -h -V --recursive --strict --profile --changed --base --compare-to --watch --format --color --quiet --commands --schema --help --version"
+            opts="-r -q -h -V --recursive --strict --profile --changed --base --compare-to --watch --limit --cursor --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3138,6 +3154,14 @@ _aigent() {
                     ;;
                 --compare-to)
                     COMPREPLY=($(compgen -W "work-tree index head" -- "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cursor)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --format)

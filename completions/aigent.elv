@@ -18,8 +18,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
     }
     var completions = [
         &'aigent'= {
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
@@ -33,7 +33,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand plugin 'Validate Claude Code plugins and marketplaces'
             cand schema 'The registry of declared commands: list, show, lint'
             cand args 'Check an agent''s arguments against a declared command'
-            cand run 'Check the arguments, then run the declared command as an argv (never a shell)'
+            cand run 'Check the arguments, then run the declared command as an argv (never a shell); stdout is the command''s own, or with --capture the envelope holding it'
             cand audit 'Read and check the audit log: show records, verify the hash chain'
             cand hook 'Guard the agents'' own shell tools: the hook itself, install, explain'
             cand mcp 'Serve declared commands and skills to MCP clients'
@@ -43,8 +43,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;generate'= {
             cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -60,8 +60,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;generate;man'= {
             cand --out-dir 'The directory to write into (created if missing)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -73,8 +73,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;generate;completions'= {
             cand --out-dir 'The directory to write into (created if missing)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -86,8 +86,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;generate;reference'= {
             cand --out-dir 'The directory to write into (created if missing)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -111,8 +111,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;generate;help;help'= {
         }
         &'aigent;skill'= {
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
@@ -134,8 +134,10 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --profile 'Which client''s view to take: its frontmatter keys count as known, and its stricter rules apply (docs/reference/client-profiles.md). Without it, a skill inside a .claude/ directory or a Claude Code plugin gets claude-code, any other standard'
             cand --base 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]'
             cand --compare-to 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --limit 'At most N items (0: no limit) [default: 20 in json, else all]'
+            cand --cursor 'Continue a listing where its last page ended (`meta.cursor`)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand -r 'Validate every skill below each PATH (hidden directories included; .git, node_modules and target skipped)'
             cand --recursive 'Validate every skill below each PATH (hidden directories included; .git, node_modules and target skipped)'
@@ -158,10 +160,11 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --allowed-tools 'Tools the skill may use, space-separated, e.g. "Read Bash(git:*)"'
             cand --with 'Subdirectories to create, each with a starter file the body links to (a comma list, or repeat the flag)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -y 'Do not ask anything: take every answer from the flags'
             cand --yes 'Do not ask anything: take every answer from the flags'
+            cand --non-interactive 'Never ask: without --yes, exit 4 (INPUT_REQUIRED) instead of prompting, even on a terminal'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -172,8 +175,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;skill;fmt'= {
             cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -r 'Format every skill below each PATH'
             cand --recursive 'Format every skill below each PATH'
             cand --check 'Write nothing; exit 1 if any file would change'
@@ -190,8 +193,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;skill;fix'= {
             cand --profile 'Which frontmatter keys count as known (the others move to metadata, except a key some client reads, which never moves). Without it, a skill inside a .claude/ directory or a Claude Code plugin gets claude-code, any other standard'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -r 'Fix every skill below each PATH'
             cand --recursive 'Fix every skill below each PATH'
             cand --dry-run 'Show the diffs; write nothing'
@@ -207,8 +210,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;skill;read-properties'= {
             cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -220,8 +223,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;skill;to-prompt'= {
             cand --max-tokens 'Fail (exit 1) when the listing is over N tokens (o200k_base)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -r 'List every skill below each PATH (as skill validate --recursive finds them)'
             cand --recursive 'List every skill below each PATH (as skill validate --recursive finds them)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
@@ -233,8 +236,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --version 'Print version'
         }
         &'aigent;skill;contracts'= {
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand -r 'Search each directory for skills at any depth'
             cand --recursive 'Search each directory for skills at any depth'
@@ -274,8 +277,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;plugin'= {
             cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -291,8 +294,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --base 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]'
             cand --compare-to 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --strict 'Treat warnings as errors'
             cand --changed 'Check only what this branch changed (git): since the merge base with the base revision'
             cand -q 'Print only problems: no `ok` lines, no summaries'
@@ -312,8 +315,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;plugin;help;help'= {
         }
         &'aigent;schema'= {
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
@@ -330,8 +333,10 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;schema;list'= {
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --limit 'At most N items (0: no limit) [default: 20 in json, else all]'
+            cand --cursor 'Continue a listing where its last page ended (`meta.cursor`)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
@@ -342,8 +347,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --version 'Print version'
         }
         &'aigent;schema;show'= {
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
@@ -356,8 +361,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;schema;lint'= {
             cand --base 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]'
             cand --compare-to 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --changed 'Check only what this branch changed (git): since the merge base with the base revision'
             cand --watch 'Lint again whenever a file in the --commands directory changes, printing only the findings that appeared or went away; Ctrl-C stops'
@@ -372,11 +377,10 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;schema;export'= {
             cand --to 'The policy language to write'
             cand --output 'Write the document to FILE instead of stdout'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --force 'Replace FILE when it exists'
-            cand --allow-partial 'Write the rules that can be written when some declaration cannot be exported'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -389,8 +393,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --from 'The spec''s format'
             cand --program 'The program the declarations run (the spec''s `bin` for usage; required for agent-spec, whose manifest does not name it)'
             cand --output 'The directory to write into [default: the --commands registry]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --force 'Replace existing NAME.json declarations of the same names'
             cand --dry-run 'Write nothing; report what would be written'
@@ -423,8 +427,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;schema;help;help'= {
         }
         &'aigent;args'= {
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
@@ -440,10 +444,11 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --audit-log 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
             cand --value-from-env 'Take the sensitive parameter PARAM''s value from the environment variable VAR (repeatable)'
             cand --value-from-file 'Take the sensitive parameter PARAM''s value from the file PATH, without its final newline (repeatable)'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --no-audit 'Write no audit record of a rejection (args check runs nothing)'
+            cand --allow-secret-argv 'Accept a sensitive parameter''s value among the arguments, with a warning (refused otherwise: `ps` shows aigent''s command line to every local user)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -467,11 +472,13 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --sandbox 'How strictly to enforce the command''s sandbox [default: aigent.toml''s [sandbox] mode, else best-effort]'
             cand --value-from-env 'Take the sensitive parameter PARAM''s value from the environment variable VAR (repeatable)'
             cand --value-from-file 'Take the sensitive parameter PARAM''s value from the file PATH, without its final newline (repeatable)'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --dry-run 'Print the argv that would run, and run nothing'
             cand --confirm-destructive 'Run a command declared destructive (refused with exit 2 without this)'
+            cand --capture 'Return the command''s stdout and stderr in the envelope (data.stdout, data.stderr), which then goes to stdout; without it stdout is the command''s own and the envelope goes to stderr'
+            cand --allow-secret-argv 'Accept a sensitive parameter''s value among the arguments, with a warning (refused otherwise: `ps` shows aigent''s command line to every local user)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -481,8 +488,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --version 'Print version'
         }
         &'aigent;audit'= {
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
@@ -503,10 +510,12 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --since 'Only records at or after TIME: RFC 3339 (2026-11-23T09:00:00Z), a date, or an age (30m, 2h, 7d)'
             cand --request-id 'Only records of this request (the `request_id` in every envelope''s meta)'
             cand --last 'Only the last N matching records'
+            cand --limit 'At most N items (0: no limit) [default: 20 in json, else all]'
+            cand --cursor 'Continue a listing where its last page ended (`meta.cursor`)'
             cand --audit-log 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -521,8 +530,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --expect-seq 'Fail unless the chain still reaches record N'
             cand --public-key 'Also check the signed checkpoints with this public key (from `audit key new`), and report the last'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --print-head 'Print only the head, as one line SEQ:SHA256, for storing elsewhere'
             cand --allow-legacy-prefix 'Accept lines before the first chained record (records an older aigent wrote before it kept a chain)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
@@ -535,8 +544,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;audit;key'= {
             cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -549,8 +558,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;audit;key;new'= {
             cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -574,8 +583,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --timeout 'Seconds to wait for a collector [default: aigent.toml, else 5]'
             cand --rounds 'Stop --follow after this many rounds (tests)'
             cand --audit-log 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --follow 'Keep exporting new records every --interval seconds until stopped'
             cand -q 'Print only problems: no `ok` lines, no summaries'
@@ -608,11 +617,10 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;hook'= {
             cand --client 'The client whose hook event arrives on stdin'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --route 'Rewrite a matched command into `aigent run NAME ...` where the client can rewrite it'
-            cand --headless 'Answer an ask as a deny that says how to approve (for headless runs, where nobody can answer a prompt)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -623,14 +631,12 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand explain 'Show how the hook judges a command line: each segment''s verdict and rule'
             cand install 'Add aigent''s hook to a client''s settings file (runs before each shell command)'
             cand uninstall 'Take aigent''s hook out of a client''s settings file'
-            cand doctor 'Check that the installed hook runs: its program exists and answers a probe event'
-            cand trust 'Let the hook read this project''s registry (its content as it is now)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;hook;explain'= {
             cand --cwd 'The working directory the command would run in [default: the current one]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
@@ -645,14 +651,13 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --scope 'Whose settings: the project''s (shared through the repository) or yours (every project)'
             cand --project 'The project''s root directory, for --scope project [default: the current directory]'
             cand --program 'The aigent the entry runs [default: this aigent, by absolute path]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --dry-run 'Print the change as a unified diff and write nothing'
             cand --force 'Edit a settings file that has other names (hard links); the others keep the old content'
             cand --replace 'Rewrite an aigent entry that runs another command (another path or registry)'
             cand --route 'The entry routes matched commands through `aigent run` (hook --route)'
-            cand --headless 'The entry answers an ask as a deny that says how to approve (hook --headless): for clients run headless, such as `gemini -p`, where an ask would wait for nobody'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -666,38 +671,10 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --scope 'Whose settings: the project''s (shared through the repository) or yours (every project)'
             cand --project 'The project''s root directory, for --scope project [default: the current directory]'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --dry-run 'Print the change as a unified diff and write nothing'
             cand --force 'Edit a settings file that has other names (hard links); the others keep the old content'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'aigent;hook;doctor'= {
-            cand --client 'The client whose settings file to check'
-            cand --scope 'Whose settings: the project''s or yours'
-            cand --project 'The project''s root directory [default: the current directory]'
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand -q 'Print only problems: no `ok` lines, no summaries'
-            cand --quiet 'Print only problems: no `ok` lines, no summaries'
-            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
-            cand -h 'Print help (see more with ''--help'')'
-            cand --help 'Print help (see more with ''--help'')'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'aigent;hook;trust'= {
-            cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
-            cand --check 'Only say whether it is trusted (exit 1 when not); record nothing'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -710,8 +687,6 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand explain 'Show how the hook judges a command line: each segment''s verdict and rule'
             cand install 'Add aigent''s hook to a client''s settings file (runs before each shell command)'
             cand uninstall 'Take aigent''s hook out of a client''s settings file'
-            cand doctor 'Check that the installed hook runs: its program exists and answers a probe event'
-            cand trust 'Let the hook read this project''s registry (its content as it is now)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;hook;help;explain'= {
@@ -720,15 +695,11 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;hook;help;uninstall'= {
         }
-        &'aigent;hook;help;doctor'= {
-        }
-        &'aigent;hook;help;trust'= {
-        }
         &'aigent;hook;help;help'= {
         }
         &'aigent;mcp'= {
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
@@ -754,17 +725,14 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --allowed-origin 'A browser origin allowed to call, e.g. https://app.example.com:443 (repeatable; any other Origin gets 403)'
             cand --oauth-authorization-server 'Publish OAuth protected-resource metadata (RFC 9728) naming URL as the authorization server that issues tokens for this server (repeatable; needs --oauth-resource)'
             cand --oauth-resource 'The URL clients reach this server''s MCP endpoint by, as the OAuth metadata''s `resource` (e.g. https://mcp.example.com/mcp)'
-            cand --max-connections 'Serve at most N HTTP connections that have shown the token; a request over it gets 503'
-            cand --max-unauthenticated-connections 'Hold at most N HTTP connections that have not shown the token; a new one over it closes the oldest of them read from'
+            cand --max-connections 'Serve at most N HTTP connections at once; more get 503'
             cand --read-timeout 'Give each HTTP request SECS for its headers, and SECS again for its body [default: 10 and 30]'
             cand --max-argument-bytes 'Refuse a tools/call whose arguments are over BYTES of JSON (-32602)'
             cand --max-argument-values 'Refuse a tools/call whose arguments hold over N JSON values, object keys counted (-32602)'
-            cand --max-calls 'Run at most N calls at once; a call over it waits in line for a place'
-            cand --max-queued-calls 'Let at most N calls wait for a place; a call over it is refused with a retryable error'
-            cand --queue-timeout 'Refuse a call, with a retryable error, once it has waited SECS for a place [default: 30]'
-            cand --drain 'On shutdown (stdin closed, SIGTERM, SIGINT, SIGHUP), let calls in flight run up to SECS more before cancelling them'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --max-calls 'Run at most N calls at once; a call over it is refused with a retryable error'
+            cand --drain 'On shutdown (stdin closed, SIGTERM, SIGINT), let calls in flight run up to SECS more before cancelling them'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --confirm-destructive 'Run destructive tools without asking the client first (unattended use)'
             cand --allow-remote 'Allow --http on an address that is not loopback'
@@ -785,8 +753,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;mcp;help;help'= {
         }
         &'aigent;lsp'= {
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
@@ -798,8 +766,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;completions'= {
             cand --commands 'The registry of command declarations [default: the built-in examples]'
-            cand --format 'Output format [default: text on a terminal, json otherwise]'
-            cand --color 'When to colour text output (NO_COLOR is honoured under auto)'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --static 'A self-contained script that never calls aigent back'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
@@ -815,7 +783,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand plugin 'Validate Claude Code plugins and marketplaces'
             cand schema 'The registry of declared commands: list, show, lint'
             cand args 'Check an agent''s arguments against a declared command'
-            cand run 'Check the arguments, then run the declared command as an argv (never a shell)'
+            cand run 'Check the arguments, then run the declared command as an argv (never a shell); stdout is the command''s own, or with --capture the envelope holding it'
             cand audit 'Read and check the audit log: show records, verify the hash chain'
             cand hook 'Guard the agents'' own shell tools: the hook itself, install, explain'
             cand mcp 'Serve declared commands and skills to MCP clients'
@@ -907,18 +875,12 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand explain 'Show how the hook judges a command line: each segment''s verdict and rule'
             cand install 'Add aigent''s hook to a client''s settings file (runs before each shell command)'
             cand uninstall 'Take aigent''s hook out of a client''s settings file'
-            cand doctor 'Check that the installed hook runs: its program exists and answers a probe event'
-            cand trust 'Let the hook read this project''s registry (its content as it is now)'
         }
         &'aigent;help;hook;explain'= {
         }
         &'aigent;help;hook;install'= {
         }
         &'aigent;help;hook;uninstall'= {
-        }
-        &'aigent;help;hook;doctor'= {
-        }
-        &'aigent;help;hook;trust'= {
         }
         &'aigent;help;mcp'= {
             cand serve 'Serve declared commands as guarded tools and validated skills over MCP (stdio or HTTP)'

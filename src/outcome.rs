@@ -119,6 +119,8 @@ pub fn of_invoked(name: &str, invoked: Invoked, text: TextOptions) -> Outcome {
             sandbox,
             ..
         } => {
+            // A dry run says what a run would do (CLI Agent Spec
+            // REQ-C-004): its `would_*` effect, and what it would affect.
             let data = json!({
                 "command": name,
                 "argv": argv.redacted(),
@@ -126,6 +128,8 @@ pub fn of_invoked(name: &str, invoked: Invoked, text: TextOptions) -> Outcome {
                 "timeout_ms": u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX),
                 "sandbox": sandbox,
                 "dry_run": true,
+                "effect": "would_run",
+                "would_affect": {"command": name, "argv": argv.redacted()},
             });
             let text = exec::report::render_dry_run(name, &argv, text.quiet, text.style);
             Outcome::success(data, text)

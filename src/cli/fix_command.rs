@@ -1,9 +1,14 @@
-//! `fix_command`: the corrected call as one line an agent can run, built
-//! from the library's `fix_arguments` (the corrected words after NAME) and
-//! aigent's own words before NAME exactly as given, so `--commands DIR`,
-//! `--format` and `run --dry-run` carry over. Every word is shell-quoted.
+//! `fix_command`: one line an agent can run as is to check the corrected
+//! call (CLI Agent Spec REQ-C-030), built from the library's
+//! `fix_arguments` (the corrected words after NAME). It is always an
+//! `aigent args check --no-audit`, whatever the rejected call was: it runs
+//! nothing and writes nothing, so running it twice is harmless, and never
+//! the destructive `run`. The corrected `run` itself is `fix_arguments`
+//! after `aigent run NAME`, which the text hint shows with aigent's own
+//! words before NAME exactly as given. Every word is shell-quoted.
 
 use std::ffi::OsString;
+use std::path::Path;
 
 use aigent::guard::FIX_ARGUMENTS;
 use aigent::report::Outcome;
@@ -12,12 +17,12 @@ use serde_json::Value;
 use super::Command;
 use super::args::ArgsCommand;
 
-/// The envelope key of the whole corrected command line.
-pub const FIX_COMMAND: &str = "fix_command";
-
-/// Adds `fix_command` (and a hint that shows it in text) to a Phase 1
-/// rejection that carries `fix_arguments`. `argv` is the process's.
-pub fn add(outcome: &mut Outcome, command: &Command, argv: &[OsString]) {
+/// Adds `fix_command` (and a hint that shows the corrected call in text)
+/// to a Phase 1 rejection that carries `fix_arguments`. `argv` is the
+/// process's; `registry` is the `--commands` directory when the command
+/// line named one (a registry from `AIGENT_COMMANDS` is the environment's,
+/// which the fix command runs in too).
+pub fn add(outcome: &mut Outcome, command: &Command, argv: &[OsString], registry: Option<&Path>) {
     let invocation = match command {
         Command::Args(ArgsCommand::Check(args)) => &args.invocation,
         Command::Run(args) => &args.invocation,
@@ -32,16 +37,37 @@ pub fn add(outcome: &mut Outcome, command: &Command, argv: &[OsString]) {
     let Ok(name) = invocation.name() else {
         return;
     };
-    let fixed: Option<Vec<&str>> = fixed.iter().map(Value::as_str).collect();
-    let Some(line) =
-        fixed.and_then(|fixed| command_line(argv, name, invocation.arguments().len() + 1, &fixed))
+    let Some(fixed) = fixed
+        .iter()
+        .map(Value::as_str)
+        .collect::<Option<Vec<&str>>>()
     else {
         return;
     };
-    error.hints.push(format!("corrected command: {line}"));
-    error
-        .extra
-        .insert(FIX_COMMAND.to_owned(), Value::String(line));
+    let Some(check) = check_line(registry, name, &fixed) else {
+        return;
+    };
+    let corrected = command_line(argv, name, invocation.arguments().len() + 1, &fixed)
+        .unwrap_or_else(|| check.clone());
+    error.hints.push(format!("corrected command: {corrected}"));
+    if matches!(command, Command::Run(_)) {
+        error.hints.push(format!("check it first: {check}"));
+    }
+    error.fix_command = Some(check);
+}
+
+/// `aigent [--commands DIR] args check --no-audit NAME fixed...`; `None`
+/// when the registry's path is not UTF-8.
+fn check_line(registry: Option<&Path>, name: &str, fixed: &[&str]) -> Option<String> {
+    let mut words = vec!["aigent".to_owned()];
+    if let Some(dir) = registry {
+        words.push("--commands".to_owned());
+        words.push(quote(dir.to_str()?));
+    }
+    words.extend(["args", "check", "--no-audit"].map(str::to_owned));
+    words.push(quote(name));
+    words.extend(fixed.iter().map(|word| quote(word)));
+    Some(words.join(" "))
 }
 
 /// `aigent`, the words before NAME as given, NAME, then `fixed`; `None`
@@ -94,6 +120,18 @@ mod tests {
                 .unwrap();
             assert_eq!(String::from_utf8(output.stdout).unwrap(), word, "{word:?}");
         }
+    }
+
+    #[test]
+    fn the_fix_command_checks_and_never_runs() {
+        assert_eq!(
+            check_line(Some(Path::new("my dir")), "deploy", &["--version", "1.2.3"]).as_deref(),
+            Some("aigent --commands 'my dir' args check --no-audit deploy --version 1.2.3")
+        );
+        assert_eq!(
+            check_line(None, "deploy", &["--json", "{\"a\":1}"]).as_deref(),
+            Some("aigent args check --no-audit deploy --json '{\"a\":1}'")
+        );
     }
 
     #[test]

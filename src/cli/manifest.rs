@@ -21,9 +21,12 @@ use super::spec::{Contract, ExitCode, Formats, READ_ONLY, Safe};
 /// Version of the manifest's own shape.
 pub const SCHEMA_VERSION: &str = "1.0";
 
-/// The CLI Agent Spec revision aigent follows, and whose requirement ids
-/// (REQ-...) the docs cite.
-pub const SPEC_REVISION: &str = "cli-agent-spec v1.6";
+/// The CLI Agent Spec text aigent follows, and whose requirement ids
+/// (REQ-...) the docs cite: the repository still calls itself v1.6, but
+/// has changed under that label, so the commit is what names it
+/// (docs/reference/agent-spec.md).
+pub const SPEC_REVISION: &str =
+    "cli-agent-spec/cli-agent-spec@6e163a8267fcdb107bae43c7bf14fb46ac2a47f1 (v1.6, 2026-08-06)";
 
 /// The leaf commands in the manifest: every spec with a contract.
 fn contracts() -> impl Iterator<Item = (&'static str, &'static Contract)> {
@@ -124,61 +127,79 @@ fn exit_entry(code: i32) -> (&'static str, &'static str) {
         .unwrap_or(("UNKNOWN", ""))
 }
 
-/// Codes whose entry says the same call may simply be retried once the
-/// input is fixed.
-fn retryable(code: i32) -> bool {
-    code == exit::ARG_ERROR
-}
-
 /// The whole manifest, or one command's entry (`path` such as
-/// `["skill", "validate"]`), as an outcome printed like any other.
+/// `["skill", "validate"]`), as an outcome printed like any other. The
+/// envelope's `meta` says which spec text it follows (`spec`) and holds
+/// what the spec's `CommandEntry` has no key for: each command's
+/// positional arguments (`positionals`, keyed by command path).
 pub fn outcome(path: &[String]) -> Result<Outcome, CliError> {
-    let mut manifest = manifest(&super::command());
+    let Manifest {
+        mut data,
+        mut positionals,
+    } = manifest(&super::command());
     if !path.is_empty() {
         let key = path.join(".");
-        let commands = manifest["commands"]
+        let commands = data["commands"]
             .as_object_mut()
             .expect("commands is an object");
         let entry = commands.remove(&key).ok_or_else(|| {
             CliError::not_found(format!("no command `aigent {}`", path.join(" ")))
         })?;
         commands.clear();
-        commands.insert(key, entry);
+        commands.insert(key.clone(), entry);
+        positionals.retain(|known, _| *known == key);
     }
-    let text = serde_json::to_string_pretty(&manifest)
-        .map_err(|err| CliError::general(err.to_string()))?;
-    Ok(Outcome::success(manifest, format!("{text}\n")))
+    let text =
+        serde_json::to_string_pretty(&data).map_err(|err| CliError::general(err.to_string()))?;
+    let mut outcome = Outcome::success(data, format!("{text}\n"));
+    outcome.meta.insert("spec".to_owned(), SPEC_REVISION.into());
+    outcome
+        .meta
+        .insert("positionals".to_owned(), Value::Object(positionals));
+    Ok(outcome)
 }
 
-/// Builds the manifest: `schema_version`, `tool_version`, `etag` (sha256 of
-/// the canonical JSON of everything else) and `commands` keyed by
-/// dot-separated path, groups included.
-pub fn manifest(root: &clap::Command) -> Value {
+/// The manifest (`data`, a valid `ManifestResponse`) and what it cannot
+/// hold: the positional arguments of each command that has some, keyed by
+/// command path, each shaped as a flag entry, in order.
+pub struct Manifest {
+    pub data: Value,
+    pub positionals: Map<String, Value>,
+}
+
+/// Builds the manifest: `schema_version`, `framework_version`, `etag`
+/// (sha256 of the canonical JSON of everything else) and `commands` keyed
+/// by dot-separated path, groups included. Nothing in it is outside the
+/// spec's `manifest-response.json`.
+pub fn manifest(root: &clap::Command) -> Manifest {
     let mut root = root.clone();
     root.build();
     let mut commands = Map::new();
+    let mut positionals = Map::new();
     for sub in root
         .get_subcommands()
         .filter(|sub| !sub.is_hide_set() && sub.get_name() != "help")
     {
-        collect(sub, &[], &mut commands);
+        collect(sub, &[], &mut commands, &mut positionals);
     }
-    let mut manifest = json!({
+    let mut data = json!({
         "schema_version": SCHEMA_VERSION,
-        "spec": SPEC_REVISION,
-        "tool_version": aigent::report::TOOL_VERSION,
         "framework_version": aigent::report::TOOL_VERSION,
         "commands": commands,
     });
-    let etag = etag(&manifest);
-    manifest
-        .as_object_mut()
+    let etag = etag(&data);
+    data.as_object_mut()
         .expect("manifest is an object")
         .insert("etag".to_owned(), Value::String(etag));
-    manifest
+    Manifest { data, positionals }
 }
 
-fn collect(command: &clap::Command, parents: &[&str], out: &mut Map<String, Value>) {
+fn collect(
+    command: &clap::Command,
+    parents: &[&str],
+    out: &mut Map<String, Value>,
+    positionals: &mut Map<String, Value>,
+) {
     let mut path: Vec<&str> = parents.to_vec();
     path.push(command.get_name());
     let key = path.join(".");
@@ -187,41 +208,32 @@ fn collect(command: &clap::Command, parents: &[&str], out: &mut Map<String, Valu
         .filter(|sub| !sub.is_hide_set() && sub.get_name() != "help")
         .collect();
     let mut entry = Map::new();
-    entry.insert("description".into(), about(command).into());
     let (flags, arguments) = flags_and_arguments(command);
+    entry.insert(
+        "description".into(),
+        description(command, &path, &arguments).into(),
+    );
+    if !arguments.is_empty() {
+        positionals.insert(key.clone(), Value::Object(arguments));
+    }
     if children.is_empty() {
         let contract = contract_of(&key);
         entry.insert(
             "danger_level".into(),
             contract.map_or(Safe, |c| c.danger_level).as_str().into(),
         );
-        // aigent's own commands never ask; `run` and `mcp serve` refuse a
-        // declared destructive command unless the caller confirms it.
-        entry.insert("requires_confirmation".into(), false.into());
-        if matches!(key.as_str(), "run" | "mcp.serve") {
-            entry.insert(
-                "confirmation".into(),
-                json!({
-                    "flag": "--confirm-destructive",
-                    "when": "the declared command's danger_level is destructive (see its requires_confirmation in `schema show`)",
-                    "refusal_code": aigent::report::ErrorCode::ConfirmationRequired,
-                }),
-            );
-        }
-        entry.insert("required_scopes".into(), json!([]));
         entry.insert("flags".into(), flags.into());
-        if !arguments.is_empty() {
-            entry.insert("arguments".into(), arguments.into());
-        }
         let codes = contract.map_or(READ_ONLY, |c| c.exit_codes);
         entry.insert("exit_codes".into(), exit_codes(codes).into());
+        if let Some(schema) = contract.and_then(|c| c.output_schema) {
+            entry.insert("output_schema".into(), schema());
+        }
         let examples = examples(command);
         if !examples.is_empty() {
             entry.insert("examples".into(), examples.into());
         }
     } else {
         entry.insert("danger_level".into(), "safe".into());
-        entry.insert("required_scopes".into(), json!([]));
         entry.insert("flags".into(), flags.into());
         entry.insert("exit_codes".into(), exit_codes(READ_ONLY).into());
         let subcommands: Vec<String> = children
@@ -232,8 +244,40 @@ fn collect(command: &clap::Command, parents: &[&str], out: &mut Map<String, Valu
     }
     out.insert(key, Value::Object(entry));
     for child in children {
-        collect(child, &path, out);
+        collect(child, &path, out, positionals);
     }
+}
+
+/// The command's one-line help; a command that takes positional arguments
+/// also gets its usage line, since the spec's `flags` hold options only
+/// (the arguments themselves are in the envelope's `meta.positionals`).
+fn description(command: &clap::Command, path: &[&str], arguments: &Map<String, Value>) -> String {
+    let about = about(command);
+    if arguments.is_empty() {
+        return about;
+    }
+    let words: Vec<String> = arguments
+        .iter()
+        .map(|(name, argument)| {
+            let many = argument["type"] == "array";
+            let word = if many {
+                format!("{name}...")
+            } else {
+                name.clone()
+            };
+            if argument["required"] == true {
+                word
+            } else {
+                format!("[{word}]")
+            }
+        })
+        .collect();
+    let about = about.trim_end_matches('.');
+    format!(
+        "{about}. Usage: aigent {} [OPTIONS] {}",
+        path.join(" "),
+        words.join(" ")
+    )
 }
 
 fn contract_of(path: &str) -> Option<&'static Contract> {
@@ -298,8 +342,15 @@ fn flag_entry(arg: &Arg) -> Value {
     if let Some(short) = arg.get_short() {
         entry.insert("short".into(), short.to_string().into());
     }
+    // The spec's flag entry has no key for a variable: the description
+    // names it, as `--help` does.
     if let Some(env) = arg.get_env() {
-        entry.insert("env".into(), env.to_string_lossy().into_owned().into());
+        let described = format!(
+            "{} [env: {}]",
+            entry["description"].as_str().unwrap_or_default(),
+            env.to_string_lossy()
+        );
+        entry.insert("description".into(), described.trim_start().into());
     }
     Value::Object(entry)
 }
@@ -369,7 +420,7 @@ fn exit_codes(codes: &[ExitCode]) -> Map<String, Value> {
             let value = json!({
                 "name": exit_entry(entry.code).0,
                 "description": when(entry),
-                "retryable": retryable(entry.code),
+                "retryable": entry.retryable,
                 "side_effects": entry.side_effects.as_str(),
             });
             (entry.code.to_string(), value)
@@ -378,17 +429,48 @@ fn exit_codes(codes: &[ExitCode]) -> Map<String, Value> {
 }
 
 /// Example invocations, read from the `Examples:` block of `after_help` so
-/// help and manifest say the same thing.
+/// help and manifest say the same thing: each line that starts with
+/// `aigent ` (joined with the next where it ends in `\`), described by its
+/// trailing `# comment`, else by a `# comment` line just above it, else by
+/// the command's own help line.
 fn examples(command: &clap::Command) -> Vec<Value> {
     let Some(after_help) = command.get_after_help().map(|help| help.to_string()) else {
         return Vec::new();
     };
-    after_help
-        .lines()
-        .map(str::trim)
-        .filter(|line| line.starts_with("aigent "))
-        .map(|line| json!({"command": line}))
-        .collect()
+    let mut examples = Vec::new();
+    let mut above: Option<String> = None;
+    let mut lines = after_help.lines().map(str::trim);
+    while let Some(line) = lines.next() {
+        if let Some(comment) = line.strip_prefix("# ") {
+            above = Some(comment.trim().to_owned());
+            continue;
+        }
+        let comment_above = above.take();
+        if !line.starts_with("aigent ") {
+            continue;
+        }
+        let mut text = line.to_owned();
+        while let Some(head) = text.strip_suffix('\\') {
+            let head = head.trim_end().to_owned();
+            match lines.next() {
+                Some(next) => text = format!("{head} {next}"),
+                None => text = head,
+            }
+        }
+        let (invocation, comment) = match text.rfind("  # ") {
+            Some(at) => (
+                text[..at].trim_end(),
+                Some(text[at + 4..].trim().to_owned()),
+            ),
+            None => (text.as_str(), None),
+        };
+        let description = comment
+            .filter(|comment| !comment.is_empty())
+            .or(comment_above)
+            .unwrap_or_else(|| about(command));
+        examples.push(json!({"description": description, "command": invocation}));
+    }
+    examples
 }
 
 /// sha256 of the canonical JSON (keys sorted, no whitespace), so the etag
@@ -420,6 +502,9 @@ fn canonical(value: &Value) -> Value {
 mod tests {
     use super::*;
     use crate::cli::spec::NoEffects;
+
+    /// The spec's limit on an exit code's `description` (`ExitCodeEntry`).
+    const MAX_EXIT_DESCRIPTION: usize = 120;
 
     fn leaf_paths(command: &clap::Command, parents: &[&str], out: &mut Vec<String>) {
         for sub in command
@@ -465,7 +550,7 @@ mod tests {
     #[test]
     fn help_and_manifest_read_the_one_table() {
         let root = super::super::command();
-        let manifest = manifest(&root);
+        let manifest = manifest(&root).data;
         let docs = contracts_rows();
         for (path, contract) in contracts() {
             let mut leaf = root.clone();
@@ -493,15 +578,46 @@ mod tests {
         }
     }
 
+    /// `ExitCodeEntry`'s own rules: a description of 1 to 120 characters,
+    /// and `retryable` only where nothing was changed.
     #[test]
-    fn retryable_codes_have_no_side_effects() {
+    fn exit_code_entries_keep_the_specs_rules() {
         for (path, contract) in contracts() {
             for entry in contract.exit_codes {
-                if retryable(entry.code) {
+                if entry.retryable {
                     assert_eq!(entry.side_effects, NoEffects, "{path} code {}", entry.code);
                 }
+                let description = when(entry);
+                assert!(
+                    !description.is_empty() && description.chars().count() <= MAX_EXIT_DESCRIPTION,
+                    "{path} code {}: {} characters: {description}",
+                    entry.code,
+                    description.chars().count()
+                );
             }
         }
+        for (code, _, description) in exit::TABLE {
+            assert!(
+                description.chars().count() <= MAX_EXIT_DESCRIPTION,
+                "exit {code}: {description}"
+            );
+        }
+    }
+
+    #[test]
+    fn examples_take_their_description_from_the_comment_and_join_continued_lines() {
+        let command = clap::Command::new("x").about("Does x").after_help(
+            "Examples:\n  aigent x a   # the a case\n  # the b case\n  aigent x b \\\n      --long c\n  aigent x d\n  # not an example's\n  not aigent\n  aigent x e",
+        );
+        assert_eq!(
+            Value::from(examples(&command)),
+            json!([
+                {"description": "the a case", "command": "aigent x a"},
+                {"description": "the b case", "command": "aigent x b --long c"},
+                {"description": "Does x", "command": "aigent x d"},
+                {"description": "Does x", "command": "aigent x e"},
+            ])
+        );
     }
 
     #[test]

@@ -9,13 +9,16 @@ mod argv;
 mod changed;
 mod commands;
 mod complete;
+mod descriptors;
 mod error;
 mod fix_command;
 mod interactive;
 mod manifest;
 mod output;
+mod page;
 mod profile;
 mod sarif;
+mod signals;
 mod spec;
 mod watch;
 
@@ -27,7 +30,9 @@ use std::sync::LazyLock;
 use clap::builder::PossibleValue;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
-use aigent::report::{ColorChoice, Outcome, OutputFormat, Style, resolve_color, resolve_format};
+use aigent::report::{
+    ColorChoice, Outcome, OutputFormat, Style, TerminalHints, resolve_color, resolve_format,
+};
 
 use commands::{args, audit, completions, generate, hook, lsp, mcp, plugin, run, schema, skill};
 pub use error::CliError;
@@ -48,7 +53,7 @@ static LONG_VERSION: LazyLock<String> = LazyLock::new(|| match option_env!("AIGE
     long_version = LONG_VERSION.as_str(),
     about = ABOUT,
     propagate_version = true,
-    after_help = "Examples:\n  aigent skill validate --recursive skills/\n  aigent schema show deploy\n  aigent args check deploy --cluster-id prod-east-1 --version 1.2.3\n  aigent run --dry-run deploy --cluster-id prod-east-1 --version 1.2.3\n  aigent --schema"
+    after_help = "Examples:\n  # validate every skill below skills/\n  aigent skill validate --recursive skills/\n  # one command's schema, readable\n  aigent schema show deploy\n  # check arguments given as flags\n  aigent args check deploy --cluster-id prod-east-1 --version 1.2.3\n  # the argv that would run; nothing runs\n  aigent run --dry-run deploy --cluster-id prod-east-1 --version 1.2.3\n  # this manifest\n  aigent --schema"
 )]
 pub struct Cli {
     #[command(flatten)]
@@ -61,7 +66,7 @@ pub struct Cli {
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Global options")]
 pub struct GlobalArgs {
-    /// Output format [default: text on a terminal, json otherwise]
+    /// Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]
     #[arg(
         long,
         global = true,
@@ -71,7 +76,7 @@ pub struct GlobalArgs {
     )]
     pub format: Option<FormatArg>,
 
-    /// When to colour text output (NO_COLOR is honoured under auto)
+    /// When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)
     #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
     pub color: ColorArg,
 
@@ -171,32 +176,32 @@ impl From<ColorArg> for ColorChoice {
 pub enum Command {
     /// Validate, scaffold, inspect and render Agent Skills
     #[command(
-        after_help = "Examples:\n  aigent skill validate --recursive skills/\n  aigent skill new my-skill\n  aigent skill read-properties skills/my-skill\n  aigent skill to-prompt skills/*/"
+        after_help = "Examples:\n  # validate every skill below skills/\n  aigent skill validate --recursive skills/\n  # scaffold a skill\n  aigent skill new my-skill\n  # a skill's frontmatter\n  aigent skill read-properties skills/my-skill\n  # the prompt block for these skills\n  aigent skill to-prompt skills/*/"
     )]
     Skill(skill::SkillArgs),
     /// Validate Claude Code plugins and marketplaces
     #[command(
-        after_help = "Examples:\n  aigent plugin validate .\n  aigent plugin validate plugins/formatter"
+        after_help = "Examples:\n  # a marketplace root or a plugin\n  aigent plugin validate .\n  # one plugin\n  aigent plugin validate plugins/formatter"
     )]
     Plugin(plugin::PluginArgs),
     /// The registry of declared commands: list, show, lint
     #[command(
         subcommand,
-        after_help = "Examples:\n  aigent schema list\n  aigent schema show deploy --format json-schema\n  aigent --commands ./commands schema lint"
+        after_help = "Examples:\n  # the declared commands\n  aigent schema list\n  # a command's arguments as JSON Schema\n  aigent schema show deploy --format json-schema\n  # lint a registry\n  aigent --commands ./commands schema lint"
     )]
     Schema(schema::SchemaCommand),
     /// Check an agent's arguments against a declared command
     #[command(
         subcommand,
-        after_help = "Examples:\n  aigent args check deploy --cluster-id prod-east-1 --version 1.2.3\n  aigent args check deploy --json '{\"cluster-id\": \"prod-east-1\", \"version\": \"1.2.3\"}'"
+        after_help = "Examples:\n  # check arguments given as flags\n  aigent args check deploy --cluster-id prod-east-1 --version 1.2.3\n  # the same arguments as one JSON object\n  aigent args check deploy --json '{\"cluster-id\": \"prod-east-1\", \"version\": \"1.2.3\"}'"
     )]
     Args(args::ArgsCommand),
-    /// Check the arguments, then run the declared command as an argv (never a shell)
+    /// Check the arguments, then run the declared command as an argv (never a shell); stdout is the command's own, or with --capture the envelope holding it
     Run(run::RunArgs),
     /// Read and check the audit log: show records, verify the hash chain
     #[command(
         subcommand,
-        after_help = "Examples:\n  aigent audit show --command deploy --since 2h\n  aigent audit verify"
+        after_help = "Examples:\n  # one command's records in the last two hours\n  aigent audit show --command deploy --since 2h\n  # check the hash chain\n  aigent audit verify"
     )]
     Audit(audit::AuditCommand),
     /// Guard the agents' own shell tools: the hook itself, install, explain
@@ -204,7 +209,7 @@ pub enum Command {
     /// Serve declared commands and skills to MCP clients
     #[command(
         subcommand,
-        after_help = "Examples:\n  aigent mcp serve --commands ./commands --skills ./skills"
+        after_help = "Examples:\n  # serve a registry and skills over stdio\n  aigent mcp serve --commands ./commands --skills ./skills"
     )]
     Mcp(mcp::McpCommand),
     /// Serve diagnostics, fixes, hover and completion to editors (Language Server Protocol)
@@ -233,6 +238,11 @@ pub struct Context {
     /// held and returned as the outcome's text instead, for a caller that
     /// reads the outcome (the test of every claimed format).
     pub buffered: bool,
+    /// The command's path as the manifest keys it (`skill.validate`), for
+    /// the envelope's `meta.command`.
+    pub command: String,
+    /// When the command started, for the envelope's `meta.timestamp`.
+    pub started_at: std::time::SystemTime,
 }
 
 impl Command {
@@ -279,6 +289,34 @@ fn specs() -> impl Iterator<Item = &'static CommandSpec> {
     .into_iter()
     .flatten()
     .copied()
+}
+
+/// Whether a command stops at SIGINT and SIGTERM with a `CANCELLED`
+/// answer ([`signals`]): every command that runs to an end on its own.
+/// `run` passes signals to its child; `skill new`, `--watch`, the servers
+/// and the hook handle them themselves. Exhaustive, so a new command has
+/// to say.
+fn answers_signals(command: &Command) -> bool {
+    use skill::SkillCommand;
+    match command {
+        Command::Skill(skill) => match &skill.command {
+            SkillCommand::Validate(args) => !args.watch,
+            SkillCommand::New(_) => false,
+            SkillCommand::ReadProperties(_)
+            | SkillCommand::ToPrompt(_)
+            | SkillCommand::Fmt(_)
+            | SkillCommand::Fix(_)
+            | SkillCommand::Contracts(_) => true,
+        },
+        Command::Schema(schema::SchemaCommand::Lint(args)) => !args.watch,
+        Command::Plugin(_)
+        | Command::Schema(_)
+        | Command::Args(_)
+        | Command::Audit(_)
+        | Command::Completions(_)
+        | Command::Generate(_) => true,
+        Command::Run(_) | Command::Hook(_) | Command::Mcp(_) | Command::Lsp(_) => false,
+    }
 }
 
 /// Whether a command's product is a document (the `<available_skills>`
@@ -345,7 +383,8 @@ fn effective_format(
         return Ok(format);
     }
     if from_environment {
-        return Ok(resolve_format(None, stdout_is_terminal));
+        let hints = TerminalHints::read(|name| std::env::var_os(name));
+        return Ok(resolve_format(None, stdout_is_terminal, &hints));
     }
     let speakers: Vec<String> = speakers(format)
         .map(|spec| format!("`aigent {}`", spec.words()))
@@ -358,6 +397,7 @@ fn effective_format(
 }
 
 pub fn main() -> i32 {
+    descriptors::keep_inherited_from_children();
     // A shell asking for completions (`COMPLETE=bash aigent -- ...`) is
     // answered here, and the process exits.
     clap_complete::CompleteEnv::with_factory(complete::command_to_complete)
@@ -380,6 +420,7 @@ pub fn main() -> i32 {
     };
     let mut ctx = context(&cli.global);
     let path = argv::subcommand_path(&matches);
+    ctx.command = path.join(".");
     let result = if cli.global.schema {
         manifest::outcome(&path)
     } else {
@@ -397,9 +438,15 @@ pub fn main() -> i32 {
                 let from_flag =
                     matches.value_source("format") == Some(clap::parser::ValueSource::CommandLine);
                 ctx.format = document_format(format, &cli.command, from_flag);
+                if answers_signals(&cli.command) {
+                    signals::cancel_on_signals(&ctx);
+                }
+                let registry_on_line = ctx.commands_dir.as_deref().filter(|_| {
+                    matches.value_source("commands") == Some(clap::parser::ValueSource::CommandLine)
+                });
                 dispatch(&cli.command, &ctx).map(|mut outcome| {
-                    fix_command::add(&mut outcome, &cli.command, &argv);
-                    outcome
+                    fix_command::add(&mut outcome, &cli.command, &argv, registry_on_line);
+                    hook_effect(outcome, &path)
                 })
             }
             Err(err) => Err(err),
@@ -412,36 +459,90 @@ pub fn main() -> i32 {
 /// requires (a subcommand, NAME); they still get their manifest. Anything
 /// else that failed to parse is a usage error.
 fn manifest_despite(err: clap::Error, words: &[std::ffi::OsString], started: Instant) -> i32 {
-    let Some(lenient) = argv::lenient(words).filter(argv::wants_schema) else {
+    use clap::error::ErrorKind;
+    // Only what is missing is forgiven: an unknown or malformed argument
+    // is a usage error with `--schema` as without it.
+    let only_missing = matches!(
+        err.kind(),
+        ErrorKind::MissingRequiredArgument
+            | ErrorKind::MissingSubcommand
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    );
+    let Some(lenient) = argv::lenient(words)
+        .filter(argv::wants_schema)
+        .filter(|_| only_missing)
+    else {
         return output::write_usage_error(&err, started);
     };
     let Ok(global) = GlobalArgs::from_arg_matches(&lenient) else {
         return output::write_usage_error(&err, started);
     };
     let path = argv::subcommand_path(&lenient);
-    output::write_result(manifest::outcome(&path), &context(&global), started)
+    let mut ctx = context(&global);
+    ctx.command = path.join(".");
+    output::write_result(manifest::outcome(&path), &ctx, started)
 }
 
 fn context(global: &GlobalArgs) -> Context {
     use std::io::IsTerminal;
     let stdout_is_terminal = std::io::stdout().is_terminal();
-    let no_color = std::env::var("NO_COLOR").ok();
+    let hints = TerminalHints::read(|name| std::env::var_os(name));
     let color_for = |is_terminal| {
-        Style::new(resolve_color(
-            global.color.into(),
-            no_color.as_deref(),
-            is_terminal,
-        ))
+        Style::new(resolve_color(global.color.into(), &hints, is_terminal))
+            .with_ascii(hints.plain())
     };
     Context {
-        format: resolve_format(global.format.map(Into::into), stdout_is_terminal),
+        format: resolve_format(global.format.map(Into::into), stdout_is_terminal, &hints),
         style: color_for(stdout_is_terminal),
         stderr_style: color_for(std::io::stderr().is_terminal()),
         quiet: global.quiet,
         commands_dir: argv::registry_dir(global.commands.as_deref()),
         stdout_is_terminal,
         buffered: false,
+        command: String::new(),
+        started_at: std::time::SystemTime::now(),
     }
+}
+
+/// `hook install` and `uninstall` are mutating (REQ-C-003): their `data`
+/// gets the `effect` their `action` amounts to. One that changed the
+/// user's own settings (`--scope user`, which must be asked for) warns
+/// `GLOBAL_CONFIG_MODIFIED` (REQ-C-025): every project of theirs is now
+/// guarded, or no longer.
+fn hook_effect(outcome: Outcome, path: &[String]) -> Outcome {
+    if !matches!(path, [hook, leaf] if hook == "hook" && (leaf == "install" || leaf == "uninstall"))
+    {
+        return outcome;
+    }
+    let effect = outcome.data.get("action").and_then(|action| {
+        let dry_run = outcome.data.get("dry_run") == Some(&serde_json::Value::Bool(true));
+        spec::Effect::of_hook_action(action.as_str()?, dry_run)
+    });
+    let Some(effect) = effect else {
+        return outcome;
+    };
+    let global = outcome
+        .data
+        .get("scope")
+        .and_then(serde_json::Value::as_str)
+        == Some("user")
+        && matches!(
+            effect,
+            spec::Effect::Created | spec::Effect::Updated | spec::Effect::Deleted
+        );
+    let file = outcome
+        .data
+        .get("file")
+        .and_then(serde_json::Value::as_str)
+        .map(str::to_owned);
+    let mut outcome = spec::with_effect(outcome, effect);
+    if global {
+        outcome.warnings.push(format!(
+            "GLOBAL_CONFIG_MODIFIED: wrote to {}",
+            file.as_deref().unwrap_or("the user's settings")
+        ));
+    }
+    outcome
 }
 
 fn dispatch(command: &Command, ctx: &Context) -> Result<Outcome, CliError> {
@@ -760,7 +861,8 @@ mod tests {
                 .map(|help| help.to_string())
                 .unwrap_or_default();
             assert!(
-                after_help.contains("Examples:\n  aigent "),
+                after_help.contains("Examples:\n  aigent ")
+                    || after_help.contains("Examples:\n  # "),
                 "`{path}` --help has no examples"
             );
             for sub in command

@@ -7,7 +7,7 @@ use std::time::Instant;
 use aigent::report::escape::escape_controls;
 use aigent::report::pretty::Indented;
 use aigent::report::{
-    EnvelopeTarget, ErrorBody, ErrorCode, Outcome, OutputFormat, Style, Written, exit,
+    EnvelopeTarget, ErrorBody, ErrorCode, Outcome, OutputFormat, Phase, Style, Written, exit,
 };
 
 use super::{CliError, Context, FormatArg};
@@ -17,6 +17,8 @@ pub fn write_result(result: Result<Outcome, CliError>, ctx: &Context, started: I
     if let (Some(error), Some(dir)) = (outcome.error.as_mut(), &ctx.commands_dir) {
         name_the_registry(&mut error.hints, dir);
     }
+    stamp(&mut outcome, &ctx.command, ctx.started_at);
+    super::signals::output_started();
     let written = if outcome.written == Written::All {
         Ok(())
     } else if outcome.written == Written::Body && ctx.format == OutputFormat::Json {
@@ -59,8 +61,9 @@ pub fn write_result(result: Result<Outcome, CliError>, ctx: &Context, started: I
 /// `body` writes to stdout (in json mode, the envelope's `data`, which
 /// this opens; [`write_result`] closes the envelope after it) and returns
 /// the outcome, whose warnings and error are written after the body as
-/// any outcome's are. A failed write (a closed pipe) ends the command:
-/// its outcome has no verdict.
+/// any outcome's are. A failed write ends the command: its outcome has no
+/// verdict. A closed pipe (`| head`) exits 0 quietly, since the reader
+/// stopped reading (REQ-F-014); any other failure exits 1.
 pub fn stream(ctx: &Context, body: impl FnOnce(&mut dyn Write) -> io::Result<Outcome>) -> Outcome {
     if ctx.buffered && ctx.format != OutputFormat::Json {
         let mut text = Vec::new();
@@ -72,6 +75,7 @@ pub fn stream(ctx: &Context, body: impl FnOnce(&mut dyn Write) -> io::Result<Out
             Err(err) => CliError::of(ErrorCode::Internal, err.to_string()).into_outcome(),
         };
     }
+    super::signals::output_started();
     let mut stdout = io::BufWriter::new(io::stdout().lock());
     let written = if ctx.format == OutputFormat::Json {
         stdout
@@ -83,11 +87,11 @@ pub fn stream(ctx: &Context, body: impl FnOnce(&mut dyn Write) -> io::Result<Out
     match written.and_then(|outcome| stdout.flush().map(|()| outcome)) {
         Ok(outcome) => outcome.after_writing(Written::Body),
         Err(err) => {
+            let mut cut = Outcome::success(serde_json::Value::Null, "").after_writing(Written::All);
             if err.kind() != io::ErrorKind::BrokenPipe {
                 let _ = writeln!(io::stderr(), "error: cannot write output: {err}");
+                cut.exit_code = exit::GENERAL_ERROR;
             }
-            let mut cut = Outcome::success(serde_json::Value::Null, "").after_writing(Written::All);
-            cut.exit_code = exit::GENERAL_ERROR;
             cut
         }
     }
@@ -97,7 +101,8 @@ pub fn stream(ctx: &Context, body: impl FnOnce(&mut dyn Write) -> io::Result<Out
 /// caller that must print it later without rendering anything (a signal
 /// handler). `meta.duration_ms` is 0: the moment of printing is unknown.
 pub fn render_failure(err: CliError, ctx: &Context) -> (String, String) {
-    let outcome = err.into_outcome();
+    let mut outcome = err.into_outcome();
+    stamp(&mut outcome, &ctx.command, ctx.started_at);
     if ctx.format == OutputFormat::Json {
         let mut document = serde_json::to_string_pretty(&outcome.envelope(0)).unwrap_or_default();
         document.push('\n');
@@ -110,8 +115,30 @@ pub fn render_failure(err: CliError, ctx: &Context) -> (String, String) {
     (String::new(), String::from_utf8_lossy(&stderr).into_owned())
 }
 
+/// `meta.command` (the manifest's key for the command, `skill.validate`;
+/// the root's is empty) and `meta.timestamp` (when it started, RFC 3339 in
+/// UTC), which every envelope carries (REQ-F-024's examples).
+fn stamp(outcome: &mut Outcome, command: &str, started_at: std::time::SystemTime) {
+    outcome
+        .meta
+        .entry("command")
+        .or_insert_with(|| command.into());
+    outcome.meta.entry("timestamp").or_insert_with(|| {
+        humantime::format_rfc3339_millis(started_at)
+            .to_string()
+            .into()
+    });
+}
+
 fn elapsed_ms(started: Instant) -> u64 {
     u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX)
+}
+
+/// The wall-clock time of `started`.
+fn started_at(started: Instant) -> std::time::SystemTime {
+    std::time::SystemTime::now()
+        .checked_sub(started.elapsed())
+        .unwrap_or_else(std::time::SystemTime::now)
 }
 
 fn write_stdout(text: &str) -> io::Result<()> {
@@ -206,32 +233,58 @@ fn write_error_prose(out: &mut impl Write, error: &ErrorBody, style: Style) -> i
     Ok(())
 }
 
-/// A clap error: help and version go to stdout with exit 0; real usage
-/// errors keep clap's rendering on stderr and, in json mode, also get an
-/// envelope on stdout so an agent never has to parse prose.
+/// A clap error: help and version exit 0; real usage errors keep clap's
+/// rendering on stderr and, in json mode, also get an envelope on stdout
+/// so an agent never has to parse prose. Help goes to stdout in text mode;
+/// in json mode (stdout not a terminal, unless the format says otherwise)
+/// it goes to stderr and stdout gets an envelope whose `meta` points at
+/// the manifest (REQ-F-048). The version is one parseable line on stdout.
 pub fn write_usage_error(err: &clap::Error, started: Instant) -> i32 {
     use clap::error::ErrorKind;
-    if matches!(
-        err.kind(),
-        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
-    ) {
+    if err.kind() == ErrorKind::DisplayVersion {
         return match err.print() {
             Ok(()) => exit::SUCCESS,
             Err(io_err) if io_err.kind() == io::ErrorKind::BrokenPipe => exit::SUCCESS,
             Err(_) => exit::GENERAL_ERROR,
         };
     }
-    let _ = err.print();
     let scanned = scan_before_parse();
+    if err.kind() == ErrorKind::DisplayHelp {
+        if !scanned.json {
+            return match err.print() {
+                Ok(()) => exit::SUCCESS,
+                Err(io_err) if io_err.kind() == io::ErrorKind::BrokenPipe => exit::SUCCESS,
+                Err(_) => exit::GENERAL_ERROR,
+            };
+        }
+        let _ = write!(io::stderr(), "{}", err.render());
+        let mut outcome = Outcome::success(serde_json::Value::Null, String::new());
+        stamp(&mut outcome, &scanned.path.join("."), started_at(started));
+        outcome.meta.insert("help".to_owned(), true.into());
+        let mut schema_ref = vec!["aigent".to_owned()];
+        schema_ref.extend(scanned.path.iter().cloned());
+        schema_ref.push("--schema".to_owned());
+        outcome
+            .meta
+            .insert("schema_ref".to_owned(), schema_ref.join(" ").into());
+        return match write_envelope(&outcome, elapsed_ms(started)) {
+            Err(io_err) if io_err.kind() != io::ErrorKind::BrokenPipe => exit::GENERAL_ERROR,
+            _ => exit::SUCCESS,
+        };
+    }
+    let _ = err.print();
     let is_run = scanned.is_run;
     if scanned.json || (is_run && scanned.result_file.is_some()) {
         let body = usage_error_body(err);
         let mut outcome = Outcome::failure(serde_json::Value::Null, body, String::new());
-        // `run` never puts its envelope on stdout, which is the child's;
-        // `--result PATH` gets it even for a usage error.
+        stamp(&mut outcome, &scanned.path.join("."), started_at(started));
+        // `run` puts its envelope on stdout only with `--capture` (stdout
+        // is the child's otherwise); `--result PATH` gets it even for a
+        // usage error.
         if is_run {
             outcome.envelope_target = match scanned.result_file {
                 Some(path) => EnvelopeTarget::File(path),
+                None if scanned.capture => EnvelopeTarget::Stdout,
                 None => EnvelopeTarget::Stderr,
             };
         }
@@ -269,6 +322,8 @@ fn usage_error_body(err: &clap::Error) -> ErrorBody {
         message_lines.join(" ")
     };
     let mut body = ErrorBody::new(ErrorCode::ArgError, message);
+    // clap refused the command line before anything ran.
+    body.phase = Some(Phase::Validation);
     body.hints = hints;
     body.field = match err.get(ContextKind::InvalidArg) {
         Some(ContextValue::String(arg)) => Some(arg.clone()),
@@ -283,7 +338,11 @@ fn usage_error_body(err: &clap::Error) -> ErrorBody {
 /// the terminal test).
 fn scan_before_parse() -> ScannedArgs {
     use std::io::IsTerminal;
-    let words: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // A help flag ends clap's parse even when lenient: read the line
+    // without it, so `--help` still tells which command it was asked of.
+    let words: Vec<std::ffi::OsString> = std::env::args_os()
+        .filter(|word| word != "--help" && word != "-h")
+        .collect();
     let matches = super::argv::lenient(&words);
     let format = matches
         .as_ref()
@@ -293,12 +352,24 @@ fn scan_before_parse() -> ScannedArgs {
     // a pipe still gets its envelope.
     let json = match format {
         Some(format) => format == FormatArg::Json,
-        None => !io::stdout().is_terminal(),
+        None => {
+            let hints = aigent::report::TerminalHints::read(|name| std::env::var_os(name));
+            aigent::report::resolve_format(None, io::stdout().is_terminal(), &hints).is_json()
+        }
     };
     let run = matches
         .as_ref()
         .and_then(|matches| matches.subcommand_matches("run"));
     ScannedArgs {
+        path: matches
+            .as_ref()
+            .map(super::argv::subcommand_path)
+            .map(|path| match path.split_first() {
+                // `aigent help skill validate` asks about `skill validate`.
+                Some((first, rest)) if first == "help" => rest.to_vec(),
+                _ => path,
+            })
+            .unwrap_or_default(),
         json,
         is_run: run.is_some(),
         result_file: run
@@ -308,14 +379,22 @@ fn scan_before_parse() -> ScannedArgs {
                     .flatten()
             })
             .cloned(),
+        capture: run
+            .and_then(|run| run.try_get_one::<bool>("capture").ok().flatten())
+            .copied()
+            .unwrap_or(false),
     }
 }
 
 /// What the command line says about output before it could be parsed.
 struct ScannedArgs {
+    /// The subcommand's words (`["skill", "validate"]`).
+    path: Vec<String>,
     json: bool,
     /// The command is `run`, whose stdout belongs to the child.
     is_run: bool,
     /// `run --result PATH`: where that run wants its envelope.
     result_file: Option<std::path::PathBuf>,
+    /// `run --capture`: the envelope goes to stdout.
+    capture: bool,
 }

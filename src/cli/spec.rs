@@ -32,6 +32,10 @@ pub struct CommandSpec {
 pub struct Contract {
     pub danger_level: DangerLevel,
     pub exit_codes: &'static [ExitCode],
+    /// The JSON Schema of the envelope's `data` on success, made from the
+    /// type that serialises it (never written by hand); `None` where the
+    /// command's data has no such type yet.
+    pub output_schema: Option<fn() -> serde_json::Value>,
 }
 
 /// The `--format` values a command honours.
@@ -88,20 +92,44 @@ pub const fn leaf(
         contract: Some(Contract {
             danger_level,
             exit_codes,
+            output_schema: None,
         }),
         formats,
         registry,
     }
 }
 
+/// The JSON Schema (draft-07, as the CLI Agent Spec's `output_schema`
+/// is) of `T`, the type a command's `data` is serialised from.
+pub fn output_schema<T: schemars::JsonSchema>() -> serde_json::Value {
+    let schema = schemars::generate::SchemaSettings::draft07()
+        .into_generator()
+        .into_root_schema_for::<T>();
+    serde_json::to_value(schema).unwrap_or_default()
+}
+
+impl CommandSpec {
+    /// The spec, with the schema of its `data` on success: give it
+    /// [`output_schema`] of the type that `data` is serialised from.
+    pub const fn with_output_schema(mut self, schema: fn() -> serde_json::Value) -> Self {
+        if let Some(contract) = &mut self.contract {
+            contract.output_schema = Some(schema);
+        }
+        self
+    }
+}
+
 /// One exit status a command can return: how much of the world it says
 /// was changed (CLI Agent Spec), and what it means for this command
-/// (`None`: the general meaning in [`exit::TABLE`]).
+/// (`None`: the general meaning in [`exit::TABLE`]). `retryable` has the
+/// spec's meaning: the same call, unchanged, may succeed (and so nothing
+/// was changed); a status the caller must fix something for is not.
 #[derive(Debug, Clone, Copy)]
 pub struct ExitCode {
     pub code: i32,
     pub side_effects: SideEffects,
     pub when: Option<&'static str>,
+    pub retryable: bool,
 }
 
 /// `code` with its general meaning.
@@ -110,6 +138,7 @@ pub const fn code(code: i32, side_effects: SideEffects) -> ExitCode {
         code,
         side_effects,
         when: None,
+        retryable: false,
     }
 }
 
@@ -119,6 +148,7 @@ pub const fn code_when(code: i32, side_effects: SideEffects, when: &'static str)
         code,
         side_effects,
         when: Some(when),
+        retryable: false,
     }
 }
 
@@ -173,3 +203,74 @@ pub const REGISTRY_READER: &[ExitCode] = &[
         "the registry or the named command does not exist",
     ),
 ];
+
+/// What a mutating command did (CLI Agent Spec REQ-C-003), in its `data`
+/// as `effect`; a dry run says what it would have done (REQ-C-004,
+/// `would_*`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    Created,
+    Updated,
+    Deleted,
+    /// Nothing needed doing, or nothing was written.
+    Noop,
+    WouldCreate,
+    WouldUpdate,
+    WouldDelete,
+}
+
+impl Effect {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Created => "created",
+            Self::Updated => "updated",
+            Self::Deleted => "deleted",
+            Self::Noop => "noop",
+            Self::WouldCreate => "would_create",
+            Self::WouldUpdate => "would_update",
+            Self::WouldDelete => "would_delete",
+        }
+    }
+
+    /// What `hook install`/`uninstall` did to the hook entry, from its
+    /// `data.action` (src/hook/install: `created` and `added` make the
+    /// entry, `replaced` changes it, `removed` and `file_removed` take it
+    /// out) and `data.dry_run`.
+    pub fn of_hook_action(action: &str, dry_run: bool) -> Option<Self> {
+        let done = match action {
+            "created" | "added" => Self::Created,
+            "replaced" => Self::Updated,
+            "removed" | "file_removed" => Self::Deleted,
+            "unchanged" | "not_installed" => Self::Noop,
+            _ => return None,
+        };
+        Some(match (done, dry_run) {
+            (Self::Created, true) => Self::WouldCreate,
+            (Self::Updated, true) => Self::WouldUpdate,
+            (Self::Deleted, true) => Self::WouldDelete,
+            (done, _) => done,
+        })
+    }
+
+    /// `Updated` when something changed, else `Noop`; for a dry run,
+    /// `WouldUpdate` when something would.
+    pub const fn of_changes(changed: bool, dry_run: bool) -> Self {
+        match (changed, dry_run) {
+            (false, _) => Self::Noop,
+            (true, false) => Self::Updated,
+            (true, true) => Self::WouldUpdate,
+        }
+    }
+}
+
+/// `outcome` with `effect` in its `data` (an object; other data is left
+/// as it is).
+pub fn with_effect(
+    mut outcome: aigent::report::Outcome,
+    effect: Effect,
+) -> aigent::report::Outcome {
+    if let Some(data) = outcome.data.as_object_mut() {
+        data.insert("effect".to_owned(), effect.as_str().into());
+    }
+    outcome
+}

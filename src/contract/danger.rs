@@ -102,6 +102,7 @@ mod tests {
             env: Vec::new(),
             env_pass: Vec::new(),
             syntax: None,
+            preserve_locale: false,
         }
     }
 

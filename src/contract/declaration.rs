@@ -683,6 +683,9 @@ pub struct Subprocess {
     /// `syntax` as written; [`Subprocess::syntax`] finds the program's own
     /// otherwise.
     pub syntax: Option<Syntax>,
+    /// `preserve_locale: true`: the child keeps the caller's locale instead
+    /// of `LC_ALL=C` (see `exec::env`).
+    pub preserve_locale: bool,
 }
 
 /// `subprocess.env.NAME`: a literal, or a parameter's value.
@@ -779,6 +782,7 @@ impl Subprocess {
             env: Vec::new(),
             env_pass: Vec::new(),
             syntax: None,
+            preserve_locale: false,
         }
     }
 
@@ -847,6 +851,9 @@ impl Serialize for Subprocess {
         }
         if let Some(syntax) = self.syntax {
             out.serialize_entry("syntax", syntax.as_str())?;
+        }
+        if self.preserve_locale {
+            out.serialize_entry("preserve_locale", &true)?;
         }
         out.end()
     }

@@ -38,6 +38,7 @@ pub const CHECKS: &[Check] = &[
     path_roots_are_paths,
     required_has_no_default,
     identifiers_have_patterns,
+    secrets_are_sensitive,
     raw_shell_in_scripts,
 ];
 
@@ -691,6 +692,25 @@ fn identifiers_have_patterns(declaration: &Declaration, _: &LintContext<'_>) -> 
         .collect()
 }
 
+/// A parameter named like a secret must be `sensitive`, or its value is
+/// written in clear wherever arguments are shown (REQ-F-034, REQ-C-016).
+fn secrets_are_sensitive(declaration: &Declaration, _: &LintContext<'_>) -> Vec<Diagnostic> {
+    declaration
+        .input_names()
+        .into_iter()
+        .filter(|name| super::naming::looks_secret(name) && !declaration.is_sensitive(name))
+        .map(|name| {
+            Diagnostic::new(
+                codes::Code::SecretNotSensitive,
+                format!(
+                    "`{name}` is named like a secret but is not `sensitive: true`, so its value is shown in the envelope, dry runs and the audit log; mark it sensitive (and pass it with --value-from-env), or rename it"
+                ),
+            )
+            .with_field(format!("parameters.{name}"))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -720,6 +740,21 @@ mod tests {
 
     fn pair(code: impl std::fmt::Display, field: &str) -> (String, String) {
         (code.to_string(), field.to_owned())
+    }
+
+    #[test]
+    fn a_parameter_named_like_a_secret_must_be_sensitive() {
+        let found = findings(
+            "name: t\ndescription: d\nparameters:\n  api_key: {type: string, pattern: '^[a-z]+$'}\n  author: {type: string}\nsubprocess: {binary: t, argv: [{param: author}], env: {API_KEY: {param: api_key}}}\n",
+        );
+        assert_eq!(
+            found,
+            [pair(codes::Code::SecretNotSensitive, "parameters.api_key")]
+        );
+        let found = findings(
+            "name: t\ndescription: d\nparameters:\n  api_key: {type: string, sensitive: true, pattern: '^[a-z]+$'}\nsubprocess: {binary: t, env: {API_KEY: {param: api_key}}}\n",
+        );
+        assert!(found.is_empty(), "{found:?}");
     }
 
     #[test]

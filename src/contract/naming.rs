@@ -80,10 +80,150 @@ pub fn looks_like_identifier(name: &str) -> bool {
         .any(|suffix| lower.ends_with(suffix))
 }
 
+/// A parameter name that says it holds a secret (CLI Agent Spec REQ-F-034,
+/// REQ-C-016): one of its words (split on `-`, `_` and case) is `token`,
+/// `secret`, `password`, `passwd`, `passphrase`, `credential(s)`, `apikey`
+/// or `auth`, or two of them read `api key`, `private key`, `access key`,
+/// `secret key` or `client secret`. `key` alone is not one (a sort key, a
+/// primary key), nor is `author`. A name that points at a secret or
+/// counts or switches something (`token-file`, `token-env`, `max-tokens`,
+/// `allow-secret-argv`) holds no secret itself.
+pub fn looks_secret(name: &str) -> bool {
+    let mut words: Vec<String> = Vec::new();
+    let mut current = String::new();
+    let mut previous_lower = false;
+    for c in name.chars() {
+        if c == '-' || c == '_' || c == '.' || c == ' ' {
+            words.push(std::mem::take(&mut current));
+            previous_lower = false;
+            continue;
+        }
+        // camelCase: a capital after a small letter starts a word.
+        if c.is_ascii_uppercase() && previous_lower {
+            words.push(std::mem::take(&mut current));
+        }
+        previous_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        current.push(c.to_ascii_lowercase());
+    }
+    words.push(current);
+    words.retain(|word| !word.is_empty());
+    let points_elsewhere = words.last().is_some_and(|last| {
+        matches!(
+            last.as_str(),
+            "file"
+                | "path"
+                | "dir"
+                | "env"
+                | "var"
+                | "variable"
+                | "name"
+                | "id"
+                | "url"
+                | "uri"
+                | "type"
+                | "kind"
+                | "count"
+                | "limit"
+                | "ttl"
+                | "expiry"
+                | "length"
+                | "len"
+        )
+    });
+    let counts_or_switches = words.first().is_some_and(|first| {
+        matches!(
+            first.as_str(),
+            "max"
+                | "min"
+                | "num"
+                | "allow"
+                | "no"
+                | "with"
+                | "without"
+                | "show"
+                | "hide"
+                | "redact"
+                | "mask"
+                | "require"
+                | "use"
+        )
+    });
+    if points_elsewhere || counts_or_switches {
+        return false;
+    }
+    let single = |word: &str| {
+        matches!(
+            word,
+            "token"
+                | "tokens"
+                | "secret"
+                | "secrets"
+                | "password"
+                | "passwd"
+                | "passphrase"
+                | "credential"
+                | "credentials"
+                | "apikey"
+                | "auth"
+                | "pat"
+        )
+    };
+    let pair = |first: &str, second: &str| {
+        matches!(
+            (first, second),
+            ("api" | "private" | "access" | "secret" | "signing", "key") | ("client", "secret")
+        )
+    };
+    words.iter().any(|word| single(word)) || words.windows(2).any(|two| pair(&two[0], &two[1]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::contract::pattern_anchoring_problem;
+
+    #[test]
+    fn secret_names() {
+        for secret in [
+            "token",
+            "api_key",
+            "api-key",
+            "apiKey",
+            "APIKey",
+            "GITHUB_TOKEN",
+            "password",
+            "db-passwd",
+            "client_secret",
+            "auth",
+            "auth-token",
+            "private-key",
+            "credentials",
+            "accessKey",
+            "apikey",
+        ] {
+            assert!(looks_secret(secret), "{secret}");
+        }
+        for plain in [
+            "key",
+            "sort-key",
+            "primary_key",
+            "author",
+            "keyword",
+            "tokenizer",
+            "path",
+            "id",
+            "monkey",
+            "passage",
+            "token-file",
+            "token_env",
+            "max-tokens",
+            "allow-secret-argv",
+            "api-key-path",
+            "TOKEN_VAR",
+        ] {
+            assert!(!looks_secret(plain), "{plain}");
+        }
+    }
 
     #[test]
     fn command_names() {

@@ -186,6 +186,7 @@ pub const SUBPROCESS_FIELDS: &[&str] = &[
     "env",
     "env_pass",
     "syntax",
+    "preserve_locale",
 ];
 
 /// The fields of one entry of `exit_codes`.
@@ -947,6 +948,7 @@ impl Reader {
         subprocess.env = env.unwrap_or_default();
         subprocess.env_pass = env_pass.unwrap_or_default();
         subprocess.syntax = syntax;
+        subprocess.preserve_locale = self.optional_bool(object, "preserve_locale", "subprocess");
         Some(subprocess)
     }
 

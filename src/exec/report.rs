@@ -26,6 +26,9 @@ pub struct ChildExit {
     pub success: bool,
     /// The declaration's entry for `code`, when it has one.
     pub declared: Option<ExitCode>,
+    /// The command is declared `safe` (it changes nothing), so a run cut
+    /// short by its time limit may simply be run again.
+    pub read_only: bool,
 }
 
 impl ChildExit {
@@ -38,6 +41,7 @@ impl ChildExit {
             code,
             success: !cut_short && code.is_some_and(|code| declaration.is_success_exit(code)),
             declared: code.and_then(|code| declaration.exit_code(code).cloned()),
+            read_only: declaration.danger_level == Some(crate::contract::DangerLevel::Safe),
         }
     }
 
@@ -78,14 +82,15 @@ impl ChildExit {
 }
 
 /// `data` for an execution: the same keys whatever the outcome, so that a
-/// caller can read them without looking at `error` first.
+/// caller can read them without looking at `error` first. With captured
+/// output also `stdout` and `stderr` (see [`captured_data`]).
 pub fn execution_data(
     command: &str,
     argv: &Argv,
     finished: &Finished,
     child_exit: &ChildExit,
 ) -> Value {
-    json!({
+    let mut data = json!({
         "command": command,
         "argv": argv.redacted(),
         "phase": Phase::Execution,
@@ -97,7 +102,37 @@ pub fn execution_data(
         "timed_out": finished.timed_out,
         "cancelled": finished.cancelled,
         "interrupted_by": finished.interrupted_by,
-    })
+    });
+    if let (Some(stdout), Some(stderr), Some(object)) =
+        (&finished.stdout, &finished.stderr, data.as_object_mut())
+    {
+        object.extend(captured_data(stdout, stderr));
+    }
+    data
+}
+
+/// What the child wrote, as data for an agent (CLI Agent Spec REQ-F-035,
+/// REQ-F-007, REQ-F-016): `stdout` and `stderr` as text (invalid UTF-8
+/// replaced, terminal codes removed), whether each was cut at the capture
+/// limit, and the marks of data from outside aigent, `_source: "external"`
+/// and `_trusted: false`, since a program's output may hold instructions
+/// meant to steer whoever reads it.
+pub fn captured_data(
+    stdout: &super::process::Captured,
+    stderr: &super::process::Captured,
+) -> serde_json::Map<String, Value> {
+    let text = |captured: &super::process::Captured| {
+        let lossy = String::from_utf8_lossy(&captured.bytes);
+        crate::report::escape::strip_terminal_codes(&lossy).into_owned()
+    };
+    let mut data = serde_json::Map::new();
+    data.insert("stdout".to_owned(), text(stdout).into());
+    data.insert("stderr".to_owned(), text(stderr).into());
+    data.insert("stdout_truncated".to_owned(), stdout.truncated.into());
+    data.insert("stderr_truncated".to_owned(), stderr.truncated.into());
+    data.insert("_source".to_owned(), "external".into());
+    data.insert("_trusted".to_owned(), false.into());
+    data
 }
 
 /// `error` for an execution that did not end in a success status, with
@@ -162,12 +197,22 @@ pub fn execution_error(
     };
     let mut body = ErrorBody::new(code, message);
     body.phase = Some(Phase::Execution);
-    // The declaration knows better than the generic code whether running
-    // it again can help.
-    if code == ErrorCode::CommandFailed
-        && let Some(entry) = &child_exit.declared
-    {
-        body.retryable = entry.retryable;
+    // The declaration knows better than the generic code whether the same
+    // call may succeed (REQ-C-014): the child's declared entry for its
+    // status, which can only say so where that status changed nothing; a
+    // timeout of a command declared `safe` (REQ-F-012).
+    match (code, &child_exit.declared) {
+        (ErrorCode::CommandFailed, Some(entry)) => {
+            use crate::contract::SideEffects;
+            let changed_nothing = match entry.side_effects {
+                SideEffects::None => true,
+                SideEffects::Unknown => child_exit.read_only,
+                SideEffects::Partial | SideEffects::Complete => false,
+            };
+            body.retryable = entry.retryable && changed_nothing;
+        }
+        (ErrorCode::Timeout, _) => body.retryable = child_exit.read_only,
+        _ => {}
     }
     Some(
         body.with_extra("child_exit_code", finished.exit_code())
@@ -218,7 +263,8 @@ pub fn confirmation_required(command: &str, argv: &Argv) -> ErrorBody {
     .with_hint(format!(
         "confirm with `aigent run --confirm-destructive {command} ...`, or look first with `aigent run --dry-run {command} ...`"
     ));
-    body.phase = Some(Phase::Confirmation);
+    // Refused before anything ran, as a Phase 1 rejection is.
+    body.phase = Some(Phase::Validation);
     body
 }
 

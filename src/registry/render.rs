@@ -2,7 +2,7 @@
 //! and `schema lint` (whose other formats come from [`LintFindings`]).
 //! Each takes a [`Style`] and returns a `String`.
 
-use comfy_table::{Table, presets};
+use comfy_table::Table;
 use serde_json::Value;
 
 use super::changed::ChangedSelection;
@@ -13,11 +13,9 @@ use crate::contract::{ArgvPart, Declaration, FlagForm, Inputs, ParamType, Parame
 use crate::report::findings::{Findings, TextOptions};
 use crate::report::{Diagnostic, SCHEMA_CODES_PAGE, Style, escape_controls, sarif};
 
-fn table(header: &[&str]) -> Table {
+fn table(header: &[&str], style: Style) -> Table {
     let mut table = Table::new();
-    table
-        .load_style(presets::UTF8_FULL_CONDENSED)
-        .force_no_tty();
+    table.load_style(style.table_preset()).force_no_tty();
     table.set_header(header.to_vec());
     table
 }
@@ -29,9 +27,9 @@ pub fn render_list(reports: &[FileReport], style: Style) -> String {
     }
     let layered = reports.iter().any(|report| report.layer.is_some());
     let mut rows = if layered {
-        table(&["NAME", "LAYER", "DANGER", "DESCRIPTION"])
+        table(&["NAME", "LAYER", "DANGER", "DESCRIPTION"], style)
     } else {
-        table(&["NAME", "DANGER", "DESCRIPTION"])
+        table(&["NAME", "DANGER", "DESCRIPTION"], style)
     };
     for report in reports {
         let mut row = match &report.declaration {
@@ -133,14 +131,17 @@ pub fn render_show(declaration: &Declaration, file: &str, style: Style) -> Strin
     match &declaration.inputs {
         Inputs::Parameters(parameters) if parameters.is_empty() => out.push_str("no parameters\n"),
         Inputs::Parameters(parameters) => {
-            let mut rows = table(&[
-                "PARAMETER",
-                "TYPE",
-                "REQUIRED",
-                "CHECK",
-                "DEFAULT",
-                "DESCRIPTION",
-            ]);
+            let mut rows = table(
+                &[
+                    "PARAMETER",
+                    "TYPE",
+                    "REQUIRED",
+                    "CHECK",
+                    "DEFAULT",
+                    "DESCRIPTION",
+                ],
+                style,
+            );
             for parameter in parameters {
                 rows.add_row(vec![
                     flag_name(declaration, parameter),
@@ -166,7 +167,10 @@ pub fn render_show(declaration: &Declaration, file: &str, style: Style) -> Strin
         Inputs::InputSchema(schema) => {
             out.push_str("input_schema (MCP), validated by JSON Schema 2020-12 in strict mode\n");
             let required: Vec<&str> = schema.required().collect();
-            let mut rows = table(&["PROPERTY", "TYPE", "REQUIRED", "CHECK", "DESCRIPTION"]);
+            let mut rows = table(
+                &["PROPERTY", "TYPE", "REQUIRED", "CHECK", "DESCRIPTION"],
+                style,
+            );
             for (name, property) in schema.properties() {
                 let mut shown = format!("--{name}");
                 if declaration.is_user_controlled(name) {
@@ -192,14 +196,17 @@ pub fn render_show(declaration: &Declaration, file: &str, style: Style) -> Strin
     }
     out.push('\n');
     // The child's own statuses, and which of them count as success.
-    let mut codes = table(&[
-        "CHILD EXIT",
-        "NAME",
-        "SUCCESS",
-        "RETRYABLE",
-        "SIDE EFFECTS",
-        "DESCRIPTION",
-    ]);
+    let mut codes = table(
+        &[
+            "CHILD EXIT",
+            "NAME",
+            "SUCCESS",
+            "RETRYABLE",
+            "SIDE EFFECTS",
+            "DESCRIPTION",
+        ],
+        style,
+    );
     for exit_code in &declaration.exit_codes {
         codes.add_row(vec![
             exit_code.code.to_string(),

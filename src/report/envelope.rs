@@ -42,33 +42,92 @@ impl From<&super::Diagnostic> for FieldError {
 
 /// `error` in the envelope. `code` is UPPER_SNAKE and stable; the optional
 /// fields appear only where they apply, so an agent can branch on presence.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ErrorBody {
     pub code: ErrorCode,
     pub message: String,
-    /// Whether the same call with other arguments can succeed (the code's
-    /// default unless a caller knows better).
+    /// The CLI Agent Spec's meaning: the same call, unchanged, may succeed
+    /// (and nothing was changed). The code's default unless a caller knows
+    /// better ([`ErrorCode::retryable`]).
     pub retryable: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// What to correct before reissuing, for a failure the caller can
+    /// correct (the code's default, [`ErrorCode::fix_required`]). Written
+    /// only while `retryable` is false.
+    pub fix_required: Option<String>,
+    /// One command, run as is, that resolves `fix_required`: read-only or
+    /// idempotent, never a destructive one. Written only while `retryable`
+    /// is false.
+    pub fix_command: Option<String>,
     pub phase: Option<Phase>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub input_value: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub rejected_pattern: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub expected: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<FieldError>,
     /// Next steps for a person or an agent ("run `aigent schema list`").
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub hints: Vec<String>,
     /// Command-specific keys (for example `child_exit_code`).
-    #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+/// `error` as written: absent fields left out, and no remedy on a
+/// retryable error (the spec gives `fix_required` and `fix_command` only
+/// where the same call would fail again).
+#[derive(Serialize)]
+struct ErrorBodyWire<'a> {
+    code: ErrorCode,
+    message: &'a str,
+    retryable: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fix_required: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fix_command: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    phase: Option<Phase>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    field: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    input_value: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rejected_pattern: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expected: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    suggestion: Option<&'a str>,
+    #[serde(skip_serializing_if = "<[FieldError]>::is_empty")]
+    errors: &'a [FieldError],
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    hints: &'a [String],
+    #[serde(flatten)]
+    extra: &'a Map<String, Value>,
+}
+
+impl Serialize for ErrorBody {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn remedy(retryable: bool, value: &Option<String>) -> Option<&str> {
+            value
+                .as_deref()
+                .filter(|text| !retryable && !text.is_empty())
+        }
+        ErrorBodyWire {
+            code: self.code,
+            message: &self.message,
+            retryable: self.retryable,
+            fix_required: remedy(self.retryable, &self.fix_required),
+            fix_command: remedy(self.retryable, &self.fix_command),
+            phase: self.phase,
+            field: self.field.as_deref(),
+            input_value: self.input_value.as_deref(),
+            rejected_pattern: self.rejected_pattern.as_deref(),
+            expected: self.expected.as_deref(),
+            suggestion: self.suggestion.as_deref(),
+            errors: &self.errors,
+            hints: &self.hints,
+            extra: &self.extra,
+        }
+        .serialize(serializer)
+    }
 }
 
 impl ErrorBody {
@@ -77,6 +136,8 @@ impl ErrorBody {
             code,
             message: message.into(),
             retryable: code.retryable(),
+            fix_required: code.fix_required().map(str::to_owned),
+            fix_command: None,
             phase: None,
             field: None,
             input_value: None,
@@ -96,6 +157,13 @@ impl ErrorBody {
 
     pub fn with_extra(mut self, key: &str, value: impl Into<Value>) -> Self {
         self.extra.insert(key.to_owned(), value.into());
+        self
+    }
+
+    /// The condition to correct, where this failure's is more precise
+    /// than its code's.
+    pub fn with_fix_required(mut self, fix: impl Into<String>) -> Self {
+        self.fix_required = Some(fix.into());
         self
     }
 }
@@ -278,7 +346,7 @@ impl Outcome {
         })?;
         writer.write_all(b",\n  \"data\": ")?;
         serde_json::to_writer_pretty(Indented::new(&mut writer, b"  "), &self.data)
-            .map_err(std::io::Error::other)?;
+            .map_err(super::pretty::io_error)?;
         self.write_after_data(meta, writer)
     }
 
@@ -444,6 +512,25 @@ mod tests {
             value["error"].get("phase").is_none(),
             "absent fields are left out"
         );
+    }
+
+    #[test]
+    fn a_caller_correctable_error_says_what_to_fix_and_a_retryable_one_does_not() {
+        let mut body = ErrorBody::new(ErrorCode::NotFound, "no such command");
+        body.fix_command = Some("aigent schema list".to_owned());
+        let value = serde_json::to_value(&body).unwrap();
+        assert_eq!(value["retryable"], false);
+        assert_eq!(
+            value["fix_required"],
+            ErrorCode::NotFound.fix_required().unwrap()
+        );
+        assert_eq!(value["fix_command"], "aigent schema list");
+        body.retryable = true;
+        let value = serde_json::to_value(&body).unwrap();
+        assert!(value.get("fix_required").is_none(), "{value}");
+        assert!(value.get("fix_command").is_none(), "{value}");
+        let terminal = serde_json::to_value(ErrorBody::new(ErrorCode::CommandKilled, "x")).unwrap();
+        assert!(terminal.get("fix_required").is_none(), "{terminal}");
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub enum ErrorCode {
     ArgError,
     InvalidAgentInput,
     ConfirmationRequired,
+    InputRequired,
     NotFound,
     NoSkillsFound,
     Precondition,
@@ -55,6 +56,7 @@ impl ErrorCode {
         Self::ArgError,
         Self::InvalidAgentInput,
         Self::ConfirmationRequired,
+        Self::InputRequired,
         Self::NotFound,
         Self::NoSkillsFound,
         Self::Precondition,
@@ -97,6 +99,7 @@ impl ErrorCode {
             Self::ArgError => "ARG_ERROR",
             Self::InvalidAgentInput => "INVALID_AGENT_INPUT",
             Self::ConfirmationRequired => "CONFIRMATION_REQUIRED",
+            Self::InputRequired => "INPUT_REQUIRED",
             Self::NotFound => "NOT_FOUND",
             Self::NoSkillsFound => "NO_SKILLS_FOUND",
             Self::Precondition => "PRECONDITION",
@@ -148,6 +151,7 @@ impl ErrorCode {
             | Self::BinaryNotFound
             | Self::InterpreterNotFound => exit::NOT_FOUND,
             Self::Precondition
+            | Self::InputRequired
             | Self::InvalidDeclaration
             | Self::InvalidSettings
             | Self::DuplicateCommand
@@ -185,22 +189,93 @@ impl ErrorCode {
         matches!(self, Self::CommandKilled)
     }
 
-    /// Whether the same call with other arguments can succeed: the fault
-    /// lies in what the caller passed. `false` means the environment, the
-    /// registry, the files or the child must change first.
+    /// The code's default `retryable`, in the CLI Agent Spec's sense
+    /// (REQ-C-014): whether the same call, unchanged, may succeed, which
+    /// implies nothing was changed. No aigent code is so by itself: a
+    /// refused call is refused again until the caller fixes something
+    /// ([`Self::fix_required`]), and a call that ran may have changed
+    /// things. A caller that knows better sets the body's own: the
+    /// declared exit entry of a child's status, a timeout of a command
+    /// declared `safe`, a server that was too busy to start the call.
     pub const fn retryable(self) -> bool {
-        matches!(
-            self,
-            Self::ArgError
-                | Self::InvalidAgentInput
-                | Self::ConfirmationRequired
-                | Self::NotFound
-                | Self::NoSkillsFound
-                | Self::ResultUnwritable
-                | Self::ArgvUnsupported
-                | Self::Conflict
-                | Self::Timeout
-        )
+        false
+    }
+
+    /// When the body's `retryable` may differ from the default, what
+    /// decides it (the reference table's column).
+    pub const fn retryable_rule(self) -> &'static str {
+        match self {
+            Self::CommandFailed => "as the child's declared exit code says",
+            Self::Timeout => "when the command is declared `safe`",
+            _ => "no",
+        }
+    }
+
+    /// What the caller must correct before reissuing the call
+    /// (`error.fix_required`), for the codes whose cause the caller can
+    /// correct; `None` for terminal failures (the child's own failure, a
+    /// signal, a broken audit chain, a bug).
+    pub const fn fix_required(self) -> Option<&'static str> {
+        Some(match self {
+            Self::ArgError => {
+                "correct the usage or the arguments named in error.errors, then reissue"
+            }
+            Self::InvalidAgentInput => {
+                "replace the rejected values (error.errors) with real ones, then reissue"
+            }
+            Self::ConfirmationRequired => {
+                "look at what would run (run --dry-run); reissue with --confirm-destructive only if it is meant"
+            }
+            Self::InputRequired => "pass the answers as flags, with --yes",
+            Self::NotFound => "name a command, path or revision that exists",
+            Self::NoSkillsFound => "name directories that hold a SKILL.md",
+            Self::Precondition => "provide what error.message says is missing, then reissue",
+            Self::InvalidDeclaration => {
+                "fix the declaration's errors (error.errors; `aigent schema lint` lists them all)"
+            }
+            Self::InvalidSettings => "fix the registry's aigent.toml",
+            Self::DuplicateCommand => "keep one declaration file per command name",
+            Self::AuditLogUnwritable => {
+                "make the audit log writable, or choose another with --audit-log or AIGENT_AUDIT_LOG"
+            }
+            Self::SandboxUnavailable => {
+                "run on a kernel that enforces the sandbox, or choose --sandbox best-effort"
+            }
+            Self::ResultUnwritable => "choose a --result path that can be written",
+            Self::ArgvUnsupported => "pass values that have an argv form",
+            Self::Conflict => {
+                "choose another target, or replace it where the command offers --force"
+            }
+            Self::ClientSettingsInvalid => "fix the client's settings file",
+            Self::UnsafeWrite => "write to a regular file inside the project",
+            Self::InvalidSpec => "pass a valid CLI Agent Spec manifest or usage spec",
+            Self::ValidationFailed => "fix the errors the report lists, then validate again",
+            Self::InvalidSkill => "fix the skill file so that it can be read",
+            Self::FormatFailed => "fix by hand what the formatter cannot rewrite",
+            Self::FormatCheckFailed => "format the files listed (`aigent skill fmt`)",
+            Self::FixIncomplete => "fix by hand the errors `skill fix` cannot repair",
+            Self::ExportIncomplete => {
+                "export the declarations listed some other way, or pass --allow-partial"
+            }
+            Self::TokenBudgetExceeded => {
+                "list fewer skills, shorten their descriptions, or raise --max-tokens"
+            }
+            Self::BinaryNotFound => {
+                "install the declared program, or give its full path in the declaration"
+            }
+            Self::InterpreterNotFound => "fix the `#!` line of the declared program",
+            Self::BinaryNotExecutable => "make the declared program executable",
+            Self::AuditChainBroken
+            | Self::SpawnFailed
+            | Self::CommandFailed
+            | Self::CommandKilled
+            | Self::Timeout
+            | Self::Cancelled
+            | Self::Interrupted
+            | Self::McpServerFailed
+            | Self::Internal
+            | Self::GeneralError => return None,
+        })
     }
 
     /// What the code means, in one line (the reference table's column).
@@ -212,6 +287,9 @@ impl ErrorCode {
             }
             Self::ConfirmationRequired => {
                 "a destructive command was not confirmed (`--confirm-destructive`); nothing was run"
+            }
+            Self::InputRequired => {
+                "the command would ask a question and no one can answer (no terminal, or --non-interactive); nothing was done"
             }
             Self::NotFound => "unknown command name, missing path or unknown git revision",
             Self::NoSkillsFound => "the paths given hold no SKILL.md",
@@ -304,14 +382,14 @@ impl PartialEq<&str> for ErrorCode {
     }
 }
 
-/// Where in a call an error happened (`error.phase`).
+/// Where in a call an error happened (`error.phase`), in the CLI Agent
+/// Spec's terms: `validation` guarantees that nothing ran.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Phase {
-    /// Phase 1: the guard checked the arguments; nothing ran.
+    /// Before anything ran: the command line, Phase 1 (the guard), or a
+    /// destructive command that was not confirmed.
     Validation,
-    /// A destructive command waited for a confirmation that did not come.
-    Confirmation,
     /// The child was started (or starting it failed).
     Execution,
 }
@@ -320,7 +398,6 @@ impl Phase {
     pub const fn as_str(self) -> &'static str {
         match self {
             Self::Validation => "validation",
-            Self::Confirmation => "confirmation",
             Self::Execution => "execution",
         }
     }
@@ -381,6 +458,7 @@ mod tests {
                 ErrorCode::ArgError
                 | ErrorCode::InvalidAgentInput
                 | ErrorCode::ConfirmationRequired
+                | ErrorCode::InputRequired
                 | ErrorCode::NotFound
                 | ErrorCode::NoSkillsFound
                 | ErrorCode::Precondition
@@ -420,9 +498,31 @@ mod tests {
         assert_eq!(ErrorCode::ALL.len(), 37);
     }
 
+    /// The spec's rule: a caller-correctable failure says what to fix; a
+    /// retryable one has nothing to fix. No default is retryable.
+    #[test]
+    fn a_code_is_retryable_or_says_what_to_fix_never_both() {
+        for &code in ErrorCode::ALL {
+            assert!(
+                !(code.retryable() && code.fix_required().is_some()),
+                "{code}"
+            );
+        }
+        for code in [
+            ErrorCode::ArgError,
+            ErrorCode::InvalidAgentInput,
+            ErrorCode::NotFound,
+            ErrorCode::ConfirmationRequired,
+        ] {
+            assert!(!code.retryable(), "{code}");
+            assert!(code.fix_required().is_some(), "{code}");
+        }
+        assert_eq!(ErrorCode::CommandKilled.fix_required(), None);
+    }
+
     #[test]
     fn phases_serialize_lowercase() {
-        for phase in [Phase::Validation, Phase::Confirmation, Phase::Execution] {
+        for phase in [Phase::Validation, Phase::Execution] {
             assert_eq!(serde_json::to_value(phase).unwrap(), phase.as_str());
         }
     }

@@ -80,6 +80,97 @@ pub fn escape_json_text(json: &str) -> Cow<'_, str> {
     Cow::Owned(escaped)
 }
 
+/// `text` as data for an agent (CLI Agent Spec REQ-F-007): terminal escape
+/// sequences removed, not escaped, so `\x1b[31mError\x1b[0m` reads
+/// `Error`. A CSI sequence (`ESC [` ... a final byte), an OSC or other
+/// string sequence (`ESC ]`, `ESC P`, `ESC X`, `ESC ^`, `ESC _`, up to BEL
+/// or `ESC \\`) and any other `ESC` pair go; so do carriage returns (a
+/// progress bar's overwrites), the other C0 and C1 controls but tab and
+/// line feed, DEL, and the characters that reorder or hide text. Linear
+/// in the input; an unterminated sequence runs to the end.
+pub fn strip_terminal_codes(text: &str) -> Cow<'_, str> {
+    let keep = |c: char| c == '\n' || c == '\t' || !is_unsafe_for_terminal(c);
+    if text.chars().all(keep) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\u{1b}' => match chars.next() {
+                // CSI: parameters and intermediates, then one final byte.
+                Some('[') => {
+                    for c in chars.by_ref() {
+                        if ('\u{40}'..='\u{7e}').contains(&c) {
+                            break;
+                        }
+                    }
+                }
+                // String sequences: up to BEL or ST (ESC \).
+                Some(']' | 'P' | 'X' | '^' | '_') => {
+                    while let Some(c) = chars.next() {
+                        if c == '\u{7}' {
+                            break;
+                        }
+                        if c == '\u{1b}' && chars.next_if_eq(&'\\').is_some() {
+                            break;
+                        }
+                    }
+                }
+                // ESC, intermediates (`(`, `#`, ...), one final byte:
+                // `ESC ( B` chooses a character set.
+                Some(c) if ('\u{20}'..='\u{2f}').contains(&c) => {
+                    while chars
+                        .next_if(|c| ('\u{20}'..='\u{2f}').contains(c))
+                        .is_some()
+                    {}
+                    chars.next_if(|c| ('\u{30}'..='\u{7e}').contains(c));
+                }
+                // A two-character sequence (or ESC at the end).
+                _ => {}
+            },
+            // The C1 form of CSI.
+            '\u{9b}' => {
+                for c in chars.by_ref() {
+                    if ('\u{40}'..='\u{7e}').contains(&c) {
+                        break;
+                    }
+                }
+            }
+            c if keep(c) => out.push(c),
+            _ => {}
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Data read from outside aigent (a skill's text) as data for an agent
+/// (CLI Agent Spec REQ-F-035, REQ-F-007): every string in `value` with
+/// its terminal codes removed, and, when `value` is an object, the marks
+/// `_source: "external"` and `_trusted: false`, since such text may hold
+/// instructions meant to steer whoever reads it. A rejected value an error
+/// quotes as evidence is not passed through this.
+pub fn external(mut value: serde_json::Value) -> serde_json::Value {
+    fn strip(value: &mut serde_json::Value) {
+        match value {
+            serde_json::Value::String(text) => {
+                if let Cow::Owned(stripped) = strip_terminal_codes(text) {
+                    *text = stripped;
+                }
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
+            serde_json::Value::Object(object) => object.values_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    strip(&mut value);
+    if let serde_json::Value::Object(object) = &mut value {
+        object.insert("_source".to_owned(), "external".into());
+        object.insert("_trusted".to_owned(), false.into());
+    }
+    value
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,5 +222,48 @@ mod tests {
         ] {
             assert!(matches!(escape_controls(text), Cow::Borrowed(_)), "{text}");
         }
+    }
+
+    #[test]
+    fn external_data_is_stripped_and_marked() {
+        let value = external(serde_json::json!({
+            "description": "\u{1b}[31mred\u{1b}[0m text",
+            "metadata": {"k": ["a\u{1b}]0;t\u{7}b"]},
+            "n": 1,
+        }));
+        assert_eq!(
+            value,
+            serde_json::json!({
+                "description": "red text",
+                "metadata": {"k": ["ab"]},
+                "n": 1,
+                "_source": "external",
+                "_trusted": false,
+            })
+        );
+        assert_eq!(external(serde_json::json!(null)), serde_json::json!(null));
+    }
+
+    #[test]
+    fn terminal_codes_are_stripped_not_escaped() {
+        assert_eq!(strip_terminal_codes("plain\ttext\n"), "plain\ttext\n");
+        assert!(matches!(strip_terminal_codes("plain"), Cow::Borrowed(_)));
+        assert_eq!(
+            strip_terminal_codes("\u{1b}[31mError:\u{1b}[0m file not found"),
+            "Error: file not found"
+        );
+        assert_eq!(strip_terminal_codes("\u{1b}]0;title\u{7}x"), "x");
+        assert_eq!(
+            strip_terminal_codes("\u{1b}]8;;http://e\u{1b}\\link\u{1b}]8;;\u{1b}\\"),
+            "link"
+        );
+        assert_eq!(strip_terminal_codes("10%\r50%\r100%\n"), "10%50%100%\n");
+        assert_eq!(
+            strip_terminal_codes("a\u{1b}[2Jb\u{1b}(Bc\u{9b}1md"),
+            "abcd"
+        );
+        assert_eq!(strip_terminal_codes("\u{202e}evil\u{0}"), "evil");
+        assert_eq!(strip_terminal_codes("cut \u{1b}[38;5"), "cut ");
+        assert_eq!(strip_terminal_codes("end\u{1b}"), "end");
     }
 }

@@ -45,13 +45,15 @@ pub const fn killed_by_signal(signal: i32) -> i32 {
 }
 
 /// Every code aigent itself can return, with its name, for docs and for the
-/// `--schema` manifest.
+/// `--schema` manifest. Codes 0 to 13 carry the CLI Agent Spec's names for
+/// them (`ExitCode`), whatever aigent's own `error.code` says: 3 is the
+/// spec's PARTIAL_FAILURE, which `run` reports as `COMMAND_FAILED`.
 pub const TABLE: &[(i32, &str, &str)] = &[
     (SUCCESS, "SUCCESS", "the command did what was asked"),
     (
         GENERAL_ERROR,
-        "GENERAL_ERROR / VALIDATION_FAILED",
-        "a skill has errors; otherwise an unexpected failure",
+        "GENERAL_ERROR",
+        "a skill has errors (VALIDATION_FAILED); otherwise an unexpected failure",
     ),
     (
         ARG_ERROR,
@@ -60,8 +62,8 @@ pub const TABLE: &[(i32, &str, &str)] = &[
     ),
     (
         COMMAND_FAILED,
-        "COMMAND_FAILED",
-        "run: the command ran and exited with a status its declaration does not count as success; child_exit_code holds it",
+        "PARTIAL_FAILURE",
+        "run: the command ran and exited with a status it does not count as success (error.code COMMAND_FAILED)",
     ),
     (
         PRECONDITION,

@@ -9,6 +9,7 @@ pub mod exit;
 pub mod findings;
 pub mod format;
 pub mod github;
+pub mod page;
 pub mod pretty;
 pub mod sarif;
 pub mod style;
@@ -18,7 +19,7 @@ pub use diagnostic::{Diagnostic, DiagnosticCode, Severity};
 pub use envelope::{Envelope, EnvelopeTarget, ErrorBody, FieldError, Meta, Outcome, Written};
 pub use error_code::{ErrorCode, Phase};
 pub use escape::escape_controls;
-pub use format::{ColorChoice, OutputFormat, resolve_color, resolve_format};
+pub use format::{ColorChoice, OutputFormat, TerminalHints, resolve_color, resolve_format};
 pub use style::Style;
 
 /// The version that `meta.tool_version` reports.

@@ -7,6 +7,16 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+/// A serde_json error as an I/O error that keeps the kind of the I/O error
+/// inside it, so a closed pipe under the serializer is still
+/// [`io::ErrorKind::BrokenPipe`] to the caller that ends quietly on it.
+pub fn io_error(err: serde_json::Error) -> io::Error {
+    match err.io_error_kind() {
+        Some(kind) => io::Error::new(kind, err),
+        None => io::Error::other(err),
+    }
+}
+
 /// Indents every line after the first by `indent`. JSON text never holds
 /// a raw line break inside a string, so each `\n` starts a line.
 pub struct Indented<'a, W: ?Sized> {
@@ -48,11 +58,17 @@ pub fn write_nested(
     indent: &'static [u8],
     value: &impl Serialize,
 ) -> io::Result<()> {
+    out.write_all(&nested(indent, value)?)
+}
+
+/// The bytes [`write_nested`] writes, for a caller that weighs them first
+/// (a page that must stay under the response cap).
+pub fn nested(indent: &'static [u8], value: &impl Serialize) -> io::Result<Vec<u8>> {
     let mut json = Vec::with_capacity(1024);
-    serde_json::to_writer_pretty(&mut json, value).map_err(io::Error::other)?;
+    serde_json::to_writer_pretty(&mut json, value).map_err(io_error)?;
     let mut indented = Vec::with_capacity(json.len() * 2);
     Indented::new(&mut indented, indent).write_all(&json)?;
-    out.write_all(&indented)
+    Ok(indented)
 }
 
 /// Writes `,\n<indent>"key": value` (or without the comma for the first
@@ -66,7 +82,7 @@ pub fn write_key(
 ) -> io::Result<()> {
     out.write_all(if first { b"\n" } else { b",\n" })?;
     out.write_all(indent)?;
-    serde_json::to_writer(&mut *out, key).map_err(io::Error::other)?;
+    serde_json::to_writer(&mut *out, key).map_err(io_error)?;
     out.write_all(b": ")?;
     write_nested(out, indent, value)
 }
@@ -100,9 +116,31 @@ impl ArrayWriter {
         out: &mut (impl Write + ?Sized),
         value: &impl Serialize,
     ) -> io::Result<()> {
+        let bytes = self.bytes_of(value)?;
+        self.element_bytes(out, &bytes)
+    }
+
+    /// An element as [`Self::element`] would write it, for a caller that
+    /// weighs it before writing it with [`Self::element_bytes`].
+    pub fn bytes_of(&self, value: &impl Serialize) -> io::Result<Vec<u8>> {
+        nested(self.inner_indent, value)
+    }
+
+    /// The bytes an element takes in the array: the value and what goes
+    /// before it.
+    pub fn size_of(&self, bytes: &[u8]) -> usize {
+        bytes.len() + 2 + self.inner_indent.len()
+    }
+
+    /// Writes an element made by [`Self::bytes_of`].
+    pub fn element_bytes(
+        &mut self,
+        out: &mut (impl Write + ?Sized),
+        bytes: &[u8],
+    ) -> io::Result<()> {
         out.write_all(if self.written == 0 { b"\n" } else { b",\n" })?;
         out.write_all(self.inner_indent)?;
-        write_nested(out, self.inner_indent, value)?;
+        out.write_all(bytes)?;
         self.written += 1;
         Ok(())
     }

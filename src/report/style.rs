@@ -4,13 +4,36 @@
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Style {
     pub color: bool,
+    /// Tables are drawn with ASCII, not box-drawing characters, for a
+    /// terminal that asked for plain output (`TERM=dumb`, `NO_COLOR`, CI).
+    pub ascii: bool,
 }
 
 impl Style {
-    pub const PLAIN: Style = Style { color: false };
+    pub const PLAIN: Style = Style {
+        color: false,
+        ascii: false,
+    };
 
     pub fn new(color: bool) -> Self {
-        Self { color }
+        Self {
+            color,
+            ascii: false,
+        }
+    }
+
+    /// This style, with tables in ASCII when `ascii`.
+    pub fn with_ascii(self, ascii: bool) -> Self {
+        Self { ascii, ..self }
+    }
+
+    /// The comfy-table preset for a table in this style.
+    pub fn table_preset(self) -> comfy_table::TableStyle {
+        if self.ascii {
+            comfy_table::presets::ASCII_FULL_CONDENSED
+        } else {
+            comfy_table::presets::UTF8_FULL_CONDENSED
+        }
     }
 
     fn paint(self, sgr: &str, text: &str) -> String {

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::io;
 use std::path::Path;
 
-use comfy_table::{Cell, CellAlignment, ContentArrangement, Table, presets};
+use comfy_table::{Cell, CellAlignment, ContentArrangement, Table};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -18,6 +18,7 @@ use super::validate::{ReportSink, RunEnd, Summary, Tally, ValidationRun};
 use crate::report::OutputFormat;
 use crate::report::escape::escape_controls;
 use crate::report::findings::{Findings, FindingsWriter};
+use crate::report::page::{Page, PageRequest, Pager};
 use crate::report::pretty::{ArrayWriter, write_key};
 use crate::report::{Diagnostic, SKILL_CODES_PAGE, Severity, Style, sarif};
 use crate::vcs::{BaseSource, ChangeStatus, CompareTo, SelectedUnit};
@@ -76,6 +77,9 @@ pub struct ValidationOutput<'a, W: io::Write> {
     /// Findings added to each report before it is written (a registry's
     /// view of its commands).
     each: Option<&'a mut dyn FnMut(&mut SkillReport)>,
+    /// In json, the page of reports `data.skills` holds; every skill is
+    /// still validated and counted.
+    pager: Option<Pager>,
 }
 
 enum State<'a, W: io::Write> {
@@ -119,7 +123,21 @@ impl<'a, W: io::Write> ValidationOutput<'a, W> {
             },
             tally: Tally::default(),
             each: None,
+            pager: None,
         }
+    }
+
+    /// In json, writes only `request`'s page of the reports (`--limit`,
+    /// `--cursor`, the response cap); the summary still counts them all.
+    pub fn with_page(mut self, request: &PageRequest) -> Self {
+        self.pager = Some(request.pager());
+        self
+    }
+
+    /// The page written, once every report went through (json with a
+    /// page only).
+    pub fn page(&self) -> Option<Page> {
+        self.pager.as_ref().map(Pager::page)
     }
 
     /// Adds findings to each report before it is written.
@@ -207,7 +225,17 @@ impl<W: io::Write> ReportSink for ValidationOutput<'_, W> {
         }
         self.tally.add(&report);
         match &mut self.state {
-            State::Json { out, skills } => skills.element(out, &report),
+            State::Json { out, skills } => match self.pager.as_mut() {
+                None => skills.element(out, &report),
+                Some(pager) => {
+                    let bytes = skills.bytes_of(&report)?;
+                    if pager.offer(skills.size_of(&bytes)) {
+                        skills.element_bytes(out, &bytes)
+                    } else {
+                        Ok(())
+                    }
+                }
+            },
             State::Findings { writer, text, .. } => {
                 if writer.is_text() {
                     let mut piece = String::new();
@@ -349,7 +377,11 @@ impl ValidationText {
         }
         if self.tally.summary().checked > 1 {
             out.push('\n');
-            out.push_str(&summary_table(self.tally.summary(), &self.invalid));
+            out.push_str(&summary_table(
+                self.tally.summary(),
+                &self.invalid,
+                self.options.style,
+            ));
             out.push('\n');
         }
     }
@@ -526,8 +558,8 @@ fn write_diagnostic(out: &mut String, skill: &SkillReport, diagnostic: &Diagnost
 }
 
 /// Counts, plus the first invalid skills: bounded whatever the run's size.
-fn summary_table(summary: Summary, invalid: &[(String, usize)]) -> String {
-    let mut table = new_table();
+fn summary_table(summary: Summary, invalid: &[(String, usize)], style: Style) -> String {
+    let mut table = new_table(style);
     table.set_header(["checked", "valid", "invalid", "warnings"]);
     table.add_row(
         [
@@ -540,7 +572,7 @@ fn summary_table(summary: Summary, invalid: &[(String, usize)]) -> String {
     );
     let mut text = table.to_string();
     if !invalid.is_empty() {
-        let mut listing = new_table();
+        let mut listing = new_table(style);
         listing.set_header(["invalid skill", "errors"]);
         for (label, errors) in invalid.iter().take(SUMMARY_INVALID_ROWS) {
             listing.add_row([Cell::new(label), Cell::new(errors)]);
@@ -560,10 +592,10 @@ fn summary_table(summary: Summary, invalid: &[(String, usize)]) -> String {
     text
 }
 
-fn new_table() -> Table {
+fn new_table(style: Style) -> Table {
     let mut table = Table::new();
     table
-        .load_style(presets::UTF8_FULL_CONDENSED)
+        .load_style(style.table_preset())
         .set_content_arrangement(ContentArrangement::Disabled)
         .force_no_tty();
     table
@@ -635,7 +667,7 @@ mod tests {
         for skill in &run.skills {
             text.skill(&mut String::new(), skill);
         }
-        let table = summary_table(text.tally.summary(), &text.invalid);
+        let table = summary_table(text.tally.summary(), &text.invalid, Style::PLAIN);
         assert!(table.contains("... and 80 more"), "{table}");
         assert!(table.lines().count() < SUMMARY_INVALID_ROWS + 15);
     }

@@ -105,7 +105,7 @@ fn a_v_prefixed_version_gets_the_corrected_command_which_passes() {
     assert_envelope!(&sandbox, &run);
     assert_eq!(
         fix_command(&envelope),
-        "aigent --format json args check deploy --cluster-id prod-east-1 --version 1.2.3"
+        "aigent args check --no-audit deploy --cluster-id prod-east-1 --version 1.2.3"
     );
     let again = Run::of(sandbox.cmd().args(shell_words(fix_command(&envelope))));
     again.assert_code(0);
@@ -205,6 +205,7 @@ fn a_command_with_a_sensitive_input_never_gets_a_fix_command() {
         "commands",
         "args",
         "check",
+        "--allow-secret-argv",
         "login",
         "--version",
         "v1.2.3",
@@ -222,12 +223,12 @@ fn a_command_with_a_sensitive_input_never_gets_a_fix_command() {
 #[test]
 fn a_bare_aigent_prints_its_help_and_exits_0() {
     let sandbox = Sandbox::new();
-    let bare = sandbox.run(&[]);
+    let bare = sandbox.text(&[]);
     bare.assert_code(0);
     assert!(bare.stderr.is_empty(), "{}", bare.stderr);
     // The whole top-level help: usage, every group, the examples.
     crate::assert_session!(&sandbox, &bare);
-    let help = sandbox.run(&["--help"]);
+    let help = sandbox.text(&["--help"]);
     assert_eq!(bare.stdout, help.stdout);
 }
 
@@ -236,5 +237,9 @@ fn the_manifest_names_the_spec_revision_it_targets() {
     let sandbox = Sandbox::new();
     let (run, envelope) = sandbox.json(&["--schema"]);
     run.assert_code(0);
-    assert_eq!(envelope["data"]["spec"], "cli-agent-spec v1.6");
+    let spec = envelope["meta"]["spec"].as_str().expect("meta.spec");
+    assert!(
+        spec.starts_with("cli-agent-spec/cli-agent-spec@6e163a8267fcdb107bae43c7bf14fb46ac2a47f1"),
+        "{spec}"
+    );
 }

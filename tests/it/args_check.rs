@@ -285,6 +285,7 @@ fn rejections_are_audited_privately_with_sensitive_values_redacted() {
         &dir,
         "args",
         "check",
+        "--allow-secret-argv",
         "login",
         "--user",
         "../admin",
@@ -618,7 +619,14 @@ fn sensitive_values_stay_out_of_the_envelope_and_the_audit_log() {
         ("m", &["--token", "hunter2", "--token", "hunter3"]),
         ("m", &["--json", r#"["hunter2"]"#]),
     ] {
-        let mut args = vec!["--commands", &dir, "args", "check", command];
+        let mut args = vec![
+            "--commands",
+            &dir,
+            "args",
+            "check",
+            "--allow-secret-argv",
+            command,
+        ];
         args.extend_from_slice(words);
         let (run, _) = sandbox.json(&args);
         run.assert_code(2);
@@ -648,6 +656,7 @@ fn aigent_keywords_reached_through_refs_are_applied() {
         &dir,
         "args",
         "check",
+        "--allow-secret-argv",
         "r",
         "--token",
         "hunter2",
@@ -665,6 +674,7 @@ fn aigent_keywords_reached_through_refs_are_applied() {
         &dir,
         "args",
         "check",
+        "--allow-secret-argv",
         "r",
         "--token",
         "hunter2",

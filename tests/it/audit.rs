@@ -173,7 +173,14 @@ fn fifty_concurrent_runs_keep_one_chain() {
         assert_eq!(record["seq"], index as u64 + 1);
     }
     // Each run's two records share its request id.
-    let (_, shown) = sandbox.json(&["audit", "show", "--event", "COMMAND_STARTED"]);
+    let (_, shown) = sandbox.json(&[
+        "audit",
+        "show",
+        "--event",
+        "COMMAND_STARTED",
+        "--limit",
+        "0",
+    ]);
     let started = shown["data"]["records"].as_array().unwrap();
     assert_eq!(started.len(), 50);
     let id = started[7]["request_id"].as_str().unwrap();

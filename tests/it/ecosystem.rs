@@ -190,7 +190,7 @@ fn the_manifest_lists_every_subcommand_with_flags_exit_codes_and_an_etag() {
     let sandbox = Sandbox::new();
     let data = manifest(&sandbox, &["--schema"]);
     assert_eq!(data["schema_version"], "1.0");
-    assert_eq!(data["tool_version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(data["framework_version"], env!("CARGO_PKG_VERSION"));
     let etag = data["etag"].as_str().expect("etag");
     assert!(
         etag.starts_with("sha256:") && etag.len() == 7 + 64,
@@ -198,7 +198,7 @@ fn the_manifest_lists_every_subcommand_with_flags_exit_codes_and_an_etag() {
     );
     let commands = data["commands"].as_object().expect("commands map");
     // Every subcommand `--help` lists is in the manifest, and no hidden one.
-    let help = sandbox.run(&["--help"]);
+    let help = sandbox.text(&["--help"]);
     for group in ["skill", "schema", "args", "completions"] {
         assert!(help.stdout.contains(group), "{help}");
         assert!(commands.contains_key(group), "manifest lacks `{group}`");
@@ -225,7 +225,9 @@ fn the_manifest_lists_every_subcommand_with_flags_exit_codes_and_an_etag() {
             "{leaf}"
         );
         assert!(entry["exit_codes"]["0"]["name"] == "SUCCESS", "{leaf}");
-        assert!(entry["exit_codes"]["2"]["retryable"] == true, "{leaf}");
+        // The same call fails again until its usage is fixed (the spec's
+        // meaning of retryable).
+        assert!(entry["exit_codes"]["2"]["retryable"] == false, "{leaf}");
         assert!(entry["flags"]["format"]["type"] == "enum", "{leaf}");
     }
     let validate = &commands["skill.validate"]["flags"];
@@ -234,8 +236,9 @@ fn the_manifest_lists_every_subcommand_with_flags_exit_codes_and_an_etag() {
     // No default: without --profile, each skill's place decides.
     assert!(validate["profile"].get("default").is_none(), "{validate:#}");
     assert_eq!(validate["profile"]["type"], "enum");
+    let (_, envelope) = sandbox.json(&["--schema"]);
     assert_eq!(
-        commands["args.check"]["arguments"]["NAME"]["required"],
+        envelope["meta"]["positionals"]["args.check"]["NAME"]["required"],
         true
     );
 }

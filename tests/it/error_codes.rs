@@ -17,11 +17,19 @@ fn typed_error(args: &[&str], sandbox: &Sandbox) -> (ErrorCode, Value) {
         .unwrap_or_else(|err| panic!("error.code is not an ErrorCode ({err}):\n{run}"));
     assert_eq!(run.code, code.exit_code(), "{args:?}:\n{run}");
     assert_eq!(error["retryable"], code.retryable(), "{args:?}:\n{run}");
+    // A failure the caller can correct says what to correct.
+    assert_eq!(
+        error["fix_required"].as_str(),
+        code.fix_required(),
+        "{args:?}:\n{run}"
+    );
     (code, error)
 }
 
+/// The CLI Agent Spec's `retryable`: the same call, unchanged, fails again,
+/// so a rejection is not retryable; it says what to fix instead.
 #[test]
-fn a_guard_rejection_is_retryable_and_in_the_validation_phase() {
+fn a_guard_rejection_is_not_retryable_says_what_to_fix_and_is_in_the_validation_phase() {
     let sandbox = Sandbox::new();
     let (code, error) = typed_error(
         &[
@@ -34,15 +42,17 @@ fn a_guard_rejection_is_retryable_and_in_the_validation_phase() {
         &sandbox,
     );
     assert_eq!(code, ErrorCode::InvalidAgentInput);
-    assert_eq!(error["retryable"], true);
+    assert_eq!(error["retryable"], false);
+    assert!(error["fix_required"].is_string(), "{error}");
     assert_eq!(error["phase"], "validation");
 }
 
 #[test]
-fn an_unknown_command_is_not_found_and_retryable() {
+fn an_unknown_command_is_not_found_and_not_retryable() {
     let sandbox = Sandbox::new();
     let (code, error) = typed_error(&["args", "check", "no-such-command"], &sandbox);
     assert_eq!(code, ErrorCode::NotFound);
+    assert_eq!(error["retryable"], false);
     assert!(error.get("phase").is_none(), "{error}");
 }
 

@@ -116,7 +116,7 @@ fn committed_reference_tables_match_the_code() {
 }
 
 /// docs/reference/error-codes.md has one row per `ErrorCode`, in order, with
-/// its exit code and retryable default.
+/// its exit code, when it can be retryable and what it asks to fix.
 #[test]
 fn error_code_table_lists_every_code() {
     use aigent::report::ErrorCode;
@@ -135,9 +135,11 @@ fn error_code_table_lists_every_code() {
         if !code.passes_child_status() {
             assert_eq!(cells[1], code.exit_code().to_string(), "{row}");
         }
+        assert_eq!(cells[2], code.retryable_rule(), "{row}");
         assert_eq!(
-            cells[2],
-            if code.retryable() { "yes" } else { "no" },
+            cells[3],
+            code.fix_required()
+                .map_or_else(|| "—".to_owned(), |fix| fix.replace('|', "\\|")),
             "{row}"
         );
     }

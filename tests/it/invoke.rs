@@ -237,11 +237,15 @@ fn the_child_gets_the_declared_environment_and_the_trace_id() {
     assert!(env.contains(&"API_TOKEN=hunter2-secret"), "{env:?}");
     assert!(env.contains(&"PAGER=cat"), "{env:?}");
     assert!(env.contains(&"TOOL_TRACE_ID=trace-42"), "{env:?}");
-    // Only the base set, the declared variables and the trace id.
+    // Only the base set, what every child gets, the declared variables
+    // and the trace id.
     for line in &env {
         let name = line.split('=').next().unwrap();
         assert!(
             aigent::exec::env::BASE.contains(&name)
+                || aigent::exec::env::NON_INTERACTIVE
+                    .iter()
+                    .any(|(set, _)| *set == name)
                 || [
                     "API_TOKEN",
                     "PAGER",

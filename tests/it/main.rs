@@ -5,6 +5,7 @@ mod common;
 
 #[cfg(unix)]
 mod agent_errors;
+mod agent_spec;
 mod args_check;
 #[cfg(unix)]
 mod audit;

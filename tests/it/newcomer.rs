@@ -98,7 +98,7 @@ fn a_text_error_says_each_problem_once() {
 #[test]
 fn help_leaves_out_the_registry_flag_where_it_does_nothing() {
     let sandbox = Sandbox::new();
-    let run = sandbox.run(&["skill", "validate", "--help"]);
+    let run = sandbox.text(&["skill", "validate", "--help"]);
     assert_session!(&sandbox, &run);
     for path in [
         &["skill", "new"][..],
@@ -106,13 +106,13 @@ fn help_leaves_out_the_registry_flag_where_it_does_nothing() {
         &["plugin", "validate"],
         &["completions"],
     ] {
-        let run = sandbox.run(&[path, &["--help"]].concat());
+        let run = sandbox.text(&[path, &["--help"]].concat());
         run.assert_code(0);
         assert!(!run.stdout.contains("--commands"), "{path:?}: {run}");
     }
     // plugin validate's whole help: the formats it speaks (SARIF among
     // them), its exit codes, and no --commands.
-    let run = sandbox.run(&["plugin", "validate", "--help"]);
+    let run = sandbox.text(&["plugin", "validate", "--help"]);
     assert_session!("plugin_validate_help", &sandbox, &run);
     for path in [
         &["schema", "list"][..],
@@ -120,7 +120,7 @@ fn help_leaves_out_the_registry_flag_where_it_does_nothing() {
         &["run"],
         &["mcp", "serve"],
     ] {
-        let run = sandbox.run(&[path, &["--help"]].concat());
+        let run = sandbox.text(&[path, &["--help"]].concat());
         run.assert_code(0);
         assert!(run.stdout.contains("--commands <DIR>"), "{path:?}: {run}");
     }
@@ -213,7 +213,7 @@ fn the_pre_commit_snippet_names_what_exists() {
 #[test]
 fn completion_install_lines_work_on_a_fresh_account() {
     let sandbox = Sandbox::new();
-    let run = sandbox.run(&["completions", "--help"]);
+    let run = sandbox.text(&["completions", "--help"]);
     run.assert_code(0);
     let lines: Vec<&str> = run
         .stdout

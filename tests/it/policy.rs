@@ -53,8 +53,10 @@ fn events(sandbox: &Sandbox) -> Vec<String> {
 }
 
 fn stderr_envelope(run: &Run) -> Value {
-    serde_json::from_str(&run.stderr)
-        .unwrap_or_else(|err| panic!("stderr is not one JSON document ({err}):\n{run}"))
+    let value = serde_json::from_str(&run.stderr)
+        .unwrap_or_else(|err| panic!("stderr is not one JSON document ({err}):\n{run}"));
+    crate::common::assert_valid_envelope(&value, &run.to_string());
+    value
 }
 
 #[test]
@@ -77,7 +79,8 @@ fn a_destructive_command_is_refused_until_confirmed() {
         envelope["error"]["code"], "CONFIRMATION_REQUIRED",
         "{refused}"
     );
-    assert_eq!(envelope["error"]["phase"], "confirmation");
+    // Refused before anything ran: the spec's validation phase.
+    assert_eq!(envelope["error"]["phase"], "validation");
     assert_eq!(envelope["data"]["requires_confirmation"], true);
     // What would have run is shown (REQ-O-021).
     let argv = &envelope["data"]["argv"];
@@ -266,7 +269,14 @@ fn value_from_is_only_for_sensitive_parameters() {
             "missing.txt",
         ),
         (
-            vec!["--value-from-env", "token=HOME", "api", "--token", "x"],
+            vec![
+                "--value-from-env",
+                "token=HOME",
+                "--allow-secret-argv",
+                "api",
+                "--token",
+                "x",
+            ],
             "give it once",
         ),
     ] {

@@ -46,6 +46,7 @@ fn stderr_envelope(run: &Run) -> Value {
         run.code == 0,
         "ok must match the exit code:\n{run}"
     );
+    crate::common::assert_valid_envelope(&value, &run.to_string());
     value
 }
 
@@ -196,6 +197,8 @@ fn injection_attempts_are_rejected_and_nothing_runs() {
         for envelope in [&mut checked, &mut ran] {
             envelope["meta"]["duration_ms"] = json!(0);
             envelope["meta"]["request_id"] = json!("(differs per process)");
+            envelope["meta"]["timestamp"] = json!("(differs per process)");
+            envelope["meta"]["command"] = json!("(differs: run, args.check)");
         }
         assert_eq!(ran, checked);
     }
@@ -590,6 +593,7 @@ subprocess: {binary: touch, hardcoded_args: ['--'], user_controlled_args: [path,
         Some("text"),
         &[
             "--dry-run",
+            "--allow-secret-argv",
             "make",
             "--path",
             "made by me.txt",
@@ -632,9 +636,15 @@ subprocess: {binary: touch, hardcoded_args: ['--'], user_controlled_args: [path,
         json!({
             "command": "make",
             "argv": ["touch", "--", "made.txt"],
-            "env": {"set": {}, "inherited": null},
+            "env": {"set": {}, "inherited": null, "defaults": {
+                "PAGER": "cat", "GIT_PAGER": "cat", "MANPAGER": "cat", "LESS": "-F -X -R",
+                "MORE": "", "EDITOR": "false", "VISUAL": "false", "GIT_EDITOR": "false",
+                "GIT_TERMINAL_PROMPT": "0", "NO_COLOR": "1", "CI": "1", "LC_ALL": "C",
+            }},
             "timeout_ms": 600_000,
             "dry_run": true,
+            "effect": "would_run",
+            "would_affect": {"command": "make", "argv": ["touch", "--", "made.txt"]},
         })
     );
     assert!(!sandbox.join("made.txt").exists());
@@ -833,7 +843,14 @@ subprocess: {binary: echo, hardcoded_args: [login], user_controlled_args: [user,
     let run = run_in(
         &sandbox,
         Some("json"),
-        &["login", "--user", "ada", "--token", secret],
+        &[
+            "--allow-secret-argv",
+            "login",
+            "--user",
+            "ada",
+            "--token",
+            secret,
+        ],
     );
     run.assert_code(0);
     assert_eq!(
@@ -852,13 +869,28 @@ subprocess: {binary: echo, hardcoded_args: [login], user_controlled_args: [user,
     run_in(
         &sandbox,
         Some("json"),
-        &["login", "--user", "ada", "--token", rejected],
+        &[
+            "--allow-secret-argv",
+            "login",
+            "--user",
+            "ada",
+            "--token",
+            rejected,
+        ],
     )
     .assert_code(2);
     run_in(
         &sandbox,
         Some("json"),
-        &["--dry-run", "login", "--user", "ada", "--token", secret],
+        &[
+            "--dry-run",
+            "--allow-secret-argv",
+            "login",
+            "--user",
+            "ada",
+            "--token",
+            secret,
+        ],
     )
     .assert_code(0);
 

@@ -552,7 +552,7 @@ fn a_registry_of_a_thousand_declarations_works() {
         ])
         .0
         .assert_code(4);
-    let (list, listed) = sandbox.json(&["--commands", dir, "schema", "list"]);
+    let (list, listed) = sandbox.json(&["--commands", dir, "schema", "list", "--limit", "0"]);
     list.assert_code(0);
     let given = listed["data"]["commands"]
         .as_array()

@@ -30,10 +30,15 @@ fn files(dir: &std::path::Path) -> Vec<String> {
 
 /// The words of an example after `aigent` as `args check` arguments for
 /// its imported declaration: `--flag VALUE`, `--switch`, `-s` through the
-/// manifest's `short`, positionals to the command's one argument. `None`
-/// for an example this reading cannot follow (quotes, redirections,
-/// comments, a value it cannot place).
-fn example_arguments(example: &str, path: &[&str], entry: &Value) -> Option<Vec<String>> {
+/// manifest's `short`, positionals to the command's first positional (from
+/// the envelope's `meta.positionals`). `None` for an example this reading
+/// cannot follow (quotes, redirections, comments, a value it cannot place).
+fn example_arguments(
+    example: &str,
+    path: &[&str],
+    entry: &Value,
+    positionals: &Value,
+) -> Option<Vec<String>> {
     if example.contains(['\'', '"', '>', '#', '\\', '$', '*', '|']) {
         return None;
     }
@@ -58,7 +63,7 @@ fn example_arguments(example: &str, path: &[&str], entry: &Value) -> Option<Vec<
                 .find(|(_, flag)| flag["short"] == short)
                 .map(|(name, _)| name.clone())?
         } else {
-            let (name, _) = entry["arguments"].as_object()?.iter().next()?;
+            let (name, _) = positionals.as_object()?.iter().next()?;
             out.push(format!("--{name}"));
             out.push(word.to_owned());
             continue;
@@ -112,17 +117,13 @@ fn own_manifest_imports_lint_clean_and_accepts_its_examples() {
     };
     assert_eq!(level("aigent-skill-validate"), "safe");
     assert_eq!(level("aigent-run"), "destructive");
-    // Every environment variable the manifest names is listed as unmapped.
     let validate = declarations
         .iter()
         .find(|d| d["name"] == "aigent-skill-validate")
         .unwrap();
-    assert!(
-        validate["unmapped"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|note| note.as_str().unwrap().contains("--format: `env`")),
+    // The positionals come from the envelope's `meta.positionals`.
+    assert_eq!(
+        validate["declaration"]["parameters"]["PATH"]["type"], "array",
         "{validate}"
     );
     assert_eq!(
@@ -162,7 +163,8 @@ fn own_manifest_imports_lint_clean_and_accepts_its_examples() {
         let words: Vec<&str> = path.split('.').collect();
         for example in entry["examples"].as_array().into_iter().flatten() {
             let text = example["command"].as_str().unwrap();
-            let Some(arguments) = example_arguments(text, &words, entry) else {
+            let positionals = &document["meta"]["positionals"][path];
+            let Some(arguments) = example_arguments(text, &words, entry, positionals) else {
                 continue;
             };
             let mut args = vec![

@@ -75,8 +75,17 @@ fn flags_and_yes_create_a_skill_that_validates_strictly() {
         .collect();
     assert_eq!(
         keys,
-        ["path", "absolute", "name", "files", "valid", "diagnostics"]
+        [
+            "path",
+            "absolute",
+            "name",
+            "files",
+            "valid",
+            "diagnostics",
+            "effect"
+        ]
     );
+    assert_eq!(data["effect"], "created");
     assert_eq!(data["path"], "skills/release-notes");
     assert_eq!(data["name"], "release-notes");
     assert_eq!(
@@ -261,7 +270,8 @@ fn every_bad_answer_is_reported_at_once() {
 fn without_a_terminal_or_yes_it_fails_naming_the_flags() {
     let sandbox = Sandbox::new();
     let run = sandbox.run(&["--format", "text", "skill", "new", "my-skill"]);
-    run.assert_code(2);
+    // INPUT_REQUIRED: a question no one can answer (REQ-F-009).
+    run.assert_code(4);
     for flag in ["--yes", "--description", "--name", "--with"] {
         assert!(run.stderr.contains(flag), "{flag} not named:\n{run}");
     }

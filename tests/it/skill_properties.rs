@@ -30,7 +30,10 @@ fn read_properties_prints_the_reference_keys_in_order() {
             "license": "MIT",
             "compatibility": "Linux",
             "allowed-tools": "Read Bash(git:*)",
-            "metadata": {"version": "1.0", "author": "me"}
+            "metadata": {"version": "1.0", "author": "me"},
+            // The skill author's text, marked as such (REQ-F-035).
+            "_source": "external",
+            "_trusted": false,
         })
     );
     let keys: Vec<&String> = data.as_object().unwrap().keys().collect();
@@ -42,7 +45,9 @@ fn read_properties_prints_the_reference_keys_in_order() {
             "license",
             "compatibility",
             "allowed-tools",
-            "metadata"
+            "metadata",
+            "_source",
+            "_trusted"
         ]
     );
 }
@@ -198,7 +203,9 @@ fn read_properties_prints_scalars_as_written() {
                 "nan": ".NaN",
                 "n": "1_000",
                 "yes": "True"
-            }
+            },
+            "_source": "external",
+            "_trusted": false,
         }),
         "{run}"
     );

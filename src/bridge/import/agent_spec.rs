@@ -13,10 +13,11 @@
 //! `exclusiveMaximum`, `multipleOf`).
 //! Each is carried into the declaration, so the guard enforces it; a
 //! flag whose validation the declaration cannot hold is left out, never
-//! imported without it. aigent's own manifest adds `arguments` (the
-//! positionals, in order, shaped as flags are) and
-//! `requires_confirmation`. Either the bare manifest or a response
-//! envelope around it (`{"ok": ..., "data": {...}}`) is read.
+//! imported without it. aigent's own manifest gives each command's
+//! positionals (in order, shaped as flags are) in its envelope's
+//! `meta.positionals`, keyed by command path (before 0.2, as the entry's
+//! `arguments`), and `requires_confirmation`. Either the bare manifest or
+//! a response envelope around it (`{"ok": ..., "data": {...}}`) is read.
 
 use serde_json::{Map, Value};
 
@@ -82,6 +83,10 @@ pub fn read(text: &str) -> Result<Spec, ImportError> {
         Some(data) if document.get("ok").is_some() => (data, "data"),
         _ => (&document, "the top level"),
     };
+    let positionals = document
+        .get("meta")
+        .and_then(|meta| meta.get("positionals"))
+        .and_then(Value::as_object);
     let Some(manifest) = manifest.as_object() else {
         return Err(shape(at, "not an object; a manifest is a JSON object"));
     };
@@ -130,7 +135,8 @@ pub fn read(text: &str) -> Result<Spec, ImportError> {
             });
             continue;
         }
-        spec.commands.push(command(words, entry));
+        let arguments = positionals.and_then(|positionals| positionals.get(path));
+        spec.commands.push(command(words, entry, arguments));
     }
     Ok(spec)
 }
@@ -144,7 +150,9 @@ fn strip_position(message: &str) -> String {
     }
 }
 
-fn command(path: Vec<String>, entry: &Map<String, Value>) -> Command {
+/// `arguments`: the command's positionals from the envelope's
+/// `meta.positionals`, where the entry has no `arguments` of its own.
+fn command(path: Vec<String>, entry: &Map<String, Value>, arguments: Option<&Value>) -> Command {
     let mut command = Command {
         path,
         description: entry
@@ -214,7 +222,7 @@ fn command(path: Vec<String>, entry: &Map<String, Value>) -> Command {
             None => command.unmapped.push("flags: not an object".to_owned()),
         }
     }
-    if let Some(arguments) = entry.get("arguments") {
+    if let Some(arguments) = entry.get("arguments").or(arguments) {
         match arguments.as_object() {
             Some(arguments) => {
                 for (name, argument) in arguments {

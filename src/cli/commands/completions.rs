@@ -30,11 +30,14 @@ do); zsh needs `fpath+=~/.zfunc` before `compinit` in ~/.zshrc. The examples \
 create the directories a fresh account lacks.
 
 Examples:
+  # a script that needs no aigent at completion time
   aigent completions --static bash > aigent.bash
   mkdir -p ~/.local/share/bash-completion/completions
+  # bash, asking aigent as you type
   aigent completions bash > ~/.local/share/bash-completion/completions/aigent
   mkdir -p ~/.zfunc && aigent completions zsh > ~/.zfunc/_aigent
   mkdir -p ~/.config/fish/completions
+  # fish
   aigent completions fish > ~/.config/fish/completions/aigent.fish"
 )]
 pub struct CompletionsArgs {

@@ -438,9 +438,12 @@ fn error_codes_page(generated: &str) -> String {
             } else {
                 code.exit_code().to_string()
             };
-            let retryable = if code.retryable() { "yes" } else { "no" };
+            let fix = code
+                .fix_required()
+                .map_or_else(|| "—".to_owned(), |fix| fix.replace('|', "\\|"));
             format!(
-                "| `{code}` | {exit_code} | {retryable} | {} |\n",
+                "| `{code}` | {exit_code} | {} | {fix} | {} |\n",
+                code.retryable_rule(),
                 code.meaning()
             )
         })
@@ -448,14 +451,18 @@ fn error_codes_page(generated: &str) -> String {
     format!(
         "{generated}\n\n# Error codes\n\n\
 `error.code` in the json envelope ([output](output.md)) is the value to branch on: \
-codes are stable, messages may be reworded. `error.retryable` says whether the same \
-call with other arguments can succeed; `false` means the environment, the registry, \
-the files or the child must change first. `error.phase`, where present, says how far \
-the call got: `validation` (the guard rejected the arguments), `confirmation` (a \
-destructive command was not confirmed) or `execution` (the child was started, or \
-starting it failed). Each code's [exit code](exit-codes.md) is fixed, except where \
-noted. Source: `src/report/error_code.rs`.\n\n\
-| code | exit | retryable | meaning |\n|---|---|---|---|\n{rows}"
+codes are stable, messages may be reworded. `error.retryable` has the CLI Agent \
+Spec's meaning: the same call, unchanged, may succeed (and so nothing was changed). \
+A failure the caller can correct is not retryable; it says what to correct in \
+`error.fix_required` (the column below, unless the error names something more \
+precise) and, where one command run as is resolves it, gives that command in \
+`error.fix_command` (read-only or idempotent, never a destructive one). A terminal \
+failure (—) has neither. `error.phase`, where present, says how far the call got: \
+`validation` (nothing ran: the command line, the guard, or a destructive command \
+that was not confirmed) or `execution` (the child was started, or starting it \
+failed). Each code's [exit code](exit-codes.md) is fixed, except where noted. \
+Source: `src/report/error_code.rs`.\n\n\
+| code | exit | retryable | fix_required | meaning |\n|---|---|---|---|---|\n{rows}"
     )
 }
 

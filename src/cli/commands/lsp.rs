@@ -56,7 +56,9 @@ workspace/didChangeConfiguration): {\"profile\": \"claude-code\", \
 configuration for VS Code, Neovim, Helix and Zed.
 
 Examples:
+  # serve editors over stdio
   aigent lsp
+  # with another registry
   aigent --commands ./commands lsp")]
 pub struct LspArgs {}
 

@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use aigent::contract::sandbox::SandboxMode;
+use aigent::exec::process::Output;
 use aigent::guard::RawArguments;
 use aigent::invoke::{InvokeError, InvokeOptions, Mode, invoke};
 use aigent::outcome::{invoke_error_body, with_warnings_first};
@@ -24,7 +25,7 @@ pub const SPEC: CommandSpec = leaf(
         code_when(
             exit::SUCCESS,
             Complete,
-            "the command ran and exited with a status its declaration counts as success (success_exit_codes, [0] by default); child_exit_code and child_exit give it",
+            "the command ran and exited with a status its declaration counts as success (success_exit_codes, [0] by default)",
         ),
         code_when(
             exit::GENERAL_ERROR,
@@ -39,7 +40,7 @@ pub const SPEC: CommandSpec = leaf(
         code_when(
             exit::COMMAND_FAILED,
             Partial,
-            "the command ran and exited with any other status: error.code COMMAND_FAILED, the status in child_exit_code, its declared name in child_exit",
+            "the command ran and exited with another status (error.code COMMAND_FAILED; error.child_exit_code holds it)",
         ),
         code_when(
             exit::PRECONDITION,
@@ -93,8 +94,16 @@ and its declared name, so aigent's 2 always means nothing ran. aigent's \
 own flags go before NAME; everything after NAME belongs to the declared \
 command.
 
-In json mode the envelope goes to stderr (or to --result PATH), never to \
-stdout, which is the child's.
+Where the output goes, in each mode:
+  without --capture  stdout and stderr are the command's own; in json mode \
+the envelope goes to stderr (or to --result PATH)
+  with --capture     the command's stdout and stderr are kept (each up to \
+a quarter of the response cap: AIGENT_MAX_OUTPUT_BYTES or \
+TOOL_MAX_OUTPUT_BYTES, else 1 MiB) and returned in the envelope's \
+data.stdout and data.stderr, terminal codes removed and marked _trusted: \
+false; the envelope goes to stdout (or to --result PATH), and meta.truncated \
+says whether either was cut. In text mode stdout shows what the command \
+wrote. The command's stdin is closed.
 
 The child runs in the declaration's sandbox (Landlock and seccomp, applied \
 between fork and exec): --sandbox require runs nothing unless the kernel \
@@ -104,10 +113,15 @@ can and lists the rest in the warnings; off runs it unconfined. The \
 envelope's data.sandbox and every audit record say what was enforced.
 
 Examples:
+  # check, then run
   aigent run git-log --author Ann --count 5
+  # the argv that would run; nothing runs
   aigent run --dry-run deploy --cluster-id prod-east-1 --version 1.2.3
+  # a secret from the environment, never on the argv
   aigent run --value-from-env token=GH_TOKEN --dry-run gh-api --endpoint repos/OWNER/REPO/issues
+  # arguments as one JSON object
   aigent run --dry-run deploy --json '{\"cluster-id\": \"prod-east-1\", \"version\": \"1.2.3\"}'
+  # a time limit, the envelope into a file
   aigent --format json run --timeout 30 --result ./result.json files-get --file-id f-123")]
 pub struct RunArgs {
     /// Print the argv that would run, and run nothing
@@ -129,6 +143,10 @@ pub struct RunArgs {
     /// Write the json envelope to PATH (atomically, in any format) instead of stderr
     #[arg(long, value_name = "PATH")]
     pub result: Option<PathBuf>,
+
+    /// Return the command's stdout and stderr in the envelope (data.stdout, data.stderr), which then goes to stdout; without it stdout is the command's own and the envelope goes to stderr
+    #[arg(long)]
+    pub capture: bool,
 
     /// How strictly to enforce the command's sandbox [default: aigent.toml's [sandbox] mode, else best-effort]
     #[arg(long, value_name = "MODE", value_enum)]
@@ -155,9 +173,59 @@ pub fn run(args: &RunArgs, ctx: &Context) -> Result<Outcome, CliError> {
     let mut outcome = execute(args, ctx).unwrap_or_else(CliError::into_outcome);
     outcome.envelope_target = match &args.result {
         Some(path) => EnvelopeTarget::File(path.clone()),
+        // The child's stdout is in the envelope: stdout is free for it.
+        None if args.capture => EnvelopeTarget::Stdout,
         None => EnvelopeTarget::Stderr,
     };
+    if args.capture {
+        show_captured(&mut outcome);
+    }
     Ok(outcome)
+}
+
+/// Each captured stream is kept up to this share of the response cap, so
+/// the envelope holding both stays near the cap.
+const CAPTURE_SHARE: usize = 4;
+
+/// With `--capture`: the text output is what the command wrote, and
+/// `meta.truncated` says whether the capture limit cut it (REQ-F-052).
+fn show_captured(outcome: &mut Outcome) {
+    let Some(stdout) = outcome.data.get("stdout").and_then(|v| v.as_str()) else {
+        return;
+    };
+    let mut text = stdout.to_owned();
+    if let Some(stderr) = outcome
+        .data
+        .get("stderr")
+        .and_then(|v| v.as_str())
+        .filter(|stderr| !stderr.is_empty())
+    {
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str("--- stderr ---\n");
+        text.push_str(stderr);
+    }
+    outcome.text = text;
+    let cut = ["stdout_truncated", "stderr_truncated"]
+        .iter()
+        .any(|key| outcome.data.get(*key) == Some(&serde_json::Value::Bool(true)));
+    outcome.meta.insert("truncated".to_owned(), cut.into());
+    if cut {
+        outcome.meta.insert(
+            "truncation_hint".to_owned(),
+            format!(
+                "the command wrote more than {} bytes to a stream, which were cut; raise AIGENT_MAX_OUTPUT_BYTES, or run it without --capture",
+                capture_limit()
+            )
+            .into(),
+        );
+    }
+}
+
+/// The bytes kept of each captured stream.
+fn capture_limit() -> usize {
+    aigent::report::page::max_output_bytes(|name| std::env::var(name).ok()) / CAPTURE_SHARE
 }
 
 /// `--sandbox`, as clap reads it; the library's [`SandboxMode`] has no clap.
@@ -201,7 +269,11 @@ fn execute(args: &RunArgs, ctx: &Context) -> Result<Outcome, CliError> {
     if args.invocation.asks_for_help(&loaded.declaration) {
         return Ok(super::schema::show::declaration_outcome(loaded, ctx));
     }
-    let warnings = crate::cli::error::diagnostic_warnings(&loaded.file, &loaded.warnings);
+    let mut warnings = crate::cli::error::diagnostic_warnings(&loaded.file, &loaded.warnings);
+    warnings.extend(
+        args.supplied
+            .secrets_on_argv(&loaded.declaration, args.invocation.arguments())?,
+    );
     let options = InvokeOptions {
         mode: if args.dry_run {
             Mode::DryRun
@@ -211,6 +283,13 @@ fn execute(args: &RunArgs, ctx: &Context) -> Result<Outcome, CliError> {
         audit_log: args.audit_log.as_deref(),
         timeout: args.timeout,
         confirmed: args.confirm_destructive,
+        output: if args.capture {
+            Output::Capture {
+                limit: capture_limit(),
+            }
+        } else {
+            Output::Inherit
+        },
         sandbox: sandbox_mode(args.sandbox, &registry)?,
         ..InvokeOptions::default()
     };

@@ -4,6 +4,7 @@
 //! like a terminal session.
 #![allow(dead_code)]
 
+pub mod agent_spec;
 #[cfg(unix)]
 pub mod balancer;
 #[cfg(unix)]
@@ -186,12 +187,30 @@ impl Sandbox {
         Run::of(self.cmd().args(args))
     }
 
+    /// Runs in text mode (`AIGENT_FORMAT=text`), as on a terminal: help
+    /// on stdout, not the json-mode envelope.
+    pub fn text(&self, args: &[&str]) -> Run {
+        Run::of(self.cmd().env("AIGENT_FORMAT", "text").args(args))
+    }
+
     /// Runs with `--format json` and parses the envelope.
     pub fn json(&self, args: &[&str]) -> (Run, Value) {
         let run = Run::of(self.cmd().arg("--format").arg("json").args(args));
         let value = run.envelope();
         (run, value)
     }
+}
+
+/// Fails unless `envelope` is a valid CLI Agent Spec `ResponseEnvelope`
+/// (tests/fixtures/agent-spec/response-envelope.json); `context` says where
+/// it came from.
+#[track_caller]
+pub fn assert_valid_envelope(envelope: &Value, context: &str) {
+    let errors = agent_spec::envelope_errors(envelope);
+    assert!(
+        errors.is_empty(),
+        "not a valid ResponseEnvelope: {errors:#?}\n{context}"
+    );
 }
 
 pub struct Run {
@@ -223,7 +242,18 @@ impl Run {
             self.code == 0,
             "ok must match the exit code:\n{self}"
         );
+        assert_valid_envelope(&value, &self.to_string());
         value
+    }
+
+    /// For `run`, whose envelope goes to stderr without `--capture`: stderr
+    /// parsed as one envelope and checked against the spec's schema.
+    #[track_caller]
+    pub fn stderr_envelope(self) -> (Self, Value) {
+        let value: Value = serde_json::from_str(&self.stderr)
+            .unwrap_or_else(|err| panic!("stderr is not one JSON document ({err}):\n{self}"));
+        assert_valid_envelope(&value, &self.to_string());
+        (self, value)
     }
 
     #[track_caller]

@@ -31,6 +31,10 @@ pub fn settings(sandbox: &Sandbox) -> insta::Settings {
         r#""request_id": "[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}""#,
         r#""request_id": "[REQUEST_ID]""#,
     );
+    settings.add_filter(
+        r#""timestamp": "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z""#,
+        r#""timestamp": "[TIMESTAMP]""#,
+    );
     settings.add_filter(r"\b\d+(\.\d+)? ?ms\b", "[DURATION]");
     settings.add_filter(r#""(child_)?pid": \d+"#, r#""${1}pid": "[PID]""#);
     settings.add_filter(

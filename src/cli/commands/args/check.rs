@@ -19,7 +19,7 @@ pub const SPEC: CommandSpec = leaf("args.check", Safe, REGISTRY_READER, TEXT_AND
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Everything after NAME belongs to the declared command, so aigent's own flags go before it.\nEvery rejection is appended to the audit log (--audit-log, else AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl, else ~/.local/state/aigent/audit.jsonl); if that fails, the result stands and a warning says so. --no-audit writes nothing: args check runs nothing, so no record is needed. Nothing is written when every argument passes.\n\nExamples:\n  aigent args check deploy --cluster-id prod-east-1 --version 1.2.3\n  aigent args check deploy --json '{\"cluster-id\": \"prod-east-1\", \"version\": \"1.2.3\"}'\n  aigent --format json args check --audit-log ./audit.jsonl files-get --file-id f-123\n  aigent args check --value-from-env token=GH_TOKEN gh-api --endpoint repos/OWNER/REPO/issues"
+    after_help = "Everything after NAME belongs to the declared command, so aigent's own flags go before it.\nEvery rejection is appended to the audit log (--audit-log, else AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl, else ~/.local/state/aigent/audit.jsonl); if that fails, the result stands and a warning says so. --no-audit writes nothing: args check runs nothing, so no record is needed. Nothing is written when every argument passes.\n\nExamples:\n  # check arguments given as flags\n  aigent args check deploy --cluster-id prod-east-1 --version 1.2.3\n  # the same arguments as one JSON object\n  aigent args check deploy --json '{\"cluster-id\": \"prod-east-1\", \"version\": \"1.2.3\"}'\n  # a rejection recorded in another log\n  aigent --format json args check --audit-log ./audit.jsonl files-get --file-id f-123\n  # a secret taken from the environment\n  aigent args check --value-from-env token=GH_TOKEN gh-api --endpoint repos/OWNER/REPO/issues"
 )]
 pub struct CheckArgs {
     /// Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]
@@ -92,7 +92,11 @@ pub fn run(args: &CheckArgs, ctx: &Context) -> Result<Outcome, CliError> {
     if args.invocation.asks_for_help(&loaded.declaration) {
         return Ok(crate::cli::schema::show::declaration_outcome(loaded, ctx));
     }
-    let warnings = crate::cli::error::diagnostic_warnings(&loaded.file, &loaded.warnings);
+    let mut warnings = crate::cli::error::diagnostic_warnings(&loaded.file, &loaded.warnings);
+    warnings.extend(
+        args.supplied
+            .secrets_on_argv(&loaded.declaration, args.invocation.arguments())?,
+    );
     let options = InvokeOptions {
         mode: Mode::Check,
         audit_log: args.audit_log.as_deref(),

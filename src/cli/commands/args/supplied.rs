@@ -27,9 +27,62 @@ pub struct SuppliedValues {
     /// Take the sensitive parameter PARAM's value from the file PATH, without its final newline (repeatable)
     #[arg(long, value_name = "PARAM=PATH")]
     pub value_from_file: Vec<String>,
+
+    /// Accept a sensitive parameter's value among the arguments, with a warning (refused otherwise: `ps` shows aigent's command line to every local user)
+    #[arg(long)]
+    pub allow_secret_argv: bool,
 }
 
 impl SuppliedValues {
+    /// The sensitive parameters whose values are among the agent's
+    /// `arguments`, that is on aigent's own command line (CLI Agent Spec
+    /// REQ-C-016): refused, unless `--allow-secret-argv` makes each a
+    /// warning. The values themselves are never echoed.
+    pub fn secrets_on_argv(
+        &self,
+        declaration: &Declaration,
+        arguments: &[String],
+    ) -> Result<Vec<String>, CliError> {
+        let given = given_parameters(arguments);
+        let secrets: Vec<&str> = declaration
+            .input_names()
+            .into_iter()
+            .filter(|name| declaration.is_sensitive(name) && given.iter().any(|g| g == name))
+            .collect();
+        let Some(first) = secrets.first() else {
+            return Ok(Vec::new());
+        };
+        let how =
+            |name: &str| format!("--value-from-env {name}=VAR or --value-from-file {name}=PATH");
+        if self.allow_secret_argv {
+            return Ok(secrets
+                .iter()
+                .map(|name| {
+                    format!(
+                        "`{name}` is sensitive and its value was on aigent's command line, where every local user can read it; next time pass {}",
+                        how(name)
+                    )
+                })
+                .collect());
+        }
+        let names: Vec<String> = secrets.iter().map(|name| format!("`{name}`")).collect();
+        let mut err = CliError::usage(format!(
+            "{} {} declared sensitive, and {} on aigent's command line, where every local user can read it (`ps`, /proc/PID/cmdline); nothing was checked or run",
+            names.join(", "),
+            if secrets.len() == 1 { "is" } else { "are" },
+            if secrets.len() == 1 { "its value is" } else { "their values are" },
+        ))
+        .with_hint(format!("pass it with {}", how(first)))
+        .with_hint("--allow-secret-argv accepts it with a warning");
+        err.body.phase = Some(aigent::report::Phase::Validation);
+        err.body.field = Some((*first).to_owned());
+        err.body.fix_required = Some(format!(
+            "pass each sensitive value with --value-from-env or --value-from-file, e.g. {}",
+            how(first)
+        ));
+        Err(err)
+    }
+
     /// The agent's arguments with the supplied values added, in the same
     /// form (flags or `--json`) they came in.
     pub fn merge_into(
@@ -159,6 +212,29 @@ fn merge_object(
         "--json".to_owned(),
         serde_json::Value::Object(object).to_string(),
     ])
+}
+
+/// The parameter names the agent's arguments give: `--name` flags, or the
+/// keys of the `--json` object (none when it is not an object).
+fn given_parameters(arguments: &[String]) -> Vec<String> {
+    use aigent::guard::RawArguments;
+    match RawArguments::from_tail(arguments) {
+        RawArguments::Json(text) => {
+            serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(text)
+                .map(|object| object.keys().cloned().collect())
+                .unwrap_or_default()
+        }
+        RawArguments::Object(object) => object.keys().cloned().collect(),
+        RawArguments::Flags(words) => words
+            .iter()
+            .filter_map(|word| word.strip_prefix("--"))
+            .map(|flag| {
+                flag.split_once('=')
+                    .map_or(flag, |(name, _)| name)
+                    .to_owned()
+            })
+            .collect(),
+    }
 }
 
 fn given_twice(param: &str) -> CliError {

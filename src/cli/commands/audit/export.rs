@@ -44,8 +44,11 @@ and is resumed by the next one, nothing lost and nothing sent twice. \
 --follow keeps exporting as records are written (live export).
 
 Examples:
+  # the records as OpenTelemetry spans
   aigent audit export --otlp http://127.0.0.1:4318
+  # the records to syslog over UDP
   aigent audit export --syslog udp://127.0.0.1:514
+  # keep sending new records
   aigent audit export --syslog unix:///dev/log --follow --interval 2")]
 pub struct ExportArgs {
     /// An OTLP/HTTP collector: http://host:4318 (spans go to /v1/traces) or the full traces URL
@@ -179,7 +182,13 @@ fn render(
         "exports": reports,
     });
     if failures.is_empty() {
-        return Outcome::success(data, text).with_warnings(warnings);
+        // Records sent move each destination's resume point.
+        let sent = reports.iter().any(|report| report.sent > 0);
+        let effect = crate::cli::spec::Effect::of_changes(sent, false);
+        return crate::cli::spec::with_effect(
+            Outcome::success(data, text).with_warnings(warnings),
+            effect,
+        );
     }
     let body = ErrorBody::new(ErrorCode::Precondition, failures.join("; ")).with_hint(
         "nothing is lost: the next `aigent audit export` resumes after the last record the destination accepted",

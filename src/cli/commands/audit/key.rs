@@ -33,7 +33,9 @@ pub const SPEC: CommandSpec = leaf(
 #[derive(Debug, Subcommand)]
 #[command(after_help = "\
 Examples:
+  # a new signing key and its public half
   aigent audit key new /etc/aigent/audit.key
+  # check the signed checkpoints too
   aigent audit verify --public-key /etc/aigent/audit.key.pub")]
 pub enum KeyCommand {
     /// Write a new Ed25519 key pair for signed checkpoints (private mode 0600, never printed)
@@ -50,6 +52,7 @@ reach of anyone who could rewrite the log. Give the public key to whoever \
 checks the log: `aigent audit verify --public-key PATH.pub`.
 
 Examples:
+  # a new signing key and its public half
   aigent audit key new /etc/aigent/audit.key
   AIGENT_AUDIT_KEY_FILE=/etc/aigent/audit.key aigent run deploy ...")]
 pub struct NewArgs {
@@ -82,6 +85,7 @@ pub fn run(command: &KeyCommand, ctx: &Context) -> Result<Outcome, CliError> {
         "public_key": public_path,
         "key_id": key_id,
         "public_key_hex": sign::hex(key.verifying_key().as_bytes()),
+        "effect": crate::cli::spec::Effect::Created.as_str(),
     });
     Ok(Outcome::success(data, text))
 }

@@ -64,8 +64,12 @@ fn locate(explicit: Option<&PathBuf>) -> Result<AuditLog, CliError> {
 fn read_error(err: &AuditError, path: Option<&Path>) -> CliError {
     if err.is_not_found() {
         let shown = path.map_or_else(String::new, |path| format!(" at {}", path.display()));
-        return CliError::not_found(format!("no audit log{shown}"))
-            .with_hint("records appear once `aigent run` or `aigent args check` has written one; --audit-log or AIGENT_AUDIT_LOG names another log");
+        let mut err = CliError::not_found(format!("no audit log{shown}"))
+            .with_hint("records appear once a command wrote one: `aigent run`, `aigent args check`, the hook (`aigent hook --client ...`) or the MCP server (`aigent mcp serve`); --audit-log or AIGENT_AUDIT_LOG names another log");
+        err.body.fix_required = Some(
+            "name a log that exists (--audit-log or AIGENT_AUDIT_LOG), or let a command write the first record".to_owned(),
+        );
+        return err;
     }
     CliError::precondition(err.to_string())
 }

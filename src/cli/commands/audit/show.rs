@@ -11,6 +11,7 @@ use aigent::exec::audit::{Filter, record::parse_since};
 use aigent::report::Outcome;
 use aigent::report::escape::escape_controls;
 
+use crate::cli::page::PageArgs;
 use crate::cli::spec::{
     CommandSpec, NoEffects, Safe, TEXT_AND_JSON, USAGE, code, code_when, exit, leaf,
 };
@@ -39,10 +40,19 @@ the hash chain does not vouch for (before the chain began, not linked into \
 it, or after a break in it) are shown marked UNVERIFIED, and listed in \
 `data.unverified` of the JSON output.
 
+In json mode a listing holds at most 20 records unless --limit says \
+otherwise, and stays within the response cap (AIGENT_MAX_OUTPUT_BYTES or \
+TOOL_MAX_OUTPUT_BYTES, else 1 MiB); meta.cursor then continues it. Text \
+shows every record unless --limit says otherwise.
+
 Examples:
+  # the last 20 records
   aigent audit show --last 20
+  # one command's runs in the last two hours
   aigent audit show --command deploy --event COMMAND_EXECUTED --since 2h
+  # records since a time, as JSON
   aigent audit show --since 2026-11-23T09:00:00Z --format json
+  # one request's records, in another log
   aigent audit show --request-id 0b6f3c1e-7d2a-4e59-9a4f-2c8d1e6b5a70 --audit-log ./audit.jsonl")]
 pub struct ShowArgs {
     /// Only records of this declared command
@@ -65,6 +75,9 @@ pub struct ShowArgs {
     #[arg(long, value_name = "N")]
     pub last: Option<usize>,
 
+    #[command(flatten)]
+    pub page: PageArgs,
+
     #[arg(long, value_name = "PATH", help = super::AUDIT_LOG_HELP)]
     pub audit_log: Option<PathBuf>,
 }
@@ -84,6 +97,16 @@ pub fn run(args: &ShowArgs, ctx: &Context) -> Result<Outcome, CliError> {
         last: args.last,
     };
     let log = super::locate(args.audit_log.as_ref())?;
+    let query = format!(
+        "audit show\0{}\0{:?}\0{:?}\0{:?}\0{:?}\0{:?}",
+        log.path().display(),
+        args.command,
+        args.event,
+        args.since,
+        args.request_id,
+        args.last
+    );
+    let request = args.page.request(ctx, &query)?;
     let listing = log
         .records(&filter)
         .map_err(|err| super::read_error(&err, Some(log.path())))?;
@@ -98,24 +121,59 @@ pub fn run(args: &ShowArgs, ctx: &Context) -> Result<Outcome, CliError> {
             listing.unverified.len()
         ));
     }
+    // The page: a run of consecutive records, from the cursor's offset.
+    let mut pager = request.pager();
+    let included: Vec<bool> = listing
+        .records
+        .iter()
+        .map(|record| pager.offer(crate::cli::page::weight(record)))
+        .collect();
+    let page = pager.page();
     let mut text = String::new();
     let mut marks = listing.unverified.iter().peekable();
     for (index, record) in listing.records.iter().enumerate() {
         let unverified = marks.next_if(|mark| mark.index == index).is_some();
+        if !included[index] {
+            continue;
+        }
         let mark = if unverified { "UNVERIFIED  " } else { "" };
         let _ = writeln!(text, "{mark}{}", render_record(record));
     }
     if text.is_empty() && !ctx.quiet {
         text.push_str("no matching records\n");
     }
+    if let Some(footer) = page.footer("records") {
+        text.push_str(&footer);
+        text.push('\n');
+    }
+    let first = page.offset;
+    let records: Vec<&Map<String, Value>> = listing
+        .records
+        .iter()
+        .zip(&included)
+        .filter_map(|(record, included)| included.then_some(record))
+        .collect();
+    // Marks are by index in `records`, so by index in the page.
+    let unverified: Vec<Value> = listing
+        .unverified
+        .iter()
+        .filter(|mark| included.get(mark.index).copied().unwrap_or(false))
+        .map(|mark| {
+            let mut value = serde_json::to_value(mark).unwrap_or_default();
+            value["index"] = (mark.index - first).into();
+            value
+        })
+        .collect();
     let data = json!({
         "log": log.path(),
         "files": listing.files,
-        "count": listing.records.len(),
-        "records": listing.records,
-        "unverified": listing.unverified,
+        "count": records.len(),
+        "records": records,
+        "unverified": unverified,
     });
-    Ok(Outcome::success(data, text).with_warnings(warnings))
+    let mut outcome = Outcome::success(data, text).with_warnings(warnings);
+    outcome.meta.extend(page.meta());
+    Ok(outcome)
 }
 
 /// One line: time, seq, event, command, then what matters for the event.

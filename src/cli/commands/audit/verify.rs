@@ -43,11 +43,17 @@ trace in the chain: store the head that --print-head prints (SEQ:SHA256, \
 one line) somewhere else, and check it later with --expect-head.
 
 Examples:
+  # check the hash chain
   aigent audit verify
+  # check another log
   aigent audit verify --audit-log ./audit.jsonl
+  # check the signed checkpoints too
   aigent audit verify --public-key /etc/aigent/audit.key.pub
+  # keep the chain's head elsewhere
   aigent audit verify --print-head >> /mnt/elsewhere/aigent-heads
+  # fail if the log was cut back since
   aigent audit verify --expect-head \"$(tail -n 1 /mnt/elsewhere/aigent-heads)\"
+  # the verdict as JSON
   aigent --format json audit verify")]
 pub struct VerifyArgs {
     #[arg(long, value_name = "PATH", help = super::AUDIT_LOG_HELP)]

@@ -59,9 +59,11 @@ calls in flight are cancelled (their process groups get SIGTERM, then SIGKILL \
 2 s later) and recorded as cancelled; --drain SECS lets them finish first.
 
 Examples:
+  # serve a registry and skills over stdio
   aigent mcp serve --commands ./commands --skills ./skills
   AIGENT_COMMANDS=./commands aigent mcp serve --timeout 120
   claude mcp add aigent -- aigent mcp serve --commands ./commands --skills ./skills
+  # over HTTP, with a bearer token
   aigent mcp serve --commands ./commands --http 127.0.0.1:8765 --token-file ~/.config/aigent/mcp-token")]
 pub struct ServeArgs {
     /// Serve the skills found below DIR (repeatable)

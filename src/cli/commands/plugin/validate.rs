@@ -49,6 +49,7 @@ pub const SPEC: CommandSpec = leaf(
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   aigent plugin validate .                       # a marketplace root or a plugin
+  # one plugin
   aigent plugin validate plugins/formatter
   aigent plugin validate --strict --format json my-marketplace
   aigent plugin validate --changed --base origin/main   # what this branch touched

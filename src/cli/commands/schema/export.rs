@@ -65,7 +65,7 @@ impl From<TargetArg> for Target {
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Every target matches a command line by its leading words, so a rule keeps the program and the template's literal words up to the first parameter and drops the rest (types, patterns, confined paths, required inputs, the shape of the line). A rule wider than its contract is flagged on stderr and in the report, with command lines it admits that the contract refuses, and says what the client does with such a line. Codex rules always prompt: a Codex allow runs the line outside Codex's sandbox, and the hook does the allowing there.\n\nA declaration no shell line can satisfy (an input reaching the program only through its environment) gets no rule; the export then fails (EXPORT_INCOMPLETE, exit 1) and writes nothing, unless --allow-partial, which writes the rules for the others.\n\nWithout --output the document goes to stdout and the flags to stderr; with --output FILE the document is written atomically (an existing file only with --force) and the fidelity report goes to stdout. --format json puts the document and the report in the envelope.\n\nExamples:\n  aigent schema export --to claude-permissions git-log\n  aigent --commands ./commands schema export --to codex-execpolicy --output ~/.codex/rules/aigent.rules\n  aigent --commands ./commands schema export --to gemini-policy --format json"
+    after_help = "Every target matches a command line by its leading words, so a rule keeps the program and the template's literal words up to the first parameter and drops the rest (types, patterns, confined paths, required inputs, the shape of the line). A rule wider than its contract is flagged on stderr and in the report, with command lines it admits that the contract refuses, and says what the client does with such a line. Codex rules always prompt: a Codex allow runs the line outside Codex's sandbox, and the hook does the allowing there.\n\nA declaration no shell line can satisfy (an input reaching the program only through its environment) gets no rule; the export then fails (EXPORT_INCOMPLETE, exit 1) and writes nothing, unless --allow-partial, which writes the rules for the others.\n\nWithout --output the document goes to stdout and the flags to stderr; with --output FILE the document is written atomically (an existing file only with --force) and the fidelity report goes to stdout. --format json puts the document and the report in the envelope.\n\nExamples:\n  # Claude Code permission rules for one command\n  aigent schema export --to claude-permissions git-log\n  # Codex rules for a registry, into a file\n  aigent --commands ./commands schema export --to codex-execpolicy --output ~/.codex/rules/aigent.rules\n  # Gemini CLI policy and its fidelity report, as JSON\n  aigent --commands ./commands schema export --to gemini-policy --format json"
 )]
 pub struct ExportArgs {
     /// The policy language to write
@@ -145,9 +145,11 @@ pub fn run(args: &ExportArgs, ctx: &Context) -> Result<Outcome, CliError> {
         .with_hint("--allow-partial writes the rules for the others");
         return Ok(Outcome::failure(data, error, render_report(&exported)).with_warnings(warnings));
     }
+    use crate::cli::spec::{Effect, with_effect};
     match &args.output {
         Some(path) => {
-            if !args.force && std::fs::symlink_metadata(path).is_ok() {
+            let existed = std::fs::symlink_metadata(path).is_ok();
+            if !args.force && existed {
                 return Err(CliError::precondition(format!(
                     "{} exists; pass --force to replace it",
                     path.display()
@@ -160,11 +162,20 @@ pub fn run(args: &ExportArgs, ctx: &Context) -> Result<Outcome, CliError> {
             outcome
                 .meta
                 .insert("output".to_owned(), path.display().to_string().into());
-            Ok(outcome.with_warnings(warnings))
+            let effect = if existed {
+                Effect::Updated
+            } else {
+                Effect::Created
+            };
+            Ok(with_effect(outcome.with_warnings(warnings), effect))
         }
+        // Without --output the document is printed: nothing is written.
         None if ctx.format == OutputFormat::Text => {
             Ok(Outcome::success(data, exported.document).with_warnings(warnings))
         }
-        None => Ok(Outcome::success(data, render_report(&exported)).with_warnings(warnings)),
+        None => Ok(with_effect(
+            Outcome::success(data, render_report(&exported)).with_warnings(warnings),
+            Effect::Noop,
+        )),
     }
 }

@@ -73,7 +73,7 @@ impl From<FromArg> for Format {
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "One declaration per command of the spec, named PROGRAM-WORDS (aigent-skill-validate), written as NAME.json: the program and the command's words, then each flag as a `--flag` slot and each positional in order. Types, required, enum values and choices come from the spec; `danger_level` is the spec's, else destructive (a usage spec never says). Nothing is guessed: whatever the spec says that a declaration cannot (env variables, exclusive flags, counted switches, hidden flags, scopes, output schemas) is listed under `unmapped`, and an input `schema lint` refuses is left out and listed. Command groups (commands with subcommands, or `subcommand_required`) get no declaration of their own.\n\nThe declarations go into --output DIR, else the registry named by --commands (created if missing); with --dry-run nothing is written. An existing declaration of the same name is never replaced without --force, a symlink never written through, and a malformed spec is reported with its line and column, with nothing written.\n\nExamples:\n  aigent --schema > aigent.json && aigent schema import --from agent-spec --program aigent --output ./commands aigent.json\n  usage generate spec ... | aigent schema import --from usage --dry-run -\n  aigent --commands ./commands schema import --from usage fd.usage.kdl"
+    after_help = "One declaration per command of the spec, named PROGRAM-WORDS (aigent-skill-validate), written as NAME.json: the program and the command's words, then each flag as a `--flag` slot and each positional in order. Types, required, enum values and choices come from the spec; `danger_level` is the spec's, else destructive (a usage spec never says). Nothing is guessed: whatever the spec says that a declaration cannot (env variables, exclusive flags, counted switches, hidden flags, scopes, output schemas) is listed under `unmapped`, and an input `schema lint` refuses is left out and listed. Command groups (commands with subcommands, or `subcommand_required`) get no declaration of their own.\n\nThe declarations go into --output DIR, else the registry named by --commands (created if missing); with --dry-run nothing is written. An existing declaration of the same name is never replaced without --force, a symlink never written through, and a malformed spec is reported with its line and column, with nothing written.\n\nExamples:\n  # declarations from a CLI Agent Spec manifest\n  aigent --schema > aigent.json && aigent schema import --from agent-spec --program aigent --output ./commands aigent.json\n  usage generate spec ... | aigent schema import --from usage --dry-run -\n  # declarations from a usage spec\n  aigent --commands ./commands schema import --from usage fd.usage.kdl"
 )]
 pub struct ImportArgs {
     /// The spec's format
@@ -197,7 +197,19 @@ pub fn run(args: &ImportArgs, ctx: &Context) -> Result<Outcome, CliError> {
             })
         })
         .collect();
-    Ok(Outcome::success(data, text).with_warnings(warnings))
+    use crate::cli::spec::{Effect, with_effect};
+    let any = !imported.declarations.is_empty();
+    let effect = match (any, args.dry_run, args.force) {
+        (false, _, _) => Effect::Noop,
+        (true, true, _) => Effect::WouldCreate,
+        // --force may have replaced declarations that existed.
+        (true, false, true) => Effect::Updated,
+        (true, false, false) => Effect::Created,
+    };
+    Ok(with_effect(
+        Outcome::success(data, text).with_warnings(warnings),
+        effect,
+    ))
 }
 
 fn render(imported: &Import, written: bool, directory: Option<&PathBuf>) -> String {

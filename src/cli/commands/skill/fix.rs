@@ -27,8 +27,10 @@ pub const SPEC: CommandSpec = leaf("skill.fix", Mutating, SKILL_REWRITER, TEXT_A
 
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
+  # repair what can be repaired, then validate
   aigent skill fix ./my-skill
   aigent skill fix --dry-run --recursive skills/     # show the diffs, write nothing
+  # fix for Codex's rules
   aigent skill fix --profile codex .agents/skills/*/
 
 Repairs, each of which keeps every value:
@@ -180,7 +182,8 @@ pub fn run(args: &FixArgs, ctx: &Context) -> Result<Outcome, CliError> {
         return Ok(outcome.with_warnings(warnings));
     }
     let outcome = if still_invalid.is_empty() {
-        Outcome::success(data, text)
+        let effect = crate::cli::spec::Effect::of_changes(summary.changed > 0, args.dry_run);
+        crate::cli::spec::with_effect(Outcome::success(data, text), effect)
     } else {
         let mut error = ErrorBody::new(
             ErrorCode::FixIncomplete,
@@ -200,9 +203,7 @@ pub fn run(args: &FixArgs, ctx: &Context) -> Result<Outcome, CliError> {
                     "{} not a valid name; to rename and fix: {command}",
                     plural(to_rename.len(), "directory name is", "directory names are"),
                 ));
-                error
-                    .extra
-                    .insert("fix_command".to_owned(), serde_json::Value::String(command));
+                error.fix_command = Some(command);
             }
             None => error = error.with_hint("each file lists what is left; fix those by hand"),
         }

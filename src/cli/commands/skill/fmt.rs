@@ -21,7 +21,9 @@ pub const SPEC: CommandSpec = leaf("skill.fmt", Mutating, SKILL_REWRITER, TEXT_A
 
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
+  # rewrite one skill's SKILL.md in canonical form
   aigent skill fmt ./my-skill
+  # every skill below skills/
   aigent skill fmt --recursive skills/
   aigent skill fmt --check --recursive .        # CI: exit 1 if anything would change
   aigent skill fmt --diff skills/pdf            # show the change, write nothing
@@ -178,5 +180,8 @@ pub fn run(args: &FmtArgs, ctx: &Context) -> Result<Outcome, CliError> {
     } else {
         Outcome::success(data(&run), text)
     };
+    // --check and --diff write nothing.
+    let effect = crate::cli::spec::Effect::of_changes(summary.changed > 0, check);
+    let outcome = crate::cli::spec::with_effect(outcome, effect);
     Ok(outcome.with_warnings(warnings))
 }

@@ -31,7 +31,12 @@ pub const SPEC: CommandSpec = leaf(
         code_when(
             exit::ARG_ERROR,
             NoEffects,
-            "a bad answer, or no terminal without --yes",
+            "a bad answer, or an answer missing with --yes",
+        ),
+        code_when(
+            exit::PRECONDITION,
+            NoEffects,
+            "no terminal to ask on, or --non-interactive, without --yes (INPUT_REQUIRED)",
         ),
         code_when(
             exit::CONFLICT,
@@ -49,11 +54,12 @@ pub const SPEC: CommandSpec = leaf(
   aigent skill new                          # asks every question on a terminal
   aigent skill new skills/release-notes     # the name is the directory's name
   aigent skill new pdf-tools --description 'Fills PDF forms. Use when asked to.' \\
-      --license MIT --with scripts,references --yes
+      --license MIT --with scripts,references --yes   # no questions asked
 
 On a terminal (stdin and stdout), without --yes, it asks for what the flags
-did not give, shows a preview and asks for confirmation. Elsewhere it needs
---yes and at least a name (PATH or --name) and --description.
+did not give, shows a preview and asks for confirmation. Elsewhere (or with
+--non-interactive) it needs --yes and at least a name (PATH or --name) and
+--description; without --yes it exits 4 (INPUT_REQUIRED) at once.
 
 The name must equal the directory's name: with PATH and --name both given,
 they must agree. It never overwrites: PATH must not exist or be an empty
@@ -94,6 +100,10 @@ pub struct NewArgs {
     /// Do not ask anything: take every answer from the flags
     #[arg(short, long)]
     pub yes: bool,
+
+    /// Never ask: without --yes, exit 4 (INPUT_REQUIRED) instead of prompting, even on a terminal
+    #[arg(long)]
+    pub non_interactive: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -128,9 +138,9 @@ const COMMON_LICENSES: [&str; 7] = [
 ];
 
 pub fn run(args: &NewArgs, ctx: &Context) -> Result<Outcome, CliError> {
-    let interactive = !args.yes && interactive::terminals_available();
+    let interactive = !args.yes && !args.non_interactive && interactive::terminals_available();
     if !args.yes && !interactive {
-        return Err(no_terminal());
+        return Err(no_terminal(args.non_interactive));
     }
 
     // What the flags fix, checked before any question is asked.
@@ -173,15 +183,26 @@ pub fn run(args: &NewArgs, ctx: &Context) -> Result<Outcome, CliError> {
     Ok(created_outcome(&created, ctx))
 }
 
-fn no_terminal() -> CliError {
-    CliError::usage(
-        "`aigent skill new` asks its questions on a terminal and there is none; \
-         pass the answers as flags with --yes",
+/// Questions no one can answer (REQ-F-009, REQ-C-005): exit 4 at once,
+/// never a wait on stdin.
+fn no_terminal(non_interactive: bool) -> CliError {
+    let why = if non_interactive {
+        "--non-interactive says not to ask"
+    } else {
+        "there is no terminal to ask on"
+    };
+    let mut err = CliError::of(
+        ErrorCode::InputRequired,
+        format!(
+            "`aigent skill new` asks its questions on a terminal and {why}; pass the answers as flags with --yes"
+        ),
     )
     .with_hint(
         "aigent skill new PATH --description TEXT [--name NAME] [--license LICENSE] \
          [--compatibility TEXT] [--allowed-tools TOOLS] [--with scripts,references,assets] --yes",
-    )
+    );
+    err.body.suggestion = Some("pass --yes with PATH (or --name) and --description".to_owned());
+    err
 }
 
 fn declined() -> CliError {
@@ -487,5 +508,8 @@ fn created_outcome(created: &scaffold::Created, ctx: &Context) -> Outcome {
         .iter()
         .map(|diagnostic| format!("new skill: {} ({})", diagnostic.message, diagnostic.code))
         .collect();
-    Outcome::success(data, text).with_warnings(warnings)
+    crate::cli::spec::with_effect(
+        Outcome::success(data, text).with_warnings(warnings),
+        crate::cli::spec::Effect::Created,
+    )
 }

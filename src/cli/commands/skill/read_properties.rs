@@ -22,7 +22,9 @@ pub const SPEC: CommandSpec = leaf(
 
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
+  # the frontmatter, as text
   aigent skill read-properties examples/skills/release-notes
+  # the frontmatter as JSON
   aigent skill read-properties path/to/SKILL.md --format json
 
 Prints the keys name, description, license, compatibility, allowed-tools
@@ -46,5 +48,10 @@ pub fn run(args: &ReadPropertiesArgs, _ctx: &Context) -> Result<Outcome, CliErro
         serde_json::to_string_pretty(&data).map_err(|err| CliError::general(err.to_string()))?;
     let mut text = escape_json_text(&text).into_owned();
     text.push('\n');
-    Ok(Outcome::success(data, text))
+    // The frontmatter is the skill author's text (REQ-F-035); the text
+    // output stays the reference's.
+    Ok(Outcome::success(
+        aigent::report::escape::external(data),
+        text,
+    ))
 }

@@ -20,9 +20,12 @@ pub const SPEC: CommandSpec = leaf("skill.to-prompt", Safe, SKILL_READER, TEXT_A
 
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
+  # the <available_skills> block for these skills
   aigent skill to-prompt examples/skills/*/
+  # append the block to a prompt file
   aigent skill to-prompt skills/pdf skills/xlsx >> system-prompt.md
   aigent skill to-prompt --max-tokens 2000 skills/*/   # fail when the listing is too big
+  # every skill below a directory
   aigent skill to-prompt --recursive .claude/skills > prompt.md
 
 The block is what it prints, on a terminal or not (> prompt.md holds the
@@ -73,6 +76,9 @@ pub fn run(args: &ToPromptArgs, ctx: &Context) -> Result<Outcome, CliError> {
                 .collect::<Vec<_>>(),
         },
     });
+    // The skills' names and descriptions are their authors' text
+    // (REQ-F-035); the printed block stays what a prompt gets.
+    let data = aigent::report::escape::external(data);
     let Some(limit) = args.max_tokens.filter(|limit| total > *limit) else {
         return Ok(Outcome::success(data, format!("{xml}\n")));
     };

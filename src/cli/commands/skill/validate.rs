@@ -21,6 +21,7 @@ use aigent::skill::read::read_skill_file;
 
 use super::{CliError, Context};
 use crate::cli::changed::{ChangedArgs, vcs_error};
+use crate::cli::page::PageArgs;
 use crate::cli::spec::{CommandSpec, FINDINGS, NoEffects, Safe, USAGE, code_when, leaf};
 
 /// What clap cannot say about this command (`crate::cli::spec`).
@@ -52,8 +53,11 @@ pub const SPEC: CommandSpec = leaf(
 
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
+  # one skill directory
   aigent skill validate ./my-skill
+  # every skill below a directory
   aigent skill validate --recursive examples/skills
+  # warnings as errors, Claude Code's keys known
   aigent skill validate --strict --profile claude-code .claude/skills/*/
   aigent skill validate --recursive --profile strictest .   # every client loads it
   aigent skill validate --changed                      # skills this branch touched
@@ -62,6 +66,13 @@ pub const SPEC: CommandSpec = leaf(
   aigent skill validate --recursive --watch skills/   # again on every save
 
 Every path that exists is validated even when another does not.
+
+In json mode `data.skills` holds at most 20 reports unless --limit says \
+otherwise, in the order the skills were found, and stays within the \
+response cap (AIGENT_MAX_OUTPUT_BYTES or TOOL_MAX_OUTPUT_BYTES, else 1 \
+MiB); meta.cursor continues it. Every skill is still validated: the \
+summary and the exit status count them all. Text, GitHub and SARIF \
+output report every skill.
 
 --changed validates the skills touched between the merge base of the base
 and HEAD, and the work tree (or the index, or HEAD: --compare-to), below
@@ -105,6 +116,11 @@ pub struct ValidateArgs {
     /// only the findings that appeared or went away; Ctrl-C stops
     #[arg(long, conflicts_with = "changed")]
     pub watch: bool,
+
+    /// In json, which skills' reports `data.skills` holds: every skill is
+    /// still validated, and the summary and exit code count them all
+    #[command(flatten)]
+    pub page: PageArgs,
 }
 
 pub use crate::cli::profile::ProfileArg;
@@ -113,8 +129,20 @@ pub fn run(args: &ValidateArgs, ctx: &Context) -> Result<Outcome, CliError> {
     if args.watch {
         return watch(args, ctx);
     }
-    // What can fail before any output: finding what changed, loading the
-    // registry. Then each report is written as soon as it is final.
+    // What can fail before any output: the cursor, finding what changed,
+    // loading the registry. Then each report is written as soon as it is
+    // final.
+    let page = if ctx.format.is_json() {
+        let query = format!(
+            "skill validate\0{:?}\0{}\0{}\0{:?}\0{:?}",
+            args.paths, args.recursive, args.strict, args.profile, args.changed
+        );
+        Some(args.page.request(ctx, &query)?)
+    } else {
+        None
+    };
+    let paging_ignored =
+        page.is_none() && (args.page.limit.is_some() || args.page.cursor.is_some());
     let options = run_options(args, ctx);
     let selection = select(&args.paths, &options).map_err(vcs_error)?;
     let registry = registry_for(args, ctx);
@@ -140,7 +168,11 @@ pub fn run(args: &ValidateArgs, ctx: &Context) -> Result<Outcome, CliError> {
             out,
         )
         .with_each(&mut each);
+        if let Some(request) = &page {
+            output = output.with_page(request);
+        }
         let mut end = validate_selection(selection, validate, &mut output)?;
+        let written = output.page();
         if let Some(found) = &registry {
             end.notes.push(found.note());
         }
@@ -149,12 +181,22 @@ pub fn run(args: &ValidateArgs, ctx: &Context) -> Result<Outcome, CliError> {
         // envelope).
         let carried = findings::carries_warnings(ctx.format);
         let (tally, _) = output.finish(&end, if carried { &end.notes } else { &[] })?;
-        let warnings = if carried {
+        let mut warnings = if carried {
             Vec::new()
         } else {
             end.notes.clone()
         };
-        Ok(verdict_outcome(&tally, &end, args).with_warnings(warnings))
+        if paging_ignored {
+            warnings.push(
+                "--limit and --cursor page the json output; this format lists every skill"
+                    .to_owned(),
+            );
+        }
+        let mut outcome = verdict_outcome(&tally, &end, args).with_warnings(warnings);
+        if let Some(page) = written {
+            outcome.meta.extend(page.meta());
+        }
+        Ok(outcome)
     }))
 }
 

@@ -1,0 +1,136 @@
+//! SIGINT and SIGTERM for the commands that run to an end on their own
+//! (CLI Agent Spec REQ-F-069, REQ-F-013): the command stops at once and
+//! still answers, with a `CANCELLED` error (the envelope in json mode,
+//! prose otherwise) and exit 130 or 143, instead of dying silently with no
+//! output at all.
+//!
+//! The answer is rendered before the command starts, so the handler only
+//! writes bytes it already has and exits (`write` and `_exit` are
+//! async-signal-safe; nothing is allocated or locked). Once the command has
+//! begun writing its own output, a second document would corrupt it: the
+//! handler then only exits. A second signal while the first is handled
+//! exits at once, so nothing is written twice.
+//!
+//! `run` forwards signals to its child, `skill new`, `--watch`, the
+//! servers and the hook handle them themselves; they never install this.
+
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use aigent::report::{ErrorBody, ErrorCode, exit};
+
+use super::{CliError, Context};
+
+/// What the handler writes for each signal: (stdout, stderr).
+struct Prepared {
+    interrupt: (Vec<u8>, Vec<u8>),
+    terminate: (Vec<u8>, Vec<u8>),
+}
+
+static PREPARED: OnceLock<Prepared> = OnceLock::new();
+
+/// The command's own output has begun.
+static OUTPUT_STARTED: AtomicBool = AtomicBool::new(false);
+
+/// A signal is being handled.
+static HANDLING: AtomicBool = AtomicBool::new(false);
+
+/// From now on the command writes its own output: a signal no longer adds
+/// the cancellation document.
+pub fn output_started() {
+    OUTPUT_STARTED.store(true, Ordering::SeqCst);
+}
+
+/// Prepares the cancellation answers for `ctx` and installs the handler.
+pub fn cancel_on_signals(ctx: &Context) {
+    let answer = |signal: &str| {
+        let mut body = ErrorBody::new(
+            ErrorCode::Cancelled,
+            format!(
+                "`aigent {}` was cancelled by {signal}; it stopped where it was",
+                ctx.command.replace('.', " ")
+            ),
+        )
+        .with_extra("signal", signal);
+        // The work may have been cut short part-way.
+        body.extra.insert("partial".to_owned(), true.into());
+        let exit_code = if signal == "SIGINT" {
+            exit::INTERRUPTED
+        } else {
+            exit::TERMINATED
+        };
+        let (stdout, stderr) = super::output::render_failure(
+            CliError {
+                exit_code,
+                body: Box::new(body),
+            },
+            ctx,
+        );
+        (stdout.into_bytes(), stderr.into_bytes())
+    };
+    let _ = PREPARED.set(Prepared {
+        interrupt: answer("SIGINT"),
+        terminate: answer("SIGTERM"),
+    });
+    install();
+}
+
+#[cfg(unix)]
+fn install() {
+    static INSTALLED: OnceLock<()> = OnceLock::new();
+    INSTALLED.get_or_init(|| {
+        for signal in [libc::SIGINT, libc::SIGTERM] {
+            // SAFETY: a zeroed sigaction is valid storage, filled with a
+            // handler of the `extern "C" fn(c_int)` shape that sa_sigaction
+            // means without SA_SIGINFO. The handler only uses
+            // async-signal-safe calls (atomics, write, _exit) on data set
+            // before it was installed. rustix offers no stable safe way to
+            // install a handler.
+            unsafe {
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+                libc::sigemptyset(&mut action.sa_mask);
+                action.sa_flags = 0;
+                libc::sigaction(signal, &action, std::ptr::null_mut());
+            }
+        }
+    });
+}
+
+#[cfg(not(unix))]
+fn install() {}
+
+#[cfg(unix)]
+extern "C" fn on_signal(signal: libc::c_int) {
+    use rustix::stdio::{stderr, stdout};
+    let code = if signal == libc::SIGINT {
+        exit::INTERRUPTED
+    } else {
+        exit::TERMINATED
+    };
+    let first = !HANDLING.swap(true, Ordering::SeqCst);
+    if first && !OUTPUT_STARTED.load(Ordering::SeqCst) {
+        let write_all = |fd, bytes: &[u8]| {
+            let mut rest = bytes;
+            while !rest.is_empty() {
+                match rustix::io::write(fd, rest) {
+                    Ok(written) if written > 0 => rest = &rest[written..],
+                    Err(rustix::io::Errno::INTR) => {}
+                    _ => break,
+                }
+            }
+        };
+        if let Some(prepared) = PREPARED.get() {
+            let (out, err) = if signal == libc::SIGINT {
+                &prepared.interrupt
+            } else {
+                &prepared.terminate
+            };
+            write_all(stdout(), out);
+            write_all(stderr(), err);
+        }
+    }
+    // SAFETY: _exit(2) is async-signal-safe and takes a plain integer; std's
+    // `exit` is not (it runs atexit handlers and flushes locked buffers).
+    unsafe { libc::_exit(code) }
+}

@@ -1,0 +1,1095 @@
+//! The CLI Agent Spec as it reads at the commit named in
+//! tests/fixtures/agent-spec/README.md: aigent's manifest against the
+//! spec's own `manifest-response.json`, and the behaviours that
+//! docs/reference/agent-spec.md marks met.
+
+use serde_json::{Value, json};
+
+use crate::common::agent_spec::manifest_errors;
+use crate::common::{Run, Sandbox, assert_valid_envelope};
+
+/// `aigent --schema`: its `data` is a valid `ManifestResponse`.
+#[test]
+fn the_manifest_is_a_valid_manifest_response() {
+    let sandbox = Sandbox::new();
+    let (run, envelope) = sandbox.json(&["--schema"]);
+    run.assert_code(0);
+    let errors = manifest_errors(&envelope["data"]);
+    assert!(errors.is_empty(), "{errors:#?}");
+}
+
+/// REQ-F-014: a reader that stops early (`aigent --schema | head -c 10`)
+/// is no failure: exit 0, nothing on stderr.
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_exits_0_quietly() {
+    use std::io::Read;
+    let sandbox = Sandbox::new();
+    // The manifest is larger than a pipe's buffer, so the write is still
+    // under way when the reader goes.
+    let mut child = sandbox
+        .std_cmd()
+        .args(["--schema"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn aigent");
+    let mut first = [0u8; 10];
+    child
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_exact(&mut first)
+        .expect("read 10 bytes");
+    let output = child.wait_with_output().expect("wait");
+    assert_eq!(&first[..1], b"{");
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert!(
+        output.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// `--schema` forgives what is missing (a subcommand, NAME), never what is
+/// unknown; a usage error says it was refused before anything ran.
+#[test]
+fn schema_refuses_unknown_arguments_and_usage_errors_carry_their_phase() {
+    let sandbox = Sandbox::new();
+    for args in [
+        &["--schema", "--bogus-xyz"][..],
+        &["skill", "validate", "--schema", "--bogus-xyz"],
+        &["schema", "list", "--schema", "--frobnicate"],
+    ] {
+        let (run, envelope) = sandbox.json(args);
+        run.assert_code(2);
+        assert_eq!(envelope["error"]["code"], "ARG_ERROR", "{run}");
+        assert_eq!(envelope["error"]["phase"], "validation", "{run}");
+        assert_eq!(envelope["error"]["retryable"], false, "{run}");
+    }
+    // What is missing is still forgiven.
+    let (run, envelope) = sandbox.json(&["args", "check", "--schema"]);
+    run.assert_code(0);
+    assert!(
+        envelope["data"]["commands"]["args.check"].is_object(),
+        "{run}"
+    );
+}
+
+/// REQ-F-048: in json mode `--help` is prose on stderr and an envelope on
+/// stdout pointing at the manifest; in text mode it is help on stdout.
+#[test]
+fn help_in_json_mode_goes_to_stderr_with_an_envelope_on_stdout() {
+    let sandbox = Sandbox::new();
+    let (run, envelope) = sandbox.json(&["skill", "validate", "--help"]);
+    run.assert_code(0);
+    assert_eq!(envelope["data"], Value::Null);
+    assert_eq!(envelope["meta"]["help"], true);
+    assert_eq!(
+        envelope["meta"]["schema_ref"],
+        "aigent skill validate --schema"
+    );
+    assert!(run.stderr.contains("Usage: aigent skill validate"), "{run}");
+    let text = sandbox.run(&["--format", "text", "skill", "validate", "--help"]);
+    text.assert_code(0);
+    assert!(
+        text.stdout.contains("Usage: aigent skill validate"),
+        "{text}"
+    );
+    assert!(text.stderr.is_empty(), "{text}");
+}
+
+/// `aigent --commands commands --format json run ARGS...`, the envelope
+/// read from stderr (the child's stdout is its own) and checked against
+/// the spec's schema.
+fn run_json(sandbox: &Sandbox, args: &[&str]) -> (Run, Value) {
+    let run = Run::of(
+        sandbox
+            .cmd()
+            .args(["--commands", "commands", "--format", "json", "run"])
+            .args(args),
+    );
+    let envelope: Value = serde_json::from_str(&run.stderr)
+        .unwrap_or_else(|err| panic!("stderr is not one envelope ({err}):\n{run}"));
+    assert_valid_envelope(&envelope, &run.to_string());
+    (run, envelope)
+}
+
+/// REQ-C-030: a `run` rejection's `fix_command` never runs anything (it is
+/// an `args check`, read-only, writing no record), runs as is, and passes;
+/// the corrected run itself is `fix_arguments`.
+#[test]
+fn a_run_rejections_fix_command_checks_and_never_runs() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "commands/deploy.yaml",
+        "name: deploy\ndescription: Deploy a version\ndanger_level: destructive\nparameters:\n  version: {type: string, pattern_type: semver, required: true}\nsubprocess: {binary: echo, argv: [deployed, {param: version}]}\n",
+    );
+    let (run, envelope) = run_json(
+        &sandbox,
+        &["--confirm-destructive", "deploy", "--version", "v1.2.3"],
+    );
+    run.assert_code(2);
+    let error = &envelope["error"];
+    assert_eq!(error["retryable"], false, "{run}");
+    assert!(error["fix_required"].is_string(), "{run}");
+    assert_eq!(
+        error["fix_arguments"],
+        json!(["--version", "1.2.3"]),
+        "{run}"
+    );
+    let fix = error["fix_command"].as_str().expect("fix_command");
+    assert_eq!(
+        fix,
+        "aigent --commands commands args check --no-audit deploy --version 1.2.3"
+    );
+    let before = std::fs::read_to_string(sandbox.audit_log()).expect("the rejection's record");
+    for _ in 0..2 {
+        let words: Vec<&str> = fix.split(' ').skip(1).collect();
+        sandbox.run(&words).assert_code(0);
+    }
+    let after = std::fs::read_to_string(sandbox.audit_log()).unwrap();
+    assert_eq!(before, after, "the fix command writes nothing");
+}
+
+/// REQ-C-014 and REQ-F-012: `retryable` says whether the same call,
+/// unchanged, may succeed: from the child's declared exit entry (only
+/// where that status changed nothing), and for a timeout from whether the
+/// command is declared `safe`; a retryable error names nothing to fix.
+#[cfg(unix)]
+#[test]
+fn retryable_comes_from_the_declared_exit_entry_and_the_danger_level() {
+    let sandbox = Sandbox::new();
+    let script = sandbox.script(
+        "bin/exit-with",
+        "#!/bin/sh\ncase \"$1\" in sleep) sleep 5 ;; *) exit \"$1\" ;; esac\n",
+    );
+    let declare = |name: &str, level: &str| {
+        sandbox.write(
+            format!("commands/{name}.yaml"),
+            format!(
+                "name: {name}\ndescription: Exit with a status\ndanger_level: {level}\nparameters:\n  status: {{type: string, pattern: '^(sleep|[0-9]+)$', required: true}}\nsubprocess: {{binary: '{}', argv: [{{param: status}}]}}\nexit_codes:\n  '0': {{name: SUCCESS, side_effects: none}}\n  '3': {{name: BUSY, description: Try again, retryable: true, side_effects: none}}\n  '4': {{name: BAD_STATE, description: Fix the state, retryable: false, side_effects: none}}\n",
+                script.display()
+            ),
+        );
+    };
+    declare("probe", "safe");
+    declare("change", "mutating");
+    let (run, envelope) = run_json(&sandbox, &["probe", "--status", "3"]);
+    run.assert_code(3);
+    assert_eq!(envelope["error"]["code"], "COMMAND_FAILED");
+    assert_eq!(envelope["error"]["retryable"], true, "{run}");
+    assert!(envelope["error"].get("fix_required").is_none(), "{run}");
+    let (run, envelope) = run_json(&sandbox, &["probe", "--status", "4"]);
+    run.assert_code(3);
+    assert_eq!(envelope["error"]["retryable"], false, "{run}");
+    let (run, envelope) = run_json(
+        &sandbox,
+        &["--timeout", "0.3", "probe", "--status", "sleep"],
+    );
+    run.assert_code(10);
+    assert_eq!(envelope["error"]["code"], "TIMEOUT");
+    assert_eq!(
+        envelope["error"]["retryable"], true,
+        "a safe command changed nothing: {run}"
+    );
+    let (run, envelope) = run_json(
+        &sandbox,
+        &["--timeout", "0.3", "change", "--status", "sleep"],
+    );
+    run.assert_code(10);
+    assert_eq!(envelope["error"]["retryable"], false, "{run}");
+}
+
+/// REQ-F-010, F-046, F-055, F-066, F-008: every child, and every child of
+/// a child, runs without a pager, with an editor that fails at once, no
+/// colour, `CI` set and the C locale, whatever the caller's environment
+/// says; `preserve_locale: true` keeps the caller's locale.
+#[cfg(unix)]
+#[test]
+fn every_child_and_its_children_run_non_interactive_in_the_c_locale() {
+    let sandbox = Sandbox::new();
+    // The grandchild prints what it inherited.
+    let script = sandbox.script("bin/show-env", "#!/bin/sh\nsh -c env\nexit 0\n");
+    for (name, preserve) in [("plain", ""), ("localized", "\n  preserve_locale: true")] {
+        sandbox.write(
+            format!("commands/{name}.yaml"),
+            format!(
+                "name: {name}\ndescription: Show the environment\ndanger_level: safe\nparameters: {{}}\nsubprocess:\n  binary: '{}'{preserve}\n",
+                script.display()
+            ),
+        );
+    }
+    let run = |name: &str| {
+        Run::of(
+            sandbox
+                .cmd()
+                .env("PAGER", "less")
+                .env("GIT_PAGER", "less")
+                .env("EDITOR", "vim")
+                .env("LANG", "de_DE.UTF-8")
+                .env("LC_ALL", "de_DE.UTF-8")
+                .args(["--commands", "commands", "--format", "text", "run", name]),
+        )
+    };
+    let plain = run("plain");
+    plain.assert_code(0);
+    let seen: std::collections::BTreeMap<&str, &str> = plain
+        .stdout
+        .lines()
+        .filter_map(|line| line.split_once('='))
+        .collect();
+    for (variable, value) in [
+        ("PAGER", "cat"),
+        ("GIT_PAGER", "cat"),
+        ("MANPAGER", "cat"),
+        ("EDITOR", "false"),
+        ("VISUAL", "false"),
+        ("GIT_EDITOR", "false"),
+        ("NO_COLOR", "1"),
+        ("CI", "1"),
+        ("LC_ALL", "C"),
+    ] {
+        assert_eq!(seen.get(variable), Some(&value), "{variable}: {plain}");
+    }
+    let localized = run("localized");
+    localized.assert_code(0);
+    assert!(
+        localized.stdout.contains("LC_ALL=de_DE.UTF-8\n"),
+        "{localized}"
+    );
+    assert!(localized.stdout.contains("PAGER=cat\n"), "{localized}");
+}
+
+/// Follows `meta.cursor` from `first` (the arguments of the first page)
+/// until the listing ends, returning each page's items under `key`.
+fn every_page(sandbox: &Sandbox, first: &[&str], key: &str) -> Vec<Vec<Value>> {
+    let mut pages = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let mut args: Vec<&str> = first.to_vec();
+        if let Some(cursor) = &cursor {
+            args.extend(["--cursor", cursor.as_str()]);
+        }
+        let (run, envelope) = sandbox.json(&args);
+        assert!(run.code == 0 || run.code == 1, "{run}");
+        let meta = &envelope["meta"];
+        let items = envelope["data"][key].as_array().expect("a listing").clone();
+        assert_eq!(meta["returned_count"], items.len(), "{run}");
+        assert_eq!(meta["pagination"]["returned"], items.len(), "{run}");
+        assert_eq!(meta["truncated"], meta["pagination"]["has_more"], "{run}");
+        pages.push(items);
+        match meta["cursor"].as_str() {
+            Some(next) => {
+                assert_eq!(meta["truncated"], true, "{run}");
+                assert_eq!(meta["pagination"]["next_cursor"], next, "{run}");
+                cursor = Some(next.to_owned());
+            }
+            None => {
+                assert_eq!(meta["truncated"], false, "{run}");
+                assert_eq!(meta["pagination"]["next_cursor"], Value::Null, "{run}");
+                return pages;
+            }
+        }
+        assert!(pages.len() < 100, "the cursors never end");
+    }
+}
+
+/// REQ-F-018, F-019, O-003: `schema list`, `audit show` and `skill
+/// validate` give at most 20 items in json unless `--limit` says
+/// otherwise, and their cursors walk the whole listing once.
+#[test]
+fn the_listings_page_by_default_and_their_cursors_walk_everything() {
+    let sandbox = Sandbox::new();
+    for index in 0..25 {
+        sandbox.write(
+            format!("commands/c{index:02}.yaml"),
+            format!("name: c{index:02}\ndescription: Command {index}\ndanger_level: safe\nparameters: {{}}\n"),
+        );
+        sandbox.write(
+            format!("skills/s{index:02}/SKILL.md"),
+            format!("---\nname: s{index:02}\ndescription: Skill {index}. Use when testing.\n---\nBody.\n"),
+        );
+    }
+    // One rejection of each command in the audit log.
+    for index in 0..25 {
+        let name = format!("c{index:02}");
+        sandbox
+            .run(&[
+                "--commands",
+                "commands",
+                "args",
+                "check",
+                &name,
+                "--bogus",
+                "x",
+            ])
+            .assert_code(2);
+    }
+
+    let listings: [(&[&str], &str, &str); 3] = [
+        (
+            &["--commands", "commands", "schema", "list"],
+            "commands",
+            "name",
+        ),
+        (&["audit", "show"], "records", "command"),
+        (
+            &["skill", "validate", "--recursive", "skills"],
+            "skills",
+            "name",
+        ),
+    ];
+    for (first, key, name) in listings {
+        let pages = every_page(&sandbox, first, key);
+        let sizes: Vec<usize> = pages.iter().map(Vec::len).collect();
+        assert_eq!(sizes, [20, 5], "{first:?}");
+        let names: Vec<&str> = pages
+            .iter()
+            .flatten()
+            .map(|item| item[name].as_str().expect("a name"))
+            .collect();
+        let expected: Vec<String> = (0..25)
+            .map(|index| format!("{}{index:02}", if key == "skills" { "s" } else { "c" }))
+            .collect();
+        assert_eq!(names, expected, "{first:?}");
+        // --limit 0 lifts the limit; --limit N sets it.
+        let all = every_page(&sandbox, &[first, &["--limit", "0"]].concat(), key);
+        assert_eq!(
+            all.iter().map(Vec::len).collect::<Vec<_>>(),
+            [25],
+            "{first:?}"
+        );
+        let small = every_page(&sandbox, &[first, &["--limit", "10"]].concat(), key);
+        assert_eq!(
+            small.iter().map(Vec::len).collect::<Vec<_>>(),
+            [10, 10, 5],
+            "{first:?}"
+        );
+    }
+    // The validation still covers every skill.
+    let (_, envelope) = sandbox.json(&["skill", "validate", "--recursive", "skills"]);
+    assert_eq!(envelope["data"]["summary"]["checked"], 25);
+    assert_eq!(envelope["meta"]["total_count"], 25);
+}
+
+/// REQ-F-052: the response cap (AIGENT_MAX_OUTPUT_BYTES, else the spec's
+/// TOOL_MAX_OUTPUT_BYTES) cuts a page before the item that would pass it,
+/// and says so; an invalid or foreign cursor is a usage error.
+#[test]
+fn the_response_cap_cuts_a_page_and_cursors_are_checked() {
+    let sandbox = Sandbox::new();
+    let long = "x".repeat(900);
+    for index in 0..12 {
+        sandbox.write(
+            format!("commands/c{index:02}.yaml"),
+            format!(
+                "name: c{index:02}\ndescription: {long}\ndanger_level: safe\nparameters: {{}}\n"
+            ),
+        );
+    }
+    let capped = |extra: &[&str]| {
+        let run = Run::of(
+            sandbox
+                .cmd()
+                .env("TOOL_MAX_OUTPUT_BYTES", "6000")
+                .args([
+                    "--format",
+                    "json",
+                    "--commands",
+                    "commands",
+                    "schema",
+                    "list",
+                ])
+                .args(extra),
+        );
+        let envelope = run.envelope();
+        (run, envelope)
+    };
+    let (run, envelope) = capped(&[]);
+    run.assert_code(0);
+    assert!(run.stdout.len() <= 6000, "{} bytes", run.stdout.len());
+    let returned = envelope["data"]["commands"].as_array().unwrap().len();
+    assert!((1..12).contains(&returned), "{run}");
+    assert_eq!(envelope["meta"]["truncated"], true);
+    assert!(
+        envelope["meta"]["truncation_hint"]
+            .as_str()
+            .is_some_and(|hint| hint.contains("size cap") && hint.contains("--cursor v1.")),
+        "{run}"
+    );
+    let (run, next) = capped(&["--cursor", envelope["meta"]["cursor"].as_str().unwrap()]);
+    run.assert_code(0);
+    assert_eq!(
+        next["data"]["commands"][0]["name"],
+        format!("c{returned:02}"),
+        "{run}"
+    );
+
+    for cursor in ["garbage", "v1.3.00000000"] {
+        let (run, envelope) = sandbox.json(&[
+            "--commands",
+            "commands",
+            "schema",
+            "list",
+            "--cursor",
+            cursor,
+        ]);
+        run.assert_code(2);
+        assert_eq!(envelope["error"]["code"], "ARG_ERROR", "{run}");
+        assert_eq!(envelope["error"]["field"], "--cursor", "{run}");
+        assert_eq!(envelope["error"]["phase"], "validation", "{run}");
+    }
+}
+
+/// REQ-F-004, F-006, F-035, F-007, F-052: `run --capture` puts the
+/// child's output in the envelope, which goes to stdout, bounded, with
+/// terminal codes removed and marked untrusted; without it stdout is the
+/// child's and the envelope goes to stderr.
+#[cfg(unix)]
+#[test]
+fn run_capture_puts_the_childs_output_in_the_envelope_on_stdout() {
+    let sandbox = Sandbox::new();
+    let script = sandbox.script(
+        "bin/talk",
+        "#!/bin/sh\nprintf '\\033[31mred\\033[0m out\\n'\nprintf 'to err\\n' >&2\nif [ \"$1\" = big ]; then head -c 20000 /dev/zero | tr '\\0' x; fi\nexit 0\n",
+    );
+    sandbox.write(
+        "commands/talk.yaml",
+        format!(
+            "name: talk\ndescription: Write to both streams\ndanger_level: safe\nparameters:\n  size: {{type: enum, enum_values: [small, big]}}\nsubprocess: {{binary: '{}', argv: [{{param: size}}]}}\n",
+            script.display()
+        ),
+    );
+    let captured = Run::of(sandbox.cmd().args([
+        "--commands",
+        "commands",
+        "--format",
+        "json",
+        "run",
+        "--capture",
+        "talk",
+    ]));
+    let envelope = captured.envelope();
+    captured.assert_code(0);
+    let data = &envelope["data"];
+    assert_eq!(data["stdout"], "red out\n", "{captured}");
+    assert_eq!(data["stderr"], "to err\n", "{captured}");
+    assert_eq!(data["_trusted"], false);
+    assert_eq!(data["_source"], "external");
+    assert_eq!(data["stdout_truncated"], false);
+    assert_eq!(envelope["meta"]["truncated"], false);
+    assert!(
+        captured.stderr.is_empty() || !captured.stderr.contains("to err"),
+        "{captured}"
+    );
+
+    // Bounded: a quarter of the response cap for each stream.
+    let big = Run::of(sandbox.cmd().env("AIGENT_MAX_OUTPUT_BYTES", "16384").args([
+        "--commands",
+        "commands",
+        "--format",
+        "json",
+        "run",
+        "--capture",
+        "talk",
+        "--size",
+        "big",
+    ]));
+    let envelope = big.envelope();
+    big.assert_code(0);
+    assert_eq!(envelope["data"]["stdout_truncated"], true, "{big}");
+    // The cut is made on the bytes read, 4096; the terminal codes in them
+    // (9 bytes) are removed after it.
+    let kept = envelope["data"]["stdout"].as_str().unwrap();
+    assert_eq!(kept.len(), 4096 - 9, "{big}");
+    assert!(
+        kept.starts_with("red out\nxxx") && kept.ends_with("xxx"),
+        "{big}"
+    );
+    assert_eq!(envelope["meta"]["truncated"], true);
+
+    // Without --capture, stdout is the child's own.
+    let inherited =
+        Run::of(
+            sandbox
+                .cmd()
+                .args(["--commands", "commands", "--format", "json", "run", "talk"]),
+        );
+    inherited.assert_code(0);
+    assert!(inherited.stdout.contains("red"), "{inherited}");
+    let envelope: Value = serde_json::from_str(inherited.stderr.trim_start_matches("to err\n"))
+        .unwrap_or_else(|err| panic!("{err}: {inherited}"));
+    assert_valid_envelope(&envelope, &inherited.to_string());
+    assert!(envelope["data"].get("stdout").is_none());
+
+    // The manifest says what run's stdout holds in each mode.
+    let (_, manifest) = sandbox.json(&["run", "--schema"]);
+    let run = &manifest["data"]["commands"]["run"];
+    assert!(
+        run["description"].as_str().unwrap().contains("--capture"),
+        "{run}"
+    );
+    assert!(
+        run["flags"]["capture"]["description"]
+            .as_str()
+            .unwrap()
+            .contains("stdout"),
+        "{run}"
+    );
+}
+
+/// REQ-F-001: the exit codes in the manifest that the spec reserves (0 to
+/// 13) carry its names for them (tests/fixtures/agent-spec/exit-code.json),
+/// and no command declares a code in the range the spec forbids except
+/// the 128 + signal statuses REQ-F-013 and REQ-F-069 ask for.
+#[test]
+fn exit_codes_carry_the_specs_names() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/agent-spec/exit-code.json");
+    let table: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let names: Vec<&str> = table["x-enum-varnames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|name| name.as_str().unwrap())
+        .collect();
+    let sandbox = Sandbox::new();
+    let (_, envelope) = sandbox.json(&["--schema"]);
+    let mut seen = 0;
+    for (path, entry) in envelope["data"]["commands"].as_object().unwrap() {
+        for (code, exit) in entry["exit_codes"].as_object().unwrap() {
+            let code: usize = code.parse().unwrap();
+            if code < names.len() {
+                assert_eq!(exit["name"], names[code], "{path} exit {code}");
+                seen += 1;
+            } else {
+                assert!(
+                    [129, 130, 131, 143].contains(&code),
+                    "{path} declares exit {code}"
+                );
+            }
+        }
+    }
+    assert!(seen > 50, "{seen}");
+}
+
+/// REQ-F-005, REQ-F-056: json output does not change with the locale or
+/// the terminal's width.
+#[test]
+fn json_output_is_the_same_in_any_locale_and_width() {
+    let sandbox = Sandbox::new();
+    let data = |envs: &[(&str, &str)]| {
+        let mut cmd = sandbox.cmd();
+        for (name, value) in envs {
+            cmd.env(name, value);
+        }
+        let run = Run::of(cmd.args(["--format", "json", "schema", "show", "deploy"]));
+        run.assert_code(0);
+        run.envelope()["data"].clone()
+    };
+    let plain = data(&[]);
+    let german = data(&[
+        ("LANG", "de_DE.UTF-8"),
+        ("LC_ALL", "de_DE.UTF-8"),
+        ("COLUMNS", "20"),
+    ]);
+    assert_eq!(plain, german);
+}
+
+/// REQ-F-007: no escape byte ever reaches json output, even when the
+/// value a caller sent held one (it is quoted as `\u001b`).
+#[test]
+fn json_output_holds_no_escape_byte() {
+    let sandbox = Sandbox::new();
+    let run = Run::of(sandbox.cmd().args([
+        "--format",
+        "json",
+        "args",
+        "check",
+        "deploy",
+        "--cluster-id",
+        "\u{1b}[31mprod\u{1b}[0m",
+        "--version",
+        "1.2.3",
+    ]));
+    run.assert_code(2);
+    assert!(!run.stdout.contains('\u{1b}'), "{run}");
+    run.envelope();
+}
+
+/// REQ-F-009, REQ-C-005: a command that would ask, with no one to answer
+/// (no terminal, or --non-interactive), exits 4 at once with
+/// INPUT_REQUIRED and a suggestion, never waiting on stdin.
+#[test]
+fn a_question_no_one_can_answer_exits_4() {
+    let sandbox = Sandbox::new();
+    for extra in [&[][..], &["--non-interactive"]] {
+        let mut args = vec![
+            "skill",
+            "new",
+            "my-skill",
+            "--description",
+            "Does it. Use when asked.",
+        ];
+        args.extend_from_slice(extra);
+        let (run, envelope) = sandbox.json(&args);
+        run.assert_code(4);
+        assert_eq!(envelope["error"]["code"], "INPUT_REQUIRED", "{run}");
+        assert!(envelope["error"]["suggestion"].is_string(), "{run}");
+        assert!(envelope["error"]["fix_required"].is_string(), "{run}");
+        assert!(!sandbox.join("my-skill").exists());
+    }
+}
+
+/// REQ-F-013, REQ-F-069: SIGINT and SIGTERM cancel a command that is
+/// still working, which answers CANCELLED and exits 130 or 143.
+#[cfg(unix)]
+#[test]
+fn a_signal_cancels_a_command_with_an_answer() {
+    use std::process::Stdio;
+    let sandbox = Sandbox::new();
+    for (signal, name, code) in [
+        (libc::SIGTERM, "SIGTERM", 143),
+        (libc::SIGINT, "SIGINT", 130),
+    ] {
+        // `schema import -` waits for its spec on stdin, which stays open.
+        let child = sandbox
+            .std_cmd()
+            .args([
+                "--format",
+                "json",
+                "schema",
+                "import",
+                "--from",
+                "usage",
+                "--dry-run",
+                "-",
+            ])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(800));
+        let pid = i32::try_from(child.id()).unwrap();
+        // SAFETY: kill(2) with a pid this test spawned and a valid signal.
+        assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+        let output = child.wait_with_output().unwrap();
+        let run = Run {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        };
+        assert_eq!(run.code, code, "{run}");
+        let envelope: Value =
+            serde_json::from_str(&run.stdout).unwrap_or_else(|err| panic!("{err}: {run}"));
+        assert_valid_envelope(&envelope, &run.to_string());
+        assert_eq!(envelope["ok"], false);
+        assert_eq!(envelope["error"]["code"], "CANCELLED", "{run}");
+        assert_eq!(envelope["error"]["signal"], name, "{run}");
+    }
+}
+
+/// REQ-C-003, REQ-C-004: mutating commands say what they did, dry runs
+/// what they would do.
+#[test]
+fn mutating_commands_say_their_effect() {
+    let sandbox = Sandbox::new();
+    let (run, envelope) = sandbox.json(&[
+        "skill",
+        "new",
+        "my-skill",
+        "--description",
+        "Does it. Use when asked.",
+        "--yes",
+    ]);
+    run.assert_code(0);
+    assert_eq!(envelope["data"]["effect"], "created", "{run}");
+    let (run, envelope) = sandbox.json(&["skill", "fmt", "my-skill"]);
+    run.assert_code(0);
+    assert_eq!(envelope["data"]["effect"], "noop", "{run}");
+    let (run, envelope) = sandbox.json(&["skill", "fix", "--dry-run", "my-skill"]);
+    run.assert_code(0);
+    assert_eq!(envelope["data"]["effect"], "noop", "{run}");
+    let (run, envelope) = Run::of(sandbox.cmd().args([
+        "--format",
+        "json",
+        "run",
+        "--dry-run",
+        "deploy",
+        "--cluster-id",
+        "prod-east-1",
+        "--version",
+        "1.2.3",
+    ]))
+    .stderr_envelope();
+    run.assert_code(0);
+    assert_eq!(envelope["data"]["effect"], "would_run", "{run}");
+    assert_eq!(
+        envelope["data"]["would_affect"]["command"], "deploy",
+        "{run}"
+    );
+    // The hook entry in an agent client's settings.
+    for (words, effect) in [
+        (
+            &["hook", "install", "--client", "claude-code", "--dry-run"][..],
+            "would_create",
+        ),
+        (&["hook", "install", "--client", "claude-code"], "created"),
+        (&["hook", "install", "--client", "claude-code"], "noop"),
+        (
+            &["hook", "uninstall", "--client", "claude-code", "--dry-run"],
+            "would_delete",
+        ),
+        (&["hook", "uninstall", "--client", "claude-code"], "deleted"),
+        (&["hook", "uninstall", "--client", "claude-code"], "noop"),
+    ] {
+        let (run, envelope) = sandbox.json(words);
+        run.assert_code(0);
+        assert_eq!(envelope["data"]["effect"], effect, "{words:?}: {run}");
+        assert!(!run.stdout.contains("GLOBAL_CONFIG_MODIFIED"), "{run}");
+    }
+    // REQ-C-025: a change to the user's own settings, which must be asked
+    // for, says so.
+    for words in [
+        &[
+            "hook",
+            "install",
+            "--client",
+            "claude-code",
+            "--scope",
+            "user",
+        ][..],
+        &[
+            "hook",
+            "uninstall",
+            "--client",
+            "claude-code",
+            "--scope",
+            "user",
+        ],
+    ] {
+        let (run, envelope) = sandbox.json(words);
+        run.assert_code(0);
+        let warnings = envelope["warnings"].as_array().unwrap();
+        assert!(
+            warnings.iter().any(|warning| warning
+                .as_str()
+                .unwrap()
+                .starts_with("GLOBAL_CONFIG_MODIFIED: wrote to ")),
+            "{run}"
+        );
+    }
+}
+
+/// REQ-C-016, REQ-F-034: a sensitive value on aigent's command line is
+/// refused (its value never echoed) unless --allow-secret-argv accepts it
+/// with a warning; a parameter named like a secret but not sensitive is a
+/// lint warning (W107).
+#[test]
+fn secrets_stay_off_the_command_line_and_secret_names_must_be_sensitive() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "commands/login.yaml",
+        "name: login\ndescription: Log in\ndanger_level: mutating\nparameters:\n  token: {type: string, sensitive: true}\nsubprocess: {binary: echo, env: {TOKEN: {param: token}}}\n",
+    );
+    sandbox.write(
+        "commands/leaky.yaml",
+        "name: leaky\ndescription: Leaks\ndanger_level: safe\nparameters:\n  api_key: {type: string, pattern: '^[a-z0-9]+$'}\nsubprocess: {binary: echo, env: {API_KEY: {param: api_key}}}\n",
+    );
+    for words in [
+        &["--token", "hunter2secret"][..],
+        &["--token=hunter2secret"],
+        &["--json", r#"{"token": "hunter2secret"}"#],
+    ] {
+        let mut args = vec!["--commands", "commands", "args", "check", "login"];
+        args.extend_from_slice(words);
+        let (run, envelope) = sandbox.json(&args);
+        run.assert_code(2);
+        assert_eq!(envelope["error"]["field"], "token", "{run}");
+        assert_eq!(envelope["error"]["phase"], "validation", "{run}");
+        assert!(
+            !run.stdout.contains("hunter2") && !run.stderr.contains("hunter2"),
+            "{run}"
+        );
+    }
+    let (run, envelope) = sandbox.json(&[
+        "--commands",
+        "commands",
+        "args",
+        "check",
+        "--allow-secret-argv",
+        "login",
+        "--token",
+        "hunter2secret",
+    ]);
+    run.assert_code(0);
+    assert!(
+        envelope["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|warning| warning.as_str().unwrap().contains("--value-from-env")),
+        "{run}"
+    );
+    let run = Run::of(sandbox.cmd().env("LOGIN_TOKEN", "hunter2secret").args([
+        "--format",
+        "json",
+        "--commands",
+        "commands",
+        "args",
+        "check",
+        "--value-from-env",
+        "token=LOGIN_TOKEN",
+        "login",
+    ]));
+    run.assert_code(0);
+    let (run, envelope) = sandbox.json(&["--commands", "commands", "schema", "lint"]);
+    run.assert_code(0);
+    assert!(run.stdout.contains("W107"), "{run}");
+    let _ = envelope;
+}
+
+/// REQ-F-024's examples: every envelope names its command (the manifest's
+/// key) and when it started.
+#[test]
+fn every_envelope_names_its_command_and_when_it_started() {
+    let sandbox = Sandbox::new();
+    let (_, envelope) = sandbox.json(&["schema", "list"]);
+    assert_eq!(envelope["meta"]["command"], "schema.list");
+    let (_, envelope) = sandbox.json(&["skill", "validate", "--frobnicate"]);
+    assert_eq!(envelope["meta"]["command"], "skill.validate");
+    let stamp = envelope["meta"]["timestamp"].as_str().unwrap();
+    assert!(
+        stamp.len() == 24 && stamp.ends_with('Z') && stamp.as_bytes()[10] == b'T',
+        "{stamp}"
+    );
+}
+
+/// docs/reference/agent-spec.md: one row per requirement of the spec's
+/// text (158), no P0 left unmet, the sums it states right, and each row
+/// marked met naming a test that exists.
+#[test]
+fn the_table_names_a_test_for_every_met_row() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let page = std::fs::read_to_string(root.join("docs/reference/agent-spec.md")).unwrap();
+    let mut ids = Vec::new();
+    let mut p0 = std::collections::BTreeMap::<&str, usize>::new();
+    for row in page.lines().filter(|line| line.starts_with("| REQ-")) {
+        let cells: Vec<&str> = row.split(" | ").map(str::trim).collect();
+        assert_eq!(cells.len(), 6, "{row}");
+        let (id, priority, status, test) = (
+            cells[0].trim_start_matches("| "),
+            cells[1],
+            cells[3],
+            cells[5].trim_end_matches(" |").trim_end_matches('|').trim(),
+        );
+        assert!(["met", "partly", "not", "n/a"].contains(&status), "{row}");
+        if priority == "P0" {
+            assert_ne!(status, "not", "an unmet P0: {row}");
+            *p0.entry(status).or_default() += 1;
+        }
+        ids.push(id.to_owned());
+        if status != "met" {
+            continue;
+        }
+        assert!(test.contains("::"), "a met row names no test: {row}");
+        assert!(
+            test_exists(root, test),
+            "{id} names `{test}`, which does not exist"
+        );
+    }
+    let expected: Vec<String> = [("F", 78), ("C", 30), ("O", 50)]
+        .iter()
+        .flat_map(|(tier, count)| (1..=*count).map(move |n| format!("REQ-{tier}-{n:03}")))
+        .collect();
+    assert_eq!(ids, expected);
+    let sum = format!(
+        "Of the 51 P0 requirements, {} are met, {} partly met",
+        p0.get("met").copied().unwrap_or(0),
+        p0.get("partly").copied().unwrap_or(0)
+    );
+    assert!(page.contains(&sum), "the sum should read: {sum}");
+    let not_applicable = format!("and {}\ndo not apply", p0.get("n/a").copied().unwrap_or(0));
+    assert!(
+        page.contains(&not_applicable),
+        "should read: {not_applicable}"
+    );
+}
+
+/// Whether `path` (`module::test` in tests/it, or `a::b::tests::test` under
+/// src/) names a test function that exists.
+fn test_exists(root: &std::path::Path, path: &str) -> bool {
+    let parts: Vec<&str> = path.split("::").collect();
+    let (name, modules) = parts.split_last().unwrap();
+    let wanted = format!("fn {name}(");
+    let integration = root.join("tests/it").join(format!("{}.rs", modules[0]));
+    if integration.is_file() {
+        return std::fs::read_to_string(integration)
+            .unwrap()
+            .contains(&wanted);
+    }
+    let modules: Vec<&str> = modules.iter().copied().filter(|m| *m != "tests").collect();
+    let base = modules
+        .iter()
+        .fold(root.join("src"), |dir, module| dir.join(module));
+    [base.with_extension("rs"), base.join("mod.rs")]
+        .iter()
+        .filter_map(|file| std::fs::read_to_string(file).ok())
+        .any(|text| text.contains(&wanted))
+}
+
+/// REQ-F-041: aigent never changes its working directory.
+#[test]
+fn aigent_never_changes_its_working_directory() {
+    fn scan(dir: &std::path::Path, found: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                scan(&path, found);
+            } else if path.extension().is_some_and(|ext| ext == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                if text.contains(concat!("set_current", "_dir"))
+                    || text.contains(concat!("fchdir", "("))
+                {
+                    found.push(path.display().to_string());
+                }
+            }
+        }
+    }
+    let mut found = Vec::new();
+    scan(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut found,
+    );
+    assert!(found.is_empty(), "{found:?}");
+}
+
+/// REQ-F-071: a declared command inherits no descriptor of aigent's (the
+/// audit log, the registry) but stdin, stdout and stderr.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_child_inherits_no_descriptor_but_the_three_streams() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "commands/fds.yaml",
+        "name: fds\ndescription: List open descriptors\ndanger_level: safe\nparameters: {}\nsubprocess: {binary: ls, argv: ['-1', /proc/self/fd]}\n",
+    );
+    let run = Run::of(sandbox.cmd().args([
+        "--commands",
+        "commands",
+        "--format",
+        "json",
+        "run",
+        "--sandbox",
+        "off",
+        "--capture",
+        "fds",
+    ]));
+    let envelope = run.envelope();
+    run.assert_code(0);
+    let fds: Vec<&str> = envelope["data"]["stdout"]
+        .as_str()
+        .unwrap()
+        .lines()
+        .collect();
+    // 3 is the directory `ls` itself opened to list.
+    assert_eq!(fds, ["0", "1", "2", "3"], "{run}");
+}
+
+/// REQ-F-072, REQ-F-068, REQ-F-076: lines end in LF alone, and asking for
+/// help or the version, or listing, creates nothing in a fresh home.
+#[test]
+fn output_lines_end_in_lf_and_help_creates_nothing() {
+    let sandbox = Sandbox::new();
+    for args in [
+        &["--help"][..],
+        &["--version"],
+        &["schema", "list"],
+        &["--format", "text", "schema", "list"],
+        &["--format", "text", "run", "--help"],
+        &["args", "check", "deploy", "--version", "x"],
+    ] {
+        let run = sandbox.run(args);
+        assert!(
+            !run.stdout.contains('\r') && !run.stderr.contains('\r'),
+            "{args:?}: {run}"
+        );
+    }
+    let created: Vec<_> = ["home", "state", "config", "cache"]
+        .iter()
+        .filter(|dir| sandbox.join(dir).exists())
+        .collect();
+    // Only the rejection's audit record made a directory: the state one.
+    assert_eq!(created, [&"state"], "{created:?}");
+}
+
+/// REQ-C-015: each `output_schema` in the manifest describes the `data`
+/// its command returns (checked on a real run of each); every command
+/// that has one needs an invocation here.
+#[test]
+fn output_schemas_describe_the_data() {
+    let sandbox = Sandbox::new();
+    let (_, manifest) = sandbox.json(&["--schema"]);
+    let invocation = |path: &str| -> Vec<&str> {
+        match path {
+            "schema.list" => vec!["schema", "list"],
+            other => panic!("`{other}` has an output_schema: give it an invocation in this test"),
+        }
+    };
+    let mut checked = 0;
+    for (path, entry) in manifest["data"]["commands"].as_object().unwrap() {
+        let Some(schema) = entry.get("output_schema") else {
+            continue;
+        };
+        let validator = jsonschema::options()
+            .with_draft(jsonschema::Draft::Draft7)
+            .build(schema)
+            .unwrap_or_else(|err| panic!("{path}: the output_schema does not compile: {err}"));
+        let (run, envelope) = sandbox.json(&invocation(path));
+        run.assert_code(0);
+        let errors: Vec<String> = validator
+            .iter_errors(&envelope["data"])
+            .map(|error| format!("{error} at {}", error.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{path}: {errors:#?}\n{run}");
+        checked += 1;
+    }
+    assert!(checked >= 1);
+}
+
+/// REQ-F-035, REQ-F-007: a skill's text is its author's, so `skill
+/// read-properties` and `skill to-prompt` return it marked untrusted, with
+/// terminal codes removed rather than escaped.
+#[test]
+fn skill_text_is_marked_untrusted_and_stripped() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "skills/red/SKILL.md",
+        "---\nname: red\ndescription: \"Makes text \\e[31mred\\e[0m. Use when asked to colour.\"\n---\n\nBody.\n",
+    );
+    let (run, envelope) = sandbox.json(&["skill", "read-properties", "skills/red"]);
+    run.assert_code(0);
+    let data = &envelope["data"];
+    assert_eq!(
+        data["description"], "Makes text red. Use when asked to colour.",
+        "{run}"
+    );
+    assert_eq!(data["_trusted"], false, "{run}");
+    assert_eq!(data["_source"], "external", "{run}");
+    assert!(!run.stdout.contains("\\u001b"), "{run}");
+
+    let (run, envelope) = sandbox.json(&["skill", "to-prompt", "skills/red"]);
+    run.assert_code(0);
+    assert_eq!(envelope["data"]["_trusted"], false, "{run}");
+    assert!(!run.stdout.contains("\\u001b"), "{run}");
+    // The block itself keeps the text, with ESC as an XML character
+    // reference, never the byte.
+    let xml = envelope["data"]["xml"].as_str().unwrap();
+    assert!(!xml.contains('\u{1b}'), "{run}");
+    assert_eq!(
+        envelope["data"]["skills"][0]["description"],
+        "Makes text red. Use when asked to colour."
+    );
+}
