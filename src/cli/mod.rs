@@ -650,6 +650,7 @@ mod tests {
             "hook install --client claude-code",
             "hook uninstall --client claude-code",
             "hook doctor --client claude-code",
+            "hook trust",
             "mcp serve",
             "lsp",
             "completions bash",
