@@ -381,6 +381,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --force 'Replace FILE when it exists'
+            cand --allow-partial 'Write the rules that can be written when some declaration cannot be exported'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -621,6 +622,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --route 'Rewrite a matched command into `aigent run NAME ...` where the client can rewrite it'
+            cand --headless 'Answer an ask as a deny that says how to approve (for headless runs, where nobody can answer a prompt)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -631,6 +633,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand explain 'Show how the hook judges a command line: each segment''s verdict and rule'
             cand install 'Add aigent''s hook to a client''s settings file (runs before each shell command)'
             cand uninstall 'Take aigent''s hook out of a client''s settings file'
+            cand doctor 'Check that the installed hook runs: its program exists and answers a probe event'
+            cand trust 'Let the hook read this project''s registry (its content as it is now)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;hook;explain'= {
@@ -658,6 +662,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --force 'Edit a settings file that has other names (hard links); the others keep the old content'
             cand --replace 'Rewrite an aigent entry that runs another command (another path or registry)'
             cand --route 'The entry routes matched commands through `aigent run` (hook --route)'
+            cand --headless 'The entry answers an ask as a deny that says how to approve (hook --headless): for clients run headless, such as `gemini -p`, where an ask would wait for nobody'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -683,10 +688,40 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'aigent;hook;doctor'= {
+            cand --client 'The client whose settings file to check'
+            cand --scope 'Whose settings: the project''s or yours'
+            cand --project 'The project''s root directory [default: the current directory]'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'aigent;hook;trust'= {
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
+            cand --check 'Only say whether it is trusted (exit 1 when not); record nothing'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'aigent;hook;help'= {
             cand explain 'Show how the hook judges a command line: each segment''s verdict and rule'
             cand install 'Add aigent''s hook to a client''s settings file (runs before each shell command)'
             cand uninstall 'Take aigent''s hook out of a client''s settings file'
+            cand doctor 'Check that the installed hook runs: its program exists and answers a probe event'
+            cand trust 'Let the hook read this project''s registry (its content as it is now)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;hook;help;explain'= {
@@ -694,6 +729,10 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;hook;help;install'= {
         }
         &'aigent;hook;help;uninstall'= {
+        }
+        &'aigent;hook;help;doctor'= {
+        }
+        &'aigent;hook;help;trust'= {
         }
         &'aigent;hook;help;help'= {
         }
@@ -725,12 +764,15 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --allowed-origin 'A browser origin allowed to call, e.g. https://app.example.com:443 (repeatable; any other Origin gets 403)'
             cand --oauth-authorization-server 'Publish OAuth protected-resource metadata (RFC 9728) naming URL as the authorization server that issues tokens for this server (repeatable; needs --oauth-resource)'
             cand --oauth-resource 'The URL clients reach this server''s MCP endpoint by, as the OAuth metadata''s `resource` (e.g. https://mcp.example.com/mcp)'
-            cand --max-connections 'Serve at most N HTTP connections at once; more get 503'
+            cand --max-connections 'Serve at most N HTTP connections that have shown the token; a request over it gets 503'
+            cand --max-unauthenticated-connections 'Hold at most N HTTP connections that have not shown the token; a new one over it closes the oldest of them read from'
             cand --read-timeout 'Give each HTTP request SECS for its headers, and SECS again for its body [default: 10 and 30]'
             cand --max-argument-bytes 'Refuse a tools/call whose arguments are over BYTES of JSON (-32602)'
             cand --max-argument-values 'Refuse a tools/call whose arguments hold over N JSON values, object keys counted (-32602)'
-            cand --max-calls 'Run at most N calls at once; a call over it is refused with a retryable error'
-            cand --drain 'On shutdown (stdin closed, SIGTERM, SIGINT), let calls in flight run up to SECS more before cancelling them'
+            cand --max-calls 'Run at most N calls at once; a call over it waits in line for a place'
+            cand --max-queued-calls 'Let at most N calls wait for a place; a call over it is refused with a retryable error'
+            cand --queue-timeout 'Refuse a call, with a retryable error, once it has waited SECS for a place [default: 30]'
+            cand --drain 'On shutdown (stdin closed, SIGTERM, SIGINT, SIGHUP), let calls in flight run up to SECS more before cancelling them'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
@@ -875,12 +917,18 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand explain 'Show how the hook judges a command line: each segment''s verdict and rule'
             cand install 'Add aigent''s hook to a client''s settings file (runs before each shell command)'
             cand uninstall 'Take aigent''s hook out of a client''s settings file'
+            cand doctor 'Check that the installed hook runs: its program exists and answers a probe event'
+            cand trust 'Let the hook read this project''s registry (its content as it is now)'
         }
         &'aigent;help;hook;explain'= {
         }
         &'aigent;help;hook;install'= {
         }
         &'aigent;help;hook;uninstall'= {
+        }
+        &'aigent;help;hook;doctor'= {
+        }
+        &'aigent;help;hook;trust'= {
         }
         &'aigent;help;mcp'= {
             cand serve 'Serve declared commands as guarded tools and validated skills over MCP (stdio or HTTP)'
