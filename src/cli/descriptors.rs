@@ -25,7 +25,8 @@ pub fn keep_inherited_from_children() {
         .filter(|number| *number > 2)
         .collect();
     // The listing's own descriptor is closed by now; fcntl answers EBADF
-    // for it, which is ignored.
+    // for it, and it is no inherited descriptor.
+    let mut inherited = Vec::with_capacity(numbers.len());
     for number in numbers {
         // SAFETY: fcntl with F_GETFD/F_SETFD reads and sets one flag of a
         // descriptor number and touches no memory; a number that is not
@@ -34,11 +35,21 @@ pub fn keep_inherited_from_children() {
         // promise, so the raw call is the honest one.
         unsafe {
             let flags = libc::fcntl(number, libc::F_GETFD);
-            if flags >= 0 && flags & libc::FD_CLOEXEC == 0 {
+            if flags < 0 {
+                continue;
+            }
+            inherited.push(number);
+            if flags & libc::FD_CLOEXEC == 0 {
                 libc::fcntl(number, libc::F_SETFD, flags | libc::FD_CLOEXEC);
             }
         }
     }
+    // The sandbox passes a declaration's `pass_fds` only when aigent
+    // inherited them: it learns here which those were.
+    #[cfg(target_os = "linux")]
+    aigent::exec::sandbox::remember_inherited(inherited);
+    #[cfg(not(target_os = "linux"))]
+    drop(inherited);
 }
 
 #[cfg(not(unix))]

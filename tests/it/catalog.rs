@@ -1169,7 +1169,8 @@ fn tokens(declaration: &Declaration, arguments: &Map<String, Value>) -> Vec<Toke
                         continue;
                     };
                     let mut names = vec![flag.clone()];
-                    names.extend(slot.aliases.iter().cloned());
+                    // `-#` (a dash and the digits) is no name to respell with.
+                    names.extend(slot.aliases.iter().filter(|alias| *alias != "-#").cloned());
                     let value = (item != Value::Bool(true))
                         .then(|| format!("{}{}", slot.prefix, text(&item)));
                     // An alias that is a whole `--x=v` word names a switch.

@@ -9,6 +9,8 @@ use serde_json::json;
 use crate::common::Sandbox;
 
 fn registry(sandbox: &Sandbox) -> String {
+    // Only this registry: the catalog's own `head` would allow the lines.
+    sandbox.write("commands/aigent.toml", "[hook]\ncatalog = false\n");
     sandbox.write(
         "commands/head-lines.json",
         r#"{"name": "head-lines", "description": "First lines of a file", "danger_level": "safe",

@@ -1423,8 +1423,10 @@ fn only_the_standard_streams_reach_the_child_unless_declared() {
             .unwrap()
             .contains("inherited descriptor")
     );
-    // Without the sandbox the descriptor leaks: the test is sound.
-    worked(&with_fd_14("off", "attack"));
+    // Without the sandbox it does not leak either: aigent marks what it
+    // inherited close-on-exec at its start (REQ-F-071). The `passing` run
+    // above shows the move works where a descriptor does reach the child.
+    refused(&with_fd_14("off", "attack"));
 }
 
 #[test]

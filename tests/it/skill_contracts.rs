@@ -4,7 +4,7 @@
 use crate::assert_envelope;
 use crate::common::Sandbox;
 
-const SKILL: &str = "---\nname: log-reader\ndescription: Reads the git log. Use when asked about recent commits.\nallowed-tools: Read Bash(git:*) Bash(git --no-pager log --oneline --no-color:*) Bash(jq:*) Bash\n---\n# Log reader\n\nRecent: !`git --no-pager log --oneline --no-color -n 20 --`\n\nRefused: !`git --no-pager log --oneline --no-color -n many --`\n\nUndeclared: !`date`\n";
+const SKILL: &str = "---\nname: log-reader\ndescription: Reads the git log. Use when asked about recent commits.\nallowed-tools: Read Bash(git:*) Bash(git --no-pager log --oneline --no-color:*) Bash(frobnicate:*) Bash\n---\n# Log reader\n\nRecent: !`git --no-pager log --oneline --no-color -n 20 --`\n\nRefused: !`git --no-pager log --oneline --no-color -n many --`\n\nUndeclared: !`date`\n";
 
 #[test]
 fn grants_and_commands_get_a_standing_and_uncovered_grants_a_proposal() {
@@ -30,7 +30,7 @@ fn grants_and_commands_get_a_standing_and_uncovered_grants_a_proposal() {
         [
             ("Bash(git:*)", "wider_than_contracts"),
             ("Bash(git --no-pager log --oneline --no-color:*)", "covered"),
-            ("Bash(jq:*)", "no_contract"),
+            ("Bash(frobnicate:*)", "no_contract"),
             ("Bash", "wider_than_contracts"),
             (
                 "git --no-pager log --oneline --no-color -n 20 --",
@@ -109,7 +109,7 @@ fn skill_validate_holds_grants_and_commands_against_the_registry() {
     // --commands: each grant and command that is not covered.
     let expected = [
         ("W011".to_owned(), 4), // Bash(git:*)
-        ("W011".to_owned(), 4), // Bash(jq:*)
+        ("W011".to_owned(), 4), // Bash(frobnicate:*)
         ("W011".to_owned(), 4), // Bash
         ("E033".to_owned(), 10),
         ("W012".to_owned(), 12),

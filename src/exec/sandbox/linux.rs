@@ -732,5 +732,22 @@ pub fn inherited(fd: RawFd) -> bool {
     // SAFETY: F_GETFD on a number; the kernel answers EBADF when it is not
     // a descriptor.
     let flags = unsafe { libc::fcntl(fd, libc::F_GETFD) };
-    fd > 2 && flags >= 0 && flags & libc::FD_CLOEXEC == 0
+    if fd <= 2 || flags < 0 {
+        return false;
+    }
+    // The binary marks what it inherited close-on-exec first thing, and
+    // says which numbers those were.
+    match INHERITED.get() {
+        Some(numbers) => numbers.contains(&fd),
+        None => flags & libc::FD_CLOEXEC == 0,
+    }
+}
+
+/// The descriptors above 2 the process inherited, as its start found them.
+static INHERITED: std::sync::OnceLock<Vec<RawFd>> = std::sync::OnceLock::new();
+
+/// Records the descriptors the process inherited (before it marked them
+/// close-on-exec), for `pass_fds`.
+pub fn remember_inherited(numbers: Vec<RawFd>) {
+    let _ = INHERITED.set(numbers);
 }

@@ -52,7 +52,7 @@ pub use kernel::{ProcessSupport, Support, ViewSupport};
 pub use resolve::{Access, Grant, Places, RUNTIME, Resolved};
 
 #[cfg(target_os = "linux")]
-pub use linux::Enforcer;
+pub use linux::{Enforcer, remember_inherited};
 
 /// Off Linux there is nothing to enter.
 #[cfg(not(target_os = "linux"))]

@@ -30,7 +30,7 @@ pub const SPEC: CommandSpec = leaf(
         code_when(
             exit::VALIDATION_FAILED,
             NoEffects,
-            "an entry does not guard the shell tool: its program is missing or not executable, or it does not answer the probe, or it refuses every command",
+            "an entry does not guard the shell tool (program missing or not executable, no answer to the probe, or it refuses all)",
         ),
         USAGE,
         code_when(

@@ -36,7 +36,7 @@ pub const SPEC: CommandSpec = leaf(
         code_when(
             exit::VALIDATION_FAILED,
             NoEffects,
-            "a declaration no shell line can satisfy (or with lint errors) has no rule, and --allow-partial was not given: nothing was written; or --output cannot be written",
+            "a declaration has no rule and --allow-partial was not given (nothing written), or --output cannot be written",
         ),
     ],
     TEXT_AND_JSON,
@@ -86,7 +86,13 @@ pub struct ExportArgs {
 }
 
 pub fn run(args: &ExportArgs, ctx: &Context) -> Result<Outcome, CliError> {
-    let registry = super::registry(ctx);
+    // Without names, `--commands DIR` exports that directory alone, as
+    // `schema lint` lints it: the catalog's declarations are exported by
+    // name.
+    let registry = match &ctx.commands_dir {
+        Some(dir) if args.names.is_empty() => aigent::registry::Registry::Directory(dir.clone()),
+        _ => super::registry(ctx),
+    };
     let mut declarations = Vec::new();
     let mut skipped = Vec::new();
     let mut left_out = Vec::new();
