@@ -904,18 +904,21 @@ mod tests {
         // A script that may write a file, run a command or be anything.
         assert_eq!(
             sed("^s/[a-z]*/[a-z]*/[gw]*$", "{param: script}"),
-            [code.clone()]
+            std::slice::from_ref(&code)
         );
-        assert_eq!(sed("^[0-9]+[pe]$", "{param: script}"), [code.clone()]);
-        assert_eq!(sed("^.+$", "{param: script}"), [code.clone()]);
+        assert_eq!(
+            sed("^[0-9]+[pe]$", "{param: script}"),
+            std::slice::from_ref(&code)
+        );
+        assert_eq!(sed("^.+$", "{param: script}"), std::slice::from_ref(&code));
         assert_eq!(
             sed("^s[|][a-z|]*[|][a-z]*[|]$", "{param: script}"),
-            [code.clone()]
+            std::slice::from_ref(&code)
         );
         // A prefix glued in front is not held by the pattern.
         assert_eq!(
             sed("^[0-9]+p$", "{param: script, prefix: x}"),
-            [code.clone()]
+            std::slice::from_ref(&code)
         );
         // Nor is a program other than sed.
         let vim = findings(

@@ -1247,8 +1247,7 @@ fn respell(program: &str, tokens: &[Token], syntax: Syntax, rng: &mut Rng) -> Ve
     let permutes = matches!(syntax, Syntax::Gnu | Syntax::Git);
     // Split into scopes at each opener; each scope's options, operands
     // before the end, and the end and what follows it.
-    let mut scopes: Vec<(Option<String>, Vec<Token>, Vec<String>, Option<Vec<String>>)> =
-        vec![(None, Vec::new(), Vec::new(), None)];
+    let mut scopes: Vec<Scope> = vec![(None, Vec::new(), Vec::new(), None)];
     for token in tokens {
         let scope = scopes.last_mut().expect("a scope");
         match token {
@@ -1332,8 +1331,15 @@ fn respell(program: &str, tokens: &[Token], syntax: Syntax, rng: &mut Rng) -> Ve
 }
 
 /// The declarations with a grammar, and what their parameters accept.
-fn grammar_declarations() -> &'static [(String, Vec<(String, ParamType, Vec<Value>)>)] {
-    static FOUND: OnceLock<Vec<(String, Vec<(String, ParamType, Vec<Value>)>)>> = OnceLock::new();
+/// A scope of a respelled line: the word that opened it, its options, its
+/// operands before `--`, and (once `--` is seen) the words after it.
+type Scope = (Option<String>, Vec<Token>, Vec<String>, Option<Vec<String>>);
+
+/// A declaration's name and its parameters (name, type, sample values).
+type GrammarDeclaration = (String, Vec<(String, ParamType, Vec<Value>)>);
+
+fn grammar_declarations() -> &'static [GrammarDeclaration] {
+    static FOUND: OnceLock<Vec<GrammarDeclaration>> = OnceLock::new();
     FOUND.get_or_init(|| {
         catalog()
             .iter()

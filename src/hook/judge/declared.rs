@@ -322,12 +322,15 @@ enum One {
     NoShape(Closeness),
 }
 
+/// Candidate arguments, and the grammar's reading of the line.
+type Candidates<'d> = (Vec<Map<String, Value>>, Option<(Grammar<'d>, Reading)>);
+
 /// The candidate arguments for `argv` under `declaration`, and the
 /// grammar's reading of the line when the declaration has a grammar.
 fn candidates<'d>(
     declaration: &'d Declaration,
     argv: &[&str],
-) -> Result<(Vec<Map<String, Value>>, Option<(Grammar<'d>, Reading)>), Closeness> {
+) -> Result<Candidates<'d>, Closeness> {
     let Some(grammar) = Grammar::of(declaration) else {
         let found = candidate_arguments(declaration, &argv[1..]);
         if found.is_empty() {
