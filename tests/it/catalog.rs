@@ -341,6 +341,10 @@ impl Repo {
         let root = self.root.path();
         command
             .current_dir(self.dir())
+            // A sample's `cargo clean` must not clean the suite's own
+            // target directory.
+            .env_remove("CARGO_TARGET_DIR")
+            .env_remove("CARGO_BUILD_TARGET_DIR")
             .env("HOME", self.home())
             .env("XDG_CONFIG_HOME", root.join("config"))
             .env("XDG_CACHE_HOME", root.join("cache"))
@@ -785,6 +789,10 @@ impl Project {
         command
             .args(&route)
             .current_dir(self.dir())
+            // A sample's `cargo clean` must not clean the suite's own
+            // target directory.
+            .env_remove("CARGO_TARGET_DIR")
+            .env_remove("CARGO_BUILD_TARGET_DIR")
             .env("HOME", self.home())
             .env("XDG_CONFIG_HOME", root.join("config"))
             .env("XDG_CACHE_HOME", root.join("cache"))
