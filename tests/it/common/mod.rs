@@ -20,6 +20,24 @@ use assert_cmd::Command;
 use serde_json::Value;
 use tempfile::TempDir;
 
+/// Variables of the machine running the suite that change what aigent
+/// prints: a CI job's marks (`CI` makes text plain and json the default),
+/// `NO_COLOR`, `TERM`, and aigent's own. Every test starts without them.
+const HOST_VARIABLES: &[&str] = &[
+    "AIGENT_FORMAT",
+    "AIGENT_COMMANDS",
+    "NO_COLOR",
+    "CLICOLOR_FORCE",
+    "TERM",
+    "CI",
+    "GITHUB_ACTIONS",
+    "JENKINS_URL",
+    "GITLAB_CI",
+    "BUILDKITE",
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+];
+
 pub struct Sandbox {
     dir: TempDir,
     /// `XDG_CONFIG_HOME`, apart from `dir` so that the directory a test
@@ -129,22 +147,7 @@ impl Sandbox {
     /// The binary, run inside the sandbox, with nothing inherited that
     /// could reach the real home, the real audit log or change the format.
     pub fn cmd(&self) -> Command {
-        let mut cmd = Command::cargo_bin("aigent").expect("binary built");
-        cmd.current_dir(self.path())
-            .env("HOME", self.join("home"))
-            .env("XDG_STATE_HOME", self.join("state"))
-            .env("XDG_CONFIG_HOME", self.config_home())
-            .env("XDG_CACHE_HOME", self.join("cache"))
-            .env("AIGENT_AUDIT_LOG", self.audit_log())
-            .env("TMPDIR", self.tmp.path())
-            .env_remove("AIGENT_FORMAT")
-            .env_remove("AIGENT_COMMANDS")
-            .env_remove("NO_COLOR")
-            .env_remove("GIT_DIR")
-            .env_remove("GIT_WORK_TREE")
-            // A repository around the temp dir must never be found.
-            .env("GIT_CEILING_DIRECTORIES", self.path());
-        cmd
+        Command::from_std(self.std_cmd())
     }
 
     /// The binary as a plain `std::process::Command`, with the same
@@ -173,13 +176,11 @@ impl Sandbox {
             .env("XDG_CACHE_HOME", self.join("cache"))
             .env("AIGENT_AUDIT_LOG", self.audit_log())
             .env("TMPDIR", self.tmp.path())
-            .env_remove("AIGENT_FORMAT")
-            .env_remove("AIGENT_COMMANDS")
-            .env_remove("NO_COLOR")
-            .env_remove("GIT_DIR")
-            .env_remove("GIT_WORK_TREE")
             // A repository around the temp dir must never be found.
             .env("GIT_CEILING_DIRECTORIES", self.path());
+        for name in HOST_VARIABLES {
+            cmd.env_remove(name);
+        }
         cmd
     }
 
