@@ -191,27 +191,18 @@ pub fn dynamic_commands(body: &str) -> Vec<(usize, String)> {
     found
 }
 
-/// The registry as the checks need it: every declaration that loads, and
-/// the program index the hook uses.
+/// The registry as the checks need it: the program index the hook uses,
+/// through which a program's declarations are loaded when a skill names
+/// it (a registry over the catalog holds hundreds no skill uses).
 pub struct Contracts<'a> {
     registry: &'a Registry,
     index: ProgramIndex,
-    declarations: Vec<Declaration>,
 }
 
 impl<'a> Contracts<'a> {
     pub fn load(registry: &'a Registry) -> Result<Self, crate::registry::LoadError> {
         let index = registry.program_index(None)?;
-        let declarations = registry
-            .reports()?
-            .into_iter()
-            .filter_map(|report| report.declaration)
-            .collect();
-        Ok(Self {
-            registry,
-            index,
-            declarations,
-        })
+        Ok(Self { registry, index })
     }
 
     fn literal_prefix(declaration: &Declaration) -> Option<Vec<String>> {
@@ -226,9 +217,13 @@ impl<'a> Contracts<'a> {
         Some(prefix)
     }
 
-    fn for_program(&self, program: &str) -> Vec<&Declaration> {
-        self.declarations
+    /// The declarations that load and run `program`.
+    fn for_program(&self, program: &str) -> Vec<Declaration> {
+        self.index
+            .commands_for(crate::registry::program_key(program))
             .iter()
+            .filter_map(|name| self.registry.load(name).ok())
+            .map(|loaded| loaded.declaration)
             .filter(|declaration| {
                 declaration
                     .subprocess

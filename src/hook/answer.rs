@@ -121,7 +121,7 @@ fn judge_event(event: &ShellEvent, options: &HookOptions<'_>) -> Result<Judgemen
     // not; where an untrusted layer declares it, the rewrite could run
     // another contract than the one judged.
     if let Registry::Layered(layers) = &registry
-        && judgement.route.is_some()
+        && (judgement.route.is_some() || judgement.route_within.is_some())
         && judgement
             .segments
             .iter()
@@ -129,6 +129,7 @@ fn judge_event(event: &ShellEvent, options: &HookOptions<'_>) -> Result<Judgemen
             .any(|name| layers.untrusted_declares(name))
     {
         judgement.route = None;
+        judgement.route_within = None;
     }
     Ok(judgement)
 }
@@ -153,6 +154,15 @@ pub fn decide(judgement: &Judgement, options: &HookOptions<'_>) -> Decision {
         let mut words = options.aigent_words.clone();
         words.extend(route.iter().cloned());
         decision.rewritten_command = Some(quote(&words));
+    } else if let Some(line) = judgement
+        .route_within
+        .as_ref()
+        .filter(|_| confine && rewrites)
+        .and_then(|within| within.rewrite(&options.aigent_words))
+    {
+        // The code-running commands of a longer line run in the sandbox;
+        // the rest of the line (a pipe to `tail`, a `cd`) stays as written.
+        decision.rewritten_command = Some(line);
     } else if confine {
         let why = if rewrites {
             "this line cannot be rewritten into `aigent run` (it is not one command, or it redirects)"

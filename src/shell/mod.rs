@@ -69,6 +69,11 @@ pub struct SimpleCommand {
     /// The input redirections of the compound commands around it (`{ …; }
     /// < FILE`), which it reads as its own.
     pub enclosing_reads: Vec<Redirect>,
+    /// Where its program and arguments sit in the line, in characters,
+    /// when they are written together (no redirection or substitution
+    /// between them) at the top of the line: what a rewrite may replace.
+    #[serde(skip)]
+    pub words_span: Option<std::ops::Range<usize>>,
 }
 
 impl SimpleCommand {

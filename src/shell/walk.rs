@@ -527,6 +527,7 @@ impl<'a> Walker<'a> {
             shell: self.shell,
             repeats: self.repeats,
             enclosing_reads: self.enclosing_reads.clone(),
+            words_span: None,
         }
     }
 
@@ -543,14 +544,17 @@ impl<'a> Walker<'a> {
         let mut seen_program = false;
         // `{NAME}` just before a redirection: the redirection's variable.
         let mut variable: Option<String> = None;
+        let mut span = WordsSpan::default();
         for item in items {
             match item {
                 Item::Program(word) | Item::Part(ast::CommandPrefixOrSuffixItem::Word(word)) => {
                     if let Some(name) = self.redirect_variable_at(word) {
                         variable = Some(name);
+                        span.interrupt();
                         continue;
                     }
                     seen_program |= matches!(item, Item::Program(_));
+                    span.word(word.loc.as_ref());
                     source.push(word.value.clone());
                     command
                         .words
@@ -560,6 +564,7 @@ impl<'a> Walker<'a> {
                     source.push(word.value.clone());
                     let assignment = self.assignment(assignment, depth)?;
                     if seen_program || !command.words.is_empty() {
+                        span.word(word.loc.as_ref());
                         // `export NAME=VALUE`, `declare NAME=VALUE`: an
                         // argument of the builtin, as bash passes it.
                         command.words.push(match &assignment.value {
@@ -576,11 +581,13 @@ impl<'a> Walker<'a> {
                     }
                 }
                 Item::Part(ast::CommandPrefixOrSuffixItem::IoRedirect(redirect)) => {
+                    span.interrupt();
                     let redirect = self.redirect(redirect, variable.take(), depth)?;
                     source.push(redirect_source(&redirect));
                     command.redirects.push(redirect);
                 }
                 Item::Part(ast::CommandPrefixOrSuffixItem::ProcessSubstitution(kind, subshell)) => {
+                    span.broken = true;
                     let text = process_substitution_source(kind);
                     source.push(text.clone());
                     self.nested("process substitution", depth, |walker, depth| {
@@ -594,6 +601,9 @@ impl<'a> Walker<'a> {
             }
         }
         command.source = source.join(" ");
+        if self.within.is_none() {
+            command.words_span = span.range();
+        }
         self.script.commands.push(command);
         Ok(())
     }
@@ -770,6 +780,39 @@ impl<'a> Walker<'a> {
 enum Item<'t> {
     Program(&'t ast::Word),
     Part(&'t ast::CommandPrefixOrSuffixItem),
+}
+
+/// The characters a simple command's words cover, while they are written
+/// one after another.
+#[derive(Default)]
+struct WordsSpan {
+    range: Option<std::ops::Range<usize>>,
+    /// A redirection came after the first word: another word ends the run.
+    interrupted: bool,
+    /// The words cannot be cut out of the line as one piece.
+    broken: bool,
+}
+
+impl WordsSpan {
+    fn word(&mut self, location: Option<&brush_parser::SourceSpan>) {
+        let Some(location) = location else {
+            self.broken = true;
+            return;
+        };
+        match &mut self.range {
+            None => self.range = Some(location.start.index..location.end.index),
+            Some(_) if self.interrupted => self.broken = true,
+            Some(range) => range.end = location.end.index,
+        }
+    }
+
+    fn interrupt(&mut self) {
+        self.interrupted |= self.range.is_some();
+    }
+
+    fn range(self) -> Option<std::ops::Range<usize>> {
+        self.range.filter(|_| !self.broken)
+    }
 }
 
 fn process_substitution_source(kind: &ast::ProcessSubstitutionKind) -> String {

@@ -139,6 +139,11 @@ pub struct Judgement {
     /// serialized: it holds the values as given, sensitive ones included.
     #[serde(skip)]
     pub route: Option<Vec<String>>,
+    /// Where the line is more than one command: its commands that run the
+    /// project's own code, each to be replaced in the line by `aigent run
+    /// NAME ...`. Not serialized, for the same reason as `route`.
+    #[serde(skip)]
+    pub route_within: Option<LineRoute>,
     /// The line is allowed on condition that it runs in aigent's sandbox:
     /// a segment runs the project's own code.
     pub confine: bool,
@@ -250,6 +255,7 @@ pub fn judge(line: &str, context: &Context<'_>) -> Judgement {
                     format!("{error}; the hook refuses what it cannot read"),
                 )],
                 route: None,
+                route_within: None,
                 confine: false,
             };
         }
@@ -281,16 +287,122 @@ pub fn judge(line: &str, context: &Context<'_>) -> Judgement {
         .map(|segment| segment.verdict)
         .max()
         .unwrap_or(Verdict::Allow);
-    let route = match (routes.as_slice(), script.constructs.is_empty()) {
-        ([Some(route)], true) if verdict != Verdict::Deny => Some(route.clone()),
+    let route = match (routes.as_slice(), script.commands.as_slice()) {
+        ([Some(route)], [command])
+            if verdict != Verdict::Deny
+                && script.constructs.is_empty()
+                && command.redirects.is_empty() =>
+        {
+            Some(route.clone())
+        }
         _ => None,
     };
     let confine = segments.iter().any(|segment| segment.confine);
+    let route_within = if route.is_none() && confine && verdict != Verdict::Deny {
+        let confined = segments.iter().rev().take(script.commands.len()).rev();
+        LineRoute::new(line, &script, confined, &routes)
+    } else {
+        None
+    };
     Judgement {
         verdict,
         segments,
         route,
+        route_within,
         confine,
+    }
+}
+
+/// The commands of a line to run through `aigent run`, by where their
+/// words are in the line; everything else in the line stays as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineRoute {
+    line: String,
+    /// Character ranges of the line, in order, each with the words after
+    /// `aigent` that replace it.
+    replacements: Vec<(std::ops::Range<usize>, Vec<String>)>,
+}
+
+impl LineRoute {
+    /// The route of every confined command of the line, or `None` when
+    /// one of them cannot be cut out of the line as it is written (in a
+    /// substitution, a loop, after an assignment, or a construct).
+    fn new<'s>(
+        line: &str,
+        script: &shell::Script,
+        segments: impl Iterator<Item = &'s Segment>,
+        routes: &[Option<Vec<String>>],
+    ) -> Option<Self> {
+        if !script.constructs.is_empty() {
+            return None;
+        }
+        let mut replacements = Vec::new();
+        for ((command, segment), route) in script.commands.iter().zip(segments).zip(routes) {
+            if !segment.confine {
+                continue;
+            }
+            let route = route.as_ref()?;
+            let span = command.words_span.clone()?;
+            if command.within.is_some() || command.repeats || !command.assignments.is_empty() {
+                return None;
+            }
+            replacements.push((span, route.clone()));
+        }
+        let in_order = replacements
+            .windows(2)
+            .all(|pair| pair[0].0.end <= pair[1].0.start);
+        (!replacements.is_empty() && in_order).then(|| Self {
+            line: line.to_owned(),
+            replacements,
+        })
+    }
+
+    /// The line with each confined command replaced by `AIGENT run ...`,
+    /// or `None` unless a shell reads the new line as the old one with
+    /// exactly those commands replaced: a rewrite never changes what else
+    /// the line does.
+    pub fn rewrite(&self, aigent_words: &[String]) -> Option<String> {
+        let chars: Vec<char> = self.line.chars().collect();
+        let mut rewritten = String::with_capacity(self.line.len() + 64 * self.replacements.len());
+        let mut at = 0;
+        let mut expected = Vec::new();
+        for (span, route) in &self.replacements {
+            rewritten.extend(chars.get(at..span.start)?);
+            let mut words = aigent_words.to_vec();
+            words.extend(route.iter().cloned());
+            rewritten.push_str(&quote(&words));
+            expected.push((words, span));
+            at = span.end;
+        }
+        rewritten.extend(chars.get(at..)?);
+        let before = shell::parse(&self.line).ok()?;
+        let after = shell::parse(&rewritten).ok()?;
+        let same_shape = before.constructs == after.constructs
+            && before.shells == after.shells
+            && before.commands.len() == after.commands.len();
+        if !same_shape {
+            return None;
+        }
+        let mut expected = expected.into_iter().peekable();
+        for (old, new) in before.commands.iter().zip(&after.commands) {
+            let replaced = expected
+                .next_if(|(_, span)| old.words_span.as_ref() == Some(*span))
+                .map(|(words, _)| words);
+            let words_agree = match &replaced {
+                Some(words) => new.argv().is_some_and(|argv| argv == *words),
+                None => old.words == new.words,
+            };
+            let rest_agrees = old.assignments == new.assignments
+                && old.redirects == new.redirects
+                && old.within == new.within
+                && old.shell == new.shell
+                && old.repeats == new.repeats
+                && old.enclosing_reads == new.enclosing_reads;
+            if !(words_agree && rest_agrees) {
+                return None;
+            }
+        }
+        expected.peek().is_none().then_some(rewritten)
     }
 }
 
@@ -718,9 +830,7 @@ fn judge_command_words(
                     ),
                     outside_project_segment(state, context),
                 );
-                let route = route.filter(|_| {
-                    command.redirects.is_empty() && refusal.is_none() && dynamic.is_none()
-                });
+                let route = route.filter(|_| refusal.is_none() && dynamic.is_none());
                 let mut segment = match refusal {
                     Some(refusal) => stricter(segment, refusal),
                     None => segment,

@@ -31,6 +31,13 @@ const DEPLOY: &str = r#"{
   "subprocess": {"binary": "deploy-tool", "argv": [{"param": "token", "flag": "--token"}]}
 }"#;
 
+const JUST_TEST: &str = r#"{
+  "name": "just-test", "description": "Run the project's tests", "danger_level": "mutating",
+  "class": "runs_project_code",
+  "parameters": {"jobs": {"type": "integer", "minimum": 1}},
+  "subprocess": {"binary": "just", "argv": [{"param": "jobs", "flag": "-j"}, "test"]}
+}"#;
+
 struct Fixture {
     _dir: tempfile::TempDir,
     registry: Registry,
@@ -46,6 +53,7 @@ impl Fixture {
             ("git-status", GIT_STATUS),
             ("clean-build", RM_BUILD),
             ("deploy", DEPLOY),
+            ("just-test", JUST_TEST),
         ] {
             fs::write(dir.path().join(format!("{name}.json")), text).unwrap();
         }
@@ -241,6 +249,78 @@ fn a_matched_command_routes_through_aigent_run() {
     );
     assert!(fixture.judge("git status && git status").route.is_none());
     assert!(fixture.judge("git status > /dev/null").route.is_none());
+}
+
+/// In a longer line, only the commands that run the project's code are
+/// replaced, each where it is written; the rest stays as written.
+#[test]
+fn a_confined_command_inside_a_longer_line_is_rewritten_in_place() {
+    let fixture = Fixture::new();
+    let aigent = ["/opt/aigent".to_owned()];
+    let rewrite = |line: &str| {
+        let judgement = fixture.judge(line);
+        assert!(judgement.route.is_none(), "{line}");
+        judgement
+            .route_within
+            .and_then(|within| within.rewrite(&aigent))
+    };
+    assert_eq!(
+        rewrite("just  -j 4 test 2>&1 | tail -20").as_deref(),
+        Some("/opt/aigent run just-test --jobs=4 2>&1 | tail -20")
+    );
+    assert_eq!(
+        rewrite("git status && just test; just test|tail").as_deref(),
+        Some("git status && /opt/aigent run just-test; /opt/aigent run just-test|tail")
+    );
+    // Characters, not bytes, place the words.
+    assert_eq!(
+        rewrite("git log -n 20 '--author=Zoë' -- && just test").as_deref(),
+        Some("git log -n 20 '--author=Zoë' -- && /opt/aigent run just-test")
+    );
+    // Where the words cannot be cut out as written, nothing is rewritten.
+    for line in [
+        "just -j 4 2>/dev/null test | tail",
+        "for i in 1 2; do just test; done",
+        "X=1 just test | tail",
+        "echo $(just test)",
+        "(just test) | tail",
+    ] {
+        let judgement = fixture.judge(line);
+        let rewritten = judgement
+            .route_within
+            .and_then(|within| within.rewrite(&aigent));
+        assert_eq!(rewritten, None, "{line}");
+    }
+}
+
+/// A rewrite that would read differently is dropped: the check parses
+/// both lines and compares every command but the replaced ones.
+#[test]
+fn a_rewrite_that_changes_the_lines_meaning_is_dropped() {
+    let route = LineRoute {
+        line: "just test | tail".to_owned(),
+        replacements: vec![(0..9, vec!["run".to_owned(), "just-test".to_owned()])],
+    };
+    assert_eq!(
+        route.rewrite(&["aigent".to_owned()]).as_deref(),
+        Some("aigent run just-test | tail")
+    );
+    // A span that cuts into the pipe.
+    let cut = LineRoute {
+        replacements: vec![(0..11, vec!["run".to_owned(), "just-test".to_owned()])],
+        ..route.clone()
+    };
+    assert_eq!(cut.rewrite(&["aigent".to_owned()]), None);
+    // Words a shell would split are quoted, so they stay one word.
+    assert_eq!(
+        route.rewrite(&["/opt/my aigent; x".to_owned()]).as_deref(),
+        Some("'/opt/my aigent; x' run just-test | tail")
+    );
+    let outside = LineRoute {
+        replacements: vec![(0..99, vec!["run".to_owned()])],
+        ..route
+    };
+    assert_eq!(outside.rewrite(&["aigent".to_owned()]), None);
 }
 
 #[test]
