@@ -390,54 +390,104 @@ fn prints_only(
         && declaration
             .parameter(&slot.param)
             .and_then(|parameter| parameter.pattern.as_ref())
-            .is_some_and(|pattern| pattern_within(pattern.as_str(), SED_PRINTS_ONLY))
+            .is_some_and(|pattern| sed_prints_only(pattern.as_str()))
 }
 
 /// Whether every string the anchored `inner` pattern matches is matched by
 /// the anchored `outer` one: the two DFAs walked together from their
-/// starts, looking for a string that ends in a match of `inner` and not of
-/// `outer`. Patterns too large to determinize count as "not within".
+/// starts, depth first, looking for a string that ends in a match of
+/// `inner` and not of `outer`. The DFAs are lazy, so a walk builds only
+/// the states it reaches, and a pattern such as `^[^\n]{1,4096}$` is
+/// refuted after a byte or two instead of being determinized whole (a
+/// second per declaration, unoptimized). A walk that grows past its bounds
+/// counts as "not within".
+#[cfg(test)]
 fn pattern_within(inner: &str, outer: &str) -> bool {
-    use regex_automata::dfa::{Automaton, StartKind, dense};
-    use regex_automata::{Anchored, Input, MatchKind};
-    let build = |pattern: &str| {
-        dense::Builder::new()
-            .configure(
-                dense::Config::new()
-                    .match_kind(MatchKind::All)
-                    .start_kind(StartKind::Anchored)
-                    .dfa_size_limit(Some(1 << 22))
-                    .determinize_size_limit(Some(1 << 22)),
-            )
-            .build(pattern)
-            .ok()
-    };
-    let (Some(inner), Some(outer)) = (build(inner), build(outer)) else {
-        return false;
-    };
+    match (lazy_dfa(inner), lazy_dfa(outer)) {
+        (Some(inner), Some(outer)) => dfa_within(&inner, &outer),
+        _ => false,
+    }
+}
+
+/// Whether `inner` is within `SED_PRINTS_ONLY`, whose DFA is made once.
+fn sed_prints_only(inner: &str) -> bool {
+    // The catalog's own sed declarations use the pattern itself.
+    if inner == SED_PRINTS_ONLY {
+        return true;
+    }
+    static OUTER: std::sync::OnceLock<Option<LazyDfa>> = std::sync::OnceLock::new();
+    match (
+        lazy_dfa(inner),
+        OUTER.get_or_init(|| lazy_dfa(SED_PRINTS_ONLY)),
+    ) {
+        (Some(inner), Some(outer)) => dfa_within(&inner, outer),
+        _ => false,
+    }
+}
+
+type LazyDfa = regex_automata::hybrid::dfa::DFA;
+
+/// Most state pairs a containment walk visits.
+const MOST_PAIRS: usize = 1 << 16;
+
+/// The anchored lazy DFA of `pattern`, reporting every match (not only
+/// the leftmost); its cache never clears, since a clear would invalidate
+/// the states a walk holds: one that fills up ends the walk instead.
+fn lazy_dfa(pattern: &str) -> Option<LazyDfa> {
+    use regex_automata::MatchKind;
+    LazyDfa::builder()
+        .configure(
+            LazyDfa::config()
+                .match_kind(MatchKind::All)
+                .cache_capacity(8 << 20)
+                .minimum_cache_clear_count(Some(0)),
+        )
+        .build(pattern)
+        .ok()
+}
+
+fn dfa_within(inner: &LazyDfa, outer: &LazyDfa) -> bool {
+    use regex_automata::{Anchored, Input};
+    let (mut inner_cache, mut outer_cache) = (inner.create_cache(), outer.create_cache());
     let input = Input::new("").anchored(Anchored::Yes);
     let (Ok(inner_start), Ok(outer_start)) = (
-        inner.start_state_forward(&input),
-        outer.start_state_forward(&input),
+        inner.start_state_forward(&mut inner_cache, &input),
+        outer.start_state_forward(&mut outer_cache, &input),
     ) else {
         return false;
     };
     let mut seen = std::collections::HashSet::new();
-    let mut queue = vec![(inner_start, outer_start)];
-    while let Some((at_inner, at_outer)) = queue.pop() {
+    let mut stack = vec![(inner_start, outer_start)];
+    while let Some((at_inner, at_outer)) = stack.pop() {
         if !seen.insert((at_inner, at_outer)) {
             continue;
         }
-        let ends_inner = inner.is_match_state(inner.next_eoi_state(at_inner));
-        if ends_inner && !outer.is_match_state(outer.next_eoi_state(at_outer)) {
+        if seen.len() > MOST_PAIRS {
+            return false;
+        }
+        let (Ok(inner_end), Ok(outer_end)) = (
+            inner.next_eoi_state(&mut inner_cache, at_inner),
+            outer.next_eoi_state(&mut outer_cache, at_outer),
+        ) else {
+            return false;
+        };
+        if inner_end.is_match() && !outer_end.is_match() {
             return false;
         }
         for byte in 0..=u8::MAX {
-            let next_inner = inner.next_state(at_inner, byte);
-            if inner.is_dead_state(next_inner) {
+            let Ok(next_inner) = inner.next_state(&mut inner_cache, at_inner, byte) else {
+                return false;
+            };
+            if next_inner.is_dead() {
                 continue;
             }
-            queue.push((next_inner, outer.next_state(at_outer, byte)));
+            let Ok(next_outer) = outer.next_state(&mut outer_cache, at_outer, byte) else {
+                return false;
+            };
+            if next_inner.is_quit() || next_outer.is_quit() {
+                return false;
+            }
+            stack.push((next_inner, next_outer));
         }
     }
     true
@@ -530,28 +580,29 @@ fn may_start_with(declaration: &Declaration, name: &str, byte: u8) -> bool {
 }
 
 /// Whether some string matching the anchored `pattern` starts with
-/// `byte`: the pattern's DFA, fed `byte` first, is not yet dead. A pattern
-/// too large to determinize counts as "may".
+/// `byte`: the pattern's lazy DFA, fed `byte` first, is not yet dead. Lazy,
+/// so only the states that one byte reaches are built; a pattern the DFA
+/// cannot take counts as "may".
 fn pattern_may_start_with(pattern: &str, byte: u8) -> bool {
-    use regex_automata::dfa::{Automaton, dense};
+    use regex_automata::hybrid::dfa::DFA;
     use regex_automata::{Anchored, Input};
-    let built = dense::Builder::new()
+    let built = DFA::builder()
         .configure(
-            dense::Config::new()
-                .dfa_size_limit(Some(1 << 20))
-                .determinize_size_limit(Some(1 << 20))
-                // `\\b` is Unicode-aware; a DFA can still take an ASCII
-                // first byte, which is all this asks of it.
-                .unicode_word_boundary(true),
+            // `\b` is Unicode-aware; a DFA can still take an ASCII first
+            // byte, which is all this asks of it.
+            DFA::config().unicode_word_boundary(true),
         )
         .build(pattern);
     let Ok(dfa) = built else {
         return true;
     };
-    let Ok(start) = dfa.start_state_forward(&Input::new("").anchored(Anchored::Yes)) else {
+    let mut cache = dfa.create_cache();
+    let input = Input::new("").anchored(Anchored::Yes);
+    let Ok(start) = dfa.start_state_forward(&mut cache, &input) else {
         return true;
     };
-    !dfa.is_dead_state(dfa.next_state(start, byte))
+    dfa.next_state(&mut cache, start, byte)
+        .map_or(true, |next| !next.is_dead())
 }
 
 /// `free_text` and `regex` values may hold `$`, `(` or `;`, which is
@@ -938,6 +989,12 @@ mod tests {
         assert!(!pattern_within("^[a-d]$", "^[abc]$"));
         assert!(pattern_within("^[0-9]{1,3}p$", SED_PRINTS_ONLY));
         assert!(!pattern_within("^[0-9]{1,3}[pw]$", SED_PRINTS_ONLY));
+        assert!(sed_prints_only("^[0-9]{1,3}p$"));
+        assert!(!sed_prints_only("^[0-9]{1,3}[pw]$"));
+        // The bytes of a non-ASCII character inside an address.
+        assert!(sed_prints_only("^/(é|[a-z])+/p$"));
+        assert!(!sed_prints_only("^/é/w$"));
+        assert!(!sed_prints_only("^/[^/]+/p$"), "a newline ends the address");
         // Bytes beyond ASCII walk the UTF-8 automata alike.
         assert!(pattern_within("^é+$", "^[^a]+$"));
         assert!(!pattern_within("^[^a]+$", "^é+$"));

@@ -13,6 +13,14 @@ pub fn parse_declaration(text: &str, format: SourceFormat, origin: &Origin<'_>) 
     lint(read_declaration(text, format, origin), origin)
 }
 
+/// Parses one of aigent's own catalog declarations without the lint: the
+/// catalog is compiled in, and its tests hold every entry to the whole
+/// check (`tests/it/catalog.rs`), so repeating the lint at each load would
+/// only cost time (its pattern checks build DFAs), in every hook call.
+pub fn parse_catalog_declaration(text: &str, origin: &Origin<'_>) -> Parsed {
+    read_declaration(text, SourceFormat::Json, origin).settle()
+}
+
 /// Parses and lints one declaration from an already-parsed document.
 pub fn parse_value(document: &Value, origin: &Origin<'_>) -> Parsed {
     lint(read_value(document, origin), origin)

@@ -236,6 +236,9 @@ impl Registry {
             file: path.as_deref(),
         };
         let parsed = match text {
+            Ok(text) if matches!(self, Self::Catalog) && format == SourceFormat::Json => {
+                super::check::parse_catalog_declaration(&text, &origin)
+            }
             Ok(text) => parse_declaration(&text, format, &origin),
             Err(problem) => {
                 return Err(LoadError::Invalid {

@@ -15,7 +15,7 @@ pub mod programs;
 pub mod render;
 pub mod settings;
 
-pub use check::{parse_declaration, parse_value};
+pub use check::{parse_catalog_declaration, parse_declaration, parse_value};
 pub use embedded::{CATALOG, CATALOG_DENY};
 pub use json_schema::{to_json_schema, to_wire_for_agents};
 pub use layers::{LayerKind, Layers};

@@ -214,12 +214,7 @@ fn catastrophic_forms(key: &str) -> impl Iterator<Item = &'static Declaration> +
                     file_stem: Some(name),
                     file: None,
                 };
-                crate::registry::parse_declaration(
-                    text,
-                    crate::contract::SourceFormat::Json,
-                    &origin,
-                )
-                .declaration
+                crate::registry::parse_catalog_declaration(text, &origin).declaration
             })
             .as_ref()
         })
