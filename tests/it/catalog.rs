@@ -680,9 +680,8 @@ fn run_for_real(sample: &Sample, declaration: &Declaration) -> Result<(), String
 #[test]
 #[cfg(unix)]
 fn samples_run_for_real_where_the_program_is_here() {
-    let mut failures = Vec::new();
     let mut absent: BTreeSet<String> = BTreeSet::new();
-    let mut ran = 0;
+    let mut jobs = Vec::new();
     for sample in samples() {
         let Some(declaration) = catalog().get(&sample.section) else {
             continue;
@@ -705,14 +704,30 @@ fn samples_run_for_real_where_the_program_is_here() {
             absent.insert(program.clone());
             continue;
         }
-        ran += 1;
-        if let Err(why) = run_for_real(sample, declaration) {
-            failures.push(format!(
-                "{} [{}] `{}`: {why}",
-                sample.origin, sample.section, sample.line
-            ));
-        }
+        jobs.push((sample, declaration));
     }
+    // Most of a sample's time is spent waiting on its process: a few at
+    // once, each in its own copy of the repository.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let failures = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..4 {
+            scope.spawn(|| {
+                while let Some((sample, declaration)) =
+                    jobs.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+                {
+                    if let Err(why) = run_for_real(sample, declaration) {
+                        failures.lock().unwrap().push(format!(
+                            "{} [{}] `{}`: {why}",
+                            sample.origin, sample.section, sample.line
+                        ));
+                    }
+                }
+            });
+        }
+    });
+    let ran = jobs.len();
+    let failures = failures.into_inner().unwrap();
     if !absent.is_empty() {
         eprintln!(
             "catalog: not on this machine, so not run: {}",
