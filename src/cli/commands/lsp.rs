@@ -11,10 +11,10 @@ use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use lsp_server::{ErrorCode, Message, RequestId, Response};
-use serde_json::Value;
+use lsp_server::{ErrorCode, Message, Response};
 
 use aigent::lsp::server::malformed_response;
+use aigent::lsp::wire::{Incoming, parse};
 use aigent::lsp::{Flow, Server};
 use aigent::report::{ErrorCode as AigentErrorCode, Outcome, exit};
 
@@ -72,13 +72,6 @@ const MAX_HEADER_LINE: u64 = 8 * 1024;
 /// Diagnostics wait at most this long behind a steady stream of messages.
 const MAX_PUBLISH_DELAY: Duration = Duration::from_millis(100);
 
-/// What the reader thread hands over.
-enum Incoming {
-    Message(Message),
-    /// An answer to a message that could not be read, as JSON text.
-    Malformed(String),
-}
-
 pub fn run(_args: &LspArgs, ctx: &Context) -> Result<Outcome, CliError> {
     let (sender, receiver) = mpsc::sync_channel(64);
     std::thread::Builder::new()
@@ -128,6 +121,9 @@ fn serve(
         let mut out = Vec::new();
         match incoming {
             Some(Incoming::Malformed(text)) => write_frame(output, &text)?,
+            Some(Incoming::Document(note)) => {
+                let _ = catch_unwind(AssertUnwindSafe(|| server.document(note, &mut out)));
+            }
             Some(Incoming::Message(message)) => {
                 if let Flow::Exit(code) = handle(server, message, &mut out) {
                     write_all(output, &out)?;
@@ -205,36 +201,6 @@ fn read_loop(input: &mut impl BufRead, sender: &SyncSender<Incoming>) {
         if sender.send(incoming).is_err() || is_exit {
             return;
         }
-    }
-}
-
-/// A message's body read as JSON-RPC.
-fn parse(body: &[u8]) -> Incoming {
-    let value: Value = match serde_json::from_slice(body) {
-        Ok(value) => value,
-        Err(err) => {
-            return Incoming::Malformed(malformed_response(
-                None,
-                ErrorCode::ParseError,
-                &format!("the message is not JSON: {err}"),
-            ));
-        }
-    };
-    let id = value.get("id").and_then(|id| match id {
-        Value::Number(number) => number
-            .as_i64()
-            .and_then(|n| i32::try_from(n).ok())
-            .map(RequestId::from),
-        Value::String(text) => Some(RequestId::from(text.clone())),
-        _ => None,
-    });
-    match serde_json::from_value::<Message>(value) {
-        Ok(message) => Incoming::Message(message),
-        Err(err) => Incoming::Malformed(malformed_response(
-            id,
-            ErrorCode::InvalidRequest,
-            &format!("the message is not a JSON-RPC request, response or notification: {err}"),
-        )),
     }
 }
 
@@ -400,20 +366,5 @@ mod tests {
         ]
         .concat();
         assert_eq!(frames(&long), ["bad a header line is too long"]);
-    }
-
-    #[test]
-    fn bodies_that_are_not_json_rpc_get_errors_with_their_id() {
-        match parse(b"{not json") {
-            Incoming::Malformed(text) => assert!(text.contains("-32700"), "{text}"),
-            Incoming::Message(_) => panic!("parsed"),
-        }
-        match parse(br#"{"jsonrpc":"2.0","id":7,"method":5}"#) {
-            Incoming::Malformed(text) => {
-                assert!(text.contains("\"id\":7"), "{text}");
-                assert!(text.contains("-32600"), "{text}");
-            }
-            Incoming::Message(_) => panic!("parsed"),
-        }
     }
 }
