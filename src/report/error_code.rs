@@ -483,6 +483,7 @@ mod tests {
                 | ErrorCode::ClientSettingsInvalid
                 | ErrorCode::UnsafeWrite
                 | ErrorCode::InvalidSpec
+                | ErrorCode::StdinTooLarge
                 | ErrorCode::ValidationFailed
                 | ErrorCode::InvalidSkill
                 | ErrorCode::FormatFailed
@@ -505,7 +506,7 @@ mod tests {
                 | ErrorCode::GeneralError => {}
             }
         }
-        assert_eq!(ErrorCode::ALL.len(), 38);
+        assert_eq!(ErrorCode::ALL.len(), 39);
     }
 
     /// The spec's rule: a caller-correctable failure says what to fix; a

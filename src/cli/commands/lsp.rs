@@ -8,6 +8,7 @@
 use std::io::{self, BufRead, Read, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc::{self, Receiver, SyncSender};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use clap::Args;
@@ -69,17 +70,54 @@ const MAX_MESSAGE_BYTES: usize = 32 * 1024 * 1024;
 /// The longest header line read.
 const MAX_HEADER_LINE: u64 = 8 * 1024;
 
+/// The reader reads ahead while the messages it handed over and the server
+/// has not taken hold less than this; a larger message waits for an empty
+/// queue. With the frame cap, what waits is bounded in bytes, not only in
+/// count (64 queued 32 MiB documents were 2 GiB).
+const MAX_QUEUED_BYTES: usize = 64 * 1024 * 1024;
+
+/// The bytes of the messages read and not yet taken by the server.
+#[derive(Default)]
+struct Queued {
+    bytes: Mutex<usize>,
+    taken: Condvar,
+}
+
+impl Queued {
+    fn reserve(&self, size: usize) {
+        let mut bytes = self.bytes.lock().unwrap_or_else(PoisonError::into_inner);
+        while *bytes > 0 && *bytes + size > MAX_QUEUED_BYTES {
+            bytes = self
+                .taken
+                .wait(bytes)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        *bytes += size;
+    }
+
+    fn release(&self, size: usize) {
+        let mut bytes = self.bytes.lock().unwrap_or_else(PoisonError::into_inner);
+        *bytes = bytes.saturating_sub(size);
+        self.taken.notify_all();
+    }
+}
+
+/// A message read, with the size of its frame.
+type Handed = (Incoming, usize);
+
 /// Diagnostics wait at most this long behind a steady stream of messages.
 const MAX_PUBLISH_DELAY: Duration = Duration::from_millis(100);
 
 pub fn run(_args: &LspArgs, ctx: &Context) -> Result<Outcome, CliError> {
     let (sender, receiver) = mpsc::sync_channel(64);
+    let queued = Arc::new(Queued::default());
+    let reader_queued = Arc::clone(&queued);
     std::thread::Builder::new()
         .name("lsp-reader".to_owned())
-        .spawn(move || read_loop(&mut io::stdin().lock(), &sender))
+        .spawn(move || read_loop(&mut io::stdin().lock(), &sender, &reader_queued))
         .map_err(|err| transport_error(&err))?;
     let mut server = Server::new(ctx.commands_dir.clone());
-    let code = serve(&mut server, &receiver, &mut io::stdout().lock())
+    let code = serve(&mut server, &receiver, &queued, &mut io::stdout().lock())
         .map_err(|err| transport_error(&err))?;
     if code != 0 {
         return Err(CliError::new(
@@ -103,20 +141,25 @@ fn transport_error(err: &io::Error) -> CliError {
 /// Handles messages until `exit` (its code) or the end of the input (1).
 fn serve(
     server: &mut Server,
-    receiver: &Receiver<Incoming>,
+    receiver: &Receiver<Handed>,
+    queued: &Queued,
     output: &mut impl Write,
 ) -> io::Result<i32> {
     let mut last_publish = Instant::now();
     loop {
         // Block only when nothing is left to publish.
-        let incoming = if server.has_pending() {
+        let read = if server.has_pending() {
             receiver.try_recv().ok()
         } else {
             match receiver.recv() {
-                Ok(incoming) => Some(incoming),
+                Ok(read) => Some(read),
                 Err(_) => return Ok(1),
             }
         };
+        let incoming = read.map(|(incoming, size)| {
+            queued.release(size);
+            incoming
+        });
         let idle = incoming.is_none();
         let mut out = Vec::new();
         match incoming {
@@ -178,27 +221,31 @@ fn write_frame(output: &mut impl Write, text: &str) -> io::Result<()> {
 }
 
 /// Reads frames until the input ends or the server stops listening.
-fn read_loop(input: &mut impl BufRead, sender: &SyncSender<Incoming>) {
+fn read_loop(input: &mut impl BufRead, sender: &SyncSender<Handed>, queued: &Queued) {
     loop {
+        let mut size = 0;
         let incoming = match read_frame(input) {
             Ok(Frame::End) | Err(_) => return,
-            Ok(Frame::Body(body)) => parse(&body),
+            Ok(Frame::Body(body)) => {
+                size = body.len();
+                parse(&body)
+            }
             Ok(Frame::Bad(problem)) => {
                 Incoming::Malformed(malformed_response(None, ErrorCode::ParseError, &problem))
             }
             Ok(Frame::Lost(problem)) => {
                 let problem = format!("{problem}; the stream is closed");
-                let _ = sender.send(Incoming::Malformed(malformed_response(
-                    None,
-                    ErrorCode::ParseError,
-                    &problem,
-                )));
+                let _ = sender.send((
+                    Incoming::Malformed(malformed_response(None, ErrorCode::ParseError, &problem)),
+                    0,
+                ));
                 return;
             }
         };
         let is_exit =
             matches!(&incoming, Incoming::Message(Message::Notification(n)) if n.method == "exit");
-        if sender.send(incoming).is_err() || is_exit {
+        queued.reserve(size);
+        if sender.send((incoming, size)).is_err() || is_exit {
             return;
         }
     }
@@ -336,6 +383,22 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_reader_waits_while_the_queue_holds_too_much() {
+        let queued = Arc::new(Queued::default());
+        // Larger than the budget: taken when nothing else waits.
+        queued.reserve(MAX_QUEUED_BYTES + 1);
+        let waiting = Arc::clone(&queued);
+        let (done, reserved) = mpsc::channel();
+        std::thread::spawn(move || {
+            waiting.reserve(1);
+            let _ = done.send(());
+        });
+        assert!(reserved.recv_timeout(Duration::from_millis(200)).is_err());
+        queued.release(MAX_QUEUED_BYTES + 1);
+        reserved.recv_timeout(Duration::from_secs(10)).unwrap();
     }
 
     #[test]
