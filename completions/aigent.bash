@@ -2416,7 +2416,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__run)
-            opts="-q -h -V --dry-run --confirm-destructive --timeout --audit-log --result --capture --sandbox --value-from-env --value-from-file --allow-secret-argv --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --dry-run --confirm-destructive --timeout --audit-log --result --capture --heartbeat-ms --sandbox --value-from-env --value-from-file --allow-secret-argv --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2431,6 +2431,10 @@ _aigent() {
                     return 0
                     ;;
                 --result)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --heartbeat-ms)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -470,6 +470,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --timeout 'Kill the command''s whole process group after SECS seconds (fractions allowed) and exit 10 [default: the declaration''s timeout_s, else 600]'
             cand --audit-log 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
             cand --result 'Write the json envelope to PATH (atomically, in any format) instead of stderr'
+            cand --heartbeat-ms 'With --capture in json mode: while the command runs, write a heartbeat line on stdout every MS milliseconds (at least 1000), before the envelope: {"status":"running","heartbeat":true,"elapsed_ms":N}'
             cand --sandbox 'How strictly to enforce the command''s sandbox [default: aigent.toml''s [sandbox] mode, else best-effort]'
             cand --value-from-env 'Take the sensitive parameter PARAM''s value from the environment variable VAR (repeatable)'
             cand --value-from-file 'Take the sensitive parameter PARAM''s value from the file PATH, without its final newline (repeatable)'

@@ -474,6 +474,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subc
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l timeout -d 'Kill the command\'s whole process group after SECS seconds (fractions allowed) and exit 10 [default: the declaration\'s timeout_s, else 600]' -r
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l audit-log -d 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]' -r -F
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l result -d 'Write the json envelope to PATH (atomically, in any format) instead of stderr' -r -F
+complete -c aigent -n "__fish_aigent_using_subcommand run" -l heartbeat-ms -d 'With --capture in json mode: while the command runs, write a heartbeat line on stdout every MS milliseconds (at least 1000), before the envelope: {"status":"running","heartbeat":true,"elapsed_ms":N}' -r
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l sandbox -d 'How strictly to enforce the command\'s sandbox [default: aigent.toml\'s [sandbox] mode, else best-effort]' -r -f -a "require\t'Nothing runs unless the kernel enforces all of the sandbox'
 best-effort\t'Enforce what the kernel can; warn about the rest'
 off\t'No sandbox'"

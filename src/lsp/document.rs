@@ -4,7 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use lsp_types::{Position, Range};
+use lsp_types::{Position, Range, TextDocumentContentChangeEvent};
+use ropey::Rope;
 
 /// The largest document kept. A change that would make one larger drops
 /// its text (the document is marked [`Document::oversized`]) until the
@@ -122,6 +123,14 @@ impl Document {
         &self.text
     }
 
+    /// The bytes this document holds: its text, its line index and its
+    /// path (the server adds its URIs).
+    pub fn footprint(&self) -> usize {
+        self.text.len()
+            + self.line_starts.len() * std::mem::size_of::<usize>()
+            + self.path.as_ref().map_or(0, |path| path.as_os_str().len())
+    }
+
     /// The size a change would have given the document, when it was too
     /// large to keep.
     pub fn oversized(&self) -> Option<usize> {
@@ -156,6 +165,69 @@ impl Document {
         self.line_starts.push(0);
         self.line_starts
             .extend(memchr::memchr_iter(b'\n', self.text.as_bytes()).map(|newline| newline + 1));
+    }
+
+    /// Applies a `didChange`'s content changes in order. Several are
+    /// applied on a rope and the lines indexed once at the end, so a
+    /// change of many edits costs the edits and one pass over the text,
+    /// not one pass per edit. On an error the changes before it stay
+    /// applied, as with [`Document::change`].
+    pub fn apply(
+        &mut self,
+        changes: Vec<TextDocumentContentChangeEvent>,
+        encoding: Encoding,
+    ) -> Result<(), ChangeError> {
+        if changes.len() <= 1 {
+            return changes
+                .into_iter()
+                .try_for_each(|change| self.change(change.range, change.text, encoding));
+        }
+        let mut rope: Option<Rope> = None;
+        let result = self.apply_on_rope(changes, encoding, &mut rope);
+        if self.oversized.is_none()
+            && let Some(rope) = rope
+        {
+            self.text = String::from(rope);
+            self.reindex();
+        }
+        result
+    }
+
+    fn apply_on_rope(
+        &mut self,
+        changes: Vec<TextDocumentContentChangeEvent>,
+        encoding: Encoding,
+        rope: &mut Option<Rope>,
+    ) -> Result<(), ChangeError> {
+        for change in changes {
+            let Some(range) = change.range else {
+                if change.text.len() > MAX_DOCUMENT_BYTES {
+                    *rope = None;
+                    self.drop_text(change.text.len());
+                    return Err(ChangeError::TooLarge);
+                }
+                *rope = Some(Rope::from_str(&change.text));
+                self.oversized = None;
+                continue;
+            };
+            if rope.is_none() && self.oversized.is_some() {
+                return Err(ChangeError::NoText);
+            }
+            let text = rope.get_or_insert_with(|| Rope::from_str(&self.text));
+            let start = rope_offset(text, range.start, encoding);
+            let end = rope_offset(text, range.end, encoding);
+            let (start, end) = (start.min(end), start.max(end));
+            let removed = text.char_to_byte(end) - text.char_to_byte(start);
+            let len = text.len_bytes() - removed + change.text.len();
+            if len > MAX_DOCUMENT_BYTES {
+                *rope = None;
+                self.drop_text(len);
+                return Err(ChangeError::TooLarge);
+            }
+            text.remove(start..end);
+            text.insert(start, &change.text);
+        }
+        Ok(())
     }
 
     /// Applies one `didChange` content change: the whole text (`range`
@@ -204,7 +276,8 @@ impl Document {
             .line_starts
             .get(line + 1)
             .map_or(self.text.len(), |&next| next - 1);
-        self.text[start..end].trim_end_matches('\r')
+        let line = &self.text[start..end];
+        line.strip_suffix('\r').unwrap_or(line)
     }
 
     /// The byte offset of a position, clamped to the line and the text,
@@ -247,6 +320,37 @@ impl Document {
             Position::new(0, 0),
             self.position(self.text.len(), encoding),
         )
+    }
+}
+
+/// The char index in `rope` of a position, clamped as
+/// [`Document::offset`] clamps it: to the line (before its line break) and
+/// to the text, and back to the start of a character it falls inside.
+fn rope_offset(rope: &Rope, position: Position, encoding: Encoding) -> usize {
+    let line = position.line as usize;
+    if line >= rope.len_lines() {
+        return rope.len_chars();
+    }
+    let start = rope.line_to_char(line);
+    let mut end = rope.line_to_char(line + 1);
+    if end > start && rope.char(end - 1) == '\n' {
+        end -= 1;
+    }
+    if end > start && rope.char(end - 1) == '\r' {
+        end -= 1;
+    }
+    let wanted = position.character as usize;
+    match encoding {
+        Encoding::Utf8 => {
+            let first = rope.char_to_byte(start);
+            let byte = first.saturating_add(wanted).min(rope.char_to_byte(end));
+            rope.byte_to_char(byte)
+        }
+        Encoding::Utf16 => {
+            let first = rope.char_to_utf16_cu(start);
+            let unit = first.saturating_add(wanted).min(rope.char_to_utf16_cu(end));
+            rope.utf16_cu_to_char(unit)
+        }
     }
 }
 
@@ -435,6 +539,107 @@ mod tests {
             .unwrap();
         assert_eq!(document.oversized(), None);
         assert_eq!(document.text(), "back");
+    }
+
+    fn event(range: Option<Range>, text: &str) -> TextDocumentContentChangeEvent {
+        TextDocumentContentChangeEvent {
+            range,
+            range_length: None,
+            text: text.to_owned(),
+        }
+    }
+
+    #[test]
+    fn a_batch_of_edits_is_applied_in_order() {
+        let mut document = doc("a😀b\r\nsecond\nthird");
+        document
+            .apply(
+                vec![
+                    event(range((0, 3), (0, 4)), "B"),
+                    event(range((1, 0), (1, 6)), "2nd"),
+                    event(range((0, 99), (0, 99)), "!"),
+                    event(range((0, 2), (0, 2)), "x"),
+                    event(range((7, 0), (9, 9)), "\nend"),
+                ],
+                Encoding::Utf16,
+            )
+            .unwrap();
+        assert_eq!(document.text(), "ax😀B!\r\n2nd\nthird\nend");
+        assert_eq!(document.line_count(), 4);
+        assert_eq!(document.line(3), "end");
+        // A whole text in the middle of a batch starts it over.
+        document
+            .apply(
+                vec![
+                    event(range((0, 0), (0, 1)), ""),
+                    event(None, "new\ntext"),
+                    event(range((1, 0), (1, 0)), "more "),
+                ],
+                Encoding::Utf8,
+            )
+            .unwrap();
+        assert_eq!(document.text(), "new\nmore text");
+        assert_eq!(document.line(1), "more text");
+    }
+
+    #[test]
+    fn a_batch_that_grows_too_large_drops_the_text() {
+        let mut document = doc("small");
+        let half = "x".repeat(MAX_DOCUMENT_BYTES / 2 + 1);
+        assert_eq!(
+            document.apply(
+                vec![
+                    event(range((0, 0), (0, 0)), &half),
+                    event(range((0, 0), (0, 0)), &half),
+                ],
+                Encoding::Utf8,
+            ),
+            Err(ChangeError::TooLarge)
+        );
+        assert_eq!(document.text(), "");
+        assert!(document.oversized().is_some());
+        assert_eq!(
+            document.apply(
+                vec![event(range((0, 0), (0, 0)), "a"), event(None, "b")],
+                Encoding::Utf8
+            ),
+            Err(ChangeError::NoText)
+        );
+        document
+            .apply(
+                vec![event(None, "back"), event(range((0, 4), (0, 4)), "!")],
+                Encoding::Utf8,
+            )
+            .unwrap();
+        assert_eq!(document.text(), "back!");
+    }
+
+    proptest::proptest! {
+        /// The batch, on a rope, gives the text that edits applied one
+        /// by one give, clamping included.
+        #[test]
+        fn a_batch_equals_its_edits_one_by_one(
+            text in "[ab😀é\r\n]{0,40}",
+            edits in proptest::collection::vec(
+                ((0u32..6, 0u32..12), (0u32..6, 0u32..12), "[xé😀\r\n]{0,4}"),
+                2..8,
+            ),
+            utf8 in proptest::bool::ANY,
+        ) {
+            let encoding = if utf8 { Encoding::Utf8 } else { Encoding::Utf16 };
+            let mut one_by_one = doc(&text);
+            let mut batch = doc(&text);
+            let events: Vec<_> = edits
+                .iter()
+                .map(|(a, b, new)| event(range(*a, *b), new))
+                .collect();
+            for change in events.clone() {
+                one_by_one.change(change.range, change.text, encoding).unwrap();
+            }
+            batch.apply(events, encoding).unwrap();
+            proptest::prop_assert_eq!(batch.text(), one_by_one.text());
+            proptest::prop_assert_eq!(batch.line_count(), one_by_one.line_count());
+        }
     }
 
     #[test]

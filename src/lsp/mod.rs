@@ -7,7 +7,8 @@
 //!   `plugin validate`'s library entry points, placed on lines;
 //! - [`hover`], [`complete`] and [`actions`] (with [`keys`], what each
 //!   frontmatter key means): what the editor shows and offers;
-//! - [`server`]: the protocol's state machine, LSP messages in and out.
+//! - [`server`]: the protocol's state machine, LSP messages in and out;
+//! - [`wire`]: a message's body read, its memory bounded before parsing.
 //!
 //! Only this module names `lsp-server` and `lsp-types`; everything but
 //! [`server`] works on aigent's own types. No I/O happens here: the binary
@@ -21,5 +22,6 @@ pub mod hover;
 pub mod keys;
 pub mod server;
 pub mod settings;
+pub mod wire;
 
 pub use server::{Flow, Server};

@@ -36,12 +36,18 @@ use super::complete;
 use super::document::{Document, Encoding, Kind, uri_to_path};
 use super::hover;
 use super::settings::Settings;
+use super::wire::{DocumentNote, shown};
 use crate::report::Severity;
 
-/// All open documents together hold at most this much text; a document
-/// that would go past it is held without its text (and says so) until
-/// others are closed.
+/// All open documents together hold at most this much (text, line index,
+/// URI and path); a document whose text would go past it is held without
+/// its text (and says so) until others are closed, and one whose URI alone
+/// would is not opened.
 pub const MAX_TOTAL_BYTES: usize = 64 * 1024 * 1024;
+
+/// The longest URI a document is opened under: a path as long as Linux
+/// allows (4 KiB), every byte percent-encoded, fits.
+pub const MAX_URI_BYTES: usize = 16 * 1024;
 
 /// At most this many documents are open at once; more are refused (their
 /// `didOpen` is answered with a message, and they get no diagnostics).
@@ -126,6 +132,42 @@ impl Server {
             // The server sends no requests, so it expects no responses.
             Message::Response(_) => Flow::Continue,
         }
+    }
+
+    /// Handles a document's `didOpen` or `didChange`, read by
+    /// [`super::wire::parse`] straight into its type.
+    pub fn document(&mut self, note: DocumentNote, out: &mut Vec<Message>) -> Flow {
+        if self.state != State::Running {
+            return Flow::Continue;
+        }
+        match note {
+            DocumentNote::Open(params) => self.did_open(params, out),
+            DocumentNote::Change(params) => self.did_change(params, out),
+            DocumentNote::TooManyChanges(document) => {
+                let key = document.uri.as_str().to_owned();
+                if let Some(open) = self.documents.get_mut(&key) {
+                    open.document.version = document.version;
+                    open.document.evict();
+                    open.generation += 1;
+                    open.findings = None;
+                    self.dirty.insert(key.clone());
+                }
+                out.push(show_message(
+                    MessageType::WARNING,
+                    format!(
+                        "aigent: {}: a change of more than {} edits was not applied; \
+                         the document waits for its whole text",
+                        shown(&key),
+                        super::wire::MAX_CONTENT_CHANGES
+                    ),
+                ));
+            }
+            DocumentNote::Invalid(method, problem) => out.push(show_message(
+                MessageType::WARNING,
+                format!("aigent: ignored a `{method}` notification: invalid params: {problem}"),
+            )),
+        }
+        Flow::Continue
     }
 
     /// Publishes the diagnostics of every document changed since the last
@@ -332,14 +374,45 @@ impl Server {
     fn did_open(&mut self, params: DidOpenTextDocumentParams, out: &mut Vec<Message>) {
         let item = params.text_document;
         let key = item.uri.as_str().to_owned();
-        if !self.documents.contains_key(&key) && self.documents.len() >= MAX_DOCUMENTS {
+        if key.len() > MAX_URI_BYTES {
             out.push(show_message(
                 MessageType::WARNING,
-                format!("aigent: {MAX_DOCUMENTS} documents are open; {key} is not checked"),
+                format!(
+                    "aigent: a URI of {} bytes is longer than {MAX_URI_BYTES}; {} is not checked",
+                    key.len(),
+                    shown(&key)
+                ),
+            ));
+            return;
+        }
+        // Opened again: what it held is replaced (and, when the new one is
+        // refused, its diagnostics cleared).
+        if let Some(previous) = self.documents.remove(&key) {
+            self.dirty.remove(&key);
+            self.closed.push(previous.uri);
+        }
+        if self.documents.len() >= MAX_DOCUMENTS {
+            out.push(show_message(
+                MessageType::WARNING,
+                format!(
+                    "aigent: {MAX_DOCUMENTS} documents are open; {} is not checked",
+                    shown(&key)
+                ),
             ));
             return;
         }
         let path = uri_to_path(item.uri.as_str());
+        let names = 2 * key.len() + path.as_ref().map_or(0, |path| path.as_os_str().len());
+        if self.total_bytes() + names > MAX_TOTAL_BYTES {
+            out.push(show_message(
+                MessageType::WARNING,
+                format!(
+                    "aigent: the open documents would hold more than {MAX_TOTAL_BYTES} bytes; {} is not checked",
+                    shown(&key)
+                ),
+            ));
+            return;
+        }
         let kind = path.as_deref().map_or(Kind::Other, |path| {
             Kind::of(path, self.settings.registry.as_deref())
         });
@@ -363,21 +436,22 @@ impl Server {
         let Some(open) = self.documents.get_mut(&key) else {
             out.push(show_message(
                 MessageType::WARNING,
-                format!("aigent: a change to {key}, which is not open, was ignored"),
+                format!(
+                    "aigent: a change to {}, which is not open, was ignored",
+                    shown(&key)
+                ),
             ));
             return;
         };
         open.document.version = params.text_document.version;
         open.generation += 1;
         open.findings = None;
-        for change in params.content_changes {
-            if let Err(problem) = open.document.change(change.range, change.text, encoding) {
-                out.push(show_message(
-                    MessageType::WARNING,
-                    format!("aigent: {key}: {problem}"),
-                ));
-                break;
-            }
+        // All the edits, then one index of the lines.
+        if let Err(problem) = open.document.apply(params.content_changes, encoding) {
+            out.push(show_message(
+                MessageType::WARNING,
+                format!("aigent: {}: {problem}", shown(&key)),
+            ));
         }
         self.bound_total(&key);
         self.dirty.insert(key);
@@ -403,15 +477,19 @@ impl Server {
         }
     }
 
+    /// What the open documents hold: text, line index, path and URIs
+    /// (the map's key and the URI each open document keeps).
+    fn total_bytes(&self) -> usize {
+        self.documents
+            .iter()
+            .map(|(key, open)| key.len() + open.uri.as_str().len() + open.document.footprint())
+            .sum()
+    }
+
     /// Drops the text of the document `key` when all the open ones
     /// together would hold more than [`MAX_TOTAL_BYTES`].
     fn bound_total(&mut self, key: &str) {
-        let total: usize = self
-            .documents
-            .values()
-            .map(|open| open.document.text().len())
-            .sum();
-        if total > MAX_TOTAL_BYTES
+        if self.total_bytes() > MAX_TOTAL_BYTES
             && let Some(open) = self.documents.get_mut(key)
         {
             open.document.evict();

@@ -28,6 +28,7 @@ pub enum ErrorCode {
     ClientSettingsInvalid,
     UnsafeWrite,
     InvalidSpec,
+    StdinTooLarge,
     ValidationFailed,
     InvalidSkill,
     FormatFailed,
@@ -71,6 +72,7 @@ impl ErrorCode {
         Self::ClientSettingsInvalid,
         Self::UnsafeWrite,
         Self::InvalidSpec,
+        Self::StdinTooLarge,
         Self::ValidationFailed,
         Self::InvalidSkill,
         Self::FormatFailed,
@@ -114,6 +116,7 @@ impl ErrorCode {
             Self::ClientSettingsInvalid => "CLIENT_SETTINGS_INVALID",
             Self::UnsafeWrite => "UNSAFE_WRITE",
             Self::InvalidSpec => "INVALID_SPEC",
+            Self::StdinTooLarge => "STDIN_TOO_LARGE",
             Self::ValidationFailed => "VALIDATION_FAILED",
             Self::InvalidSkill => "INVALID_SKILL",
             Self::FormatFailed => "FORMAT_FAILED",
@@ -145,7 +148,8 @@ impl ErrorCode {
             Self::ArgError
             | Self::InvalidAgentInput
             | Self::ConfirmationRequired
-            | Self::InvalidSpec => exit::ARG_ERROR,
+            | Self::InvalidSpec
+            | Self::StdinTooLarge => exit::ARG_ERROR,
             Self::NotFound
             | Self::NoSkillsFound
             | Self::BinaryNotFound
@@ -249,6 +253,9 @@ impl ErrorCode {
             Self::ClientSettingsInvalid => "fix the client's settings file",
             Self::UnsafeWrite => "write to a regular file inside the project",
             Self::InvalidSpec => "pass a valid CLI Agent Spec manifest or usage spec",
+            Self::StdinTooLarge => {
+                "write the payload to a file and pass its path instead of -, or raise AIGENT_MAX_STDIN_BYTES"
+            }
             Self::ValidationFailed => "fix the errors the report lists, then validate again",
             Self::InvalidSkill => "fix the skill file so that it can be read",
             Self::FormatFailed => "fix by hand what the formatter cannot rewrite",
@@ -320,6 +327,9 @@ impl ErrorCode {
             }
             Self::InvalidSpec => {
                 "`schema import`: the spec is not valid JSON or KDL, or not a CLI Agent Spec manifest or usage spec (the message says where); nothing was written"
+            }
+            Self::StdinTooLarge => {
+                "a payload on stdin is over the stdin cap (AIGENT_MAX_STDIN_BYTES or TOOL_MAX_STDIN_BYTES, else 64 KiB); nothing was read past it, nothing was done"
             }
             Self::ValidationFailed => "a skill, plugin or file has errors",
             Self::InvalidSkill => "a skill could not be read as a valid skill",
@@ -473,6 +483,7 @@ mod tests {
                 | ErrorCode::ClientSettingsInvalid
                 | ErrorCode::UnsafeWrite
                 | ErrorCode::InvalidSpec
+                | ErrorCode::StdinTooLarge
                 | ErrorCode::ValidationFailed
                 | ErrorCode::InvalidSkill
                 | ErrorCode::FormatFailed
@@ -495,7 +506,7 @@ mod tests {
                 | ErrorCode::GeneralError => {}
             }
         }
-        assert_eq!(ErrorCode::ALL.len(), 38);
+        assert_eq!(ErrorCode::ALL.len(), 39);
     }
 
     /// The spec's rule: a caller-correctable failure says what to fix; a

@@ -547,6 +547,84 @@ fn run_capture_puts_the_childs_output_in_the_envelope_on_stdout() {
 /// 13) carry its names for them (tests/fixtures/agent-spec/exit-code.json),
 /// and no command declares a code in the range the spec forbids except
 /// the 128 + signal statuses REQ-F-013 and REQ-F-069 ask for.
+/// REQ-F-053 and REQ-O-038: with `--heartbeat-ms`, a command that runs
+/// silently (its output captured) sends a heartbeat line on stdout every
+/// interval, each `{"status": "running", "heartbeat": true, "elapsed_ms":
+/// N}`, then the envelope. Without it stdout holds the envelope alone.
+#[test]
+fn a_long_silent_run_sends_heartbeats_before_its_envelope() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "commands/nap.yaml",
+        "name: nap\ndescription: Sleep a while\ndanger_level: safe\nparameters: {}\nsubprocess: {binary: sleep, argv: ['2.5']}\n",
+    );
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "--commands",
+            "commands",
+            "--format",
+            "json",
+            "run",
+            "--capture",
+        ];
+        args.extend_from_slice(extra);
+        args.push("nap");
+        Run::of(sandbox.cmd().args(&args))
+    };
+    let beating = run(&["--heartbeat-ms", "1000"]);
+    beating.assert_code(0);
+    let lines: Vec<&str> = beating.stdout.lines().collect();
+    let beats: Vec<Value> = lines
+        .iter()
+        .map_while(|line| {
+            serde_json::from_str::<Value>(line)
+                .ok()
+                .filter(|value| value["heartbeat"] == true)
+        })
+        .collect();
+    assert!(beats.len() >= 2, "{beating}");
+    for (index, beat) in beats.iter().enumerate() {
+        assert_eq!(beat["status"], "running", "{beat}");
+        assert_eq!(beat.as_object().unwrap().len(), 3, "{beat}");
+        let elapsed = beat["elapsed_ms"].as_u64().unwrap();
+        assert!(elapsed >= 1000 * (index as u64 + 1), "{beat}");
+    }
+    let rest = lines[beats.len()..].join("\n");
+    let envelope: Value =
+        serde_json::from_str(&rest).unwrap_or_else(|err| panic!("{err}: {beating}"));
+    assert_valid_envelope(&envelope, &beating.to_string());
+    assert_eq!(envelope["ok"], true);
+
+    let quiet = run(&[]);
+    quiet.assert_code(0);
+    assert!(!quiet.stdout.contains("heartbeat"), "{quiet}");
+    // Text output has no place for JSON lines; nor is there a stdout to
+    // beat on without --capture.
+    let text = Run::of(sandbox.cmd().args([
+        "--commands",
+        "commands",
+        "--format",
+        "text",
+        "run",
+        "--capture",
+        "--heartbeat-ms",
+        "1000",
+        "nap",
+    ]));
+    text.assert_code(2);
+    let uncaptured = Run::of(sandbox.cmd().args([
+        "--commands",
+        "commands",
+        "--format",
+        "json",
+        "run",
+        "--heartbeat-ms",
+        "1000",
+        "nap",
+    ]));
+    uncaptured.assert_code(2);
+}
+
 #[test]
 fn exit_codes_carry_the_specs_names() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))

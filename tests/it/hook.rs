@@ -337,6 +337,36 @@ fn explain_shows_each_segment_as_text_and_json() {
     assert_eq!(envelope["data"]["routable"], json!(true));
 }
 
+/// A refused assignment prefix is quoted with its assignment, as written;
+/// a value under a name that may hold a secret is not shown.
+#[test]
+fn an_assignment_prefix_is_quoted_as_written() {
+    let sandbox = Sandbox::new();
+    registry(&sandbox);
+    let run = hook(
+        &sandbox,
+        "claude-code",
+        event(
+            "claude-code",
+            "FOO=1 LABEL='a b' GH_TOKEN=ghp_s3cret git status",
+        )
+        .as_bytes(),
+        &[],
+    );
+    // Claude Code's blocking exit.
+    run.assert_code(2);
+    let answer: Value = serde_json::from_str(&run.stdout).unwrap();
+    let reason = answer["hookSpecificOutput"]["permissionDecisionReason"]
+        .as_str()
+        .unwrap();
+    assert!(
+        reason.starts_with("aigent: deny `FOO=1 LABEL='a b' GH_TOKEN=… git status`:"),
+        "{reason}"
+    );
+    assert!(reason.contains("[rule assignment_prefix]"), "{reason}");
+    assert!(!reason.contains("ghp_s3cret"), "{reason}");
+}
+
 #[test]
 fn the_hook_needs_a_client_or_a_subcommand() {
     let sandbox = Sandbox::new();

@@ -205,11 +205,31 @@ impl Client {
 
     /// The server's resident memory, in KiB (Linux).
     fn rss_kib(&self) -> Option<u64> {
+        self.status_kib("VmRSS:")
+    }
+
+    /// The most resident memory the server has had, in KiB (Linux).
+    fn peak_rss_kib(&self) -> Option<u64> {
+        self.status_kib("VmHWM:")
+    }
+
+    fn status_kib(&self, field: &str) -> Option<u64> {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
         status
             .lines()
-            .find_map(|line| line.strip_prefix("VmRSS:"))
+            .find_map(|line| line.strip_prefix(field))
             .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+    }
+
+    /// A `window/showMessage` whose text contains `wanted`.
+    fn shown(&mut self, wanted: &str) -> String {
+        let message = self.wait_for(|m| {
+            m["method"] == "window/showMessage"
+                && m["params"]["message"]
+                    .as_str()
+                    .is_some_and(|text| text.contains(wanted))
+        });
+        message["params"]["message"].as_str().unwrap().to_owned()
     }
 }
 
@@ -890,6 +910,198 @@ fn a_flood_of_edits_is_checked_once_and_memory_stays_bounded() {
             "memory grew from {before} to {after} KiB"
         );
     }
+    assert_eq!(client.stop(), 0);
+}
+
+/// `count` tiny JSON values, joined: a body that a tree of values would
+/// hold at dozens of times its size.
+fn tiny_values(item: &str, count: usize) -> String {
+    let mut text = String::with_capacity((item.len() + 1) * count);
+    for index in 0..count {
+        if index > 0 {
+            text.push(',');
+        }
+        text.push_str(item);
+    }
+    text
+}
+
+/// A message's memory is bounded before it is parsed. 16 MiB of `{}` as
+/// one notification's params cost 850 MB when read into a tree of values;
+/// a `didChange` of 16 MiB of empty edits, as much again.
+#[test]
+fn large_messages_cost_a_small_multiple_of_their_size() {
+    let sandbox = Sandbox::new();
+    let file = sandbox.write("skills/pdf-tools/SKILL.md", BROKEN_SKILL);
+    let mut client = Client::initialized(&sandbox, Value::Null);
+    let uri = client.open(&file, BROKEN_SKILL);
+    client.diagnostics(&uri, Some(1));
+    let before = client.peak_rss_kib();
+    let size = 16 * 1024 * 1024;
+
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","method":"$/aigentTest","params":[{}]}}"#,
+        tiny_values("{}", size / 3)
+    );
+    client.send_raw(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes());
+    let error = client.wait_for(|m| m["id"].is_null() && m.get("error").is_some());
+    let message = error["error"]["message"].as_str().unwrap();
+    assert!(message.contains("the limit for it is"), "{error}");
+    drop(body);
+
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","method":"textDocument/didChange","params":{{"textDocument":{{"uri":"{}","version":2}},"contentChanges":[{}]}}}}"#,
+        uri.as_str(),
+        tiny_values(r#"{"text":""}"#, size / 12)
+    );
+    client.send_raw(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes());
+    drop(body);
+    let warning = client.shown("was not applied");
+    assert!(warning.contains("waits for its whole text"), "{warning}");
+    // The whole text again: checked as before.
+    client.change(&uri, 3, None, BROKEN_SKILL);
+    assert!(!client.diagnostics(&uri, Some(3)).diagnostics.is_empty());
+
+    if let (Some(before), Some(after)) = (before, client.peak_rss_kib()) {
+        eprintln!("peak resident memory {before} KiB before, {after} KiB after");
+        let limit = 4 * size as u64 / 1024;
+        assert!(
+            after < before + limit,
+            "two 16 MiB messages took the peak from {before} to {after} KiB"
+        );
+    }
+    assert_eq!(client.stop(), 0);
+}
+
+/// URIs count toward what open documents may hold: 4 MiB ones are refused
+/// by their length (10 empty documents under them cost 120 MiB), and
+/// long-but-allowed ones fill the 64 MiB bound, past which documents are
+/// not opened.
+#[test]
+fn uris_count_toward_the_memory_bound() {
+    let sandbox = Sandbox::new();
+    let mut client = Client::initialized(&sandbox, Value::Null);
+    let before = client.peak_rss_kib();
+    let huge = "x".repeat(4 * 1024 * 1024);
+    for index in 0..10 {
+        let uri: Uri = format!("file:///d{index}/{huge}/SKILL.md").parse().unwrap();
+        client.notify::<DidOpenTextDocument>(DidOpenTextDocumentParams {
+            text_document: TextDocumentItem {
+                uri,
+                language_id: "markdown".to_owned(),
+                version: 1,
+                text: String::new(),
+            },
+        });
+        let refused = client.shown("is not checked");
+        assert!(refused.contains("is longer than"), "{}", &refused[..200]);
+        assert!(refused.len() < 1024, "the URI is not echoed whole");
+    }
+    if let (Some(before), Some(after)) = (before, client.peak_rss_kib()) {
+        eprintln!("peak resident memory {before} KiB before, {after} KiB after");
+        assert!(
+            after < before + 40 * 1024,
+            "ten 4 MiB URIs took the peak from {before} to {after} KiB"
+        );
+    }
+
+    let long = "y".repeat(15 * 1024);
+    let mut refused = None;
+    for index in 0..2000 {
+        let long_uri: Uri = format!("file:///d{index}/{long}/SKILL.md").parse().unwrap();
+        client.notify::<DidOpenTextDocument>(DidOpenTextDocumentParams {
+            text_document: TextDocumentItem {
+                uri: long_uri,
+                language_id: "markdown".to_owned(),
+                version: 1,
+                text: String::new(),
+            },
+        });
+        if index % 100 == 99
+            && let Some(message) = client.pending.iter().find(|m| {
+                m["params"]["message"]
+                    .as_str()
+                    .is_some_and(|text| text.contains("would hold more than"))
+            })
+        {
+            refused = Some((index, message.clone()));
+            break;
+        }
+        // Let the server keep up.
+        if index % 100 == 99 {
+            let _ = hover_text(&mut client, &uri(&sandbox.join("x")), 0, 0);
+        }
+    }
+    let (index, _) = refused.expect("the bound is reached");
+    assert!(
+        (1000..2000).contains(&index),
+        "refused at the {index}th document"
+    );
+    assert_eq!(client.stop(), 0);
+}
+
+/// One `didChange` of 10,000 edits on an 8 MiB document is applied on a
+/// rope and indexed once; applied one by one, each re-indexed the whole
+/// document (26 s in a release build, minutes in a debug one).
+#[test]
+fn a_change_of_many_edits_on_a_large_document_is_applied_at_once() {
+    let sandbox = Sandbox::new();
+    let head =
+        "---\nname: pdf-tools\ndescription: Fill PDF forms. Use when filling PDF forms.\n---\n";
+    let line = "a line of text in a large document, 48 bytes.\n";
+    let lines = 8 * 1024 * 1024 / line.len();
+    let text = format!("{head}{}# End\n", line.repeat(lines));
+    let file = sandbox.write("skills/pdf-tools/SKILL.md", &text);
+    let mut client = Client::initialized(&sandbox, Value::Null);
+    let uri = client.open(&file, &text);
+    let large = client.diagnostics(&uri, Some(1));
+    assert!(codes(&large).contains(&"E021".to_owned()), "{large:?}");
+    // Each edit deletes the next lines after the frontmatter; the last
+    // deletes what is left of them.
+    let per_edit = lines / 10_000;
+    let mut changes: Vec<TextDocumentContentChangeEvent> = (0..9_999)
+        .map(|_| TextDocumentContentChangeEvent {
+            range: Some(Range::new(
+                Position::new(4, 0),
+                Position::new(4 + u32::try_from(per_edit).unwrap(), 0),
+            )),
+            range_length: None,
+            text: String::new(),
+        })
+        .collect();
+    changes.push(TextDocumentContentChangeEvent {
+        range: Some(Range::new(
+            Position::new(4, 0),
+            Position::new(4 + u32::try_from(lines - 9_999 * per_edit).unwrap(), 0),
+        )),
+        range_length: None,
+        text: "# PDF tools\n".to_owned(),
+    });
+    let started = Instant::now();
+    client.notify::<DidChangeTextDocument>(DidChangeTextDocumentParams {
+        text_document: VersionedTextDocumentIdentifier {
+            uri: uri.clone(),
+            version: 2,
+        },
+        content_changes: changes,
+    });
+    let small = client.diagnostics(&uri, Some(2));
+    eprintln!(
+        "10,000 edits on 8 MiB applied and checked in {:?}",
+        started.elapsed()
+    );
+    assert!(small.diagnostics.is_empty(), "{small:?}");
+    // The lines are indexed anew: a hover on the last line's heading.
+    let formatted = client.request::<Formatting>(DocumentFormattingParams {
+        text_document: document(&uri),
+        options: FormattingOptions::default(),
+        work_done_progress_params: WorkDoneProgressParams::default(),
+    });
+    assert_eq!(
+        formatted,
+        Ok(json!([])),
+        "already formatted: {head}# PDF tools\n# End\n"
+    );
     assert_eq!(client.stop(), 0);
 }
 

@@ -436,6 +436,40 @@ fn reads_stdin() {
     assert!(run.stdout.contains("(nothing written)"), "{run}");
 }
 
+/// REQ-F-054: stdin holds at most 64 KiB unless AIGENT_MAX_STDIN_BYTES
+/// (or the spec's TOOL_MAX_STDIN_BYTES) says otherwise; past it the import
+/// refuses with STDIN_TOO_LARGE (exit 2) and points at a file.
+#[test]
+fn stdin_is_capped_at_64_kib_unless_raised() {
+    let sandbox = Sandbox::new();
+    let import = |padded_to: usize, env: &[(&str, &str)]| {
+        let mut spec = TOKEI.to_owned();
+        spec.push_str(&" ".repeat(padded_to - spec.len()));
+        let mut cmd = sandbox.cmd();
+        cmd.args(["schema", "import", "--from", "usage", "--dry-run", "-"]);
+        for (name, value) in env {
+            cmd.env(name, value);
+        }
+        let run = crate::common::Run::of(cmd.write_stdin(spec));
+        let envelope: Value = serde_json::from_str(&run.stdout).unwrap_or(Value::Null);
+        (run, envelope)
+    };
+    let (run, envelope) = import(65_536, &[]);
+    run.assert_code(0);
+    assert_eq!(envelope["ok"], true);
+    let (run, envelope) = import(65_537, &[]);
+    run.assert_code(2);
+    assert_eq!(envelope["error"]["code"], "STDIN_TOO_LARGE", "{run}");
+    assert_eq!(envelope["error"]["retryable"], false);
+    let hints = envelope["error"]["hints"].to_string();
+    assert!(hints.contains("instead of -"), "{hints}");
+    let (run, _) = import(200_000, &[("TOOL_MAX_STDIN_BYTES", "300000")]);
+    run.assert_code(0);
+    let (run, envelope) = import(65_537, &[("AIGENT_MAX_STDIN_BYTES", "1000")]);
+    run.assert_code(2);
+    assert_eq!(envelope["error"]["code"], "STDIN_TOO_LARGE");
+}
+
 /// REQ-C-020: a resource id's validation is its flag's `pattern` or
 /// `pattern_type` (and a string's choices its `enum`). Each is carried into
 /// the declaration and enforced by `args check`; a flag whose validation

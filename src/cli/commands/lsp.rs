@@ -8,13 +8,14 @@
 use std::io::{self, BufRead, Read, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc::{self, Receiver, SyncSender};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use lsp_server::{ErrorCode, Message, RequestId, Response};
-use serde_json::Value;
+use lsp_server::{ErrorCode, Message, Response};
 
 use aigent::lsp::server::malformed_response;
+use aigent::lsp::wire::{Incoming, parse};
 use aigent::lsp::{Flow, Server};
 use aigent::report::{ErrorCode as AigentErrorCode, Outcome, exit};
 
@@ -69,24 +70,54 @@ const MAX_MESSAGE_BYTES: usize = 32 * 1024 * 1024;
 /// The longest header line read.
 const MAX_HEADER_LINE: u64 = 8 * 1024;
 
+/// The reader reads ahead while the messages it handed over and the server
+/// has not taken hold less than this; a larger message waits for an empty
+/// queue. With the frame cap, what waits is bounded in bytes, not only in
+/// count (64 queued 32 MiB documents were 2 GiB).
+const MAX_QUEUED_BYTES: usize = 64 * 1024 * 1024;
+
+/// The bytes of the messages read and not yet taken by the server.
+#[derive(Default)]
+struct Queued {
+    bytes: Mutex<usize>,
+    taken: Condvar,
+}
+
+impl Queued {
+    fn reserve(&self, size: usize) {
+        let mut bytes = self.bytes.lock().unwrap_or_else(PoisonError::into_inner);
+        while *bytes > 0 && *bytes + size > MAX_QUEUED_BYTES {
+            bytes = self
+                .taken
+                .wait(bytes)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        *bytes += size;
+    }
+
+    fn release(&self, size: usize) {
+        let mut bytes = self.bytes.lock().unwrap_or_else(PoisonError::into_inner);
+        *bytes = bytes.saturating_sub(size);
+        self.taken.notify_all();
+    }
+}
+
+/// A message read, with the size of its frame.
+type Handed = (Incoming, usize);
+
 /// Diagnostics wait at most this long behind a steady stream of messages.
 const MAX_PUBLISH_DELAY: Duration = Duration::from_millis(100);
 
-/// What the reader thread hands over.
-enum Incoming {
-    Message(Message),
-    /// An answer to a message that could not be read, as JSON text.
-    Malformed(String),
-}
-
 pub fn run(_args: &LspArgs, ctx: &Context) -> Result<Outcome, CliError> {
     let (sender, receiver) = mpsc::sync_channel(64);
+    let queued = Arc::new(Queued::default());
+    let reader_queued = Arc::clone(&queued);
     std::thread::Builder::new()
         .name("lsp-reader".to_owned())
-        .spawn(move || read_loop(&mut io::stdin().lock(), &sender))
+        .spawn(move || read_loop(&mut io::stdin().lock(), &sender, &reader_queued))
         .map_err(|err| transport_error(&err))?;
     let mut server = Server::new(ctx.commands_dir.clone());
-    let code = serve(&mut server, &receiver, &mut io::stdout().lock())
+    let code = serve(&mut server, &receiver, &queued, &mut io::stdout().lock())
         .map_err(|err| transport_error(&err))?;
     if code != 0 {
         return Err(CliError::new(
@@ -110,24 +141,32 @@ fn transport_error(err: &io::Error) -> CliError {
 /// Handles messages until `exit` (its code) or the end of the input (1).
 fn serve(
     server: &mut Server,
-    receiver: &Receiver<Incoming>,
+    receiver: &Receiver<Handed>,
+    queued: &Queued,
     output: &mut impl Write,
 ) -> io::Result<i32> {
     let mut last_publish = Instant::now();
     loop {
         // Block only when nothing is left to publish.
-        let incoming = if server.has_pending() {
+        let read = if server.has_pending() {
             receiver.try_recv().ok()
         } else {
             match receiver.recv() {
-                Ok(incoming) => Some(incoming),
+                Ok(read) => Some(read),
                 Err(_) => return Ok(1),
             }
         };
+        let incoming = read.map(|(incoming, size)| {
+            queued.release(size);
+            incoming
+        });
         let idle = incoming.is_none();
         let mut out = Vec::new();
         match incoming {
             Some(Incoming::Malformed(text)) => write_frame(output, &text)?,
+            Some(Incoming::Document(note)) => {
+                let _ = catch_unwind(AssertUnwindSafe(|| server.document(note, &mut out)));
+            }
             Some(Incoming::Message(message)) => {
                 if let Flow::Exit(code) = handle(server, message, &mut out) {
                     write_all(output, &out)?;
@@ -182,59 +221,33 @@ fn write_frame(output: &mut impl Write, text: &str) -> io::Result<()> {
 }
 
 /// Reads frames until the input ends or the server stops listening.
-fn read_loop(input: &mut impl BufRead, sender: &SyncSender<Incoming>) {
+fn read_loop(input: &mut impl BufRead, sender: &SyncSender<Handed>, queued: &Queued) {
     loop {
+        let mut size = 0;
         let incoming = match read_frame(input) {
             Ok(Frame::End) | Err(_) => return,
-            Ok(Frame::Body(body)) => parse(&body),
+            Ok(Frame::Body(body)) => {
+                size = body.len();
+                parse(&body)
+            }
             Ok(Frame::Bad(problem)) => {
                 Incoming::Malformed(malformed_response(None, ErrorCode::ParseError, &problem))
             }
             Ok(Frame::Lost(problem)) => {
                 let problem = format!("{problem}; the stream is closed");
-                let _ = sender.send(Incoming::Malformed(malformed_response(
-                    None,
-                    ErrorCode::ParseError,
-                    &problem,
-                )));
+                let _ = sender.send((
+                    Incoming::Malformed(malformed_response(None, ErrorCode::ParseError, &problem)),
+                    0,
+                ));
                 return;
             }
         };
         let is_exit =
             matches!(&incoming, Incoming::Message(Message::Notification(n)) if n.method == "exit");
-        if sender.send(incoming).is_err() || is_exit {
+        queued.reserve(size);
+        if sender.send((incoming, size)).is_err() || is_exit {
             return;
         }
-    }
-}
-
-/// A message's body read as JSON-RPC.
-fn parse(body: &[u8]) -> Incoming {
-    let value: Value = match serde_json::from_slice(body) {
-        Ok(value) => value,
-        Err(err) => {
-            return Incoming::Malformed(malformed_response(
-                None,
-                ErrorCode::ParseError,
-                &format!("the message is not JSON: {err}"),
-            ));
-        }
-    };
-    let id = value.get("id").and_then(|id| match id {
-        Value::Number(number) => number
-            .as_i64()
-            .and_then(|n| i32::try_from(n).ok())
-            .map(RequestId::from),
-        Value::String(text) => Some(RequestId::from(text.clone())),
-        _ => None,
-    });
-    match serde_json::from_value::<Message>(value) {
-        Ok(message) => Incoming::Message(message),
-        Err(err) => Incoming::Malformed(malformed_response(
-            id,
-            ErrorCode::InvalidRequest,
-            &format!("the message is not a JSON-RPC request, response or notification: {err}"),
-        )),
     }
 }
 
@@ -373,6 +386,22 @@ mod tests {
     }
 
     #[test]
+    fn the_reader_waits_while_the_queue_holds_too_much() {
+        let queued = Arc::new(Queued::default());
+        // Larger than the budget: taken when nothing else waits.
+        queued.reserve(MAX_QUEUED_BYTES + 1);
+        let waiting = Arc::clone(&queued);
+        let (done, reserved) = mpsc::channel();
+        std::thread::spawn(move || {
+            waiting.reserve(1);
+            let _ = done.send(());
+        });
+        assert!(reserved.recv_timeout(Duration::from_millis(200)).is_err());
+        queued.release(MAX_QUEUED_BYTES + 1);
+        reserved.recv_timeout(Duration::from_secs(10)).unwrap();
+    }
+
+    #[test]
     fn frames_are_read_and_bad_ones_skipped() {
         let input = b"Content-Length: 2\r\n\r\n{}\r\nX-Junk\r\nContent-Length: 2\r\n\r\n{}Content-Length: 3\nContent-Type: x\n\n[1]";
         assert_eq!(
@@ -400,20 +429,5 @@ mod tests {
         ]
         .concat();
         assert_eq!(frames(&long), ["bad a header line is too long"]);
-    }
-
-    #[test]
-    fn bodies_that_are_not_json_rpc_get_errors_with_their_id() {
-        match parse(b"{not json") {
-            Incoming::Malformed(text) => assert!(text.contains("-32700"), "{text}"),
-            Incoming::Message(_) => panic!("parsed"),
-        }
-        match parse(br#"{"jsonrpc":"2.0","id":7,"method":5}"#) {
-            Incoming::Malformed(text) => {
-                assert!(text.contains("\"id\":7"), "{text}");
-                assert!(text.contains("-32600"), "{text}");
-            }
-            Incoming::Message(_) => panic!("parsed"),
-        }
     }
 }

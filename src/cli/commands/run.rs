@@ -1,14 +1,18 @@
 //! `aigent run [OPTIONS] NAME [--param value ... | --json '{...}']`
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, SyncSender};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
 use std::time::Duration;
 
 use aigent::contract::sandbox::SandboxMode;
-use aigent::exec::process::Output;
+use aigent::exec::process::{Output, Progress};
 use aigent::guard::RawArguments;
 use aigent::invoke::{InvokeError, InvokeOptions, Mode, invoke};
 use aigent::outcome::{invoke_error_body, with_warnings_first};
-use aigent::report::{EnvelopeTarget, ErrorCode, Outcome, exit};
+use aigent::report::{EnvelopeTarget, ErrorCode, Outcome, OutputFormat, exit};
 use clap::Args;
 
 use super::args::check::Invocation;
@@ -103,7 +107,9 @@ TOOL_MAX_OUTPUT_BYTES, else 1 MiB) and returned in the envelope's \
 data.stdout and data.stderr, terminal codes removed and marked _trusted: \
 false; the envelope goes to stdout (or to --result PATH), and meta.truncated \
 says whether either was cut. In text mode stdout shows what the command \
-wrote. The command's stdin is closed.
+wrote. The command's stdin is closed. With --heartbeat-ms MS (json mode), \
+one heartbeat line comes every MS milliseconds while it runs, then the \
+envelope: read stdout line by line until a line is not a heartbeat.
 
 The child runs in the declaration's sandbox (Landlock and seccomp, applied \
 between fork and exec): --sandbox require runs nothing unless the kernel \
@@ -147,6 +153,10 @@ pub struct RunArgs {
     /// Return the command's stdout and stderr in the envelope (data.stdout, data.stderr), which then goes to stdout; without it stdout is the command's own and the envelope goes to stderr
     #[arg(long)]
     pub capture: bool,
+
+    /// With --capture in json mode: while the command runs, write a heartbeat line on stdout every MS milliseconds (at least 1000), before the envelope: {"status":"running","heartbeat":true,"elapsed_ms":N}
+    #[arg(long, value_name = "MS", requires = "capture")]
+    pub heartbeat_ms: Option<u64>,
 
     /// How strictly to enforce the command's sandbox [default: aigent.toml's [sandbox] mode, else best-effort]
     #[arg(long, value_name = "MODE", value_enum)]
@@ -274,7 +284,17 @@ fn execute(args: &RunArgs, ctx: &Context) -> Result<Outcome, CliError> {
         args.supplied
             .secrets_on_argv(&loaded.declaration, args.invocation.arguments())?,
     );
+    let heartbeats = match args.heartbeat_ms {
+        Some(_) if ctx.format != OutputFormat::Json => {
+            return Err(CliError::usage(
+                "--heartbeat-ms writes JSON lines before the envelope: it needs --format json",
+            ));
+        }
+        Some(ms) => Some(Heartbeats::start(Duration::from_millis(ms.max(1000)))),
+        None => None,
+    };
     let options = InvokeOptions {
+        progress: heartbeats.as_ref().map(Heartbeats::progress),
         mode: if args.dry_run {
             Mode::DryRun
         } else {
@@ -297,12 +317,73 @@ fn execute(args: &RunArgs, ctx: &Context) -> Result<Outcome, CliError> {
         .supplied
         .merge_into(&loaded.declaration, args.invocation.arguments())?;
     let arguments = RawArguments::from_tail(&tail);
-    let invoked =
-        invoke(&loaded.declaration, &arguments, &options).map_err(|err| invoke_error(name, err))?;
+    let invoked = invoke(&loaded.declaration, &arguments, &options);
+    drop(options);
+    // The last heartbeat is out before the envelope is.
+    if let Some(heartbeats) = heartbeats {
+        heartbeats.stop();
+    }
+    let invoked = invoked.map_err(|err| invoke_error(name, err))?;
     Ok(with_warnings_first(
         super::args::check::outcome(name, invoked, ctx),
         warnings,
     ))
+}
+
+/// REQ-O-038's heartbeat lines, written by a thread of their own: the
+/// progress callback runs on the thread that watches the child's timeout
+/// and must never block, so it only hands the time over (dropping a beat
+/// when the writer is still blocked on the last one).
+struct Heartbeats {
+    every: Duration,
+    sender: SyncSender<Option<u64>>,
+    writer: JoinHandle<()>,
+}
+
+impl Heartbeats {
+    fn start(every: Duration) -> Self {
+        let (sender, receiver) = mpsc::sync_channel::<Option<u64>>(1);
+        let writer = std::thread::spawn(move || {
+            while let Ok(Some(elapsed_ms)) = receiver.recv() {
+                let line = serde_json::json!({"status": "running", "heartbeat": true, "elapsed_ms": elapsed_ms});
+                let mut stdout = std::io::stdout().lock();
+                if writeln!(stdout, "{line}")
+                    .and_then(|()| stdout.flush())
+                    .is_err()
+                {
+                    return;
+                }
+            }
+        });
+        Self {
+            every,
+            sender,
+            writer,
+        }
+    }
+
+    /// Called about once a second with the time so far.
+    fn progress(&self) -> Progress {
+        let sender = self.sender.clone();
+        let every = self.every;
+        let next = Mutex::new(every);
+        Arc::new(move |elapsed: Duration| {
+            let mut next = next.lock().unwrap_or_else(PoisonError::into_inner);
+            if elapsed >= *next {
+                while *next <= elapsed {
+                    *next += every;
+                }
+                let millis = u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX);
+                let _ = sender.try_send(Some(millis));
+            }
+        })
+    }
+
+    /// Waits for the lines handed over to be written.
+    fn stop(self) {
+        let _ = self.sender.send(None);
+        let _ = self.writer.join();
+    }
 }
 
 fn invoke_error(name: &str, err: InvokeError) -> CliError {

@@ -754,7 +754,7 @@ fn judge_command_words(
             .map(|assignment| assignment.name.as_str())
             .collect();
         Segment::new(
-            shown.clone(),
+            with_assignments(command, &shown),
             Verdict::Deny,
             "assignment_prefix",
             format!(
@@ -875,6 +875,31 @@ fn outside_project_segment(state: &LineState, context: &Context<'_>) -> Option<S
             "{why}; a program reads its configuration from the directory it runs in (`.git/config`, a `Makefile`, `package.json`), which can run commands, so its declaration is not enough. Run it from the project, or name the directory in the command"
         ),
     ))
+}
+
+/// A command's words with the assignments before them, as written; a
+/// value that is not static, or under a name that may hold a secret
+/// (`PGPASSWORD`, `GH_TOKEN`, `AWS_SECRET_ACCESS_KEY`, …), is `…`.
+fn with_assignments(command: &SimpleCommand, words: &str) -> String {
+    const SECRET_PARTS: &[&str] = &[
+        "pass", "pwd", "token", "secret", "key", "auth", "cred", "cookie", "session", "private",
+    ];
+    let mut shown: Vec<String> = command
+        .assignments
+        .iter()
+        .map(|assignment| match assignment.value.as_static() {
+            Some(value)
+                if !SECRET_PARTS
+                    .iter()
+                    .any(|part| assignment.name.to_ascii_lowercase().contains(part)) =>
+            {
+                format!("{}={}", cut(&assignment.name), quote_word(&cut(value)))
+            }
+            _ => format!("{}=…", cut(&assignment.name)),
+        })
+        .collect();
+    shown.push(words.to_owned());
+    shown.join(" ")
 }
 
 /// The stricter of two refusals, either of which may be absent.

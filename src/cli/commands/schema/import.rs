@@ -31,7 +31,7 @@ pub const SPEC: CommandSpec = leaf(
         code_when(
             exit::ARG_ERROR,
             NoEffects,
-            "bad usage, a spec that is not valid JSON/KDL or not of the format (INVALID_SPEC), or no --program for a manifest",
+            "bad usage, an invalid spec (INVALID_SPEC), stdin over its cap (STDIN_TOO_LARGE), or no --program for a manifest",
         ),
         code_when(
             exit::PRECONDITION,
@@ -79,7 +79,7 @@ pub struct ImportArgs {
     /// The spec's format
     #[arg(long, value_enum)]
     pub from: FromArg,
-    /// The spec file, or - for stdin
+    /// The spec file, or - for stdin (at most 64 KiB unless AIGENT_MAX_STDIN_BYTES or TOOL_MAX_STDIN_BYTES says otherwise; a file may be 4 MiB)
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// The program the declarations run (the spec's `bin` for usage; required for agent-spec, whose manifest does not name it)
@@ -96,20 +96,43 @@ pub struct ImportArgs {
     pub dry_run: bool,
 }
 
+/// The most read from stdin unless the environment says otherwise (CLI
+/// Agent Spec REQ-F-054): a larger payload through a pipe risks a deadlock
+/// between writer and reader, and a file has no such limit.
+pub const DEFAULT_MAX_STDIN_BYTES: usize = 64 * 1024;
+
+/// The variables that raise (or lower) the stdin cap, the first one set to
+/// a number winning: aigent's own, then the spec's name for it.
+pub const MAX_STDIN_VARIABLES: [&str; 2] = ["AIGENT_MAX_STDIN_BYTES", "TOOL_MAX_STDIN_BYTES"];
+
+/// The stdin cap: the first of [`MAX_STDIN_VARIABLES`] set to a number,
+/// else the default; never more than the import reads from a file.
+fn max_stdin_bytes(lookup: impl Fn(&str) -> Option<String>) -> usize {
+    MAX_STDIN_VARIABLES
+        .iter()
+        .find_map(|name| lookup(name).and_then(|text| text.trim().parse::<usize>().ok()))
+        .unwrap_or(DEFAULT_MAX_STDIN_BYTES)
+        .min(MAX_SPEC_BYTES)
+}
+
 fn read_input(path: &Path) -> Result<String, CliError> {
     let limit = MAX_SPEC_BYTES as u64;
     let bytes = if path.as_os_str() == "-" {
+        let cap = max_stdin_bytes(|name| std::env::var(name).ok());
         let mut bytes = Vec::new();
         std::io::stdin()
             .lock()
-            .take(limit + 1)
+            .take(cap as u64 + 1)
             .read_to_end(&mut bytes)
             .map_err(|err| CliError::general(format!("cannot read stdin: {err}")))?;
-        if bytes.len() as u64 > limit {
+        if bytes.len() > cap {
             return Err(CliError::of(
-                ErrorCode::ArgError,
-                format!("stdin: the spec is over {MAX_SPEC_BYTES} bytes"),
-            ));
+                ErrorCode::StdinTooLarge,
+                format!("stdin: the spec is over the {cap}-byte stdin cap"),
+            )
+            .with_hint(format!(
+                "write the spec to a file and pass its path instead of - (up to {MAX_SPEC_BYTES} bytes), or raise AIGENT_MAX_STDIN_BYTES"
+            )));
         }
         bytes
     } else {
@@ -264,4 +287,41 @@ fn render(imported: &Import, written: bool, directory: Option<&PathBuf>) -> Stri
         if unmapped == 1 { "" } else { "s" },
     );
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stdin_cap_is_64_kib_unless_set_and_never_over_the_file_limit() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(key, _)| *key == name)
+                    .map(|(_, value)| (*value).to_owned())
+            }
+        };
+        assert_eq!(max_stdin_bytes(env(&[])), 65_536);
+        assert_eq!(
+            max_stdin_bytes(env(&[("TOOL_MAX_STDIN_BYTES", "1000")])),
+            1000
+        );
+        assert_eq!(
+            max_stdin_bytes(env(&[
+                ("AIGENT_MAX_STDIN_BYTES", "2000"),
+                ("TOOL_MAX_STDIN_BYTES", "1000")
+            ])),
+            2000
+        );
+        assert_eq!(
+            max_stdin_bytes(env(&[("AIGENT_MAX_STDIN_BYTES", "lots")])),
+            65_536
+        );
+        assert_eq!(
+            max_stdin_bytes(env(&[("AIGENT_MAX_STDIN_BYTES", "999999999")])),
+            MAX_SPEC_BYTES
+        );
+    }
 }
