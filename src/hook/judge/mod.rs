@@ -625,6 +625,16 @@ fn judge_command(
     context: &Context<'_>,
     state: &LineState,
 ) -> (Segment, Option<Vec<String>>) {
+    if let Some(inner) = timeout_inner(command) {
+        // `timeout` runs the rest of its words as a command, which is
+        // judged as if it stood alone; a rewrite would drop the limit,
+        // so there is none.
+        let (mut segment, _) = judge_command(&inner, functions, context, state);
+        if !segment.redacted {
+            segment.shown = cut(&command.source);
+        }
+        return (segment, None);
+    }
     let (mut segment, route) = judge_command_words(command, functions, context, state);
     // A segment that did not match a declaration shows the words as
     // written; when its program is declared with a sensitive parameter,
@@ -671,6 +681,66 @@ fn declared_with_sensitive_values(program: &str, context: &Context<'_>, state: &
                     .iter()
                     .any(|parameter| parameter.sensitive)
         })
+}
+
+/// The command `timeout [OPTION]... DURATION COMMAND...` runs, when every
+/// word is static and the options are ones coreutils' `timeout` takes; the
+/// limit and signal change when it stops, not what it does.
+fn timeout_inner(command: &SimpleCommand) -> Option<SimpleCommand> {
+    let argv = command.argv()?;
+    let (&"timeout", rest) = argv.split_first()? else {
+        return None;
+    };
+    let is_duration = |word: &str| {
+        let number = word.trim_end_matches(['s', 'm', 'h', 'd']);
+        word.len() - number.len() <= 1
+            && !number.is_empty()
+            && number.len() <= 12
+            && number.split_once('.').map_or(
+                number.bytes().all(|byte| byte.is_ascii_digit()),
+                |(whole, fraction)| {
+                    !whole.is_empty()
+                        && !fraction.is_empty()
+                        && (whole.bytes().chain(fraction.bytes())).all(|byte| byte.is_ascii_digit())
+                },
+            )
+    };
+    let is_signal = |word: &str| {
+        !word.is_empty()
+            && word.len() <= 12
+            && word.bytes().all(|byte| byte.is_ascii_alphanumeric())
+    };
+    let mut at = 0;
+    while let Some(&word) = rest.get(at) {
+        match word {
+            "--foreground" | "--preserve-status" | "-v" | "--verbose" => at += 1,
+            "-s" | "--signal" if rest.get(at + 1).is_some_and(|value| is_signal(value)) => at += 2,
+            "-k" | "--kill-after" if rest.get(at + 1).is_some_and(|value| is_duration(value)) => {
+                at += 2;
+            }
+            "--" => {
+                at += 1;
+                break;
+            }
+            _ if word.strip_prefix("--signal=").is_some_and(is_signal)
+                || word.strip_prefix("--kill-after=").is_some_and(is_duration) =>
+            {
+                at += 1;
+            }
+            _ if word.starts_with('-') => return None,
+            _ => break,
+        }
+    }
+    if !rest.get(at).is_some_and(|word| is_duration(word)) || rest.len() < at + 2 {
+        return None;
+    }
+    let skip = 1 + at + 1;
+    Some(SimpleCommand {
+        source: quote(&argv[skip..]),
+        words: command.words[skip..].to_vec(),
+        words_span: None,
+        ..command.clone()
+    })
 }
 
 fn judge_command_words(

@@ -141,7 +141,9 @@ fn each_refusal_names_its_rule() {
             Verdict::Deny,
             "function_definition",
         ),
-        ("timeout 5 git status", Verdict::Deny, "wrapper"),
+        ("timeout 5s", Verdict::Deny, "wrapper"),
+        ("timeout --bogus 5 git status", Verdict::Deny, "wrapper"),
+        ("timeout 5 bash -c 'rm -rf /'", Verdict::Deny, "interpreter"),
         ("find . -exec rm {} ;", Verdict::Deny, "wrapper"),
         ("env git status", Verdict::Deny, "wrapper"),
         ("bash -c 'git status'", Verdict::Deny, "interpreter"),
@@ -237,6 +239,36 @@ fn the_policy_changes_what_unmatched_and_dynamic_words_get() {
     fixture.settings.allow.push("xargs".to_owned());
     assert_eq!(fixture.verdict("bash").0, Verdict::Deny);
     assert_eq!(fixture.verdict("xargs rm").0, Verdict::Deny);
+}
+
+/// `timeout` runs its command as if it stood alone, and that command is
+/// what is judged.
+#[test]
+fn timeout_is_judged_by_the_command_it_runs() {
+    let fixture = Fixture::new();
+    for line in [
+        "timeout 5 git status",
+        "timeout -s KILL 1.5m git status --short",
+        "timeout --signal=TERM --kill-after=2 --preserve-status 60 git status",
+        "timeout -- 10 git status",
+        "timeout 5 timeout 9 git status",
+    ] {
+        let judgement = fixture.judge(line);
+        assert_eq!(judgement.verdict, Verdict::Allow, "{line}: {judgement:?}");
+        assert_eq!(judgement.segments[0].shown, line);
+        assert!(judgement.route.is_none(), "{line}");
+    }
+    assert_eq!(
+        fixture.verdict("timeout 5 just test"),
+        (Verdict::Allow, vec!["runs_project_code"])
+    );
+    assert!(
+        fixture
+            .judge("timeout 5 just test | tail")
+            .route_within
+            .is_none()
+    );
+    assert_eq!(fixture.verdict("timeout 5 git push").0, Verdict::Ask);
 }
 
 #[test]
