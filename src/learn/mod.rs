@@ -773,6 +773,12 @@ fn build(group: &Group, name: &str, class: CommandClass, left_out: &BTreeSet<Str
         "parameters": parameters,
         "subprocess": {"binary": group.program, "argv": argv},
     });
+    // What `aigent run` would confine it to: the default sandbox, said
+    // out loud for the person to widen (the lint asks a destructive or
+    // code-running declaration to say it).
+    if matches!(class, CommandClass::DiscardsWork | CommandClass::RunsProjectCode) {
+        declaration["sandbox"] = json!({"write": ["$CWD", "$TMP"], "network": "none"});
+    }
     if group.syntax == Syntax::Exact {
         declaration["subprocess"]["syntax"] = json!("exact");
     }
@@ -843,12 +849,17 @@ fn prove(
             }
         }
         if proposal.covers.is_empty() {
+            let left_out = if proposal.notes.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", proposal.notes.join("; "))
+            };
             for refused in proposal.still_refused {
                 not_learnable.push(NotLearnable {
                     line: refused.line,
                     rule: refused.rule,
                     reason: format!(
-                        "no declaration made from the lines seen takes it: {}",
+                        "no declaration made from the lines seen takes it{left_out}: {}",
                         refused.message
                     ),
                     count: 1,
