@@ -228,9 +228,7 @@ fn learn_command(segment: &super::judge::Segment) -> Option<String> {
     let script = crate::shell::parse(&segment.shown).ok()?;
     let program = script.commands.first()?.words.first()?.as_static()?;
     let key = crate::registry::program_key(program);
-    (!key.is_empty()).then(|| {
-        quote(&["aigent", "hook", "learn", "--program", key])
-    })
+    (!key.is_empty()).then(|| quote(&["aigent", "hook", "learn", "--program", key]))
 }
 
 fn base_record(client: Client, event: Option<&ShellEvent>, decision: &Decision) -> AuditRecord {

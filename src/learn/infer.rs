@@ -26,8 +26,10 @@ const MAX_LISTED_VALUES: usize = 8;
 const WORD_PATTERN: &str = r"^[A-Za-z0-9_@%+=:,.][A-Za-z0-9_@%+=:,./-]{0,255}$";
 
 static SEMVER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$")
-        .expect("a valid pattern")
+    Regex::new(
+        r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$",
+    )
+    .expect("a valid pattern")
 });
 static UUID: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$")
@@ -87,6 +89,12 @@ impl Knowledge {
         }
         knowledge.paths.remove(&Vec::new());
         knowledge
+    }
+
+    /// The same options, with the subcommands `paths` as well.
+    pub fn with_paths(mut self, paths: &BTreeSet<Vec<String>>) -> Self {
+        self.paths.extend(paths.iter().cloned());
+        self
     }
 
     pub fn option(&self, name: &str) -> Option<&KnownOption> {
@@ -223,9 +231,7 @@ pub(super) fn read(words: &[String], syntax: Syntax, knowledge: &Knowledge) -> R
     let declared = knowledge
         .paths
         .iter()
-        .filter(|path| {
-            path.len() <= rest.len() && path.iter().zip(&rest).all(|(a, b)| a == b)
-        })
+        .filter(|path| path.len() <= rest.len() && path.iter().zip(&rest).all(|(a, b)| a == b))
         .max_by_key(|path| path.len());
     let known_program = !knowledge.options.is_empty() || !knowledge.paths.is_empty();
     if let Some(path) = declared {
@@ -259,7 +265,9 @@ pub(super) fn read(words: &[String], syntax: Syntax, knowledge: &Knowledge) -> R
             reading.operands.push(word.clone());
             continue;
         }
-        let next = words.get(at).filter(|next| !is_option(next) && *next != "--");
+        let next = words
+            .get(at)
+            .filter(|next| !is_option(next) && *next != "--");
         let used = read_option(word, next, syntax, bundles, knowledge);
         let taken = used.iter().any(|(_, took_next)| *took_next);
         if taken {
@@ -318,7 +326,9 @@ fn read_option(
     let long = word.starts_with("--") || !bundles;
     if long {
         if let Some((name, value)) = word.split_once('=') {
-            let flag = knowledge.option(name).map_or(name, |known| known.flag.as_str());
+            let flag = knowledge
+                .option(name)
+                .map_or(name, |known| known.flag.as_str());
             return vec![plain(flag, Some(value.to_owned()), true, false)];
         }
         return vec![plain(word, None, false, false)];
@@ -350,7 +360,11 @@ fn read_option(
 
 /// The checks for a set of values: a JSON parameter's fields (`type` and
 /// the rest), for one value (`array` false) or each item of a list.
-pub(super) fn value_check(values: &[String], cwd: Option<&Path>, array: bool) -> Map<String, Value> {
+pub(super) fn value_check(
+    values: &[String],
+    cwd: Option<&Path>,
+    array: bool,
+) -> Map<String, Value> {
     let distinct: BTreeSet<&str> = values.iter().map(String::as_str).collect();
     let mut fields = Map::new();
     let kind = |scalar: &'static str| if array { "array" } else { scalar };
@@ -359,8 +373,13 @@ pub(super) fn value_check(values: &[String], cwd: Option<&Path>, array: bool) ->
         fields.insert("type".into(), json!(kind("string")));
         fields.insert("pattern".into(), json!(choices_pattern(&choices)));
     };
-    let all = |test: &dyn Fn(&str) -> bool| !distinct.is_empty() && distinct.iter().all(|v| test(v));
-    if all(&|value| value.parse::<i64>().is_ok_and(|number| number.to_string() == value)) {
+    let all =
+        |test: &dyn Fn(&str) -> bool| !distinct.is_empty() && distinct.iter().all(|v| test(v));
+    if all(&|value| {
+        value
+            .parse::<i64>()
+            .is_ok_and(|number| number.to_string() == value)
+    }) {
         if array {
             fields.insert("type".into(), json!("array"));
             fields.insert("pattern".into(), json!("^-?(0|[1-9][0-9]{0,17})$"));
@@ -439,7 +458,14 @@ pub(super) fn parameter_name(flag: &str) -> String {
         .collect();
     let bare = bare.trim_matches('-').to_owned();
     if bare.is_empty() || !bare.starts_with(|ch: char| ch.is_ascii_lowercase()) {
-        format!("option-{}", if bare.is_empty() { "x".to_owned() } else { bare })
+        format!(
+            "option-{}",
+            if bare.is_empty() {
+                "x".to_owned()
+            } else {
+                bare
+            }
+        )
     } else {
         bare
     }
@@ -456,7 +482,11 @@ mod tests {
     #[test]
     fn reads_options_operands_and_the_end_of_options() {
         let knowledge = Knowledge::default();
-        let reading = read(&words("build --release -j 4 src -- a b"), Syntax::Gnu, &knowledge);
+        let reading = read(
+            &words("build --release -j 4 src -- a b"),
+            Syntax::Gnu,
+            &knowledge,
+        );
         assert_eq!(reading.path, ["build"]);
         let flags: Vec<&str> = reading.options.iter().map(|o| o.flag.as_str()).collect();
         assert_eq!(flags, ["--release", "-j"]);
@@ -466,9 +496,16 @@ mod tests {
 
     #[test]
     fn a_known_option_takes_its_value_and_clusters_split() {
-        let declaration = crate::registry::Registry::Catalog.load("git-log").unwrap().declaration;
+        let declaration = crate::registry::Registry::Catalog
+            .load("git-log")
+            .unwrap()
+            .declaration;
         let knowledge = Knowledge::of([&declaration]);
-        let reading = read(&words("--no-pager log -n 5 --stat -pi HEAD"), Syntax::Git, &knowledge);
+        let reading = read(
+            &words("--no-pager log -n 5 --stat -pi HEAD"),
+            Syntax::Git,
+            &knowledge,
+        );
         assert_eq!(reading.path, ["log"]);
         let used: Vec<(&str, Option<&str>)> = reading
             .options
@@ -477,7 +514,13 @@ mod tests {
             .collect();
         assert_eq!(
             used,
-            [("--no-pager", None), ("-n", Some("5")), ("--stat", None), ("-p", None), ("-i", None)]
+            [
+                ("--no-pager", None),
+                ("-n", Some("5")),
+                ("--stat", None),
+                ("-p", None),
+                ("-i", None)
+            ]
         );
         assert_eq!(reading.operands, ["HEAD"]);
     }
@@ -497,7 +540,10 @@ mod tests {
         };
         assert_eq!(of(&["3", "10"])["type"], "integer");
         assert_eq!(of(&["1.2.3"])["pattern_type"], "semver");
-        assert_eq!(of(&["0b9a4c1e-2f3d-4a5b-8c6d-7e8f9a0b1c2d"])["pattern_type"], "uuid");
+        assert_eq!(
+            of(&["0b9a4c1e-2f3d-4a5b-8c6d-7e8f9a0b1c2d"])["pattern_type"],
+            "uuid"
+        );
         assert_eq!(of(&["json", "json", "text"])["type"], "enum");
         let path = of(&["src/a.rs", "b.txt"]);
         assert_eq!(path["pattern_type"], "filepath");

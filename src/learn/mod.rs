@@ -201,7 +201,12 @@ impl View {
         })
     }
 
-    fn judge(&self, line: &str, cwd: Option<&Path>, which: &dyn Fn(&str) -> Option<PathBuf>) -> Judgement {
+    fn judge(
+        &self,
+        line: &str,
+        cwd: Option<&Path>,
+        which: &dyn Fn(&str) -> Option<PathBuf>,
+    ) -> Judgement {
         let context = Context {
             registry: &self.registry,
             index: &self.index,
@@ -233,7 +238,10 @@ fn segment_words(shown: &str) -> Option<Vec<String>> {
     let [command] = script.commands.as_slice() else {
         return None;
     };
-    if !command.assignments.is_empty() || !command.redirects.is_empty() || !script.constructs.is_empty() {
+    if !command.assignments.is_empty()
+        || !command.redirects.is_empty()
+        || !script.constructs.is_empty()
+    {
         return None;
     }
     command
@@ -255,7 +263,10 @@ pub fn learn(
     // The same line in the same place once, with its evidence summed.
     let mut merged: BTreeMap<(String, Option<PathBuf>), Observation> = BTreeMap::new();
     for observation in observations {
-        let cwd = observation.cwd.clone().or_else(|| context.cwd.map(Path::to_path_buf));
+        let cwd = observation
+            .cwd
+            .clone()
+            .or_else(|| context.cwd.map(Path::to_path_buf));
         let entry = merged
             .entry((observation.line.clone(), cwd.clone()))
             .or_insert_with(|| Observation {
@@ -339,9 +350,8 @@ pub fn learn(
                     closest: segment.declaration.clone(),
                 }),
                 (why_not, _) => {
-                    let (rule, reason) = why_not.unwrap_or_else(|| {
-                        (segment.rule.to_owned(), segment.message.clone())
-                    });
+                    let (rule, reason) = why_not
+                        .unwrap_or_else(|| (segment.rule.to_owned(), segment.message.clone()));
                     refused
                         .entry((shown.clone(), rule.clone()))
                         .or_insert_with(|| NotLearnable {
@@ -419,7 +429,17 @@ fn group(learnables: Vec<Learnable>, view: &View) -> Vec<Group> {
             (Knowledge::of(&declarations), declarations)
         });
         let syntax = crate::contract::programs::syntax::program_syntax(&program);
-        let reading = infer::read(&learnable.words[1..], syntax, known);
+        // The subcommand first; then its options as the declarations of
+        // that subcommand know them (`-n` is `--dry-run` to `git push`
+        // and `--no-verify` to `git commit`).
+        let path = infer::read(&learnable.words[1..], syntax, known).path;
+        let specific = Knowledge::of(
+            declarations
+                .iter()
+                .filter(|declaration| infer::leading_words(declaration) == path),
+        )
+        .with_paths(&known.paths);
+        let reading = infer::read(&learnable.words[1..], syntax, &specific);
         let (path, options) = reading.key(syntax == Syntax::Exact);
         let entry = groups
             .entry((program.clone(), path.clone(), options.clone()))
@@ -430,7 +450,7 @@ fn group(learnables: Vec<Learnable>, view: &View) -> Vec<Group> {
                 syntax,
                 lines: Vec::new(),
                 readings: Vec::new(),
-                knowledge: Knowledge::of(declarations.iter()),
+                knowledge: specific,
                 references: declarations
                     .iter()
                     .filter(|declaration| infer::leading_words(declaration) == path)
@@ -471,7 +491,10 @@ fn class_of(group: &Group, options: &LearnOptions) -> (CommandClass, String, boo
     if let Some(reference) = fitting {
         return (
             reference.class(),
-            format!("as `{}`, which declares every option these lines use", reference.name),
+            format!(
+                "as `{}`, which declares every option these lines use",
+                reference.name
+            ),
             false,
         );
     }
@@ -527,14 +550,19 @@ fn danger_of(class: CommandClass) -> DangerLevel {
 }
 
 /// A name free in the registry, in the target directory and in this run.
-fn free_name(base: &str, view: &View, target: Option<&Path>, taken: &mut BTreeSet<String>) -> Option<String> {
+fn free_name(
+    base: &str,
+    view: &View,
+    target: Option<&Path>,
+    taken: &mut BTreeSet<String>,
+) -> Option<String> {
     let free = |name: &str| {
         !taken.contains(name)
             && view.registry.load(name).is_err()
             && target.is_none_or(|dir| {
-                ["json", "yaml", "yml"]
-                    .iter()
-                    .all(|ext| std::fs::symlink_metadata(dir.join(format!("{name}.{ext}"))).is_err())
+                ["json", "yaml", "yml"].iter().all(|ext| {
+                    std::fs::symlink_metadata(dir.join(format!("{name}.{ext}"))).is_err()
+                })
             })
     };
     let stem: String = base.chars().take(100).collect();
@@ -562,7 +590,11 @@ fn propose(
         return Err(format!("its program cannot be declared: {problem}"));
     }
     let mut words = group.path.clone();
-    let mut option_words: Vec<String> = group.options.iter().map(|o| infer::parameter_name(o)).collect();
+    let mut option_words: Vec<String> = group
+        .options
+        .iter()
+        .map(|o| infer::parameter_name(o))
+        .collect();
     option_words.truncate(3);
     words.extend(option_words);
     let base = declaration_name(&group.program, &words);
@@ -612,7 +644,10 @@ fn propose(
             if let Some(flag) = option_of_error(error, &declaration, group)
                 && left_out.insert(flag.clone())
             {
-                notes.push(format!("`{flag}` left out: {} {}", error.code, error.message));
+                notes.push(format!(
+                    "`{flag}` left out: {} {}",
+                    error.code, error.message
+                ));
                 dropped = true;
             }
         }
@@ -636,7 +671,12 @@ fn option_of_error(error: &Diagnostic, declaration: &Value, group: &Group) -> Op
     let param = if let Some(rest) = field.strip_prefix("parameters.") {
         rest.split('.').next().unwrap_or(rest).to_owned()
     } else {
-        let index: usize = field.strip_prefix("subprocess.argv[")?.split(']').next()?.parse().ok()?;
+        let index: usize = field
+            .strip_prefix("subprocess.argv[")?
+            .split(']')
+            .next()?
+            .parse()
+            .ok()?;
         declaration["subprocess"]["argv"]
             .get(index)?
             .get("param")?
@@ -667,17 +707,26 @@ fn build(group: &Group, name: &str, class: CommandClass, left_out: &BTreeSet<Str
         candidate
     };
     let cwd = group.lines.iter().find_map(|line| line.cwd.as_deref());
-    let option_slot = |flag: &str, parameters: &mut Map<String, Value>, unique: &mut dyn FnMut(String) -> String| -> Value {
+    let option_slot = |flag: &str,
+                       parameters: &mut Map<String, Value>,
+                       unique: &mut dyn FnMut(String) -> String|
+     -> Value {
         let uses: Vec<&infer::OptionUse> = group
             .readings
             .iter()
             .flat_map(|reading| reading.options.iter().filter(|option| option.flag == flag))
             .collect();
         let known = group.knowledge.option(flag);
-        let param = unique(known.map_or_else(|| infer::parameter_name(flag), |known| known.param.clone()));
+        let param =
+            unique(known.map_or_else(|| infer::parameter_name(flag), |known| known.param.clone()));
         let values: Vec<String> = uses.iter().filter_map(|used| used.value.clone()).collect();
         let repeated = group.readings.iter().any(|reading| {
-            reading.options.iter().filter(|option| option.flag == flag).count() > 1
+            reading
+                .options
+                .iter()
+                .filter(|option| option.flag == flag)
+                .count()
+                > 1
         });
         let mut fields = if values.is_empty() {
             let mut fields = Map::new();
@@ -686,6 +735,9 @@ fn build(group: &Group, name: &str, class: CommandClass, left_out: &BTreeSet<Str
         } else {
             infer::value_check(&values, cwd, repeated)
         };
+        // Every line of the group uses every option of its set: each is
+        // required, so the declaration takes that set and no other.
+        fields.insert("required".into(), json!(true));
         fields.insert(
             "description".into(),
             json!(format!("`{flag}`, as observed")),
@@ -735,7 +787,10 @@ fn build(group: &Group, name: &str, class: CommandClass, left_out: &BTreeSet<Str
             return;
         }
         let least = values.iter().map(|words| words.len()).min().unwrap_or(0);
-        let all: Vec<String> = values.iter().flat_map(|words| words.iter().cloned()).collect();
+        let all: Vec<String> = values
+            .iter()
+            .flat_map(|words| words.iter().cloned())
+            .collect();
         let (param, mut fields) = if most == 1 {
             (unique(one.to_owned()), infer::value_check(&all, cwd, false))
         } else {
@@ -747,15 +802,27 @@ fn build(group: &Group, name: &str, class: CommandClass, left_out: &BTreeSet<Str
         argv.push(json!({"param": param}));
     };
     operands(
-        group.readings.iter().map(|reading| &reading.operands).collect(),
+        group
+            .readings
+            .iter()
+            .map(|reading| &reading.operands)
+            .collect(),
         "operand",
         "operands",
         &mut argv,
     );
-    if group.readings.iter().any(|reading| !reading.after_end.is_empty()) {
+    if group
+        .readings
+        .iter()
+        .any(|reading| !reading.after_end.is_empty())
+    {
         argv.push(json!("--"));
         operands(
-            group.readings.iter().map(|reading| &reading.after_end).collect(),
+            group
+                .readings
+                .iter()
+                .map(|reading| &reading.after_end)
+                .collect(),
             "path",
             "paths",
             &mut argv,
@@ -776,7 +843,10 @@ fn build(group: &Group, name: &str, class: CommandClass, left_out: &BTreeSet<Str
     // What `aigent run` would confine it to: the default sandbox, said
     // out loud for the person to widen (the lint asks a destructive or
     // code-running declaration to say it).
-    if matches!(class, CommandClass::DiscardsWork | CommandClass::RunsProjectCode) {
+    if matches!(
+        class,
+        CommandClass::DiscardsWork | CommandClass::RunsProjectCode
+    ) {
         declaration["sandbox"] = json!({"write": ["$CWD", "$TMP"], "network": "none"});
     }
     if group.syntax == Syntax::Exact {
@@ -801,7 +871,8 @@ fn prove(
     for (proposal, _) in &candidates {
         let text = serde_json::to_string_pretty(&proposal.declaration)
             .map_err(|error| LearnError::Scratch(std::io::Error::other(error)))?;
-        std::fs::write(scratch.path().join(&proposal.file_name), text).map_err(LearnError::Scratch)?;
+        std::fs::write(scratch.path().join(&proposal.file_name), text)
+            .map_err(LearnError::Scratch)?;
     }
     let layers = Layers::discover(&Discovery {
         given: Some(scratch.path().to_path_buf()),
@@ -826,7 +897,10 @@ fn prove(
             let judgement = judge(&crate::shell::quote(&line.words), &judge_context);
             let through = judgement.segments.iter().all(|segment| {
                 segment.declaration.as_deref() == Some(proposal.name.as_str())
-                    && matches!(segment.rule, "declared" | "destructive" | "runs_project_code")
+                    && matches!(
+                        segment.rule,
+                        "declared" | "destructive" | "runs_project_code"
+                    )
             });
             if through {
                 proposal.count += line.count;
@@ -843,7 +917,9 @@ fn prove(
                     proposal.still_refused.push(Refused {
                         line: line.line.clone(),
                         rule: first.map_or("unmatched", |segment| segment.rule).to_owned(),
-                        message: first.map(|segment| segment.message.clone()).unwrap_or_default(),
+                        message: first
+                            .map(|segment| segment.message.clone())
+                            .unwrap_or_default(),
                     });
                 }
             }
@@ -875,7 +951,11 @@ fn prove(
 /// Saves `proposals` into `directory` (see `bridge::import::write`: every
 /// target checked first, each file written atomically, none replaced
 /// without `force`).
-pub fn write(directory: &Path, proposals: &[Proposal], force: bool) -> Result<Vec<Written>, WriteError> {
+pub fn write(
+    directory: &Path,
+    proposals: &[Proposal],
+    force: bool,
+) -> Result<Vec<Written>, WriteError> {
     let imported: Vec<Imported> = proposals
         .iter()
         .map(|proposal| Imported {

@@ -55,7 +55,10 @@ pub enum SourceError {
 /// The segments the hook did not allow (all of them with
 /// `allowed_too`), each as one observation with its record's directory and
 /// session. The whole log is checked first; any break refuses it.
-pub fn from_audit_log(log: &AuditLog, selection: &Selection) -> Result<Vec<Observation>, SourceError> {
+pub fn from_audit_log(
+    log: &AuditLog,
+    selection: &Selection,
+) -> Result<Vec<Observation>, SourceError> {
     let verification = log.verify()?;
     if let Some(problem) = verification.problem {
         return Err(SourceError::Broken {
@@ -93,7 +96,9 @@ pub fn from_audit_log(log: &AuditLog, selection: &Selection) -> Result<Vec<Obser
         {
             continue;
         }
-        let cwd = text("cwd").map(PathBuf::from).filter(|cwd| cwd.is_absolute());
+        let cwd = text("cwd")
+            .map(PathBuf::from)
+            .filter(|cwd| cwd.is_absolute());
         let Some(segments) = record.get("segments").and_then(Value::as_array) else {
             continue;
         };
@@ -102,7 +107,10 @@ pub fn from_audit_log(log: &AuditLog, selection: &Selection) -> Result<Vec<Obser
             if verdict == Some(Verdict::Allow.as_str()) && !selection.allowed_too {
                 continue;
             }
-            let shown = segment.get("shown").and_then(Value::as_str).unwrap_or_default();
+            let shown = segment
+                .get("shown")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
             // A construct's refusal shows no words of its own: the line
             // stands for it.
             let line = if shown.is_empty() {
@@ -210,8 +218,14 @@ fn bash_rule(rule: &str) -> Option<(Vec<String>, bool)> {
     if inner.is_empty() || inner == "*" || inner == ":*" {
         return Some((Vec::new(), false));
     }
-    match inner.strip_suffix(":*").or_else(|| inner.strip_suffix(" *")) {
-        Some(prefix) => Some((prefix.split_whitespace().map(str::to_owned).collect(), false)),
+    match inner
+        .strip_suffix(":*")
+        .or_else(|| inner.strip_suffix(" *"))
+    {
+        Some(prefix) => Some((
+            prefix.split_whitespace().map(str::to_owned).collect(),
+            false,
+        )),
         None => Some((inner.split_whitespace().map(str::to_owned).collect(), true)),
     }
 }
@@ -233,8 +247,9 @@ pub fn from_claude_settings(
     seen: &[Observation],
     context: &Context<'_>,
 ) -> Result<(Vec<PrefixRule>, Vec<Observation>), SourceError> {
-    let settings: Value = serde_json::from_str(text)
-        .map_err(|error| SourceError::Settings(format!("the settings file is not JSON: {error}")))?;
+    let settings: Value = serde_json::from_str(text).map_err(|error| {
+        SourceError::Settings(format!("the settings file is not JSON: {error}"))
+    })?;
     let Some(allow) = settings
         .get("permissions")
         .and_then(|permissions| permissions.get("allow"))
@@ -281,7 +296,9 @@ pub fn from_claude_settings(
                         line: (*form).to_owned(),
                         verdict: judgement.verdict,
                         rule: segment.map_or("", |segment| segment.rule).to_owned(),
-                        message: segment.map(|segment| segment.message.clone()).unwrap_or_default(),
+                        message: segment
+                            .map(|segment| segment.message.clone())
+                            .unwrap_or_default(),
                     }
                 })
             })
@@ -303,13 +320,23 @@ mod tests {
 
     #[test]
     fn bash_rules_are_read() {
-        assert_eq!(bash_rule("Bash(git diff:*)"), Some((vec!["git".into(), "diff".into()], false)));
-        assert_eq!(bash_rule("Bash(npm test)"), Some((vec!["npm".into(), "test".into()], true)));
+        assert_eq!(
+            bash_rule("Bash(git diff:*)"),
+            Some((vec!["git".into(), "diff".into()], false))
+        );
+        assert_eq!(
+            bash_rule("Bash(npm test)"),
+            Some((vec!["npm".into(), "test".into()], true))
+        );
         assert_eq!(bash_rule("Bash"), Some((vec![], false)));
         assert_eq!(bash_rule("Read(./src/**)"), None);
         assert!(admits(&["find".into()], false, "find . -exec rm {} +"));
         assert!(!admits(&["git".into(), "diff".into()], false, "git log"));
-        assert!(!admits(&["npm".into(), "test".into()], true, "npm test --x"));
+        assert!(!admits(
+            &["npm".into(), "test".into()],
+            true,
+            "npm test --x"
+        ));
     }
 
     #[test]

@@ -17,7 +17,10 @@ fn learn_lines(lines: &[String], cwd: &Path, options: &LearnOptions) -> Learned 
         cache_dir: None,
         target: None,
     };
-    let observations = lines.iter().map(|line| Observation::new(line.clone())).collect();
+    let observations = lines
+        .iter()
+        .map(|line| Observation::new(line.clone()))
+        .collect();
     learn(observations, &context, options).expect("learned")
 }
 
@@ -64,7 +67,11 @@ fn proposals_cover_their_lines_and_lint_clean() {
     let names: Vec<&str> = learned.proposals.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(
         names,
-        ["git-log-foo-oneline", "mytool-build-jobs", "mytool-build-release"],
+        [
+            "git-log-foo-oneline",
+            "mytool-build-jobs",
+            "mytool-build-release"
+        ],
         "{learned:#?}"
     );
     for proposal in &learned.proposals {
@@ -77,9 +84,12 @@ fn proposals_cover_their_lines_and_lint_clean() {
     }
     let release = &learned.proposals[2];
     assert_eq!(release.count, 2);
-    assert_eq!(release.declaration["parameters"]["operand"]["pattern_type"], "filepath");
+    assert_eq!(
+        release.declaration["parameters"]["operand"]["pattern_type"],
+        "filepath"
+    );
     let jobs = &learned.proposals[1];
-    assert_eq!(jobs.form, "mytool build [--jobs] <operands>...");
+    assert_eq!(jobs.form, "mytool build --jobs <operands>...");
 }
 
 #[test]
@@ -105,8 +115,15 @@ fn the_catalog_class_is_kept_when_it_declares_every_option() {
             ("pwd-learned", CommandClass::Reads, false),
         ]
     );
-    assert!(learned.proposals[0].class_reason.contains("`--delete-me` is not an option of `git-branch`"));
-    assert_eq!(learned.proposals[1].class_reason, "as `pwd`, which declares every option these lines use");
+    assert!(
+        learned.proposals[0]
+            .class_reason
+            .contains("`--delete-me` is not an option of `git-branch`")
+    );
+    assert_eq!(
+        learned.proposals[1].class_reason,
+        "as `pwd`, which declares every option these lines use"
+    );
 }
 
 #[test]
@@ -126,8 +143,17 @@ fn principled_refusals_are_not_learnable() {
     .collect();
     let learned = learn_lines(&lines, project.path(), &reviewed());
     assert!(learned.proposals.is_empty(), "{:#?}", learned.proposals);
-    let rules: BTreeSet<&str> = learned.not_learnable.iter().map(|n| n.rule.as_str()).collect();
-    for rule in ["catastrophic", "command_substitution", "assignment_prefix", "shell_builtin"] {
+    let rules: BTreeSet<&str> = learned
+        .not_learnable
+        .iter()
+        .map(|n| n.rule.as_str())
+        .collect();
+    for rule in [
+        "catastrophic",
+        "command_substitution",
+        "assignment_prefix",
+        "shell_builtin",
+    ] {
         assert!(rules.contains(rule), "{rule}: {:#?}", learned.not_learnable);
     }
 }
@@ -178,10 +204,21 @@ fn tool_line() -> impl Strategy<Value = String> {
     (
         prop::sample::select(vec!["build", "check"]),
         prop::collection::vec(
-            prop::sample::select(vec!["--quiet", "--verbose", "-x", "--level 3", "--level 12", "--mode=fast", "--mode=slow"]),
+            prop::sample::select(vec![
+                "--quiet",
+                "--verbose",
+                "-x",
+                "--level 3",
+                "--level 12",
+                "--mode=fast",
+                "--mode=slow",
+            ]),
             0..4,
         ),
-        prop::collection::vec(prop::sample::select(vec!["src/a.rs", "b.txt", "docs/c.md"]), 0..3),
+        prop::collection::vec(
+            prop::sample::select(vec!["src/a.rs", "b.txt", "docs/c.md"]),
+            0..3,
+        ),
     )
         .prop_map(|(sub, options, operands)| {
             let mut words = vec!["tool".to_owned(), sub.to_owned()];

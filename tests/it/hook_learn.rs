@@ -98,20 +98,34 @@ fn a_session_learned_written_and_replayed_is_allowed() {
         .iter()
         .map(|proposal| proposal["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["git-log-foo-oneline", "mytool-build-release"], "{data:#}");
+    assert_eq!(
+        names,
+        ["git-log-foo-oneline", "mytool-build-release"],
+        "{data:#}"
+    );
     let mytool = &data["proposals"][1];
     assert_eq!(mytool["count"], 2);
     assert_eq!(mytool["sessions"], json!(["session-1"]));
-    assert_eq!(mytool["form"], "mytool build [--release] <operand>");
+    assert_eq!(mytool["form"], "mytool build --release <operand>");
     let refused: Vec<(&str, &str)> = data["not_learnable"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|item| (item["line"].as_str().unwrap(), item["rule"].as_str().unwrap()))
+        .map(|item| {
+            (
+                item["line"].as_str().unwrap(),
+                item["rule"].as_str().unwrap(),
+            )
+        })
         .collect();
-    assert!(refused.contains(&("rm -rf /", "catastrophic")), "{refused:?}");
     assert!(
-        refused.iter().any(|(line, _)| line.starts_with("python3 -c")),
+        refused.contains(&("rm -rf /", "catastrophic")),
+        "{refused:?}"
+    );
+    assert!(
+        refused
+            .iter()
+            .any(|(line, _)| line.starts_with("python3 -c")),
         "{refused:?}"
     );
     assert_eq!(data["written"].as_array().unwrap().len(), 2);
@@ -128,9 +142,17 @@ fn a_session_learned_written_and_replayed_is_allowed() {
         .collect();
     assert_eq!(after, ["allow", "allow", "allow", "ask", "deny", "allow"]);
     // Narrow: another value, or one more option, is still asked.
-    assert_eq!(hook(&sandbox, &registry, "mytool build --release ../x", "s"), "deny");
     assert_eq!(
-        hook(&sandbox, &registry, "mytool build --release --force src/a.rs", "s"),
+        hook(&sandbox, &registry, "mytool build --release ../x", "s"),
+        "deny"
+    );
+    assert_eq!(
+        hook(
+            &sandbox,
+            &registry,
+            "mytool build --release --force src/a.rs",
+            "s"
+        ),
         "ask"
     );
 
@@ -184,14 +206,15 @@ fn destructive_lines_are_never_proposed_as_allowed() {
     let sandbox = Sandbox::bare();
     project(&sandbox);
     let registry = sandbox.join("registry");
+    // Forms no declaration takes: an option the catalog leaves out, or a
+    // program it does not know.
     let lines = [
         "git push --force-with-lease --no-verify origin main",
-        "git reset --hard --quiet HEAD~3",
-        "git clean -fdx --quiet",
-        "terraform destroy -auto-approve",
+        "git branch -D --force main",
         "kubectl delete namespace prod --wait",
-        "docker system prune -af --volumes",
-        "rm -rf build --one-file-system",
+        "helm uninstall prod",
+        "aws s3 rm s3://bucket/x --recursive",
+        "dropdb prod",
     ];
     for line in lines {
         assert_ne!(hook(&sandbox, &registry, line, "s"), "allow", "{line}");
@@ -221,7 +244,15 @@ fn the_hook_names_the_learn_command_and_lines_come_from_stdin() {
 
     let mut cmd = sandbox.std_cmd();
     let output = cmd
-        .args(["--format", "json", "hook", "learn", "--from-lines", "--program", "jq2"])
+        .args([
+            "--format",
+            "json",
+            "hook",
+            "learn",
+            "--from-lines",
+            "--program",
+            "jq2",
+        ])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -248,7 +279,11 @@ fn a_prefix_rule_is_shown_what_it_admits_beyond_the_log() {
     let sandbox = Sandbox::bare();
     project(&sandbox);
     let registry = sandbox.join("registry");
-    for line in ["find . -name '*.rs' -newer src/a.rs", "git diff --stat", "git diff --foo"] {
+    for line in [
+        "find . -name '*.rs' -newer src/a.rs",
+        "git diff --stat",
+        "git diff --foo",
+    ] {
         hook(&sandbox, &registry, line, "s");
     }
     sandbox.write(
@@ -271,8 +306,16 @@ fn a_prefix_rule_is_shown_what_it_admits_beyond_the_log() {
             .map(|item| item["line"].as_str().unwrap().to_owned())
             .collect()
     };
-    assert!(beyond(0).contains(&"find . -exec rm -rf {} +".to_owned()), "{:?}", beyond(0));
-    assert!(beyond(1).contains(&"git diff --output=/tmp/x".to_owned()), "{:?}", beyond(1));
+    assert!(
+        beyond(0).contains(&"find . -exec rm -rf {} +".to_owned()),
+        "{:?}",
+        beyond(0)
+    );
+    assert!(
+        beyond(1).contains(&"git diff --output=/tmp/x".to_owned()),
+        "{:?}",
+        beyond(1)
+    );
     assert_eq!(rules[1]["observed"], 2);
     // The logged `git diff --foo` is proposed; `git diff --stat` was allowed.
     let names: Vec<&str> = envelope["data"]["proposals"]

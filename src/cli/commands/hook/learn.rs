@@ -13,7 +13,7 @@ use aigent::contract::CommandClass;
 use aigent::exec::audit::record::parse_since;
 use aigent::fsutil::read_regular_file;
 use aigent::hook::answer::which_on;
-use aigent::hook::judge::{Context as JudgeContext};
+use aigent::hook::judge::Context as JudgeContext;
 use aigent::learn::sources::{self, PrefixRule, Selection, SourceError};
 use aigent::learn::{LearnContext, LearnOptions, Learned, Observation, learn, write};
 use aigent::registry::layers::project_registry;
@@ -205,13 +205,13 @@ pub fn run(args: &LearnArgs, ctx: &Context) -> Result<Outcome, CliError> {
         sources::from_lines(&text)
     } else {
         let log = locate(args.audit_log.as_ref())?;
-        let seen = sources::from_audit_log(&log, &selection).map_err(|err| source_error(&err, &log))?;
+        let seen =
+            sources::from_audit_log(&log, &selection).map_err(|err| source_error(&err, &log))?;
         match &args.from_claude_settings {
             None => seen,
             Some(file) => {
-                let bytes = read_regular_file(file, MAX_INPUT_BYTES).map_err(|err| {
-                    CliError::not_found(format!("{}: {err}", file.display()))
-                })?;
+                let bytes = read_regular_file(file, MAX_INPUT_BYTES)
+                    .map_err(|err| CliError::not_found(format!("{}: {err}", file.display())))?;
                 let text = String::from_utf8(bytes).map_err(|_| {
                     CliError::of(
                         ErrorCode::Precondition,
@@ -232,7 +232,10 @@ pub fn run(args: &LearnArgs, ctx: &Context) -> Result<Outcome, CliError> {
                 };
                 let (found, admitted) = sources::from_claude_settings(&text, &seen, &context)
                     .map_err(|err| {
-                        CliError::of(ErrorCode::Precondition, format!("{}: {err}", file.display()))
+                        CliError::of(
+                            ErrorCode::Precondition,
+                            format!("{}: {err}", file.display()),
+                        )
                     })?;
                 rules = Some(found);
                 // Only what the rules admitted and the hook did not allow.
@@ -253,14 +256,15 @@ pub fn run(args: &LearnArgs, ctx: &Context) -> Result<Outcome, CliError> {
         min_count: args.min_count,
         class: args.class.map(CommandClass::from),
     };
-    let learned = learn(observations, &context, &options).map_err(|err| {
-        CliError::of(ErrorCode::Precondition, err.to_string())
-    })?;
+    let learned = learn(observations, &context, &options)
+        .map_err(|err| CliError::of(ErrorCode::Precondition, err.to_string()))?;
     let written = match (&target, args.write) {
         (Some(directory), true) if !learned.proposals.is_empty() => Some(
             write(directory, &learned.proposals, args.force).map_err(|err| {
                 let code = match err {
-                    WriteError::Exists { .. } | WriteError::OtherFormat { .. } => ErrorCode::Conflict,
+                    WriteError::Exists { .. } | WriteError::OtherFormat { .. } => {
+                        ErrorCode::Conflict
+                    }
                     WriteError::Unsafe { .. } => ErrorCode::UnsafeWrite,
                     WriteError::NotADirectory(_) => ErrorCode::NotFound,
                     WriteError::Io { .. } => ErrorCode::GeneralError,
@@ -271,8 +275,16 @@ pub fn run(args: &LearnArgs, ctx: &Context) -> Result<Outcome, CliError> {
         _ => None,
     };
     let project_layer = ctx.commands_dir.is_none();
-    let text = render(&learned, rules.as_deref(), written.is_some(), target.as_ref(), project_layer, ctx.style);
-    let mut data = serde_json::to_value(&learned).map_err(|err| CliError::general(err.to_string()))?;
+    let text = render(
+        &learned,
+        rules.as_deref(),
+        written.is_some(),
+        target.as_ref(),
+        project_layer,
+        ctx.style,
+    );
+    let mut data =
+        serde_json::to_value(&learned).map_err(|err| CliError::general(err.to_string()))?;
     data["written"] = json!(written);
     data["directory"] = json!(target.as_ref().map(|dir| dir.display().to_string()));
     if let Some(rules) = &rules {
@@ -290,7 +302,11 @@ pub fn run(args: &LearnArgs, ctx: &Context) -> Result<Outcome, CliError> {
         (true, true) => Effect::Updated,
         (true, false) => Effect::Created,
     };
-    let effect = if learned.proposals.is_empty() { Effect::Noop } else { effect };
+    let effect = if learned.proposals.is_empty() {
+        Effect::Noop
+    } else {
+        effect
+    };
     Ok(with_effect(
         Outcome::success(data, text).with_warnings(warnings),
         effect,
@@ -391,7 +407,11 @@ fn render(
             clean(&refused.reason)
         );
     }
-    let covered: u64 = learned.proposals.iter().map(|proposal| proposal.count).sum();
+    let covered: u64 = learned
+        .proposals
+        .iter()
+        .map(|proposal| proposal.count)
+        .sum();
     let _ = writeln!(
         out,
         "{} proposal(s) covering {covered} observed line(s); {} not learnable; {} already allowed{}",
