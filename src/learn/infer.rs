@@ -236,11 +236,29 @@ pub(super) fn read(words: &[String], syntax: Syntax, knowledge: &Knowledge) -> R
     let known_program = !knowledge.options.is_empty() || !knowledge.paths.is_empty();
     if let Some(path) = declared {
         reading.path = path.clone();
-    } else if let Some(first) = rest.first()
-        && command_like(first)
-        && (!knowledge.paths.is_empty() || !known_program)
-    {
-        reading.path = vec![(*first).to_owned()];
+    } else if !knowledge.paths.is_empty() || !known_program {
+        // Command-like words while what is taken so far begins a declared
+        // subcommand (`gh pr create` beside `gh pr list`), then one more;
+        // as many as most of the program's declared subcommands have
+        // (`gh label create`: `gh pr list`, `gh issue view`, ... have two).
+        let mut depths: BTreeMap<usize, usize> = BTreeMap::new();
+        for path in &knowledge.paths {
+            *depths.entry(path.len()).or_default() += 1;
+        }
+        let shortest = depths
+            .iter()
+            .max_by_key(|(depth, count)| (**count, **depth))
+            .map_or(1, |(depth, _)| *depth);
+        for word in rest.iter().take_while(|word| command_like(word)) {
+            reading.path.push((*word).to_owned());
+            let deeper = knowledge
+                .paths
+                .iter()
+                .any(|path| path.len() > reading.path.len() && path.starts_with(&reading.path));
+            if !deeper && reading.path.len() >= shortest {
+                break;
+            }
+        }
     }
     at += reading.path.len();
     let permutes = matches!(syntax, Syntax::Gnu | Syntax::Git);
@@ -419,6 +437,15 @@ pub(super) fn value_check(
     if distinct.iter().any(|value| value.starts_with('-')) {
         fields.insert("allow_leading_dash".into(), json!(true));
     }
+    // A listed value with spaces or shell punctuation (`--title "Fix (o1)"`)
+    // is text the program reads as data: the list still holds it to the
+    // values seen, and free text lets those characters through.
+    if fields.contains_key("pattern")
+        && !fields.contains_key("pattern_type")
+        && distinct.iter().any(|value| !WORD.is_match(value))
+    {
+        fields.insert("pattern_type".into(), json!("free_text"));
+    }
     fields
 }
 
@@ -429,7 +456,7 @@ fn relative_in_project(value: &str) -> bool {
         && !value.starts_with(['/', '~', '-', '\\'])
         && !value.chars().any(char::is_control)
         && !value.split(['/', '\\']).any(|part| part == "..")
-        && !value.contains(['*', '?', '[', '$', '`'])
+        && WORD.is_match(value)
 }
 
 /// An absolute path inside `cwd` (read as text: no `..`).
