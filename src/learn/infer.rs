@@ -278,7 +278,8 @@ pub(super) fn read(words: &[String], syntax: Syntax, knowledge: &Knowledge) -> R
         }
         let options_still = syntax != Syntax::Exact && (permutes || !operand_seen);
         let exact_option = syntax == Syntax::Exact && is_option(word);
-        if !(options_still && is_option(word)) && !exact_option {
+        let option = exact_option || (options_still && is_option(word));
+        if !option {
             operand_seen = true;
             reading.operands.push(word.clone());
             continue;
