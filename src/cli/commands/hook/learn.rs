@@ -41,11 +41,6 @@ pub const SPEC: CommandSpec = leaf(
         ),
         USAGE,
         code_when(
-            exit::VALIDATION_FAILED,
-            NoEffects,
-            "the audit log fails its chain check (AUDIT_CHAIN_BROKEN): nothing is learned from it",
-        ),
-        code_when(
             exit::PRECONDITION,
             NoEffects,
             "aigent.toml or the registry cannot be read, a settings file is not JSON, or a target is a symlink (UNSAFE_WRITE)",
@@ -60,7 +55,11 @@ pub const SPEC: CommandSpec = leaf(
             NoEffects,
             "a declaration of the same name exists (without --force)",
         ),
-        code_when(exit::GENERAL_ERROR, NoEffects, "a file cannot be written"),
+        code_when(
+            exit::GENERAL_ERROR,
+            NoEffects,
+            "the audit log fails its chain check (AUDIT_CHAIN_BROKEN: nothing is learned from it), or a file cannot be written",
+        ),
     ],
     TEXT_AND_JSON,
     true,
