@@ -706,6 +706,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Take aigent''s hook out of a client''s settings file')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check that the installed hook runs: its program exists and answers a probe event')
             [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Let the hook read this project''s registry (its content as it is now)')
+            [CompletionResult]::new('learn', 'learn', [CompletionResultType]::ParameterValue, 'Propose declarations for the commands the hook asked about, from the audit log')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -793,12 +794,38 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'aigent;hook;learn' {
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only decisions at or after TIME: RFC 3339, a date, or an age (30m, 2h, 7d)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Only decisions of this client session')
+            [CompletionResult]::new('--client', '--client', [CompletionResultType]::ParameterName, 'Only decisions of this client')
+            [CompletionResult]::new('--program', '--program', [CompletionResultType]::ParameterName, 'Only lines of this program (its name, as `git` or `cargo`)')
+            [CompletionResult]::new('--min-count', '--min-count', [CompletionResultType]::ParameterName, 'Propose only what was seen at least N times')
+            [CompletionResult]::new('--from-claude-settings', '--from-claude-settings', [CompletionResultType]::ParameterName, 'Learn from the Bash(...) rules of a Claude Code settings file: the logged lines each rule admitted, and what else it admits')
+            [CompletionResult]::new('--class', '--class', [CompletionResultType]::ParameterName, 'The class of every proposal, as the person decides [default: the catalog''s, else discards_work]')
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'The directory lines without one ran in [default: the current one]')
+            [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
+            [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in examples]')
+            [CompletionResult]::new('--from-lines', '--from-lines', [CompletionResultType]::ParameterName, 'Learn from command lines on stdin, one a line, instead of the audit log')
+            [CompletionResult]::new('--write', '--write', [CompletionResultType]::ParameterName, 'Save the proposals into the project''s registry')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'With --write, replace a declaration of the same name')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
+            [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'aigent;hook;help' {
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Show how the hook judges a command line: each segment''s verdict and rule')
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Add aigent''s hook to a client''s settings file (runs before each shell command)')
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Take aigent''s hook out of a client''s settings file')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check that the installed hook runs: its program exists and answers a probe event')
             [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Let the hook read this project''s registry (its content as it is now)')
+            [CompletionResult]::new('learn', 'learn', [CompletionResultType]::ParameterValue, 'Propose declarations for the commands the hook asked about, from the audit log')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -815,6 +842,9 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;hook;help;trust' {
+            break
+        }
+        'aigent;hook;help;learn' {
             break
         }
         'aigent;hook;help;help' {
@@ -1040,6 +1070,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Take aigent''s hook out of a client''s settings file')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check that the installed hook runs: its program exists and answers a probe event')
             [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Let the hook read this project''s registry (its content as it is now)')
+            [CompletionResult]::new('learn', 'learn', [CompletionResultType]::ParameterValue, 'Propose declarations for the commands the hook asked about, from the audit log')
             break
         }
         'aigent;help;hook;explain' {
@@ -1055,6 +1086,9 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;help;hook;trust' {
+            break
+        }
+        'aigent;help;hook;learn' {
             break
         }
         'aigent;help;mcp' {

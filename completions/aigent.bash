@@ -205,6 +205,9 @@ _aigent() {
             aigent__subcmd__help__subcmd__hook,install)
                 cmd="aigent__subcmd__help__subcmd__hook__subcmd__install"
                 ;;
+            aigent__subcmd__help__subcmd__hook,learn)
+                cmd="aigent__subcmd__help__subcmd__hook__subcmd__learn"
+                ;;
             aigent__subcmd__help__subcmd__hook,trust)
                 cmd="aigent__subcmd__help__subcmd__hook__subcmd__trust"
                 ;;
@@ -265,6 +268,9 @@ _aigent() {
             aigent__subcmd__hook,install)
                 cmd="aigent__subcmd__hook__subcmd__install"
                 ;;
+            aigent__subcmd__hook,learn)
+                cmd="aigent__subcmd__hook__subcmd__learn"
+                ;;
             aigent__subcmd__hook,trust)
                 cmd="aigent__subcmd__hook__subcmd__trust"
                 ;;
@@ -282,6 +288,9 @@ _aigent() {
                 ;;
             aigent__subcmd__hook__subcmd__help,install)
                 cmd="aigent__subcmd__hook__subcmd__help__subcmd__install"
+                ;;
+            aigent__subcmd__hook__subcmd__help,learn)
+                cmd="aigent__subcmd__hook__subcmd__help__subcmd__learn"
                 ;;
             aigent__subcmd__hook__subcmd__help,trust)
                 cmd="aigent__subcmd__hook__subcmd__help__subcmd__trust"
@@ -1377,7 +1386,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__help__subcmd__hook)
-            opts="explain install uninstall doctor trust"
+            opts="explain install uninstall doctor trust learn"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1419,6 +1428,20 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__help__subcmd__hook__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__help__subcmd__hook__subcmd__learn)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1741,7 +1764,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__hook)
-            opts="-q -h -V --client --route --headless --format --color --quiet --commands --schema --help --version explain install uninstall doctor trust help"
+            opts="-q -h -V --client --route --headless --format --color --quiet --commands --schema --help --version explain install uninstall doctor trust learn help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1854,7 +1877,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__hook__subcmd__help)
-            opts="explain install uninstall doctor trust help"
+            opts="explain install uninstall doctor trust learn help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1923,6 +1946,20 @@ _aigent() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        aigent__subcmd__hook__subcmd__help__subcmd__learn)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         aigent__subcmd__hook__subcmd__help__subcmd__trust)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -1974,6 +2011,85 @@ _aigent() {
                     return 0
                     ;;
                 --program)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --commands)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        aigent__subcmd__hook__subcmd__learn)
+            opts="-q -h -V --since --session --client --program --min-count --from-lines --from-claude-settings --class --write --force --cwd --audit-log --format --color --quiet --commands --schema --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --client)
+                    COMPREPLY=($(compgen -W "claude-code codex gemini cursor" -- "${cur}"))
+                    return 0
+                    ;;
+                --program)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --min-count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from-claude-settings)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
+                    return 0
+                    ;;
+                --class)
+                    COMPREPLY=($(compgen -W "reads changes-project runs-project-code discards-work" -- "${cur}"))
+                    return 0
+                    ;;
+                --cwd)
+                    COMPREPLY=()
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o plusdirs
+                    fi
+                    return 0
+                    ;;
+                --audit-log)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -636,6 +636,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand uninstall 'Take aigent''s hook out of a client''s settings file'
             cand doctor 'Check that the installed hook runs: its program exists and answers a probe event'
             cand trust 'Let the hook read this project''s registry (its content as it is now)'
+            cand learn 'Propose declarations for the commands the hook asked about, from the audit log'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;hook;explain'= {
@@ -717,12 +718,37 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'aigent;hook;learn'= {
+            cand --since 'Only decisions at or after TIME: RFC 3339, a date, or an age (30m, 2h, 7d)'
+            cand --session 'Only decisions of this client session'
+            cand --client 'Only decisions of this client'
+            cand --program 'Only lines of this program (its name, as `git` or `cargo`)'
+            cand --min-count 'Propose only what was seen at least N times'
+            cand --from-claude-settings 'Learn from the Bash(...) rules of a Claude Code settings file: the logged lines each rule admitted, and what else it admits'
+            cand --class 'The class of every proposal, as the person decides [default: the catalog''s, else discards_work]'
+            cand --cwd 'The directory lines without one ran in [default: the current one]'
+            cand --audit-log 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
+            cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
+            cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
+            cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --from-lines 'Learn from command lines on stdin, one a line, instead of the audit log'
+            cand --write 'Save the proposals into the project''s registry'
+            cand --force 'With --write, replace a declaration of the same name'
+            cand -q 'Print only problems: no `ok` lines, no summaries'
+            cand --quiet 'Print only problems: no `ok` lines, no summaries'
+            cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'aigent;hook;help'= {
             cand explain 'Show how the hook judges a command line: each segment''s verdict and rule'
             cand install 'Add aigent''s hook to a client''s settings file (runs before each shell command)'
             cand uninstall 'Take aigent''s hook out of a client''s settings file'
             cand doctor 'Check that the installed hook runs: its program exists and answers a probe event'
             cand trust 'Let the hook read this project''s registry (its content as it is now)'
+            cand learn 'Propose declarations for the commands the hook asked about, from the audit log'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;hook;help;explain'= {
@@ -734,6 +760,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;hook;help;doctor'= {
         }
         &'aigent;hook;help;trust'= {
+        }
+        &'aigent;hook;help;learn'= {
         }
         &'aigent;hook;help;help'= {
         }
@@ -920,6 +948,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand uninstall 'Take aigent''s hook out of a client''s settings file'
             cand doctor 'Check that the installed hook runs: its program exists and answers a probe event'
             cand trust 'Let the hook read this project''s registry (its content as it is now)'
+            cand learn 'Propose declarations for the commands the hook asked about, from the audit log'
         }
         &'aigent;help;hook;explain'= {
         }
@@ -930,6 +959,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;help;hook;doctor'= {
         }
         &'aigent;help;hook;trust'= {
+        }
+        &'aigent;help;hook;learn'= {
         }
         &'aigent;help;mcp'= {
             cand serve 'Serve declared commands as guarded tools and validated skills over MCP (stdio or HTTP)'

@@ -595,31 +595,32 @@ complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from help" -f -a "key" -d 'Signing keys for checkpoints in the audit log'
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from help" -f -a "export" -d 'Send the log to an OpenTelemetry collector or syslog, resuming where the last export stopped'
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust help" -l client -d 'The client whose hook event arrives on stdin' -r -f -a "claude-code\t'Claude Code: a PreToolUse hook on the Bash tool'
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust learn help" -l client -d 'The client whose hook event arrives on stdin' -r -f -a "claude-code\t'Claude Code: a PreToolUse hook on the Bash tool'
 codex\t'OpenAI Codex: a PreToolUse hook on its shell tool (Bash)'
 gemini\t'Gemini CLI: a BeforeTool hook on run_shell_command'
 cursor\t'Cursor: a beforeShellExecution hook'"
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust help" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust learn help" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust help" -l color -d 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)' -r -f -a "auto\t''
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust learn help" -l color -d 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust help" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust help" -l route -d 'Rewrite a matched command into `aigent run NAME ...` where the client can rewrite it'
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust help" -l headless -d 'Answer an ask as a deny that says how to approve (for headless runs, where nobody can answer a prompt)'
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust help" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust help" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust help" -s V -l version -d 'Print version'
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust help" -f -a "explain" -d 'Show how the hook judges a command line: each segment\'s verdict and rule'
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust help" -f -a "install" -d 'Add aigent\'s hook to a client\'s settings file (runs before each shell command)'
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust help" -f -a "uninstall" -d 'Take aigent\'s hook out of a client\'s settings file'
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust help" -f -a "doctor" -d 'Check that the installed hook runs: its program exists and answers a probe event'
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust help" -f -a "trust" -d 'Let the hook read this project\'s registry (its content as it is now)'
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust learn help" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust learn help" -l route -d 'Rewrite a matched command into `aigent run NAME ...` where the client can rewrite it'
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust learn help" -l headless -d 'Answer an ask as a deny that says how to approve (for headless runs, where nobody can answer a prompt)'
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust learn help" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust learn help" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust learn help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust learn help" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust learn help" -f -a "explain" -d 'Show how the hook judges a command line: each segment\'s verdict and rule'
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust learn help" -f -a "install" -d 'Add aigent\'s hook to a client\'s settings file (runs before each shell command)'
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust learn help" -f -a "uninstall" -d 'Take aigent\'s hook out of a client\'s settings file'
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust learn help" -f -a "doctor" -d 'Check that the installed hook runs: its program exists and answers a probe event'
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust learn help" -f -a "trust" -d 'Let the hook read this project\'s registry (its content as it is now)'
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust learn help" -f -a "learn" -d 'Propose declarations for the commands the hook asked about, from the audit log'
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust learn help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from explain" -l cwd -d 'The working directory the command would run in [default: the current one]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from explain" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
@@ -716,11 +717,43 @@ complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subc
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from trust" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from trust" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from trust" -s V -l version -d 'Print version'
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l since -d 'Only decisions at or after TIME: RFC 3339, a date, or an age (30m, 2h, 7d)' -r
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l session -d 'Only decisions of this client session' -r
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l client -d 'Only decisions of this client' -r -f -a "claude-code\t'Claude Code: a PreToolUse hook on the Bash tool'
+codex\t'OpenAI Codex: a PreToolUse hook on its shell tool (Bash)'
+gemini\t'Gemini CLI: a BeforeTool hook on run_shell_command'
+cursor\t'Cursor: a beforeShellExecution hook'"
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l program -d 'Only lines of this program (its name, as `git` or `cargo`)' -r
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l min-count -d 'Propose only what was seen at least N times' -r
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l from-claude-settings -d 'Learn from the Bash(...) rules of a Claude Code settings file: the logged lines each rule admitted, and what else it admits' -r -F
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l class -d 'The class of every proposal, as the person decides [default: the catalog\'s, else discards_work]' -r -f -a "reads\t'Reads and changes nothing: allowed'
+changes-project\t'Changes files in the project only: allowed'
+runs-project-code\t'Runs the project\'s own code: allowed in aigent\'s sandbox'
+discards-work\t'Discards work or touches shared state: asked'"
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l cwd -d 'The directory lines without one ran in [default: the current one]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l audit-log -d 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]' -r -F
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
+json\t''
+json-schema\t'`schema show` only: the bare JSON Schema'
+github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
+sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l color -d 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l from-lines -d 'Learn from command lines on stdin, one a line, instead of the audit log'
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l write -d 'Save the proposals into the project\'s registry'
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l force -d 'With --write, replace a declaration of the same name'
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "explain" -d 'Show how the hook judges a command line: each segment\'s verdict and rule'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "install" -d 'Add aigent\'s hook to a client\'s settings file (runs before each shell command)'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "uninstall" -d 'Take aigent\'s hook out of a client\'s settings file'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "doctor" -d 'Check that the installed hook runs: its program exists and answers a probe event'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "trust" -d 'Let the hook read this project\'s registry (its content as it is now)'
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "learn" -d 'Propose declarations for the commands the hook asked about, from the audit log'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and not __fish_seen_subcommand_from serve help" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
@@ -843,4 +876,5 @@ complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subc
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from hook" -f -a "uninstall" -d 'Take aigent\'s hook out of a client\'s settings file'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from hook" -f -a "doctor" -d 'Check that the installed hook runs: its program exists and answers a probe event'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from hook" -f -a "trust" -d 'Let the hook read this project\'s registry (its content as it is now)'
+complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from hook" -f -a "learn" -d 'Propose declarations for the commands the hook asked about, from the audit log'
 complete -c aigent -n "__fish_aigent_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "serve" -d 'Serve declared commands as guarded tools and validated skills over MCP (stdio or HTTP)'

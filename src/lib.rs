@@ -13,6 +13,7 @@ pub mod fsutil;
 pub mod guard;
 pub mod hook;
 pub mod invoke;
+pub mod learn;
 pub mod lsp;
 pub mod mcp;
 pub mod normalize;

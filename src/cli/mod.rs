@@ -651,6 +651,7 @@ mod tests {
             "hook uninstall --client claude-code",
             "hook doctor --client claude-code",
             "hook trust",
+            "hook learn",
             "mcp serve",
             "lsp",
             "completions bash",

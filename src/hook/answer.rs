@@ -218,7 +218,27 @@ pub fn reason(judgement: &Judgement) -> String {
             judgement.verdict.as_str()
         ));
     }
+    if let Some(learn) = learn_command(segment) {
+        text.push_str(&format!(". To declare it: {learn}"));
+    }
     text
+}
+
+/// The rules of a segment refused only because nothing declares it.
+const UNDECLARED_RULES: [&str; 2] = ["unmatched", "not_declared_form"];
+
+/// `aigent hook learn --program P` for a segment asked or refused only
+/// because no declaration takes it: the way to declare it.
+fn learn_command(segment: &super::judge::Segment) -> Option<String> {
+    if !UNDECLARED_RULES.contains(&segment.rule)
+        || !matches!(segment.verdict, Verdict::Ask | Verdict::Deny)
+    {
+        return None;
+    }
+    let script = crate::shell::parse(&segment.shown).ok()?;
+    let program = script.commands.first()?.words.first()?.as_static()?;
+    let key = crate::registry::program_key(program);
+    (!key.is_empty()).then(|| quote(&["aigent", "hook", "learn", "--program", key]))
 }
 
 fn base_record(client: Client, event: Option<&ShellEvent>, decision: &Decision) -> AuditRecord {

@@ -30,6 +30,7 @@ mod hook;
 mod hook_corpus;
 mod hook_doctor;
 mod hook_install;
+mod hook_learn;
 #[cfg(unix)]
 mod invoke;
 #[cfg(unix)]

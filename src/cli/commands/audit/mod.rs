@@ -55,13 +55,13 @@ pub const AUDIT_LOG_HELP: &str =
     "The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]";
 
 /// The log that `--audit-log` or the environment names.
-fn locate(explicit: Option<&PathBuf>) -> Result<AuditLog, CliError> {
+pub(crate) fn locate(explicit: Option<&PathBuf>) -> Result<AuditLog, CliError> {
     AuditLog::from_env(explicit.map(PathBuf::as_path)).map_err(|err| read_error(&err, None))
 }
 
 /// A log that cannot be read: missing is NOT_FOUND, anything else a
 /// precondition.
-fn read_error(err: &AuditError, path: Option<&Path>) -> CliError {
+pub(crate) fn read_error(err: &AuditError, path: Option<&Path>) -> CliError {
     if err.is_not_found() {
         let shown = path.map_or_else(String::new, |path| format!(" at {}", path.display()));
         let mut err = CliError::not_found(format!("no audit log{shown}"))

@@ -4,6 +4,7 @@ mod answer;
 mod doctor;
 mod explain;
 mod install;
+mod learn;
 mod trust;
 
 use clap::{Args, Subcommand, ValueEnum};
@@ -59,6 +60,8 @@ pub enum HookCommand {
     Doctor(doctor::DoctorArgs),
     /// Let the hook read this project's registry (its content as it is now)
     Trust(trust::TrustArgs),
+    /// Propose declarations for the commands the hook asked about, from the audit log
+    Learn(learn::LearnArgs),
 }
 
 impl HookArgs {
@@ -70,6 +73,7 @@ impl HookArgs {
             Some(HookCommand::Uninstall(_)) => &install::UNINSTALL_SPEC,
             Some(HookCommand::Doctor(_)) => &doctor::SPEC,
             Some(HookCommand::Trust(_)) => &trust::SPEC,
+            Some(HookCommand::Learn(_)) => &learn::SPEC,
         }
     }
 }
@@ -82,6 +86,7 @@ pub const SPECS: &[&CommandSpec] = &[
     &install::UNINSTALL_SPEC,
     &doctor::SPEC,
     &trust::SPEC,
+    &learn::SPEC,
 ];
 
 pub const ANSWER_SPEC: &CommandSpec = &answer::SPEC;
@@ -93,9 +98,10 @@ pub fn run(args: &HookArgs, ctx: &Context) -> Result<Outcome, CliError> {
         (Some(HookCommand::Explain(explain)), _) => explain::run(explain, ctx),
         (Some(HookCommand::Doctor(doctor)), _) => doctor::run(doctor, ctx),
         (Some(HookCommand::Trust(trust)), _) => trust::run(trust, ctx),
+        (Some(HookCommand::Learn(learn)), _) => learn::run(learn, ctx),
         (None, Some(client)) => answer::run(client.into(), args.route, args.headless, ctx),
         (None, None) => Err(CliError::usage(
-            "`aigent hook` needs --client CLIENT (the client whose event arrives on stdin), or a subcommand: install, uninstall, explain, trust, doctor",
+            "`aigent hook` needs --client CLIENT (the client whose event arrives on stdin), or a subcommand: install, uninstall, explain, trust, doctor, learn",
         )),
     }
 }

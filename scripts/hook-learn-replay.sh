@@ -1,0 +1,256 @@
+#!/usr/bin/env bash
+# How far `aigent hook learn` turns the hook's asks into allows (issue 42),
+# measured on the labelled agent-traffic corpus (tests/fixtures/hook/traffic/):
+#
+#   session    the everyday lines of one half of the corpus (every other
+#              line, the held-out half) go to `aigent hook --client
+#              claude-code` as one agent session; `hook learn --write` reads
+#              the audit log those calls wrote, and the same events are
+#              replayed. Reported twice: with the proposals as aigent wrote
+#              them (unsure ones stay destructive: the hook still asks), and
+#              after a review that follows the corpus labels (the person sets
+#              the class with --class: reads for lines labelled allow in a
+#              reading class, runs_project_code for build/test/run, changes_project
+#              for the rest labelled allow; lines labelled ask keep aigent's).
+#   held-out   learned from the other half (the tuning half), replayed on
+#              the held-out half: how far proposals carry to lines not seen.
+#   destructive every line of destructive.txt judged with each registry the
+#              runs above wrote, against the catalog alone: none may be
+#              allowed by a learned declaration.
+#
+# Nothing touches the real HOME or audit log; the environment is built from
+# PATH alone. AIGENT=/path/to/aigent names the binary, else target/debug/aigent
+# (built if missing). The figures are the result; the script asserts none.
+#
+#   scripts/hook-learn-replay.sh [--jobs N] [--json FILE] [--misses]
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+exec python3 - "$root" "$@" <<'PY'
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+
+ROOT = sys.argv[1]
+TRAFFIC = os.path.join(ROOT, "tests/fixtures/hook/traffic")
+parser = argparse.ArgumentParser(prog="scripts/hook-learn-replay.sh")
+parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+parser.add_argument("--json", metavar="FILE")
+parser.add_argument("--misses", action="store_true",
+                    help="list each line asked for lack of a declaration and labelled allow that is not allowed after learning")
+args = parser.parse_args(sys.argv[2:])
+sys.stdout.reconfigure(line_buffering=True)
+
+BIN = os.environ.get("AIGENT", "")
+if not BIN:
+    subprocess.run(["cargo", "build", "--quiet"], cwd=ROOT, check=True)
+    BIN = os.path.join(os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target"),
+                       "debug", "aigent")
+BIN = os.path.abspath(BIN)
+if not os.access(BIN, os.X_OK):
+    sys.exit(f"hook-learn-replay: no aigent binary at {BIN}")
+
+LEARNABLE = {"unmatched", "not_declared_form"}
+READING = {"read", "read-outside", "search", "vcs-read", "gh-read", "infra-read", "secret"}
+CODE = {"build", "test", "run"}
+
+
+def decode(text):
+    out, i = [], 0
+    while i < len(text):
+        if text[i] == "\\" and i + 1 < len(text) and text[i + 1] in "nrt\\":
+            out.append({"n": "\n", "r": "\r", "t": "\t", "\\": "\\"}[text[i + 1]])
+            i += 2
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
+
+
+def corpus(name):
+    cases = []
+    with open(os.path.join(TRAFFIC, name), encoding="utf-8") as handle:
+        for line in handle:
+            line = line.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            token, klass, command = line.split("\t", 2)
+            newlines = token.endswith("/nl")
+            token = token[:-3] if newlines else token
+            cases.append({"expected": token, "class": klass,
+                          "command": decode(command) if newlines else command})
+    return cases
+
+
+work = tempfile.mkdtemp(prefix="aigent-hook-learn.")
+home = os.path.join(work, "home")
+project = os.path.join(work, "project")
+ENV = {
+    "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "NO_COLOR": "1",
+    "HOME": home, "XDG_CONFIG_HOME": os.path.join(home, ".config"),
+    "XDG_CACHE_HOME": os.path.join(home, ".cache"),
+    "XDG_STATE_HOME": os.path.join(home, ".local/state"),
+}
+os.makedirs(project)
+with open(os.path.join(TRAFFIC, "project.txt"), encoding="utf-8") as handle:
+    for entry in handle:
+        entry = entry.strip()
+        if not entry or entry.startswith("#"):
+            continue
+        target = os.path.join(project, entry)
+        if entry.endswith("/"):
+            os.makedirs(target, exist_ok=True)
+        else:
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            open(target, "a").close()
+subprocess.run(["git", "init", "-q"], cwd=project, env=ENV, check=True)
+
+
+def hook(command, registry, log, session):
+    env = dict(ENV, AIGENT_AUDIT_LOG=log)
+    event = json.dumps({"session_id": session, "cwd": project, "hook_event_name": "PreToolUse",
+                        "tool_name": "Bash", "tool_input": {"command": command}})
+    argv = [BIN] + (["--commands", registry] if registry else []) + ["hook", "--client", "claude-code"]
+    done = subprocess.run(argv, input=event.encode(), capture_output=True, env=env, cwd=project,
+                          timeout=60)
+    try:
+        return json.loads(done.stdout)["hookSpecificOutput"]["permissionDecision"]
+    except (ValueError, KeyError, TypeError):
+        return "deny" if done.returncode == 2 else "error"
+
+
+def run_all(cases, registry, log, session_of):
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        return list(pool.map(lambda case: hook(case["command"], registry, log,
+                                                session_of(case)), cases))
+
+
+def rules_by_line(log):
+    """The rules of each line's refused segments, from the log's records."""
+    found = {}
+    with open(log, encoding="utf-8") as handle:
+        for raw in handle:
+            record = json.loads(raw)
+            if record.get("event") != "HOOK_DECISION" or record.get("command_line") is None:
+                continue
+            found[record["command_line"]] = [(segment["rule"], segment["shown"])
+                                             for segment in record.get("segments", [])
+                                             if segment["verdict"] != "allow"]
+    return found
+
+
+def learn(registry, log, extra):
+    os.makedirs(registry, exist_ok=True)
+    env = dict(ENV, AIGENT_AUDIT_LOG=log)
+    done = subprocess.run([BIN, "--commands", registry, "--format", "json", "hook", "learn",
+                           "--cwd", project, "--write"] + extra,
+                          capture_output=True, env=env, cwd=project, timeout=900)
+    envelope = json.loads(done.stdout)
+    if not envelope.get("ok"):
+        sys.exit(f"hook learn failed: {envelope.get('error')}")
+    return envelope["data"]
+
+
+def review_session(case):
+    if case["expected"] != "allow":
+        return "review-keep"
+    if case["class"] in READING:
+        return "review-reads"
+    if case["class"] in CODE:
+        return "review-code"
+    return "review-changes"
+
+
+everyday = corpus("everyday.txt")
+held_out = everyday[1::2]
+tuning = everyday[0::2]
+report = {}
+
+
+def summary(name, cases, before, after, rules, covered):
+    """`covered`: the segments a proposal of `hook learn` covers."""
+    asked = [i for i, verdict in enumerate(before) if verdict == "ask"]
+    learnable = [i for i in asked if rules.get(cases[i]["command"])
+                 and {rule for rule, _ in rules[cases[i]["command"]]} <= LEARNABLE]
+    approved = [i for i in learnable if cases[i]["expected"] == "allow"]
+    proposed = [i for i in approved
+                if all(shown in covered for _, shown in rules[cases[i]["command"]])]
+    now = lambda ids: sum(1 for i in ids if after[i] == "allow")
+    row = {"lines": len(cases), "asked": len(asked), "asked_for_lack_of_a_declaration": len(learnable),
+           "of_those_labelled_allow": len(approved),
+           "asked_now_allowed": now(asked), "learnable_now_allowed": now(learnable),
+           "labelled_allow_now_allowed": now(approved),
+           "of_those_proposed_for": len(proposed), "proposed_for_now_allowed": now(proposed),
+           "allowed_before": before.count("allow"), "allowed_after": after.count("allow")}
+    if args.misses:
+        for i in approved:
+            if after[i] != "allow":
+                mark = " [a proposal covered it]" if i in proposed else ""
+                print(f"    MISSED ({after[i]}){mark}: {cases[i]['command'][:160]}")
+    pct = lambda part, whole: f"{100.0 * part / whole:5.1f}%" if whole else "   n/a"
+    print(f"{name}")
+    print(f"  {len(cases)} lines; allowed {row['allowed_before']} before, {row['allowed_after']} after")
+    print(f"  asked: {len(asked)}; for lack of a declaration (unmatched, not_declared_form): {len(learnable)}"
+          f" ({len(approved)} labelled allow)")
+    print(f"  now allowed: {now(asked)} of the asked {pct(now(asked), len(asked))};"
+          f" {now(learnable)} of those asked for lack of a declaration {pct(now(learnable), len(learnable))};"
+          f" {now(approved)} of those labelled allow {pct(now(approved), len(approved))};"
+          f" {now(proposed)} of the {len(proposed)} of those that aigent proposed a declaration for"
+          f" {pct(now(proposed), len(proposed))}")
+    return row
+
+
+# 1. One session: the held-out half, learned and replayed.
+log = os.path.join(work, "session.jsonl")
+before = run_all(held_out, None, log, review_session)
+rules = rules_by_line(log)
+proposed = os.path.join(work, "as-proposed")
+data = learn(proposed, log, [])
+after = run_all(held_out, proposed, os.path.join(work, "replay1.jsonl"), review_session)
+print(f"proposals as written: {len(data['proposals'])} "
+      f"({sum(1 for p in data['proposals'] if p['unsure'])} unsure, so destructive); "
+      f"{len(data['not_learnable'])} not learnable")
+covered = {line for proposal in data["proposals"] for line in proposal["covers"]}
+report["session_as_proposed"] = summary("session, proposals as aigent wrote them", held_out, before, after, rules, covered)
+reviewed = os.path.join(work, "reviewed")
+for session, klass in (("review-reads", "reads"), ("review-code", "runs-project-code"),
+                       ("review-changes", "changes-project"), ("review-keep", None)):
+    learn(reviewed, log, ["--session", session] + (["--class", klass] if klass else []))
+after = run_all(held_out, reviewed, os.path.join(work, "replay2.jsonl"), review_session)
+report["session_reviewed"] = summary("session, after a review by the corpus labels", held_out, before, after, rules, covered)
+
+# 2. Learned from the tuning half, replayed on the held-out half.
+train_log = os.path.join(work, "train.jsonl")
+run_all(tuning, None, train_log, review_session)
+carried = os.path.join(work, "carried")
+for session, klass in (("review-reads", "reads"), ("review-code", "runs-project-code"),
+                       ("review-changes", "changes-project"), ("review-keep", None)):
+    learn(carried, train_log, ["--session", session] + (["--class", klass] if klass else []))
+after = run_all(held_out, carried, os.path.join(work, "replay3.jsonl"), review_session)
+report["held_out_reviewed"] = summary("held-out half, learned from the other half (reviewed)", held_out, before, after, rules, covered)
+
+# 3. The destructive corpus against every learned registry.
+destructive = corpus("destructive.txt")
+baseline = run_all(destructive, None, os.path.join(work, "d0.jsonl"), lambda case: "d")
+print("destructive.txt")
+print(f"  {len(destructive)} lines; allowed with the catalog alone: {baseline.count('allow')}")
+report["destructive"] = {"lines": len(destructive), "allowed_catalog_alone": baseline.count("allow")}
+for name, registry in (("as-proposed", proposed), ("reviewed", reviewed), ("carried", carried)):
+    verdicts = run_all(destructive, registry, os.path.join(work, f"d-{name}.jsonl"), lambda case: "d")
+    newly = [destructive[i]["command"] for i, verdict in enumerate(verdicts)
+             if verdict == "allow" and baseline[i] != "allow"]
+    print(f"  with the {name} registry: allowed {verdicts.count('allow')}, newly allowed {len(newly)}")
+    for line in newly:
+        print(f"    NEWLY ALLOWED: {line}")
+    report["destructive"][name] = {"allowed": verdicts.count("allow"), "newly_allowed": newly}
+if args.json:
+    with open(args.json, "w", encoding="utf-8") as handle:
+        json.dump(report, handle, indent=2)
+shutil.rmtree(work, ignore_errors=True)
+PY

@@ -1,0 +1,264 @@
+use std::path::{Path, PathBuf};
+
+use proptest::prelude::*;
+
+use super::*;
+
+fn which(_: &str) -> Option<PathBuf> {
+    None
+}
+
+fn learn_lines(lines: &[String], cwd: &Path, options: &LearnOptions) -> Learned {
+    let registry = Registry::Catalog;
+    let context = LearnContext {
+        registry: &registry,
+        which: &which,
+        cwd: Some(cwd),
+        cache_dir: None,
+        target: None,
+    };
+    let observations = lines
+        .iter()
+        .map(|line| Observation::new(line.clone()))
+        .collect();
+    learn(observations, &context, options).expect("learned")
+}
+
+/// The hook's verdict on `line` with `directory` as the registry's top layer.
+fn verdict_with(directory: &Path, line: &str, cwd: &Path) -> Judgement {
+    let layers = Layers::discover(&Discovery {
+        given: Some(directory.to_path_buf()),
+        ..Discovery::default()
+    });
+    let registry = Registry::Layered(std::sync::Arc::new(layers));
+    let index = registry.program_index(None).unwrap();
+    let settings = HookSettings::default();
+    let context = Context {
+        registry: &registry,
+        index: &index,
+        settings: &settings,
+        which: &which,
+        cwd: Some(cwd),
+        aigent: None,
+    };
+    judge(line, &context)
+}
+
+fn reviewed() -> LearnOptions {
+    LearnOptions {
+        class: Some(CommandClass::Reads),
+        ..LearnOptions::default()
+    }
+}
+
+#[test]
+fn proposals_cover_their_lines_and_lint_clean() {
+    let project = tempfile::tempdir().unwrap();
+    let lines: Vec<String> = [
+        "mytool build --release src/a.rs",
+        "mytool build --release src/b.rs",
+        "mytool build --jobs 4 src/a.rs",
+        "git log --oneline --foo HEAD~3",
+    ]
+    .iter()
+    .map(|line| (*line).to_owned())
+    .collect();
+    let learned = learn_lines(&lines, project.path(), &LearnOptions::default());
+    let names: Vec<&str> = learned.proposals.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "git-log-foo-oneline",
+            "mytool-build-jobs",
+            "mytool-build-release"
+        ],
+        "{learned:#?}"
+    );
+    for proposal in &learned.proposals {
+        assert!(proposal.lint.iter().all(|d| !d.is_error()), "{proposal:#?}");
+        assert!(proposal.lint.is_empty(), "lint clean: {:?}", proposal.lint);
+        // Unsure of programs and options no declaration knows: the hook asks.
+        assert!(proposal.unsure);
+        assert_eq!(proposal.class, CommandClass::DiscardsWork);
+        assert!(proposal.still_refused.is_empty(), "{proposal:#?}");
+    }
+    let release = &learned.proposals[2];
+    assert_eq!(release.count, 2);
+    assert_eq!(
+        release.declaration["parameters"]["operand"]["pattern_type"],
+        "filepath"
+    );
+    let jobs = &learned.proposals[1];
+    assert_eq!(jobs.form, "mytool build --jobs <operands>...");
+}
+
+#[test]
+fn the_catalog_class_is_kept_when_it_declares_every_option() {
+    let project = tempfile::tempdir().unwrap();
+    // `pwd` takes no operand, but every option here is one of its own:
+    // the catalog's class holds. `--delete-me` is no option of any
+    // `git branch` declaration: unsure, so destructive.
+    let learned = learn_lines(
+        &["pwd x".to_owned(), "git branch --delete-me".to_owned()],
+        project.path(),
+        &LearnOptions::default(),
+    );
+    let classes: Vec<(&str, CommandClass, bool)> = learned
+        .proposals
+        .iter()
+        .map(|p| (p.name.as_str(), p.class, p.unsure))
+        .collect();
+    assert_eq!(
+        classes,
+        [
+            ("git-branch-delete-me", CommandClass::DiscardsWork, true),
+            ("pwd-learned", CommandClass::Reads, false),
+        ]
+    );
+    assert!(
+        learned.proposals[0]
+            .class_reason
+            .contains("`--delete-me` is not an option of `git-branch`")
+    );
+    assert_eq!(
+        learned.proposals[1].class_reason,
+        "as `pwd`, which declares every option these lines use"
+    );
+}
+
+#[test]
+fn principled_refusals_are_not_learnable() {
+    let project = tempfile::tempdir().unwrap();
+    let lines: Vec<String> = [
+        "rm -rf /",
+        "python3 -c 'import os'",
+        "echo $(git status)",
+        "LD_PRELOAD=/tmp/x.so ls",
+        "bash -c 'ls'",
+        "sudo ls",
+        "eval ls",
+    ]
+    .iter()
+    .map(|line| (*line).to_owned())
+    .collect();
+    let learned = learn_lines(&lines, project.path(), &reviewed());
+    assert!(learned.proposals.is_empty(), "{:#?}", learned.proposals);
+    let rules: BTreeSet<&str> = learned
+        .not_learnable
+        .iter()
+        .map(|n| n.rule.as_str())
+        .collect();
+    for rule in [
+        "catastrophic",
+        "command_substitution",
+        "assignment_prefix",
+        "shell_builtin",
+    ] {
+        assert!(rules.contains(rule), "{rule}: {:#?}", learned.not_learnable);
+    }
+}
+
+#[test]
+fn min_count_holds_back_one_offs_and_program_filters() {
+    let project = tempfile::tempdir().unwrap();
+    let lines: Vec<String> = ["tool a x.txt", "tool a y.txt", "other b"]
+        .iter()
+        .map(|line| (*line).to_owned())
+        .collect();
+    let options = LearnOptions {
+        min_count: 2,
+        ..LearnOptions::default()
+    };
+    let learned = learn_lines(&lines, project.path(), &options);
+    assert_eq!(learned.proposals.len(), 1);
+    assert_eq!(learned.proposals[0].name, "tool-a");
+    assert_eq!(learned.below_min_count.len(), 1);
+    assert_eq!(learned.below_min_count[0].command, "other b");
+    let options = LearnOptions {
+        program: Some("other".to_owned()),
+        ..LearnOptions::default()
+    };
+    let learned = learn_lines(&lines, project.path(), &options);
+    assert_eq!(learned.observed, 1);
+    assert_eq!(learned.proposals.len(), 1);
+    assert_eq!(learned.proposals[0].program, "other");
+}
+
+#[test]
+fn write_never_replaces_without_force() {
+    let project = tempfile::tempdir().unwrap();
+    let target = project.path().join("commands");
+    let learned = learn_lines(&["tool a".to_owned()], project.path(), &reviewed());
+    let written = write(&target, &learned.proposals, false).unwrap();
+    assert_eq!(written.len(), 1);
+    assert!(matches!(
+        write(&target, &learned.proposals, false),
+        Err(WriteError::Exists { .. })
+    ));
+    assert!(write(&target, &learned.proposals, true).unwrap()[0].replaced);
+}
+
+/// A line of `tool`: a subcommand, options (switches, an integer, a
+/// joined word) and path operands.
+fn tool_line() -> impl Strategy<Value = String> {
+    (
+        prop::sample::select(vec!["build", "check"]),
+        prop::collection::vec(
+            prop::sample::select(vec![
+                "--quiet",
+                "--verbose",
+                "-x",
+                "--level 3",
+                "--level 12",
+                "--mode=fast",
+                "--mode=slow",
+            ]),
+            0..4,
+        ),
+        prop::collection::vec(
+            prop::sample::select(vec!["src/a.rs", "b.txt", "docs/c.md"]),
+            0..3,
+        ),
+    )
+        .prop_map(|(sub, options, operands)| {
+            let mut words = vec!["tool".to_owned(), sub.to_owned()];
+            let mut seen = BTreeSet::new();
+            for option in options {
+                let name = option.split([' ', '=']).next().unwrap_or(option);
+                if seen.insert(name) {
+                    words.push(option.to_owned());
+                }
+            }
+            words.extend(operands.into_iter().map(str::to_owned));
+            words.join(" ")
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Written, a proposal lets the hook allow every observed line it
+    /// says it covers, and refuses the same line with one more option
+    /// that no observed line used.
+    #[test]
+    fn a_proposal_takes_its_lines_and_no_extra_option(lines in prop::collection::vec(tool_line(), 1..8)) {
+        let project = tempfile::tempdir().unwrap();
+        let learned = learn_lines(&lines, project.path(), &reviewed());
+        let target = project.path().join("commands");
+        write(&target, &learned.proposals, false).unwrap();
+        let mut covered = 0;
+        for proposal in &learned.proposals {
+            prop_assert!(proposal.lint.iter().all(|d| !d.is_error()));
+            for line in &proposal.covers {
+                covered += 1;
+                let judgement = verdict_with(&target, line, project.path());
+                prop_assert_eq!(judgement.verdict, Verdict::Allow, "{} {:?}", line, judgement);
+                let extra = format!("{line} --undeclared-extra");
+                let judgement = verdict_with(&target, &extra, project.path());
+                prop_assert_ne!(judgement.verdict, Verdict::Allow, "{}", extra);
+            }
+        }
+        // Every line is covered: nothing in them is beyond a declaration.
+        prop_assert_eq!(covered, lines.iter().collect::<BTreeSet<_>>().len(), "{:#?}", learned);
+    }
+}

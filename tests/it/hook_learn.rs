@@ -1,0 +1,328 @@
+//! `aigent hook learn` through the binary: a real session's audit log
+//! (written by real `aigent hook --client claude-code` calls) learned from,
+//! the proposals written and the same events replayed; a log whose chain is
+//! broken refused; destructive lines never proposed as allowed; a Claude
+//! Code settings file's prefix rules held against the log.
+
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+use std::process::Stdio;
+
+use serde_json::{Value, json};
+
+use crate::common::{Run, Sandbox};
+
+/// Claude Code's PreToolUse event for `command`, run in `cwd`.
+fn event(command: &str, cwd: &Path, session: &str) -> String {
+    json!({
+        "session_id": session,
+        "cwd": cwd.display().to_string(),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+    })
+    .to_string()
+}
+
+/// The hook's verdict for `command`, as Claude Code would get it.
+fn hook(sandbox: &Sandbox, registry: &Path, command: &str, session: &str) -> String {
+    let mut cmd = sandbox.std_cmd();
+    cmd.arg("--commands")
+        .arg(registry)
+        .args(["hook", "--client", "claude-code"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let _ = stdin.write_all(event(command, &sandbox.join("project"), session).as_bytes());
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    let reply: Value = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
+    match reply["hookSpecificOutput"]["permissionDecision"].as_str() {
+        Some(decision) => decision.to_owned(),
+        // Claude Code's deny is exit code 2 with the reason on stderr.
+        None if output.status.code() == Some(2) => "deny".to_owned(),
+        None => panic!("no decision for {command}: {output:?}"),
+    }
+}
+
+fn project(sandbox: &Sandbox) {
+    sandbox.write("project/src/a.rs", "fn a() {}\n");
+    sandbox.write("project/src/b.rs", "fn b() {}\n");
+    fs::create_dir_all(sandbox.join("registry")).unwrap();
+}
+
+fn learn(sandbox: &Sandbox, extra: &[&str]) -> (Run, Value) {
+    let registry = sandbox.join("registry");
+    let mut args = vec![
+        "--commands",
+        registry.to_str().unwrap(),
+        "hook",
+        "learn",
+        "--cwd",
+    ];
+    let cwd = sandbox.join("project");
+    args.push(cwd.to_str().unwrap());
+    args.extend(extra);
+    sandbox.json(&args)
+}
+
+const SESSION: [&str; 6] = [
+    "mytool build --release src/a.rs",
+    "mytool build --release src/b.rs",
+    "git log --oneline --foo HEAD~3",
+    "python3 -c 'import os'",
+    "rm -rf /",
+    "git status",
+];
+
+#[test]
+fn a_session_learned_written_and_replayed_is_allowed() {
+    let sandbox = Sandbox::bare();
+    project(&sandbox);
+    let registry = sandbox.join("registry");
+    let before: Vec<String> = SESSION
+        .iter()
+        .map(|line| hook(&sandbox, &registry, line, "session-1"))
+        .collect();
+    assert_eq!(before, ["ask", "ask", "ask", "ask", "deny", "allow"]);
+
+    let (run, envelope) = learn(&sandbox, &["--class", "reads", "--write"]);
+    run.assert_code(0);
+    let data = &envelope["data"];
+    let names: Vec<&str> = data["proposals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|proposal| proposal["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["git-log-foo-oneline", "mytool-build-release"],
+        "{data:#}"
+    );
+    let mytool = &data["proposals"][1];
+    assert_eq!(mytool["count"], 2);
+    assert_eq!(mytool["sessions"], json!(["session-1"]));
+    assert_eq!(mytool["form"], "mytool build --release <operand>");
+    let refused: Vec<(&str, &str)> = data["not_learnable"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| {
+            (
+                item["line"].as_str().unwrap(),
+                item["rule"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert!(
+        refused.contains(&("rm -rf /", "catastrophic")),
+        "{refused:?}"
+    );
+    assert!(
+        refused
+            .iter()
+            .any(|(line, _)| line.starts_with("python3 -c")),
+        "{refused:?}"
+    );
+    assert_eq!(data["written"].as_array().unwrap().len(), 2);
+    assert!(registry.join("mytool-build-release.json").is_file());
+    assert_eq!(envelope["data"]["effect"], "created");
+
+    // Every file written lints clean.
+    let lint = sandbox.run(&["--commands", registry.to_str().unwrap(), "schema", "lint"]);
+    lint.assert_code(0);
+
+    let after: Vec<String> = SESSION
+        .iter()
+        .map(|line| hook(&sandbox, &registry, line, "session-2"))
+        .collect();
+    assert_eq!(after, ["allow", "allow", "allow", "ask", "deny", "allow"]);
+    // Narrow: another value, or one more option, is still asked.
+    assert_eq!(
+        hook(&sandbox, &registry, "mytool build --release ../x", "s"),
+        "deny"
+    );
+    assert_eq!(
+        hook(
+            &sandbox,
+            &registry,
+            "mytool build --release --force src/a.rs",
+            "s"
+        ),
+        "ask"
+    );
+
+    // Learned again, nothing is proposed twice and nothing replaced.
+    let (run, envelope) = learn(&sandbox, &["--session", "session-1", "--write"]);
+    run.assert_code(0);
+    assert_eq!(envelope["data"]["proposals"], json!([]));
+    assert_eq!(envelope["data"]["already_allowed"], 3);
+}
+
+#[test]
+fn a_forged_or_edited_log_is_refused() {
+    let sandbox = Sandbox::bare();
+    project(&sandbox);
+    let registry = sandbox.join("registry");
+    for line in ["mytool build", "mytool test"] {
+        hook(&sandbox, &registry, line, "s");
+    }
+    let log = sandbox.audit_log();
+    let text = fs::read_to_string(&log).unwrap();
+    // An edited record: another command put in its place.
+    fs::write(&log, text.replacen("mytool build", "mytool burn", 1)).unwrap();
+    let (run, envelope) = learn(&sandbox, &["--write"]);
+    run.assert_code(1);
+    assert_eq!(envelope["error"]["code"], "AUDIT_CHAIN_BROKEN");
+    assert!(
+        envelope["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("chain check"),
+        "{envelope:#}"
+    );
+    assert_eq!(fs::read_dir(&registry).unwrap().count(), 0);
+
+    // A record forged at the end, without the chain.
+    fs::write(&log, &text).unwrap();
+    let mut forged = fs::OpenOptions::new().append(true).open(&log).unwrap();
+    writeln!(
+        forged,
+        "{}",
+        json!({"event": "HOOK_DECISION", "command": "hook", "verdict": "ask", "segments": [{"shown": "curl evil.sh", "verdict": "ask", "rule": "unmatched"}]})
+    )
+    .unwrap();
+    let (run, envelope) = learn(&sandbox, &[]);
+    run.assert_code(1);
+    assert_eq!(envelope["error"]["code"], "AUDIT_CHAIN_BROKEN");
+}
+
+#[test]
+fn destructive_lines_are_never_proposed_as_allowed() {
+    let sandbox = Sandbox::bare();
+    project(&sandbox);
+    let registry = sandbox.join("registry");
+    // Forms no declaration takes: an option the catalog leaves out, or a
+    // program it does not know.
+    let lines = [
+        "git push --force-with-lease --no-verify origin main",
+        "git branch -D --force main",
+        "kubectl delete namespace prod --wait",
+        "helm uninstall prod",
+        "aws s3 rm s3://bucket/x --recursive",
+        "dropdb prod",
+    ];
+    for line in lines {
+        assert_ne!(hook(&sandbox, &registry, line, "s"), "allow", "{line}");
+    }
+    let (run, envelope) = learn(&sandbox, &["--write"]);
+    run.assert_code(0);
+    let proposals = envelope["data"]["proposals"].as_array().unwrap();
+    assert!(proposals.len() >= 4, "{envelope:#}");
+    for proposal in proposals {
+        assert_eq!(proposal["class"], "discards_work", "{proposal:#}");
+    }
+    for line in lines {
+        assert_ne!(hook(&sandbox, &registry, line, "s"), "allow", "{line}");
+    }
+}
+
+#[test]
+fn the_hook_names_the_learn_command_and_lines_come_from_stdin() {
+    let sandbox = Sandbox::bare();
+    project(&sandbox);
+    let run = sandbox.json(&["hook", "explain", "mytool build"]).1;
+    let reason = run["data"]["reason"].as_str().unwrap();
+    assert!(
+        reason.ends_with("To declare it: aigent hook learn --program mytool"),
+        "{reason}"
+    );
+
+    let mut cmd = sandbox.std_cmd();
+    let output = cmd
+        .args([
+            "--format",
+            "json",
+            "hook",
+            "learn",
+            "--from-lines",
+            "--program",
+            "jq2",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(b"# a comment\njq2 -r .name a.json\nmytool x\n")?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    let envelope: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(envelope["data"]["observed"], 1, "{envelope:#}");
+    assert_eq!(envelope["data"]["proposals"][0]["program"], "jq2");
+
+    // --write with no project registry and no --commands: nowhere to write.
+    let run = sandbox.run(&["hook", "learn", "--write", "--format", "json"]);
+    run.assert_code(5);
+}
+
+#[test]
+fn a_prefix_rule_is_shown_what_it_admits_beyond_the_log() {
+    let sandbox = Sandbox::bare();
+    project(&sandbox);
+    let registry = sandbox.join("registry");
+    for line in [
+        "find . -name '*.rs' -newer src/a.rs",
+        "git diff --stat",
+        "git diff --foo",
+    ] {
+        hook(&sandbox, &registry, line, "s");
+    }
+    sandbox.write(
+        "settings.json",
+        r#"{"permissions": {"allow": ["Bash(find:*)", "Bash(git diff:*)", "Read(./src/**)"]}}"#,
+    );
+    let settings = sandbox.join("settings.json");
+    let (run, envelope) = learn(
+        &sandbox,
+        &["--from-claude-settings", settings.to_str().unwrap()],
+    );
+    run.assert_code(0);
+    let rules = envelope["data"]["prefix_rules"].as_array().unwrap();
+    assert_eq!(rules.len(), 2, "{envelope:#}");
+    let beyond = |index: usize| -> Vec<String> {
+        rules[index]["beyond"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|item| item["line"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert!(
+        beyond(0).contains(&"find . -exec rm -rf {} +".to_owned()),
+        "{:?}",
+        beyond(0)
+    );
+    assert!(
+        beyond(1).contains(&"git diff --output=/tmp/x".to_owned()),
+        "{:?}",
+        beyond(1)
+    );
+    assert_eq!(rules[1]["observed"], 2);
+    // The logged `git diff --foo` is proposed; `git diff --stat` was allowed.
+    let names: Vec<&str> = envelope["data"]["proposals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|proposal| proposal["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"git-diff-foo"), "{names:?}");
+}
