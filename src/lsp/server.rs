@@ -7,7 +7,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 
-use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
+use lsp_server::{ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{
     DidChangeConfiguration, DidChangeTextDocument, DidChangeWatchedFiles, DidCloseTextDocument,
     DidOpenTextDocument, DidSaveTextDocument, Notification as _, PublishDiagnostics, ShowMessage,
@@ -750,19 +750,4 @@ fn to_lsp(document: &Document, finding: &Finding, encoding: Encoding) -> LspDiag
             .map(|field| serde_json::json!({ "field": field })),
         ..LspDiagnostic::default()
     }
-}
-
-/// The response to a message that could not be read: a JSON-RPC error
-/// with the request's id when one could be read (`null` otherwise), as
-/// JSON text for the transport to frame.
-pub fn malformed_response(id: Option<RequestId>, code: ErrorCode, message: &str) -> String {
-    let id = id.map_or(Value::Null, |id| {
-        serde_json::to_value(id).unwrap_or(Value::Null)
-    });
-    serde_json::json!({
-        "jsonrpc": "2.0",
-        "id": id,
-        "error": { "code": code as i32, "message": message },
-    })
-    .to_string()
 }

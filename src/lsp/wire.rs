@@ -24,8 +24,6 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
-use super::server::malformed_response;
-
 /// The largest message other than a document's open or change: settings,
 /// capabilities and requests are a few KiB.
 pub const MAX_OTHER_MESSAGE_BYTES: usize = 1024 * 1024;
@@ -281,6 +279,21 @@ impl<'de> Deserialize<'de> for Bounded {
         }
         deserializer.deserialize_seq(Changes)
     }
+}
+
+/// The response to a message that could not be read: a JSON-RPC error
+/// with the request's id when one could be read (`null` otherwise), as
+/// JSON text for the transport to frame.
+pub fn malformed_response(id: Option<RequestId>, code: ErrorCode, message: &str) -> String {
+    let id = id.map_or(Value::Null, |id| {
+        serde_json::to_value(id).unwrap_or(Value::Null)
+    });
+    serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "error": { "code": code as i32, "message": message },
+    })
+    .to_string()
 }
 
 #[cfg(test)]

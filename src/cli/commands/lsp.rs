@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use lsp_server::{ErrorCode, Message, Response};
 
-use aigent::lsp::server::malformed_response;
+use aigent::lsp::wire::malformed_response;
 use aigent::lsp::wire::{Incoming, parse};
 use aigent::lsp::{Flow, Server};
 use aigent::report::{ErrorCode as AigentErrorCode, Outcome, exit};
