@@ -18,7 +18,7 @@ pub fn write_result(result: Result<Outcome, CliError>, ctx: &Context, started: I
         name_the_registry(&mut error.hints, dir);
     }
     stamp(&mut outcome, &ctx.command, ctx.started_at);
-    super::signals::output_started();
+    output_started();
     let written = if outcome.written == Written::All {
         Ok(())
     } else if outcome.written == Written::Body && ctx.format == OutputFormat::Json {
@@ -75,7 +75,7 @@ pub fn stream(ctx: &Context, body: impl FnOnce(&mut dyn Write) -> io::Result<Out
             Err(err) => CliError::of(ErrorCode::Internal, err.to_string()).into_outcome(),
         };
     }
-    super::signals::output_started();
+    output_started();
     let mut stdout = io::BufWriter::new(io::stdout().lock());
     let written = if ctx.format == OutputFormat::Json {
         stdout
@@ -397,4 +397,17 @@ struct ScannedArgs {
     result_file: Option<std::path::PathBuf>,
     /// `run --capture`: the envelope goes to stdout.
     capture: bool,
+}
+
+/// The command's own output has begun: a signal no longer adds the
+/// cancellation document (`signals.rs` reads it).
+static OUTPUT_STARTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+fn output_started() {
+    OUTPUT_STARTED.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// Whether the command has begun writing its own output.
+pub(super) fn has_started() -> bool {
+    OUTPUT_STARTED.load(std::sync::atomic::Ordering::SeqCst)
 }

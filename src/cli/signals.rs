@@ -29,17 +29,8 @@ struct Prepared {
 
 static PREPARED: OnceLock<Prepared> = OnceLock::new();
 
-/// The command's own output has begun.
-static OUTPUT_STARTED: AtomicBool = AtomicBool::new(false);
-
 /// A signal is being handled.
 static HANDLING: AtomicBool = AtomicBool::new(false);
-
-/// From now on the command writes its own output: a signal no longer adds
-/// the cancellation document.
-pub fn output_started() {
-    OUTPUT_STARTED.store(true, Ordering::SeqCst);
-}
 
 /// Prepares the cancellation answers for `ctx` and installs the handler.
 pub fn cancel_on_signals(ctx: &Context) {
@@ -109,7 +100,7 @@ extern "C" fn on_signal(signal: libc::c_int) {
         exit::TERMINATED
     };
     let first = !HANDLING.swap(true, Ordering::SeqCst);
-    if first && !OUTPUT_STARTED.load(Ordering::SeqCst) {
+    if first && !super::output::has_started() {
         let write_all = |fd, bytes: &[u8]| {
             let mut rest = bytes;
             while !rest.is_empty() {
