@@ -26,7 +26,7 @@
 use serde_json::{Map, Value};
 
 use super::argv_match::{MAX_CANDIDATES, MAX_MATCHED_WORDS, Shape, shape};
-use crate::contract::programs::syntax::GIT_GLOBAL_VALUED;
+use crate::contract::programs::syntax::{GIT_GLOBAL_VALUED, ends_options};
 use crate::contract::{ArgvPart, Declaration, ParamSlot, Syntax};
 
 /// The alias that stands for `-` followed by digits (`-20`): the option
@@ -228,6 +228,19 @@ impl<'d> Grammar<'d> {
                         }
                         _ => None,
                     };
+                    if let Some(value) = next
+                        && ends_options(&subprocess.binary, word)
+                    {
+                        // `python -m pytest`: both words open scopes, in
+                        // this order, as subcommands do.
+                        for opener in [word.as_str(), value] {
+                            grammar.positionals.push(Pos::Literal(opener));
+                            grammar.openers.push(opener);
+                            grammar.scopes.push(Vec::new());
+                        }
+                        index += 1;
+                        continue;
+                    }
                     let taken = grammar.literal_option(scope, word, next)?;
                     index += taken;
                 }
@@ -396,13 +409,16 @@ impl<'d> Grammar<'d> {
                 continue;
             }
             let options_still = !ended && (self.permutes() || !operand_in_scope);
-            if options_still && is_option_word(word) {
+            // An option that ends the program's own (`-m` of `python -m
+            // pytest`) opens its scope where the template has it.
+            let opens = !ended && self.openers.get(scope) == Some(&word);
+            if options_still && !opens && is_option_word(word) {
                 at += self.read_option(scope, word, words.get(at).copied(), &mut reading);
                 continue;
             }
             // A literal positional of a later scope (a subcommand) opens
             // it; read before the line's `--` only.
-            if !ended && self.openers.get(scope) == Some(&word) {
+            if opens {
                 scope += 1;
                 reading.literals += 1;
                 operand_in_scope = false;

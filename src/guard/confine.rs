@@ -90,6 +90,12 @@ fn roots(confinement: &Confinement, validated: &ValidatedArguments, cwd: &Path) 
         .collect()
 }
 
+/// `path` with the links of its longest existing part followed (the rest
+/// appended as written), or `None` when a link on the way is dangling.
+pub fn resolve_existing(path: &Path) -> Option<PathBuf> {
+    resolve(path).ok().map(|resolved| resolved.path)
+}
+
 /// A path with its links followed, and whether all of it exists.
 struct Resolved {
     path: PathBuf,

@@ -29,7 +29,7 @@ pub use crate::contract::ValueClass;
 pub use crate::contract::value::json_kind;
 pub use crate::normalize;
 pub use arguments::RawArguments;
-pub use confine::confine;
+pub use confine::{confine, resolve_existing};
 pub use defaults::default_diagnostics;
 pub use number::{Decimal, DecimalError};
 pub use rule::Rule;

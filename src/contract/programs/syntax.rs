@@ -86,9 +86,29 @@ pub const GIT_GLOBAL_VALUED: &[&str] = &[
     "--attr-source",
 ];
 
+/// Options after which a program reads none of its own: the rest of the
+/// line belongs to what the option names (`python -m pytest tests -v`:
+/// `-v` is pytest's). In a template, such an option and its value open a
+/// scope as a subcommand does, so the module's own syntax applies after
+/// them and nothing of the program's may follow.
+const OPTION_ENDS: &[(&str, &[&str])] = &[("python", &["-m"]), ("python3", &["-m"])];
+
+fn base_name(program: &str) -> &str {
+    program.rsplit('/').next().unwrap_or(program)
+}
+
+/// Whether `program` reads no options of its own after `option` and its
+/// value.
+pub fn ends_options(program: &str, option: &str) -> bool {
+    let name = base_name(program);
+    OPTION_ENDS
+        .iter()
+        .any(|(known, options)| *known == name && options.contains(&option))
+}
+
 /// The syntax `program` (a path or a bare name) reads its options in.
 pub fn program_syntax(program: &str) -> Syntax {
-    let name = program.rsplit('/').next().unwrap_or(program);
+    let name = base_name(program);
     PROGRAMS
         .binary_search_by(|(known, _)| known.cmp(&name))
         .map_or(Syntax::Posix, |index| PROGRAMS[index].1)
@@ -110,5 +130,12 @@ mod tests {
         assert_eq!(program_syntax("terraform"), Syntax::Go);
         assert_eq!(program_syntax("find"), Syntax::Exact);
         assert_eq!(program_syntax("some-tool"), Syntax::Posix);
+    }
+
+    #[test]
+    fn python_reads_no_option_of_its_own_after_a_module() {
+        assert!(ends_options("/usr/bin/python3", "-m"));
+        assert!(!ends_options("python3", "-v"));
+        assert!(!ends_options("node", "-m"));
     }
 }

@@ -237,6 +237,48 @@ subprocess:
     assert_eq!(meaning(&tool, "prod --dry-run"), None);
 }
 
+/// `python -m pytest`: python reads no option of its own after `-m MODULE`,
+/// and the module's (argparse) options may follow its operands.
+const PYTHON_M_PYTEST: &str = r#"
+name: python-m-pytest
+description: Run tests
+danger_level: mutating
+parameters:
+  verbose: {type: boolean}
+  marker: {type: string, pattern: "^[a-z ]{1,40}$"}
+  tests: {type: array, pattern_type: filepath, relative_only: true}
+subprocess:
+  binary: python3
+  syntax: gnu
+  argv:
+    - -m
+    - pytest
+    - {param: verbose, flag: -v}
+    - {param: marker, flag: -m}
+    - {param: tests}
+"#;
+
+#[test]
+fn a_module_after_python_dash_m_reads_its_own_options() {
+    let pytest = declaration(PYTHON_M_PYTEST);
+    for line in ["-m pytest tests -v", "-m pytest -v tests", "-m pytest tests/ -v"] {
+        assert_eq!(
+            meaning(&pytest, line).and_then(|found| found.get("verbose").cloned()),
+            Some(json!(true)),
+            "{line}"
+        );
+    }
+    assert_eq!(
+        meaning(&pytest, "-m pytest -m slow tests").map(Value::Object),
+        Some(json!({"marker": "slow", "tests": ["tests"]}))
+    );
+    // What python itself would read otherwise: a script `tests`, python's
+    // own `-v`, a module named `slow`.
+    for line in ["tests -m pytest", "-v -m pytest tests", "pytest -m slow", "-m slow pytest"] {
+        assert_eq!(meaning(&pytest, line), None, "{line}");
+    }
+}
+
 #[test]
 fn go_flags_take_one_or_two_dashes_and_no_bundles() {
     let test = declaration(

@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use serde_json::{Map, Value};
 
-use super::{AigentSelf, Context, LineState, Segment, cut};
+use super::{AigentSelf, Context, LineState, Segment, cut, git_dir};
 use crate::contract::programs::code_words::proposed_command_problems;
 use crate::contract::{
     ArgvPart, CommandClass, Declaration, FlagForm, Inputs, ParamType, is_language,
@@ -148,6 +148,11 @@ pub(super) fn match_declarations(
         }
     }
     if let Some((segment, route, declaration, arguments)) = allowed {
+        // Anywhere inside the project is the same repository.
+        let repository = cwd.or(context.cwd.filter(|_| state.outside_project().is_none()));
+        if let Some(asked) = runs_git_hooks(key, &declaration, &segment, repository) {
+            return Matched::Refused(asked);
+        }
         return Matched::Allowed {
             segment,
             route,
@@ -462,6 +467,20 @@ fn match_one(
             });
             continue;
         }
+        if declaration.class() != CommandClass::Reads
+            && let Some(target) = git_dir_target(declaration, &validated, cwd)
+        {
+            let mut segment = Segment::new(
+                quote(&redacted_words),
+                Verdict::Ask,
+                git_dir::RULE,
+                git_dir::message(&target),
+            );
+            segment.declaration = Some(declaration.name.clone());
+            // This reading fits the form; another's refusal says less.
+            refusal = Some(segment);
+            continue;
+        }
         let (verdict, rule, message) = match declaration.class() {
             CommandClass::DiscardsWork => (
                 Verdict::Ask,
@@ -508,6 +527,67 @@ fn match_one(
         }),
         One::Refused,
     )
+}
+
+/// An allowed git subcommand that would run the repository's hooks, asked
+/// instead (see [`git_dir`]); where the hook does not know the directory,
+/// it cannot look, and asks.
+fn runs_git_hooks(
+    key: &str,
+    declaration: &Declaration,
+    segment: &Segment,
+    cwd: Option<&Path>,
+) -> Option<Segment> {
+    if key != "git" || segment.verdict != Verdict::Allow {
+        return None;
+    }
+    let subcommand = declaration
+        .subprocess
+        .as_ref()?
+        .argv
+        .iter()
+        .find_map(|part| match part {
+            ArgvPart::Literal(word) if !word.starts_with('-') => Some(word.as_str()),
+            _ => None,
+        })?;
+    if !git_dir::runs_hooks(subcommand) {
+        return None;
+    }
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let message = match cwd {
+        Some(cwd) => {
+            let hook = git_dir::installed_hook(cwd, home.as_deref())?;
+            git_dir::hooks_message(subcommand, &hook)
+        }
+        None => format!(
+            "`git {subcommand}` runs the repository's hooks, if it has any, and the directory it would run in is not known (a `cd` earlier in the line); the person decides"
+        ),
+    };
+    let mut asked = Segment::new(segment.shown.clone(), Verdict::Ask, git_dir::HOOKS_RULE, message);
+    asked.declaration = segment.declaration.clone();
+    asked.redacted = segment.redacted;
+    Some(asked)
+}
+
+/// A path the command would write (or remove, or change) that lies in a
+/// `.git` directory: every path input of a declaration that is not a
+/// read counts, as the hook cannot tell its sources from its targets.
+fn git_dir_target(
+    declaration: &Declaration,
+    validated: &guard::ValidatedArguments,
+    cwd: Option<&Path>,
+) -> Option<String> {
+    validated
+        .arguments
+        .iter()
+        .filter(|argument| crate::contract::sandbox::is_path_input(declaration, &argument.name))
+        .flat_map(|argument| match &argument.value {
+            guard::ArgValue::String(text) => vec![text.as_str()],
+            guard::ArgValue::Array(items) => items.iter().map(String::as_str).collect(),
+            _ => Vec::new(),
+        })
+        .find(|value| git_dir::writes_into_git_dir(value, cwd))
+        .map(str::to_owned)
 }
 
 /// The command line a declaration takes, for a model to correct itself:

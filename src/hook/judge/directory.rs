@@ -66,10 +66,7 @@ pub(super) fn places(script: &Script, cwd: Option<&Path>) -> Vec<Place> {
     });
     // The project is found from the path the agent works at; it is held
     // against each directory with its links followed.
-    let project = start.as_ref().map(|start| {
-        let root = project_root(&start.logical);
-        std::fs::canonicalize(&root).unwrap_or(root)
-    });
+    let project = start.as_ref().map(|start| project_of(&start.logical));
     let started_at = start.as_ref().map(|start| start.physical.clone());
     let initial = start.map_or(Directories::Unknown, |start| {
         Directories::Known(vec![start])
@@ -281,6 +278,13 @@ fn lexical(path: &Path) -> PathBuf {
 /// The project a directory belongs to: the nearest directory at or above
 /// it that holds `.git` (a repository's work tree, or a worktree's), else
 /// the directory itself.
+/// The project the agent works in, from the path it works at (the
+/// nearest directory up with a `.git`), with its links followed.
+pub(super) fn project_of(cwd: &Path) -> PathBuf {
+    let root = project_root(&lexical(cwd));
+    std::fs::canonicalize(&root).unwrap_or(root)
+}
+
 fn project_root(directory: &Path) -> PathBuf {
     directory
         .ancestors()

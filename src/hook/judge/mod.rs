@@ -29,6 +29,7 @@ use crate::shell::{
 
 mod declared;
 mod directory;
+mod git_dir;
 mod opaque;
 mod redirect;
 

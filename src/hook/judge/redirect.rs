@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use super::{Context, HARMLESS_TARGETS, LineState, Segment, cut};
+use super::{Context, HARMLESS_TARGETS, LineState, Segment, cut, git_dir};
 use crate::contract::{Declaration, ParamType};
 use crate::guard::{self, RawArguments};
 use crate::hook::verdict::Verdict;
@@ -40,10 +40,18 @@ pub(super) fn redirect_verdict(
                 ),
             ));
         }
-        if !writes_file
-            || HARMLESS_TARGETS.contains(&target)
-            || write_allowed(target, context, state)
-        {
+        if !writes_file || HARMLESS_TARGETS.contains(&target) {
+            continue;
+        }
+        if git_dir::writes_into_git_dir(target, state.working_directory(context)) {
+            return Some(Segment::new(
+                String::new(),
+                Verdict::Ask,
+                git_dir::RULE,
+                git_dir::message(target),
+            ));
+        }
+        if write_allowed(target, context, state) || inside_project(target, context, state) {
             continue;
         }
         return Some(Segment::new(
@@ -51,12 +59,53 @@ pub(super) fn redirect_verdict(
             Verdict::Ask,
             "redirect_write",
             format!(
-                "writes the file `{}` through a redirection; the person decides (or add it to write_paths in aigent.toml)",
+                "writes the file `{}` through a redirection, which the hook cannot place inside the project or the temporary directory; the person decides (or add it to write_paths in aigent.toml)",
                 cut(target)
             ),
         ));
     }
     None
+}
+
+/// Whether `target` is a file inside the project or the temporary
+/// directory, below its root, where a command that changes the project
+/// may write: named without `..`, from a directory the hook knows, and
+/// still inside once the links of its existing part are followed (a link
+/// in `/tmp` to `~/.bashrc` is not inside).
+fn inside_project(target: &str, context: &Context<'_>, state: &LineState) -> bool {
+    let target = Path::new(target);
+    if target
+        .components()
+        .any(|component| component == std::path::Component::ParentDir)
+    {
+        return false;
+    }
+    let cwd = state.working_directory(context);
+    let joined = match cwd {
+        _ if target.is_absolute() => target.to_path_buf(),
+        Some(cwd) => cwd.join(target),
+        None => return false,
+    };
+    let Some(real) = crate::guard::resolve_existing(&joined) else {
+        return false;
+    };
+    let below = |root: &Path| real.starts_with(root) && real != root;
+    let in_project = !target.is_absolute()
+        && state.outside_project().is_none()
+        && context
+            .cwd
+            .is_some_and(|start| below(&super::directory::project_of(start)));
+    in_project || temporary_roots().iter().any(|root| below(root))
+}
+
+/// The temporary directories, with their links followed.
+fn temporary_roots() -> Vec<PathBuf> {
+    let mut roots = vec![PathBuf::from("/tmp"), PathBuf::from("/var/tmp")];
+    roots.push(std::env::temp_dir());
+    roots
+        .into_iter()
+        .filter_map(|root| std::fs::canonicalize(root).ok())
+        .collect()
 }
 
 fn write_allowed(target: &str, context: &Context<'_>, state: &LineState) -> bool {
