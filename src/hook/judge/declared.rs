@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use serde_json::{Map, Value};
 
-use super::{AigentSelf, Context, LineState, Segment, cut, git_dir};
+use super::{AigentSelf, Context, LineState, Segment, cut, git_dir, paths};
 use crate::contract::programs::code_words::proposed_command_problems;
 use crate::contract::{
     ArgvPart, CommandClass, Declaration, FlagForm, Inputs, ParamType, is_language,
@@ -467,14 +467,26 @@ fn match_one(
             });
             continue;
         }
+        if let Some(secret) = path_values(declaration, &validated).find(|path| paths::looks_secret(path)) {
+            let mut segment = Segment::new(
+                quote(&redacted_words),
+                Verdict::Ask,
+                paths::SECRET_RULE,
+                paths::secret_message(secret),
+            );
+            segment.declaration = Some(declaration.name.clone());
+            refusal = Some(segment);
+            continue;
+        }
         if declaration.class() != CommandClass::Reads
-            && let Some(target) = git_dir_target(declaration, &validated, cwd)
+            && let Some(target) = path_values(declaration, &validated)
+                .find(|value| git_dir::writes_into_git_dir(value, cwd))
         {
             let mut segment = Segment::new(
                 quote(&redacted_words),
                 Verdict::Ask,
                 git_dir::RULE,
-                git_dir::message(&target),
+                git_dir::message(target),
             );
             segment.declaration = Some(declaration.name.clone());
             // This reading fits the form; another's refusal says less.
@@ -569,14 +581,12 @@ fn runs_git_hooks(
     Some(asked)
 }
 
-/// A path the command would write (or remove, or change) that lies in a
-/// `.git` directory: every path input of a declaration that is not a
-/// read counts, as the hook cannot tell its sources from its targets.
-fn git_dir_target(
-    declaration: &Declaration,
-    validated: &guard::ValidatedArguments,
-    cwd: Option<&Path>,
-) -> Option<String> {
+/// The values of a declaration's path inputs (of every class: the hook
+/// cannot tell a form's sources from its targets).
+fn path_values<'v>(
+    declaration: &'v Declaration,
+    validated: &'v guard::ValidatedArguments,
+) -> impl Iterator<Item = &'v str> + 'v {
     validated
         .arguments
         .iter()
@@ -586,8 +596,6 @@ fn git_dir_target(
             guard::ArgValue::Array(items) => items.iter().map(String::as_str).collect(),
             _ => Vec::new(),
         })
-        .find(|value| git_dir::writes_into_git_dir(value, cwd))
-        .map(str::to_owned)
 }
 
 /// The command line a declaration takes, for a model to correct itself:

@@ -31,6 +31,7 @@ mod declared;
 mod directory;
 mod git_dir;
 mod opaque;
+mod paths;
 mod redirect;
 
 pub use declared::declared_form;
@@ -626,6 +627,16 @@ fn judge_command(
     context: &Context<'_>,
     state: &LineState,
 ) -> (Segment, Option<Vec<String>>) {
+    let home = std::env::var("HOME").ok();
+    if let Some(expanded) = paths::expanded(command, home.as_deref()) {
+        // `~/x` and `src/{a,b}` are judged as the words bash makes of
+        // them, shown as written.
+        let (mut segment, route) = judge_command(&expanded, functions, context, state);
+        if !segment.redacted {
+            segment.shown = cut(&command.source);
+        }
+        return (segment, route);
+    }
     if let Some(inner) = timeout_inner(command) {
         // `timeout` runs the rest of its words as a command, which is
         // judged as if it stood alone; a rewrite would drop the limit,

@@ -40,6 +40,14 @@ pub(super) fn redirect_verdict(
                 ),
             ));
         }
+        if redirect.kind.reads_file() && super::paths::looks_secret(target) {
+            return Some(Segment::new(
+                String::new(),
+                Verdict::Ask,
+                super::paths::SECRET_RULE,
+                super::paths::secret_message(target),
+            ));
+        }
         if !writes_file || HARMLESS_TARGETS.contains(&target) {
             continue;
         }
