@@ -586,7 +586,9 @@ pub fn is_whole_placeholder(value: &str, words: &[&str]) -> bool {
             && trimmed.starts_with(open)
             && trimmed.ends_with(close)
     };
-    wrapped("{{", "}}")
+    // `{{.Name}}`, `{{json .Mounts}}`: a Go template (docker's and gh's
+    // `--format`) names fields with a dot; a placeholder names none.
+    (wrapped("{{", "}}") && !trimmed.contains('.'))
         || wrapped("${", "}")
         || (wrapped("<", ">") && looks_like_name(&trimmed[1..trimmed.len() - 1]))
 }
@@ -631,11 +633,14 @@ pub fn schema_refusals(profile: &ValueProfile<'_>) -> Vec<(&'static str, String)
         .collect::<Vec<_>>()
         .join("|");
     let templates = "\\{\\{[\\s\\S]*\\}\\}|\\$\\{[\\s\\S]*\\}|<[A-Za-z_][A-Za-z0-9_ .-]*>";
+    // A whole value: `{{x}}` without a dot (a Go template's `{{.Name}}`
+    // is a real value).
+    let whole_templates = "\\{\\{[^.]*\\}\\}|\\$\\{[\\s\\S]*\\}|<[A-Za-z_][A-Za-z0-9_ .-]*>";
     refusals.push((
         "a placeholder",
         match rules.placeholder {
             PlaceholderScope::Missing => {
-                format!("^\\s*(?:{words}|{templates})\\s*$")
+                format!("^\\s*(?:{words}|{whole_templates})\\s*$")
             }
             PlaceholderScope::Anywhere => format!("^\\s*(?:{words})\\s*$|{templates}"),
         },
@@ -935,6 +940,10 @@ mod tests {
         ] {
             assert!(!is_placeholder(miss), "{miss}");
         }
+        // A whole value: a Go template is one, a bare name in braces not.
+        assert!(is_whole_placeholder("{{cluster}}", MISSING_WORDS));
+        assert!(!is_whole_placeholder("{{.Names}}", MISSING_WORDS));
+        assert!(!is_whole_placeholder("{{json .Mounts}}", MISSING_WORDS));
     }
 
     #[test]

@@ -17,6 +17,7 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+use aigent::contract::programs::syntax::ends_options;
 use aigent::contract::{
     ArgvPart, CommandClass, Declaration, Origin, ParamType, SourceFormat, Syntax,
 };
@@ -1169,6 +1170,15 @@ fn tokens(declaration: &Declaration, arguments: &Map<String, Value>) -> Vec<Toke
                     }
                     _ => None,
                 };
+                // `python -m pytest`: python reads nothing of its own after
+                // it, so it stays where it is, as a subcommand does.
+                if let Some(value) = &value
+                    && ends_options(&subprocess.binary, word)
+                {
+                    out.push(Token::Opener(word.clone()));
+                    out.push(Token::Opener(value.clone()));
+                    continue;
+                }
                 out.push(Token::Opt {
                     names: vec![word.clone()],
                     value,

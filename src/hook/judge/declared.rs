@@ -93,6 +93,7 @@ pub(super) fn match_declarations(
         .chain([None])
         .chain(rest.map(Some));
     let cwd = state.working_directory(context);
+    let project = context.cwd.map(super::directory::project_of);
     let mut allowed: Option<Best> = None;
     let mut refusal: Option<Segment> = None;
     let mut closest: Option<(Closeness, Rc<Declaration>)> = None;
@@ -119,7 +120,7 @@ pub(super) fn match_declarations(
             declared.push(name.to_owned());
             continue;
         }
-        match match_one(&declaration, argv, context.aigent, cwd) {
+        match match_one(&declaration, argv, context.aigent, cwd, project.as_deref()) {
             One::Allowed {
                 segment,
                 route,
@@ -382,6 +383,7 @@ fn match_one(
     argv: &[&str],
     aigent: Option<&AigentSelf>,
     cwd: Option<&Path>,
+    project: Option<&Path>,
 ) -> One {
     let (candidates, grammar) = match candidates(declaration, argv) {
         Ok(found) => found,
@@ -473,6 +475,38 @@ fn match_one(
                 Verdict::Ask,
                 paths::SECRET_RULE,
                 paths::secret_message(secret),
+            );
+            segment.declaration = Some(declaration.name.clone());
+            refusal = Some(segment);
+            continue;
+        }
+        let home = std::env::var("HOME").ok();
+        if declaration.class() != CommandClass::Reads
+            && let Some(target) = path_values(declaration, &validated)
+                .find(|value| paths::is_home_or_above(value, cwd, home.as_deref()))
+        {
+            let mut segment = Segment::new(
+                quote(&redacted_words),
+                Verdict::Deny,
+                "catastrophic",
+                paths::home_message(target),
+            );
+            segment.declaration = Some(declaration.name.clone());
+            refusal = Some(segment);
+            continue;
+        }
+        if declaration.class() != CommandClass::Reads
+            && let Some(target) = path_values(declaration, &validated)
+                .find(|value| paths::in_home_outside(value, cwd, home.as_deref(), project))
+        {
+            let mut segment = Segment::new(
+                quote(&redacted_words),
+                Verdict::Ask,
+                "outside_project",
+                format!(
+                    "`{}` is in the home directory, outside the project: the person decides",
+                    cut(target)
+                ),
             );
             segment.declaration = Some(declaration.name.clone());
             refusal = Some(segment);

@@ -114,6 +114,58 @@ fn is_plain(text: &str) -> bool {
         })
 }
 
+/// Whether `target`, named from `cwd`, is the home directory or a
+/// directory above it: a command that changes it changes everything the
+/// user has (`rm -rf ~`, `chmod -R 777 ~/`), wherever the home is (in
+/// `/tmp` too, where the temporary directory's forms would allow it).
+pub(super) fn is_home_or_above(target: &str, cwd: Option<&Path>, home: Option<&str>) -> bool {
+    let Some(home) = home.filter(|home| home.starts_with('/')) else {
+        return false;
+    };
+    let target = Path::new(target);
+    let joined = match cwd {
+        _ if target.is_absolute() => target.to_path_buf(),
+        Some(cwd) => cwd.join(target),
+        None => return false,
+    };
+    let lexical: std::path::PathBuf = joined.components().collect();
+    let home = Path::new(home);
+    let real_home = std::fs::canonicalize(home).unwrap_or_else(|_| home.to_path_buf());
+    let real = crate::guard::resolve_existing(&lexical).unwrap_or_else(|| lexical.clone());
+    home.starts_with(&lexical) || real_home.starts_with(&real)
+}
+
+/// Whether `target`, named from `cwd`, lies in the home directory but not
+/// in `project`: somewhere else, for a command that changes files, even
+/// when the home directory is itself in `/tmp`.
+pub(super) fn in_home_outside(
+    target: &str,
+    cwd: Option<&Path>,
+    home: Option<&str>,
+    project: Option<&Path>,
+) -> bool {
+    let Some(home) = home.filter(|home| home.starts_with('/')) else {
+        return false;
+    };
+    let target = Path::new(target);
+    let joined = match cwd {
+        _ if target.is_absolute() => target.to_path_buf(),
+        Some(cwd) => cwd.join(target),
+        None => return false,
+    };
+    let real = crate::guard::resolve_existing(&joined).unwrap_or(joined);
+    let home = std::fs::canonicalize(home).unwrap_or_else(|_| Path::new(home).to_path_buf());
+    real.starts_with(&home) && !project.is_some_and(|project| real.starts_with(project))
+}
+
+/// The reason given for a command that changes the home directory.
+pub(super) fn home_message(target: &str) -> String {
+    format!(
+        "`{}` is the home directory or a directory above it: changing it changes everything the user has",
+        super::cut(target)
+    )
+}
+
 /// Directories whose files are keys and tokens, wherever they are.
 const SECRET_DIRECTORIES: &[&str] = &[".aws", ".azure", ".gnupg", ".password-store", ".ssh"];
 
@@ -217,6 +269,23 @@ mod tests {
             ".envrc.sample",
         ] {
             assert!(!looks_secret(path), "{path}");
+        }
+    }
+
+    #[test]
+    fn the_home_directory_and_above_are_found() {
+        let home = Some("/tmp/aigent-test-home/ada");
+        for target in ["/tmp/aigent-test-home/ada", "/tmp/aigent-test-home/ada/", "/tmp", "/", "ada"] {
+            assert!(
+                is_home_or_above(target, Some(Path::new("/tmp/aigent-test-home")), home),
+                "{target}"
+            );
+        }
+        for target in ["/tmp/aigent-test-home/ada/projects", "/tmp/other", "src"] {
+            assert!(
+                !is_home_or_above(target, Some(Path::new("/tmp/aigent-test-home/ada/p")), home),
+                "{target}"
+            );
         }
     }
 
