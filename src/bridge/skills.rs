@@ -244,6 +244,7 @@ impl<'a> Contracts<'a> {
             which: &which,
             cwd: None,
             aigent: None,
+            home: None,
         };
         let judgement = judge(line, &context);
         let mut declarations = Vec::new();

@@ -108,6 +108,7 @@ fn judge_event(event: &ShellEvent, options: &HookOptions<'_>) -> Result<Judgemen
     let index = registry
         .program_index(options.cache_dir.as_deref())
         .map_err(|error| format!("the registry cannot be read: {error}"))?;
+    let home = std::env::var("HOME").ok();
     let context = Context {
         registry: &registry,
         index: &index,
@@ -115,6 +116,7 @@ fn judge_event(event: &ShellEvent, options: &HookOptions<'_>) -> Result<Judgemen
         which: options.which,
         cwd: event.cwd.as_deref(),
         aigent: options.aigent.as_ref(),
+        home: home.as_deref(),
     };
     let mut judgement = judge(&event.command, &context);
     // `aigent run NAME` runs the topmost declaration of NAME, trusted or

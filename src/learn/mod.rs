@@ -214,6 +214,7 @@ impl View {
             which,
             cwd,
             aigent: None,
+            home: None,
         };
         judge(line, &context)
     }
@@ -893,6 +894,7 @@ fn prove(
                 which: context.which,
                 cwd: line.cwd.as_deref(),
                 aigent: None,
+                home: None,
             };
             let judgement = judge(&crate::shell::quote(&line.words), &judge_context);
             let through = judgement.segments.iter().all(|segment| {

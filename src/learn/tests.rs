@@ -40,6 +40,7 @@ fn verdict_with(directory: &Path, line: &str, cwd: &Path) -> Judgement {
         which: &which,
         cwd: Some(cwd),
         aigent: None,
+        home: None,
     };
     judge(line, &context)
 }

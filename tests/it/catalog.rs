@@ -468,6 +468,7 @@ impl Judge {
             which: &which,
             cwd: Some(&cwd),
             aigent: Some(&self.aigent),
+            home: None,
         };
         judge(line, &context)
     }
@@ -842,6 +843,7 @@ impl Judge {
             which: &which,
             cwd: Some(cwd),
             aigent: Some(&self.aigent),
+            home: None,
         };
         judge(line, &context)
     }
@@ -1489,16 +1491,33 @@ fn git_dir_writes_and_repository_hooks_are_asked() {
         "cat a.txt >> .git/info/exclude",
     ] {
         let judgement = judge.judge_in(line, &dir);
-        assert_eq!(judgement.verdict, Verdict::Ask, "{line}: {}", describe(&judgement));
+        assert_eq!(
+            judgement.verdict,
+            Verdict::Ask,
+            "{line}: {}",
+            describe(&judgement)
+        );
         assert!(
-            judgement.segments.iter().any(|segment| segment.rule == "git_dir_write"),
+            judgement
+                .segments
+                .iter()
+                .any(|segment| segment.rule == "git_dir_write"),
             "{line}: {}",
             describe(&judgement)
         );
     }
-    for line in ["cp README.md notes/readme.md", "echo hi > notes/new.txt", "git commit -m x"] {
+    for line in [
+        "cp README.md notes/readme.md",
+        "echo hi > notes/new.txt",
+        "git commit -m x",
+    ] {
         let judgement = judge.judge_in(line, &dir);
-        assert_eq!(judgement.verdict, Verdict::Allow, "{line}: {}", describe(&judgement));
+        assert_eq!(
+            judgement.verdict,
+            Verdict::Allow,
+            "{line}: {}",
+            describe(&judgement)
+        );
     }
     // A pre-commit hook (pre-commit's, husky's) makes every committing
     // subcommand an ask; reads stay allowed.
@@ -1506,17 +1525,34 @@ fn git_dir_writes_and_repository_hooks_are_asked() {
     std::fs::write(&hook, "#!/bin/sh\nexit 0\n").unwrap();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
-    for line in ["git commit -m x", "git add a.txt && git commit -m x", "cd src && git switch feature"] {
+    for line in [
+        "git commit -m x",
+        "git add a.txt && git commit -m x",
+        "cd src && git switch feature",
+    ] {
         let judgement = judge.judge_in(line, &dir);
-        assert_eq!(judgement.verdict, Verdict::Ask, "{line}: {}", describe(&judgement));
+        assert_eq!(
+            judgement.verdict,
+            Verdict::Ask,
+            "{line}: {}",
+            describe(&judgement)
+        );
         assert!(
-            judgement.segments.iter().any(|segment| segment.rule == "git_hooks"),
+            judgement
+                .segments
+                .iter()
+                .any(|segment| segment.rule == "git_hooks"),
             "{line}: {}",
             describe(&judgement)
         );
     }
     for line in ["git status", "git log --oneline -n 3", "git add a.txt"] {
         let judgement = judge.judge_in(line, &dir);
-        assert_eq!(judgement.verdict, Verdict::Allow, "{line}: {}", describe(&judgement));
+        assert_eq!(
+            judgement.verdict,
+            Verdict::Allow,
+            "{line}: {}",
+            describe(&judgement)
+        );
     }
 }

@@ -156,6 +156,8 @@ struct Judge {
     index: ProgramIndex,
     settings: HookSettings,
     aigent: AigentSelf,
+    /// The agent's home, which `~` stands for.
+    home: Option<String>,
 }
 
 /// The directory the corpus lines run in: the fixtures, so that
@@ -195,6 +197,7 @@ impl Judge {
                 exe: PathBuf::from(env!("CARGO_BIN_EXE_aigent")),
                 registry_dir,
             },
+            home: Some("/home/agent".to_owned()),
         }
     }
 
@@ -215,6 +218,7 @@ impl Judge {
             which: &which,
             cwd: Some(&cwd),
             aigent: Some(&self.aigent),
+            home: self.home.as_deref(),
         };
         judge(command, &context)
     }
@@ -456,8 +460,10 @@ fn long_and_deeply_nested_lines_are_refused() {
 /// as the library.
 #[test]
 fn the_binary_judges_as_the_library_does() {
-    let judge = Judge::new();
     let sandbox = Sandbox::bare();
+    let mut judge = Judge::new();
+    // The binary's HOME, which its `~` stands for.
+    judge.home = Some(sandbox.join("home").display().to_string());
     let sample = |name: &str| {
         read_corpus(name)
             .into_iter()

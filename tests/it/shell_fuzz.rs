@@ -18,8 +18,8 @@
 //!   payload ran, or bash split or unquoted a word otherwise);
 //! - started one outside the project, or with its environment changed;
 //! - gave one a file outside the project on its standard input;
-//! - connected anywhere, or changed a file (other than under `out/`,
-//!   which the policy lets redirections write);
+//! - connected anywhere, or changed a file outside the project (inside
+//!   it, a redirection changes only the project, which the policy allows);
 //! - with strace: executed anything but bash and the shims, or connected
 //!   to an internet address.
 //!
@@ -142,6 +142,7 @@ impl Bench {
             which: &which,
             cwd: Some(&project),
             aigent: None,
+            home: None,
         };
         judge(line, &context)
     }
@@ -157,13 +158,11 @@ impl Bench {
                     .commands
                     .iter()
                     .filter_map(|command| {
-                        let argv = command.argv()?;
+                        // As the hook read it: brace lists written out.
+                        let argv = aigent::hook::judge::judged_words(command, None)?;
                         let (program, arguments) = argv.split_first()?;
                         let name = Path::new(program).file_name()?.to_str()?.to_owned();
-                        Some((
-                            name,
-                            arguments.iter().map(|word| (*word).to_owned()).collect(),
-                        ))
+                        Some((name, arguments.to_vec()))
                     })
                     .collect()
             })
@@ -210,8 +209,10 @@ impl Bench {
                 effects.connections
             ));
         }
+        // A redirection may write a file in the project (it changes only
+        // the project); anywhere else is a violation.
         for path in &effects.changed {
-            if !path.starts_with("project/out/") {
+            if !path.starts_with("project/") {
                 found.push(format!("changed the file {path}"));
             }
         }

@@ -224,6 +224,7 @@ impl Judge<'_> {
             which: &which,
             cwd: self.scratch,
             aigent: None,
+            home: None,
         };
         let judgement = judge(&quote(words), &context);
         matches!(judgement.segments.as_slice(), [segment]

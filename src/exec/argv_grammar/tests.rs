@@ -261,7 +261,11 @@ subprocess:
 #[test]
 fn a_module_after_python_dash_m_reads_its_own_options() {
     let pytest = declaration(PYTHON_M_PYTEST);
-    for line in ["-m pytest tests -v", "-m pytest -v tests", "-m pytest tests/ -v"] {
+    for line in [
+        "-m pytest tests -v",
+        "-m pytest -v tests",
+        "-m pytest tests/ -v",
+    ] {
         assert_eq!(
             meaning(&pytest, line).and_then(|found| found.get("verbose").cloned()),
             Some(json!(true)),
@@ -274,7 +278,12 @@ fn a_module_after_python_dash_m_reads_its_own_options() {
     );
     // What python itself would read otherwise: a script `tests`, python's
     // own `-v`, a module named `slow`.
-    for line in ["tests -m pytest", "-v -m pytest tests", "pytest -m slow", "-m slow pytest"] {
+    for line in [
+        "tests -m pytest",
+        "-v -m pytest tests",
+        "pytest -m slow",
+        "-m slow pytest",
+    ] {
         assert_eq!(meaning(&pytest, line), None, "{line}");
     }
 }

@@ -93,7 +93,13 @@ pub(super) fn match_declarations(
         .chain([None])
         .chain(rest.map(Some));
     let cwd = state.working_directory(context);
-    let project = context.cwd.map(super::directory::project_of);
+    // Working in the home directory (or above it) is working in no
+    // project: a write there changes the user's own files.
+    let home = context.home;
+    let project = context
+        .cwd
+        .map(super::directory::project_of)
+        .filter(|project| !paths::is_home_or_above(&project.to_string_lossy(), None, home));
     let mut allowed: Option<Best> = None;
     let mut refusal: Option<Segment> = None;
     let mut closest: Option<(Closeness, Rc<Declaration>)> = None;
@@ -120,7 +126,7 @@ pub(super) fn match_declarations(
             declared.push(name.to_owned());
             continue;
         }
-        match match_one(&declaration, argv, context.aigent, cwd, project.as_deref()) {
+        match match_one(&declaration, argv, context, cwd, project.as_deref()) {
             One::Allowed {
                 segment,
                 route,
@@ -151,7 +157,7 @@ pub(super) fn match_declarations(
     if let Some((segment, route, declaration, arguments)) = allowed {
         // Anywhere inside the project is the same repository.
         let repository = cwd.or(context.cwd.filter(|_| state.outside_project().is_none()));
-        if let Some(asked) = runs_git_hooks(key, &declaration, &segment, repository) {
+        if let Some(asked) = runs_git_hooks(key, &declaration, &segment, repository, context.home) {
             return Matched::Refused(asked);
         }
         return Matched::Allowed {
@@ -381,10 +387,11 @@ fn exact_closeness(declaration: &Declaration, argv: &[&str]) -> Closeness {
 fn match_one(
     declaration: &Declaration,
     argv: &[&str],
-    aigent: Option<&AigentSelf>,
+    context: &Context<'_>,
     cwd: Option<&Path>,
     project: Option<&Path>,
 ) -> One {
+    let aigent = context.aigent;
     let (candidates, grammar) = match candidates(declaration, argv) {
         Ok(found) => found,
         Err(closeness) => return One::NoShape(closeness),
@@ -469,7 +476,9 @@ fn match_one(
             });
             continue;
         }
-        if let Some(secret) = path_values(declaration, &validated).find(|path| paths::looks_secret(path)) {
+        if let Some(secret) =
+            path_values(declaration, &validated).find(|path| paths::looks_secret(path))
+        {
             let mut segment = Segment::new(
                 quote(&redacted_words),
                 Verdict::Ask,
@@ -480,10 +489,10 @@ fn match_one(
             refusal = Some(segment);
             continue;
         }
-        let home = std::env::var("HOME").ok();
+        let home = context.home;
         if declaration.class() != CommandClass::Reads
             && let Some(target) = path_values(declaration, &validated)
-                .find(|value| paths::is_home_or_above(value, cwd, home.as_deref()))
+                .find(|value| paths::is_home_or_above(value, cwd, home))
         {
             let mut segment = Segment::new(
                 quote(&redacted_words),
@@ -497,7 +506,7 @@ fn match_one(
         }
         if declaration.class() != CommandClass::Reads
             && let Some(target) = path_values(declaration, &validated)
-                .find(|value| paths::in_home_outside(value, cwd, home.as_deref(), project))
+                .find(|value| paths::in_home_outside(value, cwd, home, project))
         {
             let mut segment = Segment::new(
                 quote(&redacted_words),
@@ -583,6 +592,7 @@ fn runs_git_hooks(
     declaration: &Declaration,
     segment: &Segment,
     cwd: Option<&Path>,
+    home: Option<&str>,
 ) -> Option<Segment> {
     if key != "git" || segment.verdict != Verdict::Allow {
         return None;
@@ -599,17 +609,21 @@ fn runs_git_hooks(
     if !git_dir::runs_hooks(subcommand) {
         return None;
     }
-    let home = std::env::var_os("HOME").map(PathBuf::from);
     let message = match cwd {
         Some(cwd) => {
-            let hook = git_dir::installed_hook(cwd, home.as_deref())?;
+            let hook = git_dir::installed_hook(cwd, home.map(Path::new))?;
             git_dir::hooks_message(subcommand, &hook)
         }
         None => format!(
             "`git {subcommand}` runs the repository's hooks, if it has any, and the directory it would run in is not known (a `cd` earlier in the line); the person decides"
         ),
     };
-    let mut asked = Segment::new(segment.shown.clone(), Verdict::Ask, git_dir::HOOKS_RULE, message);
+    let mut asked = Segment::new(
+        segment.shown.clone(),
+        Verdict::Ask,
+        git_dir::HOOKS_RULE,
+        message,
+    );
     asked.declaration = segment.declaration.clone();
     asked.redacted = segment.redacted;
     Some(asked)

@@ -231,7 +231,12 @@ mod tests {
         ] {
             assert!(writes_into_git_dir(target, None), "{target}");
         }
-        for target in ["src/main.rs", ".github/workflows/ci.yml", ".gitignore", "git/x"] {
+        for target in [
+            "src/main.rs",
+            ".github/workflows/ci.yml",
+            ".gitignore",
+            "git/x",
+        ] {
             assert!(!writes_into_git_dir(target, None), "{target}");
         }
     }
@@ -241,7 +246,10 @@ mod tests {
         let project = tempfile::tempdir().unwrap();
         let root = project.path();
         std::fs::create_dir_all(root.join(".git/hooks")).unwrap();
-        assert!(writes_into_git_dir("hooks/pre-commit", Some(&root.join(".git"))));
+        assert!(writes_into_git_dir(
+            "hooks/pre-commit",
+            Some(&root.join(".git"))
+        ));
         std::os::unix::fs::symlink(root.join(".git/hooks"), root.join("h")).unwrap();
         assert!(writes_into_git_dir("h/pre-commit", Some(root)));
         assert!(!writes_into_git_dir("src/new.rs", Some(root)));
@@ -284,7 +292,10 @@ mod tests {
         .unwrap();
         assert_eq!(installed_hook(root, Some(home.path())), None);
         executable(&own.join("pre-push"));
-        assert_eq!(installed_hook(root, Some(home.path())), Some(own.join("pre-push")));
+        assert_eq!(
+            installed_hook(root, Some(home.path())),
+            Some(own.join("pre-push"))
+        );
     }
 
     #[test]

@@ -122,6 +122,9 @@ pub struct Context<'a> {
     /// This aigent, so that `aigent run NAME ...` against the same registry
     /// (the form the hook's own reasons suggest) is recognised.
     pub aigent: Option<&'a AigentSelf>,
+    /// The agent's home directory (`$HOME` of the shell that runs the
+    /// line): what `~` stands for, and where nothing is changed unasked.
+    pub home: Option<&'a str>,
 }
 
 /// This aigent's binary and the registry directory the hook was given.
@@ -408,6 +411,18 @@ impl LineRoute {
     }
 }
 
+/// The words of `command` as the hook judges them: its static words, with
+/// a brace list and a leading `~` written out (with `home`) as bash does;
+/// `None` when a word stays unknown. For tests that hold the hook's
+/// reading against what bash runs.
+pub fn judged_words(command: &SimpleCommand, home: Option<&str>) -> Option<Vec<String>> {
+    let expanded = paths::expanded(command, home);
+    let command = expanded.as_ref().unwrap_or(command);
+    command
+        .argv()
+        .map(|argv| argv.into_iter().map(str::to_owned).collect())
+}
+
 fn cut(text: &str) -> String {
     if text.chars().count() <= MAX_SHOWN_CHARS {
         return text.to_owned();
@@ -627,8 +642,7 @@ fn judge_command(
     context: &Context<'_>,
     state: &LineState,
 ) -> (Segment, Option<Vec<String>>) {
-    let home = std::env::var("HOME").ok();
-    if let Some(expanded) = paths::expanded(command, home.as_deref()) {
+    if let Some(expanded) = paths::expanded(command, context.home) {
         // `~/x` and `src/{a,b}` are judged as the words bash makes of
         // them, shown as written.
         let (mut segment, route) = judge_command(&expanded, functions, context, state);
@@ -636,6 +650,24 @@ fn judge_command(
             segment.shown = cut(&command.source);
         }
         return (segment, route);
+    }
+    if let Some(inner) = sudo_inner(command) {
+        // What `sudo` runs is judged as if it stood alone; as root it is
+        // the person's to allow, and what is refused alone stays refused.
+        let (mut segment, _) = judge_command(&inner, functions, context, state);
+        if segment.verdict != Verdict::Deny {
+            segment.verdict = Verdict::Ask;
+            segment.rule = "sudo";
+            segment.message = format!(
+                "runs `{}` as another user (root, unless `-u` says otherwise); the person decides",
+                cut(&inner.source)
+            );
+            segment.confine = false;
+        }
+        if !segment.redacted {
+            segment.shown = cut(&command.source);
+        }
+        return (segment, None);
     }
     if let Some(inner) = timeout_inner(command) {
         // `timeout` runs the rest of its words as a command, which is
@@ -693,6 +725,51 @@ fn declared_with_sensitive_values(program: &str, context: &Context<'_>, state: &
                     .iter()
                     .any(|parameter| parameter.sensitive)
         })
+}
+
+/// The command `sudo [-u USER] [-g GROUP] [-n] [-H] [--] COMMAND...` runs,
+/// when every word is static; `None` for any other option (`-s` and `-i`
+/// start a shell, `-E` keeps the caller's environment), an assignment, or
+/// no command.
+fn sudo_inner(command: &SimpleCommand) -> Option<SimpleCommand> {
+    let argv = command.argv()?;
+    let (&"sudo", rest) = argv.split_first()? else {
+        return None;
+    };
+    let is_name = |word: &str| {
+        !word.is_empty()
+            && word.len() <= 32
+            && word
+                .bytes()
+                .all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'-' | b'.'))
+    };
+    let mut at = 0;
+    while let Some(&word) = rest.get(at) {
+        match word {
+            "-n" | "--non-interactive" | "-H" | "--set-home" => at += 1,
+            "-u" | "--user" | "-g" | "--group"
+                if rest.get(at + 1).is_some_and(|value| is_name(value)) =>
+            {
+                at += 2;
+            }
+            "--" => {
+                at += 1;
+                break;
+            }
+            _ if word.starts_with('-') || word.contains('=') => return None,
+            _ => break,
+        }
+    }
+    if at >= rest.len() {
+        return None;
+    }
+    let skip = 1 + at;
+    Some(SimpleCommand {
+        source: quote(&argv[skip..]),
+        words: command.words[skip..].to_vec(),
+        words_span: None,
+        ..command.clone()
+    })
 }
 
 /// The command `timeout [OPTION]... DURATION COMMAND...` runs, when every
@@ -765,9 +842,10 @@ fn judge_command_words(
     // A quoted `"$(…)"` may stand where a declaration takes any text
     // (`opaque`); any other word that is not static refuses the command.
     let dynamic = first_dynamic(command);
+    let printed = dynamic.and_then(|_| opaque::printed_words(command));
     let opaque_positions = match dynamic {
         None => Vec::new(),
-        Some((word, why)) => match opaque::opaque_positions(command) {
+        Some((word, why)) => match opaque::opaque_positions(command).or_else(|| printed.clone()) {
             Some(positions) => positions,
             None => return (not_static_segment(source, word, why, context), None),
         },
@@ -936,10 +1014,16 @@ fn judge_command_words(
     if let Some(redirect) = redirect {
         segment = stricter(segment, redirect);
     }
-    if let Some((word, why)) = dynamic {
-        // Only a declaration that takes the word as text lets it through.
+    if let Some((word, why)) = dynamic
+        && !(printed.is_some() && segment.rule == "allowed_program")
+    {
+        // Only a declaration that takes the word as text lets it through,
+        // or `echo`, which only prints it.
         let refusal = not_static_segment(source, word, why, context);
         return (stricter(refusal, segment), None);
+    }
+    if printed.is_some() {
+        segment.shown = source;
     }
     (segment, None)
 }

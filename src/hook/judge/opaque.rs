@@ -47,6 +47,43 @@ pub(super) fn opaque_positions(command: &SimpleCommand) -> Option<Vec<usize>> {
     (!positions.is_empty()).then_some(positions)
 }
 
+/// The positions of `echo`'s words that are not static, when nothing else
+/// of the command is: `echo` prints its words and does nothing else with
+/// them (whatever they turn out to be, an option of echo's only changes
+/// how it prints), and the commands in them are judged as segments of
+/// their own (`echo "built at $(date)"`). `None` for another program, or
+/// any other expansion (a brace expansion can make more words than
+/// memory holds).
+pub(super) fn printed_words(command: &SimpleCommand) -> Option<Vec<usize>> {
+    let static_around = command
+        .assignments
+        .iter()
+        .map(|assignment| &assignment.value)
+        .chain(command.redirects.iter().map(|redirect| &redirect.target))
+        .all(|word| word.as_static().is_some());
+    if !static_around || command.words.first()?.as_static() != Some("echo") {
+        return None;
+    }
+    let mut positions = Vec::new();
+    for (position, word) in command.words.iter().enumerate().skip(1) {
+        if let Word::Dynamic { source, why } = word {
+            // Only what the line's own commands and variables give: a brace
+            // expansion can make more words than memory holds
+            // (`{1..100000000}`), so one anywhere in the word refuses it.
+            let braces = source.replace("${", "").contains('{');
+            if !matches!(
+                why,
+                NotStatic::CommandSubstitution | NotStatic::ParameterExpansion
+            ) || braces
+            {
+                return None;
+            }
+            positions.push(position);
+        }
+    }
+    (!positions.is_empty()).then_some(positions)
+}
+
 /// Whether a match of `argv` (stand-ins at `positions`) under
 /// `declaration` holds whatever text the stand-ins turn out to be: the
 /// segment is allowed and not confined (a rewrite into `aigent run` would

@@ -34,7 +34,10 @@ pub(super) fn expanded(command: &SimpleCommand, home: Option<&str>) -> Option<Si
                 }
                 _ => Some(text),
             })
-            .map(|text| text.filter(|text| is_plain(text)).map(|text| Word::Static { text }))
+            .map(|text| {
+                text.filter(|text| is_plain(text))
+                    .map(|text| Word::Static { text })
+            })
             .collect()
     };
     let mut expanded = command.clone();
@@ -110,7 +113,10 @@ fn is_plain(text: &str) -> bool {
     !text.is_empty()
         && text.chars().all(|ch| {
             ch.is_alphanumeric()
-                || matches!(ch, '/' | '.' | '_' | '-' | '+' | '@' | ',' | '%' | ':' | '=' | '#')
+                || matches!(
+                    ch,
+                    '/' | '.' | '_' | '-' | '+' | '@' | ',' | '%' | ':' | '=' | '#'
+                )
         })
 }
 
@@ -204,27 +210,32 @@ pub(super) fn looks_secret(path: &str) -> bool {
         .components()
         .filter_map(|component| component.as_os_str().to_str())
         .collect();
-    if names
-        .iter()
-        .any(|name| SECRET_DIRECTORIES.iter().any(|dir| name.eq_ignore_ascii_case(dir)))
-    {
+    if names.iter().any(|name| {
+        SECRET_DIRECTORIES
+            .iter()
+            .any(|dir| name.eq_ignore_ascii_case(dir))
+    }) {
         return true;
     }
     let Some(file) = names.last().map(|name| name.to_ascii_lowercase()) else {
         return false;
     };
     let parent = names.len().checked_sub(2).map(|at| names[at]);
-    if TEMPLATE_SUFFIXES.iter().any(|suffix| file.ends_with(suffix)) {
+    if TEMPLATE_SUFFIXES
+        .iter()
+        .any(|suffix| file.ends_with(suffix))
+    {
         return false;
     }
     SECRET_FILES.contains(&file.as_str())
         || file.starts_with(".env.")
-        || file
-            .rsplit_once('.')
-            .is_some_and(|(stem, extension)| !stem.is_empty() && SECRET_EXTENSIONS.contains(&extension))
+        || file.rsplit_once('.').is_some_and(|(stem, extension)| {
+            !stem.is_empty() && SECRET_EXTENSIONS.contains(&extension)
+        })
         || (file == "config" && parent.is_some_and(|parent| parent.eq_ignore_ascii_case(".kube")))
         || (file == "hosts.yml" && parent == Some("gh"))
-        || (file == "config.json" && parent.is_some_and(|parent| parent.eq_ignore_ascii_case(".docker")))
+        || (file == "config.json"
+            && parent.is_some_and(|parent| parent.eq_ignore_ascii_case(".docker")))
 }
 
 /// The reason given for a file that looks like it holds secrets.
@@ -275,7 +286,13 @@ mod tests {
     #[test]
     fn the_home_directory_and_above_are_found() {
         let home = Some("/tmp/aigent-test-home/ada");
-        for target in ["/tmp/aigent-test-home/ada", "/tmp/aigent-test-home/ada/", "/tmp", "/", "ada"] {
+        for target in [
+            "/tmp/aigent-test-home/ada",
+            "/tmp/aigent-test-home/ada/",
+            "/tmp",
+            "/",
+            "ada",
+        ] {
             assert!(
                 is_home_or_above(target, Some(Path::new("/tmp/aigent-test-home")), home),
                 "{target}"
@@ -292,7 +309,8 @@ mod tests {
     #[test]
     fn a_leading_tilde_and_brace_lists_are_written_out() {
         let script =
-            parse("ls -la ~/.local/state ~ '~/x' ~root ~/{a,b} src/{x,y}.rs a{1..3} > ~/out").unwrap();
+            parse("ls -la ~/.local/state ~ '~/x' ~root ~/{a,b} src/{x,y}.rs a{1..3} > ~/out")
+                .unwrap();
         let command = &script.commands[0];
         let expanded = expanded(command, Some("/home/ada")).unwrap();
         let texts: Vec<Option<&str>> = expanded.words.iter().map(Word::as_static).collect();
@@ -312,10 +330,16 @@ mod tests {
                 None,
             ]
         );
-        assert_eq!(expanded.redirects[0].target.as_static(), Some("/home/ada/out"));
+        assert_eq!(
+            expanded.redirects[0].target.as_static(),
+            Some("/home/ada/out")
+        );
         let no_home = super::expanded(command, Some("relative")).unwrap();
         assert_eq!(no_home.words[2].as_static(), None);
         assert_eq!(brace_words("{a,{b,c}}"), None);
-        assert_eq!(brace_words("x{,y}"), Some(vec!["x".to_owned(), "xy".to_owned()]));
+        assert_eq!(
+            brace_words("x{,y}"),
+            Some(vec!["x".to_owned(), "xy".to_owned()])
+        );
     }
 }

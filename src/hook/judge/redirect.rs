@@ -98,12 +98,19 @@ fn inside_project(target: &str, context: &Context<'_>, state: &LineState) -> boo
         return false;
     };
     let below = |root: &Path| real.starts_with(root) && real != root;
+    // The home directory is elsewhere, even where it is itself in `/tmp`,
+    // and working in it (or above it) is working in no project.
+    let home = context.home;
     let in_project = !target.is_absolute()
         && state.outside_project().is_none()
-        && context
-            .cwd
-            .is_some_and(|start| below(&super::directory::project_of(start)));
-    in_project || temporary_roots().iter().any(|root| below(root))
+        && context.cwd.is_some_and(|start| {
+            let project = super::directory::project_of(start);
+            !super::paths::is_home_or_above(&project.to_string_lossy(), None, home)
+                && below(&project)
+        });
+    let in_temporary = temporary_roots().iter().any(|root| below(root))
+        && !super::paths::in_home_outside(&real.to_string_lossy(), None, home, None);
+    in_project || in_temporary
 }
 
 /// The temporary directories, with their links followed.

@@ -71,6 +71,7 @@ pub fn run(args: &ExplainArgs, ctx: &Context) -> Result<Outcome, CliError> {
     let index = registry.program_index(cache_dir().as_deref())?;
     let which = which_on(std::env::var_os("PATH"));
     let aigent_self = aigent_self(ctx);
+    let home = std::env::var("HOME").ok();
     let context = JudgeContext {
         registry: &registry,
         index: &index,
@@ -78,6 +79,7 @@ pub fn run(args: &ExplainArgs, ctx: &Context) -> Result<Outcome, CliError> {
         which: &which,
         cwd: cwd.as_deref(),
         aigent: aigent_self.as_ref(),
+        home: home.as_deref(),
     };
     let judgement = judge(&args.command, &context);
     let told = reason(&judgement);

@@ -221,6 +221,7 @@ pub fn run(args: &LearnArgs, ctx: &Context) -> Result<Outcome, CliError> {
                 let settings = Settings::load(&hook_registry)
                     .map_err(|error| CliError::of(ErrorCode::InvalidSettings, error.to_string()))?;
                 let index = hook_registry.program_index(cache_dir().as_deref())?;
+                let home = std::env::var("HOME").ok();
                 let context = JudgeContext {
                     registry: &hook_registry,
                     index: &index,
@@ -228,6 +229,7 @@ pub fn run(args: &LearnArgs, ctx: &Context) -> Result<Outcome, CliError> {
                     which: &which,
                     cwd: cwd.as_deref(),
                     aigent: None,
+                    home: home.as_deref(),
                 };
                 let (found, admitted) = sources::from_claude_settings(&text, &seen, &context)
                     .map_err(|err| {
