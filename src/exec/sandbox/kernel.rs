@@ -77,7 +77,7 @@ impl Support {
 
 #[cfg(target_os = "linux")]
 fn probe() -> Support {
-    let seccomp = super::linux::seccomp_arch().is_some() && seccomp_filter_available();
+    let seccomp = seccomp_arch().is_some() && seccomp_filter_available();
     let root = rustix::process::geteuid().is_root();
     let view = view_support(root);
     let processes = if root {
@@ -111,6 +111,12 @@ fn probe() -> Support {
         view: ViewSupport::Unavailable(NOT_LINUX),
         processes: ProcessSupport::Unavailable("not on Linux"),
     }
+}
+
+/// The seccomp architecture of this build, when seccompiler knows it.
+#[cfg(target_os = "linux")]
+pub fn seccomp_arch() -> Option<seccompiler::TargetArch> {
+    seccompiler::TargetArch::try_from(std::env::consts::ARCH).ok()
 }
 
 /// Whether the child can make its read-only view, judged without trying:

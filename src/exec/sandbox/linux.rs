@@ -1,6 +1,6 @@
-//! The kernel's side: the Landlock ruleset and the seccomp filters, built
-//! by aigent, and what the child enters with them ([`Enforcer`], spawned by
-//! [`super::child`]).
+//! The kernel's side: the Landlock ruleset, the read-only view's binds and
+//! the seccomp filters, built by aigent for the child to enter
+//! ([`super::enforcer`]).
 
 use std::collections::BTreeMap;
 use std::ffi::CString;
@@ -15,95 +15,12 @@ use landlock::{
 };
 use seccompiler::{
     BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
-    SeccompRule, TargetArch,
+    SeccompRule,
 };
 
-use super::child::{self, Bind, Program, Spawned, Stdio, View};
+use super::child::Bind;
 use super::resolve::{Access as GrantAccess, Grant, Resolved};
 use crate::contract::sandbox::Network;
-
-/// Everything a child enters, ready for the spawn: the ruleset, the
-/// filters, the view, the limits. Owned by the spawn.
-pub struct Enforcer {
-    entry: child::Entry,
-    filters: Arc<FilterSet>,
-    key: FilterKey,
-}
-
-impl std::fmt::Debug for Enforcer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Enforcer")
-            .field("landlock", &self.entry.ruleset.is_some())
-            .field("view", &self.entry.view.is_some())
-            .field("limits", &self.entry.limits.len())
-            .field("key", &self.key)
-            .finish_non_exhaustive()
-    }
-}
-
-/// The parts of an [`Enforcer`], as `prepare` finds them.
-pub struct Parts {
-    pub ruleset: Option<OwnedFd>,
-    pub filters: Option<(Arc<FilterSet>, FilterKey)>,
-    pub view: Option<View>,
-    pub limits: Vec<(libc::c_int, u64)>,
-    pub cgroup: Option<OwnedFd>,
-    pub pass_fds: Vec<RawFd>,
-}
-
-impl Enforcer {
-    pub fn new(parts: Parts) -> Self {
-        let (filters, key) = parts.filters.unwrap_or_else(|| {
-            (
-                Arc::new(FilterSet::default()),
-                FilterKey {
-                    network: NetClass::Unrestricted,
-                    unix: true,
-                },
-            )
-        });
-        Self {
-            entry: child::Entry {
-                ruleset: parts.ruleset,
-                filters: Vec::new(),
-                view: parts.view,
-                limits: parts.limits,
-                cgroup: parts.cgroup,
-                pass_fds: parts.pass_fds,
-                last_cap: super::kernel::last_capability(),
-                new_session: true,
-            },
-            filters,
-            key,
-        }
-    }
-
-    /// Whether a server's spawning thread, which holds the filters already,
-    /// spawns the child.
-    pub fn is_ready(&self) -> bool {
-        super::ready::spawner_for(self.key).is_some() && !self.filters.base.is_empty()
-    }
-
-    /// Spawns `program` with `stdio`, the child entering everything on its
-    /// way to exec (see [`super::child`]). A server's spawning thread has
-    /// loaded the large filter once ([`super::ready`]); the child then
-    /// loads only the late one, which forbids what its own way to exec
-    /// needed (namespaces, mounts, a new session).
-    pub fn spawn(mut self, program: Program, stdio: Stdio) -> io::Result<Spawned> {
-        if !self.filters.base.is_empty()
-            && let Some(spawner) = super::ready::spawner_for(self.key)
-        {
-            self.entry.filters = vec![Arc::clone(&self.filters.late)];
-            return spawner.spawn(program, self.entry, stdio);
-        }
-        self.entry.filters = [&self.filters.combined, &self.filters.clone3]
-            .into_iter()
-            .filter(|filter| !filter.is_empty())
-            .cloned()
-            .collect();
-        child::spawn(&program, &self.entry, &stdio)
-    }
-}
 
 const READ: [AccessFs; 3] = [AccessFs::Execute, AccessFs::ReadFile, AccessFs::ReadDir];
 /// Beside reading: `ioctl` on devices below the grant (ABI 5), and
@@ -343,11 +260,6 @@ pub fn working_directory() -> Option<Bind> {
     })
 }
 
-/// The seccomp architecture of this build, when seccompiler knows it.
-pub fn seccomp_arch() -> Option<TargetArch> {
-    TargetArch::try_from(std::env::consts::ARCH).ok()
-}
-
 /// System calls no declared command needs, which open the way out of a
 /// sandbox or into the kernel, and which no capability guards (so the
 /// filter is what stops them): tracing other processes, the kernel
@@ -503,7 +415,7 @@ pub fn filters(key: FilterKey) -> Result<Arc<FilterSet>, String> {
 type Rules = BTreeMap<i64, Vec<SeccompRule>>;
 
 fn compile(key: FilterKey) -> Result<FilterSet, String> {
-    let arch = seccomp_arch().ok_or_else(|| {
+    let arch = super::kernel::seccomp_arch().ok_or_else(|| {
         format!(
             "seccomp filters are not built for {}",
             std::env::consts::ARCH
