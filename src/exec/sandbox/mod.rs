@@ -374,10 +374,7 @@ impl Drop for Prepared {
     fn drop(&mut self) {
         #[cfg(target_os = "linux")]
         {
-            if let Some(tmp) = self.tmp.take() {
-                ready::remove(tmp);
-            }
-            drop(self.cgroup.take());
+            ready::remove((self.tmp.take(), self.cgroup.take()));
             if let Some(refill) = self.refill.take() {
                 ready::refill(refill);
             }
