@@ -11,17 +11,25 @@
 # aigent and its child, from wait4) over interleaved runs as well.
 #
 #   scripts/bench-sandbox.sh [RUNS]        (default 500 runs per case)
+#   AIGENT_BENCH_BIN=/path/to/aigent scripts/bench-sandbox.sh [RUNS]
 #
 # Each round runs every case once, in turn, so that load from other
 # processes falls on all of them alike; each run is timed on its own with
 # bash's $EPOCHREALTIME, and the script prints the median, the 10th and
-# 90th percentiles, and the median overhead of each sandboxed case.
+# 90th percentiles, the difference of the medians, and the median (with
+# the 25th and 75th percentiles) of each round's own difference, sandboxed
+# minus off, which a machine whose load drifts during the run moves less.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 runs="${1:-500}"
-cargo build --release --quiet
-bin="${CARGO_TARGET_DIR:-$PWD/target}/release/aigent"
+# AIGENT_BENCH_BIN: another build to time (an older one, side by side).
+if [ -n "${AIGENT_BENCH_BIN:-}" ]; then
+  bin="$AIGENT_BENCH_BIN"
+else
+  cargo build --release --quiet
+  bin="${CARGO_TARGET_DIR:-$PWD/target}/release/aigent"
+fi
 true_bin="$(command -v true)"
 case "$true_bin" in /*) ;; *) true_bin=/bin/true ;; esac
 
@@ -93,5 +101,14 @@ for ((c = 0; c < cases; c++)); do
   printf '%-45s %9s %9s %9s\n' "${names[c]}" "$(percentile "$c" 10)" "${median[c]}" "$(percentile "$c" 90)"
 done
 overhead() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a - b }'; }
+# Each round's sandboxed time minus the same round's time off: p25, median, p75.
+paired() {
+  paste <(tr ' ' '\n' <<<"${samples[$1]}" | grep -v '^$') \
+    <(tr ' ' '\n' <<<"${samples[$2]}" | grep -v '^$') |
+    awk '{ print $1 - $2 }' | sort -n |
+    awk '{ v[NR] = $1 } END { printf "%.3f / %.3f / %.3f", v[int((NR - 1) * 0.25) + 1] / 1000, v[int((NR - 1) * 0.5) + 1] / 1000, v[int((NR - 1) * 0.75) + 1] / 1000 }'
+}
 printf '\nmedian sandbox overhead per spawn, defaults (noop):      %s ms\n' "$(overhead "${median[1]}" "${median[0]}")"
 printf 'median sandbox overhead per spawn, confined reads + TCP: %s ms\n' "$(overhead "${median[3]}" "${median[2]}")"
+printf 'paired per round (p25 / median / p75), noop:             %s ms\n' "$(paired 1 0)"
+printf 'paired per round (p25 / median / p75), confined:         %s ms\n' "$(paired 3 2)"

@@ -187,6 +187,42 @@ fn writes_stay_inside_the_grants() {
     );
 }
 
+/// A one-shot run's `$TMP` (and, for root, its pids cgroup) is removed by a
+/// thread of its own while aigent writes the outcome, and still before
+/// aigent exits: nothing is left behind.
+#[test]
+fn a_one_shot_run_leaves_no_tmp_behind() {
+    if !kernel_ready() {
+        return;
+    }
+    let sandbox = Sandbox::new();
+    setup(&sandbox, "none");
+    std::fs::create_dir_all(sandbox.join("tmp")).unwrap();
+    for _ in 0..3 {
+        let mut cmd = sandbox.cmd();
+        cmd.env("TMPDIR", sandbox.join("tmp"))
+            .arg("--commands")
+            .arg(sandbox.join("commands"))
+            .args(["--format", "json", "run", "--sandbox", "require", "probe"])
+            .args(["--action", "write", "--target", "out/new.txt"]);
+        allowed(&Run::of(&mut cmd), "written");
+        assert_eq!(left_in_tmp(&sandbox), Vec::<String>::new());
+    }
+    // Each run had its `$TMP` there.
+    let tmp = sandbox.join("tmp").canonicalize().unwrap();
+    let (log, executed) = executed_records(&sandbox);
+    assert_eq!(executed.len(), 3, "{log}");
+    for record in executed {
+        let path = record["sandbox"]["write"]
+            .as_array()
+            .and_then(|grants| grants.iter().find(|grant| grant["grant"] == "$TMP"))
+            .and_then(|grant| grant["path"].as_str())
+            .map(std::path::PathBuf::from)
+            .unwrap_or_default();
+        assert!(path.starts_with(&tmp), "{record}");
+    }
+}
+
 #[test]
 fn home_secrets_are_unreadable_whatever_the_path() {
     if !kernel_ready() {

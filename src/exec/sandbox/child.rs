@@ -31,7 +31,7 @@
 //! into memory the parent reads once the clone returns; the child then
 //! exits and nothing of the program has run.
 
-use std::ffi::{CString, OsStr, c_char, c_int, c_void};
+use std::ffi::{CStr, CString, OsStr, c_char, c_int, c_void};
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
@@ -584,14 +584,14 @@ fn reset_signal_handlers() {
     }
 }
 
-fn write_file(path: &CString, text: &CString) -> Result<(), c_int> {
+fn write_file(path: &CStr, text: &CStr) -> Result<(), c_int> {
     // SAFETY: opens a NUL-terminated path; writes from a live CString.
     unsafe {
         let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
         if fd < 0 {
             return Err(errno());
         }
-        let bytes = text.as_bytes();
+        let bytes = text.to_bytes();
         let written = libc::write(fd, bytes.as_ptr().cast(), bytes.len());
         let error = errno();
         libc::close(fd);
@@ -619,12 +619,10 @@ fn enter_view(view: &View, report: &Report) {
         if unsafe { libc::unshare(libc::CLONE_NEWUSER) } < 0 {
             return optional(Step::UserNamespace, errno());
         }
-        let mapped = write_file(
-            &CString::from(c"/proc/self/setgroups"),
-            &CString::from(c"deny"),
-        )
-        .and_then(|()| write_file(&CString::from(c"/proc/self/uid_map"), uid_map))
-        .and_then(|()| write_file(&CString::from(c"/proc/self/gid_map"), gid_map));
+        // Static paths: the child allocates nothing.
+        let mapped = write_file(c"/proc/self/setgroups", c"deny")
+            .and_then(|()| write_file(c"/proc/self/uid_map", uid_map))
+            .and_then(|()| write_file(c"/proc/self/gid_map", gid_map));
         if let Err(errno) = mapped {
             // A user namespace without a mapping is harmless but useless;
             // the child is past the point where it could leave it.

@@ -77,7 +77,7 @@ impl Support {
 
 #[cfg(target_os = "linux")]
 fn probe() -> Support {
-    let seccomp = super::linux::seccomp_arch().is_some() && seccomp_filter_available();
+    let seccomp = seccomp_arch().is_some() && seccomp_filter_available();
     let root = rustix::process::geteuid().is_root();
     let view = view_support(root);
     let processes = if root {
@@ -111,6 +111,12 @@ fn probe() -> Support {
         view: ViewSupport::Unavailable(NOT_LINUX),
         processes: ProcessSupport::Unavailable("not on Linux"),
     }
+}
+
+/// The seccomp architecture of this build, when seccompiler knows it.
+#[cfg(target_os = "linux")]
+pub fn seccomp_arch() -> Option<seccompiler::TargetArch> {
+    seccompiler::TargetArch::try_from(std::env::consts::ARCH).ok()
 }
 
 /// Whether the child can make its read-only view, judged without trying:
@@ -171,11 +177,17 @@ fn kernel_at_least(major: u32, minor: u32) -> bool {
     found >= (major, minor)
 }
 
-/// A field of `/proc/self/status`.
+/// A field of `/proc/self/status`, as the process's first question found
+/// it: the file is read once (the kernel writes all of it for each read),
+/// and the fields asked (the main thread's seccomp mode, its effective
+/// capabilities) do not change while aigent runs: only a server's
+/// spawning threads load filters, and aigent never gains a capability.
 #[cfg(target_os = "linux")]
 fn status_field(name: &str) -> Option<String> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    status
+    static STATUS: OnceLock<Option<String>> = OnceLock::new();
+    STATUS
+        .get_or_init(|| std::fs::read_to_string("/proc/self/status").ok())
+        .as_deref()?
         .lines()
         .find_map(|line| line.strip_prefix(name))
         .map(|value| value.trim().to_owned())

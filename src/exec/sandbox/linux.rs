@@ -1,6 +1,6 @@
-//! The kernel's side: the Landlock ruleset and the seccomp filters, built
-//! by aigent, and what the child enters with them ([`Enforcer`], spawned by
-//! [`super::child`]).
+//! The kernel's side: the Landlock ruleset, the read-only view's binds and
+//! the seccomp filters, built by aigent for the child to enter
+//! ([`super::enforcer`]).
 
 use std::collections::BTreeMap;
 use std::ffi::CString;
@@ -15,95 +15,12 @@ use landlock::{
 };
 use seccompiler::{
     BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
-    SeccompRule, TargetArch,
+    SeccompRule,
 };
 
-use super::child::{self, Bind, Program, Spawned, Stdio, View};
+use super::child::Bind;
 use super::resolve::{Access as GrantAccess, Grant, Resolved};
 use crate::contract::sandbox::Network;
-
-/// Everything a child enters, ready for the spawn: the ruleset, the
-/// filters, the view, the limits. Owned by the spawn.
-pub struct Enforcer {
-    entry: child::Entry,
-    filters: Arc<FilterSet>,
-    key: FilterKey,
-}
-
-impl std::fmt::Debug for Enforcer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Enforcer")
-            .field("landlock", &self.entry.ruleset.is_some())
-            .field("view", &self.entry.view.is_some())
-            .field("limits", &self.entry.limits.len())
-            .field("key", &self.key)
-            .finish_non_exhaustive()
-    }
-}
-
-/// The parts of an [`Enforcer`], as `prepare` finds them.
-pub struct Parts {
-    pub ruleset: Option<OwnedFd>,
-    pub filters: Option<(Arc<FilterSet>, FilterKey)>,
-    pub view: Option<View>,
-    pub limits: Vec<(libc::c_int, u64)>,
-    pub cgroup: Option<OwnedFd>,
-    pub pass_fds: Vec<RawFd>,
-}
-
-impl Enforcer {
-    pub fn new(parts: Parts) -> Self {
-        let (filters, key) = parts.filters.unwrap_or_else(|| {
-            (
-                Arc::new(FilterSet::default()),
-                FilterKey {
-                    network: NetClass::Unrestricted,
-                    unix: true,
-                },
-            )
-        });
-        Self {
-            entry: child::Entry {
-                ruleset: parts.ruleset,
-                filters: Vec::new(),
-                view: parts.view,
-                limits: parts.limits,
-                cgroup: parts.cgroup,
-                pass_fds: parts.pass_fds,
-                last_cap: super::kernel::last_capability(),
-                new_session: true,
-            },
-            filters,
-            key,
-        }
-    }
-
-    /// Whether a server's spawning thread, which holds the filters already,
-    /// spawns the child.
-    pub fn is_ready(&self) -> bool {
-        super::ready::spawner_for(self.key).is_some() && !self.filters.base.is_empty()
-    }
-
-    /// Spawns `program` with `stdio`, the child entering everything on its
-    /// way to exec (see [`super::child`]). A server's spawning thread has
-    /// loaded the large filter once ([`super::ready`]); the child then
-    /// loads only the late one, which forbids what its own way to exec
-    /// needed (namespaces, mounts, a new session).
-    pub fn spawn(mut self, program: Program, stdio: Stdio) -> io::Result<Spawned> {
-        if !self.filters.base.is_empty()
-            && let Some(spawner) = super::ready::spawner_for(self.key)
-        {
-            self.entry.filters = vec![Arc::clone(&self.filters.late)];
-            return spawner.spawn(program, self.entry, stdio);
-        }
-        self.entry.filters = [&self.filters.combined, &self.filters.clone3]
-            .into_iter()
-            .filter(|filter| !filter.is_empty())
-            .cloned()
-            .collect();
-        child::spawn(&program, &self.entry, &stdio)
-    }
-}
 
 const READ: [AccessFs; 3] = [AccessFs::Execute, AccessFs::ReadFile, AccessFs::ReadDir];
 /// Beside reading: `ioctl` on devices below the grant (ABI 5), and
@@ -170,9 +87,77 @@ pub fn grants(resolved: &Resolved) -> impl Iterator<Item = &Grant> {
 /// What each grant names now, opened as [`ruleset`] opens it: a ruleset
 /// made from `resolved` with this signature has the same rules.
 pub fn signature(resolved: &Resolved) -> Signature {
-    grants(resolved)
-        .map(|grant| open_beneath(grant).map(|(_, opened)| opened))
+    open_grants(resolved)
+        .into_iter()
+        .map(|opened| opened.map(|(_, opened)| opened))
         .collect()
+}
+
+/// The rights a grant's rule gives, before the handled set and the file
+/// mask narrow them.
+fn rights(access: GrantAccess) -> BitFlags<AccessFs> {
+    match access {
+        GrantAccess::Read => flags(&READ) | flags(&REACH),
+        GrantAccess::Write => flags(&READ) | flags(&REACH) | flags(&WRITE),
+        GrantAccess::Create => flags(&CREATE),
+        GrantAccess::Socket => BitFlags::from(AccessFs::ResolveUnix),
+    }
+}
+
+/// Each grant of [`grants`], opened for its rule; `None` when it cannot be
+/// opened, or when its rule would add nothing: a directory granted above
+/// it (or its own path, granted before) already gives every right it
+/// asks, and a rule on a directory holds for everything below it. The
+/// system's runtime repeats `/usr` below `/usr`, and `$CWD` is often
+/// granted to read and to write; each rule left out is an `openat2`, two
+/// `fstat`s, a `landlock_add_rule` and a `close` less per spawn. A grant is
+/// left out only for a grant that was opened, so a directory that could
+/// not be opened covers nothing.
+fn open_grants(resolved: &Resolved) -> Vec<Option<(OwnedFd, Opened)>> {
+    let all: Vec<&Grant> = grants(resolved).collect();
+    // Outer paths first (fewer components cannot lie below more), and of
+    // one path the grant with the most rights.
+    let mut order: Vec<usize> = (0..all.len()).collect();
+    order.sort_by_key(|&index| {
+        let grant = all[index];
+        (
+            grant.real.components().count(),
+            std::cmp::Reverse(rights(grant.access).iter().count()),
+            index,
+        )
+    });
+    let mut slots: Vec<Option<(OwnedFd, Opened)>> = all.iter().map(|_| None).collect();
+    let mut kept: Vec<usize> = Vec::new();
+    for index in order {
+        let grant = all[index];
+        let wanted = rights(grant.access);
+        let covered = kept.iter().any(|&outer| {
+            let Some((_, opened)) = &slots[outer] else {
+                return false;
+            };
+            let above = &all[outer].real;
+            let mut given = rights(all[outer].access);
+            let mut wanted = wanted;
+            if opened.kind != Kind::Directory {
+                // A file covers itself only, and of a file only its rights
+                // count.
+                if *above != grant.real {
+                    return false;
+                }
+                given &= AccessFs::from_file(ABI::V10);
+                wanted &= AccessFs::from_file(ABI::V10);
+            }
+            grant.real.starts_with(above) && (wanted & !given).is_empty()
+        });
+        if covered {
+            continue;
+        }
+        slots[index] = open_beneath(grant);
+        if slots[index].is_some() {
+            kept.push(index);
+        }
+    }
+    slots
 }
 
 /// The Landlock ruleset for `resolved`, and what its rules were made from.
@@ -194,26 +179,20 @@ pub fn ruleset(resolved: &Resolved, network: &Network) -> Result<(OwnedFd, Signa
     ruleset = ruleset.scope(Scope::from_all(ABI::V6)).map_err(failed)?;
     let mut created = ruleset.create().map_err(failed)?;
     let mut signature = Vec::new();
-    for grant in grants(resolved) {
-        let opened = open_beneath(grant);
+    for (grant, opened) in grants(resolved).zip(open_grants(resolved)) {
         signature.push(opened.as_ref().map(|(_, opened)| *opened));
         let Some((fd, Opened { kind, .. })) = opened else {
             continue;
         };
-        let mut rights = match grant.access {
-            GrantAccess::Read => flags(&READ) | flags(&REACH),
-            GrantAccess::Write => flags(&READ) | flags(&REACH) | flags(&WRITE),
-            GrantAccess::Create => flags(&CREATE),
-            GrantAccess::Socket => BitFlags::from(AccessFs::ResolveUnix),
-        } & handled;
+        let mut allowed = rights(grant.access) & handled;
         if kind != Kind::Directory {
-            rights &= AccessFs::from_file(ABI::V10);
+            allowed &= AccessFs::from_file(ABI::V10);
         }
-        if rights.is_empty() {
+        if allowed.is_empty() {
             continue;
         }
         created = created
-            .add_rule(PathBeneath::new(fd, rights))
+            .add_rule(PathBeneath::new(fd, allowed))
             .map_err(failed)?;
     }
     if let Network::Ports { connect, bind } = network {
@@ -343,11 +322,6 @@ pub fn working_directory() -> Option<Bind> {
     })
 }
 
-/// The seccomp architecture of this build, when seccompiler knows it.
-pub fn seccomp_arch() -> Option<TargetArch> {
-    TargetArch::try_from(std::env::consts::ARCH).ok()
-}
-
 /// System calls no declared command needs, which open the way out of a
 /// sandbox or into the kernel, and which no capability guards (so the
 /// filter is what stops them): tracing other processes, the kernel
@@ -396,18 +370,6 @@ const X32_ONLY: &[libc::c_long] = &[
     521, // ptrace
     539, // process_vm_readv
     540, // process_vm_writev
-];
-
-/// `clone` flags that make new namespaces.
-const NAMESPACE_FLAGS: &[libc::c_int] = &[
-    libc::CLONE_NEWUSER,
-    libc::CLONE_NEWNS,
-    libc::CLONE_NEWPID,
-    libc::CLONE_NEWNET,
-    libc::CLONE_NEWUTS,
-    libc::CLONE_NEWIPC,
-    libc::CLONE_NEWCGROUP,
-    0x0000_0080, // CLONE_NEWTIME
 ];
 
 /// Terminal `ioctl`s that push input or act on the console: TIOCSTI types
@@ -503,7 +465,7 @@ pub fn filters(key: FilterKey) -> Result<Arc<FilterSet>, String> {
 type Rules = BTreeMap<i64, Vec<SeccompRule>>;
 
 fn compile(key: FilterKey) -> Result<FilterSet, String> {
-    let arch = seccomp_arch().ok_or_else(|| {
+    let arch = super::kernel::seccomp_arch().ok_or_else(|| {
         format!(
             "seccomp filters are not built for {}",
             std::env::consts::ARCH
@@ -590,16 +552,21 @@ fn base_rules(key: FilterKey) -> Result<Rules, String> {
             rules.insert(*number | X32_BIT, Vec::new());
         }
     }
-    // clone: no namespace flag (a 64-bit argument).
-    let mut namespaces = Vec::new();
-    for flag in NAMESPACE_FLAGS {
-        let flag = number_of(*flag);
-        namespaces.push(rule(vec![
-            SeccompCondition::new(0, SeccompCmpArgLen::Qword, MaskedEq(flag), flag)
-                .map_err(|err| format!("seccomp: {err}"))?,
-        ])?);
-    }
-    add(&mut rules, libc::SYS_clone, &namespaces);
+    // clone: no new user namespace. Every other namespace flag needs
+    // CAP_SYS_ADMIN, which the child has nowhere without a user namespace
+    // of its own, so the kernel refuses those itself (as it does mounting);
+    // each rule here is walked by the kernel for every system call number
+    // when the filter is loaded. The flag lies in the argument's low half.
+    let user_namespace = number_of(libc::CLONE_NEWUSER);
+    add(
+        &mut rules,
+        libc::SYS_clone,
+        &[rule(vec![condition(
+            0,
+            MaskedEq(user_namespace),
+            user_namespace,
+        )?])?],
+    );
     // ioctl: the command is an unsigned int; only its low 32 bits count,
     // so they are what is compared.
     let terminal: Vec<SeccompRule> = TERMINAL_INPUT
@@ -750,4 +717,88 @@ static INHERITED: std::sync::OnceLock<Vec<RawFd>> = std::sync::OnceLock::new();
 /// close-on-exec), for `pass_fds`.
 pub fn remember_inherited(numbers: Vec<RawFd>) {
     let _ = INHERITED.set(numbers);
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::super::Support;
+    use super::*;
+
+    fn grant(real: &std::path::Path, access: GrantAccess) -> Grant {
+        Grant {
+            grant: "g".to_owned(),
+            path: real.display().to_string(),
+            access,
+            real: real.to_owned(),
+        }
+    }
+
+    /// A rule is made for each grant that adds a right: one below a
+    /// directory granted at least as much is left out (its signature entry
+    /// is `None`, as for a path that cannot be opened); one that asks more
+    /// is kept.
+    #[test]
+    fn grants_covered_by_a_directory_above_make_no_rule() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let sub = root.join("sub");
+        std::fs::create_dir(&sub).unwrap();
+        std::fs::write(sub.join("file"), "x").unwrap();
+        let missing = root.join("missing");
+        let resolved = Resolved {
+            read: Some(vec![
+                grant(&root, GrantAccess::Read),
+                grant(&sub, GrantAccess::Read),
+                grant(&sub.join("file"), GrantAccess::Read),
+                grant(&missing, GrantAccess::Read),
+            ]),
+            write: vec![
+                grant(&sub, GrantAccess::Write),
+                grant(&sub, GrantAccess::Create),
+                grant(&sub.join("file"), GrantAccess::Write),
+                grant(Path::new("/dev/null"), GrantAccess::Write),
+            ],
+            sockets: vec![grant(&root, GrantAccess::Socket)],
+            skipped: Vec::new(),
+        };
+        let kept: Vec<bool> = signature(&resolved).iter().map(Option::is_some).collect();
+        assert_eq!(
+            kept,
+            [
+                true,  // root, read
+                false, // sub, read: below root's read
+                false, // sub/file, read
+                false, // missing: cannot be opened
+                true,  // sub, write: more than root's read
+                false, // sub, create: below sub's write
+                false, // sub/file, write: below sub's write
+                true,  // /dev/null, write
+                false, // root, socket: root's read reaches sockets
+            ]
+        );
+        // The ruleset is made from the same list.
+        if Support::current().landlock_abi >= Support::FS_ABI {
+            let (_, made) = ruleset(&resolved, &Network::None).unwrap();
+            assert_eq!(made, signature(&resolved));
+        }
+    }
+
+    /// Of one file granted twice, the grant with fewer rights makes no rule;
+    /// a file covers nothing below it but itself.
+    #[test]
+    fn a_file_covers_itself_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().canonicalize().unwrap().join("file");
+        std::fs::write(&file, "x").unwrap();
+        let resolved = Resolved {
+            read: Some(vec![grant(&file, GrantAccess::Read)]),
+            write: vec![grant(&file, GrantAccess::Write)],
+            sockets: Vec::new(),
+            skipped: Vec::new(),
+        };
+        let kept: Vec<bool> = signature(&resolved).iter().map(Option::is_some).collect();
+        assert_eq!(kept, [false, true]);
+    }
 }

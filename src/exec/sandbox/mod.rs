@@ -32,6 +32,8 @@
 pub(crate) mod cgroup;
 #[cfg(target_os = "linux")]
 pub(crate) mod child;
+#[cfg(target_os = "linux")]
+mod enforcer;
 mod kernel;
 #[cfg(target_os = "linux")]
 mod linux;
@@ -52,7 +54,9 @@ pub use kernel::{ProcessSupport, Support, ViewSupport};
 pub use resolve::{Access, Grant, Places, RUNTIME, Resolved};
 
 #[cfg(target_os = "linux")]
-pub use linux::{Enforcer, remember_inherited};
+pub use enforcer::Enforcer;
+#[cfg(target_os = "linux")]
+pub use linux::remember_inherited;
 
 /// Off Linux there is nothing to enter.
 #[cfg(not(target_os = "linux"))]
@@ -370,10 +374,7 @@ impl Drop for Prepared {
     fn drop(&mut self) {
         #[cfg(target_os = "linux")]
         {
-            if let Some(tmp) = self.tmp.take() {
-                ready::remove(tmp);
-            }
-            drop(self.cgroup.take());
+            ready::remove((self.tmp.take(), self.cgroup.take()));
             if let Some(refill) = self.refill.take() {
                 ready::refill(refill);
             }
@@ -659,7 +660,7 @@ fn build(
             ));
         }
     }
-    let enforcer = Enforcer::new(linux::Parts {
+    let enforcer = Enforcer::new(enforcer::Parts {
         ruleset,
         filters,
         view,

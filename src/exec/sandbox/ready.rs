@@ -261,9 +261,9 @@ struct Pool {
     seen: std::collections::VecDeque<String>,
     jobs: Option<SyncSender<Job>>,
     worker: Option<JoinHandle<()>>,
-    /// `$TMP`s of runs that have ended, for the worker to remove when it
+    /// What runs that have ended left, for the worker to remove when it
     /// next wakes (see [`remove`]).
-    ended: Vec<tempfile::TempDir>,
+    ended: Vec<Leftovers>,
     /// The worker waits for a job with no deadline: an ended run's `$TMP`
     /// must wake it.
     worker_idle: bool,
@@ -402,22 +402,34 @@ pub fn refill(refill: Refill) {
     }
 }
 
-/// Removes a run's `$TMP`: here, unless a server keeps sandboxes ready.
-/// Then its worker removes it off the call's way. After each job the worker
-/// waits [`REMOVAL_DELAY`] for the next one (the next call's refill, which
-/// a call asks for before its child starts, while the machine waits for
-/// the disk) and removes what has ended when it wakes; it is woken for a
-/// removal only when it waits with no deadline, or when [`ENDED`] are
-/// waiting. Waking it as the reply leaves would have it compete with the
-/// reply, and with the client, for the CPU.
-pub fn remove(tmp: tempfile::TempDir) {
+/// What an ended run leaves to remove: its `$TMP`, then its pids cgroup
+/// (dropped in that order).
+pub type Leftovers = (Option<tempfile::TempDir>, Option<super::cgroup::RunCgroup>);
+
+/// Removes a run's `$TMP` and cgroup off the caller's way.
+///
+/// A server's worker removes them: after each job the worker waits
+/// [`REMOVAL_DELAY`] for the next one (the next call's refill, which a call
+/// asks for before its child starts, while the machine waits for the disk)
+/// and removes what has ended when it wakes; it is woken for a removal only
+/// when it waits with no deadline, or when [`ENDED`] are waiting. Waking it
+/// as the reply leaves would have it compete with the reply, and with the
+/// client, for the CPU.
+///
+/// Anywhere else (a one-shot `aigent run`, the hook's routed call) a thread
+/// of its own removes them while the caller writes the run's outcome and
+/// waits for it to reach the disk: on a disk file system a directory's
+/// removal waits for the disk too (a fifth of a millisecond here, at times
+/// several). The process joins that thread before it exits
+/// ([`join_removals`]), so nothing is left behind.
+pub fn remove(leftovers: Leftovers) {
     let mut pool = pool();
     if pool.jobs.is_none() {
         drop(pool);
-        drop(tmp);
+        remove_beside(leftovers);
         return;
     }
-    pool.ended.push(tmp);
+    pool.ended.push(leftovers);
     if (pool.worker_idle || pool.ended.len() > ENDED)
         && let Some(jobs) = &pool.jobs
     {
@@ -425,8 +437,58 @@ pub fn remove(tmp: tempfile::TempDir) {
     }
 }
 
-/// Takes the ended runs' `$TMP`s, for removal outside the pool's lock.
-fn take_ended() -> Vec<tempfile::TempDir> {
+/// The threads removing one-shot runs' leftovers, until joined.
+static REMOVALS: Mutex<Vec<JoinHandle<()>>> = Mutex::new(Vec::new());
+
+/// The removal thread's stack: it removes a directory tree and nothing else.
+const REMOVAL_STACK: usize = 64 * 1024;
+
+fn remove_beside(leftovers: Leftovers) {
+    static AT_EXIT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if leftovers.0.is_none() && leftovers.1.is_none() {
+        return;
+    }
+    // SAFETY: registers, once, a function without arguments that the C
+    // library calls from `exit`.
+    let registered = *AT_EXIT.get_or_init(|| unsafe { libc::atexit(join_at_exit) } == 0);
+    if !registered {
+        drop(leftovers);
+        return;
+    }
+    let spawned = std::thread::Builder::new()
+        .name("aigent-sandbox-rm".to_owned())
+        .stack_size(REMOVAL_STACK)
+        .spawn(move || drop(leftovers));
+    // A thread that cannot be started drops its closure, so the leftovers
+    // are removed here and now.
+    if let Ok(handle) = spawned {
+        let mut removals = REMOVALS.lock().unwrap_or_else(PoisonError::into_inner);
+        let (done, running): (Vec<_>, Vec<_>) = std::mem::take(&mut *removals)
+            .into_iter()
+            .partition(JoinHandle::is_finished);
+        *removals = running;
+        removals.push(handle);
+        drop(removals);
+        for handle in done {
+            let _ = handle.join();
+        }
+    }
+}
+
+/// Waits until every one-shot run's leftovers are removed.
+pub fn join_removals() {
+    let handles = std::mem::take(&mut *REMOVALS.lock().unwrap_or_else(PoisonError::into_inner));
+    for handle in handles {
+        let _ = handle.join();
+    }
+}
+
+extern "C" fn join_at_exit() {
+    join_removals();
+}
+
+/// Takes the ended runs' leftovers, for removal outside the pool's lock.
+fn take_ended() -> Vec<Leftovers> {
     std::mem::take(&mut pool().ended)
 }
 
