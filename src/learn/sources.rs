@@ -102,15 +102,21 @@ pub fn from_audit_log(
         let Some(segments) = record.get("segments").and_then(Value::as_array) else {
             continue;
         };
+        // Whether an earlier segment of the line changed directory (the
+        // hook allows a `cd`, so it is in the record as an allowed segment).
+        let mut moved = false;
         for segment in segments {
-            let verdict = segment.get("verdict").and_then(Value::as_str);
-            if verdict == Some(Verdict::Allow.as_str()) && !selection.allowed_too {
-                continue;
-            }
             let shown = segment
                 .get("shown")
                 .and_then(Value::as_str)
                 .unwrap_or_default();
+            let moved_here = moved;
+            moved |=
+                super::segment_words(shown).is_some_and(|words| super::changes_directory(&words));
+            let verdict = segment.get("verdict").and_then(Value::as_str);
+            if verdict == Some(Verdict::Allow.as_str()) && !selection.allowed_too {
+                continue;
+            }
             // A construct's refusal shows no words of its own: the line
             // stands for it.
             let line = if shown.is_empty() {
@@ -126,6 +132,7 @@ pub fn from_audit_log(
                 cwd: cwd.clone(),
                 sessions: session.map(str::to_owned).into_iter().collect(),
                 count: 1,
+                moved: moved_here,
             });
         }
     }
