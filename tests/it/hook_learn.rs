@@ -326,3 +326,193 @@ fn a_prefix_rule_is_shown_what_it_admits_beyond_the_log() {
         .collect();
     assert!(names.contains(&"git-diff-foo"), "{names:?}");
 }
+
+/// For each prefix rule of the real settings files that admits a
+/// dangerous line, a part of the line that must be reported.
+const DANGEROUS_ADMITTED: &[(&str, &str)] = &[
+    ("Bash(find:*)", "find . -exec"),
+    ("Bash(git diff:*)", "git diff --output"),
+    ("Bash(git log:*)", "git log --output"),
+    ("Bash(git log *)", "git log --output"),
+    ("Bash(sed:*)", "sed -i"),
+    ("Bash(awk:*)", "system("),
+    ("Bash(rg:*)", "rg --pre"),
+    ("Bash(rm:*)", "rm -rf"),
+    ("Bash(chmod:*)", "chmod -R 777"),
+    ("Bash(curl:*)", "curl -o"),
+    ("Bash(cp:*)", "cp ~/.ssh"),
+    ("Bash(mv:*)", "mv ~/.bashrc"),
+    ("Bash(touch:*)", "touch ~/.bashrc"),
+    ("Bash(mkdir:*)", "mkdir -p /etc"),
+    ("Bash(head:*)", "head ~/.ssh"),
+    ("Bash(tail:*)", "tail ~/.aws"),
+    ("Bash(dd:*)", "dd if="),
+    ("Bash(export:*)", "LD_PRELOAD"),
+    ("Bash(source:*)", "source /tmp"),
+    ("Bash(python:*)", "python -c"),
+    ("Bash(python3:*)", "python3 -c"),
+    ("Bash(node:*)", "node -e"),
+    ("Bash(npx:*)", "npx some-package"),
+    ("Bash(npx tsc:*)", "--outDir /tmp"),
+    ("Bash(pip install:*)", "pip install"),
+    ("Bash(pip3 install:*)", "pip3 install"),
+    ("Bash(uv pip install:*)", "uv pip install"),
+    ("Bash(uv run:*)", "uv run sh"),
+    ("Bash(npm install:*)", "npm install some-package"),
+    ("Bash(npm audit:*)", "npm audit fix"),
+    ("Bash(brew install:*)", "brew install"),
+    ("Bash(bundle exec:*)", "bundle exec sh"),
+    ("Bash(cargo check *)", "rustc-wrapper"),
+    ("Bash(cargo update:*)", "--manifest-path /tmp"),
+    ("Bash(claude mcp *)", "claude mcp add"),
+    ("Bash(open:*)", "open -a"),
+    ("Bash(powershell -Command:*)", "Remove-Item"),
+    ("Bash(git push:*)", "--force"),
+    ("Bash(git reset:*)", "--hard"),
+    ("Bash(git checkout:*)", "git checkout -- ."),
+    ("Bash(git checkout *)", "git checkout -- ."),
+    ("Bash(git branch:*)", "-D"),
+    ("Bash(git branch *)", "-D"),
+    ("Bash(git restore:*)", "git restore ."),
+    ("Bash(git rm:*)", "git rm -rf"),
+    ("Bash(git rm *)", "git rm -rf"),
+    ("Bash(git fetch:*)", "--upload-pack"),
+    ("Bash(git pull:*)", "--upload-pack"),
+    ("Bash(git clone:*)", "--upload-pack"),
+    ("Bash(git config:*)", "core.fsmonitor"),
+    ("Bash(git grep:*)", "--open-files-in-pager"),
+    ("Bash(git merge:*)", "--strategy"),
+    ("Bash(git cherry-pick:*)", "--strategy"),
+    ("Bash(flutter:*)", "pub global run"),
+    ("Bash(flutter pub:*)", "pub global run"),
+    ("Bash(pytest:*)", "pytest -p"),
+    ("Bash(ruff check:*)", "--fix /"),
+];
+
+/// `hook learn --from-claude-settings FILE` in a sandbox whose audit log
+/// holds one decision.
+fn from_settings(sandbox: &Sandbox, file: &Path) -> (Run, Value) {
+    learn(
+        sandbox,
+        &[
+            "--from-claude-settings",
+            file.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+    )
+}
+
+#[test]
+fn real_settings_files_report_the_dangerous_lines_their_prefix_rules_admit() {
+    let sandbox = Sandbox::bare();
+    project(&sandbox);
+    hook(&sandbox, &sandbox.join("registry"), "git status", "s");
+    let directory = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/claude-settings");
+    let mut files: Vec<_> = fs::read_dir(&directory)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 10, "{files:?}");
+    let mut checked = 0;
+    for file in &files {
+        let (run, envelope) = from_settings(&sandbox, file);
+        run.assert_code(0);
+        let settings: Value = serde_json::from_str(&fs::read_to_string(file).unwrap()).unwrap();
+        // Every Bash rule of the allow list is a prefix rule; MCP tools,
+        // Read(...), WebFetch, WebSearch and the deny list are not.
+        let bash_rules: Vec<&str> = settings["permissions"]["allow"]
+            .as_array()
+            .map(|allow| {
+                allow
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .filter(|rule| rule.starts_with("Bash("))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let rules = envelope["data"]["prefix_rules"].as_array().unwrap();
+        let shown: Vec<&str> = rules.iter().map(|r| r["rule"].as_str().unwrap()).collect();
+        assert_eq!(shown, bash_rules, "{}", file.display());
+        for rule in rules {
+            let written = rule["rule"].as_str().unwrap();
+            let beyond = rule["beyond"].as_array().unwrap();
+            for admitted in beyond {
+                assert_ne!(admitted["verdict"], "allow", "{written}: {admitted}");
+                assert!(admitted["rule"].as_str().is_some_and(|r| !r.is_empty()));
+            }
+            if rule["exact"] == true {
+                assert!(beyond.is_empty(), "{written}");
+            }
+            if let Some((_, needle)) = DANGEROUS_ADMITTED.iter().find(|(r, _)| *r == written) {
+                checked += 1;
+                assert!(
+                    beyond
+                        .iter()
+                        .any(|admitted| admitted["line"].as_str().unwrap().contains(needle)),
+                    "{}: {written} should report a line with `{needle}`: {beyond:?}",
+                    file.display()
+                );
+            }
+        }
+    }
+    // Most rules above appear in more than one file.
+    assert!(checked >= DANGEROUS_ADMITTED.len(), "{checked}");
+}
+
+#[test]
+fn odd_settings_files_get_a_clear_answer() {
+    let sandbox = Sandbox::bare();
+    project(&sandbox);
+    hook(&sandbox, &sandbox.join("registry"), "git status", "s");
+    let answer = |name: &str, text: &str| {
+        sandbox.write(name, text);
+        from_settings(&sandbox, &sandbox.join(name))
+    };
+    for (text, why) in [
+        (r#"{"permissions": {"allow": ["Bash(find:*)""#, "not JSON"),
+        ("[]", "not a JSON object"),
+        (
+            r#"{"permissions": {"allow": "Bash(find:*)"}}"#,
+            "not a list",
+        ),
+        (r#"{"permissions": ["Bash(find:*)"]}"#, "not an object"),
+    ] {
+        let (run, envelope) = answer("bad.json", text);
+        run.assert_code(4);
+        let message = envelope["error"]["message"].as_str().unwrap();
+        assert!(message.contains(why), "{text}: {message}");
+        assert!(message.contains("bad.json"), "{message}");
+    }
+    // Entries that are no Bash rule, or no string, are passed over.
+    let (run, envelope) = answer(
+        "odd.json",
+        r#"{"permissions": {"allow": [1, null, {"tool": "Bash"}, "mcp__github__get_me",
+            "Read(//etc/**)", "WebFetch(domain:example.com)", "WebSearch", "Bash(find:*)",
+            "Bash()", "Bash(:*)", "Bash(\u0000:*)"], "deny": ["Bash(rm:*)"]}}"#,
+    );
+    run.assert_code(0);
+    let rules: Vec<&str> = envelope["data"]["prefix_rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|rule| rule["rule"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        rules,
+        ["Bash(find:*)", "Bash()", "Bash(:*)", "Bash(\u{0}:*)"]
+    );
+    // No permissions at all, or only a deny list: nothing allowed, nothing to report.
+    for text in [
+        r#"{"theme": "dark"}"#,
+        r#"{"permissions": {"deny": ["Bash(rm:*)"]}}"#,
+    ] {
+        let (run, envelope) = answer("none.json", text);
+        run.assert_code(0);
+        assert_eq!(envelope["data"]["prefix_rules"], json!([]), "{text}");
+    }
+    let (run, _) = from_settings(&sandbox, &sandbox.join("missing.json"));
+    run.assert_code(5);
+}
