@@ -943,19 +943,71 @@ fn build(
         "parameters": parameters,
         "subprocess": {"binary": group.program, "argv": argv},
     });
-    // What `aigent run` would confine it to: the default sandbox, said
-    // out loud for the person to widen (the lint asks a destructive or
-    // code-running declaration to say it).
-    if matches!(
-        class,
-        CommandClass::DiscardsWork | CommandClass::RunsProjectCode
-    ) {
-        declaration["sandbox"] = json!({"write": ["$CWD", "$TMP"], "network": "none"});
-    }
+    classify(&mut declaration, class);
     if group.syntax == Syntax::Exact {
         declaration["subprocess"]["syntax"] = json!("exact");
     }
     declaration
+}
+
+/// Sets a declaration's class, the danger level it implies, and the
+/// sandbox `aigent run` would confine it to: the default one, said out
+/// loud for the person to widen (the lint asks a destructive or
+/// code-running declaration to say it), none for the other classes.
+fn classify(declaration: &mut Value, class: CommandClass) {
+    declaration["class"] = json!(class.as_str());
+    declaration["danger_level"] = json!(danger_of(class).as_str());
+    let Some(fields) = declaration.as_object_mut() else {
+        return;
+    };
+    if matches!(
+        class,
+        CommandClass::DiscardsWork | CommandClass::RunsProjectCode
+    ) {
+        fields.insert(
+            "sandbox".into(),
+            json!({"write": ["$CWD", "$TMP"], "network": "none"}),
+        );
+    } else {
+        fields.remove("sandbox");
+    }
+}
+
+impl Proposal {
+    /// The class a person chose in review: the danger level and sandbox
+    /// follow, and the declaration is linted again. On a lint error the
+    /// proposal stays as it was and the error says why.
+    pub fn reclassify(&mut self, class: CommandClass) -> Result<(), String> {
+        let mut declaration = self.declaration.clone();
+        classify(&mut declaration, class);
+        let parsed = parse_value(
+            &declaration,
+            &Origin {
+                file_stem: Some(&self.name),
+                file: None,
+            },
+        );
+        let errors: Vec<String> = parsed
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|error| format!("{} {}", error.code, error.message))
+            .collect();
+        let Some(parsed_declaration) = parsed.declaration.filter(|_| errors.is_empty()) else {
+            return Err(format!(
+                "class {} does not pass `schema lint`: {}",
+                class.as_str(),
+                errors.join("; ")
+            ));
+        };
+        self.form = declared_form(&parsed_declaration);
+        self.declaration = declaration;
+        self.lint = parsed.diagnostics;
+        self.class = class;
+        self.unsure = false;
+        self.class_reason = "set in review".to_owned();
+        Ok(())
+    }
 }
 
 /// Each candidate held against the lines it came from: the hook's

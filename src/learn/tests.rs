@@ -327,3 +327,37 @@ fn an_option_the_lint_wants_fixed_is_written_as_fixed_words() {
         "{learned:#?}"
     );
 }
+
+#[test]
+fn a_class_chosen_in_review_brings_its_danger_level_and_sandbox() {
+    let project = tempfile::tempdir().unwrap();
+    let learned = learn_lines(
+        &["mytool build --release src/a.rs".to_owned()],
+        project.path(),
+        &LearnOptions::default(),
+    );
+    let mut proposal = learned.proposals[0].clone();
+    assert!(proposal.unsure);
+    assert!(proposal.declaration.get("sandbox").is_some());
+    proposal.reclassify(CommandClass::Reads).unwrap();
+    assert_eq!(proposal.class, CommandClass::Reads);
+    assert!(!proposal.unsure);
+    assert_eq!(proposal.declaration["class"], "reads");
+    assert_eq!(proposal.declaration["danger_level"], "safe");
+    assert!(proposal.declaration.get("sandbox").is_none());
+    assert!(proposal.lint.iter().all(|d| !d.is_error()));
+    proposal.reclassify(CommandClass::RunsProjectCode).unwrap();
+    assert_eq!(proposal.declaration["danger_level"], "mutating");
+    assert!(proposal.declaration.get("sandbox").is_some());
+    // Written, the hook allows its line as the new class says.
+    let registry = written(&Learned {
+        proposals: vec![proposal],
+        ..learned
+    });
+    let judgement = verdict_with(
+        registry.path(),
+        "mytool build --release src/a.rs",
+        project.path(),
+    );
+    assert_eq!(judgement.segments[0].rule, "runs_project_code");
+}

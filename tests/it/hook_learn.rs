@@ -516,3 +516,143 @@ fn odd_settings_files_get_a_clear_answer() {
     let (run, _) = from_settings(&sandbox, &sandbox.join("missing.json"));
     run.assert_code(5);
 }
+
+// ----- the review, in a pseudo-terminal ----------------------------------------
+
+/// Pseudo-terminals are a Unix matter here.
+#[cfg(unix)]
+mod review {
+    use super::*;
+    use crate::common::pty::{CTRL_C, ENTER, Pty, UP};
+
+    /// A log in which two proposals are learnable: `mytool build
+    /// --release <operand>` and `mytool test --fast`.
+    fn session(sandbox: &Sandbox) {
+        project(sandbox);
+        for line in [
+            "mytool build --release src/a.rs",
+            "mytool build --release src/b.rs",
+            "mytool test --fast",
+        ] {
+            hook(sandbox, &sandbox.join("registry"), line, "s");
+        }
+    }
+
+    fn spawn(sandbox: &Sandbox) -> Pty {
+        let registry = sandbox.join("registry");
+        let cwd = sandbox.join("project");
+        Pty::spawn(
+            sandbox,
+            &[
+                "--commands",
+                registry.to_str().unwrap(),
+                "hook",
+                "learn",
+                "--cwd",
+                cwd.to_str().unwrap(),
+                "--review",
+            ],
+        )
+    }
+
+    fn written(sandbox: &Sandbox) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(sandbox.join("registry"))
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn each_proposal_is_accepted_skipped_or_reclassified_then_the_accepted_are_written() {
+        let sandbox = Sandbox::bare();
+        session(&sandbox);
+        let mut pty = spawn(&sandbox);
+        // The first proposal, shown with its declaration and its lines.
+        pty.expect("proposal 1 of 2: mytool-build-release.json");
+        pty.expect("covers: mytool build --release src/a.rs");
+        pty.expect("\"binary\": \"mytool\"");
+        pty.expect("mytool-build-release (class discards_work)");
+        // Change class: the list starts at the current one (discards_work,
+        // the last); one up is runs_project_code. Then accept.
+        pty.pick(2);
+        pty.expect("runs_project_code: runs the project's own code");
+        pty.send(UP);
+        pty.send(ENTER);
+        pty.expect("mytool-build-release (class runs_project_code)");
+        pty.pick(0);
+        // The second is skipped.
+        pty.expect("proposal 2 of 2: mytool-test-fast.json");
+        pty.pick(1);
+        let (rest, code) = pty.finish();
+        assert_eq!(code, 0, "{rest}");
+        assert!(rest.contains("accepted 1 of 2"), "{rest}");
+        assert_eq!(written(&sandbox), ["mytool-build-release.json"]);
+        let declaration: Value = serde_json::from_str(
+            &fs::read_to_string(sandbox.join("registry/mytool-build-release.json")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(declaration["class"], "runs_project_code");
+        assert_eq!(declaration["danger_level"], "mutating");
+        // The hook now takes the accepted line, in aigent's sandbox.
+        let registry = sandbox.join("registry");
+        assert_eq!(
+            hook(&sandbox, &registry, "mytool build --release src/b.rs", "t"),
+            "allow"
+        );
+        assert_eq!(hook(&sandbox, &registry, "mytool test --fast", "t"), "ask");
+    }
+
+    #[test]
+    fn quit_writes_nothing_and_finish_skips_the_rest() {
+        let sandbox = Sandbox::bare();
+        session(&sandbox);
+        let mut pty = spawn(&sandbox);
+        pty.expect("proposal 1 of 2");
+        pty.pick(0);
+        pty.expect("proposal 2 of 2");
+        pty.pick(4);
+        let (rest, code) = pty.finish();
+        assert_eq!(code, 1, "{rest}");
+        assert!(rest.contains("nothing was written"), "{rest}");
+        assert!(written(&sandbox).is_empty());
+
+        let mut pty = spawn(&sandbox);
+        pty.expect("proposal 1 of 2");
+        pty.pick(0);
+        pty.expect("proposal 2 of 2");
+        pty.pick(3);
+        let (rest, code) = pty.finish();
+        assert_eq!(code, 0, "{rest}");
+        assert_eq!(written(&sandbox), ["mytool-build-release.json"]);
+    }
+
+    #[test]
+    fn ctrl_c_in_the_review_writes_nothing() {
+        let sandbox = Sandbox::bare();
+        session(&sandbox);
+        let mut pty = spawn(&sandbox);
+        pty.expect("proposal 1 of 2");
+        pty.pick(0);
+        pty.expect("proposal 2 of 2");
+        pty.send(CTRL_C);
+        let (rest, code) = pty.finish();
+        assert_eq!(code, 130, "{rest}");
+        assert!(written(&sandbox).is_empty());
+    }
+}
+
+#[test]
+fn review_without_a_terminal_is_input_required_before_reading_anything() {
+    let sandbox = Sandbox::bare();
+    project(&sandbox);
+    // No audit log at all: the question comes first.
+    let (run, envelope) = learn(&sandbox, &["--review", "--format", "json"]);
+    run.assert_code(4);
+    assert_eq!(envelope["error"]["code"], "INPUT_REQUIRED", "{envelope:#}");
+    let run = sandbox.run(&["hook", "learn", "--review", "--write"]);
+    run.assert_code(2);
+    let run = sandbox.run(&["hook", "learn", "--force"]);
+    run.assert_code(2);
+}
