@@ -47,7 +47,7 @@ pub const SPEC: CommandSpec = leaf(
         code_when(
             exit::PRECONDITION,
             NoEffects,
-            "aigent.toml or the registry cannot be read, a settings file is not JSON, a target is a symlink (UNSAFE_WRITE), or --review has no terminal to ask on (INPUT_REQUIRED)",
+            "the registry or a settings file cannot be read, a target is a symlink, or --review has no terminal (INPUT_REQUIRED)",
         ),
         code_when(
             exit::NOT_FOUND,
@@ -62,7 +62,7 @@ pub const SPEC: CommandSpec = leaf(
         code_when(
             exit::GENERAL_ERROR,
             NoEffects,
-            "the audit log fails its chain check (AUDIT_CHAIN_BROKEN: nothing is learned from it), a file cannot be written, or the review was quit (CANCELLED: nothing written)",
+            "the audit log fails its chain check (nothing is learned), a file cannot be written, or the review was quit",
         ),
         code_when(
             exit::INTERRUPTED,
