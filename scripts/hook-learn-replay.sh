@@ -25,7 +25,7 @@
 # PATH alone. AIGENT=/path/to/aigent names the binary, else target/debug/aigent
 # (built if missing). The figures are the result; the script asserts none.
 #
-#   scripts/hook-learn-replay.sh [--jobs N] [--json FILE] [--misses]
+#   scripts/hook-learn-replay.sh [--jobs N] [--json FILE] [--misses] [--keep]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 exec python3 - "$root" "$@" <<'PY'
