@@ -2037,7 +2037,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__hook__subcmd__learn)
-            opts="-q -h -V --since --session --client --program --min-count --from-lines --from-claude-settings --class --write --force --cwd --audit-log --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --since --session --client --program --min-count --from-lines --from-claude-settings --class --write --review --force --cwd --audit-log --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

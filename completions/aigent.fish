@@ -743,7 +743,8 @@ never\t''"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l from-lines -d 'Learn from command lines on stdin, one a line, instead of the audit log'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l write -d 'Save the proposals into the project\'s registry'
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l force -d 'With --write, replace a declaration of the same name'
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l review -d 'Ask about each proposal on a terminal (accept, skip, change class), then save the accepted ones'
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l force -d 'With --write or --review, replace a declaration of the same name'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -2,27 +2,30 @@
 # How far `aigent hook learn` turns the hook's asks into allows (issue 42),
 # measured on the labelled agent-traffic corpus (tests/fixtures/hook/traffic/):
 #
-#   session    the everyday lines of one half of the corpus (every other
-#              line, the held-out half) go to `aigent hook --client
-#              claude-code` as one agent session; `hook learn --write` reads
-#              the audit log those calls wrote, and the same events are
-#              replayed. Reported twice: with the proposals as aigent wrote
-#              them (unsure ones stay destructive: the hook still asks), and
-#              after a review that follows the corpus labels (the person sets
-#              the class with --class: reads for lines labelled allow in a
-#              reading class, runs_project_code for build/test/run, changes_project
-#              for the rest labelled allow; lines labelled ask keep aigent's).
-#   held-out   learned from the other half (the tuning half), replayed on
-#              the held-out half: how far proposals carry to lines not seen.
-#   destructive every line of destructive.txt judged with each registry the
-#              runs above wrote, against the catalog alone: none may be
-#              allowed by a learned declaration.
+#   sessions   everyday.txt in two halves, A (every other line, from the
+#              second) and B (the rest); each half goes to `aigent hook
+#              --client claude-code` as one agent session with no registry,
+#              `hook learn --write` reads the audit log those calls wrote,
+#              and the half is replayed. Half A is reported twice: with the
+#              proposals as aigent wrote them (unsure ones stay destructive:
+#              the hook still asks), and after a review that follows the
+#              corpus labels (the person sets the class with --class: reads
+#              for lines labelled allow in a reading class,
+#              runs_project_code for build/test/run, changes_project for the
+#              rest labelled allow; lines labelled ask keep aigent's). Half
+#              B after the same review; then both together.
+#   carried    learned from one half (reviewed), replayed on the other: how
+#              far proposals carry to lines not seen.
+#   lint       `schema lint` of every registry written.
+#   destructive every line of destructive.txt (never learned from) judged
+#              with each registry written, against the catalog alone: none
+#              may be allowed by a learned declaration.
 #
 # Nothing touches the real HOME or audit log; the environment is built from
 # PATH alone. AIGENT=/path/to/aigent names the binary, else target/debug/aigent
 # (built if missing). The figures are the result; the script asserts none.
 #
-#   scripts/hook-learn-replay.sh [--jobs N] [--json FILE] [--misses]
+#   scripts/hook-learn-replay.sh [--jobs N] [--json FILE] [--misses] [--keep]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 exec python3 - "$root" "$@" <<'PY'
@@ -42,6 +45,8 @@ TRAFFIC = os.path.join(ROOT, "tests/fixtures/hook/traffic")
 parser = argparse.ArgumentParser(prog="scripts/hook-learn-replay.sh")
 parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
 parser.add_argument("--json", metavar="FILE")
+parser.add_argument("--keep", action="store_true",
+                    help="keep the working directory (logs, registries) and print where it is")
 parser.add_argument("--misses", action="store_true",
                     help="list each line asked for lack of a declaration and labelled allow that is not allowed after learning")
 args = parser.parse_args(sys.argv[2:])
@@ -167,9 +172,6 @@ def review_session(case):
     return "review-changes"
 
 
-everyday = corpus("everyday.txt")
-held_out = everyday[1::2]
-tuning = everyday[0::2]
 report = {}
 
 
@@ -206,42 +208,102 @@ def summary(name, cases, before, after, rules, covered):
     return row
 
 
-# 1. One session: the held-out half, learned and replayed.
-log = os.path.join(work, "session.jsonl")
-before = run_all(held_out, None, log, review_session)
-rules = rules_by_line(log)
-proposed = os.path.join(work, "as-proposed")
-data = learn(proposed, log, [])
-after = run_all(held_out, proposed, os.path.join(work, "replay1.jsonl"), review_session)
-print(f"proposals as written: {len(data['proposals'])} "
+def lint(registry):
+    """Findings of `schema lint` on a written registry: (errors, warnings)."""
+    done = subprocess.run([BIN, "--commands", registry, "--format", "json", "schema", "lint"],
+                          capture_output=True, env=dict(ENV, AIGENT_AUDIT_LOG=os.devnull),
+                          cwd=project, timeout=300)
+    text = done.stdout.decode("utf-8", "replace")
+    errors = len(re.findall(r'"severity":\s*"error"', text))
+    warnings = len(re.findall(r'"severity":\s*"warning"', text))
+    return done.returncode, errors, warnings
+
+
+def reviewed_learn(registry, log):
+    """`hook learn --write` once per review session, as a person following the labels would."""
+    for session, klass in (("review-reads", "reads"), ("review-code", "runs-project-code"),
+                           ("review-changes", "changes-project"), ("review-keep", None)):
+        learn(registry, log, ["--session", session] + (["--class", klass] if klass else []))
+
+
+def covered_by(data):
+    return {line for proposal in data["proposals"] for line in proposal["covers"]}
+
+
+# The everyday corpus in two halves (every other line): each half is one
+# agent session, logged by the hook with no registry.
+everyday = corpus("everyday.txt")
+halves = {"A": everyday[1::2], "B": everyday[0::2]}
+logs, befores, rules = {}, {}, {}
+for name, cases in halves.items():
+    logs[name] = os.path.join(work, f"session-{name}.jsonl")
+    befores[name] = run_all(cases, None, logs[name], review_session)
+    rules[name] = rules_by_line(logs[name])
+registries, lints = {}, {}
+
+# 1. Half A as aigent proposes it (no review: unsure proposals stay destructive).
+proposed = os.path.join(work, "A-as-proposed")
+data = learn(proposed, logs["A"], [])
+registries["A-as-proposed"] = proposed
+after = run_all(halves["A"], proposed, os.path.join(work, "replay-A0.jsonl"), review_session)
+print(f"half A, proposals as written: {len(data['proposals'])} "
       f"({sum(1 for p in data['proposals'] if p['unsure'])} unsure, so destructive); "
       f"{len(data['not_learnable'])} not learnable")
-covered = {line for proposal in data["proposals"] for line in proposal["covers"]}
-report["session_as_proposed"] = summary("session, proposals as aigent wrote them", held_out, before, after, rules, covered)
-reviewed = os.path.join(work, "reviewed")
-for session, klass in (("review-reads", "reads"), ("review-code", "runs-project-code"),
-                       ("review-changes", "changes-project"), ("review-keep", None)):
-    learn(reviewed, log, ["--session", session] + (["--class", klass] if klass else []))
-after = run_all(held_out, reviewed, os.path.join(work, "replay2.jsonl"), review_session)
-report["session_reviewed"] = summary("session, after a review by the corpus labels", held_out, before, after, rules, covered)
+covered = {"A": covered_by(data)}
+report["session_A_as_proposed"] = summary("session A, proposals as aigent wrote them", halves["A"],
+                                          befores["A"], after, rules["A"], covered["A"])
 
-# 2. Learned from the tuning half, replayed on the held-out half.
-train_log = os.path.join(work, "train.jsonl")
-run_all(tuning, None, train_log, review_session)
-carried = os.path.join(work, "carried")
-for session, klass in (("review-reads", "reads"), ("review-code", "runs-project-code"),
-                       ("review-changes", "changes-project"), ("review-keep", None)):
-    learn(carried, train_log, ["--session", session] + (["--class", klass] if klass else []))
-after = run_all(held_out, carried, os.path.join(work, "replay3.jsonl"), review_session)
-report["held_out_reviewed"] = summary("held-out half, learned from the other half (reviewed)", held_out, before, after, rules, covered)
+# 2. Each half learned from its own log after a review, and replayed.
+afters = {}
+for name in halves:
+    registry = os.path.join(work, f"{name}-reviewed")
+    reviewed_learn(registry, logs[name])
+    registries[f"{name}-reviewed"] = registry
+    data = learn(os.path.join(work, f"{name}-dry"), logs[name], [])
+    covered[name] = covered_by(data)
+    afters[name] = run_all(halves[name], registry, os.path.join(work, f"replay-{name}.jsonl"),
+                           review_session)
+    report[f"session_{name}_reviewed"] = summary(
+        f"session {name}, learned from its own log after a review by the corpus labels",
+        halves[name], befores[name], afters[name], rules[name], covered[name])
 
-# 3. The destructive corpus against every learned registry.
+# 3. Carried over: learned from one half, replayed on the other.
+for source, target in (("B", "A"), ("A", "B")):
+    after = run_all(halves[target], registries[f"{source}-reviewed"],
+                    os.path.join(work, f"replay-{source}{target}.jsonl"), review_session)
+    report[f"carried_{source}_to_{target}"] = summary(
+        f"half {target}, learned from half {source} (reviewed): what carries to lines not seen",
+        halves[target], befores[target], after, rules[target], covered[target])
+
+# Both sessions together: the whole everyday corpus, each half learned from itself.
+both = {key: report["session_A_reviewed"][key] + report["session_B_reviewed"][key]
+        for key in report["session_A_reviewed"]}
+report["sessions_reviewed_total"] = both
+pct = lambda part, whole: f"{100.0 * part / whole:5.1f}%" if whole else "   n/a"
+print("both sessions (the whole everyday corpus, each half learned from its own log)")
+print(f"  {both['lines']} lines; asked {both['asked']}; for lack of a declaration "
+      f"{both['asked_for_lack_of_a_declaration']} ({both['of_those_labelled_allow']} labelled allow)")
+print(f"  now allowed: {both['labelled_allow_now_allowed']} of those labelled allow "
+      f"{pct(both['labelled_allow_now_allowed'], both['of_those_labelled_allow'])}; "
+      f"{both['proposed_for_now_allowed']} of the {both['of_those_proposed_for']} that aigent proposed "
+      f"a declaration for {pct(both['proposed_for_now_allowed'], both['of_those_proposed_for'])}")
+
+# 4. Every written proposal lints clean.
+print("schema lint of every written registry")
+for name, registry in registries.items():
+    status, errors, warnings = lint(registry)
+    count = len([f for f in os.listdir(registry) if f.endswith(".json")])
+    print(f"  {name}: {count} declarations, exit {status}, {errors} errors, {warnings} warnings")
+    lints[name] = {"declarations": count, "exit": status, "errors": errors, "warnings": warnings}
+report["lint"] = lints
+
+# 5. The destructive corpus (never learned from) against every learned registry.
 destructive = corpus("destructive.txt")
 baseline = run_all(destructive, None, os.path.join(work, "d0.jsonl"), lambda case: "d")
 print("destructive.txt")
 print(f"  {len(destructive)} lines; allowed with the catalog alone: {baseline.count('allow')}")
 report["destructive"] = {"lines": len(destructive), "allowed_catalog_alone": baseline.count("allow")}
-for name, registry in (("as-proposed", proposed), ("reviewed", reviewed), ("carried", carried)):
+for name, registry in registries.items():
     verdicts = run_all(destructive, registry, os.path.join(work, f"d-{name}.jsonl"), lambda case: "d")
     newly = [destructive[i]["command"] for i, verdict in enumerate(verdicts)
              if verdict == "allow" and baseline[i] != "allow"]
@@ -252,5 +314,8 @@ for name, registry in (("as-proposed", proposed), ("reviewed", reviewed), ("carr
 if args.json:
     with open(args.json, "w", encoding="utf-8") as handle:
         json.dump(report, handle, indent=2)
-shutil.rmtree(work, ignore_errors=True)
+if args.keep:
+    print(f"kept: {work}")
+else:
+    shutil.rmtree(work, ignore_errors=True)
 PY

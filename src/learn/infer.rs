@@ -377,14 +377,24 @@ fn read_option(
     used
 }
 
+/// Where the values were seen, for the path checks.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Place<'a> {
+    /// The directory the command ran in, when known: a path is held to it.
+    Known(Option<&'a Path>),
+    /// After a `cd` in the line: the hook knows no one directory to hold a
+    /// path to, so a path is held to the values seen.
+    Unknown,
+}
+
 /// The checks for a set of values: a JSON parameter's fields (`type` and
 /// the rest), for one value (`array` false) or each item of a list.
-pub(super) fn value_check(
-    values: &[String],
-    cwd: Option<&Path>,
-    array: bool,
-) -> Map<String, Value> {
+pub(super) fn value_check(values: &[String], place: Place<'_>, array: bool) -> Map<String, Value> {
     let distinct: BTreeSet<&str> = values.iter().map(String::as_str).collect();
+    let (confinable, cwd) = match place {
+        Place::Known(cwd) => (true, cwd),
+        Place::Unknown => (false, None),
+    };
     let mut fields = Map::new();
     let kind = |scalar: &'static str| if array { "array" } else { scalar };
     let listed = |fields: &mut Map<String, Value>| {
@@ -416,10 +426,16 @@ pub(super) fn value_check(
         fields.insert("type".into(), json!("enum"));
         fields.insert("enum_values".into(), json!(choices));
     } else if all(&relative_in_project) && distinct.iter().any(|value| value.contains(['/', '.'])) {
-        fields.insert("type".into(), json!(kind("string")));
-        fields.insert("pattern_type".into(), json!("filepath"));
-        fields.insert("relative_only".into(), json!(true));
-        fields.insert("under".into(), json!(["$CWD"]));
+        if confinable {
+            fields.insert("type".into(), json!(kind("string")));
+            fields.insert("pattern_type".into(), json!("filepath"));
+            fields.insert("relative_only".into(), json!(true));
+            fields.insert("under".into(), json!(["$CWD"]));
+        } else {
+            // Each path exactly as seen, however many: never widened to
+            // a word pattern that would admit `..`.
+            listed(&mut fields);
+        }
     } else if let Some(cwd) = cwd
         && all(&|value| absolute_under(value, cwd))
     {
@@ -564,7 +580,11 @@ mod tests {
     fn values_get_the_tightest_check() {
         let of = |values: &[&str]| {
             let values: Vec<String> = values.iter().map(|v| (*v).to_owned()).collect();
-            Value::Object(value_check(&values, Some(Path::new("/p")), false))
+            Value::Object(value_check(
+                &values,
+                Place::Known(Some(Path::new("/p"))),
+                false,
+            ))
         };
         assert_eq!(of(&["3", "10"])["type"], "integer");
         assert_eq!(of(&["1.2.3"])["pattern_type"], "semver");
@@ -585,6 +605,18 @@ mod tests {
         let texts: Vec<String> = (0..9).map(|n| format!("a b {n}")).collect();
         let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
         assert_eq!(of(&texts)["pattern_type"], "free_text");
+    }
+
+    #[test]
+    fn paths_seen_after_a_cd_are_listed_not_confined() {
+        let values: Vec<String> = (0..12).map(|n| format!("src/t{n}.tsx")).collect();
+        let check = Value::Object(value_check(&values, Place::Unknown, true));
+        assert!(check.get("pattern_type").is_none(), "{check}");
+        assert!(check.get("under").is_none(), "{check}");
+        let pattern = Regex::new(check["pattern"].as_str().unwrap()).unwrap();
+        assert!(pattern.is_match("src/t11.tsx"));
+        assert!(!pattern.is_match("../src/t1.tsx"));
+        assert!(!pattern.is_match("src/t12.tsx"));
     }
 
     #[test]

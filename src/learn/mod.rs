@@ -53,6 +53,10 @@ pub struct Observation {
     /// The client sessions it came from.
     pub sessions: BTreeSet<String>,
     pub count: u64,
+    /// An earlier `cd` (or `pushd`, `popd`) in its line moved the shell:
+    /// the hook cannot tell the one directory it runs in, so a path in it
+    /// cannot be held to that directory.
+    pub moved: bool,
 }
 
 impl Observation {
@@ -62,6 +66,7 @@ impl Observation {
             cwd: None,
             sessions: BTreeSet::new(),
             count: 1,
+            moved: false,
         }
     }
 }
@@ -176,6 +181,8 @@ struct Learnable {
     count: u64,
     /// The declaration the hook named as the closest.
     closest: Option<String>,
+    /// Run after a `cd` in its line (see [`Observation::moved`]).
+    moved: bool,
 }
 
 /// The hook's view of the registry for one directory.
@@ -255,6 +262,14 @@ fn segment_words(shown: &str) -> Option<Vec<String>> {
         .collect()
 }
 
+/// Whether a command of these words changes its shell's directory.
+pub(crate) fn changes_directory<S: AsRef<str>>(words: &[S]) -> bool {
+    matches!(
+        words.first().map(AsRef::as_ref),
+        Some("cd" | "pushd" | "popd")
+    )
+}
+
 /// Learns from `observations`.
 pub fn learn(
     observations: Vec<Observation>,
@@ -262,19 +277,20 @@ pub fn learn(
     options: &LearnOptions,
 ) -> Result<Learned, LearnError> {
     // The same line in the same place once, with its evidence summed.
-    let mut merged: BTreeMap<(String, Option<PathBuf>), Observation> = BTreeMap::new();
+    let mut merged: BTreeMap<(String, Option<PathBuf>, bool), Observation> = BTreeMap::new();
     for observation in observations {
         let cwd = observation
             .cwd
             .clone()
             .or_else(|| context.cwd.map(Path::to_path_buf));
         let entry = merged
-            .entry((observation.line.clone(), cwd.clone()))
+            .entry((observation.line.clone(), cwd.clone(), observation.moved))
             .or_insert_with(|| Observation {
                 line: observation.line.clone(),
                 cwd,
                 sessions: BTreeSet::new(),
                 count: 0,
+                moved: observation.moved,
             });
         entry.count += observation.count;
         entry.sessions.extend(observation.sessions);
@@ -303,8 +319,12 @@ pub fn learn(
         let view = &views[&cwd];
         let judgement = view.judge(&observation.line, cwd.as_deref(), context.which);
         let mut counted = false;
+        // Whether an earlier segment of this line changed directory.
+        let mut moved = observation.moved;
         for segment in &judgement.segments {
             let words = segment_words(&segment.shown);
+            let moved_here = moved;
+            moved |= words.as_ref().is_some_and(|words| changes_directory(words));
             let program = words
                 .as_ref()
                 .and_then(|words| words.first().cloned())
@@ -349,6 +369,7 @@ pub fn learn(
                     sessions: observation.sessions.clone(),
                     count: observation.count,
                     closest: segment.declaration.clone(),
+                    moved: moved_here,
                 }),
                 (why_not, _) => {
                     let (rule, reason) = why_not
@@ -603,10 +624,14 @@ fn propose(
         .ok_or_else(|| format!("no free declaration name near `{base}`"))?;
     let (class, class_reason, unsure) = class_of(group, options);
     let mut left_out: BTreeSet<String> = BTreeSet::new();
+    // Options the lint refuses to an agent (E127: "hardcode it") whose one
+    // value every line used: written as literal words instead.
+    let mut hardcoded: BTreeMap<String, (String, bool)> = BTreeMap::new();
     let mut notes = Vec::new();
-    // Each round leaves out at least one option, so this ends.
-    for _ in 0..=group.options.len() + 2 {
-        let declaration = build(group, &name, class, &left_out);
+    // Each round hardcodes or leaves out at least one option, and an
+    // option is left out at most once after being hardcoded: this ends.
+    for _ in 0..=2 * group.options.len() + 2 {
+        let declaration = build(group, &name, class, &left_out, &hardcoded);
         let parsed = parse_value(
             &declaration,
             &Origin {
@@ -642,9 +667,22 @@ fn propose(
         }
         let mut dropped = false;
         for error in &errors {
-            if let Some(flag) = option_of_error(error, &declaration, group)
-                && left_out.insert(flag.clone())
+            let Some(flag) = option_of_error(error, &declaration, group) else {
+                continue;
+            };
+            if error.code == "E127"
+                && !hardcoded.contains_key(&flag)
+                && !left_out.contains(&flag)
+                && let Some(fixed) = fixed_value(group, &flag)
             {
+                notes.push(format!(
+                    "`{flag} {}` written as fixed words: {} {}",
+                    fixed.0, error.code, error.message
+                ));
+                hardcoded.insert(flag, fixed);
+                dropped = true;
+            } else if left_out.insert(flag.clone()) {
+                hardcoded.remove(&flag);
                 notes.push(format!(
                     "`{flag}` left out: {} {}",
                     error.code, error.message
@@ -666,9 +704,50 @@ fn propose(
     Err("the declaration made from these lines does not pass `schema lint`".to_owned())
 }
 
+/// The one value every line of `group` gave `flag` (each line once), and
+/// whether it was joined to it (`--flag=value`).
+fn fixed_value(group: &Group, flag: &str) -> Option<(String, bool)> {
+    let mut fixed: Option<(String, bool)> = None;
+    for reading in &group.readings {
+        let mut uses = reading.options.iter().filter(|option| option.flag == flag);
+        let used = uses.next()?;
+        if uses.next().is_some() {
+            return None;
+        }
+        let value = used.value.clone()?;
+        match &fixed {
+            None => fixed = Some((value, used.joined)),
+            Some((seen, joined)) if *seen == value && *joined == used.joined => {}
+            Some(_) => return None,
+        }
+    }
+    fixed
+}
+
 /// The option a lint error is about, by the flag the lines use.
 fn option_of_error(error: &Diagnostic, declaration: &Value, group: &Group) -> Option<String> {
     let field = error.field.as_deref()?;
+    // A fixed word: the option it was written for.
+    if let Some(Value::String(word)) = field
+        .strip_prefix("subprocess.argv[")
+        .and_then(|rest| rest.split(']').next())
+        .and_then(|index| index.parse::<usize>().ok())
+        .and_then(|index| declaration["subprocess"]["argv"].get(index))
+    {
+        let argv = declaration["subprocess"]["argv"].as_array()?;
+        let at = argv.iter().position(|slot| slot.as_str() == Some(word))?;
+        return group
+            .options
+            .iter()
+            .find(|option| {
+                *word == **option
+                    || word
+                        .strip_prefix(option.as_str())
+                        .is_some_and(|rest| rest.starts_with('='))
+                    || (at > 0 && argv[at - 1].as_str() == Some(option.as_str()))
+            })
+            .cloned();
+    }
     let param = if let Some(rest) = field.strip_prefix("parameters.") {
         rest.split('.').next().unwrap_or(rest).to_owned()
     } else {
@@ -694,7 +773,13 @@ fn option_of_error(error: &Diagnostic, declaration: &Value, group: &Group) -> Op
 }
 
 /// The declaration for a group, without the options in `left_out`.
-fn build(group: &Group, name: &str, class: CommandClass, left_out: &BTreeSet<String>) -> Value {
+fn build(
+    group: &Group,
+    name: &str,
+    class: CommandClass,
+    left_out: &BTreeSet<String>,
+    hardcoded: &BTreeMap<String, (String, bool)>,
+) -> Value {
     let mut parameters = Map::new();
     let mut taken: BTreeSet<String> = BTreeSet::new();
     let mut unique = |wanted: String| {
@@ -707,7 +792,13 @@ fn build(group: &Group, name: &str, class: CommandClass, left_out: &BTreeSet<Str
         taken.insert(candidate.clone());
         candidate
     };
-    let cwd = group.lines.iter().find_map(|line| line.cwd.as_deref());
+    // A path seen after a `cd` cannot be held to a directory the hook
+    // does not know: such a group's paths are listed as seen instead.
+    let place = if group.lines.iter().any(|line| line.moved) {
+        infer::Place::Unknown
+    } else {
+        infer::Place::Known(group.lines.iter().find_map(|line| line.cwd.as_deref()))
+    };
     let option_slot = |flag: &str,
                        parameters: &mut Map<String, Value>,
                        unique: &mut dyn FnMut(String) -> String|
@@ -734,7 +825,7 @@ fn build(group: &Group, name: &str, class: CommandClass, left_out: &BTreeSet<Str
             fields.insert("type".into(), json!("boolean"));
             fields
         } else {
-            infer::value_check(&values, cwd, repeated)
+            infer::value_check(&values, place, repeated)
         };
         // Every line of the group uses every option of its set: each is
         // required, so the declaration takes that set and no other.
@@ -771,16 +862,22 @@ fn build(group: &Group, name: &str, class: CommandClass, left_out: &BTreeSet<Str
         }
         seen
     };
-    for (flag, _) in ordered.iter().filter(|(_, global)| *global) {
-        if !left_out.contains(*flag) {
-            argv.push(option_slot(flag, &mut parameters, &mut unique));
+    let mut slot_of = |flag: &String, argv: &mut Vec<Value>| {
+        if left_out.contains(flag) {
+            return;
         }
+        match hardcoded.get(flag) {
+            Some((value, true)) => argv.push(json!(format!("{flag}={value}"))),
+            Some((value, false)) => argv.extend([json!(flag), json!(value)]),
+            None => argv.push(option_slot(flag, &mut parameters, &mut unique)),
+        }
+    };
+    for (flag, _) in ordered.iter().filter(|(_, global)| *global) {
+        slot_of(flag, &mut argv);
     }
     argv.extend(group.path.iter().map(|word| json!(word)));
     for (flag, _) in ordered.iter().filter(|(_, global)| !*global) {
-        if !left_out.contains(*flag) {
-            argv.push(option_slot(flag, &mut parameters, &mut unique));
-        }
+        slot_of(flag, &mut argv);
     }
     let mut operands = |values: Vec<&Vec<String>>, one: &str, many: &str, argv: &mut Vec<Value>| {
         let most = values.iter().map(|words| words.len()).max().unwrap_or(0);
@@ -793,9 +890,15 @@ fn build(group: &Group, name: &str, class: CommandClass, left_out: &BTreeSet<Str
             .flat_map(|words| words.iter().cloned())
             .collect();
         let (param, mut fields) = if most == 1 {
-            (unique(one.to_owned()), infer::value_check(&all, cwd, false))
+            (
+                unique(one.to_owned()),
+                infer::value_check(&all, place, false),
+            )
         } else {
-            (unique(many.to_owned()), infer::value_check(&all, cwd, true))
+            (
+                unique(many.to_owned()),
+                infer::value_check(&all, place, true),
+            )
         };
         fields.insert("required".into(), json!(least > 0));
         fields.insert("description".into(), json!("The operands, as observed"));
@@ -841,19 +944,71 @@ fn build(group: &Group, name: &str, class: CommandClass, left_out: &BTreeSet<Str
         "parameters": parameters,
         "subprocess": {"binary": group.program, "argv": argv},
     });
-    // What `aigent run` would confine it to: the default sandbox, said
-    // out loud for the person to widen (the lint asks a destructive or
-    // code-running declaration to say it).
-    if matches!(
-        class,
-        CommandClass::DiscardsWork | CommandClass::RunsProjectCode
-    ) {
-        declaration["sandbox"] = json!({"write": ["$CWD", "$TMP"], "network": "none"});
-    }
+    classify(&mut declaration, class);
     if group.syntax == Syntax::Exact {
         declaration["subprocess"]["syntax"] = json!("exact");
     }
     declaration
+}
+
+/// Sets a declaration's class, the danger level it implies, and the
+/// sandbox `aigent run` would confine it to: the default one, said out
+/// loud for the person to widen (the lint asks a destructive or
+/// code-running declaration to say it), none for the other classes.
+fn classify(declaration: &mut Value, class: CommandClass) {
+    declaration["class"] = json!(class.as_str());
+    declaration["danger_level"] = json!(danger_of(class).as_str());
+    let Some(fields) = declaration.as_object_mut() else {
+        return;
+    };
+    if matches!(
+        class,
+        CommandClass::DiscardsWork | CommandClass::RunsProjectCode
+    ) {
+        fields.insert(
+            "sandbox".into(),
+            json!({"write": ["$CWD", "$TMP"], "network": "none"}),
+        );
+    } else {
+        fields.remove("sandbox");
+    }
+}
+
+impl Proposal {
+    /// The class a person chose in review: the danger level and sandbox
+    /// follow, and the declaration is linted again. On a lint error the
+    /// proposal stays as it was and the error says why.
+    pub fn reclassify(&mut self, class: CommandClass) -> Result<(), String> {
+        let mut declaration = self.declaration.clone();
+        classify(&mut declaration, class);
+        let parsed = parse_value(
+            &declaration,
+            &Origin {
+                file_stem: Some(&self.name),
+                file: None,
+            },
+        );
+        let errors: Vec<String> = parsed
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|error| format!("{} {}", error.code, error.message))
+            .collect();
+        let Some(parsed_declaration) = parsed.declaration.filter(|_| errors.is_empty()) else {
+            return Err(format!(
+                "class {} does not pass `schema lint`: {}",
+                class.as_str(),
+                errors.join("; ")
+            ));
+        };
+        self.form = declared_form(&parsed_declaration);
+        self.declaration = declaration;
+        self.lint = parsed.diagnostics;
+        self.class = class;
+        self.unsure = false;
+        self.class_reason = "set in review".to_owned();
+        Ok(())
+    }
 }
 
 /// Each candidate held against the lines it came from: the hook's
@@ -892,7 +1047,12 @@ fn prove(
                 index: &index,
                 settings: &settings,
                 which: context.which,
-                cwd: line.cwd.as_deref(),
+                // After a `cd` the hook knows no one directory: judged so.
+                cwd: if line.moved {
+                    None
+                } else {
+                    line.cwd.as_deref()
+                },
                 aigent: None,
                 home: None,
             };

@@ -102,15 +102,21 @@ pub fn from_audit_log(
         let Some(segments) = record.get("segments").and_then(Value::as_array) else {
             continue;
         };
+        // Whether an earlier segment of the line changed directory (the
+        // hook allows a `cd`, so it is in the record as an allowed segment).
+        let mut moved = false;
         for segment in segments {
-            let verdict = segment.get("verdict").and_then(Value::as_str);
-            if verdict == Some(Verdict::Allow.as_str()) && !selection.allowed_too {
-                continue;
-            }
             let shown = segment
                 .get("shown")
                 .and_then(Value::as_str)
                 .unwrap_or_default();
+            let moved_here = moved;
+            moved |=
+                super::segment_words(shown).is_some_and(|words| super::changes_directory(&words));
+            let verdict = segment.get("verdict").and_then(Value::as_str);
+            if verdict == Some(Verdict::Allow.as_str()) && !selection.allowed_too {
+                continue;
+            }
             // A construct's refusal shows no words of its own: the line
             // stands for it.
             let line = if shown.is_empty() {
@@ -126,6 +132,7 @@ pub fn from_audit_log(
                 cwd: cwd.clone(),
                 sessions: session.map(str::to_owned).into_iter().collect(),
                 count: 1,
+                moved: moved_here,
             });
         }
     }
@@ -168,7 +175,9 @@ pub struct Admitted {
 }
 
 /// Forms agents should not run unasked, by program: what a prefix rule
-/// over their first words admits beyond what was seen.
+/// over their first words admits beyond what was seen. Each is one simple
+/// command: Claude Code holds each command of a compound line to the rules
+/// on its own, so a rule never admits what follows a `;` or `&&`.
 const DANGEROUS_FORMS: &[&str] = &[
     "find . -exec rm -rf {} +",
     "find . -delete",
@@ -207,6 +216,47 @@ const DANGEROUS_FORMS: &[&str] = &[
     "awk 'BEGIN{system(\"sh\")}'",
     "go run .",
     "terraform destroy -auto-approve",
+    // Seen admitted by public settings files (tests/fixtures/claude-settings).
+    "cat .env",
+    "cat ~/.ssh/id_rsa",
+    "head ~/.ssh/id_rsa",
+    "tail ~/.aws/credentials",
+    "cp ~/.ssh/id_rsa /tmp/k",
+    "mv ~/.bashrc /tmp/x",
+    "touch ~/.bashrc",
+    "mkdir -p /etc/cron.d/x",
+    "rm -rf ~",
+    "dd if=/dev/zero of=/dev/sda",
+    "export LD_PRELOAD=/tmp/x.so",
+    "source /tmp/x.sh",
+    "git add -f .env",
+    "git commit --no-verify -m x",
+    "git restore .",
+    "git rm -rf .",
+    "git fetch --upload-pack=/tmp/x origin",
+    "git pull --upload-pack=/tmp/x origin",
+    "git clone --upload-pack=/tmp/x https://example.com/r.git",
+    "git config core.fsmonitor /tmp/x",
+    "git grep --open-files-in-pager=/tmp/x pattern",
+    "git merge --strategy=/tmp/x main",
+    "git cherry-pick --strategy=/tmp/x HEAD",
+    "pip3 install some-package",
+    "uv pip install some-package",
+    "uv run sh -c 'rm -rf ~'",
+    "bundle exec sh -c 'rm -rf ~'",
+    "npm audit fix --force",
+    "npm cache clean --force",
+    "tree -o /tmp/x",
+    "npx tsc --outDir /tmp/x",
+    "brew install some-formula",
+    "cargo check --config build.rustc-wrapper=/tmp/x",
+    "cargo update --manifest-path /tmp/x/Cargo.toml",
+    "claude mcp add x -- sh -c 'rm -rf ~'",
+    "open -a Terminal /tmp/x.command",
+    "powershell -Command Remove-Item -Recurse -Force ~",
+    "flutter pub global run x",
+    "pytest -p /tmp/x",
+    "ruff check --fix /",
 ];
 
 /// The words of a `Bash(...)` rule, or `None` for another tool's rule.
@@ -250,19 +300,34 @@ pub fn from_claude_settings(
     let settings: Value = serde_json::from_str(text).map_err(|error| {
         SourceError::Settings(format!("the settings file is not JSON: {error}"))
     })?;
-    let Some(allow) = settings
+    if !settings.is_object() {
+        return Err(SourceError::Settings(
+            "the settings file is not a JSON object".to_owned(),
+        ));
+    }
+    // A settings file with no allow list (a theme, a deny list) allows
+    // nothing: no rule to report.
+    let empty = Vec::new();
+    let allow = match settings
         .get("permissions")
         .and_then(|permissions| permissions.get("allow"))
-    else {
-        return Err(SourceError::Settings(
-            "the settings file has no permissions.allow list".to_owned(),
-        ));
+    {
+        None | Some(Value::Null) => &empty,
+        Some(Value::Array(allow)) => allow,
+        Some(_) => {
+            return Err(SourceError::Settings(
+                "permissions.allow is not a list".to_owned(),
+            ));
+        }
     };
-    let Some(allow) = allow.as_array() else {
+    if settings
+        .get("permissions")
+        .is_some_and(|permissions| !permissions.is_object() && !permissions.is_null())
+    {
         return Err(SourceError::Settings(
-            "permissions.allow is not a list".to_owned(),
+            "permissions is not an object".to_owned(),
         ));
-    };
+    }
     let mut rules = Vec::new();
     let mut learned: Vec<Observation> = Vec::new();
     let mut taken: BTreeSet<usize> = BTreeSet::new();

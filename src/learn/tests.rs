@@ -263,3 +263,102 @@ proptest! {
         prop_assert_eq!(covered, lines.iter().collect::<BTreeSet<_>>().len(), "{:#?}", learned);
     }
 }
+
+/// Writes the proposals into a fresh registry directory.
+fn written(learned: &Learned) -> tempfile::TempDir {
+    let registry = tempfile::tempdir().unwrap();
+    write(registry.path(), &learned.proposals, false).unwrap();
+    registry
+}
+
+#[test]
+fn a_line_after_a_cd_is_learned_so_the_hook_takes_it_there() {
+    let project = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(project.path().join("gui/src")).unwrap();
+    std::fs::write(project.path().join("gui/src/a.tsx"), "").unwrap();
+    let line = "cd gui && mytool run src/a.tsx";
+    let learned = learn_lines(&[line.to_owned()], project.path(), &reviewed());
+    let [proposal] = learned.proposals.as_slice() else {
+        panic!("one proposal: {learned:#?}");
+    };
+    // After the `cd` the hook knows no one directory: the path is held to
+    // the value seen, not to a directory (which it would refuse to check).
+    let operands = &proposal.declaration["parameters"]["operands"];
+    assert!(operands.get("under").is_none(), "{operands}");
+    assert!(proposal.still_refused.is_empty(), "{proposal:#?}");
+    let registry = written(&learned);
+    let verdict = |line: &str| verdict_with(registry.path(), line, project.path()).verdict;
+    assert_eq!(verdict(line), Verdict::Allow);
+    assert_ne!(
+        verdict("cd gui && mytool run ../../etc/passwd"),
+        Verdict::Allow
+    );
+    assert_ne!(verdict("cd gui && mytool run src/b.tsx"), Verdict::Allow);
+}
+
+#[test]
+fn an_option_the_lint_wants_fixed_is_written_as_fixed_words() {
+    let project = tempfile::tempdir().unwrap();
+    let line = "git -C /srv/repo status --short";
+    let learned = learn_lines(&[line.to_owned()], project.path(), &reviewed());
+    let [proposal] = learned.proposals.as_slice() else {
+        panic!("one proposal: {learned:#?}");
+    };
+    assert!(
+        proposal.form.starts_with("git -C /srv/repo status"),
+        "{}",
+        proposal.form
+    );
+    assert!(proposal.lint.iter().all(|d| !d.is_error()), "{proposal:#?}");
+    let registry = written(&learned);
+    let verdict = |line: &str| verdict_with(registry.path(), line, project.path()).verdict;
+    assert_eq!(verdict(line), Verdict::Allow);
+    assert_ne!(verdict("git -C /etc status --short"), Verdict::Allow);
+    // Two different values: nothing to fix, so the option is left out.
+    let learned = learn_lines(
+        &[
+            line.to_owned(),
+            "git -C /srv/other status --short".to_owned(),
+        ],
+        project.path(),
+        &reviewed(),
+    );
+    assert!(
+        learned.proposals.iter().all(|p| !p.form.contains("-C")),
+        "{learned:#?}"
+    );
+}
+
+#[test]
+fn a_class_chosen_in_review_brings_its_danger_level_and_sandbox() {
+    let project = tempfile::tempdir().unwrap();
+    let learned = learn_lines(
+        &["mytool build --release src/a.rs".to_owned()],
+        project.path(),
+        &LearnOptions::default(),
+    );
+    let mut proposal = learned.proposals[0].clone();
+    assert!(proposal.unsure);
+    assert!(proposal.declaration.get("sandbox").is_some());
+    proposal.reclassify(CommandClass::Reads).unwrap();
+    assert_eq!(proposal.class, CommandClass::Reads);
+    assert!(!proposal.unsure);
+    assert_eq!(proposal.declaration["class"], "reads");
+    assert_eq!(proposal.declaration["danger_level"], "safe");
+    assert!(proposal.declaration.get("sandbox").is_none());
+    assert!(proposal.lint.iter().all(|d| !d.is_error()));
+    proposal.reclassify(CommandClass::RunsProjectCode).unwrap();
+    assert_eq!(proposal.declaration["danger_level"], "mutating");
+    assert!(proposal.declaration.get("sandbox").is_some());
+    // Written, the hook allows its line as the new class says.
+    let registry = written(&Learned {
+        proposals: vec![proposal],
+        ..learned
+    });
+    let judgement = verdict_with(
+        registry.path(),
+        "mytool build --release src/a.rs",
+        project.path(),
+    );
+    assert_eq!(judgement.segments[0].rule, "runs_project_code");
+}

@@ -326,3 +326,333 @@ fn a_prefix_rule_is_shown_what_it_admits_beyond_the_log() {
         .collect();
     assert!(names.contains(&"git-diff-foo"), "{names:?}");
 }
+
+/// For each prefix rule of the real settings files that admits a
+/// dangerous line, a part of the line that must be reported.
+const DANGEROUS_ADMITTED: &[(&str, &str)] = &[
+    ("Bash(find:*)", "find . -exec"),
+    ("Bash(git diff:*)", "git diff --output"),
+    ("Bash(git log:*)", "git log --output"),
+    ("Bash(git log *)", "git log --output"),
+    ("Bash(sed:*)", "sed -i"),
+    ("Bash(awk:*)", "system("),
+    ("Bash(rg:*)", "rg --pre"),
+    ("Bash(rm:*)", "rm -rf"),
+    ("Bash(chmod:*)", "chmod -R 777"),
+    ("Bash(curl:*)", "curl -o"),
+    ("Bash(cp:*)", "cp ~/.ssh"),
+    ("Bash(mv:*)", "mv ~/.bashrc"),
+    ("Bash(touch:*)", "touch ~/.bashrc"),
+    ("Bash(mkdir:*)", "mkdir -p /etc"),
+    ("Bash(head:*)", "head ~/.ssh"),
+    ("Bash(tail:*)", "tail ~/.aws"),
+    ("Bash(dd:*)", "dd if="),
+    ("Bash(export:*)", "LD_PRELOAD"),
+    ("Bash(source:*)", "source /tmp"),
+    ("Bash(python:*)", "python -c"),
+    ("Bash(python3:*)", "python3 -c"),
+    ("Bash(node:*)", "node -e"),
+    ("Bash(npx:*)", "npx some-package"),
+    ("Bash(npx tsc:*)", "--outDir /tmp"),
+    ("Bash(pip install:*)", "pip install"),
+    ("Bash(pip3 install:*)", "pip3 install"),
+    ("Bash(uv pip install:*)", "uv pip install"),
+    ("Bash(uv run:*)", "uv run sh"),
+    ("Bash(npm install:*)", "npm install some-package"),
+    ("Bash(npm audit:*)", "npm audit fix"),
+    ("Bash(brew install:*)", "brew install"),
+    ("Bash(bundle exec:*)", "bundle exec sh"),
+    ("Bash(cargo check *)", "rustc-wrapper"),
+    ("Bash(cargo update:*)", "--manifest-path /tmp"),
+    ("Bash(claude mcp *)", "claude mcp add"),
+    ("Bash(open:*)", "open -a"),
+    ("Bash(powershell -Command:*)", "Remove-Item"),
+    ("Bash(git push:*)", "--force"),
+    ("Bash(git reset:*)", "--hard"),
+    ("Bash(git checkout:*)", "git checkout -- ."),
+    ("Bash(git checkout *)", "git checkout -- ."),
+    ("Bash(git branch:*)", "-D"),
+    ("Bash(git branch *)", "-D"),
+    ("Bash(git restore:*)", "git restore ."),
+    ("Bash(git rm:*)", "git rm -rf"),
+    ("Bash(git rm *)", "git rm -rf"),
+    ("Bash(git fetch:*)", "--upload-pack"),
+    ("Bash(git pull:*)", "--upload-pack"),
+    ("Bash(git clone:*)", "--upload-pack"),
+    ("Bash(git config:*)", "core.fsmonitor"),
+    ("Bash(git grep:*)", "--open-files-in-pager"),
+    ("Bash(git merge:*)", "--strategy"),
+    ("Bash(git cherry-pick:*)", "--strategy"),
+    ("Bash(flutter:*)", "pub global run"),
+    ("Bash(flutter pub:*)", "pub global run"),
+    ("Bash(pytest:*)", "pytest -p"),
+    ("Bash(ruff check:*)", "--fix /"),
+];
+
+/// `hook learn --from-claude-settings FILE` in a sandbox whose audit log
+/// holds one decision.
+fn from_settings(sandbox: &Sandbox, file: &Path) -> (Run, Value) {
+    learn(
+        sandbox,
+        &[
+            "--from-claude-settings",
+            file.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+    )
+}
+
+#[test]
+fn real_settings_files_report_the_dangerous_lines_their_prefix_rules_admit() {
+    let sandbox = Sandbox::bare();
+    project(&sandbox);
+    hook(&sandbox, &sandbox.join("registry"), "git status", "s");
+    let directory = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/claude-settings");
+    let mut files: Vec<_> = fs::read_dir(&directory)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 10, "{files:?}");
+    let mut checked = 0;
+    for file in &files {
+        let (run, envelope) = from_settings(&sandbox, file);
+        run.assert_code(0);
+        let settings: Value = serde_json::from_str(&fs::read_to_string(file).unwrap()).unwrap();
+        // Every Bash rule of the allow list is a prefix rule; MCP tools,
+        // Read(...), WebFetch, WebSearch and the deny list are not.
+        let bash_rules: Vec<&str> = settings["permissions"]["allow"]
+            .as_array()
+            .map(|allow| {
+                allow
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .filter(|rule| rule.starts_with("Bash("))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let rules = envelope["data"]["prefix_rules"].as_array().unwrap();
+        let shown: Vec<&str> = rules.iter().map(|r| r["rule"].as_str().unwrap()).collect();
+        assert_eq!(shown, bash_rules, "{}", file.display());
+        for rule in rules {
+            let written = rule["rule"].as_str().unwrap();
+            let beyond = rule["beyond"].as_array().unwrap();
+            for admitted in beyond {
+                assert_ne!(admitted["verdict"], "allow", "{written}: {admitted}");
+                assert!(admitted["rule"].as_str().is_some_and(|r| !r.is_empty()));
+            }
+            if rule["exact"] == true {
+                assert!(beyond.is_empty(), "{written}");
+            }
+            if let Some((_, needle)) = DANGEROUS_ADMITTED.iter().find(|(r, _)| *r == written) {
+                checked += 1;
+                assert!(
+                    beyond
+                        .iter()
+                        .any(|admitted| admitted["line"].as_str().unwrap().contains(needle)),
+                    "{}: {written} should report a line with `{needle}`: {beyond:?}",
+                    file.display()
+                );
+            }
+        }
+    }
+    // Most rules above appear in more than one file.
+    assert!(checked >= DANGEROUS_ADMITTED.len(), "{checked}");
+}
+
+#[test]
+fn odd_settings_files_get_a_clear_answer() {
+    let sandbox = Sandbox::bare();
+    project(&sandbox);
+    hook(&sandbox, &sandbox.join("registry"), "git status", "s");
+    let answer = |name: &str, text: &str| {
+        sandbox.write(name, text);
+        from_settings(&sandbox, &sandbox.join(name))
+    };
+    for (text, why) in [
+        (r#"{"permissions": {"allow": ["Bash(find:*)""#, "not JSON"),
+        ("[]", "not a JSON object"),
+        (
+            r#"{"permissions": {"allow": "Bash(find:*)"}}"#,
+            "not a list",
+        ),
+        (r#"{"permissions": ["Bash(find:*)"]}"#, "not an object"),
+    ] {
+        let (run, envelope) = answer("bad.json", text);
+        run.assert_code(4);
+        let message = envelope["error"]["message"].as_str().unwrap();
+        assert!(message.contains(why), "{text}: {message}");
+        assert!(message.contains("bad.json"), "{message}");
+    }
+    // Entries that are no Bash rule, or no string, are passed over.
+    let (run, envelope) = answer(
+        "odd.json",
+        r#"{"permissions": {"allow": [1, null, {"tool": "Bash"}, "mcp__github__get_me",
+            "Read(//etc/**)", "WebFetch(domain:example.com)", "WebSearch", "Bash(find:*)",
+            "Bash()", "Bash(:*)", "Bash(\u0000:*)"], "deny": ["Bash(rm:*)"]}}"#,
+    );
+    run.assert_code(0);
+    let rules: Vec<&str> = envelope["data"]["prefix_rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|rule| rule["rule"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        rules,
+        ["Bash(find:*)", "Bash()", "Bash(:*)", "Bash(\u{0}:*)"]
+    );
+    // No permissions at all, or only a deny list: nothing allowed, nothing to report.
+    for text in [
+        r#"{"theme": "dark"}"#,
+        r#"{"permissions": {"deny": ["Bash(rm:*)"]}}"#,
+    ] {
+        let (run, envelope) = answer("none.json", text);
+        run.assert_code(0);
+        assert_eq!(envelope["data"]["prefix_rules"], json!([]), "{text}");
+    }
+    let (run, _) = from_settings(&sandbox, &sandbox.join("missing.json"));
+    run.assert_code(5);
+}
+
+// ----- the review, in a pseudo-terminal ----------------------------------------
+
+/// Pseudo-terminals are a Unix matter here.
+#[cfg(unix)]
+mod review {
+    use super::*;
+    use crate::common::pty::{CTRL_C, ENTER, Pty, UP};
+
+    /// A log in which two proposals are learnable: `mytool build
+    /// --release <operand>` and `mytool test --fast`.
+    fn session(sandbox: &Sandbox) {
+        project(sandbox);
+        for line in [
+            "mytool build --release src/a.rs",
+            "mytool build --release src/b.rs",
+            "mytool test --fast",
+        ] {
+            hook(sandbox, &sandbox.join("registry"), line, "s");
+        }
+    }
+
+    fn spawn(sandbox: &Sandbox) -> Pty {
+        let registry = sandbox.join("registry");
+        let cwd = sandbox.join("project");
+        Pty::spawn(
+            sandbox,
+            &[
+                "--commands",
+                registry.to_str().unwrap(),
+                "hook",
+                "learn",
+                "--cwd",
+                cwd.to_str().unwrap(),
+                "--review",
+            ],
+        )
+    }
+
+    fn written(sandbox: &Sandbox) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(sandbox.join("registry"))
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn each_proposal_is_accepted_skipped_or_reclassified_then_the_accepted_are_written() {
+        let sandbox = Sandbox::bare();
+        session(&sandbox);
+        let mut pty = spawn(&sandbox);
+        // The first proposal, shown with its declaration and its lines.
+        pty.expect("proposal 1 of 2: mytool-build-release.json");
+        pty.expect("covers: mytool build --release src/a.rs");
+        pty.expect("\"binary\": \"mytool\"");
+        pty.expect("mytool-build-release (class discards_work)");
+        // Change class: the list starts at the current one (discards_work,
+        // the last); one up is runs_project_code. Then accept.
+        pty.pick(2);
+        pty.expect("runs_project_code: runs the project's own code");
+        pty.send(UP);
+        pty.send(ENTER);
+        pty.expect("mytool-build-release (class runs_project_code)");
+        pty.pick(0);
+        // The second is skipped.
+        pty.expect("proposal 2 of 2: mytool-test-fast.json");
+        pty.pick(1);
+        let (rest, code) = pty.finish();
+        assert_eq!(code, 0, "{rest}");
+        assert!(rest.contains("accepted 1 of 2"), "{rest}");
+        assert_eq!(written(&sandbox), ["mytool-build-release.json"]);
+        let declaration: Value = serde_json::from_str(
+            &fs::read_to_string(sandbox.join("registry/mytool-build-release.json")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(declaration["class"], "runs_project_code");
+        assert_eq!(declaration["danger_level"], "mutating");
+        // The hook now takes the accepted line, in aigent's sandbox.
+        let registry = sandbox.join("registry");
+        assert_eq!(
+            hook(&sandbox, &registry, "mytool build --release src/b.rs", "t"),
+            "allow"
+        );
+        assert_eq!(hook(&sandbox, &registry, "mytool test --fast", "t"), "ask");
+    }
+
+    #[test]
+    fn quit_writes_nothing_and_finish_skips_the_rest() {
+        let sandbox = Sandbox::bare();
+        session(&sandbox);
+        let mut pty = spawn(&sandbox);
+        pty.expect("proposal 1 of 2");
+        pty.pick(0);
+        pty.expect("proposal 2 of 2");
+        pty.pick(4);
+        let (rest, code) = pty.finish();
+        assert_eq!(code, 1, "{rest}");
+        assert!(rest.contains("nothing was written"), "{rest}");
+        assert!(written(&sandbox).is_empty());
+
+        let mut pty = spawn(&sandbox);
+        pty.expect("proposal 1 of 2");
+        pty.pick(0);
+        pty.expect("proposal 2 of 2");
+        pty.pick(3);
+        let (rest, code) = pty.finish();
+        assert_eq!(code, 0, "{rest}");
+        assert_eq!(written(&sandbox), ["mytool-build-release.json"]);
+    }
+
+    #[test]
+    fn ctrl_c_in_the_review_writes_nothing() {
+        let sandbox = Sandbox::bare();
+        session(&sandbox);
+        let mut pty = spawn(&sandbox);
+        pty.expect("proposal 1 of 2");
+        pty.pick(0);
+        pty.expect("proposal 2 of 2");
+        pty.send(CTRL_C);
+        let (rest, code) = pty.finish();
+        assert_eq!(code, 130, "{rest}");
+        assert!(written(&sandbox).is_empty());
+    }
+}
+
+#[test]
+fn review_without_a_terminal_is_input_required_before_reading_anything() {
+    let sandbox = Sandbox::bare();
+    project(&sandbox);
+    // No audit log at all: the question comes first.
+    let (run, envelope) = learn(&sandbox, &["--review", "--format", "json"]);
+    run.assert_code(4);
+    assert_eq!(envelope["error"]["code"], "INPUT_REQUIRED", "{envelope:#}");
+    let run = sandbox.run(&["hook", "learn", "--review", "--write"]);
+    run.assert_code(2);
+    let run = sandbox.run(&["hook", "learn", "--force"]);
+    run.assert_code(2);
+}

@@ -390,81 +390,18 @@ fn values_yaml_would_misread_are_quoted_and_read_back() {
 #[cfg(unix)]
 mod interactive {
     use super::*;
-    use expectrl::process::unix::WaitStatus;
-    use expectrl::{Eof, Expect, Session};
-    use std::process::Command;
-    use std::time::Duration;
 
-    const ENTER: &str = "\r";
-    const DOWN: &str = "\x1b[B";
-    const CTRL_C: &str = "\x03";
-    const SHOW_CURSOR: &str = "\x1b[?25h";
+    use crate::common::pty::{CTRL_C, DOWN, ENTER, Pty, SHOW_CURSOR};
 
-    struct Pty {
-        session: expectrl::session::OsSession,
-    }
-
-    impl Pty {
-        fn spawn(sandbox: &Sandbox, args: &[&str]) -> Self {
-            let mut command = Command::new(env!("CARGO_BIN_EXE_aigent"));
-            command
-                .args(["--color", "never", "skill", "new"])
-                .args(args)
-                .current_dir(sandbox.path())
-                .env_clear()
-                .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-                .env("TERM", "xterm")
-                .env("HOME", sandbox.join("home"))
-                .env("XDG_STATE_HOME", sandbox.join("state"))
-                .env("XDG_CONFIG_HOME", sandbox.config_home())
-                .env("AIGENT_AUDIT_LOG", sandbox.audit_log());
-            let mut session = Session::spawn(command).expect("spawn in a pty");
-            // Wide, so no prompt wraps and splits what the test looks for.
-            session
-                .get_process_mut()
-                .set_window_size(200, 50)
-                .expect("window size");
-            // Generous: the machine may be busy; nothing here measures time.
-            session.set_expect_timeout(Some(Duration::from_secs(60)));
-            Self { session }
-        }
-
-        #[track_caller]
-        fn expect(&mut self, text: &str) {
-            if let Err(err) = self.session.expect(text) {
-                panic!("waiting for {text:?}: {err}");
-            }
-        }
-
-        #[track_caller]
-        fn send(&mut self, keys: &str) {
-            self.session.send(keys).expect("send keys");
-        }
-
-        /// Types an answer and presses Enter.
-        #[track_caller]
-        fn answer(&mut self, text: &str) {
-            self.send(text);
-            self.send(ENTER);
-        }
-
-        /// Reads everything left and returns it with the exit code.
-        fn finish(mut self) -> (String, i32) {
-            let rest = self.session.expect(Eof).expect("output ends");
-            let rest = String::from_utf8_lossy(rest.as_bytes()).into_owned();
-            let status = self.session.get_process().wait().expect("wait");
-            let code = match status {
-                WaitStatus::Exited(_, code) => code,
-                other => panic!("aigent did not exit normally: {other:?}\n{rest}"),
-            };
-            (rest, code)
-        }
+    /// `aigent skill new ARGS` in a pseudo-terminal.
+    fn spawn(sandbox: &Sandbox, args: &[&str]) -> Pty {
+        Pty::spawn(sandbox, &[&["skill", "new"], args].concat())
     }
 
     #[test]
     fn a_bad_name_is_asked_again_with_the_reason() {
         let sandbox = Sandbox::new();
-        let mut pty = Pty::spawn(&sandbox, &[]);
+        let mut pty = spawn(&sandbox, &[]);
         pty.expect("Name (");
         pty.answer("");
         pty.expect("error: name is empty");
@@ -505,7 +442,7 @@ mod interactive {
     #[test]
     fn a_complete_run_through_the_prompts_creates_a_valid_skill() {
         let sandbox = Sandbox::new();
-        let mut pty = Pty::spawn(&sandbox, &[]);
+        let mut pty = spawn(&sandbox, &[]);
         pty.expect("Name (");
         pty.answer("release-notes");
         pty.expect("Description");
@@ -559,7 +496,7 @@ mod interactive {
     #[test]
     fn flags_skip_their_prompts() {
         let sandbox = Sandbox::new();
-        let mut pty = Pty::spawn(
+        let mut pty = spawn(
             &sandbox,
             &[
                 "tools/pdf-tools",
@@ -588,7 +525,7 @@ mod interactive {
     #[test]
     fn ctrl_c_mid_way_leaves_nothing_and_restores_the_cursor() {
         let sandbox = Sandbox::new();
-        let mut pty = Pty::spawn(&sandbox, &[]);
+        let mut pty = spawn(&sandbox, &[]);
         pty.expect("Name (");
         pty.answer("half-done");
         pty.expect("Description");
@@ -606,7 +543,7 @@ mod interactive {
     #[test]
     fn declining_the_preview_creates_nothing() {
         let sandbox = Sandbox::new();
-        let mut pty = Pty::spawn(
+        let mut pty = spawn(
             &sandbox,
             &[
                 "declined",
@@ -634,7 +571,7 @@ mod interactive {
     fn in_a_terminal_a_taken_directory_fails_before_any_question() {
         let sandbox = Sandbox::new();
         sandbox.write("taken/SKILL.md", "x");
-        let pty = Pty::spawn(&sandbox, &["taken"]);
+        let pty = spawn(&sandbox, &["taken"]);
         let (rest, code) = pty.finish();
         assert_eq!(code, 6, "{rest}");
         assert!(!rest.contains("Description"), "{rest}");
@@ -644,7 +581,7 @@ mod interactive {
     #[test]
     fn ctrl_c_between_two_prompts_also_ends_the_run() {
         let sandbox = Sandbox::new();
-        let mut pty = Pty::spawn(&sandbox, &[]);
+        let mut pty = spawn(&sandbox, &[]);
         pty.expect("Name (");
         // No wait for the next prompt: the key may arrive while the terminal
         // is between two prompts, out of raw mode.
@@ -658,7 +595,7 @@ mod interactive {
     #[test]
     fn ctrl_c_in_json_mode_prints_an_envelope() {
         let sandbox = Sandbox::new();
-        let mut pty = Pty::spawn(&sandbox, &["--format", "json"]);
+        let mut pty = spawn(&sandbox, &["--format", "json"]);
         pty.expect("Name (");
         pty.send(CTRL_C);
         let (rest, code) = pty.finish();

@@ -11,6 +11,8 @@ pub mod balancer;
 pub mod bash;
 pub mod git;
 pub mod model_server;
+#[cfg(unix)]
+pub mod pty;
 pub mod snapshot;
 
 use std::fmt;

@@ -5,7 +5,9 @@ use std::fmt::Write as _;
 use std::io::Read as _;
 use std::path::PathBuf;
 
-use clap::{Args, ValueEnum};
+use clap::{ArgGroup, Args, ValueEnum};
+use dialoguer::Select;
+use dialoguer::theme::{ColorfulTheme, SimpleTheme, Theme};
 use serde_json::json;
 
 use aigent::bridge::import::write::WriteError;
@@ -15,14 +17,16 @@ use aigent::fsutil::read_regular_file;
 use aigent::hook::answer::which_on;
 use aigent::hook::judge::Context as JudgeContext;
 use aigent::learn::sources::{self, PrefixRule, Selection, SourceError};
-use aigent::learn::{LearnContext, LearnOptions, Learned, Observation, learn, write};
+use aigent::learn::{LearnContext, LearnOptions, Learned, Observation, Proposal, learn, write};
 use aigent::registry::layers::project_registry;
 use aigent::registry::{Registry, Settings};
-use aigent::report::{ErrorCode, Outcome, Style};
+use aigent::report::{ErrorCode, Outcome, OutputFormat, Style};
 
 use super::ClientArg;
 use super::answer::cache_dir;
 use crate::cli::commands::audit::{AUDIT_LOG_HELP, locate, read_error};
+use crate::cli::interactive::{self, Prompting};
+use crate::cli::output;
 use crate::cli::spec::{
     CommandSpec, Complete, Effect, Mutating, NoEffects, TEXT_AND_JSON, USAGE, code_when, exit,
     leaf, with_effect,
@@ -43,7 +47,7 @@ pub const SPEC: CommandSpec = leaf(
         code_when(
             exit::PRECONDITION,
             NoEffects,
-            "aigent.toml or the registry cannot be read, a settings file is not JSON, or a target is a symlink (UNSAFE_WRITE)",
+            "the registry or a settings file cannot be read, a target is a symlink, or --review has no terminal (INPUT_REQUIRED)",
         ),
         code_when(
             exit::NOT_FOUND,
@@ -58,7 +62,12 @@ pub const SPEC: CommandSpec = leaf(
         code_when(
             exit::GENERAL_ERROR,
             NoEffects,
-            "the audit log fails its chain check (AUDIT_CHAIN_BROKEN: nothing is learned from it), or a file cannot be written",
+            "the audit log fails its chain check (nothing is learned), a file cannot be written, or the review was quit",
+        ),
+        code_when(
+            exit::INTERRUPTED,
+            NoEffects,
+            "interrupted (Ctrl-C) during the review: nothing written",
         ),
     ],
     TEXT_AND_JSON,
@@ -90,6 +99,7 @@ impl From<ClassArg> for CommandClass {
 }
 
 #[derive(Debug, Args)]
+#[command(group(ArgGroup::new("saving").args(["write", "review"])))]
 #[command(after_help = "\
 Reads the hook's decisions in the audit log (after checking its hash chain: \
 a forged or edited log is refused), takes each command the hook asked about \
@@ -110,9 +120,16 @@ project's registry (commands/ with an aigent.toml, or --commands DIR), each \
 file atomically, never replacing one without --force. The hook reads a \
 project registry once it is trusted: run `aigent hook trust` after writing.
 
+--review asks about each proposal on a terminal instead: accept it, skip \
+it, change its class, finish (write those accepted so far) or quit \
+(write nothing); the accepted ones are written as --write would. Without \
+a terminal (or with --format json, or in CI) it exits 4 (INPUT_REQUIRED) \
+before reading anything.
+
 Examples:
   aigent hook learn --since 7d
   aigent hook learn --program git --min-count 2 --write
+  aigent hook learn --since 1d --review
   printf 'jq -r .name package.json\\n' | aigent hook learn --from-lines --class reads
   aigent hook learn --from-claude-settings .claude/settings.local.json --format json")]
 pub struct LearnArgs {
@@ -152,8 +169,12 @@ pub struct LearnArgs {
     #[arg(long)]
     pub write: bool,
 
-    /// With --write, replace a declaration of the same name
-    #[arg(long, requires = "write")]
+    /// Ask about each proposal on a terminal (accept, skip, change class), then save the accepted ones
+    #[arg(long, conflicts_with = "from_lines")]
+    pub review: bool,
+
+    /// With --write or --review, replace a declaration of the same name
+    #[arg(long, requires = "saving")]
     pub force: bool,
 
     /// The directory lines without one ran in [default: the current one]
@@ -174,7 +195,11 @@ pub fn run(args: &LearnArgs, ctx: &Context) -> Result<Outcome, CliError> {
         .commands_dir
         .clone()
         .or_else(|| cwd.as_deref().and_then(project_registry));
-    if args.write && target.is_none() {
+    if args.review {
+        check_terminal(ctx)?;
+    }
+    let saving = args.write || args.review;
+    if saving && target.is_none() {
         return Err(CliError::not_found(
             "no project registry to write into: create commands/aigent.toml in the project, or pass --commands DIR",
         ));
@@ -257,9 +282,21 @@ pub fn run(args: &LearnArgs, ctx: &Context) -> Result<Outcome, CliError> {
         min_count: args.min_count,
         class: args.class.map(CommandClass::from),
     };
-    let learned = learn(observations, &context, &options)
+    let mut learned = learn(observations, &context, &options)
         .map_err(|err| CliError::of(ErrorCode::Precondition, err.to_string()))?;
-    let written = match (&target, args.write) {
+    let mut declined = Vec::new();
+    if args.review && !learned.proposals.is_empty() {
+        let proposals = std::mem::take(&mut learned.proposals);
+        let total = proposals.len();
+        let (accepted, skipped) = review_all(proposals, ctx)?;
+        learned.proposals = accepted;
+        declined = skipped;
+        eprintln!(
+            "accepted {} of {total} proposal(s)",
+            learned.proposals.len()
+        );
+    }
+    let written = match (&target, saving) {
         (Some(directory), true) if !learned.proposals.is_empty() => Some(
             write(directory, &learned.proposals, args.force).map_err(|err| {
                 let code = match err {
@@ -291,6 +328,9 @@ pub fn run(args: &LearnArgs, ctx: &Context) -> Result<Outcome, CliError> {
     if let Some(rules) = &rules {
         data["prefix_rules"] = json!(rules);
     }
+    if args.review {
+        data["declined"] = json!(declined);
+    }
     let warnings: Vec<String> = learned
         .proposals
         .iter()
@@ -298,7 +338,7 @@ pub fn run(args: &LearnArgs, ctx: &Context) -> Result<Outcome, CliError> {
         .map(|proposal| format!("{}: {}", proposal.name, proposal.class_reason))
         .collect();
     let effect = match (written.is_some(), args.force) {
-        (false, _) if args.write => Effect::Noop,
+        (false, _) if saving => Effect::Noop,
         (false, _) => Effect::WouldCreate,
         (true, true) => Effect::Updated,
         (true, false) => Effect::Created,
@@ -312,6 +352,196 @@ pub fn run(args: &LearnArgs, ctx: &Context) -> Result<Outcome, CliError> {
         Outcome::success(data, text).with_warnings(warnings),
         effect,
     ))
+}
+
+/// --review asks questions: a terminal to ask on is required, else
+/// INPUT_REQUIRED before anything is read (REQ-F-009).
+fn check_terminal(ctx: &Context) -> Result<(), CliError> {
+    let why = if ctx.format != OutputFormat::Text {
+        Some("the output is not text")
+    } else if std::env::var_os("CI").is_some_and(|value| !value.is_empty()) {
+        Some("CI is set")
+    } else if !interactive::terminals_available() {
+        Some("there is no terminal to ask on")
+    } else {
+        None
+    };
+    match why {
+        None => Ok(()),
+        Some(why) => Err(CliError::of(
+            ErrorCode::InputRequired,
+            format!("`aigent hook learn --review` asks about each proposal on a terminal, and {why}"),
+        )
+        .with_hint(
+            "aigent hook learn (to see the proposals), then aigent hook learn --write [--class CLASS] [--program PROGRAM]",
+        )),
+    }
+}
+
+/// What the person answers about one proposal.
+enum Answer {
+    Accept,
+    Skip,
+    /// Write the accepted ones, skip the rest.
+    Finish,
+    /// Write nothing.
+    Quit,
+}
+
+/// Walks the proposals on the terminal: the accepted ones (to write) and
+/// the names of the rest. Quit leaves nothing to write.
+fn review_all(
+    proposals: Vec<Proposal>,
+    ctx: &Context,
+) -> Result<(Vec<Proposal>, Vec<String>), CliError> {
+    let theme: Box<dyn Theme> = if ctx.stderr_style.color {
+        Box::new(ColorfulTheme::default())
+    } else {
+        Box::new(SimpleTheme)
+    };
+    let interrupted = || {
+        CliError::of(
+            ErrorCode::Interrupted,
+            "interrupted during the review; nothing was written",
+        )
+    };
+    let (stdout, stderr) = output::render_failure(interrupted(), ctx);
+    let prompting = Prompting::begin(stdout, stderr);
+    let total = proposals.len();
+    let mut accepted = Vec::new();
+    let mut declined = Vec::new();
+    let mut rest = proposals.into_iter().enumerate();
+    while let Some((index, mut proposal)) = rest.next() {
+        eprint!("{}", shown(&proposal, index + 1, total, ctx.stderr_style));
+        let answer = ask(&mut proposal, theme.as_ref()).map_err(|err| {
+            if interactive::is_interruption(&err) {
+                interrupted()
+            } else {
+                CliError::general(format!("prompt failed: {err}"))
+            }
+        })?;
+        match answer {
+            Answer::Accept => accepted.push(proposal),
+            Answer::Skip => declined.push(proposal.name),
+            Answer::Finish => {
+                declined.push(proposal.name);
+                declined.extend(rest.map(|(_, proposal)| proposal.name));
+                break;
+            }
+            Answer::Quit => {
+                drop(prompting);
+                return Err(CliError::new(
+                    exit::GENERAL_ERROR,
+                    ErrorCode::Cancelled,
+                    "review quit; nothing was written",
+                ));
+            }
+        }
+    }
+    drop(prompting);
+    Ok((accepted, declined))
+}
+
+/// One proposal as the review shows it: the declaration and the lines.
+fn shown(proposal: &Proposal, number: usize, total: usize, style: Style) -> String {
+    let clean = |text: &str| text.replace(|ch: char| ch.is_control() && ch != '\n', " ");
+    let mut out = String::new();
+    let class = format!("class {}", proposal.class.as_str());
+    let _ = writeln!(
+        out,
+        "\nproposal {number} of {total}: {}  {}",
+        style.emphasis(&proposal.file_name),
+        if proposal.unsure {
+            style.warning(&class)
+        } else {
+            style.success(&class)
+        }
+    );
+    let _ = writeln!(out, "  form: {}", clean(&proposal.form));
+    let _ = writeln!(out, "  why this class: {}", clean(&proposal.class_reason));
+    let _ = writeln!(out, "  seen {} time(s)", proposal.count);
+    for line in &proposal.covers {
+        let _ = writeln!(out, "  covers: {}", clean(line));
+    }
+    for refused in &proposal.still_refused {
+        let _ = writeln!(
+            out,
+            "  still refused: {}  (rule {})",
+            clean(&refused.line),
+            refused.rule
+        );
+    }
+    for note in &proposal.notes {
+        let _ = writeln!(out, "  note: {}", clean(note));
+    }
+    let declaration = serde_json::to_string_pretty(&proposal.declaration).unwrap_or_default();
+    for line in declaration.lines() {
+        let _ = writeln!(out, "  | {}", clean(line));
+    }
+    out
+}
+
+const CLASSES: [CommandClass; 4] = [
+    CommandClass::Reads,
+    CommandClass::ChangesProject,
+    CommandClass::RunsProjectCode,
+    CommandClass::DiscardsWork,
+];
+
+/// Asks until the person accepts, skips, finishes or quits; a class
+/// change is applied (and linted) and the question asked again.
+fn ask(proposal: &mut Proposal, theme: &dyn Theme) -> Result<Answer, dialoguer::Error> {
+    loop {
+        let choice = Select::with_theme(theme)
+            .with_prompt(format!(
+                "{} (class {})",
+                proposal.name,
+                proposal.class.as_str()
+            ))
+            .items([
+                "accept",
+                "skip",
+                "change class",
+                "finish: write the accepted ones, skip the rest",
+                "quit: write nothing",
+            ])
+            .default(0)
+            .interact()?;
+        match choice {
+            0 => return Ok(Answer::Accept),
+            1 => return Ok(Answer::Skip),
+            3 => return Ok(Answer::Finish),
+            4 => return Ok(Answer::Quit),
+            _ => {}
+        }
+        let current = CLASSES
+            .iter()
+            .position(|class| *class == proposal.class)
+            .unwrap_or(0);
+        let items: Vec<String> = CLASSES
+            .iter()
+            .map(|class| format!("{}: {}", class.as_str(), class_meaning(*class)))
+            .collect();
+        let picked = Select::with_theme(theme)
+            .with_prompt("class")
+            .items(&items)
+            .default(current)
+            .interact()?;
+        if let Err(why) = proposal.reclassify(CLASSES[picked]) {
+            eprintln!("{why}; the class stays {}", proposal.class.as_str());
+        }
+    }
+}
+
+fn class_meaning(class: CommandClass) -> &'static str {
+    match class {
+        CommandClass::Reads => "reads and changes nothing (allowed)",
+        CommandClass::ChangesProject => "changes files in the project only (allowed)",
+        CommandClass::RunsProjectCode => {
+            "runs the project's own code (allowed in aigent's sandbox)"
+        }
+        CommandClass::DiscardsWork => "discards work or touches shared state (asked)",
+    }
 }
 
 fn source_error(err: &SourceError, log: &aigent::exec::audit::AuditLog) -> CliError {
