@@ -9,6 +9,7 @@ mod argv;
 mod changed;
 mod commands;
 mod complete;
+mod deadline;
 mod descriptors;
 mod error;
 mod fix_command;
@@ -243,6 +244,9 @@ pub struct Context {
     pub command: String,
     /// When the command started, for the envelope's `meta.timestamp`.
     pub started_at: std::time::SystemTime,
+    /// aigent's own limit on the command (`deadline.rs`), where one
+    /// applies, for the envelope's `meta.timeout_ms`.
+    pub timeout: Option<std::time::Duration>,
 }
 
 impl Command {
@@ -296,6 +300,34 @@ fn specs() -> impl Iterator<Item = &'static CommandSpec> {
 /// `run` passes signals to its child; `skill new`, `--watch`, the servers
 /// and the hook handle them themselves. Exhaustive, so a new command has
 /// to say.
+/// Puts the command under aigent's own limit where it applies
+/// (`deadline.rs`): not under `--watch`, which runs until stopped.
+fn arm_deadline(ctx: &mut Context, command: &Command) -> Result<(), CliError> {
+    use skill::SkillCommand;
+    let watching = match command {
+        Command::Skill(skill) => {
+            matches!(&skill.command, SkillCommand::Validate(args) if args.watch)
+        }
+        Command::Schema(schema::SchemaCommand::Lint(args)) => args.watch,
+        _ => false,
+    };
+    if watching || !deadline::covers(&ctx.command) {
+        return Ok(());
+    }
+    let Some(limit) = deadline::limit(|name| std::env::var(name).ok())? else {
+        return Ok(());
+    };
+    let danger = command
+        .spec()
+        .contract
+        .map_or(aigent::contract::DangerLevel::Safe, |contract| {
+            contract.danger_level
+        });
+    ctx.timeout = Some(limit);
+    deadline::arm(ctx, limit, danger);
+    Ok(())
+}
+
 fn answers_signals(command: &Command) -> bool {
     use skill::SkillCommand;
     match command {
@@ -441,6 +473,9 @@ pub fn main() -> i32 {
                 if answers_signals(&cli.command) {
                     signals::cancel_on_signals(&ctx);
                 }
+                if let Err(err) = arm_deadline(&mut ctx, &cli.command) {
+                    return output::write_result(Err(err), &ctx, started);
+                }
                 let registry_on_line = ctx.commands_dir.as_deref().filter(|_| {
                     matches.value_source("commands") == Some(clap::parser::ValueSource::CommandLine)
                 });
@@ -501,6 +536,7 @@ fn context(global: &GlobalArgs) -> Context {
         buffered: false,
         command: String::new(),
         started_at: std::time::SystemTime::now(),
+        timeout: None,
     }
 }
 
