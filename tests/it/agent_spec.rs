@@ -958,6 +958,81 @@ fn aigent_stops_its_own_command_at_its_limit_with_an_answer() {
     }
 }
 
+/// REQ-O-001: `--output FORMAT` selects the format on every command, as
+/// `--format` does (kept for the scripts that use it); the flag wins over
+/// AIGENT_FORMAT, two flags that disagree are refused, and `schema import`
+/// and `schema export` keep their `--output DIR`, taking the format before
+/// the subcommand.
+#[test]
+fn the_output_flag_selects_the_format_on_every_command() {
+    let sandbox = Sandbox::new();
+    let with_env = |args: &[&str]| Run::of(sandbox.cmd().env("AIGENT_FORMAT", "text").args(args));
+    let run = with_env(&["schema", "list", "--output", "json"]);
+    run.assert_code(0);
+    let envelope: Value =
+        serde_json::from_str(&run.stdout).unwrap_or_else(|err| panic!("{err}: {run}"));
+    assert_valid_envelope(&envelope, &run.to_string());
+    // Before the subcommand too, and on a group.
+    for args in [
+        &["--output", "json", "schema", "list"][..],
+        &["schema", "--output", "json", "list"][..],
+    ] {
+        let run = with_env(args);
+        assert!(
+            serde_json::from_str::<Value>(&run.stdout).is_ok(),
+            "{args:?}: {run}"
+        );
+    }
+    let run = Run::of(sandbox.cmd().args(["schema", "list", "--output", "text"]));
+    run.assert_code(0);
+    assert!(serde_json::from_str::<Value>(&run.stdout).is_err(), "{run}");
+    let run = sandbox.run(&["schema", "list", "--output", "json", "--format", "text"]);
+    run.assert_code(2);
+    assert!(run.stderr.contains("two formats"), "{run}");
+    sandbox
+        .run(&["schema", "list", "--output", "json", "--format", "json"])
+        .assert_code(0);
+    sandbox
+        .run(&["schema", "list", "--output", "yaml"])
+        .assert_code(2);
+    // schema import: --output after it is still the directory.
+    let spec = sandbox.write("tool.usage.kdl", "bin \"tool\"\ncmd \"go\" help=\"Go\"\n");
+    let out = sandbox.join("imported");
+    let run = with_env(&[
+        "--output",
+        "json",
+        "schema",
+        "import",
+        "--from",
+        "usage",
+        "--output",
+        out.to_str().unwrap(),
+        spec.to_str().unwrap(),
+    ]);
+    run.assert_code(0);
+    let envelope: Value =
+        serde_json::from_str(&run.stdout).unwrap_or_else(|err| panic!("{err}: {run}"));
+    assert!(
+        envelope["data"]["written"]
+            .as_array()
+            .is_some_and(|written| !written.is_empty()),
+        "{run}"
+    );
+    assert!(out.join("tool-go.json").is_file(), "{run}");
+    // The manifest: every command has --output, the format's but for the two.
+    let manifest: Value = serde_json::from_str(&sandbox.run(&["--schema"]).stdout).unwrap();
+    for (path, entry) in manifest["data"]["commands"].as_object().unwrap() {
+        let flag = &entry["flags"]["output"];
+        if path == "schema.import" || path == "schema.export" {
+            assert_eq!(flag["type"], "string", "{path}: {flag}");
+        } else {
+            assert_eq!(flag["type"], "enum", "{path}: {flag}");
+            let values = flag["enum_values"].to_string();
+            assert!(values.contains("\"json\""), "{path}: {values}");
+        }
+    }
+}
+
 /// REQ-C-003, REQ-C-004: mutating commands say what they did, dry runs
 /// what they would do.
 #[test]
