@@ -413,7 +413,7 @@ _aigent() {
 
     case "${cmd}" in
         aigent)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version generate skill plugin schema args run audit hook mcp lsp completions help"
+            opts="-q -h -V --format --color --quiet --commands --schema --output --help --version generate skill plugin schema args run audit hook mcp lsp completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -434,6 +434,10 @@ _aigent() {
                     fi
                     return 0
                     ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -442,12 +446,16 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__args)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version check help"
+            opts="-q -h -V --output --format --color --quiet --commands --schema --help --version check help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
@@ -471,7 +479,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__args__subcmd__check)
-            opts="-q -h -V --audit-log --no-audit --value-from-env --value-from-file --allow-secret-argv --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --audit-log --no-audit --value-from-env --value-from-file --allow-secret-argv --output --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -487,6 +495,10 @@ _aigent() {
                     ;;
                 --value-from-file)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -554,12 +566,16 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__audit)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version show verify key export help"
+            opts="-q -h -V --output --format --color --quiet --commands --schema --help --version show verify key export help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
@@ -583,7 +599,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__audit__subcmd__export)
-            opts="-q -h -V --otlp --syslog --follow --interval --timeout --rounds --audit-log --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --otlp --syslog --follow --interval --timeout --rounds --audit-log --output --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -611,6 +627,10 @@ _aigent() {
                     ;;
                 --audit-log)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -734,7 +754,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__audit__subcmd__key)
-            opts="-q -h -V --commands --format --color --quiet --schema --help --version new help"
+            opts="-q -h -V --commands --output --format --color --quiet --schema --help --version new help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -745,6 +765,10 @@ _aigent() {
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o plusdirs
                     fi
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -805,12 +829,16 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__audit__subcmd__key__subcmd__new)
-            opts="-q -h -V --commands --format --color --quiet --schema --help --version"
+            opts="-q -h -V --output --commands --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
                 --commands)
                     COMPREPLY=()
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
@@ -834,7 +862,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__audit__subcmd__show)
-            opts="-q -h -V --command --event --since --request-id --last --limit --cursor --audit-log --commands --format --color --quiet --schema --help --version"
+            opts="-q -h -V --command --event --since --request-id --last --limit --cursor --audit-log --commands --output --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -879,6 +907,10 @@ _aigent() {
                     fi
                     return 0
                     ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
@@ -895,7 +927,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__audit__subcmd__verify)
-            opts="-q -h -V --audit-log --expect-head --expect-seq --print-head --public-key --allow-legacy-prefix --commands --format --color --quiet --schema --help --version"
+            opts="-q -h -V --audit-log --expect-head --expect-seq --print-head --public-key --allow-legacy-prefix --commands --output --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -924,6 +956,10 @@ _aigent() {
                     fi
                     return 0
                     ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
@@ -940,7 +976,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__completions)
-            opts="-q -h -V --static --commands --format --color --quiet --schema --help --version bash elvish fish powershell zsh"
+            opts="-q -h -V --static --commands --output --format --color --quiet --schema --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -951,6 +987,10 @@ _aigent() {
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o plusdirs
                     fi
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -969,7 +1009,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__generate)
-            opts="-q -h -V --commands --format --color --quiet --schema --help --version man completions reference help"
+            opts="-q -h -V --commands --output --format --color --quiet --schema --help --version man completions reference help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -980,6 +1020,10 @@ _aigent() {
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o plusdirs
                     fi
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -998,7 +1042,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__generate__subcmd__completions)
-            opts="-q -h -V --out-dir --commands --format --color --quiet --schema --help --version"
+            opts="-q -h -V --out-dir --output --commands --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1009,6 +1053,10 @@ _aigent() {
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o plusdirs
                     fi
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --commands)
@@ -1104,7 +1152,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__generate__subcmd__man)
-            opts="-q -h -V --out-dir --commands --format --color --quiet --schema --help --version"
+            opts="-q -h -V --out-dir --output --commands --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1115,6 +1163,10 @@ _aigent() {
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o plusdirs
                     fi
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --commands)
@@ -1140,7 +1192,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__generate__subcmd__reference)
-            opts="-q -h -V --out-dir --commands --format --color --quiet --schema --help --version"
+            opts="-q -h -V --out-dir --output --commands --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1151,6 +1203,10 @@ _aigent() {
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o plusdirs
                     fi
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --commands)
@@ -1764,7 +1820,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__hook)
-            opts="-q -h -V --client --route --headless --format --color --quiet --commands --schema --help --version explain install uninstall doctor trust learn help"
+            opts="-q -h -V --client --route --headless --output --format --color --quiet --commands --schema --help --version explain install uninstall doctor trust learn help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1772,6 +1828,10 @@ _aigent() {
             case "${prev}" in
                 --client)
                     COMPREPLY=($(compgen -W "claude-code codex gemini cursor" -- "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -1797,7 +1857,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__hook__subcmd__doctor)
-            opts="-q -h -V --client --scope --project --commands --format --color --quiet --schema --help --version"
+            opts="-q -h -V --client --scope --project --commands --output --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1825,6 +1885,10 @@ _aigent() {
                     fi
                     return 0
                     ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
@@ -1841,7 +1905,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__hook__subcmd__explain)
-            opts="-q -h -V --cwd --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --cwd --output --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1852,6 +1916,10 @@ _aigent() {
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o plusdirs
                     fi
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -1989,7 +2057,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__hook__subcmd__install)
-            opts="-q -h -V --client --scope --project --dry-run --force --replace --route --headless --program --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --client --scope --project --dry-run --force --replace --route --headless --program --output --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2012,6 +2080,10 @@ _aigent() {
                     ;;
                 --program)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -2037,7 +2109,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__hook__subcmd__learn)
-            opts="-q -h -V --since --session --client --program --min-count --from-lines --from-claude-settings --class --write --review --force --cwd --audit-log --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --since --session --client --program --min-count --from-lines --from-claude-settings --class --write --review --force --cwd --audit-log --output --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2093,6 +2165,10 @@ _aigent() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
@@ -2116,7 +2192,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__hook__subcmd__trust)
-            opts="-q -h -V --check --commands --format --color --quiet --schema --help --version"
+            opts="-q -h -V --check --commands --output --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2127,6 +2203,10 @@ _aigent() {
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o plusdirs
                     fi
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -2145,7 +2225,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__hook__subcmd__uninstall)
-            opts="-q -h -V --client --scope --project --dry-run --force --commands --format --color --quiet --schema --help --version"
+            opts="-q -h -V --client --scope --project --dry-run --force --commands --output --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2173,6 +2253,10 @@ _aigent() {
                     fi
                     return 0
                     ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
@@ -2189,12 +2273,16 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__lsp)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --output --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
@@ -2218,12 +2306,16 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__mcp)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version serve help"
+            opts="-q -h -V --output --format --color --quiet --commands --schema --help --version serve help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
@@ -2289,7 +2381,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__mcp__subcmd__serve)
-            opts="-q -h -V --skills --confirm-destructive --timeout --audit-log --max-output --state-key-file --sandbox --http --token-file --token-env --allow-remote --allowed-host --allowed-origin --oauth-authorization-server --oauth-resource --max-connections --max-unauthenticated-connections --read-timeout --max-argument-bytes --max-argument-values --max-calls --max-queued-calls --queue-timeout --drain --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --skills --confirm-destructive --timeout --audit-log --max-output --state-key-file --sandbox --http --token-file --token-env --allow-remote --allowed-host --allowed-origin --oauth-authorization-server --oauth-resource --max-connections --max-unauthenticated-connections --read-timeout --max-argument-bytes --max-argument-values --max-calls --max-queued-calls --queue-timeout --drain --output --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2397,6 +2489,10 @@ _aigent() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
@@ -2420,7 +2516,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__plugin)
-            opts="-q -h -V --commands --format --color --quiet --schema --help --version validate help"
+            opts="-q -h -V --commands --output --format --color --quiet --schema --help --version validate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2431,6 +2527,10 @@ _aigent() {
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o plusdirs
                     fi
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -2491,7 +2591,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__plugin__subcmd__validate)
-            opts="-q -h -V --strict --profile --changed --base --compare-to --commands --format --color --quiet --schema --help --version"
+            opts="-q -h -V --strict --profile --changed --base --compare-to --output --commands --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2507,6 +2607,10 @@ _aigent() {
                     ;;
                 --compare-to)
                     COMPREPLY=($(compgen -W "work-tree index head" -- "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --commands)
@@ -2532,7 +2636,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__run)
-            opts="-q -h -V --dry-run --confirm-destructive --timeout --audit-log --result --capture --heartbeat-ms --sandbox --value-from-env --value-from-file --allow-secret-argv --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --dry-run --confirm-destructive --timeout --audit-log --result --capture --heartbeat-ms --sandbox --value-from-env --value-from-file --allow-secret-argv --output --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2566,6 +2670,10 @@ _aigent() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
@@ -2589,12 +2697,16 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__schema)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version list show lint export import help"
+            opts="-q -h -V --output --format --color --quiet --commands --schema --help --version list show lint export import help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
@@ -2794,7 +2906,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__schema__subcmd__lint)
-            opts="-q -h -V --changed --base --compare-to --watch --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --changed --base --compare-to --watch --output --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2806,6 +2918,10 @@ _aigent() {
                     ;;
                 --compare-to)
                     COMPREPLY=($(compgen -W "work-tree index head" -- "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -2831,7 +2947,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__schema__subcmd__list)
-            opts="-q -h -V --limit --cursor --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --limit --cursor --output --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2843,6 +2959,10 @@ _aigent() {
                     ;;
                 --cursor)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -2868,12 +2988,16 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__schema__subcmd__show)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --output --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
@@ -2897,12 +3021,16 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill)
-            opts="-q -h -V --format --color --quiet --commands --schema --help --version validate new fmt fix read-properties to-prompt contracts help"
+            opts="-q -h -V --output --format --color --quiet --commands --schema --help --version validate new fmt fix read-properties to-prompt contracts help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
@@ -2926,12 +3054,16 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__contracts)
-            opts="-r -q -h -V --recursive --format --color --quiet --commands --schema --help --version"
+            opts="-r -q -h -V --recursive --output --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
@@ -2955,7 +3087,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__fix)
-            opts="-r -q -h -V --recursive --dry-run --rename-dir --profile --force --commands --format --color --quiet --schema --help --version"
+            opts="-r -q -h -V --recursive --dry-run --rename-dir --profile --force --commands --output --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2970,6 +3102,10 @@ _aigent() {
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o plusdirs
                     fi
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -2988,7 +3124,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__fmt)
-            opts="-r -q -h -V --recursive --check --diff --force --commands --format --color --quiet --schema --help --version"
+            opts="-r -q -h -V --recursive --check --diff --force --commands --output --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2999,6 +3135,10 @@ _aigent() {
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o plusdirs
                     fi
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -3143,7 +3283,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__new)
-            opts="-y -q -h -V --name --description --license --compatibility --allowed-tools --with --yes --non-interactive --commands --format --color --quiet --schema --help --version"
+            opts="-y -q -h -V --name --description --license --compatibility --allowed-tools --with --yes --non-interactive --commands --output --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3180,6 +3320,10 @@ _aigent() {
                     fi
                     return 0
                     ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
@@ -3196,7 +3340,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__read__subcmd__properties)
-            opts="-q -h -V --commands --format --color --quiet --schema --help --version"
+            opts="-q -h -V --commands --output --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3207,6 +3351,10 @@ _aigent() {
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o plusdirs
                     fi
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -3225,7 +3373,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__to__subcmd__prompt)
-            opts="-r -q -h -V --recursive --max-tokens --commands --format --color --quiet --schema --help --version"
+            opts="-r -q -h -V --recursive --max-tokens --commands --output --format --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3240,6 +3388,10 @@ _aigent() {
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
                         compopt -o plusdirs
                     fi
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -3258,7 +3410,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__validate)
-            opts="-r -q -h -V --recursive --strict --profile --changed --base --compare-to --watch --limit --cursor --format --color --quiet --commands --schema --help --version"
+            opts="-r -q -h -V --recursive --strict --profile --changed --base --compare-to --watch --limit --cursor --output --format --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3282,6 +3434,10 @@ _aigent() {
                     ;;
                 --cursor)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)

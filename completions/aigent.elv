@@ -21,6 +21,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -43,6 +44,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;generate'= {
             cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
@@ -59,6 +61,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;generate;man'= {
             cand --out-dir 'The directory to write into (created if missing)'
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
@@ -72,6 +75,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;generate;completions'= {
             cand --out-dir 'The directory to write into (created if missing)'
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
@@ -85,6 +89,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;generate;reference'= {
             cand --out-dir 'The directory to write into (created if missing)'
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
@@ -111,6 +116,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;generate;help;help'= {
         }
         &'aigent;skill'= {
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
@@ -136,6 +142,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --compare-to 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)'
             cand --limit 'At most N items (0: no limit) [default: 20 in json, else all]'
             cand --cursor 'Continue a listing where its last page ended (`meta.cursor`)'
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
@@ -160,6 +167,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --allowed-tools 'Tools the skill may use, space-separated, e.g. "Read Bash(git:*)"'
             cand --with 'Subdirectories to create, each with a starter file the body links to (a comma list, or repeat the flag)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -y 'Do not ask anything: take every answer from the flags'
@@ -175,6 +183,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;skill;fmt'= {
             cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -r 'Format every skill below each PATH'
@@ -193,6 +202,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;skill;fix'= {
             cand --profile 'Which frontmatter keys count as known (the others move to metadata, except a key some client reads, which never moves). Without it, a skill inside a .claude/ directory or a Claude Code plugin gets claude-code, any other standard'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -r 'Fix every skill below each PATH'
@@ -210,6 +220,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;skill;read-properties'= {
             cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
@@ -223,6 +234,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;skill;to-prompt'= {
             cand --max-tokens 'Fail (exit 1) when the listing is over N tokens (o200k_base)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -r 'List every skill below each PATH (as skill validate --recursive finds them)'
@@ -236,6 +248,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --version 'Print version'
         }
         &'aigent;skill;contracts'= {
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
@@ -277,6 +290,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;plugin'= {
             cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
@@ -293,6 +307,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --profile 'Which extra frontmatter keys count as known in the plugins'' skills'
             cand --base 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]'
             cand --compare-to 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)'
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
@@ -315,6 +330,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;plugin;help;help'= {
         }
         &'aigent;schema'= {
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
@@ -335,6 +351,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;schema;list'= {
             cand --limit 'At most N items (0: no limit) [default: 20 in json, else all]'
             cand --cursor 'Continue a listing where its last page ended (`meta.cursor`)'
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
@@ -347,6 +364,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --version 'Print version'
         }
         &'aigent;schema;show'= {
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
@@ -361,6 +379,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;schema;lint'= {
             cand --base 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]'
             cand --compare-to 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)'
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
@@ -428,6 +447,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;schema;help;help'= {
         }
         &'aigent;args'= {
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
@@ -445,6 +465,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --audit-log 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
             cand --value-from-env 'Take the sensitive parameter PARAM''s value from the environment variable VAR (repeatable)'
             cand --value-from-file 'Take the sensitive parameter PARAM''s value from the file PATH, without its final newline (repeatable)'
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
@@ -474,6 +495,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --sandbox 'How strictly to enforce the command''s sandbox [default: aigent.toml''s [sandbox] mode, else best-effort]'
             cand --value-from-env 'Take the sensitive parameter PARAM''s value from the environment variable VAR (repeatable)'
             cand --value-from-file 'Take the sensitive parameter PARAM''s value from the file PATH, without its final newline (repeatable)'
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
@@ -490,6 +512,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --version 'Print version'
         }
         &'aigent;audit'= {
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
@@ -516,6 +539,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --cursor 'Continue a listing where its last page ended (`meta.cursor`)'
             cand --audit-log 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
@@ -532,6 +556,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --expect-seq 'Fail unless the chain still reaches record N'
             cand --public-key 'Also check the signed checkpoints with this public key (from `audit key new`), and report the last'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --print-head 'Print only the head, as one line SEQ:SHA256, for storing elsewhere'
@@ -546,6 +571,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;audit;key'= {
             cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
@@ -559,6 +585,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;audit;key;new'= {
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
@@ -585,6 +612,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --timeout 'Seconds to wait for a collector [default: aigent.toml, else 5]'
             cand --rounds 'Stop --follow after this many rounds (tests)'
             cand --audit-log 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
@@ -619,6 +647,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;hook'= {
             cand --client 'The client whose hook event arrives on stdin'
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
@@ -641,6 +670,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;hook;explain'= {
             cand --cwd 'The working directory the command would run in [default: the current one]'
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
@@ -657,6 +687,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --scope 'Whose settings: the project''s (shared through the repository) or yours (every project)'
             cand --project 'The project''s root directory, for --scope project [default: the current directory]'
             cand --program 'The aigent the entry runs [default: this aigent, by absolute path]'
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
@@ -678,6 +709,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --scope 'Whose settings: the project''s (shared through the repository) or yours (every project)'
             cand --project 'The project''s root directory, for --scope project [default: the current directory]'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --dry-run 'Print the change as a unified diff and write nothing'
@@ -695,6 +727,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --scope 'Whose settings: the project''s or yours'
             cand --project 'The project''s root directory [default: the current directory]'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
@@ -707,6 +740,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;hook;trust'= {
             cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --check 'Only say whether it is trusted (exit 1 when not); record nothing'
@@ -728,6 +762,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --class 'The class of every proposal, as the person decides [default: the catalog''s, else discards_work]'
             cand --cwd 'The directory lines without one ran in [default: the current one]'
             cand --audit-log 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
@@ -767,6 +802,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;hook;help;help'= {
         }
         &'aigent;mcp'= {
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
@@ -803,6 +839,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --max-queued-calls 'Let at most N calls wait for a place; a call over it is refused with a retryable error'
             cand --queue-timeout 'Refuse a call, with a retryable error, once it has waited SECS for a place [default: 30]'
             cand --drain 'On shutdown (stdin closed, SIGTERM, SIGINT, SIGHUP), let calls in flight run up to SECS more before cancelling them'
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
@@ -825,6 +862,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;mcp;help;help'= {
         }
         &'aigent;lsp'= {
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in examples]'
@@ -838,6 +876,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;completions'= {
             cand --commands 'The registry of command declarations [default: the built-in examples]'
+            cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --static 'A self-contained script that never calls aigent back'

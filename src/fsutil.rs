@@ -429,6 +429,89 @@ pub fn open_nonblocking(path: &Path) -> io::Result<File> {
     File::open(path)
 }
 
+/// Why [`read_within`] stopped short of the end of its input.
+#[derive(Debug)]
+pub enum BoundedReadError {
+    /// More than the cap arrived; nothing past the cap + 1 was read.
+    TooLarge,
+    /// The input was still open, and not finished, when the deadline came.
+    TimedOut,
+    Io(io::Error),
+}
+
+impl std::fmt::Display for BoundedReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::TooLarge => f.write_str("over the size cap"),
+            Self::TimedOut => f.write_str("not finished by the deadline"),
+            Self::Io(err) => err.fmt(f),
+        }
+    }
+}
+
+/// Reads `input` (stdin, a pipe) to its end: at most `cap` bytes, and
+/// within `deadline` of the call when one is given. A writer that keeps
+/// the pipe open and never writes (or never closes it) is a hang, not an
+/// error, to a plain read; here it ends at the deadline, whatever the
+/// input is (a pipe, a terminal, a FIFO; a regular file is always ready).
+#[cfg(unix)]
+pub fn read_within(
+    input: impl std::os::fd::AsFd,
+    cap: usize,
+    deadline: Option<std::time::Duration>,
+) -> Result<Vec<u8>, BoundedReadError> {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    use rustix::io::Errno;
+    let until = deadline.map(|deadline| std::time::Instant::now() + deadline);
+    let mut bytes = Vec::new();
+    let mut buffer = [0_u8; 16 * 1024];
+    loop {
+        if let Some(until) = until {
+            let left = until.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                return Err(BoundedReadError::TimedOut);
+            }
+            let timeout = Timespec::try_from(left).map_err(|_| BoundedReadError::TimedOut)?;
+            let mut fds = [PollFd::new(&input, PollFlags::IN)];
+            match poll(&mut fds, Some(&timeout)) {
+                Ok(0) => return Err(BoundedReadError::TimedOut),
+                Ok(_) => {}
+                Err(Errno::INTR) => continue,
+                Err(err) => return Err(BoundedReadError::Io(err.into())),
+            }
+        }
+        // One byte past the cap tells "over it" from "exactly at it".
+        let room = (cap + 1 - bytes.len()).min(buffer.len());
+        match rustix::io::read(&input, &mut buffer[..room]) {
+            Ok(0) => return Ok(bytes),
+            Ok(read) => {
+                bytes.extend_from_slice(&buffer[..read]);
+                if bytes.len() > cap {
+                    return Err(BoundedReadError::TooLarge);
+                }
+            }
+            Err(Errno::INTR | Errno::AGAIN) => {}
+            Err(err) => return Err(BoundedReadError::Io(err.into())),
+        }
+    }
+}
+
+/// Without poll(2), no deadline: the size cap only.
+#[cfg(not(unix))]
+pub fn read_within(
+    mut input: impl io::Read,
+    cap: usize,
+    _deadline: Option<std::time::Duration>,
+) -> Result<Vec<u8>, BoundedReadError> {
+    let mut bytes = Vec::new();
+    io::Read::read_to_end(&mut io::Read::take(&mut input, cap as u64 + 1), &mut bytes)
+        .map_err(BoundedReadError::Io)?;
+    if bytes.len() > cap {
+        return Err(BoundedReadError::TooLarge);
+    }
+    Ok(bytes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -661,5 +744,39 @@ mod tests {
             read_regular_file(&file, 4),
             Err(ReadError::TooLarge(5))
         ));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_bounded_read_ends_at_eof_at_the_cap_or_at_the_deadline() {
+        use std::time::{Duration, Instant};
+        let deadline = Some(Duration::from_millis(200));
+        // Written and closed: read whole.
+        let (reader, writer) = rustix::pipe::pipe().unwrap();
+        rustix::io::write(&writer, b"spec").unwrap();
+        drop(writer);
+        assert_eq!(read_within(&reader, 4, deadline).unwrap(), b"spec");
+        // One byte over the cap.
+        let (reader, writer) = rustix::pipe::pipe().unwrap();
+        rustix::io::write(&writer, b"specs").unwrap();
+        drop(writer);
+        assert!(matches!(
+            read_within(&reader, 4, deadline),
+            Err(BoundedReadError::TooLarge)
+        ));
+        // Held open with part of a payload, never finished: the deadline.
+        let (reader, writer) = rustix::pipe::pipe().unwrap();
+        rustix::io::write(&writer, b"sp").unwrap();
+        let started = Instant::now();
+        assert!(matches!(
+            read_within(&reader, 4, deadline),
+            Err(BoundedReadError::TimedOut)
+        ));
+        let waited = started.elapsed();
+        assert!(
+            waited >= Duration::from_millis(200) && waited < Duration::from_secs(5),
+            "{waited:?}"
+        );
+        drop(writer);
     }
 }

@@ -33,6 +33,17 @@ fn contracts() -> impl Iterator<Item = (&'static str, &'static Contract)> {
     super::specs().filter_map(|spec| spec.contract.as_ref().map(|contract| (spec.path, contract)))
 }
 
+/// The exit codes a command's spec declares, and TIMEOUT (10) where
+/// aigent's own limit stops it (`deadline.rs`) and the spec does not
+/// declare 10 itself.
+pub fn exit_codes_of(path: &str, contract: &Contract) -> Vec<ExitCode> {
+    let mut codes = contract.exit_codes.to_vec();
+    if super::deadline::covers(path) && !codes.iter().any(|entry| entry.code == exit::TIMEOUT) {
+        codes.push(super::deadline::exit_entry(contract.danger_level));
+    }
+    codes
+}
+
 fn when(entry: &ExitCode) -> &'static str {
     entry.when.unwrap_or_else(|| exit_entry(entry.code).1)
 }
@@ -41,14 +52,14 @@ fn when(entry: &ExitCode) -> &'static str {
 /// to the end of its `--help`, so help, man pages and the manifest read
 /// one fact.
 pub fn with_contracts(mut root: clap::Command) -> clap::Command {
-    for (path, contract) in contracts() {
-        let path: Vec<&str> = path.split('.').collect();
+    for (key, contract) in contracts() {
+        let path: Vec<&str> = key.split('.').collect();
         root = mut_path(root, &path, &|leaf| {
             let help = leaf
                 .get_after_help()
                 .map(|help| help.to_string())
                 .unwrap_or_default();
-            let block = help_block(contract);
+            let block = help_block(key, contract);
             leaf.after_help(if help.is_empty() {
                 block
             } else {
@@ -73,15 +84,14 @@ fn mut_path(
 /// `Danger level: safe` and what each exit status means for this
 /// command. The names are in `aigent --schema` and
 /// docs/reference/exit-codes.md.
-pub fn help_block(contract: &Contract) -> String {
-    let width = contract
-        .exit_codes
+pub fn help_block(path: &str, contract: &Contract) -> String {
+    let codes = exit_codes_of(path, contract);
+    let width = codes
         .iter()
         .map(|entry| entry.code.to_string().len())
         .max()
         .unwrap_or(1);
-    let codes: String = contract
-        .exit_codes
+    let codes: String = codes
         .iter()
         .map(|entry| format!("\n  {:>width$}  {}", entry.code, when(entry)))
         .collect();
@@ -97,8 +107,7 @@ pub fn contracts_rows() -> String {
     super::specs()
         .filter_map(|spec| spec.contract.as_ref().map(|contract| (spec, contract)))
         .map(|(spec, contract)| {
-            let codes: Vec<String> = contract
-                .exit_codes
+            let codes: Vec<String> = exit_codes_of(spec.path, contract)
                 .iter()
                 .map(|entry| format!("{} {}", entry.code, exit_entry(entry.code).0))
                 .collect();
@@ -223,8 +232,8 @@ fn collect(
             contract.map_or(Safe, |c| c.danger_level).as_str().into(),
         );
         entry.insert("flags".into(), flags.into());
-        let codes = contract.map_or(READ_ONLY, |c| c.exit_codes);
-        entry.insert("exit_codes".into(), exit_codes(codes).into());
+        let codes = contract.map_or_else(|| READ_ONLY.to_vec(), |c| exit_codes_of(&key, c));
+        entry.insert("exit_codes".into(), exit_codes(&codes).into());
         if let Some(schema) = contract.and_then(|c| c.output_schema) {
             entry.insert("output_schema".into(), schema());
         }
@@ -558,7 +567,7 @@ mod tests {
                 leaf = leaf.find_subcommand(name).expect("a command").clone();
             }
             let help = leaf.get_after_help().expect("after_help").to_string();
-            assert!(help.ends_with(&help_block(contract)), "{path}");
+            assert!(help.ends_with(&help_block(path, contract)), "{path}");
             let entry = &manifest["commands"][path];
             assert_eq!(entry["danger_level"], contract.danger_level.as_str());
             let listed: Vec<(String, String)> = entry["exit_codes"]
@@ -567,8 +576,7 @@ mod tests {
                 .iter()
                 .map(|(code, value)| (code.clone(), value["description"].to_string()))
                 .collect();
-            let table: Vec<(String, String)> = contract
-                .exit_codes
+            let table: Vec<(String, String)> = exit_codes_of(path, contract)
                 .iter()
                 .map(|code| (code.code.to_string(), Value::from(when(code)).to_string()))
                 .collect();
@@ -583,7 +591,7 @@ mod tests {
     #[test]
     fn exit_code_entries_keep_the_specs_rules() {
         for (path, contract) in contracts() {
-            for entry in contract.exit_codes {
+            for entry in &exit_codes_of(path, contract) {
                 if entry.retryable {
                     assert_eq!(entry.side_effects, NoEffects, "{path} code {}", entry.code);
                 }

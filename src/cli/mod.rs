@@ -9,6 +9,7 @@ mod argv;
 mod changed;
 mod commands;
 mod complete;
+mod deadline;
 mod descriptors;
 mod error;
 mod fix_command;
@@ -243,6 +244,9 @@ pub struct Context {
     pub command: String,
     /// When the command started, for the envelope's `meta.timestamp`.
     pub started_at: std::time::SystemTime,
+    /// aigent's own limit on the command (`deadline.rs`), where one
+    /// applies, for the envelope's `meta.timeout_ms`.
+    pub timeout: Option<std::time::Duration>,
 }
 
 impl Command {
@@ -296,6 +300,34 @@ fn specs() -> impl Iterator<Item = &'static CommandSpec> {
 /// `run` passes signals to its child; `skill new`, `--watch`, the servers
 /// and the hook handle them themselves. Exhaustive, so a new command has
 /// to say.
+/// Puts the command under aigent's own limit where it applies
+/// (`deadline.rs`): not under `--watch`, which runs until stopped.
+fn arm_deadline(ctx: &mut Context, command: &Command) -> Result<(), CliError> {
+    use skill::SkillCommand;
+    let watching = match command {
+        Command::Skill(skill) => {
+            matches!(&skill.command, SkillCommand::Validate(args) if args.watch)
+        }
+        Command::Schema(schema::SchemaCommand::Lint(args)) => args.watch,
+        _ => false,
+    };
+    if watching || !deadline::covers(&ctx.command) {
+        return Ok(());
+    }
+    let Some(limit) = deadline::limit(|name| std::env::var(name).ok())? else {
+        return Ok(());
+    };
+    let danger = command
+        .spec()
+        .contract
+        .map_or(aigent::contract::DangerLevel::Safe, |contract| {
+            contract.danger_level
+        });
+    ctx.timeout = Some(limit);
+    deadline::arm(ctx, limit, danger);
+    Ok(())
+}
+
 fn answers_signals(command: &Command) -> bool {
     use skill::SkillCommand;
     match command {
@@ -418,14 +450,21 @@ pub fn main() -> i32 {
         Ok(cli) => cli,
         Err(err) => return output::write_usage_error(&err, started),
     };
-    let mut ctx = context(&cli.global);
+    let (format, format_on_line) = match chosen_format(&matches, &cli.global) {
+        Ok(chosen) => chosen,
+        Err(err) => {
+            let ctx = context(&cli.global, cli.global.format);
+            return output::write_result(Err(err), &ctx, started);
+        }
+    };
+    let mut ctx = context(&cli.global, format);
     let path = argv::subcommand_path(&matches);
     ctx.command = path.join(".");
     let result = if cli.global.schema {
         manifest::outcome(&path)
     } else {
-        let from_environment =
-            matches.value_source("format") == Some(clap::parser::ValueSource::EnvVariable);
+        let from_environment = !format_on_line
+            && matches.value_source("format") == Some(clap::parser::ValueSource::EnvVariable);
         use std::io::IsTerminal;
         match effective_format(
             ctx.format,
@@ -435,11 +474,12 @@ pub fn main() -> i32 {
             std::io::stdout().is_terminal(),
         ) {
             Ok(format) => {
-                let from_flag =
-                    matches.value_source("format") == Some(clap::parser::ValueSource::CommandLine);
-                ctx.format = document_format(format, &cli.command, from_flag);
+                ctx.format = document_format(format, &cli.command, format_on_line);
                 if answers_signals(&cli.command) {
                     signals::cancel_on_signals(&ctx);
+                }
+                if let Err(err) = arm_deadline(&mut ctx, &cli.command) {
+                    return output::write_result(Err(err), &ctx, started);
                 }
                 let registry_on_line = ctx.commands_dir.as_deref().filter(|_| {
                     matches.value_source("commands") == Some(clap::parser::ValueSource::CommandLine)
@@ -478,12 +518,13 @@ fn manifest_despite(err: clap::Error, words: &[std::ffi::OsString], started: Ins
         return output::write_usage_error(&err, started);
     };
     let path = argv::subcommand_path(&lenient);
-    let mut ctx = context(&global);
+    let mut ctx = context(&global, output_flag(&lenient).or(global.format));
     ctx.command = path.join(".");
     output::write_result(manifest::outcome(&path), &ctx, started)
 }
 
-fn context(global: &GlobalArgs) -> Context {
+/// The context for `format`, the one `--output` or `--format` chose.
+fn context(global: &GlobalArgs, format: Option<FormatArg>) -> Context {
     use std::io::IsTerminal;
     let stdout_is_terminal = std::io::stdout().is_terminal();
     let hints = TerminalHints::read(|name| std::env::var_os(name));
@@ -492,7 +533,7 @@ fn context(global: &GlobalArgs) -> Context {
             .with_ascii(hints.plain())
     };
     Context {
-        format: resolve_format(global.format.map(Into::into), stdout_is_terminal, &hints),
+        format: resolve_format(format.map(Into::into), stdout_is_terminal, &hints),
         style: color_for(stdout_is_terminal),
         stderr_style: color_for(std::io::stderr().is_terminal()),
         quiet: global.quiet,
@@ -501,6 +542,7 @@ fn context(global: &GlobalArgs) -> Context {
         buffered: false,
         command: String::new(),
         started_at: std::time::SystemTime::now(),
+        timeout: None,
     }
 }
 
@@ -563,7 +605,84 @@ fn dispatch(command: &Command, ctx: &Context) -> Result<Outcome, CliError> {
 
 /// The clap definition, for completions, man pages and the manifest.
 pub fn command() -> clap::Command {
-    hide_unused_registry_flag(manifest::with_contracts(Cli::command()))
+    with_output_flag(hide_unused_registry_flag(manifest::with_contracts(
+        Cli::command(),
+    )))
+}
+
+/// The id of `--output FORMAT`, the CLI Agent Spec's name for `--format`
+/// (REQ-O-001).
+const OUTPUT_FORMAT: &str = "output_format";
+
+/// `--output FORMAT` on aigent and on every command below it, the same
+/// values as `--format`, for agents that use the spec's name. It is not a
+/// clap global: `schema import` and `schema export` have their own
+/// `--output DIR`, which scripts already use, and a global would collide
+/// with it. Those two take the format as `aigent --output FORMAT schema
+/// import ...` (before the subcommand) or `--format`.
+fn with_output_flag(command: clap::Command) -> clap::Command {
+    let taken = command
+        .get_arguments()
+        .any(|arg| arg.get_long() == Some("output"));
+    let command = if taken {
+        command
+    } else {
+        command.arg(
+            clap::Arg::new(OUTPUT_FORMAT)
+                .long("output")
+                .value_name("FORMAT")
+                .value_parser(clap::builder::EnumValueParser::<FormatArg>::new())
+                .help("Output format, the CLI Agent Spec's name for --format: the same values; it wins over --format's AIGENT_FORMAT, and must agree with a --format given too")
+                .help_heading("Global options"),
+        )
+    };
+    let names: Vec<String> = command
+        .get_subcommands()
+        .map(|sub| sub.get_name().to_owned())
+        .collect();
+    names.iter().fold(command, |command, name| {
+        command.mut_subcommand(name, with_output_flag)
+    })
+}
+
+/// The `--output FORMAT` given anywhere on the line, the last one (the
+/// deepest command's) winning.
+fn output_flag(matches: &clap::ArgMatches) -> Option<FormatArg> {
+    let mut found = None;
+    let mut at = Some(matches);
+    while let Some(current) = at {
+        if let Ok(Some(format)) = current.try_get_one::<FormatArg>(OUTPUT_FORMAT) {
+            found = Some(*format);
+        }
+        at = current.subcommand().map(|(_, sub)| sub);
+    }
+    found
+}
+
+/// `--output` and `--format` together: the flag given wins over the
+/// environment's AIGENT_FORMAT; two flags that disagree are a usage error.
+fn chosen_format(
+    matches: &clap::ArgMatches,
+    global: &GlobalArgs,
+) -> Result<(Option<FormatArg>, bool), CliError> {
+    use clap::parser::ValueSource;
+    let format_source = matches.value_source("format");
+    let Some(output) = output_flag(matches) else {
+        return Ok((
+            global.format,
+            format_source == Some(ValueSource::CommandLine),
+        ));
+    };
+    match global.format {
+        Some(format) if format != output && format_source == Some(ValueSource::CommandLine) => {
+            Err(CliError::usage(format!(
+                "--output {} and --format {} name two formats; give one",
+                OutputFormat::from(output).as_str(),
+                OutputFormat::from(format).as_str()
+            )))
+        }
+        _ => Ok((Some(output), true)),
+    }
 }
 
 /// `--commands` is global, so every command accepts it, but the help, man
@@ -778,7 +897,7 @@ mod tests {
                 let argv = invocation(spec.path);
                 let cli = Cli::try_parse_from(&argv).expect("parses");
                 assert_eq!(cli.command.spec().path, spec.path);
-                let mut ctx = context(&cli.global);
+                let mut ctx = context(&cli.global, cli.global.format);
                 ctx.buffered = true;
                 ctx.format = effective_format(format, false, &cli.command, spec.path, false)
                     .expect("the spec's own format is accepted");

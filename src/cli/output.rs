@@ -17,7 +17,7 @@ pub fn write_result(result: Result<Outcome, CliError>, ctx: &Context, started: I
     if let (Some(error), Some(dir)) = (outcome.error.as_mut(), &ctx.commands_dir) {
         name_the_registry(&mut error.hints, dir);
     }
-    stamp(&mut outcome, &ctx.command, ctx.started_at);
+    stamp(&mut outcome, ctx);
     output_started();
     let written = if outcome.written == Written::All {
         Ok(())
@@ -99,12 +99,14 @@ pub fn stream(ctx: &Context, body: impl FnOnce(&mut dyn Write) -> io::Result<Out
 
 /// What [`write_result`] would print for `err`, as (stdout, stderr), for a
 /// caller that must print it later without rendering anything (a signal
-/// handler). `meta.duration_ms` is 0: the moment of printing is unknown.
-pub fn render_failure(err: CliError, ctx: &Context) -> (String, String) {
+/// handler), with `duration_ms` as `meta.duration_ms` (0 where the moment
+/// of printing is unknown).
+pub fn render_failure(err: CliError, ctx: &Context, duration_ms: u64) -> (String, String) {
     let mut outcome = err.into_outcome();
-    stamp(&mut outcome, &ctx.command, ctx.started_at);
+    stamp(&mut outcome, ctx);
     if ctx.format == OutputFormat::Json {
-        let mut document = serde_json::to_string_pretty(&outcome.envelope(0)).unwrap_or_default();
+        let mut document =
+            serde_json::to_string_pretty(&outcome.envelope(duration_ms)).unwrap_or_default();
         document.push('\n');
         return (document, String::new());
     }
@@ -117,8 +119,22 @@ pub fn render_failure(err: CliError, ctx: &Context) -> (String, String) {
 
 /// `meta.command` (the manifest's key for the command, `skill.validate`;
 /// the root's is empty) and `meta.timestamp` (when it started, RFC 3339 in
-/// UTC), which every envelope carries (REQ-F-024's examples).
-fn stamp(outcome: &mut Outcome, command: &str, started_at: std::time::SystemTime) {
+/// UTC), which every envelope carries (REQ-F-024's examples), and
+/// `meta.timeout_ms`, the limit it ran under (REQ-F-011), where aigent's
+/// own limit applied (`run` puts its child's).
+fn stamp(outcome: &mut Outcome, ctx: &Context) {
+    stamp_command(outcome, &ctx.command, ctx.started_at);
+    if let Some(limit) = ctx.timeout {
+        outcome
+            .meta
+            .entry("timeout_ms")
+            .or_insert_with(|| super::deadline::millis(limit).into());
+    }
+}
+
+/// `meta.command` and `meta.timestamp`, for an answer given before the
+/// command's context exists (a usage error).
+fn stamp_command(outcome: &mut Outcome, command: &str, started_at: std::time::SystemTime) {
     outcome
         .meta
         .entry("command")
@@ -259,7 +275,7 @@ pub fn write_usage_error(err: &clap::Error, started: Instant) -> i32 {
         }
         let _ = write!(io::stderr(), "{}", err.render());
         let mut outcome = Outcome::success(serde_json::Value::Null, String::new());
-        stamp(&mut outcome, &scanned.path.join("."), started_at(started));
+        stamp_command(&mut outcome, &scanned.path.join("."), started_at(started));
         outcome.meta.insert("help".to_owned(), true.into());
         let mut schema_ref = vec!["aigent".to_owned()];
         schema_ref.extend(scanned.path.iter().cloned());
@@ -277,7 +293,7 @@ pub fn write_usage_error(err: &clap::Error, started: Instant) -> i32 {
     if scanned.json || (is_run && scanned.result_file.is_some()) {
         let body = usage_error_body(err);
         let mut outcome = Outcome::failure(serde_json::Value::Null, body, String::new());
-        stamp(&mut outcome, &scanned.path.join("."), started_at(started));
+        stamp_command(&mut outcome, &scanned.path.join("."), started_at(started));
         // `run` puts its envelope on stdout only with `--capture` (stdout
         // is the child's otherwise); `--result PATH` gets it even for a
         // usage error.

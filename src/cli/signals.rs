@@ -56,6 +56,7 @@ pub fn cancel_on_signals(ctx: &Context) {
                 body: Box::new(body),
             },
             ctx,
+            0,
         );
         (stdout.into_bytes(), stderr.into_bytes())
     };
@@ -93,14 +94,30 @@ fn install() {}
 
 #[cfg(unix)]
 extern "C" fn on_signal(signal: libc::c_int) {
-    use rustix::stdio::{stderr, stdout};
     let code = if signal == libc::SIGINT {
         exit::INTERRUPTED
     } else {
         exit::TERMINATED
     };
+    let (out, err): (&[u8], &[u8]) = match PREPARED.get() {
+        Some(prepared) if signal == libc::SIGINT => (&prepared.interrupt.0, &prepared.interrupt.1),
+        Some(prepared) => (&prepared.terminate.0, &prepared.terminate.1),
+        None => (&[], &[]),
+    };
+    answer_once(out, err, &[], code);
+}
+
+/// Writes a command's last answer and exits with `code`, once: whichever
+/// of a signal and the deadline (`deadline.rs`) comes first answers, and a
+/// second exits at once. `out` and `err` go out only while the command's
+/// own output has not begun (a second document would corrupt it);
+/// `late_err` is what goes to stderr after it has. Only async-signal-safe
+/// calls (atomics, write, _exit), so a signal handler may call it.
+#[cfg(unix)]
+pub(super) fn answer_once(out: &[u8], err: &[u8], late_err: &[u8], code: i32) -> ! {
+    use rustix::stdio::{stderr, stdout};
     let first = !HANDLING.swap(true, Ordering::SeqCst);
-    if first && !super::output::has_started() {
+    if first {
         let write_all = |fd, bytes: &[u8]| {
             let mut rest = bytes;
             while !rest.is_empty() {
@@ -111,17 +128,27 @@ extern "C" fn on_signal(signal: libc::c_int) {
                 }
             }
         };
-        if let Some(prepared) = PREPARED.get() {
-            let (out, err) = if signal == libc::SIGINT {
-                &prepared.interrupt
-            } else {
-                &prepared.terminate
-            };
+        if super::output::has_started() {
+            write_all(stderr(), late_err);
+        } else {
             write_all(stdout(), out);
             write_all(stderr(), err);
         }
     }
     // SAFETY: _exit(2) is async-signal-safe and takes a plain integer; std's
-    // `exit` is not (it runs atexit handlers and flushes locked buffers).
+    // `exit` is not (it runs atexit handlers and flushes locked buffers,
+    // which the command's thread may hold).
     unsafe { libc::_exit(code) }
+}
+
+#[cfg(not(unix))]
+pub(super) fn answer_once(out: &[u8], err: &[u8], late_err: &[u8], code: i32) -> ! {
+    use std::io::Write as _;
+    if super::output::has_started() {
+        let _ = std::io::stderr().write_all(late_err);
+    } else {
+        let _ = std::io::stdout().write_all(out);
+        let _ = std::io::stderr().write_all(err);
+    }
+    std::process::exit(code)
 }

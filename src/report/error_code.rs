@@ -210,7 +210,9 @@ impl ErrorCode {
     pub const fn retryable_rule(self) -> &'static str {
         match self {
             Self::CommandFailed => "as the child's declared exit code says",
-            Self::Timeout => "when the command is declared `safe`",
+            Self::Timeout => {
+                "when nothing was changed: the command is declared `safe`, or a stdin deadline passed"
+            }
             _ => "no",
         }
     }
@@ -359,7 +361,9 @@ impl ErrorCode {
                 "the declared command ran and exited with a status its declaration does not count as success (`success_exit_codes`); `child_exit_code` and `child_exit` say which"
             }
             Self::CommandKilled => "a signal killed the declared command (exit 128 + the signal)",
-            Self::Timeout => "`run --timeout` expired; the child's process group was killed",
+            Self::Timeout => {
+                "a time limit passed: `run --timeout` (the child's process group was killed), aigent's own AIGENT_TIMEOUT (600 s), or a stdin deadline (AIGENT_STDIN_TIMEOUT, 30 s)"
+            }
             Self::Cancelled => {
                 "the call was cancelled and its child killed (`skill new` declined at its prompt exits 1)"
             }

@@ -25,7 +25,8 @@ pub const PRECONDITION: i32 = 4;
 pub const NOT_FOUND: i32 = 5;
 /// The target of `skill new` already holds a skill or is not empty.
 pub const CONFLICT: i32 = 6;
-/// `run --timeout` expired and the child was killed.
+/// A time limit passed: `run --timeout` (the child was killed), aigent's
+/// own `AIGENT_TIMEOUT`, or a stdin deadline.
 pub const TIMEOUT: i32 = 10;
 /// Interrupted by Ctrl-C (128 + SIGINT), as shells report it: `run`
 /// stopped its child, `skill new` created nothing.
@@ -83,7 +84,7 @@ pub const TABLE: &[(i32, &str, &str)] = &[
     (
         TIMEOUT,
         "TIMEOUT",
-        "run --timeout expired; the child was killed",
+        "a time limit passed: run --timeout (the child was killed), AIGENT_TIMEOUT, or a stdin deadline",
     ),
     (
         INTERRUPTED,

@@ -773,6 +773,266 @@ fn a_signal_cancels_a_command_with_an_answer() {
     }
 }
 
+/// `aigent ARGS` with `env`, its stdin the pipe of a `sleep` that never
+/// writes and never closes it: what it answers, and how long it took.
+#[cfg(unix)]
+fn with_silent_stdin(
+    sandbox: &Sandbox,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> (Run, Value, std::time::Duration) {
+    use std::process::{Command, Stdio};
+    let mut writer = Command::new("sleep")
+        .arg("60")
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let silent = writer.stdout.take().unwrap();
+    let mut cmd = sandbox.std_cmd();
+    cmd.args(args)
+        .stdin(Stdio::from(silent))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (name, value) in env {
+        cmd.env(name, value);
+    }
+    let started = std::time::Instant::now();
+    let output = cmd.output().unwrap();
+    let took = started.elapsed();
+    let _ = writer.kill();
+    let _ = writer.wait();
+    let run = Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    };
+    let envelope = serde_json::from_str(&run.stdout).unwrap_or(Value::Null);
+    (run, envelope, took)
+}
+
+/// REQ-F-011, REQ-F-012: `schema import -` waits for its spec on stdin
+/// for 30 s (AIGENT_STDIN_TIMEOUT), then answers TIMEOUT (exit 10),
+/// retryable since nothing was imported or written; the envelope says the
+/// command's own limit in `meta.timeout_ms`.
+#[cfg(unix)]
+#[test]
+fn a_stdin_that_never_finishes_times_out_with_an_answer() {
+    let sandbox = Sandbox::new();
+    let import = [
+        "--format",
+        "json",
+        "schema",
+        "import",
+        "--from",
+        "usage",
+        "--dry-run",
+        "-",
+    ];
+    let (run, envelope, took) =
+        with_silent_stdin(&sandbox, &import, &[("AIGENT_STDIN_TIMEOUT", "1")]);
+    assert_eq!(run.code, 10, "{run}");
+    assert_valid_envelope(&envelope, &run.to_string());
+    let error = &envelope["error"];
+    assert_eq!(error["code"], "TIMEOUT", "{run}");
+    assert_eq!(error["retryable"], true, "{run}");
+    assert_eq!(error["phase"], "validation", "{run}");
+    assert_eq!(error["timeout_ms"], 1000, "{run}");
+    assert!(
+        error["suggestion"]
+            .as_str()
+            .unwrap_or("")
+            .contains("file path"),
+        "{run}"
+    );
+    assert_eq!(envelope["meta"]["timeout_ms"], 600_000, "{run}");
+    assert!(
+        took >= std::time::Duration::from_secs(1) && took < std::time::Duration::from_secs(10),
+        "{took:?}"
+    );
+    // A deadline that is not a number is refused, not ignored.
+    let (run, envelope, _) =
+        with_silent_stdin(&sandbox, &import, &[("AIGENT_STDIN_TIMEOUT", "soon")]);
+    assert_eq!(run.code, 2, "{run}");
+    assert_eq!(envelope["error"]["code"], "ARG_ERROR", "{run}");
+}
+
+/// REQ-F-011, REQ-F-012, REQ-C-001: every command that runs to an end on
+/// its own is stopped at AIGENT_TIMEOUT (600 s) whatever it is blocked
+/// on, answers TIMEOUT with exit 10, says its limit in `meta.timeout_ms`,
+/// and declares 10 in its manifest entry (retryable only when `safe`).
+#[cfg(unix)]
+#[test]
+fn aigent_stops_its_own_command_at_its_limit_with_an_answer() {
+    let sandbox = Sandbox::new();
+    // No stdin deadline: the import blocks on its read until the limit.
+    let (run, envelope, took) = with_silent_stdin(
+        &sandbox,
+        &[
+            "--format",
+            "json",
+            "schema",
+            "import",
+            "--from",
+            "usage",
+            "--dry-run",
+            "-",
+        ],
+        &[("AIGENT_STDIN_TIMEOUT", "0"), ("AIGENT_TIMEOUT", "1")],
+    );
+    assert_eq!(run.code, 10, "{run}");
+    assert_valid_envelope(&envelope, &run.to_string());
+    let error = &envelope["error"];
+    assert_eq!(error["code"], "TIMEOUT", "{run}");
+    assert_eq!(error["phase"], "execution", "{run}");
+    // `schema import` is mutating: stopped, it may have written part.
+    assert_eq!(error["retryable"], false, "{run}");
+    assert_eq!(error["partial"], true, "{run}");
+    assert_eq!(envelope["meta"]["timeout_ms"], 1000, "{run}");
+    assert!(
+        envelope["meta"]["duration_ms"].as_u64().unwrap_or(0) >= 1000,
+        "{run}"
+    );
+    assert!(
+        took >= std::time::Duration::from_secs(1) && took < std::time::Duration::from_secs(10),
+        "{took:?}"
+    );
+    // In text mode the answer is prose on stderr, and still exit 10.
+    let (run, _, _) = with_silent_stdin(
+        &sandbox,
+        &[
+            "--format",
+            "text",
+            "schema",
+            "import",
+            "--from",
+            "usage",
+            "--dry-run",
+            "-",
+        ],
+        &[("AIGENT_STDIN_TIMEOUT", "0"), ("AIGENT_TIMEOUT", "1")],
+    );
+    assert_eq!(run.code, 10, "{run}");
+    assert!(run.stderr.contains("AIGENT_TIMEOUT"), "{run}");
+    // Every answer of a covered command carries its limit.
+    let listed = sandbox.run(&["--format", "json", "schema", "list"]);
+    listed.assert_code(0);
+    let listed: Value = serde_json::from_str(&listed.stdout).unwrap();
+    assert_eq!(listed["meta"]["timeout_ms"], 600_000);
+    // 0 is no limit, and then no `timeout_ms` is claimed.
+    let unlimited = Run::of(
+        sandbox
+            .cmd()
+            .env("AIGENT_TIMEOUT", "0")
+            .args(["--format", "json", "schema", "list"]),
+    );
+    let unlimited: Value = serde_json::from_str(&unlimited.stdout).unwrap();
+    assert!(unlimited["meta"].get("timeout_ms").is_none(), "{unlimited}");
+    let bad = Run::of(
+        sandbox
+            .cmd()
+            .env("AIGENT_TIMEOUT", "later")
+            .args(["--format", "json", "schema", "list"]),
+    );
+    bad.assert_code(2);
+    // The manifest: each covered command declares 10.
+    let manifest: Value = serde_json::from_str(&sandbox.run(&["--schema"]).stdout).unwrap();
+    let commands = manifest["data"]["commands"].as_object().unwrap();
+    for (path, entry) in commands {
+        if entry.get("subcommands").is_some() {
+            continue;
+        }
+        let declared = &entry["exit_codes"]["10"];
+        if ["run"].contains(&path.as_str()) {
+            assert!(declared.is_object(), "{path}: run's own timeout");
+            continue;
+        }
+        if ["mcp.serve", "lsp", "skill.new"].contains(&path.as_str()) {
+            assert!(declared.is_null(), "{path} runs until stopped: {declared}");
+            continue;
+        }
+        assert_eq!(declared["name"], "TIMEOUT", "{path}");
+        let safe = entry["danger_level"] == "safe";
+        if path != "schema.import" {
+            assert_eq!(declared["retryable"], safe, "{path}");
+        }
+    }
+}
+
+/// REQ-O-001: `--output FORMAT` selects the format on every command, as
+/// `--format` does (kept for the scripts that use it); the flag wins over
+/// AIGENT_FORMAT, two flags that disagree are refused, and `schema import`
+/// and `schema export` keep their `--output DIR`, taking the format before
+/// the subcommand.
+#[test]
+fn the_output_flag_selects_the_format_on_every_command() {
+    let sandbox = Sandbox::new();
+    let with_env = |args: &[&str]| Run::of(sandbox.cmd().env("AIGENT_FORMAT", "text").args(args));
+    let run = with_env(&["schema", "list", "--output", "json"]);
+    run.assert_code(0);
+    let envelope: Value =
+        serde_json::from_str(&run.stdout).unwrap_or_else(|err| panic!("{err}: {run}"));
+    assert_valid_envelope(&envelope, &run.to_string());
+    // Before the subcommand too, and on a group.
+    for args in [
+        &["--output", "json", "schema", "list"][..],
+        &["schema", "--output", "json", "list"][..],
+    ] {
+        let run = with_env(args);
+        assert!(
+            serde_json::from_str::<Value>(&run.stdout).is_ok(),
+            "{args:?}: {run}"
+        );
+    }
+    let run = Run::of(sandbox.cmd().args(["schema", "list", "--output", "text"]));
+    run.assert_code(0);
+    assert!(serde_json::from_str::<Value>(&run.stdout).is_err(), "{run}");
+    let run = sandbox.run(&["schema", "list", "--output", "json", "--format", "text"]);
+    run.assert_code(2);
+    assert!(run.stderr.contains("two formats"), "{run}");
+    sandbox
+        .run(&["schema", "list", "--output", "json", "--format", "json"])
+        .assert_code(0);
+    sandbox
+        .run(&["schema", "list", "--output", "yaml"])
+        .assert_code(2);
+    // schema import: --output after it is still the directory.
+    let spec = sandbox.write("tool.usage.kdl", "bin \"tool\"\ncmd \"go\" help=\"Go\"\n");
+    let out = sandbox.join("imported");
+    let run = with_env(&[
+        "--output",
+        "json",
+        "schema",
+        "import",
+        "--from",
+        "usage",
+        "--output",
+        out.to_str().unwrap(),
+        spec.to_str().unwrap(),
+    ]);
+    run.assert_code(0);
+    let envelope: Value =
+        serde_json::from_str(&run.stdout).unwrap_or_else(|err| panic!("{err}: {run}"));
+    assert!(
+        envelope["data"]["written"]
+            .as_array()
+            .is_some_and(|written| !written.is_empty()),
+        "{run}"
+    );
+    assert!(out.join("tool-go.json").is_file(), "{run}");
+    // The manifest: every command has --output, the format's but for the two.
+    let manifest: Value = serde_json::from_str(&sandbox.run(&["--schema"]).stdout).unwrap();
+    for (path, entry) in manifest["data"]["commands"].as_object().unwrap() {
+        let flag = &entry["flags"]["output"];
+        if path == "schema.import" || path == "schema.export" {
+            assert_eq!(flag["type"], "string", "{path}: {flag}");
+        } else {
+            assert_eq!(flag["type"], "enum", "{path}: {flag}");
+            let values = flag["enum_values"].to_string();
+            assert!(values.contains("\"json\""), "{path}: {values}");
+        }
+    }
+}
+
 /// REQ-C-003, REQ-C-004: mutating commands say what they did, dry runs
 /// what they would do.
 #[test]

@@ -3,7 +3,8 @@
 use std::path::Path;
 
 use super::{
-    Cases, ClientRun, LIMIT, World, in_parallel, installed, run_client, server, zero_config_cases,
+    Cases, ClientRun, LIMIT, Runner, World, in_parallel, installed, run_client, server,
+    verdict_cases, zero_config_cases,
 };
 
 /// `claude -p PROMPT` proposing `command`, with `extra` arguments.
@@ -28,110 +29,29 @@ fn claude_code_honours_each_verdict_headless() {
     let Some(program) = installed("claude") else {
         return;
     };
-    let mut cases: Cases = vec![
-        ("allow", {
-            let program = program.clone();
-            Box::new(move || {
-                let world = World::new("claude-allow");
-                world.install_hook("claude-code", &[]);
-                let run = claude(&world, &program, "touch allowed.txt", &[]);
-                assert!(
-                    world.exists("allowed.txt"),
-                    "the allowed line did not run:\n{run}"
-                );
-                assert_eq!(world.verdicts(), ["allow"], "{run}");
-            })
-        }),
-        ("deny", {
-            let program = program.clone();
-            Box::new(move || {
-                let world = World::new("claude-deny");
-                world.install_hook("claude-code", &[]);
-                let run = claude(&world, &program, "touch Denied.txt", &[]);
-                assert!(!world.exists("Denied.txt"), "the denied line ran:\n{run}");
-                assert_eq!(world.verdicts(), ["deny"], "{run}");
-                let told = world.told();
-                assert!(
-                    told.contains("aigent: deny `touch Denied.txt`")
-                        && told.contains("[rule pattern]"),
-                    "the model was told: {told}"
-                );
-            })
-        }),
-        ("ask", {
-            let program = program.clone();
-            Box::new(move || {
-                // Headless, an ask is a refusal, and the reason reaches the
-                // model (there is no person to show it to).
-                let world = World::new("claude-ask");
-                world.install_hook("claude-code", &[]);
-                world.sandbox.write("project/doomed.txt", "");
-                let run = claude(&world, &program, "rm doomed.txt", &[]);
-                assert!(world.exists("doomed.txt"), "the asked line ran:\n{run}");
-                assert_eq!(world.verdicts(), ["ask"], "{run}");
-                let told = world.told();
-                assert!(
-                    told.contains("aigent: ask `rm doomed.txt`")
-                        && told.contains("[rule destructive]"),
-                    "the model was told: {told}"
-                );
-            })
-        }),
-        ("route", {
-            let program = program.clone();
-            Box::new(move || {
-                let world = World::new("claude-route");
-                world.install_hook("claude-code", &["--route"]);
-                let run = claude(&world, &program, "touch routed.txt", &[]);
-                assert!(
-                    world.exists("routed.txt"),
-                    "the routed line did not run:\n{run}"
-                );
-                let decision = &world.decisions()[0];
-                assert_eq!(decision["routed"], true, "{decision}");
-                let executed: Vec<_> = world
-                    .audit()
-                    .into_iter()
-                    .filter(|record| record["event"] == "COMMAND_EXECUTED")
-                    .collect();
-                assert_eq!(executed.len(), 1, "aigent run did not run it:\n{run}");
-                assert_eq!(executed[0]["command"], "touch-marker");
-                assert_eq!(
-                    executed[0]["argv"],
-                    serde_json::json!(["touch", "routed.txt"])
-                );
-            })
-        }),
-        ("invalid policy", {
-            let program = program.clone();
-            Box::new(move || {
-                let world = World::new("claude-bad-policy");
-                world.install_hook("claude-code", &[]);
-                world.sandbox.write(
-                    "project/commands/aigent.toml",
-                    "[hook]\nunmatched = \"sometimes\"\n",
-                );
-                let run = claude(&world, &program, "touch allowed.txt", &[]);
-                assert!(
-                    !world.exists("allowed.txt"),
-                    "a line ran under an unreadable policy:\n{run}"
-                );
-                assert_eq!(world.verdicts(), ["deny"], "{run}");
-                let told = world.told();
-                assert!(
-                    told.contains("the hook policy cannot be read") && told.contains("aigent.toml"),
-                    "the model was told: {told}"
-                );
-            })
-        }),
-    ];
-    cases.extend(zero_config_cases(
-        "claude-code",
-        &[],
-        std::sync::Arc::new(move |world: &World, command: &str| {
-            claude(world, &program, command, &[])
-        }),
-    ));
+    let mut cases: Cases = vec![("ask", {
+        let program = program.clone();
+        Box::new(move || {
+            // Headless, an ask is a refusal, and the reason reaches the
+            // model (there is no person to show it to).
+            let world = World::new("claude-ask");
+            world.install_hook("claude-code", &[]);
+            world.sandbox.write("project/doomed.txt", "");
+            let run = claude(&world, &program, "rm doomed.txt", &[]);
+            assert!(world.exists("doomed.txt"), "the asked line ran:\n{run}");
+            assert_eq!(world.verdicts(), ["ask"], "{run}");
+            let told = world.told();
+            assert!(
+                told.contains("aigent: ask `rm doomed.txt`") && told.contains("[rule destructive]"),
+                "the model was told: {told}"
+            );
+        })
+    })];
+    let runner: Runner = std::sync::Arc::new(move |world: &World, command: &str| {
+        claude(world, &program, command, &[])
+    });
+    cases.extend(verdict_cases("claude", "claude-code", runner.clone()));
+    cases.extend(zero_config_cases("claude-code", &[], runner));
     in_parallel(cases);
 }
 

@@ -4,7 +4,8 @@
 use std::path::Path;
 
 use super::{
-    Cases, ClientRun, LIMIT, World, in_parallel, installed, run_client, server, zero_config_cases,
+    Cases, ClientRun, LIMIT, Runner, World, in_parallel, installed, run_client, server,
+    verdict_cases, zero_config_cases,
 };
 
 /// How Codex is set up for a case.
@@ -64,35 +65,6 @@ fn codex_honours_each_verdict_headless() {
         return;
     };
     let mut cases: Cases = vec![
-        ("allow", {
-            let program = program.clone();
-            Box::new(move || {
-                let world = World::new("codex-allow");
-                world.install_hook("codex", &[]);
-                let run = codex(&world, &program, &TRUSTED, "touch allowed.txt");
-                assert!(
-                    world.exists("allowed.txt"),
-                    "the allowed line did not run:\n{run}"
-                );
-                assert_eq!(world.verdicts(), ["allow"], "{run}");
-            })
-        }),
-        ("deny", {
-            let program = program.clone();
-            Box::new(move || {
-                let world = World::new("codex-deny");
-                world.install_hook("codex", &[]);
-                let run = codex(&world, &program, &TRUSTED, "touch Denied.txt");
-                assert!(!world.exists("Denied.txt"), "the denied line ran:\n{run}");
-                assert_eq!(world.verdicts(), ["deny"], "{run}");
-                let told = world.told();
-                assert!(
-                    told.contains("aigent: deny `touch Denied.txt`")
-                        && told.contains("[rule pattern]"),
-                    "the model was told: {told}"
-                );
-            })
-        }),
         ("ask", {
             let program = program.clone();
             Box::new(move || {
@@ -109,51 +81,6 @@ fn codex_honours_each_verdict_headless() {
                     told.contains("aigent: ask `rm doomed.txt`")
                         && told.contains("Codex hooks cannot ask"),
                     "the model was told: {told}"
-                );
-            })
-        }),
-        ("route", {
-            let program = program.clone();
-            Box::new(move || {
-                let world = World::new("codex-route");
-                world.install_hook("codex", &["--route"]);
-                let run = codex(&world, &program, &TRUSTED, "touch routed.txt");
-                assert!(
-                    world.exists("routed.txt"),
-                    "the routed line did not run:\n{run}"
-                );
-                assert_eq!(world.decisions()[0]["routed"], true);
-                let executed: Vec<_> = world
-                    .audit()
-                    .into_iter()
-                    .filter(|record| record["event"] == "COMMAND_EXECUTED")
-                    .collect();
-                assert_eq!(executed.len(), 1, "aigent run did not run it:\n{run}");
-                assert_eq!(
-                    executed[0]["argv"],
-                    serde_json::json!(["touch", "routed.txt"])
-                );
-            })
-        }),
-        ("invalid policy", {
-            let program = program.clone();
-            Box::new(move || {
-                let world = World::new("codex-bad-policy");
-                world.install_hook("codex", &[]);
-                world.sandbox.write(
-                    "project/commands/aigent.toml",
-                    "[hook]\nunmatched = \"sometimes\"\n",
-                );
-                let run = codex(&world, &program, &TRUSTED, "touch allowed.txt");
-                assert!(
-                    !world.exists("allowed.txt"),
-                    "a line ran under an unreadable policy:\n{run}"
-                );
-                assert_eq!(world.verdicts(), ["deny"], "{run}");
-                assert!(
-                    world.told().contains("the hook policy cannot be read"),
-                    "{}",
-                    world.told()
                 );
             })
         }),
@@ -177,13 +104,11 @@ fn codex_honours_each_verdict_headless() {
             })
         }),
     ];
-    cases.extend(zero_config_cases(
-        "codex",
-        &[],
-        std::sync::Arc::new(move |world: &World, command: &str| {
-            codex(world, &program, &TRUSTED, command)
-        }),
-    ));
+    let runner: Runner = std::sync::Arc::new(move |world: &World, command: &str| {
+        codex(world, &program, &TRUSTED, command)
+    });
+    cases.extend(verdict_cases("codex", "codex", runner.clone()));
+    cases.extend(zero_config_cases("codex", &[], runner));
     in_parallel(cases);
 }
 

@@ -5,7 +5,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::{
-    Cases, ClientRun, LIMIT, World, in_parallel, installed, run_client, server, zero_config_cases,
+    Cases, ClientRun, LIMIT, Runner, World, in_parallel, installed, run_client, server,
+    verdict_cases, zero_config_cases,
 };
 
 /// `~/.gemini/settings.json`: an API key's authentication (the fake
@@ -64,35 +65,6 @@ fn gemini_cli_honours_each_verdict_headless() {
         return;
     };
     let mut cases: Cases = vec![
-        ("allow", {
-            let program = program.clone();
-            Box::new(move || {
-                let world = World::new("gemini-allow");
-                world.install_hook("gemini", &[]);
-                let run = gemini(&world, &program, "yolo", "touch allowed.txt");
-                assert!(
-                    world.exists("allowed.txt"),
-                    "the allowed line did not run:\n{run}"
-                );
-                assert_eq!(world.verdicts(), ["allow"], "{run}");
-            })
-        }),
-        ("deny", {
-            let program = program.clone();
-            Box::new(move || {
-                let world = World::new("gemini-deny");
-                world.install_hook("gemini", &[]);
-                let run = gemini(&world, &program, "yolo", "touch Denied.txt");
-                assert!(!world.exists("Denied.txt"), "the denied line ran:\n{run}");
-                assert_eq!(world.verdicts(), ["deny"], "{run}");
-                let told = world.told();
-                assert!(
-                    told.contains("aigent: deny `touch Denied.txt`")
-                        && told.contains("[rule pattern]"),
-                    "the model was told: {told}"
-                );
-            })
-        }),
         ("ask, headless entry", {
             let program = program.clone();
             Box::new(move || {
@@ -132,51 +104,6 @@ fn gemini_cli_honours_each_verdict_headless() {
                 assert_eq!(world.verdicts(), ["ask"], "{run}");
                 assert_eq!(world.told(), "", "{run}");
                 assert!(!run.stdout.contains("\"response\""), "{run}");
-            })
-        }),
-        ("route", {
-            let program = program.clone();
-            Box::new(move || {
-                let world = World::new("gemini-route");
-                world.install_hook("gemini", &["--route"]);
-                let run = gemini(&world, &program, "yolo", "touch routed.txt");
-                assert!(
-                    world.exists("routed.txt"),
-                    "the routed line did not run:\n{run}"
-                );
-                assert_eq!(world.decisions()[0]["routed"], true);
-                let executed: Vec<_> = world
-                    .audit()
-                    .into_iter()
-                    .filter(|record| record["event"] == "COMMAND_EXECUTED")
-                    .collect();
-                assert_eq!(executed.len(), 1, "aigent run did not run it:\n{run}");
-                assert_eq!(
-                    executed[0]["argv"],
-                    serde_json::json!(["touch", "routed.txt"])
-                );
-            })
-        }),
-        ("invalid policy", {
-            let program = program.clone();
-            Box::new(move || {
-                let world = World::new("gemini-bad-policy");
-                world.install_hook("gemini", &[]);
-                world.sandbox.write(
-                    "project/commands/aigent.toml",
-                    "[hook]\nunmatched = \"sometimes\"\n",
-                );
-                let run = gemini(&world, &program, "yolo", "touch allowed.txt");
-                assert!(
-                    !world.exists("allowed.txt"),
-                    "a line ran under an unreadable policy:\n{run}"
-                );
-                assert_eq!(world.verdicts(), ["deny"], "{run}");
-                assert!(
-                    world.told().contains("the hook policy cannot be read"),
-                    "{}",
-                    world.told()
-                );
             })
         }),
         ("round trip", {
@@ -225,13 +152,11 @@ fn gemini_cli_honours_each_verdict_headless() {
             })
         }),
     ];
-    cases.extend(zero_config_cases(
-        "gemini",
-        &[],
-        std::sync::Arc::new(move |world: &World, command: &str| {
-            gemini(world, &program, "yolo", command)
-        }),
-    ));
+    let runner: Runner = std::sync::Arc::new(move |world: &World, command: &str| {
+        gemini(world, &program, "yolo", command)
+    });
+    cases.extend(verdict_cases("gemini", "gemini", runner.clone()));
+    cases.extend(zero_config_cases("gemini", &[], runner));
     in_parallel(cases);
 }
 

@@ -377,6 +377,91 @@ type Cases = Vec<(&'static str, Box<dyn FnOnce() + Send>)>;
 /// Runs a client headless in a world, proposing a command.
 type Runner = std::sync::Arc<dyn Fn(&World, &str) -> ClientRun + Send + Sync>;
 
+/// The cases every client shares, each in its own world named
+/// `{prefix}-{case}`, with aigent's hook for `client`: an allowed line runs,
+/// a denied one does not and the model is told why, `--route` runs the line
+/// through `aigent run`, and an unreadable policy denies everything.
+fn verdict_cases(prefix: &'static str, client: &'static str, run: Runner) -> Cases {
+    let allow: Box<dyn FnOnce() + Send> = {
+        let run = run.clone();
+        Box::new(move || {
+            let world = World::new(&format!("{prefix}-allow"));
+            world.install_hook(client, &[]);
+            let ran = run(&world, "touch allowed.txt");
+            assert!(
+                world.exists("allowed.txt"),
+                "the allowed line did not run:\n{ran}"
+            );
+            assert_eq!(world.verdicts(), ["allow"], "{ran}");
+        })
+    };
+    let deny: Box<dyn FnOnce() + Send> = {
+        let run = run.clone();
+        Box::new(move || {
+            let world = World::new(&format!("{prefix}-deny"));
+            world.install_hook(client, &[]);
+            let ran = run(&world, "touch Denied.txt");
+            assert!(!world.exists("Denied.txt"), "the denied line ran:\n{ran}");
+            assert_eq!(world.verdicts(), ["deny"], "{ran}");
+            let told = world.told();
+            assert!(
+                told.contains("aigent: deny `touch Denied.txt`") && told.contains("[rule pattern]"),
+                "the model was told: {told}"
+            );
+        })
+    };
+    let route: Box<dyn FnOnce() + Send> = {
+        let run = run.clone();
+        Box::new(move || {
+            let world = World::new(&format!("{prefix}-route"));
+            world.install_hook(client, &["--route"]);
+            let ran = run(&world, "touch routed.txt");
+            assert!(
+                world.exists("routed.txt"),
+                "the routed line did not run:\n{ran}"
+            );
+            let decision = &world.decisions()[0];
+            assert_eq!(decision["routed"], true, "{decision}");
+            let executed: Vec<_> = world
+                .audit()
+                .into_iter()
+                .filter(|record| record["event"] == "COMMAND_EXECUTED")
+                .collect();
+            assert_eq!(executed.len(), 1, "aigent run did not run it:\n{ran}");
+            assert_eq!(executed[0]["command"], "touch-marker");
+            assert_eq!(
+                executed[0]["argv"],
+                serde_json::json!(["touch", "routed.txt"])
+            );
+        })
+    };
+    let invalid_policy: Box<dyn FnOnce() + Send> = Box::new(move || {
+        let world = World::new(&format!("{prefix}-bad-policy"));
+        world.install_hook(client, &[]);
+        world.sandbox.write(
+            "project/commands/aigent.toml",
+            "[hook]\nunmatched = \"sometimes\"\n",
+        );
+        let ran = run(&world, "touch allowed.txt");
+        assert!(
+            !world.exists("allowed.txt"),
+            "a line ran under an unreadable policy:\n{ran}"
+        );
+        assert_eq!(world.verdicts(), ["deny"], "{ran}");
+        let told = world.told();
+        assert!(
+            told.contains("the hook policy cannot be read") && told.contains("aigent.toml"),
+            "the model was told: {told}"
+        );
+    });
+    vec![
+        ("allow", allow),
+        ("deny", deny),
+        ("route", route),
+        ("invalid policy", invalid_policy),
+    ]
+}
+
 /// The zero-config cases for `client`: nothing declared and no
 /// `--commands`, so the hook reads the built-in catalog alone. `git status`
 /// is allowed and runs (the model is told git's answer); `rm -rf /` is

@@ -405,7 +405,7 @@ fn review_all(
             "interrupted during the review; nothing was written",
         )
     };
-    let (stdout, stderr) = output::render_failure(interrupted(), ctx);
+    let (stdout, stderr) = output::render_failure(interrupted(), ctx, 0);
     let prompting = Prompting::begin(stdout, stderr);
     let total = proposals.len();
     let mut accepted = Vec::new();

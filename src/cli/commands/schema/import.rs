@@ -1,7 +1,6 @@
 //! `aigent schema import --from agent-spec|usage FILE|-`
 
 use std::fmt::Write as _;
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
@@ -9,11 +8,11 @@ use serde_json::json;
 
 use aigent::bridge::import::write::{WriteError, write};
 use aigent::bridge::import::{Format, Import, ImportError, MAX_SPEC_BYTES, import};
-use aigent::fsutil::{ReadError, read_regular_file};
-use aigent::report::{ErrorCode, Outcome};
+use aigent::fsutil::{BoundedReadError, ReadError, read_regular_file, read_within};
+use aigent::report::{ErrorCode, Outcome, Phase};
 
 use crate::cli::spec::{
-    CommandSpec, Complete, Mutating, NoEffects, TEXT_AND_JSON, code_when, exit, leaf,
+    CommandSpec, Complete, Mutating, NoEffects, Partial, TEXT_AND_JSON, code_when, exit, leaf,
 };
 use crate::cli::{CliError, Context};
 
@@ -32,6 +31,11 @@ pub const SPEC: CommandSpec = leaf(
             exit::ARG_ERROR,
             NoEffects,
             "bad usage, an invalid spec (INVALID_SPEC), stdin over its cap (STDIN_TOO_LARGE), or no --program for a manifest",
+        ),
+        code_when(
+            exit::TIMEOUT,
+            Partial,
+            "stdin did not finish within AIGENT_STDIN_TIMEOUT (30 s; nothing written), or AIGENT_TIMEOUT passed",
         ),
         code_when(
             exit::PRECONDITION,
@@ -79,7 +83,7 @@ pub struct ImportArgs {
     /// The spec's format
     #[arg(long, value_enum)]
     pub from: FromArg,
-    /// The spec file, or - for stdin (at most 64 KiB unless AIGENT_MAX_STDIN_BYTES or TOOL_MAX_STDIN_BYTES says otherwise; a file may be 4 MiB)
+    /// The spec file, or - for stdin (at most 64 KiB unless AIGENT_MAX_STDIN_BYTES or TOOL_MAX_STDIN_BYTES says otherwise, within 30 s unless AIGENT_STDIN_TIMEOUT does; a file may be 4 MiB)
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// The program the declarations run (the spec's `bin` for usage; required for agent-spec, whose manifest does not name it)
@@ -115,26 +119,49 @@ fn max_stdin_bytes(lookup: impl Fn(&str) -> Option<String>) -> usize {
         .min(MAX_SPEC_BYTES)
 }
 
+/// How long `schema import -` waits for its spec on stdin unless
+/// [`STDIN_TIMEOUT_VARIABLE`] says otherwise (CLI Agent Spec REQ-F-011): a
+/// writer that keeps the pipe open and never finishes would otherwise
+/// hold the call until the caller's own limit, with no answer at all.
+pub const DEFAULT_STDIN_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Seconds to wait for stdin; 0 waits for as long as it takes.
+pub const STDIN_TIMEOUT_VARIABLE: &str = "AIGENT_STDIN_TIMEOUT";
+
+/// The stdin deadline: [`STDIN_TIMEOUT_VARIABLE`] in whole seconds (0: none),
+/// else the default. A value that is not a number is refused, not
+/// ignored: a caller who set a limit must not silently get another.
+fn stdin_timeout(
+    lookup: impl Fn(&str) -> Option<String>,
+) -> Result<Option<std::time::Duration>, CliError> {
+    let Some(text) = lookup(STDIN_TIMEOUT_VARIABLE) else {
+        return Ok(Some(DEFAULT_STDIN_TIMEOUT));
+    };
+    match text.trim().parse::<u64>() {
+        Ok(0) => Ok(None),
+        Ok(seconds) => Ok(Some(std::time::Duration::from_secs(seconds))),
+        Err(_) => Err(CliError::usage(format!(
+            "{STDIN_TIMEOUT_VARIABLE} must be a whole number of seconds (0 for no deadline)"
+        ))),
+    }
+}
+
 fn read_input(path: &Path) -> Result<String, CliError> {
     let limit = MAX_SPEC_BYTES as u64;
     let bytes = if path.as_os_str() == "-" {
         let cap = max_stdin_bytes(|name| std::env::var(name).ok());
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .lock()
-            .take(cap as u64 + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|err| CliError::general(format!("cannot read stdin: {err}")))?;
-        if bytes.len() > cap {
-            return Err(CliError::of(
+        let deadline = stdin_timeout(|name| std::env::var(name).ok())?;
+        read_within(std::io::stdin(), cap, deadline).map_err(|err| match err {
+            BoundedReadError::TooLarge => CliError::of(
                 ErrorCode::StdinTooLarge,
                 format!("stdin: the spec is over the {cap}-byte stdin cap"),
             )
             .with_hint(format!(
                 "write the spec to a file and pass its path instead of - (up to {MAX_SPEC_BYTES} bytes), or raise AIGENT_MAX_STDIN_BYTES"
-            )));
-        }
-        bytes
+            )),
+            BoundedReadError::TimedOut => stdin_timed_out(deadline.unwrap_or_default()),
+            BoundedReadError::Io(err) => CliError::general(format!("cannot read stdin: {err}")),
+        })?
     } else {
         read_regular_file(path, limit).map_err(|err| match err {
             ReadError::Io(io) if io.kind() == std::io::ErrorKind::NotFound => {
@@ -156,6 +183,33 @@ fn read_input(path: &Path) -> Result<String, CliError> {
             ),
         )
     })
+}
+
+/// The stdin deadline passed: nothing was imported or written, so the
+/// same call with a writer that finishes in time can succeed (retryable).
+fn stdin_timed_out(deadline: std::time::Duration) -> CliError {
+    let seconds = deadline.as_secs();
+    let mut err = CliError::of(
+        ErrorCode::Timeout,
+        format!(
+            "stdin: the spec did not arrive within {seconds} s (the writer kept stdin open); nothing was imported"
+        ),
+    )
+    .with_hint(format!(
+        "write the spec to a file and pass its path instead of -, or give the writer longer with {STDIN_TIMEOUT_VARIABLE}=SECONDS (0: no deadline)"
+    ));
+    err.body.retryable = true;
+    err.body.phase = Some(Phase::Validation);
+    err.body.suggestion = Some(format!(
+        "pass the spec as a file path instead of -, or set {STDIN_TIMEOUT_VARIABLE}"
+    ));
+    err.body.extra.insert(
+        "timeout_ms".to_owned(),
+        u64::try_from(deadline.as_millis())
+            .unwrap_or(u64::MAX)
+            .into(),
+    );
+    err
 }
 
 pub fn run(args: &ImportArgs, ctx: &Context) -> Result<Outcome, CliError> {

@@ -162,7 +162,7 @@ pub fn run(args: &NewArgs, ctx: &Context) -> Result<Outcome, CliError> {
             Box::new(SimpleTheme)
         };
         let (stdout, stderr) =
-            output::render_failure(scaffold_error(ScaffoldError::Interrupted), ctx);
+            output::render_failure(scaffold_error(ScaffoldError::Interrupted), ctx, 0);
         let prompting = Prompting::begin(stdout, stderr);
         let asked = ask(args, name, theme.as_ref());
         drop(prompting);
