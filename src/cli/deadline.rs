@@ -90,7 +90,7 @@ fn timed_out(ctx: &Context, limit: Duration, danger: DangerLevel) -> CliError {
     err.body.phase = Some(Phase::Execution);
     err.body
         .extra
-        .insert("timeout_ms".to_owned(), millis(limit).into());
+        .insert("timeout_ms".to_owned(), super::output::millis(limit).into());
     if !safe {
         err.body.extra.insert("partial".to_owned(), true.into());
         err.body.fix_required = Some(format!(
@@ -98,10 +98,6 @@ fn timed_out(ctx: &Context, limit: Duration, danger: DangerLevel) -> CliError {
         ));
     }
     err
-}
-
-pub fn millis(duration: Duration) -> u64 {
-    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// Starts the watchdog: after `limit`, the command's answer is the
@@ -119,7 +115,7 @@ pub fn arm(ctx: &Context, limit: Duration, danger: DangerLevel) {
             let err = timed_out(&ctx, limit, danger);
             let late = format!("error: {}\n", err.body.message);
             let (stdout, stderr) =
-                super::output::render_failure(err, &ctx, millis(started.elapsed()));
+                super::output::render_failure(err, &ctx, super::output::millis(started.elapsed()));
             super::signals::answer_once(
                 stdout.as_bytes(),
                 stderr.as_bytes(),

@@ -128,7 +128,7 @@ fn stamp(outcome: &mut Outcome, ctx: &Context) {
         outcome
             .meta
             .entry("timeout_ms")
-            .or_insert_with(|| super::deadline::millis(limit).into());
+            .or_insert_with(|| millis(limit).into());
     }
 }
 
@@ -426,4 +426,9 @@ fn output_started() {
 /// Whether the command has begun writing its own output.
 pub(super) fn has_started() -> bool {
     OUTPUT_STARTED.load(std::sync::atomic::Ordering::SeqCst)
+}
+
+/// A duration in whole milliseconds, as `meta` fields give it.
+pub fn millis(duration: std::time::Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }

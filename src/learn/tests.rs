@@ -133,7 +133,7 @@ fn principled_refusals_are_not_learnable() {
     let lines: Vec<String> = [
         "rm -rf /",
         "python3 -c 'import os'",
-        "echo $(git status)",
+        "ls $(git status)",
         "LD_PRELOAD=/tmp/x.so ls",
         "bash -c 'ls'",
         "sudo ls",

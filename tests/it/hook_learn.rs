@@ -353,7 +353,6 @@ const DANGEROUS_ADMITTED: &[(&str, &str)] = &[
     ("Bash(python3:*)", "python3 -c"),
     ("Bash(node:*)", "node -e"),
     ("Bash(npx:*)", "npx some-package"),
-    ("Bash(npx tsc:*)", "--outDir /tmp"),
     ("Bash(pip install:*)", "pip install"),
     ("Bash(pip3 install:*)", "pip3 install"),
     ("Bash(uv pip install:*)", "uv pip install"),

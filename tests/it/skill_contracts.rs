@@ -4,7 +4,7 @@
 use crate::assert_envelope;
 use crate::common::Sandbox;
 
-const SKILL: &str = "---\nname: log-reader\ndescription: Reads the git log. Use when asked about recent commits.\nallowed-tools: Read Bash(git:*) Bash(git --no-pager log --oneline --no-color:*) Bash(frobnicate:*) Bash\n---\n# Log reader\n\nRecent: !`git --no-pager log --oneline --no-color -n 20 --`\n\nRefused: !`git --no-pager log --oneline --no-color -n many --`\n\nUndeclared: !`date`\n";
+const SKILL: &str = "---\nname: log-reader\ndescription: Reads the git log. Use when asked about recent commits.\nallowed-tools: Read Bash(git:*) Bash(git --no-pager log --oneline --no-color:*) Bash(frobnicate:*) Bash\n---\n# Log reader\n\nRecent: !`git --no-pager log --oneline --no-color -n 20 --`\n\nRefused: !`git --no-pager log --oneline --no-color -n many --`\n\nUndeclared: !`uptime`\n";
 
 #[test]
 fn grants_and_commands_get_a_standing_and_uncovered_grants_a_proposal() {
@@ -40,7 +40,7 @@ fn grants_and_commands_get_a_standing_and_uncovered_grants_a_proposal() {
                 "git --no-pager log --oneline --no-color -n many --",
                 "fails_contract"
             ),
-            ("date", "no_contract"),
+            ("uptime", "no_contract"),
         ]
     );
     assert_eq!(envelope["data"]["summary"]["grants"], 4);
