@@ -32,7 +32,7 @@ sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log
 complete -c aigent -n "__fish_aigent_needs_command" -l color -d 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_needs_command" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_needs_command" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_needs_command" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
@@ -54,7 +54,7 @@ complete -c aigent -n "__fish_aigent_needs_command" -f -a "mcp" -d 'Serve declar
 complete -c aigent -n "__fish_aigent_needs_command" -f -a "lsp" -d 'Serve diagnostics, fixes, hover and completion to editors (Language Server Protocol)'
 complete -c aigent -n "__fish_aigent_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c aigent -n "__fish_aigent_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
@@ -82,7 +82,7 @@ json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
@@ -101,7 +101,7 @@ json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
@@ -120,7 +120,7 @@ json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from reference" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from reference" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from reference" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
@@ -150,7 +150,7 @@ sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -l color -d 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -191,7 +191,7 @@ sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l color -d 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -s r -l recursive -d 'Validate every skill below each PATH (hidden directories included; .git, node_modules and target skipped)'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l strict -d 'Treat warnings as errors'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l changed -d 'Check only what this branch changed (git): since the merge base with the base revision'
@@ -208,7 +208,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l with -d 'Subdirectories to create, each with a starter file the body links to (a comma list, or repeat the flag)' -r -f -a "scripts\t'scripts/run.sh: code the agent runs'
 references\t'references/REFERENCE.md: documentation loaded when needed'
 assets\t'assets/template.md: templates the output is built from'"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
@@ -228,7 +228,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -s V -l version -d 'Print version'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
@@ -259,7 +259,7 @@ opencode\t'OpenCode: names must be ASCII'
 gemini\t'Gemini CLI: no byte-order mark, a line break after the closing ---'
 strictest\t'Fails wherever any known client would: every client rule, spec keys only'
 permissive\t'Every key is known'"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
@@ -281,7 +281,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -s V -l version -d 'Print version'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
@@ -300,7 +300,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l max-tokens -d 'Fail (exit 1) when the listing is over N tokens (o200k_base)' -r
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
@@ -332,7 +332,7 @@ sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from contracts" -l color -d 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from contracts" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from contracts" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from contracts" -s r -l recursive -d 'Search each directory for skills at any depth'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from contracts" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from contracts" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -346,7 +346,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "to-prompt" -d 'Print the <available_skills> XML block that agents load'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "contracts" -d 'Hold a skill\'s Bash grants and !`cmd` commands against the registry; propose declarations'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_seen_subcommand_from validate help" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_seen_subcommand_from validate help" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_seen_subcommand_from validate help" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
@@ -384,7 +384,7 @@ json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
@@ -414,7 +414,7 @@ sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -l color -d 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -440,7 +440,7 @@ sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -l color -d 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -458,7 +458,7 @@ sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from show" -l color -d 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from show" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from show" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from show" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -480,7 +480,7 @@ sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from lint" -l color -d 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from lint" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from lint" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from lint" -l changed -d 'Check only what this branch changed (git): since the merge base with the base revision'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from lint" -l watch -d 'Lint again whenever a file in the --commands directory changes, printing only the findings that appeared or went away; Ctrl-C stops'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from lint" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
@@ -499,7 +499,7 @@ sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from export" -l color -d 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from export" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from export" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from export" -l force -d 'Replace FILE when it exists'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from export" -l allow-partial -d 'Write the rules that can be written when some declaration cannot be exported'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from export" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
@@ -518,7 +518,7 @@ sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -l color -d 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -l force -d 'Replace existing NAME.json declarations of the same names'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -l dry-run -d 'Write nothing; report what would be written'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
@@ -544,7 +544,7 @@ sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log
 complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_subcommand_from check help" -l color -d 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_subcommand_from check help" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_subcommand_from check help" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_subcommand_from check help" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
 complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_subcommand_from check help" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_subcommand_from check help" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -567,7 +567,7 @@ sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log
 complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l color -d 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l no-audit -d 'Write no audit record of a rejection (args check runs nothing)'
 complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l allow-secret-argv -d 'Accept a sensitive parameter\'s value among the arguments, with a warning (refused otherwise: `ps` shows aigent\'s command line to every local user)'
 complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
@@ -598,7 +598,7 @@ sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l color -d 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand run" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand run" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l dry-run -d 'Print the argv that would run, and run nothing'
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l confirm-destructive -d 'Run a command declared destructive (refused with exit 2 without this)'
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l capture -d 'Return the command\'s stdout and stderr in the envelope (data.stdout, data.stderr), which then goes to stdout; without it stdout is the command\'s own and the envelope goes to stderr'
@@ -620,7 +620,7 @@ sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify key export help" -l color -d 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify key export help" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify key export help" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify key export help" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify key export help" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify key export help" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -638,7 +638,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l limit -d 'At most N items (0: no limit) [default: 20 in json, else all]' -r
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l cursor -d 'Continue a listing where its last page ended (`meta.cursor`)' -r
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l audit-log -d 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]' -r -F
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
@@ -660,7 +660,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l expect-head -d 'Fail unless this head (SHA256, or SEQ:SHA256 as --print-head prints it) is still in the chain' -r
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l expect-seq -d 'Fail unless the chain still reaches record N' -r
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l public-key -d 'Also check the signed checkpoints with this public key (from `audit key new`), and report the last' -r -F
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
@@ -680,7 +680,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -s V -l version -d 'Print version'
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
@@ -719,7 +719,7 @@ sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l color -d 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l follow -d 'Keep exporting new records every --interval seconds until stopped'
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -747,7 +747,7 @@ sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust learn help" -l color -d 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust learn help" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust learn help" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust learn help" -l route -d 'Rewrite a matched command into `aigent run NAME ...` where the client can rewrite it'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust learn help" -l headless -d 'Answer an ask as a deny that says how to approve (for headless runs, where nobody can answer a prompt)'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust learn help" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
@@ -775,7 +775,7 @@ sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from explain" -l color -d 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from explain" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from explain" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from explain" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from explain" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from explain" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -801,7 +801,7 @@ sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from install" -l color -d 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from install" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from install" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from install" -l dry-run -d 'Print the change as a unified diff and write nothing'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from install" -l force -d 'Edit a settings file that has other names (hard links); the others keep the old content'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from install" -l replace -d 'Rewrite an aigent entry that runs another command (another path or registry)'
@@ -818,7 +818,7 @@ cursor\t'Cursor: a beforeShellExecution hook'"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l scope -d 'Whose settings: the project\'s (shared through the repository) or yours (every project)' -r -f -a "project\t'The project\'s settings file, under --project'
 user\t'Your own settings file, under your home directory'"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l project -d 'The project\'s root directory, for --scope project [default: the current directory]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
@@ -845,7 +845,7 @@ cursor\t'Cursor: a beforeShellExecution hook'"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from doctor" -l scope -d 'Whose settings: the project\'s or yours' -r -f -a "project\t'The project\'s settings file, under --project'
 user\t'Your own settings file, under your home directory'"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from doctor" -l project -d 'The project\'s root directory [default: the current directory]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from doctor" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from doctor" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from doctor" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
@@ -863,7 +863,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subc
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from doctor" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from doctor" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from doctor" -s V -l version -d 'Print version'
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from trust" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from trust" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from trust" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'
@@ -910,7 +910,7 @@ sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l color -d 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l from-lines -d 'Learn from command lines on stdin, one a line, instead of the audit log'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l write -d 'Save the proposals into the project\'s registry'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l review -d 'Ask about each proposal on a terminal (accept, skip, change class), then save the accepted ones'
@@ -939,7 +939,7 @@ sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and not __fish_seen_subcommand_from serve help" -l color -d 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand mcp; and not __fish_seen_subcommand_from serve help" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand mcp; and not __fish_seen_subcommand_from serve help" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and not __fish_seen_subcommand_from serve help" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and not __fish_seen_subcommand_from serve help" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and not __fish_seen_subcommand_from serve help" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -983,7 +983,7 @@ sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l color -d 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l confirm-destructive -d 'Run destructive tools without asking the client first (unattended use)'
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l allow-remote -d 'Allow --http on an address that is not loopback'
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
@@ -1005,12 +1005,12 @@ sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log
 complete -c aigent -n "__fish_aigent_using_subcommand lsp" -l color -d 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c aigent -n "__fish_aigent_using_subcommand lsp" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand lsp" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand lsp" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
 complete -c aigent -n "__fish_aigent_using_subcommand lsp" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand lsp" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand lsp" -s V -l version -d 'Print version'
-complete -c aigent -n "__fish_aigent_using_subcommand completions" -l commands -d 'The registry of command declarations [default: the built-in examples]' -r -f -a "(__fish_complete_directories)"
+complete -c aigent -n "__fish_aigent_using_subcommand completions" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand completions" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
 json-schema\t'`schema show` only: the bare JSON Schema'

@@ -85,7 +85,7 @@ pub struct GlobalArgs {
     #[arg(short, long, global = true)]
     pub quiet: bool,
 
-    /// The registry of command declarations [default: the built-in examples]
+    /// The registry of command declarations [default: the built-in catalog, then your user registry, then the project's commands/ once trusted]
     #[arg(
         long,
         global = true,

@@ -4,7 +4,7 @@
 //! `[sandbox]`, `[audit]`, ...), each typed here as plain data and
 //! interpreted by the module that owns the feature.
 //!
-//! The file is optional: without it (and for the built-in examples) every
+//! The file is optional: without it (and for the built-in catalog) every
 //! section takes its defaults, which are the safe ones. A file that exists
 //! but cannot be read, is not TOML, or holds a key this version does not
 //! know is an error, never ignored: a misspelt key in a security policy
@@ -169,7 +169,7 @@ impl SettingsError {
 
 impl Settings {
     /// The settings of `registry`: its `aigent.toml`, or the defaults when
-    /// there is none (always for the built-in examples).
+    /// there is none (always for the built-in catalog).
     pub fn load(registry: &Registry) -> Result<Self, SettingsError> {
         match registry {
             Registry::Catalog => Ok(Self::default()),

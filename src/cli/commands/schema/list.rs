@@ -37,7 +37,7 @@ pub struct ListArgs {
 /// `data` of `schema list`.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct ListData {
-    /// The registry listed: a directory, or the built-in examples.
+    /// The registry listed: a directory, or the layers (the built-in catalog, the user's, the project's).
     pub registry: String,
     /// This page of the declarations, by name.
     pub commands: Vec<ListedCommand>,
