@@ -1480,79 +1480,63 @@ fn git_dir_writes_and_repository_hooks_are_asked() {
     let repo = Repo::template().copy();
     let dir = repo.dir();
     std::fs::create_dir_all(dir.join(".git/hooks")).unwrap();
-    for line in [
-        "cp README.md .git/hooks/pre-commit",
-        "cp README.md ./.GIT/hooks/post-checkout",
-        "mv a.txt .git/config",
-        "touch .git/hooks/pre-push",
-        "chmod +x .git/hooks/pre-commit",
-        "mkdir -p .git/hooks/x",
-        "echo hi > .git/hooks/pre-commit",
-        "cat a.txt >> .git/info/exclude",
-    ] {
-        let judgement = judge.judge_in(line, &dir);
-        assert_eq!(
-            judgement.verdict,
-            Verdict::Ask,
-            "{line}: {}",
-            describe(&judgement)
-        );
-        assert!(
-            judgement
-                .segments
-                .iter()
-                .any(|segment| segment.rule == "git_dir_write"),
-            "{line}: {}",
-            describe(&judgement)
-        );
-    }
-    for line in [
-        "cp README.md notes/readme.md",
-        "echo hi > notes/new.txt",
-        "git commit -m x",
-    ] {
-        let judgement = judge.judge_in(line, &dir);
-        assert_eq!(
-            judgement.verdict,
-            Verdict::Allow,
-            "{line}: {}",
-            describe(&judgement)
-        );
-    }
+    let expect = |lines: &[&str], verdict: Verdict, rule: Option<&str>| {
+        for line in lines {
+            let judgement = judge.judge_in(line, &dir);
+            let ruled = rule.is_none_or(|rule| {
+                judgement
+                    .segments
+                    .iter()
+                    .any(|segment| segment.rule == rule)
+            });
+            assert!(
+                judgement.verdict == verdict && ruled,
+                "{line}: expected {verdict:?} {rule:?}: {}",
+                describe(&judgement)
+            );
+        }
+    };
+    expect(
+        &[
+            "cp README.md .git/hooks/pre-commit",
+            "cp README.md ./.GIT/hooks/post-checkout",
+            "mv a.txt .git/config",
+            "touch .git/hooks/pre-push",
+            "chmod +x .git/hooks/pre-commit",
+            "mkdir -p .git/hooks/x",
+            "echo hi > .git/hooks/pre-commit",
+            "cat a.txt >> .git/info/exclude",
+        ],
+        Verdict::Ask,
+        Some("git_dir_write"),
+    );
+    expect(
+        &[
+            "cp README.md notes/readme.md",
+            "echo hi > notes/new.txt",
+            "git commit -m x",
+        ],
+        Verdict::Allow,
+        None,
+    );
     // A pre-commit hook (pre-commit's, husky's) makes every committing
     // subcommand an ask; reads stay allowed.
     let hook = dir.join(".git/hooks/pre-commit");
     std::fs::write(&hook, "#!/bin/sh\nexit 0\n").unwrap();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
-    for line in [
-        "git commit -m x",
-        "git add a.txt && git commit -m x",
-        "cd src && git switch feature",
-    ] {
-        let judgement = judge.judge_in(line, &dir);
-        assert_eq!(
-            judgement.verdict,
-            Verdict::Ask,
-            "{line}: {}",
-            describe(&judgement)
-        );
-        assert!(
-            judgement
-                .segments
-                .iter()
-                .any(|segment| segment.rule == "git_hooks"),
-            "{line}: {}",
-            describe(&judgement)
-        );
-    }
-    for line in ["git status", "git log --oneline -n 3", "git add a.txt"] {
-        let judgement = judge.judge_in(line, &dir);
-        assert_eq!(
-            judgement.verdict,
-            Verdict::Allow,
-            "{line}: {}",
-            describe(&judgement)
-        );
-    }
+    expect(
+        &[
+            "git commit -m x",
+            "git add a.txt && git commit -m x",
+            "cd src && git switch feature",
+        ],
+        Verdict::Ask,
+        Some("git_hooks"),
+    );
+    expect(
+        &["git status", "git log --oneline -n 3", "git add a.txt"],
+        Verdict::Allow,
+        None,
+    );
 }

@@ -460,20 +460,7 @@ fn shown(proposal: &Proposal, number: usize, total: usize, style: Style) -> Stri
     let _ = writeln!(out, "  form: {}", clean(&proposal.form));
     let _ = writeln!(out, "  why this class: {}", clean(&proposal.class_reason));
     let _ = writeln!(out, "  seen {} time(s)", proposal.count);
-    for line in &proposal.covers {
-        let _ = writeln!(out, "  covers: {}", clean(line));
-    }
-    for refused in &proposal.still_refused {
-        let _ = writeln!(
-            out,
-            "  still refused: {}  (rule {})",
-            clean(&refused.line),
-            refused.rule
-        );
-    }
-    for note in &proposal.notes {
-        let _ = writeln!(out, "  note: {}", clean(note));
-    }
+    write_lines(&mut out, proposal, &clean);
     let declaration = serde_json::to_string_pretty(&proposal.declaration).unwrap_or_default();
     for line in declaration.lines() {
         let _ = writeln!(out, "  | {}", clean(line));
@@ -606,20 +593,7 @@ fn render(
                 format!(" in {} session(s)", proposal.sessions.len())
             }
         );
-        for line in &proposal.covers {
-            let _ = writeln!(out, "  covers: {}", clean(line));
-        }
-        for refused in &proposal.still_refused {
-            let _ = writeln!(
-                out,
-                "  still refused: {}  (rule {})",
-                clean(&refused.line),
-                refused.rule
-            );
-        }
-        for note in &proposal.notes {
-            let _ = writeln!(out, "  note: {}", clean(note));
-        }
+        write_lines(&mut out, proposal, &clean);
     }
     for rare in &learned.below_min_count {
         let _ = writeln!(
@@ -660,4 +634,23 @@ fn render(
         }
     );
     out
+}
+
+/// A proposal's lines, as both renderings show them: those it covers,
+/// those it would still refuse, and its notes, each through `clean`.
+fn write_lines(out: &mut String, proposal: &Proposal, clean: &dyn Fn(&str) -> String) {
+    for line in &proposal.covers {
+        let _ = writeln!(out, "  covers: {}", clean(line));
+    }
+    for refused in &proposal.still_refused {
+        let _ = writeln!(
+            out,
+            "  still refused: {}  (rule {})",
+            clean(&refused.line),
+            refused.rule
+        );
+    }
+    for note in &proposal.notes {
+        let _ = writeln!(out, "  note: {}", clean(note));
+    }
 }
