@@ -326,7 +326,11 @@ fn command_strings(declaration: &Declaration, subprocess: &Subprocess) -> Vec<Di
     // A command that lets the agent choose the program and says it can do
     // anything (`destructive`, as the built-in `shell_exec`) has been
     // warned enough; the guard still checks each call.
-    let acknowledged = declaration.danger_level == Some(DangerLevel::Destructive);
+    // So has one that runs the project's own programs (`./gradlew`), as
+    // the catalog's `project-program` does: it runs them in the sandbox.
+    let acknowledged = declaration.danger_level == Some(DangerLevel::Destructive)
+        || (declaration.class() == super::CommandClass::RunsProjectCode
+            && declaration.sandbox.is_some());
     found.extend(
         super::programs::code_words::code_word_diagnostics(subprocess)
             .into_iter()

@@ -968,6 +968,50 @@ fn npm_test_runs_confined_in_a_real_project() {
     assert_ne!(code, 0, "the test opened a socket:\n{output}");
 }
 
+/// A project's own program, named by its path (`./scripts/check.sh`) or
+/// run with `bash`, runs in the sandbox: it works in the project, and
+/// cannot write outside it.
+#[test]
+#[cfg(target_os = "linux")]
+fn project_scripts_run_confined_in_a_real_project() {
+    let project = Project::new(&[(
+        "scripts/check.sh",
+        "#!/bin/sh\necho \"checked $*\"\ntouch made-by-check\n",
+    )]);
+    let script = project.dir().join("scripts/check.sh");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    for line in [
+        "./scripts/check.sh --all",
+        "bash scripts/check.sh --all",
+        "scripts/check.sh --all",
+    ] {
+        let (code, output) = project.route_and_run(line, &[]);
+        assert_eq!(code, 0, "{line} in the sandbox:\n{output}");
+        assert!(output.contains("checked --all"), "{line}: {output}");
+        assert!(project.dir().join("made-by-check").exists(), "{line}");
+    }
+    if !confinement_enforced() {
+        return;
+    }
+    let escape = project.home().join(ESCAPE_FILE);
+    std::fs::write(
+        &script,
+        format!("#!/bin/sh\necho out > {:?}\n", escape.display().to_string()),
+    )
+    .unwrap();
+    for line in ["./scripts/check.sh", "sh scripts/check.sh"] {
+        let (code, output) = project.route_and_run(line, &[]);
+        assert_ne!(code, 0, "{line}: the escaping script passed:\n{output}");
+        assert!(
+            !escape.exists(),
+            "{line}: a script wrote outside the project"
+        );
+    }
+}
+
 #[test]
 #[cfg(target_os = "linux")]
 fn python_tests_run_confined_in_a_real_project() {

@@ -337,7 +337,7 @@ fn explain_shows_each_segment_as_text_and_json() {
     assert_eq!(envelope["data"]["routable"], json!(true));
 }
 
-/// A refused assignment prefix is quoted with its assignment, as written;
+/// An asked assignment prefix is quoted with its assignment, as written;
 /// a value under a name that may hold a secret is not shown.
 #[test]
 fn an_assignment_prefix_is_quoted_as_written() {
@@ -353,14 +353,14 @@ fn an_assignment_prefix_is_quoted_as_written() {
         .as_bytes(),
         &[],
     );
-    // Claude Code's blocking exit.
-    run.assert_code(2);
+    // Variables whose meaning is the program's are the person's to allow.
+    run.assert_code(0);
     let answer: Value = serde_json::from_str(&run.stdout).unwrap();
     let reason = answer["hookSpecificOutput"]["permissionDecisionReason"]
         .as_str()
         .unwrap();
     assert!(
-        reason.starts_with("aigent: deny `FOO=1 LABEL='a b' GH_TOKEN=… git status`:"),
+        reason.starts_with("aigent: ask `FOO=1 LABEL='a b' GH_TOKEN=… git status`:"),
         "{reason}"
     );
     assert!(reason.contains("[rule assignment_prefix]"), "{reason}");

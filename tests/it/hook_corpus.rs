@@ -56,6 +56,8 @@ fn fixture(relative: &str) -> PathBuf {
 enum Expected {
     Exactly(Verdict),
     NotAllow,
+    /// Allowed only on condition that it runs in aigent's sandbox.
+    Confined,
 }
 
 impl Expected {
@@ -65,14 +67,16 @@ impl Expected {
             "ask" => Self::Exactly(Verdict::Ask),
             "deny" => Self::Exactly(Verdict::Deny),
             "!allow" => Self::NotAllow,
+            "confined" => Self::Confined,
             _ => return None,
         })
     }
 
-    fn holds(self, verdict: Verdict) -> bool {
+    fn holds(self, judgement: &Judgement) -> bool {
         match self {
-            Self::Exactly(expected) => verdict == expected,
-            Self::NotAllow => verdict != Verdict::Allow,
+            Self::Exactly(expected) => judgement.verdict == expected,
+            Self::NotAllow => judgement.verdict != Verdict::Allow,
+            Self::Confined => judgement.verdict == Verdict::Allow && judgement.confine,
         }
     }
 
@@ -80,6 +84,7 @@ impl Expected {
         match self {
             Self::Exactly(verdict) => verdict.as_str(),
             Self::NotAllow => "!allow",
+            Self::Confined => "allow in the sandbox",
         }
     }
 }
@@ -249,7 +254,7 @@ fn check(judge: &Judge, cases: &[Case], known: &[&str]) {
     let mut fixed = Vec::new();
     for case in cases {
         let judgement = judge.judge(&case.command);
-        let holds = case.expected.holds(judgement.verdict);
+        let holds = case.expected.holds(&judgement);
         let known = known.contains(&case.command.as_str());
         let report = format!(
             "{}: expected {}, got {} [{}]\n    {}",
@@ -583,7 +588,8 @@ fn without_a_registry_aigent_run_is_the_built_in_one() {
             Expected::NotAllow,
             "AIGENT_COMMANDS=/tmp/evil aigent run git-log",
         ),
-        (Expected::NotAllow, "./aigent run git-log"),
+        // A program of the project, by its path: not aigent, run confined.
+        (Expected::Confined, "./aigent run git-log"),
         (
             Expected::NotAllow,
             "export AIGENT_COMMANDS=/tmp/evil && aigent run git-log",

@@ -168,6 +168,9 @@ pub(super) fn match_declarations(
         };
     }
     if let Some(segment) = refusal {
+        if let Some(read) = read_beyond(program, argv, context, state, cwd) {
+            return read;
+        }
         return Matched::Refused(segment);
     }
     if let Some((name, why)) = invalid {
@@ -201,6 +204,74 @@ pub(super) fn match_declarations(
         return Matched::Refused(segment);
     }
     Matched::Nothing { declared }
+}
+
+/// A command refused for a `..` in a path, matched again with each such
+/// word as the absolute path it names: a catalog form that only reads may
+/// read there, as it may read any absolute path (secrets aside, checked on
+/// the path named). Forms that change files stay refused, since a `..` is
+/// how a write leaves the project, and so do the forms a project or user
+/// declared: a `filepath` there refuses `..` as its author wrote it.
+fn read_beyond(
+    program: &str,
+    argv: &[&str],
+    context: &Context<'_>,
+    state: &LineState,
+    cwd: Option<&Path>,
+) -> Option<Matched> {
+    let climbed: Vec<Option<String>> = argv
+        .iter()
+        .enumerate()
+        .map(|(at, word)| {
+            (at > 0 && !word.starts_with('-') && has_parent_segment(word))
+                .then(|| super::directory::lexical(&cwd.unwrap_or(Path::new("/")).join(word)))
+                .map(|path| path.to_string_lossy().into_owned())
+        })
+        .collect();
+    if climbed.iter().all(Option::is_none) {
+        return None;
+    }
+    let words: Vec<&str> = argv
+        .iter()
+        .zip(&climbed)
+        .map(|(word, climbed)| climbed.as_deref().unwrap_or(word))
+        .collect();
+    match match_declarations(program, &words, context, state) {
+        Matched::Allowed {
+            mut segment,
+            declaration,
+            arguments,
+            ..
+        } if declaration.class() == CommandClass::Reads
+            && segment.verdict == Verdict::Allow
+            && state.is_catalog(&declaration.name) =>
+        {
+            if !segment.redacted {
+                segment.shown = quote(argv);
+            }
+            Some(Matched::Allowed {
+                segment,
+                // The words run are the ones written.
+                route: None,
+                declaration,
+                arguments,
+            })
+        }
+        // What it names looks secret: asked, as the same read would be.
+        Matched::Refused(segment) if segment.rule == paths::SECRET_RULE => {
+            Some(Matched::Refused(Segment {
+                shown: quote(argv),
+                ..segment
+            }))
+        }
+        _ => None,
+    }
+}
+
+fn has_parent_segment(word: &str) -> bool {
+    Path::new(word)
+        .components()
+        .any(|component| component == std::path::Component::ParentDir)
 }
 
 /// The catalog's catastrophic forms (`catalog/deny/`) for programs named

@@ -261,7 +261,7 @@ fn resolve(directory: &Directory, target: &str, physical: bool) -> Option<Direct
 
 /// `path` with `.` dropped and each `..` taking off the component before
 /// it, without looking at the file system (what `cd -L` does with `$PWD`).
-fn lexical(path: &Path) -> PathBuf {
+pub(super) fn lexical(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for component in path.components() {
         match component {

@@ -200,6 +200,8 @@ struct LineState {
     /// Declarations loaded so far, by name; an error says why one did not
     /// load (its file and first finding).
     loaded: RefCell<HashMap<String, Result<Rc<Declaration>, String>>>,
+    /// Of those, the names that came from the built-in catalog.
+    from_catalog: RefCell<std::collections::HashSet<String>>,
     /// Where each command of the line runs.
     places: Vec<Place>,
     /// The command being judged (an index into `places`).
@@ -223,6 +225,11 @@ impl LineState {
             .and_then(|place| place.outside.as_deref())
     }
 
+    /// Whether `name`, loaded already, is the built-in catalog's.
+    fn is_catalog(&self, name: &str) -> bool {
+        self.from_catalog.borrow().contains(name)
+    }
+
     fn load(&self, name: &str, registry: &Registry) -> Option<Rc<Declaration>> {
         self.load_checked(name, registry).ok()
     }
@@ -233,7 +240,14 @@ impl LineState {
             .borrow_mut()
             .entry(name.to_owned())
             .or_insert_with(|| match registry.load(name) {
-                Ok(loaded) => Ok(Rc::new(loaded.declaration)),
+                Ok(loaded) => {
+                    if loaded.layer == Some(crate::registry::LayerKind::Catalog)
+                        || matches!(registry, Registry::Catalog)
+                    {
+                        self.from_catalog.borrow_mut().insert(name.to_owned());
+                    }
+                    Ok(Rc::new(loaded.declaration))
+                }
                 Err(crate::registry::LoadError::Invalid {
                     file, diagnostics, ..
                 }) => Err(match diagnostics.iter().find(|found| found.is_error()) {
@@ -908,21 +922,7 @@ fn judge_command_words(
             ),
         )
     } else if !command.assignments.is_empty() {
-        let names: Vec<&str> = command
-            .assignments
-            .iter()
-            .map(|assignment| assignment.name.as_str())
-            .collect();
-        Segment::new(
-            with_assignments(command, &shown),
-            Verdict::Deny,
-            "assignment_prefix",
-            format!(
-                "`{}=...` changes the environment `{}` runs with, which its declaration does not allow; drop the assignment",
-                names.join("=... "),
-                cut(program)
-            ),
-        )
+        return prefixed_command(command, functions, context, state);
     } else if functions.contains(&program) {
         Segment::new(
             shown.clone(),
@@ -953,8 +953,38 @@ fn judge_command_words(
             Some(outside) => stricter(segment, outside),
             None => segment,
         }
+    } else if program_key(program) == "env" {
+        // `env` is declared only as the way a project's own program runs
+        // (below); typed, it runs whatever follows it.
+        unmatched(program, &argv, shown.clone(), Vec::new(), context)
     } else {
-        match match_declarations(program, &argv, context, state) {
+        // A program named by a relative path is a file of the project
+        // (`./gradlew`, `scripts/test.sh`): it runs as the catalog's
+        // `project-program`, `env -- PATH ARGS...`, in the sandbox.
+        let (written, written_argv) = (program, argv.as_slice());
+        let by_path: Vec<&str>;
+        let shifted: Vec<usize>;
+        let (program, argv, opaque_positions) =
+            if program.contains('/') && !Path::new(program).is_absolute() {
+                by_path = ["env", "--"]
+                    .into_iter()
+                    .chain(argv.iter().copied())
+                    .collect();
+                shifted = opaque_positions.iter().map(|at| at + 2).collect();
+                ("env", by_path.as_slice(), shifted)
+            } else {
+                (program, argv.as_slice(), opaque_positions)
+            };
+        let mut matched = match_declarations(program, argv, context, state);
+        if argv.len() > command.words.len() {
+            // Shown as written, not as the `env` it runs as.
+            if let Matched::Allowed { segment, .. } | Matched::Refused(segment) = &mut matched
+                && !segment.redacted
+            {
+                segment.shown = shown.clone();
+            }
+        }
+        match matched {
             Matched::Allowed {
                 segment,
                 route,
@@ -1007,7 +1037,7 @@ fn judge_command_words(
             }
             Matched::Refused(segment) => segment,
             Matched::Nothing { declared } => {
-                unmatched(program, &argv, shown.clone(), declared, context)
+                unmatched(written, written_argv, shown.clone(), declared, context)
             }
         }
     };
@@ -1025,6 +1055,112 @@ fn judge_command_words(
     if printed.is_some() {
         segment.shown = source;
     }
+    (segment, None)
+}
+
+/// Variables that change only how a program looks or where it puts its
+/// scratch files: `NAME=VALUE cmd` with these is judged as `cmd`.
+const HARMLESS_VARIABLES: &[&str] = &[
+    "CARGO_TERM_COLOR",
+    "CI",
+    "CLICOLOR",
+    "CLICOLOR_FORCE",
+    "COLUMNS",
+    "DEBUG",
+    "FORCE_COLOR",
+    "LANG",
+    "LANGUAGE",
+    "LINES",
+    "NO_COLOR",
+    "NODE_ENV",
+    "PYTHONDONTWRITEBYTECODE",
+    "PYTHONHASHSEED",
+    "PYTHONUNBUFFERED",
+    "RUST_BACKTRACE",
+    "RUST_LOG",
+    "RUST_TEST_THREADS",
+    "TERM",
+    "TMPDIR",
+    "TZ",
+];
+
+fn harmless_variable(name: &str) -> bool {
+    HARMLESS_VARIABLES.contains(&name)
+        || name
+            .strip_prefix("LC_")
+            .is_some_and(|rest| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_uppercase()))
+}
+
+/// `NAME=VALUE ... cmd`: `cmd` judged alone, then held to the variables.
+/// Those that change what runs or load code deny; harmless ones
+/// (`TMPDIR`, `LC_ALL`, `RUST_BACKTRACE`) leave the verdict as it is; any
+/// other is the person's to allow, since its meaning is the program's.
+/// The command is never routed: `aigent run` would drop the variables.
+fn prefixed_command(
+    command: &SimpleCommand,
+    functions: &[&str],
+    context: &Context<'_>,
+    state: &LineState,
+) -> (Segment, Option<Vec<String>>) {
+    let words = command.argv().map(|argv| quote(&argv)).unwrap_or_default();
+    let shown = with_assignments(command, &words);
+    let static_values = command
+        .assignments
+        .iter()
+        .all(|assignment| assignment.value.as_static().is_some());
+    let mut refusal = assignments_segment(shown.clone(), command, context);
+    if refusal.verdict == Verdict::Deny || !static_values {
+        // A dynamic value is refused by the not-static rules as well.
+        refusal.verdict = Verdict::Deny;
+        return (refusal, None);
+    }
+    let bare = SimpleCommand {
+        assignments: Vec::new(),
+        ..command.clone()
+    };
+    let (mut segment, _) = judge_command_words(&bare, functions, context, state);
+    if !segment.redacted {
+        segment.shown = shown.clone();
+    }
+    // The words may hold a sensitive value: the message names the program.
+    let program = cut(command
+        .words
+        .first()
+        .and_then(Word::as_static)
+        .unwrap_or_default());
+    let shown = segment.shown.clone();
+    let redacted = segment.redacted;
+    let unknown: Vec<&str> = command
+        .assignments
+        .iter()
+        .map(|assignment| assignment.name.as_str())
+        .filter(|name| !harmless_variable(name))
+        .collect();
+    if segment.confine && segment.verdict < Verdict::Ask {
+        // Its sandbox is reached through `aigent run`, which would drop
+        // the variables.
+        segment = Segment::new(
+            shown,
+            Verdict::Ask,
+            "assignment_prefix",
+            format!(
+                "`{program}` runs the project's own code here, which the hook sends into aigent's sandbox through `aigent run`; that would drop the variables set before it, so the person decides"
+            ),
+        );
+        segment.redacted = redacted;
+    } else if !unknown.is_empty() && segment.verdict < Verdict::Ask {
+        segment = Segment::new(
+            shown,
+            Verdict::Ask,
+            "assignment_prefix",
+            format!(
+                "`{}=...` changes the environment `{program}` runs with, which its declaration does not cover; the person decides",
+                unknown.join("=... "),
+            ),
+        );
+        segment.redacted = redacted;
+    }
+    segment.confine = false;
     (segment, None)
 }
 

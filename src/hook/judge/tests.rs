@@ -131,11 +131,14 @@ fn each_refusal_names_its_rule() {
         ),
         ("$GIT status", Verdict::Deny, "parameter_expansion"),
         ("git log -n 5 -- *.rs", Verdict::Deny, "glob"),
+        ("GIT_DIR=/tmp git status", Verdict::Deny, "environment"),
+        ("FOO=1 git status", Verdict::Ask, "assignment_prefix"),
         (
-            "GIT_DIR=/tmp git status",
-            Verdict::Deny,
+            "RUST_BACKTRACE=1 just test",
+            Verdict::Ask,
             "assignment_prefix",
         ),
+        ("LC_ALL=C git status", Verdict::Allow, "declared"),
         ("eval 'git status'", Verdict::Deny, "shell_builtin"),
         (
             "git() { rm -rf /; }; git status",
