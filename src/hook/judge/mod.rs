@@ -994,7 +994,7 @@ fn judge_command_words(
                 if let Some((word, why)) = dynamic
                     && !opaque::taken_as_text(
                         &declaration,
-                        &argv,
+                        argv,
                         &opaque_positions,
                         &arguments,
                         &segment,
@@ -1014,7 +1014,7 @@ fn judge_command_words(
                             &declaration,
                             &arguments,
                             reads,
-                            &argv,
+                            argv,
                             state.working_directory(context),
                         ),
                     ),
