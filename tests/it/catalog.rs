@@ -1563,6 +1563,39 @@ fn git_dir_writes_and_repository_hooks_are_asked() {
         Verdict::Allow,
         None,
     );
+    // Another repository, beside the project: its reads are allowed until
+    // its config runs a command (`core.fsmonitor` runs under `git status`).
+    let other = repo.root.path().join("other");
+    std::fs::create_dir_all(other.join(".git")).unwrap();
+    std::fs::write(other.join(".git/config"), "[core]\n\tbare = false\n").unwrap();
+    expect(
+        &[
+            "git -C ../other status",
+            "cd ../other && git log --oneline -n 3",
+            "cd ../other && ls && tail -n 2 README.md",
+        ],
+        Verdict::Allow,
+        None,
+    );
+    expect(
+        &["git -C ../other commit -m x", "cd ../other && make"],
+        Verdict::Ask,
+        Some("outside_project"),
+    );
+    std::fs::write(
+        other.join(".git/config"),
+        "[core]\n\tfsmonitor = ./watch.sh\n",
+    )
+    .unwrap();
+    expect(
+        &[
+            "git -C ../other status",
+            "cd ../other && git diff",
+            "cp -r notes fresh && cd fresh && git status",
+        ],
+        Verdict::Ask,
+        Some("outside_project"),
+    );
     // A pre-commit hook (pre-commit's, husky's) makes every committing
     // subcommand an ask; reads stay allowed.
     let hook = dir.join(".git/hooks/pre-commit");

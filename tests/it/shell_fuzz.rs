@@ -73,9 +73,14 @@ const REGISTRY: &[(&str, &str)] = &[
     ),
 ];
 
-/// The programs [`REGISTRY`] declares, and those of them whose paths are
-/// confined to the project.
-const DECLARED: &[&str] = &["git", "cargo", "jq", "wc", "cat"];
+/// Of the programs [`REGISTRY`] declares (`git`, `cargo`, `jq`, `wc`,
+/// `cat`), those that read configuration from where they run which can
+/// run a command (`cargo`'s `.cargo/config.toml`): the hook lets them run
+/// only in the project. `git`'s reads may run in another repository whose
+/// config sets no command, and the lab's directories outside the project
+/// hold none; the others only read.
+const CONFIGURED_WHERE_THEY_RUN: &[&str] = &["cargo"];
+/// The declared programs whose paths are confined to the project.
 const CONFINED: &[&str] = &["jq", "wc", "cat"];
 
 fn cases() -> usize {
@@ -178,9 +183,11 @@ impl Bench {
                     "ran `{shown}`, which the hook did not read in the line"
                 ));
             }
-            // A declared program reads its configuration where it runs; an
-            // allow-listed one is trusted wherever it runs.
-            if DECLARED.contains(&exec.program.as_str()) && !exec.cwd.starts_with(&project) {
+            // A program that reads configuration where it runs runs only
+            // in the project; a read, or an allow-listed program, anywhere.
+            if CONFIGURED_WHERE_THEY_RUN.contains(&exec.program.as_str())
+                && !exec.cwd.starts_with(&project)
+            {
                 found.push(format!(
                     "ran `{shown}` in {}, outside the project",
                     exec.cwd.display()
@@ -273,7 +280,7 @@ const RECORDED: &[(&str, Payload)] = &[
         "case ${y:-$(echo x >/dev/tcp/127.0.0.1/{PORT})} in esac",
         Payload::Connects,
     ),
-    ("cd ./sub/../.. && git status", Payload::RunsOutside),
+    ("cd ./sub/../.. && cargo test", Payload::RunsOutside),
     (
         "for x in ${y:-$(touch PWNED)}; do git status; done",
         Payload::Runs("touch"),
@@ -321,7 +328,7 @@ const RECORDED: &[(&str, Payload)] = &[
     ),
     ("wc -l </etc/passwd", Payload::ReadsOutside),
     ("jq .name < {OUTSIDE}/secret.txt", Payload::ReadsOutside),
-    ("cd /tmp && git status", Payload::RunsOutside),
+    ("cd /tmp && cargo test --lib", Payload::RunsOutside),
     ("cd ../outside && cargo test", Payload::RunsOutside),
 ];
 

@@ -126,7 +126,7 @@ pub(super) fn match_declarations(
             declared.push(name.to_owned());
             continue;
         }
-        match match_one(&declaration, argv, context, cwd, project.as_deref()) {
+        match match_one(&declaration, argv, context, state, project.as_deref()) {
             One::Allowed {
                 segment,
                 route,
@@ -459,10 +459,11 @@ fn match_one(
     declaration: &Declaration,
     argv: &[&str],
     context: &Context<'_>,
-    cwd: Option<&Path>,
+    state: &LineState,
     project: Option<&Path>,
 ) -> One {
     let aigent = context.aigent;
+    let cwd = state.working_directory(context);
     let (candidates, grammar) = match candidates(declaration, argv) {
         Ok(found) => found,
         Err(closeness) => return One::NoShape(closeness),
@@ -548,7 +549,7 @@ fn match_one(
             continue;
         }
         if let Some(secret) =
-            path_values(declaration, &validated).find(|path| paths::looks_secret(path))
+            path_values(declaration, &validated).find(|path| state.names_secret(path))
         {
             let mut segment = Segment::new(
                 quote(&redacted_words),

@@ -22,6 +22,9 @@ struct Directory {
     logical: PathBuf,
     /// Its links followed: where the files the command names are.
     physical: PathBuf,
+    /// It exists now. A `cd` to one that does not fails, unless an earlier
+    /// command of the line makes it.
+    exists: bool,
 }
 
 /// The directories a shell may be in.
@@ -56,14 +59,56 @@ pub(super) struct Place {
     /// why, for the message; `None` when it runs where the line starts or
     /// inside the project.
     pub outside: Option<String>,
+    /// Every directory it may run in (links followed), each with whether
+    /// it exists now; `None` when that cannot be told.
+    pub candidates: Option<Vec<(PathBuf, bool)>>,
+    /// An earlier command of the line could fill a directory that does
+    /// not exist yet (a copy, a move, a link, an archive, a clone, a
+    /// program of the project).
+    pub populated_before: bool,
+}
+
+/// Programs that can make a directory with files in it: after one of
+/// them, a directory that does not exist yet may hold anything.
+const POPULATES: &[&str] = &[
+    "7z", "bsdtar", "bun", "cargo", "cp", "cpio", "curl", "gh", "git", "go", "install", "ln",
+    "make", "mv", "node", "npm", "npx", "pip", "pip3", "pnpm", "python", "python3", "rsync", "tar",
+    "unzip", "uv", "wget", "yarn",
+];
+
+/// Whether `command` may fill a new directory: a program of [`POPULATES`],
+/// one named by a path, or one whose name is not written out.
+fn populates(command: &SimpleCommand) -> bool {
+    match command.words.first().and_then(Word::as_static) {
+        Some(program) => program.contains('/') || POPULATES.contains(&program) || program == "sudo",
+        None => !command.words.is_empty(),
+    }
+}
+
+/// The directories `git -C DIR ...` (each leading `-C DIR`, in turn)
+/// moves `git` to, without moving the shell; `None` for any other command.
+fn git_directories(command: &SimpleCommand) -> Option<Vec<&str>> {
+    let argv = command.argv()?;
+    let (&"git", rest) = argv.split_first()? else {
+        return None;
+    };
+    let mut targets = Vec::new();
+    let mut at = 0;
+    while rest.get(at) == Some(&"-C") {
+        targets.push(*rest.get(at + 1)?);
+        at += 2;
+    }
+    (!targets.is_empty()).then_some(targets)
 }
 
 /// The place of each command of `script`, in order, starting from `cwd`.
-pub(super) fn places(script: &Script, cwd: Option<&Path>) -> Vec<Place> {
+pub(super) fn places(script: &Script, cwd: Option<&Path>, home: Option<&str>) -> Vec<Place> {
     let start = cwd.filter(|cwd| cwd.is_absolute()).map(|cwd| Directory {
         logical: lexical(cwd),
         physical: std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_path_buf()),
+        exists: true,
     });
+    let home = home.filter(|home| home.starts_with('/')).map(Path::new);
     // The project is found from the path the agent works at; it is held
     // against each directory with its links followed.
     let project = start.as_ref().map(|start| project_of(&start.logical));
@@ -79,20 +124,44 @@ pub(super) fn places(script: &Script, cwd: Option<&Path>) -> Vec<Place> {
         .any(|command| command.repeats && changes_directory(command));
     let mut shells: HashMap<usize, (Directories, bool)> = HashMap::new();
     let mut places = Vec::with_capacity(script.commands.len());
+    let mut populated_before = false;
     for command in &script.commands {
         let (directories, moved) = if cd_repeats {
             (Directories::Unknown, true)
         } else {
             shell_state(&script.shells, &mut shells, command.shell, &initial)
         };
-        places.push(place(
-            &directories,
-            moved,
-            project.as_deref(),
-            started_at.as_deref(),
-        ));
+        // `git -C DIR` runs git there, and leaves the shell where it is.
+        let (own, own_moved) = match git_directories(command) {
+            Some(targets) => (
+                targets.iter().fold(directories.clone(), |from, target| {
+                    moved_to(target, false, &from, home)
+                }),
+                true,
+            ),
+            None => (directories.clone(), moved),
+        };
+        let mut place = place(&own, own_moved, project.as_deref(), started_at.as_deref());
+        place.populated_before = populated_before;
+        if populated_before
+            && place.outside.is_none()
+            && let Some(missing) = place
+                .candidates
+                .iter()
+                .flatten()
+                .find(|(_, exists)| !exists)
+        {
+            place.outside = Some(format!(
+                "runs in {}, which does not exist yet: an earlier command of the line may make it, with anything in it",
+                missing.0.display()
+            ));
+        }
+        places.push(place);
+        populated_before |= populates(command);
         if changes_directory(command) && !cd_repeats {
-            let after = directories.clone().union(moved_by(command, &directories));
+            let after = directories
+                .clone()
+                .union(moved_by(command, &directories, home));
             shells.insert(command.shell, (after, true));
         }
     }
@@ -129,13 +198,23 @@ fn place(
     started_at: Option<&Path>,
 ) -> Place {
     let exact = match directories {
-        Directories::Known(all) if all.len() == 1 => Some(all[0].logical.clone()),
+        Directories::Known(all) if all.len() == 1 && all[0].exists => Some(all[0].logical.clone()),
         _ => None,
+    };
+    let candidates = match directories {
+        Directories::Known(all) => Some(
+            all.iter()
+                .map(|directory| (directory.physical.clone(), directory.exists))
+                .collect(),
+        ),
+        Directories::Unknown => None,
     };
     if !moved {
         return Place {
             exact,
             outside: None,
+            candidates,
+            populated_before: false,
         };
     }
     let outside = match (directories, project) {
@@ -157,7 +236,12 @@ fn place(
                 .to_owned(),
         ),
     };
-    Place { exact, outside }
+    Place {
+        exact,
+        outside,
+        candidates,
+        populated_before: false,
+    }
 }
 
 /// Whether `command` changes its shell's directory.
@@ -169,12 +253,34 @@ fn changes_directory(command: &SimpleCommand) -> bool {
 }
 
 /// The directories `command` (a `cd`) moves to from each of `from`.
-fn moved_by(command: &SimpleCommand, from: &Directories) -> Directories {
+fn moved_by(command: &SimpleCommand, from: &Directories, home: Option<&Path>) -> Directories {
     let Some(argv) = command.argv() else {
         return Directories::Unknown;
     };
+    // `cd` alone goes home.
+    if argv.len() == 1 && argv[0] == "cd" {
+        return match home {
+            Some(home) => moved_to(&home.to_string_lossy(), false, from, home.into()),
+            None => Directories::Unknown,
+        };
+    }
     let Some((target, physical)) = target(&argv) else {
         return Directories::Unknown;
+    };
+    moved_to(target, physical, from, home)
+}
+
+/// Where `cd target` goes from each of `from`; `~` and `~/x` are the
+/// home directory, as bash expands them.
+fn moved_to(target: &str, physical: bool, from: &Directories, home: Option<&Path>) -> Directories {
+    let expanded;
+    let target = match (target.strip_prefix('~'), home) {
+        (Some(rest), Some(home)) if rest.is_empty() || rest.starts_with('/') => {
+            expanded = format!("{}{rest}", home.display());
+            expanded.as_str()
+        }
+        (Some(_), _) => return Directories::Unknown,
+        (None, _) => target,
     };
     let Directories::Known(from) = from else {
         return Directories::Unknown;
@@ -229,8 +335,9 @@ fn target<'a>(argv: &[&'a str]) -> Option<(&'a str, bool)> {
 
 /// Where `cd target` from `directory` goes, as bash's `cd` (logical, its
 /// default) does; `None` when that cannot be told: `CDPATH` could send a
-/// bare name elsewhere, or the target is not an existing directory (the
-/// `cd` would fail, and bash may then try it physically).
+/// bare name elsewhere, or the target is a file or a link into a missing
+/// directory. A target that does not exist is kept, marked so: the `cd`
+/// fails, unless the line makes it first.
 fn resolve(directory: &Directory, target: &str, physical: bool) -> Option<Directory> {
     let path = Path::new(target);
     let base = if physical {
@@ -250,13 +357,39 @@ fn resolve(directory: &Directory, target: &str, physical: bool) -> Option<Direct
         }
         lexical(&base.join(path))
     };
-    let resolved = std::fs::canonicalize(&logical).ok()?;
+    let resolved = match std::fs::canonicalize(&logical) {
+        Ok(resolved) => resolved,
+        // Nothing there, not even a dangling link: a directory the line
+        // may make, held where it would be.
+        Err(_) if std::fs::symlink_metadata(&logical).is_err() && !physical => {
+            return Some(Directory {
+                physical: existing_prefix_resolved(&logical),
+                logical,
+                exists: false,
+            });
+        }
+        Err(_) => return None,
+    };
     // After `cd -P`, $PWD is the resolved directory itself.
     let logical = if physical { resolved.clone() } else { logical };
     resolved.is_dir().then_some(Directory {
         logical,
         physical: resolved,
+        exists: true,
     })
+}
+
+/// `path` with the links of its longest existing part followed and the
+/// rest as written.
+fn existing_prefix_resolved(path: &Path) -> PathBuf {
+    for ancestor in path.ancestors().skip(1) {
+        if let Ok(real) = std::fs::canonicalize(ancestor)
+            && let Ok(rest) = path.strip_prefix(ancestor)
+        {
+            return real.join(rest);
+        }
+    }
+    path.to_path_buf()
 }
 
 /// `path` with `.` dropped and each `..` taking off the component before
@@ -300,7 +433,7 @@ mod tests {
 
     fn outside(line: &str, cwd: &Path) -> Vec<bool> {
         let script = parse(line).unwrap();
-        places(&script, Some(cwd))
+        places(&script, Some(cwd), None)
             .iter()
             .map(|place| place.outside.is_some())
             .collect()
@@ -319,7 +452,22 @@ mod tests {
         assert_eq!(outside("cd .. && git status", &cwd), [false, false]);
         assert_eq!(outside("cd ../.. && git status", &cwd), [false, true]);
         assert_eq!(outside("cd /tmp && git status", &cwd), [false, true]);
-        assert_eq!(outside("cd missing && git status", &cwd), [false, true]);
+        // A directory that does not exist yet: the `cd` fails, or the line
+        // made it (empty, unless something before could fill it).
+        assert_eq!(outside("cd missing && git status", &cwd), [false, false]);
+        assert_eq!(
+            outside("mkdir missing && cd missing && git status", &cwd),
+            [false, false, false]
+        );
+        assert_eq!(
+            outside("cp -r /tmp/repo missing && cd missing && git status", &cwd),
+            [false, false, true]
+        );
+        assert_eq!(outside("git -C /tmp status", &cwd), [true]);
+        assert_eq!(
+            outside("git -C deep status; git status", &cwd),
+            [false, false]
+        );
         assert_eq!(outside("cd; git status", &cwd), [false, true]);
         assert_eq!(outside("cd -; git status", &cwd), [false, true]);
         // A subshell's `cd` stays in the subshell; a pipeline's stage too.
@@ -361,7 +509,7 @@ mod tests {
         let root = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(root.path().join("sub")).unwrap();
         let script = parse("cat a; cd sub && cat b").unwrap();
-        let places = places(&script, Some(root.path()));
+        let places = places(&script, Some(root.path()), None);
         assert_eq!(places[0].exact.as_deref(), Some(root.path()));
         assert_eq!(places[2].exact, None);
         assert!(places.iter().all(|place| place.outside.is_none()));

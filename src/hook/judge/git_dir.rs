@@ -171,6 +171,102 @@ fn repository(cwd: &Path) -> Option<(PathBuf, PathBuf)> {
     Some((work_tree.to_path_buf(), common_dir))
 }
 
+/// A setting of the repository holding `directory` (the nearest
+/// existing directory up from it) that makes git run a command even for a
+/// read (`git status` runs `core.fsmonitor`, `git diff` a diff driver, `git
+/// log` a pager): its name, as found. The repository's own config files
+/// are read; the user's and the system's are their own choice. An include
+/// counts, since the hook does not follow it.
+pub(super) fn configured_command(directory: &Path) -> Option<String> {
+    let existing = directory.ancestors().find(|ancestor| ancestor.is_dir())?;
+    let (_, common_dir) = repository(existing)?;
+    ["config", "config.worktree"]
+        .iter()
+        .find_map(|name| command_setting_in(&common_dir.join(name)))
+}
+
+/// Settings (`section.key`, or `section.*.key` for a subsection) whose
+/// value git runs as a command, or that pull in more config.
+const COMMAND_SETTINGS: &[&str] = &[
+    "browser.*.cmd",
+    "core.askpass",
+    "core.editor",
+    "core.fsmonitor",
+    "core.gitproxy",
+    "core.hookspath",
+    "core.pager",
+    "core.sshcommand",
+    "credential.helper",
+    "credential.*.helper",
+    "diff.external",
+    "diff.*.command",
+    "diff.*.textconv",
+    "filter.*.clean",
+    "filter.*.process",
+    "filter.*.smudge",
+    "gpg.program",
+    "gpg.*.program",
+    "include.path",
+    "includeif.*.path",
+    "merge.*.driver",
+    "remote.*.receivepack",
+    "remote.*.uploadpack",
+    "sequence.editor",
+    "uploadpack.packobjectshook",
+];
+
+fn command_setting_in(config: &Path) -> Option<String> {
+    let text = read_small(config)?;
+    let mut section = String::new();
+    let mut subsection = false;
+    for line in text.lines() {
+        let line = line.trim();
+        if let Some(header) = line.strip_prefix('[') {
+            let header = header.split(']').next().unwrap_or_default().trim();
+            // `[diff "tool"]` and the old `[diff.tool]` both name one.
+            let (name, sub) = match header.split_once([' ', '.']) {
+                Some((name, rest)) => (name, !rest.trim().is_empty()),
+                None => (header, false),
+            };
+            section = name.to_ascii_lowercase();
+            subsection = sub;
+            continue;
+        }
+        if line.is_empty() || line.starts_with(['#', ';']) {
+            continue;
+        }
+        let (key, value) = match line.split_once('=') {
+            Some((key, value)) => (key.trim(), value.trim()),
+            None => (line, ""),
+        };
+        let key = key.to_ascii_lowercase();
+        let name = if subsection {
+            format!("{section}.*.{key}")
+        } else {
+            format!("{section}.{key}")
+        };
+        // The built-in monitor (`true`), or none, runs nothing of the file's.
+        let builtin = name == "core.fsmonitor"
+            && matches!(
+                value.to_ascii_lowercase().as_str(),
+                "" | "true" | "false" | "0" | "1"
+            );
+        // A pager that is off (`false`) or `cat` is no command.
+        let plain_pager = (name == "core.pager" || section == "pager")
+            && matches!(
+                value.to_ascii_lowercase().as_str(),
+                "" | "false" | "cat" | "0"
+            );
+        if builtin || plain_pager {
+            continue;
+        }
+        if section == "pager" || COMMAND_SETTINGS.contains(&name.as_str()) {
+            return Some(name);
+        }
+    }
+    None
+}
+
 /// The value of `core.hooksPath` in one config file, if it sets one.
 fn hooks_path_in(config: &Path) -> Option<String> {
     let text = read_small(config)?;
@@ -296,6 +392,45 @@ mod tests {
             installed_hook(root, Some(home.path())),
             Some(own.join("pre-push"))
         );
+    }
+
+    #[test]
+    fn settings_that_run_commands_are_found() {
+        let project = tempfile::tempdir().unwrap();
+        let root = project.path();
+        std::fs::create_dir_all(root.join(".git")).unwrap();
+        std::fs::create_dir_all(root.join("src")).unwrap();
+        let found = |config: &str| {
+            std::fs::write(root.join(".git/config"), config).unwrap();
+            configured_command(&root.join("src"))
+        };
+        assert_eq!(found("[core]\n\tbare = false\n\tfsmonitor = true\n"), None);
+        assert_eq!(
+            found("[remote \"origin\"]\n\turl = x\n[pager]\n\tlog = false\n"),
+            None
+        );
+        for (config, name) in [
+            ("[core]\n\tfsmonitor = ./evil.sh\n", "core.fsmonitor"),
+            ("[CORE]\n\tPager = less -R\n", "core.pager"),
+            ("[diff \"x\"]\n\ttextconv = ./conv\n", "diff.*.textconv"),
+            (
+                "[filter \"lfs\"]\n\tclean = git-lfs clean -- %f\n",
+                "filter.*.clean",
+            ),
+            ("[include]\n\tpath = ../shared.cfg\n", "include.path"),
+            ("[pager]\n\tdiff = ./show\n", "pager.diff"),
+            ("[diff.x]\n\tcommand = ./d\n", "diff.*.command"),
+        ] {
+            assert_eq!(found(config).as_deref(), Some(name), "{config}");
+        }
+        // A directory not made yet is judged by the repository above it.
+        std::fs::write(root.join(".git/config"), "[core]\n\tsshCommand = x\n").unwrap();
+        assert_eq!(
+            configured_command(&root.join("src/new/deeper")).as_deref(),
+            Some("core.sshcommand")
+        );
+        let outside = tempfile::tempdir().unwrap();
+        assert_eq!(configured_command(&outside.path().join("none")), None);
     }
 
     #[test]

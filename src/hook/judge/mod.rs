@@ -220,9 +220,25 @@ impl LineState {
 
     /// Why the command being judged may run outside the project.
     fn outside_project(&self) -> Option<&str> {
-        self.places
-            .get(self.current.get())
-            .and_then(|place| place.outside.as_deref())
+        self.place().and_then(|place| place.outside.as_deref())
+    }
+
+    fn place(&self) -> Option<&Place> {
+        self.places.get(self.current.get())
+    }
+
+    /// Whether `path`, as the command being judged names it, looks like a
+    /// file of secrets from any directory the command may run in.
+    fn names_secret(&self, path: &str) -> bool {
+        paths::looks_secret(path)
+            || self
+                .place()
+                .and_then(|place| place.candidates.as_ref())
+                .is_some_and(|candidates| {
+                    candidates.iter().any(|(directory, _)| {
+                        paths::looks_secret(&directory.join(path).to_string_lossy())
+                    })
+                })
     }
 
     /// Whether `name`, loaded already, is the built-in catalog's.
@@ -290,7 +306,7 @@ pub fn judge(line: &str, context: &Context<'_>) -> Judgement {
         segments.extend(construct_segments(construct, context));
     }
     let state = LineState {
-        places: directory::places(&script, context.cwd),
+        places: directory::places(&script, context.cwd, context.home),
         ..LineState::default()
     };
     let mut routes = Vec::new();
@@ -693,6 +709,16 @@ fn judge_command(
         }
         return (segment, None);
     }
+    if let Some(inner) = git_elsewhere(command) {
+        // Judged where it runs; never routed, since `aigent run` would run
+        // it here.
+        let (mut segment, _) = judge_command(&inner, functions, context, state);
+        if !segment.redacted {
+            segment.shown = cut(&command.source);
+        }
+        segment.confine = false;
+        return (segment, None);
+    }
     let (mut segment, route) = judge_command_words(command, functions, context, state);
     // A segment that did not match a declaration shows the words as
     // written; when its program is declared with a sensitive parameter,
@@ -841,6 +867,32 @@ fn timeout_inner(command: &SimpleCommand) -> Option<SimpleCommand> {
     Some(SimpleCommand {
         source: quote(&argv[skip..]),
         words: command.words[skip..].to_vec(),
+        words_span: None,
+        ..command.clone()
+    })
+}
+
+/// `git -C DIR... ARGS` as the `git ARGS` it runs in `DIR` (the line's
+/// places already put it there: see [`directory`]).
+fn git_elsewhere(command: &SimpleCommand) -> Option<SimpleCommand> {
+    let argv = command.argv()?;
+    let (&"git", rest) = argv.split_first()? else {
+        return None;
+    };
+    let mut at = 0;
+    while rest.get(at) == Some(&"-C") && rest.get(at + 1).is_some() {
+        at += 2;
+    }
+    if at == 0 || rest.len() <= at {
+        return None;
+    }
+    let mut words = vec![command.words[0].clone()];
+    words.extend_from_slice(&command.words[1 + at..]);
+    let mut kept = vec!["git"];
+    kept.extend_from_slice(&rest[at..]);
+    Some(SimpleCommand {
+        source: quote(&kept),
+        words,
         words_span: None,
         ..command.clone()
     })
@@ -1018,7 +1070,7 @@ fn judge_command_words(
                             state.working_directory(context),
                         ),
                     ),
-                    outside_project_segment(state, context),
+                    outside_project_refusal(state, context, &declaration, program),
                 );
                 let route = route.filter(|_| refusal.is_none() && dynamic.is_none());
                 let mut segment = match refusal {
@@ -1162,6 +1214,66 @@ fn prefixed_command(
     }
     segment.confine = false;
     (segment, None)
+}
+
+/// Programs that read configuration from the directory they run in (or
+/// the repository around it) that can run commands: `.git/config`, a
+/// `package.json`, a `Makefile`, `pyproject.toml`, `*.tf`.
+const DIRECTORY_CONFIGURED: &[&str] = &[
+    "bun",
+    "cargo",
+    "docker",
+    "gh",
+    "git",
+    "go",
+    "gradle",
+    "make",
+    "mvn",
+    "node",
+    "npm",
+    "npx",
+    "pip",
+    "pip3",
+    "pnpm",
+    "poetry",
+    "pytest",
+    "python",
+    "python3",
+    "terraform",
+    "uv",
+    "yarn",
+];
+
+/// What a declared command that may run outside the project gets, if not
+/// allowed: a form that only reads is allowed anywhere when its program
+/// reads no configuration from where it runs (`ls`, `tail`), and `git`'s
+/// reads where each repository it may run in sets nothing that runs a
+/// command (`core.fsmonitor`, a pager, a diff driver, an include). Anything
+/// else there is the person's to allow.
+fn outside_project_refusal(
+    state: &LineState,
+    context: &Context<'_>,
+    declaration: &Declaration,
+    program: &str,
+) -> Option<Segment> {
+    state.outside_project()?;
+    let place = state.place()?;
+    let key = program_key(program);
+    if declaration.class() == crate::contract::CommandClass::Reads {
+        if !DIRECTORY_CONFIGURED.contains(&key) && place.candidates.is_some() {
+            return None;
+        }
+        if key == "git"
+            && let Some(candidates) = &place.candidates
+            && candidates.iter().all(|(directory, exists)| {
+                (*exists || !place.populated_before)
+                    && git_dir::configured_command(directory).is_none()
+            })
+        {
+            return None;
+        }
+    }
+    outside_project_segment(state, context)
 }
 
 /// A declared command that runs after a `cd` which may have left the
