@@ -91,6 +91,24 @@ impl Knowledge {
         knowledge
     }
 
+    /// With the options of `program` that name code or configuration
+    /// (`make -C DIR`) known to take a value, so that a line's value is
+    /// read as one and can be written as fixed words.
+    pub fn with_code_options(mut self, program: &str) -> Self {
+        for option in crate::contract::programs::code_words::code_options(program) {
+            self.options
+                .entry(option.to_owned())
+                .or_insert_with(|| KnownOption {
+                    param: parameter_name(option),
+                    flag: option.to_owned(),
+                    aliases: Vec::new(),
+                    valued: true,
+                    attached_only: false,
+                });
+        }
+        self
+    }
+
     /// The same options, with the subcommands `paths` as well.
     pub fn with_paths(mut self, paths: &BTreeSet<Vec<String>>) -> Self {
         self.paths.extend(paths.iter().cloned());

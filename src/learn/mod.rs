@@ -448,7 +448,10 @@ fn group(learnables: Vec<Learnable>, view: &View) -> Vec<Group> {
         let program = learnable.words[0].clone();
         let (known, declarations) = knowledge.entry(program.clone()).or_insert_with(|| {
             let declarations = view.declarations_of(&program);
-            (Knowledge::of(&declarations), declarations)
+            (
+                Knowledge::of(&declarations).with_code_options(&program),
+                declarations,
+            )
         });
         let syntax = crate::contract::programs::syntax::program_syntax(&program);
         // The subcommand first; then its options as the declarations of
@@ -460,7 +463,8 @@ fn group(learnables: Vec<Learnable>, view: &View) -> Vec<Group> {
                 .iter()
                 .filter(|declaration| infer::leading_words(declaration) == path),
         )
-        .with_paths(&known.paths);
+        .with_paths(&known.paths)
+        .with_code_options(&program);
         let reading = infer::read(&learnable.words[1..], syntax, &specific);
         let (path, options) = reading.key(syntax == Syntax::Exact);
         let entry = groups

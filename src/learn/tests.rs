@@ -135,6 +135,7 @@ fn principled_refusals_are_not_learnable() {
         "python3 -c 'import os'",
         "ls $(git status)",
         "LD_PRELOAD=/tmp/x.so ls",
+        "FOO=1 ls",
         "bash -c 'ls'",
         "sudo ls",
         "eval ls",
@@ -152,6 +153,7 @@ fn principled_refusals_are_not_learnable() {
     for rule in [
         "catastrophic",
         "command_substitution",
+        "environment",
         "assignment_prefix",
         "shell_builtin",
     ] {
@@ -299,13 +301,14 @@ fn a_line_after_a_cd_is_learned_so_the_hook_takes_it_there() {
 #[test]
 fn an_option_the_lint_wants_fixed_is_written_as_fixed_words() {
     let project = tempfile::tempdir().unwrap();
-    let line = "git -C /srv/repo status --short";
+    // (`git -C DIR status` is a read the catalog allows already.)
+    let line = "git -C /srv/repo maintenance run --auto";
     let learned = learn_lines(&[line.to_owned()], project.path(), &reviewed());
     let [proposal] = learned.proposals.as_slice() else {
         panic!("one proposal: {learned:#?}");
     };
     assert!(
-        proposal.form.starts_with("git -C /srv/repo status"),
+        proposal.form.starts_with("git -C /srv/repo maintenance"),
         "{}",
         proposal.form
     );
@@ -313,12 +316,15 @@ fn an_option_the_lint_wants_fixed_is_written_as_fixed_words() {
     let registry = written(&learned);
     let verdict = |line: &str| verdict_with(registry.path(), line, project.path()).verdict;
     assert_eq!(verdict(line), Verdict::Allow);
-    assert_ne!(verdict("git -C /etc status --short"), Verdict::Allow);
+    assert_ne!(
+        verdict("git -C /etc maintenance run --auto"),
+        Verdict::Allow
+    );
     // Two different values: nothing to fix, so the option is left out.
     let learned = learn_lines(
         &[
             line.to_owned(),
-            "git -C /srv/other status --short".to_owned(),
+            "git -C /srv/other maintenance run --auto".to_owned(),
         ],
         project.path(),
         &reviewed(),
@@ -327,6 +333,28 @@ fn an_option_the_lint_wants_fixed_is_written_as_fixed_words() {
         learned.proposals.iter().all(|p| !p.form.contains("-C")),
         "{learned:#?}"
     );
+}
+
+/// `make -C DIR` reads DIR's makefile: the lint wants DIR fixed, and
+/// `-C` takes the next word as its value although no declaration says so.
+#[test]
+fn an_option_that_names_code_takes_its_value_and_is_fixed() {
+    let project = tempfile::tempdir().unwrap();
+    let line = "make -C apps/myapp build";
+    let learned = learn_lines(&[line.to_owned()], project.path(), &reviewed());
+    let [proposal] = learned.proposals.as_slice() else {
+        panic!("one proposal: {learned:#?}");
+    };
+    assert!(
+        proposal.form.starts_with("make -C apps/myapp"),
+        "{}",
+        proposal.form
+    );
+    assert!(proposal.lint.iter().all(|d| !d.is_error()), "{proposal:#?}");
+    let registry = written(&learned);
+    let verdict = |line: &str| verdict_with(registry.path(), line, project.path()).verdict;
+    assert_eq!(verdict(line), Verdict::Allow);
+    assert_ne!(verdict("make -C /tmp/evil build"), Verdict::Allow);
 }
 
 #[test]

@@ -600,6 +600,17 @@ struct OptionRule {
     why: &'static str,
 }
 
+/// The options of `program` whose value names a file or setting that
+/// runs code (`make -C DIR`, `awk -f FILE`): each takes a value.
+pub fn code_options(program: &str) -> impl Iterator<Item = &'static str> + '_ {
+    let name = program.rsplit('/').next().unwrap_or(program);
+    OPTION_RULES
+        .iter()
+        .filter(move |rule| rule.programs.contains(&name))
+        .flat_map(|rule| rule.options.iter().copied())
+        .filter(|option| !option.ends_with('='))
+}
+
 const OPTION_RULES: &[OptionRule] = &[
     OptionRule {
         programs: &["man"],

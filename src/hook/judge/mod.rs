@@ -709,17 +709,21 @@ fn judge_command(
         }
         return (segment, None);
     }
-    if let Some(inner) = git_elsewhere(command) {
-        // Judged where it runs; never routed, since `aigent run` would run
-        // it here.
-        let (mut segment, _) = judge_command(&inner, functions, context, state);
-        if !segment.redacted {
-            segment.shown = cut(&command.source);
-        }
-        segment.confine = false;
-        return (segment, None);
-    }
     let (mut segment, route) = judge_command_words(command, functions, context, state);
+    if segment.verdict != Verdict::Allow
+        && let Some(inner) = git_elsewhere(command)
+    {
+        // No form declares this `-C DIR`: the rest is judged where it runs,
+        // never routed, since `aigent run` would run it here.
+        let (mut elsewhere, _) = judge_command(&inner, functions, context, state);
+        if !elsewhere.redacted {
+            elsewhere.shown = cut(&command.source);
+        }
+        elsewhere.confine = false;
+        if elsewhere.verdict <= segment.verdict {
+            return (elsewhere, None);
+        }
+    }
     // A segment that did not match a declaration shows the words as
     // written; when its program is declared with a sensitive parameter,
     // those words may hold the value, so only the program is shown.
