@@ -68,7 +68,7 @@ fn language() -> String {
     let string = r#""(?:[^"\\\n]|\\[^\n])*""#;
     let regex = r"/(?:[^/\\\n\[]|\\[^\n]|\[\^?\]?(?:[^\]\\/\n\[]|\[:[a-z]+:\])*\])*/";
     let number = "[0-9]+(?:[eE][0-9]+)?";
-    let divided = format!("{number}[ \t]*/");
+    let divided = format!(r"{number}[ \t]*/");
     let word = format!("(?:{number}|{})", name_except(&refused));
     // Tokens after which a regex literal may follow.
     let opens = format!(r"(?:[(,!~]|&&|\|\|)(?:{blank}*{regex})?");
@@ -77,10 +77,11 @@ fn language() -> String {
     let operator_in_print = r"[)\[$=+*%^<?:.-]|\](?:[ \t]*/)?";
     let other = format!("(?:{blank}|{string}|{operator}|{opens}|{ends})");
     let other_in_print = format!("(?:{blank}|{string}|{operator_in_print}|{opens})");
-    let print = format!(
-        "printf?(?:{other_in_print}(?:{divided})*{word}?)*(?:{ends}(?:{divided})*{word}?|$)"
-    );
-    format!("^(?:{blank}*{regex})?(?:{divided})*{word}?(?:{other}(?:{divided})*{word}?|{print})*$")
+    // Each unit is a token that is not a word (or the start), then at most
+    // one word, so that no name is ever read as two; `print` holds until
+    // `;`, `{` or `}`.
+    let print = format!("printf?(?:{other_in_print}(?:{divided})*{word}?)*(?:{ends}|$)");
+    format!("^(?:{blank}*{regex})?(?:(?:{other}|{print}|^)(?:{divided})*{word}?)*$")
 }
 
 /// An awk name (`[A-Za-z_][A-Za-z0-9_]*`) that is none of `words`: the
@@ -250,6 +251,20 @@ mod tests {
         ] {
             assert!(!matches(program), "{program:?}");
         }
+    }
+
+    #[test]
+    fn the_catalog_declares_the_language() {
+        let declaration: serde_json::Value =
+            serde_json::from_str(include_str!("../../../catalog/awk.json"))
+                .expect("catalog/awk.json is JSON");
+        let pattern = &declaration["parameters"]["program"]["pattern"];
+        assert_eq!(
+            pattern.as_str(),
+            Some(prints_only()),
+            "catalog/awk.json's program pattern, as JSON: {}",
+            serde_json::Value::from(prints_only())
+        );
     }
 
     #[test]
