@@ -211,6 +211,7 @@ mod tests {
             "{system (\"id\")}",
             r#"{print | "sort"}"#,
             r#"{print |& "cat"}"#,
+            "{ x = $1 | $2 }",
             r#"{printf "%s", $1 | "sh"}"#,
             r#"{print $1 > "out"}"#,
             r#"{print $1 >> "out"}"#,
