@@ -13,6 +13,8 @@ use super::declaration::{
 use super::programs::command_string::{UserArguments, command_string_diagnostics};
 use crate::report::Diagnostic;
 
+mod awk;
+
 /// What a check may know besides the declaration.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct LintContext<'a> {
@@ -362,9 +364,10 @@ const SED_PRINTS_ONLY: &str = concat!(
     r"|s:([^:\\\n]|\\[^\n])*:([^:\\\n]|\\[^\n])*:[gpiImM0-9]*|y/([^/\\\n]|\\[^\n])*/([^/\\\n]|\\[^\n])*/)))* *;? *$",
 );
 
-/// Whether `diagnostic` is E127 on a `sed` script that an agent's value
-/// fills, where the value's `pattern` admits only scripts of
-/// [`SED_PRINTS_ONLY`] (read whole: no prefix glued in front).
+/// Whether `diagnostic` is E127 on a `sed` script or an `awk` program
+/// that an agent's value fills, where the value's `pattern` admits only
+/// scripts of [`SED_PRINTS_ONLY`] or programs of [`awk::prints_only`]
+/// (read whole: no prefix glued in front).
 fn prints_only(
     declaration: &Declaration,
     subprocess: &Subprocess,
@@ -373,8 +376,12 @@ fn prints_only(
     let program = Path::new(&subprocess.binary)
         .file_name()
         .and_then(|name| name.to_str());
-    if diagnostic.code != codes::Code::AgentValueIsCode || !matches!(program, Some("sed" | "gsed"))
-    {
+    let within: fn(&str) -> bool = match program {
+        Some("sed" | "gsed") => sed_prints_only,
+        Some("awk" | "gawk" | "mawk" | "nawk") => awk_prints_only,
+        _ => return false,
+    };
+    if diagnostic.code != codes::Code::AgentValueIsCode {
         return false;
     }
     let Some(slot) = diagnostic
@@ -394,7 +401,7 @@ fn prints_only(
         && declaration
             .parameter(&slot.param)
             .and_then(|parameter| parameter.pattern.as_ref())
-            .is_some_and(|pattern| sed_prints_only(pattern.as_str()))
+            .is_some_and(|pattern| within(pattern.as_str()))
 }
 
 /// Whether every string the anchored `inner` pattern matches is matched by
@@ -423,6 +430,22 @@ fn sed_prints_only(inner: &str) -> bool {
     match (
         lazy_dfa(inner),
         OUTER.get_or_init(|| lazy_dfa(SED_PRINTS_ONLY)),
+    ) {
+        (Some(inner), Some(outer)) => dfa_within(&inner, outer),
+        _ => false,
+    }
+}
+
+/// Whether `inner` is within [`awk::prints_only`], whose DFA is made once.
+fn awk_prints_only(inner: &str) -> bool {
+    // The catalog's own awk declarations use the language itself.
+    if inner == awk::prints_only() {
+        return true;
+    }
+    static OUTER: std::sync::OnceLock<Option<LazyDfa>> = std::sync::OnceLock::new();
+    match (
+        lazy_dfa(inner),
+        OUTER.get_or_init(|| lazy_dfa(awk::prints_only())),
     ) {
         (Some(inner), Some(outer)) => dfa_within(&inner, outer),
         _ => false,
@@ -983,6 +1006,36 @@ mod tests {
             vim,
             [pair(codes::Code::AgentValueIsCode, "subprocess.argv[0]")]
         );
+    }
+
+    #[test]
+    fn an_awk_program_held_to_printing_is_not_code() {
+        let awk = |binary: &str, pattern: &str| {
+            findings(&format!(
+                "name: t\ndescription: d\nparameters:\n  program: {{type: string, pattern_type: free_text, pattern: '{pattern}'}}\nsubprocess: {{binary: {binary}, argv: [-F, ':', --, {{param: program}}, file]}}\n"
+            ))
+        };
+        let code = pair(codes::Code::AgentValueIsCode, "subprocess.argv[3]");
+        let prints_only = awk::prints_only().replace('\'', "''");
+        for binary in ["awk", "gawk", "mawk", "nawk", "/usr/bin/awk"] {
+            assert!(awk(binary, &prints_only).is_empty(), "{binary}");
+        }
+        assert!(awk("awk", r"^\{print \$[0-9]+\}$").is_empty());
+        assert!(awk("awk", r"^NR(==|>=|<=)[0-9]+$").is_empty());
+        assert!(awk("awk", r"^/[a-z]+/,/[a-z]+/$").is_empty());
+        // A program that may pipe, redirect, run a command, or be anything.
+        assert_eq!(
+            awk("awk", r"^\{print \$[0-9]+ [>|] [a-z]+\}$"),
+            std::slice::from_ref(&code)
+        );
+        assert_eq!(
+            awk("gawk", r"^BEGIN \{(system|print)\(1\)\}$"),
+            std::slice::from_ref(&code)
+        );
+        assert_eq!(awk("awk", "^.+$"), std::slice::from_ref(&code));
+        // The sed language is not the awk one.
+        let sed_language = SED_PRINTS_ONLY.replace('\'', "''");
+        assert_eq!(awk("awk", &sed_language), std::slice::from_ref(&code));
     }
 
     #[test]

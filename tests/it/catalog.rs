@@ -1617,3 +1617,108 @@ fn git_dir_writes_and_repository_hooks_are_asked() {
         None,
     );
 }
+
+// ------------------------------------------------------------------ awk
+
+/// awk as agents type it: allowed, and this machine's awk prints what the
+/// program selects; the programs that escape (run a command, pipe, write
+/// a file, read another file or the environment) are denied, and run for
+/// real they do escape, so each refusal guards something.
+#[test]
+#[cfg(unix)]
+fn awk_prints_what_it_selects_and_what_escapes_is_denied() {
+    if !have("awk") {
+        eprintln!("catalog: awk is not on this machine");
+        return;
+    }
+    let judge = Judge::get();
+    let run = |line: &str, secret: Option<&str>| {
+        let repo = Repo::template().copy();
+        let words = words_of(line);
+        let mut command = repo.command(&words[0]);
+        command.args(&words[1..]);
+        if let Some(secret) = secret {
+            command.env("AWK_SECRET", secret);
+        }
+        let output = command.output().expect("run awk");
+        (repo, String::from_utf8_lossy(&output.stdout).into_owned())
+    };
+    for (line, printed) in [
+        ("awk '{print $1}' b.txt", "one:two\nthree:four\n"),
+        ("awk -F: '{print $2, $1}' b.txt", "two one\nfour three\n"),
+        (
+            "awk -F: -v OFS=, '{print $2, $1}' b.txt",
+            "two,one\nfour,three\n",
+        ),
+        ("awk 'NR==2' a.txt", "beta\n"),
+        ("awk 'END {print NR}' a.txt", "4\n"),
+        ("awk '{s+=length($0)} END {print s}' a.txt", "18\n"),
+        ("awk 'length > 4' a.txt", "alpha\ngamma\n"),
+        ("awk '!seen[$0]++' a.txt", "alpha\nbeta\ngamma\n"),
+        (
+            r#"awk '{printf "%s %d\n", $1, NR}' a.txt"#,
+            "alpha 1\nbeta 2\ngamma 3\nbeta 4\n",
+        ),
+        ("awk '/alpha/,/gamma/' a.txt", "alpha\nbeta\ngamma\n"),
+        (
+            r#"awk 'NR>=2 && NR<=3{print NR": "$0}' a.txt"#,
+            "2: beta\n3: gamma\n",
+        ),
+        ("awk '{print NR * 100 / 4}' b.txt", "25\n50\n"),
+    ] {
+        let judgement = judge.judge(line);
+        assert_eq!(
+            judgement.verdict,
+            Verdict::Allow,
+            "{line}: {}",
+            describe(&judgement)
+        );
+        assert_eq!(run(line, None).1, printed, "{line}");
+    }
+    // What a program that escapes leaves: a file, or a line it printed.
+    enum Escape {
+        Creates(&'static str),
+        Prints(&'static str),
+    }
+    let escapes = [
+        (
+            r#"awk 'BEGIN {system("touch ran")}'"#,
+            Escape::Creates("ran"),
+        ),
+        (
+            r#"awk '{print | "cat > piped"}' a.txt"#,
+            Escape::Creates("piped"),
+        ),
+        (
+            r#"awk '{print > "written"}' a.txt"#,
+            Escape::Creates("written"),
+        ),
+        (
+            r#"awk 'BEGIN {"touch got" | getline line}'"#,
+            Escape::Creates("got"),
+        ),
+        (
+            r#"awk 'BEGIN {print ENVIRON["AWK_SECRET"]}'"#,
+            Escape::Prints("s3cret"),
+        ),
+        (
+            r#"awk 'BEGIN {while ((getline line < "b.txt") > 0) print line}'"#,
+            Escape::Prints("three:four"),
+        ),
+    ];
+    for (line, escaped) in escapes {
+        let judgement = judge.judge(line);
+        assert_eq!(
+            judgement.verdict,
+            Verdict::Deny,
+            "{line}: {}",
+            describe(&judgement)
+        );
+        let (repo, stdout) = run(line, Some("s3cret"));
+        let escaped = match escaped {
+            Escape::Creates(name) => repo.dir().join(name).exists(),
+            Escape::Prints(text) => stdout.contains(text),
+        };
+        assert!(escaped, "{line} did not escape for real");
+    }
+}

@@ -535,6 +535,7 @@ fn awk(program: &str, after: &[Piece], found: &mut Vec<Diagnostic>) {
                 "source" | "file" | "exec" | "field-separator" | "assign" | "include" | "load"
             );
             index += if takes_value && !glued { 2 } else { 1 };
+            index += usize::from(!takes_value && switch_value(after, index));
             continue;
         }
         let takes = |ch| value_letter("fEeFvil".contains(ch));
@@ -546,6 +547,7 @@ fn awk(program: &str, after: &[Piece], found: &mut Vec<Diagnostic>) {
                 _ => {}
             }
             index += cluster.words();
+            index += usize::from(cluster.value.is_none() && switch_value(after, index));
             continue;
         }
         if scripts.is_empty() && !from_file {
@@ -562,6 +564,19 @@ fn awk(program: &str, after: &[Piece], found: &mut Vec<Diagnostic>) {
                 ),
             ));
         }
+    }
+}
+
+/// Whether `after[index]` is the value of a switch slot whose flag is the
+/// word before it (`{param: sandbox, flag: --sandbox}`): a boolean runs
+/// as its flag alone, so the value is no word of the command line.
+fn switch_value(after: &[Piece], index: usize) -> bool {
+    match (
+        index.checked_sub(1).and_then(|at| after.get(at)),
+        after.get(index),
+    ) {
+        (Some(Piece::Literal { field, .. }), Some(Piece::User { field: own, .. })) => field == own,
+        _ => false,
     }
 }
 
@@ -1553,6 +1568,12 @@ mod tests {
         );
         assert!(codes_of("awk", r#"[-v, "x=1", "{print x}", {param: a}]"#).is_empty());
         assert!(codes_of("awk", r#"[-f, prog.awk, {param: a}]"#).is_empty());
+        // A switch slot is its flag alone: the program is the word after it.
+        assert_eq!(
+            findings("awk", r#"[{param: s, flag: --sandbox}, --, {param: a}, f]"#),
+            [("E127".to_owned(), "subprocess.argv[2]".to_owned())]
+        );
+        assert!(codes_of("awk", r#"[{param: s, flag: -b}, "{print}", {param: a}]"#).is_empty());
     }
 
     #[test]
