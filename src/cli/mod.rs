@@ -31,6 +31,7 @@ use std::sync::LazyLock;
 use clap::builder::PossibleValue;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
+use aigent::report::rows::{LineFormat, Rows};
 use aigent::report::{
     ColorChoice, Outcome, OutputFormat, Style, TerminalHints, resolve_color, resolve_format,
 };
@@ -107,6 +108,9 @@ pub struct GlobalArgs {
 pub enum FormatArg {
     Text,
     Json,
+    Jsonl,
+    Tsv,
+    Plain,
     JsonSchema,
     Github,
     Sarif,
@@ -117,6 +121,9 @@ impl ValueEnum for FormatArg {
         &[
             FormatArg::Text,
             FormatArg::Json,
+            FormatArg::Jsonl,
+            FormatArg::Tsv,
+            FormatArg::Plain,
             FormatArg::JsonSchema,
             FormatArg::Github,
             FormatArg::Sarif,
@@ -128,6 +135,17 @@ impl ValueEnum for FormatArg {
         let value = PossibleValue::new(format.as_str());
         let what = match format {
             OutputFormat::Text | OutputFormat::Json => return Some(value),
+            OutputFormat::Jsonl => {
+                return Some(value.help(
+                    "a listing's items one JSON object a line, then a `_summary` line; any other result's envelope on one line",
+                ));
+            }
+            OutputFormat::Plain => {
+                return Some(value.help(
+                    "a listing's items one line each, no header; any other result as text without colour",
+                ));
+            }
+            OutputFormat::Tsv => "tab-separated rows under a header line",
             OutputFormat::JsonSchema => "the bare JSON Schema",
             OutputFormat::Github => "GitHub Actions annotations",
             OutputFormat::Sarif => "a SARIF 2.1.0 log for code scanning",
@@ -137,8 +155,7 @@ impl ValueEnum for FormatArg {
             .collect();
         let who = match speakers.as_slice() {
             [one] => format!("{one} only"),
-            [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-            [] => "no command".to_owned(),
+            many => and_list(many),
         };
         Some(value.help(format!("{who}: {what}")))
     }
@@ -149,6 +166,9 @@ impl From<FormatArg> for OutputFormat {
         match arg {
             FormatArg::Text => OutputFormat::Text,
             FormatArg::Json => OutputFormat::Json,
+            FormatArg::Jsonl => OutputFormat::Jsonl,
+            FormatArg::Tsv => OutputFormat::Tsv,
+            FormatArg::Plain => OutputFormat::Plain,
             FormatArg::JsonSchema => OutputFormat::JsonSchema,
             FormatArg::Github => OutputFormat::Github,
             FormatArg::Sarif => OutputFormat::Sarif,
@@ -247,6 +267,53 @@ pub struct Context {
     /// aigent's own limit on the command (`deadline.rs`), where one
     /// applies, for the envelope's `meta.timeout_ms`.
     pub timeout: Option<std::time::Duration>,
+    /// `--output jsonl`, `tsv` or `plain` of a listing, and `jsonl` of
+    /// any command: the command runs as in json mode, and its result is
+    /// written as lines ([`output::write_result`]).
+    pub lines: Option<LineOutput>,
+}
+
+/// How a result made in json mode is written as lines.
+#[derive(Debug, Clone, Copy)]
+pub struct LineOutput {
+    pub format: LineFormat,
+    /// The listing's items, for a listing; `None`: the envelope on one
+    /// line (jsonl only).
+    pub rows: Option<Rows>,
+}
+
+impl Context {
+    /// Whether the output is for a program: json, or jsonl (whose
+    /// listings page by default, as json's do).
+    pub fn for_program(&self) -> bool {
+        self.format.is_json()
+            && self
+                .lines
+                .is_none_or(|lines| lines.format == LineFormat::Jsonl)
+    }
+
+    /// Sets the format the command runs in for `format`, the one the
+    /// user asked for. A line format runs the command in json mode where
+    /// its lines are made from the result (a listing, or jsonl's one-line
+    /// envelope); `plain` of anything else is its text, uncoloured and
+    /// without box drawing.
+    fn use_format(&mut self, format: OutputFormat, rows: Option<Rows>) {
+        self.lines = None;
+        let Some(line) = format.line_format() else {
+            self.format = format;
+            return;
+        };
+        match (line, rows) {
+            (LineFormat::Jsonl, _) | (_, Some(_)) => {
+                self.format = OutputFormat::Json;
+                self.lines = Some(LineOutput { format: line, rows });
+            }
+            (LineFormat::Tsv | LineFormat::Plain, None) => {
+                self.format = OutputFormat::Text;
+                self.style = Style::new(false).with_ascii(true);
+            }
+        }
+    }
 }
 
 impl Command {
@@ -385,7 +452,8 @@ fn produces_document(command: &Command) -> bool {
 /// is on the command line, so `aigent skill to-prompt > prompt.md` holds
 /// the block even where `AIGENT_FORMAT=json` is set for everything else.
 fn document_format(format: OutputFormat, command: &Command, from_flag: bool) -> OutputFormat {
-    if produces_document(command) && !(from_flag && format == OutputFormat::Json) {
+    let json = matches!(format, OutputFormat::Json | OutputFormat::Jsonl);
+    if produces_document(command) && !(from_flag && json) {
         OutputFormat::Text
     } else {
         format
@@ -395,10 +463,7 @@ fn document_format(format: OutputFormat, command: &Command, from_flag: bool) -> 
 /// The commands that speak `format`, for the hint when a command does not
 /// and for the `--format` help.
 fn speakers(format: OutputFormat) -> impl Iterator<Item = &'static CommandSpec> {
-    specs().filter(move |spec| {
-        spec.extra_formats()
-            .is_some_and(|extra| extra.contains(&format))
-    })
+    specs().filter(move |spec| spec.extra_formats().is_some() && spec.speaks(format))
 }
 
 /// The format a command will use. An unsupported `--format` is a usage
@@ -421,11 +486,24 @@ fn effective_format(
     let speakers: Vec<String> = speakers(format)
         .map(|spec| format!("`aigent {}`", spec.words()))
         .collect();
+    let why = match format {
+        OutputFormat::Tsv => " (it lists no items to put in rows)",
+        _ => "",
+    };
     Err(CliError::usage(format!(
-        "--format {} is not supported by `aigent {path}`",
+        "--output {} is not supported by `aigent {path}`{why}",
         format.as_str()
     ))
-    .with_hint(format!("only {} speak it", speakers.join(", "))))
+    .with_hint(format!("only {} speak it", and_list(&speakers))))
+}
+
+/// `a, b and c`.
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => "no command".to_owned(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
 }
 
 pub fn main() -> i32 {
@@ -458,23 +536,25 @@ pub fn main() -> i32 {
         }
     };
     let mut ctx = context(&cli.global, format);
+    let requested = requested_format(format);
     let path = argv::subcommand_path(&matches);
     ctx.command = path.join(".");
     let result = if cli.global.schema {
-        manifest::outcome(&path)
+        manifest_outcome(&path, requested)
     } else {
         let from_environment = !format_on_line
             && matches.value_source("format") == Some(clap::parser::ValueSource::EnvVariable);
         use std::io::IsTerminal;
         match effective_format(
-            ctx.format,
+            requested,
             from_environment,
             &cli.command,
             &path.join(" "),
             std::io::stdout().is_terminal(),
         ) {
             Ok(format) => {
-                ctx.format = document_format(format, &cli.command, format_on_line);
+                let format = document_format(format, &cli.command, format_on_line);
+                ctx.use_format(format, cli.command.spec().rows);
                 if answers_signals(&cli.command) {
                     signals::cancel_on_signals(&ctx);
                 }
@@ -518,9 +598,35 @@ fn manifest_despite(err: clap::Error, words: &[std::ffi::OsString], started: Ins
         return output::write_usage_error(&err, started);
     };
     let path = argv::subcommand_path(&lenient);
-    let mut ctx = context(&global, output_flag(&lenient).or(global.format));
+    let format = output_flag(&lenient).or(global.format);
+    let mut ctx = context(&global, format);
+    let requested = requested_format(format);
     ctx.command = path.join(".");
-    output::write_result(manifest::outcome(&path), &ctx, started)
+    output::write_result(manifest_outcome(&path, requested), &ctx, started)
+}
+
+/// The manifest (`--schema`) in `format`: a document, not a listing, so
+/// not in tsv.
+fn manifest_outcome(path: &[String], format: OutputFormat) -> Result<Outcome, CliError> {
+    if format == OutputFormat::Tsv {
+        return Err(CliError::usage(
+            "--output tsv is not supported by --schema (the manifest is one document, not rows)",
+        )
+        .with_hint("use --output json or --output jsonl"));
+    }
+    manifest::outcome(path)
+}
+
+/// The format asked for: `format`, the one `--output` or `--format`
+/// chose, else the default for where stdout goes.
+fn requested_format(format: Option<FormatArg>) -> OutputFormat {
+    use std::io::IsTerminal;
+    let hints = TerminalHints::read(|name| std::env::var_os(name));
+    resolve_format(
+        format.map(Into::into),
+        std::io::stdout().is_terminal(),
+        &hints,
+    )
 }
 
 /// The context for `format`, the one `--output` or `--format` chose.
@@ -532,8 +638,9 @@ fn context(global: &GlobalArgs, format: Option<FormatArg>) -> Context {
         Style::new(resolve_color(global.color.into(), &hints, is_terminal))
             .with_ascii(hints.plain())
     };
-    Context {
-        format: resolve_format(format.map(Into::into), stdout_is_terminal, &hints),
+    let format = requested_format(format);
+    let mut ctx = Context {
+        format,
         style: color_for(stdout_is_terminal),
         stderr_style: color_for(std::io::stderr().is_terminal()),
         quiet: global.quiet,
@@ -543,7 +650,12 @@ fn context(global: &GlobalArgs, format: Option<FormatArg>) -> Context {
         command: String::new(),
         started_at: std::time::SystemTime::now(),
         timeout: None,
-    }
+        lines: None,
+    };
+    // Until the command is known, a line format is written as for a
+    // command that lists nothing (an error before it runs).
+    ctx.use_format(format, None);
+    ctx
 }
 
 /// `hook install` and `uninstall` are mutating (REQ-C-003): their `data`
@@ -647,7 +759,7 @@ fn with_output_flag(command: clap::Command) -> clap::Command {
 
 /// The `--output FORMAT` given anywhere on the line, the last one (the
 /// deepest command's) winning.
-fn output_flag(matches: &clap::ArgMatches) -> Option<FormatArg> {
+pub(crate) fn output_flag(matches: &clap::ArgMatches) -> Option<FormatArg> {
     let mut found = None;
     let mut at = Some(matches);
     while let Some(current) = at {
@@ -959,7 +1071,11 @@ mod tests {
                         assert_eq!(schema["type"], "object", "{what}: {text}");
                         assert!(schema["properties"].is_object(), "{what}: {text}");
                     }
-                    OutputFormat::Text | OutputFormat::Json => unreachable!("not an extra format"),
+                    OutputFormat::Text
+                    | OutputFormat::Json
+                    | OutputFormat::Jsonl
+                    | OutputFormat::Tsv
+                    | OutputFormat::Plain => unreachable!("not an extra format"),
                 }
                 checked += 1;
             }
