@@ -154,7 +154,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Which client''s view to take: its frontmatter keys count as known, and its stricter rules apply (docs/reference/client-profiles.md). Without it, a skill inside a .claude/ directory or a Claude Code plugin gets claude-code, any other standard')
             [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]')
             [CompletionResult]::new('--compare-to', '--compare-to', [CompletionResultType]::ParameterName, 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)')
-            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most N items (0: no limit) [default: 20 in json, else all]')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most N items (0: no limit) [default: 20 in json and jsonl, else all]')
             [CompletionResult]::new('--cursor', '--cursor', [CompletionResultType]::ParameterName, 'Continue a listing where its last page ended (`meta.cursor`)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]')
@@ -385,7 +385,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;schema;list' {
-            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most N items (0: no limit) [default: 20 in json, else all]')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most N items (0: no limit) [default: 20 in json and jsonl, else all]')
             [CompletionResult]::new('--cursor', '--cursor', [CompletionResultType]::ParameterName, 'Continue a listing where its last page ended (`meta.cursor`)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]')
@@ -590,7 +590,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only records at or after TIME: RFC 3339 (2026-11-23T09:00:00Z), a date, or an age (30m, 2h, 7d)')
             [CompletionResult]::new('--request-id', '--request-id', [CompletionResultType]::ParameterName, 'Only records of this request (the `request_id` in every envelope''s meta)')
             [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'Only the last N matching records')
-            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most N items (0: no limit) [default: 20 in json, else all]')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most N items (0: no limit) [default: 20 in json and jsonl, else all]')
             [CompletionResult]::new('--cursor', '--cursor', [CompletionResultType]::ParameterName, 'Continue a listing where its last page ended (`meta.cursor`)')
             [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')

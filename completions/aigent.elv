@@ -140,7 +140,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --profile 'Which client''s view to take: its frontmatter keys count as known, and its stricter rules apply (docs/reference/client-profiles.md). Without it, a skill inside a .claude/ directory or a Claude Code plugin gets claude-code, any other standard'
             cand --base 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]'
             cand --compare-to 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)'
-            cand --limit 'At most N items (0: no limit) [default: 20 in json, else all]'
+            cand --limit 'At most N items (0: no limit) [default: 20 in json and jsonl, else all]'
             cand --cursor 'Continue a listing where its last page ended (`meta.cursor`)'
             cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
@@ -349,7 +349,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;schema;list'= {
-            cand --limit 'At most N items (0: no limit) [default: 20 in json, else all]'
+            cand --limit 'At most N items (0: no limit) [default: 20 in json and jsonl, else all]'
             cand --cursor 'Continue a listing where its last page ended (`meta.cursor`)'
             cand --output 'Output format, the CLI Agent Spec''s name for --format: the same values; it wins over --format''s AIGENT_FORMAT, and must agree with a --format given too'
             cand --format 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]'
@@ -535,7 +535,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --since 'Only records at or after TIME: RFC 3339 (2026-11-23T09:00:00Z), a date, or an age (30m, 2h, 7d)'
             cand --request-id 'Only records of this request (the `request_id` in every envelope''s meta)'
             cand --last 'Only the last N matching records'
-            cand --limit 'At most N items (0: no limit) [default: 20 in json, else all]'
+            cand --limit 'At most N items (0: no limit) [default: 20 in json and jsonl, else all]'
             cand --cursor 'Continue a listing where its last page ended (`meta.cursor`)'
             cand --audit-log 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'

@@ -26,6 +26,9 @@ end
 
 complete -c aigent -n "__fish_aigent_needs_command" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -35,6 +38,9 @@ never\t''"
 complete -c aigent -n "__fish_aigent_needs_command" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_needs_command" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -57,11 +63,17 @@ complete -c aigent -n "__fish_aigent_needs_command" -f -a "help" -d 'Print this 
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -79,12 +91,18 @@ complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_s
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -l out-dir -d 'The directory to write into (created if missing)' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -98,12 +116,18 @@ complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -l out-dir -d 'The directory to write into (created if missing)' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -117,12 +141,18 @@ complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from reference" -l out-dir -d 'The directory to write into (created if missing)' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from reference" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from reference" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from reference" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -139,11 +169,17 @@ complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -176,15 +212,21 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l compare-to -d 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)' -r -f -a "work-tree\t'Everything not yet in the base: committed, staged, unstaged, untracked (stats every tracked file, like `git status`)'
 index\t'Committed and staged work: for a pre-commit hook'
 head\t'Committed work only: for CI on a clean checkout'"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l limit -d 'At most N items (0: no limit) [default: 20 in json, else all]' -r
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l limit -d 'At most N items (0: no limit) [default: 20 in json and jsonl, else all]' -r
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l cursor -d 'Continue a listing where its last page ended (`meta.cursor`)' -r
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -211,11 +253,17 @@ assets\t'assets/template.md: templates the output is built from'"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -231,11 +279,17 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -262,11 +316,17 @@ permissive\t'Every key is known'"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -284,11 +344,17 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -303,11 +369,17 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -321,11 +393,17 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from contracts" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from contracts" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -349,11 +427,17 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_seen_subcommand_from validate help" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_seen_subcommand_from validate help" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_seen_subcommand_from validate help" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -381,12 +465,18 @@ index\t'Committed and staged work: for a pre-commit hook'
 head\t'Committed work only: for CI on a clean checkout'"
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -403,11 +493,17 @@ complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_su
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -425,15 +521,21 @@ complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_see
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -f -a "export" -d 'Write declarations as an agent\'s own policy rules, with what each keeps and drops'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -f -a "import" -d 'Write declarations from a CLI\'s own spec (CLI Agent Spec manifest, usage KDL)'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -l limit -d 'At most N items (0: no limit) [default: 20 in json, else all]' -r
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -l limit -d 'At most N items (0: no limit) [default: 20 in json and jsonl, else all]' -r
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -l cursor -d 'Continue a listing where its last page ended (`meta.cursor`)' -r
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -447,11 +549,17 @@ complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_su
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from show" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from show" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -469,11 +577,17 @@ index\t'Committed and staged work: for a pre-commit hook'
 head\t'Committed work only: for CI on a clean checkout'"
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from lint" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from lint" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -493,6 +607,9 @@ gemini-policy\t'Gemini CLI policy engine `[[rule]]`s (TOML)'"
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from export" -l output -d 'Write the document to FILE instead of stdout' -r -F
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from export" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -512,6 +629,9 @@ complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_su
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -l output -d 'The directory to write into [default: the --commands registry]' -r -F
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -533,11 +653,17 @@ complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_su
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_subcommand_from check help" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_subcommand_from check help" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -556,11 +682,17 @@ complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subc
 complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l value-from-file -d 'Take the sensitive parameter PARAM\'s value from the file PATH, without its final newline (repeatable)' -r
 complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -587,11 +719,17 @@ complete -c aigent -n "__fish_aigent_using_subcommand run" -l value-from-env -d 
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l value-from-file -d 'Take the sensitive parameter PARAM\'s value from the file PATH, without its final newline (repeatable)' -r
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -609,11 +747,17 @@ complete -c aigent -n "__fish_aigent_using_subcommand run" -s h -l help -d 'Prin
 complete -c aigent -n "__fish_aigent_using_subcommand run" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify key export help" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify key export help" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -635,17 +779,23 @@ complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l since -d 'Only records at or after TIME: RFC 3339 (2026-11-23T09:00:00Z), a date, or an age (30m, 2h, 7d)' -r
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l request-id -d 'Only records of this request (the `request_id` in every envelope\'s meta)' -r
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l last -d 'Only the last N matching records' -r
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l limit -d 'At most N items (0: no limit) [default: 20 in json, else all]' -r
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l limit -d 'At most N items (0: no limit) [default: 20 in json and jsonl, else all]' -r
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l cursor -d 'Continue a listing where its last page ended (`meta.cursor`)' -r
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l audit-log -d 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]' -r -F
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -663,11 +813,17 @@ complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -683,11 +839,17 @@ complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -708,11 +870,17 @@ complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l audit-log -d 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]' -r -F
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -736,11 +904,17 @@ gemini\t'Gemini CLI: a BeforeTool hook on run_shell_command'
 cursor\t'Cursor: a beforeShellExecution hook'"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust learn help" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust learn help" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -764,11 +938,17 @@ complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from explain" -l cwd -d 'The working directory the command would run in [default: the current one]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from explain" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from explain" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -790,11 +970,17 @@ complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subc
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from install" -l program -d 'The aigent the entry runs [default: this aigent, by absolute path]' -r -F
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from install" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from install" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -821,11 +1007,17 @@ complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subc
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -848,11 +1040,17 @@ complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subc
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from doctor" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from doctor" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from doctor" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -866,11 +1064,17 @@ complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subc
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from trust" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from trust" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from trust" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -899,11 +1103,17 @@ complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subc
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l audit-log -d 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]' -r -F
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -928,11 +1138,17 @@ complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subc
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and not __fish_seen_subcommand_from serve help" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and not __fish_seen_subcommand_from serve help" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -972,11 +1188,17 @@ complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subco
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l drain -d 'On shutdown (stdin closed, SIGTERM, SIGINT, SIGHUP), let calls in flight run up to SECS more before cancelling them' -r
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -994,11 +1216,17 @@ complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subco
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand lsp" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand lsp" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
@@ -1013,11 +1241,17 @@ complete -c aigent -n "__fish_aigent_using_subcommand lsp" -s V -l version -d 'P
 complete -c aigent -n "__fish_aigent_using_subcommand completions" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand completions" -l output -d 'Output format, the CLI Agent Spec\'s name for --format: the same values; it wins over --format\'s AIGENT_FORMAT, and must agree with a --format given too' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand completions" -l format -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]' -r -f -a "text\t''
 json\t''
+jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
+tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
+plain\t'a listing\'s items one line each, no header; any other result as text without colour'
 json-schema\t'`schema show` only: the bare JSON Schema'
 github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
 sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"

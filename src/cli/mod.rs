@@ -471,6 +471,7 @@ fn speakers(format: OutputFormat) -> impl Iterator<Item = &'static CommandSpec> 
 /// job) is a preference, so the command falls back to its default.
 fn effective_format(
     format: OutputFormat,
+    flag: &str,
     from_environment: bool,
     command: &Command,
     path: &str,
@@ -491,7 +492,7 @@ fn effective_format(
         _ => "",
     };
     Err(CliError::usage(format!(
-        "--output {} is not supported by `aigent {path}`{why}",
+        "{flag} {} is not supported by `aigent {path}`{why}",
         format.as_str()
     ))
     .with_hint(format!("only {} speak it", and_list(&speakers))))
@@ -545,8 +546,14 @@ pub fn main() -> i32 {
         let from_environment = !format_on_line
             && matches.value_source("format") == Some(clap::parser::ValueSource::EnvVariable);
         use std::io::IsTerminal;
+        let flag = if output_flag(&matches).is_some() {
+            "--output"
+        } else {
+            "--format"
+        };
         match effective_format(
             requested,
+            flag,
             from_environment,
             &cli.command,
             &path.join(" "),
@@ -1011,8 +1018,9 @@ mod tests {
                 assert_eq!(cli.command.spec().path, spec.path);
                 let mut ctx = context(&cli.global, cli.global.format);
                 ctx.buffered = true;
-                ctx.format = effective_format(format, false, &cli.command, spec.path, false)
-                    .expect("the spec's own format is accepted");
+                ctx.format =
+                    effective_format(format, "--output", false, &cli.command, spec.path, false)
+                        .expect("the spec's own format is accepted");
                 let outcome = dispatch(&cli.command, &ctx).expect("runs");
                 let text = &outcome.text;
                 let what = format!("`aigent {}` --format {}", spec.words(), format.as_str());
