@@ -68,7 +68,7 @@ pub struct Cli {
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Global options")]
 pub struct GlobalArgs {
-    /// Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]
+    /// The older name of --output, kept for the scripts that use it: the same values
     #[arg(
         long,
         global = true,
@@ -751,7 +751,7 @@ fn with_output_flag(command: clap::Command) -> clap::Command {
                 .long("output")
                 .value_name("FORMAT")
                 .value_parser(clap::builder::EnumValueParser::<FormatArg>::new())
-                .help("Output format, the CLI Agent Spec's name for --format: the same values; it wins over --format's AIGENT_FORMAT, and must agree with a --format given too")
+                .help("Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given")
                 .help_heading("Global options"),
         )
     };

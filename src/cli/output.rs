@@ -236,12 +236,8 @@ fn write_lines(
             &mut io::sink(),
         )?;
         return match &outcome.envelope_target {
-            EnvelopeTarget::File(path) => {
-                write_stdout(&outcome.text)?;
-                aigent::fsutil::write_atomic(path, &document)
-            }
+            EnvelopeTarget::File(path) => aigent::fsutil::write_atomic(path, &document),
             _ => {
-                write_stdout(&outcome.text)?;
                 let mut stderr = io::stderr().lock();
                 stderr.write_all(&document)?;
                 stderr.flush()

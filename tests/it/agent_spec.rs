@@ -590,6 +590,32 @@ fn a_command_that_lists_nothing_has_jsonl_and_plain_and_refuses_tsv() {
         "{run}"
     );
     assert!(run.stderr.contains("aigent schema list"), "{run}");
+    // `run` keeps stdout for the child: its one-line envelope goes to
+    // stderr, and to stdout with --capture.
+    let dry_run = [
+        "--dry-run",
+        "deploy",
+        "--cluster-id",
+        "prod-1",
+        "--version",
+        "1.2.3",
+    ];
+    let run = sandbox.run(&[&["run", "--output", "jsonl"][..], &dry_run].concat());
+    run.assert_code(0);
+    assert!(run.stdout.is_empty(), "{run}");
+    assert_eq!(run.stderr.lines().count(), 1, "{run}");
+    assert_valid_envelope(
+        &serde_json::from_str(&run.stderr).unwrap(),
+        &run.to_string(),
+    );
+    let run = sandbox.run(&[&["run", "--output", "jsonl", "--capture"][..], &dry_run].concat());
+    run.assert_code(0);
+    assert_eq!(run.stdout.lines().count(), 1, "{run}");
+    assert_eq!(
+        serde_json::from_str::<Value>(&run.stdout).unwrap()["data"]["dry_run"],
+        true,
+        "{run}"
+    );
     // The manifest cannot be rows either; in jsonl it is one line.
     sandbox.run(&["--schema", "--output", "tsv"]).assert_code(2);
     let run = sandbox.run(&["--schema", "--output", "jsonl"]);
