@@ -422,7 +422,7 @@ fn jsonl_writes_a_listing_one_item_a_line_then_its_summary() {
             let (summary, items) = lines.split_last().expect("a summary line");
             assert_eq!(summary["_summary"], true, "{run}");
             assert_eq!(summary["ok"], run.code == 0, "{run}");
-            assert_eq!(summary["command"].is_string(), true, "{run}");
+            assert!(summary["command"].is_string(), "{run}");
             assert_eq!(summary["returned_count"], items.len(), "{run}");
             assert!(summary["data"].get(key).is_none(), "{run}");
             // Each line is the item json gives at that place.
