@@ -24,7 +24,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
@@ -48,7 +48,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         }
         'aigent;generate' {
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
@@ -66,7 +66,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         }
         'aigent;generate;man' {
             [CompletionResult]::new('--out-dir', '--out-dir', [CompletionResultType]::ParameterName, 'The directory to write into (created if missing)')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
@@ -81,7 +81,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         }
         'aigent;generate;completions' {
             [CompletionResult]::new('--out-dir', '--out-dir', [CompletionResultType]::ParameterName, 'The directory to write into (created if missing)')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
@@ -96,7 +96,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         }
         'aigent;generate;reference' {
             [CompletionResult]::new('--out-dir', '--out-dir', [CompletionResultType]::ParameterName, 'The directory to write into (created if missing)')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
@@ -129,7 +129,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;skill' {
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
@@ -156,7 +156,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--compare-to', '--compare-to', [CompletionResultType]::ParameterName, 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most N items (0: no limit) [default: 20 in json and jsonl, else all]')
             [CompletionResult]::new('--cursor', '--cursor', [CompletionResultType]::ParameterName, 'Continue a listing where its last page ended (`meta.cursor`)')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
@@ -182,7 +182,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--allowed-tools', '--allowed-tools', [CompletionResultType]::ParameterName, 'Tools the skill may use, space-separated, e.g. "Read Bash(git:*)"')
             [CompletionResult]::new('--with', '--with', [CompletionResultType]::ParameterName, 'Subdirectories to create, each with a starter file the body links to (a comma list, or repeat the flag)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask anything: take every answer from the flags')
@@ -199,7 +199,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         }
         'aigent;skill;fmt' {
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Format every skill below each PATH')
@@ -219,7 +219,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         'aigent;skill;fix' {
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Which frontmatter keys count as known (the others move to metadata, except a key some client reads, which never moves). Without it, a skill inside a .claude/ directory or a Claude Code plugin gets claude-code, any other standard')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Fix every skill below each PATH')
@@ -238,7 +238,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         }
         'aigent;skill;read-properties' {
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
@@ -253,7 +253,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         'aigent;skill;to-prompt' {
             [CompletionResult]::new('--max-tokens', '--max-tokens', [CompletionResultType]::ParameterName, 'Fail (exit 1) when the listing is over N tokens (o200k_base)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'List every skill below each PATH (as skill validate --recursive finds them)')
@@ -268,7 +268,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;skill;contracts' {
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
@@ -320,7 +320,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         }
         'aigent;plugin' {
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
@@ -338,7 +338,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Which extra frontmatter keys count as known in the plugins'' skills')
             [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]')
             [CompletionResult]::new('--compare-to', '--compare-to', [CompletionResultType]::ParameterName, 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
@@ -365,7 +365,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;schema' {
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
@@ -387,7 +387,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         'aigent;schema;list' {
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most N items (0: no limit) [default: 20 in json and jsonl, else all]')
             [CompletionResult]::new('--cursor', '--cursor', [CompletionResultType]::ParameterName, 'Continue a listing where its last page ended (`meta.cursor`)')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
@@ -401,7 +401,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;schema;show' {
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
@@ -417,7 +417,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         'aigent;schema;lint' {
             [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]')
             [CompletionResult]::new('--compare-to', '--compare-to', [CompletionResultType]::ParameterName, 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
@@ -495,7 +495,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;args' {
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
@@ -514,7 +514,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]')
             [CompletionResult]::new('--value-from-env', '--value-from-env', [CompletionResultType]::ParameterName, 'Take the sensitive parameter PARAM''s value from the environment variable VAR (repeatable)')
             [CompletionResult]::new('--value-from-file', '--value-from-file', [CompletionResultType]::ParameterName, 'Take the sensitive parameter PARAM''s value from the file PATH, without its final newline (repeatable)')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
@@ -548,7 +548,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--sandbox', '--sandbox', [CompletionResultType]::ParameterName, 'How strictly to enforce the command''s sandbox [default: aigent.toml''s [sandbox] mode, else best-effort]')
             [CompletionResult]::new('--value-from-env', '--value-from-env', [CompletionResultType]::ParameterName, 'Take the sensitive parameter PARAM''s value from the environment variable VAR (repeatable)')
             [CompletionResult]::new('--value-from-file', '--value-from-file', [CompletionResultType]::ParameterName, 'Take the sensitive parameter PARAM''s value from the file PATH, without its final newline (repeatable)')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
@@ -566,7 +566,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;audit' {
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
@@ -594,7 +594,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--cursor', '--cursor', [CompletionResultType]::ParameterName, 'Continue a listing where its last page ended (`meta.cursor`)')
             [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
@@ -612,7 +612,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--expect-seq', '--expect-seq', [CompletionResultType]::ParameterName, 'Fail unless the chain still reaches record N')
             [CompletionResult]::new('--public-key', '--public-key', [CompletionResultType]::ParameterName, 'Also check the signed checkpoints with this public key (from `audit key new`), and report the last')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--print-head', '--print-head', [CompletionResultType]::ParameterName, 'Print only the head, as one line SEQ:SHA256, for storing elsewhere')
@@ -628,7 +628,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         }
         'aigent;audit;key' {
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
@@ -643,7 +643,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;audit;key;new' {
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
@@ -674,7 +674,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a collector [default: aigent.toml, else 5]')
             [CompletionResult]::new('--rounds', '--rounds', [CompletionResultType]::ParameterName, 'Stop --follow after this many rounds (tests)')
             [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
@@ -717,7 +717,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         }
         'aigent;hook' {
             [CompletionResult]::new('--client', '--client', [CompletionResultType]::ParameterName, 'The client whose hook event arrives on stdin')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
@@ -741,7 +741,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         }
         'aigent;hook;explain' {
             [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'The working directory the command would run in [default: the current one]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
@@ -759,7 +759,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Whose settings: the project''s (shared through the repository) or yours (every project)')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project''s root directory, for --scope project [default: the current directory]')
             [CompletionResult]::new('--program', '--program', [CompletionResultType]::ParameterName, 'The aigent the entry runs [default: this aigent, by absolute path]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
@@ -782,7 +782,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Whose settings: the project''s (shared through the repository) or yours (every project)')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project''s root directory, for --scope project [default: the current directory]')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the change as a unified diff and write nothing')
@@ -801,7 +801,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Whose settings: the project''s or yours')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project''s root directory [default: the current directory]')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
@@ -815,7 +815,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         }
         'aigent;hook;trust' {
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Only say whether it is trusted (exit 1 when not); record nothing')
@@ -838,7 +838,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--class', '--class', [CompletionResultType]::ParameterName, 'The class of every proposal, as the person decides [default: the catalog''s, else discards_work]')
             [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'The directory lines without one ran in [default: the current one]')
             [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
@@ -887,7 +887,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;mcp' {
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
@@ -925,7 +925,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--max-queued-calls', '--max-queued-calls', [CompletionResultType]::ParameterName, 'Let at most N calls wait for a place; a call over it is refused with a retryable error')
             [CompletionResult]::new('--queue-timeout', '--queue-timeout', [CompletionResultType]::ParameterName, 'Refuse a call, with a retryable error, once it has waited SECS for a place [default: 30]')
             [CompletionResult]::new('--drain', '--drain', [CompletionResultType]::ParameterName, 'On shutdown (stdin closed, SIGTERM, SIGINT, SIGHUP), let calls in flight run up to SECS more before cancelling them')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
@@ -952,7 +952,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;lsp' {
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
@@ -967,7 +967,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         }
         'aigent;completions' {
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--static', '--static', [CompletionResultType]::ParameterName, 'A self-contained script that never calls aigent back')

@@ -36,7 +36,7 @@ complete -c aigent -n "__fish_aigent_needs_command" -l color -d 'When to colour 
 always\t''
 never\t''"
 complete -c aigent -n "__fish_aigent_needs_command" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_needs_command" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_needs_command" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -61,7 +61,7 @@ complete -c aigent -n "__fish_aigent_needs_command" -f -a "lsp" -d 'Serve diagno
 complete -c aigent -n "__fish_aigent_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c aigent -n "__fish_aigent_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -89,7 +89,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_s
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -f -a "reference" -d 'The Markdown reference tables that exist in code: skill, plugin and lint codes, error codes, exit codes and each command\'s danger level'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -l out-dir -d 'The directory to write into (created if missing)' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -114,7 +114,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -l out-dir -d 'The directory to write into (created if missing)' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -139,7 +139,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from reference" -l out-dir -d 'The directory to write into (created if missing)' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from reference" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from reference" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -167,7 +167,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from help" -f -a "completions" -d 'Static completion scripts for every supported shell'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from help" -f -a "reference" -d 'The Markdown reference tables that exist in code: skill, plugin and lint codes, error codes, exit codes and each command\'s danger level'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -214,7 +214,7 @@ index\t'Committed and staged work: for a pre-commit hook'
 head\t'Committed work only: for CI on a clean checkout'"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l limit -d 'At most N items (0: no limit) [default: 20 in json and jsonl, else all]' -r
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l cursor -d 'Continue a listing where its last page ended (`meta.cursor`)' -r
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -251,7 +251,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 references\t'references/REFERENCE.md: documentation loaded when needed'
 assets\t'assets/template.md: templates the output is built from'"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -277,7 +277,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -314,7 +314,7 @@ gemini\t'Gemini CLI: no byte-order mark, a line break after the closing ---'
 strictest\t'Fails wherever any known client would: every client rule, spec keys only'
 permissive\t'Every key is known'"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -342,7 +342,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -367,7 +367,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l max-tokens -d 'Fail (exit 1) when the listing is over N tokens (o200k_base)' -r
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -391,7 +391,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -s V -l version -d 'Print version'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from contracts" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from contracts" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -425,7 +425,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "contracts" -d 'Hold a skill\'s Bash grants and !`cmd` commands against the registry; propose declarations'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_seen_subcommand_from validate help" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_seen_subcommand_from validate help" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_seen_subcommand_from validate help" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -463,7 +463,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_su
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l compare-to -d 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)' -r -f -a "work-tree\t'Everything not yet in the base: committed, staged, unstaged, untracked (stats every tracked file, like `git status`)'
 index\t'Committed and staged work: for a pre-commit hook'
 head\t'Committed work only: for CI on a clean checkout'"
-complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -491,7 +491,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_su
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from help" -f -a "validate" -d 'Check plugins and marketplaces: manifests, sources, skills, components'
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -523,7 +523,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_see
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -l limit -d 'At most N items (0: no limit) [default: 20 in json and jsonl, else all]' -r
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -l cursor -d 'Continue a listing where its last page ended (`meta.cursor`)' -r
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -547,7 +547,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_su
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from show" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from show" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -575,7 +575,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_su
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from lint" -l compare-to -d 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)' -r -f -a "work-tree\t'Everything not yet in the base: committed, staged, unstaged, untracked (stats every tracked file, like `git status`)'
 index\t'Committed and staged work: for a pre-commit hook'
 head\t'Committed work only: for CI on a clean checkout'"
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from lint" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from lint" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -651,7 +651,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_su
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from help" -f -a "export" -d 'Write declarations as an agent\'s own policy rules, with what each keeps and drops'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from help" -f -a "import" -d 'Write declarations from a CLI\'s own spec (CLI Agent Spec manifest, usage KDL)'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_subcommand_from check help" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_subcommand_from check help" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -680,7 +680,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_
 complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l audit-log -d 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]' -r -F
 complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l value-from-env -d 'Take the sensitive parameter PARAM\'s value from the environment variable VAR (repeatable)' -r
 complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l value-from-file -d 'Take the sensitive parameter PARAM\'s value from the file PATH, without its final newline (repeatable)' -r
-complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -717,7 +717,7 @@ best-effort\t'Enforce what the kernel can; warn about the rest'
 off\t'No sandbox'"
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l value-from-env -d 'Take the sensitive parameter PARAM\'s value from the environment variable VAR (repeatable)' -r
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l value-from-file -d 'Take the sensitive parameter PARAM\'s value from the file PATH, without its final newline (repeatable)' -r
-complete -c aigent -n "__fish_aigent_using_subcommand run" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand run" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -745,7 +745,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand run" -s q -l quiet -d 'Pri
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand run" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand run" -s V -l version -d 'Print version'
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify key export help" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify key export help" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -783,7 +783,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l cursor -d 'Continue a listing where its last page ended (`meta.cursor`)' -r
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l audit-log -d 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]' -r -F
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -811,7 +811,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l expect-seq -d 'Fail unless the chain still reaches record N' -r
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l public-key -d 'Also check the signed checkpoints with this public key (from `audit key new`), and report the last' -r -F
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -837,7 +837,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -868,7 +868,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l timeout -d 'Seconds to wait for a collector [default: aigent.toml, else 5]' -r
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l rounds -d 'Stop --follow after this many rounds (tests)' -r
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l audit-log -d 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]' -r -F
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -902,7 +902,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_
 codex\t'OpenAI Codex: a PreToolUse hook on its shell tool (Bash)'
 gemini\t'Gemini CLI: a BeforeTool hook on run_shell_command'
 cursor\t'Cursor: a beforeShellExecution hook'"
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust learn help" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust learn help" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -936,7 +936,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust learn help" -f -a "learn" -d 'Propose declarations for the commands the hook asked about, from the audit log'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust learn help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from explain" -l cwd -d 'The working directory the command would run in [default: the current one]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from explain" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from explain" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -968,7 +968,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subc
 user\t'Your own settings file, under your home directory'"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from install" -l project -d 'The project\'s root directory, for --scope project [default: the current directory]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from install" -l program -d 'The aigent the entry runs [default: this aigent, by absolute path]' -r -F
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from install" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from install" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -1005,7 +1005,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subc
 user\t'Your own settings file, under your home directory'"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l project -d 'The project\'s root directory, for --scope project [default: the current directory]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -1038,7 +1038,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subc
 user\t'Your own settings file, under your home directory'"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from doctor" -l project -d 'The project\'s root directory [default: the current directory]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from doctor" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from doctor" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from doctor" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -1062,7 +1062,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subc
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from doctor" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from doctor" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from trust" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from trust" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from trust" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -1101,7 +1101,7 @@ runs-project-code\t'Runs the project\'s own code: allowed in aigent\'s sandbox'
 discards-work\t'Discards work or touches shared state: asked'"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l cwd -d 'The directory lines without one ran in [default: the current one]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l audit-log -d 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]' -r -F
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -1136,7 +1136,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subc
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "trust" -d 'Let the hook read this project\'s registry (its content as it is now)'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "learn" -d 'Propose declarations for the commands the hook asked about, from the audit log'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c aigent -n "__fish_aigent_using_subcommand mcp; and not __fish_seen_subcommand_from serve help" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand mcp; and not __fish_seen_subcommand_from serve help" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -1186,7 +1186,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subco
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l max-queued-calls -d 'Let at most N calls wait for a place; a call over it is refused with a retryable error' -r
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l queue-timeout -d 'Refuse a call, with a retryable error, once it has waited SECS for a place [default: 30]' -r
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l drain -d 'On shutdown (stdin closed, SIGTERM, SIGINT, SIGHUP), let calls in flight run up to SECS more before cancelling them' -r
-complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -1214,7 +1214,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subco
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "serve" -d 'Serve declared commands as guarded tools and validated skills over MCP (stdio or HTTP)'
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c aigent -n "__fish_aigent_using_subcommand lsp" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand lsp" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -1239,7 +1239,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand lsp" -l schema -d 'Print t
 complete -c aigent -n "__fish_aigent_using_subcommand lsp" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand lsp" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand completions" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand completions" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand completions" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'

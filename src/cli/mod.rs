@@ -532,7 +532,8 @@ pub fn main() -> i32 {
     let (format, format_on_line) = match chosen_format(&matches, &cli.global) {
         Ok(chosen) => chosen,
         Err(err) => {
-            let ctx = context(&cli.global, cli.global.format);
+            let mut ctx = context(&cli.global, cli.global.format);
+            ctx.command = argv::subcommand_path(&matches).join(".");
             return output::write_result(Err(err), &ctx, started);
         }
     };
@@ -543,13 +544,18 @@ pub fn main() -> i32 {
     let result = if cli.global.schema {
         manifest_outcome(&path, requested)
     } else {
+        // AIGENT_FORMAT is a preference a command may not speak; AIGENT_OUTPUT
+        // is held to what `--output` is (REQ-O-042).
         let from_environment = !format_on_line
+            && output_variable().is_none()
             && matches.value_source("format") == Some(clap::parser::ValueSource::EnvVariable);
         use std::io::IsTerminal;
         let flag = if output_flag(&matches).is_some() {
             "--output"
-        } else {
+        } else if format_on_line {
             "--format"
+        } else {
+            OUTPUT_VARIABLE
         };
         match effective_format(
             requested,
@@ -751,7 +757,7 @@ fn with_output_flag(command: clap::Command) -> clap::Command {
                 .long("output")
                 .value_name("FORMAT")
                 .value_parser(clap::builder::EnumValueParser::<FormatArg>::new())
-                .help("Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_FORMAT sets another]; --format, its older name, must agree when both are given")
+                .help("Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given")
                 .help_heading("Global options"),
         )
     };
@@ -778,8 +784,42 @@ pub(crate) fn output_flag(matches: &clap::ArgMatches) -> Option<FormatArg> {
     found
 }
 
+/// The variable that gives `--output` its default (REQ-O-042: the
+/// executable's name, upper case, then `_OUTPUT`).
+pub(crate) const OUTPUT_VARIABLE: &str = "AIGENT_OUTPUT";
+
+/// `AIGENT_OUTPUT`, when set and not empty: the format it names, or the
+/// usage error `--output` would give for that value.
+pub(crate) fn output_variable() -> Option<Result<FormatArg, CliError>> {
+    let value = std::env::var_os(OUTPUT_VARIABLE).filter(|value| !value.is_empty())?;
+    let text = value.to_string_lossy();
+    Some(FormatArg::from_str(&text, false).map_err(|_| {
+        let possible: Vec<String> = FormatArg::value_variants()
+            .iter()
+            .filter_map(|format| format.to_possible_value())
+            .map(|value| value.get_name().to_owned())
+            .collect();
+        let mut body = aigent::report::ErrorBody::new(
+            aigent::report::ErrorCode::ArgError,
+            format!(
+                "invalid value '{}' for {OUTPUT_VARIABLE} (--output's default) [possible values: {}]",
+                aigent::report::escape_controls(&text),
+                possible.join(", ")
+            ),
+        );
+        body.phase = Some(aigent::report::Phase::Validation);
+        body.field = Some(OUTPUT_VARIABLE.to_owned());
+        CliError {
+            exit_code: body.code.exit_code(),
+            body: Box::new(body),
+        }
+    }))
+}
+
 /// `--output` and `--format` together: the flag given wins over the
-/// environment's AIGENT_FORMAT; two flags that disagree are a usage error.
+/// environment (AIGENT_OUTPUT, then AIGENT_FORMAT); two flags that disagree
+/// are a usage error, and so is an AIGENT_OUTPUT that `--output` would
+/// refuse.
 fn chosen_format(
     matches: &clap::ArgMatches,
     global: &GlobalArgs,
@@ -787,10 +827,11 @@ fn chosen_format(
     use clap::parser::ValueSource;
     let format_source = matches.value_source("format");
     let Some(output) = output_flag(matches) else {
-        return Ok((
-            global.format,
-            format_source == Some(ValueSource::CommandLine),
-        ));
+        let on_line = format_source == Some(ValueSource::CommandLine);
+        if !on_line && let Some(variable) = output_variable() {
+            return variable.map(|format| (Some(format), false));
+        }
+        return Ok((global.format, on_line));
     };
     match global.format {
         Some(format) if format != output && format_source == Some(ValueSource::CommandLine) => {

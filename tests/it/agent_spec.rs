@@ -1318,6 +1318,59 @@ fn the_output_flag_selects_the_format_on_every_command() {
     }
 }
 
+/// REQ-O-042: AIGENT_OUTPUT is `--output`'s default: the flag wins over
+/// it, it wins over AIGENT_FORMAT, a generic `OUTPUT` or `_OUTPUT` does
+/// nothing, and a value `--output` would refuse fails as the flag does
+/// (exit 2, ARG_ERROR, phase validation).
+#[test]
+fn aigent_output_is_the_default_of_output_and_fails_as_it_does() {
+    let sandbox = Sandbox::new();
+    let with = |variables: &[(&str, &str)], args: &[&str]| {
+        let mut cmd = sandbox.cmd();
+        for (name, value) in variables {
+            cmd.env(name, value);
+        }
+        Run::of(cmd.args(args))
+    };
+    let list = ["schema", "list", "--limit", "3"];
+    let run = with(&[("AIGENT_OUTPUT", "tsv")], &list);
+    run.assert_code(0);
+    assert_eq!(run.stdout.lines().count(), 4, "{run}");
+    assert!(run.stdout.starts_with("name\t"), "{run}");
+    let run = with(
+        &[("AIGENT_OUTPUT", "tsv"), ("AIGENT_FORMAT", "json")],
+        &list,
+    );
+    assert!(run.stdout.starts_with("name\t"), "{run}");
+    let run = with(
+        &[("AIGENT_OUTPUT", "tsv")],
+        &[&list[..], &["--output", "jsonl"]].concat(),
+    );
+    assert_eq!(run.stdout.lines().count(), 4, "{run}");
+    assert!(
+        run.stdout.lines().all(|line| line.starts_with('{')),
+        "{run}"
+    );
+    let run = with(&[("OUTPUT", "tsv"), ("_OUTPUT", "tsv")], &list);
+    assert!(run.stdout.starts_with('{'), "{run}");
+    let by_variable = with(&[("AIGENT_OUTPUT", "bogus")], &list);
+    let by_flag = with(&[], &[&list[..], &["--output", "bogus"]].concat());
+    for run in [&by_variable, &by_flag] {
+        run.assert_code(2);
+        let envelope = run.envelope();
+        assert_eq!(envelope["error"]["code"], "ARG_ERROR", "{run}");
+        assert_eq!(envelope["error"]["phase"], "validation", "{run}");
+        assert_eq!(envelope["meta"]["command"], "schema.list", "{run}");
+    }
+    // A format the command does not speak fails as the flag would.
+    let run = with(&[("AIGENT_OUTPUT", "tsv")], &["args", "check", "deploy"]);
+    run.assert_code(2);
+    assert!(
+        run.stderr.contains("AIGENT_OUTPUT tsv is not supported"),
+        "{run}"
+    );
+}
+
 /// REQ-C-003, REQ-C-004: mutating commands say what they did, dry runs
 /// what they would do.
 #[test]
