@@ -73,6 +73,7 @@ pub struct GlobalArgs {
         long,
         global = true,
         value_enum,
+        hide_possible_values = true,
         env = "AIGENT_FORMAT",
         value_name = "FORMAT"
     )]
