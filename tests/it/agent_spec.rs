@@ -514,6 +514,17 @@ fn tsv_and_plain_write_a_listing_one_row_an_item() {
             assert_eq!(seen.len(), whole.len(), "{first:?}");
         }
     }
+    // --watch has no tsv or plain form: refused, not printed as json.
+    for format in ["tsv", "plain"] {
+        let run = in_format(
+            &sandbox,
+            format,
+            &["skill", "validate", "--watch", "skills"],
+        );
+        run.assert_code(2);
+        assert!(run.stdout.is_empty(), "{run}");
+        assert!(run.stderr.contains("--watch prints"), "{run}");
+    }
 }
 
 /// A value holding tabs, line breaks and an ANSI escape stays in its
