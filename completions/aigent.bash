@@ -420,7 +420,7 @@ _aigent() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -435,7 +435,7 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -453,11 +453,11 @@ _aigent() {
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -498,11 +498,11 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -573,11 +573,11 @@ _aigent() {
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -630,11 +630,11 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -768,11 +768,11 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -836,7 +836,7 @@ _aigent() {
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --commands)
@@ -847,7 +847,7 @@ _aigent() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -908,11 +908,11 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -957,11 +957,11 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -990,11 +990,11 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1023,11 +1023,11 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1056,7 +1056,7 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --commands)
@@ -1067,7 +1067,7 @@ _aigent() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1166,7 +1166,7 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --commands)
@@ -1177,7 +1177,7 @@ _aigent() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1206,7 +1206,7 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --commands)
@@ -1217,7 +1217,7 @@ _aigent() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1831,11 +1831,11 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1886,11 +1886,11 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1919,11 +1919,11 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2083,11 +2083,11 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2166,11 +2166,11 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2206,11 +2206,11 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2254,11 +2254,11 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2280,11 +2280,11 @@ _aigent() {
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2313,11 +2313,11 @@ _aigent() {
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2490,11 +2490,11 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2530,11 +2530,11 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2610,7 +2610,7 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --commands)
@@ -2621,7 +2621,7 @@ _aigent() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2671,11 +2671,11 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2704,11 +2704,11 @@ _aigent() {
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2745,7 +2745,7 @@ _aigent() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2884,7 +2884,7 @@ _aigent() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2921,11 +2921,11 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2962,11 +2962,11 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2995,11 +2995,11 @@ _aigent() {
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3028,11 +3028,11 @@ _aigent() {
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3061,11 +3061,11 @@ _aigent() {
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3105,11 +3105,11 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3138,11 +3138,11 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3321,11 +3321,11 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3354,11 +3354,11 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3391,11 +3391,11 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3437,11 +3437,11 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json json-schema github sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -16,7 +16,7 @@ use sha2::{Digest, Sha256};
 use aigent::report::{Outcome, exit};
 
 use super::CliError;
-use super::spec::{Contract, ExitCode, Formats, READ_ONLY, Safe};
+use super::spec::{Contract, ExitCode, READ_ONLY, Safe};
 
 /// Version of the manifest's own shape.
 pub const SCHEMA_VERSION: &str = "1.0";
@@ -111,12 +111,9 @@ pub fn contracts_rows() -> String {
                 .iter()
                 .map(|entry| format!("{} {}", entry.code, exit_entry(entry.code).0))
                 .collect();
-            let formats = match spec.formats {
-                Formats::Report(extra) => std::iter::once("text, json")
-                    .chain(extra.iter().map(|format| format.as_str()))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                Formats::Artifact => "its artifact, whatever the format".to_owned(),
+            let formats = match spec.format_names() {
+                Some(names) => names.join(", "),
+                None => "its artifact, whatever the format".to_owned(),
             };
             format!(
                 "| `aigent {}` | {} | {} | {formats} |\n",
@@ -231,6 +228,19 @@ fn collect(
             "danger_level".into(),
             contract.map_or(Safe, |c| c.danger_level).as_str().into(),
         );
+        let formats = super::specs()
+            .find(|spec| spec.path == key)
+            .and_then(|spec| spec.format_names());
+        let mut flags = flags;
+        if let Some(formats) = &formats {
+            // The format flags of this command take only what it speaks.
+            for name in ["output", "format"] {
+                if let Some(Value::Object(flag)) = flags.get_mut(name) {
+                    flag.insert("enum_values".into(), formats.clone().into());
+                }
+            }
+            entry.insert("output_formats".into(), formats.clone().into());
+        }
         entry.insert("flags".into(), flags.into());
         let codes = contract.map_or_else(|| READ_ONLY.to_vec(), |c| exit_codes_of(&key, c));
         entry.insert("exit_codes".into(), exit_codes(&codes).into());

@@ -31,6 +31,7 @@ use std::sync::LazyLock;
 use clap::builder::PossibleValue;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
+use aigent::report::rows::{LineFormat, Rows};
 use aigent::report::{
     ColorChoice, Outcome, OutputFormat, Style, TerminalHints, resolve_color, resolve_format,
 };
@@ -67,11 +68,12 @@ pub struct Cli {
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Global options")]
 pub struct GlobalArgs {
-    /// Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR]
+    /// The older name of --output, kept for the scripts that use it: the same values
     #[arg(
         long,
         global = true,
         value_enum,
+        hide_possible_values = true,
         env = "AIGENT_FORMAT",
         value_name = "FORMAT"
     )]
@@ -107,6 +109,9 @@ pub struct GlobalArgs {
 pub enum FormatArg {
     Text,
     Json,
+    Jsonl,
+    Tsv,
+    Plain,
     JsonSchema,
     Github,
     Sarif,
@@ -117,6 +122,9 @@ impl ValueEnum for FormatArg {
         &[
             FormatArg::Text,
             FormatArg::Json,
+            FormatArg::Jsonl,
+            FormatArg::Tsv,
+            FormatArg::Plain,
             FormatArg::JsonSchema,
             FormatArg::Github,
             FormatArg::Sarif,
@@ -128,6 +136,17 @@ impl ValueEnum for FormatArg {
         let value = PossibleValue::new(format.as_str());
         let what = match format {
             OutputFormat::Text | OutputFormat::Json => return Some(value),
+            OutputFormat::Jsonl => {
+                return Some(value.help(
+                    "a listing's items one JSON object a line, then a `_summary` line; any other result's envelope on one line",
+                ));
+            }
+            OutputFormat::Plain => {
+                return Some(value.help(
+                    "a listing's items one line each, no header; any other result as text without colour",
+                ));
+            }
+            OutputFormat::Tsv => "tab-separated rows under a header line",
             OutputFormat::JsonSchema => "the bare JSON Schema",
             OutputFormat::Github => "GitHub Actions annotations",
             OutputFormat::Sarif => "a SARIF 2.1.0 log for code scanning",
@@ -137,8 +156,7 @@ impl ValueEnum for FormatArg {
             .collect();
         let who = match speakers.as_slice() {
             [one] => format!("{one} only"),
-            [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-            [] => "no command".to_owned(),
+            many => and_list(many),
         };
         Some(value.help(format!("{who}: {what}")))
     }
@@ -149,6 +167,9 @@ impl From<FormatArg> for OutputFormat {
         match arg {
             FormatArg::Text => OutputFormat::Text,
             FormatArg::Json => OutputFormat::Json,
+            FormatArg::Jsonl => OutputFormat::Jsonl,
+            FormatArg::Tsv => OutputFormat::Tsv,
+            FormatArg::Plain => OutputFormat::Plain,
             FormatArg::JsonSchema => OutputFormat::JsonSchema,
             FormatArg::Github => OutputFormat::Github,
             FormatArg::Sarif => OutputFormat::Sarif,
@@ -247,6 +268,53 @@ pub struct Context {
     /// aigent's own limit on the command (`deadline.rs`), where one
     /// applies, for the envelope's `meta.timeout_ms`.
     pub timeout: Option<std::time::Duration>,
+    /// `--output jsonl`, `tsv` or `plain` of a listing, and `jsonl` of
+    /// any command: the command runs as in json mode, and its result is
+    /// written as lines ([`output::write_result`]).
+    pub lines: Option<LineOutput>,
+}
+
+/// How a result made in json mode is written as lines.
+#[derive(Debug, Clone, Copy)]
+pub struct LineOutput {
+    pub format: LineFormat,
+    /// The listing's items, for a listing; `None`: the envelope on one
+    /// line (jsonl only).
+    pub rows: Option<Rows>,
+}
+
+impl Context {
+    /// Whether the output is for a program: json, or jsonl (whose
+    /// listings page by default, as json's do).
+    pub fn for_program(&self) -> bool {
+        self.format.is_json()
+            && self
+                .lines
+                .is_none_or(|lines| lines.format == LineFormat::Jsonl)
+    }
+
+    /// Sets the format the command runs in for `format`, the one the
+    /// user asked for. A line format runs the command in json mode where
+    /// its lines are made from the result (a listing, or jsonl's one-line
+    /// envelope); `plain` of anything else is its text, uncoloured and
+    /// without box drawing.
+    fn use_format(&mut self, format: OutputFormat, rows: Option<Rows>) {
+        self.lines = None;
+        let Some(line) = format.line_format() else {
+            self.format = format;
+            return;
+        };
+        match (line, rows) {
+            (LineFormat::Jsonl, _) | (_, Some(_)) => {
+                self.format = OutputFormat::Json;
+                self.lines = Some(LineOutput { format: line, rows });
+            }
+            (LineFormat::Tsv | LineFormat::Plain, None) => {
+                self.format = OutputFormat::Text;
+                self.style = Style::new(false).with_ascii(true);
+            }
+        }
+    }
 }
 
 impl Command {
@@ -385,7 +453,8 @@ fn produces_document(command: &Command) -> bool {
 /// is on the command line, so `aigent skill to-prompt > prompt.md` holds
 /// the block even where `AIGENT_FORMAT=json` is set for everything else.
 fn document_format(format: OutputFormat, command: &Command, from_flag: bool) -> OutputFormat {
-    if produces_document(command) && !(from_flag && format == OutputFormat::Json) {
+    let json = matches!(format, OutputFormat::Json | OutputFormat::Jsonl);
+    if produces_document(command) && !(from_flag && json) {
         OutputFormat::Text
     } else {
         format
@@ -395,10 +464,7 @@ fn document_format(format: OutputFormat, command: &Command, from_flag: bool) -> 
 /// The commands that speak `format`, for the hint when a command does not
 /// and for the `--format` help.
 fn speakers(format: OutputFormat) -> impl Iterator<Item = &'static CommandSpec> {
-    specs().filter(move |spec| {
-        spec.extra_formats()
-            .is_some_and(|extra| extra.contains(&format))
-    })
+    specs().filter(move |spec| spec.extra_formats().is_some() && spec.speaks(format))
 }
 
 /// The format a command will use. An unsupported `--format` is a usage
@@ -406,6 +472,7 @@ fn speakers(format: OutputFormat) -> impl Iterator<Item = &'static CommandSpec> 
 /// job) is a preference, so the command falls back to its default.
 fn effective_format(
     format: OutputFormat,
+    flag: &str,
     from_environment: bool,
     command: &Command,
     path: &str,
@@ -421,11 +488,24 @@ fn effective_format(
     let speakers: Vec<String> = speakers(format)
         .map(|spec| format!("`aigent {}`", spec.words()))
         .collect();
+    let why = match format {
+        OutputFormat::Tsv => " (it lists no items to put in rows)",
+        _ => "",
+    };
     Err(CliError::usage(format!(
-        "--format {} is not supported by `aigent {path}`",
+        "{flag} {} is not supported by `aigent {path}`{why}",
         format.as_str()
     ))
-    .with_hint(format!("only {} speak it", speakers.join(", "))))
+    .with_hint(format!("only {} speak it", and_list(&speakers))))
+}
+
+/// `a, b and c`.
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => "no command".to_owned(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
 }
 
 pub fn main() -> i32 {
@@ -453,28 +533,42 @@ pub fn main() -> i32 {
     let (format, format_on_line) = match chosen_format(&matches, &cli.global) {
         Ok(chosen) => chosen,
         Err(err) => {
-            let ctx = context(&cli.global, cli.global.format);
+            let mut ctx = context(&cli.global, cli.global.format);
+            ctx.command = argv::subcommand_path(&matches).join(".");
             return output::write_result(Err(err), &ctx, started);
         }
     };
     let mut ctx = context(&cli.global, format);
+    let requested = requested_format(format);
     let path = argv::subcommand_path(&matches);
     ctx.command = path.join(".");
     let result = if cli.global.schema {
-        manifest::outcome(&path)
+        manifest_outcome(&path, requested)
     } else {
+        // AIGENT_FORMAT is a preference a command may not speak; AIGENT_OUTPUT
+        // is held to what `--output` is (REQ-O-042).
         let from_environment = !format_on_line
+            && output_variable().is_none()
             && matches.value_source("format") == Some(clap::parser::ValueSource::EnvVariable);
         use std::io::IsTerminal;
+        let flag = if output_flag(&matches).is_some() {
+            "--output"
+        } else if format_on_line {
+            "--format"
+        } else {
+            OUTPUT_VARIABLE
+        };
         match effective_format(
-            ctx.format,
+            requested,
+            flag,
             from_environment,
             &cli.command,
             &path.join(" "),
             std::io::stdout().is_terminal(),
         ) {
             Ok(format) => {
-                ctx.format = document_format(format, &cli.command, format_on_line);
+                let format = document_format(format, &cli.command, format_on_line);
+                ctx.use_format(format, cli.command.spec().rows);
                 if answers_signals(&cli.command) {
                     signals::cancel_on_signals(&ctx);
                 }
@@ -518,9 +612,35 @@ fn manifest_despite(err: clap::Error, words: &[std::ffi::OsString], started: Ins
         return output::write_usage_error(&err, started);
     };
     let path = argv::subcommand_path(&lenient);
-    let mut ctx = context(&global, output_flag(&lenient).or(global.format));
+    let format = output_flag(&lenient).or(global.format);
+    let mut ctx = context(&global, format);
+    let requested = requested_format(format);
     ctx.command = path.join(".");
-    output::write_result(manifest::outcome(&path), &ctx, started)
+    output::write_result(manifest_outcome(&path, requested), &ctx, started)
+}
+
+/// The manifest (`--schema`) in `format`: a document, not a listing, so
+/// not in tsv.
+fn manifest_outcome(path: &[String], format: OutputFormat) -> Result<Outcome, CliError> {
+    if format == OutputFormat::Tsv {
+        return Err(CliError::usage(
+            "--output tsv is not supported by --schema (the manifest is one document, not rows)",
+        )
+        .with_hint("use --output json or --output jsonl"));
+    }
+    manifest::outcome(path)
+}
+
+/// The format asked for: `format`, the one `--output` or `--format`
+/// chose, else the default for where stdout goes.
+fn requested_format(format: Option<FormatArg>) -> OutputFormat {
+    use std::io::IsTerminal;
+    let hints = TerminalHints::read(|name| std::env::var_os(name));
+    resolve_format(
+        format.map(Into::into),
+        std::io::stdout().is_terminal(),
+        &hints,
+    )
 }
 
 /// The context for `format`, the one `--output` or `--format` chose.
@@ -532,8 +652,9 @@ fn context(global: &GlobalArgs, format: Option<FormatArg>) -> Context {
         Style::new(resolve_color(global.color.into(), &hints, is_terminal))
             .with_ascii(hints.plain())
     };
-    Context {
-        format: resolve_format(format.map(Into::into), stdout_is_terminal, &hints),
+    let format = requested_format(format);
+    let mut ctx = Context {
+        format,
         style: color_for(stdout_is_terminal),
         stderr_style: color_for(std::io::stderr().is_terminal()),
         quiet: global.quiet,
@@ -543,7 +664,12 @@ fn context(global: &GlobalArgs, format: Option<FormatArg>) -> Context {
         command: String::new(),
         started_at: std::time::SystemTime::now(),
         timeout: None,
-    }
+        lines: None,
+    };
+    // Until the command is known, a line format is written as for a
+    // command that lists nothing (an error before it runs).
+    ctx.use_format(format, None);
+    ctx
 }
 
 /// `hook install` and `uninstall` are mutating (REQ-C-003): their `data`
@@ -632,7 +758,7 @@ fn with_output_flag(command: clap::Command) -> clap::Command {
                 .long("output")
                 .value_name("FORMAT")
                 .value_parser(clap::builder::EnumValueParser::<FormatArg>::new())
-                .help("Output format, the CLI Agent Spec's name for --format: the same values; it wins over --format's AIGENT_FORMAT, and must agree with a --format given too")
+                .help("Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given")
                 .help_heading("Global options"),
         )
     };
@@ -647,7 +773,7 @@ fn with_output_flag(command: clap::Command) -> clap::Command {
 
 /// The `--output FORMAT` given anywhere on the line, the last one (the
 /// deepest command's) winning.
-fn output_flag(matches: &clap::ArgMatches) -> Option<FormatArg> {
+pub(crate) fn output_flag(matches: &clap::ArgMatches) -> Option<FormatArg> {
     let mut found = None;
     let mut at = Some(matches);
     while let Some(current) = at {
@@ -659,8 +785,42 @@ fn output_flag(matches: &clap::ArgMatches) -> Option<FormatArg> {
     found
 }
 
+/// The variable that gives `--output` its default (REQ-O-042: the
+/// executable's name, upper case, then `_OUTPUT`).
+pub(crate) const OUTPUT_VARIABLE: &str = "AIGENT_OUTPUT";
+
+/// `AIGENT_OUTPUT`, when set and not empty: the format it names, or the
+/// usage error `--output` would give for that value.
+pub(crate) fn output_variable() -> Option<Result<FormatArg, CliError>> {
+    let value = std::env::var_os(OUTPUT_VARIABLE).filter(|value| !value.is_empty())?;
+    let text = value.to_string_lossy();
+    Some(FormatArg::from_str(&text, false).map_err(|_| {
+        let possible: Vec<String> = FormatArg::value_variants()
+            .iter()
+            .filter_map(|format| format.to_possible_value())
+            .map(|value| value.get_name().to_owned())
+            .collect();
+        let mut body = aigent::report::ErrorBody::new(
+            aigent::report::ErrorCode::ArgError,
+            format!(
+                "invalid value '{}' for {OUTPUT_VARIABLE} (--output's default) [possible values: {}]",
+                aigent::report::escape_controls(&text),
+                possible.join(", ")
+            ),
+        );
+        body.phase = Some(aigent::report::Phase::Validation);
+        body.field = Some(OUTPUT_VARIABLE.to_owned());
+        CliError {
+            exit_code: body.code.exit_code(),
+            body: Box::new(body),
+        }
+    }))
+}
+
 /// `--output` and `--format` together: the flag given wins over the
-/// environment's AIGENT_FORMAT; two flags that disagree are a usage error.
+/// environment (AIGENT_OUTPUT, then AIGENT_FORMAT); two flags that disagree
+/// are a usage error, and so is an AIGENT_OUTPUT that `--output` would
+/// refuse.
 fn chosen_format(
     matches: &clap::ArgMatches,
     global: &GlobalArgs,
@@ -668,10 +828,11 @@ fn chosen_format(
     use clap::parser::ValueSource;
     let format_source = matches.value_source("format");
     let Some(output) = output_flag(matches) else {
-        return Ok((
-            global.format,
-            format_source == Some(ValueSource::CommandLine),
-        ));
+        let on_line = format_source == Some(ValueSource::CommandLine);
+        if !on_line && let Some(variable) = output_variable() {
+            return variable.map(|format| (Some(format), false));
+        }
+        return Ok((global.format, on_line));
     };
     match global.format {
         Some(format) if format != output && format_source == Some(ValueSource::CommandLine) => {
@@ -899,8 +1060,9 @@ mod tests {
                 assert_eq!(cli.command.spec().path, spec.path);
                 let mut ctx = context(&cli.global, cli.global.format);
                 ctx.buffered = true;
-                ctx.format = effective_format(format, false, &cli.command, spec.path, false)
-                    .expect("the spec's own format is accepted");
+                ctx.format =
+                    effective_format(format, "--output", false, &cli.command, spec.path, false)
+                        .expect("the spec's own format is accepted");
                 let outcome = dispatch(&cli.command, &ctx).expect("runs");
                 let text = &outcome.text;
                 let what = format!("`aigent {}` --format {}", spec.words(), format.as_str());
@@ -959,7 +1121,11 @@ mod tests {
                         assert_eq!(schema["type"], "object", "{what}: {text}");
                         assert!(schema["properties"].is_object(), "{what}: {text}");
                     }
-                    OutputFormat::Text | OutputFormat::Json => unreachable!("not an extra format"),
+                    OutputFormat::Text
+                    | OutputFormat::Json
+                    | OutputFormat::Jsonl
+                    | OutputFormat::Tsv
+                    | OutputFormat::Plain => unreachable!("not an extra format"),
                 }
                 checked += 1;
             }

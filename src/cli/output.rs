@@ -10,7 +10,9 @@ use aigent::report::{
     EnvelopeTarget, ErrorBody, ErrorCode, Outcome, OutputFormat, Phase, Style, Written, exit,
 };
 
-use super::{CliError, Context, FormatArg};
+use aigent::report::rows::{LineFormat, summary_line};
+
+use super::{CliError, Context, FormatArg, LineOutput};
 
 pub fn write_result(result: Result<Outcome, CliError>, ctx: &Context, started: Instant) -> i32 {
     let mut outcome = result.unwrap_or_else(CliError::into_outcome);
@@ -21,6 +23,8 @@ pub fn write_result(result: Result<Outcome, CliError>, ctx: &Context, started: I
     output_started();
     let written = if outcome.written == Written::All {
         Ok(())
+    } else if let (Some(lines), false) = (ctx.lines, outcome.verbatim) {
+        write_lines(&outcome, lines, ctx.stderr_style, elapsed_ms(started))
     } else if outcome.written == Written::Body && ctx.format == OutputFormat::Json {
         let mut stdout = io::BufWriter::new(io::stdout().lock());
         outcome.write_envelope_after_data(elapsed_ms(started), &mut stdout)
@@ -65,6 +69,21 @@ pub fn write_result(result: Result<Outcome, CliError>, ctx: &Context, started: I
 /// verdict. A closed pipe (`| head`) exits 0 quietly, since the reader
 /// stopped reading (REQ-F-014); any other failure exits 1.
 pub fn stream(ctx: &Context, body: impl FnOnce(&mut dyn Write) -> io::Result<Outcome>) -> Outcome {
+    if ctx.lines.is_some() {
+        // Lines are made from the whole `data` ([`write_lines`]): held,
+        // as a page of it is.
+        let mut data = Vec::new();
+        return match body(&mut data) {
+            Ok(mut outcome) => match serde_json::from_slice(&data) {
+                Ok(data) => {
+                    outcome.data = data;
+                    outcome
+                }
+                Err(err) => CliError::of(ErrorCode::Internal, err.to_string()).into_outcome(),
+            },
+            Err(err) => CliError::of(ErrorCode::Internal, err.to_string()).into_outcome(),
+        };
+    }
     if ctx.buffered && ctx.format != OutputFormat::Json {
         let mut text = Vec::new();
         return match body(&mut text) {
@@ -104,6 +123,21 @@ pub fn stream(ctx: &Context, body: impl FnOnce(&mut dyn Write) -> io::Result<Out
 pub fn render_failure(err: CliError, ctx: &Context, duration_ms: u64) -> (String, String) {
     let mut outcome = err.into_outcome();
     stamp(&mut outcome, ctx);
+    if let Some(lines) = ctx.lines {
+        let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+        let _ = write_lines_to(
+            &outcome,
+            lines,
+            ctx.stderr_style,
+            duration_ms,
+            &mut stdout,
+            &mut stderr,
+        );
+        return (
+            String::from_utf8_lossy(&stdout).into_owned(),
+            String::from_utf8_lossy(&stderr).into_owned(),
+        );
+    }
     if ctx.format == OutputFormat::Json {
         let mut document =
             serde_json::to_string_pretty(&outcome.envelope(duration_ms)).unwrap_or_default();
@@ -181,6 +215,116 @@ fn write_envelope(outcome: &Outcome, duration_ms: u64) -> io::Result<()> {
     }
 }
 
+/// The result in a line format (`--output jsonl`, `tsv`, `plain`).
+fn write_lines(
+    outcome: &Outcome,
+    lines: LineOutput,
+    stderr_style: Style,
+    duration_ms: u64,
+) -> io::Result<()> {
+    let on_stdout = outcome.envelope_target == EnvelopeTarget::Stdout || lines.rows.is_some();
+    if !on_stdout && lines.format == LineFormat::Jsonl {
+        // `run`'s envelope where `run` puts it (stderr, `--result FILE`),
+        // on one line.
+        let mut document = Vec::new();
+        write_lines_to(
+            outcome,
+            lines,
+            stderr_style,
+            duration_ms,
+            &mut document,
+            &mut io::sink(),
+        )?;
+        return match &outcome.envelope_target {
+            EnvelopeTarget::File(path) => aigent::fsutil::write_atomic(path, &document),
+            _ => {
+                let mut stderr = io::stderr().lock();
+                stderr.write_all(&document)?;
+                stderr.flush()
+            }
+        };
+    }
+    let mut stdout = io::BufWriter::new(io::stdout().lock());
+    let mut stderr = io::stderr().lock();
+    write_lines_to(
+        outcome,
+        lines,
+        stderr_style,
+        duration_ms,
+        &mut stdout,
+        &mut stderr,
+    )?;
+    stdout.flush()
+}
+
+/// [`write_lines`] to these writers. jsonl: a listing's items, one a
+/// line, then its summary line ([`summary_line`]); any other result, the
+/// envelope on one line. tsv and plain: a listing's rows (tsv under a
+/// header) on `stdout`, and on `stderr` what text mode puts there (the
+/// warnings, the error) and where a page ended, so that every line of
+/// `stdout` is a row.
+fn write_lines_to(
+    outcome: &Outcome,
+    lines: LineOutput,
+    stderr_style: Style,
+    duration_ms: u64,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> io::Result<()> {
+    let items = lines
+        .rows
+        .and_then(|rows| rows.items(&outcome.data).map(|items| (rows, items)));
+    if lines.format == LineFormat::Jsonl {
+        let envelope =
+            serde_json::to_value(outcome.envelope(duration_ms)).map_err(io::Error::other)?;
+        let last = match (lines.rows, items) {
+            (Some(rows), Some((_, items))) => {
+                for item in items {
+                    rows.write_item(LineFormat::Jsonl, item, stdout)?;
+                }
+                summary_line(&envelope, rows.rest(&outcome.data))
+            }
+            (Some(rows), None) => summary_line(&envelope, rows.rest(&outcome.data)),
+            (None, _) => envelope,
+        };
+        serde_json::to_writer(&mut *stdout, &last).map_err(io::Error::other)?;
+        return stdout.write_all(b"\n");
+    }
+    if let Some((rows, items)) = items {
+        if lines.format == LineFormat::Tsv {
+            rows.write_header(stdout)?;
+        }
+        for item in items {
+            rows.write_item(lines.format, item, stdout)?;
+        }
+    }
+    if let Some(footer) = page_footer(&outcome.meta) {
+        writeln!(stderr, "{}: {footer}", stderr_style.emphasis("note"))?;
+    }
+    for warning in &outcome.warnings {
+        let warning = escape_controls(warning);
+        writeln!(stderr, "{}: {warning}", stderr_style.warning("warning"))?;
+    }
+    if let Some(error) = &outcome.error {
+        write_error_prose(stderr, error, stderr_style)?;
+    }
+    Ok(())
+}
+
+/// Where a page of a listing ended, from its `meta.pagination`, as text
+/// mode's footer says it; `None` when nothing was left out.
+fn page_footer(meta: &serde_json::Map<String, serde_json::Value>) -> Option<String> {
+    let pagination = meta.get("pagination")?;
+    let next = pagination.get("next_cursor")?.as_str()?;
+    let number = |key: &str| pagination.get(key).and_then(serde_json::Value::as_u64);
+    let (offset, returned, total) = (number("offset")?, number("returned")?, number("total")?);
+    Some(format!(
+        "items {}-{} of {total}; --cursor {next} for the next page, --limit 0 for all",
+        offset + 1,
+        offset + returned
+    ))
+}
+
 fn write_text(outcome: &Outcome, ctx: &Context) -> io::Result<()> {
     write_stdout(&outcome.text)?;
     let stderr_style = ctx.stderr_style;
@@ -209,7 +353,7 @@ fn name_the_registry(hints: &mut [String], dir: &std::path::Path) {
 
 /// Messages may quote values from files or arguments: control characters
 /// are shown as escapes ([`escape_controls`]).
-fn write_error_prose(out: &mut impl Write, error: &ErrorBody, style: Style) -> io::Result<()> {
+fn write_error_prose(out: &mut dyn Write, error: &ErrorBody, style: Style) -> io::Result<()> {
     // A headline that only repeats the first listed problem (`X` or
     // `X (and 2 more)`) would print that problem twice: say how many
     // there are instead, and let the list speak.
@@ -283,7 +427,7 @@ pub fn write_usage_error(err: &clap::Error, started: Instant) -> i32 {
         outcome
             .meta
             .insert("schema_ref".to_owned(), schema_ref.join(" ").into());
-        return match write_envelope(&outcome, elapsed_ms(started)) {
+        return match write_usage_envelope(&outcome, scanned.one_line, elapsed_ms(started)) {
             Err(io_err) if io_err.kind() != io::ErrorKind::BrokenPipe => exit::GENERAL_ERROR,
             _ => exit::SUCCESS,
         };
@@ -304,9 +448,22 @@ pub fn write_usage_error(err: &clap::Error, started: Instant) -> i32 {
                 None => EnvelopeTarget::Stderr,
             };
         }
-        let _ = write_envelope(&outcome, elapsed_ms(started));
+        let _ = write_usage_envelope(&outcome, scanned.one_line, elapsed_ms(started));
     }
     exit::ARG_ERROR
+}
+
+/// The envelope of a usage error or of help, pretty or, for jsonl, on
+/// one line.
+fn write_usage_envelope(outcome: &Outcome, one_line: bool, duration_ms: u64) -> io::Result<()> {
+    if !one_line {
+        return write_envelope(outcome, duration_ms);
+    }
+    let lines = LineOutput {
+        format: LineFormat::Jsonl,
+        rows: None,
+    };
+    write_lines(outcome, lines, Style::default(), duration_ms)
 }
 
 /// clap's message as an envelope error: the message is everything before
@@ -360,14 +517,24 @@ fn scan_before_parse() -> ScannedArgs {
         .filter(|word| word != "--help" && word != "-h")
         .collect();
     let matches = super::argv::lenient(&words);
-    let format = matches
-        .as_ref()
-        .and_then(|matches| matches.try_get_one::<FormatArg>("format").ok().flatten())
-        .copied();
+    let format = matches.as_ref().and_then(|matches| {
+        let on_line =
+            matches.value_source("format") == Some(clap::parser::ValueSource::CommandLine);
+        let from_variable = || super::output_variable().and_then(Result::ok);
+        super::output_flag(matches)
+            .or_else(|| if on_line { None } else { from_variable() })
+            .or_else(|| {
+                matches
+                    .try_get_one::<FormatArg>("format")
+                    .ok()
+                    .flatten()
+                    .copied()
+            })
+    });
     // A value the parser refused (AIGENT_FORMAT=yaml) is absent here, so
     // a pipe still gets its envelope.
     let json = match format {
-        Some(format) => format == FormatArg::Json,
+        Some(format) => matches!(format, FormatArg::Json | FormatArg::Jsonl),
         None => {
             let hints = aigent::report::TerminalHints::read(|name| std::env::var_os(name));
             aigent::report::resolve_format(None, io::stdout().is_terminal(), &hints).is_json()
@@ -387,6 +554,7 @@ fn scan_before_parse() -> ScannedArgs {
             })
             .unwrap_or_default(),
         json,
+        one_line: format == Some(FormatArg::Jsonl),
         is_run: run.is_some(),
         result_file: run
             .and_then(|run| {
@@ -407,6 +575,8 @@ struct ScannedArgs {
     /// The subcommand's words (`["skill", "validate"]`).
     path: Vec<String>,
     json: bool,
+    /// jsonl: the envelope on one line.
+    one_line: bool,
     /// The command is `run`, whose stdout belongs to the child.
     is_run: bool,
     /// `run --result PATH`: where that run wants its envelope.

@@ -1,9 +1,10 @@
 //! `--limit` and `--cursor` on the commands that list (CLI Agent Spec
-//! REQ-O-003), and the page they ask for: in json mode at most
+//! REQ-O-003), and the page they ask for: in json and jsonl at most
 //! [`DEFAULT_LIMIT`] items unless `--limit` says otherwise, within the
 //! response cap (`AIGENT_MAX_OUTPUT_BYTES`, else `TOOL_MAX_OUTPUT_BYTES`,
-//! else 1 MiB); elsewhere every item unless `--limit` says otherwise, since
-//! a person reads text and a pipe of text is theirs to cut.
+//! else 1 MiB); in text, tsv and plain every item unless `--limit` says
+//! otherwise, since a person reads text and a pipe of text is theirs to
+//! cut.
 
 use clap::Args;
 
@@ -14,7 +15,7 @@ use super::{CliError, Context};
 
 #[derive(Debug, Args, Default, Clone)]
 pub struct PageArgs {
-    /// At most N items (0: no limit) [default: 20 in json, else all]
+    /// At most N items (0: no limit) [default: 20 in json and jsonl, else all]
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
 
@@ -27,7 +28,7 @@ impl PageArgs {
     /// The page these flags ask for, of the listing `query` names (the
     /// command and every argument that changes what it lists).
     pub fn request(&self, ctx: &Context, query: &str) -> Result<PageRequest, CliError> {
-        let json = ctx.format.is_json();
+        let json = ctx.for_program();
         let limit = match self.limit {
             Some(0) => None,
             Some(limit) => Some(limit),

@@ -10,6 +10,7 @@
 use aigent::contract::{DangerLevel, SideEffects};
 use aigent::report::OutputFormat;
 pub use aigent::report::exit;
+pub use aigent::report::rows::Rows;
 
 /// One command's facts. `path` is dot-separated, as the manifest keys it
 /// (`skill.validate`).
@@ -22,6 +23,10 @@ pub struct CommandSpec {
     /// hidden `aigent generate`.
     pub contract: Option<Contract>,
     pub formats: Formats,
+    /// For a command that lists items: where they are in `data`, and the
+    /// columns of `--output tsv` and `plain`. Such a command speaks tsv,
+    /// and its jsonl is one item a line.
+    pub rows: Option<Rows>,
     /// Whether it reads the registry of declarations (`--commands`);
     /// where it does not, the flag is hidden from its help.
     pub registry: bool,
@@ -63,14 +68,39 @@ impl CommandSpec {
         }
     }
 
-    /// Whether `--format format` is honoured.
+    /// Whether `--output format` is honoured: every report speaks text,
+    /// json, jsonl and plain, a listing tsv too.
     pub fn speaks(&self, format: OutputFormat) -> bool {
         match self.formats {
-            Formats::Report(extra) => {
-                matches!(format, OutputFormat::Text | OutputFormat::Json) || extra.contains(&format)
-            }
+            Formats::Report(extra) => match format {
+                OutputFormat::Text
+                | OutputFormat::Json
+                | OutputFormat::Jsonl
+                | OutputFormat::Plain => true,
+                OutputFormat::Tsv => self.rows.is_some(),
+                other => extra.contains(&other),
+            },
             Formats::Artifact => true,
         }
+    }
+
+    /// The formats it speaks, as `--output` names them; `None` for an
+    /// artifact, printed whatever the format.
+    pub fn format_names(&self) -> Option<Vec<&'static str>> {
+        let extra = self.extra_formats()?;
+        let mut names = vec!["text", "json", "jsonl"];
+        if self.rows.is_some() {
+            names.push("tsv");
+        }
+        names.push("plain");
+        names.extend(extra.iter().map(|format| format.as_str()));
+        Some(names)
+    }
+
+    /// The spec of a command that lists items ([`CommandSpec::rows`]).
+    pub const fn with_rows(mut self, rows: Rows) -> Self {
+        self.rows = Some(rows);
+        self
     }
 
     /// `skill validate`, as a user types it.
@@ -95,6 +125,7 @@ pub const fn leaf(
             output_schema: None,
         }),
         formats,
+        rows: None,
         registry,
     }
 }

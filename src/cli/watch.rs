@@ -69,8 +69,20 @@ pub fn target(path: &Path) -> Option<(PathBuf, RecursiveMode)> {
 }
 
 /// `--watch` supports text (the first run as usual, then the changes)
-/// and json (one line per run: what appeared and what went away).
+/// and json or jsonl (one line per run: what appeared and what went away).
 pub fn check_format(ctx: &Context) -> Result<(), CliError> {
+    // jsonl is json's lines already; tsv and plain have no form for a change.
+    if let Some(lines) = ctx.lines
+        && lines.format != aigent::report::rows::LineFormat::Jsonl
+    {
+        let name = match lines.format {
+            aigent::report::rows::LineFormat::Tsv => "tsv",
+            _ => "plain",
+        };
+        return Err(CliError::usage(format!(
+            "--watch prints text, json or jsonl, not {name}"
+        )));
+    }
     match ctx.format {
         OutputFormat::Text | OutputFormat::Json => Ok(()),
         other => Err(CliError::usage(format!(

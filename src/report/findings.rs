@@ -134,7 +134,11 @@ impl<W: Write> FindingsWriter<W> {
                     notes,
                 }
             }
-            OutputFormat::Json | OutputFormat::JsonSchema => Kind::Silent(out),
+            OutputFormat::Json
+            | OutputFormat::JsonSchema
+            | OutputFormat::Jsonl
+            | OutputFormat::Tsv
+            | OutputFormat::Plain => Kind::Silent(out),
         };
         Ok(Self { kind })
     }

@@ -9,6 +9,16 @@ pub enum OutputFormat {
     Text,
     /// For programs: exactly one envelope document on stdout.
     Json,
+    /// For programs reading line by line: a listing's items one JSON
+    /// object a line, then a summary line; any other result's envelope on
+    /// one line.
+    Jsonl,
+    /// For shell pipelines: a listing as tab-separated rows under a
+    /// header.
+    Tsv,
+    /// For people and logs: a listing's items one line each, no header,
+    /// no colour, no table; any other result as text without colour.
+    Plain,
     /// A command's JSON Schema, bare (usable as an MCP `inputSchema`).
     JsonSchema,
     /// GitHub Actions workflow commands.
@@ -24,6 +34,17 @@ impl OutputFormat {
 
     pub fn as_str(self) -> &'static str {
         self.into()
+    }
+
+    /// The line format it is, for `jsonl`, `tsv` and `plain`.
+    pub fn line_format(self) -> Option<super::rows::LineFormat> {
+        use super::rows::LineFormat;
+        match self {
+            OutputFormat::Jsonl => Some(LineFormat::Jsonl),
+            OutputFormat::Tsv => Some(LineFormat::Tsv),
+            OutputFormat::Plain => Some(LineFormat::Plain),
+            _ => None,
+        }
     }
 }
 

@@ -11,6 +11,7 @@ pub mod format;
 pub mod github;
 pub mod page;
 pub mod pretty;
+pub mod rows;
 pub mod sarif;
 pub mod style;
 

@@ -300,6 +300,63 @@ fn every_page(sandbox: &Sandbox, first: &[&str], key: &str) -> Vec<Vec<Value>> {
 /// otherwise, and their cursors walk the whole listing once.
 #[test]
 fn the_listings_page_by_default_and_their_cursors_walk_everything() {
+    let sandbox = listing_sandbox();
+    for (first, key, name) in LISTINGS {
+        let pages = every_page(&sandbox, first, key);
+        let sizes: Vec<usize> = pages.iter().map(Vec::len).collect();
+        assert_eq!(sizes, [20, 5], "{first:?}");
+        let names: Vec<&str> = pages
+            .iter()
+            .flatten()
+            .map(|item| item[name].as_str().expect("a name"))
+            .collect();
+        assert_eq!(names, listed_names(key), "{first:?}");
+        // --limit 0 lifts the limit; --limit N sets it.
+        let all = every_page(&sandbox, &[first, &["--limit", "0"]].concat(), key);
+        assert_eq!(
+            all.iter().map(Vec::len).collect::<Vec<_>>(),
+            [25],
+            "{first:?}"
+        );
+        let small = every_page(&sandbox, &[first, &["--limit", "10"]].concat(), key);
+        assert_eq!(
+            small.iter().map(Vec::len).collect::<Vec<_>>(),
+            [10, 10, 5],
+            "{first:?}"
+        );
+    }
+    // The validation still covers every skill.
+    let (_, envelope) = sandbox.json(&["skill", "validate", "--recursive", "skills"]);
+    assert_eq!(envelope["data"]["summary"]["checked"], 25);
+    assert_eq!(envelope["meta"]["total_count"], 25);
+}
+
+/// Three listings of 25 items each (arguments, the key of the items in
+/// `data`, the field that names an item), in [`listing_sandbox`].
+const LISTINGS: [(&[&str], &str, &str); 3] = [
+    (
+        &["--commands", "commands", "schema", "list"],
+        "commands",
+        "name",
+    ),
+    (&["audit", "show"], "records", "command"),
+    (
+        &["skill", "validate", "--recursive", "skills"],
+        "skills",
+        "name",
+    ),
+];
+
+/// The names of the 25 items of the listing whose items are under `key`.
+fn listed_names(key: &str) -> Vec<String> {
+    (0..25)
+        .map(|index| format!("{}{index:02}", if key == "skills" { "s" } else { "c" }))
+        .collect()
+}
+
+/// A sandbox with 25 declarations (c00..c24, and no catalog), 25 skills
+/// (s00..s24) and an audit log of 25 rejections, one of each command.
+fn listing_sandbox() -> Sandbox {
     // Only the registry written here: no catalog, no user layer.
     let sandbox = Sandbox::bare();
     sandbox.write("commands/aigent.toml", "[hook]\ncatalog = false\n");
@@ -328,51 +385,259 @@ fn the_listings_page_by_default_and_their_cursors_walk_everything() {
             ])
             .assert_code(2);
     }
+    sandbox
+}
 
-    let listings: [(&[&str], &str, &str); 3] = [
-        (
-            &["--commands", "commands", "schema", "list"],
-            "commands",
-            "name",
-        ),
-        (&["audit", "show"], "records", "command"),
-        (
-            &["skill", "validate", "--recursive", "skills"],
-            "skills",
-            "name",
-        ),
-    ];
-    for (first, key, name) in listings {
-        let pages = every_page(&sandbox, first, key);
-        let sizes: Vec<usize> = pages.iter().map(Vec::len).collect();
-        assert_eq!(sizes, [20, 5], "{first:?}");
-        let names: Vec<&str> = pages
-            .iter()
-            .flatten()
-            .map(|item| item[name].as_str().expect("a name"))
-            .collect();
-        let expected: Vec<String> = (0..25)
-            .map(|index| format!("{}{index:02}", if key == "skills" { "s" } else { "c" }))
-            .collect();
-        assert_eq!(names, expected, "{first:?}");
-        // --limit 0 lifts the limit; --limit N sets it.
-        let all = every_page(&sandbox, &[first, &["--limit", "0"]].concat(), key);
-        assert_eq!(
-            all.iter().map(Vec::len).collect::<Vec<_>>(),
-            [25],
-            "{first:?}"
-        );
-        let small = every_page(&sandbox, &[first, &["--limit", "10"]].concat(), key);
-        assert_eq!(
-            small.iter().map(Vec::len).collect::<Vec<_>>(),
-            [10, 10, 5],
-            "{first:?}"
-        );
+/// Runs `args` with `--output FORMAT` (after them: every listing takes it
+/// on its own command).
+fn in_format(sandbox: &Sandbox, format: &str, args: &[&str]) -> Run {
+    Run::of(sandbox.cmd().args(args).args(["--output", format]))
+}
+
+/// REQ-O-001, REQ-O-004: in jsonl a listing is one item a line, each the
+/// item json gives, then a `_summary` line with the envelope's `meta`
+/// (its pagination) at the top level, whose cursor continues it; 20 items
+/// a page by default, as in json.
+#[test]
+fn jsonl_writes_a_listing_one_item_a_line_then_its_summary() {
+    let sandbox = listing_sandbox();
+    for (first, key, name) in LISTINGS {
+        let mut names = Vec::new();
+        let mut cursor: Option<String> = None;
+        let mut pages = 0;
+        loop {
+            let mut args = first.to_vec();
+            if let Some(cursor) = &cursor {
+                args.extend(["--cursor", cursor.as_str()]);
+            }
+            let run = in_format(&sandbox, "jsonl", &args);
+            assert!(run.code == 0 || run.code == 1, "{run}");
+            let lines: Vec<Value> = run
+                .stdout
+                .lines()
+                .map(|line| {
+                    serde_json::from_str(line).unwrap_or_else(|err| panic!("{err}: {line}\n{run}"))
+                })
+                .collect();
+            let (summary, items) = lines.split_last().expect("a summary line");
+            assert_eq!(summary["_summary"], true, "{run}");
+            assert_eq!(summary["ok"], run.code == 0, "{run}");
+            assert!(summary["command"].is_string(), "{run}");
+            assert_eq!(summary["returned_count"], items.len(), "{run}");
+            assert!(summary["data"].get(key).is_none(), "{run}");
+            // Each line is the item json gives at that place.
+            let (_, envelope) = sandbox.json(&args);
+            assert_eq!(
+                envelope["data"][key].as_array().unwrap(),
+                items,
+                "{first:?}"
+            );
+            for item in items {
+                assert!(item.get("_summary").is_none(), "{run}");
+                names.push(item[name].as_str().expect("a name").to_owned());
+            }
+            pages += 1;
+            match summary["cursor"].as_str() {
+                Some(next) => {
+                    assert_eq!(summary["truncated"], true, "{run}");
+                    assert_eq!(items.len(), 20, "{run}");
+                    cursor = Some(next.to_owned());
+                }
+                None => break,
+            }
+            assert!(pages < 10, "the cursors never end");
+        }
+        assert_eq!(pages, 2, "{first:?}");
+        assert_eq!(names, listed_names(key), "{first:?}");
     }
-    // The validation still covers every skill.
-    let (_, envelope) = sandbox.json(&["skill", "validate", "--recursive", "skills"]);
-    assert_eq!(envelope["data"]["summary"]["checked"], 25);
-    assert_eq!(envelope["meta"]["total_count"], 25);
+}
+
+/// REQ-O-001: tsv is a header line and one row a listed item, every row
+/// as many cells as the header; plain the same rows without the header,
+/// cells apart by a space. Both list everything unless --limit says
+/// otherwise, as text does, and say on stderr where a page ended, so
+/// that --cursor walks the listing in these formats too.
+#[test]
+fn tsv_and_plain_write_a_listing_one_row_an_item() {
+    let sandbox = listing_sandbox();
+    for (first, key, _) in LISTINGS {
+        let run = in_format(&sandbox, "tsv", first);
+        assert!(run.code == 0 || run.code == 1, "{run}");
+        assert!(!run.stdout.contains('\u{1b}'), "{run}");
+        let mut lines = run.stdout.lines();
+        let header: Vec<&str> = lines.next().expect("a header").split('\t').collect();
+        assert!(header.len() > 1, "{run}");
+        let rows: Vec<Vec<&str>> = lines.map(|line| line.split('\t').collect()).collect();
+        assert_eq!(rows.len(), 25, "{first:?}: {run}");
+        for row in &rows {
+            assert_eq!(row.len(), header.len(), "{run}");
+        }
+        // The item's name is in a column of its row.
+        for (row, name) in rows.iter().zip(listed_names(key)) {
+            assert!(
+                row.iter().any(|cell| cell.contains(name.as_str())),
+                "{name}: {row:?}"
+            );
+        }
+        let plain = in_format(&sandbox, "plain", first);
+        assert_eq!(plain.code, run.code, "{plain}");
+        let plain_lines: Vec<&str> = plain.stdout.lines().collect();
+        assert_eq!(plain_lines.len(), 25, "{plain}");
+        assert!(!plain.stdout.contains('\t'), "{plain}");
+        assert!(!plain.stdout.contains('\u{1b}'), "{plain}");
+        // --limit pages them; the cursor on stderr continues.
+        let mut seen = Vec::new();
+        let mut args: Vec<String> = first.iter().map(|word| (*word).to_owned()).collect();
+        args.extend(["--limit".to_owned(), "10".to_owned()]);
+        for round in 0.. {
+            assert!(round < 5, "the cursors never end");
+            let words: Vec<&str> = args.iter().map(String::as_str).collect();
+            let run = in_format(&sandbox, "tsv", &words);
+            let rows: Vec<String> = run.stdout.lines().skip(1).map(str::to_owned).collect();
+            seen.extend(rows);
+            let Some(next) = run
+                .stderr
+                .split_whitespace()
+                .skip_while(|word| *word != "--cursor")
+                .nth(1)
+            else {
+                break;
+            };
+            args.retain(|word| word != "--cursor" && !word.starts_with("v1."));
+            args.extend(["--cursor".to_owned(), next.trim_end_matches(',').to_owned()]);
+        }
+        let whole: Vec<String> = run.stdout.lines().skip(1).map(str::to_owned).collect();
+        if key != "records" {
+            assert_eq!(seen, whole, "{first:?}");
+        } else {
+            // Each record's own durations differ run to run: compare the rows' counts.
+            assert_eq!(seen.len(), whole.len(), "{first:?}");
+        }
+    }
+    // --watch has no tsv or plain form: refused, not printed as json.
+    for format in ["tsv", "plain"] {
+        let run = in_format(
+            &sandbox,
+            format,
+            &["skill", "validate", "--watch", "skills"],
+        );
+        run.assert_code(2);
+        assert!(run.stdout.is_empty(), "{run}");
+        assert!(run.stderr.contains("--watch prints"), "{run}");
+    }
+}
+
+/// A value holding tabs, line breaks and an ANSI escape stays in its
+/// cell: escaped, never raw.
+#[test]
+fn a_tsv_cell_never_breaks_its_row() {
+    let sandbox = Sandbox::bare();
+    sandbox.write("commands/aigent.toml", "[hook]\ncatalog = false\n");
+    sandbox.write(
+        "commands/odd.json",
+        r#"{"name": "odd", "description": "tab\there\nnew line \u001b[31mred\\", "danger_level": "safe", "parameters": {}}"#,
+    );
+    let run = in_format(
+        &sandbox,
+        "tsv",
+        &["--commands", "commands", "schema", "list"],
+    );
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{run}");
+    let header: Vec<&str> = lines[0].split('\t').collect();
+    let row: Vec<&str> = lines[1].split('\t').collect();
+    assert_eq!(row.len(), header.len(), "{run}");
+    assert!(!run.stdout.contains('\u{1b}'), "{run}");
+    let column = header
+        .iter()
+        .position(|name| *name == "description")
+        .unwrap();
+    assert_eq!(row[column], r"tab\there\nnew line \u{1b}[31mred\\", "{run}");
+}
+
+/// A command that lists nothing: jsonl is its envelope on one line, plain
+/// its text without colour, and tsv is refused as a usage error that
+/// names the commands that speak it (exit 2, phase validation in json).
+#[test]
+fn a_command_that_lists_nothing_has_jsonl_and_plain_and_refuses_tsv() {
+    let sandbox = Sandbox::new();
+    let check = [
+        "args",
+        "check",
+        "deploy",
+        "--cluster-id",
+        "prod-1",
+        "--version",
+        "1.2.3",
+    ];
+    let words = |format: &str| -> Vec<String> {
+        ["--output", format]
+            .iter()
+            .chain(check.iter())
+            .map(|word| (*word).to_owned())
+            .collect()
+    };
+    let run = Run::of(sandbox.cmd().args(words("jsonl")));
+    run.assert_code(0);
+    assert_eq!(run.stdout.lines().count(), 1, "{run}");
+    let envelope: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_valid_envelope(&envelope, &run.to_string());
+    assert_eq!(envelope["data"]["arguments"]["version"], "1.2.3", "{run}");
+    let run = Run::of(
+        sandbox
+            .cmd()
+            .env("CLICOLOR_FORCE", "1")
+            .args(words("plain")),
+    );
+    run.assert_code(0);
+    assert!(run.stdout.contains("deploy"), "{run}");
+    assert!(!run.stdout.contains('\u{1b}'), "{run}");
+    assert!(serde_json::from_str::<Value>(&run.stdout).is_err(), "{run}");
+    let run = Run::of(sandbox.cmd().args(words("tsv")));
+    run.assert_code(2);
+    assert!(run.stdout.is_empty(), "{run}");
+    assert!(
+        run.stderr.contains("--output tsv is not supported"),
+        "{run}"
+    );
+    assert!(run.stderr.contains("aigent schema list"), "{run}");
+    // `run` keeps stdout for the child: its one-line envelope goes to
+    // stderr, and to stdout with --capture.
+    let dry_run = [
+        "--dry-run",
+        "deploy",
+        "--cluster-id",
+        "prod-1",
+        "--version",
+        "1.2.3",
+    ];
+    let run = sandbox.run(&[&["run", "--output", "jsonl"][..], &dry_run].concat());
+    run.assert_code(0);
+    assert!(run.stdout.is_empty(), "{run}");
+    assert_eq!(run.stderr.lines().count(), 1, "{run}");
+    assert_valid_envelope(
+        &serde_json::from_str(&run.stderr).unwrap(),
+        &run.to_string(),
+    );
+    let run = sandbox.run(&[&["run", "--output", "jsonl", "--capture"][..], &dry_run].concat());
+    run.assert_code(0);
+    assert_eq!(run.stdout.lines().count(), 1, "{run}");
+    assert_eq!(
+        serde_json::from_str::<Value>(&run.stdout).unwrap()["data"]["dry_run"],
+        true,
+        "{run}"
+    );
+    // The manifest cannot be rows either; in jsonl it is one line.
+    sandbox.run(&["--schema", "--output", "tsv"]).assert_code(2);
+    let run = sandbox.run(&["--schema", "--output", "jsonl"]);
+    run.assert_code(0);
+    assert_eq!(run.stdout.lines().count(), 1, "{run}");
+    // A usage error in jsonl: the envelope on one line.
+    let run = sandbox.run(&["schema", "list", "--output", "jsonl", "--bogus"]);
+    run.assert_code(2);
+    assert_eq!(run.stdout.lines().count(), 1, "{run}");
+    let envelope: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(envelope["error"]["phase"], "validation", "{run}");
 }
 
 /// REQ-F-052: the response cap (AIGENT_MAX_OUTPUT_BYTES, else the spec's
@@ -1019,8 +1284,19 @@ fn the_output_flag_selects_the_format_on_every_command() {
         "{run}"
     );
     assert!(out.join("tool-go.json").is_file(), "{run}");
-    // The manifest: every command has --output, the format's but for the two.
+    // The manifest: every command has --output, the format's but for the
+    // two; a leaf's values are the formats it speaks (`output_formats`):
+    // json, jsonl and plain everywhere, tsv where it lists items.
     let manifest: Value = serde_json::from_str(&sandbox.run(&["--schema"]).stdout).unwrap();
+    let listings = [
+        "skill.validate",
+        "skill.contracts",
+        "plugin.validate",
+        "schema.list",
+        "schema.lint",
+        "audit.show",
+        "hook.learn",
+    ];
     for (path, entry) in manifest["data"]["commands"].as_object().unwrap() {
         let flag = &entry["flags"]["output"];
         if path == "schema.import" || path == "schema.export" {
@@ -1030,7 +1306,80 @@ fn the_output_flag_selects_the_format_on_every_command() {
             let values = flag["enum_values"].to_string();
             assert!(values.contains("\"json\""), "{path}: {values}");
         }
+        let Some(formats) = entry.get("output_formats") else {
+            continue;
+        };
+        let formats: Vec<&str> = formats
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        for format in ["json", "jsonl", "plain"] {
+            assert!(formats.contains(&format), "{path}: {formats:?}");
+        }
+        assert_eq!(
+            formats.contains(&"tsv"),
+            listings.contains(&path.as_str()),
+            "{path}: {formats:?}"
+        );
+        if path != "schema.import" && path != "schema.export" {
+            assert_eq!(flag["enum_values"], json!(formats), "{path}");
+        }
     }
+}
+
+/// REQ-O-042: AIGENT_OUTPUT is `--output`'s default: the flag wins over
+/// it, it wins over AIGENT_FORMAT, a generic `OUTPUT` or `_OUTPUT` does
+/// nothing, and a value `--output` would refuse fails as the flag does
+/// (exit 2, ARG_ERROR, phase validation).
+#[test]
+fn aigent_output_is_the_default_of_output_and_fails_as_it_does() {
+    let sandbox = Sandbox::new();
+    let with = |variables: &[(&str, &str)], args: &[&str]| {
+        let mut cmd = sandbox.cmd();
+        for (name, value) in variables {
+            cmd.env(name, value);
+        }
+        Run::of(cmd.args(args))
+    };
+    let list = ["schema", "list", "--limit", "3"];
+    let run = with(&[("AIGENT_OUTPUT", "tsv")], &list);
+    run.assert_code(0);
+    assert_eq!(run.stdout.lines().count(), 4, "{run}");
+    assert!(run.stdout.starts_with("name\t"), "{run}");
+    let run = with(
+        &[("AIGENT_OUTPUT", "tsv"), ("AIGENT_FORMAT", "json")],
+        &list,
+    );
+    assert!(run.stdout.starts_with("name\t"), "{run}");
+    let run = with(
+        &[("AIGENT_OUTPUT", "tsv")],
+        &[&list[..], &["--output", "jsonl"]].concat(),
+    );
+    assert_eq!(run.stdout.lines().count(), 4, "{run}");
+    assert!(
+        run.stdout.lines().all(|line| line.starts_with('{')),
+        "{run}"
+    );
+    let run = with(&[("OUTPUT", "tsv"), ("_OUTPUT", "tsv")], &list);
+    assert!(run.stdout.starts_with('{'), "{run}");
+    let by_variable = with(&[("AIGENT_OUTPUT", "bogus")], &list);
+    let by_flag = with(&[], &[&list[..], &["--output", "bogus"]].concat());
+    for run in [&by_variable, &by_flag] {
+        run.assert_code(2);
+        let envelope = run.envelope();
+        assert_eq!(envelope["error"]["code"], "ARG_ERROR", "{run}");
+        assert_eq!(envelope["error"]["phase"], "validation", "{run}");
+        assert_eq!(envelope["meta"]["command"], "schema.list", "{run}");
+    }
+    // A format the command does not speak fails as the flag would.
+    let run = with(&[("AIGENT_OUTPUT", "tsv")], &["args", "check", "deploy"]);
+    run.assert_code(2);
+    assert!(
+        run.stderr.contains("AIGENT_OUTPUT tsv is not supported"),
+        "{run}"
+    );
 }
 
 /// REQ-C-003, REQ-C-004: mutating commands say what they did, dry runs

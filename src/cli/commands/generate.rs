@@ -21,6 +21,7 @@ pub const SPEC: CommandSpec = CommandSpec {
     path: "generate",
     contract: None,
     formats: Formats::Artifact,
+    rows: None,
     registry: false,
 };
 

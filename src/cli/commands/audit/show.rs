@@ -13,7 +13,7 @@ use aigent::report::escape::escape_controls;
 
 use crate::cli::page::PageArgs;
 use crate::cli::spec::{
-    CommandSpec, NoEffects, Safe, TEXT_AND_JSON, USAGE, code, code_when, exit, leaf,
+    CommandSpec, NoEffects, Rows, Safe, TEXT_AND_JSON, USAGE, code, code_when, exit, leaf,
 };
 use crate::cli::{CliError, Context};
 
@@ -29,7 +29,20 @@ pub const SPEC: CommandSpec = leaf(
     ],
     TEXT_AND_JSON,
     false,
-);
+)
+.with_rows(Rows {
+    field: "records",
+    columns: &[
+        "timestamp",
+        "seq",
+        "event",
+        "command",
+        "exit_code",
+        "duration_ms",
+        "request_id",
+        "argv",
+    ],
+});
 
 #[derive(Debug, Args)]
 #[command(after_help = "\

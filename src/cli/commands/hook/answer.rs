@@ -21,6 +21,7 @@ pub const SPEC: CommandSpec = CommandSpec {
     path: "hook",
     contract: None,
     formats: TEXT_AND_JSON,
+    rows: None,
     registry: true,
 };
 

@@ -28,8 +28,8 @@ use crate::cli::commands::audit::{AUDIT_LOG_HELP, locate, read_error};
 use crate::cli::interactive::{self, Prompting};
 use crate::cli::output;
 use crate::cli::spec::{
-    CommandSpec, Complete, Effect, Mutating, NoEffects, TEXT_AND_JSON, USAGE, code_when, exit,
-    leaf, with_effect,
+    CommandSpec, Complete, Effect, Mutating, NoEffects, Rows, TEXT_AND_JSON, USAGE, code_when,
+    exit, leaf, with_effect,
 };
 use crate::cli::{CliError, Context};
 
@@ -72,7 +72,11 @@ pub const SPEC: CommandSpec = leaf(
     ],
     TEXT_AND_JSON,
     true,
-);
+)
+.with_rows(Rows {
+    field: "proposals",
+    columns: &["name", "program", "form", "class", "unsure", "count", "file_name"],
+});
 
 /// The `--class` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -13,7 +13,7 @@ use aigent::skill::{ValidateOptions, ValidationRun, Verdict};
 use super::{CliError, Context};
 use crate::cli::changed::{ChangedArgs, vcs_error};
 use crate::cli::profile::ProfileArg;
-use crate::cli::spec::{CommandSpec, FINDINGS, NoEffects, Safe, USAGE, code_when, leaf};
+use crate::cli::spec::{CommandSpec, FINDINGS, NoEffects, Rows, Safe, USAGE, code_when, leaf};
 
 /// What clap cannot say about this command (`crate::cli::spec`).
 pub const SPEC: CommandSpec = leaf(
@@ -44,7 +44,11 @@ pub const SPEC: CommandSpec = leaf(
     ],
     FINDINGS,
     false,
-);
+)
+.with_rows(Rows {
+    field: "skills",
+    columns: &["path", "name", "valid", "diagnostics"],
+});
 
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:

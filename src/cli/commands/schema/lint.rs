@@ -10,7 +10,7 @@ use aigent::report::findings::{self, TextOptions};
 use aigent::report::{ErrorBody, ErrorCode, Outcome, exit};
 
 use crate::cli::changed::{ChangedArgs, vcs_error};
-use crate::cli::spec::{CommandSpec, FINDINGS, NoEffects, Safe, USAGE, code_when, leaf};
+use crate::cli::spec::{CommandSpec, FINDINGS, NoEffects, Rows, Safe, USAGE, code_when, leaf};
 use crate::cli::{CliError, Context};
 
 /// What clap cannot say about this command (`crate::cli::spec`).
@@ -37,7 +37,11 @@ pub const SPEC: CommandSpec = leaf(
     ],
     FINDINGS,
     true,
-);
+)
+.with_rows(Rows {
+    field: "files",
+    columns: &["file", "name", "diagnostics"],
+});
 
 #[derive(Debug, Args)]
 #[command(

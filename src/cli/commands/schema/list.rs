@@ -8,12 +8,27 @@ use aigent::registry::render::render_list;
 use aigent::report::Outcome;
 
 use crate::cli::page::PageArgs;
-use crate::cli::spec::{CommandSpec, REGISTRY_READER, Safe, TEXT_AND_JSON, leaf, output_schema};
+use crate::cli::spec::{
+    CommandSpec, REGISTRY_READER, Rows, Safe, TEXT_AND_JSON, leaf, output_schema,
+};
 use crate::cli::{CliError, Context};
 
 /// What clap cannot say about this command (`crate::cli::spec`).
 pub const SPEC: CommandSpec = leaf("schema.list", Safe, REGISTRY_READER, TEXT_AND_JSON, true)
-    .with_output_schema(output_schema::<ListData>);
+    .with_output_schema(output_schema::<ListData>)
+    .with_rows(Rows {
+        field: "commands",
+        columns: &[
+            "name",
+            "danger_level",
+            "layer",
+            "valid",
+            "errors",
+            "warnings",
+            "file",
+            "description",
+        ],
+    });
 
 #[derive(Debug, Args)]
 #[command(after_help = "\

@@ -12,7 +12,9 @@ use aigent::report::Outcome;
 use aigent::skill::discover::{Target, discover};
 use aigent::skill::read::read_skill_file;
 
-use crate::cli::spec::{CommandSpec, NoEffects, Safe, TEXT_AND_JSON, USAGE, code_when, exit, leaf};
+use crate::cli::spec::{
+    CommandSpec, NoEffects, Rows, Safe, TEXT_AND_JSON, USAGE, code_when, exit, leaf,
+};
 use crate::cli::{CliError, Context};
 
 /// What clap cannot say about this command (`crate::cli::spec`).
@@ -30,7 +32,11 @@ pub const SPEC: CommandSpec = leaf(
     ],
     TEXT_AND_JSON,
     true,
-);
+)
+.with_rows(Rows {
+    field: "skills",
+    columns: &["file", "findings", "proposals"],
+});
 
 #[derive(Debug, Args)]
 #[command(

@@ -22,7 +22,7 @@ use aigent::skill::read::read_skill_file;
 use super::{CliError, Context};
 use crate::cli::changed::{ChangedArgs, vcs_error};
 use crate::cli::page::PageArgs;
-use crate::cli::spec::{CommandSpec, FINDINGS, NoEffects, Safe, USAGE, code_when, leaf};
+use crate::cli::spec::{CommandSpec, FINDINGS, NoEffects, Rows, Safe, USAGE, code_when, leaf};
 
 /// What clap cannot say about this command (`crate::cli::spec`).
 pub const SPEC: CommandSpec = leaf(
@@ -49,7 +49,11 @@ pub const SPEC: CommandSpec = leaf(
     ],
     FINDINGS,
     true,
-);
+)
+.with_rows(Rows {
+    field: "skills",
+    columns: &["path", "name", "valid", "profile", "diagnostics"],
+});
 
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
