@@ -214,7 +214,7 @@ fn findings(
     {
         found.add(
             Rule::Pattern,
-            format!("does not match {}", pattern.as_str()),
+            format!("does not match {}", shown_pattern(pattern)),
             correction(),
         );
     }
@@ -386,15 +386,31 @@ fn forms(value: &str, normalized: &Normalized, rules: &RuleSet) -> Vec<(String, 
     forms
 }
 
+/// Longest pattern quoted in a message: past it (the catalog's sed and
+/// awk languages run to kilobytes) the reader is sent to the declaration.
+const MAX_SHOWN_PATTERN: usize = 200;
+
+fn shown_pattern(pattern: &AnchoredPattern) -> String {
+    let text = pattern.as_str();
+    if text.len() <= MAX_SHOWN_PATTERN {
+        text.to_owned()
+    } else {
+        format!(
+            "the parameter's pattern ({} bytes; its description says what it admits)",
+            text.len()
+        )
+    }
+}
+
 /// What a valid value looks like, for `expected`.
 pub fn expected_for(profile: &ValueProfile<'_>) -> String {
     let mut text = match (profile.class, profile.pattern) {
         (ValueClass::Typed(pattern_type), Some(pattern)) => format!(
             "{}, matching {}",
             syntax::expected(pattern_type, profile.regex_dialect),
-            pattern.as_str()
+            shown_pattern(pattern)
         ),
-        (_, Some(pattern)) => format!("a string matching {}", pattern.as_str()),
+        (_, Some(pattern)) => format!("a string matching {}", shown_pattern(pattern)),
         (ValueClass::Typed(pattern_type), None) => {
             syntax::expected(pattern_type, profile.regex_dialect)
         }
