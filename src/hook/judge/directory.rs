@@ -62,9 +62,9 @@ pub(super) struct Place {
     /// Every directory it may run in (links followed), each with whether
     /// it exists now; `None` when that cannot be told.
     pub candidates: Option<Vec<(PathBuf, bool)>>,
-    /// An earlier command of the line could fill a directory that does
-    /// not exist yet (a copy, a move, a link, an archive, a clone, a
-    /// program of the project).
+    /// A command of the line could fill a directory that does not exist
+    /// yet (a copy, a move, a link, an archive, a clone, a program of the
+    /// project), before this one runs or alongside it.
     pub populated_before: bool,
 }
 
@@ -124,8 +124,12 @@ pub(super) fn places(script: &Script, cwd: Option<&Path>, home: Option<&str>) ->
         .any(|command| command.repeats && changes_directory(command));
     let mut shells: HashMap<usize, (Directories, bool)> = HashMap::new();
     let mut places = Vec::with_capacity(script.commands.len());
-    let mut populated_before = false;
+    // Anywhere in the line, not only before: a command in the background
+    // (`&`) or in another stage of a pipeline runs alongside.
+    let populating = script.commands.iter().filter(|command| populates(command)).count();
     for command in &script.commands {
+        // Another command than this one.
+        let populated = populating > usize::from(populates(command));
         let (directories, moved) = if cd_repeats {
             (Directories::Unknown, true)
         } else {
@@ -142,8 +146,8 @@ pub(super) fn places(script: &Script, cwd: Option<&Path>, home: Option<&str>) ->
             None => (directories.clone(), moved),
         };
         let mut place = place(&own, own_moved, project.as_deref(), started_at.as_deref());
-        place.populated_before = populated_before;
-        if populated_before
+        place.populated_before = populated;
+        if populated
             && place.outside.is_none()
             && let Some(missing) = place
                 .candidates
@@ -152,12 +156,11 @@ pub(super) fn places(script: &Script, cwd: Option<&Path>, home: Option<&str>) ->
                 .find(|(_, exists)| !exists)
         {
             place.outside = Some(format!(
-                "runs in {}, which does not exist yet: an earlier command of the line may make it, with anything in it",
+                "runs in {}, which does not exist yet: another command of the line may make it, with anything in it",
                 missing.0.display()
             ));
         }
         places.push(place);
-        populated_before |= populates(command);
         if changes_directory(command) && !cd_repeats {
             let after = directories
                 .clone()

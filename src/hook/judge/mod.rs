@@ -1186,11 +1186,19 @@ fn prefixed_command(
         .unwrap_or_default());
     let shown = segment.shown.clone();
     let redacted = segment.redacted;
+    // A locale or terminal named by a path is read from that file.
     let unknown: Vec<&str> = command
         .assignments
         .iter()
+        .filter(|assignment| {
+            !harmless_variable(&assignment.name)
+                || (assignment.name != "TMPDIR"
+                    && assignment
+                        .value
+                        .as_static()
+                        .is_none_or(|value| value.contains('/')))
+        })
         .map(|assignment| assignment.name.as_str())
-        .filter(|name| !harmless_variable(name))
         .collect();
     if segment.confine && segment.verdict < Verdict::Ask {
         // Its sandbox is reached through `aigent run`, which would drop
