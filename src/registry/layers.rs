@@ -19,7 +19,7 @@
 //! with `.envrc`; any change to it needs trusting again. Other commands,
 //! run by a person, read it as it is. See [`Layers::trusted_only`].
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -312,18 +312,18 @@ impl Layers {
             if layer.kind == LayerKind::Catalog && !self.catalog_allows(name) {
                 continue;
             }
-            match layer.source.load(name) {
-                Ok(mut loaded) => {
+            match layer.source.find(name) {
+                Ok(Some(mut loaded)) => {
                     loaded.layer = Some(layer.kind);
                     return Ok(loaded);
                 }
-                Err(LoadError::NotFound { .. }) => continue,
+                Ok(None) => continue,
                 // A missing user or project directory is no layer; only a
                 // missing `--commands` directory is an error.
                 Err(LoadError::MissingRegistry { .. }) if layer.kind != LayerKind::Commands => {
                     continue;
                 }
-                other => return other,
+                Err(error) => return Err(error),
             }
         }
         let entries = self.entries().unwrap_or_default();
@@ -420,9 +420,9 @@ impl Layers {
                     Err(error) => return Err(error),
                 },
             };
-            let names: Vec<&String> = index.programs().values().flatten().collect();
+            let names: BTreeSet<&String> = index.programs().values().flatten().collect();
             for list in programs.values_mut() {
-                list.retain(|name| !names.contains(&name));
+                list.retain(|name| !names.contains(name));
             }
             for name in &names {
                 keys.remove(name.as_str());

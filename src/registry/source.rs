@@ -136,6 +136,17 @@ impl Source {
 
     /// Loads one command, reading only its own file.
     pub fn load(&self, name: &str) -> Result<Loaded, LoadError> {
+        self.find(name)?.ok_or_else(|| LoadError::NotFound {
+            name: name.to_owned(),
+            registry: self.describe(),
+            closest: self.closest_name(name),
+        })
+    }
+
+    /// [`Source::load`], with `None` where this source does not declare
+    /// `name`: a layer of a stack passes the name on to the one below, and
+    /// finding the closest name would read the whole directory for nothing.
+    pub fn find(&self, name: &str) -> Result<Option<Loaded>, LoadError> {
         if let Some(problem) = command_name_problem(name) {
             return Err(LoadError::InvalidName {
                 name: name.to_owned(),
@@ -169,12 +180,8 @@ impl Source {
             }
         };
         match candidates.as_slice() {
-            [] => Err(LoadError::NotFound {
-                name: name.to_owned(),
-                registry: self.describe(),
-                closest: self.closest_name(name),
-            }),
-            [(file_name, format)] => self.load_file(name, file_name, *format),
+            [] => Ok(None),
+            [(file_name, format)] => self.load_file(name, file_name, *format).map(Some),
             several => Err(LoadError::Duplicate {
                 name: name.to_owned(),
                 files: several
