@@ -2,7 +2,7 @@
 //! read and linted.
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use regex::Regex;
 use serde::ser::SerializeMap;
@@ -525,12 +525,16 @@ impl fmt::Display for PatternType {
     }
 }
 
-/// A custom `pattern`, made ready once when the declaration loads. Equality
-/// is on the source text.
+/// A custom `pattern`, made ready when the declaration loads, or (for the
+/// built-in catalog, whose tests compile every pattern) when a value is
+/// first matched against it. Equality is on the source text; clones share
+/// the compiled matcher.
 #[derive(Clone)]
 pub struct AnchoredPattern {
     source: String,
-    matcher: Matcher,
+    /// `None` inside: a deferred pattern the regex engine refused, which
+    /// then matches nothing.
+    matcher: Arc<OnceLock<Option<Matcher>>>,
 }
 
 #[derive(Clone)]
@@ -550,23 +554,40 @@ enum Matcher {
     Compiled(Regex),
 }
 
-impl AnchoredPattern {
-    /// Makes `source` ready to match. The anchoring rule is the lint's
-    /// business; this only refuses what the regex engine refuses.
-    pub fn compile(source: &str) -> Result<Self, regex::Error> {
-        let matcher = match repeated_class(source) {
+impl Matcher {
+    fn new(source: &str) -> Result<Self, regex::Error> {
+        Ok(match repeated_class(source) {
             Some(repeated) => repeated,
-            None => Matcher::Compiled(
+            None => Self::Compiled(
                 regex::RegexBuilder::new(source)
                     .size_limit(1 << 20)
                     .dfa_size_limit(1 << 20)
                     .build()?,
             ),
-        };
+        })
+    }
+}
+
+impl AnchoredPattern {
+    /// Makes `source` ready to match. The anchoring rule is the lint's
+    /// business; this only refuses what the regex engine refuses.
+    pub fn compile(source: &str) -> Result<Self, regex::Error> {
+        let matcher = Matcher::new(source)?;
         Ok(Self {
             source: source.to_owned(),
-            matcher,
+            matcher: Arc::new(OnceLock::from(Some(matcher))),
         })
+    }
+
+    /// `source`, compiled when a value is first matched against it: for a
+    /// pattern already known to compile (the catalog's), so that a hook
+    /// call compiles only the patterns of the parameters its line reaches.
+    /// Should it not compile after all, it matches nothing.
+    pub fn deferred(source: &str) -> Self {
+        Self {
+            source: source.to_owned(),
+            matcher: Arc::new(OnceLock::new()),
+        }
     }
 
     pub fn as_str(&self) -> &str {
@@ -574,9 +595,11 @@ impl AnchoredPattern {
     }
 
     pub fn is_match(&self, value: &str) -> bool {
-        match &self.matcher {
-            Matcher::Compiled(regex) => regex.is_match(value),
-            Matcher::Repeated { ranges, min, max } => {
+        let matcher = self.matcher.get_or_init(|| Matcher::new(&self.source).ok());
+        match matcher {
+            None => false,
+            Some(Matcher::Compiled(regex)) => regex.is_match(value),
+            Some(Matcher::Repeated { ranges, min, max }) => {
                 let in_class = |c: char| {
                     ranges
                         .binary_search_by(|&(low, high)| {
@@ -1258,7 +1281,7 @@ mod pattern_tests {
         ] {
             let pattern = AnchoredPattern::compile(source).unwrap();
             assert!(
-                matches!(pattern.matcher, Matcher::Repeated { .. }),
+                matches!(pattern.matcher.get(), Some(Some(Matcher::Repeated { .. }))),
                 "{source}"
             );
         }
@@ -1270,13 +1293,41 @@ mod pattern_tests {
             "[a-z]+",
         ] {
             let pattern = AnchoredPattern::compile(source).unwrap();
-            assert!(matches!(pattern.matcher, Matcher::Compiled(_)), "{source}");
+            assert!(
+                matches!(pattern.matcher.get(), Some(Some(Matcher::Compiled(_)))),
+                "{source}"
+            );
         }
         // Once over the engine's size limit, now checked exactly.
         let word = AnchoredPattern::compile(r"^\w{1,64}$").unwrap();
         assert!(word.is_match("naïve_ünïcode_42"));
         assert!(!word.is_match(&"a".repeat(65)));
         assert!(!word.is_match(""));
+    }
+
+    #[test]
+    fn a_deferred_pattern_compiles_at_its_first_match_and_its_clones_share_it() {
+        let pattern = AnchoredPattern::deferred("^[a-z]{2}-[0-9]{3}$");
+        let twin = pattern.clone();
+        assert!(pattern.matcher.get().is_none(), "nothing compiled yet");
+        assert!(pattern.is_match("ab-123"));
+        assert!(!pattern.is_match("ab-1234"));
+        assert!(matches!(
+            twin.matcher.get(),
+            Some(Some(Matcher::Compiled(_)))
+        ));
+        assert_eq!(
+            pattern,
+            AnchoredPattern::compile("^[a-z]{2}-[0-9]{3}$").unwrap()
+        );
+    }
+
+    #[test]
+    fn a_deferred_pattern_the_engine_refuses_matches_nothing() {
+        let pattern = AnchoredPattern::deferred("^[a-z$");
+        for value in ["", "a", "^[a-z$", "[a-z"] {
+            assert!(!pattern.is_match(value), "{value:?}");
+        }
     }
 
     #[test]

@@ -32,7 +32,7 @@ pub use declaration::{
 pub use naming::{closest, command_name_problem, looks_like_identifier, parameter_name_problem};
 pub use parse::{
     EXIT_CODE_FIELDS, Origin, PARAMETER_FIELDS, Parsed, ROOT_FIELDS, SUBPROCESS_FIELDS,
-    SourceFormat, read_declaration, read_value,
+    SourceFormat, read_builtin_declaration, read_declaration, read_value,
 };
 pub use programs::{is_language, runs_another_program};
 pub use wire::to_wire;

@@ -192,9 +192,25 @@ pub const SUBPROCESS_FIELDS: &[&str] = &[
 /// The fields of one entry of `exit_codes`.
 pub const EXIT_CODE_FIELDS: &[&str] = &["name", "description", "retryable", "side_effects"];
 
+/// Reads one of aigent's own built-in (catalog) JSON declarations. Its
+/// custom patterns are neither compiled nor checked for anchoring here:
+/// each is compiled when a value is first matched against it, so a hook
+/// call pays only for the parameters its line reaches. The catalog's tests
+/// hold every entry to the whole check ([`read_declaration`] and the lint).
+pub fn read_builtin_declaration(text: &str, origin: &Origin<'_>) -> Parsed {
+    match value::from_json(text) {
+        Ok(document) => read_document(&document, origin, true),
+        Err(_) => read_declaration(text, SourceFormat::Json, origin),
+    }
+}
+
 /// Builds a declaration from an already-parsed document, without the
 /// cross-field lint (see [`Parsed`]).
 pub fn read_value(document: &Value, origin: &Origin<'_>) -> Parsed {
+    read_document(document, origin, false)
+}
+
+fn read_document(document: &Value, origin: &Origin<'_>, builtin: bool) -> Parsed {
     let file_stem = origin.file_stem;
     let Some(root) = document.as_object() else {
         return Parsed::failed(Diagnostic::new(
@@ -202,7 +218,10 @@ pub fn read_value(document: &Value, origin: &Origin<'_>) -> Parsed {
             "a declaration must be a mapping with `name`, `description` and `parameters` or `input_schema`",
         ));
     };
-    let mut reader = Reader::default();
+    let mut reader = Reader {
+        builtin,
+        ..Reader::default()
+    };
     reader.unknown_fields(root, "", ROOT_FIELDS);
     let name = reader.required_string(root, "name", "");
     if let Some(name) = &name {
@@ -409,6 +428,9 @@ fn env_name_problem(name: &str) -> Option<String> {
 #[derive(Default)]
 struct Reader {
     diagnostics: Vec<Diagnostic>,
+    /// A built-in declaration's: its patterns are compiled when first
+    /// used, and not checked here (see [`read_builtin_declaration`]).
+    builtin: bool,
 }
 
 fn join(prefix: &str, key: &str) -> String {
@@ -620,6 +642,9 @@ impl Reader {
         let pattern = self
             .optional_string(object, "pattern", &prefix)
             .and_then(|source| {
+                if self.builtin {
+                    return Some(AnchoredPattern::deferred(&source));
+                }
                 let field = join(&prefix, "pattern");
                 match AnchoredPattern::compile(&source) {
                     Err(err) => {

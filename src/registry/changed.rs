@@ -7,7 +7,8 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::load::{FileReport, LoadError, Registry};
+use super::load::Registry;
+use super::source::{FileReport, LoadError};
 use crate::vcs::{
     ChangeOptions, ChangedScope, ChangedUnits, Repo, SelectedUnit, VcsError, select_unit_files,
 };

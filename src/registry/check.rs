@@ -5,7 +5,9 @@
 use serde_json::Value;
 
 use crate::contract::lint::{LintContext, lint_declaration};
-use crate::contract::{Origin, Parsed, SourceFormat, read_declaration, read_value};
+use crate::contract::{
+    Origin, Parsed, SourceFormat, read_builtin_declaration, read_declaration, read_value,
+};
 use crate::guard;
 
 /// Parses and lints one declaration from its text.
@@ -13,12 +15,14 @@ pub fn parse_declaration(text: &str, format: SourceFormat, origin: &Origin<'_>) 
     lint(read_declaration(text, format, origin), origin)
 }
 
-/// Parses one of aigent's own catalog declarations without the lint: the
-/// catalog is compiled in, and its tests hold every entry to the whole
-/// check (`tests/it/catalog.rs`), so repeating the lint at each load would
-/// only cost time (its pattern checks build DFAs), in every hook call.
+/// Parses one of aigent's own catalog declarations without the lint, its
+/// patterns compiled only when first used: the catalog is compiled in, and
+/// its tests hold every entry to the whole check (`tests/it/catalog.rs`,
+/// `super::embedded`), so repeating it at each load would only cost time
+/// (the lint's pattern checks build DFAs, each pattern compiles to a
+/// regex), in every hook call.
 pub fn parse_catalog_declaration(text: &str, origin: &Origin<'_>) -> Parsed {
-    read_declaration(text, SourceFormat::Json, origin).settle()
+    read_builtin_declaration(text, origin).settle()
 }
 
 /// Parses and lints one declaration from an already-parsed document.

@@ -19,49 +19,26 @@
 //! with `.envrc`; any change to it needs trusting again. Other commands,
 //! run by a person, read it as it is. See [`Layers::trusted_only`].
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use super::embedded::CATALOG;
-use super::load::{FileReport, LoadError, Loaded, Registry, RegistryEntry, split_file_name};
 use super::programs::{ProgramIndex, program_key};
 use super::settings::{SETTINGS_FILE, Settings, SettingsError};
+pub use super::source::LayerKind;
+use super::source::{FileReport, LoadError, Loaded, RegistryEntry, Source, split_file_name};
 use crate::contract::{SourceFormat, closest};
 use crate::fsutil::{read_regular_file, write_atomic};
-
-/// Which layer a declaration comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum LayerKind {
-    Catalog,
-    User,
-    Project,
-    /// `--commands DIR` / `AIGENT_COMMANDS`.
-    Commands,
-}
-
-impl LayerKind {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Catalog => "catalog",
-            Self::User => "user",
-            Self::Project => "project",
-            Self::Commands => "commands",
-        }
-    }
-}
 
 /// One layer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Layer {
     pub kind: LayerKind,
-    /// [`Registry::Directory`] or [`Registry::Catalog`].
-    pub registry: Registry,
+    pub source: Source,
     /// A person trusted this layer's content (always, but for a project
     /// layer whose content no one trusted).
     pub trusted: bool,
@@ -70,9 +47,9 @@ pub struct Layer {
 impl Layer {
     /// The layer's directory, for the ones that are one.
     pub fn directory(&self) -> Option<&Path> {
-        match &self.registry {
-            Registry::Directory(dir) => Some(dir),
-            _ => None,
+        match &self.source {
+            Source::Directory(dir) => Some(dir),
+            Source::Catalog => None,
         }
     }
 }
@@ -178,7 +155,7 @@ impl Layers {
     pub fn discover(discovery: &Discovery) -> Self {
         let mut layers = vec![Layer {
             kind: LayerKind::Catalog,
-            registry: Registry::Catalog,
+            source: Source::Catalog,
             trusted: true,
         }];
         let is_dir = |path: &Path| fs::metadata(path).is_ok_and(|metadata| metadata.is_dir());
@@ -187,7 +164,7 @@ impl Layers {
         {
             layers.push(Layer {
                 kind: LayerKind::User,
-                registry: Registry::Directory(user.clone()),
+                source: Source::Directory(user.clone()),
                 trusted: true,
             });
         }
@@ -206,7 +183,7 @@ impl Layers {
                 .is_some_and(|file| is_trusted(file, &project));
             layers.push(Layer {
                 kind: LayerKind::Project,
-                registry: Registry::Directory(project),
+                source: Source::Directory(project),
                 trusted,
             });
         }
@@ -219,7 +196,7 @@ impl Layers {
             });
             layers.push(Layer {
                 kind: LayerKind::Commands,
-                registry: Registry::Directory(given.to_path_buf()),
+                source: Source::Directory(given.to_path_buf()),
                 trusted: true,
             });
         }
@@ -271,11 +248,11 @@ impl Layers {
     /// Whether `aigent run NAME`, which reads every layer, would find
     /// `name` in a layer no person trusted, above the one the hook read.
     pub fn untrusted_declares(&self, name: &str) -> bool {
-        let declares = |layer: &Layer| match &layer.registry {
-            Registry::Directory(dir) => SourceFormat::EXTENSIONS.iter().any(|(extension, _)| {
+        let declares = |layer: &Layer| match &layer.source {
+            Source::Directory(dir) => SourceFormat::EXTENSIONS.iter().any(|(extension, _)| {
                 fs::symlink_metadata(dir.join(format!("{name}.{extension}"))).is_ok()
             }),
-            _ => false,
+            Source::Catalog => false,
         };
         self.layers
             .iter()
@@ -293,9 +270,9 @@ impl Layers {
         let names: Vec<String> = self
             .layers()
             .filter(|layer| layer.kind != LayerKind::Catalog || !self.catalog.off)
-            .map(|layer| match &layer.registry {
-                Registry::Directory(dir) => format!("{}: {}", layer.kind.as_str(), dir.display()),
-                other => other.describe(),
+            .map(|layer| match &layer.source {
+                Source::Directory(dir) => format!("{}: {}", layer.kind.as_str(), dir.display()),
+                Source::Catalog => layer.source.describe(),
             })
             .collect();
         format!("the registry ({})", names.join("; "))
@@ -310,11 +287,11 @@ impl Layers {
     }
 
     /// The topmost layer that is a directory.
-    pub fn top_directory(&self) -> Option<&Registry> {
+    pub fn top_directory(&self) -> Option<&Source> {
         self.layers()
             .rev()
-            .map(|layer| &layer.registry)
-            .find(|registry| matches!(registry, Registry::Directory(_)))
+            .map(|layer| &layer.source)
+            .find(|source| matches!(source, Source::Directory(_)))
     }
 
     fn catalog_allows(&self, name: &str) -> bool {
@@ -335,18 +312,18 @@ impl Layers {
             if layer.kind == LayerKind::Catalog && !self.catalog_allows(name) {
                 continue;
             }
-            match layer.registry.load(name) {
-                Ok(mut loaded) => {
+            match layer.source.find(name) {
+                Ok(Some(mut loaded)) => {
                     loaded.layer = Some(layer.kind);
                     return Ok(loaded);
                 }
-                Err(LoadError::NotFound { .. }) => continue,
+                Ok(None) => continue,
                 // A missing user or project directory is no layer; only a
                 // missing `--commands` directory is an error.
                 Err(LoadError::MissingRegistry { .. }) if layer.kind != LayerKind::Commands => {
                     continue;
                 }
-                other => return other,
+                Err(error) => return Err(error),
             }
         }
         let entries = self.entries().unwrap_or_default();
@@ -375,7 +352,7 @@ impl Layers {
             if self.trusted_only && !layer.trusted {
                 continue;
             }
-            let entries = match layer.registry.entries() {
+            let entries = match layer.source.entries() {
                 Ok(entries) => entries,
                 Err(LoadError::MissingRegistry { .. }) if layer.kind != LayerKind::Commands => {
                     continue;
@@ -412,14 +389,14 @@ impl Layers {
                 .collect();
             let loaded = match crate::contract::command_name_problem(&entry.name) {
                 None => layer
-                    .registry
+                    .source
                     .load_file(&entry.name, &entry.file_name, entry.format),
                 Some(problem) => Err(LoadError::InvalidName {
                     name: entry.name.clone(),
                     problem,
                 }),
             };
-            let mut report = layer.registry.file_report(entry, &siblings, loaded);
+            let mut report = layer.source.file_report(entry, &siblings, loaded);
             report.layer = Some(layer.kind);
             reports.push(report);
         }
@@ -433,9 +410,9 @@ impl Layers {
         let mut keys: BTreeMap<String, String> = BTreeMap::new();
         let mut fingerprint = Sha256::new();
         for layer in self.layers() {
-            let index = match &layer.registry {
-                Registry::Catalog => catalog_index(&self.catalog),
-                registry => match registry.program_index(cache_dir) {
+            let index = match &layer.source {
+                Source::Catalog => catalog_index(&self.catalog),
+                source => match source.program_index(cache_dir) {
                     Ok(index) => index,
                     Err(LoadError::MissingRegistry { .. }) if layer.kind != LayerKind::Commands => {
                         continue;
@@ -443,9 +420,9 @@ impl Layers {
                     Err(error) => return Err(error),
                 },
             };
-            let names: Vec<&String> = index.programs().values().flatten().collect();
+            let names: BTreeSet<&String> = index.programs().values().flatten().collect();
             for list in programs.values_mut() {
-                list.retain(|name| !names.contains(&name));
+                list.retain(|name| !names.contains(name));
             }
             for name in &names {
                 keys.remove(name.as_str());

@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::load::{LoadError, Registry};
+use super::source::{LoadError, Source};
 use crate::fsutil::{read_regular_file, write_atomic};
 
 /// Cache files larger than this are not read (a registry of many thousands
@@ -149,13 +149,10 @@ pub fn program_key(program: &str) -> &str {
     program.rsplit('/').next().unwrap_or(program)
 }
 
-impl Registry {
+impl Source {
     /// The program index, from `cache_dir` when it is current there, else
     /// built and (best effort) saved there.
     pub fn program_index(&self, cache_dir: Option<&Path>) -> Result<ProgramIndex, LoadError> {
-        if let Self::Layered(layers) = self {
-            return layers.program_index(cache_dir);
-        }
         let fingerprint = self.fingerprint()?;
         let cache = match (self, cache_dir) {
             (Self::Directory(dir), Some(cache_dir)) => Some(cache_file(cache_dir, dir)),
@@ -168,7 +165,7 @@ impl Registry {
             return Ok(index);
         }
         let settled = match self {
-            Self::Catalog | Self::Layered(_) => true,
+            Self::Catalog => true,
             Self::Directory(dir) => fs::metadata(dir)
                 .and_then(|metadata| metadata.modified())
                 .ok()
@@ -218,7 +215,7 @@ impl Registry {
     fn fingerprint(&self) -> Result<String, LoadError> {
         let mut hasher = Sha256::new();
         match self {
-            Self::Catalog | Self::Layered(_) => hasher.update(b"catalog"),
+            Self::Catalog => hasher.update(b"catalog"),
             Self::Directory(dir) => {
                 let metadata = fs::metadata(dir).map_err(|source| match source.kind() {
                     std::io::ErrorKind::NotFound => LoadError::MissingRegistry {
@@ -296,7 +293,7 @@ mod tests {
         write(registry_dir.path(), "git-status", "git");
         write(registry_dir.path(), "other-git", "/usr/bin/git");
         write(registry_dir.path(), "ls-here", "ls");
-        let registry = Registry::Directory(registry_dir.path().to_path_buf());
+        let registry = Source::Directory(registry_dir.path().to_path_buf());
         let index = registry.program_index(Some(cache.path())).unwrap();
         assert_eq!(index.commands_for("git"), ["git-status", "other-git"]);
         assert_eq!(index.commands_for("ls"), ["ls-here"]);
@@ -339,7 +336,7 @@ mod tests {
 
     #[test]
     fn the_catalog_is_indexed() {
-        let index = Registry::Catalog.program_index(None).unwrap();
+        let index = Source::Catalog.program_index(None).unwrap();
         assert!(
             index
                 .commands_for("git")

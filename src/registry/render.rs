@@ -6,7 +6,7 @@ use comfy_table::Table;
 use serde_json::Value;
 
 use super::changed::ChangedSelection;
-use super::load::FileReport;
+use super::source::FileReport;
 use crate::contract::input_schema::{self, GuardedProperty, PropertyGuard};
 use crate::contract::sandbox::{EffectiveSandbox, PathGrant};
 use crate::contract::{ArgvPart, Declaration, FlagForm, Inputs, ParamType, Parameter, ValueClass};

@@ -18,7 +18,6 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::load::Registry;
 use crate::contract::value::MAX_DOCUMENT_BYTES;
 
 /// The settings file's name inside a registry directory.
@@ -168,16 +167,6 @@ impl SettingsError {
 }
 
 impl Settings {
-    /// The settings of `registry`: its `aigent.toml`, or the defaults when
-    /// there is none (always for the built-in catalog).
-    pub fn load(registry: &Registry) -> Result<Self, SettingsError> {
-        match registry {
-            Registry::Catalog => Ok(Self::default()),
-            Registry::Directory(dir) => Self::load_file(&settings_path(dir)),
-            Registry::Layered(layers) => layers.settings(),
-        }
-    }
-
     /// The settings in `path`; a missing file gives the defaults.
     pub fn load_file(path: &Path) -> Result<Self, SettingsError> {
         Ok(Self::load_table(path)?.map_or_else(Self::default, |(settings, _)| settings))
@@ -256,11 +245,7 @@ mod tests {
         );
         let dir = tempfile::tempdir().unwrap();
         assert_eq!(
-            Settings::load(&Registry::Directory(dir.path().to_owned())).unwrap(),
-            Settings::default()
-        );
-        assert_eq!(
-            Settings::load(&Registry::Catalog).unwrap(),
+            Settings::load_file(&settings_path(dir.path())).unwrap(),
             Settings::default()
         );
     }
