@@ -620,17 +620,32 @@ fn every_cookbook_declaration_is_exported_to_every_target() {
 }
 
 /// The built-in catalog, with nothing else declared: every declaration is
-/// exported to every target (each has a line that satisfies it), and each
-/// Codex rule prompts.
+/// exported to every target (each has a line that satisfies it), but the
+/// one whose program the agent chooses (`project-program`, a file of the
+/// project that only the hook can send into the sandbox); and each Codex
+/// rule prompts.
 #[test]
 fn every_catalog_declaration_is_exported_to_every_target() {
     let sandbox = Sandbox::bare();
     for to in ["claude-permissions", "codex-execpolicy", "gemini-policy"] {
         let (run, envelope) = sandbox.json(&["schema", "export", "--to", to]);
         let declarations = envelope["data"]["declarations"].as_array().unwrap();
+        let chooses_program = declarations
+            .iter()
+            .find(|declaration| declaration["name"] == "project-program")
+            .unwrap();
+        assert_eq!(chooses_program["exported"], false, "{to}");
+        assert!(
+            chooses_program["not_exported"]
+                .as_str()
+                .unwrap()
+                .contains("the agent chooses its program"),
+            "{to}: {chooses_program}"
+        );
         let left_out: Vec<String> = declarations
             .iter()
             .filter(|declaration| declaration["exported"] != true)
+            .filter(|declaration| declaration["name"] != "project-program")
             .map(|declaration| {
                 format!(
                     "{}: {}",

@@ -121,6 +121,11 @@ pub struct Fidelity {
     /// Why nothing was written for it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not_exported: Option<String>,
+    /// Left out by design: only the hook can allow it (`project-program`,
+    /// whose program is a file of the project sent into the sandbox), so
+    /// the export is not incomplete without it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub hook_only: bool,
     /// The rule as the target spells it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
@@ -182,7 +187,7 @@ pub fn export(registry: &Registry, declarations: &[Declaration], target: Target)
     let document = render::document(target, &declarations);
     let incomplete = declarations
         .iter()
-        .filter(|fidelity| !fidelity.exported)
+        .filter(|fidelity| !fidelity.exported && !fidelity.hook_only)
         .map(|fidelity| fidelity.name.clone())
         .collect();
     Export {
@@ -641,6 +646,7 @@ fn fidelity(declaration: &Declaration, target: Target, judge_with: &Judge<'_>) -
         danger_level: declaration.danger_level.map(|level| level.as_str()),
         exported: false,
         not_exported: None,
+        hook_only: false,
         rule: None,
         decision: None,
         prefix: Vec::new(),
@@ -654,8 +660,23 @@ fn fidelity(declaration: &Declaration, target: Target, judge_with: &Judge<'_>) -
         matches: Vec::new(),
         not_matches: Vec::new(),
     };
-    if declaration.subprocess.is_none() {
+    let Some(subprocess) = &declaration.subprocess else {
         fidelity.not_exported = Some("it runs no program".to_owned());
+        return fidelity;
+    };
+    // `project-program`: the agent names which of the project's files runs
+    // (`./gradlew`), and the hook sends it into the sandbox; a client's
+    // rule can name no such set of programs.
+    if declaration.class() == crate::contract::CommandClass::RunsProjectCode
+        && crate::contract::programs::code_words::code_word_diagnostics(subprocess)
+            .iter()
+            .any(|diagnostic| diagnostic.code == crate::contract::codes::Code::AgentChoosesProgram)
+    {
+        fidelity.not_exported = Some(
+            "the agent chooses its program (a file of the project, run in aigent's sandbox); no rule of the target can hold that, so only the hook allows it"
+                .to_owned(),
+        );
+        fidelity.hook_only = true;
         return fidelity;
     }
     let inputs = inputs(declaration);

@@ -126,7 +126,11 @@ pub(super) fn places(script: &Script, cwd: Option<&Path>, home: Option<&str>) ->
     let mut places = Vec::with_capacity(script.commands.len());
     // Anywhere in the line, not only before: a command in the background
     // (`&`) or in another stage of a pipeline runs alongside.
-    let populating = script.commands.iter().filter(|command| populates(command)).count();
+    let populating = script
+        .commands
+        .iter()
+        .filter(|command| populates(command))
+        .count();
     for command in &script.commands {
         // Another command than this one.
         let populated = populating > usize::from(populates(command));

@@ -1009,10 +1009,6 @@ fn judge_command_words(
             Some(outside) => stricter(segment, outside),
             None => segment,
         }
-    } else if program_key(program) == "env" {
-        // `env` is declared only as the way a project's own program runs
-        // (below); typed, it runs whatever follows it.
-        unmatched(program, &argv, shown.clone(), Vec::new(), context)
     } else {
         // A program named by a relative path is a file of the project
         // (`./gradlew`, `scripts/test.sh`): it runs as the catalog's
@@ -1032,6 +1028,13 @@ fn judge_command_words(
                 (program, argv.as_slice(), opaque_positions)
             };
         let mut matched = match_declarations(program, argv, context, state);
+        if program_key(written) == "env" && matches!(matched, Matched::Refused(_)) {
+            // A typed `env` that no form takes is a wrapper, whatever
+            // `project-program`'s pattern says of the word after it.
+            matched = Matched::Nothing {
+                declared: Vec::new(),
+            };
+        }
         if argv.len() > command.words.len() {
             // Shown as written, not as the `env` it runs as.
             if let Matched::Allowed { segment, .. } | Matched::Refused(segment) = &mut matched

@@ -139,7 +139,11 @@ fn each_refusal_names_its_rule() {
             "assignment_prefix",
         ),
         ("LC_ALL=C git status", Verdict::Allow, "declared"),
-        ("LC_ALL=/tmp/x git status", Verdict::Ask, "assignment_prefix"),
+        (
+            "LC_ALL=/tmp/x git status",
+            Verdict::Ask,
+            "assignment_prefix",
+        ),
         ("eval 'git status'", Verdict::Deny, "shell_builtin"),
         (
             "git() { rm -rf /; }; git status",

@@ -131,12 +131,18 @@ pub fn run(args: &ExportArgs, ctx: &Context) -> Result<Outcome, CliError> {
         }
     }
     let data = serde_json::to_value(&exported).map_err(|err| CliError::general(err.to_string()))?;
-    left_out.extend(exported.declarations.iter().filter_map(|fidelity| {
-        fidelity
-            .not_exported
-            .as_ref()
-            .map(|reason| format!("{} ({reason})", fidelity.name))
-    }));
+    left_out.extend(
+        exported
+            .declarations
+            .iter()
+            .filter(|fidelity| !fidelity.hook_only)
+            .filter_map(|fidelity| {
+                fidelity
+                    .not_exported
+                    .as_ref()
+                    .map(|reason| format!("{} ({reason})", fidelity.name))
+            }),
+    );
     if !left_out.is_empty() && !args.allow_partial {
         let error = ErrorBody::new(
             ErrorCode::ExportIncomplete,
