@@ -102,6 +102,8 @@ pub(super) fn match_declarations(
         .filter(|project| !paths::is_home_or_above(&project.to_string_lossy(), None, home));
     let mut allowed: Option<Best> = None;
     let mut refusal: Option<Segment> = None;
+    // The literal words of the refusing form that the line has.
+    let mut refusal_literals = 0;
     let mut closest: Option<(Closeness, Rc<Declaration>)> = None;
     let mut invalid: Option<(String, String)> = None;
     let mut declared = Vec::new();
@@ -142,7 +144,10 @@ pub(super) fn match_declarations(
                 }
             }
             One::Refused(segment) => {
-                refusal.get_or_insert(segment);
+                if refusal.is_none() {
+                    refusal_literals = exact_closeness(&declaration, argv).literals;
+                    refusal = Some(segment);
+                }
             }
             One::NoShape(closeness) => {
                 if closest
@@ -167,7 +172,13 @@ pub(super) fn match_declarations(
             arguments,
         };
     }
-    if let Some(segment) = refusal {
+    // A wider form's bad value (`python -m MODULE` refusing `pytest`) does
+    // not speak for a line that a narrower form nearly takes (`python -m
+    // pytest` with an option it does not declare): that one is named.
+    let nearer = closest
+        .as_ref()
+        .is_some_and(|(closeness, _)| closeness.literals > refusal_literals);
+    if let Some(segment) = refusal.filter(|_| !nearer) {
         if let Some(read) = read_beyond(program, argv, context, state, cwd) {
             return read;
         }
