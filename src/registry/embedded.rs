@@ -8,6 +8,21 @@
 
 include!(concat!(env!("OUT_DIR"), "/catalog.rs"));
 
+/// The catalog's declarations of the program named `key` (`git`), parsed
+/// now: what the catalog knows of that program's options (`-n` is also
+/// `--max-count` to `git log`). Only the rare paths need it, since parsing
+/// all of one program's forms costs more than a hook call should.
+pub fn catalog_declarations_of(key: &str) -> Vec<crate::contract::Declaration> {
+    CATALOG
+        .iter()
+        .filter(|(_, _, program, _)| *program == key)
+        .filter_map(|(_, text, _, _)| {
+            crate::contract::read_builtin_declaration(text, &crate::contract::Origin::default())
+                .declaration
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

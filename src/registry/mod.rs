@@ -18,7 +18,7 @@ pub mod settings;
 mod source;
 
 pub use check::{parse_catalog_declaration, parse_declaration, parse_value};
-pub use embedded::{CATALOG, CATALOG_DENY};
+pub use embedded::{CATALOG, CATALOG_DENY, catalog_declarations_of};
 pub use json_schema::{to_json_schema, to_wire_for_agents};
 pub use layers::Layers;
 pub use load::Registry;

@@ -475,9 +475,24 @@ fn match_one(
 ) -> One {
     let aigent = context.aigent;
     let cwd = state.working_directory(context);
-    let (candidates, grammar) = match candidates(declaration, argv) {
-        Ok(found) => found,
-        Err(closeness) => return One::NoShape(closeness),
+    // A project's form read with the other names the catalog knows for its
+    // options (`--max-count` for `git log -n`), when its own do not fit.
+    let known_names;
+    let (declaration, (candidates, grammar)) = match candidates(declaration, argv) {
+        Ok(found) => (declaration, found),
+        Err(closeness) => match (!state.is_catalog(&declaration.name))
+            .then(|| with_catalog_aliases(declaration))
+            .flatten()
+        {
+            Some(widened) => {
+                known_names = widened;
+                match candidates(&known_names, argv) {
+                    Ok(found) => (&known_names, found),
+                    Err(_) => return One::NoShape(closeness),
+                }
+            }
+            None => return One::NoShape(closeness),
+        },
     };
     let mut refusal: Option<Segment> = None;
     for candidate in &candidates {
@@ -665,6 +680,73 @@ fn match_one(
         }),
         One::Refused,
     )
+}
+
+/// `declaration` with, for each option, the other names the catalog's
+/// forms of the same program and subcommand give it (an option of the same
+/// kind, valued or not, under one of the names this one has); `None` when
+/// that adds nothing. Names another option of `declaration` has stay its.
+fn with_catalog_aliases(declaration: &Declaration) -> Option<Declaration> {
+    let subprocess = declaration.subprocess.as_ref()?;
+    let subcommand = |parts: &[ArgvPart]| -> Vec<String> {
+        parts
+            .iter()
+            .filter_map(|part| match part {
+                ArgvPart::Literal(word) if !word.starts_with('-') => Some(word.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    let own_words = subcommand(&subprocess.argv);
+    let valued = |declaration: &Declaration, param: &str| {
+        declaration
+            .parameter(param)
+            .is_some_and(|parameter| parameter.kind != ParamType::Boolean)
+    };
+    let mut taken: std::collections::HashSet<String> = subprocess
+        .argv
+        .iter()
+        .filter_map(ArgvPart::slot)
+        .flat_map(|slot| slot.flag.iter().chain(&slot.aliases).cloned())
+        .collect();
+    let catalog = crate::registry::catalog_declarations_of(program_key(&subprocess.binary));
+    let mut widened = declaration.clone();
+    let mut added = false;
+    let widened_subprocess = widened.subprocess.as_mut()?;
+    for part in &mut widened_subprocess.argv {
+        let ArgvPart::Param(slot) = part else {
+            continue;
+        };
+        let Some(flag) = slot.flag.clone() else {
+            continue;
+        };
+        let kind = valued(declaration, &slot.param);
+        for known in &catalog {
+            let Some(known_subprocess) = &known.subprocess else {
+                continue;
+            };
+            if subcommand(&known_subprocess.argv) != own_words {
+                continue;
+            }
+            for known_slot in known_subprocess.argv.iter().filter_map(ArgvPart::slot) {
+                let names: Vec<&String> =
+                    known_slot.flag.iter().chain(&known_slot.aliases).collect();
+                if !names.iter().any(|name| **name == flag)
+                    || valued(known, &known_slot.param) != kind
+                    || known_slot.attached_only != slot.attached_only
+                {
+                    continue;
+                }
+                for name in names {
+                    if taken.insert(name.clone()) {
+                        slot.aliases.push(name.clone());
+                        added = true;
+                    }
+                }
+            }
+        }
+    }
+    added.then_some(widened)
 }
 
 /// An allowed git subcommand that would run the repository's hooks, asked

@@ -844,3 +844,25 @@ fn a_quoted_substitution_is_text_only_where_any_text_is_declared() {
         assert!(rules.contains(&rule), "{line}: {rules:?} lacks {rule}");
     }
 }
+
+/// A project's form is read with the other names the catalog gives its
+/// options (`--max-count` and `-N` for `git log -n`), and nothing wider:
+/// an option the form does not have still does not fit.
+#[test]
+fn a_projects_form_takes_the_catalogs_names_for_its_options() {
+    let fixture = Fixture::new();
+    for line in [
+        "git log -n 5 -- src",
+        "git log --max-count=5 -- src",
+        "git log --max-count 5 -- src",
+        "git log -5 -- src",
+    ] {
+        assert_eq!(fixture.verdict(line).0, Verdict::Allow, "{line}");
+    }
+    for line in [
+        "git log --max-count=5 --stat -- src",
+        "git log --oneline -- src",
+    ] {
+        assert_ne!(fixture.verdict(line).0, Verdict::Allow, "{line}");
+    }
+}
