@@ -499,6 +499,16 @@ fn match_one(
         let text = Value::Object(candidate.clone()).to_string();
         let validated = match guard::check(declaration, &RawArguments::Json(&text)) {
             Ok(validated) => validated,
+            // Only a value left out (`git status | cat` against a `cat`
+            // that requires a file): a form not declared, not a bad value.
+            Err(rejection)
+                if rejection
+                    .violations
+                    .iter()
+                    .all(|violation| violation.rule == guard::Rule::Required) =>
+            {
+                continue;
+            }
             Err(rejection) => {
                 refusal
                     .get_or_insert_with(|| phase1_refusal(declaration, argv, &rejection, aigent));

@@ -866,3 +866,15 @@ fn a_projects_form_takes_the_catalogs_names_for_its_options() {
         assert_ne!(fixture.verdict(line).0, Verdict::Allow, "{line}");
     }
 }
+
+/// A line that leaves out a value its form requires is a form nobody
+/// declared (asked, naming the form), not a bad value (denied).
+#[test]
+fn a_required_value_left_out_is_asked_not_denied() {
+    let fixture = Fixture::new();
+    let judgement = fixture.judge("deploy-tool");
+    assert_eq!(judgement.verdict, Verdict::Ask, "{judgement:?}");
+    assert_eq!(judgement.segments[0].rule, "not_declared_form");
+    // A bad value is still denied.
+    assert_eq!(fixture.verdict("deploy-tool --token X").0, Verdict::Deny);
+}
