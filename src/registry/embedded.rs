@@ -8,19 +8,44 @@
 
 include!(concat!(env!("OUT_DIR"), "/catalog.rs"));
 
-/// The catalog's declarations of the program named `key` (`git`), parsed
-/// now: what the catalog knows of that program's options (`-n` is also
-/// `--max-count` to `git log`). Only the rare paths need it, since parsing
-/// all of one program's forms costs more than a hook call should.
-pub fn catalog_declarations_of(key: &str) -> Vec<crate::contract::Declaration> {
-    CATALOG
-        .iter()
-        .filter(|(_, _, program, _)| *program == key)
-        .filter_map(|(_, text, _, _)| {
-            crate::contract::read_builtin_declaration(text, &crate::contract::Origin::default())
-                .declaration
-        })
-        .collect()
+/// The catalog's declarations of the program named `program` whose key
+/// word (their first subcommand word, `log` for `git log`; empty for none)
+/// is `key_word`: what the catalog knows of that form's options (`-n` is
+/// also `--max-count` to `git log`). Parsed on the first call for each
+/// pair in a process, and only on the rare paths that need them.
+pub fn catalog_declarations_of(
+    program: &str,
+    key_word: &str,
+) -> std::rc::Rc<Vec<crate::contract::Declaration>> {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    use std::rc::Rc;
+    type Parsed = HashMap<(String, String), Rc<Vec<crate::contract::Declaration>>>;
+    thread_local! {
+        static PARSED: RefCell<Parsed> = RefCell::new(HashMap::new());
+    }
+    PARSED.with(|parsed| {
+        Rc::clone(
+            parsed
+                .borrow_mut()
+                .entry((program.to_owned(), key_word.to_owned()))
+                .or_insert_with(|| {
+                    Rc::new(
+                        CATALOG
+                            .iter()
+                            .filter(|(_, _, name, key)| *name == program && *key == key_word)
+                            .filter_map(|(_, text, _, _)| {
+                                crate::contract::read_builtin_declaration(
+                                    text,
+                                    &crate::contract::Origin::default(),
+                                )
+                                .declaration
+                            })
+                            .collect(),
+                    )
+                }),
+        )
+    })
 }
 
 #[cfg(test)]

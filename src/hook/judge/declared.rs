@@ -719,7 +719,10 @@ fn with_catalog_aliases(declaration: &Declaration) -> Option<Declaration> {
         .filter_map(ArgvPart::slot)
         .flat_map(|slot| slot.flag.iter().chain(&slot.aliases).cloned())
         .collect();
-    let catalog = crate::registry::catalog_declarations_of(program_key(&subprocess.binary));
+    let catalog = crate::registry::catalog_declarations_of(
+        program_key(&subprocess.binary),
+        own_words.first().map_or("", String::as_str),
+    );
     let mut widened = declaration.clone();
     let mut added = false;
     let widened_subprocess = widened.subprocess.as_mut()?;
@@ -731,7 +734,7 @@ fn with_catalog_aliases(declaration: &Declaration) -> Option<Declaration> {
             continue;
         };
         let kind = valued(declaration, &slot.param);
-        for known in &catalog {
+        for known in catalog.iter() {
             let Some(known_subprocess) = &known.subprocess else {
                 continue;
             };
