@@ -298,29 +298,34 @@ fn a_line_after_a_cd_is_learned_so_the_hook_takes_it_there() {
     assert_ne!(verdict("cd gui && mytool run src/b.tsx"), Verdict::Allow);
 }
 
-#[test]
-fn an_option_the_lint_wants_fixed_is_written_as_fixed_words() {
+/// Learns `line` alone: one proposal whose form starts with `form`, lint
+/// clean, that once written allows `line` and not `elsewhere` (the same
+/// option with another value).
+fn proposes_fixed_option(line: &str, form: &str, elsewhere: &str) {
     let project = tempfile::tempdir().unwrap();
-    // (`git -C DIR status` is a read the catalog allows already.)
-    let line = "git -C /srv/repo maintenance run --auto";
     let learned = learn_lines(&[line.to_owned()], project.path(), &reviewed());
     let [proposal] = learned.proposals.as_slice() else {
         panic!("one proposal: {learned:#?}");
     };
-    assert!(
-        proposal.form.starts_with("git -C /srv/repo maintenance"),
-        "{}",
-        proposal.form
-    );
+    assert!(proposal.form.starts_with(form), "{}", proposal.form);
     assert!(proposal.lint.iter().all(|d| !d.is_error()), "{proposal:#?}");
     let registry = written(&learned);
     let verdict = |line: &str| verdict_with(registry.path(), line, project.path()).verdict;
     assert_eq!(verdict(line), Verdict::Allow);
-    assert_ne!(
-        verdict("git -C /etc maintenance run --auto"),
-        Verdict::Allow
+    assert_ne!(verdict(elsewhere), Verdict::Allow);
+}
+
+#[test]
+fn an_option_the_lint_wants_fixed_is_written_as_fixed_words() {
+    // (`git -C DIR status` is a read the catalog allows already.)
+    let line = "git -C /srv/repo maintenance run --auto";
+    proposes_fixed_option(
+        line,
+        "git -C /srv/repo maintenance",
+        "git -C /etc maintenance run --auto",
     );
     // Two different values: nothing to fix, so the option is left out.
+    let project = tempfile::tempdir().unwrap();
     let learned = learn_lines(
         &[
             line.to_owned(),
@@ -339,22 +344,11 @@ fn an_option_the_lint_wants_fixed_is_written_as_fixed_words() {
 /// `-C` takes the next word as its value although no declaration says so.
 #[test]
 fn an_option_that_names_code_takes_its_value_and_is_fixed() {
-    let project = tempfile::tempdir().unwrap();
-    let line = "make -C apps/myapp build";
-    let learned = learn_lines(&[line.to_owned()], project.path(), &reviewed());
-    let [proposal] = learned.proposals.as_slice() else {
-        panic!("one proposal: {learned:#?}");
-    };
-    assert!(
-        proposal.form.starts_with("make -C apps/myapp"),
-        "{}",
-        proposal.form
+    proposes_fixed_option(
+        "make -C apps/myapp build",
+        "make -C apps/myapp",
+        "make -C /tmp/evil build",
     );
-    assert!(proposal.lint.iter().all(|d| !d.is_error()), "{proposal:#?}");
-    let registry = written(&learned);
-    let verdict = |line: &str| verdict_with(registry.path(), line, project.path()).verdict;
-    assert_eq!(verdict(line), Verdict::Allow);
-    assert_ne!(verdict("make -C /tmp/evil build"), Verdict::Allow);
 }
 
 #[test]

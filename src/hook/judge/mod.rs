@@ -1203,28 +1203,24 @@ fn prefixed_command(
         })
         .map(|assignment| assignment.name.as_str())
         .collect();
-    if segment.confine && segment.verdict < Verdict::Ask {
+    let asked = if segment.verdict >= Verdict::Ask {
+        None
+    } else if segment.confine {
         // Its sandbox is reached through `aigent run`, which would drop
         // the variables.
-        segment = Segment::new(
-            shown,
-            Verdict::Ask,
-            "assignment_prefix",
-            format!(
-                "`{program}` runs the project's own code here, which the hook sends into aigent's sandbox through `aigent run`; that would drop the variables set before it, so the person decides"
-            ),
-        );
-        segment.redacted = redacted;
-    } else if !unknown.is_empty() && segment.verdict < Verdict::Ask {
-        segment = Segment::new(
-            shown,
-            Verdict::Ask,
-            "assignment_prefix",
-            format!(
-                "`{}=...` changes the environment `{program}` runs with, which its declaration does not cover; the person decides",
-                unknown.join("=... "),
-            ),
-        );
+        Some(format!(
+            "`{program}` runs the project's own code here, which the hook sends into aigent's sandbox through `aigent run`; that would drop the variables set before it, so the person decides"
+        ))
+    } else if !unknown.is_empty() {
+        Some(format!(
+            "`{}=...` changes the environment `{program}` runs with, which its declaration does not cover; the person decides",
+            unknown.join("=... "),
+        ))
+    } else {
+        None
+    };
+    if let Some(message) = asked {
+        segment = Segment::new(shown, Verdict::Ask, "assignment_prefix", message);
         segment.redacted = redacted;
     }
     segment.confine = false;
