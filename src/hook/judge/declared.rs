@@ -584,8 +584,12 @@ fn match_one(
             });
             continue;
         }
-        if let Some(secret) =
-            path_values(declaration, &validated).find(|path| state.names_secret(path))
+        let names_only = argv
+            .first()
+            .is_some_and(|program| super::inert::prints_names_only(program));
+        if !names_only
+            && let Some(secret) =
+                path_values(declaration, &validated).find(|path| state.may_name_secret(path))
         {
             let mut segment = Segment::new(
                 quote(&redacted_words),

@@ -30,6 +30,7 @@ use crate::shell::{
 mod declared;
 mod directory;
 mod git_dir;
+mod inert;
 mod opaque;
 mod paths;
 mod redirect;
@@ -221,6 +222,12 @@ impl LineState {
     /// Why the command being judged may run outside the project.
     fn outside_project(&self) -> Option<&str> {
         self.place().and_then(|place| place.outside.as_deref())
+    }
+
+    /// [`Self::names_secret`] for a word that may be a glob the program
+    /// expands (see [`inert`]): whether anything it can expand to does.
+    fn may_name_secret(&self, path: &str) -> bool {
+        inert::glob_may_name_secret(path, &|path| self.names_secret(path))
     }
 
     fn place(&self) -> Option<&Place> {
@@ -442,15 +449,26 @@ impl LineRoute {
 }
 
 /// The words of `command` as the hook judges them: its static words, with
-/// a brace list and a leading `~` written out (with `home`) as bash does;
+/// a brace list and a leading `~` written out (with `home`) as bash does,
+/// a glob of a program that only reads and prints kept as written (bash
+/// makes it the names [`glob_expands_to`] admits, or leaves it as it is);
 /// `None` when a word stays unknown. For tests that hold the hook's
 /// reading against what bash runs.
 pub fn judged_words(command: &SimpleCommand, home: Option<&str>) -> Option<Vec<String>> {
     let expanded = paths::expanded(command, home);
     let command = expanded.as_ref().unwrap_or(command);
+    let globbed = inert::globs_as_written(command);
+    let command = globbed.as_ref().unwrap_or(command);
     command
         .argv()
         .map(|argv| argv.into_iter().map(str::to_owned).collect())
+}
+
+/// Whether bash could expand the glob `glob`, read as a word of a
+/// program that only reads and prints, to `word`. For tests that hold the
+/// hook's reading against what bash runs.
+pub fn glob_expands_to(glob: &str, word: &str) -> bool {
+    inert::expands_to(glob, word)
 }
 
 fn cut(text: &str) -> String {
@@ -704,6 +722,45 @@ fn judge_command(
         // judged as if it stood alone; a rewrite would drop the limit,
         // so there is none.
         let (mut segment, _) = judge_command(&inner, functions, context, state);
+        if !segment.redacted {
+            segment.shown = cut(&command.source);
+        }
+        return (segment, None);
+    }
+    if let Some(inner) = inert::xargs_inner(command) {
+        // `xargs` adds the words it reads to a program that only reads and
+        // prints, which no word can make do more; never routed, since the
+        // rewrite would lose `xargs`.
+        let (mut segment, _) = judge_command(&inner, functions, context, state);
+        let program = inner.words.first().and_then(Word::as_static).unwrap_or_default();
+        if segment.verdict == Verdict::Allow && !inert::prints_names_only(program) {
+            // The words it reads are not known: a file of secrets among
+            // them would be printed to the model.
+            segment.verdict = Verdict::Ask;
+            segment.rule = paths::SECRET_RULE;
+            segment.message = format!(
+                "`xargs` hands `{}` words it reads when the line runs, which may name a file that holds secrets (keys, tokens, passwords); the person decides",
+                cut(program)
+            );
+        } else if segment.verdict == Verdict::Allow {
+            segment.message.push_str(
+                "; `xargs` adds the words it reads, which can only name what it reads",
+            );
+        }
+        if !segment.redacted {
+            segment.shown = cut(&command.source);
+        }
+        return (segment, None);
+    }
+    if let Some(globbed) = inert::globs_as_written(command) {
+        // A glob expands to file names, which a program that only reads
+        // and prints can do nothing with but read.
+        let (mut segment, _) = judge_command(&globbed, functions, context, state);
+        if segment.verdict == Verdict::Allow {
+            segment
+                .message
+                .push_str("; its globs expand when the line runs, and can only name what it reads");
+        }
         if !segment.redacted {
             segment.shown = cut(&command.source);
         }

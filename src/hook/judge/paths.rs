@@ -173,10 +173,10 @@ pub(super) fn home_message(target: &str) -> String {
 }
 
 /// Directories whose files are keys and tokens, wherever they are.
-const SECRET_DIRECTORIES: &[&str] = &[".aws", ".azure", ".gnupg", ".password-store", ".ssh"];
+pub(super) const SECRET_DIRECTORIES: &[&str] = &[".aws", ".azure", ".gnupg", ".password-store", ".ssh"];
 
 /// Files that hold credentials, by name.
-const SECRET_FILES: &[&str] = &[
+pub(super) const SECRET_FILES: &[&str] = &[
     ".bash_history",
     ".boto",
     ".dockercfg",
@@ -209,7 +209,7 @@ const SECRET_FILES: &[&str] = &[
 ];
 
 /// Extensions of key stores and private keys.
-const SECRET_EXTENSIONS: &[&str] = &["jks", "key", "keystore", "p12", "pem", "pfx"];
+pub(super) const SECRET_EXTENSIONS: &[&str] = &["jks", "key", "keystore", "p12", "pem", "pfx"];
 
 /// `.env.example` and its kin are templates, not secrets.
 const TEMPLATE_SUFFIXES: &[&str] = &[".dist", ".example", ".sample", ".template"];
@@ -253,6 +253,12 @@ pub(super) fn looks_secret(path: &str) -> bool {
 
 /// The reason given for a file that looks like it holds secrets.
 pub(super) fn secret_message(path: &str) -> String {
+    if path.contains(['*', '?', '[']) {
+        return format!(
+            "`{}` may expand to a file that holds secrets (keys, tokens, passwords): what a command prints goes to the model; the person decides",
+            super::cut(path)
+        );
+    }
     format!(
         "`{}` looks like a file that holds secrets (keys, tokens, passwords): what a command prints goes to the model; the person decides",
         super::cut(path)

@@ -878,3 +878,49 @@ fn a_required_value_left_out_is_asked_not_denied() {
     // A bad value is still denied.
     assert_eq!(fixture.verdict("deploy-tool --token X").0, Verdict::Deny);
 }
+
+/// A glob among the words of a program that only reads and prints, and
+/// `xargs` handing it words, are judged as the command they stand for;
+/// a glob or `xargs` word that may name a file of secrets is asked, and
+/// any other program's glob stays refused.
+#[test]
+fn globs_and_xargs_of_programs_that_only_read() {
+    let fixture = Fixture::new();
+    let registry_dir = match &fixture.registry {
+        Registry::Directory(dir) => dir.clone(),
+        _ => unreachable!(),
+    };
+    for (name, binary, argv) in [
+        ("cat-files", "cat", "[{param: files}]"),
+        ("ls-long", "ls", "[-la, {param: files}]"),
+        ("sort-files", "sort", "[{param: files}]"),
+    ] {
+        fs::write(
+            registry_dir.join(format!("{name}.yaml")),
+            format!("name: {name}\ndescription: Read files\ndanger_level: safe\nparameters:\n  files: {{type: array, pattern_type: filepath}}\nsubprocess: {{binary: {binary}, argv: {argv}}}\n"),
+        )
+        .unwrap();
+    }
+    let fixture = Fixture {
+        index: fixture.registry.program_index(None).unwrap(),
+        ..fixture
+    };
+    for (line, expected, rule) in [
+        ("cat src/*.md", Verdict::Allow, "declared"),
+        ("ls -la .[!.]*", Verdict::Allow, "declared"),
+        ("ls -la .env", Verdict::Allow, "declared"),
+        ("git status | xargs -0 ls -la", Verdict::Allow, "declared"),
+        ("cat .en?", Verdict::Ask, "secret_file"),
+        ("cat keys/*", Verdict::Ask, "secret_file"),
+        ("cat .env", Verdict::Ask, "secret_file"),
+        ("git status | xargs cat", Verdict::Ask, "secret_file"),
+        ("sort src/*.md", Verdict::Deny, "glob"),
+        ("git status | xargs sort", Verdict::Deny, "wrapper"),
+        ("cat $HOME/*.md", Verdict::Deny, "parameter_expansion"),
+        ("git status | xargs -I{} cat {}", Verdict::Deny, "wrapper"),
+    ] {
+        let (got, rules) = fixture.verdict(line);
+        assert_eq!(got, expected, "{line}: {rules:?}");
+        assert!(rules.contains(&rule), "{line}: {rules:?} lacks {rule}");
+    }
+}
