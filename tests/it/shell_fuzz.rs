@@ -946,7 +946,5 @@ fn glob_expanded(read: &[String], ran: &[String]) -> bool {
         .iter()
         .take_while(|name| aigent::hook::judge::glob_expands_to(word, name))
         .count();
-    (1..=matched).any(|taken| {
-        ran[..taken].is_sorted() && glob_expanded(rest, &ran[taken..])
-    })
+    (1..=matched).any(|taken| ran[..taken].is_sorted() && glob_expanded(rest, &ran[taken..]))
 }

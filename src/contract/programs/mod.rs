@@ -13,7 +13,9 @@
 //! - [`raw_shell`]: W103, scripts named by a declaration that run a
 //!   command string through a shell;
 //! - [`syntax`]: how a program reads its options, for matching a command
-//!   line by meaning (DESIGN.md §12).
+//!   line by meaning (DESIGN.md §12);
+//! - [`spelling`]: the other spellings a program takes for one command
+//!   (subcommand aliases, `grep -e`, clippy's lint levels).
 //!
 //! Every rule reads short-option clusters (`-ec`, `-uroot`, `-o value`)
 //! with one reader, `options`. Imports run `options` → `command_string` →
@@ -24,6 +26,7 @@ pub mod command_string;
 pub mod environment;
 mod options;
 pub mod raw_shell;
+pub mod spelling;
 pub mod syntax;
 
 pub use command_string::{is_language, runs_another_program};

@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 use super::{AigentSelf, Context, LineState, Segment, cut, git_dir, paths};
 use crate::contract::programs::code_words::proposed_command_problems;
+use crate::contract::programs::spelling;
 use crate::contract::{
     ArgvPart, CommandClass, Declaration, FlagForm, Inputs, ParamType, is_language,
     runs_another_program,
@@ -76,9 +77,24 @@ pub(super) fn match_declarations(
     if let Some(segment) = catastrophic(program, argv) {
         return Matched::Refused(segment);
     }
+    let key = program_key(program);
+    // The line in its program's one spelling of the command (`npm t` is
+    // `npm test`), which means what the line means.
+    let canonical = spelling::canonical(key, &argv[1..]);
+    let canonical_argv: Vec<&str>;
+    let argv = match &canonical {
+        Some(words) => {
+            canonical_argv = argv[..1]
+                .iter()
+                .copied()
+                .chain(words.iter().map(String::as_str))
+                .collect();
+            canonical_argv.as_slice()
+        }
+        None => argv,
+    };
     // The declarations whose key word the line has come first; the rest
     // are read only when none of those took the line, to name the closest.
-    let key = program_key(program);
     let likely = context.index.commands_for_words(key, argv);
     let rest = context
         .index
@@ -478,21 +494,35 @@ fn match_one(
     // A project's form read with the other names the catalog knows for its
     // options (`--max-count` for `git log -n`), when its own do not fit.
     let known_names;
+    let projects = !state.is_catalog(&declaration.name);
     let (declaration, (candidates, grammar)) = match candidates(declaration, argv) {
         Ok(found) => (declaration, found),
-        Err(closeness) => match (!state.is_catalog(&declaration.name))
-            .then(|| with_catalog_aliases(declaration))
-            .flatten()
-        {
-            Some(widened) => {
-                known_names = widened;
-                match candidates(&known_names, argv) {
-                    Ok(found) => (&known_names, found),
-                    Err(_) => return One::NoShape(closeness),
+        Err(closeness) => {
+            known_names = projects
+                .then(|| with_catalog_aliases(declaration))
+                .flatten();
+            let widened = known_names
+                .as_ref()
+                .map(|widened| (widened, candidates(widened, argv)));
+            match widened {
+                Some((widened, Ok(found))) => (widened, found),
+                _ => {
+                    // The line with the template's own names for the
+                    // switches it passes as literal words, read again.
+                    let Some(rewritten) = projects
+                        .then(|| with_literal_names(declaration, argv))
+                        .flatten()
+                    else {
+                        return One::NoShape(closeness);
+                    };
+                    let rewritten: Vec<&str> = rewritten.iter().map(String::as_str).collect();
+                    return match match_one(declaration, &rewritten, context, state, project) {
+                        One::NoShape(_) => One::NoShape(closeness),
+                        other => other,
+                    };
                 }
             }
-            None => return One::NoShape(closeness),
-        },
+        }
     };
     let mut refusal: Option<Segment> = None;
     for candidate in &candidates {
@@ -764,6 +794,107 @@ fn with_catalog_aliases(declaration: &Declaration) -> Option<Declaration> {
         }
     }
     added.then_some(widened)
+}
+
+/// `argv` with each option word that the catalog's forms of the same
+/// program and subcommand know as another name of a switch `declaration`
+/// passes as a literal word (`--parents` for a template's `-p`,
+/// `--recursive` for the `r` of `-rn`) written the template's way; `None`
+/// when there is none. A word is rewritten only where the form reads it
+/// as an option it does not know, so a value that reads `--parents` keeps
+/// its meaning.
+fn with_literal_names(declaration: &Declaration, argv: &[&str]) -> Option<Vec<String>> {
+    let subprocess = declaration.subprocess.as_ref()?;
+    let mut literal_names: Vec<String> = Vec::new();
+    let mut subcommand: Vec<&str> = Vec::new();
+    for part in &subprocess.argv {
+        let ArgvPart::Literal(word) = part else {
+            continue;
+        };
+        if word == "--" {
+            break;
+        }
+        if word.starts_with("--") && !word.contains('=') {
+            literal_names.push(word.clone());
+        } else if let Some(letters) = word.strip_prefix('-') {
+            if letters.bytes().all(|letter| letter.is_ascii_alphabetic()) {
+                literal_names.extend(letters.chars().map(|letter| format!("-{letter}")));
+            }
+        } else {
+            subcommand.push(word);
+        }
+    }
+    let catalog = crate::registry::catalog_declarations_of(
+        program_key(&subprocess.binary),
+        subcommand.first().copied().unwrap_or(""),
+    );
+    let mut renamed: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+    for known in catalog.iter() {
+        let Some(known_subprocess) = &known.subprocess else {
+            continue;
+        };
+        let known_subcommand: Vec<&str> = known_subprocess
+            .argv
+            .iter()
+            .filter_map(|part| match part {
+                ArgvPart::Literal(word) if !word.starts_with('-') => Some(word.as_str()),
+                _ => None,
+            })
+            .collect();
+        if known_subcommand != subcommand {
+            continue;
+        }
+        for slot in known_subprocess.argv.iter().filter_map(ArgvPart::slot) {
+            if known
+                .parameter(&slot.param)
+                .is_none_or(|parameter| parameter.kind != ParamType::Boolean)
+            {
+                continue;
+            }
+            let names: Vec<&str> = slot
+                .flag
+                .iter()
+                .chain(&slot.aliases)
+                .map(String::as_str)
+                .collect();
+            let mut hits = names
+                .iter()
+                .filter(|name| literal_names.iter().any(|literal| literal == *name));
+            let (Some(hit), None) = (hits.next(), hits.next()) else {
+                continue;
+            };
+            let hit = literal_names.iter().find(|literal| literal == hit)?;
+            for name in names {
+                if !literal_names.iter().any(|literal| literal == name) {
+                    renamed.entry(name).or_insert(hit.as_str());
+                }
+            }
+        }
+    }
+    if renamed.is_empty() {
+        return None;
+    }
+    let reading = Grammar::of(declaration)?.read(&argv[1..]).ok()?;
+    let before_end = argv[1..].iter().take_while(|word| **word != "--");
+    let mut rewritten: Vec<String> = argv.iter().map(|word| (*word).to_owned()).collect();
+    let mut changed = false;
+    for (at, word) in before_end.enumerate() {
+        let Some(literal) = renamed.get(word) else {
+            continue;
+        };
+        let written = argv[1..].iter().filter(|other| *other == word).count();
+        let unknown = reading
+            .unknown
+            .iter()
+            .filter(|other| *other == word)
+            .count();
+        if written != unknown {
+            return None;
+        }
+        rewritten[at + 1] = (*literal).to_owned();
+        changed = true;
+    }
+    changed.then_some(rewritten)
 }
 
 /// An allowed git subcommand that would run the repository's hooks, asked

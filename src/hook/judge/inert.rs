@@ -21,9 +21,31 @@ use crate::shell::{NotStatic, SimpleCommand, Word, quote};
 /// written), `tree` (`-o`), `file` (`-C` writes), `rg` (`--pre`), `find`,
 /// `fd`, `sed`, `awk`, `jq` (`env` prints the environment).
 const INERT_PROGRAMS: &[&str] = &[
-    "basename", "cat", "comm", "cut", "df", "diff", "dirname", "du", "echo", "egrep", "fgrep",
-    "grep", "head", "ls", "md5sum", "nl", "readlink", "realpath", "sha1sum", "sha256sum",
-    "sha512sum", "stat", "tac", "tail", "wc",
+    "basename",
+    "cat",
+    "comm",
+    "cut",
+    "df",
+    "diff",
+    "dirname",
+    "du",
+    "echo",
+    "egrep",
+    "fgrep",
+    "grep",
+    "head",
+    "ls",
+    "md5sum",
+    "nl",
+    "readlink",
+    "realpath",
+    "sha1sum",
+    "sha256sum",
+    "sha512sum",
+    "stat",
+    "tac",
+    "tail",
+    "wc",
 ];
 
 /// Inert programs that print names, metadata or counts of what they are
@@ -52,12 +74,15 @@ pub(super) fn glob_may_name_secret(glob: &str, names_secret: &dyn Fn(&str) -> bo
         Some((directory, last)) => (&glob[..=directory.len()], last),
         None => ("", glob),
     };
-    let secret_parent = directory.split('/').filter(|part| has_glob(part)).any(|part| {
-        SECRET_PARENTS
-            .iter()
-            .chain(paths::SECRET_DIRECTORIES)
-            .any(|name| glob_matches(&part.to_ascii_lowercase(), name))
-    });
+    let secret_parent = directory
+        .split('/')
+        .filter(|part| has_glob(part))
+        .any(|part| {
+            SECRET_PARENTS
+                .iter()
+                .chain(paths::SECRET_DIRECTORIES)
+                .any(|name| glob_matches(&part.to_ascii_lowercase(), name))
+        });
     if secret_parent || !has_glob(last) {
         return secret_parent || names_secret(glob);
     }
@@ -270,17 +295,24 @@ pub(super) fn xargs_inner(command: &SimpleCommand) -> Option<SimpleCommand> {
     while let Some(&word) = rest.get(at) {
         let with_value = |short: &str, long: &str, valid: &dyn Fn(&str) -> bool| {
             if word == short || word == long {
-                return rest.get(at + 1).is_some_and(|value| valid(value)).then_some(2);
+                return rest
+                    .get(at + 1)
+                    .is_some_and(|value| valid(value))
+                    .then_some(2);
             }
             let attached = word
                 .strip_prefix(short)
                 .filter(|value| !value.is_empty())
-                .or_else(|| word.strip_prefix(long).and_then(|rest| rest.strip_prefix('=')));
+                .or_else(|| {
+                    word.strip_prefix(long)
+                        .and_then(|rest| rest.strip_prefix('='))
+                });
             attached.is_some_and(valid).then_some(1)
         };
         let taken = match word {
-            "-0" | "--null" | "-r" | "--no-run-if-empty" | "-t" | "--verbose" | "-x"
-            | "--exit" => Some(1),
+            "-0" | "--null" | "-r" | "--no-run-if-empty" | "-t" | "--verbose" | "-x" | "--exit" => {
+                Some(1)
+            }
             "--" => {
                 at += 1;
                 break;
@@ -347,12 +379,33 @@ mod tests {
         let never = |_: &str| false;
         let by_name = |path: &str| paths::looks_secret(path);
         for glob in [
-            ".en?", ".env*", ".[!.]*", ".e*", "*.pem", "*.p?m", "*", "src/*", "keys/*.KEY",
-            "id_*", "~/.s*/known", ".[a-z]*", "*/id_rsa", ".kube/co*", "cred*", "*.json",
+            ".en?",
+            ".env*",
+            ".[!.]*",
+            ".e*",
+            "*.pem",
+            "*.p?m",
+            "*",
+            "src/*",
+            "keys/*.KEY",
+            "id_*",
+            "~/.s*/known",
+            ".[a-z]*",
+            "*/id_rsa",
+            ".kube/co*",
+            "cred*",
+            "*.json",
         ] {
             assert!(glob_may_name_secret(glob, &by_name), "{glob}");
         }
-        for glob in ["*.md", "src/*.py", "*.yaml", "docs/[ab]?.rs", "test_*.py", "*.lock"] {
+        for glob in [
+            "*.md",
+            "src/*.py",
+            "*.yaml",
+            "docs/[ab]?.rs",
+            "test_*.py",
+            "*.lock",
+        ] {
             assert!(!glob_may_name_secret(glob, &by_name), "{glob}");
         }
         assert!(!glob_may_name_secret("*.toml", &never));
@@ -370,7 +423,12 @@ mod tests {
         ] {
             assert!(glob_matches(glob, name), "{glob} {name}");
         }
-        for (glob, name) in [("*", ".env"), ("?env", ".env"), ("[!.]*", ".x"), ("a*c", "ab")] {
+        for (glob, name) in [
+            ("*", ".env"),
+            ("?env", ".env"),
+            ("[!.]*", ".x"),
+            ("a*c", "ab"),
+        ] {
             assert!(!glob_matches(glob, name), "{glob} {name}");
         }
     }

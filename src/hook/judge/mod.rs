@@ -732,7 +732,11 @@ fn judge_command(
         // prints, which no word can make do more; never routed, since the
         // rewrite would lose `xargs`.
         let (mut segment, _) = judge_command(&inner, functions, context, state);
-        let program = inner.words.first().and_then(Word::as_static).unwrap_or_default();
+        let program = inner
+            .words
+            .first()
+            .and_then(Word::as_static)
+            .unwrap_or_default();
         if segment.verdict == Verdict::Allow && !inert::prints_names_only(program) {
             // The words it reads are not known: a file of secrets among
             // them would be printed to the model.
@@ -743,9 +747,9 @@ fn judge_command(
                 cut(program)
             );
         } else if segment.verdict == Verdict::Allow {
-            segment.message.push_str(
-                "; `xargs` adds the words it reads, which can only name what it reads",
-            );
+            segment
+                .message
+                .push_str("; `xargs` adds the words it reads, which can only name what it reads");
         }
         if !segment.redacted {
             segment.shown = cut(&command.source);

@@ -173,7 +173,8 @@ pub(super) fn home_message(target: &str) -> String {
 }
 
 /// Directories whose files are keys and tokens, wherever they are.
-pub(super) const SECRET_DIRECTORIES: &[&str] = &[".aws", ".azure", ".gnupg", ".password-store", ".ssh"];
+pub(super) const SECRET_DIRECTORIES: &[&str] =
+    &[".aws", ".azure", ".gnupg", ".password-store", ".ssh"];
 
 /// Files that hold credentials, by name.
 pub(super) const SECRET_FILES: &[&str] = &[

@@ -924,3 +924,59 @@ fn globs_and_xargs_of_programs_that_only_read() {
         assert!(rules.contains(&rule), "{line}: {rules:?} lacks {rule}");
     }
 }
+
+/// A project's form that passes switches as literal words (`-p`, the
+/// cluster `-rn`) takes the other names the catalog knows for them, and
+/// a line in another spelling of its program's command (`npm t`) is read
+/// as the command it is.
+#[test]
+fn a_projects_literal_switches_and_commands_take_their_other_spellings() {
+    let fixture = Fixture::new();
+    let registry_dir = match &fixture.registry {
+        Registry::Directory(dir) => dir.clone(),
+        _ => unreachable!(),
+    };
+    for (name, text) in [
+        (
+            "mkdir-p",
+            "name: mkdir-p\ndescription: Make a directory\ndanger_level: mutating\nparameters:\n  path: {type: string, required: true, pattern_type: filepath}\nsubprocess: {binary: mkdir, argv: [-p, {param: path}]}\n",
+        ),
+        (
+            "grep-rn",
+            "name: grep-rn\ndescription: Search\ndanger_level: safe\nparameters:\n  pattern: {type: string, required: true, pattern: '^[A-Za-z]{1,20}$'}\n  paths: {type: array, pattern_type: filepath}\nsubprocess: {binary: grep, argv: [-rn, {param: pattern}, {param: paths}]}\n",
+        ),
+        (
+            "npm-test",
+            "name: npm-test\ndescription: Test\ndanger_level: safe\nparameters:\n  silent: {type: boolean}\nsubprocess: {binary: npm, argv: [test, {param: silent, flag: --silent}]}\n",
+        ),
+    ] {
+        fs::write(registry_dir.join(format!("{name}.yaml")), text).unwrap();
+    }
+    let fixture = Fixture {
+        index: fixture.registry.program_index(None).unwrap(),
+        ..fixture
+    };
+    for line in [
+        "mkdir --parents docs",
+        "mkdir --parents -- docs",
+        "grep --recursive --line-number TODO src",
+        "grep -r --line-number TODO src",
+        "grep -rn -e TODO src",
+        "grep -rn --regexp=TODO src",
+        "npm t --silent",
+        "npm tst",
+    ] {
+        let (verdict, rules) = fixture.verdict(line);
+        assert_eq!(verdict, Verdict::Allow, "{line}: {rules:?}");
+    }
+    for line in [
+        "mkdir --parents --verbose docs",
+        "grep --recursive --line-number --count TODO src",
+        "grep --recursive TODO src",
+        "grep -rn -e TODO -e FIXME src",
+        "npm t --silent --script-shell=/tmp/x",
+    ] {
+        let (verdict, rules) = fixture.verdict(line);
+        assert_ne!(verdict, Verdict::Allow, "{line}: {rules:?}");
+    }
+}
