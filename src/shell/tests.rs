@@ -464,3 +464,71 @@ proptest! {
         prop_assert_eq!(argv, all);
     }
 }
+
+/// `"$(cat <<'EOF' … EOF)"` is static: its text is the here-document's
+/// body, as bash makes it (held against bash itself), and the `cat` is
+/// still a command of the line.
+#[test]
+fn a_quoted_here_document_printed_by_cat_is_static_text() {
+    let bodies = [
+        "one line",
+        "Fix it\n\nBody with $HOME, `id`, $(id) and \\n kept",
+        "ends with blank lines\n\n\n",
+        "EOF not alone\n EOF\nEOFX",
+        "\ttabbed\n\t\ttwice",
+    ];
+    for body in bodies {
+        for (operator, delimiter, tabs) in [("<<", "'EOF'", false), ("<<-", "\"EOF\"", true)] {
+            let written = if tabs {
+                body.lines()
+                    .map(|line| format!("\t{line}"))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            } else {
+                body.to_owned()
+            };
+            let end = if tabs { "\tEOF" } else { "EOF" };
+            let line = format!("printf %s \"$(cat {operator}{delimiter}\n{written}\n{end}\n)\"");
+            let script = parse(&line).unwrap();
+            let printf = script
+                .commands
+                .iter()
+                .find(|command| command.words.first().and_then(Word::as_static) == Some("printf"))
+                .unwrap();
+            let ours = printf.words[2].as_static().map(str::to_owned);
+            let bash = std::process::Command::new("bash")
+                .args(["-c", &line])
+                .output()
+                .unwrap();
+            assert_eq!(
+                ours.as_deref(),
+                Some(String::from_utf8_lossy(&bash.stdout).as_ref()),
+                "{line}"
+            );
+            assert!(
+                script.commands.iter().any(|command| command
+                    .words
+                    .first()
+                    .and_then(Word::as_static)
+                    == Some("cat")),
+                "{line}"
+            );
+        }
+    }
+    // Anything more than `cat` and the document stays dynamic.
+    for line in [
+        "printf %s \"$(cat <<EOF\nx $HOME\nEOF\n)\"",
+        "printf %s \"$(cat /etc/passwd <<'EOF'\nx\nEOF\n)\"",
+        "printf %s \"$(cat <<'EOF'\nx\nEOF\nid\n)\"",
+        "printf %s $(cat <<'EOF'\nx\nEOF\n)",
+        "printf %s \"$(tac <<'EOF'\nx\nEOF\n)\"",
+    ] {
+        let script = parse(line).unwrap();
+        let printf = script
+            .commands
+            .iter()
+            .find(|command| command.words.first().and_then(Word::as_static) == Some("printf"))
+            .unwrap();
+        assert!(printf.words[2].as_static().is_none(), "{line}");
+    }
+}

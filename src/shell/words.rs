@@ -445,8 +445,61 @@ fn unquoted_piece_in_quotes(piece: &WordPiece, text: &mut String, reader: &mut W
             // Not quotes inside double quotes: brush keeps them as text.
             text.push_str(quoted);
         }
+        WordPiece::CommandSubstitution(inner) if quoted_here_document(inner).is_some() => {
+            // `"$(cat <<'EOF' … EOF)"`: the text is known now. The `cat`
+            // is still walked and judged as a command of its own.
+            text.push_str(&quoted_here_document(inner).unwrap_or_default());
+            reader.substitutions.push(inner.clone());
+        }
         other => unquoted_piece(other, text, reader),
     }
+}
+
+/// The output of a command substitution that is only `cat` printing a
+/// here-document whose delimiter is quoted (`cat <<'EOF'`, `<<-"EOF"`):
+/// the body as written, nothing in it expanded, less the trailing
+/// newlines a substitution drops. `None` for anything else (another
+/// command, a word, another redirection, text after the delimiter line).
+pub(super) fn quoted_here_document(inner: &str) -> Option<String> {
+    let rest = inner.trim_start_matches([' ', '\t', '\n']);
+    let rest = rest.strip_prefix("cat")?.trim_start_matches([' ', '\t']);
+    let rest = rest.strip_prefix("<<")?;
+    let (strip_tabs, rest) = match rest.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, rest),
+    };
+    let rest = rest.trim_start_matches([' ', '\t']);
+    let quote = rest.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
+    let rest = &rest[1..];
+    let close = rest.find(quote)?;
+    let delimiter = &rest[..close];
+    if delimiter.is_empty()
+        || !delimiter
+            .bytes()
+            .all(|byte| byte.is_ascii_alphanumeric() || byte == b'_')
+    {
+        return None;
+    }
+    let rest = rest[close + 1..].trim_start_matches([' ', '\t']);
+    let mut lines = rest.strip_prefix('\n')?.split('\n');
+    let mut body = String::new();
+    loop {
+        let line = lines.next()?;
+        let line = if strip_tabs {
+            line.trim_start_matches('\t')
+        } else {
+            line
+        };
+        if line == delimiter {
+            break;
+        }
+        body.push_str(line);
+        body.push('\n');
+    }
+    if !lines.all(|line| line.trim_matches([' ', '\t']).is_empty()) {
+        return None;
+    }
+    Some(body.trim_end_matches('\n').to_owned())
 }
 
 /// Whether unquoted text expands a tilde after `=` or `:` (bash expands

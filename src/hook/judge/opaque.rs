@@ -1,10 +1,12 @@
 //! Words whose text is known only when the line runs, taken as text where
 //! a declaration takes any text.
 //!
-//! Agents write a commit message as `git commit -m "$(cat <<'EOF' … EOF)"`.
-//! The word is not static, but bash passes it as exactly one argv word
-//! (it is quoted from end to end), the commands inside are judged as
-//! segments of their own, and `git-commit` takes any text as `-m`'s value.
+//! `git commit -m "$(git log -1 --format=%s)"`: the word is not static
+//! (a quoted here-document printed by `cat`, the way agents write commit
+//! messages, is: see `shell::words`), but bash passes it as exactly one
+//! argv word (it is quoted from end to end), the commands inside are
+//! judged as segments of their own, and `git-commit` takes any text as
+//! `-m`'s value.
 //! Such a word matches as a stand-in value; the match counts only when
 //! every stand-in lands as the separate value of an option whose parameter
 //! is free text with no pattern, so the word can be nothing the
