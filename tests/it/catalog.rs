@@ -1596,6 +1596,15 @@ fn git_dir_writes_and_repository_hooks_are_asked() {
         Verdict::Ask,
         Some("outside_project"),
     );
+    // `git checkout NAME` switches branches where NAME is a branch and no
+    // file; a file of that name would be restored, discarding its changes.
+    expect(&["git checkout old", "git checkout -"], Verdict::Allow, None);
+    std::fs::write(dir.join("old"), "a file named like the branch\n").unwrap();
+    expect(
+        &["git checkout old", "git checkout no-such-branch", "git checkout old -- a.txt"],
+        Verdict::Ask,
+        Some("destructive"),
+    );
     // A pre-commit hook (pre-commit's, husky's) makes every committing
     // subcommand an ask; reads stay allowed.
     let hook = dir.join(".git/hooks/pre-commit");

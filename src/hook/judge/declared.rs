@@ -678,7 +678,18 @@ fn match_one(
             refusal = Some(segment);
             continue;
         }
+        let switches_branch = state.is_catalog(&declaration.name)
+            && declaration.name == "git-checkout"
+            && cwd.is_some_and(|cwd| checks_out_a_branch(&validated, cwd));
         let (verdict, rule, message) = match declaration.class() {
+            CommandClass::DiscardsWork if switches_branch => (
+                Verdict::Allow,
+                "declared",
+                format!(
+                    "matches `{}`, and names a branch of this repository and no file: it switches branches, keeping the changes in the work tree",
+                    declaration.name
+                ),
+            ),
             CommandClass::DiscardsWork => (
                 Verdict::Ask,
                 "destructive",
@@ -944,6 +955,27 @@ fn runs_git_hooks(
 
 /// The values of a declaration's path inputs (of every class: the hook
 /// cannot tell a form's sources from its targets).
+/// `git checkout TARGET` with no paths, where `TARGET` is `-` (the
+/// previous branch) or a local branch of the repository at `cwd` and no
+/// file or directory there has its name: git switches branches and keeps
+/// the work tree's changes (or refuses), never restoring a file.
+fn checks_out_a_branch(validated: &guard::ValidatedArguments, cwd: &Path) -> bool {
+    let mut target = None;
+    for argument in &validated.arguments {
+        match (argument.name.as_str(), &argument.value) {
+            ("target", guard::ArgValue::String(text)) => target = Some(text.as_str()),
+            ("paths", guard::ArgValue::Array(items)) if !items.is_empty() => return false,
+            _ => {}
+        }
+    }
+    let Some(target) = target else {
+        return false;
+    };
+    target == "-"
+        || (std::fs::symlink_metadata(cwd.join(target)).is_err()
+            && git_dir::is_local_branch(cwd, target))
+}
+
 fn path_values<'v>(
     declaration: &'v Declaration,
     validated: &'v guard::ValidatedArguments,

@@ -289,6 +289,37 @@ fn hooks_path_in(config: &Path) -> Option<String> {
     found.filter(|path| !path.is_empty())
 }
 
+/// Whether `name` is a local branch of the repository holding `cwd`: a
+/// loose `refs/heads/NAME` file, or a line of `packed-refs`. A name git
+/// would refuse as a branch (`..`, a leading `-` or `/`, a `.lock` part)
+/// is none.
+pub(super) fn is_local_branch(cwd: &Path, name: &str) -> bool {
+    let valid = !name.is_empty()
+        && name.len() <= 255
+        && !name.starts_with(['-', '/'])
+        && !name.ends_with(['/', '.'])
+        && !name.contains("..")
+        && !name.contains("//")
+        && name.split('/').all(|part| !part.starts_with('.') && !part.ends_with(".lock"))
+        && name
+            .bytes()
+            .all(|byte| byte.is_ascii_alphanumeric() || b"._/#@+-".contains(&byte));
+    let Some((_, common_dir)) = valid.then(|| repository(cwd)).flatten() else {
+        return false;
+    };
+    let loose = common_dir.join("refs/heads").join(name);
+    if std::fs::symlink_metadata(&loose).is_ok_and(|metadata| metadata.is_file()) {
+        return true;
+    }
+    let wanted = format!("refs/heads/{name}");
+    read_small(&common_dir.join("packed-refs")).is_some_and(|packed| {
+        packed
+            .lines()
+            .filter_map(|line| line.split_once(' '))
+            .any(|(_, reference)| reference == wanted)
+    })
+}
+
 /// A regular file of at most 1 MiB, as text; never blocks on a FIFO.
 fn read_small(path: &Path) -> Option<String> {
     let metadata = std::fs::metadata(path).ok()?;
