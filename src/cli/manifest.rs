@@ -233,11 +233,9 @@ fn collect(
             .and_then(|spec| spec.format_names());
         let mut flags = flags;
         if let Some(formats) = &formats {
-            // The format flags of this command take only what it speaks.
-            for name in ["output", "format"] {
-                if let Some(Value::Object(flag)) = flags.get_mut(name) {
-                    flag.insert("enum_values".into(), formats.clone().into());
-                }
+            // `--output` here takes only what this command speaks.
+            if let Some(Value::Object(flag)) = flags.get_mut("output") {
+                flag.insert("enum_values".into(), formats.clone().into());
             }
             entry.insert("output_formats".into(), formats.clone().into());
         }
