@@ -102,7 +102,7 @@ pub fn help_block(path: &str, contract: &Contract) -> String {
 }
 
 /// One Markdown row per leaf command: path, danger level, exit codes,
-/// the `--format` values it speaks.
+/// the `--output` values it speaks.
 pub fn contracts_rows() -> String {
     super::specs()
         .filter_map(|spec| spec.contract.as_ref().map(|contract| (spec, contract)))
@@ -142,7 +142,7 @@ pub fn outcome(path: &[String]) -> Result<Outcome, CliError> {
     let Manifest {
         mut data,
         mut positionals,
-    } = manifest(&super::command());
+    } = manifest(&super::documented_command());
     if !path.is_empty() {
         let key = path.join(".");
         let commands = data["commands"]

@@ -72,20 +72,6 @@ pub struct GlobalArgs {
     #[arg(long, global = true, value_enum, value_name = "FORMAT")]
     pub output: Option<FormatArg>,
 
-    /// Retired: `--format` was renamed `--output`. Read only to refuse it
-    /// with the new name, so no script gets a format it did not ask for
-    /// under a flag the CLI Agent Spec forbids (REQ-O-001).
-    #[arg(
-        long,
-        global = true,
-        hide = true,
-        num_args = 0..=1,
-        default_missing_value = "",
-        value_name = "FORMAT",
-        value_parser = clap::value_parser!(std::ffi::OsString)
-    )]
-    pub format: Option<std::ffi::OsString>,
-
     /// When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)
     #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
     pub color: ColorArg,
@@ -110,7 +96,7 @@ pub struct GlobalArgs {
     pub schema: bool,
 }
 
-/// The `--format` values. Each one's help names the commands that speak
+/// The `--output` values. Each one's help names the commands that speak
 /// it, read from their specs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FormatArg {
@@ -216,7 +202,7 @@ pub enum Command {
     /// The registry of declared commands: list, show, lint
     #[command(
         subcommand,
-        after_help = "Examples:\n  # the declared commands\n  aigent schema list\n  # a command's arguments as JSON Schema\n  aigent schema show deploy --format json-schema\n  # lint a registry\n  aigent --commands ./commands schema lint"
+        after_help = "Examples:\n  # the declared commands\n  aigent schema list\n  # a command's arguments as JSON Schema\n  aigent schema show deploy --output json-schema\n  # lint a registry\n  aigent --commands ./commands schema lint"
     )]
     Schema(schema::SchemaCommand),
     /// Check an agent's arguments against a declared command
@@ -535,7 +521,7 @@ pub fn main() -> i32 {
         Err(err) => return output::write_usage_error(&err, started),
     };
     let chosen =
-        chosen_format(&cli.global).and_then(|chosen| match retired_format_flag(&cli.global) {
+        chosen_format(&cli.global).and_then(|chosen| match retired_format_flag(&matches) {
             Some(err) => Err(err),
             None => Ok(chosen),
         });
@@ -611,7 +597,7 @@ fn manifest_despite(err: clap::Error, words: &[std::ffi::OsString], started: Ins
     let mut ctx = context(&global, format);
     let requested = requested_format(format);
     ctx.command = path.join(".");
-    let result = match retired_format_flag(&global) {
+    let result = match retired_format_flag(&lenient) {
         Some(err) => Err(err),
         None => manifest_outcome(&path, requested),
     };
@@ -728,10 +714,31 @@ fn dispatch(command: &Command, ctx: &Context) -> Result<Outcome, CliError> {
     }
 }
 
-/// The clap definition, for completions, man pages and the manifest.
+/// The clap definition the line is parsed with: the documented one and
+/// the retired `--format`, read only to be refused.
 pub fn command() -> clap::Command {
+    documented_command().arg(
+        clap::Arg::new(RETIRED_FORMAT)
+            .long("format")
+            .global(true)
+            .hide(true)
+            .num_args(0..=1)
+            .default_missing_value("")
+            .value_name("FORMAT")
+            .value_parser(clap::value_parser!(std::ffi::OsString)),
+    )
+}
+
+/// The clap definition as documented: help, man pages, completion
+/// scripts and the manifest. (clap_complete's static scripts list hidden
+/// flags, so the retired one is left out here rather than hidden.)
+pub fn documented_command() -> clap::Command {
     hide_unused_registry_flag(manifest::with_contracts(Cli::command()))
 }
+
+/// The id of the retired `--format` (REQ-O-001: `--output` is the one
+/// format flag; a second name for it is what the spec forbids).
+const RETIRED_FORMAT: &str = "retired_format";
 
 /// The variable that gives `--output` its default (REQ-O-042: the
 /// executable's name, upper case, then `_OUTPUT`).
@@ -781,8 +788,11 @@ fn chosen_format(global: &GlobalArgs) -> Result<(Option<FormatArg>, bool), CliEr
 /// `--format`, retired: a usage error that names its replacement, with
 /// the value given only when it is a format name (anything else stays
 /// unechoed).
-fn retired_format_flag(global: &GlobalArgs) -> Option<CliError> {
-    let given = global.format.as_ref()?;
+fn retired_format_flag(matches: &clap::ArgMatches) -> Option<CliError> {
+    let given = matches
+        .try_get_one::<std::ffi::OsString>(RETIRED_FORMAT)
+        .ok()
+        .flatten()?;
     let known = given
         .to_str()
         .and_then(|text| FormatArg::from_str(text, false).ok())
@@ -1002,7 +1012,7 @@ mod tests {
     /// Every format a spec claims is the format the command writes: run
     /// each command that speaks more than text and json, in each of its
     /// formats, on files with findings, and read what it printed as that
-    /// format. (It would have caught `plugin validate --format sarif`
+    /// format. (It would have caught `plugin validate --output sarif`
     /// printing the text report.)
     #[test]
     fn each_format_a_spec_claims_is_the_format_written() {
@@ -1061,14 +1071,13 @@ mod tests {
                 let argv = invocation(spec.path);
                 let cli = Cli::try_parse_from(&argv).expect("parses");
                 assert_eq!(cli.command.spec().path, spec.path);
-                let mut ctx = context(&cli.global, cli.global.format);
+                let mut ctx = context(&cli.global, cli.global.output);
                 ctx.buffered = true;
-                ctx.format =
-                    effective_format(format, "--output", false, &cli.command, spec.path, false)
-                        .expect("the spec's own format is accepted");
+                ctx.format = effective_format(format, "--output", &cli.command, spec.path)
+                    .expect("the spec's own format is accepted");
                 let outcome = dispatch(&cli.command, &ctx).expect("runs");
                 let text = &outcome.text;
-                let what = format!("`aigent {}` --format {}", spec.words(), format.as_str());
+                let what = format!("`aigent {}` --output {}", spec.words(), format.as_str());
                 match format {
                     OutputFormat::Github => {
                         let lines: Vec<&str> = text.lines().collect();
