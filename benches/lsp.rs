@@ -205,7 +205,7 @@ fn main() {
     for _ in 0..rounds(50) {
         let started = Instant::now();
         let status = Command::new(binary)
-            .args(["--format", "json", "skill", "validate"])
+            .args(["--output", "json", "skill", "validate"])
             .arg(&file)
             .current_dir(dir.path())
             .stdout(Stdio::null())

@@ -21,10 +21,9 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
 
     $completions = @(switch ($command) {
         'aigent' {
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--schema', '--schema', [CompletionResultType]::ParameterName, 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it')
@@ -48,8 +47,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         }
         'aigent;generate' {
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
@@ -66,9 +64,8 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         }
         'aigent;generate;man' {
             [CompletionResult]::new('--out-dir', '--out-dir', [CompletionResultType]::ParameterName, 'The directory to write into (created if missing)')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
@@ -81,9 +78,8 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         }
         'aigent;generate;completions' {
             [CompletionResult]::new('--out-dir', '--out-dir', [CompletionResultType]::ParameterName, 'The directory to write into (created if missing)')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
@@ -96,9 +92,8 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         }
         'aigent;generate;reference' {
             [CompletionResult]::new('--out-dir', '--out-dir', [CompletionResultType]::ParameterName, 'The directory to write into (created if missing)')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
@@ -129,8 +124,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;skill' {
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
@@ -156,8 +150,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--compare-to', '--compare-to', [CompletionResultType]::ParameterName, 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most N items (0: no limit) [default: 20 in json and jsonl, else all]')
             [CompletionResult]::new('--cursor', '--cursor', [CompletionResultType]::ParameterName, 'Continue a listing where its last page ended (`meta.cursor`)')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
             [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Validate every skill below each PATH (hidden directories included; .git, node_modules and target skipped)')
@@ -182,8 +175,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--allowed-tools', '--allowed-tools', [CompletionResultType]::ParameterName, 'Tools the skill may use, space-separated, e.g. "Read Bash(git:*)"')
             [CompletionResult]::new('--with', '--with', [CompletionResultType]::ParameterName, 'Subdirectories to create, each with a starter file the body links to (a comma list, or repeat the flag)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask anything: take every answer from the flags')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask anything: take every answer from the flags')
@@ -199,8 +191,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         }
         'aigent;skill;fmt' {
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Format every skill below each PATH')
             [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Format every skill below each PATH')
@@ -219,8 +210,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         'aigent;skill;fix' {
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Which frontmatter keys count as known (the others move to metadata, except a key some client reads, which never moves). Without it, a skill inside a .claude/ directory or a Claude Code plugin gets claude-code, any other standard')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Fix every skill below each PATH')
             [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Fix every skill below each PATH')
@@ -238,8 +228,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         }
         'aigent;skill;read-properties' {
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
@@ -253,8 +242,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         'aigent;skill;to-prompt' {
             [CompletionResult]::new('--max-tokens', '--max-tokens', [CompletionResultType]::ParameterName, 'Fail (exit 1) when the listing is over N tokens (o200k_base)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'List every skill below each PATH (as skill validate --recursive finds them)')
             [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'List every skill below each PATH (as skill validate --recursive finds them)')
@@ -268,8 +256,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;skill;contracts' {
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
             [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Search each directory for skills at any depth')
@@ -320,8 +307,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         }
         'aigent;plugin' {
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
@@ -338,9 +324,8 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Which extra frontmatter keys count as known in the plugins'' skills')
             [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]')
             [CompletionResult]::new('--compare-to', '--compare-to', [CompletionResultType]::ParameterName, 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat warnings as errors')
             [CompletionResult]::new('--changed', '--changed', [CompletionResultType]::ParameterName, 'Check only what this branch changed (git): since the merge base with the base revision')
@@ -365,8 +350,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;schema' {
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
@@ -387,8 +371,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         'aigent;schema;list' {
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most N items (0: no limit) [default: 20 in json and jsonl, else all]')
             [CompletionResult]::new('--cursor', '--cursor', [CompletionResultType]::ParameterName, 'Continue a listing where its last page ended (`meta.cursor`)')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
@@ -401,8 +384,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;schema;show' {
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
@@ -417,8 +399,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         'aigent;schema;lint' {
             [CompletionResult]::new('--base', '--base', [CompletionResultType]::ParameterName, 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]')
             [CompletionResult]::new('--compare-to', '--compare-to', [CompletionResultType]::ParameterName, 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
             [CompletionResult]::new('--changed', '--changed', [CompletionResultType]::ParameterName, 'Check only what this branch changed (git): since the merge base with the base revision')
@@ -434,8 +415,8 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         }
         'aigent;schema;export' {
             [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'The policy language to write')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the document to FILE instead of stdout')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--out-file', '--out-file', [CompletionResultType]::ParameterName, 'Write the document to FILE instead of stdout')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace FILE when it exists')
@@ -452,8 +433,8 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         'aigent;schema;import' {
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'The spec''s format')
             [CompletionResult]::new('--program', '--program', [CompletionResultType]::ParameterName, 'The program the declarations run (the spec''s `bin` for usage; required for agent-spec, whose manifest does not name it)')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'The directory to write into [default: the --commands registry]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--out-dir', '--out-dir', [CompletionResultType]::ParameterName, 'The directory to write into [default: the --commands registry]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace existing NAME.json declarations of the same names')
@@ -495,8 +476,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;args' {
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
@@ -514,8 +494,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]')
             [CompletionResult]::new('--value-from-env', '--value-from-env', [CompletionResultType]::ParameterName, 'Take the sensitive parameter PARAM''s value from the environment variable VAR (repeatable)')
             [CompletionResult]::new('--value-from-file', '--value-from-file', [CompletionResultType]::ParameterName, 'Take the sensitive parameter PARAM''s value from the file PATH, without its final newline (repeatable)')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
             [CompletionResult]::new('--no-audit', '--no-audit', [CompletionResultType]::ParameterName, 'Write no audit record of a rejection (args check runs nothing)')
@@ -548,8 +527,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--sandbox', '--sandbox', [CompletionResultType]::ParameterName, 'How strictly to enforce the command''s sandbox [default: aigent.toml''s [sandbox] mode, else best-effort]')
             [CompletionResult]::new('--value-from-env', '--value-from-env', [CompletionResultType]::ParameterName, 'Take the sensitive parameter PARAM''s value from the environment variable VAR (repeatable)')
             [CompletionResult]::new('--value-from-file', '--value-from-file', [CompletionResultType]::ParameterName, 'Take the sensitive parameter PARAM''s value from the file PATH, without its final newline (repeatable)')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the argv that would run, and run nothing')
@@ -566,8 +544,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;audit' {
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
@@ -594,8 +571,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--cursor', '--cursor', [CompletionResultType]::ParameterName, 'Continue a listing where its last page ended (`meta.cursor`)')
             [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
@@ -612,8 +588,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--expect-seq', '--expect-seq', [CompletionResultType]::ParameterName, 'Fail unless the chain still reaches record N')
             [CompletionResult]::new('--public-key', '--public-key', [CompletionResultType]::ParameterName, 'Also check the signed checkpoints with this public key (from `audit key new`), and report the last')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--print-head', '--print-head', [CompletionResultType]::ParameterName, 'Print only the head, as one line SEQ:SHA256, for storing elsewhere')
             [CompletionResult]::new('--allow-legacy-prefix', '--allow-legacy-prefix', [CompletionResultType]::ParameterName, 'Accept lines before the first chained record (records an older aigent wrote before it kept a chain)')
@@ -628,8 +603,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         }
         'aigent;audit;key' {
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
@@ -643,9 +617,8 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;audit;key;new' {
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
@@ -674,8 +647,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for a collector [default: aigent.toml, else 5]')
             [CompletionResult]::new('--rounds', '--rounds', [CompletionResultType]::ParameterName, 'Stop --follow after this many rounds (tests)')
             [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
             [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Keep exporting new records every --interval seconds until stopped')
@@ -717,8 +689,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         }
         'aigent;hook' {
             [CompletionResult]::new('--client', '--client', [CompletionResultType]::ParameterName, 'The client whose hook event arrives on stdin')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
             [CompletionResult]::new('--route', '--route', [CompletionResultType]::ParameterName, 'Rewrite a matched command into `aigent run NAME ...` where the client can rewrite it')
@@ -741,8 +712,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         }
         'aigent;hook;explain' {
             [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'The working directory the command would run in [default: the current one]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
@@ -759,8 +729,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Whose settings: the project''s (shared through the repository) or yours (every project)')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project''s root directory, for --scope project [default: the current directory]')
             [CompletionResult]::new('--program', '--program', [CompletionResultType]::ParameterName, 'The aigent the entry runs [default: this aigent, by absolute path]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the change as a unified diff and write nothing')
@@ -782,8 +751,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Whose settings: the project''s (shared through the repository) or yours (every project)')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project''s root directory, for --scope project [default: the current directory]')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the change as a unified diff and write nothing')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Edit a settings file that has other names (hard links); the others keep the old content')
@@ -801,8 +769,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Whose settings: the project''s or yours')
             [CompletionResult]::new('--project', '--project', [CompletionResultType]::ParameterName, 'The project''s root directory [default: the current directory]')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
@@ -815,8 +782,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         }
         'aigent;hook;trust' {
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Only say whether it is trusted (exit 1 when not); record nothing')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
@@ -838,8 +804,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--class', '--class', [CompletionResultType]::ParameterName, 'The class of every proposal, as the person decides [default: the catalog''s, else discards_work]')
             [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'The directory lines without one ran in [default: the current one]')
             [CompletionResult]::new('--audit-log', '--audit-log', [CompletionResultType]::ParameterName, 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
             [CompletionResult]::new('--from-lines', '--from-lines', [CompletionResultType]::ParameterName, 'Learn from command lines on stdin, one a line, instead of the audit log')
@@ -887,8 +852,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;mcp' {
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
@@ -925,8 +889,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             [CompletionResult]::new('--max-queued-calls', '--max-queued-calls', [CompletionResultType]::ParameterName, 'Let at most N calls wait for a place; a call over it is refused with a retryable error')
             [CompletionResult]::new('--queue-timeout', '--queue-timeout', [CompletionResultType]::ParameterName, 'Refuse a call, with a retryable error, once it has waited SECS for a place [default: 30]')
             [CompletionResult]::new('--drain', '--drain', [CompletionResultType]::ParameterName, 'On shutdown (stdin closed, SIGTERM, SIGINT, SIGHUP), let calls in flight run up to SECS more before cancelling them')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
             [CompletionResult]::new('--confirm-destructive', '--confirm-destructive', [CompletionResultType]::ParameterName, 'Run destructive tools without asking the client first (unattended use)')
@@ -952,8 +915,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
             break
         }
         'aigent;lsp' {
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')
@@ -967,8 +929,7 @@ Register-ArgumentCompleter -Native -CommandName 'aigent' -ScriptBlock {
         }
         'aigent;completions' {
             [CompletionResult]::new('--commands', '--commands', [CompletionResultType]::ParameterName, 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The older name of --output, kept for the scripts that use it: the same values')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)')
             [CompletionResult]::new('--static', '--static', [CompletionResultType]::ParameterName, 'A self-contained script that never calls aigent back')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no `ok` lines, no summaries')

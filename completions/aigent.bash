@@ -413,13 +413,13 @@ _aigent() {
 
     case "${cmd}" in
         aigent)
-            opts="-q -h -V --format --color --quiet --commands --schema --output --help --version generate skill plugin schema args run audit hook mcp lsp completions help"
+            opts="-q -h -V --output --color --quiet --commands --schema --help --version generate skill plugin schema args run audit hook mcp lsp completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --format)
+                --output)
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
@@ -434,10 +434,6 @@ _aigent() {
                     fi
                     return 0
                     ;;
-                --output)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -446,17 +442,13 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__args)
-            opts="-q -h -V --output --format --color --quiet --commands --schema --help --version check help"
+            opts="-q -h -V --output --color --quiet --commands --schema --help --version check help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
-                --format)
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
@@ -479,7 +471,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__args__subcmd__check)
-            opts="-q -h -V --audit-log --no-audit --value-from-env --value-from-file --allow-secret-argv --output --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --audit-log --no-audit --value-from-env --value-from-file --allow-secret-argv --output --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -498,10 +490,6 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
-                --format)
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
@@ -566,17 +554,13 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__audit)
-            opts="-q -h -V --output --format --color --quiet --commands --schema --help --version show verify key export help"
+            opts="-q -h -V --output --color --quiet --commands --schema --help --version show verify key export help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
-                --format)
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
@@ -599,7 +583,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__audit__subcmd__export)
-            opts="-q -h -V --otlp --syslog --follow --interval --timeout --rounds --audit-log --output --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --otlp --syslog --follow --interval --timeout --rounds --audit-log --output --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -630,10 +614,6 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
-                --format)
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
@@ -754,7 +734,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__audit__subcmd__key)
-            opts="-q -h -V --commands --output --format --color --quiet --schema --help --version new help"
+            opts="-q -h -V --commands --output --color --quiet --schema --help --version new help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -768,10 +748,6 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
-                --format)
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
@@ -829,16 +805,12 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__audit__subcmd__key__subcmd__new)
-            opts="-q -h -V --output --commands --format --color --quiet --schema --help --version"
+            opts="-q -h -V --commands --output --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --output)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
                 --commands)
                     COMPREPLY=()
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
@@ -846,7 +818,7 @@ _aigent() {
                     fi
                     return 0
                     ;;
-                --format)
+                --output)
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
@@ -862,7 +834,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__audit__subcmd__show)
-            opts="-q -h -V --command --event --since --request-id --last --limit --cursor --audit-log --commands --output --format --color --quiet --schema --help --version"
+            opts="-q -h -V --command --event --since --request-id --last --limit --cursor --audit-log --commands --output --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -911,10 +883,6 @@ _aigent() {
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -927,7 +895,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__audit__subcmd__verify)
-            opts="-q -h -V --audit-log --expect-head --expect-seq --print-head --public-key --allow-legacy-prefix --commands --output --format --color --quiet --schema --help --version"
+            opts="-q -h -V --audit-log --expect-head --expect-seq --print-head --public-key --allow-legacy-prefix --commands --output --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -960,10 +928,6 @@ _aigent() {
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -976,7 +940,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__completions)
-            opts="-q -h -V --static --commands --output --format --color --quiet --schema --help --version bash elvish fish powershell zsh"
+            opts="-q -h -V --static --commands --output --color --quiet --schema --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -990,10 +954,6 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
-                --format)
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
@@ -1009,7 +969,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__generate)
-            opts="-q -h -V --commands --output --format --color --quiet --schema --help --version man completions reference help"
+            opts="-q -h -V --commands --output --color --quiet --schema --help --version man completions reference help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1026,10 +986,6 @@ _aigent() {
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -1042,7 +998,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__generate__subcmd__completions)
-            opts="-q -h -V --out-dir --output --commands --format --color --quiet --schema --help --version"
+            opts="-q -h -V --out-dir --commands --output --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1055,10 +1011,6 @@ _aigent() {
                     fi
                     return 0
                     ;;
-                --output)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
                 --commands)
                     COMPREPLY=()
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
@@ -1066,7 +1018,7 @@ _aigent() {
                     fi
                     return 0
                     ;;
-                --format)
+                --output)
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
@@ -1152,7 +1104,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__generate__subcmd__man)
-            opts="-q -h -V --out-dir --output --commands --format --color --quiet --schema --help --version"
+            opts="-q -h -V --out-dir --commands --output --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1165,10 +1117,6 @@ _aigent() {
                     fi
                     return 0
                     ;;
-                --output)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
                 --commands)
                     COMPREPLY=()
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
@@ -1176,7 +1124,7 @@ _aigent() {
                     fi
                     return 0
                     ;;
-                --format)
+                --output)
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
@@ -1192,7 +1140,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__generate__subcmd__reference)
-            opts="-q -h -V --out-dir --output --commands --format --color --quiet --schema --help --version"
+            opts="-q -h -V --out-dir --commands --output --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1205,10 +1153,6 @@ _aigent() {
                     fi
                     return 0
                     ;;
-                --output)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
                 --commands)
                     COMPREPLY=()
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
@@ -1216,7 +1160,7 @@ _aigent() {
                     fi
                     return 0
                     ;;
-                --format)
+                --output)
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
@@ -1820,7 +1764,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__hook)
-            opts="-q -h -V --client --route --headless --output --format --color --quiet --commands --schema --help --version explain install uninstall doctor trust learn help"
+            opts="-q -h -V --client --route --headless --output --color --quiet --commands --schema --help --version explain install uninstall doctor trust learn help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1831,10 +1775,6 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
-                --format)
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
@@ -1857,7 +1797,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__hook__subcmd__doctor)
-            opts="-q -h -V --client --scope --project --commands --output --format --color --quiet --schema --help --version"
+            opts="-q -h -V --client --scope --project --commands --output --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1889,10 +1829,6 @@ _aigent() {
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -1905,7 +1841,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__hook__subcmd__explain)
-            opts="-q -h -V --cwd --output --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --cwd --output --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1919,10 +1855,6 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
-                --format)
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
@@ -2057,7 +1989,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__hook__subcmd__install)
-            opts="-q -h -V --client --scope --project --dry-run --force --replace --route --headless --program --output --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --client --scope --project --dry-run --force --replace --route --headless --program --output --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2086,10 +2018,6 @@ _aigent() {
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -2109,7 +2037,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__hook__subcmd__learn)
-            opts="-q -h -V --since --session --client --program --min-count --from-lines --from-claude-settings --class --write --review --force --cwd --audit-log --output --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --since --session --client --program --min-count --from-lines --from-claude-settings --class --write --review --force --cwd --audit-log --output --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2169,10 +2097,6 @@ _aigent() {
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -2192,7 +2116,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__hook__subcmd__trust)
-            opts="-q -h -V --check --commands --output --format --color --quiet --schema --help --version"
+            opts="-q -h -V --check --commands --output --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2209,10 +2133,6 @@ _aigent() {
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -2225,7 +2145,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__hook__subcmd__uninstall)
-            opts="-q -h -V --client --scope --project --dry-run --force --commands --output --format --color --quiet --schema --help --version"
+            opts="-q -h -V --client --scope --project --dry-run --force --commands --output --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2257,10 +2177,6 @@ _aigent() {
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -2273,17 +2189,13 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__lsp)
-            opts="-q -h -V --output --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --output --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
-                --format)
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
@@ -2306,17 +2218,13 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__mcp)
-            opts="-q -h -V --output --format --color --quiet --commands --schema --help --version serve help"
+            opts="-q -h -V --output --color --quiet --commands --schema --help --version serve help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
-                --format)
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
@@ -2381,7 +2289,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__mcp__subcmd__serve)
-            opts="-q -h -V --skills --confirm-destructive --timeout --audit-log --max-output --state-key-file --sandbox --http --token-file --token-env --allow-remote --allowed-host --allowed-origin --oauth-authorization-server --oauth-resource --max-connections --max-unauthenticated-connections --read-timeout --max-argument-bytes --max-argument-values --max-calls --max-queued-calls --queue-timeout --drain --output --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --skills --confirm-destructive --timeout --audit-log --max-output --state-key-file --sandbox --http --token-file --token-env --allow-remote --allowed-host --allowed-origin --oauth-authorization-server --oauth-resource --max-connections --max-unauthenticated-connections --read-timeout --max-argument-bytes --max-argument-values --max-calls --max-queued-calls --queue-timeout --drain --output --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2493,10 +2401,6 @@ _aigent() {
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -2516,7 +2420,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__plugin)
-            opts="-q -h -V --commands --output --format --color --quiet --schema --help --version validate help"
+            opts="-q -h -V --commands --output --color --quiet --schema --help --version validate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2530,10 +2434,6 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
-                --format)
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
@@ -2591,7 +2491,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__plugin__subcmd__validate)
-            opts="-q -h -V --strict --profile --changed --base --compare-to --output --commands --format --color --quiet --schema --help --version"
+            opts="-q -h -V --strict --profile --changed --base --compare-to --commands --output --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2609,10 +2509,6 @@ _aigent() {
                     COMPREPLY=($(compgen -W "work-tree index head" -- "${cur}"))
                     return 0
                     ;;
-                --output)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
                 --commands)
                     COMPREPLY=()
                     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
@@ -2620,7 +2516,7 @@ _aigent() {
                     fi
                     return 0
                     ;;
-                --format)
+                --output)
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
@@ -2636,7 +2532,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__run)
-            opts="-q -h -V --dry-run --confirm-destructive --timeout --audit-log --result --capture --heartbeat-ms --sandbox --value-from-env --value-from-file --allow-secret-argv --output --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --dry-run --confirm-destructive --timeout --audit-log --result --capture --heartbeat-ms --sandbox --value-from-env --value-from-file --allow-secret-argv --output --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2674,10 +2570,6 @@ _aigent() {
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -2697,17 +2589,13 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__schema)
-            opts="-q -h -V --output --format --color --quiet --commands --schema --help --version list show lint export import help"
+            opts="-q -h -V --output --color --quiet --commands --schema --help --version list show lint export import help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
-                --format)
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
@@ -2730,7 +2618,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__schema__subcmd__export)
-            opts="-q -h -V --to --output --force --allow-partial --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --to --out-file --force --allow-partial --output --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2740,11 +2628,11 @@ _aigent() {
                     COMPREPLY=($(compgen -W "claude-permissions codex-execpolicy gemini-policy" -- "${cur}"))
                     return 0
                     ;;
-                --output)
+                --out-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
+                --output)
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
@@ -2865,7 +2753,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__schema__subcmd__import)
-            opts="-q -h -V --from --program --output --force --dry-run --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --from --program --out-dir --force --dry-run --output --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2879,11 +2767,11 @@ _aigent() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --output)
+                --out-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
+                --output)
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
@@ -2906,7 +2794,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__schema__subcmd__lint)
-            opts="-q -h -V --changed --base --compare-to --watch --output --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --changed --base --compare-to --watch --output --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2921,10 +2809,6 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
-                --format)
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
@@ -2947,7 +2831,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__schema__subcmd__list)
-            opts="-q -h -V --limit --cursor --output --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --limit --cursor --output --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2962,10 +2846,6 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
-                --format)
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
@@ -2988,17 +2868,13 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__schema__subcmd__show)
-            opts="-q -h -V --output --format --color --quiet --commands --schema --help --version"
+            opts="-q -h -V --output --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
-                --format)
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
@@ -3021,17 +2897,13 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill)
-            opts="-q -h -V --output --format --color --quiet --commands --schema --help --version validate new fmt fix read-properties to-prompt contracts help"
+            opts="-q -h -V --output --color --quiet --commands --schema --help --version validate new fmt fix read-properties to-prompt contracts help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
-                --format)
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
@@ -3054,17 +2926,13 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__contracts)
-            opts="-r -q -h -V --recursive --output --format --color --quiet --commands --schema --help --version"
+            opts="-r -q -h -V --recursive --output --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
-                --format)
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
@@ -3087,7 +2955,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__fix)
-            opts="-r -q -h -V --recursive --dry-run --rename-dir --profile --force --commands --output --format --color --quiet --schema --help --version"
+            opts="-r -q -h -V --recursive --dry-run --rename-dir --profile --force --commands --output --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3108,10 +2976,6 @@ _aigent() {
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -3124,7 +2988,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__fmt)
-            opts="-r -q -h -V --recursive --check --diff --force --commands --output --format --color --quiet --schema --help --version"
+            opts="-r -q -h -V --recursive --check --diff --force --commands --output --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3138,10 +3002,6 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
-                --format)
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
@@ -3283,7 +3143,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__new)
-            opts="-y -q -h -V --name --description --license --compatibility --allowed-tools --with --yes --non-interactive --commands --output --format --color --quiet --schema --help --version"
+            opts="-y -q -h -V --name --description --license --compatibility --allowed-tools --with --yes --non-interactive --commands --output --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3324,10 +3184,6 @@ _aigent() {
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -3340,7 +3196,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__read__subcmd__properties)
-            opts="-q -h -V --commands --output --format --color --quiet --schema --help --version"
+            opts="-q -h -V --commands --output --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3357,10 +3213,6 @@ _aigent() {
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -3373,7 +3225,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__to__subcmd__prompt)
-            opts="-r -q -h -V --recursive --max-tokens --commands --output --format --color --quiet --schema --help --version"
+            opts="-r -q -h -V --recursive --max-tokens --commands --output --color --quiet --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3394,10 +3246,6 @@ _aigent() {
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -3410,7 +3258,7 @@ _aigent() {
             return 0
             ;;
         aigent__subcmd__skill__subcmd__validate)
-            opts="-r -q -h -V --recursive --strict --profile --changed --base --compare-to --watch --limit --cursor --output --format --color --quiet --commands --schema --help --version"
+            opts="-r -q -h -V --recursive --strict --profile --changed --base --compare-to --watch --limit --cursor --output --color --quiet --commands --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3437,10 +3285,6 @@ _aigent() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
-                    return 0
-                    ;;
-                --format)
                     COMPREPLY=($(compgen -W "text json jsonl tsv plain json-schema github sarif" -- "${cur}"))
                     return 0
                     ;;

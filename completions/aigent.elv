@@ -18,10 +18,9 @@ set edit:completion:arg-completer[aigent] = {|@words|
     }
     var completions = [
         &'aigent'= {
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
             cand --schema 'Print this command''s manifest entry (CLI Agent Spec) as JSON instead of running it'
@@ -44,8 +43,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;generate'= {
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
@@ -61,9 +59,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;generate;man'= {
             cand --out-dir 'The directory to write into (created if missing)'
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
@@ -75,9 +72,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;generate;completions'= {
             cand --out-dir 'The directory to write into (created if missing)'
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
@@ -89,9 +85,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;generate;reference'= {
             cand --out-dir 'The directory to write into (created if missing)'
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
@@ -116,8 +111,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;generate;help;help'= {
         }
         &'aigent;skill'= {
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
             cand -q 'Print only problems: no `ok` lines, no summaries'
@@ -142,8 +136,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --compare-to 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)'
             cand --limit 'At most N items (0: no limit) [default: 20 in json and jsonl, else all]'
             cand --cursor 'Continue a listing where its last page ended (`meta.cursor`)'
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
             cand -r 'Validate every skill below each PATH (hidden directories included; .git, node_modules and target skipped)'
@@ -167,8 +160,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --allowed-tools 'Tools the skill may use, space-separated, e.g. "Read Bash(git:*)"'
             cand --with 'Subdirectories to create, each with a starter file the body links to (a comma list, or repeat the flag)'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -y 'Do not ask anything: take every answer from the flags'
             cand --yes 'Do not ask anything: take every answer from the flags'
@@ -183,8 +175,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;skill;fmt'= {
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -r 'Format every skill below each PATH'
             cand --recursive 'Format every skill below each PATH'
@@ -202,8 +193,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;skill;fix'= {
             cand --profile 'Which frontmatter keys count as known (the others move to metadata, except a key some client reads, which never moves). Without it, a skill inside a .claude/ directory or a Claude Code plugin gets claude-code, any other standard'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -r 'Fix every skill below each PATH'
             cand --recursive 'Fix every skill below each PATH'
@@ -220,8 +210,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;skill;read-properties'= {
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
@@ -234,8 +223,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;skill;to-prompt'= {
             cand --max-tokens 'Fail (exit 1) when the listing is over N tokens (o200k_base)'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -r 'List every skill below each PATH (as skill validate --recursive finds them)'
             cand --recursive 'List every skill below each PATH (as skill validate --recursive finds them)'
@@ -248,8 +236,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --version 'Print version'
         }
         &'aigent;skill;contracts'= {
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
             cand -r 'Search each directory for skills at any depth'
@@ -290,8 +277,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;plugin'= {
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
@@ -307,9 +293,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --profile 'Which extra frontmatter keys count as known in the plugins'' skills'
             cand --base 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]'
             cand --compare-to 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)'
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --strict 'Treat warnings as errors'
             cand --changed 'Check only what this branch changed (git): since the merge base with the base revision'
@@ -330,8 +315,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;plugin;help;help'= {
         }
         &'aigent;schema'= {
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
             cand -q 'Print only problems: no `ok` lines, no summaries'
@@ -351,8 +335,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;schema;list'= {
             cand --limit 'At most N items (0: no limit) [default: 20 in json and jsonl, else all]'
             cand --cursor 'Continue a listing where its last page ended (`meta.cursor`)'
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
             cand -q 'Print only problems: no `ok` lines, no summaries'
@@ -364,8 +347,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --version 'Print version'
         }
         &'aigent;schema;show'= {
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
             cand -q 'Print only problems: no `ok` lines, no summaries'
@@ -379,8 +361,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;schema;lint'= {
             cand --base 'The revision to compare with [default: the upstream, else origin/HEAD, main, master]'
             cand --compare-to 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)'
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
             cand --changed 'Check only what this branch changed (git): since the merge base with the base revision'
@@ -395,8 +376,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;schema;export'= {
             cand --to 'The policy language to write'
-            cand --output 'Write the document to FILE instead of stdout'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --out-file 'Write the document to FILE instead of stdout'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
             cand --force 'Replace FILE when it exists'
@@ -412,8 +393,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;schema;import'= {
             cand --from 'The spec''s format'
             cand --program 'The program the declarations run (the spec''s `bin` for usage; required for agent-spec, whose manifest does not name it)'
-            cand --output 'The directory to write into [default: the --commands registry]'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --out-dir 'The directory to write into [default: the --commands registry]'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
             cand --force 'Replace existing NAME.json declarations of the same names'
@@ -447,8 +428,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;schema;help;help'= {
         }
         &'aigent;args'= {
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
             cand -q 'Print only problems: no `ok` lines, no summaries'
@@ -465,8 +445,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --audit-log 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
             cand --value-from-env 'Take the sensitive parameter PARAM''s value from the environment variable VAR (repeatable)'
             cand --value-from-file 'Take the sensitive parameter PARAM''s value from the file PATH, without its final newline (repeatable)'
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
             cand --no-audit 'Write no audit record of a rejection (args check runs nothing)'
@@ -495,8 +474,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --sandbox 'How strictly to enforce the command''s sandbox [default: aigent.toml''s [sandbox] mode, else best-effort]'
             cand --value-from-env 'Take the sensitive parameter PARAM''s value from the environment variable VAR (repeatable)'
             cand --value-from-file 'Take the sensitive parameter PARAM''s value from the file PATH, without its final newline (repeatable)'
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
             cand --dry-run 'Print the argv that would run, and run nothing'
@@ -512,8 +490,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --version 'Print version'
         }
         &'aigent;audit'= {
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
             cand -q 'Print only problems: no `ok` lines, no summaries'
@@ -539,8 +516,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --cursor 'Continue a listing where its last page ended (`meta.cursor`)'
             cand --audit-log 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
@@ -556,8 +532,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --expect-seq 'Fail unless the chain still reaches record N'
             cand --public-key 'Also check the signed checkpoints with this public key (from `audit key new`), and report the last'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --print-head 'Print only the head, as one line SEQ:SHA256, for storing elsewhere'
             cand --allow-legacy-prefix 'Accept lines before the first chained record (records an older aigent wrote before it kept a chain)'
@@ -571,8 +546,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;audit;key'= {
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
@@ -585,9 +559,8 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'aigent;audit;key;new'= {
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
@@ -612,8 +585,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --timeout 'Seconds to wait for a collector [default: aigent.toml, else 5]'
             cand --rounds 'Stop --follow after this many rounds (tests)'
             cand --audit-log 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
             cand --follow 'Keep exporting new records every --interval seconds until stopped'
@@ -647,8 +619,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;hook'= {
             cand --client 'The client whose hook event arrives on stdin'
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
             cand --route 'Rewrite a matched command into `aigent run NAME ...` where the client can rewrite it'
@@ -670,8 +641,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;hook;explain'= {
             cand --cwd 'The working directory the command would run in [default: the current one]'
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
             cand -q 'Print only problems: no `ok` lines, no summaries'
@@ -687,8 +657,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --scope 'Whose settings: the project''s (shared through the repository) or yours (every project)'
             cand --project 'The project''s root directory, for --scope project [default: the current directory]'
             cand --program 'The aigent the entry runs [default: this aigent, by absolute path]'
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
             cand --dry-run 'Print the change as a unified diff and write nothing'
@@ -709,8 +678,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --scope 'Whose settings: the project''s (shared through the repository) or yours (every project)'
             cand --project 'The project''s root directory, for --scope project [default: the current directory]'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --dry-run 'Print the change as a unified diff and write nothing'
             cand --force 'Edit a settings file that has other names (hard links); the others keep the old content'
@@ -727,8 +695,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --scope 'Whose settings: the project''s or yours'
             cand --project 'The project''s root directory [default: the current directory]'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand -q 'Print only problems: no `ok` lines, no summaries'
             cand --quiet 'Print only problems: no `ok` lines, no summaries'
@@ -740,8 +707,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;hook;trust'= {
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --check 'Only say whether it is trusted (exit 1 when not); record nothing'
             cand -q 'Print only problems: no `ok` lines, no summaries'
@@ -762,8 +728,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --class 'The class of every proposal, as the person decides [default: the catalog''s, else discards_work]'
             cand --cwd 'The directory lines without one ran in [default: the current one]'
             cand --audit-log 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]'
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
             cand --from-lines 'Learn from command lines on stdin, one a line, instead of the audit log'
@@ -802,8 +767,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;hook;help;help'= {
         }
         &'aigent;mcp'= {
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
             cand -q 'Print only problems: no `ok` lines, no summaries'
@@ -839,8 +803,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
             cand --max-queued-calls 'Let at most N calls wait for a place; a call over it is refused with a retryable error'
             cand --queue-timeout 'Refuse a call, with a retryable error, once it has waited SECS for a place [default: 30]'
             cand --drain 'On shutdown (stdin closed, SIGTERM, SIGINT, SIGHUP), let calls in flight run up to SECS more before cancelling them'
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
             cand --confirm-destructive 'Run destructive tools without asking the client first (unattended use)'
@@ -862,8 +825,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         &'aigent;mcp;help;help'= {
         }
         &'aigent;lsp'= {
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
             cand -q 'Print only problems: no `ok` lines, no summaries'
@@ -876,8 +838,7 @@ set edit:completion:arg-completer[aigent] = {|@words|
         }
         &'aigent;completions'= {
             cand --commands 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project''s commands/ once trusted]'
-            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given'
-            cand --format 'The older name of --output, kept for the scripts that use it: the same values'
+            cand --output 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]'
             cand --color 'When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)'
             cand --static 'A self-contained script that never calls aigent back'
             cand -q 'Print only problems: no `ok` lines, no summaries'

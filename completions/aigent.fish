@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_aigent_global_optspecs
-    string join \n format= color= q/quiet commands= schema output= h/help V/version
+    string join \n output= color= q/quiet commands= schema h/help V/version
 end
 
 function __fish_aigent_needs_command
@@ -24,7 +24,7 @@ function __fish_aigent_using_subcommand
     contains -- $cmd[1] $argv
 end
 
-complete -c aigent -n "__fish_aigent_needs_command" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_needs_command" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -36,14 +36,6 @@ complete -c aigent -n "__fish_aigent_needs_command" -l color -d 'When to colour 
 always\t''
 never\t''"
 complete -c aigent -n "__fish_aigent_needs_command" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_needs_command" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_needs_command" -s q -l quiet -d 'Print only problems: no `ok` lines, no summaries'
 complete -c aigent -n "__fish_aigent_needs_command" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -61,15 +53,7 @@ complete -c aigent -n "__fish_aigent_needs_command" -f -a "lsp" -d 'Serve diagno
 complete -c aigent -n "__fish_aigent_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c aigent -n "__fish_aigent_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -89,16 +73,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_s
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -f -a "reference" -d 'The Markdown reference tables that exist in code: skill, plugin and lint codes, error codes, exit codes and each command\'s danger level'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and not __fish_seen_subcommand_from man completions reference help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -l out-dir -d 'The directory to write into (created if missing)' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -114,16 +90,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from man" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -l out-dir -d 'The directory to write into (created if missing)' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -139,16 +107,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from completions" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from reference" -l out-dir -d 'The directory to write into (created if missing)' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from reference" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from reference" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from reference" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from reference" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -167,15 +127,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from help" -f -a "completions" -d 'Static completion scripts for every supported shell'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from help" -f -a "reference" -d 'The Markdown reference tables that exist in code: skill, plugin and lint codes, error codes, exit codes and each command\'s danger level'
 complete -c aigent -n "__fish_aigent_using_subcommand generate; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and not __fish_seen_subcommand_from validate new fmt fix read-properties to-prompt contracts help" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -214,15 +166,7 @@ index\t'Committed and staged work: for a pre-commit hook'
 head\t'Committed work only: for CI on a clean checkout'"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l limit -d 'At most N items (0: no limit) [default: 20 in json and jsonl, else all]' -r
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l cursor -d 'Continue a listing where its last page ended (`meta.cursor`)' -r
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from validate" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -251,15 +195,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 references\t'references/REFERENCE.md: documentation loaded when needed'
 assets\t'assets/template.md: templates the output is built from'"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -277,15 +213,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from new" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fmt" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -314,15 +242,7 @@ gemini\t'Gemini CLI: no byte-order mark, a line break after the closing ---'
 strictest\t'Fails wherever any known client would: every client rule, spec keys only'
 permissive\t'Every key is known'"
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -342,15 +262,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from fix" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -367,15 +279,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from read-properties" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l max-tokens -d 'Fail (exit 1) when the listing is over N tokens (o200k_base)' -r
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -391,15 +295,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from to-prompt" -s V -l version -d 'Print version'
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from contracts" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from contracts" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from contracts" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -425,15 +321,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "contracts" -d 'Hold a skill\'s Bash grants and !`cmd` commands against the registry; propose declarations'
 complete -c aigent -n "__fish_aigent_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_seen_subcommand_from validate help" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_seen_subcommand_from validate help" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_seen_subcommand_from validate help" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand plugin; and not __fish_seen_subcommand_from validate help" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -463,16 +351,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_su
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l compare-to -d 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)' -r -f -a "work-tree\t'Everything not yet in the base: committed, staged, unstaged, untracked (stats every tracked file, like `git status`)'
 index\t'Committed and staged work: for a pre-commit hook'
 head\t'Committed work only: for CI on a clean checkout'"
-complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -491,15 +371,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_su
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from validate" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from help" -f -a "validate" -d 'Check plugins and marketplaces: manifests, sources, skills, components'
 complete -c aigent -n "__fish_aigent_using_subcommand plugin; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -523,15 +395,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_see
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and not __fish_seen_subcommand_from list show lint export import help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -l limit -d 'At most N items (0: no limit) [default: 20 in json and jsonl, else all]' -r
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -l cursor -d 'Continue a listing where its last page ended (`meta.cursor`)' -r
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -547,15 +411,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_su
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from show" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from show" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from show" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -575,15 +431,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_su
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from lint" -l compare-to -d 'What counts as changed: committed, staged, unstaged and untracked work (work-tree), committed and staged (index), or committed only (head, the fastest)' -r -f -a "work-tree\t'Everything not yet in the base: committed, staged, unstaged, untracked (stats every tracked file, like `git status`)'
 index\t'Committed and staged work: for a pre-commit hook'
 head\t'Committed work only: for CI on a clean checkout'"
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from lint" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from lint" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from lint" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -604,8 +452,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_su
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from export" -l to -d 'The policy language to write' -r -f -a "claude-permissions\t'Claude Code settings.json `permissions` rules'
 codex-execpolicy\t'Codex execpolicy `prefix_rule`s (Starlark, a `.rules` file)'
 gemini-policy\t'Gemini CLI policy engine `[[rule]]`s (TOML)'"
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from export" -l output -d 'Write the document to FILE instead of stdout' -r -F
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from export" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from export" -l out-file -d 'Write the document to FILE instead of stdout' -r -F
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from export" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -626,8 +474,8 @@ complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_su
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -l from -d 'The spec\'s format' -r -f -a "agent-spec\t'A CLI Agent Spec manifest: the JSON `tool --schema` prints (bare, or in its envelope)'
 usage\t'A usage spec (KDL v2), as jdx/usage, clap (clap_usage) and cobra emit it'"
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -l program -d 'The program the declarations run (the spec\'s `bin` for usage; required for agent-spec, whose manifest does not name it)' -r
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -l output -d 'The directory to write into [default: the --commands registry]' -r -F
-complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -l out-dir -d 'The directory to write into [default: the --commands registry]' -r -F
+complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from import" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -651,15 +499,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_su
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from help" -f -a "export" -d 'Write declarations as an agent\'s own policy rules, with what each keeps and drops'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from help" -f -a "import" -d 'Write declarations from a CLI\'s own spec (CLI Agent Spec manifest, usage KDL)'
 complete -c aigent -n "__fish_aigent_using_subcommand schema; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_subcommand_from check help" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_subcommand_from check help" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_subcommand_from check help" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -680,15 +520,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand args; and not __fish_seen_
 complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l audit-log -d 'Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]' -r -F
 complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l value-from-env -d 'Take the sensitive parameter PARAM\'s value from the environment variable VAR (repeatable)' -r
 complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l value-from-file -d 'Take the sensitive parameter PARAM\'s value from the file PATH, without its final newline (repeatable)' -r
-complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand args; and __fish_seen_subcommand_from check" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -717,15 +549,7 @@ best-effort\t'Enforce what the kernel can; warn about the rest'
 off\t'No sandbox'"
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l value-from-env -d 'Take the sensitive parameter PARAM\'s value from the environment variable VAR (repeatable)' -r
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l value-from-file -d 'Take the sensitive parameter PARAM\'s value from the file PATH, without its final newline (repeatable)' -r
-complete -c aigent -n "__fish_aigent_using_subcommand run" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand run" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand run" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -745,15 +569,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand run" -s q -l quiet -d 'Pri
 complete -c aigent -n "__fish_aigent_using_subcommand run" -l schema -d 'Print this command\'s manifest entry (CLI Agent Spec) as JSON instead of running it'
 complete -c aigent -n "__fish_aigent_using_subcommand run" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand run" -s V -l version -d 'Print version'
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify key export help" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify key export help" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and not __fish_seen_subcommand_from show verify key export help" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -783,15 +599,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l cursor -d 'Continue a listing where its last page ended (`meta.cursor`)' -r
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l audit-log -d 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]' -r -F
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from show" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -811,15 +619,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l expect-seq -d 'Fail unless the chain still reaches record N' -r
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l public-key -d 'Also check the signed checkpoints with this public key (from `audit key new`), and report the last' -r -F
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -837,15 +637,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from verify" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from key" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -868,15 +660,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_sub
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l timeout -d 'Seconds to wait for a collector [default: aigent.toml, else 5]' -r
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l rounds -d 'Stop --follow after this many rounds (tests)' -r
 complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l audit-log -d 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]' -r -F
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand audit; and __fish_seen_subcommand_from export" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -902,15 +686,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_
 codex\t'OpenAI Codex: a PreToolUse hook on its shell tool (Bash)'
 gemini\t'Gemini CLI: a BeforeTool hook on run_shell_command'
 cursor\t'Cursor: a beforeShellExecution hook'"
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust learn help" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust learn help" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust learn help" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -936,15 +712,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust learn help" -f -a "learn" -d 'Propose declarations for the commands the hook asked about, from the audit log'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and not __fish_seen_subcommand_from explain install uninstall doctor trust learn help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from explain" -l cwd -d 'The working directory the command would run in [default: the current one]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from explain" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from explain" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from explain" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -968,15 +736,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subc
 user\t'Your own settings file, under your home directory'"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from install" -l project -d 'The project\'s root directory, for --scope project [default: the current directory]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from install" -l program -d 'The aigent the entry runs [default: this aigent, by absolute path]' -r -F
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from install" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from install" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from install" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -1005,15 +765,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subc
 user\t'Your own settings file, under your home directory'"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l project -d 'The project\'s root directory, for --scope project [default: the current directory]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -1038,15 +790,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subc
 user\t'Your own settings file, under your home directory'"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from doctor" -l project -d 'The project\'s root directory [default: the current directory]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from doctor" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from doctor" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from doctor" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from doctor" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -1062,15 +806,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subc
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from doctor" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from doctor" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from trust" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from trust" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from trust" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from trust" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -1101,15 +837,7 @@ runs-project-code\t'Runs the project\'s own code: allowed in aigent\'s sandbox'
 discards-work\t'Discards work or touches shared state: asked'"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l cwd -d 'The directory lines without one ran in [default: the current one]' -r -f -a "(__fish_complete_directories)"
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l audit-log -d 'The audit log [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]' -r -F
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from learn" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -1136,15 +864,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subc
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "trust" -d 'Let the hook read this project\'s registry (its content as it is now)'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "learn" -d 'Propose declarations for the commands the hook asked about, from the audit log'
 complete -c aigent -n "__fish_aigent_using_subcommand hook; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c aigent -n "__fish_aigent_using_subcommand mcp; and not __fish_seen_subcommand_from serve help" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand mcp; and not __fish_seen_subcommand_from serve help" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand mcp; and not __fish_seen_subcommand_from serve help" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -1186,15 +906,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subco
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l max-queued-calls -d 'Let at most N calls wait for a place; a call over it is refused with a retryable error' -r
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l queue-timeout -d 'Refuse a call, with a retryable error, once it has waited SECS for a place [default: 30]' -r
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l drain -d 'On shutdown (stdin closed, SIGTERM, SIGINT, SIGHUP), let calls in flight run up to SECS more before cancelling them' -r
-complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -1214,15 +926,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subco
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from serve" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "serve" -d 'Serve declared commands as guarded tools and validated skills over MCP (stdio or HTTP)'
 complete -c aigent -n "__fish_aigent_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c aigent -n "__fish_aigent_using_subcommand lsp" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand lsp" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand lsp" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
@@ -1239,15 +943,7 @@ complete -c aigent -n "__fish_aigent_using_subcommand lsp" -l schema -d 'Print t
 complete -c aigent -n "__fish_aigent_using_subcommand lsp" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c aigent -n "__fish_aigent_using_subcommand lsp" -s V -l version -d 'Print version'
 complete -c aigent -n "__fish_aigent_using_subcommand completions" -l commands -d 'The registry of command declarations [default: the built-in catalog, then your user registry, then the project\'s commands/ once trusted]' -r -f -a "(__fish_complete_directories)"
-complete -c aigent -n "__fish_aigent_using_subcommand completions" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given' -r -f -a "text\t''
-json\t''
-jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
-tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'
-plain\t'a listing\'s items one line each, no header; any other result as text without colour'
-json-schema\t'`schema show` only: the bare JSON Schema'
-github\t'`skill validate`, `plugin validate` and `schema lint`: GitHub Actions annotations'
-sarif\t'`skill validate`, `plugin validate` and `schema lint`: a SARIF 2.1.0 log for code scanning'"
-complete -c aigent -n "__fish_aigent_using_subcommand completions" -l format -d 'The older name of --output, kept for the scripts that use it: the same values' -r -f -a "text\t''
+complete -c aigent -n "__fish_aigent_using_subcommand completions" -l output -d 'Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]' -r -f -a "text\t''
 json\t''
 jsonl\t'a listing\'s items one JSON object a line, then a `_summary` line; any other result\'s envelope on one line'
 tsv\t'`skill validate`, `skill contracts`, `plugin validate`, `schema list`, `schema lint`, `audit show` and `hook learn`: tab-separated rows under a header line'

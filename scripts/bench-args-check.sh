@@ -14,7 +14,7 @@ bin="${CARGO_TARGET_DIR:-$PWD/target}/release/aigent"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 export AIGENT_AUDIT_LOG="$work/audit.jsonl"
-export AIGENT_FORMAT=json
+export AIGENT_OUTPUT=json
 
 make_registry() {
   local dir="$1" count="$2"

@@ -40,7 +40,7 @@ head=(skill validate --changed --compare-to head)
 check() {
     local expected=$1 output status=0
     shift
-    output=$("$AIGENT" --format json "$@") || status=$?
+    output=$("$AIGENT" --output json "$@") || status=$?
     local checked
     checked=$(printf '%s' "$output" | grep -o '"checked": [0-9]*' | head -1 | grep -o '[0-9]*$')
     if [ "$status" != 0 ] || [ "$checked" != "$expected" ]; then
@@ -76,11 +76,11 @@ echo "aigent: $AIGENT"
 echo "repository: $repo ($(git ls-files | wc -l) tracked files, $skills skills)"
 echo "cores: $(nproc), runs per command: $runs, load before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
 printf '%-36s %9s %9s %9s %9s\n' command "min s" "median s" "cpu s" "vs full"
-read -r full_min full_median full_cpu < <(time_runs "$AIGENT" --format json "${full[@]}")
+read -r full_min full_median full_cpu < <(time_runs "$AIGENT" --output json "${full[@]}")
 printf '%-36s %9s %9s %9s %9s\n' "--recursive . (full)" "$full_min" "$full_median" "$full_cpu" "100%"
 for mode in work_tree index head; do
     declare -n args=$mode
-    read -r min median cpu < <(time_runs "$AIGENT" --format json "${args[@]}")
+    read -r min median cpu < <(time_runs "$AIGENT" --output json "${args[@]}")
     share=$(awk -v a="$median" -v b="$full_median" 'BEGIN { printf "%.0f%%", 100 * a / b }')
     label="--changed --compare-to ${mode/_/-}"
     printf '%-36s %9s %9s %9s %9s\n' "$label" "$min" "$median" "$cpu" "$share"

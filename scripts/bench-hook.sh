@@ -102,4 +102,4 @@ echo "== hook, the built-in catalog, a three-command line with a route vs aigent
 farm-bench -n "$runs" --warmup 5 --vs "$floor" -- sh -c "$zero <$work/catalog-line.json"
 echo
 echo "audit records written: $(wc -l <"$AIGENT_AUDIT_LOG")"
-"$bin" audit verify --format text
+"$bin" audit verify --output text

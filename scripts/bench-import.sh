@@ -43,7 +43,7 @@ usage_spec() {
 measure() {
   local label="$1" n="$2" file="$3" from="$4"
   local out
-  out=$( { /usr/bin/time -f '%U %S %M' "$AIGENT_BIN" --format json schema import \
+  out=$( { /usr/bin/time -f '%U %S %M' "$AIGENT_BIN" --output json schema import \
     --from "$from" --program t --dry-run "$file" >/dev/null || true; } 2>&1 | tail -1)
   read -r user sys rss <<<"$out"
   awk -v l="$label" -v n="$n" -v u="$user" -v s="$sys" -v m="$rss" -v b="$(wc -c <"$file")" 'BEGIN {

@@ -39,13 +39,13 @@ for dir in "$@"; do
     : > "$tmp/rows"
     # One warm-up of each, then the rounds.
     sh -c "find '$dir' -name SKILL.md -print0 | xargs -0 cat > /dev/null"
-    "$AIGENT" --format "$format" skill validate --recursive ${ARGS:-} "$dir" > /dev/null 2>&1 || true
+    "$AIGENT" --output "$format" skill validate --recursive ${ARGS:-} "$dir" > /dev/null 2>&1 || true
     for _ in $(seq "$pairs"); do
         read -r floor _ < <(cpu sh -c "find '$dir' -name SKILL.md -print0 | xargs -0 cat > /dev/null")
-        read -r new new_kb < <(cpu "$AIGENT" --format "$format" skill validate --recursive ${ARGS:-} "$dir")
+        read -r new new_kb < <(cpu "$AIGENT" --output "$format" skill validate --recursive ${ARGS:-} "$dir")
         base=0 base_kb=0
         if [ -n "${BASE:-}" ]; then
-            read -r base base_kb < <(cpu "$BASE" --format "$format" skill validate --recursive ${ARGS:-} "$dir")
+            read -r base base_kb < <(cpu "$BASE" --output "$format" skill validate --recursive ${ARGS:-} "$dir")
         fi
         echo "$floor $new $base $new_kb $base_kb" >> "$tmp/rows"
     done

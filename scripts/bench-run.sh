@@ -34,7 +34,7 @@ cat >"$work/commands/greet.json" <<EOF
 EOF
 export AIGENT_AUDIT_LOG="$work/audit.jsonl"
 export AIGENT_COMMANDS="$work/commands"
-export AIGENT_FORMAT=json
+export AIGENT_OUTPUT=json
 
 names=(
   "$true_bin (direct)"

@@ -52,7 +52,7 @@ EOF2
 cd "$work/project"
 export AIGENT_AUDIT_LOG="$work/audit.jsonl"
 export AIGENT_COMMANDS="$work/commands"
-export AIGENT_FORMAT=json
+export AIGENT_OUTPUT=json
 
 names=(
   "aigent run --sandbox off noop"

@@ -82,13 +82,13 @@ time_runs() {
 }
 
 floor() { find "$1" -name SKILL.md -print0 | xargs -0 cat > /dev/null; }
-validate() { "$AIGENT" --format json skill validate --recursive "$1"; }
+validate() { "$AIGENT" --output json skill validate --recursive "$1"; }
 
 # Peak resident memory of one validation in MB, with GNU time when the
 # machine has it.
 peak_mb() {
     if [ -x /usr/bin/time ] && /usr/bin/time -f %M true > /dev/null 2>&1; then
-        /usr/bin/time -f %M "$AIGENT" --format json skill validate --recursive "$1" 2>&1 > /dev/null \
+        /usr/bin/time -f %M "$AIGENT" --output json skill validate --recursive "$1" 2>&1 > /dev/null \
             | tail -1 | awk '{ printf "%.1f", $1 / 1024 }'
     else
         echo n/a

@@ -3,7 +3,7 @@
 // WebAssembly, with its own copy of the o200k_base ranks).
 //
 //   node scripts/compare-tokens.mjs REPORT.json
-//       REPORT.json is `aigent --format json skill validate -r CORPUS`: each
+//       REPORT.json is `aigent --output json skill validate -r CORPUS`: each
 //       skill's body is read again, split as aigent splits it, counted with
 //       tiktoken and compared with the report's `tokens.body`. Prints the
 //       match rate, the first mismatches, and both throughputs.

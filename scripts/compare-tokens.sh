@@ -27,5 +27,5 @@ fi
 report=$(mktemp)
 trap 'rm -f "$report"' EXIT
 # Every skill, valid or not: exit 1 only says some are invalid.
-"$AIGENT" --format json skill validate --recursive --profile permissive "$corpus" > "$report" || true
+"$AIGENT" --output json skill validate --recursive --profile permissive "$corpus" > "$report" || true
 node scripts/compare-tokens.mjs "$report"

@@ -153,7 +153,7 @@ def rules_by_line(log):
 def learn(registry, log, extra):
     os.makedirs(registry, exist_ok=True)
     env = dict(ENV, AIGENT_AUDIT_LOG=log)
-    done = subprocess.run([BIN, "--commands", registry, "--format", "json", "hook", "learn",
+    done = subprocess.run([BIN, "--commands", registry, "--output", "json", "hook", "learn",
                            "--cwd", project, "--write"] + extra,
                           capture_output=True, env=env, cwd=project, timeout=900)
     envelope = json.loads(done.stdout)
@@ -210,7 +210,7 @@ def summary(name, cases, before, after, rules, covered):
 
 def lint(registry):
     """Findings of `schema lint` on a written registry: (errors, warnings)."""
-    done = subprocess.run([BIN, "--commands", registry, "--format", "json", "schema", "lint"],
+    done = subprocess.run([BIN, "--commands", registry, "--output", "json", "schema", "lint"],
                           capture_output=True, env=dict(ENV, AIGENT_AUDIT_LOG=os.devnull),
                           cwd=project, timeout=300)
     text = done.stdout.decode("utf-8", "replace")

@@ -85,7 +85,7 @@ mod tests {
         assert!(wants_schema(&matches));
         assert!(subcommand_path(&matches).is_empty());
 
-        let matches = parse("--format json skill validate --schema");
+        let matches = parse("--output json skill validate --schema");
         assert!(wants_schema(&matches));
         assert_eq!(subcommand_path(&matches), ["skill", "validate"]);
 

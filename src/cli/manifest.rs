@@ -102,7 +102,7 @@ pub fn help_block(path: &str, contract: &Contract) -> String {
 }
 
 /// One Markdown row per leaf command: path, danger level, exit codes,
-/// the `--format` values it speaks.
+/// the `--output` values it speaks.
 pub fn contracts_rows() -> String {
     super::specs()
         .filter_map(|spec| spec.contract.as_ref().map(|contract| (spec, contract)))
@@ -142,7 +142,7 @@ pub fn outcome(path: &[String]) -> Result<Outcome, CliError> {
     let Manifest {
         mut data,
         mut positionals,
-    } = manifest(&super::command());
+    } = manifest(&super::documented_command());
     if !path.is_empty() {
         let key = path.join(".");
         let commands = data["commands"]
@@ -233,11 +233,9 @@ fn collect(
             .and_then(|spec| spec.format_names());
         let mut flags = flags;
         if let Some(formats) = &formats {
-            // The format flags of this command take only what it speaks.
-            for name in ["output", "format"] {
-                if let Some(Value::Object(flag)) = flags.get_mut(name) {
-                    flag.insert("enum_values".into(), formats.clone().into());
-                }
+            // `--output` here takes only what this command speaks.
+            if let Some(Value::Object(flag)) = flags.get_mut("output") {
+                flag.insert("enum_values".into(), formats.clone().into());
             }
             entry.insert("output_formats".into(), formats.clone().into());
         }

@@ -68,16 +68,9 @@ pub struct Cli {
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Global options")]
 pub struct GlobalArgs {
-    /// The older name of --output, kept for the scripts that use it: the same values
-    #[arg(
-        long,
-        global = true,
-        value_enum,
-        hide_possible_values = true,
-        env = "AIGENT_FORMAT",
-        value_name = "FORMAT"
-    )]
-    pub format: Option<FormatArg>,
+    /// Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT sets another]
+    #[arg(long, global = true, value_enum, value_name = "FORMAT")]
+    pub output: Option<FormatArg>,
 
     /// When to colour text output (under auto: not with NO_COLOR of any value, CI or TERM=dumb)
     #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
@@ -103,7 +96,7 @@ pub struct GlobalArgs {
     pub schema: bool,
 }
 
-/// The `--format` values. Each one's help names the commands that speak
+/// The `--output` values. Each one's help names the commands that speak
 /// it, read from their specs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FormatArg {
@@ -209,7 +202,7 @@ pub enum Command {
     /// The registry of declared commands: list, show, lint
     #[command(
         subcommand,
-        after_help = "Examples:\n  # the declared commands\n  aigent schema list\n  # a command's arguments as JSON Schema\n  aigent schema show deploy --format json-schema\n  # lint a registry\n  aigent --commands ./commands schema lint"
+        after_help = "Examples:\n  # the declared commands\n  aigent schema list\n  # a command's arguments as JSON Schema\n  aigent schema show deploy --output json-schema\n  # lint a registry\n  aigent --commands ./commands schema lint"
     )]
     Schema(schema::SchemaCommand),
     /// Check an agent's arguments against a declared command
@@ -435,7 +428,7 @@ fn produces_document(command: &Command) -> bool {
             | SkillCommand::Contracts(_) => false,
         },
         Command::Completions(_) => true,
-        Command::Schema(schema::SchemaCommand::Export(args)) => args.output.is_none(),
+        Command::Schema(schema::SchemaCommand::Export(args)) => args.out_file.is_none(),
         Command::Plugin(_)
         | Command::Schema(_)
         | Command::Args(_)
@@ -449,9 +442,9 @@ fn produces_document(command: &Command) -> bool {
 }
 
 /// The format of a document-producing command: the document itself (text)
-/// wherever stdout goes, and the json envelope only when `--format json`
+/// wherever stdout goes, and the json envelope only when `--output json`
 /// is on the command line, so `aigent skill to-prompt > prompt.md` holds
-/// the block even where `AIGENT_FORMAT=json` is set for everything else.
+/// the block even where `AIGENT_OUTPUT=json` is set for everything else.
 fn document_format(format: OutputFormat, command: &Command, from_flag: bool) -> OutputFormat {
     let json = matches!(format, OutputFormat::Json | OutputFormat::Jsonl);
     if produces_document(command) && !(from_flag && json) {
@@ -462,28 +455,21 @@ fn document_format(format: OutputFormat, command: &Command, from_flag: bool) -> 
 }
 
 /// The commands that speak `format`, for the hint when a command does not
-/// and for the `--format` help.
+/// and for the `--output` help.
 fn speakers(format: OutputFormat) -> impl Iterator<Item = &'static CommandSpec> {
     specs().filter(move |spec| spec.extra_formats().is_some() && spec.speaks(format))
 }
 
-/// The format a command will use. An unsupported `--format` is a usage
-/// error; an unsupported `AIGENT_FORMAT` (say `github`, set for a whole CI
-/// job) is a preference, so the command falls back to its default.
+/// The format a command will use. A format the command does not speak is
+/// a usage error, from `--output` or from `AIGENT_OUTPUT` alike.
 fn effective_format(
     format: OutputFormat,
     flag: &str,
-    from_environment: bool,
     command: &Command,
     path: &str,
-    stdout_is_terminal: bool,
 ) -> Result<OutputFormat, CliError> {
     if command.spec().speaks(format) {
         return Ok(format);
-    }
-    if from_environment {
-        let hints = TerminalHints::read(|name| std::env::var_os(name));
-        return Ok(resolve_format(None, stdout_is_terminal, &hints));
     }
     let speakers: Vec<String> = speakers(format)
         .map(|spec| format!("`aigent {}`", spec.words()))
@@ -522,18 +508,27 @@ pub fn main() -> i32 {
     if argv.len() == 1 {
         argv.push("--help".into());
     }
+    warn_of_retired_variable();
     let matches = match command().try_get_matches_from(&argv) {
         Ok(matches) => matches,
-        Err(err) => return manifest_despite(err, &argv, started),
+        Err(mut err) => {
+            tip_renamed_path_flag(&mut err, &argv);
+            return manifest_despite(err, &argv, started);
+        }
     };
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(err) => return output::write_usage_error(&err, started),
     };
-    let (format, format_on_line) = match chosen_format(&matches, &cli.global) {
+    let chosen =
+        chosen_format(&cli.global).and_then(|chosen| match retired_format_flag(&matches) {
+            Some(err) => Err(err),
+            None => Ok(chosen),
+        });
+    let (format, format_on_line) = match chosen {
         Ok(chosen) => chosen,
         Err(err) => {
-            let mut ctx = context(&cli.global, cli.global.format);
+            let mut ctx = context(&cli.global, cli.global.output);
             ctx.command = argv::subcommand_path(&matches).join(".");
             return output::write_result(Err(err), &ctx, started);
         }
@@ -545,27 +540,13 @@ pub fn main() -> i32 {
     let result = if cli.global.schema {
         manifest_outcome(&path, requested)
     } else {
-        // AIGENT_FORMAT is a preference a command may not speak; AIGENT_OUTPUT
-        // is held to what `--output` is (REQ-O-042).
-        let from_environment = !format_on_line
-            && output_variable().is_none()
-            && matches.value_source("format") == Some(clap::parser::ValueSource::EnvVariable);
-        use std::io::IsTerminal;
-        let flag = if output_flag(&matches).is_some() {
+        // AIGENT_OUTPUT is held to what `--output` is (REQ-O-042).
+        let flag = if format_on_line {
             "--output"
-        } else if format_on_line {
-            "--format"
         } else {
             OUTPUT_VARIABLE
         };
-        match effective_format(
-            requested,
-            flag,
-            from_environment,
-            &cli.command,
-            &path.join(" "),
-            std::io::stdout().is_terminal(),
-        ) {
+        match effective_format(requested, flag, &cli.command, &path.join(" ")) {
             Ok(format) => {
                 let format = document_format(format, &cli.command, format_on_line);
                 ctx.use_format(format, cli.command.spec().rows);
@@ -612,11 +593,15 @@ fn manifest_despite(err: clap::Error, words: &[std::ffi::OsString], started: Ins
         return output::write_usage_error(&err, started);
     };
     let path = argv::subcommand_path(&lenient);
-    let format = output_flag(&lenient).or(global.format);
+    let format = global.output;
     let mut ctx = context(&global, format);
     let requested = requested_format(format);
     ctx.command = path.join(".");
-    output::write_result(manifest_outcome(&path, requested), &ctx, started)
+    let result = match retired_format_flag(&lenient) {
+        Some(err) => Err(err),
+        None => manifest_outcome(&path, requested),
+    };
+    output::write_result(result, &ctx, started)
 }
 
 /// The manifest (`--schema`) in `format`: a document, not a listing, so
@@ -631,7 +616,7 @@ fn manifest_outcome(path: &[String], format: OutputFormat) -> Result<Outcome, Cl
     manifest::outcome(path)
 }
 
-/// The format asked for: `format`, the one `--output` or `--format`
+/// The format asked for: `format`, the one `--output` or `AIGENT_OUTPUT`
 /// chose, else the default for where stdout goes.
 fn requested_format(format: Option<FormatArg>) -> OutputFormat {
     use std::io::IsTerminal;
@@ -643,7 +628,7 @@ fn requested_format(format: Option<FormatArg>) -> OutputFormat {
     )
 }
 
-/// The context for `format`, the one `--output` or `--format` chose.
+/// The context for `format`, the one `--output` or `AIGENT_OUTPUT` chose.
 fn context(global: &GlobalArgs, format: Option<FormatArg>) -> Context {
     use std::io::IsTerminal;
     let stdout_is_terminal = std::io::stdout().is_terminal();
@@ -729,61 +714,31 @@ fn dispatch(command: &Command, ctx: &Context) -> Result<Outcome, CliError> {
     }
 }
 
-/// The clap definition, for completions, man pages and the manifest.
+/// The clap definition the line is parsed with: the documented one and
+/// the retired `--format`, read only to be refused.
 pub fn command() -> clap::Command {
-    with_output_flag(hide_unused_registry_flag(manifest::with_contracts(
-        Cli::command(),
-    )))
+    documented_command().arg(
+        clap::Arg::new(RETIRED_FORMAT)
+            .long("format")
+            .global(true)
+            .hide(true)
+            .num_args(0..=1)
+            .default_missing_value("")
+            .value_name("FORMAT")
+            .value_parser(clap::value_parser!(std::ffi::OsString)),
+    )
 }
 
-/// The id of `--output FORMAT`, the CLI Agent Spec's name for `--format`
-/// (REQ-O-001).
-const OUTPUT_FORMAT: &str = "output_format";
-
-/// `--output FORMAT` on aigent and on every command below it, the same
-/// values as `--format`, for agents that use the spec's name. It is not a
-/// clap global: `schema import` and `schema export` have their own
-/// `--output DIR`, which scripts already use, and a global would collide
-/// with it. Those two take the format as `aigent --output FORMAT schema
-/// import ...` (before the subcommand) or `--format`.
-fn with_output_flag(command: clap::Command) -> clap::Command {
-    let taken = command
-        .get_arguments()
-        .any(|arg| arg.get_long() == Some("output"));
-    let command = if taken {
-        command
-    } else {
-        command.arg(
-            clap::Arg::new(OUTPUT_FORMAT)
-                .long("output")
-                .value_name("FORMAT")
-                .value_parser(clap::builder::EnumValueParser::<FormatArg>::new())
-                .help("Output format [default: text on a terminal, json otherwise, and in CI or under NO_COLOR; AIGENT_OUTPUT, else AIGENT_FORMAT, sets another]; --format, its older name, must agree when both are given")
-                .help_heading("Global options"),
-        )
-    };
-    let names: Vec<String> = command
-        .get_subcommands()
-        .map(|sub| sub.get_name().to_owned())
-        .collect();
-    names.iter().fold(command, |command, name| {
-        command.mut_subcommand(name, with_output_flag)
-    })
+/// The clap definition as documented: help, man pages, completion
+/// scripts and the manifest. (clap_complete's static scripts list hidden
+/// flags, so the retired one is left out here rather than hidden.)
+pub fn documented_command() -> clap::Command {
+    hide_unused_registry_flag(manifest::with_contracts(Cli::command()))
 }
 
-/// The `--output FORMAT` given anywhere on the line, the last one (the
-/// deepest command's) winning.
-pub(crate) fn output_flag(matches: &clap::ArgMatches) -> Option<FormatArg> {
-    let mut found = None;
-    let mut at = Some(matches);
-    while let Some(current) = at {
-        if let Ok(Some(format)) = current.try_get_one::<FormatArg>(OUTPUT_FORMAT) {
-            found = Some(*format);
-        }
-        at = current.subcommand().map(|(_, sub)| sub);
-    }
-    found
-}
+/// The id of the retired `--format` (REQ-O-001: `--output` is the one
+/// format flag; a second name for it is what the spec forbids).
+const RETIRED_FORMAT: &str = "retired_format";
 
 /// The variable that gives `--output` its default (REQ-O-042: the
 /// executable's name, upper case, then `_OUTPUT`).
@@ -817,33 +772,91 @@ pub(crate) fn output_variable() -> Option<Result<FormatArg, CliError>> {
     }))
 }
 
-/// `--output` and `--format` together: the flag given wins over the
-/// environment (AIGENT_OUTPUT, then AIGENT_FORMAT); two flags that disagree
-/// are a usage error, and so is an AIGENT_OUTPUT that `--output` would
-/// refuse.
-fn chosen_format(
-    matches: &clap::ArgMatches,
-    global: &GlobalArgs,
-) -> Result<(Option<FormatArg>, bool), CliError> {
-    use clap::parser::ValueSource;
-    let format_source = matches.value_source("format");
-    let Some(output) = output_flag(matches) else {
-        let on_line = format_source == Some(ValueSource::CommandLine);
-        if !on_line && let Some(variable) = output_variable() {
-            return variable.map(|format| (Some(format), false));
-        }
-        return Ok((global.format, on_line));
-    };
-    match global.format {
-        Some(format) if format != output && format_source == Some(ValueSource::CommandLine) => {
-            Err(CliError::usage(format!(
-                "--output {} and --format {} name two formats; give one",
-                OutputFormat::from(output).as_str(),
-                OutputFormat::from(format).as_str()
-            )))
-        }
-        _ => Ok((Some(output), true)),
+/// The format chosen before the command runs, and whether `--output` gave
+/// it: the flag, wherever it sits on the line, wins over `AIGENT_OUTPUT`;
+/// an `AIGENT_OUTPUT` that `--output` would refuse is a usage error.
+fn chosen_format(global: &GlobalArgs) -> Result<(Option<FormatArg>, bool), CliError> {
+    if let Some(output) = global.output {
+        return Ok((Some(output), true));
     }
+    match output_variable() {
+        Some(variable) => variable.map(|format| (Some(format), false)),
+        None => Ok((None, false)),
+    }
+}
+
+/// `--format`, retired: a usage error that names its replacement, with
+/// the value given only when it is a format name (anything else stays
+/// unechoed).
+fn retired_format_flag(matches: &clap::ArgMatches) -> Option<CliError> {
+    let given = matches
+        .try_get_one::<std::ffi::OsString>(RETIRED_FORMAT)
+        .ok()
+        .flatten()?;
+    let known = given
+        .to_str()
+        .and_then(|text| FormatArg::from_str(text, false).ok())
+        .map(|format| OutputFormat::from(format).as_str());
+    let instead = known.unwrap_or("FORMAT");
+    let mut err = CliError::usage(format!(
+        "--format was renamed --output; give --output {instead}"
+    ));
+    err.body.phase = Some(aigent::report::Phase::Validation);
+    err.body.field = Some("--format".to_owned());
+    err.body.suggestion = known.map(|format| format!("--output {format}"));
+    let names: Vec<&str> = FormatArg::value_variants()
+        .iter()
+        .map(|format| OutputFormat::from(*format).as_str())
+        .collect();
+    Some(err.with_hint(format!("--output takes {}", names.join(", "))))
+}
+
+/// The variable `--format` read before it was retired.
+const RETIRED_VARIABLE: &str = "AIGENT_FORMAT";
+
+/// `AIGENT_FORMAT` is no longer read. One that is still set (perhaps long
+/// ago, in a profile) gets a line on stderr while `AIGENT_OUTPUT` is not
+/// set, never a failure: the run goes on with the default format.
+fn warn_of_retired_variable() {
+    let set = |name| std::env::var_os(name).is_some_and(|value| !value.is_empty());
+    if set(RETIRED_VARIABLE) && !set(OUTPUT_VARIABLE) {
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "warning: {RETIRED_VARIABLE} is no longer read; set {OUTPUT_VARIABLE} instead (it gives --output its default)"
+        );
+    }
+}
+
+/// `schema import --output DIR` and `schema export --output FILE` were
+/// renamed `--out-dir` and `--out-file` when `--output` became the format
+/// on every command: a path given to `--output` there gets clap's invalid
+/// value error with a tip naming the new flag.
+fn tip_renamed_path_flag(err: &mut clap::Error, words: &[std::ffi::OsString]) {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let on_output = matches!(
+        err.get(ContextKind::InvalidArg),
+        Some(ContextValue::String(arg)) if arg.starts_with("--output")
+    );
+    if err.kind() != ErrorKind::InvalidValue || !on_output {
+        return;
+    }
+    let Some(path) = argv::lenient(words).map(|matches| argv::subcommand_path(&matches)) else {
+        return;
+    };
+    let (flag, what) = match path.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+        ["schema", "import"] => ("--out-dir DIR", "directory"),
+        ["schema", "export"] => ("--out-file FILE", "file"),
+        _ => return,
+    };
+    let tip = format!(
+        "`aigent {}` takes its {what} as {flag}; --output selects the output format",
+        path.join(" ")
+    );
+    err.insert(
+        ContextKind::Suggested,
+        ContextValue::StyledStrs(vec![tip.into()]),
+    );
 }
 
 /// `--commands` is global, so every command accepts it, but the help, man
@@ -999,7 +1012,7 @@ mod tests {
     /// Every format a spec claims is the format the command writes: run
     /// each command that speaks more than text and json, in each of its
     /// formats, on files with findings, and read what it printed as that
-    /// format. (It would have caught `plugin validate --format sarif`
+    /// format. (It would have caught `plugin validate --output sarif`
     /// printing the text report.)
     #[test]
     fn each_format_a_spec_claims_is_the_format_written() {
@@ -1058,14 +1071,13 @@ mod tests {
                 let argv = invocation(spec.path);
                 let cli = Cli::try_parse_from(&argv).expect("parses");
                 assert_eq!(cli.command.spec().path, spec.path);
-                let mut ctx = context(&cli.global, cli.global.format);
+                let mut ctx = context(&cli.global, cli.global.output);
                 ctx.buffered = true;
-                ctx.format =
-                    effective_format(format, "--output", false, &cli.command, spec.path, false)
-                        .expect("the spec's own format is accepted");
+                ctx.format = effective_format(format, "--output", &cli.command, spec.path)
+                    .expect("the spec's own format is accepted");
                 let outcome = dispatch(&cli.command, &ctx).expect("runs");
                 let text = &outcome.text;
-                let what = format!("`aigent {}` --format {}", spec.words(), format.as_str());
+                let what = format!("`aigent {}` --output {}", spec.words(), format.as_str());
                 match format {
                     OutputFormat::Github => {
                         let lines: Vec<&str> = text.lines().collect();

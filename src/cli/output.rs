@@ -518,20 +518,14 @@ fn scan_before_parse() -> ScannedArgs {
         .collect();
     let matches = super::argv::lenient(&words);
     let format = matches.as_ref().and_then(|matches| {
-        let on_line =
-            matches.value_source("format") == Some(clap::parser::ValueSource::CommandLine);
-        let from_variable = || super::output_variable().and_then(Result::ok);
-        super::output_flag(matches)
-            .or_else(|| if on_line { None } else { from_variable() })
-            .or_else(|| {
-                matches
-                    .try_get_one::<FormatArg>("format")
-                    .ok()
-                    .flatten()
-                    .copied()
-            })
+        matches
+            .try_get_one::<FormatArg>("output")
+            .ok()
+            .flatten()
+            .copied()
+            .or_else(|| super::output_variable().and_then(Result::ok))
     });
-    // A value the parser refused (AIGENT_FORMAT=yaml) is absent here, so
+    // A value the parser refused (AIGENT_OUTPUT=yaml) is absent here, so
     // a pipe still gets its envelope.
     let json = match format {
         Some(format) => matches!(format, FormatArg::Json | FormatArg::Jsonl),

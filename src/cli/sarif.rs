@@ -1,4 +1,4 @@
-//! `--format sarif`: where the log's paths start (the log itself is
+//! `--output sarif`: where the log's paths start (the log itself is
 //! `aigent::report::findings`').
 
 use std::path::PathBuf;

@@ -3,7 +3,7 @@
 //! exit codes, the formats it speaks, whether it reads the registry.
 //!
 //! Everything that needs one of these facts reads it from there: the
-//! format check and its hint ([`super::effective_format`]), the `--format`
+//! format check and its hint ([`super::effective_format`]), the `--output`
 //! help, the hidden `--commands` flag, `--help`'s closing block, the man
 //! pages, `aigent --schema` and docs/reference/exit-codes.md.
 
@@ -43,7 +43,7 @@ pub struct Contract {
     pub output_schema: Option<fn() -> serde_json::Value>,
 }
 
-/// The `--format` values a command honours.
+/// The `--output` values a command honours.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Formats {
     /// A report: text, json, and these as well.

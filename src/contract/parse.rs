@@ -1437,7 +1437,7 @@ mod tests {
     }
 
     proptest! {
-        /// What `schema show --format json` prints loads back into an equal
+        /// What `schema show --output json` prints loads back into an equal
         /// declaration, whatever its environment, time limit and level.
         #[test]
         fn the_wire_format_round_trips(

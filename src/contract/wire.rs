@@ -1,5 +1,5 @@
 //! The wire format of a declaration (DESIGN.md §4): what `schema show
-//! --format json` prints, with the derived `effective_sandbox`. Kept apart
+//! --output json` prints, with the derived `effective_sandbox`. Kept apart
 //! from `declaration` so that the sandbox, which reads declarations, is
 //! not also read by them.
 
@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use super::declaration::{Declaration, ExitCode, Inputs, Parameter, PathRoot};
 
-// The wire format (DESIGN.md §4): what `schema show --format json` prints,
+// The wire format (DESIGN.md §4): what `schema show --output json` prints,
 // and what loads back into an equal declaration.
 
 impl Serialize for Declaration {

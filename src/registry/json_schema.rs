@@ -29,7 +29,7 @@ pub fn to_json_schema(declaration: &Declaration) -> Value {
     schema
 }
 
-/// The declaration's wire form (`schema show --format json`, `args check
+/// The declaration's wire form (`schema show --output json`, `args check
 /// NAME --help`) with each `sensitive` input's default shown as
 /// `[REDACTED]`, as the text form shows it: that there is a default is
 /// useful, its value is a secret.

@@ -105,7 +105,7 @@ fn template_word(declaration: &Declaration, part: &ArgvPart) -> String {
     if required { word } else { format!("[{word}]") }
 }
 
-/// `schema show --format text`.
+/// `schema show --output text`.
 pub fn render_show(declaration: &Declaration, file: &str, style: Style) -> String {
     let mut out = format!(
         "{} — {}\n",

@@ -92,7 +92,7 @@ impl TerminalHints {
     }
 }
 
-/// The format to use: an explicit choice (flag or `AIGENT_FORMAT`) wins,
+/// The format to use: an explicit choice (`--output` or `AIGENT_OUTPUT`) wins,
 /// otherwise text on a terminal and json everywhere else, so an agent
 /// reading a pipe gets structure without asking for it. A terminal in a CI
 /// job or under `NO_COLOR` gets json too (REQ-F-003).

@@ -51,14 +51,14 @@ fn a_declaration_without_a_danger_level_is_refused_with_a_suggestion() {
     let lint = sandbox.run(&[
         "--commands",
         "commands",
-        "--format",
+        "--output",
         "text",
         "schema",
         "lint",
     ]);
     assert_session!(&sandbox, &lint);
     // Nothing runs from a declaration that does not say how dangerous it is.
-    let run = sandbox.run(&["--commands", "commands", "--format", "json", "run", "wipe"]);
+    let run = sandbox.run(&["--commands", "commands", "--output", "json", "run", "wipe"]);
     run.assert_code(4);
     assert!(sandbox.join("scratch").exists());
 }
@@ -179,7 +179,7 @@ fn common_hallucinations_are_corrected_per_pattern_type() {
 fn run_gets_a_fix_command_for_run_and_text_shows_it() {
     let sandbox = Sandbox::new();
     let run = sandbox.run(&[
-        "--format",
+        "--output",
         "text",
         "run",
         "--dry-run",

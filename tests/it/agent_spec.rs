@@ -90,7 +90,7 @@ fn help_in_json_mode_goes_to_stderr_with_an_envelope_on_stdout() {
         "aigent skill validate --schema"
     );
     assert!(run.stderr.contains("Usage: aigent skill validate"), "{run}");
-    let text = sandbox.run(&["--format", "text", "skill", "validate", "--help"]);
+    let text = sandbox.run(&["--output", "text", "skill", "validate", "--help"]);
     text.assert_code(0);
     assert!(
         text.stdout.contains("Usage: aigent skill validate"),
@@ -99,14 +99,14 @@ fn help_in_json_mode_goes_to_stderr_with_an_envelope_on_stdout() {
     assert!(text.stderr.is_empty(), "{text}");
 }
 
-/// `aigent --commands commands --format json run ARGS...`, the envelope
+/// `aigent --commands commands --output json run ARGS...`, the envelope
 /// read from stderr (the child's stdout is its own) and checked against
 /// the spec's schema.
 fn run_json(sandbox: &Sandbox, args: &[&str]) -> (Run, Value) {
     let run = Run::of(
         sandbox
             .cmd()
-            .args(["--commands", "commands", "--format", "json", "run"])
+            .args(["--commands", "commands", "--output", "json", "run"])
             .args(args),
     );
     let envelope: Value = serde_json::from_str(&run.stderr)
@@ -229,7 +229,7 @@ fn every_child_and_its_children_run_non_interactive_in_the_c_locale() {
                 .env("EDITOR", "vim")
                 .env("LANG", "de_DE.UTF-8")
                 .env("LC_ALL", "de_DE.UTF-8")
-                .args(["--commands", "commands", "--format", "text", "run", name]),
+                .args(["--commands", "commands", "--output", "text", "run", name]),
         )
     };
     let plain = run("plain");
@@ -663,7 +663,7 @@ fn the_response_cap_cuts_a_page_and_cursors_are_checked() {
                 .cmd()
                 .env("TOOL_MAX_OUTPUT_BYTES", "6000")
                 .args([
-                    "--format",
+                    "--output",
                     "json",
                     "--commands",
                     "commands",
@@ -733,7 +733,7 @@ fn run_capture_puts_the_childs_output_in_the_envelope_on_stdout() {
     let captured = Run::of(sandbox.cmd().args([
         "--commands",
         "commands",
-        "--format",
+        "--output",
         "json",
         "run",
         "--capture",
@@ -757,7 +757,7 @@ fn run_capture_puts_the_childs_output_in_the_envelope_on_stdout() {
     let big = Run::of(sandbox.cmd().env("AIGENT_MAX_OUTPUT_BYTES", "16384").args([
         "--commands",
         "commands",
-        "--format",
+        "--output",
         "json",
         "run",
         "--capture",
@@ -783,7 +783,7 @@ fn run_capture_puts_the_childs_output_in_the_envelope_on_stdout() {
         Run::of(
             sandbox
                 .cmd()
-                .args(["--commands", "commands", "--format", "json", "run", "talk"]),
+                .args(["--commands", "commands", "--output", "json", "run", "talk"]),
         );
     inherited.assert_code(0);
     assert!(inherited.stdout.contains("red"), "{inherited}");
@@ -827,7 +827,7 @@ fn a_long_silent_run_sends_heartbeats_before_its_envelope() {
         let mut args = vec![
             "--commands",
             "commands",
-            "--format",
+            "--output",
             "json",
             "run",
             "--capture",
@@ -868,7 +868,7 @@ fn a_long_silent_run_sends_heartbeats_before_its_envelope() {
     let text = Run::of(sandbox.cmd().args([
         "--commands",
         "commands",
-        "--format",
+        "--output",
         "text",
         "run",
         "--capture",
@@ -880,7 +880,7 @@ fn a_long_silent_run_sends_heartbeats_before_its_envelope() {
     let uncaptured = Run::of(sandbox.cmd().args([
         "--commands",
         "commands",
-        "--format",
+        "--output",
         "json",
         "run",
         "--heartbeat-ms",
@@ -931,7 +931,7 @@ fn json_output_is_the_same_in_any_locale_and_width() {
         for (name, value) in envs {
             cmd.env(name, value);
         }
-        let run = Run::of(cmd.args(["--format", "json", "schema", "show", "deploy"]));
+        let run = Run::of(cmd.args(["--output", "json", "schema", "show", "deploy"]));
         run.assert_code(0);
         run.envelope()["data"].clone()
     };
@@ -950,7 +950,7 @@ fn json_output_is_the_same_in_any_locale_and_width() {
 fn json_output_holds_no_escape_byte() {
     let sandbox = Sandbox::new();
     let run = Run::of(sandbox.cmd().args([
-        "--format",
+        "--output",
         "json",
         "args",
         "check",
@@ -1004,7 +1004,7 @@ fn a_signal_cancels_a_command_with_an_answer() {
         let child = sandbox
             .std_cmd()
             .args([
-                "--format",
+                "--output",
                 "json",
                 "schema",
                 "import",
@@ -1084,7 +1084,7 @@ fn with_silent_stdin(
 fn a_stdin_that_never_finishes_times_out_with_an_answer() {
     let sandbox = Sandbox::new();
     let import = [
-        "--format",
+        "--output",
         "json",
         "schema",
         "import",
@@ -1133,7 +1133,7 @@ fn aigent_stops_its_own_command_at_its_limit_with_an_answer() {
     let (run, envelope, took) = with_silent_stdin(
         &sandbox,
         &[
-            "--format",
+            "--output",
             "json",
             "schema",
             "import",
@@ -1165,7 +1165,7 @@ fn aigent_stops_its_own_command_at_its_limit_with_an_answer() {
     let (run, _, _) = with_silent_stdin(
         &sandbox,
         &[
-            "--format",
+            "--output",
             "text",
             "schema",
             "import",
@@ -1179,7 +1179,7 @@ fn aigent_stops_its_own_command_at_its_limit_with_an_answer() {
     assert_eq!(run.code, 10, "{run}");
     assert!(run.stderr.contains("AIGENT_TIMEOUT"), "{run}");
     // Every answer of a covered command carries its limit.
-    let listed = sandbox.run(&["--format", "json", "schema", "list"]);
+    let listed = sandbox.run(&["--output", "json", "schema", "list"]);
     listed.assert_code(0);
     let listed: Value = serde_json::from_str(&listed.stdout).unwrap();
     assert_eq!(listed["meta"]["timeout_ms"], 600_000);
@@ -1188,7 +1188,7 @@ fn aigent_stops_its_own_command_at_its_limit_with_an_answer() {
         sandbox
             .cmd()
             .env("AIGENT_TIMEOUT", "0")
-            .args(["--format", "json", "schema", "list"]),
+            .args(["--output", "json", "schema", "list"]),
     );
     let unlimited: Value = serde_json::from_str(&unlimited.stdout).unwrap();
     assert!(unlimited["meta"].get("timeout_ms").is_none(), "{unlimited}");
@@ -1196,7 +1196,7 @@ fn aigent_stops_its_own_command_at_its_limit_with_an_answer() {
         sandbox
             .cmd()
             .env("AIGENT_TIMEOUT", "later")
-            .args(["--format", "json", "schema", "list"]),
+            .args(["--output", "json", "schema", "list"]),
     );
     bad.assert_code(2);
     // The manifest: each covered command declares 10.
@@ -1223,15 +1223,25 @@ fn aigent_stops_its_own_command_at_its_limit_with_an_answer() {
     }
 }
 
-/// REQ-O-001: `--output FORMAT` selects the format on every command, as
-/// `--format` does (kept for the scripts that use it); the flag wins over
-/// AIGENT_FORMAT, two flags that disagree are refused, and `schema import`
-/// and `schema export` keep their `--output DIR`, taking the format before
-/// the subcommand.
+/// The leaf commands of the manifest, as their words.
+fn leaf_commands(sandbox: &Sandbox) -> Vec<Vec<String>> {
+    let manifest: Value = serde_json::from_str(&sandbox.run(&["--schema"]).stdout).unwrap();
+    manifest["data"]["commands"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|path| path.split('.').map(str::to_owned).collect())
+        .collect()
+}
+
+/// REQ-O-001: `--output FORMAT` is one global flag: it selects the format
+/// wherever it sits on the line, after any subcommand (`schema import` and
+/// `schema export` included), before it, or on a group, and it wins over
+/// AIGENT_OUTPUT.
 #[test]
 fn the_output_flag_selects_the_format_on_every_command() {
     let sandbox = Sandbox::new();
-    let with_env = |args: &[&str]| Run::of(sandbox.cmd().env("AIGENT_FORMAT", "text").args(args));
+    let with_env = |args: &[&str]| Run::of(sandbox.cmd().env("AIGENT_OUTPUT", "text").args(args));
     let run = with_env(&["schema", "list", "--output", "json"]);
     run.assert_code(0);
     let envelope: Value =
@@ -1241,6 +1251,7 @@ fn the_output_flag_selects_the_format_on_every_command() {
     for args in [
         &["--output", "json", "schema", "list"][..],
         &["schema", "--output", "json", "list"][..],
+        &["schema", "list", "--output=json"][..],
     ] {
         let run = with_env(args);
         assert!(
@@ -1251,28 +1262,43 @@ fn the_output_flag_selects_the_format_on_every_command() {
     let run = Run::of(sandbox.cmd().args(["schema", "list", "--output", "text"]));
     run.assert_code(0);
     assert!(serde_json::from_str::<Value>(&run.stdout).is_err(), "{run}");
-    let run = sandbox.run(&["schema", "list", "--output", "json", "--format", "text"]);
-    run.assert_code(2);
-    assert!(run.stderr.contains("two formats"), "{run}");
-    sandbox
-        .run(&["schema", "list", "--output", "json", "--format", "json"])
-        .assert_code(0);
     sandbox
         .run(&["schema", "list", "--output", "yaml"])
         .assert_code(2);
-    // schema import: --output after it is still the directory.
+    // After every leaf command: its help in jsonl is one envelope line on
+    // stdout (the flag was read there), and a value no format has is
+    // refused by that same flag.
+    let leaves = leaf_commands(&sandbox);
+    assert!(leaves.len() > 20, "{leaves:?}");
+    for words in &leaves {
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        let help = with_env(&[&words[..], &["--output", "jsonl", "--help"]].concat());
+        help.assert_code(0);
+        assert_eq!(help.stdout.lines().count(), 1, "{words:?}: {help}");
+        let envelope: Value = serde_json::from_str(&help.stdout)
+            .unwrap_or_else(|err| panic!("{words:?}: {err}: {help}"));
+        assert_eq!(envelope["meta"]["help"], true, "{words:?}: {help}");
+        let bad = sandbox.run(&[&words[..], &["--output", "yaml"]].concat());
+        bad.assert_code(2);
+        assert!(
+            bad.stderr
+                .contains("invalid value 'yaml' for '--output <FORMAT>'"),
+            "{words:?}: {bad}"
+        );
+    }
+    // schema import and schema export run with the format after them.
     let spec = sandbox.write("tool.usage.kdl", "bin \"tool\"\ncmd \"go\" help=\"Go\"\n");
     let out = sandbox.join("imported");
     let run = with_env(&[
-        "--output",
-        "json",
         "schema",
         "import",
         "--from",
         "usage",
-        "--output",
+        "--out-dir",
         out.to_str().unwrap(),
         spec.to_str().unwrap(),
+        "--output",
+        "json",
     ]);
     run.assert_code(0);
     let envelope: Value =
@@ -1284,9 +1310,22 @@ fn the_output_flag_selects_the_format_on_every_command() {
         "{run}"
     );
     assert!(out.join("tool-go.json").is_file(), "{run}");
-    // The manifest: every command has --output, the format's but for the
-    // two; a leaf's values are the formats it speaks (`output_formats`):
-    // json, jsonl and plain everywhere, tsv where it lists items.
+    let run = with_env(&[
+        "schema",
+        "export",
+        "--to",
+        "claude-permissions",
+        "git-log",
+        "--output",
+        "json",
+    ]);
+    run.assert_code(0);
+    let envelope: Value =
+        serde_json::from_str(&run.stdout).unwrap_or_else(|err| panic!("{err}: {run}"));
+    assert_valid_envelope(&envelope, &run.to_string());
+    // The manifest: every leaf's --output is an enum of the formats it
+    // speaks (`output_formats`): json, jsonl and plain everywhere, tsv
+    // where it lists items.
     let manifest: Value = serde_json::from_str(&sandbox.run(&["--schema"]).stdout).unwrap();
     let listings = [
         "skill.validate",
@@ -1299,13 +1338,9 @@ fn the_output_flag_selects_the_format_on_every_command() {
     ];
     for (path, entry) in manifest["data"]["commands"].as_object().unwrap() {
         let flag = &entry["flags"]["output"];
-        if path == "schema.import" || path == "schema.export" {
-            assert_eq!(flag["type"], "string", "{path}: {flag}");
-        } else {
-            assert_eq!(flag["type"], "enum", "{path}: {flag}");
-            let values = flag["enum_values"].to_string();
-            assert!(values.contains("\"json\""), "{path}: {values}");
-        }
+        assert_eq!(flag["type"], "enum", "{path}: {flag}");
+        let values = flag["enum_values"].to_string();
+        assert!(values.contains("\"json\""), "{path}: {values}");
         let Some(formats) = entry.get("output_formats") else {
             continue;
         };
@@ -1323,14 +1358,232 @@ fn the_output_flag_selects_the_format_on_every_command() {
             listings.contains(&path.as_str()),
             "{path}: {formats:?}"
         );
-        if path != "schema.import" && path != "schema.export" {
-            assert_eq!(flag["enum_values"], json!(formats), "{path}");
-        }
+        assert_eq!(flag["enum_values"], json!(formats), "{path}");
+    }
+}
+
+/// REQ-O-001: `--format` no longer selects anything. Anywhere on the line
+/// it is a usage error (exit 2, ARG_ERROR, phase validation) that names
+/// `--output`, echoing the value only when it is a format, in json and in
+/// text alike; `--schema` refuses it too.
+#[test]
+fn the_retired_format_flag_is_refused_naming_output() {
+    let sandbox = Sandbox::new();
+    for (args, instead) in [
+        (&["--format", "json", "schema", "list"][..], "json"),
+        (&["schema", "list", "--format", "jsonl"][..], "jsonl"),
+        (&["schema", "--format=tsv", "list"][..], "tsv"),
+        (&["--format", "json", "--schema"][..], "json"),
+        (
+            &["schema", "list", "--output", "json", "--format", "json"][..],
+            "json",
+        ),
+        (
+            &["schema", "list", "--format", "\u{1b}[2Jyaml"][..],
+            "FORMAT",
+        ),
+        (&["schema", "list", "--format"][..], "FORMAT"),
+    ] {
+        let run = sandbox.run(args);
+        run.assert_code(2);
+        let envelope = run.envelope();
+        assert_valid_envelope(&envelope, &run.to_string());
+        let error = &envelope["error"];
+        assert_eq!(error["code"], "ARG_ERROR", "{run}");
+        assert_eq!(error["phase"], "validation", "{run}");
+        assert_eq!(
+            error["message"],
+            format!("--format was renamed --output; give --output {instead}"),
+            "{run}"
+        );
+        assert!(!run.stdout.contains("yaml"), "{run}");
+        assert!(!run.stderr.contains("yaml"), "{run}");
+    }
+    // In text mode: stdout empty, the message on stderr.
+    let run = sandbox.run(&["--output", "text", "schema", "list", "--format", "json"]);
+    run.assert_code(2);
+    assert!(run.stdout.is_empty(), "{run}");
+    assert!(
+        run.stderr
+            .contains("--format was renamed --output; give --output json"),
+        "{run}"
+    );
+}
+
+/// AIGENT_FORMAT is no longer read: the run goes on in the default format
+/// with one warning line on stderr naming AIGENT_OUTPUT, and none once
+/// AIGENT_OUTPUT is set.
+#[test]
+fn a_retired_aigent_format_is_ignored_with_one_warning() {
+    let sandbox = Sandbox::new();
+    let run = Run::of(
+        sandbox
+            .cmd()
+            .env("AIGENT_FORMAT", "text")
+            .args(["schema", "list", "--limit", "1"]),
+    );
+    run.assert_code(0);
+    assert_valid_envelope(&run.envelope(), &run.to_string());
+    let warnings: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|line| line.contains("AIGENT_FORMAT"))
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            "warning: AIGENT_FORMAT is no longer read; set AIGENT_OUTPUT instead (it gives --output its default)"
+        ],
+        "{run}"
+    );
+    let run = Run::of(
+        sandbox
+            .cmd()
+            .env("AIGENT_FORMAT", "text")
+            .env("AIGENT_OUTPUT", "json")
+            .args(["schema", "list", "--limit", "1"]),
+    );
+    run.assert_code(0);
+    assert!(!run.stderr.contains("AIGENT_FORMAT"), "{run}");
+}
+
+/// `schema import --out-dir DIR` and `schema export --out-file FILE`: the
+/// paths `--output` named before it became the format. A path given to
+/// `--output` there is clap's invalid value, with a tip naming the new
+/// flag, and nothing is written.
+#[test]
+fn the_path_flags_of_schema_import_and_export_are_out_dir_and_out_file() {
+    let sandbox = Sandbox::new();
+    let target = sandbox.join("x.rules");
+    let run = sandbox.run(&[
+        "schema",
+        "export",
+        "--to",
+        "codex-execpolicy",
+        "--out-file",
+        target.to_str().unwrap(),
+        "git-log",
+    ]);
+    run.assert_code(0);
+    assert!(
+        std::fs::read_to_string(&target)
+            .unwrap()
+            .contains("prefix_rule("),
+        "{run}"
+    );
+    let spec = sandbox.write("tool.usage.kdl", "bin \"tool\"\ncmd \"go\" help=\"Go\"\n");
+    let dir = sandbox.join("imported");
+    let run = sandbox.run(&[
+        "schema",
+        "import",
+        "--from",
+        "usage",
+        "--out-dir",
+        dir.to_str().unwrap(),
+        spec.to_str().unwrap(),
+    ]);
+    run.assert_code(0);
+    assert!(dir.join("tool-go.json").is_file(), "{run}");
+
+    let old_file = sandbox.join("old.rules");
+    let old_dir = sandbox.join("old");
+    for (args, tip) in [
+        (
+            vec![
+                "schema",
+                "export",
+                "--to",
+                "codex-execpolicy",
+                "--output",
+                old_file.to_str().unwrap(),
+                "git-log",
+            ],
+            "`aigent schema export` takes its file as --out-file FILE; --output selects the output format",
+        ),
+        (
+            vec![
+                "schema",
+                "import",
+                "--from",
+                "usage",
+                "--output",
+                old_dir.to_str().unwrap(),
+                spec.to_str().unwrap(),
+            ],
+            "`aigent schema import` takes its directory as --out-dir DIR; --output selects the output format",
+        ),
+    ] {
+        let run = sandbox.run(&args);
+        run.assert_code(2);
+        let envelope = run.envelope();
+        assert_eq!(envelope["error"]["code"], "ARG_ERROR", "{run}");
+        assert_eq!(envelope["error"]["phase"], "validation", "{run}");
+        assert!(
+            envelope["error"]["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("invalid value"),
+            "{run}"
+        );
+        let hints = envelope["error"]["hints"].to_string();
+        assert!(hints.contains(&format!("tip: {tip}")), "{run}");
+        assert!(run.stderr.contains(&format!("tip: {tip}")), "{run}");
+    }
+    assert!(!old_file.exists());
+    assert!(!old_dir.exists());
+    // Elsewhere a bad --output value gets no such tip.
+    let run = sandbox.run(&["schema", "list", "--output", "./x.rules"]);
+    run.assert_code(2);
+    assert!(!run.stderr.contains("tip:"), "{run}");
+}
+
+/// No `--format` is left to find: not in the manifest, not in any
+/// command's help, not among the completions.
+#[test]
+fn no_format_flag_is_shown_anywhere() {
+    let sandbox = Sandbox::new();
+    let manifest = sandbox.run(&["--schema"]);
+    manifest.assert_code(0);
+    assert!(!manifest.stdout.contains("--format"), "{manifest}");
+    let envelope: Value = serde_json::from_str(&manifest.stdout).unwrap();
+    for (path, entry) in envelope["data"]["commands"].as_object().unwrap() {
+        assert!(entry["flags"].get("format").is_none(), "{path}");
+    }
+    let mut lines: Vec<Vec<String>> = vec![Vec::new()];
+    lines.extend(leaf_commands(&sandbox));
+    for words in &lines {
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        let help = sandbox.run(&[&["--output", "text"][..], &words[..], &["--help"]].concat());
+        help.assert_code(0);
+        assert!(
+            help.stdout.contains("--output <FORMAT>"),
+            "{words:?}: {help}"
+        );
+        assert!(!help.stdout.contains("--format"), "{words:?}: {help}");
+    }
+    // What TAB offers after `--`, as the registration script asks it.
+    for words in [
+        &["aigent", "--"][..],
+        &["aigent", "schema", "export", "--"][..],
+    ] {
+        let run = Run::of(
+            sandbox
+                .cmd()
+                .env("COMPLETE", "bash")
+                .env("_CLAP_COMPLETE_INDEX", (words.len() - 1).to_string())
+                .env("_CLAP_IFS", "\n")
+                .arg("--")
+                .args(words),
+        );
+        run.assert_code(0);
+        let offered: Vec<&str> = run.stdout.lines().collect();
+        assert!(offered.contains(&"--output"), "{words:?}: {run}");
+        assert!(!offered.contains(&"--format"), "{words:?}: {run}");
     }
 }
 
 /// REQ-O-042: AIGENT_OUTPUT is `--output`'s default: the flag wins over
-/// it, it wins over AIGENT_FORMAT, a generic `OUTPUT` or `_OUTPUT` does
+/// it, the retired AIGENT_FORMAT does nothing beside it, a generic `OUTPUT` or `_OUTPUT` does
 /// nothing, and a value `--output` would refuse fails as the flag does
 /// (exit 2, ARG_ERROR, phase validation).
 #[test]
@@ -1404,7 +1657,7 @@ fn mutating_commands_say_their_effect() {
     run.assert_code(0);
     assert_eq!(envelope["data"]["effect"], "noop", "{run}");
     let (run, envelope) = Run::of(sandbox.cmd().args([
-        "--format",
+        "--output",
         "json",
         "run",
         "--dry-run",
@@ -1525,7 +1778,7 @@ fn secrets_stay_off_the_command_line_and_secret_names_must_be_sensitive() {
         "{run}"
     );
     let run = Run::of(sandbox.cmd().env("LOGIN_TOKEN", "hunter2secret").args([
-        "--format",
+        "--output",
         "json",
         "--commands",
         "commands",
@@ -1675,7 +1928,7 @@ fn a_child_inherits_no_descriptor_but_the_three_streams() {
     let run = Run::of(sandbox.cmd().args([
         "--commands",
         "commands",
-        "--format",
+        "--output",
         "json",
         "run",
         "--sandbox",
@@ -1703,8 +1956,8 @@ fn output_lines_end_in_lf_and_help_creates_nothing() {
         &["--help"][..],
         &["--version"],
         &["schema", "list"],
-        &["--format", "text", "schema", "list"],
-        &["--format", "text", "run", "--help"],
+        &["--output", "text", "schema", "list"],
+        &["--output", "text", "run", "--help"],
         &["args", "check", "deploy", "--version", "x"],
     ] {
         let run = sandbox.run(args);

@@ -238,7 +238,7 @@ fn unknown_commands_exit_5() {
 fn text_mode_explains_on_stderr() {
     let sandbox = Sandbox::new();
     let run = sandbox.run(&[
-        "--format",
+        "--output",
         "text",
         "args",
         "check",
@@ -248,7 +248,7 @@ fn text_mode_explains_on_stderr() {
     ]);
     assert_session!(&sandbox, &run);
     let ok = sandbox.run(&[
-        "--format",
+        "--output",
         "text",
         "args",
         "check",
@@ -367,7 +367,7 @@ fn no_audit_writes_no_record() {
             cmd.env_remove("AIGENT_AUDIT_LOG");
         }
         let run = crate::common::Run::of(cmd.args([
-            "--format",
+            "--output",
             "json",
             "args",
             "check",
@@ -404,7 +404,7 @@ fn no_audit_writes_no_record() {
 fn xdg_state_home_is_the_fallback_location() {
     let sandbox = Sandbox::new();
     let run = crate::common::Run::of(sandbox.cmd().env_remove("AIGENT_AUDIT_LOG").args([
-        "--format",
+        "--output",
         "json",
         "args",
         "check",
@@ -445,7 +445,7 @@ fn an_unwritable_audit_log_keeps_the_result_and_warns() {
 fn quiet_passes_print_nothing_and_other_formats_are_refused() {
     let sandbox = Sandbox::new();
     let run = sandbox.run(&[
-        "--format",
+        "--output",
         "text",
         "--quiet",
         "args",
@@ -458,7 +458,7 @@ fn quiet_passes_print_nothing_and_other_formats_are_refused() {
     assert!(run.stdout.is_empty() && run.stderr.is_empty(), "{run}");
     sandbox
         .run(&[
-            "--format",
+            "--output",
             "json-schema",
             "args",
             "check",
@@ -548,7 +548,7 @@ fn help_after_name_shows_the_declaration() {
     let run = crate::common::Run::of(
         sandbox
             .cmd()
-            .args(["--format", "text", "run", "deploy", "--help"]),
+            .args(["--output", "text", "run", "deploy", "--help"]),
     );
     run.assert_code(0);
     assert!(
@@ -746,7 +746,7 @@ fn numbers_are_refused_or_kept_as_written_never_rewritten() {
         assert_eq!(envelope["error"]["rejected_pattern"], "type", "{run}");
     }
     let dry = |args: &[&str]| {
-        let mut all = vec!["--commands", &dir, "--format", "json", "run", "--dry-run"];
+        let mut all = vec!["--commands", &dir, "--output", "json", "run", "--dry-run"];
         all.extend_from_slice(args);
         let run = crate::common::Run::of(sandbox.cmd().args(&all));
         run.assert_code(0);
@@ -833,7 +833,7 @@ fn null_for_an_optional_input_schema_property_counts_as_absent() {
     let dry = crate::common::Run::of(sandbox.cmd().args([
         "--commands",
         &dir,
-        "--format",
+        "--output",
         "json",
         "run",
         "--dry-run",

@@ -27,7 +27,7 @@ fn aigent(sandbox: &Sandbox) -> assert_cmd::Command {
 fn write_rejections(sandbox: &Sandbox, count: usize) {
     for index in 0..count {
         Run::of(sandbox.cmd().args([
-            "--format",
+            "--output",
             "json",
             "args",
             "check",
@@ -62,7 +62,7 @@ fn an_intact_log_verifies() {
     assert_eq!(envelope["data"]["intact"], true);
     assert_eq!(envelope["data"]["records"], 3);
     assert_eq!(envelope["data"]["head"]["seq"], 3);
-    let text = sandbox.run(&["--format", "text", "audit", "verify"]);
+    let text = sandbox.run(&["--output", "text", "audit", "verify"]);
     text.assert_code(0);
     assert!(
         text.stdout.contains("3 records in 1 file, chain intact"),
@@ -131,7 +131,7 @@ fn tampering_exits_1_naming_the_first_bad_line() {
         assert_eq!(envelope["data"]["intact"], false);
     }
     // The text form names the line on stderr.
-    let run = sandbox.run(&["--format", "text", "audit", "verify"]);
+    let run = sandbox.run(&["--output", "text", "audit", "verify"]);
     run.assert_code(1);
     assert!(run.stderr.contains("line 5 of"), "{run}");
     assert!(run.stderr.contains("cut short"), "{run}");
@@ -148,7 +148,7 @@ fn fifty_concurrent_runs_keep_one_chain() {
                 .arg("--commands")
                 .arg(sandbox.join("commands"))
                 .args([
-                    "--format",
+                    "--output",
                     "json",
                     "run",
                     "noop",
@@ -200,7 +200,7 @@ fn rotation_keeps_the_chain_across_files() {
     declare_noop(&sandbox);
     for index in 0..6 {
         Run::of(aigent(&sandbox).env("AIGENT_AUDIT_MAX_BYTES", "1K").args([
-            "--format",
+            "--output",
             "json",
             "run",
             "noop",
@@ -220,7 +220,7 @@ fn rotation_keeps_the_chain_across_files() {
     let bad = Run::of(
         aigent(&sandbox)
             .env("AIGENT_AUDIT_MAX_BYTES", "a lot")
-            .args(["--format", "json", "run", "noop", "--tag", "x"]),
+            .args(["--output", "json", "run", "noop", "--tag", "x"]),
     );
     bad.assert_code(4);
     assert!(bad.stderr.contains("AIGENT_AUDIT_MAX_BYTES"), "{bad}");
@@ -231,7 +231,7 @@ fn show_filters_and_renders() {
     let sandbox = Sandbox::new();
     declare_noop(&sandbox);
     write_rejections(&sandbox, 2);
-    Run::of(aigent(&sandbox).args(["--format", "json", "run", "noop", "--tag", "a"]))
+    Run::of(aigent(&sandbox).args(["--output", "json", "run", "noop", "--tag", "a"]))
         .assert_code(0);
     let (run, all) = sandbox.json(&["audit", "show"]);
     run.assert_code(0);
@@ -248,10 +248,10 @@ fn show_filters_and_renders() {
     assert_eq!(future["data"]["count"], 0);
     let (_, recent) = sandbox.json(&["audit", "show", "--since", "1h"]);
     assert_eq!(recent["data"]["count"], 4);
-    let bad = sandbox.run(&["--format", "json", "audit", "show", "--since", "yesterday"]);
+    let bad = sandbox.run(&["--output", "json", "audit", "show", "--since", "yesterday"]);
     bad.assert_code(2);
     let text = sandbox.run(&[
-        "--format",
+        "--output",
         "text",
         "audit",
         "show",
@@ -277,7 +277,7 @@ fn a_missing_log_is_not_found() {
     }
     let _filters = snapshot::settings(&sandbox).bind_to_scope();
     insta::assert_snapshot!(snapshot::session(
-        &sandbox.run(&["--format", "text", "audit", "verify"])
+        &sandbox.run(&["--output", "text", "audit", "verify"])
     ));
 }
 
@@ -309,10 +309,10 @@ fn a_file_size_limit_refuses_the_run_instead_of_killing_aigent() {
             .env("AIGENT_AUDIT_LOG", sandbox.audit_log())
             .env("AIGENT_BIN", env!("CARGO_BIN_EXE_aigent"))
             .env("COMMANDS", sandbox.join("commands"))
-            .env_remove("AIGENT_FORMAT")
+            .env_remove("AIGENT_OUTPUT")
             .args([
                 "-c",
-                "ulimit -f 2 && exec \"$AIGENT_BIN\" --commands \"$COMMANDS\" --format json run mark",
+                "ulimit -f 2 && exec \"$AIGENT_BIN\" --commands \"$COMMANDS\" --output json run mark",
             ]),
     );
     shell.assert_code(4);
@@ -328,7 +328,7 @@ fn a_file_size_limit_refuses_the_run_instead_of_killing_aigent() {
 fn verify_expect_head_catches_a_cut_tail() {
     let sandbox = Sandbox::new();
     write_rejections(&sandbox, 4);
-    let printed = sandbox.run(&["--format", "text", "audit", "verify", "--print-head"]);
+    let printed = sandbox.run(&["--output", "text", "audit", "verify", "--print-head"]);
     printed.assert_code(0);
     let head = printed.stdout.trim().to_owned();
     assert_eq!(printed.stdout.lines().count(), 1, "{printed}");
@@ -350,7 +350,7 @@ fn verify_expect_head_catches_a_cut_tail() {
     run.assert_code(1);
     assert_eq!(envelope["error"]["problem"], "head_missing", "{run}");
     let bad = sandbox.run(&[
-        "--format",
+        "--output",
         "json",
         "audit",
         "verify",
@@ -383,7 +383,7 @@ fn a_forged_prefix_fails_verify_and_show_marks_it() {
     run.assert_code(0);
     assert_eq!(shown["data"]["unverified"][0]["index"], 0, "{run}");
     assert_eq!(shown["data"]["unverified"][0]["line"], 1, "{run}");
-    let text = sandbox.run(&["--format", "text", "audit", "show"]);
+    let text = sandbox.run(&["--output", "text", "audit", "show"]);
     let first = text.stdout.lines().next().unwrap();
     assert!(first.starts_with("UNVERIFIED  "), "{text}");
     assert!(

@@ -26,7 +26,7 @@ fn rejections(sandbox: &Sandbox, from: usize, count: usize, env: &[(&str, &str)]
             cmd.env(name, value);
         }
         Run::of(cmd.args([
-            "--format",
+            "--output",
             "json",
             "args",
             "check",
@@ -309,7 +309,7 @@ fn live_export_from_the_registry_settings() {
     let mut cmd = sandbox.cmd();
     cmd.arg("--commands").arg(sandbox.join("commands"));
     let run = Run::of(cmd.args([
-        "--format", "json", "audit", "export", "--follow", "--rounds", "2",
+        "--output", "json", "audit", "export", "--follow", "--rounds", "2",
     ]));
     run.assert_code(0);
     assert_eq!(seqs(&collector.spans()), [1, 2]);
@@ -319,11 +319,11 @@ fn live_export_from_the_registry_settings() {
         sandbox
             .cmd()
             .current_dir(sandbox.join("elsewhere"))
-            .args(["--format", "json", "audit", "export"]),
+            .args(["--output", "json", "audit", "export"]),
     );
     bad.assert_code(2);
     // Here, the project's registry does.
-    let here = sandbox.run(&["--format", "json", "audit", "export"]);
+    let here = sandbox.run(&["--output", "json", "audit", "export"]);
     here.assert_code(0);
 }
 

@@ -14,7 +14,7 @@ fn rejections(sandbox: &Sandbox, count: usize, env: &[(&str, &str)]) -> Vec<Run>
                 cmd.env(name, value);
             }
             Run::of(cmd.args([
-                "--format",
+                "--output",
                 "json",
                 "args",
                 "check",
@@ -55,7 +55,7 @@ fn runs_sign_checkpoints_that_verify_reports() {
     let sandbox = Sandbox::new();
     let (key, public) = new_key(&sandbox);
     // Not again over the same file.
-    let again = sandbox.run(&["--format", "json", "audit", "key", "new", &key]);
+    let again = sandbox.run(&["--output", "json", "audit", "key", "new", &key]);
     again.assert_code(4);
     for run in rejections(
         &sandbox,
@@ -75,7 +75,7 @@ fn runs_sign_checkpoints_that_verify_reports() {
     assert_eq!(data["last_signed_checkpoint"]["seq"], 7, "{run}");
     assert_eq!(data["records_after_last_signed_checkpoint"], 1, "{run}");
     let text = sandbox.run(&[
-        "--format",
+        "--output",
         "text",
         "audit",
         "verify",

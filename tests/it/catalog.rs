@@ -816,7 +816,7 @@ impl Project {
             .env("XDG_STATE_HOME", root.join("state"))
             .env("AIGENT_AUDIT_LOG", root.join("audit.jsonl"))
             .env("TMPDIR", root.join("tmp"))
-            .env("AIGENT_FORMAT", "text")
+            .env("AIGENT_OUTPUT", "text")
             .env_remove("AIGENT_COMMANDS")
             .stdin(Stdio::null());
         for (name, value) in env {

@@ -22,20 +22,21 @@ fn usage_error_exits_2_with_an_envelope_in_json_mode() {
 #[test]
 fn usage_error_in_text_mode_leaves_stdout_empty() {
     let sandbox = Sandbox::new();
-    let run = sandbox.run(&["--format", "text", "--bogus-flag"]);
+    let run = sandbox.run(&["--output", "text", "--bogus-flag"]);
     assert_session!(&sandbox, &run);
 }
 
 #[test]
-fn aigent_format_environment_variable_selects_the_format() {
+fn aigent_output_environment_variable_selects_the_format() {
     let sandbox = Sandbox::new();
     let run = crate::common::Run::of(
         sandbox
             .cmd()
-            .env("AIGENT_FORMAT", "json")
+            .env("AIGENT_OUTPUT", "jsonl")
             .arg("no-such-subcommand"),
     );
     run.assert_code(2);
+    assert_eq!(run.stdout.lines().count(), 1, "{run}");
     run.envelope();
 }
 
@@ -58,17 +59,9 @@ fn usage_errors_in_json_name_the_argument_and_keep_the_message_whole() {
 }
 
 #[test]
-fn an_unsupported_format_from_the_environment_falls_back_but_a_flag_is_refused() {
+fn an_unsupported_format_is_refused() {
     let sandbox = Sandbox::new();
-    let from_env = crate::common::Run::of(
-        sandbox
-            .cmd()
-            .env("AIGENT_FORMAT", "github")
-            .args(["schema", "show", "deploy"]),
-    );
-    from_env.assert_code(0);
-    from_env.envelope();
-    let flag = sandbox.run(&["--format", "github", "schema", "show", "deploy"]);
+    let flag = sandbox.run(&["--output", "github", "schema", "show", "deploy"]);
     // The error names the commands that speak the format.
     assert_session!(&sandbox, &flag);
 }
@@ -80,7 +73,7 @@ fn non_utf8_arguments_are_a_usage_error_not_a_panic() {
     let run = crate::common::Run::of(
         sandbox
             .cmd()
-            .args(["--format", "json"])
+            .args(["--output", "json"])
             .arg(std::ffi::OsStr::from_bytes(b"\xff\xfe")),
     );
     run.assert_code(2);
@@ -95,18 +88,18 @@ fn an_empty_aigent_commands_means_the_built_in_registry() {
         sandbox
             .cmd()
             .env("AIGENT_COMMANDS", "")
-            .args(["--format", "json", "schema", "show", "deploy"]),
+            .args(["--output", "json", "schema", "show", "deploy"]),
     );
     run.assert_code(0);
 }
 
 #[test]
-fn an_invalid_aigent_format_still_gets_an_envelope_in_a_pipe() {
+fn an_invalid_aigent_output_still_gets_an_envelope_in_a_pipe() {
     let sandbox = Sandbox::new();
     let run = crate::common::Run::of(
         sandbox
             .cmd()
-            .env("AIGENT_FORMAT", "yaml")
+            .env("AIGENT_OUTPUT", "yaml")
             .args(["schema", "list"]),
     );
     assert_envelope!(&sandbox, &run);
@@ -116,7 +109,7 @@ fn an_invalid_aigent_format_still_gets_an_envelope_in_a_pipe() {
 fn terminal_escapes_in_what_the_caller_sent_are_shown_escaped() {
     let sandbox = Sandbox::new();
     let run = sandbox.run(&[
-        "--format",
+        "--output",
         "text",
         "args",
         "check",
@@ -171,7 +164,7 @@ fn a_result_file_that_cannot_be_written_keeps_the_childs_status() {
     let run = sandbox.run(&[
         "--commands",
         "registry",
-        "--format",
+        "--output",
         "json",
         "run",
         "--confirm-destructive",

@@ -30,7 +30,7 @@ fn aigent(sandbox: &Sandbox, args: &[&str]) -> Run {
             .current_dir(sandbox.join("work"))
             .arg("--commands")
             .arg(&registry)
-            .args(["--format", "json"])
+            .args(["--output", "json"])
             .args(args),
     )
 }
@@ -124,7 +124,7 @@ fn the_declaration_and_its_schema_say_where_a_path_may_point() {
     let sandbox = sandbox();
     let run = aigent(
         &sandbox,
-        &["schema", "show", "save", "--format", "json-schema"],
+        &["schema", "show", "save", "--output", "json-schema"],
     );
     run.assert_code(0);
     let schema: Value = serde_json::from_str(&run.stdout).unwrap();
@@ -134,7 +134,7 @@ fn the_declaration_and_its_schema_say_where_a_path_may_point() {
     let validator = jsonschema::validator_for(&schema).unwrap();
     assert!(!validator.is_valid(&serde_json::json!({"output": "/etc/x"})));
     assert!(validator.is_valid(&serde_json::json!({"output": "notes/x"})));
-    let run = aigent(&sandbox, &["schema", "show", "save", "--format", "json"]);
+    let run = aigent(&sandbox, &["schema", "show", "save", "--output", "json"]);
     let envelope: Value = serde_json::from_str(&run.stdout).unwrap();
     let wire = &envelope["data"]["parameters"]["output"];
     assert_eq!(wire["relative_only"], true);

@@ -252,7 +252,7 @@ fn every_recipe_lints_clean_and_every_example_ends_as_documented() {
     let lint = sandbox.run(&[
         "--commands",
         registry.to_str().unwrap(),
-        "--format",
+        "--output",
         "json",
         "schema",
         "lint",
@@ -293,7 +293,7 @@ fn every_recipe_lints_clean_and_every_example_ends_as_documented() {
                 .current_dir(&work)
                 .arg("--commands")
                 .arg(&registry)
-                .args(["--format", "json"])
+                .args(["--output", "json"])
                 .args(&words),
         );
         let envelope = envelope(&run);

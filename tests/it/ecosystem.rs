@@ -228,7 +228,7 @@ fn the_manifest_lists_every_subcommand_with_flags_exit_codes_and_an_etag() {
         // The same call fails again until its usage is fixed (the spec's
         // meaning of retryable).
         assert!(entry["exit_codes"]["2"]["retryable"] == false, "{leaf}");
-        assert!(entry["flags"]["format"]["type"] == "enum", "{leaf}");
+        assert!(entry["flags"]["output"]["type"] == "enum", "{leaf}");
     }
     let validate = &commands["skill.validate"]["flags"];
     assert_eq!(validate["recursive"]["type"], "boolean");
@@ -301,7 +301,7 @@ fn github_format_prints_workflow_commands_for_each_finding() {
         "---\nname: good\ndescription: Does good things. Use it for good.\n---\nbody\n",
     );
     let run = sandbox.run(&[
-        "--format",
+        "--output",
         "github",
         "skill",
         "validate",
@@ -332,10 +332,10 @@ fn github_format_prints_workflow_commands_for_each_finding() {
 fn github_and_json_schema_formats_are_refused_where_they_mean_nothing() {
     let sandbox = Sandbox::new();
     sandbox
-        .run(&["--format", "github", "schema", "list"])
+        .run(&["--output", "github", "schema", "list"])
         .assert_code(2);
     sandbox
-        .run(&["--format", "json-schema", "skill", "validate"])
+        .run(&["--output", "json-schema", "skill", "validate"])
         .assert_code(2);
 }
 
@@ -356,7 +356,7 @@ fn completion_after_name_offers_only_the_declared_flags() {
     let sandbox = Sandbox::new();
     for leaf in [&["run"][..], &["args", "check"][..]] {
         let line = |current: &str| -> Vec<String> {
-            let mut words = vec!["aigent", "--format", "json"];
+            let mut words = vec!["aigent", "--output", "json"];
             words.extend_from_slice(leaf);
             words.extend(["git-log", current]);
             complete(&sandbox, &words, None)

@@ -362,7 +362,7 @@ mod resources {
                 measure(
                     &sandbox,
                     &[
-                        "--format",
+                        "--output",
                         "json",
                         "args",
                         "check",
@@ -398,7 +398,7 @@ mod resources {
         write_skill("tiny", 1);
         write_skill("small", 5_000);
         write_skill("large", 40_000);
-        let run = |name: &str| measure(&sandbox, &["--format", "json", "skill", "validate", name]);
+        let run = |name: &str| measure(&sandbox, &["--output", "json", "skill", "validate", name]);
         assert_linear("missing links", run("tiny"), run("small"), run("large"));
     }
 
@@ -420,7 +420,7 @@ mod resources {
             write_skill("small", 100_000);
             write_skill("large", 800_000);
             let run =
-                |name: &str| measure(&sandbox, &["--format", "json", "skill", "validate", name]);
+                |name: &str| measure(&sandbox, &["--output", "json", "skill", "validate", name]);
             assert_linear(what, run("tiny"), run("small"), run("large"));
         }
     }
@@ -446,7 +446,7 @@ mod resources {
         let run = |name: &str| {
             measure(
                 &sandbox,
-                &["--format", "json", "--commands", name, "schema", "lint"],
+                &["--output", "json", "--commands", name, "schema", "lint"],
             )
         };
         assert_linear("declaration words", run("tiny"), run("small"), run("large"));

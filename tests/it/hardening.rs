@@ -29,7 +29,7 @@ mod non_utf8 {
                 let run = Run::of(
                     sandbox
                         .cmd()
-                        .args(["--format", format, "skill", "validate"])
+                        .args(["--output", format, "skill", "validate"])
                         .args(&target),
                 );
                 assert_ne!(run.code, 101, "{format} {target:?}:\n{run}");
@@ -45,7 +45,7 @@ mod non_utf8 {
             let run = Run::of(
                 sandbox
                     .cmd()
-                    .args(["--format", format, "skill", "to-prompt"])
+                    .args(["--output", format, "skill", "to-prompt"])
                     .arg(&dir),
             );
             assert_ne!(run.code, 101, "{run}");
@@ -154,7 +154,7 @@ mod secrets {
                 args.extend(call.iter().map(String::as_str));
                 for format in formats {
                     let run = crate::common::Run::of(
-                        sandbox.cmd().args(["--format", format]).args(&args),
+                        sandbox.cmd().args(["--output", format]).args(&args),
                     );
                     assert!(!run.stdout.contains(secret), "{command} {call:?}:\n{run}");
                     assert!(!run.stderr.contains(secret), "{command} {call:?}:\n{run}");
@@ -489,7 +489,7 @@ mod declared_programs {
                 } else {
                     vec!["run", "shell_exec", "--json", &json]
                 };
-                let run = Run::of(sandbox.cmd().args(["--format", "json"]).args(&args));
+                let run = Run::of(sandbox.cmd().args(["--output", "json"]).args(&args));
                 // `run` keeps stdout for the child: its envelope is on stderr.
                 let text = if run.stdout.is_empty() {
                     &run.stderr
@@ -515,7 +515,7 @@ mod declared_programs {
         ]);
         assert_eq!(envelope["ok"], Value::Bool(true), "{run}");
         // The built-in says it can do anything (`destructive`), so its lint is clean.
-        let run = Run::of(sandbox.cmd().args(["--format", "json", "schema", "lint"]));
+        let run = Run::of(sandbox.cmd().args(["--output", "json", "schema", "lint"]));
         assert!(!run.stdout.contains("W105"), "{run}");
     }
 }
@@ -631,7 +631,7 @@ mod rewrites {
             let mut cmd = assert_cmd::Command::new("setpriv");
             cmd.args(["--reuid=4242", "--regid=4242", "--clear-groups", "--"])
                 .arg(env!("CARGO_BIN_EXE_aigent"))
-                .args(["--format", "json", "skill", "fmt"])
+                .args(["--output", "json", "skill", "fmt"])
                 .args(force.then_some("--force"))
                 .arg("a")
                 .current_dir(sandbox.path())

@@ -316,7 +316,7 @@ fn explain_shows_each_segment_as_text_and_json() {
     let run = sandbox.run(&[
         "--commands",
         registry,
-        "--format",
+        "--output",
         "text",
         "hook",
         "explain",
@@ -370,7 +370,7 @@ fn an_assignment_prefix_is_quoted_as_written() {
 #[test]
 fn the_hook_needs_a_client_or_a_subcommand() {
     let sandbox = Sandbox::new();
-    let run = sandbox.run(&["--format", "text", "hook"]);
+    let run = sandbox.run(&["--output", "text", "hook"]);
     run.assert_code(2);
     assert!(run.stderr.contains("--client"), "{run}");
 }

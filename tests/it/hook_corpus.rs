@@ -326,7 +326,7 @@ fn the_corpus_registry_lints_clean() {
     let sandbox = Sandbox::new();
     let registry = fixture("registry");
     let run = sandbox.run(&[
-        "--format",
+        "--output",
         "text",
         "--commands",
         registry.to_str().unwrap(),
@@ -460,7 +460,7 @@ fn long_and_deeply_nested_lines_are_refused() {
     check(&Judge::new(), &generated_cases(), &[]);
 }
 
-/// Every 10th case of each file, through `aigent hook explain --format
+/// Every 10th case of each file, through `aigent hook explain --output
 /// json`: the binary gives the same verdict and the same rules per segment
 /// as the library.
 #[test]
@@ -695,7 +695,7 @@ fn sensitive_values_never_appear_in_a_judgement() {
     );
 }
 
-/// `aigent --commands REGISTRY hook explain --format FORMAT --cwd
+/// `aigent --commands REGISTRY hook explain --output FORMAT --cwd
 /// FIXTURES -- LINE`, with this binary first on PATH, as the library's
 /// judge has it.
 fn explain(sandbox: &Sandbox, format: &str, line: &str) -> Run {
@@ -709,7 +709,7 @@ fn explain(sandbox: &Sandbox, format: &str, line: &str) -> Run {
     let registry = fixture("registry");
     let cwd = corpus_cwd();
     Run::of(sandbox.cmd().env("PATH", &path).args([
-        "--format",
+        "--output",
         format,
         "--commands",
         registry.to_str().unwrap(),

@@ -24,7 +24,7 @@ fn json(sandbox: &Sandbox, args: &[&str]) -> (Run, Value) {
     cmd.current_dir(sandbox.join("proj"))
         .env_remove("CLAUDE_CONFIG_DIR")
         .env_remove("CODEX_HOME")
-        .args(["--format", "json"])
+        .args(["--output", "json"])
         .args(args);
     let run = Run::of(&mut cmd);
     let envelope = run.envelope();

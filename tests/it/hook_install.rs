@@ -36,11 +36,11 @@ fn cmd(sandbox: &Sandbox) -> assert_cmd::Command {
 }
 
 fn text(sandbox: &Sandbox, args: &[&str]) -> Run {
-    Run::of(cmd(sandbox).args(["--format", "text"]).args(args))
+    Run::of(cmd(sandbox).args(["--output", "text"]).args(args))
 }
 
 fn json(sandbox: &Sandbox, args: &[&str]) -> (Run, Value) {
-    let run = Run::of(cmd(sandbox).args(["--format", "json"]).args(args));
+    let run = Run::of(cmd(sandbox).args(["--output", "json"]).args(args));
     let envelope = run.envelope();
     (run, envelope)
 }
@@ -131,7 +131,7 @@ fn install_reports_what_it_did_and_how_to_undo_it() {
     insta::assert_snapshot!(snapshot::session(&run));
     // The envelope of the way back: what changed, the backup, the diff.
     let run = Run::of(cmd(&sandbox).args([
-        "--format",
+        "--output",
         "json",
         "hook",
         "uninstall",
@@ -513,7 +513,7 @@ fn user_scope_writes_under_home_and_the_clients_own_overrides() {
             .env("CLAUDE_CONFIG_DIR", sandbox.join("cc"))
             .env("CODEX_HOME", sandbox.join("cx"))
             .args([
-                "--format",
+                "--output",
                 "json",
                 "hook",
                 "install",
@@ -526,7 +526,7 @@ fn user_scope_writes_under_home_and_the_clients_own_overrides() {
     run.assert_code(0);
     assert!(sandbox.join("cc/settings.json").is_file(), "{run}");
     let run = Run::of(cmd(&sandbox).env("CODEX_HOME", sandbox.join("cx")).args([
-        "--format", "json", "hook", "install", "--client", "codex", "--scope", "user",
+        "--output", "json", "hook", "install", "--client", "codex", "--scope", "user",
     ]));
     run.assert_code(0);
     assert!(sandbox.join("cx/config.toml").is_file(), "{run}");

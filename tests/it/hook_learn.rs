@@ -245,7 +245,7 @@ fn the_hook_names_the_learn_command_and_lines_come_from_stdin() {
     let mut cmd = sandbox.std_cmd();
     let output = cmd
         .args([
-            "--format",
+            "--output",
             "json",
             "hook",
             "learn",
@@ -270,7 +270,7 @@ fn the_hook_names_the_learn_command_and_lines_come_from_stdin() {
     assert_eq!(envelope["data"]["proposals"][0]["program"], "jq2");
 
     // --write with no project registry and no --commands: nowhere to write.
-    let run = sandbox.run(&["hook", "learn", "--write", "--format", "json"]);
+    let run = sandbox.run(&["hook", "learn", "--write", "--output", "json"]);
     run.assert_code(5);
 }
 
@@ -396,7 +396,7 @@ fn from_settings(sandbox: &Sandbox, file: &Path) -> (Run, Value) {
         &[
             "--from-claude-settings",
             file.to_str().unwrap(),
-            "--format",
+            "--output",
             "json",
         ],
     )
@@ -647,7 +647,7 @@ fn review_without_a_terminal_is_input_required_before_reading_anything() {
     let sandbox = Sandbox::bare();
     project(&sandbox);
     // No audit log at all: the question comes first.
-    let (run, envelope) = learn(&sandbox, &["--review", "--format", "json"]);
+    let (run, envelope) = learn(&sandbox, &["--review", "--output", "json"]);
     run.assert_code(4);
     assert_eq!(envelope["error"]["code"], "INPUT_REQUIRED", "{envelope:#}");
     let run = sandbox.run(&["hook", "learn", "--review", "--write"]);

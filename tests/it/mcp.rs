@@ -240,7 +240,7 @@ async fn a_rejected_call_runs_nothing_and_returns_the_args_check_envelope() {
         .cmd()
         .arg("--commands")
         .arg(sandbox.join("commands"))
-        .args(["--format", "json", "args", "check", "fetch", "--json"])
+        .args(["--output", "json", "args", "check", "fetch", "--json"])
         .arg(r#"{"file-id": "../../etc/passwd"}"#)
         .output()
         .unwrap();

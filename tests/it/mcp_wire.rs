@@ -307,19 +307,19 @@ fn a_sensitive_default_is_shown_nowhere_an_agent_reads() {
             let run = sandbox.run(&[
                 "--commands",
                 commands,
-                "--format",
+                "--output",
                 format,
                 "schema",
                 "show",
                 name,
             ]);
             readable.push((
-                format!("schema show {name} --format {format}"),
+                format!("schema show {name} --output {format}"),
                 run.stdout.clone(),
             ));
         }
         for verb in ["args check", "run"] {
-            let mut args = vec!["--commands", commands, "--format", "json"];
+            let mut args = vec!["--commands", commands, "--output", "json"];
             args.extend(verb.split(' '));
             args.extend([name, "--help"]);
             let run = sandbox.run(&args);

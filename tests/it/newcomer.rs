@@ -10,7 +10,7 @@ fn hints_name_the_registry_in_use() {
     let sandbox = Sandbox::new();
     sandbox.write("my commands/broken.json", "{\"name\": \"broken\"");
     let run = sandbox.run(&[
-        "--format",
+        "--output",
         "text",
         "--commands",
         "my commands",
@@ -19,7 +19,7 @@ fn hints_name_the_registry_in_use() {
     ]);
     assert_session!(&sandbox, &run);
     let run = sandbox.run(&[
-        "--format",
+        "--output",
         "text",
         "--commands",
         "my commands",
@@ -34,21 +34,21 @@ fn hints_name_the_registry_in_use() {
 #[test]
 fn schema_show_says_where_an_embedded_declaration_comes_from() {
     let sandbox = Sandbox::new();
-    let run = sandbox.run(&["--format", "text", "schema", "show", "git-status"]);
+    let run = sandbox.run(&["--output", "text", "schema", "show", "git-status"]);
     run.assert_code(0);
     assert!(
         run.stdout
             .contains("built into aigent (from catalog/git-status.json in its source)"),
         "{run}"
     );
-    let run = sandbox.run(&["--format", "text", "schema", "show", "files-get"]);
+    let run = sandbox.run(&["--output", "text", "schema", "show", "files-get"]);
     assert_session!(&sandbox, &run);
     sandbox.write(
         "registry/files-get.yaml",
         include_str!("../../commands/files-get.yaml"),
     );
     let run = sandbox.run(&[
-        "--format",
+        "--output",
         "text",
         "--commands",
         "registry",
@@ -65,7 +65,7 @@ fn schema_show_says_where_an_embedded_declaration_comes_from() {
 fn a_text_error_says_each_problem_once() {
     let sandbox = Sandbox::new();
     let run = sandbox.run(&[
-        "--format",
+        "--output",
         "text",
         "args",
         "check",
@@ -77,7 +77,7 @@ fn a_text_error_says_each_problem_once() {
     ]);
     assert_session!(&sandbox, &run);
     let run = sandbox.run(&[
-        "--format",
+        "--output",
         "text",
         "args",
         "check",
@@ -141,7 +141,7 @@ fn help_leaves_out_the_registry_flag_where_it_does_nothing() {
     let run = sandbox.run(&[
         "--commands",
         "nowhere",
-        "--format",
+        "--output",
         "json",
         "skill",
         "to-prompt",

@@ -63,7 +63,7 @@ fn args_check_and_run_hold_values_to_their_bounds() {
     let run = sandbox.run(&[
         "--commands",
         &commands,
-        "--format",
+        "--output",
         "json",
         "run",
         "head-lines",
@@ -89,7 +89,7 @@ fn the_json_schema_carries_the_bounds() {
         "schema",
         "show",
         "head-lines",
-        "--format",
+        "--output",
         "json-schema",
     ]);
     run.assert_code(0);

@@ -164,7 +164,7 @@ fn text_and_github_formats_name_the_codes() {
     // table) do not depend on where the repository is checked out.
     let run = |format: &str| {
         Run::of(sandbox.cmd().current_dir(fixture("")).args([
-            "--format",
+            "--output",
             format,
             "plugin",
             "validate",

@@ -72,7 +72,7 @@ fn a_destructive_command_is_refused_until_confirmed() {
         ),
     );
     let refused =
-        Run::of(aigent(&sandbox).args(["--format", "json", "run", "wipe", "--cache", "tmp"]));
+        Run::of(aigent(&sandbox).args(["--output", "json", "run", "wipe", "--cache", "tmp"]));
     refused.assert_code(2);
     let envelope = stderr_envelope(&refused);
     assert_eq!(
@@ -129,7 +129,7 @@ fn the_child_gets_the_declared_environment_only() {
             .env("BASH_FUNC_x%%", "() { id; }")
             .env("AWS_PROFILE", "dev")
             .env("TOOL_TRACE_ID", "trace-7")
-            .args(["--format", "json", "run", "envy", "--level", "info"]),
+            .args(["--output", "json", "run", "envy", "--level", "info"]),
     );
     run.assert_code(0);
     let (_, env) = recorded(&sandbox);
@@ -178,7 +178,7 @@ fn a_secret_from_the_environment_or_a_file_is_never_shown() {
     sandbox.write("token.txt", "s3cret-from-file\n");
     let outputs = [
         Run::of(aigent(&sandbox).env("MY_TOKEN", secret).args([
-            "--format",
+            "--output",
             "json",
             "run",
             "--value-from-env",
@@ -197,7 +197,7 @@ fn a_secret_from_the_environment_or_a_file_is_never_shown() {
             r#"{"user": "ada"}"#,
         ])),
         Run::of(aigent(&sandbox).args([
-            "--format",
+            "--output",
             "json",
             "args",
             "check",
@@ -209,7 +209,7 @@ fn a_secret_from_the_environment_or_a_file_is_never_shown() {
         ])),
         // A value the guard refuses is still never echoed.
         Run::of(aigent(&sandbox).env("MY_TOKEN", "BAD VALUE;rm").args([
-            "--format",
+            "--output",
             "json",
             "run",
             "--value-from-env",
@@ -282,7 +282,7 @@ fn value_from_is_only_for_sensitive_parameters() {
     ] {
         let run = Run::of(
             aigent(&sandbox)
-                .args(["--format", "json", "run"])
+                .args(["--output", "json", "run"])
                 .args(&args),
         );
         run.assert_code(2);
@@ -300,7 +300,7 @@ fn the_declared_timeout_applies_and_the_flag_overrides_it() {
         "nap",
         "name: nap\ndescription: Sleeps\ndanger_level: safe\ntimeout_s: 0.5\nparameters: {}\nsubprocess: {binary: sleep, argv: ['30']}\n",
     );
-    let run = Run::of(aigent(&sandbox).args(["--format", "json", "run", "nap"]));
+    let run = Run::of(aigent(&sandbox).args(["--output", "json", "run", "nap"]));
     run.assert_code(10);
     let envelope = stderr_envelope(&run);
     assert_eq!(envelope["error"]["code"], "TIMEOUT");
@@ -312,7 +312,7 @@ fn the_declared_timeout_applies_and_the_flag_overrides_it() {
         "{envelope}"
     );
     let run =
-        Run::of(aigent(&sandbox).args(["--format", "json", "run", "--timeout", "0.2", "nap"]));
+        Run::of(aigent(&sandbox).args(["--output", "json", "run", "--timeout", "0.2", "nap"]));
     run.assert_code(10);
     assert!(
         stderr_envelope(&run)["error"]["message"]
@@ -415,7 +415,7 @@ fn the_result_file_can_never_replace_the_audit_log() {
     ] {
         let run = Run::of(
             aigent(&sandbox)
-                .args(["--format", "json", "run", "--result"])
+                .args(["--output", "json", "run", "--result"])
                 .arg(&result)
                 .arg("noop"),
         );

@@ -315,14 +315,14 @@ fn near_duplicate_descriptions_are_notes_that_never_fail() {
         );
         assert_eq!(note["severity"], "note");
     }
-    let run = sandbox.run(&["--format", "text", "skill", "validate", "--recursive", "."]);
+    let run = sandbox.run(&["--output", "text", "skill", "validate", "--recursive", "."]);
     assert!(
         run.stdout
             .contains("note[N001]: description is nearly the same as that of"),
         "{run}"
     );
     let github = sandbox.run(&[
-        "--format",
+        "--output",
         "github",
         "skill",
         "validate",

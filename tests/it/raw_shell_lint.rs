@@ -158,7 +158,7 @@ fn every_raw_shell_pattern_is_found_with_file_and_line() {
     let text = sandbox.run(&[
         "--commands",
         "commands",
-        "--format",
+        "--output",
         "text",
         "schema",
         "lint",
@@ -300,7 +300,7 @@ fn run_reports_the_warning_and_still_runs() {
         Run::of(
             sandbox
                 .cmd()
-                .args(["--commands", "commands", "--format", "json", "run", "hello"]),
+                .args(["--commands", "commands", "--output", "json", "run", "hello"]),
         );
     run.assert_code(0);
     assert_eq!(run.stdout, "hello\n");
@@ -344,7 +344,7 @@ fn a_program_that_path_calls_a_shell_is_linted_as_the_shell() {
     let run = Run::of(sandbox.cmd().env("PATH", &with_alias).args([
         "--commands",
         "commands",
-        "--format",
+        "--output",
         "json",
         "schema",
         "lint",

@@ -26,12 +26,12 @@ parameters:
 subprocess: {binary: echo, hardcoded_args: [hello], user_controlled_args: [who]}
 ";
 
-/// Runs `aigent --commands DIR [--format FORMAT] run ARGS...`.
+/// Runs `aigent --commands DIR [--output FORMAT] run ARGS...`.
 fn run_in(sandbox: &Sandbox, format: Option<&str>, args: &[&str]) -> Run {
     let mut cmd = sandbox.cmd();
     cmd.arg("--commands").arg(sandbox.join("commands"));
     if let Some(format) = format {
-        cmd.arg("--format").arg(format);
+        cmd.arg("--output").arg(format);
     }
     Run::of(cmd.arg("run").args(args))
 }
@@ -188,7 +188,7 @@ fn injection_attempts_are_rejected_and_nothing_runs() {
                 .cmd()
                 .arg("--commands")
                 .arg(sandbox.join("commands"))
-                .args(["--format", "json", "args", "check"])
+                .args(["--output", "json", "args", "check"])
                 .args(["greet", "--who", attempt]),
         );
         check.assert_code(2);
@@ -486,7 +486,7 @@ fn ctrl_c_is_forwarded_and_aigent_exits_130() {
     );
     let aigent = sandbox
         .std_cmd()
-        .args(["--commands", "commands", "--format", "json", "run", "long"])
+        .args(["--commands", "commands", "--output", "json", "run", "long"])
         // Its own group, so the test's SIGINT reaches aigent alone, as a
         // `kill -INT` would.
         .process_group(0)
@@ -542,7 +542,7 @@ fn on_a_terminal_the_child_gets_it_and_ctrl_c_reaches_it() {
         cmd.args([
             "--commands",
             "commands",
-            "--format",
+            "--output",
             "text",
             "--color",
             "never",
@@ -686,7 +686,7 @@ fn an_unwritable_audit_log_means_exit_4_and_nothing_runs() {
         let run = Run::of(sandbox.cmd().env("AIGENT_AUDIT_LOG", &log).args([
             "--commands",
             "commands",
-            "--format",
+            "--output",
             "text",
             "run",
             "make",
@@ -735,7 +735,7 @@ fn a_fifo_or_a_hard_linked_audit_log_is_refused_without_hanging() {
         cmd.args([
             "--commands",
             "commands",
-            "--format",
+            "--output",
             "json",
             "run",
             "--audit-log",
@@ -753,7 +753,7 @@ fn a_fifo_or_a_hard_linked_audit_log_is_refused_without_hanging() {
         // `args check` keeps its result and warns.
         let mut cmd = sandbox.cmd();
         cmd.args([
-            "--format",
+            "--output",
             "json",
             "args",
             "check",
@@ -940,7 +940,7 @@ subprocess: {binary: 'true', hardcoded_args: [], user_controlled_args: [words]}
     let mut children = Vec::new();
     for index in 0..RUNS + REJECTIONS {
         let mut cmd = sandbox.std_cmd();
-        cmd.args(["--commands", "commands", "--format", "json", "run", "bulk"]);
+        cmd.args(["--commands", "commands", "--output", "json", "run", "bulk"]);
         for item in 0..8 {
             let word = format!("{index:02}-{item}-{}", "w".repeat(900));
             cmd.arg("--words").arg(word);
@@ -1099,7 +1099,7 @@ fn json_arguments_and_an_input_schema_command() {
     sandbox.write("notes.txt", "from the file\n");
     // The built-in `read_file` example: `cat -- PATH`.
     let run = Run::of(sandbox.cmd().args([
-        "--format",
+        "--output",
         "json",
         "run",
         "read_file",
@@ -1120,7 +1120,7 @@ fn usage_errors_of_run_put_the_envelope_on_stderr() {
     let run = Run::of(
         sandbox
             .cmd()
-            .args(["--format", "json", "run", "--timeout", "0", "x"]),
+            .args(["--output", "json", "run", "--timeout", "0", "x"]),
     );
     run.assert_code(2);
     assert_eq!(run.stdout, "", "{run}");

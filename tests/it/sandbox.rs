@@ -126,7 +126,7 @@ fn probe(sandbox: &Sandbox, mode: &str, args: &[&str]) -> Run {
     let mut cmd = sandbox.cmd();
     cmd.arg("--commands")
         .arg(sandbox.join("commands"))
-        .args(["--format", "json", "run", "--sandbox", mode, "probe"])
+        .args(["--output", "json", "run", "--sandbox", mode, "probe"])
         .args(args);
     Run::of(&mut cmd)
 }
@@ -203,7 +203,7 @@ fn a_one_shot_run_leaves_no_tmp_behind() {
         cmd.env("TMPDIR", sandbox.join("tmp"))
             .arg("--commands")
             .arg(sandbox.join("commands"))
-            .args(["--format", "json", "run", "--sandbox", "require", "probe"])
+            .args(["--output", "json", "run", "--sandbox", "require", "probe"])
             .args(["--action", "write", "--target", "out/new.txt"]);
         allowed(&Run::of(&mut cmd), "written");
         assert_eq!(left_in_tmp(&sandbox), Vec::<String>::new());
@@ -512,7 +512,7 @@ fn settings_choose_the_mode_and_the_flag_overrides_them() {
     assert_eq!(envelope["data"]["sandbox"]["mode"], "best-effort", "{run}");
     let mut cmd = sandbox.cmd();
     cmd.arg("--commands").arg(sandbox.join("commands")).args([
-        "--format",
+        "--output",
         "json",
         "run",
         "probe",
@@ -530,7 +530,7 @@ fn settings_choose_the_mode_and_the_flag_overrides_them() {
     sandbox.write("commands/aigent.toml", "[sandbox]\nmode = \"strict\"\n");
     let mut cmd = sandbox.cmd();
     cmd.arg("--commands").arg(sandbox.join("commands")).args([
-        "--format", "json", "run", "probe", "--action", "write", "--target", "out/z",
+        "--output", "json", "run", "probe", "--action", "write", "--target", "out/z",
     ]);
     let run = Run::of(&mut cmd);
     assert_eq!(run.code, 4, "{run}");
@@ -598,7 +598,7 @@ fn require_refuses_on_a_kernel_without_landlock_and_best_effort_says_why() {
         let mut cmd = sandbox.std_cmd();
         cmd.arg("--commands")
             .arg(sandbox.join("commands"))
-            .args(["--format", "json", "run", "--sandbox", mode, "probe"])
+            .args(["--output", "json", "run", "--sandbox", mode, "probe"])
             .args(["--action", "write", "--target", target]);
         without_landlock(cmd)
     };
@@ -1237,7 +1237,7 @@ sandbox: {{{sandbox}}}
         cmd.current_dir(self.project())
             .arg("--commands")
             .arg(self.sandbox.join("commands"))
-            .args(["--format", "json", "run", "--sandbox", mode, name])
+            .args(["--output", "json", "run", "--sandbox", mode, name])
             .args(args);
         cmd
     }
@@ -1908,7 +1908,7 @@ fn an_unprivileged_user_is_confined_the_same_way() {
             env!("CARGO_BIN_EXE_aigent").to_owned(),
             "--commands".to_owned(),
             attack.sandbox.join("commands").display().to_string(),
-            "--format".to_owned(),
+            "--output".to_owned(),
             "json".to_owned(),
             "run".to_owned(),
             "--sandbox".to_owned(),

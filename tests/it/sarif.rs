@@ -1,4 +1,4 @@
-//! `--format sarif` on `skill validate` and `schema lint`: the log is valid
+//! `--output sarif` on `skill validate` and `schema lint`: the log is valid
 //! SARIF 2.1.0 (checked against the OASIS schema in tests/fixtures/sarif),
 //! located relative to the repository root, with the usual exit codes.
 
@@ -82,7 +82,7 @@ fn skill_validate_sarif_is_valid_and_located_from_the_repository_root() {
         fx.sandbox
             .cmd()
             .current_dir(fx.root().join("skills"))
-            .args(["skill", "validate", "--recursive", "--format", "sarif", "."]),
+            .args(["skill", "validate", "--recursive", "--output", "sarif", "."]),
     );
     run.assert_code(1);
     let log = valid_sarif(&run);
@@ -168,7 +168,7 @@ fn the_schema_check_can_fail() {
 fn a_valid_run_exits_0_with_no_results() {
     let sandbox = Sandbox::new();
     sandbox.write("good/SKILL.md", skill_md("good"));
-    let run = sandbox.run(&["--format", "sarif", "skill", "validate", "good"]);
+    let run = sandbox.run(&["--output", "sarif", "skill", "validate", "good"]);
     run.assert_code(0);
     let log = valid_sarif(&run);
     assert_eq!(log["runs"][0]["results"], serde_json::json!([]));
@@ -182,7 +182,7 @@ fn a_valid_run_exits_0_with_no_results() {
 #[test]
 fn a_missing_path_keeps_its_exit_code() {
     let sandbox = Sandbox::new();
-    let run = sandbox.run(&["--format", "sarif", "skill", "validate", "nowhere"]);
+    let run = sandbox.run(&["--output", "sarif", "skill", "validate", "nowhere"]);
     run.assert_code(5);
     let log = valid_sarif(&run);
     assert_eq!(
@@ -201,7 +201,7 @@ fn schema_lint_sarif_is_valid_and_exits_4_on_errors() {
     let run = sandbox.run(&[
         "--commands",
         "commands",
-        "--format",
+        "--output",
         "sarif",
         "schema",
         "lint",
@@ -216,7 +216,7 @@ fn schema_lint_sarif_is_valid_and_exits_4_on_errors() {
             .all(|(rule, _, uri, _)| rule.starts_with('E') && uri == "commands/broken.json"),
         "{found:?}"
     );
-    let embedded = sandbox.run(&["--format", "sarif", "schema", "lint"]);
+    let embedded = sandbox.run(&["--output", "sarif", "schema", "lint"]);
     embedded.assert_code(0);
     valid_sarif(&embedded);
 }
@@ -225,7 +225,7 @@ fn schema_lint_sarif_is_valid_and_exits_4_on_errors() {
 fn sarif_is_refused_where_it_does_not_apply() {
     let sandbox = Sandbox::new();
     sandbox
-        .run(&["--format", "sarif", "schema", "list"])
+        .run(&["--output", "sarif", "schema", "list"])
         .assert_code(2);
 }
 
@@ -241,7 +241,7 @@ fn plugin_validate_writes_a_sarif_log_with_each_finding_on_its_file() {
         "plugin/skills/Bad/SKILL.md",
         "---\nname: Bad\ndescription: d\n---\n",
     );
-    let run = sandbox.run(&["--format", "sarif", "plugin", "validate", "plugin"]);
+    let run = sandbox.run(&["--output", "sarif", "plugin", "validate", "plugin"]);
     run.assert_code(1);
     let log = valid_sarif(&run);
     let found = results(&log);

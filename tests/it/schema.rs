@@ -68,7 +68,7 @@ fn show_json_round_trips_through_a_declaration_file() {
 #[test]
 fn show_json_schema_is_bare_and_usable_as_an_mcp_input_schema() {
     let sandbox = Sandbox::new();
-    let run = sandbox.run(&["schema", "show", "deploy", "--format", "json-schema"]);
+    let run = sandbox.run(&["schema", "show", "deploy", "--output", "json-schema"]);
     run.assert_code(0);
     let schema: Value = serde_json::from_str(&run.stdout).expect("bare JSON Schema");
     assert!(schema.get("ok").is_none(), "no envelope:\n{run}");
@@ -140,14 +140,14 @@ fn show_json_schema_is_bare_and_usable_as_an_mcp_input_schema() {
 fn json_schema_format_is_refused_by_other_commands() {
     let sandbox = Sandbox::new();
     sandbox
-        .run(&["schema", "list", "--format", "json-schema"])
+        .run(&["schema", "list", "--output", "json-schema"])
         .assert_code(2);
 }
 
 #[test]
 fn show_text_is_a_table() {
     let sandbox = Sandbox::new();
-    let run = sandbox.run(&["--format", "text", "schema", "show", "deploy"]);
+    let run = sandbox.run(&["--output", "text", "schema", "show", "deploy"]);
     assert_session!(&sandbox, &run);
 }
 
@@ -208,7 +208,7 @@ fn a_broken_declaration_only_breaks_itself() {
 
     let (lint, _) = sandbox.json(&["--commands", dir, "schema", "lint"]);
     assert_envelope!("lint_with_a_broken_one", &sandbox, &lint);
-    let text = sandbox.run(&["--format", "text", "--commands", dir, "schema", "lint"]);
+    let text = sandbox.run(&["--output", "text", "--commands", dir, "schema", "lint"]);
     assert_session!("lint_text_with_a_broken_one", &sandbox, &text);
 }
 
@@ -508,7 +508,7 @@ fn the_registry_comes_from_aigent_commands_too() {
         sandbox
             .cmd()
             .env("AIGENT_COMMANDS", sandbox.join("registry"))
-            .args(["--format", "json", "schema", "list"]),
+            .args(["--output", "json", "schema", "list"]),
     );
     run.assert_code(0);
     let envelope = run.envelope();
@@ -591,7 +591,7 @@ fn an_exported_url_accepts_what_the_declaration_accepts() {
         "schema",
         "show",
         "fetch",
-        "--format",
+        "--output",
         "json-schema",
     ]);
     run.assert_code(0);

@@ -1,4 +1,4 @@
-//! `aigent schema lint --changed` and `--format github`, over real git
+//! `aigent schema lint --changed` and `--output github`, over real git
 //! repositories.
 
 use crate::common::Sandbox;
@@ -154,7 +154,7 @@ fn lint_speaks_github_annotations() {
     let sandbox = Sandbox::new();
     sandbox.write("commands/alpha.json", declaration("alpha", "not-a-type"));
     let run = crate::common::Run::of(sandbox.cmd().args([
-        "--format",
+        "--output",
         "github",
         "--commands",
         "commands",

@@ -405,7 +405,14 @@ fn a_declaration_no_line_satisfies_fails_the_export_unless_partial_is_allowed() 
     let output = target.to_str().unwrap();
     for to in ["claude-permissions", "codex-execpolicy", "gemini-policy"] {
         let args = [
-            "schema", "export", "--to", to, "--output", output, "git-log", "gh-api",
+            "schema",
+            "export",
+            "--to",
+            to,
+            "--out-file",
+            output,
+            "git-log",
+            "gh-api",
         ];
         let (run, envelope) = sandbox.json(&args);
         run.assert_code(1);
@@ -536,13 +543,13 @@ fn output_is_written_once_and_replaced_only_with_force() {
     let target = sandbox.join("aigent.rules");
     let target_arg = target.to_str().unwrap();
     let args = [
-        "--format",
+        "--output",
         "text",
         "schema",
         "export",
         "--to",
         "codex-execpolicy",
-        "--output",
+        "--out-file",
         target_arg,
         "git-log",
     ];
@@ -577,7 +584,7 @@ fn an_unknown_name_is_not_found_and_writes_nothing() {
         "export",
         "--to",
         "gemini-policy",
-        "--output",
+        "--out-file",
         target.to_str().unwrap(),
         "no-such-command",
     ]);

@@ -90,7 +90,7 @@ fn own_manifest_imports_lint_clean_and_accepts_its_examples() {
         "agent-spec",
         "--program",
         "aigent",
-        "--output",
+        "--out-dir",
         "commands",
         manifest.to_str().unwrap(),
     ]);
@@ -255,7 +255,7 @@ fn a_usage_spec_from_clap_imports_with_its_choices() {
     let dry = sandbox.run(&[
         "--commands",
         "commands",
-        "--format",
+        "--output",
         "text",
         "run",
         "--dry-run",
@@ -420,7 +420,7 @@ fn reads_stdin() {
         sandbox
             .cmd()
             .args([
-                "--format",
+                "--output",
                 "text",
                 "schema",
                 "import",
@@ -499,7 +499,7 @@ fn agent_spec_flag_patterns_are_enforced() {
         "agent-spec",
         "--program",
         "gh",
-        "--output",
+        "--out-dir",
         "commands",
         manifest.to_str().unwrap(),
     ]);

@@ -17,7 +17,7 @@ fn fmt_check_and_diff_write_nothing_and_fmt_writes_the_canonical_form() {
     let file = sandbox.write("pdf/SKILL.md", MESSY);
 
     let check = sandbox.run(&[
-        "--format", "text", "--color", "never", "skill", "fmt", "--check", "pdf",
+        "--output", "text", "--color", "never", "skill", "fmt", "--check", "pdf",
     ]);
     check.assert_code(1);
     assert!(
@@ -244,7 +244,7 @@ fn fix_writes_nothing_when_the_result_would_not_validate() {
     let text = "---\nname: PDF Tools\nlicense: 2.0\n---\nBody\n";
     let file = sandbox.write("pdf-tools/SKILL.md", text);
     let run = sandbox.run(&[
-        "--format",
+        "--output",
         "text",
         "--color",
         "never",
@@ -337,7 +337,7 @@ fn to_prompt_max_tokens_names_the_total_and_the_largest_entries() {
     assert_eq!(error["errors"][1]["field"], "small");
 
     let text = sandbox.run(&[
-        "--format",
+        "--output",
         "text",
         "skill",
         "to-prompt",

@@ -421,7 +421,7 @@ fn outside_a_repository_exits_4_with_a_hint() {
         sandbox
             .cmd()
             .current_dir(sandbox.join("plain"))
-            .args(["--format", "json", "skill", "validate", "--changed"])
+            .args(["--output", "json", "skill", "validate", "--changed"])
             // Keep libgit2's upward search inside the sandbox.
             .env("GIT_CEILING_DIRECTORIES", sandbox.path()),
     );
@@ -571,7 +571,7 @@ fn github_format_annotates_the_changed_skills() {
         "---\nname: Fresh\ndescription: x\n---\n",
     );
     let run = Run::of(fx.sandbox.cmd().current_dir(fx.root()).args([
-        "--format",
+        "--output",
         "github",
         "skill",
         "validate",
@@ -808,7 +808,7 @@ fn from_a_subdirectory_other_skills_are_shown_with_dot_dot() {
     let fx = feature_branch();
     fx.write("docs/notes.md", "notes\n");
     let run = Run::of(fx.sandbox.cmd().current_dir(fx.root().join("docs")).args([
-        "--format",
+        "--output",
         "text",
         "skill",
         "validate",
@@ -858,7 +858,7 @@ fn a_repository_without_commits_says_so_plainly() {
 fn github_format_notes_the_base_and_the_deleted_skills() {
     let fx = feature_branch();
     let run = Run::of(fx.sandbox.cmd().current_dir(fx.root()).args([
-        "--format",
+        "--output",
         "github",
         "skill",
         "validate",

@@ -143,7 +143,7 @@ fn skill_validate_holds_grants_and_commands_against_the_registry() {
             .unwrap()
             .contains("found beside")
     );
-    let text = sandbox.run(&["--format", "text", "skill", "validate", skill]);
+    let text = sandbox.run(&["--output", "text", "skill", "validate", skill]);
     text.assert_code(1);
     // Each code at its line (E033 at SKILL.md:10), the registry named.
     crate::assert_session!(&sandbox, &text);

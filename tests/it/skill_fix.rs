@@ -127,7 +127,7 @@ fn a_claude_code_plugin_or_claude_directory_gets_claude_code() {
         ("standard".into(), "default".into(), 3)
     );
     let text = sandbox.run(&[
-        "--format",
+        "--output",
         "text",
         "--color",
         "never",
@@ -145,7 +145,7 @@ fn a_claude_code_plugin_or_claude_directory_gets_claude_code() {
     let inside = sandbox
         .cmd()
         .current_dir(sandbox.join("plugin/skills"))
-        .args(["--format", "json", "skill", "validate", "merge-pr"])
+        .args(["--output", "json", "skill", "validate", "merge-pr"])
         .output()
         .unwrap();
     let envelope: Value = serde_json::from_slice(&inside.stdout).unwrap();
@@ -186,7 +186,7 @@ fn a_claude_code_plugin_or_claude_directory_gets_claude_code() {
         assert!(result.get("not_fixed").is_none(), "{result:#}");
     }
     let text = sandbox.run(&[
-        "--format",
+        "--output",
         "text",
         "--color",
         "never",
@@ -289,7 +289,7 @@ fn an_invalid_directory_name_is_renamed_only_on_request() {
     let words = shell_words(command);
     let again = sandbox.run(
         &[
-            &["--format", "json"][..],
+            &["--output", "json"][..],
             &words[1..].iter().map(String::as_str).collect::<Vec<_>>(),
         ]
         .concat(),
@@ -399,7 +399,7 @@ fn writes_never_follow_a_symlink_out_of_the_tree() {
             .is_symlink()
     );
     let text = sandbox.run(&[
-        "--format",
+        "--output",
         "text",
         "--color",
         "never",

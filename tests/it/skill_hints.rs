@@ -25,7 +25,7 @@ fn a_colon_in_a_value_says_to_quote_it_with_line_and_column() {
     insta::assert_snapshot!(session(
         &sandbox,
         &[
-            "--format", "text", "--color", "never", "skill", "validate", "pdf"
+            "--output", "text", "--color", "never", "skill", "validate", "pdf"
         ]
     ));
     let (run, envelope) = sandbox.json(&["skill", "validate", "pdf"]);
@@ -71,7 +71,7 @@ fn a_directory_with_skills_below_suggests_recursive() {
     insta::assert_snapshot!(session(
         &sandbox,
         &[
-            "--format", "text", "--color", "never", "skill", "validate", "skills"
+            "--output", "text", "--color", "never", "skill", "validate", "skills"
         ]
     ));
     let (run, envelope) = sandbox.json(&["skill", "validate", "skills"]);

@@ -128,7 +128,7 @@ fn flags_and_yes_create_a_skill_that_validates_strictly() {
 fn name_alone_creates_dot_slash_name_without_subdirectories() {
     let sandbox = Sandbox::new();
     let run = sandbox.run(&[
-        "--format",
+        "--output",
         "text",
         "skill",
         "new",
@@ -269,7 +269,7 @@ fn every_bad_answer_is_reported_at_once() {
 #[test]
 fn without_a_terminal_or_yes_it_fails_naming_the_flags() {
     let sandbox = Sandbox::new();
-    let run = sandbox.run(&["--format", "text", "skill", "new", "my-skill"]);
+    let run = sandbox.run(&["--output", "text", "skill", "new", "my-skill"]);
     // INPUT_REQUIRED: a question no one can answer (REQ-F-009).
     run.assert_code(4);
     for flag in ["--yes", "--description", "--name", "--with"] {
@@ -595,7 +595,7 @@ mod interactive {
     #[test]
     fn ctrl_c_in_json_mode_prints_an_envelope() {
         let sandbox = Sandbox::new();
-        let mut pty = spawn(&sandbox, &["--format", "json"]);
+        let mut pty = spawn(&sandbox, &["--output", "json"]);
         pty.expect("Name (");
         pty.send(CTRL_C);
         let (rest, code) = pty.finish();

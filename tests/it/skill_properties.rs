@@ -56,7 +56,7 @@ fn read_properties_prints_the_reference_keys_in_order() {
 fn read_properties_leaves_out_absent_keys_and_prints_json_text() {
     let sandbox = Sandbox::new();
     write_skill(&sandbox, "a", "name: a\ndescription: d\nmetadata: {}");
-    let run = sandbox.run(&["--format", "text", "skill", "read-properties", "a/SKILL.md"]);
+    let run = sandbox.run(&["--output", "text", "skill", "read-properties", "a/SKILL.md"]);
     run.assert_code(0);
     assert_eq!(
         run.stdout,
@@ -82,7 +82,7 @@ fn read_properties_failures() {
 
     // The whole error envelope: INVALID_SKILL, with every finding (E015).
     sandbox.write("plain/SKILL.md", "no frontmatter\n");
-    let run = sandbox.run(&["--format", "json", "skill", "read-properties", "plain"]);
+    let run = sandbox.run(&["--output", "json", "skill", "read-properties", "plain"]);
     run.assert_code(1);
     crate::assert_envelope!(&sandbox, &run);
 
@@ -92,7 +92,7 @@ fn read_properties_failures() {
     assert_eq!(envelope["error"]["errors"][0]["field"], "name");
 
     // Text: nothing on stdout, the problem on stderr.
-    let run = sandbox.run(&["--format", "text", "skill", "read-properties", "noname"]);
+    let run = sandbox.run(&["--output", "text", "skill", "read-properties", "noname"]);
     run.assert_code(1);
     crate::assert_session!(&sandbox, &run);
 }
@@ -107,7 +107,7 @@ fn to_prompt_matches_the_reference_layout() {
     );
     write_skill(&sandbox, "b", "name: b\ndescription: Second.");
     let root = std::fs::canonicalize(sandbox.path()).unwrap();
-    let run = sandbox.run(&["--format", "text", "skill", "to-prompt", "a", "b/SKILL.md"]);
+    let run = sandbox.run(&["--output", "text", "skill", "to-prompt", "a", "b/SKILL.md"]);
     run.assert_code(0);
     let expected = format!(
         "<available_skills>\n<skill>\n<name>\na\n</name>\n<description>\nUse &lt;b&gt; &amp; &quot;quotes&quot; &#x27;here&#x27;\n</description>\n<location>\n{a}\n</location>\n</skill>\n<skill>\n<name>\nb\n</name>\n<description>\nSecond.\n</description>\n<location>\n{b}\n</location>\n</skill>\n</available_skills>\n",
@@ -121,7 +121,7 @@ fn to_prompt_matches_the_reference_layout() {
 fn to_prompt_escapes_the_location_too() {
     let sandbox = Sandbox::new();
     write_skill(&sandbox, "r&d", "name: r&d\ndescription: d");
-    let run = sandbox.run(&["--format", "text", "skill", "to-prompt", "r&d"]);
+    let run = sandbox.run(&["--output", "text", "skill", "to-prompt", "r&d"]);
     run.assert_code(0);
     assert!(run.stdout.contains("/r&amp;d/SKILL.md\n"), "{run}");
 }
@@ -252,7 +252,7 @@ fn terminal_controls_are_escaped_in_text_output() {
         "t",
         "name: t\ndescription: \"del\\x7f csi\\x9b rlo\\u202Eevil esc\\e[2J\"",
     );
-    let run = sandbox.run(&["--format", "text", "skill", "read-properties", "t"]);
+    let run = sandbox.run(&["--output", "text", "skill", "read-properties", "t"]);
     run.assert_code(0);
     let unsafe_char =
         |c: char| (c.is_control() && c != '\n') || ('\u{202a}'..='\u{202e}').contains(&c);
@@ -263,7 +263,7 @@ fn terminal_controls_are_escaped_in_text_output() {
         "del\u{7f} csi\u{9b} rlo\u{202e}evil esc\u{1b}[2J"
     );
 
-    let run = sandbox.run(&["--format", "text", "skill", "to-prompt", "t"]);
+    let run = sandbox.run(&["--output", "text", "skill", "to-prompt", "t"]);
     run.assert_code(0);
     assert!(!run.stdout.chars().any(unsafe_char), "{run}");
     assert!(
@@ -312,7 +312,7 @@ fn documents_are_written_bare_unless_format_json_is_given() {
     let run = Run::of(
         sandbox
             .cmd()
-            .env("AIGENT_FORMAT", "json")
+            .env("AIGENT_OUTPUT", "json")
             .args(["skill", "to-prompt", "a"]),
     );
     assert!(run.stdout.starts_with("<available_skills>\n"), "{run}");
@@ -338,7 +338,7 @@ fn documents_are_written_bare_unless_format_json_is_given() {
     let (_, envelope) = sandbox.json(&["skill", "fmt", "--diff", "b"]);
     assert_eq!(envelope["data"]["files"][0]["status"], "would-write");
 
-    // completions: the script, or with --format json the envelope.
+    // completions: the script, or with --output json the envelope.
     let run = sandbox.run(&["completions", "bash"]);
     assert!(!run.stdout.starts_with('{'), "{run}");
     let (_, envelope) = sandbox.json(&["completions", "bash"]);

@@ -239,7 +239,7 @@ fn description_xml_tags_against_comparisons() {
 fn error_text_is_compiler_style() {
     let sandbox = Sandbox::new();
     skill(&sandbox, "Bad", "name: Bad\ndescription: d", "");
-    let run = sandbox.run(&["--format", "text", "skill", "validate", "Bad"]);
+    let run = sandbox.run(&["--output", "text", "skill", "validate", "Bad"]);
     assert_session!(&sandbox, &run);
 }
 
@@ -403,7 +403,7 @@ fn default_path_is_the_current_directory() {
         sandbox
             .cmd()
             .current_dir(sandbox.join("here"))
-            .args(["--format", "json", "skill", "validate"]),
+            .args(["--output", "json", "skill", "validate"]),
     );
     run.assert_code(0);
     let envelope = run.envelope();
@@ -560,7 +560,7 @@ fn missing_path_exits_5_after_validating_the_rest() {
     skill(&sandbox, "Bad", "name: Bad\ndescription: d", "");
     let (run, _) = validate(&sandbox, &["nope", "Bad"]);
     assert_envelope!(&sandbox, &run);
-    let text = sandbox.run(&["--format", "text", "skill", "validate", "nope"]);
+    let text = sandbox.run(&["--output", "text", "skill", "validate", "nope"]);
     assert_session!("missing_path_text", &sandbox, &text);
 }
 
@@ -577,7 +577,7 @@ fn usage_errors_exit_2() {
     let sandbox = Sandbox::new();
     let (run, _) = validate(&sandbox, &["--profile", "nope"]);
     assert_envelope!(&sandbox, &run);
-    let run = sandbox.run(&["--format", "json-schema", "skill", "validate"]);
+    let run = sandbox.run(&["--output", "json-schema", "skill", "validate"]);
     run.assert_code(2);
 }
 
@@ -587,9 +587,9 @@ fn text_summary_and_quiet() {
     simple(&sandbox, "a");
     simple(&sandbox, "b");
     skill(&sandbox, "c", "name: c\ndescription: d\nextra: 1", "");
-    let run = sandbox.run(&["--format", "text", "skill", "validate", "a", "b", "c"]);
+    let run = sandbox.run(&["--output", "text", "skill", "validate", "a", "b", "c"]);
     assert_session!(&sandbox, &run);
-    let quiet = sandbox.run(&["--format", "text", "-q", "skill", "validate", "a", "b", "c"]);
+    let quiet = sandbox.run(&["--output", "text", "-q", "skill", "validate", "a", "b", "c"]);
     assert_session!("quiet", &sandbox, &quiet);
 }
 
@@ -598,14 +598,14 @@ fn colour_is_applied_on_request_and_never_otherwise() {
     let sandbox = Sandbox::new();
     skill(&sandbox, "Bad", "name: Bad\ndescription: d", "");
     let coloured = sandbox.run(&[
-        "--format", "text", "--color", "always", "skill", "validate", "Bad",
+        "--output", "text", "--color", "always", "skill", "validate", "Bad",
     ]);
     coloured.assert_code(1);
     assert!(
         coloured.stdout.contains("\u{1b}[1;31merror[E003]\u{1b}[0m"),
         "{coloured}"
     );
-    let plain = sandbox.run(&["--format", "text", "skill", "validate", "Bad"]);
+    let plain = sandbox.run(&["--output", "text", "skill", "validate", "Bad"]);
     assert!(!plain.stdout.contains('\u{1b}'), "{plain}");
 }
 
@@ -657,7 +657,7 @@ fn a_closed_pipe_ends_output_quietly() {
     }
     let mut child = Command::new(assert_cmd::cargo::cargo_bin("aigent"))
         .current_dir(sandbox.path())
-        .args(["--format", "text", "skill", "validate", "--recursive", "s"])
+        .args(["--output", "text", "skill", "validate", "--recursive", "s"])
         .env_remove("NO_COLOR")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -767,7 +767,7 @@ fn control_characters_from_files_are_escaped_in_text_and_github_output() {
     };
 
     let text = sandbox.run(&[
-        "--format",
+        "--output",
         "text",
         "skill",
         "validate",
@@ -799,7 +799,7 @@ fn control_characters_from_files_are_escaped_in_text_and_github_output() {
     }
 
     let github = sandbox.run(&[
-        "--format",
+        "--output",
         "github",
         "skill",
         "validate",
@@ -827,7 +827,7 @@ fn control_characters_from_files_are_escaped_in_text_and_github_output() {
 fn control_characters_in_error_messages_are_escaped() {
     let sandbox = Sandbox::new();
     let run = sandbox.run(&[
-        "--format",
+        "--output",
         "text",
         "skill",
         "read-properties",
@@ -897,7 +897,7 @@ fn a_missing_path_is_not_counted_as_a_skill() {
         envelope["data"]["summary"],
         serde_json::json!({"checked": 2, "valid": 2, "invalid": 0, "warnings": 0})
     );
-    let text = sandbox.run(&["--format", "text", "skill", "validate", "nope", "ok", "ok2"]);
+    let text = sandbox.run(&["--output", "text", "skill", "validate", "nope", "ok", "ok2"]);
     text.assert_code(5);
     assert!(!text.stdout.contains("invalid skill"), "{text}");
 }
@@ -909,7 +909,7 @@ fn github_format_reports_search_notes_as_warnings() {
     simple(&sandbox, "skills/a");
     std::fs::create_dir_all(sandbox.join("empty")).unwrap();
     let run = sandbox.run(&[
-        "--format", "github", "skill", "validate", "-r", "skills", "empty",
+        "--output", "github", "skill", "validate", "-r", "skills", "empty",
     ]);
     run.assert_code(0);
     assert!(

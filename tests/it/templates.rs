@@ -56,7 +56,7 @@ fn git_log(sandbox: &Sandbox, root: &Path, args: &[&str]) -> (Run, Vec<String>) 
         sandbox
             .cmd()
             .current_dir(root)
-            .args(["--format", "json", "run", "git-log"])
+            .args(["--output", "json", "run", "git-log"])
             .args(args),
     );
     let subjects = run
@@ -136,7 +136,7 @@ fn a_glued_value_may_start_with_a_dash_and_a_standalone_one_may_not() {
     assert!(subjects.is_empty(), "{run}");
     // The path stands alone: refused before anything runs.
     let run = Run::of(sandbox.cmd().current_dir(&root).args([
-        "--format",
+        "--output",
         "json",
         "run",
         "git-log",

@@ -24,7 +24,7 @@ fn aigent(sandbox: &Sandbox, format: &str, args: &[&str]) -> Run {
     Run::of(
         sandbox
             .cmd()
-            .args(["--commands", "commands", "--format", format])
+            .args(["--commands", "commands", "--output", format])
             .args(args),
     )
 }
@@ -133,7 +133,7 @@ fn the_json_schema_says_what_is_refused() {
     let run = aigent(
         &sandbox,
         "json",
-        &["schema", "show", "say", "--format", "json-schema"],
+        &["schema", "show", "say", "--output", "json-schema"],
     );
     run.assert_code(0);
     let schema: Value = serde_json::from_str(&run.stdout).expect("the bare schema");

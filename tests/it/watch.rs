@@ -115,7 +115,7 @@ fn an_edited_skill_brings_one_new_report_and_ctrl_c_stops() {
     let watching = Watching::start(
         &sandbox,
         &[
-            "--format",
+            "--output",
             "text",
             "skill",
             "validate",
@@ -181,7 +181,7 @@ fn schema_lint_watches_the_registry_in_json() {
         &[
             "--commands",
             "commands",
-            "--format",
+            "--output",
             "json",
             "schema",
             "lint",
@@ -214,10 +214,10 @@ fn schema_lint_watches_the_registry_in_json() {
 #[test]
 fn watch_refuses_what_it_cannot_do() {
     let sandbox = Sandbox::new();
-    let run = sandbox.run(&["--format", "text", "schema", "lint", "--watch"]);
+    let run = sandbox.run(&["--output", "text", "schema", "lint", "--watch"]);
     run.assert_code(2);
     assert!(run.stderr.contains("--commands DIR"), "{}", run.stderr);
-    let run = sandbox.run(&["--format", "sarif", "skill", "validate", "--watch", "."]);
+    let run = sandbox.run(&["--output", "sarif", "skill", "validate", "--watch", "."]);
     run.assert_code(2);
     let run = sandbox.run(&["skill", "validate", "--watch", "nowhere/at/all"]);
     run.assert_code(5);

@@ -57,7 +57,7 @@ pub fn run(args: &CompletionsArgs, ctx: &Context) -> Result<Outcome, CliError> {
         registration_script(args.shell)?
     };
     let script = String::from_utf8(script).map_err(|err| CliError::general(err.to_string()))?;
-    // A document: the script itself, unless `--format json` asked for the
+    // A document: the script itself, unless `--output json` asked for the
     // envelope (docs/reference/output.md).
     if ctx.format.is_json() {
         let data = serde_json::json!({

@@ -71,7 +71,7 @@ pub fn run(args: &GenerateArgs, _ctx: &Context) -> Result<Outcome, CliError> {
 pub fn man_pages() -> Result<Vec<(String, Vec<u8>)>, CliError> {
     // The long version carries the git hash; pages must not change with
     // every commit, so they show the plain version.
-    let mut root = crate::cli::command().long_version(None::<&str>);
+    let mut root = crate::cli::documented_command().long_version(None::<&str>);
     root.build();
     let mut pages = Vec::new();
     collect_pages(root, &mut pages)?;
@@ -183,9 +183,9 @@ signal, as shells report it.\n\n\
 | code | name | when |\n|---|---|---|\n{exit_rows}\n\
 ## By command\n\n\
 Each command's danger level and the codes it can return, as `--help`, the man \
-pages and `aigent --schema` give them, and the `--format` values it speaks (any \
-other is refused as a usage error; from `AIGENT_FORMAT`, it falls back to the \
-default). Source: each command's `SPEC`, beside it under `src/cli/`.\n\n\
+pages and `aigent --schema` give them, and the `--output` values it speaks (any \
+other, from the flag or from `AIGENT_OUTPUT`, is refused as a usage error). \
+Source: each command's `SPEC`, beside it under `src/cli/`.\n\n\
 | command | danger level | exit codes | formats |\n|---|---|---|---|\n{}",
         crate::cli::manifest::contracts_rows()
     );
@@ -285,7 +285,7 @@ for a read-only query).
 
 ## What the JSON Schema says
 
-`schema show --format json-schema` and every MCP tool's `inputSchema` carry
+`schema show --output json-schema` and every MCP tool's `inputSchema` carry
 what the guard refuses, so a model can avoid a rejection before it
 happens: each string property gets the pattern type's `pattern` (and the
 declared `pattern` beside it in `allOf` when both are given), `minLength:
@@ -469,7 +469,12 @@ Source: `src/report/error_code.rs`.\n\n\
 
 pub fn static_script(shell: Shell) -> Vec<u8> {
     let mut script = Vec::new();
-    clap_complete::generate(shell, &mut crate::cli::command(), "aigent", &mut script);
+    clap_complete::generate(
+        shell,
+        &mut crate::cli::documented_command(),
+        "aigent",
+        &mut script,
+    );
     script
 }
 

@@ -128,7 +128,7 @@ Examples:
   # arguments as one JSON object
   aigent run --dry-run deploy --json '{\"cluster-id\": \"prod-east-1\", \"version\": \"1.2.3\"}'
   # a time limit, the envelope into a file
-  aigent --format json run --timeout 30 --result ./result.json files-get --file-id f-123")]
+  aigent --output json run --timeout 30 --result ./result.json files-get --file-id f-123")]
 pub struct RunArgs {
     /// Print the argv that would run, and run nothing
     #[arg(long)]
@@ -287,7 +287,7 @@ fn execute(args: &RunArgs, ctx: &Context) -> Result<Outcome, CliError> {
     let heartbeats = match args.heartbeat_ms {
         Some(_) if ctx.format != OutputFormat::Json => {
             return Err(CliError::usage(
-                "--heartbeat-ms writes JSON lines before the envelope: it needs --format json",
+                "--heartbeat-ms writes JSON lines before the envelope: it needs --output json",
             ));
         }
         Some(ms) => Some(Heartbeats::start(Duration::from_millis(ms.max(1000)))),

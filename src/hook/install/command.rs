@@ -287,7 +287,7 @@ mod tests {
         for command in [
             "aigent hook --client claude-code",
             "\"$CLAUDE_PROJECT_DIR\"/bin/aigent hook --client=claude-code",
-            "AIGENT_COMMANDS=./commands aigent --format json hook --client claude-code",
+            "AIGENT_COMMANDS=./commands aigent --output json hook --client claude-code",
             "/x/aigent hook --route --client claude-code 2>/dev/null",
             r"/x/ai\gent hook --client claude-code",
         ] {

@@ -128,7 +128,7 @@ impl Fixture {
             self.sandbox
                 .cmd()
                 .current_dir(self.root().join(dir))
-                .args(["--format", "json"])
+                .args(["--output", "json"])
                 .args(args),
         );
         let envelope = run.envelope();
@@ -144,7 +144,7 @@ impl Fixture {
             self.sandbox
                 .cmd()
                 .current_dir(self.root())
-                .args(["--format", "text"])
+                .args(["--output", "text"])
                 .args(args),
         )
     }

@@ -27,6 +27,7 @@ use tempfile::TempDir;
 /// `NO_COLOR`, `TERM`, and aigent's own. Every test starts without them.
 const HOST_VARIABLES: &[&str] = &[
     "AIGENT_FORMAT",
+    "AIGENT_OUTPUT",
     "AIGENT_COMMANDS",
     "NO_COLOR",
     "CLICOLOR_FORCE",
@@ -190,15 +191,15 @@ impl Sandbox {
         Run::of(self.cmd().args(args))
     }
 
-    /// Runs in text mode (`AIGENT_FORMAT=text`), as on a terminal: help
+    /// Runs in text mode (`AIGENT_OUTPUT=text`), as on a terminal: help
     /// on stdout, not the json-mode envelope.
     pub fn text(&self, args: &[&str]) -> Run {
-        Run::of(self.cmd().env("AIGENT_FORMAT", "text").args(args))
+        Run::of(self.cmd().env("AIGENT_OUTPUT", "text").args(args))
     }
 
-    /// Runs with `--format json` and parses the envelope.
+    /// Runs with `--output json` and parses the envelope.
     pub fn json(&self, args: &[&str]) -> (Run, Value) {
-        let run = Run::of(self.cmd().arg("--format").arg("json").args(args));
+        let run = Run::of(self.cmd().arg("--output").arg("json").args(args));
         let value = run.envelope();
         (run, value)
     }

@@ -188,7 +188,7 @@ impl World {
     /// and audit log as the client's hook).
     fn aigent(&self, args: &[&str]) -> Run {
         let mut cmd = self.sandbox.cmd();
-        cmd.current_dir(self.project()).arg("--format").arg("json");
+        cmd.current_dir(self.project()).arg("--output").arg("json");
         if self.declared {
             cmd.arg("--commands").arg(self.registry());
         }

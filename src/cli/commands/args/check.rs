@@ -19,7 +19,7 @@ pub const SPEC: CommandSpec = leaf("args.check", Safe, REGISTRY_READER, TEXT_AND
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Everything after NAME belongs to the declared command, so aigent's own flags go before it.\nEvery rejection is appended to the audit log (--audit-log, else AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl, else ~/.local/state/aigent/audit.jsonl); if that fails, the result stands and a warning says so. --no-audit writes nothing: args check runs nothing, so no record is needed. Nothing is written when every argument passes.\n\nExamples:\n  # check arguments given as flags\n  aigent args check deploy --cluster-id prod-east-1 --version 1.2.3\n  # the same arguments as one JSON object\n  aigent args check deploy --json '{\"cluster-id\": \"prod-east-1\", \"version\": \"1.2.3\"}'\n  # a rejection recorded in another log\n  aigent --format json args check --audit-log ./audit.jsonl files-get --file-id f-123\n  # a secret taken from the environment\n  aigent args check --value-from-env token=GH_TOKEN gh-api --endpoint repos/OWNER/REPO/issues"
+    after_help = "Everything after NAME belongs to the declared command, so aigent's own flags go before it.\nEvery rejection is appended to the audit log (--audit-log, else AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl, else ~/.local/state/aigent/audit.jsonl); if that fails, the result stands and a warning says so. --no-audit writes nothing: args check runs nothing, so no record is needed. Nothing is written when every argument passes.\n\nExamples:\n  # check arguments given as flags\n  aigent args check deploy --cluster-id prod-east-1 --version 1.2.3\n  # the same arguments as one JSON object\n  aigent args check deploy --json '{\"cluster-id\": \"prod-east-1\", \"version\": \"1.2.3\"}'\n  # a rejection recorded in another log\n  aigent --output json args check --audit-log ./audit.jsonl files-get --file-id f-123\n  # a secret taken from the environment\n  aigent args check --value-from-env token=GH_TOKEN gh-api --endpoint repos/OWNER/REPO/issues"
 )]
 pub struct CheckArgs {
     /// Append audit records here [default: AIGENT_AUDIT_LOG, else $XDG_STATE_HOME/aigent/audit.jsonl]
@@ -41,7 +41,7 @@ pub struct CheckArgs {
 ///
 /// One clap argument on purpose: NAME, the first word, already starts the
 /// trailing capture, so a word after NAME that looks like one of aigent's
-/// flags (`--quiet`, `--format`) reaches the declared command like any
+/// flags (`--quiet`, `--output`) reaches the declared command like any
 /// other, instead of being taken by aigent only when it happens to come
 /// right after NAME.
 #[derive(Debug, Args)]
@@ -151,7 +151,7 @@ pub fn outcome(name: &str, invoked: Invoked, ctx: &Context) -> Outcome {
 }
 
 fn misplaced_aigent_flag(rejection: &guard::Rejection) -> Option<String> {
-    let mut root = crate::cli::command();
+    let mut root = crate::cli::documented_command();
     root.build();
     let aigent_flags: Vec<String> = root
         .get_arguments()

@@ -64,7 +64,7 @@ Examples:
   # one command's runs in the last two hours
   aigent audit show --command deploy --event COMMAND_EXECUTED --since 2h
   # records since a time, as JSON
-  aigent audit show --since 2026-11-23T09:00:00Z --format json
+  aigent audit show --since 2026-11-23T09:00:00Z --output json
   # one request's records, in another log
   aigent audit show --request-id 0b6f3c1e-7d2a-4e59-9a4f-2c8d1e6b5a70 --audit-log ./audit.jsonl")]
 pub struct ShowArgs {

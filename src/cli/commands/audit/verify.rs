@@ -54,7 +54,7 @@ Examples:
   # fail if the log was cut back since
   aigent audit verify --expect-head \"$(tail -n 1 /mnt/elsewhere/aigent-heads)\"
   # the verdict as JSON
-  aigent --format json audit verify")]
+  aigent --output json audit verify")]
 pub struct VerifyArgs {
     #[arg(long, value_name = "PATH", help = super::AUDIT_LOG_HELP)]
     pub audit_log: Option<PathBuf>,

@@ -47,12 +47,12 @@ pub const SPEC: CommandSpec = leaf(
 Judges COMMAND exactly as `aigent hook --client ...` would (same parser, \
 registry and [hook] policy), without writing an audit record, and prints each \
 segment's verdict and the rule that gave it. The exit code is 0 whatever the \
-verdict; the verdict is in the output (data.verdict with --format json).
+verdict; the verdict is in the output (data.verdict with --output json).
 
 Examples:
   aigent hook explain 'git status && git log -n 5 --'
   aigent --commands ./commands hook explain 'curl https://example.com | sh'
-  aigent hook explain --format json 'make install > build.log'")]
+  aigent hook explain --output json 'make install > build.log'")]
 pub struct ExplainArgs {
     /// The command line, as the agent would propose it
     #[arg(value_name = "COMMAND")]

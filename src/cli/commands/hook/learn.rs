@@ -127,7 +127,7 @@ project registry once it is trusted: run `aigent hook trust` after writing.
 --review asks about each proposal on a terminal instead: accept it, skip \
 it, change its class, finish (write those accepted so far) or quit \
 (write nothing); the accepted ones are written as --write would. Without \
-a terminal (or with --format json, or in CI) it exits 4 (INPUT_REQUIRED) \
+a terminal (or with --output json, or in CI) it exits 4 (INPUT_REQUIRED) \
 before reading anything.
 
 Examples:
@@ -135,7 +135,7 @@ Examples:
   aigent hook learn --program git --min-count 2 --write
   aigent hook learn --since 1d --review
   printf 'jq -r .name package.json\\n' | aigent hook learn --from-lines --class reads
-  aigent hook learn --from-claude-settings .claude/settings.local.json --format json")]
+  aigent hook learn --from-claude-settings .claude/settings.local.json --output json")]
 pub struct LearnArgs {
     /// Only decisions at or after TIME: RFC 3339, a date, or an age (30m, 2h, 7d)
     #[arg(long, value_name = "TIME")]

@@ -55,9 +55,9 @@ pub const SPEC: CommandSpec = leaf(
   aigent plugin validate .                       # a marketplace root or a plugin
   # one plugin
   aigent plugin validate plugins/formatter
-  aigent plugin validate --strict --format json my-marketplace
+  aigent plugin validate --strict --output json my-marketplace
   aigent plugin validate --changed --base origin/main   # what this branch touched
-  aigent plugin validate --format sarif . > plugins.sarif  # code scanning
+  aigent plugin validate --output sarif . > plugins.sarif  # code scanning
 
 A PATH holding .claude-plugin/marketplace.json is a marketplace: its
 manifest is checked, then every plugin whose source is a local path.

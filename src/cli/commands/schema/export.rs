@@ -20,13 +20,13 @@ pub const SPEC: CommandSpec = leaf(
         code_when(
             exit::SUCCESS,
             Complete,
-            "the policy document is written (stdout, or --output FILE)",
+            "the policy document is written (stdout, or --out-file FILE)",
         ),
         USAGE,
         code_when(
             exit::PRECONDITION,
             NoEffects,
-            "--output names an existing file (without --force), or a named declaration has errors",
+            "--out-file names an existing file (without --force), or a named declaration has errors",
         ),
         code_when(
             exit::NOT_FOUND,
@@ -36,7 +36,7 @@ pub const SPEC: CommandSpec = leaf(
         code_when(
             exit::VALIDATION_FAILED,
             NoEffects,
-            "a declaration has no rule and --allow-partial was not given (nothing written), or --output cannot be written",
+            "a declaration has no rule and --allow-partial was not given (nothing written), or --out-file cannot be written",
         ),
     ],
     TEXT_AND_JSON,
@@ -65,7 +65,7 @@ impl From<TargetArg> for Target {
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Every target matches a command line by its leading words, so a rule keeps the program and the template's literal words up to the first parameter and drops the rest (types, patterns, confined paths, required inputs, the shape of the line). A rule wider than its contract is flagged on stderr and in the report, with command lines it admits that the contract refuses, and says what the client does with such a line. Codex rules always prompt: a Codex allow runs the line outside Codex's sandbox, and the hook does the allowing there.\n\nA declaration no shell line can satisfy (an input reaching the program only through its environment) gets no rule; the export then fails (EXPORT_INCOMPLETE, exit 1) and writes nothing, unless --allow-partial, which writes the rules for the others.\n\nWithout --output the document goes to stdout and the flags to stderr; with --output FILE the document is written atomically (an existing file only with --force) and the fidelity report goes to stdout. --format json puts the document and the report in the envelope.\n\nExamples:\n  # Claude Code permission rules for one command\n  aigent schema export --to claude-permissions git-log\n  # Codex rules for a registry, into a file\n  aigent --commands ./commands schema export --to codex-execpolicy --output ~/.codex/rules/aigent.rules\n  # Gemini CLI policy and its fidelity report, as JSON\n  aigent --commands ./commands schema export --to gemini-policy --format json"
+    after_help = "Every target matches a command line by its leading words, so a rule keeps the program and the template's literal words up to the first parameter and drops the rest (types, patterns, confined paths, required inputs, the shape of the line). A rule wider than its contract is flagged on stderr and in the report, with command lines it admits that the contract refuses, and says what the client does with such a line. Codex rules always prompt: a Codex allow runs the line outside Codex's sandbox, and the hook does the allowing there.\n\nA declaration no shell line can satisfy (an input reaching the program only through its environment) gets no rule; the export then fails (EXPORT_INCOMPLETE, exit 1) and writes nothing, unless --allow-partial, which writes the rules for the others.\n\nWithout --out-file the document goes to stdout and the flags to stderr; with --out-file FILE the document is written atomically (an existing file only with --force) and the fidelity report goes to stdout. --output json puts the document and the report in the envelope.\n\nExamples:\n  # Claude Code permission rules for one command\n  aigent schema export --to claude-permissions git-log\n  # Codex rules for a registry, into a file\n  aigent --commands ./commands schema export --to codex-execpolicy --out-file ~/.codex/rules/aigent.rules\n  # Gemini CLI policy and its fidelity report, as JSON\n  aigent --commands ./commands schema export --to gemini-policy --output json"
 )]
 pub struct ExportArgs {
     /// The policy language to write
@@ -73,9 +73,9 @@ pub struct ExportArgs {
     pub to: TargetArg,
     /// Write the document to FILE instead of stdout
     #[arg(long, value_name = "FILE")]
-    pub output: Option<PathBuf>,
+    pub out_file: Option<PathBuf>,
     /// Replace FILE when it exists
-    #[arg(long, requires = "output")]
+    #[arg(long, requires = "out_file")]
     pub force: bool,
     /// Write the rules that can be written when some declaration cannot be exported
     #[arg(long)]
@@ -158,7 +158,7 @@ pub fn run(args: &ExportArgs, ctx: &Context) -> Result<Outcome, CliError> {
         return Ok(Outcome::failure(data, error, render_report(&exported)).with_warnings(warnings));
     }
     use crate::cli::spec::{Effect, with_effect};
-    match &args.output {
+    match &args.out_file {
         Some(path) => {
             let existed = std::fs::symlink_metadata(path).is_ok();
             if !args.force && existed {
@@ -181,7 +181,7 @@ pub fn run(args: &ExportArgs, ctx: &Context) -> Result<Outcome, CliError> {
             };
             Ok(with_effect(outcome.with_warnings(warnings), effect))
         }
-        // Without --output the document is printed: nothing is written.
+        // Without --out-file the document is printed: nothing is written.
         None if ctx.format == OutputFormat::Text => {
             Ok(Outcome::success(data, exported.document).with_warnings(warnings))
         }

@@ -77,7 +77,7 @@ impl From<FromArg> for Format {
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "One declaration per command of the spec, named PROGRAM-WORDS (aigent-skill-validate), written as NAME.json: the program and the command's words, then each flag as a `--flag` slot and each positional in order. Types, required, enum values and choices come from the spec; `danger_level` is the spec's, else destructive (a usage spec never says). Nothing is guessed: whatever the spec says that a declaration cannot (env variables, exclusive flags, counted switches, hidden flags, scopes, output schemas) is listed under `unmapped`, and an input `schema lint` refuses is left out and listed. Command groups (commands with subcommands, or `subcommand_required`) get no declaration of their own.\n\nThe declarations go into --output DIR, else the registry named by --commands (created if missing); with --dry-run nothing is written. An existing declaration of the same name is never replaced without --force, a symlink never written through, and a malformed spec is reported with its line and column, with nothing written.\n\nExamples:\n  # declarations from a CLI Agent Spec manifest\n  aigent --schema > aigent.json && aigent schema import --from agent-spec --program aigent --output ./commands aigent.json\n  usage generate spec ... | aigent schema import --from usage --dry-run -\n  # declarations from a usage spec\n  aigent --commands ./commands schema import --from usage fd.usage.kdl"
+    after_help = "One declaration per command of the spec, named PROGRAM-WORDS (aigent-skill-validate), written as NAME.json: the program and the command's words, then each flag as a `--flag` slot and each positional in order. Types, required, enum values and choices come from the spec; `danger_level` is the spec's, else destructive (a usage spec never says). Nothing is guessed: whatever the spec says that a declaration cannot (env variables, exclusive flags, counted switches, hidden flags, scopes, output schemas) is listed under `unmapped`, and an input `schema lint` refuses is left out and listed. Command groups (commands with subcommands, or `subcommand_required`) get no declaration of their own.\n\nThe declarations go into --out-dir DIR, else the registry named by --commands (created if missing); with --dry-run nothing is written. An existing declaration of the same name is never replaced without --force, a symlink never written through, and a malformed spec is reported with its line and column, with nothing written.\n\nExamples:\n  # declarations from a CLI Agent Spec manifest\n  aigent --schema > aigent.json && aigent schema import --from agent-spec --program aigent --out-dir ./commands aigent.json\n  usage generate spec ... | aigent schema import --from usage --dry-run -\n  # declarations from a usage spec\n  aigent --commands ./commands schema import --from usage fd.usage.kdl"
 )]
 pub struct ImportArgs {
     /// The spec's format
@@ -91,7 +91,7 @@ pub struct ImportArgs {
     pub program: Option<String>,
     /// The directory to write into [default: the --commands registry]
     #[arg(long, value_name = "DIR")]
-    pub output: Option<PathBuf>,
+    pub out_dir: Option<PathBuf>,
     /// Replace existing NAME.json declarations of the same names
     #[arg(long)]
     pub force: bool,
@@ -213,12 +213,12 @@ fn stdin_timed_out(deadline: std::time::Duration) -> CliError {
 }
 
 pub fn run(args: &ImportArgs, ctx: &Context) -> Result<Outcome, CliError> {
-    let directory = match (&args.output, &ctx.commands_dir) {
+    let directory = match (&args.out_dir, &ctx.commands_dir) {
         (Some(directory), _) | (None, Some(directory)) => Some(directory.clone()),
         (None, None) if args.dry_run => None,
         (None, None) => {
             return Err(CliError::usage(
-                "name the directory to write into: --output DIR, or --commands DIR (or --dry-run)",
+                "name the directory to write into: --out-dir DIR, or --commands DIR (or --dry-run)",
             ));
         }
     };

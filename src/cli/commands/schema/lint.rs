@@ -45,7 +45,7 @@ pub const SPEC: CommandSpec = leaf(
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "--changed lints only the declarations this branch touched in the --commands directory (which must be in a git work tree); a change to any other file there, such as a script a command runs, lints them all. Deleted declarations are reported, not linted.\n\nExamples:\n  # lint the registry\n  aigent schema lint\n  # lint a registry, as JSON\n  aigent --commands ./commands schema lint --format json\n  # only what is staged\n  aigent --commands ./commands schema lint --changed --compare-to index\n  # GitHub Actions annotations\n  aigent --commands ./commands --format github schema lint\n  # a SARIF log for code scanning\n  aigent --commands ./commands --format sarif schema lint > lint.sarif\n  # again on every change\n  aigent --commands ./commands schema lint --watch"
+    after_help = "--changed lints only the declarations this branch touched in the --commands directory (which must be in a git work tree); a change to any other file there, such as a script a command runs, lints them all. Deleted declarations are reported, not linted.\n\nExamples:\n  # lint the registry\n  aigent schema lint\n  # lint a registry, as JSON\n  aigent --commands ./commands schema lint --output json\n  # only what is staged\n  aigent --commands ./commands schema lint --changed --compare-to index\n  # GitHub Actions annotations\n  aigent --commands ./commands --output github schema lint\n  # a SARIF log for code scanning\n  aigent --commands ./commands --output sarif schema lint > lint.sarif\n  # again on every change\n  aigent --commands ./commands schema lint --watch"
 )]
 pub struct LintArgs {
     #[command(flatten)]

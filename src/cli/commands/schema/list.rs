@@ -41,9 +41,9 @@ Examples:
   # the declared commands
   aigent schema list
   # another registry's commands, as JSON
-  aigent --commands ./commands schema list --format json
+  aigent --commands ./commands schema list --output json
   # every command, however many
-  aigent schema list --limit 0 --format json")]
+  aigent schema list --limit 0 --output json")]
 pub struct ListArgs {
     #[command(flatten)]
     pub page: PageArgs,

@@ -20,7 +20,7 @@ pub const SPEC: CommandSpec = leaf(
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Formats:\n  text         a readable summary (the default on a terminal)\n  json         the declaration's wire format in the envelope's `data`\n  json-schema  the bare JSON Schema (draft 2020-12), usable as an MCP inputSchema\n\nExamples:\n  # one command's schema, readable\n  aigent schema show deploy\n  # its declaration in the envelope\n  aigent schema show deploy --format json\n  # its arguments as a bare JSON Schema\n  aigent schema show deploy --format json-schema > deploy.schema.json"
+    after_help = "Formats:\n  text         a readable summary (the default on a terminal)\n  json         the declaration's wire format in the envelope's `data`\n  json-schema  the bare JSON Schema (draft 2020-12), usable as an MCP inputSchema\n\nExamples:\n  # one command's schema, readable\n  aigent schema show deploy\n  # its declaration in the envelope\n  aigent schema show deploy --output json\n  # its arguments as a bare JSON Schema\n  aigent schema show deploy --output json-schema > deploy.schema.json"
 )]
 pub struct ShowArgs {
     /// The declared command

@@ -25,7 +25,7 @@ pub const SPEC: CommandSpec = leaf(
   # the frontmatter, as text
   aigent skill read-properties examples/skills/release-notes
   # the frontmatter as JSON
-  aigent skill read-properties path/to/SKILL.md --format json
+  aigent skill read-properties path/to/SKILL.md --output json
 
 Prints the keys name, description, license, compatibility, allowed-tools
 and metadata (absent ones left out), as the reference skills-ref does.")]

@@ -29,7 +29,7 @@ pub const SPEC: CommandSpec = leaf("skill.to-prompt", Safe, SKILL_READER, TEXT_A
   aigent skill to-prompt --recursive .claude/skills > prompt.md
 
 The block is what it prints, on a terminal or not (> prompt.md holds the
-block); --format json prints the envelope instead. In json mode, data holds
+block); --output json prints the envelope instead. In json mode, data holds
 the XML (`xml`), the skills it lists (`skills`) and the token counts (`tokens`: the total and each skill's entry, counted
 with o200k_base).
 

@@ -66,7 +66,7 @@ pub const SPEC: CommandSpec = leaf(
   aigent skill validate --recursive --profile strictest .   # every client loads it
   aigent skill validate --changed                      # skills this branch touched
   aigent skill validate --changed --base origin/main --compare-to head   # CI
-  aigent skill validate --recursive --format sarif . > aigent.sarif  # code scanning
+  aigent skill validate --recursive --output sarif . > aigent.sarif  # code scanning
   aigent skill validate --recursive --watch skills/   # again on every save
 
 Every path that exists is validated even when another does not.
