@@ -1598,10 +1598,18 @@ fn git_dir_writes_and_repository_hooks_are_asked() {
     );
     // `git checkout NAME` switches branches where NAME is a branch and no
     // file; a file of that name would be restored, discarding its changes.
-    expect(&["git checkout old", "git checkout -"], Verdict::Allow, None);
+    expect(
+        &["git checkout old", "git checkout -"],
+        Verdict::Allow,
+        None,
+    );
     std::fs::write(dir.join("old"), "a file named like the branch\n").unwrap();
     expect(
-        &["git checkout old", "git checkout no-such-branch", "git checkout old -- a.txt"],
+        &[
+            "git checkout old",
+            "git checkout no-such-branch",
+            "git checkout old -- a.txt",
+        ],
         Verdict::Ask,
         Some("destructive"),
     );

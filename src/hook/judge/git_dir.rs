@@ -300,7 +300,9 @@ pub(super) fn is_local_branch(cwd: &Path, name: &str) -> bool {
         && !name.ends_with(['/', '.'])
         && !name.contains("..")
         && !name.contains("//")
-        && name.split('/').all(|part| !part.starts_with('.') && !part.ends_with(".lock"))
+        && name
+            .split('/')
+            .all(|part| !part.starts_with('.') && !part.ends_with(".lock"))
         && name
             .bytes()
             .all(|byte| byte.is_ascii_alphanumeric() || b"._/#@+-".contains(&byte));

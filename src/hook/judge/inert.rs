@@ -13,7 +13,7 @@
 //! catalog does not declare, or a value it refuses, is refused as before.
 
 use super::paths;
-use crate::shell::{NotStatic, SimpleCommand, Word, quote};
+use crate::shell::{NotStatic, SimpleCommand, Word};
 
 /// Read-and-print programs, checked option by option in GNU coreutils,
 /// grep and diffutils and their BSD counterparts. Not here: `sort` (`-o`
@@ -218,13 +218,7 @@ pub(super) fn globs_as_written(command: &SimpleCommand) -> Option<SimpleCommand>
     if !is_inert(command.words.first()?.as_static()?) {
         return None;
     }
-    let static_around = command
-        .assignments
-        .iter()
-        .map(|assignment| &assignment.value)
-        .chain(command.redirects.iter().map(|redirect| &redirect.target))
-        .all(|word| word.as_static().is_some());
-    if !static_around {
+    if !super::opaque::static_around(command) {
         return None;
     }
     let mut globs = 0;
@@ -330,13 +324,7 @@ pub(super) fn xargs_inner(command: &SimpleCommand) -> Option<SimpleCommand> {
     if !is_inert(program) {
         return None;
     }
-    let skip = 1 + at;
-    Some(SimpleCommand {
-        source: quote(&argv[skip..]),
-        words: command.words[skip..].to_vec(),
-        words_span: None,
-        ..command.clone()
-    })
+    Some(super::words_after(command, &argv, 1 + at))
 }
 
 #[cfg(test)]

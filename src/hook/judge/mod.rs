@@ -868,13 +868,7 @@ fn sudo_inner(command: &SimpleCommand) -> Option<SimpleCommand> {
     if at >= rest.len() {
         return None;
     }
-    let skip = 1 + at;
-    Some(SimpleCommand {
-        source: quote(&argv[skip..]),
-        words: command.words[skip..].to_vec(),
-        words_span: None,
-        ..command.clone()
-    })
+    Some(words_after(command, &argv, 1 + at))
 }
 
 /// The command `timeout [OPTION]... DURATION COMMAND...` runs, when every
@@ -928,13 +922,19 @@ fn timeout_inner(command: &SimpleCommand) -> Option<SimpleCommand> {
     if !rest.get(at).is_some_and(|word| is_duration(word)) || rest.len() < at + 2 {
         return None;
     }
-    let skip = 1 + at + 1;
-    Some(SimpleCommand {
+    Some(words_after(command, &argv, 1 + at + 1))
+}
+
+/// The command a wrapper (`sudo`, `timeout`, `xargs`) starts: `command`'s
+/// words from `skip` on (`argv` is its static words), with its
+/// assignments and redirections, never rewritten in place.
+fn words_after(command: &SimpleCommand, argv: &[&str], skip: usize) -> SimpleCommand {
+    SimpleCommand {
         source: quote(&argv[skip..]),
         words: command.words[skip..].to_vec(),
         words_span: None,
         ..command.clone()
-    })
+    }
 }
 
 /// `git -C DIR... ARGS` as the `git ARGS` it runs in `DIR` (the line's

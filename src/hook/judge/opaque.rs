@@ -23,17 +23,23 @@ use crate::shell::{self, NotStatic, SimpleCommand, Word};
 /// option or placeholder any declaration names.
 pub(super) const OPAQUE_TEXT: &str = "aigent.text.known.when.run";
 
+/// Whether every assignment value and redirection target of `command`
+/// is static: only its words are left to judge.
+pub(super) fn static_around(command: &SimpleCommand) -> bool {
+    command
+        .assignments
+        .iter()
+        .map(|assignment| &assignment.value)
+        .chain(command.redirects.iter().map(|redirect| &redirect.target))
+        .all(|word| word.as_static().is_some())
+}
+
 /// The argv positions of `command`'s words that are not static but are one
 /// quoted word expanding only command substitutions; `None` when some
 /// other word (the program, an assignment, a redirection target, any other
 /// word) is not static, or no word is.
 pub(super) fn opaque_positions(command: &SimpleCommand) -> Option<Vec<usize>> {
-    let static_around = command
-        .assignments
-        .iter()
-        .map(|assignment| &assignment.value)
-        .chain(command.redirects.iter().map(|redirect| &redirect.target))
-        .all(|word| word.as_static().is_some());
+    let static_around = static_around(command);
     if !static_around || command.words.first()?.as_static().is_none() {
         return None;
     }
@@ -57,12 +63,7 @@ pub(super) fn opaque_positions(command: &SimpleCommand) -> Option<Vec<usize>> {
 /// any other expansion (a brace expansion can make more words than
 /// memory holds).
 pub(super) fn printed_words(command: &SimpleCommand) -> Option<Vec<usize>> {
-    let static_around = command
-        .assignments
-        .iter()
-        .map(|assignment| &assignment.value)
-        .chain(command.redirects.iter().map(|redirect| &redirect.target))
-        .all(|word| word.as_static().is_some());
+    let static_around = static_around(command);
     if !static_around || command.words.first()?.as_static() != Some("echo") {
         return None;
     }
