@@ -1596,6 +1596,28 @@ fn git_dir_writes_and_repository_hooks_are_asked() {
         Verdict::Ask,
         Some("outside_project"),
     );
+    // After a `cd`, a form that changes files is held to its confinement
+    // from each directory it may run in, and to the project or the
+    // temporary directory.
+    expect(
+        &[
+            "cd notes && mkdir sub",
+            "cd src && touch new.rs",
+            "cd /tmp && mkdir -p aigent-scratch",
+        ],
+        Verdict::Allow,
+        None,
+    );
+    expect(
+        &["cd /etc && touch passwd"],
+        Verdict::Ask,
+        Some("outside_project"),
+    );
+    expect(
+        &["cd no-such-dir && touch x"],
+        Verdict::Deny,
+        Some("confined_path"),
+    );
     // `git checkout NAME` switches branches where NAME is a branch and no
     // file; a file of that name would be restored, discarding its changes.
     expect(

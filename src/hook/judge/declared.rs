@@ -547,15 +547,34 @@ fn match_one(
         };
         // Confined paths (`under`, `must_exist`) are checked against the
         // file system from the agent's directory, as `aigent run` does;
-        // after a `cd` in the line that directory is not known.
+        // after a `cd` in the line, from each directory the command may
+        // run in, when they all exist (whether that is the project is
+        // the outside-project rule's to say).
         let needs_directory = validated.arguments.iter().any(|argument| {
             declaration
                 .confinement(&argument.name)
                 .is_some_and(|confinement| confinement.needs_file_system())
         });
         if needs_directory {
-            let confined = match cwd {
-                Some(cwd) => guard::confine(declaration, &validated, cwd),
+            let directories: Vec<&Path> = match cwd {
+                Some(cwd) => vec![cwd],
+                None => state
+                    .place()
+                    .and_then(|place| place.candidates.as_ref())
+                    .filter(|all| all.iter().all(|(_, exists)| *exists))
+                    .map(|all| {
+                        all.iter()
+                            .map(|(directory, _)| directory.as_path())
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+            };
+            let confined = match directories.split_first() {
+                Some((first, rest)) => rest
+                    .iter()
+                    .map(|directory| guard::confine(declaration, &validated, directory))
+                    .find(Result::is_err)
+                    .unwrap_or_else(|| guard::confine(declaration, &validated, first)),
                 None => {
                     let mut segment = Segment::new(
                         quote(argv),

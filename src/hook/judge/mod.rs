@@ -1345,6 +1345,38 @@ fn outside_project_refusal(
             return None;
         }
     }
+    let changes_only_files = declaration.class() == crate::contract::CommandClass::ChangesProject
+        && !DIRECTORY_CONFIGURED.contains(&key);
+    if changes_only_files {
+        // It reads no configuration where it runs; a change in the
+        // project or the temporary directory is a change it may make.
+        let project = context.cwd.map(directory::project_of);
+        let temporary: Vec<PathBuf> = [std::env::temp_dir(), PathBuf::from("/tmp")]
+            .iter()
+            .filter_map(|directory| std::fs::canonicalize(directory).ok())
+            .collect();
+        let within = |directory: &Path| {
+            project
+                .as_deref()
+                .is_some_and(|project| directory.starts_with(project))
+                || temporary
+                    .iter()
+                    .any(|temporary| directory.starts_with(temporary))
+        };
+        if place.candidates.as_ref().is_some_and(|all| {
+            all.iter()
+                .all(|(directory, exists)| *exists && within(directory))
+        }) {
+            return None;
+        }
+        let why = state.outside_project()?;
+        return Some(Segment::new(
+            String::new(),
+            environment_change(context),
+            "outside_project",
+            format!("{why}; it changes files there: the person decides"),
+        ));
+    }
     outside_project_segment(state, context)
 }
 

@@ -466,8 +466,9 @@ fn confined_paths_are_checked_from_the_agents_directory() {
     let (verdict, rules) = judge_in("tar -tf missing.tar", Some(project.path()));
     assert_eq!(verdict, Verdict::Deny, "{rules:?}");
     assert_eq!(judge_in("tar -tf in.tar", None).1, ["confined_path"]);
-    // A `cd` to where the line already is changes nothing; one elsewhere
-    // (which might fail) leaves the directory unknown.
+    // A `cd` to where the line already is changes nothing; after one
+    // elsewhere (which might fail) the paths are checked from each
+    // directory the command may run in.
     let (verdict, rules) = judge_in(
         &format!("cd {} && tar -tf in.tar", project.path().display()),
         Some(project.path()),
@@ -475,6 +476,12 @@ fn confined_paths_are_checked_from_the_agents_directory() {
     assert_eq!(verdict, Verdict::Allow, "{rules:?}");
     fs::create_dir(project.path().join("sub")).unwrap();
     let (verdict, rules) = judge_in("cd sub && tar -tf in.tar", Some(project.path()));
+    assert_eq!(verdict, Verdict::Deny);
+    assert!(rules.contains(&"path_not_found"), "{rules:?}");
+    fs::write(project.path().join("sub/in.tar"), "").unwrap();
+    let (verdict, rules) = judge_in("cd sub && tar -tf in.tar", Some(project.path()));
+    assert_eq!(verdict, Verdict::Allow, "{rules:?}");
+    let (verdict, rules) = judge_in("cd no-such && tar -tf in.tar", Some(project.path()));
     assert_eq!(verdict, Verdict::Deny);
     assert!(rules.contains(&"confined_path"), "{rules:?}");
 }
