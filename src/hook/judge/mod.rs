@@ -31,6 +31,7 @@ mod declared;
 mod directory;
 mod git_dir;
 mod inert;
+mod object_id;
 mod opaque;
 mod paths;
 mod redirect;
@@ -764,6 +765,24 @@ fn judge_command(
             segment
                 .message
                 .push_str("; its globs expand when the line runs, and can only name what it reads");
+        }
+        if !segment.redacted {
+            segment.shown = cut(&command.source);
+        }
+        return (segment, None);
+    }
+    if let Some((with_id, without)) = object_id::both_ways(command) {
+        // Its `$(git merge-base …)` prints one object id or nothing: the
+        // command is judged both ways, the stricter standing.
+        let (mut segment, _) = judge_command(&with_id, functions, context, state);
+        let (printed_nothing, _) = judge_command(&without, functions, context, state);
+        if printed_nothing.verdict > segment.verdict {
+            segment = printed_nothing;
+        }
+        if segment.verdict == Verdict::Allow {
+            segment.message.push_str(
+                "; its `$(…)` prints one git object id or nothing, and is judged as either",
+            );
         }
         if !segment.redacted {
             segment.shown = cut(&command.source);
