@@ -20,6 +20,7 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -67,6 +68,18 @@ struct Listed {
     /// cannot match the declaration, so the hook need not read it.
     #[serde(default)]
     keys: BTreeMap<String, String>,
+    /// The hash ([`name_hash`]) of every name, sorted, made at the first
+    /// [`Part::declares`]: a lower layer's names are each looked up here,
+    /// and most are not in this layer.
+    #[serde(skip)]
+    name_hashes: OnceLock<Vec<u64>>,
+}
+
+/// FNV-1a: a lookup's first test, confirmed against the names.
+fn name_hash(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// See [`Listed::settled`].
@@ -99,11 +112,24 @@ impl Part {
         match self {
             Self::Catalog(switch) => catalog_entry(name)
                 .is_some_and(|(_, _, binary, _)| switch.allows(name, program_key(binary))),
-            Self::Listed(listed) => listed.programs.values().any(|names| {
-                names
-                    .binary_search_by(|known| known.as_str().cmp(name))
-                    .is_ok()
-            }),
+            Self::Listed(listed) => {
+                let hashes = listed.name_hashes.get_or_init(|| {
+                    let mut hashes: Vec<u64> = listed
+                        .programs
+                        .values()
+                        .flatten()
+                        .map(|known| name_hash(known))
+                        .collect();
+                    hashes.sort_unstable();
+                    hashes
+                });
+                hashes.binary_search(&name_hash(name)).is_ok()
+                    && listed.programs.values().any(|names| {
+                        names
+                            .binary_search_by(|known| known.as_str().cmp(name))
+                            .is_ok()
+                    })
+            }
         }
     }
 
@@ -216,6 +242,7 @@ impl ProgramIndex {
             settled: true,
             programs: BTreeMap::from([(program.to_owned(), names)]),
             keys,
+            name_hashes: OnceLock::new(),
         })
     }
 }
@@ -298,6 +325,7 @@ impl Source {
             settled,
             programs,
             keys,
+            name_hashes: OnceLock::new(),
         };
         if let Some(cache) = cache {
             // A cache that cannot be written only costs the next call time.
