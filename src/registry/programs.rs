@@ -66,8 +66,11 @@ struct Listed {
     programs: BTreeMap<String, Vec<String>>,
     /// Each declaration's key word ([`key_word`]): a line that lacks it
     /// cannot match the declaration, so the hook need not read it.
-    #[serde(default)]
-    keys: BTreeMap<String, String>,
+    /// Sorted by name, one each: the cache file's JSON object read into a
+    /// list, not a tree (inserting a thousand names into a tree was most of
+    /// the cost of reading the file).
+    #[serde(default, with = "sorted_pairs")]
+    keys: Vec<(String, String)>,
     /// The hash ([`name_hash`]) of every name, sorted, made at the first
     /// [`Part::declares`]: a lower layer's names are each looked up here,
     /// and most are not in this layer.
@@ -139,7 +142,11 @@ impl Part {
             Self::Catalog(_) => catalog_entry(name)
                 .map(|(_, _, _, key)| *key)
                 .filter(|key| !key.is_empty()),
-            Self::Listed(listed) => listed.keys.get(name).map(String::as_str),
+            Self::Listed(listed) => listed
+                .keys
+                .binary_search_by(|(known, _)| known.as_str().cmp(name))
+                .ok()
+                .map(|at| listed.keys[at].1.as_str()),
         }
     }
 
@@ -324,7 +331,7 @@ impl Source {
             fingerprint,
             settled,
             programs,
-            keys,
+            keys: keys.into_iter().collect(),
             name_hashes: OnceLock::new(),
         };
         if let Some(cache) = cache {
@@ -404,6 +411,46 @@ fn write_cache(path: &Path, index: &Listed) -> std::io::Result<()> {
         path,
         &serde_json::to_vec(index).map_err(std::io::Error::other)?,
     )
+}
+
+/// A JSON object of strings as a list of pairs sorted by key, one per key
+/// (a repeated key's last value, as a map reads it).
+mod sorted_pairs {
+    use serde::de::{MapAccess, Visitor};
+    use serde::{Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(
+        pairs: &[(String, String)],
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(pairs.iter().map(|(key, value)| (key, value)))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Vec<(String, String)>, D::Error> {
+        struct Pairs;
+        impl<'de> Visitor<'de> for Pairs {
+            type Value = Vec<(String, String)>;
+            fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                formatter.write_str("an object of strings")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut pairs: Vec<(String, String)> =
+                    Vec::with_capacity(map.size_hint().unwrap_or(0).min(4096));
+                while let Some(pair) = map.next_entry()? {
+                    pairs.push(pair);
+                }
+                if !pairs.is_sorted_by(|a, b| a.0 < b.0) {
+                    let map: std::collections::BTreeMap<String, String> =
+                        pairs.into_iter().collect();
+                    pairs = map.into_iter().collect();
+                }
+                Ok(pairs)
+            }
+        }
+        deserializer.deserialize_map(Pairs)
+    }
 }
 
 #[cfg(test)]
@@ -553,9 +600,22 @@ mod tests {
             .path();
         let text = fs::read_to_string(&file).unwrap();
         let reordered = text.replace(r#"["a-one","b-one"]"#, r#"["b-one","a-one","b-one"]"#);
-        assert_ne!(text, reordered);
+        let reordered = reordered.replace(
+            r#"{"a-one":"status","b-one":"status"}"#,
+            r#"{"b-one":"stale","a-one":"status","b-one":"status"}"#,
+        );
+        assert!(reordered.contains("stale") && reordered.contains(r#"["b-one","a-one","b-one"]"#));
         fs::write(&file, reordered).unwrap();
         let listed = read_cache(&file).unwrap();
         assert_eq!(listed.programs["tool"], ["a-one", "b-one"]);
+        let status = "status".to_owned();
+        assert_eq!(
+            listed.keys,
+            [
+                ("a-one".to_owned(), status.clone()),
+                ("b-one".to_owned(), status)
+            ]
+        );
+        assert_eq!(Part::Listed(listed).key_of("b-one"), Some("status"));
     }
 }
