@@ -95,7 +95,11 @@ impl Part {
             Self::Catalog(switch) => Box::new(
                 CATALOG
                     .iter()
-                    .filter(move |(_, _, binary, _)| program_key(binary) == program)
+                    // `ends_with` first: most entries run another program,
+                    // and it spares splitting each binary's path.
+                    .filter(move |(_, _, binary, _)| {
+                        binary.ends_with(program) && program_key(binary) == program
+                    })
                     .map(|(file_name, ..)| catalog_name(file_name))
                     .filter(move |name| switch.allows(name, program)),
             ),
