@@ -1513,7 +1513,7 @@ mod pattern_tests {
         #[test]
         fn walking_steps_agrees_with_the_regex_engine(
             steps in prop::collection::vec((class(), repetition()), 1..4),
-            value in "[a-zA-Z0-9 _./\\n\\t\u{3b1}-\u{3c9}\u{e9}\u{1F600}-]{0,9}",
+            value in "[aZ0 _.\\n\u{3b1}\u{e9}-]{0,6}",
         ) {
             let body: String = steps.iter().map(|(class, repetition)| format!("{class}{repetition}")).collect();
             let source = format!("^{body}$");
