@@ -522,12 +522,7 @@ mod tests {
     #[test]
     fn the_catalog_is_indexed() {
         let index = Source::Catalog.program_index(None).unwrap();
-        assert!(
-            index
-                .commands_for("git")
-                .iter()
-                .any(|name| *name == "git-status")
-        );
+        assert!(index.commands_for("git").contains(&"git-status"));
     }
 
     #[test]
