@@ -4,7 +4,6 @@
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-use regex::Regex;
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use serde_json::Value;
@@ -540,31 +539,87 @@ pub struct AnchoredPattern {
 #[derive(Clone)]
 enum Matcher {
     /// `^C{min,max}$` (or `^C*$`, `^C+$`, `^C$`): one character class,
-    /// repeated. The commonest custom pattern, a length limit on a class,
-    /// is checked by walking the value's characters. Compiling it is the
-    /// costly case for the regex engine (`^[^\n]{1,200}$` is 200 copies of
-    /// a multi-byte UTF-8 automaton, a quarter of a millisecond), and the
-    /// hook loads declarations on every call.
+    /// repeated, after any number of classes each repeated a fixed number
+    /// of times (`^[A-Za-z0-9_][A-Za-z0-9_.-]*$`). The commonest custom
+    /// patterns, a length limit on a class and a name whose first character
+    /// is narrower, are checked by walking the value's characters: each
+    /// fixed step takes exactly its count, so no walk ever backtracks.
+    /// Compiling them is the costly case for the regex engine
+    /// (`^[^\n]{1,200}$` is 200 copies of a multi-byte UTF-8 automaton, a
+    /// quarter of a millisecond), and the hook loads declarations on every
+    /// call.
     Repeated {
-        /// Sorted, non-overlapping ranges, from the parser's own class.
-        ranges: Vec<(char, char)>,
+        /// The fixed steps, in order: a class and its count.
+        fixed: Vec<(Ranges, u32)>,
+        /// The last step.
+        ranges: Ranges,
         min: u32,
         max: Option<u32>,
     },
-    Compiled(Regex),
+    Compiled(regex_automata::meta::Regex),
 }
 
-impl Matcher {
-    fn new(source: &str) -> Result<Self, regex::Error> {
-        Ok(match repeated_class(source) {
-            Some(repeated) => repeated,
-            None => Self::Compiled(
-                regex::RegexBuilder::new(source)
-                    .size_limit(1 << 20)
-                    .dfa_size_limit(1 << 20)
-                    .build()?,
-            ),
+/// Sorted, non-overlapping ranges, from the parser's own class.
+type Ranges = Vec<(char, char)>;
+
+fn in_class(ranges: &[(char, char)], c: char) -> bool {
+    ranges
+        .binary_search_by(|&(low, high)| {
+            if high < c {
+                std::cmp::Ordering::Less
+            } else if low > c {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
         })
+        .is_ok()
+}
+
+/// The regex crate's limits for a declared pattern: its compiled program
+/// (`size_limit`) and its lazy DFA's cache (`dfa_size_limit`).
+const PATTERN_SIZE_LIMIT: usize = 1 << 20;
+
+impl Matcher {
+    /// The pattern read once, by the parser the regex crate uses with the
+    /// crate's defaults; then walked, or compiled from that reading by the
+    /// regex crate's own engine configured as the crate configures it
+    /// (`RegexBuilder::build`), less the full DFA. Which engines the meta
+    /// regex holds changes how fast it searches, never what matches, and a
+    /// pattern here matches one or two values: building the full DFA cost
+    /// more than the searches it would save. An error is the regex crate's,
+    /// word for word.
+    fn new(source: &str) -> Result<Self, regex::Error> {
+        use regex_automata::meta;
+        let hir = regex_syntax::ParserBuilder::new()
+            .nest_limit(250)
+            .build()
+            .parse(source);
+        if let Ok(hir) = &hir {
+            if let Some(repeated) = repeated_class(hir) {
+                return Ok(repeated);
+            }
+            let config = meta::Config::new()
+                .match_kind(regex_automata::MatchKind::LeftmostFirst)
+                .utf8_empty(true)
+                .nfa_size_limit(Some(PATTERN_SIZE_LIMIT))
+                .hybrid_cache_capacity(PATTERN_SIZE_LIMIT)
+                .dfa(false);
+            if let Ok(regex) = meta::Builder::new().configure(config).build_from_hir(hir) {
+                return Ok(Self::Compiled(regex));
+            }
+        }
+        match regex::RegexBuilder::new(source)
+            .size_limit(PATTERN_SIZE_LIMIT)
+            .dfa_size_limit(PATTERN_SIZE_LIMIT)
+            .build()
+        {
+            Err(error) => Err(error),
+            // Not reached: the crate refuses what its engine refused.
+            Ok(_) => Err(regex::Error::Syntax(format!(
+                "the pattern `{source}` could not be compiled"
+            ))),
+        }
     }
 }
 
@@ -599,24 +654,24 @@ impl AnchoredPattern {
         match matcher {
             None => false,
             Some(Matcher::Compiled(regex)) => regex.is_match(value),
-            Some(Matcher::Repeated { ranges, min, max }) => {
-                let in_class = |c: char| {
-                    ranges
-                        .binary_search_by(|&(low, high)| {
-                            if high < c {
-                                std::cmp::Ordering::Less
-                            } else if low > c {
-                                std::cmp::Ordering::Greater
-                            } else {
-                                std::cmp::Ordering::Equal
-                            }
-                        })
-                        .is_ok()
-                };
+            Some(Matcher::Repeated {
+                fixed,
+                ranges,
+                min,
+                max,
+            }) => {
+                let mut chars = value.chars();
+                for (class, count) in fixed {
+                    for _ in 0..*count {
+                        if !chars.next().is_some_and(|c| in_class(class, c)) {
+                            return false;
+                        }
+                    }
+                }
                 let mut count: u64 = 0;
-                for c in value.chars() {
+                for c in chars {
                     count += 1;
-                    if max.is_some_and(|max| count > u64::from(max)) || !in_class(c) {
+                    if max.is_some_and(|max| count > u64::from(max)) || !in_class(ranges, c) {
                         return false;
                     }
                 }
@@ -626,43 +681,57 @@ impl AnchoredPattern {
     }
 }
 
-/// The matcher for a pattern that is exactly `^`, one Unicode
-/// class (possibly repeated), `$`, as the regex crate's own parser reads it
-/// with the crate's defaults. Anything else (captures, alternations,
-/// multi-line anchors, byte classes) is left to the regex engine.
-fn repeated_class(source: &str) -> Option<Matcher> {
+/// The matcher for a pattern that is exactly `^`, Unicode classes each
+/// repeated a fixed number of times, one Unicode class (possibly
+/// repeated), `$`, as the regex crate's own parser reads it with the
+/// crate's defaults. Anything else (literals, captures, alternations,
+/// multi-line anchors, byte classes, a variable step before the last) is
+/// left to the regex engine.
+fn repeated_class(hir: &regex_syntax::hir::Hir) -> Option<Matcher> {
     use regex_syntax::hir::{Class, HirKind, Look};
-    let hir = regex_syntax::ParserBuilder::new()
-        .nest_limit(250)
-        .build()
-        .parse(source)
-        .ok()?;
     let HirKind::Concat(parts) = hir.kind() else {
         return None;
     };
-    let [start, middle, end] = parts.as_slice() else {
+    let [start, steps @ .., end] = parts.as_slice() else {
         return None;
     };
     if *start.kind() != HirKind::Look(Look::Start) || *end.kind() != HirKind::Look(Look::End) {
         return None;
     }
-    let (class, min, max) = match middle.kind() {
-        HirKind::Class(class) => (class, 1, Some(1)),
-        HirKind::Repetition(repetition) => match repetition.sub.kind() {
-            HirKind::Class(class) => (class, repetition.min, repetition.max),
+    let step = |part: &regex_syntax::hir::Hir| {
+        let (class, min, max) = match part.kind() {
+            HirKind::Class(class) => (class, 1, Some(1)),
+            HirKind::Repetition(repetition) => match repetition.sub.kind() {
+                HirKind::Class(class) => (class, repetition.min, repetition.max),
+                _ => return None,
+            },
             _ => return None,
-        },
-        _ => return None,
+        };
+        let Class::Unicode(class) = class else {
+            return None;
+        };
+        let ranges: Ranges = class
+            .ranges()
+            .iter()
+            .map(|range| (range.start(), range.end()))
+            .collect();
+        Some((ranges, min, max))
     };
-    let Class::Unicode(class) = class else {
-        return None;
-    };
-    let ranges = class
-        .ranges()
-        .iter()
-        .map(|range| (range.start(), range.end()))
-        .collect();
-    Some(Matcher::Repeated { ranges, min, max })
+    let (last, before) = steps.split_last()?;
+    let mut fixed = Vec::with_capacity(before.len());
+    for part in before {
+        match step(part)? {
+            (ranges, min, Some(max)) if min == max => fixed.push((ranges, min)),
+            _ => return None,
+        }
+    }
+    let (ranges, min, max) = step(last)?;
+    Some(Matcher::Repeated {
+        fixed,
+        ranges,
+        min,
+        max,
+    })
 }
 
 impl PartialEq for AnchoredPattern {
@@ -1261,6 +1330,36 @@ mod name_tests {
 mod pattern_tests {
     use super::*;
     use proptest::prelude::*;
+    use regex::Regex;
+
+    /// Every `pattern` of the built-in catalog.
+    fn catalog_patterns() -> Vec<String> {
+        fn collect(value: &serde_json::Value, into: &mut Vec<String>) {
+            match value {
+                serde_json::Value::Object(map) => {
+                    for (key, value) in map {
+                        match value {
+                            serde_json::Value::String(pattern) if key == "pattern" => {
+                                into.push(pattern.clone());
+                            }
+                            other => collect(other, into),
+                        }
+                    }
+                }
+                serde_json::Value::Array(items) => {
+                    items.iter().for_each(|item| collect(item, into));
+                }
+                _ => {}
+            }
+        }
+        let mut patterns = Vec::new();
+        for (_, text, ..) in crate::registry::CATALOG {
+            collect(&serde_json::from_str(text).unwrap(), &mut patterns);
+        }
+        patterns.sort();
+        patterns.dedup();
+        patterns
+    }
 
     fn reference(source: &str) -> Regex {
         regex::RegexBuilder::new(source)
@@ -1278,6 +1377,9 @@ mod pattern_tests {
             "^[a-z]+$",
             "^.*$",
             r"\A[0-9]{4}\z",
+            "^[A-Za-z0-9_][A-Za-z0-9_.-]*$",
+            "^[A-Za-z0-9_@][A-Za-z0-9._/@^~{}:+#-]*$",
+            "^[a-z]{2}[0-9]{3}$",
         ] {
             let pattern = AnchoredPattern::compile(source).unwrap();
             assert!(
@@ -1288,6 +1390,8 @@ mod pattern_tests {
         for source in [
             "^(a|b)$",
             "^[a-z]{2}-[0-9]{3}$",
+            "^[a-z]+[0-9]$",
+            "^[a-z]?[0-9]+$",
             "(?m)^[a-z]+$",
             "^([a-z])+$",
             "[a-z]+",
@@ -1377,6 +1481,42 @@ mod pattern_tests {
             value in "[a-zA-Z0-9 _./\\n\\t\u{3b1}-\u{3c9}\u{e9}\u{1F600}-]{0,9}",
         ) {
             let source = format!("^{class}{repetition}$");
+            let pattern = AnchoredPattern::compile(&source).unwrap();
+            prop_assert_eq!(pattern.is_match(&value), reference(&source).is_match(&value), "{} on {:?}", source, value);
+        }
+
+        #[test]
+        fn every_catalog_pattern_matches_as_the_regex_crate_does(
+            (source, taken) in prop::sample::select(catalog_patterns()).prop_flat_map(|source| {
+                // A value the pattern takes, where proptest can write one.
+                let body = source.trim_start_matches('^').trim_end_matches('$').to_owned();
+                let taken = proptest::string::string_regex(&body)
+                    .map(|strategy| strategy.boxed())
+                    .unwrap_or_else(|_| Just(String::new()).boxed());
+                (Just(source), taken)
+            }),
+            noise in "[a-zA-Z0-9 _./:=,@~^+#{}*?\\n-]{0,3}",
+            cut in any::<prop::sample::Index>(),
+        ) {
+            let pattern = AnchoredPattern::compile(&source).unwrap();
+            let reference = reference(&source);
+            // The value, and near misses: cut short, and with noise inside.
+            let chars: Vec<char> = taken.chars().collect();
+            let at = cut.index(chars.len() + 1);
+            let shorter: String = chars[..at].iter().collect();
+            let noisy: String = chars[..at].iter().chain(noise.chars().collect::<Vec<_>>().iter()).chain(&chars[at..]).collect();
+            for value in [&taken, &shorter, &noisy, &noise] {
+                prop_assert_eq!(pattern.is_match(value), reference.is_match(value), "{} on {:?}", source, value);
+            }
+        }
+
+        #[test]
+        fn walking_steps_agrees_with_the_regex_engine(
+            steps in prop::collection::vec((class(), repetition()), 1..4),
+            value in "[aZ0 _.\\n\u{3b1}\u{e9}-]{0,6}",
+        ) {
+            let body: String = steps.iter().map(|(class, repetition)| format!("{class}{repetition}")).collect();
+            let source = format!("^{body}$");
             let pattern = AnchoredPattern::compile(&source).unwrap();
             prop_assert_eq!(pattern.is_match(&value), reference(&source).is_match(&value), "{} on {:?}", source, value);
         }

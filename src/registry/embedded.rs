@@ -8,6 +8,43 @@
 
 include!(concat!(env!("OUT_DIR"), "/catalog.rs"));
 
+/// The catalog's entry for the declaration named `name`, found by binary
+/// search: the table is sorted by file name, and every catalog file is
+/// `NAME.json` (build.rs embeds no other).
+pub fn catalog_entry(
+    name: &str,
+) -> Option<&'static (&'static str, &'static str, &'static str, &'static str)> {
+    let wanted = || name.bytes().chain(*b".json");
+    CATALOG
+        .binary_search_by(|(file_name, ..)| file_name.bytes().cmp(wanted()))
+        .ok()
+        .map(|at| &CATALOG[at])
+}
+
+/// The command name of a catalog file name (`git-log.json`: `git-log`).
+pub fn catalog_name(file_name: &str) -> &str {
+    file_name.strip_suffix(".json").unwrap_or(file_name)
+}
+
+/// Catalog entries the layers' settings switch off (`[hook] catalog =
+/// false`, `disable = [NAME or PROGRAM, ...]`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CatalogSwitch {
+    pub off: bool,
+    /// Names of catalog declarations, or programs, switched off.
+    pub disabled: Vec<String>,
+}
+
+impl CatalogSwitch {
+    pub fn allows(&self, name: &str, program: &str) -> bool {
+        !self.off
+            && !self
+                .disabled
+                .iter()
+                .any(|entry| entry == name || entry == program)
+    }
+}
+
 /// The catalog's declarations of the program named `program` whose key
 /// word (their first subcommand word, `log` for `git log`; empty for none)
 /// is `key_word`: what the catalog knows of that form's options (`-n` is
@@ -81,6 +118,24 @@ mod tests {
                 "{dir}: only JSON files, all embedded"
             );
         }
+    }
+
+    #[test]
+    fn each_entry_is_found_by_its_name_and_no_other() {
+        for entry in CATALOG {
+            let name = catalog_name(entry.0);
+            assert_eq!(catalog_entry(name), Some(entry), "{name}");
+            assert_eq!(catalog_entry(&format!("{name}-")), None);
+            assert_eq!(
+                catalog_entry(&name[..name.len() - 1]).map(|e| e.0),
+                CATALOG
+                    .iter()
+                    .find(|e| catalog_name(e.0) == &name[..name.len() - 1])
+                    .map(|e| e.0)
+            );
+        }
+        assert_eq!(catalog_entry(""), None);
+        assert_eq!(catalog_entry("git-log.json"), None);
     }
 
     #[test]

@@ -19,14 +19,14 @@
 //! with `.envrc`; any change to it needs trusting again. Other commands,
 //! run by a person, read it as it is. See [`Layers::trusted_only`].
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use super::embedded::CATALOG;
+use super::embedded::{CatalogSwitch, catalog_entry};
 use super::programs::{ProgramIndex, program_key};
 use super::settings::{SETTINGS_FILE, Settings, SettingsError};
 pub use super::source::LayerKind;
@@ -124,23 +124,6 @@ pub struct Layers {
     /// Where these layers were found, to find them again from another
     /// directory.
     discovery: Discovery,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-struct CatalogSwitch {
-    off: bool,
-    /// Names of catalog declarations, or programs, switched off.
-    disabled: Vec<String>,
-}
-
-impl CatalogSwitch {
-    fn allows(&self, name: &str, program: &str) -> bool {
-        !self.off
-            && !self
-                .disabled
-                .iter()
-                .any(|entry| entry == name || entry == program)
-    }
 }
 
 impl Layers {
@@ -295,12 +278,7 @@ impl Layers {
     }
 
     fn catalog_allows(&self, name: &str) -> bool {
-        let program = CATALOG
-            .iter()
-            .find(|(file_name, ..)| {
-                split_file_name(file_name).is_some_and(|(stem, _, _)| stem == name)
-            })
-            .map_or("", |(_, _, program, _)| *program);
+        let program = catalog_entry(name).map_or("", |(_, _, program, _)| *program);
         self.catalog.allows(name, program_key(program))
     }
 
@@ -403,54 +381,28 @@ impl Layers {
         Ok(reports)
     }
 
-    /// The program index of every layer, merged: a name a later layer
-    /// declares is that layer's, whatever program a lower layer's ran.
+    /// The program index of every layer: a name a later layer declares
+    /// is that layer's, whatever program a lower layer's ran. The layers
+    /// are merged program by program as the hook looks them up, not here:
+    /// a line names a few programs of the hundreds the layers know.
     pub fn program_index(&self, cache_dir: Option<&Path>) -> Result<ProgramIndex, LoadError> {
-        let mut programs: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        let mut keys: BTreeMap<String, String> = BTreeMap::new();
-        let mut fingerprint = Sha256::new();
+        let mut parts = Vec::new();
         for layer in self.layers() {
-            let index = match &layer.source {
-                Source::Catalog => catalog_index(&self.catalog),
+            match &layer.source {
+                Source::Catalog => {
+                    if !self.catalog.off {
+                        parts.push(ProgramIndex::catalog(self.catalog.clone()));
+                    }
+                }
                 source => match source.program_index(cache_dir) {
-                    Ok(index) => index,
+                    Ok(index) => parts.push(index),
                     Err(LoadError::MissingRegistry { .. }) if layer.kind != LayerKind::Commands => {
-                        continue;
                     }
                     Err(error) => return Err(error),
                 },
-            };
-            let names: BTreeSet<&String> = index.programs().values().flatten().collect();
-            for list in programs.values_mut() {
-                list.retain(|name| !names.contains(name));
             }
-            for name in &names {
-                keys.remove(name.as_str());
-            }
-            keys.extend(
-                index
-                    .keys()
-                    .iter()
-                    .map(|(name, key)| (name.clone(), key.clone())),
-            );
-            for (program, names) in index.programs() {
-                programs
-                    .entry(program.clone())
-                    .or_default()
-                    .extend(names.iter().cloned());
-            }
-            fingerprint.update(index.fingerprint().as_bytes());
         }
-        for names in programs.values_mut() {
-            names.sort();
-            names.dedup();
-        }
-        programs.retain(|_, names| !names.is_empty());
-        Ok(ProgramIndex::from_parts(
-            hex(&fingerprint.finalize()),
-            programs,
-            keys,
-        ))
+        Ok(ProgramIndex::stacked(parts))
     }
 
     /// The layers' settings merged: each layer's `aigent.toml` in turn, a
@@ -497,33 +449,6 @@ fn merge(base: &mut toml::Table, over: toml::Table) {
             }
         }
     }
-}
-
-/// The catalog's program index, from the table build.rs wrote: no
-/// declaration is parsed to build it.
-fn catalog_index(switch: &CatalogSwitch) -> ProgramIndex {
-    let mut programs: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let mut keys: BTreeMap<String, String> = BTreeMap::new();
-    for (file_name, _, program, key) in CATALOG {
-        let Some((name, _, _)) = split_file_name(file_name) else {
-            continue;
-        };
-        let program = program_key(program);
-        if switch.allows(name, program) {
-            programs
-                .entry(program.to_owned())
-                .or_default()
-                .push(name.to_owned());
-            if !key.is_empty() {
-                keys.insert(name.to_owned(), (*key).to_owned());
-            }
-        }
-    }
-    ProgramIndex::from_parts(
-        format!("catalog-{}", env!("CARGO_PKG_VERSION")),
-        programs,
-        keys,
-    )
 }
 
 /// The project's registry: the first `commands/` holding an `aigent.toml`

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::check::parse_declaration;
-use super::embedded::CATALOG;
+use super::embedded::{CATALOG, catalog_entry};
 use crate::contract::value::MAX_DOCUMENT_BYTES;
 use crate::contract::{Declaration, Origin, SourceFormat, closest, codes, command_name_problem};
 use crate::report::Diagnostic;
@@ -154,11 +154,9 @@ impl Source {
             });
         }
         let candidates: Vec<(String, SourceFormat)> = match self {
-            Self::Catalog => CATALOG
-                .iter()
-                .filter_map(|(file_name, ..)| split_file_name(file_name))
-                .filter(|(stem, _, _)| *stem == name)
-                .map(|(_, file_name, format)| (file_name.to_owned(), format))
+            Self::Catalog => catalog_entry(name)
+                .map(|(file_name, ..)| ((*file_name).to_owned(), SourceFormat::Json))
+                .into_iter()
                 .collect(),
             Self::Directory(dir) => {
                 self.require_directory(dir)?;
@@ -278,9 +276,9 @@ impl Source {
     fn read(&self, file_name: &str) -> io::Result<Result<String, Diagnostic>> {
         let dir = match self {
             Self::Catalog => {
-                let text = CATALOG
-                    .iter()
-                    .find(|(name, ..)| *name == file_name)
+                let text = file_name
+                    .strip_suffix(".json")
+                    .and_then(catalog_entry)
                     .map(|(_, text, ..)| (*text).to_owned())
                     .unwrap_or_default();
                 return Ok(Ok(text));

@@ -99,8 +99,7 @@ pub(super) fn match_declarations(
     let rest = context
         .index
         .commands_for(key)
-        .iter()
-        .map(String::as_str)
+        .into_iter()
         .filter(|name| !likely.contains(name));
     let names = likely
         .iter()
