@@ -1345,12 +1345,10 @@ pub fn disguised_program(
         "sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "busybox", "python3", "python", "perl",
         "ruby", "node", "php", "sed", "sqlite3", "vim", "git", "env",
     ];
-    // The file's identity first (a few `stat`s), then whether that
-    // program would matter, which rebuilds the declaration's checks.
-    KNOWN.iter().find_map(|name| {
+    KNOWN.iter().filter(|name| matters(name)).find_map(|name| {
         let candidate = locate(name)?;
         let meta = std::fs::metadata(&candidate).ok()?;
-        (meta.dev() == identity.dev() && meta.ino() == identity.ino() && matters(name))
+        (meta.dev() == identity.dev() && meta.ino() == identity.ino())
             .then(|| candidate.to_string_lossy().into_owned())
             .and_then(disguise)
     })
