@@ -361,6 +361,8 @@ pub fn judge(line: &str, context: &Context<'_>) -> Judgement {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LineRoute {
     line: String,
+    /// The line as the judge read it, held against the rewritten line.
+    parsed: shell::Script,
     /// Character ranges of the line, in order, each with the words after
     /// `aigent` that replace it.
     replacements: Vec<(std::ops::Range<usize>, Vec<String>)>,
@@ -396,6 +398,7 @@ impl LineRoute {
             .all(|pair| pair[0].0.end <= pair[1].0.start);
         (!replacements.is_empty() && in_order).then(|| Self {
             line: line.to_owned(),
+            parsed: script.clone(),
             replacements,
         })
     }
@@ -418,7 +421,7 @@ impl LineRoute {
             at = span.end;
         }
         rewritten.extend(chars.get(at..)?);
-        let before = shell::parse(&self.line).ok()?;
+        let before = &self.parsed;
         let after = shell::parse(&rewritten).ok()?;
         let same_shape = before.constructs == after.constructs
             && before.shells == after.shells

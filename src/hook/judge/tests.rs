@@ -341,6 +341,7 @@ fn a_confined_command_inside_a_longer_line_is_rewritten_in_place() {
 fn a_rewrite_that_changes_the_lines_meaning_is_dropped() {
     let route = LineRoute {
         line: "just test | tail".to_owned(),
+        parsed: crate::shell::parse("just test | tail").unwrap(),
         replacements: vec![(0..9, vec!["run".to_owned(), "just-test".to_owned()])],
     };
     assert_eq!(
