@@ -179,7 +179,7 @@ fn install_export(world: &World) {
         "export",
         "--to",
         "codex-execpolicy",
-        "--output",
+        "--out-file",
         rules.to_str().expect("UTF-8 temp path"),
     ]);
     assert_eq!(run.code, 0, "{run}");

@@ -170,7 +170,7 @@ fn install_export(world: &World) {
         "export",
         "--to",
         "gemini-policy",
-        "--output",
+        "--out-file",
         policy.to_str().expect("UTF-8 temp path"),
     ]);
     assert_eq!(run.code, 0, "{run}");
