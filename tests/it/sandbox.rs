@@ -1427,10 +1427,18 @@ fn only_the_standard_streams_reach_the_child_unless_declared() {
         use std::os::fd::AsRawFd;
         use std::os::unix::process::CommandExt;
         let raw = file.as_raw_fd();
-        // SAFETY: in the forked child before exec: dup2 only.
+        // SAFETY: in the forked child before exec: dup2 and fcntl only.
+        // The file may itself have been given descriptor 14 (other tests
+        // close theirs); dup2 onto itself would then keep its close-on-exec
+        // flag, so the flag is cleared instead.
         unsafe {
             cmd.pre_exec(move || {
-                if libc::dup2(raw, 14) < 0 {
+                let done = if raw == 14 {
+                    libc::fcntl(14, libc::F_SETFD, 0)
+                } else {
+                    libc::dup2(raw, 14)
+                };
+                if done < 0 {
                     return Err(std::io::Error::last_os_error());
                 }
                 Ok(())
