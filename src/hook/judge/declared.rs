@@ -761,16 +761,7 @@ fn match_one(
 /// that adds nothing. Names another option of `declaration` has stay its.
 fn with_catalog_aliases(declaration: &Declaration) -> Option<Declaration> {
     let subprocess = declaration.subprocess.as_ref()?;
-    let subcommand = |parts: &[ArgvPart]| -> Vec<String> {
-        parts
-            .iter()
-            .filter_map(|part| match part {
-                ArgvPart::Literal(word) if !word.starts_with('-') => Some(word.clone()),
-                _ => None,
-            })
-            .collect()
-    };
-    let own_words = subcommand(&subprocess.argv);
+    let own_words = subcommand_words(&subprocess.argv);
     let valued = |declaration: &Declaration, param: &str| {
         declaration
             .parameter(param)
@@ -784,7 +775,7 @@ fn with_catalog_aliases(declaration: &Declaration) -> Option<Declaration> {
         .collect();
     let catalog = crate::registry::catalog_declarations_of(
         program_key(&subprocess.binary),
-        own_words.first().map_or("", String::as_str),
+        own_words.first().copied().unwrap_or(""),
     );
     let mut widened = declaration.clone();
     let mut added = false;
@@ -801,7 +792,7 @@ fn with_catalog_aliases(declaration: &Declaration) -> Option<Declaration> {
             let Some(known_subprocess) = &known.subprocess else {
                 continue;
             };
-            if subcommand(&known_subprocess.argv) != own_words {
+            if subcommand_words(&known_subprocess.argv) != own_words {
                 continue;
             }
             for known_slot in known_subprocess.argv.iter().filter_map(ArgvPart::slot) {
@@ -823,6 +814,18 @@ fn with_catalog_aliases(declaration: &Declaration) -> Option<Declaration> {
         }
     }
     added.then_some(widened)
+}
+
+/// A template's literal words that are not options (its subcommand, and
+/// any literal operand): what makes two forms the same command.
+fn subcommand_words(parts: &[ArgvPart]) -> Vec<&str> {
+    parts
+        .iter()
+        .filter_map(|part| match part {
+            ArgvPart::Literal(word) if !word.starts_with('-') => Some(word.as_str()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// `argv` with each option word that the catalog's forms of the same
@@ -862,15 +865,7 @@ fn with_literal_names(declaration: &Declaration, argv: &[&str]) -> Option<Vec<St
         let Some(known_subprocess) = &known.subprocess else {
             continue;
         };
-        let known_subcommand: Vec<&str> = known_subprocess
-            .argv
-            .iter()
-            .filter_map(|part| match part {
-                ArgvPart::Literal(word) if !word.starts_with('-') => Some(word.as_str()),
-                _ => None,
-            })
-            .collect();
-        if known_subcommand != subcommand {
+        if subcommand_words(&known_subprocess.argv) != subcommand {
             continue;
         }
         for slot in known_subprocess.argv.iter().filter_map(ArgvPart::slot) {

@@ -698,9 +698,7 @@ fn judge_command(
         // `~/x` and `src/{a,b}` are judged as the words bash makes of
         // them, shown as written.
         let (mut segment, route) = judge_command(&expanded, functions, context, state);
-        if !segment.redacted {
-            segment.shown = cut(&command.source);
-        }
+        show_as_written(&mut segment, command);
         return (segment, route);
     }
     if let Some(inner) = sudo_inner(command) {
@@ -716,9 +714,7 @@ fn judge_command(
             );
             segment.confine = false;
         }
-        if !segment.redacted {
-            segment.shown = cut(&command.source);
-        }
+        show_as_written(&mut segment, command);
         return (segment, None);
     }
     if let Some(inner) = timeout_inner(command) {
@@ -726,9 +722,7 @@ fn judge_command(
         // judged as if it stood alone; a rewrite would drop the limit,
         // so there is none.
         let (mut segment, _) = judge_command(&inner, functions, context, state);
-        if !segment.redacted {
-            segment.shown = cut(&command.source);
-        }
+        show_as_written(&mut segment, command);
         return (segment, None);
     }
     if let Some(inner) = inert::xargs_inner(command) {
@@ -755,9 +749,7 @@ fn judge_command(
                 .message
                 .push_str("; `xargs` adds the words it reads, which can only name what it reads");
         }
-        if !segment.redacted {
-            segment.shown = cut(&command.source);
-        }
+        show_as_written(&mut segment, command);
         return (segment, None);
     }
     if let Some(globbed) = inert::globs_as_written(command) {
@@ -769,9 +761,7 @@ fn judge_command(
                 .message
                 .push_str("; its globs expand when the line runs, and can only name what it reads");
         }
-        if !segment.redacted {
-            segment.shown = cut(&command.source);
-        }
+        show_as_written(&mut segment, command);
         return (segment, None);
     }
     if let Some((with_id, without)) = object_id::both_ways(command) {
@@ -787,9 +777,7 @@ fn judge_command(
                 "; its `$(…)` prints one git object id or nothing, and is judged as either",
             );
         }
-        if !segment.redacted {
-            segment.shown = cut(&command.source);
-        }
+        show_as_written(&mut segment, command);
         return (segment, None);
     }
     let (mut segment, route) = judge_command_words(command, functions, context, state);
@@ -799,9 +787,7 @@ fn judge_command(
         // No form declares this `-C DIR`: the rest is judged where it runs,
         // never routed, since `aigent run` would run it here.
         let (mut elsewhere, _) = judge_command(&inner, functions, context, state);
-        if !elsewhere.redacted {
-            elsewhere.shown = cut(&command.source);
-        }
+        show_as_written(&mut elsewhere, command);
         elsewhere.confine = false;
         if elsewhere.verdict <= segment.verdict {
             return (elsewhere, None);
@@ -835,6 +821,15 @@ fn judge_command(
         segment.redacted = true;
     }
     (segment, route)
+}
+
+/// A segment judged from other words than the command's own (what a
+/// wrapper starts, a glob or substitution read another way) shows the
+/// command as written, unless it hides its words.
+fn show_as_written(segment: &mut Segment, command: &SimpleCommand) {
+    if !segment.redacted {
+        segment.shown = cut(&command.source);
+    }
 }
 
 /// Whether some declaration for `program` has a sensitive parameter (or

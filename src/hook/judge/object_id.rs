@@ -82,12 +82,11 @@ fn around_an_object_id(source: &str) -> Option<(&str, bool, &str)> {
         before = &before[..before.len() - 1];
         after = after.strip_prefix('"')?;
     }
-    let plain = |text: &str| {
-        text.bytes()
-            .all(|byte| byte.is_ascii_alphanumeric() || b"._/~^@{}-".contains(&byte))
-    };
-    (plain(before) && plain(after) && !before.starts_with('-') && prints_an_object_id(inner))
-        .then_some((before, quoted, after))
+    (revision_text(before)
+        && revision_text(after)
+        && !before.starts_with('-')
+        && prints_an_object_id(inner))
+    .then_some((before, quoted, after))
 }
 
 /// Whether COMMAND is `git [-C DIR]... merge-base REV REV` or `git [-C
@@ -115,9 +114,7 @@ fn prints_an_object_id(inner: &str) -> bool {
         !revision.is_empty()
             && revision.len() <= 200
             && !revision.starts_with('-')
-            && revision
-                .bytes()
-                .all(|byte| byte.is_ascii_alphanumeric() || b"._/~^@{}-".contains(&byte))
+            && revision_text(revision)
     };
     let Some((&"git", mut rest)) = argv.split_first() else {
         return false;
@@ -144,6 +141,14 @@ fn prints_an_object_id(inner: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// Text made only of the characters git revisions are written with
+/// (`main`, `HEAD~1`, `origin/main`, `..`, `@{u}`): nothing a shell or git
+/// reads another way.
+fn revision_text(text: &str) -> bool {
+    text.bytes()
+        .all(|byte| byte.is_ascii_alphanumeric() || b"._/~^@{}-".contains(&byte))
 }
 
 #[cfg(test)]
