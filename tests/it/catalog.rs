@@ -835,6 +835,11 @@ impl Project {
 impl Judge {
     /// `line` judged for an agent in `cwd`.
     fn judge_in(&self, line: &str, cwd: &Path) -> Judgement {
+        self.judge_at(line, cwd, None)
+    }
+
+    /// `line` judged for an agent in `cwd` whose home is `home`.
+    fn judge_at(&self, line: &str, cwd: &Path, home: Option<&str>) -> Judgement {
         let which = |name: &str| Some(PathBuf::from(format!("/usr/bin/{name}")));
         let context = Context {
             registry: &self.registry,
@@ -843,7 +848,7 @@ impl Judge {
             which: &which,
             cwd: Some(cwd),
             aigent: Some(&self.aigent),
-            home: None,
+            home,
         };
         judge(line, &context)
     }
@@ -1514,6 +1519,55 @@ fn every_grammar_declaration_respells_alike_at_least_once() {
 }
 
 // ------------------------------------------------------------ .git and hooks
+
+/// A `cd` to a directory known only when the line runs moves the shell and
+/// does nothing else: the command that prints the directory is judged on
+/// its own, and what follows runs where the hook cannot know, so a removal
+/// of `.` there may remove the home directory.
+#[test]
+fn a_cd_to_a_word_known_when_the_line_runs_is_followed_as_unknown() {
+    let judge = Judge::get();
+    let repo = Repo::template().copy();
+    let dir = repo.dir();
+    let home = repo.home();
+    let home = home.to_str().unwrap();
+    let expect = |line: &str, verdict: Verdict, rule: &str| {
+        let judgement = judge.judge_at(line, &dir, Some(home));
+        assert!(
+            judgement.verdict == verdict
+                && judgement.segments.iter().any(|segment| segment.rule == rule),
+            "{line}: expected {verdict:?} {rule}: {}",
+            describe(&judgement)
+        );
+    };
+    expect(
+        "cd \"$(git rev-parse --show-toplevel)\"",
+        Verdict::Allow,
+        "declared",
+    );
+    expect("cd $(no-such-tool dir 7)", Verdict::Ask, "unmatched");
+    expect(
+        "cd \"$(git rev-parse --show-toplevel)\" && git status",
+        Verdict::Ask,
+        "outside_project",
+    );
+    for line in [
+        "cd ~ && rm -rf .",
+        "cd \"$DIR\" && rm -rf .",
+        "cd $(no-such-tool dir) && rm -r -f ./",
+    ] {
+        expect(line, Verdict::Deny, "catastrophic");
+    }
+    expect("cd \"$DIR\" && rm -rf build", Verdict::Ask, "destructive");
+    // Another expansion in a `cd` is refused as anywhere else.
+    for (line, rule) in [
+        ("cd ${x@P}", "prompt_expansion"),
+        ("cd $((1+2))", "arithmetic_expansion"),
+        ("cd $HOME{a,b}", "parameter_expansion"),
+    ] {
+        expect(line, Verdict::Deny, rule);
+    }
+}
 
 /// Nothing allowed writes into `.git`, where git keeps the hooks and config
 /// it runs unconfined; a repository with hooks gets its committing

@@ -652,7 +652,7 @@ fn match_one(
         let home = context.home;
         if declaration.class() != CommandClass::Reads
             && let Some(target) = path_values(declaration, &validated)
-                .find(|value| paths::is_home_or_above(value, cwd, home))
+                .find(|value| state.may_be_home_or_above(value, context))
         {
             let mut segment = Segment::new(
                 quote(&redacted_words),

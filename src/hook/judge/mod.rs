@@ -220,6 +220,32 @@ impl LineState {
         }
     }
 
+    /// Whether `target`, as the command being judged names it, may be the
+    /// home directory or one above it, from any directory the command may
+    /// run in. From a directory the hook cannot know, a relative path made
+    /// only of `.` and `..` may be anything (`cd "$DIR" && rm -rf .`).
+    fn may_be_home_or_above(&self, target: &str, context: &Context<'_>) -> bool {
+        let home = context.home;
+        let Some(place) = self.place() else {
+            return paths::is_home_or_above(target, context.cwd, home);
+        };
+        match &place.candidates {
+            Some(candidates) => candidates
+                .iter()
+                .any(|(directory, _)| paths::is_home_or_above(target, Some(directory), home)),
+            None if Path::new(target).is_absolute() => paths::is_home_or_above(target, None, home),
+            None => {
+                !target.is_empty()
+                    && Path::new(target).components().all(|component| {
+                        matches!(
+                            component,
+                            std::path::Component::CurDir | std::path::Component::ParentDir
+                        )
+                    })
+            }
+        }
+    }
+
     /// Why the command being judged may run outside the project.
     fn outside_project(&self) -> Option<&str> {
         self.place().and_then(|place| place.outside.as_deref())
@@ -990,13 +1016,15 @@ fn judge_command_words(
     // A quoted `"$(…)"` may stand where a declaration takes any text
     // (`opaque`); any other word that is not static refuses the command.
     let dynamic = first_dynamic(command);
-    let printed = dynamic.and_then(|_| opaque::printed_words(command));
+    let inert_words = dynamic.and_then(|_| opaque::inert_words(command));
     let opaque_positions = match dynamic {
         None => Vec::new(),
-        Some((word, why)) => match opaque::opaque_positions(command).or_else(|| printed.clone()) {
-            Some(positions) => positions,
-            None => return (not_static_segment(source, word, why, context), None),
-        },
+        Some((word, why)) => {
+            match opaque::opaque_positions(command).or_else(|| inert_words.clone()) {
+                Some(positions) => positions,
+                None => return (not_static_segment(source, word, why, context), None),
+            }
+        }
     };
     let argv: Vec<&str> = command
         .words
@@ -1182,14 +1210,14 @@ fn judge_command_words(
         segment = stricter(segment, redirect);
     }
     if let Some((word, why)) = dynamic
-        && !(printed.is_some() && segment.rule == "allowed_program")
+        && !(inert_words.is_some() && segment.rule == "allowed_program")
     {
         // Only a declaration that takes the word as text lets it through,
-        // or `echo`, which only prints it.
+        // or `echo` and `cd`, which do nothing with it that could matter.
         let refusal = not_static_segment(source, word, why, context);
         return (stricter(refusal, segment), None);
     }
-    if printed.is_some() {
+    if inert_words.is_some() {
         segment.shown = source;
     }
     (segment, None)

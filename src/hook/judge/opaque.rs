@@ -55,16 +55,20 @@ pub(super) fn opaque_positions(command: &SimpleCommand) -> Option<Vec<usize>> {
     (!positions.is_empty()).then_some(positions)
 }
 
-/// The positions of `echo`'s words that are not static, when nothing else
-/// of the command is: `echo` prints its words and does nothing else with
-/// them (whatever they turn out to be, an option of echo's only changes
-/// how it prints), and the commands in them are judged as segments of
-/// their own (`echo "built at $(date)"`). `None` for another program, or
-/// any other expansion (a brace expansion can make more words than
-/// memory holds).
-pub(super) fn printed_words(command: &SimpleCommand) -> Option<Vec<usize>> {
+/// The positions of the words that are not static, when nothing else of
+/// the command is and its program does nothing with them that could
+/// matter (whatever they turn out to be):
+///
+/// - `echo` prints them (an option of echo's only changes how it prints);
+/// - `cd` moves the shell, and the line's later commands are then judged
+///   as running in a directory the hook cannot know (`cd $(tool dir)`).
+///
+/// The commands in them are judged as segments of their own
+/// (`echo "built at $(date)"`). `None` for another program, or any other
+/// expansion (a brace expansion can make more words than memory holds).
+pub(super) fn inert_words(command: &SimpleCommand) -> Option<Vec<usize>> {
     let static_around = static_around(command);
-    if !static_around || command.words.first()?.as_static() != Some("echo") {
+    if !static_around || !matches!(command.words.first()?.as_static(), Some("echo" | "cd")) {
         return None;
     }
     let mut positions = Vec::new();

@@ -167,7 +167,7 @@ pub(super) fn in_home_outside(
 /// The reason given for a command that changes the home directory.
 pub(super) fn home_message(target: &str) -> String {
     format!(
-        "`{}` is the home directory or a directory above it: changing it changes everything the user has",
+        "`{}` may be the home directory or a directory above it, from a directory this command may run in: changing it changes everything the user has",
         super::cut(target)
     )
 }
