@@ -1404,7 +1404,12 @@ fn respell(program: &str, tokens: &[Token], syntax: Syntax, rng: &mut Rng) -> Ve
         line.extend(operands);
         words.extend(line);
         if let Some(after) = after {
-            let keep_end = after.iter().any(|word| word.starts_with('-')) || rng.chance();
+            // git reads a word before `--` as a revision when one has that
+            // name (`git checkout main` switches, `git checkout -- main`
+            // restores a file): there the end is part of the meaning.
+            let keep_end = after.iter().any(|word| word.starts_with('-'))
+                || (syntax == Syntax::Git && !after.is_empty())
+                || rng.chance();
             if keep_end {
                 words.push("--".to_owned());
             }
