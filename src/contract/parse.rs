@@ -192,6 +192,24 @@ pub const SUBPROCESS_FIELDS: &[&str] = &[
 /// The fields of one entry of `exit_codes`.
 pub const EXIT_CODE_FIELDS: &[&str] = &["name", "description", "retryable", "side_effects"];
 
+/// A key's value in a mapping. Declarations' mappings are small (a
+/// parameter has a handful of keys), where comparing each key costs less
+/// than hashing the one looked for; a large one is looked up by hash.
+trait Fields {
+    fn field(&self, key: &str) -> Option<&Value>;
+}
+
+impl Fields for Map<String, Value> {
+    fn field(&self, key: &str) -> Option<&Value> {
+        if self.len() <= 16 {
+            self.iter()
+                .find_map(|(name, value)| (name == key).then_some(value))
+        } else {
+            self.get(key)
+        }
+    }
+}
+
 /// Reads one of aigent's own built-in (catalog) JSON declarations. Its
 /// custom patterns are neither compiled nor checked for anchoring here:
 /// each is compiled when a value is first matched against it, so a hook
@@ -255,7 +273,7 @@ fn read_document(document: &Value, origin: &Origin<'_>, builtin: bool) -> Parsed
                 }
                 level
             });
-    let inputs = match (root.get("parameters"), root.get("input_schema")) {
+    let inputs = match (root.field("parameters"), root.field("input_schema")) {
         (Some(_), Some(_)) => {
             reader.error(
                 codes::Code::InputsConflict,
@@ -280,9 +298,9 @@ fn read_document(document: &Value, origin: &Origin<'_>, builtin: bool) -> Parsed
         }
     };
     let subprocess = root
-        .get("subprocess")
+        .field("subprocess")
         .and_then(|value| reader.subprocess(value));
-    if danger_level.is_none() && !root.contains_key("danger_level") {
+    if danger_level.is_none() && !root.field("danger_level").is_some() {
         let (level, why) = super::danger::suggest_danger_level(
             name.as_deref().unwrap_or_default(),
             subprocess.as_ref(),
@@ -297,9 +315,9 @@ fn read_document(document: &Value, origin: &Origin<'_>, builtin: bool) -> Parsed
         );
     }
     let timeout = root
-        .get("timeout_s")
+        .field("timeout_s")
         .and_then(|value| reader.timeout(value));
-    let long_running = match root.get("long_running") {
+    let long_running = match root.field("long_running") {
         None => false,
         Some(Value::Bool(long_running)) => *long_running,
         Some(value) => {
@@ -313,7 +331,7 @@ fn read_document(document: &Value, origin: &Origin<'_>, builtin: bool) -> Parsed
     };
     // Derived from the danger level (the wire format prints it); a file
     // may repeat it, but not contradict it.
-    if let Some(value) = root.get("requires_confirmation") {
+    if let Some(value) = root.field("requires_confirmation") {
         let derived = danger_level == Some(DangerLevel::Destructive);
         if value.as_bool() != Some(derived) {
             reader.error(
@@ -325,11 +343,11 @@ fn read_document(document: &Value, origin: &Origin<'_>, builtin: bool) -> Parsed
             );
         }
     }
-    let success_exit_codes = match root.get("success_exit_codes") {
+    let success_exit_codes = match root.field("success_exit_codes") {
         None => Some(vec![0]),
         Some(value) => reader.success_exit_codes(value),
     };
-    let exit_codes = match root.get("exit_codes") {
+    let exit_codes = match root.field("exit_codes") {
         None => Some(ExitCode::standard_table()),
         Some(value) => reader.exit_codes(value, success_exit_codes.as_deref().unwrap_or(&[0])),
     };
@@ -363,7 +381,7 @@ fn read_document(document: &Value, origin: &Origin<'_>, builtin: bool) -> Parsed
         );
     }
 
-    let sandbox = root.get("sandbox").and_then(|value| {
+    let sandbox = root.field("sandbox").and_then(|value| {
         let (spec, found) = super::sandbox::read_sandbox(value);
         reader.diagnostics.extend(found);
         spec
@@ -394,7 +412,7 @@ fn read_document(document: &Value, origin: &Origin<'_>, builtin: bool) -> Parsed
     };
     // Derived from `sandbox` and the danger level (the wire format prints
     // it); a file may repeat it, but not contradict it.
-    if let (Some(written), Some(declaration)) = (root.get("effective_sandbox"), &declaration) {
+    if let (Some(written), Some(declaration)) = (root.field("effective_sandbox"), &declaration) {
         let derived = serde_json::to_value(super::sandbox::EffectiveSandbox::of(declaration))
             .unwrap_or(Value::Null);
         if *written != derived || declaration.subprocess.is_none() {
@@ -471,7 +489,7 @@ impl Reader {
         key: &str,
         prefix: &str,
     ) -> Option<String> {
-        match object.get(key) {
+        match object.field(key) {
             None => {
                 self.error(
                     codes::Code::Shape,
@@ -506,7 +524,7 @@ impl Reader {
         key: &str,
         prefix: &str,
     ) -> Option<String> {
-        match object.get(key)? {
+        match object.field(key)? {
             Value::String(text) => Some(text.clone()),
             other => {
                 self.error(
@@ -520,7 +538,7 @@ impl Reader {
     }
 
     fn optional_bool(&mut self, object: &Map<String, Value>, key: &str, prefix: &str) -> bool {
-        match object.get(key) {
+        match object.field(key) {
             None => false,
             Some(Value::Bool(flag)) => *flag,
             Some(other) => {
@@ -542,7 +560,7 @@ impl Reader {
     ) -> Option<Vec<String>> {
         // The field's path is written only for an error.
         let field = || join(prefix, key);
-        match object.get(key) {
+        match object.field(key) {
             None => Some(Vec::new()),
             Some(Value::Array(items)) => {
                 let mut strings = Vec::new();
@@ -610,7 +628,7 @@ impl Reader {
             return None;
         };
         self.unknown_fields(object, &prefix, PARAMETER_FIELDS);
-        let kind = match object.get("type") {
+        let kind = match object.field("type") {
             None => {
                 self.error(
                     codes::Code::Shape,
@@ -702,7 +720,7 @@ impl Reader {
         }
         let bounds = self.bounds(object, &prefix, kind);
         let default = object
-            .get("default")
+            .field("default")
             .cloned()
             .filter(|value| !value.is_null());
         if self.error_count() > errors_before {
@@ -744,7 +762,7 @@ impl Reader {
             BoundKind::MultipleOf,
         ] {
             let key = bound_kind.keyword();
-            let Some(value) = object.get(key) else {
+            let Some(value) = object.field(key) else {
                 continue;
             };
             let field = join(prefix, key);
@@ -804,7 +822,7 @@ impl Reader {
         let must_exist = self.optional_bool(object, "must_exist", prefix);
         let mut under = Vec::new();
         if let Some(roots) = self.string_list(object, "under", prefix) {
-            if object.get("under").is_some() && roots.is_empty() {
+            if object.field("under").is_some() && roots.is_empty() {
                 self.error(
                     codes::Code::Shape,
                     join(prefix, "under"),
@@ -829,7 +847,7 @@ impl Reader {
         };
         if confinement.is_set() && pattern_type != Some(PatternType::Filepath) {
             for key in ["relative_only", "under", "must_exist"] {
-                if object.contains_key(key) {
+                if object.field(key).is_some() {
                     self.error(
                         codes::Code::PatternMisplaced,
                         join(prefix, key),
@@ -899,7 +917,7 @@ impl Reader {
         enum_values: &[String],
     ) {
         for key in ["pattern", "pattern_type"] {
-            if object.contains_key(key) && !kind.takes_pattern() {
+            if object.field(key).is_some() && !kind.takes_pattern() {
                 self.error(
                     codes::Code::PatternMisplaced,
                     join(prefix, key),
@@ -909,14 +927,17 @@ impl Reader {
                 );
             }
         }
-        if kind == ParamType::ResourceId && object.contains_key("pattern_type") {
+        if kind == ParamType::ResourceId && object.field("pattern_type").is_some() {
             self.error(
                 codes::Code::PatternMisplaced,
                 join(prefix, "pattern_type"),
                 "a resource_id has its own rules; use `type: string` with this `pattern_type`, or a `pattern`",
             );
         }
-        match (kind == ParamType::Enum, object.contains_key("enum_values")) {
+        match (
+            kind == ParamType::Enum,
+            object.field("enum_values").is_some(),
+        ) {
             (true, _) if enum_values.is_empty() => {
                 self.error(
                     codes::Code::EnumInvalid,
@@ -955,8 +976,8 @@ impl Reader {
             return None;
         };
         self.unknown_fields(object, "subprocess", SUBPROCESS_FIELDS);
-        let env = object.get("env").map(|value| self.env(value));
-        let env_pass = object.get("env_pass").map(|value| self.env_pass(value));
+        let env = object.field("env").map(|value| self.env(value));
+        let env_pass = object.field("env_pass").map(|value| self.env_pass(value));
         let syntax = self
             .optional_string(object, "syntax", "subprocess")
             .and_then(|text| {
@@ -1021,7 +1042,7 @@ impl Reader {
             let value = match value {
                 Value::String(text) if !text.contains('\0') => EnvValue::Literal(text.clone()),
                 Value::Object(slot)
-                    if slot.len() == 1 && slot.get("param").is_some_and(Value::is_string) =>
+                    if slot.len() == 1 && slot.field("param").is_some_and(Value::is_string) =>
                 {
                     EnvValue::Param(slot["param"].as_str().unwrap_or_default().to_owned())
                 }
@@ -1078,7 +1099,7 @@ impl Reader {
 
     fn subprocess_argv(&mut self, object: &Map<String, Value>) -> Option<Subprocess> {
         let binary = self.required_string(object, "binary", "subprocess");
-        if object.contains_key("argv") {
+        if object.field("argv").is_some() {
             let subprocess =
                 Subprocess::from_template(binary?, self.argv_template(&object["argv"])?, true);
             // `schema show` prints the derived lists beside the template, so
@@ -1087,7 +1108,7 @@ impl Reader {
                 ("hardcoded_args", &subprocess.hardcoded_args),
                 ("user_controlled_args", &subprocess.user_controlled_args),
             ] {
-                if object.contains_key(older)
+                if object.field(older).is_some()
                     && self.string_list(object, older, "subprocess").as_ref() != Some(derived)
                 {
                     self.error(
@@ -1208,7 +1229,7 @@ impl Reader {
                 "\"form\": \"joined\" needs a `flag` to join the value to",
             );
         }
-        let aliases = match object.get("aliases") {
+        let aliases = match object.field("aliases") {
             None => Vec::new(),
             Some(_) => self
                 .string_list(object, "aliases", field)

@@ -1540,7 +1540,10 @@ fn a_cd_to_a_word_known_when_the_line_runs_is_followed_as_unknown() {
         let judgement = judge.judge_at(line, &dir, Some(home));
         assert!(
             judgement.verdict == verdict
-                && judgement.segments.iter().any(|segment| segment.rule == rule),
+                && judgement
+                    .segments
+                    .iter()
+                    .any(|segment| segment.rule == rule),
             "{line}: expected {verdict:?} {rule}: {}",
             describe(&judgement)
         );
