@@ -300,7 +300,7 @@ fn read_document(document: &Value, origin: &Origin<'_>, builtin: bool) -> Parsed
     let subprocess = root
         .field("subprocess")
         .and_then(|value| reader.subprocess(value));
-    if danger_level.is_none() && !root.field("danger_level").is_some() {
+    if danger_level.is_none() && root.field("danger_level").is_none() {
         let (level, why) = super::danger::suggest_danger_level(
             name.as_deref().unwrap_or_default(),
             subprocess.as_ref(),
