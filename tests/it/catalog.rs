@@ -1567,6 +1567,12 @@ fn a_cd_to_a_word_known_when_the_line_runs_is_followed_as_unknown() {
         expect(line, Verdict::Deny, "catastrophic");
     }
     expect("cd \"$DIR\" && rm -rf build", Verdict::Ask, "destructive");
+    // `cd ~` and `cd ~/DIR` go home, as bash expands them; a file changed
+    // there is outside the project, even with the home in `/tmp`.
+    std::fs::create_dir_all(repo.home().join("notes")).unwrap();
+    expect("cd ~ && ls -la", Verdict::Allow, "declared");
+    expect("cd ~/notes && touch x", Verdict::Ask, "outside_project");
+    expect("cd ~root && ls", Verdict::Deny, "tilde_expansion");
     // Another expansion in a `cd` is refused as anywhere else.
     for (line, rule) in [
         ("cd ${x@P}", "prompt_expansion"),

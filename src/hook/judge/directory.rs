@@ -6,14 +6,14 @@
 //! after `&&`), so after one a command may run in any directory the shell
 //! could be in by then: the set only grows. A `cd` runs in its own shell
 //! (a subshell, a substitution, a pipeline's stage) and moves only that
-//! shell and the ones it starts later. A `cd` in a loop or a function
-//! body, to a target not written out, to `-`, or with no target, or a
-//! `popd`, leaves the directory unknown.
+//! shell and the ones it starts later. `cd`, `cd ~` and `cd ~/DIR` go
+//! home. A `cd` in a loop or a function body, to a target not written
+//! out, or to `-`, or a `popd`, leaves the directory unknown.
 
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
-use crate::shell::{Script, SimpleCommand, Word};
+use crate::shell::{NotStatic, Script, SimpleCommand, Word};
 
 /// A directory the shell can be in.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -261,7 +261,7 @@ fn changes_directory(command: &SimpleCommand) -> bool {
 
 /// The directories `command` (a `cd`) moves to from each of `from`.
 fn moved_by(command: &SimpleCommand, from: &Directories, home: Option<&Path>) -> Directories {
-    let Some(argv) = command.argv() else {
+    let Some(argv) = words_with_home(command) else {
         return Directories::Unknown;
     };
     // `cd` alone goes home.
@@ -275,6 +275,32 @@ fn moved_by(command: &SimpleCommand, from: &Directories, home: Option<&Path>) ->
         return Directories::Unknown;
     };
     moved_to(target, physical, from, home)
+}
+
+/// The words of `command` when each is static or a plain `~` or `~/DIR`
+/// (which [`moved_to`] reads as the home directory, as bash expands it).
+fn words_with_home(command: &SimpleCommand) -> Option<Vec<&str>> {
+    command
+        .words
+        .iter()
+        .map(|word| match word {
+            Word::Dynamic {
+                source,
+                why: NotStatic::TildeExpansion,
+            } if is_plain_home_path(source) => Some(source.as_str()),
+            _ => word.as_static(),
+        })
+        .collect()
+}
+
+/// `~` or `~/` followed by characters bash takes as they are.
+fn is_plain_home_path(source: &str) -> bool {
+    source == "~"
+        || source.strip_prefix("~/").is_some_and(|rest| {
+            rest.chars().all(|ch| {
+                ch.is_alphanumeric() || matches!(ch, '/' | '.' | '_' | '-' | '+' | '@' | ',')
+            })
+        })
 }
 
 /// Where `cd target` goes from each of `from`; `~` and `~/x` are the

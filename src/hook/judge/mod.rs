@@ -1400,13 +1400,21 @@ fn outside_project_refusal(
             .iter()
             .filter_map(|directory| std::fs::canonicalize(directory).ok())
             .collect();
+        // The home directory is never the temporary one, even in `/tmp`.
+        let home = context
+            .home
+            .filter(|home| home.starts_with('/'))
+            .map(|home| std::fs::canonicalize(home).unwrap_or_else(|_| PathBuf::from(home)));
         let within = |directory: &Path| {
             project
                 .as_deref()
                 .is_some_and(|project| directory.starts_with(project))
-                || temporary
+                || (temporary
                     .iter()
                     .any(|temporary| directory.starts_with(temporary))
+                    && !home
+                        .as_deref()
+                        .is_some_and(|home| directory.starts_with(home)))
         };
         if place.candidates.as_ref().is_some_and(|all| {
             all.iter()
