@@ -509,7 +509,17 @@ pub fn main() -> i32 {
         argv.push("--help".into());
     }
     warn_of_retired_variable();
-    let matches = match command().try_get_matches_from(&argv) {
+    // Parsed first without the help text each leaf's contract adds, which
+    // only help shows and which is a third of a short hook call's work. A
+    // line that does not parse, or asks for help, is parsed again with the
+    // documented definition, so what it prints is that one.
+    let parsed = parsing_command()
+        .try_get_matches_from(&argv)
+        .or_else(|lean| match lean.kind() {
+            clap::error::ErrorKind::DisplayVersion => Err(lean),
+            _ => command().try_get_matches_from(&argv),
+        });
+    let matches = match parsed {
         Ok(matches) => matches,
         Err(mut err) => {
             tip_renamed_path_flag(&mut err, &argv);
@@ -717,7 +727,18 @@ fn dispatch(command: &Command, ctx: &Context) -> Result<Outcome, CliError> {
 /// The clap definition the line is parsed with: the documented one and
 /// the retired `--format`, read only to be refused.
 pub fn command() -> clap::Command {
-    documented_command().arg(
+    with_retired_format(documented_command())
+}
+
+/// [`command`] less the help text each leaf's contract adds
+/// ([`manifest::with_contracts`]): the same arguments, for parsing a line
+/// that asks for no help.
+fn parsing_command() -> clap::Command {
+    with_retired_format(hide_unused_registry_flag(Cli::command()))
+}
+
+fn with_retired_format(root: clap::Command) -> clap::Command {
+    root.arg(
         clap::Arg::new(RETIRED_FORMAT)
             .long("format")
             .global(true)
@@ -1150,6 +1171,61 @@ mod tests {
     #[test]
     fn clap_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    /// Each command's arguments (id, names, whether hidden or global) under
+    /// its path, sorted, and how many commands' help gives their contract.
+    fn shape(command: &clap::Command) -> (Vec<String>, usize) {
+        let mut lines = Vec::new();
+        let mut after_help = 0;
+        let mut stack = vec![(command.get_name().to_owned(), command)];
+        while let Some((path, command)) = stack.pop() {
+            after_help += usize::from(
+                command
+                    .get_after_help()
+                    .is_some_and(|help| help.to_string().contains("Danger level:")),
+            );
+            for arg in command.get_arguments() {
+                lines.push(format!(
+                    "{path} {} {:?} {:?} {:?} {} {}",
+                    arg.get_id(),
+                    arg.get_short(),
+                    arg.get_long(),
+                    arg.get_num_args(),
+                    arg.is_hide_set(),
+                    arg.is_global_set()
+                ));
+            }
+            for sub in command.get_subcommands() {
+                stack.push((format!("{path} {}", sub.get_name()), sub));
+            }
+        }
+        lines.sort();
+        (lines, after_help)
+    }
+
+    /// The lean definition a line is parsed with first reads every line
+    /// as the documented one does: it lacks only the help text.
+    #[test]
+    fn the_parsing_command_differs_from_the_documented_one_only_in_help() {
+        let (lean, lean_help) = shape(&parsing_command());
+        let (documented, documented_help) = shape(&command());
+        assert_eq!(lean, documented);
+        assert!(lean.len() > 100, "{}", lean.len());
+        assert_eq!(lean_help, 0);
+        assert!(documented_help > 20, "{documented_help}");
+        for line in [
+            &["aigent", "hook", "--client", "claude-code"][..],
+            &["aigent", "--output", "json", "skill", "validate", "x"],
+            &["aigent", "run", "git-status", "--", "--short"],
+        ] {
+            let read = |matches: clap::ArgMatches| {
+                format!("{:?}", Cli::from_arg_matches(&matches).unwrap())
+            };
+            let lean = read(parsing_command().try_get_matches_from(line).unwrap());
+            let documented = read(command().try_get_matches_from(line).unwrap());
+            assert_eq!(lean, documented, "{line:?}");
+        }
     }
 
     #[test]
