@@ -305,11 +305,54 @@ pub struct Spawned {
 const STACK: usize = 256 * 1024;
 
 /// Spawns `program`, entering `entry` on the way, with `stdio`. Returns
-/// once the child has exec'd (or failed, and been reaped).
+/// once the child has exec'd (or failed, and been reaped). A spawn that
+/// fails because the system is out of processes or namespaces for a
+/// moment is tried again a few times, a little later each time, as bash
+/// does for `fork`; nothing ran in a failed attempt.
 pub fn spawn(program: &Program, entry: &Entry, stdio: &Stdio) -> io::Result<Spawned> {
     if program.candidates.is_empty() {
         return Err(io::Error::from_raw_os_error(libc::ENOENT));
     }
+    with_retries(|| spawn_once(program, entry, stdio), std::thread::sleep)
+}
+
+/// Why an attempt to spawn failed.
+enum Failure {
+    /// Out of a resource another process may give back soon.
+    Transient(io::Error),
+    Final(io::Error),
+}
+
+/// The pauses before each new attempt: 31 ms in all.
+const RETRY_PAUSES_MS: [u64; 5] = [1, 2, 4, 8, 16];
+
+fn with_retries<T>(
+    mut attempt: impl FnMut() -> Result<T, Failure>,
+    pause: impl Fn(std::time::Duration),
+) -> io::Result<T> {
+    let mut pauses = RETRY_PAUSES_MS.iter();
+    loop {
+        match attempt() {
+            Ok(done) => return Ok(done),
+            Err(Failure::Final(error)) => return Err(error),
+            Err(Failure::Transient(error)) => match pauses.next() {
+                Some(&millis) => pause(std::time::Duration::from_millis(millis)),
+                None => return Err(error),
+            },
+        }
+    }
+}
+
+/// Whether `errno` at `step` is the system out of processes (`EAGAIN`:
+/// `clone`, or `execve` over `RLIMIT_NPROC`) or of user namespaces
+/// (`ENOSPC`, `EUSERS`) for the moment.
+fn transient(step: Step, errno: i32) -> bool {
+    errno == libc::EAGAIN
+        || (matches!(step, Step::UserNamespace | Step::MountNamespace)
+            && matches!(errno, libc::ENOSPC | libc::EUSERS))
+}
+
+fn spawn_once(program: &Program, entry: &Entry, stdio: &Stdio) -> Result<Spawned, Failure> {
     let fprogs: Vec<libc::sock_fprog> = entry
         .filters
         .iter()
@@ -326,7 +369,7 @@ pub fn spawn(program: &Program, entry: &Entry, stdio: &Stdio) -> io::Result<Spaw
         fprogs: &fprogs,
         report: &report,
     };
-    let stack = Stack::new()?;
+    let stack = Stack::new().map_err(Failure::Final)?;
     // Every signal stays blocked from here until the child has reset its
     // handlers; the child gets an empty mask just before exec.
     let previous = block_all_signals();
@@ -346,19 +389,27 @@ pub fn spawn(program: &Program, entry: &Entry, stdio: &Stdio) -> io::Result<Spaw
     restore_signals(&previous);
     drop(stack);
     if pid < 0 {
-        return Err(cloned);
+        return Err(match cloned.raw_os_error() {
+            Some(libc::EAGAIN) => Failure::Transient(cloned),
+            _ => Failure::Final(cloned),
+        });
     }
     let step = Step::from_raw(report.step.load(Ordering::SeqCst));
     if step != Step::None {
         let errno = report.errno.load(Ordering::SeqCst);
         reap(pid);
         let error = io::Error::from_raw_os_error(errno);
-        return Err(match step {
+        let error = match step {
             Step::Exec => error,
             _ => io::Error::other(format!(
                 "the sandbox could not be entered ({}): {error}",
                 step.describe()
             )),
+        };
+        return Err(if transient(step, errno) {
+            Failure::Transient(error)
+        } else {
+            Failure::Final(error)
         });
     }
     let view_failed = match report.view_errno.load(Ordering::SeqCst) {
@@ -938,6 +989,46 @@ fn exec(program: &Program, report: &Report) -> ! {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A spawn out of processes for a moment is tried again, after pauses
+    /// that grow, and gives up with the last error; any other failure is
+    /// not tried again.
+    #[test]
+    fn a_transient_failure_is_tried_again_a_few_times() {
+        use std::cell::RefCell;
+        let paused = RefCell::new(Vec::new());
+        let pause = |pause: std::time::Duration| paused.borrow_mut().push(pause.as_millis());
+        let busy = || io::Error::from_raw_os_error(libc::EAGAIN);
+        let mut attempts = 0;
+        let spawned = with_retries(
+            || {
+                attempts += 1;
+                if attempts < 3 {
+                    Err(Failure::Transient(busy()))
+                } else {
+                    Ok(attempts)
+                }
+            },
+            pause,
+        );
+        assert_eq!(spawned.unwrap(), 3);
+        assert_eq!(*paused.borrow(), [1, 2]);
+        paused.borrow_mut().clear();
+        let never = with_retries(|| Err::<(), _>(Failure::Transient(busy())), pause);
+        assert_eq!(never.unwrap_err().raw_os_error(), Some(libc::EAGAIN));
+        assert_eq!(*paused.borrow(), [1, 2, 4, 8, 16]);
+        paused.borrow_mut().clear();
+        let denied = with_retries(
+            || Err::<(), _>(Failure::Final(io::Error::from_raw_os_error(libc::EPERM))),
+            pause,
+        );
+        assert_eq!(denied.unwrap_err().raw_os_error(), Some(libc::EPERM));
+        assert!(paused.borrow().is_empty());
+        assert!(transient(Step::Exec, libc::EAGAIN));
+        assert!(transient(Step::UserNamespace, libc::ENOSPC));
+        assert!(!transient(Step::Landlock, libc::ENOSPC));
+        assert!(!transient(Step::Exec, libc::ENOENT));
+    }
 
     fn entry() -> Entry {
         Entry {
