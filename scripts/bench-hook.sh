@@ -31,6 +31,14 @@ bin="$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+# Timed as installed: `cargo install` copies the binary, and a binary run
+# after a reboot is read from disk. The file the linker has just written
+# sits in the page cache as it was written, and mapping it costs more per
+# page fault: on the 2-core VM of docs/performance.md the same hook call
+# took 1.19x as long from target/release as from a copy (and as from
+# target/release again once the page cache was dropped).
+cp "$bin" "$work/aigent"
+bin="$work/aigent"
 export AIGENT_AUDIT_LOG="$work/audit.jsonl"
 export XDG_CACHE_HOME="$work/cache"
 

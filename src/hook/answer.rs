@@ -237,8 +237,24 @@ fn learn_command(segment: &super::judge::Segment) -> Option<String> {
     {
         return None;
     }
-    let script = crate::shell::parse(&segment.shown).ok()?;
-    let program = script.commands.first()?.words.first()?.as_static()?;
+    // A first word of plain characters is the program as bash reads it;
+    // anything else is read by the shell parser (a thread of its own).
+    let first = segment
+        .shown
+        .split([' ', '\t', '\n'])
+        .next()
+        .unwrap_or_default();
+    let plain = !first.is_empty()
+        && first
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '.' | '_' | '/' | '+' | '-'));
+    let parsed;
+    let program = if plain {
+        first
+    } else {
+        parsed = crate::shell::parse(&segment.shown).ok()?;
+        parsed.commands.first()?.words.first()?.as_static()?
+    };
     let key = crate::registry::program_key(program);
     (!key.is_empty()).then(|| quote(&["aigent", "hook", "learn", "--program", key]))
 }
@@ -383,4 +399,49 @@ fn is_executable(path: &Path) -> bool {
 #[cfg(not(unix))]
 fn is_executable(path: &Path) -> bool {
     path.is_file()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hook::judge::Segment;
+
+    fn undeclared(shown: &str) -> Segment {
+        Segment {
+            shown: shown.to_owned(),
+            within: None,
+            verdict: Verdict::Ask,
+            rule: "unmatched",
+            message: String::new(),
+            declaration: None,
+            corrected: None,
+            redacted: false,
+            confine: false,
+        }
+    }
+
+    /// The program is the first word as bash reads it, plain or quoted.
+    #[test]
+    fn the_learn_command_names_the_segments_program() {
+        let learn = |shown: &str| learn_command(&undeclared(shown));
+        assert_eq!(
+            learn("mytool --flag x").as_deref(),
+            Some("aigent hook learn --program mytool")
+        );
+        assert_eq!(
+            learn("/opt/bin/my-tool.sh").as_deref(),
+            Some("aigent hook learn --program my-tool.sh")
+        );
+        assert_eq!(
+            learn("'my tool' x").as_deref(),
+            Some("aigent hook learn --program 'my tool'")
+        );
+        assert_eq!(
+            learn("FOO=1 tool").as_deref(),
+            Some("aigent hook learn --program tool")
+        );
+        let mut declared = undeclared("git status");
+        declared.rule = "declared";
+        assert_eq!(learn_command(&declared), None);
+    }
 }
