@@ -237,19 +237,15 @@ fn learn_command(segment: &super::judge::Segment) -> Option<String> {
     {
         return None;
     }
-    // A first word of plain characters is the program as bash reads it;
-    // anything else is read by the shell parser (a thread of its own).
+    // A bare first word (not an assignment) is the program as bash reads
+    // it; anything else is read by the shell parser (a thread of its own).
     let first = segment
         .shown
         .split([' ', '\t', '\n'])
         .next()
         .unwrap_or_default();
-    let plain = !first.is_empty()
-        && first
-            .chars()
-            .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '.' | '_' | '/' | '+' | '-'));
     let parsed;
-    let program = if plain {
+    let program = if crate::shell::is_bare_word(first) && !first.contains('=') {
         first
     } else {
         parsed = crate::shell::parse(&segment.shown).ok()?;

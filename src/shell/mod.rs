@@ -18,7 +18,7 @@ mod quote;
 mod walk;
 mod words;
 
-pub use quote::quote_word;
+pub use quote::{is_bare_word, quote_word};
 pub use words::{arithmetic_is_numeric, is_one_quoted_word};
 
 #[cfg(test)]

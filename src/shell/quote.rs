@@ -7,13 +7,18 @@
 /// literal (a newline included; `$'...'` would be shorter to read, but dash
 /// does not know it).
 pub fn quote_word(word: &str) -> String {
-    let plain = !word.is_empty()
-        && !word.starts_with(['~', '='])
-        && word
-            .bytes()
-            .all(|byte| byte.is_ascii_alphanumeric() || b"_-./:=@%+,".contains(&byte));
-    if plain {
+    if is_bare_word(word) {
         return word.to_owned();
     }
     format!("'{}'", word.replace('\'', r"'\''"))
+}
+
+/// Whether bash reads `word`, written bare, as exactly itself: characters
+/// no shell treats specially, not starting with `~` or `=`.
+pub fn is_bare_word(word: &str) -> bool {
+    !word.is_empty()
+        && !word.starts_with(['~', '='])
+        && word
+            .bytes()
+            .all(|byte| byte.is_ascii_alphanumeric() || b"_-./:=@%+,".contains(&byte))
 }
