@@ -5,6 +5,8 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+pub mod remembered;
+
 /// Writes `bytes` to `path` by writing a temporary sibling and renaming it
 /// over `path`, so a reader sees the old file or the new one, never a part.
 /// The temporary file is removed when anything fails (a full disk included).

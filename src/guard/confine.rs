@@ -15,6 +15,7 @@
 //! check and the program's own open (a race). The program's sandbox, not
 //! a check beforehand, is the answer to that.
 
+use crate::fsutil::remembered;
 use std::path::{Component, Path, PathBuf};
 
 use super::rule::Rule;
@@ -112,7 +113,7 @@ fn resolve(path: &Path) -> Result<Resolved, Unresolvable> {
     let mut rest: Vec<&std::ffi::OsStr> = Vec::new();
     let mut existing = path;
     loop {
-        match std::fs::canonicalize(existing) {
+        match remembered::canonicalize(existing) {
             Ok(mut real) => {
                 let exists = rest.is_empty();
                 for part in rest.iter().rev() {
@@ -121,7 +122,7 @@ fn resolve(path: &Path) -> Result<Resolved, Unresolvable> {
                 return Ok(Resolved { path: real, exists });
             }
             Err(_) => {
-                if std::fs::symlink_metadata(existing).is_ok() {
+                if remembered::is_present(existing) {
                     return Err(Unresolvable::DanglingLink(existing.to_path_buf()));
                 }
                 let Some(parent) = existing.parent() else {

@@ -3,6 +3,8 @@
 //! log, and the reply in the client's protocol. Every failure on the way is
 //! a deny that says why: the hook fails closed.
 
+use crate::fsutil::remembered;
+use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
@@ -72,7 +74,8 @@ pub fn answer(input: Result<Vec<u8>, EventError>, options: &HookOptions<'_>) -> 
             return finish(options, None, decision, None, record);
         }
     };
-    let (judgement, decision) = match judge_event(&event, options) {
+    let judged = remembered::remembering(|| judge_event(&event, options));
+    let (judgement, decision) = match judged {
         Ok(judgement) => {
             let decision = decide(&judgement, options);
             (Some(judgement), decision)
@@ -366,7 +369,9 @@ fn finish(
 
 /// Finds `name` on `path_var` as a shell would: the first directory
 /// holding an executable regular file of that name. Relative entries are
-/// skipped (they depend on where the shell is).
+/// skipped (they depend on where the shell is). Each name is looked for
+/// once (a `stat` per directory), as a shell's hash table does: the
+/// finder lives for one command of aigent's.
 pub fn which_on(path_var: Option<OsString>) -> impl Fn(&str) -> Option<PathBuf> {
     let dirs: Vec<PathBuf> = path_var
         .map(|path| {
@@ -375,20 +380,27 @@ pub fn which_on(path_var: Option<OsString>) -> impl Fn(&str) -> Option<PathBuf> 
                 .collect()
         })
         .unwrap_or_default();
+    let found: std::cell::RefCell<HashMap<String, Option<PathBuf>>> = Default::default();
     move |name: &str| {
         if name.is_empty() || name.contains('/') {
             return None;
         }
-        dirs.iter()
+        if let Some(known) = found.borrow().get(name) {
+            return known.clone();
+        }
+        let path = dirs
+            .iter()
             .map(|dir| dir.join(name))
-            .find(|candidate| is_executable(candidate))
+            .find(|candidate| is_executable(candidate));
+        found.borrow_mut().insert(name.to_owned(), path.clone());
+        path
     }
 }
 
 #[cfg(unix)]
 fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path)
+    remembered::metadata(path)
         .is_ok_and(|metadata| metadata.is_file() && metadata.permissions().mode() & 0o111 != 0)
 }
 

@@ -17,12 +17,10 @@
 //! finds no declaration for it and asks, which fails safe. Deleting the
 //! cache file, or any change to the directory, rebuilds it.
 
-use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::embedded::{CATALOG, CatalogSwitch, catalog_entry, catalog_name};
@@ -52,30 +50,200 @@ enum Part {
     Listed(Listed),
 }
 
-/// One source's index, as the cache file holds it.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// One source's index: an entry for each declaration that runs a
+/// program, sorted by program and then name, one per name.
+///
+/// The entries are spans of `text`, which is the cache file's text or the
+/// same lines built from the declarations. Reading the cache is then one
+/// pass over its lines with no allocation per name: reading it as JSON,
+/// a string per name, cost a registry of a thousand declarations more
+/// than judging the line.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 struct Listed {
     fingerprint: String,
     /// Built more than [`SETTLE`] after the directory last changed. A
     /// directory's times are coarse (a clock tick), so a file added in the
     /// same tick as the build would leave them alone: an index built that
     /// soon is not trusted again.
-    #[serde(default)]
     settled: bool,
-    /// Each program's names, sorted, without repeats.
-    programs: BTreeMap<String, Vec<String>>,
-    /// Each declaration's key word ([`key_word`]): a line that lacks it
-    /// cannot match the declaration, so the hook need not read it.
-    /// Sorted by name, one each: the cache file's JSON object read into a
-    /// list, not a tree (inserting a thousand names into a tree was most of
-    /// the cost of reading the file).
-    #[serde(default, with = "sorted_pairs")]
-    keys: Vec<(String, String)>,
-    /// The hash ([`name_hash`]) of every name, sorted, made at the first
-    /// [`Part::declares`]: a lower layer's names are each looked up here,
-    /// and most are not in this layer.
-    #[serde(skip)]
-    name_hashes: OnceLock<Vec<u64>>,
+    text: String,
+    entries: Vec<Entry>,
+    /// The hash ([`name_hash`]) of every name with its entry, sorted, made
+    /// at the first [`Part::declares`]: a lower layer's names are each
+    /// looked up here, and most are not in this layer.
+    name_hashes: OnceLock<Vec<(u64, u32)>>,
+}
+
+/// A declaration's program, name and key word ([`key_word`]; a line that
+/// lacks it cannot match the declaration, so the hook need not read it),
+/// as byte ranges of [`Listed::text`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Entry {
+    program: Span,
+    name: Span,
+    key: Option<Span>,
+}
+
+type Span = (u32, u32);
+
+impl Entry {
+    /// The entry of a cache file's line `program TAB name [TAB key]`,
+    /// which starts at byte `start` of the file.
+    fn read(line: &str, start: usize) -> Option<Self> {
+        let span = |from: usize, field: &str| -> Option<Span> {
+            Some((
+                u32::try_from(from).ok()?,
+                u32::try_from(from + field.len()).ok()?,
+            ))
+        };
+        let mut fields = line.split('\t');
+        let program = fields.next().filter(|field| !field.is_empty())?;
+        let name = fields.next().filter(|field| !field.is_empty())?;
+        let key = fields.next();
+        if fields.next().is_some() {
+            return None;
+        }
+        let name_start = start + program.len() + 1;
+        Some(Self {
+            program: span(start, program)?,
+            name: span(name_start, name)?,
+            key: match key {
+                Some(key) => Some(span(name_start + name.len() + 1, key)?),
+                None => None,
+            },
+        })
+    }
+}
+
+/// The cache file's first line: a file of another layout is rebuilt.
+const CACHE_HEADER: &str = "aigent program index 2";
+
+impl Listed {
+    /// The index of `(program, name, key word)` triples, in any order.
+    fn build(
+        fingerprint: String,
+        settled: bool,
+        mut triples: Vec<(String, String, Option<String>)>,
+    ) -> Self {
+        triples.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+        triples.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
+        let mut text = String::new();
+        let mut entries = Vec::with_capacity(triples.len());
+        let push = |text: &mut String, field: &str| -> Span {
+            let start = text.len() as u32;
+            text.push_str(field);
+            (start, text.len() as u32)
+        };
+        for (program, name, key) in &triples {
+            let program = push(&mut text, program);
+            text.push('\t');
+            let name = push(&mut text, name);
+            let key = key.as_deref().map(|key| {
+                text.push('\t');
+                push(&mut text, key)
+            });
+            text.push('\n');
+            entries.push(Entry { program, name, key });
+        }
+        Self {
+            fingerprint,
+            settled,
+            text,
+            entries,
+            name_hashes: OnceLock::new(),
+        }
+    }
+
+    /// The index read from a cache file's text; `None` when it is not one.
+    /// Entries out of order or repeated (a file edited by hand) are put in
+    /// order, the last of an entry's repeats kept.
+    fn parse(mut text: String) -> Option<Self> {
+        let mut fingerprint = None;
+        let mut settled = None;
+        let mut entries = Vec::new();
+        // Spans count from the first entry line: the header is dropped.
+        let mut at = 0;
+        let mut body = 0;
+        for (number, line) in text.split_inclusive('\n').enumerate() {
+            let start = at;
+            at += line.len();
+            let line = line.strip_suffix('\n')?;
+            match number {
+                0 if line == CACHE_HEADER => {}
+                0 => return None,
+                1 => fingerprint = Some(line.strip_prefix("fingerprint ")?.to_owned()),
+                2 => {
+                    settled = Some(match line {
+                        "settled yes" => true,
+                        "settled no" => false,
+                        _ => return None,
+                    });
+                    body = at;
+                }
+                _ => entries.push(Entry::read(line, start - body)?),
+            }
+        }
+        let (fingerprint, settled) = (fingerprint?, settled?);
+        text.drain(..body);
+        let mut listed = Self {
+            fingerprint,
+            settled,
+            text,
+            entries,
+            name_hashes: OnceLock::new(),
+        };
+        let in_order = listed
+            .entries
+            .windows(2)
+            .all(|pair| listed.order_key(&pair[0]) < listed.order_key(&pair[1]));
+        if !in_order {
+            let mut entries = std::mem::take(&mut listed.entries);
+            // Stable, so that the last of an entry's repeats stays last.
+            entries.sort_by(|a, b| listed.order_key(a).cmp(&listed.order_key(b)));
+            entries.reverse();
+            entries.dedup_by(|a, b| listed.order_key(a) == listed.order_key(b));
+            entries.reverse();
+            listed.entries = entries;
+        }
+        Some(listed)
+    }
+
+    /// The cache file's text, or `None` when a program or name holds a
+    /// tab or a line break (no real one does; such a registry is indexed
+    /// afresh on each call instead of read wrongly).
+    fn file_text(&self) -> Option<String> {
+        let unsafe_field = |entry: &Entry| {
+            [Some(entry.program), Some(entry.name), entry.key]
+                .into_iter()
+                .flatten()
+                .any(|span| self.at(span).contains(['\t', '\n', '\r']))
+        };
+        if self.entries.iter().any(unsafe_field) || self.fingerprint.contains('\n') {
+            return None;
+        }
+        let settled = if self.settled { "yes" } else { "no" };
+        Some(format!(
+            "{CACHE_HEADER}\nfingerprint {}\nsettled {settled}\n{}",
+            self.fingerprint, self.text
+        ))
+    }
+
+    fn at(&self, (start, end): Span) -> &str {
+        &self.text[start as usize..end as usize]
+    }
+
+    fn order_key(&self, entry: &Entry) -> (&str, &str) {
+        (self.at(entry.program), self.at(entry.name))
+    }
+
+    /// The entries of `program`.
+    fn of_program(&self, program: &str) -> &[Entry] {
+        let start = self
+            .entries
+            .partition_point(|entry| self.at(entry.program) < program);
+        let len = self.entries[start..].partition_point(|entry| self.at(entry.program) == program);
+        &self.entries[start..start + len]
+    }
 }
 
 /// FNV-1a: a lookup's first test, confirmed against the names.
@@ -89,8 +257,11 @@ fn name_hash(name: &str) -> u64 {
 const SETTLE: std::time::Duration = std::time::Duration::from_secs(2);
 
 impl Part {
-    /// The names this part gives `program`.
-    fn names_of<'s: 'p, 'p>(&'s self, program: &'p str) -> Box<dyn Iterator<Item = &'s str> + 'p> {
+    /// The names this part gives `program`, each with its key word.
+    fn names_of<'s: 'p, 'p>(
+        &'s self,
+        program: &'p str,
+    ) -> Box<dyn Iterator<Item = (&'s str, Option<&'s str>)> + 'p> {
         match self {
             Self::Catalog(switch) => Box::new(
                 CATALOG
@@ -100,16 +271,19 @@ impl Part {
                     .filter(move |(_, _, binary, _)| {
                         binary.ends_with(program) && program_key(binary) == program
                     })
-                    .map(|(file_name, ..)| catalog_name(file_name))
-                    .filter(move |name| switch.allows(name, program)),
+                    .map(|(file_name, _, _, key)| {
+                        (
+                            catalog_name(file_name),
+                            Some(*key).filter(|key| !key.is_empty()),
+                        )
+                    })
+                    .filter(move |(name, _)| switch.allows(name, program)),
             ),
             Self::Listed(listed) => Box::new(
                 listed
-                    .programs
-                    .get(program)
-                    .into_iter()
-                    .flatten()
-                    .map(String::as_str),
+                    .of_program(program)
+                    .iter()
+                    .map(|entry| (listed.at(entry.name), entry.key.map(|key| listed.at(key)))),
             ),
         }
     }
@@ -121,36 +295,20 @@ impl Part {
                 .is_some_and(|(_, _, binary, _)| switch.allows(name, program_key(binary))),
             Self::Listed(listed) => {
                 let hashes = listed.name_hashes.get_or_init(|| {
-                    let mut hashes: Vec<u64> = listed
-                        .programs
-                        .values()
-                        .flatten()
-                        .map(|known| name_hash(known))
+                    let mut hashes: Vec<(u64, u32)> = (0..)
+                        .zip(&listed.entries)
+                        .map(|(at, entry)| (name_hash(listed.at(entry.name)), at))
                         .collect();
                     hashes.sort_unstable();
                     hashes
                 });
-                hashes.binary_search(&name_hash(name)).is_ok()
-                    && listed.programs.values().any(|names| {
-                        names
-                            .binary_search_by(|known| known.as_str().cmp(name))
-                            .is_ok()
-                    })
+                let hash = name_hash(name);
+                let first = hashes.partition_point(|(known, _)| *known < hash);
+                hashes[first..]
+                    .iter()
+                    .take_while(|(known, _)| *known == hash)
+                    .any(|(_, at)| listed.at(listed.entries[*at as usize].name) == name)
             }
-        }
-    }
-
-    /// The key word of this part's `name`, if it has one.
-    fn key_of(&self, name: &str) -> Option<&str> {
-        match self {
-            Self::Catalog(_) => catalog_entry(name)
-                .map(|(_, _, _, key)| *key)
-                .filter(|key| !key.is_empty()),
-            Self::Listed(listed) => listed
-                .keys
-                .binary_search_by(|(known, _)| known.as_str().cmp(name))
-                .ok()
-                .map(|at| listed.keys[at].1.as_str()),
         }
     }
 
@@ -160,7 +318,11 @@ impl Part {
                 .iter()
                 .map(|(_, _, binary, _)| program_key(binary))
                 .collect(),
-            Self::Listed(listed) => listed.programs.keys().map(String::as_str).collect(),
+            Self::Listed(listed) => listed
+                .entries
+                .iter()
+                .map(|entry| listed.at(entry.program))
+                .collect(),
         }
     }
 }
@@ -188,15 +350,14 @@ impl ProgramIndex {
     }
 
     /// The names `program` has in the topmost part that declares each,
-    /// sorted, with that part.
-    fn owned<'s>(&'s self, program: &str) -> Vec<(&'s str, &'s Part)> {
-        let mut found: Vec<(&'s str, &'s Part)> = Vec::new();
+    /// sorted, each with its key word there.
+    fn owned<'s>(&'s self, program: &str) -> Vec<(&'s str, Option<&'s str>)> {
+        let mut found: Vec<(&'s str, Option<&'s str>)> = Vec::new();
         for (at, part) in self.parts.iter().enumerate() {
             let above = &self.parts[at + 1..];
             found.extend(
                 part.names_of(program)
-                    .filter(|name| !above.iter().any(|upper| upper.declares(name)))
-                    .map(|name| (name, part)),
+                    .filter(|(name, _)| !above.iter().any(|upper| upper.declares(name))),
             );
         }
         found.sort_by(|a, b| a.0.cmp(b.0));
@@ -217,7 +378,7 @@ impl ProgramIndex {
     pub fn commands_for_words(&self, program: &str, words: &[&str]) -> Vec<&str> {
         self.owned(program)
             .into_iter()
-            .filter(|(name, part)| part.key_of(name).is_none_or(|key| words.contains(&key)))
+            .filter(|(_, key)| key.is_none_or(|key| words.contains(&key)))
             .map(|(name, _)| name)
             .collect()
     }
@@ -242,19 +403,13 @@ impl ProgramIndex {
         let owner = self
             .owned(program)
             .into_iter()
-            .find(|(known, _)| *known == name);
-        let names = owner.iter().map(|(known, _)| (*known).to_owned()).collect();
-        let keys = owner
-            .and_then(|(known, part)| Some((known.to_owned(), part.key_of(known)?.to_owned())))
-            .into_iter()
-            .collect();
-        Self::from_listed(Listed {
-            fingerprint: String::new(),
-            settled: true,
-            programs: BTreeMap::from([(program.to_owned(), names)]),
-            keys,
-            name_hashes: OnceLock::new(),
-        })
+            .find(|(known, _)| *known == name)
+            .map(|(known, key)| (program.to_owned(), known.to_owned(), key.map(str::to_owned)));
+        Self::from_listed(Listed::build(
+            String::new(),
+            true,
+            owner.into_iter().collect(),
+        ))
     }
 }
 
@@ -309,8 +464,7 @@ impl Source {
                 .and_then(|modified| modified.elapsed().ok())
                 .is_some_and(|age| age > SETTLE),
         };
-        let mut programs: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        let mut keys: BTreeMap<String, String> = BTreeMap::new();
+        let mut triples = Vec::new();
         for report in self.reports()? {
             let Some(subprocess) = report
                 .declaration
@@ -319,25 +473,10 @@ impl Source {
             else {
                 continue;
             };
-            programs
-                .entry(program_key(&subprocess.binary).to_owned())
-                .or_default()
-                .push(report.name.clone());
-            if let Some(key) = key_word(&subprocess.argv) {
-                keys.insert(report.name.clone(), key.to_owned());
-            }
+            let key = key_word(&subprocess.argv).map(str::to_owned);
+            triples.push((program_key(&subprocess.binary).to_owned(), report.name, key));
         }
-        for names in programs.values_mut() {
-            names.sort();
-            names.dedup();
-        }
-        let index = Listed {
-            fingerprint,
-            settled,
-            programs,
-            keys: keys.into_iter().collect(),
-            name_hashes: OnceLock::new(),
-        };
+        let index = Listed::build(fingerprint, settled, triples);
         if let Some(cache) = cache {
             // A cache that cannot be written only costs the next call time.
             let _ = write_cache(&cache, &index);
@@ -395,66 +534,22 @@ fn cache_file(cache_dir: &Path, registry: &Path) -> PathBuf {
     cache_dir.join(format!("programs-{}.json", &hex(&digest)[..16]))
 }
 
-/// The cache file's index, its lists sorted and without repeats whatever
-/// the file holds (lookups search them by halves).
+/// The cache file's index; `None` when it cannot be read or is not one.
 fn read_cache(path: &Path) -> Option<Listed> {
     let text = read_regular_file(path, MAX_CACHE_BYTES).ok()?;
-    let mut listed: Listed = serde_json::from_slice(&text).ok()?;
-    for names in listed.programs.values_mut() {
-        names.sort_unstable();
-        names.dedup();
-    }
-    Some(listed)
+    Listed::parse(String::from_utf8(text).ok()?)
 }
 
+/// Writes the cache file, or nothing when the index cannot be written as
+/// one ([`Listed::file_text`]).
 fn write_cache(path: &Path, index: &Listed) -> std::io::Result<()> {
+    let Some(text) = index.file_text() else {
+        return Ok(());
+    };
     if let Some(dir) = path.parent() {
         fs::create_dir_all(dir)?;
     }
-    write_atomic(
-        path,
-        &serde_json::to_vec(index).map_err(std::io::Error::other)?,
-    )
-}
-
-/// A JSON object of strings as a list of pairs sorted by key, one per key
-/// (a repeated key's last value, as a map reads it).
-mod sorted_pairs {
-    use serde::de::{MapAccess, Visitor};
-    use serde::{Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(
-        pairs: &[(String, String)],
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.collect_map(pairs.iter().map(|(key, value)| (key, value)))
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Vec<(String, String)>, D::Error> {
-        struct Pairs;
-        impl<'de> Visitor<'de> for Pairs {
-            type Value = Vec<(String, String)>;
-            fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                formatter.write_str("an object of strings")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut pairs: Vec<(String, String)> =
-                    Vec::with_capacity(map.size_hint().unwrap_or(0).min(4096));
-                while let Some(pair) = map.next_entry()? {
-                    pairs.push(pair);
-                }
-                if !pairs.is_sorted_by(|a, b| a.0 < b.0) {
-                    let map: std::collections::BTreeMap<String, String> =
-                        pairs.into_iter().collect();
-                    pairs = map.into_iter().collect();
-                }
-                Ok(pairs)
-            }
-        }
-        deserializer.deserialize_map(Pairs)
-    }
+    write_atomic(path, text.as_bytes())
 }
 
 #[cfg(test)]
@@ -598,23 +693,61 @@ mod tests {
             .unwrap()
             .path();
         let text = fs::read_to_string(&file).unwrap();
-        let reordered = text.replace(r#"["a-one","b-one"]"#, r#"["b-one","a-one","b-one"]"#);
-        let reordered = reordered.replace(
-            r#"{"a-one":"status","b-one":"status"}"#,
-            r#"{"b-one":"stale","a-one":"status","b-one":"status"}"#,
+        let entries = "tool\ta-one\tstatus\ntool\tb-one\tstatus\n";
+        assert!(text.ends_with(entries), "{text:?}");
+        let reordered = text.replace(
+            entries,
+            "tool\tb-one\tstale\ntool\ta-one\tstatus\nother\tc-one\ntool\tb-one\tstatus\n",
         );
-        assert!(reordered.contains("stale") && reordered.contains(r#"["b-one","a-one","b-one"]"#));
         fs::write(&file, reordered).unwrap();
         let listed = read_cache(&file).unwrap();
-        assert_eq!(listed.programs["tool"], ["a-one", "b-one"]);
-        let status = "status".to_owned();
+        let part = Part::Listed(listed);
+        let names: Vec<_> = part.names_of("tool").collect();
         assert_eq!(
-            listed.keys,
-            [
-                ("a-one".to_owned(), status.clone()),
-                ("b-one".to_owned(), status)
-            ]
+            names,
+            [("a-one", Some("status")), ("b-one", Some("status"))]
         );
-        assert_eq!(Part::Listed(listed).key_of("b-one"), Some("status"));
+        assert_eq!(
+            part.names_of("other").collect::<Vec<_>>(),
+            [("c-one", None)]
+        );
+        assert!(part.declares("c-one") && part.declares("b-one") && !part.declares("d-one"));
+    }
+
+    #[test]
+    fn a_cache_file_of_another_shape_is_not_read() {
+        let path = tempfile::NamedTempFile::new().unwrap();
+        let good = format!("{CACHE_HEADER}\nfingerprint abc\nsettled yes\ngit\tgit-log\tlog\n");
+        fs::write(path.path(), &good).unwrap();
+        let listed = read_cache(path.path()).unwrap();
+        assert_eq!((listed.fingerprint.as_str(), listed.settled), ("abc", true));
+        assert_eq!(listed.file_text().as_deref(), Some(good.as_str()));
+        for bad in [
+            "{\"fingerprint\":\"abc\"}".to_owned(),
+            good.replace(CACHE_HEADER, "aigent program index 1"),
+            good.replace("settled yes", "settled maybe"),
+            good.replace("\tlog\n", "\tlog\textra\n"),
+            good.replace("git\tgit-log", "\tgit-log"),
+            good.trim_end().to_owned(),
+            good.replace("fingerprint abc\n", ""),
+        ] {
+            fs::write(path.path(), &bad).unwrap();
+            assert!(read_cache(path.path()).is_none(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn an_index_a_line_cannot_hold_is_not_written() {
+        let listed = Listed::build(
+            "abc".to_owned(),
+            true,
+            vec![("my\ttool".to_owned(), "x".to_owned(), None)],
+        );
+        assert_eq!(Part::Listed(listed.clone()).names_of("my\ttool").count(), 1);
+        assert_eq!(listed.file_text(), None);
+        let cache = tempfile::tempdir().unwrap();
+        let path = cache.path().join("index");
+        write_cache(&path, &listed).unwrap();
+        assert!(!path.exists());
     }
 }

@@ -22,6 +22,7 @@ use super::command_string::{
 use super::options::{ClusterValue, Style, Takes, short_cluster};
 use crate::contract::codes;
 use crate::contract::declaration::{ArgvPart, EnvValue, FlagForm, Subprocess};
+use crate::fsutil::remembered;
 use crate::report::Diagnostic;
 
 /// One word of the command line as the declaration fixes it.
@@ -1332,22 +1333,22 @@ pub fn disguised_program(
         search_path
             .iter()
             .map(|dir| dir.join(name))
-            .find(|candidate| std::fs::metadata(candidate).is_ok_and(|meta| meta.is_file()))
+            .find(|candidate| remembered::metadata(candidate).is_ok_and(|meta| meta.is_file()))
     };
     let path = locate(binary)?;
-    let real = std::fs::canonicalize(&path).ok()?;
+    let real = remembered::canonicalize(&path).ok()?;
     let real_text = real.to_string_lossy().into_owned();
     if is_known_program(&real_text) {
         return disguise(real_text);
     }
-    let identity = std::fs::metadata(&real).ok()?;
+    let identity = remembered::metadata(&real).ok()?;
     const KNOWN: &[&str] = &[
         "sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "busybox", "python3", "python", "perl",
         "ruby", "node", "php", "sed", "sqlite3", "vim", "git", "env",
     ];
     KNOWN.iter().filter(|name| matters(name)).find_map(|name| {
         let candidate = locate(name)?;
-        let meta = std::fs::metadata(&candidate).ok()?;
+        let meta = remembered::metadata(&candidate).ok()?;
         (meta.dev() == identity.dev() && meta.ino() == identity.ino())
             .then(|| candidate.to_string_lossy().into_owned())
             .and_then(disguise)

@@ -2,6 +2,7 @@
 //! reverse, Phase 1 on the recovered arguments, and the reasons given when
 //! nothing matches.
 
+use crate::fsutil::remembered;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -49,7 +50,7 @@ fn same_program(binary: &str, proposed: &str, context: &Context<'_>) -> bool {
         } else {
             (context.which)(word)?
         };
-        std::fs::canonicalize(&path).ok().or(Some(path))
+        remembered::canonicalize(&path).ok().or(Some(path))
     };
     // A relative path (`./git`) names whatever is in the directory the
     // agent is in, never the declared program.
@@ -985,8 +986,7 @@ fn checks_out_a_branch(validated: &guard::ValidatedArguments, cwd: &Path) -> boo
         return false;
     };
     target == "-"
-        || (std::fs::symlink_metadata(cwd.join(target)).is_err()
-            && git_dir::is_local_branch(cwd, target))
+        || (!remembered::is_present(cwd.join(target)) && git_dir::is_local_branch(cwd, target))
 }
 
 fn path_values<'v>(
@@ -1256,7 +1256,7 @@ pub(super) fn aigent_run(
 }
 
 fn same_file(a: &Path, b: &Path) -> bool {
-    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+    match (remembered::canonicalize(a), remembered::canonicalize(b)) {
         (Ok(a), Ok(b)) => a == b,
         _ => false,
     }

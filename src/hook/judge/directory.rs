@@ -10,6 +10,7 @@
 //! home. A `cd` in a loop or a function body, to a target not written
 //! out, or to `-`, or a `popd`, leaves the directory unknown.
 
+use crate::fsutil::remembered;
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
@@ -105,7 +106,7 @@ fn git_directories(command: &SimpleCommand) -> Option<Vec<&str>> {
 pub(super) fn places(script: &Script, cwd: Option<&Path>, home: Option<&str>) -> Vec<Place> {
     let start = cwd.filter(|cwd| cwd.is_absolute()).map(|cwd| Directory {
         logical: lexical(cwd),
-        physical: std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_path_buf()),
+        physical: remembered::canonicalize(cwd).unwrap_or_else(|_| cwd.to_path_buf()),
         exists: true,
     });
     let home = home.filter(|home| home.starts_with('/')).map(Path::new);
@@ -390,11 +391,11 @@ fn resolve(directory: &Directory, target: &str, physical: bool) -> Option<Direct
         }
         lexical(&base.join(path))
     };
-    let resolved = match std::fs::canonicalize(&logical) {
+    let resolved = match remembered::canonicalize(&logical) {
         Ok(resolved) => resolved,
         // Nothing there, not even a dangling link: a directory the line
         // may make, held where it would be.
-        Err(_) if std::fs::symlink_metadata(&logical).is_err() && !physical => {
+        Err(_) if !remembered::is_present(&logical) && !physical => {
             return Some(Directory {
                 physical: existing_prefix_resolved(&logical),
                 logical,
@@ -416,7 +417,7 @@ fn resolve(directory: &Directory, target: &str, physical: bool) -> Option<Direct
 /// rest as written.
 fn existing_prefix_resolved(path: &Path) -> PathBuf {
     for ancestor in path.ancestors().skip(1) {
-        if let Ok(real) = std::fs::canonicalize(ancestor)
+        if let Ok(real) = remembered::canonicalize(ancestor)
             && let Ok(rest) = path.strip_prefix(ancestor)
         {
             return real.join(rest);
@@ -448,13 +449,13 @@ pub(super) fn lexical(path: &Path) -> PathBuf {
 /// nearest directory up with a `.git`), with its links followed.
 pub(super) fn project_of(cwd: &Path) -> PathBuf {
     let root = project_root(&lexical(cwd));
-    std::fs::canonicalize(&root).unwrap_or(root)
+    remembered::canonicalize(&root).unwrap_or(root)
 }
 
 fn project_root(directory: &Path) -> PathBuf {
     directory
         .ancestors()
-        .find(|ancestor| std::fs::symlink_metadata(ancestor.join(".git")).is_ok())
+        .find(|ancestor| remembered::is_present(ancestor.join(".git")))
         .unwrap_or(directory)
         .to_path_buf()
 }

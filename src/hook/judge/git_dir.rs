@@ -12,6 +12,7 @@
 //!   run, unconfined, under a `git commit`. So the git subcommands that run
 //!   hooks are asked, not allowed, in a repository that has any.
 
+use crate::fsutil::remembered;
 use std::ffi::OsStr;
 use std::path::{Component, Path, PathBuf};
 
@@ -155,7 +156,7 @@ pub(super) fn installed_hook(cwd: &Path, home: Option<&Path>) -> Option<PathBuf>
 fn repository(cwd: &Path) -> Option<(PathBuf, PathBuf)> {
     let work_tree = cwd
         .ancestors()
-        .find(|ancestor| std::fs::symlink_metadata(ancestor.join(".git")).is_ok())?;
+        .find(|ancestor| remembered::is_present(ancestor.join(".git")))?;
     let dot_git = work_tree.join(".git");
     let git_dir = if dot_git.is_dir() {
         dot_git

@@ -8,6 +8,7 @@
 //! policy's allow list. Anything not static is judged by a named rule and
 //! never waved through; see docs/hooks.md for the rules.
 
+use crate::fsutil::remembered;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -1398,13 +1399,13 @@ fn outside_project_refusal(
         let project = context.cwd.map(directory::project_of);
         let temporary: Vec<PathBuf> = [std::env::temp_dir(), PathBuf::from("/tmp")]
             .iter()
-            .filter_map(|directory| std::fs::canonicalize(directory).ok())
+            .filter_map(|directory| remembered::canonicalize(directory).ok())
             .collect();
         // The home directory is never the temporary one, even in `/tmp`.
         let home = context
             .home
             .filter(|home| home.starts_with('/'))
-            .map(|home| std::fs::canonicalize(home).unwrap_or_else(|_| PathBuf::from(home)));
+            .map(|home| remembered::canonicalize(home).unwrap_or_else(|_| PathBuf::from(home)));
         let within = |directory: &Path| {
             project
                 .as_deref()

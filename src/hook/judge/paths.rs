@@ -1,6 +1,7 @@
 //! What the hook knows of paths beyond the declarations: the home
 //! directory a leading `~` stands for, and the files that hold secrets.
 
+use crate::fsutil::remembered;
 use std::path::Path;
 
 use crate::shell::{NotStatic, SimpleCommand, Word};
@@ -136,7 +137,7 @@ pub(super) fn is_home_or_above(target: &str, cwd: Option<&Path>, home: Option<&s
     };
     let lexical: std::path::PathBuf = joined.components().collect();
     let home = Path::new(home);
-    let real_home = std::fs::canonicalize(home).unwrap_or_else(|_| home.to_path_buf());
+    let real_home = remembered::canonicalize(home).unwrap_or_else(|_| home.to_path_buf());
     let real = crate::guard::resolve_existing(&lexical).unwrap_or_else(|| lexical.clone());
     home.starts_with(&lexical) || real_home.starts_with(&real)
 }
@@ -160,7 +161,7 @@ pub(super) fn in_home_outside(
         None => return false,
     };
     let real = crate::guard::resolve_existing(&joined).unwrap_or(joined);
-    let home = std::fs::canonicalize(home).unwrap_or_else(|_| Path::new(home).to_path_buf());
+    let home = remembered::canonicalize(home).unwrap_or_else(|_| Path::new(home).to_path_buf());
     real.starts_with(&home) && !project.is_some_and(|project| real.starts_with(project))
 }
 

@@ -1,6 +1,7 @@
 //! Redirections: which files a segment's `<`, `>` and friends open, and
 //! what that needs.
 
+use crate::fsutil::remembered;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
@@ -119,7 +120,7 @@ fn temporary_roots() -> Vec<PathBuf> {
     roots.push(std::env::temp_dir());
     roots
         .into_iter()
-        .filter_map(|root| std::fs::canonicalize(root).ok())
+        .filter_map(|root| remembered::canonicalize(root).ok())
         .collect()
 }
 
