@@ -7,8 +7,8 @@
 //!
 //! Not covered, each with its own bound: `run` (its child's limit,
 //! `--timeout` or the declaration's `timeout_s`, in `meta.timeout_ms`),
-//! `hook --client` (the client's own hook timeout; its answer is the
-//! client's protocol, not an envelope), the servers (`mcp serve`, `lsp`,
+//! `hook --client` (its own 10 s, or this limit when shorter, answered in
+//! the client's protocol, not an envelope: `commands/hook/answer.rs`), the servers (`mcp serve`, `lsp`,
 //! `--watch`), which run until their client or user stops them, and `skill
 //! new`, whose prompts wait for a person.
 

@@ -13,6 +13,7 @@
 //!
 //! `run` forwards signals to its child, `skill new`, `--watch`, the
 //! servers and the hook handle them themselves; they never install this.
+//! The hook bounds its answer with [`answer_after`]'s alarm instead.
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -105,6 +106,53 @@ extern "C" fn on_signal(signal: libc::c_int) {
         None => (&[], &[]),
     };
     answer_once(out, err, &[], code);
+}
+
+/// What the alarm of [`answer_after`] writes: (stdout, stderr, exit code).
+static ON_ALARM: OnceLock<(Vec<u8>, Vec<u8>, i32)> = OnceLock::new();
+
+/// After `seconds`, writes `out` and `err` and exits with `code`, as
+/// [`answer_once`] does, unless [`disarm`] comes first: for `aigent hook`,
+/// whose answer is the client's protocol, a bound on its whole time
+/// whatever it is stuck on. Once per process.
+#[cfg(unix)]
+pub fn answer_after(seconds: u32, out: Vec<u8>, err: Vec<u8>, code: i32) {
+    if ON_ALARM.set((out, err, code)).is_err() {
+        return;
+    }
+    // SAFETY: as in `install`: a zeroed sigaction filled with a handler
+    // that only makes async-signal-safe calls on data set before it was
+    // installed. alarm(2) takes a plain integer.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = on_alarm as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        libc::sigemptyset(&mut action.sa_mask);
+        action.sa_flags = 0;
+        libc::sigaction(libc::SIGALRM, &action, std::ptr::null_mut());
+        libc::alarm(seconds);
+    }
+}
+
+#[cfg(not(unix))]
+pub fn answer_after(_seconds: u32, _out: Vec<u8>, _err: Vec<u8>, _code: i32) {}
+
+/// Cancels [`answer_after`]'s alarm.
+#[cfg(unix)]
+pub fn disarm() {
+    // SAFETY: alarm(2) takes a plain integer; 0 cancels.
+    unsafe {
+        libc::alarm(0);
+    }
+}
+
+#[cfg(not(unix))]
+pub fn disarm() {}
+
+#[cfg(unix)]
+extern "C" fn on_alarm(_signal: libc::c_int) {
+    if let Some((out, err, code)) = ON_ALARM.get() {
+        answer_once(out, err, &[], *code);
+    }
 }
 
 /// Writes a command's last answer and exits with `code`, once: whichever

@@ -15,13 +15,13 @@
 //! check and the program's own open (a race). The program's sandbox, not
 //! a check beforehand, is the answer to that.
 
-use crate::fsutil::remembered;
 use std::path::{Component, Path, PathBuf};
 
 use super::rule::Rule;
 use super::violation::{Rejection, Violation};
 use super::{ArgValue, ValidatedArguments};
 use crate::contract::{Confinement, Declaration, PathRoot};
+use crate::fsutil::remembered;
 
 /// Checks every confined path of `validated` against the file system, as
 /// seen from `cwd` (the directory the program runs in). Refusals come back

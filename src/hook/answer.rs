@@ -3,7 +3,6 @@
 //! log, and the reply in the client's protocol. Every failure on the way is
 //! a deny that says why: the hook fails closed.
 
-use crate::fsutil::remembered;
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -15,6 +14,7 @@ use super::judge::{AigentSelf, Context, Judgement, judge};
 use super::protocol::{EventError, Reply, ShellEvent, read_event, reply};
 use super::verdict::{Decision, Verdict};
 use crate::exec::audit::{AuditLog, AuditRecord, EVENT_HOOK_DECISION};
+use crate::fsutil::remembered;
 use crate::registry::{Registry, Settings};
 use crate::shell::quote;
 
@@ -90,6 +90,26 @@ pub fn answer(input: Result<Vec<u8>, EventError>, options: &HookOptions<'_>) -> 
         record = record.with("sent_as", Verdict::Deny.as_str());
     }
     finish(options, Some(&event), decision, judgement, record)
+}
+
+/// How long `aigent hook --client` may take to answer before it refuses
+/// the line instead: far beyond any real answer (milliseconds), and well
+/// inside the clients' own hook timeouts, past which some of them let the
+/// command run.
+pub const ANSWER_DEADLINE: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// The reply when `limit` (at most [`ANSWER_DEADLINE`]) passes before the
+/// line is judged: a refusal, made before judging starts so that an alarm
+/// can send it as it is. No audit record is written for it.
+pub fn too_slow_reply(client: Client, limit: std::time::Duration) -> Reply {
+    let decision = Decision::new(
+        Verdict::Deny,
+        format!(
+            "aigent: the line was not judged within {} s; the hook refuses what it cannot read in time (rule unparsable)",
+            limit.as_secs()
+        ),
+    );
+    reply(client, &decision, None)
 }
 
 /// An ask as a headless hook sends it: a deny whose reason says how the

@@ -531,7 +531,7 @@ fn hex(bytes: &[u8]) -> String {
 fn cache_file(cache_dir: &Path, registry: &Path) -> PathBuf {
     let absolute = std::path::absolute(registry).unwrap_or_else(|_| registry.to_path_buf());
     let digest = Sha256::digest(absolute.as_os_str().as_encoded_bytes());
-    cache_dir.join(format!("programs-{}.json", &hex(&digest)[..16]))
+    cache_dir.join(format!("programs-{}.index", &hex(&digest)[..16]))
 }
 
 /// The cache file's index; `None` when it cannot be read or is not one.

@@ -19,6 +19,7 @@ mod walk;
 mod words;
 
 pub use quote::{is_bare_word, quote_word};
+pub use walk::parsing_inline;
 pub use words::{arithmetic_is_numeric, is_one_quoted_word};
 
 #[cfg(test)]

@@ -32,21 +32,47 @@ fn options() -> brush_parser::ParserOptions {
 /// [`tokenize`] catches the ones known, and this bounds the rest.
 const PARSE_DEADLINE: std::time::Duration = std::time::Duration::from_secs(2);
 
+thread_local! {
+    /// Set within [`parsing_inline`].
+    static INLINE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `work` with every parse on this thread made in place, on a stack
+/// of its own as large as the parser thread's, with no deadline: for a
+/// caller that bounds its whole time itself, as `aigent hook` does with an
+/// alarm that answers for it. Handing each parse to a thread and waiting
+/// for it cost the hook a twentieth of its time (the new thread is woken
+/// on another CPU, then wakes this one).
+pub fn parsing_inline<T>(work: impl FnOnce() -> T) -> T {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            INLINE.with(|inline| inline.set(self.0));
+        }
+    }
+    let _restore = Restore(INLINE.with(|inline| inline.replace(true)));
+    work()
+}
+
 /// Parses and walks `line` on a thread with a large stack (where its tree
 /// is also dropped), waiting at most [`PARSE_DEADLINE`]. A line that takes
 /// longer is refused; its thread is left to finish in the background (the
-/// hook's process exits right after answering).
+/// hook's process exits right after answering). Within [`parsing_inline`],
+/// on this thread instead.
 pub(super) fn parse_and_walk(line: &str) -> Result<Script, ParseError> {
+    let parse = |line: &str| {
+        tokenize(line).and_then(|(tokens, variables)| walk_tokens(line, &tokens, variables))
+    };
+    if INLINE.with(std::cell::Cell::get) {
+        return stacker::grow(DEEP_STACK_BYTES, || parse(line));
+    }
     let owned = line.to_owned();
     let (sender, receiver) = std::sync::mpsc::channel();
     std::thread::Builder::new()
         .name("aigent-shell-parse".to_owned())
         .stack_size(DEEP_STACK_BYTES)
         .spawn(move || {
-            let _ = sender.send(
-                tokenize(&owned)
-                    .and_then(|(tokens, variables)| walk_tokens(&owned, &tokens, variables)),
-            );
+            let _ = sender.send(parse(&owned));
         })
         .map_err(|error| ParseError::Syntax(format!("could not start the parser: {error}")))?;
     match receiver.recv_timeout(PARSE_DEADLINE) {

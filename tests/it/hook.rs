@@ -306,6 +306,71 @@ fn bad_input_gets_a_deny_quickly_never_a_crash() {
     }
 }
 
+/// A client that never finishes sending its event, in each protocol: the
+/// hook refuses once its bound passes (here `AIGENT_TIMEOUT=1`), never
+/// waiting as long as the client would before letting the command run.
+#[test]
+fn a_stalled_event_is_refused_when_the_answer_s_time_runs_out() {
+    let sandbox = Sandbox::new();
+    registry(&sandbox);
+    for client in ["claude-code", "codex", "gemini", "cursor"] {
+        let mut child = sandbox
+            .std_cmd()
+            .env("AIGENT_TIMEOUT", "1")
+            .args(["hook", "--client", client])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"{\"tool_name\": \"Bash\", ").unwrap();
+        let started = Instant::now();
+        let output = child.wait_with_output().unwrap();
+        let took = started.elapsed();
+        drop(stdin);
+        assert!(took < Duration::from_secs(10), "{client} took {took:?}");
+        let run = Run {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        };
+        let said = format!("{}{}", run.stdout, run.stderr);
+        assert!(said.contains("not judged within 1 s"), "{client}: {run}");
+        // Sent as the client's own refusal of `rm -rf /` is.
+        let refused = hook(&sandbox, client, event(client, "rm -rf /").as_bytes(), &[]);
+        assert_eq!(run.code, refused.code, "{client}: {run}");
+        let shape = |text: &str| -> Option<Vec<String>> {
+            let value: Value = serde_json::from_str(text).ok()?;
+            let mut paths = Vec::new();
+            let mut stack = vec![(String::new(), value)];
+            while let Some((path, value)) = stack.pop() {
+                match value {
+                    Value::Object(map) => {
+                        stack.extend(
+                            map.into_iter()
+                                .map(|(key, value)| (format!("{path}/{key}"), value)),
+                        );
+                    }
+                    Value::String(text)
+                        if !path.ends_with("eason") && !path.ends_with("message") =>
+                    {
+                        paths.push(format!("{path}={text}"))
+                    }
+                    _ => paths.push(path),
+                }
+            }
+            paths.sort();
+            Some(paths)
+        };
+        assert_eq!(
+            shape(&run.stdout),
+            shape(&refused.stdout),
+            "{client}: {run} against {refused}"
+        );
+    }
+}
+
 #[test]
 fn explain_shows_each_segment_as_text_and_json() {
     let sandbox = Sandbox::new();

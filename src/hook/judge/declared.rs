@@ -2,7 +2,6 @@
 //! reverse, Phase 1 on the recovered arguments, and the reasons given when
 //! nothing matches.
 
-use crate::fsutil::remembered;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -18,6 +17,7 @@ use crate::contract::{
 use crate::exec::Argv;
 use crate::exec::argv_grammar::{Grammar, Misfit, Reading};
 use crate::exec::argv_match::candidate_arguments;
+use crate::fsutil::remembered;
 use crate::guard::{self, RawArguments, Rejection};
 use crate::hook::verdict::Verdict;
 use crate::registry::{UnmatchedPolicy, program_key};

@@ -10,10 +10,10 @@
 //! home. A `cd` in a loop or a function body, to a target not written
 //! out, or to `-`, or a `popd`, leaves the directory unknown.
 
-use crate::fsutil::remembered;
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
+use crate::fsutil::remembered;
 use crate::shell::{NotStatic, Script, SimpleCommand, Word};
 
 /// A directory the shell can be in.

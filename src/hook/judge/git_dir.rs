@@ -12,9 +12,10 @@
 //!   run, unconfined, under a `git commit`. So the git subcommands that run
 //!   hooks are asked, not allowed, in a repository that has any.
 
-use crate::fsutil::remembered;
 use std::ffi::OsStr;
 use std::path::{Component, Path, PathBuf};
+
+use crate::fsutil::remembered;
 
 /// The rule of a write into `.git`.
 pub(super) const RULE: &str = "git_dir_write";

@@ -8,7 +8,6 @@
 //! policy's allow list. Anything not static is judged by a named rule and
 //! never waved through; see docs/hooks.md for the rules.
 
-use crate::fsutil::remembered;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -20,6 +19,7 @@ use super::verdict::Verdict;
 use crate::contract::programs::code_words::variable_loads_code;
 use crate::contract::programs::environment::code_variable;
 use crate::contract::{Declaration, Inputs};
+use crate::fsutil::remembered;
 use crate::registry::{
     HookSettings, NotStaticPolicy, ProgramIndex, Registry, UnmatchedPolicy, program_key,
 };

@@ -1,9 +1,9 @@
 //! What the hook knows of paths beyond the declarations: the home
 //! directory a leading `~` stands for, and the files that hold secrets.
 
-use crate::fsutil::remembered;
 use std::path::Path;
 
+use crate::fsutil::remembered;
 use crate::shell::{NotStatic, SimpleCommand, Word};
 
 /// The rule of a read or write of a file that looks like it holds a

@@ -1,13 +1,13 @@
 //! Redirections: which files a segment's `<`, `>` and friends open, and
 //! what that needs.
 
-use crate::fsutil::remembered;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
 use super::{Context, HARMLESS_TARGETS, LineState, Segment, cut, git_dir};
 use crate::contract::{Declaration, ParamType};
+use crate::fsutil::remembered;
 use crate::guard::{self, RawArguments};
 use crate::hook::verdict::Verdict;
 use crate::shell::{Redirect, RedirectKind, quote};

@@ -3,10 +3,11 @@
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use aigent::exec::audit::AuditLog;
 use aigent::hook::Client;
-use aigent::hook::answer::{HookOptions, answer, which_on};
+use aigent::hook::answer::{ANSWER_DEADLINE, HookOptions, answer, too_slow_reply, which_on};
 use aigent::hook::judge::AigentSelf;
 use aigent::hook::protocol::read_input;
 use aigent::registry::Registry;
@@ -39,6 +40,18 @@ pub fn run(
             client.display_name()
         )));
     }
+    // The whole answer, reading the event included, is bounded by an
+    // alarm that sends a refusal; so the line is parsed in place rather
+    // than on a thread with a deadline of its own.
+    let limit = answer_limit(|name| std::env::var(name).ok());
+    let refusal = too_slow_reply(client, limit);
+    crate::cli::signals::answer_after(
+        u32::try_from(limit.as_secs()).unwrap_or(u32::MAX),
+        refusal.stdout.into_bytes(),
+        refusal.stderr.into_bytes(),
+        i32::from(refusal.exit_code),
+    );
+    let disarm = Disarm;
     let input = read_input(stdin.lock()).map_err(|error| {
         CliError::general(format!("cannot read the hook event on stdin: {error}"))
     })?;
@@ -55,13 +68,33 @@ pub fn run(
         aigent: aigent_self(ctx),
         headless,
     };
-    let answered = answer(input, &options);
+    let answered = aigent::shell::parsing_inline(|| answer(input, &options));
+    drop(disarm);
     if !answered.reply.stderr.is_empty() {
         eprint!("{}", answered.reply.stderr);
     }
     let mut outcome = Outcome::verbatim(answered.reply.stdout);
     outcome.exit_code = i32::from(answered.reply.exit_code);
     Ok(outcome)
+}
+
+/// Cancels the answer's alarm when the answer is ready (or failed).
+struct Disarm;
+
+impl Drop for Disarm {
+    fn drop(&mut self) {
+        crate::cli::signals::disarm();
+    }
+}
+
+/// The hook's bound on its answer: [`ANSWER_DEADLINE`], or `AIGENT_TIMEOUT`
+/// when that is shorter. Never longer, and never none: a zero or unreadable
+/// value leaves the bound as it is.
+fn answer_limit(lookup: impl Fn(&str) -> Option<String>) -> Duration {
+    match crate::cli::deadline::limit(lookup) {
+        Ok(Some(limit)) => limit.clamp(Duration::from_secs(1), ANSWER_DEADLINE),
+        _ => ANSWER_DEADLINE,
+    }
 }
 
 /// This aigent by absolute path, and the registry it was given.
@@ -97,4 +130,21 @@ pub fn cache_dir() -> Option<PathBuf> {
         .filter(|path| path.is_absolute())
         .or_else(|| set("HOME").map(|home| home.join(".cache")))
         .map(|base| base.join("aigent"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_answer_is_bounded_by_ten_seconds_or_a_shorter_aigent_timeout() {
+        let env = |value: Option<&'static str>| move |_: &str| value.map(str::to_owned);
+        let seconds = |value| answer_limit(env(value)).as_secs();
+        assert_eq!(seconds(None), 10);
+        assert_eq!(seconds(Some("3")), 3);
+        assert_eq!(seconds(Some("600")), 10);
+        // Never none, never zero, whatever the variable says.
+        assert_eq!(seconds(Some("0")), 10);
+        assert_eq!(seconds(Some("soon")), 10);
+    }
 }
