@@ -89,19 +89,10 @@ fn save_terminal_state() {
 fn install_handler() {
     static INSTALLED: OnceLock<()> = OnceLock::new();
     INSTALLED.get_or_init(|| {
-        // SAFETY: a zeroed sigaction is valid storage, filled with a handler
-        // of the `extern "C" fn(c_int)` shape that sa_sigaction means
-        // without SA_SIGINFO. The handler only uses async-signal-safe calls
-        // (atomics, tcsetattr, write, _exit) and data set before it was
-        // installed. rustix offers no stable safe way to install a handler.
-        unsafe {
-            let mut action: libc::sigaction = std::mem::zeroed();
-            action.sa_sigaction = on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t;
-            libc::sigemptyset(&mut action.sa_mask);
-            // No SA_RESTART: a blocked read returns EINTR.
-            action.sa_flags = 0;
-            libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
-        }
+        // SAFETY: the handler only uses async-signal-safe calls (atomics,
+        // tcsetattr, write, _exit) and data set before it was installed.
+        // No SA_RESTART: a blocked read returns EINTR.
+        unsafe { super::signals::set_handler(libc::SIGINT, on_sigint) };
     });
 }
 

@@ -73,19 +73,9 @@ fn install() {
     static INSTALLED: OnceLock<()> = OnceLock::new();
     INSTALLED.get_or_init(|| {
         for signal in [libc::SIGINT, libc::SIGTERM] {
-            // SAFETY: a zeroed sigaction is valid storage, filled with a
-            // handler of the `extern "C" fn(c_int)` shape that sa_sigaction
-            // means without SA_SIGINFO. The handler only uses
-            // async-signal-safe calls (atomics, write, _exit) on data set
-            // before it was installed. rustix offers no stable safe way to
-            // install a handler.
-            unsafe {
-                let mut action: libc::sigaction = std::mem::zeroed();
-                action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-                libc::sigemptyset(&mut action.sa_mask);
-                action.sa_flags = 0;
-                libc::sigaction(signal, &action, std::ptr::null_mut());
-            }
+            // SAFETY: the handler only uses async-signal-safe calls
+            // (atomics, write, _exit) on data set before it was installed.
+            unsafe { set_handler(signal, on_signal) };
         }
     });
 }
@@ -120,16 +110,33 @@ pub fn answer_after(seconds: u32, out: Vec<u8>, err: Vec<u8>, code: i32) {
     if ON_ALARM.set((out, err, code)).is_err() {
         return;
     }
-    // SAFETY: as in `install`: a zeroed sigaction filled with a handler
-    // that only makes async-signal-safe calls on data set before it was
-    // installed. alarm(2) takes a plain integer.
+    // SAFETY: the handler only makes async-signal-safe calls (atomics,
+    // write, _exit) on data set before it was installed. alarm(2) takes a
+    // plain integer.
+    unsafe {
+        set_handler(libc::SIGALRM, on_alarm);
+        libc::alarm(seconds);
+    }
+}
+
+/// Installs `handler` for `signal`, without `SA_RESTART` (a blocked read
+/// returns `EINTR`). rustix offers no stable safe way to install one.
+///
+/// # Safety
+///
+/// `handler` may only make async-signal-safe calls, on data set before
+/// it is installed.
+#[cfg(unix)]
+pub(super) unsafe fn set_handler(signal: libc::c_int, handler: extern "C" fn(libc::c_int)) {
+    // SAFETY: a zeroed sigaction is valid storage, filled with a handler of
+    // the `extern "C" fn(c_int)` shape that sa_sigaction means without
+    // SA_SIGINFO; the caller vouches for what the handler does.
     unsafe {
         let mut action: libc::sigaction = std::mem::zeroed();
-        action.sa_sigaction = on_alarm as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        action.sa_sigaction = handler as libc::sighandler_t;
         libc::sigemptyset(&mut action.sa_mask);
         action.sa_flags = 0;
-        libc::sigaction(libc::SIGALRM, &action, std::ptr::null_mut());
-        libc::alarm(seconds);
+        libc::sigaction(signal, &action, std::ptr::null_mut());
     }
 }
 
