@@ -504,32 +504,43 @@ impl Source {
     }
 }
 
-/// A catalog declaration, parsed and linted once per process: its text is
-/// compiled in, so every later parse would repeat the first. A hook call
-/// loads each declaration of a program at most once anyway; the MCP server
-/// and a caller that judges many lines (the catalog's tests judge a
-/// thousand) load the same ones again and again. Only successful loads are
-/// kept: a catalog entry that fails is a bug its tests report.
+/// A catalog declaration, parsed and linted at most twice per process: its
+/// text is compiled in, so every later parse would repeat the first. It is
+/// kept from the second time it is asked for: a hook call asks for each
+/// once (and copying it into the cache cost a third of reading it), while
+/// the MCP server and a caller that judges many lines (the catalog's tests
+/// judge a thousand) ask for the same ones again and again. Only
+/// successful loads are kept: a catalog entry that fails is a bug its
+/// tests report.
 fn catalog_loaded(
     file_name: &str,
     load: impl FnOnce() -> Result<Loaded, LoadError>,
 ) -> Result<Loaded, LoadError> {
-    use std::collections::HashMap;
+    use std::collections::{HashMap, HashSet};
     use std::sync::{Mutex, OnceLock, PoisonError};
-    static LOADED: OnceLock<Mutex<HashMap<String, Loaded>>> = OnceLock::new();
-    let cache = LOADED.get_or_init(Mutex::default);
-    if let Some(loaded) = cache
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .get(file_name)
-    {
-        return Ok(loaded.clone());
+    /// The entries asked for, and those asked for again with their copy.
+    #[derive(Default)]
+    struct Cache {
+        asked: HashSet<String>,
+        loaded: HashMap<String, Loaded>,
     }
+    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Mutex::default);
+    let again = {
+        let mut cache = cache.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(loaded) = cache.loaded.get(file_name) {
+            return Ok(loaded.clone());
+        }
+        !cache.asked.insert(file_name.to_owned())
+    };
     let loaded = load()?;
-    cache
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .insert(file_name.to_owned(), loaded.clone());
+    if again {
+        cache
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .loaded
+            .insert(file_name.to_owned(), loaded.clone());
+    }
     Ok(loaded)
 }
 
