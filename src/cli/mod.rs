@@ -593,9 +593,10 @@ fn manifest_despite(err: clap::Error, words: &[std::ffi::OsString], started: Ins
             | ErrorKind::MissingSubcommand
             | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
     );
-    let Some(lenient) = argv::lenient(words)
+    let Some(lenient) = only_missing
+        .then(|| argv::lenient(words))
+        .flatten()
         .filter(argv::wants_schema)
-        .filter(|_| only_missing)
     else {
         return output::write_usage_error(&err, started);
     };
