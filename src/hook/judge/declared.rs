@@ -1153,14 +1153,6 @@ pub(super) fn aigent_run(
 ) -> Option<Segment> {
     let aigent = context.aigent?;
     let program = argv[0];
-    let is_self = if program.contains('/') {
-        Path::new(program).is_absolute() && same_file(Path::new(program), &aigent.exe)
-    } else {
-        (context.which)(program).is_some_and(|found| same_file(&found, &aigent.exe))
-    };
-    if !is_self {
-        return None;
-    }
     let mut rest = &argv[1..];
     let mut registry: Option<&str> = None;
     if let [flag, dir, tail @ ..] = rest
@@ -1174,6 +1166,20 @@ pub(super) fn aigent_run(
     {
         registry = Some(dir);
         rest = &rest[1..];
+    }
+    // Only a `run` can be this aigent's: the program is looked for on
+    // PATH (a `stat` per directory) for that shape alone, not for every
+    // `git` and `cat`.
+    if rest.first() != Some(&"run") {
+        return None;
+    }
+    let is_self = if program.contains('/') {
+        Path::new(program).is_absolute() && same_file(Path::new(program), &aigent.exe)
+    } else {
+        (context.which)(program).is_some_and(|found| same_file(&found, &aigent.exe))
+    };
+    if !is_self {
+        return None;
     }
     let same_registry = match (registry, &aigent.registry_dir) {
         (None, None) => true,
