@@ -623,6 +623,38 @@ impl Matcher {
     }
 }
 
+impl Matcher {
+    /// [`Matcher::new`]'s matcher for `source`, compiled once per process
+    /// whichever declaration asks: the catalog's declarations repeat their
+    /// patterns (`head` and `tail` count lines alike, the `cargo` forms name
+    /// packages alike), and a line that reaches two of them compiled the
+    /// same pattern twice. At most [`SHARED_PATTERNS`] are kept.
+    fn shared(source: &str) -> Option<Self> {
+        use std::collections::HashMap;
+        use std::sync::{Mutex, PoisonError};
+        static SHARED: OnceLock<Mutex<HashMap<String, Option<Matcher>>>> = OnceLock::new();
+        let shared = SHARED.get_or_init(Mutex::default);
+        if let Some(known) = shared
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(source)
+        {
+            return known.clone();
+        }
+        let matcher = Self::new(source).ok();
+        let mut shared = shared.lock().unwrap_or_else(PoisonError::into_inner);
+        if shared.len() < SHARED_PATTERNS {
+            shared.insert(source.to_owned(), matcher.clone());
+        }
+        matcher
+    }
+}
+
+/// How many compiled patterns [`Matcher::shared`] keeps: every pattern of
+/// the catalog and of a large registry, while a long-running server whose
+/// declarations keep changing stays bounded.
+const SHARED_PATTERNS: usize = 4096;
+
 impl AnchoredPattern {
     /// Makes `source` ready to match. The anchoring rule is the lint's
     /// business; this only refuses what the regex engine refuses.
@@ -650,7 +682,7 @@ impl AnchoredPattern {
     }
 
     pub fn is_match(&self, value: &str) -> bool {
-        let matcher = self.matcher.get_or_init(|| Matcher::new(&self.source).ok());
+        let matcher = self.matcher.get_or_init(|| Matcher::shared(&self.source));
         match matcher {
             None => false,
             Some(Matcher::Compiled(regex)) => regex.is_match(value),
