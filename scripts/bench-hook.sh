@@ -87,14 +87,22 @@ touch -d '1 minute ago' "$registry"
 sync
 
 floor="sh -c 'exec $bin --version <$work/allow.json'"
-echo "== hook, 1,000 declarations, a matched command (allow) vs aigent --version"
-farm-bench -n "$runs" --warmup 5 --vs "$floor" -- \
+# Each case's farm-bench report, and its median ratio gathered for the
+# summary at the end (the `A/B wall` line is min, median, max).
+medians=()
+bench() {
+  local name="$1"
+  shift
+  echo "== $name vs aigent --version"
+  farm-bench -n "$runs" --warmup 5 --vs "$floor" -- "$@" | tee "$work/report"
+  medians+=("$(awk '$1 == "A/B" && $2 == "wall" { print $4 }' "$work/report")  $name")
+  echo
+}
+
+bench "hook, 1,000 declarations (synthetic, #21), a matched command (allow)" \
   sh -c "exec $bin --commands $registry hook --client claude-code <$work/allow.json"
-echo
-echo "== hook, 1,000 declarations, a compound command (deny) vs aigent --version"
-farm-bench -n "$runs" --warmup 5 --vs "$floor" -- \
+bench "hook, 1,000 declarations (synthetic, #21), a compound command" \
   sh -c "exec $bin --commands $registry hook --client claude-code <$work/deny.json"
-echo
 
 # Zero config: no --commands, an empty HOME (no user layer), a fresh git
 # repository as the working directory (no project layer): the built-in
@@ -106,11 +114,12 @@ event "git status" >"$work/catalog-allow.json"
 event "git diff --stat HEAD~1 | head -20 && cargo test 2>&1 | tail -5" >"$work/catalog-line.json"
 zero="cd $project && HOME=$work/home XDG_CONFIG_HOME=$work/home/.config exec $bin hook --client claude-code"
 sh -c "$zero <$work/catalog-allow.json" >/dev/null
-echo "== hook, the built-in catalog (zero config), git status (allow) vs aigent --version"
-farm-bench -n "$runs" --warmup 5 --vs "$floor" -- sh -c "$zero <$work/catalog-allow.json"
-echo
-echo "== hook, the built-in catalog, a three-command line with a route vs aigent --version"
-farm-bench -n "$runs" --warmup 5 --vs "$floor" -- sh -c "$zero <$work/catalog-line.json"
-echo
+bench "hook, the built-in catalog (zero config, #44), git status (allow)" \
+  sh -c "$zero <$work/catalog-allow.json"
+bench "hook, the built-in catalog (zero config, #44), a three-command line with a route" \
+  sh -c "$zero <$work/catalog-line.json"
 echo "audit records written: $(wc -l <"$AIGENT_AUDIT_LOG")"
 "$bin" audit verify --output text
+echo
+echo "== median wall-time ratio, hook / aigent --version (goal: at most 1.5)"
+printf '%s\n' "${medians[@]}"
