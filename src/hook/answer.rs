@@ -435,39 +435,24 @@ mod tests {
     use crate::hook::judge::Segment;
 
     fn undeclared(shown: &str) -> Segment {
-        Segment {
-            shown: shown.to_owned(),
-            within: None,
-            verdict: Verdict::Ask,
-            rule: "unmatched",
-            message: String::new(),
-            declaration: None,
-            corrected: None,
-            redacted: false,
-            confine: false,
-        }
+        Segment::new(shown.to_owned(), Verdict::Ask, "unmatched", String::new())
     }
 
     /// The program is the first word as bash reads it, plain or quoted.
     #[test]
     fn the_learn_command_names_the_segments_program() {
-        let learn = |shown: &str| learn_command(&undeclared(shown));
-        assert_eq!(
-            learn("mytool --flag x").as_deref(),
-            Some("aigent hook learn --program mytool")
-        );
-        assert_eq!(
-            learn("/opt/bin/my-tool.sh").as_deref(),
-            Some("aigent hook learn --program my-tool.sh")
-        );
-        assert_eq!(
-            learn("'my tool' x").as_deref(),
-            Some("aigent hook learn --program 'my tool'")
-        );
-        assert_eq!(
-            learn("FOO=1 tool").as_deref(),
-            Some("aigent hook learn --program tool")
-        );
+        for (shown, program) in [
+            ("mytool --flag x", "mytool"),
+            ("/opt/bin/my-tool.sh", "my-tool.sh"),
+            ("'my tool' x", "'my tool'"),
+            ("FOO=1 tool", "tool"),
+        ] {
+            assert_eq!(
+                learn_command(&undeclared(shown)).as_deref(),
+                Some(format!("aigent hook learn --program {program}").as_str()),
+                "{shown}"
+            );
+        }
         let mut declared = undeclared("git status");
         declared.rule = "declared";
         assert_eq!(learn_command(&declared), None);

@@ -182,7 +182,12 @@ pub struct Segment {
 }
 
 impl Segment {
-    fn new(shown: String, verdict: Verdict, rule: &'static str, message: String) -> Self {
+    pub(crate) fn new(
+        shown: String,
+        verdict: Verdict,
+        rule: &'static str,
+        message: String,
+    ) -> Self {
         Self {
             shown,
             within: None,
