@@ -54,25 +54,17 @@ pub fn remembering<T>(work: impl FnOnce() -> T) -> T {
 /// keeps its kind only.
 pub fn canonicalize(path: impl AsRef<Path>) -> io::Result<PathBuf> {
     let path = path.as_ref();
-    let known = ANSWERS.with(|answers| {
-        answers
-            .borrow()
-            .as_ref()
-            .map(|answers| answers.canonical.get(path).cloned())
-    });
-    match known {
-        Some(Some(answer)) => answer.map_err(io::Error::from),
-        Some(None) => {
-            let answer = std::fs::canonicalize(path).map_err(|error| error.kind());
-            ANSWERS.with(|answers| {
-                if let Some(answers) = answers.borrow_mut().as_mut() {
-                    answers.canonical.insert(path.to_path_buf(), answer.clone());
-                }
-            });
-            answer.map_err(io::Error::from)
-        }
-        None => std::fs::canonicalize(path),
-    }
+    let asked = || std::fs::canonicalize(path).map_err(|error| error.kind());
+    ANSWERS
+        .with(|answers| match answers.borrow_mut().as_mut() {
+            Some(answers) => answers
+                .canonical
+                .entry(path.to_path_buf())
+                .or_insert_with(asked)
+                .clone(),
+            None => asked(),
+        })
+        .map_err(io::Error::from)
 }
 
 /// [`std::fs::metadata`] (links followed), remembered within
