@@ -50,52 +50,55 @@ pub fn remembering<T>(work: impl FnOnce() -> T) -> T {
     work()
 }
 
+/// `asked`'s answer for `path`, from `table` within [`remembering`] (asked
+/// once there), else asked now.
+fn answer<T: Clone>(
+    path: &Path,
+    table: fn(&mut Answers) -> &mut HashMap<PathBuf, T>,
+    asked: impl FnOnce() -> T,
+) -> T {
+    ANSWERS.with(|answers| match answers.borrow_mut().as_mut() {
+        Some(answers) => table(answers)
+            .entry(path.to_path_buf())
+            .or_insert_with(asked)
+            .clone(),
+        None => asked(),
+    })
+}
+
 /// [`std::fs::canonicalize`], remembered within [`remembering`]. An error
 /// keeps its kind only.
 pub fn canonicalize(path: impl AsRef<Path>) -> io::Result<PathBuf> {
     let path = path.as_ref();
-    let asked = || std::fs::canonicalize(path).map_err(|error| error.kind());
-    ANSWERS
-        .with(|answers| match answers.borrow_mut().as_mut() {
-            Some(answers) => answers
-                .canonical
-                .entry(path.to_path_buf())
-                .or_insert_with(asked)
-                .clone(),
-            None => asked(),
-        })
-        .map_err(io::Error::from)
+    answer(
+        path,
+        |answers| &mut answers.canonical,
+        || std::fs::canonicalize(path).map_err(|error| error.kind()),
+    )
+    .map_err(io::Error::from)
 }
 
 /// [`std::fs::metadata`] (links followed), remembered within
 /// [`remembering`]. An error keeps its kind only.
 pub fn metadata(path: impl AsRef<Path>) -> io::Result<std::fs::Metadata> {
     let path = path.as_ref();
-    let asked = || std::fs::metadata(path).map_err(|error| error.kind());
-    ANSWERS
-        .with(|answers| match answers.borrow_mut().as_mut() {
-            Some(answers) => answers
-                .metadata
-                .entry(path.to_path_buf())
-                .or_insert_with(asked)
-                .clone(),
-            None => asked(),
-        })
-        .map_err(io::Error::from)
+    answer(
+        path,
+        |answers| &mut answers.metadata,
+        || std::fs::metadata(path).map_err(|error| error.kind()),
+    )
+    .map_err(io::Error::from)
 }
 
 /// Whether `path` names something, a dangling link included (its links
 /// not followed), remembered within [`remembering`].
 pub fn is_present(path: impl AsRef<Path>) -> bool {
     let path = path.as_ref();
-    let asked = || std::fs::symlink_metadata(path).is_ok();
-    ANSWERS.with(|answers| match answers.borrow_mut().as_mut() {
-        Some(answers) => *answers
-            .present
-            .entry(path.to_path_buf())
-            .or_insert_with(asked),
-        None => asked(),
-    })
+    answer(
+        path,
+        |answers| &mut answers.present,
+        || std::fs::symlink_metadata(path).is_ok(),
+    )
 }
 
 #[cfg(test)]
