@@ -1706,9 +1706,7 @@ fn git_dir_writes_and_repository_hooks_are_asked() {
     // A pre-commit hook (pre-commit's, husky's) makes every committing
     // subcommand an ask; reads stay allowed.
     let hook = dir.join(".git/hooks/pre-commit");
-    std::fs::write(&hook, "#!/bin/sh\nexit 0\n").unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+    crate::common::write_executable(&hook, b"#!/bin/sh\nexit 0\n");
     expect(
         &[
             "git commit -m x",

@@ -1,6 +1,6 @@
 //! Completions and aigent's own manifest, as a shell or an agent sees them.
 
-use crate::common::{Run, Sandbox};
+use crate::common::{Run, Sandbox, copy_executable};
 use serde_json::Value;
 
 const SHELLS: [&str; 5] = ["bash", "zsh", "fish", "powershell", "elvish"];
@@ -386,7 +386,7 @@ fn the_bash_script_works_from_a_path_with_a_space_and_a_quote() {
     let dir = sandbox.join("odd dir'q");
     std::fs::create_dir_all(&dir).unwrap();
     let binary = dir.join("aigent");
-    std::fs::copy(assert_cmd::cargo::cargo_bin("aigent"), &binary).unwrap();
+    copy_executable(&assert_cmd::cargo::cargo_bin("aigent"), &binary);
     let script = std::process::Command::new(&binary)
         .args(["completions", "bash"])
         .output()

@@ -407,7 +407,7 @@ fn a_setuid_program_gains_nothing() {
     let sandbox = Sandbox::new();
     setup(&sandbox, "none");
     let program = sandbox.join("data/suid-id");
-    std::fs::copy("/usr/bin/id", &program).unwrap();
+    crate::common::copy_executable(std::path::Path::new("/usr/bin/id"), &program);
     let nobody = rustix::process::Uid::from_raw(65534);
     rustix::fs::chown(&program, Some(nobody), None).unwrap();
     use std::os::unix::fs::PermissionsExt;

@@ -19,7 +19,6 @@
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::net::TcpListener;
-use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -200,8 +199,7 @@ exit 0
             bash = self.bash.display(),
             logs = self.logs().display(),
         );
-        std::fs::write(path, script).unwrap();
-        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        super::write_executable(path, script.as_bytes());
     }
 
     /// The throwaway project, made afresh: a git work tree's marker, a few

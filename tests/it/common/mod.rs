@@ -136,10 +136,9 @@ impl Sandbox {
     /// Writes an executable script below the sandbox.
     #[cfg(unix)]
     pub fn script(&self, relative: impl AsRef<Path>, contents: &str) -> PathBuf {
-        use std::os::unix::fs::PermissionsExt;
-        let path = self.write(relative, contents);
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
-            .expect("make the script executable");
+        let path = self.join(relative);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("create parent dirs");
+        write_executable(&path, contents.as_bytes());
         path
     }
 
@@ -275,4 +274,40 @@ impl fmt::Display for Run {
             self.code, self.stdout, self.stderr
         )
     }
+}
+
+/// Writes an executable through a child `sh`, so no descriptor open for
+/// writing it ever lives in this process. Tests run on many threads: a
+/// sibling's fork would inherit such a descriptor until its exec, and
+/// running the file inside that window fails with "Text file busy".
+#[cfg(unix)]
+pub fn write_executable(path: &Path, contents: &[u8]) {
+    use std::io::Write;
+    let mut child = std::process::Command::new("sh")
+        .args(["-c", "cat > \"$1\" && chmod 755 \"$1\"", "sh"])
+        .arg(path)
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn sh to write the executable");
+    child
+        .stdin
+        .take()
+        .expect("piped stdin")
+        .write_all(contents)
+        .expect("write the executable");
+    assert!(
+        child.wait().expect("wait for sh").success(),
+        "write {path:?}"
+    );
+}
+
+/// Copies an executable with `cp`, for the reason [`write_executable`] gives.
+#[cfg(unix)]
+pub fn copy_executable(from: &Path, to: &Path) {
+    let status = std::process::Command::new("cp")
+        .arg(from)
+        .arg(to)
+        .status()
+        .expect("run cp");
+    assert!(status.success(), "cp {from:?} {to:?}");
 }
