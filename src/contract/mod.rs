@@ -29,7 +29,9 @@ pub use declaration::{
     PatternType, RegexDialect, SideEffects, Subprocess, Syntax, ValueClass,
     pattern_anchoring_problem,
 };
-pub use naming::{closest, command_name_problem, looks_like_identifier, parameter_name_problem};
+pub use naming::{
+    closest, command_name_problem, looks_like_identifier, looks_secret, parameter_name_problem,
+};
 pub use parse::{
     EXIT_CODE_FIELDS, Origin, PARAMETER_FIELDS, Parsed, ROOT_FIELDS, SUBPROCESS_FIELDS,
     SourceFormat, read_builtin_declaration, read_declaration, read_value,

@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 use super::Client;
 use super::judge::{AigentSelf, Context, Judgement, judge};
 use super::protocol::{EventError, Reply, ShellEvent, read_event, reply};
+use super::secrets;
 use super::verdict::{Decision, Verdict};
 use crate::exec::audit::{AuditLog, AuditRecord, EVENT_HOOK_DECISION};
 use crate::fsutil::remembered;
@@ -77,7 +78,10 @@ pub fn answer(input: Result<Vec<u8>, EventError>, options: &HookOptions<'_>) -> 
     let judged = remembered::remembering(|| judge_event(&event, options));
     let (judgement, decision) = match judged {
         Ok(judgement) => {
-            let decision = decide(&judgement, options);
+            let mut decision = decide(&judgement, options);
+            if let Some(scrubbed) = secrets::scrub(&decision.reason) {
+                decision.reason = scrubbed;
+            }
             (Some(judgement), decision)
         }
         Err(problem) => (
@@ -323,7 +327,16 @@ fn decision_record(
     // The line as written holds sensitive values where a segment had them
     // redacted; then only the segments (redacted) are kept.
     if !redacted && event.command.len() <= MAX_AUDITED_COMMAND_BYTES {
-        record = record.with("command_line", event.command.clone());
+        // A value that looks like a secret in a line no declaration
+        // describes (`export GH_TOKEN=…`) is hidden, never kept.
+        match secrets::scrub(&event.command) {
+            Some(scrubbed) => {
+                record = record
+                    .with("command_line", scrubbed)
+                    .with("command_line_redacted", true);
+            }
+            None => record = record.with("command_line", event.command.clone()),
+        }
     } else {
         record = record.with("command_line", Value::Null).with(
             "command_line_left_out",
@@ -336,7 +349,7 @@ fn decision_record(
             .iter()
             .map(|segment| {
                 json!({
-                    "shown": segment.shown,
+                    "shown": secrets::scrub(&segment.shown).unwrap_or_else(|| segment.shown.clone()),
                     "verdict": segment.verdict.as_str(),
                     "rule": segment.rule,
                     "declaration": segment.declaration,

@@ -10,6 +10,7 @@ pub mod doctor;
 pub mod install;
 pub mod judge;
 pub mod protocol;
+pub mod secrets;
 pub mod verdict;
 
 pub use install::Client;

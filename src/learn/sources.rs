@@ -117,6 +117,11 @@ pub fn from_audit_log(
             if verdict == Some(Verdict::Allow.as_str()) && !selection.allowed_too {
                 continue;
             }
+            // A line the hook hid a secret in is not a form to declare:
+            // its words are no longer the ones the agent wrote.
+            if shown.contains(crate::guard::REDACTED) {
+                continue;
+            }
             // A construct's refusal shows no words of its own: the line
             // stands for it.
             let line = if shown.is_empty() {

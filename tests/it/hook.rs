@@ -230,6 +230,63 @@ fn every_decision_is_one_chained_audit_record_without_sensitive_values() {
 }
 
 #[test]
+fn secrets_in_lines_no_declaration_describes_never_reach_the_log_or_the_reason() {
+    let sandbox = Sandbox::new();
+    registry(&sandbox);
+    let token = "ghp_0123456789abcdefghijABCDEFGHIJklmn";
+    let lines = [
+        format!("export GITHUB_TOKEN={token} && gh pr list"),
+        format!("curl -H 'Authorization: Bearer {token}' https://api.github.com/user"),
+        "mysql -u root -pHunter2Secret db -e 'select 1'".to_owned(),
+        format!("GH_TOKEN={token} gh pr list"),
+    ];
+    let mut replies = String::new();
+    for line in &lines {
+        let run = hook(
+            &sandbox,
+            "claude-code",
+            event("claude-code", line).as_bytes(),
+            &[],
+        );
+        replies.push_str(&run.stdout);
+        replies.push_str(&run.stderr);
+    }
+    let log = fs::read_to_string(sandbox.audit_log()).unwrap();
+    for secret in [token, "Hunter2Secret"] {
+        assert!(!log.contains(secret), "{log}");
+        assert!(!replies.contains(secret), "{replies}");
+    }
+    let records: Vec<Value> = log
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(records.len(), lines.len(), "{log}");
+    assert_eq!(
+        records[0]["command_line"],
+        "export GITHUB_TOKEN=[REDACTED] && gh pr list"
+    );
+    assert_eq!(records[0]["command_line_redacted"], true);
+    assert_eq!(
+        records[2]["command_line"],
+        "mysql -u root -p[REDACTED] db -e 'select 1'"
+    );
+    // What the log keeps of the rest is still the line.
+    assert!(
+        records[1]["segments"][0]["shown"]
+            .as_str()
+            .unwrap()
+            .starts_with("curl -H"),
+        "{log}"
+    );
+    sandbox.run(&["audit", "verify"]).assert_code(0);
+    // A line with a hidden value is no form to learn.
+    let (_, learned) = sandbox.json(&["hook", "learn"]);
+    let learned = learned.to_string();
+    assert!(!learned.contains("REDACTED"), "{learned}");
+    assert!(!learned.contains("mysql"), "{learned}");
+}
+
+#[test]
 fn an_unwritable_audit_log_refuses_every_command() {
     let sandbox = Sandbox::new();
     registry(&sandbox);

@@ -1458,18 +1458,11 @@ fn outside_project_segment(state: &LineState, context: &Context<'_>) -> Option<S
 /// value that is not static, or under a name that may hold a secret
 /// (`PGPASSWORD`, `GH_TOKEN`, `AWS_SECRET_ACCESS_KEY`, …), is `…`.
 fn with_assignments(command: &SimpleCommand, words: &str) -> String {
-    const SECRET_PARTS: &[&str] = &[
-        "pass", "pwd", "token", "secret", "key", "auth", "cred", "cookie", "session", "private",
-    ];
     let mut shown: Vec<String> = command
         .assignments
         .iter()
         .map(|assignment| match assignment.value.as_static() {
-            Some(value)
-                if !SECRET_PARTS
-                    .iter()
-                    .any(|part| assignment.name.to_ascii_lowercase().contains(part)) =>
-            {
+            Some(value) if !super::secrets::variable_may_hold_secret(&assignment.name) => {
                 format!("{}={}", cut(&assignment.name), quote_word(&cut(value)))
             }
             _ => format!("{}=…", cut(&assignment.name)),
