@@ -355,6 +355,29 @@ fn a_path_written_with_a_trailing_slash_is_not_taken_for_another() {
     assert_eq!(segment["rule"], "destructive", "{record}");
 }
 
+/// `cat <<'' #` sent brush-parser's tokenizer into a loop that allocates
+/// without end: parsed in place, the hook grew to gigabytes until its
+/// alarm, or died with no answer where memory is capped (a crashed hook
+/// lets the client run the line). It is refused at once.
+#[test]
+fn an_empty_here_document_delimiter_is_refused_at_once() {
+    let sandbox = Sandbox::new();
+    registry(&sandbox);
+    let started = Instant::now();
+    let run = hook(
+        &sandbox,
+        "claude-code",
+        event("claude-code", "rm -rf ~; cat <<'' #").as_bytes(),
+        &[],
+    );
+    assert!(started.elapsed() < Duration::from_secs(5), "{run}");
+    let reply: Value = serde_json::from_str(&run.stdout).unwrap();
+    let output = &reply["hookSpecificOutput"];
+    assert_eq!(output["permissionDecision"], "deny", "{run}");
+    let reason = output["permissionDecisionReason"].as_str().unwrap();
+    assert!(reason.contains("empty delimiter"), "{run}");
+}
+
 /// A client that never finishes sending its event, in each protocol: the
 /// hook refuses once its bound passes (here `AIGENT_TIMEOUT=1`), never
 /// waiting as long as the client would before letting the command run.
