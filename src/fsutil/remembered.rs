@@ -12,15 +12,32 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::ffi::OsString;
 use std::io;
 use std::path::{Path, PathBuf};
 
+/// Each table is keyed by the path as written, byte for byte: `Path`
+/// compares `file/` and `file` equal, which the kernel answers apart (a
+/// trailing slash asks for a directory and follows a link).
 #[derive(Default)]
 struct Answers {
-    canonical: HashMap<PathBuf, Result<PathBuf, io::ErrorKind>>,
-    present: HashMap<PathBuf, bool>,
-    metadata: HashMap<PathBuf, Result<std::fs::Metadata, io::ErrorKind>>,
+    canonical: HashMap<OsString, Result<PathBuf, io::ErrorKind>>,
+    present: HashMap<OsString, bool>,
+    metadata: HashMap<OsString, Result<std::fs::Metadata, io::ErrorKind>>,
+    /// The bytes the answers kept take (their paths and entries), at most
+    /// [`HELD_BYTES`].
+    held: usize,
 }
+
+/// How many bytes of answers one judgement keeps: a line asks about a few
+/// hundred short paths, while each ancestor of a long `cd a/a/.../a` is a
+/// path of its own (their bytes grow with the square of the line's).
+/// Past this, answers are asked again rather than kept.
+const HELD_BYTES: usize = 1 << 20;
+
+/// A longer path is asked each time: keeping it would cost more than
+/// asking (the kernel refuses most such paths whole).
+const LONGEST_KEPT: usize = 4096;
 
 thread_local! {
     static ANSWERS: RefCell<Option<Answers>> = const { RefCell::new(None) };
@@ -51,18 +68,34 @@ pub fn remembering<T>(work: impl FnOnce() -> T) -> T {
 }
 
 /// `asked`'s answer for `path`, from `table` within [`remembering`] (asked
-/// once there), else asked now.
+/// once there, while [`HELD_BYTES`] allows), else asked now. `weight` is
+/// the bytes an answer holds on the heap beyond its path.
 fn answer<T: Clone>(
     path: &Path,
-    table: fn(&mut Answers) -> &mut HashMap<PathBuf, T>,
+    table: fn(&mut Answers) -> &mut HashMap<OsString, T>,
     asked: impl FnOnce() -> T,
+    weight: fn(&T) -> usize,
 ) -> T {
-    ANSWERS.with(|answers| match answers.borrow_mut().as_mut() {
-        Some(answers) => table(answers)
-            .entry(path.to_path_buf())
-            .or_insert_with(asked)
-            .clone(),
-        None => asked(),
+    let key = path.as_os_str();
+    if key.len() > LONGEST_KEPT {
+        return asked();
+    }
+    ANSWERS.with(|answers| {
+        let mut answers = answers.borrow_mut();
+        let Some(answers) = answers.as_mut() else {
+            return asked();
+        };
+        if let Some(known) = table(answers).get(key) {
+            return known.clone();
+        }
+        let value = asked();
+        let entry = std::mem::size_of::<(OsString, T)>() + key.len() + weight(&value);
+        let held = answers.held + entry;
+        if held <= HELD_BYTES {
+            answers.held = held;
+            table(answers).insert(key.to_owned(), value.clone());
+        }
+        value
     })
 }
 
@@ -74,6 +107,7 @@ pub fn canonicalize(path: impl AsRef<Path>) -> io::Result<PathBuf> {
         path,
         |answers| &mut answers.canonical,
         || std::fs::canonicalize(path).map_err(|error| error.kind()),
+        |real| real.as_ref().map_or(0, |real| real.as_os_str().len()),
     )
     .map_err(io::Error::from)
 }
@@ -86,6 +120,7 @@ pub fn metadata(path: impl AsRef<Path>) -> io::Result<std::fs::Metadata> {
         path,
         |answers| &mut answers.metadata,
         || std::fs::metadata(path).map_err(|error| error.kind()),
+        |_| 0,
     )
     .map_err(io::Error::from)
 }
@@ -98,6 +133,7 @@ pub fn is_present(path: impl AsRef<Path>) -> bool {
         path,
         |answers| &mut answers.present,
         || std::fs::symlink_metadata(path).is_ok(),
+        |_| 0,
     )
 }
 
@@ -142,5 +178,63 @@ mod tests {
         assert!(caught.is_err());
         std::fs::write(&file, "x").unwrap();
         assert!(is_present(&file));
+    }
+
+    /// `file/` and `file`, `link/` and `link` are different questions to
+    /// the kernel (a trailing slash asks for a directory and follows a
+    /// link), though `Path` compares them equal: each is asked as written.
+    #[test]
+    #[cfg(unix)]
+    fn a_path_is_asked_as_it_is_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("file");
+        std::fs::write(&file, "x").unwrap();
+        let link = dir.path().join("dangling");
+        std::os::unix::fs::symlink(dir.path().join("nowhere"), &link).unwrap();
+        let slashed = |path: &Path| {
+            let mut text = path.as_os_str().to_owned();
+            text.push("/");
+            PathBuf::from(text)
+        };
+        remembering(|| {
+            assert!(metadata(slashed(&file)).is_err());
+            assert!(canonicalize(slashed(&file)).is_err());
+            assert!(!is_present(slashed(&link)));
+            assert!(metadata(&file).is_ok_and(|metadata| metadata.is_file()));
+            assert!(canonicalize(&file).is_ok());
+            assert!(is_present(&link));
+        });
+    }
+
+    /// The bytes of every path and canonical path remembered now.
+    fn held_bytes() -> usize {
+        ANSWERS.with(|answers| {
+            let answers = answers.borrow();
+            let Some(answers) = answers.as_ref() else {
+                return 0;
+            };
+            let paths = answers.present.keys().chain(answers.metadata.keys());
+            let canonical = answers.canonical.iter().map(|(key, value)| {
+                key.as_os_str().len() + value.as_ref().map_or(0, |path| path.as_os_str().len())
+            });
+            paths.map(|key| key.as_os_str().len()).sum::<usize>() + canonical.sum::<usize>()
+        })
+    }
+
+    /// A line of long paths (each ancestor of `cd a/a/.../a` is asked)
+    /// does not make the answers grow with the square of its length: past
+    /// a bound they are asked each time instead of kept.
+    #[test]
+    fn the_answers_kept_are_bounded() {
+        let dir = tempfile::tempdir().unwrap();
+        let deep = dir.path().join(["a"; 5_000].join("/"));
+        remembering(|| {
+            for ancestor in deep.ancestors() {
+                assert_eq!(is_present(ancestor), ancestor.exists());
+                assert_eq!(canonicalize(ancestor).is_ok(), ancestor.exists());
+            }
+            let held = held_bytes();
+            assert!(held <= HELD_BYTES, "{held} bytes held");
+        });
     }
 }

@@ -197,6 +197,45 @@ fn bad_lines_are_errors_not_panics() {
     assert_eq!(parse(&deep_substitution), Err(ParseError::TooDeep));
 }
 
+/// brush-parser's tokenizer never returns from a here-document with an
+/// empty delimiter that the line ends in, and allocates as it loops: such
+/// a line is refused before it is tokenized, a `bash -c` string's too.
+#[test]
+fn an_empty_here_document_delimiter_is_refused_at_once() {
+    for line in [
+        "cat <<'' #",
+        "cat << \"\" ",
+        "cat <<-'''' #",
+        "cat <<''\t",
+        "cat <<'' > out #",
+        "cat <<'' <<x #",
+        "echo $(cat <<'' #)",
+        "cat <<\"\" #",
+    ] {
+        let started = std::time::Instant::now();
+        let parsed = parse(line);
+        assert!(
+            matches!(parsed, Err(ParseError::Syntax(_))),
+            "{line:?}: {parsed:?}"
+        );
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(1),
+            "{line:?}"
+        );
+    }
+    for line in [
+        "cat <<<''",
+        "cat <<<'' #",
+        "echo \"<<'' \" #",
+        "echo '<<\"\"' #",
+        "cat <<''EOF\nx\nEOF",
+        "cat <<'EOF'\nx\nEOF",
+        "echo $((1<<2))",
+    ] {
+        assert!(parse(line).is_ok(), "{line:?}");
+    }
+}
+
 #[test]
 fn quoting_is_read_back_exactly() {
     for word in [

@@ -84,11 +84,64 @@ pub(super) fn parse_and_walk(line: &str) -> Result<Script, ParseError> {
     }
 }
 
+/// Whether `line` has a here-document whose delimiter is empty, outside
+/// quotes (`<<''`, `<< ""`, `<<-''''`): brush-parser 0.4.0's tokenizer
+/// never returns from one that the line ends in (`cat <<'' #`), and
+/// allocates as it loops, gigabytes within the hook's alarm. A `<<` in a
+/// comment counts too: a line so rare is refused rather than read.
+fn has_empty_here_tag(line: &str) -> bool {
+    let bytes = line.as_bytes();
+    let (mut single, mut double) = (false, false);
+    let mut at = 0;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'\\' if !single => at += 1,
+            b'\'' if !double => single = !single,
+            b'"' if !single => double = !double,
+            b'<' if !single
+                && !double
+                && bytes[at..].starts_with(b"<<")
+                && bytes.get(at + 2) != Some(&b'<')
+                && (at == 0 || bytes[at - 1] != b'<') =>
+            {
+                let mut rest = &bytes[at + 2..];
+                if let [b'-', tail @ ..] = rest {
+                    rest = tail;
+                }
+                while let [b' ' | b'\t', tail @ ..] = rest {
+                    rest = tail;
+                }
+                let mut quotes = 0;
+                while let [b'\'', b'\'', tail @ ..] | [b'"', b'"', tail @ ..] = rest {
+                    rest = tail;
+                    quotes += 1;
+                }
+                let ends_word = rest
+                    .first()
+                    .is_none_or(|next| b" \t\n;&|<>()".contains(next));
+                if quotes > 0 && ends_word {
+                    return true;
+                }
+                at += 2;
+                continue;
+            }
+            _ => {}
+        }
+        at += 1;
+    }
+    false
+}
+
 /// The line's tokens (one linear pass), refused when a `(` is never
 /// closed: bash refuses such a line too, and brush-parser's search on it
 /// takes time exponential in the number of `(`. Beside them, where the
 /// words that bash reads as `{NAME}` before a redirection start.
 fn tokenize(line: &str) -> Result<(Vec<brush_parser::Token>, RedirectVariables), ParseError> {
+    if has_empty_here_tag(line) {
+        return Err(ParseError::Syntax(
+            "a here-document with an empty delimiter (`<<''`) is not read".to_owned(),
+        ));
+    }
     let tokens = brush_parser::tokenize_str_with_options(line, &options().tokenizer_options())
         .map_err(|error| ParseError::Syntax(one_line(&error.to_string())))?;
     // Brackets and braces still open, and the most at once: a line nested

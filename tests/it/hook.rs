@@ -363,6 +363,78 @@ fn bad_input_gets_a_deny_quickly_never_a_crash() {
     }
 }
 
+/// The file-system answers a judgement keeps are the kernel's for each
+/// path as written: `x/` (no directory, where `x` is a file) and `x` are
+/// two questions. Kept as one, a `git checkout x/` earlier on the line hid
+/// the file `x` from `git checkout x`, which then passed as a branch switch
+/// (allow) where alone it asks.
+#[test]
+fn a_path_written_with_a_trailing_slash_is_not_taken_for_another() {
+    let sandbox = Sandbox::new();
+    let repo = sandbox.join("repo");
+    fs::create_dir_all(&repo).unwrap();
+    let git = |args: &[&str]| {
+        let status = std::process::Command::new("git")
+            .arg("-C")
+            .arg(&repo)
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+            .args(args)
+            .status()
+            .unwrap();
+        assert!(status.success(), "git {args:?}");
+    };
+    git(&["init", "-q"]);
+    git(&["commit", "-q", "--allow-empty", "-m", "start"]);
+    git(&["branch", "x"]);
+    fs::write(repo.join("x"), "a file named like the branch\n").unwrap();
+    let mut value = fixture("claude-code/pre-tool-use-bash.json");
+    value["cwd"] = Value::String(repo.to_str().unwrap().to_owned());
+    value["tool_input"]["command"] = "git checkout x/ ; git checkout x".into();
+    let mut child = sandbox
+        .std_cmd()
+        .args(["hook", "--client", "claude-code"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(value.to_string().as_bytes())
+        .unwrap();
+    assert!(child.wait_with_output().unwrap().status.success());
+    let log = fs::read_to_string(sandbox.audit_log()).unwrap();
+    let record: Value = serde_json::from_str(log.lines().last().unwrap()).unwrap();
+    let segment = &record["segments"][1];
+    assert_eq!(segment["shown"], "git checkout x", "{record}");
+    assert_eq!(segment["verdict"], "ask", "{record}");
+    assert_eq!(segment["rule"], "destructive", "{record}");
+}
+
+/// `cat <<'' #` sent brush-parser's tokenizer into a loop that allocates
+/// without end: parsed in place, the hook grew to gigabytes until its
+/// alarm, or died with no answer where memory is capped (a crashed hook
+/// lets the client run the line). It is refused at once.
+#[test]
+fn an_empty_here_document_delimiter_is_refused_at_once() {
+    let sandbox = Sandbox::new();
+    registry(&sandbox);
+    let started = Instant::now();
+    let run = hook(
+        &sandbox,
+        "claude-code",
+        event("claude-code", "rm -rf ~; cat <<'' #").as_bytes(),
+        &[],
+    );
+    assert!(started.elapsed() < Duration::from_secs(5), "{run}");
+    let reply: Value = serde_json::from_str(&run.stdout).unwrap();
+    let output = &reply["hookSpecificOutput"];
+    assert_eq!(output["permissionDecision"], "deny", "{run}");
+    let reason = output["permissionDecisionReason"].as_str().unwrap();
+    assert!(reason.contains("empty delimiter"), "{run}");
+}
+
 /// A client that never finishes sending its event, in each protocol: the
 /// hook refuses once its bound passes (here `AIGENT_TIMEOUT=1`), never
 /// waiting as long as the client would before letting the command run.
