@@ -3,6 +3,9 @@
 
 mod cli;
 
+#[global_allocator]
+static ALLOCATOR: cli::memory::Bounded = cli::memory::Bounded;
+
 fn main() {
     std::process::exit(cli::main());
 }

@@ -15,6 +15,7 @@ mod error;
 mod fix_command;
 mod interactive;
 mod manifest;
+pub(crate) mod memory;
 mod output;
 mod page;
 mod profile;

@@ -155,8 +155,18 @@ pub fn disarm() {
 #[cfg(not(unix))]
 pub fn disarm() {}
 
+#[cfg(not(unix))]
+pub fn answer_prepared() {}
+
 #[cfg(unix)]
 extern "C" fn on_alarm(_signal: libc::c_int) {
+    answer_prepared();
+}
+
+/// Sends [`answer_after`]'s answer now and exits; returns only when none
+/// was prepared. Allocates nothing (`memory` calls it from the allocator).
+#[cfg(unix)]
+pub fn answer_prepared() {
     if let Some((out, err, code)) = ON_ALARM.get() {
         answer_once(out, err, &[], *code);
     }

@@ -102,16 +102,34 @@ pub fn answer(input: Result<Vec<u8>, EventError>, options: &HookOptions<'_>) -> 
 /// command run.
 pub const ANSWER_DEADLINE: std::time::Duration = std::time::Duration::from_secs(10);
 
-/// The reply when `limit` (at most [`ANSWER_DEADLINE`]) passes before the
-/// line is judged: a refusal, made before judging starts so that an alarm
+/// The reply when `limit` (at most [`ANSWER_DEADLINE`]) passes, or the
+/// heap grows by more than `memory` bytes, before the line is judged: a
+/// refusal, made before judging starts so that an alarm (or the allocator)
 /// can send it as it is. No audit record is written for it.
-pub fn too_slow_reply(client: Client, limit: std::time::Duration) -> Reply {
+pub fn out_of_bounds_reply(client: Client, limit: std::time::Duration, memory: usize) -> Reply {
+    const MIB: usize = 1024 * 1024;
+    let memory = if memory >= MIB {
+        format!("{} MiB", memory / MIB)
+    } else {
+        format!("{memory} bytes")
+    };
     let decision = Decision::new(
         Verdict::Deny,
         format!(
-            "aigent: the line was not judged within {} s; the hook refuses what it cannot read in time (rule unparsable)",
-            limit.as_secs()
+            "aigent: the line was not judged within {} s and {memory} of memory; the hook refuses what it cannot read within its bounds (rule unparsable)",
+            limit.as_secs(),
         ),
+    );
+    reply(client, &decision, None)
+}
+
+/// The reply when judging the line failed inside aigent (a panic): a
+/// refusal, never a crash the client could take for "no objection". No
+/// audit record is written for it.
+pub fn failed_reply(client: Client) -> Reply {
+    let decision = Decision::new(
+        Verdict::Deny,
+        "aigent: judging the line failed inside aigent; the hook refuses what it cannot judge (rule unparsable)",
     );
     reply(client, &decision, None)
 }

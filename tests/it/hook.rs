@@ -439,6 +439,45 @@ fn an_empty_here_document_delimiter_is_refused_at_once() {
 /// hook refuses once its bound passes (here `AIGENT_TIMEOUT=1`), never
 /// waiting as long as the client would before letting the command run.
 #[test]
+fn an_answer_that_outgrows_its_memory_is_refused_in_the_client_s_protocol() {
+    let sandbox = Sandbox::new();
+    registry(&sandbox);
+    for client in ["claude-code", "codex", "gemini", "cursor"] {
+        let bounded = sandbox
+            .cmd()
+            .env("AIGENT_MAX_MEMORY_BYTES", "4096")
+            .args(["hook", "--client", client])
+            .write_stdin(event(client, "git status"))
+            .output()
+            .unwrap();
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&bounded.stdout),
+            String::from_utf8_lossy(&bounded.stderr)
+        );
+        assert!(
+            said.contains("not judged within 10 s and 4096 bytes of memory"),
+            "{client}: {said}"
+        );
+        let refused = hook(&sandbox, client, event(client, "rm -rf /").as_bytes(), &[]);
+        assert_eq!(
+            bounded.status.code(),
+            Some(refused.code),
+            "{client}: {said}"
+        );
+        // Within the default bound the same line is answered.
+        let answered = hook(
+            &sandbox,
+            client,
+            event(client, "git status").as_bytes(),
+            &[],
+        );
+        let answered = format!("{}{}", answered.stdout, answered.stderr);
+        assert!(!answered.contains("not judged"), "{client}: {answered}");
+    }
+}
+
+#[test]
 fn a_stalled_event_is_refused_when_the_answer_s_time_runs_out() {
     let sandbox = Sandbox::new();
     registry(&sandbox);
@@ -465,7 +504,10 @@ fn a_stalled_event_is_refused_when_the_answer_s_time_runs_out() {
             stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
         };
         let said = format!("{}{}", run.stdout, run.stderr);
-        assert!(said.contains("not judged within 1 s"), "{client}: {run}");
+        assert!(
+            said.contains("not judged within 1 s and 512 MiB"),
+            "{client}: {run}"
+        );
         // Sent as the client's own refusal of `rm -rf /` is.
         let refused = hook(&sandbox, client, event(client, "rm -rf /").as_bytes(), &[]);
         assert_eq!(run.code, refused.code, "{client}: {run}");

@@ -70,6 +70,8 @@ pub struct ShellEvent {
 pub enum EventError {
     #[error("the hook received no event on stdin")]
     Empty,
+    #[error("the event could not be read from stdin: {0}")]
+    Unreadable(String),
     #[error("the event is larger than the {limit} bytes the hook reads")]
     TooLarge { limit: usize },
     #[error("the event is not valid UTF-8 (byte {offset})")]
@@ -113,6 +115,7 @@ impl EventError {
     pub const fn rule(&self) -> &'static str {
         match self {
             Self::Empty => "event_empty",
+            Self::Unreadable(_) => "event_unreadable",
             Self::TooLarge { .. } => "event_too_large",
             Self::NotUtf8 { .. } => "event_not_utf8",
             Self::Malformed { .. } => "event_malformed",
@@ -130,17 +133,18 @@ impl EventError {
 
 /// Reads stdin (or any reader) up to [`MAX_EVENT_BYTES`] and one byte more,
 /// so that an oversize event is refused without reading it all.
-pub fn read_input(reader: impl Read) -> std::io::Result<Result<Vec<u8>, EventError>> {
+pub fn read_input(reader: impl Read) -> Result<Vec<u8>, EventError> {
     let mut bytes = Vec::new();
     reader
         .take(MAX_EVENT_BYTES as u64 + 1)
-        .read_to_end(&mut bytes)?;
+        .read_to_end(&mut bytes)
+        .map_err(|error| EventError::Unreadable(error.to_string()))?;
     if bytes.len() > MAX_EVENT_BYTES {
-        return Ok(Err(EventError::TooLarge {
+        return Err(EventError::TooLarge {
             limit: MAX_EVENT_BYTES,
-        }));
+        });
     }
-    Ok(Ok(bytes))
+    Ok(bytes)
 }
 
 /// Reads one event. Never panics; bounded by [`MAX_EVENT_BYTES`].

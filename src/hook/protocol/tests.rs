@@ -412,14 +412,27 @@ fn a_one_mebibyte_command_is_read_and_a_larger_event_refused() {
 #[test]
 fn read_input_stops_one_byte_past_the_limit() {
     let exact = vec![b' '; MAX_EVENT_BYTES];
-    assert_eq!(read_input(exact.as_slice()).unwrap(), Ok(exact.clone()));
+    assert_eq!(read_input(exact.as_slice()), Ok(exact.clone()));
     let endless = std::io::repeat(b'x');
     assert_eq!(
-        read_input(endless).unwrap(),
+        read_input(endless),
         Err(EventError::TooLarge {
             limit: MAX_EVENT_BYTES
         })
     );
+}
+
+#[test]
+fn an_unreadable_stdin_is_an_event_error_the_client_gets_as_a_refusal() {
+    struct Broken;
+    impl std::io::Read for Broken {
+        fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::other("the pipe broke"))
+        }
+    }
+    let error = read_input(Broken).unwrap_err();
+    assert_eq!(error.rule(), "event_unreadable");
+    assert!(error.to_string().contains("the pipe broke"), "{error}");
 }
 
 #[test]

@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use aigent::exec::audit::AuditLog;
 use aigent::hook::Client;
-use aigent::hook::answer::{ANSWER_DEADLINE, HookOptions, answer, too_slow_reply, which_on};
+use aigent::hook::answer::{
+    ANSWER_DEADLINE, HookOptions, answer, failed_reply, out_of_bounds_reply, which_on,
+};
 use aigent::hook::judge::AigentSelf;
 use aigent::hook::protocol::read_input;
 use aigent::registry::Registry;
@@ -44,17 +46,18 @@ pub fn run(
     // alarm that sends a refusal; so the line is parsed in place rather
     // than on a thread with a deadline of its own.
     let limit = answer_limit(|name| std::env::var(name).ok());
-    let refusal = too_slow_reply(client, limit);
+    let memory = memory_limit(std::env::var("AIGENT_MAX_MEMORY_BYTES").ok().as_deref());
+    let refusal = out_of_bounds_reply(client, limit, memory);
     crate::cli::signals::answer_after(
         u32::try_from(limit.as_secs()).unwrap_or(u32::MAX),
         refusal.stdout.into_bytes(),
         refusal.stderr.into_bytes(),
         i32::from(refusal.exit_code),
     );
+    crate::cli::memory::bound(memory);
     let disarm = Disarm;
-    let input = read_input(stdin.lock()).map_err(|error| {
-        CliError::general(format!("cannot read the hook event on stdin: {error}"))
-    })?;
+    // Unreadable stdin is an event error: the client gets its refusal.
+    let input = read_input(stdin.lock());
     let registry = Registry::new(ctx.commands_dir.clone());
     let which = which_on(std::env::var_os("PATH"));
     let options = HookOptions {
@@ -68,13 +71,18 @@ pub fn run(
         aigent: aigent_self(ctx),
         headless,
     };
-    let answered = aigent::shell::parsing_inline(|| answer(input, &options));
+    // A panic while judging is answered as a refusal too (its message
+    // still goes to stderr), before the alarm is disarmed.
+    let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        aigent::shell::parsing_inline(|| answer(input, &options)).reply
+    }))
+    .unwrap_or_else(|_| failed_reply(client));
     drop(disarm);
-    if !answered.reply.stderr.is_empty() {
-        eprint!("{}", answered.reply.stderr);
+    if !answered.stderr.is_empty() {
+        eprint!("{}", answered.stderr);
     }
-    let mut outcome = Outcome::verbatim(answered.reply.stdout);
-    outcome.exit_code = i32::from(answered.reply.exit_code);
+    let mut outcome = Outcome::verbatim(answered.stdout);
+    outcome.exit_code = i32::from(answered.exit_code);
     Ok(outcome)
 }
 
@@ -83,8 +91,20 @@ struct Disarm;
 
 impl Drop for Disarm {
     fn drop(&mut self) {
+        crate::cli::memory::unbound();
         crate::cli::signals::disarm();
     }
+}
+
+/// The hook's bound on its heap: [`crate::cli::memory::DEFAULT_BOUND`], or
+/// `AIGENT_MAX_MEMORY_BYTES` when that is smaller. Like the time, never
+/// raised and never none.
+fn memory_limit(setting: Option<&str>) -> usize {
+    let default = crate::cli::memory::DEFAULT_BOUND;
+    setting
+        .and_then(|text| text.trim().parse::<usize>().ok())
+        .filter(|bytes| *bytes > 0)
+        .map_or(default, |bytes| bytes.min(default))
 }
 
 /// The hook's bound on its answer: [`ANSWER_DEADLINE`], or `AIGENT_TIMEOUT`
@@ -146,5 +166,16 @@ mod tests {
         // Never none, never zero, whatever the variable says.
         assert_eq!(seconds(Some("0")), 10);
         assert_eq!(seconds(Some("soon")), 10);
+    }
+
+    #[test]
+    fn the_heap_is_bounded_by_512_mib_or_a_smaller_setting() {
+        let default = crate::cli::memory::DEFAULT_BOUND;
+        assert_eq!(default, 512 << 20);
+        assert_eq!(memory_limit(None), default);
+        assert_eq!(memory_limit(Some("65536")), 65536);
+        assert_eq!(memory_limit(Some("99999999999999")), default);
+        assert_eq!(memory_limit(Some("0")), default);
+        assert_eq!(memory_limit(Some("lots")), default);
     }
 }
