@@ -1106,6 +1106,10 @@ fn aigent_words(aigent: Option<&AigentSelf>) -> Vec<String> {
     words
 }
 
+fn is_format(word: &str) -> bool {
+    matches!(word, "text" | "json")
+}
+
 /// `run NAME --param=value ...` for the recovered arguments.
 fn route_words(declaration: &Declaration, arguments: &Map<String, Value>) -> Option<Vec<String>> {
     let mut words = vec!["run".to_owned(), declaration.name.clone()];
@@ -1140,8 +1144,8 @@ fn route_words(declaration: &Declaration, arguments: &Map<String, Value>) -> Opt
     Some(words)
 }
 
-/// `aigent [--commands DIR] run [--confirm-destructive] [--timeout SECS]
-/// NAME ...` with this aigent and the hook's own registry: aigent runs
+/// `aigent [--commands DIR] [--output text|json] run [--confirm-destructive]
+/// [--timeout SECS] NAME ...` with this aigent and the hook's own registry: aigent runs
 /// Phase 1 itself, so it is allowed, or asked when it confirms a
 /// destructive command. Any other option, or another registry, is not
 /// recognised (a registry the agent wrote could declare anything).
@@ -1155,17 +1159,27 @@ pub(super) fn aigent_run(
     let program = argv[0];
     let mut rest = &argv[1..];
     let mut registry: Option<&str> = None;
-    if let [flag, dir, tail @ ..] = rest
-        && *flag == "--commands"
-    {
-        registry = Some(dir);
-        rest = tail;
-    } else if let Some(dir) = rest
-        .first()
-        .and_then(|first| first.strip_prefix("--commands="))
-    {
-        registry = Some(dir);
-        rest = &rest[1..];
+    // The options a route writes before `run`: the registry, and the
+    // output format (which changes what is printed, not what runs).
+    loop {
+        match rest {
+            [flag, dir, tail @ ..] if *flag == "--commands" && registry.is_none() => {
+                registry = Some(dir);
+                rest = tail;
+            }
+            [flag, format, tail @ ..] if *flag == "--output" && is_format(format) => rest = tail,
+            [word, tail @ ..] => {
+                if let Some(dir) = word.strip_prefix("--commands=")
+                    && registry.is_none()
+                {
+                    registry = Some(dir);
+                } else if !word.strip_prefix("--output=").is_some_and(is_format) {
+                    break;
+                }
+                rest = tail;
+            }
+            [] => break,
+        }
     }
     // Only a `run` can be this aigent's: the program is looked for on
     // PATH (a `stat` per directory) for that shape alone, not for every

@@ -400,6 +400,26 @@ fn aigent_run_against_the_hooks_own_registry_is_recognised() {
         )),
         Verdict::Ask
     );
+    // As a route writes it: the output format changes what is printed.
+    for format in ["--output text", "--output=json"] {
+        assert_eq!(
+            verdict(format!(
+                "aigent --commands {dir} {format} run git-status --short"
+            )),
+            Verdict::Allow,
+            "{format}"
+        );
+    }
+    for other in ["--output yaml", "--commands {dir}", "--verbose"] {
+        let other = other.replace("{dir}", &dir);
+        assert_eq!(
+            verdict(format!(
+                "aigent --commands {dir} {other} run git-status --short"
+            )),
+            Verdict::Ask,
+            "{other}"
+        );
+    }
     // Another registry (one the agent could have written) is not trusted.
     assert_eq!(
         verdict("aigent --commands /tmp/mine run anything".to_owned()),

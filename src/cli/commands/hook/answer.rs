@@ -117,7 +117,9 @@ fn answer_limit(lookup: impl Fn(&str) -> Option<String>) -> Duration {
     }
 }
 
-/// This aigent by absolute path, and the registry it was given.
+/// This aigent by absolute path, and the registry it was given. A routed
+/// command prints what the command prints and no envelope: its output is
+/// read by the model (often through `2>&1 | tail`), not by a program.
 fn aigent_words(ctx: &Context) -> Vec<String> {
     let program = std::env::current_exe()
         .map(|path| path.display().to_string())
@@ -128,6 +130,7 @@ fn aigent_words(ctx: &Context) -> Vec<String> {
         words.push("--commands".to_owned());
         words.push(dir.display().to_string());
     }
+    words.extend(["--output".to_owned(), "text".to_owned()]);
     words
 }
 
