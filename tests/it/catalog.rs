@@ -1113,6 +1113,47 @@ fn project_code_writes_the_project_root_from_a_subdirectory() {
     assert!(!escape.exists(), "a Makefile wrote outside the project");
 }
 
+/// The catalog's git and package-manager declarations write the
+/// repository's `.git` and the workspace's root wherever in the project
+/// they run: `git commit` from a subdirectory takes `.git/index.lock` at
+/// the root (with `$CWD` it failed there: "Read-only file system").
+#[test]
+#[cfg(target_os = "linux")]
+fn git_commit_writes_its_repository_from_a_subdirectory() {
+    if !have("git") {
+        eprintln!("catalog: git is not on this machine; skipped");
+        return;
+    }
+    let project = Project::new(&[("sub/notes.txt", "first\n")]);
+    project.git_init();
+    let git = |args: &[&str]| {
+        let status = Command::new("git")
+            .args(args)
+            .current_dir(project.dir())
+            .status()
+            .expect("git");
+        assert!(status.success(), "git {args:?}");
+    };
+    git(&["config", "user.name", "Ada"]);
+    git(&["config", "user.email", "ada@example.com"]);
+    git(&["add", "sub/notes.txt"]);
+    let mut command = Command::new(env!("CARGO_BIN_EXE_aigent"));
+    command
+        .args(["run", "git-commit", "--message", "From a subdirectory"])
+        .current_dir(project.dir().join("sub"));
+    let (code, output) = project.run(command, &[]);
+    assert_eq!(code, 0, "git commit in sub/, in the sandbox:\n{output}");
+    let log = Command::new("git")
+        .args(["log", "--format=%s"])
+        .current_dir(project.dir())
+        .output()
+        .expect("git log");
+    assert_eq!(
+        String::from_utf8_lossy(&log.stdout),
+        "From a subdirectory\n"
+    );
+}
+
 #[test]
 #[cfg(target_os = "linux")]
 fn python_tests_run_confined_in_a_real_project() {
