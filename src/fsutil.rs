@@ -5,6 +5,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+pub mod project;
 pub mod remembered;
 
 /// Writes `bytes` to `path` by writing a temporary sibling and renaming it

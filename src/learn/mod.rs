@@ -958,24 +958,29 @@ fn build(
 /// Sets a declaration's class, the danger level it implies, and the
 /// sandbox `aigent run` would confine it to: the default one, said out
 /// loud for the person to widen (the lint asks a destructive or
-/// code-running declaration to say it), none for the other classes.
+/// code-running declaration to say it), none for the other classes. The
+/// project's own code writes the project (the hook routes it from any
+/// directory of it, and a build writes its root: `target/`, a workspace's
+/// `node_modules`), as the catalog's declarations of that class do; a
+/// command that discards work writes where it runs.
 fn classify(declaration: &mut Value, class: CommandClass) {
     declaration["class"] = json!(class.as_str());
     declaration["danger_level"] = json!(danger_of(class).as_str());
     let Some(fields) = declaration.as_object_mut() else {
         return;
     };
-    if matches!(
-        class,
-        CommandClass::DiscardsWork | CommandClass::RunsProjectCode
-    ) {
-        fields.insert(
-            "sandbox".into(),
-            json!({"write": ["$CWD", "$TMP"], "network": "none"}),
-        );
-    } else {
-        fields.remove("sandbox");
-    }
+    let writes = match class {
+        CommandClass::RunsProjectCode => "$PROJECT",
+        CommandClass::DiscardsWork => "$CWD",
+        CommandClass::Reads | CommandClass::ChangesProject => {
+            fields.remove("sandbox");
+            return;
+        }
+    };
+    fields.insert(
+        "sandbox".into(),
+        json!({"write": [writes, "$TMP"], "network": "none"}),
+    );
 }
 
 impl Proposal {

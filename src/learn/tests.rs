@@ -361,7 +361,10 @@ fn a_class_chosen_in_review_brings_its_danger_level_and_sandbox() {
     );
     let mut proposal = learned.proposals[0].clone();
     assert!(proposal.unsure);
-    assert!(proposal.declaration.get("sandbox").is_some());
+    assert_eq!(
+        proposal.declaration["sandbox"]["write"],
+        serde_json::json!(["$CWD", "$TMP"])
+    );
     proposal.reclassify(CommandClass::Reads).unwrap();
     assert_eq!(proposal.class, CommandClass::Reads);
     assert!(!proposal.unsure);
@@ -371,7 +374,11 @@ fn a_class_chosen_in_review_brings_its_danger_level_and_sandbox() {
     assert!(proposal.lint.iter().all(|d| !d.is_error()));
     proposal.reclassify(CommandClass::RunsProjectCode).unwrap();
     assert_eq!(proposal.declaration["danger_level"], "mutating");
-    assert!(proposal.declaration.get("sandbox").is_some());
+    // The project's code writes the project, from any directory of it.
+    assert_eq!(
+        proposal.declaration["sandbox"]["write"],
+        serde_json::json!(["$PROJECT", "$TMP"])
+    );
     // Written, the hook allows its line as the new class says.
     let registry = written(&Learned {
         proposals: vec![proposal],

@@ -779,6 +779,21 @@ impl Project {
         self.root.path().join("project")
     }
 
+    /// Makes the project a git repository (a `.git` directory where git
+    /// is not installed).
+    fn git_init(&self) {
+        if !have("git") {
+            std::fs::create_dir(self.dir().join(".git")).unwrap();
+            return;
+        }
+        let status = Command::new("git")
+            .args(["init", "-q"])
+            .current_dir(self.dir())
+            .status()
+            .expect("git init");
+        assert!(status.success());
+    }
+
     fn home(&self) -> PathBuf {
         self.root.path().join("home")
     }
@@ -787,7 +802,13 @@ impl Project {
     /// hook routes it to (`aigent run NAME ...`); the exit code, stdout and
     /// stderr.
     fn route_and_run(&self, line: &str, env: &[(&str, PathBuf)]) -> (i32, String) {
-        let judgement = Judge::get().judge_in(line, &self.dir());
+        self.route_and_run_in(line, &self.dir(), env)
+    }
+
+    /// [`Project::route_and_run`] for an agent whose working directory is
+    /// `cwd`.
+    fn route_and_run_in(&self, line: &str, cwd: &Path, env: &[(&str, PathBuf)]) -> (i32, String) {
+        let judgement = Judge::get().judge_in(line, cwd);
         assert_eq!(
             judgement.verdict,
             Verdict::Allow,
@@ -801,11 +822,37 @@ impl Project {
         let route = judgement
             .route
             .unwrap_or_else(|| panic!("{line}: no route"));
-        let root = self.root.path();
         let mut command = Command::new(env!("CARGO_BIN_EXE_aigent"));
+        command.args(&route).current_dir(cwd);
+        self.run(command, env)
+    }
+
+    /// Judges `line`, a longer line with a command that runs project code
+    /// (`cd sub && make`), for an agent in the project, and runs the line
+    /// the hook rewrites it to with `sh -c`, as the client would.
+    fn rewrite_and_run(&self, line: &str, env: &[(&str, PathBuf)]) -> (i32, String) {
+        let judgement = Judge::get().judge_in(line, &self.dir());
+        assert_eq!(
+            judgement.verdict,
+            Verdict::Allow,
+            "{line}: {}",
+            describe(&judgement)
+        );
+        let rewritten = judgement
+            .route_within
+            .as_ref()
+            .and_then(|route| route.rewrite(&[env!("CARGO_BIN_EXE_aigent").to_owned()]))
+            .unwrap_or_else(|| panic!("{line}: not rewritten"));
+        let mut command = Command::new("sh");
+        command.args(["-c", &rewritten]).current_dir(self.dir());
+        self.run(command, env)
+    }
+
+    /// Runs `command` (aigent, or a shell that starts it) with the
+    /// project's home, XDG directories and audit log.
+    fn run(&self, mut command: Command, env: &[(&str, PathBuf)]) -> (i32, String) {
+        let root = self.root.path();
         command
-            .args(&route)
-            .current_dir(self.dir())
             // A sample's `cargo clean` must not clean the suite's own
             // target directory.
             .env_remove("CARGO_TARGET_DIR")
@@ -905,6 +952,12 @@ fn cargo_test_runs_confined_in_a_real_project() {
     }
     let (code, output) = project.route_and_run("cargo test", &env);
     assert_eq!(code, 0, "cargo test in the sandbox:\n{output}");
+    assert!(output.contains("test tests::adds ... ok"), "{output}");
+    // From a subdirectory of the repository (an agent working in `src/`),
+    // cargo still writes `target/` at the root: the grant is `$PROJECT`.
+    project.git_init();
+    let (code, output) = project.route_and_run_in("cargo test", &project.dir().join("src"), &env);
+    assert_eq!(code, 0, "cargo test in src/, in the sandbox:\n{output}");
     assert!(output.contains("test tests::adds ... ok"), "{output}");
     if !confinement_enforced() {
         return;
@@ -1015,6 +1068,90 @@ fn project_scripts_run_confined_in_a_real_project() {
             "{line}: a script wrote outside the project"
         );
     }
+}
+
+/// From a subdirectory of a real git project (the agent's working
+/// directory is `sub/`, or the line is `cd sub && make`), project code
+/// writes at the project's root, as cargo's `target/`, npm workspaces and
+/// pytest's `.pytest_cache` do: the catalog grants `$PROJECT`, the nearest
+/// directory up holding `.git`, so that works; the directory just above
+/// the project stays out of reach.
+#[test]
+#[cfg(target_os = "linux")]
+fn project_code_writes_the_project_root_from_a_subdirectory() {
+    if !have("make") {
+        eprintln!("catalog: make is not on this machine; skipped");
+        return;
+    }
+    let project = Project::new(&[(
+        "sub/Makefile",
+        "all:\n\techo made > ../out.txt\n\techo here > made-here.txt\n",
+    )]);
+    project.git_init();
+    let sub = project.dir().join("sub");
+    let out = project.dir().join("out.txt");
+    let (code, output) = project.route_and_run_in("make", &sub, &[]);
+    assert_eq!(code, 0, "make in sub/, in the sandbox:\n{output}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "made\n", "{output}");
+    assert!(sub.join("made-here.txt").exists(), "{output}");
+    std::fs::remove_file(&out).unwrap();
+    let (code, output) = project.rewrite_and_run("cd sub && make", &[]);
+    assert_eq!(code, 0, "cd sub && make, in the sandbox:\n{output}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "made\n", "{output}");
+    if !confinement_enforced() {
+        return;
+    }
+    // Beside the project (its parent directory, which holds the home and
+    // the temporary directory of this test too) is outside it.
+    let escape = project.dir().parent().unwrap().join(ESCAPE_FILE);
+    project.write(&[("sub/Makefile", "all:\n\techo out > ../../escaped.txt\n")]);
+    let (code, output) = project.route_and_run_in("make", &sub, &[]);
+    assert_ne!(code, 0, "the escaping Makefile passed:\n{output}");
+    assert!(!escape.exists(), "a Makefile wrote outside the project");
+    let (code, output) = project.rewrite_and_run("cd sub && make", &[]);
+    assert_ne!(code, 0, "the escaping Makefile passed:\n{output}");
+    assert!(!escape.exists(), "a Makefile wrote outside the project");
+}
+
+/// The catalog's git and package-manager declarations write the
+/// repository's `.git` and the workspace's root wherever in the project
+/// they run: `git commit` from a subdirectory takes `.git/index.lock` at
+/// the root (with `$CWD` it failed there: "Read-only file system").
+#[test]
+#[cfg(target_os = "linux")]
+fn git_commit_writes_its_repository_from_a_subdirectory() {
+    if !have("git") {
+        eprintln!("catalog: git is not on this machine; skipped");
+        return;
+    }
+    let project = Project::new(&[("sub/notes.txt", "first\n")]);
+    project.git_init();
+    let git = |args: &[&str]| {
+        let status = Command::new("git")
+            .args(args)
+            .current_dir(project.dir())
+            .status()
+            .expect("git");
+        assert!(status.success(), "git {args:?}");
+    };
+    git(&["config", "user.name", "Ada"]);
+    git(&["config", "user.email", "ada@example.com"]);
+    git(&["add", "sub/notes.txt"]);
+    let mut command = Command::new(env!("CARGO_BIN_EXE_aigent"));
+    command
+        .args(["run", "git-commit", "--message", "From a subdirectory"])
+        .current_dir(project.dir().join("sub"));
+    let (code, output) = project.run(command, &[]);
+    assert_eq!(code, 0, "git commit in sub/, in the sandbox:\n{output}");
+    let log = Command::new("git")
+        .args(["log", "--format=%s"])
+        .current_dir(project.dir())
+        .output()
+        .expect("git log");
+    assert_eq!(
+        String::from_utf8_lossy(&log.stdout),
+        "From a subdirectory\n"
+    );
 }
 
 #[test]

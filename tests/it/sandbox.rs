@@ -471,6 +471,100 @@ fn the_envelope_and_the_audit_log_carry_the_sandbox() {
     }
 }
 
+/// `touch PATH` declared with `write: ['$PROJECT']`, run from `cwd` with
+/// `home` as HOME; the run and its envelope's `data.sandbox`.
+fn touch_in_project(
+    sandbox: &Sandbox,
+    cwd: &std::path::Path,
+    home: &std::path::Path,
+    target: &std::path::Path,
+) -> (Run, Value) {
+    let mut cmd = sandbox.cmd();
+    cmd.current_dir(cwd)
+        .env("HOME", home)
+        .arg("--commands")
+        .arg(sandbox.join("commands"))
+        .args([
+            "--output",
+            "json",
+            "run",
+            "--sandbox",
+            "require",
+            "touch",
+            "--target",
+        ])
+        .arg(target);
+    let run = Run::of(&mut cmd);
+    // The envelope follows what `touch` itself wrote to stderr.
+    let start = run.stderr.find("{\n").unwrap_or_else(|| panic!("{run}"));
+    let envelope: Value =
+        serde_json::from_str(&run.stderr[start..]).unwrap_or_else(|_| panic!("{run}"));
+    let report = if envelope["data"].is_null() {
+        envelope["error"]["sandbox"].clone()
+    } else {
+        envelope["data"]["sandbox"].clone()
+    };
+    (run, report)
+}
+
+/// The one `$PROJECT` grant of a report: its resolved path.
+fn project_grant(report: &Value) -> String {
+    let grants: Vec<&Value> = report["write"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|grant| grant["grant"] == "$PROJECT")
+        .collect();
+    assert_eq!(grants.len(), 1, "{report}");
+    grants[0]["path"].as_str().unwrap().to_owned()
+}
+
+/// `$PROJECT` is the repository the run is in, from any directory of it;
+/// never the home directory (a home kept in git), where it is `$CWD`.
+#[test]
+fn a_project_grant_is_the_repository_and_never_the_home() {
+    if !kernel_ready() {
+        return;
+    }
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "commands/touch.yaml",
+        "name: touch\ndescription: Create a file\ndanger_level: mutating\nparameters:\n  target: {type: string, required: true, pattern_type: filepath}\nsubprocess: {binary: touch, argv: [{param: target}]}\nsandbox: {write: ['$PROJECT']}\n",
+    );
+    let repo = sandbox.join("repo");
+    let sub = repo.join("src/deep");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::create_dir_all(&sub).unwrap();
+    std::fs::create_dir_all(sandbox.join("home")).unwrap();
+    let real = |path: &std::path::Path| path.canonicalize().unwrap().display().to_string();
+
+    // From two directories down, the repository is writable, and the
+    // directory holding it is not.
+    let (run, report) = touch_in_project(&sandbox, &sub, &sandbox.join("home"), &repo.join("made"));
+    assert_eq!(run.code, 0, "{run}");
+    assert_eq!(project_grant(&report), real(&repo), "{report}");
+    assert!(repo.join("made").exists());
+    let outside = sandbox.join("beside-the-repo");
+    let (run, _) = touch_in_project(&sandbox, &sub, &sandbox.join("home"), &outside);
+    assert_ne!(run.code, 0, "{run}");
+    assert!(!outside.exists());
+
+    // The repository is the home directory: `$PROJECT` is `$CWD`, and
+    // `skipped` says why.
+    let (run, report) = touch_in_project(&sandbox, &sub, &repo, &repo.join("made-at-home"));
+    assert_ne!(run.code, 0, "{run}");
+    assert!(!repo.join("made-at-home").exists());
+    assert_eq!(project_grant(&report), real(&sub), "{report}");
+    let skipped = report["skipped"].to_string();
+    assert!(
+        skipped.contains("holds the home directory")
+            && skipped.contains("`$CWD` is granted instead"),
+        "{report}"
+    );
+    let (run, _) = touch_in_project(&sandbox, &sub, &repo, &sub.join("made-here"));
+    assert_eq!(run.code, 0, "{run}");
+}
+
 #[test]
 fn require_refuses_to_run_where_the_kernel_lacks_it() {
     let sandbox = Sandbox::new();

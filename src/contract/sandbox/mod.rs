@@ -6,10 +6,11 @@
 //!
 //! A grant names a path in one of these forms:
 //! - an absolute path, `/etc/ssl`;
-//! - `$CWD`, `$HOME` or `$TMP`, optionally followed by `/more/path`:
-//!   aigent's working directory, its `HOME`, and the run's private
-//!   temporary directory (made for the run, removed after it, and the
-//!   child's `TMPDIR`);
+//! - `$CWD`, `$PROJECT`, `$HOME` or `$TMP`, optionally followed by
+//!   `/more/path`: aigent's working directory, the project it is in (the
+//!   nearest directory up that holds `.git`, else the working directory),
+//!   its `HOME`, and the run's private temporary directory (made for the
+//!   run, removed after it, and the child's `TMPDIR`);
 //! - `{param}`: the checked value of a path parameter (`pattern_type:
 //!   filepath`), resolved against the working directory.
 //!
@@ -260,6 +261,8 @@ mod tests {
             "/etc/ssl",
             "$CWD",
             "$CWD/build",
+            "$PROJECT",
+            "$PROJECT/target",
             "$HOME/.gitconfig",
             "$TMP",
             "{path}",

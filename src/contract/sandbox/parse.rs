@@ -209,7 +209,7 @@ pub(super) fn grant(text: &str) -> (Option<PathGrant>, Option<String>) {
         (Base::Root, text)
     } else {
         return fail(format!(
-            "`{text}` is relative; start it with `/`, `$CWD`, `$HOME` or `$TMP`"
+            "`{text}` is relative; start it with `/`, `$CWD`, `$PROJECT`, `$HOME` or `$TMP`"
         ));
     };
     if rest.split('/').any(|segment| segment == "..") {
@@ -219,7 +219,7 @@ pub(super) fn grant(text: &str) -> (Option<PathGrant>, Option<String>) {
     }
     if rest.contains('$') {
         return fail(format!(
-            "`{text}`: only `$CWD`, `$HOME` and `$TMP`, at the start, are expanded"
+            "`{text}`: only `$CWD`, `$PROJECT`, `$HOME` and `$TMP`, at the start, are expanded"
         ));
     }
     // `/a//b/` and `/a/./b` name `/a/b`; keep one spelling.
@@ -543,6 +543,9 @@ mod tests {
             "~/.ssh",
             "$PWD",
             "$CWD/../up",
+            "$PROJECT/../up",
+            "$PROJECTS",
+            "$project",
             "/a/../b",
             "{}",
             "{a}/b",
@@ -644,5 +647,13 @@ mod tests {
     fn the_root_and_dots_normalise() {
         assert_eq!(grant("/").0, Some(PathGrant::root("/")));
         assert_eq!(grant("$CWD/.").0, Some(PathGrant::at(Base::Cwd)));
+        assert_eq!(grant("$PROJECT/").0, Some(PathGrant::at(Base::Project)));
+        assert_eq!(
+            grant("$PROJECT//target/./debug").0,
+            Some(PathGrant::Path {
+                base: Base::Project,
+                rest: "/target/debug".to_owned()
+            })
+        );
     }
 }

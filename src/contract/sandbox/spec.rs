@@ -99,6 +99,11 @@ pub enum Base {
     Root,
     /// `$CWD`: aigent's working directory, which the child inherits.
     Cwd,
+    /// `$PROJECT`: the project the run happens in: the nearest directory
+    /// at or above the working directory that holds `.git`
+    /// (`crate::fsutil::project`), else the working directory; never `/`,
+    /// the home directory or a directory above it.
+    Project,
     /// `$HOME`: aigent's `HOME`.
     Home,
     /// `$TMP`: the run's private temporary directory.
@@ -108,6 +113,7 @@ pub enum Base {
 impl Base {
     pub const VARIABLES: &[(&str, Base)] = &[
         ("$CWD", Base::Cwd),
+        ("$PROJECT", Base::Project),
         ("$HOME", Base::Home),
         ("$TMP", Base::Tmp),
     ];

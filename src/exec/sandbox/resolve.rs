@@ -50,23 +50,103 @@ pub struct Grant {
 #[derive(Debug, Clone, Default)]
 pub struct Places {
     pub cwd: Option<PathBuf>,
+    /// `$PROJECT` (see [`project_of`]); `None` when `cwd` is.
+    pub project: Option<Project>,
     pub home: Option<PathBuf>,
     pub tmp: Option<PathBuf>,
 }
 
+/// Where `$PROJECT` starts on this run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Project {
+    /// The project's directory, or the working directory when the
+    /// project's was refused.
+    pub path: PathBuf,
+    /// Why the project's own directory was refused, for `skipped`.
+    pub refused: Option<String>,
+}
+
 impl Places {
-    /// aigent's own working directory and `HOME`, and the run's `tmp`.
+    /// aigent's own working directory, its project and `HOME`, and the
+    /// run's `tmp`.
     pub fn current(tmp: Option<PathBuf>) -> Self {
+        let cwd = std::env::current_dir()
+            .ok()
+            .and_then(|dir| dir.canonicalize().ok());
+        let home = std::env::var_os("HOME")
+            .map(PathBuf::from)
+            .filter(|home| home.is_absolute());
         Self {
-            cwd: std::env::current_dir()
-                .ok()
-                .and_then(|dir| dir.canonicalize().ok()),
-            home: std::env::var_os("HOME")
-                .map(PathBuf::from)
-                .filter(|home| home.is_absolute()),
+            project: cwd.as_deref().map(|cwd| project_of(cwd, home.as_deref())),
+            cwd,
+            home,
             tmp,
         }
     }
+}
+
+/// `$PROJECT` for a run in `cwd` (its links followed): the project it is
+/// in, by the rule the hook uses ([`crate::fsutil::project::project_root`]),
+/// else `cwd` itself. A grant never widens to the whole machine or the
+/// whole home directory, so a project that is `/`, `home` or a directory
+/// above it (a home kept in git), or a directory of the system's runtime
+/// or above one (`/etc` kept in git), is refused, and so is any project
+/// when `home` is not known: then `$PROJECT` is `cwd`, and `refused` says
+/// why.
+pub fn project_of(cwd: &Path, home: Option<&Path>) -> Project {
+    let at_cwd = |why: String| Project {
+        path: cwd.to_path_buf(),
+        refused: Some(why),
+    };
+    let Some(found) = crate::fsutil::project::project_root(cwd) else {
+        return Project {
+            path: cwd.to_path_buf(),
+            refused: None,
+        };
+    };
+    let Ok(root) = found.canonicalize() else {
+        return at_cwd(format!(
+            "the project's directory ({}) cannot be resolved",
+            found.display()
+        ));
+    };
+    if root == cwd {
+        return Project {
+            path: root,
+            refused: None,
+        };
+    }
+    let Some(home) = home else {
+        return at_cwd("HOME is not known, so the project cannot be told from it".to_owned());
+    };
+    let home = home.canonicalize().unwrap_or_else(|_| home.to_path_buf());
+    match too_wide(&root, &home) {
+        Some(why) => at_cwd(why),
+        None => Project {
+            path: root,
+            refused: None,
+        },
+    }
+}
+
+/// Why a project at `root` would grant too much: it is `/`, holds `home`
+/// or holds a directory of the system's runtime.
+fn too_wide(root: &Path, home: &Path) -> Option<String> {
+    let holds = if root.parent().is_none() {
+        "everything".to_owned()
+    } else if home.starts_with(root) {
+        "the home directory".to_owned()
+    } else {
+        let system = RUNTIME
+            .iter()
+            .map(Path::new)
+            .find(|system| system.starts_with(root))?;
+        system.display().to_string()
+    };
+    Some(format!(
+        "the project's directory would be {}, which holds {holds}",
+        root.display()
+    ))
 }
 
 /// The resolved grants, and what was left out and why.
@@ -219,6 +299,12 @@ fn add(
             let start = match base {
                 Base::Root => Some(PathBuf::from("/")),
                 Base::Cwd => places.cwd.clone(),
+                Base::Project => places.project.as_ref().map(|project| {
+                    if let Some(why) = &project.refused {
+                        skipped.push(format!("`{written}`: {why}; `$CWD` is granted instead"));
+                    }
+                    project.path.clone()
+                }),
                 Base::Home => places.home.clone(),
                 Base::Tmp => places.tmp.clone(),
             };
@@ -298,7 +384,7 @@ fn bound_roots(
 fn base_name(base: Base) -> &'static str {
     match base {
         Base::Root => "/",
-        Base::Cwd => "the working directory",
+        Base::Cwd | Base::Project => "the working directory",
         Base::Home => "HOME",
         Base::Tmp => "the private temporary directory",
     }
@@ -420,8 +506,7 @@ mod tests {
         let validated = crate::guard::check(&declaration, &RawArguments::from_tail(&tail)).unwrap();
         let places = Places {
             cwd: Some(dir.canonicalize().unwrap()),
-            home: None,
-            tmp: None,
+            ..Places::default()
         };
         resolve(
             &EffectiveSandbox::of(&declaration),
@@ -500,8 +585,7 @@ mod tests {
         assert_eq!(sandbox.bounds["out"], [PathRoot::Cwd]);
         let places = Places {
             cwd: Some(cwd.canonicalize().unwrap()),
-            home: None,
-            tmp: None,
+            ..Places::default()
         };
         let grants_for = |value: &str| {
             let tail = ["--out".to_owned(), value.to_owned()];
@@ -526,6 +610,189 @@ mod tests {
                 .any(|why| why.contains("outside the directories")),
             "{:?}",
             escaped.skipped
+        );
+    }
+
+    #[test]
+    fn the_project_is_the_nearest_git_up_else_the_working_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let home = root.join("home");
+        let project = home.join("work/project");
+        let deep = project.join("crates/foo/src");
+        std::fs::create_dir_all(&deep).unwrap();
+        // No `.git`: the working directory.
+        assert_eq!(project_of(&deep, Some(&home)).path, deep);
+        // A repository's work tree, from any depth below it and from itself.
+        std::fs::create_dir(project.join(".git")).unwrap();
+        for cwd in [&deep, &project] {
+            assert_eq!(
+                project_of(cwd, Some(&home)),
+                Project {
+                    path: project.clone(),
+                    refused: None
+                }
+            );
+        }
+        // A worktree's or a submodule's `.git` file makes its own project.
+        let member = project.join("crates/foo");
+        std::fs::write(member.join(".git"), "gitdir: /elsewhere\n").unwrap();
+        assert_eq!(project_of(&deep, Some(&home)).path, member);
+        // Found through a link: the project with its links followed.
+        std::os::unix::fs::symlink(&deep, root.join("link")).unwrap();
+        assert_eq!(
+            project_of(&root.join("link").canonicalize().unwrap(), Some(&home)).path,
+            member
+        );
+    }
+
+    #[test]
+    fn the_project_is_never_the_home_directory_or_above_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let home = root.join("home");
+        let notes = home.join("notes/2026");
+        std::fs::create_dir_all(&notes).unwrap();
+        // A home kept in git: working below it is working in no project.
+        std::fs::create_dir(home.join(".git")).unwrap();
+        let project = project_of(&notes, Some(&home));
+        assert_eq!(project.path, notes);
+        assert!(
+            project
+                .refused
+                .as_deref()
+                .is_some_and(|why| why.contains("holds the home directory")),
+            "{project:?}"
+        );
+        // In the home directory itself, `$PROJECT` is `$CWD`: nothing wider.
+        assert_eq!(
+            project_of(&home, Some(&home)),
+            Project {
+                path: home.clone(),
+                refused: None
+            }
+        );
+        // A `.git` above the home directory, and a home named with a link.
+        std::fs::remove_dir(home.join(".git")).unwrap();
+        std::fs::create_dir(root.join(".git")).unwrap();
+        std::os::unix::fs::symlink(&home, root.join("home-link")).unwrap();
+        let project = project_of(&notes, Some(&root.join("home-link")));
+        assert_eq!(project.path, notes);
+        assert!(project.refused.is_some());
+        // Without a home directory to tell it from, no project above.
+        let project = project_of(&notes, None);
+        assert_eq!(project.path, notes);
+        assert!(project.refused.is_some());
+        // It holds the home directory from wherever the run is; a project
+        // beside the home directory is one.
+        let other = root.join("srv/app");
+        std::fs::create_dir_all(&other).unwrap();
+        assert_eq!(project_of(&other, Some(&home)).path, other);
+        std::fs::remove_dir(root.join(".git")).unwrap();
+        std::fs::create_dir(root.join("srv/.git")).unwrap();
+        assert_eq!(
+            project_of(&other, Some(&home)),
+            Project {
+                path: root.join("srv"),
+                refused: None
+            }
+        );
+    }
+
+    #[test]
+    fn a_project_of_the_root_or_the_systems_directories_is_too_wide() {
+        let home = Path::new("/home/ada");
+        for (root, holds) in [
+            ("/", "everything"),
+            ("/home", "the home directory"),
+            ("/home/ada", "the home directory"),
+            ("/etc", "/etc"),
+            ("/usr", "/usr"),
+            ("/sys", "/sys/devices/system/cpu"),
+            ("/dev", "/dev/null"),
+        ] {
+            let why = too_wide(Path::new(root), home);
+            assert!(
+                why.as_deref()
+                    .is_some_and(|why| why.ends_with(&format!("which holds {holds}"))),
+                "{root}: {why:?}"
+            );
+        }
+        for root in [
+            "/home/ada/src/app",
+            "/srv/app",
+            "/etc/nginx",
+            "/usr/local/src/x",
+        ] {
+            assert_eq!(too_wide(Path::new(root), home), None, "{root}");
+        }
+    }
+
+    #[test]
+    fn a_project_grant_resolves_to_the_project_or_says_why_it_is_the_cwd() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let project = root.join("project");
+        let sub = project.join("sub");
+        std::fs::create_dir_all(project.join("target")).unwrap();
+        std::fs::create_dir_all(&sub).unwrap();
+        let parsed = crate::contract::read_declaration(
+            "name: t\ndescription: t\ndanger_level: mutating\nparameters: {}\nsubprocess: {binary: 'true', argv: []}\nsandbox: {write: ['$PROJECT', '$PROJECT/target/debug']}\n",
+            crate::contract::SourceFormat::Yaml,
+            &crate::contract::Origin::default(),
+        );
+        let declaration = parsed.declaration.unwrap();
+        let sandbox = EffectiveSandbox::of(&declaration);
+        let validated = crate::guard::check(&declaration, &RawArguments::from_tail(&[])).unwrap();
+        let grants_for = |found: Project| {
+            let places = Places {
+                cwd: Some(sub.clone()),
+                project: Some(found),
+                home: None,
+                tmp: Some(root.clone()),
+            };
+            resolve(&sandbox, &declaration, &validated, &places, None, false)
+        };
+        let resolved = grants_for(Project {
+            path: project.clone(),
+            refused: None,
+        });
+        let granted: Vec<(&str, &Path, Access)> = resolved
+            .write
+            .iter()
+            .filter(|grant| grant.grant.starts_with("$PROJECT"))
+            .map(|grant| (grant.grant.as_str(), grant.real.as_path(), grant.access))
+            .collect();
+        assert_eq!(
+            granted,
+            [
+                ("$PROJECT", project.as_path(), Access::Write),
+                (
+                    "$PROJECT/target/debug",
+                    project.join("target").as_path(),
+                    Access::Create
+                ),
+            ]
+        );
+        assert!(resolved.skipped.is_empty(), "{:?}", resolved.skipped);
+        // Refused: the working directory, and `skipped` says why.
+        let resolved = grants_for(Project {
+            path: sub.clone(),
+            refused: Some("the project's directory would be /, which holds everything".into()),
+        });
+        assert!(
+            resolved
+                .write
+                .iter()
+                .any(|grant| grant.grant == "$PROJECT" && grant.real == sub),
+            "{resolved:?}"
+        );
+        assert!(
+            resolved.skipped.iter().any(|why| why
+                .starts_with("`$PROJECT`: the project's directory would be /")
+                && why.ends_with("`$CWD` is granted instead")),
+            "{:?}",
+            resolved.skipped
         );
     }
 

@@ -13,6 +13,7 @@
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
+use crate::fsutil::project::project_root;
 use crate::fsutil::remembered;
 use crate::shell::{NotStatic, Script, SimpleCommand, Word};
 
@@ -442,22 +443,14 @@ pub(super) fn lexical(path: &Path) -> PathBuf {
     out
 }
 
-/// The project a directory belongs to: the nearest directory at or above
-/// it that holds `.git` (a repository's work tree, or a worktree's), else
-/// the directory itself.
-/// The project the agent works in, from the path it works at (the
-/// nearest directory up with a `.git`), with its links followed.
+/// The project the agent works in, from the path it works at, with its
+/// links followed: the nearest directory up with a `.git`
+/// ([`crate::fsutil::project::project_root`], the rule the sandbox's
+/// `$PROJECT` follows too), else that directory itself.
 pub(super) fn project_of(cwd: &Path) -> PathBuf {
-    let root = project_root(&lexical(cwd));
+    let directory = lexical(cwd);
+    let root = project_root(&directory).unwrap_or(directory);
     remembered::canonicalize(&root).unwrap_or(root)
-}
-
-fn project_root(directory: &Path) -> PathBuf {
-    directory
-        .ancestors()
-        .find(|ancestor| remembered::is_present(ancestor.join(".git")))
-        .unwrap_or(directory)
-        .to_path_buf()
 }
 
 #[cfg(test)]
