@@ -1506,6 +1506,11 @@ fn stricter(segment: Segment, redirect: Segment) -> Segment {
 /// shell variable of the line's own.
 fn changes_what_runs(name: &str) -> bool {
     let name = name.split('[').next().unwrap_or(name);
+    // Named exactly, these mean less than the code variables' prefixes
+    // say (`NODE_ENV` is not `NODE_OPTIONS`).
+    if harmless_variable(name) {
+        return false;
+    }
     SHELL_CONTROL_VARIABLES.contains(&name)
         || variable_loads_code(name)
         || (!name.bytes().any(|byte| byte.is_ascii_lowercase()) && code_variable(name).is_some())

@@ -1008,3 +1008,26 @@ fn a_projects_literal_switches_and_commands_take_their_other_spellings() {
         assert_ne!(verdict, Verdict::Allow, "{line}: {rules:?}");
     }
 }
+
+#[test]
+fn harmless_variables_are_not_code_variables_and_leave_the_verdict() {
+    for name in HARMLESS_VARIABLES {
+        assert!(!SHELL_CONTROL_VARIABLES.contains(name), "{name}");
+        assert!(!variable_loads_code(name), "{name}");
+        assert!(!changes_what_runs(name), "{name}");
+    }
+    let fixture = Fixture::new();
+    for line in [
+        "NODE_ENV=test git status",
+        "PYTHONUNBUFFERED=1 git status",
+        "RUST_LOG=debug LC_ALL=C git status",
+    ] {
+        assert_eq!(fixture.judge(line).verdict, Verdict::Allow, "{line}");
+    }
+    for line in [
+        "NODE_OPTIONS=--require=x git status",
+        "NODE_PATH=. git status",
+    ] {
+        assert_eq!(fixture.judge(line).verdict, Verdict::Deny, "{line}");
+    }
+}
