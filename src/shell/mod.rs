@@ -70,6 +70,10 @@ pub struct SimpleCommand {
     /// The input redirections of the compound commands around it (`{ …; }
     /// < FILE`), which it reads as its own.
     pub enclosing_reads: Vec<Redirect>,
+    /// Its standard input is a pipe from an earlier stage of a pipeline
+    /// (`curl … | sh`), before its own redirections.
+    #[serde(skip)]
+    pub reads_pipe: bool,
     /// Where its program and arguments sit in the line, in characters,
     /// when they are written together (no redirection or substitution
     /// between them) at the top of the line: what a rewrite may replace.

@@ -571,3 +571,21 @@ fn a_quoted_here_document_printed_by_cat_is_static_text() {
         assert!(printf.words[2].as_static().is_none(), "{line}");
     }
 }
+
+#[test]
+fn a_pipeline_s_later_stages_read_a_pipe() {
+    let piped = |line: &str| -> Vec<bool> {
+        parse(line)
+            .unwrap()
+            .commands
+            .iter()
+            .map(|command| command.reads_pipe)
+            .collect()
+    };
+    assert_eq!(piped("a | b | c"), [false, true, true]);
+    assert_eq!(piped("a | { b; c; }"), [false, true, true]);
+    assert_eq!(piped("a | b && c; d"), [false, true, false, false]);
+    assert_eq!(piped("{ a | b; } | c"), [false, true, true]);
+    assert_eq!(piped("x | (y | z)"), [false, true, true]);
+    assert_eq!(piped("a; b"), [false, false]);
+}

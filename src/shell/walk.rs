@@ -255,6 +255,8 @@ pub(super) struct Walker<'a> {
     enclosing_reads: Vec<Redirect>,
     /// `{NAME}` words before a redirection, in the program being walked.
     redirect_variables: RedirectVariables,
+    /// They read a pipe: they are in a pipeline's stage after the first.
+    reads_pipe: bool,
 }
 
 impl<'a> Walker<'a> {
@@ -267,6 +269,7 @@ impl<'a> Walker<'a> {
             repeats: false,
             enclosing_reads: Vec::new(),
             redirect_variables: RedirectVariables::new(),
+            reads_pipe: false,
         }
     }
 
@@ -340,10 +343,15 @@ impl<'a> Walker<'a> {
     }
 
     fn pipeline(&mut self, pipeline: &ast::Pipeline, depth: usize) -> Result<(), ParseError> {
-        for command in &pipeline.seq {
+        let outer_reads_pipe = self.reads_pipe;
+        for (stage, command) in pipeline.seq.iter().enumerate() {
             if pipeline.seq.len() > 1 {
-                // Each stage of a pipeline runs in a subshell.
-                self.new_shell(|walker| walker.command(command, depth))?;
+                // Each stage of a pipeline runs in a subshell, and each
+                // after the first reads the one before.
+                self.reads_pipe = outer_reads_pipe || stage > 0;
+                let walked = self.new_shell(|walker| walker.command(command, depth));
+                self.reads_pipe = outer_reads_pipe;
+                walked?;
             } else {
                 self.command(command, depth)?;
             }
@@ -606,6 +614,7 @@ impl<'a> Walker<'a> {
             shell: self.shell,
             repeats: self.repeats,
             enclosing_reads: self.enclosing_reads.clone(),
+            reads_pipe: self.reads_pipe,
             words_span: None,
         }
     }

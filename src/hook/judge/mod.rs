@@ -18,7 +18,7 @@ use serde::Serialize;
 use super::verdict::Verdict;
 use crate::contract::programs::code_words::variable_loads_code;
 use crate::contract::programs::environment::code_variable;
-use crate::contract::{Declaration, Inputs};
+use crate::contract::{Declaration, Inputs, is_language};
 use crate::fsutil::remembered;
 use crate::registry::{
     HookSettings, NotStaticPolicy, ProgramIndex, Registry, UnmatchedPolicy, program_key,
@@ -1101,6 +1101,16 @@ fn judge_command_words(
                 cut(program)
             ),
         )
+    } else if runs_piped_code(command, &argv) {
+        Segment::new(
+            shown.clone(),
+            Verdict::Deny,
+            "interpreter",
+            format!(
+                "`{}` runs the code piped into it, which the hook cannot see; save it to a file the person can read, or run the commands directly",
+                cut(program)
+            ),
+        )
     } else if CODE_BUILTINS.contains(&program) {
         Segment::new(
             shown.clone(),
@@ -1227,6 +1237,12 @@ fn judge_command_words(
         segment.shown = source;
     }
     (segment, None)
+}
+
+/// `curl … | sh`, `… | python3 -`: a shell or interpreter reading its
+/// program from the pipe before it (no script named, only options).
+fn runs_piped_code(command: &SimpleCommand, argv: &[&str]) -> bool {
+    command.reads_pipe && is_language(argv[0]) && argv[1..].iter().all(|word| word.starts_with('-'))
 }
 
 /// Variables that change only how a program looks or where it puts its
