@@ -97,15 +97,17 @@ fn proposals_cover_their_lines_and_lint_clean() {
 fn a_class_is_borrowed_only_from_a_declaration_that_takes_the_lines() {
     let project = tempfile::tempdir().unwrap();
     // No line uses an option its subcommand's catalog form does not
-    // declare, yet no such form takes the line: `git config KEY VALUE`
-    // sets a key (`git-config-get` reads one), a bare `bash` runs what
-    // stdin holds (`bash-script` runs a script file of the project), and
-    // `pwd` takes no operand. Unsure, so destructive: the hook asks.
-    // `--delete-me` is no option of any `git branch` form.
+    // declare, yet no such form takes the line: a bare `bash` runs what
+    // stdin holds (`bash-script` runs a script file of the project),
+    // `pwd` takes no operand, and `kubectl-config-contexts` takes one of
+    // two words that read (`use-context` switches the cluster). Unsure, so
+    // destructive: the hook asks. `--delete-me` is no option of any `git
+    // branch` form. (`git config KEY VALUE`, which `git-config-get` does
+    // not take either, the lint keeps from being learned at all: below.)
     let lines: Vec<String> = [
-        "git config user.name Ada",
         "bash",
         "pwd x",
+        "kubectl config use-context prod",
         "git branch --delete-me",
     ]
     .iter()
@@ -122,7 +124,7 @@ fn a_class_is_borrowed_only_from_a_declaration_that_takes_the_lines() {
         [
             ("bash", CommandClass::DiscardsWork, true),
             ("git-branch-delete-me", CommandClass::DiscardsWork, true),
-            ("git-config", CommandClass::DiscardsWork, true),
+            ("kubectl-config", CommandClass::DiscardsWork, true),
             ("pwd-learned", CommandClass::DiscardsWork, true),
         ],
         "{learned:#?}"
@@ -136,9 +138,13 @@ fn a_class_is_borrowed_only_from_a_declaration_that_takes_the_lines() {
             .unwrap()
     };
     for (name, words, reference) in [
-        ("git-config", "git config", "git-config-get"),
         ("bash", "bash", "bash-script"),
         ("pwd-learned", "pwd", "pwd"),
+        (
+            "kubectl-config",
+            "kubectl config",
+            "kubectl-config-contexts",
+        ),
     ] {
         let why = reason(name);
         assert!(
@@ -154,6 +160,26 @@ fn a_class_is_borrowed_only_from_a_declaration_that_takes_the_lines() {
     assert!(
         reason("git-branch-delete-me").contains("`--delete-me` is not an option of `git-branch`")
     );
+}
+
+#[test]
+fn a_line_that_sets_a_git_key_git_runs_is_not_learned_with_any_class() {
+    let project = tempfile::tempdir().unwrap();
+    // Its hooks would run on the next commit, outside any sandbox: the
+    // declaration made from it fails `schema lint` (E127), whatever the
+    // class, so nothing is proposed.
+    let lines = ["git config core.hooksPath /tmp/evil".to_owned()];
+    for options in [LearnOptions::default(), reviewed()] {
+        let learned = learn_lines(&lines, project.path(), &options);
+        assert!(learned.proposals.is_empty(), "{learned:#?}");
+        let [refused] = learned.not_learnable.as_slice() else {
+            panic!("{learned:#?}");
+        };
+        assert!(
+            refused.reason.contains("E127") && refused.reason.contains("`git config` sets"),
+            "{refused:#?}"
+        );
+    }
 }
 
 #[test]
@@ -178,6 +204,10 @@ fn a_declaration_takes_a_line_by_its_form_and_its_values() {
     // Its script is required: without it, bash runs what stdin holds.
     assert!(!takes(&script, &[]));
     assert!(!takes(&catalog("pwd"), &["x"]));
+    // Its form reads `kubectl config WORD`; its enum keeps WORD to reads.
+    let contexts = catalog("kubectl-config-contexts");
+    assert!(takes(&contexts, &["config", "get-contexts"]));
+    assert!(!takes(&contexts, &["config", "use-context"]));
     assert!(takes(&catalog("pwd"), &["-P"]));
 }
 
