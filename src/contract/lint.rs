@@ -14,6 +14,7 @@ use super::programs::command_string::{UserArguments, command_string_diagnostics}
 use crate::report::Diagnostic;
 
 mod awk;
+mod git_config;
 
 /// What a check may know besides the declaration.
 #[derive(Debug, Clone, Copy, Default)]
@@ -36,6 +37,7 @@ pub const CHECKS: &[Check] = &[
     sensitive_values_stay_off_argv,
     no_shell_command_string,
     psql_values_are_sql,
+    git_config_keys_run_nothing,
     text_values_stay_data,
     path_roots_are_paths,
     required_has_no_default,
@@ -632,6 +634,12 @@ fn pattern_may_start_with(pattern: &str, byte: u8) -> bool {
         .map_or(true, |next| !next.is_dead())
 }
 
+/// `git config KEY VALUE` sets a key an agent chooses: git runs the
+/// value of many keys (see `git_config`).
+fn git_config_keys_run_nothing(declaration: &Declaration, _: &LintContext<'_>) -> Vec<Diagnostic> {
+    git_config::agent_keys(declaration)
+}
+
 /// `free_text` and `regex` values may hold `$`, `(` or `;`, which is
 /// fine for a program that reads them as data, and not where a program
 /// reads its words as code or as the program to run (see
@@ -1055,6 +1063,84 @@ mod tests {
         // Bytes beyond ASCII walk the UTF-8 automata alike.
         assert!(pattern_within("^é+$", "^[^a]+$"));
         assert!(!pattern_within("^[^a]+$", "^é+$"));
+    }
+
+    #[test]
+    fn an_agent_may_not_choose_the_key_git_config_sets() {
+        let config = |parameters: &str, argv: &str| {
+            findings(&format!(
+                "name: t\ndescription: d\nparameters:\n{parameters}\nsubprocess: {{binary: git, argv: {argv}}}\n"
+            ))
+        };
+        let refused = [pair(codes::Code::AgentValueIsCode, "subprocess.argv[1]")];
+        let key_value = "[config, {param: key}, {param: value}]";
+        let value = "  value: {type: string, pattern: '^[a-z]+$'}";
+        // Any key: `core.hooksPath` among them.
+        assert_eq!(
+            config(
+                &format!("  key: {{type: string, pattern: '^[A-Za-z.]+$'}}\n{value}"),
+                key_value
+            ),
+            refused
+        );
+        // A list of keys: refused when one of them runs a program.
+        assert_eq!(
+            config(
+                &format!(
+                    "  key: {{type: enum, enum_values: [user.name, core.sshCommand]}}\n{value}"
+                ),
+                key_value
+            ),
+            refused
+        );
+        assert!(
+            config(
+                &format!("  key: {{type: enum, enum_values: [user.name, user.email]}}\n{value}"),
+                key_value
+            )
+            .is_empty()
+        );
+        assert!(
+            config(
+                &format!(
+                    "  key: {{type: string, pattern: '^(?:user\\.name|core\\.bare)$'}}\n{value}"
+                ),
+                key_value
+            )
+            .is_empty()
+        );
+        // One list for the key and the value (as `hook learn` writes it):
+        // refused when a key that runs a program is among its values.
+        let operands = "[config, {param: operands}]";
+        assert_eq!(
+            config(
+                "  operands: {type: array, pattern: '^(?:/tmp/evil|core\\.hooksPath)$'}",
+                operands
+            ),
+            refused
+        );
+        assert!(
+            config(
+                "  operands: {type: array, pattern: '^(?:Ada|user\\.name)$'}",
+                operands
+            )
+            .is_empty()
+        );
+        // One word, no value after it: a key read, whatever it is.
+        assert!(
+            config(
+                "  key: {type: string, pattern: '^[A-Za-z.]+$'}",
+                "[config, {param: key}]"
+            )
+            .is_empty()
+        );
+        // The same for a declaration with an input schema.
+        assert_eq!(
+            findings(
+                "name: t\ndescription: d\ninput_schema: {type: object, properties: {key: {type: string, pattern: '^[a-z.]+$'}, value: {type: string, pattern: '^[a-z]+$'}}}\nsubprocess: {binary: git, argv: [config, {param: key}, {param: value}]}\n"
+            ),
+            refused
+        );
     }
 
     #[test]

@@ -489,9 +489,13 @@ fn group(learnables: Vec<Learnable>, view: &View) -> Vec<Group> {
     groups.into_values().collect()
 }
 
-/// The class of a group: the registry's declaration of the same program
-/// and subcommand that declares every option the lines use (the most
-/// cautious of them when several do); `discards_work` when none does.
+/// The class of a group: that of the registry's declaration of the same
+/// program and subcommand that takes every line of the group itself (see
+/// [`takes`]; the most cautious of them when several do), else
+/// `discards_work`, unsure. Declaring every option the lines use is not
+/// enough: `git config KEY VALUE` uses no option `git-config-get` lacks
+/// and sets the key that form reads, and a bare `bash` runs what stdin
+/// holds where `bash-script` runs a script of the project.
 fn class_of(group: &Group, options: &LearnOptions) -> (CommandClass, String, bool) {
     if let Some(class) = options.class {
         return (class, "set by --class".to_owned(), false);
@@ -501,12 +505,25 @@ fn class_of(group: &Group, options: &LearnOptions) -> (CommandClass, String, boo
         .iter()
         .filter_map(|line| line.closest.as_deref())
         .collect();
+    let key = program_key(&group.program);
+    let lines: Vec<Vec<String>> = group
+        .lines
+        .iter()
+        .map(|line| {
+            let words: Vec<&str> = line.words[1..].iter().map(String::as_str).collect();
+            // The line in its program's one spelling, as the hook reads it.
+            crate::contract::programs::spelling::canonical(key, &words)
+                .unwrap_or_else(|| line.words[1..].to_vec())
+        })
+        .collect();
     let fitting = group
         .references
         .iter()
         .filter(|reference| {
-            let knows = Knowledge::of([*reference]);
-            group.options.iter().all(|option| knows.declares(option))
+            lines.iter().all(|words| {
+                let words: Vec<&str> = words.iter().map(String::as_str).collect();
+                takes(reference, &words)
+            })
         })
         .max_by_key(|reference| {
             (
@@ -518,18 +535,18 @@ fn class_of(group: &Group, options: &LearnOptions) -> (CommandClass, String, boo
         return (
             reference.class(),
             format!(
-                "as `{}`, which declares every option these lines use",
+                "as `{}`, which takes each of these lines itself",
                 reference.name
             ),
             false,
         );
     }
     let program = &group.program;
+    let words = std::iter::once(program.as_str())
+        .chain(group.path.iter().map(String::as_str))
+        .collect::<Vec<_>>()
+        .join(" ");
     let why = if group.references.is_empty() {
-        let words = std::iter::once(program.as_str())
-            .chain(group.path.iter().map(String::as_str))
-            .collect::<Vec<_>>()
-            .join(" ");
         format!("unsure: no declaration says what `{words}` does")
     } else {
         let names: Vec<&str> = group.references.iter().map(|d| d.name.as_str()).collect();
@@ -544,17 +561,47 @@ fn class_of(group: &Group, options: &LearnOptions) -> (CommandClass, String, boo
             })
             .map(String::as_str)
             .collect();
-        format!(
-            "unsure: `{}` is not an option of `{}` (the catalog leaves out options that run code or write outside the project)",
-            unknown.join("`, `"),
-            names.join("`, `")
-        )
+        if unknown.is_empty() {
+            format!(
+                "unsure: no declaration of `{words}` takes these lines (`{}` declare other operands or values, and these may mean something else: a key set where a form reads one), so none lends its class",
+                names.join("`, `")
+            )
+        } else {
+            format!(
+                "unsure: `{}` is not an option of `{}` (the catalog leaves out options that run code or write outside the project)",
+                unknown.join("`, `"),
+                names.join("`, `")
+            )
+        }
     };
     (
         CommandClass::DiscardsWork,
         format!("{why}; destructive until a person says otherwise (--class)"),
         true,
     )
+}
+
+/// Whether `declaration` takes a line of these `words` (those after the
+/// program) itself: its form reads them (every option one it declares,
+/// every operand in a position of its own) and the arguments so read pass
+/// its contract (each required value there, each value within its checks,
+/// which may be what keeps the form to reading). Only then does its class
+/// say what the line does.
+pub(crate) fn takes(declaration: &Declaration, words: &[&str]) -> bool {
+    let candidates = match crate::exec::argv_grammar::Grammar::of(declaration) {
+        Some(grammar) => match grammar
+            .read(words)
+            .and_then(|reading| grammar.arguments(&reading))
+        {
+            Ok(found) => found,
+            Err(_) => return false,
+        },
+        None => crate::exec::argv_match::candidate_arguments(declaration, words),
+    };
+    candidates.into_iter().any(|candidate| {
+        let text = Value::Object(candidate).to_string();
+        crate::guard::check(declaration, &crate::guard::RawArguments::Json(&text)).is_ok()
+    })
 }
 
 fn rank(class: CommandClass) -> u8 {

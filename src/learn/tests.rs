@@ -94,16 +94,26 @@ fn proposals_cover_their_lines_and_lint_clean() {
 }
 
 #[test]
-fn the_catalog_class_is_kept_when_it_declares_every_option() {
+fn a_class_is_borrowed_only_from_a_declaration_that_takes_the_lines() {
     let project = tempfile::tempdir().unwrap();
-    // `pwd` takes no operand, but every option here is one of its own:
-    // the catalog's class holds. `--delete-me` is no option of any
-    // `git branch` declaration: unsure, so destructive.
-    let learned = learn_lines(
-        &["pwd x".to_owned(), "git branch --delete-me".to_owned()],
-        project.path(),
-        &LearnOptions::default(),
-    );
+    // No line uses an option its subcommand's catalog form does not
+    // declare, yet no such form takes the line: a bare `bash` runs what
+    // stdin holds (`bash-script` runs a script file of the project),
+    // `pwd` takes no operand, and `kubectl-config-contexts` takes one of
+    // two words that read (`use-context` switches the cluster). Unsure, so
+    // destructive: the hook asks. `--delete-me` is no option of any `git
+    // branch` form. (`git config KEY VALUE`, which `git-config-get` does
+    // not take either, the lint keeps from being learned at all: below.)
+    let lines: Vec<String> = [
+        "bash",
+        "pwd x",
+        "kubectl config use-context prod",
+        "git branch --delete-me",
+    ]
+    .iter()
+    .map(|line| (*line).to_owned())
+    .collect();
+    let learned = learn_lines(&lines, project.path(), &LearnOptions::default());
     let classes: Vec<(&str, CommandClass, bool)> = learned
         .proposals
         .iter()
@@ -112,19 +122,93 @@ fn the_catalog_class_is_kept_when_it_declares_every_option() {
     assert_eq!(
         classes,
         [
+            ("bash", CommandClass::DiscardsWork, true),
             ("git-branch-delete-me", CommandClass::DiscardsWork, true),
-            ("pwd-learned", CommandClass::Reads, false),
-        ]
+            ("kubectl-config", CommandClass::DiscardsWork, true),
+            ("pwd-learned", CommandClass::DiscardsWork, true),
+        ],
+        "{learned:#?}"
     );
+    let reason = |name: &str| {
+        learned
+            .proposals
+            .iter()
+            .find(|p| p.name == name)
+            .map(|p| p.class_reason.clone())
+            .unwrap()
+    };
+    for (name, words, reference) in [
+        ("bash", "bash", "bash-script"),
+        ("pwd-learned", "pwd", "pwd"),
+        (
+            "kubectl-config",
+            "kubectl config",
+            "kubectl-config-contexts",
+        ),
+    ] {
+        let why = reason(name);
+        assert!(
+            why.starts_with(&format!(
+                "unsure: no declaration of `{words}` takes these lines (`"
+            )) && why.contains(&format!("`{reference}`")),
+            "{name}: {why}"
+        );
+        assert!(why.ends_with("destructive until a person says otherwise (--class)"));
+        let proposal = learned.proposals.iter().find(|p| p.name == name).unwrap();
+        assert_eq!(proposal.declaration["danger_level"], "destructive");
+    }
     assert!(
-        learned.proposals[0]
-            .class_reason
-            .contains("`--delete-me` is not an option of `git-branch`")
+        reason("git-branch-delete-me").contains("`--delete-me` is not an option of `git-branch`")
     );
-    assert_eq!(
-        learned.proposals[1].class_reason,
-        "as `pwd`, which declares every option these lines use"
-    );
+}
+
+#[test]
+fn a_line_that_sets_a_git_key_git_runs_is_not_learned_with_any_class() {
+    let project = tempfile::tempdir().unwrap();
+    // Its hooks would run on the next commit, outside any sandbox: the
+    // declaration made from it fails `schema lint` (E127), whatever the
+    // class, so nothing is proposed.
+    let lines = ["git config core.hooksPath /tmp/evil".to_owned()];
+    for options in [LearnOptions::default(), reviewed()] {
+        let learned = learn_lines(&lines, project.path(), &options);
+        assert!(learned.proposals.is_empty(), "{learned:#?}");
+        let [refused] = learned.not_learnable.as_slice() else {
+            panic!("{learned:#?}");
+        };
+        assert!(
+            refused.reason.contains("E127") && refused.reason.contains("`git config` sets"),
+            "{refused:#?}"
+        );
+    }
+}
+
+#[test]
+fn a_declaration_takes_a_line_by_its_form_and_its_values() {
+    let catalog = |name: &str| Registry::Catalog.load(name).unwrap().declaration;
+    let get = catalog("git-config-get");
+    assert!(takes(&get, &["config", "user.name"]));
+    assert!(takes(
+        &get,
+        &["config", "--global", "--get", "core.hooksPath"]
+    ));
+    // A second operand: a value set, which the form has no place for.
+    assert!(!takes(&get, &["config", "user.name", "Ada"]));
+    assert!(!takes(&get, &["config", "core.hooksPath", "/tmp/evil"]));
+    // An option the form does not declare.
+    assert!(!takes(&get, &["config", "--add", "user.name"]));
+    // A value outside the form's checks (a form's enum or pattern may be
+    // what makes it only read).
+    assert!(!takes(&get, &["config", "--get", "not-a-key"]));
+    let script = catalog("bash-script");
+    assert!(takes(&script, &["-e", "scripts/build.sh"]));
+    // Its script is required: without it, bash runs what stdin holds.
+    assert!(!takes(&script, &[]));
+    assert!(!takes(&catalog("pwd"), &["x"]));
+    // Its form reads `kubectl config WORD`; its enum keeps WORD to reads.
+    let contexts = catalog("kubectl-config-contexts");
+    assert!(takes(&contexts, &["config", "get-contexts"]));
+    assert!(!takes(&contexts, &["config", "use-context"]));
+    assert!(takes(&catalog("pwd"), &["-P"]));
 }
 
 #[test]

@@ -231,6 +231,87 @@ fn destructive_lines_are_never_proposed_as_allowed() {
     }
 }
 
+/// `git config core.hooksPath DIR` makes git run DIR's scripts as hooks,
+/// outside any sandbox: never learned, whatever class the person gives.
+/// A bare `bash` (which runs what stdin holds) is no `bash-script` (a
+/// script of the project, in the sandbox): it takes no class from it.
+/// Either way the hook still asks after `--write`.
+#[test]
+fn a_line_no_catalog_form_takes_is_never_learned_as_allowed() {
+    let sandbox = Sandbox::bare();
+    project(&sandbox);
+    let registry = sandbox.join("registry");
+    let hooks_path = "git config core.hooksPath /tmp/evil";
+    let lines = [hooks_path, "bash"];
+    for line in lines {
+        assert_eq!(hook(&sandbox, &registry, line, "s"), "ask", "{line}");
+    }
+    let (run, envelope) = learn(&sandbox, &["--write"]);
+    run.assert_code(0);
+    let data = &envelope["data"];
+    let proposals = data["proposals"].as_array().unwrap();
+    assert!(
+        proposals
+            .iter()
+            .all(|proposal| proposal["program"] != "git"),
+        "{data:#}"
+    );
+    let bash = proposals
+        .iter()
+        .find(|proposal| proposal["program"] == "bash")
+        .unwrap_or_else(|| panic!("{data:#}"));
+    assert_eq!(bash["class"], "discards_work", "{bash:#}");
+    assert_eq!(bash["unsure"], true);
+    assert!(
+        bash["class_reason"]
+            .as_str()
+            .unwrap()
+            .contains("`bash-script`"),
+        "{bash:#}"
+    );
+    let refused = data["not_learnable"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|item| item["line"] == hooks_path)
+        .unwrap_or_else(|| panic!("{data:#}"));
+    let reason = refused["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("`schema lint`") && reason.contains("E127"),
+        "{reason}"
+    );
+
+    // The class a person gives does not get it past the lint.
+    let (run, envelope) = learn(
+        &sandbox,
+        &["--program", "git", "--class", "reads", "--write"],
+    );
+    run.assert_code(0);
+    assert_eq!(envelope["data"]["proposals"], json!([]), "{envelope:#}");
+    let files: Vec<String> = fs::read_dir(&registry)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        files.iter().all(|file| !file.starts_with("git")),
+        "{files:?}"
+    );
+    let lint = sandbox.run(&["--commands", registry.to_str().unwrap(), "schema", "lint"]);
+    lint.assert_code(0);
+
+    for line in lines {
+        assert_eq!(hook(&sandbox, &registry, line, "s"), "ask", "{line}");
+    }
+    let (_, explained) = sandbox.json(&[
+        "--commands",
+        registry.to_str().unwrap(),
+        "hook",
+        "explain",
+        hooks_path,
+    ]);
+    assert_eq!(explained["data"]["verdict"], "ask", "{explained:#}");
+}
+
 #[test]
 fn the_hook_names_the_learn_command_and_lines_come_from_stdin() {
     let sandbox = Sandbox::bare();

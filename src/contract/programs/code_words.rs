@@ -4,12 +4,15 @@
 //! - E115, hardcoded: a GNU `sed` script that runs commands (`1e CMD`,
 //!   `s/x/y/e`), `sqlite3` SQL with `.shell`/`.system` or a pipe, a `vim`
 //!   `+!CMD` argument, `git -c` setting a key whose value git runs
-//!   (`alias.x=!...`, `core.sshCommand`, `core.pager`, ...) or a git option
-//!   that names a program (`--upload-pack`), and `env`/`sudo` setting a
+//!   (`alias.x=!...`, `core.sshCommand`, `core.pager`, ...), `git config`
+//!   setting such a key (`core.hooksPath DIR`), or a git option that names
+//!   a program (`--upload-pack`), and `env`/`sudo` setting a
 //!   variable that loads code (`LD_PRELOAD`, `BASH_ENV`, `NODE_OPTIONS`, ...);
 //! - E126, user-controlled: an agent's value where the program reads code
 //!   (the `sed` script, `sqlite3` SQL or `-cmd`, a `vim` file argument not
-//!   after `--`, which may be `+!CMD`, the value of `git -c`);
+//!   after `--`, which may be `+!CMD`, the value of `git -c`; the key
+//!   `git config` sets is the lint's, which knows the values it may take:
+//!   [`git_config_agent_keys`]);
 //! - W105: an agent's value in program position (`env -- {prog}`): the agent
 //!   chooses what runs (not reported for a `destructive` command, which
 //!   says so already). The guard then checks each call's words with these
@@ -20,6 +23,7 @@ use super::command_string::{
     UserArguments, command_string_diagnostics, is_known_program, program_name, program_positions_of,
 };
 use super::options::{ClusterValue, Style, Takes, short_cluster};
+use super::syntax::GIT_GLOBAL_VALUED;
 use crate::contract::codes;
 use crate::contract::declaration::{ArgvPart, EnvValue, FlagForm, Subprocess};
 use crate::fsutil::remembered;
@@ -1155,6 +1159,7 @@ fn plus_commands(program: &str, what: &str, after: &[Piece], found: &mut Vec<Dia
 /// `git -c KEY=VALUE` (also `--config-env`, and `clone -c`): keys whose
 /// value git runs. And options that name a program to run.
 fn git(after: &[Piece], found: &mut Vec<Diagnostic>) {
+    git_config_sets(after, found);
     let mut index = 0;
     while index < after.len() {
         let piece = &after[index];
@@ -1218,9 +1223,31 @@ fn git(after: &[Piece], found: &mut Vec<Diagnostic>) {
 /// Whether git runs (or loads code from) the value of `KEY=VALUE`.
 fn git_setting_runs_code(setting: &str) -> bool {
     let (key, value) = setting.split_once('=').unwrap_or((setting, ""));
+    git_key_runs_code(key, Some(value))
+}
+
+/// Whether setting git's config key `key` (to `value`, when it is known)
+/// makes git run a program or load code: a command, a hook directory, a
+/// helper, a filter, a transport allowed or a URL rewritten, more config
+/// included. Section and key names are read as git reads them, in any
+/// case. Keys whose value runs only when it starts with `!` (`alias.*`,
+/// `submodule.*.update`) count when the value is not known.
+pub fn git_key_runs_code(key: &str, value: Option<&str>) -> bool {
     let key = key.to_ascii_lowercase();
-    if key.starts_with("alias.") {
-        return value.trim_start().starts_with('!');
+    let bang = || value.is_none_or(|value| value.trim_start().starts_with('!'));
+    let section = key.split('.').next().unwrap_or_default();
+    let last = key.rsplit('.').next().unwrap_or_default();
+    match section {
+        "alias" => return bang(),
+        "submodule" if last == "update" => return bang(),
+        // Each `filter.*` key names a program or says one is needed, and
+        // `uploadpack.*` configures the program a fetch from here runs.
+        "filter" | "uploadpack" | "pager" | "includeif" => return true,
+        // `ext::` and `fd::` transports run commands; a rewritten URL is
+        // where git then fetches from, or pushes to.
+        "protocol" if last == "allow" => return true,
+        "url" if matches!(last, "insteadof" | "pushinsteadof") => return true,
+        _ => {}
     }
     const KEYS: &[&str] = &[
         "core.sshcommand",
@@ -1234,16 +1261,13 @@ fn git_setting_runs_code(setting: &str) -> bool {
         "diff.external",
         "credential.helper",
         "gpg.program",
-        "protocol.allow",
-        "protocol.ext.allow",
-        "uploadpack.packobjectshook",
+        "imap.tunnel",
+        "sendemail.smtpserver",
         "web.browser",
         "include.path",
         "init.templatedir",
     ];
     const SUFFIXES: &[&str] = &[
-        ".cmd",
-        ".command",
         ".program",
         ".driver",
         ".textconv",
@@ -1257,9 +1281,139 @@ fn git_setting_runs_code(setting: &str) -> bool {
         ".path",
     ];
     KEYS.contains(&key.as_str())
-        || key.starts_with("pager.")
-        || key.starts_with("includeif.")
+        // `browser.*.cmd`, `sendemail.tocmd`, `core.alternateRefsCommand`,
+        // `gpg.ssh.defaultKeyCommand`, `diff.*.command`, ...
+        || (key.contains('.') && (last.ends_with("cmd") || last.ends_with("command")))
         || SUFFIXES.iter().any(|suffix| key.ends_with(suffix))
+}
+
+/// `git config`'s options that read or remove rather than set (old style;
+/// the new style names its action as the first word, `git config get`).
+const GIT_CONFIG_NOT_SETTING: &[&str] = &[
+    "--get",
+    "--get-all",
+    "--get-regexp",
+    "--get-urlmatch",
+    "--get-color",
+    "--get-colorbool",
+    "-l",
+    "--list",
+    "--unset",
+    "--unset-all",
+    "--remove-section",
+];
+
+/// `git config`'s options that take the next word as their value.
+const GIT_CONFIG_VALUED: &[&str] = &[
+    "-f",
+    "--file",
+    "--blob",
+    "--type",
+    "--default",
+    "--comment",
+    "--value",
+];
+
+/// The key a `git config` in `after` (the words after `git`) may set, and
+/// the operands after it (its value): `None` unless `after` is a `git
+/// config` with no option or first word that only reads or removes.
+fn git_config_key(after: &[Piece]) -> Option<(&Piece, Vec<&Piece>)> {
+    // git's own options, then the subcommand.
+    let mut index = 0;
+    while let Some(Piece::Literal { field, text }) = after.get(index)
+        && text.starts_with('-')
+        && text != "--"
+    {
+        let joined = text.contains('=') || (text.starts_with("-c") && text.len() > 2);
+        let own_value = after
+            .get(index + 1)
+            .is_some_and(|next| next.field() == field);
+        index += if own_value || (GIT_GLOBAL_VALUED.contains(&text.as_str()) && !joined) {
+            2
+        } else {
+            1
+        };
+    }
+    if after.get(index)?.literal()? != "config" {
+        return None;
+    }
+    let mut operands: Vec<&Piece> = Vec::new();
+    let mut ended = false;
+    let mut rest = after[index + 1..].iter().peekable();
+    while let Some(piece) = rest.next() {
+        match piece {
+            Piece::Literal { text, .. } if !ended && text == "--" => ended = true,
+            Piece::Literal { field, text } if !ended && text.starts_with('-') => {
+                let name = text.split_once('=').map_or(text.as_str(), |(name, _)| name);
+                if GIT_CONFIG_NOT_SETTING.contains(&name) {
+                    return None;
+                }
+                // The slot's own value (a flag and its parameter), or the
+                // word a valued option takes.
+                let own_value = rest.peek().is_some_and(|next| next.field() == field);
+                if own_value || (GIT_CONFIG_VALUED.contains(&name) && !text.contains('=')) {
+                    rest.next();
+                }
+            }
+            Piece::User {
+                joined: Some(_), ..
+            } if !ended => {}
+            _ => operands.push(piece),
+        }
+    }
+    let mut operands = operands.into_iter();
+    let mut key = operands.next()?;
+    match key.literal() {
+        Some("set") => key = operands.next()?,
+        Some("get" | "list" | "unset" | "remove-section" | "edit") => return None,
+        _ => {}
+    }
+    Some((key, operands.collect()))
+}
+
+/// `git config KEY VALUE` with a hardcoded key whose value git runs
+/// (`core.hooksPath`, `core.sshCommand`, `alias.x` set to `!CMD`): E115.
+/// A key an agent chooses is the lint's to judge
+/// ([`git_config_agent_keys`]), which knows the values it may take.
+fn git_config_sets(after: &[Piece], found: &mut Vec<Diagnostic>) {
+    let Some((Piece::Literal { field, text: key }, values)) = git_config_key(after) else {
+        return;
+    };
+    let Some(value) = values.first() else {
+        return;
+    };
+    if git_key_runs_code(key, value.literal()) {
+        found.push(hardcoded(
+            field,
+            format!(
+                "`git config {}` sets a key whose value git runs as a command (or that makes it run one), outside any sandbox, which undoes argv safety; drop it",
+                key.escape_debug()
+            ),
+        ));
+    }
+}
+
+/// The agent's values a `git config` may set as the key, with whether a
+/// value follows the key in the template (else the parameter sets a key
+/// only if it holds several words, key and value: an array). (field,
+/// parameter, value follows)
+pub fn git_config_agent_keys(subprocess: &Subprocess) -> Vec<(String, String, bool)> {
+    let pieces = pieces(subprocess);
+    let mut found = Vec::new();
+    for position in positions(&pieces) {
+        let Some(text) = pieces[position].literal() else {
+            continue;
+        };
+        if program_name(text).as_deref() != Some("git") {
+            continue;
+        }
+        if let Some((Piece::User { field, param, .. }, values)) =
+            git_config_key(&pieces[position + 1..])
+        {
+            found.push((field.clone(), param.clone(), !values.is_empty()));
+        }
+    }
+    found
 }
 
 /// `env NAME=VALUE` and `sudo NAME=VALUE` before the program: variables
@@ -1477,6 +1631,89 @@ mod tests {
             .is_empty()
         );
         assert!(codes_of("git", r#"[log, --, {param: a}]"#).is_empty());
+    }
+
+    #[test]
+    fn git_config_setting_a_key_whose_value_git_runs() {
+        for key in [
+            "core.hooksPath",
+            "core.sshCommand",
+            "core.pager",
+            "core.editor",
+            "core.fsmonitor",
+            "credential.helper",
+            "credential.https://example.com.helper",
+            "filter.lfs.required",
+            "diff.pdf.textconv",
+            "uploadpack.allowAnySHA1InWant",
+            "protocol.ext.allow",
+            "include.path",
+            "includeIf.gitdir:~/x/.path",
+            "url.ext::sh -c id #.insteadOf",
+            "url.x.pushInsteadOf",
+            "sendemail.toCmd",
+            "core.alternateRefsCommand",
+        ] {
+            for argv in [
+                format!(r#"[config, "{key}", {{param: a}}]"#),
+                format!(r#"[--no-pager, config, --global, "{key}", /tmp/x]"#),
+                format!(r#"[-C, /srv/repo, config, set, "{key}", x]"#),
+                format!(r#"[config, --add, --file, .git/config, "{key}", x]"#),
+            ] {
+                assert_eq!(codes_of("git", &argv), ["E115"], "{argv}");
+            }
+        }
+        // An alias or a submodule's update runs what starts with `!`.
+        assert_eq!(codes_of("git", r#"[config, alias.x, "!id"]"#), ["E115"]);
+        assert_eq!(
+            codes_of("git", r#"[config, alias.x, {param: a}]"#),
+            ["E115"]
+        );
+        assert_eq!(
+            codes_of("git", r#"[config, submodule.m.update, "!id"]"#),
+            ["E115"]
+        );
+        assert!(codes_of("git", r#"[config, alias.lg, log]"#).is_empty());
+        // Reading, removing, or a key that runs nothing.
+        for argv in [
+            r#"[config, core.hooksPath]"#,
+            r#"[config, --get, core.hooksPath, x]"#,
+            r#"[config, get, core.pager]"#,
+            r#"[config, --unset, core.hooksPath]"#,
+            r#"[config, --list, --show-origin]"#,
+            r#"[config, user.name, {param: a}]"#,
+            r#"[config, --global, user.email, {param: a}]"#,
+        ] {
+            assert!(codes_of("git", argv).is_empty(), "{argv}");
+        }
+        // The agent's key is the lint's to judge (it knows the values).
+        assert!(codes_of("git", r#"[config, {param: a}, {param: a}]"#).is_empty());
+    }
+
+    #[test]
+    fn agent_keys_of_git_config() {
+        let keys = |argv: &str| {
+            let text = format!(
+                "name: t\ndescription: d\nparameters:\n  a: {{type: string}}\n  b: {{type: array}}\nsubprocess: {{binary: git, argv: {argv}}}\n"
+            );
+            let parsed = read_declaration(&text, SourceFormat::Yaml, &Origin::default());
+            git_config_agent_keys(&parsed.declaration.unwrap().subprocess.unwrap())
+        };
+        assert_eq!(
+            keys("[config, {param: a}, {param: b}]"),
+            [("subprocess.argv[1]".to_owned(), "a".to_owned(), true)]
+        );
+        assert_eq!(
+            keys("[--no-pager, config, {param: b}]"),
+            [("subprocess.argv[2]".to_owned(), "b".to_owned(), false)]
+        );
+        assert_eq!(
+            keys("[config, set, --global, {param: a}, x]"),
+            [("subprocess.argv[3]".to_owned(), "a".to_owned(), true)]
+        );
+        assert!(keys("[config, --get, {param: a}]").is_empty());
+        assert!(keys("[config, core.bare, {param: a}]").is_empty());
+        assert!(keys("[log, {param: a}, {param: b}]").is_empty());
     }
 
     #[test]

@@ -114,8 +114,9 @@ set, each value held to the tightest check that fits every value seen \
 the project, else the values seen). Each proposal passes `schema lint` and is \
 checked against the lines it came from; the lines it would still refuse are \
 listed. A class comes from the catalog's declaration of the same command \
-when it declares every option used; otherwise discards_work (the hook \
-asks), and the output says aigent was unsure. Lines refused on principle \
+only when that declaration takes every line itself (its options, its \
+operands, its values); otherwise discards_work (the hook asks), and the \
+output says aigent was unsure. Lines refused on principle \
 (dynamic words, interpreters, code-loading variables, catastrophic forms) \
 are listed as not learnable, with the rule.
 
