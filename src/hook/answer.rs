@@ -220,7 +220,7 @@ pub fn decide(judgement: &Judgement, options: &HookOptions<'_>) -> Decision {
             Verdict::Ask,
             format!(
                 "{}; it runs the project's own code, which the hook runs only in aigent's sandbox, and {why}: the person decides",
-                reason(judgement).trim_end_matches('.')
+                reason_saying(judgement, Verdict::Ask).trim_end_matches('.')
             ),
         );
     }
@@ -230,6 +230,12 @@ pub fn decide(judgement: &Judgement, options: &HookOptions<'_>) -> Decision {
 /// The reason: the first segment with the line's verdict, its rule, and
 /// the corrected command where there is one.
 pub fn reason(judgement: &Judgement) -> String {
+    reason_saying(judgement, judgement.verdict)
+}
+
+/// [`reason`], headed by the verdict the client is sent (an allowed line
+/// that cannot be confined is asked).
+fn reason_saying(judgement: &Judgement, sent: Verdict) -> String {
     let count = judgement.segments.len();
     let Some((index, segment)) = judgement
         .segments
@@ -239,7 +245,7 @@ pub fn reason(judgement: &Judgement) -> String {
     else {
         return "aigent: nothing to run".to_owned();
     };
-    let mut text = format!("aigent: {}", judgement.verdict.as_str());
+    let mut text = format!("aigent: {}", sent.as_str());
     if !segment.shown.is_empty() {
         if count > 1 {
             text.push_str(&format!(" (segment {} of {count})", index + 1));
