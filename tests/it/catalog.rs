@@ -1660,6 +1660,46 @@ fn every_grammar_declaration_respells_alike_at_least_once() {
     }
 }
 
+/// `rm-temp` removes below `/tmp`, never the project that lives there: the
+/// project's directory (or one above it) and a directory in it, however
+/// the path is spelled, are asked as `rm -rf .` and `rm -r build` are.
+#[test]
+fn a_project_in_the_temporary_directory_is_not_temporary() {
+    let judge = Judge::get();
+    let repo = Repo::template().copy();
+    let dir = repo.dir();
+    let shown = dir.display().to_string();
+    if !shown.starts_with("/tmp/") {
+        eprintln!("skipped: the temporary directory is not /tmp ({shown})");
+        return;
+    }
+    let expect = |line: &str, verdict: Verdict, rule: &str| {
+        let judgement = judge.judge_at(line, &dir, None);
+        assert!(
+            judgement.verdict == verdict
+                && judgement
+                    .segments
+                    .iter()
+                    .any(|segment| segment.rule == rule),
+            "{line}: expected {verdict:?} {rule}: {}",
+            describe(&judgement)
+        );
+    };
+    expect(&format!("rm -rf {shown}"), Verdict::Ask, "destructive");
+    expect(
+        &format!("rm -rf {}", dir.parent().unwrap().display()),
+        Verdict::Ask,
+        "destructive",
+    );
+    expect(&format!("rm -rf {shown}/src"), Verdict::Ask, "destructive");
+    expect(&format!("rm {shown}/README.md"), Verdict::Allow, "declared");
+    expect(
+        "rm -rf /tmp/aigent-not-the-project-x1",
+        Verdict::Allow,
+        "declared",
+    );
+}
+
 /// A shell or interpreter reading its program from a pipe runs code the
 /// hook cannot see, catalog or not; one given a script to run with piped
 /// data does not, and neither does a version query.

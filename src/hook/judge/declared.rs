@@ -181,6 +181,15 @@ pub(super) fn match_declarations(
         if let Some(asked) = runs_git_hooks(key, &declaration, &segment, repository, context.home) {
             return Matched::Refused(asked);
         }
+        if let Some(asked) = removes_the_project(
+            key,
+            &arguments,
+            &segment,
+            cwd,
+            project.as_deref().or(context.cwd),
+        ) {
+            return Matched::Refused(asked);
+        }
         return Matched::Allowed {
             segment,
             route,
@@ -925,6 +934,58 @@ fn with_literal_names(declaration: &Declaration, argv: &[&str]) -> Option<Vec<St
 /// An allowed git subcommand that would run the repository's hooks, asked
 /// instead (see [`git_dir`]); where the hook does not know the directory,
 /// it cannot look, and asks.
+/// An allowed `rm` of the project's directory or one above it (`rm -rf
+/// /tmp/proj` from inside `/tmp/proj`, which `rm-temp` takes), or of a
+/// directory in it by an absolute path: asked, as `rm -rf .` and `rm -r
+/// build` are; only the person can say the project's files may go.
+fn removes_the_project(
+    key: &str,
+    arguments: &Map<String, Value>,
+    segment: &Segment,
+    cwd: Option<&Path>,
+    project: Option<&Path>,
+) -> Option<Segment> {
+    if !matches!(key, "rm" | "rmdir") || segment.verdict != Verdict::Allow {
+        return None;
+    }
+    let project = project?;
+    let recursive = arguments.get("recursive") == Some(&Value::Bool(true));
+    let values = arguments.values().flat_map(|value| match value {
+        Value::Array(items) => items.iter().filter_map(Value::as_str).collect(),
+        Value::String(text) => vec![text.as_str()],
+        _ => Vec::new(),
+    });
+    let removed = values
+        .map(|value| match cwd {
+            Some(cwd) => super::directory::lexical(&cwd.join(value)),
+            None => super::directory::lexical(Path::new(value)),
+        })
+        .find_map(|path| {
+            // The project is named with its links followed (`/tmp` may be
+            // `/private/tmp`).
+            let real = remembered::canonicalize(&path).unwrap_or_else(|_| path.clone());
+            if !path.is_absolute() {
+                None
+            } else if project.starts_with(&path) || project.starts_with(&real) {
+                Some((path, "which holds the project the agent works in"))
+            } else if recursive && (path.starts_with(project) || real.starts_with(project)) {
+                // As `rm -r build` is, however the path is spelled.
+                Some((path, "a directory of the project, with what it holds"))
+            } else {
+                None
+            }
+        })?;
+    let (removed, what) = removed;
+    let mut asked = segment.clone();
+    asked.verdict = Verdict::Ask;
+    asked.rule = "destructive";
+    asked.message = format!(
+        "removes `{}`, {what}; the person decides",
+        super::cut(&removed.to_string_lossy())
+    );
+    Some(asked)
+}
+
 fn runs_git_hooks(
     key: &str,
     declaration: &Declaration,
