@@ -1185,7 +1185,10 @@ fn git(after: &[Piece], found: &mut Vec<Diagnostic>) {
                     .or_else(|| text.strip_prefix("--config="))
                     .or_else(|| text.strip_prefix("-c").filter(|_| !text.starts_with("--")))
                     .unwrap_or(text);
-                if git_setting_runs_code(setting) {
+                let from_environment = text.starts_with("--config-env")
+                    || index > 0
+                        && after[index - 1].literal() == Some("--config-env");
+                if git_setting_runs_code(setting, from_environment) {
                     found.push(hardcoded(
                         field,
                         format!(
@@ -1215,51 +1218,16 @@ fn git(after: &[Piece], found: &mut Vec<Diagnostic>) {
     }
 }
 
-/// Whether git runs (or loads code from) the value of `KEY=VALUE`.
-fn git_setting_runs_code(setting: &str) -> bool {
-    let (key, value) = setting.split_once('=').unwrap_or((setting, ""));
-    let key = key.to_ascii_lowercase();
-    if key.starts_with("alias.") {
-        return value.trim_start().starts_with('!');
+/// Whether git runs (or loads code from) the value of `KEY=VALUE`
+/// (`--config-env`'s `KEY=ENVVAR`, whose value is not known): the one
+/// list, [`super::git_config`].
+fn git_setting_runs_code(setting: &str, from_environment: bool) -> bool {
+    match setting.split_once('=') {
+        Some((key, value)) => {
+            super::git_config::runs_code(key, (!from_environment).then_some(value))
+        }
+        None => super::git_config::runs_code(setting, Some("true")),
     }
-    const KEYS: &[&str] = &[
-        "core.sshcommand",
-        "core.pager",
-        "core.editor",
-        "core.fsmonitor",
-        "core.hookspath",
-        "core.gitproxy",
-        "core.askpass",
-        "sequence.editor",
-        "diff.external",
-        "credential.helper",
-        "gpg.program",
-        "protocol.allow",
-        "protocol.ext.allow",
-        "uploadpack.packobjectshook",
-        "web.browser",
-        "include.path",
-        "init.templatedir",
-    ];
-    const SUFFIXES: &[&str] = &[
-        ".cmd",
-        ".command",
-        ".program",
-        ".driver",
-        ".textconv",
-        ".clean",
-        ".smudge",
-        ".process",
-        ".uploadpack",
-        ".receivepack",
-        ".proxy",
-        ".helper",
-        ".path",
-    ];
-    KEYS.contains(&key.as_str())
-        || key.starts_with("pager.")
-        || key.starts_with("includeif.")
-        || SUFFIXES.iter().any(|suffix| key.ends_with(suffix))
 }
 
 /// `env NAME=VALUE` and `sudo NAME=VALUE` before the program: variables
