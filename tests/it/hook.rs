@@ -412,6 +412,114 @@ fn a_path_written_with_a_trailing_slash_is_not_taken_for_another() {
     assert_eq!(segment["rule"], "destructive", "{record}");
 }
 
+/// Project code in the sandbox may write `.git/config` (a grant of the
+/// project cannot leave out its `.git`), and the next `git status` would
+/// run its `core.fsmonitor` outside any sandbox: in a real repository,
+/// the binary's hook allows `git status` until the repository's config
+/// names a program, asks with `git_config_runs_code` (naming the key and
+/// the file, not the value) while it does, and allows it again once unset.
+/// The user's own global config is theirs, and no reason to ask.
+#[test]
+fn a_repository_config_that_runs_a_program_asks_for_git_commands() {
+    let sandbox = Sandbox::new();
+    let repo = sandbox.join("repo");
+    fs::create_dir_all(repo.join("src")).unwrap();
+    fs::create_dir_all(sandbox.join("home")).unwrap();
+    let git = |args: &[&str]| {
+        let status = std::process::Command::new("git")
+            .arg("-C")
+            .arg(&repo)
+            .env("HOME", sandbox.join("home"))
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .args(args)
+            .status()
+            .unwrap();
+        assert!(status.success(), "git {args:?}");
+    };
+    git(&["init", "-q"]);
+    // The audit record, and the reason the client was given.
+    let judge = |command: &str| -> (Value, String) {
+        let mut value = fixture("claude-code/pre-tool-use-bash.json");
+        value["cwd"] = Value::String(repo.join("src").to_str().unwrap().to_owned());
+        value["tool_input"]["command"] = command.into();
+        let mut child = sandbox
+            .std_cmd()
+            .args(["hook", "--client", "claude-code"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(value.to_string().as_bytes())
+            .unwrap();
+        let output = child.wait_with_output().unwrap();
+        assert!(output.status.success());
+        let reply: Value = serde_json::from_slice(&output.stdout).unwrap_or_default();
+        let reason = reply["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        let log = fs::read_to_string(sandbox.audit_log()).unwrap();
+        (
+            serde_json::from_str(log.lines().last().unwrap()).unwrap(),
+            reason,
+        )
+    };
+    let allowed = |command: &str| {
+        let (record, _) = judge(command);
+        assert_eq!(record["verdict"], "allow", "{command}: {record}");
+    };
+    let asked = |command: &str, key: &str, file: &str| {
+        let (record, reason) = judge(command);
+        assert_eq!(record["verdict"], "ask", "{command}: {record}");
+        assert!(
+            record["segments"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|segment| segment["rule"] == "git_config_runs_code"),
+            "{command}: {record}"
+        );
+        assert!(
+            reason.contains(&format!("`{file}` sets `{key}`")),
+            "{command}: {reason}"
+        );
+        assert!(
+            !reason.contains("/tmp/x"),
+            "the value is not shown: {reason}"
+        );
+    };
+    allowed("git status");
+    git(&["config", "core.fsmonitor", "/tmp/x"]);
+    asked("git status", "core.fsmonitor", ".git/config");
+    asked("git diff && git status", "core.fsmonitor", ".git/config");
+    git(&["config", "--unset", "core.fsmonitor"]);
+    allowed("git status");
+    // An alias that runs a shell command, and a pager.
+    git(&["config", "alias.st", "!/tmp/x"]);
+    asked("git status", "alias.st", ".git/config");
+    git(&["config", "--unset", "alias.st"]);
+    git(&["config", "core.pager", "/tmp/x"]);
+    asked("git diff", "core.pager", ".git/config");
+    git(&["config", "--unset", "core.pager"]);
+    // Through an include in the project.
+    fs::write(
+        repo.join("shared.cfg"),
+        "[diff \"x\"]\n\ttextconv = /tmp/x\n",
+    )
+    .unwrap();
+    git(&["config", "include.path", "../shared.cfg"]);
+    asked("git status", "diff.*.textconv", "shared.cfg");
+    git(&["config", "--unset", "include.path"]);
+    allowed("git status");
+    // The user's own config is theirs.
+    git(&["config", "--global", "core.pager", "/tmp/x"]);
+    allowed("git status");
+}
+
 /// `cat <<'' #` sent brush-parser's tokenizer into a loop that allocates
 /// without end: parsed in place, the hook grew to gigabytes until its
 /// alarm, or died with no answer where memory is capped (a crashed hook

@@ -1,6 +1,6 @@
 //! `git config KEY VALUE` with a key an agent chooses: git runs the value
 //! of many keys (`core.hooksPath`, `core.sshCommand`, `alias.x=!CMD`, see
-//! `code_words::git_key_runs_code`), outside any sandbox, so an agent
+//! `programs::git_config::runs_code`), outside any sandbox, so an agent
 //! that chooses the key chooses what git runs next (E127). The key is fine
 //! only when its parameter can hold no such key: a number or a boolean, or
 //! a short list of values written out (an `enum`, or a `pattern` that
@@ -12,7 +12,8 @@ use regex_syntax::hir::{Class, Hir, HirKind, Look};
 
 use crate::contract::codes;
 use crate::contract::declaration::{Declaration, Inputs, ParamType};
-use crate::contract::programs::code_words::{git_config_agent_keys, git_key_runs_code};
+use crate::contract::programs::code_words::git_config_agent_keys;
+use crate::contract::programs::git_config::runs_code as git_key_runs_code;
 use crate::report::Diagnostic;
 
 /// At most this many values make a list a pattern can be read back into.

@@ -1190,7 +1190,10 @@ fn git(after: &[Piece], found: &mut Vec<Diagnostic>) {
                     .or_else(|| text.strip_prefix("--config="))
                     .or_else(|| text.strip_prefix("-c").filter(|_| !text.starts_with("--")))
                     .unwrap_or(text);
-                if git_setting_runs_code(setting) {
+                let from_environment = text.starts_with("--config-env")
+                    || index > 0
+                        && after[index - 1].literal() == Some("--config-env");
+                if git_setting_runs_code(setting, from_environment) {
                     found.push(hardcoded(
                         field,
                         format!(
@@ -1220,71 +1223,16 @@ fn git(after: &[Piece], found: &mut Vec<Diagnostic>) {
     }
 }
 
-/// Whether git runs (or loads code from) the value of `KEY=VALUE`.
-fn git_setting_runs_code(setting: &str) -> bool {
-    let (key, value) = setting.split_once('=').unwrap_or((setting, ""));
-    git_key_runs_code(key, Some(value))
-}
-
-/// Whether setting git's config key `key` (to `value`, when it is known)
-/// makes git run a program or load code: a command, a hook directory, a
-/// helper, a filter, a transport allowed or a URL rewritten, more config
-/// included. Section and key names are read as git reads them, in any
-/// case. Keys whose value runs only when it starts with `!` (`alias.*`,
-/// `submodule.*.update`) count when the value is not known.
-pub fn git_key_runs_code(key: &str, value: Option<&str>) -> bool {
-    let key = key.to_ascii_lowercase();
-    let bang = || value.is_none_or(|value| value.trim_start().starts_with('!'));
-    let section = key.split('.').next().unwrap_or_default();
-    let last = key.rsplit('.').next().unwrap_or_default();
-    match section {
-        "alias" => return bang(),
-        "submodule" if last == "update" => return bang(),
-        // Each `filter.*` key names a program or says one is needed, and
-        // `uploadpack.*` configures the program a fetch from here runs.
-        "filter" | "uploadpack" | "pager" | "includeif" => return true,
-        // `ext::` and `fd::` transports run commands; a rewritten URL is
-        // where git then fetches from, or pushes to.
-        "protocol" if last == "allow" => return true,
-        "url" if matches!(last, "insteadof" | "pushinsteadof") => return true,
-        _ => {}
+/// Whether git runs (or loads code from) the value of `KEY=VALUE`
+/// (`--config-env`'s `KEY=ENVVAR`, whose value is not known): the one
+/// list, [`super::git_config`].
+fn git_setting_runs_code(setting: &str, from_environment: bool) -> bool {
+    match setting.split_once('=') {
+        Some((key, value)) => {
+            super::git_config::runs_code(key, (!from_environment).then_some(value))
+        }
+        None => super::git_config::runs_code(setting, Some("true")),
     }
-    const KEYS: &[&str] = &[
-        "core.sshcommand",
-        "core.pager",
-        "core.editor",
-        "core.fsmonitor",
-        "core.hookspath",
-        "core.gitproxy",
-        "core.askpass",
-        "sequence.editor",
-        "diff.external",
-        "credential.helper",
-        "gpg.program",
-        "imap.tunnel",
-        "sendemail.smtpserver",
-        "web.browser",
-        "include.path",
-        "init.templatedir",
-    ];
-    const SUFFIXES: &[&str] = &[
-        ".program",
-        ".driver",
-        ".textconv",
-        ".clean",
-        ".smudge",
-        ".process",
-        ".uploadpack",
-        ".receivepack",
-        ".proxy",
-        ".helper",
-        ".path",
-    ];
-    KEYS.contains(&key.as_str())
-        // `browser.*.cmd`, `sendemail.tocmd`, `core.alternateRefsCommand`,
-        // `gpg.ssh.defaultKeyCommand`, `diff.*.command`, ...
-        || (key.contains('.') && (last.ends_with("cmd") || last.ends_with("command")))
-        || SUFFIXES.iter().any(|suffix| key.ends_with(suffix))
 }
 
 /// `git config`'s options that read or remove rather than set (old style;
@@ -1382,7 +1330,7 @@ fn git_config_sets(after: &[Piece], found: &mut Vec<Diagnostic>) {
     let Some(value) = values.first() else {
         return;
     };
-    if git_key_runs_code(key, value.literal()) {
+    if super::git_config::runs_code(key, value.literal()) {
         found.push(hardcoded(
             field,
             format!(
@@ -1643,14 +1591,14 @@ mod tests {
             "core.fsmonitor",
             "credential.helper",
             "credential.https://example.com.helper",
-            "filter.lfs.required",
+            "filter.lfs.clean",
             "diff.pdf.textconv",
-            "uploadpack.allowAnySHA1InWant",
+            "uploadpack.packObjectsHook",
             "protocol.ext.allow",
             "include.path",
             "includeIf.gitdir:~/x/.path",
             "url.ext::sh -c id #.insteadOf",
-            "url.x.pushInsteadOf",
+            "url.ext::x.pushInsteadOf",
             "sendemail.toCmd",
             "core.alternateRefsCommand",
         ] {

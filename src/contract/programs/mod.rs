@@ -8,6 +8,8 @@
 //! - [`code_words`]: words a program reads as code beyond those options
 //!   (`sed` `e`, `git -c alias.x=!...`, variables that load code), and words
 //!   an agent would choose the program with;
+//! - [`git_config`]: the git config keys whose value git runs as a
+//!   program (`git -c` in the lint, a repository's config in the hook);
 //! - [`environment`]: the variables that make a program run or load code
 //!   (E125, E115, the hook), one documented table;
 //! - [`raw_shell`]: W103, scripts named by a declaration that run a
@@ -24,6 +26,7 @@
 pub mod code_words;
 pub mod command_string;
 pub mod environment;
+pub mod git_config;
 mod options;
 pub mod raw_shell;
 pub mod spelling;

@@ -181,6 +181,9 @@ pub(super) fn match_declarations(
         if let Some(asked) = runs_git_hooks(key, &declaration, &segment, repository, context.home) {
             return Matched::Refused(asked);
         }
+        if let Some(asked) = runs_configured_program(key, &segment, repository, context, state) {
+            return Matched::Refused(asked);
+        }
         if let Some(asked) = removes_the_project(
             key,
             &arguments,
@@ -1022,6 +1025,35 @@ fn runs_git_hooks(
         Verdict::Ask,
         git_dir::HOOKS_RULE,
         message,
+    );
+    asked.declaration = segment.declaration.clone();
+    asked.redacted = segment.redacted;
+    Some(asked)
+}
+
+/// An allowed git command in a repository whose own config names a
+/// program git runs (`core.fsmonitor`, a pager, a diff driver, an `!`
+/// alias, ...), asked instead: project code in the sandbox can write
+/// `.git/config`, and git would run that program outside any sandbox.
+/// Outside the project (a `cd`, `git -C`), and where the hook does not
+/// know the directory, the `outside_project` rule speaks, from the same
+/// files.
+fn runs_configured_program(
+    key: &str,
+    segment: &Segment,
+    repository: Option<&Path>,
+    context: &Context<'_>,
+    state: &LineState,
+) -> Option<Segment> {
+    if key != "git" || segment.verdict != Verdict::Allow || state.outside_project().is_some() {
+        return None;
+    }
+    let (found, work_tree) = state.git_config_runs_code(repository?, context.home)?;
+    let mut asked = Segment::new(
+        segment.shown.clone(),
+        Verdict::Ask,
+        git_dir::CONFIG_RULE,
+        found.message(Some(&work_tree)),
     );
     asked.declaration = segment.declaration.clone();
     asked.redacted = segment.redacted;

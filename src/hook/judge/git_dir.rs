@@ -15,6 +15,7 @@
 use std::ffi::OsStr;
 use std::path::{Component, Path, PathBuf};
 
+use super::git_config;
 use crate::fsutil::remembered;
 
 /// The rule of a write into `.git`.
@@ -56,6 +57,10 @@ pub(super) fn message(target: &str) -> String {
         super::cut(target)
     )
 }
+
+/// The rule of a git command in a repository whose own config names a
+/// program git runs.
+pub(super) const CONFIG_RULE: &str = "git_config_runs_code";
 
 /// The rule of a git subcommand that would run the repository's hooks.
 pub(super) const HOOKS_RULE: &str = "git_hooks";
@@ -117,7 +122,11 @@ pub(super) fn runs_hooks(subcommand: &str) -> bool {
 /// found. Config is read from the repository, the user's files and the
 /// system's, as git reads `core.hooksPath` (the last one set wins).
 pub(super) fn installed_hook(cwd: &Path, home: Option<&Path>) -> Option<PathBuf> {
-    let (work_tree, common_dir) = repository(cwd)?;
+    let Repository {
+        work_tree,
+        common_dir,
+        ..
+    } = repository(cwd)?;
     let mut configs = vec![PathBuf::from("/etc/gitconfig")];
     if let Some(home) = home {
         configs.push(home.join(".gitconfig"));
@@ -152,9 +161,17 @@ pub(super) fn installed_hook(cwd: &Path, home: Option<&Path>) -> Option<PathBuf>
         .find(|hook| is_executable_file(hook))
 }
 
-/// The work tree and the common git directory of the repository holding
-/// `cwd` (a worktree's `.git` file and `commondir` followed).
-fn repository(cwd: &Path) -> Option<(PathBuf, PathBuf)> {
+/// A repository's work tree, its git directory (a linked worktree's own)
+/// and the common git directory.
+struct Repository {
+    work_tree: PathBuf,
+    git_dir: PathBuf,
+    common_dir: PathBuf,
+}
+
+/// The repository holding `cwd` (a worktree's `.git` file and
+/// `commondir` followed).
+fn repository(cwd: &Path) -> Option<Repository> {
     let work_tree = cwd
         .ancestors()
         .find(|ancestor| remembered::is_present(ancestor.join(".git")))?;
@@ -168,127 +185,46 @@ fn repository(cwd: &Path) -> Option<(PathBuf, PathBuf)> {
     };
     let common_dir = match read_small(&git_dir.join("commondir")) {
         Some(text) => git_dir.join(text.trim()),
-        None => git_dir,
+        None => git_dir.clone(),
     };
-    Some((work_tree.to_path_buf(), common_dir))
+    Some(Repository {
+        work_tree: work_tree.to_path_buf(),
+        git_dir,
+        common_dir,
+    })
 }
 
-/// A setting of the repository holding `directory` (the nearest
-/// existing directory up from it) that makes git run a command even for a
-/// read (`git status` runs `core.fsmonitor`, `git diff` a diff driver, `git
-/// log` a pager): its name, as found. The repository's own config files
-/// are read; the user's and the system's are their own choice. An include
-/// counts, since the hook does not follow it.
-pub(super) fn configured_command(directory: &Path) -> Option<String> {
+/// Why git may run a program that the config of the repository holding
+/// `directory` (the nearest existing directory up from it) names, even
+/// for a read (`git status` runs `core.fsmonitor`, `git diff` a diff
+/// driver, `git log` a pager), and the repository's work tree. The
+/// repository's own files are read (`config`, the worktree's
+/// `config.worktree`, and what they include): project code can write
+/// them. The user's and the system's are the user's own choice. Keys in
+/// `skip` (shown names) are passed over.
+pub(super) fn config_runs_code(
+    directory: &Path,
+    home: Option<&Path>,
+    skip: &[&str],
+) -> Option<(git_config::Found, PathBuf)> {
     let existing = directory.ancestors().find(|ancestor| ancestor.is_dir())?;
-    let (_, common_dir) = repository(existing)?;
-    ["config", "config.worktree"]
-        .iter()
-        .find_map(|name| command_setting_in(&common_dir.join(name)))
+    let repository = repository(existing)?;
+    let configs = [
+        repository.common_dir.join("config"),
+        repository.git_dir.join("config.worktree"),
+    ];
+    git_config::runs_code(&configs, home, skip).map(|found| (found, repository.work_tree))
 }
 
-/// Settings (`section.key`, or `section.*.key` for a subsection) whose
-/// value git runs as a command, or that pull in more config.
-const COMMAND_SETTINGS: &[&str] = &[
-    "browser.*.cmd",
-    "core.askpass",
-    "core.editor",
-    "core.fsmonitor",
-    "core.gitproxy",
-    "core.hookspath",
-    "core.pager",
-    "core.sshcommand",
-    "credential.helper",
-    "credential.*.helper",
-    "diff.external",
-    "diff.*.command",
-    "diff.*.textconv",
-    "filter.*.clean",
-    "filter.*.process",
-    "filter.*.smudge",
-    "gpg.program",
-    "gpg.*.program",
-    "include.path",
-    "includeif.*.path",
-    "merge.*.driver",
-    "remote.*.receivepack",
-    "remote.*.uploadpack",
-    "sequence.editor",
-    "uploadpack.packobjectshook",
-];
-
-fn command_setting_in(config: &Path) -> Option<String> {
-    let text = read_small(config)?;
-    let mut section = String::new();
-    let mut subsection = false;
-    for line in text.lines() {
-        let line = line.trim();
-        if let Some(header) = line.strip_prefix('[') {
-            let header = header.split(']').next().unwrap_or_default().trim();
-            // `[diff "tool"]` and the old `[diff.tool]` both name one.
-            let (name, sub) = match header.split_once([' ', '.']) {
-                Some((name, rest)) => (name, !rest.trim().is_empty()),
-                None => (header, false),
-            };
-            section = name.to_ascii_lowercase();
-            subsection = sub;
-            continue;
-        }
-        if line.is_empty() || line.starts_with(['#', ';']) {
-            continue;
-        }
-        let (key, value) = match line.split_once('=') {
-            Some((key, value)) => (key.trim(), value.trim()),
-            None => (line, ""),
-        };
-        let key = key.to_ascii_lowercase();
-        let name = if subsection {
-            format!("{section}.*.{key}")
-        } else {
-            format!("{section}.{key}")
-        };
-        // The built-in monitor (`true`), or none, runs nothing of the file's.
-        let builtin = name == "core.fsmonitor"
-            && matches!(
-                value.to_ascii_lowercase().as_str(),
-                "" | "true" | "false" | "0" | "1"
-            );
-        // A pager that is off (`false`) or `cat` is no command.
-        let plain_pager = (name == "core.pager" || section == "pager")
-            && matches!(
-                value.to_ascii_lowercase().as_str(),
-                "" | "false" | "cat" | "0"
-            );
-        if builtin || plain_pager {
-            continue;
-        }
-        if section == "pager" || COMMAND_SETTINGS.contains(&name.as_str()) {
-            return Some(name);
-        }
-    }
-    None
-}
-
-/// The value of `core.hooksPath` in one config file, if it sets one.
+/// The value of `core.hooksPath` in one config file, if it sets one (the
+/// last one set), read by the one config reader.
 fn hooks_path_in(config: &Path) -> Option<String> {
-    let text = read_small(config)?;
-    let mut in_core = false;
-    let mut found = None;
-    for line in text.lines() {
-        let line = line.trim();
-        if let Some(section) = line.strip_prefix('[') {
-            let name = section.split([']', ' ', '"']).next().unwrap_or_default();
-            in_core = name.eq_ignore_ascii_case("core");
-            continue;
-        }
-        let Some((key, value)) = line.split_once('=') else {
-            continue;
-        };
-        if in_core && key.trim().eq_ignore_ascii_case("hookspath") {
-            found = Some(value.trim().trim_matches('"').to_owned());
-        }
-    }
-    found.filter(|path| !path.is_empty())
+    git_config::settings(config)?
+        .into_iter()
+        .filter(|setting| setting.name == "core.hookspath")
+        .filter_map(|setting| setting.value)
+        .next_back()
+        .filter(|path| !path.is_empty())
 }
 
 /// Whether `name` is a local branch of the repository holding `cwd`: a
@@ -308,7 +244,7 @@ pub(super) fn is_local_branch(cwd: &Path, name: &str) -> bool {
         && name
             .bytes()
             .all(|byte| byte.is_ascii_alphanumeric() || b"._/#@+-".contains(&byte));
-    let Some((_, common_dir)) = valid.then(|| repository(cwd)).flatten() else {
+    let Some(Repository { common_dir, .. }) = valid.then(|| repository(cwd)).flatten() else {
         return false;
     };
     let loose = common_dir.join("refs/heads").join(name);
@@ -429,6 +365,10 @@ mod tests {
         );
     }
 
+    fn configured_command(directory: &Path) -> Option<String> {
+        config_runs_code(directory, None, &[]).and_then(|(found, _)| found.key().map(str::to_owned))
+    }
+
     #[test]
     fn settings_that_run_commands_are_found() {
         let project = tempfile::tempdir().unwrap();
@@ -455,6 +395,7 @@ mod tests {
             ("[include]\n\tpath = ../shared.cfg\n", "include.path"),
             ("[pager]\n\tdiff = ./show\n", "pager.diff"),
             ("[diff.x]\n\tcommand = ./d\n", "diff.*.command"),
+            ("[alias]\n\tst = !./x\n", "alias.st"),
         ] {
             assert_eq!(found(config).as_deref(), Some(name), "{config}");
         }

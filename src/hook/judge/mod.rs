@@ -30,6 +30,7 @@ use crate::shell::{
 
 mod declared;
 mod directory;
+mod git_config;
 mod git_dir;
 mod inert;
 mod object_id;
@@ -214,6 +215,9 @@ struct LineState {
     places: Vec<Place>,
     /// The command being judged (an index into `places`).
     current: Cell<usize>,
+    /// What each directory's repository config makes git run, looked up
+    /// once a line (see [`git_dir::config_runs_code`]).
+    git_configs: RefCell<HashMap<PathBuf, Option<(git_config::Found, PathBuf)>>>,
 }
 
 impl LineState {
@@ -250,6 +254,23 @@ impl LineState {
                     })
             }
         }
+    }
+
+    /// Why git, run in `directory`, may run a program its repository's own
+    /// config names, but `core.hooksPath` (the `git_hooks` rule's), and
+    /// the repository's work tree: read once a line for each directory.
+    fn git_config_runs_code(
+        &self,
+        directory: &Path,
+        home: Option<&str>,
+    ) -> Option<(git_config::Found, PathBuf)> {
+        self.git_configs
+            .borrow_mut()
+            .entry(directory.to_path_buf())
+            .or_insert_with(|| {
+                git_dir::config_runs_code(directory, home.map(Path::new), &["core.hookspath"])
+            })
+            .clone()
     }
 
     /// Why the command being judged may run outside the project.
@@ -1402,11 +1423,12 @@ fn outside_project_refusal(
         if !DIRECTORY_CONFIGURED.contains(&key) && place.candidates.is_some() {
             return None;
         }
+        let home = context.home.map(Path::new);
         if key == "git"
             && let Some(candidates) = &place.candidates
             && candidates.iter().all(|(directory, exists)| {
                 (*exists || !place.populated_before)
-                    && git_dir::configured_command(directory).is_none()
+                    && git_dir::config_runs_code(directory, home, &[]).is_none()
             })
         {
             return None;
