@@ -1936,6 +1936,26 @@ fn git_dir_writes_and_repository_hooks_are_asked() {
         Verdict::Allow,
         None,
     );
+    // A hook the other subcommands run, where one is there: git runs
+    // `post-index-change` when `status` refreshes the index or `add`
+    // writes it, `reference-transaction` when a ref moves.
+    let index_hook = dir.join(".git/hooks/post-index-change");
+    crate::common::write_executable(&index_hook, b"#!/bin/sh\nexit 0\n");
+    expect(
+        &["git status", "git add a.txt", "git stash"],
+        Verdict::Ask,
+        Some("git_hooks"),
+    );
+    expect(&["git log --oneline -n 3"], Verdict::Allow, None);
+    std::fs::remove_file(&index_hook).unwrap();
+    let refs_hook = dir.join(".git/hooks/reference-transaction");
+    crate::common::write_executable(&refs_hook, b"#!/bin/sh\nexit 0\n");
+    expect(
+        &["git fetch origin", "git branch topic"],
+        Verdict::Ask,
+        Some("git_hooks"),
+    );
+    expect(&["git status", "git diff"], Verdict::Allow, None);
 }
 
 // ------------------------------------------------------------------ awk

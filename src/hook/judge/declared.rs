@@ -1008,17 +1008,25 @@ fn runs_git_hooks(
             ArgvPart::Literal(word) if !word.starts_with('-') => Some(word.as_str()),
             _ => None,
         })?;
-    if !git_dir::runs_hooks(subcommand) {
+    let named = git_dir::named_hooks(subcommand);
+    if !git_dir::runs_hooks(subcommand) && named.is_empty() {
         return None;
     }
     let message = match cwd {
         Some(cwd) => {
-            let hook = git_dir::installed_hook(cwd, home.map(Path::new))?;
+            let home = home.map(Path::new);
+            let hook = if git_dir::runs_hooks(subcommand) {
+                git_dir::installed_hook(cwd, home)?
+            } else {
+                git_dir::installed_named_hook(cwd, home, named)?
+            };
             git_dir::hooks_message(subcommand, &hook)
         }
-        None => format!(
+        None if named.is_empty() || git_dir::runs_hooks(subcommand) => format!(
             "`git {subcommand}` runs the repository's hooks, if it has any, and the directory it would run in is not known (a `cd` earlier in the line); the person decides"
         ),
+        // A `cd` to a place not known: not every `git status` is asked.
+        None => return None,
     };
     let mut asked = Segment::new(
         segment.shown.clone(),

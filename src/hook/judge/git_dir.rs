@@ -118,10 +118,46 @@ pub(super) fn runs_hooks(subcommand: &str) -> bool {
     RUNS_HOOKS.contains(&subcommand)
 }
 
+/// The hooks the other subcommands may run: one that writes the index
+/// (`git status` refreshes it) runs `post-index-change`, one that updates
+/// a ref runs `reference-transaction`, and `fetch` runs `gc --auto`, which
+/// runs `pre-auto-gc`. These are asked only where such a hook exists:
+/// asking every `git status` in a repository with a pre-commit hook would
+/// teach people to stop reading the question.
+pub(super) fn named_hooks(subcommand: &str) -> &'static [&'static str] {
+    const INDEX: &[&str] = &["post-index-change"];
+    const INDEX_AND_REFS: &[&str] = &["post-index-change", "reference-transaction"];
+    const REFS: &[&str] = &["reference-transaction", "pre-auto-gc"];
+    match subcommand {
+        "status" | "diff" | "add" | "rm" | "mv" | "restore" | "apply" | "update-index"
+        | "read-tree" => INDEX,
+        "reset" | "stash" => INDEX_AND_REFS,
+        "fetch" | "branch" | "tag" | "update-ref" | "remote" | "notes" | "replace" | "gc" => REFS,
+        _ => &[],
+    }
+}
+
 /// A hook git would run in the repository holding `cwd`: its path, as
 /// found. Config is read from the repository, the user's files and the
 /// system's, as git reads `core.hooksPath` (the last one set wins).
 pub(super) fn installed_hook(cwd: &Path, home: Option<&Path>) -> Option<PathBuf> {
+    installed_hook_of(cwd, home, None)
+}
+
+/// One of the hooks `names` that is installed in the repository holding
+/// `cwd`, as [`installed_hook`] finds hooks.
+pub(super) fn installed_named_hook(
+    cwd: &Path,
+    home: Option<&Path>,
+    names: &[&str],
+) -> Option<PathBuf> {
+    installed_hook_of(cwd, home, Some(names))
+}
+
+/// Any hook (`names` is `None`), or one of `names`: a hooks directory
+/// among the project's files counts whole for any hook, since the line
+/// may add one; for named hooks, only one that is there.
+fn installed_hook_of(cwd: &Path, home: Option<&Path>, names: Option<&[&str]>) -> Option<PathBuf> {
     let Repository {
         work_tree,
         common_dir,
@@ -152,10 +188,11 @@ pub(super) fn installed_hook(cwd: &Path, home: Option<&Path>) -> Option<PathBuf>
     };
     // Hooks among the project's files: the agent can add one in the very
     // line that commits.
-    if hooks.starts_with(&work_tree) && !hooks.starts_with(&common_dir) {
+    if names.is_none() && hooks.starts_with(&work_tree) && !hooks.starts_with(&common_dir) {
         return Some(hooks);
     }
-    HOOK_NAMES
+    names
+        .unwrap_or(HOOK_NAMES)
         .iter()
         .map(|name| hooks.join(name))
         .find(|hook| is_executable_file(hook))
