@@ -474,6 +474,19 @@ impl Judge {
     }
 }
 
+/// Asserts the line's verdict, and that one of its segments has `rule`.
+fn expect_rule(judgement: &Judgement, line: &str, verdict: Verdict, rule: &str) {
+    assert!(
+        judgement.verdict == verdict
+            && judgement
+                .segments
+                .iter()
+                .any(|segment| segment.rule == rule),
+        "{line}: expected {verdict:?} {rule}: {}",
+        describe(judgement)
+    );
+}
+
 fn describe(judgement: &Judgement) -> String {
     judgement
         .segments
@@ -1674,16 +1687,7 @@ fn a_project_in_the_temporary_directory_is_not_temporary() {
         return;
     }
     let expect = |line: &str, verdict: Verdict, rule: &str| {
-        let judgement = judge.judge_at(line, &dir, None);
-        assert!(
-            judgement.verdict == verdict
-                && judgement
-                    .segments
-                    .iter()
-                    .any(|segment| segment.rule == rule),
-            "{line}: expected {verdict:?} {rule}: {}",
-            describe(&judgement)
-        );
+        expect_rule(&judge.judge_at(line, &dir, None), line, verdict, rule);
     };
     expect(&format!("rm -rf {shown}"), Verdict::Ask, "destructive");
     expect(
@@ -1717,16 +1721,7 @@ fn code_piped_into_an_interpreter_is_denied() {
         "git show HEAD:x.sh | { bash; }",
         "base64 -d blob | node",
     ] {
-        let judgement = verdict(line);
-        assert!(
-            judgement.verdict == Verdict::Deny
-                && judgement
-                    .segments
-                    .iter()
-                    .any(|segment| segment.rule == "interpreter"),
-            "{line}: {}",
-            describe(&judgement)
-        );
+        expect_rule(&verdict(line), line, Verdict::Deny, "interpreter");
     }
     for line in ["bash --version", "git log --oneline | wc -l", "ls | sort"] {
         let judgement = verdict(line);
@@ -1752,16 +1747,7 @@ fn a_cd_to_a_word_known_when_the_line_runs_is_followed_as_unknown() {
     let home = repo.home();
     let home = home.to_str().unwrap();
     let expect = |line: &str, verdict: Verdict, rule: &str| {
-        let judgement = judge.judge_at(line, &dir, Some(home));
-        assert!(
-            judgement.verdict == verdict
-                && judgement
-                    .segments
-                    .iter()
-                    .any(|segment| segment.rule == rule),
-            "{line}: expected {verdict:?} {rule}: {}",
-            describe(&judgement)
-        );
+        expect_rule(&judge.judge_at(line, &dir, Some(home)), line, verdict, rule);
     };
     expect(
         "cd \"$(git rev-parse --show-toplevel)\"",

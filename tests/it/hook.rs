@@ -84,11 +84,28 @@ fn registry(sandbox: &Sandbox) {
 }
 
 fn hook(sandbox: &Sandbox, client: &str, input: &[u8], extra: &[&str]) -> Run {
+    let registry = sandbox.join("registry");
+    let mut args = vec![
+        std::ffi::OsStr::new("--commands"),
+        registry.as_os_str(),
+        "hook".as_ref(),
+        "--client".as_ref(),
+        client.as_ref(),
+    ];
+    args.extend(extra.iter().map(std::ffi::OsStr::new));
+    answer_with(sandbox, &args, input)
+}
+
+/// A Claude Code event answered with no registry of the sandbox's: the
+/// catalog and the project's layer, as a new user has them.
+fn zero_config_hook(sandbox: &Sandbox, event: &Value) -> Run {
+    let args = ["hook", "--client", "claude-code"].map(std::ffi::OsStr::new);
+    answer_with(sandbox, &args, event.to_string().as_bytes())
+}
+
+fn answer_with(sandbox: &Sandbox, args: &[&std::ffi::OsStr], input: &[u8]) -> Run {
     let mut cmd = sandbox.std_cmd();
-    cmd.arg("--commands")
-        .arg(sandbox.join("registry"))
-        .args(["hook", "--client", client])
-        .args(extra)
+    cmd.args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -390,20 +407,7 @@ fn a_path_written_with_a_trailing_slash_is_not_taken_for_another() {
     let mut value = fixture("claude-code/pre-tool-use-bash.json");
     value["cwd"] = Value::String(repo.to_str().unwrap().to_owned());
     value["tool_input"]["command"] = "git checkout x/ ; git checkout x".into();
-    let mut child = sandbox
-        .std_cmd()
-        .args(["hook", "--client", "claude-code"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(value.to_string().as_bytes())
-        .unwrap();
-    assert!(child.wait_with_output().unwrap().status.success());
+    assert_eq!(zero_config_hook(&sandbox, &value).code, 0);
     let log = fs::read_to_string(sandbox.audit_log()).unwrap();
     let record: Value = serde_json::from_str(log.lines().last().unwrap()).unwrap();
     let segment = &record["segments"][1];
@@ -442,22 +446,9 @@ fn a_repository_config_that_runs_a_program_asks_for_git_commands() {
         let mut value = fixture("claude-code/pre-tool-use-bash.json");
         value["cwd"] = Value::String(repo.join("src").to_str().unwrap().to_owned());
         value["tool_input"]["command"] = command.into();
-        let mut child = sandbox
-            .std_cmd()
-            .args(["hook", "--client", "claude-code"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(value.to_string().as_bytes())
-            .unwrap();
-        let output = child.wait_with_output().unwrap();
-        assert!(output.status.success());
-        let reply: Value = serde_json::from_slice(&output.stdout).unwrap_or_default();
+        let run = zero_config_hook(&sandbox, &value);
+        assert_eq!(run.code, 0, "{run}");
+        let reply: Value = serde_json::from_str(&run.stdout).unwrap_or_default();
         let reason = reply["hookSpecificOutput"]["permissionDecisionReason"]
             .as_str()
             .unwrap_or_default()
