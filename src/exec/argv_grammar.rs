@@ -469,17 +469,33 @@ impl<'d> Grammar<'d> {
             reading.unknown.push(word.to_owned());
             return 0;
         }
-        // A cluster of short options: `-la`, `-n3`, `-xzf FILE`.
+        // A cluster of short options: `-la`, `-n3`, `-xzf FILE`. Where no
+        // letter of it is known, the word is named whole (`-not`, not `-n`,
+        // `-o`, `-t`): it is more likely a name the form lacks.
+        let mut unknown_letters = Vec::new();
+        let mut any_known = false;
+        let flush = |reading: &mut Reading, unknown_letters: Vec<String>, any_known: bool| {
+            if any_known || unknown_letters.len() < 2 {
+                reading.unknown.extend(unknown_letters);
+            } else {
+                reading.unknown.push(word.to_owned());
+            }
+        };
         for (index, letter) in word.char_indices().skip(1) {
             let Some(name) = short_name(letter).filter(|name| *name != NUMBER_ALIAS) else {
                 // Only the letter: what follows may be a value.
-                reading.unknown.push(format!("-{letter}"));
+                unknown_letters.push(format!("-{letter}"));
+                flush(reading, unknown_letters, any_known);
                 return 0;
             };
             let Some(option) = self.find(scope, name) else {
-                reading.unknown.push(name.to_owned());
+                unknown_letters.push(name.to_owned());
                 continue;
             };
+            if !any_known {
+                any_known = true;
+                flush(reading, std::mem::take(&mut unknown_letters), true);
+            }
             if self.scopes[scope][option].spelling().is_none() {
                 reading.used.push(Used {
                     scope,
@@ -490,8 +506,10 @@ impl<'d> Grammar<'d> {
             }
             let rest = &word[index + letter.len_utf8()..];
             let rest = (!rest.is_empty()).then_some(rest);
+            reading.unknown.append(&mut unknown_letters);
             return self.take_value(scope, option, name, rest, next, reading);
         }
+        flush(reading, unknown_letters, any_known);
         0
     }
 

@@ -186,6 +186,17 @@ subprocess:
         "the value is `v`, and a.tar an extra operand"
     );
     assert_eq!(meaning(&tar, "-xzf a.tar"), None, "-z is not declared");
+    // What did not fit is named as the program would read it: the unknown
+    // letters of a cluster with a known one, a cluster with none whole.
+    let grammar = Grammar::of(&tar).unwrap();
+    let unknown = |line: &str| match grammar.read(&line.split(' ').collect::<Vec<_>>()) {
+        Ok(reading) => reading.unknown,
+        Err(Misfit::Unknown(words)) => words,
+        Err(other) => panic!("{line}: {other:?}"),
+    };
+    assert_eq!(unknown("-xzf a.tar"), ["-z"]);
+    assert_eq!(unknown("-x -not -f a.tar"), ["-not"]);
+    assert_eq!(unknown("-qx -f a.tar"), ["-q"]);
 }
 
 #[test]
