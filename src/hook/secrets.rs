@@ -134,8 +134,10 @@ fn secret_in_word(word: &str, attached_password: bool) -> Option<Range<usize>> {
         let name = word[..equals].trim_start_matches('-');
         let name = name.rsplit(['?', '&']).next().unwrap_or(name);
         let value = equals + 1..word.len();
-        // `…` is a value already left out (see `with_assignments`).
-        let shown = !matches!(&word[value.clone()], "" | "…" | "...");
+        // `…` is a value already left out (see `with_assignments`); `$X`
+        // and `$(…)` name where a value comes from, not the value.
+        let text = &word[value.clone()];
+        let shown = !matches!(text, "" | "…" | "...") && !text.starts_with(['$', '`']);
         if shown && (variable_may_hold_secret(name) || looks_secret(name)) {
             return Some(value);
         }
@@ -359,6 +361,8 @@ mod tests {
             "skills --token-file ~/.tok",
             "mysql -p db",
             "`GH_TOKEN=…` changes the environment",
+            "export GH_TOKEN=$(gh auth token) && gh pr list",
+            "SESSION_DIR=$(mktemp -d)",
         ] {
             assert_eq!(scrub(line), None, "{line}");
         }

@@ -1704,6 +1704,32 @@ fn a_project_in_the_temporary_directory_is_not_temporary() {
     );
 }
 
+/// A declared program in a form that runs another program or code given
+/// in its words is denied with what runs, not asked as an undeclared form
+/// (nor denied for a pattern a value missed); a shell's or interpreter's
+/// own code string and `make -C` stay asked, as undeclared forms.
+#[test]
+fn undeclared_forms_that_run_code_say_so() {
+    let judge = Judge::get();
+    let repo = Repo::template().copy();
+    let dir = repo.dir();
+    let expect = |line: &str, verdict: Verdict, rule: &str| {
+        expect_rule(&judge.judge_at(line, &dir, None), line, verdict, rule);
+    };
+    expect("find . -exec rm {} +", Verdict::Deny, "wrapper");
+    expect(
+        "find . -name '*.rs' -execdir sh {} ;",
+        Verdict::Deny,
+        "wrapper",
+    );
+    expect("sed -n 'e id' a.txt", Verdict::Deny, "code_string");
+    expect(r#"awk 'BEGIN{system("id")}'"#, Verdict::Deny, "code_string");
+    expect("git -c core.pager=less log", Verdict::Deny, "code_string");
+    expect("python3 -c 'print(1)'", Verdict::Ask, "not_declared_form");
+    expect("make -C src all", Verdict::Ask, "not_declared_form");
+    expect("sed -n 5p a.txt", Verdict::Allow, "declared");
+}
+
 /// A shell or interpreter reading its program from a pipe runs code the
 /// hook cannot see, catalog or not; one given a script to run with piped
 /// data does not, and neither does a version query.

@@ -203,13 +203,24 @@ pub(super) fn match_declarations(
     // A wider form's bad value (`python -m MODULE` refusing `pytest`) does
     // not speak for a line that a narrower form nearly takes (`python -m
     // pytest` with an option it does not declare): that one is named.
-    let nearer = closest
+    // So does a form named for another use of the program (`mkdir-temp`,
+    // for `/tmp`) where the program's own form (`mkdir`) nearly takes it.
+    let variant_refused = refusal
         .as_ref()
-        .is_some_and(|(closeness, _)| closeness.literals > refusal_literals);
+        .and_then(|segment| segment.declaration.as_deref())
+        .is_some_and(|name| name != key);
+    let nearer = closest.as_ref().is_some_and(|(closeness, declaration)| {
+        closeness.literals > refusal_literals
+            || (closeness.literals == refusal_literals
+                && declaration.name == key
+                && variant_refused)
+    });
     if let Some(segment) = refusal.filter(|_| !nearer) {
         if let Some(read) = read_beyond(program, argv, context, state, cwd) {
             return read;
         }
+        // Say what runs, rather than which pattern a value missed.
+        let segment = runs_other_code(program, argv, &segment.shown).unwrap_or(segment);
         return Matched::Refused(segment);
     }
     if let Some((name, why)) = invalid {
@@ -227,6 +238,11 @@ pub(super) fn match_declarations(
         return Matched::Refused(segment);
     }
     if let Some((closeness, declaration)) = closest {
+        // An undeclared form that runs code is not the person's to allow
+        // on a hint about forms (`find -exec`, `python3 -c`).
+        if let Some(refusal) = runs_other_code(program, argv, &quote(argv)) {
+            return Matched::Refused(refusal);
+        }
         let mut segment = Segment::new(
             quote(argv),
             Verdict::Ask,
@@ -1383,6 +1399,46 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
+/// A deny for words that make the program run another program (`find
+/// -exec`, `xargs`) or code given in them (`sed e`, `awk 'system()'`,
+/// `git -c core.pager=…`): whether a declaration of the program exists or
+/// not, what it would run is not what any form declares. A shell's or an
+/// interpreter's own code (`python3 -c`) is left to the caller: an
+/// undeclared one is denied, a declared one's other forms asked.
+fn runs_code(argv: &[&str], shown: &str) -> Option<Segment> {
+    if let Some(wrapper) = runs_another_program(argv) {
+        return Some(Segment::new(
+            shown.to_owned(),
+            Verdict::Deny,
+            "wrapper",
+            format!(
+                "`{wrapper}` runs another program, which the hook cannot judge through it; run that program directly"
+            ),
+        ));
+    }
+    let owned: Vec<String> = argv.iter().map(|word| (*word).to_owned()).collect();
+    let problem = proposed_command_problems(&owned).into_iter().next()?;
+    Some(Segment::new(
+        shown.to_owned(),
+        Verdict::Deny,
+        "code_string",
+        cut(&problem),
+    ))
+}
+
+/// [`runs_code`] for a declared program: a shell or an interpreter other
+/// than awk (whose programs print, where declared) is not held to it, nor
+/// is `make`, whose recipes are the project's code wherever it reads them
+/// (`make -C apps/web` is asked, as an undeclared form, not denied).
+fn runs_other_code(program: &str, argv: &[&str], shown: &str) -> Option<Segment> {
+    let name = program.rsplit('/').next().unwrap_or(program);
+    let awk = matches!(name, "awk" | "gawk" | "mawk" | "nawk");
+    if (is_language(program) && !awk) || matches!(name, "make" | "gmake") {
+        return None;
+    }
+    runs_code(argv, shown)
+}
+
 pub(super) fn unmatched(
     program: &str,
     argv: &[&str],
@@ -1390,15 +1446,8 @@ pub(super) fn unmatched(
     declared: Vec<String>,
     context: &Context<'_>,
 ) -> Segment {
-    if let Some(wrapper) = runs_another_program(argv) {
-        return Segment::new(
-            shown,
-            Verdict::Deny,
-            "wrapper",
-            format!(
-                "`{wrapper}` runs another program, which the hook cannot judge through it; run that program directly"
-            ),
-        );
+    if let Some(refusal) = runs_code(argv, &shown) {
+        return refusal;
     }
     if is_language(program) {
         return Segment::new(
@@ -1410,10 +1459,6 @@ pub(super) fn unmatched(
                 cut(program)
             ),
         );
-    }
-    let owned: Vec<String> = argv.iter().map(|word| (*word).to_owned()).collect();
-    if let Some(problem) = proposed_command_problems(&owned).into_iter().next() {
-        return Segment::new(shown, Verdict::Deny, "code_string", cut(&problem));
     }
     if allowed_program(program, context) {
         return Segment::new(
