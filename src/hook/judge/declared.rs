@@ -1406,16 +1406,22 @@ fn same_file(a: &Path, b: &Path) -> bool {
 /// interpreter's own code (`python3 -c`) is left to the caller: an
 /// undeclared one is denied, a declared one's other forms asked.
 fn runs_code(argv: &[&str], shown: &str) -> Option<Segment> {
-    if let Some(wrapper) = runs_another_program(argv) {
-        return Some(Segment::new(
-            shown.to_owned(),
-            Verdict::Deny,
-            "wrapper",
-            format!(
-                "`{wrapper}` runs another program, which the hook cannot judge through it; run that program directly"
-            ),
-        ));
-    }
+    wrapper_refusal(argv, shown).or_else(|| code_string_refusal(argv, shown))
+}
+
+fn wrapper_refusal(argv: &[&str], shown: &str) -> Option<Segment> {
+    let wrapper = runs_another_program(argv)?;
+    Some(Segment::new(
+        shown.to_owned(),
+        Verdict::Deny,
+        "wrapper",
+        format!(
+            "`{wrapper}` runs another program, which the hook cannot judge through it; run that program directly"
+        ),
+    ))
+}
+
+fn code_string_refusal(argv: &[&str], shown: &str) -> Option<Segment> {
     let owned: Vec<String> = argv.iter().map(|word| (*word).to_owned()).collect();
     let problem = proposed_command_problems(&owned).into_iter().next()?;
     Some(Segment::new(
@@ -1446,7 +1452,7 @@ pub(super) fn unmatched(
     declared: Vec<String>,
     context: &Context<'_>,
 ) -> Segment {
-    if let Some(refusal) = runs_code(argv, &shown) {
+    if let Some(refusal) = wrapper_refusal(argv, &shown) {
         return refusal;
     }
     if is_language(program) {
@@ -1459,6 +1465,9 @@ pub(super) fn unmatched(
                 cut(program)
             ),
         );
+    }
+    if let Some(refusal) = code_string_refusal(argv, &shown) {
+        return refusal;
     }
     if allowed_program(program, context) {
         return Segment::new(
