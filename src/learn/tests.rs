@@ -166,8 +166,9 @@ fn a_class_is_borrowed_only_from_a_declaration_that_takes_the_lines() {
 fn a_line_that_sets_a_git_key_git_runs_is_not_learned_with_any_class() {
     let project = tempfile::tempdir().unwrap();
     // Its hooks would run on the next commit, outside any sandbox: the
-    // declaration made from it fails `schema lint` (E127), whatever the
-    // class, so nothing is proposed.
+    // hook denies the line for what it runs (`code_string`), so nothing is
+    // proposed, whatever the class; a declaration made from such a line
+    // would fail `schema lint` (E115/E127) besides.
     let lines = ["git config core.hooksPath /tmp/evil".to_owned()];
     for options in [LearnOptions::default(), reviewed()] {
         let learned = learn_lines(&lines, project.path(), &options);
@@ -176,7 +177,7 @@ fn a_line_that_sets_a_git_key_git_runs_is_not_learned_with_any_class() {
             panic!("{learned:#?}");
         };
         assert!(
-            refused.reason.contains("E127") && refused.reason.contains("`git config` sets"),
+            refused.rule == "code_string" && refused.reason.contains("core.hooksPath"),
             "{refused:#?}"
         );
     }

@@ -242,9 +242,11 @@ fn a_line_no_catalog_form_takes_is_never_learned_as_allowed() {
     project(&sandbox);
     let registry = sandbox.join("registry");
     let hooks_path = "git config core.hooksPath /tmp/evil";
-    let lines = [hooks_path, "bash"];
-    for line in lines {
-        assert_eq!(hook(&sandbox, &registry, line, "s"), "ask", "{line}");
+    // The hook denies the first for what git would run (`code_string`),
+    // and asks for the second.
+    let lines = [(hooks_path, "deny"), ("bash", "ask")];
+    for (line, verdict) in lines {
+        assert_eq!(hook(&sandbox, &registry, line, "s"), verdict, "{line}");
     }
     let (run, envelope) = learn(&sandbox, &["--write"]);
     run.assert_code(0);
@@ -277,8 +279,8 @@ fn a_line_no_catalog_form_takes_is_never_learned_as_allowed() {
         .unwrap_or_else(|| panic!("{data:#}"));
     let reason = refused["reason"].as_str().unwrap();
     assert!(
-        reason.contains("`schema lint`") && reason.contains("E127"),
-        "{reason}"
+        refused["rule"] == "code_string" && reason.contains("core.hooksPath"),
+        "{refused}"
     );
 
     // The class a person gives does not get it past the lint.
@@ -299,8 +301,8 @@ fn a_line_no_catalog_form_takes_is_never_learned_as_allowed() {
     let lint = sandbox.run(&["--commands", registry.to_str().unwrap(), "schema", "lint"]);
     lint.assert_code(0);
 
-    for line in lines {
-        assert_eq!(hook(&sandbox, &registry, line, "s"), "ask", "{line}");
+    for (line, verdict) in lines {
+        assert_eq!(hook(&sandbox, &registry, line, "s"), verdict, "{line}");
     }
     let (_, explained) = sandbox.json(&[
         "--commands",
@@ -309,7 +311,7 @@ fn a_line_no_catalog_form_takes_is_never_learned_as_allowed() {
         "explain",
         hooks_path,
     ]);
-    assert_eq!(explained["data"]["verdict"], "ask", "{explained:#}");
+    assert_eq!(explained["data"]["verdict"], "deny", "{explained:#}");
 }
 
 #[test]
