@@ -203,12 +203,13 @@ pub(super) fn match_declarations(
     // A wider form's bad value (`python -m MODULE` refusing `pytest`) does
     // not speak for a line that a narrower form nearly takes (`python -m
     // pytest` with an option it does not declare): that one is named.
-    // So does a form named for another use of the program (`mkdir-temp`,
-    // for `/tmp`) where the program's own form (`mkdir`) nearly takes it.
+    // So does a form for the temporary directory (`mkdir-temp`), whose
+    // values are refused for lying elsewhere, where the program's own form
+    // (`mkdir`) nearly takes the line.
     let variant_refused = refusal
         .as_ref()
         .and_then(|segment| segment.declaration.as_deref())
-        .is_some_and(|name| name != key);
+        .is_some_and(|name| name != key && name.ends_with("-temp"));
     let nearer = closest.as_ref().is_some_and(|(closeness, declaration)| {
         closeness.literals > refusal_literals
             || (closeness.literals == refusal_literals
